@@ -1,0 +1,418 @@
+package pad
+
+import (
+	"fmt"
+	"math"
+)
+
+// The planner turns a Spec into a short program. Each output axis is cut
+// into a few segments, each a run of output "blocks" (the sub-tensors below
+// that axis) made one way: filled with the value, read from the input,
+// duplicated from blocks already written, or continued periodically from
+// them. A segment list has a handful of entries whatever the pad sizes, so
+// a plan's size does not grow with the pads, and executing it is a
+// proportional number of copies and fills of whole blocks: large pads become
+// doubling copies of finished output, never per-element index arithmetic.
+
+// axis is one axis of a checked Spec.
+type axis struct {
+	inLen, outLen           int
+	before, after, interior int
+}
+
+// check validates s for an input of the given shape and returns its axes.
+// The checks and their order are documented in SEMANTICS §7.
+func (s Spec) check(shape []int) ([]axis, error) {
+	r := len(shape)
+	if int(s.Mode) >= len(modeNames) {
+		return nil, fmt.Errorf("%w: unknown mode %v", ErrInvalidSpec, s.Mode)
+	}
+	if s.Order != CropThenPad && s.Order != PadThenCrop {
+		return nil, fmt.Errorf("%w: unknown order %v", ErrInvalidSpec, s.Order)
+	}
+	if len(s.Before) != r || len(s.After) != r {
+		return nil, fmt.Errorf("%w: %d before and %d after pads for rank %d", ErrInvalidSpec, len(s.Before), len(s.After), r)
+	}
+	if s.Interior != nil && len(s.Interior) != r {
+		return nil, fmt.Errorf("%w: %d interior pads for rank %d", ErrInvalidSpec, len(s.Interior), r)
+	}
+	axes := make([]axis, r)
+	for i, d := range shape {
+		a := axis{inLen: d, before: s.Before[i], after: s.After[i]}
+		if s.Interior != nil {
+			a.interior = s.Interior[i]
+		}
+		if err := a.check(s.Mode, s.Order); err != nil {
+			return nil, fmt.Errorf("%w: axis %d: %s", err, i, a.describe())
+		}
+		axes[i] = a
+	}
+	// An empty tensor is empty whatever its other axes, so a product with a
+	// zero factor is never too large.
+	inZero, outZero := false, false
+	for _, a := range axes {
+		inZero = inZero || a.inLen == 0
+		outZero = outZero || a.outLen == 0
+	}
+	in, out := 1, 1
+	for i, a := range axes {
+		var ok bool
+		if !inZero {
+			if in, ok = mulFits(in, a.inLen); !ok {
+				return nil, fmt.Errorf("%w: axis %d: input shape %v has more than %d elements", ErrTooLarge, i, shape, math.MaxInt)
+			}
+		}
+		if !outZero {
+			if out, ok = mulFits(out, a.outLen); !ok {
+				return nil, fmt.Errorf("%w: axis %d: output has more than %d elements", ErrTooLarge, i, math.MaxInt)
+			}
+		}
+	}
+	return axes, nil
+}
+
+// check validates one axis and sets its output length. The caller adds the
+// axis number to the message.
+func (a *axis) check(m Mode, o Order) error {
+	d, k := a.inLen, a.interior
+	switch {
+	case d < 0:
+		return fmt.Errorf("%w: negative dimension", ErrInvalidSpec)
+	case k < 0:
+		return fmt.Errorf("%w: negative interior pad", ErrInvalidSpec)
+	case k > 0 && m != Constant:
+		return fmt.Errorf("%w: interior padding needs constant mode, not %v", ErrInvalidSpec, m)
+	}
+	dilated := d
+	if d > 0 && k > 0 {
+		// (d-1)*(k+1) + 1
+		if k == math.MaxInt || d-1 > (math.MaxInt-1)/(k+1) {
+			return fmt.Errorf("%w: dilated length overflows", ErrTooLarge)
+		}
+		dilated = (d-1)*(k+1) + 1
+	}
+	n, ok := addFits(a.before, dilated)
+	if ok {
+		n, ok = addFits(n, a.after)
+	}
+	if !ok {
+		return fmt.Errorf("%w: output length overflows", ErrTooLarge)
+	}
+	if n < 0 {
+		return fmt.Errorf("%w: output length %d is negative", ErrInvalidSpec, n)
+	}
+	a.outLen = n
+	if m == Constant {
+		return nil
+	}
+	positive := a.before > 0 || a.after > 0
+	if o == CropThenPad {
+		// n >= 0 above keeps these subtractions from overflowing.
+		w := d - max(0, -a.before) - max(0, -a.after)
+		if w < 0 {
+			return fmt.Errorf("%w: crop of %d elements exceeds the axis", ErrInvalidSpec, d-w)
+		}
+		if w == 0 && positive {
+			return fmt.Errorf("%w: nothing left to extend in %v mode after cropping", ErrEmptyAxis, m)
+		}
+	} else if d == 0 && positive {
+		return fmt.Errorf("%w: nothing to extend in %v mode", ErrEmptyAxis, m)
+	}
+	return nil
+}
+
+func (a *axis) describe() string {
+	s := fmt.Sprintf("dim %d, before %d, after %d", a.inLen, a.before, a.after)
+	if a.interior != 0 {
+		s += fmt.Sprintf(", interior %d", a.interior)
+	}
+	return s
+}
+
+func addFits(a, b int) (int, bool) {
+	s := a + b
+	return s, (s > a) == (b > 0)
+}
+
+// mulFits multiplies non-negative ints; ok is false on overflow.
+func mulFits(a, b int) (int, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	if a > math.MaxInt/b {
+		return 0, false
+	}
+	return a * b, true
+}
+
+// A segment makes the output blocks [at, at+n) of one axis.
+type segment struct {
+	kind  segKind
+	at, n int
+	src   int // segSrc, segDilate: first input index; segDup: first source block
+	step  int // segSrc, segDup: +1 or -1; segDilate: value blocks between elements; segRepeat: period (negative: backward)
+}
+
+type segKind uint8
+
+const (
+	// segFill: n blocks of the value.
+	segFill segKind = iota
+	// segSrc: block at+t is input block src + t*step.
+	segSrc
+	// segDilate: n input blocks from src upward, step value blocks between
+	// neighbours; it spans (n-1)*(step+1)+1 output blocks.
+	segDilate
+	// segDup: block at+t is a copy of the finished output block src + t*step.
+	segDup
+	// segRepeat: the blocks continue the period |step| of their finished
+	// neighbours: block j = block j-step, from the left side (step > 0) or
+	// from the right side (step < 0).
+	segRepeat
+)
+
+// level is one axis of a compiled program.
+type level struct {
+	segs          []segment // in execution order: a segment reads only blocks written before it
+	inLen, outLen int
+	blk           int // output elements per block
+}
+
+// segments returns the program of one axis: how each of its outLen output
+// blocks is made. An axis of an empty output needs none.
+func (a axis) segments(m Mode, o Order) []segment {
+	L := a.outLen
+	if L == 0 {
+		return nil
+	}
+	if m == Constant {
+		return constantSegments(a.inLen, a.before, a.interior, L)
+	}
+	// Both orders read out[j] = in[base + ext(j-off)], ext extending the
+	// n elements in[base : base+n] (SEMANTICS §3, §4).
+	base, n, off := 0, a.inLen, a.before
+	if o == CropThenPad {
+		base = max(0, -a.before)
+		n = a.inLen - base - max(0, -a.after)
+		off = max(0, a.before)
+	}
+	// check guarantees n >= 1 when L > 0. One element extends the same way
+	// in every mode.
+	if m == Edge || n == 1 {
+		return edgeSegments(base, n, off, L)
+	}
+	return periodicSegments(m, base, n, off, L)
+}
+
+// constantSegments: out[j] = in[(j-before)/(k+1)] where that dilated
+// position holds an element, the value elsewhere.
+func constantSegments(d, before, k, L int) []segment {
+	fill := []segment{{kind: segFill, n: L}}
+	if d == 0 {
+		return fill
+	}
+	period := k + 1
+	dilated := (d-1)*period + 1
+	t0, t1 := max(0, -before), min(dilated, L-before) // dilated positions in the window
+	if t0 >= t1 {
+		return fill
+	}
+	e0, e1 := ceilDiv(t0, period), (t1-1)/period // elements in the window
+	if e0 > e1 {
+		return fill
+	}
+	n := e1 - e0 + 1
+	at := before + e0*period
+	end := at + (n-1)*period + 1
+	var segs []segment
+	if k == 0 {
+		segs = append(segs, segment{kind: segSrc, at: at, n: n, src: e0, step: 1})
+	} else {
+		segs = append(segs, segment{kind: segDilate, at: at, n: n, src: e0, step: k})
+	}
+	if at > 0 {
+		segs = append(segs, segment{kind: segFill, at: 0, n: at})
+	}
+	if end < L {
+		segs = append(segs, segment{kind: segFill, at: end, n: L - end})
+	}
+	return segs
+}
+
+// edgeSegments: out[j] = in[base + clamp(j-off, 0, n-1)].
+func edgeSegments(base, n, off, L int) []segment {
+	start, end := clamp(off, 0, L), clamp(off+n, 0, L) // blocks read straight from the input
+	switch {
+	case start < end:
+		segs := []segment{{kind: segSrc, at: start, n: end - start, src: base + start - off, step: 1}}
+		if start > 0 {
+			segs = append(segs, segment{kind: segRepeat, at: 0, n: start, step: -1})
+		}
+		if end < L {
+			segs = append(segs, segment{kind: segRepeat, at: end, n: L - end, step: 1})
+		}
+		return segs
+	case start == L: // the whole output lies before the data: all in[base]
+		segs := []segment{{kind: segSrc, at: L - 1, n: 1, src: base, step: 1}}
+		if L > 1 {
+			segs = append(segs, segment{kind: segRepeat, at: 0, n: L - 1, step: -1})
+		}
+		return segs
+	default: // the whole output lies after the data: all in[base+n-1]
+		segs := []segment{{kind: segSrc, at: 0, n: 1, src: base + n - 1, step: 1}}
+		if L > 1 {
+			segs = append(segs, segment{kind: segRepeat, at: 1, n: L - 1, step: 1})
+		}
+		return segs
+	}
+}
+
+// periodicSegments: out[j] = in[base + ext(j-off)] for reflect, symmetric
+// and wrap, whose extensions of n >= 2 elements have period p. One period of
+// output is made from the input (at most three pieces: ascending runs and a
+// mirrored run), preferably copying the mirrored run from the ascending one;
+// the rest of the axis repeats that period by doubling copies.
+func periodicSegments(m Mode, base, n, off, L int) []segment {
+	p := n // Wrap
+	switch m {
+	case Reflect:
+		p = 2 * (n - 1)
+	case Symmetric:
+		p = 2 * n
+	}
+	ws := clamp(off, 0, max(0, L-p))
+	we := min(ws+p, L)
+
+	// The pieces of [ws, we): runs of consecutive input indices.
+	type piece struct{ at, n, idx, dir int }
+	var pieces [3]piece
+	np, primary := 0, -1
+	for j := ws; j < we; {
+		r := mod(j-off, p)
+		pc := piece{at: j, dir: 1, idx: r, n: min(n-r, we-j)}
+		if r >= n { // the mirrored half of the period
+			pc.dir, pc.n = -1, min(p-r, we-j)
+			pc.idx = p - r // Reflect
+			if m == Symmetric {
+				pc.idx = p - 1 - r
+			}
+		}
+		if pc.dir > 0 && (primary < 0 || pc.n > pieces[primary].n) {
+			primary = np
+		}
+		pieces[np] = pc
+		np++
+		j += pc.n
+	}
+
+	segs := make([]segment, 0, np+2)
+	var lo, hi int // input indices the primary piece covers
+	if primary >= 0 {
+		pr := pieces[primary]
+		segs = append(segs, segment{kind: segSrc, at: pr.at, n: pr.n, src: base + pr.idx, step: 1})
+		lo, hi = pr.idx, pr.idx+pr.n-1
+	}
+	for i, pc := range pieces[:np] {
+		if i == primary {
+			continue
+		}
+		first, last := pc.idx, pc.idx+(pc.n-1)*pc.dir
+		if primary >= 0 && min(first, last) >= lo && max(first, last) <= hi {
+			from := pieces[primary].at + first - lo
+			segs = append(segs, segment{kind: segDup, at: pc.at, n: pc.n, src: from, step: pc.dir})
+		} else {
+			segs = append(segs, segment{kind: segSrc, at: pc.at, n: pc.n, src: base + first, step: pc.dir})
+		}
+	}
+	if we-ws == p {
+		if ws > 0 {
+			segs = append(segs, segment{kind: segRepeat, at: 0, n: ws, step: -p})
+		}
+		if we < L {
+			segs = append(segs, segment{kind: segRepeat, at: we, n: L - we, step: p})
+		}
+	}
+	return segs
+}
+
+func clamp(x, lo, hi int) int { return min(max(x, lo), hi) }
+
+// mod is x mod p in [0, p).
+func mod(x, p int) int {
+	r := x % p
+	if r < 0 {
+		r += p
+	}
+	return r
+}
+
+// compile builds the Plan of a checked Spec.
+func compile(s Spec, axes []axis) *Plan {
+	p := &Plan{in: make([]int, len(axes)), out: make([]int, len(axes)), inLen: 1, outLen: 1}
+	for i, a := range axes {
+		p.in[i], p.out[i] = a.inLen, a.outLen
+		p.inLen *= a.inLen
+		p.outLen *= a.outLen
+	}
+	if p.outLen == 0 {
+		return p // nothing to do, however large the other axes
+	}
+	all := make([]level, len(axes))
+	for i, a := range axes {
+		all[i] = level{segs: a.segments(s.Mode, s.Order), inLen: a.inLen, outLen: a.outLen}
+	}
+	p.axes = append([]level{}, all...)
+	setBlocks(p.axes, 1)
+
+	// Merge: innermost unpadded axes become the group every innermost
+	// block copies at once, other runs of unpadded axes become one axis,
+	// and unpadded axes of length 1 disappear.
+	group, inner := 1, len(all)
+	for inner > 0 && all[inner-1].identity() {
+		group *= all[inner-1].inLen
+		inner--
+	}
+	for _, lv := range all[:inner] {
+		if lv.identity() {
+			if lv.inLen == 1 {
+				continue
+			}
+			if last := len(p.levels) - 1; last >= 0 && p.levels[last].identity() {
+				p.levels[last] = identityLevel(p.levels[last].inLen * lv.inLen)
+				continue
+			}
+		}
+		p.levels = append(p.levels, lv)
+	}
+	if len(p.levels) == 0 {
+		p.levels = []level{identityLevel(1)}
+	}
+	setBlocks(p.levels, group)
+	p.strides = make([]int, len(p.levels))
+	stride := group
+	for i := len(p.levels) - 1; i >= 0; i-- {
+		p.strides[i] = stride
+		stride *= p.levels[i].inLen
+	}
+	return p
+}
+
+// setBlocks sets the output block sizes of levels whose innermost blocks
+// hold group elements.
+func setBlocks(levels []level, group int) {
+	blk := group
+	for i := len(levels) - 1; i >= 0; i-- {
+		levels[i].blk = blk
+		blk *= levels[i].outLen
+	}
+}
+
+func identityLevel(n int) level {
+	return level{segs: []segment{{kind: segSrc, n: n, step: 1}}, inLen: n, outLen: n}
+}
+
+// identity reports whether the level copies its axis unchanged.
+func (lv *level) identity() bool {
+	return lv.inLen == lv.outLen && len(lv.segs) == 1 &&
+		lv.segs[0] == segment{kind: segSrc, n: lv.inLen, step: 1}
+}
