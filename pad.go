@@ -121,7 +121,7 @@ var (
 
 // maxAllocBytes bounds the outputs Pad allocates, so that an absurd but
 // representable size is an error instead of a runtime panic.
-const maxAllocBytes = 1 << 47
+const maxAllocBytes = min(1<<47, math.MaxInt)
 
 // OutShape returns the shape of the result of padding a tensor of shape in,
 // or the reason the padding is invalid.
@@ -360,15 +360,17 @@ func (p *Plan) checkStrides(srcLen int, strides []int) error {
 	if len(strides) != len(p.in) {
 		return fmt.Errorf("%w: %d strides for rank %d", ErrInvalidSpec, len(strides), len(p.in))
 	}
-	last := 0 // offset of the view's last element
 	for i, st := range strides {
 		if st < 0 {
 			return fmt.Errorf("%w: axis %d: stride %d is negative", ErrInvalidSpec, i, st)
 		}
+	}
+	if p.inLen == 0 {
+		return nil // an empty view reads nothing
+	}
+	last := 0 // offset of the view's last element
+	for i, st := range strides {
 		d := p.in[i]
-		if d == 0 {
-			return nil // no element is read
-		}
 		if st > 0 && d-1 > (math.MaxInt-last)/st {
 			return fmt.Errorf("%w: axis %d: stride %d over %d elements", ErrTooLarge, i, st, d)
 		}

@@ -1,119 +1,20 @@
 package pad
 
 import (
+	"encoding/binary"
 	"reflect"
 	"sync"
 	"unsafe"
 )
 
-// This file holds the executor of compiled plans and the generic Go
-// kernels it calls. The executor walks the levels of a plan and hands the
-// kernels whole runs: a fill of many blocks, a copy of a run of input, a
-// copy of finished output. Offsets and counts are in elements.
-
-// kernels is what the executor needs from an element representation.
-type kernels interface {
-	// fill writes the value to dst[off : off+n].
-	fill(off, n int)
-	// copySrc copies count units of width elements, unit t from
-	// src[srcOff+t*step:], to dst[off+t*width:]. step may be negative (a
-	// reversed copy), zero (broadcast) or any stride.
-	copySrc(off, srcOff, count, width, step int)
-	// copyDst is copySrc within dst; source and destination do not overlap.
-	copyDst(off, from, count, width, step int)
-}
-
-// execute runs the levels of a plan with the given input strides.
-func execute[K kernels](k K, levels []level, strides []int) {
-	x := executor[K]{k: k, levels: levels, strides: strides}
-	x.run(0, 0, 0)
-}
-
-type executor[K kernels] struct {
-	k       K
-	levels  []level
-	strides []int
-}
-
-// run makes the output sub-tensor of level l at dst offset off from the
-// input sub-tensor at src offset srcOff.
-func (x *executor[K]) run(l, off, srcOff int) {
-	lv := &x.levels[l]
-	blk, stride := lv.blk, x.strides[l]
-	innermost := l == len(x.levels)-1
-	for i := range lv.segs {
-		s := &lv.segs[i]
-		at := off + s.at*blk
-		switch s.kind {
-		case segFill:
-			x.k.fill(at, s.n*blk)
-		case segSrc:
-			src := srcOff + s.src*stride
-			if innermost {
-				x.k.copySrc(at, src, s.n, blk, s.step*stride)
-				continue
-			}
-			for t := 0; t < s.n; t++ {
-				x.run(l+1, at+t*blk, src+t*s.step*stride)
-			}
-		case segDilate:
-			src, gap := srcOff+s.src*stride, s.step*blk
-			for t := 0; t < s.n; t++ {
-				if t > 0 {
-					x.k.fill(at, gap)
-					at += gap
-				}
-				if innermost {
-					x.k.copySrc(at, src, 1, blk, stride)
-				} else {
-					x.run(l+1, at, src)
-				}
-				at += blk
-				src += stride
-			}
-		case segDup:
-			x.k.copyDst(at, off+s.src*blk, s.n, blk, s.step*blk)
-		case segRepeat:
-			if s.step > 0 {
-				x.repeatForward(at, s.n*blk, s.step*blk)
-			} else {
-				x.repeatBackward(at, s.n*blk, -s.step*blk)
-			}
-		}
-	}
-}
-
-// repeatForward sets dst[off+t] = dst[off+t-period] for t in [0, n), the
-// period before off being written. Each copy reads the longest written run
-// in phase, so the copies double in length.
-func (x *executor[K]) repeatForward(off, n, period int) {
-	from := off - period
-	for done := 0; done < n; {
-		src := from + done%period
-		c := min(n-done, off+done-src)
-		x.k.copyDst(off+done, src, 1, c, c)
-		done += c
-	}
-}
-
-// repeatBackward sets dst[off+t] = dst[off+t+period] for t in [0, n), the
-// period after off+n being written, working from the end.
-func (x *executor[K]) repeatBackward(off, n, period int) {
-	end := off + n
-	for done := 0; done < n; {
-		shift := period + done - done%period // a multiple of the period, <= what is written
-		c := min(n-done, shift)
-		to := end - done - c
-		x.k.copyDst(to, to+shift, 1, c, c)
-		done += c
-	}
-}
-
-// byteKernels handles elements as raw bytes: every pointer-free type.
+// byteKernels handles elements as raw bytes: every pointer-free type. Its
+// fills, copies, mirrored runs and rows go through the byte kernels of the
+// dispatch (fillBytes, copyBytes, reverseBytes, rowsConstBytes,
+// rowsEdgeBytes), SIMD where the CPU has it.
 type byteKernels struct {
 	dst, src []byte
 	size     int      // bytes per element
-	small    [16]byte // the value, when size <= 16
+	pat      [32]byte // the value: repeated when size is a kernel size, else in pat[:size] (size <= 16)
 	value    []byte   // the value, when size > 16
 	zero     bool     // the value is all zero bytes
 }
@@ -122,24 +23,34 @@ func newByteKernels(dst, src []byte, size int) byteKernels {
 	return byteKernels{dst: dst, src: src, size: size, zero: true}
 }
 
+// kernelSize reports whether the byte kernels handle elements of size
+// bytes: the sizes whose repetitions fill a 16-byte vector.
+func kernelSize(size int) bool { return size <= 16 && 16%size == 0 }
+
 // setValue sets the value from size bytes (none means zero).
 func (k *byteKernels) setValue(v []byte) {
 	if len(v) == 0 {
 		return
 	}
-	if k.size <= len(k.small) {
-		copy(k.small[:], v)
-	} else {
-		k.value = v
-	}
 	k.zero = allZero(v)
+	if k.size > 16 {
+		k.value = v
+		return
+	}
+	copy(k.pat[:], v)
+	if kernelSize(k.size) {
+		for n := k.size; n < len(k.pat); n *= 2 {
+			copy(k.pat[n:], k.pat[:n])
+		}
+	}
 }
 
-// setSmallValue sets the value from size <= 16 bytes at p. It copies them,
-// so that the caller's value stays on its stack.
+// setSmallValue sets the value from size <= 16 bytes at p. The bytes pass
+// through a copy, so that the caller's value stays on its stack.
 func (k *byteKernels) setSmallValue(p unsafe.Pointer) {
-	copy(k.small[:k.size], unsafe.Slice((*byte)(p), k.size))
-	k.zero = allZero(k.small[:k.size])
+	var v [16]byte
+	copy(v[:k.size], unsafe.Slice((*byte)(p), k.size))
+	k.setValue(v[:k.size])
 }
 
 func allZero(b []byte) bool {
@@ -160,10 +71,71 @@ func (k byteKernels) fill(off, n int) {
 	switch {
 	case k.zero:
 		clear(b)
-	case k.size <= len(k.small):
-		fillPattern(b, k.small[:k.size])
+	case kernelSize(k.size):
+		fillBytes(b, &k.pat)
+	case k.size <= 16:
+		fillPattern(b, k.pat[:k.size])
 	default:
 		fillPattern(b, k.value)
+	}
+}
+
+func (k byteKernels) copySrc(off, srcOff, count, width, step int) {
+	k.copyUnits(k.src, off, srcOff, count, width, step)
+}
+
+func (k byteKernels) copyDst(off, from, count, width, step int) {
+	k.copyUnits(k.dst, off, from, count, width, step)
+}
+
+// copyUnits copies count units of width elements, unit t from src element
+// srcOff+t*step to dst element off+t*width.
+func (k byteKernels) copyUnits(src []byte, off, srcOff, count, width, step int) {
+	size := k.size
+	w := width * size
+	d := off * size
+	s := srcOff * size
+	switch {
+	case step == width:
+		copyBytes(k.dst[d:d+count*w], src[s:s+count*w])
+	case step == -width && kernelSize(w):
+		first := s - (count-1)*w // the last unit, lowest in memory
+		reverseBytes(k.dst[d:d+count*w], src[first:s+w], w)
+	default:
+		st := step * size
+		for t := 0; t < count; t++ {
+			copy(k.dst[d:d+w], src[s:s+w])
+			d += w
+			s += st
+		}
+	}
+}
+
+func (k byteKernels) rows(r *rowForm, count, off, dstStride, srcOff, srcStride int) bool {
+	size := k.size
+	dst, src := k.dst[off*size:], k.src[srcOff*size:]
+	left, mid, right := r.left*size, r.mid*size, r.right*size
+	switch {
+	case r.kind == rowConst && (k.zero || kernelSize(size)):
+		rowsConstBytes(dst, src, count, dstStride*size, srcStride*size, left, mid, right, &k.pat)
+	case r.kind == rowEdge:
+		rowsEdgeBytes(dst, src, r.unit*size, count, dstStride*size, srcStride*size, left, mid, right)
+	default:
+		return false
+	}
+	return true
+}
+
+// The Go versions of the byte kernels: the generic path, the reference the
+// assembly is tested against, and what short runs use where a call into
+// assembly costs more than it saves. Lengths are in bytes.
+
+// fillGo fills b with pat, which repeats with a period dividing 16 that
+// divides len(b).
+func fillGo(b []byte, pat *[32]byte) {
+	n := copy(b, pat[:])
+	for n < len(b) {
+		n += copy(b[n:], b[:n])
 	}
 }
 
@@ -178,29 +150,55 @@ func fillPattern(b, pat []byte) {
 	}
 }
 
-func (k byteKernels) copySrc(off, srcOff, count, width, step int) {
-	copyUnits(k.dst, k.src, k.size, off, srcOff, count, width, step)
-}
-
-func (k byteKernels) copyDst(off, from, count, width, step int) {
-	copyUnits(k.dst, k.dst, k.size, off, from, count, width, step)
-}
-
-// copyUnits copies count units of width elements of size bytes, unit t
-// from src element srcOff+t*step to dst element off+t*width.
-func copyUnits(dst, src []byte, size, off, srcOff, count, width, step int) {
-	w := width * size
-	d := off * size
-	s := srcOff * size
-	if step == width {
-		copy(dst[d:d+count*w], src[s:s+count*w])
-		return
+// reverseGo copies the size-byte elements of src to dst in reverse order.
+func reverseGo(dst, src []byte, size int) {
+	m := len(src) / size
+	switch size {
+	case 1:
+		for i, j := 0, m-1; i < m; i, j = i+1, j-1 {
+			dst[i] = src[j]
+		}
+	case 2:
+		for i, j := 0, 2*(m-1); i < 2*m; i, j = i+2, j-2 {
+			binary.LittleEndian.PutUint16(dst[i:], binary.LittleEndian.Uint16(src[j:]))
+		}
+	case 4:
+		for i, j := 0, 4*(m-1); i < 4*m; i, j = i+4, j-4 {
+			binary.LittleEndian.PutUint32(dst[i:], binary.LittleEndian.Uint32(src[j:]))
+		}
+	case 8:
+		for i, j := 0, 8*(m-1); i < 8*m; i, j = i+8, j-8 {
+			binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(src[j:]))
+		}
+	default:
+		for i, j := 0, size*(m-1); i < size*m; i, j = i+size, j-size {
+			copy(dst[i:i+size], src[j:j+size])
+		}
 	}
-	st := step * size
-	for t := 0; t < count; t++ {
-		copy(dst[d:d+w], src[s:s+w])
-		d += w
-		s += st
+}
+
+// rowsConstGo pads rows with a constant: row r of dst (at r*dstStride) is
+// left bytes of pat, mid bytes of src row r (at r*srcStride), right bytes
+// of pat.
+func rowsConstGo(dst, src []byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
+	for r := 0; r < rows; r++ {
+		d := dst[r*dstStride : r*dstStride+left+mid+right]
+		fillGo(d[:left], pat)
+		copy(d[left:left+mid], src[r*srcStride:r*srcStride+mid])
+		fillGo(d[left+mid:], pat)
+	}
+}
+
+// rowsEdgeGo pads rows with their edge elements: as rowsConstGo, with the
+// left padding repeating the row's first size-byte element and the right
+// padding its last.
+func rowsEdgeGo(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right int) {
+	for r := 0; r < rows; r++ {
+		d := dst[r*dstStride : r*dstStride+left+mid+right]
+		s := src[r*srcStride : r*srcStride+mid]
+		fillPattern(d[:left], s[:size])
+		copy(d[left:left+mid], s)
+		fillPattern(d[left+mid:], s[mid-size:])
 	}
 }
 
@@ -221,6 +219,8 @@ func (k typedKernels[T]) fill(off, n int) {
 		copy(b[i:], b[:i])
 	}
 }
+
+func (k typedKernels[T]) rows(*rowForm, int, int, int, int, int) bool { return false }
 
 func (k typedKernels[T]) copySrc(off, srcOff, count, width, step int) {
 	copyTyped(k.dst, k.src, off, srcOff, count, width, step)
@@ -284,6 +284,8 @@ func (k packedKernels) fill(off, n int) {
 		k.set(k.dst, i, k.value)
 	}
 }
+
+func (k packedKernels) rows(*rowForm, int, int, int, int, int) bool { return false }
 
 func (k packedKernels) copySrc(off, srcOff, count, width, step int) {
 	k.copyUnits(k.src, off, srcOff, count, width, step)

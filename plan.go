@@ -91,9 +91,15 @@ func (a *axis) check(m Mode, o Order) error {
 		}
 		dilated = (d-1)*(k+1) + 1
 	}
-	n, ok := addFits(a.before, dilated)
+	// before + dilated + after, exactly: the pads are added first, so that
+	// only a sum whose true value lies outside the int range fails.
+	pads, ok := addFits(a.before, a.after)
+	if !ok && a.before < 0 { // below math.MinInt, and dilated cannot bring it back
+		return fmt.Errorf("%w: output length is negative", ErrInvalidSpec)
+	}
+	n := 0
 	if ok {
-		n, ok = addFits(n, a.after)
+		n, ok = addFits(pads, dilated)
 	}
 	if !ok {
 		return fmt.Errorf("%w: output length overflows", ErrTooLarge)
@@ -107,8 +113,9 @@ func (a *axis) check(m Mode, o Order) error {
 	}
 	positive := a.before > 0 || a.after > 0
 	if o == CropThenPad {
-		// n >= 0 above keeps these subtractions from overflowing.
-		w := d - max(0, -a.before) - max(0, -a.after)
+		// Adding the negative pads cannot overflow: with both negative the
+		// sum is n, checked above. (Negating them could: -math.MinInt.)
+		w := d + min(0, a.before) + min(0, a.after)
 		if w < 0 {
 			return fmt.Errorf("%w: crop of %d elements exceeds the axis", ErrInvalidSpec, d-w)
 		}
@@ -175,7 +182,62 @@ const (
 type level struct {
 	segs          []segment // in execution order: a segment reads only blocks written before it
 	inLen, outLen int
-	blk           int // output elements per block
+	blk           int     // output elements per block
+	row           rowForm // the innermost level's program, when a row kernel can run it
+}
+
+// rowForm describes an innermost row made of left blocks of padding, mid
+// blocks copied from the input from index src on, and right blocks of
+// padding: the value (rowConst) or the row's edge blocks (rowEdge).
+type rowForm struct {
+	kind             rowKind
+	left, mid, right int // in elements
+	unit             int // elements per block: what an edge pad repeats
+	src              int // input index of the first copied block
+}
+
+type rowKind uint8
+
+const (
+	rowGeneral rowKind = iota // any other program: the executor runs it
+	rowConst
+	rowEdge
+)
+
+// rowOf recognises the programs of constant and edge padding of a row.
+func rowOf(lv *level) rowForm {
+	var r rowForm
+	var pads []segment
+	for _, s := range lv.segs {
+		switch {
+		case s.kind == segSrc && s.step == 1 && r.mid == 0:
+			r.left, r.mid, r.src = s.at, s.n, s.src
+		case s.kind == segFill || (s.kind == segRepeat && (s.step == 1 || s.step == -1)):
+			pads = append(pads, s)
+		default:
+			return rowForm{}
+		}
+	}
+	if r.mid == 0 || len(pads) > 2 {
+		return rowForm{}
+	}
+	r.right = lv.outLen - r.left - r.mid
+	r.kind, r.unit = rowConst, lv.blk
+	if len(pads) > 0 && pads[0].kind == segRepeat {
+		r.kind = rowEdge
+	}
+	for _, s := range pads {
+		left := s.at == 0 && s.n == r.left
+		right := s.at == r.left+r.mid && s.n == r.right
+		switch {
+		case s.kind == segFill && r.kind == rowConst && (left || right):
+		case s.kind == segRepeat && r.kind == rowEdge && (left && s.step == -1 || right && s.step == 1):
+		default:
+			return rowForm{}
+		}
+	}
+	r.left, r.mid, r.right = r.left*r.unit, r.mid*r.unit, r.right*r.unit
+	return r
 }
 
 // segments returns the program of one axis: how each of its outLen output
@@ -213,6 +275,9 @@ func constantSegments(d, before, k, L int) []segment {
 	}
 	period := k + 1
 	dilated := (d-1)*period + 1
+	if before < -dilated { // written so that -before cannot overflow
+		return fill
+	}
 	t0, t1 := max(0, -before), min(dilated, L-before) // dilated positions in the window
 	if t0 >= t1 {
 		return fill
@@ -288,7 +353,7 @@ func periodicSegments(m Mode, base, n, off, L int) []segment {
 	var pieces [3]piece
 	np, primary := 0, -1
 	for j := ws; j < we; {
-		r := mod(j-off, p)
+		r := mod(mod(j, p)-mod(off, p), p) // (j-off) mod p; j-off may overflow
 		pc := piece{at: j, dir: 1, idx: r, n: min(n-r, we-j)}
 		if r >= n { // the mirrored half of the period
 			pc.dir, pc.n = -1, min(p-r, we-j)
@@ -362,6 +427,9 @@ func compile(s Spec, axes []axis) *Plan {
 		all[i] = level{segs: a.segments(s.Mode, s.Order), inLen: a.inLen, outLen: a.outLen}
 	}
 	p.axes = append([]level{}, all...)
+	if len(p.axes) == 0 {
+		p.axes = []level{identityLevel(1)} // rank 0: one element
+	}
 	setBlocks(p.axes, 1)
 
 	// Merge: innermost unpadded axes become the group every innermost
@@ -388,6 +456,8 @@ func compile(s Spec, axes []axis) *Plan {
 		p.levels = []level{identityLevel(1)}
 	}
 	setBlocks(p.levels, group)
+	last := &p.levels[len(p.levels)-1]
+	last.row = rowOf(last)
 	p.strides = make([]int, len(p.levels))
 	stride := group
 	for i := len(p.levels) - 1; i >= 0; i-- {

@@ -1,0 +1,21 @@
+package pad
+
+// Without assembly every kernel is the Go version.
+
+func bestLevel() kernelLevel { return levelGo }
+
+func cpuFeatures() []string { return []string{"no assembly in this build"} }
+
+func fillBytes(b []byte, pat *[32]byte) { fillGo(b, pat) }
+
+func copyBytes(dst, src []byte) { copy(dst, src) }
+
+func reverseBytes(dst, src []byte, size int) { reverseGo(dst, src, size) }
+
+func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
+	rowsConstGo(dst, src, rows, dstStride, srcStride, left, mid, right, pat)
+}
+
+func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right int) {
+	rowsEdgeGo(dst, src, size, rows, dstStride, srcStride, left, mid, right)
+}
