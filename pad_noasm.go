@@ -1,3 +1,5 @@
+//go:build !(amd64 || arm64) || !gc || purego || noasm
+
 package pad
 
 // Without assembly every kernel is the Go version.

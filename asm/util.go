@@ -1,0 +1,135 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// isa is the vector instruction set a kernel is generated for.
+type isa struct {
+	name string // "AVX2" or "AVX512": the kernel name suffix
+	V    int    // vector width in bytes: 32 (YMM) or 64 (ZMM)
+}
+
+var (
+	avx2   = isa{"AVX2", 32}
+	avx512 = isa{"AVX512", 64}
+)
+
+func (a isa) vec() reg.VecVirtual {
+	if a.V == 64 {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// load and store move one full vector without a mask.
+func (a isa) load(m Mem, v reg.Register) {
+	if a.V == 64 {
+		VMOVDQU64(m, v)
+	} else {
+		VMOVDQU(m, v)
+	}
+}
+
+func (a isa) store(v reg.Register, m Mem) {
+	if a.V == 64 {
+		VMOVDQU64(v, m)
+	} else {
+		VMOVDQU(v, m)
+	}
+}
+
+// feature is the CPU feature line of the doc comments.
+func (a isa) feature() string {
+	if a.V == 64 {
+		return "It requires AVX-512 F and BW. It also uses AVX-512 VL (EVEX forms on\n" +
+			"XMM/YMM) and AVX2, which every AVX-512 BW CPU has."
+	}
+	return "It requires AVX2."
+}
+
+// at is the memory operand base+disp; ati is base+idx+disp.
+func at(base reg.Register, disp int) Mem { return Mem{Base: base, Disp: disp} }
+
+func ati(base, idx reg.Register, disp int) Mem {
+	return Mem{Base: base, Index: idx, Scale: 1, Disp: disp}
+}
+
+func gp() reg.GPVirtual { return GP64() }
+
+// ladder dispatches on 0 <= n < top (top a power of two): for the largest
+// power of two W <= n, with W among top/2, top/4, ..., minW, it emits body(W),
+// which must handle every n in [W, 2W); n < minW (n == 0 when n is a multiple
+// of minW) does nothing. Control continues after the ladder.
+func ladder(n reg.Register, top, minW int, body func(W int)) {
+	done := newLabel("ladder_done")
+	var ws []int
+	for w := top / 2; w >= minW; w /= 2 {
+		ws = append(ws, w)
+	}
+	labels := make([]string, len(ws))
+	for i, w := range ws {
+		labels[i] = newLabel("ladder")
+		if i == len(ws)-1 {
+			// smallest: n in [w, 2w) or n < w (nothing to do)
+			CMPQ(n, U32(w))
+			JB(LabelRef(done))
+			JMP(LabelRef(labels[i]))
+			break
+		}
+		CMPQ(n, U32(w))
+		JAE(LabelRef(labels[i]))
+	}
+	if len(ws) == 0 {
+		JMP(LabelRef(done))
+	}
+	for i, w := range ws {
+		Label(labels[i])
+		body(w)
+		if i != len(ws)-1 {
+			JMP(LabelRef(done))
+		}
+	}
+	Label(done)
+}
+
+// maskTable holds, at index n (0..64), the uint64 with the low n bits set:
+// the k-mask of the first n bytes of a ZMM vector. A table load avoids
+// needing BMI2 (BZHI), which the AVX-512 contract does not promise.
+var maskTable Mem
+
+func genMaskTable() {
+	maskTable = GLOBL("lowmask64", RODATA|NOPTR)
+	for n := 0; n <= 64; n++ {
+		var v uint64
+		if n == 64 {
+			v = ^uint64(0)
+		} else {
+			v = 1<<uint(n) - 1
+		}
+		DATA(8*n, U64(v))
+	}
+}
+
+// iotaTable holds j%16 at byte j (0..79): loaded at offset r (0..15) it is
+// the VPSHUFB index that rotates every 16-byte lane down by r bytes.
+var iotaTable Mem
+
+func genIotaTable() {
+	iotaTable = GLOBL("iota16x5", RODATA|NOPTR)
+	for j := 0; j < 80; j++ {
+		DATA(j, U8(uint8(j%16)))
+	}
+}
+
+// lowMask sets k to the mask of the first n bytes (0 <= n <= 64).
+func lowMask(n reg.Register, k reg.Register) {
+	t := gp()
+	LEAQ(maskTable, t)
+	KMOVQ(Mem{Base: t, Index: n, Scale: 8}, k)
+}
+
+// kreg allocates an opmask register (K is also the element-size name).
+func kreg() reg.OpmaskVirtual { return K() }

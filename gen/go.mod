@@ -1,0 +1,3 @@
+module github.com/tensorpad/pad/gen
+
+go 1.25.0

@@ -1,0 +1,221 @@
+package pad
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+)
+
+// asmKernels is one level's set of assembly kernels (kernel_amd64_test.go,
+// kernel_arm64_test.go list them), tested here against the Go versions.
+type asmKernels struct {
+	level     kernelLevel
+	supported bool
+	fill      func(dst *byte, n int, pat *[32]byte)
+	copy      func(dst, src *byte, n int)
+	reverse   [5]func(dst, src *byte, n int) // element sizes 1, 2, 4, 8, 16
+	rowsConst func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte)
+	rowsEdge  [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int)
+}
+
+var kernelSizes = [5]int{1, 2, 4, 8, 16}
+
+// canary surrounds test buffers: any byte a kernel writes outside the
+// slice it was given shows up as a changed canary.
+const canary = 64
+
+// guarded returns a buffer of n bytes at offset off within a larger one
+// whose other bytes are a known pattern, and a function that checks them.
+func guarded(n, off int, seed byte) (buf []byte, check func(t *testing.T, what string)) {
+	whole := make([]byte, canary+off+n+canary)
+	for i := range whole {
+		whole[i] = seed + byte(i*7)
+	}
+	keep := bytes.Clone(whole)
+	buf = whole[canary+off : canary+off+n : canary+off+n]
+	return buf, func(t *testing.T, what string) {
+		t.Helper()
+		for i := range whole {
+			if (i < canary+off || i >= canary+off+n) && whole[i] != keep[i] {
+				t.Fatalf("%s: byte %d outside the buffer [%d, %d) changed", what, i, canary+off, canary+off+n)
+			}
+		}
+	}
+}
+
+func randomBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+func patternOf(elem []byte) *[32]byte {
+	var p [32]byte
+	for i := range p {
+		p[i] = elem[i%len(elem)]
+	}
+	return &p
+}
+
+// kernelLengths are the byte lengths the kernel tests try: every length up
+// to 300, and lengths around the sizes where loops change gear.
+func kernelLengths(size int) []int {
+	var ls []int
+	for n := 0; n <= 300; n += size {
+		ls = append(ls, n)
+	}
+	for _, n := range []int{511, 512, 513, 1000, 4096, 4111, 65536 + 48} {
+		ls = append(ls, n/size*size)
+	}
+	return ls
+}
+
+func TestKernels(t *testing.T) {
+	if len(asmKernelSets) == 0 {
+		t.Skip("no assembly kernels in this build")
+	}
+	for _, ks := range asmKernelSets {
+		t.Run(ks.level.String(), func(t *testing.T) {
+			if !ks.supported {
+				t.Skipf("the CPU lacks %v", ks.level)
+			}
+			t.Run("fill", func(t *testing.T) { testFill(t, ks) })
+			t.Run("copy", func(t *testing.T) { testCopy(t, ks) })
+			t.Run("reverse", func(t *testing.T) { testReverse(t, ks) })
+			t.Run("rowsConst", func(t *testing.T) { testRows(t, ks, false) })
+			t.Run("rowsEdge", func(t *testing.T) { testRows(t, ks, true) })
+		})
+	}
+}
+
+func testFill(t *testing.T, ks asmKernels) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, size := range kernelSizes {
+		pat := patternOf(randomBytes(r, size))
+		for _, n := range kernelLengths(size) {
+			for off := 0; off < 64; off += 1 + n/64 {
+				dst, check := guarded(n, off, byte(n))
+				want := make([]byte, n)
+				fillGo(want, pat)
+				if n > 0 {
+					ks.fill(&dst[0], n, pat)
+				}
+				check(t, fmt.Sprintf("fill size %d n %d off %d", size, n, off))
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("fill size %d n %d off %d:\n got %x\nwant %x", size, n, off, dst, want)
+				}
+			}
+		}
+	}
+}
+
+func testCopy(t *testing.T, ks asmKernels) {
+	r := rand.New(rand.NewPCG(2, 2))
+	for _, n := range kernelLengths(1) {
+		want := randomBytes(r, n)
+		for off := 0; off < 64; off += 1 + n/64 {
+			dst, check := guarded(n, off, byte(n))
+			src, checkSrc := guarded(n, (off*7)%64, 0)
+			copy(src, want)
+			if n > 0 {
+				ks.copy(&dst[0], &src[0], n)
+			}
+			check(t, fmt.Sprintf("copy n %d off %d", n, off))
+			checkSrc(t, "copy src")
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("copy n %d off %d:\n got %x\nwant %x", n, off, dst, want)
+			}
+		}
+	}
+}
+
+func testReverse(t *testing.T, ks asmKernels) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for i, size := range kernelSizes {
+		for _, n := range kernelLengths(size) {
+			data := randomBytes(r, n)
+			want := make([]byte, n)
+			reverseGo(want, data, size)
+			for off := 0; off < 64; off += 1 + n/32 {
+				dst, check := guarded(n, off, byte(n))
+				src, checkSrc := guarded(n, (off*5)%64, 0)
+				copy(src, data)
+				if n > 0 {
+					ks.reverse[i](&dst[0], &src[0], n)
+				}
+				check(t, fmt.Sprintf("reverse%d n %d off %d", size, n, off))
+				checkSrc(t, "reverse src")
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("reverse%d n %d off %d:\n got %x\nwant %x", size, n, off, dst, want)
+				}
+			}
+		}
+	}
+}
+
+// testRows tries every left and right pad up to 40 elements, row lengths
+// around the vector widths, several rows with gaps between them.
+func testRows(t *testing.T, ks asmKernels, edge bool) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for i, size := range kernelSizes {
+		pat := patternOf(randomBytes(r, size))
+		mids := []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 257}
+		for _, midElems := range mids {
+			mid := midElems * size
+			for left := 0; left <= 40; left++ {
+				for right := 0; right <= 40; right += 1 + r.IntN(3) {
+					rows := 1 + (left+right)%4
+					gap := (left % 3) * size
+					l, rt := left*size, right*size
+					width := l + mid + rt
+					dstStride, srcStride := width+gap, mid+(right%3)*size
+					n := (rows-1)*dstStride + width
+					srcN := (rows-1)*srcStride + mid
+					data := randomBytes(r, srcN)
+					dst, check := guarded(n, left%64, byte(left))
+					src, checkSrc := guarded(srcN, right%64, 0)
+					copy(src, data)
+					want := bytes.Clone(dst)
+					if edge {
+						rowsEdgeGo(want, data, size, rows, dstStride, srcStride, l, mid, rt)
+						ks.rowsEdge[i](&dst[0], &src[0], rows, dstStride, srcStride, l, mid, rt)
+					} else {
+						rowsConstGo(want, data, rows, dstStride, srcStride, l, mid, rt, pat)
+						ks.rowsConst(&dst[0], &src[0], rows, dstStride, srcStride, l, mid, rt, pat)
+					}
+					what := fmt.Sprintf("rows edge=%v size %d rows %d left %d mid %d right %d gap %d", edge, size, rows, l, mid, rt, gap)
+					check(t, what)
+					checkSrc(t, what+" src")
+					if !bytes.Equal(dst, want) {
+						t.Fatalf("%s:\n got %x\nwant %x", what, dst, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRequiredKernels fails when PAD_REQUIRE names a kernel level (go,
+// avx2, avx512, neon) other than the one in use, so that CI notices when a
+// machine or build silently falls back to a slower path.
+func TestRequiredKernels(t *testing.T) {
+	req := os.Getenv("PAD_REQUIRE")
+	if req == "" {
+		t.Skipf("PAD_REQUIRE not set; kernels in use: %s", Kernels())
+	}
+	if active.String() != req {
+		t.Fatalf("PAD_REQUIRE=%s, but the kernels in use are %s", req, Kernels())
+	}
+}
+
+// withLevel runs f with the byte kernels at level l.
+func withLevel(l kernelLevel, f func()) {
+	saved := active
+	active = l
+	defer func() { active = saved }()
+	f()
+}
