@@ -1,5 +1,7 @@
 package pad
 
+import "sync"
+
 // The executor walks the levels of a compiled plan and hands the kernels
 // whole runs: a fill of many blocks, a copy of a run of input, a copy of
 // finished output, a block of rows padded alike. Offsets and counts are in
@@ -21,10 +23,29 @@ type kernels interface {
 	rows(r *rowForm, count, off, dstStride, srcOff, srcStride int) bool
 }
 
-// execute runs the levels of a plan with the given input strides.
-func execute[K kernels](k K, levels []level, strides []int) {
+// execute runs the levels of a plan with the given input strides on the
+// given number of goroutines.
+func execute[K kernels](k K, levels []level, strides []int, workers int) {
 	x := executor[K]{k: k, levels: levels, strides: strides}
-	x.run(0, 0, 0)
+	top := levels[0].outLen
+	if workers = min(workers, top); workers <= 1 {
+		x.run(0, 0, 0)
+		return
+	}
+	// The top level's blocks are split into one range per goroutine. Fills
+	// and reads of the input never read dst, so the ranges run at once;
+	// then the segments that copy finished output run in order.
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x.runBlocks(w*top/workers, (w+1)*top/workers)
+		}()
+	}
+	x.runBlocks(0, top/workers)
+	wg.Wait()
+	x.runCopies()
 }
 
 type executor[K kernels] struct {
@@ -37,50 +58,103 @@ type executor[K kernels] struct {
 // input sub-tensor at src offset srcOff.
 func (x *executor[K]) run(l, off, srcOff int) {
 	lv := &x.levels[l]
-	blk, stride := lv.blk, x.strides[l]
-	innermost := l == len(x.levels)-1
 	for i := range lv.segs {
-		s := &lv.segs[i]
-		at := off + s.at*blk
+		x.segment(l, off, srcOff, &lv.segs[i])
+	}
+}
+
+// segment makes the blocks of one segment of level l.
+func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
+	lv := &x.levels[l]
+	blk, stride := lv.blk, x.strides[l]
+	at := off + s.at*blk
+	switch s.kind {
+	case segFill:
+		x.k.fill(at, s.n*blk)
+	case segSrc:
+		src := srcOff + s.src*stride
+		if l == len(x.levels)-1 {
+			x.k.copySrc(at, src, s.n, blk, s.step*stride)
+			return
+		}
+		if next := &x.levels[l+1]; next.row.kind != rowGeneral && s.step > 0 && l+2 == len(x.levels) &&
+			x.k.rows(&next.row, s.n, at, blk, src+next.row.src*x.strides[l+1], stride) {
+			return
+		}
+		for t := 0; t < s.n; t++ {
+			x.run(l+1, at+t*blk, src+t*s.step*stride)
+		}
+	case segDilate:
+		src, gap := srcOff+s.src*stride, s.step*blk
+		for t := 0; t < s.n; t++ {
+			if t > 0 {
+				x.k.fill(at, gap)
+				at += gap
+			}
+			x.element(l, at, src)
+			at += blk
+			src += stride
+		}
+	case segDup:
+		x.k.copyDst(at, off+s.src*blk, s.n, blk, s.step*blk)
+	case segRepeat:
+		if s.step > 0 {
+			x.repeatForward(at, s.n*blk, s.step*blk)
+		} else {
+			x.repeatBackward(at, s.n*blk, -s.step*blk)
+		}
+	}
+}
+
+// element makes one block of level l at dst offset at from the input
+// block at src offset src.
+func (x *executor[K]) element(l, at, src int) {
+	if l == len(x.levels)-1 {
+		x.k.copySrc(at, src, 1, x.levels[l].blk, x.strides[l])
+	} else {
+		x.run(l+1, at, src)
+	}
+}
+
+// runBlocks makes the top-level blocks [lo, hi) that fills and input
+// reads make; the copies of finished output are left to runCopies.
+func (x *executor[K]) runBlocks(lo, hi int) {
+	lv := &x.levels[0]
+	for i := range lv.segs {
+		s := lv.segs[i]
 		switch s.kind {
-		case segFill:
-			x.k.fill(at, s.n*blk)
-		case segSrc:
-			src := srcOff + s.src*stride
-			if innermost {
-				x.k.copySrc(at, src, s.n, blk, s.step*stride)
+		case segFill, segSrc:
+			a, b := max(s.at, lo), min(s.at+s.n, hi)
+			if a >= b {
 				continue
 			}
-			if next := &x.levels[l+1]; next.row.kind != rowGeneral && s.step > 0 && l+2 == len(x.levels) &&
-				x.k.rows(&next.row, s.n, at, blk, src+next.row.src*x.strides[l+1], stride) {
-				continue
-			}
-			for t := 0; t < s.n; t++ {
-				x.run(l+1, at+t*blk, src+t*s.step*stride)
-			}
+			s.src += (a - s.at) * s.step
+			s.at, s.n = a, b-a
+			x.segment(0, 0, 0, &s)
 		case segDilate:
-			src, gap := srcOff+s.src*stride, s.step*blk
+			blk, period := lv.blk, s.step+1
 			for t := 0; t < s.n; t++ {
-				if t > 0 {
-					x.k.fill(at, gap)
-					at += gap
+				p := s.at + t*period // the element's block; value blocks follow it
+				if p >= hi {
+					break
 				}
-				if innermost {
-					x.k.copySrc(at, src, 1, blk, stride)
-				} else {
-					x.run(l+1, at, src)
+				if p >= lo {
+					x.element(0, p*blk, (s.src+t)*x.strides[0])
 				}
-				at += blk
-				src += stride
+				if a, b := max(p+1, lo), min(p+period, hi); t < s.n-1 && a < b {
+					x.k.fill(a*blk, (b-a)*blk)
+				}
 			}
-		case segDup:
-			x.k.copyDst(at, off+s.src*blk, s.n, blk, s.step*blk)
-		case segRepeat:
-			if s.step > 0 {
-				x.repeatForward(at, s.n*blk, s.step*blk)
-			} else {
-				x.repeatBackward(at, s.n*blk, -s.step*blk)
-			}
+		}
+	}
+}
+
+// runCopies makes the top-level segments that copy finished output.
+func (x *executor[K]) runCopies() {
+	lv := &x.levels[0]
+	for i := range lv.segs {
+		if s := &lv.segs[i]; s.kind == segDup || s.kind == segRepeat {
+			x.segment(0, 0, 0, s)
 		}
 	}
 }

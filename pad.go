@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"unsafe"
 )
@@ -181,12 +182,25 @@ type Plan struct {
 
 	// One level per axis, for strided input.
 	axes []level
+
+	workers int // Workers option; 0: the default
 }
 
 // Option configures NewPlan.
 type Option func(*planOptions)
 
-type planOptions struct{}
+type planOptions struct {
+	workers int // 0: the default
+}
+
+// Workers sets how many goroutines a run of the plan may use: 1 runs on
+// the calling goroutine only; n > 1 splits outputs of parallelMinBytes or
+// more over n goroutines by blocks of output rows. The default (n <= 0)
+// uses GOMAXPROCS goroutines for such outputs. Results are the same bit for
+// bit whatever the number of workers.
+func Workers(n int) Option {
+	return func(o *planOptions) { o.workers = n }
+}
 
 // NewPlan compiles the padding s of tensors of the given shape.
 func NewPlan(shape []int, s Spec, opts ...Option) (*Plan, error) {
@@ -200,7 +214,9 @@ func NewPlan(shape []int, s Spec, opts ...Option) (*Plan, error) {
 			opt(&o)
 		}
 	}
-	return compile(s, axes), nil
+	p := compile(s, axes)
+	p.workers = o.workers
+	return p, nil
 }
 
 // InShape returns (a copy of) the input shape the plan was compiled for.
@@ -228,10 +244,10 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 	if es, ok := byteSized[T](); ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.setSmallValue(unsafe.Pointer(&value))
-		k.execute(p.levels, p.strides)
+		k.execute(p.levels, p.strides, p.workersFor(es))
 		return nil
 	}
-	execute(typedKernels[T]{dst, src, value}, p.levels, p.strides)
+	execute(typedKernels[T]{dst, src, value}, p.levels, p.strides, p.workersFor(int(unsafe.Sizeof(value))))
 	return nil
 }
 
@@ -261,10 +277,10 @@ func RunStrided[T any](p *Plan, dst, src []T, strides []int, value T) error {
 	if es, ok := byteSized[T](); ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.setSmallValue(unsafe.Pointer(&value))
-		k.execute(p.axes, strides)
+		k.execute(p.axes, strides, p.workersFor(es))
 		return nil
 	}
-	execute(typedKernels[T]{dst, src, value}, p.axes, strides)
+	execute(typedKernels[T]{dst, src, value}, p.axes, strides, p.workersFor(int(unsafe.Sizeof(value))))
 	return nil
 }
 
@@ -300,7 +316,7 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 	}
 	k := newByteKernels(dst, src, elemSize)
 	k.setValue(value)
-	k.execute(p.levels, p.strides)
+	k.execute(p.levels, p.strides, p.workersFor(elemSize))
 	return nil
 }
 
@@ -333,11 +349,28 @@ func (p *Plan) RunPacked(dst, src []byte, bits int, value uint8) error {
 	if p.outLen == 0 {
 		return nil
 	}
-	execute(packedKernels{dst: dst, src: src, bits: uint(bits), value: value}, p.levels, p.strides)
+	execute(packedKernels{dst: dst, src: src, bits: uint(bits), value: value}, p.levels, p.strides, 1)
 	if tail := p.outLen % perByte; tail != 0 {
 		dst[outBytes-1] &= 1<<(tail*bits) - 1
 	}
 	return nil
+}
+
+// parallelMinBytes is the output size from which the default runs use
+// more than one goroutine: below it, starting goroutines costs more than
+// the second core saves.
+const parallelMinBytes = 1 << 20
+
+// workersFor returns the number of goroutines a run whose elements have
+// size bytes uses.
+func (p *Plan) workersFor(size int) int {
+	if p.workers > 0 {
+		return p.workers
+	}
+	if p.outLen < parallelMinBytes/max(size, 1) {
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 var errNilPlan = fmt.Errorf("%w: nil Plan", ErrInvalidSpec)

@@ -48,6 +48,7 @@ func fillBytes(b []byte, pat *[32]byte) {
 		fillGo(b, pat)
 		return
 	}
+	raceWrite(b)
 	for len(b) > 0 {
 		n := min(len(b), chunkBytes)
 		if active == levelAVX512 {
@@ -74,6 +75,8 @@ func reverseBytes(dst, src []byte, size int) {
 		return
 	}
 	dst = dst[:len(src)]
+	raceRead(src)
+	raceWrite(dst)
 	for done := 0; done < len(src); {
 		n := min(len(src)-done, chunkBytes) // a multiple of size
 		d, s := &dst[done], &src[len(src)-done-n]
@@ -115,6 +118,7 @@ func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, righ
 	}
 	for rows > 0 {
 		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
+		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
 		if active == levelAVX512 {
 			rowsConstAVX512(&dst[0], &src[0], n, dstStride, srcStride, left, mid, right, pat)
 		} else {
@@ -134,6 +138,7 @@ func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid,
 	}
 	for rows > 0 {
 		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
+		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
 		d, s := &dst[0], &src[0]
 		if active == levelAVX512 {
 			switch size {

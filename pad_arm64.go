@@ -36,6 +36,7 @@ func fillBytes(b []byte, pat *[32]byte) {
 		fillGo(b, pat)
 		return
 	}
+	raceWrite(b)
 	for len(b) > 0 {
 		n := min(len(b), chunkBytes)
 		fillNEON(&b[0], n, pat)
@@ -53,6 +54,8 @@ func reverseBytes(dst, src []byte, size int) {
 		return
 	}
 	dst = dst[:len(src)]
+	raceRead(src)
+	raceWrite(dst)
 	for done := 0; done < len(src); {
 		n := min(len(src)-done, chunkBytes) // a multiple of size
 		d, s := &dst[done], &src[len(src)-done-n]
@@ -79,6 +82,7 @@ func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, righ
 	}
 	for rows > 0 {
 		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
+		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
 		rowsConstNEON(&dst[0], &src[0], n, dstStride, srcStride, left, mid, right, pat)
 		if rows -= n; rows > 0 {
 			dst, src = dst[n*dstStride:], src[n*srcStride:]
@@ -94,6 +98,7 @@ func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid,
 	}
 	for rows > 0 {
 		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
+		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
 		d, s := &dst[0], &src[0]
 		switch size {
 		case 1:

@@ -62,8 +62,8 @@ func allZero(b []byte) bool {
 	return true
 }
 
-func (k byteKernels) execute(levels []level, strides []int) {
-	execute(k, levels, strides)
+func (k byteKernels) execute(levels []level, strides []int, workers int) {
+	execute(k, levels, strides, workers)
 }
 
 func (k byteKernels) fill(off, n int) {
