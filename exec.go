@@ -1,6 +1,9 @@
 package pad
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // The executor walks the levels of a compiled plan and hands the kernels
 // whole runs: a fill of many blocks, a copy of a run of input, a copy of
@@ -26,15 +29,22 @@ type kernels interface {
 // execute runs the levels of a plan with the given input strides on the
 // given number of goroutines.
 func execute[K kernels](k K, levels []level, strides []int, workers int) {
-	x := executor[K]{k: k, levels: levels, strides: strides}
-	top := levels[0].outLen
-	if workers = min(workers, top); workers <= 1 {
-		x.run(0, 0, 0)
+	if workers = min(workers, levels[0].outLen); workers > 1 {
+		runParallel(k, levels, strides, workers)
 		return
 	}
-	// The top level's blocks are split into one range per goroutine. Fills
-	// and reads of the input never read dst, so the ranges run at once;
-	// then the segments that copy finished output run in order.
+	x := executor[K]{k: k, levels: levels, strides: strides}
+	x.run(0, 0, 0)
+}
+
+// runParallel splits the top level's blocks into one range per goroutine.
+// Fills and reads of the input never read dst, so the ranges run at once;
+// then the segments that copy finished output run in order. The strides
+// are copied: what the goroutines share escapes to the heap, and the
+// caller's slice need not.
+func runParallel[K kernels](k K, levels []level, strides []int, workers int) {
+	x := executor[K]{k: k, levels: levels, strides: slices.Clone(strides)}
+	top := levels[0].outLen
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
 		wg.Add(1)

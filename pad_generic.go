@@ -32,25 +32,30 @@ func (k *byteKernels) setValue(v []byte) {
 	if len(v) == 0 {
 		return
 	}
-	k.zero = allZero(v)
 	if k.size > 16 {
-		k.value = v
+		k.zero, k.value = allZero(v), v
 		return
 	}
 	copy(k.pat[:], v)
+	k.setPattern()
+}
+
+// setSmallValue sets the value from size <= 16 bytes at p. The bytes are
+// copied into the pattern and go nowhere else, so that the caller's value
+// stays on its stack.
+func (k *byteKernels) setSmallValue(p unsafe.Pointer) {
+	copy(k.pat[:k.size], unsafe.Slice((*byte)(p), k.size))
+	k.setPattern()
+}
+
+// setPattern repeats the value in pat[:size] over pat, for kernel sizes.
+func (k *byteKernels) setPattern() {
+	k.zero = allZero(k.pat[:k.size])
 	if kernelSize(k.size) {
 		for n := k.size; n < len(k.pat); n *= 2 {
 			copy(k.pat[n:], k.pat[:n])
 		}
 	}
-}
-
-// setSmallValue sets the value from size <= 16 bytes at p. The bytes pass
-// through a copy, so that the caller's value stays on its stack.
-func (k *byteKernels) setSmallValue(p unsafe.Pointer) {
-	var v [16]byte
-	copy(v[:k.size], unsafe.Slice((*byte)(p), k.size))
-	k.setValue(v[:k.size])
 }
 
 func allZero(b []byte) bool {
@@ -62,11 +67,20 @@ func allZero(b []byte) bool {
 	return true
 }
 
-func (k byteKernels) execute(levels []level, strides []int, workers int) {
-	execute(k, levels, strides, workers)
+// execute runs a plan with these kernels. The kernels reach the executor
+// by pointer, from a pool: by value, every kernel call would copy them
+// (120 bytes), and a pointer handed to the generic executor escapes.
+func (k *byteKernels) execute(levels []level, strides []int, workers int) {
+	p := byteKernelsPool.Get().(*byteKernels)
+	*p = *k
+	execute(p, levels, strides, workers)
+	*p = byteKernels{} // drop the slices
+	byteKernelsPool.Put(p)
 }
 
-func (k byteKernels) fill(off, n int) {
+var byteKernelsPool = sync.Pool{New: func() any { return new(byteKernels) }}
+
+func (k *byteKernels) fill(off, n int) {
 	b := k.dst[off*k.size : (off+n)*k.size]
 	switch {
 	case k.zero:
@@ -80,17 +94,17 @@ func (k byteKernels) fill(off, n int) {
 	}
 }
 
-func (k byteKernels) copySrc(off, srcOff, count, width, step int) {
+func (k *byteKernels) copySrc(off, srcOff, count, width, step int) {
 	k.copyUnits(k.src, off, srcOff, count, width, step)
 }
 
-func (k byteKernels) copyDst(off, from, count, width, step int) {
+func (k *byteKernels) copyDst(off, from, count, width, step int) {
 	k.copyUnits(k.dst, off, from, count, width, step)
 }
 
 // copyUnits copies count units of width elements, unit t from src element
 // srcOff+t*step to dst element off+t*width.
-func (k byteKernels) copyUnits(src []byte, off, srcOff, count, width, step int) {
+func (k *byteKernels) copyUnits(src []byte, off, srcOff, count, width, step int) {
 	size := k.size
 	w := width * size
 	d := off * size
@@ -111,7 +125,7 @@ func (k byteKernels) copyUnits(src []byte, off, srcOff, count, width, step int) 
 	}
 }
 
-func (k byteKernels) rows(r *rowForm, count, off, dstStride, srcOff, srcStride int) bool {
+func (k *byteKernels) rows(r *rowForm, count, off, dstStride, srcOff, srcStride int) bool {
 	size := k.size
 	dst, src := k.dst[off*size:], k.src[srcOff*size:]
 	left, mid, right := r.left*size, r.mid*size, r.right*size

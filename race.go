@@ -11,6 +11,8 @@ import (
 // wrappers of the kernels report it here, so that -race finds a data race
 // on a tensor however it is padded.
 
+const raceEnabled = true
+
 func raceRead(b []byte) {
 	if len(b) > 0 {
 		runtime.RaceReadRange(unsafe.Pointer(&b[0]), len(b))

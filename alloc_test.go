@@ -1,0 +1,38 @@
+package pad
+
+import "testing"
+
+// TestRunsAllocateNothing: running a compiled plan allocates nothing, on
+// every path (the race detector's instrumentation allocates, so not there).
+func TestRunsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocations are not measured under -race")
+	}
+	for _, s := range []Spec{
+		{Mode: Reflect, Before: []int{1, 2}, After: []int{2, 1}},
+		{Mode: Constant, Before: []int{0, 2}, After: []int{0, 0}},
+		{Mode: Edge, Before: []int{1, 3}, After: []int{0, 1}},
+		{Mode: Wrap, Before: []int{-1, 5}, After: []int{2, 2}},
+	} {
+		p, err := NewPlan([]int{3, 4}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := prod(p.OutShape())
+		src, dst := make([]float32, 12), make([]float32, out)
+		b, sb, value := make([]byte, 4*out), make([]byte, 48), []byte{1, 2, 3, 4}
+		strides := []int{1, 3}
+		strs, dstStrs := make([]string, 12), make([]string, out)
+		for name, run := range map[string]func(){
+			"Run":        func() { Run(p, dst, src, 1.5) },
+			"RunBytes":   func() { p.RunBytes(b, sb, 4, value) },
+			"RunStrided": func() { RunStrided(p, dst, src, strides, 1.5) },
+			"Run string": func() { Run(p, dstStrs, strs, "x") },
+			"RunPacked":  func() { p.RunPacked(b[:(out+1)/2], sb[:6], 4, 7) },
+		} {
+			if a := testing.AllocsPerRun(50, run); a != 0 {
+				t.Errorf("%v: %s allocates %v times per run", s, name, a)
+			}
+		}
+	}
+}
