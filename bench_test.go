@@ -1,53 +1,111 @@
 package pad
 
 import (
+	"bytes"
+	"flag"
 	"fmt"
 	"testing"
+
+	"github.com/tensorpad/pad/internal/suite"
 )
 
-// Benchmarks of the generic path on a few typical shapes, each beside a
-// copy of the same number of output bytes measured in the same run: compare
-// the two with benchstat. The peer suite and cmd/padbench come later.
-var benchCases = []struct {
-	name  string
-	shape []int
-	spec  Spec
-}{
-	{"nchw-constant", []int{1, 64, 56, 56}, Spec{Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}},
-	{"nchw-reflect", []int{1, 64, 56, 56}, Spec{Mode: Reflect, Before: []int{0, 0, 3, 3}, After: []int{0, 0, 3, 3}}},
-	{"nhwc-edge", []int{1, 224, 224, 3}, Spec{Mode: Edge, Before: []int{0, 2, 2, 0}, After: []int{0, 2, 2, 0}}},
-	{"rows-wrap", []int{512, 100}, Spec{Mode: Wrap, Before: []int{0, 30}, After: []int{0, 30}}},
-	{"tiny-constant", []int{2, 3}, Spec{Before: []int{1, 1}, After: []int{1, 1}}},
+// BenchmarkSuite runs the peer harness's suite (../shared/peers/cases.json,
+// or the built-in copy in internal/suite when it is absent) the way the
+// harness's pad peer does: a Plan compiled once, RunBytes into a
+// pre-allocated output. Each case has three implementations in the same
+// run: impl=pad (the kernels in use), impl=generic (the Go path) and
+// impl=memmove (copy of the output's bytes, the harness's baseline). Compare
+// them with
+//
+//	go test -run '^$' -bench Suite -count 10 | tee s.txt
+//	benchstat -col /impl s.txt
+//
+// MB/s counts input plus output bytes, as the harness's GB/s does.
+// -suite.workers N passes Workers(N) to NewPlan (0: the package default).
+func BenchmarkSuite(b *testing.B) {
+	cases, source, err := suite.LoadOrBuiltin(suite.PeersPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("suite: %s; kernels: %s", source, Kernels())
+	benchCases(b, cases)
 }
 
-func BenchmarkPad(b *testing.B) {
-	for _, c := range benchCases {
-		p, err := NewPlan(c.shape, c.spec)
-		if err != nil {
-			b.Fatal(err)
-		}
-		src := make([]float32, prod(c.shape))
-		dst := make([]float32, prod(p.OutShape()))
-		for i := range src {
-			src[i] = float32(i)
-		}
-		bytes := int64(4 * (len(src) + len(dst)))
-		b.Run(c.name+"/pad", func(b *testing.B) {
-			b.SetBytes(bytes)
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := Run(p, dst, src, 1.5); err != nil {
+// BenchmarkExtra runs shapes the peer suite lacks, in the same form: an
+// innermost axis of 3 elements below two padded axes (NHWC images) and
+// short wrapped rows.
+func BenchmarkExtra(b *testing.B) {
+	benchCases(b, []suite.Case{
+		{Name: "nhwc_edge", DType: "float32", Shape: []int{1, 224, 224, 3}, Mode: "edge", Pads: []int{0, 2, 2, 0, 0, 2, 2, 0}},
+		{Name: "rows_wrap", DType: "float32", Shape: []int{512, 100}, Mode: "wrap", Pads: []int{0, 30, 0, 30}},
+	})
+}
+
+var suiteWorkers = flag.Int("suite.workers", 0, "BenchmarkSuite: pass Workers(`n`) to NewPlan (0: the package default)")
+
+func benchCases(b *testing.B, cases []suite.Case) {
+	var opts []Option
+	if *suiteWorkers != 0 {
+		opts = append(opts, Workers(*suiteWorkers))
+	}
+	for _, c := range cases {
+		// Everything is made inside the case's b.Run, so a case -bench
+		// filters out costs nothing.
+		b.Run("case="+c.Name, func(b *testing.B) {
+			r, err := c.Resolve()
+			if err != nil {
+				b.Fatal(err)
+			}
+			mode, err := ParseMode(r.Mode)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := NewPlan(r.Shape, Spec{Mode: mode, Before: r.Before, After: r.After}, opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			src := r.Input()
+			dst := suite.AlignedBytes(r.OutBytes())
+			out := suite.AlignedBytes(r.OutBytes()) // memmove's destination
+			size, value := r.Elem.Size, r.ValueBytes
+			run := func(b *testing.B) {
+				if err := p.RunBytes(dst, src, size, value); err != nil {
 					b.Fatal(err)
 				}
 			}
-		})
-		out := make([]float32, len(dst))
-		b.Run(c.name+"/copy", func(b *testing.B) {
-			b.SetBytes(bytes)
-			b.ReportAllocs()
-			for b.Loop() {
-				copy(out, dst)
+
+			// The two paths must agree before either is timed.
+			run(b)
+			want := bytes.Clone(dst)
+			withLevel(levelGo, func() { run(b) })
+			if !bytes.Equal(dst, want) {
+				b.Fatalf("the generic path's output differs from the %s kernels'", active)
 			}
+
+			inOut := int64(r.InBytes() + r.OutBytes())
+			b.Run("impl=pad", func(b *testing.B) {
+				b.SetBytes(inOut)
+				b.ReportAllocs()
+				for b.Loop() {
+					run(b)
+				}
+			})
+			b.Run("impl=generic", func(b *testing.B) {
+				b.SetBytes(inOut)
+				b.ReportAllocs()
+				withLevel(levelGo, func() {
+					for b.Loop() {
+						run(b)
+					}
+				})
+			})
+			b.Run("impl=memmove", func(b *testing.B) {
+				b.SetBytes(inOut)
+				b.ReportAllocs()
+				for b.Loop() {
+					copy(out, dst)
+				}
+			})
 		})
 	}
 }

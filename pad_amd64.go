@@ -63,7 +63,7 @@ func fillBytes(b []byte, pat *[32]byte) {
 // copyBytes is the runtime's memmove: the AVX-512 copy kernel wins in
 // BenchmarkKernels from 256 bytes to 8 KiB, but not inside the executor,
 // where destinations are unaligned and copies interleave with fills
-// (BenchmarkPad rows-wrap: 22% slower). The copy kernels serve inside the
+// (BenchmarkExtra rows_wrap: 22% slower). The copy kernels serve inside the
 // fused rows kernels.
 func copyBytes(dst, src []byte) { copy(dst, src) }
 
