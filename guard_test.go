@@ -1,0 +1,245 @@
+//go:build unix && !purego && !noasm
+
+package pad
+
+// Guard-page tests: every kernel call and every Pad of the grid (grid_test.go)
+// runs with its buffers against PROT_NONE pages, so that reading or writing
+// one byte beyond them faults. The fault is turned into a test failure that
+// names the case (debug.SetPanicOnFault); a fault the runtime cannot turn
+// into a panic crashes the test binary with SIGSEGV. Outputs are compared
+// exactly too: kernels with the Go versions, Pads with refPad.
+//
+// One mapping per test, its regions between guard pages:
+//
+//	guard | region 0 | guard | region 1 | guard | region 2 | guard
+//
+// Operand i of a call lives in region i: 0 the destination, then what the
+// kernel reads (the source; the fill pattern, 32 bytes). Each case runs in
+// two passes:
+//
+//   - end: every operand ends at (or, see below, o bytes before) the guard
+//     page after its region: an overrun faults. An operand that ends at the
+//     page starts at alignment -n mod 64, so the lengths 0..300 give every
+//     start alignment 0..63.
+//   - start: every operand begins right after (or o bytes after) the guard
+//     page before its region, at page alignment: an underrun faults.
+//
+// The placement offset o of the case (grid_test.go) varies the operands'
+// relative alignment: with m operands, operand o mod m is against its guard
+// page and the others are o bytes away from theirs; o = 0 puts them all
+// against their guard pages. (A buffer cannot both end at a page and start
+// at any alignment; the canary test, canary_test.go, takes every start
+// alignment with every length.) An empty operand's pointer is where its
+// bytes would be: in the end pass against the guard page, the guard page
+// itself.
+
+import (
+	"bytes"
+	"fmt"
+	"runtime/debug"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// guardArena is one anonymous mapping of regions between PROT_NONE pages.
+type guardArena struct {
+	mem    []byte
+	base   unsafe.Pointer
+	page   int
+	region int // bytes per region, a multiple of page
+	n      int // regions
+}
+
+// newGuardArena maps regions regions of at least size bytes each, unmapped
+// when the test ends.
+func newGuardArena(t *testing.T, regions, size int) *guardArena {
+	t.Helper()
+	page := unix.Getpagesize()
+	size = (size + gridOffsets + page - 1) / page * page
+	mem, err := unix.Mmap(-1, 0, regions*size+(regions+1)*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	if err != nil {
+		t.Fatalf("mmap: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := unix.Munmap(mem); err != nil {
+			t.Errorf("munmap: %v", err)
+		}
+	})
+	a := &guardArena{mem: mem, base: unsafe.Pointer(unsafe.SliceData(mem)), page: page, region: size, n: regions}
+	for i := 0; i <= regions; i++ {
+		g := i * (page + size)
+		if err := unix.Mprotect(mem[g:g+page], unix.PROT_NONE); err != nil {
+			t.Fatalf("mprotect: %v", err)
+		}
+	}
+	return a
+}
+
+// lo and hi bound region i.
+func (a *guardArena) lo(i int) int { return (i+1)*a.page + i*a.region }
+func (a *guardArena) hi(i int) int { return a.lo(i) + a.region }
+
+// place returns n bytes of region i that end shift bytes before the guard
+// page after the region (end) or begin shift bytes after the one before
+// it, and a pointer to them, also when n is 0.
+func (a *guardArena) place(i, n, shift int, end bool) ([]byte, *byte) {
+	at := a.lo(i) + shift
+	if end {
+		at = a.hi(i) - shift - n
+	}
+	if at < a.lo(i) || at+n > a.hi(i) {
+		panic(fmt.Sprintf("guardArena: %d bytes at shift %d do not fit a region of %d", n, shift, a.region))
+	}
+	return a.mem[at : at+n : at+n], (*byte)(unsafe.Add(a.base, at))
+}
+
+// guardShift is operand i's distance from its guard page at offset o, of
+// m operands.
+func guardShift(i, m, o int) int {
+	if o == 0 || o%m == i {
+		return 0
+	}
+	return o
+}
+
+func guardPass(end bool) string {
+	if end {
+		return "end at guard pages"
+	}
+	return "start after guard pages"
+}
+
+// where describes an address of a fault in the arena.
+func (a *guardArena) where(addr uintptr) string {
+	off := int(addr - uintptr(a.base))
+	if addr < uintptr(a.base) || off >= len(a.mem) {
+		return "outside the arena"
+	}
+	for i := 0; i < a.n; i++ {
+		name := "dst"
+		if i > 0 {
+			name = fmt.Sprintf("input %d", i)
+		}
+		switch {
+		case off >= a.hi(i) && off < a.hi(i)+a.page:
+			return fmt.Sprintf("%d bytes past the end of region %d (%s)", off-a.hi(i), i, name)
+		case off < a.lo(i) && off >= a.lo(i)-a.page:
+			return fmt.Sprintf("%d bytes before the start of region %d (%s)", a.lo(i)-off, i, name)
+		}
+	}
+	return fmt.Sprintf("at arena offset %d", off)
+}
+
+// catchFault is deferred after debug.SetPanicOnFault(true): it turns the
+// panic of a fault into a test failure naming the case run.
+func (a *guardArena) catchFault(t *testing.T, what func() string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if e, ok := r.(interface{ Addr() uintptr }); ok {
+		t.Fatalf("%s: SIGSEGV: %v: fault address %#x, %s", what(), r, e.Addr(), a.where(e.Addr()))
+	}
+	panic(r)
+}
+
+// TestGuardKernels runs the grid's calls of every assembly kernel of every
+// level the CPU supports, with its operands against guard pages.
+func TestGuardKernels(t *testing.T) {
+	if len(asmKernelSets) == 0 {
+		t.Skip("no assembly kernels in this build")
+	}
+	g := gridDensityFor(t)
+	a := newGuardArena(t, 3, 8<<10)
+	for _, ks := range asmKernelSets {
+		t.Run(ks.level.String(), func(t *testing.T) {
+			if !ks.supported {
+				t.Skipf("the CPU lacks %v", ks.level)
+			}
+			var (
+				cnt gridCounter
+				cur *gridCall
+				end bool
+			)
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer a.catchFault(t, func() string { return fmt.Sprintf("%v %v, %s", ks.level, cur, guardPass(end)) })
+			var ptrs [2]*byte
+			gridKernelCalls(ks, g, func(c *gridCall) {
+				cur = c
+				m := 1 + len(c.in)
+				for _, end = range [2]bool{true, false} {
+					dst, dp := a.place(0, c.dstLen, guardShift(0, m, c.off), end)
+					for i, in := range c.in {
+						b, p := a.place(i+1, len(in), guardShift(i+1, m, c.off), end)
+						copy(b, in)
+						ptrs[i] = p
+					}
+					for i := range dst {
+						dst[i] = c.poison
+					}
+					c.call(dp, ptrs[:len(c.in)])
+					if !bytes.Equal(dst, c.want) {
+						t.Fatalf("%v %v, %s: %s", ks.level, c, guardPass(end), gridFirstDiff(dst, c.want))
+					}
+					for i, in := range c.in {
+						if b, _ := a.place(i+1, len(in), guardShift(i+1, m, c.off), end); !bytes.Equal(b, in) {
+							t.Fatalf("%v %v, %s: the kernel wrote to input %d", ks.level, c, guardPass(end), i)
+						}
+					}
+				}
+				cnt.add(c.kernel, 1)
+			})
+			t.Logf("%v, %v: %d kernel calls (kernel, K, length, offset, pads, rows), each run twice (end, start): %v",
+				ks.level, g, cnt.total, &cnt)
+		})
+	}
+}
+
+// TestGuardPad runs the grid's Pads at every kernel level the CPU supports,
+// with dst and src against guard pages.
+func TestGuardPad(t *testing.T) {
+	g := gridDensityFor(t)
+	a := newGuardArena(t, 2, 16<<10)
+	levels := gridLevels()
+	var (
+		cnt   gridCounter
+		cur   *gridPad
+		level kernelLevel
+		end   bool
+	)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer a.catchFault(t, func() string { return fmt.Sprintf("%v at level %v, %s", cur, level, guardPass(end)) })
+	gridPadCases(g, func(c *gridPad) {
+		cur = c
+		p, err := NewPlan(c.shape(), c.spec())
+		if err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+		want, in := c.want(t), c.source()
+		poison := gridPoison(c.seed)
+		for _, level = range levels {
+			for _, end = range [2]bool{true, false} {
+				dst, _ := a.place(0, len(want), guardShift(0, 2, c.off), end)
+				src, _ := a.place(1, len(in), guardShift(1, 2, c.off), end)
+				copy(src, in)
+				for i := range dst {
+					dst[i] = poison
+				}
+				if err := c.run(p, level, dst, src); err != nil {
+					t.Fatalf("%v at level %v: %v", c, level, err)
+				}
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("%v at level %v, %s: %s", c, level, guardPass(end), gridFirstDiff(dst, want))
+				}
+				if !bytes.Equal(src, in) {
+					t.Fatalf("%v at level %v, %s: src changed", c, level, guardPass(end))
+				}
+			}
+		}
+		cnt.add(c.mode.String(), 1)
+	})
+	t.Logf("%v: %d Pads (mode, K, length, offset, pads, rows) at each of the levels %v, each run twice (end, start): %v",
+		g, cnt.total, levels, &cnt)
+}
