@@ -20,10 +20,11 @@ type kernels interface {
 	copySrc(off, srcOff, count, width, step int)
 	// copyDst is copySrc within dst; source and destination do not overlap.
 	copyDst(off, from, count, width, step int)
-	// rows makes count rows of the innermost level whose program has the
-	// form r, row t at dst[off+t*dstStride:] from src[srcOff+t*srcStride:],
-	// or reports false to have the executor make them one by one.
-	rows(r *rowForm, count, off, dstStride, srcOff, srcStride int) bool
+	// rows makes count rows of the innermost level lv (input index stride
+	// stride), row t at dst[off+t*dstStride:] from the input row at
+	// src[srcOff+t*srcStride:], or reports false to have the executor make
+	// them one by one.
+	rows(lv *level, count, off, dstStride, srcOff, srcStride, stride int) bool
 }
 
 // execute runs the levels of a plan with the given input strides on the
@@ -87,8 +88,7 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 			x.k.copySrc(at, src, s.n, blk, s.step*stride)
 			return
 		}
-		if next := &x.levels[l+1]; next.row.kind != rowGeneral && s.step > 0 && l+2 == len(x.levels) &&
-			x.k.rows(&next.row, s.n, at, blk, src+next.row.src*x.strides[l+1], stride) {
+		if l+2 == len(x.levels) && x.k.rows(&x.levels[l+1], s.n, at, blk, src, s.step*stride, x.strides[l+1]) {
 			return
 		}
 		for t := 0; t < s.n; t++ {
@@ -108,11 +108,7 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 	case segDup:
 		x.k.copyDst(at, off+s.src*blk, s.n, blk, s.step*blk)
 	case segRepeat:
-		if s.step > 0 {
-			x.repeatForward(at, s.n*blk, s.step*blk)
-		} else {
-			x.repeatBackward(at, s.n*blk, -s.step*blk)
-		}
+		repeat(x.k, at, s.n*blk, s.step*blk)
 	}
 }
 
@@ -169,28 +165,31 @@ func (x *executor[K]) runCopies() {
 	}
 }
 
-// repeatForward sets dst[off+t] = dst[off+t-period] for t in [0, n), the
-// period before off being written. Each copy reads the longest written run
-// in phase, so the copies double in length.
-func (x *executor[K]) repeatForward(off, n, period int) {
-	from := off - period
-	for done := 0; done < n; {
-		src := from + done%period
-		c := min(n-done, off+done-src)
-		x.k.copyDst(off+done, src, 1, c, c)
-		done += c
+// repeat sets dst[off+t] = dst[off+t-period] for t in [0, n), from the
+// written period before off (period > 0) or, with dst[off+t] =
+// dst[off+t+|period|], from the one after off+n (period < 0).
+func repeat[C interface {
+	copyDst(off, from, count, width, step int)
+}](c C, off, n, period int) {
+	if period > 0 {
+		// Each copy reads the longest written run in phase, so the copies
+		// double in length.
+		from := off - period
+		for done := 0; done < n; {
+			src := from + done%period
+			m := min(n-done, off+done-src)
+			c.copyDst(off+done, src, 1, m, m)
+			done += m
+		}
+		return
 	}
-}
-
-// repeatBackward sets dst[off+t] = dst[off+t+period] for t in [0, n), the
-// period after off+n being written, working from the end.
-func (x *executor[K]) repeatBackward(off, n, period int) {
+	period = -period
 	end := off + n
 	for done := 0; done < n; {
 		shift := period + done - done%period // a multiple of the period, <= what is written
-		c := min(n-done, shift)
-		to := end - done - c
-		x.k.copyDst(to, to+shift, 1, c, c)
-		done += c
+		m := min(n-done, shift)
+		to := end - done - m
+		c.copyDst(to, to+shift, 1, m, m)
+		done += m
 	}
 }

@@ -125,19 +125,55 @@ func (k *byteKernels) copyUnits(src []byte, off, srcOff, count, width, step int)
 	}
 }
 
-func (k *byteKernels) rows(r *rowForm, count, off, dstStride, srcOff, srcStride int) bool {
-	size := k.size
-	dst, src := k.dst[off*size:], k.src[srcOff*size:]
+func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, stride int) bool {
+	size, r := k.size, &lv.row
+	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
 	left, mid, right := r.left*size, r.mid*size, r.right*size
 	switch {
-	case r.kind == rowConst && (k.zero || kernelSize(size)):
+	case srcStride < 0 || r.kind == rowGeneral || r.kind == rowConst && !k.zero && !kernelSize(size):
+		for t := 0; t < count; t++ {
+			k.row(lv, off+t*dstStride, srcOff+t*srcStride, stride)
+		}
+	case r.kind == rowConst:
 		rowsConstBytes(dst, src, count, dstStride*size, srcStride*size, left, mid, right, &k.pat)
-	case r.kind == rowEdge:
-		rowsEdgeBytes(dst, src, r.unit*size, count, dstStride*size, srcStride*size, left, mid, right)
 	default:
-		return false
+		rowsEdgeBytes(dst, src, r.unit*size, count, dstStride*size, srcStride*size, left, mid, right)
 	}
 	return true
+}
+
+// row makes one row of the innermost level lv at dst[off:] from the input
+// row at src[srcOff:]. It is the executor's segment loop for the innermost
+// level, repeated here so that short rows (reflect, wrap, symmetric,
+// interior padding) cost direct calls, not a call through the generic
+// executor's dictionary per run.
+func (k *byteKernels) row(lv *level, off, srcOff, stride int) {
+	blk := lv.blk
+	for i := range lv.segs {
+		s := &lv.segs[i]
+		at := off + s.at*blk
+		switch s.kind {
+		case segFill:
+			k.fill(at, s.n*blk)
+		case segSrc:
+			k.copyUnits(k.src, at, srcOff+s.src*stride, s.n, blk, s.step*stride)
+		case segDilate:
+			src, gap := srcOff+s.src*stride, s.step*blk
+			for t := 0; t < s.n; t++ {
+				if t > 0 {
+					k.fill(at, gap)
+					at += gap
+				}
+				k.copyUnits(k.src, at, src, 1, blk, stride)
+				at += blk
+				src += stride
+			}
+		case segDup:
+			k.copyUnits(k.dst, at, off+s.src*blk, s.n, blk, s.step*blk)
+		case segRepeat:
+			repeat(k, at, s.n*blk, s.step*blk)
+		}
+	}
 }
 
 // The Go versions of the byte kernels: the generic path, the reference the
@@ -234,7 +270,7 @@ func (k typedKernels[T]) fill(off, n int) {
 	}
 }
 
-func (k typedKernels[T]) rows(*rowForm, int, int, int, int, int) bool { return false }
+func (k typedKernels[T]) rows(*level, int, int, int, int, int, int) bool { return false }
 
 func (k typedKernels[T]) copySrc(off, srcOff, count, width, step int) {
 	copyTyped(k.dst, k.src, off, srcOff, count, width, step)
@@ -299,7 +335,7 @@ func (k packedKernels) fill(off, n int) {
 	}
 }
 
-func (k packedKernels) rows(*rowForm, int, int, int, int, int) bool { return false }
+func (k packedKernels) rows(*level, int, int, int, int, int, int) bool { return false }
 
 func (k packedKernels) copySrc(off, srcOff, count, width, step int) {
 	k.copyUnits(k.src, off, srcOff, count, width, step)
