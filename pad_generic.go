@@ -136,10 +136,65 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 		}
 	case r.kind == rowConst:
 		rowsConstBytes(dst, src, count, dstStride*size, srcStride*size, left, mid, right, &k.pat)
-	default:
+	case r.kind == rowEdge:
 		rowsEdgeBytes(dst, src, r.unit*size, count, dstStride*size, srcStride*size, left, mid, right)
+	default:
+		rowsPiecesGo(dst, src, count, dstStride*size, srcStride*size, left, mid, r, r.unit*size)
 	}
 	return true
+}
+
+// rowsPiecesGo makes rows of the form rowPieces: row t of dst (at
+// t*dstStride) is mid bytes of src row t (at t*srcStride) at byte left,
+// and the pieces of r, units of unit bytes copied from that src row,
+// forward or mirrored. One loop for all rows, the pieces short: this is
+// reflect, symmetric and wrap padding of short rows.
+func rowsPiecesGo(dst, src []byte, rows, dstStride, srcStride, left, mid int, r *rowForm, unit int) {
+	width := (r.left + r.mid + r.right) / r.unit * unit
+	for t := 0; t < rows; t++ {
+		d := dst[t*dstStride : t*dstStride+width]
+		s := src[t*srcStride : t*srcStride+mid]
+		copy(d[left:left+mid], s)
+		for _, p := range r.pieces {
+			at, from, n := p.at*unit, (p.src-r.src)*unit, p.n*unit
+			if p.step > 0 {
+				copy(d[at:at+n], s[from:from+n])
+				continue
+			}
+			mirror(d[at:at+n], s[from+unit-n:from+unit], unit)
+		}
+	}
+}
+
+// mirror copies the units of src to dst in reverse order: the short
+// mirrored runs of reflect and symmetric padding.
+func mirror(dst, src []byte, unit int) {
+	switch unit {
+	case 1:
+		for i, j := 0, len(src)-1; j >= 0; i, j = i+1, j-1 {
+			dst[i] = src[j]
+		}
+	case 2:
+		for i, j := 0, len(src)-2; j >= 0; i, j = i+2, j-2 {
+			binary.LittleEndian.PutUint16(dst[i:], binary.LittleEndian.Uint16(src[j:]))
+		}
+	case 4:
+		for i, j := 0, len(src)-4; j >= 0; i, j = i+4, j-4 {
+			binary.LittleEndian.PutUint32(dst[i:], binary.LittleEndian.Uint32(src[j:]))
+		}
+	case 8:
+		for i, j := 0, len(src)-8; j >= 0; i, j = i+8, j-8 {
+			binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(src[j:]))
+		}
+	default:
+		if kernelSize(unit) {
+			reverseBytes(dst, src, unit)
+			return
+		}
+		for i, j := 0, len(src)-unit; j >= 0; i, j = i+unit, j-unit {
+			copy(dst[i:i+unit], src[j:j+unit])
+		}
+	}
 }
 
 // row makes one row of the innermost level lv at dst[off:] from the input

@@ -188,13 +188,20 @@ type level struct {
 
 // rowForm describes an innermost row made of left blocks of padding, mid
 // blocks copied from the input from index src on, and right blocks of
-// padding: the value (rowConst) or the row's edge blocks (rowEdge).
+// padding: the value (rowConst), the row's edge blocks (rowEdge), or
+// pieces of the row's own input, forward or mirrored (rowPieces: reflect,
+// symmetric and wrap within one period).
 type rowForm struct {
 	kind             rowKind
 	left, mid, right int // in elements
 	unit             int // elements per block: what an edge pad repeats
 	src              int // input index of the first copied block
+	pieces           []rowPiece
 }
+
+// rowPiece is a run of n output blocks from output block at, block at+t
+// being input block src + t*step (step +1 or -1).
+type rowPiece struct{ at, n, src, step int }
 
 type rowKind uint8
 
@@ -202,6 +209,7 @@ const (
 	rowGeneral rowKind = iota // any other program: the executor runs it
 	rowConst
 	rowEdge
+	rowPieces
 )
 
 // rowOf recognises the programs of constant and edge padding of a row.
@@ -212,7 +220,7 @@ func rowOf(lv *level) rowForm {
 		switch {
 		case s.kind == segSrc && s.step == 1 && r.mid == 0:
 			r.left, r.mid, r.src = s.at, s.n, s.src
-		case s.kind == segFill || (s.kind == segRepeat && (s.step == 1 || s.step == -1)):
+		case s.kind == segFill || (s.kind == segRepeat || s.kind == segDup) && (s.step == 1 || s.step == -1):
 			pads = append(pads, s)
 		default:
 			return rowForm{}
@@ -226,12 +234,19 @@ func rowOf(lv *level) rowForm {
 	if len(pads) > 0 && pads[0].kind == segRepeat {
 		r.kind = rowEdge
 	}
+	if len(pads) > 0 && pads[0].kind == segDup {
+		r.kind = rowPieces
+	}
 	for _, s := range pads {
 		left := s.at == 0 && s.n == r.left
 		right := s.at == r.left+r.mid && s.n == r.right
+		first, last := s.src, s.src+(s.n-1)*s.step // for segDup: the output blocks copied
 		switch {
 		case s.kind == segFill && r.kind == rowConst && (left || right):
 		case s.kind == segRepeat && r.kind == rowEdge && (left && s.step == -1 || right && s.step == 1):
+		case s.kind == segDup && r.kind == rowPieces && (left || right) &&
+			min(first, last) >= r.left && max(first, last) < r.left+r.mid:
+			r.pieces = append(r.pieces, rowPiece{at: s.at, n: s.n, src: r.src + s.src - r.left, step: s.step})
 		default:
 			return rowForm{}
 		}
