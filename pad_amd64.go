@@ -172,3 +172,9 @@ func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid,
 		}
 	}
 }
+
+// rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows),
+// size a kernel size. No assembly version yet on this architecture.
+func rowsMirrorBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+	rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+}

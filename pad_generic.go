@@ -139,9 +139,47 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 	case r.kind == rowEdge:
 		rowsEdgeBytes(dst, src, r.unit*size, count, dstStride*size, srcStride*size, left, mid, right)
 	default:
-		rowsPiecesGo(dst, src, count, dstStride*size, srcStride*size, left, mid, r, r.unit*size)
+		unit := r.unit * size
+		if lf, rf, ok := r.mirrored(); ok && kernelSize(unit) {
+			rowsMirrorBytes(dst, src, unit, count, dstStride*size, srcStride*size, left, mid, right, lf*size, rf*size)
+		} else {
+			rowsPiecesGo(dst, src, count, dstStride*size, srcStride*size, left, mid, r, unit)
+		}
 	}
 	return true
+}
+
+// mirrored reports whether the pieces of a rowPieces form are mirrored
+// runs on the left and the right (reflect and symmetric padding), and
+// where each reads: the element offset, in the copied input run, of its
+// last unit.
+func (r *rowForm) mirrored() (leftFrom, rightFrom int, ok bool) {
+	for _, p := range r.pieces {
+		if p.step > 0 {
+			return 0, 0, false
+		}
+		from := (p.src - r.src) * r.unit
+		if p.at == 0 {
+			leftFrom = from
+		} else {
+			rightFrom = from
+		}
+	}
+	return leftFrom, rightFrom, true
+}
+
+// rowsMirrorGo pads rows with mirrored runs of their own input: row r of
+// dst (at r*dstStride) is left bytes mirrored from the size-byte units of
+// src row r (at r*srcStride) ending with the unit at leftFrom, mid bytes of
+// the src row, and right bytes mirrored from the units ending at rightFrom.
+func rowsMirrorGo(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+	for r := 0; r < rows; r++ {
+		d := dst[r*dstStride : r*dstStride+left+mid+right]
+		s := src[r*srcStride : r*srcStride+mid]
+		copy(d[left:left+mid], s)
+		mirror(d[:left], s[leftFrom+size-left:leftFrom+size], size)
+		mirror(d[left+mid:], s[rightFrom+size-right:rightFrom+size], size)
+	}
 }
 
 // rowsPiecesGo makes rows of the form rowPieces: row t of dst (at

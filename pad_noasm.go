@@ -21,3 +21,9 @@ func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, righ
 func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right int) {
 	rowsEdgeGo(dst, src, size, rows, dstStride, srcStride, left, mid, right)
 }
+
+// rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows),
+// size a kernel size.
+func rowsMirrorBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+	rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+}
