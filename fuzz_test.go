@@ -121,10 +121,11 @@ const (
 	fzReverse
 	fzRowsConst
 	fzRowsEdge
+	fzRowsMirror
 	fzKernelCount
 )
 
-var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge"}
+var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror"}
 
 // fzKernelCase is one decoded FuzzKernels input.
 type fzKernelCase struct {
@@ -133,22 +134,25 @@ type fzKernelCase struct {
 	dstOff, srcOff             int
 	rows, dstStride, srcStride int
 	left, mid, right           int // rows: bytes
+	leftFrom, rightFrom        int // rowsMirror: offsets of the last unit each mirrored piece reads
 	pat                        *[32]byte
 	dstLen, srcLen             int // bytes the kernel may write and read
 }
 
 func (c *fzKernelCase) String() string {
 	switch c.kernel {
-	case fzRowsConst, fzRowsEdge:
-		return fmt.Sprintf("%s size %d rows %d dstStride %d srcStride %d left %d mid %d right %d dstOff %d srcOff %d",
-			fzKernelNames[c.kernel], c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.dstOff, c.srcOff)
+	case fzRowsConst, fzRowsEdge, fzRowsMirror:
+		return fmt.Sprintf("%s size %d rows %d dstStride %d srcStride %d left %d mid %d right %d from %d/%d dstOff %d srcOff %d",
+			fzKernelNames[c.kernel], c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom, c.dstOff, c.srcOff)
 	}
 	return fmt.Sprintf("%s size %d n %d dstOff %d srcOff %d", fzKernelNames[c.kernel], c.size, c.n, c.dstOff, c.srcOff)
 }
 
 // fzDecodeKernel turns FuzzKernels arguments into a case the kernel
 // contract allows (notes/kernels.md).
-//   - kernel: 0 fill, 1 copy, 2 reverse, 3 rowsConst, 4 rowsEdge (mod 5).
+//   - kernel: 0 fill, 1 copy, 2 reverse, 3 rowsConst, 4 rowsEdge, 5
+//     rowsMirror (mod 6; rowsMirror: pieces no longer than mid, read from
+//     offsets drawn from elem's hash).
 //   - size: the element size K (pattern period of fill and rowsConst) if it
 //     is 1, 2, 4, 8 or 16, else kernelSizes[size%5].
 //   - n: bytes of fill, copy and reverse (rounded down to a multiple of K
@@ -197,8 +201,16 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 	default:
 		c.left, c.right = int(left%300)*K, int(right%300)*K
 		c.mid = int(n)
-		if c.kernel == fzRowsEdge {
+		if c.kernel == fzRowsEdge || c.kernel == fzRowsMirror {
 			c.mid = max(K, c.mid-c.mid%K)
+		}
+		if c.kernel == fzRowsMirror {
+			c.left, c.right = min(c.left, c.mid), min(c.right, c.mid)
+			h := fzHash(elem)
+			lo := max(c.left-K, 0) // the lowest offset whose piece stays in the row
+			c.leftFrom = lo + int(h%uint64((c.mid-K-lo)/K+1))*K
+			lo = max(c.right-K, 0)
+			c.rightFrom = lo + int((h>>32)%uint64((c.mid-K-lo)/K+1))*K
 		}
 		width := c.left + c.mid + c.right
 		c.dstStride = width + int(dstGap%256)
@@ -233,6 +245,8 @@ func (c *fzKernelCase) want(dst0, src []byte) []byte {
 		rowsConstGo(w, src, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat)
 	case fzRowsEdge:
 		rowsEdgeGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
+	case fzRowsMirror:
+		rowsMirrorGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
 	}
 	return w
 }
@@ -250,6 +264,12 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 		ks.rowsConst(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat)
 	case fzRowsEdge:
 		ks.rowsEdge[c.ki](dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
+	case fzRowsMirror:
+		if m := ks.rowsMirror[c.ki]; m != nil {
+			m(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
+		} else { // no assembly version on this architecture: check the Go one
+			rowsMirrorGo(dst.b(), src.b(), c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
+		}
 	}
 }
 
@@ -267,6 +287,8 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 		rowsConstBytes(dst.b(), src.b(), c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat)
 	case fzRowsEdge:
 		rowsEdgeBytes(dst.b(), src.b(), c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
+	case fzRowsMirror:
+		rowsMirrorBytes(dst.b(), src.b(), c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
 	}
 }
 

@@ -14,6 +14,8 @@ var asmKernelSets = []asmKernels{
 		rowsConst: rowsConstAVX2,
 		rowsEdge: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int){
 			rowsEdge1AVX2, rowsEdge2AVX2, rowsEdge4AVX2, rowsEdge8AVX2, rowsEdge16AVX2},
+		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
+			rowsMirror1AVX2, rowsMirror2AVX2, rowsMirror4AVX2, rowsMirror8AVX2, rowsMirror16AVX2},
 	},
 	{
 		level:     levelAVX512,
@@ -24,5 +26,7 @@ var asmKernelSets = []asmKernels{
 		rowsConst: rowsConstAVX512,
 		rowsEdge: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int){
 			rowsEdge1AVX512, rowsEdge2AVX512, rowsEdge4AVX512, rowsEdge8AVX512, rowsEdge16AVX512},
+		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
+			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
 	},
 }

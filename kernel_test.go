@@ -18,6 +18,8 @@ type asmKernels struct {
 	reverse   [5]func(dst, src *byte, n int) // element sizes 1, 2, 4, 8, 16
 	rowsConst func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte)
 	rowsEdge  [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int)
+	// rowsMirror: nil where the architecture has no assembly version yet.
+	rowsMirror [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
 }
 
 var kernelSizes = [5]int{1, 2, 4, 8, 16}

@@ -173,8 +173,46 @@ func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid,
 	}
 }
 
-// rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows),
-// size a kernel size. No assembly version yet on this architecture.
+// rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows);
+// size is the unit the pieces mirror.
 func rowsMirrorBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
-	rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+	if active == levelGo || mid >= rowsMaxMidAsm {
+		rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+		return
+	}
+	for rows > 0 {
+		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
+		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
+		d, s := &dst[0], &src[0]
+		if active == levelAVX512 {
+			switch size {
+			case 1:
+				rowsMirror1AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			case 2:
+				rowsMirror2AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			case 4:
+				rowsMirror4AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			case 8:
+				rowsMirror8AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			default:
+				rowsMirror16AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			}
+		} else {
+			switch size {
+			case 1:
+				rowsMirror1AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			case 2:
+				rowsMirror2AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			case 4:
+				rowsMirror4AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			case 8:
+				rowsMirror8AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			default:
+				rowsMirror16AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+			}
+		}
+		if rows -= n; rows > 0 {
+			dst, src = dst[n*dstStride:], src[n*srcStride:]
+		}
+	}
 }

@@ -7297,3 +7297,2424 @@ cm_skip_776:
 
 ret_733:
 	RET
+
+// func rowsMirror1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2
+TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
+	MOVQ           rows+16(FP), AX
+	TESTQ          AX, AX
+	JZ             ret_779
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           left+40(FP), DX
+	MOVQ           mid+48(FP), BX
+	MOVQ           right+56(FP), SI
+	MOVQ           leftFrom+64(FP), DI
+	ADDQ           $0x00000001, DI
+	SUBQ           DX, DI
+	MOVQ           rightFrom+72(FP), R8
+	ADDQ           $0x00000001, R8
+	SUBQ           SI, R8
+	LEAQ           revconsts<>+0(SB), R9
+	VBROADCASTI128 (R9), Y0
+
+mirror_rows_780:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000020
+	JB   cx_short_781
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_783
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_784
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_785:
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, 64(R9)
+	VMOVDQU Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_785
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, 64(R10)
+	VMOVDQU Y4, 96(R10)
+	JMP     copy_done_786
+
+copy_le4_784:
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQU -64(CX)(BX*1), Y3
+	VMOVDQU -32(CX)(BX*1), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, -64(R9)(BX*1)
+	VMOVDQU Y4, -32(R9)(BX*1)
+	JMP     copy_done_786
+
+copy_le2_783:
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(BX*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(BX*1)
+
+copy_done_786:
+	JMP cx_done_782
+
+cx_short_781:
+	CMPQ BX, $0x00000010
+	JAE  ladder_788
+	CMPQ BX, $0x00000008
+	JAE  ladder_789
+	CMPQ BX, $0x00000004
+	JAE  ladder_790
+	CMPQ BX, $0x00000002
+	JAE  ladder_791
+	CMPQ BX, $0x00000001
+	JB   ladder_done_787
+	JMP  ladder_792
+
+ladder_788:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_787
+
+ladder_789:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_787
+
+ladder_790:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+	JMP  ladder_done_787
+
+ladder_791:
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
+	JMP  ladder_done_787
+
+ladder_792:
+	MOVB (CX), R10
+	MOVB R10, (R9)
+
+ladder_done_787:
+cx_done_782:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_793
+	CMPQ DX, $0x00000010
+	JAE  ladder_796
+	CMPQ DX, $0x00000008
+	JAE  ladder_797
+	CMPQ DX, $0x00000004
+	JAE  ladder_798
+	CMPQ DX, $0x00000002
+	JAE  ladder_799
+	CMPQ DX, $0x00000001
+	JB   ladder_done_795
+	JMP  ladder_800
+
+ladder_796:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU (R11), X3
+	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(DX*1)
+	JMP     ladder_done_795
+
+ladder_797:
+	MOVQ   -8(R10)(DX*1), R11
+	MOVQ   (R10), R10
+	BSWAPQ R11
+	BSWAPQ R10
+	MOVQ   R11, (R9)
+	MOVQ   R10, -8(R9)(DX*1)
+	JMP    ladder_done_795
+
+ladder_798:
+	MOVL   -4(R10)(DX*1), R11
+	MOVL   (R10), R10
+	BSWAPL R11
+	BSWAPL R10
+	MOVL   R11, (R9)
+	MOVL   R10, -4(R9)(DX*1)
+	JMP    ladder_done_795
+
+ladder_799:
+	MOVW -2(R10)(DX*1), R11
+	MOVW (R10), R10
+	ROLW $0x08, R11
+	ROLW $0x08, R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(DX*1)
+	JMP  ladder_done_795
+
+ladder_800:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_795:
+	JMP mp_done_794
+
+mp_long_793:
+	LEAQ -32(DX), R11
+
+mp_loop_801:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_801
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_794:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_802
+	CMPQ SI, $0x00000010
+	JAE  ladder_805
+	CMPQ SI, $0x00000008
+	JAE  ladder_806
+	CMPQ SI, $0x00000004
+	JAE  ladder_807
+	CMPQ SI, $0x00000002
+	JAE  ladder_808
+	CMPQ SI, $0x00000001
+	JB   ladder_done_804
+	JMP  ladder_809
+
+ladder_805:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU (R11), X3
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_804
+
+ladder_806:
+	MOVQ   -8(R10)(SI*1), R11
+	MOVQ   (R10), R10
+	BSWAPQ R11
+	BSWAPQ R10
+	MOVQ   R11, (R9)
+	MOVQ   R10, -8(R9)(SI*1)
+	JMP    ladder_done_804
+
+ladder_807:
+	MOVL   -4(R10)(SI*1), R11
+	MOVL   (R10), R10
+	BSWAPL R11
+	BSWAPL R10
+	MOVL   R11, (R9)
+	MOVL   R10, -4(R9)(SI*1)
+	JMP    ladder_done_804
+
+ladder_808:
+	MOVW -2(R10)(SI*1), R11
+	MOVW (R10), R10
+	ROLW $0x08, R11
+	ROLW $0x08, R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(SI*1)
+	JMP  ladder_done_804
+
+ladder_809:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_804:
+	JMP mp_done_803
+
+mp_long_802:
+	LEAQ -32(SI), R11
+
+mp_loop_810:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_810
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_803:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_780
+	VZEROUPPER
+
+ret_779:
+	RET
+
+// func rowsMirror2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2
+TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
+	MOVQ           rows+16(FP), AX
+	TESTQ          AX, AX
+	JZ             ret_811
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           left+40(FP), DX
+	MOVQ           mid+48(FP), BX
+	MOVQ           right+56(FP), SI
+	MOVQ           leftFrom+64(FP), DI
+	ADDQ           $0x00000002, DI
+	SUBQ           DX, DI
+	MOVQ           rightFrom+72(FP), R8
+	ADDQ           $0x00000002, R8
+	SUBQ           SI, R8
+	LEAQ           revconsts<>+0(SB), R9
+	VBROADCASTI128 16(R9), Y0
+
+mirror_rows_812:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000020
+	JB   cx_short_813
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_815
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_816
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_817:
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, 64(R9)
+	VMOVDQU Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_817
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, 64(R10)
+	VMOVDQU Y4, 96(R10)
+	JMP     copy_done_818
+
+copy_le4_816:
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQU -64(CX)(BX*1), Y3
+	VMOVDQU -32(CX)(BX*1), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, -64(R9)(BX*1)
+	VMOVDQU Y4, -32(R9)(BX*1)
+	JMP     copy_done_818
+
+copy_le2_815:
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(BX*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(BX*1)
+
+copy_done_818:
+	JMP cx_done_814
+
+cx_short_813:
+	CMPQ BX, $0x00000010
+	JAE  ladder_820
+	CMPQ BX, $0x00000008
+	JAE  ladder_821
+	CMPQ BX, $0x00000004
+	JAE  ladder_822
+	CMPQ BX, $0x00000002
+	JB   ladder_done_819
+	JMP  ladder_823
+
+ladder_820:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_819
+
+ladder_821:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_819
+
+ladder_822:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+	JMP  ladder_done_819
+
+ladder_823:
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
+
+ladder_done_819:
+cx_done_814:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_824
+	CMPQ DX, $0x00000010
+	JAE  ladder_827
+	CMPQ DX, $0x00000008
+	JAE  ladder_828
+	CMPQ DX, $0x00000004
+	JAE  ladder_829
+	CMPQ DX, $0x00000002
+	JB   ladder_done_826
+	JMP  ladder_830
+
+ladder_827:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU 16(R11), X3
+	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(DX*1)
+	JMP     ladder_done_826
+
+ladder_828:
+	VMOVQ    -8(R10)(DX*1), X1
+	VMOVQ    (R10), X2
+	VPSHUFLW $0x1b, X1, X1
+	VPSHUFLW $0x1b, X2, X2
+	VMOVQ    X1, (R9)
+	VMOVQ    X2, -8(R9)(DX*1)
+	JMP      ladder_done_826
+
+ladder_829:
+	MOVL -4(R10)(DX*1), R11
+	MOVL (R10), R10
+	ROLL $0x10, R11
+	ROLL $0x10, R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(DX*1)
+	JMP  ladder_done_826
+
+ladder_830:
+	MOVW (R10), R10
+	MOVW R10, (R9)
+
+ladder_done_826:
+	JMP mp_done_825
+
+mp_long_824:
+	LEAQ -32(DX), R11
+
+mp_loop_831:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_831
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_825:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_832
+	CMPQ SI, $0x00000010
+	JAE  ladder_835
+	CMPQ SI, $0x00000008
+	JAE  ladder_836
+	CMPQ SI, $0x00000004
+	JAE  ladder_837
+	CMPQ SI, $0x00000002
+	JB   ladder_done_834
+	JMP  ladder_838
+
+ladder_835:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU 16(R11), X3
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_834
+
+ladder_836:
+	VMOVQ    -8(R10)(SI*1), X1
+	VMOVQ    (R10), X2
+	VPSHUFLW $0x1b, X1, X1
+	VPSHUFLW $0x1b, X2, X2
+	VMOVQ    X1, (R9)
+	VMOVQ    X2, -8(R9)(SI*1)
+	JMP      ladder_done_834
+
+ladder_837:
+	MOVL -4(R10)(SI*1), R11
+	MOVL (R10), R10
+	ROLL $0x10, R11
+	ROLL $0x10, R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_834
+
+ladder_838:
+	MOVW (R10), R10
+	MOVW R10, (R9)
+
+ladder_done_834:
+	JMP mp_done_833
+
+mp_long_832:
+	LEAQ -32(SI), R11
+
+mp_loop_839:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_839
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_833:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_812
+	VZEROUPPER
+
+ret_811:
+	RET
+
+// func rowsMirror4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2
+TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
+	MOVQ    rows+16(FP), AX
+	TESTQ   AX, AX
+	JZ      ret_840
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    left+40(FP), DX
+	MOVQ    mid+48(FP), BX
+	MOVQ    right+56(FP), SI
+	MOVQ    leftFrom+64(FP), DI
+	ADDQ    $0x00000004, DI
+	SUBQ    DX, DI
+	MOVQ    rightFrom+72(FP), R8
+	ADDQ    $0x00000004, R8
+	SUBQ    SI, R8
+	LEAQ    revconsts<>+0(SB), R9
+	VMOVDQU 32(R9), Y0
+
+mirror_rows_841:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000020
+	JB   cx_short_842
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_844
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_845
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_846:
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, 64(R9)
+	VMOVDQU Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_846
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, 64(R10)
+	VMOVDQU Y4, 96(R10)
+	JMP     copy_done_847
+
+copy_le4_845:
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQU -64(CX)(BX*1), Y3
+	VMOVDQU -32(CX)(BX*1), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, -64(R9)(BX*1)
+	VMOVDQU Y4, -32(R9)(BX*1)
+	JMP     copy_done_847
+
+copy_le2_844:
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(BX*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(BX*1)
+
+copy_done_847:
+	JMP cx_done_843
+
+cx_short_842:
+	CMPQ BX, $0x00000010
+	JAE  ladder_849
+	CMPQ BX, $0x00000008
+	JAE  ladder_850
+	CMPQ BX, $0x00000004
+	JB   ladder_done_848
+	JMP  ladder_851
+
+ladder_849:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_848
+
+ladder_850:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_848
+
+ladder_851:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+
+ladder_done_848:
+cx_done_843:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_852
+	CMPQ DX, $0x00000010
+	JAE  ladder_855
+	CMPQ DX, $0x00000008
+	JAE  ladder_856
+	CMPQ DX, $0x00000004
+	JB   ladder_done_854
+	JMP  ladder_857
+
+ladder_855:
+	VPSHUFD $0x1b, -16(R10)(DX*1), X1
+	VPSHUFD $0x1b, (R10), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(DX*1)
+	JMP     ladder_done_854
+
+ladder_856:
+	MOVQ -8(R10)(DX*1), R11
+	MOVQ (R10), R10
+	ROLQ $0x20, R11
+	ROLQ $0x20, R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(DX*1)
+	JMP  ladder_done_854
+
+ladder_857:
+	MOVL (R10), R10
+	MOVL R10, (R9)
+
+ladder_done_854:
+	JMP mp_done_853
+
+mp_long_852:
+	LEAQ -32(DX), R11
+
+mp_loop_858:
+	VPERMD  (R10)(R11*1), Y0, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_858
+	VPERMD  (R10), Y0, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_853:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_859
+	CMPQ SI, $0x00000010
+	JAE  ladder_862
+	CMPQ SI, $0x00000008
+	JAE  ladder_863
+	CMPQ SI, $0x00000004
+	JB   ladder_done_861
+	JMP  ladder_864
+
+ladder_862:
+	VPSHUFD $0x1b, -16(R10)(SI*1), X1
+	VPSHUFD $0x1b, (R10), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_861
+
+ladder_863:
+	MOVQ -8(R10)(SI*1), R11
+	MOVQ (R10), R10
+	ROLQ $0x20, R11
+	ROLQ $0x20, R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(SI*1)
+	JMP  ladder_done_861
+
+ladder_864:
+	MOVL (R10), R10
+	MOVL R10, (R9)
+
+ladder_done_861:
+	JMP mp_done_860
+
+mp_long_859:
+	LEAQ -32(SI), R11
+
+mp_loop_865:
+	VPERMD  (R10)(R11*1), Y0, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_865
+	VPERMD  (R10), Y0, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_860:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_841
+	VZEROUPPER
+
+ret_840:
+	RET
+
+// func rowsMirror8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2
+TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
+	MOVQ  rows+16(FP), AX
+	TESTQ AX, AX
+	JZ    ret_866
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  left+40(FP), DX
+	MOVQ  mid+48(FP), BX
+	MOVQ  right+56(FP), SI
+	MOVQ  leftFrom+64(FP), DI
+	ADDQ  $0x00000008, DI
+	SUBQ  DX, DI
+	MOVQ  rightFrom+72(FP), R8
+	ADDQ  $0x00000008, R8
+	SUBQ  SI, R8
+
+mirror_rows_867:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000020
+	JB   cx_short_868
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_870
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_871
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_872:
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_872
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	JMP     copy_done_873
+
+copy_le4_871:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(BX*1), Y2
+	VMOVDQU -32(CX)(BX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(BX*1)
+	VMOVDQU Y3, -32(R9)(BX*1)
+	JMP     copy_done_873
+
+copy_le2_870:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(BX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(BX*1)
+
+copy_done_873:
+	JMP cx_done_869
+
+cx_short_868:
+	CMPQ BX, $0x00000010
+	JAE  ladder_875
+	CMPQ BX, $0x00000008
+	JB   ladder_done_874
+	JMP  ladder_876
+
+ladder_875:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(BX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(BX*1)
+	JMP     ladder_done_874
+
+ladder_876:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+
+ladder_done_874:
+cx_done_869:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_877
+	CMPQ DX, $0x00000010
+	JAE  ladder_880
+	CMPQ DX, $0x00000008
+	JB   ladder_done_879
+	JMP  ladder_881
+
+ladder_880:
+	VPSHUFD $0x4e, -16(R10)(DX*1), X0
+	VPSHUFD $0x4e, (R10), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(DX*1)
+	JMP     ladder_done_879
+
+ladder_881:
+	MOVQ (R10), R10
+	MOVQ R10, (R9)
+
+ladder_done_879:
+	JMP mp_done_878
+
+mp_long_877:
+	LEAQ -32(DX), R11
+
+mp_loop_882:
+	VPERMQ  $0x1b, (R10)(R11*1), Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_882
+	VPERMQ  $0x1b, (R10), Y0
+	VMOVDQU Y0, (R9)(R11*1)
+
+mp_done_878:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_883
+	CMPQ SI, $0x00000010
+	JAE  ladder_886
+	CMPQ SI, $0x00000008
+	JB   ladder_done_885
+	JMP  ladder_887
+
+ladder_886:
+	VPSHUFD $0x4e, -16(R10)(SI*1), X0
+	VPSHUFD $0x4e, (R10), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(SI*1)
+	JMP     ladder_done_885
+
+ladder_887:
+	MOVQ (R10), R10
+	MOVQ R10, (R9)
+
+ladder_done_885:
+	JMP mp_done_884
+
+mp_long_883:
+	LEAQ -32(SI), R11
+
+mp_loop_888:
+	VPERMQ  $0x1b, (R10)(R11*1), Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_888
+	VPERMQ  $0x1b, (R10), Y0
+	VMOVDQU Y0, (R9)(R11*1)
+
+mp_done_884:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_867
+	VZEROUPPER
+
+ret_866:
+	RET
+
+// func rowsMirror16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2
+TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
+	MOVQ  rows+16(FP), AX
+	TESTQ AX, AX
+	JZ    ret_889
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  left+40(FP), DX
+	MOVQ  mid+48(FP), BX
+	MOVQ  right+56(FP), SI
+	MOVQ  leftFrom+64(FP), DI
+	ADDQ  $0x00000010, DI
+	SUBQ  DX, DI
+	MOVQ  rightFrom+72(FP), R8
+	ADDQ  $0x00000010, R8
+	SUBQ  SI, R8
+
+mirror_rows_890:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000020
+	JB   cx_short_891
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_893
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_894
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_895:
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_895
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	JMP     copy_done_896
+
+copy_le4_894:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(BX*1), Y2
+	VMOVDQU -32(CX)(BX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(BX*1)
+	VMOVDQU Y3, -32(R9)(BX*1)
+	JMP     copy_done_896
+
+copy_le2_893:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(BX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(BX*1)
+
+copy_done_896:
+	JMP cx_done_892
+
+cx_short_891:
+	CMPQ    BX, $0x00000010
+	JB      ladder_done_897
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(BX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(BX*1)
+
+ladder_done_897:
+cx_done_892:
+	MOVQ    AX, R9
+	LEAQ    (CX)(DI*1), R10
+	CMPQ    DX, $0x00000020
+	JAE     mp_long_899
+	CMPQ    DX, $0x00000010
+	JB      ladder_done_901
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (R9)
+
+ladder_done_901:
+	JMP mp_done_900
+
+mp_long_899:
+	LEAQ -32(DX), R11
+
+mp_loop_903:
+	VPERMQ  $0x4e, (R10)(R11*1), Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_903
+	VPERMQ  $0x4e, (R10), Y0
+	VMOVDQU Y0, (R9)(R11*1)
+
+mp_done_900:
+	LEAQ    (AX)(DX*1), R9
+	ADDQ    BX, R9
+	LEAQ    (CX)(R8*1), R10
+	CMPQ    SI, $0x00000020
+	JAE     mp_long_904
+	CMPQ    SI, $0x00000010
+	JB      ladder_done_906
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (R9)
+
+ladder_done_906:
+	JMP mp_done_905
+
+mp_long_904:
+	LEAQ -32(SI), R11
+
+mp_loop_908:
+	VPERMQ  $0x4e, (R10)(R11*1), Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_908
+	VPERMQ  $0x4e, (R10), Y0
+	VMOVDQU Y0, (R9)(R11*1)
+
+mp_done_905:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_890
+	VZEROUPPER
+
+ret_889:
+	RET
+
+// func rowsMirror1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
+	MOVQ           rows+16(FP), AX
+	TESTQ          AX, AX
+	JZ             ret_909
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           left+40(FP), DX
+	MOVQ           mid+48(FP), BX
+	MOVQ           right+56(FP), SI
+	MOVQ           leftFrom+64(FP), DI
+	ADDQ           $0x00000001, DI
+	SUBQ           DX, DI
+	MOVQ           rightFrom+72(FP), R8
+	ADDQ           $0x00000001, R8
+	SUBQ           SI, R8
+	LEAQ           revconsts<>+0(SB), R9
+	VBROADCASTI128 (R9), Y0
+
+mirror_rows_910:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000080
+	JB   mid_small_911
+	CMPQ BX, $0x00000080
+	JBE  copy_le2_913
+	CMPQ BX, $0x00000100
+	JBE  copy_le4_914
+	LEAQ -256(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_915:
+	VMOVDQU64 (R11), Z1
+	VMOVDQU64 64(R11), Z2
+	VMOVDQU64 128(R11), Z3
+	VMOVDQU64 192(R11), Z4
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, 64(R9)
+	VMOVDQU64 Z3, 128(R9)
+	VMOVDQU64 Z4, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R11
+	CMPQ      R9, R10
+	JB        copy_loop_915
+	LEAQ      -256(CX)(BX*1), R11
+	VMOVDQU64 (R11), Z1
+	VMOVDQU64 64(R11), Z2
+	VMOVDQU64 128(R11), Z3
+	VMOVDQU64 192(R11), Z4
+	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z2, 64(R10)
+	VMOVDQU64 Z3, 128(R10)
+	VMOVDQU64 Z4, 192(R10)
+	JMP       copy_done_916
+
+copy_le4_914:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z2
+	VMOVDQU64 -128(CX)(BX*1), Z3
+	VMOVDQU64 -64(CX)(BX*1), Z4
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, 64(R9)
+	VMOVDQU64 Z3, -128(R9)(BX*1)
+	VMOVDQU64 Z4, -64(R9)(BX*1)
+	JMP       copy_done_916
+
+copy_le2_913:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 -64(CX)(BX*1), Z2
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, -64(R9)(BX*1)
+
+copy_done_916:
+	JMP mid_done_912
+
+mid_small_911:
+	CMPQ BX, $0x00000020
+	JB   cx_short_917
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_919
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_920
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_921:
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, 64(R9)
+	VMOVDQU Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_921
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, 64(R10)
+	VMOVDQU Y4, 96(R10)
+	JMP     copy_done_922
+
+copy_le4_920:
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQU -64(CX)(BX*1), Y3
+	VMOVDQU -32(CX)(BX*1), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, -64(R9)(BX*1)
+	VMOVDQU Y4, -32(R9)(BX*1)
+	JMP     copy_done_922
+
+copy_le2_919:
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(BX*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(BX*1)
+
+copy_done_922:
+	JMP cx_done_918
+
+cx_short_917:
+	CMPQ BX, $0x00000010
+	JAE  ladder_924
+	CMPQ BX, $0x00000008
+	JAE  ladder_925
+	CMPQ BX, $0x00000004
+	JAE  ladder_926
+	CMPQ BX, $0x00000002
+	JAE  ladder_927
+	CMPQ BX, $0x00000001
+	JB   ladder_done_923
+	JMP  ladder_928
+
+ladder_924:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_923
+
+ladder_925:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_923
+
+ladder_926:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+	JMP  ladder_done_923
+
+ladder_927:
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
+	JMP  ladder_done_923
+
+ladder_928:
+	MOVB (CX), R10
+	MOVB R10, (R9)
+
+ladder_done_923:
+cx_done_918:
+mid_done_912:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_929
+	CMPQ DX, $0x00000010
+	JAE  ladder_932
+	CMPQ DX, $0x00000008
+	JAE  ladder_933
+	CMPQ DX, $0x00000004
+	JAE  ladder_934
+	CMPQ DX, $0x00000002
+	JAE  ladder_935
+	CMPQ DX, $0x00000001
+	JB   ladder_done_931
+	JMP  ladder_936
+
+ladder_932:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU (R11), X3
+	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(DX*1)
+	JMP     ladder_done_931
+
+ladder_933:
+	MOVQ   -8(R10)(DX*1), R11
+	MOVQ   (R10), R10
+	BSWAPQ R11
+	BSWAPQ R10
+	MOVQ   R11, (R9)
+	MOVQ   R10, -8(R9)(DX*1)
+	JMP    ladder_done_931
+
+ladder_934:
+	MOVL   -4(R10)(DX*1), R11
+	MOVL   (R10), R10
+	BSWAPL R11
+	BSWAPL R10
+	MOVL   R11, (R9)
+	MOVL   R10, -4(R9)(DX*1)
+	JMP    ladder_done_931
+
+ladder_935:
+	MOVW -2(R10)(DX*1), R11
+	MOVW (R10), R10
+	ROLW $0x08, R11
+	ROLW $0x08, R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(DX*1)
+	JMP  ladder_done_931
+
+ladder_936:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_931:
+	JMP mp_done_930
+
+mp_long_929:
+	LEAQ -32(DX), R11
+
+mp_loop_937:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_937
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_930:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_938
+	CMPQ SI, $0x00000010
+	JAE  ladder_941
+	CMPQ SI, $0x00000008
+	JAE  ladder_942
+	CMPQ SI, $0x00000004
+	JAE  ladder_943
+	CMPQ SI, $0x00000002
+	JAE  ladder_944
+	CMPQ SI, $0x00000001
+	JB   ladder_done_940
+	JMP  ladder_945
+
+ladder_941:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU (R11), X3
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_940
+
+ladder_942:
+	MOVQ   -8(R10)(SI*1), R11
+	MOVQ   (R10), R10
+	BSWAPQ R11
+	BSWAPQ R10
+	MOVQ   R11, (R9)
+	MOVQ   R10, -8(R9)(SI*1)
+	JMP    ladder_done_940
+
+ladder_943:
+	MOVL   -4(R10)(SI*1), R11
+	MOVL   (R10), R10
+	BSWAPL R11
+	BSWAPL R10
+	MOVL   R11, (R9)
+	MOVL   R10, -4(R9)(SI*1)
+	JMP    ladder_done_940
+
+ladder_944:
+	MOVW -2(R10)(SI*1), R11
+	MOVW (R10), R10
+	ROLW $0x08, R11
+	ROLW $0x08, R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(SI*1)
+	JMP  ladder_done_940
+
+ladder_945:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_940:
+	JMP mp_done_939
+
+mp_long_938:
+	LEAQ -32(SI), R11
+
+mp_loop_946:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_946
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_939:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_910
+	VZEROUPPER
+
+ret_909:
+	RET
+
+// func rowsMirror2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
+	MOVQ           rows+16(FP), AX
+	TESTQ          AX, AX
+	JZ             ret_947
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           left+40(FP), DX
+	MOVQ           mid+48(FP), BX
+	MOVQ           right+56(FP), SI
+	MOVQ           leftFrom+64(FP), DI
+	ADDQ           $0x00000002, DI
+	SUBQ           DX, DI
+	MOVQ           rightFrom+72(FP), R8
+	ADDQ           $0x00000002, R8
+	SUBQ           SI, R8
+	LEAQ           revconsts<>+0(SB), R9
+	VBROADCASTI128 16(R9), Y0
+
+mirror_rows_948:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000080
+	JB   mid_small_949
+	CMPQ BX, $0x00000080
+	JBE  copy_le2_951
+	CMPQ BX, $0x00000100
+	JBE  copy_le4_952
+	LEAQ -256(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_953:
+	VMOVDQU64 (R11), Z1
+	VMOVDQU64 64(R11), Z2
+	VMOVDQU64 128(R11), Z3
+	VMOVDQU64 192(R11), Z4
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, 64(R9)
+	VMOVDQU64 Z3, 128(R9)
+	VMOVDQU64 Z4, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R11
+	CMPQ      R9, R10
+	JB        copy_loop_953
+	LEAQ      -256(CX)(BX*1), R11
+	VMOVDQU64 (R11), Z1
+	VMOVDQU64 64(R11), Z2
+	VMOVDQU64 128(R11), Z3
+	VMOVDQU64 192(R11), Z4
+	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z2, 64(R10)
+	VMOVDQU64 Z3, 128(R10)
+	VMOVDQU64 Z4, 192(R10)
+	JMP       copy_done_954
+
+copy_le4_952:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z2
+	VMOVDQU64 -128(CX)(BX*1), Z3
+	VMOVDQU64 -64(CX)(BX*1), Z4
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, 64(R9)
+	VMOVDQU64 Z3, -128(R9)(BX*1)
+	VMOVDQU64 Z4, -64(R9)(BX*1)
+	JMP       copy_done_954
+
+copy_le2_951:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 -64(CX)(BX*1), Z2
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, -64(R9)(BX*1)
+
+copy_done_954:
+	JMP mid_done_950
+
+mid_small_949:
+	CMPQ BX, $0x00000020
+	JB   cx_short_955
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_957
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_958
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_959:
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, 64(R9)
+	VMOVDQU Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_959
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, 64(R10)
+	VMOVDQU Y4, 96(R10)
+	JMP     copy_done_960
+
+copy_le4_958:
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQU -64(CX)(BX*1), Y3
+	VMOVDQU -32(CX)(BX*1), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, -64(R9)(BX*1)
+	VMOVDQU Y4, -32(R9)(BX*1)
+	JMP     copy_done_960
+
+copy_le2_957:
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(BX*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(BX*1)
+
+copy_done_960:
+	JMP cx_done_956
+
+cx_short_955:
+	CMPQ BX, $0x00000010
+	JAE  ladder_962
+	CMPQ BX, $0x00000008
+	JAE  ladder_963
+	CMPQ BX, $0x00000004
+	JAE  ladder_964
+	CMPQ BX, $0x00000002
+	JB   ladder_done_961
+	JMP  ladder_965
+
+ladder_962:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_961
+
+ladder_963:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_961
+
+ladder_964:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+	JMP  ladder_done_961
+
+ladder_965:
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
+
+ladder_done_961:
+cx_done_956:
+mid_done_950:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_966
+	CMPQ DX, $0x00000010
+	JAE  ladder_969
+	CMPQ DX, $0x00000008
+	JAE  ladder_970
+	CMPQ DX, $0x00000004
+	JAE  ladder_971
+	CMPQ DX, $0x00000002
+	JB   ladder_done_968
+	JMP  ladder_972
+
+ladder_969:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU 16(R11), X3
+	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(DX*1)
+	JMP     ladder_done_968
+
+ladder_970:
+	VMOVQ    -8(R10)(DX*1), X1
+	VMOVQ    (R10), X2
+	VPSHUFLW $0x1b, X1, X1
+	VPSHUFLW $0x1b, X2, X2
+	VMOVQ    X1, (R9)
+	VMOVQ    X2, -8(R9)(DX*1)
+	JMP      ladder_done_968
+
+ladder_971:
+	MOVL -4(R10)(DX*1), R11
+	MOVL (R10), R10
+	ROLL $0x10, R11
+	ROLL $0x10, R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(DX*1)
+	JMP  ladder_done_968
+
+ladder_972:
+	MOVW (R10), R10
+	MOVW R10, (R9)
+
+ladder_done_968:
+	JMP mp_done_967
+
+mp_long_966:
+	LEAQ -32(DX), R11
+
+mp_loop_973:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_973
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_967:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_974
+	CMPQ SI, $0x00000010
+	JAE  ladder_977
+	CMPQ SI, $0x00000008
+	JAE  ladder_978
+	CMPQ SI, $0x00000004
+	JAE  ladder_979
+	CMPQ SI, $0x00000002
+	JB   ladder_done_976
+	JMP  ladder_980
+
+ladder_977:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU 16(R11), X3
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_976
+
+ladder_978:
+	VMOVQ    -8(R10)(SI*1), X1
+	VMOVQ    (R10), X2
+	VPSHUFLW $0x1b, X1, X1
+	VPSHUFLW $0x1b, X2, X2
+	VMOVQ    X1, (R9)
+	VMOVQ    X2, -8(R9)(SI*1)
+	JMP      ladder_done_976
+
+ladder_979:
+	MOVL -4(R10)(SI*1), R11
+	MOVL (R10), R10
+	ROLL $0x10, R11
+	ROLL $0x10, R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_976
+
+ladder_980:
+	MOVW (R10), R10
+	MOVW R10, (R9)
+
+ladder_done_976:
+	JMP mp_done_975
+
+mp_long_974:
+	LEAQ -32(SI), R11
+
+mp_loop_981:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_981
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_975:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_948
+	VZEROUPPER
+
+ret_947:
+	RET
+
+// func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
+	MOVQ    rows+16(FP), AX
+	TESTQ   AX, AX
+	JZ      ret_982
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    left+40(FP), DX
+	MOVQ    mid+48(FP), BX
+	MOVQ    right+56(FP), SI
+	MOVQ    leftFrom+64(FP), DI
+	ADDQ    $0x00000004, DI
+	SUBQ    DX, DI
+	MOVQ    rightFrom+72(FP), R8
+	ADDQ    $0x00000004, R8
+	SUBQ    SI, R8
+	LEAQ    revconsts<>+0(SB), R9
+	VMOVDQU 32(R9), Y0
+
+mirror_rows_983:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000080
+	JB   mid_small_984
+	CMPQ BX, $0x00000080
+	JBE  copy_le2_986
+	CMPQ BX, $0x00000100
+	JBE  copy_le4_987
+	LEAQ -256(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_988:
+	VMOVDQU64 (R11), Z1
+	VMOVDQU64 64(R11), Z2
+	VMOVDQU64 128(R11), Z3
+	VMOVDQU64 192(R11), Z4
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, 64(R9)
+	VMOVDQU64 Z3, 128(R9)
+	VMOVDQU64 Z4, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R11
+	CMPQ      R9, R10
+	JB        copy_loop_988
+	LEAQ      -256(CX)(BX*1), R11
+	VMOVDQU64 (R11), Z1
+	VMOVDQU64 64(R11), Z2
+	VMOVDQU64 128(R11), Z3
+	VMOVDQU64 192(R11), Z4
+	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z2, 64(R10)
+	VMOVDQU64 Z3, 128(R10)
+	VMOVDQU64 Z4, 192(R10)
+	JMP       copy_done_989
+
+copy_le4_987:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z2
+	VMOVDQU64 -128(CX)(BX*1), Z3
+	VMOVDQU64 -64(CX)(BX*1), Z4
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, 64(R9)
+	VMOVDQU64 Z3, -128(R9)(BX*1)
+	VMOVDQU64 Z4, -64(R9)(BX*1)
+	JMP       copy_done_989
+
+copy_le2_986:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 -64(CX)(BX*1), Z2
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, -64(R9)(BX*1)
+
+copy_done_989:
+	JMP mid_done_985
+
+mid_small_984:
+	CMPQ BX, $0x00000020
+	JB   cx_short_990
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_992
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_993
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_994:
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, 64(R9)
+	VMOVDQU Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_994
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, 64(R10)
+	VMOVDQU Y4, 96(R10)
+	JMP     copy_done_995
+
+copy_le4_993:
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQU -64(CX)(BX*1), Y3
+	VMOVDQU -32(CX)(BX*1), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, -64(R9)(BX*1)
+	VMOVDQU Y4, -32(R9)(BX*1)
+	JMP     copy_done_995
+
+copy_le2_992:
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(BX*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(BX*1)
+
+copy_done_995:
+	JMP cx_done_991
+
+cx_short_990:
+	CMPQ BX, $0x00000010
+	JAE  ladder_997
+	CMPQ BX, $0x00000008
+	JAE  ladder_998
+	CMPQ BX, $0x00000004
+	JB   ladder_done_996
+	JMP  ladder_999
+
+ladder_997:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_996
+
+ladder_998:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_996
+
+ladder_999:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+
+ladder_done_996:
+cx_done_991:
+mid_done_985:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_1000
+	CMPQ DX, $0x00000010
+	JAE  ladder_1003
+	CMPQ DX, $0x00000008
+	JAE  ladder_1004
+	CMPQ DX, $0x00000004
+	JB   ladder_done_1002
+	JMP  ladder_1005
+
+ladder_1003:
+	VPSHUFD $0x1b, -16(R10)(DX*1), X1
+	VPSHUFD $0x1b, (R10), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(DX*1)
+	JMP     ladder_done_1002
+
+ladder_1004:
+	MOVQ -8(R10)(DX*1), R11
+	MOVQ (R10), R10
+	ROLQ $0x20, R11
+	ROLQ $0x20, R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(DX*1)
+	JMP  ladder_done_1002
+
+ladder_1005:
+	MOVL (R10), R10
+	MOVL R10, (R9)
+
+ladder_done_1002:
+	JMP mp_done_1001
+
+mp_long_1000:
+	LEAQ -32(DX), R11
+
+mp_loop_1006:
+	VPERMD  (R10)(R11*1), Y0, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_1006
+	VPERMD  (R10), Y0, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_1001:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_1007
+	CMPQ SI, $0x00000010
+	JAE  ladder_1010
+	CMPQ SI, $0x00000008
+	JAE  ladder_1011
+	CMPQ SI, $0x00000004
+	JB   ladder_done_1009
+	JMP  ladder_1012
+
+ladder_1010:
+	VPSHUFD $0x1b, -16(R10)(SI*1), X1
+	VPSHUFD $0x1b, (R10), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_1009
+
+ladder_1011:
+	MOVQ -8(R10)(SI*1), R11
+	MOVQ (R10), R10
+	ROLQ $0x20, R11
+	ROLQ $0x20, R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(SI*1)
+	JMP  ladder_done_1009
+
+ladder_1012:
+	MOVL (R10), R10
+	MOVL R10, (R9)
+
+ladder_done_1009:
+	JMP mp_done_1008
+
+mp_long_1007:
+	LEAQ -32(SI), R11
+
+mp_loop_1013:
+	VPERMD  (R10)(R11*1), Y0, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_1013
+	VPERMD  (R10), Y0, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_1008:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_983
+	VZEROUPPER
+
+ret_982:
+	RET
+
+// func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
+	MOVQ  rows+16(FP), AX
+	TESTQ AX, AX
+	JZ    ret_1014
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  left+40(FP), DX
+	MOVQ  mid+48(FP), BX
+	MOVQ  right+56(FP), SI
+	MOVQ  leftFrom+64(FP), DI
+	ADDQ  $0x00000008, DI
+	SUBQ  DX, DI
+	MOVQ  rightFrom+72(FP), R8
+	ADDQ  $0x00000008, R8
+	SUBQ  SI, R8
+
+mirror_rows_1015:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000080
+	JB   mid_small_1016
+	CMPQ BX, $0x00000080
+	JBE  copy_le2_1018
+	CMPQ BX, $0x00000100
+	JBE  copy_le4_1019
+	LEAQ -256(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_1020:
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 64(R11), Z1
+	VMOVDQU64 128(R11), Z2
+	VMOVDQU64 192(R11), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R11
+	CMPQ      R9, R10
+	JB        copy_loop_1020
+	LEAQ      -256(CX)(BX*1), R11
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 64(R11), Z1
+	VMOVDQU64 128(R11), Z2
+	VMOVDQU64 192(R11), Z3
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 Z1, 64(R10)
+	VMOVDQU64 Z2, 128(R10)
+	VMOVDQU64 Z3, 192(R10)
+	JMP       copy_done_1021
+
+copy_le4_1019:
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 -128(CX)(BX*1), Z2
+	VMOVDQU64 -64(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(BX*1)
+	VMOVDQU64 Z3, -64(R9)(BX*1)
+	JMP       copy_done_1021
+
+copy_le2_1018:
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 -64(CX)(BX*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(BX*1)
+
+copy_done_1021:
+	JMP mid_done_1017
+
+mid_small_1016:
+	CMPQ BX, $0x00000020
+	JB   cx_short_1022
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_1024
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_1025
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_1026:
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_1026
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	JMP     copy_done_1027
+
+copy_le4_1025:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(BX*1), Y2
+	VMOVDQU -32(CX)(BX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(BX*1)
+	VMOVDQU Y3, -32(R9)(BX*1)
+	JMP     copy_done_1027
+
+copy_le2_1024:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(BX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(BX*1)
+
+copy_done_1027:
+	JMP cx_done_1023
+
+cx_short_1022:
+	CMPQ BX, $0x00000010
+	JAE  ladder_1029
+	CMPQ BX, $0x00000008
+	JB   ladder_done_1028
+	JMP  ladder_1030
+
+ladder_1029:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(BX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(BX*1)
+	JMP     ladder_done_1028
+
+ladder_1030:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+
+ladder_done_1028:
+cx_done_1023:
+mid_done_1017:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_1031
+	CMPQ DX, $0x00000010
+	JAE  ladder_1034
+	CMPQ DX, $0x00000008
+	JB   ladder_done_1033
+	JMP  ladder_1035
+
+ladder_1034:
+	VPSHUFD $0x4e, -16(R10)(DX*1), X0
+	VPSHUFD $0x4e, (R10), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(DX*1)
+	JMP     ladder_done_1033
+
+ladder_1035:
+	MOVQ (R10), R10
+	MOVQ R10, (R9)
+
+ladder_done_1033:
+	JMP mp_done_1032
+
+mp_long_1031:
+	LEAQ -32(DX), R11
+
+mp_loop_1036:
+	VPERMQ  $0x1b, (R10)(R11*1), Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_1036
+	VPERMQ  $0x1b, (R10), Y0
+	VMOVDQU Y0, (R9)(R11*1)
+
+mp_done_1032:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_1037
+	CMPQ SI, $0x00000010
+	JAE  ladder_1040
+	CMPQ SI, $0x00000008
+	JB   ladder_done_1039
+	JMP  ladder_1041
+
+ladder_1040:
+	VPSHUFD $0x4e, -16(R10)(SI*1), X0
+	VPSHUFD $0x4e, (R10), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(SI*1)
+	JMP     ladder_done_1039
+
+ladder_1041:
+	MOVQ (R10), R10
+	MOVQ R10, (R9)
+
+ladder_done_1039:
+	JMP mp_done_1038
+
+mp_long_1037:
+	LEAQ -32(SI), R11
+
+mp_loop_1042:
+	VPERMQ  $0x1b, (R10)(R11*1), Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_1042
+	VPERMQ  $0x1b, (R10), Y0
+	VMOVDQU Y0, (R9)(R11*1)
+
+mp_done_1038:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_1015
+	VZEROUPPER
+
+ret_1014:
+	RET
+
+// func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
+	MOVQ  rows+16(FP), AX
+	TESTQ AX, AX
+	JZ    ret_1043
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  left+40(FP), DX
+	MOVQ  mid+48(FP), BX
+	MOVQ  right+56(FP), SI
+	MOVQ  leftFrom+64(FP), DI
+	ADDQ  $0x00000010, DI
+	SUBQ  DX, DI
+	MOVQ  rightFrom+72(FP), R8
+	ADDQ  $0x00000010, R8
+	SUBQ  SI, R8
+
+mirror_rows_1044:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000080
+	JB   mid_small_1045
+	CMPQ BX, $0x00000080
+	JBE  copy_le2_1047
+	CMPQ BX, $0x00000100
+	JBE  copy_le4_1048
+	LEAQ -256(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_1049:
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 64(R11), Z1
+	VMOVDQU64 128(R11), Z2
+	VMOVDQU64 192(R11), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R11
+	CMPQ      R9, R10
+	JB        copy_loop_1049
+	LEAQ      -256(CX)(BX*1), R11
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 64(R11), Z1
+	VMOVDQU64 128(R11), Z2
+	VMOVDQU64 192(R11), Z3
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 Z1, 64(R10)
+	VMOVDQU64 Z2, 128(R10)
+	VMOVDQU64 Z3, 192(R10)
+	JMP       copy_done_1050
+
+copy_le4_1048:
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 -128(CX)(BX*1), Z2
+	VMOVDQU64 -64(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(BX*1)
+	VMOVDQU64 Z3, -64(R9)(BX*1)
+	JMP       copy_done_1050
+
+copy_le2_1047:
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 -64(CX)(BX*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(BX*1)
+
+copy_done_1050:
+	JMP mid_done_1046
+
+mid_small_1045:
+	CMPQ BX, $0x00000020
+	JB   cx_short_1051
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_1053
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_1054
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_1055:
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_1055
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	JMP     copy_done_1056
+
+copy_le4_1054:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(BX*1), Y2
+	VMOVDQU -32(CX)(BX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(BX*1)
+	VMOVDQU Y3, -32(R9)(BX*1)
+	JMP     copy_done_1056
+
+copy_le2_1053:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(BX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(BX*1)
+
+copy_done_1056:
+	JMP cx_done_1052
+
+cx_short_1051:
+	CMPQ    BX, $0x00000010
+	JB      ladder_done_1057
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(BX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(BX*1)
+
+ladder_done_1057:
+cx_done_1052:
+mid_done_1046:
+	MOVQ    AX, R9
+	LEAQ    (CX)(DI*1), R10
+	CMPQ    DX, $0x00000020
+	JAE     mp_long_1059
+	CMPQ    DX, $0x00000010
+	JB      ladder_done_1061
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (R9)
+
+ladder_done_1061:
+	JMP mp_done_1060
+
+mp_long_1059:
+	LEAQ -32(DX), R11
+
+mp_loop_1063:
+	VPERMQ  $0x4e, (R10)(R11*1), Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_1063
+	VPERMQ  $0x4e, (R10), Y0
+	VMOVDQU Y0, (R9)(R11*1)
+
+mp_done_1060:
+	LEAQ    (AX)(DX*1), R9
+	ADDQ    BX, R9
+	LEAQ    (CX)(R8*1), R10
+	CMPQ    SI, $0x00000020
+	JAE     mp_long_1064
+	CMPQ    SI, $0x00000010
+	JB      ladder_done_1066
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (R9)
+
+ladder_done_1066:
+	JMP mp_done_1065
+
+mp_long_1064:
+	LEAQ -32(SI), R11
+
+mp_loop_1068:
+	VPERMQ  $0x4e, (R10)(R11*1), Y0
+	VMOVDQU Y0, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_1068
+	VPERMQ  $0x4e, (R10), Y0
+	VMOVDQU Y0, (R9)(R11*1)
+
+mp_done_1065:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_1044
+	VZEROUPPER
+
+ret_1043:
+	RET

@@ -448,3 +448,278 @@ func rowsEdge8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride in
 //
 //go:noescape
 func rowsEdge16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
+
+// rowsMirror1AVX2 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 1 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 1, mid >= 1, and the pieces read, s[leftFrom+1-left:leftFrom+1]
+// and s[rightFrom+1-right:rightFrom+1], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/1; i++ {
+//			copy(d[i*1:(i+1)*1], s[leftFrom-i*1:leftFrom-i*1+1])
+//		}
+//		for i := 0; i < right/1; i++ {
+//			copy(d[left+mid+i*1:left+mid+(i+1)*1], s[rightFrom-i*1:rightFrom-i*1+1])
+//		}
+//	}
+//
+// It requires AVX2.
+//
+//go:noescape
+func rowsMirror1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror2AVX2 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 2 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 2, mid >= 2, and the pieces read, s[leftFrom+2-left:leftFrom+2]
+// and s[rightFrom+2-right:rightFrom+2], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/2; i++ {
+//			copy(d[i*2:(i+1)*2], s[leftFrom-i*2:leftFrom-i*2+2])
+//		}
+//		for i := 0; i < right/2; i++ {
+//			copy(d[left+mid+i*2:left+mid+(i+1)*2], s[rightFrom-i*2:rightFrom-i*2+2])
+//		}
+//	}
+//
+// It requires AVX2.
+//
+//go:noescape
+func rowsMirror2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror4AVX2 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 4 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 4, mid >= 4, and the pieces read, s[leftFrom+4-left:leftFrom+4]
+// and s[rightFrom+4-right:rightFrom+4], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/4; i++ {
+//			copy(d[i*4:(i+1)*4], s[leftFrom-i*4:leftFrom-i*4+4])
+//		}
+//		for i := 0; i < right/4; i++ {
+//			copy(d[left+mid+i*4:left+mid+(i+1)*4], s[rightFrom-i*4:rightFrom-i*4+4])
+//		}
+//	}
+//
+// It requires AVX2.
+//
+//go:noescape
+func rowsMirror4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror8AVX2 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 8 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 8, mid >= 8, and the pieces read, s[leftFrom+8-left:leftFrom+8]
+// and s[rightFrom+8-right:rightFrom+8], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/8; i++ {
+//			copy(d[i*8:(i+1)*8], s[leftFrom-i*8:leftFrom-i*8+8])
+//		}
+//		for i := 0; i < right/8; i++ {
+//			copy(d[left+mid+i*8:left+mid+(i+1)*8], s[rightFrom-i*8:rightFrom-i*8+8])
+//		}
+//	}
+//
+// It requires AVX2.
+//
+//go:noescape
+func rowsMirror8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror16AVX2 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 16 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 16, mid >= 16, and the pieces read, s[leftFrom+16-left:leftFrom+16]
+// and s[rightFrom+16-right:rightFrom+16], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/16; i++ {
+//			copy(d[i*16:(i+1)*16], s[leftFrom-i*16:leftFrom-i*16+16])
+//		}
+//		for i := 0; i < right/16; i++ {
+//			copy(d[left+mid+i*16:left+mid+(i+1)*16], s[rightFrom-i*16:rightFrom-i*16+16])
+//		}
+//	}
+//
+// It requires AVX2.
+//
+//go:noescape
+func rowsMirror16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror1AVX512 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 1 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 1, mid >= 1, and the pieces read, s[leftFrom+1-left:leftFrom+1]
+// and s[rightFrom+1-right:rightFrom+1], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/1; i++ {
+//			copy(d[i*1:(i+1)*1], s[leftFrom-i*1:leftFrom-i*1+1])
+//		}
+//		for i := 0; i < right/1; i++ {
+//			copy(d[left+mid+i*1:left+mid+(i+1)*1], s[rightFrom-i*1:rightFrom-i*1+1])
+//		}
+//	}
+//
+// It requires AVX-512 F and BW. It also uses AVX-512 VL (EVEX forms on
+// XMM/YMM) and AVX2, which every AVX-512 BW CPU has.
+//
+//go:noescape
+func rowsMirror1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror2AVX512 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 2 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 2, mid >= 2, and the pieces read, s[leftFrom+2-left:leftFrom+2]
+// and s[rightFrom+2-right:rightFrom+2], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/2; i++ {
+//			copy(d[i*2:(i+1)*2], s[leftFrom-i*2:leftFrom-i*2+2])
+//		}
+//		for i := 0; i < right/2; i++ {
+//			copy(d[left+mid+i*2:left+mid+(i+1)*2], s[rightFrom-i*2:rightFrom-i*2+2])
+//		}
+//	}
+//
+// It requires AVX-512 F and BW. It also uses AVX-512 VL (EVEX forms on
+// XMM/YMM) and AVX2, which every AVX-512 BW CPU has.
+//
+//go:noescape
+func rowsMirror2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror4AVX512 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 4 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 4, mid >= 4, and the pieces read, s[leftFrom+4-left:leftFrom+4]
+// and s[rightFrom+4-right:rightFrom+4], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/4; i++ {
+//			copy(d[i*4:(i+1)*4], s[leftFrom-i*4:leftFrom-i*4+4])
+//		}
+//		for i := 0; i < right/4; i++ {
+//			copy(d[left+mid+i*4:left+mid+(i+1)*4], s[rightFrom-i*4:rightFrom-i*4+4])
+//		}
+//	}
+//
+// It requires AVX-512 F and BW. It also uses AVX-512 VL (EVEX forms on
+// XMM/YMM) and AVX2, which every AVX-512 BW CPU has.
+//
+//go:noescape
+func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror8AVX512 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 8 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 8, mid >= 8, and the pieces read, s[leftFrom+8-left:leftFrom+8]
+// and s[rightFrom+8-right:rightFrom+8], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/8; i++ {
+//			copy(d[i*8:(i+1)*8], s[leftFrom-i*8:leftFrom-i*8+8])
+//		}
+//		for i := 0; i < right/8; i++ {
+//			copy(d[left+mid+i*8:left+mid+(i+1)*8], s[rightFrom-i*8:rightFrom-i*8+8])
+//		}
+//	}
+//
+// It requires AVX-512 F and BW. It also uses AVX-512 VL (EVEX forms on
+// XMM/YMM) and AVX2, which every AVX-512 BW CPU has.
+//
+//go:noescape
+func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsMirror16AVX512 pads rows rows by mirroring: row r of dst (at r*dstStride) gets
+// left bytes of elements of row r of src (at r*srcStride) in reverse order,
+// ending with the element at leftFrom, the mid bytes of the row, and right
+// bytes of its elements in reverse order starting from the one at rightFrom.
+// Elements are 16 bytes: left, mid, right, leftFrom and rightFrom are
+// multiples of 16, mid >= 16, and the pieces read, s[leftFrom+16-left:leftFrom+16]
+// and s[rightFrom+16-right:rightFrom+16], lie in s[0:mid]. No byte of dst
+// outside each row's [0, left+mid+right) is written, no byte of src outside
+// each row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		for i := 0; i < left/16; i++ {
+//			copy(d[i*16:(i+1)*16], s[leftFrom-i*16:leftFrom-i*16+16])
+//		}
+//		for i := 0; i < right/16; i++ {
+//			copy(d[left+mid+i*16:left+mid+(i+1)*16], s[rightFrom-i*16:rightFrom-i*16+16])
+//		}
+//	}
+//
+// It requires AVX-512 F and BW. It also uses AVX-512 VL (EVEX forms on
+// XMM/YMM) and AVX2, which every AVX-512 BW CPU has.
+//
+//go:noescape
+func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)

@@ -66,6 +66,11 @@ func main() {
 			genRowsEdge(a, k)
 		}
 	}
+	for _, a := range []isa{avx2, avx512} {
+		for _, k := range elemSizes {
+			genRowsMirror(a, k)
+		}
+	}
 
 	Generate()
 	checkNoR15()
