@@ -143,7 +143,7 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 		if lf, rf, ok := r.mirrored(); ok && kernelSize(unit) {
 			rowsMirrorBytes(dst, src, unit, count, dstStride*size, srcStride*size, left, mid, right, lf*size, rf*size)
 		} else {
-			rowsPiecesGo(dst, src, count, dstStride*size, srcStride*size, left, mid, r, unit)
+			rowsPiecesGo(dst, src, count, dstStride*size, srcStride*size, left, mid, right, r, unit)
 		}
 	}
 	return true
@@ -177,8 +177,8 @@ func rowsMirrorGo(dst, src []byte, size, rows, dstStride, srcStride, left, mid, 
 		d := dst[r*dstStride : r*dstStride+left+mid+right]
 		s := src[r*srcStride : r*srcStride+mid]
 		copy(d[left:left+mid], s)
-		mirror(d[:left], s[leftFrom+size-left:leftFrom+size], size)
-		mirror(d[left+mid:], s[rightFrom+size-right:rightFrom+size], size)
+		reverseGo(d[:left], s[leftFrom+size-left:leftFrom+size], size)
+		reverseGo(d[left+mid:], s[rightFrom+size-right:rightFrom+size], size)
 	}
 }
 
@@ -187,8 +187,8 @@ func rowsMirrorGo(dst, src []byte, size, rows, dstStride, srcStride, left, mid, 
 // and the pieces of r, units of unit bytes copied from that src row,
 // forward or mirrored. One loop for all rows, the pieces short: this is
 // reflect, symmetric and wrap padding of short rows.
-func rowsPiecesGo(dst, src []byte, rows, dstStride, srcStride, left, mid int, r *rowForm, unit int) {
-	width := (r.left + r.mid + r.right) / r.unit * unit
+func rowsPiecesGo(dst, src []byte, rows, dstStride, srcStride, left, mid, right int, r *rowForm, unit int) {
+	width := left + mid + right
 	for t := 0; t < rows; t++ {
 		d := dst[t*dstStride : t*dstStride+width]
 		s := src[t*srcStride : t*srcStride+mid]
@@ -199,38 +199,7 @@ func rowsPiecesGo(dst, src []byte, rows, dstStride, srcStride, left, mid int, r 
 				copy(d[at:at+n], s[from:from+n])
 				continue
 			}
-			mirror(d[at:at+n], s[from+unit-n:from+unit], unit)
-		}
-	}
-}
-
-// mirror copies the units of src to dst in reverse order: the short
-// mirrored runs of reflect and symmetric padding.
-func mirror(dst, src []byte, unit int) {
-	switch unit {
-	case 1:
-		for i, j := 0, len(src)-1; j >= 0; i, j = i+1, j-1 {
-			dst[i] = src[j]
-		}
-	case 2:
-		for i, j := 0, len(src)-2; j >= 0; i, j = i+2, j-2 {
-			binary.LittleEndian.PutUint16(dst[i:], binary.LittleEndian.Uint16(src[j:]))
-		}
-	case 4:
-		for i, j := 0, len(src)-4; j >= 0; i, j = i+4, j-4 {
-			binary.LittleEndian.PutUint32(dst[i:], binary.LittleEndian.Uint32(src[j:]))
-		}
-	case 8:
-		for i, j := 0, len(src)-8; j >= 0; i, j = i+8, j-8 {
-			binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(src[j:]))
-		}
-	default:
-		if kernelSize(unit) {
-			reverseBytes(dst, src, unit)
-			return
-		}
-		for i, j := 0, len(src)-unit; j >= 0; i, j = i+unit, j-unit {
-			copy(dst[i:i+unit], src[j:j+unit])
+			reverseGo(d[at:at+n], s[from+unit-n:from+unit], unit)
 		}
 	}
 }
@@ -275,12 +244,7 @@ func (k *byteKernels) row(lv *level, off, srcOff, stride int) {
 
 // fillGo fills b with pat, which repeats with a period dividing 16 that
 // divides len(b).
-func fillGo(b []byte, pat *[32]byte) {
-	n := copy(b, pat[:])
-	for n < len(b) {
-		n += copy(b[n:], b[:n])
-	}
-}
+func fillGo(b []byte, pat *[32]byte) { fillPattern(b, pat[:]) }
 
 // fillPattern fills b with copies of pat by doubling copies.
 func fillPattern(b, pat []byte) {
