@@ -35,17 +35,23 @@ func Kernels() string {
 	return active.String() + " (" + runtime.GOARCH + ": " + strings.Join(cpuFeatures(), " ") + ")"
 }
 
+// asmKernels is one level's set of assembly kernels (KERNELS.md): the
+// architecture files list them in asmKernelSets, the dispatch wrappers
+// (dispatch_asm.go) call the set of the level in use, the tests check
+// every set the CPU supports against the Go versions.
+type asmKernels struct {
+	level     kernelLevel
+	supported bool
+	fill      func(dst *byte, n int, pat *[32]byte)
+	copy      func(dst, src *byte, n int)
+	reverse   [5]func(dst, src *byte, n int) // element sizes 1, 2, 4, 8, 16
+	rowsConst func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte)
+	rowsEdge  [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int)
+	// rowsMirror: nil where the architecture has no assembly version yet.
+	rowsMirror [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
+}
+
 // chunkBytes bounds the bytes one assembly call writes: an assembly call
 // cannot be preempted, so long runs are split (the runtime clears memory
 // in chunks of this size for the same reason).
 const chunkBytes = 256 << 10
-
-// rowChunk returns how many of rows rows one assembly call may make (at
-// least one, at most about chunkBytes of output), after checking that dst
-// and src hold them: the assembly trusts its arguments.
-func rowChunk(dst, src []byte, rows, dstStride, srcStride, width, mid int) int {
-	n := min(rows, max(1, chunkBytes/max(dstStride, 1)))
-	_ = dst[(n-1)*dstStride+width-1]
-	_ = src[(n-1)*srcStride+mid-1]
-	return n
-}

@@ -8,20 +8,6 @@ import (
 	"testing"
 )
 
-// asmKernels is one level's set of assembly kernels (kernel_amd64_test.go,
-// kernel_arm64_test.go list them), tested here against the Go versions.
-type asmKernels struct {
-	level     kernelLevel
-	supported bool
-	fill      func(dst *byte, n int, pat *[32]byte)
-	copy      func(dst, src *byte, n int)
-	reverse   [5]func(dst, src *byte, n int) // element sizes 1, 2, 4, 8, 16
-	rowsConst func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte)
-	rowsEdge  [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int)
-	// rowsMirror: nil where the architecture has no assembly version yet.
-	rowsMirror [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
-}
-
 var kernelSizes = [5]int{1, 2, 4, 8, 16}
 
 // canary surrounds test buffers: any byte a kernel writes outside the

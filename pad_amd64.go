@@ -32,187 +32,30 @@ func cpuFeatures() []string {
 	return f
 }
 
-// Where the assembly beats the Go version, in bytes of the run, measured
-// with BenchmarkKernels (benchstat over -count 10, AVX2 and AVX-512 on a
-// Sapphire Rapids Xeon). Below the minimums a call into assembly costs more
-// than it saves; long rows are bound by memory, where the runtime's memmove
-// (REP MOVSB) is as fast.
-const (
-	fillMinAsm    = 64
-	reverseMinAsm = 16
-	rowsMaxMidAsm = 16 << 10 // longer rows: memmove per row is as fast
-)
-
-func fillBytes(b []byte, pat *[32]byte) {
-	if active == levelGo || len(b) < fillMinAsm {
-		fillGo(b, pat)
-		return
-	}
-	raceWrite(b)
-	for len(b) > 0 {
-		n := min(len(b), chunkBytes)
-		if active == levelAVX512 {
-			fillAVX512(&b[0], n, pat)
-		} else {
-			fillAVX2(&b[0], n, pat)
-		}
-		b = b[n:]
-	}
-}
-
-// copyBytes is the runtime's memmove: the AVX-512 copy kernel wins in
-// BenchmarkKernels from 256 bytes to 8 KiB, but not inside the executor,
-// where destinations are unaligned and copies interleave with fills
-// (BenchmarkExtra rows_wrap: 22% slower). The copy kernels serve inside the
-// fused rows kernels.
-func copyBytes(dst, src []byte) { copy(dst, src) }
-
-// reverseBytes copies the size-byte elements of src to dst in reverse
-// order; size is a kernel size.
-func reverseBytes(dst, src []byte, size int) {
-	if active == levelGo || len(src) < reverseMinAsm {
-		reverseGo(dst, src, size)
-		return
-	}
-	dst = dst[:len(src)]
-	raceRead(src)
-	raceWrite(dst)
-	for done := 0; done < len(src); {
-		n := min(len(src)-done, chunkBytes) // a multiple of size
-		d, s := &dst[done], &src[len(src)-done-n]
-		if active == levelAVX512 {
-			switch size {
-			case 1:
-				reverse1AVX512(d, s, n)
-			case 2:
-				reverse2AVX512(d, s, n)
-			case 4:
-				reverse4AVX512(d, s, n)
-			case 8:
-				reverse8AVX512(d, s, n)
-			default:
-				reverse16AVX512(d, s, n)
-			}
-		} else {
-			switch size {
-			case 1:
-				reverse1AVX2(d, s, n)
-			case 2:
-				reverse2AVX2(d, s, n)
-			case 4:
-				reverse4AVX2(d, s, n)
-			case 8:
-				reverse8AVX2(d, s, n)
-			default:
-				reverse16AVX2(d, s, n)
-			}
-		}
-		done += n
-	}
-}
-
-func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
-	if active == levelGo || mid >= rowsMaxMidAsm {
-		rowsConstGo(dst, src, rows, dstStride, srcStride, left, mid, right, pat)
-		return
-	}
-	for rows > 0 {
-		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
-		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
-		if active == levelAVX512 {
-			rowsConstAVX512(&dst[0], &src[0], n, dstStride, srcStride, left, mid, right, pat)
-		} else {
-			rowsConstAVX2(&dst[0], &src[0], n, dstStride, srcStride, left, mid, right, pat)
-		}
-		if rows -= n; rows > 0 {
-			dst, src = dst[n*dstStride:], src[n*srcStride:]
-		}
-	}
-}
-
-// rowsEdgeBytes: size is the element the edge padding repeats.
-func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right int) {
-	if active == levelGo || !kernelSize(size) || mid >= rowsMaxMidAsm {
-		rowsEdgeGo(dst, src, size, rows, dstStride, srcStride, left, mid, right)
-		return
-	}
-	for rows > 0 {
-		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
-		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
-		d, s := &dst[0], &src[0]
-		if active == levelAVX512 {
-			switch size {
-			case 1:
-				rowsEdge1AVX512(d, s, n, dstStride, srcStride, left, mid, right)
-			case 2:
-				rowsEdge2AVX512(d, s, n, dstStride, srcStride, left, mid, right)
-			case 4:
-				rowsEdge4AVX512(d, s, n, dstStride, srcStride, left, mid, right)
-			case 8:
-				rowsEdge8AVX512(d, s, n, dstStride, srcStride, left, mid, right)
-			default:
-				rowsEdge16AVX512(d, s, n, dstStride, srcStride, left, mid, right)
-			}
-		} else {
-			switch size {
-			case 1:
-				rowsEdge1AVX2(d, s, n, dstStride, srcStride, left, mid, right)
-			case 2:
-				rowsEdge2AVX2(d, s, n, dstStride, srcStride, left, mid, right)
-			case 4:
-				rowsEdge4AVX2(d, s, n, dstStride, srcStride, left, mid, right)
-			case 8:
-				rowsEdge8AVX2(d, s, n, dstStride, srcStride, left, mid, right)
-			default:
-				rowsEdge16AVX2(d, s, n, dstStride, srcStride, left, mid, right)
-			}
-		}
-		if rows -= n; rows > 0 {
-			dst, src = dst[n*dstStride:], src[n*srcStride:]
-		}
-	}
-}
-
-// rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows);
-// size is the unit the pieces mirror.
-func rowsMirrorBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
-	if active == levelGo || mid >= rowsMaxMidAsm {
-		rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-		return
-	}
-	for rows > 0 {
-		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
-		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
-		d, s := &dst[0], &src[0]
-		if active == levelAVX512 {
-			switch size {
-			case 1:
-				rowsMirror1AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			case 2:
-				rowsMirror2AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			case 4:
-				rowsMirror4AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			case 8:
-				rowsMirror8AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			default:
-				rowsMirror16AVX512(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			}
-		} else {
-			switch size {
-			case 1:
-				rowsMirror1AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			case 2:
-				rowsMirror2AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			case 4:
-				rowsMirror4AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			case 8:
-				rowsMirror8AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			default:
-				rowsMirror16AVX2(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-			}
-		}
-		if rows -= n; rows > 0 {
-			dst, src = dst[n*dstStride:], src[n*srcStride:]
-		}
-	}
+// The assembly kernels of each level, strongest last.
+var asmKernelSets = []asmKernels{
+	{
+		level:     levelAVX2,
+		supported: cpu.X86.HasAVX2,
+		fill:      fillAVX2,
+		copy:      copyAVX2,
+		reverse:   [5]func(dst, src *byte, n int){reverse1AVX2, reverse2AVX2, reverse4AVX2, reverse8AVX2, reverse16AVX2},
+		rowsConst: rowsConstAVX2,
+		rowsEdge: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int){
+			rowsEdge1AVX2, rowsEdge2AVX2, rowsEdge4AVX2, rowsEdge8AVX2, rowsEdge16AVX2},
+		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
+			rowsMirror1AVX2, rowsMirror2AVX2, rowsMirror4AVX2, rowsMirror8AVX2, rowsMirror16AVX2},
+	},
+	{
+		level:     levelAVX512,
+		supported: bestLevel() == levelAVX512,
+		fill:      fillAVX512,
+		copy:      copyAVX512,
+		reverse:   [5]func(dst, src *byte, n int){reverse1AVX512, reverse2AVX512, reverse4AVX512, reverse8AVX512, reverse16AVX512},
+		rowsConst: rowsConstAVX512,
+		rowsEdge: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int){
+			rowsEdge1AVX512, rowsEdge2AVX512, rowsEdge4AVX512, rowsEdge8AVX512, rowsEdge16AVX512},
+		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
+			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
+	},
 }

@@ -22,104 +22,14 @@ func cpuFeatures() []string {
 	return []string{"no asimd"}
 }
 
-// The same ranges as on amd64, where they were measured: timings under
-// qemu mean nothing and no arm64 hardware was at hand. Copies stay with
-// the runtime's memmove, which is NEON already.
-const (
-	fillMinAsm    = 64
-	reverseMinAsm = 16
-	rowsMaxMidAsm = 16 << 10
-)
-
-func fillBytes(b []byte, pat *[32]byte) {
-	if active == levelGo || len(b) < fillMinAsm {
-		fillGo(b, pat)
-		return
-	}
-	raceWrite(b)
-	for len(b) > 0 {
-		n := min(len(b), chunkBytes)
-		fillNEON(&b[0], n, pat)
-		b = b[n:]
-	}
-}
-
-func copyBytes(dst, src []byte) { copy(dst, src) }
-
-// reverseBytes copies the size-byte elements of src to dst in reverse
-// order; size is a kernel size.
-func reverseBytes(dst, src []byte, size int) {
-	if active == levelGo || len(src) < reverseMinAsm {
-		reverseGo(dst, src, size)
-		return
-	}
-	dst = dst[:len(src)]
-	raceRead(src)
-	raceWrite(dst)
-	for done := 0; done < len(src); {
-		n := min(len(src)-done, chunkBytes) // a multiple of size
-		d, s := &dst[done], &src[len(src)-done-n]
-		switch size {
-		case 1:
-			reverse1NEON(d, s, n)
-		case 2:
-			reverse2NEON(d, s, n)
-		case 4:
-			reverse4NEON(d, s, n)
-		case 8:
-			reverse8NEON(d, s, n)
-		default:
-			reverse16NEON(d, s, n)
-		}
-		done += n
-	}
-}
-
-func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
-	if active == levelGo || mid >= rowsMaxMidAsm {
-		rowsConstGo(dst, src, rows, dstStride, srcStride, left, mid, right, pat)
-		return
-	}
-	for rows > 0 {
-		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
-		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
-		rowsConstNEON(&dst[0], &src[0], n, dstStride, srcStride, left, mid, right, pat)
-		if rows -= n; rows > 0 {
-			dst, src = dst[n*dstStride:], src[n*srcStride:]
-		}
-	}
-}
-
-// rowsEdgeBytes: size is the element the edge padding repeats.
-func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right int) {
-	if active == levelGo || !kernelSize(size) || mid >= rowsMaxMidAsm {
-		rowsEdgeGo(dst, src, size, rows, dstStride, srcStride, left, mid, right)
-		return
-	}
-	for rows > 0 {
-		n := rowChunk(dst, src, rows, dstStride, srcStride, left+mid+right, mid)
-		raceRows(dst, src, n, dstStride, srcStride, left+mid+right, mid)
-		d, s := &dst[0], &src[0]
-		switch size {
-		case 1:
-			rowsEdge1NEON(d, s, n, dstStride, srcStride, left, mid, right)
-		case 2:
-			rowsEdge2NEON(d, s, n, dstStride, srcStride, left, mid, right)
-		case 4:
-			rowsEdge4NEON(d, s, n, dstStride, srcStride, left, mid, right)
-		case 8:
-			rowsEdge8NEON(d, s, n, dstStride, srcStride, left, mid, right)
-		default:
-			rowsEdge16NEON(d, s, n, dstStride, srcStride, left, mid, right)
-		}
-		if rows -= n; rows > 0 {
-			dst, src = dst[n*dstStride:], src[n*srcStride:]
-		}
-	}
-}
-
-// rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows),
-// size a kernel size. No assembly version yet on this architecture.
-func rowsMirrorBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
-	rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
-}
+// The NEON kernels; mirrored rows have no NEON version yet.
+var asmKernelSets = []asmKernels{{
+	level:     levelNEON,
+	supported: cpu.ARM64.HasASIMD,
+	fill:      fillNEON,
+	copy:      copyNEON,
+	reverse:   [5]func(dst, src *byte, n int){reverse1NEON, reverse2NEON, reverse4NEON, reverse8NEON, reverse16NEON},
+	rowsConst: rowsConstNEON,
+	rowsEdge: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int){
+		rowsEdge1NEON, rowsEdge2NEON, rowsEdge4NEON, rowsEdge8NEON, rowsEdge16NEON},
+}}

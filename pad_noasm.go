@@ -6,6 +6,8 @@ package pad
 
 func bestLevel() kernelLevel { return levelGo }
 
+var asmKernelSets []asmKernels
+
 func cpuFeatures() []string { return []string{"no assembly in this build"} }
 
 func fillBytes(b []byte, pat *[32]byte) { fillGo(b, pat) }

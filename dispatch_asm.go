@@ -1,0 +1,129 @@
+//go:build (amd64 || arm64) && gc && !purego && !noasm
+
+package pad
+
+import "math/bits"
+
+// The dispatch wrappers of the architectures with assembly: they check
+// bounds, report memory to the race detector, split long runs into calls
+// of at most chunkBytes, and call the kernels of the level in use where
+// those beat the Go version.
+
+// Where the assembly beats the Go version, in bytes of the run, measured
+// on amd64 with BenchmarkKernels (benchstat over -count 10, AVX2 and AVX-512
+// on a Sapphire Rapids Xeon); arm64 uses the same ranges (timings under
+// qemu mean nothing). Below the minimums a call into assembly costs more
+// than it saves; long rows are bound by memory, where the runtime's memmove
+// is as fast.
+const (
+	fillMinAsm    = 64
+	reverseMinAsm = 16
+	rowsMaxMidAsm = 16 << 10
+)
+
+// kernelsInUse returns the assembly kernels of the level in use, or nil.
+func kernelsInUse() *asmKernels {
+	for i := range asmKernelSets {
+		if asmKernelSets[i].level == active {
+			return &asmKernelSets[i]
+		}
+	}
+	return nil
+}
+
+// sizeIndex is the index of a kernel size (1, 2, 4, 8, 16) in the tables.
+func sizeIndex(size int) int { return bits.TrailingZeros(uint(size)) }
+
+func fillBytes(b []byte, pat *[32]byte) {
+	ks := kernelsInUse()
+	if ks == nil || len(b) < fillMinAsm {
+		fillGo(b, pat)
+		return
+	}
+	raceWrite(b)
+	for len(b) > 0 {
+		n := min(len(b), chunkBytes)
+		ks.fill(&b[0], n, pat)
+		b = b[n:]
+	}
+}
+
+// copyBytes is the runtime's memmove: the AVX-512 copy kernel wins in
+// BenchmarkKernels from 256 bytes to 8 KiB, but not inside the executor,
+// where destinations are unaligned and copies interleave with fills
+// (BenchmarkExtra rows_wrap: 22% slower). The copy kernels serve inside the
+// fused rows kernels.
+func copyBytes(dst, src []byte) { copy(dst, src) }
+
+// reverseBytes copies the size-byte elements of src to dst in reverse
+// order; size is a kernel size.
+func reverseBytes(dst, src []byte, size int) {
+	ks := kernelsInUse()
+	if ks == nil || len(src) < reverseMinAsm {
+		reverseGo(dst, src, size)
+		return
+	}
+	dst = dst[:len(src)]
+	raceRead(src)
+	raceWrite(dst)
+	reverse := ks.reverse[sizeIndex(size)]
+	for done := 0; done < len(src); {
+		n := min(len(src)-done, chunkBytes) // a multiple of size
+		reverse(&dst[done], &src[len(src)-done-n], n)
+		done += n
+	}
+}
+
+func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
+	ks := kernelsInUse()
+	if ks == nil || mid >= rowsMaxMidAsm {
+		rowsConstGo(dst, src, rows, dstStride, srcStride, left, mid, right, pat)
+		return
+	}
+	rowChunks(dst, src, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
+		ks.rowsConst(d, s, n, dstStride, srcStride, left, mid, right, pat)
+	})
+}
+
+// rowsEdgeBytes: size is the element the edge padding repeats.
+func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right int) {
+	ks := kernelsInUse()
+	if ks == nil || !kernelSize(size) || mid >= rowsMaxMidAsm {
+		rowsEdgeGo(dst, src, size, rows, dstStride, srcStride, left, mid, right)
+		return
+	}
+	edge := ks.rowsEdge[sizeIndex(size)]
+	rowChunks(dst, src, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
+		edge(d, s, n, dstStride, srcStride, left, mid, right)
+	})
+}
+
+// rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows);
+// size is the unit the pieces mirror.
+func rowsMirrorBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsMirror[sizeIndex(size)] == nil || mid >= rowsMaxMidAsm {
+		rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+		return
+	}
+	mirror := ks.rowsMirror[sizeIndex(size)]
+	rowChunks(dst, src, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
+		mirror(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+	})
+}
+
+// rowChunks calls kernel for the rows in chunks of at most about
+// chunkBytes of output, after checking that dst and src hold them (the
+// assembly trusts its arguments) and reporting them to the race detector.
+func rowChunks(dst, src []byte, rows, dstStride, srcStride, width, mid int, kernel func(d, s *byte, n int)) {
+	for rows > 0 {
+		n := min(rows, max(1, chunkBytes/max(dstStride, 1)))
+		_ = dst[(n-1)*dstStride+width-1]
+		_ = src[(n-1)*srcStride+mid-1]
+		raceRows(dst, src, n, dstStride, srcStride, width, mid)
+		kernel(&dst[0], &src[0], n)
+		if rows -= n; rows > 0 {
+			dst, src = dst[n*dstStride:], src[n*srcStride:]
+		}
+	}
+}

@@ -1,5 +1,0 @@
-//go:build !(amd64 || arm64) || !gc || purego || noasm
-
-package pad
-
-var asmKernelSets []asmKernels
