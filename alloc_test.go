@@ -14,9 +14,14 @@ func TestRunsAllocateNothing(t *testing.T) {
 		{Mode: Edge, Before: []int{1, 3}, After: []int{0, 1}},
 		{Mode: Wrap, Before: []int{-1, 5}, After: []int{2, 2}},
 	} {
+		// Both ways of running a small plan: the gather table, the executor.
 		p, err := NewPlan([]int{3, 4}, s)
 		if err != nil {
 			t.Fatal(err)
+		}
+		pe, _ := newExecPlan([]int{3, 4}, s)
+		if p.gather == nil || pe.gather != nil {
+			t.Fatalf("%v: gather tables %v and %v", s, p.gather, pe.gather)
 		}
 		out := prod(p.OutShape())
 		src, dst := make([]float32, 12), make([]float32, out)
@@ -24,11 +29,13 @@ func TestRunsAllocateNothing(t *testing.T) {
 		strides := []int{1, 3}
 		strs, dstStrs := make([]string, 12), make([]string, out)
 		for name, run := range map[string]func(){
-			"Run":        func() { Run(p, dst, src, 1.5) },
-			"RunBytes":   func() { p.RunBytes(b, sb, 4, value) },
-			"RunStrided": func() { RunStrided(p, dst, src, strides, 1.5) },
-			"Run string": func() { Run(p, dstStrs, strs, "x") },
-			"RunPacked":  func() { p.RunPacked(b[:(out+1)/2], sb[:6], 4, 7) },
+			"Run":                 func() { Run(p, dst, src, 1.5) },
+			"RunBytes":            func() { p.RunBytes(b, sb, 4, value) },
+			"RunStrided":          func() { RunStrided(p, dst, src, strides, 1.5) },
+			"Run string":          func() { Run(p, dstStrs, strs, "x") },
+			"RunPacked":           func() { p.RunPacked(b[:(out+1)/2], sb[:6], 4, 7) },
+			"Run (executor)":      func() { Run(pe, dst, src, 1.5) },
+			"RunBytes (executor)": func() { pe.RunBytes(b, sb, 4, value) },
 		} {
 			if a := testing.AllocsPerRun(50, run); a != 0 {
 				t.Errorf("%v: %s allocates %v times per run", s, name, a)

@@ -99,7 +99,7 @@ func TestCanaryPad(t *testing.T) {
 	}()
 	gridPadCases(g, func(c *gridPad) {
 		cur = c
-		p, err := NewPlan(c.shape(), c.spec())
+		p, err := newExecPlan(c.shape(), c.spec())
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}

@@ -521,10 +521,15 @@ func FuzzPadDispatch(f *testing.F) {
 			return fmt.Sprintf("%v, %d-byte elements via %s (wrong dst %v, layout %d), value %x", c, size, fzViaNames[via], wrongDst, layout, value)
 		}
 
-		var p *Plan
+		// p sends small outputs through the executor and its kernels;
+		// gathered, through the gather table (gather.go) where it has one.
+		var p, gathered *Plan
 		err, pv := rtCatch(func() error {
 			var e error
-			p, e = NewPlan(c.shape, c.spec)
+			withoutGather(func() { p, e = NewPlan(c.shape, c.spec) })
+			if e == nil {
+				gathered, e = NewPlan(c.shape, c.spec)
+			}
 			return e
 		})
 		if pv != nil {
@@ -555,7 +560,7 @@ func FuzzPadDispatch(f *testing.F) {
 		}
 
 		runner := fzRunners[size]
-		run := func() (res fzRunResult) {
+		run := func(p *Plan) (res fzRunResult) {
 			res.dst = bytes.Repeat([]byte{0xEE}, dstLen)
 			res.err, res.panicked = rtCatch(func() error {
 				if p == nil {
@@ -577,16 +582,17 @@ func FuzzPadDispatch(f *testing.F) {
 			return res
 		}
 		srcKeep := bytes.Clone(src)
-		got := run()
+		got := run(p)
 		var generic fzRunResult
-		withLevel(levelGo, func() { generic = run() })
+		withLevel(levelGo, func() { generic = run(p) })
+		table := run(gathered)
 		if !bytes.Equal(src, srcKeep) {
 			t.Fatalf("%s: src changed", what())
 		}
 		for _, r := range []struct {
-			level kernelLevel
+			level any
 			res   fzRunResult
-		}{{active, got}, {levelGo, generic}} {
+		}{{active, got}, {levelGo, generic}, {"gather table", table}} {
 			switch {
 			case r.res.panicked != nil:
 				t.Fatalf("%s at level %v: panicked: %v", what(), r.level, r.res.panicked)

@@ -213,7 +213,7 @@ func TestGuardPad(t *testing.T) {
 	defer a.catchFault(t, func() string { return fmt.Sprintf("%v at level %v, %s", cur, level, guardPass(end)) })
 	gridPadCases(g, func(c *gridPad) {
 		cur = c
-		p, err := NewPlan(c.shape(), c.spec())
+		p, err := newExecPlan(c.shape(), c.spec())
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}

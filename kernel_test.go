@@ -201,6 +201,22 @@ func TestRequiredKernels(t *testing.T) {
 }
 
 // withLevel runs f with the byte kernels at level l.
+// withoutGather runs f with plans that send even the smallest outputs
+// through the executor (gather.go).
+func withoutGather(f func()) {
+	saved := gatherMaxOut
+	gatherMaxOut = 0
+	defer func() { gatherMaxOut = saved }()
+	f()
+}
+
+// newExecPlan is NewPlan for tests of the executor and its kernels: no
+// gather table, however small the output.
+func newExecPlan(shape []int, s Spec, opts ...Option) (p *Plan, err error) {
+	withoutGather(func() { p, err = NewPlan(shape, s, opts...) })
+	return p, err
+}
+
 func withLevel(l kernelLevel, f func()) {
 	saved := active
 	active = l

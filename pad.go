@@ -184,6 +184,10 @@ type Plan struct {
 	axes []level
 
 	workers int // Workers option; 0: the default
+
+	// Small outputs: the input index of each output element, -1 for the
+	// value (gather.go).
+	gather []int32
 }
 
 // Option configures NewPlan.
@@ -216,6 +220,7 @@ func NewPlan(shape []int, s Spec, opts ...Option) (*Plan, error) {
 	}
 	p := compile(s, axes)
 	p.workers = o.workers
+	p.buildGather()
 	return p, nil
 }
 
@@ -239,6 +244,10 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 		return err
 	}
 	if p.outLen == 0 {
+		return nil
+	}
+	if p.gather != nil {
+		gather(dst, src, p.gather, value)
 		return nil
 	}
 	if es, ok := byteSized[T](); ok {
@@ -312,6 +321,10 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 		return err
 	}
 	if p.outLen == 0 {
+		return nil
+	}
+	if p.gather != nil {
+		gatherBytes(dst, src, elemSize, p.gather, value)
 		return nil
 	}
 	k := newByteKernels(dst, src, elemSize)
