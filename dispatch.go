@@ -55,3 +55,11 @@ type asmKernels struct {
 // cannot be preempted, so long runs are split (the runtime clears memory
 // in chunks of this size for the same reason).
 const chunkBytes = 256 << 10
+
+// planes is the outer loop of the rows wrappers (rowsConstBytes,
+// rowsEdgeBytes, rowsMirrorBytes): n blocks of rows, block p at byte p*dst
+// of dst and p*src of src (dst, src >= 0). One call pads every plane of an
+// image batch, so the executor's cost is per run of rows, not per plane.
+type planes struct{ n, dst, src int }
+
+var onePlane = planes{n: 1}

@@ -74,56 +74,67 @@ func reverseBytes(dst, src []byte, size int) {
 	}
 }
 
-func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
+func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
 	ks := kernelsInUse()
 	if ks == nil || mid >= rowsMaxMidAsm {
-		rowsConstGo(dst, src, rows, dstStride, srcStride, left, mid, right, pat)
+		for p := range pl.n {
+			rowsConstGo(dst[p*pl.dst:], src[p*pl.src:], rows, dstStride, srcStride, left, mid, right, pat)
+		}
 		return
 	}
-	rowChunks(dst, src, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
+	rowChunks(dst, src, pl, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
 		ks.rowsConst(d, s, n, dstStride, srcStride, left, mid, right, pat)
 	})
 }
 
 // rowsEdgeBytes: size is the element the edge padding repeats.
-func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right int) {
+func rowsEdgeBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcStride, left, mid, right int) {
 	ks := kernelsInUse()
 	if ks == nil || !kernelSize(size) || mid >= rowsMaxMidAsm {
-		rowsEdgeGo(dst, src, size, rows, dstStride, srcStride, left, mid, right)
+		for p := range pl.n {
+			rowsEdgeGo(dst[p*pl.dst:], src[p*pl.src:], size, rows, dstStride, srcStride, left, mid, right)
+		}
 		return
 	}
 	edge := ks.rowsEdge[sizeIndex(size)]
-	rowChunks(dst, src, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
+	rowChunks(dst, src, pl, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
 		edge(d, s, n, dstStride, srcStride, left, mid, right)
 	})
 }
 
 // rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows);
 // size is the unit the pieces mirror.
-func rowsMirrorBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
 	ks := kernelsInUse()
 	if ks == nil || ks.rowsMirror[sizeIndex(size)] == nil || mid >= rowsMaxMidAsm {
-		rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+		for p := range pl.n {
+			rowsMirrorGo(dst[p*pl.dst:], src[p*pl.src:], size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+		}
 		return
 	}
 	mirror := ks.rowsMirror[sizeIndex(size)]
-	rowChunks(dst, src, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
+	rowChunks(dst, src, pl, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
 		mirror(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
 	})
 }
 
-// rowChunks calls kernel for the rows in chunks of at most about
-// chunkBytes of output, after checking that dst and src hold them (the
-// assembly trusts its arguments) and reporting them to the race detector.
-func rowChunks(dst, src []byte, rows, dstStride, srcStride, width, mid int, kernel func(d, s *byte, n int)) {
-	for rows > 0 {
-		n := min(rows, max(1, chunkBytes/max(dstStride, 1)))
-		_ = dst[(n-1)*dstStride+width-1]
-		_ = src[(n-1)*srcStride+mid-1]
-		raceRows(dst, src, n, dstStride, srcStride, width, mid)
-		kernel(&dst[0], &src[0], n)
-		if rows -= n; rows > 0 {
-			dst, src = dst[n*dstStride:], src[n*srcStride:]
+// rowChunks calls kernel for the rows of each plane in chunks of at most
+// about chunkBytes of output, after checking that dst and src hold them
+// (the assembly trusts its arguments) and reporting them to the race
+// detector.
+func rowChunks(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, kernel func(d, s *byte, n int)) {
+	per := max(1, chunkBytes/max(dstStride, 1)) // rows per call
+	for p := range pl.n {
+		d, s := dst[p*pl.dst:], src[p*pl.src:]
+		for left := rows; left > 0; {
+			n := min(left, per)
+			_ = d[(n-1)*dstStride+width-1]
+			_ = s[(n-1)*srcStride+mid-1]
+			raceRows(d, s, n, dstStride, srcStride, width, mid)
+			kernel(&d[0], &s[0], n)
+			if left -= n; left > 0 {
+				d, s = d[n*dstStride:], s[n*srcStride:]
+			}
 		}
 	}
 }

@@ -25,6 +25,12 @@ type kernels interface {
 	// src[srcOff+t*srcStride:], or reports false to have the executor make
 	// them one by one.
 	rows(lv *level, count, off, dstStride, srcOff, srcStride, stride int) bool
+	// planes makes n blocks of level pl, whose sub-level is the innermost
+	// level lv, by pl's row runs: block p at dst[off+p*dstPlane:] from the
+	// input at src[srcOff+p*srcPlane:], rowStride and stride the input
+	// strides of pl and lv; or reports false to have the executor make them
+	// one by one.
+	planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool
 }
 
 // execute runs the levels of a plan with the given input strides on the
@@ -89,6 +95,10 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 			return
 		}
 		if l+2 == len(x.levels) && x.k.rows(&x.levels[l+1], s.n, at, blk, src, s.step*stride, x.strides[l+1]) {
+			return
+		}
+		if l+3 == len(x.levels) && x.levels[l+1].runs != nil &&
+			x.k.planes(&x.levels[l+1], &x.levels[l+2], s.n, at, blk, src, s.step*stride, x.strides[l+1], x.strides[l+2]) {
 			return
 		}
 		for t := 0; t < s.n; t++ {

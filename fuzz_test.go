@@ -284,11 +284,11 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 	case fzReverse:
 		reverseBytes(dst.b(), src.b(), c.size)
 	case fzRowsConst:
-		rowsConstBytes(dst.b(), src.b(), c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat)
+		rowsConstBytes(dst.b(), src.b(), onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat)
 	case fzRowsEdge:
-		rowsEdgeBytes(dst.b(), src.b(), c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
+		rowsEdgeBytes(dst.b(), src.b(), c.size, onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
 	case fzRowsMirror:
-		rowsMirrorBytes(dst.b(), src.b(), c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
+		rowsMirrorBytes(dst.b(), src.b(), c.size, onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
 	}
 }
 

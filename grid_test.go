@@ -320,6 +320,7 @@ func gridKernelCalls(ks asmKernels, g gridDensity, f func(c *gridCall)) {
 type gridPad struct {
 	mode                    Mode
 	size, mid, rows         int
+	planes                  int // > 1: a leading unpadded axis (batched rows calls)
 	left, right             int
 	outerBefore, outerAfter int
 	zero                    bool // constant mode: the value is zero bytes (a clear, not a fill)
@@ -333,20 +334,28 @@ func (c *gridPad) String() string {
 	if c.typed {
 		api = fmt.Sprintf("Run[[%d]byte]", c.size)
 	}
-	return fmt.Sprintf("%s %v of [%d, %d] (n %d bytes) by left %d right %d (outer %d, %d), value % x, off %d",
-		api, c.mode, c.rows, c.mid, c.mid*c.size, c.left, c.right, c.outerBefore, c.outerAfter, c.value(), c.off)
+	return fmt.Sprintf("%s %v of %v (n %d bytes) by left %d right %d (outer %d, %d), value % x, off %d",
+		api, c.mode, c.shape(), c.mid*c.size, c.left, c.right, c.outerBefore, c.outerAfter, c.value(), c.off)
 }
 
-func (c *gridPad) shape() []int { return []int{c.rows, c.mid} }
+func (c *gridPad) shape() []int {
+	if c.planes > 1 {
+		return []int{c.planes, c.rows, c.mid}
+	}
+	return []int{c.rows, c.mid}
+}
 
 func (c *gridPad) spec() Spec {
+	if c.planes > 1 {
+		return Spec{Mode: c.mode, Before: []int{0, c.outerBefore, c.left}, After: []int{0, c.outerAfter, c.right}}
+	}
 	return Spec{Mode: c.mode, Before: []int{c.outerBefore, c.left}, After: []int{c.outerAfter, c.right}}
 }
 
-func (c *gridPad) srcLen() int { return c.rows * c.mid * c.size }
+func (c *gridPad) srcLen() int { return max(1, c.planes) * c.rows * c.mid * c.size }
 
 func (c *gridPad) dstLen() int {
-	return (c.outerBefore + c.rows + c.outerAfter) * (c.left + c.mid + c.right) * c.size
+	return max(1, c.planes) * (c.outerBefore + c.rows + c.outerAfter) * (c.left + c.mid + c.right) * c.size
 }
 
 // value is the pad value, or nil for zero: bytes with the top bit set,
@@ -435,6 +444,10 @@ func gridPadCases(g gridDensity, f func(c *gridPad)) {
 						typed: seed%2 == 1, zero: mode == Constant && seed%7 == 3}
 					if seed%5 == 4 {
 						c.outerBefore, c.outerAfter = 1+seed/5%2, seed/10%2
+					}
+					if seed%4 == 1 {
+						c.planes = 2 + seed/4%2
+						c.outerBefore, c.outerAfter = seed/8%3, seed/16%2
 					}
 					f(&c)
 				}

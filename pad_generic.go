@@ -126,27 +126,70 @@ func (k *byteKernels) copyUnits(src []byte, off, srcOff, count, width, step int)
 }
 
 func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, stride int) bool {
-	size, r := k.size, &lv.row
-	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
-	left, mid, right := r.left*size, r.mid*size, r.right*size
-	switch {
-	case srcStride < 0 || r.kind == rowGeneral || r.kind == rowConst && !k.zero && !kernelSize(size):
+	if srcStride < 0 {
 		for t := 0; t < count; t++ {
 			k.row(lv, off+t*dstStride, srcOff+t*srcStride, stride)
 		}
+		return true
+	}
+	k.rowsPlanes(lv, onePlane, count, off, dstStride, srcOff, srcStride, stride)
+	return true
+}
+
+// planes makes n planes of the level pl (rows of the innermost level lv),
+// plane p at dst offset off+p*dstPlane from the input plane at
+// srcOff+p*srcPlane, by the plane's row runs: one rows call per run for all
+// planes.
+func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
+	if srcPlane < 0 {
+		return false
+	}
+	for _, r := range pl.runs {
+		at := off + r.at*pl.blk
+		if r.fill {
+			for p := range n {
+				k.fill(at+p*dstPlane, r.n*pl.blk)
+			}
+			continue
+		}
+		k.rowsPlanes(lv, planes{n, dstPlane, srcPlane}, r.n, at, pl.blk, srcOff+r.src*rowStride, r.step*rowStride, stride)
+	}
+	return true
+}
+
+// rowsPlanes makes count rows of the innermost level lv in each of pl.n
+// planes (pl in elements): row t of plane p at dst offset
+// off+p*pl.dst+t*dstStride from the input row at
+// srcOff+p*pl.src+t*srcStride (srcStride >= 0).
+func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, srcOff, srcStride, stride int) {
+	size, r := k.size, &lv.row
+	if r.kind == rowGeneral || r.kind == rowConst && !k.zero && !kernelSize(size) {
+		for p := range pl.n {
+			for t := 0; t < count; t++ {
+				k.row(lv, off+p*pl.dst+t*dstStride, srcOff+p*pl.src+t*srcStride, stride)
+			}
+		}
+		return
+	}
+	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
+	left, mid, right := r.left*size, r.mid*size, r.right*size
+	ds, ss := dstStride*size, srcStride*size
+	pb := planes{pl.n, pl.dst * size, pl.src * size}
+	switch {
 	case r.kind == rowConst:
-		rowsConstBytes(dst, src, count, dstStride*size, srcStride*size, left, mid, right, &k.pat)
+		rowsConstBytes(dst, src, pb, count, ds, ss, left, mid, right, &k.pat)
 	case r.kind == rowEdge:
-		rowsEdgeBytes(dst, src, r.unit*size, count, dstStride*size, srcStride*size, left, mid, right)
+		rowsEdgeBytes(dst, src, r.unit*size, pb, count, ds, ss, left, mid, right)
 	default:
 		unit := r.unit * size
 		if lf, rf, ok := r.mirrored(); ok && kernelSize(unit) {
-			rowsMirrorBytes(dst, src, unit, count, dstStride*size, srcStride*size, left, mid, right, lf*size, rf*size)
+			rowsMirrorBytes(dst, src, unit, pb, count, ds, ss, left, mid, right, lf*size, rf*size)
 		} else {
-			rowsPiecesGo(dst, src, count, dstStride*size, srcStride*size, left, mid, right, r, unit)
+			for p := range pb.n {
+				rowsPiecesGo(dst[p*pb.dst:], src[p*pb.src:], count, ds, ss, left, mid, right, r, unit)
+			}
 		}
 	}
-	return true
 }
 
 // mirrored reports whether the pieces of a rowPieces form are mirrored
@@ -329,6 +372,10 @@ func (k typedKernels[T]) fill(off, n int) {
 
 func (k typedKernels[T]) rows(*level, int, int, int, int, int, int) bool { return false }
 
+func (k typedKernels[T]) planes(*level, *level, int, int, int, int, int, int, int) bool {
+	return false
+}
+
 func (k typedKernels[T]) copySrc(off, srcOff, count, width, step int) {
 	copyTyped(k.dst, k.src, off, srcOff, count, width, step)
 }
@@ -393,6 +440,10 @@ func (k packedKernels) fill(off, n int) {
 }
 
 func (k packedKernels) rows(*level, int, int, int, int, int, int) bool { return false }
+
+func (k packedKernels) planes(*level, *level, int, int, int, int, int, int, int) bool {
+	return false
+}
 
 func (k packedKernels) copySrc(off, srcOff, count, width, step int) {
 	k.copyUnits(k.src, off, srcOff, count, width, step)

@@ -16,16 +16,22 @@ func copyBytes(dst, src []byte) { copy(dst, src) }
 
 func reverseBytes(dst, src []byte, size int) { reverseGo(dst, src, size) }
 
-func rowsConstBytes(dst, src []byte, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
-	rowsConstGo(dst, src, rows, dstStride, srcStride, left, mid, right, pat)
+func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
+	for p := range pl.n {
+		rowsConstGo(dst[p*pl.dst:], src[p*pl.src:], rows, dstStride, srcStride, left, mid, right, pat)
+	}
 }
 
-func rowsEdgeBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right int) {
-	rowsEdgeGo(dst, src, size, rows, dstStride, srcStride, left, mid, right)
+func rowsEdgeBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcStride, left, mid, right int) {
+	for p := range pl.n {
+		rowsEdgeGo(dst[p*pl.dst:], src[p*pl.src:], size, rows, dstStride, srcStride, left, mid, right)
+	}
 }
 
 // rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows),
 // size a kernel size.
-func rowsMirrorBytes(dst, src []byte, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
-	rowsMirrorGo(dst, src, size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+	for p := range pl.n {
+		rowsMirrorGo(dst[p*pl.dst:], src[p*pl.src:], size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+	}
 }

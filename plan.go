@@ -182,8 +182,71 @@ const (
 type level struct {
 	segs          []segment // in execution order: a segment reads only blocks written before it
 	inLen, outLen int
-	blk           int     // output elements per block
-	row           rowForm // the innermost level's program, when a row kernel can run it
+	blk           int      // output elements per block
+	row           rowForm  // the innermost level's program, when a row kernel can run it
+	runs          []rowRun // the level above the innermost: its rows as runs from the input
+}
+
+// rowRun is a run of n rows (blocks) of the level above the innermost,
+// from row at: filled with the value, or row at+t made from input row
+// src+t*step (step 1, or 0: n copies of one input row, as edge padding
+// makes). Unlike the segments, runs never read finished output, so a
+// rows kernel makes each run for every plane of a batch in one call.
+type rowRun struct {
+	at, n, src, step int
+	fill             bool
+}
+
+// maxRowRunSplit bounds the rows of a mirrored segment that runsOf splits
+// into one run per row.
+const maxRowRunSplit = 8
+
+// runsOf expresses the segments of lv as row runs, or returns nil.
+func runsOf(lv *level) []rowRun {
+	// srcOf returns the input row of output block b when a forward segSrc
+	// makes it.
+	srcOf := func(b int) (int, bool) {
+		for _, s := range lv.segs {
+			if s.kind == segSrc && s.step == 1 && b >= s.at && b < s.at+s.n {
+				return s.src + b - s.at, true
+			}
+		}
+		return 0, false
+	}
+	var runs []rowRun
+	for _, s := range lv.segs {
+		switch {
+		case s.kind == segFill:
+			runs = append(runs, rowRun{at: s.at, n: s.n, fill: true})
+		case s.kind == segSrc && s.step == 1:
+			runs = append(runs, rowRun{at: s.at, n: s.n, src: s.src, step: 1})
+		case s.kind == segSrc && s.step == -1 && s.n <= maxRowRunSplit:
+			for t := 0; t < s.n; t++ {
+				runs = append(runs, rowRun{at: s.at + t, n: 1, src: s.src - t})
+			}
+		case s.kind == segRepeat && (s.step == 1 || s.step == -1): // period 1: edge
+			b := s.at - 1
+			if s.step < 0 {
+				b = s.at + s.n
+			}
+			src, ok := srcOf(b)
+			if !ok {
+				return nil
+			}
+			runs = append(runs, rowRun{at: s.at, n: s.n, src: src})
+		case s.kind == segDup && s.n <= maxRowRunSplit:
+			for t := 0; t < s.n; t++ {
+				src, ok := srcOf(s.src + t*s.step)
+				if !ok {
+					return nil
+				}
+				runs = append(runs, rowRun{at: s.at + t, n: 1, src: src})
+			}
+		default:
+			return nil
+		}
+	}
+	return runs
 }
 
 // rowForm describes an innermost row made of left blocks of padding, mid
@@ -473,6 +536,9 @@ func compile(s Spec, axes []axis) *Plan {
 	setBlocks(p.levels, group)
 	last := &p.levels[len(p.levels)-1]
 	last.row = rowOf(last)
+	if n := len(p.levels); n >= 2 && last.row.kind != rowGeneral {
+		p.levels[n-2].runs = runsOf(&p.levels[n-2])
+	}
 	p.strides = make([]int, len(p.levels))
 	stride := group
 	for i := len(p.levels) - 1; i >= 0; i-- {
