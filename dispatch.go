@@ -1,6 +1,7 @@
 package pad
 
 import (
+	"math/bits"
 	"runtime"
 	"strings"
 )
@@ -49,12 +50,21 @@ type asmKernels struct {
 	rowsEdge  [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int)
 	// rowsMirror: nil where the architecture has no assembly version yet.
 	rowsMirror [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
+	// rowsShuffle: nil where the CPU or the architecture lacks it.
+	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 }
 
 // chunkBytes bounds the bytes one assembly call writes: an assembly call
 // cannot be preempted, so long runs are split (the runtime clears memory
 // in chunks of this size for the same reason).
 const chunkBytes = 256 << 10
+
+// kernelSizes are the element sizes of the byte kernels, in the order of
+// their tables.
+var kernelSizes = [5]int{1, 2, 4, 8, 16}
+
+// sizeIndex is the index of a kernel size (1, 2, 4, 8, 16) in the tables.
+func sizeIndex(size int) int { return bits.TrailingZeros(uint(size)) }
 
 // planes is the outer loop of the rows wrappers (rowsConstBytes,
 // rowsEdgeBytes, rowsMirrorBytes): n blocks of rows, block p at byte p*dst

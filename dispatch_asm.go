@@ -2,8 +2,6 @@
 
 package pad
 
-import "math/bits"
-
 // The dispatch wrappers of the architectures with assembly: they check
 // bounds, report memory to the race detector, split long runs into calls
 // of at most chunkBytes, and call the kernels of the level in use where
@@ -30,9 +28,6 @@ func kernelsInUse() *asmKernels {
 	}
 	return nil
 }
-
-// sizeIndex is the index of a kernel size (1, 2, 4, 8, 16) in the tables.
-func sizeIndex(size int) int { return bits.TrailingZeros(uint(size)) }
 
 func fillBytes(b []byte, pat *[32]byte) {
 	ks := kernelsInUse()
@@ -116,6 +111,49 @@ func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcS
 	rowChunks(dst, src, pl, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
 		mirror(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
 	})
+}
+
+// shuffleInUse reports whether narrow rows use the shuffle kernel.
+func shuffleInUse() bool {
+	ks := kernelsInUse()
+	return ks != nil && ks.rowsShuffle != nil
+}
+
+// rowsShuffleBytes makes narrow rows by a shuffle table (shuffle.go) if
+// the level in use has the kernel, and reports whether it did. The kernel
+// loops over the planes itself: one call per batch of planes of at most
+// about chunkBytes of output (or per chunk of rows of a bigger plane).
+func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsShuffle == nil || width > shuffleMax || mid > shuffleMax {
+		return false
+	}
+	if rows == 0 || pl.n == 0 {
+		return true
+	}
+	b := tab.bytes()
+	plane := (rows-1)*dstStride + width // output bytes of a plane, from its first
+	if plane > chunkBytes {
+		rowChunks(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, n int) {
+			ks.rowsShuffle(d, s, n, dstStride, srcStride, width, mid, b, pat, 1, 0, 0)
+		})
+		return true
+	}
+	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per call
+	for p := 0; p < pl.n; p += per {
+		n := min(per, pl.n-p)
+		d, s := dst[p*pl.dst:], src[p*pl.src:]
+		// Strides are >= 0: the last row of the last plane reaches farthest.
+		_ = d[(n-1)*pl.dst+plane-1]
+		_ = s[(n-1)*pl.src+(rows-1)*srcStride+mid-1]
+		if raceEnabled {
+			for q := range n {
+				raceRows(d[q*pl.dst:], s[q*pl.src:], rows, dstStride, srcStride, width, mid)
+			}
+		}
+		ks.rowsShuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, b, pat, n, pl.dst, pl.src)
+	}
+	return true
 }
 
 // rowChunks calls kernel for the rows of each plane in chunks of at most

@@ -122,10 +122,11 @@ const (
 	fzRowsConst
 	fzRowsEdge
 	fzRowsMirror
+	fzRowsShuffle
 	fzKernelCount
 )
 
-var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror"}
+var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle"}
 
 // fzKernelCase is one decoded FuzzKernels input.
 type fzKernelCase struct {
@@ -137,10 +138,17 @@ type fzKernelCase struct {
 	leftFrom, rightFrom        int // rowsMirror: offsets of the last unit each mirrored piece reads
 	pat                        *[32]byte
 	dstLen, srcLen             int // bytes the kernel may write and read
+	// rowsShuffle: the table, planes (rows of width bytes from mid)
+	tab   *shuffleTable
+	width int
+	pl    planes
 }
 
 func (c *fzKernelCase) String() string {
 	switch c.kernel {
+	case fzRowsShuffle:
+		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v dstOff %d srcOff %d table %x %x",
+			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.dstOff, c.srcOff, c.tab.idx[:c.width], c.tab.take)
 	case fzRowsConst, fzRowsEdge, fzRowsMirror:
 		return fmt.Sprintf("%s size %d rows %d dstStride %d srcStride %d left %d mid %d right %d from %d/%d dstOff %d srcOff %d",
 			fzKernelNames[c.kernel], c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom, c.dstOff, c.srcOff)
@@ -165,6 +173,9 @@ func (c *fzKernelCase) String() string {
 //   - srcGap mod 512: below 256 the bytes between src rows; from 256 on a
 //     srcStride below mid ((srcGap-256) mod (mid+1)): overlapping src rows,
 //     0 broadcasts one row.
+//   - rowsShuffle: width 1 + left%128, mid 1 + n%128, a table drawn from
+//     elem's hash (indices below mid, about one byte in eight the value),
+//     1 + right%3 planes with gaps of dstGap and srcGap bytes after the rows.
 //   - elem: the pattern element (repeated to K bytes); data: the src bytes.
 func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem []byte) *fzKernelCase {
 	c := &fzKernelCase{kernel: int(kernel % fzKernelCount), dstOff: int(dstOff % 64), srcOff: int(srcOff % 64)}
@@ -198,6 +209,33 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 	case fzCopy:
 		c.n = int(n)
 		c.dstLen, c.srcLen = c.n, c.n
+	case fzRowsShuffle:
+		c.width, c.mid = 1+int(left%128), 1+int(n%128)
+		c.tab = new(shuffleTable)
+		h := fzHash(elem) | 1
+		for i := 0; i < c.width; i++ {
+			h ^= h << 13
+			h ^= h >> 7
+			h ^= h << 17
+			if h%8 != 0 {
+				c.tab.idx[i] = byte(h >> 8 % uint64(c.mid))
+				c.tab.take[i/64] |= 1 << (i % 64)
+			}
+		}
+		c.dstStride = c.width + int(dstGap%64)
+		if g := int(srcGap % 512); g < 256 {
+			c.srcStride = c.mid + g%64
+		} else {
+			c.srcStride = (g - 256) % (c.mid + 1)
+		}
+		c.rows = int(rows % 9)
+		c.pl = planes{n: 1 + int(right%3)}
+		if c.rows > 0 {
+			c.pl.dst = (c.rows-1)*c.dstStride + c.width + int(dstGap/64%64)
+			c.pl.src = (c.rows-1)*c.srcStride + c.mid + int(srcGap/64%64)
+			c.dstLen = (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width
+			c.srcLen = (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
+		}
 	default:
 		c.left, c.right = int(left%300)*K, int(right%300)*K
 		c.mid = int(n)
@@ -247,8 +285,19 @@ func (c *fzKernelCase) want(dst0, src []byte) []byte {
 		rowsEdgeGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
 	case fzRowsMirror:
 		rowsMirrorGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
+	case fzRowsShuffle:
+		c.shuffleGo(w, src)
 	}
 	return w
+}
+
+func (c *fzKernelCase) shuffleGo(dst, src []byte) {
+	if c.rows == 0 {
+		return
+	}
+	for p := range c.pl.n {
+		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
+	}
 }
 
 // callAsm calls the assembly kernel of ks.
@@ -270,6 +319,12 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 		} else { // no assembly version on this architecture: check the Go one
 			rowsMirrorGo(dst.b(), src.b(), c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
 		}
+	case fzRowsShuffle:
+		if ks.rowsShuffle != nil {
+			ks.rowsShuffle(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+		} else { // the level or CPU has no shuffle kernel: check the Go one
+			c.shuffleGo(dst.b(), src.b())
+		}
 	}
 }
 
@@ -289,6 +344,10 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 		rowsEdgeBytes(dst.b(), src.b(), c.size, onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
 	case fzRowsMirror:
 		rowsMirrorBytes(dst.b(), src.b(), c.size, onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
+	case fzRowsShuffle:
+		if !rowsShuffleBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat) {
+			c.shuffleGo(dst.b(), src.b())
+		}
 	}
 }
 
@@ -302,6 +361,8 @@ func FuzzKernels(f *testing.F) {
 	f.Add(uint16(fzReverse), uint16(2), uint16(66), uint16(0), uint16(7), uint16(0), uint16(0), uint16(0), uint16(0), uint16(0), []byte(nil), []byte(nil))
 	f.Add(uint16(fzRowsConst), uint16(8), uint16(24), uint16(5), uint16(9), uint16(3), uint16(40), uint16(1), uint16(7), uint16(3), []byte{9, 8, 7}, []byte(nil))
 	f.Add(uint16(fzRowsEdge), uint16(16), uint16(16), uint16(0), uint16(0), uint16(4), uint16(0), uint16(40), uint16(0), uint16(300), []byte(nil), []byte("edge"))
+	f.Add(uint16(fzRowsShuffle), uint16(4), uint16(55), uint16(0), uint16(3), uint16(3), uint16(63), uint16(2), uint16(70), uint16(200), []byte{7}, []byte(nil))
+	f.Add(uint16(fzRowsShuffle), uint16(1), uint16(111), uint16(5), uint16(0), uint16(2), uint16(115), uint16(1), uint16(0), uint16(300), []byte{3, 1}, []byte(nil))
 	f.Fuzz(func(t *testing.T, kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem, data []byte) {
 		ks := activeKernels(t)
 		c := fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap, elem)

@@ -25,11 +25,22 @@ func cpuFeatures() []string {
 	}
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL {
 		f = append(f, "avx512")
+		if cpu.X86.HasAVX512VBMI {
+			f = append(f, "vbmi")
+		}
 	}
 	if len(f) == 0 {
 		f = append(f, "no avx2")
 	}
 	return f
+}
+
+// ifVBMI returns the shuffle kernel if the CPU has AVX-512 VBMI (VPERMI2B).
+func ifVBMI(f func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)) func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+	if cpu.X86.HasAVX512VBMI {
+		return f
+	}
+	return nil
 }
 
 // The assembly kernels of each level, strongest last.
@@ -57,5 +68,6 @@ var asmKernelSets = []asmKernels{
 			rowsEdge1AVX512, rowsEdge2AVX512, rowsEdge4AVX512, rowsEdge8AVX512, rowsEdge16AVX512},
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
+		rowsShuffle: ifVBMI(rowsShuffleAVX512),
 	},
 }

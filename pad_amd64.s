@@ -9718,3 +9718,177 @@ mp_done_1065:
 
 ret_1043:
 	RET
+
+// func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
+TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-96
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            rows+16(FP), DX
+	MOVQ            dstStride+24(FP), BX
+	MOVQ            srcStride+32(FP), SI
+	MOVQ            width+40(FP), DI
+	MOVQ            mid+48(FP), R8
+	MOVQ            tab+56(FP), R9
+	MOVQ            pat+64(FP), R10
+	MOVQ            planes+72(FP), R11
+	TESTQ           DX, DX
+	JZ              shuf_ret_1069
+	TESTQ           R11, R11
+	JZ              shuf_ret_1069
+	LEAQ            lowmask64<>+0(SB), R12
+	MOVQ            $0x00000040, R13
+	CMPQ            R8, R13
+	CMOVQLT         R8, R13
+	MOVQ            R8, R14
+	SUBQ            R13, R14
+	KMOVQ           (R12)(R13*8), K1
+	KMOVQ           (R12)(R14*8), K2
+	MOVQ            $0x00000040, R13
+	CMPQ            DI, R13
+	CMOVQLT         DI, R13
+	MOVQ            DI, R14
+	SUBQ            R13, R14
+	KMOVQ           (R12)(R13*8), K3
+	KMOVQ           (R12)(R14*8), K4
+	KMOVQ           128(R9), K5
+	KMOVQ           136(R9), K6
+	VMOVDQU64       (R9), Z0
+	VMOVDQU64       64(R9), Z1
+	VBROADCASTI64X4 (R10), Z2
+	MOVQ            AX, R9
+	MOVQ            CX, R10
+	MOVQ            DX, R12
+	MOVQ            dstPlane+80(FP), R13
+	MOVQ            srcPlane+88(FP), R14
+	CMPQ            R8, $0x40
+	JBE             shuf_one_table_1070
+	CMPQ            DI, $0x40
+	JBE             shuf_two_narrow_1073
+
+shuf_planes_1074:
+	MOVQ R9, AX
+	MOVQ R10, CX
+	MOVQ R12, DX
+
+shuf_rows_1075:
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	VMOVDQU64  Z0, Z5
+	VPERMI2B   Z4, Z3, Z5
+	VPBLENDMB  Z5, Z2, K5, Z6
+	VMOVDQU64  Z6, (AX)
+	VMOVDQU64  Z1, Z5
+	VPERMI2B   Z4, Z3, Z5
+	VPBLENDMB  Z5, Z2, K6, Z7
+	VMOVDQU8   Z7, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DX
+	JNZ        shuf_rows_1075
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_planes_1074
+	VZEROUPPER
+	RET
+
+shuf_two_narrow_1073:
+shuf_planes_1076:
+	MOVQ R9, AX
+	MOVQ R10, CX
+	MOVQ R12, DX
+
+shuf_rows_1077:
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU8.Z 64(CX), K2, Z4
+	VMOVDQU64  Z0, Z5
+	VPERMI2B   Z4, Z1, Z5
+	VPBLENDMB  Z5, Z2, K5, Z3
+	VMOVDQU8   Z3, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DX
+	JNZ        shuf_rows_1077
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_planes_1076
+	VZEROUPPER
+	RET
+
+shuf_one_table_1070:
+	CMPQ DI, $0x40
+	JB   shuf_narrow_1071
+	JE   shuf_full_1072
+
+shuf_planes_1078:
+	MOVQ R9, AX
+	MOVQ R10, CX
+	MOVQ R12, DX
+
+shuf_rows_1079:
+	VMOVDQU8.Z (CX), K1, Z3
+	VPERMB     Z3, Z0, Z4
+	VPBLENDMB  Z4, Z2, K5, Z5
+	VMOVDQU64  Z5, (AX)
+	VPERMB     Z3, Z1, Z3
+	VPBLENDMB  Z3, Z2, K6, Z6
+	VMOVDQU8   Z6, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DX
+	JNZ        shuf_rows_1079
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_planes_1078
+	VZEROUPPER
+	RET
+
+shuf_narrow_1071:
+shuf_planes_1080:
+	MOVQ R9, AX
+	MOVQ R10, CX
+	MOVQ R12, DX
+
+shuf_rows_1081:
+	VMOVDQU8.Z (CX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VPBLENDMB  Z1, Z2, K5, Z3
+	VMOVDQU8   Z3, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DX
+	JNZ        shuf_rows_1081
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_planes_1080
+	VZEROUPPER
+	RET
+
+shuf_full_1072:
+shuf_planes_1082:
+	MOVQ R9, AX
+	MOVQ R10, CX
+	MOVQ R12, DX
+
+shuf_rows_1083:
+	VMOVDQU8.Z (CX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VPBLENDMB  Z1, Z2, K5, Z3
+	VMOVDQU64  Z3, (AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DX
+	JNZ        shuf_rows_1083
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_planes_1082
+	VZEROUPPER
+	RET
+
+shuf_ret_1069:
+	RET

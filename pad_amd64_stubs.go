@@ -723,3 +723,31 @@ func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride 
 //
 //go:noescape
 func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsShuffleAVX512 pads narrow rows by a byte table: row r of dst (at r*dstStride)
+// gets width bytes, byte i taken from byte tab[i] of row r of src (at
+// r*srcStride) where bit i of the little-endian uint64s at tab[128:144] is
+// set, and pat[i%32] where it is clear. width and mid are at most 128;
+// only src[r*srcStride : r*srcStride+mid] is read, and every taken
+// index is below mid:
+//
+// The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane:
+//
+//	for p := 0; p < planes; p++ {
+//		for r := 0; r < rows; r++ {
+//			d := dst[p*dstPlane+r*dstStride:]
+//			s := src[p*srcPlane+r*srcStride:]
+//			for i := 0; i < width; i++ {
+//				if take(i) {
+//					d[i] = s[tab[i]]
+//				} else {
+//					d[i] = pat[i%32]
+//				}
+//			}
+//		}
+//	}
+//
+// It requires AVX-512 F, BW and VBMI.
+//
+//go:noescape
+func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)

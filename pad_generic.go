@@ -175,6 +175,11 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 	left, mid, right := r.left*size, r.mid*size, r.right*size
 	ds, ss := dstStride*size, srcStride*size
 	pb := planes{pl.n, pl.dst * size, pl.src * size}
+	if kernelSize(size) {
+		if t := r.shuffle[sizeIndex(size)]; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
+			return
+		}
+	}
 	switch {
 	case r.kind == rowConst:
 		rowsConstBytes(dst, src, pb, count, ds, ss, left, mid, right, &k.pat)

@@ -35,3 +35,9 @@ func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcS
 		rowsMirrorGo(dst[p*pl.dst:], src[p*pl.src:], size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
 	}
 }
+
+func shuffleInUse() bool { return false }
+
+func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
+	return false
+}

@@ -260,6 +260,7 @@ type rowForm struct {
 	unit             int // elements per block: what an edge pad repeats
 	src              int // input index of the first copied block
 	pieces           []rowPiece
+	shuffle          [5]*shuffleTable // per kernel size (sizeIndex) whose rows are narrow enough (shuffle.go)
 }
 
 // rowPiece is a run of n output blocks from output block at, block at+t
@@ -545,6 +546,7 @@ func compile(s Spec, axes []axis) *Plan {
 		p.strides[i] = stride
 		stride *= p.levels[i].inLen
 	}
+	buildShuffles(last, p.strides[len(p.levels)-1])
 	return p
 }
 

@@ -72,6 +72,8 @@ func main() {
 		}
 	}
 
+	genRowsShuffle()
+
 	Generate()
 	checkNoR15()
 }

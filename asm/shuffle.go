@@ -1,0 +1,168 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// genRowsShuffle emits rowsShuffleAVX512: narrow rows (at most 128 bytes in
+// and out) of any form, each built in registers and written by at most two
+// stores. The table holds, for every output byte, the byte of the src row
+// it takes (a VPERMI2B index into the row's first 128 bytes) and whether it
+// takes the value instead: an edge, mirrored or wrapped row is one
+// permutation of its input row, a constant row a permutation blended with
+// the pattern. Row-by-row kernels store each piece of such rows
+// separately (a 64-byte row of case c took four stores); here each 64
+// bytes of output is one store.
+func genRowsShuffle() {
+	name := "rowsShuffleAVX512"
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
+		name+" pads narrow rows by a byte table: row r of dst (at r*dstStride)",
+		"gets width bytes, byte i taken from byte tab[i] of row r of src (at",
+		"r*srcStride) where bit i of the little-endian uint64s at tab[128:144] is",
+		"set, and pat[i%32] where it is clear. width and mid are at most 128;",
+		"only src[r*srcStride : r*srcStride+mid] is read, and every taken",
+		"index is below mid:",
+		"",
+		"The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane:",
+		"",
+		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+r*srcStride:]\n\t\t\tfor i := 0; i < width; i++ {\n\t\t\t\tif take(i) {\n\t\t\t\t\td[i] = s[tab[i]]\n\t\t\t\t} else {\n\t\t\t\t\td[i] = pat[i%32]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
+		"",
+		"It requires AVX-512 F, BW and VBMI.")
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+	rows := Load(Param("rows"), gp())
+	ds := Load(Param("dstStride"), gp())
+	ss := Load(Param("srcStride"), gp())
+	width := Load(Param("width"), gp())
+	mid := Load(Param("mid"), gp())
+	tab := Load(Param("tab"), gp())
+	pat := Load(Param("pat"), gp())
+	planes := Load(Param("planes"), gp())
+
+	ret := newLabel("shuf_ret")
+	TESTQ(rows, rows)
+	JZ(LabelRef(ret))
+	TESTQ(planes, planes)
+	JZ(LabelRef(ret))
+
+	// Masks of the first and second 64 bytes of the src row and the dst row.
+	tbl := gp()
+	LEAQ(maskTable, tbl)
+	halves := func(n reg.Register) (lo, hi reg.OpmaskVirtual) {
+		a, b := gp(), gp()
+		MOVQ(U32(64), a)
+		CMPQ(n, a)
+		CMOVQLT(n, a) // a = min(n, 64)
+		MOVQ(n, b)
+		SUBQ(a, b) // b = n - a
+		lo, hi = kreg(), kreg()
+		KMOVQ(Mem{Base: tbl, Index: a, Scale: 8}, lo)
+		KMOVQ(Mem{Base: tbl, Index: b, Scale: 8}, hi)
+		return lo, hi
+	}
+	sLo, sHi := halves(mid)
+	dLo, dHi := halves(width)
+	take0, take1 := kreg(), kreg()
+	KMOVQ(at(tab, 128), take0)
+	KMOVQ(at(tab, 136), take1)
+	idx0, idx1, zpat := ZMM(), ZMM(), ZMM()
+	VMOVDQU64(at(tab, 0), idx0)
+	VMOVDQU64(at(tab, 64), idx1)
+	VBROADCASTI64X4(at(pat, 0), zpat)
+
+	// The plane loop's registers, loaded after the table so that the
+	// setup's registers are free again.
+	d0, s0, rows0 := gp(), gp(), gp()
+	MOVQ(d, d0)
+	MOVQ(s, s0)
+	MOVQ(rows, rows0)
+	dp := Load(Param("dstPlane"), gp())
+	sp := Load(Param("srcPlane"), gp())
+
+	// chunk makes output bytes [64c, 64c+64) of the row from the src row
+	// (lo alone, or lo and hi) and stores them, under mask k or whole.
+	chunk := func(lo, hi, idx reg.Register, take reg.OpmaskVirtual, k reg.Register, disp int) {
+		p, out := ZMM(), ZMM()
+		if hi == nil {
+			VPERMB(lo, idx, p) // one table: 1 uop, VPERMI2B 3
+		} else {
+			VMOVDQU64(idx, p)
+			VPERMI2B(hi, lo, p)
+		}
+		VPBLENDMB(p, zpat, take, out)
+		if k == nil {
+			VMOVDQU64(out, at(d, disp))
+		} else {
+			VMOVDQU8(out, k, at(d, disp))
+		}
+	}
+	// loop runs body for every row of every plane and returns.
+	loop := func(body func()) {
+		pl, rl := newLabel("shuf_planes"), newLabel("shuf_rows")
+		Label(pl)
+		MOVQ(d0, d)
+		MOVQ(s0, s)
+		MOVQ(rows0, rows)
+		Label(rl)
+		body()
+		ADDQ(ds, d)
+		ADDQ(ss, s)
+		DECQ(rows)
+		JNZ(LabelRef(rl))
+		ADDQ(dp, d0)
+		ADDQ(sp, s0)
+		DECQ(planes)
+		JNZ(LabelRef(pl))
+		VZEROUPPER()
+		RET()
+	}
+	loadLo := func() reg.VecVirtual {
+		lo := ZMM()
+		VMOVDQU8_Z(at(s, 0), sLo, lo)
+		return lo
+	}
+	loadHi := func() reg.VecVirtual {
+		hi := ZMM()
+		VMOVDQU8_Z(at(s, 64), sHi, hi)
+		return hi
+	}
+	oneTable, narrow, full := newLabel("shuf_one_table"), newLabel("shuf_narrow"), newLabel("shuf_full")
+	CMPQ(mid, U8(64))
+	JBE(LabelRef(oneTable))
+	// mid 65..128: VPERMI2B over both halves of the src row.
+	twoNarrow := newLabel("shuf_two_narrow")
+	CMPQ(width, U8(64))
+	JBE(LabelRef(twoNarrow))
+	loop(func() { // 65..128 bytes: a whole first vector, a masked second
+		lo, hi := loadLo(), loadHi()
+		chunk(lo, hi, idx0, take0, nil, 0)
+		chunk(lo, hi, idx1, take1, dHi, 64)
+	})
+	Label(twoNarrow)
+	loop(func() { // 1..64 bytes
+		lo, hi := loadLo(), loadHi()
+		chunk(lo, hi, idx0, take0, dLo, 0)
+	})
+	// mid 1..64: VPERMB over the first half.
+	Label(oneTable)
+	CMPQ(width, U8(64))
+	JB(LabelRef(narrow))
+	JE(LabelRef(full))
+	loop(func() { // 65..128 bytes
+		lo := loadLo()
+		chunk(lo, nil, idx0, take0, nil, 0)
+		chunk(lo, nil, idx1, take1, dHi, 64)
+	})
+	Label(narrow)
+	loop(func() { // 1..63 bytes
+		chunk(loadLo(), nil, idx0, take0, dLo, 0)
+	})
+	Label(full)
+	loop(func() { // exactly 64 bytes
+		chunk(loadLo(), nil, idx0, take0, nil, 0)
+	})
+	Label(ret)
+	RET()
+}

@@ -1,0 +1,210 @@
+//go:build amd64 && unix && gc && !purego && !noasm
+
+package pad
+
+// Tests and benchmarks of the shuffle kernel (KERNELS.md item 7) against
+// its Go version: every width and mid up to 128 with random tables,
+// canaries around dst and src, gaps between rows and planes, broadcast
+// src rows; then the same kernel with its buffers against PROT_NONE pages
+// (its masked loads and stores must not touch them). FuzzKernels fuzzes it
+// too.
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// shufCase is one call of the kernel.
+type shufCase struct {
+	rows, dstStride, srcStride, width, mid int
+	pl                                     planes
+	tab                                    *shuffleTable
+	pat                                    *[32]byte
+}
+
+func (c *shufCase) String() string {
+	return fmt.Sprintf("rows %d dstStride %d srcStride %d width %d mid %d planes %+v", c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl)
+}
+
+func (c *shufCase) lens() (dst, src int) {
+	return (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width, (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
+}
+
+func (c *shufCase) goVersion(dst, src []byte) {
+	for p := range c.pl.n {
+		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
+	}
+}
+
+// randomShufCase draws a table (indices below mid, some bytes the value)
+// and a geometry.
+func randomShufCase(r *rand.Rand, width, mid int) *shufCase {
+	c := &shufCase{width: width, mid: mid, tab: new(shuffleTable), pat: patternOf(randomBytes(r, 1+r.IntN(16)))}
+	valueEvery := []int{0, 2, 8}[r.IntN(3)] // 0: every byte from src
+	for i := 0; i < width; i++ {
+		if valueEvery == 0 || r.IntN(valueEvery) != 0 {
+			c.tab.idx[i] = byte(r.IntN(mid))
+			c.tab.take[i/64] |= 1 << (i % 64)
+		} else {
+			c.tab.idx[i] = byte(r.IntN(256)) // ignored
+		}
+	}
+	c.rows = 1 + r.IntN(3)
+	c.dstStride = width + []int{0, 0, 1, 5, 64}[r.IntN(5)]
+	switch r.IntN(4) {
+	case 0:
+		c.srcStride = 0 // one src row for every dst row (edge padding)
+	default:
+		c.srcStride = mid + []int{0, 3, 64}[r.IntN(3)]
+	}
+	c.pl = planes{n: 1 + r.IntN(3)}
+	c.pl.dst = (c.rows-1)*c.dstStride + width + r.IntN(9)
+	c.pl.src = (c.rows-1)*c.srcStride + mid + r.IntN(9)
+	return c
+}
+
+func TestRowsShuffleKernel(t *testing.T) {
+	ks := shuffleKernelOrSkip(t)
+	r := rand.New(rand.NewPCG(7, 7))
+	calls := 0
+	for width := 1; width <= shuffleMax; width++ {
+		for mid := 1; mid <= shuffleMax; mid++ {
+			c := randomShufCase(r, width, mid)
+			dn, sn := c.lens()
+			dstOff, srcOff := r.IntN(64), r.IntN(64)
+			dst, checkDst := guarded(dn, dstOff, byte(width))
+			src, checkSrc := guarded(sn, srcOff, byte(mid))
+			copy(src, randomBytes(r, sn))
+			want := bytes.Clone(dst)
+			c.goVersion(want, src)
+			srcKeep := bytes.Clone(src)
+			ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+			calls++
+			what := fmt.Sprintf("%v (dst offset %d, src offset %d)", c, dstOff, srcOff)
+			checkDst(t, what)
+			checkSrc(t, what)
+			if !bytes.Equal(src, srcKeep) {
+				t.Fatalf("%s: src changed", what)
+			}
+			if i := firstDiff(dst, want); i >= 0 {
+				t.Fatalf("%s: dst differs from the Go version from byte %d:\n got %x\nwant %x", what, i, dst, want)
+			}
+		}
+	}
+	t.Logf("%d calls", calls)
+}
+
+// TestRowsShuffleGuard: src and dst starting right after and ending right
+// at PROT_NONE pages, for the widths and mids around the kernel's vector
+// boundaries.
+func TestRowsShuffleGuard(t *testing.T) {
+	ks := shuffleKernelOrSkip(t)
+	page := unix.Getpagesize()
+	alloc := func() ([]byte, []byte) {
+		mem, err := unix.Mmap(-1, 0, 3*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Mprotect(mem[:page], unix.PROT_NONE); err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Mprotect(mem[2*page:], unix.PROT_NONE); err != nil {
+			t.Fatal(err)
+		}
+		return mem, mem[page : 2*page]
+	}
+	smem, sdata := alloc()
+	defer unix.Munmap(smem)
+	dmem, ddata := alloc()
+	defer unix.Munmap(dmem)
+	r := rand.New(rand.NewPCG(8, 8))
+	sizes := []int{1, 2, 3, 7, 8, 31, 32, 33, 56, 63, 64, 65, 96, 112, 116, 127, 128}
+	calls := 0
+	for _, width := range sizes {
+		for _, mid := range sizes {
+			for pos := 0; pos < 4; pos++ {
+				c := randomShufCase(r, width, mid)
+				dn, sn := c.lens()
+				so, do := 0, 0 // right after a guard page
+				if pos&1 != 0 {
+					so = len(sdata) - sn // ending right at one
+				}
+				if pos&2 != 0 {
+					do = len(ddata) - dn
+				}
+				src, dst := sdata[so:so+sn], ddata[do:do+dn]
+				copy(src, randomBytes(r, sn))
+				copy(dst, randomBytes(r, dn))
+				want := bytes.Clone(dst)
+				c.goVersion(want, src)
+				ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+				calls++
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("%v at guard position %d: wrong result", c, pos)
+				}
+			}
+		}
+	}
+	t.Logf("%d guarded calls", calls)
+}
+
+// shuffleKernelOrSkip returns the AVX-512 kernels if they include the
+// shuffle kernel.
+func shuffleKernelOrSkip(t testing.TB) asmKernels {
+	for _, ks := range asmKernelSets {
+		if ks.supported && ks.rowsShuffle != nil {
+			return ks
+		}
+	}
+	t.Skip("the CPU has no AVX-512 VBMI: no shuffle kernel")
+	return asmKernels{}
+}
+
+// BenchmarkRowsShuffle: the shuffle kernel against its Go version and the
+// rows kernels on the narrow rows of suite cases c (64-byte edge rows of
+// 14 floats) and g (116-byte reflect rows of 112 bytes), in cache and
+// from L2 (many planes), with dst rows aligned to 64 bytes or not.
+func BenchmarkRowsShuffle(b *testing.B) {
+	ks := shuffleKernelOrSkip(b)
+	for _, g := range []struct {
+		name                        string
+		planes, rows, mid, width, K int
+	}{{"c-plane", 1, 14, 56, 64, 4}, {"c-256planes", 256, 14, 56, 64, 4}, {"g-plane", 1, 112, 112, 116, 1}, {"g-32planes", 32, 112, 112, 116, 1}} {
+		pad := (g.width - g.mid) / 2
+		dst := make([]byte, g.planes*g.rows*g.width+64)
+		src := make([]byte, g.planes*g.rows*g.mid)
+		var tab shuffleTable
+		for i := 0; i < g.width; i++ { // edge padding
+			tab.idx[i] = byte(min(max(i-pad, 0), g.mid-1))
+			tab.take[i/64] |= 1 << (i % 64)
+		}
+		var pat [32]byte
+		rows := g.planes * g.rows
+		for _, off := range []int{0, 4} {
+			d := dst[off:]
+			pre := fmt.Sprintf("%s/dstOff=%d/", g.name, off)
+			b.Run(pre+"kernel=Go", func(b *testing.B) {
+				b.SetBytes(int64(rows * g.width))
+				for i := 0; i < b.N; i++ {
+					rowsShuffleGo(d, src, rows, g.width, g.mid, g.width, g.mid, &tab, &pat)
+				}
+			})
+			b.Run(pre+"kernel=rowsEdgeAVX512", func(b *testing.B) {
+				b.SetBytes(int64(rows * g.width))
+				for i := 0; i < b.N; i++ {
+					ks.rowsEdge[sizeIndex(g.K)](&d[0], &src[0], rows, g.width, g.mid, pad, g.mid, pad)
+				}
+			})
+			b.Run(pre+"kernel=rowsShuffleAVX512", func(b *testing.B) {
+				b.SetBytes(int64(rows * g.width))
+				for i := 0; i < b.N; i++ {
+					ks.rowsShuffle(&d[0], &src[0], rows, g.width, g.mid, g.width, g.mid, tab.bytes(), &pat, 1, 0, 0)
+				}
+			})
+		}
+	}
+}
