@@ -9,9 +9,11 @@
 // For each case it compiles a Plan once and times Plan.RunBytes into a
 // pre-allocated output (as the peer harness's pad peer does), the same in a
 // child process whose GODEBUG turns the SIMD kernels off (the generic
-// path), and copy() of the output's bytes. Before timing, the output of pad
-// must equal the child's, compared by FNV-64a checksum. Samples of the
-// three interleave (round r starts with implementation r mod 3) and the
+// path), copy() of the output's bytes, and pad again with a plan compiled
+// with pad.Workers(1), so that the parallel speed-up of the -workers setting
+// is measured in the same run. Before timing, the outputs of both pad
+// plans must equal the child's, compared by FNV-64a checksum. Samples of
+// the four interleave (round r starts with implementation r mod 4) and the
 // table gives medians.
 package main
 
@@ -191,7 +193,7 @@ func suiteTiming(cfg config, cases int) timing {
 }
 
 // The implementations, in table and chart order.
-var implNames = []string{"pad", "generic", "copy"}
+var implNames = []string{"pad", "generic", "copy", "pad 1 worker"}
 
 // benchCase is one case made ready to run: a compiled plan, the
 // harness's input, pre-allocated outputs, the checksum of pad's output.
@@ -271,12 +273,22 @@ func runSuite(cases []suite.Case, opts []pad.Option, client *genericClient, t ti
 			res.err = fmt.Errorf("MISMATCH: pad's output (FNV-64a %x) differs from the generic path's (%x)", bc.sum, sum)
 			continue
 		}
+		one, err := newBenchCase(c, []pad.Option{pad.Workers(1)})
+		if err != nil {
+			res.err = err
+			continue
+		}
+		if !bytes.Equal(one.sum, bc.sum) {
+			res.err = fmt.Errorf("MISMATCH: pad's output with one worker (FNV-64a %x) differs from the default's (%x)", one.sum, bc.sum)
+			continue
+		}
 		impls := []impl{
 			{"pad", func(n int) (time.Duration, error) { return timeLoop(n, bc.run) }},
 			{"generic", client.run},
 			{"copy", func(n int) (time.Duration, error) {
 				return timeLoop(n, func() error { copy(bc.out, bc.dst); return nil })
 			}},
+			{"pad 1 worker", func(n int) (time.Duration, error) { return timeLoop(n, one.run) }},
 		}
 		var pf func(round, rounds int)
 		if progress != nil {
@@ -295,8 +307,10 @@ func writeTable(w io.Writer, results []caseResult) {
 	fmt.Fprintln(w, "  GB/s        = (input + output bytes) / pad's median")
 	fmt.Fprintln(w, "  pad/copy    = pad's median ÷ copy's: 1.00 is copy speed, lower is better")
 	fmt.Fprintln(w, "  generic/pad = the generic Go path's median ÷ pad's: the kernels' speed-up, higher is better")
+	fmt.Fprintln(w, "  1 worker    = pad with a plan compiled with pad.Workers(1)")
+	fmt.Fprintln(w, "  1w/pad      = that median ÷ pad's: the speed-up of the -workers setting over one goroutine")
 	fmt.Fprintln(w)
-	rows := [][]string{{"case", "in+out", "pad", "generic", "copy", "GB/s", "pad/copy", "generic/pad"}}
+	rows := [][]string{{"case", "in+out", "pad", "generic", "copy", "GB/s", "pad/copy", "generic/pad", "1 worker", "1w/pad"}}
 	var logPC, logGP float64
 	ok := 0
 	for _, r := range results {
@@ -304,7 +318,7 @@ func writeTable(w io.Writer, results []caseResult) {
 			rows = append(rows, []string{r.name, fmtBytes(r.inBytes + r.outBytes), "error: " + r.err.Error()})
 			continue
 		}
-		p, g, c := r.stats[0], r.stats[1], r.stats[2]
+		p, g, c, one := r.stats[0], r.stats[1], r.stats[2], r.stats[3]
 		gbs := float64(r.inBytes+r.outBytes) / p.median // bytes per ns = GB/s
 		rows = append(rows, []string{
 			r.name, fmtBytes(r.inBytes + r.outBytes),
@@ -312,6 +326,8 @@ func writeTable(w io.Writer, results []caseResult) {
 			fmt.Sprintf("%.1f", gbs),
 			fmt.Sprintf("%.2f", p.median/c.median),
 			fmt.Sprintf("%.2f", g.median/p.median),
+			fmtStat(one),
+			fmt.Sprintf("%.2f", one.median/p.median),
 		})
 		logPC += math.Log(p.median / c.median)
 		logGP += math.Log(g.median / p.median)
@@ -319,7 +335,7 @@ func writeTable(w io.Writer, results []caseResult) {
 	}
 	if ok > 1 {
 		rows = append(rows, []string{"geomean", "", "", "", "", "",
-			fmt.Sprintf("%.2f", math.Exp(logPC/float64(ok))), fmt.Sprintf("%.2f", math.Exp(logGP/float64(ok)))})
+			fmt.Sprintf("%.2f", math.Exp(logPC/float64(ok))), fmt.Sprintf("%.2f", math.Exp(logGP/float64(ok))), "", ""})
 	}
 	writeAligned(w, rows)
 	lo, hi := math.MaxInt, 0
