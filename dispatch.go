@@ -52,6 +52,8 @@ type asmKernels struct {
 	rowsMirror [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
 	// rowsShuffle: nil where the CPU or the architecture lacks it.
 	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
+	// rowsWide: likewise.
+	rowsWide func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 }
 
 // chunkBytes bounds the bytes one assembly call writes: an assembly call

@@ -156,6 +156,41 @@ func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, wi
 	return true
 }
 
+// rowsWideBytes makes rows of 128 bytes or more with pads of at most 64
+// bytes by a head-and-tail table (shuffle.go) if the level in use has the
+// kernel, and reports whether it did. Calls as in rowsShuffleBytes.
+func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte) bool {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsWide == nil || width < 128 || mid < 64 || left > 64 || width-left-mid > 64 || width > wideMax {
+		return false
+	}
+	if rows == 0 || pl.n == 0 {
+		return true
+	}
+	b := tab.bytes()
+	plane := (rows-1)*dstStride + width
+	if plane > chunkBytes {
+		rowChunks(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, n int) {
+			ks.rowsWide(d, s, n, dstStride, srcStride, width, mid, left, b, pat, 1, 0, 0)
+		})
+		return true
+	}
+	per := max(1, chunkBytes/max(pl.dst, 1))
+	for p := 0; p < pl.n; p += per {
+		n := min(per, pl.n-p)
+		d, s := dst[p*pl.dst:], src[p*pl.src:]
+		_ = d[(n-1)*pl.dst+plane-1]
+		_ = s[(n-1)*pl.src+(rows-1)*srcStride+mid-1]
+		if raceEnabled {
+			for q := range n {
+				raceRows(d[q*pl.dst:], s[q*pl.src:], rows, dstStride, srcStride, width, mid)
+			}
+		}
+		ks.rowsWide(&d[0], &s[0], rows, dstStride, srcStride, width, mid, left, b, pat, n, pl.dst, pl.src)
+	}
+	return true
+}
+
 // rowChunks calls kernel for the rows of each plane in chunks of at most
 // about chunkBytes of output, after checking that dst and src hold them
 // (the assembly trusts its arguments) and reporting them to the race

@@ -123,10 +123,11 @@ const (
 	fzRowsEdge
 	fzRowsMirror
 	fzRowsShuffle
+	fzRowsWide
 	fzKernelCount
 )
 
-var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle"}
+var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle", "rowsWide"}
 
 // fzKernelCase is one decoded FuzzKernels input.
 type fzKernelCase struct {
@@ -146,6 +147,9 @@ type fzKernelCase struct {
 
 func (c *fzKernelCase) String() string {
 	switch c.kernel {
+	case fzRowsWide:
+		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v dstOff %d srcOff %d table %x %x",
+			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl, c.dstOff, c.srcOff, c.tab.idx, c.tab.take)
 	case fzRowsShuffle:
 		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v dstOff %d srcOff %d table %x %x",
 			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.dstOff, c.srcOff, c.tab.idx[:c.width], c.tab.take)
@@ -176,6 +180,9 @@ func (c *fzKernelCase) String() string {
 //   - rowsShuffle: width 1 + left%128, mid 1 + n%128, a table drawn from
 //     elem's hash (indices below mid, about one byte in eight the value),
 //     1 + right%3 planes with gaps of dstGap and srcGap bytes after the rows.
+//   - rowsWide: mid 64 + n%1000, left and right 0..64 (mod 65, at least
+//     128 bytes in all), a table over the 128-byte window drawn from elem's
+//     hash, planes and gaps as rowsShuffle.
 //   - elem: the pattern element (repeated to K bytes); data: the src bytes.
 func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem []byte) *fzKernelCase {
 	c := &fzKernelCase{kernel: int(kernel % fzKernelCount), dstOff: int(dstOff % 64), srcOff: int(srcOff % 64)}
@@ -209,16 +216,29 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 	case fzCopy:
 		c.n = int(n)
 		c.dstLen, c.srcLen = c.n, c.n
-	case fzRowsShuffle:
+	case fzRowsShuffle, fzRowsWide:
 		c.width, c.mid = 1+int(left%128), 1+int(n%128)
+		entries := c.width
+		idxMax := c.mid
+		if c.kernel == fzRowsWide {
+			c.mid = 64 + int(n%1000)
+			c.left = int(left % 65)
+			c.right = max(int(right%65), 128-c.left-c.mid)
+			c.width = c.left + c.mid + c.right
+			for c.width%K != 0 { // the pattern's period divides the width
+				K /= 2
+			}
+			c.pat = patternOf(e[:K])
+			entries, idxMax = 128, 128
+		}
 		c.tab = new(shuffleTable)
 		h := fzHash(elem) | 1
-		for i := 0; i < c.width; i++ {
+		for i := 0; i < entries; i++ {
 			h ^= h << 13
 			h ^= h >> 7
 			h ^= h << 17
 			if h%8 != 0 {
-				c.tab.idx[i] = byte(h >> 8 % uint64(c.mid))
+				c.tab.idx[i] = byte(h >> 8 % uint64(idxMax))
 				c.tab.take[i/64] |= 1 << (i % 64)
 			}
 		}
@@ -229,7 +249,7 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 			c.srcStride = (g - 256) % (c.mid + 1)
 		}
 		c.rows = int(rows % 9)
-		c.pl = planes{n: 1 + int(right%3)}
+		c.pl = planes{n: 1 + int(dstOff/64%3)}
 		if c.rows > 0 {
 			c.pl.dst = (c.rows-1)*c.dstStride + c.width + int(dstGap/64%64)
 			c.pl.src = (c.rows-1)*c.srcStride + c.mid + int(srcGap/64%64)
@@ -287,8 +307,19 @@ func (c *fzKernelCase) want(dst0, src []byte) []byte {
 		rowsMirrorGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
 	case fzRowsShuffle:
 		c.shuffleGo(w, src)
+	case fzRowsWide:
+		c.wideGo(w, src)
 	}
 	return w
+}
+
+func (c *fzKernelCase) wideGo(dst, src []byte) {
+	if c.rows == 0 {
+		return
+	}
+	for p := range c.pl.n {
+		rowsWideGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat)
+	}
 }
 
 func (c *fzKernelCase) shuffleGo(dst, src []byte) {
@@ -325,6 +356,12 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 		} else { // the level or CPU has no shuffle kernel: check the Go one
 			c.shuffleGo(dst.b(), src.b())
 		}
+	case fzRowsWide:
+		if ks.rowsWide != nil {
+			ks.rowsWide(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+		} else {
+			c.wideGo(dst.b(), src.b())
+		}
 	}
 }
 
@@ -348,6 +385,10 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 		if !rowsShuffleBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat) {
 			c.shuffleGo(dst.b(), src.b())
 		}
+	case fzRowsWide:
+		if !rowsWideBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat) {
+			c.wideGo(dst.b(), src.b())
+		}
 	}
 }
 
@@ -362,6 +403,8 @@ func FuzzKernels(f *testing.F) {
 	f.Add(uint16(fzRowsConst), uint16(8), uint16(24), uint16(5), uint16(9), uint16(3), uint16(40), uint16(1), uint16(7), uint16(3), []byte{9, 8, 7}, []byte(nil))
 	f.Add(uint16(fzRowsEdge), uint16(16), uint16(16), uint16(0), uint16(0), uint16(4), uint16(0), uint16(40), uint16(0), uint16(300), []byte(nil), []byte("edge"))
 	f.Add(uint16(fzRowsShuffle), uint16(4), uint16(55), uint16(0), uint16(3), uint16(3), uint16(63), uint16(2), uint16(70), uint16(200), []byte{7}, []byte(nil))
+	f.Add(uint16(fzRowsWide), uint16(4), uint16(160), uint16(0), uint16(5), uint16(2), uint16(4), uint16(4), uint16(3), uint16(100), []byte{0, 0, 0, 0}, []byte(nil))
+	f.Add(uint16(fzRowsWide), uint16(1), uint16(10), uint16(64), uint16(1), uint16(3), uint16(64), uint16(0), uint16(0), uint16(300), []byte{5}, []byte(nil))
 	f.Add(uint16(fzRowsShuffle), uint16(1), uint16(111), uint16(5), uint16(0), uint16(2), uint16(115), uint16(1), uint16(0), uint16(300), []byte{3, 1}, []byte(nil))
 	f.Fuzz(func(t *testing.T, kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem, data []byte) {
 		ks := activeKernels(t)

@@ -35,12 +35,14 @@ func cpuFeatures() []string {
 	return f
 }
 
-// ifVBMI returns the shuffle kernel if the CPU has AVX-512 VBMI (VPERMI2B).
-func ifVBMI(f func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)) func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+// ifVBMI returns the kernel f if the CPU has AVX-512 VBMI (VPERMB,
+// VPERMI2B), else nil.
+func ifVBMI[F any](f F) F {
 	if cpu.X86.HasAVX512VBMI {
 		return f
 	}
-	return nil
+	var none F
+	return none
 }
 
 // The assembly kernels of each level, strongest last.
@@ -69,5 +71,6 @@ var asmKernelSets = []asmKernels{
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
 		rowsShuffle: ifVBMI(rowsShuffleAVX512),
+		rowsWide:    ifVBMI(rowsWideAVX512),
 	},
 }

@@ -9892,3 +9892,94 @@ shuf_rows_1083:
 
 shuf_ret_1069:
 	RET
+
+// func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·rowsWideAVX512(SB), NOSPLIT, $0-104
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            rows+16(FP), DX
+	MOVQ            planes+80(FP), BX
+	TESTQ           DX, DX
+	JZ              wide_ret_1084
+	TESTQ           BX, BX
+	JZ              wide_ret_1084
+	MOVQ            tab+64(FP), DX
+	KMOVQ           128(DX), K1
+	KMOVQ           136(DX), K2
+	VMOVDQU64       (DX), Z0
+	VMOVDQU64       64(DX), Z1
+	MOVQ            pat+72(FP), DX
+	VBROADCASTI64X4 (DX), Z2
+	MOVQ            width+40(FP), DX
+	LEAQ            -64(DX), SI
+	MOVQ            left+56(FP), R8
+	LEAQ            -64(R8), DI
+	MOVQ            mid+48(FP), R9
+	LEAQ            -128(R9)(R8*1), R8
+	SUBQ            DI, CX
+	LEAQ            -128(DX), DX
+	CMPQ            DX, $0x40
+	JB              wide_mshort_1085
+	XORQ            DX, DX
+
+wide_mshort_1085:
+	LEAQ  lowmask64<>+0(SB), R9
+	KMOVQ (R9)(DX*8), K3
+	MOVQ  dstStride+24(FP), R9
+	MOVQ  srcStride+32(FP), R10
+	MOVQ  AX, R11
+	MOVQ  CX, R12
+
+wide_planes_1086:
+	MOVQ R11, AX
+	MOVQ R12, CX
+	MOVQ rows+16(FP), DX
+
+wide_rows_1087:
+	CMPQ SI, $0x00000080
+	JB   wide_short_1088
+	MOVQ $0x00000040, R13
+
+wide_mid_loop_1090:
+	LEAQ      64(R13), R13
+	CMPQ      R13, SI
+	JAE       wide_mid_last_1091
+	VMOVDQU64 -128(CX)(R13*1), Z3
+	VMOVDQU64 Z3, -64(AX)(R13*1)
+	JMP       wide_mid_loop_1090
+
+wide_mid_last_1091:
+	VMOVDQU64 -128(CX)(SI*1), Z3
+	VMOVDQU64 Z3, -64(AX)(SI*1)
+	JMP       wide_mid_done_1089
+
+wide_short_1088:
+	VMOVDQU8.Z (CX), K3, Z3
+	VMOVDQU8   Z3, K3, 64(AX)
+
+wide_mid_done_1089:
+	VMOVDQU64 (CX)(DI*1), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K1, Z5
+	VMOVDQU64 Z1, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K2, Z6
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z6, (AX)(SI*1)
+	ADDQ      R9, AX
+	ADDQ      R10, CX
+	DECQ      DX
+	JNZ       wide_rows_1087
+	MOVQ      dstPlane+88(FP), AX
+	MOVQ      srcPlane+96(FP), CX
+	ADDQ      AX, R11
+	ADDQ      CX, R12
+	DECQ      BX
+	JNZ       wide_planes_1086
+	VZEROUPPER
+
+wide_ret_1084:
+	RET

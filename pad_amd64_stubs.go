@@ -751,3 +751,18 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 //
 //go:noescape
 func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+
+// rowsWideAVX512 pads rows of width >= 128 bytes from src rows of mid >= 64 bytes,
+// left <= 64 and width-left-mid <= 64: for planes p and rows r, with
+// d = dst[p*dstPlane+r*dstStride:] and s = src[p*srcPlane+r*srcStride:],
+// d[i] = s[i-left] for 64 <= i < width-64; the first and the last 64 bytes
+// of d come from the window w = s[0:64] ++ s[mid-64:mid] by tab: head byte
+// d[i] (i < 64) is w[tab[i]] if bit i of the uint64 at tab[128:] is set,
+// else pat[i%32]; tail byte d[width-64+i] is w[tab[64+i]] if bit i of the
+// uint64 at tab[136:] is set, else pat[i%32] (width is a multiple of the
+// pattern's period). Only s[0:mid] is read; strides are >= 0.
+//
+// It requires AVX-512 F, BW and VBMI.
+//
+//go:noescape
+func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)

@@ -179,6 +179,9 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		if t := r.shuffle[sizeIndex(size)]; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return
 		}
+		if t := r.wide[sizeIndex(size)]; t != nil && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat) {
+			return
+		}
 	}
 	switch {
 	case r.kind == rowConst:

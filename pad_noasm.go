@@ -41,3 +41,7 @@ func shuffleInUse() bool { return false }
 func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
 	return false
 }
+
+func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
+	return false
+}

@@ -261,6 +261,7 @@ type rowForm struct {
 	src              int // input index of the first copied block
 	pieces           []rowPiece
 	shuffle          [5]*shuffleTable // per kernel size (sizeIndex) whose rows are narrow enough (shuffle.go)
+	wide             [5]*shuffleTable // per kernel size whose rows suit the wide kernel (shuffle.go)
 }
 
 // rowPiece is a run of n output blocks from output block at, block at+t

@@ -23,14 +23,22 @@ func (t *shuffleTable) bytes() *[144]byte { return (*[144]byte)(unsafe.Pointer(t
 // shuffleMax is the widest row, in bytes, a shuffle table describes.
 const shuffleMax = 128
 
+// wideMax is the widest row, in bytes, the wide kernel makes: beyond it
+// the rows kernels' aligned copy of long rows wins (BenchmarkRowsWide:
+// rows of 224 and 888 bytes 13% and 35% faster, 1500 bytes and more 4-14%
+// slower).
+const wideMax = 1024
+
 // buildShuffles sets the shuffle tables of the innermost level lv (its row
 // form r recognised, stride its input stride) for each kernel size whose
-// rows fit. The element map comes from running the level itself on input
-// indices, so the tables say exactly what the executor does.
+// rows fit: narrow rows (at most shuffleMax bytes) get a shuffle table,
+// wider rows with pads of at most 64 bytes a head-and-tail table (the
+// wide kernel). The element map comes from running the level itself on
+// input indices, so the tables say exactly what the executor does.
 func buildShuffles(lv *level, stride int) {
 	r := &lv.row
 	outElems := lv.outLen * lv.blk
-	if r.kind == rowGeneral || r.mid > shuffleMax || outElems > shuffleMax {
+	if r.kind == rowGeneral || outElems > wideMax {
 		return
 	}
 	inElems := lv.inLen * stride
@@ -41,25 +49,64 @@ func buildShuffles(lv *level, stride int) {
 	out := make([]int32, outElems)
 	execute(typedKernels[int32]{out, in, -1}, []level{*lv}, []int{stride}, 1)
 	base := int32(r.src * stride) // the input element the rows kernels' src points at
-	for si, size := range kernelSizes {
-		if outElems*size > shuffleMax || r.mid*size > shuffleMax {
-			break
+	for _, j := range out {
+		if j >= 0 && (j < base || j-base >= int32(r.mid)) {
+			return // reads outside the row's window: not a row form after all
 		}
-		t := new(shuffleTable)
-		for e, j := range out {
-			if j >= 0 && (j < base || j-base >= int32(r.mid)) {
-				return // reads outside the row's window: not a row form after all
+	}
+	for si, size := range kernelSizes {
+		width, mid, left := outElems*size, r.mid*size, r.left*size
+		// src is the byte of the src row output byte i takes, or -1.
+		src := func(i int) int {
+			j := out[i/size]
+			if j < 0 {
+				return -1
 			}
-			for b := 0; b < size; b++ {
-				i := e*size + b
-				if j >= 0 {
-					t.idx[i] = byte(int(j-base)*size + b)
+			return int(j-base)*size + i%size
+		}
+		switch {
+		case width <= shuffleMax && mid <= shuffleMax:
+			t := new(shuffleTable)
+			for i := 0; i < width; i++ {
+				if j := src(i); j >= 0 {
+					t.idx[i] = byte(j)
 					t.take[i/64] |= 1 << (i % 64)
 				}
 			}
+			r.shuffle[si] = t
+		case width >= 128 && width <= wideMax && mid >= 64 && left <= 64 && width-left-mid <= 64:
+			r.wide[si] = wideTable(width, mid, left, src)
 		}
-		r.shuffle[si] = t
 	}
+}
+
+// wideTable builds the head-and-tail table of a wide row, or returns nil
+// if the row is not a copy between its first and last 64 bytes or a pad
+// reads outside the first and last 64 bytes of its src row.
+func wideTable(width, mid, left int, src func(i int) int) *shuffleTable {
+	for i := 64; i < width-64; i++ {
+		if src(i) != i-left {
+			return nil
+		}
+	}
+	t := new(shuffleTable)
+	for half, at := range [2]int{0, width - 64} {
+		for i := range 64 {
+			j := src(at + i)
+			switch {
+			case j < 0:
+				continue
+			case j < 64:
+				t.idx[64*half+i] = byte(j)
+			case j >= mid-64:
+				t.idx[64*half+i] = byte(64 + j - (mid - 64))
+			default:
+				return nil
+			}
+			t.take[half] |= 1 << i
+		}
+	}
+	return t
 }
 
 // rowsShuffleGo is the Go version of the shuffle kernel: row t of dst (at
@@ -74,6 +121,32 @@ func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, 
 				d[i] = s[tab.idx[i]]
 			} else {
 				d[i] = pat[i%32]
+			}
+		}
+	}
+}
+
+// rowsWideGo is the Go version of the wide kernel (KERNELS.md item 8): row
+// t of dst (at t*dstStride) is width bytes: the head and the tail (64
+// bytes each) by tab from the first and the last 64 bytes of the mid
+// bytes of src row t (at t*srcStride), the bytes between copied from the
+// src row shifted by left.
+func rowsWideGo(dst, src []byte, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte) {
+	for r := 0; r < rows; r++ {
+		d := dst[r*dstStride : r*dstStride+width]
+		s := src[r*srcStride : r*srcStride+mid]
+		copy(d[64:width-64], s[64-left:])
+		for half, at := range [2]int{0, width - 64} {
+			for i := range 64 {
+				b := pat[i%32]
+				if tab.take[half]>>i&1 != 0 {
+					j := int(tab.idx[64*half+i])
+					if j >= 64 {
+						j += mid - 128
+					}
+					b = s[j]
+				}
+				d[at+i] = b
 			}
 		}
 	}

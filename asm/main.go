@@ -73,6 +73,7 @@ func main() {
 	}
 
 	genRowsShuffle()
+	genRowsWide()
 
 	Generate()
 	checkNoR15()

@@ -1,0 +1,218 @@
+//go:build amd64 && unix && gc && !purego && !noasm
+
+package pad
+
+// Tests and benchmarks of the wide kernel (KERNELS.md item 8) against its
+// Go version: widths from 128 bytes with every pad length 0..64 on each
+// side, random head and tail tables, canaries around dst and src, gaps
+// between rows and planes, broadcast src rows; then with the buffers
+// against PROT_NONE pages. FuzzKernels fuzzes it too.
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+type wideCase struct {
+	rows, dstStride, srcStride, width, mid, left int
+	pl                                           planes
+	tab                                          *shuffleTable
+	pat                                          *[32]byte
+}
+
+func (c *wideCase) String() string {
+	return fmt.Sprintf("rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v",
+		c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl)
+}
+
+func (c *wideCase) lens() (dst, src int) {
+	return (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width, (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
+}
+
+func (c *wideCase) goVersion(dst, src []byte) {
+	for p := range c.pl.n {
+		rowsWideGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat)
+	}
+}
+
+func (c *wideCase) asm(ks asmKernels, dst, src []byte) {
+	ks.rowsWide(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+}
+
+// randomWideCase draws a table over the 128-byte window and a geometry.
+// The pattern's period divides 16 and the width (as the contract asks).
+func randomWideCase(r *rand.Rand, left, mid, right int) *wideCase {
+	period := []int{1, 2, 4, 8, 16}[r.IntN(5)]
+	width := left + mid + right
+	for width%period != 0 {
+		period /= 2
+	}
+	c := &wideCase{width: width, mid: mid, left: left, tab: new(shuffleTable), pat: patternOf(randomBytes(r, period))}
+	valueEvery := []int{0, 2, 8}[r.IntN(3)]
+	for i := range 128 {
+		if valueEvery == 0 || r.IntN(valueEvery) != 0 {
+			c.tab.idx[i] = byte(r.IntN(128))
+			c.tab.take[i/64] |= 1 << (i % 64)
+		} else {
+			c.tab.idx[i] = byte(r.IntN(256)) // ignored
+		}
+	}
+	c.rows = 1 + r.IntN(3)
+	c.dstStride = width + []int{0, 0, 1, 5, 64}[r.IntN(5)]
+	if r.IntN(4) == 0 {
+		c.srcStride = 0
+	} else {
+		c.srcStride = mid + []int{0, 3, 64}[r.IntN(3)]
+	}
+	c.pl = planes{n: 1 + r.IntN(3)}
+	c.pl.dst = (c.rows-1)*c.dstStride + width + r.IntN(9)
+	c.pl.src = (c.rows-1)*c.srcStride + mid + r.IntN(9)
+	return c
+}
+
+func wideKernelOrSkip(t testing.TB) asmKernels {
+	for _, ks := range asmKernelSets {
+		if ks.supported && ks.rowsWide != nil {
+			return ks
+		}
+	}
+	t.Skip("the CPU has no AVX-512 VBMI: no wide kernel")
+	return asmKernels{}
+}
+
+// wideMids are the src row lengths the tests try: around the kernel's
+// 64-byte vectors and the short-middle boundary (width 192).
+var wideMids = []int{64, 65, 70, 100, 127, 128, 129, 150, 191, 192, 193, 255, 256, 300, 513, 1000}
+
+func TestRowsWideKernel(t *testing.T) {
+	ks := wideKernelOrSkip(t)
+	r := rand.New(rand.NewPCG(9, 9))
+	calls := 0
+	for _, mid := range wideMids {
+		for left := 0; left <= 64; left++ {
+			for _, right := range []int{0, 1, left, 63 - left%7, 64} {
+				if left+mid+right < 128 || right > 64 {
+					continue
+				}
+				c := randomWideCase(r, left, mid, right)
+				dn, sn := c.lens()
+				dstOff, srcOff := r.IntN(64), r.IntN(64)
+				dst, checkDst := guarded(dn, dstOff, byte(left))
+				src, checkSrc := guarded(sn, srcOff, byte(mid))
+				copy(src, randomBytes(r, sn))
+				want := bytes.Clone(dst)
+				c.goVersion(want, src)
+				srcKeep := bytes.Clone(src)
+				c.asm(ks, dst, src)
+				calls++
+				what := fmt.Sprintf("%v (dst offset %d, src offset %d)", c, dstOff, srcOff)
+				checkDst(t, what)
+				checkSrc(t, what)
+				if !bytes.Equal(src, srcKeep) {
+					t.Fatalf("%s: src changed", what)
+				}
+				if i := firstDiff(dst, want); i >= 0 {
+					t.Fatalf("%s: dst differs from the Go version from byte %d:\n got %x\nwant %x", what, i, dst, want)
+				}
+			}
+		}
+	}
+	t.Logf("%d calls", calls)
+}
+
+func TestRowsWideGuard(t *testing.T) {
+	ks := wideKernelOrSkip(t)
+	page := unix.Getpagesize()
+	alloc := func() ([]byte, []byte) {
+		mem, err := unix.Mmap(-1, 0, 4*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Mprotect(mem[:page], unix.PROT_NONE); err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Mprotect(mem[3*page:], unix.PROT_NONE); err != nil {
+			t.Fatal(err)
+		}
+		return mem, mem[page : 3*page]
+	}
+	smem, sdata := alloc()
+	defer unix.Munmap(smem)
+	dmem, ddata := alloc()
+	defer unix.Munmap(dmem)
+	r := rand.New(rand.NewPCG(10, 10))
+	calls := 0
+	for _, mid := range wideMids {
+		for _, left := range []int{0, 1, 4, 32, 63, 64} {
+			for _, right := range []int{0, 3, 64} {
+				if left+mid+right < 128 {
+					continue
+				}
+				for pos := 0; pos < 4; pos++ {
+					c := randomWideCase(r, left, mid, right)
+					dn, sn := c.lens()
+					if dn > len(ddata) || sn > len(sdata) {
+						continue
+					}
+					so, do := 0, 0
+					if pos&1 != 0 {
+						so = len(sdata) - sn
+					}
+					if pos&2 != 0 {
+						do = len(ddata) - dn
+					}
+					src, dst := sdata[so:so+sn], ddata[do:do+dn]
+					copy(src, randomBytes(r, sn))
+					copy(dst, randomBytes(r, dn))
+					want := bytes.Clone(dst)
+					c.goVersion(want, src)
+					c.asm(ks, dst, src)
+					calls++
+					if !bytes.Equal(dst, want) {
+						t.Fatalf("%v at guard position %d: wrong result", c, pos)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d guarded calls", calls)
+}
+
+// BenchmarkRowsWide: the wide kernel against rowsConstAVX512 on constant
+// rows with 4-byte pads (suite case a: 224-byte rows, and longer rows), from
+// L2 (about 800 KiB of output).
+func BenchmarkRowsWide(b *testing.B) {
+	ks := wideKernelOrSkip(b)
+	var pat [32]byte
+	for _, mid := range []int{224, 888, 1500, 2000, 2800, 4096, 16000} {
+		left, right := 4, 4
+		width := left + mid + right
+		rows := max(1, 800<<10/width)
+		dst := make([]byte, rows*width)
+		src := make([]byte, rows*mid)
+		var tab shuffleTable
+		tab.take = [2]uint64{^uint64(0) &^ (1<<left - 1), ^uint64(0) >> right}
+		for i := left; i < 64; i++ {
+			tab.idx[i] = byte(i - left)
+		}
+		for i := range 64 - right {
+			tab.idx[64+i] = byte(64 + i + right)
+		}
+		b.Run(fmt.Sprintf("mid=%d/kernel=rowsConstAVX512", mid), func(b *testing.B) {
+			b.SetBytes(int64(len(dst)))
+			for i := 0; i < b.N; i++ {
+				ks.rowsConst(&dst[0], &src[0], rows, width, mid, left, mid, right, &pat)
+			}
+		})
+		b.Run(fmt.Sprintf("mid=%d/kernel=rowsWideAVX512", mid), func(b *testing.B) {
+			b.SetBytes(int64(len(dst)))
+			for i := 0; i < b.N; i++ {
+				ks.rowsWide(&dst[0], &src[0], rows, width, mid, width, mid, left, tab.bytes(), &pat, 1, 0, 0)
+			}
+		})
+	}
+}
