@@ -138,21 +138,27 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 
 // planes makes n planes of the level pl (rows of the innermost level lv),
 // plane p at dst offset off+p*dstPlane from the input plane at
-// srcOff+p*srcPlane, by the plane's row runs: one rows call per run for all
-// planes.
+// srcOff+p*srcPlane, by the plane's row runs: one rows call per run for a
+// batch of planes. A batch holds about chunkBytes of output, so that the
+// runs that read a plane's edge rows again find them in cache.
 func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
 	if srcPlane < 0 {
 		return false
 	}
-	for _, r := range pl.runs {
-		at := off + r.at*pl.blk
-		if r.fill {
-			for p := range n {
-				k.fill(at+p*dstPlane, r.n*pl.blk)
+	per := max(1, chunkBytes/max(dstPlane*k.size, 1))
+	for p0 := 0; p0 < n; p0 += per {
+		m := min(per, n-p0)
+		o, so := off+p0*dstPlane, srcOff+p0*srcPlane
+		for _, r := range pl.runs {
+			at := o + r.at*pl.blk
+			if r.fill {
+				for p := range m {
+					k.fill(at+p*dstPlane, r.n*pl.blk)
+				}
+				continue
 			}
-			continue
+			k.rowsPlanes(lv, planes{m, dstPlane, srcPlane}, r.n, at, pl.blk, so+r.src*rowStride, r.step*rowStride, stride)
 		}
-		k.rowsPlanes(lv, planes{n, dstPlane, srcPlane}, r.n, at, pl.blk, srcOff+r.src*rowStride, r.step*rowStride, stride)
 	}
 	return true
 }
