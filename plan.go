@@ -277,7 +277,9 @@ const (
 	rowPieces
 )
 
-// rowOf recognises the programs of constant and edge padding of a row.
+// rowOf recognises the programs of constant and edge padding of a row,
+// and of padding by pieces of the row itself: mirrored (reflect,
+// symmetric) or forward (wrap, whose pads repeat the period of the row).
 func rowOf(lv *level) rowForm {
 	var r rowForm
 	var pads []segment
@@ -287,6 +289,9 @@ func rowOf(lv *level) rowForm {
 			r.left, r.mid, r.src = s.at, s.n, s.src
 		case s.kind == segFill || (s.kind == segRepeat || s.kind == segDup) && (s.step == 1 || s.step == -1):
 			pads = append(pads, s)
+		case s.kind == segRepeat && s.n <= max(s.step, -s.step):
+			// Less than one period: a forward copy of finished blocks.
+			pads = append(pads, segment{kind: segDup, at: s.at, n: s.n, src: s.at - s.step, step: 1})
 		default:
 			return rowForm{}
 		}
