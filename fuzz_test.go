@@ -180,7 +180,7 @@ func (c *fzKernelCase) String() string {
 //   - rowsShuffle: width 1 + left%128, mid 1 + n%128, a table drawn from
 //     elem's hash (indices below mid, about one byte in eight the value),
 //     1 + right%3 planes with gaps of dstGap and srcGap bytes after the rows.
-//   - rowsWide: mid 64 + n%1000, left and right 0..64 (mod 65, at least
+//   - rowsWide: mid 64 + n%5000, left and right 0..64 (mod 65, at least
 //     128 bytes in all), a table over the 128-byte window drawn from elem's
 //     hash, planes and gaps as rowsShuffle.
 //   - elem: the pattern element (repeated to K bytes); data: the src bytes.
@@ -221,7 +221,7 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 		entries := c.width
 		idxMax := c.mid
 		if c.kernel == fzRowsWide {
-			c.mid = 64 + int(n%1000)
+			c.mid = 64 + int(n%5000)
 			c.left = int(left % 65)
 			c.right = max(int(right%65), 128-c.left-c.mid)
 			c.width = c.left + c.mid + c.right

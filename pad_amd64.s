@@ -9895,7 +9895,7 @@ shuf_ret_1069:
 
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·rowsWideAVX512(SB), NOSPLIT, $0-104
+TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -9913,40 +9913,45 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $0-104
 	VBROADCASTI64X4 (DX), Z2
 	MOVQ            width+40(FP), DX
 	LEAQ            -64(DX), SI
-	MOVQ            left+56(FP), R8
-	LEAQ            -64(R8), DI
+	MOVQ            left+56(FP), DI
+	LEAQ            -64(DI), R8
 	MOVQ            mid+48(FP), R9
-	LEAQ            -128(R9)(R8*1), R8
-	SUBQ            DI, CX
+	LEAQ            -128(R9)(DI*1), DI
+	SUBQ            R8, CX
+	MOVQ            R8, (SP)
+	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
 	JB              wide_mshort_1085
 	XORQ            DX, DX
 
 wide_mshort_1085:
-	LEAQ  lowmask64<>+0(SB), R9
-	KMOVQ (R9)(DX*8), K3
-	MOVQ  dstStride+24(FP), R9
-	MOVQ  srcStride+32(FP), R10
-	MOVQ  AX, R11
-	MOVQ  CX, R12
+	LEAQ  lowmask64<>+0(SB), DI
+	KMOVQ (DI)(DX*8), K3
+	MOVQ  AX, 16(SP)
+	MOVQ  CX, 24(SP)
+	MOVQ  BX, 32(SP)
+	MOVQ  dstStride+24(FP), BX
+	MOVQ  srcStride+32(FP), DI
 
 wide_planes_1086:
-	MOVQ R11, AX
-	MOVQ R12, CX
+	MOVQ 16(SP), AX
+	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
 wide_rows_1087:
 	CMPQ SI, $0x00000080
 	JB   wide_short_1088
-	MOVQ $0x00000040, R13
+	CMPQ SI, $0x00000440
+	JAE  wide_long_1092
+	MOVQ $0x00000040, R8
 
 wide_mid_loop_1090:
-	LEAQ      64(R13), R13
-	CMPQ      R13, SI
+	LEAQ      64(R8), R8
+	CMPQ      R8, SI
 	JAE       wide_mid_last_1091
-	VMOVDQU64 -128(CX)(R13*1), Z3
-	VMOVDQU64 Z3, -64(AX)(R13*1)
+	VMOVDQU64 -128(CX)(R8*1), Z3
+	VMOVDQU64 Z3, -64(AX)(R8*1)
 	JMP       wide_mid_loop_1090
 
 wide_mid_last_1091:
@@ -9954,13 +9959,55 @@ wide_mid_last_1091:
 	VMOVDQU64 Z3, -64(AX)(SI*1)
 	JMP       wide_mid_done_1089
 
+wide_long_1092:
+	LEAQ      64(AX), R8
+	LEAQ      -64(SI), R9
+	LEAQ      -256(R8)(R9*1), R10
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 Z3, (R8)
+	LEAQ      64(R8), R11
+	ANDQ      $-64, R11
+	MOVQ      R11, R12
+	SUBQ      R8, R12
+	LEAQ      (CX)(R12*1), R8
+	CMPQ      R11, R10
+	JAE       copy_tail_1097
+
+copy_loop_1095:
+	VMOVDQU64 (R8), Z3
+	VMOVDQU64 64(R8), Z4
+	VMOVDQU64 128(R8), Z5
+	VMOVDQU64 192(R8), Z6
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 Z4, 64(R11)
+	VMOVDQU64 Z5, 128(R11)
+	VMOVDQU64 Z6, 192(R11)
+	ADDQ      $0x00000100, R11
+	ADDQ      $0x00000100, R8
+	CMPQ      R11, R10
+	JB        copy_loop_1095
+
+copy_tail_1097:
+	LEAQ      -256(CX)(R9*1), R8
+	VMOVDQU64 (R8), Z3
+	VMOVDQU64 64(R8), Z4
+	VMOVDQU64 128(R8), Z5
+	VMOVDQU64 192(R8), Z6
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 Z4, 64(R10)
+	VMOVDQU64 Z5, 128(R10)
+	VMOVDQU64 Z6, 192(R10)
+	JMP       wide_mid_done_1089
+
 wide_short_1088:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
 wide_mid_done_1089:
-	VMOVDQU64 (CX)(DI*1), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
+	MOVQ      (SP), R8
+	MOVQ      8(SP), R9
+	VMOVDQU64 (CX)(R8*1), Z3
+	VMOVDQU64 (CX)(R9*1), Z4
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K1, Z5
@@ -9969,15 +10016,15 @@ wide_mid_done_1089:
 	VPBLENDMB Z6, Z2, K2, Z6
 	VMOVDQU64 Z5, (AX)
 	VMOVDQU64 Z6, (AX)(SI*1)
-	ADDQ      R9, AX
-	ADDQ      R10, CX
+	ADDQ      BX, AX
+	ADDQ      DI, CX
 	DECQ      DX
 	JNZ       wide_rows_1087
 	MOVQ      dstPlane+88(FP), AX
-	MOVQ      srcPlane+96(FP), CX
-	ADDQ      AX, R11
-	ADDQ      CX, R12
-	DECQ      BX
+	ADDQ      AX, 16(SP)
+	MOVQ      srcPlane+96(FP), AX
+	ADDQ      AX, 24(SP)
+	DECQ      32(SP)
 	JNZ       wide_planes_1086
 	VZEROUPPER
 

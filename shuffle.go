@@ -23,11 +23,13 @@ func (t *shuffleTable) bytes() *[144]byte { return (*[144]byte)(unsafe.Pointer(t
 // shuffleMax is the widest row, in bytes, a shuffle table describes.
 const shuffleMax = 128
 
-// wideMax is the widest row, in bytes, the wide kernel makes: beyond it
-// the rows kernels' aligned copy of long rows wins (BenchmarkRowsWide:
-// rows of 224 and 888 bytes 13% and 35% faster, 1500 bytes and more 4-14%
-// slower).
-const wideMax = 1024
+// wideMax is the widest row, in bytes, the wide kernel makes, as the rows
+// kernels: beyond it rows are copied by the runtime's memmove. Against
+// rowsConstAVX512 (BenchmarkRowsWide, 4-byte pads, 800 KiB): rows of 224
+// and 888 bytes 15% and 35% faster, 1500 and 2000 bytes 6-20% faster,
+// 2800 to 16000 bytes level (both copy long middles with the same aligned
+// loop).
+const wideMax = 16 << 10
 
 // buildShuffles sets the shuffle tables of the innermost level lv (its row
 // form r recognised, stride its input stride) for each kernel size whose

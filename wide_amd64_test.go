@@ -85,8 +85,9 @@ func wideKernelOrSkip(t testing.TB) asmKernels {
 }
 
 // wideMids are the src row lengths the tests try: around the kernel's
-// 64-byte vectors and the short-middle boundary (width 192).
-var wideMids = []int{64, 65, 70, 100, 127, 128, 129, 150, 191, 192, 193, 255, 256, 300, 513, 1000}
+// 64-byte vectors, the short-middle boundary (width 192) and the long
+// middles (1 KiB and more) that take the aligned loop.
+var wideMids = []int{64, 65, 70, 100, 127, 128, 129, 150, 191, 192, 193, 255, 256, 300, 513, 1000, 1023, 1024, 1030, 1100, 2049, 4100}
 
 func TestRowsWideKernel(t *testing.T) {
 	ks := wideKernelOrSkip(t)
@@ -183,8 +184,8 @@ func TestRowsWideGuard(t *testing.T) {
 }
 
 // BenchmarkRowsWide: the wide kernel against rowsConstAVX512 on constant
-// rows with 4-byte pads (suite case a: 224-byte rows, and longer rows), from
-// L2 (about 800 KiB of output).
+// rows with 4-byte pads (suite case a: 224-byte rows, j: 888, and longer
+// rows), from L2 (about 800 KiB of output).
 func BenchmarkRowsWide(b *testing.B) {
 	ks := wideKernelOrSkip(b)
 	var pat [32]byte

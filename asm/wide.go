@@ -12,6 +12,10 @@ import (
 // with the value, and one store. The bytes between are a plain copy. A row
 // takes about width/64 stores, where the rows kernels store each pad
 // separately, over the copy.
+// wideLongMid is the middle length from which the wide kernel copies with
+// the aligned loop of the rows kernels (copyLong) rather than vector by vector.
+const wideLongMid = 1024
+
 func genRowsWide() {
 	name := "rowsWideAVX512"
 	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
@@ -50,15 +54,23 @@ func genRowsWide() {
 	// Per call: t = width-64 (the tail, in d); s moves to the middle's
 	// source (s+64-left), from which the windows are at wa = left-64 and
 	// wb = mid-128+left; kM is the mask of a middle shorter than 64 bytes
-	// (width < 192).
+	// (width < 192). wa, wb, the plane bases and the plane count live in
+	// the frame: the long middle's aligned copy needs the registers.
+	loc := AllocLocal(40)
+	locWa, locWb, locD0, locS0, locPlanes := loc.Offset(0), loc.Offset(8), loc.Offset(16), loc.Offset(24), loc.Offset(32)
 	width := Load(Param("width"), gp())
-	t, wa, wb := gp(), gp(), gp()
+	t := gp()
 	LEAQ(at(width, -64), t)
-	left := Load(Param("left"), gp())
-	LEAQ(at(left, -64), wa)
-	mid := Load(Param("mid"), gp())
-	LEAQ(ati(mid, left, -128), wb)
-	SUBQ(wa, s)
+	{
+		left := Load(Param("left"), gp())
+		wa, wb := gp(), gp()
+		LEAQ(at(left, -64), wa)
+		mid := Load(Param("mid"), gp())
+		LEAQ(ati(mid, left, -128), wb)
+		SUBQ(wa, s)
+		MOVQ(wa, locWa)
+		MOVQ(wb, locWb)
+	}
 	kM := kreg()
 	{
 		m := gp()
@@ -72,18 +84,20 @@ func genRowsWide() {
 		LEAQ(maskTable, tbl)
 		KMOVQ(Mem{Base: tbl, Index: m, Scale: 8}, kM)
 	}
+	MOVQ(d, locD0)
+	MOVQ(s, locS0)
+	MOVQ(planes, locPlanes)
 	ds := Load(Param("dstStride"), gp())
 	ss := Load(Param("srcStride"), gp())
-	d0, s0 := gp(), gp()
-	MOVQ(d, d0)
-	MOVQ(s, s0)
 
 	row := func() {
 		// The middle first: when it is short, its vector may overlap the
 		// head, which is stored after it.
-		short, done, loop, last := newLabel("wide_short"), newLabel("wide_mid_done"), newLabel("wide_mid_loop"), newLabel("wide_mid_last")
+		short, done, loop, last, long := newLabel("wide_short"), newLabel("wide_mid_done"), newLabel("wide_mid_loop"), newLabel("wide_mid_last"), newLabel("wide_long")
 		CMPQ(t, U32(128))
 		JB(LabelRef(short))
+		CMPQ(t, U32(64+wideLongMid))
+		JAE(LabelRef(long))
 		i := gp()
 		MOVQ(U32(64), i)
 		Label(loop)
@@ -99,12 +113,23 @@ func genRowsWide() {
 		VMOVDQU64(ati(s, t, -128), z2)
 		VMOVDQU64(z2, ati(d, t, -64))
 		JMP(LabelRef(done))
+		Label(long) // a long middle: the aligned loop of four vectors
+		{
+			dm, m := gp(), gp()
+			LEAQ(at(d, 64), dm)
+			LEAQ(at(t, -64), m)
+			copyLong(avx512, dm, s, m, true, true)
+		}
+		JMP(LabelRef(done))
 		Label(short)
 		z3 := ZMM()
 		VMOVDQU8_Z(at(s, 0), kM, z3)
 		VMOVDQU8(z3, kM, at(d, 64))
 		Label(done)
 
+		wa, wb := gp(), gp()
+		MOVQ(locWa, wa)
+		MOVQ(locWb, wb)
 		wH, wT := ZMM(), ZMM()
 		VMOVDQU64(ati(s, wa, 0), wH)
 		VMOVDQU64(ati(s, wb, 0), wT)
@@ -121,8 +146,8 @@ func genRowsWide() {
 
 	pl, rl := newLabel("wide_planes"), newLabel("wide_rows")
 	Label(pl)
-	MOVQ(d0, d)
-	MOVQ(s0, s)
+	MOVQ(locD0, d)
+	MOVQ(locS0, s)
 	Load(Param("rows"), rows)
 	Label(rl)
 	row()
@@ -130,10 +155,13 @@ func genRowsWide() {
 	ADDQ(ss, s)
 	DECQ(rows)
 	JNZ(LabelRef(rl))
-	dp, sp := Load(Param("dstPlane"), gp()), Load(Param("srcPlane"), gp())
-	ADDQ(dp, d0)
-	ADDQ(sp, s0)
-	DECQ(planes)
+	{
+		x := Load(Param("dstPlane"), gp())
+		ADDQ(x, locD0)
+		y := Load(Param("srcPlane"), gp())
+		ADDQ(y, locS0)
+	}
+	DECQ(locPlanes)
 	JNZ(LabelRef(pl))
 	VZEROUPPER()
 	Label(ret)
