@@ -120,62 +120,50 @@ func shuffleInUse() bool {
 }
 
 // rowsShuffleBytes makes narrow rows by a shuffle table (shuffle.go) if
-// the level in use has the kernel, and reports whether it did. The kernel
-// loops over the planes itself: one call per batch of planes of at most
-// about chunkBytes of output (or per chunk of rows of a bigger plane).
+// the level in use has the kernel, and reports whether it did.
 func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
 	if ks == nil || ks.rowsShuffle == nil || width > shuffleMax || mid > shuffleMax {
 		return false
 	}
-	if rows == 0 || pl.n == 0 {
-		return true
-	}
 	b := tab.bytes()
-	plane := (rows-1)*dstStride + width // output bytes of a plane, from its first
-	if plane > chunkBytes {
-		rowChunks(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, n int) {
-			ks.rowsShuffle(d, s, n, dstStride, srcStride, width, mid, b, pat, 1, 0, 0)
-		})
-		return true
-	}
-	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per call
-	for p := 0; p < pl.n; p += per {
-		n := min(per, pl.n-p)
-		d, s := dst[p*pl.dst:], src[p*pl.src:]
-		// Strides are >= 0: the last row of the last plane reaches farthest.
-		_ = d[(n-1)*pl.dst+plane-1]
-		_ = s[(n-1)*pl.src+(rows-1)*srcStride+mid-1]
-		if raceEnabled {
-			for q := range n {
-				raceRows(d[q*pl.dst:], s[q*pl.src:], rows, dstStride, srcStride, width, mid)
-			}
-		}
-		ks.rowsShuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, b, pat, n, pl.dst, pl.src)
-	}
+	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
+		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src)
+	})
 	return true
 }
 
 // rowsWideBytes makes rows of 128 bytes or more with pads of at most 64
 // bytes by a head-and-tail table (shuffle.go) if the level in use has the
-// kernel, and reports whether it did. Calls as in rowsShuffleBytes.
+// kernel, and reports whether it did.
 func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
 	if ks == nil || ks.rowsWide == nil || width < 128 || mid < 64 || left > 64 || width-left-mid > 64 || width > wideMax {
 		return false
 	}
-	if rows == 0 || pl.n == 0 {
-		return true
-	}
 	b := tab.bytes()
-	plane := (rows-1)*dstStride + width
+	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
+		ks.rowsWide(d, s, rows, dstStride, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+	})
+	return true
+}
+
+// planeCalls calls a kernel that loops over planes itself (the table
+// kernels): once per batch of planes of at most about chunkBytes of output,
+// or, for a bigger plane, once per chunk of its rows (rowChunks). Strides
+// are >= 0, so the last row of a batch's last plane reaches farthest.
+func planeCalls(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, kernel func(d, s *byte, rows int, pl planes)) {
+	if rows == 0 || pl.n == 0 {
+		return
+	}
+	plane := (rows-1)*dstStride + width // output bytes of a plane, from its first
 	if plane > chunkBytes {
 		rowChunks(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, n int) {
-			ks.rowsWide(d, s, n, dstStride, srcStride, width, mid, left, b, pat, 1, 0, 0)
+			kernel(d, s, n, onePlane)
 		})
-		return true
+		return
 	}
-	per := max(1, chunkBytes/max(pl.dst, 1))
+	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per call
 	for p := 0; p < pl.n; p += per {
 		n := min(per, pl.n-p)
 		d, s := dst[p*pl.dst:], src[p*pl.src:]
@@ -186,9 +174,8 @@ func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width
 				raceRows(d[q*pl.dst:], s[q*pl.src:], rows, dstStride, srcStride, width, mid)
 			}
 		}
-		ks.rowsWide(&d[0], &s[0], rows, dstStride, srcStride, width, mid, left, b, pat, n, pl.dst, pl.src)
+		kernel(&d[0], &s[0], rows, planes{n, pl.dst, pl.src})
 	}
-	return true
 }
 
 // rowChunks calls kernel for the rows of each plane in chunks of at most

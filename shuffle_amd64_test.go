@@ -34,6 +34,97 @@ func (c *shufCase) lens() (dst, src int) {
 	return (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width, (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
 }
 
+func (c *shufCase) asm(ks asmKernels, dst, src []byte) {
+	ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+}
+
+// tableCall is one call of a table kernel (shufCase, wideCase).
+type tableCall interface {
+	String() string
+	lens() (dst, src int)
+	goVersion(dst, src []byte)
+	asm(ks asmKernels, dst, src []byte)
+}
+
+// checkCanaries runs c on buffers between canaries, at random offsets, and
+// compares dst with the Go version; src must not change.
+func checkCanaries(t *testing.T, r *rand.Rand, ks asmKernels, c tableCall, seed byte) {
+	t.Helper()
+	dn, sn := c.lens()
+	dstOff, srcOff := r.IntN(64), r.IntN(64)
+	dst, checkDst := guarded(dn, dstOff, seed)
+	src, checkSrc := guarded(sn, srcOff, seed+1)
+	copy(src, randomBytes(r, sn))
+	want := bytes.Clone(dst)
+	c.goVersion(want, src)
+	srcKeep := bytes.Clone(src)
+	c.asm(ks, dst, src)
+	what := fmt.Sprintf("%v (dst offset %d, src offset %d)", c, dstOff, srcOff)
+	checkDst(t, what)
+	checkSrc(t, what)
+	if !bytes.Equal(src, srcKeep) {
+		t.Fatalf("%s: src changed", what)
+	}
+	if i := firstDiff(dst, want); i >= 0 {
+		t.Fatalf("%s: dst differs from the Go version from byte %d:\n got %x\nwant %x", what, i, dst, want)
+	}
+}
+
+// guardPages returns two regions of pages bytes each, between PROT_NONE
+// pages, and a function that unmaps them.
+func guardPages(t *testing.T, pages int) (src, dst []byte, unmap func()) {
+	page := unix.Getpagesize()
+	var mems [][]byte
+	region := func() []byte {
+		mem, err := unix.Mmap(-1, 0, (pages+2)*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mems = append(mems, mem)
+		if err := unix.Mprotect(mem[:page], unix.PROT_NONE); err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Mprotect(mem[(pages+1)*page:], unix.PROT_NONE); err != nil {
+			t.Fatal(err)
+		}
+		return mem[page : (pages+1)*page]
+	}
+	src, dst = region(), region()
+	return src, dst, func() {
+		for _, m := range mems {
+			unix.Munmap(m)
+		}
+	}
+}
+
+// checkGuarded runs c with src (pos bit 0) and dst (bit 1) starting right
+// after a guard page or ending right at one, and reports false if the case
+// does not fit the regions.
+func checkGuarded(t *testing.T, r *rand.Rand, ks asmKernels, c tableCall, sdata, ddata []byte, pos int) bool {
+	t.Helper()
+	dn, sn := c.lens()
+	if dn > len(ddata) || sn > len(sdata) {
+		return false
+	}
+	so, do := 0, 0
+	if pos&1 != 0 {
+		so = len(sdata) - sn
+	}
+	if pos&2 != 0 {
+		do = len(ddata) - dn
+	}
+	src, dst := sdata[so:so+sn], ddata[do:do+dn]
+	copy(src, randomBytes(r, sn))
+	copy(dst, randomBytes(r, dn))
+	want := bytes.Clone(dst)
+	c.goVersion(want, src)
+	c.asm(ks, dst, src)
+	if !bytes.Equal(dst, want) {
+		t.Fatalf("%v at guard position %d: wrong result", c, pos)
+	}
+	return true
+}
+
 func (c *shufCase) goVersion(dst, src []byte) {
 	for p := range c.pl.n {
 		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
@@ -73,26 +164,8 @@ func TestRowsShuffleKernel(t *testing.T) {
 	calls := 0
 	for width := 1; width <= shuffleMax; width++ {
 		for mid := 1; mid <= shuffleMax; mid++ {
-			c := randomShufCase(r, width, mid)
-			dn, sn := c.lens()
-			dstOff, srcOff := r.IntN(64), r.IntN(64)
-			dst, checkDst := guarded(dn, dstOff, byte(width))
-			src, checkSrc := guarded(sn, srcOff, byte(mid))
-			copy(src, randomBytes(r, sn))
-			want := bytes.Clone(dst)
-			c.goVersion(want, src)
-			srcKeep := bytes.Clone(src)
-			ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+			checkCanaries(t, r, ks, randomShufCase(r, width, mid), byte(width))
 			calls++
-			what := fmt.Sprintf("%v (dst offset %d, src offset %d)", c, dstOff, srcOff)
-			checkDst(t, what)
-			checkSrc(t, what)
-			if !bytes.Equal(src, srcKeep) {
-				t.Fatalf("%s: src changed", what)
-			}
-			if i := firstDiff(dst, want); i >= 0 {
-				t.Fatalf("%s: dst differs from the Go version from byte %d:\n got %x\nwant %x", what, i, dst, want)
-			}
 		}
 	}
 	t.Logf("%d calls", calls)
@@ -103,48 +176,16 @@ func TestRowsShuffleKernel(t *testing.T) {
 // boundaries.
 func TestRowsShuffleGuard(t *testing.T) {
 	ks := shuffleKernelOrSkip(t)
-	page := unix.Getpagesize()
-	alloc := func() ([]byte, []byte) {
-		mem, err := unix.Mmap(-1, 0, 3*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := unix.Mprotect(mem[:page], unix.PROT_NONE); err != nil {
-			t.Fatal(err)
-		}
-		if err := unix.Mprotect(mem[2*page:], unix.PROT_NONE); err != nil {
-			t.Fatal(err)
-		}
-		return mem, mem[page : 2*page]
-	}
-	smem, sdata := alloc()
-	defer unix.Munmap(smem)
-	dmem, ddata := alloc()
-	defer unix.Munmap(dmem)
+	sdata, ddata, unmap := guardPages(t, 1)
+	defer unmap()
 	r := rand.New(rand.NewPCG(8, 8))
 	sizes := []int{1, 2, 3, 7, 8, 31, 32, 33, 56, 63, 64, 65, 96, 112, 116, 127, 128}
 	calls := 0
 	for _, width := range sizes {
 		for _, mid := range sizes {
 			for pos := 0; pos < 4; pos++ {
-				c := randomShufCase(r, width, mid)
-				dn, sn := c.lens()
-				so, do := 0, 0 // right after a guard page
-				if pos&1 != 0 {
-					so = len(sdata) - sn // ending right at one
-				}
-				if pos&2 != 0 {
-					do = len(ddata) - dn
-				}
-				src, dst := sdata[so:so+sn], ddata[do:do+dn]
-				copy(src, randomBytes(r, sn))
-				copy(dst, randomBytes(r, dn))
-				want := bytes.Clone(dst)
-				c.goVersion(want, src)
-				ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
-				calls++
-				if !bytes.Equal(dst, want) {
-					t.Fatalf("%v at guard position %d: wrong result", c, pos)
+				if checkGuarded(t, r, ks, randomShufCase(r, width, mid), sdata, ddata, pos) {
+					calls++
 				}
 			}
 		}

@@ -9,12 +9,9 @@ package pad
 // against PROT_NONE pages. FuzzKernels fuzzes it too.
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 type wideCase struct {
@@ -99,26 +96,8 @@ func TestRowsWideKernel(t *testing.T) {
 				if left+mid+right < 128 || right > 64 {
 					continue
 				}
-				c := randomWideCase(r, left, mid, right)
-				dn, sn := c.lens()
-				dstOff, srcOff := r.IntN(64), r.IntN(64)
-				dst, checkDst := guarded(dn, dstOff, byte(left))
-				src, checkSrc := guarded(sn, srcOff, byte(mid))
-				copy(src, randomBytes(r, sn))
-				want := bytes.Clone(dst)
-				c.goVersion(want, src)
-				srcKeep := bytes.Clone(src)
-				c.asm(ks, dst, src)
+				checkCanaries(t, r, ks, randomWideCase(r, left, mid, right), byte(left))
 				calls++
-				what := fmt.Sprintf("%v (dst offset %d, src offset %d)", c, dstOff, srcOff)
-				checkDst(t, what)
-				checkSrc(t, what)
-				if !bytes.Equal(src, srcKeep) {
-					t.Fatalf("%s: src changed", what)
-				}
-				if i := firstDiff(dst, want); i >= 0 {
-					t.Fatalf("%s: dst differs from the Go version from byte %d:\n got %x\nwant %x", what, i, dst, want)
-				}
 			}
 		}
 	}
@@ -127,24 +106,8 @@ func TestRowsWideKernel(t *testing.T) {
 
 func TestRowsWideGuard(t *testing.T) {
 	ks := wideKernelOrSkip(t)
-	page := unix.Getpagesize()
-	alloc := func() ([]byte, []byte) {
-		mem, err := unix.Mmap(-1, 0, 4*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := unix.Mprotect(mem[:page], unix.PROT_NONE); err != nil {
-			t.Fatal(err)
-		}
-		if err := unix.Mprotect(mem[3*page:], unix.PROT_NONE); err != nil {
-			t.Fatal(err)
-		}
-		return mem, mem[page : 3*page]
-	}
-	smem, sdata := alloc()
-	defer unix.Munmap(smem)
-	dmem, ddata := alloc()
-	defer unix.Munmap(dmem)
+	sdata, ddata, unmap := guardPages(t, 2)
+	defer unmap()
 	r := rand.New(rand.NewPCG(10, 10))
 	calls := 0
 	for _, mid := range wideMids {
@@ -154,27 +117,8 @@ func TestRowsWideGuard(t *testing.T) {
 					continue
 				}
 				for pos := 0; pos < 4; pos++ {
-					c := randomWideCase(r, left, mid, right)
-					dn, sn := c.lens()
-					if dn > len(ddata) || sn > len(sdata) {
-						continue
-					}
-					so, do := 0, 0
-					if pos&1 != 0 {
-						so = len(sdata) - sn
-					}
-					if pos&2 != 0 {
-						do = len(ddata) - dn
-					}
-					src, dst := sdata[so:so+sn], ddata[do:do+dn]
-					copy(src, randomBytes(r, sn))
-					copy(dst, randomBytes(r, dn))
-					want := bytes.Clone(dst)
-					c.goVersion(want, src)
-					c.asm(ks, dst, src)
-					calls++
-					if !bytes.Equal(dst, want) {
-						t.Fatalf("%v at guard position %d: wrong result", c, pos)
+					if checkGuarded(t, r, ks, randomWideCase(r, left, mid, right), sdata, ddata, pos) {
+						calls++
 					}
 				}
 			}
