@@ -17,18 +17,26 @@ var gatherMaxOut = 64
 
 const gatherMaxIn = 4096
 
-// buildGather sets p.gather when the output is small enough: it runs the
-// plan once on the input indices, with -1 as the value.
+// buildGather sets p.gather when the output is small enough.
 func (p *Plan) buildGather() {
 	if p.outLen == 0 || p.outLen > gatherMaxOut || p.inLen > gatherMaxIn {
 		return
 	}
-	idx := make([]int32, p.inLen)
-	for i := range idx {
-		idx[i] = int32(i)
+	p.gather = indexMap(p.levels, p.strides, p.inLen, p.outLen)
+}
+
+// indexMap runs a program on the input indices 0..inLen-1 with -1 as the
+// value: element i of the result is the input index output element i
+// takes, or -1 where it takes the value. The gather and shuffle tables
+// come from it, so they say exactly what the executor does.
+func indexMap(levels []level, strides []int, inLen, outLen int) []int32 {
+	in := make([]int32, inLen)
+	for i := range in {
+		in[i] = int32(i)
 	}
-	p.gather = make([]int32, p.outLen)
-	execute(typedKernels[int32]{p.gather, idx, -1}, p.levels, p.strides, 1)
+	out := make([]int32, outLen)
+	execute(typedKernels[int32]{out, in, -1}, levels, strides, 1)
+	return out
 }
 
 // gather sets dst[i] = src[idx[i]], or value where idx[i] < 0.

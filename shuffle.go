@@ -35,21 +35,14 @@ const wideMax = 16 << 10
 // form r recognised, stride its input stride) for each kernel size whose
 // rows fit: narrow rows (at most shuffleMax bytes) get a shuffle table,
 // wider rows with pads of at most 64 bytes a head-and-tail table (the
-// wide kernel). The element map comes from running the level itself on
-// input indices, so the tables say exactly what the executor does.
+// wide kernel). The element map is the level's own indexMap.
 func buildShuffles(lv *level, stride int) {
 	r := &lv.row
 	outElems := lv.outLen * lv.blk
 	if r.kind == rowGeneral || outElems > wideMax {
 		return
 	}
-	inElems := lv.inLen * stride
-	in := make([]int32, inElems)
-	for i := range in {
-		in[i] = int32(i)
-	}
-	out := make([]int32, outElems)
-	execute(typedKernels[int32]{out, in, -1}, []level{*lv}, []int{stride}, 1)
+	out := indexMap([]level{*lv}, []int{stride}, lv.inLen*stride, outElems)
 	base := int32(r.src * stride) // the input element the rows kernels' src points at
 	for _, j := range out {
 		if j >= 0 && (j < base || j-base >= int32(r.mid)) {
