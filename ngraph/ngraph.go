@@ -80,12 +80,5 @@ func Pad(padMode string, below, above, interior []int64, elemSize int, shape []i
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.Mode != pad.Constant {
-		padValue = nil
-	}
-	p, err := pad.NewPlan(shape, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	return frontend.RunBytes(p, data, elemSize, padValue)
+	return frontend.PadBytes(shape, s, data, elemSize, padValue)
 }

@@ -92,12 +92,5 @@ func Pad(version int, padMode string, padsBegin, padsEnd []int64, elemSize int, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.Mode != pad.Constant {
-		padValue = nil
-	}
-	p, err := pad.NewPlan(shape, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	return frontend.RunBytes(p, data, elemSize, padValue)
+	return frontend.PadBytes(shape, s, data, elemSize, padValue)
 }

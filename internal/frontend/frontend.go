@@ -70,6 +70,20 @@ func checkedOutput(p *pad.Plan, src []byte, elemBits uint64) ([]byte, error) {
 	return make([]byte, outLen), nil
 }
 
+// PadBytes compiles s for shape and pads data with it into a new slice. The
+// value is used in constant mode only: the other modes ignore it, whatever
+// its length.
+func PadBytes(shape []int, s pad.Spec, data []byte, elemSize int, value []byte) ([]byte, []int, error) {
+	if s.Mode != pad.Constant {
+		value = nil
+	}
+	p, err := pad.NewPlan(shape, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	return RunBytes(p, data, elemSize, value)
+}
+
 // RunBytes pads src, elements of elemSize bytes, with p into a new slice.
 // value is one element, or empty for the zero value.
 func RunBytes(p *pad.Plan, src []byte, elemSize int, value []byte) ([]byte, []int, error) {
