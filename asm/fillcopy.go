@@ -79,24 +79,19 @@ func fillLong(a isa, d, n reg.Register, y reg.Register, align bool) {
 
 // fillShort stores the pattern over exactly [d, d+n) for n < 32 (n a
 // multiple of minW), from x (the pattern's low 16 bytes in an XMM register)
-// and g (its low 8 bytes in a general register).
-func fillShort(d, n reg.Register, x reg.Register, g reg.GPVirtual, minW int) {
+// or g (which returns its low 8 bytes in a general register).
+func fillShort(d, n reg.Register, x reg.Register, g func() reg.GPVirtual, minW int) {
 	ladder(n, 32, minW, func(W int) {
-		switch W {
-		case 16:
+		if W == 16 {
 			VMOVDQU(x, at(d, 0))
 			VMOVDQU(x, ati(d, n, -16))
-		case 8:
-			MOVQ(g, at(d, 0))
-			MOVQ(g, ati(d, n, -8))
-		case 4:
-			MOVL(g.As32(), at(d, 0))
-			MOVL(g.As32(), ati(d, n, -4))
-		case 2:
-			MOVW(g.As16(), at(d, 0))
-			MOVW(g.As16(), ati(d, n, -2))
-		case 1:
-			MOVB(g.As8(), at(d, 0))
+			return
+		}
+		t := asWidth(g(), W)
+		mov := gprMove(W)
+		mov(t, at(d, 0))
+		if W > 1 {
+			mov(t, ati(d, n, -W))
 		}
 	})
 }
@@ -186,38 +181,7 @@ func copyLong(a isa, d, s, n reg.Register, align bool, big ...bool) {
 
 // copyShort copies exactly n < 32 bytes (n a multiple of minW) from s to d.
 func copyShort(d, s, n reg.Register, minW int) {
-	ladder(n, 32, minW, func(W int) {
-		switch W {
-		case 16:
-			x0, x1 := XMM(), XMM()
-			VMOVDQU(at(s, 0), x0)
-			VMOVDQU(ati(s, n, -16), x1)
-			VMOVDQU(x0, at(d, 0))
-			VMOVDQU(x1, ati(d, n, -16))
-		case 8:
-			g0, g1 := gp(), gp()
-			MOVQ(at(s, 0), g0)
-			MOVQ(ati(s, n, -8), g1)
-			MOVQ(g0, at(d, 0))
-			MOVQ(g1, ati(d, n, -8))
-		case 4:
-			g0, g1 := GP32(), GP32()
-			MOVL(at(s, 0), g0)
-			MOVL(ati(s, n, -4), g1)
-			MOVL(g0, at(d, 0))
-			MOVL(g1, ati(d, n, -4))
-		case 2:
-			g0, g1 := GP16(), GP16()
-			MOVW(at(s, 0), g0)
-			MOVW(ati(s, n, -2), g1)
-			MOVW(g0, at(d, 0))
-			MOVW(g1, ati(d, n, -2))
-		case 1:
-			g0 := GP8()
-			MOVB(at(s, 0), g0)
-			MOVB(g0, at(d, 0))
-		}
-	})
+	ladder(n, 32, minW, func(W int) { movePair(W, d, s, n) })
 }
 
 const fillDoc = `	for i := 0; i < n; i++ {
@@ -252,7 +216,7 @@ func genFill(a isa) {
 		g := gp()
 		VMOVDQU(at(p, 0), x)
 		MOVQ(at(p, 0), g)
-		fillShort(d, n, x, g, 1)
+		fillShort(d, n, x, func() reg.GPVirtual { return g }, 1)
 		RET()
 		return
 	}

@@ -318,33 +318,7 @@ func rowsClass(a isa, r rowsArgs, pg patGen, W int, w reg.Register) {
 		VZEROUPPER()
 		RET()
 	}
-	pair := func(dm reg.Register) { // mid in [W, 2W]
-		switch W {
-		case 4, 8:
-			g0, g1 := gp(), gp()
-			if W == 8 {
-				MOVQ(at(r.s, 0), g0)
-				MOVQ(ati(r.s, r.mid, -8), g1)
-				MOVQ(g0, at(dm, 0))
-				MOVQ(g1, ati(dm, r.mid, -8))
-			} else {
-				MOVL(at(r.s, 0), g0.As32())
-				MOVL(ati(r.s, r.mid, -4), g1.As32())
-				MOVL(g0.As32(), at(dm, 0))
-				MOVL(g1.As32(), ati(dm, r.mid, -4))
-			}
-		default:
-			v0, v1 := vecOfWidth(W), vecOfWidth(W)
-			mov := VMOVDQU
-			if W == 64 {
-				mov = func(a, b Op) { VMOVDQU64(a, b) }
-			}
-			mov(at(r.s, 0), v0)
-			mov(ati(r.s, r.mid, -W), v1)
-			mov(v0, at(dm, 0))
-			mov(v1, ati(dm, r.mid, -W))
-		}
-	}
+	pair := func(dm reg.Register) { movePair(W, dm, r.s, r.mid) } // mid in [W, 2W]
 	if W < 32 {
 		// mid in [W, 2W): the next class catches bigger mid.
 		loop(pair)
@@ -401,29 +375,7 @@ func fillExactAVX2(d, n, y reg.Register, g func() reg.GPVirtual, minW int) {
 	fillLong(avx2, d, n, y, false)
 	JMP(LabelRef(done))
 	Label(short)
-	ladder(n, 32, minW, func(W int) {
-		switch W {
-		case 16:
-			x := y.(reg.VecVirtual).AsX()
-			VMOVDQU(x, at(d, 0))
-			VMOVDQU(x, ati(d, n, -16))
-		case 8:
-			t := g()
-			MOVQ(t, at(d, 0))
-			MOVQ(t, ati(d, n, -8))
-		case 4:
-			t := g()
-			MOVL(t.As32(), at(d, 0))
-			MOVL(t.As32(), ati(d, n, -4))
-		case 2:
-			t := g()
-			MOVW(t.As16(), at(d, 0))
-			MOVW(t.As16(), ati(d, n, -2))
-		case 1:
-			t := g()
-			MOVB(t.As8(), at(d, 0))
-		}
-	})
+	fillShort(d, n, y.(reg.VecVirtual).AsX(), g, minW)
 	Label(done)
 }
 

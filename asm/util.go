@@ -133,3 +133,60 @@ func lowMask(n reg.Register, k reg.Register) {
 
 // kreg allocates an opmask register (K is also the element-size name).
 func kreg() reg.OpmaskVirtual { return K() }
+
+// movePair copies n bytes, W <= n <= 2W, from s to d by two overlapping
+// W-byte moves: through general registers up to 8 bytes, vectors above;
+// for W == 1 (n == 1) one byte.
+func movePair(W int, d, s, n reg.Register) {
+	var r0, r1 reg.Register
+	var mov func(a, b Op)
+	switch W {
+	case 1:
+		g := GP8()
+		MOVB(at(s, 0), g)
+		MOVB(g, at(d, 0))
+		return
+	case 2:
+		r0, r1, mov = GP16(), GP16(), gprMove(W)
+	case 4:
+		r0, r1, mov = GP32(), GP32(), gprMove(W)
+	case 8:
+		r0, r1, mov = gp(), gp(), gprMove(W)
+	case 16:
+		r0, r1, mov = XMM(), XMM(), VMOVDQU
+	case 32:
+		r0, r1, mov = YMM(), YMM(), VMOVDQU
+	default:
+		r0, r1, mov = ZMM(), ZMM(), func(a, b Op) { VMOVDQU64(a, b) }
+	}
+	mov(at(s, 0), r0)
+	mov(ati(s, n, -W), r1)
+	mov(r0, at(d, 0))
+	mov(r1, ati(d, n, -W))
+}
+
+// gprMove is the general-register move of W = 1, 2, 4 or 8 bytes.
+func gprMove(W int) func(a, b Op) {
+	switch W {
+	case 1:
+		return MOVB
+	case 2:
+		return MOVW
+	case 4:
+		return MOVL
+	}
+	return MOVQ
+}
+
+// asWidth is the W-byte (1, 2, 4 or 8) view of a general register.
+func asWidth(g reg.GPVirtual, W int) reg.Register {
+	switch W {
+	case 1:
+		return g.As8()
+	case 2:
+		return g.As16()
+	case 4:
+		return g.As32()
+	}
+	return g
+}
