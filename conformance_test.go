@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -512,7 +513,7 @@ func confRunCase(t *testing.T, c *confCase) string {
 	// Spec.OutShape.
 	if got, err := spec.OutShape(append([]int(nil), c.Shape...)); err != nil {
 		t.Errorf("Spec.OutShape: %v", err)
-	} else if !confSameShape(got, wantShape) {
+	} else if !slices.Equal(got, wantShape) {
 		t.Errorf("Spec.OutShape = %v, want %v", got, wantShape)
 	}
 
@@ -521,10 +522,10 @@ func confRunCase(t *testing.T, c *confCase) string {
 	if err != nil {
 		t.Fatalf("NewPlan(%v, %+v): %v", c.Shape, spec, err)
 	}
-	if got := p.InShape(); !confSameShape(got, c.Shape) {
+	if got := p.InShape(); !slices.Equal(got, c.Shape) {
 		t.Errorf("Plan.InShape = %v, want %v", got, c.Shape)
 	}
-	if got := p.OutShape(); !confSameShape(got, wantShape) {
+	if got := p.OutShape(); !slices.Equal(got, wantShape) {
 		t.Fatalf("Plan.OutShape = %v, want %v", got, wantShape)
 	}
 
@@ -575,7 +576,7 @@ func confRunCase(t *testing.T, c *confCase) string {
 	if tr.padErr != nil {
 		t.Errorf("Pad[T]: %v", tr.padErr)
 	} else {
-		if !confSameShape(tr.padShape, wantShape) {
+		if !slices.Equal(tr.padShape, wantShape) {
 			t.Errorf("Pad[T] shape = %v, want %v", tr.padShape, wantShape)
 		}
 		if !bytes.Equal(tr.pad, want) {
@@ -646,7 +647,7 @@ func confRunStringCase(t *testing.T, c *confCase) string {
 	if err != nil {
 		t.Fatalf("NewPlan: %v", err)
 	}
-	if !confSameShape(p.OutShape(), c.OutShape) {
+	if !slices.Equal(p.OutShape(), c.OutShape) {
 		t.Fatalf("Plan.OutShape = %v, want %v", p.OutShape(), c.OutShape)
 	}
 	dst := make([]string, len(want))
@@ -660,22 +661,10 @@ func confRunStringCase(t *testing.T, c *confCase) string {
 	if err != nil {
 		t.Fatalf("Pad[string]: %v", err)
 	}
-	if !confSameShape(shape, c.OutShape) || !reflect.DeepEqual(out, want) {
+	if !slices.Equal(shape, c.OutShape) || !reflect.DeepEqual(out, want) {
 		t.Errorf("Pad[string] = %q shape %v, want %q shape %v", out, shape, want, c.OutShape)
 	}
 	return "output"
-}
-
-func confSameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // firstDiff describes the first differing element of got and want.

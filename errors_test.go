@@ -6,6 +6,7 @@ package pad
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -373,7 +374,7 @@ func TestAdjacentBuffersDoNotOverlap(t *testing.T) {
 	if err := Run(p, buf[77:], buf[:77], -1); err != nil {
 		t.Fatalf("adjacent dst after src: %v", err)
 	}
-	if !rtEqualT(buf[77:], want, rtGenF32.eq) {
+	if !slices.EqualFunc(buf[77:], want, rtGenF32.eq) {
 		t.Errorf("adjacent dst after src: wrong output")
 	}
 	buf2 := make([]float32, 104+77)
@@ -381,7 +382,7 @@ func TestAdjacentBuffersDoNotOverlap(t *testing.T) {
 	if err := Run(p, buf2[:104], buf2[104:], -1); err != nil {
 		t.Fatalf("adjacent dst before src: %v", err)
 	}
-	if !rtEqualT(buf2[:104], want, rtGenF32.eq) {
+	if !slices.EqualFunc(buf2[:104], want, rtGenF32.eq) {
 		t.Errorf("adjacent dst before src: wrong output")
 	}
 	// An empty output never overlaps.
@@ -422,11 +423,11 @@ func TestPlanShapesAreCopies(t *testing.T) {
 	p := etPlan(t, shape, s)
 	shape[0], s.Before[0] = 5, 9
 	in, out := p.InShape(), p.OutShape()
-	if !rtEqualInts(in, []int{2, 3}) || !rtEqualInts(out, []int{3, 6}) {
+	if !slices.Equal(in, []int{2, 3}) || !slices.Equal(out, []int{3, 6}) {
 		t.Fatalf("plan shapes %v -> %v after changing the caller's slices", in, out)
 	}
 	in[0], out[0] = 100, 100
-	if !rtEqualInts(p.InShape(), []int{2, 3}) || !rtEqualInts(p.OutShape(), []int{3, 6}) {
+	if !slices.Equal(p.InShape(), []int{2, 3}) || !slices.Equal(p.OutShape(), []int{3, 6}) {
 		t.Errorf("InShape/OutShape return the plan's own slices")
 	}
 	dst := make([]int32, 18)

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"unsafe"
@@ -647,7 +648,7 @@ func FuzzPadDispatch(f *testing.F) {
 		if !rtSameErr(wantErr, specErr) {
 			t.Fatalf("%s: refPad err %v, refCheck err %v", what(), wantErr, specErr)
 		}
-		if wantErr == nil && !rtEqualInts(refSh, wantSh) {
+		if wantErr == nil && !slices.Equal(refSh, wantSh) {
 			t.Fatalf("%s: refPad shape %v, refCheck %v", what(), refSh, wantSh)
 		}
 		dstLen := len(want)
@@ -797,7 +798,7 @@ func TestPlanConcurrent(t *testing.T) {
 				}
 				backing[off] = f32[o]
 			}
-			if !rtEqualT(rtGather(view, backing), f32, rtGenF32.eq) {
+			if !slices.EqualFunc(rtGather(view, backing), f32, rtGenF32.eq) {
 				t.Fatal("the strided view does not hold the input")
 			}
 			nibbles := make([]byte, inN)
@@ -825,7 +826,7 @@ func TestPlanConcurrent(t *testing.T) {
 					{"Run float32", func() (bool, error) {
 						clear(dF32)
 						err := Run(p, dF32, f32, float32(-7.25))
-						return rtEqualT(dF32, wantF32, rtGenF32.eq), err
+						return slices.EqualFunc(dF32, wantF32, rtGenF32.eq), err
 					}},
 					{"RunBytes 16", func() (bool, error) {
 						clear(d16)
@@ -842,12 +843,12 @@ func TestPlanConcurrent(t *testing.T) {
 					{"RunStrided float32", func() (bool, error) {
 						clear(dStrided)
 						err := RunStrided(p, dStrided, backing, view.strides, float32(-7.25))
-						return rtEqualT(dStrided, wantF32, rtGenF32.eq), err
+						return slices.EqualFunc(dStrided, wantF32, rtGenF32.eq), err
 					}},
 					{"Run string", func() (bool, error) {
 						clear(dStr)
 						err := Run(p, dStr, strs, "pad")
-						return rtEqualT(dStr, wantStr, func(a, b string) bool { return a == b }), err
+						return slices.EqualFunc(dStr, wantStr, func(a, b string) bool { return a == b }), err
 					}},
 					{"RunPacked 4", func() (bool, error) {
 						clear(dPacked)

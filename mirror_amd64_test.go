@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"golang.org/x/sys/cpu"
-	"golang.org/x/sys/unix"
 )
 
 type mirKernel func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
@@ -201,25 +200,8 @@ func TestRowsMirrorKernels(t *testing.T) {
 // TestRowsMirrorGuard puts the src rows and the dst rows right after and right
 // before PROT_NONE pages.
 func TestRowsMirrorGuard(t *testing.T) {
-	page := unix.Getpagesize()
-	const dataPages = 2
-	alloc := func() ([]byte, []byte) {
-		mem, err := unix.Mmap(-1, 0, (dataPages+2)*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := unix.Mprotect(mem[:page], unix.PROT_NONE); err != nil {
-			t.Fatal(err)
-		}
-		if err := unix.Mprotect(mem[(dataPages+1)*page:], unix.PROT_NONE); err != nil {
-			t.Fatal(err)
-		}
-		return mem, mem[page : (dataPages+1)*page]
-	}
-	smem, sdata := alloc()
-	defer unix.Munmap(smem)
-	dmem, ddata := alloc()
-	defer unix.Munmap(dmem)
+	sdata, ddata, unmap := guardPages(t, 2)
+	defer unmap()
 	seed := uint32(1)
 	rnd := func() byte { seed = seed*1664525 + 1013904223; return byte(seed >> 24) }
 	calls := 0

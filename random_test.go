@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -223,7 +224,7 @@ func rtGenValid(r *rand.Rand) rtCase {
 func rtGenValidFor(r *rand.Rand, shape []int, mode Mode) Spec {
 	for try := 0; try < 50; try++ {
 		c := rtCase{shape: rtClone(shape), spec: rtGenSpec(r, shape, mode)}
-		if rtFit(r, &c) && rtEqualInts(c.shape, shape) {
+		if rtFit(r, &c) && slices.Equal(c.shape, shape) {
 			return c.spec
 		}
 	}
@@ -347,7 +348,7 @@ func (k *rtChecker) checkPlan(c rtCase, tag string) (*Plan, []int, error) {
 		k.errorf("%s: %v: Spec.OutShape panicked: %v", tag, c, pv)
 	} else if !rtSameErr(err, wantErr) {
 		k.errorf("%s: %v: Spec.OutShape err %v, want %v", tag, c, err, wantErr)
-	} else if err == nil && !rtEqualInts(gotSh, wantSh) {
+	} else if err == nil && !slices.Equal(gotSh, wantSh) {
 		k.errorf("%s: %v: Spec.OutShape %v, want %v", tag, c, gotSh, wantSh)
 	}
 	var p *Plan
@@ -377,7 +378,7 @@ func (k *rtChecker) checkPlan(c rtCase, tag string) (*Plan, []int, error) {
 	if n := rtSmallProduct(wantSh, rtMaxOut); n > 0 {
 		k.outElems += n
 	}
-	if !rtEqualInts(p.InShape(), c.shape) || !rtEqualInts(p.OutShape(), wantSh) {
+	if !slices.Equal(p.InShape(), c.shape) || !slices.Equal(p.OutShape(), wantSh) {
 		k.errorf("%s: %v: plan shapes %v -> %v, want %v -> %v", tag, c, p.InShape(), p.OutShape(), c.shape, wantSh)
 	}
 	return p, wantSh, nil
@@ -431,13 +432,22 @@ func (k *rtChecker) runBytes(r *rand.Rand, c rtCase, es, mut int) {
 	if wantErr == nil && dstLen != len(want) {
 		wantErr = ErrShapeMismatch
 	}
-	if wantErr == nil && !rtEqualInts(gotWantSh, wantSh) {
+	if wantErr == nil && !slices.Equal(gotWantSh, wantSh) {
 		k.errorf("%s: %v: reference shapes disagree %v %v", tag, c, gotWantSh, wantSh)
 	}
 	dst := make([]byte, dstLen)
 	rtFillBytes(r, dst)
 	orig := append([]byte{}, dst...)
-	err, pv := rtCatch(func() error { return p.RunBytes(dst, src, es, value) })
+	k.checkRun(tag, c, func() error { return p.RunBytes(dst, src, es, value) }, dst, orig, want, wantErr, func() string {
+		return fmt.Sprintf("value=%x:\n got %v\nwant %v", value, rtHead(dst), rtHead(want))
+	})
+}
+
+// checkRun checks a run into dst (orig before it) against the reference's
+// want and wantErr: no panic, the same sentinel, dst untouched on an error,
+// want otherwise (detail describes a difference).
+func (k *rtChecker) checkRun(tag string, c rtCase, run func() error, dst, orig, want []byte, wantErr error, detail func() string) {
+	err, pv := rtCatch(run)
 	switch {
 	case pv != nil:
 		k.errorf("%s: %v: panicked: %v", tag, c, pv)
@@ -448,7 +458,7 @@ func (k *rtChecker) runBytes(r *rand.Rand, c rtCase, es, mut int) {
 			k.errorf("%s: %v: dst modified on error %v", tag, c, err)
 		}
 	case !bytes.Equal(dst, want):
-		k.errorf("%s: %v value=%x:\n got %v\nwant %v", tag, c, value, rtHead(dst), rtHead(want))
+		k.errorf("%s: %v %s", tag, c, detail())
 	}
 }
 
@@ -501,7 +511,7 @@ func (k *rtChecker) runPacked(r *rand.Rand, c rtCase, bits, mut int) {
 	var want []byte
 	if wantErr == nil {
 		out, sh, err := refPad(elems, 1, c.shape, c.spec, []byte{value})
-		if err != nil || !rtEqualInts(sh, wantSh) {
+		if err != nil || !slices.Equal(sh, wantSh) {
 			k.errorf("%s: %v: reference failed: %v %v", tag, c, err, sh)
 			return
 		}
@@ -509,19 +519,9 @@ func (k *rtChecker) runPacked(r *rand.Rand, c rtCase, bits, mut int) {
 	}
 	dst := bytes.Repeat([]byte{0xFF}, dstLen)
 	orig := append([]byte{}, dst...)
-	err, pv := rtCatch(func() error { return p.RunPacked(dst, src, bits, value) })
-	switch {
-	case pv != nil:
-		k.errorf("%s: %v: panicked: %v", tag, c, pv)
-	case !rtSameErr(err, wantErr):
-		k.errorf("%s: %v: err %v, want %v", tag, c, err, wantErr)
-	case err != nil:
-		if !bytes.Equal(dst, orig) {
-			k.errorf("%s: %v: dst modified on error %v", tag, c, err)
-		}
-	case !bytes.Equal(dst, want):
-		k.errorf("%s: %v value=%d src=%x:\n got %x\nwant %x", tag, c, value, src, dst, want)
-	}
+	k.checkRun(tag, c, func() error { return p.RunPacked(dst, src, bits, value) }, dst, orig, want, wantErr, func() string {
+		return fmt.Sprintf("value=%d src=%x:\n got %x\nwant %x", value, src, dst, want)
+	})
 }
 
 const rtValueIdx = math.MaxUint32
@@ -548,18 +548,6 @@ func rtExpectIdx[T any](c rtCase, src []T, value T) ([]T, []int, error) {
 		}
 	}
 	return out, sh, nil
-}
-
-func rtEqualT[T any](a, b []T, eq func(x, y T) bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !eq(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // rtFirstDiff reports the first differing index for a failure message.
@@ -607,9 +595,9 @@ func rtRunTyped[T any](k *rtChecker, r *rand.Rand, c rtCase, g rtGen[T], mut int
 		dst := gen(5)
 		orig := append([]T{}, dst...)
 		err, pv := rtCatch(func() error { return Into(dst, src, c.shape, c.spec, value) })
-		if pv != nil || !rtSameErr(err, planErr) || !rtEqualT(dst, orig, g.eq) {
+		if pv != nil || !rtSameErr(err, planErr) || !slices.EqualFunc(dst, orig, g.eq) {
 			k.errorf("%s: %v: Into err %v panic %v (dst kept %v), want %v", tag, c, err, pv,
-				rtEqualT(dst, orig, g.eq), planErr)
+				slices.EqualFunc(dst, orig, g.eq), planErr)
 		}
 		err, pv = rtCatch(func() error { _, _, e := Pad(src, c.shape, c.spec, value); return e })
 		if pv != nil || !rtSameErr(err, planErr) {
@@ -621,7 +609,7 @@ func rtRunTyped[T any](k *rtChecker, r *rand.Rand, c rtCase, g rtGen[T], mut int
 	outN := rtSmallProduct(wantSh, math.MaxInt)
 	src := gen(inN)
 	want, sh, err := rtExpectIdx(c, src, value)
-	if err != nil || !rtEqualInts(sh, wantSh) {
+	if err != nil || !slices.Equal(sh, wantSh) {
 		k.errorf("%s: %v: reference failed %v", tag, c, err)
 		return
 	}
@@ -652,10 +640,10 @@ func rtRunTyped[T any](k *rtChecker, r *rand.Rand, c rtCase, g rtGen[T], mut int
 		case !rtSameErr(err, wantErr):
 			k.errorf("%s %s: %v: err %v, want %v", tag, what, c, err, wantErr)
 		case err != nil:
-			if !rtEqualT(dst, orig, g.eq) {
+			if !slices.EqualFunc(dst, orig, g.eq) {
 				k.errorf("%s %s: %v: dst modified on error %v", tag, what, c, err)
 			}
-		case !rtEqualT(dst, want, g.eq):
+		case !slices.EqualFunc(dst, want, g.eq):
 			k.errorf("%s %s: %v: %s", tag, what, c, rtFirstDiff(dst, want, g.eq))
 		}
 	}
@@ -678,7 +666,7 @@ func rtRunTyped[T any](k *rtChecker, r *rand.Rand, c rtCase, g rtGen[T], mut int
 		k.errorf("%s Pad: %v: panicked: %v", tag, c, pv)
 	case !rtSameErr(err, wantErr):
 		k.errorf("%s Pad: %v: err %v, want %v", tag, c, err, wantErr)
-	case err == nil && (!rtEqualInts(outSh, wantSh) || !rtEqualT(out, want, g.eq)):
+	case err == nil && (!slices.Equal(outSh, wantSh) || !slices.EqualFunc(out, want, g.eq)):
 		k.errorf("%s Pad: %v: shape %v want %v; %s", tag, c, outSh, wantSh, rtFirstDiff(out, want, g.eq))
 	}
 }
@@ -929,7 +917,7 @@ func TestRandomHugePads(t *testing.T) {
 					return e
 				})
 			})
-			if pv != nil || err != nil || len(out) != 0 || !rtEqualInts(outSh, wantSh) {
+			if pv != nil || err != nil || len(out) != 0 || !slices.Equal(outSh, wantSh) {
 				k.errorf("%s: %v: Pad = len %d shape %v err %v panic %v, want empty %v", tag, c, len(out), outSh, err, pv, wantSh)
 			}
 			if alloc > 1<<20 {
@@ -952,7 +940,7 @@ func TestRandomHugePads(t *testing.T) {
 				continue
 			}
 			out, outSh, err := Pad(src, shape, s, float32(1))
-			if err != nil || !rtEqualInts(outSh, sh) || !rtEqualT(out, want, rtGenF32.eq) {
+			if err != nil || !slices.Equal(outSh, sh) || !slices.EqualFunc(out, want, rtGenF32.eq) {
 				k.errorf("%s: %v: Pad = %v %v %v, want %v %v", tag, c, out, outSh, err, want, sh)
 			}
 		default:
@@ -1132,10 +1120,10 @@ func rtRunStrided[T any](k *rtChecker, r *rand.Rand, v rtView, s Spec, g rtGen[T
 		k.errorf("%s: %v: Run %v %v, RunStrided %v %v", tag, c, errA, pvA, errB, pvB)
 		return
 	}
-	if !rtEqualT(b, a, g.eq) {
+	if !slices.EqualFunc(b, a, g.eq) {
 		k.errorf("%s: %v: RunStrided differs from Run: %s", tag, c, rtFirstDiff(b, a, g.eq))
 	}
-	if !rtEqualT(a, want, g.eq) {
+	if !slices.EqualFunc(a, want, g.eq) {
 		k.errorf("%s: %v: Run differs from reference: %s", tag, c, rtFirstDiff(a, want, g.eq))
 	}
 }
@@ -1327,7 +1315,7 @@ func FuzzPad(f *testing.F) {
 				src32[i] = binary.LittleEndian.Uint32(src[4*i:])
 			}
 			out, sh, err := Pad(src32, c.shape, c.spec, binary.LittleEndian.Uint32(value))
-			if err != nil || !rtEqualInts(sh, wantSh) || len(out) != outN {
+			if err != nil || !slices.Equal(sh, wantSh) || len(out) != outN {
 				t.Fatalf("%v: Pad[uint32] = len %d %v %v", c, len(out), sh, err)
 			}
 			for j := range out {

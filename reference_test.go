@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"testing"
 )
 
@@ -459,7 +460,7 @@ func TestRefPadExamples(t *testing.T) {
 			t.Errorf("%s: unexpected error %v", c.name, err)
 			continue
 		}
-		if !bytes.Equal(got, c.want) || !rtEqualInts(gotSh, c.wantSh) {
+		if !bytes.Equal(got, c.want) || !slices.Equal(gotSh, c.wantSh) {
 			t.Errorf("%s: got %v shape %v, want %v shape %v", c.name, got, gotSh, c.want, c.wantSh)
 		}
 	}
@@ -478,17 +479,4 @@ func TestRefPackBits(t *testing.T) {
 	if got := unpackBits([]byte{0x39, 0xFF}, 5, 2); !bytes.Equal(got, []byte{1, 2, 3, 0, 3}) {
 		t.Errorf("unpackBits 2: %v", got)
 	}
-}
-
-// rtEqualInts compares shapes, treating nil and empty as equal.
-func rtEqualInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
