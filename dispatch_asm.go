@@ -123,7 +123,7 @@ func shuffleInUse() bool {
 // the level in use has the kernel, and reports whether it did.
 func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if ks == nil || ks.rowsShuffle == nil || width > shuffleMax || mid > shuffleMax {
+	if ks == nil || ks.rowsShuffle == nil || !shuffleFits(width, mid) {
 		return false
 	}
 	b := tab.bytes()
@@ -138,7 +138,7 @@ func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, wi
 // kernel, and reports whether it did.
 func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if ks == nil || ks.rowsWide == nil || width < 128 || mid < 64 || left > 64 || width-left-mid > 64 || width > wideMax {
+	if ks == nil || ks.rowsWide == nil || !wideFits(width, mid, left) {
 		return false
 	}
 	b := tab.bytes()

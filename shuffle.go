@@ -31,6 +31,16 @@ const shuffleMax = 128
 // loop).
 const wideMax = 16 << 10
 
+// shuffleFits reports whether rows of width bytes from mid bytes suit the
+// shuffle kernel (KERNELS.md item 7).
+func shuffleFits(width, mid int) bool { return width <= shuffleMax && mid <= shuffleMax }
+
+// wideFits reports whether rows of width bytes from mid bytes at left suit
+// the wide kernel (KERNELS.md item 8): pads of at most 64 bytes each.
+func wideFits(width, mid, left int) bool {
+	return width >= 128 && width <= wideMax && mid >= 64 && left <= 64 && width-left-mid <= 64
+}
+
 // buildShuffles sets the shuffle tables of the innermost level lv (its row
 // form r recognised, stride its input stride) for each kernel size whose
 // rows fit: narrow rows (at most shuffleMax bytes) get a shuffle table,
@@ -60,7 +70,7 @@ func buildShuffles(lv *level, stride int) {
 			return int(j-base)*size + i%size
 		}
 		switch {
-		case width <= shuffleMax && mid <= shuffleMax:
+		case shuffleFits(width, mid):
 			t := new(shuffleTable)
 			for i := 0; i < width; i++ {
 				if j := src(i); j >= 0 {
@@ -69,7 +79,7 @@ func buildShuffles(lv *level, stride int) {
 				}
 			}
 			r.shuffle[si] = t
-		case width >= 128 && width <= wideMax && mid >= 64 && left <= 64 && width-left-mid <= 64:
+		case wideFits(width, mid, left):
 			r.wide[si] = wideTable(width, mid, left, src)
 		}
 	}
