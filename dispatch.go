@@ -54,6 +54,9 @@ type asmKernels struct {
 	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 	// rowsWide: likewise.
 	rowsWide func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
+	// rowsAligned: the wide kernel's rows when they follow each other in
+	// dst, by aligned stores; likewise.
+	rowsAligned func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 }
 
 // chunkBytes bounds the bytes one assembly call writes: an assembly call

@@ -142,6 +142,14 @@ func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width
 		return false
 	}
 	b := tab.bytes()
+	// Rows that follow each other at a width that is not a multiple of 64
+	// would make every store of the wide kernel straddle two cache lines.
+	if dstStride == width && width%64 != 0 && tab.copyAgrees && ks.rowsAligned != nil {
+		planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
+			ks.rowsAligned(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+		})
+		return true
+	}
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
 		ks.rowsWide(d, s, rows, dstStride, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
 	})

@@ -125,10 +125,11 @@ const (
 	fzRowsMirror
 	fzRowsShuffle
 	fzRowsWide
+	fzRowsAligned
 	fzKernelCount
 )
 
-var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle", "rowsWide"}
+var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle", "rowsWide", "rowsAligned"}
 
 // fzKernelCase is one decoded FuzzKernels input.
 type fzKernelCase struct {
@@ -148,7 +149,7 @@ type fzKernelCase struct {
 
 func (c *fzKernelCase) String() string {
 	switch c.kernel {
-	case fzRowsWide:
+	case fzRowsWide, fzRowsAligned:
 		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v dstOff %d srcOff %d table %x %x",
 			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl, c.dstOff, c.srcOff, c.tab.idx, c.tab.take)
 	case fzRowsShuffle:
@@ -184,6 +185,9 @@ func (c *fzKernelCase) String() string {
 //   - rowsWide: mid 64 + n%5000, left and right 0..64 (mod 65, at least
 //     128 bytes in all), a table over the 128-byte window drawn from elem's
 //     hash, planes and gaps as rowsShuffle.
+//   - rowsAligned: as rowsWide with rows next to each other (dstStride ==
+//     width) and the table agreeing with the copy (agreeWithCopy), its pads
+//     the value only in one case of four.
 //   - elem: the pattern element (repeated to K bytes); data: the src bytes.
 func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem []byte) *fzKernelCase {
 	c := &fzKernelCase{kernel: int(kernel % fzKernelCount), dstOff: int(dstOff % 64), srcOff: int(srcOff % 64)}
@@ -217,11 +221,11 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 	case fzCopy:
 		c.n = int(n)
 		c.dstLen, c.srcLen = c.n, c.n
-	case fzRowsShuffle, fzRowsWide:
+	case fzRowsShuffle, fzRowsWide, fzRowsAligned:
 		c.width, c.mid = 1+int(left%128), 1+int(n%128)
 		entries := c.width
 		idxMax := c.mid
-		if c.kernel == fzRowsWide {
+		if c.kernel != fzRowsShuffle {
 			c.mid = 64 + int(n%5000)
 			c.left = int(left % 65)
 			c.right = max(int(right%65), 128-c.left-c.mid)
@@ -244,6 +248,10 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 			}
 		}
 		c.dstStride = c.width + int(dstGap%64)
+		if c.kernel == fzRowsAligned {
+			c.dstStride = c.width
+			agreeWithCopy(c.tab, c.width, c.mid, c.left, h%4 == 0)
+		}
 		if g := int(srcGap % 512); g < 256 {
 			c.srcStride = c.mid + g%64
 		} else {
@@ -308,7 +316,7 @@ func (c *fzKernelCase) want(dst0, src []byte) []byte {
 		rowsMirrorGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
 	case fzRowsShuffle:
 		c.shuffleGo(w, src)
-	case fzRowsWide:
+	case fzRowsWide, fzRowsAligned:
 		c.wideGo(w, src)
 	}
 	return w
@@ -363,6 +371,12 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 		} else {
 			c.wideGo(dst.b(), src.b())
 		}
+	case fzRowsAligned:
+		if ks.rowsAligned != nil {
+			ks.rowsAligned(dst.ptr(), src.ptr(), c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+		} else {
+			c.wideGo(dst.b(), src.b())
+		}
 	}
 }
 
@@ -386,7 +400,7 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 		if !rowsShuffleBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat) {
 			c.shuffleGo(dst.b(), src.b())
 		}
-	case fzRowsWide:
+	case fzRowsWide, fzRowsAligned:
 		if !rowsWideBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat) {
 			c.wideGo(dst.b(), src.b())
 		}
@@ -406,6 +420,8 @@ func FuzzKernels(f *testing.F) {
 	f.Add(uint16(fzRowsShuffle), uint16(4), uint16(55), uint16(0), uint16(3), uint16(3), uint16(63), uint16(2), uint16(70), uint16(200), []byte{7}, []byte(nil))
 	f.Add(uint16(fzRowsWide), uint16(4), uint16(160), uint16(0), uint16(5), uint16(2), uint16(4), uint16(4), uint16(3), uint16(100), []byte{0, 0, 0, 0}, []byte(nil))
 	f.Add(uint16(fzRowsWide), uint16(1), uint16(10), uint16(64), uint16(1), uint16(3), uint16(64), uint16(0), uint16(0), uint16(300), []byte{5}, []byte(nil))
+	f.Add(uint16(fzRowsAligned), uint16(4), uint16(160), uint16(0), uint16(5), uint16(5), uint16(4), uint16(4), uint16(3), uint16(100), []byte{0, 0, 0, 0}, []byte(nil))
+	f.Add(uint16(fzRowsAligned), uint16(2), uint16(900), uint16(37), uint16(1), uint16(8), uint16(6), uint16(6), uint16(0), uint16(0), []byte{1, 2}, []byte(nil))
 	f.Add(uint16(fzRowsShuffle), uint16(1), uint16(111), uint16(5), uint16(0), uint16(2), uint16(115), uint16(1), uint16(0), uint16(300), []byte{3, 1}, []byte(nil))
 	f.Fuzz(func(t *testing.T, kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem, data []byte) {
 		ks := activeKernels(t)
@@ -894,4 +910,27 @@ func TestPlanConcurrent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// agreeWithCopy makes the head and the tail of a wide table take, where
+// they overlap the copy, the bytes the copy takes (the aligned kernel's
+// condition); valuePads: every pad byte takes the value.
+func agreeWithCopy(t *shuffleTable, width, mid, left int, valuePads bool) {
+	for half, at := range [2]int{0, width - 64} {
+		for i := range 64 {
+			o := at + i // the output byte
+			switch {
+			case o >= left && o < left+mid:
+				j := o - left // the src byte, in the window
+				if j >= 64 {
+					j = 128 + j - mid
+				}
+				t.idx[64*half+i] = byte(j)
+				t.take[half] |= 1 << i
+			case valuePads:
+				t.take[half] &^= 1 << i
+			}
+		}
+	}
+	t.copyAgrees = true
 }

@@ -70,3 +70,37 @@ func TestGatherLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestWideTablesAgreeWithCopy: the wide tables of every mode agree with
+// the copy (shuffleTable.copyAgrees), the aligned kernel's condition; a
+// plan whose table did not would silently lose that kernel.
+func TestWideTablesAgreeWithCopy(t *testing.T) {
+	tables := 0
+	for _, mode := range []Mode{Constant, Edge, Reflect, Symmetric, Wrap} {
+		for _, inner := range []int{33, 56, 100, 230, 1000} {
+			for _, pad := range [][2]int{{1, 1}, {0, 3}, {4, 0}, {8, 8}, {-2, 2}, {2, -3}} {
+				if mode != Constant && (pad[0] < 0 || pad[1] < 0) {
+					continue
+				}
+				p, err := newExecPlan([]int{3, 5, inner}, Spec{Mode: mode, Before: []int{0, 1, pad[0]}, After: []int{0, 1, pad[1]}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				lv := p.levels[len(p.levels)-1]
+				for si, tab := range lv.row.wide {
+					if tab == nil {
+						continue
+					}
+					tables++
+					if !tab.copyAgrees {
+						t.Errorf("%v of %d by %v, element size %d: the wide table does not agree with the copy", mode, inner, pad, kernelSizes[si])
+					}
+				}
+			}
+		}
+	}
+	if tables == 0 {
+		t.Fatal("no plan has a wide table")
+	}
+	t.Logf("%d wide tables", tables)
+}

@@ -72,5 +72,6 @@ var asmKernelSets = []asmKernels{
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
 		rowsShuffle: ifVBMI(rowsShuffleAVX512),
 		rowsWide:    ifVBMI(rowsWideAVX512),
+		rowsAligned: ifVBMI(rowsAlignedAVX512),
 	},
 }

@@ -153,6 +153,394 @@ DATA iota16x5<>+78(SB)/1, $0x0e
 DATA iota16x5<>+79(SB)/1, $0x0f
 GLOBL iota16x5<>(SB), RODATA|NOPTR, $80
 
+DATA iota64<>+0(SB)/1, $0x00
+DATA iota64<>+1(SB)/1, $0x01
+DATA iota64<>+2(SB)/1, $0x02
+DATA iota64<>+3(SB)/1, $0x03
+DATA iota64<>+4(SB)/1, $0x04
+DATA iota64<>+5(SB)/1, $0x05
+DATA iota64<>+6(SB)/1, $0x06
+DATA iota64<>+7(SB)/1, $0x07
+DATA iota64<>+8(SB)/1, $0x08
+DATA iota64<>+9(SB)/1, $0x09
+DATA iota64<>+10(SB)/1, $0x0a
+DATA iota64<>+11(SB)/1, $0x0b
+DATA iota64<>+12(SB)/1, $0x0c
+DATA iota64<>+13(SB)/1, $0x0d
+DATA iota64<>+14(SB)/1, $0x0e
+DATA iota64<>+15(SB)/1, $0x0f
+DATA iota64<>+16(SB)/1, $0x10
+DATA iota64<>+17(SB)/1, $0x11
+DATA iota64<>+18(SB)/1, $0x12
+DATA iota64<>+19(SB)/1, $0x13
+DATA iota64<>+20(SB)/1, $0x14
+DATA iota64<>+21(SB)/1, $0x15
+DATA iota64<>+22(SB)/1, $0x16
+DATA iota64<>+23(SB)/1, $0x17
+DATA iota64<>+24(SB)/1, $0x18
+DATA iota64<>+25(SB)/1, $0x19
+DATA iota64<>+26(SB)/1, $0x1a
+DATA iota64<>+27(SB)/1, $0x1b
+DATA iota64<>+28(SB)/1, $0x1c
+DATA iota64<>+29(SB)/1, $0x1d
+DATA iota64<>+30(SB)/1, $0x1e
+DATA iota64<>+31(SB)/1, $0x1f
+DATA iota64<>+32(SB)/1, $0x20
+DATA iota64<>+33(SB)/1, $0x21
+DATA iota64<>+34(SB)/1, $0x22
+DATA iota64<>+35(SB)/1, $0x23
+DATA iota64<>+36(SB)/1, $0x24
+DATA iota64<>+37(SB)/1, $0x25
+DATA iota64<>+38(SB)/1, $0x26
+DATA iota64<>+39(SB)/1, $0x27
+DATA iota64<>+40(SB)/1, $0x28
+DATA iota64<>+41(SB)/1, $0x29
+DATA iota64<>+42(SB)/1, $0x2a
+DATA iota64<>+43(SB)/1, $0x2b
+DATA iota64<>+44(SB)/1, $0x2c
+DATA iota64<>+45(SB)/1, $0x2d
+DATA iota64<>+46(SB)/1, $0x2e
+DATA iota64<>+47(SB)/1, $0x2f
+DATA iota64<>+48(SB)/1, $0x30
+DATA iota64<>+49(SB)/1, $0x31
+DATA iota64<>+50(SB)/1, $0x32
+DATA iota64<>+51(SB)/1, $0x33
+DATA iota64<>+52(SB)/1, $0x34
+DATA iota64<>+53(SB)/1, $0x35
+DATA iota64<>+54(SB)/1, $0x36
+DATA iota64<>+55(SB)/1, $0x37
+DATA iota64<>+56(SB)/1, $0x38
+DATA iota64<>+57(SB)/1, $0x39
+DATA iota64<>+58(SB)/1, $0x3a
+DATA iota64<>+59(SB)/1, $0x3b
+DATA iota64<>+60(SB)/1, $0x3c
+DATA iota64<>+61(SB)/1, $0x3d
+DATA iota64<>+62(SB)/1, $0x3e
+DATA iota64<>+63(SB)/1, $0x3f
+GLOBL iota64<>(SB), RODATA|NOPTR, $64
+
+DATA clampmasks<>+0(SB)/8, $0x0000000000000000
+DATA clampmasks<>+8(SB)/8, $0x0000000000000000
+DATA clampmasks<>+16(SB)/8, $0x0000000000000000
+DATA clampmasks<>+24(SB)/8, $0x0000000000000000
+DATA clampmasks<>+32(SB)/8, $0x0000000000000000
+DATA clampmasks<>+40(SB)/8, $0x0000000000000000
+DATA clampmasks<>+48(SB)/8, $0x0000000000000000
+DATA clampmasks<>+56(SB)/8, $0x0000000000000000
+DATA clampmasks<>+64(SB)/8, $0x0000000000000000
+DATA clampmasks<>+72(SB)/8, $0x0000000000000000
+DATA clampmasks<>+80(SB)/8, $0x0000000000000000
+DATA clampmasks<>+88(SB)/8, $0x0000000000000000
+DATA clampmasks<>+96(SB)/8, $0x0000000000000000
+DATA clampmasks<>+104(SB)/8, $0x0000000000000000
+DATA clampmasks<>+112(SB)/8, $0x0000000000000000
+DATA clampmasks<>+120(SB)/8, $0x0000000000000000
+DATA clampmasks<>+128(SB)/8, $0x0000000000000000
+DATA clampmasks<>+136(SB)/8, $0x0000000000000000
+DATA clampmasks<>+144(SB)/8, $0x0000000000000000
+DATA clampmasks<>+152(SB)/8, $0x0000000000000000
+DATA clampmasks<>+160(SB)/8, $0x0000000000000000
+DATA clampmasks<>+168(SB)/8, $0x0000000000000000
+DATA clampmasks<>+176(SB)/8, $0x0000000000000000
+DATA clampmasks<>+184(SB)/8, $0x0000000000000000
+DATA clampmasks<>+192(SB)/8, $0x0000000000000000
+DATA clampmasks<>+200(SB)/8, $0x0000000000000000
+DATA clampmasks<>+208(SB)/8, $0x0000000000000000
+DATA clampmasks<>+216(SB)/8, $0x0000000000000000
+DATA clampmasks<>+224(SB)/8, $0x0000000000000000
+DATA clampmasks<>+232(SB)/8, $0x0000000000000000
+DATA clampmasks<>+240(SB)/8, $0x0000000000000000
+DATA clampmasks<>+248(SB)/8, $0x0000000000000000
+DATA clampmasks<>+256(SB)/8, $0x0000000000000000
+DATA clampmasks<>+264(SB)/8, $0x0000000000000000
+DATA clampmasks<>+272(SB)/8, $0x0000000000000000
+DATA clampmasks<>+280(SB)/8, $0x0000000000000000
+DATA clampmasks<>+288(SB)/8, $0x0000000000000000
+DATA clampmasks<>+296(SB)/8, $0x0000000000000000
+DATA clampmasks<>+304(SB)/8, $0x0000000000000000
+DATA clampmasks<>+312(SB)/8, $0x0000000000000000
+DATA clampmasks<>+320(SB)/8, $0x0000000000000000
+DATA clampmasks<>+328(SB)/8, $0x0000000000000000
+DATA clampmasks<>+336(SB)/8, $0x0000000000000000
+DATA clampmasks<>+344(SB)/8, $0x0000000000000000
+DATA clampmasks<>+352(SB)/8, $0x0000000000000000
+DATA clampmasks<>+360(SB)/8, $0x0000000000000000
+DATA clampmasks<>+368(SB)/8, $0x0000000000000000
+DATA clampmasks<>+376(SB)/8, $0x0000000000000000
+DATA clampmasks<>+384(SB)/8, $0x0000000000000000
+DATA clampmasks<>+392(SB)/8, $0x0000000000000000
+DATA clampmasks<>+400(SB)/8, $0x0000000000000000
+DATA clampmasks<>+408(SB)/8, $0x0000000000000000
+DATA clampmasks<>+416(SB)/8, $0x0000000000000000
+DATA clampmasks<>+424(SB)/8, $0x0000000000000000
+DATA clampmasks<>+432(SB)/8, $0x0000000000000000
+DATA clampmasks<>+440(SB)/8, $0x0000000000000000
+DATA clampmasks<>+448(SB)/8, $0x0000000000000000
+DATA clampmasks<>+456(SB)/8, $0x0000000000000000
+DATA clampmasks<>+464(SB)/8, $0x0000000000000000
+DATA clampmasks<>+472(SB)/8, $0x0000000000000000
+DATA clampmasks<>+480(SB)/8, $0x0000000000000000
+DATA clampmasks<>+488(SB)/8, $0x0000000000000000
+DATA clampmasks<>+496(SB)/8, $0x0000000000000000
+DATA clampmasks<>+504(SB)/8, $0x0000000000000000
+DATA clampmasks<>+512(SB)/8, $0x0000000000000000
+DATA clampmasks<>+520(SB)/8, $0x0000000000000000
+DATA clampmasks<>+528(SB)/8, $0x0000000000000000
+DATA clampmasks<>+536(SB)/8, $0x0000000000000000
+DATA clampmasks<>+544(SB)/8, $0x0000000000000000
+DATA clampmasks<>+552(SB)/8, $0x0000000000000000
+DATA clampmasks<>+560(SB)/8, $0x0000000000000000
+DATA clampmasks<>+568(SB)/8, $0x0000000000000000
+DATA clampmasks<>+576(SB)/8, $0x0000000000000000
+DATA clampmasks<>+584(SB)/8, $0x0000000000000000
+DATA clampmasks<>+592(SB)/8, $0x0000000000000000
+DATA clampmasks<>+600(SB)/8, $0x0000000000000000
+DATA clampmasks<>+608(SB)/8, $0x0000000000000000
+DATA clampmasks<>+616(SB)/8, $0x0000000000000000
+DATA clampmasks<>+624(SB)/8, $0x0000000000000000
+DATA clampmasks<>+632(SB)/8, $0x0000000000000000
+DATA clampmasks<>+640(SB)/8, $0x0000000000000000
+DATA clampmasks<>+648(SB)/8, $0x0000000000000000
+DATA clampmasks<>+656(SB)/8, $0x0000000000000000
+DATA clampmasks<>+664(SB)/8, $0x0000000000000000
+DATA clampmasks<>+672(SB)/8, $0x0000000000000000
+DATA clampmasks<>+680(SB)/8, $0x0000000000000000
+DATA clampmasks<>+688(SB)/8, $0x0000000000000000
+DATA clampmasks<>+696(SB)/8, $0x0000000000000000
+DATA clampmasks<>+704(SB)/8, $0x0000000000000000
+DATA clampmasks<>+712(SB)/8, $0x0000000000000000
+DATA clampmasks<>+720(SB)/8, $0x0000000000000000
+DATA clampmasks<>+728(SB)/8, $0x0000000000000000
+DATA clampmasks<>+736(SB)/8, $0x0000000000000000
+DATA clampmasks<>+744(SB)/8, $0x0000000000000000
+DATA clampmasks<>+752(SB)/8, $0x0000000000000000
+DATA clampmasks<>+760(SB)/8, $0x0000000000000000
+DATA clampmasks<>+768(SB)/8, $0x0000000000000000
+DATA clampmasks<>+776(SB)/8, $0x0000000000000000
+DATA clampmasks<>+784(SB)/8, $0x0000000000000000
+DATA clampmasks<>+792(SB)/8, $0x0000000000000000
+DATA clampmasks<>+800(SB)/8, $0x0000000000000000
+DATA clampmasks<>+808(SB)/8, $0x0000000000000000
+DATA clampmasks<>+816(SB)/8, $0x0000000000000000
+DATA clampmasks<>+824(SB)/8, $0x0000000000000000
+DATA clampmasks<>+832(SB)/8, $0x0000000000000000
+DATA clampmasks<>+840(SB)/8, $0x0000000000000000
+DATA clampmasks<>+848(SB)/8, $0x0000000000000000
+DATA clampmasks<>+856(SB)/8, $0x0000000000000000
+DATA clampmasks<>+864(SB)/8, $0x0000000000000000
+DATA clampmasks<>+872(SB)/8, $0x0000000000000000
+DATA clampmasks<>+880(SB)/8, $0x0000000000000000
+DATA clampmasks<>+888(SB)/8, $0x0000000000000000
+DATA clampmasks<>+896(SB)/8, $0x0000000000000000
+DATA clampmasks<>+904(SB)/8, $0x0000000000000000
+DATA clampmasks<>+912(SB)/8, $0x0000000000000000
+DATA clampmasks<>+920(SB)/8, $0x0000000000000000
+DATA clampmasks<>+928(SB)/8, $0x0000000000000000
+DATA clampmasks<>+936(SB)/8, $0x0000000000000000
+DATA clampmasks<>+944(SB)/8, $0x0000000000000000
+DATA clampmasks<>+952(SB)/8, $0x0000000000000000
+DATA clampmasks<>+960(SB)/8, $0x0000000000000000
+DATA clampmasks<>+968(SB)/8, $0x0000000000000000
+DATA clampmasks<>+976(SB)/8, $0x0000000000000000
+DATA clampmasks<>+984(SB)/8, $0x0000000000000000
+DATA clampmasks<>+992(SB)/8, $0x0000000000000000
+DATA clampmasks<>+1000(SB)/8, $0x0000000000000000
+DATA clampmasks<>+1008(SB)/8, $0x0000000000000000
+DATA clampmasks<>+1016(SB)/8, $0x0000000000000000
+DATA clampmasks<>+1024(SB)/8, $0x0000000000000000
+DATA clampmasks<>+1032(SB)/8, $0x0000000000000001
+DATA clampmasks<>+1040(SB)/8, $0x0000000000000003
+DATA clampmasks<>+1048(SB)/8, $0x0000000000000007
+DATA clampmasks<>+1056(SB)/8, $0x000000000000000f
+DATA clampmasks<>+1064(SB)/8, $0x000000000000001f
+DATA clampmasks<>+1072(SB)/8, $0x000000000000003f
+DATA clampmasks<>+1080(SB)/8, $0x000000000000007f
+DATA clampmasks<>+1088(SB)/8, $0x00000000000000ff
+DATA clampmasks<>+1096(SB)/8, $0x00000000000001ff
+DATA clampmasks<>+1104(SB)/8, $0x00000000000003ff
+DATA clampmasks<>+1112(SB)/8, $0x00000000000007ff
+DATA clampmasks<>+1120(SB)/8, $0x0000000000000fff
+DATA clampmasks<>+1128(SB)/8, $0x0000000000001fff
+DATA clampmasks<>+1136(SB)/8, $0x0000000000003fff
+DATA clampmasks<>+1144(SB)/8, $0x0000000000007fff
+DATA clampmasks<>+1152(SB)/8, $0x000000000000ffff
+DATA clampmasks<>+1160(SB)/8, $0x000000000001ffff
+DATA clampmasks<>+1168(SB)/8, $0x000000000003ffff
+DATA clampmasks<>+1176(SB)/8, $0x000000000007ffff
+DATA clampmasks<>+1184(SB)/8, $0x00000000000fffff
+DATA clampmasks<>+1192(SB)/8, $0x00000000001fffff
+DATA clampmasks<>+1200(SB)/8, $0x00000000003fffff
+DATA clampmasks<>+1208(SB)/8, $0x00000000007fffff
+DATA clampmasks<>+1216(SB)/8, $0x0000000000ffffff
+DATA clampmasks<>+1224(SB)/8, $0x0000000001ffffff
+DATA clampmasks<>+1232(SB)/8, $0x0000000003ffffff
+DATA clampmasks<>+1240(SB)/8, $0x0000000007ffffff
+DATA clampmasks<>+1248(SB)/8, $0x000000000fffffff
+DATA clampmasks<>+1256(SB)/8, $0x000000001fffffff
+DATA clampmasks<>+1264(SB)/8, $0x000000003fffffff
+DATA clampmasks<>+1272(SB)/8, $0x000000007fffffff
+DATA clampmasks<>+1280(SB)/8, $0x00000000ffffffff
+DATA clampmasks<>+1288(SB)/8, $0x00000001ffffffff
+DATA clampmasks<>+1296(SB)/8, $0x00000003ffffffff
+DATA clampmasks<>+1304(SB)/8, $0x00000007ffffffff
+DATA clampmasks<>+1312(SB)/8, $0x0000000fffffffff
+DATA clampmasks<>+1320(SB)/8, $0x0000001fffffffff
+DATA clampmasks<>+1328(SB)/8, $0x0000003fffffffff
+DATA clampmasks<>+1336(SB)/8, $0x0000007fffffffff
+DATA clampmasks<>+1344(SB)/8, $0x000000ffffffffff
+DATA clampmasks<>+1352(SB)/8, $0x000001ffffffffff
+DATA clampmasks<>+1360(SB)/8, $0x000003ffffffffff
+DATA clampmasks<>+1368(SB)/8, $0x000007ffffffffff
+DATA clampmasks<>+1376(SB)/8, $0x00000fffffffffff
+DATA clampmasks<>+1384(SB)/8, $0x00001fffffffffff
+DATA clampmasks<>+1392(SB)/8, $0x00003fffffffffff
+DATA clampmasks<>+1400(SB)/8, $0x00007fffffffffff
+DATA clampmasks<>+1408(SB)/8, $0x0000ffffffffffff
+DATA clampmasks<>+1416(SB)/8, $0x0001ffffffffffff
+DATA clampmasks<>+1424(SB)/8, $0x0003ffffffffffff
+DATA clampmasks<>+1432(SB)/8, $0x0007ffffffffffff
+DATA clampmasks<>+1440(SB)/8, $0x000fffffffffffff
+DATA clampmasks<>+1448(SB)/8, $0x001fffffffffffff
+DATA clampmasks<>+1456(SB)/8, $0x003fffffffffffff
+DATA clampmasks<>+1464(SB)/8, $0x007fffffffffffff
+DATA clampmasks<>+1472(SB)/8, $0x00ffffffffffffff
+DATA clampmasks<>+1480(SB)/8, $0x01ffffffffffffff
+DATA clampmasks<>+1488(SB)/8, $0x03ffffffffffffff
+DATA clampmasks<>+1496(SB)/8, $0x07ffffffffffffff
+DATA clampmasks<>+1504(SB)/8, $0x0fffffffffffffff
+DATA clampmasks<>+1512(SB)/8, $0x1fffffffffffffff
+DATA clampmasks<>+1520(SB)/8, $0x3fffffffffffffff
+DATA clampmasks<>+1528(SB)/8, $0x7fffffffffffffff
+DATA clampmasks<>+1536(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1544(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1552(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1560(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1568(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1576(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1584(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1592(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1600(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1608(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1616(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1624(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1632(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1640(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1648(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1656(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1664(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1672(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1680(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1688(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1696(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1704(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1712(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1720(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1728(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1736(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1744(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1752(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1760(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1768(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1776(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1784(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1792(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1800(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1808(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1816(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1824(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1832(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1840(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1848(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1856(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1864(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1872(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1880(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1888(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1896(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1904(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1912(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1920(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1928(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1936(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1944(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1952(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1960(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1968(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1976(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1984(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+1992(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2000(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2008(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2016(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2024(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2032(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2040(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2048(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2056(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2064(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2072(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2080(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2088(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2096(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2104(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2112(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2120(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2128(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2136(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2144(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2152(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2160(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2168(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2176(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2184(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2192(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2200(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2208(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2216(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2224(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2232(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2240(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2248(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2256(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2264(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2272(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2280(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2288(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2296(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2304(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2312(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2320(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2328(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2336(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2344(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2352(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2360(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2368(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2376(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2384(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2392(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2400(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2408(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2416(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2424(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2432(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2440(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2448(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2456(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2464(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2472(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2480(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2488(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2496(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2504(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2512(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2520(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2528(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2536(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2544(SB)/8, $0xffffffffffffffff
+DATA clampmasks<>+2552(SB)/8, $0xffffffffffffffff
+GLOBL clampmasks<>(SB), RODATA|NOPTR, $2560
+
 DATA revconsts<>+0(SB)/1, $0x0f
 DATA revconsts<>+1(SB)/1, $0x0e
 DATA revconsts<>+2(SB)/1, $0x0d
@@ -10029,4 +10417,369 @@ wide_mid_done_1089:
 	VZEROUPPER
 
 wide_ret_1084:
+	RET
+
+// func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
+TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $72-96
+	MOVQ            rows+16(FP), AX
+	TESTQ           AX, AX
+	JZ              aligned_ret_1098
+	MOVQ            planes+72(FP), AX
+	TESTQ           AX, AX
+	JZ              aligned_ret_1098
+	MOVQ            tab+56(FP), AX
+	KMOVQ           128(AX), K1
+	KMOVQ           136(AX), K2
+	VMOVDQU64       (AX), Z0
+	VMOVDQU64       64(AX), Z1
+	MOVQ            pat+64(FP), AX
+	VBROADCASTI64X4 (AX), Z2
+	VMOVDQU64       iota64<>+0(SB), Z3
+	MOVQ            dst+0(FP), AX
+	MOVQ            AX, (SP)
+	MOVQ            src+8(FP), AX
+	MOVQ            AX, 8(SP)
+	MOVQ            planes+72(FP), AX
+	MOVQ            AX, 16(SP)
+	MOVQ            left+48(FP), AX
+	MOVQ            mid+40(FP), CX
+	MOVQ            width+32(FP), DX
+	SUBQ            AX, DX
+	SUBQ            CX, DX
+	LEAQ            clampmasks<>+0(SB), BX
+	LEAQ            1024(BX)(AX*8), SI
+	MOVQ            SI, 64(SP)
+	MOVQ            DX, SI
+	SHLQ            $0x03, SI
+	NEGQ            SI
+	LEAQ            1024(BX)(SI*1), SI
+	MOVQ            SI, 56(SP)
+	KMOVQ           K1, DI
+	ANDQ            1024(BX)(AX*8), DI
+	NEGQ            DX
+	MOVQ            1536(BX)(DX*8), DX
+	NOTQ            DX
+	KMOVQ           K2, SI
+	ANDQ            SI, DX
+	ORQ             DI, DX
+	MOVQ            $0x00000001, BX
+	CMPQ            AX, BX
+	CMOVQLT         BX, AX
+	MOVQ            AX, 40(SP)
+	SUBQ            $0x40, CX
+	MOVQ            CX, 48(SP)
+	TESTQ           DX, DX
+	JZ              aligned_fixed_1099
+
+aligned_planes_1100:
+	MOVQ      (SP), CX
+	MOVQ      8(SP), DX
+	MOVQ      rows+16(FP), AX
+	MOVQ      AX, 24(SP)
+	MOVQ      width+32(FP), BX
+	IMULQ     BX, AX
+	ADDQ      CX, AX
+	MOVQ      AX, 32(SP)
+	MOVQ      CX, AX
+	ANDQ      $-64, AX
+	MOVQ      left+48(FP), SI
+	MOVQ      DX, BX
+	SUBQ      CX, BX
+	SUBQ      SI, BX
+	VMOVDQU64 Z2, Z5
+	MOVQ      48(SP), SI
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(SI*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      40(SP), SI
+	ADDQ      CX, SI
+	MOVQ      64(SP), DI
+
+aligned_gap_1103:
+	CMPQ         AX, SI
+	JAE          aligned_gap_done_1104
+	MOVQ         CX, R8
+	SUBQ         AX, R8
+	MOVQ         $0x00000040, R9
+	SUBQ         R8, R9
+	VPBROADCASTB R9, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (DI)(R8*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	MOVQ         (SP), R8
+	SUBQ         AX, R8
+	XORQ         R9, R9
+	CMPQ         R8, R9
+	CMOVQLT      R9, R8
+	LEAQ         lowmask64<>+0(SB), R9
+	KMOVQ        (R9)(R8*8), K4
+	KNOTQ        K4, K4
+	MOVQ         32(SP), R8
+	SUBQ         AX, R8
+	MOVQ         $0x00000040, R9
+	CMPQ         R8, R9
+	CMOVQGT      R9, R8
+	LEAQ         lowmask64<>+0(SB), R9
+	KMOVQ        (R9)(R8*8), K3
+	KANDQ        K3, K4, K4
+	VMOVDQU8     Z8, K4, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1103
+
+aligned_gap_done_1104:
+	JMP aligned_body_1102
+
+aligned_rows_1101:
+	MOVQ      48(SP), DI
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(DI*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      left+48(FP), DI
+	ADDQ      CX, DI
+	MOVQ      56(SP), R8
+	MOVQ      64(SP), R9
+
+aligned_gap_1105:
+	CMPQ         AX, DI
+	JAE          aligned_gap_done_1106
+	MOVQ         CX, R10
+	SUBQ         AX, R10
+	MOVQ         $0x00000040, R11
+	SUBQ         R10, R11
+	VPBROADCASTB R11, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (R8)(R10*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z8
+	KMOVQ        (R9)(R10*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	VMOVDQA64    Z8, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1105
+
+aligned_gap_done_1106:
+aligned_body_1102:
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z7, Z6, Z5
+	VPBLENDMB Z5, Z2, K2, Z5
+	MOVQ      mid+40(FP), SI
+	MOVQ      left+48(FP), DI
+	ADDQ      CX, SI
+	ADDQ      DI, SI
+	SUBQ      $0x40, SI
+
+aligned_copy_1107:
+	CMPQ      AX, SI
+	JGT       aligned_copy_done_1108
+	VMOVDQU64 (AX)(BX*1), Z6
+	VMOVDQA64 Z6, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_copy_1107
+
+aligned_copy_done_1108:
+	MOVQ BX, SI
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	ADDQ R8, DX
+	SUBQ DI, BX
+	ADDQ R8, BX
+	DECQ 24(SP)
+	JNZ  aligned_rows_1101
+	MOVQ 32(SP), DX
+	MOVQ 56(SP), BX
+
+aligned_gap_1109:
+	CMPQ         AX, DX
+	JAE          aligned_gap_done_1110
+	MOVQ         CX, DI
+	SUBQ         AX, DI
+	MOVQ         $0x00000040, R8
+	SUBQ         DI, R8
+	VPBROADCASTB R8, Z6
+	VPADDB       Z3, Z6, Z6
+	VPERMI2B     Z4, Z5, Z6
+	KMOVQ        (BX)(DI*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z6
+	MOVQ         (SP), DI
+	SUBQ         AX, DI
+	XORQ         R8, R8
+	CMPQ         DI, R8
+	CMOVQLT      R8, DI
+	LEAQ         lowmask64<>+0(SB), R8
+	KMOVQ        (R8)(DI*8), K4
+	KNOTQ        K4, K4
+	MOVQ         32(SP), DI
+	SUBQ         AX, DI
+	MOVQ         $0x00000040, R8
+	CMPQ         DI, R8
+	CMOVQGT      R8, DI
+	LEAQ         lowmask64<>+0(SB), R8
+	KMOVQ        (R8)(DI*8), K3
+	KANDQ        K3, K4, K4
+	VMOVDQU8     Z6, K4, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1109
+
+aligned_gap_done_1110:
+	MOVQ dstPlane+80(FP), AX
+	ADDQ AX, (SP)
+	MOVQ srcPlane+88(FP), AX
+	ADDQ AX, 8(SP)
+	DECQ 16(SP)
+	JNZ  aligned_planes_1100
+	VZEROUPPER
+	JMP  aligned_ret_1098
+
+aligned_fixed_1099:
+aligned_planes_1111:
+	MOVQ         (SP), CX
+	MOVQ         8(SP), DX
+	MOVQ         rows+16(FP), AX
+	MOVQ         AX, 24(SP)
+	MOVQ         width+32(FP), BX
+	IMULQ        BX, AX
+	ADDQ         CX, AX
+	MOVQ         AX, 32(SP)
+	MOVQ         CX, AX
+	ANDQ         $-64, AX
+	MOVQ         left+48(FP), BX
+	SUBQ         CX, DX
+	SUBQ         BX, DX
+	MOVQ         AX, BX
+	SUBQ         CX, BX
+	VPBROADCASTB BX, Z0
+	VPADDB       Z3, Z0, Z0
+	VPERMB       Z2, Z0, Z0
+	MOVQ         40(SP), BX
+	ADDQ         CX, BX
+	MOVQ         64(SP), SI
+
+aligned_gap_1114:
+	CMPQ      AX, BX
+	JAE       aligned_gap_done_1115
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	MOVQ      (SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KNOTQ     K2, K2
+	MOVQ      32(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KANDQ     K1, K2, K2
+	VMOVDQU8  Z1, K2, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1114
+
+aligned_gap_done_1115:
+	JMP aligned_body_1113
+
+aligned_rows_1112:
+	MOVQ left+48(FP), SI
+	ADDQ CX, SI
+	MOVQ 56(SP), DI
+	MOVQ 64(SP), R8
+
+aligned_gap_1116:
+	CMPQ      AX, SI
+	JAE       aligned_gap_done_1117
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1116
+
+aligned_gap_done_1117:
+aligned_body_1113:
+	MOVQ mid+40(FP), BX
+	MOVQ left+48(FP), SI
+	ADDQ CX, BX
+	ADDQ SI, BX
+	SUBQ $0x40, BX
+
+aligned_copy_1118:
+	CMPQ      AX, BX
+	JGT       aligned_copy_done_1119
+	VMOVDQU64 (AX)(DX*1), Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_copy_1118
+
+aligned_copy_done_1119:
+	MOVQ DX, BX
+	MOVQ width+32(FP), SI
+	ADDQ SI, CX
+	MOVQ srcStride+24(FP), DI
+	SUBQ SI, DX
+	ADDQ DI, DX
+	DECQ 24(SP)
+	JNZ  aligned_rows_1112
+	MOVQ 32(SP), DX
+	MOVQ 56(SP), SI
+
+aligned_gap_1120:
+	CMPQ      AX, DX
+	JAE       aligned_gap_done_1121
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	MOVQ      (SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KNOTQ     K2, K2
+	MOVQ      32(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KANDQ     K1, K2, K2
+	VMOVDQU8  Z1, K2, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1120
+
+aligned_gap_done_1121:
+	MOVQ dstPlane+80(FP), AX
+	ADDQ AX, (SP)
+	MOVQ srcPlane+88(FP), AX
+	ADDQ AX, 8(SP)
+	DECQ 16(SP)
+	JNZ  aligned_planes_1111
+	VZEROUPPER
+
+aligned_ret_1098:
 	RET

@@ -766,3 +766,14 @@ func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride 
 //
 //go:noescape
 func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+
+// rowsAlignedAVX512 writes what rowsWideAVX512 writes with dstStride == width, when
+// the table agrees with the copy: head byte i (left <= i < 64) is
+// s[i-left] and tail byte d[width-64+i] (width-64+i < left+mid) is
+// s[width-64+i-left]. It stores 64-byte-aligned vectors only (masked
+// at the ends of each plane's rows).
+//
+// It requires AVX-512 F, BW and VBMI.
+//
+//go:noescape
+func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)

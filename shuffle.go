@@ -15,6 +15,10 @@ import "unsafe"
 type shuffleTable struct {
 	idx  [128]byte
 	take [2]uint64
+	// copyAgrees (wide tables): the head and the tail take, where they
+	// overlap the copy of the src row, the bytes the copy would; the
+	// aligned kernel may then make those bytes either way.
+	copyAgrees bool
 }
 
 // bytes is the table as the kernel reads it.
@@ -95,6 +99,12 @@ func wideTable(width, mid, left int, src func(i int) int) *shuffleTable {
 		}
 	}
 	t := new(shuffleTable)
+	t.copyAgrees = true
+	for i := left; i < left+mid; i++ {
+		if i < 64 || i >= width-64 {
+			t.copyAgrees = t.copyAgrees && src(i) == i-left
+		}
+	}
 	for half, at := range [2]int{0, width - 64} {
 		for i := range 64 {
 			j := src(at + i)

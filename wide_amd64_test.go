@@ -71,6 +71,26 @@ func randomWideCase(r *rand.Rand, left, mid, right int) *wideCase {
 	return c
 }
 
+// alignedCase is a call of the aligned kernel: a wide case whose rows
+// follow each other and whose table agrees with the copy.
+type alignedCase struct{ *wideCase }
+
+func (c alignedCase) asm(ks asmKernels, dst, src []byte) {
+	ks.rowsAligned(&dst[0], &src[0], c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+}
+
+// randomAlignedCase draws a wide case for the aligned kernel: rows next to
+// each other, the table's head and tail made to agree with the copy, and
+// in one case of three pads that take only the value (constant padding,
+// the kernel's path without windows).
+func randomAlignedCase(r *rand.Rand, left, mid, right int) alignedCase {
+	c := randomWideCase(r, left, mid, right)
+	c.dstStride = c.width
+	c.pl.dst = (c.rows-1)*c.dstStride + c.width + []int{0, 0, 1, 7, 64}[r.IntN(5)]
+	agreeWithCopy(c.tab, c.width, mid, left, r.IntN(3) == 0)
+	return alignedCase{c}
+}
+
 func wideKernelOrSkip(t testing.TB) asmKernels {
 	for _, ks := range asmKernelSets {
 		if ks.supported && ks.rowsWide != nil {
@@ -118,6 +138,47 @@ func TestRowsWideGuard(t *testing.T) {
 				}
 				for pos := 0; pos < 4; pos++ {
 					if checkGuarded(t, r, ks, randomWideCase(r, left, mid, right), sdata, ddata, pos) {
+						calls++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d guarded calls", calls)
+}
+
+func TestRowsAlignedKernel(t *testing.T) {
+	ks := wideKernelOrSkip(t)
+	r := rand.New(rand.NewPCG(11, 11))
+	calls := 0
+	for _, mid := range wideMids {
+		for left := 0; left <= 64; left++ {
+			for _, right := range []int{0, 1, left, 63 - left%7, 64} {
+				if left+mid+right < 128 || right > 64 {
+					continue
+				}
+				checkCanaries(t, r, ks, randomAlignedCase(r, left, mid, right), byte(left))
+				calls++
+			}
+		}
+	}
+	t.Logf("%d calls", calls)
+}
+
+func TestRowsAlignedGuard(t *testing.T) {
+	ks := wideKernelOrSkip(t)
+	sdata, ddata, unmap := guardPages(t, 2)
+	defer unmap()
+	r := rand.New(rand.NewPCG(12, 12))
+	calls := 0
+	for _, mid := range wideMids {
+		for _, left := range []int{0, 1, 4, 32, 63, 64} {
+			for _, right := range []int{0, 3, 64} {
+				if left+mid+right < 128 {
+					continue
+				}
+				for pos := 0; pos < 8; pos++ {
+					if checkGuarded(t, r, ks, randomAlignedCase(r, left, mid, right), sdata, ddata, pos%4) {
 						calls++
 					}
 				}

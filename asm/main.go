@@ -50,6 +50,8 @@ func main() {
 
 	genMaskTable()
 	genIotaTable()
+	genIota64()
+	genClampMasks()
 	genConsts()
 	for _, a := range []isa{avx2, avx512} {
 		genFill(a)
@@ -74,6 +76,7 @@ func main() {
 
 	genRowsShuffle()
 	genRowsWide()
+	genRowsAligned()
 
 	Generate()
 	checkNoR15()

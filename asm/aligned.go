@@ -1,0 +1,350 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// iota64 holds byte j at offset j (0..63): added to a broadcast shift it
+// is the VPERMI2B index that extracts 64 bytes at that shift from the
+// concatenation of two vectors.
+var iota64 Mem
+
+// clampMasks holds, at clampZero+8i for i in [-128, 192), the mask of
+// the first min(max(i, 0), 64) bytes of a vector.
+var clampMasks Mem
+
+const clampZero = 128 * 8
+
+func genClampMasks() {
+	clampMasks = GLOBL("clampmasks", RODATA|NOPTR)
+	for i := -128; i < 192; i++ {
+		n := min(max(i, 0), 64)
+		v := ^uint64(0)
+		if n < 64 {
+			v = 1<<uint(n) - 1
+		}
+		DATA(clampZero+8*i, U64(v))
+	}
+}
+
+func genIota64() {
+	iota64 = GLOBL("iota64", RODATA|NOPTR)
+	for j := 0; j < 64; j++ {
+		DATA(j, U8(uint8(j)))
+	}
+}
+
+// genRowsAligned emits rowsAlignedAVX512: the wide kernel's rows when they
+// follow each other in dst (dstStride == width), written as one stream of
+// 64-byte-aligned stores. Rows whose width is not a multiple of 64 make
+// the wide kernel's stores straddle cache lines (a conv pad of 56-float
+// rows to 58: 232 bytes).
+//
+// Between two row starts b (boundaries, the stream's ends included) the
+// stream is a copy of the src row shifted by left. An aligned block
+// [p, p+64) that reaches into the pads around a boundary b (from b-right
+// to b+left) takes its pad bytes from the window of 128 bytes around b:
+// the previous row's tail (its last 64 output bytes, as the wide kernel
+// makes them) followed by the next row's head; the window's bytes at
+// p-b+64 are one VPERMI2B with the index iota+64-(b-p). Its other bytes
+// are the copies of the rows around b (merge-masked loads; mid >= 64
+// keeps them inside those copies). When the pads take no src byte
+// (constant padding) the window is the pattern and no row's head or tail
+// is made. Every other block is one load and one aligned store. The
+// first and the last block of a plane store under a mask.
+func genRowsAligned() {
+	name := "rowsAlignedAVX512"
+	kernel(name, "func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
+		name+" writes what rowsWideAVX512 writes with dstStride == width, when",
+		"the table agrees with the copy: head byte i (left <= i < 64) is",
+		"s[i-left] and tail byte d[width-64+i] (width-64+i < left+mid) is",
+		"s[width-64+i-left]. It stores 64-byte-aligned vectors only (masked",
+		"at the ends of each plane's rows).",
+		"",
+		"It requires AVX-512 F, BW and VBMI.")
+	ret := newLabel("aligned_ret")
+	{
+		rows := Load(Param("rows"), gp())
+		TESTQ(rows, rows)
+		JZ(LabelRef(ret))
+		planes := Load(Param("planes"), gp())
+		TESTQ(planes, planes)
+		JZ(LabelRef(ret))
+	}
+
+	tab := Load(Param("tab"), gp())
+	takeH, takeT := kreg(), kreg()
+	KMOVQ(at(tab, 128), takeH)
+	KMOVQ(at(tab, 136), takeT)
+	idxH, idxT, zpat, ziota := ZMM(), ZMM(), ZMM(), ZMM()
+	VMOVDQU64(at(tab, 0), idxH)
+	VMOVDQU64(at(tab, 64), idxT)
+	pat := Load(Param("pat"), gp())
+	VBROADCASTI64X4(at(pat, 0), zpat)
+	VMOVDQU64(iota64, ziota)
+
+	// The frame: the plane's dst and src, the planes left, the rows left
+	// in the plane, the end of the plane's rows, max(left, 1), the offset
+	// of the window of a row's tail (mid-64), and the mask tables at -right
+	// (the bytes before b-right) and at left (the bytes before b+left).
+	loc := AllocLocal(72)
+	locD0, locS0, locPlanes, locRows, locEnd := loc.Offset(0), loc.Offset(8), loc.Offset(16), loc.Offset(24), loc.Offset(32)
+	locLeft1, locTailW, locLead, locTrail := loc.Offset(40), loc.Offset(48), loc.Offset(56), loc.Offset(64)
+	fixed := newLabel("aligned_fixed")
+	{
+		d := Load(Param("dst"), gp())
+		MOVQ(d, locD0)
+		s := Load(Param("src"), gp())
+		MOVQ(s, locS0)
+		planes := Load(Param("planes"), gp())
+		MOVQ(planes, locPlanes)
+		left := Load(Param("left"), gp())
+		mid := Load(Param("mid"), gp())
+		right := Load(Param("width"), gp())
+		SUBQ(left, right)
+		SUBQ(mid, right)
+		m := gp()
+		LEAQ(clampMasks, m)
+		t := gp()
+		LEAQ(Mem{Base: m, Index: left, Scale: 8, Disp: clampZero}, t)
+		MOVQ(t, locTrail)
+		MOVQ(right, t)
+		SHLQ(U8(3), t)
+		NEGQ(t)
+		LEAQ(Mem{Base: m, Index: t, Scale: 1, Disp: clampZero}, t)
+		MOVQ(t, locLead)
+		// The pads take no src byte when the head's first left and the
+		// tail's last right bytes are not taken.
+		h := gp()
+		KMOVQ(takeH, h)
+		ANDQ(Mem{Base: m, Index: left, Scale: 8, Disp: clampZero}, h)
+		NEGQ(right)
+		tl := gp()
+		MOVQ(Mem{Base: m, Index: right, Scale: 8, Disp: clampZero + 64*8}, tl)
+		NOTQ(tl)
+		KMOVQ(takeT, t)
+		ANDQ(t, tl)
+		ORQ(h, tl)
+		one := gp()
+		MOVQ(U32(1), one)
+		CMPQ(left, one)
+		CMOVQLT(one, left)
+		MOVQ(left, locLeft1)
+		SUBQ(U8(64), mid)
+		MOVQ(mid, locTailW)
+		TESTQ(tl, tl)
+		JZ(LabelRef(fixed))
+	}
+	alignedPlanes(false, locD0, locS0, locPlanes, locRows, locEnd, locLeft1, locTailW, locLead, locTrail, idxH, idxT, zpat, ziota, takeH, takeT)
+	JMP(LabelRef(ret))
+	Label(fixed)
+	alignedPlanes(true, locD0, locS0, locPlanes, locRows, locEnd, locLeft1, locTailW, locLead, locTrail, idxH, idxT, zpat, ziota, takeH, takeT)
+	Label(ret)
+	RET()
+}
+
+// alignedPlanes emits rowsAlignedAVX512's loop over planes; fixed: the
+// pads are the pattern (no windows).
+func alignedPlanes(fixed bool, locD0, locS0, locPlanes, locRows, locEnd, locLeft1, locTailW, locLead, locTrail Mem, idxH, idxT, zpat, ziota reg.VecVirtual, takeH, takeT reg.Register) {
+	// p is the next aligned block, b the boundary (the start of row r),
+	// dCur and dPrev the offsets from dst to src addresses of the copies
+	// of rows r and r-1 (src address = p + d), s the src row r.
+	p, b, s, dCur, dPrev := gp(), gp(), gp(), gp(), gp()
+	H, T := ZMM(), ZMM()
+	wH, wT := ZMM(), ZMM()
+	// fixed: the pattern in the phase of the plane's aligned blocks.
+	zp := ZMM()
+
+	// gapBlocks writes the blocks from p below gapEnd, around boundary b.
+	// At the first boundary no row precedes, at the last none follows;
+	// there the stores are masked to the plane's rows.
+	gapBlocks := func(gapEnd reg.Register, first, last bool) {
+		loop, done := newLabel("aligned_gap"), newLabel("aligned_gap_done")
+		lead, trail := gp(), gp()
+		if !first {
+			MOVQ(locLead, lead)
+		}
+		if !last {
+			MOVQ(locTrail, trail)
+		}
+		Label(loop)
+		CMPQ(p, gapEnd)
+		JAE(LabelRef(done))
+		k := gp()
+		MOVQ(b, k)
+		SUBQ(p, k) // k = b-p, in (-left, 64+right)
+		v := ZMM()
+		if fixed {
+			VMOVDQA64(zp, v)
+		} else {
+			sh := gp()
+			MOVQ(U32(64), sh)
+			SUBQ(k, sh)
+			VPBROADCASTB(sh.As32(), v)
+			VPADDB(ziota, v, v)
+			VPERMI2B(H, T, v) // indices below 64 take the tail before b
+		}
+		kl := kreg()
+		if !first { // bytes before b-right: row r-1's copy
+			KMOVQ(Mem{Base: lead, Index: k, Scale: 8}, kl)
+			VMOVDQU8(ati(p, dPrev, 0), kl, v)
+		}
+		if !last { // bytes from b+left on: row r's copy
+			KMOVQ(Mem{Base: trail, Index: k, Scale: 8}, kl)
+			KNOTQ(kl, kl)
+			VMOVDQU8(ati(p, dCur, 0), kl, v)
+		}
+		if !first && !last {
+			VMOVDQA64(v, at(p, 0))
+		} else {
+			// Not below the plane's dst nor from its end on.
+			ks := kreg()
+			n, zero := gp(), gp()
+			MOVQ(locD0, n)
+			SUBQ(p, n)
+			XORQ(zero, zero)
+			CMPQ(n, zero)
+			CMOVQLT(zero, n)
+			lowMask(n, ks)
+			KNOTQ(ks, ks)
+			e, c := gp(), gp()
+			MOVQ(locEnd, e)
+			SUBQ(p, e)
+			MOVQ(U32(64), c)
+			CMPQ(e, c)
+			CMOVQGT(c, e)
+			lowMask(e, kl)
+			KANDQ(kl, ks, ks)
+			VMOVDQU8(v, ks, at(p, 0))
+		}
+		ADDQ(U8(64), p)
+		JMP(LabelRef(loop))
+		Label(done)
+	}
+
+	// head and tail make row r's head and tail from its first and last 64
+	// src bytes.
+	head := func() {
+		if fixed {
+			return
+		}
+		tw := gp()
+		MOVQ(locTailW, tw)
+		VMOVDQU64(at(s, 0), wH)
+		VMOVDQU64(ati(s, tw, 0), wT)
+		VMOVDQU64(idxH, H)
+		VPERMI2B(wT, wH, H)
+		VPBLENDMB(H, zpat, takeH, H)
+	}
+	tail := func() {
+		if fixed {
+			return
+		}
+		VMOVDQU64(idxT, T)
+		VPERMI2B(wT, wH, T)
+		VPBLENDMB(T, zpat, takeT, T)
+	}
+
+	pl, rl, body := newLabel("aligned_planes"), newLabel("aligned_rows"), newLabel("aligned_body")
+	Label(pl)
+	{
+		MOVQ(locD0, b)
+		MOVQ(locS0, s)
+		rows := Load(Param("rows"), gp())
+		MOVQ(rows, locRows)
+		width := Load(Param("width"), gp())
+		IMULQ(width, rows)
+		ADDQ(b, rows)
+		MOVQ(rows, locEnd)
+		MOVQ(b, p)
+		ANDQ(I32(-64), p)
+		left := Load(Param("left"), gp())
+		MOVQ(s, dCur)
+		SUBQ(b, dCur)
+		SUBQ(left, dCur)
+		if !fixed {
+			VMOVDQU64(zpat, T)
+		} else {
+			// Block byte j is pattern byte (j+p-dst)%32: rows start a
+			// multiple of the period from dst.
+			sh := gp()
+			MOVQ(p, sh)
+			SUBQ(b, sh)
+			VPBROADCASTB(sh.As32(), zp)
+			VPADDB(ziota, zp, zp)
+			VPERMB(zpat, zp, zp)
+		}
+	}
+	// The first boundary: the blocks below dst+max(left, 1), so that a
+	// block starting below dst is made here even when left is 0.
+	head()
+	{
+		g := gp()
+		MOVQ(locLeft1, g)
+		ADDQ(b, g)
+		gapBlocks(g, true, false)
+	}
+	JMP(LabelRef(body))
+
+	Label(rl)
+	// Boundary b, between rows r-1 and r: the head of row r, the blocks
+	// below b+left.
+	head()
+	{
+		left := Load(Param("left"), gp())
+		ADDQ(b, left)
+		gapBlocks(left, false, false)
+	}
+	Label(body)
+	// The tail of row r (for the next boundary), then the blocks of its
+	// copy: those that end by the right pad, p+64 <= b+left+mid.
+	tail()
+	{
+		mEnd := Load(Param("mid"), gp())
+		left := Load(Param("left"), gp())
+		ADDQ(b, mEnd)
+		ADDQ(left, mEnd)
+		SUBQ(U8(64), mEnd) // the last p of a copy block
+		loop, done := newLabel("aligned_copy"), newLabel("aligned_copy_done")
+		Label(loop)
+		CMPQ(p, mEnd)
+		JGT(LabelRef(done))
+		z := ZMM()
+		VMOVDQU64(ati(p, dCur, 0), z)
+		VMOVDQA64(z, at(p, 0))
+		ADDQ(U8(64), p)
+		JMP(LabelRef(loop))
+		Label(done)
+	}
+	// The next boundary.
+	{
+		MOVQ(dCur, dPrev)
+		width := Load(Param("width"), gp())
+		ADDQ(width, b)
+		ss := Load(Param("srcStride"), gp())
+		if !fixed {
+			ADDQ(ss, s)
+		}
+		SUBQ(width, dCur)
+		ADDQ(ss, dCur)
+		DECQ(locRows)
+		JNZ(LabelRef(rl))
+	}
+	// The last boundary: the blocks below the end.
+	{
+		e := gp()
+		MOVQ(locEnd, e)
+		gapBlocks(e, false, true)
+	}
+	{
+		x := Load(Param("dstPlane"), gp())
+		ADDQ(x, locD0)
+		y := Load(Param("srcPlane"), gp())
+		ADDQ(y, locS0)
+	}
+	DECQ(locPlanes)
+	JNZ(LabelRef(pl))
+	VZEROUPPER()
+}
