@@ -107,49 +107,26 @@ func wideKernelOrSkip(t testing.TB) asmKernels {
 var wideMids = []int{64, 65, 70, 100, 127, 128, 129, 150, 191, 192, 193, 255, 256, 300, 513, 1000, 1023, 1024, 1030, 1100, 2049, 4100}
 
 func TestRowsWideKernel(t *testing.T) {
-	ks := wideKernelOrSkip(t)
-	r := rand.New(rand.NewPCG(9, 9))
-	calls := 0
-	for _, mid := range wideMids {
-		for left := 0; left <= 64; left++ {
-			for _, right := range []int{0, 1, left, 63 - left%7, 64} {
-				if left+mid+right < 128 || right > 64 {
-					continue
-				}
-				checkCanaries(t, r, ks, randomWideCase(r, left, mid, right), byte(left))
-				calls++
-			}
-		}
-	}
-	t.Logf("%d calls", calls)
+	wideKernelSweep(t, 9, func(r *rand.Rand, left, mid, right int) tableCall { return randomWideCase(r, left, mid, right) })
 }
 
 func TestRowsWideGuard(t *testing.T) {
-	ks := wideKernelOrSkip(t)
-	sdata, ddata, unmap := guardPages(t, 2)
-	defer unmap()
-	r := rand.New(rand.NewPCG(10, 10))
-	calls := 0
-	for _, mid := range wideMids {
-		for _, left := range []int{0, 1, 4, 32, 63, 64} {
-			for _, right := range []int{0, 3, 64} {
-				if left+mid+right < 128 {
-					continue
-				}
-				for pos := 0; pos < 4; pos++ {
-					if checkGuarded(t, r, ks, randomWideCase(r, left, mid, right), sdata, ddata, pos) {
-						calls++
-					}
-				}
-			}
-		}
-	}
-	t.Logf("%d guarded calls", calls)
+	wideGuardSweep(t, 10, 1, func(r *rand.Rand, left, mid, right int) tableCall { return randomWideCase(r, left, mid, right) })
 }
 
 func TestRowsAlignedKernel(t *testing.T) {
+	wideKernelSweep(t, 11, func(r *rand.Rand, left, mid, right int) tableCall { return randomAlignedCase(r, left, mid, right) })
+}
+
+func TestRowsAlignedGuard(t *testing.T) {
+	wideGuardSweep(t, 12, 2, func(r *rand.Rand, left, mid, right int) tableCall { return randomAlignedCase(r, left, mid, right) })
+}
+
+// wideKernelSweep checks a wide-row kernel between canaries: every left
+// pad 0..64 with five right pads, over wideMids.
+func wideKernelSweep(t *testing.T, seed uint64, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
 	ks := wideKernelOrSkip(t)
-	r := rand.New(rand.NewPCG(11, 11))
+	r := rand.New(rand.NewPCG(seed, seed))
 	calls := 0
 	for _, mid := range wideMids {
 		for left := 0; left <= 64; left++ {
@@ -157,7 +134,7 @@ func TestRowsAlignedKernel(t *testing.T) {
 				if left+mid+right < 128 || right > 64 {
 					continue
 				}
-				checkCanaries(t, r, ks, randomAlignedCase(r, left, mid, right), byte(left))
+				checkCanaries(t, r, ks, newCase(r, left, mid, right), byte(left))
 				calls++
 			}
 		}
@@ -165,11 +142,13 @@ func TestRowsAlignedKernel(t *testing.T) {
 	t.Logf("%d calls", calls)
 }
 
-func TestRowsAlignedGuard(t *testing.T) {
+// wideGuardSweep checks a wide-row kernel against guard pages: tries
+// random cases at each of the four guard positions per geometry.
+func wideGuardSweep(t *testing.T, seed uint64, tries int, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
 	ks := wideKernelOrSkip(t)
 	sdata, ddata, unmap := guardPages(t, 2)
 	defer unmap()
-	r := rand.New(rand.NewPCG(12, 12))
+	r := rand.New(rand.NewPCG(seed, seed))
 	calls := 0
 	for _, mid := range wideMids {
 		for _, left := range []int{0, 1, 4, 32, 63, 64} {
@@ -177,8 +156,8 @@ func TestRowsAlignedGuard(t *testing.T) {
 				if left+mid+right < 128 {
 					continue
 				}
-				for pos := 0; pos < 8; pos++ {
-					if checkGuarded(t, r, ks, randomAlignedCase(r, left, mid, right), sdata, ddata, pos%4) {
+				for pos := 0; pos < 4*tries; pos++ {
+					if checkGuarded(t, r, ks, newCase(r, left, mid, right), sdata, ddata, pos%4) {
 						calls++
 					}
 				}
