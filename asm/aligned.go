@@ -74,15 +74,8 @@ func genRowsAligned() {
 		JZ(LabelRef(ret))
 	}
 
-	tab := Load(Param("tab"), gp())
-	takeH, takeT := kreg(), kreg()
-	KMOVQ(at(tab, 128), takeH)
-	KMOVQ(at(tab, 136), takeT)
-	idxH, idxT, zpat, ziota := ZMM(), ZMM(), ZMM(), ZMM()
-	VMOVDQU64(at(tab, 0), idxH)
-	VMOVDQU64(at(tab, 64), idxT)
-	pat := Load(Param("pat"), gp())
-	VBROADCASTI64X4(at(pat, 0), zpat)
+	wt := loadWideTable()
+	ziota := ZMM()
 	VMOVDQU64(iota64, ziota)
 
 	// The frame: the plane's dst and src, the planes left, the rows left
@@ -90,16 +83,18 @@ func genRowsAligned() {
 	// of the window of a row's tail (mid-64), and the mask tables at -right
 	// (the bytes before b-right) and at left (the bytes before b+left).
 	loc := AllocLocal(72)
-	locD0, locS0, locPlanes, locRows, locEnd := loc.Offset(0), loc.Offset(8), loc.Offset(16), loc.Offset(24), loc.Offset(32)
-	locLeft1, locTailW, locLead, locTrail := loc.Offset(40), loc.Offset(48), loc.Offset(56), loc.Offset(64)
+	f := alignedFrame{
+		d0: loc.Offset(0), s0: loc.Offset(8), planes: loc.Offset(16), rows: loc.Offset(24), end: loc.Offset(32),
+		left1: loc.Offset(40), tailW: loc.Offset(48), lead: loc.Offset(56), trail: loc.Offset(64),
+	}
 	fixed := newLabel("aligned_fixed")
 	{
 		d := Load(Param("dst"), gp())
-		MOVQ(d, locD0)
+		MOVQ(d, f.d0)
 		s := Load(Param("src"), gp())
-		MOVQ(s, locS0)
+		MOVQ(s, f.s0)
 		planes := Load(Param("planes"), gp())
-		MOVQ(planes, locPlanes)
+		MOVQ(planes, f.planes)
 		left := Load(Param("left"), gp())
 		mid := Load(Param("mid"), gp())
 		right := Load(Param("width"), gp())
@@ -109,45 +104,50 @@ func genRowsAligned() {
 		LEAQ(clampMasks, m)
 		t := gp()
 		LEAQ(Mem{Base: m, Index: left, Scale: 8, Disp: clampZero}, t)
-		MOVQ(t, locTrail)
+		MOVQ(t, f.trail)
 		MOVQ(right, t)
 		SHLQ(U8(3), t)
 		NEGQ(t)
 		LEAQ(Mem{Base: m, Index: t, Scale: 1, Disp: clampZero}, t)
-		MOVQ(t, locLead)
+		MOVQ(t, f.lead)
 		// The pads take no src byte when the head's first left and the
 		// tail's last right bytes are not taken.
 		h := gp()
-		KMOVQ(takeH, h)
+		KMOVQ(wt.takeH, h)
 		ANDQ(Mem{Base: m, Index: left, Scale: 8, Disp: clampZero}, h)
 		NEGQ(right)
 		tl := gp()
 		MOVQ(Mem{Base: m, Index: right, Scale: 8, Disp: clampZero + 64*8}, tl)
 		NOTQ(tl)
-		KMOVQ(takeT, t)
+		KMOVQ(wt.takeT, t)
 		ANDQ(t, tl)
 		ORQ(h, tl)
 		one := gp()
 		MOVQ(U32(1), one)
 		CMPQ(left, one)
 		CMOVQLT(one, left)
-		MOVQ(left, locLeft1)
+		MOVQ(left, f.left1)
 		SUBQ(U8(64), mid)
-		MOVQ(mid, locTailW)
+		MOVQ(mid, f.tailW)
 		TESTQ(tl, tl)
 		JZ(LabelRef(fixed))
 	}
-	alignedPlanes(false, locD0, locS0, locPlanes, locRows, locEnd, locLeft1, locTailW, locLead, locTrail, idxH, idxT, zpat, ziota, takeH, takeT)
+	alignedPlanes(false, f, wt, ziota)
 	JMP(LabelRef(ret))
 	Label(fixed)
-	alignedPlanes(true, locD0, locS0, locPlanes, locRows, locEnd, locLeft1, locTailW, locLead, locTrail, idxH, idxT, zpat, ziota, takeH, takeT)
+	alignedPlanes(true, f, wt, ziota)
 	Label(ret)
 	RET()
 }
 
+// alignedFrame is rowsAlignedAVX512's frame (see genRowsAligned).
+type alignedFrame struct{ d0, s0, planes, rows, end, left1, tailW, lead, trail Mem }
+
 // alignedPlanes emits rowsAlignedAVX512's loop over planes; fixed: the
 // pads are the pattern (no windows).
-func alignedPlanes(fixed bool, locD0, locS0, locPlanes, locRows, locEnd, locLeft1, locTailW, locLead, locTrail Mem, idxH, idxT, zpat, ziota reg.VecVirtual, takeH, takeT reg.Register) {
+
+func alignedPlanes(fixed bool, f alignedFrame, wt wideTable, ziota reg.VecVirtual) {
+	zpat := wt.zpat
 	// p is the next aligned block, b the boundary (the start of row r),
 	// dCur and dPrev the offsets from dst to src addresses of the copies
 	// of rows r and r-1 (src address = p + d), s the src row r.
@@ -164,10 +164,10 @@ func alignedPlanes(fixed bool, locD0, locS0, locPlanes, locRows, locEnd, locLeft
 		loop, done := newLabel("aligned_gap"), newLabel("aligned_gap_done")
 		lead, trail := gp(), gp()
 		if !first {
-			MOVQ(locLead, lead)
+			MOVQ(f.lead, lead)
 		}
 		if !last {
-			MOVQ(locTrail, trail)
+			MOVQ(f.trail, trail)
 		}
 		Label(loop)
 		CMPQ(p, gapEnd)
@@ -202,7 +202,7 @@ func alignedPlanes(fixed bool, locD0, locS0, locPlanes, locRows, locEnd, locLeft
 			// Not below the plane's dst nor from its end on.
 			ks := kreg()
 			n, zero := gp(), gp()
-			MOVQ(locD0, n)
+			MOVQ(f.d0, n)
 			SUBQ(p, n)
 			XORQ(zero, zero)
 			CMPQ(n, zero)
@@ -210,7 +210,7 @@ func alignedPlanes(fixed bool, locD0, locS0, locPlanes, locRows, locEnd, locLeft
 			lowMask(n, ks)
 			KNOTQ(ks, ks)
 			e, c := gp(), gp()
-			MOVQ(locEnd, e)
+			MOVQ(f.end, e)
 			SUBQ(p, e)
 			MOVQ(U32(64), c)
 			CMPQ(e, c)
@@ -231,33 +231,29 @@ func alignedPlanes(fixed bool, locD0, locS0, locPlanes, locRows, locEnd, locLeft
 			return
 		}
 		tw := gp()
-		MOVQ(locTailW, tw)
+		MOVQ(f.tailW, tw)
 		VMOVDQU64(at(s, 0), wH)
 		VMOVDQU64(ati(s, tw, 0), wT)
-		VMOVDQU64(idxH, H)
-		VPERMI2B(wT, wH, H)
-		VPBLENDMB(H, zpat, takeH, H)
+		wt.head(wH, wT, H)
 	}
 	tail := func() {
 		if fixed {
 			return
 		}
-		VMOVDQU64(idxT, T)
-		VPERMI2B(wT, wH, T)
-		VPBLENDMB(T, zpat, takeT, T)
+		wt.tail(wH, wT, T)
 	}
 
 	pl, rl, body := newLabel("aligned_planes"), newLabel("aligned_rows"), newLabel("aligned_body")
 	Label(pl)
 	{
-		MOVQ(locD0, b)
-		MOVQ(locS0, s)
+		MOVQ(f.d0, b)
+		MOVQ(f.s0, s)
 		rows := Load(Param("rows"), gp())
-		MOVQ(rows, locRows)
+		MOVQ(rows, f.rows)
 		width := Load(Param("width"), gp())
 		IMULQ(width, rows)
 		ADDQ(b, rows)
-		MOVQ(rows, locEnd)
+		MOVQ(rows, f.end)
 		MOVQ(b, p)
 		ANDQ(I32(-64), p)
 		left := Load(Param("left"), gp())
@@ -282,7 +278,7 @@ func alignedPlanes(fixed bool, locD0, locS0, locPlanes, locRows, locEnd, locLeft
 	head()
 	{
 		g := gp()
-		MOVQ(locLeft1, g)
+		MOVQ(f.left1, g)
 		ADDQ(b, g)
 		gapBlocks(g, true, false)
 	}
@@ -329,22 +325,22 @@ func alignedPlanes(fixed bool, locD0, locS0, locPlanes, locRows, locEnd, locLeft
 		}
 		SUBQ(width, dCur)
 		ADDQ(ss, dCur)
-		DECQ(locRows)
+		DECQ(f.rows)
 		JNZ(LabelRef(rl))
 	}
 	// The last boundary: the blocks below the end.
 	{
 		e := gp()
-		MOVQ(locEnd, e)
+		MOVQ(f.end, e)
 		gapBlocks(e, false, true)
 	}
 	{
 		x := Load(Param("dstPlane"), gp())
-		ADDQ(x, locD0)
+		ADDQ(x, f.d0)
 		y := Load(Param("srcPlane"), gp())
-		ADDQ(y, locS0)
+		ADDQ(y, f.s0)
 	}
-	DECQ(locPlanes)
+	DECQ(f.planes)
 	JNZ(LabelRef(pl))
 	VZEROUPPER()
 }

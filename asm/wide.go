@@ -3,6 +3,7 @@ package main
 import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
 )
 
 // genRowsWide emits rowsWideAVX512: rows of at least 128 bytes whose pads
@@ -41,15 +42,7 @@ func genRowsWide() {
 	TESTQ(planes, planes)
 	JZ(LabelRef(ret))
 
-	tab := Load(Param("tab"), gp())
-	takeH, takeT := kreg(), kreg()
-	KMOVQ(at(tab, 128), takeH)
-	KMOVQ(at(tab, 136), takeT)
-	idxH, idxT, zpat := ZMM(), ZMM(), ZMM()
-	VMOVDQU64(at(tab, 0), idxH)
-	VMOVDQU64(at(tab, 64), idxT)
-	pat := Load(Param("pat"), gp())
-	VBROADCASTI64X4(at(pat, 0), zpat)
+	wt := loadWideTable()
 
 	// Per call: t = width-64 (the tail, in d); s moves to the middle's
 	// source (s+64-left), from which the windows are at wa = left-64 and
@@ -134,12 +127,8 @@ func genRowsWide() {
 		VMOVDQU64(ati(s, wa, 0), wH)
 		VMOVDQU64(ati(s, wb, 0), wT)
 		pH, pT := ZMM(), ZMM()
-		VMOVDQU64(idxH, pH)
-		VPERMI2B(wT, wH, pH)
-		VPBLENDMB(pH, zpat, takeH, pH)
-		VMOVDQU64(idxT, pT)
-		VPERMI2B(wT, wH, pT)
-		VPBLENDMB(pT, zpat, takeT, pT)
+		wt.head(wH, wT, pH)
+		wt.tail(wH, wT, pT)
 		VMOVDQU64(pH, at(d, 0))
 		VMOVDQU64(pT, ati(d, t, 0))
 	}
@@ -166,4 +155,37 @@ func genRowsWide() {
 	VZEROUPPER()
 	Label(ret)
 	RET()
+}
+
+// wideTable holds a head-and-tail table (the wide and aligned kernels) in
+// registers: the index vectors and take masks of the head and the tail,
+// and the value pattern.
+type wideTable struct {
+	idxH, idxT, zpat reg.VecVirtual
+	takeH, takeT     reg.Register
+}
+
+// loadWideTable loads the parameters tab and pat.
+func loadWideTable() wideTable {
+	tab := Load(Param("tab"), gp())
+	w := wideTable{takeH: kreg(), takeT: kreg(), idxH: ZMM(), idxT: ZMM(), zpat: ZMM()}
+	KMOVQ(at(tab, 128), w.takeH)
+	KMOVQ(at(tab, 136), w.takeT)
+	VMOVDQU64(at(tab, 0), w.idxH)
+	VMOVDQU64(at(tab, 64), w.idxT)
+	pat := Load(Param("pat"), gp())
+	VBROADCASTI64X4(at(pat, 0), w.zpat)
+	return w
+}
+
+// head sets out to a row's first 64 output bytes from its window wH ++ wT
+// (the src row's first and last 64 bytes); tail to its last 64.
+func (w wideTable) head(wH, wT, out reg.VecVirtual) { w.permute(wH, wT, w.idxH, w.takeH, out) }
+
+func (w wideTable) tail(wH, wT, out reg.VecVirtual) { w.permute(wH, wT, w.idxT, w.takeT, out) }
+
+func (w wideTable) permute(wH, wT, idx reg.VecVirtual, take reg.Register, out reg.VecVirtual) {
+	VMOVDQU64(idx, out)
+	VPERMI2B(wT, wH, out)
+	VPBLENDMB(out, w.zpat, take, out)
 }
