@@ -292,11 +292,8 @@ func BenchmarkRowsMirror(b *testing.B) {
 			K, mid := c.K, c.mid
 			p := pu * K
 			w := p + mid + p
-			src := make([]byte, rows*mid)
-			dst := make([]byte, rows*w)
-			for i := range src {
-				src[i] = byte(i)
-			}
+			src := benchBytes(rows * mid)
+			dst := benchBytes(rows * w)
 			// reflect: leftFrom = p (s[p] down to s[K]), rightFrom = mid-2K.
 			lf, rf := p, mid-2*K
 			ki := map[int]int{1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[K]

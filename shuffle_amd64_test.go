@@ -216,8 +216,8 @@ func BenchmarkRowsShuffle(b *testing.B) {
 		planes, rows, mid, width, K int
 	}{{"c-plane", 1, 14, 56, 64, 4}, {"c-256planes", 256, 14, 56, 64, 4}, {"g-plane", 1, 112, 112, 116, 1}, {"g-32planes", 32, 112, 112, 116, 1}} {
 		pad := (g.width - g.mid) / 2
-		dst := make([]byte, g.planes*g.rows*g.width+64)
-		src := make([]byte, g.planes*g.rows*g.mid)
+		dst := benchBytes(g.planes*g.rows*g.width + 64)
+		src := benchBytes(g.planes * g.rows * g.mid)
 		var tab shuffleTable
 		for i := 0; i < g.width; i++ { // edge padding
 			tab.idx[i] = byte(min(max(i-pad, 0), g.mid-1))

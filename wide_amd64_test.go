@@ -167,9 +167,10 @@ func wideGuardSweep(t *testing.T, seed uint64, tries int, newCase func(r *rand.R
 	t.Logf("%d guarded calls", calls)
 }
 
-// BenchmarkRowsWide: the wide kernel against rowsConstAVX512 on constant
-// rows with 4-byte pads (suite case a: 224-byte rows, j: 888, and longer
-// rows), from L2 (about 800 KiB of output).
+// BenchmarkRowsWide: the wide and the aligned kernel against
+// rowsConstAVX512 on constant rows with 4-byte pads that follow each other
+// in dst (suite case a: 224-byte rows, j: 888, and longer rows), from L2
+// (about 800 KiB of output).
 func BenchmarkRowsWide(b *testing.B) {
 	ks := wideKernelOrSkip(b)
 	var pat [32]byte
@@ -177,8 +178,8 @@ func BenchmarkRowsWide(b *testing.B) {
 		left, right := 4, 4
 		width := left + mid + right
 		rows := max(1, 800<<10/width)
-		dst := make([]byte, rows*width)
-		src := make([]byte, rows*mid)
+		dst := benchBytes(rows * width)
+		src := benchBytes(rows * mid)
 		var tab shuffleTable
 		tab.take = [2]uint64{^uint64(0) &^ (1<<left - 1), ^uint64(0) >> right}
 		for i := left; i < 64; i++ {
@@ -197,6 +198,12 @@ func BenchmarkRowsWide(b *testing.B) {
 			b.SetBytes(int64(len(dst)))
 			for i := 0; i < b.N; i++ {
 				ks.rowsWide(&dst[0], &src[0], rows, width, mid, width, mid, left, tab.bytes(), &pat, 1, 0, 0)
+			}
+		})
+		b.Run(fmt.Sprintf("mid=%d/kernel=rowsAlignedAVX512", mid), func(b *testing.B) {
+			b.SetBytes(int64(len(dst)))
+			for i := 0; i < b.N; i++ {
+				ks.rowsAligned(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), &pat, 1, 0, 0)
 			}
 		})
 	}
