@@ -128,8 +128,43 @@ func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, wi
 	}
 	b := tab.bytes()
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src)
+		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, nil)
 	})
+	return true
+}
+
+// rowListShuffleBytes makes whole planes of narrow rows by a shuffle
+// table, row t of each plane from src row rowIdx[t] (srcMax the largest),
+// if the level in use has the kernel and a plane holds at most chunkBytes;
+// it reports whether it did. One call makes a batch of planes of about
+// chunkBytes.
+func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
+	ks := kernelsInUse()
+	rows := len(rowIdx)
+	if ks == nil || ks.rowsShuffle == nil || !shuffleFits(width, mid) || rows == 0 {
+		return false
+	}
+	plane := (rows-1)*dstStride + width // output bytes of a plane, from its first
+	if plane > chunkBytes {
+		return false
+	}
+	b := tab.bytes()
+	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per call
+	for p := 0; p < pl.n; p += per {
+		n := min(per, pl.n-p)
+		d, s := dst[p*pl.dst:], src[p*pl.src:]
+		_ = d[(n-1)*pl.dst+plane-1]
+		_ = s[(n-1)*pl.src+srcMax*srcStride+mid-1]
+		if raceEnabled {
+			for q := range n {
+				for t, i := range rowIdx {
+					raceWrite(d[q*pl.dst+t*dstStride:][:width])
+					raceRead(s[q*pl.src+int(i)*srcStride:][:mid])
+				}
+			}
+		}
+		ks.rowsShuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, b, pat, n, pl.dst, pl.src, &rowIdx[0])
+	}
 	return true
 }
 

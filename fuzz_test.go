@@ -141,10 +141,28 @@ type fzKernelCase struct {
 	leftFrom, rightFrom        int // rowsMirror: offsets of the last unit each mirrored piece reads
 	pat                        *[32]byte
 	dstLen, srcLen             int // bytes the kernel may write and read
-	// rowsShuffle: the table, planes (rows of width bytes from mid)
-	tab   *shuffleTable
-	width int
-	pl    planes
+	// rowsShuffle: the table, planes (rows of width bytes from mid), the
+	// list of src rows or nil
+	tab    *shuffleTable
+	width  int
+	pl     planes
+	rowIdx []int32
+}
+
+// srcRows is the number of src rows a plane of the case reads from.
+func (c *fzKernelCase) srcRows() int {
+	if c.rowIdx == nil {
+		return c.rows
+	}
+	return int(slices.Max(c.rowIdx)) + 1
+}
+
+// rowList is the list argument of the shuffle kernel.
+func (c *fzKernelCase) rowList() *int32 {
+	if c.rowIdx == nil {
+		return nil
+	}
+	return &c.rowIdx[0]
 }
 
 func (c *fzKernelCase) String() string {
@@ -153,8 +171,8 @@ func (c *fzKernelCase) String() string {
 		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v dstOff %d srcOff %d table %x %x",
 			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl, c.dstOff, c.srcOff, c.tab.idx, c.tab.take)
 	case fzRowsShuffle:
-		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v dstOff %d srcOff %d table %x %x",
-			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.dstOff, c.srcOff, c.tab.idx[:c.width], c.tab.take)
+		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v dstOff %d srcOff %d table %x %x",
+			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx, c.dstOff, c.srcOff, c.tab.idx[:c.width], c.tab.take)
 	case fzRowsConst, fzRowsEdge, fzRowsMirror:
 		return fmt.Sprintf("%s size %d rows %d dstStride %d srcStride %d left %d mid %d right %d from %d/%d dstOff %d srcOff %d",
 			fzKernelNames[c.kernel], c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom, c.dstOff, c.srcOff)
@@ -181,7 +199,9 @@ func (c *fzKernelCase) String() string {
 //     0 broadcasts one row.
 //   - rowsShuffle: width 1 + left%128, mid 1 + n%128, a table drawn from
 //     elem's hash (indices below mid, about one byte in eight the value),
-//     1 + right%3 planes with gaps of dstGap and srcGap bytes after the rows.
+//     1 + dstOff/64%3 planes with gaps of dstGap and srcGap bytes after the
+//     rows; if right/3 is odd, a list of src rows 0..4 drawn from elem's
+//     hash (as a plane's edge or mirrored pad rows repeat rows).
 //   - rowsWide: mid 64 + n%5000, left and right 0..64 (mod 65, at least
 //     128 bytes in all), a table over the 128-byte window drawn from elem's
 //     hash, planes and gaps as rowsShuffle.
@@ -259,11 +279,20 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 		}
 		c.rows = int(rows % 9)
 		c.pl = planes{n: 1 + int(dstOff/64%3)}
+		if c.kernel == fzRowsShuffle && right/3%2 == 1 && c.rows > 0 {
+			h := fzHash(elem) >> 3
+			c.rowIdx = make([]int32, c.rows)
+			for t := range c.rowIdx {
+				c.rowIdx[t] = int32(h % 5)
+				h /= 5
+			}
+		}
 		if c.rows > 0 {
+			sr := c.srcRows()
 			c.pl.dst = (c.rows-1)*c.dstStride + c.width + int(dstGap/64%64)
-			c.pl.src = (c.rows-1)*c.srcStride + c.mid + int(srcGap/64%64)
+			c.pl.src = (sr-1)*c.srcStride + c.mid + int(srcGap/64%64)
 			c.dstLen = (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width
-			c.srcLen = (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
+			c.srcLen = (c.pl.n-1)*c.pl.src + (sr-1)*c.srcStride + c.mid
 		}
 	default:
 		c.left, c.right = int(left%300)*K, int(right%300)*K
@@ -336,7 +365,7 @@ func (c *fzKernelCase) shuffleGo(dst, src []byte) {
 		return
 	}
 	for p := range c.pl.n {
-		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
+		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat, c.rowIdx)
 	}
 }
 
@@ -361,7 +390,7 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 		}
 	case fzRowsShuffle:
 		if ks.rowsShuffle != nil {
-			ks.rowsShuffle(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+			ks.rowsShuffle(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, c.rowList())
 		} else { // the level or CPU has no shuffle kernel: check the Go one
 			c.shuffleGo(dst.b(), src.b())
 		}
@@ -397,7 +426,13 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 	case fzRowsMirror:
 		rowsMirrorBytes(dst.b(), src.b(), c.size, onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
 	case fzRowsShuffle:
-		if !rowsShuffleBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat) {
+		done := false
+		if c.rowIdx != nil {
+			done = rowListShuffleBytes(dst.b(), src.b(), c.pl, c.rowIdx, c.srcRows()-1, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
+		} else {
+			done = rowsShuffleBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
+		}
+		if !done {
 			c.shuffleGo(dst.b(), src.b())
 		}
 	case fzRowsWide, fzRowsAligned:

@@ -10107,9 +10107,9 @@ mp_done_1065:
 ret_1043:
 	RET
 
-// func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-96
+TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-104
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -10153,13 +10153,16 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-96
 	JBE             shuf_one_table_1070
 	CMPQ            DI, $0x40
 	JBE             shuf_two_narrow_1073
+	MOVQ            rowIdx+96(FP), AX
+	TESTQ           AX, AX
+	JNZ             shuf_list_1074
 
-shuf_planes_1074:
+shuf_planes_1075:
 	MOVQ R9, AX
 	MOVQ R10, CX
 	MOVQ R12, DX
 
-shuf_rows_1075:
+shuf_rows_1076:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQU64  Z0, Z5
@@ -10173,68 +10176,50 @@ shuf_rows_1075:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1075
+	JNZ        shuf_rows_1076
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1074
+	JNZ        shuf_planes_1075
+	VZEROUPPER
+	RET
+
+shuf_list_1074:
+shuf_list_planes_1077:
+	MOVQ R9, AX
+	MOVQ R12, DX
+	MOVQ rowIdx+96(FP), DI
+
+shuf_list_rows_1078:
+	MOVLQSX    (DI), CX
+	IMULQ      SI, CX
+	ADDQ       R10, CX
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	VMOVDQU64  Z0, Z5
+	VPERMI2B   Z4, Z3, Z5
+	VPBLENDMB  Z5, Z2, K5, Z6
+	VMOVDQU64  Z6, (AX)
+	VMOVDQU64  Z1, Z5
+	VPERMI2B   Z4, Z3, Z5
+	VPBLENDMB  Z5, Z2, K6, Z7
+	VMOVDQU8   Z7, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, DI
+	DECQ       DX
+	JNZ        shuf_list_rows_1078
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_list_planes_1077
 	VZEROUPPER
 	RET
 
 shuf_two_narrow_1073:
-shuf_planes_1076:
-	MOVQ R9, AX
-	MOVQ R10, CX
-	MOVQ R12, DX
+	MOVQ  rowIdx+96(FP), AX
+	TESTQ AX, AX
+	JNZ   shuf_list_1079
 
-shuf_rows_1077:
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQU8.Z 64(CX), K2, Z4
-	VMOVDQU64  Z0, Z5
-	VPERMI2B   Z4, Z1, Z5
-	VPBLENDMB  Z5, Z2, K5, Z3
-	VMOVDQU8   Z3, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DX
-	JNZ        shuf_rows_1077
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_planes_1076
-	VZEROUPPER
-	RET
-
-shuf_one_table_1070:
-	CMPQ DI, $0x40
-	JB   shuf_narrow_1071
-	JE   shuf_full_1072
-
-shuf_planes_1078:
-	MOVQ R9, AX
-	MOVQ R10, CX
-	MOVQ R12, DX
-
-shuf_rows_1079:
-	VMOVDQU8.Z (CX), K1, Z3
-	VPERMB     Z3, Z0, Z4
-	VPBLENDMB  Z4, Z2, K5, Z5
-	VMOVDQU64  Z5, (AX)
-	VPERMB     Z3, Z1, Z3
-	VPBLENDMB  Z3, Z2, K6, Z6
-	VMOVDQU8   Z6, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DX
-	JNZ        shuf_rows_1079
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_planes_1078
-	VZEROUPPER
-	RET
-
-shuf_narrow_1071:
 shuf_planes_1080:
 	MOVQ R9, AX
 	MOVQ R10, CX
@@ -10242,8 +10227,10 @@ shuf_planes_1080:
 
 shuf_rows_1081:
 	VMOVDQU8.Z (CX), K1, Z1
-	VPERMB     Z1, Z0, Z1
-	VPBLENDMB  Z1, Z2, K5, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	VMOVDQU64  Z0, Z5
+	VPERMI2B   Z4, Z1, Z5
+	VPBLENDMB  Z5, Z2, K5, Z3
 	VMOVDQU8   Z3, K3, (AX)
 	ADDQ       BX, AX
 	ADDQ       SI, CX
@@ -10256,13 +10243,155 @@ shuf_rows_1081:
 	VZEROUPPER
 	RET
 
-shuf_full_1072:
-shuf_planes_1082:
+shuf_list_1079:
+shuf_list_planes_1082:
+	MOVQ R9, AX
+	MOVQ R12, DX
+	MOVQ rowIdx+96(FP), DI
+
+shuf_list_rows_1083:
+	MOVLQSX    (DI), CX
+	IMULQ      SI, CX
+	ADDQ       R10, CX
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU8.Z 64(CX), K2, Z4
+	VMOVDQU64  Z0, Z5
+	VPERMI2B   Z4, Z1, Z5
+	VPBLENDMB  Z5, Z2, K5, Z3
+	VMOVDQU8   Z3, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, DI
+	DECQ       DX
+	JNZ        shuf_list_rows_1083
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_list_planes_1082
+	VZEROUPPER
+	RET
+
+shuf_one_table_1070:
+	CMPQ  DI, $0x40
+	JB    shuf_narrow_1071
+	JE    shuf_full_1072
+	MOVQ  rowIdx+96(FP), AX
+	TESTQ AX, AX
+	JNZ   shuf_list_1084
+
+shuf_planes_1085:
 	MOVQ R9, AX
 	MOVQ R10, CX
 	MOVQ R12, DX
 
-shuf_rows_1083:
+shuf_rows_1086:
+	VMOVDQU8.Z (CX), K1, Z3
+	VPERMB     Z3, Z0, Z4
+	VPBLENDMB  Z4, Z2, K5, Z5
+	VMOVDQU64  Z5, (AX)
+	VPERMB     Z3, Z1, Z3
+	VPBLENDMB  Z3, Z2, K6, Z6
+	VMOVDQU8   Z6, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DX
+	JNZ        shuf_rows_1086
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_planes_1085
+	VZEROUPPER
+	RET
+
+shuf_list_1084:
+shuf_list_planes_1087:
+	MOVQ R9, AX
+	MOVQ R12, DX
+	MOVQ rowIdx+96(FP), DI
+
+shuf_list_rows_1088:
+	MOVLQSX    (DI), CX
+	IMULQ      SI, CX
+	ADDQ       R10, CX
+	VMOVDQU8.Z (CX), K1, Z3
+	VPERMB     Z3, Z0, Z4
+	VPBLENDMB  Z4, Z2, K5, Z5
+	VMOVDQU64  Z5, (AX)
+	VPERMB     Z3, Z1, Z3
+	VPBLENDMB  Z3, Z2, K6, Z6
+	VMOVDQU8   Z6, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, DI
+	DECQ       DX
+	JNZ        shuf_list_rows_1088
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_list_planes_1087
+	VZEROUPPER
+	RET
+
+shuf_narrow_1071:
+	MOVQ  rowIdx+96(FP), AX
+	TESTQ AX, AX
+	JNZ   shuf_list_1089
+
+shuf_planes_1090:
+	MOVQ R9, AX
+	MOVQ R10, CX
+	MOVQ R12, DX
+
+shuf_rows_1091:
+	VMOVDQU8.Z (CX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VPBLENDMB  Z1, Z2, K5, Z3
+	VMOVDQU8   Z3, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DX
+	JNZ        shuf_rows_1091
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_planes_1090
+	VZEROUPPER
+	RET
+
+shuf_list_1089:
+shuf_list_planes_1092:
+	MOVQ R9, AX
+	MOVQ R12, DX
+	MOVQ rowIdx+96(FP), DI
+
+shuf_list_rows_1093:
+	MOVLQSX    (DI), CX
+	IMULQ      SI, CX
+	ADDQ       R10, CX
+	VMOVDQU8.Z (CX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VPBLENDMB  Z1, Z2, K5, Z3
+	VMOVDQU8   Z3, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, DI
+	DECQ       DX
+	JNZ        shuf_list_rows_1093
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_list_planes_1092
+	VZEROUPPER
+	RET
+
+shuf_full_1072:
+	MOVQ  rowIdx+96(FP), AX
+	TESTQ AX, AX
+	JNZ   shuf_list_1094
+
+shuf_planes_1095:
+	MOVQ R9, AX
+	MOVQ R10, CX
+	MOVQ R12, DX
+
+shuf_rows_1096:
 	VMOVDQU8.Z (CX), K1, Z1
 	VPERMB     Z1, Z0, Z1
 	VPBLENDMB  Z1, Z2, K5, Z3
@@ -10270,11 +10399,36 @@ shuf_rows_1083:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1083
+	JNZ        shuf_rows_1096
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1082
+	JNZ        shuf_planes_1095
+	VZEROUPPER
+	RET
+
+shuf_list_1094:
+shuf_list_planes_1097:
+	MOVQ R9, AX
+	MOVQ R12, DX
+	MOVQ rowIdx+96(FP), DI
+
+shuf_list_rows_1098:
+	MOVLQSX    (DI), CX
+	IMULQ      SI, CX
+	ADDQ       R10, CX
+	VMOVDQU8.Z (CX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VPBLENDMB  Z1, Z2, K5, Z3
+	VMOVDQU64  Z3, (AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, DI
+	DECQ       DX
+	JNZ        shuf_list_rows_1098
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_list_planes_1097
 	VZEROUPPER
 	RET
 
@@ -10289,9 +10443,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1084
+	JZ              wide_ret_1099
 	TESTQ           BX, BX
-	JZ              wide_ret_1084
+	JZ              wide_ret_1099
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -10310,10 +10464,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1085
+	JB              wide_mshort_1100
 	XORQ            DX, DX
 
-wide_mshort_1085:
+wide_mshort_1100:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -10322,32 +10476,32 @@ wide_mshort_1085:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1086:
+wide_planes_1101:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1087:
+wide_rows_1102:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1088
+	JB   wide_short_1103
 	CMPQ SI, $0x00000440
-	JAE  wide_long_1092
+	JAE  wide_long_1107
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1090:
+wide_mid_loop_1105:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1091
+	JAE       wide_mid_last_1106
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1090
+	JMP       wide_mid_loop_1105
 
-wide_mid_last_1091:
+wide_mid_last_1106:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1089
+	JMP       wide_mid_done_1104
 
-wide_long_1092:
+wide_long_1107:
 	LEAQ      64(AX), R8
 	LEAQ      -64(SI), R9
 	LEAQ      -256(R8)(R9*1), R10
@@ -10359,9 +10513,9 @@ wide_long_1092:
 	SUBQ      R8, R12
 	LEAQ      (CX)(R12*1), R8
 	CMPQ      R11, R10
-	JAE       copy_tail_1097
+	JAE       copy_tail_1112
 
-copy_loop_1095:
+copy_loop_1110:
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
 	VMOVDQU64 128(R8), Z5
@@ -10373,9 +10527,9 @@ copy_loop_1095:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R8
 	CMPQ      R11, R10
-	JB        copy_loop_1095
+	JB        copy_loop_1110
 
-copy_tail_1097:
+copy_tail_1112:
 	LEAQ      -256(CX)(R9*1), R8
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
@@ -10385,13 +10539,13 @@ copy_tail_1097:
 	VMOVDQU64 Z4, 64(R10)
 	VMOVDQU64 Z5, 128(R10)
 	VMOVDQU64 Z6, 192(R10)
-	JMP       wide_mid_done_1089
+	JMP       wide_mid_done_1104
 
-wide_short_1088:
+wide_short_1103:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1089:
+wide_mid_done_1104:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -10407,16 +10561,16 @@ wide_mid_done_1089:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1087
+	JNZ       wide_rows_1102
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1086
+	JNZ       wide_planes_1101
 	VZEROUPPER
 
-wide_ret_1084:
+wide_ret_1099:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
@@ -10424,10 +10578,10 @@ wide_ret_1084:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $72-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1098
+	JZ              aligned_ret_1113
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1098
+	JZ              aligned_ret_1113
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -10470,9 +10624,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $72-96
 	SUBQ            $0x40, CX
 	MOVQ            CX, 48(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1099
+	JZ              aligned_fixed_1114
 
-aligned_planes_1100:
+aligned_planes_1115:
 	MOVQ      (SP), CX
 	MOVQ      8(SP), DX
 	MOVQ      rows+16(FP), AX
@@ -10498,9 +10652,9 @@ aligned_planes_1100:
 	ADDQ      CX, SI
 	MOVQ      64(SP), DI
 
-aligned_gap_1103:
+aligned_gap_1118:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1104
+	JAE          aligned_gap_done_1119
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -10529,12 +10683,12 @@ aligned_gap_1103:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z8, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1103
+	JMP          aligned_gap_1118
 
-aligned_gap_done_1104:
-	JMP aligned_body_1102
+aligned_gap_done_1119:
+	JMP aligned_body_1117
 
-aligned_rows_1101:
+aligned_rows_1116:
 	MOVQ      48(SP), DI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(DI*1), Z7
@@ -10546,9 +10700,9 @@ aligned_rows_1101:
 	MOVQ      56(SP), R8
 	MOVQ      64(SP), R9
 
-aligned_gap_1105:
+aligned_gap_1120:
 	CMPQ         AX, DI
-	JAE          aligned_gap_done_1106
+	JAE          aligned_gap_done_1121
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -10563,10 +10717,10 @@ aligned_gap_1105:
 	VMOVDQU8     (AX)(BX*1), K3, Z8
 	VMOVDQA64    Z8, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1105
+	JMP          aligned_gap_1120
 
-aligned_gap_done_1106:
-aligned_body_1102:
+aligned_gap_done_1121:
+aligned_body_1117:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -10576,15 +10730,15 @@ aligned_body_1102:
 	ADDQ      DI, SI
 	SUBQ      $0x40, SI
 
-aligned_copy_1107:
+aligned_copy_1122:
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1108
+	JGT       aligned_copy_done_1123
 	VMOVDQU64 (AX)(BX*1), Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_copy_1107
+	JMP       aligned_copy_1122
 
-aligned_copy_done_1108:
+aligned_copy_done_1123:
 	MOVQ BX, SI
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -10593,13 +10747,13 @@ aligned_copy_done_1108:
 	SUBQ DI, BX
 	ADDQ R8, BX
 	DECQ 24(SP)
-	JNZ  aligned_rows_1101
+	JNZ  aligned_rows_1116
 	MOVQ 32(SP), DX
 	MOVQ 56(SP), BX
 
-aligned_gap_1109:
+aligned_gap_1124:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1110
+	JAE          aligned_gap_done_1125
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -10627,20 +10781,20 @@ aligned_gap_1109:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z6, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1109
+	JMP          aligned_gap_1124
 
-aligned_gap_done_1110:
+aligned_gap_done_1125:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1100
+	JNZ  aligned_planes_1115
 	VZEROUPPER
-	JMP  aligned_ret_1098
+	JMP  aligned_ret_1113
 
-aligned_fixed_1099:
-aligned_planes_1111:
+aligned_fixed_1114:
+aligned_planes_1126:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -10663,9 +10817,9 @@ aligned_planes_1111:
 	ADDQ         CX, BX
 	MOVQ         64(SP), SI
 
-aligned_gap_1114:
+aligned_gap_1129:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1115
+	JAE       aligned_gap_done_1130
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -10690,20 +10844,20 @@ aligned_gap_1114:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1114
+	JMP       aligned_gap_1129
 
-aligned_gap_done_1115:
-	JMP aligned_body_1113
+aligned_gap_done_1130:
+	JMP aligned_body_1128
 
-aligned_rows_1112:
+aligned_rows_1127:
 	MOVQ left+48(FP), SI
 	ADDQ CX, SI
 	MOVQ 56(SP), DI
 	MOVQ 64(SP), R8
 
-aligned_gap_1116:
+aligned_gap_1131:
 	CMPQ      AX, SI
-	JAE       aligned_gap_done_1117
+	JAE       aligned_gap_done_1132
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -10714,25 +10868,25 @@ aligned_gap_1116:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1116
+	JMP       aligned_gap_1131
 
-aligned_gap_done_1117:
-aligned_body_1113:
+aligned_gap_done_1132:
+aligned_body_1128:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), SI
 	ADDQ CX, BX
 	ADDQ SI, BX
 	SUBQ $0x40, BX
 
-aligned_copy_1118:
+aligned_copy_1133:
 	CMPQ      AX, BX
-	JGT       aligned_copy_done_1119
+	JGT       aligned_copy_done_1134
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_copy_1118
+	JMP       aligned_copy_1133
 
-aligned_copy_done_1119:
+aligned_copy_done_1134:
 	MOVQ DX, BX
 	MOVQ width+32(FP), SI
 	ADDQ SI, CX
@@ -10740,13 +10894,13 @@ aligned_copy_done_1119:
 	SUBQ SI, DX
 	ADDQ DI, DX
 	DECQ 24(SP)
-	JNZ  aligned_rows_1112
+	JNZ  aligned_rows_1127
 	MOVQ 32(SP), DX
 	MOVQ 56(SP), SI
 
-aligned_gap_1120:
+aligned_gap_1135:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1121
+	JAE       aligned_gap_done_1136
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -10770,16 +10924,16 @@ aligned_gap_1120:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1120
+	JMP       aligned_gap_1135
 
-aligned_gap_done_1121:
+aligned_gap_done_1136:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1111
+	JNZ  aligned_planes_1126
 	VZEROUPPER
 
-aligned_ret_1098:
+aligned_ret_1113:
 	RET

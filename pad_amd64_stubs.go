@@ -731,12 +731,15 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 // only src[r*srcStride : r*srcStride+mid] is read, and every taken
 // index is below mid:
 //
-// The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane:
+// The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane;
+// when rowIdx is not nil, row r takes src row rowIdx[r] (at
+// rowIdx[r]*srcStride) instead of row r, so that a plane's rows, its
+// edge or mirrored pad rows included, are one pass:
 //
 //	for p := 0; p < planes; p++ {
 //		for r := 0; r < rows; r++ {
 //			d := dst[p*dstPlane+r*dstStride:]
-//			s := src[p*srcPlane+r*srcStride:]
+//			s := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil
 //			for i := 0; i < width; i++ {
 //				if take(i) {
 //					d[i] = s[tab[i]]
@@ -750,7 +753,7 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 // It requires AVX-512 F, BW and VBMI.
 //
 //go:noescape
-func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
 
 // rowsWideAVX512 pads rows of width >= 128 bytes from src rows of mid >= 64 bytes,
 // left <= 64 and width-left-mid <= 64: for planes p and rows r, with

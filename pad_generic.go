@@ -145,6 +145,9 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	if srcPlane < 0 {
 		return false
 	}
+	if k.planesByList(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) {
+		return true
+	}
 	per := max(1, chunkBytes/max(dstPlane*k.size, 1))
 	for p0 := 0; p0 < n; p0 += per {
 		m := min(per, n-p0)
@@ -161,6 +164,26 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 		}
 	}
 	return true
+}
+
+// planesByList makes the planes as planes does, each in one pass of the
+// shuffle kernel over its list of input rows (pl.rowIdx), if the level in
+// use has the kernel and lv's rows have a shuffle table; it reports
+// whether it did. The runs would take one call each per batch of planes
+// and write a plane's pad rows apart from its other rows.
+func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
+	size, r := k.size, &lv.row
+	if pl.rowIdx == nil || rowStride < 0 || !kernelSize(size) {
+		return false
+	}
+	t := r.shuffle[sizeIndex(size)]
+	if t == nil {
+		return false
+	}
+	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
+	width, mid := (r.left+r.mid+r.right)*size, r.mid*size
+	return rowListShuffleBytes(dst, src, planes{n, dstPlane * size, srcPlane * size}, pl.rowIdx, pl.rowMax,
+		pl.blk*size, rowStride*size, width, mid, t, &k.pat)
 }
 
 // rowsPlanes makes count rows of the innermost level lv in each of pl.n

@@ -42,6 +42,10 @@ func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleT
 	return false
 }
 
+func rowListShuffleBytes([]byte, []byte, planes, []int32, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
+	return false
+}
+
 func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
 	return false
 }

@@ -185,6 +185,12 @@ type level struct {
 	blk           int      // output elements per block
 	row           rowForm  // the innermost level's program, when a row kernel can run it
 	runs          []rowRun // the level above the innermost: its rows as runs from the input
+	// rowIdx: the level above the innermost, when its rows are all made
+	// from input rows and are narrow enough for the shuffle kernel: the
+	// input row of each output row (rowMax the largest), so that a plane
+	// is one pass of the kernel.
+	rowIdx []int32
+	rowMax int
 }
 
 // rowRun is a run of n rows (blocks) of the level above the innermost,
@@ -553,7 +559,36 @@ func compile(s Spec, axes []axis) *Plan {
 		stride *= p.levels[i].inLen
 	}
 	buildShuffles(last, p.strides[len(p.levels)-1])
+	if n := len(p.levels); n >= 2 && last.row.shuffle != [5]*shuffleTable{} {
+		pl := &p.levels[n-2]
+		pl.rowIdx, pl.rowMax = rowList(pl.runs, pl.outLen)
+	}
 	return p
+}
+
+// rowList returns the input row of each of the rows output rows that runs
+// make (in any order), and the largest, or nil if a run fills.
+func rowList(runs []rowRun, rows int) ([]int32, int) {
+	if runs == nil || rows == 0 {
+		return nil, 0
+	}
+	idx := make([]int32, rows)
+	hi, made := 0, 0
+	for _, r := range runs {
+		if r.fill {
+			return nil, 0
+		}
+		for t := 0; t < r.n; t++ {
+			i := r.src + t*r.step
+			idx[r.at+t] = int32(i)
+			hi = max(hi, i)
+		}
+		made += r.n
+	}
+	if made != rows {
+		return nil, 0
+	}
+	return idx, hi
 }
 
 // setBlocks sets the output block sizes of levels whose innermost blocks

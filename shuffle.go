@@ -126,11 +126,15 @@ func wideTable(width, mid, left int, src func(i int) int) *shuffleTable {
 
 // rowsShuffleGo is the Go version of the shuffle kernel: row t of dst (at
 // t*dstStride) gets width bytes by tab from the mid bytes of src row t (at
-// t*srcStride) and pat.
-func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) {
+// t*srcStride), or of src row rowIdx[t] if rowIdx is not nil, and pat.
+func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte, rowIdx []int32) {
 	for r := 0; r < rows; r++ {
+		sr := r
+		if rowIdx != nil {
+			sr = int(rowIdx[r])
+		}
 		d := dst[r*dstStride : r*dstStride+width]
-		s := src[r*srcStride : r*srcStride+mid]
+		s := src[sr*srcStride : sr*srcStride+mid]
 		for i := range d {
 			if tab.take[i/64]>>(i%64)&1 != 0 {
 				d[i] = s[tab.idx[i]]

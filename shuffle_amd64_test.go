@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -24,18 +25,31 @@ type shufCase struct {
 	pl                                     planes
 	tab                                    *shuffleTable
 	pat                                    *[32]byte
+	rowIdx                                 []int32 // the src row of each row, or nil
 }
 
 func (c *shufCase) String() string {
-	return fmt.Sprintf("rows %d dstStride %d srcStride %d width %d mid %d planes %+v", c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl)
+	return fmt.Sprintf("rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v", c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx)
+}
+
+// srcRows is the number of src rows a plane reads from.
+func (c *shufCase) srcRows() int {
+	if c.rowIdx == nil {
+		return c.rows
+	}
+	return int(slices.Max(c.rowIdx)) + 1
 }
 
 func (c *shufCase) lens() (dst, src int) {
-	return (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width, (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
+	return (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width, (c.pl.n-1)*c.pl.src + (c.srcRows()-1)*c.srcStride + c.mid
 }
 
 func (c *shufCase) asm(ks asmKernels, dst, src []byte) {
-	ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+	var list *int32
+	if c.rowIdx != nil {
+		list = &c.rowIdx[0]
+	}
+	ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list)
 }
 
 // tableCall is one call of a table kernel (shufCase, wideCase).
@@ -127,7 +141,7 @@ func checkGuarded(t *testing.T, r *rand.Rand, ks asmKernels, c tableCall, sdata,
 
 func (c *shufCase) goVersion(dst, src []byte) {
 	for p := range c.pl.n {
-		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
+		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat, c.rowIdx)
 	}
 }
 
@@ -152,9 +166,16 @@ func randomShufCase(r *rand.Rand, width, mid int) *shufCase {
 	default:
 		c.srcStride = mid + []int{0, 3, 64}[r.IntN(3)]
 	}
+	if r.IntN(3) == 0 { // a list of src rows, as a plane's pad rows repeat or mirror rows
+		c.rows = 1 + r.IntN(6)
+		c.rowIdx = make([]int32, c.rows)
+		for t := range c.rowIdx {
+			c.rowIdx[t] = int32(r.IntN(4))
+		}
+	}
 	c.pl = planes{n: 1 + r.IntN(3)}
 	c.pl.dst = (c.rows-1)*c.dstStride + width + r.IntN(9)
-	c.pl.src = (c.rows-1)*c.srcStride + mid + r.IntN(9)
+	c.pl.src = (c.srcRows()-1)*c.srcStride + mid + r.IntN(9)
 	return c
 }
 
@@ -231,7 +252,7 @@ func BenchmarkRowsShuffle(b *testing.B) {
 			b.Run(pre+"kernel=Go", func(b *testing.B) {
 				b.SetBytes(int64(rows * g.width))
 				for i := 0; i < b.N; i++ {
-					rowsShuffleGo(d, src, rows, g.width, g.mid, g.width, g.mid, &tab, &pat)
+					rowsShuffleGo(d, src, rows, g.width, g.mid, g.width, g.mid, &tab, &pat, nil)
 				}
 			})
 			b.Run(pre+"kernel=rowsEdgeAVX512", func(b *testing.B) {
@@ -243,7 +264,7 @@ func BenchmarkRowsShuffle(b *testing.B) {
 			b.Run(pre+"kernel=rowsShuffleAVX512", func(b *testing.B) {
 				b.SetBytes(int64(rows * g.width))
 				for i := 0; i < b.N; i++ {
-					ks.rowsShuffle(&d[0], &src[0], rows, g.width, g.mid, g.width, g.mid, tab.bytes(), &pat, 1, 0, 0)
+					ks.rowsShuffle(&d[0], &src[0], rows, g.width, g.mid, g.width, g.mid, tab.bytes(), &pat, 1, 0, 0, nil)
 				}
 			})
 		}

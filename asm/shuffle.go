@@ -17,7 +17,7 @@ import (
 // bytes of output is one store.
 func genRowsShuffle() {
 	name := "rowsShuffleAVX512"
-	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32)",
 		name+" pads narrow rows by a byte table: row r of dst (at r*dstStride)",
 		"gets width bytes, byte i taken from byte tab[i] of row r of src (at",
 		"r*srcStride) where bit i of the little-endian uint64s at tab[128:144] is",
@@ -25,9 +25,12 @@ func genRowsShuffle() {
 		"only src[r*srcStride : r*srcStride+mid] is read, and every taken",
 		"index is below mid:",
 		"",
-		"The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane:",
+		"The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane;",
+		"when rowIdx is not nil, row r takes src row rowIdx[r] (at",
+		"rowIdx[r]*srcStride) instead of row r, so that a plane's rows, its",
+		"edge or mirrored pad rows included, are one pass:",
 		"",
-		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+r*srcStride:]\n\t\t\tfor i := 0; i < width; i++ {\n\t\t\t\tif take(i) {\n\t\t\t\t\td[i] = s[tab[i]]\n\t\t\t\t} else {\n\t\t\t\t\td[i] = pat[i%32]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
+		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil\n\t\t\tfor i := 0; i < width; i++ {\n\t\t\t\tif take(i) {\n\t\t\t\t\td[i] = s[tab[i]]\n\t\t\t\t} else {\n\t\t\t\t\td[i] = pat[i%32]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
 		"",
 		"It requires AVX-512 F, BW and VBMI.")
 	d := Load(Param("dst"), gp())
@@ -98,8 +101,14 @@ func genRowsShuffle() {
 			VMOVDQU8(out, k, at(d, disp))
 		}
 	}
-	// loop runs body for every row of every plane and returns.
+	// loop runs body for every row of every plane and returns: rows at
+	// srcStride from each other, or, when rowIdx is not nil, at the rows
+	// it lists.
 	loop := func(body func()) {
+		list := newLabel("shuf_list")
+		ri := Load(Param("rowIdx"), gp())
+		TESTQ(ri, ri)
+		JNZ(LabelRef(list))
 		pl, rl := newLabel("shuf_planes"), newLabel("shuf_rows")
 		Label(pl)
 		MOVQ(d0, d)
@@ -109,6 +118,29 @@ func genRowsShuffle() {
 		body()
 		ADDQ(ds, d)
 		ADDQ(ss, s)
+		DECQ(rows)
+		JNZ(LabelRef(rl))
+		ADDQ(dp, d0)
+		ADDQ(sp, s0)
+		DECQ(planes)
+		JNZ(LabelRef(pl))
+		VZEROUPPER()
+		RET()
+
+		Label(list)
+		pl, rl = newLabel("shuf_list_planes"), newLabel("shuf_list_rows")
+		Label(pl)
+		MOVQ(d0, d)
+		MOVQ(rows0, rows)
+		next := gp()
+		Load(Param("rowIdx"), next)
+		Label(rl)
+		MOVLQSX(at(next, 0), s)
+		IMULQ(ss, s)
+		ADDQ(s0, s)
+		body()
+		ADDQ(ds, d)
+		ADDQ(U8(4), next)
 		DECQ(rows)
 		JNZ(LabelRef(rl))
 		ADDQ(dp, d0)
