@@ -10159,8 +10159,8 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-104
 
 shuf_planes_1075:
 	MOVQ R9, AX
-	MOVQ R10, CX
 	MOVQ R12, DX
+	MOVQ R10, CX
 
 shuf_rows_1076:
 	VMOVDQU8.Z (CX), K1, Z3
@@ -10222,8 +10222,8 @@ shuf_two_narrow_1073:
 
 shuf_planes_1080:
 	MOVQ R9, AX
-	MOVQ R10, CX
 	MOVQ R12, DX
+	MOVQ R10, CX
 
 shuf_rows_1081:
 	VMOVDQU8.Z (CX), K1, Z1
@@ -10280,8 +10280,8 @@ shuf_one_table_1070:
 
 shuf_planes_1085:
 	MOVQ R9, AX
-	MOVQ R10, CX
 	MOVQ R12, DX
+	MOVQ R10, CX
 
 shuf_rows_1086:
 	VMOVDQU8.Z (CX), K1, Z3
@@ -10337,8 +10337,8 @@ shuf_narrow_1071:
 
 shuf_planes_1090:
 	MOVQ R9, AX
-	MOVQ R10, CX
 	MOVQ R12, DX
+	MOVQ R10, CX
 
 shuf_rows_1091:
 	VMOVDQU8.Z (CX), K1, Z1
@@ -10388,8 +10388,8 @@ shuf_full_1072:
 
 shuf_planes_1095:
 	MOVQ R9, AX
-	MOVQ R10, CX
 	MOVQ R12, DX
+	MOVQ R10, CX
 
 shuf_rows_1096:
 	VMOVDQU8.Z (CX), K1, Z1
