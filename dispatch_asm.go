@@ -149,22 +149,14 @@ func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dst
 		return false
 	}
 	b := tab.bytes()
-	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per call
-	for p := 0; p < pl.n; p += per {
-		n := min(per, pl.n-p)
-		d, s := dst[p*pl.dst:], src[p*pl.src:]
-		_ = d[(n-1)*pl.dst+plane-1]
-		_ = s[(n-1)*pl.src+srcMax*srcStride+mid-1]
-		if raceEnabled {
-			for q := range n {
-				for t, i := range rowIdx {
-					raceWrite(d[q*pl.dst+t*dstStride:][:width])
-					raceRead(s[q*pl.src+int(i)*srcStride:][:mid])
-				}
-			}
+	planeBatches(dst, src, pl, plane, srcMax*srcStride+mid, func(d, s []byte) {
+		for t, i := range rowIdx {
+			raceWrite(d[t*dstStride:][:width])
+			raceRead(s[int(i)*srcStride:][:mid])
 		}
-		ks.rowsShuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, b, pat, n, pl.dst, pl.src, &rowIdx[0])
-	}
+	}, func(d, s *byte, pl planes) {
+		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[0])
+	})
 	return true
 }
 
@@ -206,18 +198,31 @@ func planeCalls(dst, src []byte, pl planes, rows, dstStride, srcStride, width, m
 		})
 		return
 	}
+	planeBatches(dst, src, pl, plane, (rows-1)*srcStride+mid, func(d, s []byte) {
+		raceRows(d, s, rows, dstStride, srcStride, width, mid)
+	}, func(d, s *byte, pl planes) {
+		kernel(d, s, rows, pl)
+	})
+}
+
+// planeBatches calls kernel once per batch of planes of about chunkBytes
+// of output, after checking that dst and src hold the batch (a plane's
+// output reaches dstReach bytes from its first, its input srcReach;
+// strides are >= 0, so the batch's last plane reaches farthest) and, with
+// the race detector, reporting each plane's memory by race.
+func planeBatches(dst, src []byte, pl planes, dstReach, srcReach int, race func(d, s []byte), kernel func(d, s *byte, pl planes)) {
 	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per call
 	for p := 0; p < pl.n; p += per {
 		n := min(per, pl.n-p)
 		d, s := dst[p*pl.dst:], src[p*pl.src:]
-		_ = d[(n-1)*pl.dst+plane-1]
-		_ = s[(n-1)*pl.src+(rows-1)*srcStride+mid-1]
+		_ = d[(n-1)*pl.dst+dstReach-1]
+		_ = s[(n-1)*pl.src+srcReach-1]
 		if raceEnabled {
 			for q := range n {
-				raceRows(d[q*pl.dst:], s[q*pl.src:], rows, dstStride, srcStride, width, mid)
+				race(d[q*pl.dst:], s[q*pl.src:])
 			}
 		}
-		kernel(&d[0], &s[0], rows, planes{n, pl.dst, pl.src})
+		kernel(&d[0], &s[0], planes{n, pl.dst, pl.src})
 	}
 }
 

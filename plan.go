@@ -567,9 +567,10 @@ func compile(s Spec, axes []axis) *Plan {
 }
 
 // rowList returns the input row of each of the rows output rows that runs
-// make (in any order), and the largest, or nil if a run fills.
+// make (in any order), and the largest, or nil if a run fills or the runs
+// do not make every row once.
 func rowList(runs []rowRun, rows int) ([]int32, int) {
-	if runs == nil || rows == 0 {
+	if rows == 0 {
 		return nil, 0
 	}
 	idx := make([]int32, rows)
