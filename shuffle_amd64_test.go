@@ -180,7 +180,7 @@ func randomShufCase(r *rand.Rand, width, mid int) *shufCase {
 }
 
 func TestRowsShuffleKernel(t *testing.T) {
-	ks := shuffleKernelOrSkip(t)
+	ks := tableKernelsOrSkip(t)
 	r := rand.New(rand.NewPCG(7, 7))
 	calls := 0
 	for width := 1; width <= shuffleMax; width++ {
@@ -196,7 +196,7 @@ func TestRowsShuffleKernel(t *testing.T) {
 // at PROT_NONE pages, for the widths and mids around the kernel's vector
 // boundaries.
 func TestRowsShuffleGuard(t *testing.T) {
-	ks := shuffleKernelOrSkip(t)
+	ks := tableKernelsOrSkip(t)
 	sdata, ddata, unmap := guardPages(t, 1)
 	defer unmap()
 	r := rand.New(rand.NewPCG(8, 8))
@@ -214,15 +214,16 @@ func TestRowsShuffleGuard(t *testing.T) {
 	t.Logf("%d guarded calls", calls)
 }
 
-// shuffleKernelOrSkip returns the AVX-512 kernels if they include the
-// shuffle kernel.
-func shuffleKernelOrSkip(t testing.TB) asmKernels {
+// tableKernelsOrSkip returns the AVX-512 kernels if they include the
+// table kernels (shuffle, wide, aligned: all need VBMI, and ifVBMI sets
+// them together).
+func tableKernelsOrSkip(t testing.TB) asmKernels {
 	for _, ks := range asmKernelSets {
 		if ks.supported && ks.rowsShuffle != nil {
 			return ks
 		}
 	}
-	t.Skip("the CPU has no AVX-512 VBMI: no shuffle kernel")
+	t.Skip("the CPU has no AVX-512 VBMI: no table kernels")
 	return asmKernels{}
 }
 
@@ -231,7 +232,7 @@ func shuffleKernelOrSkip(t testing.TB) asmKernels {
 // 14 floats) and g (116-byte reflect rows of 112 bytes), in cache and
 // from L2 (many planes), with dst rows aligned to 64 bytes or not.
 func BenchmarkRowsShuffle(b *testing.B) {
-	ks := shuffleKernelOrSkip(b)
+	ks := tableKernelsOrSkip(b)
 	for _, g := range []struct {
 		name                        string
 		planes, rows, mid, width, K int

@@ -91,16 +91,6 @@ func randomAlignedCase(r *rand.Rand, left, mid, right int) alignedCase {
 	return alignedCase{c}
 }
 
-func wideKernelOrSkip(t testing.TB) asmKernels {
-	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsWide != nil {
-			return ks
-		}
-	}
-	t.Skip("the CPU has no AVX-512 VBMI: no wide kernel")
-	return asmKernels{}
-}
-
 // wideMids are the src row lengths the tests try: around the kernel's
 // 64-byte vectors, the short-middle boundary (width 192) and the long
 // middles (1 KiB and more) that take the aligned loop.
@@ -125,7 +115,7 @@ func TestRowsAlignedGuard(t *testing.T) {
 // wideKernelSweep checks a wide-row kernel between canaries: every left
 // pad 0..64 with five right pads, over wideMids.
 func wideKernelSweep(t *testing.T, seed uint64, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
-	ks := wideKernelOrSkip(t)
+	ks := tableKernelsOrSkip(t)
 	r := rand.New(rand.NewPCG(seed, seed))
 	calls := 0
 	for _, mid := range wideMids {
@@ -145,7 +135,7 @@ func wideKernelSweep(t *testing.T, seed uint64, newCase func(r *rand.Rand, left,
 // wideGuardSweep checks a wide-row kernel against guard pages: tries
 // random cases at each of the four guard positions per geometry.
 func wideGuardSweep(t *testing.T, seed uint64, tries int, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
-	ks := wideKernelOrSkip(t)
+	ks := tableKernelsOrSkip(t)
 	sdata, ddata, unmap := guardPages(t, 2)
 	defer unmap()
 	r := rand.New(rand.NewPCG(seed, seed))
@@ -172,7 +162,7 @@ func wideGuardSweep(t *testing.T, seed uint64, tries int, newCase func(r *rand.R
 // in dst (suite case a: 224-byte rows, j: 888, and longer rows), from L2
 // (about 800 KiB of output).
 func BenchmarkRowsWide(b *testing.B) {
-	ks := wideKernelOrSkip(b)
+	ks := tableKernelsOrSkip(b)
 	var pat [32]byte
 	for _, mid := range []int{224, 888, 1500, 2000, 2800, 4096, 16000} {
 		left, right := 4, 4
