@@ -57,7 +57,26 @@ type asmKernels struct {
 	// rowsAligned: the wide kernel's rows when they follow each other in
 	// dst, by aligned stores; likewise.
 	rowsAligned func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
+
+	// The streaming versions of copy and rowsAligned, for outputs larger
+	// than the cache (see streamMinBytes); nil where the level has none.
+	copyStream        func(dst, src *byte, n int)
+	rowsAlignedStream func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 }
+
+// streamMinBytes is the output, per worker, from which a run writes with
+// streaming stores where the kernels have them (the copy and aligned rows
+// kernels of AVX-512): those write whole cache lines to memory without
+// first reading them and without keeping them in cache. Below it the
+// output stays in the core's cache between runs and ordinary stores are
+// faster; above it the output goes to memory either way. Measured on a
+// Xeon with 2 MiB of L2 per core (cmd/padbench, BenchmarkSuite's cases
+// scaled): a test hook sets it to 0 to send every run through them.
+var streamMinBytes = 3 << 19
+
+// streams reports whether a run of out bytes of output on the given
+// number of workers writes with streaming stores.
+func streams(out, workers int) bool { return out/max(workers, 1) >= streamMinBytes }
 
 // chunkBytes bounds the bytes one assembly call writes: an assembly call
 // cannot be preempted, so long runs are split (the runtime clears memory

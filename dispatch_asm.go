@@ -17,6 +17,9 @@ const (
 	fillMinAsm    = 64
 	reverseMinAsm = 16
 	rowsMaxMidAsm = 16 << 10
+	// streamMinRun: shorter copies keep ordinary stores even in a streamed
+	// output, whose lines they share with other runs.
+	streamMinRun = 1 << 10
 )
 
 // kernelsInUse returns the assembly kernels of the level in use, or nil.
@@ -43,12 +46,27 @@ func fillBytes(b []byte, pat *[32]byte) {
 	}
 }
 
-// copyBytes is the runtime's memmove: the AVX-512 copy kernel wins in
-// BenchmarkKernels from 256 bytes to 8 KiB, but not inside the executor,
-// where destinations are unaligned and copies interleave with fills
-// (BenchmarkExtra rows_wrap: 22% slower). The copy kernels serve inside the
-// fused rows kernels.
-func copyBytes(dst, src []byte) { copy(dst, src) }
+// copyBytes is the runtime's memmove, or with stream the streaming copy
+// kernel where the level has one, for copies of at least streamMinRun. The
+// AVX-512 copy kernel wins in BenchmarkKernels from 256 bytes to 8 KiB, but
+// not inside the executor, where destinations are unaligned and copies
+// interleave with fills (BenchmarkExtra rows_wrap: 22% slower). The copy
+// kernels serve inside the fused rows kernels.
+func copyBytes(dst, src []byte, stream bool) {
+	ks := kernelsInUse()
+	if !stream || ks == nil || ks.copyStream == nil || len(src) < streamMinRun {
+		copy(dst, src)
+		return
+	}
+	dst = dst[:len(src)]
+	raceRead(src)
+	raceWrite(dst)
+	for done := 0; done < len(src); {
+		n := min(len(src)-done, chunkBytes)
+		ks.copyStream(&dst[done], &src[done], n)
+		done += n
+	}
+}
 
 // reverseBytes copies the size-byte elements of src to dst in reverse
 // order; size is a kernel size.
@@ -69,15 +87,29 @@ func reverseBytes(dst, src []byte, size int) {
 	}
 }
 
-func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
+// rowsConstBytes: with stream, rows that follow each other in dst take the
+// streaming aligned kernel where the level has it (constant pads of up to
+// 128 bytes in all: alignedConstFits). That kernel takes the pattern in the
+// phase of the row, rowsConst in the phase of each pad: they agree when
+// the pattern repeats after left+mid bytes, as it does for elements.
+func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte, stream bool) {
 	ks := kernelsInUse()
+	width := left + mid + right
+	if stream && ks != nil && ks.rowsAlignedStream != nil && dstStride == width && alignedConstFits(left, mid, right) &&
+		repeatsAfter(pat, left+mid) {
+		b := constTable.bytes()
+		planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
+			ks.rowsAlignedStream(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+		})
+		return
+	}
 	if ks == nil || mid >= rowsMaxMidAsm {
 		for p := range pl.n {
 			rowsConstGo(dst[p*pl.dst:], src[p*pl.src:], rows, dstStride, srcStride, left, mid, right, pat)
 		}
 		return
 	}
-	rowChunks(dst, src, pl, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
+	rowChunks(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, n int) {
 		ks.rowsConst(d, s, n, dstStride, srcStride, left, mid, right, pat)
 	})
 }
@@ -163,12 +195,19 @@ func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dst
 // rowsWideBytes makes rows of 128 bytes or more with pads of at most 64
 // bytes by a head-and-tail table (shuffle.go) if the level in use has the
 // kernel, and reports whether it did.
-func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte) bool {
+func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte, stream bool) bool {
 	ks := kernelsInUse()
 	if ks == nil || ks.rowsWide == nil || !wideFits(width, mid, left) {
 		return false
 	}
 	b := tab.bytes()
+	// Streaming stores need whole aligned lines: the aligned kernel's.
+	if stream && dstStride == width && tab.copyAgrees && ks.rowsAlignedStream != nil {
+		planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
+			ks.rowsAlignedStream(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+		})
+		return true
+	}
 	// Rows that follow each other at a width that is not a multiple of 64
 	// would make every store of the wide kernel straddle two cache lines.
 	if dstStride == width && width%64 != 0 && tab.copyAgrees && ks.rowsAligned != nil {
@@ -229,20 +268,30 @@ func planeBatches(dst, src []byte, pl planes, dstReach, srcReach int, race func(
 // rowChunks calls kernel for the rows of each plane in chunks of at most
 // about chunkBytes of output, after checking that dst and src hold them
 // (the assembly trusts its arguments) and reporting them to the race
-// detector.
+// detector. Planes made from one input plane (pl.src == 0: edge padding of
+// an outer axis) take each chunk in turn, so that the input is read from
+// memory once, not once per plane.
 func rowChunks(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, kernel func(d, s *byte, n int)) {
 	per := max(1, chunkBytes/max(dstStride, 1)) // rows per call
-	for p := range pl.n {
-		d, s := dst[p*pl.dst:], src[p*pl.src:]
-		for left := rows; left > 0; {
-			n := min(left, per)
-			_ = d[(n-1)*dstStride+width-1]
-			_ = s[(n-1)*srcStride+mid-1]
-			raceRows(d, s, n, dstStride, srcStride, width, mid)
-			kernel(&d[0], &s[0], n)
-			if left -= n; left > 0 {
-				d, s = d[n*dstStride:], s[n*srcStride:]
+	chunk := func(p, r0 int) {
+		n := min(rows-r0, per)
+		d, s := dst[p*pl.dst+r0*dstStride:], src[p*pl.src+r0*srcStride:]
+		_ = d[(n-1)*dstStride+width-1]
+		_ = s[(n-1)*srcStride+mid-1]
+		raceRows(d, s, n, dstStride, srcStride, width, mid)
+		kernel(&d[0], &s[0], n)
+	}
+	if pl.src == 0 {
+		for r0 := 0; r0 < rows; r0 += per {
+			for p := range pl.n {
+				chunk(p, r0)
 			}
+		}
+		return
+	}
+	for p := range pl.n {
+		for r0 := 0; r0 < rows; r0 += per {
+			chunk(p, r0)
 		}
 	}
 }

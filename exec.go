@@ -31,6 +31,9 @@ type kernels interface {
 	// strides of pl and lv; or reports false to have the executor make them
 	// one by one.
 	planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool
+	// flush ends a goroutine's share of a run: its stores are ordered
+	// before any it makes after (streaming stores need a fence).
+	flush()
 }
 
 // execute runs the levels of a plan with the given input strides on the
@@ -42,6 +45,7 @@ func execute[K kernels](k K, levels []level, strides []int, workers int) {
 	}
 	x := executor[K]{k: k, levels: levels, strides: strides}
 	x.run(0, 0, 0)
+	k.flush()
 }
 
 // runParallel splits the top level's blocks into one range per goroutine.
@@ -58,11 +62,13 @@ func runParallel[K kernels](k K, levels []level, strides []int, workers int) {
 		go func() {
 			defer wg.Done()
 			x.runBlocks(w*top/workers, (w+1)*top/workers)
+			k.flush()
 		}()
 	}
 	x.runBlocks(0, top/workers)
 	wg.Wait()
 	x.runCopies()
+	k.flush()
 }
 
 type executor[K kernels] struct {

@@ -126,10 +126,11 @@ const (
 	fzRowsShuffle
 	fzRowsWide
 	fzRowsAligned
+	fzRowsAlignedConst
 	fzKernelCount
 )
 
-var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle", "rowsWide", "rowsAligned"}
+var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle", "rowsWide", "rowsAligned", "rowsAlignedConst"}
 
 // fzKernelCase is one decoded FuzzKernels input.
 type fzKernelCase struct {
@@ -147,6 +148,9 @@ type fzKernelCase struct {
 	width  int
 	pl     planes
 	rowIdx []int32
+	// stream: copy and the aligned kernels in their streaming versions;
+	// the wrappers as for a streamed output.
+	stream bool
 }
 
 // srcRows is the number of src rows a plane of the case reads from.
@@ -167,17 +171,17 @@ func (c *fzKernelCase) rowList() *int32 {
 
 func (c *fzKernelCase) String() string {
 	switch c.kernel {
-	case fzRowsWide, fzRowsAligned:
-		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v dstOff %d srcOff %d table %x %x",
-			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl, c.dstOff, c.srcOff, c.tab.idx, c.tab.take)
+	case fzRowsWide, fzRowsAligned, fzRowsAlignedConst:
+		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v dstOff %d srcOff %d stream %v table %x %x",
+			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl, c.dstOff, c.srcOff, c.stream, c.tab.idx, c.tab.take)
 	case fzRowsShuffle:
 		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v dstOff %d srcOff %d table %x %x",
 			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx, c.dstOff, c.srcOff, c.tab.idx[:c.width], c.tab.take)
 	case fzRowsConst, fzRowsEdge, fzRowsMirror:
-		return fmt.Sprintf("%s size %d rows %d dstStride %d srcStride %d left %d mid %d right %d from %d/%d dstOff %d srcOff %d",
-			fzKernelNames[c.kernel], c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom, c.dstOff, c.srcOff)
+		return fmt.Sprintf("%s size %d rows %d dstStride %d srcStride %d left %d mid %d right %d from %d/%d dstOff %d srcOff %d stream %v",
+			fzKernelNames[c.kernel], c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom, c.dstOff, c.srcOff, c.stream)
 	}
-	return fmt.Sprintf("%s size %d n %d dstOff %d srcOff %d", fzKernelNames[c.kernel], c.size, c.n, c.dstOff, c.srcOff)
+	return fmt.Sprintf("%s size %d n %d dstOff %d srcOff %d stream %v", fzKernelNames[c.kernel], c.size, c.n, c.dstOff, c.srcOff, c.stream)
 }
 
 // fzDecodeKernel turns FuzzKernels arguments into a case the kernel
@@ -190,7 +194,9 @@ func (c *fzKernelCase) String() string {
 //   - n: bytes of fill, copy and reverse (rounded down to a multiple of K
 //     where the contract asks), mid bytes of the rows kernels (rowsEdge: a
 //     multiple of K, at least K; rowsConst: any).
-//   - dstOff, srcOff: misalignment of dst and src, mod 64.
+//   - dstOff, srcOff: misalignment of dst and src, mod 64; bit 6 of srcOff
+//     (stream) takes the streaming copy and aligned kernels, and the
+//     wrappers' paths for streamed outputs.
 //   - rows: mod 9 (0 allowed), fewer if the rows would pass 256 KiB.
 //   - left, right: elements of K bytes, mod 300.
 //   - dstGap: bytes between dst rows, mod 256 (any, not only multiples of K).
@@ -208,9 +214,13 @@ func (c *fzKernelCase) String() string {
 //   - rowsAligned: as rowsWide with rows next to each other (dstStride ==
 //     width) and the table agreeing with the copy (agreeWithCopy), its pads
 //     the value only in one case of four.
+//   - rowsAlignedConst: an aligned kernel with constTable, checked against
+//     rowsConstGo: left and right elements mod 129 bytes (at most 128 in
+//     all), mid 64 + n%5000 rounded down to elements, planes and gaps as
+//     rowsShuffle; the wrapper is rowsConstBytes.
 //   - elem: the pattern element (repeated to K bytes); data: the src bytes.
 func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem []byte) *fzKernelCase {
-	c := &fzKernelCase{kernel: int(kernel % fzKernelCount), dstOff: int(dstOff % 64), srcOff: int(srcOff % 64)}
+	c := &fzKernelCase{kernel: int(kernel % fzKernelCount), dstOff: int(dstOff % 64), srcOff: int(srcOff % 64), stream: srcOff&64 != 0}
 	c.ki = -1
 	for i, k := range kernelSizes {
 		if int(size) == k {
@@ -241,7 +251,7 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 	case fzCopy:
 		c.n = int(n)
 		c.dstLen, c.srcLen = c.n, c.n
-	case fzRowsShuffle, fzRowsWide, fzRowsAligned:
+	case fzRowsShuffle, fzRowsWide, fzRowsAligned, fzRowsAlignedConst:
 		c.width, c.mid = 1+int(left%128), 1+int(n%128)
 		entries := c.width
 		idxMax := c.mid
@@ -268,6 +278,17 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 			}
 		}
 		c.dstStride = c.width + int(dstGap%64)
+		if c.kernel == fzRowsAlignedConst {
+			c.left = int(left%129) / K * K
+			c.right = min(int(right%129), 128-c.left) / K * K
+			c.mid = (64 + int(n%5000)) / K * K
+			c.width = c.left + c.mid + c.right
+			c.pat = patternOf(e[:K])
+			c.tab = constTable
+		}
+		if c.kernel == fzRowsAlignedConst {
+			c.dstStride = c.width
+		}
 		if c.kernel == fzRowsAligned {
 			c.dstStride = c.width
 			agreeWithCopy(c.tab, c.width, c.mid, c.left, h%4 == 0)
@@ -347,8 +368,19 @@ func (c *fzKernelCase) want(dst0, src []byte) []byte {
 		c.shuffleGo(w, src)
 	case fzRowsWide, fzRowsAligned:
 		c.wideGo(w, src)
+	case fzRowsAlignedConst:
+		c.alignedConstGo(w, src)
 	}
 	return w
+}
+
+func (c *fzKernelCase) alignedConstGo(dst, src []byte) {
+	if c.rows == 0 {
+		return
+	}
+	for p := range c.pl.n {
+		rowsConstGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat)
+	}
 }
 
 func (c *fzKernelCase) wideGo(dst, src []byte) {
@@ -371,11 +403,19 @@ func (c *fzKernelCase) shuffleGo(dst, src []byte) {
 
 // callAsm calls the assembly kernel of ks.
 func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
+	copyKernel, aligned := ks.copy, ks.rowsAligned
+	if c.stream {
+		copyKernel, aligned = ks.copyStream, ks.rowsAlignedStream
+	}
 	switch c.kernel {
 	case fzFill:
 		ks.fill(dst.ptr(), c.n, c.pat)
 	case fzCopy:
-		ks.copy(dst.ptr(), src.ptr(), c.n)
+		if copyKernel != nil {
+			copyKernel(dst.ptr(), src.ptr(), c.n)
+		} else { // no streaming version at this level
+			copy(dst.b(), src.b())
+		}
 	case fzReverse:
 		ks.reverse[c.ki](dst.ptr(), src.ptr(), c.n)
 	case fzRowsConst:
@@ -401,10 +441,16 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 			c.wideGo(dst.b(), src.b())
 		}
 	case fzRowsAligned:
-		if ks.rowsAligned != nil {
-			ks.rowsAligned(dst.ptr(), src.ptr(), c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+		if aligned != nil {
+			aligned(dst.ptr(), src.ptr(), c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
 		} else {
 			c.wideGo(dst.b(), src.b())
+		}
+	case fzRowsAlignedConst:
+		if aligned != nil {
+			aligned(dst.ptr(), src.ptr(), c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+		} else {
+			c.alignedConstGo(dst.b(), src.b())
 		}
 	}
 }
@@ -416,11 +462,11 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 	case fzFill:
 		fillBytes(dst.b(), c.pat)
 	case fzCopy:
-		copyBytes(dst.b(), src.b())
+		copyBytes(dst.b(), src.b(), c.stream)
 	case fzReverse:
 		reverseBytes(dst.b(), src.b(), c.size)
 	case fzRowsConst:
-		rowsConstBytes(dst.b(), src.b(), onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat)
+		rowsConstBytes(dst.b(), src.b(), onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat, c.stream)
 	case fzRowsEdge:
 		rowsEdgeBytes(dst.b(), src.b(), c.size, onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
 	case fzRowsMirror:
@@ -436,8 +482,12 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 			c.shuffleGo(dst.b(), src.b())
 		}
 	case fzRowsWide, fzRowsAligned:
-		if !rowsWideBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat) {
+		if !rowsWideBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat, c.stream) {
 			c.wideGo(dst.b(), src.b())
+		}
+	case fzRowsAlignedConst:
+		if c.rows > 0 {
+			rowsConstBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.pat, c.stream)
 		}
 	}
 }
@@ -458,6 +508,10 @@ func FuzzKernels(f *testing.F) {
 	f.Add(uint16(fzRowsAligned), uint16(4), uint16(160), uint16(0), uint16(5), uint16(5), uint16(4), uint16(4), uint16(3), uint16(100), []byte{0, 0, 0, 0}, []byte(nil))
 	f.Add(uint16(fzRowsAligned), uint16(2), uint16(900), uint16(37), uint16(1), uint16(8), uint16(6), uint16(6), uint16(0), uint16(0), []byte{1, 2}, []byte(nil))
 	f.Add(uint16(fzRowsShuffle), uint16(1), uint16(111), uint16(5), uint16(0), uint16(2), uint16(115), uint16(1), uint16(0), uint16(300), []byte{3, 1}, []byte(nil))
+	f.Add(uint16(fzCopy), uint16(1), uint16(5000), uint16(17), uint16(64+5), uint16(0), uint16(0), uint16(0), uint16(0), uint16(0), []byte(nil), []byte("stream"))
+	f.Add(uint16(fzRowsAligned), uint16(8), uint16(4048), uint16(0), uint16(64), uint16(4), uint16(8), uint16(8), uint16(0), uint16(0), []byte{1}, []byte(nil))
+	f.Add(uint16(fzRowsAlignedConst), uint16(4), uint16(3936), uint16(64), uint16(64), uint16(5), uint16(0), uint16(96), uint16(0), uint16(0), []byte{0}, []byte(nil))
+	f.Add(uint16(fzRowsAlignedConst), uint16(2), uint16(100), uint16(7), uint16(3), uint16(3), uint16(100), uint16(28), uint16(64), uint16(300), []byte{9, 9}, []byte(nil))
 	f.Fuzz(func(t *testing.T, kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem, data []byte) {
 		ks := activeKernels(t)
 		c := fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap, elem)
@@ -739,8 +793,9 @@ func FuzzPadDispatch(f *testing.F) {
 		}
 		srcKeep := bytes.Clone(src)
 		got := run(p)
-		var generic fzRunResult
+		var generic, streamed fzRunResult
 		withLevel(levelGo, func() { generic = run(p) })
+		withStreaming(func() { streamed = run(p) })
 		table := run(gathered)
 		if !bytes.Equal(src, srcKeep) {
 			t.Fatalf("%s: src changed", what())
@@ -748,7 +803,7 @@ func FuzzPadDispatch(f *testing.F) {
 		for _, r := range []struct {
 			level any
 			res   fzRunResult
-		}{{active, got}, {levelGo, generic}, {"gather table", table}} {
+		}{{active, got}, {levelGo, generic}, {fmt.Sprint(active, " streaming"), streamed}, {"gather table", table}} {
 			switch {
 			case r.res.panicked != nil:
 				t.Fatalf("%s at level %v: panicked: %v", what(), r.level, r.res.panicked)

@@ -20,7 +20,8 @@ package pad
 // The cases:
 //
 //   - fill, copy, reverseK (gridKernelCalls): every (K, n, o), the full
-//     cross product: 585 (K, n) pairs (301 for copy), 64 offsets each.
+//     cross product: 585 (K, n) pairs (301 for copy), 64 offsets each; the
+//     same for the streaming copy where the level has one.
 //   - rowsConst, rowsEdgeK (gridKernelCalls): for every K and every mid (for
 //     rowsConst with a pattern of period K every byte count 0..300, the
 //     contract allowing any mid; for rowsEdgeK the multiples of K from K
@@ -38,7 +39,9 @@ package pad
 //     left 0..40 each of the five modes, with a right per mode as above (so
 //     every right occurs for every (K, n, mode)); now and then outer pads
 //     (long fills, copies of whole rows) and a zero value (a clear, not a
-//     fill). An empty row (n = 0) is padded in constant mode only.
+//     fill); one case in three as the biggest outputs run (streaming
+//     stores, withStreaming). An empty row (n = 0) is padded in constant
+//     mode only.
 //
 // Reduced grid (-short, -race, or PAD_GRID=reduced; PAD_GRID=full forces
 // the full one): every length still, but for fill, copy and reverse 8
@@ -256,6 +259,14 @@ func gridKernelCalls(ks asmKernels, g gridDensity, f func(c *gridCall)) {
 						c.call = func(dst *byte, in []*byte) { ks.copy(dst, in[0], n) }
 					}
 					f(&c)
+					if !rev && ks.copyStream != nil {
+						next("copyStream", k, n, off, n)
+						c.in = append(c.in, src)
+						c.args = fmt.Sprintf("n %d", n)
+						setWant(func(w []byte) { copy(w, src) })
+						c.call = func(dst *byte, in []*byte) { ks.copyStream(dst, in[0], n) }
+						f(&c)
+					}
 				}
 			}
 		}
@@ -325,6 +336,7 @@ type gridPad struct {
 	outerBefore, outerAfter int
 	zero                    bool // constant mode: the value is zero bytes (a clear, not a fill)
 	typed                   bool // Run[[size]byte] rather than RunBytes
+	stream                  bool // as the biggest outputs run (withStreaming)
 	off                     int  // placement offset
 	seed                    int
 }
@@ -333,6 +345,9 @@ func (c *gridPad) String() string {
 	api := "RunBytes"
 	if c.typed {
 		api = fmt.Sprintf("Run[[%d]byte]", c.size)
+	}
+	if c.stream {
+		api += " streaming"
 	}
 	return fmt.Sprintf("%s %v of %v (n %d bytes) by left %d right %d (outer %d, %d), value % x, off %d",
 		api, c.mode, c.shape(), c.mid*c.size, c.left, c.right, c.outerBefore, c.outerAfter, c.value(), c.off)
@@ -385,6 +400,11 @@ func (c *gridPad) want(t *testing.T) []byte {
 // run pads src into dst with plan p at the kernel level l.
 func (c *gridPad) run(p *Plan, l kernelLevel, dst, src []byte) error {
 	var err error
+	saved := streamMinBytes
+	if c.stream {
+		streamMinBytes = 0
+	}
+	defer func() { streamMinBytes = saved }()
 	withLevel(l, func() {
 		if !c.typed {
 			err = p.RunBytes(dst, src, c.size, c.value())
@@ -441,7 +461,7 @@ func gridPadCases(g gridDensity, f func(c *gridPad)) {
 					seed++
 					c := gridPad{mode: mode, size: k, mid: i, rows: 1 + seed%3, left: left,
 						right: gridRight(left, i, m), off: seed % gridOffsets, seed: seed,
-						typed: seed%2 == 1, zero: mode == Constant && seed%7 == 3}
+						typed: seed%2 == 1, zero: mode == Constant && seed%7 == 3, stream: seed%3 == 2}
 					if seed%5 == 4 {
 						c.outerBefore, c.outerAfter = 1+seed/5%2, seed/10%2
 					}

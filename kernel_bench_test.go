@@ -87,3 +87,53 @@ func benchBytes(n int) []byte {
 
 // The run lengths BenchmarkKernels tries.
 var benchKernelLengths = []int{4, 16, 64, 256, 4096, 65536}
+
+// BenchmarkStream times the streaming kernels against their ordinary
+// versions on outputs far larger than the cache (16 MiB), where they are
+// used (streamMinBytes): copy (with the runtime's memmove, which streams
+// from 1 MiB, 32 bytes a store) and the aligned rows kernel on rows of 4112
+// bytes from 4096 (suite case h's rows, edge padding). The fill is there to
+// show why it has no streaming version.
+//
+//	go test -run '^$' -bench Stream -count 10 | tee s.txt
+//	benchstat -col /kernel s.txt
+func BenchmarkStream(b *testing.B) {
+	var ks *asmKernels
+	for i := range asmKernelSets {
+		if asmKernelSets[i].level == active {
+			ks = &asmKernelSets[i]
+		}
+	}
+	if ks == nil || ks.copyStream == nil {
+		b.Skip("no streaming kernels at this level")
+	}
+	const n = 16 << 20
+	src, dst := benchBytes(n), benchBytes(n)
+	pat := patternOf([]byte{1, 2, 3, 4})
+	bench := func(name string, f func()) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				f()
+			}
+		})
+	}
+	bench("op=copy/kernel=memmove", func() { copy(dst, src) })
+	bench("op=copy/kernel=copy", func() { ks.copy(&dst[0], &src[0], n) })
+	bench("op=copy/kernel=copyStream", func() { ks.copyStream(&dst[0], &src[0], n); storeFence() })
+	bench("op=fill/kernel=fill", func() { ks.fill(&dst[0], n, pat) })
+	if ks.rowsAligned == nil || ks.rowsAlignedStream == nil {
+		return
+	}
+	const mid, left, width = 4096, 8, 4112
+	rows := n / width
+	tab := wideTable(width, mid, left, func(i int) int { return min(max(i-left, 0), mid-1) })
+	bench("op=rows/kernel=rowsAligned", func() {
+		ks.rowsAligned(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), pat, 1, 0, 0)
+	})
+	bench("op=rows/kernel=rowsAlignedStream", func() {
+		ks.rowsAlignedStream(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), pat, 1, 0, 0)
+		storeFence()
+	})
+}

@@ -69,8 +69,11 @@ func TestKernels(t *testing.T) {
 			if !ks.supported {
 				t.Skipf("the CPU lacks %v", ks.level)
 			}
-			t.Run("fill", func(t *testing.T) { testFill(t, ks) })
-			t.Run("copy", func(t *testing.T) { testCopy(t, ks) })
+			t.Run("fill", func(t *testing.T) { testFill(t, ks.fill) })
+			t.Run("copy", func(t *testing.T) { testCopy(t, ks.copy) })
+			if ks.copyStream != nil {
+				t.Run("copyStream", func(t *testing.T) { testCopy(t, ks.copyStream) })
+			}
 			t.Run("reverse", func(t *testing.T) { testReverse(t, ks) })
 			t.Run("rowsConst", func(t *testing.T) { testRows(t, ks, false) })
 			t.Run("rowsEdge", func(t *testing.T) { testRows(t, ks, true) })
@@ -78,7 +81,10 @@ func TestKernels(t *testing.T) {
 	}
 }
 
-func testFill(t *testing.T, ks asmKernels) {
+// testFill and testCopy check a fill or copy kernel (or the streaming copy:
+// the same goroutine reads its own streaming stores in order, so no fence
+// is needed before the check).
+func testFill(t *testing.T, fill func(dst *byte, n int, pat *[32]byte)) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, size := range kernelSizes {
 		pat := patternOf(randomBytes(r, size))
@@ -88,7 +94,7 @@ func testFill(t *testing.T, ks asmKernels) {
 				want := make([]byte, n)
 				fillGo(want, pat)
 				if n > 0 {
-					ks.fill(&dst[0], n, pat)
+					fill(&dst[0], n, pat)
 				}
 				check(t, fmt.Sprintf("fill size %d n %d off %d", size, n, off))
 				if !bytes.Equal(dst, want) {
@@ -99,7 +105,7 @@ func testFill(t *testing.T, ks asmKernels) {
 	}
 }
 
-func testCopy(t *testing.T, ks asmKernels) {
+func testCopy(t *testing.T, copyKernel func(dst, src *byte, n int)) {
 	r := rand.New(rand.NewPCG(2, 2))
 	for _, n := range kernelLengths(1) {
 		want := randomBytes(r, n)
@@ -108,7 +114,7 @@ func testCopy(t *testing.T, ks asmKernels) {
 			src, checkSrc := guarded(n, (off*7)%64, 0)
 			copy(src, want)
 			if n > 0 {
-				ks.copy(&dst[0], &src[0], n)
+				copyKernel(&dst[0], &src[0], n)
 			}
 			check(t, fmt.Sprintf("copy n %d off %d", n, off))
 			checkSrc(t, "copy src")
@@ -217,6 +223,15 @@ func withoutGather(f func()) {
 func newExecPlan(shape []int, s Spec, opts ...Option) (p *Plan, err error) {
 	withoutGather(func() { p, err = NewPlan(shape, s, opts...) })
 	return p, err
+}
+
+// withStreaming runs f with every run writing its output as the biggest
+// do (streaming stores and the input-only program, streamMinBytes).
+func withStreaming(f func()) {
+	saved := streamMinBytes
+	streamMinBytes = 0
+	defer func() { streamMinBytes = saved }()
+	f()
 }
 
 // withLevel runs f with the byte kernels at level l.

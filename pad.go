@@ -183,6 +183,12 @@ type Plan struct {
 	// One level per axis, for strided input.
 	axes []level
 
+	// The same programs with every level above the innermost made from
+	// the input only (inputForm), for runs with streaming stores, whose
+	// output is not in cache to be copied again; nil where they would not
+	// differ.
+	streamLevels, streamAxes []level
+
 	workers int // Workers option; 0: the default
 
 	// Small outputs: the input index of each output element, -1 for the
@@ -253,7 +259,7 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 	if es, ok := byteSized[T](); ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.setSmallValue(unsafe.Pointer(&value))
-		k.execute(p.levels, p.strides, p.workersFor(es))
+		k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(es))
 		return nil
 	}
 	execute(typedKernels[T]{dst, src, value}, p.levels, p.strides, p.workersFor(int(unsafe.Sizeof(value))))
@@ -286,7 +292,7 @@ func RunStrided[T any](p *Plan, dst, src []T, strides []int, value T) error {
 	if es, ok := byteSized[T](); ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.setSmallValue(unsafe.Pointer(&value))
-		k.execute(p.axes, strides, p.workersFor(es))
+		k.execute(p.axes, p.streamAxes, strides, p.workersFor(es))
 		return nil
 	}
 	execute(typedKernels[T]{dst, src, value}, p.axes, strides, p.workersFor(int(unsafe.Sizeof(value))))
@@ -329,7 +335,7 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 	}
 	k := newByteKernels(dst, src, elemSize)
 	k.setValue(value)
-	k.execute(p.levels, p.strides, p.workersFor(elemSize))
+	k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(elemSize))
 	return nil
 }
 

@@ -73,5 +73,8 @@ var asmKernelSets = []asmKernels{
 		rowsShuffle: ifVBMI(rowsShuffleAVX512),
 		rowsWide:    ifVBMI(rowsWideAVX512),
 		rowsAligned: ifVBMI(rowsAlignedAVX512),
+
+		copyStream:        copyStreamAVX512,
+		rowsAlignedStream: ifVBMI(rowsAlignedStreamAVX512),
 	},
 }

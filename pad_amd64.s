@@ -1031,6 +1031,98 @@ short_33:
 ret_34:
 	RET
 
+// func copyStreamAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·copyStreamAVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	TESTQ     DX, DX
+	JZ        ret_42
+	CMPQ      DX, $0x00000020
+	JBE       short_41
+	CMPQ      DX, $0x00000040
+	JBE       pair_43
+	CMPQ      DX, $0x00000080
+	JBE       copy_le2_44
+	CMPQ      DX, $0x00000100
+	JBE       copy_le4_45
+	LEAQ      -256(AX)(DX*1), BX
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	LEAQ      64(AX), SI
+	ANDQ      $-64, SI
+	MOVQ      SI, DI
+	SUBQ      AX, DI
+	LEAQ      (CX)(DI*1), AX
+	CMPQ      SI, BX
+	JAE       copy_tail_48
+
+copy_loop_46:
+	VMOVDQU64 (AX), Z0
+	VMOVDQU64 64(AX), Z1
+	VMOVDQU64 128(AX), Z2
+	VMOVDQU64 192(AX), Z3
+	VMOVNTDQ  Z0, (SI)
+	VMOVNTDQ  Z1, 64(SI)
+	VMOVNTDQ  Z2, 128(SI)
+	VMOVNTDQ  Z3, 192(SI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000100, AX
+	CMPQ      SI, BX
+	JB        copy_loop_46
+
+copy_tail_48:
+	LEAQ      -256(CX)(DX*1), AX
+	VMOVDQU64 (AX), Z0
+	VMOVDQU64 64(AX), Z1
+	VMOVDQU64 128(AX), Z2
+	VMOVDQU64 192(AX), Z3
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	JMP       copy_done_47
+
+copy_le4_45:
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 -128(CX)(DX*1), Z2
+	VMOVDQU64 -64(CX)(DX*1), Z3
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, -128(AX)(DX*1)
+	VMOVDQU64 Z3, -64(AX)(DX*1)
+	JMP       copy_done_47
+
+copy_le2_44:
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 -64(CX)(DX*1), Z1
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, -64(AX)(DX*1)
+
+copy_done_47:
+	VZEROUPPER
+	RET
+
+pair_43:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(DX*1), Y1
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, -32(AX)(DX*1)
+	VZEROUPPER
+	RET
+
+short_41:
+	LEAQ       lowmask64<>+0(SB), BX
+	KMOVQ      (BX)(DX*8), K1
+	VMOVDQU8.Z (CX), K1, Y0
+	VMOVDQU8   Y0, K1, (AX)
+	VZEROUPPER
+
+ret_42:
+	RET
+
 // func reverse1AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·reverse1AVX2(SB), NOSPLIT, $0-24
@@ -1038,13 +1130,13 @@ TEXT ·reverse1AVX2(SB), NOSPLIT, $0-24
 	MOVQ           src+8(FP), CX
 	MOVQ           n+16(FP), DX
 	CMPQ           DX, $0x00000020
-	JB             short_41
+	JB             short_49
 	LEAQ           revconsts<>+0(SB), BX
 	VBROADCASTI128 (BX), Y0
 	CMPQ           DX, $0x00000040
-	JBE            rev_le2_42
+	JBE            rev_le2_50
 	CMPQ           DX, $0x00000080
-	JBE            rev_le4_43
+	JBE            rev_le4_51
 	LEAQ           -128(AX)(DX*1), BX
 	LEAQ           -128(CX)(DX*1), SI
 	VPERMQ         $0x4e, -32(CX)(DX*1), Y1
@@ -1056,9 +1148,9 @@ TEXT ·reverse1AVX2(SB), NOSPLIT, $0-24
 	SUBQ           AX, DI
 	SUBQ           DI, SI
 	CMPQ           DX, BX
-	JAE            rev_tail_44
+	JAE            rev_tail_52
 
-rev_loop_47:
+rev_loop_55:
 	VPERMQ  $0x4e, 96(SI), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, 64(SI), Y2
@@ -1074,11 +1166,11 @@ rev_loop_47:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_47
-	JMP     rev_tail_44
+	JB      rev_loop_55
+	JMP     rev_tail_52
 	MOVQ AX, DX
 
-rev_loop_48:
+rev_loop_56:
 	VPERMQ  $0x4e, 96(SI), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, 64(SI), Y2
@@ -1094,9 +1186,9 @@ rev_loop_48:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_48
+	JB      rev_loop_56
 
-rev_tail_44:
+rev_tail_52:
 	VPERMQ  $0x4e, 96(CX), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, 64(CX), Y2
@@ -1109,9 +1201,9 @@ rev_tail_44:
 	VMOVDQU Y2, 32(BX)
 	VMOVDQU Y3, 64(BX)
 	VMOVDQU Y4, 96(BX)
-	JMP     rev_done_45
+	JMP     rev_done_53
 
-rev_le4_43:
+rev_le4_51:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, -64(CX)(DX*1), Y2
@@ -1124,9 +1216,9 @@ rev_le4_43:
 	VMOVDQU Y2, 32(AX)
 	VMOVDQU Y3, -64(AX)(DX*1)
 	VMOVDQU Y4, -32(AX)(DX*1)
-	JMP     rev_done_45
+	JMP     rev_done_53
 
-rev_le2_42:
+rev_le2_50:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, (CX), Y2
@@ -1134,24 +1226,24 @@ rev_le2_42:
 	VMOVDQU Y1, (AX)
 	VMOVDQU Y2, -32(AX)(DX*1)
 
-rev_done_45:
+rev_done_53:
 	VZEROUPPER
 	RET
 
-short_41:
+short_49:
 	CMPQ DX, $0x00000010
-	JAE  ladder_50
+	JAE  ladder_58
 	CMPQ DX, $0x00000008
-	JAE  ladder_51
+	JAE  ladder_59
 	CMPQ DX, $0x00000004
-	JAE  ladder_52
+	JAE  ladder_60
 	CMPQ DX, $0x00000002
-	JAE  ladder_53
+	JAE  ladder_61
 	CMPQ DX, $0x00000001
-	JB   ladder_done_49
-	JMP  ladder_54
+	JB   ladder_done_57
+	JMP  ladder_62
 
-ladder_50:
+ladder_58:
 	LEAQ    revconsts<>+0(SB), BX
 	VMOVDQU (BX), X2
 	VMOVDQU -16(CX)(DX*1), X0
@@ -1160,40 +1252,40 @@ ladder_50:
 	VPSHUFB X2, X1, X1
 	VMOVDQU X0, (AX)
 	VMOVDQU X1, -16(AX)(DX*1)
-	JMP     ladder_done_49
+	JMP     ladder_done_57
 
-ladder_51:
+ladder_59:
 	MOVQ   -8(CX)(DX*1), BX
 	MOVQ   (CX), CX
 	BSWAPQ BX
 	BSWAPQ CX
 	MOVQ   BX, (AX)
 	MOVQ   CX, -8(AX)(DX*1)
-	JMP    ladder_done_49
+	JMP    ladder_done_57
 
-ladder_52:
+ladder_60:
 	MOVL   -4(CX)(DX*1), BX
 	MOVL   (CX), CX
 	BSWAPL BX
 	BSWAPL CX
 	MOVL   BX, (AX)
 	MOVL   CX, -4(AX)(DX*1)
-	JMP    ladder_done_49
+	JMP    ladder_done_57
 
-ladder_53:
+ladder_61:
 	MOVW -2(CX)(DX*1), BX
 	MOVW (CX), CX
 	ROLW $0x08, BX
 	ROLW $0x08, CX
 	MOVW BX, (AX)
 	MOVW CX, -2(AX)(DX*1)
-	JMP  ladder_done_49
+	JMP  ladder_done_57
 
-ladder_54:
+ladder_62:
 	MOVB (CX), CL
 	MOVB CL, (AX)
 
-ladder_done_49:
+ladder_done_57:
 	RET
 
 // func reverse2AVX2(dst *byte, src *byte, n int)
@@ -1203,17 +1295,17 @@ TEXT ·reverse2AVX2(SB), NOSPLIT, $0-24
 	MOVQ           src+8(FP), CX
 	MOVQ           n+16(FP), DX
 	CMPQ           DX, $0x00000020
-	JB             short_55
+	JB             short_63
 	LEAQ           revconsts<>+0(SB), BX
 	VBROADCASTI128 16(BX), Y0
 	CMPQ           DX, $0x00000040
-	JBE            rev_le2_56
+	JBE            rev_le2_64
 	CMPQ           DX, $0x00000080
-	JBE            rev_le4_57
+	JBE            rev_le4_65
 	LEAQ           -128(AX)(DX*1), BX
 	LEAQ           -128(CX)(DX*1), SI
 	TESTQ          $0x00000001, AX
-	JNZ            rev_plain_60
+	JNZ            rev_plain_68
 	VPERMQ         $0x4e, -32(CX)(DX*1), Y1
 	VPSHUFB        Y0, Y1, Y1
 	VMOVDQU        Y1, (AX)
@@ -1223,9 +1315,9 @@ TEXT ·reverse2AVX2(SB), NOSPLIT, $0-24
 	SUBQ           AX, DI
 	SUBQ           DI, SI
 	CMPQ           DX, BX
-	JAE            rev_tail_58
+	JAE            rev_tail_66
 
-rev_loop_61:
+rev_loop_69:
 	VPERMQ  $0x4e, 96(SI), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, 64(SI), Y2
@@ -1241,13 +1333,13 @@ rev_loop_61:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_61
-	JMP     rev_tail_58
+	JB      rev_loop_69
+	JMP     rev_tail_66
 
-rev_plain_60:
+rev_plain_68:
 	MOVQ AX, DX
 
-rev_loop_62:
+rev_loop_70:
 	VPERMQ  $0x4e, 96(SI), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, 64(SI), Y2
@@ -1263,9 +1355,9 @@ rev_loop_62:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_62
+	JB      rev_loop_70
 
-rev_tail_58:
+rev_tail_66:
 	VPERMQ  $0x4e, 96(CX), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, 64(CX), Y2
@@ -1278,9 +1370,9 @@ rev_tail_58:
 	VMOVDQU Y2, 32(BX)
 	VMOVDQU Y3, 64(BX)
 	VMOVDQU Y4, 96(BX)
-	JMP     rev_done_59
+	JMP     rev_done_67
 
-rev_le4_57:
+rev_le4_65:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, -64(CX)(DX*1), Y2
@@ -1293,9 +1385,9 @@ rev_le4_57:
 	VMOVDQU Y2, 32(AX)
 	VMOVDQU Y3, -64(AX)(DX*1)
 	VMOVDQU Y4, -32(AX)(DX*1)
-	JMP     rev_done_59
+	JMP     rev_done_67
 
-rev_le2_56:
+rev_le2_64:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, (CX), Y2
@@ -1303,22 +1395,22 @@ rev_le2_56:
 	VMOVDQU Y1, (AX)
 	VMOVDQU Y2, -32(AX)(DX*1)
 
-rev_done_59:
+rev_done_67:
 	VZEROUPPER
 	RET
 
-short_55:
+short_63:
 	CMPQ DX, $0x00000010
-	JAE  ladder_64
+	JAE  ladder_72
 	CMPQ DX, $0x00000008
-	JAE  ladder_65
+	JAE  ladder_73
 	CMPQ DX, $0x00000004
-	JAE  ladder_66
+	JAE  ladder_74
 	CMPQ DX, $0x00000002
-	JB   ladder_done_63
-	JMP  ladder_67
+	JB   ladder_done_71
+	JMP  ladder_75
 
-ladder_64:
+ladder_72:
 	LEAQ    revconsts<>+0(SB), BX
 	VMOVDQU 16(BX), X2
 	VMOVDQU -16(CX)(DX*1), X0
@@ -1327,31 +1419,31 @@ ladder_64:
 	VPSHUFB X2, X1, X1
 	VMOVDQU X0, (AX)
 	VMOVDQU X1, -16(AX)(DX*1)
-	JMP     ladder_done_63
+	JMP     ladder_done_71
 
-ladder_65:
+ladder_73:
 	VMOVQ    -8(CX)(DX*1), X0
 	VMOVQ    (CX), X1
 	VPSHUFLW $0x1b, X0, X0
 	VPSHUFLW $0x1b, X1, X1
 	VMOVQ    X0, (AX)
 	VMOVQ    X1, -8(AX)(DX*1)
-	JMP      ladder_done_63
+	JMP      ladder_done_71
 
-ladder_66:
+ladder_74:
 	MOVL -4(CX)(DX*1), BX
 	MOVL (CX), CX
 	ROLL $0x10, BX
 	ROLL $0x10, CX
 	MOVL BX, (AX)
 	MOVL CX, -4(AX)(DX*1)
-	JMP  ladder_done_63
+	JMP  ladder_done_71
 
-ladder_67:
+ladder_75:
 	MOVW (CX), CX
 	MOVW CX, (AX)
 
-ladder_done_63:
+ladder_done_71:
 	RET
 
 // func reverse4AVX2(dst *byte, src *byte, n int)
@@ -1361,17 +1453,17 @@ TEXT ·reverse4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	CMPQ    DX, $0x00000020
-	JB      short_68
+	JB      short_76
 	LEAQ    revconsts<>+0(SB), BX
 	VMOVDQU 32(BX), Y0
 	CMPQ    DX, $0x00000040
-	JBE     rev_le2_69
+	JBE     rev_le2_77
 	CMPQ    DX, $0x00000080
-	JBE     rev_le4_70
+	JBE     rev_le4_78
 	LEAQ    -128(AX)(DX*1), BX
 	LEAQ    -128(CX)(DX*1), SI
 	TESTQ   $0x00000003, AX
-	JNZ     rev_plain_73
+	JNZ     rev_plain_81
 	VPERMD  -32(CX)(DX*1), Y0, Y1
 	VMOVDQU Y1, (AX)
 	LEAQ    32(AX), DX
@@ -1380,9 +1472,9 @@ TEXT ·reverse4AVX2(SB), NOSPLIT, $0-24
 	SUBQ    AX, DI
 	SUBQ    DI, SI
 	CMPQ    DX, BX
-	JAE     rev_tail_71
+	JAE     rev_tail_79
 
-rev_loop_74:
+rev_loop_82:
 	VPERMD  96(SI), Y0, Y1
 	VPERMD  64(SI), Y0, Y2
 	VPERMD  32(SI), Y0, Y3
@@ -1394,13 +1486,13 @@ rev_loop_74:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_74
-	JMP     rev_tail_71
+	JB      rev_loop_82
+	JMP     rev_tail_79
 
-rev_plain_73:
+rev_plain_81:
 	MOVQ AX, DX
 
-rev_loop_75:
+rev_loop_83:
 	VPERMD  96(SI), Y0, Y1
 	VPERMD  64(SI), Y0, Y2
 	VPERMD  32(SI), Y0, Y3
@@ -1412,9 +1504,9 @@ rev_loop_75:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_75
+	JB      rev_loop_83
 
-rev_tail_71:
+rev_tail_79:
 	VPERMD  96(CX), Y0, Y1
 	VPERMD  64(CX), Y0, Y2
 	VPERMD  32(CX), Y0, Y3
@@ -1423,9 +1515,9 @@ rev_tail_71:
 	VMOVDQU Y2, 32(BX)
 	VMOVDQU Y3, 64(BX)
 	VMOVDQU Y4, 96(BX)
-	JMP     rev_done_72
+	JMP     rev_done_80
 
-rev_le4_70:
+rev_le4_78:
 	VPERMD  -32(CX)(DX*1), Y0, Y1
 	VPERMD  -64(CX)(DX*1), Y0, Y2
 	VPERMD  32(CX), Y0, Y3
@@ -1434,48 +1526,48 @@ rev_le4_70:
 	VMOVDQU Y2, 32(AX)
 	VMOVDQU Y3, -64(AX)(DX*1)
 	VMOVDQU Y0, -32(AX)(DX*1)
-	JMP     rev_done_72
+	JMP     rev_done_80
 
-rev_le2_69:
+rev_le2_77:
 	VPERMD  -32(CX)(DX*1), Y0, Y1
 	VPERMD  (CX), Y0, Y0
 	VMOVDQU Y1, (AX)
 	VMOVDQU Y0, -32(AX)(DX*1)
 
-rev_done_72:
+rev_done_80:
 	VZEROUPPER
 	RET
 
-short_68:
+short_76:
 	CMPQ DX, $0x00000010
-	JAE  ladder_77
+	JAE  ladder_85
 	CMPQ DX, $0x00000008
-	JAE  ladder_78
+	JAE  ladder_86
 	CMPQ DX, $0x00000004
-	JB   ladder_done_76
-	JMP  ladder_79
+	JB   ladder_done_84
+	JMP  ladder_87
 
-ladder_77:
+ladder_85:
 	VPSHUFD $0x1b, -16(CX)(DX*1), X0
 	VPSHUFD $0x1b, (CX), X1
 	VMOVDQU X0, (AX)
 	VMOVDQU X1, -16(AX)(DX*1)
-	JMP     ladder_done_76
+	JMP     ladder_done_84
 
-ladder_78:
+ladder_86:
 	MOVQ -8(CX)(DX*1), BX
 	MOVQ (CX), CX
 	ROLQ $0x20, BX
 	ROLQ $0x20, CX
 	MOVQ BX, (AX)
 	MOVQ CX, -8(AX)(DX*1)
-	JMP  ladder_done_76
+	JMP  ladder_done_84
 
-ladder_79:
+ladder_87:
 	MOVL (CX), CX
 	MOVL CX, (AX)
 
-ladder_done_76:
+ladder_done_84:
 	RET
 
 // func reverse8AVX2(dst *byte, src *byte, n int)
@@ -1485,15 +1577,15 @@ TEXT ·reverse8AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	CMPQ    DX, $0x00000020
-	JB      short_80
+	JB      short_88
 	CMPQ    DX, $0x00000040
-	JBE     rev_le2_81
+	JBE     rev_le2_89
 	CMPQ    DX, $0x00000080
-	JBE     rev_le4_82
+	JBE     rev_le4_90
 	LEAQ    -128(AX)(DX*1), BX
 	LEAQ    -128(CX)(DX*1), SI
 	TESTQ   $0x00000007, AX
-	JNZ     rev_plain_85
+	JNZ     rev_plain_93
 	VPERMQ  $0x1b, -32(CX)(DX*1), Y0
 	VMOVDQU Y0, (AX)
 	LEAQ    32(AX), DX
@@ -1502,9 +1594,9 @@ TEXT ·reverse8AVX2(SB), NOSPLIT, $0-24
 	SUBQ    AX, DI
 	SUBQ    DI, SI
 	CMPQ    DX, BX
-	JAE     rev_tail_83
+	JAE     rev_tail_91
 
-rev_loop_86:
+rev_loop_94:
 	VPERMQ  $0x1b, 96(SI), Y0
 	VPERMQ  $0x1b, 64(SI), Y1
 	VPERMQ  $0x1b, 32(SI), Y2
@@ -1516,13 +1608,13 @@ rev_loop_86:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_86
-	JMP     rev_tail_83
+	JB      rev_loop_94
+	JMP     rev_tail_91
 
-rev_plain_85:
+rev_plain_93:
 	MOVQ AX, DX
 
-rev_loop_87:
+rev_loop_95:
 	VPERMQ  $0x1b, 96(SI), Y0
 	VPERMQ  $0x1b, 64(SI), Y1
 	VPERMQ  $0x1b, 32(SI), Y2
@@ -1534,9 +1626,9 @@ rev_loop_87:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_87
+	JB      rev_loop_95
 
-rev_tail_83:
+rev_tail_91:
 	VPERMQ  $0x1b, 96(CX), Y0
 	VPERMQ  $0x1b, 64(CX), Y1
 	VPERMQ  $0x1b, 32(CX), Y2
@@ -1545,9 +1637,9 @@ rev_tail_83:
 	VMOVDQU Y1, 32(BX)
 	VMOVDQU Y2, 64(BX)
 	VMOVDQU Y3, 96(BX)
-	JMP     rev_done_84
+	JMP     rev_done_92
 
-rev_le4_82:
+rev_le4_90:
 	VPERMQ  $0x1b, -32(CX)(DX*1), Y0
 	VPERMQ  $0x1b, -64(CX)(DX*1), Y1
 	VPERMQ  $0x1b, 32(CX), Y2
@@ -1556,37 +1648,37 @@ rev_le4_82:
 	VMOVDQU Y1, 32(AX)
 	VMOVDQU Y2, -64(AX)(DX*1)
 	VMOVDQU Y3, -32(AX)(DX*1)
-	JMP     rev_done_84
+	JMP     rev_done_92
 
-rev_le2_81:
+rev_le2_89:
 	VPERMQ  $0x1b, -32(CX)(DX*1), Y0
 	VPERMQ  $0x1b, (CX), Y1
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y1, -32(AX)(DX*1)
 
-rev_done_84:
+rev_done_92:
 	VZEROUPPER
 	RET
 
-short_80:
+short_88:
 	CMPQ DX, $0x00000010
-	JAE  ladder_89
+	JAE  ladder_97
 	CMPQ DX, $0x00000008
-	JB   ladder_done_88
-	JMP  ladder_90
+	JB   ladder_done_96
+	JMP  ladder_98
 
-ladder_89:
+ladder_97:
 	VPSHUFD $0x4e, -16(CX)(DX*1), X0
 	VPSHUFD $0x4e, (CX), X1
 	VMOVDQU X0, (AX)
 	VMOVDQU X1, -16(AX)(DX*1)
-	JMP     ladder_done_88
+	JMP     ladder_done_96
 
-ladder_90:
+ladder_98:
 	MOVQ (CX), CX
 	MOVQ CX, (AX)
 
-ladder_done_88:
+ladder_done_96:
 	RET
 
 // func reverse16AVX2(dst *byte, src *byte, n int)
@@ -1596,15 +1688,15 @@ TEXT ·reverse16AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	CMPQ    DX, $0x00000020
-	JB      short_91
+	JB      short_99
 	CMPQ    DX, $0x00000040
-	JBE     rev_le2_92
+	JBE     rev_le2_100
 	CMPQ    DX, $0x00000080
-	JBE     rev_le4_93
+	JBE     rev_le4_101
 	LEAQ    -128(AX)(DX*1), BX
 	LEAQ    -128(CX)(DX*1), SI
 	TESTQ   $0x0000000f, AX
-	JNZ     rev_plain_96
+	JNZ     rev_plain_104
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y0
 	VMOVDQU Y0, (AX)
 	LEAQ    32(AX), DX
@@ -1613,9 +1705,9 @@ TEXT ·reverse16AVX2(SB), NOSPLIT, $0-24
 	SUBQ    AX, DI
 	SUBQ    DI, SI
 	CMPQ    DX, BX
-	JAE     rev_tail_94
+	JAE     rev_tail_102
 
-rev_loop_97:
+rev_loop_105:
 	VPERMQ  $0x4e, 96(SI), Y0
 	VPERMQ  $0x4e, 64(SI), Y1
 	VPERMQ  $0x4e, 32(SI), Y2
@@ -1627,13 +1719,13 @@ rev_loop_97:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_97
-	JMP     rev_tail_94
+	JB      rev_loop_105
+	JMP     rev_tail_102
 
-rev_plain_96:
+rev_plain_104:
 	MOVQ AX, DX
 
-rev_loop_98:
+rev_loop_106:
 	VPERMQ  $0x4e, 96(SI), Y0
 	VPERMQ  $0x4e, 64(SI), Y1
 	VPERMQ  $0x4e, 32(SI), Y2
@@ -1645,9 +1737,9 @@ rev_loop_98:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_98
+	JB      rev_loop_106
 
-rev_tail_94:
+rev_tail_102:
 	VPERMQ  $0x4e, 96(CX), Y0
 	VPERMQ  $0x4e, 64(CX), Y1
 	VPERMQ  $0x4e, 32(CX), Y2
@@ -1656,9 +1748,9 @@ rev_tail_94:
 	VMOVDQU Y1, 32(BX)
 	VMOVDQU Y2, 64(BX)
 	VMOVDQU Y3, 96(BX)
-	JMP     rev_done_95
+	JMP     rev_done_103
 
-rev_le4_93:
+rev_le4_101:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y0
 	VPERMQ  $0x4e, -64(CX)(DX*1), Y1
 	VPERMQ  $0x4e, 32(CX), Y2
@@ -1667,25 +1759,25 @@ rev_le4_93:
 	VMOVDQU Y1, 32(AX)
 	VMOVDQU Y2, -64(AX)(DX*1)
 	VMOVDQU Y3, -32(AX)(DX*1)
-	JMP     rev_done_95
+	JMP     rev_done_103
 
-rev_le2_92:
+rev_le2_100:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y0
 	VPERMQ  $0x4e, (CX), Y1
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y1, -32(AX)(DX*1)
 
-rev_done_95:
+rev_done_103:
 	VZEROUPPER
 	RET
 
-short_91:
+short_99:
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_99
+	JB      ladder_done_107
 	VMOVDQU (CX), X0
 	VMOVDQU X0, (AX)
 
-ladder_done_99:
+ladder_done_107:
 	RET
 
 // func reverse1AVX512(dst *byte, src *byte, n int)
@@ -1695,16 +1787,16 @@ TEXT ·reverse1AVX512(SB), NOSPLIT, $0-24
 	MOVQ            src+8(FP), CX
 	MOVQ            n+16(FP), DX
 	TESTQ           DX, DX
-	JZ              ret_102
+	JZ              ret_110
 	CMPQ            DX, $0x00000040
-	JB              short_101
+	JB              short_109
 	LEAQ            revconsts<>+0(SB), BX
 	VMOVDQU64       256(BX), Z0
 	VBROADCASTI32X4 (BX), Z1
 	CMPQ            DX, $0x00000080
-	JBE             rev_le2_103
+	JBE             rev_le2_111
 	CMPQ            DX, $0x00000100
-	JBE             rev_le4_104
+	JBE             rev_le4_112
 	LEAQ            -256(AX)(DX*1), BX
 	LEAQ            -256(CX)(DX*1), SI
 	VPERMQ          -64(CX)(DX*1), Z0, Z2
@@ -1716,9 +1808,9 @@ TEXT ·reverse1AVX512(SB), NOSPLIT, $0-24
 	SUBQ            AX, DI
 	SUBQ            DI, SI
 	CMPQ            DX, BX
-	JAE             rev_tail_105
+	JAE             rev_tail_113
 
-rev_loop_108:
+rev_loop_116:
 	VPERMQ    192(SI), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    128(SI), Z0, Z3
@@ -1734,11 +1826,11 @@ rev_loop_108:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_108
-	JMP       rev_tail_105
+	JB        rev_loop_116
+	JMP       rev_tail_113
 	MOVQ AX, DX
 
-rev_loop_109:
+rev_loop_117:
 	VPERMQ    192(SI), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    128(SI), Z0, Z3
@@ -1754,9 +1846,9 @@ rev_loop_109:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_109
+	JB        rev_loop_117
 
-rev_tail_105:
+rev_tail_113:
 	VPERMQ    192(CX), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    128(CX), Z0, Z3
@@ -1769,9 +1861,9 @@ rev_tail_105:
 	VMOVDQU64 Z3, 64(BX)
 	VMOVDQU64 Z4, 128(BX)
 	VMOVDQU64 Z5, 192(BX)
-	JMP       rev_done_106
+	JMP       rev_done_114
 
-rev_le4_104:
+rev_le4_112:
 	VPERMQ    -64(CX)(DX*1), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    -128(CX)(DX*1), Z0, Z3
@@ -1784,9 +1876,9 @@ rev_le4_104:
 	VMOVDQU64 Z3, 64(AX)
 	VMOVDQU64 Z4, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_106
+	JMP       rev_done_114
 
-rev_le2_103:
+rev_le2_111:
 	VPERMQ    -64(CX)(DX*1), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    (CX), Z0, Z0
@@ -1794,17 +1886,17 @@ rev_le2_103:
 	VMOVDQU64 Z2, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_106:
+rev_done_114:
 	VZEROUPPER
 	RET
 
-short_101:
+short_109:
 	LEAQ         lowmask64<>+0(SB), BX
 	KMOVQ        (BX)(DX*8), K1
 	CMPQ         DX, $0x00000020
-	JAE          rev_y32_110
+	JAE          rev_y32_118
 	CMPQ         DX, $0x00000010
-	JAE          rev_x16_111
+	JAE          rev_x16_119
 	LEAQ         -1(DX), DX
 	VPBROADCASTB DX, X0
 	LEAQ         iota16x5<>+0(SB), DX
@@ -1812,9 +1904,9 @@ short_101:
 	VMOVDQU8.Z   (CX), K1, X1
 	VPSHUFB      X0, X1, X1
 	VMOVDQU8     X1, K1, (AX)
-	JMP          rev_sdone_112
+	JMP          rev_sdone_120
 
-rev_x16_111:
+rev_x16_119:
 	LEAQ    revconsts<>+0(SB), BX
 	VMOVDQU (BX), X0
 	VMOVDQU -16(CX)(DX*1), X1
@@ -1823,9 +1915,9 @@ rev_x16_111:
 	VPSHUFB X0, X2, X2
 	VMOVDQU X1, (AX)
 	VMOVDQU X2, -16(AX)(DX*1)
-	JMP     rev_sdone_112
+	JMP     rev_sdone_120
 
-rev_y32_110:
+rev_y32_118:
 	LEAQ           revconsts<>+0(SB), BX
 	VBROADCASTI128 (BX), Y0
 	VPERMQ         $0x4e, -32(CX)(DX*1), Y1
@@ -1835,10 +1927,10 @@ rev_y32_110:
 	VMOVDQU        Y1, (AX)
 	VMOVDQU        Y2, -32(AX)(DX*1)
 
-rev_sdone_112:
+rev_sdone_120:
 	VZEROUPPER
 
-ret_102:
+ret_110:
 	RET
 
 // func reverse2AVX512(dst *byte, src *byte, n int)
@@ -1848,19 +1940,19 @@ TEXT ·reverse2AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_114
+	JZ        ret_122
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 192(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_113
+	JB        short_121
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_115
+	JBE       rev_le2_123
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_116
+	JBE       rev_le4_124
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000001, AX
-	JNZ       rev_plain_119
+	JNZ       rev_plain_127
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -1869,9 +1961,9 @@ TEXT ·reverse2AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_117
+	JAE       rev_tail_125
 
-rev_loop_120:
+rev_loop_128:
 	VPERMW    192(SI), Z0, Z1
 	VPERMW    128(SI), Z0, Z2
 	VPERMW    64(SI), Z0, Z3
@@ -1883,13 +1975,13 @@ rev_loop_120:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_120
-	JMP       rev_tail_117
+	JB        rev_loop_128
+	JMP       rev_tail_125
 
-rev_plain_119:
+rev_plain_127:
 	MOVQ AX, DX
 
-rev_loop_121:
+rev_loop_129:
 	VPERMW    192(SI), Z0, Z1
 	VPERMW    128(SI), Z0, Z2
 	VPERMW    64(SI), Z0, Z3
@@ -1901,9 +1993,9 @@ rev_loop_121:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_121
+	JB        rev_loop_129
 
-rev_tail_117:
+rev_tail_125:
 	VPERMW    192(CX), Z0, Z1
 	VPERMW    128(CX), Z0, Z2
 	VPERMW    64(CX), Z0, Z3
@@ -1912,9 +2004,9 @@ rev_tail_117:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_118
+	JMP       rev_done_126
 
-rev_le4_116:
+rev_le4_124:
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VPERMW    -128(CX)(DX*1), Z0, Z2
 	VPERMW    64(CX), Z0, Z3
@@ -1923,19 +2015,19 @@ rev_le4_116:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_118
+	JMP       rev_done_126
 
-rev_le2_115:
+rev_le2_123:
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VPERMW    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_118:
+rev_done_126:
 	VZEROUPPER
 	RET
 
-short_113:
+short_121:
 	LEAQ         lowmask64<>+0(SB), BX
 	KMOVQ        (BX)(DX*8), K1
 	MOVQ         $0x00000040, BX
@@ -1948,7 +2040,7 @@ short_113:
 	VMOVDQU8     Z1, K1, (AX)
 	VZEROUPPER
 
-ret_114:
+ret_122:
 	RET
 
 // func reverse4AVX512(dst *byte, src *byte, n int)
@@ -1958,19 +2050,19 @@ TEXT ·reverse4AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_123
+	JZ        ret_131
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 64(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_122
+	JB        short_130
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_124
+	JBE       rev_le2_132
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_125
+	JBE       rev_le4_133
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000003, AX
-	JNZ       rev_plain_128
+	JNZ       rev_plain_136
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -1979,9 +2071,9 @@ TEXT ·reverse4AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_126
+	JAE       rev_tail_134
 
-rev_loop_129:
+rev_loop_137:
 	VPERMD    192(SI), Z0, Z1
 	VPERMD    128(SI), Z0, Z2
 	VPERMD    64(SI), Z0, Z3
@@ -1993,13 +2085,13 @@ rev_loop_129:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_129
-	JMP       rev_tail_126
+	JB        rev_loop_137
+	JMP       rev_tail_134
 
-rev_plain_128:
+rev_plain_136:
 	MOVQ AX, DX
 
-rev_loop_130:
+rev_loop_138:
 	VPERMD    192(SI), Z0, Z1
 	VPERMD    128(SI), Z0, Z2
 	VPERMD    64(SI), Z0, Z3
@@ -2011,9 +2103,9 @@ rev_loop_130:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_130
+	JB        rev_loop_138
 
-rev_tail_126:
+rev_tail_134:
 	VPERMD    192(CX), Z0, Z1
 	VPERMD    128(CX), Z0, Z2
 	VPERMD    64(CX), Z0, Z3
@@ -2022,9 +2114,9 @@ rev_tail_126:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_127
+	JMP       rev_done_135
 
-rev_le4_125:
+rev_le4_133:
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VPERMD    -128(CX)(DX*1), Z0, Z2
 	VPERMD    64(CX), Z0, Z3
@@ -2033,19 +2125,19 @@ rev_le4_125:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_127
+	JMP       rev_done_135
 
-rev_le2_124:
+rev_le2_132:
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VPERMD    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_127:
+rev_done_135:
 	VZEROUPPER
 	RET
 
-short_122:
+short_130:
 	LEAQ         lowmask64<>+0(SB), BX
 	KMOVQ        (BX)(DX*8), K1
 	MOVQ         $0x00000040, BX
@@ -2058,7 +2150,7 @@ short_122:
 	VMOVDQU8     Z1, K1, (AX)
 	VZEROUPPER
 
-ret_123:
+ret_131:
 	RET
 
 // func reverse8AVX512(dst *byte, src *byte, n int)
@@ -2068,19 +2160,19 @@ TEXT ·reverse8AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_132
+	JZ        ret_140
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 128(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_131
+	JB        short_139
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_133
+	JBE       rev_le2_141
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_134
+	JBE       rev_le4_142
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000007, AX
-	JNZ       rev_plain_137
+	JNZ       rev_plain_145
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -2089,9 +2181,9 @@ TEXT ·reverse8AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_135
+	JAE       rev_tail_143
 
-rev_loop_138:
+rev_loop_146:
 	VPERMQ    192(SI), Z0, Z1
 	VPERMQ    128(SI), Z0, Z2
 	VPERMQ    64(SI), Z0, Z3
@@ -2103,103 +2195,11 @@ rev_loop_138:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_138
-	JMP       rev_tail_135
+	JB        rev_loop_146
+	JMP       rev_tail_143
 
-rev_plain_137:
+rev_plain_145:
 	MOVQ AX, DX
-
-rev_loop_139:
-	VPERMQ    192(SI), Z0, Z1
-	VPERMQ    128(SI), Z0, Z2
-	VPERMQ    64(SI), Z0, Z3
-	VPERMQ    (SI), Z0, Z4
-	VMOVDQU64 Z1, (DX)
-	VMOVDQU64 Z2, 64(DX)
-	VMOVDQU64 Z3, 128(DX)
-	VMOVDQU64 Z4, 192(DX)
-	ADDQ      $0x00000100, DX
-	SUBQ      $0x00000100, SI
-	CMPQ      DX, BX
-	JB        rev_loop_139
-
-rev_tail_135:
-	VPERMQ    192(CX), Z0, Z1
-	VPERMQ    128(CX), Z0, Z2
-	VPERMQ    64(CX), Z0, Z3
-	VPERMQ    (CX), Z0, Z4
-	VMOVDQU64 Z1, (BX)
-	VMOVDQU64 Z2, 64(BX)
-	VMOVDQU64 Z3, 128(BX)
-	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_136
-
-rev_le4_134:
-	VPERMQ    -64(CX)(DX*1), Z0, Z1
-	VPERMQ    -128(CX)(DX*1), Z0, Z2
-	VPERMQ    64(CX), Z0, Z3
-	VPERMQ    (CX), Z0, Z0
-	VMOVDQU64 Z1, (AX)
-	VMOVDQU64 Z2, 64(AX)
-	VMOVDQU64 Z3, -128(AX)(DX*1)
-	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_136
-
-rev_le2_133:
-	VPERMQ    -64(CX)(DX*1), Z0, Z1
-	VPERMQ    (CX), Z0, Z0
-	VMOVDQU64 Z1, (AX)
-	VMOVDQU64 Z0, -64(AX)(DX*1)
-
-rev_done_136:
-	VZEROUPPER
-	RET
-
-short_131:
-	LEAQ         lowmask64<>+0(SB), BX
-	KMOVQ        (BX)(DX*8), K1
-	MOVQ         $0x00000040, BX
-	SUBQ         DX, BX
-	SHRQ         $0x03, BX
-	VPBROADCASTQ BX, Z1
-	VPSUBQ       Z1, Z0, Z0
-	VMOVDQU8.Z   (CX), K1, Z1
-	VPERMQ       Z1, Z0, Z1
-	VMOVDQU8     Z1, K1, (AX)
-	VZEROUPPER
-
-ret_132:
-	RET
-
-// func reverse16AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·reverse16AVX512(SB), NOSPLIT, $0-24
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	TESTQ     DX, DX
-	JZ        ret_141
-	LEAQ      revconsts<>+0(SB), BX
-	VMOVDQU64 256(BX), Z0
-	CMPQ      DX, $0x00000040
-	JB        short_140
-	CMPQ      DX, $0x00000080
-	JBE       rev_le2_142
-	CMPQ      DX, $0x00000100
-	JBE       rev_le4_143
-	LEAQ      -256(AX)(DX*1), BX
-	LEAQ      -256(CX)(DX*1), SI
-	TESTQ     $0x0000000f, AX
-	JNZ       rev_plain_146
-	VPERMQ    -64(CX)(DX*1), Z0, Z1
-	VMOVDQU64 Z1, (AX)
-	LEAQ      64(AX), DX
-	ANDQ      $-64, DX
-	MOVQ      DX, DI
-	SUBQ      AX, DI
-	SUBQ      DI, SI
-	CMPQ      DX, BX
-	JAE       rev_tail_144
 
 rev_loop_147:
 	VPERMQ    192(SI), Z0, Z1
@@ -2214,26 +2214,8 @@ rev_loop_147:
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
 	JB        rev_loop_147
-	JMP       rev_tail_144
 
-rev_plain_146:
-	MOVQ AX, DX
-
-rev_loop_148:
-	VPERMQ    192(SI), Z0, Z1
-	VPERMQ    128(SI), Z0, Z2
-	VPERMQ    64(SI), Z0, Z3
-	VPERMQ    (SI), Z0, Z4
-	VMOVDQU64 Z1, (DX)
-	VMOVDQU64 Z2, 64(DX)
-	VMOVDQU64 Z3, 128(DX)
-	VMOVDQU64 Z4, 192(DX)
-	ADDQ      $0x00000100, DX
-	SUBQ      $0x00000100, SI
-	CMPQ      DX, BX
-	JB        rev_loop_148
-
-rev_tail_144:
+rev_tail_143:
 	VPERMQ    192(CX), Z0, Z1
 	VPERMQ    128(CX), Z0, Z2
 	VPERMQ    64(CX), Z0, Z3
@@ -2242,9 +2224,9 @@ rev_tail_144:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_145
+	JMP       rev_done_144
 
-rev_le4_143:
+rev_le4_142:
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VPERMQ    -128(CX)(DX*1), Z0, Z2
 	VPERMQ    64(CX), Z0, Z3
@@ -2253,19 +2235,19 @@ rev_le4_143:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_145
+	JMP       rev_done_144
 
-rev_le2_142:
+rev_le2_141:
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VPERMQ    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_145:
+rev_done_144:
 	VZEROUPPER
 	RET
 
-short_140:
+short_139:
 	LEAQ         lowmask64<>+0(SB), BX
 	KMOVQ        (BX)(DX*8), K1
 	MOVQ         $0x00000040, BX
@@ -2278,7 +2260,117 @@ short_140:
 	VMOVDQU8     Z1, K1, (AX)
 	VZEROUPPER
 
-ret_141:
+ret_140:
+	RET
+
+// func reverse16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·reverse16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	TESTQ     DX, DX
+	JZ        ret_149
+	LEAQ      revconsts<>+0(SB), BX
+	VMOVDQU64 256(BX), Z0
+	CMPQ      DX, $0x00000040
+	JB        short_148
+	CMPQ      DX, $0x00000080
+	JBE       rev_le2_150
+	CMPQ      DX, $0x00000100
+	JBE       rev_le4_151
+	LEAQ      -256(AX)(DX*1), BX
+	LEAQ      -256(CX)(DX*1), SI
+	TESTQ     $0x0000000f, AX
+	JNZ       rev_plain_154
+	VPERMQ    -64(CX)(DX*1), Z0, Z1
+	VMOVDQU64 Z1, (AX)
+	LEAQ      64(AX), DX
+	ANDQ      $-64, DX
+	MOVQ      DX, DI
+	SUBQ      AX, DI
+	SUBQ      DI, SI
+	CMPQ      DX, BX
+	JAE       rev_tail_152
+
+rev_loop_155:
+	VPERMQ    192(SI), Z0, Z1
+	VPERMQ    128(SI), Z0, Z2
+	VPERMQ    64(SI), Z0, Z3
+	VPERMQ    (SI), Z0, Z4
+	VMOVDQU64 Z1, (DX)
+	VMOVDQU64 Z2, 64(DX)
+	VMOVDQU64 Z3, 128(DX)
+	VMOVDQU64 Z4, 192(DX)
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000100, SI
+	CMPQ      DX, BX
+	JB        rev_loop_155
+	JMP       rev_tail_152
+
+rev_plain_154:
+	MOVQ AX, DX
+
+rev_loop_156:
+	VPERMQ    192(SI), Z0, Z1
+	VPERMQ    128(SI), Z0, Z2
+	VPERMQ    64(SI), Z0, Z3
+	VPERMQ    (SI), Z0, Z4
+	VMOVDQU64 Z1, (DX)
+	VMOVDQU64 Z2, 64(DX)
+	VMOVDQU64 Z3, 128(DX)
+	VMOVDQU64 Z4, 192(DX)
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000100, SI
+	CMPQ      DX, BX
+	JB        rev_loop_156
+
+rev_tail_152:
+	VPERMQ    192(CX), Z0, Z1
+	VPERMQ    128(CX), Z0, Z2
+	VPERMQ    64(CX), Z0, Z3
+	VPERMQ    (CX), Z0, Z4
+	VMOVDQU64 Z1, (BX)
+	VMOVDQU64 Z2, 64(BX)
+	VMOVDQU64 Z3, 128(BX)
+	VMOVDQU64 Z4, 192(BX)
+	JMP       rev_done_153
+
+rev_le4_151:
+	VPERMQ    -64(CX)(DX*1), Z0, Z1
+	VPERMQ    -128(CX)(DX*1), Z0, Z2
+	VPERMQ    64(CX), Z0, Z3
+	VPERMQ    (CX), Z0, Z0
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 Z2, 64(AX)
+	VMOVDQU64 Z3, -128(AX)(DX*1)
+	VMOVDQU64 Z0, -64(AX)(DX*1)
+	JMP       rev_done_153
+
+rev_le2_150:
+	VPERMQ    -64(CX)(DX*1), Z0, Z1
+	VPERMQ    (CX), Z0, Z0
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 Z0, -64(AX)(DX*1)
+
+rev_done_153:
+	VZEROUPPER
+	RET
+
+short_148:
+	LEAQ         lowmask64<>+0(SB), BX
+	KMOVQ        (BX)(DX*8), K1
+	MOVQ         $0x00000040, BX
+	SUBQ         DX, BX
+	SHRQ         $0x03, BX
+	VPBROADCASTQ BX, Z1
+	VPSUBQ       Z1, Z0, Z0
+	VMOVDQU8.Z   (CX), K1, Z1
+	VPERMQ       Z1, Z0, Z1
+	VMOVDQU8     Z1, K1, (AX)
+	VZEROUPPER
+
+ret_149:
 	RET
 
 // func rowsConstAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
@@ -2296,30 +2388,30 @@ TEXT ·rowsConstAVX2(SB), NOSPLIT, $0-72
 	VMOVDQU (R10), Y0
 	MOVQ    (R10), R10
 	TESTQ   DX, DX
-	JZ      ret_149
+	JZ      ret_157
 	LEAQ    (DI)(R8*1), R11
 	LEAQ    (R11)(R9*1), R11
 	TESTQ   R11, R11
-	JZ      ret_149
+	JZ      ret_157
 	CMPQ    R8, $0x00000020
-	JAE     class32_151
+	JAE     class32_159
 	CMPQ    R8, $0x00000010
-	JAE     class16_152
+	JAE     class16_160
 	CMPQ    R8, $0x00000008
-	JAE     class8_153
+	JAE     class8_161
 	CMPQ    R8, $0x00000004
-	JAE     class4_154
-	JMP     general_150
+	JAE     class4_162
+	JMP     general_158
 
-class32_151:
+class32_159:
 	CMPQ DI, $0x00000020
-	JA   general_150
+	JA   general_158
 	CMPQ R9, $0x00000020
-	JA   general_150
+	JA   general_158
 	CMPQ R8, $0x00000040
-	JA   mid_le4_155
+	JA   mid_le4_163
 
-rows_loop_158:
+rows_loop_166:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2330,15 +2422,15 @@ rows_loop_158:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_158
+	JNZ     rows_loop_166
 	VZEROUPPER
 	RET
 
-mid_le4_155:
+mid_le4_163:
 	CMPQ R8, $0x00000080
-	JA   mid_big_156
+	JA   mid_big_164
 
-rows_loop_159:
+rows_loop_167:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2353,22 +2445,22 @@ rows_loop_159:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_159
+	JNZ     rows_loop_167
 	VZEROUPPER
 	RET
 
-mid_big_156:
+mid_big_164:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_157
+	JAE  mid_huge_165
 
-rows_loop_160:
+rows_loop_168:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R12
 
-copy_loop_163:
+copy_loop_171:
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
 	VMOVDQU 64(R12), Y3
@@ -2380,7 +2472,7 @@ copy_loop_163:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_163
+	JB      copy_loop_171
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
@@ -2393,12 +2485,12 @@ copy_loop_163:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_160
+	JNZ     rows_loop_168
 	VZEROUPPER
 	RET
 
-mid_huge_157:
-rows_loop_165:
+mid_huge_165:
+rows_loop_173:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2411,9 +2503,9 @@ rows_loop_165:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R12, R10
-	JAE     copy_tail_170
+	JAE     copy_tail_178
 
-copy_loop_168:
+copy_loop_176:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -2425,9 +2517,9 @@ copy_loop_168:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_168
+	JB      copy_loop_176
 
-copy_tail_170:
+copy_tail_178:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -2440,17 +2532,17 @@ copy_tail_170:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_165
+	JNZ     rows_loop_173
 	VZEROUPPER
 	RET
 
-class16_152:
+class16_160:
 	CMPQ DI, $0x00000010
-	JA   general_150
+	JA   general_158
 	CMPQ R9, $0x00000010
-	JA   general_150
+	JA   general_158
 
-rows_loop_171:
+rows_loop_179:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2461,17 +2553,17 @@ rows_loop_171:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_171
+	JNZ     rows_loop_179
 	VZEROUPPER
 	RET
 
-class8_153:
+class8_161:
 	CMPQ DI, $0x00000008
-	JA   general_150
+	JA   general_158
 	CMPQ R9, $0x00000008
-	JA   general_150
+	JA   general_158
 
-rows_loop_172:
+rows_loop_180:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2482,17 +2574,17 @@ rows_loop_172:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_172
+	JNZ  rows_loop_180
 	VZEROUPPER
 	RET
 
-class4_154:
+class4_162:
 	CMPQ DI, $0x00000004
-	JA   general_150
+	JA   general_158
 	CMPQ R9, $0x00000004
-	JA   general_150
+	JA   general_158
 
-rows_loop_173:
+rows_loop_181:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2503,174 +2595,174 @@ rows_loop_173:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_173
+	JNZ  rows_loop_181
 	VZEROUPPER
 	RET
 
-general_150:
-rows_loop_174:
+general_158:
+rows_loop_182:
 	CMPQ DI, $0x00000020
-	JB   fx_short_175
+	JB   fx_short_183
 	CMPQ DI, $0x00000040
-	JBE  fill_le2_177
+	JBE  fill_le2_185
 	CMPQ DI, $0x00000080
-	JBE  fill_le4_178
+	JBE  fill_le4_186
 	LEAQ -128(AX)(DI*1), R11
 	MOVQ AX, R12
 
-fill_loop_179:
+fill_loop_187:
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
 	ADDQ    $0x00000080, R12
 	CMPQ    R12, R11
-	JB      fill_loop_179
+	JB      fill_loop_187
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
-	JMP     fill_done_180
+	JMP     fill_done_188
 
-fill_le4_178:
+fill_le4_186:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_180
+	JMP     fill_done_188
 
-fill_le2_177:
+fill_le2_185:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_180:
-	JMP fx_done_176
+fill_done_188:
+	JMP fx_done_184
 
-fx_short_175:
+fx_short_183:
 	CMPQ DI, $0x00000010
-	JAE  ladder_182
+	JAE  ladder_190
 	CMPQ DI, $0x00000008
-	JAE  ladder_183
+	JAE  ladder_191
 	CMPQ DI, $0x00000004
-	JAE  ladder_184
+	JAE  ladder_192
 	CMPQ DI, $0x00000002
-	JAE  ladder_185
+	JAE  ladder_193
 	CMPQ DI, $0x00000001
-	JB   ladder_done_181
-	JMP  ladder_186
+	JB   ladder_done_189
+	JMP  ladder_194
 
-ladder_182:
+ladder_190:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_181
+	JMP     ladder_done_189
 
-ladder_183:
+ladder_191:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
-	JMP  ladder_done_181
+	JMP  ladder_done_189
 
-ladder_184:
+ladder_192:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
-	JMP  ladder_done_181
+	JMP  ladder_done_189
 
-ladder_185:
+ladder_193:
 	MOVW R10, (AX)
 	MOVW R10, -2(AX)(DI*1)
-	JMP  ladder_done_181
+	JMP  ladder_done_189
 
-ladder_186:
+ladder_194:
 	MOVB R10, (AX)
 
-ladder_done_181:
-fx_done_176:
+ladder_done_189:
+fx_done_184:
 	LEAQ (AX)(DI*1), R11
 	ADDQ R8, R11
 	CMPQ R9, $0x00000020
-	JB   fx_short_187
+	JB   fx_short_195
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_189
+	JBE  fill_le2_197
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_190
+	JBE  fill_le4_198
 	LEAQ -128(R11)(R9*1), R12
 
-fill_loop_191:
+fill_loop_199:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R12
-	JB      fill_loop_191
+	JB      fill_loop_199
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
-	JMP     fill_done_192
+	JMP     fill_done_200
 
-fill_le4_190:
+fill_le4_198:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, -64(R11)(R9*1)
 	VMOVDQU Y0, -32(R11)(R9*1)
-	JMP     fill_done_192
+	JMP     fill_done_200
 
-fill_le2_189:
+fill_le2_197:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, -32(R11)(R9*1)
 
-fill_done_192:
-	JMP fx_done_188
+fill_done_200:
+	JMP fx_done_196
 
-fx_short_187:
+fx_short_195:
 	CMPQ R9, $0x00000010
-	JAE  ladder_194
+	JAE  ladder_202
 	CMPQ R9, $0x00000008
-	JAE  ladder_195
+	JAE  ladder_203
 	CMPQ R9, $0x00000004
-	JAE  ladder_196
+	JAE  ladder_204
 	CMPQ R9, $0x00000002
-	JAE  ladder_197
+	JAE  ladder_205
 	CMPQ R9, $0x00000001
-	JB   ladder_done_193
-	JMP  ladder_198
+	JB   ladder_done_201
+	JMP  ladder_206
 
-ladder_194:
+ladder_202:
 	VMOVDQU X0, (R11)
 	VMOVDQU X0, -16(R11)(R9*1)
-	JMP     ladder_done_193
+	JMP     ladder_done_201
 
-ladder_195:
+ladder_203:
 	MOVQ R10, (R11)
 	MOVQ R10, -8(R11)(R9*1)
-	JMP  ladder_done_193
+	JMP  ladder_done_201
 
-ladder_196:
+ladder_204:
 	MOVL R10, (R11)
 	MOVL R10, -4(R11)(R9*1)
-	JMP  ladder_done_193
+	JMP  ladder_done_201
 
-ladder_197:
+ladder_205:
 	MOVW R10, (R11)
 	MOVW R10, -2(R11)(R9*1)
-	JMP  ladder_done_193
+	JMP  ladder_done_201
 
-ladder_198:
+ladder_206:
 	MOVB R10, (R11)
 
-ladder_done_193:
-fx_done_188:
+ladder_done_201:
+fx_done_196:
 	LEAQ (AX)(DI*1), R11
 	CMPQ R8, $0x00000020
-	JB   cx_short_199
+	JB   cx_short_207
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_201
+	JBE  copy_le2_209
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_202
+	JBE  copy_le4_210
 	LEAQ -128(R11)(R8*1), R12
 	MOVQ CX, R13
 
-copy_loop_203:
+copy_loop_211:
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
 	VMOVDQU 64(R13), Y3
@@ -2682,7 +2774,7 @@ copy_loop_203:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R13
 	CMPQ    R11, R12
-	JB      copy_loop_203
+	JB      copy_loop_211
 	LEAQ    -128(CX)(R8*1), R13
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
@@ -2692,9 +2784,9 @@ copy_loop_203:
 	VMOVDQU Y2, 32(R12)
 	VMOVDQU Y3, 64(R12)
 	VMOVDQU Y4, 96(R12)
-	JMP     copy_done_204
+	JMP     copy_done_212
 
-copy_le4_202:
+copy_le4_210:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(R8*1), Y3
@@ -2703,71 +2795,71 @@ copy_le4_202:
 	VMOVDQU Y2, 32(R11)
 	VMOVDQU Y3, -64(R11)(R8*1)
 	VMOVDQU Y4, -32(R11)(R8*1)
-	JMP     copy_done_204
+	JMP     copy_done_212
 
-copy_le2_201:
+copy_le2_209:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(R8*1), Y2
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y2, -32(R11)(R8*1)
 
-copy_done_204:
-	JMP cx_done_200
+copy_done_212:
+	JMP cx_done_208
 
-cx_short_199:
+cx_short_207:
 	CMPQ R8, $0x00000010
-	JAE  ladder_206
+	JAE  ladder_214
 	CMPQ R8, $0x00000008
-	JAE  ladder_207
+	JAE  ladder_215
 	CMPQ R8, $0x00000004
-	JAE  ladder_208
+	JAE  ladder_216
 	CMPQ R8, $0x00000002
-	JAE  ladder_209
+	JAE  ladder_217
 	CMPQ R8, $0x00000001
-	JB   ladder_done_205
-	JMP  ladder_210
+	JB   ladder_done_213
+	JMP  ladder_218
 
-ladder_206:
+ladder_214:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(R8*1), X2
 	VMOVDQU X1, (R11)
 	VMOVDQU X2, -16(R11)(R8*1)
-	JMP     ladder_done_205
+	JMP     ladder_done_213
 
-ladder_207:
+ladder_215:
 	MOVQ (CX), R12
 	MOVQ -8(CX)(R8*1), R13
 	MOVQ R12, (R11)
 	MOVQ R13, -8(R11)(R8*1)
-	JMP  ladder_done_205
+	JMP  ladder_done_213
 
-ladder_208:
+ladder_216:
 	MOVL (CX), R12
 	MOVL -4(CX)(R8*1), R13
 	MOVL R12, (R11)
 	MOVL R13, -4(R11)(R8*1)
-	JMP  ladder_done_205
+	JMP  ladder_done_213
 
-ladder_209:
+ladder_217:
 	MOVW (CX), R12
 	MOVW -2(CX)(R8*1), R13
 	MOVW R12, (R11)
 	MOVW R13, -2(R11)(R8*1)
-	JMP  ladder_done_205
+	JMP  ladder_done_213
 
-ladder_210:
+ladder_218:
 	MOVB (CX), R12
 	MOVB R12, (R11)
 
-ladder_done_205:
-cx_done_200:
+ladder_done_213:
+cx_done_208:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_174
+	JNZ  rows_loop_182
 	VZEROUPPER
 
-ret_149:
+ret_157:
 	RET
 
 // func rowsEdge1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -2783,30 +2875,30 @@ TEXT ·rowsEdge1AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_211
+	JZ    ret_219
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_211
+	JZ    ret_219
 	CMPQ  R8, $0x00000020
-	JAE   class32_213
+	JAE   class32_221
 	CMPQ  R8, $0x00000010
-	JAE   class16_214
+	JAE   class16_222
 	CMPQ  R8, $0x00000008
-	JAE   class8_215
+	JAE   class8_223
 	CMPQ  R8, $0x00000004
-	JAE   class4_216
-	JMP   general_212
+	JAE   class4_224
+	JMP   general_220
 
-class32_213:
+class32_221:
 	CMPQ DI, $0x00000020
-	JA   general_212
+	JA   general_220
 	CMPQ R9, $0x00000020
-	JA   general_212
+	JA   general_220
 	CMPQ R8, $0x00000040
-	JA   mid_le4_217
+	JA   mid_le4_225
 
-rows_loop_220:
+rows_loop_228:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -2819,15 +2911,15 @@ rows_loop_220:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_220
+	JNZ          rows_loop_228
 	VZEROUPPER
 	RET
 
-mid_le4_217:
+mid_le4_225:
 	CMPQ R8, $0x00000080
-	JA   mid_big_218
+	JA   mid_big_226
 
-rows_loop_221:
+rows_loop_229:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -2844,15 +2936,15 @@ rows_loop_221:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_221
+	JNZ          rows_loop_229
 	VZEROUPPER
 	RET
 
-mid_big_218:
+mid_big_226:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_219
+	JAE  mid_huge_227
 
-rows_loop_222:
+rows_loop_230:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -2861,7 +2953,7 @@ rows_loop_222:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_225:
+copy_loop_233:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -2873,7 +2965,7 @@ copy_loop_225:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_225
+	JB      copy_loop_233
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -2886,12 +2978,12 @@ copy_loop_225:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_222
+	JNZ     rows_loop_230
 	VZEROUPPER
 	RET
 
-mid_huge_219:
-rows_loop_227:
+mid_huge_227:
+rows_loop_235:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -2906,9 +2998,9 @@ rows_loop_227:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_232
+	JAE          copy_tail_240
 
-copy_loop_230:
+copy_loop_238:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -2920,9 +3012,9 @@ copy_loop_230:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_230
+	JB      copy_loop_238
 
-copy_tail_232:
+copy_tail_240:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -2935,17 +3027,17 @@ copy_tail_232:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_227
+	JNZ     rows_loop_235
 	VZEROUPPER
 	RET
 
-class16_214:
+class16_222:
 	CMPQ DI, $0x00000010
-	JA   general_212
+	JA   general_220
 	CMPQ R9, $0x00000010
-	JA   general_212
+	JA   general_220
 
-rows_loop_233:
+rows_loop_241:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -2958,17 +3050,17 @@ rows_loop_233:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_233
+	JNZ          rows_loop_241
 	VZEROUPPER
 	RET
 
-class8_215:
+class8_223:
 	CMPQ DI, $0x00000008
-	JA   general_212
+	JA   general_220
 	CMPQ R9, $0x00000008
-	JA   general_212
+	JA   general_220
 
-rows_loop_234:
+rows_loop_242:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R12
@@ -2983,17 +3075,17 @@ rows_loop_234:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_234
+	JNZ     rows_loop_242
 	VZEROUPPER
 	RET
 
-class4_216:
+class4_224:
 	CMPQ DI, $0x00000004
-	JA   general_212
+	JA   general_220
 	CMPQ R9, $0x00000004
-	JA   general_212
+	JA   general_220
 
-rows_loop_235:
+rows_loop_243:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -3008,184 +3100,184 @@ rows_loop_235:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_235
+	JNZ     rows_loop_243
 	VZEROUPPER
 	RET
 
-general_212:
-rows_loop_236:
+general_220:
+rows_loop_244:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_237
+	JB           fx_short_245
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_239
+	JBE          fill_le2_247
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_240
+	JBE          fill_le4_248
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_241:
+fill_loop_249:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_241
+	JB      fill_loop_249
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_242
+	JMP     fill_done_250
 
-fill_le4_240:
+fill_le4_248:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_242
+	JMP     fill_done_250
 
-fill_le2_239:
+fill_le2_247:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_242:
-	JMP fx_done_238
+fill_done_250:
+	JMP fx_done_246
 
-fx_short_237:
+fx_short_245:
 	CMPQ DI, $0x00000010
-	JAE  ladder_244
+	JAE  ladder_252
 	CMPQ DI, $0x00000008
-	JAE  ladder_245
+	JAE  ladder_253
 	CMPQ DI, $0x00000004
-	JAE  ladder_246
+	JAE  ladder_254
 	CMPQ DI, $0x00000002
-	JAE  ladder_247
+	JAE  ladder_255
 	CMPQ DI, $0x00000001
-	JB   ladder_done_243
-	JMP  ladder_248
+	JB   ladder_done_251
+	JMP  ladder_256
 
-ladder_244:
+ladder_252:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_243
+	JMP     ladder_done_251
 
-ladder_245:
+ladder_253:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_243
+	JMP   ladder_done_251
 
-ladder_246:
+ladder_254:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_243
+	JMP   ladder_done_251
 
-ladder_247:
+ladder_255:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_243
+	JMP   ladder_done_251
 
-ladder_248:
+ladder_256:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_243:
-fx_done_238:
+ladder_done_251:
+fx_done_246:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_249
+	JB   fx_short_257
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_251
+	JBE  fill_le2_259
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_252
+	JBE  fill_le4_260
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_253:
+fill_loop_261:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_253
+	JB      fill_loop_261
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_254
+	JMP     fill_done_262
 
-fill_le4_252:
+fill_le4_260:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_254
+	JMP     fill_done_262
 
-fill_le2_251:
+fill_le2_259:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_254:
-	JMP fx_done_250
+fill_done_262:
+	JMP fx_done_258
 
-fx_short_249:
+fx_short_257:
 	CMPQ R9, $0x00000010
-	JAE  ladder_256
+	JAE  ladder_264
 	CMPQ R9, $0x00000008
-	JAE  ladder_257
+	JAE  ladder_265
 	CMPQ R9, $0x00000004
-	JAE  ladder_258
+	JAE  ladder_266
 	CMPQ R9, $0x00000002
-	JAE  ladder_259
+	JAE  ladder_267
 	CMPQ R9, $0x00000001
-	JB   ladder_done_255
-	JMP  ladder_260
+	JB   ladder_done_263
+	JMP  ladder_268
 
-ladder_256:
+ladder_264:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_255
+	JMP     ladder_done_263
 
-ladder_257:
+ladder_265:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_255
+	JMP   ladder_done_263
 
-ladder_258:
+ladder_266:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_255
+	JMP   ladder_done_263
 
-ladder_259:
+ladder_267:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_255
+	JMP   ladder_done_263
 
-ladder_260:
+ladder_268:
 	VMOVQ X1, R11
 	MOVB  R11, (R10)
 
-ladder_done_255:
-fx_done_250:
+ladder_done_263:
+fx_done_258:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_261
+	JB   cx_short_269
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_263
+	JBE  copy_le2_271
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_264
+	JBE  copy_le4_272
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_265:
+copy_loop_273:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3197,7 +3289,7 @@ copy_loop_265:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_265
+	JB      copy_loop_273
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3207,9 +3299,9 @@ copy_loop_265:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_266
+	JMP     copy_done_274
 
-copy_le4_264:
+copy_le4_272:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -3218,71 +3310,71 @@ copy_le4_264:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_266
+	JMP     copy_done_274
 
-copy_le2_263:
+copy_le2_271:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_266:
-	JMP cx_done_262
+copy_done_274:
+	JMP cx_done_270
 
-cx_short_261:
+cx_short_269:
 	CMPQ R8, $0x00000010
-	JAE  ladder_268
+	JAE  ladder_276
 	CMPQ R8, $0x00000008
-	JAE  ladder_269
+	JAE  ladder_277
 	CMPQ R8, $0x00000004
-	JAE  ladder_270
+	JAE  ladder_278
 	CMPQ R8, $0x00000002
-	JAE  ladder_271
+	JAE  ladder_279
 	CMPQ R8, $0x00000001
-	JB   ladder_done_267
-	JMP  ladder_272
+	JB   ladder_done_275
+	JMP  ladder_280
 
-ladder_268:
+ladder_276:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_267
+	JMP     ladder_done_275
 
-ladder_269:
+ladder_277:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_267
+	JMP  ladder_done_275
 
-ladder_270:
+ladder_278:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_267
+	JMP  ladder_done_275
 
-ladder_271:
+ladder_279:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_267
+	JMP  ladder_done_275
 
-ladder_272:
+ladder_280:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_267:
-cx_done_262:
+ladder_done_275:
+cx_done_270:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_236
+	JNZ  rows_loop_244
 	VZEROUPPER
 
-ret_211:
+ret_219:
 	RET
 
 // func rowsEdge2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -3298,30 +3390,30 @@ TEXT ·rowsEdge2AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_273
+	JZ    ret_281
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_273
+	JZ    ret_281
 	CMPQ  R8, $0x00000020
-	JAE   class32_275
+	JAE   class32_283
 	CMPQ  R8, $0x00000010
-	JAE   class16_276
+	JAE   class16_284
 	CMPQ  R8, $0x00000008
-	JAE   class8_277
+	JAE   class8_285
 	CMPQ  R8, $0x00000004
-	JAE   class4_278
-	JMP   general_274
+	JAE   class4_286
+	JMP   general_282
 
-class32_275:
+class32_283:
 	CMPQ DI, $0x00000020
-	JA   general_274
+	JA   general_282
 	CMPQ R9, $0x00000020
-	JA   general_274
+	JA   general_282
 	CMPQ R8, $0x00000040
-	JA   mid_le4_279
+	JA   mid_le4_287
 
-rows_loop_282:
+rows_loop_290:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3334,15 +3426,15 @@ rows_loop_282:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_282
+	JNZ          rows_loop_290
 	VZEROUPPER
 	RET
 
-mid_le4_279:
+mid_le4_287:
 	CMPQ R8, $0x00000080
-	JA   mid_big_280
+	JA   mid_big_288
 
-rows_loop_283:
+rows_loop_291:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3359,15 +3451,15 @@ rows_loop_283:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_283
+	JNZ          rows_loop_291
 	VZEROUPPER
 	RET
 
-mid_big_280:
+mid_big_288:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_281
+	JAE  mid_huge_289
 
-rows_loop_284:
+rows_loop_292:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3376,7 +3468,7 @@ rows_loop_284:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_287:
+copy_loop_295:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3388,7 +3480,7 @@ copy_loop_287:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_287
+	JB      copy_loop_295
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3401,12 +3493,12 @@ copy_loop_287:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_284
+	JNZ     rows_loop_292
 	VZEROUPPER
 	RET
 
-mid_huge_281:
-rows_loop_289:
+mid_huge_289:
+rows_loop_297:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3421,9 +3513,9 @@ rows_loop_289:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_294
+	JAE          copy_tail_302
 
-copy_loop_292:
+copy_loop_300:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -3435,9 +3527,9 @@ copy_loop_292:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_292
+	JB      copy_loop_300
 
-copy_tail_294:
+copy_tail_302:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -3450,17 +3542,17 @@ copy_tail_294:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_289
+	JNZ     rows_loop_297
 	VZEROUPPER
 	RET
 
-class16_276:
+class16_284:
 	CMPQ DI, $0x00000010
-	JA   general_274
+	JA   general_282
 	CMPQ R9, $0x00000010
-	JA   general_274
+	JA   general_282
 
-rows_loop_295:
+rows_loop_303:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -3473,17 +3565,17 @@ rows_loop_295:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_295
+	JNZ          rows_loop_303
 	VZEROUPPER
 	RET
 
-class8_277:
+class8_285:
 	CMPQ DI, $0x00000008
-	JA   general_274
+	JA   general_282
 	CMPQ R9, $0x00000008
-	JA   general_274
+	JA   general_282
 
-rows_loop_296:
+rows_loop_304:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R12
@@ -3498,17 +3590,17 @@ rows_loop_296:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_296
+	JNZ     rows_loop_304
 	VZEROUPPER
 	RET
 
-class4_278:
+class4_286:
 	CMPQ DI, $0x00000004
-	JA   general_274
+	JA   general_282
 	CMPQ R9, $0x00000004
-	JA   general_274
+	JA   general_282
 
-rows_loop_297:
+rows_loop_305:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -3523,170 +3615,170 @@ rows_loop_297:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_297
+	JNZ     rows_loop_305
 	VZEROUPPER
 	RET
 
-general_274:
-rows_loop_298:
+general_282:
+rows_loop_306:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_299
+	JB           fx_short_307
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_301
+	JBE          fill_le2_309
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_302
+	JBE          fill_le4_310
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_303:
+fill_loop_311:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_303
+	JB      fill_loop_311
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_304
+	JMP     fill_done_312
 
-fill_le4_302:
+fill_le4_310:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_304
+	JMP     fill_done_312
 
-fill_le2_301:
+fill_le2_309:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_304:
-	JMP fx_done_300
+fill_done_312:
+	JMP fx_done_308
 
-fx_short_299:
+fx_short_307:
 	CMPQ DI, $0x00000010
-	JAE  ladder_306
+	JAE  ladder_314
 	CMPQ DI, $0x00000008
-	JAE  ladder_307
+	JAE  ladder_315
 	CMPQ DI, $0x00000004
-	JAE  ladder_308
+	JAE  ladder_316
 	CMPQ DI, $0x00000002
-	JB   ladder_done_305
-	JMP  ladder_309
+	JB   ladder_done_313
+	JMP  ladder_317
 
-ladder_306:
+ladder_314:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_305
+	JMP     ladder_done_313
 
-ladder_307:
+ladder_315:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_305
+	JMP   ladder_done_313
 
-ladder_308:
+ladder_316:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_305
+	JMP   ladder_done_313
 
-ladder_309:
+ladder_317:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
 
-ladder_done_305:
-fx_done_300:
+ladder_done_313:
+fx_done_308:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_310
+	JB   fx_short_318
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_312
+	JBE  fill_le2_320
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_313
+	JBE  fill_le4_321
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_314:
+fill_loop_322:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_314
+	JB      fill_loop_322
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_315
+	JMP     fill_done_323
 
-fill_le4_313:
+fill_le4_321:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_315
+	JMP     fill_done_323
 
-fill_le2_312:
+fill_le2_320:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_315:
-	JMP fx_done_311
+fill_done_323:
+	JMP fx_done_319
 
-fx_short_310:
+fx_short_318:
 	CMPQ R9, $0x00000010
-	JAE  ladder_317
+	JAE  ladder_325
 	CMPQ R9, $0x00000008
-	JAE  ladder_318
+	JAE  ladder_326
 	CMPQ R9, $0x00000004
-	JAE  ladder_319
+	JAE  ladder_327
 	CMPQ R9, $0x00000002
-	JB   ladder_done_316
-	JMP  ladder_320
+	JB   ladder_done_324
+	JMP  ladder_328
 
-ladder_317:
+ladder_325:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_316
+	JMP     ladder_done_324
 
-ladder_318:
+ladder_326:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_316
+	JMP   ladder_done_324
 
-ladder_319:
+ladder_327:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_316
+	JMP   ladder_done_324
 
-ladder_320:
+ladder_328:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
 
-ladder_done_316:
-fx_done_311:
+ladder_done_324:
+fx_done_319:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_321
+	JB   cx_short_329
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_323
+	JBE  copy_le2_331
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_324
+	JBE  copy_le4_332
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_325:
+copy_loop_333:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3698,7 +3790,7 @@ copy_loop_325:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_325
+	JB      copy_loop_333
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3708,9 +3800,9 @@ copy_loop_325:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_326
+	JMP     copy_done_334
 
-copy_le4_324:
+copy_le4_332:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -3719,64 +3811,64 @@ copy_le4_324:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_326
+	JMP     copy_done_334
 
-copy_le2_323:
+copy_le2_331:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_326:
-	JMP cx_done_322
+copy_done_334:
+	JMP cx_done_330
 
-cx_short_321:
+cx_short_329:
 	CMPQ R8, $0x00000010
-	JAE  ladder_328
+	JAE  ladder_336
 	CMPQ R8, $0x00000008
-	JAE  ladder_329
+	JAE  ladder_337
 	CMPQ R8, $0x00000004
-	JAE  ladder_330
+	JAE  ladder_338
 	CMPQ R8, $0x00000002
-	JB   ladder_done_327
-	JMP  ladder_331
+	JB   ladder_done_335
+	JMP  ladder_339
 
-ladder_328:
+ladder_336:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_327
+	JMP     ladder_done_335
 
-ladder_329:
+ladder_337:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_327
+	JMP  ladder_done_335
 
-ladder_330:
+ladder_338:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_327
+	JMP  ladder_done_335
 
-ladder_331:
+ladder_339:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
 
-ladder_done_327:
-cx_done_322:
+ladder_done_335:
+cx_done_330:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_298
+	JNZ  rows_loop_306
 	VZEROUPPER
 
-ret_273:
+ret_281:
 	RET
 
 // func rowsEdge4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -3792,30 +3884,30 @@ TEXT ·rowsEdge4AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_332
+	JZ    ret_340
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_332
+	JZ    ret_340
 	CMPQ  R8, $0x00000020
-	JAE   class32_334
+	JAE   class32_342
 	CMPQ  R8, $0x00000010
-	JAE   class16_335
+	JAE   class16_343
 	CMPQ  R8, $0x00000008
-	JAE   class8_336
+	JAE   class8_344
 	CMPQ  R8, $0x00000004
-	JAE   class4_337
-	JMP   general_333
+	JAE   class4_345
+	JMP   general_341
 
-class32_334:
+class32_342:
 	CMPQ DI, $0x00000020
-	JA   general_333
+	JA   general_341
 	CMPQ R9, $0x00000020
-	JA   general_333
+	JA   general_341
 	CMPQ R8, $0x00000040
-	JA   mid_le4_338
+	JA   mid_le4_346
 
-rows_loop_341:
+rows_loop_349:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3828,15 +3920,15 @@ rows_loop_341:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_341
+	JNZ          rows_loop_349
 	VZEROUPPER
 	RET
 
-mid_le4_338:
+mid_le4_346:
 	CMPQ R8, $0x00000080
-	JA   mid_big_339
+	JA   mid_big_347
 
-rows_loop_342:
+rows_loop_350:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3853,15 +3945,15 @@ rows_loop_342:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_342
+	JNZ          rows_loop_350
 	VZEROUPPER
 	RET
 
-mid_big_339:
+mid_big_347:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_340
+	JAE  mid_huge_348
 
-rows_loop_343:
+rows_loop_351:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3870,7 +3962,7 @@ rows_loop_343:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_346:
+copy_loop_354:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3882,7 +3974,7 @@ copy_loop_346:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_346
+	JB      copy_loop_354
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3895,12 +3987,12 @@ copy_loop_346:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_343
+	JNZ     rows_loop_351
 	VZEROUPPER
 	RET
 
-mid_huge_340:
-rows_loop_348:
+mid_huge_348:
+rows_loop_356:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3915,9 +4007,9 @@ rows_loop_348:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_353
+	JAE          copy_tail_361
 
-copy_loop_351:
+copy_loop_359:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -3929,9 +4021,9 @@ copy_loop_351:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_351
+	JB      copy_loop_359
 
-copy_tail_353:
+copy_tail_361:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -3944,17 +4036,17 @@ copy_tail_353:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_348
+	JNZ     rows_loop_356
 	VZEROUPPER
 	RET
 
-class16_335:
+class16_343:
 	CMPQ DI, $0x00000010
-	JA   general_333
+	JA   general_341
 	CMPQ R9, $0x00000010
-	JA   general_333
+	JA   general_341
 
-rows_loop_354:
+rows_loop_362:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -3967,17 +4059,17 @@ rows_loop_354:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_354
+	JNZ          rows_loop_362
 	VZEROUPPER
 	RET
 
-class8_336:
+class8_344:
 	CMPQ DI, $0x00000008
-	JA   general_333
+	JA   general_341
 	CMPQ R9, $0x00000008
-	JA   general_333
+	JA   general_341
 
-rows_loop_355:
+rows_loop_363:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R12
@@ -3992,17 +4084,17 @@ rows_loop_355:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_355
+	JNZ     rows_loop_363
 	VZEROUPPER
 	RET
 
-class4_337:
+class4_345:
 	CMPQ DI, $0x00000004
-	JA   general_333
+	JA   general_341
 	CMPQ R9, $0x00000004
-	JA   general_333
+	JA   general_341
 
-rows_loop_356:
+rows_loop_364:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -4015,154 +4107,154 @@ rows_loop_356:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_356
+	JNZ     rows_loop_364
 	VZEROUPPER
 	RET
 
-general_333:
-rows_loop_357:
+general_341:
+rows_loop_365:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_358
+	JB           fx_short_366
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_360
+	JBE          fill_le2_368
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_361
+	JBE          fill_le4_369
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_362:
+fill_loop_370:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_362
+	JB      fill_loop_370
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_363
+	JMP     fill_done_371
 
-fill_le4_361:
+fill_le4_369:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_363
+	JMP     fill_done_371
 
-fill_le2_360:
+fill_le2_368:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_363:
-	JMP fx_done_359
+fill_done_371:
+	JMP fx_done_367
 
-fx_short_358:
+fx_short_366:
 	CMPQ DI, $0x00000010
-	JAE  ladder_365
+	JAE  ladder_373
 	CMPQ DI, $0x00000008
-	JAE  ladder_366
+	JAE  ladder_374
 	CMPQ DI, $0x00000004
-	JB   ladder_done_364
-	JMP  ladder_367
+	JB   ladder_done_372
+	JMP  ladder_375
 
-ladder_365:
+ladder_373:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_364
+	JMP     ladder_done_372
 
-ladder_366:
+ladder_374:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_364
+	JMP   ladder_done_372
 
-ladder_367:
+ladder_375:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
 
-ladder_done_364:
-fx_done_359:
+ladder_done_372:
+fx_done_367:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_368
+	JB   fx_short_376
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_370
+	JBE  fill_le2_378
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_371
+	JBE  fill_le4_379
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_372:
+fill_loop_380:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_372
+	JB      fill_loop_380
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_373
+	JMP     fill_done_381
 
-fill_le4_371:
+fill_le4_379:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_373
+	JMP     fill_done_381
 
-fill_le2_370:
+fill_le2_378:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_373:
-	JMP fx_done_369
+fill_done_381:
+	JMP fx_done_377
 
-fx_short_368:
+fx_short_376:
 	CMPQ R9, $0x00000010
-	JAE  ladder_375
+	JAE  ladder_383
 	CMPQ R9, $0x00000008
-	JAE  ladder_376
+	JAE  ladder_384
 	CMPQ R9, $0x00000004
-	JB   ladder_done_374
-	JMP  ladder_377
+	JB   ladder_done_382
+	JMP  ladder_385
 
-ladder_375:
+ladder_383:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_374
+	JMP     ladder_done_382
 
-ladder_376:
+ladder_384:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_374
+	JMP   ladder_done_382
 
-ladder_377:
+ladder_385:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
 
-ladder_done_374:
-fx_done_369:
+ladder_done_382:
+fx_done_377:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_378
+	JB   cx_short_386
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_380
+	JBE  copy_le2_388
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_381
+	JBE  copy_le4_389
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_382:
+copy_loop_390:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4174,7 +4266,7 @@ copy_loop_382:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_382
+	JB      copy_loop_390
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4184,9 +4276,9 @@ copy_loop_382:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_383
+	JMP     copy_done_391
 
-copy_le4_381:
+copy_le4_389:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4195,55 +4287,55 @@ copy_le4_381:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_383
+	JMP     copy_done_391
 
-copy_le2_380:
+copy_le2_388:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_383:
-	JMP cx_done_379
+copy_done_391:
+	JMP cx_done_387
 
-cx_short_378:
+cx_short_386:
 	CMPQ R8, $0x00000010
-	JAE  ladder_385
+	JAE  ladder_393
 	CMPQ R8, $0x00000008
-	JAE  ladder_386
+	JAE  ladder_394
 	CMPQ R8, $0x00000004
-	JB   ladder_done_384
-	JMP  ladder_387
+	JB   ladder_done_392
+	JMP  ladder_395
 
-ladder_385:
+ladder_393:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_384
+	JMP     ladder_done_392
 
-ladder_386:
+ladder_394:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_384
+	JMP  ladder_done_392
 
-ladder_387:
+ladder_395:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
 
-ladder_done_384:
-cx_done_379:
+ladder_done_392:
+cx_done_387:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_357
+	JNZ  rows_loop_365
 	VZEROUPPER
 
-ret_332:
+ret_340:
 	RET
 
 // func rowsEdge8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4258,28 +4350,28 @@ TEXT ·rowsEdge8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_388
+	JZ    ret_396
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_388
+	JZ    ret_396
 	CMPQ  R8, $0x00000020
-	JAE   class32_390
+	JAE   class32_398
 	CMPQ  R8, $0x00000010
-	JAE   class16_391
+	JAE   class16_399
 	CMPQ  R8, $0x00000008
-	JAE   class8_392
-	JMP   general_389
+	JAE   class8_400
+	JMP   general_397
 
-class32_390:
+class32_398:
 	CMPQ DI, $0x00000020
-	JA   general_389
+	JA   general_397
 	CMPQ R9, $0x00000020
-	JA   general_389
+	JA   general_397
 	CMPQ R8, $0x00000040
-	JA   mid_le4_393
+	JA   mid_le4_401
 
-rows_loop_396:
+rows_loop_404:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4292,15 +4384,15 @@ rows_loop_396:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_396
+	JNZ          rows_loop_404
 	VZEROUPPER
 	RET
 
-mid_le4_393:
+mid_le4_401:
 	CMPQ R8, $0x00000080
-	JA   mid_big_394
+	JA   mid_big_402
 
-rows_loop_397:
+rows_loop_405:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4317,15 +4409,15 @@ rows_loop_397:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_397
+	JNZ          rows_loop_405
 	VZEROUPPER
 	RET
 
-mid_big_394:
+mid_big_402:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_395
+	JAE  mid_huge_403
 
-rows_loop_398:
+rows_loop_406:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4334,7 +4426,7 @@ rows_loop_398:
 	LEAQ         -128(R9)(R8*1), R11
 	MOVQ         CX, R12
 
-copy_loop_401:
+copy_loop_409:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4346,7 +4438,7 @@ copy_loop_401:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_401
+	JB      copy_loop_409
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4359,12 +4451,12 @@ copy_loop_401:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_398
+	JNZ     rows_loop_406
 	VZEROUPPER
 	RET
 
-mid_huge_395:
-rows_loop_403:
+mid_huge_403:
+rows_loop_411:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4379,9 +4471,9 @@ rows_loop_403:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R11
-	JAE          copy_tail_408
+	JAE          copy_tail_416
 
-copy_loop_406:
+copy_loop_414:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4393,9 +4485,9 @@ copy_loop_406:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_406
+	JB      copy_loop_414
 
-copy_tail_408:
+copy_tail_416:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4408,17 +4500,17 @@ copy_tail_408:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_403
+	JNZ     rows_loop_411
 	VZEROUPPER
 	RET
 
-class16_391:
+class16_399:
 	CMPQ DI, $0x00000010
-	JA   general_389
+	JA   general_397
 	CMPQ R9, $0x00000010
-	JA   general_389
+	JA   general_397
 
-rows_loop_409:
+rows_loop_417:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -4431,17 +4523,17 @@ rows_loop_409:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_409
+	JNZ          rows_loop_417
 	VZEROUPPER
 	RET
 
-class8_392:
+class8_400:
 	CMPQ DI, $0x00000008
-	JA   general_389
+	JA   general_397
 	CMPQ R9, $0x00000008
-	JA   general_389
+	JA   general_397
 
-rows_loop_410:
+rows_loop_418:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R11
 	MOVQ R9, (AX)
@@ -4454,138 +4546,138 @@ rows_loop_410:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_410
+	JNZ  rows_loop_418
 	VZEROUPPER
 	RET
 
-general_389:
-rows_loop_411:
+general_397:
+rows_loop_419:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_412
+	JB           fx_short_420
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_414
+	JBE          fill_le2_422
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_415
+	JBE          fill_le4_423
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_416:
+fill_loop_424:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_416
+	JB      fill_loop_424
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_417
+	JMP     fill_done_425
 
-fill_le4_415:
+fill_le4_423:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_417
+	JMP     fill_done_425
 
-fill_le2_414:
+fill_le2_422:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_417:
-	JMP fx_done_413
+fill_done_425:
+	JMP fx_done_421
 
-fx_short_412:
+fx_short_420:
 	CMPQ DI, $0x00000010
-	JAE  ladder_419
+	JAE  ladder_427
 	CMPQ DI, $0x00000008
-	JB   ladder_done_418
-	JMP  ladder_420
+	JB   ladder_done_426
+	JMP  ladder_428
 
-ladder_419:
+ladder_427:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_418
+	JMP     ladder_done_426
 
-ladder_420:
+ladder_428:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
 
-ladder_done_418:
-fx_done_413:
+ladder_done_426:
+fx_done_421:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_421
+	JB   fx_short_429
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_423
+	JBE  fill_le2_431
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_424
+	JBE  fill_le4_432
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_425:
+fill_loop_433:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_425
+	JB      fill_loop_433
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_426
+	JMP     fill_done_434
 
-fill_le4_424:
+fill_le4_432:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_426
+	JMP     fill_done_434
 
-fill_le2_423:
+fill_le2_431:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_426:
-	JMP fx_done_422
+fill_done_434:
+	JMP fx_done_430
 
-fx_short_421:
+fx_short_429:
 	CMPQ R9, $0x00000010
-	JAE  ladder_428
+	JAE  ladder_436
 	CMPQ R9, $0x00000008
-	JB   ladder_done_427
-	JMP  ladder_429
+	JB   ladder_done_435
+	JMP  ladder_437
 
-ladder_428:
+ladder_436:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_427
+	JMP     ladder_done_435
 
-ladder_429:
+ladder_437:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
 
-ladder_done_427:
-fx_done_422:
+ladder_done_435:
+fx_done_430:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_430
+	JB   cx_short_438
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_432
+	JBE  copy_le2_440
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_433
+	JBE  copy_le4_441
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_434:
+copy_loop_442:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4597,7 +4689,7 @@ copy_loop_434:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_434
+	JB      copy_loop_442
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4607,9 +4699,9 @@ copy_loop_434:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_435
+	JMP     copy_done_443
 
-copy_le4_433:
+copy_le4_441:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4618,46 +4710,46 @@ copy_le4_433:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_435
+	JMP     copy_done_443
 
-copy_le2_432:
+copy_le2_440:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_435:
-	JMP cx_done_431
+copy_done_443:
+	JMP cx_done_439
 
-cx_short_430:
+cx_short_438:
 	CMPQ R8, $0x00000010
-	JAE  ladder_437
+	JAE  ladder_445
 	CMPQ R8, $0x00000008
-	JB   ladder_done_436
-	JMP  ladder_438
+	JB   ladder_done_444
+	JMP  ladder_446
 
-ladder_437:
+ladder_445:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_436
+	JMP     ladder_done_444
 
-ladder_438:
+ladder_446:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
 
-ladder_done_436:
-cx_done_431:
+ladder_done_444:
+cx_done_439:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_411
+	JNZ  rows_loop_419
 	VZEROUPPER
 
-ret_388:
+ret_396:
 	RET
 
 // func rowsEdge16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4672,26 +4764,26 @@ TEXT ·rowsEdge16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_439
+	JZ    ret_447
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_439
+	JZ    ret_447
 	CMPQ  R8, $0x00000020
-	JAE   class32_441
+	JAE   class32_449
 	CMPQ  R8, $0x00000010
-	JAE   class16_442
-	JMP   general_440
+	JAE   class16_450
+	JMP   general_448
 
-class32_441:
+class32_449:
 	CMPQ DI, $0x00000020
-	JA   general_440
+	JA   general_448
 	CMPQ R9, $0x00000020
-	JA   general_440
+	JA   general_448
 	CMPQ R8, $0x00000040
-	JA   mid_le4_443
+	JA   mid_le4_451
 
-rows_loop_446:
+rows_loop_454:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4704,15 +4796,15 @@ rows_loop_446:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_446
+	JNZ            rows_loop_454
 	VZEROUPPER
 	RET
 
-mid_le4_443:
+mid_le4_451:
 	CMPQ R8, $0x00000080
-	JA   mid_big_444
+	JA   mid_big_452
 
-rows_loop_447:
+rows_loop_455:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4729,15 +4821,15 @@ rows_loop_447:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_447
+	JNZ            rows_loop_455
 	VZEROUPPER
 	RET
 
-mid_big_444:
+mid_big_452:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_445
+	JAE  mid_huge_453
 
-rows_loop_448:
+rows_loop_456:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4746,7 +4838,7 @@ rows_loop_448:
 	LEAQ           -128(R9)(R8*1), R11
 	MOVQ           CX, R12
 
-copy_loop_451:
+copy_loop_459:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4758,7 +4850,7 @@ copy_loop_451:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_451
+	JB      copy_loop_459
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4771,12 +4863,12 @@ copy_loop_451:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_448
+	JNZ     rows_loop_456
 	VZEROUPPER
 	RET
 
-mid_huge_445:
-rows_loop_453:
+mid_huge_453:
+rows_loop_461:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4791,9 +4883,9 @@ rows_loop_453:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R11
-	JAE            copy_tail_458
+	JAE            copy_tail_466
 
-copy_loop_456:
+copy_loop_464:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4805,9 +4897,9 @@ copy_loop_456:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_456
+	JB      copy_loop_464
 
-copy_tail_458:
+copy_tail_466:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4820,17 +4912,17 @@ copy_tail_458:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_453
+	JNZ     rows_loop_461
 	VZEROUPPER
 	RET
 
-class16_442:
+class16_450:
 	CMPQ DI, $0x00000010
-	JA   general_440
+	JA   general_448
 	CMPQ R9, $0x00000010
-	JA   general_440
+	JA   general_448
 
-rows_loop_459:
+rows_loop_467:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -4843,116 +4935,116 @@ rows_loop_459:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_459
+	JNZ     rows_loop_467
 	VZEROUPPER
 	RET
 
-general_440:
-rows_loop_460:
+general_448:
+rows_loop_468:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	CMPQ           DI, $0x00000020
-	JB             fx_short_461
+	JB             fx_short_469
 	CMPQ           DI, $0x00000040
-	JBE            fill_le2_463
+	JBE            fill_le2_471
 	CMPQ           DI, $0x00000080
-	JBE            fill_le4_464
+	JBE            fill_le4_472
 	LEAQ           -128(AX)(DI*1), R10
 	MOVQ           AX, R11
 
-fill_loop_465:
+fill_loop_473:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_465
+	JB      fill_loop_473
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_466
+	JMP     fill_done_474
 
-fill_le4_464:
+fill_le4_472:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_466
+	JMP     fill_done_474
 
-fill_le2_463:
+fill_le2_471:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_466:
-	JMP fx_done_462
+fill_done_474:
+	JMP fx_done_470
 
-fx_short_461:
+fx_short_469:
 	CMPQ    DI, $0x00000010
-	JB      ladder_done_467
+	JB      ladder_done_475
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 
-ladder_done_467:
-fx_done_462:
+ladder_done_475:
+fx_done_470:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_469
+	JB   fx_short_477
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_471
+	JBE  fill_le2_479
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_472
+	JBE  fill_le4_480
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_473:
+fill_loop_481:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_473
+	JB      fill_loop_481
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_474
+	JMP     fill_done_482
 
-fill_le4_472:
+fill_le4_480:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_474
+	JMP     fill_done_482
 
-fill_le2_471:
+fill_le2_479:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_474:
-	JMP fx_done_470
+fill_done_482:
+	JMP fx_done_478
 
-fx_short_469:
+fx_short_477:
 	CMPQ    R9, $0x00000010
-	JB      ladder_done_475
+	JB      ladder_done_483
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
 
-ladder_done_475:
-fx_done_470:
+ladder_done_483:
+fx_done_478:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_477
+	JB   cx_short_485
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_479
+	JBE  copy_le2_487
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_480
+	JBE  copy_le4_488
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_481:
+copy_loop_489:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4964,7 +5056,7 @@ copy_loop_481:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_481
+	JB      copy_loop_489
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4974,9 +5066,9 @@ copy_loop_481:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_482
+	JMP     copy_done_490
 
-copy_le4_480:
+copy_le4_488:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4985,34 +5077,34 @@ copy_le4_480:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_482
+	JMP     copy_done_490
 
-copy_le2_479:
+copy_le2_487:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_482:
-	JMP cx_done_478
+copy_done_490:
+	JMP cx_done_486
 
-cx_short_477:
+cx_short_485:
 	CMPQ    R8, $0x00000010
-	JB      ladder_done_483
+	JB      ladder_done_491
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
 
-ladder_done_483:
-cx_done_478:
+ladder_done_491:
+cx_done_486:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_460
+	JNZ  rows_loop_468
 	VZEROUPPER
 
-ret_439:
+ret_447:
 	RET
 
 // func rowsConstAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
@@ -5030,32 +5122,32 @@ TEXT ·rowsConstAVX512(SB), NOSPLIT, $0-72
 	VBROADCASTI64X4 (R10), Z0
 	MOVQ            (R10), R10
 	TESTQ           DX, DX
-	JZ              ret_485
+	JZ              ret_493
 	LEAQ            (DI)(R8*1), R11
 	LEAQ            (R11)(R9*1), R12
 	TESTQ           R12, R12
-	JZ              ret_485
+	JZ              ret_493
 	CMPQ            R8, $0x00000080
-	JAE             class64_487
+	JAE             class64_495
 	CMPQ            R8, $0x00000020
-	JAE             class32_488
+	JAE             class32_496
 	CMPQ            R8, $0x00000010
-	JAE             class16_489
+	JAE             class16_497
 	CMPQ            R8, $0x00000008
-	JAE             class8_490
+	JAE             class8_498
 	CMPQ            R8, $0x00000004
-	JAE             class4_491
-	JMP             general_486
+	JAE             class4_499
+	JMP             general_494
 
-class64_487:
+class64_495:
 	CMPQ DI, $0x00000040
-	JA   general_486
+	JA   general_494
 	CMPQ R9, $0x00000040
-	JA   general_486
+	JA   general_494
 	CMPQ R8, $0x00000080
-	JA   mid_le4_492
+	JA   mid_le4_500
 
-rows_loop_495:
+rows_loop_503:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5066,15 +5158,15 @@ rows_loop_495:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_495
+	JNZ       rows_loop_503
 	VZEROUPPER
 	RET
 
-mid_le4_492:
+mid_le4_500:
 	CMPQ R8, $0x00000100
-	JA   mid_big_493
+	JA   mid_big_501
 
-rows_loop_496:
+rows_loop_504:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5089,22 +5181,22 @@ rows_loop_496:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_496
+	JNZ       rows_loop_504
 	VZEROUPPER
 	RET
 
-mid_big_493:
+mid_big_501:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_494
+	JAE  mid_huge_502
 
-rows_loop_497:
+rows_loop_505:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
 	LEAQ      -256(R9)(R8*1), R10
 	MOVQ      CX, R11
 
-copy_loop_500:
+copy_loop_508:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -5116,7 +5208,7 @@ copy_loop_500:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_500
+	JB        copy_loop_508
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -5129,12 +5221,12 @@ copy_loop_500:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_497
+	JNZ       rows_loop_505
 	VZEROUPPER
 	RET
 
-mid_huge_494:
-rows_loop_502:
+mid_huge_502:
+rows_loop_510:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5147,9 +5239,9 @@ rows_loop_502:
 	SUBQ      R9, R13
 	LEAQ      (CX)(R13*1), R9
 	CMPQ      R11, R10
-	JAE       copy_tail_507
+	JAE       copy_tail_515
 
-copy_loop_505:
+copy_loop_513:
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
 	VMOVDQU64 128(R9), Z3
@@ -5161,9 +5253,9 @@ copy_loop_505:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_505
+	JB        copy_loop_513
 
-copy_tail_507:
+copy_tail_515:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
@@ -5176,19 +5268,19 @@ copy_tail_507:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_502
+	JNZ       rows_loop_510
 	VZEROUPPER
 	RET
 
-class32_488:
+class32_496:
 	CMPQ DI, $0x00000020
-	JA   general_486
+	JA   general_494
 	CMPQ R9, $0x00000020
-	JA   general_486
+	JA   general_494
 	CMPQ R8, $0x00000040
-	JA   mid_le4_508
+	JA   mid_le4_516
 
-rows_loop_511:
+rows_loop_519:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5199,15 +5291,15 @@ rows_loop_511:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_511
+	JNZ     rows_loop_519
 	VZEROUPPER
 	RET
 
-mid_le4_508:
+mid_le4_516:
 	CMPQ R8, $0x00000080
-	JA   mid_big_509
+	JA   mid_big_517
 
-rows_loop_512:
+rows_loop_520:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5222,22 +5314,22 @@ rows_loop_512:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_512
+	JNZ     rows_loop_520
 	VZEROUPPER
 	RET
 
-mid_big_509:
+mid_big_517:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_510
+	JAE  mid_huge_518
 
-rows_loop_513:
+rows_loop_521:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R11
 
-copy_loop_516:
+copy_loop_524:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -5249,7 +5341,7 @@ copy_loop_516:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_516
+	JB      copy_loop_524
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -5262,12 +5354,12 @@ copy_loop_516:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_513
+	JNZ     rows_loop_521
 	VZEROUPPER
 	RET
 
-mid_huge_510:
-rows_loop_518:
+mid_huge_518:
+rows_loop_526:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5280,9 +5372,9 @@ rows_loop_518:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R11, R10
-	JAE     copy_tail_523
+	JAE     copy_tail_531
 
-copy_loop_521:
+copy_loop_529:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -5294,9 +5386,9 @@ copy_loop_521:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_521
+	JB      copy_loop_529
 
-copy_tail_523:
+copy_tail_531:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -5309,17 +5401,17 @@ copy_tail_523:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_518
+	JNZ     rows_loop_526
 	VZEROUPPER
 	RET
 
-class16_489:
+class16_497:
 	CMPQ DI, $0x00000010
-	JA   general_486
+	JA   general_494
 	CMPQ R9, $0x00000010
-	JA   general_486
+	JA   general_494
 
-rows_loop_524:
+rows_loop_532:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5330,17 +5422,17 @@ rows_loop_524:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_524
+	JNZ     rows_loop_532
 	VZEROUPPER
 	RET
 
-class8_490:
+class8_498:
 	CMPQ DI, $0x00000008
-	JA   general_486
+	JA   general_494
 	CMPQ R9, $0x00000008
-	JA   general_486
+	JA   general_494
 
-rows_loop_525:
+rows_loop_533:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -5351,17 +5443,17 @@ rows_loop_525:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_525
+	JNZ  rows_loop_533
 	VZEROUPPER
 	RET
 
-class4_491:
+class4_499:
 	CMPQ DI, $0x00000004
-	JA   general_486
+	JA   general_494
 	CMPQ R9, $0x00000004
-	JA   general_486
+	JA   general_494
 
-rows_loop_526:
+rows_loop_534:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -5372,11 +5464,11 @@ rows_loop_526:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_526
+	JNZ  rows_loop_534
 	VZEROUPPER
 	RET
 
-general_486:
+general_494:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -5402,55 +5494,55 @@ general_486:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_527:
+rows_loop_535:
 	XORQ R9, R9
 
-fm_loop_528:
+fm_loop_536:
 	CMPQ      R9, R12
-	JAE       fm_tail_529
+	JAE       fm_tail_537
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_528
+	JMP       fm_loop_536
 
-fm_tail_529:
+fm_tail_537:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_530:
+fm_loop_538:
 	CMPQ      R10, R14
-	JAE       fm_tail_531
+	JAE       fm_tail_539
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_530
+	JMP       fm_loop_538
 
-fm_tail_531:
+fm_tail_539:
 	VMOVDQU8 Z0, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_532
+	JZ       cm_skip_540
 	XORQ     R10, R10
 
-cm_loop_533:
+cm_loop_541:
 	CMPQ      R10, R13
-	JAE       cm_tail_534
+	JAE       cm_tail_542
 	VMOVDQU64 (CX)(R10*1), Z1
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_533
+	JMP       cm_loop_541
 
-cm_tail_534:
+cm_tail_542:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z1
 	VMOVDQU8   Z1, K2, (R9)(R13*1)
 
-cm_skip_532:
+cm_skip_540:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_527
+	JNZ  rows_loop_535
 	VZEROUPPER
 
-ret_485:
+ret_493:
 	RET
 
 // func rowsEdge1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -5466,32 +5558,32 @@ TEXT ·rowsEdge1AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_535
+	JZ    ret_543
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_535
+	JZ    ret_543
 	CMPQ  R8, $0x00000080
-	JAE   class64_537
+	JAE   class64_545
 	CMPQ  R8, $0x00000020
-	JAE   class32_538
+	JAE   class32_546
 	CMPQ  R8, $0x00000010
-	JAE   class16_539
+	JAE   class16_547
 	CMPQ  R8, $0x00000008
-	JAE   class8_540
+	JAE   class8_548
 	CMPQ  R8, $0x00000004
-	JAE   class4_541
-	JMP   general_536
+	JAE   class4_549
+	JMP   general_544
 
-class64_537:
+class64_545:
 	CMPQ DI, $0x00000040
-	JA   general_536
+	JA   general_544
 	CMPQ R9, $0x00000040
-	JA   general_536
+	JA   general_544
 	CMPQ R8, $0x00000080
-	JA   mid_le4_542
+	JA   mid_le4_550
 
-rows_loop_545:
+rows_loop_553:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5504,15 +5596,15 @@ rows_loop_545:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_545
+	JNZ          rows_loop_553
 	VZEROUPPER
 	RET
 
-mid_le4_542:
+mid_le4_550:
 	CMPQ R8, $0x00000100
-	JA   mid_big_543
+	JA   mid_big_551
 
-rows_loop_546:
+rows_loop_554:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5529,15 +5621,15 @@ rows_loop_546:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_546
+	JNZ          rows_loop_554
 	VZEROUPPER
 	RET
 
-mid_big_543:
+mid_big_551:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_544
+	JAE  mid_huge_552
 
-rows_loop_547:
+rows_loop_555:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5546,7 +5638,7 @@ rows_loop_547:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_550:
+copy_loop_558:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -5558,7 +5650,7 @@ copy_loop_550:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_550
+	JB        copy_loop_558
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -5571,12 +5663,12 @@ copy_loop_550:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_547
+	JNZ       rows_loop_555
 	VZEROUPPER
 	RET
 
-mid_huge_544:
-rows_loop_552:
+mid_huge_552:
+rows_loop_560:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5591,9 +5683,9 @@ rows_loop_552:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_557
+	JAE          copy_tail_565
 
-copy_loop_555:
+copy_loop_563:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -5605,9 +5697,9 @@ copy_loop_555:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_555
+	JB        copy_loop_563
 
-copy_tail_557:
+copy_tail_565:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -5620,19 +5712,19 @@ copy_tail_557:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_552
+	JNZ       rows_loop_560
 	VZEROUPPER
 	RET
 
-class32_538:
+class32_546:
 	CMPQ DI, $0x00000020
-	JA   general_536
+	JA   general_544
 	CMPQ R9, $0x00000020
-	JA   general_536
+	JA   general_544
 	CMPQ R8, $0x00000040
-	JA   mid_le4_558
+	JA   mid_le4_566
 
-rows_loop_561:
+rows_loop_569:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5645,15 +5737,15 @@ rows_loop_561:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_561
+	JNZ          rows_loop_569
 	VZEROUPPER
 	RET
 
-mid_le4_558:
+mid_le4_566:
 	CMPQ R8, $0x00000080
-	JA   mid_big_559
+	JA   mid_big_567
 
-rows_loop_562:
+rows_loop_570:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5670,15 +5762,15 @@ rows_loop_562:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_562
+	JNZ          rows_loop_570
 	VZEROUPPER
 	RET
 
-mid_big_559:
+mid_big_567:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_560
+	JAE  mid_huge_568
 
-rows_loop_563:
+rows_loop_571:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5687,7 +5779,7 @@ rows_loop_563:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_566:
+copy_loop_574:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -5699,7 +5791,7 @@ copy_loop_566:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_566
+	JB      copy_loop_574
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -5712,12 +5804,12 @@ copy_loop_566:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_563
+	JNZ     rows_loop_571
 	VZEROUPPER
 	RET
 
-mid_huge_560:
-rows_loop_568:
+mid_huge_568:
+rows_loop_576:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5732,9 +5824,9 @@ rows_loop_568:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_573
+	JAE          copy_tail_581
 
-copy_loop_571:
+copy_loop_579:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -5746,9 +5838,9 @@ copy_loop_571:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_571
+	JB      copy_loop_579
 
-copy_tail_573:
+copy_tail_581:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -5761,17 +5853,17 @@ copy_tail_573:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_568
+	JNZ     rows_loop_576
 	VZEROUPPER
 	RET
 
-class16_539:
+class16_547:
 	CMPQ DI, $0x00000010
-	JA   general_536
+	JA   general_544
 	CMPQ R9, $0x00000010
-	JA   general_536
+	JA   general_544
 
-rows_loop_574:
+rows_loop_582:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -5784,17 +5876,17 @@ rows_loop_574:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_574
+	JNZ          rows_loop_582
 	VZEROUPPER
 	RET
 
-class8_540:
+class8_548:
 	CMPQ DI, $0x00000008
-	JA   general_536
+	JA   general_544
 	CMPQ R9, $0x00000008
-	JA   general_536
+	JA   general_544
 
-rows_loop_575:
+rows_loop_583:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R11
@@ -5809,17 +5901,17 @@ rows_loop_575:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_575
+	JNZ     rows_loop_583
 	VZEROUPPER
 	RET
 
-class4_541:
+class4_549:
 	CMPQ DI, $0x00000004
-	JA   general_536
+	JA   general_544
 	CMPQ R9, $0x00000004
-	JA   general_536
+	JA   general_544
 
-rows_loop_576:
+rows_loop_584:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -5834,11 +5926,11 @@ rows_loop_576:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_576
+	JNZ     rows_loop_584
 	VZEROUPPER
 	RET
 
-general_536:
+general_544:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -5864,57 +5956,57 @@ general_536:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_577:
+rows_loop_585:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_578:
+fm_loop_586:
 	CMPQ      R9, R12
-	JAE       fm_tail_579
+	JAE       fm_tail_587
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_578
+	JMP       fm_loop_586
 
-fm_tail_579:
+fm_tail_587:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_580:
+fm_loop_588:
 	CMPQ      R10, R14
-	JAE       fm_tail_581
+	JAE       fm_tail_589
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_580
+	JMP       fm_loop_588
 
-fm_tail_581:
+fm_tail_589:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_582
+	JZ       cm_skip_590
 	XORQ     R10, R10
 
-cm_loop_583:
+cm_loop_591:
 	CMPQ      R10, R13
-	JAE       cm_tail_584
+	JAE       cm_tail_592
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_583
+	JMP       cm_loop_591
 
-cm_tail_584:
+cm_tail_592:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_582:
+cm_skip_590:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_577
+	JNZ  rows_loop_585
 	VZEROUPPER
 
-ret_535:
+ret_543:
 	RET
 
 // func rowsEdge2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -5930,32 +6022,32 @@ TEXT ·rowsEdge2AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_585
+	JZ    ret_593
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_585
+	JZ    ret_593
 	CMPQ  R8, $0x00000080
-	JAE   class64_587
+	JAE   class64_595
 	CMPQ  R8, $0x00000020
-	JAE   class32_588
+	JAE   class32_596
 	CMPQ  R8, $0x00000010
-	JAE   class16_589
+	JAE   class16_597
 	CMPQ  R8, $0x00000008
-	JAE   class8_590
+	JAE   class8_598
 	CMPQ  R8, $0x00000004
-	JAE   class4_591
-	JMP   general_586
+	JAE   class4_599
+	JMP   general_594
 
-class64_587:
+class64_595:
 	CMPQ DI, $0x00000040
-	JA   general_586
+	JA   general_594
 	CMPQ R9, $0x00000040
-	JA   general_586
+	JA   general_594
 	CMPQ R8, $0x00000080
-	JA   mid_le4_592
+	JA   mid_le4_600
 
-rows_loop_595:
+rows_loop_603:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5968,15 +6060,15 @@ rows_loop_595:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_595
+	JNZ          rows_loop_603
 	VZEROUPPER
 	RET
 
-mid_le4_592:
+mid_le4_600:
 	CMPQ R8, $0x00000100
-	JA   mid_big_593
+	JA   mid_big_601
 
-rows_loop_596:
+rows_loop_604:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5993,15 +6085,15 @@ rows_loop_596:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_596
+	JNZ          rows_loop_604
 	VZEROUPPER
 	RET
 
-mid_big_593:
+mid_big_601:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_594
+	JAE  mid_huge_602
 
-rows_loop_597:
+rows_loop_605:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6010,7 +6102,7 @@ rows_loop_597:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_600:
+copy_loop_608:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -6022,7 +6114,7 @@ copy_loop_600:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_600
+	JB        copy_loop_608
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -6035,12 +6127,12 @@ copy_loop_600:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_597
+	JNZ       rows_loop_605
 	VZEROUPPER
 	RET
 
-mid_huge_594:
-rows_loop_602:
+mid_huge_602:
+rows_loop_610:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6055,9 +6147,9 @@ rows_loop_602:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_607
+	JAE          copy_tail_615
 
-copy_loop_605:
+copy_loop_613:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -6069,9 +6161,9 @@ copy_loop_605:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_605
+	JB        copy_loop_613
 
-copy_tail_607:
+copy_tail_615:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -6084,19 +6176,19 @@ copy_tail_607:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_602
+	JNZ       rows_loop_610
 	VZEROUPPER
 	RET
 
-class32_588:
+class32_596:
 	CMPQ DI, $0x00000020
-	JA   general_586
+	JA   general_594
 	CMPQ R9, $0x00000020
-	JA   general_586
+	JA   general_594
 	CMPQ R8, $0x00000040
-	JA   mid_le4_608
+	JA   mid_le4_616
 
-rows_loop_611:
+rows_loop_619:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6109,15 +6201,15 @@ rows_loop_611:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_611
+	JNZ          rows_loop_619
 	VZEROUPPER
 	RET
 
-mid_le4_608:
+mid_le4_616:
 	CMPQ R8, $0x00000080
-	JA   mid_big_609
+	JA   mid_big_617
 
-rows_loop_612:
+rows_loop_620:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6134,15 +6226,15 @@ rows_loop_612:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_612
+	JNZ          rows_loop_620
 	VZEROUPPER
 	RET
 
-mid_big_609:
+mid_big_617:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_610
+	JAE  mid_huge_618
 
-rows_loop_613:
+rows_loop_621:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6151,7 +6243,7 @@ rows_loop_613:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_616:
+copy_loop_624:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -6163,7 +6255,7 @@ copy_loop_616:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_616
+	JB      copy_loop_624
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -6176,12 +6268,12 @@ copy_loop_616:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_613
+	JNZ     rows_loop_621
 	VZEROUPPER
 	RET
 
-mid_huge_610:
-rows_loop_618:
+mid_huge_618:
+rows_loop_626:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6196,9 +6288,9 @@ rows_loop_618:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_623
+	JAE          copy_tail_631
 
-copy_loop_621:
+copy_loop_629:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -6210,9 +6302,9 @@ copy_loop_621:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_621
+	JB      copy_loop_629
 
-copy_tail_623:
+copy_tail_631:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -6225,17 +6317,17 @@ copy_tail_623:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_618
+	JNZ     rows_loop_626
 	VZEROUPPER
 	RET
 
-class16_589:
+class16_597:
 	CMPQ DI, $0x00000010
-	JA   general_586
+	JA   general_594
 	CMPQ R9, $0x00000010
-	JA   general_586
+	JA   general_594
 
-rows_loop_624:
+rows_loop_632:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -6248,17 +6340,17 @@ rows_loop_624:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_624
+	JNZ          rows_loop_632
 	VZEROUPPER
 	RET
 
-class8_590:
+class8_598:
 	CMPQ DI, $0x00000008
-	JA   general_586
+	JA   general_594
 	CMPQ R9, $0x00000008
-	JA   general_586
+	JA   general_594
 
-rows_loop_625:
+rows_loop_633:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R11
@@ -6273,17 +6365,17 @@ rows_loop_625:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_625
+	JNZ     rows_loop_633
 	VZEROUPPER
 	RET
 
-class4_591:
+class4_599:
 	CMPQ DI, $0x00000004
-	JA   general_586
+	JA   general_594
 	CMPQ R9, $0x00000004
-	JA   general_586
+	JA   general_594
 
-rows_loop_626:
+rows_loop_634:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -6298,11 +6390,11 @@ rows_loop_626:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_626
+	JNZ     rows_loop_634
 	VZEROUPPER
 	RET
 
-general_586:
+general_594:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -6328,57 +6420,57 @@ general_586:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_627:
+rows_loop_635:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_628:
+fm_loop_636:
 	CMPQ      R9, R12
-	JAE       fm_tail_629
+	JAE       fm_tail_637
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_628
+	JMP       fm_loop_636
 
-fm_tail_629:
+fm_tail_637:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_630:
+fm_loop_638:
 	CMPQ      R10, R14
-	JAE       fm_tail_631
+	JAE       fm_tail_639
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_630
+	JMP       fm_loop_638
 
-fm_tail_631:
+fm_tail_639:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_632
+	JZ       cm_skip_640
 	XORQ     R10, R10
 
-cm_loop_633:
+cm_loop_641:
 	CMPQ      R10, R13
-	JAE       cm_tail_634
+	JAE       cm_tail_642
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_633
+	JMP       cm_loop_641
 
-cm_tail_634:
+cm_tail_642:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_632:
+cm_skip_640:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_627
+	JNZ  rows_loop_635
 	VZEROUPPER
 
-ret_585:
+ret_593:
 	RET
 
 // func rowsEdge4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -6394,32 +6486,32 @@ TEXT ·rowsEdge4AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_635
+	JZ    ret_643
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_635
+	JZ    ret_643
 	CMPQ  R8, $0x00000080
-	JAE   class64_637
+	JAE   class64_645
 	CMPQ  R8, $0x00000020
-	JAE   class32_638
+	JAE   class32_646
 	CMPQ  R8, $0x00000010
-	JAE   class16_639
+	JAE   class16_647
 	CMPQ  R8, $0x00000008
-	JAE   class8_640
+	JAE   class8_648
 	CMPQ  R8, $0x00000004
-	JAE   class4_641
-	JMP   general_636
+	JAE   class4_649
+	JMP   general_644
 
-class64_637:
+class64_645:
 	CMPQ DI, $0x00000040
-	JA   general_636
+	JA   general_644
 	CMPQ R9, $0x00000040
-	JA   general_636
+	JA   general_644
 	CMPQ R8, $0x00000080
-	JA   mid_le4_642
+	JA   mid_le4_650
 
-rows_loop_645:
+rows_loop_653:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6432,15 +6524,15 @@ rows_loop_645:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_645
+	JNZ          rows_loop_653
 	VZEROUPPER
 	RET
 
-mid_le4_642:
+mid_le4_650:
 	CMPQ R8, $0x00000100
-	JA   mid_big_643
+	JA   mid_big_651
 
-rows_loop_646:
+rows_loop_654:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6457,15 +6549,15 @@ rows_loop_646:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_646
+	JNZ          rows_loop_654
 	VZEROUPPER
 	RET
 
-mid_big_643:
+mid_big_651:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_644
+	JAE  mid_huge_652
 
-rows_loop_647:
+rows_loop_655:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6474,7 +6566,7 @@ rows_loop_647:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_650:
+copy_loop_658:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -6486,7 +6578,7 @@ copy_loop_650:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_650
+	JB        copy_loop_658
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -6499,12 +6591,12 @@ copy_loop_650:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_647
+	JNZ       rows_loop_655
 	VZEROUPPER
 	RET
 
-mid_huge_644:
-rows_loop_652:
+mid_huge_652:
+rows_loop_660:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6519,9 +6611,9 @@ rows_loop_652:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_657
+	JAE          copy_tail_665
 
-copy_loop_655:
+copy_loop_663:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -6533,9 +6625,9 @@ copy_loop_655:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_655
+	JB        copy_loop_663
 
-copy_tail_657:
+copy_tail_665:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -6548,19 +6640,19 @@ copy_tail_657:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_652
+	JNZ       rows_loop_660
 	VZEROUPPER
 	RET
 
-class32_638:
+class32_646:
 	CMPQ DI, $0x00000020
-	JA   general_636
+	JA   general_644
 	CMPQ R9, $0x00000020
-	JA   general_636
+	JA   general_644
 	CMPQ R8, $0x00000040
-	JA   mid_le4_658
+	JA   mid_le4_666
 
-rows_loop_661:
+rows_loop_669:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6573,15 +6665,15 @@ rows_loop_661:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_661
+	JNZ          rows_loop_669
 	VZEROUPPER
 	RET
 
-mid_le4_658:
+mid_le4_666:
 	CMPQ R8, $0x00000080
-	JA   mid_big_659
+	JA   mid_big_667
 
-rows_loop_662:
+rows_loop_670:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6598,15 +6690,15 @@ rows_loop_662:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_662
+	JNZ          rows_loop_670
 	VZEROUPPER
 	RET
 
-mid_big_659:
+mid_big_667:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_660
+	JAE  mid_huge_668
 
-rows_loop_663:
+rows_loop_671:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6615,7 +6707,7 @@ rows_loop_663:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_666:
+copy_loop_674:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -6627,7 +6719,7 @@ copy_loop_666:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_666
+	JB      copy_loop_674
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -6640,12 +6732,12 @@ copy_loop_666:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_663
+	JNZ     rows_loop_671
 	VZEROUPPER
 	RET
 
-mid_huge_660:
-rows_loop_668:
+mid_huge_668:
+rows_loop_676:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6660,9 +6752,9 @@ rows_loop_668:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_673
+	JAE          copy_tail_681
 
-copy_loop_671:
+copy_loop_679:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -6674,9 +6766,9 @@ copy_loop_671:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_671
+	JB      copy_loop_679
 
-copy_tail_673:
+copy_tail_681:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -6689,17 +6781,17 @@ copy_tail_673:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_668
+	JNZ     rows_loop_676
 	VZEROUPPER
 	RET
 
-class16_639:
+class16_647:
 	CMPQ DI, $0x00000010
-	JA   general_636
+	JA   general_644
 	CMPQ R9, $0x00000010
-	JA   general_636
+	JA   general_644
 
-rows_loop_674:
+rows_loop_682:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -6712,17 +6804,17 @@ rows_loop_674:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_674
+	JNZ          rows_loop_682
 	VZEROUPPER
 	RET
 
-class8_640:
+class8_648:
 	CMPQ DI, $0x00000008
-	JA   general_636
+	JA   general_644
 	CMPQ R9, $0x00000008
-	JA   general_636
+	JA   general_644
 
-rows_loop_675:
+rows_loop_683:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R11
@@ -6737,17 +6829,17 @@ rows_loop_675:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_675
+	JNZ     rows_loop_683
 	VZEROUPPER
 	RET
 
-class4_641:
+class4_649:
 	CMPQ DI, $0x00000004
-	JA   general_636
+	JA   general_644
 	CMPQ R9, $0x00000004
-	JA   general_636
+	JA   general_644
 
-rows_loop_676:
+rows_loop_684:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -6760,11 +6852,11 @@ rows_loop_676:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_676
+	JNZ     rows_loop_684
 	VZEROUPPER
 	RET
 
-general_636:
+general_644:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -6790,57 +6882,57 @@ general_636:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_677:
+rows_loop_685:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_678:
+fm_loop_686:
 	CMPQ      R9, R12
-	JAE       fm_tail_679
+	JAE       fm_tail_687
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_678
+	JMP       fm_loop_686
 
-fm_tail_679:
+fm_tail_687:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_680:
+fm_loop_688:
 	CMPQ      R10, R14
-	JAE       fm_tail_681
+	JAE       fm_tail_689
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_680
+	JMP       fm_loop_688
 
-fm_tail_681:
+fm_tail_689:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_682
+	JZ       cm_skip_690
 	XORQ     R10, R10
 
-cm_loop_683:
+cm_loop_691:
 	CMPQ      R10, R13
-	JAE       cm_tail_684
+	JAE       cm_tail_692
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_683
+	JMP       cm_loop_691
 
-cm_tail_684:
+cm_tail_692:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_682:
+cm_skip_690:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_677
+	JNZ  rows_loop_685
 	VZEROUPPER
 
-ret_635:
+ret_643:
 	RET
 
 // func rowsEdge8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -6855,30 +6947,30 @@ TEXT ·rowsEdge8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_685
+	JZ    ret_693
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_685
+	JZ    ret_693
 	CMPQ  R8, $0x00000080
-	JAE   class64_687
+	JAE   class64_695
 	CMPQ  R8, $0x00000020
-	JAE   class32_688
+	JAE   class32_696
 	CMPQ  R8, $0x00000010
-	JAE   class16_689
+	JAE   class16_697
 	CMPQ  R8, $0x00000008
-	JAE   class8_690
-	JMP   general_686
+	JAE   class8_698
+	JMP   general_694
 
-class64_687:
+class64_695:
 	CMPQ DI, $0x00000040
-	JA   general_686
+	JA   general_694
 	CMPQ R9, $0x00000040
-	JA   general_686
+	JA   general_694
 	CMPQ R8, $0x00000080
-	JA   mid_le4_691
+	JA   mid_le4_699
 
-rows_loop_694:
+rows_loop_702:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6891,15 +6983,15 @@ rows_loop_694:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_694
+	JNZ          rows_loop_702
 	VZEROUPPER
 	RET
 
-mid_le4_691:
+mid_le4_699:
 	CMPQ R8, $0x00000100
-	JA   mid_big_692
+	JA   mid_big_700
 
-rows_loop_695:
+rows_loop_703:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6916,15 +7008,15 @@ rows_loop_695:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_695
+	JNZ          rows_loop_703
 	VZEROUPPER
 	RET
 
-mid_big_692:
+mid_big_700:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_693
+	JAE  mid_huge_701
 
-rows_loop_696:
+rows_loop_704:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6933,7 +7025,7 @@ rows_loop_696:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_699:
+copy_loop_707:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -6945,7 +7037,7 @@ copy_loop_699:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_699
+	JB        copy_loop_707
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -6958,12 +7050,12 @@ copy_loop_699:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_696
+	JNZ       rows_loop_704
 	VZEROUPPER
 	RET
 
-mid_huge_693:
-rows_loop_701:
+mid_huge_701:
+rows_loop_709:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6978,9 +7070,9 @@ rows_loop_701:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_706
+	JAE          copy_tail_714
 
-copy_loop_704:
+copy_loop_712:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -6992,9 +7084,9 @@ copy_loop_704:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_704
+	JB        copy_loop_712
 
-copy_tail_706:
+copy_tail_714:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7007,19 +7099,19 @@ copy_tail_706:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_701
+	JNZ       rows_loop_709
 	VZEROUPPER
 	RET
 
-class32_688:
+class32_696:
 	CMPQ DI, $0x00000020
-	JA   general_686
+	JA   general_694
 	CMPQ R9, $0x00000020
-	JA   general_686
+	JA   general_694
 	CMPQ R8, $0x00000040
-	JA   mid_le4_707
+	JA   mid_le4_715
 
-rows_loop_710:
+rows_loop_718:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7032,15 +7124,15 @@ rows_loop_710:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_710
+	JNZ          rows_loop_718
 	VZEROUPPER
 	RET
 
-mid_le4_707:
+mid_le4_715:
 	CMPQ R8, $0x00000080
-	JA   mid_big_708
+	JA   mid_big_716
 
-rows_loop_711:
+rows_loop_719:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7057,15 +7149,15 @@ rows_loop_711:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_711
+	JNZ          rows_loop_719
 	VZEROUPPER
 	RET
 
-mid_big_708:
+mid_big_716:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_709
+	JAE  mid_huge_717
 
-rows_loop_712:
+rows_loop_720:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7074,7 +7166,7 @@ rows_loop_712:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_715:
+copy_loop_723:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -7086,7 +7178,7 @@ copy_loop_715:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_715
+	JB      copy_loop_723
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -7099,12 +7191,12 @@ copy_loop_715:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_712
+	JNZ     rows_loop_720
 	VZEROUPPER
 	RET
 
-mid_huge_709:
-rows_loop_717:
+mid_huge_717:
+rows_loop_725:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7119,9 +7211,9 @@ rows_loop_717:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_722
+	JAE          copy_tail_730
 
-copy_loop_720:
+copy_loop_728:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7133,9 +7225,9 @@ copy_loop_720:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_720
+	JB      copy_loop_728
 
-copy_tail_722:
+copy_tail_730:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7148,17 +7240,17 @@ copy_tail_722:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_717
+	JNZ     rows_loop_725
 	VZEROUPPER
 	RET
 
-class16_689:
+class16_697:
 	CMPQ DI, $0x00000010
-	JA   general_686
+	JA   general_694
 	CMPQ R9, $0x00000010
-	JA   general_686
+	JA   general_694
 
-rows_loop_723:
+rows_loop_731:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -7171,17 +7263,17 @@ rows_loop_723:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_723
+	JNZ          rows_loop_731
 	VZEROUPPER
 	RET
 
-class8_690:
+class8_698:
 	CMPQ DI, $0x00000008
-	JA   general_686
+	JA   general_694
 	CMPQ R9, $0x00000008
-	JA   general_686
+	JA   general_694
 
-rows_loop_724:
+rows_loop_732:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R10
 	MOVQ R9, (AX)
@@ -7194,11 +7286,11 @@ rows_loop_724:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_724
+	JNZ  rows_loop_732
 	VZEROUPPER
 	RET
 
-general_686:
+general_694:
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7224,57 +7316,57 @@ general_686:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 
-rows_loop_725:
+rows_loop_733:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_726:
+fm_loop_734:
 	CMPQ      R9, R12
-	JAE       fm_tail_727
+	JAE       fm_tail_735
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_726
+	JMP       fm_loop_734
 
-fm_tail_727:
+fm_tail_735:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_728:
+fm_loop_736:
 	CMPQ      R11, R14
-	JAE       fm_tail_729
+	JAE       fm_tail_737
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_728
+	JMP       fm_loop_736
 
-fm_tail_729:
+fm_tail_737:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_730
+	JZ       cm_skip_738
 	XORQ     R11, R11
 
-cm_loop_731:
+cm_loop_739:
 	CMPQ      R11, R13
-	JAE       cm_tail_732
+	JAE       cm_tail_740
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_731
+	JMP       cm_loop_739
 
-cm_tail_732:
+cm_tail_740:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_730:
+cm_skip_738:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_725
+	JNZ  rows_loop_733
 	VZEROUPPER
 
-ret_685:
+ret_693:
 	RET
 
 // func rowsEdge16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -7289,28 +7381,28 @@ TEXT ·rowsEdge16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_733
+	JZ    ret_741
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_733
+	JZ    ret_741
 	CMPQ  R8, $0x00000080
-	JAE   class64_735
+	JAE   class64_743
 	CMPQ  R8, $0x00000020
-	JAE   class32_736
+	JAE   class32_744
 	CMPQ  R8, $0x00000010
-	JAE   class16_737
-	JMP   general_734
+	JAE   class16_745
+	JMP   general_742
 
-class64_735:
+class64_743:
 	CMPQ DI, $0x00000040
-	JA   general_734
+	JA   general_742
 	CMPQ R9, $0x00000040
-	JA   general_734
+	JA   general_742
 	CMPQ R8, $0x00000080
-	JA   mid_le4_738
+	JA   mid_le4_746
 
-rows_loop_741:
+rows_loop_749:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7323,15 +7415,15 @@ rows_loop_741:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_741
+	JNZ             rows_loop_749
 	VZEROUPPER
 	RET
 
-mid_le4_738:
+mid_le4_746:
 	CMPQ R8, $0x00000100
-	JA   mid_big_739
+	JA   mid_big_747
 
-rows_loop_742:
+rows_loop_750:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7348,15 +7440,15 @@ rows_loop_742:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_742
+	JNZ             rows_loop_750
 	VZEROUPPER
 	RET
 
-mid_big_739:
+mid_big_747:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_740
+	JAE  mid_huge_748
 
-rows_loop_743:
+rows_loop_751:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7365,7 +7457,7 @@ rows_loop_743:
 	LEAQ            -256(R9)(R8*1), R10
 	MOVQ            CX, R12
 
-copy_loop_746:
+copy_loop_754:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -7377,7 +7469,7 @@ copy_loop_746:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_746
+	JB        copy_loop_754
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -7390,12 +7482,12 @@ copy_loop_746:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_743
+	JNZ       rows_loop_751
 	VZEROUPPER
 	RET
 
-mid_huge_740:
-rows_loop_748:
+mid_huge_748:
+rows_loop_756:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7410,9 +7502,9 @@ rows_loop_748:
 	SUBQ            R9, R13
 	LEAQ            (CX)(R13*1), R9
 	CMPQ            R12, R10
-	JAE             copy_tail_753
+	JAE             copy_tail_761
 
-copy_loop_751:
+copy_loop_759:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7424,9 +7516,9 @@ copy_loop_751:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_751
+	JB        copy_loop_759
 
-copy_tail_753:
+copy_tail_761:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7439,19 +7531,19 @@ copy_tail_753:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_748
+	JNZ       rows_loop_756
 	VZEROUPPER
 	RET
 
-class32_736:
+class32_744:
 	CMPQ DI, $0x00000020
-	JA   general_734
+	JA   general_742
 	CMPQ R9, $0x00000020
-	JA   general_734
+	JA   general_742
 	CMPQ R8, $0x00000040
-	JA   mid_le4_754
+	JA   mid_le4_762
 
-rows_loop_757:
+rows_loop_765:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7464,15 +7556,15 @@ rows_loop_757:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_757
+	JNZ            rows_loop_765
 	VZEROUPPER
 	RET
 
-mid_le4_754:
+mid_le4_762:
 	CMPQ R8, $0x00000080
-	JA   mid_big_755
+	JA   mid_big_763
 
-rows_loop_758:
+rows_loop_766:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7489,15 +7581,15 @@ rows_loop_758:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_758
+	JNZ            rows_loop_766
 	VZEROUPPER
 	RET
 
-mid_big_755:
+mid_big_763:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_756
+	JAE  mid_huge_764
 
-rows_loop_759:
+rows_loop_767:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7506,7 +7598,7 @@ rows_loop_759:
 	LEAQ           -128(R9)(R8*1), R10
 	MOVQ           CX, R12
 
-copy_loop_762:
+copy_loop_770:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -7518,7 +7610,7 @@ copy_loop_762:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_762
+	JB      copy_loop_770
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -7531,12 +7623,12 @@ copy_loop_762:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_759
+	JNZ     rows_loop_767
 	VZEROUPPER
 	RET
 
-mid_huge_756:
-rows_loop_764:
+mid_huge_764:
+rows_loop_772:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7551,9 +7643,9 @@ rows_loop_764:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R10
-	JAE            copy_tail_769
+	JAE            copy_tail_777
 
-copy_loop_767:
+copy_loop_775:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7565,9 +7657,9 @@ copy_loop_767:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_767
+	JB      copy_loop_775
 
-copy_tail_769:
+copy_tail_777:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7580,17 +7672,17 @@ copy_tail_769:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_764
+	JNZ     rows_loop_772
 	VZEROUPPER
 	RET
 
-class16_737:
+class16_745:
 	CMPQ DI, $0x00000010
-	JA   general_734
+	JA   general_742
 	CMPQ R9, $0x00000010
-	JA   general_734
+	JA   general_742
 
-rows_loop_770:
+rows_loop_778:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -7603,11 +7695,11 @@ rows_loop_770:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_770
+	JNZ     rows_loop_778
 	VZEROUPPER
 	RET
 
-general_734:
+general_742:
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7633,57 +7725,57 @@ general_734:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 
-rows_loop_771:
+rows_loop_779:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	XORQ            R9, R9
 
-fm_loop_772:
+fm_loop_780:
 	CMPQ      R9, R12
-	JAE       fm_tail_773
+	JAE       fm_tail_781
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_772
+	JMP       fm_loop_780
 
-fm_tail_773:
+fm_tail_781:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_774:
+fm_loop_782:
 	CMPQ      R11, R14
-	JAE       fm_tail_775
+	JAE       fm_tail_783
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_774
+	JMP       fm_loop_782
 
-fm_tail_775:
+fm_tail_783:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_776
+	JZ       cm_skip_784
 	XORQ     R11, R11
 
-cm_loop_777:
+cm_loop_785:
 	CMPQ      R11, R13
-	JAE       cm_tail_778
+	JAE       cm_tail_786
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_777
+	JMP       cm_loop_785
 
-cm_tail_778:
+cm_tail_786:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_776:
+cm_skip_784:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_771
+	JNZ  rows_loop_779
 	VZEROUPPER
 
-ret_733:
+ret_741:
 	RET
 
 // func rowsMirror1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -7691,7 +7783,7 @@ ret_733:
 TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_779
+	JZ             ret_787
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -7706,18 +7798,18 @@ TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_780:
+mirror_rows_788:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_781
+	JB   cx_short_789
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_783
+	JBE  copy_le2_791
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_784
+	JBE  copy_le4_792
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_785:
+copy_loop_793:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -7729,7 +7821,7 @@ copy_loop_785:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_785
+	JB      copy_loop_793
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -7739,9 +7831,9 @@ copy_loop_785:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_786
+	JMP     copy_done_794
 
-copy_le4_784:
+copy_le4_792:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -7750,81 +7842,81 @@ copy_le4_784:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_786
+	JMP     copy_done_794
 
-copy_le2_783:
+copy_le2_791:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_786:
-	JMP cx_done_782
+copy_done_794:
+	JMP cx_done_790
 
-cx_short_781:
+cx_short_789:
 	CMPQ BX, $0x00000010
-	JAE  ladder_788
-	CMPQ BX, $0x00000008
-	JAE  ladder_789
-	CMPQ BX, $0x00000004
-	JAE  ladder_790
-	CMPQ BX, $0x00000002
-	JAE  ladder_791
-	CMPQ BX, $0x00000001
-	JB   ladder_done_787
-	JMP  ladder_792
-
-ladder_788:
-	VMOVDQU (CX), X1
-	VMOVDQU -16(CX)(BX*1), X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_787
-
-ladder_789:
-	MOVQ (CX), R10
-	MOVQ -8(CX)(BX*1), R11
-	MOVQ R10, (R9)
-	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_787
-
-ladder_790:
-	MOVL (CX), R10
-	MOVL -4(CX)(BX*1), R11
-	MOVL R10, (R9)
-	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_787
-
-ladder_791:
-	MOVW (CX), R10
-	MOVW -2(CX)(BX*1), R11
-	MOVW R10, (R9)
-	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_787
-
-ladder_792:
-	MOVB (CX), R10
-	MOVB R10, (R9)
-
-ladder_done_787:
-cx_done_782:
-	MOVQ AX, R9
-	LEAQ (CX)(DI*1), R10
-	CMPQ DX, $0x00000020
-	JAE  mp_long_793
-	CMPQ DX, $0x00000010
 	JAE  ladder_796
-	CMPQ DX, $0x00000008
+	CMPQ BX, $0x00000008
 	JAE  ladder_797
-	CMPQ DX, $0x00000004
+	CMPQ BX, $0x00000004
 	JAE  ladder_798
-	CMPQ DX, $0x00000002
+	CMPQ BX, $0x00000002
 	JAE  ladder_799
-	CMPQ DX, $0x00000001
+	CMPQ BX, $0x00000001
 	JB   ladder_done_795
 	JMP  ladder_800
 
 ladder_796:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_795
+
+ladder_797:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_795
+
+ladder_798:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+	JMP  ladder_done_795
+
+ladder_799:
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
+	JMP  ladder_done_795
+
+ladder_800:
+	MOVB (CX), R10
+	MOVB R10, (R9)
+
+ladder_done_795:
+cx_done_790:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_801
+	CMPQ DX, $0x00000010
+	JAE  ladder_804
+	CMPQ DX, $0x00000008
+	JAE  ladder_805
+	CMPQ DX, $0x00000004
+	JAE  ladder_806
+	CMPQ DX, $0x00000002
+	JAE  ladder_807
+	CMPQ DX, $0x00000001
+	JB   ladder_done_803
+	JMP  ladder_808
+
+ladder_804:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -7833,75 +7925,75 @@ ladder_796:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_795
+	JMP     ladder_done_803
 
-ladder_797:
+ladder_805:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_795
+	JMP    ladder_done_803
 
-ladder_798:
+ladder_806:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_795
+	JMP    ladder_done_803
 
-ladder_799:
+ladder_807:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_795
+	JMP  ladder_done_803
 
-ladder_800:
+ladder_808:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_795:
-	JMP mp_done_794
+ladder_done_803:
+	JMP mp_done_802
 
-mp_long_793:
+mp_long_801:
 	LEAQ -32(DX), R11
 
-mp_loop_801:
+mp_loop_809:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_801
+	JGE     mp_loop_809
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_794:
+mp_done_802:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_802
+	JAE  mp_long_810
 	CMPQ SI, $0x00000010
-	JAE  ladder_805
+	JAE  ladder_813
 	CMPQ SI, $0x00000008
-	JAE  ladder_806
+	JAE  ladder_814
 	CMPQ SI, $0x00000004
-	JAE  ladder_807
+	JAE  ladder_815
 	CMPQ SI, $0x00000002
-	JAE  ladder_808
+	JAE  ladder_816
 	CMPQ SI, $0x00000001
-	JB   ladder_done_804
-	JMP  ladder_809
+	JB   ladder_done_812
+	JMP  ladder_817
 
-ladder_805:
+ladder_813:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -7910,64 +8002,64 @@ ladder_805:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_804
+	JMP     ladder_done_812
 
-ladder_806:
+ladder_814:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_804
+	JMP    ladder_done_812
 
-ladder_807:
+ladder_815:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_804
+	JMP    ladder_done_812
 
-ladder_808:
+ladder_816:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_804
+	JMP  ladder_done_812
 
-ladder_809:
+ladder_817:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_804:
-	JMP mp_done_803
+ladder_done_812:
+	JMP mp_done_811
 
-mp_long_802:
+mp_long_810:
 	LEAQ -32(SI), R11
 
-mp_loop_810:
+mp_loop_818:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_810
+	JGE     mp_loop_818
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_803:
+mp_done_811:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_780
+	JNZ  mirror_rows_788
 	VZEROUPPER
 
-ret_779:
+ret_787:
 	RET
 
 // func rowsMirror2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -7975,7 +8067,7 @@ ret_779:
 TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_811
+	JZ             ret_819
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -7990,18 +8082,18 @@ TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_812:
+mirror_rows_820:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_813
+	JB   cx_short_821
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_815
+	JBE  copy_le2_823
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_816
+	JBE  copy_le4_824
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_817:
+copy_loop_825:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -8013,7 +8105,7 @@ copy_loop_817:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_817
+	JB      copy_loop_825
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -8023,9 +8115,9 @@ copy_loop_817:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_818
+	JMP     copy_done_826
 
-copy_le4_816:
+copy_le4_824:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -8034,72 +8126,72 @@ copy_le4_816:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_818
+	JMP     copy_done_826
 
-copy_le2_815:
+copy_le2_823:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_818:
-	JMP cx_done_814
+copy_done_826:
+	JMP cx_done_822
 
-cx_short_813:
+cx_short_821:
 	CMPQ BX, $0x00000010
-	JAE  ladder_820
+	JAE  ladder_828
 	CMPQ BX, $0x00000008
-	JAE  ladder_821
+	JAE  ladder_829
 	CMPQ BX, $0x00000004
-	JAE  ladder_822
+	JAE  ladder_830
 	CMPQ BX, $0x00000002
-	JB   ladder_done_819
-	JMP  ladder_823
+	JB   ladder_done_827
+	JMP  ladder_831
 
-ladder_820:
+ladder_828:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_819
+	JMP     ladder_done_827
 
-ladder_821:
+ladder_829:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_819
+	JMP  ladder_done_827
 
-ladder_822:
+ladder_830:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_819
+	JMP  ladder_done_827
 
-ladder_823:
+ladder_831:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_819:
-cx_done_814:
+ladder_done_827:
+cx_done_822:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_824
+	JAE  mp_long_832
 	CMPQ DX, $0x00000010
-	JAE  ladder_827
+	JAE  ladder_835
 	CMPQ DX, $0x00000008
-	JAE  ladder_828
+	JAE  ladder_836
 	CMPQ DX, $0x00000004
-	JAE  ladder_829
+	JAE  ladder_837
 	CMPQ DX, $0x00000002
-	JB   ladder_done_826
-	JMP  ladder_830
+	JB   ladder_done_834
+	JMP  ladder_838
 
-ladder_827:
+ladder_835:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -8108,90 +8200,24 @@ ladder_827:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_826
+	JMP     ladder_done_834
 
-ladder_828:
+ladder_836:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_826
+	JMP      ladder_done_834
 
-ladder_829:
+ladder_837:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_826
-
-ladder_830:
-	MOVW (R10), R10
-	MOVW R10, (R9)
-
-ladder_done_826:
-	JMP mp_done_825
-
-mp_long_824:
-	LEAQ -32(DX), R11
-
-mp_loop_831:
-	VPERMQ  $0x4e, (R10)(R11*1), Y1
-	VPSHUFB Y0, Y1, Y1
-	VMOVDQU Y1, (R9)
-	ADDQ    $0x20, R9
-	SUBQ    $0x20, R11
-	JGE     mp_loop_831
-	VPERMQ  $0x4e, (R10), Y1
-	VPSHUFB Y0, Y1, Y1
-	VMOVDQU Y1, (R9)(R11*1)
-
-mp_done_825:
-	LEAQ (AX)(DX*1), R9
-	ADDQ BX, R9
-	LEAQ (CX)(R8*1), R10
-	CMPQ SI, $0x00000020
-	JAE  mp_long_832
-	CMPQ SI, $0x00000010
-	JAE  ladder_835
-	CMPQ SI, $0x00000008
-	JAE  ladder_836
-	CMPQ SI, $0x00000004
-	JAE  ladder_837
-	CMPQ SI, $0x00000002
-	JB   ladder_done_834
-	JMP  ladder_838
-
-ladder_835:
-	LEAQ    revconsts<>+0(SB), R11
-	VMOVDQU 16(R11), X3
-	VMOVDQU -16(R10)(SI*1), X1
-	VMOVDQU (R10), X2
-	VPSHUFB X3, X1, X1
-	VPSHUFB X3, X2, X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_834
-
-ladder_836:
-	VMOVQ    -8(R10)(SI*1), X1
-	VMOVQ    (R10), X2
-	VPSHUFLW $0x1b, X1, X1
-	VPSHUFLW $0x1b, X2, X2
-	VMOVQ    X1, (R9)
-	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_834
-
-ladder_837:
-	MOVL -4(R10)(SI*1), R11
-	MOVL (R10), R10
-	ROLL $0x10, R11
-	ROLL $0x10, R10
-	MOVL R11, (R9)
-	MOVL R10, -4(R9)(SI*1)
 	JMP  ladder_done_834
 
 ladder_838:
@@ -8202,7 +8228,7 @@ ladder_done_834:
 	JMP mp_done_833
 
 mp_long_832:
-	LEAQ -32(SI), R11
+	LEAQ -32(DX), R11
 
 mp_loop_839:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
@@ -8216,13 +8242,79 @@ mp_loop_839:
 	VMOVDQU Y1, (R9)(R11*1)
 
 mp_done_833:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_840
+	CMPQ SI, $0x00000010
+	JAE  ladder_843
+	CMPQ SI, $0x00000008
+	JAE  ladder_844
+	CMPQ SI, $0x00000004
+	JAE  ladder_845
+	CMPQ SI, $0x00000002
+	JB   ladder_done_842
+	JMP  ladder_846
+
+ladder_843:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU 16(R11), X3
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_842
+
+ladder_844:
+	VMOVQ    -8(R10)(SI*1), X1
+	VMOVQ    (R10), X2
+	VPSHUFLW $0x1b, X1, X1
+	VPSHUFLW $0x1b, X2, X2
+	VMOVQ    X1, (R9)
+	VMOVQ    X2, -8(R9)(SI*1)
+	JMP      ladder_done_842
+
+ladder_845:
+	MOVL -4(R10)(SI*1), R11
+	MOVL (R10), R10
+	ROLL $0x10, R11
+	ROLL $0x10, R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_842
+
+ladder_846:
+	MOVW (R10), R10
+	MOVW R10, (R9)
+
+ladder_done_842:
+	JMP mp_done_841
+
+mp_long_840:
+	LEAQ -32(SI), R11
+
+mp_loop_847:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_847
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_841:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_812
+	JNZ  mirror_rows_820
 	VZEROUPPER
 
-ret_811:
+ret_819:
 	RET
 
 // func rowsMirror4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8230,7 +8322,7 @@ ret_811:
 TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_840
+	JZ      ret_848
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -8245,18 +8337,18 @@ TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_841:
+mirror_rows_849:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_842
+	JB   cx_short_850
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_844
+	JBE  copy_le2_852
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_845
+	JBE  copy_le4_853
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_846:
+copy_loop_854:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -8268,7 +8360,7 @@ copy_loop_846:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_846
+	JB      copy_loop_854
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -8278,9 +8370,9 @@ copy_loop_846:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_847
+	JMP     copy_done_855
 
-copy_le4_845:
+copy_le4_853:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -8289,152 +8381,152 @@ copy_le4_845:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_847
+	JMP     copy_done_855
 
-copy_le2_844:
+copy_le2_852:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_847:
-	JMP cx_done_843
+copy_done_855:
+	JMP cx_done_851
 
-cx_short_842:
+cx_short_850:
 	CMPQ BX, $0x00000010
-	JAE  ladder_849
+	JAE  ladder_857
 	CMPQ BX, $0x00000008
-	JAE  ladder_850
+	JAE  ladder_858
 	CMPQ BX, $0x00000004
-	JB   ladder_done_848
-	JMP  ladder_851
+	JB   ladder_done_856
+	JMP  ladder_859
 
-ladder_849:
+ladder_857:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_848
+	JMP     ladder_done_856
 
-ladder_850:
+ladder_858:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_848
+	JMP  ladder_done_856
 
-ladder_851:
+ladder_859:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_848:
-cx_done_843:
+ladder_done_856:
+cx_done_851:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_852
+	JAE  mp_long_860
 	CMPQ DX, $0x00000010
-	JAE  ladder_855
+	JAE  ladder_863
 	CMPQ DX, $0x00000008
-	JAE  ladder_856
+	JAE  ladder_864
 	CMPQ DX, $0x00000004
-	JB   ladder_done_854
-	JMP  ladder_857
+	JB   ladder_done_862
+	JMP  ladder_865
 
-ladder_855:
+ladder_863:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_854
+	JMP     ladder_done_862
 
-ladder_856:
+ladder_864:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_854
+	JMP  ladder_done_862
 
-ladder_857:
+ladder_865:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_854:
-	JMP mp_done_853
+ladder_done_862:
+	JMP mp_done_861
 
-mp_long_852:
+mp_long_860:
 	LEAQ -32(DX), R11
 
-mp_loop_858:
+mp_loop_866:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_858
+	JGE     mp_loop_866
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_853:
+mp_done_861:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_859
+	JAE  mp_long_867
 	CMPQ SI, $0x00000010
-	JAE  ladder_862
+	JAE  ladder_870
 	CMPQ SI, $0x00000008
-	JAE  ladder_863
+	JAE  ladder_871
 	CMPQ SI, $0x00000004
-	JB   ladder_done_861
-	JMP  ladder_864
+	JB   ladder_done_869
+	JMP  ladder_872
 
-ladder_862:
+ladder_870:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_861
+	JMP     ladder_done_869
 
-ladder_863:
+ladder_871:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_861
+	JMP  ladder_done_869
 
-ladder_864:
+ladder_872:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_861:
-	JMP mp_done_860
+ladder_done_869:
+	JMP mp_done_868
 
-mp_long_859:
+mp_long_867:
 	LEAQ -32(SI), R11
 
-mp_loop_865:
+mp_loop_873:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_865
+	JGE     mp_loop_873
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_860:
+mp_done_868:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_841
+	JNZ  mirror_rows_849
 	VZEROUPPER
 
-ret_840:
+ret_848:
 	RET
 
 // func rowsMirror8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8442,7 +8534,7 @@ ret_840:
 TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_866
+	JZ    ret_874
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -8455,18 +8547,18 @@ TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_867:
+mirror_rows_875:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_868
+	JB   cx_short_876
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_870
+	JBE  copy_le2_878
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_871
+	JBE  copy_le4_879
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_872:
+copy_loop_880:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8478,7 +8570,7 @@ copy_loop_872:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_872
+	JB      copy_loop_880
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8488,9 +8580,9 @@ copy_loop_872:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_873
+	JMP     copy_done_881
 
-copy_le4_871:
+copy_le4_879:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -8499,121 +8591,121 @@ copy_le4_871:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_873
+	JMP     copy_done_881
 
-copy_le2_870:
+copy_le2_878:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_873:
-	JMP cx_done_869
+copy_done_881:
+	JMP cx_done_877
 
-cx_short_868:
+cx_short_876:
 	CMPQ BX, $0x00000010
-	JAE  ladder_875
+	JAE  ladder_883
 	CMPQ BX, $0x00000008
-	JB   ladder_done_874
-	JMP  ladder_876
+	JB   ladder_done_882
+	JMP  ladder_884
 
-ladder_875:
+ladder_883:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_874
+	JMP     ladder_done_882
 
-ladder_876:
+ladder_884:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_874:
-cx_done_869:
+ladder_done_882:
+cx_done_877:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_877
+	JAE  mp_long_885
 	CMPQ DX, $0x00000010
-	JAE  ladder_880
+	JAE  ladder_888
 	CMPQ DX, $0x00000008
-	JB   ladder_done_879
-	JMP  ladder_881
+	JB   ladder_done_887
+	JMP  ladder_889
 
-ladder_880:
+ladder_888:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_879
+	JMP     ladder_done_887
 
-ladder_881:
+ladder_889:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_879:
-	JMP mp_done_878
+ladder_done_887:
+	JMP mp_done_886
 
-mp_long_877:
+mp_long_885:
 	LEAQ -32(DX), R11
 
-mp_loop_882:
+mp_loop_890:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_882
+	JGE     mp_loop_890
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_878:
+mp_done_886:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_883
+	JAE  mp_long_891
 	CMPQ SI, $0x00000010
-	JAE  ladder_886
+	JAE  ladder_894
 	CMPQ SI, $0x00000008
-	JB   ladder_done_885
-	JMP  ladder_887
+	JB   ladder_done_893
+	JMP  ladder_895
 
-ladder_886:
+ladder_894:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_885
+	JMP     ladder_done_893
 
-ladder_887:
+ladder_895:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_885:
-	JMP mp_done_884
+ladder_done_893:
+	JMP mp_done_892
 
-mp_long_883:
+mp_long_891:
 	LEAQ -32(SI), R11
 
-mp_loop_888:
+mp_loop_896:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_888
+	JGE     mp_loop_896
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_884:
+mp_done_892:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_867
+	JNZ  mirror_rows_875
 	VZEROUPPER
 
-ret_866:
+ret_874:
 	RET
 
 // func rowsMirror16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8621,7 +8713,7 @@ ret_866:
 TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_889
+	JZ    ret_897
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -8634,18 +8726,18 @@ TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_890:
+mirror_rows_898:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_891
+	JB   cx_short_899
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_893
+	JBE  copy_le2_901
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_894
+	JBE  copy_le4_902
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_895:
+copy_loop_903:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8657,7 +8749,7 @@ copy_loop_895:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_895
+	JB      copy_loop_903
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8667,9 +8759,9 @@ copy_loop_895:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_896
+	JMP     copy_done_904
 
-copy_le4_894:
+copy_le4_902:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -8678,85 +8770,85 @@ copy_le4_894:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_896
+	JMP     copy_done_904
 
-copy_le2_893:
+copy_le2_901:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_896:
-	JMP cx_done_892
+copy_done_904:
+	JMP cx_done_900
 
-cx_short_891:
+cx_short_899:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_897
+	JB      ladder_done_905
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_897:
-cx_done_892:
+ladder_done_905:
+cx_done_900:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_899
+	JAE     mp_long_907
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_901
+	JB      ladder_done_909
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_901:
-	JMP mp_done_900
+ladder_done_909:
+	JMP mp_done_908
 
-mp_long_899:
+mp_long_907:
 	LEAQ -32(DX), R11
 
-mp_loop_903:
+mp_loop_911:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_903
+	JGE     mp_loop_911
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_900:
+mp_done_908:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_904
+	JAE     mp_long_912
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_906
+	JB      ladder_done_914
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_906:
-	JMP mp_done_905
+ladder_done_914:
+	JMP mp_done_913
 
-mp_long_904:
+mp_long_912:
 	LEAQ -32(SI), R11
 
-mp_loop_908:
+mp_loop_916:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_908
+	JGE     mp_loop_916
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_905:
+mp_done_913:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_890
+	JNZ  mirror_rows_898
 	VZEROUPPER
 
-ret_889:
+ret_897:
 	RET
 
 // func rowsMirror1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8764,7 +8856,7 @@ ret_889:
 TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_909
+	JZ             ret_917
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -8779,18 +8871,18 @@ TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_910:
+mirror_rows_918:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_911
+	JB   mid_small_919
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_913
+	JBE  copy_le2_921
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_914
+	JBE  copy_le4_922
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_915:
+copy_loop_923:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -8802,7 +8894,7 @@ copy_loop_915:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_915
+	JB        copy_loop_923
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -8812,9 +8904,9 @@ copy_loop_915:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_916
+	JMP       copy_done_924
 
-copy_le4_914:
+copy_le4_922:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -8823,28 +8915,28 @@ copy_le4_914:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_916
+	JMP       copy_done_924
 
-copy_le2_913:
+copy_le2_921:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_916:
-	JMP mid_done_912
+copy_done_924:
+	JMP mid_done_920
 
-mid_small_911:
+mid_small_919:
 	CMPQ BX, $0x00000020
-	JB   cx_short_917
+	JB   cx_short_925
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_919
+	JBE  copy_le2_927
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_920
+	JBE  copy_le4_928
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_921:
+copy_loop_929:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -8856,7 +8948,7 @@ copy_loop_921:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_921
+	JB      copy_loop_929
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -8866,9 +8958,9 @@ copy_loop_921:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_922
+	JMP     copy_done_930
 
-copy_le4_920:
+copy_le4_928:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -8877,82 +8969,82 @@ copy_le4_920:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_922
+	JMP     copy_done_930
 
-copy_le2_919:
+copy_le2_927:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_922:
-	JMP cx_done_918
+copy_done_930:
+	JMP cx_done_926
 
-cx_short_917:
+cx_short_925:
 	CMPQ BX, $0x00000010
-	JAE  ladder_924
-	CMPQ BX, $0x00000008
-	JAE  ladder_925
-	CMPQ BX, $0x00000004
-	JAE  ladder_926
-	CMPQ BX, $0x00000002
-	JAE  ladder_927
-	CMPQ BX, $0x00000001
-	JB   ladder_done_923
-	JMP  ladder_928
-
-ladder_924:
-	VMOVDQU (CX), X1
-	VMOVDQU -16(CX)(BX*1), X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_923
-
-ladder_925:
-	MOVQ (CX), R10
-	MOVQ -8(CX)(BX*1), R11
-	MOVQ R10, (R9)
-	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_923
-
-ladder_926:
-	MOVL (CX), R10
-	MOVL -4(CX)(BX*1), R11
-	MOVL R10, (R9)
-	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_923
-
-ladder_927:
-	MOVW (CX), R10
-	MOVW -2(CX)(BX*1), R11
-	MOVW R10, (R9)
-	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_923
-
-ladder_928:
-	MOVB (CX), R10
-	MOVB R10, (R9)
-
-ladder_done_923:
-cx_done_918:
-mid_done_912:
-	MOVQ AX, R9
-	LEAQ (CX)(DI*1), R10
-	CMPQ DX, $0x00000020
-	JAE  mp_long_929
-	CMPQ DX, $0x00000010
 	JAE  ladder_932
-	CMPQ DX, $0x00000008
+	CMPQ BX, $0x00000008
 	JAE  ladder_933
-	CMPQ DX, $0x00000004
+	CMPQ BX, $0x00000004
 	JAE  ladder_934
-	CMPQ DX, $0x00000002
+	CMPQ BX, $0x00000002
 	JAE  ladder_935
-	CMPQ DX, $0x00000001
+	CMPQ BX, $0x00000001
 	JB   ladder_done_931
 	JMP  ladder_936
 
 ladder_932:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_931
+
+ladder_933:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_931
+
+ladder_934:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+	JMP  ladder_done_931
+
+ladder_935:
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
+	JMP  ladder_done_931
+
+ladder_936:
+	MOVB (CX), R10
+	MOVB R10, (R9)
+
+ladder_done_931:
+cx_done_926:
+mid_done_920:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_937
+	CMPQ DX, $0x00000010
+	JAE  ladder_940
+	CMPQ DX, $0x00000008
+	JAE  ladder_941
+	CMPQ DX, $0x00000004
+	JAE  ladder_942
+	CMPQ DX, $0x00000002
+	JAE  ladder_943
+	CMPQ DX, $0x00000001
+	JB   ladder_done_939
+	JMP  ladder_944
+
+ladder_940:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -8961,75 +9053,75 @@ ladder_932:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_931
+	JMP     ladder_done_939
 
-ladder_933:
+ladder_941:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_931
+	JMP    ladder_done_939
 
-ladder_934:
+ladder_942:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_931
+	JMP    ladder_done_939
 
-ladder_935:
+ladder_943:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_931
+	JMP  ladder_done_939
 
-ladder_936:
+ladder_944:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_931:
-	JMP mp_done_930
+ladder_done_939:
+	JMP mp_done_938
 
-mp_long_929:
+mp_long_937:
 	LEAQ -32(DX), R11
 
-mp_loop_937:
+mp_loop_945:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_937
+	JGE     mp_loop_945
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_930:
+mp_done_938:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_938
+	JAE  mp_long_946
 	CMPQ SI, $0x00000010
-	JAE  ladder_941
+	JAE  ladder_949
 	CMPQ SI, $0x00000008
-	JAE  ladder_942
+	JAE  ladder_950
 	CMPQ SI, $0x00000004
-	JAE  ladder_943
+	JAE  ladder_951
 	CMPQ SI, $0x00000002
-	JAE  ladder_944
+	JAE  ladder_952
 	CMPQ SI, $0x00000001
-	JB   ladder_done_940
-	JMP  ladder_945
+	JB   ladder_done_948
+	JMP  ladder_953
 
-ladder_941:
+ladder_949:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -9038,64 +9130,64 @@ ladder_941:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_940
+	JMP     ladder_done_948
 
-ladder_942:
+ladder_950:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_940
+	JMP    ladder_done_948
 
-ladder_943:
+ladder_951:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_940
+	JMP    ladder_done_948
 
-ladder_944:
+ladder_952:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_940
+	JMP  ladder_done_948
 
-ladder_945:
+ladder_953:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_940:
-	JMP mp_done_939
+ladder_done_948:
+	JMP mp_done_947
 
-mp_long_938:
+mp_long_946:
 	LEAQ -32(SI), R11
 
-mp_loop_946:
+mp_loop_954:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_946
+	JGE     mp_loop_954
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_939:
+mp_done_947:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_910
+	JNZ  mirror_rows_918
 	VZEROUPPER
 
-ret_909:
+ret_917:
 	RET
 
 // func rowsMirror2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9103,7 +9195,7 @@ ret_909:
 TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_947
+	JZ             ret_955
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -9118,18 +9210,18 @@ TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_948:
+mirror_rows_956:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_949
+	JB   mid_small_957
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_951
+	JBE  copy_le2_959
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_952
+	JBE  copy_le4_960
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_953:
+copy_loop_961:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -9141,7 +9233,7 @@ copy_loop_953:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_953
+	JB        copy_loop_961
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -9151,9 +9243,9 @@ copy_loop_953:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_954
+	JMP       copy_done_962
 
-copy_le4_952:
+copy_le4_960:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -9162,28 +9254,28 @@ copy_le4_952:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_954
+	JMP       copy_done_962
 
-copy_le2_951:
+copy_le2_959:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_954:
-	JMP mid_done_950
+copy_done_962:
+	JMP mid_done_958
 
-mid_small_949:
+mid_small_957:
 	CMPQ BX, $0x00000020
-	JB   cx_short_955
+	JB   cx_short_963
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_957
+	JBE  copy_le2_965
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_958
+	JBE  copy_le4_966
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_959:
+copy_loop_967:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9195,7 +9287,7 @@ copy_loop_959:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_959
+	JB      copy_loop_967
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9205,9 +9297,9 @@ copy_loop_959:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_960
+	JMP     copy_done_968
 
-copy_le4_958:
+copy_le4_966:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9216,73 +9308,73 @@ copy_le4_958:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_960
+	JMP     copy_done_968
 
-copy_le2_957:
+copy_le2_965:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_960:
-	JMP cx_done_956
+copy_done_968:
+	JMP cx_done_964
 
-cx_short_955:
+cx_short_963:
 	CMPQ BX, $0x00000010
-	JAE  ladder_962
+	JAE  ladder_970
 	CMPQ BX, $0x00000008
-	JAE  ladder_963
+	JAE  ladder_971
 	CMPQ BX, $0x00000004
-	JAE  ladder_964
+	JAE  ladder_972
 	CMPQ BX, $0x00000002
-	JB   ladder_done_961
-	JMP  ladder_965
+	JB   ladder_done_969
+	JMP  ladder_973
 
-ladder_962:
+ladder_970:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_961
+	JMP     ladder_done_969
 
-ladder_963:
+ladder_971:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_961
+	JMP  ladder_done_969
 
-ladder_964:
+ladder_972:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_961
+	JMP  ladder_done_969
 
-ladder_965:
+ladder_973:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_961:
-cx_done_956:
-mid_done_950:
+ladder_done_969:
+cx_done_964:
+mid_done_958:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_966
+	JAE  mp_long_974
 	CMPQ DX, $0x00000010
-	JAE  ladder_969
+	JAE  ladder_977
 	CMPQ DX, $0x00000008
-	JAE  ladder_970
+	JAE  ladder_978
 	CMPQ DX, $0x00000004
-	JAE  ladder_971
+	JAE  ladder_979
 	CMPQ DX, $0x00000002
-	JB   ladder_done_968
-	JMP  ladder_972
+	JB   ladder_done_976
+	JMP  ladder_980
 
-ladder_969:
+ladder_977:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -9291,90 +9383,24 @@ ladder_969:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_968
+	JMP     ladder_done_976
 
-ladder_970:
+ladder_978:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_968
+	JMP      ladder_done_976
 
-ladder_971:
+ladder_979:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_968
-
-ladder_972:
-	MOVW (R10), R10
-	MOVW R10, (R9)
-
-ladder_done_968:
-	JMP mp_done_967
-
-mp_long_966:
-	LEAQ -32(DX), R11
-
-mp_loop_973:
-	VPERMQ  $0x4e, (R10)(R11*1), Y1
-	VPSHUFB Y0, Y1, Y1
-	VMOVDQU Y1, (R9)
-	ADDQ    $0x20, R9
-	SUBQ    $0x20, R11
-	JGE     mp_loop_973
-	VPERMQ  $0x4e, (R10), Y1
-	VPSHUFB Y0, Y1, Y1
-	VMOVDQU Y1, (R9)(R11*1)
-
-mp_done_967:
-	LEAQ (AX)(DX*1), R9
-	ADDQ BX, R9
-	LEAQ (CX)(R8*1), R10
-	CMPQ SI, $0x00000020
-	JAE  mp_long_974
-	CMPQ SI, $0x00000010
-	JAE  ladder_977
-	CMPQ SI, $0x00000008
-	JAE  ladder_978
-	CMPQ SI, $0x00000004
-	JAE  ladder_979
-	CMPQ SI, $0x00000002
-	JB   ladder_done_976
-	JMP  ladder_980
-
-ladder_977:
-	LEAQ    revconsts<>+0(SB), R11
-	VMOVDQU 16(R11), X3
-	VMOVDQU -16(R10)(SI*1), X1
-	VMOVDQU (R10), X2
-	VPSHUFB X3, X1, X1
-	VPSHUFB X3, X2, X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_976
-
-ladder_978:
-	VMOVQ    -8(R10)(SI*1), X1
-	VMOVQ    (R10), X2
-	VPSHUFLW $0x1b, X1, X1
-	VPSHUFLW $0x1b, X2, X2
-	VMOVQ    X1, (R9)
-	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_976
-
-ladder_979:
-	MOVL -4(R10)(SI*1), R11
-	MOVL (R10), R10
-	ROLL $0x10, R11
-	ROLL $0x10, R10
-	MOVL R11, (R9)
-	MOVL R10, -4(R9)(SI*1)
 	JMP  ladder_done_976
 
 ladder_980:
@@ -9385,7 +9411,7 @@ ladder_done_976:
 	JMP mp_done_975
 
 mp_long_974:
-	LEAQ -32(SI), R11
+	LEAQ -32(DX), R11
 
 mp_loop_981:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
@@ -9399,13 +9425,79 @@ mp_loop_981:
 	VMOVDQU Y1, (R9)(R11*1)
 
 mp_done_975:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_982
+	CMPQ SI, $0x00000010
+	JAE  ladder_985
+	CMPQ SI, $0x00000008
+	JAE  ladder_986
+	CMPQ SI, $0x00000004
+	JAE  ladder_987
+	CMPQ SI, $0x00000002
+	JB   ladder_done_984
+	JMP  ladder_988
+
+ladder_985:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU 16(R11), X3
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_984
+
+ladder_986:
+	VMOVQ    -8(R10)(SI*1), X1
+	VMOVQ    (R10), X2
+	VPSHUFLW $0x1b, X1, X1
+	VPSHUFLW $0x1b, X2, X2
+	VMOVQ    X1, (R9)
+	VMOVQ    X2, -8(R9)(SI*1)
+	JMP      ladder_done_984
+
+ladder_987:
+	MOVL -4(R10)(SI*1), R11
+	MOVL (R10), R10
+	ROLL $0x10, R11
+	ROLL $0x10, R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_984
+
+ladder_988:
+	MOVW (R10), R10
+	MOVW R10, (R9)
+
+ladder_done_984:
+	JMP mp_done_983
+
+mp_long_982:
+	LEAQ -32(SI), R11
+
+mp_loop_989:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_989
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_983:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_948
+	JNZ  mirror_rows_956
 	VZEROUPPER
 
-ret_947:
+ret_955:
 	RET
 
 // func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9413,7 +9505,7 @@ ret_947:
 TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_982
+	JZ      ret_990
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -9428,18 +9520,18 @@ TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_983:
+mirror_rows_991:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_984
+	JB   mid_small_992
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_986
+	JBE  copy_le2_994
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_987
+	JBE  copy_le4_995
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_988:
+copy_loop_996:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -9451,7 +9543,7 @@ copy_loop_988:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_988
+	JB        copy_loop_996
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -9461,9 +9553,9 @@ copy_loop_988:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_989
+	JMP       copy_done_997
 
-copy_le4_987:
+copy_le4_995:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -9472,28 +9564,28 @@ copy_le4_987:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_989
+	JMP       copy_done_997
 
-copy_le2_986:
+copy_le2_994:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_989:
-	JMP mid_done_985
+copy_done_997:
+	JMP mid_done_993
 
-mid_small_984:
+mid_small_992:
 	CMPQ BX, $0x00000020
-	JB   cx_short_990
+	JB   cx_short_998
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_992
+	JBE  copy_le2_1000
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_993
+	JBE  copy_le4_1001
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_994:
+copy_loop_1002:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9505,7 +9597,7 @@ copy_loop_994:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_994
+	JB      copy_loop_1002
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9515,9 +9607,9 @@ copy_loop_994:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_995
+	JMP     copy_done_1003
 
-copy_le4_993:
+copy_le4_1001:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9526,153 +9618,153 @@ copy_le4_993:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_995
+	JMP     copy_done_1003
 
-copy_le2_992:
+copy_le2_1000:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_995:
-	JMP cx_done_991
+copy_done_1003:
+	JMP cx_done_999
 
-cx_short_990:
+cx_short_998:
 	CMPQ BX, $0x00000010
-	JAE  ladder_997
+	JAE  ladder_1005
 	CMPQ BX, $0x00000008
-	JAE  ladder_998
+	JAE  ladder_1006
 	CMPQ BX, $0x00000004
-	JB   ladder_done_996
-	JMP  ladder_999
+	JB   ladder_done_1004
+	JMP  ladder_1007
 
-ladder_997:
+ladder_1005:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_996
+	JMP     ladder_done_1004
 
-ladder_998:
+ladder_1006:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_996
+	JMP  ladder_done_1004
 
-ladder_999:
+ladder_1007:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_996:
-cx_done_991:
-mid_done_985:
+ladder_done_1004:
+cx_done_999:
+mid_done_993:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1000
+	JAE  mp_long_1008
 	CMPQ DX, $0x00000010
-	JAE  ladder_1003
+	JAE  ladder_1011
 	CMPQ DX, $0x00000008
-	JAE  ladder_1004
+	JAE  ladder_1012
 	CMPQ DX, $0x00000004
-	JB   ladder_done_1002
-	JMP  ladder_1005
+	JB   ladder_done_1010
+	JMP  ladder_1013
 
-ladder_1003:
+ladder_1011:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1002
+	JMP     ladder_done_1010
 
-ladder_1004:
+ladder_1012:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1002
+	JMP  ladder_done_1010
 
-ladder_1005:
+ladder_1013:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1002:
-	JMP mp_done_1001
+ladder_done_1010:
+	JMP mp_done_1009
 
-mp_long_1000:
+mp_long_1008:
 	LEAQ -32(DX), R11
 
-mp_loop_1006:
+mp_loop_1014:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1006
+	JGE     mp_loop_1014
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1001:
+mp_done_1009:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1007
+	JAE  mp_long_1015
 	CMPQ SI, $0x00000010
-	JAE  ladder_1010
+	JAE  ladder_1018
 	CMPQ SI, $0x00000008
-	JAE  ladder_1011
+	JAE  ladder_1019
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1009
-	JMP  ladder_1012
+	JB   ladder_done_1017
+	JMP  ladder_1020
 
-ladder_1010:
+ladder_1018:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1009
+	JMP     ladder_done_1017
 
-ladder_1011:
+ladder_1019:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1009
+	JMP  ladder_done_1017
 
-ladder_1012:
+ladder_1020:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1009:
-	JMP mp_done_1008
+ladder_done_1017:
+	JMP mp_done_1016
 
-mp_long_1007:
+mp_long_1015:
 	LEAQ -32(SI), R11
 
-mp_loop_1013:
+mp_loop_1021:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1013
+	JGE     mp_loop_1021
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1008:
+mp_done_1016:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_983
+	JNZ  mirror_rows_991
 	VZEROUPPER
 
-ret_982:
+ret_990:
 	RET
 
 // func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9680,7 +9772,7 @@ ret_982:
 TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1014
+	JZ    ret_1022
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -9693,18 +9785,18 @@ TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1015:
+mirror_rows_1023:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1016
+	JB   mid_small_1024
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1018
+	JBE  copy_le2_1026
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1019
+	JBE  copy_le4_1027
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1020:
+copy_loop_1028:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -9716,7 +9808,7 @@ copy_loop_1020:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1020
+	JB        copy_loop_1028
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -9726,9 +9818,9 @@ copy_loop_1020:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1021
+	JMP       copy_done_1029
 
-copy_le4_1019:
+copy_le4_1027:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -9737,28 +9829,28 @@ copy_le4_1019:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1021
+	JMP       copy_done_1029
 
-copy_le2_1018:
+copy_le2_1026:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1021:
-	JMP mid_done_1017
+copy_done_1029:
+	JMP mid_done_1025
 
-mid_small_1016:
+mid_small_1024:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1022
+	JB   cx_short_1030
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1024
+	JBE  copy_le2_1032
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1025
+	JBE  copy_le4_1033
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1026:
+copy_loop_1034:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -9770,7 +9862,7 @@ copy_loop_1026:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1026
+	JB      copy_loop_1034
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -9780,9 +9872,9 @@ copy_loop_1026:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1027
+	JMP     copy_done_1035
 
-copy_le4_1025:
+copy_le4_1033:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -9791,122 +9883,122 @@ copy_le4_1025:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1027
+	JMP     copy_done_1035
 
-copy_le2_1024:
+copy_le2_1032:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1027:
-	JMP cx_done_1023
+copy_done_1035:
+	JMP cx_done_1031
 
-cx_short_1022:
+cx_short_1030:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1029
+	JAE  ladder_1037
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1028
-	JMP  ladder_1030
+	JB   ladder_done_1036
+	JMP  ladder_1038
 
-ladder_1029:
+ladder_1037:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1028
+	JMP     ladder_done_1036
 
-ladder_1030:
+ladder_1038:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1028:
-cx_done_1023:
-mid_done_1017:
+ladder_done_1036:
+cx_done_1031:
+mid_done_1025:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1031
+	JAE  mp_long_1039
 	CMPQ DX, $0x00000010
-	JAE  ladder_1034
+	JAE  ladder_1042
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1033
-	JMP  ladder_1035
+	JB   ladder_done_1041
+	JMP  ladder_1043
 
-ladder_1034:
+ladder_1042:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1033
+	JMP     ladder_done_1041
 
-ladder_1035:
+ladder_1043:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1033:
-	JMP mp_done_1032
+ladder_done_1041:
+	JMP mp_done_1040
 
-mp_long_1031:
+mp_long_1039:
 	LEAQ -32(DX), R11
 
-mp_loop_1036:
+mp_loop_1044:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1036
+	JGE     mp_loop_1044
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1032:
+mp_done_1040:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1037
+	JAE  mp_long_1045
 	CMPQ SI, $0x00000010
-	JAE  ladder_1040
+	JAE  ladder_1048
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1039
-	JMP  ladder_1041
+	JB   ladder_done_1047
+	JMP  ladder_1049
 
-ladder_1040:
+ladder_1048:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1039
+	JMP     ladder_done_1047
 
-ladder_1041:
+ladder_1049:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1039:
-	JMP mp_done_1038
+ladder_done_1047:
+	JMP mp_done_1046
 
-mp_long_1037:
+mp_long_1045:
 	LEAQ -32(SI), R11
 
-mp_loop_1042:
+mp_loop_1050:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1042
+	JGE     mp_loop_1050
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1038:
+mp_done_1046:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1015
+	JNZ  mirror_rows_1023
 	VZEROUPPER
 
-ret_1014:
+ret_1022:
 	RET
 
 // func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9914,7 +10006,7 @@ ret_1014:
 TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1043
+	JZ    ret_1051
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -9927,18 +10019,18 @@ TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1044:
+mirror_rows_1052:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1045
+	JB   mid_small_1053
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1047
+	JBE  copy_le2_1055
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1048
+	JBE  copy_le4_1056
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1049:
+copy_loop_1057:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -9950,7 +10042,7 @@ copy_loop_1049:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1049
+	JB        copy_loop_1057
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -9960,9 +10052,9 @@ copy_loop_1049:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1050
+	JMP       copy_done_1058
 
-copy_le4_1048:
+copy_le4_1056:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -9971,28 +10063,28 @@ copy_le4_1048:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1050
+	JMP       copy_done_1058
 
-copy_le2_1047:
+copy_le2_1055:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1050:
-	JMP mid_done_1046
+copy_done_1058:
+	JMP mid_done_1054
 
-mid_small_1045:
+mid_small_1053:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1051
+	JB   cx_short_1059
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1053
+	JBE  copy_le2_1061
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1054
+	JBE  copy_le4_1062
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1055:
+copy_loop_1063:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -10004,7 +10096,7 @@ copy_loop_1055:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1055
+	JB      copy_loop_1063
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -10014,9 +10106,9 @@ copy_loop_1055:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1056
+	JMP     copy_done_1064
 
-copy_le4_1054:
+copy_le4_1062:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -10025,86 +10117,86 @@ copy_le4_1054:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1056
+	JMP     copy_done_1064
 
-copy_le2_1053:
+copy_le2_1061:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1056:
-	JMP cx_done_1052
+copy_done_1064:
+	JMP cx_done_1060
 
-cx_short_1051:
+cx_short_1059:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1057
+	JB      ladder_done_1065
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1057:
-cx_done_1052:
-mid_done_1046:
+ladder_done_1065:
+cx_done_1060:
+mid_done_1054:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1059
+	JAE     mp_long_1067
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1061
+	JB      ladder_done_1069
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1061:
-	JMP mp_done_1060
+ladder_done_1069:
+	JMP mp_done_1068
 
-mp_long_1059:
+mp_long_1067:
 	LEAQ -32(DX), R11
 
-mp_loop_1063:
+mp_loop_1071:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1063
+	JGE     mp_loop_1071
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1060:
+mp_done_1068:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1064
+	JAE     mp_long_1072
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1066
+	JB      ladder_done_1074
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1066:
-	JMP mp_done_1065
+ladder_done_1074:
+	JMP mp_done_1073
 
-mp_long_1064:
+mp_long_1072:
 	LEAQ -32(SI), R11
 
-mp_loop_1068:
+mp_loop_1076:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1068
+	JGE     mp_loop_1076
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1065:
+mp_done_1073:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1044
+	JNZ  mirror_rows_1052
 	VZEROUPPER
 
-ret_1043:
+ret_1051:
 	RET
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
@@ -10121,9 +10213,9 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-104
 	MOVQ            pat+64(FP), R10
 	MOVQ            planes+72(FP), R11
 	TESTQ           DX, DX
-	JZ              shuf_ret_1069
+	JZ              shuf_ret_1077
 	TESTQ           R11, R11
-	JZ              shuf_ret_1069
+	JZ              shuf_ret_1077
 	LEAQ            lowmask64<>+0(SB), R12
 	MOVQ            $0x00000040, R13
 	CMPQ            R8, R13
@@ -10150,19 +10242,19 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-104
 	MOVQ            dstPlane+80(FP), R13
 	MOVQ            srcPlane+88(FP), R14
 	CMPQ            R8, $0x40
-	JBE             shuf_one_table_1070
+	JBE             shuf_one_table_1078
 	CMPQ            DI, $0x40
-	JBE             shuf_two_narrow_1073
+	JBE             shuf_two_narrow_1081
 	MOVQ            rowIdx+96(FP), AX
 	TESTQ           AX, AX
-	JNZ             shuf_list_1074
+	JNZ             shuf_list_1082
 
-shuf_planes_1075:
+shuf_planes_1083:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1076:
+shuf_rows_1084:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQU64  Z0, Z5
@@ -10176,21 +10268,21 @@ shuf_rows_1076:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1076
+	JNZ        shuf_rows_1084
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1075
+	JNZ        shuf_planes_1083
 	VZEROUPPER
 	RET
 
-shuf_list_1074:
-shuf_list_planes_1077:
+shuf_list_1082:
+shuf_list_planes_1085:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1078:
+shuf_list_rows_1086:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10207,25 +10299,25 @@ shuf_list_rows_1078:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1078
+	JNZ        shuf_list_rows_1086
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1077
+	JNZ        shuf_list_planes_1085
 	VZEROUPPER
 	RET
 
-shuf_two_narrow_1073:
+shuf_two_narrow_1081:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1079
+	JNZ   shuf_list_1087
 
-shuf_planes_1080:
+shuf_planes_1088:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1081:
+shuf_rows_1089:
 	VMOVDQU8.Z (CX), K1, Z1
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQU64  Z0, Z5
@@ -10235,21 +10327,21 @@ shuf_rows_1081:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1081
+	JNZ        shuf_rows_1089
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1080
+	JNZ        shuf_planes_1088
 	VZEROUPPER
 	RET
 
-shuf_list_1079:
-shuf_list_planes_1082:
+shuf_list_1087:
+shuf_list_planes_1090:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1083:
+shuf_list_rows_1091:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10262,28 +10354,28 @@ shuf_list_rows_1083:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1083
+	JNZ        shuf_list_rows_1091
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1082
+	JNZ        shuf_list_planes_1090
 	VZEROUPPER
 	RET
 
-shuf_one_table_1070:
+shuf_one_table_1078:
 	CMPQ  DI, $0x40
-	JB    shuf_narrow_1071
-	JE    shuf_full_1072
+	JB    shuf_narrow_1079
+	JE    shuf_full_1080
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1084
+	JNZ   shuf_list_1092
 
-shuf_planes_1085:
+shuf_planes_1093:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1086:
+shuf_rows_1094:
 	VMOVDQU8.Z (CX), K1, Z3
 	VPERMB     Z3, Z0, Z4
 	VPBLENDMB  Z4, Z2, K5, Z5
@@ -10294,21 +10386,21 @@ shuf_rows_1086:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1086
+	JNZ        shuf_rows_1094
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1085
+	JNZ        shuf_planes_1093
 	VZEROUPPER
 	RET
 
-shuf_list_1084:
-shuf_list_planes_1087:
+shuf_list_1092:
+shuf_list_planes_1095:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1088:
+shuf_list_rows_1096:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10322,25 +10414,25 @@ shuf_list_rows_1088:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1088
+	JNZ        shuf_list_rows_1096
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1087
+	JNZ        shuf_list_planes_1095
 	VZEROUPPER
 	RET
 
-shuf_narrow_1071:
+shuf_narrow_1079:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1089
+	JNZ   shuf_list_1097
 
-shuf_planes_1090:
+shuf_planes_1098:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1091:
+shuf_rows_1099:
 	VMOVDQU8.Z (CX), K1, Z1
 	VPERMB     Z1, Z0, Z1
 	VPBLENDMB  Z1, Z2, K5, Z3
@@ -10348,21 +10440,21 @@ shuf_rows_1091:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1091
+	JNZ        shuf_rows_1099
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1090
+	JNZ        shuf_planes_1098
 	VZEROUPPER
 	RET
 
-shuf_list_1089:
-shuf_list_planes_1092:
+shuf_list_1097:
+shuf_list_planes_1100:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1093:
+shuf_list_rows_1101:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10373,25 +10465,25 @@ shuf_list_rows_1093:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1093
+	JNZ        shuf_list_rows_1101
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1092
+	JNZ        shuf_list_planes_1100
 	VZEROUPPER
 	RET
 
-shuf_full_1072:
+shuf_full_1080:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1094
+	JNZ   shuf_list_1102
 
-shuf_planes_1095:
+shuf_planes_1103:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1096:
+shuf_rows_1104:
 	VMOVDQU8.Z (CX), K1, Z1
 	VPERMB     Z1, Z0, Z1
 	VPBLENDMB  Z1, Z2, K5, Z3
@@ -10399,21 +10491,21 @@ shuf_rows_1096:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1096
+	JNZ        shuf_rows_1104
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1095
+	JNZ        shuf_planes_1103
 	VZEROUPPER
 	RET
 
-shuf_list_1094:
-shuf_list_planes_1097:
+shuf_list_1102:
+shuf_list_planes_1105:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1098:
+shuf_list_rows_1106:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10424,15 +10516,15 @@ shuf_list_rows_1098:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1098
+	JNZ        shuf_list_rows_1106
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1097
+	JNZ        shuf_list_planes_1105
 	VZEROUPPER
 	RET
 
-shuf_ret_1069:
+shuf_ret_1077:
 	RET
 
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
@@ -10443,9 +10535,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1099
+	JZ              wide_ret_1107
 	TESTQ           BX, BX
-	JZ              wide_ret_1099
+	JZ              wide_ret_1107
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -10464,10 +10556,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1100
+	JB              wide_mshort_1108
 	XORQ            DX, DX
 
-wide_mshort_1100:
+wide_mshort_1108:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -10476,32 +10568,32 @@ wide_mshort_1100:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1101:
+wide_planes_1109:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1102:
+wide_rows_1110:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1103
+	JB   wide_short_1111
 	CMPQ SI, $0x00000440
-	JAE  wide_long_1107
+	JAE  wide_long_1115
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1105:
+wide_mid_loop_1113:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1106
+	JAE       wide_mid_last_1114
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1105
+	JMP       wide_mid_loop_1113
 
-wide_mid_last_1106:
+wide_mid_last_1114:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1104
+	JMP       wide_mid_done_1112
 
-wide_long_1107:
+wide_long_1115:
 	LEAQ      64(AX), R8
 	LEAQ      -64(SI), R9
 	LEAQ      -256(R8)(R9*1), R10
@@ -10513,9 +10605,9 @@ wide_long_1107:
 	SUBQ      R8, R12
 	LEAQ      (CX)(R12*1), R8
 	CMPQ      R11, R10
-	JAE       copy_tail_1112
+	JAE       copy_tail_1120
 
-copy_loop_1110:
+copy_loop_1118:
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
 	VMOVDQU64 128(R8), Z5
@@ -10527,9 +10619,9 @@ copy_loop_1110:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R8
 	CMPQ      R11, R10
-	JB        copy_loop_1110
+	JB        copy_loop_1118
 
-copy_tail_1112:
+copy_tail_1120:
 	LEAQ      -256(CX)(R9*1), R8
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
@@ -10539,13 +10631,13 @@ copy_tail_1112:
 	VMOVDQU64 Z4, 64(R10)
 	VMOVDQU64 Z5, 128(R10)
 	VMOVDQU64 Z6, 192(R10)
-	JMP       wide_mid_done_1104
+	JMP       wide_mid_done_1112
 
-wide_short_1103:
+wide_short_1111:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1104:
+wide_mid_done_1112:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -10561,16 +10653,16 @@ wide_mid_done_1104:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1102
+	JNZ       wide_rows_1110
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1101
+	JNZ       wide_planes_1109
 	VZEROUPPER
 
-wide_ret_1099:
+wide_ret_1107:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
@@ -10578,10 +10670,10 @@ wide_ret_1099:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $72-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1113
+	JZ              aligned_ret_1121
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1113
+	JZ              aligned_ret_1121
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -10624,9 +10716,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $72-96
 	SUBQ            $0x40, CX
 	MOVQ            CX, 48(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1114
+	JZ              aligned_fixed_1122
 
-aligned_planes_1115:
+aligned_planes_1123:
 	MOVQ      (SP), CX
 	MOVQ      8(SP), DX
 	MOVQ      rows+16(FP), AX
@@ -10652,9 +10744,9 @@ aligned_planes_1115:
 	ADDQ      CX, SI
 	MOVQ      64(SP), DI
 
-aligned_gap_1118:
+aligned_gap_1126:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1119
+	JAE          aligned_gap_done_1127
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -10683,12 +10775,12 @@ aligned_gap_1118:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z8, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1118
+	JMP          aligned_gap_1126
 
-aligned_gap_done_1119:
-	JMP aligned_body_1117
+aligned_gap_done_1127:
+	JMP aligned_body_1125
 
-aligned_rows_1116:
+aligned_rows_1124:
 	MOVQ      48(SP), DI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(DI*1), Z7
@@ -10700,9 +10792,9 @@ aligned_rows_1116:
 	MOVQ      56(SP), R8
 	MOVQ      64(SP), R9
 
-aligned_gap_1120:
+aligned_gap_1128:
 	CMPQ         AX, DI
-	JAE          aligned_gap_done_1121
+	JAE          aligned_gap_done_1129
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -10717,10 +10809,10 @@ aligned_gap_1120:
 	VMOVDQU8     (AX)(BX*1), K3, Z8
 	VMOVDQA64    Z8, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1120
+	JMP          aligned_gap_1128
 
-aligned_gap_done_1121:
-aligned_body_1117:
+aligned_gap_done_1129:
+aligned_body_1125:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -10730,15 +10822,15 @@ aligned_body_1117:
 	ADDQ      DI, SI
 	SUBQ      $0x40, SI
 
-aligned_copy_1122:
+aligned_copy_1130:
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1123
+	JGT       aligned_copy_done_1131
 	VMOVDQU64 (AX)(BX*1), Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_copy_1122
+	JMP       aligned_copy_1130
 
-aligned_copy_done_1123:
+aligned_copy_done_1131:
 	MOVQ BX, SI
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -10747,13 +10839,13 @@ aligned_copy_done_1123:
 	SUBQ DI, BX
 	ADDQ R8, BX
 	DECQ 24(SP)
-	JNZ  aligned_rows_1116
+	JNZ  aligned_rows_1124
 	MOVQ 32(SP), DX
 	MOVQ 56(SP), BX
 
-aligned_gap_1124:
+aligned_gap_1132:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1125
+	JAE          aligned_gap_done_1133
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -10781,20 +10873,20 @@ aligned_gap_1124:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z6, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1124
+	JMP          aligned_gap_1132
 
-aligned_gap_done_1125:
+aligned_gap_done_1133:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1115
+	JNZ  aligned_planes_1123
 	VZEROUPPER
-	JMP  aligned_ret_1113
+	JMP  aligned_ret_1121
 
-aligned_fixed_1114:
-aligned_planes_1126:
+aligned_fixed_1122:
+aligned_planes_1134:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -10817,9 +10909,9 @@ aligned_planes_1126:
 	ADDQ         CX, BX
 	MOVQ         64(SP), SI
 
-aligned_gap_1129:
+aligned_gap_1137:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1130
+	JAE       aligned_gap_done_1138
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -10844,20 +10936,20 @@ aligned_gap_1129:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1129
+	JMP       aligned_gap_1137
 
-aligned_gap_done_1130:
-	JMP aligned_body_1128
+aligned_gap_done_1138:
+	JMP aligned_body_1136
 
-aligned_rows_1127:
+aligned_rows_1135:
 	MOVQ left+48(FP), SI
 	ADDQ CX, SI
 	MOVQ 56(SP), DI
 	MOVQ 64(SP), R8
 
-aligned_gap_1131:
+aligned_gap_1139:
 	CMPQ      AX, SI
-	JAE       aligned_gap_done_1132
+	JAE       aligned_gap_done_1140
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -10868,25 +10960,25 @@ aligned_gap_1131:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1131
+	JMP       aligned_gap_1139
 
-aligned_gap_done_1132:
-aligned_body_1128:
+aligned_gap_done_1140:
+aligned_body_1136:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), SI
 	ADDQ CX, BX
 	ADDQ SI, BX
 	SUBQ $0x40, BX
 
-aligned_copy_1133:
+aligned_copy_1141:
 	CMPQ      AX, BX
-	JGT       aligned_copy_done_1134
+	JGT       aligned_copy_done_1142
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_copy_1133
+	JMP       aligned_copy_1141
 
-aligned_copy_done_1134:
+aligned_copy_done_1142:
 	MOVQ DX, BX
 	MOVQ width+32(FP), SI
 	ADDQ SI, CX
@@ -10894,13 +10986,13 @@ aligned_copy_done_1134:
 	SUBQ SI, DX
 	ADDQ DI, DX
 	DECQ 24(SP)
-	JNZ  aligned_rows_1127
+	JNZ  aligned_rows_1135
 	MOVQ 32(SP), DX
 	MOVQ 56(SP), SI
 
-aligned_gap_1135:
+aligned_gap_1143:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1136
+	JAE       aligned_gap_done_1144
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -10924,16 +11016,387 @@ aligned_gap_1135:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1135
+	JMP       aligned_gap_1143
 
-aligned_gap_done_1136:
+aligned_gap_done_1144:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1126
+	JNZ  aligned_planes_1134
 	VZEROUPPER
 
-aligned_ret_1113:
+aligned_ret_1121:
+	RET
+
+// func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
+TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $72-96
+	MOVQ            rows+16(FP), AX
+	TESTQ           AX, AX
+	JZ              aligned_ret_1145
+	MOVQ            planes+72(FP), AX
+	TESTQ           AX, AX
+	JZ              aligned_ret_1145
+	MOVQ            tab+56(FP), AX
+	KMOVQ           128(AX), K1
+	KMOVQ           136(AX), K2
+	VMOVDQU64       (AX), Z0
+	VMOVDQU64       64(AX), Z1
+	MOVQ            pat+64(FP), AX
+	VBROADCASTI64X4 (AX), Z2
+	VMOVDQU64       iota64<>+0(SB), Z3
+	MOVQ            dst+0(FP), AX
+	MOVQ            AX, (SP)
+	MOVQ            src+8(FP), AX
+	MOVQ            AX, 8(SP)
+	MOVQ            planes+72(FP), AX
+	MOVQ            AX, 16(SP)
+	MOVQ            left+48(FP), AX
+	MOVQ            mid+40(FP), CX
+	MOVQ            width+32(FP), DX
+	SUBQ            AX, DX
+	SUBQ            CX, DX
+	LEAQ            clampmasks<>+0(SB), BX
+	LEAQ            1024(BX)(AX*8), SI
+	MOVQ            SI, 64(SP)
+	MOVQ            DX, SI
+	SHLQ            $0x03, SI
+	NEGQ            SI
+	LEAQ            1024(BX)(SI*1), SI
+	MOVQ            SI, 56(SP)
+	KMOVQ           K1, DI
+	ANDQ            1024(BX)(AX*8), DI
+	NEGQ            DX
+	MOVQ            1536(BX)(DX*8), DX
+	NOTQ            DX
+	KMOVQ           K2, SI
+	ANDQ            SI, DX
+	ORQ             DI, DX
+	MOVQ            $0x00000001, BX
+	CMPQ            AX, BX
+	CMOVQLT         BX, AX
+	MOVQ            AX, 40(SP)
+	SUBQ            $0x40, CX
+	MOVQ            CX, 48(SP)
+	TESTQ           DX, DX
+	JZ              aligned_fixed_1146
+
+aligned_planes_1147:
+	MOVQ      (SP), CX
+	MOVQ      8(SP), DX
+	MOVQ      rows+16(FP), AX
+	MOVQ      AX, 24(SP)
+	MOVQ      width+32(FP), BX
+	IMULQ     BX, AX
+	ADDQ      CX, AX
+	MOVQ      AX, 32(SP)
+	MOVQ      CX, AX
+	ANDQ      $-64, AX
+	MOVQ      left+48(FP), SI
+	MOVQ      DX, BX
+	SUBQ      CX, BX
+	SUBQ      SI, BX
+	VMOVDQU64 Z2, Z5
+	MOVQ      48(SP), SI
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(SI*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      40(SP), SI
+	ADDQ      CX, SI
+	MOVQ      64(SP), DI
+
+aligned_gap_1150:
+	CMPQ         AX, SI
+	JAE          aligned_gap_done_1151
+	MOVQ         CX, R8
+	SUBQ         AX, R8
+	MOVQ         $0x00000040, R9
+	SUBQ         R8, R9
+	VPBROADCASTB R9, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (DI)(R8*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	MOVQ         (SP), R8
+	SUBQ         AX, R8
+	XORQ         R9, R9
+	CMPQ         R8, R9
+	CMOVQLT      R9, R8
+	LEAQ         lowmask64<>+0(SB), R9
+	KMOVQ        (R9)(R8*8), K4
+	KNOTQ        K4, K4
+	MOVQ         32(SP), R8
+	SUBQ         AX, R8
+	MOVQ         $0x00000040, R9
+	CMPQ         R8, R9
+	CMOVQGT      R9, R8
+	LEAQ         lowmask64<>+0(SB), R9
+	KMOVQ        (R9)(R8*8), K3
+	KANDQ        K3, K4, K4
+	VMOVDQU8     Z8, K4, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1150
+
+aligned_gap_done_1151:
+	JMP aligned_body_1149
+
+aligned_rows_1148:
+	MOVQ      48(SP), DI
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(DI*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      left+48(FP), DI
+	ADDQ      CX, DI
+	MOVQ      56(SP), R8
+	MOVQ      64(SP), R9
+
+aligned_gap_1152:
+	CMPQ         AX, DI
+	JAE          aligned_gap_done_1153
+	MOVQ         CX, R10
+	SUBQ         AX, R10
+	MOVQ         $0x00000040, R11
+	SUBQ         R10, R11
+	VPBROADCASTB R11, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (R8)(R10*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z8
+	KMOVQ        (R9)(R10*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	VMOVNTDQ     Z8, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1152
+
+aligned_gap_done_1153:
+aligned_body_1149:
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z7, Z6, Z5
+	VPBLENDMB Z5, Z2, K2, Z5
+	MOVQ      mid+40(FP), SI
+	MOVQ      left+48(FP), DI
+	ADDQ      CX, SI
+	ADDQ      DI, SI
+	SUBQ      $0x40, SI
+
+aligned_copy_1154:
+	CMPQ      AX, SI
+	JGT       aligned_copy_done_1155
+	VMOVDQU64 (AX)(BX*1), Z6
+	VMOVNTDQ  Z6, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_copy_1154
+
+aligned_copy_done_1155:
+	MOVQ BX, SI
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	ADDQ R8, DX
+	SUBQ DI, BX
+	ADDQ R8, BX
+	DECQ 24(SP)
+	JNZ  aligned_rows_1148
+	MOVQ 32(SP), DX
+	MOVQ 56(SP), BX
+
+aligned_gap_1156:
+	CMPQ         AX, DX
+	JAE          aligned_gap_done_1157
+	MOVQ         CX, DI
+	SUBQ         AX, DI
+	MOVQ         $0x00000040, R8
+	SUBQ         DI, R8
+	VPBROADCASTB R8, Z6
+	VPADDB       Z3, Z6, Z6
+	VPERMI2B     Z4, Z5, Z6
+	KMOVQ        (BX)(DI*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z6
+	MOVQ         (SP), DI
+	SUBQ         AX, DI
+	XORQ         R8, R8
+	CMPQ         DI, R8
+	CMOVQLT      R8, DI
+	LEAQ         lowmask64<>+0(SB), R8
+	KMOVQ        (R8)(DI*8), K4
+	KNOTQ        K4, K4
+	MOVQ         32(SP), DI
+	SUBQ         AX, DI
+	MOVQ         $0x00000040, R8
+	CMPQ         DI, R8
+	CMOVQGT      R8, DI
+	LEAQ         lowmask64<>+0(SB), R8
+	KMOVQ        (R8)(DI*8), K3
+	KANDQ        K3, K4, K4
+	VMOVDQU8     Z6, K4, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1156
+
+aligned_gap_done_1157:
+	MOVQ dstPlane+80(FP), AX
+	ADDQ AX, (SP)
+	MOVQ srcPlane+88(FP), AX
+	ADDQ AX, 8(SP)
+	DECQ 16(SP)
+	JNZ  aligned_planes_1147
+	VZEROUPPER
+	JMP  aligned_ret_1145
+
+aligned_fixed_1146:
+aligned_planes_1158:
+	MOVQ         (SP), CX
+	MOVQ         8(SP), DX
+	MOVQ         rows+16(FP), AX
+	MOVQ         AX, 24(SP)
+	MOVQ         width+32(FP), BX
+	IMULQ        BX, AX
+	ADDQ         CX, AX
+	MOVQ         AX, 32(SP)
+	MOVQ         CX, AX
+	ANDQ         $-64, AX
+	MOVQ         left+48(FP), BX
+	SUBQ         CX, DX
+	SUBQ         BX, DX
+	MOVQ         AX, BX
+	SUBQ         CX, BX
+	VPBROADCASTB BX, Z0
+	VPADDB       Z3, Z0, Z0
+	VPERMB       Z2, Z0, Z0
+	MOVQ         40(SP), BX
+	ADDQ         CX, BX
+	MOVQ         64(SP), SI
+
+aligned_gap_1161:
+	CMPQ      AX, BX
+	JAE       aligned_gap_done_1162
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	MOVQ      (SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KNOTQ     K2, K2
+	MOVQ      32(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KANDQ     K1, K2, K2
+	VMOVDQU8  Z1, K2, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1161
+
+aligned_gap_done_1162:
+	JMP aligned_body_1160
+
+aligned_rows_1159:
+	MOVQ left+48(FP), SI
+	ADDQ CX, SI
+	MOVQ 56(SP), DI
+	MOVQ 64(SP), R8
+
+aligned_gap_1163:
+	CMPQ      AX, SI
+	JAE       aligned_gap_done_1164
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1163
+
+aligned_gap_done_1164:
+aligned_body_1160:
+	MOVQ mid+40(FP), BX
+	MOVQ left+48(FP), SI
+	ADDQ CX, BX
+	ADDQ SI, BX
+	SUBQ $0x40, BX
+
+aligned_copy_1165:
+	CMPQ      AX, BX
+	JGT       aligned_copy_done_1166
+	VMOVDQU64 (AX)(DX*1), Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_copy_1165
+
+aligned_copy_done_1166:
+	MOVQ DX, BX
+	MOVQ width+32(FP), SI
+	ADDQ SI, CX
+	MOVQ srcStride+24(FP), DI
+	SUBQ SI, DX
+	ADDQ DI, DX
+	DECQ 24(SP)
+	JNZ  aligned_rows_1159
+	MOVQ 32(SP), DX
+	MOVQ 56(SP), SI
+
+aligned_gap_1167:
+	CMPQ      AX, DX
+	JAE       aligned_gap_done_1168
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	MOVQ      (SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KNOTQ     K2, K2
+	MOVQ      32(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KANDQ     K1, K2, K2
+	VMOVDQU8  Z1, K2, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1167
+
+aligned_gap_done_1168:
+	MOVQ dstPlane+80(FP), AX
+	ADDQ AX, (SP)
+	MOVQ srcPlane+88(FP), AX
+	ADDQ AX, 8(SP)
+	DECQ 16(SP)
+	JNZ  aligned_planes_1158
+	VZEROUPPER
+
+aligned_ret_1145:
+	RET
+
+// func storeFence()
+// Requires: MMX+
+TEXT ·storeFence(SB), NOSPLIT, $0
+	SFENCE
 	RET

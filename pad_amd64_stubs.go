@@ -52,6 +52,20 @@ func fillAVX512(dst *byte, n int, pat *[32]byte)
 //go:noescape
 func copyAVX512(dst *byte, src *byte, n int)
 
+// copyStreamAVX512 copies n bytes from src to dst, which do not overlap:
+//
+//	for i := 0; i < n; i++ {
+//		dst[i] = src[i]
+//	}
+//
+// Its aligned stores are streaming stores (VMOVNTDQ), which do not keep
+// the output in cache (for outputs larger than the cache) and are weakly
+// ordered: call storeFence before other goroutines may read dst. It requires AVX-512 F and BW. It also uses AVX-512 VL (EVEX forms on
+// XMM/YMM) and AVX2, which every AVX-512 BW CPU has.
+//
+//go:noescape
+func copyStreamAVX512(dst *byte, src *byte, n int)
+
 // reverse1AVX2 writes to dst the n bytes of src in reverse order:
 //
 //	for i := 0; i < n; i++ {
@@ -780,3 +794,22 @@ func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int
 //
 //go:noescape
 func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+
+// rowsAlignedStreamAVX512 writes what rowsWideAVX512 writes with dstStride == width, when
+// the table agrees with the copy: head byte i (left <= i < 64) is
+// s[i-left] and tail byte d[width-64+i] (width-64+i < left+mid) is
+// s[width-64+i-left]. It stores 64-byte-aligned vectors only (masked
+// at the ends of each plane's rows).
+//
+// Its aligned stores are streaming stores (VMOVNTDQ), which do not keep
+// the output in cache (for outputs larger than the cache) and are weakly
+// ordered: call storeFence before other goroutines may read dst. It requires AVX-512 F, BW and VBMI.
+//
+//go:noescape
+func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+
+// storeFence orders the streaming stores of the stream kernels made before
+// it before every store after it (SFENCE). It requires SSE.
+//
+//go:noescape
+func storeFence()

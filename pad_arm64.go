@@ -22,6 +22,9 @@ func cpuFeatures() []string {
 	return []string{"no asimd"}
 }
 
+// storeFence: arm64 has no streaming kernels yet.
+func storeFence() {}
+
 // The NEON kernels; mirrored rows have no NEON version yet.
 var asmKernelSets = []asmKernels{{
 	level:     levelNEON,

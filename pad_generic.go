@@ -17,6 +17,7 @@ type byteKernels struct {
 	pat      [32]byte // the value: repeated when size is a kernel size, else in pat[:size] (size <= 16)
 	value    []byte   // the value, when size > 16
 	zero     bool     // the value is all zero bytes
+	stream   bool     // the output is big enough for streaming stores (streamMinBytes)
 }
 
 func newByteKernels(dst, src []byte, size int) byteKernels {
@@ -67,18 +68,30 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// execute runs a plan with these kernels. The kernels reach the executor
-// by pointer, from a pool: by value, every kernel call would copy them
-// (120 bytes), and a pointer handed to the generic executor escapes.
-func (k *byteKernels) execute(levels []level, strides []int, workers int) {
+// execute runs a plan with these kernels: the program levels, or when the
+// output is big enough for streaming stores (streams) the program
+// streamed if not nil. The kernels reach the executor by pointer, from a
+// pool: by value, every kernel call would copy them (120 bytes), and a
+// pointer handed to the generic executor escapes.
+func (k *byteKernels) execute(levels, streamed []level, strides []int, workers int) {
 	p := byteKernelsPool.Get().(*byteKernels)
 	*p = *k
+	if p.stream = streams(len(k.dst), workers); p.stream && streamed != nil {
+		levels = streamed
+	}
 	execute(p, levels, strides, workers)
 	*p = byteKernels{} // drop the slices
 	byteKernelsPool.Put(p)
 }
 
 var byteKernelsPool = sync.Pool{New: func() any { return new(byteKernels) }}
+
+// flush: the streaming stores of the stream kernels are weakly ordered.
+func (k *byteKernels) flush() {
+	if k.stream {
+		storeFence()
+	}
+}
 
 func (k *byteKernels) fill(off, n int) {
 	b := k.dst[off*k.size : (off+n)*k.size]
@@ -111,7 +124,7 @@ func (k *byteKernels) copyUnits(src []byte, off, srcOff, count, width, step int)
 	s := srcOff * size
 	switch {
 	case step == width:
-		copyBytes(k.dst[d:d+count*w], src[s:s+count*w])
+		copyBytes(k.dst[d:d+count*w], src[s:s+count*w], k.stream)
 	case step == -width && kernelSize(w):
 		first := s - (count-1)*w // the last unit, lowest in memory
 		reverseBytes(k.dst[d:d+count*w], src[first:s+w], w)
@@ -140,7 +153,9 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 // plane p at dst offset off+p*dstPlane from the input plane at
 // srcOff+p*srcPlane, by the plane's row runs: one rows call per run for a
 // batch of planes. A batch holds about chunkBytes of output, so that the
-// runs that read a plane's edge rows again find them in cache.
+// runs that read a plane's edge rows again find them in cache; planes
+// from one input plane (srcPlane 0) are one batch, which the wrappers make
+// chunk by chunk of input (rowChunks).
 func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
 	if srcPlane < 0 {
 		return false
@@ -149,6 +164,9 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 		return true
 	}
 	per := max(1, chunkBytes/max(dstPlane*k.size, 1))
+	if srcPlane == 0 {
+		per = n
+	}
 	for p0 := 0; p0 < n; p0 += per {
 		m := min(per, n-p0)
 		o, so := off+p0*dstPlane, srcOff+p0*srcPlane
@@ -208,13 +226,13 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		if t := r.shuffle[sizeIndex(size)]; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return
 		}
-		if t := r.wide[sizeIndex(size)]; t != nil && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat) {
+		if t := r.wide[sizeIndex(size)]; t != nil && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat, k.stream) {
 			return
 		}
 	}
 	switch {
 	case r.kind == rowConst:
-		rowsConstBytes(dst, src, pb, count, ds, ss, left, mid, right, &k.pat)
+		rowsConstBytes(dst, src, pb, count, ds, ss, left, mid, right, &k.pat, k.stream)
 	case r.kind == rowEdge:
 		rowsEdgeBytes(dst, src, r.unit*size, pb, count, ds, ss, left, mid, right)
 	default:
@@ -407,6 +425,8 @@ func (k typedKernels[T]) fill(off, n int) {
 	}
 }
 
+func (k typedKernels[T]) flush() {}
+
 func (k typedKernels[T]) rows(*level, int, int, int, int, int, int) bool { return false }
 
 func (k typedKernels[T]) planes(*level, *level, int, int, int, int, int, int, int) bool {
@@ -475,6 +495,8 @@ func (k packedKernels) fill(off, n int) {
 		k.set(k.dst, i, k.value)
 	}
 }
+
+func (k packedKernels) flush() {}
 
 func (k packedKernels) rows(*level, int, int, int, int, int, int) bool { return false }
 

@@ -10,13 +10,15 @@ var asmKernelSets []asmKernels
 
 func cpuFeatures() []string { return []string{"no assembly in this build"} }
 
+func storeFence() {}
+
 func fillBytes(b []byte, pat *[32]byte) { fillGo(b, pat) }
 
-func copyBytes(dst, src []byte) { copy(dst, src) }
+func copyBytes(dst, src []byte, _ bool) { copy(dst, src) }
 
 func reverseBytes(dst, src []byte, size int) { reverseGo(dst, src, size) }
 
-func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte) {
+func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right int, pat *[32]byte, _ bool) {
 	for p := range pl.n {
 		rowsConstGo(dst[p*pl.dst:], src[p*pl.src:], rows, dstStride, srcStride, left, mid, right, pat)
 	}
@@ -46,6 +48,6 @@ func rowListShuffleBytes([]byte, []byte, planes, []int32, int, int, int, int, in
 	return false
 }
 
-func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
+func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false
 }

@@ -3,6 +3,7 @@ package pad
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // The planner turns a Spec into a short program. Each output axis is cut
@@ -224,8 +225,8 @@ func runsOf(lv *level) []rowRun {
 		switch {
 		case s.kind == segFill:
 			runs = append(runs, rowRun{at: s.at, n: s.n, fill: true})
-		case s.kind == segSrc && s.step == 1:
-			runs = append(runs, rowRun{at: s.at, n: s.n, src: s.src, step: 1})
+		case s.kind == segSrc && (s.step == 1 || s.step == 0):
+			runs = append(runs, rowRun{at: s.at, n: s.n, src: s.src, step: s.step})
 		case s.kind == segSrc && s.step == -1 && s.n <= maxRowRunSplit:
 			for t := 0; t < s.n; t++ {
 				runs = append(runs, rowRun{at: s.at + t, n: 1, src: s.src - t})
@@ -563,8 +564,106 @@ func compile(s Spec, axes []axis) *Plan {
 		pl := &p.levels[n-2]
 		pl.rowIdx, pl.rowMax = rowList(pl.runs, pl.outLen)
 	}
+	p.streamLevels, p.streamAxes = inputProgram(p.levels), inputProgram(p.axes)
 	return p
 }
+
+// inputProgram returns the program levels with the blocks of every level
+// above the innermost that copy finished output (segDup, segRepeat) made
+// from the input instead (inputForm), or nil if no level changes. A run
+// that writes its output with streaming stores uses it: what it wrote is
+// in memory, not in cache, and reading the input again costs no more than
+// reading the output. The innermost level keeps its form: its copies are
+// inside rows, which the row kernels make from the input already.
+func inputProgram(levels []level) []level {
+	var out []level
+	for i := 0; i+1 < len(levels); i++ {
+		segs := inputForm(&levels[i])
+		if segs == nil {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(levels)
+		}
+		lv := &out[i]
+		lv.segs = segs
+		if lv.runs != nil || lv.rowIdx != nil {
+			lv.runs = runsOf(lv)
+			if lv.rowIdx != nil {
+				lv.rowIdx, lv.rowMax = rowList(lv.runs, lv.outLen)
+			}
+		}
+	}
+	return out
+}
+
+// Bounds of inputForm: the blocks of a level it maps one by one, and the
+// segments it may make of them (a long axis repeating a short period would
+// need one per period).
+const (
+	inputFormMaxBlocks = 1 << 16
+	inputFormMaxSegs   = 16
+)
+
+// inputForm returns the segments of lv with the blocks of its segDup and
+// segRepeat segments made from the input blocks they equal, as runs of
+// segSrc (step 1, -1, or 0 for one block repeated) and segFill; or nil if lv
+// has no such segment, dilates, or would need too many segments.
+func inputForm(lv *level) []segment {
+	copies := false
+	for _, s := range lv.segs {
+		copies = copies || s.kind == segDup || s.kind == segRepeat
+		if s.kind == segDilate {
+			return nil
+		}
+	}
+	if !copies || lv.outLen > inputFormMaxBlocks {
+		return nil
+	}
+	// from[j]: the input block output block j equals, or -1 for the value.
+	from := make([]int, lv.outLen)
+	for _, s := range lv.segs { // in execution order: sources come first
+		for t := 0; t < s.n; t++ {
+			switch s.kind {
+			case segFill:
+				from[s.at+t] = -1
+			case segSrc:
+				from[s.at+t] = s.src + t*s.step
+			case segDup:
+				from[s.at+t] = from[s.src+t*s.step]
+			case segRepeat:
+				if s.step > 0 {
+					from[s.at+t] = from[s.at+t-s.step]
+				} else { // from the right: the blocks after it first
+					j := s.at + s.n - 1 - t
+					from[j] = from[j-s.step]
+				}
+			}
+		}
+	}
+	var segs []segment
+	for j := 0; j < len(from); {
+		s := segment{kind: segFill, at: j, n: 1}
+		if from[j] >= 0 {
+			s = segment{kind: segSrc, at: j, n: 1, src: from[j], step: 1}
+			if j+1 < len(from) && from[j+1] >= 0 && abs(from[j+1]-from[j]) <= 1 {
+				s.step = from[j+1] - from[j]
+			}
+		}
+		for e := j + 1; e < len(from) && (s.kind == segFill && from[e] < 0 ||
+			s.kind == segSrc && from[e] >= 0 && from[e] == s.src+(e-j)*s.step); e++ {
+			s.n++
+		}
+		if len(segs) == inputFormMaxSegs {
+			return nil
+		}
+		segs = append(segs, s)
+		j += s.n
+	}
+	return segs
+}
+
+func abs(x int) int { return max(x, -x) }
 
 // rowList returns the input row of each of the rows output rows that runs
 // make (in any order), and the largest, or nil if a run fills or the runs

@@ -745,11 +745,17 @@ func TestRandomAgainstReference(t *testing.T) {
 	var st rtStats
 	modes := make([]int, 5)
 	defer func(saved int) { gatherMaxOut = saved }(gatherMaxOut)
-	gathering := gatherMaxOut
+	defer func(saved int) { streamMinBytes = saved }(streamMinBytes)
+	gathering, streaming := gatherMaxOut, streamMinBytes
 	for i := 0; i < n; i++ {
 		// Odd cases send small outputs through the executor, even ones
-		// through the gather table.
+		// through the gather table; one in three of the odd ones runs as
+		// the biggest outputs do (withStreaming).
 		gatherMaxOut = gathering * (1 - i%2)
+		streamMinBytes = streaming
+		if i%6 == 1 {
+			streamMinBytes = 0
+		}
 		c := rtGenValid(r)
 		mut := rtMutNone
 		switch x := r.IntN(100); {
@@ -1139,13 +1145,20 @@ func TestRandomStridedViews(t *testing.T) {
 		v := rtGenView(r)
 		kinds[v.kind]++
 		s := rtGenValidFor(r, v.shape, Mode(i%5))
-		switch i % 3 {
-		case 0:
-			rtRunStrided(k, r, v, s, rtGenF32)
-		case 1:
-			rtRunStrided(k, r, v, s, rtGenString)
-		default:
-			rtRunStrided(k, r, v, s, rtGenC128)
+		run := func() {
+			switch i % 3 {
+			case 0:
+				rtRunStrided(k, r, v, s, rtGenF32)
+			case 1:
+				rtRunStrided(k, r, v, s, rtGenString)
+			default:
+				rtRunStrided(k, r, v, s, rtGenC128)
+			}
+		}
+		if i%2 == 0 { // every other view as the biggest outputs run
+			withStreaming(run)
+		} else {
+			run()
 		}
 	}
 	t.Logf("%d strided views: %v", n, kinds)

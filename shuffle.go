@@ -35,6 +35,27 @@ const shuffleMax = 128
 // loop).
 const wideMax = 16 << 10
 
+// constTable is the aligned kernel's table of constant rows: no byte of
+// the head or the tail is taken from the row (KERNELS.md item 9).
+var constTable = &shuffleTable{copyAgrees: true}
+
+// alignedConstFits reports whether constant rows of mid bytes between pads
+// of left and right bytes suit the aligned kernel with constTable: whatever
+// the pads, if a 64-byte block meets at most one of them (mid >= 64) and
+// the kernel's mask tables reach (left + right <= 128).
+func alignedConstFits(left, mid, right int) bool { return mid >= 64 && left+right <= 128 }
+
+// repeatsAfter reports whether pat repeats after n bytes (its period
+// divides n).
+func repeatsAfter(pat *[32]byte, n int) bool {
+	for i := range pat {
+		if pat[i] != pat[(i+n)%32] {
+			return false
+		}
+	}
+	return true
+}
+
 // shuffleFits reports whether rows of width bytes from mid bytes suit the
 // shuffle kernel (KERNELS.md item 7).
 func shuffleFits(width, mid int) bool { return width <= shuffleMax && mid <= shuffleMax }

@@ -71,24 +71,66 @@ func randomWideCase(r *rand.Rand, left, mid, right int) *wideCase {
 	return c
 }
 
-// alignedCase is a call of the aligned kernel: a wide case whose rows
-// follow each other and whose table agrees with the copy.
-type alignedCase struct{ *wideCase }
+// alignedCase is a call of the aligned kernel (stream: its streaming
+// version): a wide case whose rows follow each other and whose table agrees
+// with the copy.
+type alignedCase struct {
+	*wideCase
+	stream bool
+}
+
+func (c alignedCase) String() string {
+	return fmt.Sprintf("%v stream %v", c.wideCase, c.stream)
+}
 
 func (c alignedCase) asm(ks asmKernels, dst, src []byte) {
-	ks.rowsAligned(&dst[0], &src[0], c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+	kernel := ks.rowsAligned
+	if c.stream {
+		kernel = ks.rowsAlignedStream
+	}
+	kernel(&dst[0], &src[0], c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+}
+
+// alignedConstCase is a call of an aligned kernel with constTable:
+// constant rows whose pads may exceed 64 bytes (left + right <= 128), as
+// rowsConstBytes makes them for streamed outputs (the pattern repeating
+// after left and after mid bytes).
+type alignedConstCase struct{ alignedCase }
+
+func (c alignedConstCase) goVersion(dst, src []byte) {
+	right := c.width - c.left - c.mid
+	for p := range c.pl.n {
+		rowsConstGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.width, c.srcStride, c.left, c.mid, right, c.pat)
+	}
+}
+
+// randomAlignedConstCase draws rows of constant padding for an aligned
+// kernel: rows next to each other, gaps between planes, src rows apart,
+// overlapping or broadcast.
+func randomAlignedConstCase(r *rand.Rand, left, mid, right int, stream bool) alignedConstCase {
+	c := randomWideCase(r, left, mid, right)
+	c.tab = constTable
+	// The pads start a multiple of the period from the row (elements).
+	period := 16
+	for left%period != 0 || mid%period != 0 {
+		period /= 2
+	}
+	c.pat = patternOf(c.pat[:period])
+	c.dstStride = c.width
+	c.pl.dst = (c.rows-1)*c.dstStride + c.width + []int{0, 0, 1, 7, 64}[r.IntN(5)]
+	return alignedConstCase{alignedCase{c, stream}}
 }
 
 // randomAlignedCase draws a wide case for the aligned kernel: rows next to
 // each other, the table's head and tail made to agree with the copy, and
 // in one case of three pads that take only the value (constant padding,
 // the kernel's path without windows).
-func randomAlignedCase(r *rand.Rand, left, mid, right int) alignedCase {
+func randomAlignedCase(r *rand.Rand, left, mid, right int, stream bool) alignedCase {
 	c := randomWideCase(r, left, mid, right)
 	c.dstStride = c.width
 	c.pl.dst = (c.rows-1)*c.dstStride + c.width + []int{0, 0, 1, 7, 64}[r.IntN(5)]
 	agreeWithCopy(c.tab, c.width, mid, left, r.IntN(3) == 0)
-	return alignedCase{c}
+	return alignedCase{c, stream}
 }
 
 // wideMids are the src row lengths the tests try: around the kernel's
@@ -97,31 +139,58 @@ func randomAlignedCase(r *rand.Rand, left, mid, right int) alignedCase {
 var wideMids = []int{64, 65, 70, 100, 127, 128, 129, 150, 191, 192, 193, 255, 256, 300, 513, 1000, 1023, 1024, 1030, 1100, 2049, 4100}
 
 func TestRowsWideKernel(t *testing.T) {
-	wideKernelSweep(t, 9, func(r *rand.Rand, left, mid, right int) tableCall { return randomWideCase(r, left, mid, right) })
+	wideKernelSweep(t, 9, 64, func(r *rand.Rand, left, mid, right int) tableCall { return randomWideCase(r, left, mid, right) })
 }
 
 func TestRowsWideGuard(t *testing.T) {
-	wideGuardSweep(t, 10, 1, func(r *rand.Rand, left, mid, right int) tableCall { return randomWideCase(r, left, mid, right) })
+	wideGuardSweep(t, 10, 1, 64, func(r *rand.Rand, left, mid, right int) tableCall { return randomWideCase(r, left, mid, right) })
 }
 
 func TestRowsAlignedKernel(t *testing.T) {
-	wideKernelSweep(t, 11, func(r *rand.Rand, left, mid, right int) tableCall { return randomAlignedCase(r, left, mid, right) })
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
+			wideKernelSweep(t, 11, 64, func(r *rand.Rand, left, mid, right int) tableCall {
+				return randomAlignedCase(r, left, mid, right, stream)
+			})
+		})
+	}
 }
 
 func TestRowsAlignedGuard(t *testing.T) {
-	wideGuardSweep(t, 12, 2, func(r *rand.Rand, left, mid, right int) tableCall { return randomAlignedCase(r, left, mid, right) })
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
+			wideGuardSweep(t, 12, 2, 64, func(r *rand.Rand, left, mid, right int) tableCall {
+				return randomAlignedCase(r, left, mid, right, stream)
+			})
+		})
+	}
+}
+
+// TestRowsAlignedConst: the aligned kernels with constTable against
+// rowsConstGo, pads of up to 128 bytes in all.
+func TestRowsAlignedConst(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
+			newCase := func(r *rand.Rand, left, mid, right int) tableCall {
+				return randomAlignedConstCase(r, left, mid, right, stream)
+			}
+			wideKernelSweep(t, 13, 128, newCase)
+			wideGuardSweep(t, 14, 1, 128, newCase)
+		})
+	}
 }
 
 // wideKernelSweep checks a wide-row kernel between canaries: every left
-// pad 0..64 with five right pads, over wideMids.
-func wideKernelSweep(t *testing.T, seed uint64, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
+// pad 0..64 (0..pads) with five right pads, left + right <= pads (64 or,
+// for constant rows, 128), over wideMids.
+func wideKernelSweep(t *testing.T, seed uint64, pads int, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
 	ks := tableKernelsOrSkip(t)
 	r := rand.New(rand.NewPCG(seed, seed))
 	calls := 0
 	for _, mid := range wideMids {
-		for left := 0; left <= 64; left++ {
-			for _, right := range []int{0, 1, left, 63 - left%7, 64} {
-				if left+mid+right < 128 || right > 64 {
+		for left := 0; left <= pads; left++ {
+			for _, right := range []int{0, 1, left, 63 - left%7, 64, pads - left} {
+				if left+mid+right < 128 || right > 64 && pads == 64 || left+right > pads {
 					continue
 				}
 				checkCanaries(t, r, ks, newCase(r, left, mid, right), byte(left))
@@ -133,17 +202,18 @@ func wideKernelSweep(t *testing.T, seed uint64, newCase func(r *rand.Rand, left,
 }
 
 // wideGuardSweep checks a wide-row kernel against guard pages: tries
-// random cases at each of the four guard positions per geometry.
-func wideGuardSweep(t *testing.T, seed uint64, tries int, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
+// random cases at each of the four guard positions per geometry (pads as
+// wideKernelSweep).
+func wideGuardSweep(t *testing.T, seed uint64, tries, pads int, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
 	ks := tableKernelsOrSkip(t)
 	sdata, ddata, unmap := guardPages(t, 2)
 	defer unmap()
 	r := rand.New(rand.NewPCG(seed, seed))
 	calls := 0
 	for _, mid := range wideMids {
-		for _, left := range []int{0, 1, 4, 32, 63, 64} {
-			for _, right := range []int{0, 3, 64} {
-				if left+mid+right < 128 {
+		for _, left := range []int{0, 1, 4, 32, 63, 64, 100, 128} {
+			for _, right := range []int{0, 3, 64, pads - left} {
+				if left+mid+right < 128 || left+right > pads || left > 64 && pads == 64 {
 					continue
 				}
 				for pos := 0; pos < 4*tries; pos++ {

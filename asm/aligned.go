@@ -54,8 +54,8 @@ func genIota64() {
 // (constant padding) the window is the pattern and no row's head or tail
 // is made. Every other block is one load and one aligned store. The
 // first and the last block of a plane store under a mask.
-func genRowsAligned() {
-	name := "rowsAlignedAVX512"
+func genRowsAligned(a isa) {
+	name := "rowsAligned" + a.name
 	kernel(name, "func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
 		name+" writes what rowsWideAVX512 writes with dstStride == width, when",
 		"the table agrees with the copy: head byte i (left <= i < 64) is",
@@ -63,7 +63,7 @@ func genRowsAligned() {
 		"s[width-64+i-left]. It stores 64-byte-aligned vectors only (masked",
 		"at the ends of each plane's rows).",
 		"",
-		"It requires AVX-512 F, BW and VBMI.")
+		streamDoc(a)+"It requires AVX-512 F, BW and VBMI.")
 	ret := newLabel("aligned_ret")
 	{
 		rows := Load(Param("rows"), gp())
@@ -132,10 +132,10 @@ func genRowsAligned() {
 		TESTQ(tl, tl)
 		JZ(LabelRef(fixed))
 	}
-	alignedPlanes(false, f, wt, ziota)
+	alignedPlanes(a, false, f, wt, ziota)
 	JMP(LabelRef(ret))
 	Label(fixed)
-	alignedPlanes(true, f, wt, ziota)
+	alignedPlanes(a, true, f, wt, ziota)
 	Label(ret)
 	RET()
 }
@@ -146,8 +146,15 @@ type alignedFrame struct{ d0, s0, planes, rows, end, left1, tailW, lead, trail M
 // alignedPlanes emits rowsAlignedAVX512's loop over planes; fixed: the
 // pads are the pattern (no windows).
 
-func alignedPlanes(fixed bool, f alignedFrame, wt wideTable, ziota reg.VecVirtual) {
+func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.VecVirtual) {
 	zpat := wt.zpat
+	store := func(v reg.Register, m Mem) {
+		if a.stream {
+			VMOVNTDQ(v, m)
+		} else {
+			VMOVDQA64(v, m)
+		}
+	}
 	// p is the next aligned block, b the boundary (the start of row r),
 	// dCur and dPrev the offsets from dst to src addresses of the copies
 	// of rows r and r-1 (src address = p + d), s the src row r.
@@ -197,7 +204,7 @@ func alignedPlanes(fixed bool, f alignedFrame, wt wideTable, ziota reg.VecVirtua
 			VMOVDQU8(ati(p, dCur, 0), kl, v)
 		}
 		if !first && !last {
-			VMOVDQA64(v, at(p, 0))
+			store(v, at(p, 0))
 		} else {
 			// Not below the plane's dst nor from its end on.
 			ks := kreg()
@@ -309,7 +316,7 @@ func alignedPlanes(fixed bool, f alignedFrame, wt wideTable, ziota reg.VecVirtua
 		JGT(LabelRef(done))
 		z := ZMM()
 		VMOVDQU64(ati(p, dCur, 0), z)
-		VMOVDQA64(z, at(p, 0))
+		store(z, at(p, 0))
 		ADDQ(U8(64), p)
 		JMP(LabelRef(loop))
 		Label(done)

@@ -12,7 +12,8 @@ import (
 // With align, the main loop (n > 4V) stores to a.V-aligned addresses: a
 // first unaligned store covers the head, and the loop stores the pattern
 // rotated by the distance from d to the aligned address (an in-lane VPSHUFB,
-// valid because the period divides 16, so every 16-byte lane of y is equal).
+// valid because the period divides 16, so every 16-byte lane of y is equal),
+// by streaming stores for a stream isa.
 func fillLong(a isa, d, n reg.Register, y reg.Register, align bool) {
 	V := a.V
 	le2, le4, loop, done := newLabel("fill_le2"), newLabel("fill_le4"), newLabel("fill_loop"), newLabel("fill_done")
@@ -43,7 +44,7 @@ func fillLong(a isa, d, n reg.Register, y reg.Register, align bool) {
 		JAE(LabelRef(tail))
 		Label(loop)
 		for j := 0; j < 4; j++ {
-			a.store(ly, at(p, j*V))
+			a.storeAligned(ly, at(p, j*V))
 		}
 		ADDQ(U32(4*V), p)
 		CMPQ(p, last)
@@ -97,7 +98,8 @@ func fillShort(d, n reg.Register, x reg.Register, g func() reg.GPVirtual, minW i
 }
 
 // copyLong copies exactly n >= a.V bytes from s to d. With align, the main
-// loop (n > 4V) stores to a.V-aligned addresses after an unaligned head.
+// loop (n > 4V) stores to a.V-aligned addresses after an unaligned head
+// (streaming stores for a stream isa).
 //
 // With big, the caller guarantees n > 4V and only the loop is emitted.
 func copyLong(a isa, d, s, n reg.Register, align bool, big ...bool) {
@@ -114,13 +116,13 @@ func copyLong(a isa, d, s, n reg.Register, align bool, big ...bool) {
 	v := [4]reg.VecVirtual{a.vec(), a.vec(), a.vec(), a.vec()}
 	last, dp, sp := gp(), gp(), gp()
 	LEAQ(ati(d, n, -4*V), last)
-	body := func() {
+	body := func(store func(v reg.Register, m Mem)) {
 		Label(loop)
 		for j := 0; j < 4; j++ {
 			a.load(at(sp, j*V), v[j])
 		}
 		for j := 0; j < 4; j++ {
-			a.store(v[j], at(dp, j*V))
+			store(v[j], at(dp, j*V))
 		}
 		ADDQ(U32(4*V), dp)
 		ADDQ(U32(4*V), sp)
@@ -139,12 +141,12 @@ func copyLong(a isa, d, s, n reg.Register, align bool, big ...bool) {
 		LEAQ(ati(s, delta, 0), sp)
 		CMPQ(dp, last)
 		JAE(LabelRef(tail))
-		body()
+		body(a.storeAligned)
 		Label(tail)
 	} else {
 		MOVQ(d, dp)
 		MOVQ(s, sp)
-		body()
+		body(a.store)
 	}
 	LEAQ(ati(s, n, -4*V), sp)
 	for j := 0; j < 4; j++ {

@@ -325,7 +325,7 @@ func rowsClass(a isa, r rowsArgs, pg patGen, W int, w reg.Register) {
 		return
 	}
 	// The widest class: mid >= W; sub-dispatch on mid, with vectors of W bytes.
-	a = isa{a.name, W}
+	a = isa{name: a.name, V: W}
 	V := W
 	le4, big, huge := newLabel("mid_le4"), newLabel("mid_big"), newLabel("mid_huge")
 	CMPQ(r.mid, U32(2*V))

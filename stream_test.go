@@ -1,0 +1,75 @@
+package pad
+
+import (
+	"slices"
+	"testing"
+)
+
+// Tests of the choices made for outputs larger than the cache: when a run
+// streams (streams), and the program it then runs (inputProgram). The
+// streaming kernels themselves are checked with the others (TestKernels,
+// the grid, the aligned kernels' tests, FuzzKernels), and whole runs with
+// streaming forced by TestRandomAgainstReference, TestRandomStridedViews,
+// the Pad grid and FuzzPadDispatch.
+
+func TestStreamsThreshold(t *testing.T) {
+	for _, c := range []struct {
+		out, workers int
+		want         bool
+	}{
+		{streamMinBytes - 1, 1, false},
+		{streamMinBytes, 1, true},
+		{streamMinBytes, 0, true},
+		{2*streamMinBytes - 2, 2, false},
+		{2 * streamMinBytes, 2, true},
+		{0, 1, false},
+	} {
+		if got := streams(c.out, c.workers); got != c.want {
+			t.Errorf("streams(%d, %d) = %v, want %v (streamMinBytes %d)", c.out, c.workers, got, c.want, streamMinBytes)
+		}
+	}
+}
+
+func TestInputForm(t *testing.T) {
+	src := func(at, n, from, step int) segment { return segment{kind: segSrc, at: at, n: n, src: from, step: step} }
+	for _, c := range []struct {
+		name  string
+		shape []int
+		spec  Spec
+		want  []segment // the top level's input form; nil: none
+	}{
+		// Suite case h: the outer planes repeat the first and last input plane.
+		{"edge", []int{4, 6, 6}, Spec{Mode: Edge, Before: []int{1, 1, 1}, After: []int{1, 1, 1}},
+			[]segment{src(0, 2, 0, 0), src(2, 3, 1, 1), src(5, 1, 3, 1)}},
+		{"edge far", []int{2, 6, 6}, Spec{Mode: Edge, Before: []int{3, 0, 1}, After: []int{0, 0, 1}},
+			[]segment{src(0, 4, 0, 0), src(4, 1, 1, 1)}},
+		{"reflect", []int{4, 6, 6}, Spec{Mode: Reflect, Before: []int{2, 0, 1}, After: []int{1, 0, 1}},
+			[]segment{src(0, 3, 2, -1), src(3, 3, 1, 1), src(6, 1, 2, 1)}},
+		{"wrap", []int{3, 6, 6}, Spec{Mode: Wrap, Before: []int{2, 0, 1}, After: []int{2, 0, 1}},
+			[]segment{src(0, 2, 1, 1), src(2, 3, 0, 1), src(5, 2, 0, 1)}},
+		// Constant padding copies no finished block: nothing to change.
+		{"constant", []int{4, 6, 6}, Spec{Before: []int{1, 1, 1}, After: []int{1, 1, 1}}, nil},
+		// A long axis repeating a short period: too many segments.
+		{"wrap many periods", []int{2, 6, 6}, Spec{Mode: Wrap, Before: []int{40, 0, 1}, After: []int{0, 0, 1}}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := newExecPlan(c.shape, c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := inputForm(&p.levels[0])
+			if c.want == nil {
+				if got != nil {
+					t.Fatalf("inputForm = %v, want nil", got)
+				}
+				return
+			}
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("inputForm of %v = %v, want %v", p.levels[0].segs, got, c.want)
+			}
+			if p.streamLevels == nil || !slices.Equal(p.streamLevels[0].segs, c.want) {
+				t.Fatalf("the plan's streamed program does not use the input form: %v", p.streamLevels)
+			}
+		})
+	}
+}
