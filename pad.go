@@ -377,10 +377,12 @@ func (p *Plan) RunPacked(dst, src []byte, bits int, value uint8) error {
 
 // parallelMinBytes is the output size from which the default runs use
 // more than one goroutine: below it, starting goroutines costs more than
-// the second core saves (padbench on 2 cores: the 1.3 MB outer-axis case
-// took 25% longer on two goroutines than on one; the 4 to 24 MB cases
-// gained 8% to 43%).
-const parallelMinBytes = 4 << 20
+// the second core saves. On 2 cores (BenchmarkSuite, 6 alternated runs),
+// two goroutines against one: the 12.4 MiB cases d and h 19-24% faster,
+// the 4.8 MiB case b 2% and the 4 MiB case k 10% slower, as streaming
+// stores (streamMinBytes) make one goroutine as fast as memory allows
+// there; the 1.3 MB outer-axis case 25% slower.
+const parallelMinBytes = 8 << 20
 
 // workersFor returns the number of goroutines a run whose elements have
 // size bytes uses.

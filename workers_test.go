@@ -52,7 +52,7 @@ func TestWorkers(t *testing.T) {
 // TestWorkersDefault: the default splits large outputs, and still gives
 // the one-worker result.
 func TestWorkersDefault(t *testing.T) {
-	shape := []int{16, 300, 300}
+	shape := []int{32, 300, 300} // 11.5 MB of float32 input: above parallelMinBytes
 	for _, s := range []Spec{
 		{Mode: Reflect, Before: []int{3, 5, 2}, After: []int{4, 1, 7}},
 		{Mode: Constant, Before: []int{-2, 5, 2}, After: []int{1, 1, -7}, Interior: []int{1, 0, 2}},
@@ -69,7 +69,7 @@ func TestWorkersDefault(t *testing.T) {
 		if small, _ := NewPlan([]int{2, 3}, s.with(2)); small.workersFor(4) != 1 {
 			t.Fatalf("default workers for a small output: %d, want 1", small.workersFor(4))
 		}
-		src := make([]float32, 16*300*300)
+		src := make([]float32, 32*300*300)
 		for i := range src {
 			src[i] = float32(i)
 		}
