@@ -92,8 +92,7 @@ var benchKernelLengths = []int{4, 16, 64, 256, 4096, 65536}
 // versions on outputs far larger than the cache (16 MiB), where they are
 // used (streamMinBytes): copy (with the runtime's memmove, which streams
 // from 1 MiB, 32 bytes a store) and the aligned rows kernel on rows of 4112
-// bytes from 4096 (suite case h's rows, edge padding). The fill is there to
-// show why it has no streaming version.
+// bytes from 4096 (suite case h's rows, edge padding).
 //
 //	go test -run '^$' -bench Stream -count 10 | tee s.txt
 //	benchstat -col /kernel s.txt
@@ -122,7 +121,6 @@ func BenchmarkStream(b *testing.B) {
 	bench("op=copy/kernel=memmove", func() { copy(dst, src) })
 	bench("op=copy/kernel=copy", func() { ks.copy(&dst[0], &src[0], n) })
 	bench("op=copy/kernel=copyStream", func() { ks.copyStream(&dst[0], &src[0], n); storeFence() })
-	bench("op=fill/kernel=fill", func() { ks.fill(&dst[0], n, pat) })
 	if ks.rowsAligned == nil || ks.rowsAlignedStream == nil {
 		return
 	}
