@@ -201,18 +201,16 @@ func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width
 		return false
 	}
 	b := tab.bytes()
-	// Streaming stores need whole aligned lines: the aligned kernel's.
-	if stream && dstStride == width && tab.copyAgrees && ks.rowsAlignedStream != nil {
-		planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-			ks.rowsAlignedStream(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
-		})
-		return true
+	// Rows that follow each other take the aligned kernel: at a width that
+	// is not a multiple of 64 every store of the wide kernel would straddle
+	// two cache lines, and streaming stores need whole aligned lines.
+	aligned := ks.rowsAligned
+	if stream {
+		aligned = ks.rowsAlignedStream
 	}
-	// Rows that follow each other at a width that is not a multiple of 64
-	// would make every store of the wide kernel straddle two cache lines.
-	if dstStride == width && width%64 != 0 && tab.copyAgrees && ks.rowsAligned != nil {
+	if dstStride == width && (width%64 != 0 || stream) && tab.copyAgrees && aligned != nil {
 		planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-			ks.rowsAligned(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+			aligned(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
 		})
 		return true
 	}

@@ -440,17 +440,11 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 		} else {
 			c.wideGo(dst.b(), src.b())
 		}
-	case fzRowsAligned:
+	case fzRowsAligned, fzRowsAlignedConst:
 		if aligned != nil {
 			aligned(dst.ptr(), src.ptr(), c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
-		} else {
-			c.wideGo(dst.b(), src.b())
-		}
-	case fzRowsAlignedConst:
-		if aligned != nil {
-			aligned(dst.ptr(), src.ptr(), c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
-		} else {
-			c.alignedConstGo(dst.b(), src.b())
+		} else { // no such kernel at this level: check the Go version
+			copy(dst.b(), c.want(dst.b(), src.b()))
 		}
 	}
 }

@@ -585,14 +585,7 @@ func inputProgram(levels []level) []level {
 		if out == nil {
 			out = slices.Clone(levels)
 		}
-		lv := &out[i]
-		lv.segs = segs
-		if lv.runs != nil || lv.rowIdx != nil {
-			lv.runs = runsOf(lv)
-			if lv.rowIdx != nil {
-				lv.rowIdx, lv.rowMax = rowList(lv.runs, lv.outLen)
-			}
-		}
+		out[i].segs = segs // runs and rowIdx make rows from the input already
 	}
 	return out
 }

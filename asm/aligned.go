@@ -148,13 +148,6 @@ type alignedFrame struct{ d0, s0, planes, rows, end, left1, tailW, lead, trail M
 
 func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.VecVirtual) {
 	zpat := wt.zpat
-	store := func(v reg.Register, m Mem) {
-		if a.stream {
-			VMOVNTDQ(v, m)
-		} else {
-			VMOVDQA64(v, m)
-		}
-	}
 	// p is the next aligned block, b the boundary (the start of row r),
 	// dCur and dPrev the offsets from dst to src addresses of the copies
 	// of rows r and r-1 (src address = p + d), s the src row r.
@@ -204,7 +197,7 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 			VMOVDQU8(ati(p, dCur, 0), kl, v)
 		}
 		if !first && !last {
-			store(v, at(p, 0))
+			a.storeAligned(v, at(p, 0))
 		} else {
 			// Not below the plane's dst nor from its end on.
 			ks := kreg()
@@ -316,7 +309,7 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		JGT(LabelRef(done))
 		z := ZMM()
 		VMOVDQU64(ati(p, dCur, 0), z)
-		store(z, at(p, 0))
+		a.storeAligned(z, at(p, 0))
 		ADDQ(U8(64), p)
 		JMP(LabelRef(loop))
 		Label(done)

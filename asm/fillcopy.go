@@ -12,8 +12,7 @@ import (
 // With align, the main loop (n > 4V) stores to a.V-aligned addresses: a
 // first unaligned store covers the head, and the loop stores the pattern
 // rotated by the distance from d to the aligned address (an in-lane VPSHUFB,
-// valid because the period divides 16, so every 16-byte lane of y is equal),
-// by streaming stores for a stream isa.
+// valid because the period divides 16, so every 16-byte lane of y is equal).
 func fillLong(a isa, d, n reg.Register, y reg.Register, align bool) {
 	V := a.V
 	le2, le4, loop, done := newLabel("fill_le2"), newLabel("fill_le4"), newLabel("fill_loop"), newLabel("fill_done")

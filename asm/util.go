@@ -49,13 +49,16 @@ func (a isa) store(v reg.Register, m Mem) {
 	}
 }
 
-// storeAligned stores one full vector to a V-aligned address: a streaming
-// store for a stream isa.
+// storeAligned stores one full vector to a V-aligned address (an aligned
+// move, which faults if it is not): a streaming store for a stream isa.
 func (a isa) storeAligned(v reg.Register, m Mem) {
-	if a.stream {
+	switch {
+	case a.stream:
 		VMOVNTDQ(v, m)
-	} else {
-		a.store(v, m)
+	case a.V == 64:
+		VMOVDQA64(v, m)
+	default:
+		VMOVDQA(v, m)
 	}
 }
 
