@@ -10667,7 +10667,7 @@ wide_ret_1107:
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $72-96
+TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $88-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
 	JZ              aligned_ret_1121
@@ -10693,6 +10693,10 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $72-96
 	MOVQ            width+32(FP), DX
 	SUBQ            AX, DX
 	SUBQ            CX, DX
+	MOVQ            DX, 72(SP)
+	LEAQ            -65(AX)(DX*1), BX
+	SHRQ            $0x3f, BX
+	MOVQ            BX, 80(SP)
 	LEAQ            clampmasks<>+0(SB), BX
 	LEAQ            1024(BX)(AX*8), SI
 	MOVQ            SI, 64(SP)
@@ -10744,9 +10748,9 @@ aligned_planes_1123:
 	ADDQ      CX, SI
 	MOVQ      64(SP), DI
 
-aligned_gap_1126:
+aligned_gap_1124:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1127
+	JAE          aligned_gap_done_1125
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -10775,26 +10779,42 @@ aligned_gap_1126:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z8, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1126
+	JMP          aligned_gap_1124
 
-aligned_gap_done_1127:
-	JMP aligned_body_1125
+aligned_gap_done_1125:
+	MOVQ 24(SP), DI
+	CMPQ 80(SP), $0x00
+	JE   aligned_general_1127
+	JMP  aligned_body_1129
 
-aligned_rows_1124:
-	MOVQ      48(SP), DI
-	VMOVDQU64 (DX), Z6
-	VMOVDQU64 (DX)(DI*1), Z7
-	VMOVDQU64 Z0, Z4
-	VPERMI2B  Z7, Z6, Z4
-	VPBLENDMB Z4, Z2, K1, Z4
-	MOVQ      left+48(FP), DI
-	ADDQ      CX, DI
-	MOVQ      56(SP), R8
-	MOVQ      64(SP), R9
-
-aligned_gap_1128:
-	CMPQ         AX, DI
-	JAE          aligned_gap_done_1129
+aligned_rows_1128:
+	MOVQ         48(SP), AX
+	VMOVDQU64    (DX), Z6
+	VMOVDQU64    (DX)(AX*1), Z7
+	VMOVDQU64    Z0, Z4
+	VPERMI2B     Z7, Z6, Z4
+	VPBLENDMB    Z4, Z2, K1, Z4
+	MOVQ         56(SP), R8
+	MOVQ         64(SP), R9
+	MOVQ         CX, AX
+	SUBQ         72(SP), AX
+	ANDQ         $-64, AX
+	MOVQ         CX, R10
+	SUBQ         AX, R10
+	MOVQ         $0x00000040, R11
+	SUBQ         R10, R11
+	VPBROADCASTB R11, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (R8)(R10*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z8
+	KMOVQ        (R9)(R10*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	VMOVDQA64    Z8, (AX)
+	MOVQ         left+48(FP), AX
+	LEAQ         -1(CX)(AX*1), AX
+	ANDQ         $-64, AX
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -10809,43 +10829,110 @@ aligned_gap_1128:
 	VMOVDQU8     (AX)(BX*1), K3, Z8
 	VMOVDQA64    Z8, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1128
 
-aligned_gap_done_1129:
-aligned_body_1125:
+aligned_body_1129:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
 	MOVQ      mid+40(FP), SI
-	MOVQ      left+48(FP), DI
+	MOVQ      left+48(FP), R8
 	ADDQ      CX, SI
-	ADDQ      DI, SI
+	ADDQ      R8, SI
 	SUBQ      $0x40, SI
-
-aligned_copy_1130:
 	CMPQ      AX, SI
 	JGT       aligned_copy_done_1131
+
+aligned_copy_1130:
 	VMOVDQU64 (AX)(BX*1), Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_copy_1130
+	CMPQ      AX, SI
+	JLE       aligned_copy_1130
 
 aligned_copy_done_1131:
 	MOVQ BX, SI
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	ADDQ R8, DX
-	SUBQ DI, BX
-	ADDQ R8, BX
-	DECQ 24(SP)
-	JNZ  aligned_rows_1124
+	MOVQ width+32(FP), R8
+	ADDQ R8, CX
+	MOVQ srcStride+24(FP), R9
+	ADDQ R9, DX
+	SUBQ R8, BX
+	ADDQ R9, BX
+	DECQ DI
+	JNZ  aligned_rows_1128
+	JMP  aligned_last_1126
+
+aligned_general_1127:
+	JMP aligned_body_1133
+
+aligned_rows_1132:
+	MOVQ      48(SP), R8
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(R8*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, R8
+	MOVQ      56(SP), R9
+	MOVQ      64(SP), R10
+
+aligned_gap_1134:
+	CMPQ         AX, R8
+	JAE          aligned_gap_done_1135
+	MOVQ         CX, R11
+	SUBQ         AX, R11
+	MOVQ         $0x00000040, R12
+	SUBQ         R11, R12
+	VPBROADCASTB R12, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (R9)(R11*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z8
+	KMOVQ        (R10)(R11*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	VMOVDQA64    Z8, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1134
+
+aligned_gap_done_1135:
+aligned_body_1133:
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z7, Z6, Z5
+	VPBLENDMB Z5, Z2, K2, Z5
+	MOVQ      mid+40(FP), SI
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, SI
+	ADDQ      R8, SI
+	SUBQ      $0x40, SI
+	CMPQ      AX, SI
+	JGT       aligned_copy_done_1137
+
+aligned_copy_1136:
+	VMOVDQU64 (AX)(BX*1), Z6
+	VMOVDQA64 Z6, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, SI
+	JLE       aligned_copy_1136
+
+aligned_copy_done_1137:
+	MOVQ BX, SI
+	MOVQ width+32(FP), R8
+	ADDQ R8, CX
+	MOVQ srcStride+24(FP), R9
+	ADDQ R9, DX
+	SUBQ R8, BX
+	ADDQ R9, BX
+	DECQ DI
+	JNZ  aligned_rows_1132
+
+aligned_last_1126:
 	MOVQ 32(SP), DX
 	MOVQ 56(SP), BX
 
-aligned_gap_1132:
+aligned_gap_1138:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1133
+	JAE          aligned_gap_done_1139
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -10873,9 +10960,9 @@ aligned_gap_1132:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z6, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1132
+	JMP          aligned_gap_1138
 
-aligned_gap_done_1133:
+aligned_gap_done_1139:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
@@ -10886,7 +10973,7 @@ aligned_gap_done_1133:
 	JMP  aligned_ret_1121
 
 aligned_fixed_1122:
-aligned_planes_1134:
+aligned_planes_1140:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -10909,9 +10996,9 @@ aligned_planes_1134:
 	ADDQ         CX, BX
 	MOVQ         64(SP), SI
 
-aligned_gap_1137:
+aligned_gap_1141:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1138
+	JAE       aligned_gap_done_1142
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -10936,20 +11023,32 @@ aligned_gap_1137:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1137
+	JMP       aligned_gap_1141
 
-aligned_gap_done_1138:
-	JMP aligned_body_1136
+aligned_gap_done_1142:
+	MOVQ 24(SP), SI
+	CMPQ 80(SP), $0x00
+	JE   aligned_general_1144
+	JMP  aligned_body_1146
 
-aligned_rows_1135:
-	MOVQ left+48(FP), SI
-	ADDQ CX, SI
-	MOVQ 56(SP), DI
-	MOVQ 64(SP), R8
-
-aligned_gap_1139:
-	CMPQ      AX, SI
-	JAE       aligned_gap_done_1140
+aligned_rows_1145:
+	MOVQ      56(SP), DI
+	MOVQ      64(SP), R8
+	MOVQ      CX, AX
+	SUBQ      72(SP), AX
+	ANDQ      $-64, AX
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+	MOVQ      left+48(FP), AX
+	LEAQ      -1(CX)(AX*1), AX
+	ANDQ      $-64, AX
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -10960,39 +11059,92 @@ aligned_gap_1139:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1139
 
-aligned_gap_done_1140:
-aligned_body_1136:
+aligned_body_1146:
 	MOVQ mid+40(FP), BX
-	MOVQ left+48(FP), SI
+	MOVQ left+48(FP), DI
 	ADDQ CX, BX
-	ADDQ SI, BX
+	ADDQ DI, BX
 	SUBQ $0x40, BX
+	CMPQ AX, BX
+	JGT  aligned_copy_done_1148
 
-aligned_copy_1141:
-	CMPQ      AX, BX
-	JGT       aligned_copy_done_1142
+aligned_copy_1147:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_copy_1141
+	CMPQ      AX, BX
+	JLE       aligned_copy_1147
 
-aligned_copy_done_1142:
+aligned_copy_done_1148:
 	MOVQ DX, BX
-	MOVQ width+32(FP), SI
-	ADDQ SI, CX
-	MOVQ srcStride+24(FP), DI
-	SUBQ SI, DX
-	ADDQ DI, DX
-	DECQ 24(SP)
-	JNZ  aligned_rows_1135
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1145
+	JMP  aligned_last_1143
+
+aligned_general_1144:
+	JMP aligned_body_1150
+
+aligned_rows_1149:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 56(SP), R8
+	MOVQ 64(SP), R9
+
+aligned_gap_1151:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_1152
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1151
+
+aligned_gap_done_1152:
+aligned_body_1150:
+	MOVQ mid+40(FP), BX
+	MOVQ left+48(FP), DI
+	ADDQ CX, BX
+	ADDQ DI, BX
+	SUBQ $0x40, BX
+	CMPQ AX, BX
+	JGT  aligned_copy_done_1154
+
+aligned_copy_1153:
+	VMOVDQU64 (AX)(DX*1), Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1153
+
+aligned_copy_done_1154:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1149
+
+aligned_last_1143:
 	MOVQ 32(SP), DX
 	MOVQ 56(SP), SI
 
-aligned_gap_1143:
+aligned_gap_1155:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1144
+	JAE       aligned_gap_done_1156
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11016,15 +11168,15 @@ aligned_gap_1143:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1143
+	JMP       aligned_gap_1155
 
-aligned_gap_done_1144:
+aligned_gap_done_1156:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1134
+	JNZ  aligned_planes_1140
 	VZEROUPPER
 
 aligned_ret_1121:
@@ -11032,13 +11184,13 @@ aligned_ret_1121:
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $72-96
+TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $88-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1145
+	JZ              aligned_ret_1157
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1145
+	JZ              aligned_ret_1157
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11058,6 +11210,10 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $72-96
 	MOVQ            width+32(FP), DX
 	SUBQ            AX, DX
 	SUBQ            CX, DX
+	MOVQ            DX, 72(SP)
+	LEAQ            -65(AX)(DX*1), BX
+	SHRQ            $0x3f, BX
+	MOVQ            BX, 80(SP)
 	LEAQ            clampmasks<>+0(SB), BX
 	LEAQ            1024(BX)(AX*8), SI
 	MOVQ            SI, 64(SP)
@@ -11081,9 +11237,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $72-96
 	SUBQ            $0x40, CX
 	MOVQ            CX, 48(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1146
+	JZ              aligned_fixed_1158
 
-aligned_planes_1147:
+aligned_planes_1159:
 	MOVQ      (SP), CX
 	MOVQ      8(SP), DX
 	MOVQ      rows+16(FP), AX
@@ -11109,9 +11265,9 @@ aligned_planes_1147:
 	ADDQ      CX, SI
 	MOVQ      64(SP), DI
 
-aligned_gap_1150:
+aligned_gap_1160:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1151
+	JAE          aligned_gap_done_1161
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -11140,26 +11296,42 @@ aligned_gap_1150:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z8, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1150
+	JMP          aligned_gap_1160
 
-aligned_gap_done_1151:
-	JMP aligned_body_1149
+aligned_gap_done_1161:
+	MOVQ 24(SP), DI
+	CMPQ 80(SP), $0x00
+	JE   aligned_general_1163
+	JMP  aligned_body_1165
 
-aligned_rows_1148:
-	MOVQ      48(SP), DI
-	VMOVDQU64 (DX), Z6
-	VMOVDQU64 (DX)(DI*1), Z7
-	VMOVDQU64 Z0, Z4
-	VPERMI2B  Z7, Z6, Z4
-	VPBLENDMB Z4, Z2, K1, Z4
-	MOVQ      left+48(FP), DI
-	ADDQ      CX, DI
-	MOVQ      56(SP), R8
-	MOVQ      64(SP), R9
-
-aligned_gap_1152:
-	CMPQ         AX, DI
-	JAE          aligned_gap_done_1153
+aligned_rows_1164:
+	MOVQ         48(SP), AX
+	VMOVDQU64    (DX), Z6
+	VMOVDQU64    (DX)(AX*1), Z7
+	VMOVDQU64    Z0, Z4
+	VPERMI2B     Z7, Z6, Z4
+	VPBLENDMB    Z4, Z2, K1, Z4
+	MOVQ         56(SP), R8
+	MOVQ         64(SP), R9
+	MOVQ         CX, AX
+	SUBQ         72(SP), AX
+	ANDQ         $-64, AX
+	MOVQ         CX, R10
+	SUBQ         AX, R10
+	MOVQ         $0x00000040, R11
+	SUBQ         R10, R11
+	VPBROADCASTB R11, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (R8)(R10*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z8
+	KMOVQ        (R9)(R10*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	VMOVNTDQ     Z8, (AX)
+	MOVQ         left+48(FP), AX
+	LEAQ         -1(CX)(AX*1), AX
+	ANDQ         $-64, AX
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -11174,43 +11346,110 @@ aligned_gap_1152:
 	VMOVDQU8     (AX)(BX*1), K3, Z8
 	VMOVNTDQ     Z8, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1152
 
-aligned_gap_done_1153:
-aligned_body_1149:
+aligned_body_1165:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
 	MOVQ      mid+40(FP), SI
-	MOVQ      left+48(FP), DI
+	MOVQ      left+48(FP), R8
 	ADDQ      CX, SI
-	ADDQ      DI, SI
+	ADDQ      R8, SI
 	SUBQ      $0x40, SI
-
-aligned_copy_1154:
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1155
+	JGT       aligned_copy_done_1167
+
+aligned_copy_1166:
 	VMOVDQU64 (AX)(BX*1), Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_copy_1154
+	CMPQ      AX, SI
+	JLE       aligned_copy_1166
 
-aligned_copy_done_1155:
+aligned_copy_done_1167:
 	MOVQ BX, SI
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	ADDQ R8, DX
-	SUBQ DI, BX
-	ADDQ R8, BX
-	DECQ 24(SP)
-	JNZ  aligned_rows_1148
+	MOVQ width+32(FP), R8
+	ADDQ R8, CX
+	MOVQ srcStride+24(FP), R9
+	ADDQ R9, DX
+	SUBQ R8, BX
+	ADDQ R9, BX
+	DECQ DI
+	JNZ  aligned_rows_1164
+	JMP  aligned_last_1162
+
+aligned_general_1163:
+	JMP aligned_body_1169
+
+aligned_rows_1168:
+	MOVQ      48(SP), R8
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(R8*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, R8
+	MOVQ      56(SP), R9
+	MOVQ      64(SP), R10
+
+aligned_gap_1170:
+	CMPQ         AX, R8
+	JAE          aligned_gap_done_1171
+	MOVQ         CX, R11
+	SUBQ         AX, R11
+	MOVQ         $0x00000040, R12
+	SUBQ         R11, R12
+	VPBROADCASTB R12, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (R9)(R11*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z8
+	KMOVQ        (R10)(R11*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	VMOVNTDQ     Z8, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1170
+
+aligned_gap_done_1171:
+aligned_body_1169:
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z7, Z6, Z5
+	VPBLENDMB Z5, Z2, K2, Z5
+	MOVQ      mid+40(FP), SI
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, SI
+	ADDQ      R8, SI
+	SUBQ      $0x40, SI
+	CMPQ      AX, SI
+	JGT       aligned_copy_done_1173
+
+aligned_copy_1172:
+	VMOVDQU64 (AX)(BX*1), Z6
+	VMOVNTDQ  Z6, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, SI
+	JLE       aligned_copy_1172
+
+aligned_copy_done_1173:
+	MOVQ BX, SI
+	MOVQ width+32(FP), R8
+	ADDQ R8, CX
+	MOVQ srcStride+24(FP), R9
+	ADDQ R9, DX
+	SUBQ R8, BX
+	ADDQ R9, BX
+	DECQ DI
+	JNZ  aligned_rows_1168
+
+aligned_last_1162:
 	MOVQ 32(SP), DX
 	MOVQ 56(SP), BX
 
-aligned_gap_1156:
+aligned_gap_1174:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1157
+	JAE          aligned_gap_done_1175
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11238,20 +11477,20 @@ aligned_gap_1156:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z6, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1156
+	JMP          aligned_gap_1174
 
-aligned_gap_done_1157:
+aligned_gap_done_1175:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1147
+	JNZ  aligned_planes_1159
 	VZEROUPPER
-	JMP  aligned_ret_1145
+	JMP  aligned_ret_1157
 
-aligned_fixed_1146:
-aligned_planes_1158:
+aligned_fixed_1158:
+aligned_planes_1176:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11274,9 +11513,9 @@ aligned_planes_1158:
 	ADDQ         CX, BX
 	MOVQ         64(SP), SI
 
-aligned_gap_1161:
+aligned_gap_1177:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1162
+	JAE       aligned_gap_done_1178
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11301,20 +11540,32 @@ aligned_gap_1161:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1161
+	JMP       aligned_gap_1177
 
-aligned_gap_done_1162:
-	JMP aligned_body_1160
+aligned_gap_done_1178:
+	MOVQ 24(SP), SI
+	CMPQ 80(SP), $0x00
+	JE   aligned_general_1180
+	JMP  aligned_body_1182
 
-aligned_rows_1159:
-	MOVQ left+48(FP), SI
-	ADDQ CX, SI
-	MOVQ 56(SP), DI
-	MOVQ 64(SP), R8
-
-aligned_gap_1163:
-	CMPQ      AX, SI
-	JAE       aligned_gap_done_1164
+aligned_rows_1181:
+	MOVQ      56(SP), DI
+	MOVQ      64(SP), R8
+	MOVQ      CX, AX
+	SUBQ      72(SP), AX
+	ANDQ      $-64, AX
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+	MOVQ      left+48(FP), AX
+	LEAQ      -1(CX)(AX*1), AX
+	ANDQ      $-64, AX
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11325,39 +11576,92 @@ aligned_gap_1163:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1163
 
-aligned_gap_done_1164:
-aligned_body_1160:
+aligned_body_1182:
 	MOVQ mid+40(FP), BX
-	MOVQ left+48(FP), SI
+	MOVQ left+48(FP), DI
 	ADDQ CX, BX
-	ADDQ SI, BX
+	ADDQ DI, BX
 	SUBQ $0x40, BX
+	CMPQ AX, BX
+	JGT  aligned_copy_done_1184
 
-aligned_copy_1165:
-	CMPQ      AX, BX
-	JGT       aligned_copy_done_1166
+aligned_copy_1183:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_copy_1165
+	CMPQ      AX, BX
+	JLE       aligned_copy_1183
 
-aligned_copy_done_1166:
+aligned_copy_done_1184:
 	MOVQ DX, BX
-	MOVQ width+32(FP), SI
-	ADDQ SI, CX
-	MOVQ srcStride+24(FP), DI
-	SUBQ SI, DX
-	ADDQ DI, DX
-	DECQ 24(SP)
-	JNZ  aligned_rows_1159
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1181
+	JMP  aligned_last_1179
+
+aligned_general_1180:
+	JMP aligned_body_1186
+
+aligned_rows_1185:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 56(SP), R8
+	MOVQ 64(SP), R9
+
+aligned_gap_1187:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_1188
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1187
+
+aligned_gap_done_1188:
+aligned_body_1186:
+	MOVQ mid+40(FP), BX
+	MOVQ left+48(FP), DI
+	ADDQ CX, BX
+	ADDQ DI, BX
+	SUBQ $0x40, BX
+	CMPQ AX, BX
+	JGT  aligned_copy_done_1190
+
+aligned_copy_1189:
+	VMOVDQU64 (AX)(DX*1), Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1189
+
+aligned_copy_done_1190:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1185
+
+aligned_last_1179:
 	MOVQ 32(SP), DX
 	MOVQ 56(SP), SI
 
-aligned_gap_1167:
+aligned_gap_1191:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1168
+	JAE       aligned_gap_done_1192
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11381,18 +11685,18 @@ aligned_gap_1167:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1167
+	JMP       aligned_gap_1191
 
-aligned_gap_done_1168:
+aligned_gap_done_1192:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1158
+	JNZ  aligned_planes_1176
 	VZEROUPPER
 
-aligned_ret_1145:
+aligned_ret_1157:
 	RET
 
 // func storeFence()

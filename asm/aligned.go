@@ -82,10 +82,11 @@ func genRowsAligned(a isa) {
 	// in the plane, the end of the plane's rows, max(left, 1), the offset
 	// of the window of a row's tail (mid-64), and the mask tables at -right
 	// (the bytes before b-right) and at left (the bytes before b+left).
-	loc := AllocLocal(72)
+	loc := AllocLocal(88)
 	f := alignedFrame{
 		d0: loc.Offset(0), s0: loc.Offset(8), planes: loc.Offset(16), rows: loc.Offset(24), end: loc.Offset(32),
 		left1: loc.Offset(40), tailW: loc.Offset(48), lead: loc.Offset(56), trail: loc.Offset(64),
+		right: loc.Offset(72), twoGaps: loc.Offset(80),
 	}
 	fixed := newLabel("aligned_fixed")
 	{
@@ -100,6 +101,12 @@ func genRowsAligned(a isa) {
 		right := Load(Param("width"), gp())
 		SUBQ(left, right)
 		SUBQ(mid, right)
+		MOVQ(right, f.right)
+		// Pads of at most 64 bytes around each boundary: two blocks.
+		two := gp()
+		LEAQ(Mem{Base: left, Index: right, Scale: 1, Disp: -65}, two)
+		SHRQ(U8(63), two)
+		MOVQ(two, f.twoGaps)
 		m := gp()
 		LEAQ(clampMasks, m)
 		t := gp()
@@ -141,7 +148,7 @@ func genRowsAligned(a isa) {
 }
 
 // alignedFrame is rowsAlignedAVX512's frame (see genRowsAligned).
-type alignedFrame struct{ d0, s0, planes, rows, end, left1, tailW, lead, trail Mem }
+type alignedFrame struct{ d0, s0, planes, rows, end, left1, tailW, lead, trail, right, twoGaps Mem }
 
 // alignedPlanes emits rowsAlignedAVX512's loop over planes; fixed: the
 // pads are the pattern (no windows).
@@ -151,30 +158,21 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 	// p is the next aligned block, b the boundary (the start of row r),
 	// dCur and dPrev the offsets from dst to src addresses of the copies
 	// of rows r and r-1 (src address = p + d), s the src row r.
-	p, b, s, dCur, dPrev := gp(), gp(), gp(), gp(), gp()
+	p, b, s, dCur, dPrev, rc := gp(), gp(), gp(), gp(), gp(), gp()
 	H, T := ZMM(), ZMM()
 	wH, wT := ZMM(), ZMM()
 	// fixed: the pattern in the phase of the plane's aligned blocks.
 	zp := ZMM()
 
-	// gapBlocks writes the blocks from p below gapEnd, around boundary b.
-	// At the first boundary no row precedes, at the last none follows;
-	// there the stores are masked to the plane's rows.
-	gapBlocks := func(gapEnd reg.Register, first, last bool) {
-		loop, done := newLabel("aligned_gap"), newLabel("aligned_gap_done")
-		lead, trail := gp(), gp()
-		if !first {
-			MOVQ(f.lead, lead)
-		}
-		if !last {
-			MOVQ(f.trail, trail)
-		}
-		Label(loop)
-		CMPQ(p, gapEnd)
-		JAE(LabelRef(done))
+	// gapBlock writes the block at q around boundary b, taking the bytes
+	// before b-right from row r-1's copy (by lead's masks) and those from
+	// b+left on from row r's (by trail's). At the first boundary no row
+	// precedes, at the last none follows; there the store is masked to
+	// the plane's rows.
+	gapBlock := func(q, lead, trail reg.Register, first, last bool) {
 		k := gp()
 		MOVQ(b, k)
-		SUBQ(p, k) // k = b-p, in (-left, 64+right)
+		SUBQ(q, k) // k = b-q, in (-left-64, 64+right]
 		v := ZMM()
 		if fixed {
 			VMOVDQA64(zp, v)
@@ -189,39 +187,76 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		kl := kreg()
 		if !first { // bytes before b-right: row r-1's copy
 			KMOVQ(Mem{Base: lead, Index: k, Scale: 8}, kl)
-			VMOVDQU8(ati(p, dPrev, 0), kl, v)
+			VMOVDQU8(ati(q, dPrev, 0), kl, v)
 		}
 		if !last { // bytes from b+left on: row r's copy
 			KMOVQ(Mem{Base: trail, Index: k, Scale: 8}, kl)
 			KNOTQ(kl, kl)
-			VMOVDQU8(ati(p, dCur, 0), kl, v)
+			VMOVDQU8(ati(q, dCur, 0), kl, v)
 		}
 		if !first && !last {
-			a.storeAligned(v, at(p, 0))
-		} else {
-			// Not below the plane's dst nor from its end on.
-			ks := kreg()
-			n, zero := gp(), gp()
-			MOVQ(f.d0, n)
-			SUBQ(p, n)
-			XORQ(zero, zero)
-			CMPQ(n, zero)
-			CMOVQLT(zero, n)
-			lowMask(n, ks)
-			KNOTQ(ks, ks)
-			e, c := gp(), gp()
-			MOVQ(f.end, e)
-			SUBQ(p, e)
-			MOVQ(U32(64), c)
-			CMPQ(e, c)
-			CMOVQGT(c, e)
-			lowMask(e, kl)
-			KANDQ(kl, ks, ks)
-			VMOVDQU8(v, ks, at(p, 0))
+			a.storeAligned(v, at(q, 0))
+			return
 		}
+		// Not below the plane's dst nor from its end on.
+		ks := kreg()
+		n, zero := gp(), gp()
+		MOVQ(f.d0, n)
+		SUBQ(q, n)
+		XORQ(zero, zero)
+		CMPQ(n, zero)
+		CMOVQLT(zero, n)
+		lowMask(n, ks)
+		KNOTQ(ks, ks)
+		e, c := gp(), gp()
+		MOVQ(f.end, e)
+		SUBQ(q, e)
+		MOVQ(U32(64), c)
+		CMPQ(e, c)
+		CMOVQGT(c, e)
+		lowMask(e, kl)
+		KANDQ(kl, ks, ks)
+		VMOVDQU8(v, ks, at(q, 0))
+	}
+
+	// gapBlocks writes the blocks from p below gapEnd, around boundary b.
+	gapBlocks := func(gapEnd reg.Register, first, last bool) {
+		loop, done := newLabel("aligned_gap"), newLabel("aligned_gap_done")
+		lead, trail := gp(), gp()
+		if !first {
+			MOVQ(f.lead, lead)
+		}
+		if !last {
+			MOVQ(f.trail, trail)
+		}
+		Label(loop)
+		CMPQ(p, gapEnd)
+		JAE(LabelRef(done))
+		gapBlock(p, lead, trail, first, last)
 		ADDQ(U8(64), p)
 		JMP(LabelRef(loop))
 		Label(done)
+	}
+
+	// twoGapBlocks writes the blocks around boundary b when the pads
+	// around it span at most 64 bytes (left+right <= 64): the blocks
+	// holding b-right and b+left-1, the same block twice when one holds
+	// both, so that a row costs no branch on its phase. p is left at the
+	// block after them.
+	twoGapBlocks := func() {
+		lead, trail := gp(), gp()
+		MOVQ(f.lead, lead)
+		MOVQ(f.trail, trail)
+		q := gp()
+		MOVQ(b, q)
+		SUBQ(f.right, q)
+		ANDQ(I32(-64), q)
+		gapBlock(q, lead, trail, false, false)
+		left := Load(Param("left"), gp())
+		LEAQ(Mem{Base: b, Index: left, Scale: 1, Disp: -1}, p)
+		ANDQ(I32(-64), p)
+		gapBlock(p, lead, trail, false, false)
+		ADDQ(U8(64), p)
 	}
 
 	// head and tail make row r's head and tail from its first and last 64
@@ -243,7 +278,59 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		wt.tail(wH, wT, T)
 	}
 
-	pl, rl, body := newLabel("aligned_planes"), newLabel("aligned_rows"), newLabel("aligned_body")
+	// rowLoop emits the rows after the first boundary: at each boundary b,
+	// between rows r-1 and r, the head of row r and the blocks below
+	// b+left (two: exactly two blocks), then the tail of row r (for the
+	// next boundary) and the blocks of its copy, those that end by the
+	// right pad, p+64 <= b+left+mid. It enters at the copy of row 0.
+	rowLoop := func(two bool) {
+		rl, body := newLabel("aligned_rows"), newLabel("aligned_body")
+		JMP(LabelRef(body))
+		Label(rl)
+		head()
+		if two {
+			twoGapBlocks()
+		} else {
+			left := Load(Param("left"), gp())
+			ADDQ(b, left)
+			gapBlocks(left, false, false)
+		}
+		Label(body)
+		tail()
+		{
+			mEnd := Load(Param("mid"), gp())
+			left := Load(Param("left"), gp())
+			ADDQ(b, mEnd)
+			ADDQ(left, mEnd)
+			SUBQ(U8(64), mEnd) // the last p of a copy block
+			loop, done := newLabel("aligned_copy"), newLabel("aligned_copy_done")
+			CMPQ(p, mEnd)
+			JGT(LabelRef(done))
+			Label(loop)
+			z := ZMM()
+			VMOVDQU64(ati(p, dCur, 0), z)
+			a.storeAligned(z, at(p, 0))
+			ADDQ(U8(64), p)
+			CMPQ(p, mEnd)
+			JLE(LabelRef(loop))
+			Label(done)
+		}
+		// The next boundary.
+		MOVQ(dCur, dPrev)
+		width := Load(Param("width"), gp())
+		ADDQ(width, b)
+		ss := Load(Param("srcStride"), gp())
+		if !fixed {
+			ADDQ(ss, s)
+		}
+		SUBQ(width, dCur)
+		ADDQ(ss, dCur)
+		DECQ(rc)
+		JNZ(LabelRef(rl))
+	}
+
+	pl := newLabel("aligned_planes")
+
 	Label(pl)
 	{
 		MOVQ(f.d0, b)
@@ -282,52 +369,16 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		ADDQ(b, g)
 		gapBlocks(g, true, false)
 	}
-	JMP(LabelRef(body))
-
-	Label(rl)
-	// Boundary b, between rows r-1 and r: the head of row r, the blocks
-	// below b+left.
-	head()
-	{
-		left := Load(Param("left"), gp())
-		ADDQ(b, left)
-		gapBlocks(left, false, false)
-	}
-	Label(body)
-	// The tail of row r (for the next boundary), then the blocks of its
-	// copy: those that end by the right pad, p+64 <= b+left+mid.
-	tail()
-	{
-		mEnd := Load(Param("mid"), gp())
-		left := Load(Param("left"), gp())
-		ADDQ(b, mEnd)
-		ADDQ(left, mEnd)
-		SUBQ(U8(64), mEnd) // the last p of a copy block
-		loop, done := newLabel("aligned_copy"), newLabel("aligned_copy_done")
-		Label(loop)
-		CMPQ(p, mEnd)
-		JGT(LabelRef(done))
-		z := ZMM()
-		VMOVDQU64(ati(p, dCur, 0), z)
-		a.storeAligned(z, at(p, 0))
-		ADDQ(U8(64), p)
-		JMP(LabelRef(loop))
-		Label(done)
-	}
-	// The next boundary.
-	{
-		MOVQ(dCur, dPrev)
-		width := Load(Param("width"), gp())
-		ADDQ(width, b)
-		ss := Load(Param("srcStride"), gp())
-		if !fixed {
-			ADDQ(ss, s)
-		}
-		SUBQ(width, dCur)
-		ADDQ(ss, dCur)
-		DECQ(f.rows)
-		JNZ(LabelRef(rl))
-	}
+	MOVQ(f.rows, rc)
+	last := newLabel("aligned_last")
+	general := newLabel("aligned_general")
+	CMPQ(f.twoGaps, U8(0))
+	JE(LabelRef(general))
+	rowLoop(true)
+	JMP(LabelRef(last))
+	Label(general)
+	rowLoop(false)
+	Label(last)
 	// The last boundary: the blocks below the end.
 	{
 		e := gp()
