@@ -56,13 +56,17 @@ type asmKernels struct {
 	rowsWide func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 	// rowsAligned: the wide kernel's rows when they follow each other in
 	// dst, by aligned stores; likewise.
-	rowsAligned func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
+	rowsAligned alignedKernel
 
 	// The streaming versions of copy and rowsAligned, for outputs larger
 	// than the cache (see streamMinBytes); nil where the level has none.
 	copyStream        func(dst, src *byte, n int)
-	rowsAlignedStream func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
+	rowsAlignedStream alignedKernel
 }
+
+// alignedKernel is the signature of the aligned rows kernels (KERNELS.md
+// item 9).
+type alignedKernel = func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 
 // streamMinBytes is the output, per worker, from which a run writes with
 // streaming stores where the kernels have them (the copy and aligned rows

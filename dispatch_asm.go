@@ -39,10 +39,15 @@ func fillBytes(b []byte, pat *[32]byte) {
 		return
 	}
 	raceWrite(b)
-	for len(b) > 0 {
-		n := min(len(b), chunkBytes)
-		ks.fill(&b[0], n, pat)
-		b = b[n:]
+	inChunks(len(b), func(off, n int) { ks.fill(&b[off], n, pat) })
+}
+
+// inChunks calls call for [0, n) in pieces of at most chunkBytes (kept a
+// multiple of every element size), in order: an assembly call cannot be
+// preempted.
+func inChunks(n int, call func(off, n int)) {
+	for off := 0; off < n; off += chunkBytes {
+		call(off, min(n-off, chunkBytes))
 	}
 }
 
@@ -61,11 +66,7 @@ func copyBytes(dst, src []byte, stream bool) {
 	dst = dst[:len(src)]
 	raceRead(src)
 	raceWrite(dst)
-	for done := 0; done < len(src); {
-		n := min(len(src)-done, chunkBytes)
-		ks.copyStream(&dst[done], &src[done], n)
-		done += n
-	}
+	inChunks(len(src), func(off, n int) { ks.copyStream(&dst[off], &src[off], n) })
 }
 
 // reverseBytes copies the size-byte elements of src to dst in reverse
@@ -80,11 +81,7 @@ func reverseBytes(dst, src []byte, size int) {
 	raceRead(src)
 	raceWrite(dst)
 	reverse := ks.reverse[sizeIndex(size)]
-	for done := 0; done < len(src); {
-		n := min(len(src)-done, chunkBytes) // a multiple of size
-		reverse(&dst[done], &src[len(src)-done-n], n)
-		done += n
-	}
+	inChunks(len(src), func(off, n int) { reverse(&dst[off], &src[len(src)-off-n], n) })
 }
 
 // rowsConstBytes: with stream, rows that follow each other in dst take the
@@ -97,10 +94,7 @@ func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left
 	width := left + mid + right
 	if stream && ks != nil && ks.rowsAlignedStream != nil && dstStride == width && alignedConstFits(left, mid, right) &&
 		repeatsAfter(pat, left+mid) {
-		b := constTable.bytes()
-		planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-			ks.rowsAlignedStream(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
-		})
+		alignedRows(ks.rowsAlignedStream, dst, src, pl, rows, srcStride, width, mid, left, constTable, pat)
 		return
 	}
 	if ks == nil || mid >= rowsMaxMidAsm {
@@ -200,24 +194,36 @@ func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width
 	if ks == nil || ks.rowsWide == nil || !wideFits(width, mid, left) {
 		return false
 	}
-	b := tab.bytes()
 	// Rows that follow each other take the aligned kernel: at a width that
 	// is not a multiple of 64 every store of the wide kernel would straddle
 	// two cache lines, and streaming stores need whole aligned lines.
-	aligned := ks.rowsAligned
-	if stream {
-		aligned = ks.rowsAlignedStream
-	}
-	if dstStride == width && (width%64 != 0 || stream) && tab.copyAgrees && aligned != nil {
-		planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-			aligned(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
-		})
+	if aligned := ks.aligned(stream); dstStride == width && (width%64 != 0 || stream) && tab.copyAgrees && aligned != nil {
+		alignedRows(aligned, dst, src, pl, rows, srcStride, width, mid, left, tab, pat)
 		return true
 	}
+	b := tab.bytes()
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
 		ks.rowsWide(d, s, rows, dstStride, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
 	})
 	return true
+}
+
+// aligned returns the aligned rows kernel, or with stream its streaming
+// version; nil where the level lacks it.
+func (ks *asmKernels) aligned(stream bool) alignedKernel {
+	if stream {
+		return ks.rowsAlignedStream
+	}
+	return ks.rowsAligned
+}
+
+// alignedRows makes rows that follow each other in dst (dstStride ==
+// width) by an aligned rows kernel.
+func alignedRows(kernel alignedKernel, dst, src []byte, pl planes, rows, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte) {
+	b := tab.bytes()
+	planeCalls(dst, src, pl, rows, width, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
+		kernel(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+	})
 }
 
 // planeCalls calls a kernel that loops over planes itself (the table

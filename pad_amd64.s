@@ -10667,7 +10667,7 @@ wide_ret_1107:
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $88-96
+TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $80-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
 	JZ              aligned_ret_1121
@@ -10693,18 +10693,18 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $88-96
 	MOVQ            width+32(FP), DX
 	SUBQ            AX, DX
 	SUBQ            CX, DX
-	MOVQ            DX, 72(SP)
+	MOVQ            DX, 64(SP)
 	LEAQ            -65(AX)(DX*1), BX
 	SHRQ            $0x3f, BX
-	MOVQ            BX, 80(SP)
+	MOVQ            BX, 72(SP)
 	LEAQ            clampmasks<>+0(SB), BX
 	LEAQ            1024(BX)(AX*8), SI
-	MOVQ            SI, 64(SP)
+	MOVQ            SI, 56(SP)
 	MOVQ            DX, SI
 	SHLQ            $0x03, SI
 	NEGQ            SI
 	LEAQ            1024(BX)(SI*1), SI
-	MOVQ            SI, 56(SP)
+	MOVQ            SI, 48(SP)
 	KMOVQ           K1, DI
 	ANDQ            1024(BX)(AX*8), DI
 	NEGQ            DX
@@ -10716,9 +10716,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $88-96
 	MOVQ            $0x00000001, BX
 	CMPQ            AX, BX
 	CMOVQLT         BX, AX
-	MOVQ            AX, 40(SP)
+	MOVQ            AX, 32(SP)
 	SUBQ            $0x40, CX
-	MOVQ            CX, 48(SP)
+	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
 	JZ              aligned_fixed_1122
 
@@ -10726,11 +10726,10 @@ aligned_planes_1123:
 	MOVQ      (SP), CX
 	MOVQ      8(SP), DX
 	MOVQ      rows+16(FP), AX
-	MOVQ      AX, 24(SP)
 	MOVQ      width+32(FP), BX
 	IMULQ     BX, AX
 	ADDQ      CX, AX
-	MOVQ      AX, 32(SP)
+	MOVQ      AX, 24(SP)
 	MOVQ      CX, AX
 	ANDQ      $-64, AX
 	MOVQ      left+48(FP), SI
@@ -10738,15 +10737,15 @@ aligned_planes_1123:
 	SUBQ      CX, BX
 	SUBQ      SI, BX
 	VMOVDQU64 Z2, Z5
-	MOVQ      48(SP), SI
+	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z7, Z6, Z4
 	VPBLENDMB Z4, Z2, K1, Z4
-	MOVQ      40(SP), SI
+	MOVQ      32(SP), SI
 	ADDQ      CX, SI
-	MOVQ      64(SP), DI
+	MOVQ      56(SP), DI
 
 aligned_gap_1124:
 	CMPQ         AX, SI
@@ -10769,7 +10768,7 @@ aligned_gap_1124:
 	LEAQ         lowmask64<>+0(SB), R9
 	KMOVQ        (R9)(R8*8), K4
 	KNOTQ        K4, K4
-	MOVQ         32(SP), R8
+	MOVQ         24(SP), R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
 	CMPQ         R8, R9
@@ -10782,22 +10781,22 @@ aligned_gap_1124:
 	JMP          aligned_gap_1124
 
 aligned_gap_done_1125:
-	MOVQ 24(SP), DI
-	CMPQ 80(SP), $0x00
+	MOVQ rows+16(FP), DI
+	CMPQ 72(SP), $0x00
 	JE   aligned_general_1127
 	JMP  aligned_body_1129
 
 aligned_rows_1128:
-	MOVQ         48(SP), AX
+	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
 	VMOVDQU64    Z0, Z4
 	VPERMI2B     Z7, Z6, Z4
 	VPBLENDMB    Z4, Z2, K1, Z4
-	MOVQ         56(SP), R8
-	MOVQ         64(SP), R9
+	MOVQ         48(SP), R8
+	MOVQ         56(SP), R9
 	MOVQ         CX, AX
-	SUBQ         72(SP), AX
+	SUBQ         64(SP), AX
 	ANDQ         $-64, AX
 	MOVQ         CX, R10
 	SUBQ         AX, R10
@@ -10865,7 +10864,7 @@ aligned_general_1127:
 	JMP aligned_body_1133
 
 aligned_rows_1132:
-	MOVQ      48(SP), R8
+	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
 	VMOVDQU64 Z0, Z4
@@ -10873,8 +10872,8 @@ aligned_rows_1132:
 	VPBLENDMB Z4, Z2, K1, Z4
 	MOVQ      left+48(FP), R8
 	ADDQ      CX, R8
-	MOVQ      56(SP), R9
-	MOVQ      64(SP), R10
+	MOVQ      48(SP), R9
+	MOVQ      56(SP), R10
 
 aligned_gap_1134:
 	CMPQ         AX, R8
@@ -10927,8 +10926,8 @@ aligned_copy_done_1137:
 	JNZ  aligned_rows_1132
 
 aligned_last_1126:
-	MOVQ 32(SP), DX
-	MOVQ 56(SP), BX
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), BX
 
 aligned_gap_1138:
 	CMPQ         AX, DX
@@ -10950,7 +10949,7 @@ aligned_gap_1138:
 	LEAQ         lowmask64<>+0(SB), R8
 	KMOVQ        (R8)(DI*8), K4
 	KNOTQ        K4, K4
-	MOVQ         32(SP), DI
+	MOVQ         24(SP), DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
 	CMPQ         DI, R8
@@ -10977,11 +10976,10 @@ aligned_planes_1140:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
-	MOVQ         AX, 24(SP)
 	MOVQ         width+32(FP), BX
 	IMULQ        BX, AX
 	ADDQ         CX, AX
-	MOVQ         AX, 32(SP)
+	MOVQ         AX, 24(SP)
 	MOVQ         CX, AX
 	ANDQ         $-64, AX
 	MOVQ         left+48(FP), BX
@@ -10992,9 +10990,9 @@ aligned_planes_1140:
 	VPBROADCASTB BX, Z0
 	VPADDB       Z3, Z0, Z0
 	VPERMB       Z2, Z0, Z0
-	MOVQ         40(SP), BX
+	MOVQ         32(SP), BX
 	ADDQ         CX, BX
-	MOVQ         64(SP), SI
+	MOVQ         56(SP), SI
 
 aligned_gap_1141:
 	CMPQ      AX, BX
@@ -11013,7 +11011,7 @@ aligned_gap_1141:
 	LEAQ      lowmask64<>+0(SB), R8
 	KMOVQ     (R8)(DI*8), K2
 	KNOTQ     K2, K2
-	MOVQ      32(SP), DI
+	MOVQ      24(SP), DI
 	SUBQ      AX, DI
 	MOVQ      $0x00000040, R8
 	CMPQ      DI, R8
@@ -11026,16 +11024,16 @@ aligned_gap_1141:
 	JMP       aligned_gap_1141
 
 aligned_gap_done_1142:
-	MOVQ 24(SP), SI
-	CMPQ 80(SP), $0x00
+	MOVQ rows+16(FP), SI
+	CMPQ 72(SP), $0x00
 	JE   aligned_general_1144
 	JMP  aligned_body_1146
 
 aligned_rows_1145:
-	MOVQ      56(SP), DI
-	MOVQ      64(SP), R8
+	MOVQ      48(SP), DI
+	MOVQ      56(SP), R8
 	MOVQ      CX, AX
-	SUBQ      72(SP), AX
+	SUBQ      64(SP), AX
 	ANDQ      $-64, AX
 	MOVQ      CX, R9
 	SUBQ      AX, R9
@@ -11093,8 +11091,8 @@ aligned_general_1144:
 aligned_rows_1149:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
-	MOVQ 56(SP), R8
-	MOVQ 64(SP), R9
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
 
 aligned_gap_1151:
 	CMPQ      AX, DI
@@ -11139,8 +11137,8 @@ aligned_copy_done_1154:
 	JNZ  aligned_rows_1149
 
 aligned_last_1143:
-	MOVQ 32(SP), DX
-	MOVQ 56(SP), SI
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), SI
 
 aligned_gap_1155:
 	CMPQ      AX, DX
@@ -11158,7 +11156,7 @@ aligned_gap_1155:
 	LEAQ      lowmask64<>+0(SB), R8
 	KMOVQ     (R8)(DI*8), K2
 	KNOTQ     K2, K2
-	MOVQ      32(SP), DI
+	MOVQ      24(SP), DI
 	SUBQ      AX, DI
 	MOVQ      $0x00000040, R8
 	CMPQ      DI, R8
@@ -11184,7 +11182,7 @@ aligned_ret_1121:
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $88-96
+TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $80-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
 	JZ              aligned_ret_1157
@@ -11210,18 +11208,18 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $88-96
 	MOVQ            width+32(FP), DX
 	SUBQ            AX, DX
 	SUBQ            CX, DX
-	MOVQ            DX, 72(SP)
+	MOVQ            DX, 64(SP)
 	LEAQ            -65(AX)(DX*1), BX
 	SHRQ            $0x3f, BX
-	MOVQ            BX, 80(SP)
+	MOVQ            BX, 72(SP)
 	LEAQ            clampmasks<>+0(SB), BX
 	LEAQ            1024(BX)(AX*8), SI
-	MOVQ            SI, 64(SP)
+	MOVQ            SI, 56(SP)
 	MOVQ            DX, SI
 	SHLQ            $0x03, SI
 	NEGQ            SI
 	LEAQ            1024(BX)(SI*1), SI
-	MOVQ            SI, 56(SP)
+	MOVQ            SI, 48(SP)
 	KMOVQ           K1, DI
 	ANDQ            1024(BX)(AX*8), DI
 	NEGQ            DX
@@ -11233,9 +11231,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $88-96
 	MOVQ            $0x00000001, BX
 	CMPQ            AX, BX
 	CMOVQLT         BX, AX
-	MOVQ            AX, 40(SP)
+	MOVQ            AX, 32(SP)
 	SUBQ            $0x40, CX
-	MOVQ            CX, 48(SP)
+	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
 	JZ              aligned_fixed_1158
 
@@ -11243,11 +11241,10 @@ aligned_planes_1159:
 	MOVQ      (SP), CX
 	MOVQ      8(SP), DX
 	MOVQ      rows+16(FP), AX
-	MOVQ      AX, 24(SP)
 	MOVQ      width+32(FP), BX
 	IMULQ     BX, AX
 	ADDQ      CX, AX
-	MOVQ      AX, 32(SP)
+	MOVQ      AX, 24(SP)
 	MOVQ      CX, AX
 	ANDQ      $-64, AX
 	MOVQ      left+48(FP), SI
@@ -11255,15 +11252,15 @@ aligned_planes_1159:
 	SUBQ      CX, BX
 	SUBQ      SI, BX
 	VMOVDQU64 Z2, Z5
-	MOVQ      48(SP), SI
+	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z7, Z6, Z4
 	VPBLENDMB Z4, Z2, K1, Z4
-	MOVQ      40(SP), SI
+	MOVQ      32(SP), SI
 	ADDQ      CX, SI
-	MOVQ      64(SP), DI
+	MOVQ      56(SP), DI
 
 aligned_gap_1160:
 	CMPQ         AX, SI
@@ -11286,7 +11283,7 @@ aligned_gap_1160:
 	LEAQ         lowmask64<>+0(SB), R9
 	KMOVQ        (R9)(R8*8), K4
 	KNOTQ        K4, K4
-	MOVQ         32(SP), R8
+	MOVQ         24(SP), R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
 	CMPQ         R8, R9
@@ -11299,22 +11296,22 @@ aligned_gap_1160:
 	JMP          aligned_gap_1160
 
 aligned_gap_done_1161:
-	MOVQ 24(SP), DI
-	CMPQ 80(SP), $0x00
+	MOVQ rows+16(FP), DI
+	CMPQ 72(SP), $0x00
 	JE   aligned_general_1163
 	JMP  aligned_body_1165
 
 aligned_rows_1164:
-	MOVQ         48(SP), AX
+	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
 	VMOVDQU64    Z0, Z4
 	VPERMI2B     Z7, Z6, Z4
 	VPBLENDMB    Z4, Z2, K1, Z4
-	MOVQ         56(SP), R8
-	MOVQ         64(SP), R9
+	MOVQ         48(SP), R8
+	MOVQ         56(SP), R9
 	MOVQ         CX, AX
-	SUBQ         72(SP), AX
+	SUBQ         64(SP), AX
 	ANDQ         $-64, AX
 	MOVQ         CX, R10
 	SUBQ         AX, R10
@@ -11382,7 +11379,7 @@ aligned_general_1163:
 	JMP aligned_body_1169
 
 aligned_rows_1168:
-	MOVQ      48(SP), R8
+	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
 	VMOVDQU64 Z0, Z4
@@ -11390,8 +11387,8 @@ aligned_rows_1168:
 	VPBLENDMB Z4, Z2, K1, Z4
 	MOVQ      left+48(FP), R8
 	ADDQ      CX, R8
-	MOVQ      56(SP), R9
-	MOVQ      64(SP), R10
+	MOVQ      48(SP), R9
+	MOVQ      56(SP), R10
 
 aligned_gap_1170:
 	CMPQ         AX, R8
@@ -11444,8 +11441,8 @@ aligned_copy_done_1173:
 	JNZ  aligned_rows_1168
 
 aligned_last_1162:
-	MOVQ 32(SP), DX
-	MOVQ 56(SP), BX
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), BX
 
 aligned_gap_1174:
 	CMPQ         AX, DX
@@ -11467,7 +11464,7 @@ aligned_gap_1174:
 	LEAQ         lowmask64<>+0(SB), R8
 	KMOVQ        (R8)(DI*8), K4
 	KNOTQ        K4, K4
-	MOVQ         32(SP), DI
+	MOVQ         24(SP), DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
 	CMPQ         DI, R8
@@ -11494,11 +11491,10 @@ aligned_planes_1176:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
-	MOVQ         AX, 24(SP)
 	MOVQ         width+32(FP), BX
 	IMULQ        BX, AX
 	ADDQ         CX, AX
-	MOVQ         AX, 32(SP)
+	MOVQ         AX, 24(SP)
 	MOVQ         CX, AX
 	ANDQ         $-64, AX
 	MOVQ         left+48(FP), BX
@@ -11509,9 +11505,9 @@ aligned_planes_1176:
 	VPBROADCASTB BX, Z0
 	VPADDB       Z3, Z0, Z0
 	VPERMB       Z2, Z0, Z0
-	MOVQ         40(SP), BX
+	MOVQ         32(SP), BX
 	ADDQ         CX, BX
-	MOVQ         64(SP), SI
+	MOVQ         56(SP), SI
 
 aligned_gap_1177:
 	CMPQ      AX, BX
@@ -11530,7 +11526,7 @@ aligned_gap_1177:
 	LEAQ      lowmask64<>+0(SB), R8
 	KMOVQ     (R8)(DI*8), K2
 	KNOTQ     K2, K2
-	MOVQ      32(SP), DI
+	MOVQ      24(SP), DI
 	SUBQ      AX, DI
 	MOVQ      $0x00000040, R8
 	CMPQ      DI, R8
@@ -11543,16 +11539,16 @@ aligned_gap_1177:
 	JMP       aligned_gap_1177
 
 aligned_gap_done_1178:
-	MOVQ 24(SP), SI
-	CMPQ 80(SP), $0x00
+	MOVQ rows+16(FP), SI
+	CMPQ 72(SP), $0x00
 	JE   aligned_general_1180
 	JMP  aligned_body_1182
 
 aligned_rows_1181:
-	MOVQ      56(SP), DI
-	MOVQ      64(SP), R8
+	MOVQ      48(SP), DI
+	MOVQ      56(SP), R8
 	MOVQ      CX, AX
-	SUBQ      72(SP), AX
+	SUBQ      64(SP), AX
 	ANDQ      $-64, AX
 	MOVQ      CX, R9
 	SUBQ      AX, R9
@@ -11610,8 +11606,8 @@ aligned_general_1180:
 aligned_rows_1185:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
-	MOVQ 56(SP), R8
-	MOVQ 64(SP), R9
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
 
 aligned_gap_1187:
 	CMPQ      AX, DI
@@ -11656,8 +11652,8 @@ aligned_copy_done_1190:
 	JNZ  aligned_rows_1185
 
 aligned_last_1179:
-	MOVQ 32(SP), DX
-	MOVQ 56(SP), SI
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), SI
 
 aligned_gap_1191:
 	CMPQ      AX, DX
@@ -11675,7 +11671,7 @@ aligned_gap_1191:
 	LEAQ      lowmask64<>+0(SB), R8
 	KMOVQ     (R8)(DI*8), K2
 	KNOTQ     K2, K2
-	MOVQ      32(SP), DI
+	MOVQ      24(SP), DI
 	SUBQ      AX, DI
 	MOVQ      $0x00000040, R8
 	CMPQ      DI, R8

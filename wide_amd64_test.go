@@ -84,11 +84,7 @@ func (c alignedCase) String() string {
 }
 
 func (c alignedCase) asm(ks asmKernels, dst, src []byte) {
-	kernel := ks.rowsAligned
-	if c.stream {
-		kernel = ks.rowsAlignedStream
-	}
-	kernel(&dst[0], &src[0], c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+	ks.aligned(c.stream)(&dst[0], &src[0], c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
 }
 
 // alignedConstCase is a call of an aligned kernel with constTable:

@@ -78,15 +78,16 @@ func genRowsAligned(a isa) {
 	ziota := ZMM()
 	VMOVDQU64(iota64, ziota)
 
-	// The frame: the plane's dst and src, the planes left, the rows left
-	// in the plane, the end of the plane's rows, max(left, 1), the offset
-	// of the window of a row's tail (mid-64), and the mask tables at -right
-	// (the bytes before b-right) and at left (the bytes before b+left).
-	loc := AllocLocal(88)
+	// The frame: the plane's dst and src, the planes left, the end of the
+	// plane's rows, max(left, 1), the offset of the window of a row's tail
+	// (mid-64), the mask tables at -right (the bytes before b-right) and at
+	// left (the bytes before b+left), right, and whether the pads around a
+	// boundary take two blocks (left+right <= 64).
+	loc := AllocLocal(80)
 	f := alignedFrame{
-		d0: loc.Offset(0), s0: loc.Offset(8), planes: loc.Offset(16), rows: loc.Offset(24), end: loc.Offset(32),
-		left1: loc.Offset(40), tailW: loc.Offset(48), lead: loc.Offset(56), trail: loc.Offset(64),
-		right: loc.Offset(72), twoGaps: loc.Offset(80),
+		d0: loc.Offset(0), s0: loc.Offset(8), planes: loc.Offset(16), end: loc.Offset(24),
+		left1: loc.Offset(32), tailW: loc.Offset(40), lead: loc.Offset(48), trail: loc.Offset(56),
+		right: loc.Offset(64), twoGaps: loc.Offset(72),
 	}
 	fixed := newLabel("aligned_fixed")
 	{
@@ -148,7 +149,7 @@ func genRowsAligned(a isa) {
 }
 
 // alignedFrame is rowsAlignedAVX512's frame (see genRowsAligned).
-type alignedFrame struct{ d0, s0, planes, rows, end, left1, tailW, lead, trail, right, twoGaps Mem }
+type alignedFrame struct{ d0, s0, planes, end, left1, tailW, lead, trail, right, twoGaps Mem }
 
 // alignedPlanes emits rowsAlignedAVX512's loop over planes; fixed: the
 // pads are the pattern (no windows).
@@ -336,7 +337,6 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		MOVQ(f.d0, b)
 		MOVQ(f.s0, s)
 		rows := Load(Param("rows"), gp())
-		MOVQ(rows, f.rows)
 		width := Load(Param("width"), gp())
 		IMULQ(width, rows)
 		ADDQ(b, rows)
@@ -369,7 +369,7 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		ADDQ(b, g)
 		gapBlocks(g, true, false)
 	}
-	MOVQ(f.rows, rc)
+	Load(Param("rows"), rc)
 	last := newLabel("aligned_last")
 	general := newLabel("aligned_general")
 	CMPQ(f.twoGaps, U8(0))
