@@ -207,7 +207,9 @@ func (c *fzKernelCase) String() string {
 //     elem's hash (indices below mid, about one byte in eight the value),
 //     1 + dstOff/64%3 planes with gaps of dstGap and srcGap bytes after the
 //     rows; if right/3 is odd, a list of src rows 0..4 drawn from elem's
-//     hash (as a plane's edge or mirrored pad rows repeat rows).
+//     hash (as a plane's edge or mirrored pad rows repeat rows); if
+//     left/128 is odd, the table's indices kept in the windows of the
+//     kernel's one-permutation path (windowTable).
 //   - rowsWide: mid 64 + n%5000, left and right 0..64 (mod 65, at least
 //     128 bytes in all), a table over the 128-byte window drawn from elem's
 //     hash, planes and gaps as rowsShuffle.
@@ -276,6 +278,9 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 				c.tab.idx[i] = byte(h >> 8 % uint64(idxMax))
 				c.tab.take[i/64] |= 1 << (i % 64)
 			}
+		}
+		if c.kernel == fzRowsShuffle && left/128%2 == 1 {
+			windowTable(c.tab, c.width, c.mid)
 		}
 		c.dstStride = c.width + int(dstGap%64)
 		if c.kernel == fzRowsAlignedConst {
@@ -1017,4 +1022,20 @@ func agreeWithCopy(t *shuffleTable, width, mid, left int, valuePads bool) {
 		}
 	}
 	t.copyAgrees = true
+}
+
+// windowTable keeps the taken indices of a shuffle table of rows of width
+// bytes from mid in the windows of the shuffle kernel's one-permutation
+// path: the first 64 output bytes take from s[0:64], the others from
+// s[mid-64:mid] (rows of more than 64 bytes from more than 64), as the
+// tables of constant, edge and mirrored rows do.
+func windowTable(tab *shuffleTable, width, mid int) {
+	lo := min(mid, 64)
+	for i := range width {
+		if i < 64 {
+			tab.idx[i] %= byte(lo)
+		} else {
+			tab.idx[i] = byte(mid - lo + int(tab.idx[i])%lo)
+		}
+	}
 }

@@ -10245,79 +10245,151 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-104
 	JBE             shuf_one_table_1078
 	CMPQ            DI, $0x40
 	JBE             shuf_two_narrow_1081
+	MOVQ            R8, DI
+	SUBQ            $0x40, DI
+	VPBROADCASTB    DI, Z3
+	MOVL            $0x00000040, AX
+	VPBROADCASTB    AX, Z4
+	VPCMPUB         $0x05, Z4, Z0, K5, K3
+	KORTESTQ        K3, K3
+	JNZ             shuf_both_halves_1082
+	VPCMPUB         $0x01, Z3, Z1, K6, K3
+	KANDQ           K4, K3, K3
+	KORTESTQ        K3, K3
+	JNZ             shuf_both_halves_1082
+	VPSUBB          Z3, Z1, Z1
 	MOVQ            rowIdx+96(FP), AX
 	TESTQ           AX, AX
-	JNZ             shuf_list_1082
+	JNZ             shuf_list_1083
 
-shuf_planes_1083:
+shuf_planes_1084:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1084:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	VMOVDQU64  Z0, Z5
-	VPERMI2B   Z4, Z3, Z5
-	VPBLENDMB  Z5, Z2, K5, Z6
-	VMOVDQU64  Z6, (AX)
-	VMOVDQU64  Z1, Z5
-	VPERMI2B   Z4, Z3, Z5
-	VPBLENDMB  Z5, Z2, K6, Z7
-	VMOVDQU8   Z7, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DX
-	JNZ        shuf_rows_1084
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_planes_1083
+shuf_rows_1085:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VPERMB    Z3, Z0, Z3
+	VPBLENDMB Z3, Z2, K5, Z5
+	VMOVDQU64 Z5, (AX)
+	VPERMB    Z4, Z1, Z3
+	VPBLENDMB Z3, Z2, K6, Z6
+	VMOVDQU8  Z6, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       shuf_rows_1085
+	ADDQ      R13, R9
+	ADDQ      R14, R10
+	DECQ      R11
+	JNZ       shuf_planes_1084
 	VZEROUPPER
 	RET
 
-shuf_list_1082:
-shuf_list_planes_1085:
+shuf_list_1083:
+shuf_list_planes_1086:
+	MOVQ R9, AX
+	MOVQ R12, DX
+	MOVQ rowIdx+96(FP), R8
+
+shuf_list_rows_1087:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R10, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VPERMB    Z3, Z0, Z3
+	VPBLENDMB Z3, Z2, K5, Z5
+	VMOVDQU64 Z5, (AX)
+	VPERMB    Z4, Z1, Z3
+	VPBLENDMB Z3, Z2, K6, Z6
+	VMOVDQU8  Z6, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DX
+	JNZ       shuf_list_rows_1087
+	ADDQ      R13, R9
+	ADDQ      R14, R10
+	DECQ      R11
+	JNZ       shuf_list_planes_1086
+	VZEROUPPER
+	RET
+
+shuf_both_halves_1082:
+	MOVQ  rowIdx+96(FP), AX
+	TESTQ AX, AX
+	JNZ   shuf_list_1088
+
+shuf_planes_1089:
+	MOVQ R9, AX
+	MOVQ R12, DX
+	MOVQ R10, CX
+
+shuf_rows_1090:
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	VMOVDQU64  Z0, Z7
+	VPERMI2B   Z4, Z3, Z7
+	VPBLENDMB  Z7, Z2, K5, Z5
+	VMOVDQU64  Z5, (AX)
+	VMOVDQU64  Z1, Z7
+	VPERMI2B   Z4, Z3, Z7
+	VPBLENDMB  Z7, Z2, K6, Z6
+	VMOVDQU8   Z6, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DX
+	JNZ        shuf_rows_1090
+	ADDQ       R13, R9
+	ADDQ       R14, R10
+	DECQ       R11
+	JNZ        shuf_planes_1089
+	VZEROUPPER
+	RET
+
+shuf_list_1088:
+shuf_list_planes_1091:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1086:
+shuf_list_rows_1092:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	VMOVDQU64  Z0, Z5
-	VPERMI2B   Z4, Z3, Z5
-	VPBLENDMB  Z5, Z2, K5, Z6
-	VMOVDQU64  Z6, (AX)
-	VMOVDQU64  Z1, Z5
-	VPERMI2B   Z4, Z3, Z5
-	VPBLENDMB  Z5, Z2, K6, Z7
-	VMOVDQU8   Z7, K4, 64(AX)
+	VMOVDQU64  Z0, Z7
+	VPERMI2B   Z4, Z3, Z7
+	VPBLENDMB  Z7, Z2, K5, Z5
+	VMOVDQU64  Z5, (AX)
+	VMOVDQU64  Z1, Z7
+	VPERMI2B   Z4, Z3, Z7
+	VPBLENDMB  Z7, Z2, K6, Z6
+	VMOVDQU8   Z6, K4, 64(AX)
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1086
+	JNZ        shuf_list_rows_1092
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1085
+	JNZ        shuf_list_planes_1091
 	VZEROUPPER
 	RET
 
 shuf_two_narrow_1081:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1087
+	JNZ   shuf_list_1093
 
-shuf_planes_1088:
+shuf_planes_1094:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1089:
+shuf_rows_1095:
 	VMOVDQU8.Z (CX), K1, Z1
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQU64  Z0, Z5
@@ -10327,21 +10399,21 @@ shuf_rows_1089:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1089
+	JNZ        shuf_rows_1095
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1088
+	JNZ        shuf_planes_1094
 	VZEROUPPER
 	RET
 
-shuf_list_1087:
-shuf_list_planes_1090:
+shuf_list_1093:
+shuf_list_planes_1096:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1091:
+shuf_list_rows_1097:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10354,11 +10426,11 @@ shuf_list_rows_1091:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1091
+	JNZ        shuf_list_rows_1097
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1090
+	JNZ        shuf_list_planes_1096
 	VZEROUPPER
 	RET
 
@@ -10368,14 +10440,14 @@ shuf_one_table_1078:
 	JE    shuf_full_1080
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1092
+	JNZ   shuf_list_1098
 
-shuf_planes_1093:
+shuf_planes_1099:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1094:
+shuf_rows_1100:
 	VMOVDQU8.Z (CX), K1, Z3
 	VPERMB     Z3, Z0, Z4
 	VPBLENDMB  Z4, Z2, K5, Z5
@@ -10386,21 +10458,21 @@ shuf_rows_1094:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1094
+	JNZ        shuf_rows_1100
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1093
+	JNZ        shuf_planes_1099
 	VZEROUPPER
 	RET
 
-shuf_list_1092:
-shuf_list_planes_1095:
+shuf_list_1098:
+shuf_list_planes_1101:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1096:
+shuf_list_rows_1102:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10414,25 +10486,25 @@ shuf_list_rows_1096:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1096
+	JNZ        shuf_list_rows_1102
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1095
+	JNZ        shuf_list_planes_1101
 	VZEROUPPER
 	RET
 
 shuf_narrow_1079:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1097
+	JNZ   shuf_list_1103
 
-shuf_planes_1098:
+shuf_planes_1104:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1099:
+shuf_rows_1105:
 	VMOVDQU8.Z (CX), K1, Z1
 	VPERMB     Z1, Z0, Z1
 	VPBLENDMB  Z1, Z2, K5, Z3
@@ -10440,21 +10512,21 @@ shuf_rows_1099:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1099
+	JNZ        shuf_rows_1105
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1098
+	JNZ        shuf_planes_1104
 	VZEROUPPER
 	RET
 
-shuf_list_1097:
-shuf_list_planes_1100:
+shuf_list_1103:
+shuf_list_planes_1106:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1101:
+shuf_list_rows_1107:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10465,25 +10537,25 @@ shuf_list_rows_1101:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1101
+	JNZ        shuf_list_rows_1107
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1100
+	JNZ        shuf_list_planes_1106
 	VZEROUPPER
 	RET
 
 shuf_full_1080:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1102
+	JNZ   shuf_list_1108
 
-shuf_planes_1103:
+shuf_planes_1109:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ R10, CX
 
-shuf_rows_1104:
+shuf_rows_1110:
 	VMOVDQU8.Z (CX), K1, Z1
 	VPERMB     Z1, Z0, Z1
 	VPBLENDMB  Z1, Z2, K5, Z3
@@ -10491,21 +10563,21 @@ shuf_rows_1104:
 	ADDQ       BX, AX
 	ADDQ       SI, CX
 	DECQ       DX
-	JNZ        shuf_rows_1104
+	JNZ        shuf_rows_1110
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_planes_1103
+	JNZ        shuf_planes_1109
 	VZEROUPPER
 	RET
 
-shuf_list_1102:
-shuf_list_planes_1105:
+shuf_list_1108:
+shuf_list_planes_1111:
 	MOVQ R9, AX
 	MOVQ R12, DX
 	MOVQ rowIdx+96(FP), DI
 
-shuf_list_rows_1106:
+shuf_list_rows_1112:
 	MOVLQSX    (DI), CX
 	IMULQ      SI, CX
 	ADDQ       R10, CX
@@ -10516,11 +10588,11 @@ shuf_list_rows_1106:
 	ADDQ       BX, AX
 	ADDQ       $0x04, DI
 	DECQ       DX
-	JNZ        shuf_list_rows_1106
+	JNZ        shuf_list_rows_1112
 	ADDQ       R13, R9
 	ADDQ       R14, R10
 	DECQ       R11
-	JNZ        shuf_list_planes_1105
+	JNZ        shuf_list_planes_1111
 	VZEROUPPER
 	RET
 
@@ -10535,9 +10607,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1107
+	JZ              wide_ret_1113
 	TESTQ           BX, BX
-	JZ              wide_ret_1107
+	JZ              wide_ret_1113
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -10556,10 +10628,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1108
+	JB              wide_mshort_1114
 	XORQ            DX, DX
 
-wide_mshort_1108:
+wide_mshort_1114:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -10568,32 +10640,32 @@ wide_mshort_1108:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1109:
+wide_planes_1115:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1110:
+wide_rows_1116:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1111
+	JB   wide_short_1117
 	CMPQ SI, $0x00000440
-	JAE  wide_long_1115
+	JAE  wide_long_1121
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1113:
+wide_mid_loop_1119:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1114
+	JAE       wide_mid_last_1120
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1113
+	JMP       wide_mid_loop_1119
 
-wide_mid_last_1114:
+wide_mid_last_1120:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1112
+	JMP       wide_mid_done_1118
 
-wide_long_1115:
+wide_long_1121:
 	LEAQ      64(AX), R8
 	LEAQ      -64(SI), R9
 	LEAQ      -256(R8)(R9*1), R10
@@ -10605,9 +10677,9 @@ wide_long_1115:
 	SUBQ      R8, R12
 	LEAQ      (CX)(R12*1), R8
 	CMPQ      R11, R10
-	JAE       copy_tail_1120
+	JAE       copy_tail_1126
 
-copy_loop_1118:
+copy_loop_1124:
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
 	VMOVDQU64 128(R8), Z5
@@ -10619,9 +10691,9 @@ copy_loop_1118:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R8
 	CMPQ      R11, R10
-	JB        copy_loop_1118
+	JB        copy_loop_1124
 
-copy_tail_1120:
+copy_tail_1126:
 	LEAQ      -256(CX)(R9*1), R8
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
@@ -10631,13 +10703,13 @@ copy_tail_1120:
 	VMOVDQU64 Z4, 64(R10)
 	VMOVDQU64 Z5, 128(R10)
 	VMOVDQU64 Z6, 192(R10)
-	JMP       wide_mid_done_1112
+	JMP       wide_mid_done_1118
 
-wide_short_1111:
+wide_short_1117:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1112:
+wide_mid_done_1118:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -10653,16 +10725,16 @@ wide_mid_done_1112:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1110
+	JNZ       wide_rows_1116
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1109
+	JNZ       wide_planes_1115
 	VZEROUPPER
 
-wide_ret_1107:
+wide_ret_1113:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
@@ -10670,10 +10742,10 @@ wide_ret_1107:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $80-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1121
+	JZ              aligned_ret_1127
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1121
+	JZ              aligned_ret_1127
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -10720,9 +10792,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $80-96
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1122
+	JZ              aligned_fixed_1128
 
-aligned_planes_1123:
+aligned_planes_1129:
 	MOVQ      (SP), CX
 	MOVQ      8(SP), DX
 	MOVQ      rows+16(FP), AX
@@ -10747,9 +10819,9 @@ aligned_planes_1123:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1124:
+aligned_gap_1130:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1125
+	JAE          aligned_gap_done_1131
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -10778,15 +10850,15 @@ aligned_gap_1124:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z8, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1124
+	JMP          aligned_gap_1130
 
-aligned_gap_done_1125:
+aligned_gap_done_1131:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1127
-	JMP  aligned_body_1129
+	JE   aligned_general_1133
+	JMP  aligned_body_1135
 
-aligned_rows_1128:
+aligned_rows_1134:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -10829,73 +10901,7 @@ aligned_rows_1128:
 	VMOVDQA64    Z8, (AX)
 	ADDQ         $0x40, AX
 
-aligned_body_1129:
-	VMOVDQU64 Z1, Z5
-	VPERMI2B  Z7, Z6, Z5
-	VPBLENDMB Z5, Z2, K2, Z5
-	MOVQ      mid+40(FP), SI
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, SI
-	ADDQ      R8, SI
-	SUBQ      $0x40, SI
-	CMPQ      AX, SI
-	JGT       aligned_copy_done_1131
-
-aligned_copy_1130:
-	VMOVDQU64 (AX)(BX*1), Z6
-	VMOVDQA64 Z6, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, SI
-	JLE       aligned_copy_1130
-
-aligned_copy_done_1131:
-	MOVQ BX, SI
-	MOVQ width+32(FP), R8
-	ADDQ R8, CX
-	MOVQ srcStride+24(FP), R9
-	ADDQ R9, DX
-	SUBQ R8, BX
-	ADDQ R9, BX
-	DECQ DI
-	JNZ  aligned_rows_1128
-	JMP  aligned_last_1126
-
-aligned_general_1127:
-	JMP aligned_body_1133
-
-aligned_rows_1132:
-	MOVQ      40(SP), R8
-	VMOVDQU64 (DX), Z6
-	VMOVDQU64 (DX)(R8*1), Z7
-	VMOVDQU64 Z0, Z4
-	VPERMI2B  Z7, Z6, Z4
-	VPBLENDMB Z4, Z2, K1, Z4
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, R8
-	MOVQ      48(SP), R9
-	MOVQ      56(SP), R10
-
-aligned_gap_1134:
-	CMPQ         AX, R8
-	JAE          aligned_gap_done_1135
-	MOVQ         CX, R11
-	SUBQ         AX, R11
-	MOVQ         $0x00000040, R12
-	SUBQ         R11, R12
-	VPBROADCASTB R12, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
-	KMOVQ        (R9)(R11*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z8
-	KMOVQ        (R10)(R11*8), K3
-	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	VMOVDQA64    Z8, (AX)
-	ADDQ         $0x40, AX
-	JMP          aligned_gap_1134
-
-aligned_gap_done_1135:
-aligned_body_1133:
+aligned_body_1135:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -10923,15 +10929,81 @@ aligned_copy_done_1137:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1132
+	JNZ  aligned_rows_1134
+	JMP  aligned_last_1132
 
-aligned_last_1126:
+aligned_general_1133:
+	JMP aligned_body_1139
+
+aligned_rows_1138:
+	MOVQ      40(SP), R8
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(R8*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, R8
+	MOVQ      48(SP), R9
+	MOVQ      56(SP), R10
+
+aligned_gap_1140:
+	CMPQ         AX, R8
+	JAE          aligned_gap_done_1141
+	MOVQ         CX, R11
+	SUBQ         AX, R11
+	MOVQ         $0x00000040, R12
+	SUBQ         R11, R12
+	VPBROADCASTB R12, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (R9)(R11*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z8
+	KMOVQ        (R10)(R11*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	VMOVDQA64    Z8, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1140
+
+aligned_gap_done_1141:
+aligned_body_1139:
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z7, Z6, Z5
+	VPBLENDMB Z5, Z2, K2, Z5
+	MOVQ      mid+40(FP), SI
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, SI
+	ADDQ      R8, SI
+	SUBQ      $0x40, SI
+	CMPQ      AX, SI
+	JGT       aligned_copy_done_1143
+
+aligned_copy_1142:
+	VMOVDQU64 (AX)(BX*1), Z6
+	VMOVDQA64 Z6, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, SI
+	JLE       aligned_copy_1142
+
+aligned_copy_done_1143:
+	MOVQ BX, SI
+	MOVQ width+32(FP), R8
+	ADDQ R8, CX
+	MOVQ srcStride+24(FP), R9
+	ADDQ R9, DX
+	SUBQ R8, BX
+	ADDQ R9, BX
+	DECQ DI
+	JNZ  aligned_rows_1138
+
+aligned_last_1132:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), BX
 
-aligned_gap_1138:
+aligned_gap_1144:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1139
+	JAE          aligned_gap_done_1145
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -10959,20 +11031,20 @@ aligned_gap_1138:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z6, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1138
+	JMP          aligned_gap_1144
 
-aligned_gap_done_1139:
+aligned_gap_done_1145:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1123
+	JNZ  aligned_planes_1129
 	VZEROUPPER
-	JMP  aligned_ret_1121
+	JMP  aligned_ret_1127
 
-aligned_fixed_1122:
-aligned_planes_1140:
+aligned_fixed_1128:
+aligned_planes_1146:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -10994,9 +11066,9 @@ aligned_planes_1140:
 	ADDQ         CX, BX
 	MOVQ         56(SP), SI
 
-aligned_gap_1141:
+aligned_gap_1147:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1142
+	JAE       aligned_gap_done_1148
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11021,15 +11093,15 @@ aligned_gap_1141:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1141
+	JMP       aligned_gap_1147
 
-aligned_gap_done_1142:
+aligned_gap_done_1148:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1144
-	JMP  aligned_body_1146
+	JE   aligned_general_1150
+	JMP  aligned_body_1152
 
-aligned_rows_1145:
+aligned_rows_1151:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, AX
@@ -11058,59 +11130,7 @@ aligned_rows_1145:
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 
-aligned_body_1146:
-	MOVQ mid+40(FP), BX
-	MOVQ left+48(FP), DI
-	ADDQ CX, BX
-	ADDQ DI, BX
-	SUBQ $0x40, BX
-	CMPQ AX, BX
-	JGT  aligned_copy_done_1148
-
-aligned_copy_1147:
-	VMOVDQU64 (AX)(DX*1), Z1
-	VMOVDQA64 Z1, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1147
-
-aligned_copy_done_1148:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1145
-	JMP  aligned_last_1143
-
-aligned_general_1144:
-	JMP aligned_body_1150
-
-aligned_rows_1149:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_1151:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_1152
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1151
-
-aligned_gap_done_1152:
-aligned_body_1150:
+aligned_body_1152:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
@@ -11134,15 +11154,67 @@ aligned_copy_done_1154:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1149
+	JNZ  aligned_rows_1151
+	JMP  aligned_last_1149
 
-aligned_last_1143:
+aligned_general_1150:
+	JMP aligned_body_1156
+
+aligned_rows_1155:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_1157:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_1158
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1157
+
+aligned_gap_done_1158:
+aligned_body_1156:
+	MOVQ mid+40(FP), BX
+	MOVQ left+48(FP), DI
+	ADDQ CX, BX
+	ADDQ DI, BX
+	SUBQ $0x40, BX
+	CMPQ AX, BX
+	JGT  aligned_copy_done_1160
+
+aligned_copy_1159:
+	VMOVDQU64 (AX)(DX*1), Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1159
+
+aligned_copy_done_1160:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1155
+
+aligned_last_1149:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1155:
+aligned_gap_1161:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1156
+	JAE       aligned_gap_done_1162
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11166,18 +11238,18 @@ aligned_gap_1155:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1155
+	JMP       aligned_gap_1161
 
-aligned_gap_done_1156:
+aligned_gap_done_1162:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1140
+	JNZ  aligned_planes_1146
 	VZEROUPPER
 
-aligned_ret_1121:
+aligned_ret_1127:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
@@ -11185,10 +11257,10 @@ aligned_ret_1121:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $80-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1157
+	JZ              aligned_ret_1163
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1157
+	JZ              aligned_ret_1163
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11235,9 +11307,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $80-96
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1158
+	JZ              aligned_fixed_1164
 
-aligned_planes_1159:
+aligned_planes_1165:
 	MOVQ      (SP), CX
 	MOVQ      8(SP), DX
 	MOVQ      rows+16(FP), AX
@@ -11262,9 +11334,9 @@ aligned_planes_1159:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1160:
+aligned_gap_1166:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1161
+	JAE          aligned_gap_done_1167
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -11293,15 +11365,15 @@ aligned_gap_1160:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z8, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1160
+	JMP          aligned_gap_1166
 
-aligned_gap_done_1161:
+aligned_gap_done_1167:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1163
-	JMP  aligned_body_1165
+	JE   aligned_general_1169
+	JMP  aligned_body_1171
 
-aligned_rows_1164:
+aligned_rows_1170:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -11344,73 +11416,7 @@ aligned_rows_1164:
 	VMOVNTDQ     Z8, (AX)
 	ADDQ         $0x40, AX
 
-aligned_body_1165:
-	VMOVDQU64 Z1, Z5
-	VPERMI2B  Z7, Z6, Z5
-	VPBLENDMB Z5, Z2, K2, Z5
-	MOVQ      mid+40(FP), SI
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, SI
-	ADDQ      R8, SI
-	SUBQ      $0x40, SI
-	CMPQ      AX, SI
-	JGT       aligned_copy_done_1167
-
-aligned_copy_1166:
-	VMOVDQU64 (AX)(BX*1), Z6
-	VMOVNTDQ  Z6, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, SI
-	JLE       aligned_copy_1166
-
-aligned_copy_done_1167:
-	MOVQ BX, SI
-	MOVQ width+32(FP), R8
-	ADDQ R8, CX
-	MOVQ srcStride+24(FP), R9
-	ADDQ R9, DX
-	SUBQ R8, BX
-	ADDQ R9, BX
-	DECQ DI
-	JNZ  aligned_rows_1164
-	JMP  aligned_last_1162
-
-aligned_general_1163:
-	JMP aligned_body_1169
-
-aligned_rows_1168:
-	MOVQ      40(SP), R8
-	VMOVDQU64 (DX), Z6
-	VMOVDQU64 (DX)(R8*1), Z7
-	VMOVDQU64 Z0, Z4
-	VPERMI2B  Z7, Z6, Z4
-	VPBLENDMB Z4, Z2, K1, Z4
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, R8
-	MOVQ      48(SP), R9
-	MOVQ      56(SP), R10
-
-aligned_gap_1170:
-	CMPQ         AX, R8
-	JAE          aligned_gap_done_1171
-	MOVQ         CX, R11
-	SUBQ         AX, R11
-	MOVQ         $0x00000040, R12
-	SUBQ         R11, R12
-	VPBROADCASTB R12, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
-	KMOVQ        (R9)(R11*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z8
-	KMOVQ        (R10)(R11*8), K3
-	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	VMOVNTDQ     Z8, (AX)
-	ADDQ         $0x40, AX
-	JMP          aligned_gap_1170
-
-aligned_gap_done_1171:
-aligned_body_1169:
+aligned_body_1171:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11438,15 +11444,81 @@ aligned_copy_done_1173:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1168
+	JNZ  aligned_rows_1170
+	JMP  aligned_last_1168
 
-aligned_last_1162:
+aligned_general_1169:
+	JMP aligned_body_1175
+
+aligned_rows_1174:
+	MOVQ      40(SP), R8
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(R8*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, R8
+	MOVQ      48(SP), R9
+	MOVQ      56(SP), R10
+
+aligned_gap_1176:
+	CMPQ         AX, R8
+	JAE          aligned_gap_done_1177
+	MOVQ         CX, R11
+	SUBQ         AX, R11
+	MOVQ         $0x00000040, R12
+	SUBQ         R11, R12
+	VPBROADCASTB R12, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMI2B     Z4, Z5, Z8
+	KMOVQ        (R9)(R11*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z8
+	KMOVQ        (R10)(R11*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z8
+	VMOVNTDQ     Z8, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_1176
+
+aligned_gap_done_1177:
+aligned_body_1175:
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z7, Z6, Z5
+	VPBLENDMB Z5, Z2, K2, Z5
+	MOVQ      mid+40(FP), SI
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, SI
+	ADDQ      R8, SI
+	SUBQ      $0x40, SI
+	CMPQ      AX, SI
+	JGT       aligned_copy_done_1179
+
+aligned_copy_1178:
+	VMOVDQU64 (AX)(BX*1), Z6
+	VMOVNTDQ  Z6, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, SI
+	JLE       aligned_copy_1178
+
+aligned_copy_done_1179:
+	MOVQ BX, SI
+	MOVQ width+32(FP), R8
+	ADDQ R8, CX
+	MOVQ srcStride+24(FP), R9
+	ADDQ R9, DX
+	SUBQ R8, BX
+	ADDQ R9, BX
+	DECQ DI
+	JNZ  aligned_rows_1174
+
+aligned_last_1168:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), BX
 
-aligned_gap_1174:
+aligned_gap_1180:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1175
+	JAE          aligned_gap_done_1181
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11474,20 +11546,20 @@ aligned_gap_1174:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z6, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1174
+	JMP          aligned_gap_1180
 
-aligned_gap_done_1175:
+aligned_gap_done_1181:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1159
+	JNZ  aligned_planes_1165
 	VZEROUPPER
-	JMP  aligned_ret_1157
+	JMP  aligned_ret_1163
 
-aligned_fixed_1158:
-aligned_planes_1176:
+aligned_fixed_1164:
+aligned_planes_1182:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11509,9 +11581,9 @@ aligned_planes_1176:
 	ADDQ         CX, BX
 	MOVQ         56(SP), SI
 
-aligned_gap_1177:
+aligned_gap_1183:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1178
+	JAE       aligned_gap_done_1184
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11536,15 +11608,15 @@ aligned_gap_1177:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1177
+	JMP       aligned_gap_1183
 
-aligned_gap_done_1178:
+aligned_gap_done_1184:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1180
-	JMP  aligned_body_1182
+	JE   aligned_general_1186
+	JMP  aligned_body_1188
 
-aligned_rows_1181:
+aligned_rows_1187:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, AX
@@ -11573,59 +11645,7 @@ aligned_rows_1181:
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 
-aligned_body_1182:
-	MOVQ mid+40(FP), BX
-	MOVQ left+48(FP), DI
-	ADDQ CX, BX
-	ADDQ DI, BX
-	SUBQ $0x40, BX
-	CMPQ AX, BX
-	JGT  aligned_copy_done_1184
-
-aligned_copy_1183:
-	VMOVDQU64 (AX)(DX*1), Z1
-	VMOVNTDQ  Z1, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1183
-
-aligned_copy_done_1184:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1181
-	JMP  aligned_last_1179
-
-aligned_general_1180:
-	JMP aligned_body_1186
-
-aligned_rows_1185:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_1187:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_1188
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1187
-
-aligned_gap_done_1188:
-aligned_body_1186:
+aligned_body_1188:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
@@ -11649,15 +11669,67 @@ aligned_copy_done_1190:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1185
+	JNZ  aligned_rows_1187
+	JMP  aligned_last_1185
 
-aligned_last_1179:
+aligned_general_1186:
+	JMP aligned_body_1192
+
+aligned_rows_1191:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_1193:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_1194
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1193
+
+aligned_gap_done_1194:
+aligned_body_1192:
+	MOVQ mid+40(FP), BX
+	MOVQ left+48(FP), DI
+	ADDQ CX, BX
+	ADDQ DI, BX
+	SUBQ $0x40, BX
+	CMPQ AX, BX
+	JGT  aligned_copy_done_1196
+
+aligned_copy_1195:
+	VMOVDQU64 (AX)(DX*1), Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1195
+
+aligned_copy_done_1196:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1191
+
+aligned_last_1185:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1191:
+aligned_gap_1197:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1192
+	JAE       aligned_gap_done_1198
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11681,18 +11753,18 @@ aligned_gap_1191:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1191
+	JMP       aligned_gap_1197
 
-aligned_gap_done_1192:
+aligned_gap_done_1198:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1176
+	JNZ  aligned_planes_1182
 	VZEROUPPER
 
-aligned_ret_1157:
+aligned_ret_1163:
 	RET
 
 // func storeFence()

@@ -145,8 +145,9 @@ func (c *shufCase) goVersion(dst, src []byte) {
 	}
 }
 
-// randomShufCase draws a table (indices below mid, some bytes the value)
-// and a geometry.
+// randomShufCase draws a table (indices below mid, some bytes the value;
+// in one case of three within the windows of the kernel's one-permutation
+// path, in another one byte out of them) and a geometry.
 func randomShufCase(r *rand.Rand, width, mid int) *shufCase {
 	c := &shufCase{width: width, mid: mid, tab: new(shuffleTable), pat: patternOf(randomBytes(r, 1+r.IntN(16)))}
 	valueEvery := []int{0, 2, 8}[r.IntN(3)] // 0: every byte from src
@@ -156,6 +157,20 @@ func randomShufCase(r *rand.Rand, width, mid int) *shufCase {
 			c.tab.take[i/64] |= 1 << (i % 64)
 		} else {
 			c.tab.idx[i] = byte(r.IntN(256)) // ignored
+		}
+	}
+	switch r.IntN(3) {
+	case 1: // the kernel's one-permutation path
+		windowTable(c.tab, width, mid)
+	case 2: // one byte out of it, which turns the path off
+		windowTable(c.tab, width, mid)
+		if i := r.IntN(width); mid > 64 && width > 64 {
+			c.tab.take[i/64] |= 1 << (i % 64)
+			if i < 64 {
+				c.tab.idx[i] = byte(64 + r.IntN(mid-64))
+			} else {
+				c.tab.idx[i] = byte(r.IntN(mid - 64))
+			}
 		}
 	}
 	c.rows = 1 + r.IntN(3)

@@ -158,6 +158,39 @@ func genRowsShuffle() {
 	twoNarrow := newLabel("shuf_two_narrow")
 	CMPQ(width, U8(64))
 	JBE(LabelRef(twoNarrow))
+	// When the first 64 output bytes take only src bytes below 64 and the
+	// others only bytes from mid-64 on (every form but wrapped pieces and
+	// crops), each half is one VPERMB of one 64-byte window of the row,
+	// s[0:64] or s[mid-64:mid]: a VPERMI2B costs three uops, a VPERMB one.
+	bothHalves := newLabel("shuf_both_halves")
+	{
+		m64 := gp()
+		MOVQ(mid, m64)
+		SUBQ(U8(64), m64)
+		zm, z64 := ZMM(), ZMM()
+		VPBROADCASTB(m64.As32(), zm)
+		c := gp()
+		MOVL(U32(64), c.As32())
+		VPBROADCASTB(c.As32(), z64)
+		k := kreg()
+		VPCMPUB(U8(5), z64, idx0, take0, k) // taken head bytes at 64 or beyond
+		KORTESTQ(k, k)
+		JNZ(LabelRef(bothHalves))
+		VPCMPUB(U8(1), zm, idx1, take1, k) // taken tail bytes below mid-64
+		KANDQ(dHi, k, k)
+		KORTESTQ(k, k)
+		JNZ(LabelRef(bothHalves))
+		idxT := ZMM()
+		VPSUBB(zm, idx1, idxT)
+		loop(func() {
+			lo, hi := ZMM(), ZMM()
+			VMOVDQU64(at(s, 0), lo) // mid > 64: both windows are inside the row
+			VMOVDQU64(ati(s, m64, 0), hi)
+			chunk(lo, nil, idx0, take0, nil, 0)
+			chunk(hi, nil, idxT, take1, dHi, 64)
+		})
+	}
+	Label(bothHalves)
 	loop(func() { // 65..128 bytes: a whole first vector, a masked second
 		lo, hi := loadLo(), loadHi()
 		chunk(lo, hi, idx0, take0, nil, 0)
