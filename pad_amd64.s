@@ -10867,25 +10867,27 @@ aligned_rows_1134:
 	VPBLENDMB    Z4, Z2, K1, Z4
 	MOVQ         48(SP), R8
 	MOVQ         56(SP), R9
-	MOVQ         CX, AX
-	SUBQ         64(SP), AX
-	ANDQ         $-64, AX
 	MOVQ         CX, R10
-	SUBQ         AX, R10
+	SUBQ         64(SP), R10
+	ANDQ         $-64, R10
+	MOVQ         CX, AX
+	SUBQ         R10, AX
 	MOVQ         $0x00000040, R11
-	SUBQ         R10, R11
+	SUBQ         AX, R11
 	VPBROADCASTB R11, Z8
 	VPADDB       Z3, Z8, Z8
 	VPERMI2B     Z4, Z5, Z8
-	KMOVQ        (R8)(R10*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z8
-	KMOVQ        (R9)(R10*8), K3
+	KMOVQ        (R8)(AX*8), K3
+	VMOVDQU8     (R10)(SI*1), K3, Z8
+	KMOVQ        (R9)(AX*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	VMOVDQA64    Z8, (AX)
+	VMOVDQU8     (R10)(BX*1), K3, Z8
+	VMOVDQA64    Z8, (R10)
 	MOVQ         left+48(FP), AX
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
+	CMPQ         AX, R10
+	JE           aligned_one_gap_1136
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -10899,7 +10901,9 @@ aligned_rows_1134:
 	KNOTQ        K3, K3
 	VMOVDQU8     (AX)(BX*1), K3, Z8
 	VMOVDQA64    Z8, (AX)
-	ADDQ         $0x40, AX
+
+aligned_one_gap_1136:
+	ADDQ $0x40, AX
 
 aligned_body_1135:
 	VMOVDQU64 Z1, Z5
@@ -10911,16 +10915,16 @@ aligned_body_1135:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1137
+	JGT       aligned_copy_done_1138
 
-aligned_copy_1136:
+aligned_copy_1137:
 	VMOVDQU64 (AX)(BX*1), Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1136
+	JLE       aligned_copy_1137
 
-aligned_copy_done_1137:
+aligned_copy_done_1138:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -10933,9 +10937,9 @@ aligned_copy_done_1137:
 	JMP  aligned_last_1132
 
 aligned_general_1133:
-	JMP aligned_body_1139
+	JMP aligned_body_1140
 
-aligned_rows_1138:
+aligned_rows_1139:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -10947,9 +10951,9 @@ aligned_rows_1138:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1140:
+aligned_gap_1141:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1141
+	JAE          aligned_gap_done_1142
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -10964,10 +10968,10 @@ aligned_gap_1140:
 	VMOVDQU8     (AX)(BX*1), K3, Z8
 	VMOVDQA64    Z8, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1140
+	JMP          aligned_gap_1141
 
-aligned_gap_done_1141:
-aligned_body_1139:
+aligned_gap_done_1142:
+aligned_body_1140:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -10977,16 +10981,16 @@ aligned_body_1139:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1143
+	JGT       aligned_copy_done_1144
 
-aligned_copy_1142:
+aligned_copy_1143:
 	VMOVDQU64 (AX)(BX*1), Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1142
+	JLE       aligned_copy_1143
 
-aligned_copy_done_1143:
+aligned_copy_done_1144:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -10995,15 +10999,15 @@ aligned_copy_done_1143:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1138
+	JNZ  aligned_rows_1139
 
 aligned_last_1132:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), BX
 
-aligned_gap_1144:
+aligned_gap_1145:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1145
+	JAE          aligned_gap_done_1146
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11031,9 +11035,9 @@ aligned_gap_1144:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z6, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1144
+	JMP          aligned_gap_1145
 
-aligned_gap_done_1145:
+aligned_gap_done_1146:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
@@ -11044,7 +11048,7 @@ aligned_gap_done_1145:
 	JMP  aligned_ret_1127
 
 aligned_fixed_1128:
-aligned_planes_1146:
+aligned_planes_1147:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11066,9 +11070,9 @@ aligned_planes_1146:
 	ADDQ         CX, BX
 	MOVQ         56(SP), SI
 
-aligned_gap_1147:
+aligned_gap_1148:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1148
+	JAE       aligned_gap_done_1149
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11093,32 +11097,34 @@ aligned_gap_1147:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1147
+	JMP       aligned_gap_1148
 
-aligned_gap_done_1148:
+aligned_gap_done_1149:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1150
-	JMP  aligned_body_1152
+	JE   aligned_general_1151
+	JMP  aligned_body_1153
 
-aligned_rows_1151:
+aligned_rows_1152:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
-	MOVQ      CX, AX
-	SUBQ      64(SP), AX
-	ANDQ      $-64, AX
 	MOVQ      CX, R9
-	SUBQ      AX, R9
+	SUBQ      64(SP), R9
+	ANDQ      $-64, R9
+	MOVQ      CX, AX
+	SUBQ      R9, AX
 	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(R9*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R8)(R9*8), K1
+	KMOVQ     (DI)(AX*8), K1
+	VMOVDQU8  (R9)(BX*1), K1, Z1
+	KMOVQ     (R8)(AX*8), K1
 	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
+	VMOVDQU8  (R9)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (R9)
 	MOVQ      left+48(FP), AX
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
+	CMPQ      AX, R9
+	JE        aligned_one_gap_1154
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11128,25 +11134,27 @@ aligned_rows_1151:
 	KNOTQ     K1, K1
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
-	ADDQ      $0x40, AX
 
-aligned_body_1152:
+aligned_one_gap_1154:
+	ADDQ $0x40, AX
+
+aligned_body_1153:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1154
+	JGT  aligned_copy_done_1156
 
-aligned_copy_1153:
+aligned_copy_1155:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1153
+	JLE       aligned_copy_1155
 
-aligned_copy_done_1154:
+aligned_copy_done_1156:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11154,21 +11162,21 @@ aligned_copy_done_1154:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1151
-	JMP  aligned_last_1149
+	JNZ  aligned_rows_1152
+	JMP  aligned_last_1150
 
-aligned_general_1150:
-	JMP aligned_body_1156
+aligned_general_1151:
+	JMP aligned_body_1158
 
-aligned_rows_1155:
+aligned_rows_1157:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1157:
+aligned_gap_1159:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1158
+	JAE       aligned_gap_done_1160
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11179,26 +11187,26 @@ aligned_gap_1157:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1157
+	JMP       aligned_gap_1159
 
-aligned_gap_done_1158:
-aligned_body_1156:
+aligned_gap_done_1160:
+aligned_body_1158:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1160
+	JGT  aligned_copy_done_1162
 
-aligned_copy_1159:
+aligned_copy_1161:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1159
+	JLE       aligned_copy_1161
 
-aligned_copy_done_1160:
+aligned_copy_done_1162:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11206,15 +11214,15 @@ aligned_copy_done_1160:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1155
+	JNZ  aligned_rows_1157
 
-aligned_last_1149:
+aligned_last_1150:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1161:
+aligned_gap_1163:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1162
+	JAE       aligned_gap_done_1164
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11238,15 +11246,15 @@ aligned_gap_1161:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1161
+	JMP       aligned_gap_1163
 
-aligned_gap_done_1162:
+aligned_gap_done_1164:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1146
+	JNZ  aligned_planes_1147
 	VZEROUPPER
 
 aligned_ret_1127:
@@ -11257,10 +11265,10 @@ aligned_ret_1127:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $80-96
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1163
+	JZ              aligned_ret_1165
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1163
+	JZ              aligned_ret_1165
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11307,9 +11315,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $80-96
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1164
+	JZ              aligned_fixed_1166
 
-aligned_planes_1165:
+aligned_planes_1167:
 	MOVQ      (SP), CX
 	MOVQ      8(SP), DX
 	MOVQ      rows+16(FP), AX
@@ -11334,9 +11342,9 @@ aligned_planes_1165:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1166:
+aligned_gap_1168:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1167
+	JAE          aligned_gap_done_1169
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -11365,15 +11373,15 @@ aligned_gap_1166:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z8, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1166
+	JMP          aligned_gap_1168
 
-aligned_gap_done_1167:
+aligned_gap_done_1169:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1169
-	JMP  aligned_body_1171
+	JE   aligned_general_1171
+	JMP  aligned_body_1173
 
-aligned_rows_1170:
+aligned_rows_1172:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -11382,25 +11390,27 @@ aligned_rows_1170:
 	VPBLENDMB    Z4, Z2, K1, Z4
 	MOVQ         48(SP), R8
 	MOVQ         56(SP), R9
-	MOVQ         CX, AX
-	SUBQ         64(SP), AX
-	ANDQ         $-64, AX
 	MOVQ         CX, R10
-	SUBQ         AX, R10
+	SUBQ         64(SP), R10
+	ANDQ         $-64, R10
+	MOVQ         CX, AX
+	SUBQ         R10, AX
 	MOVQ         $0x00000040, R11
-	SUBQ         R10, R11
+	SUBQ         AX, R11
 	VPBROADCASTB R11, Z8
 	VPADDB       Z3, Z8, Z8
 	VPERMI2B     Z4, Z5, Z8
-	KMOVQ        (R8)(R10*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z8
-	KMOVQ        (R9)(R10*8), K3
+	KMOVQ        (R8)(AX*8), K3
+	VMOVDQU8     (R10)(SI*1), K3, Z8
+	KMOVQ        (R9)(AX*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	VMOVNTDQ     Z8, (AX)
+	VMOVDQU8     (R10)(BX*1), K3, Z8
+	VMOVNTDQ     Z8, (R10)
 	MOVQ         left+48(FP), AX
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
+	CMPQ         AX, R10
+	JE           aligned_one_gap_1174
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -11414,9 +11424,11 @@ aligned_rows_1170:
 	KNOTQ        K3, K3
 	VMOVDQU8     (AX)(BX*1), K3, Z8
 	VMOVNTDQ     Z8, (AX)
-	ADDQ         $0x40, AX
 
-aligned_body_1171:
+aligned_one_gap_1174:
+	ADDQ $0x40, AX
+
+aligned_body_1173:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11426,16 +11438,16 @@ aligned_body_1171:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1173
+	JGT       aligned_copy_done_1176
 
-aligned_copy_1172:
+aligned_copy_1175:
 	VMOVDQU64 (AX)(BX*1), Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1172
+	JLE       aligned_copy_1175
 
-aligned_copy_done_1173:
+aligned_copy_done_1176:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11444,13 +11456,13 @@ aligned_copy_done_1173:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1170
-	JMP  aligned_last_1168
+	JNZ  aligned_rows_1172
+	JMP  aligned_last_1170
 
-aligned_general_1169:
-	JMP aligned_body_1175
+aligned_general_1171:
+	JMP aligned_body_1178
 
-aligned_rows_1174:
+aligned_rows_1177:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -11462,9 +11474,9 @@ aligned_rows_1174:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1176:
+aligned_gap_1179:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1177
+	JAE          aligned_gap_done_1180
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -11479,10 +11491,10 @@ aligned_gap_1176:
 	VMOVDQU8     (AX)(BX*1), K3, Z8
 	VMOVNTDQ     Z8, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1176
+	JMP          aligned_gap_1179
 
-aligned_gap_done_1177:
-aligned_body_1175:
+aligned_gap_done_1180:
+aligned_body_1178:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11492,16 +11504,16 @@ aligned_body_1175:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1179
+	JGT       aligned_copy_done_1182
 
-aligned_copy_1178:
+aligned_copy_1181:
 	VMOVDQU64 (AX)(BX*1), Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1178
+	JLE       aligned_copy_1181
 
-aligned_copy_done_1179:
+aligned_copy_done_1182:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11510,15 +11522,15 @@ aligned_copy_done_1179:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1174
+	JNZ  aligned_rows_1177
 
-aligned_last_1168:
+aligned_last_1170:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), BX
 
-aligned_gap_1180:
+aligned_gap_1183:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1181
+	JAE          aligned_gap_done_1184
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11546,20 +11558,20 @@ aligned_gap_1180:
 	KANDQ        K3, K4, K4
 	VMOVDQU8     Z6, K4, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1180
+	JMP          aligned_gap_1183
 
-aligned_gap_done_1181:
+aligned_gap_done_1184:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1165
+	JNZ  aligned_planes_1167
 	VZEROUPPER
-	JMP  aligned_ret_1163
+	JMP  aligned_ret_1165
 
-aligned_fixed_1164:
-aligned_planes_1182:
+aligned_fixed_1166:
+aligned_planes_1185:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11581,9 +11593,9 @@ aligned_planes_1182:
 	ADDQ         CX, BX
 	MOVQ         56(SP), SI
 
-aligned_gap_1183:
+aligned_gap_1186:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1184
+	JAE       aligned_gap_done_1187
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11608,32 +11620,34 @@ aligned_gap_1183:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1183
+	JMP       aligned_gap_1186
 
-aligned_gap_done_1184:
+aligned_gap_done_1187:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1186
-	JMP  aligned_body_1188
+	JE   aligned_general_1189
+	JMP  aligned_body_1191
 
-aligned_rows_1187:
+aligned_rows_1190:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
-	MOVQ      CX, AX
-	SUBQ      64(SP), AX
-	ANDQ      $-64, AX
 	MOVQ      CX, R9
-	SUBQ      AX, R9
+	SUBQ      64(SP), R9
+	ANDQ      $-64, R9
+	MOVQ      CX, AX
+	SUBQ      R9, AX
 	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(R9*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R8)(R9*8), K1
+	KMOVQ     (DI)(AX*8), K1
+	VMOVDQU8  (R9)(BX*1), K1, Z1
+	KMOVQ     (R8)(AX*8), K1
 	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
+	VMOVDQU8  (R9)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (R9)
 	MOVQ      left+48(FP), AX
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
+	CMPQ      AX, R9
+	JE        aligned_one_gap_1192
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11643,25 +11657,27 @@ aligned_rows_1187:
 	KNOTQ     K1, K1
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
-	ADDQ      $0x40, AX
 
-aligned_body_1188:
+aligned_one_gap_1192:
+	ADDQ $0x40, AX
+
+aligned_body_1191:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1190
+	JGT  aligned_copy_done_1194
 
-aligned_copy_1189:
+aligned_copy_1193:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1189
+	JLE       aligned_copy_1193
 
-aligned_copy_done_1190:
+aligned_copy_done_1194:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11669,21 +11685,21 @@ aligned_copy_done_1190:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1187
-	JMP  aligned_last_1185
+	JNZ  aligned_rows_1190
+	JMP  aligned_last_1188
 
-aligned_general_1186:
-	JMP aligned_body_1192
+aligned_general_1189:
+	JMP aligned_body_1196
 
-aligned_rows_1191:
+aligned_rows_1195:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1193:
+aligned_gap_1197:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1194
+	JAE       aligned_gap_done_1198
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11694,26 +11710,26 @@ aligned_gap_1193:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1193
+	JMP       aligned_gap_1197
 
-aligned_gap_done_1194:
-aligned_body_1192:
+aligned_gap_done_1198:
+aligned_body_1196:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1196
+	JGT  aligned_copy_done_1200
 
-aligned_copy_1195:
+aligned_copy_1199:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1195
+	JLE       aligned_copy_1199
 
-aligned_copy_done_1196:
+aligned_copy_done_1200:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11721,15 +11737,15 @@ aligned_copy_done_1196:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1191
+	JNZ  aligned_rows_1195
 
-aligned_last_1185:
+aligned_last_1188:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1197:
+aligned_gap_1201:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1198
+	JAE       aligned_gap_done_1202
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11753,18 +11769,18 @@ aligned_gap_1197:
 	KANDQ     K1, K2, K2
 	VMOVDQU8  Z1, K2, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1197
+	JMP       aligned_gap_1201
 
-aligned_gap_done_1198:
+aligned_gap_done_1202:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1182
+	JNZ  aligned_planes_1185
 	VZEROUPPER
 
-aligned_ret_1163:
+aligned_ret_1165:
 	RET
 
 // func storeFence()
