@@ -66,7 +66,7 @@ type asmKernels struct {
 
 // alignedKernel is the signature of the aligned rows kernels (KERNELS.md
 // item 9).
-type alignedKernel = func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
+type alignedKernel = func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int)
 
 // streamMinBytes is the output, per worker, from which a run writes with
 // streaming stores where the kernels have them (the copy and aligned rows

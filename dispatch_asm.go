@@ -2,6 +2,8 @@
 
 package pad
 
+import "unsafe"
+
 // The dispatch wrappers of the architectures with assembly: they check
 // bounds, report memory to the race detector, split long runs into calls
 // of at most chunkBytes, and call the kernels of the level in use where
@@ -94,7 +96,7 @@ func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left
 	width := left + mid + right
 	if stream && ks != nil && ks.rowsAlignedStream != nil && dstStride == width && alignedConstFits(left, mid, right) &&
 		repeatsAfter(pat, left+mid) {
-		alignedRows(ks.rowsAlignedStream, dst, src, pl, rows, srcStride, width, mid, left, constTable, pat)
+		alignedRows(ks.rowsAlignedStream, dst, src, pl, rows, srcStride, width, mid, left, 0, 0, constTable, pat)
 		return
 	}
 	if ks == nil || mid >= rowsMaxMidAsm {
@@ -194,17 +196,44 @@ func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width
 	if ks == nil || ks.rowsWide == nil || !wideFits(width, mid, left) {
 		return false
 	}
-	// Rows that follow each other take the aligned kernel: at a width that
-	// is not a multiple of 64 every store of the wide kernel would straddle
-	// two cache lines, and streaming stores need whole aligned lines.
-	if aligned := ks.aligned(stream); dstStride == width && (width%64 != 0 || stream) && tab.copyAgrees && aligned != nil {
-		alignedRows(aligned, dst, src, pl, rows, srcStride, width, mid, left, tab, pat)
+	if aligned := alignedFor(ks, dstStride, width, tab, stream); aligned != nil {
+		alignedRows(aligned, dst, src, pl, rows, srcStride, width, mid, left, 0, 0, tab, pat)
 		return true
 	}
 	b := tab.bytes()
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
 		ks.rowsWide(d, s, rows, dstStride, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
 	})
+	return true
+}
+
+// alignedFor returns the aligned kernel for wide rows (wideFits) at
+// dstStride, or nil. Rows that follow each other take it: at a width that
+// is not a multiple of 64 every store of the wide kernel would straddle
+// two cache lines, and streaming stores need whole aligned lines.
+func alignedFor(ks *asmKernels, dstStride, width int, tab *shuffleTable, stream bool) alignedKernel {
+	if dstStride != width || width%64 == 0 && !stream || !tab.copyAgrees {
+		return nil
+	}
+	return ks.aligned(stream)
+}
+
+// rowsAlignedPads makes planes of wide rows (wideFits) that follow each
+// other, each plane top bytes of the pattern, rows rows and bottom bytes of
+// the pattern (pad rows of constant padding, top and bottom multiples of
+// its period; dst and pl.dst count them), in one pass of the aligned kernel
+// if the level in use has it for these rows and a plane holds at most
+// chunkBytes; it reports whether it did.
+func rowsAlignedPads(dst, src []byte, pl planes, rows, srcStride, width, mid, left, top, bottom int, tab *shuffleTable, pat *[32]byte, stream bool) bool {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsWide == nil || !wideFits(width, mid, left) || rows == 0 || top+rows*width+bottom > chunkBytes {
+		return false
+	}
+	aligned := alignedFor(ks, width, width, tab, stream)
+	if aligned == nil {
+		return false
+	}
+	alignedRows(aligned, dst, src, pl, rows, srcStride, width, mid, left, top, bottom, tab, pat)
 	return true
 }
 
@@ -218,11 +247,23 @@ func (ks *asmKernels) aligned(stream bool) alignedKernel {
 }
 
 // alignedRows makes rows that follow each other in dst (dstStride ==
-// width) by an aligned rows kernel.
-func alignedRows(kernel alignedKernel, dst, src []byte, pl planes, rows, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte) {
+// width) by an aligned rows kernel, with top and bottom bytes of the
+// pattern before and after each plane's rows (dst and pl.dst count them;
+// when they are not 0 a plane holds at most chunkBytes with them).
+func alignedRows(kernel alignedKernel, dst, src []byte, pl planes, rows, srcStride, width, mid, left, top, bottom int, tab *shuffleTable, pat *[32]byte) {
 	b := tab.bytes()
-	planeCalls(dst, src, pl, rows, width, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-		kernel(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+	if top == 0 && bottom == 0 {
+		planeCalls(dst, src, pl, rows, width, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
+			kernel(d, s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src, 0, 0)
+		})
+		return
+	}
+	out := top + rows*width + bottom
+	planeBatches(dst, src, pl, out, (rows-1)*srcStride+mid, func(d, s []byte) {
+		raceWrite(d[:out])
+		raceRows(nil, s, rows, 0, srcStride, 0, mid)
+	}, func(d, s *byte, pl planes) {
+		kernel((*byte)(unsafe.Add(unsafe.Pointer(d), top)), s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src, top, bottom)
 	})
 }
 

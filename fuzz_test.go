@@ -151,6 +151,9 @@ type fzKernelCase struct {
 	// stream: copy and the aligned kernels in their streaming versions;
 	// the wrappers as for a streamed output.
 	stream bool
+	// rowsAligned: bytes of the pattern before and after each plane's
+	// rows (a plane's dst starts at its top pad).
+	top, bottom int
 }
 
 // srcRows is the number of src rows a plane of the case reads from.
@@ -172,8 +175,8 @@ func (c *fzKernelCase) rowList() *int32 {
 func (c *fzKernelCase) String() string {
 	switch c.kernel {
 	case fzRowsWide, fzRowsAligned, fzRowsAlignedConst:
-		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v dstOff %d srcOff %d stream %v table %x %x",
-			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl, c.dstOff, c.srcOff, c.stream, c.tab.idx, c.tab.take)
+		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v top %d bottom %d dstOff %d srcOff %d stream %v table %x %x",
+			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl, c.top, c.bottom, c.dstOff, c.srcOff, c.stream, c.tab.idx, c.tab.take)
 	case fzRowsShuffle:
 		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v dstOff %d srcOff %d table %x %x",
 			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx, c.dstOff, c.srcOff, c.tab.idx[:c.width], c.tab.take)
@@ -215,7 +218,9 @@ func (c *fzKernelCase) String() string {
 //     hash, planes and gaps as rowsShuffle.
 //   - rowsAligned: as rowsWide with rows next to each other (dstStride ==
 //     width) and the table agreeing with the copy (agreeWithCopy), its pads
-//     the value only in one case of four.
+//     the value only in one case of four; top and bottom pads of
+//     dstGap%16*9 and dstGap/16%16*5 periods of the pattern around each
+//     plane's rows (the wrapper is rowsAlignedPads when they are not 0).
 //   - rowsAlignedConst: an aligned kernel with constTable, checked against
 //     rowsConstGo: left and right elements mod 129 bytes (at most 128 in
 //     all), mid 64 + n%5000 rounded down to elements, planes and gaps as
@@ -313,11 +318,14 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 				h /= 5
 			}
 		}
+		if c.kernel == fzRowsAligned && c.rows > 0 {
+			c.top, c.bottom = int(dstGap%16)*9*K, int(dstGap/16%16)*5*K
+		}
 		if c.rows > 0 {
 			sr := c.srcRows()
-			c.pl.dst = (c.rows-1)*c.dstStride + c.width + int(dstGap/64%64)
+			c.pl.dst = c.top + (c.rows-1)*c.dstStride + c.width + c.bottom + int(dstGap/64%64)
 			c.pl.src = (sr-1)*c.srcStride + c.mid + int(srcGap/64%64)
-			c.dstLen = (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width
+			c.dstLen = (c.pl.n-1)*c.pl.dst + c.top + (c.rows-1)*c.dstStride + c.width + c.bottom
 			c.srcLen = (c.pl.n-1)*c.pl.src + (sr-1)*c.srcStride + c.mid
 		}
 	default:
@@ -393,7 +401,10 @@ func (c *fzKernelCase) wideGo(dst, src []byte) {
 		return
 	}
 	for p := range c.pl.n {
-		rowsWideGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat)
+		d := dst[p*c.pl.dst:]
+		fillGo(d[:c.top], c.pat)
+		rowsWideGo(d[c.top:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat)
+		fillGo(d[c.top+c.rows*c.width:][:c.bottom], c.pat)
 	}
 }
 
@@ -447,7 +458,7 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 		}
 	case fzRowsAligned, fzRowsAlignedConst:
 		if aligned != nil {
-			aligned(dst.ptr(), src.ptr(), c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+			aligned((*byte)(unsafe.Add(unsafe.Pointer(dst.ptr()), c.top)), src.ptr(), c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, c.top, c.bottom)
 		} else { // no such kernel at this level: check the Go version
 			copy(dst.b(), c.want(dst.b(), src.b()))
 		}
@@ -481,7 +492,11 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 			c.shuffleGo(dst.b(), src.b())
 		}
 	case fzRowsWide, fzRowsAligned:
-		if !rowsWideBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat, c.stream) {
+		if c.top+c.bottom > 0 {
+			if !rowsAlignedPads(dst.b(), src.b(), c.pl, c.rows, c.srcStride, c.width, c.mid, c.left, c.top, c.bottom, c.tab, c.pat, c.stream) {
+				c.wideGo(dst.b(), src.b())
+			}
+		} else if !rowsWideBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat, c.stream) {
 			c.wideGo(dst.b(), src.b())
 		}
 	case fzRowsAlignedConst:

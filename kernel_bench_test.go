@@ -128,10 +128,10 @@ func BenchmarkStream(b *testing.B) {
 	rows := n / width
 	tab := wideTable(width, mid, left, func(i int) int { return min(max(i-left, 0), mid-1) })
 	bench("op=rows/kernel=rowsAligned", func() {
-		ks.rowsAligned(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), pat, 1, 0, 0)
+		ks.rowsAligned(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), pat, 1, 0, 0, 0, 0)
 	})
 	bench("op=rows/kernel=rowsAlignedStream", func() {
-		ks.rowsAlignedStream(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), pat, 1, 0, 0)
+		ks.rowsAlignedStream(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), pat, 1, 0, 0, 0, 0)
 		storeFence()
 	})
 }

@@ -10737,9 +10737,9 @@ wide_mid_done_1118:
 wide_ret_1113:
 	RET
 
-// func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $80-96
+TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
 	JZ              aligned_ret_1127
@@ -10795,20 +10795,64 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $80-96
 	JZ              aligned_fixed_1128
 
 aligned_planes_1129:
-	MOVQ      (SP), CX
-	MOVQ      8(SP), DX
-	MOVQ      rows+16(FP), AX
-	MOVQ      width+32(FP), BX
-	IMULQ     BX, AX
-	ADDQ      CX, AX
-	MOVQ      AX, 24(SP)
-	MOVQ      CX, AX
-	ANDQ      $-64, AX
-	MOVQ      left+48(FP), SI
-	MOVQ      DX, BX
-	SUBQ      CX, BX
-	SUBQ      SI, BX
-	VMOVDQU64 Z2, Z5
+	MOVQ         (SP), CX
+	MOVQ         8(SP), DX
+	MOVQ         rows+16(FP), AX
+	MOVQ         width+32(FP), BX
+	IMULQ        BX, AX
+	ADDQ         CX, AX
+	MOVQ         AX, 24(SP)
+	MOVQ         bottom+104(FP), BX
+	ADDQ         AX, BX
+	MOVQ         BX, 88(SP)
+	MOVQ         top+96(FP), AX
+	NEGQ         AX
+	ADDQ         CX, AX
+	MOVQ         AX, 80(SP)
+	ANDQ         $-64, AX
+	MOVQ         left+48(FP), SI
+	MOVQ         DX, BX
+	SUBQ         CX, BX
+	SUBQ         SI, BX
+	VMOVDQU64    Z2, Z5
+	MOVQ         AX, SI
+	SUBQ         CX, SI
+	VPBROADCASTB SI, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMB       Z2, Z8, Z8
+	LEAQ         64(AX), SI
+	CMPQ         SI, CX
+	JA           aligned_top_done_1131
+	CMPQ         AX, 80(SP)
+	JAE          aligned_top_1130
+	MOVQ         80(SP), SI
+	SUBQ         AX, SI
+	XORQ         DI, DI
+	CMPQ         SI, DI
+	CMOVQLT      DI, SI
+	LEAQ         lowmask64<>+0(SB), DI
+	KMOVQ        (DI)(SI*8), K3
+	KNOTQ        K3, K3
+	MOVQ         88(SP), SI
+	SUBQ         AX, SI
+	MOVQ         $0x00000040, DI
+	CMPQ         SI, DI
+	CMOVQGT      DI, SI
+	LEAQ         lowmask64<>+0(SB), DI
+	KMOVQ        (DI)(SI*8), K4
+	KANDQ        K4, K3, K3
+	VMOVDQU8     Z8, K3, (AX)
+	ADDQ         $0x40, AX
+
+aligned_top_1130:
+	LEAQ      64(AX), SI
+	CMPQ      SI, CX
+	JA        aligned_top_done_1131
+	VMOVDQA64 Z8, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_top_1130
+
+aligned_top_done_1131:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -10819,46 +10863,46 @@ aligned_planes_1129:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1130:
+aligned_gap_1132:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1131
+	JAE          aligned_gap_done_1133
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
 	SUBQ         R8, R9
-	VPBROADCASTB R9, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
+	VPBROADCASTB R9, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
 	KMOVQ        (DI)(R8*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	MOVQ         (SP), R8
+	VMOVDQU8     (AX)(BX*1), K3, Z9
+	MOVQ         80(SP), R8
 	SUBQ         AX, R8
 	XORQ         R9, R9
 	CMPQ         R8, R9
 	CMOVQLT      R9, R8
 	LEAQ         lowmask64<>+0(SB), R9
-	KMOVQ        (R9)(R8*8), K4
-	KNOTQ        K4, K4
-	MOVQ         24(SP), R8
+	KMOVQ        (R9)(R8*8), K3
+	KNOTQ        K3, K3
+	MOVQ         88(SP), R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
 	CMPQ         R8, R9
 	CMOVQGT      R9, R8
 	LEAQ         lowmask64<>+0(SB), R9
-	KMOVQ        (R9)(R8*8), K3
-	KANDQ        K3, K4, K4
-	VMOVDQU8     Z8, K4, (AX)
+	KMOVQ        (R9)(R8*8), K4
+	KANDQ        K4, K3, K3
+	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1130
+	JMP          aligned_gap_1132
 
-aligned_gap_done_1131:
+aligned_gap_done_1133:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1133
-	JMP  aligned_body_1135
+	JE   aligned_general_1135
+	JMP  aligned_body_1137
 
-aligned_rows_1134:
+aligned_rows_1136:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -10874,38 +10918,38 @@ aligned_rows_1134:
 	SUBQ         R10, AX
 	MOVQ         $0x00000040, R11
 	SUBQ         AX, R11
-	VPBROADCASTB R11, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
+	VPBROADCASTB R11, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
 	KMOVQ        (R8)(AX*8), K3
-	VMOVDQU8     (R10)(SI*1), K3, Z8
+	VMOVDQU8     (R10)(SI*1), K3, Z9
 	KMOVQ        (R9)(AX*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (R10)(BX*1), K3, Z8
-	VMOVDQA64    Z8, (R10)
+	VMOVDQU8     (R10)(BX*1), K3, Z9
+	VMOVDQA64    Z9, (R10)
 	MOVQ         left+48(FP), AX
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1136
+	JE           aligned_one_gap_1138
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
 	SUBQ         R10, R11
-	VPBROADCASTB R11, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
+	VPBROADCASTB R11, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
 	KMOVQ        (R8)(R10*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z8
+	VMOVDQU8     (AX)(SI*1), K3, Z9
 	KMOVQ        (R9)(R10*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	VMOVDQA64    Z8, (AX)
+	VMOVDQU8     (AX)(BX*1), K3, Z9
+	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1136:
+aligned_one_gap_1138:
 	ADDQ $0x40, AX
 
-aligned_body_1135:
+aligned_body_1137:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -10915,16 +10959,16 @@ aligned_body_1135:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1138
+	JGT       aligned_copy_done_1140
 
-aligned_copy_1137:
-	VMOVDQU64 (AX)(BX*1), Z6
-	VMOVDQA64 Z6, (AX)
+aligned_copy_1139:
+	VMOVDQU64 (AX)(BX*1), Z4
+	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1137
+	JLE       aligned_copy_1139
 
-aligned_copy_done_1138:
+aligned_copy_done_1140:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -10933,13 +10977,13 @@ aligned_copy_done_1138:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1134
-	JMP  aligned_last_1132
+	JNZ  aligned_rows_1136
+	JMP  aligned_last_1134
 
-aligned_general_1133:
-	JMP aligned_body_1140
+aligned_general_1135:
+	JMP aligned_body_1142
 
-aligned_rows_1139:
+aligned_rows_1141:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -10951,27 +10995,27 @@ aligned_rows_1139:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1141:
+aligned_gap_1143:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1142
+	JAE          aligned_gap_done_1144
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
 	SUBQ         R11, R12
-	VPBROADCASTB R12, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
+	VPBROADCASTB R12, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
 	KMOVQ        (R9)(R11*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z8
+	VMOVDQU8     (AX)(SI*1), K3, Z9
 	KMOVQ        (R10)(R11*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	VMOVDQA64    Z8, (AX)
+	VMOVDQU8     (AX)(BX*1), K3, Z9
+	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1141
+	JMP          aligned_gap_1143
 
-aligned_gap_done_1142:
-aligned_body_1140:
+aligned_gap_done_1144:
+aligned_body_1142:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -10981,16 +11025,16 @@ aligned_body_1140:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1144
+	JGT       aligned_copy_done_1146
 
-aligned_copy_1143:
-	VMOVDQU64 (AX)(BX*1), Z6
-	VMOVDQA64 Z6, (AX)
+aligned_copy_1145:
+	VMOVDQU64 (AX)(BX*1), Z4
+	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1143
+	JLE       aligned_copy_1145
 
-aligned_copy_done_1144:
+aligned_copy_done_1146:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -10999,15 +11043,16 @@ aligned_copy_done_1144:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1139
+	JNZ  aligned_rows_1141
 
-aligned_last_1132:
-	MOVQ 24(SP), DX
-	MOVQ 48(SP), BX
+aligned_last_1134:
+	VMOVDQU64 Z2, Z4
+	MOVQ      24(SP), DX
+	MOVQ      48(SP), BX
 
-aligned_gap_1145:
+aligned_gap_1147:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1146
+	JAE          aligned_gap_done_1148
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11017,27 +11062,57 @@ aligned_gap_1145:
 	VPERMI2B     Z4, Z5, Z6
 	KMOVQ        (BX)(DI*8), K3
 	VMOVDQU8     (AX)(SI*1), K3, Z6
-	MOVQ         (SP), DI
+	MOVQ         80(SP), DI
 	SUBQ         AX, DI
 	XORQ         R8, R8
 	CMPQ         DI, R8
 	CMOVQLT      R8, DI
 	LEAQ         lowmask64<>+0(SB), R8
-	KMOVQ        (R8)(DI*8), K4
-	KNOTQ        K4, K4
-	MOVQ         24(SP), DI
+	KMOVQ        (R8)(DI*8), K3
+	KNOTQ        K3, K3
+	MOVQ         88(SP), DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
 	CMPQ         DI, R8
 	CMOVQGT      R8, DI
 	LEAQ         lowmask64<>+0(SB), R8
-	KMOVQ        (R8)(DI*8), K3
-	KANDQ        K3, K4, K4
-	VMOVDQU8     Z6, K4, (AX)
+	KMOVQ        (R8)(DI*8), K4
+	KANDQ        K4, K3, K3
+	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1145
+	JMP          aligned_gap_1147
 
-aligned_gap_done_1146:
+aligned_gap_done_1148:
+aligned_bottom_1149:
+	LEAQ      64(AX), CX
+	CMPQ      CX, 88(SP)
+	JA        aligned_bottom_done_1150
+	VMOVDQA64 Z8, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_bottom_1149
+
+aligned_bottom_done_1150:
+	CMPQ     AX, 88(SP)
+	JAE      aligned_bottom_end_1151
+	MOVQ     80(SP), CX
+	SUBQ     AX, CX
+	XORQ     DX, DX
+	CMPQ     CX, DX
+	CMOVQLT  DX, CX
+	LEAQ     lowmask64<>+0(SB), DX
+	KMOVQ    (DX)(CX*8), K3
+	KNOTQ    K3, K3
+	MOVQ     88(SP), CX
+	SUBQ     AX, CX
+	MOVQ     $0x00000040, DX
+	CMPQ     CX, DX
+	CMOVQGT  DX, CX
+	LEAQ     lowmask64<>+0(SB), DX
+	KMOVQ    (DX)(CX*8), K4
+	KANDQ    K4, K3, K3
+	VMOVDQU8 Z8, K3, (AX)
+
+aligned_bottom_end_1151:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
@@ -11048,7 +11123,7 @@ aligned_gap_done_1146:
 	JMP  aligned_ret_1127
 
 aligned_fixed_1128:
-aligned_planes_1147:
+aligned_planes_1152:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11056,7 +11131,13 @@ aligned_planes_1147:
 	IMULQ        BX, AX
 	ADDQ         CX, AX
 	MOVQ         AX, 24(SP)
-	MOVQ         CX, AX
+	MOVQ         bottom+104(FP), BX
+	ADDQ         AX, BX
+	MOVQ         BX, 88(SP)
+	MOVQ         top+96(FP), AX
+	NEGQ         AX
+	ADDQ         CX, AX
+	MOVQ         AX, 80(SP)
 	ANDQ         $-64, AX
 	MOVQ         left+48(FP), BX
 	SUBQ         CX, DX
@@ -11066,46 +11147,79 @@ aligned_planes_1147:
 	VPBROADCASTB BX, Z0
 	VPADDB       Z3, Z0, Z0
 	VPERMB       Z2, Z0, Z0
-	MOVQ         32(SP), BX
-	ADDQ         CX, BX
-	MOVQ         56(SP), SI
+	LEAQ         64(AX), BX
+	CMPQ         BX, CX
+	JA           aligned_top_done_1154
+	CMPQ         AX, 80(SP)
+	JAE          aligned_top_1153
+	MOVQ         80(SP), BX
+	SUBQ         AX, BX
+	XORQ         SI, SI
+	CMPQ         BX, SI
+	CMOVQLT      SI, BX
+	LEAQ         lowmask64<>+0(SB), SI
+	KMOVQ        (SI)(BX*8), K1
+	KNOTQ        K1, K1
+	MOVQ         88(SP), BX
+	SUBQ         AX, BX
+	MOVQ         $0x00000040, SI
+	CMPQ         BX, SI
+	CMOVQGT      SI, BX
+	LEAQ         lowmask64<>+0(SB), SI
+	KMOVQ        (SI)(BX*8), K2
+	KANDQ        K2, K1, K1
+	VMOVDQU8     Z0, K1, (AX)
+	ADDQ         $0x40, AX
 
-aligned_gap_1148:
+aligned_top_1153:
+	LEAQ      64(AX), BX
+	CMPQ      BX, CX
+	JA        aligned_top_done_1154
+	VMOVDQA64 Z0, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_top_1153
+
+aligned_top_done_1154:
+	MOVQ 32(SP), BX
+	ADDQ CX, BX
+	MOVQ 56(SP), SI
+
+aligned_gap_1155:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1149
+	JAE       aligned_gap_done_1156
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
 	KNOTQ     K1, K1
 	VMOVDQU8  (AX)(DX*1), K1, Z1
-	MOVQ      (SP), DI
+	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
 	CMPQ      DI, R8
 	CMOVQLT   R8, DI
 	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KNOTQ     K2, K2
-	MOVQ      24(SP), DI
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
 	SUBQ      AX, DI
 	MOVQ      $0x00000040, R8
 	CMPQ      DI, R8
 	CMOVQGT   R8, DI
 	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KANDQ     K1, K2, K2
-	VMOVDQU8  Z1, K2, (AX)
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1148
+	JMP       aligned_gap_1155
 
-aligned_gap_done_1149:
+aligned_gap_done_1156:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1151
-	JMP  aligned_body_1153
+	JE   aligned_general_1158
+	JMP  aligned_body_1160
 
-aligned_rows_1152:
+aligned_rows_1159:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -11124,7 +11238,7 @@ aligned_rows_1152:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1154
+	JE        aligned_one_gap_1161
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11135,26 +11249,26 @@ aligned_rows_1152:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1154:
+aligned_one_gap_1161:
 	ADDQ $0x40, AX
 
-aligned_body_1153:
+aligned_body_1160:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1156
+	JGT  aligned_copy_done_1163
 
-aligned_copy_1155:
+aligned_copy_1162:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1155
+	JLE       aligned_copy_1162
 
-aligned_copy_done_1156:
+aligned_copy_done_1163:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11162,21 +11276,21 @@ aligned_copy_done_1156:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1152
-	JMP  aligned_last_1150
+	JNZ  aligned_rows_1159
+	JMP  aligned_last_1157
 
-aligned_general_1151:
-	JMP aligned_body_1158
+aligned_general_1158:
+	JMP aligned_body_1165
 
-aligned_rows_1157:
+aligned_rows_1164:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1159:
+aligned_gap_1166:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1160
+	JAE       aligned_gap_done_1167
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11187,26 +11301,26 @@ aligned_gap_1159:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1159
+	JMP       aligned_gap_1166
 
-aligned_gap_done_1160:
-aligned_body_1158:
+aligned_gap_done_1167:
+aligned_body_1165:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1162
+	JGT  aligned_copy_done_1169
 
-aligned_copy_1161:
+aligned_copy_1168:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1161
+	JLE       aligned_copy_1168
 
-aligned_copy_done_1162:
+aligned_copy_done_1169:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11214,61 +11328,91 @@ aligned_copy_done_1162:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1157
+	JNZ  aligned_rows_1164
 
-aligned_last_1150:
+aligned_last_1157:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1163:
+aligned_gap_1170:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1164
+	JAE       aligned_gap_done_1171
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
 	VMOVDQU8  (AX)(BX*1), K1, Z1
-	MOVQ      (SP), DI
+	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
 	CMPQ      DI, R8
 	CMOVQLT   R8, DI
 	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KNOTQ     K2, K2
-	MOVQ      24(SP), DI
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
 	SUBQ      AX, DI
 	MOVQ      $0x00000040, R8
 	CMPQ      DI, R8
 	CMOVQGT   R8, DI
 	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KANDQ     K1, K2, K2
-	VMOVDQU8  Z1, K2, (AX)
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1163
+	JMP       aligned_gap_1170
 
-aligned_gap_done_1164:
+aligned_gap_done_1171:
+aligned_bottom_1172:
+	LEAQ      64(AX), CX
+	CMPQ      CX, 88(SP)
+	JA        aligned_bottom_done_1173
+	VMOVDQA64 Z0, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_bottom_1172
+
+aligned_bottom_done_1173:
+	CMPQ     AX, 88(SP)
+	JAE      aligned_bottom_end_1174
+	MOVQ     80(SP), CX
+	SUBQ     AX, CX
+	XORQ     DX, DX
+	CMPQ     CX, DX
+	CMOVQLT  DX, CX
+	LEAQ     lowmask64<>+0(SB), DX
+	KMOVQ    (DX)(CX*8), K1
+	KNOTQ    K1, K1
+	MOVQ     88(SP), CX
+	SUBQ     AX, CX
+	MOVQ     $0x00000040, DX
+	CMPQ     CX, DX
+	CMOVQGT  DX, CX
+	LEAQ     lowmask64<>+0(SB), DX
+	KMOVQ    (DX)(CX*8), K2
+	KANDQ    K2, K1, K1
+	VMOVDQU8 Z0, K1, (AX)
+
+aligned_bottom_end_1174:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1147
+	JNZ  aligned_planes_1152
 	VZEROUPPER
 
 aligned_ret_1127:
 	RET
 
-// func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $80-96
+TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1165
+	JZ              aligned_ret_1175
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1165
+	JZ              aligned_ret_1175
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11315,23 +11459,67 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $80-96
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1166
+	JZ              aligned_fixed_1176
 
-aligned_planes_1167:
-	MOVQ      (SP), CX
-	MOVQ      8(SP), DX
-	MOVQ      rows+16(FP), AX
-	MOVQ      width+32(FP), BX
-	IMULQ     BX, AX
-	ADDQ      CX, AX
-	MOVQ      AX, 24(SP)
-	MOVQ      CX, AX
-	ANDQ      $-64, AX
-	MOVQ      left+48(FP), SI
-	MOVQ      DX, BX
-	SUBQ      CX, BX
-	SUBQ      SI, BX
-	VMOVDQU64 Z2, Z5
+aligned_planes_1177:
+	MOVQ         (SP), CX
+	MOVQ         8(SP), DX
+	MOVQ         rows+16(FP), AX
+	MOVQ         width+32(FP), BX
+	IMULQ        BX, AX
+	ADDQ         CX, AX
+	MOVQ         AX, 24(SP)
+	MOVQ         bottom+104(FP), BX
+	ADDQ         AX, BX
+	MOVQ         BX, 88(SP)
+	MOVQ         top+96(FP), AX
+	NEGQ         AX
+	ADDQ         CX, AX
+	MOVQ         AX, 80(SP)
+	ANDQ         $-64, AX
+	MOVQ         left+48(FP), SI
+	MOVQ         DX, BX
+	SUBQ         CX, BX
+	SUBQ         SI, BX
+	VMOVDQU64    Z2, Z5
+	MOVQ         AX, SI
+	SUBQ         CX, SI
+	VPBROADCASTB SI, Z8
+	VPADDB       Z3, Z8, Z8
+	VPERMB       Z2, Z8, Z8
+	LEAQ         64(AX), SI
+	CMPQ         SI, CX
+	JA           aligned_top_done_1179
+	CMPQ         AX, 80(SP)
+	JAE          aligned_top_1178
+	MOVQ         80(SP), SI
+	SUBQ         AX, SI
+	XORQ         DI, DI
+	CMPQ         SI, DI
+	CMOVQLT      DI, SI
+	LEAQ         lowmask64<>+0(SB), DI
+	KMOVQ        (DI)(SI*8), K3
+	KNOTQ        K3, K3
+	MOVQ         88(SP), SI
+	SUBQ         AX, SI
+	MOVQ         $0x00000040, DI
+	CMPQ         SI, DI
+	CMOVQGT      DI, SI
+	LEAQ         lowmask64<>+0(SB), DI
+	KMOVQ        (DI)(SI*8), K4
+	KANDQ        K4, K3, K3
+	VMOVDQU8     Z8, K3, (AX)
+	ADDQ         $0x40, AX
+
+aligned_top_1178:
+	LEAQ     64(AX), SI
+	CMPQ     SI, CX
+	JA       aligned_top_done_1179
+	VMOVNTDQ Z8, (AX)
+	ADDQ     $0x40, AX
+	JMP      aligned_top_1178
+
+aligned_top_done_1179:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -11342,46 +11530,46 @@ aligned_planes_1167:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1168:
+aligned_gap_1180:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1169
+	JAE          aligned_gap_done_1181
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
 	SUBQ         R8, R9
-	VPBROADCASTB R9, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
+	VPBROADCASTB R9, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
 	KMOVQ        (DI)(R8*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	MOVQ         (SP), R8
+	VMOVDQU8     (AX)(BX*1), K3, Z9
+	MOVQ         80(SP), R8
 	SUBQ         AX, R8
 	XORQ         R9, R9
 	CMPQ         R8, R9
 	CMOVQLT      R9, R8
 	LEAQ         lowmask64<>+0(SB), R9
-	KMOVQ        (R9)(R8*8), K4
-	KNOTQ        K4, K4
-	MOVQ         24(SP), R8
+	KMOVQ        (R9)(R8*8), K3
+	KNOTQ        K3, K3
+	MOVQ         88(SP), R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
 	CMPQ         R8, R9
 	CMOVQGT      R9, R8
 	LEAQ         lowmask64<>+0(SB), R9
-	KMOVQ        (R9)(R8*8), K3
-	KANDQ        K3, K4, K4
-	VMOVDQU8     Z8, K4, (AX)
+	KMOVQ        (R9)(R8*8), K4
+	KANDQ        K4, K3, K3
+	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1168
+	JMP          aligned_gap_1180
 
-aligned_gap_done_1169:
+aligned_gap_done_1181:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1171
-	JMP  aligned_body_1173
+	JE   aligned_general_1183
+	JMP  aligned_body_1185
 
-aligned_rows_1172:
+aligned_rows_1184:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -11397,38 +11585,38 @@ aligned_rows_1172:
 	SUBQ         R10, AX
 	MOVQ         $0x00000040, R11
 	SUBQ         AX, R11
-	VPBROADCASTB R11, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
+	VPBROADCASTB R11, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
 	KMOVQ        (R8)(AX*8), K3
-	VMOVDQU8     (R10)(SI*1), K3, Z8
+	VMOVDQU8     (R10)(SI*1), K3, Z9
 	KMOVQ        (R9)(AX*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (R10)(BX*1), K3, Z8
-	VMOVNTDQ     Z8, (R10)
+	VMOVDQU8     (R10)(BX*1), K3, Z9
+	VMOVNTDQ     Z9, (R10)
 	MOVQ         left+48(FP), AX
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1174
+	JE           aligned_one_gap_1186
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
 	SUBQ         R10, R11
-	VPBROADCASTB R11, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
+	VPBROADCASTB R11, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
 	KMOVQ        (R8)(R10*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z8
+	VMOVDQU8     (AX)(SI*1), K3, Z9
 	KMOVQ        (R9)(R10*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	VMOVNTDQ     Z8, (AX)
+	VMOVDQU8     (AX)(BX*1), K3, Z9
+	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1174:
+aligned_one_gap_1186:
 	ADDQ $0x40, AX
 
-aligned_body_1173:
+aligned_body_1185:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11438,16 +11626,16 @@ aligned_body_1173:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1176
+	JGT       aligned_copy_done_1188
 
-aligned_copy_1175:
-	VMOVDQU64 (AX)(BX*1), Z6
-	VMOVNTDQ  Z6, (AX)
+aligned_copy_1187:
+	VMOVDQU64 (AX)(BX*1), Z4
+	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1175
+	JLE       aligned_copy_1187
 
-aligned_copy_done_1176:
+aligned_copy_done_1188:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11456,13 +11644,13 @@ aligned_copy_done_1176:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1172
-	JMP  aligned_last_1170
+	JNZ  aligned_rows_1184
+	JMP  aligned_last_1182
 
-aligned_general_1171:
-	JMP aligned_body_1178
+aligned_general_1183:
+	JMP aligned_body_1190
 
-aligned_rows_1177:
+aligned_rows_1189:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -11474,27 +11662,27 @@ aligned_rows_1177:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1179:
+aligned_gap_1191:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1180
+	JAE          aligned_gap_done_1192
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
 	SUBQ         R11, R12
-	VPBROADCASTB R12, Z8
-	VPADDB       Z3, Z8, Z8
-	VPERMI2B     Z4, Z5, Z8
+	VPBROADCASTB R12, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
 	KMOVQ        (R9)(R11*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z8
+	VMOVDQU8     (AX)(SI*1), K3, Z9
 	KMOVQ        (R10)(R11*8), K3
 	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z8
-	VMOVNTDQ     Z8, (AX)
+	VMOVDQU8     (AX)(BX*1), K3, Z9
+	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1179
+	JMP          aligned_gap_1191
 
-aligned_gap_done_1180:
-aligned_body_1178:
+aligned_gap_done_1192:
+aligned_body_1190:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11504,16 +11692,16 @@ aligned_body_1178:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1182
+	JGT       aligned_copy_done_1194
 
-aligned_copy_1181:
-	VMOVDQU64 (AX)(BX*1), Z6
-	VMOVNTDQ  Z6, (AX)
+aligned_copy_1193:
+	VMOVDQU64 (AX)(BX*1), Z4
+	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1181
+	JLE       aligned_copy_1193
 
-aligned_copy_done_1182:
+aligned_copy_done_1194:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11522,15 +11710,16 @@ aligned_copy_done_1182:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1177
+	JNZ  aligned_rows_1189
 
-aligned_last_1170:
-	MOVQ 24(SP), DX
-	MOVQ 48(SP), BX
+aligned_last_1182:
+	VMOVDQU64 Z2, Z4
+	MOVQ      24(SP), DX
+	MOVQ      48(SP), BX
 
-aligned_gap_1183:
+aligned_gap_1195:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1184
+	JAE          aligned_gap_done_1196
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11540,38 +11729,68 @@ aligned_gap_1183:
 	VPERMI2B     Z4, Z5, Z6
 	KMOVQ        (BX)(DI*8), K3
 	VMOVDQU8     (AX)(SI*1), K3, Z6
-	MOVQ         (SP), DI
+	MOVQ         80(SP), DI
 	SUBQ         AX, DI
 	XORQ         R8, R8
 	CMPQ         DI, R8
 	CMOVQLT      R8, DI
 	LEAQ         lowmask64<>+0(SB), R8
-	KMOVQ        (R8)(DI*8), K4
-	KNOTQ        K4, K4
-	MOVQ         24(SP), DI
+	KMOVQ        (R8)(DI*8), K3
+	KNOTQ        K3, K3
+	MOVQ         88(SP), DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
 	CMPQ         DI, R8
 	CMOVQGT      R8, DI
 	LEAQ         lowmask64<>+0(SB), R8
-	KMOVQ        (R8)(DI*8), K3
-	KANDQ        K3, K4, K4
-	VMOVDQU8     Z6, K4, (AX)
+	KMOVQ        (R8)(DI*8), K4
+	KANDQ        K4, K3, K3
+	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1183
+	JMP          aligned_gap_1195
 
-aligned_gap_done_1184:
+aligned_gap_done_1196:
+aligned_bottom_1197:
+	LEAQ     64(AX), CX
+	CMPQ     CX, 88(SP)
+	JA       aligned_bottom_done_1198
+	VMOVNTDQ Z8, (AX)
+	ADDQ     $0x40, AX
+	JMP      aligned_bottom_1197
+
+aligned_bottom_done_1198:
+	CMPQ     AX, 88(SP)
+	JAE      aligned_bottom_end_1199
+	MOVQ     80(SP), CX
+	SUBQ     AX, CX
+	XORQ     DX, DX
+	CMPQ     CX, DX
+	CMOVQLT  DX, CX
+	LEAQ     lowmask64<>+0(SB), DX
+	KMOVQ    (DX)(CX*8), K3
+	KNOTQ    K3, K3
+	MOVQ     88(SP), CX
+	SUBQ     AX, CX
+	MOVQ     $0x00000040, DX
+	CMPQ     CX, DX
+	CMOVQGT  DX, CX
+	LEAQ     lowmask64<>+0(SB), DX
+	KMOVQ    (DX)(CX*8), K4
+	KANDQ    K4, K3, K3
+	VMOVDQU8 Z8, K3, (AX)
+
+aligned_bottom_end_1199:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1167
+	JNZ  aligned_planes_1177
 	VZEROUPPER
-	JMP  aligned_ret_1165
+	JMP  aligned_ret_1175
 
-aligned_fixed_1166:
-aligned_planes_1185:
+aligned_fixed_1176:
+aligned_planes_1200:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11579,7 +11798,13 @@ aligned_planes_1185:
 	IMULQ        BX, AX
 	ADDQ         CX, AX
 	MOVQ         AX, 24(SP)
-	MOVQ         CX, AX
+	MOVQ         bottom+104(FP), BX
+	ADDQ         AX, BX
+	MOVQ         BX, 88(SP)
+	MOVQ         top+96(FP), AX
+	NEGQ         AX
+	ADDQ         CX, AX
+	MOVQ         AX, 80(SP)
 	ANDQ         $-64, AX
 	MOVQ         left+48(FP), BX
 	SUBQ         CX, DX
@@ -11589,46 +11814,79 @@ aligned_planes_1185:
 	VPBROADCASTB BX, Z0
 	VPADDB       Z3, Z0, Z0
 	VPERMB       Z2, Z0, Z0
-	MOVQ         32(SP), BX
-	ADDQ         CX, BX
-	MOVQ         56(SP), SI
+	LEAQ         64(AX), BX
+	CMPQ         BX, CX
+	JA           aligned_top_done_1202
+	CMPQ         AX, 80(SP)
+	JAE          aligned_top_1201
+	MOVQ         80(SP), BX
+	SUBQ         AX, BX
+	XORQ         SI, SI
+	CMPQ         BX, SI
+	CMOVQLT      SI, BX
+	LEAQ         lowmask64<>+0(SB), SI
+	KMOVQ        (SI)(BX*8), K1
+	KNOTQ        K1, K1
+	MOVQ         88(SP), BX
+	SUBQ         AX, BX
+	MOVQ         $0x00000040, SI
+	CMPQ         BX, SI
+	CMOVQGT      SI, BX
+	LEAQ         lowmask64<>+0(SB), SI
+	KMOVQ        (SI)(BX*8), K2
+	KANDQ        K2, K1, K1
+	VMOVDQU8     Z0, K1, (AX)
+	ADDQ         $0x40, AX
 
-aligned_gap_1186:
+aligned_top_1201:
+	LEAQ     64(AX), BX
+	CMPQ     BX, CX
+	JA       aligned_top_done_1202
+	VMOVNTDQ Z0, (AX)
+	ADDQ     $0x40, AX
+	JMP      aligned_top_1201
+
+aligned_top_done_1202:
+	MOVQ 32(SP), BX
+	ADDQ CX, BX
+	MOVQ 56(SP), SI
+
+aligned_gap_1203:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1187
+	JAE       aligned_gap_done_1204
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
 	KNOTQ     K1, K1
 	VMOVDQU8  (AX)(DX*1), K1, Z1
-	MOVQ      (SP), DI
+	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
 	CMPQ      DI, R8
 	CMOVQLT   R8, DI
 	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KNOTQ     K2, K2
-	MOVQ      24(SP), DI
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
 	SUBQ      AX, DI
 	MOVQ      $0x00000040, R8
 	CMPQ      DI, R8
 	CMOVQGT   R8, DI
 	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KANDQ     K1, K2, K2
-	VMOVDQU8  Z1, K2, (AX)
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1186
+	JMP       aligned_gap_1203
 
-aligned_gap_done_1187:
+aligned_gap_done_1204:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1189
-	JMP  aligned_body_1191
+	JE   aligned_general_1206
+	JMP  aligned_body_1208
 
-aligned_rows_1190:
+aligned_rows_1207:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -11647,7 +11905,7 @@ aligned_rows_1190:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1192
+	JE        aligned_one_gap_1209
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11658,26 +11916,26 @@ aligned_rows_1190:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1192:
+aligned_one_gap_1209:
 	ADDQ $0x40, AX
 
-aligned_body_1191:
+aligned_body_1208:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1194
+	JGT  aligned_copy_done_1211
 
-aligned_copy_1193:
+aligned_copy_1210:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1193
+	JLE       aligned_copy_1210
 
-aligned_copy_done_1194:
+aligned_copy_done_1211:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11685,21 +11943,21 @@ aligned_copy_done_1194:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1190
-	JMP  aligned_last_1188
+	JNZ  aligned_rows_1207
+	JMP  aligned_last_1205
 
-aligned_general_1189:
-	JMP aligned_body_1196
+aligned_general_1206:
+	JMP aligned_body_1213
 
-aligned_rows_1195:
+aligned_rows_1212:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1197:
+aligned_gap_1214:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1198
+	JAE       aligned_gap_done_1215
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11710,26 +11968,26 @@ aligned_gap_1197:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1197
+	JMP       aligned_gap_1214
 
-aligned_gap_done_1198:
-aligned_body_1196:
+aligned_gap_done_1215:
+aligned_body_1213:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1200
+	JGT  aligned_copy_done_1217
 
-aligned_copy_1199:
+aligned_copy_1216:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1199
+	JLE       aligned_copy_1216
 
-aligned_copy_done_1200:
+aligned_copy_done_1217:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11737,50 +11995,80 @@ aligned_copy_done_1200:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1195
+	JNZ  aligned_rows_1212
 
-aligned_last_1188:
+aligned_last_1205:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1201:
+aligned_gap_1218:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1202
+	JAE       aligned_gap_done_1219
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
 	VMOVDQU8  (AX)(BX*1), K1, Z1
-	MOVQ      (SP), DI
+	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
 	CMPQ      DI, R8
 	CMOVQLT   R8, DI
 	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KNOTQ     K2, K2
-	MOVQ      24(SP), DI
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
 	SUBQ      AX, DI
 	MOVQ      $0x00000040, R8
 	CMPQ      DI, R8
 	CMOVQGT   R8, DI
 	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KANDQ     K1, K2, K2
-	VMOVDQU8  Z1, K2, (AX)
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1201
+	JMP       aligned_gap_1218
 
-aligned_gap_done_1202:
+aligned_gap_done_1219:
+aligned_bottom_1220:
+	LEAQ     64(AX), CX
+	CMPQ     CX, 88(SP)
+	JA       aligned_bottom_done_1221
+	VMOVNTDQ Z0, (AX)
+	ADDQ     $0x40, AX
+	JMP      aligned_bottom_1220
+
+aligned_bottom_done_1221:
+	CMPQ     AX, 88(SP)
+	JAE      aligned_bottom_end_1222
+	MOVQ     80(SP), CX
+	SUBQ     AX, CX
+	XORQ     DX, DX
+	CMPQ     CX, DX
+	CMOVQLT  DX, CX
+	LEAQ     lowmask64<>+0(SB), DX
+	KMOVQ    (DX)(CX*8), K1
+	KNOTQ    K1, K1
+	MOVQ     88(SP), CX
+	SUBQ     AX, CX
+	MOVQ     $0x00000040, DX
+	CMPQ     CX, DX
+	CMOVQGT  DX, CX
+	LEAQ     lowmask64<>+0(SB), DX
+	KMOVQ    (DX)(CX*8), K2
+	KANDQ    K2, K1, K1
+	VMOVDQU8 Z0, K1, (AX)
+
+aligned_bottom_end_1222:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1185
+	JNZ  aligned_planes_1200
 	VZEROUPPER
 
-aligned_ret_1165:
+aligned_ret_1175:
 	RET
 
 // func storeFence()

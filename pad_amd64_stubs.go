@@ -787,26 +787,30 @@ func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int
 // rowsAlignedAVX512 writes what rowsWideAVX512 writes with dstStride == width, when
 // the table agrees with the copy: head byte i (left <= i < 64) is
 // s[i-left] and tail byte d[width-64+i] (width-64+i < left+mid) is
-// s[width-64+i-left]. It stores 64-byte-aligned vectors only (masked
-// at the ends of each plane's rows).
+// s[width-64+i-left]; and the pattern in the top bytes before each
+// plane's rows and the bottom bytes after them (multiples of the
+// pattern's period), as pad rows. It stores 64-byte-aligned vectors
+// only (masked at the ends of each plane's output).
 //
 // It requires AVX-512 F, BW and VBMI.
 //
 //go:noescape
-func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 
 // rowsAlignedStreamAVX512 writes what rowsWideAVX512 writes with dstStride == width, when
 // the table agrees with the copy: head byte i (left <= i < 64) is
 // s[i-left] and tail byte d[width-64+i] (width-64+i < left+mid) is
-// s[width-64+i-left]. It stores 64-byte-aligned vectors only (masked
-// at the ends of each plane's rows).
+// s[width-64+i-left]; and the pattern in the top bytes before each
+// plane's rows and the bottom bytes after them (multiples of the
+// pattern's period), as pad rows. It stores 64-byte-aligned vectors
+// only (masked at the ends of each plane's output).
 //
 // Its aligned stores are streaming stores (VMOVNTDQ), which do not keep
 // the output in cache (for outputs larger than the cache) and are weakly
 // ordered: call storeFence before other goroutines may read dst. It requires AVX-512 F, BW and VBMI.
 //
 //go:noescape
-func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.

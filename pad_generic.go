@@ -160,7 +160,8 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	if srcPlane < 0 {
 		return false
 	}
-	if k.planesByList(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) {
+	if k.planesByList(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) ||
+		k.planesPadded(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) {
 		return true
 	}
 	per := max(1, chunkBytes/max(dstPlane*k.size, 1))
@@ -202,6 +203,47 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	width, mid := (r.left+r.mid+r.right)*size, r.mid*size
 	return rowListShuffleBytes(dst, src, planes{n, dstPlane * size, srcPlane * size}, pl.rowIdx, pl.rowMax,
 		pl.blk*size, rowStride*size, width, mid, t, &k.pat)
+}
+
+// planesPadded makes the planes as planes does when their row runs are
+// pad rows of the value around one run of consecutive input rows (constant
+// padding), each plane in one pass of the aligned kernel, its pad rows
+// included, if the level in use has that kernel for these rows; it reports
+// whether it did. The runs would fill each plane's pad rows apart.
+func (k *byteKernels) planesPadded(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
+	size, r := k.size, &lv.row
+	if !kernelSize(size) || rowStride < 0 || r.wide[sizeIndex(size)] == nil {
+		return false
+	}
+	top, bottom, run, ok := padRows(pl.runs, pl.outLen)
+	if !ok {
+		return false
+	}
+	width := pl.blk * size
+	dst, src := k.dst[off*size:], k.src[(srcOff+run.src*rowStride+r.src*stride)*size:]
+	return rowsAlignedPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, run.n, rowStride*size, width, r.mid*size, r.left*size,
+		top*width, bottom*width, r.wide[sizeIndex(size)], &k.pat, k.stream)
+}
+
+// padRows reports whether the runs of a plane of rows rows are fills
+// around one run of consecutive input rows, and how many rows they fill
+// above (top) and below (bottom) it.
+func padRows(runs []rowRun, rows int) (top, bottom int, run rowRun, ok bool) {
+	filled, found := 0, false
+	for _, r := range runs {
+		switch {
+		case r.fill:
+			filled += r.n
+		case found || r.step != 1:
+			return 0, 0, rowRun{}, false
+		default:
+			run, found = r, true
+		}
+	}
+	if !found || filled == 0 || filled+run.n != rows {
+		return 0, 0, rowRun{}, false
+	}
+	return run.at, rows - run.at - run.n, run, true
 }
 
 // rowsPlanes makes count rows of the innermost level lv in each of pl.n

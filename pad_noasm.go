@@ -51,3 +51,7 @@ func rowListShuffleBytes([]byte, []byte, planes, []int32, int, int, int, int, in
 func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false
 }
+
+func rowsAlignedPads([]byte, []byte, planes, int, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
+	return false
+}

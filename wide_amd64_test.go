@@ -73,18 +73,52 @@ func randomWideCase(r *rand.Rand, left, mid, right int) *wideCase {
 
 // alignedCase is a call of the aligned kernel (stream: its streaming
 // version): a wide case whose rows follow each other and whose table agrees
-// with the copy.
+// with the copy, each plane's rows after top and before bottom bytes of
+// the pattern (a plane's dst, pl.dst apart, starts at its top pad).
 type alignedCase struct {
 	*wideCase
-	stream bool
+	stream      bool
+	top, bottom int
 }
 
 func (c alignedCase) String() string {
-	return fmt.Sprintf("%v stream %v", c.wideCase, c.stream)
+	return fmt.Sprintf("%v stream %v top %d bottom %d", c.wideCase, c.stream, c.top, c.bottom)
+}
+
+func (c alignedCase) lens() (dst, src int) {
+	_, src = c.wideCase.lens()
+	return (c.pl.n-1)*c.pl.dst + c.top + c.rows*c.width + c.bottom, src
+}
+
+// padPlanes writes each plane's top and bottom pads by fillGo around rows
+// made by rows (one plane's rows at d from s).
+func (c alignedCase) padPlanes(dst, src []byte, rows func(d, s []byte)) {
+	for p := range c.pl.n {
+		d := dst[p*c.pl.dst:]
+		fillGo(d[:c.top], c.pat)
+		rows(d[c.top:], src[p*c.pl.src:])
+		fillGo(d[c.top+c.rows*c.width:][:c.bottom], c.pat)
+	}
+}
+
+func (c alignedCase) goVersion(dst, src []byte) {
+	c.padPlanes(dst, src, func(d, s []byte) {
+		rowsWideGo(d, s, c.rows, c.width, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat)
+	})
 }
 
 func (c alignedCase) asm(ks asmKernels, dst, src []byte) {
-	ks.aligned(c.stream)(&dst[0], &src[0], c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+	ks.aligned(c.stream)(&dst[c.top], &src[0], c.rows, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, c.top, c.bottom)
+}
+
+// drawPads sets the case's top and bottom pads (multiples of period, none
+// in one case of two) and its planes' distance.
+func (c *alignedCase) drawPads(r *rand.Rand, period int) {
+	pads := func() int {
+		return []int{0, 0, 0, period * (1 + r.IntN(40)), c.width, 3 * c.width}[r.IntN(6)]
+	}
+	c.top, c.bottom = pads(), pads()
+	c.pl.dst = c.top + c.rows*c.width + c.bottom + []int{0, 0, 1, 7, 64}[r.IntN(5)]
 }
 
 // alignedConstCase is a call of an aligned kernel with constTable:
@@ -95,9 +129,9 @@ type alignedConstCase struct{ alignedCase }
 
 func (c alignedConstCase) goVersion(dst, src []byte) {
 	right := c.width - c.left - c.mid
-	for p := range c.pl.n {
-		rowsConstGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.width, c.srcStride, c.left, c.mid, right, c.pat)
-	}
+	c.padPlanes(dst, src, func(d, s []byte) {
+		rowsConstGo(d, s, c.rows, c.width, c.srcStride, c.left, c.mid, right, c.pat)
+	})
 }
 
 // randomAlignedConstCase draws rows of constant padding for an aligned
@@ -113,8 +147,9 @@ func randomAlignedConstCase(r *rand.Rand, left, mid, right int, stream bool) ali
 	}
 	c.pat = patternOf(c.pat[:period])
 	c.dstStride = c.width
-	c.pl.dst = (c.rows-1)*c.dstStride + c.width + []int{0, 0, 1, 7, 64}[r.IntN(5)]
-	return alignedConstCase{alignedCase{c, stream}}
+	a := alignedCase{wideCase: c, stream: stream}
+	a.drawPads(r, period)
+	return alignedConstCase{a}
 }
 
 // randomAlignedCase draws a wide case for the aligned kernel: rows next to
@@ -124,9 +159,10 @@ func randomAlignedConstCase(r *rand.Rand, left, mid, right int, stream bool) ali
 func randomAlignedCase(r *rand.Rand, left, mid, right int, stream bool) alignedCase {
 	c := randomWideCase(r, left, mid, right)
 	c.dstStride = c.width
-	c.pl.dst = (c.rows-1)*c.dstStride + c.width + []int{0, 0, 1, 7, 64}[r.IntN(5)]
 	agreeWithCopy(c.tab, c.width, mid, left, r.IntN(3) == 0)
-	return alignedCase{c, stream}
+	a := alignedCase{wideCase: c, stream: stream}
+	a.drawPads(r, patternPeriod(c.pat))
+	return a
 }
 
 // wideMids are the src row lengths the tests try: around the kernel's
@@ -259,8 +295,18 @@ func BenchmarkRowsWide(b *testing.B) {
 		b.Run(fmt.Sprintf("mid=%d/kernel=rowsAlignedAVX512", mid), func(b *testing.B) {
 			b.SetBytes(int64(len(dst)))
 			for i := 0; i < b.N; i++ {
-				ks.rowsAligned(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), &pat, 1, 0, 0)
+				ks.rowsAligned(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), &pat, 1, 0, 0, 0, 0)
 			}
 		})
 	}
+}
+
+// patternPeriod is the period of a pattern: the least n in 1, 2, 4, ...,
+// 32 after which it repeats.
+func patternPeriod(pat *[32]byte) int {
+	n := 1
+	for n < 32 && !repeatsAfter(pat, n) {
+		n *= 2
+	}
+	return n
 }

@@ -56,12 +56,14 @@ func genIota64() {
 // first and the last block of a plane store under a mask.
 func genRowsAligned(a isa) {
 	name := "rowsAligned" + a.name
-	kernel(name, "func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
+	kernel(name, "func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int)",
 		name+" writes what rowsWideAVX512 writes with dstStride == width, when",
 		"the table agrees with the copy: head byte i (left <= i < 64) is",
 		"s[i-left] and tail byte d[width-64+i] (width-64+i < left+mid) is",
-		"s[width-64+i-left]. It stores 64-byte-aligned vectors only (masked",
-		"at the ends of each plane's rows).",
+		"s[width-64+i-left]; and the pattern in the top bytes before each",
+		"plane's rows and the bottom bytes after them (multiples of the",
+		"pattern's period), as pad rows. It stores 64-byte-aligned vectors",
+		"only (masked at the ends of each plane's output).",
 		"",
 		streamDoc(a)+"It requires AVX-512 F, BW and VBMI.")
 	ret := newLabel("aligned_ret")
@@ -81,13 +83,14 @@ func genRowsAligned(a isa) {
 	// The frame: the plane's dst and src, the planes left, the end of the
 	// plane's rows, max(left, 1), the offset of the window of a row's tail
 	// (mid-64), the mask tables at -right (the bytes before b-right) and at
-	// left (the bytes before b+left), right, and whether the pads around a
-	// boundary take two blocks (left+right <= 64).
-	loc := AllocLocal(80)
+	// left (the bytes before b+left), right, whether the pads around a
+	// boundary take two blocks (left+right <= 64), and the plane's output
+	// (its rows and its top and bottom pads).
+	loc := AllocLocal(96)
 	f := alignedFrame{
 		d0: loc.Offset(0), s0: loc.Offset(8), planes: loc.Offset(16), end: loc.Offset(24),
 		left1: loc.Offset(32), tailW: loc.Offset(40), lead: loc.Offset(48), trail: loc.Offset(56),
-		right: loc.Offset(64), twoGaps: loc.Offset(72),
+		right: loc.Offset(64), twoGaps: loc.Offset(72), lo: loc.Offset(80), hi: loc.Offset(88),
 	}
 	fixed := newLabel("aligned_fixed")
 	{
@@ -149,7 +152,7 @@ func genRowsAligned(a isa) {
 }
 
 // alignedFrame is rowsAlignedAVX512's frame (see genRowsAligned).
-type alignedFrame struct{ d0, s0, planes, end, left1, tailW, lead, trail, right, twoGaps Mem }
+type alignedFrame struct{ d0, s0, planes, end, left1, tailW, lead, trail, right, twoGaps, lo, hi Mem }
 
 // alignedPlanes emits rowsAlignedAVX512's loop over planes; fixed: the
 // pads are the pattern (no windows).
@@ -164,6 +167,29 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 	wH, wT := ZMM(), ZMM()
 	// fixed: the pattern in the phase of the plane's aligned blocks.
 	zp := ZMM()
+
+	// clippedStore stores the block v at q under a mask: not below the
+	// plane's output nor from its end on.
+	clippedStore := func(v reg.VecVirtual, q reg.Register) {
+		ks, kh := kreg(), kreg()
+		n, zero := gp(), gp()
+		MOVQ(f.lo, n)
+		SUBQ(q, n)
+		XORQ(zero, zero)
+		CMPQ(n, zero)
+		CMOVQLT(zero, n)
+		lowMask(n, ks)
+		KNOTQ(ks, ks)
+		e, c := gp(), gp()
+		MOVQ(f.hi, e)
+		SUBQ(q, e)
+		MOVQ(U32(64), c)
+		CMPQ(e, c)
+		CMOVQGT(c, e)
+		lowMask(e, kh)
+		KANDQ(kh, ks, ks)
+		VMOVDQU8(v, ks, at(q, 0))
+	}
 
 	// gapBlock writes the block at q around boundary b, taking the bytes
 	// before b-right from row r-1's copy (by lead's masks) and those from
@@ -199,25 +225,7 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 			a.storeAligned(v, at(q, 0))
 			return
 		}
-		// Not below the plane's dst nor from its end on.
-		ks := kreg()
-		n, zero := gp(), gp()
-		MOVQ(f.d0, n)
-		SUBQ(q, n)
-		XORQ(zero, zero)
-		CMPQ(n, zero)
-		CMOVQLT(zero, n)
-		lowMask(n, ks)
-		KNOTQ(ks, ks)
-		e, c := gp(), gp()
-		MOVQ(f.end, e)
-		SUBQ(q, e)
-		MOVQ(U32(64), c)
-		CMPQ(e, c)
-		CMOVQGT(c, e)
-		lowMask(e, kl)
-		KANDQ(kl, ks, ks)
-		VMOVDQU8(v, ks, at(q, 0))
+		clippedStore(v, q)
 	}
 
 	// gapBlocks writes the blocks from p below gapEnd, around boundary b.
@@ -346,7 +354,14 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		IMULQ(width, rows)
 		ADDQ(b, rows)
 		MOVQ(rows, f.end)
-		MOVQ(b, p)
+		bottom := Load(Param("bottom"), gp())
+		ADDQ(rows, bottom)
+		MOVQ(bottom, f.hi)
+		lo := Load(Param("top"), gp())
+		NEGQ(lo)
+		ADDQ(b, lo)
+		MOVQ(lo, f.lo)
+		MOVQ(lo, p)
 		ANDQ(I32(-64), p)
 		left := Load(Param("left"), gp())
 		MOVQ(s, dCur)
@@ -354,16 +369,35 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		SUBQ(left, dCur)
 		if !fixed {
 			VMOVDQU64(zpat, T)
-		} else {
-			// Block byte j is pattern byte (j+p-dst)%32: rows start a
-			// multiple of the period from dst.
-			sh := gp()
-			MOVQ(p, sh)
-			SUBQ(b, sh)
-			VPBROADCASTB(sh.As32(), zp)
-			VPADDB(ziota, zp, zp)
-			VPERMB(zpat, zp, zp)
 		}
+		// Block byte j is pattern byte (j+p-dst)%32: rows start a
+		// multiple of the period from dst, and so do the pads.
+		sh := gp()
+		MOVQ(p, sh)
+		SUBQ(b, sh)
+		VPBROADCASTB(sh.As32(), zp)
+		VPADDB(ziota, zp, zp)
+		VPERMB(zpat, zp, zp)
+	}
+	// The top pad: the pattern blocks that end by the first row.
+	{
+		loop, done := newLabel("aligned_top"), newLabel("aligned_top_done")
+		e := gp()
+		LEAQ(at(p, 64), e)
+		CMPQ(e, b)
+		JA(LabelRef(done))
+		CMPQ(p, f.lo)
+		JAE(LabelRef(loop))
+		clippedStore(zp, p) // a first block that starts below the pad
+		ADDQ(U8(64), p)
+		Label(loop)
+		LEAQ(at(p, 64), e)
+		CMPQ(e, b)
+		JA(LabelRef(done))
+		a.storeAligned(zp, at(p, 0))
+		ADDQ(U8(64), p)
+		JMP(LabelRef(loop))
+		Label(done)
 	}
 	// The first boundary: the blocks below dst+max(left, 1), so that a
 	// block starting below dst is made here even when left is 0.
@@ -384,11 +418,33 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 	Label(general)
 	rowLoop(false)
 	Label(last)
-	// The last boundary: the blocks below the end.
+	// The last boundary: the blocks below the end, whose bytes from the
+	// end on are the bottom pad's (the pattern, H's in windows).
+	if !fixed {
+		VMOVDQU64(zpat, H)
+	}
 	{
 		e := gp()
 		MOVQ(f.end, e)
 		gapBlocks(e, false, true)
+	}
+	// The bottom pad: whole pattern blocks, then one masked at its end.
+	{
+		loop, done := newLabel("aligned_bottom"), newLabel("aligned_bottom_done")
+		e := gp()
+		Label(loop)
+		LEAQ(at(p, 64), e)
+		CMPQ(e, f.hi)
+		JA(LabelRef(done))
+		a.storeAligned(zp, at(p, 0))
+		ADDQ(U8(64), p)
+		JMP(LabelRef(loop))
+		Label(done)
+		skip := newLabel("aligned_bottom_end")
+		CMPQ(p, f.hi)
+		JAE(LabelRef(skip))
+		clippedStore(zp, p)
+		Label(skip)
 	}
 	{
 		x := Load(Param("dstPlane"), gp())
