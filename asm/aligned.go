@@ -52,8 +52,10 @@ func genIota64() {
 // are the copies of the rows around b (merge-masked loads; mid >= 64
 // keeps them inside those copies). When the pads take no src byte
 // (constant padding) the window is the pattern and no row's head or tail
-// is made. Every other block is one load and one aligned store. The
-// first and the last block of a plane store under a mask.
+// is made. Every other block is one load and one aligned store. The top
+// and bottom pads around a plane's rows (pad rows of constant padding)
+// are blocks of the pattern. The first and the last block of a plane's
+// output store under a mask.
 func genRowsAligned(a isa) {
 	name := "rowsAligned" + a.name
 	kernel(name, "func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int)",
@@ -165,7 +167,8 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 	p, b, s, dCur, dPrev, rc := gp(), gp(), gp(), gp(), gp(), gp()
 	H, T := ZMM(), ZMM()
 	wH, wT := ZMM(), ZMM()
-	// fixed: the pattern in the phase of the plane's aligned blocks.
+	// The pattern in the phase of the plane's aligned blocks: the pads of
+	// fixed rows, the top and bottom pads of both.
 	zp := ZMM()
 
 	// clippedStore stores the block v at q under a mask: not below the
