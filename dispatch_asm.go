@@ -192,8 +192,8 @@ func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dst
 // bytes by a head-and-tail table (shuffle.go) if the level in use has the
 // kernel, and reports whether it did.
 func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte, stream bool) bool {
-	ks := kernelsInUse()
-	if ks == nil || ks.rowsWide == nil || !wideFits(width, mid, left) {
+	ks := wideKernels(width, mid, left)
+	if ks == nil {
 		return false
 	}
 	if aligned := alignedFor(ks, dstStride, width, tab, stream); aligned != nil {
@@ -205,6 +205,16 @@ func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width
 		ks.rowsWide(d, s, rows, dstStride, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
 	})
 	return true
+}
+
+// wideKernels returns the kernels in use if they have the wide kernel and
+// rows of width bytes from mid at left fit it (wideFits), else nil.
+func wideKernels(width, mid, left int) *asmKernels {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsWide == nil || !wideFits(width, mid, left) {
+		return nil
+	}
+	return ks
 }
 
 // alignedFor returns the aligned kernel for wide rows (wideFits) at
@@ -225,8 +235,8 @@ func alignedFor(ks *asmKernels, dstStride, width int, tab *shuffleTable, stream 
 // if the level in use has it for these rows and a plane holds at most
 // chunkBytes; it reports whether it did.
 func rowsAlignedPads(dst, src []byte, pl planes, rows, srcStride, width, mid, left, top, bottom int, tab *shuffleTable, pat *[32]byte, stream bool) bool {
-	ks := kernelsInUse()
-	if ks == nil || ks.rowsWide == nil || !wideFits(width, mid, left) || rows == 0 || top+rows*width+bottom > chunkBytes {
+	ks := wideKernels(width, mid, left)
+	if ks == nil || rows == 0 || top+rows*width+bottom > chunkBytes {
 		return false
 	}
 	aligned := alignedFor(ks, width, width, tab, stream)
@@ -261,7 +271,9 @@ func alignedRows(kernel alignedKernel, dst, src []byte, pl planes, rows, srcStri
 	out := top + rows*width + bottom
 	planeBatches(dst, src, pl, out, (rows-1)*srcStride+mid, func(d, s []byte) {
 		raceWrite(d[:out])
-		raceRows(nil, s, rows, 0, srcStride, 0, mid)
+		for r := range rows {
+			raceRead(s[r*srcStride:][:mid])
+		}
 	}, func(d, s *byte, pl planes) {
 		kernel((*byte)(unsafe.Add(unsafe.Pointer(d), top)), s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src, top, bottom)
 	})
