@@ -121,8 +121,10 @@ var (
 )
 
 // maxAllocBytes bounds the outputs Pad allocates, so that an absurd but
-// representable size is an error instead of a runtime panic.
-const maxAllocBytes = min(1<<47, math.MaxInt)
+// representable size is an error instead of a runtime panic. Where int has
+// 32 bits it is 1 GiB: an allocation near 2 GiB cannot succeed in a 32-bit
+// address space, and the runtime's out-of-memory error is fatal.
+const maxAllocBytes = min(1<<47, math.MaxInt>>1)
 
 // OutShape returns the shape of the result of padding a tensor of shape in,
 // or the reason the padding is invalid.
@@ -140,6 +142,8 @@ func (s Spec) OutShape(in []int) ([]int, error) {
 
 // Pad returns src (a row-major tensor of the given shape) padded as s says,
 // with value in the padded area of Constant mode, and the output's shape.
+// It refuses (ErrTooLarge) to allocate an output of more than 1<<47 bytes,
+// or 1 GiB where int has 32 bits.
 func Pad[T any](src []T, shape []int, s Spec, value T) (out []T, outShape []int, err error) {
 	p, err := NewPlan(shape, s)
 	if err != nil {

@@ -11,9 +11,10 @@ import (
 	"github.com/tensorpad/pad"
 )
 
-// maxOutputBytes caps a single output allocation, as the core's Pad does, so
-// that an absurd but representable shape fails instead of exhausting memory.
-const maxOutputBytes = min(1<<47, math.MaxInt)
+// maxOutputBytes caps a single output allocation, as the core's Pad does
+// (1 GiB where int has 32 bits), so that an absurd but representable shape
+// fails instead of exhausting memory.
+const maxOutputBytes = min(1<<47, math.MaxInt>>1)
 
 // Ints converts a graph's int64 attribute to ints. A value that does not fit
 // in int (only possible where int has 32 bits) wraps pad.ErrTooLarge: a
