@@ -169,10 +169,10 @@ func TestErrorTable(t *testing.T) {
 	add(etSpecRows("interior overflow", []int{7, 3}, Spec{Before: z2, After: z2, Interior: []int{0, math.MaxInt/2 + 1}}, ErrTooLarge, "axis 1")...)
 	add(etSpecRows("interior MaxInt", []int{7, 2}, Spec{Before: z2, After: z2, Interior: []int{0, math.MaxInt}}, ErrTooLarge, "axis 1")...)
 	add(etSpecRows("crop-then-pad, crop of MinInt", []int{7, 2}, sp(Edge, []int{0, math.MinInt}, []int{0, math.MaxInt}), ErrInvalidSpec, "axis 1")...)
-	add(etSpecRows("input product overflow", []int{1 << 40, 1 << 40, 1 << 40}, sp(Constant, []int{0, 0, 0}, []int{0, 0, 0}), ErrTooLarge)...)
-	add(etSpecRows("output product overflow", []int{1, 1, 1}, sp(Edge, []int{1 << 40, 1 << 40, 1 << 40}, []int{0, 0, 0}), ErrTooLarge)...)
-	add(etSpecRows("input product overflow, empty output", []int{1 << 40, 1 << 40, 1 << 40}, sp(Constant, []int{0, 0, -(1 << 40)}, []int{0, 0, 0}), ErrTooLarge)...)
-	add(etSpecRows("axis check before products", []int{1 << 40, 1 << 40, 1 << 40, -1}, sp(Constant, make([]int, 4), make([]int, 4)), ErrInvalidSpec, "axis 3")...)
+	add(etSpecRows("input product overflow", []int{hugeDim, hugeDim, hugeDim}, sp(Constant, []int{0, 0, 0}, []int{0, 0, 0}), ErrTooLarge)...)
+	add(etSpecRows("output product overflow", []int{1, 1, 1}, sp(Edge, []int{hugeDim, hugeDim, hugeDim}, []int{0, 0, 0}), ErrTooLarge)...)
+	add(etSpecRows("input product overflow, empty output", []int{hugeDim, hugeDim, hugeDim}, sp(Constant, []int{0, 0, -hugeDim}, []int{0, 0, 0}), ErrTooLarge)...)
+	add(etSpecRows("axis check before products", []int{hugeDim, hugeDim, hugeDim, -1}, sp(Constant, make([]int, 4), make([]int, 4)), ErrInvalidSpec, "axis 3")...)
 
 	add(etRow{"ParseMode bogus", ErrInvalidSpec, []string{"bogus"}, func() (error, bool) {
 		m, err := ParseMode("bogus")
@@ -187,7 +187,9 @@ func TestErrorTable(t *testing.T) {
 	add(etRow{"Pad float32 output > 1<<47 bytes", ErrTooLarge, nil, func() (error, bool) {
 		var out []float32
 		var err error
-		alloc := rtAllocBytes(func() { out, _, err = Pad(etSeq32(3), []int{3}, sp(Constant, []int{1 << 45}, []int{0}), 1) })
+		alloc := rtAllocBytes(func() {
+			out, _, err = Pad(etSeq32(3), []int{3}, sp(Constant, []int{min(1<<45, math.MaxInt/4)}, []int{0}), 1)
+		})
 		return err, out != nil || alloc > 1<<20
 	}})
 	add(etRow{"Pad complex128 2-D output > 1<<47 bytes", ErrTooLarge, nil, func() (error, bool) {
@@ -201,7 +203,7 @@ func TestErrorTable(t *testing.T) {
 	add(etRow{"Pad uint8 output of 1<<62 elements", ErrTooLarge, nil, func() (error, bool) {
 		var out []uint8
 		var err error
-		alloc := rtAllocBytes(func() { out, _, err = Pad([]uint8{1}, []int{1}, sp(Edge, []int{1 << 62}, []int{0}), 1) })
+		alloc := rtAllocBytes(func() { out, _, err = Pad([]uint8{1}, []int{1}, sp(Edge, []int{min(1<<62, math.MaxInt)}, []int{0}), 1) })
 		return err, out != nil || alloc > 1<<20
 	}})
 

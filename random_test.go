@@ -872,10 +872,10 @@ func TestRandomHugePads(t *testing.T) {
 		case 2: // the output product overflows
 			kind = "product overflow"
 			for j := range shape {
-				s.Before[j] = 1<<(32+r.IntN(10)) + r.IntN(9)
+				s.Before[j] = 1<<(hugeShift-8+r.IntN(10)) + r.IntN(9)
 			}
 			if rank == 1 {
-				shape = []int{1 << 40, 1 << 40, 1 << 40}
+				shape = []int{hugeDim, hugeDim, hugeDim}
 				s.Before, s.After = make([]int, 3), make([]int, 3)
 			}
 		case 3: // representable but too large to allocate

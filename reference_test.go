@@ -13,11 +13,22 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strconv"
 	"testing"
 )
 
-// refMaxBytes mirrors Pad's limit on the size of one output (api.md: "exceed 1<<47").
-const refMaxBytes = 1 << 47
+// refMaxBytes mirrors Pad's limit on the size of one output (api.md: "exceed 1<<47"),
+// 1 GiB where int has 32 bits.
+const refMaxBytes = min(1<<47, math.MaxInt>>1)
+
+// Test sizes that overflow or exceed the limit on every int width:
+//   - hugeDim: a dimension whose cube overflows int (1<<40 on 64-bit,
+//     1<<24 on 32-bit) while twice it plus a little still fits;
+//   - hugeShift: the smallest shift of such a dimension.
+const (
+	hugeShift = strconv.IntSize/2 + 8
+	hugeDim   = 1 << hugeShift
+)
 
 var (
 	refBigMaxInt = big.NewInt(math.MaxInt)
@@ -429,8 +440,8 @@ func TestRefPadExamples(t *testing.T) {
 			s:       Spec{Mode: Wrap, Before: []int{-4}, After: []int{3}, Order: CropThenPad},
 			wantErr: ErrEmptyAxis},
 		{name: "huge empty output", src: nil, es: 4, shape: []int{0, 3},
-			s:    Spec{Mode: Reflect, Before: []int{0, 1 << 40}, After: []int{0, 1 << 40}},
-			want: []byte{}, wantSh: []int{0, 1<<41 + 3}},
+			s:    Spec{Mode: Reflect, Before: []int{0, hugeDim}, After: []int{0, hugeDim}},
+			want: []byte{}, wantSh: []int{0, 2*hugeDim + 3}},
 		{name: "cancelling extreme pads", src: []byte{1, 2}, es: 1, shape: []int{2},
 			s:     Spec{Mode: Constant, Before: []int{math.MinInt}, After: []int{math.MaxInt}},
 			value: []byte{3}, want: []byte{3}, wantSh: []int{1}},
@@ -441,7 +452,7 @@ func TestRefPadExamples(t *testing.T) {
 			s: Spec{Mode: Constant, Before: []int{-2}, After: []int{-2}}, wantErr: ErrInvalidSpec},
 		{name: "pad overflow", src: seq(1, 3), es: 1, shape: []int{3},
 			s: Spec{Mode: Constant, Before: []int{math.MaxInt}, After: []int{0}}, wantErr: ErrTooLarge},
-		{name: "product overflow", src: nil, es: 1, shape: []int{1 << 40, 1 << 40, 1 << 40},
+		{name: "product overflow", src: nil, es: 1, shape: []int{hugeDim, hugeDim, hugeDim},
 			s: Spec{Before: []int{0, 0, 0}, After: []int{0, 0, 0}}, wantErr: ErrTooLarge},
 		{name: "interior in edge", src: seq(1, 3), es: 1, shape: []int{3},
 			s: Spec{Mode: Edge, Before: []int{0}, After: []int{0}, Interior: []int{1}}, wantErr: ErrInvalidSpec},
