@@ -21,14 +21,9 @@ import (
 // 1 GiB where int has 32 bits.
 const refMaxBytes = min(1<<47, math.MaxInt>>1)
 
-// Test sizes that overflow or exceed the limit on every int width:
-//   - hugeDim: a dimension whose cube overflows int (1<<40 on 64-bit,
-//     1<<24 on 32-bit) while twice it plus a little still fits;
-//   - hugeShift: the smallest shift of such a dimension.
-const (
-	hugeShift = strconv.IntSize/2 + 8
-	hugeDim   = 1 << hugeShift
-)
+// hugeDim is a dimension whose cube overflows int on every int width
+// (1<<40 on 64-bit, 1<<24 on 32-bit) while twice it plus a little fits.
+const hugeDim = 1 << (strconv.IntSize/2 + 8)
 
 var (
 	refBigMaxInt = big.NewInt(math.MaxInt)
