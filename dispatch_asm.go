@@ -188,6 +188,89 @@ func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dst
 	return true
 }
 
+// rowListGatherBytes makes whole planes as rowListShuffleBytes does, the
+// middle rows of each plane (g.t0 to g.t1) by the gather kernel and its
+// other rows by the shuffle kernel, if the level in use has both, g has
+// tables for these rows and the phases of dst and src, and a plane holds
+// at most chunkBytes; it reports whether it did.
+func rowListGatherBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstStride, srcStride, width, mid int, g *gatherSet, tab *shuffleTable, pat *[32]byte) bool {
+	ks := kernelsInUse()
+	rows := len(rowIdx)
+	plane := rows * width
+	if ks == nil || ks.rowsGather == nil || ks.rowsShuffle == nil || g == nil || pl.n == 0 ||
+		dstStride != width || g.width != width || g.srcStride != srcStride || plane > chunkBytes ||
+		pl.dst%g.gd != 0 || pl.src%g.gs != 0 {
+		return false
+	}
+	_ = dst[(pl.n-1)*pl.dst+plane-1]
+	_ = src[(pl.n-1)*pl.src+srcMax*srcStride+mid-1]
+	in := int(rowIdx[g.t0]) * srcStride // the middle's first input byte in a plane
+	t := g.table(addrPhase(dst[g.t0*width:]), addrPhase(src[in:]))
+	if t == nil {
+		return false
+	}
+	b := tab.bytes()
+	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per batch of pad rows
+	for p0 := 0; p0 < pl.n; p0 += per {
+		n := min(per, pl.n-p0)
+		d, s := dst[p0*pl.dst:], src[p0*pl.src:]
+		if raceEnabled {
+			for q := range n {
+				for r, i := range rowIdx {
+					raceWrite(d[q*pl.dst+r*width:][:width])
+					raceRead(s[q*pl.src+int(i)*srcStride:][:mid])
+				}
+			}
+		}
+		for q := range n {
+			md, ms := d[q*pl.dst+g.t0*width:], s[q*pl.src+in:]
+			gatherMiddle(ks, md, ms, src, g.table(addrPhase(md), addrPhase(ms)), (g.t1-g.t0)*width, width, srcStride, tab)
+		}
+		if g.t0 > 0 {
+			ks.rowsShuffle(&d[0], &s[0], g.t0, width, srcStride, width, mid, b, pat, n, pl.dst, pl.src, &rowIdx[0])
+		}
+		if g.t1 < rows {
+			ks.rowsShuffle(&d[g.t1*width], &s[0], rows-g.t1, width, srcStride, width, mid, b, pat, n, pl.dst, pl.src, &rowIdx[g.t1])
+		}
+	}
+	return true
+}
+
+// gatherMiddle makes the size bytes of middle rows d from the input rows s
+// by the gather kernel and table t, leaving to Go the blocks at the end
+// whose windows would reach beyond the last 64-byte line of whole (the
+// input the executor was given; s is inside it).
+func gatherMiddle(ks *asmKernels, d, s, whole []byte, t *gatherTable, size, width, srcStride int, tab *shuffleTable) {
+	dph := addrPhase(d)
+	lo := -addrPhase(whole) - (len(whole) - len(s))  // whole's first line, from s
+	hi := len(s) + (64-addrPhase(s[len(s)-1:])-1)&63 // the end of s's last line, from s
+	cur := t.cur
+	first := cur - 64
+	if first < lo {
+		first = cur // the first block takes nothing from there
+	}
+	n := (dph + size + 63) / 64
+	full := n
+	for n > 0 && cur+64*n > hi && cur+64*t.moves(n-1)+64 > hi { // a window moves at most once a block
+		n--
+	}
+	if n > 0 {
+		head, tail := ^uint64(0)<<dph, ^uint64(0)
+		if end := (dph + size) & 63; n == full && end != 0 {
+			tail = 1<<end - 1
+		}
+		at := unsafe.Pointer(unsafe.SliceData(s))
+		ks.rowsGather((*byte)(unsafe.Add(unsafe.Pointer(&d[0]), -dph)), (*byte)(unsafe.Add(at, cur)), (*byte)(unsafe.Add(at, first)),
+			n, &t.tab[0], t.period, head, tail)
+	}
+	if done := min(64*n-dph, size); done < size {
+		gatherRowsGo(d, s, max(done, 0), size, width, srcStride, tab)
+	}
+}
+
+// addrPhase is the offset of b's first byte in its 64-byte line.
+func addrPhase(b []byte) int { return int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) & 63) }
+
 // rowsWideBytes makes rows of 128 bytes or more with pads of at most 64
 // bytes by a head-and-tail table (shuffle.go) if the level in use has the
 // kernel, and reports whether it did.

@@ -201,6 +201,10 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	}
 	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
 	width, mid := (r.left+r.mid+r.right)*size, r.mid*size
+	if !k.stream && rowListGatherBytes(dst, src, planes{n, dstPlane * size, srcPlane * size}, pl.rowIdx, pl.rowMax,
+		pl.blk*size, rowStride*size, width, mid, pl.gather[sizeIndex(size)], t, &k.pat) {
+		return true
+	}
 	return rowListShuffleBytes(dst, src, planes{n, dstPlane * size, srcPlane * size}, pl.rowIdx, pl.rowMax,
 		pl.blk*size, rowStride*size, width, mid, t, &k.pat)
 }

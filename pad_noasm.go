@@ -48,6 +48,10 @@ func rowListShuffleBytes([]byte, []byte, planes, []int32, int, int, int, int, in
 	return false
 }
 
+func rowListGatherBytes([]byte, []byte, planes, []int32, int, int, int, int, int, *gatherSet, *shuffleTable, *[32]byte) bool {
+	return false
+}
+
 func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false
 }

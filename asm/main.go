@@ -82,6 +82,7 @@ func main() {
 	genRowsWide()
 	genRowsAligned(avx512)
 	genRowsAligned(avx512Stream)
+	genRowsGather()
 	genStoreFence()
 
 	Generate()

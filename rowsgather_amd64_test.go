@@ -1,0 +1,202 @@
+//go:build unix && !purego && !noasm
+
+package pad
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"testing"
+)
+
+// gatherCall is one random call of the gather kernel: a table, a block
+// count, masks, and the input its windows read, first window at offset
+// first (cur 64 bytes on, or the same block).
+type gatherCall struct {
+	tab        []byte
+	period, n  int
+	head, tail uint64
+	sameFirst  bool
+	srcLen     int // bytes of input the windows span
+	seed       uint64
+}
+
+func randomGatherCall(r *rand.Rand) gatherCall {
+	c := gatherCall{period: 1 + r.IntN(40), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
+	c.tab = make([]byte, 65*c.period)
+	for i := range 64 * c.period {
+		c.tab[i] = byte(r.IntN(128))
+	}
+	for e := range c.period {
+		c.tab[64*c.period+e] = byte(r.IntN(2))
+	}
+	c.head, c.tail = ^uint64(0)<<r.IntN(64), ^uint64(0)>>r.IntN(64)
+	if r.IntN(4) == 0 {
+		c.head, c.tail = ^uint64(0), ^uint64(0)
+	}
+	moves := 0
+	for j := 1; j < c.n; j++ {
+		moves += int(c.tab[64*c.period+j%c.period])
+	}
+	c.srcLen = 128 + 64*moves
+	if c.sameFirst {
+		c.srcLen -= 64
+	}
+	return c
+}
+
+func (c gatherCall) String() string {
+	return fmt.Sprintf("period %d, n %d, head %#x, tail %#x, same first %v", c.period, c.n, c.head, c.tail, c.sameFirst)
+}
+
+// check runs the call with dst and src at the ends (or starts) of guarded
+// regions of a and compares with rowsGatherGo.
+func (c gatherCall) check(t *testing.T, a *guardArena, kernel func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)) {
+	r := rand.New(rand.NewPCG(c.seed, 1))
+	in := randomBytes(r, c.srcLen)
+	first, cur := 0, 64
+	if c.sameFirst {
+		cur = 0
+	}
+	want := make([]byte, 64*c.n)
+	for i := range want {
+		want[i] = 0xA5
+	}
+	rowsGatherGo(want, in, first, cur, c.n, c.tab, c.period, c.head, c.tail)
+	for _, end := range [2]bool{true, false} {
+		dst, dp := a.place(0, len(want), 0, end)
+		src, _ := a.place(1, len(in), 0, end)
+		copy(src, in)
+		for i := range dst {
+			dst[i] = 0xA5
+		}
+		func() {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer a.catchFault(t, func() string { return fmt.Sprintf("rowsGather %v, %s", c, guardPass(end)) })
+			kernel(dp, &src[cur], &src[first], c.n, &c.tab[0], c.period, c.head, c.tail)
+		}()
+		if !bytes.Equal(dst, want) {
+			t.Fatalf("rowsGather %v, %s: %s", c, guardPass(end), gridFirstDiff(dst, want))
+		}
+		if !bytes.Equal(src, in) {
+			t.Fatalf("rowsGather %v, %s: the kernel wrote to its input", c, guardPass(end))
+		}
+	}
+}
+
+func gatherKernel(t *testing.T) func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64) {
+	for _, ks := range asmKernelSets {
+		if ks.supported && ks.rowsGather != nil {
+			return ks.rowsGather
+		}
+	}
+	t.Skip("no level of this CPU has the gather kernel (AVX-512 VBMI)")
+	return nil
+}
+
+// TestRowsGatherKernel checks the gather kernel against its Go version
+// on random tables, with its output and the blocks its windows span
+// against guard pages: reading one line more than the windows, or
+// storing outside the masks, fails.
+func TestRowsGatherKernel(t *testing.T) {
+	kernel := gatherKernel(t)
+	a := newGuardArena(t, 2, 64*301)
+	r := rand.New(rand.NewPCG(7, 7))
+	calls := 3000
+	if testing.Short() {
+		calls = 300
+	}
+	for range calls {
+		randomGatherCall(r).check(t, a, kernel)
+	}
+}
+
+func FuzzRowsGather(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		kernel := gatherKernel(t)
+		randomGatherCall(rand.New(rand.NewPCG(a, b))).check(t, newGuardArena(t, 2, 64*301), kernel)
+	})
+}
+
+// TestGatherPlanes pads planes of narrow rows that take the gather kernel
+// (every phase of dst and src in a line, widths from 1 to 127 bytes,
+// element sizes 1 and 2, edge, reflect, symmetric and wrap rows) with dst
+// and src against guard pages, so that the ends of the input, where the
+// kernel leaves blocks to Go, are at a page; compared with the reference.
+func TestGatherPlanes(t *testing.T) {
+	gatherKernel(t)
+	a := newGuardArena(t, 2, 1<<20)
+	r := rand.New(rand.NewPCG(3, 4))
+	cases := 400
+	if testing.Short() {
+		cases = 60
+	}
+	taken := 0
+	for range cases {
+		es := 1 << r.IntN(2)
+		w := 1 + r.IntN(60)
+		h := 4 + r.IntN(40)
+		lp, rp := r.IntN(min(w, 5)), r.IntN(min(w, 5))
+		tp, bp := r.IntN(3), r.IntN(3)
+		if r.IntN(2) == 0 { // image-like planes, whose phases repeat soon enough to have tables
+			h, w = 8<<r.IntN(3), 8*(1+r.IntN(7))
+			lp, tp = 1+r.IntN(2), 1+r.IntN(2)
+			rp, bp = lp, tp
+		}
+		mode := []Mode{Edge, Reflect, Symmetric, Wrap}[r.IntN(4)]
+		if mode == Reflect {
+			lp, rp, tp, bp = min(lp, w-1), min(rp, w-1), min(tp, h-1), min(bp, h-1)
+		}
+		shape := []int{1 + r.IntN(3), 1 + r.IntN(5), h, w}
+		spec := Spec{Mode: mode, Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := len(p.levels); l >= 2 && p.levels[l-2].gather[sizeIndex(es)] != nil {
+			taken++
+		}
+		n := es
+		for _, d := range shape {
+			n *= d
+		}
+		in := randomBytes(r, n)
+		want, _, err := refPad(in, es, shape, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Aligned starts (the phases the tables are for, the last line
+		// of the input against the guard page in the end pass), then
+		// any start (the other kernels).
+		for pass := range 3 {
+			end := pass != 1
+			shift, srcShift := (-len(want))&63, (-len(in))&63
+			switch pass {
+			case 1:
+				shift, srcShift = 0, 0
+			case 2:
+				shift, srcShift = r.IntN(64), r.IntN(64)
+			}
+			dst, _ := a.place(0, len(want), shift, end)
+			src, _ := a.place(1, len(in), srcShift, end)
+			copy(src, in)
+			what := fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift)
+			func() {
+				defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+				defer a.catchFault(t, func() string { return what })
+				if err := p.RunBytes(dst, src, es, nil); err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+			}()
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("%s: %s", what, gridFirstDiff(dst, want))
+			}
+		}
+	}
+	if taken < cases/8 {
+		t.Fatalf("only %d of %d cases have gather tables", taken, cases)
+	}
+	t.Logf("%d of %d cases with gather tables", taken, cases)
+}
