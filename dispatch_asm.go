@@ -178,12 +178,9 @@ func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dst
 	}
 	b := tab.bytes()
 	planeBatches(dst, src, pl, plane, srcMax*srcStride+mid, func(d, s []byte) {
-		for t, i := range rowIdx {
-			raceWrite(d[t*dstStride:][:width])
-			raceRead(s[int(i)*srcStride:][:mid])
-		}
-	}, func(d, s *byte, pl planes) {
-		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[0])
+		raceRowList(d, s, rowIdx, dstStride, srcStride, width, mid)
+	}, func(d, s []byte, pl planes) {
+		ks.rowsShuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[0])
 	})
 	return true
 }
@@ -202,37 +199,25 @@ func rowListGatherBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstS
 		pl.dst%g.gd != 0 || pl.src%g.gs != 0 {
 		return false
 	}
-	_ = dst[(pl.n-1)*pl.dst+plane-1]
-	_ = src[(pl.n-1)*pl.src+srcMax*srcStride+mid-1]
 	in := int(rowIdx[g.t0]) * srcStride // the middle's first input byte in a plane
-	t := g.table(addrPhase(dst[g.t0*width:]), addrPhase(src[in:]))
-	if t == nil {
-		return false
+	if g.table(addrPhase(dst[g.t0*width:]), addrPhase(src[in:])) == nil {
+		return false // not the phases of aligned buffers; pl.dst and pl.src keep every plane's
 	}
 	b := tab.bytes()
-	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per batch of pad rows
-	for p0 := 0; p0 < pl.n; p0 += per {
-		n := min(per, pl.n-p0)
-		d, s := dst[p0*pl.dst:], src[p0*pl.src:]
-		if raceEnabled {
-			for q := range n {
-				for r, i := range rowIdx {
-					raceWrite(d[q*pl.dst+r*width:][:width])
-					raceRead(s[q*pl.src+int(i)*srcStride:][:mid])
-				}
-			}
-		}
-		for q := range n {
+	planeBatches(dst, src, pl, plane, srcMax*srcStride+mid, func(d, s []byte) {
+		raceRowList(d, s, rowIdx, width, srcStride, width, mid)
+	}, func(d, s []byte, pl planes) {
+		for q := range pl.n {
 			md, ms := d[q*pl.dst+g.t0*width:], s[q*pl.src+in:]
 			gatherMiddle(ks, md, ms, src, g.table(addrPhase(md), addrPhase(ms)), (g.t1-g.t0)*width, width, srcStride, tab)
 		}
 		if g.t0 > 0 {
-			ks.rowsShuffle(&d[0], &s[0], g.t0, width, srcStride, width, mid, b, pat, n, pl.dst, pl.src, &rowIdx[0])
+			ks.rowsShuffle(&d[0], &s[0], g.t0, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[0])
 		}
 		if g.t1 < rows {
-			ks.rowsShuffle(&d[g.t1*width], &s[0], rows-g.t1, width, srcStride, width, mid, b, pat, n, pl.dst, pl.src, &rowIdx[g.t1])
+			ks.rowsShuffle(&d[g.t1*width], &s[0], rows-g.t1, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[g.t1])
 		}
-	}
+	})
 	return true
 }
 
@@ -357,8 +342,8 @@ func alignedRows(kernel alignedKernel, dst, src []byte, pl planes, rows, srcStri
 		for r := range rows {
 			raceRead(s[r*srcStride:][:mid])
 		}
-	}, func(d, s *byte, pl planes) {
-		kernel((*byte)(unsafe.Add(unsafe.Pointer(d), top)), s, rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src, top, bottom)
+	}, func(d, s []byte, pl planes) {
+		kernel(&d[top], &s[0], rows, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src, top, bottom)
 	})
 }
 
@@ -379,17 +364,17 @@ func planeCalls(dst, src []byte, pl planes, rows, dstStride, srcStride, width, m
 	}
 	planeBatches(dst, src, pl, plane, (rows-1)*srcStride+mid, func(d, s []byte) {
 		raceRows(d, s, rows, dstStride, srcStride, width, mid)
-	}, func(d, s *byte, pl planes) {
-		kernel(d, s, rows, pl)
+	}, func(d, s []byte, pl planes) {
+		kernel(&d[0], &s[0], rows, pl)
 	})
 }
 
 // planeBatches calls kernel once per batch of planes of about chunkBytes
-// of output, after checking that dst and src hold the batch (a plane's
+// of output, with dst and src from the batch's first plane on, after checking that dst and src hold the batch (a plane's
 // output reaches dstReach bytes from its first, its input srcReach;
 // strides are >= 0, so the batch's last plane reaches farthest) and, with
 // the race detector, reporting each plane's memory by race.
-func planeBatches(dst, src []byte, pl planes, dstReach, srcReach int, race func(d, s []byte), kernel func(d, s *byte, pl planes)) {
+func planeBatches(dst, src []byte, pl planes, dstReach, srcReach int, race func(d, s []byte), kernel func(d, s []byte, pl planes)) {
 	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per call
 	for p := 0; p < pl.n; p += per {
 		n := min(per, pl.n-p)
@@ -401,7 +386,16 @@ func planeBatches(dst, src []byte, pl planes, dstReach, srcReach int, race func(
 				race(d[q*pl.dst:], s[q*pl.src:])
 			}
 		}
-		kernel(&d[0], &s[0], planes{n, pl.dst, pl.src})
+		kernel(d, s, planes{n, pl.dst, pl.src})
+	}
+}
+
+// raceRowList reports to the race detector the rows of a plane made from
+// the input rows rowIdx lists.
+func raceRowList(d, s []byte, rowIdx []int32, dstStride, srcStride, width, mid int) {
+	for t, i := range rowIdx {
+		raceWrite(d[t*dstStride:][:width])
+		raceRead(s[int(i)*srcStride:][:mid])
 	}
 }
 

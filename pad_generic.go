@@ -201,12 +201,11 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	}
 	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
 	width, mid := (r.left+r.mid+r.right)*size, r.mid*size
-	if !k.stream && rowListGatherBytes(dst, src, planes{n, dstPlane * size, srcPlane * size}, pl.rowIdx, pl.rowMax,
-		pl.blk*size, rowStride*size, width, mid, pl.gather[sizeIndex(size)], t, &k.pat) {
+	ps, dstStride, srcStride := planes{n, dstPlane * size, srcPlane * size}, pl.blk*size, rowStride*size
+	if !k.stream && rowListGatherBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, pl.gather[sizeIndex(size)], t, &k.pat) {
 		return true
 	}
-	return rowListShuffleBytes(dst, src, planes{n, dstPlane * size, srcPlane * size}, pl.rowIdx, pl.rowMax,
-		pl.blk*size, rowStride*size, width, mid, t, &k.pat)
+	return rowListShuffleBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, t, &k.pat)
 }
 
 // planesPadded makes the planes as planes does when their row runs are

@@ -26,9 +26,8 @@ const (
 type gatherTable struct {
 	tab    []byte
 	period int
-	// cur is the second block of the first window, from the middle's
-	// first input byte (a negative multiple of 64 minus its phase, or
-	// more).
+	// cur is the offset, from the middle's first input byte, of the
+	// first window's second block (64-byte aligned in memory).
 	cur int
 	// advs[m] counts the moves of entries 1..m, total those of a period.
 	advs  []int
