@@ -57,9 +57,9 @@ type asmKernels struct {
 	// rowsAligned: the wide kernel's rows when they follow each other in
 	// dst, by aligned stores; likewise.
 	rowsAligned alignedKernel
-	// rowsGather: the middle rows of planes of narrow rows as aligned
-	// blocks (rowsgather.go); likewise.
-	rowsGather func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)
+	// rowsLines: the middle rows of planes of narrow rows as aligned
+	// blocks (rowslines.go); likewise.
+	rowsLines func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)
 
 	// The streaming versions of copy and rowsAligned, for outputs larger
 	// than the cache (see streamMinBytes); nil where the level has none.

@@ -185,16 +185,16 @@ func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dst
 	return true
 }
 
-// rowListGatherBytes makes whole planes as rowListShuffleBytes does, the
-// middle rows of each plane (g.t0 to g.t1) by the gather kernel and its
+// rowListLinesBytes makes whole planes as rowListShuffleBytes does, the
+// middle rows of each plane (g.t0 to g.t1) by the lines kernel and its
 // other rows by the shuffle kernel, if the level in use has both, g has
 // tables for these rows and the phases of dst and src, and a plane holds
 // at most chunkBytes; it reports whether it did.
-func rowListGatherBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstStride, srcStride, width, mid int, g *gatherSet, tab *shuffleTable, pat *[32]byte) bool {
+func rowListLinesBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstStride, srcStride, width, mid int, g *linesSet, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
 	rows := len(rowIdx)
 	plane := rows * width
-	if ks == nil || ks.rowsGather == nil || ks.rowsShuffle == nil || g == nil || pl.n == 0 ||
+	if ks == nil || ks.rowsLines == nil || ks.rowsShuffle == nil || g == nil || pl.n == 0 ||
 		dstStride != width || g.width != width || g.srcStride != srcStride || plane > chunkBytes ||
 		pl.dst%g.gd != 0 || pl.src%g.gs != 0 {
 		return false
@@ -209,7 +209,7 @@ func rowListGatherBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstS
 	}, func(d, s []byte, pl planes) {
 		for q := range pl.n {
 			md, ms := d[q*pl.dst+g.t0*width:], s[q*pl.src+in:]
-			gatherMiddle(ks, md, ms, src, g.table(addrPhase(md), addrPhase(ms)), (g.t1-g.t0)*width, width, srcStride, tab)
+			linesMiddle(ks, md, ms, src, g.table(addrPhase(md), addrPhase(ms)), (g.t1-g.t0)*width, width, srcStride, tab)
 		}
 		if g.t0 > 0 {
 			ks.rowsShuffle(&d[0], &s[0], g.t0, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[0])
@@ -221,11 +221,11 @@ func rowListGatherBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstS
 	return true
 }
 
-// gatherMiddle makes the size bytes of middle rows d from the input rows s
-// by the gather kernel and table t, leaving to Go the blocks at the end
+// linesMiddle makes the size bytes of middle rows d from the input rows s
+// by the lines kernel and table t, leaving to Go the blocks at the end
 // whose windows would reach beyond the last 64-byte line of whole (the
 // input the executor was given; s is inside it).
-func gatherMiddle(ks *asmKernels, d, s, whole []byte, t *gatherTable, size, width, srcStride int, tab *shuffleTable) {
+func linesMiddle(ks *asmKernels, d, s, whole []byte, t *linesTable, size, width, srcStride int, tab *shuffleTable) {
 	dph := addrPhase(d)
 	lo := -addrPhase(whole) - (len(whole) - len(s))  // whole's first line, from s
 	hi := len(s) + (64-addrPhase(s[len(s)-1:])-1)&63 // the end of s's last line, from s
@@ -245,11 +245,11 @@ func gatherMiddle(ks *asmKernels, d, s, whole []byte, t *gatherTable, size, widt
 			tail = 1<<end - 1
 		}
 		at := unsafe.Pointer(unsafe.SliceData(s))
-		ks.rowsGather((*byte)(unsafe.Add(unsafe.Pointer(&d[0]), -dph)), (*byte)(unsafe.Add(at, cur)), (*byte)(unsafe.Add(at, first)),
+		ks.rowsLines((*byte)(unsafe.Add(unsafe.Pointer(&d[0]), -dph)), (*byte)(unsafe.Add(at, cur)), (*byte)(unsafe.Add(at, first)),
 			n, &t.tab[0], t.period, head, tail)
 	}
 	if done := min(64*n-dph, size); done < size {
-		gatherRowsGo(d, s, max(done, 0), size, width, srcStride, tab)
+		linesRowsGo(d, s, max(done, 0), size, width, srcStride, tab)
 	}
 }
 

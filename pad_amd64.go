@@ -73,7 +73,7 @@ var asmKernelSets = []asmKernels{
 		rowsShuffle: ifVBMI(rowsShuffleAVX512),
 		rowsWide:    ifVBMI(rowsWideAVX512),
 		rowsAligned: ifVBMI(rowsAlignedAVX512),
-		rowsGather:  ifVBMI(rowsGatherAVX512),
+		rowsLines:   ifVBMI(rowsLinesAVX512),
 
 		copyStream:        copyStreamAVX512,
 		rowsAlignedStream: ifVBMI(rowsAlignedStreamAVX512),

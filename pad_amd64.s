@@ -12071,9 +12071,9 @@ aligned_bottom_end_1222:
 aligned_ret_1175:
 	RET
 
-// func rowsGatherAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, period int, head uint64, tail uint64)
+// func rowsLinesAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, period int, head uint64, tail uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·rowsGatherAVX512(SB), NOSPLIT, $0-64
+TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-64
 	MOVQ      dst+0(FP), AX
 	MOVQ      src+8(FP), CX
 	MOVQ      first+16(FP), DX
@@ -12094,43 +12094,43 @@ TEXT ·rowsGatherAVX512(SB), NOSPLIT, $0-64
 	XORQ      R8, R8
 	MOVQ      SI, R9
 	CMPQ      BX, $0x01
-	JNE       gather_more_1223
+	JNE       lines_more_1223
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       gather_ret_1224
+	JMP       lines_ret_1224
 
-gather_more_1223:
+lines_more_1223:
 	VMOVDQU8 Z2, K1, (AX)
 	DECQ     BX
 
-gather_loop_1225:
+lines_loop_1225:
 	ADDQ $0x40, AX
 	ADDQ $0x40, R9
 	INCQ R8
 	CMPQ R8, DI
-	JNE  gather_nowrap_1226
+	JNE  lines_nowrap_1226
 	XORQ R8, R8
 	MOVQ SI, R9
 
-gather_nowrap_1226:
+lines_nowrap_1226:
 	CMPB      (DX)(R8*1), $0x00
-	JE        gather_noadv_1227
+	JE        lines_noadv_1227
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-gather_noadv_1227:
+lines_noadv_1227:
 	VMOVDQU64 (R9), Z2
 	VPERMI2B  Z1, Z0, Z2
 	DECQ      BX
-	JZ        gather_last_1228
+	JZ        lines_last_1228
 	VMOVDQA64 Z2, (AX)
-	JMP       gather_loop_1225
+	JMP       lines_loop_1225
 
-gather_last_1228:
+lines_last_1228:
 	VMOVDQU8 Z2, K2, (AX)
 
-gather_ret_1224:
+lines_ret_1224:
 	VZEROUPPER
 	RET
 

@@ -812,7 +812,7 @@ func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int,
 //go:noescape
 func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 
-// rowsGatherAVX512 makes n 64-byte blocks at dst (64-byte aligned) by a periodic
+// rowsLinesAVX512 makes n 64-byte blocks at dst (64-byte aligned) by a periodic
 // table of period entries: 64 indexes each, then one advance flag each.
 // The window of block j is the 128 bytes prev ++ cur of two aligned
 // 64-byte blocks of src, first ++ src for block 0; block j > 0 with the
@@ -841,7 +841,7 @@ func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, widt
 // requires AVX-512 F, BW and VBMI.
 //
 //go:noescape
-func rowsGatherAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, period int, head uint64, tail uint64)
+func rowsLinesAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, period int, head uint64, tail uint64)
 
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.

@@ -202,7 +202,7 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
 	width, mid := (r.left+r.mid+r.right)*size, r.mid*size
 	ps, dstStride, srcStride := planes{n, dstPlane * size, srcPlane * size}, pl.blk*size, rowStride*size
-	if !k.stream && rowListGatherBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, pl.gather[sizeIndex(size)], t, &k.pat) {
+	if !k.stream && rowListLinesBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, pl.lines[sizeIndex(size)], t, &k.pat) {
 		return true
 	}
 	return rowListShuffleBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, t, &k.pat)

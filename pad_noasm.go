@@ -48,7 +48,7 @@ func rowListShuffleBytes([]byte, []byte, planes, []int32, int, int, int, int, in
 	return false
 }
 
-func rowListGatherBytes([]byte, []byte, planes, []int32, int, int, int, int, int, *gatherSet, *shuffleTable, *[32]byte) bool {
+func rowListLinesBytes([]byte, []byte, planes, []int32, int, int, int, int, int, *linesSet, *shuffleTable, *[32]byte) bool {
 	return false
 }
 

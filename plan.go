@@ -192,10 +192,10 @@ type level struct {
 	// is one pass of the kernel.
 	rowIdx []int32
 	rowMax int
-	// gather: the level above the innermost with rowIdx, per element
-	// size, the gather kernel's tables of its planes' middle rows
-	// (rowsgather.go), or nil.
-	gather [5]*gatherSet
+	// lines: the level above the innermost with rowIdx, per element
+	// size, the lines kernel's tables of its planes' middle rows
+	// (rowslines.go), or nil.
+	lines [5]*linesSet
 }
 
 // rowRun is a run of n rows (blocks) of the level above the innermost,
@@ -568,7 +568,7 @@ func compile(s Spec, axes []axis) *Plan {
 		pl := &p.levels[n-2]
 		pl.rowIdx, pl.rowMax = rowList(pl.runs, pl.outLen)
 		if n >= 3 && pl.rowIdx != nil {
-			buildGathers(pl, last, p.strides[n-3], p.strides[n-2], p.strides[n-1])
+			buildLines(pl, last, p.strides[n-3], p.strides[n-2], p.strides[n-1])
 		}
 	}
 	p.streamLevels, p.streamAxes = inputProgram(p.levels), inputProgram(p.axes)

@@ -82,7 +82,7 @@ func main() {
 	genRowsWide()
 	genRowsAligned(avx512)
 	genRowsAligned(avx512Stream)
-	genRowsGather()
+	genRowsLines()
 	genStoreFence()
 
 	Generate()

@@ -2,7 +2,7 @@ package pad
 
 import "math/bits"
 
-// The gather kernel (KERNELS.md item 10) makes the middle rows of a plane
+// The lines kernel (KERNELS.md item 10) makes the middle rows of a plane
 // of narrow rows, rows that follow each other in dst and are made from
 // consecutive input rows (suite case g: 116-byte reflect rows), as one
 // stream of 64-byte-aligned blocks. The row by row shuffle kernel stores
@@ -13,17 +13,17 @@ import "math/bits"
 // 64-byte line of dst, its first input byte in one of src) serves every
 // plane.
 
-// Bounds of the gather tables: the entries of one table, and the bytes of
+// Bounds of the lines tables: the entries of one table, and the bytes of
 // a level's tables at one element size.
 const (
-	gatherMaxPeriod = 128
-	gatherMaxBytes  = 32 << 10
+	linesMaxPeriod = 128
+	linesMaxBytes  = 32 << 10
 )
 
-// gatherTable is the table of one pair of phases: for each of period
+// linesTable is the table of one pair of phases: for each of period
 // blocks, the index of each byte in its 128-byte window (tab[64e:64e+64])
 // and whether the window moves on by 64 bytes (tab[64*period+e]).
-type gatherTable struct {
+type linesTable struct {
 	tab    []byte
 	period int
 	// cur is the offset, from the middle's first input byte, of the
@@ -35,14 +35,14 @@ type gatherTable struct {
 }
 
 // moves returns how many times the window moves on in blocks 1..j.
-func (t *gatherTable) moves(j int) int {
+func (t *linesTable) moves(j int) int {
 	return j/t.period*t.total + t.advs[j%t.period]
 }
 
-// gatherSet is the gather tables of the planes of one level at one element
+// linesSet is the lines tables of the planes of one level at one element
 // size: their rows t0 to t1 (rows t0+i from input rows rowIdx[t0]+i), at
 // width bytes a row in dst and srcStride bytes a row in src.
-type gatherSet struct {
+type linesSet struct {
 	t0, t1           int
 	width, srcStride int
 	// The phases it has tables for: dst phases cd+k*gd, src phases
@@ -50,12 +50,12 @@ type gatherSet struct {
 	// 64-byte boundary, as Go's large allocations do.
 	cd, gd, cs, gs int
 	dShift, sShift int // log2 of gd and gs
-	tables         []*gatherTable
+	tables         []*linesTable
 }
 
 // table returns the table of the middle of a plane whose first output byte
 // is at address phase dph (mod 64) and first input byte at sph, or nil.
-func (g *gatherSet) table(dph, sph int) *gatherTable {
+func (g *linesSet) table(dph, sph int) *linesTable {
 	a, b := (dph-g.cd)&63, (sph-g.cs)&63
 	if a&(g.gd-1) != 0 || b&(g.gs-1) != 0 {
 		return nil
@@ -63,27 +63,27 @@ func (g *gatherSet) table(dph, sph int) *gatherTable {
 	return g.tables[a>>g.dShift<<(6-g.sShift)+b>>g.sShift] // gd, gs are powers of two
 }
 
-// buildGathers builds the gather tables of the planes of pl (rows of the
+// buildLines builds the lines tables of the planes of pl (rows of the
 // innermost level lv) at each element size, planes planeStride input
 // elements apart, rows rowStride, elements stride.
-func buildGathers(pl, lv *level, planeStride, rowStride, stride int) {
+func buildLines(pl, lv *level, planeStride, rowStride, stride int) {
 	r := &lv.row
 	for si, size := range kernelSizes {
 		if t := r.shuffle[si]; t != nil {
-			pl.gather[si] = buildGather(pl.rowIdx, t, (r.left+r.mid+r.right)*size, rowStride*size,
+			pl.lines[si] = buildLinesSet(pl.rowIdx, t, (r.left+r.mid+r.right)*size, rowStride*size,
 				r.src*stride*size, pl.outLen*pl.blk*size, planeStride*size)
 		}
 	}
 }
 
-// buildGather returns the gather tables of planes of rows of width bytes
+// buildLinesSet returns the lines tables of planes of rows of width bytes
 // by the shuffle table t, each row t from src row rowIdx[t] (srcStride
 // bytes apart), the input rows at src byte rowOff of their plane, planes
 // dstPlane and srcPlane bytes apart; or nil where the kernel does not
 // apply: rows that take the value, a width that is a multiple of 64 (its
 // stores are aligned already), tables too large, or a block that reads
 // beyond its 128-byte window.
-func buildGather(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, dstPlane, srcPlane int) *gatherSet {
+func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, dstPlane, srcPlane int) *linesSet {
 	if width%64 == 0 || srcStride <= 0 {
 		return nil
 	}
@@ -105,19 +105,19 @@ func buildGather(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, dstP
 		a = b
 	}
 	period := lcm(64/gcd64(width), 64/gcd64(srcStride)) * width / 64 // blocks of a whole number of rows and input lines
-	if (t1-t0)*width < 4*64 || period > gatherMaxPeriod {
+	if (t1-t0)*width < 4*64 || period > linesMaxPeriod {
 		return nil
 	}
-	g := &gatherSet{t0: t0, t1: t1, width: width, srcStride: srcStride,
+	g := &linesSet{t0: t0, t1: t1, width: width, srcStride: srcStride,
 		cd: t0 * width & 63, gd: gcd64(dstPlane), cs: (rowOff + int(rowIdx[t0])*srcStride) & 63, gs: gcd64(srcPlane)}
 	g.dShift, g.sShift = bits.TrailingZeros(uint(g.gd)), bits.TrailingZeros(uint(g.gs))
 	count := 64 / g.gd * (64 / g.gs)
-	if count*period*65 > gatherMaxBytes {
+	if count*period*65 > linesMaxBytes {
 		return nil
 	}
 	for a := 0; a < 64; a += g.gd {
 		for b := 0; b < 64; b += g.gs {
-			gt := gatherTableOf(t, width, srcStride, period, (g.cd+a)&63, (g.cs+b)&63)
+			gt := linesTableOf(t, width, srcStride, period, (g.cd+a)&63, (g.cs+b)&63)
 			if gt == nil {
 				return nil
 			}
@@ -127,11 +127,11 @@ func buildGather(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, dstP
 	return g
 }
 
-// gatherTableOf builds the table of rows of width bytes by the shuffle
+// linesTableOf builds the table of rows of width bytes by the shuffle
 // table t, srcStride bytes apart in src, whose first output byte is at
 // phase dph of a line and first input byte at phase sph; nil if a block
 // reads beyond its window.
-func gatherTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *gatherTable {
+func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *linesTable {
 	// in is the input byte, from sph's line, of output byte o >= 0.
 	in := func(o int) int { return sph + o/width*srcStride + int(t.idx[o%width]) }
 	// top is the line, from sph's, of the highest byte block j reads.
@@ -145,7 +145,7 @@ func gatherTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *gat
 	// Entry e is made from block period+e, whose bytes are all at o >= 0;
 	// block e is the same, one period of rows (a multiple of 64 input
 	// bytes) earlier.
-	gt := &gatherTable{tab: make([]byte, 65*period), period: period, advs: make([]int, period)}
+	gt := &linesTable{tab: make([]byte, 65*period), period: period, advs: make([]int, period)}
 	shift := period * 64 / width * srcStride
 	last := top(period - 1)
 	for e := range period {
@@ -175,10 +175,10 @@ func gatherTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *gat
 	return gt
 }
 
-// rowsGatherGo is the Go version of the gather kernel (KERNELS.md item
+// rowsLinesGo is the Go version of the lines kernel (KERNELS.md item
 // 10): dst[64j:64j+64] is block j, the windows are at src offsets first
 // and cur (multiples of 64 from an aligned address).
-func rowsGatherGo(dst, src []byte, first, cur, n int, tab []byte, period int, head, tail uint64) {
+func rowsLinesGo(dst, src []byte, first, cur, n int, tab []byte, period int, head, tail uint64) {
 	prev := first
 	for j := range n {
 		e := j % period
@@ -205,11 +205,11 @@ func rowsGatherGo(dst, src []byte, first, cur, n int, tab []byte, period int, he
 	}
 }
 
-// gatherRowsGo makes bytes [from, to) of the middle rows d (width bytes a
+// linesRowsGo makes bytes [from, to) of the middle rows d (width bytes a
 // row) from the input rows s (srcStride bytes apart) by the shuffle table
-// t: what the gather kernel leaves where a window would reach beyond the
+// t: what the lines kernel leaves where a window would reach beyond the
 // input.
-func gatherRowsGo(d, s []byte, from, to, width, srcStride int, t *shuffleTable) {
+func linesRowsGo(d, s []byte, from, to, width, srcStride int, t *shuffleTable) {
 	for o := from; o < to; o++ {
 		d[o] = s[o/width*srcStride+int(t.idx[o%width])]
 	}

@@ -10,10 +10,10 @@ import (
 	"testing"
 )
 
-// gatherCall is one random call of the gather kernel: a table, a block
+// linesCall is one random call of the lines kernel: a table, a block
 // count, masks, and the input its windows read, first window at offset
 // first (cur 64 bytes on, or the same block).
-type gatherCall struct {
+type linesCall struct {
 	tab        []byte
 	period, n  int
 	head, tail uint64
@@ -22,8 +22,8 @@ type gatherCall struct {
 	seed       uint64
 }
 
-func randomGatherCall(r *rand.Rand) gatherCall {
-	c := gatherCall{period: 1 + r.IntN(40), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
+func randomLinesCall(r *rand.Rand) linesCall {
+	c := linesCall{period: 1 + r.IntN(40), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
 	c.tab = make([]byte, 65*c.period)
 	for i := range 64 * c.period {
 		c.tab[i] = byte(r.IntN(128))
@@ -46,13 +46,13 @@ func randomGatherCall(r *rand.Rand) gatherCall {
 	return c
 }
 
-func (c gatherCall) String() string {
+func (c linesCall) String() string {
 	return fmt.Sprintf("period %d, n %d, head %#x, tail %#x, same first %v", c.period, c.n, c.head, c.tail, c.sameFirst)
 }
 
 // check runs the call with dst and src at the ends (or starts) of guarded
-// regions of a and compares with rowsGatherGo.
-func (c gatherCall) check(t *testing.T, a *guardArena, kernel func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)) {
+// regions of a and compares with rowsLinesGo.
+func (c linesCall) check(t *testing.T, a *guardArena, kernel func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)) {
 	r := rand.New(rand.NewPCG(c.seed, 1))
 	in := randomBytes(r, c.srcLen)
 	first, cur := 0, 64
@@ -63,7 +63,7 @@ func (c gatherCall) check(t *testing.T, a *guardArena, kernel func(dst, src, fir
 	for i := range want {
 		want[i] = 0xA5
 	}
-	rowsGatherGo(want, in, first, cur, c.n, c.tab, c.period, c.head, c.tail)
+	rowsLinesGo(want, in, first, cur, c.n, c.tab, c.period, c.head, c.tail)
 	for _, end := range [2]bool{true, false} {
 		dst, dp := a.place(0, len(want), 0, end)
 		src, _ := a.place(1, len(in), 0, end)
@@ -73,34 +73,34 @@ func (c gatherCall) check(t *testing.T, a *guardArena, kernel func(dst, src, fir
 		}
 		func() {
 			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-			defer a.catchFault(t, func() string { return fmt.Sprintf("rowsGather %v, %s", c, guardPass(end)) })
+			defer a.catchFault(t, func() string { return fmt.Sprintf("rowsLines %v, %s", c, guardPass(end)) })
 			kernel(dp, &src[cur], &src[first], c.n, &c.tab[0], c.period, c.head, c.tail)
 		}()
 		if !bytes.Equal(dst, want) {
-			t.Fatalf("rowsGather %v, %s: %s", c, guardPass(end), gridFirstDiff(dst, want))
+			t.Fatalf("rowsLines %v, %s: %s", c, guardPass(end), gridFirstDiff(dst, want))
 		}
 		if !bytes.Equal(src, in) {
-			t.Fatalf("rowsGather %v, %s: the kernel wrote to its input", c, guardPass(end))
+			t.Fatalf("rowsLines %v, %s: the kernel wrote to its input", c, guardPass(end))
 		}
 	}
 }
 
-func gatherKernel(t *testing.T) func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64) {
+func linesKernel(t *testing.T) func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64) {
 	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsGather != nil {
-			return ks.rowsGather
+		if ks.supported && ks.rowsLines != nil {
+			return ks.rowsLines
 		}
 	}
-	t.Skip("no level of this CPU has the gather kernel (AVX-512 VBMI)")
+	t.Skip("no level of this CPU has the lines kernel (AVX-512 VBMI)")
 	return nil
 }
 
-// TestRowsGatherKernel checks the gather kernel against its Go version
+// TestRowsLinesKernel checks the lines kernel against its Go version
 // on random tables, with its output and the blocks its windows span
 // against guard pages: reading one line more than the windows, or
 // storing outside the masks, fails.
-func TestRowsGatherKernel(t *testing.T) {
-	kernel := gatherKernel(t)
+func TestRowsLinesKernel(t *testing.T) {
+	kernel := linesKernel(t)
 	a := newGuardArena(t, 2, 64*301)
 	r := rand.New(rand.NewPCG(7, 7))
 	calls := 3000
@@ -108,25 +108,25 @@ func TestRowsGatherKernel(t *testing.T) {
 		calls = 300
 	}
 	for range calls {
-		randomGatherCall(r).check(t, a, kernel)
+		randomLinesCall(r).check(t, a, kernel)
 	}
 }
 
-func FuzzRowsGather(f *testing.F) {
+func FuzzRowsLines(f *testing.F) {
 	f.Add(uint64(1), uint64(2))
 	f.Fuzz(func(t *testing.T, a, b uint64) {
-		kernel := gatherKernel(t)
-		randomGatherCall(rand.New(rand.NewPCG(a, b))).check(t, newGuardArena(t, 2, 64*301), kernel)
+		kernel := linesKernel(t)
+		randomLinesCall(rand.New(rand.NewPCG(a, b))).check(t, newGuardArena(t, 2, 64*301), kernel)
 	})
 }
 
-// TestGatherPlanes pads planes of narrow rows that take the gather kernel
+// TestLinesPlanes pads planes of narrow rows that take the lines kernel
 // (every phase of dst and src in a line, widths from 1 to 127 bytes,
 // element sizes 1 and 2, edge, reflect, symmetric and wrap rows) with dst
 // and src against guard pages, so that the ends of the input, where the
 // kernel leaves blocks to Go, are at a page; compared with the reference.
-func TestGatherPlanes(t *testing.T) {
-	gatherKernel(t)
+func TestLinesPlanes(t *testing.T) {
+	linesKernel(t)
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(3, 4))
 	cases := 400
@@ -155,7 +155,7 @@ func TestGatherPlanes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := len(p.levels); l >= 2 && p.levels[l-2].gather[sizeIndex(es)] != nil {
+		if l := len(p.levels); l >= 2 && p.levels[l-2].lines[sizeIndex(es)] != nil {
 			taken++
 		}
 		n := es
@@ -196,7 +196,7 @@ func TestGatherPlanes(t *testing.T) {
 		}
 	}
 	if taken < cases/8 {
-		t.Fatalf("only %d of %d cases have gather tables", taken, cases)
+		t.Fatalf("only %d of %d cases have lines tables", taken, cases)
 	}
-	t.Logf("%d of %d cases with gather tables", taken, cases)
+	t.Logf("%d of %d cases with lines tables", taken, cases)
 }

@@ -5,14 +5,14 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 )
 
-// genRowsGather emits rowsGatherAVX512: output made as 64-byte-aligned
+// genRowsLines emits rowsLinesAVX512: output made as 64-byte-aligned
 // blocks, each one VPERMI2B of the two aligned 64-byte input blocks it
 // reads from, by a periodic table. Narrow rows that follow each other
 // (suite case g: 116-byte rows) straddle a cache line at every row when
 // stored row by row; here every store is one whole aligned line and every
 // load one aligned line, carried from block to block.
-func genRowsGather() {
-	name := "rowsGatherAVX512"
+func genRowsLines() {
+	name := "rowsLinesAVX512"
 	kernel(name, "func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)",
 		name+" makes n 64-byte blocks at dst (64-byte aligned) by a periodic",
 		"table of period entries: 64 indexes each, then one advance flag each.",
@@ -49,7 +49,7 @@ func genRowsGather() {
 	XORQ(e, e)
 	MOVQ(tab, tp)
 
-	more, ret := newLabel("gather_more"), newLabel("gather_ret")
+	more, ret := newLabel("lines_more"), newLabel("lines_ret")
 	CMPQ(n, U8(1))
 	JNE(LabelRef(more))
 	KANDQ(head, tail, head)
@@ -59,7 +59,7 @@ func genRowsGather() {
 	Label(more)
 	VMOVDQU8(blk, head, at(d, 0))
 	DECQ(n) // the blocks after the first
-	loop, noWrap, noAdv, last := newLabel("gather_loop"), newLabel("gather_nowrap"), newLabel("gather_noadv"), newLabel("gather_last")
+	loop, noWrap, noAdv, last := newLabel("lines_loop"), newLabel("lines_nowrap"), newLabel("lines_noadv"), newLabel("lines_last")
 	Label(loop)
 	ADDQ(U8(64), d)
 	ADDQ(U8(64), tp)
