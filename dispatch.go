@@ -59,7 +59,7 @@ type asmKernels struct {
 	rowsAligned alignedKernel
 	// rowsLines: the middle rows of planes of narrow rows as aligned
 	// blocks (rowslines.go); likewise.
-	rowsLines func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)
+	rowsLines func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64)
 
 	// The streaming versions of copy and rowsAligned, for outputs larger
 	// than the cache (see streamMinBytes); nil where the level has none.

@@ -246,7 +246,7 @@ func linesMiddle(ks *asmKernels, d, s, whole []byte, t *linesTable, size, width,
 		}
 		at := unsafe.Pointer(unsafe.SliceData(s))
 		ks.rowsLines((*byte)(unsafe.Add(unsafe.Pointer(&d[0]), -dph)), (*byte)(unsafe.Add(at, cur)), (*byte)(unsafe.Add(at, first)),
-			n, &t.tab[0], t.period, head, tail)
+			n, &t.tab[0], t.entries, head, tail)
 	}
 	if done := min(64*n-dph, size); done < size {
 		linesRowsGo(d, s, max(done, 0), size, width, srcStride, tab)

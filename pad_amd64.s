@@ -12071,15 +12071,15 @@ aligned_bottom_end_1222:
 aligned_ret_1175:
 	RET
 
-// func rowsLinesAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, period int, head uint64, tail uint64)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// func rowsLinesAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, entries int, head uint64, tail uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
 TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-64
 	MOVQ      dst+0(FP), AX
 	MOVQ      src+8(FP), CX
 	MOVQ      first+16(FP), DX
 	MOVQ      n+24(FP), BX
 	MOVQ      tab+32(FP), SI
-	MOVQ      period+40(FP), DI
+	MOVQ      entries+40(FP), DI
 	MOVQ      head+48(FP), R8
 	KMOVQ     R8, K1
 	MOVQ      tail+56(FP), R8
@@ -12088,11 +12088,6 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-64
 	VMOVDQA64 (CX), Z1
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
-	MOVQ      DI, DX
-	SHLQ      $0x06, DX
-	ADDQ      SI, DX
-	XORQ      R8, R8
-	MOVQ      SI, R9
 	CMPQ      BX, $0x01
 	JNE       lines_more_1223
 	KANDQ     K1, K2, K1
@@ -12101,34 +12096,72 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-64
 
 lines_more_1223:
 	VMOVDQU8 Z2, K1, (AX)
+	MOVQ     DI, DX
+	SHLQ     $0x06, DX
+	LEAQ     64(SI)(DX*1), DX
+	LEAQ     64(SI), SI
+	MOVQ     SI, DI
+	ADDQ     $0x40, AX
 	DECQ     BX
+	CMPQ     BX, $0x03
+	JB       lines_single_1226
 
-lines_loop_1225:
-	ADDQ $0x40, AX
-	ADDQ $0x40, R9
-	INCQ R8
-	CMPQ R8, DI
-	JNE  lines_nowrap_1226
-	XORQ R8, R8
-	MOVQ SI, R9
-
-lines_nowrap_1226:
-	CMPB      (DX)(R8*1), $0x00
-	JE        lines_noadv_1227
+lines_pairs_1225:
+	TESTB     $0x80, (DI)
+	JZ        lines_noadv_1228
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1227:
-	VMOVDQU64 (R9), Z2
+lines_noadv_1228:
+	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
-	DECQ      BX
-	JZ        lines_last_1228
 	VMOVDQA64 Z2, (AX)
-	JMP       lines_loop_1225
+	TESTB     $0x80, 64(DI)
+	JZ        lines_noadv_1229
+	VMOVDQA64 Z1, Z0
+	ADDQ      $0x40, CX
+	VMOVDQA64 (CX), Z1
 
-lines_last_1228:
-	VMOVDQU8 Z2, K2, (AX)
+lines_noadv_1229:
+	VMOVDQU64 64(DI), Z2
+	VPERMI2B  Z1, Z0, Z2
+	VMOVDQA64 Z2, 64(AX)
+	ADDQ      $0x00000080, DI
+	CMPQ      DI, DX
+	CMOVQEQ   SI, DI
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x02, BX
+	CMPQ      BX, $0x03
+	JAE       lines_pairs_1225
+
+lines_single_1226:
+	CMPQ      BX, $0x01
+	JE        lines_last_1227
+	TESTB     $0x80, (DI)
+	JZ        lines_noadv_1230
+	VMOVDQA64 Z1, Z0
+	ADDQ      $0x40, CX
+	VMOVDQA64 (CX), Z1
+
+lines_noadv_1230:
+	VMOVDQU64 (DI), Z2
+	VPERMI2B  Z1, Z0, Z2
+	VMOVDQA64 Z2, (AX)
+	ADDQ      $0x40, DI
+	ADDQ      $0x40, AX
+
+lines_last_1227:
+	TESTB     $0x80, (DI)
+	JZ        lines_noadv_1231
+	VMOVDQA64 Z1, Z0
+	ADDQ      $0x40, CX
+	VMOVDQA64 (CX), Z1
+
+lines_noadv_1231:
+	VMOVDQU64 (DI), Z2
+	VPERMI2B  Z1, Z0, Z2
+	VMOVDQU8  Z2, K2, (AX)
 
 lines_ret_1224:
 	VZEROUPPER

@@ -813,22 +813,22 @@ func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int,
 func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 
 // rowsLinesAVX512 makes n 64-byte blocks at dst (64-byte aligned) by a periodic
-// table of period entries: 64 indexes each, then one advance flag each.
-// The window of block j is the 128 bytes prev ++ cur of two aligned
-// 64-byte blocks of src, first ++ src for block 0; block j > 0 with the
-// flag of entry j%period set moves the window on by 64 bytes. Block 0
-// is stored under the mask head, block n-1 under tail (both when n is
-// 1), the others whole:
+// table of entries+1 entries of 64 indexes (entries even, the last entry
+// a copy of the first). The window of block j is the 128 bytes prev ++
+// cur of two aligned 64-byte blocks of src, first ++ src for block 0;
+// block j > 0 whose entry has bit 7 of its first index set moves the
+// window on by 64 bytes. Block 0 is stored under the mask head, block
+// n-1 under tail (both when n is 1), the others whole:
 //
 //	prev, cur := first, src
 //	for j := 0; j < n; j++ {
-//		e := j % period
-//		if j > 0 && tab[64*period+e] != 0 {
+//		x := tab[64*(j%entries):][:64]
+//		if j > 0 && x[0]&0x80 != 0 {
 //			prev, cur = cur, cur[64:]
 //		}
 //		for i := 0; i < 64; i++ {
 //			if stored(j, i) {
-//				if k := tab[64*e+i]; k < 64 {
+//				if k := x[i] & 127; k < 64 {
 //					dst[64*j+i] = prev[k]
 //				} else {
 //					dst[64*j+i] = cur[k-64]
@@ -837,11 +837,11 @@ func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, widt
 //		}
 //	}
 //
-// first and src are 64-byte aligned, n >= 1, every index below 128. It
-// requires AVX-512 F, BW and VBMI.
+// first and src are 64-byte aligned, n >= 1. It requires AVX-512 F, BW
+// and VBMI.
 //
 //go:noescape
-func rowsLinesAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, period int, head uint64, tail uint64)
+func rowsLinesAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, entries int, head uint64, tail uint64)
 
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.

@@ -20,12 +20,15 @@ const (
 	linesMaxBytes  = 32 << 10
 )
 
-// linesTable is the table of one pair of phases: for each of period
-// blocks, the index of each byte in its 128-byte window (tab[64e:64e+64])
-// and whether the window moves on by 64 bytes (tab[64*period+e]).
+// linesTable is the table of one pair of phases, in the kernel's form:
+// entries+1 entries (entries the period, or twice an odd period, so that
+// the kernel makes two blocks a turn; the last entry a copy of the
+// first), each the index of each byte of its block in its 128-byte window
+// (tab[64e:64e+64]), bit 7 of the first set where the window moves on by
+// 64 bytes before the block.
 type linesTable struct {
-	tab    []byte
-	period int
+	tab             []byte
+	period, entries int
 	// cur is the offset, from the middle's first input byte, of the
 	// first window's second block (64-byte aligned in memory).
 	cur int
@@ -112,7 +115,7 @@ func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, ds
 		cd: t0 * width & 63, gd: gcd64(dstPlane), cs: (rowOff + int(rowIdx[t0])*srcStride) & 63, gs: gcd64(srcPlane)}
 	g.dShift, g.sShift = bits.TrailingZeros(uint(g.gd)), bits.TrailingZeros(uint(g.gs))
 	count := 64 / g.gd * (64 / g.gs)
-	if count*period*65 > linesMaxBytes {
+	if count*(period+period%2*period+1)*64 > linesMaxBytes { // entries+1 (linesTableOf) per table
 		return nil
 	}
 	for a := 0; a < 64; a += g.gd {
@@ -145,16 +148,18 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 	// Entry e is made from block period+e, whose bytes are all at o >= 0;
 	// block e is the same, one period of rows (a multiple of 64 input
 	// bytes) earlier.
-	gt := &linesTable{tab: make([]byte, 65*period), period: period, advs: make([]int, period)}
+	entries := period + period%2*period
+	gt := &linesTable{tab: make([]byte, 64*(entries+1)), period: period, entries: entries, advs: make([]int, period)}
 	shift := period * 64 / width * srcStride
 	last := top(period - 1)
 	for e := range period {
 		j := period + e
 		c := top(j)
+		adv := 0
 		switch c - last {
 		case 0:
 		case 64:
-			gt.tab[64*period+e] = 1
+			adv = 1
 			gt.total++
 		default:
 			return nil
@@ -167,9 +172,13 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 			}
 			gt.tab[64*e+i] = byte(k)
 		}
+		gt.tab[64*e] |= byte(adv << 7)
 		if e > 0 {
-			gt.advs[e] = gt.advs[e-1] + int(gt.tab[64*period+e])
+			gt.advs[e] = gt.advs[e-1] + adv
 		}
+	}
+	for e := period; e <= entries; e++ {
+		copy(gt.tab[64*e:][:64], gt.tab[64*(e-period):])
 	}
 	gt.cur = top(period) - shift - sph
 	return gt
@@ -178,11 +187,11 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 // rowsLinesGo is the Go version of the lines kernel (KERNELS.md item
 // 10): dst[64j:64j+64] is block j, the windows are at src offsets first
 // and cur (multiples of 64 from an aligned address).
-func rowsLinesGo(dst, src []byte, first, cur, n int, tab []byte, period int, head, tail uint64) {
+func rowsLinesGo(dst, src []byte, first, cur, n int, tab []byte, entries int, head, tail uint64) {
 	prev := first
 	for j := range n {
-		e := j % period
-		if j > 0 && tab[64*period+e] != 0 {
+		x := tab[64*(j%entries):][:64]
+		if j > 0 && x[0]&0x80 != 0 {
 			prev, cur = cur, cur+64
 		}
 		m := ^uint64(0)
@@ -196,7 +205,7 @@ func rowsLinesGo(dst, src []byte, first, cur, n int, tab []byte, period int, hea
 			if m>>i&1 == 0 {
 				continue
 			}
-			if k := int(tab[64*e+i]); k < 64 {
+			if k := int(x[i] & 127); k < 64 {
 				dst[64*j+i] = src[prev+k]
 			} else {
 				dst[64*j+i] = src[cur+k-64]

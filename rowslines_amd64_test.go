@@ -15,7 +15,7 @@ import (
 // first (cur 64 bytes on, or the same block).
 type linesCall struct {
 	tab        []byte
-	period, n  int
+	entries, n int
 	head, tail uint64
 	sameFirst  bool
 	srcLen     int // bytes of input the windows span
@@ -23,21 +23,21 @@ type linesCall struct {
 }
 
 func randomLinesCall(r *rand.Rand) linesCall {
-	c := linesCall{period: 1 + r.IntN(40), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
-	c.tab = make([]byte, 65*c.period)
-	for i := range 64 * c.period {
-		c.tab[i] = byte(r.IntN(128))
+	c := linesCall{entries: 2 * (1 + r.IntN(40)), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
+	if r.IntN(4) == 0 {
+		c.n = 1 + r.IntN(6) // the kernel's first, pair and single steps
 	}
-	for e := range c.period {
-		c.tab[64*c.period+e] = byte(r.IntN(2))
-	}
+	// Any byte: the kernel reads 7 bits of an index; bit 7 of an entry's
+	// first byte is its advance flag. The last entry repeats the first.
+	c.tab = randomBytes(r, 64*(c.entries+1))
+	copy(c.tab[64*c.entries:], c.tab[:64])
 	c.head, c.tail = ^uint64(0)<<r.IntN(64), ^uint64(0)>>r.IntN(64)
 	if r.IntN(4) == 0 {
 		c.head, c.tail = ^uint64(0), ^uint64(0)
 	}
 	moves := 0
 	for j := 1; j < c.n; j++ {
-		moves += int(c.tab[64*c.period+j%c.period])
+		moves += int(c.tab[64*(j%c.entries)] >> 7)
 	}
 	c.srcLen = 128 + 64*moves
 	if c.sameFirst {
@@ -47,12 +47,12 @@ func randomLinesCall(r *rand.Rand) linesCall {
 }
 
 func (c linesCall) String() string {
-	return fmt.Sprintf("period %d, n %d, head %#x, tail %#x, same first %v", c.period, c.n, c.head, c.tail, c.sameFirst)
+	return fmt.Sprintf("entries %d, n %d, head %#x, tail %#x, same first %v", c.entries, c.n, c.head, c.tail, c.sameFirst)
 }
 
 // check runs the call with dst and src at the ends (or starts) of guarded
 // regions of a and compares with rowsLinesGo.
-func (c linesCall) check(t *testing.T, a *guardArena, kernel func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)) {
+func (c linesCall) check(t *testing.T, a *guardArena, kernel func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64)) {
 	r := rand.New(rand.NewPCG(c.seed, 1))
 	in := randomBytes(r, c.srcLen)
 	first, cur := 0, 64
@@ -63,7 +63,7 @@ func (c linesCall) check(t *testing.T, a *guardArena, kernel func(dst, src, firs
 	for i := range want {
 		want[i] = 0xA5
 	}
-	rowsLinesGo(want, in, first, cur, c.n, c.tab, c.period, c.head, c.tail)
+	rowsLinesGo(want, in, first, cur, c.n, c.tab, c.entries, c.head, c.tail)
 	for _, end := range [2]bool{true, false} {
 		dst, dp := a.place(0, len(want), 0, end)
 		src, _ := a.place(1, len(in), 0, end)
@@ -74,7 +74,7 @@ func (c linesCall) check(t *testing.T, a *guardArena, kernel func(dst, src, firs
 		func() {
 			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			defer a.catchFault(t, func() string { return fmt.Sprintf("rowsLines %v, %s", c, guardPass(end)) })
-			kernel(dp, &src[cur], &src[first], c.n, &c.tab[0], c.period, c.head, c.tail)
+			kernel(dp, &src[cur], &src[first], c.n, &c.tab[0], c.entries, c.head, c.tail)
 		}()
 		if !bytes.Equal(dst, want) {
 			t.Fatalf("rowsLines %v, %s: %s", c, guardPass(end), gridFirstDiff(dst, want))
@@ -85,7 +85,7 @@ func (c linesCall) check(t *testing.T, a *guardArena, kernel func(dst, src, firs
 	}
 }
 
-func linesKernel(t *testing.T) func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64) {
+func linesKernel(t *testing.T) func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64) {
 	for _, ks := range asmKernelSets {
 		if ks.supported && ks.rowsLines != nil {
 			return ks.rowsLines

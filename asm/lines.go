@@ -10,28 +10,31 @@ import (
 // reads from, by a periodic table. Narrow rows that follow each other
 // (suite case g: 116-byte rows) straddle a cache line at every row when
 // stored row by row; here every store is one whole aligned line and every
-// load one aligned line, carried from block to block.
+// load one aligned line, carried from block to block. At this rate (a
+// line per few cycles from L2) every instruction of the loop counts: the
+// advance flag rides in the index bytes (VPERMI2B reads 7 bits of each)
+// and the loop makes two blocks a turn.
 func genRowsLines() {
 	name := "rowsLinesAVX512"
-	kernel(name, "func(dst, src, first *byte, n int, tab *byte, period int, head, tail uint64)",
+	kernel(name, "func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64)",
 		name+" makes n 64-byte blocks at dst (64-byte aligned) by a periodic",
-		"table of period entries: 64 indexes each, then one advance flag each.",
-		"The window of block j is the 128 bytes prev ++ cur of two aligned",
-		"64-byte blocks of src, first ++ src for block 0; block j > 0 with the",
-		"flag of entry j%period set moves the window on by 64 bytes. Block 0",
-		"is stored under the mask head, block n-1 under tail (both when n is",
-		"1), the others whole:",
+		"table of entries+1 entries of 64 indexes (entries even, the last entry",
+		"a copy of the first). The window of block j is the 128 bytes prev ++",
+		"cur of two aligned 64-byte blocks of src, first ++ src for block 0;",
+		"block j > 0 whose entry has bit 7 of its first index set moves the",
+		"window on by 64 bytes. Block 0 is stored under the mask head, block",
+		"n-1 under tail (both when n is 1), the others whole:",
 		"",
-		"\tprev, cur := first, src\n\tfor j := 0; j < n; j++ {\n\t\te := j % period\n\t\tif j > 0 && tab[64*period+e] != 0 {\n\t\t\tprev, cur = cur, cur[64:]\n\t\t}\n\t\tfor i := 0; i < 64; i++ {\n\t\t\tif stored(j, i) {\n\t\t\t\tif k := tab[64*e+i]; k < 64 {\n\t\t\t\t\tdst[64*j+i] = prev[k]\n\t\t\t\t} else {\n\t\t\t\t\tdst[64*j+i] = cur[k-64]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
+		"\tprev, cur := first, src\n\tfor j := 0; j < n; j++ {\n\t\tx := tab[64*(j%entries):][:64]\n\t\tif j > 0 && x[0]&0x80 != 0 {\n\t\t\tprev, cur = cur, cur[64:]\n\t\t}\n\t\tfor i := 0; i < 64; i++ {\n\t\t\tif stored(j, i) {\n\t\t\t\tif k := x[i] & 127; k < 64 {\n\t\t\t\t\tdst[64*j+i] = prev[k]\n\t\t\t\t} else {\n\t\t\t\t\tdst[64*j+i] = cur[k-64]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
 		"",
-		"first and src are 64-byte aligned, n >= 1, every index below 128. It",
-		"requires AVX-512 F, BW and VBMI.")
+		"first and src are 64-byte aligned, n >= 1. It requires AVX-512 F, BW",
+		"and VBMI.")
 	d := Load(Param("dst"), gp())
 	s := Load(Param("src"), gp())
 	first := Load(Param("first"), gp())
 	n := Load(Param("n"), gp())
 	tab := Load(Param("tab"), gp())
-	period := Load(Param("period"), gp())
+	entries := Load(Param("entries"), gp())
 	head, tail := kreg(), kreg()
 	KMOVQ(Load(Param("head"), gp()), head)
 	KMOVQ(Load(Param("tail"), gp()), tail)
@@ -40,14 +43,7 @@ func genRowsLines() {
 	VMOVDQA64(at(first, 0), prev)
 	VMOVDQA64(at(s, 0), cur)
 	VMOVDQU64(at(tab, 0), blk)
-	VPERMI2B(cur, prev, blk) // blk = (prev ++ cur)[blk]
-	adv := gp()              // the advance flags
-	MOVQ(period, adv)
-	SHLQ(U8(6), adv)
-	ADDQ(tab, adv)
-	e, tp := gp(), gp()
-	XORQ(e, e)
-	MOVQ(tab, tp)
+	VPERMI2B(cur, prev, blk) // blk = (prev ++ cur)[blk & 127]
 
 	more, ret := newLabel("lines_more"), newLabel("lines_ret")
 	CMPQ(n, U8(1))
@@ -58,32 +54,57 @@ func genRowsLines() {
 
 	Label(more)
 	VMOVDQU8(blk, head, at(d, 0))
-	DECQ(n) // the blocks after the first
-	loop, noWrap, noAdv, last := newLabel("lines_loop"), newLabel("lines_nowrap"), newLabel("lines_noadv"), newLabel("lines_last")
-	Label(loop)
+	// Blocks 1, 2, ... take entries 1, 2, ..., entries (the copy of entry
+	// 0), then 1 again: tp runs from wrap to end, two entries a turn.
+	end, wrap, tp := gp(), gp(), gp()
+	MOVQ(entries, end)
+	SHLQ(U8(6), end)
+	LEAQ(Mem{Base: tab, Index: end, Scale: 1, Disp: 64}, end)
+	LEAQ(at(tab, 64), wrap)
+	MOVQ(wrap, tp)
 	ADDQ(U8(64), d)
-	ADDQ(U8(64), tp)
-	INCQ(e)
-	CMPQ(e, period)
-	JNE(LabelRef(noWrap))
-	XORQ(e, e)
-	MOVQ(tab, tp)
-	Label(noWrap)
-	CMPB(Mem{Base: adv, Index: e, Scale: 1}, U8(0))
-	JE(LabelRef(noAdv))
-	VMOVDQA64(cur, prev)
-	ADDQ(U8(64), s)
-	VMOVDQA64(at(s, 0), cur)
-	Label(noAdv)
-	VMOVDQU64(at(tp, 0), blk)
-	VPERMI2B(cur, prev, blk)
-	DECQ(n)
-	JZ(LabelRef(last))
-	VMOVDQA64(blk, at(d, 0))
-	JMP(LabelRef(loop))
+	DECQ(n) // the blocks after the first, the last stored under tail
 
+	// block makes the block of the entry at tp+off and stores it at
+	// d+off, whole or under tail.
+	block := func(off int, last bool) {
+		noAdv := newLabel("lines_noadv")
+		TESTB(U8(0x80), at(tp, off))
+		JZ(LabelRef(noAdv))
+		VMOVDQA64(cur, prev)
+		ADDQ(U8(64), s)
+		VMOVDQA64(at(s, 0), cur)
+		Label(noAdv)
+		VMOVDQU64(at(tp, off), blk)
+		VPERMI2B(cur, prev, blk)
+		if last {
+			VMOVDQU8(blk, tail, at(d, off))
+		} else {
+			VMOVDQA64(blk, at(d, off))
+		}
+	}
+	pairs, single, last := newLabel("lines_pairs"), newLabel("lines_single"), newLabel("lines_last")
+	CMPQ(n, U8(3))
+	JB(LabelRef(single))
+	Label(pairs) // while 3 or more are left, two whole blocks
+	block(0, false)
+	block(64, false)
+	ADDQ(U32(128), tp)
+	CMPQ(tp, end)
+	CMOVQEQ(wrap, tp)
+	ADDQ(U32(128), d)
+	SUBQ(U8(2), n)
+	CMPQ(n, U8(3))
+	JAE(LabelRef(pairs))
+
+	Label(single) // 1 or 2 left
+	CMPQ(n, U8(1))
+	JE(LabelRef(last))
+	block(0, false)
+	ADDQ(U8(64), tp) // from an odd entry (pairs start at 1), so not past the copy of entry 0
+	ADDQ(U8(64), d)
 	Label(last)
-	VMOVDQU8(blk, tail, at(d, 0))
+	block(0, true)
 	Label(ret)
 	VZEROUPPER()
 	RET()
