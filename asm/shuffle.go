@@ -87,14 +87,18 @@ func genRowsShuffle() {
 	// chunk makes output bytes [64c, 64c+64) of the row from the src row
 	// (lo alone, or lo and hi) and stores them, under mask k or whole.
 	chunk := func(lo, hi, idx reg.Register, take reg.OpmaskVirtual, k reg.Register, disp int) {
-		p, out := ZMM(), ZMM()
+		out := ZMM()
 		if hi == nil {
-			VPERMB(lo, idx, p) // one table: 1 uop, VPERMI2B 3
+			// One table: 1 uop (VPERMI2B 3), merged into the pattern under
+			// take, which saves the blend.
+			VMOVDQA64(zpat, out)
+			VPERMB(lo, idx, take, out)
 		} else {
+			p := ZMM()
 			VMOVDQU64(idx, p)
 			VPERMI2B(hi, lo, p)
+			VPBLENDMB(p, zpat, take, out)
 		}
-		VPBLENDMB(p, zpat, take, out)
 		if k == nil {
 			VMOVDQU64(out, at(d, disp))
 		} else {
