@@ -283,6 +283,24 @@ func BenchmarkRowsShuffle(b *testing.B) {
 					ks.rowsShuffle(&d[0], &src[0], rows, g.width, g.mid, g.width, g.mid, tab.bytes(), &pat, 1, 0, 0, nil)
 				}
 			})
+			if g.width%64 == 0 {
+				continue // the lines kernel is for rows that straddle lines
+			}
+			b.Run(pre+"kernel=rowsLinesAVX512", func(b *testing.B) {
+				// The rows as one plane's middle, with the table of this
+				// placement's phases (the plan builds those of aligned
+				// buffers), through the wrapper that makes the blocks at
+				// the input's end in Go.
+				period := lcm(64/gcd64(g.width), 64/gcd64(g.mid)) * g.width / 64
+				t := linesTableOf(&tab, g.width, g.mid, period, addrPhase(d), addrPhase(src))
+				if t == nil {
+					b.Fatal("no lines table")
+				}
+				b.SetBytes(int64(rows * g.width))
+				for i := 0; i < b.N; i++ {
+					linesMiddle(&ks, d, src, src, t, rows*g.width, g.width, g.mid, &tab)
+				}
+			})
 		}
 	}
 }
