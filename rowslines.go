@@ -115,7 +115,7 @@ func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, ds
 		cd: t0 * width & 63, gd: gcd64(dstPlane), cs: (rowOff + int(rowIdx[t0])*srcStride) & 63, gs: gcd64(srcPlane)}
 	g.dShift, g.sShift = bits.TrailingZeros(uint(g.gd)), bits.TrailingZeros(uint(g.gs))
 	count := 64 / g.gd * (64 / g.gs)
-	if count*(period+period%2*period+1)*64 > linesMaxBytes { // entries+1 (linesTableOf) per table
+	if count*(linesEntries(period)+1)*64 > linesMaxBytes {
 		return nil
 	}
 	for a := 0; a < 64; a += g.gd {
@@ -129,6 +129,11 @@ func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, ds
 	}
 	return g
 }
+
+// linesEntries is the number of distinct entries of a table of the
+// period: the kernel makes two blocks a turn, so an odd period is
+// written twice.
+func linesEntries(period int) int { return period + period%2*period }
 
 // linesTableOf builds the table of rows of width bytes by the shuffle
 // table t, srcStride bytes apart in src, whose first output byte is at
@@ -148,7 +153,7 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 	// Entry e is made from block period+e, whose bytes are all at o >= 0;
 	// block e is the same, one period of rows (a multiple of 64 input
 	// bytes) earlier.
-	entries := period + period%2*period
+	entries := linesEntries(period)
 	gt := &linesTable{tab: make([]byte, 64*(entries+1)), period: period, entries: entries, advs: make([]int, period)}
 	shift := period * 64 / width * srcStride
 	last := top(period - 1)
