@@ -59,7 +59,7 @@ type asmKernels struct {
 	rowsAligned alignedKernel
 	// rowsLines: the middle rows of planes of narrow rows as aligned
 	// blocks (rowslines.go); likewise.
-	rowsLines func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64)
+	rowsLines linesKernel
 
 	// The streaming versions of copy and rowsAligned, for outputs larger
 	// than the cache (see streamMinBytes); nil where the level has none.
@@ -70,6 +70,9 @@ type asmKernels struct {
 // alignedKernel is the signature of the aligned rows kernels (KERNELS.md
 // item 9).
 type alignedKernel = func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int)
+
+// linesKernel is the signature of the lines kernel (KERNELS.md item 10).
+type linesKernel = func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64)
 
 // streamMinBytes is the output, per worker, from which a run writes with
 // streaming stores where the kernels have them (the copy and aligned rows

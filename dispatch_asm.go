@@ -370,10 +370,11 @@ func planeCalls(dst, src []byte, pl planes, rows, dstStride, srcStride, width, m
 }
 
 // planeBatches calls kernel once per batch of planes of about chunkBytes
-// of output, with dst and src from the batch's first plane on, after checking that dst and src hold the batch (a plane's
-// output reaches dstReach bytes from its first, its input srcReach;
-// strides are >= 0, so the batch's last plane reaches farthest) and, with
-// the race detector, reporting each plane's memory by race.
+// of output, with dst and src from the batch's first plane on, after
+// checking that dst and src hold the batch (a plane's output reaches
+// dstReach bytes from its first, its input srcReach; strides are >= 0, so
+// the batch's last plane reaches farthest) and, with the race detector,
+// reporting each plane's memory by race.
 func planeBatches(dst, src []byte, pl planes, dstReach, srcReach int, race func(d, s []byte), kernel func(d, s []byte, pl planes)) {
 	per := max(1, chunkBytes/max(pl.dst, 1)) // planes per call
 	for p := 0; p < pl.n; p += per {

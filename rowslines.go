@@ -8,8 +8,8 @@ import "math/bits"
 // stream of 64-byte-aligned blocks. The row by row shuffle kernel stores
 // each such row as two stores that straddle a cache line; here each block
 // is one aligned store of one permutation of the two aligned input blocks
-// it reads from. The blocks repeat their pattern every period rows, so one
-// table of period entries per pair of phases (the middle's first byte in a
+// it reads from. The blocks repeat their pattern every few rows (a
+// period), so one table per pair of phases (the middle's first byte in a
 // 64-byte line of dst, its first input byte in one of src) serves every
 // plane.
 
@@ -107,7 +107,7 @@ func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, ds
 		}
 		a = b
 	}
-	period := lcm(64/gcd64(width), 64/gcd64(srcStride)) * width / 64 // blocks of a whole number of rows and input lines
+	period := linesPeriod(width, srcStride)
 	if (t1-t0)*width < 4*64 || period > linesMaxPeriod {
 		return nil
 	}
@@ -128,6 +128,13 @@ func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, ds
 		}
 	}
 	return g
+}
+
+// linesPeriod is the period, in blocks, of rows of width bytes from input
+// rows srcStride bytes apart: the blocks of the fewest rows that are both
+// whole lines of output and whole lines of input.
+func linesPeriod(width, srcStride int) int {
+	return lcm(64/gcd64(width), 64/gcd64(srcStride)) * width / 64
 }
 
 // linesEntries is the number of distinct entries of a table of the

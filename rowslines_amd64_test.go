@@ -52,7 +52,7 @@ func (c linesCall) String() string {
 
 // check runs the call with dst and src at the ends (or starts) of guarded
 // regions of a and compares with rowsLinesGo.
-func (c linesCall) check(t *testing.T, a *guardArena, kernel func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64)) {
+func (c linesCall) check(t *testing.T, a *guardArena, kernel linesKernel) {
 	r := rand.New(rand.NewPCG(c.seed, 1))
 	in := randomBytes(r, c.srcLen)
 	first, cur := 0, 64
@@ -85,7 +85,7 @@ func (c linesCall) check(t *testing.T, a *guardArena, kernel func(dst, src, firs
 	}
 }
 
-func linesKernel(t *testing.T) func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64) {
+func linesKernelOrSkip(t *testing.T) linesKernel {
 	for _, ks := range asmKernelSets {
 		if ks.supported && ks.rowsLines != nil {
 			return ks.rowsLines
@@ -100,7 +100,7 @@ func linesKernel(t *testing.T) func(dst, src, first *byte, n int, tab *byte, ent
 // against guard pages: reading one line more than the windows, or
 // storing outside the masks, fails.
 func TestRowsLinesKernel(t *testing.T) {
-	kernel := linesKernel(t)
+	kernel := linesKernelOrSkip(t)
 	a := newGuardArena(t, 2, 64*301)
 	r := rand.New(rand.NewPCG(7, 7))
 	calls := 3000
@@ -115,7 +115,7 @@ func TestRowsLinesKernel(t *testing.T) {
 func FuzzRowsLines(f *testing.F) {
 	f.Add(uint64(1), uint64(2))
 	f.Fuzz(func(t *testing.T, a, b uint64) {
-		kernel := linesKernel(t)
+		kernel := linesKernelOrSkip(t)
 		randomLinesCall(rand.New(rand.NewPCG(a, b))).check(t, newGuardArena(t, 2, 64*301), kernel)
 	})
 }
@@ -126,7 +126,7 @@ func FuzzRowsLines(f *testing.F) {
 // and src against guard pages, so that the ends of the input, where the
 // kernel leaves blocks to Go, are at a page; compared with the reference.
 func TestLinesPlanes(t *testing.T) {
-	linesKernel(t)
+	linesKernelOrSkip(t)
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(3, 4))
 	cases := 400

@@ -291,8 +291,7 @@ func BenchmarkRowsShuffle(b *testing.B) {
 				// placement's phases (the plan builds those of aligned
 				// buffers), through the wrapper that makes the blocks at
 				// the input's end in Go.
-				period := lcm(64/gcd64(g.width), 64/gcd64(g.mid)) * g.width / 64
-				t := linesTableOf(&tab, g.width, g.mid, period, addrPhase(d), addrPhase(src))
+				t := linesTableOf(&tab, g.width, g.mid, linesPeriod(g.width, g.mid), addrPhase(d), addrPhase(src))
 				if t == nil {
 					b.Fatal("no lines table")
 				}
