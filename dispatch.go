@@ -72,7 +72,7 @@ type asmKernels struct {
 type alignedKernel = func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int)
 
 // linesKernel is the signature of the lines kernel (KERNELS.md item 10).
-type linesKernel = func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64)
+type linesKernel = func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64)
 
 // streamMinBytes is the output, per worker, from which a run writes with
 // streaming stores where the kernels have them (the copy and aligned rows

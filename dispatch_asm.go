@@ -244,9 +244,7 @@ func linesMiddle(ks *asmKernels, d, s, whole []byte, t *linesTable, size, width,
 		if end := (dph + size) & 63; n == full && end != 0 {
 			tail = 1<<end - 1
 		}
-		at := unsafe.Pointer(unsafe.SliceData(s))
-		ks.rowsLines((*byte)(unsafe.Add(unsafe.Pointer(&d[0]), -dph)), (*byte)(unsafe.Add(at, cur)), (*byte)(unsafe.Add(at, first)),
-			n, &t.tab[0], t.entries, head, tail)
+		ks.rowsLines(&d[0], &s[0], cur, first, n, &t.tab[0], t.entries, head, tail) // the kernel finds the lines
 	}
 	if done := min(64*n-dph, size); done < size {
 		linesRowsGo(d, s, max(done, 0), size, width, srcStride, tab)

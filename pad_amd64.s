@@ -12071,18 +12071,23 @@ aligned_bottom_end_1222:
 aligned_ret_1175:
 	RET
 
-// func rowsLinesAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, entries int, head uint64, tail uint64)
+// func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-64
+TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	MOVQ      dst+0(FP), AX
+	ANDQ      $-64, AX
 	MOVQ      src+8(FP), CX
-	MOVQ      first+16(FP), DX
-	MOVQ      n+24(FP), BX
-	MOVQ      tab+32(FP), SI
-	MOVQ      entries+40(FP), DI
-	MOVQ      head+48(FP), R8
+	MOVQ      CX, DX
+	MOVQ      first+24(FP), BX
+	ADDQ      BX, DX
+	MOVQ      cur+16(FP), BX
+	ADDQ      BX, CX
+	MOVQ      n+32(FP), BX
+	MOVQ      tab+40(FP), SI
+	MOVQ      entries+48(FP), DI
+	MOVQ      head+56(FP), R8
 	KMOVQ     R8, K1
-	MOVQ      tail+56(FP), R8
+	MOVQ      tail+64(FP), R8
 	KMOVQ     R8, K2
 	VMOVDQA64 (DX), Z0
 	VMOVDQA64 (CX), Z1

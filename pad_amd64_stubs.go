@@ -812,15 +812,17 @@ func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int,
 //go:noescape
 func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 
-// rowsLinesAVX512 makes n 64-byte blocks at dst (64-byte aligned) by a periodic
-// table of entries+1 entries of 64 indexes (entries even, the last entry
-// a copy of the first). The window of block j is the 128 bytes prev ++
-// cur of two aligned 64-byte blocks of src, first ++ src for block 0;
-// block j > 0 whose entry has bit 7 of its first index set moves the
-// window on by 64 bytes. Block 0 is stored under the mask head, block
-// n-1 under tail (both when n is 1), the others whole:
+// rowsLinesAVX512 makes n 64-byte blocks from dst rounded down to a multiple of
+// 64 by a periodic table of entries+1 entries of 64 indexes (entries
+// even, the last entry a copy of the first). The window of block j is
+// the 128 bytes prev ++ cur of two aligned 64-byte blocks of src, at
+// offsets first and cur from src for block 0; block j > 0 whose entry
+// has bit 7 of its first index set moves the window on by 64 bytes.
+// Block 0 is stored under the mask head, block n-1 under tail (both when
+// n is 1), the others whole. (The line arithmetic is the kernel's, so
+// that Go never holds a pointer outside dst's or src's allocation.)
 //
-//	prev, cur := first, src
+//	prev, cur := src[first:], src[cur:]
 //	for j := 0; j < n; j++ {
 //		x := tab[64*(j%entries):][:64]
 //		if j > 0 && x[0]&0x80 != 0 {
@@ -837,11 +839,11 @@ func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, widt
 //		}
 //	}
 //
-// first and src are 64-byte aligned, n >= 1. It requires AVX-512 F, BW
-// and VBMI.
+// src+first and src+cur are 64-byte aligned, n >= 1. It requires
+// AVX-512 F, BW and VBMI.
 //
 //go:noescape
-func rowsLinesAVX512(dst *byte, src *byte, first *byte, n int, tab *byte, entries int, head uint64, tail uint64)
+func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
 
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -64,8 +65,9 @@ func (c linesCall) check(t *testing.T, a *guardArena, kernel linesKernel) {
 		want[i] = 0xA5
 	}
 	rowsLinesGo(want, in, first, cur, c.n, c.tab, c.entries, c.head, c.tail)
+	off := r.IntN(64) // dst anywhere in the first line: the kernel rounds it down
 	for _, end := range [2]bool{true, false} {
-		dst, dp := a.place(0, len(want), 0, end)
+		dst, _ := a.place(0, len(want), 0, end)
 		src, _ := a.place(1, len(in), 0, end)
 		copy(src, in)
 		for i := range dst {
@@ -74,7 +76,7 @@ func (c linesCall) check(t *testing.T, a *guardArena, kernel linesKernel) {
 		func() {
 			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			defer a.catchFault(t, func() string { return fmt.Sprintf("rowsLines %v, %s", c, guardPass(end)) })
-			kernel(dp, &src[cur], &src[first], c.n, &c.tab[0], c.entries, c.head, c.tail)
+			kernel(&dst[off], &src[0], cur, first, c.n, &c.tab[0], c.entries, c.head, c.tail)
 		}()
 		if !bytes.Equal(dst, want) {
 			t.Fatalf("rowsLines %v, %s: %s", c, guardPass(end), gridFirstDiff(dst, want))
@@ -199,4 +201,49 @@ func TestLinesPlanes(t *testing.T) {
 		t.Fatalf("only %d of %d cases have lines tables", taken, cases)
 	}
 	t.Logf("%d of %d cases with lines tables", taken, cases)
+}
+
+// TestLinesHeapBuffers runs the lines wrapper on Go allocations that start
+// in the middle of a 64-byte line (348 and 336 bytes: objects of 352, at
+// phases 0 and 32), where the kernel reads and writes whole lines from
+// before the allocation. Under -race, checkptr fails a pointer that Go
+// computes outside an allocation: the kernel must do that arithmetic.
+func TestLinesHeapBuffers(t *testing.T) {
+	ks := tableKernelsOrSkip(t)
+	const width, mid, rows = 116, 112, 3
+	var tab shuffleTable
+	for i := range width { // edge padding by 2
+		tab.idx[i] = byte(min(max(i-2, 0), mid-1))
+		tab.take[i/64] |= 1 << (i % 64)
+	}
+	// unaligned returns n bytes of a fresh allocation that starts inside a
+	// line, keeping the others it tried alive so that they are not reused.
+	var keep [][]byte
+	unaligned := func(n int) []byte {
+		for range 64 {
+			b := make([]byte, n)
+			if addrPhase(b) != 0 {
+				return b
+			}
+			keep = append(keep, b)
+		}
+		t.Skipf("no allocation of %d bytes off a line", n)
+		return nil
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	for range 20 {
+		d, s := unaligned(rows*width), unaligned(rows*mid)
+		copy(s, randomBytes(r, len(s)))
+		lt := linesTableOf(&tab, width, mid, linesPeriod(width, mid), addrPhase(d), addrPhase(s))
+		if lt == nil {
+			t.Fatalf("no table for phases %d, %d", addrPhase(d), addrPhase(s))
+		}
+		want := make([]byte, len(d))
+		linesRowsGo(want, s, 0, len(want), width, mid, &tab)
+		linesMiddle(&ks, d, s, s, lt, len(d), width, mid, &tab)
+		if !bytes.Equal(d, want) {
+			t.Fatalf("phases %d, %d: %s", addrPhase(d), addrPhase(s), gridFirstDiff(d, want))
+		}
+	}
+	runtime.KeepAlive(keep)
 }

@@ -16,22 +16,27 @@ import (
 // and the loop makes two blocks a turn.
 func genRowsLines() {
 	name := "rowsLinesAVX512"
-	kernel(name, "func(dst, src, first *byte, n int, tab *byte, entries int, head, tail uint64)",
-		name+" makes n 64-byte blocks at dst (64-byte aligned) by a periodic",
-		"table of entries+1 entries of 64 indexes (entries even, the last entry",
-		"a copy of the first). The window of block j is the 128 bytes prev ++",
-		"cur of two aligned 64-byte blocks of src, first ++ src for block 0;",
-		"block j > 0 whose entry has bit 7 of its first index set moves the",
-		"window on by 64 bytes. Block 0 is stored under the mask head, block",
-		"n-1 under tail (both when n is 1), the others whole:",
+	kernel(name, "func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64)",
+		name+" makes n 64-byte blocks from dst rounded down to a multiple of",
+		"64 by a periodic table of entries+1 entries of 64 indexes (entries",
+		"even, the last entry a copy of the first). The window of block j is",
+		"the 128 bytes prev ++ cur of two aligned 64-byte blocks of src, at",
+		"offsets first and cur from src for block 0; block j > 0 whose entry",
+		"has bit 7 of its first index set moves the window on by 64 bytes.",
+		"Block 0 is stored under the mask head, block n-1 under tail (both when",
+		"n is 1), the others whole. (The line arithmetic is the kernel's, so",
+		"that Go never holds a pointer outside dst's or src's allocation.)",
 		"",
-		"\tprev, cur := first, src\n\tfor j := 0; j < n; j++ {\n\t\tx := tab[64*(j%entries):][:64]\n\t\tif j > 0 && x[0]&0x80 != 0 {\n\t\t\tprev, cur = cur, cur[64:]\n\t\t}\n\t\tfor i := 0; i < 64; i++ {\n\t\t\tif stored(j, i) {\n\t\t\t\tif k := x[i] & 127; k < 64 {\n\t\t\t\t\tdst[64*j+i] = prev[k]\n\t\t\t\t} else {\n\t\t\t\t\tdst[64*j+i] = cur[k-64]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
+		"\tprev, cur := src[first:], src[cur:]\n\tfor j := 0; j < n; j++ {\n\t\tx := tab[64*(j%entries):][:64]\n\t\tif j > 0 && x[0]&0x80 != 0 {\n\t\t\tprev, cur = cur, cur[64:]\n\t\t}\n\t\tfor i := 0; i < 64; i++ {\n\t\t\tif stored(j, i) {\n\t\t\t\tif k := x[i] & 127; k < 64 {\n\t\t\t\t\tdst[64*j+i] = prev[k]\n\t\t\t\t} else {\n\t\t\t\t\tdst[64*j+i] = cur[k-64]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
 		"",
-		"first and src are 64-byte aligned, n >= 1. It requires AVX-512 F, BW",
-		"and VBMI.")
+		"src+first and src+cur are 64-byte aligned, n >= 1. It requires",
+		"AVX-512 F, BW and VBMI.")
 	d := Load(Param("dst"), gp())
-	s := Load(Param("src"), gp())
-	first := Load(Param("first"), gp())
+	ANDQ(I32(-64), d)
+	s, first := Load(Param("src"), gp()), gp()
+	MOVQ(s, first)
+	ADDQ(Load(Param("first"), gp()), first)
+	ADDQ(Load(Param("cur"), gp()), s) // s steps on from the window's second block
 	n := Load(Param("n"), gp())
 	tab := Load(Param("tab"), gp())
 	entries := Load(Param("entries"), gp())
