@@ -60,6 +60,9 @@ type asmKernels struct {
 	// rowsLines: the middle rows of planes of narrow rows as aligned
 	// blocks (rowslines.go); likewise.
 	rowsLines linesKernel
+	// rowsExpand: constant padding of consecutive planes as aligned
+	// blocks (rowsexpand.go); likewise.
+	rowsExpand func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
 
 	// The streaming versions of copy and rowsAligned, for outputs larger
 	// than the cache (see streamMinBytes); nil where the level has none.

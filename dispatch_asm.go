@@ -294,6 +294,36 @@ func alignedFor(ks *asmKernels, dstStride, width int, tab *shuffleTable, stream 
 	return ks.aligned(stream)
 }
 
+// rowsExpandPads makes planes of constant padding, each plane t.top pad
+// bytes, t.rows rows and pad bytes up to t.plane, by the expand kernel
+// (rowsexpand.go) when the level in use has it, the planes and their rows
+// follow each other in dst and src, and dst starts on a 64-byte boundary
+// (the table's phase, as Go's large allocations do); it reports whether
+// it did. Each call makes whole periods of the table, so that each starts
+// at its first mask.
+func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, pat *[32]byte) bool {
+	ks := kernelsInUse()
+	if t == nil || ks == nil || ks.rowsExpand == nil || pl.n == 0 || pl.dst != t.plane ||
+		srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
+		return false
+	}
+	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
+	dst, src = dst[:out], src[:in]
+	per := max(1, chunkBytes/t.period) * t.period
+	for o, i := 0, 0; o < out; o, i = o+per, i+per/t.period*t.inBytes() {
+		n, s := min(per, out-o), &src[in-1] // past the input, the masks take nothing
+		if i < in {
+			s = &src[i]
+		}
+		if raceEnabled {
+			raceWrite(dst[o : o+n])
+			raceRead(src[min(i, in):min(i+per/t.period*t.inBytes(), in)])
+		}
+		ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat)
+	}
+	return true
+}
+
 // rowsAlignedPads makes planes of wide rows (wideFits) that follow each
 // other, each plane top bytes of the pattern, rows rows and bottom bytes of
 // the pattern (pad rows of constant padding, top and bottom multiples of

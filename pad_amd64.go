@@ -28,6 +28,9 @@ func cpuFeatures() []string {
 		if cpu.X86.HasAVX512VBMI {
 			f = append(f, "vbmi")
 		}
+		if cpu.X86.HasAVX512VBMI2 {
+			f = append(f, "vbmi2")
+		}
 	}
 	if len(f) == 0 {
 		f = append(f, "no avx2")
@@ -39,6 +42,16 @@ func cpuFeatures() []string {
 // VPERMI2B), else nil.
 func ifVBMI[F any](f F) F {
 	if cpu.X86.HasAVX512VBMI {
+		return f
+	}
+	var none F
+	return none
+}
+
+// ifVBMI2 returns the kernel f if the CPU has AVX-512 VBMI2 (VPEXPANDB),
+// else nil.
+func ifVBMI2[F any](f F) F {
+	if cpu.X86.HasAVX512VBMI2 {
 		return f
 	}
 	var none F
@@ -74,6 +87,7 @@ var asmKernelSets = []asmKernels{
 		rowsWide:    ifVBMI(rowsWideAVX512),
 		rowsAligned: ifVBMI(rowsAlignedAVX512),
 		rowsLines:   ifVBMI(rowsLinesAVX512),
+		rowsExpand:  ifVBMI2(rowsExpandAVX512),
 
 		copyStream:        copyStreamAVX512,
 		rowsAlignedStream: ifVBMI(rowsAlignedStreamAVX512),

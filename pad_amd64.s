@@ -12172,6 +12172,98 @@ lines_ret_1224:
 	VZEROUPPER
 	RET
 
+// func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI2, CMOV, POPCNT
+TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            n+16(FP), DX
+	MOVQ            tab+24(FP), BX
+	MOVQ            entries+32(FP), SI
+	SHLQ            $0x03, SI
+	LEAQ            (BX)(SI*1), DI
+	MOVQ            pat+40(FP), R8
+	VBROADCASTI64X4 (R8), Z0
+	CMPQ            DX, $0x00000100
+	JB              expand_singles_1233
+
+expand_quads_1232:
+	MOVQ      (BX), R8
+	MOVQ      8(BX), R9
+	MOVQ      16(BX), R10
+	MOVQ      24(BX), R11
+	KMOVQ     R8, K1
+	POPCNTQ   R8, R8
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX), K1, Z1
+	ADDQ      R8, CX
+	VMOVDQA64 Z1, (AX)
+	KMOVQ     R9, K1
+	POPCNTQ   R9, R9
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX), K1, Z1
+	ADDQ      R9, CX
+	VMOVDQA64 Z1, 64(AX)
+	KMOVQ     R10, K1
+	POPCNTQ   R10, R10
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX), K1, Z1
+	ADDQ      R10, CX
+	VMOVDQA64 Z1, 128(AX)
+	KMOVQ     R11, K1
+	POPCNTQ   R11, R11
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX), K1, Z1
+	ADDQ      R11, CX
+	VMOVDQA64 Z1, 192(AX)
+	ADDQ      $0x20, BX
+	MOVQ      BX, R8
+	SUBQ      SI, R8
+	CMPQ      BX, DI
+	CMOVQCC   R8, BX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000100, DX
+	CMPQ      DX, $0x00000100
+	JAE       expand_quads_1232
+
+expand_singles_1233:
+	CMPQ      DX, $0x40
+	JB        expand_tail_1234
+	MOVQ      (BX), R8
+	KMOVQ     R8, K1
+	POPCNTQ   R8, R8
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX), K1, Z1
+	ADDQ      R8, CX
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x08, BX
+	MOVQ      BX, R8
+	SUBQ      SI, R8
+	CMPQ      BX, DI
+	CMOVQCC   R8, BX
+	ADDQ      $0x40, AX
+	SUBQ      $0x40, DX
+	JMP       expand_singles_1233
+
+expand_tail_1234:
+	TESTQ     DX, DX
+	JZ        expand_ret_1235
+	LEAQ      lowmask64<>+0(SB), SI
+	KMOVQ     (SI)(DX*8), K1
+	KMOVQ     K1, DX
+	MOVQ      (BX), BX
+	ANDQ      DX, BX
+	KMOVQ     BX, K2
+	POPCNTQ   BX, BX
+	VMOVDQA64 Z0, Z0
+	VPEXPANDB (CX), K2, Z0
+	ADDQ      BX, CX
+	VMOVDQU8  Z0, K1, (AX)
+
+expand_ret_1235:
+	VZEROUPPER
+	RET
+
 // func storeFence()
 // Requires: MMX+
 TEXT ·storeFence(SB), NOSPLIT, $0

@@ -845,6 +845,28 @@ func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, widt
 //go:noescape
 func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
 
+// rowsExpandAVX512 writes n bytes to dst, 64-byte block j (the last one partial
+// when n is not a multiple of 64) by the mask tab[j%entries]: each byte
+// whose bit is set takes the next src byte, the others the pattern.
+// tab holds entries+3 masks, the last three copies of the first three.
+// It reads exactly the src bytes it takes:
+//
+//	s := 0
+//	for o := 0; o < n; o++ {
+//		if tab[o/64%entries]>>(o%64)&1 != 0 {
+//			dst[o] = src[s]
+//			s++
+//		} else {
+//			dst[o] = pat[o%32]
+//		}
+//	}
+//
+// dst is 64-byte aligned, n >= 1, entries >= 4. It requires AVX-512 F,
+// BW and VBMI2.
+//
+//go:noescape
+func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
+
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.
 //

@@ -215,7 +215,7 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 // whether it did. The runs would fill each plane's pad rows apart.
 func (k *byteKernels) planesPadded(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
 	size, r := k.size, &lv.row
-	if !kernelSize(size) || rowStride < 0 || r.wide[sizeIndex(size)] == nil {
+	if !kernelSize(size) || rowStride < 0 {
 		return false
 	}
 	top, bottom, run, ok := padRows(pl.runs, pl.outLen)
@@ -224,6 +224,12 @@ func (k *byteKernels) planesPadded(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	}
 	width := pl.blk * size
 	dst, src := k.dst[off*size:], k.src[(srcOff+run.src*rowStride+r.src*stride)*size:]
+	if !k.stream && rowsExpandPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, rowStride*size, pl.expand[sizeIndex(size)], &k.pat) {
+		return true
+	}
+	if r.wide[sizeIndex(size)] == nil {
+		return false
+	}
 	return rowsAlignedPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, run.n, rowStride*size, width, r.mid*size, r.left*size,
 		top*width, bottom*width, r.wide[sizeIndex(size)], &k.pat, k.stream)
 }

@@ -196,6 +196,10 @@ type level struct {
 	// size, the lines kernel's tables of its planes' middle rows
 	// (rowslines.go), or nil.
 	lines [5]*linesSet
+	// expand: the level above the innermost when its planes are pad rows
+	// of constant padding around consecutive input rows, per element
+	// size, the expand kernel's tables (rowsexpand.go), or nil.
+	expand [5]*expandTable
 }
 
 // rowRun is a run of n rows (blocks) of the level above the innermost,
@@ -570,6 +574,9 @@ func compile(s Spec, axes []axis) *Plan {
 		if n >= 3 && pl.rowIdx != nil {
 			buildLines(pl, last, p.strides[n-3], p.strides[n-2], p.strides[n-1])
 		}
+	}
+	if n := len(p.levels); n >= 2 {
+		buildExpand(&p.levels[n-2], last, p.strides[n-2])
 	}
 	p.streamLevels, p.streamAxes = inputProgram(p.levels), inputProgram(p.axes)
 	return p

@@ -83,6 +83,7 @@ func main() {
 	genRowsAligned(avx512)
 	genRowsAligned(avx512Stream)
 	genRowsLines()
+	genRowsExpand()
 	genStoreFence()
 
 	Generate()

@@ -1,0 +1,104 @@
+package pad
+
+// The expand kernel (KERNELS.md item 11) makes constant padding of planes
+// whose rows and planes follow each other in src and in dst (suite case a,
+// a conv pad of 56-float rows to 58) as one stream of 64-byte-aligned
+// blocks: each block is the next input bytes spread over the bytes its
+// mask takes, the pattern in the others. The masks repeat every
+// lcm(plane, 64) output bytes, so one table serves every plane, and the
+// kernel has no row or plane boundary to test. The aligned kernel makes
+// the same output with a few instructions per row more.
+
+// expandMaxEntries bounds an expand table: 16 KiB of masks.
+const expandMaxEntries = 2048
+
+// expandTable is the expand kernel's table of one element size for planes
+// of top pad bytes, rows rows of width bytes (left pad bytes, mid input
+// bytes, the rest pad) and bottom pad bytes: the mask of each 64-byte block
+// of a period of lcm(plane, 64) output bytes from a plane's start, plus
+// three copies of the first masks (the kernel reads four a turn). A short
+// period is repeated to four masks at least.
+type expandTable struct {
+	plane, rows, width, left, mid, top int
+	period, entries                    int // period bytes, entries masks
+	masks                              []uint64
+}
+
+// buildExpand builds the expand tables of the planes of pl at each element
+// size when their rows (of lv, constant padding) are pad rows around one
+// run of consecutive input rows whose pads take no input byte.
+func buildExpand(pl, lv *level, rowStride int) {
+	r := &lv.row
+	top, _, run, ok := padRows(pl.runs, pl.outLen)
+	if !ok || r.kind != rowConst || r.mid == 0 || run.n == 0 || rowStride != r.mid {
+		return
+	}
+	for si, size := range kernelSizes {
+		width := pl.blk * size
+		pl.expand[si] = newExpandTable(pl.outLen*width, run.n, width, r.left*size, r.mid*size, top*width)
+	}
+}
+
+// newExpandTable returns the table of planes of plane bytes, or nil when
+// its period needs more than expandMaxEntries masks.
+func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
+	period := plane / gcd(plane, 64) * 64
+	if period < 256 { // the kernel needs four masks a period or more
+		period *= (256 + period - 1) / period
+	}
+	entries := period / 64
+	if entries > expandMaxEntries {
+		return nil
+	}
+	t := &expandTable{plane: plane, rows: rows, width: width, left: left, mid: mid, top: top,
+		period: period, entries: entries, masks: make([]uint64, entries+3)}
+	for j := range entries {
+		var m uint64
+		for i := range 64 {
+			if t.takes(j*64 + i) {
+				m |= 1 << i
+			}
+		}
+		t.masks[j] = m
+	}
+	for i := entries; i < entries+3; i++ {
+		t.masks[i] = t.masks[(i-entries)%entries]
+	}
+	return t
+}
+
+// takes reports whether output byte o (from a plane's start) is an input
+// byte.
+func (t *expandTable) takes(o int) bool {
+	o = o%t.plane - t.top
+	if o < 0 || o >= t.rows*t.width {
+		return false
+	}
+	c := o%t.width - t.left
+	return c >= 0 && c < t.mid
+}
+
+// inBytes is the input one period of output takes.
+func (t *expandTable) inBytes() int { return t.period / t.plane * t.rows * t.mid }
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// rowsExpandGo is the Go version of the expand kernel (KERNELS.md item
+// 11), for the tests: n bytes of dst by the masks of tab, entries of them
+// repeating.
+func rowsExpandGo(dst, src []byte, n int, tab []uint64, entries int, pat *[32]byte) {
+	s := 0
+	for o := range n {
+		if tab[o/64%entries]>>(o%64)&1 != 0 {
+			dst[o] = src[s]
+			s++
+		} else {
+			dst[o] = pat[o%32]
+		}
+	}
+}

@@ -1,0 +1,236 @@
+//go:build unix && !purego && !noasm
+
+package pad
+
+import (
+	"bytes"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"runtime/debug"
+	"testing"
+)
+
+// expandCall is one random call of the expand kernel: a table of masks,
+// an output length, a pattern, and the input the masks take.
+type expandCall struct {
+	masks      []uint64 // entries+3, the last three copies of the first three
+	entries, n int
+	pat        [32]byte
+	srcLen     int
+	seed       uint64
+}
+
+func randomExpandCall(r *rand.Rand) expandCall {
+	c := expandCall{entries: 4 + r.IntN(40), n: 1 + r.IntN(64*40), seed: r.Uint64()}
+	if r.IntN(4) == 0 {
+		c.n = 1 + r.IntN(64*6) // the kernel's quad, single and tail steps
+	}
+	c.masks = make([]uint64, c.entries+3)
+	for j := range c.entries {
+		switch r.IntN(4) {
+		case 0:
+			c.masks[j] = 0
+		case 1:
+			c.masks[j] = ^uint64(0)
+		case 2: // a run, as rows make
+			c.masks[j] = ^uint64(0) << r.IntN(64) >> r.IntN(64)
+		default:
+			c.masks[j] = r.Uint64()
+		}
+	}
+	for i := range 3 {
+		c.masks[c.entries+i] = c.masks[i%c.entries]
+	}
+	for i := range c.pat {
+		c.pat[i] = byte(r.Uint32())
+	}
+	for j := 0; 64*j < c.n; j++ {
+		m := c.masks[j%c.entries]
+		if rest := c.n - 64*j; rest < 64 {
+			m &= 1<<rest - 1
+		}
+		c.srcLen += bits.OnesCount64(m)
+	}
+	return c
+}
+
+func (c expandCall) String() string {
+	return fmt.Sprintf("entries %d, n %d, %d input bytes", c.entries, c.n, c.srcLen)
+}
+
+// check runs the call with dst (64-byte aligned) and src at the ends (or
+// starts) of guarded regions of a, and compares with rowsExpandGo: the
+// input ends at a guard page, the bytes after dst's last up to its line's
+// end must keep their value.
+func (c expandCall) check(t *testing.T, a *guardArena, kernel func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte)) {
+	r := rand.New(rand.NewPCG(c.seed, 1))
+	in := randomBytes(r, c.srcLen)
+	line := (c.n + 63) &^ 63
+	want := bytes.Repeat([]byte{0xA5}, line)
+	rowsExpandGo(want, in, c.n, c.masks, c.entries, &c.pat)
+	for _, end := range [2]bool{true, false} {
+		dst, _ := a.place(0, line, 0, end)
+		src, ps := a.place(1, len(in), 0, end)
+		copy(src, in)
+		for i := range dst {
+			dst[i] = 0xA5
+		}
+		func() {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer a.catchFault(t, func() string { return fmt.Sprintf("rowsExpand %v, %s", c, guardPass(end)) })
+			kernel(&dst[0], ps, c.n, &c.masks[0], c.entries, &c.pat)
+		}()
+		if !bytes.Equal(dst, want) {
+			t.Fatalf("rowsExpand %v, %s: %s", c, guardPass(end), gridFirstDiff(dst, want))
+		}
+		if !bytes.Equal(src, in) {
+			t.Fatalf("rowsExpand %v, %s: the kernel wrote to its input", c, guardPass(end))
+		}
+	}
+}
+
+func expandKernelOrSkip(t *testing.T) func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte) {
+	for _, ks := range asmKernelSets {
+		if ks.supported && ks.rowsExpand != nil {
+			return ks.rowsExpand
+		}
+	}
+	t.Skip("no level of this CPU has the expand kernel (AVX-512 VBMI2)")
+	return nil
+}
+
+// TestRowsExpandKernel checks the expand kernel against its Go version on
+// random tables, with its input against a guard page (reading one byte
+// more than the masks take fails) and its output's line against another.
+func TestRowsExpandKernel(t *testing.T) {
+	kernel := expandKernelOrSkip(t)
+	a := newGuardArena(t, 2, 64*44)
+	r := rand.New(rand.NewPCG(11, 12))
+	calls := 3000
+	if testing.Short() {
+		calls = 300
+	}
+	for range calls {
+		randomExpandCall(r).check(t, a, kernel)
+	}
+}
+
+func FuzzRowsExpand(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		kernel := expandKernelOrSkip(t)
+		randomExpandCall(rand.New(rand.NewPCG(a, b))).check(t, newGuardArena(t, 2, 64*44), kernel)
+	})
+}
+
+// TestExpandPlanes pads random batches of planes by constant padding (pad
+// rows and pad columns, any value, element sizes 1 to 16) with dst on a
+// 64-byte boundary, where the expand kernel runs, and elsewhere, dst and
+// src against guard pages; compared with the reference.
+func TestExpandPlanes(t *testing.T) {
+	expandKernelOrSkip(t)
+	a := newGuardArena(t, 2, 1<<20)
+	r := rand.New(rand.NewPCG(5, 6))
+	cases := 300
+	if testing.Short() {
+		cases = 50
+	}
+	taken := 0
+	for range cases {
+		es := 1 << r.IntN(5)
+		h, w := 1+r.IntN(20), 1+r.IntN(40)
+		if r.IntN(2) == 0 { // feature maps
+			h = 7 << r.IntN(3)
+			w = h
+		}
+		tp, bp, lp, rp := r.IntN(3), r.IntN(3), r.IntN(4), r.IntN(4)
+		if tp+bp == 0 {
+			tp = 1
+		}
+		shape := []int{1 + r.IntN(2), 1 + r.IntN(6), h, w}
+		spec := Spec{Mode: Constant, Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
+		p, err := newExecPlan(shape, spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := len(p.levels); l >= 2 && p.levels[l-2].expand[sizeIndex(es)] != nil {
+			taken++
+		}
+		n := es
+		for _, d := range shape {
+			n *= d
+		}
+		in := randomBytes(r, n)
+		value := randomBytes(r, es)
+		want, _, err := refPad(in, es, shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// dst aligned with its last line at the guard page, aligned at
+		// the page's start, then anywhere; the input at the page.
+		for pass := range 3 {
+			end := pass != 1
+			shift := (-len(want)) & 63
+			switch pass {
+			case 1:
+				shift = 0
+			case 2:
+				shift = r.IntN(64)
+			}
+			dst, _ := a.place(0, len(want), shift, end)
+			src, _ := a.place(1, len(in), 0, end)
+			copy(src, in)
+			what := fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift)
+			func() {
+				defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+				defer a.catchFault(t, func() string { return what })
+				if err := p.RunBytes(dst, src, es, value); err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+			}()
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("%s: %s", what, gridFirstDiff(dst, want))
+			}
+		}
+	}
+	if taken < cases/2 {
+		t.Fatalf("only %d of %d cases have expand tables", taken, cases)
+	}
+	t.Logf("%d of %d cases with expand tables", taken, cases)
+}
+
+// BenchmarkExpandPlanes: conv pads (constant 0 around H and W by 1, float32)
+// through RunBytes with dst on a 64-byte boundary, where the expand kernel
+// runs, and 16 bytes off it, where the aligned kernel (wide rows) or the
+// shuffle kernel (narrow rows) runs, against the memmove of the output
+// (suite case a: [1, 64, 56, 56]; then late-layer feature maps).
+func BenchmarkExpandPlanes(b *testing.B) {
+	for _, shape := range [][]int{{1, 64, 56, 56}, {1, 256, 14, 14}, {1, 512, 7, 7}} {
+		p, err := NewPlan(shape, Spec{Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}, Workers(1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		in, out := 4*shape[1]*shape[2]*shape[3], 4*shape[1]*(shape[2]+2)*(shape[3]+2)
+		src, buf, from := benchBytes(in), benchBytes(out+64), benchBytes(out)
+		name := fmt.Sprintf("shape=%v", shape)
+		b.Run(name+"/memmove", func(b *testing.B) {
+			b.SetBytes(int64(out))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				copy(buf[:out], from)
+			}
+		})
+		for _, off := range []int{0, 16} {
+			b.Run(fmt.Sprintf("%s/dstOff=%d", name, off), func(b *testing.B) {
+				b.SetBytes(int64(out))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := p.RunBytes(buf[off:off+out], src, 4, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
