@@ -33,6 +33,9 @@ func buildExpand(pl, lv *level, rowStride int) {
 	if !ok || r.kind != rowConst || r.mid == 0 || run.n == 0 || rowStride != r.mid {
 		return
 	}
+	if pl.outLen > expandMaxEntries*64/max(pl.blk, 1) {
+		return // a period is a plane at least
+	}
 	for si, size := range kernelSizes {
 		width := pl.blk * size
 		pl.expand[si] = newExpandTable(pl.outLen*width, run.n, width, r.left*size, r.mid*size, top*width)
@@ -52,14 +55,10 @@ func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 	}
 	t := &expandTable{plane: plane, rows: rows, width: width, left: left, mid: mid, top: top,
 		period: period, entries: entries, masks: make([]uint64, entries+3)}
-	for j := range entries {
-		var m uint64
-		for i := range 64 {
-			if t.takes(j*64 + i) {
-				m |= 1 << i
-			}
+	for p := 0; p < period; p += plane {
+		for r := range rows {
+			t.setRange(p+top+r*width+left, p+top+r*width+left+mid)
 		}
-		t.masks[j] = m
 	}
 	for i := entries; i < entries+3; i++ {
 		t.masks[i] = t.masks[(i-entries)%entries]
@@ -67,15 +66,20 @@ func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 	return t
 }
 
-// takes reports whether output byte o (from a plane's start) is an input
-// byte.
-func (t *expandTable) takes(o int) bool {
-	o = o%t.plane - t.top
-	if o < 0 || o >= t.rows*t.width {
-		return false
+// setRange sets the bits of output bytes [lo, hi) of the period.
+func (t *expandTable) setRange(lo, hi int) {
+	l, h := uint(lo), uint(hi)
+	if l/64 == h/64 {
+		t.masks[l/64] |= (1<<(h-l) - 1) << (l % 64)
+		return
 	}
-	c := o%t.width - t.left
-	return c >= 0 && c < t.mid
+	t.masks[l/64] |= ^uint64(0) << (l % 64)
+	for w := l/64 + 1; w < h/64; w++ {
+		t.masks[w] = ^uint64(0)
+	}
+	if h%64 != 0 {
+		t.masks[h/64] |= 1<<(h%64) - 1
+	}
 }
 
 // inBytes is the input one period of output takes.

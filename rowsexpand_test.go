@@ -1,0 +1,38 @@
+package pad
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestExpandTable checks the expand tables' masks byte by byte against
+// their definition (a byte of a plane is taken when it falls in a row's
+// input bytes), the period (a multiple of the plane and of 64 bytes, four
+// masks at least) and the copies after it.
+func TestExpandTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 500 {
+		left, mid, right := r.IntN(9), 1+r.IntN(70), r.IntN(9)
+		width, rows := left+mid+right, 1+r.IntN(12)
+		top, bottom := width*r.IntN(3), width*r.IntN(3)
+		plane := top + rows*width + bottom
+		tab := newExpandTable(plane, rows, width, left, mid, top)
+		if tab == nil {
+			t.Fatalf("plane %d: no table", plane)
+		}
+		if tab.period%plane != 0 || tab.period%64 != 0 || tab.entries != tab.period/64 || tab.entries < 4 || len(tab.masks) != tab.entries+3 {
+			t.Fatalf("plane %d: period %d, %d entries, %d masks", plane, tab.period, tab.entries, len(tab.masks))
+		}
+		for o := range tab.period + 3*64 {
+			q := o % tab.period % plane
+			c := (q - top) % width
+			want := q >= top && q < top+rows*width && c >= left && c < left+mid
+			if got := tab.masks[o/64]>>(o%64)&1 != 0; got != want {
+				t.Fatalf("plane %d (top %d, %d rows of %d+%d+%d): byte %d taken %v, want %v", plane, top, rows, left, mid, right, o, got, want)
+			}
+		}
+	}
+	if tab := newExpandTable(64*expandMaxEntries+4, 1, 4, 0, 4, 0); tab != nil {
+		t.Fatalf("a period over %d masks has a table", expandMaxEntries)
+	}
+}
