@@ -309,15 +309,16 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 	}
 	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
 	dst, src = dst[:out], src[:in]
-	per := max(1, chunkBytes/t.period) * t.period
-	for o, i := 0, 0; o < out; o, i = o+per, i+per/t.period*t.inBytes() {
+	periods := max(1, chunkBytes/t.period)
+	per, perIn := periods*t.period, periods*t.inBytes() // output and input of a call
+	for o, i := 0, 0; o < out; o, i = o+per, i+perIn {
 		n, s := min(per, out-o), &src[in-1] // past the input, the masks take nothing
 		if i < in {
 			s = &src[i]
 		}
 		if raceEnabled {
 			raceWrite(dst[o : o+n])
-			raceRead(src[min(i, in):min(i+per/t.period*t.inBytes(), in)])
+			raceRead(src[min(i, in):min(i+perIn, in)])
 		}
 		ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat)
 	}

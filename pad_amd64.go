@@ -38,20 +38,10 @@ func cpuFeatures() []string {
 	return f
 }
 
-// ifVBMI returns the kernel f if the CPU has AVX-512 VBMI (VPERMB,
-// VPERMI2B), else nil.
-func ifVBMI[F any](f F) F {
-	if cpu.X86.HasAVX512VBMI {
-		return f
-	}
-	var none F
-	return none
-}
-
-// ifVBMI2 returns the kernel f if the CPU has AVX-512 VBMI2 (VPEXPANDB),
+// ifCPU returns the kernel f if the CPU has the feature it needs (has),
 // else nil.
-func ifVBMI2[F any](f F) F {
-	if cpu.X86.HasAVX512VBMI2 {
+func ifCPU[F any](has bool, f F) F {
+	if has {
 		return f
 	}
 	var none F
@@ -83,13 +73,13 @@ var asmKernelSets = []asmKernels{
 			rowsEdge1AVX512, rowsEdge2AVX512, rowsEdge4AVX512, rowsEdge8AVX512, rowsEdge16AVX512},
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
-		rowsShuffle: ifVBMI(rowsShuffleAVX512),
-		rowsWide:    ifVBMI(rowsWideAVX512),
-		rowsAligned: ifVBMI(rowsAlignedAVX512),
-		rowsLines:   ifVBMI(rowsLinesAVX512),
-		rowsExpand:  ifVBMI2(rowsExpandAVX512),
+		rowsShuffle: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
+		rowsWide:    ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
+		rowsAligned: ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
+		rowsLines:   ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
+		rowsExpand:  ifCPU(cpu.X86.HasAVX512VBMI2, rowsExpandAVX512),
 
 		copyStream:        copyStreamAVX512,
-		rowsAlignedStream: ifVBMI(rowsAlignedStreamAVX512),
+		rowsAlignedStream: ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedStreamAVX512),
 	},
 }

@@ -19,9 +19,9 @@ const expandMaxEntries = 2048
 // three copies of the first masks (the kernel reads four a turn). A short
 // period is repeated to four masks at least.
 type expandTable struct {
-	plane, rows, width, left, mid, top int
-	period, entries                    int // period bytes, entries masks
-	masks                              []uint64
+	plane, rows, mid int
+	period, entries  int // period bytes, entries masks
+	masks            []uint64
 }
 
 // buildExpand builds the expand tables of the planes of pl at each element
@@ -45,7 +45,7 @@ func buildExpand(pl, lv *level, rowStride int) {
 // newExpandTable returns the table of planes of plane bytes, or nil when
 // its period needs more than expandMaxEntries masks.
 func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
-	period := plane / gcd(plane, 64) * 64
+	period := lcm(plane, 64)
 	if period < 256 { // the kernel needs four masks a period or more
 		period *= (256 + period - 1) / period
 	}
@@ -53,8 +53,7 @@ func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 	if entries > expandMaxEntries {
 		return nil
 	}
-	t := &expandTable{plane: plane, rows: rows, width: width, left: left, mid: mid, top: top,
-		period: period, entries: entries, masks: make([]uint64, entries+3)}
+	t := &expandTable{plane: plane, rows: rows, mid: mid, period: period, entries: entries, masks: make([]uint64, entries+3)}
 	for p := 0; p < period; p += plane {
 		for r := range rows {
 			t.setRange(p+top+r*width+left, p+top+r*width+left+mid)
@@ -84,25 +83,3 @@ func (t *expandTable) setRange(lo, hi int) {
 
 // inBytes is the input one period of output takes.
 func (t *expandTable) inBytes() int { return t.period / t.plane * t.rows * t.mid }
-
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
-// rowsExpandGo is the Go version of the expand kernel (KERNELS.md item
-// 11), for the tests: n bytes of dst by the masks of tab, entries of them
-// repeating.
-func rowsExpandGo(dst, src []byte, n int, tab []uint64, entries int, pat *[32]byte) {
-	s := 0
-	for o := range n {
-		if tab[o/64%entries]>>(o%64)&1 != 0 {
-			dst[o] = src[s]
-			s++
-		} else {
-			dst[o] = pat[o%32]
-		}
-	}
-}

@@ -36,3 +36,18 @@ func TestExpandTable(t *testing.T) {
 		t.Fatalf("a period over %d masks has a table", expandMaxEntries)
 	}
 }
+
+// rowsExpandGo is the Go version of the expand kernel (KERNELS.md item
+// 11), for the tests: n bytes of dst by the masks of tab, entries of them
+// repeating.
+func rowsExpandGo(dst, src []byte, n int, tab []uint64, entries int, pat *[32]byte) {
+	s := 0
+	for o := range n {
+		if tab[o/64%entries]>>(o%64)&1 != 0 {
+			dst[o] = src[s]
+			s++
+		} else {
+			dst[o] = pat[o%32]
+		}
+	}
+}

@@ -230,7 +230,7 @@ func TestRowsShuffleGuard(t *testing.T) {
 }
 
 // tableKernelsOrSkip returns the AVX-512 kernels if they include the
-// table kernels (shuffle, wide, aligned: all need VBMI, and ifVBMI sets
+// table kernels (shuffle, wide, aligned: all need VBMI, and ifCPU sets
 // them together).
 func tableKernelsOrSkip(t testing.TB) asmKernels {
 	for _, ks := range asmKernelSets {
