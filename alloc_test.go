@@ -43,3 +43,31 @@ func TestRunsAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestTableRunsAllocateNothing: a plan builds its kernels' tables at its
+// first run with an element size; every later run allocates nothing.
+func TestTableRunsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocations are not measured under -race")
+	}
+	for _, s := range []Spec{
+		{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}, // expand, wide
+		{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}},  // shuffle, lines
+	} {
+		shape := []int{2, 3, 14, 14}
+		p, err := NewPlan(shape, s, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, out := prod(shape), prod(p.OutShape())
+		for _, es := range kernelSizes {
+			src, dst := make([]byte, in*es), make([]byte, out*es)
+			if a := testing.AllocsPerRun(20, func() { p.RunBytes(dst, src, es, nil) }); a != 0 {
+				t.Errorf("%v, %d-byte elements: a run allocates %v times", s, es, a)
+			}
+			if p.tables[sizeIndex(es)].Load() == nil {
+				t.Errorf("%v, %d-byte elements: no tables after a run", s, es)
+			}
+		}
+	}
+}

@@ -86,8 +86,8 @@ func TestWideTablesAgreeWithCopy(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				lv := p.levels[len(p.levels)-1]
-				for si, tab := range lv.row.wide {
+				for si, size := range kernelSizes {
+					tab := p.tablesFor(size).wide
 					if tab == nil {
 						continue
 					}

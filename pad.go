@@ -27,6 +27,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -173,8 +174,10 @@ func Into[T any](dst, src []T, shape []int, s Spec, value T) error {
 	return Run(p, dst, src, value)
 }
 
-// Plan is a padding compiled for one input shape and Spec. It is immutable
-// and safe for concurrent use by any number of goroutines.
+// Plan is a padding compiled for one input shape and Spec. It is safe for
+// concurrent use by any number of goroutines. Its first run with an
+// element size builds the SIMD kernels' tables for that size; later runs
+// allocate nothing.
 type Plan struct {
 	in, out       []int // shapes
 	inLen, outLen int   // element counts
@@ -198,6 +201,10 @@ type Plan struct {
 	// Small outputs: the input index of each output element, -1 for the
 	// value (gather.go).
 	gather []int32
+
+	// The kernels' tables of levels at each kernel size (sizeIndex),
+	// built at the first run with that size (tables.go).
+	tables [5]atomic.Pointer[sizeTables]
 }
 
 // Option configures NewPlan.
@@ -262,6 +269,7 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 	}
 	if es, ok := byteSized[T](); ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
+		k.tab = p.tablesFor(es)
 		k.setSmallValue(unsafe.Pointer(&value))
 		k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(es))
 		return nil
@@ -338,6 +346,7 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 		return nil
 	}
 	k := newByteKernels(dst, src, elemSize)
+	k.tab = p.tablesFor(elemSize)
 	k.setValue(value)
 	k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(elemSize))
 	return nil

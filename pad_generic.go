@@ -18,10 +18,13 @@ type byteKernels struct {
 	value    []byte   // the value, when size > 16
 	zero     bool     // the value is all zero bytes
 	stream   bool     // the output is big enough for streaming stores (streamMinBytes)
+	tab      *sizeTables
 }
 
+// newByteKernels returns the kernels of a run without tables: Run and
+// RunBytes set the plan's (Plan.tablesFor).
 func newByteKernels(dst, src []byte, size int) byteKernels {
-	return byteKernels{dst: dst, src: src, size: size, zero: true}
+	return byteKernels{dst: dst, src: src, size: size, zero: true, tab: &noTables}
 }
 
 // kernelSize reports whether the byte kernels handle elements of size
@@ -195,14 +198,14 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	if pl.rowIdx == nil || rowStride < 0 || !kernelSize(size) {
 		return false
 	}
-	t := r.shuffle[sizeIndex(size)]
+	t := k.tab.shuffle
 	if t == nil {
 		return false
 	}
 	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
 	width, mid := (r.left+r.mid+r.right)*size, r.mid*size
 	ps, dstStride, srcStride := planes{n, dstPlane * size, srcPlane * size}, pl.blk*size, rowStride*size
-	if !k.stream && rowListLinesBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, pl.lines[sizeIndex(size)], t, &k.pat) {
+	if !k.stream && rowListLinesBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, k.tab.lines, t, &k.pat) {
 		return true
 	}
 	return rowListShuffleBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, t, &k.pat)
@@ -224,14 +227,14 @@ func (k *byteKernels) planesPadded(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	}
 	width := pl.blk * size
 	dst, src := k.dst[off*size:], k.src[(srcOff+run.src*rowStride+r.src*stride)*size:]
-	if !k.stream && rowsExpandPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, rowStride*size, pl.expand[sizeIndex(size)], &k.pat) {
+	if !k.stream && rowsExpandPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, rowStride*size, k.tab.expand, &k.pat) {
 		return true
 	}
-	if r.wide[sizeIndex(size)] == nil {
+	if k.tab.wide == nil {
 		return false
 	}
 	return rowsAlignedPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, run.n, rowStride*size, width, r.mid*size, r.left*size,
-		top*width, bottom*width, r.wide[sizeIndex(size)], &k.pat, k.stream)
+		top*width, bottom*width, k.tab.wide, &k.pat, k.stream)
 }
 
 // padRows reports whether the runs of a plane of rows rows are fills
@@ -274,10 +277,10 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 	ds, ss := dstStride*size, srcStride*size
 	pb := planes{pl.n, pl.dst * size, pl.src * size}
 	if kernelSize(size) {
-		if t := r.shuffle[sizeIndex(size)]; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
+		if t := k.tab.shuffle; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return
 		}
-		if t := r.wide[sizeIndex(size)]; t != nil && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat, k.stream) {
+		if t := k.tab.wide; t != nil && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat, k.stream) {
 			return
 		}
 	}

@@ -192,14 +192,6 @@ type level struct {
 	// is one pass of the kernel.
 	rowIdx []int32
 	rowMax int
-	// lines: the level above the innermost with rowIdx, per element
-	// size, the lines kernel's tables of its planes' middle rows
-	// (rowslines.go), or nil.
-	lines [5]*linesSet
-	// expand: the level above the innermost when its planes are pad rows
-	// of constant padding around consecutive input rows, per element
-	// size, the expand kernel's tables (rowsexpand.go), or nil.
-	expand [5]*expandTable
 }
 
 // rowRun is a run of n rows (blocks) of the level above the innermost,
@@ -275,8 +267,7 @@ type rowForm struct {
 	unit             int // elements per block: what an edge pad repeats
 	src              int // input index of the first copied block
 	pieces           []rowPiece
-	shuffle          [5]*shuffleTable // per kernel size (sizeIndex) whose rows are narrow enough (shuffle.go)
-	wide             [5]*shuffleTable // per kernel size whose rows suit the wide kernel (shuffle.go)
+	tabled           bool // the rows may have shuffle or wide tables (rowMap, tables.go)
 }
 
 // rowPiece is a run of n output blocks from output block at, block at+t
@@ -567,16 +558,10 @@ func compile(s Spec, axes []axis) *Plan {
 		p.strides[i] = stride
 		stride *= p.levels[i].inLen
 	}
-	buildShuffles(last, p.strides[len(p.levels)-1])
-	if n := len(p.levels); n >= 2 && last.row.shuffle != [5]*shuffleTable{} {
+	last.row.tabled = rowMap(last, p.strides[len(p.levels)-1]) != nil
+	if n := len(p.levels); n >= 2 && last.row.tabled && shuffleFits(last.outLen*last.blk, last.row.mid) {
 		pl := &p.levels[n-2]
 		pl.rowIdx, pl.rowMax = rowList(pl.runs, pl.outLen)
-		if n >= 3 && pl.rowIdx != nil {
-			buildLines(pl, last, p.strides[n-3], p.strides[n-2], p.strides[n-1])
-		}
-	}
-	if n := len(p.levels); n >= 2 {
-		buildExpand(&p.levels[n-2], last, p.strides[n-2])
 	}
 	p.streamLevels, p.streamAxes = inputProgram(p.levels), inputProgram(p.axes)
 	return p

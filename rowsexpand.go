@@ -24,22 +24,20 @@ type expandTable struct {
 	masks            []uint64
 }
 
-// buildExpand builds the expand tables of the planes of pl at each element
-// size when their rows (of lv, constant padding) are pad rows around one
-// run of consecutive input rows whose pads take no input byte.
-func buildExpand(pl, lv *level, rowStride int) {
+// expandOf returns the expand table at element size bytes of the planes
+// of pl if their rows (of lv, constant padding) are pad rows around one
+// run of consecutive input rows whose pads take no input byte, or nil.
+func expandOf(pl, lv *level, rowStride, size int) *expandTable {
 	r := &lv.row
 	top, _, run, ok := padRows(pl.runs, pl.outLen)
 	if !ok || r.kind != rowConst || r.mid == 0 || run.n == 0 || rowStride != r.mid {
-		return
+		return nil
 	}
 	if pl.outLen > expandMaxEntries*64/max(pl.blk, 1) {
-		return // a period is a plane at least
+		return nil // a period is a plane at least
 	}
-	for si, size := range kernelSizes {
-		width := pl.blk * size
-		pl.expand[si] = newExpandTable(pl.outLen*width, run.n, width, r.left*size, r.mid*size, top*width)
-	}
+	width := pl.blk * size
+	return newExpandTable(pl.outLen*width, run.n, width, r.left*size, r.mid*size, top*width)
 }
 
 // newExpandTable returns the table of planes of plane bytes, or nil when

@@ -154,7 +154,7 @@ func TestExpandPlanes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := len(p.levels); l >= 2 && p.levels[l-2].expand[sizeIndex(es)] != nil {
+		if p.tablesFor(es).expand != nil {
 			taken++
 		}
 		n := es

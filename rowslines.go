@@ -66,17 +66,14 @@ func (g *linesSet) table(dph, sph int) *linesTable {
 	return g.tables[a>>g.dShift<<(6-g.sShift)+b>>g.sShift] // gd, gs are powers of two
 }
 
-// buildLines builds the lines tables of the planes of pl (rows of the
-// innermost level lv) at each element size, planes planeStride input
-// elements apart, rows rowStride, elements stride.
-func buildLines(pl, lv *level, planeStride, rowStride, stride int) {
+// linesOf returns the lines tables at element size bytes of the planes of
+// pl, rows of the innermost level lv whose shuffle table is t, planes
+// planeStride input elements apart, rows rowStride, elements stride; or
+// nil.
+func linesOf(pl, lv *level, t *shuffleTable, planeStride, rowStride, stride, size int) *linesSet {
 	r := &lv.row
-	for si, size := range kernelSizes {
-		if t := r.shuffle[si]; t != nil {
-			pl.lines[si] = buildLinesSet(pl.rowIdx, t, (r.left+r.mid+r.right)*size, rowStride*size,
-				r.src*stride*size, pl.outLen*pl.blk*size, planeStride*size)
-		}
-	}
+	return buildLinesSet(pl.rowIdx, t, (r.left+r.mid+r.right)*size, rowStride*size,
+		r.src*stride*size, pl.outLen*pl.blk*size, planeStride*size)
 }
 
 // buildLinesSet returns the lines tables of planes of rows of width bytes

@@ -157,7 +157,7 @@ func TestLinesPlanes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := len(p.levels); l >= 2 && p.levels[l-2].lines[sizeIndex(es)] != nil {
+		if p.tablesFor(es).lines != nil {
 			taken++
 		}
 		n := es

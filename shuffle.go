@@ -66,48 +66,57 @@ func wideFits(width, mid, left int) bool {
 	return width >= 128 && width <= wideMax && mid >= 64 && left <= 64 && width-left-mid <= 64
 }
 
-// buildShuffles sets the shuffle tables of the innermost level lv (its row
-// form r recognised, stride its input stride) for each kernel size whose
-// rows fit: narrow rows (at most shuffleMax bytes) get a shuffle table,
-// wider rows with pads of at most 64 bytes a head-and-tail table (the
-// wide kernel). The element map is the level's own indexMap.
-func buildShuffles(lv *level, stride int) {
+// rowMap returns the element map of the rows of the innermost level lv
+// (its row form recognised, stride its input stride), its own indexMap,
+// when they may have shuffle or wide tables, or nil: rows of a general
+// form, wider than the wide kernel makes, or reading outside the window of
+// input the rows kernels take.
+func rowMap(lv *level, stride int) []int32 {
 	r := &lv.row
 	outElems := lv.outLen * lv.blk
 	if r.kind == rowGeneral || outElems > wideMax {
-		return
+		return nil
 	}
 	out := indexMap([]level{*lv}, []int{stride}, lv.inLen*stride, outElems)
 	base := int32(r.src * stride) // the input element the rows kernels' src points at
 	for _, j := range out {
 		if j >= 0 && (j < base || j-base >= int32(r.mid)) {
-			return // reads outside the row's window: not a row form after all
+			return nil // not a row form after all
 		}
 	}
-	for si, size := range kernelSizes {
-		width, mid, left := outElems*size, r.mid*size, r.left*size
-		// src is the byte of the src row output byte i takes, or -1.
-		src := func(i int) int {
-			j := out[i/size]
-			if j < 0 {
-				return -1
-			}
-			return int(j-base)*size + i%size
+	return out
+}
+
+// rowTables returns the tables of the rows of lv at element size bytes,
+// out their rowMap: narrow rows (at most shuffleMax bytes) get a shuffle
+// table, wider rows with pads of at most 64 bytes a head-and-tail table
+// (the wide kernel); either may be nil.
+func rowTables(lv *level, out []int32, stride, size int) (shuffle, wide *shuffleTable) {
+	r := &lv.row
+	base := int32(r.src * stride)
+	width, mid, left := len(out)*size, r.mid*size, r.left*size
+	// src is the byte of the src row output byte i takes, or -1.
+	src := func(i int) int {
+		j := out[i/size]
+		if j < 0 {
+			return -1
 		}
-		switch {
-		case shuffleFits(width, mid):
-			t := new(shuffleTable)
-			for i := 0; i < width; i++ {
-				if j := src(i); j >= 0 {
-					t.idx[i] = byte(j)
-					t.take[i/64] |= 1 << (i % 64)
-				}
-			}
-			r.shuffle[si] = t
-		case wideFits(width, mid, left):
-			r.wide[si] = wideTable(width, mid, left, src)
-		}
+		return int(j-base)*size + i%size
 	}
+	switch {
+	case shuffleFits(width, mid):
+		t := new(shuffleTable)
+		for i := 0; i < width; i++ {
+			if j := src(i); j >= 0 {
+				t.idx[i] = byte(j)
+				t.take[i/64] |= 1 << (i % 64)
+			}
+		}
+		return t, nil
+	case wideFits(width, mid, left):
+		return nil, wideTable(width, mid, left, src)
+	}
+	return nil, nil
 }
 
 // wideTable builds the head-and-tail table of a wide row, or returns nil
