@@ -71,3 +71,32 @@ func TestTableRunsAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelRunsAllocateNothing: runs split over goroutines take their
+// helpers and shared state from what earlier runs left, on every path.
+func TestParallelRunsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocations are not measured under -race")
+	}
+	shape := []int{4, 30, 40}
+	s := Spec{Mode: Reflect, Before: []int{1, 2, 3}, After: []int{2, 1, 3}}
+	p, err := NewPlan(shape, s, Workers(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := prod(shape), prod(p.OutShape())
+	src, dst := make([]float32, in), make([]float32, out)
+	b, sb := make([]byte, 8*out), make([]byte, 8*in)
+	strs, dstStrs := make([]string, in), make([]string, out)
+	strides := []int{1, 4, 120} // a transposed view
+	for name, run := range map[string]func(){
+		"Run":        func() { Run(p, dst, src, 0) },
+		"RunBytes":   func() { p.RunBytes(b, sb, 8, nil) },
+		"RunStrided": func() { RunStrided(p, dst, src, strides, 0) },
+		"Run string": func() { Run(p, dstStrs, strs, "x") },
+	} {
+		if a := testing.AllocsPerRun(50, run); a != 0 {
+			t.Errorf("%s with 3 workers allocates %v times per run", name, a)
+		}
+	}
+}

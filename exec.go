@@ -1,9 +1,6 @@
 package pad
 
-import (
-	"slices"
-	"sync"
-)
+import "sync"
 
 // The executor walks the levels of a compiled plan and hands the kernels
 // whole runs: a fill of many blocks, a copy of a run of input, a copy of
@@ -37,37 +34,15 @@ type kernels interface {
 }
 
 // execute runs the levels of a plan with the given input strides on the
-// given number of goroutines.
-func execute[K kernels](k K, levels []level, strides []int, workers int) {
+// given number of goroutines, those of a split run with their state from
+// pool (parallel.go).
+func execute[K kernels](k K, levels []level, strides []int, workers int, pool *sync.Pool) {
 	if workers = min(workers, levels[0].outLen); workers > 1 {
-		runParallel(k, levels, strides, workers)
+		runParallel(k, levels, strides, workers, pool)
 		return
 	}
 	x := executor[K]{k: k, levels: levels, strides: strides}
 	x.run(0, 0, 0)
-	k.flush()
-}
-
-// runParallel splits the top level's blocks into one range per goroutine.
-// Fills and reads of the input never read dst, so the ranges run at once;
-// then the segments that copy finished output run in order. The strides
-// are copied: what the goroutines share escapes to the heap, and the
-// caller's slice need not.
-func runParallel[K kernels](k K, levels []level, strides []int, workers int) {
-	x := executor[K]{k: k, levels: levels, strides: slices.Clone(strides)}
-	top := levels[0].outLen
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x.runBlocks(w*top/workers, (w+1)*top/workers)
-			k.flush()
-		}()
-	}
-	x.runBlocks(0, top/workers)
-	wg.Wait()
-	x.runCopies()
 	k.flush()
 }
 

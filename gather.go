@@ -35,7 +35,7 @@ func indexMap(levels []level, strides []int, inLen, outLen int) []int32 {
 		in[i] = int32(i)
 	}
 	out := make([]int32, outLen)
-	execute(typedKernels[int32]{out, in, -1}, levels, strides, 1)
+	execute(typedKernels[int32]{out, in, -1}, levels, strides, 1, nil)
 	return out
 }
 

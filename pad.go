@@ -27,6 +27,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -205,6 +206,10 @@ type Plan struct {
 	// The kernels' tables of levels at each kernel size (sizeIndex),
 	// built at the first run with that size (tables.go).
 	tables [5]atomic.Pointer[sizeTables]
+
+	// The state of runs split over goroutines, kept between runs
+	// (parallel.go).
+	parallel sync.Pool
 }
 
 // Option configures NewPlan.
@@ -218,7 +223,9 @@ type planOptions struct {
 // the calling goroutine only; n > 1 splits outputs of parallelMinBytes or
 // more over n goroutines by blocks of output rows. The default (n <= 0)
 // uses GOMAXPROCS goroutines for such outputs. Results are the same bit for
-// bit whatever the number of workers.
+// bit whatever the number of workers. The goroutines besides the caller's
+// are the package's helpers: started at the first run that needs them and
+// kept, idle, for the next.
 func Workers(n int) Option {
 	return func(o *planOptions) { o.workers = n }
 }
@@ -271,10 +278,10 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.tab = p.tablesFor(es)
 		k.setSmallValue(unsafe.Pointer(&value))
-		k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(es))
+		k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(es), &p.parallel)
 		return nil
 	}
-	execute(typedKernels[T]{dst, src, value}, p.levels, p.strides, p.workersFor(int(unsafe.Sizeof(value))))
+	execute(typedKernels[T]{dst, src, value}, p.levels, p.strides, p.workersFor(int(unsafe.Sizeof(value))), &p.parallel)
 	return nil
 }
 
@@ -304,10 +311,10 @@ func RunStrided[T any](p *Plan, dst, src []T, strides []int, value T) error {
 	if es, ok := byteSized[T](); ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.setSmallValue(unsafe.Pointer(&value))
-		k.execute(p.axes, p.streamAxes, strides, p.workersFor(es))
+		k.execute(p.axes, p.streamAxes, strides, p.workersFor(es), &p.parallel)
 		return nil
 	}
-	execute(typedKernels[T]{dst, src, value}, p.axes, strides, p.workersFor(int(unsafe.Sizeof(value))))
+	execute(typedKernels[T]{dst, src, value}, p.axes, strides, p.workersFor(int(unsafe.Sizeof(value))), &p.parallel)
 	return nil
 }
 
@@ -348,7 +355,7 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 	k := newByteKernels(dst, src, elemSize)
 	k.tab = p.tablesFor(elemSize)
 	k.setValue(value)
-	k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(elemSize))
+	k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(elemSize), &p.parallel)
 	return nil
 }
 
@@ -381,7 +388,7 @@ func (p *Plan) RunPacked(dst, src []byte, bits int, value uint8) error {
 	if p.outLen == 0 {
 		return nil
 	}
-	execute(packedKernels{dst: dst, src: src, bits: uint(bits), value: value}, p.levels, p.strides, 1)
+	execute(packedKernels{dst: dst, src: src, bits: uint(bits), value: value}, p.levels, p.strides, 1, nil)
 	if tail := p.outLen % perByte; tail != 0 {
 		dst[outBytes-1] &= 1<<(tail*bits) - 1
 	}

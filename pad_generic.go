@@ -76,13 +76,13 @@ func allZero(b []byte) bool {
 // streamed if not nil. The kernels reach the executor by pointer, from a
 // pool: by value, every kernel call would copy them (120 bytes), and a
 // pointer handed to the generic executor escapes.
-func (k *byteKernels) execute(levels, streamed []level, strides []int, workers int) {
+func (k *byteKernels) execute(levels, streamed []level, strides []int, workers int, pool *sync.Pool) {
 	p := byteKernelsPool.Get().(*byteKernels)
 	*p = *k
 	if p.stream = streams(len(k.dst), workers); p.stream && streamed != nil {
 		levels = streamed
 	}
-	execute(p, levels, strides, workers)
+	execute(p, levels, strides, workers, pool)
 	*p = byteKernels{} // drop the slices
 	byteKernelsPool.Put(p)
 }
