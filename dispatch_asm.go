@@ -2,7 +2,10 @@
 
 package pad
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 // The dispatch wrappers of the architectures with assembly: they check
 // bounds, report memory to the race detector, split long runs into calls
@@ -303,8 +306,8 @@ func alignedFor(ks *asmKernels, dstStride, width int, tab *shuffleTable, stream 
 // at its first mask.
 func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if t == nil || ks == nil || ks.rowsExpand == nil || pl.n == 0 || pl.dst != t.plane ||
-		srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
+	if t == nil || ks == nil || ks.rowsExpand == nil && (ks.rowsExpandDwords == nil || t.dwords == nil) ||
+		pl.n == 0 || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
 		return false
 	}
 	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
@@ -320,10 +323,37 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 			raceWrite(dst[o : o+n])
 			raceRead(src[min(i, in):min(i+perIn, in)])
 		}
-		ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat)
+		if ks.rowsExpand != nil {
+			ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat)
+		} else {
+			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], len(t.dwords), pat, expandDwordsLUT())
+		}
 	}
 	return true
 }
+
+// expandDwordsLUT is rowsExpandDwordsAVX2's table: for each 8-bit word
+// mask, the index of the src word each taken word takes, bit 31 set (0
+// for the words that take the pattern); then, for c from 0 to 8, the mask
+// of the first c words.
+var expandDwordsLUT = sync.OnceValue(func() *[265][8]uint32 {
+	var t [265][8]uint32
+	for m := range 256 {
+		k := uint32(0)
+		for i := range 8 {
+			if m>>i&1 != 0 {
+				t[m][i] = 1<<31 | k
+				k++
+			}
+		}
+	}
+	for c := range 9 {
+		for i := range c {
+			t[256+c][i] = ^uint32(0)
+		}
+	}
+	return &t
+})
 
 // rowsAlignedPads makes planes of wide rows (wideFits) that follow each
 // other, each plane top bytes of the pattern, rows rows and bottom bytes of

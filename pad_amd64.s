@@ -12264,6 +12264,116 @@ expand_ret_1235:
 	VZEROUPPER
 	RET
 
+// func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)
+// Requires: AVX, AVX2, CMOV, POPCNT
+TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    tab+24(FP), BX
+	MOVQ    BX, SI
+	MOVQ    entries+32(FP), DI
+	ADDQ    DI, SI
+	MOVQ    BX, DI
+	MOVQ    lut+48(FP), R8
+	MOVQ    pat+40(FP), R9
+	VMOVDQU (R9), Y0
+	CMPQ    DX, $0x40
+	JB      expandw_single_1237
+
+expandw_pairs_1236:
+	MOVWQZX (BX), R9
+	CMPQ    R9, $0x0000ffff
+	JNE     expandw_general_1240
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQA Y1, (AX)
+	VMOVDQA Y2, 32(AX)
+	ADDQ    $0x40, CX
+	JMP     expandw_next_1241
+
+expandw_general_1240:
+	MOVBQZX    (BX), R9
+	POPCNTQ    R9, R10
+	MOVQ       R10, R11
+	SHLQ       $0x05, R11
+	SHLQ       $0x05, R9
+	VMOVDQU    8192(R8)(R11*1), Y1
+	VMOVDQU    (R8)(R9*1), Y2
+	VPMASKMOVD (CX), Y1, Y1
+	VPERMD     Y1, Y2, Y1
+	VBLENDVPS  Y2, Y1, Y0, Y1
+	SHLQ       $0x02, R10
+	VMOVDQA    Y1, (AX)
+	MOVBQZX    1(BX), R9
+	POPCNTQ    R9, R11
+	MOVQ       R11, R12
+	SHLQ       $0x05, R12
+	SHLQ       $0x05, R9
+	VMOVDQU    8192(R8)(R12*1), Y1
+	VMOVDQU    (R8)(R9*1), Y2
+	VPMASKMOVD (CX)(R10*1), Y1, Y1
+	VPERMD     Y1, Y2, Y1
+	VBLENDVPS  Y2, Y1, Y0, Y1
+	SHLQ       $0x02, R11
+	VMOVDQA    Y1, 32(AX)
+	ADDQ       R10, CX
+	ADDQ       R11, CX
+
+expandw_next_1241:
+	ADDQ    $0x02, BX
+	CMPQ    BX, SI
+	CMOVQEQ DI, BX
+	ADDQ    $0x40, AX
+	SUBQ    $0x40, DX
+	CMPQ    DX, $0x40
+	JAE     expandw_pairs_1236
+
+expandw_single_1237:
+	CMPQ       DX, $0x20
+	JB         expandw_tail_1238
+	MOVBQZX    (BX), SI
+	POPCNTQ    SI, DI
+	MOVQ       DI, R9
+	SHLQ       $0x05, R9
+	SHLQ       $0x05, SI
+	VMOVDQU    8192(R8)(R9*1), Y1
+	VMOVDQU    (R8)(SI*1), Y2
+	VPMASKMOVD (CX), Y1, Y1
+	VPERMD     Y1, Y2, Y1
+	VBLENDVPS  Y2, Y1, Y0, Y1
+	SHLQ       $0x02, DI
+	VMOVDQA    Y1, (AX)
+	ADDQ       DI, CX
+	ADDQ       $0x01, BX
+	ADDQ       $0x20, AX
+	SUBQ       $0x20, DX
+
+expandw_tail_1238:
+	TESTQ      DX, DX
+	JZ         expandw_ret_1239
+	SHRQ       $0x02, DX
+	MOVBQZX    (BX), BX
+	SHLQ       $0x05, DX
+	VMOVDQU    8192(R8)(DX*1), Y1
+	VMOVMSKPS  Y1, DX
+	ANDQ       DX, BX
+	POPCNTQ    BX, DX
+	MOVQ       DX, SI
+	SHLQ       $0x05, SI
+	SHLQ       $0x05, BX
+	VMOVDQU    8192(R8)(SI*1), Y2
+	VMOVDQU    (R8)(BX*1), Y3
+	VPMASKMOVD (CX), Y2, Y2
+	VPERMD     Y2, Y3, Y2
+	VBLENDVPS  Y3, Y2, Y0, Y2
+	SHLQ       $0x02, DX
+	VPMASKMOVD Y2, Y1, (AX)
+
+expandw_ret_1239:
+	VZEROUPPER
+	RET
+
 // func storeFence()
 // Requires: MMX+
 TEXT ·storeFence(SB), NOSPLIT, $0

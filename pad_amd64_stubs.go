@@ -867,6 +867,29 @@ func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte,
 //go:noescape
 func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
 
+// rowsExpandDwordsAVX2 writes n bytes to dst, 32-byte block j (the last one partial
+// when n is not a multiple of 32) by the word mask tab[j%entries]: each
+// 4-byte word whose bit is set takes the next 4 src bytes, the others
+// the pattern. lut[m] holds, for mask m, the index of the src word each
+// taken word takes with bit 31 set (0 for the others), and lut[256+c]
+// the mask of the first c words. It reads exactly the src bytes it takes:
+//
+//	s := 0
+//	for w := 0; w < n/4; w++ {
+//		if tab[w/8%entries]>>(w%8)&1 != 0 {
+//			copy(dst[4*w:4*w+4], src[s:s+4])
+//			s += 4
+//		} else {
+//			copy(dst[4*w:4*w+4], pat[4*w%32:])
+//		}
+//	}
+//
+// dst is 32-byte aligned, n >= 4 and a multiple of 4, entries even. It
+// requires AVX2 and POPCNT.
+//
+//go:noescape
+func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)
+
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.
 //

@@ -22,6 +22,10 @@ type expandTable struct {
 	plane, rows, mid int
 	period, entries  int // period bytes, entries masks
 	masks            []uint64
+	// dwords: when every 4-byte word of the period is taken whole or not
+	// at all (elements of 4, 8 or 16 bytes), the word masks of its 32-byte
+	// blocks, for the AVX2 kernel (rowsExpandDwordsAVX2); else nil.
+	dwords []byte
 }
 
 // expandOf returns the expand table at element size bytes of the planes
@@ -60,7 +64,27 @@ func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 	for i := entries; i < entries+3; i++ {
 		t.masks[i] = t.masks[(i-entries)%entries]
 	}
+	t.dwords = dwordMasks(t.masks[:entries])
 	return t
+}
+
+// dwordMasks returns the word masks of the 32-byte halves of masks (bit i
+// of byte 2j+h: bytes 32h+4i to 32h+4i+3 of mask j), or nil if a word of
+// masks is taken in part.
+func dwordMasks(masks []uint64) []byte {
+	w := make([]byte, 2*len(masks))
+	for j, m := range masks {
+		for i := range 16 {
+			switch m >> (4 * i) & 15 {
+			case 15:
+				w[2*j+i/8] |= 1 << (i % 8)
+			case 0:
+			default:
+				return nil
+			}
+		}
+	}
+	return w
 }
 
 // setRange sets the bits of output bytes [lo, hi) of the period.

@@ -11,20 +11,24 @@ import (
 	"testing"
 )
 
-// expandCall is one random call of the expand kernel: a table of masks,
+// expandCall is one random call of an expand kernel: a table of masks,
 // an output length, a pattern, and the input the masks take.
 type expandCall struct {
 	masks      []uint64 // entries+3, the last three copies of the first three
+	words      []byte   // for words calls, the word masks (expandTable.dwords)
 	entries, n int
 	pat        [32]byte
 	srcLen     int
 	seed       uint64
 }
 
-func randomExpandCall(r *rand.Rand) expandCall {
+// randomExpandCall returns a random call; with words, one whose masks take
+// whole 4-byte words and whose length is a multiple of 4 (the AVX2
+// kernel's).
+func randomExpandCall(r *rand.Rand, words bool) expandCall {
 	c := expandCall{entries: 4 + r.IntN(40), n: 1 + r.IntN(64*40), seed: r.Uint64()}
 	if r.IntN(4) == 0 {
-		c.n = 1 + r.IntN(64*6) // the kernel's quad, single and tail steps
+		c.n = 1 + r.IntN(64*6) // the kernels' quad or pair, single and tail steps
 	}
 	c.masks = make([]uint64, c.entries+3)
 	for j := range c.entries {
@@ -38,6 +42,17 @@ func randomExpandCall(r *rand.Rand) expandCall {
 		default:
 			c.masks[j] = r.Uint64()
 		}
+	}
+	if words {
+		c.n = (c.n + 3) &^ 3
+		for j := range c.entries {
+			var m uint64
+			for i := range 16 { // each word takes as its first byte does
+				m |= (c.masks[j] >> (4 * i) & 1) * 15 << (4 * i)
+			}
+			c.masks[j] = m
+		}
+		c.words = dwordMasks(c.masks[:c.entries])
 	}
 	for i := range 3 {
 		c.masks[c.entries+i] = c.masks[i%c.entries]
@@ -59,11 +74,44 @@ func (c expandCall) String() string {
 	return fmt.Sprintf("entries %d, n %d, %d input bytes", c.entries, c.n, c.srcLen)
 }
 
+// expandKernel is an expand kernel under test: its name, whether it takes
+// word tables, and a call of it.
+type expandKernel struct {
+	name  string
+	words bool
+	run   func(c *expandCall, dst, src *byte)
+}
+
+// expandKernels returns the expand kernels of every level this CPU
+// supports, or skips the test if it has none.
+func expandKernels(t *testing.T) []expandKernel {
+	var ks []expandKernel
+	for _, set := range asmKernelSets {
+		if !set.supported {
+			continue
+		}
+		if k := set.rowsExpand; k != nil {
+			ks = append(ks, expandKernel{"rowsExpand " + set.level.String(), false, func(c *expandCall, dst, src *byte) {
+				k(dst, src, c.n, &c.masks[0], c.entries, &c.pat)
+			}})
+		}
+		if k := set.rowsExpandDwords; k != nil {
+			ks = append(ks, expandKernel{"rowsExpandDwords " + set.level.String(), true, func(c *expandCall, dst, src *byte) {
+				k(dst, src, c.n, &c.words[0], len(c.words), &c.pat, expandDwordsLUT())
+			}})
+		}
+	}
+	if len(ks) == 0 {
+		t.Skip("no level of this CPU has an expand kernel (AVX-512 VBMI2, or AVX2)")
+	}
+	return ks
+}
+
 // check runs the call with dst (64-byte aligned) and src at the ends (or
 // starts) of guarded regions of a, and compares with rowsExpandGo: the
 // input ends at a guard page, the bytes after dst's last up to its line's
 // end must keep their value.
-func (c expandCall) check(t *testing.T, a *guardArena, kernel func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte)) {
+func (c expandCall) check(t *testing.T, a *guardArena, k expandKernel) {
 	r := rand.New(rand.NewPCG(c.seed, 1))
 	in := randomBytes(r, c.srcLen)
 	line := (c.n + 63) &^ 63
@@ -78,49 +126,42 @@ func (c expandCall) check(t *testing.T, a *guardArena, kernel func(dst, src *byt
 		}
 		func() {
 			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-			defer a.catchFault(t, func() string { return fmt.Sprintf("rowsExpand %v, %s", c, guardPass(end)) })
-			kernel(&dst[0], ps, c.n, &c.masks[0], c.entries, &c.pat)
+			defer a.catchFault(t, func() string { return fmt.Sprintf("%s %v, %s", k.name, c, guardPass(end)) })
+			k.run(&c, &dst[0], ps)
 		}()
 		if !bytes.Equal(dst, want) {
-			t.Fatalf("rowsExpand %v, %s: %s", c, guardPass(end), gridFirstDiff(dst, want))
+			t.Fatalf("%s %v, %s: %s", k.name, c, guardPass(end), gridFirstDiff(dst, want))
 		}
 		if !bytes.Equal(src, in) {
-			t.Fatalf("rowsExpand %v, %s: the kernel wrote to its input", c, guardPass(end))
+			t.Fatalf("%s %v, %s: the kernel wrote to its input", k.name, c, guardPass(end))
 		}
 	}
 }
 
-func expandKernelOrSkip(t *testing.T) func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte) {
-	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsExpand != nil {
-			return ks.rowsExpand
-		}
-	}
-	t.Skip("no level of this CPU has the expand kernel (AVX-512 VBMI2)")
-	return nil
-}
-
-// TestRowsExpandKernel checks the expand kernel against its Go version on
-// random tables, with its input against a guard page (reading one byte
-// more than the masks take fails) and its output's line against another.
+// TestRowsExpandKernel checks the expand kernels against their Go version
+// on random tables, with the input against a guard page (reading one byte
+// more than the masks take fails) and the output's line against another.
 func TestRowsExpandKernel(t *testing.T) {
-	kernel := expandKernelOrSkip(t)
 	a := newGuardArena(t, 2, 64*44)
 	r := rand.New(rand.NewPCG(11, 12))
 	calls := 3000
 	if testing.Short() {
 		calls = 300
 	}
-	for range calls {
-		randomExpandCall(r).check(t, a, kernel)
+	for _, k := range expandKernels(t) {
+		for range calls {
+			randomExpandCall(r, k.words).check(t, a, k)
+		}
 	}
 }
 
 func FuzzRowsExpand(f *testing.F) {
 	f.Add(uint64(1), uint64(2))
 	f.Fuzz(func(t *testing.T, a, b uint64) {
-		kernel := expandKernelOrSkip(t)
-		randomExpandCall(rand.New(rand.NewPCG(a, b))).check(t, newGuardArena(t, 2, 64*44), kernel)
+		arena := newGuardArena(t, 2, 64*44)
+		for _, k := range expandKernels(t) {
+			randomExpandCall(rand.New(rand.NewPCG(a, b)), k.words).check(t, arena, k)
+		}
 	})
 }
 
@@ -129,7 +170,13 @@ func FuzzRowsExpand(f *testing.F) {
 // 64-byte boundary, where the expand kernel runs, and elsewhere, dst and
 // src against guard pages; compared with the reference.
 func TestExpandPlanes(t *testing.T) {
-	expandKernelOrSkip(t)
+	expandKernels(t)
+	for _, l := range []kernelLevel{active, levelAVX2} {
+		t.Run(l.String(), func(t *testing.T) { withLevel(l, func() { testExpandPlanes(t) }) })
+	}
+}
+
+func testExpandPlanes(t *testing.T) {
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(5, 6))
 	cases := 300
@@ -154,8 +201,8 @@ func TestExpandPlanes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.tablesFor(es).expand != nil {
-			taken++
+		if tb := p.tablesFor(es).expand; tb != nil && (kernelsInUse().rowsExpand != nil || tb.dwords != nil) {
+			taken++ // a table the level's kernel takes
 		}
 		n := es
 		for _, d := range shape {

@@ -1,6 +1,7 @@
 package pad
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -31,6 +32,40 @@ func TestExpandTable(t *testing.T) {
 				t.Fatalf("plane %d (top %d, %d rows of %d+%d+%d): byte %d taken %v, want %v", plane, top, rows, left, mid, right, o, got, want)
 			}
 		}
+	}
+	// The word masks: present when every 4-byte word is taken whole or
+	// not at all (4-byte elements always), each bit that word's.
+	words := 0
+	for range 300 {
+		es := []int{1, 2, 4, 8}[r.IntN(4)]
+		left, mid, right := es*r.IntN(3), es*(1+r.IntN(20)), es*r.IntN(3)
+		width, rows := left+mid+right, 1+r.IntN(12)
+		top := width * r.IntN(3)
+		plane := top + rows*width + width*r.IntN(3)
+		tab := newExpandTable(plane, rows, width, left, mid, top)
+		whole := true
+		for w := range tab.period / 4 {
+			n := bits.OnesCount64(tab.masks[w/16] >> (4 * (w % 16)) & 15)
+			whole = whole && (n == 0 || n == 4)
+		}
+		if (tab.dwords != nil) != whole || es >= 4 && !whole {
+			t.Fatalf("%d-byte elements, plane %d: words taken whole %v, word masks %v", es, plane, whole, tab.dwords != nil)
+		}
+		if tab.dwords == nil {
+			continue
+		}
+		words++
+		if len(tab.dwords) != 2*tab.entries {
+			t.Fatalf("plane %d: %d word masks for %d masks", plane, len(tab.dwords), tab.entries)
+		}
+		for w := range tab.period / 4 {
+			if got, want := tab.dwords[w/8]>>(w%8)&1, byte(tab.masks[w/16]>>(4*(w%16))&1); got != want {
+				t.Fatalf("plane %d: word %d taken %d, its bytes %d", plane, w, got, want)
+			}
+		}
+	}
+	if words < 100 {
+		t.Fatalf("only %d of 300 tables have word masks", words)
 	}
 	if tab := newExpandTable(64*expandMaxEntries+4, 1, 4, 0, 4, 0); tab != nil {
 		t.Fatalf("a period over %d masks has a table", expandMaxEntries)

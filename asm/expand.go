@@ -113,3 +113,132 @@ func genRowsExpand() {
 	VZEROUPPER()
 	RET()
 }
+
+// genRowsExpandDwords emits rowsExpandDwordsAVX2: the expand kernel for
+// CPUs without VBMI2 (AVX2, and AVX-512 without it), for tables whose
+// masks take whole 4-byte words (elements of 4, 8 or 16 bytes). Each
+// 32-byte block is one VPERMD of the next input words, loaded by
+// VPMASKMOVD (exactly the words the block takes), blended with the
+// pattern: a table of 256 entries gives, for the block's 8-bit word mask,
+// each word's index and, in its sign bit, whether it takes one. Two blocks
+// a turn.
+func genRowsExpandDwords() {
+	name := "rowsExpandDwordsAVX2"
+	kernel(name, "func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)",
+		name+" writes n bytes to dst, 32-byte block j (the last one partial",
+		"when n is not a multiple of 32) by the word mask tab[j%entries]: each",
+		"4-byte word whose bit is set takes the next 4 src bytes, the others",
+		"the pattern. lut[m] holds, for mask m, the index of the src word each",
+		"taken word takes with bit 31 set (0 for the others), and lut[256+c]",
+		"the mask of the first c words. It reads exactly the src bytes it takes:",
+		"",
+		"\ts := 0\n\tfor w := 0; w < n/4; w++ {\n\t\tif tab[w/8%entries]>>(w%8)&1 != 0 {\n\t\t\tcopy(dst[4*w:4*w+4], src[s:s+4])\n\t\t\ts += 4\n\t\t} else {\n\t\t\tcopy(dst[4*w:4*w+4], pat[4*w%32:])\n\t\t}\n\t}",
+		"",
+		"dst is 32-byte aligned, n >= 4 and a multiple of 4, entries even. It",
+		"requires AVX2 and POPCNT.")
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+	n := Load(Param("n"), gp())
+	tp := Load(Param("tab"), gp())
+	end := gp()
+	MOVQ(tp, end)
+	ADDQ(Load(Param("entries"), gp()), end)
+	start := gp()
+	MOVQ(tp, start)
+	lut := Load(Param("lut"), gp())
+	ypat := YMM()
+	VMOVDQU(at(Load(Param("pat"), gp()), 0), ypat)
+
+	// block makes the block of the mask at tp+off from the src words at
+	// s+in and stores it at d+off*32, whole, or its first cut words under
+	// their mask when cut is not nil (the mask is cut to them first). It
+	// returns the bytes it took: the loop adds them to s after a pair,
+	// so that the only chain from block to block is that one addition.
+	block := func(off int, in reg.Register, cut reg.Register) reg.GPVirtual {
+		m, c := gp(), gp()
+		MOVBQZX(at(tp, off), m)
+		var sm reg.VecVirtual
+		if cut != nil {
+			k := gp()
+			MOVQ(cut, k)
+			SHLQ(U8(5), k)
+			sm = YMM()
+			VMOVDQU(Mem{Base: lut, Index: k, Scale: 1, Disp: 256 * 32}, sm)
+			VMOVMSKPS(sm, k.As32()) // (1 << cut) - 1
+			ANDQ(k, m)
+		}
+		POPCNTQ(m, c)
+		pc := gp()
+		MOVQ(c, pc)
+		SHLQ(U8(5), pc)
+		SHLQ(U8(5), m)
+		pm, idx, w := YMM(), YMM(), YMM()
+		VMOVDQU(Mem{Base: lut, Index: pc, Scale: 1, Disp: 256 * 32}, pm)
+		VMOVDQU(Mem{Base: lut, Index: m, Scale: 1}, idx)
+		src := at(s, 0)
+		if in != nil {
+			src = Mem{Base: s, Index: in, Scale: 1}
+		}
+		VPMASKMOVD(src, pm, w) // the taken words only
+		VPERMD(w, idx, w)
+		VBLENDVPS(idx, w, ypat, w) // taken words (idx's sign) from w, the others the pattern
+		SHLQ(U8(2), c)             // 4 bytes a word
+		if cut == nil {
+			VMOVDQA(w, at(d, off*32))
+		} else {
+			VPMASKMOVD(w, sm, at(d, off*32))
+		}
+		return c
+	}
+
+	pairs, singles, tail, ret := newLabel("expandw_pairs"), newLabel("expandw_single"), newLabel("expandw_tail"), newLabel("expandw_ret")
+	CMPQ(n, U8(64))
+	JB(LabelRef(singles))
+	Label(pairs) // while 64 or more bytes are left, two whole blocks
+	general, next := newLabel("expandw_general"), newLabel("expandw_next")
+	{
+		// Most lines of a conv pad's output take all their words: those
+		// are a copy (about 19 instructions a block otherwise).
+		both := gp()
+		MOVWQZX(at(tp, 0), both)
+		CMPQ(both, U32(0xffff))
+		JNE(LabelRef(general))
+		y0, y1 := YMM(), YMM()
+		VMOVDQU(at(s, 0), y0)
+		VMOVDQU(at(s, 32), y1)
+		VMOVDQA(y0, at(d, 0))
+		VMOVDQA(y1, at(d, 32))
+		ADDQ(U8(64), s)
+		JMP(LabelRef(next))
+	}
+	Label(general)
+	{
+		c0 := block(0, nil, nil)
+		c1 := block(1, c0, nil)
+		ADDQ(c0, s)
+		ADDQ(c1, s)
+	}
+	Label(next)
+	ADDQ(U8(2), tp)
+	CMPQ(tp, end) // entries is even: a pair never straddles the period's end
+	CMOVQEQ(start, tp)
+	ADDQ(U8(64), d)
+	SUBQ(U8(64), n)
+	CMPQ(n, U8(64))
+	JAE(LabelRef(pairs))
+	Label(singles) // under 64 bytes left, from an even entry: no wrap before the tail
+	CMPQ(n, U8(32))
+	JB(LabelRef(tail))
+	ADDQ(block(0, nil, nil), s)
+	ADDQ(U8(1), tp)
+	ADDQ(U8(32), d)
+	SUBQ(U8(32), n)
+	Label(tail) // a partial block of n/4 words
+	TESTQ(n, n)
+	JZ(LabelRef(ret))
+	SHRQ(U8(2), n)
+	block(0, nil, n)
+	Label(ret)
+	VZEROUPPER()
+	RET()
+}

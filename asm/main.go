@@ -84,6 +84,7 @@ func main() {
 	genRowsAligned(avx512Stream)
 	genRowsLines()
 	genRowsExpand()
+	genRowsExpandDwords()
 	genStoreFence()
 
 	Generate()
