@@ -2,8 +2,10 @@ package pad
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -84,5 +86,70 @@ func TestWorkersDefault(t *testing.T) {
 		if !bytes.Equal(asBytes(a), asBytes(b)) {
 			t.Fatalf("%+v: the default workers give another result than one worker", s)
 		}
+	}
+}
+
+// TestWorkersConcurrentRuns: goroutines that run split plans at once share
+// the helper goroutines and each plan's pooled run state; every run still
+// gives the reference's bytes. Plans ask for more workers than there are
+// helpers (maxHelpers) so that shares also wait for a free helper.
+func TestWorkersConcurrentRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	type job struct {
+		p         *Plan
+		es        int
+		src, want []byte
+	}
+	var jobs []job
+	cases := []struct {
+		shape []int
+		spec  Spec
+	}{
+		{[]int{6, 20, 30}, Spec{Mode: Reflect, Before: []int{1, 2, 3}, After: []int{2, 1, 3}}},
+		{[]int{5, 17, 40}, Spec{Mode: Constant, Before: []int{2, -1, 1}, After: []int{0, 3, 4}, Interior: []int{1, 0, 0}}},
+		{[]int{8, 9, 33}, Spec{Mode: Edge, Before: []int{1, 1, 1}, After: []int{1, 1, 1}}},
+		{[]int{7, 12, 12}, Spec{Mode: Wrap, Before: []int{3, 0, 5}, After: []int{2, 4, 0}}},
+		{[]int{9, 14, 14}, Spec{Mode: Symmetric, Before: []int{0, 2, 2}, After: []int{4, 2, 2}}},
+		{[]int{4, 64, 56}, Spec{Mode: Constant, Before: []int{1, 1, 1}, After: []int{1, 1, 1}}},
+	}
+	for i, c := range cases {
+		es := []int{1, 4, 8, 3}[i%4]
+		src := make([]byte, prod(c.shape)*es)
+		rtFillBytes(r, src)
+		want, _, err := refPad(src, es, c.shape, c.spec, nil)
+		if err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+		workers := []int{2, 3, maxHelpers + 5}[i%3]
+		p, err := NewPlan(c.shape, c.spec, Workers(workers))
+		if err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+		if p.gather != nil || p.levels[0].outLen < 2 {
+			t.Fatalf("%v: the run is not split", c)
+		}
+		jobs = append(jobs, job{p, es, src, want})
+	}
+	var wg sync.WaitGroup
+	failed := make(chan string, 16)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 3 * len(jobs) {
+				j := jobs[(g+i)%len(jobs)]
+				got := make([]byte, len(j.want))
+				if err := j.p.RunBytes(got, j.src, j.es, nil); err != nil || !bytes.Equal(got, j.want) {
+					select {
+					case failed <- fmt.Sprintf("plan %v of %v, %d-byte elements: wrong output (%v)", j.p.InShape(), j.p.OutShape(), j.es, err):
+					default:
+					}
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(failed)
+	for f := range failed {
+		t.Error(f)
 	}
 }
