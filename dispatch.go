@@ -52,6 +52,9 @@ type asmKernels struct {
 	rowsMirror [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
 	// rowsShuffle: nil where the CPU or the architecture lacks it.
 	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32)
+	// rowsShuffleDwords: the shuffle kernel for rows of 4-byte words
+	// (shuffleTable.words), where the level has no rowsShuffle.
+	rowsShuffleDwords func(dst, src *byte, rows, dstStride, srcStride int, tab *[200]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32)
 	// rowsWide: likewise.
 	rowsWide func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 	// rowsAligned: the wide kernel's rows when they follow each other in

@@ -154,14 +154,28 @@ func shuffleInUse() bool {
 // the level in use has the kernel, and reports whether it did.
 func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if ks == nil || ks.rowsShuffle == nil || !shuffleFits(width, mid) {
+	if ks == nil || !ks.canShuffle(tab) || !shuffleFits(width, mid) {
 		return false
 	}
-	b := tab.bytes()
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, nil)
+		ks.shuffle(d, s, rows, dstStride, srcStride, width, mid, tab, pat, pl, nil)
 	})
 	return true
+}
+
+// canShuffle reports whether the level has a shuffle kernel for the rows
+// of tab: rowsShuffle, or rowsShuffleDwords for rows of words.
+func (ks *asmKernels) canShuffle(tab *shuffleTable) bool {
+	return ks.rowsShuffle != nil || ks.rowsShuffleDwords != nil && tab.words != nil
+}
+
+// shuffle calls the shuffle kernel canShuffle found.
+func (ks *asmKernels) shuffle(d, s *byte, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte, pl planes, rowIdx *int32) {
+	if ks.rowsShuffle != nil {
+		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, tab.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx)
+		return
+	}
+	ks.rowsShuffleDwords(d, s, rows, dstStride, srcStride, tab.words.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx)
 }
 
 // rowListShuffleBytes makes whole planes of narrow rows by a shuffle
@@ -172,18 +186,17 @@ func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, wi
 func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
 	rows := len(rowIdx)
-	if ks == nil || ks.rowsShuffle == nil || !shuffleFits(width, mid) || rows == 0 {
+	if ks == nil || !ks.canShuffle(tab) || !shuffleFits(width, mid) || rows == 0 {
 		return false
 	}
 	plane := (rows-1)*dstStride + width // output bytes of a plane, from its first
 	if plane > chunkBytes {
 		return false
 	}
-	b := tab.bytes()
 	planeBatches(dst, src, pl, plane, srcMax*srcStride+mid, func(d, s []byte) {
 		raceRowList(d, s, rowIdx, dstStride, srcStride, width, mid)
 	}, func(d, s []byte, pl planes) {
-		ks.rowsShuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[0])
+		ks.shuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, tab, pat, pl, &rowIdx[0])
 	})
 	return true
 }

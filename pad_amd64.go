@@ -61,7 +61,8 @@ var asmKernelSets = []asmKernels{
 			rowsEdge1AVX2, rowsEdge2AVX2, rowsEdge4AVX2, rowsEdge8AVX2, rowsEdge16AVX2},
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX2, rowsMirror2AVX2, rowsMirror4AVX2, rowsMirror8AVX2, rowsMirror16AVX2},
-		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2),
+		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2),
+		rowsShuffleDwords: rowsShuffleDwordsAVX2,
 	},
 	{
 		level:     levelAVX512,
@@ -75,10 +76,12 @@ var asmKernelSets = []asmKernels{
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
 		rowsShuffle: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
-		rowsWide:    ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
-		rowsAligned: ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
-		rowsLines:   ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
-		rowsExpand:  ifCPU(cpu.X86.HasAVX512VBMI2, rowsExpandAVX512),
+		// Without VBMI, the AVX2 shuffle kernel for rows of words.
+		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),
+		rowsWide:          ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
+		rowsAligned:       ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
+		rowsLines:         ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
+		rowsExpand:        ifCPU(cpu.X86.HasAVX512VBMI2, rowsExpandAVX512),
 		// Without VBMI (Skylake-X), the AVX2 expand kernel. With VBMI the
 		// aligned kernel does better on big planes (BenchmarkExpandPlanes,
 		// [1,64,56,56]: 32 against 38 us), and only Cannon Lake has VBMI

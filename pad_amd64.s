@@ -12374,6 +12374,145 @@ expandw_ret_1239:
 	VZEROUPPER
 	RET
 
+// func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
+// Requires: AVX, AVX2
+TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-88
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    dstStride+24(FP), DX
+	MOVQ    srcStride+32(FP), BX
+	MOVQ    pat+48(FP), SI
+	VMOVDQU (SI), Y0
+	MOVQ    planes+56(FP), SI
+	MOVQ    tab+40(FP), DI
+	CMPL    (DI), $0x02
+	JNE     shufw_general_1242
+	MOVQ    16(DI), R8
+	MOVQ    64(DI), R9
+	MOVQ    56(DI), R10
+	VMOVDQU 24(DI), Y1
+	VMOVDQU 72(DI), Y2
+	CMPL    4(DI), $0x00
+	JE      shufw_blend_1243
+
+shufw_planes_1244:
+	MOVQ AX, DI
+	MOVQ rows+16(FP), R11
+	MOVQ rowIdx+80(FP), R12
+	MOVQ CX, R13
+
+shufw_rows_1245:
+	TESTQ   R12, R12
+	JZ      shufw_have_1246
+	MOVLQSX (R12), R13
+	IMULQ   BX, R13
+	ADDQ    CX, R13
+	ADDQ    $0x04, R12
+
+shufw_have_1246:
+	VMOVDQU (R13)(R8*1), Y0
+	VMOVDQU (R13)(R9*1), Y3
+	VPERMD  Y0, Y1, Y0
+	VPERMD  Y3, Y2, Y3
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y3, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R13
+	DECQ    R11
+	JNZ     shufw_rows_1245
+	MOVQ    dstPlane+64(FP), DI
+	ADDQ    DI, AX
+	MOVQ    srcPlane+72(FP), DI
+	ADDQ    DI, CX
+	DECQ    SI
+	JNZ     shufw_planes_1244
+	VZEROUPPER
+	RET
+
+shufw_blend_1243:
+shufw_planes_1247:
+	MOVQ AX, DI
+	MOVQ rows+16(FP), R11
+	MOVQ rowIdx+80(FP), R12
+	MOVQ CX, R13
+
+shufw_rows_1248:
+	TESTQ   R12, R12
+	JZ      shufw_have_1249
+	MOVLQSX (R12), R13
+	IMULQ   BX, R13
+	ADDQ    CX, R13
+	ADDQ    $0x04, R12
+
+shufw_have_1249:
+	VMOVDQU   (R13)(R8*1), Y3
+	VMOVDQU   (R13)(R9*1), Y4
+	VPERMD    Y3, Y1, Y3
+	VPERMD    Y4, Y2, Y4
+	VBLENDVPS Y1, Y3, Y0, Y3
+	VBLENDVPS Y2, Y4, Y0, Y4
+	VMOVDQU   Y3, (DI)
+	VMOVDQU   Y4, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R13
+	DECQ      R11
+	JNZ       shufw_rows_1248
+	MOVQ      dstPlane+64(FP), DI
+	ADDQ      DI, AX
+	MOVQ      srcPlane+72(FP), DI
+	ADDQ      DI, CX
+	DECQ      SI
+	JNZ       shufw_planes_1247
+	VZEROUPPER
+	RET
+
+shufw_general_1242:
+	LEAQ    8(DI), R8
+	MOVLQZX (DI), DI
+	IMUL3Q  $0x30, DI, DI
+	ADDQ    R8, DI
+
+shufw_planes_1250:
+	MOVQ AX, R9
+	MOVQ rows+16(FP), R10
+	MOVQ rowIdx+80(FP), R11
+	MOVQ CX, R12
+
+shufw_rows_1251:
+	TESTQ   R11, R11
+	JZ      shufw_have_1252
+	MOVLQSX (R11), R12
+	IMULQ   BX, R12
+	ADDQ    CX, R12
+	ADDQ    $0x04, R11
+
+shufw_have_1252:
+	MOVQ R8, R13
+
+shufw_blocks_1253:
+	MOVQ      8(R13), R14
+	VMOVDQU   (R12)(R14*1), Y1
+	VMOVDQU   16(R13), Y2
+	VPERMD    Y1, Y2, Y1
+	VBLENDVPS Y2, Y1, Y0, Y1
+	MOVQ      (R13), R14
+	VMOVDQU   Y1, (R9)(R14*1)
+	ADDQ      $0x30, R13
+	CMPQ      R13, DI
+	JB        shufw_blocks_1253
+	ADDQ      DX, R9
+	ADDQ      BX, R12
+	DECQ      R10
+	JNZ       shufw_rows_1251
+	MOVQ      dstPlane+64(FP), R9
+	ADDQ      R9, AX
+	MOVQ      srcPlane+72(FP), R9
+	ADDQ      R9, CX
+	DECQ      SI
+	JNZ       shufw_planes_1250
+	VZEROUPPER
+	RET
+
 // func storeFence()
 // Requires: MMX+
 TEXT ·storeFence(SB), NOSPLIT, $0

@@ -890,6 +890,39 @@ func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat
 //go:noescape
 func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)
 
+// rowsShuffleDwordsAVX2 pads rows by a word table: block b of row r of dst (32 bytes
+// at r*dstStride+tab.blocks[b].dst) takes word tab.blocks[b].idx[k]&7 of
+// the 32-byte window at tab.blocks[b].src of row r of src (at
+// r*srcStride) as its word k where bit 31 of idx[k] is set, and the
+// pattern's (pat[4*k%32:], from the block's start: the value repeats
+// every element, and blocks start at multiples of the element size)
+// where it is clear, for b below tab.n (an int32 at 0; tab.full, at 4,
+// is not 0 when every word takes a src word). Rows repeat for planes
+// planes at p*dstPlane and p*srcPlane; when rowIdx is not nil, row r
+// takes src row rowIdx[r]:
+//
+//	for p := 0; p < planes; p++ {
+//		for r := 0; r < rows; r++ {
+//			d := dst[p*dstPlane+r*dstStride:]
+//			s := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil
+//			for _, b := range tab.blocks[:tab.n] {
+//				for k, x := range b.idx {
+//					w := pat[4*k%32:][:4]
+//					if x>>31 != 0 {
+//						w = s[b.src+4*(x&7):][:4]
+//					}
+//					copy(d[b.dst+4*k:], w)
+//				}
+//			}
+//		}
+//	}
+//
+// tab is a wordShuffle (shuffle.go); rows, planes >= 1, tab.n >= 1. It
+// requires AVX2.
+//
+//go:noescape
+func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
+
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.
 //

@@ -19,10 +19,83 @@ type shuffleTable struct {
 	// overlap the copy of the src row, the bytes the copy would; the
 	// aligned kernel may then make those bytes either way.
 	copyAgrees bool
+	// words: the same row as 4-byte words, for the AVX2 kernel, or nil.
+	words *wordShuffle
 }
 
 // bytes is the table as the kernel reads it.
 func (t *shuffleTable) bytes() *[144]byte { return (*[144]byte)(unsafe.Pointer(t)) }
+
+// wordShuffle is the AVX2 shuffle kernel's table of a row whose bytes go
+// in whole 4-byte words (elements of 4, 8 or 16 bytes; rowsShuffleDwordsAVX2):
+// n blocks of 32 bytes, block b at byte blocks[b].dst of the dst row from
+// the 32-byte window at byte blocks[b].src of the src row, its word k the
+// window's word idx[k]&7 where bit 31 of idx[k] is set, else the
+// pattern's word k (from the block's start: the same as from the row's,
+// since the value repeats every element and the blocks start at
+// multiples of 4 bytes and of the element size, width being one); full
+// is 1 when every word takes one of the src row. The
+// blocks end at the row's last byte (the last overlaps the one before
+// when the width is not a multiple of 32) and the windows lie in the
+// row's input.
+type wordShuffle struct {
+	n, full int32
+	blocks  [4]struct {
+		dst, src int64
+		idx      [8]uint32
+	}
+}
+
+// bytes is the table as the kernel reads it.
+func (t *wordShuffle) bytes() *[200]byte { return (*[200]byte)(unsafe.Pointer(t)) }
+
+// wordTable returns the word table of the rows of t, width bytes from mid
+// bytes, or nil when they are narrower than a block, a byte of a word
+// goes apart from the others, or a block takes words more than 8 apart.
+func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
+	if width < 32 || mid < 32 || width%4 != 0 || mid%4 != 0 {
+		return nil
+	}
+	taken := func(i int) bool { return t.take[i/64]>>(i%64)&1 != 0 }
+	src := make([]int, width/4) // the src word of each word, or -1
+	for w := range src {
+		src[w] = -1
+		if taken(4 * w) {
+			src[w] = int(t.idx[4*w]) / 4
+		}
+		for k := range 4 {
+			i := 4*w + k
+			if taken(i) != (src[w] >= 0) || src[w] >= 0 && (t.idx[4*w]%4 != 0 || int(t.idx[i]) != int(t.idx[4*w])+k) {
+				return nil
+			}
+		}
+	}
+	ws := &wordShuffle{full: 1}
+	for o := 0; o < width; o += 32 {
+		o = min(o, width-32)
+		lo, hi := mid/4, -1
+		for _, j := range src[o/4 : o/4+8] {
+			if j >= 0 {
+				lo, hi = min(lo, j), max(hi, j)
+			}
+		}
+		win := max(0, min(lo, mid/4-8))
+		if hi-win >= 8 {
+			return nil
+		}
+		b := &ws.blocks[ws.n]
+		b.dst, b.src = int64(o), int64(4*win)
+		for k, j := range src[o/4 : o/4+8] {
+			if j >= 0 {
+				b.idx[k] = 1<<31 | uint32(j-win)
+			} else {
+				ws.full = 0
+			}
+		}
+		ws.n++
+	}
+	return ws
+}
 
 // shuffleMax is the widest row, in bytes, a shuffle table describes.
 const shuffleMax = 128
@@ -112,6 +185,7 @@ func rowTables(lv *level, out []int32, stride, size int) (shuffle, wide *shuffle
 				t.take[i/64] |= 1 << (i % 64)
 			}
 		}
+		t.words = wordTable(t, width, mid)
 		return t, nil
 	case wideFits(width, mid, left):
 		return nil, wideTable(width, mid, left, src)

@@ -85,6 +85,7 @@ func main() {
 	genRowsLines()
 	genRowsExpand()
 	genRowsExpandDwords()
+	genRowsShuffleDwords()
 	genStoreFence()
 
 	Generate()

@@ -226,3 +226,132 @@ func genRowsShuffle() {
 	Label(ret)
 	RET()
 }
+
+// genRowsShuffleDwords emits rowsShuffleDwordsAVX2: the shuffle kernel
+// (rowsShuffleAVX512) for CPUs without VBMI, for rows whose elements are 4,
+// 8 or 16 bytes: each 32-byte block of a row is one VPERMD of a 32-byte
+// window of its src row, blended with the pattern. The blocks of a row end
+// at its last byte (the last overlaps the one before it when the width is
+// not a multiple of 32), so every store is whole and inside the row.
+func genRowsShuffleDwords() {
+	name := "rowsShuffleDwordsAVX2"
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride int, tab *[200]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32)",
+		name+" pads rows by a word table: block b of row r of dst (32 bytes",
+		"at r*dstStride+tab.blocks[b].dst) takes word tab.blocks[b].idx[k]&7 of",
+		"the 32-byte window at tab.blocks[b].src of row r of src (at",
+		"r*srcStride) as its word k where bit 31 of idx[k] is set, and the",
+		"pattern's (pat[4*k%32:], from the block's start: the value repeats",
+		"every element, and blocks start at multiples of the element size)",
+		"where it is clear, for b below tab.n (an int32 at 0; tab.full, at 4,",
+		"is not 0 when every word takes a src word). Rows repeat for planes",
+		"planes at p*dstPlane and p*srcPlane; when rowIdx is not nil, row r",
+		"takes src row rowIdx[r]:",
+		"",
+		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil\n\t\t\tfor _, b := range tab.blocks[:tab.n] {\n\t\t\t\tfor k, x := range b.idx {\n\t\t\t\t\tw := pat[4*k%32:][:4]\n\t\t\t\t\tif x>>31 != 0 {\n\t\t\t\t\t\tw = s[b.src+4*(x&7):][:4]\n\t\t\t\t\t}\n\t\t\t\t\tcopy(d[b.dst+4*k:], w)\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
+		"",
+		"tab is a wordShuffle (shuffle.go); rows, planes >= 1, tab.n >= 1. It",
+		"requires AVX2.")
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+	ds := Load(Param("dstStride"), gp())
+	ss := Load(Param("srcStride"), gp())
+	ypat := YMM()
+	VMOVDQU(at(Load(Param("pat"), gp()), 0), ypat)
+	planes := Load(Param("planes"), gp())
+	tab := Load(Param("tab"), gp())
+
+	// loops emits the plane and row loops around body, which makes the
+	// row at dst dr from the src row at row.
+	loops := func(body func(dr, row reg.GPVirtual)) {
+		planeLoop, rowLoop := newLabel("shufw_planes"), newLabel("shufw_rows")
+		dr, r, li, row := gp(), gp(), gp(), gp()
+		Label(planeLoop)
+		MOVQ(d, dr)
+		Load(Param("rows"), r)
+		Load(Param("rowIdx"), li)
+		MOVQ(s, row) // row 0's src without a list
+		Label(rowLoop)
+		{
+			have := newLabel("shufw_have")
+			TESTQ(li, li)
+			JZ(LabelRef(have))
+			MOVLQSX(at(li, 0), row)
+			IMULQ(ss, row)
+			ADDQ(s, row)
+			ADDQ(U8(4), li)
+			Label(have)
+		}
+		body(dr, row)
+		ADDQ(ds, dr)
+		ADDQ(ss, row) // the next row's src without a list
+		DECQ(r)
+		JNZ(LabelRef(rowLoop))
+		ADDQ(Load(Param("dstPlane"), gp()), d)
+		ADDQ(Load(Param("srcPlane"), gp()), s)
+		DECQ(planes)
+		JNZ(LabelRef(planeLoop))
+		VZEROUPPER()
+		RET()
+	}
+
+	// Rows of two blocks (33 to 64 bytes: suite case c's 64-byte rows)
+	// keep the table in registers; rows whose words all come from the
+	// src row (edge, mirrored, wrapped) need no blend.
+	general, blend := newLabel("shufw_general"), newLabel("shufw_blend")
+	CMPL(at(tab, 0), U8(2))
+	JNE(LabelRef(general))
+	{
+		so0, so1, do1 := gp(), gp(), gp()
+		i0, i1 := YMM(), YMM()
+		MOVQ(at(tab, 8+8), so0)
+		MOVQ(at(tab, 8+48+8), so1)
+		MOVQ(at(tab, 8+48), do1)
+		VMOVDQU(at(tab, 8+16), i0)
+		VMOVDQU(at(tab, 8+48+16), i1)
+		two := func(withBlend bool) func(dr, row reg.GPVirtual) {
+			return func(dr, row reg.GPVirtual) {
+				w0, w1 := YMM(), YMM()
+				VMOVDQU(Mem{Base: row, Index: so0, Scale: 1}, w0)
+				VMOVDQU(Mem{Base: row, Index: so1, Scale: 1}, w1)
+				VPERMD(w0, i0, w0)
+				VPERMD(w1, i1, w1)
+				if withBlend {
+					VBLENDVPS(i0, w0, ypat, w0)
+					VBLENDVPS(i1, w1, ypat, w1)
+				}
+				VMOVDQU(w0, at(dr, 0))
+				VMOVDQU(w1, Mem{Base: dr, Index: do1, Scale: 1})
+			}
+		}
+		CMPL(at(tab, 4), U8(0))
+		JE(LabelRef(blend))
+		loops(two(false))
+		Label(blend)
+		loops(two(true))
+	}
+
+	Label(general)
+	first, end := gp(), gp() // the first block, the table's end: n blocks of 48 bytes
+	LEAQ(at(tab, 8), first)
+	MOVLQZX(at(tab, 0), end)
+	IMUL3Q(U8(48), end, end)
+	ADDQ(first, end)
+	loops(func(dr, row reg.GPVirtual) {
+		blockLoop := newLabel("shufw_blocks")
+		bp := gp()
+		MOVQ(first, bp)
+		Label(blockLoop)
+		off := gp()
+		w, idx := YMM(), YMM()
+		MOVQ(at(bp, 8), off)
+		VMOVDQU(Mem{Base: row, Index: off, Scale: 1}, w)
+		VMOVDQU(at(bp, 16), idx)
+		VPERMD(w, idx, w)
+		VBLENDVPS(idx, w, ypat, w) // the taken words (idx's sign) from w, the others the pattern
+		MOVQ(at(bp, 0), off)
+		VMOVDQU(w, Mem{Base: dr, Index: off, Scale: 1})
+		ADDQ(U8(48), bp)
+		CMPQ(bp, end)
+		JB(LabelRef(blockLoop))
+	})
+}
