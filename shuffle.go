@@ -71,8 +71,8 @@ func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
 		}
 	}
 	ws := &wordShuffle{full: 1}
-	for o := 0; o < width; o += 32 {
-		o = min(o, width-32)
+	for b := 0; 32*b < width; b++ {
+		o := min(32*b, width-32) // the last block ends at the row's end
 		lo, hi := mid/4, -1
 		for _, j := range src[o/4 : o/4+8] {
 			if j >= 0 {
@@ -83,11 +83,11 @@ func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
 		if hi-win >= 8 {
 			return nil
 		}
-		b := &ws.blocks[ws.n]
-		b.dst, b.src = int64(o), int64(4*win)
+		blk := &ws.blocks[b]
+		blk.dst, blk.src = int64(o), int64(4*win)
 		for k, j := range src[o/4 : o/4+8] {
 			if j >= 0 {
-				b.idx[k] = 1<<31 | uint32(j-win)
+				blk.idx[k] = 1<<31 | uint32(j-win)
 			} else {
 				ws.full = 0
 			}
