@@ -212,15 +212,22 @@ func TestRowsShuffleKernel(t *testing.T) {
 // boundaries.
 func TestRowsShuffleGuard(t *testing.T) {
 	ks := tableKernelsOrSkip(t)
+	sizes := []int{1, 2, 3, 7, 8, 31, 32, 33, 56, 63, 64, 65, 96, 112, 116, 127, 128}
+	guardSweep(t, ks, rand.New(rand.NewPCG(8, 8)), sizes, func(r *rand.Rand, width, mid int) tableCall {
+		return randomShufCase(r, width, mid)
+	})
+}
+
+// guardSweep runs a call drawn by draw for every width and mid of sizes
+// at each of checkGuarded's four positions against PROT_NONE pages.
+func guardSweep(t *testing.T, ks asmKernels, r *rand.Rand, sizes []int, draw func(r *rand.Rand, width, mid int) tableCall) {
 	sdata, ddata, unmap := guardPages(t, 1)
 	defer unmap()
-	r := rand.New(rand.NewPCG(8, 8))
-	sizes := []int{1, 2, 3, 7, 8, 31, 32, 33, 56, 63, 64, 65, 96, 112, 116, 127, 128}
 	calls := 0
 	for _, width := range sizes {
 		for _, mid := range sizes {
-			for pos := 0; pos < 4; pos++ {
-				if checkGuarded(t, r, ks, randomShufCase(r, width, mid), sdata, ddata, pos) {
+			for pos := range 4 {
+				if checkGuarded(t, r, ks, draw(r, width, mid), sdata, ddata, pos) {
 					calls++
 				}
 			}

@@ -95,21 +95,10 @@ func TestRowsShuffleDwordsKernel(t *testing.T) {
 // side: a window or a store one byte beyond the row faults.
 func TestRowsShuffleDwordsGuard(t *testing.T) {
 	ks := wordKernelsOrSkip(t)
-	sdata, ddata, unmap := guardPages(t, 1)
-	defer unmap()
-	r := rand.New(rand.NewPCG(33, 34))
 	sizes := []int{32, 36, 60, 64, 68, 96, 100, 116, 124, 128}
-	calls := 0
-	for _, width := range sizes {
-		for _, mid := range sizes {
-			for pos := range 4 {
-				if checkGuarded(t, r, ks, randomWordCase(r, width, mid), sdata, ddata, pos) {
-					calls++
-				}
-			}
-		}
-	}
-	t.Logf("%d guarded calls", calls)
+	guardSweep(t, ks, rand.New(rand.NewPCG(33, 34)), sizes, func(r *rand.Rand, width, mid int) tableCall {
+		return randomWordCase(r, width, mid)
+	})
 }
 
 func FuzzRowsShuffleDwords(f *testing.F) {
