@@ -323,6 +323,10 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 		pl.n == 0 || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
 		return false
 	}
+	var lut *[265][8]uint32 // the AVX2 kernel's, if it is the one
+	if ks.rowsExpand == nil {
+		lut = expandDwordsLUT()
+	}
 	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
 	dst, src = dst[:out], src[:in]
 	periods := max(1, chunkBytes/t.period)
@@ -336,10 +340,10 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 			raceWrite(dst[o : o+n])
 			raceRead(src[min(i, in):min(i+perIn, in)])
 		}
-		if ks.rowsExpand != nil {
+		if lut == nil {
 			ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat)
 		} else {
-			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], len(t.dwords), pat, expandDwordsLUT())
+			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], len(t.dwords), pat, lut)
 		}
 	}
 	return true

@@ -243,3 +243,31 @@ func TestGuardPad(t *testing.T) {
 	t.Logf("%v: %d Pads (mode, K, length, offset, pads, rows) at each of the levels %v, each run twice (end, start): %v",
 		g, cnt.total, levels, &cnt)
 }
+
+// kernelSetOrSkip returns the first level's kernels that this CPU
+// supports and has accepts, or skips the test, saying why.
+func kernelSetOrSkip(t testing.TB, has func(ks *asmKernels) bool, why string) asmKernels {
+	for _, ks := range asmKernelSets {
+		if ks.supported && has(&ks) {
+			return ks
+		}
+	}
+	t.Skip(why)
+	return asmKernels{}
+}
+
+// runPlan copies in to src and runs p from src into dst (regions of a,
+// element size es), a fault reported as what, and compares dst with want.
+func (a *guardArena) runPlan(t *testing.T, p *Plan, dst, src, in []byte, es int, value, want []byte, what string) {
+	copy(src, in)
+	func() {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer a.catchFault(t, func() string { return what })
+		if err := p.RunBytes(dst, src, es, value); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}()
+	if !bytes.Equal(dst, want) {
+		t.Fatalf("%s: %s", what, gridFirstDiff(dst, want))
+	}
+}

@@ -82,11 +82,11 @@ var asmKernelSets = []asmKernels{
 		rowsAligned:       ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
 		rowsLines:         ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
 		rowsExpand:        ifCPU(cpu.X86.HasAVX512VBMI2, rowsExpandAVX512),
-		// Without VBMI (Skylake-X), the AVX2 expand kernel. With VBMI the
-		// aligned kernel does better on big planes (BenchmarkExpandPlanes,
-		// [1,64,56,56]: 32 against 38 us), and only Cannon Lake has VBMI
-		// without VBMI2.
-		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT && !cpu.X86.HasAVX512VBMI && !cpu.X86.HasAVX512VBMI2, rowsExpandDwordsAVX2),
+		// Without VBMI (Skylake-X), the AVX2 expand kernel (rowsExpand goes
+		// first where both are). With VBMI the aligned kernel does better
+		// on big planes (BenchmarkExpandPlanes, [1,64,56,56]: 32 against
+		// 38 us), and only Cannon Lake has VBMI without VBMI2.
+		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT && !cpu.X86.HasAVX512VBMI, rowsExpandDwordsAVX2),
 
 		copyStream:        copyStreamAVX512,
 		rowsAlignedStream: ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedStreamAVX512),

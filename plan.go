@@ -267,7 +267,6 @@ type rowForm struct {
 	unit             int // elements per block: what an edge pad repeats
 	src              int // input index of the first copied block
 	pieces           []rowPiece
-	tabled           bool // the rows may have shuffle or wide tables (rowMap, tables.go)
 }
 
 // rowPiece is a run of n output blocks from output block at, block at+t
@@ -558,8 +557,7 @@ func compile(s Spec, axes []axis) *Plan {
 		p.strides[i] = stride
 		stride *= p.levels[i].inLen
 	}
-	last.row.tabled = rowMap(last, p.strides[len(p.levels)-1]) != nil
-	if n := len(p.levels); n >= 2 && last.row.tabled && shuffleFits(last.outLen*last.blk, last.row.mid) {
+	if n := len(p.levels); n >= 2 && last.row.kind != rowGeneral && shuffleFits(last.outLen*last.blk, last.row.mid) {
 		pl := &p.levels[n-2]
 		pl.rowIdx, pl.rowMax = rowList(pl.runs, pl.outLen)
 	}

@@ -227,18 +227,7 @@ func testExpandPlanes(t *testing.T) {
 			}
 			dst, _ := a.place(0, len(want), shift, end)
 			src, _ := a.place(1, len(in), 0, end)
-			copy(src, in)
-			what := fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift)
-			func() {
-				defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-				defer a.catchFault(t, func() string { return what })
-				if err := p.RunBytes(dst, src, es, value); err != nil {
-					t.Fatalf("%s: %v", what, err)
-				}
-			}()
-			if !bytes.Equal(dst, want) {
-				t.Fatalf("%s: %s", what, gridFirstDiff(dst, want))
-			}
+			a.runPlan(t, p, dst, src, in, es, value, want, fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift))
 		}
 	}
 	if taken < cases/2 {

@@ -88,13 +88,7 @@ func (c linesCall) check(t *testing.T, a *guardArena, kernel linesKernel) {
 }
 
 func linesKernelOrSkip(t *testing.T) linesKernel {
-	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsLines != nil {
-			return ks.rowsLines
-		}
-	}
-	t.Skip("no level of this CPU has the lines kernel (AVX-512 VBMI)")
-	return nil
+	return kernelSetOrSkip(t, func(ks *asmKernels) bool { return ks.rowsLines != nil }, "no level of this CPU has the lines kernel (AVX-512 VBMI)").rowsLines
 }
 
 // TestRowsLinesKernel checks the lines kernel against its Go version
@@ -183,18 +177,7 @@ func TestLinesPlanes(t *testing.T) {
 			}
 			dst, _ := a.place(0, len(want), shift, end)
 			src, _ := a.place(1, len(in), srcShift, end)
-			copy(src, in)
-			what := fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift)
-			func() {
-				defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-				defer a.catchFault(t, func() string { return what })
-				if err := p.RunBytes(dst, src, es, nil); err != nil {
-					t.Fatalf("%s: %v", what, err)
-				}
-			}()
-			if !bytes.Equal(dst, want) {
-				t.Fatalf("%s: %s", what, gridFirstDiff(dst, want))
-			}
+			a.runPlan(t, p, dst, src, in, es, nil, want, fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift))
 		}
 	}
 	if taken < cases/8 {

@@ -160,11 +160,15 @@ func rowMap(lv *level, stride int) []int32 {
 	return out
 }
 
-// rowTables returns the tables of the rows of lv at element size bytes,
-// out their rowMap: narrow rows (at most shuffleMax bytes) get a shuffle
-// table, wider rows with pads of at most 64 bytes a head-and-tail table
-// (the wide kernel); either may be nil.
-func rowTables(lv *level, out []int32, stride, size int) (shuffle, wide *shuffleTable) {
+// rowTables returns the tables of the rows of lv at element size bytes:
+// narrow rows (at most shuffleMax bytes) get a shuffle table, wider rows
+// with pads of at most 64 bytes a head-and-tail table (the wide kernel);
+// either may be nil, both are where rowMap is.
+func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable) {
+	out := rowMap(lv, stride)
+	if out == nil {
+		return nil, nil
+	}
 	r := &lv.row
 	base := int32(r.src * stride)
 	width, mid, left := len(out)*size, r.mid*size, r.left*size

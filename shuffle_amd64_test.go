@@ -240,13 +240,7 @@ func guardSweep(t *testing.T, ks asmKernels, r *rand.Rand, sizes []int, draw fun
 // table kernels (shuffle, wide, aligned: all need VBMI, and ifCPU sets
 // them together).
 func tableKernelsOrSkip(t testing.TB) asmKernels {
-	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsShuffle != nil {
-			return ks
-		}
-	}
-	t.Skip("the CPU has no AVX-512 VBMI: no table kernels")
-	return asmKernels{}
+	return kernelSetOrSkip(t, func(ks *asmKernels) bool { return ks.rowsShuffle != nil }, "the CPU has no AVX-512 VBMI: no table kernels")
 }
 
 // BenchmarkRowsShuffle: the shuffle kernel against its Go version and the

@@ -65,13 +65,7 @@ func randomWordCase(r *rand.Rand, width, mid int) *wordCase {
 // wordKernelsOrSkip returns the first supported level with the AVX2
 // shuffle kernel.
 func wordKernelsOrSkip(t testing.TB) asmKernels {
-	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsShuffleDwords != nil {
-			return ks
-		}
-	}
-	t.Skip("the CPU has no AVX2: no word shuffle kernel")
-	return asmKernels{}
+	return kernelSetOrSkip(t, func(ks *asmKernels) bool { return ks.rowsShuffleDwords != nil }, "the CPU has no AVX2: no word shuffle kernel")
 }
 
 // TestRowsShuffleDwordsKernel: every width and mid the kernel takes,

@@ -41,9 +41,7 @@ func (p *Plan) buildTables(size int) *sizeTables {
 	n := len(p.levels)
 	lv := &p.levels[n-1]
 	var t sizeTables
-	if lv.row.tabled {
-		t.shuffle, t.wide = rowTables(lv, rowMap(lv, p.strides[n-1]), p.strides[n-1], size)
-	}
+	t.shuffle, t.wide = rowTables(lv, p.strides[n-1], size)
 	if n >= 2 {
 		pl := &p.levels[n-2]
 		if n >= 3 && pl.rowIdx != nil && t.shuffle != nil {
