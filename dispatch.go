@@ -66,9 +66,10 @@ type asmKernels struct {
 	// rowsExpand: constant padding of consecutive planes as aligned
 	// blocks (rowsexpand.go); likewise.
 	rowsExpand func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
-	// rowsExpandDwords: the same for tables that take whole 4-byte words,
-	// where the level has no rowsExpand (expandTable.dwords).
-	rowsExpandDwords func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)
+	// rowsExpandDwords: the same for tables that take whole 4-byte words
+	// (expandTable.dwords: entries 8-bit word masks, then six copies); it
+	// goes first where the table has them.
+	rowsExpandDwords func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte)
 
 	// The streaming versions of copy and rowsAligned, for outputs larger
 	// than the cache (see streamMinBytes); nil where the level has none.

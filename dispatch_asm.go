@@ -2,10 +2,7 @@
 
 package pad
 
-import (
-	"sync"
-	"unsafe"
-)
+import "unsafe"
 
 // The dispatch wrappers of the architectures with assembly: they check
 // bounds, report memory to the race detector, split long runs into calls
@@ -323,10 +320,9 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 		pl.n == 0 || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
 		return false
 	}
-	var lut *[265][8]uint32 // the AVX2 kernel's, if it is the one
-	if ks.rowsExpand == nil {
-		lut = expandDwordsLUT()
-	}
+	// The word kernel where the table has word masks: at the AVX-512
+	// level VPEXPANDD costs half the shuffle port VPEXPANDB does.
+	words := ks.rowsExpandDwords != nil && t.dwords != nil
 	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
 	dst, src = dst[:out], src[:in]
 	periods := max(1, chunkBytes/t.period)
@@ -340,37 +336,14 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 			raceWrite(dst[o : o+n])
 			raceRead(src[min(i, in):min(i+perIn, in)])
 		}
-		if lut == nil {
-			ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat)
+		if words {
+			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], 2*t.entries, pat)
 		} else {
-			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], len(t.dwords), pat, lut)
+			ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat)
 		}
 	}
 	return true
 }
-
-// expandDwordsLUT is rowsExpandDwordsAVX2's table: for each 8-bit word
-// mask, the index of the src word each taken word takes, bit 31 set (0
-// for the words that take the pattern); then, for c from 0 to 8, the mask
-// of the first c words.
-var expandDwordsLUT = sync.OnceValue(func() *[265][8]uint32 {
-	var t [265][8]uint32
-	for m := range 256 {
-		k := uint32(0)
-		for i := range 8 {
-			if m>>i&1 != 0 {
-				t[m][i] = 1<<31 | k
-				k++
-			}
-		}
-	}
-	for c := range 9 {
-		for i := range c {
-			t[256+c][i] = ^uint32(0)
-		}
-	}
-	return &t
-})
 
 // rowsAlignedPads makes planes of wide rows (wideFits) that follow each
 // other, each plane top bytes of the pattern, rows rows and bottom bytes of

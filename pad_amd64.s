@@ -12264,6 +12264,98 @@ expand_ret_1235:
 	VZEROUPPER
 	RET
 
+// func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte)
+// Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
+TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            n+16(FP), DX
+	MOVQ            tab+24(FP), BX
+	MOVQ            entries+32(FP), SI
+	LEAQ            (BX)(SI*1), DI
+	MOVQ            pat+40(FP), R8
+	VBROADCASTI64X4 (R8), Z0
+	CMPQ            DX, $0x00000100
+	JB              expandd_singles_1237
+
+expandd_quads_1236:
+	MOVWQZX   (BX), R8
+	MOVWQZX   2(BX), R9
+	MOVWQZX   4(BX), R10
+	MOVWQZX   6(BX), R11
+	KMOVW     R8, K1
+	POPCNTQ   R8, R8
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX), K1, Z1
+	LEAQ      (CX)(R8*4), CX
+	VMOVDQA64 Z1, (AX)
+	KMOVW     R9, K1
+	POPCNTQ   R9, R9
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX), K1, Z1
+	LEAQ      (CX)(R9*4), CX
+	VMOVDQA64 Z1, 64(AX)
+	KMOVW     R10, K1
+	POPCNTQ   R10, R10
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX), K1, Z1
+	LEAQ      (CX)(R10*4), CX
+	VMOVDQA64 Z1, 128(AX)
+	KMOVW     R11, K1
+	POPCNTQ   R11, R11
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX), K1, Z1
+	LEAQ      (CX)(R11*4), CX
+	VMOVDQA64 Z1, 192(AX)
+	ADDQ      $0x08, BX
+	MOVQ      BX, R8
+	SUBQ      SI, R8
+	CMPQ      BX, DI
+	CMOVQCC   R8, BX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000100, DX
+	CMPQ      DX, $0x00000100
+	JAE       expandd_quads_1236
+
+expandd_singles_1237:
+	CMPQ      DX, $0x40
+	JB        expandd_tail_1238
+	MOVWQZX   (BX), R8
+	KMOVW     R8, K1
+	POPCNTQ   R8, R8
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX), K1, Z1
+	LEAQ      (CX)(R8*4), CX
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x02, BX
+	MOVQ      BX, R8
+	SUBQ      SI, R8
+	CMPQ      BX, DI
+	CMOVQCC   R8, BX
+	ADDQ      $0x40, AX
+	SUBQ      $0x40, DX
+	JMP       expandd_singles_1237
+
+expandd_tail_1238:
+	TESTQ     DX, DX
+	JZ        expandd_ret_1239
+	SHRQ      $0x02, DX
+	LEAQ      lowmask64<>+0(SB), SI
+	KMOVQ     (SI)(DX*8), K1
+	KMOVQ     K1, DX
+	MOVWQZX   (BX), BX
+	ANDQ      DX, BX
+	KMOVW     BX, K2
+	POPCNTQ   BX, BX
+	VMOVDQA64 Z0, Z0
+	VPEXPANDD (CX), K2, Z0
+	LEAQ      (CX)(BX*4), CX
+	VMOVDQU32 Z0, K1, (AX)
+
+expandd_ret_1239:
+	VZEROUPPER
+	RET
+
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)
 // Requires: AVX, AVX2, CMOV, POPCNT
 TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
@@ -12279,20 +12371,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1237
+	JB      expandw_single_1241
 
-expandw_pairs_1236:
+expandw_pairs_1240:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1240
+	JNE     expandw_general_1244
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1241
+	JMP     expandw_next_1245
 
-expandw_general_1240:
+expandw_general_1244:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -12320,18 +12412,18 @@ expandw_general_1240:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1241:
+expandw_next_1245:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1236
+	JAE     expandw_pairs_1240
 
-expandw_single_1237:
+expandw_single_1241:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1238
+	JB         expandw_tail_1242
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -12349,9 +12441,9 @@ expandw_single_1237:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1238:
+expandw_tail_1242:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1239
+	JZ         expandw_ret_1243
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -12370,7 +12462,7 @@ expandw_tail_1238:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1239:
+expandw_ret_1243:
 	VZEROUPPER
 	RET
 
@@ -12386,30 +12478,30 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-88
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1242
+	JNE     shufw_general_1246
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1243
+	JE      shufw_blend_1247
 
-shufw_planes_1244:
+shufw_planes_1248:
 	MOVQ AX, DI
 	MOVQ rows+16(FP), R11
 	MOVQ rowIdx+80(FP), R12
 	MOVQ CX, R13
 
-shufw_rows_1245:
+shufw_rows_1249:
 	TESTQ   R12, R12
-	JZ      shufw_have_1246
+	JZ      shufw_have_1250
 	MOVLQSX (R12), R13
 	IMULQ   BX, R13
 	ADDQ    CX, R13
 	ADDQ    $0x04, R12
 
-shufw_have_1246:
+shufw_have_1250:
 	VMOVDQU (R13)(R8*1), Y0
 	VMOVDQU (R13)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -12419,32 +12511,32 @@ shufw_have_1246:
 	ADDQ    DX, DI
 	ADDQ    BX, R13
 	DECQ    R11
-	JNZ     shufw_rows_1245
+	JNZ     shufw_rows_1249
 	MOVQ    dstPlane+64(FP), DI
 	ADDQ    DI, AX
 	MOVQ    srcPlane+72(FP), DI
 	ADDQ    DI, CX
 	DECQ    SI
-	JNZ     shufw_planes_1244
+	JNZ     shufw_planes_1248
 	VZEROUPPER
 	RET
 
-shufw_blend_1243:
-shufw_planes_1247:
+shufw_blend_1247:
+shufw_planes_1251:
 	MOVQ AX, DI
 	MOVQ rows+16(FP), R11
 	MOVQ rowIdx+80(FP), R12
 	MOVQ CX, R13
 
-shufw_rows_1248:
+shufw_rows_1252:
 	TESTQ   R12, R12
-	JZ      shufw_have_1249
+	JZ      shufw_have_1253
 	MOVLQSX (R12), R13
 	IMULQ   BX, R13
 	ADDQ    CX, R13
 	ADDQ    $0x04, R12
 
-shufw_have_1249:
+shufw_have_1253:
 	VMOVDQU   (R13)(R8*1), Y3
 	VMOVDQU   (R13)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -12456,40 +12548,40 @@ shufw_have_1249:
 	ADDQ      DX, DI
 	ADDQ      BX, R13
 	DECQ      R11
-	JNZ       shufw_rows_1248
+	JNZ       shufw_rows_1252
 	MOVQ      dstPlane+64(FP), DI
 	ADDQ      DI, AX
 	MOVQ      srcPlane+72(FP), DI
 	ADDQ      DI, CX
 	DECQ      SI
-	JNZ       shufw_planes_1247
+	JNZ       shufw_planes_1251
 	VZEROUPPER
 	RET
 
-shufw_general_1242:
+shufw_general_1246:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 
-shufw_planes_1250:
+shufw_planes_1254:
 	MOVQ AX, R9
 	MOVQ rows+16(FP), R10
 	MOVQ rowIdx+80(FP), R11
 	MOVQ CX, R12
 
-shufw_rows_1251:
+shufw_rows_1255:
 	TESTQ   R11, R11
-	JZ      shufw_have_1252
+	JZ      shufw_have_1256
 	MOVLQSX (R11), R12
 	IMULQ   BX, R12
 	ADDQ    CX, R12
 	ADDQ    $0x04, R11
 
-shufw_have_1252:
+shufw_have_1256:
 	MOVQ R8, R13
 
-shufw_blocks_1253:
+shufw_blocks_1257:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R12)(R14*1), Y1
 	VMOVDQU   16(R13), Y2
@@ -12499,17 +12591,17 @@ shufw_blocks_1253:
 	VMOVDQU   Y1, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1253
+	JB        shufw_blocks_1257
 	ADDQ      DX, R9
 	ADDQ      BX, R12
 	DECQ      R10
-	JNZ       shufw_rows_1251
+	JNZ       shufw_rows_1255
 	MOVQ      dstPlane+64(FP), R9
 	ADDQ      R9, AX
 	MOVQ      srcPlane+72(FP), R9
 	ADDQ      R9, CX
 	DECQ      SI
-	JNZ       shufw_planes_1250
+	JNZ       shufw_planes_1254
 	VZEROUPPER
 	RET
 

@@ -867,6 +867,29 @@ func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte,
 //go:noescape
 func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
 
+// rowsExpandDwordsAVX512 writes n bytes to dst, 64-byte block j (the last one partial
+// when n is not a multiple of 64) by the word masks of its halves,
+// tab[2j%entries] and tab[(2j+1)%entries]: each 4-byte word whose bit is
+// set takes the next 4 src bytes, the others the pattern. tab holds
+// entries+6 masks, the last six copies of the first six (the table of
+// rowsExpandDwordsAVX2). It reads exactly the src bytes it takes:
+//
+//	s := 0
+//	for w := 0; w < n/4; w++ {
+//		if tab[w/8%entries]>>(w%8)&1 != 0 {
+//			copy(dst[4*w:4*w+4], src[s:s+4])
+//			s += 4
+//		} else {
+//			copy(dst[4*w:4*w+4], pat[4*w%32:])
+//		}
+//	}
+//
+// dst is 64-byte aligned, n >= 4 and a multiple of 4, entries >= 8 and
+// even. It requires AVX-512 F and BW.
+//
+//go:noescape
+func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte)
+
 // rowsExpandDwordsAVX2 writes n bytes to dst, 32-byte block j (the last one partial
 // when n is not a multiple of 32) by the word mask tab[j%entries]: each
 // 4-byte word whose bit is set takes the next 4 src bytes, the others

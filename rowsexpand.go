@@ -24,7 +24,8 @@ type expandTable struct {
 	masks            []uint64
 	// dwords: when every 4-byte word of the period is taken whole or not
 	// at all (elements of 4, 8 or 16 bytes), the word masks of its 32-byte
-	// blocks, for the AVX2 kernel (rowsExpandDwordsAVX2); else nil.
+	// blocks (2*entries), plus six copies of the first six, for the word
+	// kernels (rowsExpandDwordsAVX2 and rowsExpandDwordsAVX512); else nil.
 	dwords []byte
 }
 
@@ -64,7 +65,7 @@ func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 	for i := entries; i < entries+3; i++ {
 		t.masks[i] = t.masks[(i-entries)%entries]
 	}
-	t.dwords = dwordMasks(t.masks[:entries])
+	t.dwords = dwordMasks(t.masks) // the copies' too
 	return t
 }
 

@@ -23,8 +23,8 @@ type expandCall struct {
 }
 
 // randomExpandCall returns a random call; with words, one whose masks take
-// whole 4-byte words and whose length is a multiple of 4 (the AVX2
-// kernel's).
+// whole 4-byte words and whose length is a multiple of 4 (the word
+// kernels').
 func randomExpandCall(r *rand.Rand, words bool) expandCall {
 	c := expandCall{entries: 4 + r.IntN(40), n: 1 + r.IntN(64*40), seed: r.Uint64()}
 	if r.IntN(4) == 0 {
@@ -52,10 +52,12 @@ func randomExpandCall(r *rand.Rand, words bool) expandCall {
 			}
 			c.masks[j] = m
 		}
-		c.words = dwordMasks(c.masks[:c.entries])
 	}
 	for i := range 3 {
 		c.masks[c.entries+i] = c.masks[i%c.entries]
+	}
+	if words {
+		c.words = dwordMasks(c.masks) // 2*entries, then six copies
 	}
 	for i := range c.pat {
 		c.pat[i] = byte(r.Uint32())
@@ -97,7 +99,7 @@ func expandKernels(t *testing.T) []expandKernel {
 		}
 		if k := set.rowsExpandDwords; k != nil {
 			ks = append(ks, expandKernel{"rowsExpandDwords " + set.level.String(), true, func(c *expandCall, dst, src *byte) {
-				k(dst, src, c.n, &c.words[0], len(c.words), &c.pat, expandDwordsLUT())
+				k(dst, src, c.n, &c.words[0], 2*c.entries, &c.pat)
 			}})
 		}
 	}

@@ -1,6 +1,7 @@
 package pad
 
 import (
+	"bytes"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -55,8 +56,11 @@ func TestExpandTable(t *testing.T) {
 			continue
 		}
 		words++
-		if len(tab.dwords) != 2*tab.entries {
+		if len(tab.dwords) != 2*(tab.entries+3) {
 			t.Fatalf("plane %d: %d word masks for %d masks", plane, len(tab.dwords), tab.entries)
+		}
+		if !bytes.Equal(tab.dwords[2*tab.entries:], tab.dwords[:6]) {
+			t.Fatalf("plane %d: word masks end with %x, not copies of the first six %x", plane, tab.dwords[2*tab.entries:], tab.dwords[:6])
 		}
 		for w := range tab.period / 4 {
 			if got, want := tab.dwords[w/8]>>(w%8)&1, byte(tab.masks[w/16]>>(4*(w%16))&1); got != want {
