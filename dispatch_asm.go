@@ -316,13 +316,15 @@ func alignedFor(ks *asmKernels, dstStride, width int, tab *shuffleTable, stream 
 // at its first mask.
 func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if t == nil || ks == nil || ks.rowsExpand == nil && (ks.rowsExpandDwords == nil || t.dwords == nil) ||
-		pl.n == 0 || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
+	if t == nil || ks == nil || pl.n == 0 || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
 		return false
 	}
 	// The word kernel where the table has word masks: at the AVX-512
 	// level VPEXPANDD costs half the shuffle port VPEXPANDB does.
 	words := ks.rowsExpandDwords != nil && t.dwords != nil
+	if !words && ks.rowsExpand == nil {
+		return false
+	}
 	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
 	dst, src = dst[:out], src[:in]
 	periods := max(1, chunkBytes/t.period)

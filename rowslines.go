@@ -88,7 +88,7 @@ func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, ds
 		return nil
 	}
 	for i := range width {
-		if t.take[i/64]>>(i%64)&1 == 0 {
+		if !t.takes(i) {
 			return nil
 		}
 	}

@@ -26,6 +26,9 @@ type shuffleTable struct {
 // bytes is the table as the kernel reads it.
 func (t *shuffleTable) bytes() *[144]byte { return (*[144]byte)(unsafe.Pointer(t)) }
 
+// takes reports whether output byte i takes an input byte.
+func (t *shuffleTable) takes(i int) bool { return t.take[i/64]>>(i%64)&1 != 0 }
+
 // wordShuffle is the AVX2 shuffle kernel's table of a row whose bytes go
 // in whole 4-byte words (elements of 4, 8 or 16 bytes; rowsShuffleDwordsAVX2):
 // n blocks of 32 bytes, block b at byte blocks[b].dst of the dst row from
@@ -56,16 +59,15 @@ func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
 	if width < 32 || mid < 32 || width%4 != 0 || mid%4 != 0 {
 		return nil
 	}
-	taken := func(i int) bool { return t.take[i/64]>>(i%64)&1 != 0 }
 	src := make([]int, width/4) // the src word of each word, or -1
 	for w := range src {
 		src[w] = -1
-		if taken(4 * w) {
+		if t.takes(4 * w) {
 			src[w] = int(t.idx[4*w]) / 4
 		}
 		for k := range 4 {
 			i := 4*w + k
-			if taken(i) != (src[w] >= 0) || src[w] >= 0 && (t.idx[4*w]%4 != 0 || int(t.idx[i]) != int(t.idx[4*w])+k) {
+			if t.takes(i) != (src[w] >= 0) || src[w] >= 0 && (t.idx[4*w]%4 != 0 || int(t.idx[i]) != int(t.idx[4*w])+k) {
 				return nil
 			}
 		}
@@ -141,23 +143,24 @@ func wideFits(width, mid, left int) bool {
 
 // rowMap returns the element map of the rows of the innermost level lv
 // (its row form recognised, stride its input stride), its own indexMap,
-// when they may have shuffle or wide tables, or nil: rows of a general
-// form, wider than the wide kernel makes, or reading outside the window of
-// input the rows kernels take.
-func rowMap(lv *level, stride int) []int32 {
+// and the input element the rows kernels' src points at, when the rows
+// may have shuffle or wide tables; or nil: rows of a general form, wider
+// than the wide kernel makes, or reading outside the window of input the
+// rows kernels take.
+func rowMap(lv *level, stride int) (out []int32, base int32) {
 	r := &lv.row
 	outElems := lv.outLen * lv.blk
 	if r.kind == rowGeneral || outElems > wideMax {
-		return nil
+		return nil, 0
 	}
-	out := indexMap([]level{*lv}, []int{stride}, lv.inLen*stride, outElems)
-	base := int32(r.src * stride) // the input element the rows kernels' src points at
+	out = indexMap([]level{*lv}, []int{stride}, lv.inLen*stride, outElems)
+	base = int32(r.src * stride)
 	for _, j := range out {
 		if j >= 0 && (j < base || j-base >= int32(r.mid)) {
-			return nil // not a row form after all
+			return nil, 0 // not a row form after all
 		}
 	}
-	return out
+	return out, base
 }
 
 // rowTables returns the tables of the rows of lv at element size bytes:
@@ -165,12 +168,11 @@ func rowMap(lv *level, stride int) []int32 {
 // with pads of at most 64 bytes a head-and-tail table (the wide kernel);
 // either may be nil, both are where rowMap is.
 func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable) {
-	out := rowMap(lv, stride)
+	out, base := rowMap(lv, stride)
 	if out == nil {
 		return nil, nil
 	}
 	r := &lv.row
-	base := int32(r.src * stride)
 	width, mid, left := len(out)*size, r.mid*size, r.left*size
 	// src is the byte of the src row output byte i takes, or -1.
 	src := func(i int) int {
@@ -244,7 +246,7 @@ func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, 
 		d := dst[r*dstStride : r*dstStride+width]
 		s := src[sr*srcStride : sr*srcStride+mid]
 		for i := range d {
-			if tab.take[i/64]>>(i%64)&1 != 0 {
+			if tab.takes(i) {
 				d[i] = s[tab.idx[i]]
 			} else {
 				d[i] = pat[i%32]
