@@ -245,7 +245,7 @@ func TestGuardPad(t *testing.T) {
 }
 
 // kernelSetOrSkip returns the first level's kernels that this CPU
-// supports and has accepts, or skips the test, saying why.
+// supports and that has accepts, or skips the test, saying why.
 func kernelSetOrSkip(t testing.TB, has func(ks *asmKernels) bool, why string) asmKernels {
 	for _, ks := range asmKernelSets {
 		if ks.supported && has(&ks) {
