@@ -155,7 +155,7 @@ func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, wi
 		return false
 	}
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-		ks.shuffle(d, s, rows, dstStride, srcStride, width, mid, tab, pat, pl, nil)
+		ks.shuffle(d, s, rows, dstStride, srcStride, width, mid, tab, pat, pl, nil, 0, 0)
 	})
 	return true
 }
@@ -167,22 +167,21 @@ func (ks *asmKernels) canShuffle(tab *shuffleTable) bool {
 }
 
 // shuffle calls the shuffle kernel canShuffle found.
-func (ks *asmKernels) shuffle(d, s *byte, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte, pl planes, rowIdx *int32) {
+func (ks *asmKernels) shuffle(d, s *byte, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte, pl planes, rowIdx *int32, run0, run1 int) {
 	if ks.rowsShuffle != nil {
-		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, tab.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx)
+		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, tab.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1)
 		return
 	}
-	ks.rowsShuffleDwords(d, s, rows, dstStride, srcStride, tab.words.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx)
+	ks.rowsShuffleDwords(d, s, rows, dstStride, srcStride, tab.words.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1)
 }
 
 // rowListShuffleBytes makes whole planes of narrow rows by a shuffle
-// table, row t of each plane from src row rowIdx[t] (srcMax the largest),
-// if the level in use has the kernel and a plane holds at most chunkBytes;
-// it reports whether it did. One call makes a batch of planes of about
-// chunkBytes.
-func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
+// table, row t of each plane from src row l.idx[t], if the level in use
+// has the kernel and a plane holds at most chunkBytes; it reports whether
+// it did. One call makes a batch of planes of about chunkBytes.
+func rowListShuffleBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	rows := len(rowIdx)
+	rows := len(l.idx)
 	if ks == nil || !ks.canShuffle(tab) || !shuffleFits(width, mid) || rows == 0 {
 		return false
 	}
@@ -190,30 +189,30 @@ func rowListShuffleBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dst
 	if plane > chunkBytes {
 		return false
 	}
-	planeBatches(dst, src, pl, plane, srcMax*srcStride+mid, func(d, s []byte) {
-		raceRowList(d, s, rowIdx, dstStride, srcStride, width, mid)
+	planeBatches(dst, src, pl, plane, l.max*srcStride+mid, func(d, s []byte) {
+		raceRowList(d, s, l.idx, dstStride, srcStride, width, mid)
 	}, func(d, s []byte, pl planes) {
-		ks.shuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, tab, pat, pl, &rowIdx[0])
+		ks.shuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, tab, pat, pl, &l.idx[0], l.run0, l.run1)
 	})
 	return true
 }
 
 // rowListLinesBytes makes whole planes as rowListShuffleBytes does, the
-// middle rows of each plane (g.t0 to g.t1) by the lines kernel and its
+// middle rows of each plane (the run of l) by the lines kernel and its
 // other rows by the shuffle kernel, if the level in use has both, g has
 // tables for these rows and the phases of dst and src, and a plane holds
 // at most chunkBytes; it reports whether it did.
-func rowListLinesBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstStride, srcStride, width, mid int, g *linesSet, tab *shuffleTable, pat *[32]byte) bool {
+func rowListLinesBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, g *linesSet, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	rows := len(rowIdx)
+	rows, t0, t1 := len(l.idx), l.run0, l.run1
 	plane := rows * width
 	if ks == nil || ks.rowsLines == nil || ks.rowsShuffle == nil || g == nil || pl.n == 0 ||
 		dstStride != width || g.width != width || g.srcStride != srcStride || plane > chunkBytes ||
 		pl.dst%g.gd != 0 || pl.src%g.gs != 0 {
 		return false
 	}
-	in := int(rowIdx[g.t0]) * srcStride // the middle's first input byte in a plane
-	if g.table(addrPhase(dst[g.t0*width:]), addrPhase(src[in:])) == nil {
+	in := int(l.idx[t0]) * srcStride // the middle's first input byte in a plane
+	if g.table(addrPhase(dst[t0*width:]), addrPhase(src[in:])) == nil {
 		return false // not the phases of aligned buffers; pl.dst and pl.src keep every plane's
 	}
 	b := tab.bytes()
@@ -221,20 +220,20 @@ func rowListLinesBytes(dst, src []byte, pl planes, rowIdx []int32, srcMax, dstSt
 	// that its lines stay in L1 (suite case g: four tables of 3.7 KiB
 	// in turn, each evicted by the three planes between its uses).
 	cycle := max(64/gcd64(pl.dst), 64/gcd64(pl.src))
-	planeBatches(dst, src, pl, plane, srcMax*srcStride+mid, func(d, s []byte) {
-		raceRowList(d, s, rowIdx, width, srcStride, width, mid)
+	planeBatches(dst, src, pl, plane, l.max*srcStride+mid, func(d, s []byte) {
+		raceRowList(d, s, l.idx, width, srcStride, width, mid)
 	}, func(d, s []byte, pl planes) {
 		for r := range min(cycle, pl.n) {
 			for q := r; q < pl.n; q += cycle {
-				md, ms := d[q*pl.dst+g.t0*width:], s[q*pl.src+in:]
-				linesMiddle(ks, md, ms, src, g.table(addrPhase(md), addrPhase(ms)), (g.t1-g.t0)*width, width, srcStride, tab)
+				md, ms := d[q*pl.dst+t0*width:], s[q*pl.src+in:]
+				linesMiddle(ks, md, ms, src, g.table(addrPhase(md), addrPhase(ms)), (t1-t0)*width, width, srcStride, tab)
 			}
 		}
-		if g.t0 > 0 {
-			ks.rowsShuffle(&d[0], &s[0], g.t0, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[0])
+		if t0 > 0 {
+			ks.rowsShuffle(&d[0], &s[0], t0, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &l.idx[0], 0, 0)
 		}
-		if g.t1 < rows {
-			ks.rowsShuffle(&d[g.t1*width], &s[0], rows-g.t1, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &rowIdx[g.t1])
+		if t1 < rows {
+			ks.rowsShuffle(&d[t1*width], &s[0], rows-t1, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &l.idx[t1], 0, 0)
 		}
 	})
 	return true

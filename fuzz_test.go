@@ -164,12 +164,25 @@ func (c *fzKernelCase) srcRows() int {
 	return int(slices.Max(c.rowIdx)) + 1
 }
 
-// rowList is the list argument of the shuffle kernel.
-func (c *fzKernelCase) rowList() *int32 {
-	if c.rowIdx == nil {
-		return nil
+// listArgs returns the shuffle kernels' list arguments for the list idx
+// (nil or not empty): its first entry and its run of consecutive rows,
+// which the kernels step through without reading the list.
+func listArgs(idx []int32) (*int32, int, int) {
+	if idx == nil {
+		return nil, 0, 0
 	}
-	return &c.rowIdx[0]
+	l := newRowList(idx)
+	return &idx[0], l.run0, l.run1
+}
+
+// withRun returns idx with rows a to a+n-1 (a < len(idx), cut at its end)
+// from consecutive src rows, the first one from, as the middle rows of a
+// plane are.
+func withRun(idx []int32, a, n, from int) []int32 {
+	for t := a; t < min(a+n, len(idx)); t++ {
+		idx[t] = int32(from + t - a)
+	}
+	return idx
 }
 
 func (c *fzKernelCase) String() string {
@@ -317,6 +330,9 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 				c.rowIdx[t] = int32(h % 5)
 				h /= 5
 			}
+			if h%2 == 0 {
+				withRun(c.rowIdx, int(h/2%uint64(c.rows)), int(h/16%8), int(h/128%3))
+			}
 		}
 		if c.kernel == fzRowsAligned && c.rows > 0 {
 			c.top, c.bottom = int(dstGap%16)*9*K, int(dstGap/16%16)*5*K
@@ -446,7 +462,8 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 		}
 	case fzRowsShuffle:
 		if ks.rowsShuffle != nil {
-			ks.rowsShuffle(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, c.rowList())
+			list, run0, run1 := listArgs(c.rowIdx)
+			ks.rowsShuffle(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
 		} else { // the level or CPU has no shuffle kernel: check the Go one
 			c.shuffleGo(dst.b(), src.b())
 		}
@@ -484,7 +501,7 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 	case fzRowsShuffle:
 		done := false
 		if c.rowIdx != nil {
-			done = rowListShuffleBytes(dst.b(), src.b(), c.pl, c.rowIdx, c.srcRows()-1, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
+			done = rowListShuffleBytes(dst.b(), src.b(), c.pl, newRowList(c.rowIdx), c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
 		} else {
 			done = rowsShuffleBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
 		}

@@ -10199,9 +10199,9 @@ mp_done_1073:
 ret_1051:
 	RET
 
-// func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
+// func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-104
+TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-120
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -10216,31 +10216,30 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-104
 	JZ              shuf_ret_1077
 	TESTQ           R11, R11
 	JZ              shuf_ret_1077
-	LEAQ            lowmask64<>+0(SB), R12
-	MOVQ            $0x00000040, R13
-	CMPQ            R8, R13
-	CMOVQLT         R8, R13
-	MOVQ            R8, R14
-	SUBQ            R13, R14
-	KMOVQ           (R12)(R13*8), K1
-	KMOVQ           (R12)(R14*8), K2
-	MOVQ            $0x00000040, R13
-	CMPQ            DI, R13
-	CMOVQLT         DI, R13
-	MOVQ            DI, R14
-	SUBQ            R13, R14
-	KMOVQ           (R12)(R13*8), K3
-	KMOVQ           (R12)(R14*8), K4
+	LEAQ            lowmask64<>+0(SB), DX
+	MOVQ            $0x00000040, R12
+	CMPQ            R8, R12
+	CMOVQLT         R8, R12
+	MOVQ            R8, R13
+	SUBQ            R12, R13
+	KMOVQ           (DX)(R12*8), K1
+	KMOVQ           (DX)(R13*8), K2
+	MOVQ            $0x00000040, R12
+	CMPQ            DI, R12
+	CMOVQLT         DI, R12
+	MOVQ            DI, R13
+	SUBQ            R12, R13
+	KMOVQ           (DX)(R12*8), K3
+	KMOVQ           (DX)(R13*8), K4
 	KMOVQ           128(R9), K5
 	KMOVQ           136(R9), K6
 	VMOVDQU64       (R9), Z0
 	VMOVDQU64       64(R9), Z1
 	VBROADCASTI64X4 (R10), Z2
-	MOVQ            AX, R9
-	MOVQ            CX, R10
-	MOVQ            DX, R12
-	MOVQ            dstPlane+80(FP), R13
-	MOVQ            srcPlane+88(FP), R14
+	MOVQ            AX, DX
+	MOVQ            CX, R9
+	MOVQ            dstPlane+80(FP), R10
+	MOVQ            srcPlane+88(FP), R12
 	CMPQ            R8, $0x40
 	JBE             shuf_one_table_1078
 	CMPQ            DI, $0x40
@@ -10263,11 +10262,13 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-104
 	JNZ             shuf_list_1083
 
 shuf_planes_1084:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ R10, CX
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), R8
+	TESTQ R8, R8
+	JZ    shuf_done_1085
+	MOVQ  R9, CX
 
-shuf_rows_1085:
+shuf_rows_1086:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(DI*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -10278,55 +10279,129 @@ shuf_rows_1085:
 	VMOVDQU8  Z3, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DX
-	JNZ       shuf_rows_1085
-	ADDQ      R13, R9
-	ADDQ      R14, R10
-	DECQ      R11
-	JNZ       shuf_planes_1084
+	DECQ      R8
+	JNZ       shuf_rows_1086
+
+shuf_done_1085:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1084
 	VZEROUPPER
 	RET
 
 shuf_list_1083:
-shuf_list_planes_1086:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ rowIdx+96(FP), R8
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    R8, R8
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1087
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
 
-shuf_list_rows_1087:
-	MOVLQSX   (R8), CX
+shuf_no_run_1087:
+	VMOVQ R8, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), R8
+	VMOVQ R8, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+
+shuf_planes_1088:
+	MOVQ  DX, AX
+	VMOVQ X3, R13
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1089
+
+shuf_rows_1090:
+	MOVLQSX   (R13), CX
 	IMULQ     SI, CX
-	ADDQ      R10, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K5, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K6, Z3
-	VMOVDQU8  Z3, K4, 64(AX)
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K6, Z9
+	VMOVDQU8  Z9, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DX
-	JNZ       shuf_list_rows_1087
-	ADDQ      R13, R9
-	ADDQ      R14, R10
-	DECQ      R11
-	JNZ       shuf_list_planes_1086
+	ADDQ      $0x04, R13
+	DECQ      R8
+	JNZ       shuf_rows_1090
+
+shuf_done_1089:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1091
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+
+shuf_rows_1092:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K6, Z9
+	VMOVDQU8  Z9, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1092
+
+shuf_done_1091:
+	VMOVQ X8, R13
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1093
+
+shuf_rows_1094:
+	MOVLQSX   (R13), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K6, Z9
+	VMOVDQU8  Z9, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R13
+	DECQ      R8
+	JNZ       shuf_rows_1094
+
+shuf_done_1093:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1088
 	VZEROUPPER
 	RET
 
 shuf_both_halves_1082:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1088
+	JNZ   shuf_list_1095
 
-shuf_planes_1089:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ R10, CX
+shuf_planes_1096:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_done_1097
+	MOVQ  R9, CX
 
-shuf_rows_1090:
+shuf_rows_1098:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQU64  Z0, Z7
@@ -10339,57 +10414,135 @@ shuf_rows_1090:
 	VMOVDQU8   Z6, K4, 64(AX)
 	ADDQ       BX, AX
 	ADDQ       SI, CX
-	DECQ       DX
-	JNZ        shuf_rows_1090
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_planes_1089
+	DECQ       DI
+	JNZ        shuf_rows_1098
+
+shuf_done_1097:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1096
 	VZEROUPPER
 	RET
 
-shuf_list_1088:
-shuf_list_planes_1091:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ rowIdx+96(FP), DI
+shuf_list_1095:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X11
+	JZ      shuf_no_run_1099
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
 
-shuf_list_rows_1092:
-	MOVLQSX    (DI), CX
+shuf_no_run_1099:
+	VMOVQ DI, X12
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X14
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X13
+
+shuf_planes_1100:
+	MOVQ  DX, AX
+	VMOVQ X3, R8
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1101
+
+shuf_rows_1102:
+	MOVLQSX    (R8), CX
 	IMULQ      SI, CX
-	ADDQ       R10, CX
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	VMOVDQU64  Z0, Z7
-	VPERMI2B   Z4, Z3, Z7
-	VPBLENDMB  Z7, Z2, K5, Z5
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z15
+	VMOVDQU8.Z 64(CX), K2, Z16
+	VMOVDQU64  Z0, Z17
+	VPERMI2B   Z16, Z15, Z17
+	VPBLENDMB  Z17, Z2, K5, Z5
 	VMOVDQU64  Z5, (AX)
-	VMOVDQU64  Z1, Z7
-	VPERMI2B   Z4, Z3, Z7
-	VPBLENDMB  Z7, Z2, K6, Z6
+	VMOVDQU64  Z1, Z17
+	VPERMI2B   Z16, Z15, Z17
+	VPBLENDMB  Z17, Z2, K6, Z6
 	VMOVDQU8   Z6, K4, 64(AX)
 	ADDQ       BX, AX
-	ADDQ       $0x04, DI
-	DECQ       DX
-	JNZ        shuf_list_rows_1092
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_list_planes_1091
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1102
+
+shuf_done_1101:
+	VMOVQ X11, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1103
+	VMOVQ X12, CX
+	ADDQ  R9, CX
+
+shuf_rows_1104:
+	VMOVDQU8.Z (CX), K1, Z15
+	VMOVDQU8.Z 64(CX), K2, Z16
+	VMOVDQU64  Z0, Z17
+	VPERMI2B   Z16, Z15, Z17
+	VPBLENDMB  Z17, Z2, K5, Z7
+	VMOVDQU64  Z7, (AX)
+	VMOVDQU64  Z1, Z17
+	VPERMI2B   Z16, Z15, Z17
+	VPBLENDMB  Z17, Z2, K6, Z8
+	VMOVDQU8   Z8, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DI
+	JNZ        shuf_rows_1104
+
+shuf_done_1103:
+	VMOVQ X14, R8
+	VMOVQ X13, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1105
+
+shuf_rows_1106:
+	MOVLQSX    (R8), CX
+	IMULQ      SI, CX
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z15
+	VMOVDQU8.Z 64(CX), K2, Z16
+	VMOVDQU64  Z0, Z17
+	VPERMI2B   Z16, Z15, Z17
+	VPBLENDMB  Z17, Z2, K5, Z9
+	VMOVDQU64  Z9, (AX)
+	VMOVDQU64  Z1, Z17
+	VPERMI2B   Z16, Z15, Z17
+	VPBLENDMB  Z17, Z2, K6, Z10
+	VMOVDQU8   Z10, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1106
+
+shuf_done_1105:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1100
 	VZEROUPPER
 	RET
 
 shuf_two_narrow_1081:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1093
+	JNZ   shuf_list_1107
 
-shuf_planes_1094:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ R10, CX
+shuf_planes_1108:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_done_1109
+	MOVQ  R9, CX
 
-shuf_rows_1095:
+shuf_rows_1110:
 	VMOVDQU8.Z (CX), K1, Z1
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQU64  Z0, Z5
@@ -10398,39 +10551,107 @@ shuf_rows_1095:
 	VMOVDQU8   Z3, K3, (AX)
 	ADDQ       BX, AX
 	ADDQ       SI, CX
-	DECQ       DX
-	JNZ        shuf_rows_1095
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_planes_1094
+	DECQ       DI
+	JNZ        shuf_rows_1110
+
+shuf_done_1109:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1108
 	VZEROUPPER
 	RET
 
-shuf_list_1093:
-shuf_list_planes_1096:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ rowIdx+96(FP), DI
+shuf_list_1107:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X1
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X6
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X7
+	JZ      shuf_no_run_1111
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
 
-shuf_list_rows_1097:
-	MOVLQSX    (DI), CX
+shuf_no_run_1111:
+	VMOVQ DI, X8
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X10
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X9
+
+shuf_planes_1112:
+	MOVQ  DX, AX
+	VMOVQ X1, R8
+	VMOVQ X6, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1113
+
+shuf_rows_1114:
+	MOVLQSX    (R8), CX
 	IMULQ      SI, CX
-	ADDQ       R10, CX
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQU8.Z 64(CX), K2, Z4
-	VMOVDQU64  Z0, Z5
-	VPERMI2B   Z4, Z1, Z5
-	VPBLENDMB  Z5, Z2, K5, Z3
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z11
+	VMOVDQU8.Z 64(CX), K2, Z12
+	VMOVDQU64  Z0, Z13
+	VPERMI2B   Z12, Z11, Z13
+	VPBLENDMB  Z13, Z2, K5, Z3
 	VMOVDQU8   Z3, K3, (AX)
 	ADDQ       BX, AX
-	ADDQ       $0x04, DI
-	DECQ       DX
-	JNZ        shuf_list_rows_1097
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_list_planes_1096
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1114
+
+shuf_done_1113:
+	VMOVQ X7, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1115
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+
+shuf_rows_1116:
+	VMOVDQU8.Z (CX), K1, Z11
+	VMOVDQU8.Z 64(CX), K2, Z12
+	VMOVDQU64  Z0, Z13
+	VPERMI2B   Z12, Z11, Z13
+	VPBLENDMB  Z13, Z2, K5, Z4
+	VMOVDQU8   Z4, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DI
+	JNZ        shuf_rows_1116
+
+shuf_done_1115:
+	VMOVQ X10, R8
+	VMOVQ X9, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1117
+
+shuf_rows_1118:
+	MOVLQSX    (R8), CX
+	IMULQ      SI, CX
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z11
+	VMOVDQU8.Z 64(CX), K2, Z12
+	VMOVDQU64  Z0, Z13
+	VPERMI2B   Z12, Z11, Z13
+	VPBLENDMB  Z13, Z2, K5, Z5
+	VMOVDQU8   Z5, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1118
+
+shuf_done_1117:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1112
 	VZEROUPPER
 	RET
 
@@ -10440,14 +10661,16 @@ shuf_one_table_1078:
 	JE    shuf_full_1080
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1098
+	JNZ   shuf_list_1119
 
-shuf_planes_1099:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ R10, CX
+shuf_planes_1120:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_done_1121
+	MOVQ  R9, CX
 
-shuf_rows_1100:
+shuf_rows_1122:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQA64  Z2, Z4
 	VPERMB     Z3, Z0, K5, Z4
@@ -10457,142 +10680,344 @@ shuf_rows_1100:
 	VMOVDQU8   Z4, K4, 64(AX)
 	ADDQ       BX, AX
 	ADDQ       SI, CX
-	DECQ       DX
-	JNZ        shuf_rows_1100
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_planes_1099
+	DECQ       DI
+	JNZ        shuf_rows_1122
+
+shuf_done_1121:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1120
 	VZEROUPPER
 	RET
 
-shuf_list_1098:
-shuf_list_planes_1101:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ rowIdx+96(FP), DI
+shuf_list_1119:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1123
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
 
-shuf_list_rows_1102:
-	MOVLQSX    (DI), CX
+shuf_no_run_1123:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+
+shuf_planes_1124:
+	MOVQ  DX, AX
+	VMOVQ X3, R8
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1125
+
+shuf_rows_1126:
+	MOVLQSX    (R8), CX
 	IMULQ      SI, CX
-	ADDQ       R10, CX
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQA64  Z2, Z4
-	VPERMB     Z3, Z0, K5, Z4
-	VMOVDQU64  Z4, (AX)
-	VMOVDQA64  Z2, Z4
-	VPERMB     Z3, Z1, K6, Z4
-	VMOVDQU8   Z4, K4, 64(AX)
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z9
+	VMOVDQA64  Z2, Z10
+	VPERMB     Z9, Z0, K5, Z10
+	VMOVDQU64  Z10, (AX)
+	VMOVDQA64  Z2, Z10
+	VPERMB     Z9, Z1, K6, Z10
+	VMOVDQU8   Z10, K4, 64(AX)
 	ADDQ       BX, AX
-	ADDQ       $0x04, DI
-	DECQ       DX
-	JNZ        shuf_list_rows_1102
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_list_planes_1101
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1126
+
+shuf_done_1125:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1127
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+
+shuf_rows_1128:
+	VMOVDQU8.Z (CX), K1, Z9
+	VMOVDQA64  Z2, Z10
+	VPERMB     Z9, Z0, K5, Z10
+	VMOVDQU64  Z10, (AX)
+	VMOVDQA64  Z2, Z10
+	VPERMB     Z9, Z1, K6, Z10
+	VMOVDQU8   Z10, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DI
+	JNZ        shuf_rows_1128
+
+shuf_done_1127:
+	VMOVQ X8, R8
+	VMOVQ X7, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1129
+
+shuf_rows_1130:
+	MOVLQSX    (R8), CX
+	IMULQ      SI, CX
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z9
+	VMOVDQA64  Z2, Z10
+	VPERMB     Z9, Z0, K5, Z10
+	VMOVDQU64  Z10, (AX)
+	VMOVDQA64  Z2, Z10
+	VPERMB     Z9, Z1, K6, Z10
+	VMOVDQU8   Z10, K4, 64(AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1130
+
+shuf_done_1129:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1124
 	VZEROUPPER
 	RET
 
 shuf_narrow_1079:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1103
+	JNZ   shuf_list_1131
 
-shuf_planes_1104:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ R10, CX
+shuf_planes_1132:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_done_1133
+	MOVQ  R9, CX
 
-shuf_rows_1105:
+shuf_rows_1134:
 	VMOVDQU8.Z (CX), K1, Z1
 	VMOVDQA64  Z2, Z3
 	VPERMB     Z1, Z0, K5, Z3
 	VMOVDQU8   Z3, K3, (AX)
 	ADDQ       BX, AX
 	ADDQ       SI, CX
-	DECQ       DX
-	JNZ        shuf_rows_1105
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_planes_1104
+	DECQ       DI
+	JNZ        shuf_rows_1134
+
+shuf_done_1133:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1132
 	VZEROUPPER
 	RET
 
-shuf_list_1103:
-shuf_list_planes_1106:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ rowIdx+96(FP), DI
+shuf_list_1131:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X1
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X3
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	JZ      shuf_no_run_1135
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
 
-shuf_list_rows_1107:
-	MOVLQSX    (DI), CX
+shuf_no_run_1135:
+	VMOVQ DI, X5
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X7
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X6
+
+shuf_planes_1136:
+	MOVQ  DX, AX
+	VMOVQ X1, R8
+	VMOVQ X3, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1137
+
+shuf_rows_1138:
+	MOVLQSX    (R8), CX
 	IMULQ      SI, CX
-	ADDQ       R10, CX
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQA64  Z2, Z3
-	VPERMB     Z1, Z0, K5, Z3
-	VMOVDQU8   Z3, K3, (AX)
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQA64  Z2, Z9
+	VPERMB     Z8, Z0, K5, Z9
+	VMOVDQU8   Z9, K3, (AX)
 	ADDQ       BX, AX
-	ADDQ       $0x04, DI
-	DECQ       DX
-	JNZ        shuf_list_rows_1107
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_list_planes_1106
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1138
+
+shuf_done_1137:
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1139
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+
+shuf_rows_1140:
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQA64  Z2, Z9
+	VPERMB     Z8, Z0, K5, Z9
+	VMOVDQU8   Z9, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DI
+	JNZ        shuf_rows_1140
+
+shuf_done_1139:
+	VMOVQ X7, R8
+	VMOVQ X6, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1141
+
+shuf_rows_1142:
+	MOVLQSX    (R8), CX
+	IMULQ      SI, CX
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQA64  Z2, Z9
+	VPERMB     Z8, Z0, K5, Z9
+	VMOVDQU8   Z9, K3, (AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1142
+
+shuf_done_1141:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1136
 	VZEROUPPER
 	RET
 
 shuf_full_1080:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1108
+	JNZ   shuf_list_1143
 
-shuf_planes_1109:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ R10, CX
+shuf_planes_1144:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_done_1145
+	MOVQ  R9, CX
 
-shuf_rows_1110:
+shuf_rows_1146:
 	VMOVDQU8.Z (CX), K1, Z1
 	VMOVDQA64  Z2, Z3
 	VPERMB     Z1, Z0, K5, Z3
 	VMOVDQU64  Z3, (AX)
 	ADDQ       BX, AX
 	ADDQ       SI, CX
-	DECQ       DX
-	JNZ        shuf_rows_1110
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_planes_1109
+	DECQ       DI
+	JNZ        shuf_rows_1146
+
+shuf_done_1145:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1144
 	VZEROUPPER
 	RET
 
-shuf_list_1108:
-shuf_list_planes_1111:
-	MOVQ R9, AX
-	MOVQ R12, DX
-	MOVQ rowIdx+96(FP), DI
+shuf_list_1143:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X1
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X3
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	JZ      shuf_no_run_1147
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
 
-shuf_list_rows_1112:
-	MOVLQSX    (DI), CX
+shuf_no_run_1147:
+	VMOVQ DI, X5
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X7
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X6
+
+shuf_planes_1148:
+	MOVQ  DX, AX
+	VMOVQ X1, R8
+	VMOVQ X3, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1149
+
+shuf_rows_1150:
+	MOVLQSX    (R8), CX
 	IMULQ      SI, CX
-	ADDQ       R10, CX
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQA64  Z2, Z3
-	VPERMB     Z1, Z0, K5, Z3
-	VMOVDQU64  Z3, (AX)
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQA64  Z2, Z9
+	VPERMB     Z8, Z0, K5, Z9
+	VMOVDQU64  Z9, (AX)
 	ADDQ       BX, AX
-	ADDQ       $0x04, DI
-	DECQ       DX
-	JNZ        shuf_list_rows_1112
-	ADDQ       R13, R9
-	ADDQ       R14, R10
-	DECQ       R11
-	JNZ        shuf_list_planes_1111
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1150
+
+shuf_done_1149:
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1151
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+
+shuf_rows_1152:
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQA64  Z2, Z9
+	VPERMB     Z8, Z0, K5, Z9
+	VMOVDQU64  Z9, (AX)
+	ADDQ       BX, AX
+	ADDQ       SI, CX
+	DECQ       DI
+	JNZ        shuf_rows_1152
+
+shuf_done_1151:
+	VMOVQ X7, R8
+	VMOVQ X6, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1153
+
+shuf_rows_1154:
+	MOVLQSX    (R8), CX
+	IMULQ      SI, CX
+	ADDQ       R9, CX
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQA64  Z2, Z9
+	VPERMB     Z8, Z0, K5, Z9
+	VMOVDQU64  Z9, (AX)
+	ADDQ       BX, AX
+	ADDQ       $0x04, R8
+	DECQ       DI
+	JNZ        shuf_rows_1154
+
+shuf_done_1153:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1148
 	VZEROUPPER
 	RET
 
@@ -10607,9 +11032,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1113
+	JZ              wide_ret_1155
 	TESTQ           BX, BX
-	JZ              wide_ret_1113
+	JZ              wide_ret_1155
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -10628,10 +11053,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1114
+	JB              wide_mshort_1156
 	XORQ            DX, DX
 
-wide_mshort_1114:
+wide_mshort_1156:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -10640,32 +11065,32 @@ wide_mshort_1114:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1115:
+wide_planes_1157:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1116:
+wide_rows_1158:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1117
+	JB   wide_short_1159
 	CMPQ SI, $0x00000440
-	JAE  wide_long_1121
+	JAE  wide_long_1163
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1119:
+wide_mid_loop_1161:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1120
+	JAE       wide_mid_last_1162
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1119
+	JMP       wide_mid_loop_1161
 
-wide_mid_last_1120:
+wide_mid_last_1162:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1118
+	JMP       wide_mid_done_1160
 
-wide_long_1121:
+wide_long_1163:
 	LEAQ      64(AX), R8
 	LEAQ      -64(SI), R9
 	LEAQ      -256(R8)(R9*1), R10
@@ -10677,9 +11102,9 @@ wide_long_1121:
 	SUBQ      R8, R12
 	LEAQ      (CX)(R12*1), R8
 	CMPQ      R11, R10
-	JAE       copy_tail_1126
+	JAE       copy_tail_1168
 
-copy_loop_1124:
+copy_loop_1166:
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
 	VMOVDQU64 128(R8), Z5
@@ -10691,9 +11116,9 @@ copy_loop_1124:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R8
 	CMPQ      R11, R10
-	JB        copy_loop_1124
+	JB        copy_loop_1166
 
-copy_tail_1126:
+copy_tail_1168:
 	LEAQ      -256(CX)(R9*1), R8
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
@@ -10703,13 +11128,13 @@ copy_tail_1126:
 	VMOVDQU64 Z4, 64(R10)
 	VMOVDQU64 Z5, 128(R10)
 	VMOVDQU64 Z6, 192(R10)
-	JMP       wide_mid_done_1118
+	JMP       wide_mid_done_1160
 
-wide_short_1117:
+wide_short_1159:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1118:
+wide_mid_done_1160:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -10725,16 +11150,16 @@ wide_mid_done_1118:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1116
+	JNZ       wide_rows_1158
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1115
+	JNZ       wide_planes_1157
 	VZEROUPPER
 
-wide_ret_1113:
+wide_ret_1155:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -10742,10 +11167,10 @@ wide_ret_1113:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1127
+	JZ              aligned_ret_1169
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1127
+	JZ              aligned_ret_1169
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -10792,9 +11217,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1128
+	JZ              aligned_fixed_1170
 
-aligned_planes_1129:
+aligned_planes_1171:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -10822,9 +11247,9 @@ aligned_planes_1129:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1131
+	JA           aligned_top_done_1173
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1130
+	JAE          aligned_top_1172
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -10844,15 +11269,15 @@ aligned_planes_1129:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1130:
+aligned_top_1172:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1131
+	JA        aligned_top_done_1173
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1130
+	JMP       aligned_top_1172
 
-aligned_top_done_1131:
+aligned_top_done_1173:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -10863,9 +11288,9 @@ aligned_top_done_1131:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1132:
+aligned_gap_1174:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1133
+	JAE          aligned_gap_done_1175
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -10894,15 +11319,15 @@ aligned_gap_1132:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1132
+	JMP          aligned_gap_1174
 
-aligned_gap_done_1133:
+aligned_gap_done_1175:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1135
-	JMP  aligned_body_1137
+	JE   aligned_general_1177
+	JMP  aligned_body_1179
 
-aligned_rows_1136:
+aligned_rows_1178:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -10931,7 +11356,7 @@ aligned_rows_1136:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1138
+	JE           aligned_one_gap_1180
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -10946,10 +11371,10 @@ aligned_rows_1136:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1138:
+aligned_one_gap_1180:
 	ADDQ $0x40, AX
 
-aligned_body_1137:
+aligned_body_1179:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -10959,16 +11384,16 @@ aligned_body_1137:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1140
+	JGT       aligned_copy_done_1182
 
-aligned_copy_1139:
+aligned_copy_1181:
 	VMOVDQU64 (AX)(BX*1), Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1139
+	JLE       aligned_copy_1181
 
-aligned_copy_done_1140:
+aligned_copy_done_1182:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -10977,13 +11402,13 @@ aligned_copy_done_1140:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1136
-	JMP  aligned_last_1134
+	JNZ  aligned_rows_1178
+	JMP  aligned_last_1176
 
-aligned_general_1135:
-	JMP aligned_body_1142
+aligned_general_1177:
+	JMP aligned_body_1184
 
-aligned_rows_1141:
+aligned_rows_1183:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -10995,9 +11420,9 @@ aligned_rows_1141:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1143:
+aligned_gap_1185:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1144
+	JAE          aligned_gap_done_1186
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -11012,10 +11437,10 @@ aligned_gap_1143:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1143
+	JMP          aligned_gap_1185
 
-aligned_gap_done_1144:
-aligned_body_1142:
+aligned_gap_done_1186:
+aligned_body_1184:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11025,16 +11450,16 @@ aligned_body_1142:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1146
+	JGT       aligned_copy_done_1188
 
-aligned_copy_1145:
+aligned_copy_1187:
 	VMOVDQU64 (AX)(BX*1), Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1145
+	JLE       aligned_copy_1187
 
-aligned_copy_done_1146:
+aligned_copy_done_1188:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11043,16 +11468,16 @@ aligned_copy_done_1146:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1141
+	JNZ  aligned_rows_1183
 
-aligned_last_1134:
+aligned_last_1176:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1147:
+aligned_gap_1189:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1148
+	JAE          aligned_gap_done_1190
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11080,20 +11505,20 @@ aligned_gap_1147:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1147
+	JMP          aligned_gap_1189
 
-aligned_gap_done_1148:
-aligned_bottom_1149:
+aligned_gap_done_1190:
+aligned_bottom_1191:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1150
+	JA        aligned_bottom_done_1192
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1149
+	JMP       aligned_bottom_1191
 
-aligned_bottom_done_1150:
+aligned_bottom_done_1192:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1151
+	JAE      aligned_bottom_end_1193
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -11112,18 +11537,18 @@ aligned_bottom_done_1150:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1151:
+aligned_bottom_end_1193:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1129
+	JNZ  aligned_planes_1171
 	VZEROUPPER
-	JMP  aligned_ret_1127
+	JMP  aligned_ret_1169
 
-aligned_fixed_1128:
-aligned_planes_1152:
+aligned_fixed_1170:
+aligned_planes_1194:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11149,9 +11574,9 @@ aligned_planes_1152:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1154
+	JA           aligned_top_done_1196
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1153
+	JAE          aligned_top_1195
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -11171,22 +11596,22 @@ aligned_planes_1152:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1153:
+aligned_top_1195:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1154
+	JA        aligned_top_done_1196
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1153
+	JMP       aligned_top_1195
 
-aligned_top_done_1154:
+aligned_top_done_1196:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1155:
+aligned_gap_1197:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1156
+	JAE       aligned_gap_done_1198
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11211,15 +11636,15 @@ aligned_gap_1155:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1155
+	JMP       aligned_gap_1197
 
-aligned_gap_done_1156:
+aligned_gap_done_1198:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1158
-	JMP  aligned_body_1160
+	JE   aligned_general_1200
+	JMP  aligned_body_1202
 
-aligned_rows_1159:
+aligned_rows_1201:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -11238,7 +11663,7 @@ aligned_rows_1159:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1161
+	JE        aligned_one_gap_1203
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11249,26 +11674,26 @@ aligned_rows_1159:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1161:
+aligned_one_gap_1203:
 	ADDQ $0x40, AX
 
-aligned_body_1160:
+aligned_body_1202:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1163
+	JGT  aligned_copy_done_1205
 
-aligned_copy_1162:
+aligned_copy_1204:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1162
+	JLE       aligned_copy_1204
 
-aligned_copy_done_1163:
+aligned_copy_done_1205:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11276,21 +11701,21 @@ aligned_copy_done_1163:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1159
-	JMP  aligned_last_1157
+	JNZ  aligned_rows_1201
+	JMP  aligned_last_1199
 
-aligned_general_1158:
-	JMP aligned_body_1165
+aligned_general_1200:
+	JMP aligned_body_1207
 
-aligned_rows_1164:
+aligned_rows_1206:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1166:
+aligned_gap_1208:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1167
+	JAE       aligned_gap_done_1209
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11301,26 +11726,26 @@ aligned_gap_1166:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1166
+	JMP       aligned_gap_1208
 
-aligned_gap_done_1167:
-aligned_body_1165:
+aligned_gap_done_1209:
+aligned_body_1207:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1169
+	JGT  aligned_copy_done_1211
 
-aligned_copy_1168:
+aligned_copy_1210:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1168
+	JLE       aligned_copy_1210
 
-aligned_copy_done_1169:
+aligned_copy_done_1211:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11328,15 +11753,15 @@ aligned_copy_done_1169:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1164
+	JNZ  aligned_rows_1206
 
-aligned_last_1157:
+aligned_last_1199:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1170:
+aligned_gap_1212:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1171
+	JAE       aligned_gap_done_1213
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11360,20 +11785,20 @@ aligned_gap_1170:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1170
+	JMP       aligned_gap_1212
 
-aligned_gap_done_1171:
-aligned_bottom_1172:
+aligned_gap_done_1213:
+aligned_bottom_1214:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1173
+	JA        aligned_bottom_done_1215
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1172
+	JMP       aligned_bottom_1214
 
-aligned_bottom_done_1173:
+aligned_bottom_done_1215:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1174
+	JAE      aligned_bottom_end_1216
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -11392,16 +11817,16 @@ aligned_bottom_done_1173:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1174:
+aligned_bottom_end_1216:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1152
+	JNZ  aligned_planes_1194
 	VZEROUPPER
 
-aligned_ret_1127:
+aligned_ret_1169:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -11409,10 +11834,10 @@ aligned_ret_1127:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1175
+	JZ              aligned_ret_1217
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1175
+	JZ              aligned_ret_1217
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11459,9 +11884,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1176
+	JZ              aligned_fixed_1218
 
-aligned_planes_1177:
+aligned_planes_1219:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11489,9 +11914,9 @@ aligned_planes_1177:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1179
+	JA           aligned_top_done_1221
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1178
+	JAE          aligned_top_1220
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -11511,15 +11936,15 @@ aligned_planes_1177:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1178:
+aligned_top_1220:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1179
+	JA       aligned_top_done_1221
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1178
+	JMP      aligned_top_1220
 
-aligned_top_done_1179:
+aligned_top_done_1221:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -11530,9 +11955,9 @@ aligned_top_done_1179:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1180:
+aligned_gap_1222:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1181
+	JAE          aligned_gap_done_1223
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -11561,15 +11986,15 @@ aligned_gap_1180:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1180
+	JMP          aligned_gap_1222
 
-aligned_gap_done_1181:
+aligned_gap_done_1223:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1183
-	JMP  aligned_body_1185
+	JE   aligned_general_1225
+	JMP  aligned_body_1227
 
-aligned_rows_1184:
+aligned_rows_1226:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -11598,7 +12023,7 @@ aligned_rows_1184:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1186
+	JE           aligned_one_gap_1228
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -11613,10 +12038,10 @@ aligned_rows_1184:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1186:
+aligned_one_gap_1228:
 	ADDQ $0x40, AX
 
-aligned_body_1185:
+aligned_body_1227:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11626,16 +12051,16 @@ aligned_body_1185:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1188
+	JGT       aligned_copy_done_1230
 
-aligned_copy_1187:
+aligned_copy_1229:
 	VMOVDQU64 (AX)(BX*1), Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1187
+	JLE       aligned_copy_1229
 
-aligned_copy_done_1188:
+aligned_copy_done_1230:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11644,13 +12069,13 @@ aligned_copy_done_1188:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1184
-	JMP  aligned_last_1182
+	JNZ  aligned_rows_1226
+	JMP  aligned_last_1224
 
-aligned_general_1183:
-	JMP aligned_body_1190
+aligned_general_1225:
+	JMP aligned_body_1232
 
-aligned_rows_1189:
+aligned_rows_1231:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -11662,9 +12087,9 @@ aligned_rows_1189:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1191:
+aligned_gap_1233:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1192
+	JAE          aligned_gap_done_1234
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -11679,10 +12104,10 @@ aligned_gap_1191:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1191
+	JMP          aligned_gap_1233
 
-aligned_gap_done_1192:
-aligned_body_1190:
+aligned_gap_done_1234:
+aligned_body_1232:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11692,16 +12117,16 @@ aligned_body_1190:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1194
+	JGT       aligned_copy_done_1236
 
-aligned_copy_1193:
+aligned_copy_1235:
 	VMOVDQU64 (AX)(BX*1), Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1193
+	JLE       aligned_copy_1235
 
-aligned_copy_done_1194:
+aligned_copy_done_1236:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11710,16 +12135,16 @@ aligned_copy_done_1194:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1189
+	JNZ  aligned_rows_1231
 
-aligned_last_1182:
+aligned_last_1224:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1195:
+aligned_gap_1237:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1196
+	JAE          aligned_gap_done_1238
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11747,20 +12172,20 @@ aligned_gap_1195:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1195
+	JMP          aligned_gap_1237
 
-aligned_gap_done_1196:
-aligned_bottom_1197:
+aligned_gap_done_1238:
+aligned_bottom_1239:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1198
+	JA       aligned_bottom_done_1240
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1197
+	JMP      aligned_bottom_1239
 
-aligned_bottom_done_1198:
+aligned_bottom_done_1240:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1199
+	JAE      aligned_bottom_end_1241
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -11779,18 +12204,18 @@ aligned_bottom_done_1198:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1199:
+aligned_bottom_end_1241:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1177
+	JNZ  aligned_planes_1219
 	VZEROUPPER
-	JMP  aligned_ret_1175
+	JMP  aligned_ret_1217
 
-aligned_fixed_1176:
-aligned_planes_1200:
+aligned_fixed_1218:
+aligned_planes_1242:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11816,9 +12241,9 @@ aligned_planes_1200:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1202
+	JA           aligned_top_done_1244
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1201
+	JAE          aligned_top_1243
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -11838,22 +12263,22 @@ aligned_planes_1200:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1201:
+aligned_top_1243:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1202
+	JA       aligned_top_done_1244
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1201
+	JMP      aligned_top_1243
 
-aligned_top_done_1202:
+aligned_top_done_1244:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1203:
+aligned_gap_1245:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1204
+	JAE       aligned_gap_done_1246
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11878,15 +12303,15 @@ aligned_gap_1203:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1203
+	JMP       aligned_gap_1245
 
-aligned_gap_done_1204:
+aligned_gap_done_1246:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1206
-	JMP  aligned_body_1208
+	JE   aligned_general_1248
+	JMP  aligned_body_1250
 
-aligned_rows_1207:
+aligned_rows_1249:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -11905,7 +12330,7 @@ aligned_rows_1207:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1209
+	JE        aligned_one_gap_1251
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11916,26 +12341,26 @@ aligned_rows_1207:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1209:
+aligned_one_gap_1251:
 	ADDQ $0x40, AX
 
-aligned_body_1208:
+aligned_body_1250:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1211
+	JGT  aligned_copy_done_1253
 
-aligned_copy_1210:
+aligned_copy_1252:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1210
+	JLE       aligned_copy_1252
 
-aligned_copy_done_1211:
+aligned_copy_done_1253:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11943,21 +12368,21 @@ aligned_copy_done_1211:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1207
-	JMP  aligned_last_1205
+	JNZ  aligned_rows_1249
+	JMP  aligned_last_1247
 
-aligned_general_1206:
-	JMP aligned_body_1213
+aligned_general_1248:
+	JMP aligned_body_1255
 
-aligned_rows_1212:
+aligned_rows_1254:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1214:
+aligned_gap_1256:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1215
+	JAE       aligned_gap_done_1257
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11968,26 +12393,26 @@ aligned_gap_1214:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1214
+	JMP       aligned_gap_1256
 
-aligned_gap_done_1215:
-aligned_body_1213:
+aligned_gap_done_1257:
+aligned_body_1255:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1217
+	JGT  aligned_copy_done_1259
 
-aligned_copy_1216:
+aligned_copy_1258:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1216
+	JLE       aligned_copy_1258
 
-aligned_copy_done_1217:
+aligned_copy_done_1259:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11995,15 +12420,15 @@ aligned_copy_done_1217:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1212
+	JNZ  aligned_rows_1254
 
-aligned_last_1205:
+aligned_last_1247:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1218:
+aligned_gap_1260:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1219
+	JAE       aligned_gap_done_1261
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -12027,20 +12452,20 @@ aligned_gap_1218:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1218
+	JMP       aligned_gap_1260
 
-aligned_gap_done_1219:
-aligned_bottom_1220:
+aligned_gap_done_1261:
+aligned_bottom_1262:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1221
+	JA       aligned_bottom_done_1263
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1220
+	JMP      aligned_bottom_1262
 
-aligned_bottom_done_1221:
+aligned_bottom_done_1263:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1222
+	JAE      aligned_bottom_end_1264
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -12059,16 +12484,16 @@ aligned_bottom_done_1221:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1222:
+aligned_bottom_end_1264:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1200
+	JNZ  aligned_planes_1242
 	VZEROUPPER
 
-aligned_ret_1175:
+aligned_ret_1217:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -12094,12 +12519,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1223
+	JNE       lines_more_1265
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1224
+	JMP       lines_ret_1266
 
-lines_more_1223:
+lines_more_1265:
 	VMOVDQU8 Z2, K1, (AX)
 	MOVQ     DI, DX
 	SHLQ     $0x06, DX
@@ -12109,26 +12534,26 @@ lines_more_1223:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1226
+	JB       lines_single_1268
 
-lines_pairs_1225:
+lines_pairs_1267:
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1228
+	JZ        lines_noadv_1270
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1228:
+lines_noadv_1270:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(DI)
-	JZ        lines_noadv_1229
+	JZ        lines_noadv_1271
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1229:
+lines_noadv_1271:
 	VMOVDQU64 64(DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -12138,37 +12563,37 @@ lines_noadv_1229:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1225
+	JAE       lines_pairs_1267
 
-lines_single_1226:
+lines_single_1268:
 	CMPQ      BX, $0x01
-	JE        lines_last_1227
+	JE        lines_last_1269
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1230
+	JZ        lines_noadv_1272
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1230:
+lines_noadv_1272:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, DI
 	ADDQ      $0x40, AX
 
-lines_last_1227:
+lines_last_1269:
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1231
+	JZ        lines_noadv_1273
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1231:
+lines_noadv_1273:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1224:
+lines_ret_1266:
 	VZEROUPPER
 	RET
 
@@ -12185,9 +12610,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000100
-	JB              expand_singles_1233
+	JB              expand_singles_1275
 
-expand_quads_1232:
+expand_quads_1274:
 	MOVQ      (BX), R8
 	MOVQ      8(BX), R9
 	MOVQ      16(BX), R10
@@ -12224,11 +12649,11 @@ expand_quads_1232:
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000100, DX
 	CMPQ      DX, $0x00000100
-	JAE       expand_quads_1232
+	JAE       expand_quads_1274
 
-expand_singles_1233:
+expand_singles_1275:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1234
+	JB        expand_tail_1276
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -12243,11 +12668,11 @@ expand_singles_1233:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1233
+	JMP       expand_singles_1275
 
-expand_tail_1234:
+expand_tail_1276:
 	TESTQ     DX, DX
-	JZ        expand_ret_1235
+	JZ        expand_ret_1277
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -12260,7 +12685,7 @@ expand_tail_1234:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1235:
+expand_ret_1277:
 	VZEROUPPER
 	RET
 
@@ -12276,9 +12701,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000100
-	JB              expandd_singles_1237
+	JB              expandd_singles_1279
 
-expandd_quads_1236:
+expandd_quads_1278:
 	MOVWQZX   (BX), R8
 	MOVWQZX   2(BX), R9
 	MOVWQZX   4(BX), R10
@@ -12315,11 +12740,11 @@ expandd_quads_1236:
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000100, DX
 	CMPQ      DX, $0x00000100
-	JAE       expandd_quads_1236
+	JAE       expandd_quads_1278
 
-expandd_singles_1237:
+expandd_singles_1279:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1238
+	JB        expandd_tail_1280
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -12334,11 +12759,11 @@ expandd_singles_1237:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1237
+	JMP       expandd_singles_1279
 
-expandd_tail_1238:
+expandd_tail_1280:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1239
+	JZ        expandd_ret_1281
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -12352,7 +12777,7 @@ expandd_tail_1238:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1239:
+expandd_ret_1281:
 	VZEROUPPER
 	RET
 
@@ -12371,20 +12796,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1241
+	JB      expandw_single_1283
 
-expandw_pairs_1240:
+expandw_pairs_1282:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1244
+	JNE     expandw_general_1286
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1245
+	JMP     expandw_next_1287
 
-expandw_general_1244:
+expandw_general_1286:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -12412,18 +12837,18 @@ expandw_general_1244:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1245:
+expandw_next_1287:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1240
+	JAE     expandw_pairs_1282
 
-expandw_single_1241:
+expandw_single_1283:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1242
+	JB         expandw_tail_1284
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -12441,9 +12866,9 @@ expandw_single_1241:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1242:
+expandw_tail_1284:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1243
+	JZ         expandw_ret_1285
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -12462,13 +12887,13 @@ expandw_tail_1242:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1243:
+expandw_ret_1285:
 	VZEROUPPER
 	RET
 
-// func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
+// func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
-TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-88
+TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-104
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    dstStride+24(FP), DX
@@ -12478,67 +12903,151 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-88
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1246
+	JNE     shufw_general_1288
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1247
+	JE      shufw_blend_1289
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufw_list_1290
 
-shufw_planes_1248:
-	MOVQ AX, DI
-	MOVQ rows+16(FP), R11
-	MOVQ rowIdx+80(FP), R12
-	MOVQ CX, R13
+shuf_planes_1291:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R12
+	TESTQ R12, R12
+	JZ    shuf_done_1292
+	MOVQ  CX, R11
 
-shufw_rows_1249:
-	TESTQ   R12, R12
-	JZ      shufw_have_1250
-	MOVLQSX (R12), R13
-	IMULQ   BX, R13
-	ADDQ    CX, R13
-	ADDQ    $0x04, R12
-
-shufw_have_1250:
-	VMOVDQU (R13)(R8*1), Y0
-	VMOVDQU (R13)(R9*1), Y3
+shuf_rows_1293:
+	VMOVDQU (R11)(R8*1), Y0
+	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
 	VPERMD  Y3, Y2, Y3
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y3, (DI)(R10*1)
 	ADDQ    DX, DI
-	ADDQ    BX, R13
-	DECQ    R11
-	JNZ     shufw_rows_1249
-	MOVQ    dstPlane+64(FP), DI
-	ADDQ    DI, AX
-	MOVQ    srcPlane+72(FP), DI
-	ADDQ    DI, CX
-	DECQ    SI
-	JNZ     shufw_planes_1248
+	ADDQ    BX, R11
+	DECQ    R12
+	JNZ     shuf_rows_1293
+
+shuf_done_1292:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1291
 	VZEROUPPER
 	RET
 
-shufw_blend_1247:
-shufw_planes_1251:
-	MOVQ AX, DI
-	MOVQ rows+16(FP), R11
-	MOVQ rowIdx+80(FP), R12
-	MOVQ CX, R13
+shufw_list_1290:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X0
+	MOVQ    run0+88(FP), R11
+	VMOVQ   R11, X3
+	XORQ    R12, R12
+	MOVQ    run1+96(FP), R11
+	SUBQ    run0+88(FP), R11
+	VMOVQ   R11, X4
+	JZ      shuf_no_run_1294
+	MOVQ    run0+88(FP), R11
+	MOVLQSX (DI)(R11*4), R12
+	IMULQ   BX, R12
 
-shufw_rows_1252:
-	TESTQ   R12, R12
-	JZ      shufw_have_1253
-	MOVLQSX (R12), R13
-	IMULQ   BX, R13
-	ADDQ    CX, R13
-	ADDQ    $0x04, R12
+shuf_no_run_1294:
+	VMOVQ R12, X5
+	MOVQ  run1+96(FP), R11
+	LEAQ  (DI)(R11*4), R12
+	VMOVQ R12, X7
+	MOVQ  rows+16(FP), R11
+	SUBQ  run1+96(FP), R11
+	VMOVQ R11, X6
 
-shufw_have_1253:
-	VMOVDQU   (R13)(R8*1), Y3
-	VMOVDQU   (R13)(R9*1), Y4
+shuf_planes_1295:
+	MOVQ  AX, DI
+	VMOVQ X0, R13
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1296
+
+shuf_rows_1297:
+	MOVLQSX (R13), R11
+	IMULQ   BX, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R13
+	DECQ    R12
+	JNZ     shuf_rows_1297
+
+shuf_done_1296:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1298
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_1299:
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R11
+	DECQ    R12
+	JNZ     shuf_rows_1299
+
+shuf_done_1298:
+	VMOVQ X7, R13
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1300
+
+shuf_rows_1301:
+	MOVLQSX (R13), R11
+	IMULQ   BX, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R13
+	DECQ    R12
+	JNZ     shuf_rows_1301
+
+shuf_done_1300:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1295
+	VZEROUPPER
+	RET
+
+shufw_blend_1289:
+	CMPQ rowIdx+80(FP), $0x00
+	JNE  shufw_list_1302
+
+shuf_planes_1303:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R12
+	TESTQ R12, R12
+	JZ    shuf_done_1304
+	MOVQ  CX, R11
+
+shuf_rows_1305:
+	VMOVDQU   (R11)(R8*1), Y3
+	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
 	VPERMD    Y4, Y2, Y4
 	VBLENDVPS Y1, Y3, Y0, Y3
@@ -12546,62 +13055,270 @@ shufw_have_1253:
 	VMOVDQU   Y3, (DI)
 	VMOVDQU   Y4, (DI)(R10*1)
 	ADDQ      DX, DI
-	ADDQ      BX, R13
-	DECQ      R11
-	JNZ       shufw_rows_1252
-	MOVQ      dstPlane+64(FP), DI
-	ADDQ      DI, AX
-	MOVQ      srcPlane+72(FP), DI
-	ADDQ      DI, CX
-	DECQ      SI
-	JNZ       shufw_planes_1251
+	ADDQ      BX, R11
+	DECQ      R12
+	JNZ       shuf_rows_1305
+
+shuf_done_1304:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1303
 	VZEROUPPER
 	RET
 
-shufw_general_1246:
+shufw_list_1302:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X3
+	MOVQ    run0+88(FP), R11
+	VMOVQ   R11, X4
+	XORQ    R12, R12
+	MOVQ    run1+96(FP), R11
+	SUBQ    run0+88(FP), R11
+	VMOVQ   R11, X5
+	JZ      shuf_no_run_1306
+	MOVQ    run0+88(FP), R11
+	MOVLQSX (DI)(R11*4), R12
+	IMULQ   BX, R12
+
+shuf_no_run_1306:
+	VMOVQ R12, X6
+	MOVQ  run1+96(FP), R11
+	LEAQ  (DI)(R11*4), R12
+	VMOVQ R12, X8
+	MOVQ  rows+16(FP), R11
+	SUBQ  run1+96(FP), R11
+	VMOVQ R11, X7
+
+shuf_planes_1307:
+	MOVQ  AX, DI
+	VMOVQ X3, R13
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1308
+
+shuf_rows_1309:
+	MOVLQSX   (R13), R11
+	IMULQ     BX, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R13
+	DECQ      R12
+	JNZ       shuf_rows_1309
+
+shuf_done_1308:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1310
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_1311:
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R11
+	DECQ      R12
+	JNZ       shuf_rows_1311
+
+shuf_done_1310:
+	VMOVQ X8, R13
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1312
+
+shuf_rows_1313:
+	MOVLQSX   (R13), R11
+	IMULQ     BX, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R13
+	DECQ      R12
+	JNZ       shuf_rows_1313
+
+shuf_done_1312:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1307
+	VZEROUPPER
+	RET
+
+shufw_general_1288:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufw_list_1314
 
-shufw_planes_1254:
-	MOVQ AX, R9
-	MOVQ rows+16(FP), R10
-	MOVQ rowIdx+80(FP), R11
-	MOVQ CX, R12
+shuf_planes_1315:
+	MOVQ  AX, R9
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_1316
+	MOVQ  CX, R10
 
-shufw_rows_1255:
-	TESTQ   R11, R11
-	JZ      shufw_have_1256
-	MOVLQSX (R11), R12
-	IMULQ   BX, R12
-	ADDQ    CX, R12
-	ADDQ    $0x04, R11
+shuf_rows_1317:
+	MOVQ R8, R12
 
-shufw_have_1256:
-	MOVQ R8, R13
-
-shufw_blocks_1257:
-	MOVQ      8(R13), R14
-	VMOVDQU   (R12)(R14*1), Y1
-	VMOVDQU   16(R13), Y2
+shufw_blocks_1318:
+	MOVQ      8(R12), R13
+	VMOVDQU   (R10)(R13*1), Y1
+	VMOVDQU   16(R12), Y2
 	VPERMD    Y1, Y2, Y1
 	VBLENDVPS Y2, Y1, Y0, Y1
+	MOVQ      (R12), R13
+	VMOVDQU   Y1, (R9)(R13*1)
+	ADDQ      $0x30, R12
+	CMPQ      R12, DI
+	JB        shufw_blocks_1318
+	ADDQ      DX, R9
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1317
+
+shuf_done_1316:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1315
+	VZEROUPPER
+	RET
+
+shufw_list_1314:
+	MOVQ    rowIdx+80(FP), R9
+	VMOVQ   R9, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X2
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	JZ      shuf_no_run_1319
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (R9)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_1319:
+	VMOVQ R11, X4
+	MOVQ  run1+96(FP), R10
+	LEAQ  (R9)(R10*4), R11
+	VMOVQ R11, X6
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X5
+
+shuf_planes_1320:
+	MOVQ  AX, R9
+	VMOVQ X1, R12
+	VMOVQ X2, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1321
+
+shuf_rows_1322:
+	MOVLQSX (R12), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	MOVQ    R8, R13
+
+shufw_blocks_1323:
+	MOVQ      8(R13), R14
+	VMOVDQU   (R10)(R14*1), Y7
+	VMOVDQU   16(R13), Y8
+	VPERMD    Y7, Y8, Y7
+	VBLENDVPS Y8, Y7, Y0, Y7
 	MOVQ      (R13), R14
-	VMOVDQU   Y1, (R9)(R14*1)
+	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1257
+	JB        shufw_blocks_1323
 	ADDQ      DX, R9
-	ADDQ      BX, R12
-	DECQ      R10
-	JNZ       shufw_rows_1255
-	MOVQ      dstPlane+64(FP), R9
-	ADDQ      R9, AX
-	MOVQ      srcPlane+72(FP), R9
-	ADDQ      R9, CX
-	DECQ      SI
-	JNZ       shufw_planes_1254
+	ADDQ      $0x04, R12
+	DECQ      R11
+	JNZ       shuf_rows_1322
+
+shuf_done_1321:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1324
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_1325:
+	MOVQ R8, R12
+
+shufw_blocks_1326:
+	MOVQ      8(R12), R13
+	VMOVDQU   (R10)(R13*1), Y7
+	VMOVDQU   16(R12), Y8
+	VPERMD    Y7, Y8, Y7
+	VBLENDVPS Y8, Y7, Y0, Y7
+	MOVQ      (R12), R13
+	VMOVDQU   Y7, (R9)(R13*1)
+	ADDQ      $0x30, R12
+	CMPQ      R12, DI
+	JB        shufw_blocks_1326
+	ADDQ      DX, R9
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1325
+
+shuf_done_1324:
+	VMOVQ X6, R12
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1327
+
+shuf_rows_1328:
+	MOVLQSX (R12), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	MOVQ    R8, R13
+
+shufw_blocks_1329:
+	MOVQ      8(R13), R14
+	VMOVDQU   (R10)(R14*1), Y7
+	VMOVDQU   16(R13), Y8
+	VPERMD    Y7, Y8, Y7
+	VBLENDVPS Y8, Y7, Y0, Y7
+	MOVQ      (R13), R14
+	VMOVDQU   Y7, (R9)(R14*1)
+	ADDQ      $0x30, R13
+	CMPQ      R13, DI
+	JB        shufw_blocks_1329
+	ADDQ      DX, R9
+	ADDQ      $0x04, R12
+	DECQ      R11
+	JNZ       shuf_rows_1328
+
+shuf_done_1327:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1320
 	VZEROUPPER
 	RET
 

@@ -748,7 +748,12 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 // The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane;
 // when rowIdx is not nil, row r takes src row rowIdx[r] (at
 // rowIdx[r]*srcStride) instead of row r, so that a plane's rows, its
-// edge or mirrored pad rows included, are one pass:
+// edge or mirrored pad rows included, are one pass. Rows run0 to run1-1
+// (0 <= run0 <= run1 <= rows) must be listed as consecutive rows,
+// rowIdx[r] = rowIdx[run0]+r-run0: the kernel steps through them at
+// srcStride instead of reading the list, as an address that waits for a
+// load of the list costs 30% of the time of 64-byte rows (suite case c).
+// run0 and run1 are not read when rowIdx is nil:
 //
 //	for p := 0; p < planes; p++ {
 //		for r := 0; r < rows; r++ {
@@ -767,7 +772,7 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 // It requires AVX-512 F, BW and VBMI.
 //
 //go:noescape
-func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
+func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 
 // rowsWideAVX512 pads rows of width >= 128 bytes from src rows of mid >= 64 bytes,
 // left <= 64 and width-left-mid <= 64: for planes p and rows r, with
@@ -922,7 +927,12 @@ func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, p
 // where it is clear, for b below tab.n (an int32 at 0; tab.full, at 4,
 // is not 0 when every word takes a src word). Rows repeat for planes
 // planes at p*dstPlane and p*srcPlane; when rowIdx is not nil, row r
-// takes src row rowIdx[r]:
+// takes src row rowIdx[r]. Rows run0 to run1-1
+// (0 <= run0 <= run1 <= rows) must be listed as consecutive rows,
+// rowIdx[r] = rowIdx[run0]+r-run0: the kernel steps through them at
+// srcStride instead of reading the list, as an address that waits for a
+// load of the list costs 30% of the time of 64-byte rows (suite case c).
+// run0 and run1 are not read when rowIdx is nil:
 //
 //	for p := 0; p < planes; p++ {
 //		for r := 0; r < rows; r++ {
@@ -944,7 +954,7 @@ func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, p
 // requires AVX2.
 //
 //go:noescape
-func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32)
+func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.

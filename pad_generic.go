@@ -189,13 +189,13 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 }
 
 // planesByList makes the planes as planes does, each in one pass of the
-// shuffle kernel over its list of input rows (pl.rowIdx), if the level in
+// shuffle kernel over its list of input rows (pl.list), if the level in
 // use has the kernel and lv's rows have a shuffle table; it reports
 // whether it did. The runs would take one call each per batch of planes
 // and write a plane's pad rows apart from its other rows.
 func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
 	size, r := k.size, &lv.row
-	if pl.rowIdx == nil || rowStride < 0 || !kernelSize(size) {
+	if pl.list == nil || rowStride < 0 || !kernelSize(size) {
 		return false
 	}
 	t := k.tab.shuffle
@@ -205,10 +205,10 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
 	width, mid := (r.left+r.mid+r.right)*size, r.mid*size
 	ps, dstStride, srcStride := planes{n, dstPlane * size, srcPlane * size}, pl.blk*size, rowStride*size
-	if !k.stream && rowListLinesBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, k.tab.lines, t, &k.pat) {
+	if !k.stream && rowListLinesBytes(dst, src, ps, pl.list, dstStride, srcStride, width, mid, k.tab.lines, t, &k.pat) {
 		return true
 	}
-	return rowListShuffleBytes(dst, src, ps, pl.rowIdx, pl.rowMax, dstStride, srcStride, width, mid, t, &k.pat)
+	return rowListShuffleBytes(dst, src, ps, pl.list, dstStride, srcStride, width, mid, t, &k.pat)
 }
 
 // planesPadded makes the planes as planes does when their row runs are

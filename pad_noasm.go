@@ -44,11 +44,11 @@ func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleT
 	return false
 }
 
-func rowListShuffleBytes([]byte, []byte, planes, []int32, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
+func rowListShuffleBytes([]byte, []byte, planes, *rowList, int, int, int, int, *shuffleTable, *[32]byte) bool {
 	return false
 }
 
-func rowListLinesBytes([]byte, []byte, planes, []int32, int, int, int, int, int, *linesSet, *shuffleTable, *[32]byte) bool {
+func rowListLinesBytes([]byte, []byte, planes, *rowList, int, int, int, int, *linesSet, *shuffleTable, *[32]byte) bool {
 	return false
 }
 

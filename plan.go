@@ -186,12 +186,36 @@ type level struct {
 	blk           int      // output elements per block
 	row           rowForm  // the innermost level's program, when a row kernel can run it
 	runs          []rowRun // the level above the innermost: its rows as runs from the input
-	// rowIdx: the level above the innermost, when its rows are all made
-	// from input rows and are narrow enough for the shuffle kernel: the
-	// input row of each output row (rowMax the largest), so that a plane
-	// is one pass of the kernel.
-	rowIdx []int32
-	rowMax int
+	// list: the level above the innermost, when its rows are all made
+	// from input rows and are narrow enough for the shuffle kernel, so
+	// that a plane is one pass of the kernel; or nil.
+	list *rowList
+}
+
+// rowList is the rows of a plane as the input rows they are made from.
+type rowList struct {
+	idx []int32 // the input row of each row
+	max int     // the largest of idx
+	// run0 to run1 is the longest run of rows made from consecutive input
+	// rows (idx[t] = idx[run0]+t-run0; the first of the longest), which
+	// the kernels step through instead of reading the list.
+	run0, run1 int
+}
+
+// newRowList returns the list of idx, which must not be empty.
+func newRowList(idx []int32) *rowList {
+	l := &rowList{idx: idx, max: int(slices.Max(idx))}
+	for a := 0; a < len(idx); {
+		b := a + 1
+		for b < len(idx) && idx[b] == idx[b-1]+1 {
+			b++
+		}
+		if b-a > l.run1-l.run0 {
+			l.run0, l.run1 = a, b
+		}
+		a = b
+	}
+	return l
 }
 
 // rowRun is a run of n rows (blocks) of the level above the innermost,
@@ -559,7 +583,7 @@ func compile(s Spec, axes []axis) *Plan {
 	}
 	if n := len(p.levels); n >= 2 && last.row.kind != rowGeneral && shuffleFits(last.outLen*last.blk, last.row.mid) {
 		pl := &p.levels[n-2]
-		pl.rowIdx, pl.rowMax = rowList(pl.runs, pl.outLen)
+		pl.list = rowListOf(pl.runs, pl.outLen)
 	}
 	p.streamLevels, p.streamAxes = inputProgram(p.levels), inputProgram(p.axes)
 	return p
@@ -655,30 +679,28 @@ func inputForm(lv *level) []segment {
 
 func abs(x int) int { return max(x, -x) }
 
-// rowList returns the input row of each of the rows output rows that runs
-// make (in any order), and the largest, or nil if a run fills or the runs
-// do not make every row once.
-func rowList(runs []rowRun, rows int) ([]int32, int) {
+// rowListOf returns the list of the rows output rows that runs make (in
+// any order), or nil if a run fills or the runs do not make every row
+// once.
+func rowListOf(runs []rowRun, rows int) *rowList {
 	if rows == 0 {
-		return nil, 0
+		return nil
 	}
 	idx := make([]int32, rows)
-	hi, made := 0, 0
+	made := 0
 	for _, r := range runs {
 		if r.fill {
-			return nil, 0
+			return nil
 		}
 		for t := 0; t < r.n; t++ {
-			i := r.src + t*r.step
-			idx[r.at+t] = int32(i)
-			hi = max(hi, i)
+			idx[r.at+t] = int32(r.src + t*r.step)
 		}
 		made += r.n
 	}
 	if made != rows {
-		return nil, 0
+		return nil
 	}
-	return idx, hi
+	return newRowList(idx)
 }
 
 // setBlocks sets the output block sizes of levels whose innermost blocks

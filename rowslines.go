@@ -43,10 +43,9 @@ func (t *linesTable) moves(j int) int {
 }
 
 // linesSet is the lines tables of the planes of one level at one element
-// size: their rows t0 to t1 (rows t0+i from input rows rowIdx[t0]+i), at
-// width bytes a row in dst and srcStride bytes a row in src.
+// size: their middle rows, the run of the level's row list, at width
+// bytes a row in dst and srcStride bytes a row in src.
 type linesSet struct {
-	t0, t1           int
 	width, srcStride int
 	// The phases it has tables for: dst phases cd+k*gd, src phases
 	// cs+k*gs (mod 64), the ones planes take when dst and src start on a
@@ -72,18 +71,19 @@ func (g *linesSet) table(dph, sph int) *linesTable {
 // nil.
 func linesOf(pl, lv *level, t *shuffleTable, planeStride, rowStride, stride, size int) *linesSet {
 	r := &lv.row
-	return buildLinesSet(pl.rowIdx, t, (r.left+r.mid+r.right)*size, rowStride*size,
+	return buildLinesSet(pl.list, t, (r.left+r.mid+r.right)*size, rowStride*size,
 		r.src*stride*size, pl.outLen*pl.blk*size, planeStride*size)
 }
 
 // buildLinesSet returns the lines tables of planes of rows of width bytes
-// by the shuffle table t, each row t from src row rowIdx[t] (srcStride
-// bytes apart), the input rows at src byte rowOff of their plane, planes
+// by the shuffle table t, the middle rows of each plane (the run of the
+// rows' list l) from consecutive input rows srcStride bytes apart, the
+// input rows at src byte rowOff of their plane, planes
 // dstPlane and srcPlane bytes apart; or nil where the kernel does not
 // apply: rows that take the value, a width that is a multiple of 64 (its
 // stores are aligned already), tables too large, or a block that reads
 // beyond its 128-byte window.
-func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, dstPlane, srcPlane int) *linesSet {
+func buildLinesSet(l *rowList, t *shuffleTable, width, srcStride, rowOff, dstPlane, srcPlane int) *linesSet {
 	if width%64 == 0 || srcStride <= 0 {
 		return nil
 	}
@@ -92,24 +92,12 @@ func buildLinesSet(rowIdx []int32, t *shuffleTable, width, srcStride, rowOff, ds
 			return nil
 		}
 	}
-	// The longest run of consecutive input rows.
-	t0, t1 := 0, 0
-	for a := 0; a < len(rowIdx); {
-		b := a + 1
-		for b < len(rowIdx) && rowIdx[b] == rowIdx[b-1]+1 {
-			b++
-		}
-		if b-a > t1-t0 {
-			t0, t1 = a, b
-		}
-		a = b
-	}
 	period := linesPeriod(width, srcStride)
-	if (t1-t0)*width < 4*64 || period > linesMaxPeriod {
+	if (l.run1-l.run0)*width < 4*64 || period > linesMaxPeriod {
 		return nil
 	}
-	g := &linesSet{t0: t0, t1: t1, width: width, srcStride: srcStride,
-		cd: t0 * width & 63, gd: gcd64(dstPlane), cs: (rowOff + int(rowIdx[t0])*srcStride) & 63, gs: gcd64(srcPlane)}
+	g := &linesSet{width: width, srcStride: srcStride,
+		cd: l.run0 * width & 63, gd: gcd64(dstPlane), cs: (rowOff + int(l.idx[l.run0])*srcStride) & 63, gs: gcd64(srcPlane)}
 	g.dShift, g.sShift = bits.TrailingZeros(uint(g.gd)), bits.TrailingZeros(uint(g.gs))
 	count := 64 / g.gd * (64 / g.gs)
 	if count*(linesEntries(period)+1)*64 > linesMaxBytes {

@@ -45,11 +45,8 @@ func (c *shufCase) lens() (dst, src int) {
 }
 
 func (c *shufCase) asm(ks asmKernels, dst, src []byte) {
-	var list *int32
-	if c.rowIdx != nil {
-		list = &c.rowIdx[0]
-	}
-	ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list)
+	list, run0, run1 := listArgs(c.rowIdx)
+	ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
 }
 
 // tableCall is one call of a table kernel (shufCase, wideCase).
@@ -187,6 +184,9 @@ func randomShufCase(r *rand.Rand, width, mid int) *shufCase {
 		for t := range c.rowIdx {
 			c.rowIdx[t] = int32(r.IntN(4))
 		}
+		if r.IntN(2) == 0 { // the middle rows of a plane
+			withRun(c.rowIdx, r.IntN(c.rows), r.IntN(c.rows+1), r.IntN(3))
+		}
 	}
 	c.pl = planes{n: 1 + r.IntN(3)}
 	c.pl.dst = (c.rows-1)*c.dstStride + width + r.IntN(9)
@@ -281,7 +281,7 @@ func BenchmarkRowsShuffle(b *testing.B) {
 			b.Run(pre+"kernel=rowsShuffleAVX512", func(b *testing.B) {
 				b.SetBytes(int64(rows * g.width))
 				for i := 0; i < b.N; i++ {
-					ks.rowsShuffle(&d[0], &src[0], rows, g.width, g.mid, g.width, g.mid, tab.bytes(), &pat, 1, 0, 0, nil)
+					ks.rowsShuffle(&d[0], &src[0], rows, g.width, g.mid, g.width, g.mid, tab.bytes(), &pat, 1, 0, 0, nil, 0, 0)
 				}
 			})
 			if g.width%64 == 0 {

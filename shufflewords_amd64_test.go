@@ -14,11 +14,8 @@ import (
 type wordCase struct{ shufCase }
 
 func (c *wordCase) asm(ks asmKernels, dst, src []byte) {
-	var list *int32
-	if c.rowIdx != nil {
-		list = &c.rowIdx[0]
-	}
-	ks.rowsShuffleDwords(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.tab.words.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list)
+	list, run0, run1 := listArgs(c.rowIdx)
+	ks.rowsShuffleDwords(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.tab.words.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
 }
 
 // randomWordCase draws a geometry as randomShufCase does and a table of

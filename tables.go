@@ -44,7 +44,7 @@ func (p *Plan) buildTables(size int) *sizeTables {
 	t.shuffle, t.wide = rowTables(lv, p.strides[n-1], size)
 	if n >= 2 {
 		pl := &p.levels[n-2]
-		if n >= 3 && pl.rowIdx != nil && t.shuffle != nil {
+		if n >= 3 && pl.list != nil && t.shuffle != nil {
 			t.lines = linesOf(pl, lv, t.shuffle, p.strides[n-3], p.strides[n-2], p.strides[n-1], size)
 		}
 		t.expand = expandOf(pl, lv, p.strides[n-2], size)

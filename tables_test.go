@@ -61,3 +61,26 @@ func TestTablesBuiltOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRowList: a plane's row list and its longest run of consecutive input
+// rows (the first of the longest), which the shuffle kernels step through
+// without reading the list.
+func TestRowList(t *testing.T) {
+	for _, c := range []struct {
+		idx        []int32
+		max        int
+		run0, run1 int
+	}{
+		{[]int32{0}, 0, 0, 1},
+		{[]int32{0, 0, 1, 2, 3, 3}, 3, 1, 5},          // edge by 1
+		{[]int32{2, 1, 0, 1, 2, 3, 4, 3, 2}, 4, 2, 7}, // reflect by 2
+		{[]int32{3, 3, 3}, 3, 0, 1},                   // one input row
+		{[]int32{0, 1, 5, 6, 7, 2, 3}, 7, 2, 5},
+		{[]int32{4, 5, 0, 1}, 5, 0, 2}, // two runs as long: the first
+	} {
+		l := newRowList(c.idx)
+		if l.max != c.max || l.run0 != c.run0 || l.run1 != c.run1 {
+			t.Errorf("%v: max %d run %d-%d, want %d run %d-%d", c.idx, l.max, l.run0, l.run1, c.max, c.run0, c.run1)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 // bytes of output is one store.
 func genRowsShuffle() {
 	name := "rowsShuffleAVX512"
-	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32)",
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)",
 		name+" pads narrow rows by a byte table: row r of dst (at r*dstStride)",
 		"gets width bytes, byte i taken from byte tab[i] of row r of src (at",
 		"r*srcStride) where bit i of the little-endian uint64s at tab[128:144] is",
@@ -28,7 +28,8 @@ func genRowsShuffle() {
 		"The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane;",
 		"when rowIdx is not nil, row r takes src row rowIdx[r] (at",
 		"rowIdx[r]*srcStride) instead of row r, so that a plane's rows, its",
-		"edge or mirrored pad rows included, are one pass:",
+		"edge or mirrored pad rows included, are one pass. Rows run0 to run1-1",
+		listRunDoc,
 		"",
 		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil\n\t\t\tfor i := 0; i < width; i++ {\n\t\t\t\tif take(i) {\n\t\t\t\t\td[i] = s[tab[i]]\n\t\t\t\t} else {\n\t\t\t\t\td[i] = pat[i%32]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
 		"",
@@ -77,10 +78,9 @@ func genRowsShuffle() {
 
 	// The plane loop's registers, loaded after the table so that the
 	// setup's registers are free again.
-	d0, s0, rows0 := gp(), gp(), gp()
+	d0, s0 := gp(), gp()
 	MOVQ(d, d0)
 	MOVQ(s, s0)
-	MOVQ(rows, rows0)
 	dp := Load(Param("dstPlane"), gp())
 	sp := Load(Param("srcPlane"), gp())
 
@@ -109,41 +109,15 @@ func genRowsShuffle() {
 	// srcStride from each other, or, when rowIdx is not nil, at the rows
 	// it lists.
 	loop := func(body func()) {
-		// nest emits the loops over planes and rows: planeStart sets up
-		// a plane's rows, rowSrc points s at a row, next steps on.
-		nest := func(name string, planeStart, rowSrc, next func()) {
-			pl, rl := newLabel(name+"_planes"), newLabel(name+"_rows")
-			Label(pl)
-			MOVQ(d0, d)
-			MOVQ(rows0, rows)
-			planeStart()
-			Label(rl)
-			rowSrc()
-			body()
-			ADDQ(ds, d)
-			next()
-			DECQ(rows)
-			JNZ(LabelRef(rl))
-			ADDQ(dp, d0)
-			ADDQ(sp, s0)
-			DECQ(planes)
-			JNZ(LabelRef(pl))
-			VZEROUPPER()
-			RET()
-		}
 		list := newLabel("shuf_list")
 		ri := Load(Param("rowIdx"), gp())
 		TESTQ(ri, ri)
 		JNZ(LabelRef(list))
-		nest("shuf", func() { MOVQ(s0, s) }, func() {}, func() { ADDQ(ss, s) })
-
+		step := func() { ADDQ(ds, d) }
+		planeLoop(d0, s0, dp, sp, planes, d, func() { stridedRows(s0, ss, s, body, step) })
 		Label(list)
-		next := gp()
-		nest("shuf_list", func() { Load(Param("rowIdx"), next) }, func() {
-			MOVLQSX(at(next, 0), s)
-			IMULQ(ss, s)
-			ADDQ(s0, s)
-		}, func() { ADDQ(U8(4), next) })
+		la := loadRowListArgs(ss)
+		planeLoop(d0, s0, dp, sp, planes, d, func() { listedRows(la, s0, ss, s, body, step) })
 	}
 	loadLo := func() reg.VecVirtual {
 		lo := ZMM()
@@ -235,7 +209,7 @@ func genRowsShuffle() {
 // not a multiple of 32), so every store is whole and inside the row.
 func genRowsShuffleDwords() {
 	name := "rowsShuffleDwordsAVX2"
-	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride int, tab *[200]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32)",
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride int, tab *[200]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)",
 		name+" pads rows by a word table: block b of row r of dst (32 bytes",
 		"at r*dstStride+tab.blocks[b].dst) takes word tab.blocks[b].idx[k]&7 of",
 		"the 32-byte window at tab.blocks[b].src of row r of src (at",
@@ -245,7 +219,8 @@ func genRowsShuffleDwords() {
 		"where it is clear, for b below tab.n (an int32 at 0; tab.full, at 4,",
 		"is not 0 when every word takes a src word). Rows repeat for planes",
 		"planes at p*dstPlane and p*srcPlane; when rowIdx is not nil, row r",
-		"takes src row rowIdx[r]:",
+		"takes src row rowIdx[r]. Rows run0 to run1-1",
+		listRunDoc,
 		"",
 		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil\n\t\t\tfor _, b := range tab.blocks[:tab.n] {\n\t\t\t\tfor k, x := range b.idx {\n\t\t\t\t\tw := pat[4*k%32:][:4]\n\t\t\t\t\tif x>>31 != 0 {\n\t\t\t\t\t\tw = s[b.src+4*(x&7):][:4]\n\t\t\t\t\t}\n\t\t\t\t\tcopy(d[b.dst+4*k:], w)\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
 		"",
@@ -263,35 +238,19 @@ func genRowsShuffleDwords() {
 	// loops emits the plane and row loops around body, which makes the
 	// row at dst dr from the src row at row.
 	loops := func(body func(dr, row reg.GPVirtual)) {
-		planeLoop, rowLoop := newLabel("shufw_planes"), newLabel("shufw_rows")
-		dr, r, li, row := gp(), gp(), gp(), gp()
-		Label(planeLoop)
-		MOVQ(d, dr)
-		Load(Param("rows"), r)
-		Load(Param("rowIdx"), li)
-		MOVQ(s, row) // row 0's src without a list
-		Label(rowLoop)
-		{
-			have := newLabel("shufw_have")
-			TESTQ(li, li)
-			JZ(LabelRef(have))
-			MOVLQSX(at(li, 0), row)
-			IMULQ(ss, row)
-			ADDQ(s, row)
-			ADDQ(U8(4), li)
-			Label(have)
-		}
-		body(dr, row)
-		ADDQ(ds, dr)
-		ADDQ(ss, row) // the next row's src without a list
-		DECQ(r)
-		JNZ(LabelRef(rowLoop))
-		ADDQ(Load(Param("dstPlane"), gp()), d)
-		ADDQ(Load(Param("srcPlane"), gp()), s)
-		DECQ(planes)
-		JNZ(LabelRef(planeLoop))
-		VZEROUPPER()
-		RET()
+		// d and s are the planes' bases; the plane strides stay in memory,
+		// which leaves enough registers without R15.
+		dr, row := gp(), gp()
+		rowBody := func() { body(dr, row) }
+		step := func() { ADDQ(ds, dr) }
+		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
+		list := newLabel("shufw_list")
+		CMPQ(paramMem("rowIdx"), U8(0))
+		JNE(LabelRef(list))
+		planeLoop(d, s, dp, sp, planes, dr, func() { stridedRows(s, ss, row, rowBody, step) })
+		Label(list)
+		la := loadRowListArgs(ss)
+		planeLoop(d, s, dp, sp, planes, dr, func() { listedRows(la, s, ss, row, rowBody, step) })
 	}
 
 	// Rows of two blocks (33 to 64 bytes: suite case c's 64-byte rows)
@@ -354,4 +313,117 @@ func genRowsShuffleDwords() {
 		CMPQ(bp, end)
 		JB(LabelRef(blockLoop))
 	})
+}
+
+// listRunDoc is the shuffle kernels' contract for the run of consecutive
+// rows in a row list.
+const listRunDoc = "(0 <= run0 <= run1 <= rows) must be listed as consecutive rows,\n" +
+	"rowIdx[r] = rowIdx[run0]+r-run0: the kernel steps through them at\n" +
+	"srcStride instead of reading the list, as an address that waits for a\n" +
+	"load of the list costs 30% of the time of 64-byte rows (suite case c).\n" +
+	"run0 and run1 are not read when rowIdx is nil:"
+
+// planeLoop emits the loop over the planes of a shuffle kernel and its
+// return: rows makes a plane's rows, from dst d (a copy of d0) and src s0.
+func planeLoop(d0, s0 reg.Register, dp, sp Op, planes, d reg.Register, rows func()) {
+	l := newLabel("shuf_planes")
+	Label(l)
+	MOVQ(d0, d)
+	rows()
+	ADDQ(dp, d0)
+	ADDQ(sp, s0)
+	DECQ(planes)
+	JNZ(LabelRef(l))
+	VZEROUPPER()
+	RET()
+}
+
+// stridedRows emits the rows of a plane without a row list: body makes
+// the row from src row (row r at s0+r*ss), step moves dst on a row.
+func stridedRows(s0, ss, row reg.Register, body, step func()) {
+	n := Load(Param("rows"), gp())
+	rowsOf(n, func() { MOVQ(s0, row) }, func() {
+		body()
+		step()
+		ADDQ(ss, row)
+	})
+}
+
+// rowListArgs holds, in vector registers so that a plane reads no
+// memory before its first row, what listedRows needs of the list
+// arguments: the list, the counts of the rows before, in and after the
+// run, the offset of the run's first src row and the list's entry after
+// the run.
+type rowListArgs struct{ list, head, mid, midOff, tail, tailList reg.VecVirtual }
+
+// loadRowListArgs emits the computation of the list arguments, once per
+// call.
+func loadRowListArgs(ss reg.Register) rowListArgs {
+	a := rowListArgs{XMM(), XMM(), XMM(), XMM(), XMM(), XMM()}
+	li, n, x := gp(), gp(), gp()
+	Load(Param("rowIdx"), li)
+	VMOVQ(li, a.list)
+	Load(Param("run0"), n)
+	VMOVQ(n, a.head)
+	XORQ(x, x)
+	Load(Param("run1"), n)
+	SUBQ(paramMem("run0"), n)
+	VMOVQ(n, a.mid)
+	noRun := newLabel("shuf_no_run")
+	JZ(LabelRef(noRun))
+	Load(Param("run0"), n)
+	MOVLQSX(Mem{Base: li, Index: n, Scale: 4}, x)
+	IMULQ(ss, x)
+	Label(noRun)
+	VMOVQ(x, a.midOff)
+	Load(Param("run1"), n)
+	LEAQ(Mem{Base: li, Index: n, Scale: 4}, x)
+	VMOVQ(x, a.tailList)
+	Load(Param("rows"), n)
+	SUBQ(paramMem("run1"), n)
+	VMOVQ(n, a.tail)
+	return a
+}
+
+// listedRows emits the rows of a plane from the src rows rowIdx lists
+// but for rows run0 to run1, which step on by srcStride.
+func listedRows(a rowListArgs, s0, ss, row reg.Register, body, step func()) {
+	n, li := gp(), gp()
+	listed := func() {
+		MOVLQSX(at(li, 0), row)
+		IMULQ(ss, row)
+		ADDQ(s0, row)
+		body()
+		step()
+		ADDQ(U8(4), li)
+	}
+	VMOVQ(a.list, li)
+	VMOVQ(a.head, n)
+	rowsOf(n, func() {}, listed)
+	VMOVQ(a.mid, n)
+	rowsOf(n, func() {
+		VMOVQ(a.midOff, row)
+		ADDQ(s0, row)
+	}, func() {
+		body()
+		step()
+		ADDQ(ss, row)
+	})
+	VMOVQ(a.tailList, li)
+	VMOVQ(a.tail, n)
+	rowsOf(n, func() {}, listed)
+}
+
+// rowsOf emits, when n > 0, start and then n turns of body (n counts
+// down).
+func rowsOf(n reg.Register, start, body func()) {
+	done, l := newLabel("shuf_done"), newLabel("shuf_rows")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	start()
+	Label(l)
+	body()
+	DECQ(n)
+	JNZ(LabelRef(l))
+	Label(done)
 }
