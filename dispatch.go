@@ -91,7 +91,8 @@ type linesKernel = func(dst, src *byte, cur, first, n int, tab *byte, entries in
 // output stays in the core's cache between runs and ordinary stores are
 // faster; above it the output goes to memory either way. Measured on a
 // Xeon with 2 MiB of L2 per core (cmd/padbench, BenchmarkSuite's cases
-// scaled): a test hook sets it to 0 to send every run through them.
+// scaled); on AMD CPUs it is at least half the last-level cache
+// (pad_amd64.go). A test hook sets it to 0 to send every run through them.
 var streamMinBytes = 3 << 19
 
 // streams reports whether a run of out bytes of output on the given

@@ -961,3 +961,8 @@ func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStr
 //
 //go:noescape
 func storeFence()
+
+// cpuid returns the registers CPUID sets for leaf and subleaf sub.
+//
+//go:noescape
+func cpuid(leaf uint32, sub uint32) (a uint32, b uint32, c uint32, d uint32)

@@ -73,3 +73,29 @@ func TestInputForm(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyBytesLarge: copies around the size from which the runtime's
+// memmove streams (memmoveStreams on amd64), where copyBytes takes the
+// copy kernel in outputs that do not stream, at odd offsets and lengths.
+func TestCopyBytesLarge(t *testing.T) {
+	const n = 1<<20 + 3<<10
+	src := make([]byte, n+64)
+	for i := range src {
+		src[i] = byte(i*7 + i>>11)
+	}
+	dst := make([]byte, n+64)
+	for _, size := range []int{1<<20 - 1, 1 << 20, 1<<20 + 1, 1<<20 + 777, n} {
+		for _, stream := range []bool{false, true} {
+			for _, off := range []int{0, 5} {
+				clear(dst)
+				copyBytes(dst[off:off+size], src[3:3+size], stream)
+				if !slices.Equal(dst[off:off+size], src[3:3+size]) {
+					t.Fatalf("size %d stream %v dst offset %d: the copy differs", size, stream, off)
+				}
+				if slices.ContainsFunc(dst[:off], func(b byte) bool { return b != 0 }) || slices.ContainsFunc(dst[off+size:], func(b byte) bool { return b != 0 }) {
+					t.Fatalf("size %d stream %v dst offset %d: bytes outside the copy written", size, stream, off)
+				}
+			}
+		}
+	}
+}

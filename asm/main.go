@@ -88,6 +88,7 @@ func main() {
 	genRowsExpandDwords()
 	genRowsShuffleDwords()
 	genStoreFence()
+	genCPUID()
 
 	Generate()
 	checkNoR15()

@@ -1,0 +1,54 @@
+//go:build gc && !purego && !noasm
+
+package pad
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestLastLevelCache: on AMD, the size CPUID's cache topology gives is the
+// largest cache Linux lists in sysfs (which reads the same leaf), and the
+// streaming threshold is at least half of it; elsewhere CPUID is not read
+// for it.
+func TestLastLevelCache(t *testing.T) {
+	if !isAMD() {
+		t.Skip("not an AMD CPU: the streaming threshold is the default")
+	}
+	llc := lastLevelCache()
+	if streamMinBytes < llc/2 || streamMinBytes < 3<<19 {
+		t.Errorf("streamMinBytes %d, want at least 1.5 MiB and half the last-level cache (%d)", streamMinBytes, llc)
+	}
+	want := 0
+	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "size"))
+		if err != nil {
+			continue
+		}
+		s := strings.TrimSpace(string(b))
+		mul := 1
+		if k, ok := strings.CutSuffix(s, "K"); ok {
+			s, mul = k, 1<<10
+		} else if m, ok := strings.CutSuffix(s, "M"); ok {
+			s, mul = m, 1<<20
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("%s: size %q", d, b)
+		}
+		want = max(want, n*mul)
+	}
+	if want == 0 {
+		if llc != 0 && (llc < 256<<10 || llc%64 != 0) {
+			t.Errorf("last-level cache %d bytes: not a cache size", llc)
+		}
+		t.Skip("no cache sizes in sysfs to compare with")
+	}
+	if llc != want {
+		t.Errorf("last-level cache %d bytes, sysfs's largest %d", llc, want)
+	}
+}
