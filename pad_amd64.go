@@ -49,9 +49,11 @@ const memmoveStreams = 1 << 20
 func init() {
 	// AMD's last-level cache keeps outputs that streaming stores would
 	// send to memory: on a Zen 5 (32 MiB of L3), suite cases b (4.8 MiB of
-	// output), k (4 MiB) and h (12.7 MiB) took 0.76-0.87x the time with
-	// ordinary stores (peer harness), d (12.9 MiB) the same. On an Intel
-	// Xeon (Emerald Rapids) streaming won from 1.5 MiB, the default.
+	// output), k (4 MiB) and h (12.1 MiB; 20.1 with its input) took
+	// 0.76-0.87x the time with ordinary stores (peer harness). d (12.4 MiB;
+	// 24.4 with its input) is faster streamed, which a threshold on the
+	// output alone cannot tell from h. On an Intel Xeon (Emerald Rapids)
+	// streaming won from 1.5 MiB, the default.
 	if isAMD() {
 		streamMinBytes = max(streamMinBytes, lastLevelCache()/2)
 	}

@@ -342,7 +342,13 @@ func planeLoop(d0, s0 reg.Register, dp, sp Op, planes, d reg.Register, rows func
 // the row from src row (row r at s0+r*ss), step moves dst on a row.
 func stridedRows(s0, ss, row reg.Register, body, step func()) {
 	n := Load(Param("rows"), gp())
-	rowsOf(n, func() { MOVQ(s0, row) }, func() {
+	stepRows(n, ss, row, func() { MOVQ(s0, row) }, body, step)
+}
+
+// stepRows emits n rows (n > 0 tested) from src rows ss apart, the first
+// at row as start sets it.
+func stepRows(n, ss, row reg.Register, start, body, step func()) {
+	rowsOf(n, start, func() {
 		body()
 		step()
 		ADDQ(ss, row)
@@ -401,14 +407,10 @@ func listedRows(a rowListArgs, s0, ss, row reg.Register, body, step func()) {
 	VMOVQ(a.head, n)
 	rowsOf(n, func() {}, listed)
 	VMOVQ(a.mid, n)
-	rowsOf(n, func() {
+	stepRows(n, ss, row, func() {
 		VMOVQ(a.midOff, row)
 		ADDQ(s0, row)
-	}, func() {
-		body()
-		step()
-		ADDQ(ss, row)
-	})
+	}, body, step)
 	VMOVQ(a.tailList, li)
 	VMOVQ(a.tail, n)
 	rowsOf(n, func() {}, listed)

@@ -65,6 +65,16 @@ func (a isa) storeAligned(v reg.Register, m Mem) {
 // genStoreFence emits storeFence, which orders the streaming stores made
 // before it before every store after it: the Go memory model assumes x86's
 // store order, which streaming stores do not keep.
+func genStoreFence() {
+	kernel("storeFence", "func()",
+		"storeFence orders the streaming stores of the stream kernels made before",
+		"it before every store after it (SFENCE). It requires SSE.")
+	SFENCE()
+	RET()
+}
+
+// genCPUID emits cpuid, which the package reads the last-level cache's
+// size with (pad_amd64.go).
 func genCPUID() {
 	kernel("cpuid", "func(leaf, sub uint32) (a, b, c, d uint32)",
 		"cpuid returns the registers CPUID sets for leaf and subleaf sub.")
@@ -75,14 +85,6 @@ func genCPUID() {
 	Store(reg.EBX, Return("b"))
 	Store(reg.ECX, Return("c"))
 	Store(reg.EDX, Return("d"))
-	RET()
-}
-
-func genStoreFence() {
-	kernel("storeFence", "func()",
-		"storeFence orders the streaming stores of the stream kernels made before",
-		"it before every store after it (SFENCE). It requires SSE.")
-	SFENCE()
 	RET()
 }
 
