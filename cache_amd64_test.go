@@ -11,16 +11,18 @@ import (
 )
 
 // TestLastLevelCache: on AMD, the size CPUID's cache topology gives is the
-// largest cache Linux lists in sysfs (which reads the same leaf), and the
-// streaming threshold is at least half of it; elsewhere CPUID is not read
-// for it.
+// largest cache Linux lists in sysfs (which reads the same leaf), and runs
+// stream from two thirds of it; elsewhere CPUID is not read for it.
 func TestLastLevelCache(t *testing.T) {
 	if !isAMD() {
+		if streamMinTraffic != 0 {
+			t.Errorf("streamMinTraffic %d on a CPU not AMD's, want 0", streamMinTraffic)
+		}
 		t.Skip("not an AMD CPU: the streaming threshold is the default")
 	}
 	llc := lastLevelCache()
-	if streamMinBytes < llc/2 || streamMinBytes < 3<<19 {
-		t.Errorf("streamMinBytes %d, want at least 1.5 MiB and half the last-level cache (%d)", streamMinBytes, llc)
+	if streamMinBytes != 3<<19 || streamMinTraffic != llc*2/3 {
+		t.Errorf("streamMinBytes %d, streamMinTraffic %d; want 1.5 MiB and two thirds of the last-level cache (%d)", streamMinBytes, streamMinTraffic, llc)
 	}
 	want := 0
 	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")

@@ -91,13 +91,21 @@ type linesKernel = func(dst, src *byte, cur, first, n int, tab *byte, entries in
 // output stays in the core's cache between runs and ordinary stores are
 // faster; above it the output goes to memory either way. Measured on a
 // Xeon with 2 MiB of L2 per core (cmd/padbench, BenchmarkSuite's cases
-// scaled); on AMD CPUs it is at least half the last-level cache
-// (pad_amd64.go). A test hook sets it to 0 to send every run through them.
+// scaled). Test hooks set it and streamMinTraffic to 0 to send every run
+// through them (withStreaming).
 var streamMinBytes = 3 << 19
 
-// streams reports whether a run of out bytes of output on the given
-// number of workers writes with streaming stores.
-func streams(out, workers int) bool { return out/max(workers, 1) >= streamMinBytes }
+// streamMinTraffic is the input plus output bytes from which a run may
+// stream, when the CPU's last-level cache keeps what is smaller than that
+// between runs (AMD, pad_amd64.go); 0 elsewhere. The cache is shared by
+// the workers, so it counts the whole run.
+var streamMinTraffic = 0
+
+// streams reports whether a run that reads in bytes and writes out bytes
+// on the given number of workers writes with streaming stores.
+func streams(in, out, workers int) bool {
+	return out/max(workers, 1) >= streamMinBytes && in+out >= streamMinTraffic
+}
 
 // chunkBytes bounds the bytes one assembly call writes: an assembly call
 // cannot be preempted, so long runs are split (the runtime clears memory

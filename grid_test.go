@@ -400,29 +400,31 @@ func (c *gridPad) want(t *testing.T) []byte {
 // run pads src into dst with plan p at the kernel level l.
 func (c *gridPad) run(p *Plan, l kernelLevel, dst, src []byte) error {
 	var err error
-	saved := streamMinBytes
-	if c.stream {
-		streamMinBytes = 0
+	pad := func() {
+		withLevel(l, func() {
+			if !c.typed {
+				err = p.RunBytes(dst, src, c.size, c.value())
+				return
+			}
+			switch c.size {
+			case 1:
+				err = gridRunTyped[[1]byte](p, dst, src, c.value())
+			case 2:
+				err = gridRunTyped[[2]byte](p, dst, src, c.value())
+			case 4:
+				err = gridRunTyped[[4]byte](p, dst, src, c.value())
+			case 8:
+				err = gridRunTyped[[8]byte](p, dst, src, c.value())
+			default:
+				err = gridRunTyped[[16]byte](p, dst, src, c.value())
+			}
+		})
 	}
-	defer func() { streamMinBytes = saved }()
-	withLevel(l, func() {
-		if !c.typed {
-			err = p.RunBytes(dst, src, c.size, c.value())
-			return
-		}
-		switch c.size {
-		case 1:
-			err = gridRunTyped[[1]byte](p, dst, src, c.value())
-		case 2:
-			err = gridRunTyped[[2]byte](p, dst, src, c.value())
-		case 4:
-			err = gridRunTyped[[4]byte](p, dst, src, c.value())
-		case 8:
-			err = gridRunTyped[[8]byte](p, dst, src, c.value())
-		default:
-			err = gridRunTyped[[16]byte](p, dst, src, c.value())
-		}
-	})
+	if c.stream {
+		withStreaming(pad)
+	} else {
+		pad()
+	}
 	return err
 }
 

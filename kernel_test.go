@@ -226,11 +226,11 @@ func newExecPlan(shape []int, s Spec, opts ...Option) (p *Plan, err error) {
 }
 
 // withStreaming runs f with every run writing its output as the biggest
-// do (streaming stores and the input-only program, streamMinBytes).
+// do (streaming stores and the input-only program, streams).
 func withStreaming(f func()) {
-	saved := streamMinBytes
-	streamMinBytes = 0
-	defer func() { streamMinBytes = saved }()
+	savedOut, savedTraffic := streamMinBytes, streamMinTraffic
+	streamMinBytes, streamMinTraffic = 0, 0
+	defer func() { streamMinBytes, streamMinTraffic = savedOut, savedTraffic }()
 	f()
 }
 

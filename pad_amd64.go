@@ -47,15 +47,16 @@ func cpuFeatures() []string {
 const memmoveStreams = 1 << 20
 
 func init() {
-	// AMD's last-level cache keeps outputs that streaming stores would
-	// send to memory: on a Zen 5 (32 MiB of L3), suite cases b (4.8 MiB of
-	// output), k (4 MiB) and h (12.1 MiB; 20.1 with its input) took
-	// 0.76-0.87x the time with ordinary stores (peer harness). d (12.4 MiB;
-	// 24.4 with its input) is faster streamed, which a threshold on the
-	// output alone cannot tell from h. On an Intel Xeon (Emerald Rapids)
-	// streaming won from 1.5 MiB, the default.
+	// AMD's last-level cache keeps a run's input and output between runs
+	// up to about two thirds of its size. On a Zen 5 (32 MiB of L3), the
+	// peer harness (GOMAXPROCS=1) with suite cases b, d and h scaled took
+	// with ordinary stores 0.79x the time of streaming ones at 18.3 MiB of
+	// input and output (d) and 0.86x at 20.1 (h); the two were even at
+	// 18.9 (b), 21.4 (d) and 24.1 (h); streaming took 0.64-0.85x from 23.6
+	// to 30.5 MiB (b, d, h). On an Intel Xeon (Emerald Rapids) streaming
+	// won from 1.5 MiB of output, the default.
 	if isAMD() {
-		streamMinBytes = max(streamMinBytes, lastLevelCache()/2)
+		streamMinTraffic = lastLevelCache() * 2 / 3
 	}
 }
 

@@ -17,7 +17,7 @@ type byteKernels struct {
 	pat      [32]byte // the value: repeated when size is a kernel size, else in pat[:size] (size <= 16)
 	value    []byte   // the value, when size > 16
 	zero     bool     // the value is all zero bytes
-	stream   bool     // the output is big enough for streaming stores (streamMinBytes)
+	stream   bool     // the run is big enough for streaming stores (streams)
 	tab      *sizeTables
 }
 
@@ -79,7 +79,7 @@ func allZero(b []byte) bool {
 func (k *byteKernels) execute(levels, streamed []level, strides []int, workers int, pool *sync.Pool) {
 	p := byteKernelsPool.Get().(*byteKernels)
 	*p = *k
-	if p.stream = streams(len(k.dst), workers); p.stream && streamed != nil {
+	if p.stream = streams(len(k.src), len(k.dst), workers); p.stream && streamed != nil {
 		levels = streamed
 	}
 	execute(p, levels, strides, workers, pool)

@@ -13,19 +13,34 @@ import (
 // the Pad grid and FuzzPadDispatch.
 
 func TestStreamsThreshold(t *testing.T) {
-	for _, c := range []struct {
-		out, workers int
-		want         bool
-	}{
-		{streamMinBytes - 1, 1, false},
-		{streamMinBytes, 1, true},
-		{streamMinBytes, 0, true},
-		{2*streamMinBytes - 2, 2, false},
-		{2 * streamMinBytes, 2, true},
-		{0, 1, false},
-	} {
-		if got := streams(c.out, c.workers); got != c.want {
-			t.Errorf("streams(%d, %d) = %v, want %v (streamMinBytes %d)", c.out, c.workers, got, c.want, streamMinBytes)
+	savedOut, savedTraffic := streamMinBytes, streamMinTraffic
+	defer func() { streamMinBytes, streamMinTraffic = savedOut, savedTraffic }()
+	const mib = 1 << 20
+	streamMinBytes = 3 * mib / 2
+	for _, traffic := range []int{0, 21 * mib} {
+		streamMinTraffic = traffic
+		for _, c := range []struct {
+			in, out, workers int
+			want             bool
+		}{
+			{0, 3*mib/2 - 1, 1, false},
+			{0, 3 * mib / 2, 1, traffic == 0},
+			{0, 3 * mib / 2, 0, traffic == 0},
+			{0, 3*mib - 2, 2, false},
+			{0, 3 * mib, 2, traffic == 0},
+			{0, 0, 1, false},
+			// The traffic counts input and output, of all the workers.
+			{10 * mib, 11*mib - 1, 1, traffic == 0},
+			{10 * mib, 11 * mib, 1, true},
+			{10 * mib, 11 * mib, 2, true},
+			{11 * mib, 10 * mib, 6, true},
+			{11 * mib, 10 * mib, 7, false}, // 1.43 MiB of output a worker
+			{20 * mib, 1 * mib, 1, false},
+		} {
+			if got := streams(c.in, c.out, c.workers); got != c.want {
+				t.Errorf("streams(%d, %d, %d) = %v, want %v (streamMinBytes %d, streamMinTraffic %d)",
+					c.in, c.out, c.workers, got, c.want, streamMinBytes, streamMinTraffic)
+			}
 		}
 	}
 }
