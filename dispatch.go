@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"runtime"
 	"strings"
+	"unsafe"
 )
 
 // The byte kernels (fill, copy, reversed copy, constant and edge rows) run
@@ -51,7 +52,7 @@ type asmKernels struct {
 	// rowsMirror: nil where the architecture has no assembly version yet.
 	rowsMirror [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
 	// rowsShuffle: nil where the CPU or the architecture lacks it.
-	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)
+	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr)
 	// rowsShuffleDwords: the shuffle kernel for rows of 4-byte words
 	// (shuffleTable.words), where the level has no rowsShuffle.
 	rowsShuffleDwords func(dst, src *byte, rows, dstStride, srcStride int, tab *[200]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)
@@ -83,6 +84,24 @@ type alignedKernel = func(dst, src *byte, rows, srcStride, width, mid, left int,
 
 // linesKernel is the signature of the lines kernel (KERNELS.md item 10).
 type linesKernel = func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64)
+
+// shuffleLoadLimit returns rowsShuffleAVX512's srcLimit for rows in src
+// of which it takes mid bytes: the highest address from which its window
+// (64 bytes, 128 when mid > 64) ends in the 4 KiB page of src's last
+// byte, and so reads only mapped memory. The bytes it reads past a row
+// are not used. The runtime's internal/bytealg reads past short slices
+// within their page in the same way.
+func shuffleLoadLimit(src []byte, mid int) uintptr {
+	if len(src) == 0 {
+		return 0
+	}
+	window := uintptr(64)
+	if mid > 64 {
+		window = 128
+	}
+	last := uintptr(unsafe.Pointer(&src[len(src)-1]))
+	return (last | (4096 - 1)) + 1 - window
+}
 
 // streamMinBytes is the output, per worker, from which a run writes with
 // streaming stores where the kernels have them (the copy and aligned rows

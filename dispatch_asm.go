@@ -167,7 +167,7 @@ func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, wi
 		return false
 	}
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-		ks.shuffle(d, s, rows, dstStride, srcStride, width, mid, tab, pat, pl, nil, 0, 0)
+		ks.shuffle(d, s, src, rows, dstStride, srcStride, width, mid, tab, pat, pl, nil, 0, 0)
 	})
 	return true
 }
@@ -178,10 +178,10 @@ func (ks *asmKernels) canShuffle(tab *shuffleTable) bool {
 	return ks.rowsShuffle != nil || ks.rowsShuffleDwords != nil && tab.words != nil
 }
 
-// shuffle calls the shuffle kernel canShuffle found.
-func (ks *asmKernels) shuffle(d, s *byte, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte, pl planes, rowIdx *int32, run0, run1 int) {
+// shuffle calls the shuffle kernel canShuffle found, for rows in src.
+func (ks *asmKernels) shuffle(d, s *byte, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte, pl planes, rowIdx *int32, run0, run1 int) {
 	if ks.rowsShuffle != nil {
-		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, tab.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1)
+		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, tab.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1, shuffleLoadLimit(src, mid))
 		return
 	}
 	ks.rowsShuffleDwords(d, s, rows, dstStride, srcStride, tab.words.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1)
@@ -204,7 +204,7 @@ func rowListShuffleBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcS
 	planeBatches(dst, src, pl, plane, l.max*srcStride+mid, func(d, s []byte) {
 		raceRowList(d, s, l.idx, dstStride, srcStride, width, mid)
 	}, func(d, s []byte, pl planes) {
-		ks.shuffle(&d[0], &s[0], rows, dstStride, srcStride, width, mid, tab, pat, pl, &l.idx[0], l.run0, l.run1)
+		ks.shuffle(&d[0], &s[0], src, rows, dstStride, srcStride, width, mid, tab, pat, pl, &l.idx[0], l.run0, l.run1)
 	})
 	return true
 }
@@ -227,7 +227,7 @@ func rowListLinesBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStr
 	if g.table(addrPhase(dst[t0*width:]), addrPhase(src[in:])) == nil {
 		return false // not the phases of aligned buffers; pl.dst and pl.src keep every plane's
 	}
-	b := tab.bytes()
+	b, limit := tab.bytes(), shuffleLoadLimit(src, mid)
 	// The planes whose middles take the same table follow each other, so
 	// that its lines stay in L1 (suite case g: four tables of 3.7 KiB
 	// in turn, each evicted by the three planes between its uses).
@@ -242,10 +242,10 @@ func rowListLinesBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStr
 			}
 		}
 		if t0 > 0 {
-			ks.rowsShuffle(&d[0], &s[0], t0, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &l.idx[0], 0, 0)
+			ks.rowsShuffle(&d[0], &s[0], t0, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &l.idx[0], 0, 0, limit)
 		}
 		if t1 < rows {
-			ks.rowsShuffle(&d[t1*width], &s[0], rows-t1, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &l.idx[t1], 0, 0)
+			ks.rowsShuffle(&d[t1*width], &s[0], rows-t1, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &l.idx[t1], 0, 0, limit)
 		}
 	})
 	return true

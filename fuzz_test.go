@@ -149,7 +149,8 @@ type fzKernelCase struct {
 	pl     planes
 	rowIdx []int32
 	// stream: copy and the aligned kernels in their streaming versions;
-	// the wrappers as for a streamed output.
+	// the wrappers as for a streamed output; the shuffle kernel with
+	// srcLimit 0, every row under masks.
 	stream bool
 	// rowsAligned: bytes of the pattern before and after each plane's
 	// rows (a plane's dst starts at its top pad).
@@ -463,7 +464,11 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 	case fzRowsShuffle:
 		if ks.rowsShuffle != nil {
 			list, run0, run1 := listArgs(c.rowIdx)
-			ks.rowsShuffle(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
+			limit := shuffleLoadLimit(src.b(), c.mid)
+			if c.stream {
+				limit = 0
+			}
+			ks.rowsShuffle(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1, limit)
 		} else { // the level or CPU has no shuffle kernel: check the Go one
 			c.shuffleGo(dst.b(), src.b())
 		}

@@ -10199,9 +10199,9 @@ mp_done_1073:
 ret_1051:
 	RET
 
-// func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
+// func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-120
+TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-128
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -10240,6 +10240,7 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-120
 	MOVQ            CX, R9
 	MOVQ            dstPlane+80(FP), R10
 	MOVQ            srcPlane+88(FP), R12
+	MOVQ            srcLimit+120(FP), R13
 	CMPQ            R8, $0x40
 	JBE             shuf_one_table_1078
 	CMPQ            DI, $0x40
@@ -10402,20 +10403,24 @@ shuf_planes_1096:
 	MOVQ  R9, CX
 
 shuf_rows_1098:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	VMOVDQU64  Z0, Z7
-	VPERMI2B   Z4, Z3, Z7
-	VPBLENDMB  Z7, Z2, K5, Z5
-	VMOVDQU64  Z5, (AX)
-	VMOVDQU64  Z1, Z7
-	VPERMI2B   Z4, Z3, Z7
-	VPBLENDMB  Z7, Z2, K6, Z6
-	VMOVDQU8   Z6, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1098
+	CMPQ      CX, R13
+	JHI       shuf_masked_1099
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1100:
+	VMOVDQU64 Z0, Z7
+	VPERMI2B  Z4, Z3, Z7
+	VPBLENDMB Z7, Z2, K5, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z7
+	VPERMI2B  Z4, Z3, Z7
+	VPBLENDMB Z7, Z2, K6, Z6
+	VMOVDQU8  Z6, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1098
 
 shuf_done_1097:
 	ADDQ R10, DX
@@ -10434,12 +10439,12 @@ shuf_list_1095:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X11
-	JZ      shuf_no_run_1099
+	JZ      shuf_no_run_1101
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1099:
+shuf_no_run_1101:
 	VMOVQ DI, X12
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -10448,121 +10453,137 @@ shuf_no_run_1099:
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X13
 
-shuf_planes_1100:
+shuf_planes_1102:
 	MOVQ  DX, AX
 	VMOVQ X3, R8
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1101
+	JZ    shuf_done_1103
 
-shuf_rows_1102:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z15
-	VMOVDQU8.Z 64(CX), K2, Z16
-	VMOVDQU64  Z0, Z17
-	VPERMI2B   Z16, Z15, Z17
-	VPBLENDMB  Z17, Z2, K5, Z5
-	VMOVDQU64  Z5, (AX)
-	VMOVDQU64  Z1, Z17
-	VPERMI2B   Z16, Z15, Z17
-	VPBLENDMB  Z17, Z2, K6, Z6
-	VMOVDQU8   Z6, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1102
+shuf_rows_1104:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1105
+	VMOVDQU64 (CX), Z15
+	VMOVDQU64 64(CX), Z16
 
-shuf_done_1101:
+shuf_loaded_1106:
+	VMOVDQU64 Z0, Z17
+	VPERMI2B  Z16, Z15, Z17
+	VPBLENDMB Z17, Z2, K5, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z17
+	VPERMI2B  Z16, Z15, Z17
+	VPBLENDMB Z17, Z2, K6, Z6
+	VMOVDQU8  Z6, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1104
+
+shuf_done_1103:
 	VMOVQ X11, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1103
+	JZ    shuf_done_1107
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 
-shuf_rows_1104:
-	VMOVDQU8.Z (CX), K1, Z15
-	VMOVDQU8.Z 64(CX), K2, Z16
-	VMOVDQU64  Z0, Z17
-	VPERMI2B   Z16, Z15, Z17
-	VPBLENDMB  Z17, Z2, K5, Z7
-	VMOVDQU64  Z7, (AX)
-	VMOVDQU64  Z1, Z17
-	VPERMI2B   Z16, Z15, Z17
-	VPBLENDMB  Z17, Z2, K6, Z8
-	VMOVDQU8   Z8, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1104
+shuf_rows_1108:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1109
+	VMOVDQU64 (CX), Z15
+	VMOVDQU64 64(CX), Z16
 
-shuf_done_1103:
+shuf_loaded_1110:
+	VMOVDQU64 Z0, Z17
+	VPERMI2B  Z16, Z15, Z17
+	VPBLENDMB Z17, Z2, K5, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z17
+	VPERMI2B  Z16, Z15, Z17
+	VPBLENDMB Z17, Z2, K6, Z8
+	VMOVDQU8  Z8, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1108
+
+shuf_done_1107:
 	VMOVQ X14, R8
 	VMOVQ X13, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1105
+	JZ    shuf_done_1111
 
-shuf_rows_1106:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z15
-	VMOVDQU8.Z 64(CX), K2, Z16
-	VMOVDQU64  Z0, Z17
-	VPERMI2B   Z16, Z15, Z17
-	VPBLENDMB  Z17, Z2, K5, Z9
-	VMOVDQU64  Z9, (AX)
-	VMOVDQU64  Z1, Z17
-	VPERMI2B   Z16, Z15, Z17
-	VPBLENDMB  Z17, Z2, K6, Z10
-	VMOVDQU8   Z10, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1106
+shuf_rows_1112:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1113
+	VMOVDQU64 (CX), Z15
+	VMOVDQU64 64(CX), Z16
 
-shuf_done_1105:
+shuf_loaded_1114:
+	VMOVDQU64 Z0, Z17
+	VPERMI2B  Z16, Z15, Z17
+	VPBLENDMB Z17, Z2, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z17
+	VPERMI2B  Z16, Z15, Z17
+	VPBLENDMB Z17, Z2, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1112
+
+shuf_done_1111:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1100
+	JNZ  shuf_planes_1102
 	VZEROUPPER
 	RET
 
 shuf_two_narrow_1081:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1107
+	JNZ   shuf_list_1115
 
-shuf_planes_1108:
+shuf_planes_1116:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1109
+	JZ    shuf_done_1117
 	MOVQ  R9, CX
 
-shuf_rows_1110:
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQU8.Z 64(CX), K2, Z4
-	VMOVDQU64  Z0, Z5
-	VPERMI2B   Z4, Z1, Z5
-	VPBLENDMB  Z5, Z2, K5, Z3
-	VMOVDQU8   Z3, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1110
+shuf_rows_1118:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1119
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z4
 
-shuf_done_1109:
+shuf_loaded_1120:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z1, Z5
+	VPBLENDMB Z5, Z2, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1118
+
+shuf_done_1117:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1108
+	JNZ  shuf_planes_1116
 	VZEROUPPER
 	RET
 
-shuf_list_1107:
+shuf_list_1115:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -10571,12 +10592,12 @@ shuf_list_1107:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_1111
+	JZ      shuf_no_run_1121
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1111:
+shuf_no_run_1121:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -10585,73 +10606,85 @@ shuf_no_run_1111:
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X9
 
-shuf_planes_1112:
+shuf_planes_1122:
 	MOVQ  DX, AX
 	VMOVQ X1, R8
 	VMOVQ X6, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1113
+	JZ    shuf_done_1123
 
-shuf_rows_1114:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z11
-	VMOVDQU8.Z 64(CX), K2, Z12
-	VMOVDQU64  Z0, Z13
-	VPERMI2B   Z12, Z11, Z13
-	VPBLENDMB  Z13, Z2, K5, Z3
-	VMOVDQU8   Z3, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1114
+shuf_rows_1124:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1125
+	VMOVDQU64 (CX), Z11
+	VMOVDQU64 64(CX), Z12
 
-shuf_done_1113:
+shuf_loaded_1126:
+	VMOVDQU64 Z0, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z2, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1124
+
+shuf_done_1123:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1115
+	JZ    shuf_done_1127
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 
-shuf_rows_1116:
-	VMOVDQU8.Z (CX), K1, Z11
-	VMOVDQU8.Z 64(CX), K2, Z12
-	VMOVDQU64  Z0, Z13
-	VPERMI2B   Z12, Z11, Z13
-	VPBLENDMB  Z13, Z2, K5, Z4
-	VMOVDQU8   Z4, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1116
+shuf_rows_1128:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1129
+	VMOVDQU64 (CX), Z11
+	VMOVDQU64 64(CX), Z12
 
-shuf_done_1115:
+shuf_loaded_1130:
+	VMOVDQU64 Z0, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z2, K5, Z4
+	VMOVDQU8  Z4, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1128
+
+shuf_done_1127:
 	VMOVQ X10, R8
 	VMOVQ X9, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1117
+	JZ    shuf_done_1131
 
-shuf_rows_1118:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z11
-	VMOVDQU8.Z 64(CX), K2, Z12
-	VMOVDQU64  Z0, Z13
-	VPERMI2B   Z12, Z11, Z13
-	VPBLENDMB  Z13, Z2, K5, Z5
-	VMOVDQU8   Z5, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1118
+shuf_rows_1132:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1133
+	VMOVDQU64 (CX), Z11
+	VMOVDQU64 64(CX), Z12
 
-shuf_done_1117:
+shuf_loaded_1134:
+	VMOVDQU64 Z0, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z2, K5, Z5
+	VMOVDQU8  Z5, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1132
+
+shuf_done_1131:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1112
+	JNZ  shuf_planes_1122
 	VZEROUPPER
 	RET
 
@@ -10661,37 +10694,41 @@ shuf_one_table_1078:
 	JE    shuf_full_1080
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1119
+	JNZ   shuf_list_1135
 
-shuf_planes_1120:
+shuf_planes_1136:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1121
+	JZ    shuf_done_1137
 	MOVQ  R9, CX
 
-shuf_rows_1122:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQA64  Z2, Z4
-	VPERMB     Z3, Z0, K5, Z4
-	VMOVDQU64  Z4, (AX)
-	VMOVDQA64  Z2, Z4
-	VPERMB     Z3, Z1, K6, Z4
-	VMOVDQU8   Z4, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1122
+shuf_rows_1138:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1139
+	VMOVDQU64 (CX), Z3
 
-shuf_done_1121:
+shuf_loaded_1140:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K5, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K6, Z4
+	VMOVDQU8  Z4, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1138
+
+shuf_done_1137:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1120
+	JNZ  shuf_planes_1136
 	VZEROUPPER
 	RET
 
-shuf_list_1119:
+shuf_list_1135:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -10700,12 +10737,12 @@ shuf_list_1119:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1123
+	JZ      shuf_no_run_1141
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1123:
+shuf_no_run_1141:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -10714,110 +10751,126 @@ shuf_no_run_1123:
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X7
 
-shuf_planes_1124:
+shuf_planes_1142:
 	MOVQ  DX, AX
 	VMOVQ X3, R8
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1125
+	JZ    shuf_done_1143
 
-shuf_rows_1126:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z9
-	VMOVDQA64  Z2, Z10
-	VPERMB     Z9, Z0, K5, Z10
-	VMOVDQU64  Z10, (AX)
-	VMOVDQA64  Z2, Z10
-	VPERMB     Z9, Z1, K6, Z10
-	VMOVDQU8   Z10, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1126
+shuf_rows_1144:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1145
+	VMOVDQU64 (CX), Z9
 
-shuf_done_1125:
+shuf_loaded_1146:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1144
+
+shuf_done_1143:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1127
+	JZ    shuf_done_1147
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 
-shuf_rows_1128:
-	VMOVDQU8.Z (CX), K1, Z9
-	VMOVDQA64  Z2, Z10
-	VPERMB     Z9, Z0, K5, Z10
-	VMOVDQU64  Z10, (AX)
-	VMOVDQA64  Z2, Z10
-	VPERMB     Z9, Z1, K6, Z10
-	VMOVDQU8   Z10, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1128
+shuf_rows_1148:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1149
+	VMOVDQU64 (CX), Z9
 
-shuf_done_1127:
+shuf_loaded_1150:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1148
+
+shuf_done_1147:
 	VMOVQ X8, R8
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1129
+	JZ    shuf_done_1151
 
-shuf_rows_1130:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z9
-	VMOVDQA64  Z2, Z10
-	VPERMB     Z9, Z0, K5, Z10
-	VMOVDQU64  Z10, (AX)
-	VMOVDQA64  Z2, Z10
-	VPERMB     Z9, Z1, K6, Z10
-	VMOVDQU8   Z10, K4, 64(AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1130
+shuf_rows_1152:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1153
+	VMOVDQU64 (CX), Z9
 
-shuf_done_1129:
+shuf_loaded_1154:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1152
+
+shuf_done_1151:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1124
+	JNZ  shuf_planes_1142
 	VZEROUPPER
 	RET
 
 shuf_narrow_1079:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1131
+	JNZ   shuf_list_1155
 
-shuf_planes_1132:
+shuf_planes_1156:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1133
+	JZ    shuf_done_1157
 	MOVQ  R9, CX
 
-shuf_rows_1134:
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQA64  Z2, Z3
-	VPERMB     Z1, Z0, K5, Z3
-	VMOVDQU8   Z3, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1134
+shuf_rows_1158:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1159
+	VMOVDQU64 (CX), Z1
 
-shuf_done_1133:
+shuf_loaded_1160:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1158
+
+shuf_done_1157:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1132
+	JNZ  shuf_planes_1156
 	VZEROUPPER
 	RET
 
-shuf_list_1131:
+shuf_list_1155:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -10826,12 +10879,12 @@ shuf_list_1131:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1135
+	JZ      shuf_no_run_1161
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1135:
+shuf_no_run_1161:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -10840,101 +10893,117 @@ shuf_no_run_1135:
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X6
 
-shuf_planes_1136:
+shuf_planes_1162:
 	MOVQ  DX, AX
 	VMOVQ X1, R8
 	VMOVQ X3, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1137
+	JZ    shuf_done_1163
 
-shuf_rows_1138:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQA64  Z2, Z9
-	VPERMB     Z8, Z0, K5, Z9
-	VMOVDQU8   Z9, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1138
+shuf_rows_1164:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1165
+	VMOVDQU64 (CX), Z8
 
-shuf_done_1137:
+shuf_loaded_1166:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1164
+
+shuf_done_1163:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1139
+	JZ    shuf_done_1167
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 
-shuf_rows_1140:
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQA64  Z2, Z9
-	VPERMB     Z8, Z0, K5, Z9
-	VMOVDQU8   Z9, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1140
+shuf_rows_1168:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1169
+	VMOVDQU64 (CX), Z8
 
-shuf_done_1139:
+shuf_loaded_1170:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1168
+
+shuf_done_1167:
 	VMOVQ X7, R8
 	VMOVQ X6, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1141
+	JZ    shuf_done_1171
 
-shuf_rows_1142:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQA64  Z2, Z9
-	VPERMB     Z8, Z0, K5, Z9
-	VMOVDQU8   Z9, K3, (AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1142
+shuf_rows_1172:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1173
+	VMOVDQU64 (CX), Z8
 
-shuf_done_1141:
+shuf_loaded_1174:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1172
+
+shuf_done_1171:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1136
+	JNZ  shuf_planes_1162
 	VZEROUPPER
 	RET
 
 shuf_full_1080:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1143
+	JNZ   shuf_list_1175
 
-shuf_planes_1144:
+shuf_planes_1176:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1145
+	JZ    shuf_done_1177
 	MOVQ  R9, CX
 
-shuf_rows_1146:
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQA64  Z2, Z3
-	VPERMB     Z1, Z0, K5, Z3
-	VMOVDQU64  Z3, (AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1146
+shuf_rows_1178:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1179
+	VMOVDQU64 (CX), Z1
 
-shuf_done_1145:
+shuf_loaded_1180:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K5, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1178
+
+shuf_done_1177:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1144
+	JNZ  shuf_planes_1176
 	VZEROUPPER
 	RET
 
-shuf_list_1143:
+shuf_list_1175:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -10943,12 +11012,12 @@ shuf_list_1143:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1147
+	JZ      shuf_no_run_1181
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1147:
+shuf_no_run_1181:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -10957,72 +11026,172 @@ shuf_no_run_1147:
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X6
 
-shuf_planes_1148:
+shuf_planes_1182:
 	MOVQ  DX, AX
 	VMOVQ X1, R8
 	VMOVQ X3, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1149
+	JZ    shuf_done_1183
 
-shuf_rows_1150:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQA64  Z2, Z9
-	VPERMB     Z8, Z0, K5, Z9
-	VMOVDQU64  Z9, (AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1150
+shuf_rows_1184:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1185
+	VMOVDQU64 (CX), Z8
 
-shuf_done_1149:
+shuf_loaded_1186:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1184
+
+shuf_done_1183:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1151
+	JZ    shuf_done_1187
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 
-shuf_rows_1152:
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQA64  Z2, Z9
-	VPERMB     Z8, Z0, K5, Z9
-	VMOVDQU64  Z9, (AX)
-	ADDQ       BX, AX
-	ADDQ       SI, CX
-	DECQ       DI
-	JNZ        shuf_rows_1152
+shuf_rows_1188:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1189
+	VMOVDQU64 (CX), Z8
 
-shuf_done_1151:
+shuf_loaded_1190:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1188
+
+shuf_done_1187:
 	VMOVQ X7, R8
 	VMOVQ X6, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1153
+	JZ    shuf_done_1191
 
-shuf_rows_1154:
-	MOVLQSX    (R8), CX
-	IMULQ      SI, CX
-	ADDQ       R9, CX
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQA64  Z2, Z9
-	VPERMB     Z8, Z0, K5, Z9
-	VMOVDQU64  Z9, (AX)
-	ADDQ       BX, AX
-	ADDQ       $0x04, R8
-	DECQ       DI
-	JNZ        shuf_rows_1154
+shuf_rows_1192:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1193
+	VMOVDQU64 (CX), Z8
 
-shuf_done_1153:
+shuf_loaded_1194:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1192
+
+shuf_done_1191:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1148
+	JNZ  shuf_planes_1182
 	VZEROUPPER
 	RET
 
 shuf_ret_1077:
 	RET
+
+shuf_masked_1099:
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	JMP        shuf_loaded_1100
+
+shuf_masked_1105:
+	VMOVDQU8.Z (CX), K1, Z15
+	VMOVDQU8.Z 64(CX), K2, Z16
+	JMP        shuf_loaded_1106
+
+shuf_masked_1109:
+	VMOVDQU8.Z (CX), K1, Z15
+	VMOVDQU8.Z 64(CX), K2, Z16
+	JMP        shuf_loaded_1110
+
+shuf_masked_1113:
+	VMOVDQU8.Z (CX), K1, Z15
+	VMOVDQU8.Z 64(CX), K2, Z16
+	JMP        shuf_loaded_1114
+
+shuf_masked_1119:
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU8.Z 64(CX), K2, Z4
+	JMP        shuf_loaded_1120
+
+shuf_masked_1125:
+	VMOVDQU8.Z (CX), K1, Z11
+	VMOVDQU8.Z 64(CX), K2, Z12
+	JMP        shuf_loaded_1126
+
+shuf_masked_1129:
+	VMOVDQU8.Z (CX), K1, Z11
+	VMOVDQU8.Z 64(CX), K2, Z12
+	JMP        shuf_loaded_1130
+
+shuf_masked_1133:
+	VMOVDQU8.Z (CX), K1, Z11
+	VMOVDQU8.Z 64(CX), K2, Z12
+	JMP        shuf_loaded_1134
+
+shuf_masked_1139:
+	VMOVDQU8.Z (CX), K1, Z3
+	JMP        shuf_loaded_1140
+
+shuf_masked_1145:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1146
+
+shuf_masked_1149:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1150
+
+shuf_masked_1153:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1154
+
+shuf_masked_1159:
+	VMOVDQU8.Z (CX), K1, Z1
+	JMP        shuf_loaded_1160
+
+shuf_masked_1165:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1166
+
+shuf_masked_1169:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1170
+
+shuf_masked_1173:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1174
+
+shuf_masked_1179:
+	VMOVDQU8.Z (CX), K1, Z1
+	JMP        shuf_loaded_1180
+
+shuf_masked_1185:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1186
+
+shuf_masked_1189:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1190
+
+shuf_masked_1193:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1194
 
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -11032,9 +11201,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1155
+	JZ              wide_ret_1195
 	TESTQ           BX, BX
-	JZ              wide_ret_1155
+	JZ              wide_ret_1195
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -11053,10 +11222,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1156
+	JB              wide_mshort_1196
 	XORQ            DX, DX
 
-wide_mshort_1156:
+wide_mshort_1196:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -11065,32 +11234,32 @@ wide_mshort_1156:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1157:
+wide_planes_1197:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1158:
+wide_rows_1198:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1159
+	JB   wide_short_1199
 	CMPQ SI, $0x00000440
-	JAE  wide_long_1163
+	JAE  wide_long_1203
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1161:
+wide_mid_loop_1201:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1162
+	JAE       wide_mid_last_1202
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1161
+	JMP       wide_mid_loop_1201
 
-wide_mid_last_1162:
+wide_mid_last_1202:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1160
+	JMP       wide_mid_done_1200
 
-wide_long_1163:
+wide_long_1203:
 	LEAQ      64(AX), R8
 	LEAQ      -64(SI), R9
 	LEAQ      -256(R8)(R9*1), R10
@@ -11102,9 +11271,9 @@ wide_long_1163:
 	SUBQ      R8, R12
 	LEAQ      (CX)(R12*1), R8
 	CMPQ      R11, R10
-	JAE       copy_tail_1168
+	JAE       copy_tail_1208
 
-copy_loop_1166:
+copy_loop_1206:
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
 	VMOVDQU64 128(R8), Z5
@@ -11116,9 +11285,9 @@ copy_loop_1166:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R8
 	CMPQ      R11, R10
-	JB        copy_loop_1166
+	JB        copy_loop_1206
 
-copy_tail_1168:
+copy_tail_1208:
 	LEAQ      -256(CX)(R9*1), R8
 	VMOVDQU64 (R8), Z3
 	VMOVDQU64 64(R8), Z4
@@ -11128,13 +11297,13 @@ copy_tail_1168:
 	VMOVDQU64 Z4, 64(R10)
 	VMOVDQU64 Z5, 128(R10)
 	VMOVDQU64 Z6, 192(R10)
-	JMP       wide_mid_done_1160
+	JMP       wide_mid_done_1200
 
-wide_short_1159:
+wide_short_1199:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1160:
+wide_mid_done_1200:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -11150,16 +11319,16 @@ wide_mid_done_1160:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1158
+	JNZ       wide_rows_1198
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1157
+	JNZ       wide_planes_1197
 	VZEROUPPER
 
-wide_ret_1155:
+wide_ret_1195:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -11167,10 +11336,10 @@ wide_ret_1155:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1169
+	JZ              aligned_ret_1209
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1169
+	JZ              aligned_ret_1209
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11217,9 +11386,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1170
+	JZ              aligned_fixed_1210
 
-aligned_planes_1171:
+aligned_planes_1211:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11247,9 +11416,9 @@ aligned_planes_1171:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1173
+	JA           aligned_top_done_1213
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1172
+	JAE          aligned_top_1212
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -11269,15 +11438,15 @@ aligned_planes_1171:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1172:
+aligned_top_1212:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1173
+	JA        aligned_top_done_1213
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1172
+	JMP       aligned_top_1212
 
-aligned_top_done_1173:
+aligned_top_done_1213:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -11288,9 +11457,9 @@ aligned_top_done_1173:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1174:
+aligned_gap_1214:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1175
+	JAE          aligned_gap_done_1215
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -11319,15 +11488,15 @@ aligned_gap_1174:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1174
+	JMP          aligned_gap_1214
 
-aligned_gap_done_1175:
+aligned_gap_done_1215:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1177
-	JMP  aligned_body_1179
+	JE   aligned_general_1217
+	JMP  aligned_body_1219
 
-aligned_rows_1178:
+aligned_rows_1218:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -11356,7 +11525,7 @@ aligned_rows_1178:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1180
+	JE           aligned_one_gap_1220
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -11371,10 +11540,10 @@ aligned_rows_1178:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1180:
+aligned_one_gap_1220:
 	ADDQ $0x40, AX
 
-aligned_body_1179:
+aligned_body_1219:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11384,16 +11553,16 @@ aligned_body_1179:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1182
+	JGT       aligned_copy_done_1222
 
-aligned_copy_1181:
+aligned_copy_1221:
 	VMOVDQU64 (AX)(BX*1), Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1181
+	JLE       aligned_copy_1221
 
-aligned_copy_done_1182:
+aligned_copy_done_1222:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11402,13 +11571,13 @@ aligned_copy_done_1182:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1178
-	JMP  aligned_last_1176
+	JNZ  aligned_rows_1218
+	JMP  aligned_last_1216
 
-aligned_general_1177:
-	JMP aligned_body_1184
+aligned_general_1217:
+	JMP aligned_body_1224
 
-aligned_rows_1183:
+aligned_rows_1223:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -11420,9 +11589,9 @@ aligned_rows_1183:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1185:
+aligned_gap_1225:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1186
+	JAE          aligned_gap_done_1226
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -11437,10 +11606,10 @@ aligned_gap_1185:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1185
+	JMP          aligned_gap_1225
 
-aligned_gap_done_1186:
-aligned_body_1184:
+aligned_gap_done_1226:
+aligned_body_1224:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -11450,16 +11619,16 @@ aligned_body_1184:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1188
+	JGT       aligned_copy_done_1228
 
-aligned_copy_1187:
+aligned_copy_1227:
 	VMOVDQU64 (AX)(BX*1), Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1187
+	JLE       aligned_copy_1227
 
-aligned_copy_done_1188:
+aligned_copy_done_1228:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11468,16 +11637,16 @@ aligned_copy_done_1188:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1183
+	JNZ  aligned_rows_1223
 
-aligned_last_1176:
+aligned_last_1216:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1189:
+aligned_gap_1229:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1190
+	JAE          aligned_gap_done_1230
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11505,20 +11674,20 @@ aligned_gap_1189:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1189
+	JMP          aligned_gap_1229
 
-aligned_gap_done_1190:
-aligned_bottom_1191:
+aligned_gap_done_1230:
+aligned_bottom_1231:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1192
+	JA        aligned_bottom_done_1232
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1191
+	JMP       aligned_bottom_1231
 
-aligned_bottom_done_1192:
+aligned_bottom_done_1232:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1193
+	JAE      aligned_bottom_end_1233
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -11537,18 +11706,18 @@ aligned_bottom_done_1192:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1193:
+aligned_bottom_end_1233:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1171
+	JNZ  aligned_planes_1211
 	VZEROUPPER
-	JMP  aligned_ret_1169
+	JMP  aligned_ret_1209
 
-aligned_fixed_1170:
-aligned_planes_1194:
+aligned_fixed_1210:
+aligned_planes_1234:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11574,9 +11743,9 @@ aligned_planes_1194:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1196
+	JA           aligned_top_done_1236
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1195
+	JAE          aligned_top_1235
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -11596,22 +11765,22 @@ aligned_planes_1194:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1195:
+aligned_top_1235:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1196
+	JA        aligned_top_done_1236
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1195
+	JMP       aligned_top_1235
 
-aligned_top_done_1196:
+aligned_top_done_1236:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1197:
+aligned_gap_1237:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1198
+	JAE       aligned_gap_done_1238
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11636,15 +11805,15 @@ aligned_gap_1197:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1197
+	JMP       aligned_gap_1237
 
-aligned_gap_done_1198:
+aligned_gap_done_1238:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1200
-	JMP  aligned_body_1202
+	JE   aligned_general_1240
+	JMP  aligned_body_1242
 
-aligned_rows_1201:
+aligned_rows_1241:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -11663,7 +11832,7 @@ aligned_rows_1201:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1203
+	JE        aligned_one_gap_1243
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11674,26 +11843,26 @@ aligned_rows_1201:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1203:
+aligned_one_gap_1243:
 	ADDQ $0x40, AX
 
-aligned_body_1202:
+aligned_body_1242:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1205
+	JGT  aligned_copy_done_1245
 
-aligned_copy_1204:
+aligned_copy_1244:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1204
+	JLE       aligned_copy_1244
 
-aligned_copy_done_1205:
+aligned_copy_done_1245:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11701,21 +11870,21 @@ aligned_copy_done_1205:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1201
-	JMP  aligned_last_1199
+	JNZ  aligned_rows_1241
+	JMP  aligned_last_1239
 
-aligned_general_1200:
-	JMP aligned_body_1207
+aligned_general_1240:
+	JMP aligned_body_1247
 
-aligned_rows_1206:
+aligned_rows_1246:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1208:
+aligned_gap_1248:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1209
+	JAE       aligned_gap_done_1249
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11726,26 +11895,26 @@ aligned_gap_1208:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1208
+	JMP       aligned_gap_1248
 
-aligned_gap_done_1209:
-aligned_body_1207:
+aligned_gap_done_1249:
+aligned_body_1247:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1211
+	JGT  aligned_copy_done_1251
 
-aligned_copy_1210:
+aligned_copy_1250:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1210
+	JLE       aligned_copy_1250
 
-aligned_copy_done_1211:
+aligned_copy_done_1251:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11753,15 +11922,15 @@ aligned_copy_done_1211:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1206
+	JNZ  aligned_rows_1246
 
-aligned_last_1199:
+aligned_last_1239:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1212:
+aligned_gap_1252:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1213
+	JAE       aligned_gap_done_1253
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11785,20 +11954,20 @@ aligned_gap_1212:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1212
+	JMP       aligned_gap_1252
 
-aligned_gap_done_1213:
-aligned_bottom_1214:
+aligned_gap_done_1253:
+aligned_bottom_1254:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1215
+	JA        aligned_bottom_done_1255
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1214
+	JMP       aligned_bottom_1254
 
-aligned_bottom_done_1215:
+aligned_bottom_done_1255:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1216
+	JAE      aligned_bottom_end_1256
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -11817,16 +11986,16 @@ aligned_bottom_done_1215:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1216:
+aligned_bottom_end_1256:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1194
+	JNZ  aligned_planes_1234
 	VZEROUPPER
 
-aligned_ret_1169:
+aligned_ret_1209:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -11834,10 +12003,10 @@ aligned_ret_1169:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1217
+	JZ              aligned_ret_1257
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1217
+	JZ              aligned_ret_1257
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11884,9 +12053,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1218
+	JZ              aligned_fixed_1258
 
-aligned_planes_1219:
+aligned_planes_1259:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11914,9 +12083,9 @@ aligned_planes_1219:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1221
+	JA           aligned_top_done_1261
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1220
+	JAE          aligned_top_1260
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -11936,15 +12105,15 @@ aligned_planes_1219:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1220:
+aligned_top_1260:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1221
+	JA       aligned_top_done_1261
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1220
+	JMP      aligned_top_1260
 
-aligned_top_done_1221:
+aligned_top_done_1261:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -11955,9 +12124,9 @@ aligned_top_done_1221:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1222:
+aligned_gap_1262:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1223
+	JAE          aligned_gap_done_1263
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -11986,15 +12155,15 @@ aligned_gap_1222:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1222
+	JMP          aligned_gap_1262
 
-aligned_gap_done_1223:
+aligned_gap_done_1263:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1225
-	JMP  aligned_body_1227
+	JE   aligned_general_1265
+	JMP  aligned_body_1267
 
-aligned_rows_1226:
+aligned_rows_1266:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -12023,7 +12192,7 @@ aligned_rows_1226:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1228
+	JE           aligned_one_gap_1268
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -12038,10 +12207,10 @@ aligned_rows_1226:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1228:
+aligned_one_gap_1268:
 	ADDQ $0x40, AX
 
-aligned_body_1227:
+aligned_body_1267:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -12051,16 +12220,16 @@ aligned_body_1227:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1230
+	JGT       aligned_copy_done_1270
 
-aligned_copy_1229:
+aligned_copy_1269:
 	VMOVDQU64 (AX)(BX*1), Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1229
+	JLE       aligned_copy_1269
 
-aligned_copy_done_1230:
+aligned_copy_done_1270:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -12069,13 +12238,13 @@ aligned_copy_done_1230:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1226
-	JMP  aligned_last_1224
+	JNZ  aligned_rows_1266
+	JMP  aligned_last_1264
 
-aligned_general_1225:
-	JMP aligned_body_1232
+aligned_general_1265:
+	JMP aligned_body_1272
 
-aligned_rows_1231:
+aligned_rows_1271:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -12087,9 +12256,9 @@ aligned_rows_1231:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1233:
+aligned_gap_1273:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1234
+	JAE          aligned_gap_done_1274
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -12104,10 +12273,10 @@ aligned_gap_1233:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1233
+	JMP          aligned_gap_1273
 
-aligned_gap_done_1234:
-aligned_body_1232:
+aligned_gap_done_1274:
+aligned_body_1272:
 	VMOVDQU64 Z1, Z5
 	VPERMI2B  Z7, Z6, Z5
 	VPBLENDMB Z5, Z2, K2, Z5
@@ -12117,16 +12286,16 @@ aligned_body_1232:
 	ADDQ      R8, SI
 	SUBQ      $0x40, SI
 	CMPQ      AX, SI
-	JGT       aligned_copy_done_1236
+	JGT       aligned_copy_done_1276
 
-aligned_copy_1235:
+aligned_copy_1275:
 	VMOVDQU64 (AX)(BX*1), Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1235
+	JLE       aligned_copy_1275
 
-aligned_copy_done_1236:
+aligned_copy_done_1276:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -12135,16 +12304,16 @@ aligned_copy_done_1236:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1231
+	JNZ  aligned_rows_1271
 
-aligned_last_1224:
+aligned_last_1264:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1237:
+aligned_gap_1277:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1238
+	JAE          aligned_gap_done_1278
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -12172,20 +12341,20 @@ aligned_gap_1237:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1237
+	JMP          aligned_gap_1277
 
-aligned_gap_done_1238:
-aligned_bottom_1239:
+aligned_gap_done_1278:
+aligned_bottom_1279:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1240
+	JA       aligned_bottom_done_1280
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1239
+	JMP      aligned_bottom_1279
 
-aligned_bottom_done_1240:
+aligned_bottom_done_1280:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1241
+	JAE      aligned_bottom_end_1281
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -12204,18 +12373,18 @@ aligned_bottom_done_1240:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1241:
+aligned_bottom_end_1281:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1219
+	JNZ  aligned_planes_1259
 	VZEROUPPER
-	JMP  aligned_ret_1217
+	JMP  aligned_ret_1257
 
-aligned_fixed_1218:
-aligned_planes_1242:
+aligned_fixed_1258:
+aligned_planes_1282:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -12241,9 +12410,9 @@ aligned_planes_1242:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1244
+	JA           aligned_top_done_1284
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1243
+	JAE          aligned_top_1283
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -12263,22 +12432,22 @@ aligned_planes_1242:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1243:
+aligned_top_1283:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1244
+	JA       aligned_top_done_1284
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1243
+	JMP      aligned_top_1283
 
-aligned_top_done_1244:
+aligned_top_done_1284:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1245:
+aligned_gap_1285:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1246
+	JAE       aligned_gap_done_1286
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -12303,15 +12472,15 @@ aligned_gap_1245:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1245
+	JMP       aligned_gap_1285
 
-aligned_gap_done_1246:
+aligned_gap_done_1286:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1248
-	JMP  aligned_body_1250
+	JE   aligned_general_1288
+	JMP  aligned_body_1290
 
-aligned_rows_1249:
+aligned_rows_1289:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -12330,7 +12499,7 @@ aligned_rows_1249:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1251
+	JE        aligned_one_gap_1291
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -12341,26 +12510,26 @@ aligned_rows_1249:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1251:
+aligned_one_gap_1291:
 	ADDQ $0x40, AX
 
-aligned_body_1250:
+aligned_body_1290:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1253
+	JGT  aligned_copy_done_1293
 
-aligned_copy_1252:
+aligned_copy_1292:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1252
+	JLE       aligned_copy_1292
 
-aligned_copy_done_1253:
+aligned_copy_done_1293:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -12368,21 +12537,21 @@ aligned_copy_done_1253:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1249
-	JMP  aligned_last_1247
+	JNZ  aligned_rows_1289
+	JMP  aligned_last_1287
 
-aligned_general_1248:
-	JMP aligned_body_1255
+aligned_general_1288:
+	JMP aligned_body_1295
 
-aligned_rows_1254:
+aligned_rows_1294:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1256:
+aligned_gap_1296:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1257
+	JAE       aligned_gap_done_1297
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -12393,26 +12562,26 @@ aligned_gap_1256:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1256
+	JMP       aligned_gap_1296
 
-aligned_gap_done_1257:
-aligned_body_1255:
+aligned_gap_done_1297:
+aligned_body_1295:
 	MOVQ mid+40(FP), BX
 	MOVQ left+48(FP), DI
 	ADDQ CX, BX
 	ADDQ DI, BX
 	SUBQ $0x40, BX
 	CMPQ AX, BX
-	JGT  aligned_copy_done_1259
+	JGT  aligned_copy_done_1299
 
-aligned_copy_1258:
+aligned_copy_1298:
 	VMOVDQU64 (AX)(DX*1), Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1258
+	JLE       aligned_copy_1298
 
-aligned_copy_done_1259:
+aligned_copy_done_1299:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -12420,15 +12589,15 @@ aligned_copy_done_1259:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1254
+	JNZ  aligned_rows_1294
 
-aligned_last_1247:
+aligned_last_1287:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1260:
+aligned_gap_1300:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1261
+	JAE       aligned_gap_done_1301
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -12452,20 +12621,20 @@ aligned_gap_1260:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1260
+	JMP       aligned_gap_1300
 
-aligned_gap_done_1261:
-aligned_bottom_1262:
+aligned_gap_done_1301:
+aligned_bottom_1302:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1263
+	JA       aligned_bottom_done_1303
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1262
+	JMP      aligned_bottom_1302
 
-aligned_bottom_done_1263:
+aligned_bottom_done_1303:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1264
+	JAE      aligned_bottom_end_1304
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -12484,16 +12653,16 @@ aligned_bottom_done_1263:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1264:
+aligned_bottom_end_1304:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1242
+	JNZ  aligned_planes_1282
 	VZEROUPPER
 
-aligned_ret_1217:
+aligned_ret_1257:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -12519,12 +12688,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1265
+	JNE       lines_more_1305
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1266
+	JMP       lines_ret_1306
 
-lines_more_1265:
+lines_more_1305:
 	VMOVDQU8 Z2, K1, (AX)
 	MOVQ     DI, DX
 	SHLQ     $0x06, DX
@@ -12534,26 +12703,26 @@ lines_more_1265:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1268
+	JB       lines_single_1308
 
-lines_pairs_1267:
+lines_pairs_1307:
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1270
+	JZ        lines_noadv_1310
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1270:
+lines_noadv_1310:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(DI)
-	JZ        lines_noadv_1271
+	JZ        lines_noadv_1311
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1271:
+lines_noadv_1311:
 	VMOVDQU64 64(DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -12563,37 +12732,37 @@ lines_noadv_1271:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1267
+	JAE       lines_pairs_1307
 
-lines_single_1268:
+lines_single_1308:
 	CMPQ      BX, $0x01
-	JE        lines_last_1269
+	JE        lines_last_1309
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1272
+	JZ        lines_noadv_1312
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1272:
+lines_noadv_1312:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, DI
 	ADDQ      $0x40, AX
 
-lines_last_1269:
+lines_last_1309:
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1273
+	JZ        lines_noadv_1313
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1273:
+lines_noadv_1313:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1266:
+lines_ret_1306:
 	VZEROUPPER
 	RET
 
@@ -12610,9 +12779,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000100
-	JB              expand_singles_1275
+	JB              expand_singles_1315
 
-expand_quads_1274:
+expand_quads_1314:
 	MOVQ      (BX), R8
 	MOVQ      8(BX), R9
 	MOVQ      16(BX), R10
@@ -12649,11 +12818,11 @@ expand_quads_1274:
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000100, DX
 	CMPQ      DX, $0x00000100
-	JAE       expand_quads_1274
+	JAE       expand_quads_1314
 
-expand_singles_1275:
+expand_singles_1315:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1276
+	JB        expand_tail_1316
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -12668,11 +12837,11 @@ expand_singles_1275:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1275
+	JMP       expand_singles_1315
 
-expand_tail_1276:
+expand_tail_1316:
 	TESTQ     DX, DX
-	JZ        expand_ret_1277
+	JZ        expand_ret_1317
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -12685,7 +12854,7 @@ expand_tail_1276:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1277:
+expand_ret_1317:
 	VZEROUPPER
 	RET
 
@@ -12701,9 +12870,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000100
-	JB              expandd_singles_1279
+	JB              expandd_singles_1319
 
-expandd_quads_1278:
+expandd_quads_1318:
 	MOVWQZX   (BX), R8
 	MOVWQZX   2(BX), R9
 	MOVWQZX   4(BX), R10
@@ -12740,11 +12909,11 @@ expandd_quads_1278:
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000100, DX
 	CMPQ      DX, $0x00000100
-	JAE       expandd_quads_1278
+	JAE       expandd_quads_1318
 
-expandd_singles_1279:
+expandd_singles_1319:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1280
+	JB        expandd_tail_1320
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -12759,11 +12928,11 @@ expandd_singles_1279:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1279
+	JMP       expandd_singles_1319
 
-expandd_tail_1280:
+expandd_tail_1320:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1281
+	JZ        expandd_ret_1321
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -12777,7 +12946,7 @@ expandd_tail_1280:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1281:
+expandd_ret_1321:
 	VZEROUPPER
 	RET
 
@@ -12796,20 +12965,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1283
+	JB      expandw_single_1323
 
-expandw_pairs_1282:
+expandw_pairs_1322:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1286
+	JNE     expandw_general_1326
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1287
+	JMP     expandw_next_1327
 
-expandw_general_1286:
+expandw_general_1326:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -12837,18 +13006,18 @@ expandw_general_1286:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1287:
+expandw_next_1327:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1282
+	JAE     expandw_pairs_1322
 
-expandw_single_1283:
+expandw_single_1323:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1284
+	JB         expandw_tail_1324
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -12866,9 +13035,9 @@ expandw_single_1283:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1284:
+expandw_tail_1324:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1285
+	JZ         expandw_ret_1325
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -12887,7 +13056,7 @@ expandw_tail_1284:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1285:
+expandw_ret_1325:
 	VZEROUPPER
 	RET
 
@@ -12903,25 +13072,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1288
+	JNE     shufw_general_1328
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1289
+	JE      shufw_blend_1329
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1290
+	JNE     shufw_list_1330
 
-shuf_planes_1291:
+shuf_planes_1331:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1292
+	JZ    shuf_done_1332
 	MOVQ  CX, R11
 
-shuf_rows_1293:
+shuf_rows_1333:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -12931,17 +13100,17 @@ shuf_rows_1293:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1293
+	JNZ     shuf_rows_1333
 
-shuf_done_1292:
+shuf_done_1332:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1291
+	JNZ  shuf_planes_1331
 	VZEROUPPER
 	RET
 
-shufw_list_1290:
+shufw_list_1330:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -12950,12 +13119,12 @@ shufw_list_1290:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1294
+	JZ      shuf_no_run_1334
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1294:
+shuf_no_run_1334:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -12964,14 +13133,14 @@ shuf_no_run_1294:
 	SUBQ  run1+96(FP), R11
 	VMOVQ R11, X6
 
-shuf_planes_1295:
+shuf_planes_1335:
 	MOVQ  AX, DI
 	VMOVQ X0, R13
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1296
+	JZ    shuf_done_1336
 
-shuf_rows_1297:
+shuf_rows_1337:
 	MOVLQSX (R13), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -12984,16 +13153,16 @@ shuf_rows_1297:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R13
 	DECQ    R12
-	JNZ     shuf_rows_1297
+	JNZ     shuf_rows_1337
 
-shuf_done_1296:
+shuf_done_1336:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1298
+	JZ    shuf_done_1338
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1299:
+shuf_rows_1339:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -13003,15 +13172,15 @@ shuf_rows_1299:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1299
+	JNZ     shuf_rows_1339
 
-shuf_done_1298:
+shuf_done_1338:
 	VMOVQ X7, R13
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1300
+	JZ    shuf_done_1340
 
-shuf_rows_1301:
+shuf_rows_1341:
 	MOVLQSX (R13), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -13024,28 +13193,28 @@ shuf_rows_1301:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R13
 	DECQ    R12
-	JNZ     shuf_rows_1301
+	JNZ     shuf_rows_1341
 
-shuf_done_1300:
+shuf_done_1340:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1295
+	JNZ  shuf_planes_1335
 	VZEROUPPER
 	RET
 
-shufw_blend_1289:
+shufw_blend_1329:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1302
+	JNE  shufw_list_1342
 
-shuf_planes_1303:
+shuf_planes_1343:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1304
+	JZ    shuf_done_1344
 	MOVQ  CX, R11
 
-shuf_rows_1305:
+shuf_rows_1345:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -13057,17 +13226,17 @@ shuf_rows_1305:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1305
+	JNZ       shuf_rows_1345
 
-shuf_done_1304:
+shuf_done_1344:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1303
+	JNZ  shuf_planes_1343
 	VZEROUPPER
 	RET
 
-shufw_list_1302:
+shufw_list_1342:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -13076,12 +13245,12 @@ shufw_list_1302:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1306
+	JZ      shuf_no_run_1346
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1306:
+shuf_no_run_1346:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -13090,14 +13259,14 @@ shuf_no_run_1306:
 	SUBQ  run1+96(FP), R11
 	VMOVQ R11, X7
 
-shuf_planes_1307:
+shuf_planes_1347:
 	MOVQ  AX, DI
 	VMOVQ X3, R13
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1308
+	JZ    shuf_done_1348
 
-shuf_rows_1309:
+shuf_rows_1349:
 	MOVLQSX   (R13), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -13112,16 +13281,16 @@ shuf_rows_1309:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R13
 	DECQ      R12
-	JNZ       shuf_rows_1309
+	JNZ       shuf_rows_1349
 
-shuf_done_1308:
+shuf_done_1348:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1310
+	JZ    shuf_done_1350
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1311:
+shuf_rows_1351:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -13133,15 +13302,15 @@ shuf_rows_1311:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1311
+	JNZ       shuf_rows_1351
 
-shuf_done_1310:
+shuf_done_1350:
 	VMOVQ X8, R13
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1312
+	JZ    shuf_done_1352
 
-shuf_rows_1313:
+shuf_rows_1353:
 	MOVLQSX   (R13), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -13156,35 +13325,35 @@ shuf_rows_1313:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R13
 	DECQ      R12
-	JNZ       shuf_rows_1313
+	JNZ       shuf_rows_1353
 
-shuf_done_1312:
+shuf_done_1352:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1307
+	JNZ  shuf_planes_1347
 	VZEROUPPER
 	RET
 
-shufw_general_1288:
+shufw_general_1328:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1314
+	JNE     shufw_list_1354
 
-shuf_planes_1315:
+shuf_planes_1355:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1316
+	JZ    shuf_done_1356
 	MOVQ  CX, R10
 
-shuf_rows_1317:
+shuf_rows_1357:
 	MOVQ R8, R12
 
-shufw_blocks_1318:
+shufw_blocks_1358:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -13194,21 +13363,21 @@ shufw_blocks_1318:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1318
+	JB        shufw_blocks_1358
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1317
+	JNZ       shuf_rows_1357
 
-shuf_done_1316:
+shuf_done_1356:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1315
+	JNZ  shuf_planes_1355
 	VZEROUPPER
 	RET
 
-shufw_list_1314:
+shufw_list_1354:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -13217,12 +13386,12 @@ shufw_list_1314:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1319
+	JZ      shuf_no_run_1359
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1319:
+shuf_no_run_1359:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -13231,20 +13400,20 @@ shuf_no_run_1319:
 	SUBQ  run1+96(FP), R10
 	VMOVQ R10, X5
 
-shuf_planes_1320:
+shuf_planes_1360:
 	MOVQ  AX, R9
 	VMOVQ X1, R12
 	VMOVQ X2, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1321
+	JZ    shuf_done_1361
 
-shuf_rows_1322:
+shuf_rows_1362:
 	MOVLQSX (R12), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1323:
+shufw_blocks_1363:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -13254,23 +13423,23 @@ shufw_blocks_1323:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1323
+	JB        shufw_blocks_1363
 	ADDQ      DX, R9
 	ADDQ      $0x04, R12
 	DECQ      R11
-	JNZ       shuf_rows_1322
+	JNZ       shuf_rows_1362
 
-shuf_done_1321:
+shuf_done_1361:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1324
+	JZ    shuf_done_1364
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1325:
+shuf_rows_1365:
 	MOVQ R8, R12
 
-shufw_blocks_1326:
+shufw_blocks_1366:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -13280,25 +13449,25 @@ shufw_blocks_1326:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1326
+	JB        shufw_blocks_1366
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1325
+	JNZ       shuf_rows_1365
 
-shuf_done_1324:
+shuf_done_1364:
 	VMOVQ X6, R12
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1327
+	JZ    shuf_done_1367
 
-shuf_rows_1328:
+shuf_rows_1368:
 	MOVLQSX (R12), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1329:
+shufw_blocks_1369:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -13308,17 +13477,17 @@ shufw_blocks_1329:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1329
+	JB        shufw_blocks_1369
 	ADDQ      DX, R9
 	ADDQ      $0x04, R12
 	DECQ      R11
-	JNZ       shuf_rows_1328
+	JNZ       shuf_rows_1368
 
-shuf_done_1327:
+shuf_done_1367:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1320
+	JNZ  shuf_planes_1360
 	VZEROUPPER
 	RET
 

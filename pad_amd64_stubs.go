@@ -741,9 +741,13 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 // rowsShuffleAVX512 pads narrow rows by a byte table: row r of dst (at r*dstStride)
 // gets width bytes, byte i taken from byte tab[i] of row r of src (at
 // r*srcStride) where bit i of the little-endian uint64s at tab[128:144] is
-// set, and pat[i%32] where it is clear. width and mid are at most 128;
-// only src[r*srcStride : r*srcStride+mid] is read, and every taken
-// index is below mid:
+// set, and pat[i%32] where it is clear. width and mid are at most 128,
+// and every taken index is below mid. A src row at an address up to
+// srcLimit is read as a whole window of 64 bytes from its start (128
+// when mid > 64), which must be mapped memory (the caller's srcLimit,
+// shuffleLoadLimit); above srcLimit only src[r*srcStride : r*srcStride+mid]
+// is read, under a mask, as a masked load made the kernel 1.2x as slow
+// on suite case c's 56-byte rows (a Zen 5):
 //
 // The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane;
 // when rowIdx is not nil, row r takes src row rowIdx[r] (at
@@ -772,7 +776,7 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 // It requires AVX-512 F, BW and VBMI.
 //
 //go:noescape
-func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
+func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
 
 // rowsWideAVX512 pads rows of width >= 128 bytes from src rows of mid >= 64 bytes,
 // left <= 64 and width-left-mid <= 64: for planes p and rows r, with

@@ -46,7 +46,7 @@ func (c *shufCase) lens() (dst, src int) {
 
 func (c *shufCase) asm(ks asmKernels, dst, src []byte) {
 	list, run0, run1 := listArgs(c.rowIdx)
-	ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
+	ks.rowsShuffle(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1, shuffleLoadLimit(src, c.mid))
 }
 
 // tableCall is one call of a table kernel (shufCase, wideCase).
@@ -281,7 +281,7 @@ func BenchmarkRowsShuffle(b *testing.B) {
 			b.Run(pre+"kernel=rowsShuffleAVX512", func(b *testing.B) {
 				b.SetBytes(int64(rows * g.width))
 				for i := 0; i < b.N; i++ {
-					ks.rowsShuffle(&d[0], &src[0], rows, g.width, g.mid, g.width, g.mid, tab.bytes(), &pat, 1, 0, 0, nil, 0, 0)
+					ks.rowsShuffle(&d[0], &src[0], rows, g.width, g.mid, g.width, g.mid, tab.bytes(), &pat, 1, 0, 0, nil, 0, 0, shuffleLoadLimit(src, g.mid))
 				}
 			})
 			if g.width%64 == 0 {

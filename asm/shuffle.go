@@ -17,13 +17,17 @@ import (
 // bytes of output is one store.
 func genRowsShuffle() {
 	name := "rowsShuffleAVX512"
-	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)",
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr)",
 		name+" pads narrow rows by a byte table: row r of dst (at r*dstStride)",
 		"gets width bytes, byte i taken from byte tab[i] of row r of src (at",
 		"r*srcStride) where bit i of the little-endian uint64s at tab[128:144] is",
-		"set, and pat[i%32] where it is clear. width and mid are at most 128;",
-		"only src[r*srcStride : r*srcStride+mid] is read, and every taken",
-		"index is below mid:",
+		"set, and pat[i%32] where it is clear. width and mid are at most 128,",
+		"and every taken index is below mid. A src row at an address up to",
+		"srcLimit is read as a whole window of 64 bytes from its start (128",
+		"when mid > 64), which must be mapped memory (the caller's srcLimit,",
+		"shuffleLoadLimit); above srcLimit only src[r*srcStride : r*srcStride+mid]",
+		"is read, under a mask, as a masked load made the kernel 1.2x as slow",
+		"on suite case c's 56-byte rows (a Zen 5):",
 		"",
 		"The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane;",
 		"when rowIdx is not nil, row r takes src row rowIdx[r] (at",
@@ -83,6 +87,7 @@ func genRowsShuffle() {
 	MOVQ(s, s0)
 	dp := Load(Param("dstPlane"), gp())
 	sp := Load(Param("srcPlane"), gp())
+	limit := Load(Param("srcLimit"), gp())
 
 	// chunk makes output bytes [64c, 64c+64) of the row from the src row
 	// (lo alone, or lo and hi) and stores them, under mask k or whole.
@@ -119,15 +124,31 @@ func genRowsShuffle() {
 		la := loadRowListArgs(ss)
 		planeLoop(d0, s0, dp, sp, planes, d, func() { listedRows(la, s0, ss, s, body, step) })
 	}
-	loadLo := func() reg.VecVirtual {
-		lo := ZMM()
-		VMOVDQU8_Z(at(s, 0), sLo, lo)
-		return lo
-	}
-	loadHi := func() reg.VecVirtual {
-		hi := ZMM()
-		VMOVDQU8_Z(at(s, 64), sHi, hi)
-		return hi
+	// loadRow loads the src row's first 64 bytes (and the next 64 when
+	// both): whole up to srcLimit, else under the masks of its mid bytes,
+	// out of line so that the loop runs straight through.
+	loadRow := func(both bool) (lo, hi reg.VecVirtual) {
+		lo = ZMM()
+		if both {
+			hi = ZMM()
+		}
+		masked, done := newLabel("shuf_masked"), newLabel("shuf_loaded")
+		CMPQ(s, limit)
+		JHI(LabelRef(masked))
+		VMOVDQU64(at(s, 0), lo)
+		if both {
+			VMOVDQU64(at(s, 64), hi)
+		}
+		Label(done)
+		outOfLine = append(outOfLine, func() {
+			Label(masked)
+			VMOVDQU8_Z(at(s, 0), sLo, lo)
+			if both {
+				VMOVDQU8_Z(at(s, 64), sHi, hi)
+			}
+			JMP(LabelRef(done))
+		})
+		return lo, hi
 	}
 	oneTable, narrow, full := newLabel("shuf_one_table"), newLabel("shuf_narrow"), newLabel("shuf_full")
 	CMPQ(mid, U8(64))
@@ -170,13 +191,13 @@ func genRowsShuffle() {
 	}
 	Label(bothHalves)
 	loop(func() { // 65..128 bytes: a whole first vector, a masked second
-		lo, hi := loadLo(), loadHi()
+		lo, hi := loadRow(true)
 		chunk(lo, hi, idx0, take0, nil, 0)
 		chunk(lo, hi, idx1, take1, dHi, 64)
 	})
 	Label(twoNarrow)
 	loop(func() { // 1..64 bytes
-		lo, hi := loadLo(), loadHi()
+		lo, hi := loadRow(true)
 		chunk(lo, hi, idx0, take0, dLo, 0)
 	})
 	// mid 1..64: VPERMB over the first half.
@@ -185,20 +206,34 @@ func genRowsShuffle() {
 	JB(LabelRef(narrow))
 	JE(LabelRef(full))
 	loop(func() { // 65..128 bytes
-		lo := loadLo()
+		lo, _ := loadRow(false)
 		chunk(lo, nil, idx0, take0, nil, 0)
 		chunk(lo, nil, idx1, take1, dHi, 64)
 	})
 	Label(narrow)
 	loop(func() { // 1..63 bytes
-		chunk(loadLo(), nil, idx0, take0, dLo, 0)
+		lo, _ := loadRow(false)
+		chunk(lo, nil, idx0, take0, dLo, 0)
 	})
 	Label(full)
 	loop(func() { // exactly 64 bytes
-		chunk(loadLo(), nil, idx0, take0, nil, 0)
+		lo, _ := loadRow(false)
+		chunk(lo, nil, idx0, take0, nil, 0)
 	})
 	Label(ret)
 	RET()
+	emitOutOfLine()
+}
+
+// outOfLine holds the blocks that a kernel's loops branch to rarely,
+// emitted after its return (emitOutOfLine).
+var outOfLine []func()
+
+func emitOutOfLine() {
+	for _, f := range outOfLine {
+		f()
+	}
+	outOfLine = nil
 }
 
 // genRowsShuffleDwords emits rowsShuffleDwordsAVX2: the shuffle kernel
