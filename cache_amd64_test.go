@@ -11,18 +11,22 @@ import (
 )
 
 // TestLastLevelCache: on AMD, the size CPUID's cache topology gives is the
-// largest cache Linux lists in sysfs (which reads the same leaf), and runs
-// stream from two thirds of it; elsewhere CPUID is not read for it.
+// largest cache Linux lists in sysfs (which reads the same leaf), runs
+// stream from two thirds of it and split by default from all of it;
+// elsewhere CPUID is not read for it.
 func TestLastLevelCache(t *testing.T) {
 	if !isAMD() {
-		if streamMinTraffic != 0 {
-			t.Errorf("streamMinTraffic %d on a CPU not AMD's, want 0", streamMinTraffic)
+		if streamMinTraffic != 0 || parallelMinTraffic != 0 {
+			t.Errorf("streamMinTraffic %d, parallelMinTraffic %d on a CPU not AMD's, want 0", streamMinTraffic, parallelMinTraffic)
 		}
 		t.Skip("not an AMD CPU: the streaming threshold is the default")
 	}
 	llc := lastLevelCache()
 	if streamMinBytes != 3<<19 || streamMinTraffic != llc*2/3 {
 		t.Errorf("streamMinBytes %d, streamMinTraffic %d; want 1.5 MiB and two thirds of the last-level cache (%d)", streamMinBytes, streamMinTraffic, llc)
+	}
+	if parallelMinTraffic != llc {
+		t.Errorf("parallelMinTraffic %d, want the last-level cache (%d)", parallelMinTraffic, llc)
 	}
 	want := 0
 	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")

@@ -222,7 +222,8 @@ type planOptions struct {
 // Workers sets how many goroutines a run of the plan may use: 1 runs on
 // the calling goroutine only; n > 1 splits outputs of parallelMinBytes or
 // more over n goroutines by blocks of output rows. The default (n <= 0)
-// uses GOMAXPROCS goroutines for such outputs. Results are the same bit for
+// uses GOMAXPROCS goroutines for such outputs (on AMD CPUs, only when
+// input plus output exceed the last-level cache). Results are the same bit for
 // bit whatever the number of workers. The goroutines besides the caller's
 // are the package's helpers: started at the first run that needs them and
 // kept, idle, for the next.
@@ -404,13 +405,20 @@ func (p *Plan) RunPacked(dst, src []byte, bits int, value uint8) error {
 // there; the 1.3 MB outer-axis case 25% slower.
 const parallelMinBytes = 8 << 20
 
+// parallelMinTraffic is the input plus output bytes from which the default
+// runs use more than one goroutine where the CPU's last-level cache keeps
+// smaller runs and one core then moves them as fast as two (AMD,
+// pad_amd64.go); 0 elsewhere.
+var parallelMinTraffic = 0
+
 // workersFor returns the number of goroutines a run whose elements have
 // size bytes uses.
 func (p *Plan) workersFor(size int) int {
 	if p.workers > 0 {
 		return p.workers
 	}
-	if p.outLen < parallelMinBytes/max(size, 1) {
+	size = max(size, 1)
+	if p.outLen < parallelMinBytes/size || p.inLen < parallelMinTraffic/size-p.outLen {
 		return 1
 	}
 	return runtime.GOMAXPROCS(0)

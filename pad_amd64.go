@@ -55,8 +55,16 @@ func init() {
 	// 18.9 (b), 21.4 (d) and 24.1 (h); streaming took 0.64-0.85x from 23.6
 	// to 30.5 MiB (b, d, h). On an Intel Xeon (Emerald Rapids) streaming
 	// won from 1.5 MiB of output, the default.
+	//
+	// For the same reason a second core does not help runs that the L3
+	// keeps: with two goroutines against one (GOMAXPROCS=2, BenchmarkSuite,
+	// 4 alternated runs) suite cases b, d, h and k (8 to 24 MiB of input and
+	// output) took 1.00-1.26x the time; cmd/padbench -workers 2 measured
+	// 0.95-0.98x at 28-40 MiB and 0.76-0.88x at 63-98 MiB.
 	if isAMD() {
-		streamMinTraffic = lastLevelCache() * 2 / 3
+		llc := lastLevelCache()
+		streamMinTraffic = llc * 2 / 3
+		parallelMinTraffic = llc
 	}
 }
 

@@ -54,6 +54,9 @@ func TestWorkers(t *testing.T) {
 // TestWorkersDefault: the default splits large outputs, and still gives
 // the one-worker result.
 func TestWorkersDefault(t *testing.T) {
+	saved := parallelMinTraffic
+	parallelMinTraffic = 0 // AMD's rule: TestWorkersTraffic
+	defer func() { parallelMinTraffic = saved }()
 	shape := []int{32, 300, 300} // 11.5 MB of float32 input: above parallelMinBytes
 	for _, s := range []Spec{
 		{Mode: Reflect, Before: []int{3, 5, 2}, After: []int{4, 1, 7}},
@@ -85,6 +88,35 @@ func TestWorkersDefault(t *testing.T) {
 		}
 		if !bytes.Equal(asBytes(a), asBytes(b)) {
 			t.Fatalf("%+v: the default workers give another result than one worker", s)
+		}
+	}
+}
+
+// TestWorkersTraffic: where parallelMinTraffic is set (AMD), the default
+// splits only runs whose input plus output reach it.
+func TestWorkersTraffic(t *testing.T) {
+	saved := parallelMinTraffic
+	defer func() { parallelMinTraffic = saved }()
+	parallelMinTraffic = 32 << 20
+	all := runtime.GOMAXPROCS(0)
+	for _, c := range []struct {
+		rows, size, want int
+	}{
+		// Rows of 1022 elements padded to 1024: 2046 elements of input
+		// and output a row, 32 MiB at 4100.05 rows of float32.
+		{4100, 4, 1},
+		{4101, 4, all},
+		{2050, 8, 1},
+		{2051, 8, all},
+		{4101, 2, 1},
+	} {
+		p, err := NewPlan([]int{c.rows, 1022}, Spec{Mode: Edge, Before: []int{0, 1}, After: []int{0, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.workersFor(c.size); got != c.want {
+			t.Errorf("%d rows of %d-byte elements (%d bytes in and out): %d workers, want %d",
+				c.rows, c.size, c.rows*2046*c.size, got, c.want)
 		}
 	}
 }
