@@ -225,6 +225,13 @@ func newExecPlan(shape []int, s Spec, opts ...Option) (p *Plan, err error) {
 	return p, err
 }
 
+// setForTest sets *p to v until the test ends.
+func setForTest[T any](t testing.TB, p *T, v T) {
+	old := *p
+	*p = v
+	t.Cleanup(func() { *p = old })
+}
+
 // withStreaming runs f with every run writing its output as the biggest
 // do (streaming stores and the input-only program, streams).
 func withStreaming(f func()) {

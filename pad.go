@@ -223,10 +223,10 @@ type planOptions struct {
 // the calling goroutine only; n > 1 splits outputs of parallelMinBytes or
 // more over n goroutines by blocks of output rows. The default (n <= 0)
 // uses GOMAXPROCS goroutines for such outputs (on AMD CPUs, only when
-// input plus output exceed the last-level cache). Results are the same bit for
-// bit whatever the number of workers. The goroutines besides the caller's
-// are the package's helpers: started at the first run that needs them and
-// kept, idle, for the next.
+// input plus output reach the size of the last-level cache). Results are
+// the same bit for bit whatever the number of workers. The goroutines
+// besides the caller's are the package's helpers: started at the first
+// run that needs them and kept, idle, for the next.
 func Workers(n int) Option {
 	return func(o *planOptions) { o.workers = n }
 }

@@ -13,10 +13,9 @@ import (
 // the Pad grid and FuzzPadDispatch.
 
 func TestStreamsThreshold(t *testing.T) {
-	savedOut, savedTraffic := streamMinBytes, streamMinTraffic
-	defer func() { streamMinBytes, streamMinTraffic = savedOut, savedTraffic }()
 	const mib = 1 << 20
-	streamMinBytes = 3 * mib / 2
+	setForTest(t, &streamMinBytes, 3*mib/2)
+	setForTest(t, &streamMinTraffic, 0)
 	for _, traffic := range []int{0, 21 * mib} {
 		streamMinTraffic = traffic
 		for _, c := range []struct {

@@ -54,9 +54,8 @@ func TestWorkers(t *testing.T) {
 // TestWorkersDefault: the default splits large outputs, and still gives
 // the one-worker result.
 func TestWorkersDefault(t *testing.T) {
-	saved := parallelMinTraffic
-	parallelMinTraffic = 0 // AMD's rule: TestWorkersTraffic
-	defer func() { parallelMinTraffic = saved }()
+	// AMD's rule, parallelMinTraffic, is TestWorkersTraffic's.
+	setForTest(t, &parallelMinTraffic, 0)
 	shape := []int{32, 300, 300} // 11.5 MB of float32 input: above parallelMinBytes
 	for _, s := range []Spec{
 		{Mode: Reflect, Before: []int{3, 5, 2}, After: []int{4, 1, 7}},
@@ -95,9 +94,7 @@ func TestWorkersDefault(t *testing.T) {
 // TestWorkersTraffic: where parallelMinTraffic is set (AMD), the default
 // splits only runs whose input plus output reach it.
 func TestWorkersTraffic(t *testing.T) {
-	saved := parallelMinTraffic
-	defer func() { parallelMinTraffic = saved }()
-	parallelMinTraffic = 32 << 20
+	setForTest(t, &parallelMinTraffic, 32<<20)
 	all := runtime.GOMAXPROCS(0)
 	for _, c := range []struct {
 		rows, size, want int

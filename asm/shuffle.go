@@ -126,7 +126,9 @@ func genRowsShuffle() {
 	}
 	// loadRow loads the src row's first 64 bytes (and the next 64 when
 	// both): whole up to srcLimit, else under the masks of its mid bytes,
-	// out of line so that the loop runs straight through.
+	// in a block after the kernel's return (outOfLine), so that the loop
+	// runs straight through.
+	var outOfLine []func()
 	loadRow := func(both bool) (lo, hi reg.VecVirtual) {
 		lo = ZMM()
 		if both {
@@ -222,18 +224,9 @@ func genRowsShuffle() {
 	})
 	Label(ret)
 	RET()
-	emitOutOfLine()
-}
-
-// outOfLine holds the blocks that a kernel's loops branch to rarely,
-// emitted after its return (emitOutOfLine).
-var outOfLine []func()
-
-func emitOutOfLine() {
-	for _, f := range outOfLine {
-		f()
+	for _, block := range outOfLine {
+		block()
 	}
-	outOfLine = nil
 }
 
 // genRowsShuffleDwords emits rowsShuffleDwordsAVX2: the shuffle kernel
