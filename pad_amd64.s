@@ -11242,7 +11242,7 @@ wide_planes_1197:
 wide_rows_1198:
 	CMPQ SI, $0x00000080
 	JB   wide_short_1199
-	CMPQ SI, $0x00000440
+	CMPQ SI, $0x00000140
 	JAE  wide_long_1203
 	MOVQ $0x00000040, R8
 
@@ -11260,43 +11260,61 @@ wide_mid_last_1202:
 	JMP       wide_mid_done_1200
 
 wide_long_1203:
-	LEAQ      64(AX), R8
-	LEAQ      -64(SI), R9
-	LEAQ      -256(R8)(R9*1), R10
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 Z3, (R8)
-	LEAQ      64(R8), R11
-	ANDQ      $-64, R11
-	MOVQ      R11, R12
-	SUBQ      R8, R12
-	LEAQ      (CX)(R12*1), R8
-	CMPQ      R11, R10
-	JAE       copy_tail_1208
+	LEAQ         64(AX), R8
+	LEAQ         -64(SI), R9
+	VMOVDQU64    (CX), Z3
+	VMOVDQU64    Z3, (R8)
+	LEAQ         (R8)(R9*1), R11
+	LEAQ         64(R8), R10
+	ANDQ         $-64, R10
+	MOVQ         R10, R12
+	SUBQ         R8, R12
+	ADDQ         CX, R12
+	MOVQ         R12, R8
+	ANDQ         $-64, R8
+	LEAQ         63(R12), R13
+	ANDQ         $-64, R13
+	SUBQ         R8, R12
+	VPBROADCASTB R12, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	SUBQ         R10, R8
+	SUBQ         R10, R13
+	LEAQ         -256(R11), R12
+	CMPQ         R10, R12
+	JAE          shift1_top_1206
 
-copy_loop_1206:
-	VMOVDQU64 (R8), Z3
-	VMOVDQU64 64(R8), Z4
-	VMOVDQU64 128(R8), Z5
-	VMOVDQU64 192(R8), Z6
-	VMOVDQA64 Z3, (R11)
-	VMOVDQA64 Z4, 64(R11)
-	VMOVDQA64 Z5, 128(R11)
-	VMOVDQA64 Z6, 192(R11)
-	ADDQ      $0x00000100, R11
-	ADDQ      $0x00000100, R8
-	CMPQ      R11, R10
-	JB        copy_loop_1206
+shift4_1204:
+	VMOVDQA64 (R10)(R8*1), Z4
+	VPERMT2B  (R10)(R13*1), Z3, Z4
+	VMOVDQA64 64(R10)(R8*1), Z5
+	VPERMT2B  64(R10)(R13*1), Z3, Z5
+	VMOVDQA64 128(R10)(R8*1), Z6
+	VPERMT2B  128(R10)(R13*1), Z3, Z6
+	VMOVDQA64 192(R10)(R8*1), Z7
+	VPERMT2B  192(R10)(R13*1), Z3, Z7
+	VMOVDQA64 Z4, (R10)
+	VMOVDQA64 Z5, 64(R10)
+	VMOVDQA64 Z6, 128(R10)
+	VMOVDQA64 Z7, 192(R10)
+	ADDQ      $0x00000100, R10
+	CMPQ      R10, R12
+	JB        shift4_1204
 
-copy_tail_1208:
-	LEAQ      -256(CX)(R9*1), R8
-	VMOVDQU64 (R8), Z3
-	VMOVDQU64 64(R8), Z4
-	VMOVDQU64 128(R8), Z5
-	VMOVDQU64 192(R8), Z6
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 Z4, 64(R10)
-	VMOVDQU64 Z5, 128(R10)
-	VMOVDQU64 Z6, 192(R10)
+shift1_top_1206:
+	LEAQ -64(R11), R11
+
+shift1_1205:
+	CMPQ      R10, R11
+	JAE       shift_done_1207
+	VMOVDQA64 (R10)(R8*1), Z4
+	VPERMT2B  (R10)(R13*1), Z3, Z4
+	VMOVDQA64 Z4, (R10)
+	ADDQ      $0x40, R10
+	JMP       shift1_1205
+
+shift_done_1207:
+	VMOVDQU64 -64(CX)(R9*1), Z3
+	VMOVDQU64 Z3, (R11)
 	JMP       wide_mid_done_1200
 
 wide_short_1199:
@@ -11336,10 +11354,10 @@ wide_ret_1195:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1209
+	JZ              aligned_ret_1208
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1209
+	JZ              aligned_ret_1208
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11386,9 +11404,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1210
+	JZ              aligned_fixed_1209
 
-aligned_planes_1211:
+aligned_planes_1210:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11416,9 +11434,9 @@ aligned_planes_1211:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1213
+	JA           aligned_top_done_1212
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1212
+	JAE          aligned_top_1211
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -11438,15 +11456,15 @@ aligned_planes_1211:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1212:
+aligned_top_1211:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1213
+	JA        aligned_top_done_1212
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1212
+	JMP       aligned_top_1211
 
-aligned_top_done_1213:
+aligned_top_done_1212:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -11457,9 +11475,9 @@ aligned_top_done_1213:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1214:
+aligned_gap_1213:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1215
+	JAE          aligned_gap_done_1214
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -11488,15 +11506,15 @@ aligned_gap_1214:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1214
+	JMP          aligned_gap_1213
 
-aligned_gap_done_1215:
+aligned_gap_done_1214:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1217
-	JMP  aligned_body_1219
+	JE   aligned_general_1216
+	JMP  aligned_body_1218
 
-aligned_rows_1218:
+aligned_rows_1217:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -11525,7 +11543,7 @@ aligned_rows_1218:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1220
+	JE           aligned_one_gap_1219
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -11540,29 +11558,38 @@ aligned_rows_1218:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1220:
+aligned_one_gap_1219:
 	ADDQ $0x40, AX
 
-aligned_body_1219:
-	VMOVDQU64 Z1, Z5
-	VPERMI2B  Z7, Z6, Z5
-	VPBLENDMB Z5, Z2, K2, Z5
-	MOVQ      mid+40(FP), SI
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, SI
-	ADDQ      R8, SI
-	SUBQ      $0x40, SI
-	CMPQ      AX, SI
-	JGT       aligned_copy_done_1222
+aligned_body_1218:
+	VMOVDQU64    Z1, Z5
+	VPERMI2B     Z7, Z6, Z5
+	VPBLENDMB    Z5, Z2, K2, Z5
+	MOVQ         mid+40(FP), SI
+	MOVQ         left+48(FP), R8
+	ADDQ         CX, SI
+	ADDQ         R8, SI
+	SUBQ         $0x40, SI
+	CMPQ         AX, SI
+	JGT          aligned_copy_done_1221
+	MOVQ         BX, R8
+	ANDQ         $-64, R8
+	LEAQ         63(BX), R9
+	ANDQ         $-64, R9
+	MOVQ         BX, R10
+	ANDQ         $0x3f, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1221:
-	VMOVDQU64 (AX)(BX*1), Z4
-	VMOVDQA64 Z4, (AX)
+aligned_copy_1220:
+	VMOVDQA64 (AX)(R8*1), Z6
+	VPERMT2B  (AX)(R9*1), Z4, Z6
+	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1221
+	JLE       aligned_copy_1220
 
-aligned_copy_done_1222:
+aligned_copy_done_1221:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11571,13 +11598,13 @@ aligned_copy_done_1222:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1218
-	JMP  aligned_last_1216
+	JNZ  aligned_rows_1217
+	JMP  aligned_last_1215
 
-aligned_general_1217:
-	JMP aligned_body_1224
+aligned_general_1216:
+	JMP aligned_body_1223
 
-aligned_rows_1223:
+aligned_rows_1222:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -11589,9 +11616,9 @@ aligned_rows_1223:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1225:
+aligned_gap_1224:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1226
+	JAE          aligned_gap_done_1225
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -11606,29 +11633,38 @@ aligned_gap_1225:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1225
+	JMP          aligned_gap_1224
 
-aligned_gap_done_1226:
-aligned_body_1224:
-	VMOVDQU64 Z1, Z5
-	VPERMI2B  Z7, Z6, Z5
-	VPBLENDMB Z5, Z2, K2, Z5
-	MOVQ      mid+40(FP), SI
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, SI
-	ADDQ      R8, SI
-	SUBQ      $0x40, SI
-	CMPQ      AX, SI
-	JGT       aligned_copy_done_1228
+aligned_gap_done_1225:
+aligned_body_1223:
+	VMOVDQU64    Z1, Z5
+	VPERMI2B     Z7, Z6, Z5
+	VPBLENDMB    Z5, Z2, K2, Z5
+	MOVQ         mid+40(FP), SI
+	MOVQ         left+48(FP), R8
+	ADDQ         CX, SI
+	ADDQ         R8, SI
+	SUBQ         $0x40, SI
+	CMPQ         AX, SI
+	JGT          aligned_copy_done_1227
+	MOVQ         BX, R8
+	ANDQ         $-64, R8
+	LEAQ         63(BX), R9
+	ANDQ         $-64, R9
+	MOVQ         BX, R10
+	ANDQ         $0x3f, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1227:
-	VMOVDQU64 (AX)(BX*1), Z4
-	VMOVDQA64 Z4, (AX)
+aligned_copy_1226:
+	VMOVDQA64 (AX)(R8*1), Z6
+	VPERMT2B  (AX)(R9*1), Z4, Z6
+	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1227
+	JLE       aligned_copy_1226
 
-aligned_copy_done_1228:
+aligned_copy_done_1227:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11637,16 +11673,16 @@ aligned_copy_done_1228:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1223
+	JNZ  aligned_rows_1222
 
-aligned_last_1216:
+aligned_last_1215:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1229:
+aligned_gap_1228:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1230
+	JAE          aligned_gap_done_1229
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11674,20 +11710,20 @@ aligned_gap_1229:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1229
+	JMP          aligned_gap_1228
 
-aligned_gap_done_1230:
-aligned_bottom_1231:
+aligned_gap_done_1229:
+aligned_bottom_1230:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1232
+	JA        aligned_bottom_done_1231
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1231
+	JMP       aligned_bottom_1230
 
-aligned_bottom_done_1232:
+aligned_bottom_done_1231:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1233
+	JAE      aligned_bottom_end_1232
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -11706,18 +11742,18 @@ aligned_bottom_done_1232:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1233:
+aligned_bottom_end_1232:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1211
+	JNZ  aligned_planes_1210
 	VZEROUPPER
-	JMP  aligned_ret_1209
+	JMP  aligned_ret_1208
 
-aligned_fixed_1210:
-aligned_planes_1234:
+aligned_fixed_1209:
+aligned_planes_1233:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11743,9 +11779,9 @@ aligned_planes_1234:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1236
+	JA           aligned_top_done_1235
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1235
+	JAE          aligned_top_1234
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -11765,22 +11801,22 @@ aligned_planes_1234:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1235:
+aligned_top_1234:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1236
+	JA        aligned_top_done_1235
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1235
+	JMP       aligned_top_1234
 
-aligned_top_done_1236:
+aligned_top_done_1235:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1237:
+aligned_gap_1236:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1238
+	JAE       aligned_gap_done_1237
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11805,15 +11841,15 @@ aligned_gap_1237:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1237
+	JMP       aligned_gap_1236
 
-aligned_gap_done_1238:
+aligned_gap_done_1237:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1240
-	JMP  aligned_body_1242
+	JE   aligned_general_1239
+	JMP  aligned_body_1241
 
-aligned_rows_1241:
+aligned_rows_1240:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -11832,7 +11868,7 @@ aligned_rows_1241:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1243
+	JE        aligned_one_gap_1242
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11843,26 +11879,35 @@ aligned_rows_1241:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1243:
+aligned_one_gap_1242:
 	ADDQ $0x40, AX
 
-aligned_body_1242:
-	MOVQ mid+40(FP), BX
-	MOVQ left+48(FP), DI
-	ADDQ CX, BX
-	ADDQ DI, BX
-	SUBQ $0x40, BX
-	CMPQ AX, BX
-	JGT  aligned_copy_done_1245
+aligned_body_1241:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1244
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1244:
-	VMOVDQU64 (AX)(DX*1), Z1
-	VMOVDQA64 Z1, (AX)
+aligned_copy_1243:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1244
+	JLE       aligned_copy_1243
 
-aligned_copy_done_1245:
+aligned_copy_done_1244:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11870,21 +11915,21 @@ aligned_copy_done_1245:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1241
-	JMP  aligned_last_1239
+	JNZ  aligned_rows_1240
+	JMP  aligned_last_1238
 
-aligned_general_1240:
-	JMP aligned_body_1247
+aligned_general_1239:
+	JMP aligned_body_1246
 
-aligned_rows_1246:
+aligned_rows_1245:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1248:
+aligned_gap_1247:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1249
+	JAE       aligned_gap_done_1248
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11895,26 +11940,35 @@ aligned_gap_1248:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1248
+	JMP       aligned_gap_1247
 
-aligned_gap_done_1249:
-aligned_body_1247:
-	MOVQ mid+40(FP), BX
-	MOVQ left+48(FP), DI
-	ADDQ CX, BX
-	ADDQ DI, BX
-	SUBQ $0x40, BX
-	CMPQ AX, BX
-	JGT  aligned_copy_done_1251
+aligned_gap_done_1248:
+aligned_body_1246:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1250
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1250:
-	VMOVDQU64 (AX)(DX*1), Z1
-	VMOVDQA64 Z1, (AX)
+aligned_copy_1249:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1250
+	JLE       aligned_copy_1249
 
-aligned_copy_done_1251:
+aligned_copy_done_1250:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11922,15 +11976,15 @@ aligned_copy_done_1251:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1246
+	JNZ  aligned_rows_1245
 
-aligned_last_1239:
+aligned_last_1238:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1252:
+aligned_gap_1251:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1253
+	JAE       aligned_gap_done_1252
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11954,20 +12008,20 @@ aligned_gap_1252:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1252
+	JMP       aligned_gap_1251
 
-aligned_gap_done_1253:
-aligned_bottom_1254:
+aligned_gap_done_1252:
+aligned_bottom_1253:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1255
+	JA        aligned_bottom_done_1254
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1254
+	JMP       aligned_bottom_1253
 
-aligned_bottom_done_1255:
+aligned_bottom_done_1254:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1256
+	JAE      aligned_bottom_end_1255
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -11986,16 +12040,16 @@ aligned_bottom_done_1255:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1256:
+aligned_bottom_end_1255:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1234
+	JNZ  aligned_planes_1233
 	VZEROUPPER
 
-aligned_ret_1209:
+aligned_ret_1208:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -12003,10 +12057,10 @@ aligned_ret_1209:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1257
+	JZ              aligned_ret_1256
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1257
+	JZ              aligned_ret_1256
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -12053,9 +12107,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1258
+	JZ              aligned_fixed_1257
 
-aligned_planes_1259:
+aligned_planes_1258:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -12083,9 +12137,9 @@ aligned_planes_1259:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1261
+	JA           aligned_top_done_1260
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1260
+	JAE          aligned_top_1259
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -12105,15 +12159,15 @@ aligned_planes_1259:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1260:
+aligned_top_1259:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1261
+	JA       aligned_top_done_1260
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1260
+	JMP      aligned_top_1259
 
-aligned_top_done_1261:
+aligned_top_done_1260:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -12124,9 +12178,9 @@ aligned_top_done_1261:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1262:
+aligned_gap_1261:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1263
+	JAE          aligned_gap_done_1262
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -12155,15 +12209,15 @@ aligned_gap_1262:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1262
+	JMP          aligned_gap_1261
 
-aligned_gap_done_1263:
+aligned_gap_done_1262:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1265
-	JMP  aligned_body_1267
+	JE   aligned_general_1264
+	JMP  aligned_body_1266
 
-aligned_rows_1266:
+aligned_rows_1265:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -12192,7 +12246,7 @@ aligned_rows_1266:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1268
+	JE           aligned_one_gap_1267
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -12207,29 +12261,38 @@ aligned_rows_1266:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1268:
+aligned_one_gap_1267:
 	ADDQ $0x40, AX
 
-aligned_body_1267:
-	VMOVDQU64 Z1, Z5
-	VPERMI2B  Z7, Z6, Z5
-	VPBLENDMB Z5, Z2, K2, Z5
-	MOVQ      mid+40(FP), SI
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, SI
-	ADDQ      R8, SI
-	SUBQ      $0x40, SI
-	CMPQ      AX, SI
-	JGT       aligned_copy_done_1270
+aligned_body_1266:
+	VMOVDQU64    Z1, Z5
+	VPERMI2B     Z7, Z6, Z5
+	VPBLENDMB    Z5, Z2, K2, Z5
+	MOVQ         mid+40(FP), SI
+	MOVQ         left+48(FP), R8
+	ADDQ         CX, SI
+	ADDQ         R8, SI
+	SUBQ         $0x40, SI
+	CMPQ         AX, SI
+	JGT          aligned_copy_done_1269
+	MOVQ         BX, R8
+	ANDQ         $-64, R8
+	LEAQ         63(BX), R9
+	ANDQ         $-64, R9
+	MOVQ         BX, R10
+	ANDQ         $0x3f, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1269:
-	VMOVDQU64 (AX)(BX*1), Z4
-	VMOVNTDQ  Z4, (AX)
+aligned_copy_1268:
+	VMOVDQA64 (AX)(R8*1), Z6
+	VPERMT2B  (AX)(R9*1), Z4, Z6
+	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1269
+	JLE       aligned_copy_1268
 
-aligned_copy_done_1270:
+aligned_copy_done_1269:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -12238,13 +12301,13 @@ aligned_copy_done_1270:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1266
-	JMP  aligned_last_1264
+	JNZ  aligned_rows_1265
+	JMP  aligned_last_1263
 
-aligned_general_1265:
-	JMP aligned_body_1272
+aligned_general_1264:
+	JMP aligned_body_1271
 
-aligned_rows_1271:
+aligned_rows_1270:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -12256,9 +12319,9 @@ aligned_rows_1271:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1273:
+aligned_gap_1272:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1274
+	JAE          aligned_gap_done_1273
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -12273,29 +12336,38 @@ aligned_gap_1273:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1273
+	JMP          aligned_gap_1272
 
-aligned_gap_done_1274:
-aligned_body_1272:
-	VMOVDQU64 Z1, Z5
-	VPERMI2B  Z7, Z6, Z5
-	VPBLENDMB Z5, Z2, K2, Z5
-	MOVQ      mid+40(FP), SI
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, SI
-	ADDQ      R8, SI
-	SUBQ      $0x40, SI
-	CMPQ      AX, SI
-	JGT       aligned_copy_done_1276
+aligned_gap_done_1273:
+aligned_body_1271:
+	VMOVDQU64    Z1, Z5
+	VPERMI2B     Z7, Z6, Z5
+	VPBLENDMB    Z5, Z2, K2, Z5
+	MOVQ         mid+40(FP), SI
+	MOVQ         left+48(FP), R8
+	ADDQ         CX, SI
+	ADDQ         R8, SI
+	SUBQ         $0x40, SI
+	CMPQ         AX, SI
+	JGT          aligned_copy_done_1275
+	MOVQ         BX, R8
+	ANDQ         $-64, R8
+	LEAQ         63(BX), R9
+	ANDQ         $-64, R9
+	MOVQ         BX, R10
+	ANDQ         $0x3f, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1275:
-	VMOVDQU64 (AX)(BX*1), Z4
-	VMOVNTDQ  Z4, (AX)
+aligned_copy_1274:
+	VMOVDQA64 (AX)(R8*1), Z6
+	VPERMT2B  (AX)(R9*1), Z4, Z6
+	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1275
+	JLE       aligned_copy_1274
 
-aligned_copy_done_1276:
+aligned_copy_done_1275:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -12304,16 +12376,16 @@ aligned_copy_done_1276:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1271
+	JNZ  aligned_rows_1270
 
-aligned_last_1264:
+aligned_last_1263:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1277:
+aligned_gap_1276:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1278
+	JAE          aligned_gap_done_1277
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -12341,20 +12413,20 @@ aligned_gap_1277:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1277
+	JMP          aligned_gap_1276
 
-aligned_gap_done_1278:
-aligned_bottom_1279:
+aligned_gap_done_1277:
+aligned_bottom_1278:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1280
+	JA       aligned_bottom_done_1279
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1279
+	JMP      aligned_bottom_1278
 
-aligned_bottom_done_1280:
+aligned_bottom_done_1279:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1281
+	JAE      aligned_bottom_end_1280
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -12373,18 +12445,18 @@ aligned_bottom_done_1280:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1281:
+aligned_bottom_end_1280:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1259
+	JNZ  aligned_planes_1258
 	VZEROUPPER
-	JMP  aligned_ret_1257
+	JMP  aligned_ret_1256
 
-aligned_fixed_1258:
-aligned_planes_1282:
+aligned_fixed_1257:
+aligned_planes_1281:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -12410,9 +12482,9 @@ aligned_planes_1282:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1284
+	JA           aligned_top_done_1283
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1283
+	JAE          aligned_top_1282
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -12432,22 +12504,22 @@ aligned_planes_1282:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1283:
+aligned_top_1282:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1284
+	JA       aligned_top_done_1283
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1283
+	JMP      aligned_top_1282
 
-aligned_top_done_1284:
+aligned_top_done_1283:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1285:
+aligned_gap_1284:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1286
+	JAE       aligned_gap_done_1285
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -12472,15 +12544,15 @@ aligned_gap_1285:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1285
+	JMP       aligned_gap_1284
 
-aligned_gap_done_1286:
+aligned_gap_done_1285:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1288
-	JMP  aligned_body_1290
+	JE   aligned_general_1287
+	JMP  aligned_body_1289
 
-aligned_rows_1289:
+aligned_rows_1288:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -12499,7 +12571,7 @@ aligned_rows_1289:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1291
+	JE        aligned_one_gap_1290
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -12510,26 +12582,35 @@ aligned_rows_1289:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1291:
+aligned_one_gap_1290:
 	ADDQ $0x40, AX
 
-aligned_body_1290:
-	MOVQ mid+40(FP), BX
-	MOVQ left+48(FP), DI
-	ADDQ CX, BX
-	ADDQ DI, BX
-	SUBQ $0x40, BX
-	CMPQ AX, BX
-	JGT  aligned_copy_done_1293
+aligned_body_1289:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1292
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1292:
-	VMOVDQU64 (AX)(DX*1), Z1
-	VMOVNTDQ  Z1, (AX)
+aligned_copy_1291:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1292
+	JLE       aligned_copy_1291
 
-aligned_copy_done_1293:
+aligned_copy_done_1292:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -12537,21 +12618,21 @@ aligned_copy_done_1293:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1289
-	JMP  aligned_last_1287
+	JNZ  aligned_rows_1288
+	JMP  aligned_last_1286
 
-aligned_general_1288:
-	JMP aligned_body_1295
+aligned_general_1287:
+	JMP aligned_body_1294
 
-aligned_rows_1294:
+aligned_rows_1293:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1296:
+aligned_gap_1295:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1297
+	JAE       aligned_gap_done_1296
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -12562,26 +12643,35 @@ aligned_gap_1296:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1296
+	JMP       aligned_gap_1295
 
-aligned_gap_done_1297:
-aligned_body_1295:
-	MOVQ mid+40(FP), BX
-	MOVQ left+48(FP), DI
-	ADDQ CX, BX
-	ADDQ DI, BX
-	SUBQ $0x40, BX
-	CMPQ AX, BX
-	JGT  aligned_copy_done_1299
+aligned_gap_done_1296:
+aligned_body_1294:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1298
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1298:
-	VMOVDQU64 (AX)(DX*1), Z1
-	VMOVNTDQ  Z1, (AX)
+aligned_copy_1297:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1298
+	JLE       aligned_copy_1297
 
-aligned_copy_done_1299:
+aligned_copy_done_1298:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -12589,15 +12679,15 @@ aligned_copy_done_1299:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1294
+	JNZ  aligned_rows_1293
 
-aligned_last_1287:
+aligned_last_1286:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1300:
+aligned_gap_1299:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1301
+	JAE       aligned_gap_done_1300
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -12621,20 +12711,20 @@ aligned_gap_1300:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1300
+	JMP       aligned_gap_1299
 
-aligned_gap_done_1301:
-aligned_bottom_1302:
+aligned_gap_done_1300:
+aligned_bottom_1301:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1303
+	JA       aligned_bottom_done_1302
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1302
+	JMP      aligned_bottom_1301
 
-aligned_bottom_done_1303:
+aligned_bottom_done_1302:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1304
+	JAE      aligned_bottom_end_1303
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -12653,16 +12743,16 @@ aligned_bottom_done_1303:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1304:
+aligned_bottom_end_1303:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1282
+	JNZ  aligned_planes_1281
 	VZEROUPPER
 
-aligned_ret_1257:
+aligned_ret_1256:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -12688,12 +12778,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1305
+	JNE       lines_more_1304
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1306
+	JMP       lines_ret_1305
 
-lines_more_1305:
+lines_more_1304:
 	VMOVDQU8 Z2, K1, (AX)
 	MOVQ     DI, DX
 	SHLQ     $0x06, DX
@@ -12703,26 +12793,26 @@ lines_more_1305:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1308
+	JB       lines_single_1307
 
-lines_pairs_1307:
+lines_pairs_1306:
 	TESTB     $0x80, (DI)
+	JZ        lines_noadv_1309
+	VMOVDQA64 Z1, Z0
+	ADDQ      $0x40, CX
+	VMOVDQA64 (CX), Z1
+
+lines_noadv_1309:
+	VMOVDQU64 (DI), Z2
+	VPERMI2B  Z1, Z0, Z2
+	VMOVDQA64 Z2, (AX)
+	TESTB     $0x80, 64(DI)
 	JZ        lines_noadv_1310
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
 lines_noadv_1310:
-	VMOVDQU64 (DI), Z2
-	VPERMI2B  Z1, Z0, Z2
-	VMOVDQA64 Z2, (AX)
-	TESTB     $0x80, 64(DI)
-	JZ        lines_noadv_1311
-	VMOVDQA64 Z1, Z0
-	ADDQ      $0x40, CX
-	VMOVDQA64 (CX), Z1
-
-lines_noadv_1311:
 	VMOVDQU64 64(DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -12732,11 +12822,25 @@ lines_noadv_1311:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1307
+	JAE       lines_pairs_1306
 
-lines_single_1308:
+lines_single_1307:
 	CMPQ      BX, $0x01
-	JE        lines_last_1309
+	JE        lines_last_1308
+	TESTB     $0x80, (DI)
+	JZ        lines_noadv_1311
+	VMOVDQA64 Z1, Z0
+	ADDQ      $0x40, CX
+	VMOVDQA64 (CX), Z1
+
+lines_noadv_1311:
+	VMOVDQU64 (DI), Z2
+	VPERMI2B  Z1, Z0, Z2
+	VMOVDQA64 Z2, (AX)
+	ADDQ      $0x40, DI
+	ADDQ      $0x40, AX
+
+lines_last_1308:
 	TESTB     $0x80, (DI)
 	JZ        lines_noadv_1312
 	VMOVDQA64 Z1, Z0
@@ -12746,23 +12850,9 @@ lines_single_1308:
 lines_noadv_1312:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
-	VMOVDQA64 Z2, (AX)
-	ADDQ      $0x40, DI
-	ADDQ      $0x40, AX
-
-lines_last_1309:
-	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1313
-	VMOVDQA64 Z1, Z0
-	ADDQ      $0x40, CX
-	VMOVDQA64 (CX), Z1
-
-lines_noadv_1313:
-	VMOVDQU64 (DI), Z2
-	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1306:
+lines_ret_1305:
 	VZEROUPPER
 	RET
 
@@ -12779,9 +12869,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000100
-	JB              expand_singles_1315
+	JB              expand_singles_1314
 
-expand_quads_1314:
+expand_quads_1313:
 	MOVQ      (BX), R8
 	MOVQ      8(BX), R9
 	MOVQ      16(BX), R10
@@ -12818,11 +12908,11 @@ expand_quads_1314:
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000100, DX
 	CMPQ      DX, $0x00000100
-	JAE       expand_quads_1314
+	JAE       expand_quads_1313
 
-expand_singles_1315:
+expand_singles_1314:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1316
+	JB        expand_tail_1315
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -12837,11 +12927,11 @@ expand_singles_1315:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1315
+	JMP       expand_singles_1314
 
-expand_tail_1316:
+expand_tail_1315:
 	TESTQ     DX, DX
-	JZ        expand_ret_1317
+	JZ        expand_ret_1316
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -12854,7 +12944,7 @@ expand_tail_1316:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1317:
+expand_ret_1316:
 	VZEROUPPER
 	RET
 
@@ -12870,9 +12960,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000100
-	JB              expandd_singles_1319
+	JB              expandd_singles_1318
 
-expandd_quads_1318:
+expandd_quads_1317:
 	MOVWQZX   (BX), R8
 	MOVWQZX   2(BX), R9
 	MOVWQZX   4(BX), R10
@@ -12909,11 +12999,11 @@ expandd_quads_1318:
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000100, DX
 	CMPQ      DX, $0x00000100
-	JAE       expandd_quads_1318
+	JAE       expandd_quads_1317
 
-expandd_singles_1319:
+expandd_singles_1318:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1320
+	JB        expandd_tail_1319
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -12928,11 +13018,11 @@ expandd_singles_1319:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1319
+	JMP       expandd_singles_1318
 
-expandd_tail_1320:
+expandd_tail_1319:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1321
+	JZ        expandd_ret_1320
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -12946,7 +13036,7 @@ expandd_tail_1320:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1321:
+expandd_ret_1320:
 	VZEROUPPER
 	RET
 
@@ -12965,20 +13055,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1323
+	JB      expandw_single_1322
 
-expandw_pairs_1322:
+expandw_pairs_1321:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1326
+	JNE     expandw_general_1325
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1327
+	JMP     expandw_next_1326
 
-expandw_general_1326:
+expandw_general_1325:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -13006,18 +13096,18 @@ expandw_general_1326:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1327:
+expandw_next_1326:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1322
+	JAE     expandw_pairs_1321
 
-expandw_single_1323:
+expandw_single_1322:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1324
+	JB         expandw_tail_1323
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -13035,9 +13125,9 @@ expandw_single_1323:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1324:
+expandw_tail_1323:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1325
+	JZ         expandw_ret_1324
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -13056,7 +13146,7 @@ expandw_tail_1324:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1325:
+expandw_ret_1324:
 	VZEROUPPER
 	RET
 
@@ -13072,25 +13162,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1328
+	JNE     shufw_general_1327
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1329
+	JE      shufw_blend_1328
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1330
+	JNE     shufw_list_1329
 
-shuf_planes_1331:
+shuf_planes_1330:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1332
+	JZ    shuf_done_1331
 	MOVQ  CX, R11
 
-shuf_rows_1333:
+shuf_rows_1332:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -13100,17 +13190,17 @@ shuf_rows_1333:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1333
+	JNZ     shuf_rows_1332
 
-shuf_done_1332:
+shuf_done_1331:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1331
+	JNZ  shuf_planes_1330
 	VZEROUPPER
 	RET
 
-shufw_list_1330:
+shufw_list_1329:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -13119,12 +13209,12 @@ shufw_list_1330:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1334
+	JZ      shuf_no_run_1333
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1334:
+shuf_no_run_1333:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -13133,14 +13223,14 @@ shuf_no_run_1334:
 	SUBQ  run1+96(FP), R11
 	VMOVQ R11, X6
 
-shuf_planes_1335:
+shuf_planes_1334:
 	MOVQ  AX, DI
 	VMOVQ X0, R13
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1336
+	JZ    shuf_done_1335
 
-shuf_rows_1337:
+shuf_rows_1336:
 	MOVLQSX (R13), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -13153,16 +13243,16 @@ shuf_rows_1337:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R13
 	DECQ    R12
-	JNZ     shuf_rows_1337
+	JNZ     shuf_rows_1336
 
-shuf_done_1336:
+shuf_done_1335:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1338
+	JZ    shuf_done_1337
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1339:
+shuf_rows_1338:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -13172,15 +13262,15 @@ shuf_rows_1339:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1339
+	JNZ     shuf_rows_1338
 
-shuf_done_1338:
+shuf_done_1337:
 	VMOVQ X7, R13
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1340
+	JZ    shuf_done_1339
 
-shuf_rows_1341:
+shuf_rows_1340:
 	MOVLQSX (R13), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -13193,28 +13283,28 @@ shuf_rows_1341:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R13
 	DECQ    R12
-	JNZ     shuf_rows_1341
+	JNZ     shuf_rows_1340
 
-shuf_done_1340:
+shuf_done_1339:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1335
+	JNZ  shuf_planes_1334
 	VZEROUPPER
 	RET
 
-shufw_blend_1329:
+shufw_blend_1328:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1342
+	JNE  shufw_list_1341
 
-shuf_planes_1343:
+shuf_planes_1342:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1344
+	JZ    shuf_done_1343
 	MOVQ  CX, R11
 
-shuf_rows_1345:
+shuf_rows_1344:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -13226,17 +13316,17 @@ shuf_rows_1345:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1345
+	JNZ       shuf_rows_1344
 
-shuf_done_1344:
+shuf_done_1343:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1343
+	JNZ  shuf_planes_1342
 	VZEROUPPER
 	RET
 
-shufw_list_1342:
+shufw_list_1341:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -13245,12 +13335,12 @@ shufw_list_1342:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1346
+	JZ      shuf_no_run_1345
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1346:
+shuf_no_run_1345:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -13259,14 +13349,14 @@ shuf_no_run_1346:
 	SUBQ  run1+96(FP), R11
 	VMOVQ R11, X7
 
-shuf_planes_1347:
+shuf_planes_1346:
 	MOVQ  AX, DI
 	VMOVQ X3, R13
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1348
+	JZ    shuf_done_1347
 
-shuf_rows_1349:
+shuf_rows_1348:
 	MOVLQSX   (R13), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -13281,16 +13371,16 @@ shuf_rows_1349:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R13
 	DECQ      R12
-	JNZ       shuf_rows_1349
+	JNZ       shuf_rows_1348
 
-shuf_done_1348:
+shuf_done_1347:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1350
+	JZ    shuf_done_1349
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1351:
+shuf_rows_1350:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -13302,15 +13392,15 @@ shuf_rows_1351:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1351
+	JNZ       shuf_rows_1350
 
-shuf_done_1350:
+shuf_done_1349:
 	VMOVQ X8, R13
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1352
+	JZ    shuf_done_1351
 
-shuf_rows_1353:
+shuf_rows_1352:
 	MOVLQSX   (R13), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -13325,35 +13415,35 @@ shuf_rows_1353:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R13
 	DECQ      R12
-	JNZ       shuf_rows_1353
+	JNZ       shuf_rows_1352
 
-shuf_done_1352:
+shuf_done_1351:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1347
+	JNZ  shuf_planes_1346
 	VZEROUPPER
 	RET
 
-shufw_general_1328:
+shufw_general_1327:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1354
+	JNE     shufw_list_1353
 
-shuf_planes_1355:
+shuf_planes_1354:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1356
+	JZ    shuf_done_1355
 	MOVQ  CX, R10
 
-shuf_rows_1357:
+shuf_rows_1356:
 	MOVQ R8, R12
 
-shufw_blocks_1358:
+shufw_blocks_1357:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -13363,21 +13453,21 @@ shufw_blocks_1358:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1358
+	JB        shufw_blocks_1357
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1357
+	JNZ       shuf_rows_1356
 
-shuf_done_1356:
+shuf_done_1355:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1355
+	JNZ  shuf_planes_1354
 	VZEROUPPER
 	RET
 
-shufw_list_1354:
+shufw_list_1353:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -13386,12 +13476,12 @@ shufw_list_1354:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1359
+	JZ      shuf_no_run_1358
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1359:
+shuf_no_run_1358:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -13400,20 +13490,20 @@ shuf_no_run_1359:
 	SUBQ  run1+96(FP), R10
 	VMOVQ R10, X5
 
-shuf_planes_1360:
+shuf_planes_1359:
 	MOVQ  AX, R9
 	VMOVQ X1, R12
 	VMOVQ X2, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1361
+	JZ    shuf_done_1360
 
-shuf_rows_1362:
+shuf_rows_1361:
 	MOVLQSX (R12), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1363:
+shufw_blocks_1362:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -13423,23 +13513,23 @@ shufw_blocks_1363:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1363
+	JB        shufw_blocks_1362
 	ADDQ      DX, R9
 	ADDQ      $0x04, R12
 	DECQ      R11
-	JNZ       shuf_rows_1362
+	JNZ       shuf_rows_1361
 
-shuf_done_1361:
+shuf_done_1360:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1364
+	JZ    shuf_done_1363
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1365:
+shuf_rows_1364:
 	MOVQ R8, R12
 
-shufw_blocks_1366:
+shufw_blocks_1365:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -13449,25 +13539,25 @@ shufw_blocks_1366:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1366
+	JB        shufw_blocks_1365
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1365
+	JNZ       shuf_rows_1364
 
-shuf_done_1364:
+shuf_done_1363:
 	VMOVQ X6, R12
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1367
+	JZ    shuf_done_1366
 
-shuf_rows_1368:
+shuf_rows_1367:
 	MOVLQSX (R12), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1369:
+shufw_blocks_1368:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -13477,17 +13567,17 @@ shufw_blocks_1369:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1369
+	JB        shufw_blocks_1368
 	ADDQ      DX, R9
 	ADDQ      $0x04, R12
 	DECQ      R11
-	JNZ       shuf_rows_1368
+	JNZ       shuf_rows_1367
 
-shuf_done_1367:
+shuf_done_1366:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1360
+	JNZ  shuf_planes_1359
 	VZEROUPPER
 	RET
 

@@ -786,7 +786,8 @@ func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride 
 // d[i] (i < 64) is w[tab[i]] if bit i of the uint64 at tab[128:] is set,
 // else pat[i%32]; tail byte d[width-64+i] is w[tab[64+i]] if bit i of the
 // uint64 at tab[136:] is set, else pat[i%32] (width is a multiple of the
-// pattern's period). Only s[0:mid] is read; strides are >= 0.
+// pattern's period). It reads s[0:mid] and, where the middle is 256 bytes
+// or more, the rest of the 64-byte lines that hold it; strides are >= 0.
 //
 // It requires AVX-512 F, BW and VBMI.
 //
@@ -799,7 +800,8 @@ func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int
 // s[width-64+i-left]; and the pattern in the top bytes before each
 // plane's rows and the bottom bytes after them (multiples of the
 // pattern's period), as pad rows. It stores 64-byte-aligned vectors
-// only (masked at the ends of each plane's output).
+// only (masked at the ends of each plane's output), and may read the
+// rest of the 64-byte lines that hold the bytes of a src row.
 //
 // It requires AVX-512 F, BW and VBMI.
 //
@@ -812,7 +814,8 @@ func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int,
 // s[width-64+i-left]; and the pattern in the top bytes before each
 // plane's rows and the bottom bytes after them (multiples of the
 // pattern's period), as pad rows. It stores 64-byte-aligned vectors
-// only (masked at the ends of each plane's output).
+// only (masked at the ends of each plane's output), and may read the
+// rest of the 64-byte lines that hold the bytes of a src row.
 //
 // Its aligned stores are streaming stores (VMOVNTDQ), which do not keep
 // the output in cache (for outputs larger than the cache) and are weakly

@@ -167,7 +167,7 @@ func randomAlignedCase(r *rand.Rand, left, mid, right int, stream bool) alignedC
 
 // wideMids are the src row lengths the tests try: around the kernel's
 // 64-byte vectors, the short-middle boundary (width 192) and the long
-// middles (1 KiB and more) that take the aligned loop.
+// middles (256 bytes and more) that take the aligned loop (copyShifted).
 var wideMids = []int{64, 65, 70, 100, 127, 128, 129, 150, 191, 192, 193, 255, 256, 300, 513, 1000, 1023, 1024, 1030, 1100, 2049, 4100}
 
 func TestRowsWideKernel(t *testing.T) {

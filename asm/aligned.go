@@ -65,7 +65,8 @@ func genRowsAligned(a isa) {
 		"s[width-64+i-left]; and the pattern in the top bytes before each",
 		"plane's rows and the bottom bytes after them (multiples of the",
 		"pattern's period), as pad rows. It stores 64-byte-aligned vectors",
-		"only (masked at the ends of each plane's output).",
+		"only (masked at the ends of each plane's output), and may read the",
+		"rest of the 64-byte lines that hold the bytes of a src row.",
 		"",
 		streamDoc(a)+"It requires AVX-512 F, BW and VBMI.")
 	ret := newLabel("aligned_ret")
@@ -323,9 +324,24 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 			loop, done := newLabel("aligned_copy"), newLabel("aligned_copy_done")
 			CMPQ(p, mEnd)
 			JGT(LabelRef(done))
+			// Aligned loads too: the block's bytes are one VPERMT2B
+			// of the two src blocks that hold them (the same one
+			// twice in phase), at dA and dB from p, the row's phase
+			// in idx.
+			dA, dB, sh := gp(), gp(), gp()
+			MOVQ(dCur, dA)
+			ANDQ(I32(-64), dA)
+			LEAQ(at(dCur, 63), dB)
+			ANDQ(I32(-64), dB)
+			MOVQ(dCur, sh)
+			ANDQ(U8(63), sh)
+			idx := ZMM()
+			VPBROADCASTB(sh.As32(), idx)
+			VPADDB(ziota, idx, idx)
 			Label(loop)
 			z := ZMM()
-			VMOVDQU64(ati(p, dCur, 0), z)
+			VMOVDQA64(ati(p, dA, 0), z)
+			VPERMT2B(ati(p, dB, 0), idx, z)
 			a.storeAligned(z, at(p, 0))
 			ADDQ(U8(64), p)
 			CMPQ(p, mEnd)
