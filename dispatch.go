@@ -72,6 +72,10 @@ type asmKernels struct {
 	// goes first where the table has them.
 	rowsExpandDwords func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte)
 
+	// copyRep: REP MOVSB (fast strings), where the CPU has ERMS; copyBytes
+	// uses it from repMinBytes on.
+	copyRep func(dst, src *byte, n int)
+
 	// The streaming versions of copy and rowsAligned, for outputs larger
 	// than the cache (see streamMinBytes); nil where the level has none.
 	copyStream        func(dst, src *byte, n int)
@@ -119,6 +123,13 @@ var streamMinBytes = 3 << 19
 // between runs (AMD, pad_amd64.go); 0 elsewhere. The cache is shared by
 // the workers, so it counts the whole run.
 var streamMinTraffic = 0
+
+// repMinBytes is the length from which copyBytes copies with REP MOVSB
+// (the level's copyRep) when dst and src share their 64-byte phase and the
+// output does not stream; 0: never. Fast-string microcode writes whole
+// lines without reading them first, which ordinary vector stores do. Set
+// on AMD (pad_amd64.go); Intel keeps the vector copies, unmeasured.
+var repMinBytes = 0
 
 // streams reports whether a run that reads in bytes and writes out bytes
 // on the given number of workers writes with streaming stores.

@@ -21,7 +21,8 @@ package pad
 //
 //   - fill, copy, reverseK (gridKernelCalls): every (K, n, o), the full
 //     cross product: 585 (K, n) pairs (301 for copy), 64 offsets each; the
-//     same for the streaming copy where the level has one.
+//     same for the streaming copy where the level has one, and for copyRep
+//     (REP MOVSB) where the CPU has it.
 //   - rowsConst, rowsEdgeK (gridKernelCalls): for every K and every mid (for
 //     rowsConst with a pattern of period K every byte count 0..300, the
 //     contract allowing any mid; for rowsEdgeK the multiples of K from K
@@ -40,7 +41,8 @@ package pad
 //     every right occurs for every (K, n, mode)); now and then outer pads
 //     (long fills, copies of whole rows) and a zero value (a clear, not a
 //     fill); one case in three as the biggest outputs run (streaming
-//     stores, withStreaming). An empty row (n = 0) is padded in constant
+//     stores, withStreaming), one in three with REP MOVSB for the copies
+//     whose dst and src share their phase (withRepCopies). An empty row (n = 0) is padded in constant
 //     mode only.
 //
 // Reduced grid (-short, -race, or PAD_GRID=reduced; PAD_GRID=full forces
@@ -259,6 +261,14 @@ func gridKernelCalls(ks asmKernels, g gridDensity, f func(c *gridCall)) {
 						c.call = func(dst *byte, in []*byte) { ks.copy(dst, in[0], n) }
 					}
 					f(&c)
+					if !rev && ks.copyRep != nil {
+						next("copyRep", k, n, off, n)
+						c.in = append(c.in, src)
+						c.args = fmt.Sprintf("n %d", n)
+						setWant(func(w []byte) { copy(w, src) })
+						c.call = func(dst *byte, in []*byte) { ks.copyRep(dst, in[0], n) }
+						f(&c)
+					}
 					if !rev && ks.copyStream != nil {
 						next("copyStream", k, n, off, n)
 						c.in = append(c.in, src)
@@ -337,6 +347,7 @@ type gridPad struct {
 	zero                    bool // constant mode: the value is zero bytes (a clear, not a fill)
 	typed                   bool // Run[[size]byte] rather than RunBytes
 	stream                  bool // as the biggest outputs run (withStreaming)
+	rep                     bool // copies in phase by REP MOVSB (withRepCopies)
 	off                     int  // placement offset
 	seed                    int
 }
@@ -348,6 +359,9 @@ func (c *gridPad) String() string {
 	}
 	if c.stream {
 		api += " streaming"
+	}
+	if c.rep {
+		api += " rep"
 	}
 	return fmt.Sprintf("%s %v of %v (n %d bytes) by left %d right %d (outer %d, %d), value % x, off %d",
 		api, c.mode, c.shape(), c.mid*c.size, c.left, c.right, c.outerBefore, c.outerAfter, c.value(), c.off)
@@ -420,9 +434,12 @@ func (c *gridPad) run(p *Plan, l kernelLevel, dst, src []byte) error {
 			}
 		})
 	}
-	if c.stream {
+	switch {
+	case c.stream:
 		withStreaming(pad)
-	} else {
+	case c.rep:
+		withRepCopies(pad)
+	default:
 		pad()
 	}
 	return err
@@ -463,7 +480,7 @@ func gridPadCases(g gridDensity, f func(c *gridPad)) {
 					seed++
 					c := gridPad{mode: mode, size: k, mid: i, rows: 1 + seed%3, left: left,
 						right: gridRight(left, i, m), off: seed % gridOffsets, seed: seed,
-						typed: seed%2 == 1, zero: mode == Constant && seed%7 == 3, stream: seed%3 == 2}
+						typed: seed%2 == 1, zero: mode == Constant && seed%7 == 3, stream: seed%3 == 2, rep: seed%3 == 1}
 					if seed%5 == 4 {
 						c.outerBefore, c.outerAfter = 1+seed/5%2, seed/10%2
 					}

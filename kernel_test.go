@@ -74,6 +74,9 @@ func TestKernels(t *testing.T) {
 			if ks.copyStream != nil {
 				t.Run("copyStream", func(t *testing.T) { testCopy(t, ks.copyStream) })
 			}
+			if ks.copyRep != nil {
+				t.Run("copyRep", func(t *testing.T) { testCopy(t, ks.copyRep) })
+			}
 			t.Run("reverse", func(t *testing.T) { testReverse(t, ks) })
 			t.Run("rowsConst", func(t *testing.T) { testRows(t, ks, false) })
 			t.Run("rowsEdge", func(t *testing.T) { testRows(t, ks, true) })
@@ -238,6 +241,15 @@ func withStreaming(f func()) {
 	savedOut, savedTraffic := streamMinBytes, streamMinTraffic
 	streamMinBytes, streamMinTraffic = 0, 0
 	defer func() { streamMinBytes, streamMinTraffic = savedOut, savedTraffic }()
+	f()
+}
+
+// withRepCopies runs f with copyBytes taking REP MOVSB for every copy in
+// phase, where the CPU has it (repCopies).
+func withRepCopies(f func()) {
+	saved := repMinBytes
+	repMinBytes = 1
+	defer func() { repMinBytes = saved }()
 	f()
 }
 

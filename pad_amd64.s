@@ -1123,6 +1123,17 @@ short_41:
 ret_42:
 	RET
 
+// func copyRep(dst *byte, src *byte, n int)
+TEXT ·copyRep(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), AX
+	MOVQ DX, DI
+	MOVQ CX, SI
+	MOVQ AX, CX
+	REP; MOVSB
+	RET
+
 // func reverse1AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·reverse1AVX2(SB), NOSPLIT, $0-24

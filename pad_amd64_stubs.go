@@ -66,6 +66,18 @@ func copyAVX512(dst *byte, src *byte, n int)
 //go:noescape
 func copyStreamAVX512(dst *byte, src *byte, n int)
 
+// copyRep copies n bytes from src to dst, which do not overlap, with REP
+// MOVSB:
+//
+//	for i := 0; i < n; i++ {
+//		dst[i] = src[i]
+//	}
+//
+// It requires ERMS (fast REP MOVSB).
+//
+//go:noescape
+func copyRep(dst *byte, src *byte, n int)
+
 // reverse1AVX2 writes to dst the n bytes of src in reverse order:
 //
 //	for i := 0; i < n; i++ {

@@ -302,3 +302,18 @@ func genCopy(a isa) {
 	Label(ret)
 	RET()
 }
+
+// genCopyRep emits copyRep: REP MOVSB, whose fast-string microcode writes
+// whole cache lines without reading them first (an ordinary store reads
+// the line it writes). The dispatch (copyBytes) uses it where measured to
+// win: long copies whose dst and src share their 64-byte phase.
+func genCopyRep() {
+	kernel("copyRep", "func(dst, src *byte, n int)",
+		"copyRep copies n bytes from src to dst, which do not overlap, with REP",
+		"MOVSB:", "", copyDoc, "", "It requires ERMS (fast REP MOVSB).")
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+	n := Load(Param("n"), gp())
+	repMovsb(d, s, n)
+	RET()
+}

@@ -61,6 +61,7 @@ func main() {
 	// line anyway, and the streaming version measured 13% slower
 	// (BenchmarkStream's first version, 16 MiB).
 	genCopy(avx512Stream)
+	genCopyRep()
 	for _, a := range []isa{avx2, avx512} {
 		for _, k := range elemSizes {
 			genReverse(a, k)

@@ -2,6 +2,7 @@ package main
 
 import (
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -249,4 +250,18 @@ func asWidth(g reg.GPVirtual, W int) reg.Register {
 		return g.As32()
 	}
 	return g
+}
+
+// repMovsb copies n bytes from s to d with REP MOVSB (fast strings: full
+// lines are written without being read first). d, s and n are copied to
+// DI, SI and CX, which it clobbers.
+func repMovsb(d, s, n reg.Register) {
+	MOVQ(d, reg.RDI)
+	MOVQ(s, reg.RSI)
+	MOVQ(n, reg.RCX)
+	Instruction(&ir.Instruction{
+		Opcode:  "REP; MOVSB",
+		Inputs:  []Op{reg.RDI, reg.RSI, reg.RCX},
+		Outputs: []Op{reg.RDI, reg.RSI, reg.RCX},
+	})
 }
