@@ -10212,7 +10212,7 @@ ret_1051:
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $0-128
+TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $128-128
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -10277,10 +10277,17 @@ shuf_planes_1084:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), R8
 	TESTQ R8, R8
-	JZ    shuf_done_1085
+	JZ    shuf_run_done_1085
 	MOVQ  R9, CX
+	LEAQ  -1(R8), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1086
+	TESTQ R8, R8
+	JZ    shuf_done_1087
 
-shuf_rows_1086:
+shuf_rows_1088:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(DI*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -10292,9 +10299,31 @@ shuf_rows_1086:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1086
+	JNZ       shuf_rows_1088
 
-shuf_done_1085:
+shuf_done_1087:
+	JMP shuf_run_done_1085
+
+shuf_run_checked_1086:
+	TESTQ R8, R8
+	JZ    shuf_done_1089
+
+shuf_rows_1090:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K5, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K6, Z3
+	VMOVDQU8  Z3, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1090
+
+shuf_done_1089:
+shuf_run_done_1085:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
@@ -10311,12 +10340,12 @@ shuf_list_1083:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1087
+	JZ      shuf_no_run_1091
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 
-shuf_no_run_1087:
+shuf_no_run_1091:
 	VMOVQ R8, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), R8
@@ -10324,39 +10353,84 @@ shuf_no_run_1087:
 	MOVQ  rows+16(FP), CX
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X7
+	MOVQ  run0+104(FP), R8
+	CMPQ  R8, $0x08
+	JA    shuf_list_loads_1092
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
 
-shuf_planes_1088:
-	MOVQ  DX, AX
-	VMOVQ X3, R13
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1089
+shuf_offs_1093:
+	CMPQ    CX, R8
+	JAE     shuf_offs_done_1094
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1093
 
-shuf_rows_1090:
-	MOVLQSX   (R13), CX
-	IMULQ     SI, CX
+shuf_offs_done_1094:
+	MOVQ rows+16(FP), R8
+	SUBQ run1+112(FP), R8
+	CMPQ R8, $0x08
+	JA   shuf_list_loads_1092
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1095:
+	CMPQ    CX, R8
+	JAE     shuf_offs_done_1096
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1095
+
+shuf_offs_done_1096:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+
+shuf_planes_1097:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, R8
+	TESTQ     R8, R8
+	JZ        shuf_done_1098
+
+shuf_rows_1099:
+	VMOVQ     X9, CX
 	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(DI*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K5, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K6, Z9
-	VMOVDQU8  Z9, K4, 64(AX)
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(DI*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K5, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R13
+	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R8
-	JNZ       shuf_rows_1090
+	JNZ       shuf_rows_1099
 
-shuf_done_1089:
+shuf_done_1098:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1091
+	JZ    shuf_run_done_1100
 	VMOVQ X6, CX
 	ADDQ  R9, CX
+	LEAQ  -1(R8), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1101
+	TESTQ R8, R8
+	JZ    shuf_done_1102
 
-shuf_rows_1092:
+shuf_rows_1103:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -10368,16 +10442,70 @@ shuf_rows_1092:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1092
+	JNZ       shuf_rows_1103
 
-shuf_done_1091:
-	VMOVQ X8, R13
-	VMOVQ X7, R8
+shuf_done_1102:
+	JMP shuf_run_done_1100
+
+shuf_run_checked_1101:
 	TESTQ R8, R8
-	JZ    shuf_done_1093
+	JZ    shuf_done_1104
 
-shuf_rows_1094:
-	MOVLQSX   (R13), CX
+shuf_rows_1105:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K6, Z9
+	VMOVDQU8  Z9, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1105
+
+shuf_done_1104:
+shuf_run_done_1100:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, R8
+	TESTQ     R8, R8
+	JZ        shuf_done_1106
+
+shuf_rows_1107:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(DI*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K5, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      R8
+	JNZ       shuf_rows_1107
+
+shuf_done_1106:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1097
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1092:
+shuf_planes_1108:
+	MOVQ  DX, AX
+	VMOVQ X3, R14
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1109
+
+shuf_rows_1110:
+	MOVLQSX   (R14), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z9
@@ -10389,59 +10517,163 @@ shuf_rows_1094:
 	VPERMB    Z10, Z1, K6, Z9
 	VMOVDQU8  Z9, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R13
+	ADDQ      $0x04, R14
 	DECQ      R8
-	JNZ       shuf_rows_1094
+	JNZ       shuf_rows_1110
 
-shuf_done_1093:
+shuf_done_1109:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1111
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1112
+	TESTQ R8, R8
+	JZ    shuf_done_1113
+
+shuf_rows_1114:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K6, Z9
+	VMOVDQU8  Z9, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1114
+
+shuf_done_1113:
+	JMP shuf_run_done_1111
+
+shuf_run_checked_1112:
+	TESTQ R8, R8
+	JZ    shuf_done_1115
+
+shuf_rows_1116:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K6, Z9
+	VMOVDQU8  Z9, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1116
+
+shuf_done_1115:
+shuf_run_done_1111:
+	VMOVQ X8, R14
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1117
+
+shuf_rows_1118:
+	MOVLQSX   (R14), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K6, Z9
+	VMOVDQU8  Z9, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R14
+	DECQ      R8
+	JNZ       shuf_rows_1118
+
+shuf_done_1117:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1088
+	JNZ  shuf_planes_1108
 	VZEROUPPER
 	RET
 
 shuf_both_halves_1082:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1095
+	JNZ   shuf_list_1119
 
-shuf_planes_1096:
+shuf_planes_1120:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1097
+	JZ    shuf_run_done_1121
 	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1122
+	TESTQ DI, DI
+	JZ    shuf_done_1123
 
-shuf_rows_1098:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1099
+shuf_rows_1124:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1100:
-	VMOVDQU64 Z0, Z7
-	VPERMI2B  Z4, Z3, Z7
-	VPBLENDMB Z7, Z2, K5, Z5
+	VMOVDQU64 Z0, Z9
+	VPERMI2B  Z4, Z3, Z9
+	VPBLENDMB Z9, Z2, K5, Z5
 	VMOVDQU64 Z5, (AX)
-	VMOVDQU64 Z1, Z7
-	VPERMI2B  Z4, Z3, Z7
-	VPBLENDMB Z7, Z2, K6, Z6
+	VMOVDQU64 Z1, Z9
+	VPERMI2B  Z4, Z3, Z9
+	VPBLENDMB Z9, Z2, K6, Z6
 	VMOVDQU8  Z6, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1098
+	JNZ       shuf_rows_1124
 
-shuf_done_1097:
+shuf_done_1123:
+	JMP shuf_run_done_1121
+
+shuf_run_checked_1122:
+	TESTQ DI, DI
+	JZ    shuf_done_1125
+
+shuf_rows_1126:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1127
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1128:
+	VMOVDQU64 Z0, Z9
+	VPERMI2B  Z4, Z3, Z9
+	VPBLENDMB Z9, Z2, K5, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z9
+	VPERMI2B  Z4, Z3, Z9
+	VPBLENDMB Z9, Z2, K6, Z8
+	VMOVDQU8  Z8, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1126
+
+shuf_done_1125:
+shuf_run_done_1121:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1096
+	JNZ  shuf_planes_1120
 	VZEROUPPER
 	RET
 
-shuf_list_1095:
+shuf_list_1119:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -10449,253 +10681,648 @@ shuf_list_1095:
 	XORQ    DI, DI
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X11
-	JZ      shuf_no_run_1101
+	VMOVQ   CX, X13
+	JZ      shuf_no_run_1129
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1101:
-	VMOVQ DI, X12
+shuf_no_run_1129:
+	VMOVQ DI, X14
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X14
+	VMOVQ DI, X16
 	MOVQ  rows+16(FP), CX
 	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X13
+	VMOVQ CX, X15
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1130
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
 
-shuf_planes_1102:
-	MOVQ  DX, AX
-	VMOVQ X3, R8
-	VMOVQ X4, DI
-	TESTQ DI, DI
-	JZ    shuf_done_1103
+shuf_offs_1131:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1132
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1131
 
-shuf_rows_1104:
-	MOVLQSX   (R8), CX
-	IMULQ     SI, CX
+shuf_offs_done_1132:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1130
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1133:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1134
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1133
+
+shuf_offs_done_1134:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z16
+
+shuf_planes_1135:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z17
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1136
+
+shuf_rows_1137:
+	VMOVQ     X17, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1105
-	VMOVDQU64 (CX), Z15
-	VMOVDQU64 64(CX), Z16
+	JHI       shuf_masked_1138
+	VMOVDQU64 (CX), Z18
+	VMOVDQU64 64(CX), Z19
 
-shuf_loaded_1106:
-	VMOVDQU64 Z0, Z17
-	VPERMI2B  Z16, Z15, Z17
-	VPBLENDMB Z17, Z2, K5, Z5
+shuf_loaded_1139:
+	VMOVDQU64 Z0, Z20
+	VPERMI2B  Z19, Z18, Z20
+	VPBLENDMB Z20, Z2, K5, Z5
 	VMOVDQU64 Z5, (AX)
-	VMOVDQU64 Z1, Z17
-	VPERMI2B  Z16, Z15, Z17
-	VPBLENDMB Z17, Z2, K6, Z6
+	VMOVDQU64 Z1, Z20
+	VPERMI2B  Z19, Z18, Z20
+	VPBLENDMB Z20, Z2, K6, Z6
 	VMOVDQU8  Z6, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
+	VALIGNQ   $0x01, Z17, Z17, Z17
 	DECQ      DI
-	JNZ       shuf_rows_1104
+	JNZ       shuf_rows_1137
 
-shuf_done_1103:
-	VMOVQ X11, DI
+shuf_done_1136:
+	VMOVQ X13, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1107
-	VMOVQ X12, CX
+	JZ    shuf_run_done_1140
+	VMOVQ X14, CX
 	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1141
+	TESTQ DI, DI
+	JZ    shuf_done_1142
 
-shuf_rows_1108:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1109
-	VMOVDQU64 (CX), Z15
-	VMOVDQU64 64(CX), Z16
-
-shuf_loaded_1110:
-	VMOVDQU64 Z0, Z17
-	VPERMI2B  Z16, Z15, Z17
-	VPBLENDMB Z17, Z2, K5, Z7
+shuf_rows_1143:
+	VMOVDQU64 (CX), Z17
+	VMOVDQU64 64(CX), Z18
+	VMOVDQU64 Z0, Z19
+	VPERMI2B  Z18, Z17, Z19
+	VPBLENDMB Z19, Z2, K5, Z7
 	VMOVDQU64 Z7, (AX)
-	VMOVDQU64 Z1, Z17
-	VPERMI2B  Z16, Z15, Z17
-	VPBLENDMB Z17, Z2, K6, Z8
+	VMOVDQU64 Z1, Z19
+	VPERMI2B  Z18, Z17, Z19
+	VPBLENDMB Z19, Z2, K6, Z8
 	VMOVDQU8  Z8, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1108
+	JNZ       shuf_rows_1143
 
-shuf_done_1107:
-	VMOVQ X14, R8
-	VMOVQ X13, DI
+shuf_done_1142:
+	JMP shuf_run_done_1140
+
+shuf_run_checked_1141:
 	TESTQ DI, DI
-	JZ    shuf_done_1111
+	JZ    shuf_done_1144
 
-shuf_rows_1112:
+shuf_rows_1145:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1146
+	VMOVDQU64 (CX), Z17
+	VMOVDQU64 64(CX), Z18
+
+shuf_loaded_1147:
+	VMOVDQU64 Z0, Z19
+	VPERMI2B  Z18, Z17, Z19
+	VPBLENDMB Z19, Z2, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z19
+	VPERMI2B  Z18, Z17, Z19
+	VPBLENDMB Z19, Z2, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1145
+
+shuf_done_1144:
+shuf_run_done_1140:
+	VMOVDQA64 Z16, Z17
+	VMOVQ     X15, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1148
+
+shuf_rows_1149:
+	VMOVQ     X17, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1150
+	VMOVDQU64 (CX), Z18
+	VMOVDQU64 64(CX), Z19
+
+shuf_loaded_1151:
+	VMOVDQU64 Z0, Z20
+	VPERMI2B  Z19, Z18, Z20
+	VPBLENDMB Z20, Z2, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQU64 Z1, Z20
+	VPERMI2B  Z19, Z18, Z20
+	VPBLENDMB Z20, Z2, K6, Z12
+	VMOVDQU8  Z12, K4, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z17, Z17, Z17
+	DECQ      DI
+	JNZ       shuf_rows_1149
+
+shuf_done_1148:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1135
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1130:
+shuf_planes_1152:
+	MOVQ  DX, AX
+	VMOVQ X3, R8
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1153
+
+shuf_rows_1154:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1113
-	VMOVDQU64 (CX), Z15
-	VMOVDQU64 64(CX), Z16
+	JHI       shuf_masked_1155
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1114:
-	VMOVDQU64 Z0, Z17
-	VPERMI2B  Z16, Z15, Z17
-	VPBLENDMB Z17, Z2, K5, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQU64 Z1, Z17
-	VPERMI2B  Z16, Z15, Z17
-	VPBLENDMB Z17, Z2, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+shuf_loaded_1156:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K5, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K6, Z9
+	VMOVDQU8  Z9, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      DI
-	JNZ       shuf_rows_1112
+	JNZ       shuf_rows_1154
 
-shuf_done_1111:
+shuf_done_1153:
+	VMOVQ X13, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1157
+	VMOVQ X14, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1158
+	TESTQ DI, DI
+	JZ    shuf_done_1159
+
+shuf_rows_1160:
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K6, Z11
+	VMOVDQU8  Z11, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1160
+
+shuf_done_1159:
+	JMP shuf_run_done_1157
+
+shuf_run_checked_1158:
+	TESTQ DI, DI
+	JZ    shuf_done_1161
+
+shuf_rows_1162:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1163
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1164:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K5, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K6, Z17
+	VMOVDQU8  Z17, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1162
+
+shuf_done_1161:
+shuf_run_done_1157:
+	VMOVQ X16, R8
+	VMOVQ X15, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1165
+
+shuf_rows_1166:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1167
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1168:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K5, Z18
+	VMOVDQU64 Z18, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K6, Z19
+	VMOVDQU8  Z19, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1166
+
+shuf_done_1165:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1102
+	JNZ  shuf_planes_1152
 	VZEROUPPER
 	RET
 
 shuf_two_narrow_1081:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1115
+	JNZ   shuf_list_1169
 
-shuf_planes_1116:
+shuf_planes_1170:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1117
+	JZ    shuf_run_done_1171
 	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1172
+	TESTQ DI, DI
+	JZ    shuf_done_1173
 
-shuf_rows_1118:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1119
+shuf_rows_1174:
 	VMOVDQU64 (CX), Z1
-	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1120:
-	VMOVDQU64 Z0, Z5
-	VPERMI2B  Z4, Z1, Z5
-	VPBLENDMB Z5, Z2, K5, Z3
+	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z1, Z6
+	VPBLENDMB Z6, Z2, K5, Z3
 	VMOVDQU8  Z3, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1118
+	JNZ       shuf_rows_1174
 
-shuf_done_1117:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1116
-	VZEROUPPER
-	RET
+shuf_done_1173:
+	JMP shuf_run_done_1171
 
-shuf_list_1115:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X1
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X6
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X7
-	JZ      shuf_no_run_1121
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1121:
-	VMOVQ DI, X8
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X10
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X9
-
-shuf_planes_1122:
-	MOVQ  DX, AX
-	VMOVQ X1, R8
-	VMOVQ X6, DI
+shuf_run_checked_1172:
 	TESTQ DI, DI
-	JZ    shuf_done_1123
+	JZ    shuf_done_1175
 
-shuf_rows_1124:
-	MOVLQSX   (R8), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
+shuf_rows_1176:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1125
-	VMOVDQU64 (CX), Z11
-	VMOVDQU64 64(CX), Z12
+	JHI       shuf_masked_1177
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1126:
-	VMOVDQU64 Z0, Z13
-	VPERMI2B  Z12, Z11, Z13
-	VPBLENDMB Z13, Z2, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
-	JNZ       shuf_rows_1124
-
-shuf_done_1123:
-	VMOVQ X7, DI
-	TESTQ DI, DI
-	JZ    shuf_done_1127
-	VMOVQ X8, CX
-	ADDQ  R9, CX
-
-shuf_rows_1128:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1129
-	VMOVDQU64 (CX), Z11
-	VMOVDQU64 64(CX), Z12
-
-shuf_loaded_1130:
-	VMOVDQU64 Z0, Z13
-	VPERMI2B  Z12, Z11, Z13
-	VPBLENDMB Z13, Z2, K5, Z4
+shuf_loaded_1178:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z1, Z6
+	VPBLENDMB Z6, Z2, K5, Z4
 	VMOVDQU8  Z4, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1128
+	JNZ       shuf_rows_1176
 
-shuf_done_1127:
-	VMOVQ X10, R8
-	VMOVQ X9, DI
+shuf_done_1175:
+shuf_run_done_1171:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1170
+	VZEROUPPER
+	RET
+
+shuf_list_1169:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X1
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X7
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X8
+	JZ      shuf_no_run_1179
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1179:
+	VMOVQ DI, X9
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X11
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X10
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1180
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1181:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1182
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1181
+
+shuf_offs_done_1182:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1180
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1183:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1184
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1183
+
+shuf_offs_done_1184:
+	VMOVDQU64 (SP), Z1
+	VMOVDQU64 64(SP), Z11
+
+shuf_planes_1185:
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z12
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1186
+
+shuf_rows_1187:
+	VMOVQ     X12, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1188
+	VMOVDQU64 (CX), Z13
+	VMOVDQU64 64(CX), Z14
+
+shuf_loaded_1189:
+	VMOVDQU64 Z0, Z15
+	VPERMI2B  Z14, Z13, Z15
+	VPBLENDMB Z15, Z2, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z12, Z12, Z12
+	DECQ      DI
+	JNZ       shuf_rows_1187
+
+shuf_done_1186:
+	VMOVQ X8, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1131
+	JZ    shuf_run_done_1190
+	VMOVQ X9, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1191
+	TESTQ DI, DI
+	JZ    shuf_done_1192
 
-shuf_rows_1132:
+shuf_rows_1193:
+	VMOVDQU64 (CX), Z12
+	VMOVDQU64 64(CX), Z13
+	VMOVDQU64 Z0, Z14
+	VPERMI2B  Z13, Z12, Z14
+	VPBLENDMB Z14, Z2, K5, Z4
+	VMOVDQU8  Z4, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1193
+
+shuf_done_1192:
+	JMP shuf_run_done_1190
+
+shuf_run_checked_1191:
+	TESTQ DI, DI
+	JZ    shuf_done_1194
+
+shuf_rows_1195:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1196
+	VMOVDQU64 (CX), Z12
+	VMOVDQU64 64(CX), Z13
+
+shuf_loaded_1197:
+	VMOVDQU64 Z0, Z14
+	VPERMI2B  Z13, Z12, Z14
+	VPBLENDMB Z14, Z2, K5, Z5
+	VMOVDQU8  Z5, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1195
+
+shuf_done_1194:
+shuf_run_done_1190:
+	VMOVDQA64 Z11, Z12
+	VMOVQ     X10, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1198
+
+shuf_rows_1199:
+	VMOVQ     X12, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1200
+	VMOVDQU64 (CX), Z13
+	VMOVDQU64 64(CX), Z14
+
+shuf_loaded_1201:
+	VMOVDQU64 Z0, Z15
+	VPERMI2B  Z14, Z13, Z15
+	VPBLENDMB Z15, Z2, K5, Z6
+	VMOVDQU8  Z6, K3, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z12, Z12, Z12
+	DECQ      DI
+	JNZ       shuf_rows_1199
+
+shuf_done_1198:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1185
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1180:
+shuf_planes_1202:
+	MOVQ  DX, AX
+	VMOVQ X1, R8
+	VMOVQ X7, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1203
+
+shuf_rows_1204:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1133
-	VMOVDQU64 (CX), Z11
-	VMOVDQU64 64(CX), Z12
+	JHI       shuf_masked_1205
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1134:
-	VMOVDQU64 Z0, Z13
-	VPERMI2B  Z12, Z11, Z13
-	VPBLENDMB Z13, Z2, K5, Z5
+shuf_loaded_1206:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K5, Z5
 	VMOVDQU8  Z5, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      DI
-	JNZ       shuf_rows_1132
+	JNZ       shuf_rows_1204
 
-shuf_done_1131:
+shuf_done_1203:
+	VMOVQ X8, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1207
+	VMOVQ X9, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1208
+	TESTQ DI, DI
+	JZ    shuf_done_1209
+
+shuf_rows_1210:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K5, Z12
+	VMOVDQU8  Z12, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1210
+
+shuf_done_1209:
+	JMP shuf_run_done_1207
+
+shuf_run_checked_1208:
+	TESTQ DI, DI
+	JZ    shuf_done_1211
+
+shuf_rows_1212:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1213
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1214:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K5, Z13
+	VMOVDQU8  Z13, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1212
+
+shuf_done_1211:
+shuf_run_done_1207:
+	VMOVQ X11, R8
+	VMOVQ X10, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1215
+
+shuf_rows_1216:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1217
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1218:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K5, Z14
+	VMOVDQU8  Z14, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1216
+
+shuf_done_1215:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1122
+	JNZ  shuf_planes_1202
 	VZEROUPPER
 	RET
 
@@ -10705,21 +11332,24 @@ shuf_one_table_1078:
 	JE    shuf_full_1080
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1135
+	JNZ   shuf_list_1219
 
-shuf_planes_1136:
+shuf_planes_1220:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1137
+	JZ    shuf_run_done_1221
 	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1222
+	TESTQ DI, DI
+	JZ    shuf_done_1223
 
-shuf_rows_1138:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1139
+shuf_rows_1224:
 	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1140:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K5, Z4
 	VMOVDQU64 Z4, (AX)
@@ -10729,17 +11359,42 @@ shuf_loaded_1140:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1138
+	JNZ       shuf_rows_1224
 
-shuf_done_1137:
+shuf_done_1223:
+	JMP shuf_run_done_1221
+
+shuf_run_checked_1222:
+	TESTQ DI, DI
+	JZ    shuf_done_1225
+
+shuf_rows_1226:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1227
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1228:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K5, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K6, Z4
+	VMOVDQU8  Z4, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1226
+
+shuf_done_1225:
+shuf_run_done_1221:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1136
+	JNZ  shuf_planes_1220
 	VZEROUPPER
 	RET
 
-shuf_list_1135:
+shuf_list_1219:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -10748,12 +11403,12 @@ shuf_list_1135:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1141
+	JZ      shuf_no_run_1229
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1141:
+shuf_no_run_1229:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -10761,47 +11416,88 @@ shuf_no_run_1141:
 	MOVQ  rows+16(FP), CX
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1230
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
 
-shuf_planes_1142:
-	MOVQ  DX, AX
-	VMOVQ X3, R8
-	VMOVQ X4, DI
-	TESTQ DI, DI
-	JZ    shuf_done_1143
+shuf_offs_1231:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1232
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1231
 
-shuf_rows_1144:
-	MOVLQSX   (R8), CX
-	IMULQ     SI, CX
+shuf_offs_done_1232:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1230
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1233:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1234
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1233
+
+shuf_offs_done_1234:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+
+shuf_planes_1235:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1236
+
+shuf_rows_1237:
+	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1145
-	VMOVDQU64 (CX), Z9
+	JHI       shuf_masked_1238
+	VMOVDQU64 (CX), Z10
 
-shuf_loaded_1146:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+shuf_loaded_1239:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K6, Z11
+	VMOVDQU8  Z11, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
+	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1144
+	JNZ       shuf_rows_1237
 
-shuf_done_1143:
+shuf_done_1236:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1147
+	JZ    shuf_run_done_1240
 	VMOVQ X6, CX
 	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1241
+	TESTQ DI, DI
+	JZ    shuf_done_1242
 
-shuf_rows_1148:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1149
+shuf_rows_1243:
 	VMOVDQU64 (CX), Z9
-
-shuf_loaded_1150:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K5, Z10
 	VMOVDQU64 Z10, (AX)
@@ -10811,23 +11507,83 @@ shuf_loaded_1150:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1148
+	JNZ       shuf_rows_1243
 
-shuf_done_1147:
-	VMOVQ X8, R8
-	VMOVQ X7, DI
+shuf_done_1242:
+	JMP shuf_run_done_1240
+
+shuf_run_checked_1241:
 	TESTQ DI, DI
-	JZ    shuf_done_1151
+	JZ    shuf_done_1244
 
-shuf_rows_1152:
+shuf_rows_1245:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1246
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1247:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1245
+
+shuf_done_1244:
+shuf_run_done_1240:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1248
+
+shuf_rows_1249:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1250
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_1251:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K6, Z11
+	VMOVDQU8  Z11, K4, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1249
+
+shuf_done_1248:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1235
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1230:
+shuf_planes_1252:
+	MOVQ  DX, AX
+	VMOVQ X3, R8
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1253
+
+shuf_rows_1254:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1153
+	JHI       shuf_masked_1255
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1154:
+shuf_loaded_1256:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K5, Z10
 	VMOVDQU64 Z10, (AX)
@@ -10837,51 +11593,154 @@ shuf_loaded_1154:
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      DI
-	JNZ       shuf_rows_1152
+	JNZ       shuf_rows_1254
 
-shuf_done_1151:
+shuf_done_1253:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1257
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1258
+	TESTQ DI, DI
+	JZ    shuf_done_1259
+
+shuf_rows_1260:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1260
+
+shuf_done_1259:
+	JMP shuf_run_done_1257
+
+shuf_run_checked_1258:
+	TESTQ DI, DI
+	JZ    shuf_done_1261
+
+shuf_rows_1262:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1263
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1264:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1262
+
+shuf_done_1261:
+shuf_run_done_1257:
+	VMOVQ X8, R8
+	VMOVQ X7, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1265
+
+shuf_rows_1266:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1267
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1268:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1266
+
+shuf_done_1265:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1142
+	JNZ  shuf_planes_1252
 	VZEROUPPER
 	RET
 
 shuf_narrow_1079:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1155
+	JNZ   shuf_list_1269
 
-shuf_planes_1156:
+shuf_planes_1270:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1157
+	JZ    shuf_run_done_1271
 	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1272
+	TESTQ DI, DI
+	JZ    shuf_done_1273
 
-shuf_rows_1158:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1159
+shuf_rows_1274:
 	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1160:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K5, Z3
 	VMOVDQU8  Z3, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1158
+	JNZ       shuf_rows_1274
 
-shuf_done_1157:
+shuf_done_1273:
+	JMP shuf_run_done_1271
+
+shuf_run_checked_1272:
+	TESTQ DI, DI
+	JZ    shuf_done_1275
+
+shuf_rows_1276:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1277
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1278:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1276
+
+shuf_done_1275:
+shuf_run_done_1271:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1156
+	JNZ  shuf_planes_1270
 	VZEROUPPER
 	RET
 
-shuf_list_1155:
+shuf_list_1269:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -10890,12 +11749,12 @@ shuf_list_1155:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1161
+	JZ      shuf_no_run_1279
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1161:
+shuf_no_run_1279:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -10903,118 +11762,307 @@ shuf_no_run_1161:
 	MOVQ  rows+16(FP), CX
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X6
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1280
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
 
-shuf_planes_1162:
-	MOVQ  DX, AX
-	VMOVQ X1, R8
-	VMOVQ X3, DI
-	TESTQ DI, DI
-	JZ    shuf_done_1163
+shuf_offs_1281:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1282
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1281
 
-shuf_rows_1164:
-	MOVLQSX   (R8), CX
-	IMULQ     SI, CX
+shuf_offs_done_1282:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1280
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1283:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1284
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1283
+
+shuf_offs_done_1284:
+	VMOVDQU64 (SP), Z1
+	VMOVDQU64 64(SP), Z7
+
+shuf_planes_1285:
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z8
+	VMOVQ     X3, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1286
+
+shuf_rows_1287:
+	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1165
-	VMOVDQU64 (CX), Z8
+	JHI       shuf_masked_1288
+	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1166:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+shuf_loaded_1289:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU8  Z10, K3, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
+	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1164
+	JNZ       shuf_rows_1287
 
-shuf_done_1163:
+shuf_done_1286:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1167
+	JZ    shuf_run_done_1290
 	VMOVQ X5, CX
 	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1291
+	TESTQ DI, DI
+	JZ    shuf_done_1292
 
-shuf_rows_1168:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1169
+shuf_rows_1293:
 	VMOVDQU64 (CX), Z8
-
-shuf_loaded_1170:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU8  Z9, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1168
+	JNZ       shuf_rows_1293
 
-shuf_done_1167:
-	VMOVQ X7, R8
-	VMOVQ X6, DI
+shuf_done_1292:
+	JMP shuf_run_done_1290
+
+shuf_run_checked_1291:
 	TESTQ DI, DI
-	JZ    shuf_done_1171
+	JZ    shuf_done_1294
 
-shuf_rows_1172:
+shuf_rows_1295:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1296
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1297:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1295
+
+shuf_done_1294:
+shuf_run_done_1290:
+	VMOVDQA64 Z7, Z8
+	VMOVQ     X6, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1298
+
+shuf_rows_1299:
+	VMOVQ     X8, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1300
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1301:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU8  Z10, K3, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z8, Z8, Z8
+	DECQ      DI
+	JNZ       shuf_rows_1299
+
+shuf_done_1298:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1285
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1280:
+shuf_planes_1302:
+	MOVQ  DX, AX
+	VMOVQ X1, R8
+	VMOVQ X3, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1303
+
+shuf_rows_1304:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1173
+	JHI       shuf_masked_1305
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1174:
+shuf_loaded_1306:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU8  Z9, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      DI
-	JNZ       shuf_rows_1172
+	JNZ       shuf_rows_1304
 
-shuf_done_1171:
+shuf_done_1303:
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1307
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1308
+	TESTQ DI, DI
+	JZ    shuf_done_1309
+
+shuf_rows_1310:
+	VMOVDQU64 (CX), Z8
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1310
+
+shuf_done_1309:
+	JMP shuf_run_done_1307
+
+shuf_run_checked_1308:
+	TESTQ DI, DI
+	JZ    shuf_done_1311
+
+shuf_rows_1312:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1313
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1314:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1312
+
+shuf_done_1311:
+shuf_run_done_1307:
+	VMOVQ X7, R8
+	VMOVQ X6, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1315
+
+shuf_rows_1316:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1317
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1318:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1316
+
+shuf_done_1315:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1162
+	JNZ  shuf_planes_1302
 	VZEROUPPER
 	RET
 
 shuf_full_1080:
 	MOVQ  rowIdx+96(FP), AX
 	TESTQ AX, AX
-	JNZ   shuf_list_1175
+	JNZ   shuf_list_1319
 
-shuf_planes_1176:
+shuf_planes_1320:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_done_1177
+	JZ    shuf_run_done_1321
 	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1322
+	TESTQ DI, DI
+	JZ    shuf_done_1323
 
-shuf_rows_1178:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1179
+shuf_rows_1324:
 	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1180:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K5, Z3
 	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1178
+	JNZ       shuf_rows_1324
 
-shuf_done_1177:
+shuf_done_1323:
+	JMP shuf_run_done_1321
+
+shuf_run_checked_1322:
+	TESTQ DI, DI
+	JZ    shuf_done_1325
+
+shuf_rows_1326:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1327
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1328:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K5, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1326
+
+shuf_done_1325:
+shuf_run_done_1321:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1176
+	JNZ  shuf_planes_1320
 	VZEROUPPER
 	RET
 
-shuf_list_1175:
+shuf_list_1319:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -11023,12 +12071,12 @@ shuf_list_1175:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1181
+	JZ      shuf_no_run_1329
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1181:
+shuf_no_run_1329:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -11036,173 +12084,403 @@ shuf_no_run_1181:
 	MOVQ  rows+16(FP), CX
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X6
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1330
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
 
-shuf_planes_1182:
-	MOVQ  DX, AX
-	VMOVQ X1, R8
-	VMOVQ X3, DI
-	TESTQ DI, DI
-	JZ    shuf_done_1183
+shuf_offs_1331:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1332
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1331
 
-shuf_rows_1184:
-	MOVLQSX   (R8), CX
-	IMULQ     SI, CX
+shuf_offs_done_1332:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1330
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1333:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1334
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1333
+
+shuf_offs_done_1334:
+	VMOVDQU64 (SP), Z1
+	VMOVDQU64 64(SP), Z7
+
+shuf_planes_1335:
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z8
+	VMOVQ     X3, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1336
+
+shuf_rows_1337:
+	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1185
-	VMOVDQU64 (CX), Z8
+	JHI       shuf_masked_1338
+	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1186:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU64 Z9, (AX)
+shuf_loaded_1339:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
+	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1184
+	JNZ       shuf_rows_1337
 
-shuf_done_1183:
+shuf_done_1336:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_done_1187
+	JZ    shuf_run_done_1340
 	VMOVQ X5, CX
 	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1341
+	TESTQ DI, DI
+	JZ    shuf_done_1342
 
-shuf_rows_1188:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1189
+shuf_rows_1343:
 	VMOVDQU64 (CX), Z8
-
-shuf_loaded_1190:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1188
+	JNZ       shuf_rows_1343
 
-shuf_done_1187:
-	VMOVQ X7, R8
-	VMOVQ X6, DI
+shuf_done_1342:
+	JMP shuf_run_done_1340
+
+shuf_run_checked_1341:
 	TESTQ DI, DI
-	JZ    shuf_done_1191
+	JZ    shuf_done_1344
 
-shuf_rows_1192:
+shuf_rows_1345:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1346
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1347:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1345
+
+shuf_done_1344:
+shuf_run_done_1340:
+	VMOVDQA64 Z7, Z8
+	VMOVQ     X6, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1348
+
+shuf_rows_1349:
+	VMOVQ     X8, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1350
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1351:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z8, Z8, Z8
+	DECQ      DI
+	JNZ       shuf_rows_1349
+
+shuf_done_1348:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1335
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1330:
+shuf_planes_1352:
+	MOVQ  DX, AX
+	VMOVQ X1, R8
+	VMOVQ X3, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1353
+
+shuf_rows_1354:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1193
+	JHI       shuf_masked_1355
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1194:
+shuf_loaded_1356:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      DI
-	JNZ       shuf_rows_1192
+	JNZ       shuf_rows_1354
 
-shuf_done_1191:
+shuf_done_1353:
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1357
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1358
+	TESTQ DI, DI
+	JZ    shuf_done_1359
+
+shuf_rows_1360:
+	VMOVDQU64 (CX), Z8
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1360
+
+shuf_done_1359:
+	JMP shuf_run_done_1357
+
+shuf_run_checked_1358:
+	TESTQ DI, DI
+	JZ    shuf_done_1361
+
+shuf_rows_1362:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1363
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1364:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1362
+
+shuf_done_1361:
+shuf_run_done_1357:
+	VMOVQ X7, R8
+	VMOVQ X6, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1365
+
+shuf_rows_1366:
+	MOVLQSX   (R8), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1367
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1368:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, R8
+	DECQ      DI
+	JNZ       shuf_rows_1366
+
+shuf_done_1365:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1182
+	JNZ  shuf_planes_1352
 	VZEROUPPER
 	RET
 
 shuf_ret_1077:
 	RET
 
-shuf_masked_1099:
+shuf_masked_1127:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1100
+	JMP        shuf_loaded_1128
 
-shuf_masked_1105:
-	VMOVDQU8.Z (CX), K1, Z15
-	VMOVDQU8.Z 64(CX), K2, Z16
-	JMP        shuf_loaded_1106
+shuf_masked_1138:
+	VMOVDQU8.Z (CX), K1, Z18
+	VMOVDQU8.Z 64(CX), K2, Z19
+	JMP        shuf_loaded_1139
 
-shuf_masked_1109:
-	VMOVDQU8.Z (CX), K1, Z15
-	VMOVDQU8.Z 64(CX), K2, Z16
-	JMP        shuf_loaded_1110
+shuf_masked_1146:
+	VMOVDQU8.Z (CX), K1, Z17
+	VMOVDQU8.Z 64(CX), K2, Z18
+	JMP        shuf_loaded_1147
 
-shuf_masked_1113:
-	VMOVDQU8.Z (CX), K1, Z15
-	VMOVDQU8.Z 64(CX), K2, Z16
-	JMP        shuf_loaded_1114
+shuf_masked_1150:
+	VMOVDQU8.Z (CX), K1, Z18
+	VMOVDQU8.Z 64(CX), K2, Z19
+	JMP        shuf_loaded_1151
 
-shuf_masked_1119:
+shuf_masked_1155:
+	VMOVDQU8.Z (CX), K1, Z5
+	VMOVDQU8.Z 64(CX), K2, Z6
+	JMP        shuf_loaded_1156
+
+shuf_masked_1163:
+	VMOVDQU8.Z (CX), K1, Z5
+	VMOVDQU8.Z 64(CX), K2, Z6
+	JMP        shuf_loaded_1164
+
+shuf_masked_1167:
+	VMOVDQU8.Z (CX), K1, Z5
+	VMOVDQU8.Z 64(CX), K2, Z6
+	JMP        shuf_loaded_1168
+
+shuf_masked_1177:
 	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1120
+	VMOVDQU8.Z 64(CX), K2, Z5
+	JMP        shuf_loaded_1178
 
-shuf_masked_1125:
-	VMOVDQU8.Z (CX), K1, Z11
-	VMOVDQU8.Z 64(CX), K2, Z12
-	JMP        shuf_loaded_1126
+shuf_masked_1188:
+	VMOVDQU8.Z (CX), K1, Z13
+	VMOVDQU8.Z 64(CX), K2, Z14
+	JMP        shuf_loaded_1189
 
-shuf_masked_1129:
-	VMOVDQU8.Z (CX), K1, Z11
-	VMOVDQU8.Z 64(CX), K2, Z12
-	JMP        shuf_loaded_1130
+shuf_masked_1196:
+	VMOVDQU8.Z (CX), K1, Z12
+	VMOVDQU8.Z 64(CX), K2, Z13
+	JMP        shuf_loaded_1197
 
-shuf_masked_1133:
-	VMOVDQU8.Z (CX), K1, Z11
-	VMOVDQU8.Z 64(CX), K2, Z12
-	JMP        shuf_loaded_1134
+shuf_masked_1200:
+	VMOVDQU8.Z (CX), K1, Z13
+	VMOVDQU8.Z 64(CX), K2, Z14
+	JMP        shuf_loaded_1201
 
-shuf_masked_1139:
+shuf_masked_1205:
 	VMOVDQU8.Z (CX), K1, Z3
-	JMP        shuf_loaded_1140
+	VMOVDQU8.Z 64(CX), K2, Z4
+	JMP        shuf_loaded_1206
 
-shuf_masked_1145:
+shuf_masked_1213:
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	JMP        shuf_loaded_1214
+
+shuf_masked_1217:
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	JMP        shuf_loaded_1218
+
+shuf_masked_1227:
+	VMOVDQU8.Z (CX), K1, Z3
+	JMP        shuf_loaded_1228
+
+shuf_masked_1238:
+	VMOVDQU8.Z (CX), K1, Z10
+	JMP        shuf_loaded_1239
+
+shuf_masked_1246:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1146
+	JMP        shuf_loaded_1247
 
-shuf_masked_1149:
+shuf_masked_1250:
+	VMOVDQU8.Z (CX), K1, Z10
+	JMP        shuf_loaded_1251
+
+shuf_masked_1255:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1150
+	JMP        shuf_loaded_1256
 
-shuf_masked_1153:
+shuf_masked_1263:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1154
+	JMP        shuf_loaded_1264
 
-shuf_masked_1159:
+shuf_masked_1267:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1268
+
+shuf_masked_1277:
 	VMOVDQU8.Z (CX), K1, Z1
-	JMP        shuf_loaded_1160
+	JMP        shuf_loaded_1278
 
-shuf_masked_1165:
+shuf_masked_1288:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1289
+
+shuf_masked_1296:
 	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1166
+	JMP        shuf_loaded_1297
 
-shuf_masked_1169:
+shuf_masked_1300:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1301
+
+shuf_masked_1305:
 	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1170
+	JMP        shuf_loaded_1306
 
-shuf_masked_1173:
+shuf_masked_1313:
 	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1174
+	JMP        shuf_loaded_1314
 
-shuf_masked_1179:
+shuf_masked_1317:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1318
+
+shuf_masked_1327:
 	VMOVDQU8.Z (CX), K1, Z1
-	JMP        shuf_loaded_1180
+	JMP        shuf_loaded_1328
 
-shuf_masked_1185:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1186
+shuf_masked_1338:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1339
 
-shuf_masked_1189:
+shuf_masked_1346:
 	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1190
+	JMP        shuf_loaded_1347
 
-shuf_masked_1193:
+shuf_masked_1350:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1351
+
+shuf_masked_1355:
 	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1194
+	JMP        shuf_loaded_1356
+
+shuf_masked_1363:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1364
+
+shuf_masked_1367:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1368
 
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -11212,9 +12490,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1195
+	JZ              wide_ret_1369
 	TESTQ           BX, BX
-	JZ              wide_ret_1195
+	JZ              wide_ret_1369
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -11233,10 +12511,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1196
+	JB              wide_mshort_1370
 	XORQ            DX, DX
 
-wide_mshort_1196:
+wide_mshort_1370:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -11245,32 +12523,32 @@ wide_mshort_1196:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1197:
+wide_planes_1371:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1198:
+wide_rows_1372:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1199
+	JB   wide_short_1373
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1203
+	JAE  wide_long_1377
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1201:
+wide_mid_loop_1375:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1202
+	JAE       wide_mid_last_1376
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1201
+	JMP       wide_mid_loop_1375
 
-wide_mid_last_1202:
+wide_mid_last_1376:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1200
+	JMP       wide_mid_done_1374
 
-wide_long_1203:
+wide_long_1377:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -11292,9 +12570,9 @@ wide_long_1203:
 	SUBQ         R10, R13
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1206
+	JAE          shift1_top_1380
 
-shift4_1204:
+shift4_1378:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -11309,30 +12587,30 @@ shift4_1204:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1204
+	JB        shift4_1378
 
-shift1_top_1206:
+shift1_top_1380:
 	LEAQ -64(R11), R11
 
-shift1_1205:
+shift1_1379:
 	CMPQ      R10, R11
-	JAE       shift_done_1207
+	JAE       shift_done_1381
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1205
+	JMP       shift1_1379
 
-shift_done_1207:
+shift_done_1381:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1200
+	JMP       wide_mid_done_1374
 
-wide_short_1199:
+wide_short_1373:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1200:
+wide_mid_done_1374:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -11348,16 +12626,16 @@ wide_mid_done_1200:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1198
+	JNZ       wide_rows_1372
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1197
+	JNZ       wide_planes_1371
 	VZEROUPPER
 
-wide_ret_1195:
+wide_ret_1369:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -11365,10 +12643,10 @@ wide_ret_1195:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1208
+	JZ              aligned_ret_1382
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1208
+	JZ              aligned_ret_1382
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -11415,9 +12693,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1209
+	JZ              aligned_fixed_1383
 
-aligned_planes_1210:
+aligned_planes_1384:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11445,9 +12723,9 @@ aligned_planes_1210:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1212
+	JA           aligned_top_done_1386
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1211
+	JAE          aligned_top_1385
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -11467,15 +12745,15 @@ aligned_planes_1210:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1211:
+aligned_top_1385:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1212
+	JA        aligned_top_done_1386
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1211
+	JMP       aligned_top_1385
 
-aligned_top_done_1212:
+aligned_top_done_1386:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -11486,9 +12764,9 @@ aligned_top_done_1212:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1213:
+aligned_gap_1387:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1214
+	JAE          aligned_gap_done_1388
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -11517,15 +12795,15 @@ aligned_gap_1213:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1213
+	JMP          aligned_gap_1387
 
-aligned_gap_done_1214:
+aligned_gap_done_1388:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1216
-	JMP  aligned_body_1218
+	JE   aligned_general_1390
+	JMP  aligned_body_1392
 
-aligned_rows_1217:
+aligned_rows_1391:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -11554,7 +12832,7 @@ aligned_rows_1217:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1219
+	JE           aligned_one_gap_1393
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -11569,10 +12847,10 @@ aligned_rows_1217:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1219:
+aligned_one_gap_1393:
 	ADDQ $0x40, AX
 
-aligned_body_1218:
+aligned_body_1392:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -11582,7 +12860,7 @@ aligned_body_1218:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1221
+	JGT          aligned_copy_done_1395
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -11592,15 +12870,15 @@ aligned_body_1218:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1220:
+aligned_copy_1394:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1220
+	JLE       aligned_copy_1394
 
-aligned_copy_done_1221:
+aligned_copy_done_1395:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11609,13 +12887,13 @@ aligned_copy_done_1221:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1217
-	JMP  aligned_last_1215
+	JNZ  aligned_rows_1391
+	JMP  aligned_last_1389
 
-aligned_general_1216:
-	JMP aligned_body_1223
+aligned_general_1390:
+	JMP aligned_body_1397
 
-aligned_rows_1222:
+aligned_rows_1396:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -11627,9 +12905,9 @@ aligned_rows_1222:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1224:
+aligned_gap_1398:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1225
+	JAE          aligned_gap_done_1399
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -11644,10 +12922,10 @@ aligned_gap_1224:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1224
+	JMP          aligned_gap_1398
 
-aligned_gap_done_1225:
-aligned_body_1223:
+aligned_gap_done_1399:
+aligned_body_1397:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -11657,7 +12935,7 @@ aligned_body_1223:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1227
+	JGT          aligned_copy_done_1401
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -11667,15 +12945,15 @@ aligned_body_1223:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1226:
+aligned_copy_1400:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1226
+	JLE       aligned_copy_1400
 
-aligned_copy_done_1227:
+aligned_copy_done_1401:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -11684,16 +12962,16 @@ aligned_copy_done_1227:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1222
+	JNZ  aligned_rows_1396
 
-aligned_last_1215:
+aligned_last_1389:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1228:
+aligned_gap_1402:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1229
+	JAE          aligned_gap_done_1403
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -11721,20 +12999,20 @@ aligned_gap_1228:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1228
+	JMP          aligned_gap_1402
 
-aligned_gap_done_1229:
-aligned_bottom_1230:
+aligned_gap_done_1403:
+aligned_bottom_1404:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1231
+	JA        aligned_bottom_done_1405
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1230
+	JMP       aligned_bottom_1404
 
-aligned_bottom_done_1231:
+aligned_bottom_done_1405:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1232
+	JAE      aligned_bottom_end_1406
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -11753,18 +13031,18 @@ aligned_bottom_done_1231:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1232:
+aligned_bottom_end_1406:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1210
+	JNZ  aligned_planes_1384
 	VZEROUPPER
-	JMP  aligned_ret_1208
+	JMP  aligned_ret_1382
 
-aligned_fixed_1209:
-aligned_planes_1233:
+aligned_fixed_1383:
+aligned_planes_1407:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -11790,9 +13068,9 @@ aligned_planes_1233:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1235
+	JA           aligned_top_done_1409
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1234
+	JAE          aligned_top_1408
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -11812,22 +13090,22 @@ aligned_planes_1233:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1234:
+aligned_top_1408:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1235
+	JA        aligned_top_done_1409
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1234
+	JMP       aligned_top_1408
 
-aligned_top_done_1235:
+aligned_top_done_1409:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1236:
+aligned_gap_1410:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1237
+	JAE       aligned_gap_done_1411
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -11852,15 +13130,15 @@ aligned_gap_1236:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1236
+	JMP       aligned_gap_1410
 
-aligned_gap_done_1237:
+aligned_gap_done_1411:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1239
-	JMP  aligned_body_1241
+	JE   aligned_general_1413
+	JMP  aligned_body_1415
 
-aligned_rows_1240:
+aligned_rows_1414:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -11879,7 +13157,7 @@ aligned_rows_1240:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1242
+	JE        aligned_one_gap_1416
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -11890,17 +13168,17 @@ aligned_rows_1240:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1242:
+aligned_one_gap_1416:
 	ADDQ $0x40, AX
 
-aligned_body_1241:
+aligned_body_1415:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1244
+	JGT          aligned_copy_done_1418
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -11910,15 +13188,15 @@ aligned_body_1241:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1243:
+aligned_copy_1417:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1243
+	JLE       aligned_copy_1417
 
-aligned_copy_done_1244:
+aligned_copy_done_1418:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11926,21 +13204,21 @@ aligned_copy_done_1244:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1240
-	JMP  aligned_last_1238
+	JNZ  aligned_rows_1414
+	JMP  aligned_last_1412
 
-aligned_general_1239:
-	JMP aligned_body_1246
+aligned_general_1413:
+	JMP aligned_body_1420
 
-aligned_rows_1245:
+aligned_rows_1419:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1247:
+aligned_gap_1421:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1248
+	JAE       aligned_gap_done_1422
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -11951,17 +13229,17 @@ aligned_gap_1247:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1247
+	JMP       aligned_gap_1421
 
-aligned_gap_done_1248:
-aligned_body_1246:
+aligned_gap_done_1422:
+aligned_body_1420:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1250
+	JGT          aligned_copy_done_1424
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -11971,15 +13249,15 @@ aligned_body_1246:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1249:
+aligned_copy_1423:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1249
+	JLE       aligned_copy_1423
 
-aligned_copy_done_1250:
+aligned_copy_done_1424:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -11987,15 +13265,15 @@ aligned_copy_done_1250:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1245
+	JNZ  aligned_rows_1419
 
-aligned_last_1238:
+aligned_last_1412:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1251:
+aligned_gap_1425:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1252
+	JAE       aligned_gap_done_1426
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -12019,20 +13297,20 @@ aligned_gap_1251:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1251
+	JMP       aligned_gap_1425
 
-aligned_gap_done_1252:
-aligned_bottom_1253:
+aligned_gap_done_1426:
+aligned_bottom_1427:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1254
+	JA        aligned_bottom_done_1428
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1253
+	JMP       aligned_bottom_1427
 
-aligned_bottom_done_1254:
+aligned_bottom_done_1428:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1255
+	JAE      aligned_bottom_end_1429
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -12051,16 +13329,16 @@ aligned_bottom_done_1254:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1255:
+aligned_bottom_end_1429:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1233
+	JNZ  aligned_planes_1407
 	VZEROUPPER
 
-aligned_ret_1208:
+aligned_ret_1382:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -12068,10 +13346,10 @@ aligned_ret_1208:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1256
+	JZ              aligned_ret_1430
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1256
+	JZ              aligned_ret_1430
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -12118,9 +13396,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1257
+	JZ              aligned_fixed_1431
 
-aligned_planes_1258:
+aligned_planes_1432:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -12148,9 +13426,9 @@ aligned_planes_1258:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1260
+	JA           aligned_top_done_1434
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1259
+	JAE          aligned_top_1433
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -12170,15 +13448,15 @@ aligned_planes_1258:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1259:
+aligned_top_1433:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1260
+	JA       aligned_top_done_1434
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1259
+	JMP      aligned_top_1433
 
-aligned_top_done_1260:
+aligned_top_done_1434:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -12189,9 +13467,9 @@ aligned_top_done_1260:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1261:
+aligned_gap_1435:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1262
+	JAE          aligned_gap_done_1436
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -12220,15 +13498,15 @@ aligned_gap_1261:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1261
+	JMP          aligned_gap_1435
 
-aligned_gap_done_1262:
+aligned_gap_done_1436:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1264
-	JMP  aligned_body_1266
+	JE   aligned_general_1438
+	JMP  aligned_body_1440
 
-aligned_rows_1265:
+aligned_rows_1439:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -12257,7 +13535,7 @@ aligned_rows_1265:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1267
+	JE           aligned_one_gap_1441
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -12272,10 +13550,10 @@ aligned_rows_1265:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1267:
+aligned_one_gap_1441:
 	ADDQ $0x40, AX
 
-aligned_body_1266:
+aligned_body_1440:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -12285,7 +13563,7 @@ aligned_body_1266:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1269
+	JGT          aligned_copy_done_1443
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -12295,15 +13573,15 @@ aligned_body_1266:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1268:
+aligned_copy_1442:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1268
+	JLE       aligned_copy_1442
 
-aligned_copy_done_1269:
+aligned_copy_done_1443:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -12312,13 +13590,13 @@ aligned_copy_done_1269:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1265
-	JMP  aligned_last_1263
+	JNZ  aligned_rows_1439
+	JMP  aligned_last_1437
 
-aligned_general_1264:
-	JMP aligned_body_1271
+aligned_general_1438:
+	JMP aligned_body_1445
 
-aligned_rows_1270:
+aligned_rows_1444:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -12330,9 +13608,9 @@ aligned_rows_1270:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1272:
+aligned_gap_1446:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1273
+	JAE          aligned_gap_done_1447
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -12347,10 +13625,10 @@ aligned_gap_1272:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1272
+	JMP          aligned_gap_1446
 
-aligned_gap_done_1273:
-aligned_body_1271:
+aligned_gap_done_1447:
+aligned_body_1445:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -12360,7 +13638,7 @@ aligned_body_1271:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1275
+	JGT          aligned_copy_done_1449
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -12370,15 +13648,15 @@ aligned_body_1271:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1274:
+aligned_copy_1448:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1274
+	JLE       aligned_copy_1448
 
-aligned_copy_done_1275:
+aligned_copy_done_1449:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -12387,16 +13665,16 @@ aligned_copy_done_1275:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1270
+	JNZ  aligned_rows_1444
 
-aligned_last_1263:
+aligned_last_1437:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1276:
+aligned_gap_1450:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1277
+	JAE          aligned_gap_done_1451
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -12424,20 +13702,20 @@ aligned_gap_1276:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1276
+	JMP          aligned_gap_1450
 
-aligned_gap_done_1277:
-aligned_bottom_1278:
+aligned_gap_done_1451:
+aligned_bottom_1452:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1279
+	JA       aligned_bottom_done_1453
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1278
+	JMP      aligned_bottom_1452
 
-aligned_bottom_done_1279:
+aligned_bottom_done_1453:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1280
+	JAE      aligned_bottom_end_1454
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -12456,18 +13734,18 @@ aligned_bottom_done_1279:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1280:
+aligned_bottom_end_1454:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1258
+	JNZ  aligned_planes_1432
 	VZEROUPPER
-	JMP  aligned_ret_1256
+	JMP  aligned_ret_1430
 
-aligned_fixed_1257:
-aligned_planes_1281:
+aligned_fixed_1431:
+aligned_planes_1455:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -12493,9 +13771,9 @@ aligned_planes_1281:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1283
+	JA           aligned_top_done_1457
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1282
+	JAE          aligned_top_1456
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -12515,22 +13793,22 @@ aligned_planes_1281:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1282:
+aligned_top_1456:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1283
+	JA       aligned_top_done_1457
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1282
+	JMP      aligned_top_1456
 
-aligned_top_done_1283:
+aligned_top_done_1457:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1284:
+aligned_gap_1458:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1285
+	JAE       aligned_gap_done_1459
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -12555,15 +13833,15 @@ aligned_gap_1284:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1284
+	JMP       aligned_gap_1458
 
-aligned_gap_done_1285:
+aligned_gap_done_1459:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1287
-	JMP  aligned_body_1289
+	JE   aligned_general_1461
+	JMP  aligned_body_1463
 
-aligned_rows_1288:
+aligned_rows_1462:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -12582,7 +13860,7 @@ aligned_rows_1288:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1290
+	JE        aligned_one_gap_1464
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -12593,17 +13871,17 @@ aligned_rows_1288:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1290:
+aligned_one_gap_1464:
 	ADDQ $0x40, AX
 
-aligned_body_1289:
+aligned_body_1463:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1292
+	JGT          aligned_copy_done_1466
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -12613,15 +13891,15 @@ aligned_body_1289:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1291:
+aligned_copy_1465:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1291
+	JLE       aligned_copy_1465
 
-aligned_copy_done_1292:
+aligned_copy_done_1466:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -12629,21 +13907,21 @@ aligned_copy_done_1292:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1288
-	JMP  aligned_last_1286
+	JNZ  aligned_rows_1462
+	JMP  aligned_last_1460
 
-aligned_general_1287:
-	JMP aligned_body_1294
+aligned_general_1461:
+	JMP aligned_body_1468
 
-aligned_rows_1293:
+aligned_rows_1467:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1295:
+aligned_gap_1469:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1296
+	JAE       aligned_gap_done_1470
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -12654,17 +13932,17 @@ aligned_gap_1295:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1295
+	JMP       aligned_gap_1469
 
-aligned_gap_done_1296:
-aligned_body_1294:
+aligned_gap_done_1470:
+aligned_body_1468:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1298
+	JGT          aligned_copy_done_1472
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -12674,15 +13952,15 @@ aligned_body_1294:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1297:
+aligned_copy_1471:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1297
+	JLE       aligned_copy_1471
 
-aligned_copy_done_1298:
+aligned_copy_done_1472:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -12690,15 +13968,15 @@ aligned_copy_done_1298:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1293
+	JNZ  aligned_rows_1467
 
-aligned_last_1286:
+aligned_last_1460:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1299:
+aligned_gap_1473:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1300
+	JAE       aligned_gap_done_1474
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -12722,20 +14000,20 @@ aligned_gap_1299:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1299
+	JMP       aligned_gap_1473
 
-aligned_gap_done_1300:
-aligned_bottom_1301:
+aligned_gap_done_1474:
+aligned_bottom_1475:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1302
+	JA       aligned_bottom_done_1476
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1301
+	JMP      aligned_bottom_1475
 
-aligned_bottom_done_1302:
+aligned_bottom_done_1476:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1303
+	JAE      aligned_bottom_end_1477
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -12754,16 +14032,16 @@ aligned_bottom_done_1302:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1303:
+aligned_bottom_end_1477:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1281
+	JNZ  aligned_planes_1455
 	VZEROUPPER
 
-aligned_ret_1256:
+aligned_ret_1430:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -12789,12 +14067,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1304
+	JNE       lines_more_1478
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1305
+	JMP       lines_ret_1479
 
-lines_more_1304:
+lines_more_1478:
 	VMOVDQU8 Z2, K1, (AX)
 	MOVQ     DI, DX
 	SHLQ     $0x06, DX
@@ -12804,26 +14082,26 @@ lines_more_1304:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1307
+	JB       lines_single_1481
 
-lines_pairs_1306:
+lines_pairs_1480:
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1309
+	JZ        lines_noadv_1483
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1309:
+lines_noadv_1483:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(DI)
-	JZ        lines_noadv_1310
+	JZ        lines_noadv_1484
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1310:
+lines_noadv_1484:
 	VMOVDQU64 64(DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -12833,37 +14111,37 @@ lines_noadv_1310:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1306
+	JAE       lines_pairs_1480
 
-lines_single_1307:
+lines_single_1481:
 	CMPQ      BX, $0x01
-	JE        lines_last_1308
+	JE        lines_last_1482
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1311
+	JZ        lines_noadv_1485
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1311:
+lines_noadv_1485:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, DI
 	ADDQ      $0x40, AX
 
-lines_last_1308:
+lines_last_1482:
 	TESTB     $0x80, (DI)
-	JZ        lines_noadv_1312
+	JZ        lines_noadv_1486
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1312:
+lines_noadv_1486:
 	VMOVDQU64 (DI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1305:
+lines_ret_1479:
 	VZEROUPPER
 	RET
 
@@ -12880,9 +14158,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000100
-	JB              expand_singles_1314
+	JB              expand_singles_1488
 
-expand_quads_1313:
+expand_quads_1487:
 	MOVQ      (BX), R8
 	MOVQ      8(BX), R9
 	MOVQ      16(BX), R10
@@ -12919,11 +14197,11 @@ expand_quads_1313:
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000100, DX
 	CMPQ      DX, $0x00000100
-	JAE       expand_quads_1313
+	JAE       expand_quads_1487
 
-expand_singles_1314:
+expand_singles_1488:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1315
+	JB        expand_tail_1489
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -12938,11 +14216,11 @@ expand_singles_1314:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1314
+	JMP       expand_singles_1488
 
-expand_tail_1315:
+expand_tail_1489:
 	TESTQ     DX, DX
-	JZ        expand_ret_1316
+	JZ        expand_ret_1490
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -12955,7 +14233,7 @@ expand_tail_1315:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1316:
+expand_ret_1490:
 	VZEROUPPER
 	RET
 
@@ -12971,9 +14249,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000100
-	JB              expandd_singles_1318
+	JB              expandd_singles_1492
 
-expandd_quads_1317:
+expandd_quads_1491:
 	MOVWQZX   (BX), R8
 	MOVWQZX   2(BX), R9
 	MOVWQZX   4(BX), R10
@@ -13010,11 +14288,11 @@ expandd_quads_1317:
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000100, DX
 	CMPQ      DX, $0x00000100
-	JAE       expandd_quads_1317
+	JAE       expandd_quads_1491
 
-expandd_singles_1318:
+expandd_singles_1492:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1319
+	JB        expandd_tail_1493
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -13029,11 +14307,11 @@ expandd_singles_1318:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1318
+	JMP       expandd_singles_1492
 
-expandd_tail_1319:
+expandd_tail_1493:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1320
+	JZ        expandd_ret_1494
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -13047,7 +14325,7 @@ expandd_tail_1319:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1320:
+expandd_ret_1494:
 	VZEROUPPER
 	RET
 
@@ -13066,20 +14344,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1322
+	JB      expandw_single_1496
 
-expandw_pairs_1321:
+expandw_pairs_1495:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1325
+	JNE     expandw_general_1499
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1326
+	JMP     expandw_next_1500
 
-expandw_general_1325:
+expandw_general_1499:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -13107,18 +14385,18 @@ expandw_general_1325:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1326:
+expandw_next_1500:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1321
+	JAE     expandw_pairs_1495
 
-expandw_single_1322:
+expandw_single_1496:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1323
+	JB         expandw_tail_1497
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -13136,9 +14414,9 @@ expandw_single_1322:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1323:
+expandw_tail_1497:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1324
+	JZ         expandw_ret_1498
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -13157,7 +14435,7 @@ expandw_tail_1323:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1324:
+expandw_ret_1498:
 	VZEROUPPER
 	RET
 
@@ -13173,25 +14451,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1327
+	JNE     shufw_general_1501
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1328
+	JE      shufw_blend_1502
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1329
+	JNE     shufw_list_1503
 
-shuf_planes_1330:
+shuf_planes_1504:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1331
+	JZ    shuf_done_1505
 	MOVQ  CX, R11
 
-shuf_rows_1332:
+shuf_rows_1506:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -13201,17 +14479,17 @@ shuf_rows_1332:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1332
+	JNZ     shuf_rows_1506
 
-shuf_done_1331:
+shuf_done_1505:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1330
+	JNZ  shuf_planes_1504
 	VZEROUPPER
 	RET
 
-shufw_list_1329:
+shufw_list_1503:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -13220,12 +14498,12 @@ shufw_list_1329:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1333
+	JZ      shuf_no_run_1507
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1333:
+shuf_no_run_1507:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -13234,14 +14512,14 @@ shuf_no_run_1333:
 	SUBQ  run1+96(FP), R11
 	VMOVQ R11, X6
 
-shuf_planes_1334:
+shuf_planes_1508:
 	MOVQ  AX, DI
 	VMOVQ X0, R13
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1335
+	JZ    shuf_done_1509
 
-shuf_rows_1336:
+shuf_rows_1510:
 	MOVLQSX (R13), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -13254,16 +14532,16 @@ shuf_rows_1336:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R13
 	DECQ    R12
-	JNZ     shuf_rows_1336
+	JNZ     shuf_rows_1510
 
-shuf_done_1335:
+shuf_done_1509:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1337
+	JZ    shuf_done_1511
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1338:
+shuf_rows_1512:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -13273,15 +14551,15 @@ shuf_rows_1338:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1338
+	JNZ     shuf_rows_1512
 
-shuf_done_1337:
+shuf_done_1511:
 	VMOVQ X7, R13
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1339
+	JZ    shuf_done_1513
 
-shuf_rows_1340:
+shuf_rows_1514:
 	MOVLQSX (R13), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -13294,28 +14572,28 @@ shuf_rows_1340:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R13
 	DECQ    R12
-	JNZ     shuf_rows_1340
+	JNZ     shuf_rows_1514
 
-shuf_done_1339:
+shuf_done_1513:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1334
+	JNZ  shuf_planes_1508
 	VZEROUPPER
 	RET
 
-shufw_blend_1328:
+shufw_blend_1502:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1341
+	JNE  shufw_list_1515
 
-shuf_planes_1342:
+shuf_planes_1516:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1343
+	JZ    shuf_done_1517
 	MOVQ  CX, R11
 
-shuf_rows_1344:
+shuf_rows_1518:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -13327,17 +14605,17 @@ shuf_rows_1344:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1344
+	JNZ       shuf_rows_1518
 
-shuf_done_1343:
+shuf_done_1517:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1342
+	JNZ  shuf_planes_1516
 	VZEROUPPER
 	RET
 
-shufw_list_1341:
+shufw_list_1515:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -13346,12 +14624,12 @@ shufw_list_1341:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1345
+	JZ      shuf_no_run_1519
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1345:
+shuf_no_run_1519:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -13360,14 +14638,14 @@ shuf_no_run_1345:
 	SUBQ  run1+96(FP), R11
 	VMOVQ R11, X7
 
-shuf_planes_1346:
+shuf_planes_1520:
 	MOVQ  AX, DI
 	VMOVQ X3, R13
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1347
+	JZ    shuf_done_1521
 
-shuf_rows_1348:
+shuf_rows_1522:
 	MOVLQSX   (R13), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -13382,16 +14660,16 @@ shuf_rows_1348:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R13
 	DECQ      R12
-	JNZ       shuf_rows_1348
+	JNZ       shuf_rows_1522
 
-shuf_done_1347:
+shuf_done_1521:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1349
+	JZ    shuf_done_1523
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1350:
+shuf_rows_1524:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -13403,15 +14681,15 @@ shuf_rows_1350:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1350
+	JNZ       shuf_rows_1524
 
-shuf_done_1349:
+shuf_done_1523:
 	VMOVQ X8, R13
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1351
+	JZ    shuf_done_1525
 
-shuf_rows_1352:
+shuf_rows_1526:
 	MOVLQSX   (R13), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -13426,35 +14704,35 @@ shuf_rows_1352:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R13
 	DECQ      R12
-	JNZ       shuf_rows_1352
+	JNZ       shuf_rows_1526
 
-shuf_done_1351:
+shuf_done_1525:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1346
+	JNZ  shuf_planes_1520
 	VZEROUPPER
 	RET
 
-shufw_general_1327:
+shufw_general_1501:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1353
+	JNE     shufw_list_1527
 
-shuf_planes_1354:
+shuf_planes_1528:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1355
+	JZ    shuf_done_1529
 	MOVQ  CX, R10
 
-shuf_rows_1356:
+shuf_rows_1530:
 	MOVQ R8, R12
 
-shufw_blocks_1357:
+shufw_blocks_1531:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -13464,21 +14742,21 @@ shufw_blocks_1357:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1357
+	JB        shufw_blocks_1531
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1356
+	JNZ       shuf_rows_1530
 
-shuf_done_1355:
+shuf_done_1529:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1354
+	JNZ  shuf_planes_1528
 	VZEROUPPER
 	RET
 
-shufw_list_1353:
+shufw_list_1527:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -13487,12 +14765,12 @@ shufw_list_1353:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1358
+	JZ      shuf_no_run_1532
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1358:
+shuf_no_run_1532:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -13501,20 +14779,20 @@ shuf_no_run_1358:
 	SUBQ  run1+96(FP), R10
 	VMOVQ R10, X5
 
-shuf_planes_1359:
+shuf_planes_1533:
 	MOVQ  AX, R9
 	VMOVQ X1, R12
 	VMOVQ X2, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1360
+	JZ    shuf_done_1534
 
-shuf_rows_1361:
+shuf_rows_1535:
 	MOVLQSX (R12), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1362:
+shufw_blocks_1536:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -13524,23 +14802,23 @@ shufw_blocks_1362:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1362
+	JB        shufw_blocks_1536
 	ADDQ      DX, R9
 	ADDQ      $0x04, R12
 	DECQ      R11
-	JNZ       shuf_rows_1361
+	JNZ       shuf_rows_1535
 
-shuf_done_1360:
+shuf_done_1534:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1363
+	JZ    shuf_done_1537
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1364:
+shuf_rows_1538:
 	MOVQ R8, R12
 
-shufw_blocks_1365:
+shufw_blocks_1539:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -13550,25 +14828,25 @@ shufw_blocks_1365:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1365
+	JB        shufw_blocks_1539
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1364
+	JNZ       shuf_rows_1538
 
-shuf_done_1363:
+shuf_done_1537:
 	VMOVQ X6, R12
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1366
+	JZ    shuf_done_1540
 
-shuf_rows_1367:
+shuf_rows_1541:
 	MOVLQSX (R12), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1368:
+shufw_blocks_1542:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -13578,17 +14856,17 @@ shufw_blocks_1368:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1368
+	JB        shufw_blocks_1542
 	ADDQ      DX, R9
 	ADDQ      $0x04, R12
 	DECQ      R11
-	JNZ       shuf_rows_1367
+	JNZ       shuf_rows_1541
 
-shuf_done_1366:
+shuf_done_1540:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1359
+	JNZ  shuf_planes_1533
 	VZEROUPPER
 	RET
 

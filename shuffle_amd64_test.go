@@ -179,7 +179,9 @@ func randomShufCase(r *rand.Rand, width, mid int) *shufCase {
 		c.srcStride = mid + []int{0, 3, 64}[r.IntN(3)]
 	}
 	if r.IntN(3) == 0 { // a list of src rows, as a plane's pad rows repeat or mirror rows
-		c.rows = 1 + r.IntN(6)
+		// Up to 23 rows: more than 8 listed rows before or after the run
+		// take the kernel's path that loads the list (loadListOffsets).
+		c.rows = 1 + r.IntN([]int{6, 24}[r.IntN(2)])
 		c.rowIdx = make([]int32, c.rows)
 		for t := range c.rowIdx {
 			c.rowIdx[t] = int32(r.IntN(4))
