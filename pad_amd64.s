@@ -14441,7 +14441,7 @@ expandw_ret_1498:
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
-TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $0-104
+TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    dstStride+24(FP), DX
@@ -14511,37 +14511,75 @@ shuf_no_run_1507:
 	MOVQ  rows+16(FP), R11
 	SUBQ  run1+96(FP), R11
 	VMOVQ R11, X6
+	MOVQ  run0+88(FP), R12
+	CMPQ  R12, $0x04
+	JA    shufw_list_loads_1508
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R13
+	LEAQ  (DI)(R13*4), DI
+	XORQ  R11, R11
 
-shuf_planes_1508:
-	MOVQ  AX, DI
-	VMOVQ X0, R13
-	VMOVQ X3, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1509
+shuf_offs_1509:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1510
+	MOVLQSX (DI)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, (SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1509
 
-shuf_rows_1510:
-	MOVLQSX (R13), R11
-	IMULQ   BX, R11
+shuf_offs_done_1510:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufw_list_loads_1508
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R13
+	LEAQ (DI)(R13*4), DI
+	XORQ R11, R11
+
+shuf_offs_1511:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1512
+	MOVLQSX (DI)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1511
+
+shuf_offs_done_1512:
+	VMOVDQU (SP), Y0
+	VMOVDQU 32(SP), Y7
+
+shuf_planes_1513:
+	MOVQ    AX, DI
+	VMOVDQA Y0, Y8
+	VMOVQ   X3, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1514
+
+shuf_rows_1515:
+	VMOVQ   X8, R11
 	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
+	VMOVDQU (R11)(R8*1), Y9
+	VMOVDQU (R11)(R9*1), Y10
+	VPERMD  Y9, Y1, Y9
+	VPERMD  Y10, Y2, Y10
+	VMOVDQU Y9, (DI)
+	VMOVDQU Y10, (DI)(R10*1)
 	ADDQ    DX, DI
-	ADDQ    $0x04, R13
+	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1510
+	JNZ     shuf_rows_1515
 
-shuf_done_1509:
+shuf_done_1514:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1511
+	JZ    shuf_done_1516
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1512:
+shuf_rows_1517:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -14551,15 +14589,45 @@ shuf_rows_1512:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1512
+	JNZ     shuf_rows_1517
 
-shuf_done_1511:
-	VMOVQ X7, R13
-	VMOVQ X6, R12
+shuf_done_1516:
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1518
+
+shuf_rows_1519:
+	VMOVQ   X8, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y9
+	VMOVDQU (R11)(R9*1), Y10
+	VPERMD  Y9, Y1, Y9
+	VPERMD  Y10, Y2, Y10
+	VMOVDQU Y9, (DI)
+	VMOVDQU Y10, (DI)(R10*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y8, Y8
+	DECQ    R12
+	JNZ     shuf_rows_1519
+
+shuf_done_1518:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1513
+	VZEROUPPER
+	RET
+
+shufw_list_loads_1508:
+shuf_planes_1520:
+	MOVQ  AX, DI
+	VMOVQ X0, R13
+	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1513
+	JZ    shuf_done_1521
 
-shuf_rows_1514:
+shuf_rows_1522:
 	MOVLQSX (R13), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -14572,28 +14640,68 @@ shuf_rows_1514:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R13
 	DECQ    R12
-	JNZ     shuf_rows_1514
+	JNZ     shuf_rows_1522
 
-shuf_done_1513:
+shuf_done_1521:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1523
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_1524:
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R11
+	DECQ    R12
+	JNZ     shuf_rows_1524
+
+shuf_done_1523:
+	VMOVQ X7, R13
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1525
+
+shuf_rows_1526:
+	MOVLQSX (R13), R11
+	IMULQ   BX, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R13
+	DECQ    R12
+	JNZ     shuf_rows_1526
+
+shuf_done_1525:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1508
+	JNZ  shuf_planes_1520
 	VZEROUPPER
 	RET
 
 shufw_blend_1502:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1515
+	JNE  shufw_list_1527
 
-shuf_planes_1516:
+shuf_planes_1528:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1517
+	JZ    shuf_done_1529
 	MOVQ  CX, R11
 
-shuf_rows_1518:
+shuf_rows_1530:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -14605,147 +14713,6 @@ shuf_rows_1518:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1518
-
-shuf_done_1517:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_1516
-	VZEROUPPER
-	RET
-
-shufw_list_1515:
-	MOVQ    rowIdx+80(FP), DI
-	VMOVQ   DI, X3
-	MOVQ    run0+88(FP), R11
-	VMOVQ   R11, X4
-	XORQ    R12, R12
-	MOVQ    run1+96(FP), R11
-	SUBQ    run0+88(FP), R11
-	VMOVQ   R11, X5
-	JZ      shuf_no_run_1519
-	MOVQ    run0+88(FP), R11
-	MOVLQSX (DI)(R11*4), R12
-	IMULQ   BX, R12
-
-shuf_no_run_1519:
-	VMOVQ R12, X6
-	MOVQ  run1+96(FP), R11
-	LEAQ  (DI)(R11*4), R12
-	VMOVQ R12, X8
-	MOVQ  rows+16(FP), R11
-	SUBQ  run1+96(FP), R11
-	VMOVQ R11, X7
-
-shuf_planes_1520:
-	MOVQ  AX, DI
-	VMOVQ X3, R13
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1521
-
-shuf_rows_1522:
-	MOVLQSX   (R13), R11
-	IMULQ     BX, R11
-	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
-	ADDQ      DX, DI
-	ADDQ      $0x04, R13
-	DECQ      R12
-	JNZ       shuf_rows_1522
-
-shuf_done_1521:
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1523
-	VMOVQ X6, R11
-	ADDQ  CX, R11
-
-shuf_rows_1524:
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R11
-	DECQ      R12
-	JNZ       shuf_rows_1524
-
-shuf_done_1523:
-	VMOVQ X8, R13
-	VMOVQ X7, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1525
-
-shuf_rows_1526:
-	MOVLQSX   (R13), R11
-	IMULQ     BX, R11
-	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
-	ADDQ      DX, DI
-	ADDQ      $0x04, R13
-	DECQ      R12
-	JNZ       shuf_rows_1526
-
-shuf_done_1525:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_1520
-	VZEROUPPER
-	RET
-
-shufw_general_1501:
-	LEAQ    8(DI), R8
-	MOVLQZX (DI), DI
-	IMUL3Q  $0x30, DI, DI
-	ADDQ    R8, DI
-	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1527
-
-shuf_planes_1528:
-	MOVQ  AX, R9
-	MOVQ  rows+16(FP), R11
-	TESTQ R11, R11
-	JZ    shuf_done_1529
-	MOVQ  CX, R10
-
-shuf_rows_1530:
-	MOVQ R8, R12
-
-shufw_blocks_1531:
-	MOVQ      8(R12), R13
-	VMOVDQU   (R10)(R13*1), Y1
-	VMOVDQU   16(R12), Y2
-	VPERMD    Y1, Y2, Y1
-	VBLENDVPS Y2, Y1, Y0, Y1
-	MOVQ      (R12), R13
-	VMOVDQU   Y1, (R9)(R13*1)
-	ADDQ      $0x30, R12
-	CMPQ      R12, DI
-	JB        shufw_blocks_1531
-	ADDQ      DX, R9
-	ADDQ      BX, R10
-	DECQ      R11
 	JNZ       shuf_rows_1530
 
 shuf_done_1529:
@@ -14757,6 +14724,261 @@ shuf_done_1529:
 	RET
 
 shufw_list_1527:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X3
+	MOVQ    run0+88(FP), R11
+	VMOVQ   R11, X4
+	XORQ    R12, R12
+	MOVQ    run1+96(FP), R11
+	SUBQ    run0+88(FP), R11
+	VMOVQ   R11, X5
+	JZ      shuf_no_run_1531
+	MOVQ    run0+88(FP), R11
+	MOVLQSX (DI)(R11*4), R12
+	IMULQ   BX, R12
+
+shuf_no_run_1531:
+	VMOVQ R12, X6
+	MOVQ  run1+96(FP), R11
+	LEAQ  (DI)(R11*4), R12
+	VMOVQ R12, X8
+	MOVQ  rows+16(FP), R11
+	SUBQ  run1+96(FP), R11
+	VMOVQ R11, X7
+	MOVQ  run0+88(FP), R12
+	CMPQ  R12, $0x04
+	JA    shufw_list_loads_1532
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R13
+	LEAQ  (DI)(R13*4), DI
+	XORQ  R11, R11
+
+shuf_offs_1533:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1534
+	MOVLQSX (DI)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, (SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1533
+
+shuf_offs_done_1534:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufw_list_loads_1532
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R13
+	LEAQ (DI)(R13*4), DI
+	XORQ R11, R11
+
+shuf_offs_1535:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1536
+	MOVLQSX (DI)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1535
+
+shuf_offs_done_1536:
+	VMOVDQU (SP), Y3
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_1537:
+	MOVQ    AX, DI
+	VMOVDQA Y3, Y9
+	VMOVQ   X4, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1538
+
+shuf_rows_1539:
+	VMOVQ     X9, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y10
+	VMOVDQU   (R11)(R9*1), Y11
+	VPERMD    Y10, Y1, Y10
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y1, Y10, Y0, Y10
+	VBLENDVPS Y2, Y11, Y0, Y11
+	VMOVDQU   Y10, (DI)
+	VMOVDQU   Y11, (DI)(R10*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R12
+	JNZ       shuf_rows_1539
+
+shuf_done_1538:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1540
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_1541:
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R11
+	DECQ      R12
+	JNZ       shuf_rows_1541
+
+shuf_done_1540:
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1542
+
+shuf_rows_1543:
+	VMOVQ     X9, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y10
+	VMOVDQU   (R11)(R9*1), Y11
+	VPERMD    Y10, Y1, Y10
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y1, Y10, Y0, Y10
+	VBLENDVPS Y2, Y11, Y0, Y11
+	VMOVDQU   Y10, (DI)
+	VMOVDQU   Y11, (DI)(R10*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R12
+	JNZ       shuf_rows_1543
+
+shuf_done_1542:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1537
+	VZEROUPPER
+	RET
+
+shufw_list_loads_1532:
+shuf_planes_1544:
+	MOVQ  AX, DI
+	VMOVQ X3, R13
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1545
+
+shuf_rows_1546:
+	MOVLQSX   (R13), R11
+	IMULQ     BX, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R13
+	DECQ      R12
+	JNZ       shuf_rows_1546
+
+shuf_done_1545:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1547
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_1548:
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R11
+	DECQ      R12
+	JNZ       shuf_rows_1548
+
+shuf_done_1547:
+	VMOVQ X8, R13
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1549
+
+shuf_rows_1550:
+	MOVLQSX   (R13), R11
+	IMULQ     BX, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R13
+	DECQ      R12
+	JNZ       shuf_rows_1550
+
+shuf_done_1549:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1544
+	VZEROUPPER
+	RET
+
+shufw_general_1501:
+	LEAQ    8(DI), R8
+	MOVLQZX (DI), DI
+	IMUL3Q  $0x30, DI, DI
+	ADDQ    R8, DI
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufw_list_1551
+
+shuf_planes_1552:
+	MOVQ  AX, R9
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_1553
+	MOVQ  CX, R10
+
+shuf_rows_1554:
+	MOVQ R8, R12
+
+shufw_blocks_1555:
+	MOVQ      8(R12), R13
+	VMOVDQU   (R10)(R13*1), Y1
+	VMOVDQU   16(R12), Y2
+	VPERMD    Y1, Y2, Y1
+	VBLENDVPS Y2, Y1, Y0, Y1
+	MOVQ      (R12), R13
+	VMOVDQU   Y1, (R9)(R13*1)
+	ADDQ      $0x30, R12
+	CMPQ      R12, DI
+	JB        shufw_blocks_1555
+	ADDQ      DX, R9
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1554
+
+shuf_done_1553:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1552
+	VZEROUPPER
+	RET
+
+shufw_list_1551:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -14765,12 +14987,12 @@ shufw_list_1527:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1532
+	JZ      shuf_no_run_1556
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1532:
+shuf_no_run_1556:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -14778,47 +15000,85 @@ shuf_no_run_1532:
 	MOVQ  rows+16(FP), R10
 	SUBQ  run1+96(FP), R10
 	VMOVQ R10, X5
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufw_list_loads_1557
+	MOVQ  rowIdx+80(FP), R9
+	MOVQ  $0x00000000, R12
+	LEAQ  (R9)(R12*4), R9
+	XORQ  R10, R10
 
-shuf_planes_1533:
-	MOVQ  AX, R9
-	VMOVQ X1, R12
-	VMOVQ X2, R11
-	TESTQ R11, R11
-	JZ    shuf_done_1534
+shuf_offs_1558:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1559
+	MOVLQSX (R9)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1558
 
-shuf_rows_1535:
-	MOVLQSX (R12), R10
-	IMULQ   BX, R10
-	ADDQ    CX, R10
-	MOVQ    R8, R13
+shuf_offs_done_1559:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufw_list_loads_1557
+	MOVQ rowIdx+80(FP), R9
+	MOVQ run1+96(FP), R12
+	LEAQ (R9)(R12*4), R9
+	XORQ R10, R10
 
-shufw_blocks_1536:
-	MOVQ      8(R13), R14
-	VMOVDQU   (R10)(R14*1), Y7
-	VMOVDQU   16(R13), Y8
-	VPERMD    Y7, Y8, Y7
-	VBLENDVPS Y8, Y7, Y0, Y7
-	MOVQ      (R13), R14
-	VMOVDQU   Y7, (R9)(R14*1)
-	ADDQ      $0x30, R13
-	CMPQ      R13, DI
-	JB        shufw_blocks_1536
+shuf_offs_1560:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1561
+	MOVLQSX (R9)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1560
+
+shuf_offs_done_1561:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y6
+
+shuf_planes_1562:
+	MOVQ    AX, R9
+	VMOVDQA Y1, Y7
+	VMOVQ   X2, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1563
+
+shuf_rows_1564:
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+	MOVQ  R8, R12
+
+shufw_blocks_1565:
+	MOVQ      8(R12), R13
+	VMOVDQU   (R10)(R13*1), Y8
+	VMOVDQU   16(R12), Y9
+	VPERMD    Y8, Y9, Y8
+	VBLENDVPS Y9, Y8, Y0, Y8
+	MOVQ      (R12), R13
+	VMOVDQU   Y8, (R9)(R13*1)
+	ADDQ      $0x30, R12
+	CMPQ      R12, DI
+	JB        shufw_blocks_1565
 	ADDQ      DX, R9
-	ADDQ      $0x04, R12
+	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1535
+	JNZ       shuf_rows_1564
 
-shuf_done_1534:
+shuf_done_1563:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1537
+	JZ    shuf_done_1566
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1538:
+shuf_rows_1567:
 	MOVQ R8, R12
 
-shufw_blocks_1539:
+shufw_blocks_1568:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -14828,25 +15088,62 @@ shufw_blocks_1539:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1539
+	JB        shufw_blocks_1568
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1538
+	JNZ       shuf_rows_1567
 
-shuf_done_1537:
-	VMOVQ X6, R12
-	VMOVQ X5, R11
+shuf_done_1566:
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1569
+
+shuf_rows_1570:
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+	MOVQ  R8, R12
+
+shufw_blocks_1571:
+	MOVQ      8(R12), R13
+	VMOVDQU   (R10)(R13*1), Y8
+	VMOVDQU   16(R12), Y9
+	VPERMD    Y8, Y9, Y8
+	VBLENDVPS Y9, Y8, Y0, Y8
+	MOVQ      (R12), R13
+	VMOVDQU   Y8, (R9)(R13*1)
+	ADDQ      $0x30, R12
+	CMPQ      R12, DI
+	JB        shufw_blocks_1571
+	ADDQ      DX, R9
+	VPERMQ    $0x39, Y7, Y7
+	DECQ      R11
+	JNZ       shuf_rows_1570
+
+shuf_done_1569:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1562
+	VZEROUPPER
+	RET
+
+shufw_list_loads_1557:
+shuf_planes_1572:
+	MOVQ  AX, R9
+	VMOVQ X1, R12
+	VMOVQ X2, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1540
+	JZ    shuf_done_1573
 
-shuf_rows_1541:
+shuf_rows_1574:
 	MOVLQSX (R12), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1542:
+shufw_blocks_1575:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -14856,17 +15153,71 @@ shufw_blocks_1542:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1542
+	JB        shufw_blocks_1575
 	ADDQ      DX, R9
 	ADDQ      $0x04, R12
 	DECQ      R11
-	JNZ       shuf_rows_1541
+	JNZ       shuf_rows_1574
 
-shuf_done_1540:
+shuf_done_1573:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1576
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_1577:
+	MOVQ R8, R12
+
+shufw_blocks_1578:
+	MOVQ      8(R12), R13
+	VMOVDQU   (R10)(R13*1), Y7
+	VMOVDQU   16(R12), Y8
+	VPERMD    Y7, Y8, Y7
+	VBLENDVPS Y8, Y7, Y0, Y7
+	MOVQ      (R12), R13
+	VMOVDQU   Y7, (R9)(R13*1)
+	ADDQ      $0x30, R12
+	CMPQ      R12, DI
+	JB        shufw_blocks_1578
+	ADDQ      DX, R9
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1577
+
+shuf_done_1576:
+	VMOVQ X6, R12
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1579
+
+shuf_rows_1580:
+	MOVLQSX (R12), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	MOVQ    R8, R13
+
+shufw_blocks_1581:
+	MOVQ      8(R13), R14
+	VMOVDQU   (R10)(R14*1), Y7
+	VMOVDQU   16(R13), Y8
+	VPERMD    Y7, Y8, Y7
+	VBLENDVPS Y8, Y7, Y0, Y7
+	MOVQ      (R13), R14
+	VMOVDQU   Y7, (R9)(R14*1)
+	ADDQ      $0x30, R13
+	CMPQ      R13, DI
+	JB        shufw_blocks_1581
+	ADDQ      DX, R9
+	ADDQ      $0x04, R12
+	DECQ      R11
+	JNZ       shuf_rows_1580
+
+shuf_done_1579:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1533
+	JNZ  shuf_planes_1572
 	VZEROUPPER
 	RET
 

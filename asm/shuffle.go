@@ -127,7 +127,7 @@ func genRowsShuffle() {
 		Label(list)
 		la := loadRowListArgs(ss)
 		slow := newLabel("shuf_list_loads")
-		lo := loadListOffsets(ss, listOffsets, slow)
+		lo := loadListOffsets(ss, listOffsets, 8, slow)
 		planeLoop(d0, s0, dp, sp, planes, d, func() { listedRowsFromOffsets(la, lo, s0, ss, s, limit, body, step) })
 		Label(slow)
 		planeLoop(d0, s0, dp, sp, planes, d, func() { listedRows(la, s0, ss, s, limit, body, step) })
@@ -269,6 +269,7 @@ func genRowsShuffleDwords() {
 		"",
 		"tab is a wordShuffle (shuffle.go); rows, planes >= 1, tab.n >= 1. It",
 		"requires AVX2.")
+	listOffsets := AllocLocal(64)
 	d := Load(Param("dst"), gp())
 	s := Load(Param("src"), gp())
 	ds := Load(Param("dstStride"), gp())
@@ -294,6 +295,10 @@ func genRowsShuffleDwords() {
 		planeLoop(d, s, dp, sp, planes, dr, func() { stridedRows(s, ss, row, nil, anyRow, step) })
 		Label(list)
 		la := loadRowListArgs(ss)
+		slow := newLabel("shufw_list_loads")
+		lo := loadListOffsets(ss, listOffsets, 4, slow)
+		planeLoop(d, s, dp, sp, planes, dr, func() { listedRowsFromOffsets(la, lo, s, ss, row, nil, anyRow, step) })
+		Label(slow)
 		planeLoop(d, s, dp, sp, planes, dr, func() { listedRows(la, s, ss, row, nil, anyRow, step) })
 	}
 
@@ -463,22 +468,26 @@ func loadRowListArgs(ss reg.Register) rowListArgs {
 	return a
 }
 
-// listOffsets holds in two ZMM registers the src offsets (rowIdx[r] *
-// srcStride) of the listed rows before the run (lanes in order) and after
-// it: with up to 8 of each, a listed row takes its address from a
-// register. An address that waits for a load of the list made each listed
-// row cost about as much as three others (suite case c, two listed rows
-// of 16 a plane: 1.23x the memmove of the output against 0.99x).
-type listOffsets struct{ head, tail reg.VecVirtual }
+// listOffsets holds in two vector registers of lanes qwords (8 in a ZMM,
+// 4 in a YMM) the src offsets (rowIdx[r] * srcStride) of the listed rows
+// before the run (lanes in order) and after it: with up to lanes of each,
+// a listed row takes its address from a register. An address that waits
+// for a load of the list made each listed row cost about as much as three
+// others (suite case c, two listed rows of 16 a plane: 1.24x the memmove
+// of the output against 0.97x).
+type listOffsets struct {
+	head, tail reg.VecVirtual
+	lanes      int
+}
 
 // loadListOffsets emits the building of the list offsets in the frame
-// buf (128 bytes) and their loads, once per call; it jumps to slow when
-// more than 8 rows come before or after the run.
-func loadListOffsets(ss reg.Register, buf Mem, slow string) listOffsets {
+// buf (16*lanes bytes) and their loads, once per call; it jumps to slow
+// when more than lanes rows come before or after the run.
+func loadListOffsets(ss reg.Register, buf Mem, lanes int, slow string) listOffsets {
 	li, i, n, x := gp(), gp(), gp(), gp()
 	fill := func(start Op, count func(), off int) {
 		count()
-		CMPQ(n, U8(8))
+		CMPQ(n, U8(lanes))
 		JA(LabelRef(slow))
 		Load(Param("rowIdx"), li)
 		MOVQ(start, x)
@@ -499,26 +508,43 @@ func loadListOffsets(ss reg.Register, buf Mem, slow string) listOffsets {
 	fill(paramMem("run1"), func() {
 		Load(Param("rows"), n)
 		SUBQ(paramMem("run1"), n)
-	}, 64)
-	o := listOffsets{ZMM(), ZMM()}
-	VMOVDQU64(buf, o.head)
-	VMOVDQU64(Mem{Base: buf.Base, Disp: buf.Disp + 64}, o.tail)
+	}, 8*lanes)
+	tail := Mem{Base: buf.Base, Disp: buf.Disp + 8*lanes}
+	if lanes == 8 {
+		o := listOffsets{ZMM(), ZMM(), lanes}
+		VMOVDQU64(buf, o.head)
+		VMOVDQU64(tail, o.tail)
+		return o
+	}
+	o := listOffsets{YMM(), YMM(), lanes}
+	VMOVDQU(buf, o.head)
+	VMOVDQU(tail, o.tail)
 	return o
 }
 
 // listedRowsFromOffsets is listedRows with the listed rows' src offsets in
 // registers (loadListOffsets): each row takes lane 0 and rotates the next
-// one in.
+// one in (VALIGNQ; VPERMQ in a YMM).
 func listedRowsFromOffsets(a rowListArgs, o listOffsets, s0, ss, row, limit reg.Register, body func(checked bool), step func()) {
-	n, cur := gp(), ZMM()
+	n := gp()
+	var cur reg.VecVirtual
+	copyIn := func(v reg.VecVirtual) { VMOVDQA64(v, cur) }
+	rotate := func() { VALIGNQ(U8(1), cur, cur, cur) }
+	if o.lanes == 8 {
+		cur = ZMM()
+	} else {
+		cur = YMM()
+		copyIn = func(v reg.VecVirtual) { VMOVDQA(v, cur) }
+		rotate = func() { VPERMQ(U8(0x39), cur, cur) }
+	}
 	listed := func() {
 		VMOVQ(cur.AsX(), row)
 		ADDQ(s0, row)
 		body(true)
 		step()
-		VALIGNQ(U8(1), cur, cur, cur)
+		rotate()
 	}
-	VMOVDQA64(o.head, cur)
+	copyIn(o.head)
 	VMOVQ(a.head, n)
 	rowsOf(n, func() {}, listed)
 	VMOVQ(a.mid, n)
@@ -526,7 +552,7 @@ func listedRowsFromOffsets(a rowListArgs, o listOffsets, s0, ss, row, limit reg.
 		VMOVQ(a.midOff, row)
 		ADDQ(s0, row)
 	}, body, step)
-	VMOVDQA64(o.tail, cur)
+	copyIn(o.tail)
 	VMOVQ(a.tail, n)
 	rowsOf(n, func() {}, listed)
 }
