@@ -119,10 +119,43 @@ func genRowsExpand(dwords bool) {
 	JB(LabelRef(singles))
 	Label(quads) // while 256 or more bytes are left, four whole blocks
 	{
+		// The blocks' src offsets are running sums of their masks' counts,
+		// worked out beside the chain through s, which takes one addition
+		// a turn: with the four additions on it, suite case a (its table
+		// in L2) took 1.08x the memmove of its output, with one 1.01x.
 		ms := []reg.GPVirtual{mask(0), mask(1), mask(2), mask(3)}
+		var ks [4]reg.OpmaskVirtual
 		for i, m := range ms {
-			block(m, 64*i, nil)
+			ks[i] = kreg()
+			if dwords {
+				KMOVW(m.As32(), ks[i])
+			} else {
+				KMOVQ(m, ks[i])
+			}
+			POPCNTQ(m, m)
 		}
+		for i := 1; i < 4; i++ {
+			ADDQ(ms[i-1], ms[i]) // the units before block i+1
+		}
+		unit := uint8(1)
+		if dwords {
+			unit = 4
+		}
+		for i := range ms {
+			z := ZMM()
+			VMOVDQA64(zpat, z)
+			src := at(s, 0)
+			if i > 0 {
+				src = Mem{Base: s, Index: ms[i-1], Scale: unit}
+			}
+			if dwords {
+				VPEXPANDD(src, ks[i], z)
+			} else {
+				VPEXPANDB(src, ks[i], z)
+			}
+			VMOVDQA64(z, at(d, 64*i))
+		}
+		LEAQ(Mem{Base: s, Index: ms[3], Scale: unit}, s)
 		ADDQ(U8(4*scale), tp)
 		wrap()
 		ADDQ(U32(256), d)
