@@ -14074,40 +14074,40 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 
 lines_more_1478:
 	VMOVDQU8 Z2, K1, (AX)
-	MOVQ     DI, DX
-	SHLQ     $0x06, DX
-	LEAQ     64(SI)(DX*1), DX
+	SHLQ     $0x06, DI
+	LEAQ     64(SI)(DI*1), DX
 	LEAQ     64(SI), SI
-	MOVQ     SI, DI
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
 	JB       lines_single_1481
 
 lines_pairs_1480:
-	TESTB     $0x80, (DI)
+	TESTB     $0x80, (SI)
 	JZ        lines_noadv_1483
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
 lines_noadv_1483:
-	VMOVDQU64 (DI), Z2
+	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
-	TESTB     $0x80, 64(DI)
+	TESTB     $0x80, 64(SI)
 	JZ        lines_noadv_1484
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
 lines_noadv_1484:
-	VMOVDQU64 64(DI), Z2
+	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
-	ADDQ      $0x00000080, DI
-	CMPQ      DI, DX
-	CMOVQEQ   SI, DI
+	ADDQ      $0x00000080, SI
+	MOVQ      SI, R8
+	SUBQ      DI, R8
+	CMPQ      SI, DX
+	CMOVQCC   R8, SI
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
@@ -14116,28 +14116,28 @@ lines_noadv_1484:
 lines_single_1481:
 	CMPQ      BX, $0x01
 	JE        lines_last_1482
-	TESTB     $0x80, (DI)
+	TESTB     $0x80, (SI)
 	JZ        lines_noadv_1485
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
 lines_noadv_1485:
-	VMOVDQU64 (DI), Z2
+	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
-	ADDQ      $0x40, DI
+	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
 lines_last_1482:
-	TESTB     $0x80, (DI)
+	TESTB     $0x80, (SI)
 	JZ        lines_noadv_1486
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
 lines_noadv_1486:
-	VMOVDQU64 (DI), Z2
+	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 

@@ -837,8 +837,8 @@ func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int,
 func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 
 // rowsLinesAVX512 makes n 64-byte blocks from dst rounded down to a multiple of
-// 64 by a periodic table of entries+1 entries of 64 indexes (entries
-// even, the last entry a copy of the first). The window of block j is
+// 64 by a periodic table of entries+2 entries of 64 indexes (the last
+// two copies of the first two). The window of block j is
 // the 128 bytes prev ++ cur of two aligned 64-byte blocks of src, at
 // offsets first and cur from src for block 0; block j > 0 whose entry
 // has bit 7 of its first index set moves the window on by 64 bytes.
@@ -863,7 +863,7 @@ func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, widt
 //		}
 //	}
 //
-// src+first and src+cur are 64-byte aligned, n >= 1. It requires
+// src+first and src+cur are 64-byte aligned, n >= 1, entries >= 2. It requires
 // AVX-512 F, BW and VBMI.
 //
 //go:noescape

@@ -21,9 +21,9 @@ const (
 )
 
 // linesTable is the table of one pair of phases, in the kernel's form:
-// entries+1 entries (entries the period, or twice an odd period, so that
-// the kernel makes two blocks a turn; the last entry a copy of the
-// first), each the index of each byte of its block in its 128-byte window
+// entries+2 entries (entries the period, 2 for a period of 1; the last
+// two copies of the first two, so that the kernel's pairs of blocks may
+// run past the period's end), each the index of each byte of its block in its 128-byte window
 // (tab[64e:64e+64]), bit 7 of the first set where the window moves on by
 // 64 bytes before the block.
 type linesTable struct {
@@ -100,7 +100,7 @@ func buildLinesSet(l *rowList, t *shuffleTable, width, srcStride, rowOff, dstPla
 		cd: l.run0 * width & 63, gd: gcd64(dstPlane), cs: (rowOff + int(l.idx[l.run0])*srcStride) & 63, gs: gcd64(srcPlane)}
 	g.dShift, g.sShift = bits.TrailingZeros(uint(g.gd)), bits.TrailingZeros(uint(g.gs))
 	count := 64 / g.gd * (64 / g.gs)
-	if count*(linesEntries(period)+1)*64 > linesMaxBytes {
+	if count*(period+2)*64 > linesMaxBytes {
 		return nil
 	}
 	for a := 0; a < 64; a += g.gd {
@@ -122,11 +122,6 @@ func linesPeriod(width, srcStride int) int {
 	return lcm(64/gcd64(width), 64/gcd64(srcStride)) * width / 64
 }
 
-// linesEntries is the number of distinct entries of a table of the
-// period: the kernel makes two blocks a turn, so an odd period is
-// written twice.
-func linesEntries(period int) int { return period + period%2*period }
-
 // linesTableOf builds the table of rows of width bytes by the shuffle
 // table t, srcStride bytes apart in src, whose first output byte is at
 // phase dph of a line and first input byte at phase sph; nil if a block
@@ -145,8 +140,8 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 	// Entry e is made from block period+e, whose bytes are all at o >= 0;
 	// block e is the same, one period of rows (a multiple of 64 input
 	// bytes) earlier.
-	entries := linesEntries(period)
-	gt := &linesTable{tab: make([]byte, 64*(entries+1)), period: period, entries: entries, advs: make([]int, period)}
+	entries := max(period, 2) // the kernel's pairs need two
+	gt := &linesTable{tab: make([]byte, 64*(entries+2)), period: period, entries: entries, advs: make([]int, period)}
 	shift := period * 64 / width * srcStride
 	last := top(period - 1)
 	for e := range period {
@@ -174,7 +169,7 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 			gt.advs[e] = gt.advs[e-1] + adv
 		}
 	}
-	for e := period; e <= entries; e++ {
+	for e := period; e < entries+2; e++ {
 		copy(gt.tab[64*e:][:64], gt.tab[64*(e-period):])
 	}
 	gt.cur = top(period) - shift - sph

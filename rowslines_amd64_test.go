@@ -24,14 +24,15 @@ type linesCall struct {
 }
 
 func randomLinesCall(r *rand.Rand) linesCall {
-	c := linesCall{entries: 2 * (1 + r.IntN(40)), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
+	c := linesCall{entries: 2 + r.IntN(80), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
 	if r.IntN(4) == 0 {
 		c.n = 1 + r.IntN(6) // the kernel's first, pair and single steps
 	}
 	// Any byte: the kernel reads 7 bits of an index; bit 7 of an entry's
-	// first byte is its advance flag. The last entry repeats the first.
-	c.tab = randomBytes(r, 64*(c.entries+1))
-	copy(c.tab[64*c.entries:], c.tab[:64])
+	// first byte is its advance flag. The last two entries repeat the
+	// first two.
+	c.tab = randomBytes(r, 64*(c.entries+2))
+	copy(c.tab[64*c.entries:], c.tab[:128])
 	c.head, c.tail = ^uint64(0)<<r.IntN(64), ^uint64(0)>>r.IntN(64)
 	if r.IntN(4) == 0 {
 		c.head, c.tail = ^uint64(0), ^uint64(0)
@@ -70,13 +71,15 @@ func (c linesCall) check(t *testing.T, a *guardArena, kernel linesKernel) {
 		dst, _ := a.place(0, len(want), 0, end)
 		src, _ := a.place(1, len(in), 0, end)
 		copy(src, in)
+		tab, _ := a.place(2, len(c.tab), 0, end) // an entry past the copies faults
+		copy(tab, c.tab)
 		for i := range dst {
 			dst[i] = 0xA5
 		}
 		func() {
 			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			defer a.catchFault(t, func() string { return fmt.Sprintf("rowsLines %v, %s", c, guardPass(end)) })
-			kernel(&dst[off], &src[0], cur, first, c.n, &c.tab[0], c.entries, c.head, c.tail)
+			kernel(&dst[off], &src[0], cur, first, c.n, &tab[0], c.entries, c.head, c.tail)
 		}()
 		if !bytes.Equal(dst, want) {
 			t.Fatalf("rowsLines %v, %s: %s", c, guardPass(end), gridFirstDiff(dst, want))
@@ -92,12 +95,12 @@ func linesKernelOrSkip(t *testing.T) linesKernel {
 }
 
 // TestRowsLinesKernel checks the lines kernel against its Go version
-// on random tables, with its output and the blocks its windows span
-// against guard pages: reading one line more than the windows, or
-// storing outside the masks, fails.
+// on random tables, with its output, the blocks its windows span and the
+// table against guard pages: reading one line more than the windows or
+// one entry past the table, or storing outside the masks, fails.
 func TestRowsLinesKernel(t *testing.T) {
 	kernel := linesKernelOrSkip(t)
-	a := newGuardArena(t, 2, 64*301)
+	a := newGuardArena(t, 3, 64*301)
 	r := rand.New(rand.NewPCG(7, 7))
 	calls := 3000
 	if testing.Short() {
@@ -112,7 +115,7 @@ func FuzzRowsLines(f *testing.F) {
 	f.Add(uint64(1), uint64(2))
 	f.Fuzz(func(t *testing.T, a, b uint64) {
 		kernel := linesKernelOrSkip(t)
-		randomLinesCall(rand.New(rand.NewPCG(a, b))).check(t, newGuardArena(t, 2, 64*301), kernel)
+		randomLinesCall(rand.New(rand.NewPCG(a, b))).check(t, newGuardArena(t, 3, 64*301), kernel)
 	})
 }
 

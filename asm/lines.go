@@ -18,8 +18,8 @@ func genRowsLines() {
 	name := "rowsLinesAVX512"
 	kernel(name, "func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64)",
 		name+" makes n 64-byte blocks from dst rounded down to a multiple of",
-		"64 by a periodic table of entries+1 entries of 64 indexes (entries",
-		"even, the last entry a copy of the first). The window of block j is",
+		"64 by a periodic table of entries+2 entries of 64 indexes (the last",
+		"two copies of the first two). The window of block j is",
 		"the 128 bytes prev ++ cur of two aligned 64-byte blocks of src, at",
 		"offsets first and cur from src for block 0; block j > 0 whose entry",
 		"has bit 7 of its first index set moves the window on by 64 bytes.",
@@ -29,7 +29,7 @@ func genRowsLines() {
 		"",
 		"\tprev, cur := src[first:], src[cur:]\n\tfor j := 0; j < n; j++ {\n\t\tx := tab[64*(j%entries):][:64]\n\t\tif j > 0 && x[0]&0x80 != 0 {\n\t\t\tprev, cur = cur, cur[64:]\n\t\t}\n\t\tfor i := 0; i < 64; i++ {\n\t\t\tif stored(j, i) {\n\t\t\t\tif k := x[i] & 127; k < 64 {\n\t\t\t\t\tdst[64*j+i] = prev[k]\n\t\t\t\t} else {\n\t\t\t\t\tdst[64*j+i] = cur[k-64]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
 		"",
-		"src+first and src+cur are 64-byte aligned, n >= 1. It requires",
+		"src+first and src+cur are 64-byte aligned, n >= 1, entries >= 2. It requires",
 		"AVX-512 F, BW and VBMI.")
 	d := Load(Param("dst"), gp())
 	ANDQ(I32(-64), d)
@@ -59,14 +59,16 @@ func genRowsLines() {
 
 	Label(more)
 	VMOVDQU8(blk, head, at(d, 0))
-	// Blocks 1, 2, ... take entries 1, 2, ..., entries (the copy of entry
-	// 0), then 1 again: tp runs from wrap to end, two entries a turn.
-	end, wrap, tp := gp(), gp(), gp()
-	MOVQ(entries, end)
-	SHLQ(U8(6), end)
-	LEAQ(Mem{Base: tab, Index: end, Scale: 1, Disp: 64}, end)
-	LEAQ(at(tab, 64), wrap)
-	MOVQ(wrap, tp)
+	// Blocks 1, 2, ... take entries 1, 2, ..., two a turn; a pair that
+	// starts at entries (the copy of entry 0) or beyond moves back by
+	// the period (span bytes): an odd period's pairs run over its end
+	// into the copy of entry 1 (tables a period long, not two: suite case
+	// g's four tables of 29 entries stay in L1 between planes).
+	end, span, tp := gp(), gp(), gp()
+	MOVQ(entries, span)
+	SHLQ(U8(6), span)
+	LEAQ(Mem{Base: tab, Index: span, Scale: 1, Disp: 64}, end)
+	LEAQ(at(tab, 64), tp)
 	ADDQ(U8(64), d)
 	DECQ(n) // the blocks after the first, the last stored under tail
 
@@ -95,8 +97,11 @@ func genRowsLines() {
 	block(0, false)
 	block(64, false)
 	ADDQ(U32(128), tp)
+	back := gp()
+	MOVQ(tp, back)
+	SUBQ(span, back)
 	CMPQ(tp, end)
-	CMOVQEQ(wrap, tp)
+	CMOVQCC(back, tp)
 	ADDQ(U32(128), d)
 	SUBQ(U8(2), n)
 	CMPQ(n, U8(3))
@@ -106,7 +111,7 @@ func genRowsLines() {
 	CMPQ(n, U8(1))
 	JE(LabelRef(last))
 	block(0, false)
-	ADDQ(U8(64), tp) // from an odd entry (pairs start at 1), so not past the copy of entry 0
+	ADDQ(U8(64), tp) // at most the copy of entry 1
 	ADDQ(U8(64), d)
 	Label(last)
 	block(0, true)
