@@ -61,6 +61,13 @@ func TestRepCopies(t *testing.T) {
 			t.Errorf("repCopies(n %d, dst phase %d) = %v, want %v", c.n, addrPhase(dst), got, c.want)
 		}
 	}
+	// Overlapping ranges in phase (a forward copy of a period): memmove.
+	if repCopies(ks, buf[64:][:8192], buf[:8192]) || repCopies(ks, buf[:8192], buf[64:][:8192]) {
+		t.Error("repCopies with dst and src overlapping")
+	}
+	if !repCopies(ks, buf[8192:][:8192], buf[:8192]) {
+		t.Error("repCopies of adjacent ranges")
+	}
 	if repCopies(&asmKernels{}, buf[8192:][:4096], src[:4096]) {
 		t.Error("repCopies without copyRep")
 	}
