@@ -42,8 +42,8 @@ package pad
 //     (long fills, copies of whole rows) and a zero value (a clear, not a
 //     fill); one case in three as the biggest outputs run (streaming
 //     stores, withStreaming), one in three with REP MOVSB for the copies
-//     whose dst and src share their phase (withRepCopies). An empty row (n = 0) is padded in constant
-//     mode only.
+//     whose dst and src share their phase (withRepCopies). An empty row
+//     (n = 0) is padded in constant mode only.
 //
 // Reduced grid (-short, -race, or PAD_GRID=reduced; PAD_GRID=full forces
 // the full one): every length still, but for fill, copy and reverse 8

@@ -6,6 +6,12 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
+// wideLongMid is the middle length from which the wide kernel copies by
+// aligned loads and stores (copyShifted) rather than vector by vector:
+// from 256 bytes, suite case j's 768-byte middles took 1.08x the memmove
+// of their output instead of 1.16x (1 KiB: the old copy loop's threshold).
+const wideLongMid = 256
+
 // genRowsWide emits rowsWideAVX512: rows of at least 128 bytes whose pads
 // are at most 64 bytes each, in any mode. The first and the last 64 bytes
 // of a row hold the pads; each is one VPERMI2B over the first and the last
@@ -13,12 +19,6 @@ import (
 // with the value, and one store. The bytes between are a plain copy. A row
 // takes about width/64 stores, where the rows kernels store each pad
 // separately, over the copy.
-// wideLongMid is the middle length from which the wide kernel copies by
-// aligned loads and stores (copyShifted) rather than vector by vector:
-// from 256 bytes, suite case j's 768-byte middles took 1.08x the memmove
-// of their output instead of 1.16x (1 KiB: the old copy loop's threshold).
-const wideLongMid = 256
-
 func genRowsWide() {
 	name := "rowsWideAVX512"
 	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
@@ -193,7 +193,7 @@ func (w wideTable) permute(wH, wT, idx reg.VecVirtual, take reg.Register, out re
 	VPBLENDMB(out, w.zpat, take, out)
 }
 
-// copyShifted copies n > 256 bytes from s to d by 64-byte-aligned loads
+// copyShifted copies n >= 64 bytes from s to d by 64-byte-aligned loads
 // and stores: each aligned block of d is one VPERMT2B of the two aligned
 // src blocks that hold its bytes (the same block twice when d and s are
 // in the same phase). The first and the last 64 bytes are unaligned
