@@ -261,20 +261,19 @@ func gridKernelCalls(ks asmKernels, g gridDensity, f func(c *gridCall)) {
 						c.call = func(dst *byte, in []*byte) { ks.copy(dst, in[0], n) }
 					}
 					f(&c)
-					if !rev && ks.copyRep != nil {
-						next("copyRep", k, n, off, n)
+					// The other copy kernels, where the CPU has them.
+					for _, other := range []struct {
+						name string
+						copy func(dst, src *byte, n int)
+					}{{"copyRep", ks.copyRep}, {"copyStream", ks.copyStream}} {
+						if rev || other.copy == nil {
+							continue
+						}
+						next(other.name, k, n, off, n)
 						c.in = append(c.in, src)
 						c.args = fmt.Sprintf("n %d", n)
 						setWant(func(w []byte) { copy(w, src) })
-						c.call = func(dst *byte, in []*byte) { ks.copyRep(dst, in[0], n) }
-						f(&c)
-					}
-					if !rev && ks.copyStream != nil {
-						next("copyStream", k, n, off, n)
-						c.in = append(c.in, src)
-						c.args = fmt.Sprintf("n %d", n)
-						setWant(func(w []byte) { copy(w, src) })
-						c.call = func(dst *byte, in []*byte) { ks.copyStream(dst, in[0], n) }
+						c.call = func(dst *byte, in []*byte) { other.copy(dst, in[0], n) }
 						f(&c)
 					}
 				}

@@ -10499,13 +10499,13 @@ shuf_done_1106:
 shuf_list_loads_1092:
 shuf_planes_1108:
 	MOVQ  DX, AX
-	VMOVQ X3, R14
-	VMOVQ X4, R8
-	TESTQ R8, R8
+	VMOVQ X3, R8
+	VMOVQ X4, R14
+	TESTQ R14, R14
 	JZ    shuf_done_1109
 
 shuf_rows_1110:
-	MOVLQSX   (R14), CX
+	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z9
@@ -10517,22 +10517,22 @@ shuf_rows_1110:
 	VPERMB    Z10, Z1, K6, Z9
 	VMOVDQU8  Z9, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R14
-	DECQ      R8
+	ADDQ      $0x04, R8
+	DECQ      R14
 	JNZ       shuf_rows_1110
 
 shuf_done_1109:
-	VMOVQ X5, R8
-	TESTQ R8, R8
+	VMOVQ X5, R14
+	TESTQ R14, R14
 	JZ    shuf_run_done_1111
 	VMOVQ X6, CX
 	ADDQ  R9, CX
-	LEAQ  -1(R8), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
+	LEAQ  -1(R14), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
 	JHI   shuf_run_checked_1112
-	TESTQ R8, R8
+	TESTQ R14, R14
 	JZ    shuf_done_1113
 
 shuf_rows_1114:
@@ -10546,14 +10546,14 @@ shuf_rows_1114:
 	VMOVDQU8  Z9, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      R8
+	DECQ      R14
 	JNZ       shuf_rows_1114
 
 shuf_done_1113:
 	JMP shuf_run_done_1111
 
 shuf_run_checked_1112:
-	TESTQ R8, R8
+	TESTQ R14, R14
 	JZ    shuf_done_1115
 
 shuf_rows_1116:
@@ -10567,18 +10567,18 @@ shuf_rows_1116:
 	VMOVDQU8  Z9, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      R8
+	DECQ      R14
 	JNZ       shuf_rows_1116
 
 shuf_done_1115:
 shuf_run_done_1111:
-	VMOVQ X8, R14
-	VMOVQ X7, R8
-	TESTQ R8, R8
+	VMOVQ X8, R8
+	VMOVQ X7, R14
+	TESTQ R14, R14
 	JZ    shuf_done_1117
 
 shuf_rows_1118:
-	MOVLQSX   (R14), CX
+	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z9
@@ -10590,8 +10590,8 @@ shuf_rows_1118:
 	VPERMB    Z10, Z1, K6, Z9
 	VMOVDQU8  Z9, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R14
-	DECQ      R8
+	ADDQ      $0x04, R8
+	DECQ      R14
 	JNZ       shuf_rows_1118
 
 shuf_done_1117:
@@ -10861,13 +10861,13 @@ shuf_done_1148:
 shuf_list_loads_1130:
 shuf_planes_1152:
 	MOVQ  DX, AX
-	VMOVQ X3, R8
-	VMOVQ X4, DI
-	TESTQ DI, DI
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1153
 
 shuf_rows_1154:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -10885,22 +10885,22 @@ shuf_loaded_1156:
 	VPBLENDMB Z8, Z2, K6, Z9
 	VMOVDQU8  Z9, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1154
 
 shuf_done_1153:
-	VMOVQ X13, DI
-	TESTQ DI, DI
+	VMOVQ X13, R8
+	TESTQ R8, R8
 	JZ    shuf_run_done_1157
 	VMOVQ X14, CX
 	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
 	JHI   shuf_run_checked_1158
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1159
 
 shuf_rows_1160:
@@ -10916,14 +10916,14 @@ shuf_rows_1160:
 	VMOVDQU8  Z11, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1160
 
 shuf_done_1159:
 	JMP shuf_run_done_1157
 
 shuf_run_checked_1158:
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1161
 
 shuf_rows_1162:
@@ -10943,18 +10943,18 @@ shuf_loaded_1164:
 	VMOVDQU8  Z17, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1162
 
 shuf_done_1161:
 shuf_run_done_1157:
-	VMOVQ X16, R8
-	VMOVQ X15, DI
-	TESTQ DI, DI
+	VMOVQ X16, DI
+	VMOVQ X15, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1165
 
 shuf_rows_1166:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -10972,8 +10972,8 @@ shuf_loaded_1168:
 	VPBLENDMB Z8, Z2, K6, Z19
 	VMOVDQU8  Z19, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1166
 
 shuf_done_1165:
@@ -11219,13 +11219,13 @@ shuf_done_1198:
 shuf_list_loads_1180:
 shuf_planes_1202:
 	MOVQ  DX, AX
-	VMOVQ X1, R8
-	VMOVQ X7, DI
-	TESTQ DI, DI
+	VMOVQ X1, DI
+	VMOVQ X7, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1203
 
 shuf_rows_1204:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -11239,22 +11239,22 @@ shuf_loaded_1206:
 	VPBLENDMB Z6, Z2, K5, Z5
 	VMOVDQU8  Z5, K3, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1204
 
 shuf_done_1203:
-	VMOVQ X8, DI
-	TESTQ DI, DI
+	VMOVQ X8, R8
+	TESTQ R8, R8
 	JZ    shuf_run_done_1207
 	VMOVQ X9, CX
 	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
 	JHI   shuf_run_checked_1208
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1209
 
 shuf_rows_1210:
@@ -11266,14 +11266,14 @@ shuf_rows_1210:
 	VMOVDQU8  Z12, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1210
 
 shuf_done_1209:
 	JMP shuf_run_done_1207
 
 shuf_run_checked_1208:
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1211
 
 shuf_rows_1212:
@@ -11289,18 +11289,18 @@ shuf_loaded_1214:
 	VMOVDQU8  Z13, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1212
 
 shuf_done_1211:
 shuf_run_done_1207:
-	VMOVQ X11, R8
-	VMOVQ X10, DI
-	TESTQ DI, DI
+	VMOVQ X11, DI
+	VMOVQ X10, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1215
 
 shuf_rows_1216:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -11314,8 +11314,8 @@ shuf_loaded_1218:
 	VPBLENDMB Z6, Z2, K5, Z14
 	VMOVDQU8  Z14, K3, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1216
 
 shuf_done_1215:
@@ -11570,13 +11570,13 @@ shuf_done_1248:
 shuf_list_loads_1230:
 shuf_planes_1252:
 	MOVQ  DX, AX
-	VMOVQ X3, R8
-	VMOVQ X4, DI
-	TESTQ DI, DI
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1253
 
 shuf_rows_1254:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -11591,22 +11591,22 @@ shuf_loaded_1256:
 	VPERMB    Z9, Z1, K6, Z10
 	VMOVDQU8  Z10, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1254
 
 shuf_done_1253:
-	VMOVQ X5, DI
-	TESTQ DI, DI
+	VMOVQ X5, R8
+	TESTQ R8, R8
 	JZ    shuf_run_done_1257
 	VMOVQ X6, CX
 	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
 	JHI   shuf_run_checked_1258
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1259
 
 shuf_rows_1260:
@@ -11619,14 +11619,14 @@ shuf_rows_1260:
 	VMOVDQU8  Z10, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1260
 
 shuf_done_1259:
 	JMP shuf_run_done_1257
 
 shuf_run_checked_1258:
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1261
 
 shuf_rows_1262:
@@ -11643,18 +11643,18 @@ shuf_loaded_1264:
 	VMOVDQU8  Z10, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1262
 
 shuf_done_1261:
 shuf_run_done_1257:
-	VMOVQ X8, R8
-	VMOVQ X7, DI
-	TESTQ DI, DI
+	VMOVQ X8, DI
+	VMOVQ X7, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1265
 
 shuf_rows_1266:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -11669,8 +11669,8 @@ shuf_loaded_1268:
 	VPERMB    Z9, Z1, K6, Z10
 	VMOVDQU8  Z10, K4, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1266
 
 shuf_done_1265:
@@ -11904,13 +11904,13 @@ shuf_done_1298:
 shuf_list_loads_1280:
 shuf_planes_1302:
 	MOVQ  DX, AX
-	VMOVQ X1, R8
-	VMOVQ X3, DI
-	TESTQ DI, DI
+	VMOVQ X1, DI
+	VMOVQ X3, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1303
 
 shuf_rows_1304:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -11922,22 +11922,22 @@ shuf_loaded_1306:
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU8  Z9, K3, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1304
 
 shuf_done_1303:
-	VMOVQ X4, DI
-	TESTQ DI, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
 	JZ    shuf_run_done_1307
 	VMOVQ X5, CX
 	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
 	JHI   shuf_run_checked_1308
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1309
 
 shuf_rows_1310:
@@ -11947,14 +11947,14 @@ shuf_rows_1310:
 	VMOVDQU8  Z9, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1310
 
 shuf_done_1309:
 	JMP shuf_run_done_1307
 
 shuf_run_checked_1308:
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1311
 
 shuf_rows_1312:
@@ -11968,18 +11968,18 @@ shuf_loaded_1314:
 	VMOVDQU8  Z9, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1312
 
 shuf_done_1311:
 shuf_run_done_1307:
-	VMOVQ X7, R8
-	VMOVQ X6, DI
-	TESTQ DI, DI
+	VMOVQ X7, DI
+	VMOVQ X6, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1315
 
 shuf_rows_1316:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -11991,8 +11991,8 @@ shuf_loaded_1318:
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU8  Z9, K3, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1316
 
 shuf_done_1315:
@@ -12226,13 +12226,13 @@ shuf_done_1348:
 shuf_list_loads_1330:
 shuf_planes_1352:
 	MOVQ  DX, AX
-	VMOVQ X1, R8
-	VMOVQ X3, DI
-	TESTQ DI, DI
+	VMOVQ X1, DI
+	VMOVQ X3, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1353
 
 shuf_rows_1354:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -12244,22 +12244,22 @@ shuf_loaded_1356:
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1354
 
 shuf_done_1353:
-	VMOVQ X4, DI
-	TESTQ DI, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
 	JZ    shuf_run_done_1357
 	VMOVQ X5, CX
 	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
 	JHI   shuf_run_checked_1358
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1359
 
 shuf_rows_1360:
@@ -12269,14 +12269,14 @@ shuf_rows_1360:
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1360
 
 shuf_done_1359:
 	JMP shuf_run_done_1357
 
 shuf_run_checked_1358:
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    shuf_done_1361
 
 shuf_rows_1362:
@@ -12290,18 +12290,18 @@ shuf_loaded_1364:
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R8
 	JNZ       shuf_rows_1362
 
 shuf_done_1361:
 shuf_run_done_1357:
-	VMOVQ X7, R8
-	VMOVQ X6, DI
-	TESTQ DI, DI
+	VMOVQ X7, DI
+	VMOVQ X6, R8
+	TESTQ R8, R8
 	JZ    shuf_done_1365
 
 shuf_rows_1366:
-	MOVLQSX   (R8), CX
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
@@ -12313,8 +12313,8 @@ shuf_loaded_1368:
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R8
 	JNZ       shuf_rows_1366
 
 shuf_done_1365:
@@ -14622,13 +14622,13 @@ shuf_done_1518:
 shufw_list_loads_1508:
 shuf_planes_1520:
 	MOVQ  AX, DI
-	VMOVQ X0, R13
-	VMOVQ X3, R12
-	TESTQ R12, R12
+	VMOVQ X0, R12
+	VMOVQ X3, R13
+	TESTQ R13, R13
 	JZ    shuf_done_1521
 
 shuf_rows_1522:
-	MOVLQSX (R13), R11
+	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y8
@@ -14638,13 +14638,13 @@ shuf_rows_1522:
 	VMOVDQU Y8, (DI)
 	VMOVDQU Y9, (DI)(R10*1)
 	ADDQ    DX, DI
-	ADDQ    $0x04, R13
-	DECQ    R12
+	ADDQ    $0x04, R12
+	DECQ    R13
 	JNZ     shuf_rows_1522
 
 shuf_done_1521:
-	VMOVQ X4, R12
-	TESTQ R12, R12
+	VMOVQ X4, R13
+	TESTQ R13, R13
 	JZ    shuf_done_1523
 	VMOVQ X5, R11
 	ADDQ  CX, R11
@@ -14658,17 +14658,17 @@ shuf_rows_1524:
 	VMOVDQU Y9, (DI)(R10*1)
 	ADDQ    DX, DI
 	ADDQ    BX, R11
-	DECQ    R12
+	DECQ    R13
 	JNZ     shuf_rows_1524
 
 shuf_done_1523:
-	VMOVQ X7, R13
-	VMOVQ X6, R12
-	TESTQ R12, R12
+	VMOVQ X7, R12
+	VMOVQ X6, R13
+	TESTQ R13, R13
 	JZ    shuf_done_1525
 
 shuf_rows_1526:
-	MOVLQSX (R13), R11
+	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y8
@@ -14678,8 +14678,8 @@ shuf_rows_1526:
 	VMOVDQU Y8, (DI)
 	VMOVDQU Y9, (DI)(R10*1)
 	ADDQ    DX, DI
-	ADDQ    $0x04, R13
-	DECQ    R12
+	ADDQ    $0x04, R12
+	DECQ    R13
 	JNZ     shuf_rows_1526
 
 shuf_done_1525:
@@ -14862,13 +14862,13 @@ shuf_done_1542:
 shufw_list_loads_1532:
 shuf_planes_1544:
 	MOVQ  AX, DI
-	VMOVQ X3, R13
-	VMOVQ X4, R12
-	TESTQ R12, R12
+	VMOVQ X3, R12
+	VMOVQ X4, R13
+	TESTQ R13, R13
 	JZ    shuf_done_1545
 
 shuf_rows_1546:
-	MOVLQSX   (R13), R11
+	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y9
@@ -14880,13 +14880,13 @@ shuf_rows_1546:
 	VMOVDQU   Y9, (DI)
 	VMOVDQU   Y10, (DI)(R10*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R13
-	DECQ      R12
+	ADDQ      $0x04, R12
+	DECQ      R13
 	JNZ       shuf_rows_1546
 
 shuf_done_1545:
-	VMOVQ X5, R12
-	TESTQ R12, R12
+	VMOVQ X5, R13
+	TESTQ R13, R13
 	JZ    shuf_done_1547
 	VMOVQ X6, R11
 	ADDQ  CX, R11
@@ -14902,17 +14902,17 @@ shuf_rows_1548:
 	VMOVDQU   Y10, (DI)(R10*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R11
-	DECQ      R12
+	DECQ      R13
 	JNZ       shuf_rows_1548
 
 shuf_done_1547:
-	VMOVQ X8, R13
-	VMOVQ X7, R12
-	TESTQ R12, R12
+	VMOVQ X8, R12
+	VMOVQ X7, R13
+	TESTQ R13, R13
 	JZ    shuf_done_1549
 
 shuf_rows_1550:
-	MOVLQSX   (R13), R11
+	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y9
@@ -14924,8 +14924,8 @@ shuf_rows_1550:
 	VMOVDQU   Y9, (DI)
 	VMOVDQU   Y10, (DI)(R10*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R13
-	DECQ      R12
+	ADDQ      $0x04, R12
+	DECQ      R13
 	JNZ       shuf_rows_1550
 
 shuf_done_1549:
@@ -15132,13 +15132,13 @@ shuf_done_1569:
 shufw_list_loads_1557:
 shuf_planes_1572:
 	MOVQ  AX, R9
-	VMOVQ X1, R12
-	VMOVQ X2, R11
-	TESTQ R11, R11
+	VMOVQ X1, R11
+	VMOVQ X2, R12
+	TESTQ R12, R12
 	JZ    shuf_done_1573
 
 shuf_rows_1574:
-	MOVLQSX (R12), R10
+	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
@@ -15155,44 +15155,44 @@ shufw_blocks_1575:
 	CMPQ      R13, DI
 	JB        shufw_blocks_1575
 	ADDQ      DX, R9
-	ADDQ      $0x04, R12
-	DECQ      R11
+	ADDQ      $0x04, R11
+	DECQ      R12
 	JNZ       shuf_rows_1574
 
 shuf_done_1573:
-	VMOVQ X3, R11
-	TESTQ R11, R11
+	VMOVQ X3, R12
+	TESTQ R12, R12
 	JZ    shuf_done_1576
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
 shuf_rows_1577:
-	MOVQ R8, R12
+	MOVQ R8, R11
 
 shufw_blocks_1578:
-	MOVQ      8(R12), R13
+	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
-	VMOVDQU   16(R12), Y8
+	VMOVDQU   16(R11), Y8
 	VPERMD    Y7, Y8, Y7
 	VBLENDVPS Y8, Y7, Y0, Y7
-	MOVQ      (R12), R13
+	MOVQ      (R11), R13
 	VMOVDQU   Y7, (R9)(R13*1)
-	ADDQ      $0x30, R12
-	CMPQ      R12, DI
+	ADDQ      $0x30, R11
+	CMPQ      R11, DI
 	JB        shufw_blocks_1578
 	ADDQ      DX, R9
 	ADDQ      BX, R10
-	DECQ      R11
+	DECQ      R12
 	JNZ       shuf_rows_1577
 
 shuf_done_1576:
-	VMOVQ X6, R12
-	VMOVQ X5, R11
-	TESTQ R11, R11
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
 	JZ    shuf_done_1579
 
 shuf_rows_1580:
-	MOVLQSX (R12), R10
+	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
@@ -15209,8 +15209,8 @@ shufw_blocks_1581:
 	CMPQ      R13, DI
 	JB        shufw_blocks_1581
 	ADDQ      DX, R9
-	ADDQ      $0x04, R12
-	DECQ      R11
+	ADDQ      $0x04, R11
+	DECQ      R12
 	JNZ       shuf_rows_1580
 
 shuf_done_1579:

@@ -526,7 +526,6 @@ func loadListOffsets(ss reg.Register, buf Mem, lanes int, slow string) listOffse
 // registers (loadListOffsets): each row takes lane 0 and rotates the next
 // one in (VALIGNQ; VPERMQ in a YMM).
 func listedRowsFromOffsets(a rowListArgs, o listOffsets, s0, ss, row, limit reg.Register, body func(checked bool), step func()) {
-	n := gp()
 	var cur reg.VecVirtual
 	copyIn := func(v reg.VecVirtual) { VMOVDQA64(v, cur) }
 	rotate := func() { VALIGNQ(U8(1), cur, cur, cur) }
@@ -537,39 +536,49 @@ func listedRowsFromOffsets(a rowListArgs, o listOffsets, s0, ss, row, limit reg.
 		copyIn = func(v reg.VecVirtual) { VMOVDQA(v, cur) }
 		rotate = func() { VPERMQ(U8(0x39), cur, cur) }
 	}
-	listed := func() {
-		VMOVQ(cur.AsX(), row)
-		ADDQ(s0, row)
-		body(true)
-		step()
-		rotate()
-	}
-	copyIn(o.head)
-	VMOVQ(a.head, n)
-	rowsOf(n, func() {}, listed)
-	VMOVQ(a.mid, n)
-	stepRows(n, ss, row, limit, func() {
-		VMOVQ(a.midOff, row)
-		ADDQ(s0, row)
-	}, body, step)
-	copyIn(o.tail)
-	VMOVQ(a.tail, n)
-	rowsOf(n, func() {}, listed)
+	planeOfLists(a, s0, ss, row, limit, body, step, listSource{
+		head: func() { copyIn(o.head) },
+		tail: func() { copyIn(o.tail) },
+		addr: func() {
+			VMOVQ(cur.AsX(), row)
+			ADDQ(s0, row)
+		},
+		next: rotate,
+	})
 }
 
 // listedRows emits the rows of a plane from the src rows rowIdx lists
 // but for rows run0 to run1, which step on by srcStride.
 func listedRows(a rowListArgs, s0, ss, row, limit reg.Register, body func(checked bool), step func()) {
-	n, li := gp(), gp()
+	li := gp()
+	planeOfLists(a, s0, ss, row, limit, body, step, listSource{
+		head: func() { VMOVQ(a.list, li) },
+		tail: func() { VMOVQ(a.tailList, li) },
+		addr: func() {
+			MOVLQSX(at(li, 0), row)
+			IMULQ(ss, row)
+			ADDQ(s0, row)
+		},
+		next: func() { ADDQ(U8(4), li) },
+	})
+}
+
+// listSource is where a plane's listed rows take their src rows from:
+// head and tail set up the rows before and after the run, addr puts a
+// listed row's src address in row, next moves on to the next listed row.
+type listSource struct{ head, tail, addr, next func() }
+
+// planeOfLists emits a plane's rows: the listed rows before the run, the
+// run (rows ss apart, stepRows) and the listed rows after it.
+func planeOfLists(a rowListArgs, s0, ss, row, limit reg.Register, body func(checked bool), step func(), src listSource) {
+	n := gp()
 	listed := func() {
-		MOVLQSX(at(li, 0), row)
-		IMULQ(ss, row)
-		ADDQ(s0, row)
+		src.addr()
 		body(true)
 		step()
-		ADDQ(U8(4), li)
+		src.next()
 	}
-	VMOVQ(a.list, li)
+	src.head()
 	VMOVQ(a.head, n)
 	rowsOf(n, func() {}, listed)
 	VMOVQ(a.mid, n)
@@ -577,7 +586,7 @@ func listedRows(a rowListArgs, s0, ss, row, limit reg.Register, body func(checke
 		VMOVQ(a.midOff, row)
 		ADDQ(s0, row)
 	}, body, step)
-	VMOVQ(a.tailList, li)
+	src.tail()
 	VMOVQ(a.tail, n)
 	rowsOf(n, func() {}, listed)
 }
