@@ -10269,25 +10269,24 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $128-128
 	KORTESTQ        K3, K3
 	JNZ             shuf_both_halves_1082
 	VPSUBB          Z3, Z1, Z1
-	MOVQ            rowIdx+96(FP), AX
-	TESTQ           AX, AX
-	JNZ             shuf_list_1083
+	CMPQ            rowIdx+96(FP), $0x00
+	JNE             shuf_list_1083
 
-shuf_planes_1084:
+shuf_planes_1085:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1085
+	JZ    shuf_run_done_1086
 	MOVQ  R9, CX
 	LEAQ  -1(R8), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1086
+	JHI   shuf_run_checked_1087
 	TESTQ R8, R8
-	JZ    shuf_done_1087
+	JZ    shuf_done_1088
 
-shuf_rows_1088:
+shuf_rows_1089:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(DI*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -10299,16 +10298,16 @@ shuf_rows_1088:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1088
+	JNZ       shuf_rows_1089
 
-shuf_done_1087:
-	JMP shuf_run_done_1085
+shuf_done_1088:
+	JMP shuf_run_done_1086
 
-shuf_run_checked_1086:
+shuf_run_checked_1087:
 	TESTQ R8, R8
-	JZ    shuf_done_1089
+	JZ    shuf_done_1090
 
-shuf_rows_1090:
+shuf_rows_1091:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(DI*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -10320,14 +10319,14 @@ shuf_rows_1090:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1090
+	JNZ       shuf_rows_1091
 
-shuf_done_1089:
-shuf_run_done_1085:
+shuf_done_1090:
+shuf_run_done_1086:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1084
+	JNZ  shuf_planes_1085
 	VZEROUPPER
 	RET
 
@@ -10340,12 +10339,12 @@ shuf_list_1083:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1091
+	JZ      shuf_no_run_1092
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 
-shuf_no_run_1091:
+shuf_no_run_1092:
 	VMOVQ R8, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), R8
@@ -10355,7 +10354,7 @@ shuf_no_run_1091:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), R8
 	CMPQ  R8, $0x08
-	JA    shuf_list_loads_1092
+	JA    shuf_list_loads_1084
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R14
 	LEAQ  (AX)(R14*4), AX
@@ -10374,7 +10373,7 @@ shuf_offs_done_1094:
 	MOVQ rows+16(FP), R8
 	SUBQ run1+112(FP), R8
 	CMPQ R8, $0x08
-	JA   shuf_list_loads_1092
+	JA   shuf_list_loads_1084
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R14
 	LEAQ (AX)(R14*4), AX
@@ -10496,7 +10495,7 @@ shuf_done_1106:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1092:
+shuf_list_loads_1084:
 shuf_planes_1108:
 	MOVQ  DX, AX
 	VMOVQ X3, R8
@@ -10603,25 +10602,24 @@ shuf_done_1117:
 	RET
 
 shuf_both_halves_1082:
-	MOVQ  rowIdx+96(FP), AX
-	TESTQ AX, AX
-	JNZ   shuf_list_1119
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1119
 
-shuf_planes_1120:
+shuf_planes_1121:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1121
+	JZ    shuf_run_done_1122
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1122
+	JHI   shuf_run_checked_1123
 	TESTQ DI, DI
-	JZ    shuf_done_1123
+	JZ    shuf_done_1124
 
-shuf_rows_1124:
+shuf_rows_1125:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z9
@@ -10635,22 +10633,22 @@ shuf_rows_1124:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1124
+	JNZ       shuf_rows_1125
 
-shuf_done_1123:
-	JMP shuf_run_done_1121
+shuf_done_1124:
+	JMP shuf_run_done_1122
 
-shuf_run_checked_1122:
+shuf_run_checked_1123:
 	TESTQ DI, DI
-	JZ    shuf_done_1125
+	JZ    shuf_done_1126
 
-shuf_rows_1126:
+shuf_rows_1127:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1127
+	JHI       shuf_masked_1128
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1128:
+shuf_loaded_1129:
 	VMOVDQU64 Z0, Z9
 	VPERMI2B  Z4, Z3, Z9
 	VPBLENDMB Z9, Z2, K5, Z7
@@ -10662,14 +10660,14 @@ shuf_loaded_1128:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1126
+	JNZ       shuf_rows_1127
 
-shuf_done_1125:
-shuf_run_done_1121:
+shuf_done_1126:
+shuf_run_done_1122:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1120
+	JNZ  shuf_planes_1121
 	VZEROUPPER
 	RET
 
@@ -10682,12 +10680,12 @@ shuf_list_1119:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X13
-	JZ      shuf_no_run_1129
+	JZ      shuf_no_run_1130
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1129:
+shuf_no_run_1130:
 	VMOVQ DI, X14
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -10697,7 +10695,7 @@ shuf_no_run_1129:
 	VMOVQ CX, X15
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1130
+	JA    shuf_list_loads_1120
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
@@ -10716,7 +10714,7 @@ shuf_offs_done_1132:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1130
+	JA   shuf_list_loads_1120
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
@@ -10858,7 +10856,7 @@ shuf_done_1148:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1130:
+shuf_list_loads_1120:
 shuf_planes_1152:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
@@ -10985,25 +10983,24 @@ shuf_done_1165:
 	RET
 
 shuf_two_narrow_1081:
-	MOVQ  rowIdx+96(FP), AX
-	TESTQ AX, AX
-	JNZ   shuf_list_1169
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1169
 
-shuf_planes_1170:
+shuf_planes_1171:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1171
+	JZ    shuf_run_done_1172
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1172
+	JHI   shuf_run_checked_1173
 	TESTQ DI, DI
-	JZ    shuf_done_1173
+	JZ    shuf_done_1174
 
-shuf_rows_1174:
+shuf_rows_1175:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 Z0, Z6
@@ -11013,22 +11010,22 @@ shuf_rows_1174:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1174
+	JNZ       shuf_rows_1175
 
-shuf_done_1173:
-	JMP shuf_run_done_1171
+shuf_done_1174:
+	JMP shuf_run_done_1172
 
-shuf_run_checked_1172:
+shuf_run_checked_1173:
 	TESTQ DI, DI
-	JZ    shuf_done_1175
+	JZ    shuf_done_1176
 
-shuf_rows_1176:
+shuf_rows_1177:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1177
+	JHI       shuf_masked_1178
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1178:
+shuf_loaded_1179:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z1, Z6
 	VPBLENDMB Z6, Z2, K5, Z4
@@ -11036,14 +11033,14 @@ shuf_loaded_1178:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1176
+	JNZ       shuf_rows_1177
 
-shuf_done_1175:
-shuf_run_done_1171:
+shuf_done_1176:
+shuf_run_done_1172:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1170
+	JNZ  shuf_planes_1171
 	VZEROUPPER
 	RET
 
@@ -11056,12 +11053,12 @@ shuf_list_1169:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X8
-	JZ      shuf_no_run_1179
+	JZ      shuf_no_run_1180
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1179:
+shuf_no_run_1180:
 	VMOVQ DI, X9
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -11071,7 +11068,7 @@ shuf_no_run_1179:
 	VMOVQ CX, X10
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1180
+	JA    shuf_list_loads_1170
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
@@ -11090,7 +11087,7 @@ shuf_offs_done_1182:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1180
+	JA   shuf_list_loads_1170
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
@@ -11216,7 +11213,7 @@ shuf_done_1198:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1180:
+shuf_list_loads_1170:
 shuf_planes_1202:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
@@ -11327,28 +11324,27 @@ shuf_done_1215:
 	RET
 
 shuf_one_table_1078:
-	CMPQ  DI, $0x40
-	JB    shuf_narrow_1079
-	JE    shuf_full_1080
-	MOVQ  rowIdx+96(FP), AX
-	TESTQ AX, AX
-	JNZ   shuf_list_1219
+	CMPQ DI, $0x40
+	JB   shuf_narrow_1079
+	JE   shuf_full_1080
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1219
 
-shuf_planes_1220:
+shuf_planes_1221:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1221
+	JZ    shuf_run_done_1222
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1222
+	JHI   shuf_run_checked_1223
 	TESTQ DI, DI
-	JZ    shuf_done_1223
+	JZ    shuf_done_1224
 
-shuf_rows_1224:
+shuf_rows_1225:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K5, Z4
@@ -11359,21 +11355,21 @@ shuf_rows_1224:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1224
+	JNZ       shuf_rows_1225
 
-shuf_done_1223:
-	JMP shuf_run_done_1221
+shuf_done_1224:
+	JMP shuf_run_done_1222
 
-shuf_run_checked_1222:
+shuf_run_checked_1223:
 	TESTQ DI, DI
-	JZ    shuf_done_1225
+	JZ    shuf_done_1226
 
-shuf_rows_1226:
+shuf_rows_1227:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1227
+	JHI       shuf_masked_1228
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1228:
+shuf_loaded_1229:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K5, Z4
 	VMOVDQU64 Z4, (AX)
@@ -11383,14 +11379,14 @@ shuf_loaded_1228:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1226
+	JNZ       shuf_rows_1227
 
-shuf_done_1225:
-shuf_run_done_1221:
+shuf_done_1226:
+shuf_run_done_1222:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1220
+	JNZ  shuf_planes_1221
 	VZEROUPPER
 	RET
 
@@ -11403,12 +11399,12 @@ shuf_list_1219:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1229
+	JZ      shuf_no_run_1230
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1229:
+shuf_no_run_1230:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -11418,7 +11414,7 @@ shuf_no_run_1229:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1230
+	JA    shuf_list_loads_1220
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
@@ -11437,7 +11433,7 @@ shuf_offs_done_1232:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1230
+	JA   shuf_list_loads_1220
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
@@ -11567,7 +11563,7 @@ shuf_done_1248:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1230:
+shuf_list_loads_1220:
 shuf_planes_1252:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
@@ -11682,25 +11678,24 @@ shuf_done_1265:
 	RET
 
 shuf_narrow_1079:
-	MOVQ  rowIdx+96(FP), AX
-	TESTQ AX, AX
-	JNZ   shuf_list_1269
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1269
 
-shuf_planes_1270:
+shuf_planes_1271:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1271
+	JZ    shuf_run_done_1272
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1272
+	JHI   shuf_run_checked_1273
 	TESTQ DI, DI
-	JZ    shuf_done_1273
+	JZ    shuf_done_1274
 
-shuf_rows_1274:
+shuf_rows_1275:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K5, Z3
@@ -11708,35 +11703,35 @@ shuf_rows_1274:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1274
+	JNZ       shuf_rows_1275
 
-shuf_done_1273:
-	JMP shuf_run_done_1271
+shuf_done_1274:
+	JMP shuf_run_done_1272
 
-shuf_run_checked_1272:
+shuf_run_checked_1273:
 	TESTQ DI, DI
-	JZ    shuf_done_1275
+	JZ    shuf_done_1276
 
-shuf_rows_1276:
+shuf_rows_1277:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1277
+	JHI       shuf_masked_1278
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_1278:
+shuf_loaded_1279:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K5, Z3
 	VMOVDQU8  Z3, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1276
+	JNZ       shuf_rows_1277
 
-shuf_done_1275:
-shuf_run_done_1271:
+shuf_done_1276:
+shuf_run_done_1272:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1270
+	JNZ  shuf_planes_1271
 	VZEROUPPER
 	RET
 
@@ -11749,12 +11744,12 @@ shuf_list_1269:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1279
+	JZ      shuf_no_run_1280
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1279:
+shuf_no_run_1280:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -11764,7 +11759,7 @@ shuf_no_run_1279:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1280
+	JA    shuf_list_loads_1270
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
@@ -11783,7 +11778,7 @@ shuf_offs_done_1282:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1280
+	JA   shuf_list_loads_1270
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
@@ -11901,7 +11896,7 @@ shuf_done_1298:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1280:
+shuf_list_loads_1270:
 shuf_planes_1302:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
@@ -12004,25 +11999,24 @@ shuf_done_1315:
 	RET
 
 shuf_full_1080:
-	MOVQ  rowIdx+96(FP), AX
-	TESTQ AX, AX
-	JNZ   shuf_list_1319
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1319
 
-shuf_planes_1320:
+shuf_planes_1321:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1321
+	JZ    shuf_run_done_1322
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1322
+	JHI   shuf_run_checked_1323
 	TESTQ DI, DI
-	JZ    shuf_done_1323
+	JZ    shuf_done_1324
 
-shuf_rows_1324:
+shuf_rows_1325:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K5, Z3
@@ -12030,35 +12024,35 @@ shuf_rows_1324:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1324
+	JNZ       shuf_rows_1325
 
-shuf_done_1323:
-	JMP shuf_run_done_1321
+shuf_done_1324:
+	JMP shuf_run_done_1322
 
-shuf_run_checked_1322:
+shuf_run_checked_1323:
 	TESTQ DI, DI
-	JZ    shuf_done_1325
+	JZ    shuf_done_1326
 
-shuf_rows_1326:
+shuf_rows_1327:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1327
+	JHI       shuf_masked_1328
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_1328:
+shuf_loaded_1329:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K5, Z3
 	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1326
+	JNZ       shuf_rows_1327
 
-shuf_done_1325:
-shuf_run_done_1321:
+shuf_done_1326:
+shuf_run_done_1322:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1320
+	JNZ  shuf_planes_1321
 	VZEROUPPER
 	RET
 
@@ -12071,12 +12065,12 @@ shuf_list_1319:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1329
+	JZ      shuf_no_run_1330
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1329:
+shuf_no_run_1330:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -12086,7 +12080,7 @@ shuf_no_run_1329:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1330
+	JA    shuf_list_loads_1320
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
@@ -12105,7 +12099,7 @@ shuf_offs_done_1332:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1330
+	JA   shuf_list_loads_1320
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
@@ -12223,7 +12217,7 @@ shuf_done_1348:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1330:
+shuf_list_loads_1320:
 shuf_planes_1352:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
@@ -12328,10 +12322,10 @@ shuf_done_1365:
 shuf_ret_1077:
 	RET
 
-shuf_masked_1127:
+shuf_masked_1128:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1128
+	JMP        shuf_loaded_1129
 
 shuf_masked_1138:
 	VMOVDQU8.Z (CX), K1, Z18
@@ -12363,10 +12357,10 @@ shuf_masked_1167:
 	VMOVDQU8.Z 64(CX), K2, Z6
 	JMP        shuf_loaded_1168
 
-shuf_masked_1177:
+shuf_masked_1178:
 	VMOVDQU8.Z (CX), K1, Z1
 	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        shuf_loaded_1178
+	JMP        shuf_loaded_1179
 
 shuf_masked_1188:
 	VMOVDQU8.Z (CX), K1, Z13
@@ -12398,9 +12392,9 @@ shuf_masked_1217:
 	VMOVDQU8.Z 64(CX), K2, Z4
 	JMP        shuf_loaded_1218
 
-shuf_masked_1227:
+shuf_masked_1228:
 	VMOVDQU8.Z (CX), K1, Z3
-	JMP        shuf_loaded_1228
+	JMP        shuf_loaded_1229
 
 shuf_masked_1238:
 	VMOVDQU8.Z (CX), K1, Z10
@@ -12426,9 +12420,9 @@ shuf_masked_1267:
 	VMOVDQU8.Z (CX), K1, Z9
 	JMP        shuf_loaded_1268
 
-shuf_masked_1277:
+shuf_masked_1278:
 	VMOVDQU8.Z (CX), K1, Z1
-	JMP        shuf_loaded_1278
+	JMP        shuf_loaded_1279
 
 shuf_masked_1288:
 	VMOVDQU8.Z (CX), K1, Z9
@@ -12454,9 +12448,9 @@ shuf_masked_1317:
 	VMOVDQU8.Z (CX), K1, Z8
 	JMP        shuf_loaded_1318
 
-shuf_masked_1327:
+shuf_masked_1328:
 	VMOVDQU8.Z (CX), K1, Z1
-	JMP        shuf_loaded_1328
+	JMP        shuf_loaded_1329
 
 shuf_masked_1338:
 	VMOVDQU8.Z (CX), K1, Z9
@@ -14462,14 +14456,14 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	CMPQ    rowIdx+80(FP), $0x00
 	JNE     shufw_list_1503
 
-shuf_planes_1504:
+shuf_planes_1505:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1505
+	JZ    shuf_done_1506
 	MOVQ  CX, R11
 
-shuf_rows_1506:
+shuf_rows_1507:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -14479,13 +14473,13 @@ shuf_rows_1506:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1506
+	JNZ     shuf_rows_1507
 
-shuf_done_1505:
+shuf_done_1506:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1504
+	JNZ  shuf_planes_1505
 	VZEROUPPER
 	RET
 
@@ -14498,12 +14492,12 @@ shufw_list_1503:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1507
+	JZ      shuf_no_run_1508
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1507:
+shuf_no_run_1508:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -14513,7 +14507,7 @@ shuf_no_run_1507:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1508
+	JA    shufw_list_loads_1504
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
@@ -14532,7 +14526,7 @@ shuf_offs_done_1510:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1508
+	JA   shufw_list_loads_1504
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
@@ -14619,7 +14613,7 @@ shuf_done_1518:
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1508:
+shufw_list_loads_1504:
 shuf_planes_1520:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
@@ -14694,14 +14688,14 @@ shufw_blend_1502:
 	CMPQ rowIdx+80(FP), $0x00
 	JNE  shufw_list_1527
 
-shuf_planes_1528:
+shuf_planes_1529:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1529
+	JZ    shuf_done_1530
 	MOVQ  CX, R11
 
-shuf_rows_1530:
+shuf_rows_1531:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -14713,13 +14707,13 @@ shuf_rows_1530:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1530
+	JNZ       shuf_rows_1531
 
-shuf_done_1529:
+shuf_done_1530:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1528
+	JNZ  shuf_planes_1529
 	VZEROUPPER
 	RET
 
@@ -14732,12 +14726,12 @@ shufw_list_1527:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1531
+	JZ      shuf_no_run_1532
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1531:
+shuf_no_run_1532:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -14747,7 +14741,7 @@ shuf_no_run_1531:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1532
+	JA    shufw_list_loads_1528
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
@@ -14766,7 +14760,7 @@ shuf_offs_done_1534:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1532
+	JA   shufw_list_loads_1528
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
@@ -14859,7 +14853,7 @@ shuf_done_1542:
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1532:
+shufw_list_loads_1528:
 shuf_planes_1544:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
@@ -14944,17 +14938,17 @@ shufw_general_1501:
 	CMPQ    rowIdx+80(FP), $0x00
 	JNE     shufw_list_1551
 
-shuf_planes_1552:
+shuf_planes_1553:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1553
+	JZ    shuf_done_1554
 	MOVQ  CX, R10
 
-shuf_rows_1554:
+shuf_rows_1555:
 	MOVQ R8, R12
 
-shufw_blocks_1555:
+shufw_blocks_1556:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -14964,17 +14958,17 @@ shufw_blocks_1555:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1555
+	JB        shufw_blocks_1556
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1554
+	JNZ       shuf_rows_1555
 
-shuf_done_1553:
+shuf_done_1554:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1552
+	JNZ  shuf_planes_1553
 	VZEROUPPER
 	RET
 
@@ -14987,12 +14981,12 @@ shufw_list_1551:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1556
+	JZ      shuf_no_run_1557
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1556:
+shuf_no_run_1557:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -15002,7 +14996,7 @@ shuf_no_run_1556:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1557
+	JA    shufw_list_loads_1552
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
@@ -15021,7 +15015,7 @@ shuf_offs_done_1559:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1557
+	JA   shufw_list_loads_1552
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
@@ -15129,7 +15123,7 @@ shuf_done_1569:
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1557:
+shufw_list_loads_1552:
 shuf_planes_1572:
 	MOVQ  AX, R9
 	VMOVQ X1, R11

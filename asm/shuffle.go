@@ -118,19 +118,7 @@ func genRowsShuffle() {
 	// srcStride from each other, or, when rowIdx is not nil, at the rows
 	// it lists.
 	loop := func(body func(checked bool)) {
-		list := newLabel("shuf_list")
-		ri := Load(Param("rowIdx"), gp())
-		TESTQ(ri, ri)
-		JNZ(LabelRef(list))
-		step := func() { ADDQ(ds, d) }
-		planeLoop(d0, s0, dp, sp, planes, d, func() { stridedRows(s0, ss, s, limit, body, step) })
-		Label(list)
-		la := loadRowListArgs(ss)
-		slow := newLabel("shuf_list_loads")
-		lo := loadListOffsets(ss, listOffsets, 8, slow)
-		planeLoop(d0, s0, dp, sp, planes, d, func() { listedRowsFromOffsets(la, lo, s0, ss, s, limit, body, step) })
-		Label(slow)
-		planeLoop(d0, s0, dp, sp, planes, d, func() { listedRows(la, s0, ss, s, limit, body, step) })
+		planeWalks("shuf", d0, s0, dp, sp, planes, d, ss, s, limit, listOffsets, 8, body, func() { ADDQ(ds, d) })
 	}
 	// loadRow loads the src row's first 64 bytes (and the next 64 when
 	// both): whole up to srcLimit, else under the masks of its mid bytes,
@@ -288,18 +276,7 @@ func genRowsShuffleDwords() {
 		rowBody := func() { body(dr, row) }
 		step := func() { ADDQ(ds, dr) }
 		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
-		list := newLabel("shufw_list")
-		CMPQ(paramMem("rowIdx"), U8(0))
-		JNE(LabelRef(list))
-		anyRow := func(bool) { rowBody() }
-		planeLoop(d, s, dp, sp, planes, dr, func() { stridedRows(s, ss, row, nil, anyRow, step) })
-		Label(list)
-		la := loadRowListArgs(ss)
-		slow := newLabel("shufw_list_loads")
-		lo := loadListOffsets(ss, listOffsets, 4, slow)
-		planeLoop(d, s, dp, sp, planes, dr, func() { listedRowsFromOffsets(la, lo, s, ss, row, nil, anyRow, step) })
-		Label(slow)
-		planeLoop(d, s, dp, sp, planes, dr, func() { listedRows(la, s, ss, row, nil, anyRow, step) })
+		planeWalks("shufw", d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 4, func(bool) { rowBody() }, step)
 	}
 
 	// Rows of two blocks (33 to 64 bytes: suite case c's 64-byte rows)
@@ -371,6 +348,26 @@ const listRunDoc = "(0 <= run0 <= run1 <= rows) must be listed as consecutive ro
 	"srcStride instead of reading the list, as an address that waits for a\n" +
 	"load of the list costs 30% of the time of 64-byte rows (suite case c).\n" +
 	"run0 and run1 are not read when rowIdx is nil:"
+
+// planeWalks emits a shuffle kernel's walks over its planes and rows
+// around body, each ending in the kernel's return: strided rows when
+// rowIdx is nil, else listed rows, whose src offsets come from registers
+// (loadListOffsets: up to lanes before and after the run, built in buf)
+// or, for longer lists, from the list itself. limit is the src address up
+// to which body may load whole windows (srcLimit), nil for a kernel that
+// reads no more than its rows; step moves d on a row.
+func planeWalks(name string, d0, s0 reg.Register, dp, sp Op, planes, d, ss, row, limit reg.Register, buf Mem, lanes int, body func(checked bool), step func()) {
+	list, slow := newLabel(name+"_list"), newLabel(name+"_list_loads")
+	CMPQ(paramMem("rowIdx"), U8(0))
+	JNE(LabelRef(list))
+	planeLoop(d0, s0, dp, sp, planes, d, func() { stridedRows(s0, ss, row, limit, body, step) })
+	Label(list)
+	la := loadRowListArgs(ss)
+	lo := loadListOffsets(ss, buf, lanes, slow)
+	planeLoop(d0, s0, dp, sp, planes, d, func() { listedRowsFromOffsets(la, lo, s0, ss, row, limit, body, step) })
+	Label(slow)
+	planeLoop(d0, s0, dp, sp, planes, d, func() { listedRows(la, s0, ss, row, limit, body, step) })
+}
 
 // planeLoop emits the loop over the planes of a shuffle kernel and its
 // return: rows makes a plane's rows, from dst d (a copy of d0) and src s0.
