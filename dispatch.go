@@ -68,7 +68,7 @@ type asmKernels struct {
 	// blocks (rowsexpand.go); likewise.
 	rowsExpand func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
 	// rowsExpandDwords: the same for tables that take whole 4-byte words
-	// (expandTable.dwords: entries 8-bit word masks, then six copies); it
+	// (expandTable.dwords: entries 8-bit word masks, then 14 copies); it
 	// goes first where the table has them.
 	rowsExpandDwords func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte)
 

@@ -14151,10 +14151,10 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	LEAQ            (BX)(SI*1), DI
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
-	CMPQ            DX, $0x00000100
+	CMPQ            DX, $0x00000200
 	JB              expand_singles_1488
 
-expand_quads_1487:
+expand_turns_1487:
 	MOVQ      (BX), R8
 	MOVQ      8(BX), R9
 	MOVQ      16(BX), R10
@@ -14183,15 +14183,43 @@ expand_quads_1487:
 	VPEXPANDB (CX)(R10*1), K4, Z1
 	VMOVDQA64 Z1, 192(AX)
 	LEAQ      (CX)(R11*1), CX
-	ADDQ      $0x20, BX
+	MOVQ      32(BX), R8
+	MOVQ      40(BX), R9
+	MOVQ      48(BX), R10
+	MOVQ      56(BX), R11
+	KMOVQ     R8, K1
+	POPCNTQ   R8, R8
+	KMOVQ     R9, K2
+	POPCNTQ   R9, R9
+	KMOVQ     R10, K3
+	POPCNTQ   R10, R10
+	KMOVQ     R11, K4
+	POPCNTQ   R11, R11
+	ADDQ      R8, R9
+	ADDQ      R9, R10
+	ADDQ      R10, R11
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX), K1, Z1
+	VMOVDQA64 Z1, 256(AX)
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX)(R8*1), K2, Z1
+	VMOVDQA64 Z1, 320(AX)
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX)(R9*1), K3, Z1
+	VMOVDQA64 Z1, 384(AX)
+	VMOVDQA64 Z0, Z1
+	VPEXPANDB (CX)(R10*1), K4, Z1
+	VMOVDQA64 Z1, 448(AX)
+	LEAQ      (CX)(R11*1), CX
+	ADDQ      $0x40, BX
 	MOVQ      BX, R8
 	SUBQ      SI, R8
 	CMPQ      BX, DI
 	CMOVQCC   R8, BX
-	ADDQ      $0x00000100, AX
-	SUBQ      $0x00000100, DX
-	CMPQ      DX, $0x00000100
-	JAE       expand_quads_1487
+	ADDQ      $0x00000200, AX
+	SUBQ      $0x00000200, DX
+	CMPQ      DX, $0x00000200
+	JAE       expand_turns_1487
 
 expand_singles_1488:
 	CMPQ      DX, $0x40
@@ -14242,10 +14270,10 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	LEAQ            (BX)(SI*1), DI
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
-	CMPQ            DX, $0x00000100
+	CMPQ            DX, $0x00000200
 	JB              expandd_singles_1492
 
-expandd_quads_1491:
+expandd_turns_1491:
 	MOVWQZX   (BX), R8
 	MOVWQZX   2(BX), R9
 	MOVWQZX   4(BX), R10
@@ -14274,15 +14302,43 @@ expandd_quads_1491:
 	VPEXPANDD (CX)(R10*4), K4, Z1
 	VMOVDQA64 Z1, 192(AX)
 	LEAQ      (CX)(R11*4), CX
-	ADDQ      $0x08, BX
+	MOVWQZX   8(BX), R8
+	MOVWQZX   10(BX), R9
+	MOVWQZX   12(BX), R10
+	MOVWQZX   14(BX), R11
+	KMOVW     R8, K1
+	POPCNTQ   R8, R8
+	KMOVW     R9, K2
+	POPCNTQ   R9, R9
+	KMOVW     R10, K3
+	POPCNTQ   R10, R10
+	KMOVW     R11, K4
+	POPCNTQ   R11, R11
+	ADDQ      R8, R9
+	ADDQ      R9, R10
+	ADDQ      R10, R11
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX), K1, Z1
+	VMOVDQA64 Z1, 256(AX)
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX)(R8*4), K2, Z1
+	VMOVDQA64 Z1, 320(AX)
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX)(R9*4), K3, Z1
+	VMOVDQA64 Z1, 384(AX)
+	VMOVDQA64 Z0, Z1
+	VPEXPANDD (CX)(R10*4), K4, Z1
+	VMOVDQA64 Z1, 448(AX)
+	LEAQ      (CX)(R11*4), CX
+	ADDQ      $0x10, BX
 	MOVQ      BX, R8
 	SUBQ      SI, R8
 	CMPQ      BX, DI
 	CMOVQCC   R8, BX
-	ADDQ      $0x00000100, AX
-	SUBQ      $0x00000100, DX
-	CMPQ      DX, $0x00000100
-	JAE       expandd_quads_1491
+	ADDQ      $0x00000200, AX
+	SUBQ      $0x00000200, DX
+	CMPQ      DX, $0x00000200
+	JAE       expandd_turns_1491
 
 expandd_singles_1492:
 	CMPQ      DX, $0x40

@@ -872,7 +872,7 @@ func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte,
 // rowsExpandAVX512 writes n bytes to dst, 64-byte block j (the last one partial
 // when n is not a multiple of 64) by the mask tab[j%entries]: each byte
 // whose bit is set takes the next src byte, the others the pattern.
-// tab holds entries+3 masks, the last three copies of the first three.
+// tab holds entries+7 masks, the last seven copies of the first seven.
 // It reads exactly the src bytes it takes:
 //
 //	s := 0
@@ -885,7 +885,7 @@ func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte,
 //		}
 //	}
 //
-// dst is 64-byte aligned, n >= 1, entries >= 4. It requires AVX-512 F,
+// dst is 64-byte aligned, n >= 1, entries >= 8. It requires AVX-512 F,
 // BW and VBMI2.
 //
 //go:noescape
@@ -895,7 +895,7 @@ func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat
 // when n is not a multiple of 64) by the word masks of its halves,
 // tab[2j%entries] and tab[(2j+1)%entries]: each 4-byte word whose bit is
 // set takes the next 4 src bytes, the others the pattern. tab holds
-// entries+6 masks, the last six copies of the first six (the table of
+// entries+14 masks, the last 14 copies of the first 14 (the table of
 // rowsExpandDwordsAVX2). It reads exactly the src bytes it takes:
 //
 //	s := 0
@@ -908,7 +908,7 @@ func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat
 //		}
 //	}
 //
-// dst is 64-byte aligned, n >= 4 and a multiple of 4, entries >= 8 and
+// dst is 64-byte aligned, n >= 4 and a multiple of 4, entries >= 16 and
 // even. It requires AVX-512 F and BW.
 //
 //go:noescape

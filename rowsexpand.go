@@ -12,19 +12,24 @@ package pad
 // expandMaxEntries bounds an expand table: 16 KiB of masks.
 const expandMaxEntries = 2048
 
+// expandCopies is the number of masks after a period that repeat its
+// first ones: the AVX-512 expand kernels make eight blocks a turn and
+// move back by a period only between turns.
+const expandCopies = 7
+
 // expandTable is the expand kernel's table of one element size for planes
 // of top pad bytes, rows rows of width bytes (left pad bytes, mid input
 // bytes, the rest pad) and bottom pad bytes: the mask of each 64-byte block
 // of a period of lcm(plane, 64) output bytes from a plane's start, plus
-// three copies of the first masks (the kernel reads four a turn). A short
-// period is repeated to four masks at least.
+// expandCopies copies of the first masks (the kernel reads eight a turn).
+// A short period is repeated to eight masks at least.
 type expandTable struct {
 	plane, rows, mid int
 	period, entries  int // period bytes, entries masks
 	masks            []uint64
 	// dwords: when every 4-byte word of the period is taken whole or not
 	// at all (elements of 4, 8 or 16 bytes), the word masks of its 32-byte
-	// blocks (2*entries), plus six copies of the first six, for the word
+	// blocks (2*entries), plus copies of the first 2*expandCopies, for the word
 	// kernels (rowsExpandDwordsAVX2 and rowsExpandDwordsAVX512); else nil.
 	dwords []byte
 }
@@ -49,20 +54,20 @@ func expandOf(pl, lv *level, rowStride, size int) *expandTable {
 // its period needs more than expandMaxEntries masks.
 func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 	period := lcm(plane, 64)
-	if period < 256 { // the kernel needs four masks a period or more
-		period *= (256 + period - 1) / period
+	if period < 64*(expandCopies+1) { // a period of eight masks or more
+		period *= (64*(expandCopies+1) + period - 1) / period
 	}
 	entries := period / 64
 	if entries > expandMaxEntries {
 		return nil
 	}
-	t := &expandTable{plane: plane, rows: rows, mid: mid, period: period, entries: entries, masks: make([]uint64, entries+3)}
+	t := &expandTable{plane: plane, rows: rows, mid: mid, period: period, entries: entries, masks: make([]uint64, entries+expandCopies)}
 	for p := 0; p < period; p += plane {
 		for r := range rows {
 			t.setRange(p+top+r*width+left, p+top+r*width+left+mid)
 		}
 	}
-	for i := entries; i < entries+3; i++ {
+	for i := entries; i < entries+expandCopies; i++ {
 		t.masks[i] = t.masks[(i-entries)%entries]
 	}
 	t.dwords = dwordMasks(t.masks) // the copies' too

@@ -14,7 +14,7 @@ import (
 // expandCall is one random call of an expand kernel: a table of masks,
 // an output length, a pattern, and the input the masks take.
 type expandCall struct {
-	masks      []uint64 // entries+3, the last three copies of the first three
+	masks      []uint64 // entries+expandCopies, the last ones copies of the first ones
 	words      []byte   // for words calls, the word masks (expandTable.dwords)
 	entries, n int
 	pat        [32]byte
@@ -26,11 +26,11 @@ type expandCall struct {
 // whole 4-byte words and whose length is a multiple of 4 (the word
 // kernels').
 func randomExpandCall(r *rand.Rand, words bool) expandCall {
-	c := expandCall{entries: 4 + r.IntN(40), n: 1 + r.IntN(64*40), seed: r.Uint64()}
+	c := expandCall{entries: expandCopies + 1 + r.IntN(40), n: 1 + r.IntN(64*40), seed: r.Uint64()}
 	if r.IntN(4) == 0 {
-		c.n = 1 + r.IntN(64*6) // the kernels' quad or pair, single and tail steps
+		c.n = 1 + r.IntN(64*10) // the kernels' turns of eight or two, single and tail steps
 	}
-	c.masks = make([]uint64, c.entries+3)
+	c.masks = make([]uint64, c.entries+expandCopies)
 	for j := range c.entries {
 		switch r.IntN(4) {
 		case 0:
@@ -53,11 +53,11 @@ func randomExpandCall(r *rand.Rand, words bool) expandCall {
 			c.masks[j] = m
 		}
 	}
-	for i := range 3 {
+	for i := range expandCopies {
 		c.masks[c.entries+i] = c.masks[i%c.entries]
 	}
 	if words {
-		c.words = dwordMasks(c.masks) // 2*entries, then six copies
+		c.words = dwordMasks(c.masks) // 2*entries, then 2*expandCopies copies
 	}
 	for i := range c.pat {
 		c.pat[i] = byte(r.Uint32())

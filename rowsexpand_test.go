@@ -9,7 +9,7 @@ import (
 
 // TestExpandTable checks the expand tables' masks byte by byte against
 // their definition (a byte of a plane is taken when it falls in a row's
-// input bytes), the period (a multiple of the plane and of 64 bytes, four
+// input bytes), the period (a multiple of the plane and of 64 bytes, eight
 // masks at least) and the copies after it.
 func TestExpandTable(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
@@ -22,10 +22,10 @@ func TestExpandTable(t *testing.T) {
 		if tab == nil {
 			t.Fatalf("plane %d: no table", plane)
 		}
-		if tab.period%plane != 0 || tab.period%64 != 0 || tab.entries != tab.period/64 || tab.entries < 4 || len(tab.masks) != tab.entries+3 {
+		if tab.period%plane != 0 || tab.period%64 != 0 || tab.entries != tab.period/64 || tab.entries < expandCopies+1 || len(tab.masks) != tab.entries+expandCopies {
 			t.Fatalf("plane %d: period %d, %d entries, %d masks", plane, tab.period, tab.entries, len(tab.masks))
 		}
-		for o := range tab.period + 3*64 {
+		for o := range tab.period + expandCopies*64 {
 			q := o % tab.period % plane
 			c := (q - top) % width
 			want := q >= top && q < top+rows*width && c >= left && c < left+mid
@@ -56,11 +56,11 @@ func TestExpandTable(t *testing.T) {
 			continue
 		}
 		words++
-		if len(tab.dwords) != 2*(tab.entries+3) {
+		if len(tab.dwords) != 2*(tab.entries+expandCopies) {
 			t.Fatalf("plane %d: %d word masks for %d masks", plane, len(tab.dwords), tab.entries)
 		}
-		if !bytes.Equal(tab.dwords[2*tab.entries:], tab.dwords[:6]) {
-			t.Fatalf("plane %d: word masks end with %x, not copies of the first six %x", plane, tab.dwords[2*tab.entries:], tab.dwords[:6])
+		if !bytes.Equal(tab.dwords[2*tab.entries:], tab.dwords[:2*expandCopies]) {
+			t.Fatalf("plane %d: word masks end with %x, not copies of the first ones %x", plane, tab.dwords[2*tab.entries:], tab.dwords[:2*expandCopies])
 		}
 		for w := range tab.period / 4 {
 			if got, want := tab.dwords[w/8]>>(w%8)&1, byte(tab.masks[w/16]>>(4*(w%16))&1); got != want {
