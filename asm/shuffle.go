@@ -396,12 +396,15 @@ func stridedRows(s0, ss, row, limit reg.Register, body func(checked bool), step 
 // the others (ss >= 0): the rows load without checking it, which is one
 // compare and branch less a row (suite case c: most of a plane's rows).
 func stepRows(n, ss, row, limit reg.Register, start func(), body func(checked bool), step func()) {
-	if limit == nil { // a kernel that reads no more than the row
-		rowsOf(n, start, func() {
-			body(false)
+	turn := func(checked bool) func() {
+		return func() {
+			body(checked)
 			step()
 			ADDQ(ss, row)
-		})
+		}
+	}
+	if limit == nil { // a kernel that reads no more than the row
+		rowsOf(n, start, turn(false))
 		return
 	}
 	done, checked := newLabel("shuf_run_done"), newLabel("shuf_run_checked")
@@ -414,18 +417,10 @@ func stepRows(n, ss, row, limit reg.Register, start func(), body func(checked bo
 	ADDQ(row, last)
 	CMPQ(last, limit)
 	JHI(LabelRef(checked))
-	rowsOf(n, func() {}, func() {
-		body(false)
-		step()
-		ADDQ(ss, row)
-	})
+	rowsOf(n, func() {}, turn(false))
 	JMP(LabelRef(done))
 	Label(checked)
-	rowsOf(n, func() {}, func() {
-		body(true)
-		step()
-		ADDQ(ss, row)
-	})
+	rowsOf(n, func() {}, turn(true))
 	Label(done)
 }
 
