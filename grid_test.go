@@ -42,7 +42,9 @@ package pad
 //     (long fills, copies of whole rows) and a zero value (a clear, not a
 //     fill); one case in three as the biggest outputs run (streaming
 //     stores, withStreaming), one in three with REP MOVSB for the copies
-//     whose dst and src share their phase (withRepCopies). An empty row
+//     whose dst and src share their phase (withRepCopies), and one in six
+//     as outputs past the core's cache that do not stream
+//     (withInputProgram). An empty row
 //     (n = 0) is padded in constant mode only.
 //
 // Reduced grid (-short, -race, or PAD_GRID=reduced; PAD_GRID=full forces
@@ -346,6 +348,7 @@ type gridPad struct {
 	zero                    bool // constant mode: the value is zero bytes (a clear, not a fill)
 	typed                   bool // Run[[size]byte] rather than RunBytes
 	stream                  bool // as the biggest outputs run (withStreaming)
+	inputs                  bool // as outputs past the core's cache run (withInputProgram)
 	rep                     bool // copies in phase by REP MOVSB (withRepCopies)
 	off                     int  // placement offset
 	seed                    int
@@ -358,6 +361,9 @@ func (c *gridPad) String() string {
 	}
 	if c.stream {
 		api += " streaming"
+	}
+	if c.inputs {
+		api += " input program"
 	}
 	if c.rep {
 		api += " rep"
@@ -436,6 +442,8 @@ func (c *gridPad) run(p *Plan, l kernelLevel, dst, src []byte) error {
 	switch {
 	case c.stream:
 		withStreaming(pad)
+	case c.inputs:
+		withInputProgram(pad)
 	case c.rep:
 		withRepCopies(pad)
 	default:
@@ -479,7 +487,7 @@ func gridPadCases(g gridDensity, f func(c *gridPad)) {
 					seed++
 					c := gridPad{mode: mode, size: k, mid: i, rows: 1 + seed%3, left: left,
 						right: gridRight(left, i, m), off: seed % gridOffsets, seed: seed,
-						typed: seed%2 == 1, zero: mode == Constant && seed%7 == 3, stream: seed%3 == 2, rep: seed%3 == 1}
+						typed: seed%2 == 1, zero: mode == Constant && seed%7 == 3, stream: seed%3 == 2, rep: seed%3 == 1, inputs: seed%6 == 3}
 					if seed%5 == 4 {
 						c.outerBefore, c.outerAfter = 1+seed/5%2, seed/10%2
 					}

@@ -3,6 +3,7 @@ package pad
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -240,6 +241,16 @@ func setForTest[T any](t testing.TB, p *T, v T) {
 func withStreaming(f func()) {
 	savedOut, savedTraffic := streamMinBytes, streamMinTraffic
 	streamMinBytes, streamMinTraffic = 0, 0
+	defer func() { streamMinBytes, streamMinTraffic = savedOut, savedTraffic }()
+	f()
+}
+
+// withInputProgram runs f with every run taking its plan's input program
+// (programFor), as outputs larger than the core's cache do, with ordinary
+// stores.
+func withInputProgram(f func()) {
+	savedOut, savedTraffic := streamMinBytes, streamMinTraffic
+	streamMinBytes, streamMinTraffic = 0, math.MaxInt
 	defer func() { streamMinBytes, streamMinTraffic = savedOut, savedTraffic }()
 	f()
 }

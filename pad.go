@@ -192,10 +192,11 @@ type Plan struct {
 	axes []level
 
 	// The same programs with every level above the innermost made from
-	// the input only (inputForm), for runs with streaming stores, whose
-	// output is not in cache to be copied again; nil where they would not
-	// differ.
-	streamLevels, streamAxes []level
+	// the input only (inputForm), for runs whose output is larger than the
+	// core's cache (pastCache), which would read finished blocks back from
+	// farther away than the input they came from; nil where they would
+	// not differ.
+	inputLevels, inputAxes []level
 
 	workers int // Workers option; 0: the default
 
@@ -279,7 +280,7 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.tab = p.tablesFor(es)
 		k.setSmallValue(unsafe.Pointer(&value))
-		k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(es), &p.parallel)
+		k.execute(p.levels, p.inputLevels, p.strides, p.workersFor(es), &p.parallel)
 		return nil
 	}
 	execute(typedKernels[T]{dst, src, value}, p.levels, p.strides, p.workersFor(int(unsafe.Sizeof(value))), &p.parallel)
@@ -312,7 +313,7 @@ func RunStrided[T any](p *Plan, dst, src []T, strides []int, value T) error {
 	if es, ok := byteSized[T](); ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.setSmallValue(unsafe.Pointer(&value))
-		k.execute(p.axes, p.streamAxes, strides, p.workersFor(es), &p.parallel)
+		k.execute(p.axes, p.inputAxes, strides, p.workersFor(es), &p.parallel)
 		return nil
 	}
 	execute(typedKernels[T]{dst, src, value}, p.axes, strides, p.workersFor(int(unsafe.Sizeof(value))), &p.parallel)
@@ -356,7 +357,7 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 	k := newByteKernels(dst, src, elemSize)
 	k.tab = p.tablesFor(elemSize)
 	k.setValue(value)
-	k.execute(p.levels, p.streamLevels, p.strides, p.workersFor(elemSize), &p.parallel)
+	k.execute(p.levels, p.inputLevels, p.strides, p.workersFor(elemSize), &p.parallel)
 	return nil
 }
 

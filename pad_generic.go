@@ -72,19 +72,29 @@ func allZero(b []byte) bool {
 }
 
 // execute runs a plan with these kernels: the program levels, or when the
-// output is big enough for streaming stores (streams) the program
-// streamed if not nil. The kernels reach the executor by pointer, from a
+// output is larger than the core's cache (pastCache) the program inputs
+// if not nil; the largest outputs take streaming stores (streams). The kernels reach the executor by pointer, from a
 // pool: by value, every kernel call would copy them (120 bytes), and a
 // pointer handed to the generic executor escapes.
-func (k *byteKernels) execute(levels, streamed []level, strides []int, workers int, pool *sync.Pool) {
+func (k *byteKernels) execute(levels, inputs []level, strides []int, workers int, pool *sync.Pool) {
 	p := byteKernelsPool.Get().(*byteKernels)
 	*p = *k
-	if p.stream = streams(len(k.src), len(k.dst), workers); p.stream && streamed != nil {
-		levels = streamed
-	}
+	p.stream = streams(len(k.src), len(k.dst), workers)
+	levels = programFor(levels, inputs, len(k.dst), workers)
 	execute(p, levels, strides, workers, pool)
 	*p = byteKernels{} // drop the slices
 	byteKernelsPool.Put(p)
+}
+
+// programFor returns the program a run that writes out bytes on the given
+// number of workers takes: inputs, the input program, if the output is
+// larger than the core's cache (pastCache) and inputs is not nil, else
+// levels.
+func programFor(levels, inputs []level, out, workers int) []level {
+	if inputs != nil && pastCache(out, workers) {
+		return inputs
+	}
+	return levels
 }
 
 var byteKernelsPool = sync.Pool{New: func() any { return new(byteKernels) }}

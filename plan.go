@@ -585,16 +585,17 @@ func compile(s Spec, axes []axis) *Plan {
 		pl := &p.levels[n-2]
 		pl.list = rowListOf(pl.runs, pl.outLen)
 	}
-	p.streamLevels, p.streamAxes = inputProgram(p.levels), inputProgram(p.axes)
+	p.inputLevels, p.inputAxes = inputProgram(p.levels), inputProgram(p.axes)
 	return p
 }
 
 // inputProgram returns the program levels with the blocks of every level
 // above the innermost that copy finished output (segDup, segRepeat) made
 // from the input instead (inputForm), or nil if no level changes. A run
-// that writes its output with streaming stores uses it: what it wrote is
-// in memory, not in cache, and reading the input again costs no more than
-// reading the output. The innermost level keeps its form: its copies are
+// whose output is larger than the core's cache uses it (pastCache): what
+// it wrote has gone to a farther cache or to memory (streaming stores),
+// and reading the input again costs no more than reading the output. The
+// innermost level keeps its form: its copies are
 // inside rows, which the row kernels make from the input already.
 func inputProgram(levels []level) []level {
 	var out []level

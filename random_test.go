@@ -746,16 +746,20 @@ func TestRandomAgainstReference(t *testing.T) {
 	var st rtStats
 	modes := make([]int, 5)
 	defer func(saved int) { gatherMaxOut = saved }(gatherMaxOut)
-	defer func(saved int) { streamMinBytes = saved }(streamMinBytes)
-	gathering, streaming := gatherMaxOut, streamMinBytes
+	defer func(out, traffic int) { streamMinBytes, streamMinTraffic = out, traffic }(streamMinBytes, streamMinTraffic)
+	gathering, outSaved, trafficSaved := gatherMaxOut, streamMinBytes, streamMinTraffic
 	for i := 0; i < n; i++ {
 		// Odd cases send small outputs through the executor, even ones
-		// through the gather table; one in three of the odd ones runs as
-		// the biggest outputs do (withStreaming).
+		// through the gather table; of the odd ones, one in three runs as
+		// the biggest outputs do (withStreaming) and one in three as those
+		// past the core's cache that do not stream (withInputProgram).
 		gatherMaxOut = gathering * (1 - i%2)
-		streamMinBytes = streaming
-		if i%6 == 1 {
-			streamMinBytes = 0
+		streamMinBytes, streamMinTraffic = outSaved, trafficSaved
+		switch i % 6 {
+		case 1:
+			streamMinBytes, streamMinTraffic = 0, 0
+		case 3:
+			streamMinBytes, streamMinTraffic = 0, math.MaxInt
 		}
 		c := rtGenValid(r)
 		mut := rtMutNone
@@ -1156,9 +1160,12 @@ func TestRandomStridedViews(t *testing.T) {
 				rtRunStrided(k, r, v, s, rtGenC128)
 			}
 		}
-		if i%2 == 0 { // every other view as the biggest outputs run
+		switch i % 4 { // views as the biggest outputs run, and as those past the cache
+		case 0:
 			withStreaming(run)
-		} else {
+		case 2:
+			withInputProgram(run)
+		default:
 			run()
 		}
 	}

@@ -6,11 +6,13 @@ import (
 )
 
 // Tests of the choices made for outputs larger than the cache: when a run
-// streams (streams), and the program it then runs (inputProgram). The
-// streaming kernels themselves are checked with the others (TestKernels,
-// the grid, the aligned kernels' tests, FuzzKernels), and whole runs with
-// streaming forced by TestRandomAgainstReference, TestRandomStridedViews,
-// the Pad grid and FuzzPadDispatch.
+// takes the input program (pastCache, programFor) and when it streams
+// (streams), and what the input program is (inputProgram). The streaming
+// kernels themselves are checked with the others (TestKernels, the grid,
+// the aligned kernels' tests, FuzzKernels), and whole runs with streaming
+// or the input program forced (withStreaming, withInputProgram) by
+// TestRandomAgainstReference, TestRandomStridedViews, the Pad grid and
+// FuzzPadDispatch.
 
 func TestStreamsThreshold(t *testing.T) {
 	const mib = 1 << 20
@@ -40,6 +42,35 @@ func TestStreamsThreshold(t *testing.T) {
 				t.Errorf("streams(%d, %d, %d) = %v, want %v (streamMinBytes %d, streamMinTraffic %d)",
 					c.in, c.out, c.workers, got, c.want, streamMinBytes, streamMinTraffic)
 			}
+			// Past the cache whatever the traffic: the output a worker alone decides.
+			want := c.out/max(c.workers, 1) >= 3*mib/2
+			if got := pastCache(c.out, c.workers); got != want {
+				t.Errorf("pastCache(%d, %d) = %v, want %v", c.out, c.workers, got, want)
+			}
+			if c.want && !want {
+				t.Errorf("streams(%d, %d, %d) but not pastCache: a streamed run would copy output back from memory", c.in, c.out, c.workers)
+			}
+		}
+	}
+}
+
+func TestProgramFor(t *testing.T) {
+	const mib = 1 << 20
+	setForTest(t, &streamMinBytes, 3*mib/2)
+	levels, inputs := []level{identityLevel(2)}, []level{identityLevel(3)}
+	for _, c := range []struct {
+		inputs       []level
+		out, workers int
+		want         []level
+	}{
+		{inputs, 3*mib/2 - 1, 1, levels},
+		{inputs, 3 * mib / 2, 1, inputs},
+		{inputs, 3 * mib / 2, 2, levels},
+		{inputs, 3 * mib, 2, inputs},
+		{nil, 3 * mib, 1, levels}, // no input program: nothing to choose
+	} {
+		if got := programFor(levels, c.inputs, c.out, c.workers); &got[0] != &c.want[0] {
+			t.Errorf("programFor(out %d, workers %d, inputs %v) = %v, want %v", c.out, c.workers, c.inputs != nil, got, c.want)
 		}
 	}
 }
@@ -81,8 +112,8 @@ func TestInputForm(t *testing.T) {
 			if !slices.Equal(got, c.want) {
 				t.Fatalf("inputForm of %v = %v, want %v", p.levels[0].segs, got, c.want)
 			}
-			if p.streamLevels == nil || !slices.Equal(p.streamLevels[0].segs, c.want) {
-				t.Fatalf("the plan's streamed program does not use the input form: %v", p.streamLevels)
+			if p.inputLevels == nil || !slices.Equal(p.inputLevels[0].segs, c.want) {
+				t.Fatalf("the plan's input program does not use the input form: %v", p.inputLevels)
 			}
 		})
 	}
