@@ -125,8 +125,8 @@ var streamMinBytes = 3 << 19
 var streamMinTraffic = 0
 
 // repMinBytes is the length from which copyBytes copies with REP MOVSB
-// (the level's copyRep) when dst and src share their 64-byte phase and the
-// output does not stream; 0: never. Fast-string microcode writes whole
+// (the level's copyRep) in outputs that do not stream, unless dst lies 1
+// to 63 bytes after src modulo 4 KiB (repCopies); 0: never. Fast-string microcode writes whole
 // lines without reading them first, which ordinary vector stores do. Set
 // on AMD (pad_amd64.go); Intel keeps the vector copies, unmeasured.
 var repMinBytes = 0

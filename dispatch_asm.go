@@ -89,20 +89,32 @@ func copyBytes(dst, src []byte, stream bool) {
 }
 
 // repCopies reports whether copyBytes copies src to dst with REP MOVSB:
-// from repMinBytes on, where the CPU has it, when both share their 64-byte
-// phase. On a Zen 5, in L2 (800 KiB of blocks), REP MOVSB took 0.83-0.89x
-// the time of the runtime's memmove at 4 KiB and 0.75-0.78x from 16 KiB
-// with dst and src in phase, 0.9-1.0x out of phase (0.94-1.0x at 2 KiB);
-// suite case f (two 1 MiB blocks in phase) went from 0.69-0.71x to
-// 0.62-0.64x memmove. Overlapping ranges keep the runtime's memmove,
-// whose result REP MOVSB's byte-by-byte forward order would not give.
+// from repMinBytes on, where the CPU has it, unless dst lies 1 to 63 bytes
+// after src modulo 4 KiB (repSlowDistance). On a Zen 5, in L2 (800 KiB of
+// blocks), REP MOVSB took 0.83-0.89x the time of the runtime's memmove at
+// 4 KiB and 0.75-0.78x from 16 KiB with dst and src in phase (0.94-1.0x
+// at 2 KiB); suite case f (two 1 MiB blocks in phase) went from
+// 0.69-0.71x to 0.62-0.64x memmove. Overlapping ranges keep the runtime's
+// memmove, whose result REP MOVSB's byte-by-byte forward order would not
+// give.
 func repCopies(ks *asmKernels, dst, src []byte) bool {
-	if ks.copyRep == nil || repMinBytes <= 0 || len(src) < repMinBytes || addrPhase(dst) != addrPhase(src) {
+	if ks.copyRep == nil || repMinBytes <= 0 || len(src) < repMinBytes {
 		return false
 	}
 	d, s := uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(unsafe.Pointer(unsafe.SliceData(src)))
 	n := uintptr(len(src))
-	return d+n <= s || s+n <= d
+	return (d+n <= s || s+n <= d) && !repSlowDistance(d, s)
+}
+
+// repSlowDistance reports whether REP MOVSB from s to d is slow: when d
+// lies 1 to 63 bytes after s modulo 4 KiB, as if the copy overlapped
+// (the microcode compares the low address bits). On a Zen 5, 600 KiB in
+// L2 and L3 (suite case j's size): 0.74-0.75x memmove's time at every
+// other distance tried, dst aligned or not (0 to 4088 bytes, src at every
+// phase); 0.90-0.97x at 8, 32 and 56 bytes.
+func repSlowDistance(d, s uintptr) bool {
+	dist := (d - s) & 4095
+	return dist > 0 && dist < 64
 }
 
 // reverseBytes copies the size-byte elements of src to dst in reverse
@@ -142,6 +154,52 @@ func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left
 	rowChunks(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, n int) {
 		ks.rowsConst(d, s, n, dstStride, srcStride, left, mid, right, pat)
 	})
+}
+
+// rowsShiftedBytes makes planes of constant-padded rows whose width in dst
+// is the stride of their input rows, as a crop on one side of an axis and
+// a pad on the other make them: every row's mid then lies at one distance
+// from its input, so one copy of the input from the first row's mid to
+// the last one's end makes every mid, and the pads, filled after it,
+// overwrite what the copy put between them. It reports whether it did: it
+// does when that copy takes REP MOVSB (repCopies), which writes whole
+// lines without reading them first, as the rows kernels cannot. Plane p
+// of dst (at p*pl.dst) is top bytes of the value, the rows, and bottom
+// bytes of the value; its rows are read from p*pl.src of src. src must
+// hold input between the rows: the copy reads it. top, width, left and
+// mid are whole elements (multiples of pat's period): the fills join the
+// top pad rows with the first left pad, and each right pad with the next
+// left pad.
+func rowsShiftedBytes(dst, src []byte, pl planes, rows, width, left, mid, top, bottom int, pat *[32]byte) bool {
+	ks := kernelsInUse()
+	right := width - left - mid
+	if ks == nil || rows < 2 || left+right == 0 || pl.n == 0 {
+		return false
+	}
+	span := (rows-1)*width + mid // from the first mid to the last one's end
+	if !repCopies(ks, dst[top+left:top+left+span], src[:span]) {
+		return false
+	}
+	for p := range pl.n {
+		d, s := dst[p*pl.dst:p*pl.dst+top+rows*width+bottom], src[p*pl.src:]
+		copyBytes(d[top+left:top+left+span], s[:span], false)
+		fillBytes(d[:top+left], pat)
+		fillBytes(d[top+(rows-1)*width+left+mid:], pat)
+		// The gaps between mids, each a row's right pad and the next
+		// one's left: rows of rowsConst's left pad only. (Filling each
+		// 32 KiB of rows' gaps right after copying them was slower: REP
+		// MOVSB wants long copies.)
+		gaps := d[top+left+mid:]
+		per := max(1, chunkBytes/width)
+		for r0 := 0; r0 < rows-1; r0 += per {
+			n := min(rows-1-r0, per)
+			g := gaps[r0*width:]
+			_ = g[(n-1)*width+left+right-1]
+			raceRows(g, nil, n, width, 0, left+right, 0)
+			ks.rowsConst(&g[0], &s[0], n, width, 0, left+right, 0, 0, pat)
+		}
+	}
+	return true
 }
 
 // rowsEdgeBytes: size is the element the edge padding repeats.

@@ -713,9 +713,10 @@ type fzRunResult struct {
 // FuzzPadDispatch: random shapes, Specs (both orders, interior, negative
 // and large pads, invalid ones) and element sizes 1 to 24, padded through
 // RunBytes, Run or RunStrided at the kernel level in use (as small
-// outputs run, as the biggest do with streaming stores, and as those past
-// the core's cache with the input program) and at the Go level, each
-// compared bit for bit with refPad, errors included.
+// outputs run, as the biggest do with streaming stores, as those past the
+// core's cache with the input program, and with REP MOVSB for every copy
+// it may take) and at the Go level, each compared bit for bit with refPad,
+// errors included.
 //
 // data is decoded by rtFuzzDecode (FuzzPad's decoder): rank, element kind,
 // mode, order, interior, dims and pads, the value, then src material; grow
@@ -831,10 +832,11 @@ func FuzzPadDispatch(f *testing.F) {
 		}
 		srcKeep := bytes.Clone(src)
 		got := run(p)
-		var generic, streamed, inputs fzRunResult
+		var generic, streamed, inputs, rep fzRunResult
 		withLevel(levelGo, func() { generic = run(p) })
 		withStreaming(func() { streamed = run(p) })
 		withInputProgram(func() { inputs = run(p) })
+		withRepCopies(func() { rep = run(p) })
 		table := run(gathered)
 		if !bytes.Equal(src, srcKeep) {
 			t.Fatalf("%s: src changed", what())
@@ -842,7 +844,7 @@ func FuzzPadDispatch(f *testing.F) {
 		for _, r := range []struct {
 			level any
 			res   fzRunResult
-		}{{active, got}, {levelGo, generic}, {fmt.Sprint(active, " streaming"), streamed}, {fmt.Sprint(active, " input program"), inputs}, {"gather table", table}} {
+		}{{active, got}, {levelGo, generic}, {fmt.Sprint(active, " streaming"), streamed}, {fmt.Sprint(active, " input program"), inputs}, {fmt.Sprint(active, " REP copies"), rep}, {"gather table", table}} {
 			switch {
 			case r.res.panicked != nil:
 				t.Fatalf("%s at level %v: panicked: %v", what(), r.level, r.res.panicked)

@@ -278,7 +278,7 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 	}
 	if es, ok := byteSized[T](); ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
-		k.tab = p.tablesFor(es)
+		k.tab, k.dense = p.tablesFor(es), true
 		k.setSmallValue(unsafe.Pointer(&value))
 		k.execute(p.levels, p.inputLevels, p.strides, p.workersFor(es), &p.parallel)
 		return nil
@@ -355,7 +355,7 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 		return nil
 	}
 	k := newByteKernels(dst, src, elemSize)
-	k.tab = p.tablesFor(elemSize)
+	k.tab, k.dense = p.tablesFor(elemSize), true
 	k.setValue(value)
 	k.execute(p.levels, p.inputLevels, p.strides, p.workersFor(elemSize), &p.parallel)
 	return nil

@@ -18,6 +18,7 @@ type byteKernels struct {
 	value    []byte   // the value, when size > 16
 	zero     bool     // the value is all zero bytes
 	stream   bool     // the run is big enough for streaming stores (streams)
+	dense    bool     // src is the plan's input tensor: what lies between its rows is input
 	tab      *sizeTables
 }
 
@@ -237,6 +238,10 @@ func (k *byteKernels) planesPadded(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	}
 	width := pl.blk * size
 	dst, src := k.dst[off*size:], k.src[(srcOff+run.src*rowStride+r.src*stride)*size:]
+	if k.shifts(r, rowStride*size, width) &&
+		rowsShiftedBytes(dst, src, planes{n, dstPlane * size, srcPlane * size}, run.n, width, r.left*size, r.mid*size, top*width, bottom*width, &k.pat) {
+		return true
+	}
 	if !k.stream && rowsExpandPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, rowStride*size, k.tab.expand, &k.pat) {
 		return true
 	}
@@ -268,6 +273,14 @@ func padRows(runs []rowRun, rows int) (top, bottom int, run rowRun, ok bool) {
 	return run.at, rows - run.at - run.n, run, true
 }
 
+// shifts reports whether rows of form r, srcStride bytes apart in the
+// input and width bytes wide in dst, may be made by rowsShiftedBytes: rows
+// of constant padding (a pattern the kernels take) as wide as their input
+// stride, from a contiguous input, in an output that does not stream.
+func (k *byteKernels) shifts(r *rowForm, srcStride, width int) bool {
+	return r.kind == rowConst && (k.zero || kernelSize(k.size)) && srcStride == width && k.dense && !k.stream
+}
+
 // rowsPlanes makes count rows of the innermost level lv in each of pl.n
 // planes (pl in elements): row t of plane p at dst offset
 // off+p*pl.dst+t*dstStride from the input row at
@@ -286,6 +299,9 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 	left, mid, right := r.left*size, r.mid*size, r.right*size
 	ds, ss := dstStride*size, srcStride*size
 	pb := planes{pl.n, pl.dst * size, pl.src * size}
+	if k.shifts(r, ss, ds) && ds == left+mid+right && rowsShiftedBytes(dst, src, pb, count, ds, left, mid, 0, 0, &k.pat) {
+		return
+	}
 	if kernelSize(size) {
 		if t := k.tab.shuffle; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return

@@ -24,6 +24,10 @@ func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left
 	}
 }
 
+func rowsShiftedBytes([]byte, []byte, planes, int, int, int, int, int, int, *[32]byte) bool {
+	return false
+}
+
 func rowsEdgeBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcStride, left, mid, right int) {
 	for p := range pl.n {
 		rowsEdgeGo(dst[p*pl.dst:], src[p*pl.src:], size, rows, dstStride, srcStride, left, mid, right)

@@ -746,20 +746,26 @@ func TestRandomAgainstReference(t *testing.T) {
 	var st rtStats
 	modes := make([]int, 5)
 	defer func(saved int) { gatherMaxOut = saved }(gatherMaxOut)
-	defer func(out, traffic int) { streamMinBytes, streamMinTraffic = out, traffic }(streamMinBytes, streamMinTraffic)
-	gathering, outSaved, trafficSaved := gatherMaxOut, streamMinBytes, streamMinTraffic
+	defer func(out, traffic, rep int) {
+		streamMinBytes, streamMinTraffic, repMinBytes = out, traffic, rep
+	}(streamMinBytes, streamMinTraffic, repMinBytes)
+	gathering, outSaved, trafficSaved, repSaved := gatherMaxOut, streamMinBytes, streamMinTraffic, repMinBytes
 	for i := 0; i < n; i++ {
 		// Odd cases send small outputs through the executor, even ones
 		// through the gather table; of the odd ones, one in three runs as
-		// the biggest outputs do (withStreaming) and one in three as those
-		// past the core's cache that do not stream (withInputProgram).
+		// the biggest outputs do (withStreaming), one in three as those
+		// past the core's cache that do not stream (withInputProgram), and
+		// one in three with REP MOVSB for every copy it may take
+		// (withRepCopies).
 		gatherMaxOut = gathering * (1 - i%2)
-		streamMinBytes, streamMinTraffic = outSaved, trafficSaved
+		streamMinBytes, streamMinTraffic, repMinBytes = outSaved, trafficSaved, repSaved
 		switch i % 6 {
 		case 1:
 			streamMinBytes, streamMinTraffic = 0, 0
 		case 3:
 			streamMinBytes, streamMinTraffic = 0, math.MaxInt
+		case 5:
+			repMinBytes = 1
 		}
 		c := rtGenValid(r)
 		mut := rtMutNone
