@@ -42,9 +42,8 @@ package pad
 //     (long fills, copies of whole rows) and a zero value (a clear, not a
 //     fill); one case in three as the biggest outputs run (streaming
 //     stores, withStreaming), one in three with REP MOVSB for the copies
-//     whose dst and src share their phase (withRepCopies), and one in six
-//     as outputs past the core's cache that do not stream
-//     (withInputProgram). An empty row
+//     it may take (withRepCopies), and one in six as outputs past the
+//     core's cache that do not stream (withInputProgram). An empty row
 //     (n = 0) is padded in constant mode only.
 //
 // Reduced grid (-short, -race, or PAD_GRID=reduced; PAD_GRID=full forces
@@ -349,7 +348,7 @@ type gridPad struct {
 	typed                   bool // Run[[size]byte] rather than RunBytes
 	stream                  bool // as the biggest outputs run (withStreaming)
 	inputs                  bool // as outputs past the core's cache run (withInputProgram)
-	rep                     bool // copies in phase by REP MOVSB (withRepCopies)
+	rep                     bool // copies by REP MOVSB where they may be (withRepCopies)
 	off                     int  // placement offset
 	seed                    int
 }

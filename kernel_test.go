@@ -255,8 +255,8 @@ func withInputProgram(f func()) {
 	f()
 }
 
-// withRepCopies runs f with copyBytes taking REP MOVSB for every copy in
-// phase, where the CPU has it (repCopies).
+// withRepCopies runs f with copyBytes taking REP MOVSB for every copy it
+// may take (repCopies: not at the slow distances), where the CPU has it.
 func withRepCopies(f func()) {
 	saved := repMinBytes
 	repMinBytes = 1

@@ -73,10 +73,11 @@ func allZero(b []byte) bool {
 }
 
 // execute runs a plan with these kernels: the program levels, or when the
-// output is larger than the core's cache (pastCache) the program inputs
-// if not nil; the largest outputs take streaming stores (streams). The kernels reach the executor by pointer, from a
-// pool: by value, every kernel call would copy them (120 bytes), and a
-// pointer handed to the generic executor escapes.
+// output is larger than the core's cache the program inputs if not nil
+// (programFor); the largest outputs take streaming stores (streams). The
+// kernels reach the executor by pointer, from a pool: by value, every
+// kernel call would copy them (120 bytes), and a pointer handed to the
+// generic executor escapes.
 func (k *byteKernels) execute(levels, inputs []level, strides []int, workers int, pool *sync.Pool) {
 	p := byteKernelsPool.Get().(*byteKernels)
 	*p = *k

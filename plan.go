@@ -595,8 +595,8 @@ func compile(s Spec, axes []axis) *Plan {
 // whose output is larger than the core's cache uses it (pastCache): what
 // it wrote has gone to a farther cache or to memory (streaming stores),
 // and reading the input again costs no more than reading the output. The
-// innermost level keeps its form: its copies are
-// inside rows, which the row kernels make from the input already.
+// innermost level keeps its form: its copies are inside rows, which the
+// row kernels make from the input already.
 func inputProgram(levels []level) []level {
 	var out []level
 	for i := 0; i+1 < len(levels); i++ {
