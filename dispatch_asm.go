@@ -186,18 +186,10 @@ func rowsShiftedBytes(dst, src []byte, pl planes, rows, width, left, mid, top, b
 		fillBytes(d[:top+left], pat)
 		fillBytes(d[top+(rows-1)*width+left+mid:], pat)
 		// The gaps between mids, each a row's right pad and the next
-		// one's left: rows of rowsConst's left pad only. (Filling each
-		// 32 KiB of rows' gaps right after copying them was slower: REP
-		// MOVSB wants long copies.)
-		gaps := d[top+left+mid:]
-		per := max(1, chunkBytes/width)
-		for r0 := 0; r0 < rows-1; r0 += per {
-			n := min(rows-1-r0, per)
-			g := gaps[r0*width:]
-			_ = g[(n-1)*width+left+right-1]
-			raceRows(g, nil, n, width, 0, left+right, 0)
-			ks.rowsConst(&g[0], &s[0], n, width, 0, left+right, 0, 0, pat)
-		}
+		// one's left: rows of a left pad only. (Filling each 32 KiB of
+		// rows' gaps right after copying them was slower: REP MOVSB wants
+		// long copies.)
+		rowsConstBytes(d[top+left+mid:], s, onePlane, rows-1, width, 0, left+right, 0, 0, pat, false)
 	}
 	return true
 }
@@ -560,7 +552,9 @@ func rowChunks(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mi
 		n := min(rows-r0, per)
 		d, s := dst[p*pl.dst+r0*dstStride:], src[p*pl.src+r0*srcStride:]
 		_ = d[(n-1)*dstStride+width-1]
-		_ = s[(n-1)*srcStride+mid-1]
+		if mid > 0 { // rows of pads only read nothing
+			_ = s[(n-1)*srcStride+mid-1]
+		}
 		raceRows(d, s, n, dstStride, srcStride, width, mid)
 		kernel(&d[0], &s[0], n)
 	}

@@ -271,3 +271,31 @@ func withLevel(l kernelLevel, f func()) {
 	defer func() { active = saved }()
 	f()
 }
+
+// TestRowsConstNoMid: rowsConstBytes makes rows of pads only (mid 0, as
+// rowsShiftedBytes fills the gaps between its mids), the source not read,
+// at every level, against rowsConstGo, canaries around dst.
+func TestRowsConstNoMid(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, l := range append([]kernelLevel{levelGo}, gridLevels()...) {
+		withLevel(l, func() {
+			for i := range 200 {
+				size := kernelSizes[i%5]
+				pat := patternOf(randomBytes(r, size))
+				left, right := size*r.IntN(40), size*r.IntN(40)
+				rows, stride := 1+r.IntN(20), left+right+r.IntN(100)
+				n := (rows-1)*stride + left + right
+				dst, check := guarded(n, r.IntN(64), byte(i))
+				want := bytes.Clone(dst)
+				rowsConstGo(want, nil, rows, stride, 0, left, 0, right, pat)
+				src := []byte{0}
+				rowsConstBytes(dst, src, onePlane, rows, stride, 0, left, 0, right, pat, false)
+				what := fmt.Sprintf("level %v rows %d stride %d left %d right %d", l, rows, stride, left, right)
+				check(t, what)
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("%s: the rows differ from rowsConstGo's", what)
+				}
+			}
+		})
+	}
+}
