@@ -211,8 +211,7 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 			sh := gp()
 			MOVQ(U32(64), sh)
 			SUBQ(k, sh)
-			VPBROADCASTB(sh.As32(), v)
-			VPADDB(ziota, v, v)
+			byteRamp(sh, ziota, v)
 			VPERMI2B(H, T, v) // indices below 64 take the tail before b
 		}
 		kl := kreg()
@@ -336,8 +335,7 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 			MOVQ(dCur, sh)
 			ANDQ(U8(63), sh)
 			idx := ZMM()
-			VPBROADCASTB(sh.As32(), idx)
-			VPADDB(ziota, idx, idx)
+			byteRamp(sh, ziota, idx)
 			Label(loop)
 			z := ZMM()
 			VMOVDQA64(ati(p, dA, 0), z)
@@ -394,8 +392,7 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 		sh := gp()
 		MOVQ(p, sh)
 		SUBQ(b, sh)
-		VPBROADCASTB(sh.As32(), zp)
-		VPADDB(ziota, zp, zp)
+		byteRamp(sh, ziota, zp)
 		VPERMB(zpat, zp, zp)
 	}
 	// The top pad: the pattern blocks that end by the first row.

@@ -306,7 +306,8 @@ func genCopy(a isa) {
 // genCopyRep emits copyRep: REP MOVSB, whose fast-string microcode writes
 // whole cache lines without reading them first (an ordinary store reads
 // the line it writes). The dispatch (copyBytes) uses it where measured to
-// win: long copies whose dst and src share their 64-byte phase.
+// win: long copies, but where dst lies 1 to 63 bytes after src modulo
+// 4 KiB (repCopies).
 func genCopyRep() {
 	kernel("copyRep", "func(dst, src *byte, n int)",
 		"copyRep copies n bytes from src to dst, which do not overlap, with REP",

@@ -252,6 +252,13 @@ func asWidth(g reg.GPVirtual, W int) reg.Register {
 	return g
 }
 
+// byteRamp sets v to the bytes sh, sh+1, ..., sh+63 (iota holds 0..63):
+// the indexes, for a byte permute, of the 64 bytes from sh on in a window.
+func byteRamp(sh reg.GPVirtual, iota Op, v reg.VecVirtual) {
+	VPBROADCASTB(sh.As32(), v)
+	VPADDB(iota, v, v)
+}
+
 // repMovsb copies n bytes from s to d with REP MOVSB (fast strings: full
 // lines are written without being read first). d, s and n are copied to
 // DI, SI and CX, which it clobbers.

@@ -220,8 +220,7 @@ func copyShifted(d, s, n reg.Register) {
 	ANDQ(I32(-64), p2)
 	SUBQ(p1, sp) // sh
 	idx := ZMM()
-	VPBROADCASTB(sp.As32(), idx)
-	VPADDB(iota64, idx, idx)
+	byteRamp(sp, iota64, idx)
 	SUBQ(dp, p1)
 	SUBQ(dp, p2)
 
