@@ -201,11 +201,7 @@ func TestGuardShifted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := es
-		for _, d := range shape {
-			n *= d
-		}
-		in := randomBytes(r, n)
+		in := randomBytes(r, es*prod(shape))
 		value := randomBytes(r, es)
 		if i%4 == 0 {
 			value = make([]byte, es)

@@ -206,11 +206,7 @@ func testExpandPlanes(t *testing.T) {
 		if tb := p.tablesFor(es).expand; tb != nil && (kernelsInUse().rowsExpand != nil || tb.dwords != nil) {
 			taken++ // a table the level's kernel takes
 		}
-		n := es
-		for _, d := range shape {
-			n *= d
-		}
-		in := randomBytes(r, n)
+		in := randomBytes(r, es*prod(shape))
 		value := randomBytes(r, es)
 		want, _, err := refPad(in, es, shape, spec, value)
 		if err != nil {

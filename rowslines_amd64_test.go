@@ -157,11 +157,7 @@ func TestLinesPlanes(t *testing.T) {
 		if p.tablesFor(es).lines != nil {
 			taken++
 		}
-		n := es
-		for _, d := range shape {
-			n *= d
-		}
-		in := randomBytes(r, n)
+		in := randomBytes(r, es*prod(shape))
 		want, _, err := refPad(in, es, shape, spec, nil)
 		if err != nil {
 			t.Fatal(err)
