@@ -12550,18 +12550,15 @@ wide_long_1377:
 	LEAQ         (R8)(R9*1), R11
 	LEAQ         64(R8), R10
 	ANDQ         $-64, R10
-	MOVQ         R10, R12
+	MOVQ         CX, R12
 	SUBQ         R8, R12
-	ADDQ         CX, R12
 	MOVQ         R12, R8
 	ANDQ         $-64, R8
 	LEAQ         63(R12), R13
 	ANDQ         $-64, R13
-	SUBQ         R8, R12
+	ANDQ         $0x3f, R12
 	VPBROADCASTB R12, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
-	SUBQ         R10, R8
-	SUBQ         R10, R13
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
 	JAE          shift1_top_1380

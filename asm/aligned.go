@@ -323,24 +323,11 @@ func alignedPlanes(a isa, fixed bool, f alignedFrame, wt wideTable, ziota reg.Ve
 			loop, done := newLabel("aligned_copy"), newLabel("aligned_copy_done")
 			CMPQ(p, mEnd)
 			JGT(LabelRef(done))
-			// Aligned loads too: the block's bytes are one VPERMT2B
-			// of the two src blocks that hold them (the same one
-			// twice in phase), at dA and dB from p, the row's phase
-			// in idx.
-			dA, dB, sh := gp(), gp(), gp()
-			MOVQ(dCur, dA)
-			ANDQ(I32(-64), dA)
-			LEAQ(at(dCur, 63), dB)
-			ANDQ(I32(-64), dB)
-			MOVQ(dCur, sh)
-			ANDQ(U8(63), sh)
-			idx := ZMM()
-			byteRamp(sh, ziota, idx)
+			// Aligned loads too (shiftedSrc): the row's bytes are at
+			// dCur from p.
+			src := newShiftedSrc(dCur, ziota)
 			Label(loop)
-			z := ZMM()
-			VMOVDQA64(ati(p, dA, 0), z)
-			VPERMT2B(ati(p, dB, 0), idx, z)
-			a.storeAligned(z, at(p, 0))
+			a.storeAligned(src.block(p, 0), at(p, 0))
 			ADDQ(U8(64), p)
 			CMPQ(p, mEnd)
 			JLE(LabelRef(loop))

@@ -193,6 +193,40 @@ func (w wideTable) permute(wH, wT, idx reg.VecVirtual, take reg.Register, out re
 	VPBLENDMB(out, w.zpat, take, out)
 }
 
+// shiftedSrc is how 64-byte-aligned dst blocks take their bytes from src
+// by aligned loads when each block's bytes are off bytes on from it: lo
+// and hi are the offsets from the block of the two aligned src blocks
+// that hold them (the same one when off is a multiple of 64), idx their
+// VPERMT2B indexes in lo ++ hi.
+type shiftedSrc struct {
+	lo, hi reg.GPVirtual
+	idx    reg.VecVirtual
+}
+
+// newShiftedSrc emits the set-up of a shiftedSrc for off (iota holds the
+// bytes 0..63).
+func newShiftedSrc(off reg.Register, iota Op) shiftedSrc {
+	s := shiftedSrc{gp(), gp(), ZMM()}
+	MOVQ(off, s.lo)
+	ANDQ(I32(-64), s.lo)
+	LEAQ(at(off, 63), s.hi)
+	ANDQ(I32(-64), s.hi)
+	sh := gp()
+	MOVQ(off, sh)
+	ANDQ(U8(63), sh)
+	byteRamp(sh, iota, s.idx)
+	return s
+}
+
+// block emits the loads of the dst block at p+disp (p 64-byte aligned)
+// and returns it.
+func (s shiftedSrc) block(p reg.Register, disp int) reg.VecVirtual {
+	v := ZMM()
+	VMOVDQA64(Mem{Base: p, Index: s.lo, Scale: 1, Disp: disp}, v)
+	VPERMT2B(Mem{Base: p, Index: s.hi, Scale: 1, Disp: disp}, s.idx, v)
+	return v
+}
+
 // copyShifted copies n >= 64 bytes from s to d by 64-byte-aligned loads
 // and stores: each aligned block of d is one VPERMT2B of the two aligned
 // src blocks that hold its bytes (the same block twice when d and s are
@@ -203,33 +237,16 @@ func copyShifted(d, s, n reg.Register) {
 	z := ZMM()
 	VMOVDQU64(at(s, 0), z)
 	VMOVDQU64(z, at(d, 0))
-	// dp: the first aligned block after d's first; sp: its source, at
-	// shift sh into the aligned src block p1; p2 the block of its last
-	// byte (p1 or p1+64). p1 and p2 are then kept as offsets from dp,
-	// so that one pointer walks dst and src.
-	dp, end, sp, p1, p2 := gp(), gp(), gp(), gp(), gp()
+	// dp: the first aligned block after d's first, walking dst and src
+	// at once: its bytes are at s-d from it.
+	dp, end, off := gp(), gp(), gp()
 	LEAQ(ati(d, n, 0), end)
 	LEAQ(at(d, 64), dp)
 	ANDQ(I32(-64), dp)
-	MOVQ(dp, sp)
-	SUBQ(d, sp)
-	ADDQ(s, sp)
-	MOVQ(sp, p1)
-	ANDQ(I32(-64), p1)
-	LEAQ(at(sp, 63), p2)
-	ANDQ(I32(-64), p2)
-	SUBQ(p1, sp) // sh
-	idx := ZMM()
-	byteRamp(sp, iota64, idx)
-	SUBQ(dp, p1)
-	SUBQ(dp, p2)
-
-	block := func(disp int) reg.VecVirtual {
-		v := ZMM()
-		VMOVDQA64(Mem{Base: dp, Index: p1, Scale: 1, Disp: disp}, v)
-		VPERMT2B(Mem{Base: dp, Index: p2, Scale: 1, Disp: disp}, idx, v)
-		return v
-	}
+	MOVQ(s, off)
+	SUBQ(d, off)
+	src := newShiftedSrc(off, iota64)
+	block := func(disp int) reg.VecVirtual { return src.block(dp, disp) }
 	l4, l1, l1top, done := newLabel("shift4"), newLabel("shift1"), newLabel("shift1_top"), newLabel("shift_done")
 	e4 := gp()
 	LEAQ(at(end, -256), e4)
