@@ -3,6 +3,8 @@ package pad
 import (
 	"fmt"
 	"testing"
+
+	"github.com/tensorpad/pad/internal/suite"
 )
 
 // BenchmarkKernels times each byte kernel at each level this machine has
@@ -134,4 +136,56 @@ func BenchmarkStream(b *testing.B) {
 		ks.rowsAlignedStream(&dst[0], &src[0], rows, mid, width, mid, left, tab.bytes(), pat, 1, 0, 0, 0, 0)
 		storeFence()
 	})
+}
+
+// BenchmarkCopyFloor copies the output bytes of each suite case
+// (BenchmarkSuite's) with the runtime's memmove and with every copy kernel
+// this machine has: the time a pad of that case takes if it did nothing but
+// write its output from an input as large. A pad reads a little less than
+// it writes, so no pad is much below the fastest of these for its case's
+// size; where all of them take the memmove's time (outputs that stay in L2,
+// like case e's 266 KiB), so does the best pad.
+//
+//	go test -run '^$' -bench CopyFloor -count 10 | tee f.txt
+//	benchstat -col /copy f.txt
+func BenchmarkCopyFloor(b *testing.B) {
+	cases, _, err := suite.LoadOrBuiltin(suite.PeersPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range cases {
+		r, err := c.Resolve()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := r.OutBytes()
+		if n < 64 {
+			continue // case i: per-call overhead, not a copy
+		}
+		src, dst := suite.AlignedBytes(n), suite.AlignedBytes(n)
+		copy(src, benchBytes(n))
+		copy(dst, src) // both written: an untouched page reads as the zero page
+		bench := func(name string, f func()) {
+			b.Run("case="+c.Name+"/copy="+name, func(b *testing.B) {
+				b.SetBytes(int64(n))
+				b.ReportAllocs()
+				for b.Loop() {
+					f()
+				}
+			})
+		}
+		bench("memmove", func() { copy(dst, src) })
+		for _, ks := range asmKernelSets {
+			if !ks.supported {
+				continue
+			}
+			bench(ks.level.String(), func() { ks.copy(&dst[0], &src[0], n) })
+			if ks.copyRep != nil {
+				bench("rep-"+ks.level.String(), func() { ks.copyRep(&dst[0], &src[0], n) })
+			}
+			if ks.copyStream != nil {
+				bench("stream-"+ks.level.String(), func() { ks.copyStream(&dst[0], &src[0], n); storeFence() })
+			}
+		}
+	}
 }
