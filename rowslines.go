@@ -21,11 +21,11 @@ const (
 )
 
 // linesTable is the table of one pair of phases, in the kernel's form:
-// entries+2 entries (linesEntries; the last two copies of the first two,
-// so that the kernel's pairs of blocks may run past the period's end),
-// each the index of each byte of its block in its 128-byte window
-// (tab[64e:64e+64]), bit 7 of the first set where the window moves on by
-// 64 bytes before the block.
+// entries+linesCopies entries (linesEntries; the last ones copies of the
+// first ones, so that the kernel's pairs of blocks may run past the
+// period's end), each the index of each byte of its block in its 128-byte
+// window (tab[64e:64e+64]), bit 7 of the first set where the window moves
+// on by 64 bytes before the block.
 type linesTable struct {
 	tab             []byte
 	period, entries int
@@ -100,7 +100,7 @@ func buildLinesSet(l *rowList, t *shuffleTable, width, srcStride, rowOff, dstPla
 		cd: l.run0 * width & 63, gd: gcd64(dstPlane), cs: (rowOff + int(l.idx[l.run0])*srcStride) & 63, gs: gcd64(srcPlane)}
 	g.dShift, g.sShift = bits.TrailingZeros(uint(g.gd)), bits.TrailingZeros(uint(g.gs))
 	count := 64 / g.gd * (64 / g.gs)
-	if count*(linesEntries(period)+2)*64 > linesMaxBytes {
+	if count*(linesEntries(period)+linesCopies)*64 > linesMaxBytes {
 		return nil
 	}
 	for a := 0; a < 64; a += g.gd {
@@ -122,10 +122,14 @@ func linesPeriod(width, srcStride int) int {
 	return lcm(64/gcd64(width), 64/gcd64(srcStride)) * width / 64
 }
 
+// linesCopies is the number of entries after a table's period that repeat
+// its first ones: the lines kernel makes two blocks a turn and moves back
+// by a period only between turns (as expandCopies for the expand kernels).
+const linesCopies = 2
+
 // linesEntries is the number of distinct entries of a table of the
-// period: the period, but 2 for a period of 1, as the kernel makes two
-// blocks a turn.
-func linesEntries(period int) int { return max(period, 2) }
+// period: the period, but at least a turn of the kernel's blocks.
+func linesEntries(period int) int { return max(period, linesCopies) }
 
 // linesTableOf builds the table of rows of width bytes by the shuffle
 // table t, srcStride bytes apart in src, whose first output byte is at
@@ -146,7 +150,7 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 	// block e is the same, one period of rows (a multiple of 64 input
 	// bytes) earlier.
 	entries := linesEntries(period)
-	gt := &linesTable{tab: make([]byte, 64*(entries+2)), period: period, entries: entries, advs: make([]int, period)}
+	gt := &linesTable{tab: make([]byte, 64*(entries+linesCopies)), period: period, entries: entries, advs: make([]int, period)}
 	shift := period * 64 / width * srcStride
 	last := top(period - 1)
 	for e := range period {
@@ -174,7 +178,7 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 			gt.advs[e] = gt.advs[e-1] + adv
 		}
 	}
-	for e := period; e < entries+2; e++ {
+	for e := period; e < entries+linesCopies; e++ {
 		copy(gt.tab[64*e:][:64], gt.tab[64*(e-period):])
 	}
 	gt.cur = top(period) - shift - sph

@@ -24,15 +24,15 @@ type linesCall struct {
 }
 
 func randomLinesCall(r *rand.Rand) linesCall {
-	c := linesCall{entries: 2 + r.IntN(80), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
+	c := linesCall{entries: linesCopies + r.IntN(80), n: 1 + r.IntN(300), seed: r.Uint64(), sameFirst: r.IntN(2) == 0}
 	if r.IntN(4) == 0 {
 		c.n = 1 + r.IntN(6) // the kernel's first, pair and single steps
 	}
 	// Any byte: the kernel reads 7 bits of an index; bit 7 of an entry's
-	// first byte is its advance flag. The last two entries repeat the
-	// first two.
-	c.tab = randomBytes(r, 64*(c.entries+2))
-	copy(c.tab[64*c.entries:], c.tab[:128])
+	// first byte is its advance flag. The last linesCopies entries repeat
+	// the first ones.
+	c.tab = randomBytes(r, 64*(c.entries+linesCopies))
+	copy(c.tab[64*c.entries:], c.tab[:64*linesCopies])
 	c.head, c.tail = ^uint64(0)<<r.IntN(64), ^uint64(0)>>r.IntN(64)
 	if r.IntN(4) == 0 {
 		c.head, c.tail = ^uint64(0), ^uint64(0)
