@@ -134,10 +134,11 @@ var repMinBytes = 0
 
 // pastCache reports whether a run that writes out bytes on the given
 // number of workers writes more than the core's cache keeps (streamMinBytes
-// a worker). Such a run makes the blocks that repeat finished output from
-// the input instead (the plan's input program): by the time they are made,
-// the blocks they repeat have left the core's cache, while the input is
-// read in chunks that serve every block made from it. On a Zen 5, with
+// a worker). Unless its copies take REP MOVSB (programFor), such a run
+// makes the blocks that repeat finished output from the input instead
+// (the plan's input program): by the time they are made, the blocks they
+// repeat have left the core's cache, while the input is read in chunks
+// that serve every block made from it. On a Zen 5, with vector copies and
 // the output out of cache before each run (as a fresh output is), suite
 // case h (float64, edge padding of every axis, 12 MiB of output) took
 // 0.95x the time and a 3 MiB version of it 0.90x; in the peer harness,

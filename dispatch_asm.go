@@ -106,6 +106,13 @@ func repCopies(ks *asmKernels, dst, src []byte) bool {
 	return (d+n <= s || s+n <= d) && !repSlowDistance(d, s)
 }
 
+// repCopiesOn reports whether copyBytes takes REP MOVSB for long copies
+// (repCopies) at the level in use.
+func repCopiesOn() bool {
+	ks := kernelsInUse()
+	return ks != nil && ks.copyRep != nil && repMinBytes > 0
+}
+
 // repSlowDistance reports whether REP MOVSB from s to d is slow: when d
 // lies 1 to 63 bytes after s modulo 4 KiB, as if the copy overlapped
 // (the microcode compares the low address bits). On a Zen 5, 600 KiB in

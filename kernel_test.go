@@ -246,12 +246,12 @@ func withStreaming(f func()) {
 }
 
 // withInputProgram runs f with every run taking its plan's input program
-// (programFor), as outputs larger than the core's cache do, with ordinary
-// stores.
+// (programFor), as outputs larger than the core's cache do where copies do
+// not take REP MOVSB, with ordinary stores.
 func withInputProgram(f func()) {
-	savedOut, savedTraffic := streamMinBytes, streamMinTraffic
-	streamMinBytes, streamMinTraffic = 0, math.MaxInt
-	defer func() { streamMinBytes, streamMinTraffic = savedOut, savedTraffic }()
+	savedOut, savedTraffic, savedRep := streamMinBytes, streamMinTraffic, repMinBytes
+	streamMinBytes, streamMinTraffic, repMinBytes = 0, math.MaxInt, 0
+	defer func() { streamMinBytes, streamMinTraffic, repMinBytes = savedOut, savedTraffic, savedRep }()
 	f()
 }
 

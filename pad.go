@@ -192,10 +192,10 @@ type Plan struct {
 	axes []level
 
 	// The same programs with every level above the innermost made from
-	// the input only (inputForm), for runs whose output is larger than the
-	// core's cache (pastCache), which would read finished blocks back from
-	// farther away than the input they came from; nil where they would
-	// not differ.
+	// the input only (inputForm), for runs that stream or whose output is
+	// larger than the core's cache without REP MOVSB for its copies
+	// (programFor), which would read finished blocks back from farther
+	// away than the input they came from; nil where they would not differ.
 	inputLevels, inputAxes []level
 
 	workers int // Workers option; 0: the default

@@ -44,6 +44,8 @@ func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcS
 
 func shuffleInUse() bool { return false }
 
+func repCopiesOn() bool { return false }
+
 func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
 	return false
 }

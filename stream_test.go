@@ -57,20 +57,37 @@ func TestStreamsThreshold(t *testing.T) {
 func TestProgramFor(t *testing.T) {
 	const mib = 1 << 20
 	setForTest(t, &streamMinBytes, 3*mib/2)
+	setForTest(t, &repMinBytes, 0)
 	levels, inputs := []level{identityLevel(2)}, []level{identityLevel(3)}
-	for _, c := range []struct {
-		inputs       []level
-		out, workers int
-		want         []level
-	}{
-		{inputs, 3*mib/2 - 1, 1, levels},
-		{inputs, 3 * mib / 2, 1, inputs},
-		{inputs, 3 * mib / 2, 2, levels},
-		{inputs, 3 * mib, 2, inputs},
-		{nil, 3 * mib, 1, levels}, // no input program: nothing to choose
-	} {
-		if got := programFor(levels, c.inputs, c.out, c.workers); &got[0] != &c.want[0] {
-			t.Errorf("programFor(out %d, workers %d, inputs %v) = %v, want %v", c.out, c.workers, c.inputs != nil, got, c.want)
+	hasRep := false // the level in use has a REP MOVSB copy
+	for _, ks := range asmKernelSets {
+		hasRep = hasRep || ks.level == active && ks.copyRep != nil
+	}
+	for _, rep := range []int{0, 4 << 10} {
+		repMinBytes = rep
+		// Past the cache, copies by REP MOVSB keep the output program;
+		// streamed runs always take the input program.
+		past := inputs
+		if rep > 0 && hasRep {
+			past = levels
+		}
+		for _, c := range []struct {
+			inputs       []level
+			out, workers int
+			stream       bool
+			want         []level
+		}{
+			{inputs, 3*mib/2 - 1, 1, false, levels},
+			{inputs, 3 * mib / 2, 1, false, past},
+			{inputs, 3 * mib / 2, 2, false, levels},
+			{inputs, 3 * mib, 2, false, past},
+			{inputs, 3 * mib, 1, true, inputs},
+			{nil, 3 * mib, 1, true, levels}, // no input program: nothing to choose
+		} {
+			if got := programFor(levels, c.inputs, c.out, c.workers, c.stream); &got[0] != &c.want[0] {
+				t.Errorf("repMinBytes %d, REP copies %v: programFor(out %d, workers %d, inputs %v, stream %v) = %v, want %v",
+					rep, repCopiesOn(), c.out, c.workers, c.inputs != nil, c.stream, got, c.want)
+			}
 		}
 	}
 }
