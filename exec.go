@@ -31,6 +31,10 @@ type kernels interface {
 	// flush ends a goroutine's share of a run: its stores are ordered
 	// before any it makes after (streaming stores need a fence).
 	flush()
+	// copyDirection reports which copies of finished blocks of blk
+	// elements to prefer: 1 from earlier blocks, -1 from later ones, 0
+	// either (segForms).
+	copyDirection(blk int) int
 }
 
 // execute runs the levels of a plan with the given input strides on the
@@ -55,10 +59,29 @@ type executor[K kernels] struct {
 // run makes the output sub-tensor of level l at dst offset off from the
 // input sub-tensor at src offset srcOff.
 func (x *executor[K]) run(l, off, srcOff int) {
-	lv := &x.levels[l]
-	for i := range lv.segs {
-		x.segment(l, off, srcOff, &lv.segs[i])
+	segs := x.segs(l)
+	for i := range segs {
+		x.segment(l, off, srcOff, &segs[i])
 	}
+}
+
+// segs returns the segments of level l in the form whose copies the
+// kernels prefer (segForms).
+func (x *executor[K]) segs(l int) []segment {
+	lv := &x.levels[l]
+	if lv.forms != nil {
+		switch x.k.copyDirection(lv.blk) {
+		case 1:
+			if lv.forms.forward != nil {
+				return lv.forms.forward
+			}
+		case -1:
+			if lv.forms.backward != nil {
+				return lv.forms.backward
+			}
+		}
+	}
+	return lv.segs
 }
 
 // segment makes the blocks of one segment of level l.
@@ -116,9 +139,9 @@ func (x *executor[K]) element(l, at, src int) {
 // runBlocks makes the top-level blocks [lo, hi) that fills and input
 // reads make; the copies of finished output are left to runCopies.
 func (x *executor[K]) runBlocks(lo, hi int) {
-	lv := &x.levels[0]
-	for i := range lv.segs {
-		s := lv.segs[i]
+	lv, segs := &x.levels[0], x.segs(0)
+	for i := range segs {
+		s := segs[i]
 		switch s.kind {
 		case segFill, segSrc:
 			a, b := max(s.at, lo), min(s.at+s.n, hi)
@@ -148,9 +171,9 @@ func (x *executor[K]) runBlocks(lo, hi int) {
 
 // runCopies makes the top-level segments that copy finished output.
 func (x *executor[K]) runCopies() {
-	lv := &x.levels[0]
-	for i := range lv.segs {
-		if s := &lv.segs[i]; s.kind == segDup || s.kind == segRepeat {
+	segs := x.segs(0)
+	for i := range segs {
+		if s := &segs[i]; s.kind == segDup || s.kind == segRepeat {
 			x.segment(0, 0, 0, s)
 		}
 	}

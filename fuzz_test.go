@@ -714,9 +714,9 @@ type fzRunResult struct {
 // and large pads, invalid ones) and element sizes 1 to 24, padded through
 // RunBytes, Run or RunStrided at the kernel level in use (as small
 // outputs run, as the biggest do with streaming stores, as those past the
-// core's cache with the input program, and with REP MOVSB for every copy
-// it may take) and at the Go level, each compared bit for bit with refPad,
-// errors included.
+// core's cache with the input program, with REP MOVSB for every copy it
+// may take, and by the forward and the backward forms of its levels) and
+// at the Go level, each compared bit for bit with refPad, errors included.
 //
 // data is decoded by rtFuzzDecode (FuzzPad's decoder): rank, element kind,
 // mode, order, interior, dims and pads, the value, then src material; grow
@@ -832,11 +832,13 @@ func FuzzPadDispatch(f *testing.F) {
 		}
 		srcKeep := bytes.Clone(src)
 		got := run(p)
-		var generic, streamed, inputs, rep fzRunResult
+		var generic, streamed, inputs, rep, forward, backward fzRunResult
 		withLevel(levelGo, func() { generic = run(p) })
 		withStreaming(func() { streamed = run(p) })
 		withInputProgram(func() { inputs = run(p) })
 		withRepCopies(func() { rep = run(p) })
+		withCopyDirection(1, func() { forward = run(p) })
+		withCopyDirection(-1, func() { backward = run(p) })
 		table := run(gathered)
 		if !bytes.Equal(src, srcKeep) {
 			t.Fatalf("%s: src changed", what())
@@ -844,7 +846,8 @@ func FuzzPadDispatch(f *testing.F) {
 		for _, r := range []struct {
 			level any
 			res   fzRunResult
-		}{{active, got}, {levelGo, generic}, {fmt.Sprint(active, " streaming"), streamed}, {fmt.Sprint(active, " input program"), inputs}, {fmt.Sprint(active, " REP copies"), rep}, {"gather table", table}} {
+		}{{active, got}, {levelGo, generic}, {fmt.Sprint(active, " streaming"), streamed}, {fmt.Sprint(active, " input program"), inputs}, {fmt.Sprint(active, " REP copies"), rep},
+			{fmt.Sprint(active, " forward forms"), forward}, {fmt.Sprint(active, " backward forms"), backward}, {"gather table", table}} {
 			switch {
 			case r.res.panicked != nil:
 				t.Fatalf("%s at level %v: panicked: %v", what(), r.level, r.res.panicked)

@@ -255,6 +255,15 @@ func withInputProgram(f func()) {
 	f()
 }
 
+// withCopyDirection runs f with every run taking the forward (d = 1) or
+// backward (d = -1) form of its levels that have them (segForms).
+func withCopyDirection(d int, f func()) {
+	saved := forcedCopyDirection
+	forcedCopyDirection = d
+	defer func() { forcedCopyDirection = saved }()
+	f()
+}
+
 // withRepCopies runs f with copyBytes taking REP MOVSB for every copy it
 // may take (repCopies: not at the slow distances), where the CPU has it.
 func withRepCopies(f func()) {

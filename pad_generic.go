@@ -114,6 +114,19 @@ func programFor(levels, inputs []level, out, workers int, stream bool) []level {
 
 var byteKernelsPool = sync.Pool{New: func() any { return new(byteKernels) }}
 
+// copyDirection: away from REP MOVSB's slow distances (repDirection);
+// streamed runs copy no finished block.
+func (k *byteKernels) copyDirection(blk int) int {
+	if forcedCopyDirection != 0 || k.stream {
+		return forcedCopyDirection
+	}
+	return repDirection(blk * k.size)
+}
+
+// forcedCopyDirection, when not 0, is every run's copyDirection: tests
+// set it to run the forward and backward forms of every level.
+var forcedCopyDirection = 0
+
 // flush: the streaming stores of the stream kernels are weakly ordered.
 func (k *byteKernels) flush() {
 	if k.stream {
@@ -521,6 +534,8 @@ func (k typedKernels[T]) fill(off, n int) {
 
 func (k typedKernels[T]) flush() {}
 
+func (k typedKernels[T]) copyDirection(int) int { return forcedCopyDirection }
+
 func (k typedKernels[T]) rows(*level, int, int, int, int, int, int) bool { return false }
 
 func (k typedKernels[T]) planes(*level, *level, int, int, int, int, int, int, int) bool {
@@ -591,6 +606,8 @@ func (k packedKernels) fill(off, n int) {
 }
 
 func (k packedKernels) flush() {}
+
+func (k packedKernels) copyDirection(int) int { return forcedCopyDirection }
 
 func (k packedKernels) rows(*level, int, int, int, int, int, int) bool { return false }
 

@@ -46,6 +46,8 @@ func shuffleInUse() bool { return false }
 
 func repCopiesOn() bool { return false }
 
+func repDirection(int) int { return 0 }
+
 func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleTable, *[32]byte) bool {
 	return false
 }

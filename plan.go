@@ -190,6 +190,71 @@ type level struct {
 	// from input rows and are narrow enough for the shuffle kernel, so
 	// that a plane is one pass of the kernel; or nil.
 	list *rowList
+	// forms: segs rewritten so that every copy of finished output reads
+	// an earlier block, or every one a later block (edgeForms); nil for
+	// the innermost level and where segs cannot be.
+	forms *segForms
+}
+
+// segForms are a level's segments in two other orders that make the same
+// blocks (nil: segs is that form already). Copies by REP MOVSB are slow
+// when dst lies 1 to 63 bytes after src modulo 4 KiB, so where one block
+// of a level ends that way after the block before it, the executor takes
+// the form whose copies read later blocks (the kernels' copyDirection).
+type segForms struct {
+	forward  []segment // copies read earlier blocks only
+	backward []segment // copies read later blocks only
+}
+
+// edgeForms returns the forms of an edge-padded level: one run of input
+// blocks with the first repeated before it and the last after it. The
+// forward form makes block 0 from the input and repeats it up to the run;
+// the backward form makes the last block from the input and repeats it
+// down to the run's last block. Other levels have none (nil).
+func edgeForms(lv *level) *segForms {
+	var run segment
+	var before, after int // the pad blocks before and after the run
+	runs := 0
+	for _, s := range lv.segs {
+		switch {
+		case s.kind == segSrc && s.step == 1 && s.n > 0:
+			run = s
+			runs++
+		case s.kind == segRepeat && s.step == -1 && s.at == 0:
+			before = s.n
+		case s.kind == segRepeat && s.step == 1 && s.at+s.n == lv.outLen:
+			after = s.n
+		default:
+			return nil
+		}
+	}
+	L, start, n := lv.outLen, run.at, run.n
+	if runs != 1 || before != start || start+n+after != L || before+after == 0 {
+		return nil
+	}
+	src := func(at, n, from int) segment { return segment{kind: segSrc, at: at, n: n, src: from, step: 1} }
+	rep := func(at, n, step int) segment { return segment{kind: segRepeat, at: at, n: n, step: step} }
+	f := &segForms{}
+	if before > 0 { // the run's first block repeats from block 0 on
+		f.forward = []segment{src(0, 1, run.src)}
+		if n > 1 {
+			f.forward = append(f.forward, src(start+1, n-1, run.src+1))
+		}
+		f.forward = append(f.forward, rep(1, before, 1))
+		if after > 0 {
+			f.forward = append(f.forward, rep(start+n, after, 1))
+		}
+	}
+	if after > 0 { // the run's last block repeats from block L-1 down
+		if n > 1 {
+			f.backward = []segment{src(start, n-1, run.src)}
+		}
+		f.backward = append(f.backward, src(L-1, 1, run.src+n-1), rep(start+n-1, after, -1))
+		if before > 0 {
+			f.backward = append(f.backward, rep(0, before, -1))
+		}
+	}
+	return f
 }
 
 // rowList is the rows of a plane as the input rows they are made from.
@@ -585,6 +650,11 @@ func compile(s Spec, axes []axis) *Plan {
 		pl := &p.levels[n-2]
 		pl.list = rowListOf(pl.runs, pl.outLen)
 	}
+	for _, lvs := range [][]level{p.levels, p.axes} {
+		for i := range len(lvs) - 1 {
+			lvs[i].forms = edgeForms(&lvs[i])
+		}
+	}
 	p.inputLevels, p.inputAxes = inputProgram(p.levels), inputProgram(p.axes)
 	return p
 }
@@ -608,6 +678,7 @@ func inputProgram(levels []level) []level {
 			out = slices.Clone(levels)
 		}
 		out[i].segs = segs // runs and rowIdx make rows from the input already
+		out[i].forms = nil
 	}
 	return out
 }

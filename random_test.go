@@ -746,9 +746,9 @@ func TestRandomAgainstReference(t *testing.T) {
 	var st rtStats
 	modes := make([]int, 5)
 	defer func(saved int) { gatherMaxOut = saved }(gatherMaxOut)
-	defer func(out, traffic, rep int) {
-		streamMinBytes, streamMinTraffic, repMinBytes = out, traffic, rep
-	}(streamMinBytes, streamMinTraffic, repMinBytes)
+	defer func(out, traffic, rep, dir int) {
+		streamMinBytes, streamMinTraffic, repMinBytes, forcedCopyDirection = out, traffic, rep, dir
+	}(streamMinBytes, streamMinTraffic, repMinBytes, forcedCopyDirection)
 	gathering, outSaved, trafficSaved, repSaved := gatherMaxOut, streamMinBytes, streamMinTraffic, repMinBytes
 	for i := 0; i < n; i++ {
 		// Odd cases send small outputs through the executor, even ones
@@ -756,16 +756,17 @@ func TestRandomAgainstReference(t *testing.T) {
 		// the biggest outputs do (withStreaming), one in three as those
 		// past the core's cache that do not stream (withInputProgram), and
 		// one in three with REP MOVSB for every copy it may take
-		// (withRepCopies).
+		// (withRepCopies) and the forward or the backward form of the
+		// levels that have them, in turn (withCopyDirection).
 		gatherMaxOut = gathering * (1 - i%2)
-		streamMinBytes, streamMinTraffic, repMinBytes = outSaved, trafficSaved, repSaved
+		streamMinBytes, streamMinTraffic, repMinBytes, forcedCopyDirection = outSaved, trafficSaved, repSaved, 0
 		switch i % 6 {
 		case 1:
 			streamMinBytes, streamMinTraffic = 0, 0
 		case 3:
 			streamMinBytes, streamMinTraffic = 0, math.MaxInt
 		case 5:
-			repMinBytes = 1
+			repMinBytes, forcedCopyDirection = 1, 1-i/6%2*2
 		}
 		c := rtGenValid(r)
 		mut := rtMutNone
@@ -1166,11 +1167,15 @@ func TestRandomStridedViews(t *testing.T) {
 				rtRunStrided(k, r, v, s, rtGenC128)
 			}
 		}
-		switch i % 4 { // views as the biggest outputs run, and as those past the cache
+		switch i % 6 { // views as the biggest outputs run, as those past the cache, and by each form
 		case 0:
 			withStreaming(run)
 		case 2:
 			withInputProgram(run)
+		case 3:
+			withCopyDirection(1, run)
+		case 5:
+			withCopyDirection(-1, run)
 		default:
 			run()
 		}

@@ -161,3 +161,124 @@ func TestCopyBytesLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeForms: the forward and backward forms of edge-padded levels
+// (segForms), exactly.
+func TestEdgeForms(t *testing.T) {
+	src := func(at, n, from int) segment { return segment{kind: segSrc, at: at, n: n, src: from, step: 1} }
+	rep := func(at, n, step int) segment { return segment{kind: segRepeat, at: at, n: n, step: step} }
+	for _, c := range []struct {
+		name              string
+		shape             []int
+		spec              Spec
+		forward, backward []segment // the top level's forms; nil: segs is that form
+		none              bool      // no forms
+	}{
+		// Suite case h: one plane each side.
+		{"edge", []int{4, 6, 6}, Spec{Mode: Edge, Before: []int{1, 1, 1}, After: []int{1, 1, 1}},
+			[]segment{src(0, 1, 0), src(2, 3, 1), rep(1, 1, 1), rep(5, 1, 1)},
+			[]segment{src(1, 3, 0), src(5, 1, 3), rep(4, 1, -1), rep(0, 1, -1)}, false},
+		{"two before, three after", []int{3, 6, 6}, Spec{Mode: Edge, Before: []int{2, 0, 1}, After: []int{3, 0, 1}},
+			[]segment{src(0, 1, 0), src(3, 2, 1), rep(1, 2, 1), rep(5, 3, 1)},
+			[]segment{src(2, 2, 0), src(7, 1, 2), rep(4, 3, -1), rep(0, 2, -1)}, false},
+		{"one input block", []int{1, 6, 6}, Spec{Mode: Edge, Before: []int{1, 0, 1}, After: []int{2, 0, 1}},
+			[]segment{src(0, 1, 0), rep(1, 1, 1), rep(2, 2, 1)},
+			[]segment{src(3, 1, 0), rep(1, 2, -1), rep(0, 1, -1)}, false},
+		// One side only: its copies already go one way.
+		{"before only", []int{3, 6, 6}, Spec{Mode: Edge, Before: []int{2, 0, 1}, After: []int{0, 0, 1}},
+			[]segment{src(0, 1, 0), src(3, 2, 1), rep(1, 2, 1)}, nil, false},
+		{"after only", []int{3, 6, 6}, Spec{Mode: Edge, Before: []int{0, 0, 1}, After: []int{1, 0, 1}},
+			nil, []segment{src(0, 2, 0), src(3, 1, 2), rep(2, 1, -1)}, false},
+		// Not edge runs: no forms.
+		{"reflect", []int{4, 6, 6}, Spec{Mode: Reflect, Before: []int{1, 0, 1}, After: []int{1, 0, 1}}, nil, nil, true},
+		{"constant", []int{4, 6, 6}, Spec{Before: []int{1, 1, 1}, After: []int{1, 1, 1}}, nil, nil, true},
+		{"cropped", []int{4, 6, 6}, Spec{Mode: Edge, Before: []int{-1, 0, 1}, After: []int{1, 0, 1}},
+			nil, []segment{src(0, 2, 1), src(3, 1, 3), rep(2, 1, -1)}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := newExecPlan(c.shape, c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lv := &p.levels[0]
+			if last := &p.levels[len(p.levels)-1]; last.forms != nil {
+				t.Errorf("the innermost level has forms: %+v", last.forms)
+			}
+			if c.none {
+				if lv.forms != nil {
+					t.Fatalf("forms of %v = %+v, want none", lv.segs, lv.forms)
+				}
+				return
+			}
+			if lv.forms == nil {
+				t.Fatalf("no forms of %v", lv.segs)
+			}
+			if !slices.Equal(lv.forms.forward, c.forward) || !slices.Equal(lv.forms.backward, c.backward) {
+				t.Fatalf("forms of %v:\nforward  %v, want %v\nbackward %v, want %v", lv.segs, lv.forms.forward, c.forward, lv.forms.backward, c.backward)
+			}
+			if p.inputLevels != nil && p.inputLevels[0].forms != nil {
+				t.Errorf("the input program keeps forms")
+			}
+		})
+	}
+}
+
+// TestCopyDirection: runs copy finished blocks away from REP MOVSB's slow
+// distances (repDirection), and the executor takes the matching form.
+func TestCopyDirection(t *testing.T) {
+	hasRep := false
+	for _, ks := range asmKernelSets {
+		hasRep = hasRep || ks.level == active && ks.copyRep != nil
+	}
+	setForTest(t, &repMinBytes, 4<<10)
+	for _, c := range []struct {
+		n, want int
+	}{
+		{514 * 514 * 8, -1}, // suite case h's planes: 32 bytes past a multiple of 4 KiB
+		{4096*9 + 63, -1},
+		{4096*9 + 64, 0},
+		{4096 * 9, 0},
+		{4096*10 - 64, 0},
+		{4096*10 - 63, 1},
+		{4096*10 - 32, 1},
+		{4096*10 - 1, 1},
+		{4096 - 32, 0}, // below repMinBytes
+	} {
+		want := c.want
+		if !hasRep {
+			want = 0
+		}
+		if got := repDirection(c.n); got != want {
+			t.Errorf("repDirection(%d) = %d, want %d", c.n, got, want)
+		}
+	}
+	p, err := newExecPlan([]int{4, 512, 512}, Spec{Mode: Edge, Before: []int{1, 1, 1}, After: []int{1, 1, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &byteKernels{size: 8}
+	x := executor[*byteKernels]{k: k, levels: p.levels, strides: p.strides}
+	want := p.levels[0].segs
+	if hasRep {
+		want = p.levels[0].forms.backward
+	}
+	if got := x.segs(0); &got[0] != &want[0] {
+		t.Errorf("float64 [4,512,512] edge: the top level runs %v, want %v", got, want)
+	}
+	k.stream = true // streamed runs copy no finished block
+	if got := x.segs(0); &got[0] != &p.levels[0].segs[0] {
+		t.Errorf("streamed: the top level runs %v, want its segments", got)
+	}
+	k.stream, k.size = false, 4 // float32 planes: 16 bytes off, still slow forward
+	if got := x.segs(0); &got[0] != &want[0] {
+		t.Errorf("float32: the top level runs %v, want %v", got, want)
+	}
+	k.size = 2 // 8 bytes off
+	if got := x.segs(0); &got[0] != &want[0] {
+		t.Errorf("int16: the top level runs %v, want %v", got, want)
+	}
+	k.size = 1 // 514*514 = 264196: 2052 modulo 4 KiB, fast both ways
+	if got := x.segs(0); &got[0] != &p.levels[0].segs[0] {
+		t.Errorf("uint8: the top level runs %v, want its segments", got)
+	}
+}
