@@ -215,12 +215,7 @@ func TestRequiredKernels(t *testing.T) {
 
 // withoutGather runs f with plans that send even the smallest outputs
 // through the executor (gather.go).
-func withoutGather(f func()) {
-	saved := gatherMaxOut
-	gatherMaxOut = 0
-	defer func() { gatherMaxOut = saved }()
-	f()
-}
+func withoutGather(f func()) { withValue(&gatherMaxOut, 0, f) }
 
 // newExecPlan is NewPlan for tests of the executor and its kernels: no
 // gather table, however small the output.
@@ -236,49 +231,51 @@ func setForTest[T any](t testing.TB, p *T, v T) {
 	t.Cleanup(func() { *p = old })
 }
 
+// withValue runs f with *p set to v, and restores *p after (setForTest
+// does the same for the rest of a test).
+func withValue[T any](p *T, v T, f func()) {
+	saved := *p
+	*p = v
+	defer func() { *p = saved }()
+	f()
+}
+
 // withStreaming runs f with every run writing its output as the biggest
 // do (streaming stores and the input-only program, streams).
 func withStreaming(f func()) {
-	savedOut, savedTraffic := streamMinBytes, streamMinTraffic
-	streamMinBytes, streamMinTraffic = 0, 0
-	defer func() { streamMinBytes, streamMinTraffic = savedOut, savedTraffic }()
-	f()
+	withValue(&streamMinBytes, 0, func() { withValue(&streamMinTraffic, 0, f) })
 }
 
 // withInputProgram runs f with every run taking its plan's input program
 // (programFor), as outputs larger than the core's cache do where copies do
 // not take REP MOVSB, with ordinary stores.
 func withInputProgram(f func()) {
-	savedOut, savedTraffic, savedRep := streamMinBytes, streamMinTraffic, repMinBytes
-	streamMinBytes, streamMinTraffic, repMinBytes = 0, math.MaxInt, 0
-	defer func() { streamMinBytes, streamMinTraffic, repMinBytes = savedOut, savedTraffic, savedRep }()
-	f()
+	withValue(&streamMinBytes, 0, func() {
+		withValue(&streamMinTraffic, math.MaxInt, func() { withValue(&repMinBytes, 0, f) })
+	})
 }
 
 // withCopyDirection runs f with every run taking the forward (d = 1) or
 // backward (d = -1) form of its levels that have them (segForms).
-func withCopyDirection(d int, f func()) {
-	saved := forcedCopyDirection
-	forcedCopyDirection = d
-	defer func() { forcedCopyDirection = saved }()
-	f()
-}
+func withCopyDirection(d int, f func()) { withValue(&forcedCopyDirection, d, f) }
 
 // withRepCopies runs f with copyBytes taking REP MOVSB for every copy it
 // may take (repCopies: not at the slow distances), where the CPU has it.
-func withRepCopies(f func()) {
-	saved := repMinBytes
-	repMinBytes = 1
-	defer func() { repMinBytes = saved }()
-	f()
-}
+func withRepCopies(f func()) { withValue(&repMinBytes, 1, f) }
 
 // withLevel runs f with the byte kernels at level l.
-func withLevel(l kernelLevel, f func()) {
-	saved := active
-	active = l
-	defer func() { active = saved }()
-	f()
+func withLevel(l kernelLevel, f func()) { withValue(&active, l, f) }
+
+// levelHasRep reports whether the level in use has a REP MOVSB copy,
+// looked up in asmKernelSets rather than through repCopiesOn, which the
+// tests check.
+func levelHasRep() bool {
+	for _, ks := range asmKernelSets {
+		if ks.level == active && ks.copyRep != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRowsConstNoMid: rowsConstBytes makes rows of pads only (mid 0, as

@@ -59,10 +59,7 @@ func TestProgramFor(t *testing.T) {
 	setForTest(t, &streamMinBytes, 3*mib/2)
 	setForTest(t, &repMinBytes, 0)
 	levels, inputs := []level{identityLevel(2)}, []level{identityLevel(3)}
-	hasRep := false // the level in use has a REP MOVSB copy
-	for _, ks := range asmKernelSets {
-		hasRep = hasRep || ks.level == active && ks.copyRep != nil
-	}
+	hasRep := levelHasRep()
 	for _, rep := range []int{0, 4 << 10} {
 		repMinBytes = rep
 		// Past the cache, copies by REP MOVSB keep the output program;
@@ -226,10 +223,7 @@ func TestEdgeForms(t *testing.T) {
 // TestCopyDirection: runs copy finished blocks away from REP MOVSB's slow
 // distances (repDirection), and the executor takes the matching form.
 func TestCopyDirection(t *testing.T) {
-	hasRep := false
-	for _, ks := range asmKernelSets {
-		hasRep = hasRep || ks.level == active && ks.copyRep != nil
-	}
+	hasRep := levelHasRep()
 	setForTest(t, &repMinBytes, 4<<10)
 	for _, c := range []struct {
 		n, want int
