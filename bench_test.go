@@ -32,12 +32,16 @@ func BenchmarkSuite(b *testing.B) {
 }
 
 // BenchmarkExtra runs shapes the peer suite lacks, in the same form: an
-// innermost axis of 3 elements below two padded axes (NHWC images) and
-// short wrapped rows.
+// innermost axis of 3 elements below two padded axes (NHWC images), short
+// wrapped rows, and planes of rows wider than the shuffle kernel's whose pad
+// rows come from input rows (a planar uint8 image reflected, small float32
+// planes edge-padded).
 func BenchmarkExtra(b *testing.B) {
 	benchCases(b, []suite.Case{
 		{Name: "nhwc_edge", DType: "float32", Shape: []int{1, 224, 224, 3}, Mode: "edge", Pads: []int{0, 2, 2, 0, 0, 2, 2, 0}},
 		{Name: "rows_wrap", DType: "float32", Shape: []int{512, 100}, Mode: "wrap", Pads: []int{0, 30, 0, 30}},
+		{Name: "chw_u8_reflect", DType: "uint8", Shape: []int{3, 224, 224}, Mode: "reflect", Pads: []int{0, 3, 3, 0, 3, 3}},
+		{Name: "planes_edge", DType: "float32", Shape: []int{1, 3, 100, 100}, Mode: "edge", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
 	})
 }
 

@@ -309,35 +309,25 @@ func rowListShuffleBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcS
 // rowListLinesBytes makes whole planes as rowListShuffleBytes does, the
 // middle rows of each plane (the run of l) by the lines kernel and its
 // other rows by the shuffle kernel, if the level in use has both, g has
-// tables for these rows and the phases of dst and src, and a plane holds
+// tables for these rows and the phases of every plane, and a plane holds
 // at most chunkBytes; it reports whether it did.
 func rowListLinesBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, g *linesSet, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
 	rows, t0, t1 := len(l.idx), l.run0, l.run1
 	plane := rows * width
 	if ks == nil || ks.rowsLines == nil || ks.rowsShuffle == nil || g == nil || pl.n == 0 ||
-		dstStride != width || g.width != width || g.srcStride != srcStride || plane > chunkBytes ||
-		pl.dst%g.gd != 0 || pl.src%g.gs != 0 {
+		dstStride != width || g.width != width || g.srcStride != srcStride || plane > chunkBytes {
 		return false
 	}
 	in := int(l.idx[t0]) * srcStride // the middle's first input byte in a plane
-	if g.table(addrPhase(dst[t0*width:]), addrPhase(src[in:])) == nil {
-		return false // not the phases of aligned buffers; pl.dst and pl.src keep every plane's
+	if !g.covers(addrPhase(dst)+t0*width, addrPhase(src)+in, pl) {
+		return false // not the phases of aligned buffers
 	}
 	b, limit := tab.bytes(), shuffleLoadLimit(src, mid)
-	// The planes whose middles take the same table follow each other, so
-	// that its lines stay in L1 (suite case g: four tables of 3.7 KiB
-	// in turn, each evicted by the three planes between its uses).
-	cycle := max(64/gcd64(pl.dst), 64/gcd64(pl.src))
 	planeBatches(dst, src, pl, plane, l.max*srcStride+mid, func(d, s []byte) {
 		raceRowList(d, s, l.idx, width, srcStride, width, mid)
 	}, func(d, s []byte, pl planes) {
-		for r := range min(cycle, pl.n) {
-			for q := r; q < pl.n; q += cycle {
-				md, ms := d[q*pl.dst+t0*width:], s[q*pl.src+in:]
-				linesMiddle(ks, md, ms, src, g.table(addrPhase(md), addrPhase(ms)), (t1-t0)*width, width, srcStride, tab)
-			}
-		}
+		linesMiddles(ks, d[t0*width:], s[in:], src, pl, (t1-t0)*width, g)
 		if t0 > 0 {
 			ks.rowsShuffle(&d[0], &s[0], t0, width, srcStride, width, mid, b, pat, pl.n, pl.dst, pl.src, &l.idx[0], 0, 0, limit)
 		}
@@ -348,11 +338,50 @@ func rowListLinesBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStr
 	return true
 }
 
+// rowsLinesBytes makes rows rows of each of pl.n planes by the lines
+// kernel, if the level in use has it and g has tables for the phases of
+// every plane; it reports whether it did. Row t of plane p is width bytes
+// (g.width) at dst byte p*pl.dst+t*width, from the input row at
+// p*pl.src+t*g.srcStride of src.
+func rowsLinesBytes(dst, src []byte, pl planes, rows int, g *linesSet) bool {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsLines == nil || g == nil || pl.n == 0 || rows == 0 ||
+		!g.covers(addrPhase(dst), addrPhase(src), pl) {
+		return false
+	}
+	width, srcStride, mid := g.width, g.srcStride, g.mid
+	_ = dst[(pl.n-1)*pl.dst+rows*width-1]
+	_ = src[(pl.n-1)*pl.src+(rows-1)*srcStride+mid-1]
+	if raceEnabled {
+		for p := range pl.n {
+			raceRows(dst[p*pl.dst:], src[p*pl.src:], rows, width, srcStride, width, mid)
+		}
+	}
+	linesMiddles(ks, dst, src, src, pl, rows*width, g)
+	return true
+}
+
+// linesMiddles makes the middles of pl.n planes, size bytes each, from
+// dst and src on (plane p at p*pl.dst and p*pl.src) by the lines kernel,
+// the planes whose middles take one table one after another: suite case
+// g's planes take four tables (then 3.7 KiB) in turn, and a table used
+// every fourth plane came back from L2 each time. whole is the input the
+// executor was given, from before the first plane.
+func linesMiddles(ks *asmKernels, dst, src, whole []byte, pl planes, size int, g *linesSet) {
+	cycle := max(64/gcd64(pl.dst), 64/gcd64(pl.src))
+	for r := range min(cycle, pl.n) {
+		for q := r; q < pl.n; q += cycle {
+			md, ms := dst[q*pl.dst:], src[q*pl.src:]
+			linesMiddle(ks, md, ms, whole, g.table(addrPhase(md), addrPhase(ms)), size, g)
+		}
+	}
+}
+
 // linesMiddle makes the size bytes of middle rows d from the input rows s
 // by the lines kernel and table t, leaving to Go the blocks at the end
 // whose windows would reach beyond the last 64-byte line of whole (the
 // input the executor was given; s is inside it).
-func linesMiddle(ks *asmKernels, d, s, whole []byte, t *linesTable, size, width, srcStride int, tab *shuffleTable) {
+func linesMiddle(ks *asmKernels, d, s, whole []byte, t *linesTable, size int, g *linesSet) {
 	dph := addrPhase(d)
 	lo := -addrPhase(whole) - (len(whole) - len(s))  // whole's first line, from s
 	hi := len(s) + (64-addrPhase(s[len(s)-1:])-1)&63 // the end of s's last line, from s
@@ -374,7 +403,7 @@ func linesMiddle(ks *asmKernels, d, s, whole []byte, t *linesTable, size, width,
 		ks.rowsLines(&d[0], &s[0], cur, first, n, &t.tab[0], t.entries, head, tail) // the kernel finds the lines
 	}
 	if done := min(64*n-dph, size); done < size {
-		linesRowsGo(d, s, max(done, 0), size, width, srcStride, tab)
+		linesRowsGo(d, s, max(done, 0), size, g.srcStride, g.rowSrc)
 	}
 }
 

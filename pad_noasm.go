@@ -60,6 +60,8 @@ func rowListLinesBytes([]byte, []byte, planes, *rowList, int, int, int, int, *li
 	return false
 }
 
+func rowsLinesBytes([]byte, []byte, planes, int, *linesSet) bool { return false }
+
 func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false
 }

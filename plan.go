@@ -187,8 +187,9 @@ type level struct {
 	row           rowForm  // the innermost level's program, when a row kernel can run it
 	runs          []rowRun // the level above the innermost: its rows as runs from the input
 	// list: the level above the innermost, when its rows are all made
-	// from input rows and are narrow enough for the shuffle kernel, so
-	// that a plane is one pass of the kernel; or nil.
+	// from input rows and no wider than the wide kernel's: a plane of
+	// narrow rows is one pass of the shuffle kernel, and the run of its
+	// middle rows (narrow or wide) one of the lines kernel; or nil.
 	list *rowList
 	// forms: segs rewritten so that every copy of finished output reads
 	// an earlier block, or every one a later block (edgeForms); nil for
@@ -646,7 +647,7 @@ func compile(s Spec, axes []axis) *Plan {
 		p.strides[i] = stride
 		stride *= p.levels[i].inLen
 	}
-	if n := len(p.levels); n >= 2 && last.row.kind != rowGeneral && shuffleFits(last.outLen*last.blk, last.row.mid) {
+	if n := len(p.levels); n >= 2 && last.row.kind != rowGeneral && last.outLen*last.blk <= wideMax {
 		pl := &p.levels[n-2]
 		pl.list = rowListOf(pl.runs, pl.outLen)
 	}

@@ -1,17 +1,17 @@
 package pad
 
-import "math/bits"
+import "slices"
 
-// The lines kernel (KERNELS.md item 10) makes the middle rows of a plane
-// of narrow rows, rows that follow each other in dst and are made from
-// consecutive input rows (suite case g: 116-byte reflect rows), as one
-// stream of 64-byte-aligned blocks. The row by row shuffle kernel stores
-// each such row as two stores that straddle a cache line; here each block
-// is one aligned store of one permutation of the two aligned input blocks
-// it reads from. The blocks repeat their pattern every few rows (a
-// period), so one table per pair of phases (the middle's first byte in a
-// 64-byte line of dst, its first input byte in one of src) serves every
-// plane.
+// The lines kernel (KERNELS.md item 10) makes the middle rows of a plane,
+// rows that follow each other in dst and are made from consecutive input
+// rows (suite case g: 116-byte reflect rows), as one stream of
+// 64-byte-aligned blocks. The row by row kernels store each row apart, a
+// narrow row as two stores that straddle a cache line and a wide one with
+// its pads at both ends; here each block is one aligned store of one
+// permutation of the two aligned input blocks it reads from. The blocks
+// repeat their pattern every few rows (a period), so one table per pair of
+// phases (the middle's first byte in a 64-byte line of dst, its first input
+// byte in one of src) serves every plane.
 
 // Bounds of the lines tables: the entries of one table, and the bytes of
 // a level's tables at one element size.
@@ -46,66 +46,120 @@ func (t *linesTable) moves(j int) int {
 // size: their middle rows, the run of the level's row list, at width
 // bytes a row in dst and srcStride bytes a row in src.
 type linesSet struct {
-	width, srcStride int
-	// The phases it has tables for: dst phases cd+k*gd, src phases
-	// cs+k*gs (mod 64), the ones planes take when dst and src start on a
-	// 64-byte boundary, as Go's large allocations do.
-	cd, gd, cs, gs int
-	dShift, sShift int // log2 of gd and gs
-	tables         []*linesTable
+	width, srcStride, mid int
+	rowSrc                []int32 // the byte of the src row each output byte of a row takes
+	// The phases it has tables for, the ones the planes take when dst and
+	// src start on a 64-byte boundary, as Go's large allocations do: the
+	// table of dst phase a and src phase b is tables[dIdx[a]*nS+sIdx[b]],
+	// none where an index is -1.
+	dIdx, sIdx [64]int8
+	nS         int
+	tables     []*linesTable
 }
 
 // table returns the table of the middle of a plane whose first output byte
 // is at address phase dph (mod 64) and first input byte at sph, or nil.
 func (g *linesSet) table(dph, sph int) *linesTable {
-	a, b := (dph-g.cd)&63, (sph-g.cs)&63
-	if a&(g.gd-1) != 0 || b&(g.gs-1) != 0 {
+	a, b := g.dIdx[dph&63], g.sIdx[sph&63]
+	if a < 0 || b < 0 {
 		return nil
 	}
-	return g.tables[a>>g.dShift<<(6-g.sShift)+b>>g.sShift] // gd, gs are powers of two
+	return g.tables[int(a)*g.nS+int(b)]
+}
+
+// covers reports whether g has the tables of the middles of pl's planes,
+// the first at phases dph and sph. The phases repeat within 64 planes.
+func (g *linesSet) covers(dph, sph int, pl planes) bool {
+	for q := range min(pl.n, 64) {
+		if g.table(dph+q*pl.dst, sph+q*pl.src) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// rowBytes is the byte map of rows by a shuffle table t at element size:
+// the narrow table itself, or a wide one's head and tail around a copy of
+// the src row shifted by left (width, mid, left in bytes).
+type rowBytes struct {
+	t                *shuffleTable
+	wide             bool
+	width, mid, left int
+}
+
+// sources returns the byte of the src row that each output byte takes, -1
+// where it takes the value.
+func (r rowBytes) sources() []int32 {
+	out := make([]int32, r.width)
+	for i := range out {
+		out[i] = int32(r.src(i))
+	}
+	return out
+}
+
+func (r rowBytes) src(i int) int {
+	half, at := 0, i
+	switch {
+	case !r.wide:
+		if !r.t.takes(i) {
+			return -1
+		}
+		return int(r.t.idx[i])
+	case i >= r.width-64:
+		half, at = 1, i-(r.width-64)
+	case i >= 64:
+		return i - r.left
+	}
+	if r.t.take[half]>>at&1 == 0 {
+		return -1
+	}
+	j := int(r.t.idx[64*half+at])
+	if j >= 64 {
+		j += r.mid - 128 // the window's second half is the row's last 64 bytes
+	}
+	return j
 }
 
 // linesOf returns the lines tables at element size bytes of the planes of
-// pl, rows of the innermost level lv whose shuffle table is t, planes
-// planeStride input elements apart, rows rowStride, elements stride; or
-// nil.
-func linesOf(pl, lv *level, t *shuffleTable, planeStride, rowStride, stride, size int) *linesSet {
+// pl, rows of the innermost level lv whose shuffle table (narrow rows) or
+// wide table is t, planes planeStride input elements apart, rows
+// rowStride, elements stride, the output having dstPlanes planes of pl
+// and the input srcPlanes; or nil.
+func linesOf(pl, lv *level, t *shuffleTable, wide bool, planeStride, rowStride, stride, size, dstPlanes, srcPlanes int) *linesSet {
 	r := &lv.row
-	return buildLinesSet(pl.list, t, (r.left+r.mid+r.right)*size, rowStride*size,
-		r.src*stride*size, pl.outLen*pl.blk*size, planeStride*size)
+	rb := rowBytes{t: t, wide: wide, width: (r.left + r.mid + r.right) * size, mid: r.mid * size, left: r.left * size}
+	return buildLinesSet(pl.list, rb, rowStride*size, r.src*stride*size,
+		pl.outLen*pl.blk*size, planeStride*size, dstPlanes, srcPlanes)
 }
 
-// buildLinesSet returns the lines tables of planes of rows of width bytes
-// by the shuffle table t, the middle rows of each plane (the run of the
-// rows' list l) from consecutive input rows srcStride bytes apart, the
-// input rows at src byte rowOff of their plane, planes
-// dstPlane and srcPlane bytes apart; or nil where the kernel does not
-// apply: rows that take the value, a width that is a multiple of 64 (its
-// stores are aligned already), tables too large, or a block that reads
-// beyond its 128-byte window.
-func buildLinesSet(l *rowList, t *shuffleTable, width, srcStride, rowOff, dstPlane, srcPlane int) *linesSet {
-	if width%64 == 0 || srcStride <= 0 {
-		return nil
-	}
-	for i := range width {
-		if !t.takes(i) {
-			return nil
-		}
-	}
+// buildLinesSet returns the lines tables of planes of rows rb, the middle
+// rows of each plane (the run of the rows' list l) from consecutive input
+// rows srcStride bytes apart, the input rows at src byte rowOff of their
+// plane, dstPlanes planes dstPlane bytes apart in dst and srcPlanes
+// srcPlane bytes apart in src; or nil where the kernel does not apply:
+// rows that take the value, a width that is a multiple of 64 (its stores
+// are aligned already), tables too large, or a block that reads beyond its
+// 128-byte window.
+func buildLinesSet(l *rowList, rb rowBytes, srcStride, rowOff, dstPlane, srcPlane, dstPlanes, srcPlanes int) *linesSet {
+	width := rb.width
 	period := linesPeriod(width, srcStride)
-	if (l.run1-l.run0)*width < 4*64 || period > linesMaxPeriod {
+	if width%64 == 0 || srcStride <= 0 || (l.run1-l.run0)*width < 4*64 || period > linesMaxPeriod {
 		return nil
 	}
-	g := &linesSet{width: width, srcStride: srcStride,
-		cd: l.run0 * width & 63, gd: gcd64(dstPlane), cs: (rowOff + int(l.idx[l.run0])*srcStride) & 63, gs: gcd64(srcPlane)}
-	g.dShift, g.sShift = bits.TrailingZeros(uint(g.gd)), bits.TrailingZeros(uint(g.gs))
-	count := 64 / g.gd * (64 / g.gs)
-	if count*(linesEntries(period)+linesCopies)*64 > linesMaxBytes {
+	rowSrc := rb.sources()
+	if slices.Min(rowSrc) < 0 {
 		return nil
 	}
-	for a := 0; a < 64; a += g.gd {
-		for b := 0; b < 64; b += g.gs {
-			gt := linesTableOf(t, width, srcStride, period, (g.cd+a)&63, (g.cs+b)&63)
+	g := &linesSet{width: width, srcStride: srcStride, mid: rb.mid, rowSrc: rowSrc}
+	ds := planePhases(&g.dIdx, l.run0*width, dstPlane, dstPlanes)
+	ss := planePhases(&g.sIdx, rowOff+int(l.idx[l.run0])*srcStride, srcPlane, srcPlanes)
+	if len(ds)*len(ss)*(linesEntries(period)+linesCopies)*64 > linesMaxBytes {
+		return nil
+	}
+	g.nS = len(ss)
+	for _, a := range ds {
+		for _, b := range ss {
+			gt := linesTableOf(rowSrc, srcStride, period, a, b)
 			if gt == nil {
 				return nil
 			}
@@ -113,6 +167,24 @@ func buildLinesSet(l *rowList, t *shuffleTable, width, srcStride, rowOff, dstPla
 		}
 	}
 	return g
+}
+
+// planePhases returns the phases (mod 64) at which n planes, step bytes
+// apart, put byte first of a plane when the first plane starts on a
+// 64-byte boundary, in order, and sets idx to each one's index, -1 for
+// the others.
+func planePhases(idx *[64]int8, first, step, n int) []int {
+	for i := range idx {
+		idx[i] = -1
+	}
+	var out []int
+	for q := range min(n, 64) { // the phases repeat within 64 planes
+		if a := (first + q*step) & 63; idx[a] < 0 {
+			idx[a] = int8(len(out))
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // linesPeriod is the period, in blocks, of rows of width bytes from input
@@ -131,18 +203,26 @@ const linesCopies = 2
 // period: the period, but at least a turn of the kernel's blocks.
 func linesEntries(period int) int { return max(period, linesCopies) }
 
-// linesTableOf builds the table of rows of width bytes by the shuffle
-// table t, srcStride bytes apart in src, whose first output byte is at
-// phase dph of a line and first input byte at phase sph; nil if a block
-// reads beyond its window.
-func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *linesTable {
-	// in is the input byte, from sph's line, of output byte o >= 0.
-	in := func(o int) int { return sph + o/width*srcStride + int(t.idx[o%width]) }
-	// top is the line, from sph's, of the highest byte block j reads.
-	top := func(j int) int {
+// linesTableOf builds the table of rows whose output byte i takes byte
+// rowSrc[i] of their input row, srcStride bytes apart in src, whose first
+// output byte is at phase dph of a line and first input byte at phase sph;
+// nil if a block reads beyond its window.
+func linesTableOf(rowSrc []int32, srcStride, period, dph, sph int) *linesTable {
+	width := len(rowSrc)
+	// block sets in to the input bytes, from sph's line, of the bytes of
+	// block j (output bytes 64j-dph on, >= 0) and returns the line of the
+	// highest.
+	var in [64]int
+	block := func(j int) int {
+		o := 64*j - dph
+		base, rem := sph+o/width*srcStride, o%width
 		hi := 0
-		for i := range 64 {
-			hi = max(hi, in(64*j-dph+i))
+		for i := range in {
+			v := base + int(rowSrc[rem])
+			in[i], hi = v, max(hi, v)
+			if rem++; rem == width {
+				base, rem = base+srcStride, 0
+			}
 		}
 		return hi &^ 63
 	}
@@ -152,10 +232,12 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 	entries := linesEntries(period)
 	gt := &linesTable{tab: make([]byte, 64*(entries+linesCopies)), period: period, entries: entries, advs: make([]int, period)}
 	shift := period * 64 / width * srcStride
-	last := top(period - 1)
+	last := block(period - 1)
 	for e := range period {
-		j := period + e
-		c := top(j)
+		c := block(period + e)
+		if e == 0 {
+			gt.cur = c - shift - sph
+		}
 		adv := 0
 		switch c - last {
 		case 0:
@@ -166,14 +248,15 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 			return nil
 		}
 		last = c
-		for i := range 64 {
-			k := in(64*j-dph+i) - (c - 64)
-			if k < 0 || k >= 128 {
+		x := gt.tab[64*e:][:64]
+		for i, v := range in {
+			k := v - (c - 64)
+			if uint(k) >= 128 {
 				return nil
 			}
-			gt.tab[64*e+i] = byte(k)
+			x[i] = byte(k)
 		}
-		gt.tab[64*e] |= byte(adv << 7)
+		x[0] |= byte(adv << 7)
 		if e > 0 {
 			gt.advs[e] = gt.advs[e-1] + adv
 		}
@@ -181,7 +264,6 @@ func linesTableOf(t *shuffleTable, width, srcStride, period, dph, sph int) *line
 	for e := period; e < entries+linesCopies; e++ {
 		copy(gt.tab[64*e:][:64], gt.tab[64*(e-period):])
 	}
-	gt.cur = top(period) - shift - sph
 	return gt
 }
 
@@ -215,13 +297,14 @@ func rowsLinesGo(dst, src []byte, first, cur, n int, tab []byte, entries int, he
 	}
 }
 
-// linesRowsGo makes bytes [from, to) of the middle rows d (width bytes a
-// row) from the input rows s (srcStride bytes apart) by the shuffle table
-// t: what the lines kernel leaves where a window would reach beyond the
-// input.
-func linesRowsGo(d, s []byte, from, to, width, srcStride int, t *shuffleTable) {
+// linesRowsGo makes bytes [from, to) of the middle rows d from the input
+// rows s (srcStride bytes apart), output byte i of a row taking byte
+// rowSrc[i] of its input row: what the lines kernel leaves where a window
+// would reach beyond the input.
+func linesRowsGo(d, s []byte, from, to, srcStride int, rowSrc []int32) {
+	width := len(rowSrc)
 	for o := from; o < to; o++ {
-		d[o] = s[o/width*srcStride+int(t.idx[o%width])]
+		d[o] = s[o/width*srcStride+int(rowSrc[o%width])]
 	}
 }
 

@@ -119,27 +119,37 @@ func FuzzRowsLines(f *testing.F) {
 	})
 }
 
-// TestLinesPlanes pads planes of narrow rows that take the lines kernel
-// (every phase of dst and src in a line, widths from 1 to 127 bytes,
-// element sizes 1 and 2, edge, reflect, symmetric and wrap rows) with dst
-// and src against guard pages, so that the ends of the input, where the
-// kernel leaves blocks to Go, are at a page; compared with the reference.
+// TestLinesPlanes pads planes of rows that take the lines kernel (every
+// phase of dst and src in a line; narrow rows of 1 to 127 bytes at element
+// sizes 1 and 2, and wide rows of 130 to 1000 bytes at sizes 1 to 8, whose
+// middles take the kernel between pad rows made by the other kernels;
+// edge, reflect, symmetric and wrap rows) with dst and src against guard
+// pages, so that the ends of the input, where the kernel leaves blocks to
+// Go, are at a page; compared with the reference.
 func TestLinesPlanes(t *testing.T) {
 	linesKernelOrSkip(t)
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(3, 4))
-	cases := 400
+	cases := 600
 	if testing.Short() {
-		cases = 60
+		cases = 90
 	}
-	taken := 0
-	for range cases {
+	var taken [2]int // narrow, wide
+	for c := range cases {
+		wide := c%3 == 2
 		es := 1 << r.IntN(2)
 		w := 1 + r.IntN(60)
 		h := 4 + r.IntN(40)
 		lp, rp := r.IntN(min(w, 5)), r.IntN(min(w, 5))
 		tp, bp := r.IntN(3), r.IntN(3)
-		if r.IntN(2) == 0 { // image-like planes, whose phases repeat soon enough to have tables
+		switch {
+		case wide: // widths whose periods are short enough to have tables
+			es = 1 << r.IntN(4)
+			w = (130 + r.IntN(870)) / es &^ 7
+			h = 3 + r.IntN(20)
+			lp, rp = r.IntN(min(64/es, 4)+1), r.IntN(min(64/es, 4)+1)
+			w = max(w, 130/es+1-lp-rp)
+		case r.IntN(2) == 0: // image-like planes, whose phases repeat soon enough to have tables
 			h, w = 8<<r.IntN(3), 8*(1+r.IntN(7))
 			lp, tp = 1+r.IntN(2), 1+r.IntN(2)
 			rp, bp = lp, tp
@@ -154,8 +164,9 @@ func TestLinesPlanes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.tablesFor(es).lines != nil {
-			taken++
+		tabs := p.tablesFor(es)
+		if tabs.lines != nil {
+			taken[btoi(tabs.wide != nil)]++
 		}
 		in := randomBytes(r, es*prod(shape))
 		want, _, err := refPad(in, es, shape, spec, nil)
@@ -179,10 +190,10 @@ func TestLinesPlanes(t *testing.T) {
 			a.runPlan(t, p, dst, src, in, es, nil, want, fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift))
 		}
 	}
-	if taken < cases/8 {
-		t.Fatalf("only %d of %d cases have lines tables", taken, cases)
+	if taken[0] < cases/12 || taken[1] < cases/12 {
+		t.Fatalf("only %d narrow and %d wide of %d cases have lines tables", taken[0], taken[1], cases)
 	}
-	t.Logf("%d of %d cases with lines tables", taken, cases)
+	t.Logf("%d narrow and %d wide of %d cases with lines tables", taken[0], taken[1], cases)
 }
 
 // TestLinesHeapBuffers runs the lines wrapper on Go allocations that start
@@ -216,13 +227,14 @@ func TestLinesHeapBuffers(t *testing.T) {
 	for range 20 {
 		d, s := unaligned(rows*width), unaligned(rows*mid)
 		copy(s, randomBytes(r, len(s)))
-		lt := linesTableOf(&tab, width, mid, linesPeriod(width, mid), addrPhase(d), addrPhase(s))
+		rowSrc := rowBytes{t: &tab, width: width, mid: mid}.sources()
+		lt := linesTableOf(rowSrc, mid, linesPeriod(width, mid), addrPhase(d), addrPhase(s))
 		if lt == nil {
 			t.Fatalf("no table for phases %d, %d", addrPhase(d), addrPhase(s))
 		}
 		want := make([]byte, len(d))
-		linesRowsGo(want, s, 0, len(want), width, mid, &tab)
-		linesMiddle(&ks, d, s, s, lt, len(d), width, mid, &tab)
+		linesRowsGo(want, s, 0, len(want), mid, rowSrc)
+		linesMiddle(&ks, d, s, s, lt, len(d), &linesSet{width: width, srcStride: mid, mid: mid, rowSrc: rowSrc})
 		if !bytes.Equal(d, want) {
 			t.Fatalf("phases %d, %d: %s", addrPhase(d), addrPhase(s), gridFirstDiff(d, want))
 		}

@@ -194,24 +194,26 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable) {
 		t.words = wordTable(t, width, mid)
 		return t, nil
 	case wideFits(width, mid, left):
+		// Between its first and last 64 bytes the row must be a copy, element
+		// by element (the sizes divide 64).
+		for e := 64 / size; e < (width-64)/size; e++ {
+			if out[e]-base != int32(e-r.left) {
+				return nil, nil
+			}
+		}
 		return nil, wideTable(width, mid, left, src)
 	}
 	return nil, nil
 }
 
-// wideTable builds the head-and-tail table of a wide row, or returns nil
-// if the row is not a copy between its first and last 64 bytes or a pad
-// reads outside the first and last 64 bytes of its src row.
+// wideTable builds the head-and-tail table of a wide row that is a copy
+// between its first and last 64 bytes, or returns nil if a pad reads
+// outside the first and last 64 bytes of its src row.
 func wideTable(width, mid, left int, src func(i int) int) *shuffleTable {
-	for i := 64; i < width-64; i++ {
-		if src(i) != i-left {
-			return nil
-		}
-	}
 	t := new(shuffleTable)
 	t.copyAgrees = true
-	for i := left; i < left+mid; i++ {
-		if i < 64 || i >= width-64 {
+	for _, end := range [2][2]int{{left, 64}, {width - 64, left + mid}} { // the copy's bytes in the head and the tail
+		for i := end[0]; i < end[1]; i++ {
 			t.copyAgrees = t.copyAgrees && src(i) == i-left
 		}
 	}

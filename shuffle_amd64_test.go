@@ -294,13 +294,14 @@ func BenchmarkRowsShuffle(b *testing.B) {
 				// placement's phases (the plan builds those of aligned
 				// buffers), through the wrapper that makes the blocks at
 				// the input's end in Go.
-				t := linesTableOf(&tab, g.width, g.mid, linesPeriod(g.width, g.mid), addrPhase(d), addrPhase(src))
+				rowSrc := rowBytes{t: &tab, width: g.width, mid: g.mid}.sources()
+				t := linesTableOf(rowSrc, g.mid, linesPeriod(g.width, g.mid), addrPhase(d), addrPhase(src))
 				if t == nil {
 					b.Fatal("no lines table")
 				}
 				b.SetBytes(int64(rows * g.width))
 				for i := 0; i < b.N; i++ {
-					linesMiddle(&ks, d, src, src, t, rows*g.width, g.width, g.mid, &tab)
+					linesMiddle(&ks, d, src, src, t, rows*g.width, &linesSet{width: g.width, srcStride: g.mid, mid: g.mid, rowSrc: rowSrc})
 				}
 			})
 		}

@@ -1,5 +1,7 @@
 package pad
 
+import "cmp"
+
 // The shuffle, wide, lines and expand kernels read tables made for one
 // element size. A plan builds them at its first run with that size, not in
 // NewPlan: a plan is run at one element size almost always, and Pad and
@@ -44,8 +46,12 @@ func (p *Plan) buildTables(size int) *sizeTables {
 	t.shuffle, t.wide = rowTables(lv, p.strides[n-1], size)
 	if n >= 2 {
 		pl := &p.levels[n-2]
-		if n >= 3 && pl.list != nil && t.shuffle != nil {
-			t.lines = linesOf(pl, lv, t.shuffle, p.strides[n-3], p.strides[n-2], p.strides[n-1], size)
+		if n >= 3 && pl.list != nil && (t.shuffle != nil || t.wide != nil) {
+			dstPlanes, srcPlanes := 1, 1
+			for _, up := range p.levels[:n-2] {
+				dstPlanes, srcPlanes = dstPlanes*up.outLen, srcPlanes*up.inLen
+			}
+			t.lines = linesOf(pl, lv, cmp.Or(t.shuffle, t.wide), t.wide != nil, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, dstPlanes, srcPlanes)
 		}
 		t.expand = expandOf(pl, lv, p.strides[n-2], size)
 	}
