@@ -114,6 +114,58 @@ func benchCases(b *testing.B, cases []suite.Case) {
 	}
 }
 
+// BenchmarkOneShot runs the suite as Into, Pad and the front-ends do: a
+// plan compiled for each run (impl=oneshot), beside RunBytes of a plan
+// compiled once (impl=plan). A plan run once builds no periodic tables
+// (tables.go): the difference is NewPlan, the row tables and the kernels
+// that need no periodic tables.
+func BenchmarkOneShot(b *testing.B) {
+	setForTest(b, &periodicAtFirstRun, false) // as outside the tests
+	cases, _, err := suite.LoadOrBuiltin(suite.PeersPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range cases {
+		b.Run("case="+c.Name, func(b *testing.B) {
+			r, err := c.Resolve()
+			if err != nil {
+				b.Fatal(err)
+			}
+			mode, err := ParseMode(r.Mode)
+			if err != nil {
+				b.Fatal(err)
+			}
+			spec := Spec{Mode: mode, Before: r.Before, After: r.After}
+			src, dst := r.Input(), suite.AlignedBytes(r.OutBytes())
+			run := func(b *testing.B, p *Plan, err error) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := p.RunBytes(dst, src, r.Elem.Size, r.ValueBytes); err != nil {
+					b.Fatal(err)
+				}
+			}
+			inOut := int64(r.InBytes() + r.OutBytes())
+			b.Run("impl=plan", func(b *testing.B) {
+				b.SetBytes(inOut)
+				b.ReportAllocs()
+				p, err := NewPlan(r.Shape, spec)
+				for b.Loop() {
+					run(b, p, err)
+				}
+			})
+			b.Run("impl=oneshot", func(b *testing.B) {
+				b.SetBytes(inOut)
+				b.ReportAllocs()
+				for b.Loop() {
+					p, err := NewPlan(r.Shape, spec)
+					run(b, p, err)
+				}
+			})
+		})
+	}
+}
+
 func prod(shape []int) int {
 	n := 1
 	for _, d := range shape {

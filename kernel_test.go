@@ -213,6 +213,11 @@ func TestRequiredKernels(t *testing.T) {
 	}
 }
 
+// Plans in tests build every table at their first run, so that a plan a
+// test runs once takes the kernels the periodic tables serve (lines,
+// expand); TestPeriodicTablesAtSecondRun checks the deferral itself.
+func init() { periodicAtFirstRun = true }
+
 // withoutGather runs f with plans that send even the smallest outputs
 // through the executor (gather.go).
 func withoutGather(f func()) { withValue(&gatherMaxOut, 0, f) }

@@ -176,9 +176,9 @@ func Into[T any](dst, src []T, shape []int, s Spec, value T) error {
 }
 
 // Plan is a padding compiled for one input shape and Spec. It is safe for
-// concurrent use by any number of goroutines. Its first run with an
-// element size builds the SIMD kernels' tables for that size; later runs
-// allocate nothing.
+// concurrent use by any number of goroutines. Its first two runs with an
+// element size build the SIMD kernels' tables for that size (the second the
+// ones that pay only over several runs); later runs allocate nothing.
 type Plan struct {
 	in, out       []int // shapes
 	inLen, outLen int   // element counts
@@ -205,7 +205,7 @@ type Plan struct {
 	gather []int32
 
 	// The kernels' tables of levels at each kernel size (sizeIndex),
-	// built at the first run with that size (tables.go).
+	// built at the first runs with that size (tables.go).
 	tables [5]atomic.Pointer[sizeTables]
 
 	// The state of runs split over goroutines, kept between runs

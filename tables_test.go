@@ -84,3 +84,57 @@ func TestRowList(t *testing.T) {
 		}
 	}
 }
+
+// TestPeriodicTablesAtSecondRun: a plan's first run at an element size
+// builds its row tables only, its second run the lines and expand tables
+// too, and the runs after that build nothing and allocate nothing; every
+// run's output is the reference's.
+func TestPeriodicTablesAtSecondRun(t *testing.T) {
+	setForTest(t, &periodicAtFirstRun, false)
+	r := rand.New(rand.NewPCG(12, 2))
+	for _, c := range []struct {
+		shape       []int
+		spec        Spec
+		size        int
+		wide        bool // row tables: wide, else shuffle
+		lines, expd bool // the periodic tables it has
+	}{
+		{[]int{1, 8, 112, 112}, Spec{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}, 1, false, true, false},
+		{[]int{3, 224, 224}, Spec{Mode: Reflect, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}, 1, true, true, false},
+		{[]int{1, 3, 100, 100}, Spec{Mode: Edge, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}, 4, true, true, false},
+		{[]int{1, 8, 56, 56}, Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}, 4, true, false, true},
+	} {
+		p, err := newExecPlan(c.shape, c.spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, prod(c.shape)*c.size)
+		want, _, err := refPad(in, c.size, c.shape, c.spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]byte, len(want))
+		run := func(i int) *sizeTables {
+			clear(dst)
+			if err := p.RunBytes(dst, in, c.size, nil); err != nil || !bytes.Equal(dst, want) {
+				t.Fatalf("%v %v, run %d: wrong output (%v)", c.shape, c.spec, i, err)
+			}
+			return p.tables[sizeIndex(c.size)].Load()
+		}
+		first := run(1)
+		if first.periodic || first.lines != nil || first.expand != nil || (first.wide != nil) != c.wide || (first.shuffle != nil) == c.wide {
+			t.Errorf("%v %v, first run: tables %+v, want row tables only", c.shape, c.spec, *first)
+		}
+		second := run(2)
+		if !second.periodic || (second.lines != nil) != c.lines || (second.expand != nil) != c.expd ||
+			second.wide != first.wide || second.shuffle != first.shuffle {
+			t.Errorf("%v %v, second run: tables %+v, want the first run's row tables, lines %v, expand %v", c.shape, c.spec, *second, c.lines, c.expd)
+		}
+		if third := run(3); third != second {
+			t.Errorf("%v %v: the third run built its tables again", c.shape, c.spec)
+		}
+		if n := testing.AllocsPerRun(10, func() { p.RunBytes(dst, in, c.size, nil) }); n != 0 {
+			t.Errorf("%v %v: %v allocations a run after the second", c.shape, c.spec, n)
+		}
+	}
+}
