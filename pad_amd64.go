@@ -137,6 +137,7 @@ var asmKernelSets = []asmKernels{
 			rowsMirror1AVX2, rowsMirror2AVX2, rowsMirror4AVX2, rowsMirror8AVX2, rowsMirror16AVX2},
 		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2Table),
 		rowsShuffleDwords: rowsShuffleDwordsAVX2,
+		rowsEnds:          rowsEndsAVX2,
 	},
 	{
 		level:     levelAVX512,
@@ -153,6 +154,7 @@ var asmKernelSets = []asmKernels{
 		rowsShuffle: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
 		// Without VBMI, the AVX2 shuffle kernel for rows of words.
 		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),
+		rowsEnds:          ifCPU(!cpu.X86.HasAVX512VBMI, rowsEndsAVX2),
 		rowsWide:          ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
 		rowsAligned:       ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
 		rowsLines:         ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),

@@ -15280,6 +15280,150 @@ shuf_done_1579:
 	VZEROUPPER
 	RET
 
+// func rowsEndsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[96]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// Requires: AVX
+TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
+	CMPQ    rows+16(FP), $0x00
+	JE      ends_ret_1582
+	CMPQ    planes+80(FP), $0x00
+	JE      ends_ret_1582
+	MOVQ    tab+64(FP), AX
+	VMOVDQU (AX), X0
+	VMOVDQU 16(AX), X1
+	VMOVDQU 32(AX), X2
+	VMOVDQU 48(AX), X3
+	VMOVDQU 64(AX), X4
+	VMOVDQU 80(AX), X5
+	MOVQ    pat+72(FP), AX
+	VMOVDQU (AX), X6
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    width+40(FP), DX
+	SUBQ    $0x10, DX
+	MOVQ    mid+48(FP), BX
+	SUBQ    $0x10, BX
+	MOVQ    left+56(FP), SI
+	NEGQ    SI
+	ADDQ    $0x10, SI
+	LEAQ    -48(DX), DI
+	CMPQ    DI, $0x00
+	JL      ends_short_1583
+
+ends_planes_1585:
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ rows+16(FP), R10
+
+ends_rows_1586:
+	VMOVDQU (R9), X7
+	VMOVDQU (R9)(BX*1), X8
+	LEAQ    (R9)(SI*1), R11
+	XORQ    R12, R12
+
+ends_mid_1587:
+	VMOVDQU   (R11)(R12*1), Y9
+	VMOVDQU   Y9, 16(R8)(R12*1)
+	ADDQ      $0x20, R12
+	CMPQ      R12, DI
+	JB        ends_mid_1587
+	VMOVDQU   (R11)(DI*1), Y9
+	VMOVDQU   Y9, 16(R8)(DI*1)
+	VPSHUFB   X0, X7, X9
+	VPSHUFB   X1, X8, X10
+	VPOR      X9, X10, X9
+	VPBLENDVB X2, X9, X6, X9
+	VMOVDQU   X9, (R8)
+	VPSHUFB   X3, X7, X7
+	VPSHUFB   X4, X8, X8
+	VPOR      X7, X8, X7
+	VPBLENDVB X5, X7, X6, X7
+	VMOVDQU   X7, (R8)(DX*1)
+	ADDQ      dstStride+24(FP), R8
+	ADDQ      srcStride+32(FP), R9
+	DECQ      R10
+	JNZ       ends_rows_1586
+	ADDQ      dstPlane+88(FP), AX
+	ADDQ      srcPlane+96(FP), CX
+	DECQ      planes+80(FP)
+	JNZ       ends_planes_1585
+	VZEROUPPER
+	RET
+
+ends_short_1583:
+	ADDQ $0x10, DI
+	CMPQ DI, $0x00
+	JLE  ends_tiny_1584
+
+ends_planes_1588:
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ rows+16(FP), R10
+
+ends_rows_1589:
+	VMOVDQU   (R9), X7
+	VMOVDQU   (R9)(BX*1), X8
+	LEAQ      (R9)(SI*1), R11
+	VMOVDQU   (R11), X9
+	VMOVDQU   X9, 16(R8)
+	VMOVDQU   (R11)(DI*1), X9
+	VMOVDQU   X9, 16(R8)(DI*1)
+	VPSHUFB   X0, X7, X9
+	VPSHUFB   X1, X8, X10
+	VPOR      X9, X10, X9
+	VPBLENDVB X2, X9, X6, X9
+	VMOVDQU   X9, (R8)
+	VPSHUFB   X3, X7, X7
+	VPSHUFB   X4, X8, X8
+	VPOR      X7, X8, X7
+	VPBLENDVB X5, X7, X6, X7
+	VMOVDQU   X7, (R8)(DX*1)
+	ADDQ      dstStride+24(FP), R8
+	ADDQ      srcStride+32(FP), R9
+	DECQ      R10
+	JNZ       ends_rows_1589
+	ADDQ      dstPlane+88(FP), AX
+	ADDQ      srcPlane+96(FP), CX
+	DECQ      planes+80(FP)
+	JNZ       ends_planes_1588
+	VZEROUPPER
+	RET
+
+ends_tiny_1584:
+ends_planes_1590:
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ rows+16(FP), R9
+
+ends_rows_1591:
+	VMOVDQU   (R8), X7
+	VMOVDQU   (R8)(BX*1), X8
+	LEAQ      (R8)(SI*1), R10
+	VMOVDQU   (R10), X9
+	VMOVDQU   X9, 16(DI)
+	VPSHUFB   X0, X7, X9
+	VPSHUFB   X1, X8, X10
+	VPOR      X9, X10, X9
+	VPBLENDVB X2, X9, X6, X9
+	VMOVDQU   X9, (DI)
+	VPSHUFB   X3, X7, X7
+	VPSHUFB   X4, X8, X8
+	VPOR      X7, X8, X7
+	VPBLENDVB X5, X7, X6, X7
+	VMOVDQU   X7, (DI)(DX*1)
+	ADDQ      dstStride+24(FP), DI
+	ADDQ      srcStride+32(FP), R8
+	DECQ      R9
+	JNZ       ends_rows_1591
+	ADDQ      dstPlane+88(FP), AX
+	ADDQ      srcPlane+96(FP), CX
+	DECQ      planes+80(FP)
+	JNZ       ends_planes_1590
+	VZEROUPPER
+	RET
+
+ends_ret_1582:
+	RET
+
 // func storeFence()
 // Requires: MMX+
 TEXT ·storeFence(SB), NOSPLIT, $0

@@ -975,6 +975,22 @@ func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, p
 //go:noescape
 func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 
+// rowsEndsAVX2 pads rows of width bytes from src rows of mid >= 32 bytes,
+// left <= 16 and width-left-mid <= 16: for planes p and rows r, with
+// d = dst[p*dstPlane+r*dstStride:] and s = src[p*srcPlane+r*srcStride:],
+// d[i] = s[i-left] for 16 <= i < width-16, and the first and the last 16
+// bytes of d from the windows a = s[0:16] and b = s[mid-16:mid] by tab
+// (an endsTable): byte i of an end e (e = tab[0:48] for the head, tab[48:96]
+// for the tail) is pick(a, e[i]) | pick(b, e[16+i]) where bit 7 of
+// e[32+i] is set, else pat[i]; pick(w, x) is 0 if bit 7 of x is set,
+// else w[x&15] (VPSHUFB). pat's period divides 16 and the width. It
+// reads s[0:mid] only; strides are >= 0.
+//
+// It requires AVX2.
+//
+//go:noescape
+func rowsEndsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[96]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.
 //

@@ -62,6 +62,10 @@ func rowListLinesBytes([]byte, []byte, planes, *rowList, int, int, int, int, *li
 
 func rowsLinesBytes([]byte, []byte, planes, int, *linesSet) bool { return false }
 
+func rowsEndsBytes([]byte, []byte, planes, int, int, int, int, int, int, *endsTable, *[32]byte) bool {
+	return false
+}
+
 func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false
 }

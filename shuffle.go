@@ -165,12 +165,13 @@ func rowMap(lv *level, stride int) (out []int32, base int32) {
 
 // rowTables returns the tables of the rows of lv at element size bytes:
 // narrow rows (at most shuffleMax bytes) get a shuffle table, wider rows
-// with pads of at most 64 bytes a head-and-tail table (the wide kernel);
-// either may be nil, both are where rowMap is.
-func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable) {
+// with pads of at most 64 bytes a head-and-tail table (the wide kernel),
+// and rows with pads of at most 16 bytes an ends table (the ends kernel,
+// for CPUs without VBMI); any may be nil, all are where rowMap is.
+func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *endsTable) {
 	out, base := rowMap(lv, stride)
 	if out == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	r := &lv.row
 	width, mid, left := len(out)*size, r.mid*size, r.left*size
@@ -182,6 +183,20 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable) {
 		}
 		return int(j-base)*size + i%size
 	}
+	// copyBetween reports whether the row is a copy between its first
+	// and last n bytes, element by element (the sizes divide 16).
+	copyBetween := func(n int) bool {
+		for e := n / size; e < (width-n)/size; e++ {
+			if out[e]-base != int32(e-r.left) {
+				return false
+			}
+		}
+		return true
+	}
+	copy16 := endsFits(width, mid, left) && copyBetween(16)
+	if copy16 {
+		ends = endsTableOf(width, mid, src)
+	}
 	switch {
 	case shuffleFits(width, mid):
 		t := new(shuffleTable)
@@ -192,18 +207,11 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable) {
 			}
 		}
 		t.words = wordTable(t, width, mid)
-		return t, nil
-	case wideFits(width, mid, left):
-		// Between its first and last 64 bytes the row must be a copy, element
-		// by element (the sizes divide 64).
-		for e := 64 / size; e < (width-64)/size; e++ {
-			if out[e]-base != int32(e-r.left) {
-				return nil, nil
-			}
-		}
-		return nil, wideTable(width, mid, left, src)
+		return t, nil, ends
+	case wideFits(width, mid, left) && (copy16 || copyBetween(64)):
+		return nil, wideTable(width, mid, left, src), ends
 	}
-	return nil, nil
+	return nil, nil, ends
 }
 
 // wideTable builds the head-and-tail table of a wide row that is a copy

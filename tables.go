@@ -20,6 +20,7 @@ import "cmp"
 type sizeTables struct {
 	shuffle *shuffleTable // the innermost level's rows, narrow (shuffle.go)
 	wide    *shuffleTable // or wide
+	ends    *endsTable    // rows with short pads, for CPUs without VBMI (rowsends.go)
 	lines   *linesSet     // the planes of the level above, by the lines kernel (rowslines.go)
 	expand  *expandTable  // or by the expand kernel (rowsexpand.go)
 	// periodic: the lines and expand tables were built where they apply.
@@ -62,9 +63,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 	lv := &p.levels[n-1]
 	t := sizeTables{periodic: periodic}
 	if rows != nil {
-		t.shuffle, t.wide = rows.shuffle, rows.wide
+		t.shuffle, t.wide, t.ends = rows.shuffle, rows.wide, rows.ends
 	} else {
-		t.shuffle, t.wide = rowTables(lv, p.strides[n-1], size)
+		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
 	}
 	if periodic && n >= 2 {
 		pl := &p.levels[n-2]

@@ -88,6 +88,7 @@ func main() {
 	genRowsExpand(true)
 	genRowsExpandDwords()
 	genRowsShuffleDwords()
+	genRowsEnds()
 	genStoreFence()
 	genCPUID()
 

@@ -1,0 +1,136 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// genRowsEnds emits rowsEndsAVX2: rows whose pads are at most 16 bytes on
+// each side, in any mode, for CPUs without AVX-512 VBMI. A row is its
+// middle, a copy of the src row by 32-byte vectors, then its first and
+// last 16 bytes, each the OR of two VPSHUFB (of the first and of the last
+// 16 bytes of the src row, where the pads of every mode read) blended with
+// the value by VPBLENDVB. The six table vectors and the value stay in
+// registers; the middle's length picks one of three row loops per call.
+func genRowsEnds() {
+	name := "rowsEndsAVX2"
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
+		name+" pads rows of width bytes from src rows of mid >= 32 bytes,",
+		"left <= 16 and width-left-mid <= 16: for planes p and rows r, with",
+		"d = dst[p*dstPlane+r*dstStride:] and s = src[p*srcPlane+r*srcStride:],",
+		"d[i] = s[i-left] for 16 <= i < width-16, and the first and the last 16",
+		"bytes of d from the windows a = s[0:16] and b = s[mid-16:mid] by tab",
+		"(an endsTable): byte i of an end e (e = tab[0:48] for the head, tab[48:96]",
+		"for the tail) is pick(a, e[i]) | pick(b, e[16+i]) where bit 7 of",
+		"e[32+i] is set, else pat[i]; pick(w, x) is 0 if bit 7 of x is set,",
+		"else w[x&15] (VPSHUFB). pat's period divides 16 and the width. It",
+		"reads s[0:mid] only; strides are >= 0.",
+		"",
+		"It requires AVX2.")
+	ret := newLabel("ends_ret")
+	CMPQ(paramMem("rows"), U8(0))
+	JE(LabelRef(ret))
+	CMPQ(paramMem("planes"), U8(0))
+	JE(LabelRef(ret))
+
+	tab := Load(Param("tab"), gp())
+	var ends [6]reg.VecVirtual // head a, b, mask; tail a, b, mask
+	for i := range ends {
+		ends[i] = XMM()
+		VMOVDQU(at(tab, 16*i), ends[i])
+	}
+	pat := XMM()
+	VMOVDQU(at(Load(Param("pat"), gp()), 0), pat)
+
+	d0 := Load(Param("dst"), gp())
+	s0 := Load(Param("src"), gp())
+	tail := Load(Param("width"), gp()) // the tail's offset in d: width-16
+	SUBQ(U8(16), tail)
+	bOff := Load(Param("mid"), gp()) // the window b's offset in s: mid-16
+	SUBQ(U8(16), bOff)
+	mOff := Load(Param("left"), gp()) // the middle's source, from s: 16-left
+	NEGQ(mOff)
+	ADDQ(U8(16), mOff)
+	last := gp() // the middle's last vector, from d+16: its length less 32 (or 16)
+	LEAQ(at(tail, -48), last)
+
+	// rowLoops emits the loops over planes and rows around the row whose
+	// middle middle makes, from src sm to dst d+16.
+	rowLoops := func(middle func(d, sm reg.Register)) {
+		planes, rows := newLabel("ends_planes"), newLabel("ends_rows")
+		d, s, n := gp(), gp(), gp()
+		Label(planes)
+		MOVQ(d0, d)
+		MOVQ(s0, s)
+		MOVQ(paramMem("rows"), n)
+		Label(rows)
+		a, b := XMM(), XMM()
+		VMOVDQU(at(s, 0), a)
+		VMOVDQU(ati(s, bOff, 0), b)
+		sm := gp()
+		LEAQ(ati(s, mOff, 0), sm)
+		middle(d, sm)
+		for half, off := range []Op{at(d, 0), ati(d, tail, 0)} {
+			e := ends[3*half:]
+			x, y := XMM(), XMM()
+			VPSHUFB(e[0], a, x)
+			VPSHUFB(e[1], b, y)
+			VPOR(x, y, x)
+			VPBLENDVB(e[2], x, pat, x) // the taken bytes (the mask's sign) from x, the others the value
+			VMOVDQU(x, off)
+		}
+		ADDQ(paramMem("dstStride"), d)
+		ADDQ(paramMem("srcStride"), s)
+		DECQ(n)
+		JNZ(LabelRef(rows))
+		ADDQ(paramMem("dstPlane"), d0)
+		ADDQ(paramMem("srcPlane"), s0)
+		DECQ(paramMem("planes"))
+		JNZ(LabelRef(planes))
+		VZEROUPPER()
+		RET()
+	}
+
+	short, tiny := newLabel("ends_short"), newLabel("ends_tiny")
+	CMPQ(last, U8(0))
+	JL(LabelRef(short))
+	// A middle of 32 bytes or more: vectors from its start, the last one
+	// ending at its end.
+	rowLoops(func(d, sm reg.Register) {
+		i, y := gp(), YMM()
+		loop := newLabel("ends_mid")
+		XORQ(i, i)
+		Label(loop)
+		VMOVDQU(ati(sm, i, 0), y)
+		VMOVDQU(y, ati(d, i, 16))
+		ADDQ(U8(32), i)
+		CMPQ(i, last)
+		JB(LabelRef(loop))
+		VMOVDQU(ati(sm, last, 0), y)
+		VMOVDQU(y, ati(d, last, 16))
+	})
+	Label(short)
+	ADDQ(U8(16), last)
+	CMPQ(last, U8(0))
+	JLE(LabelRef(tiny))
+	// 17 to 31 bytes: two 16-byte vectors.
+	rowLoops(func(d, sm reg.Register) {
+		x := XMM()
+		VMOVDQU(at(sm, 0), x)
+		VMOVDQU(x, at(d, 16))
+		VMOVDQU(ati(sm, last, 0), x)
+		VMOVDQU(x, ati(d, last, 16))
+	})
+	Label(tiny)
+	// At most 16 bytes: one vector from the middle's start, which the
+	// tail then overwrites past the middle (width >= 32, mid >= 32: it
+	// stays in the row and in s[0:mid]).
+	rowLoops(func(d, sm reg.Register) {
+		x := XMM()
+		VMOVDQU(at(sm, 0), x)
+		VMOVDQU(x, at(d, 16))
+	})
+	Label(ret)
+	RET()
+}

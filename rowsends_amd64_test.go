@@ -1,0 +1,176 @@
+//go:build amd64 && unix && gc && !purego && !noasm
+
+package pad
+
+// Tests of the ends kernel (KERNELS.md item 14) against its Go version:
+// every pad length 0..16 on each side over middles from 32 bytes, random
+// tables (indexes with bit 7 set or not, any low bits, any masks), between
+// canaries with gaps between rows and planes and broadcast src rows, then
+// against PROT_NONE pages; a fuzz target; and the tables plans build.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+type endsCase struct {
+	rows, dstStride, srcStride, width, mid, left int
+	pl                                           planes
+	tab                                          *endsTable
+	pat                                          *[32]byte
+}
+
+func (c *endsCase) String() string {
+	return fmt.Sprintf("rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v",
+		c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl)
+}
+
+func (c *endsCase) lens() (dst, src int) {
+	return (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width, (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
+}
+
+func (c *endsCase) goVersion(dst, src []byte) {
+	for p := range c.pl.n {
+		rowsEndsGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat)
+	}
+}
+
+func (c *endsCase) asm(ks asmKernels, dst, src []byte) {
+	ks.rowsEnds(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+}
+
+// randomEndsCase draws a table and a geometry for rows of left+mid+right
+// bytes. The pattern's period divides 16 and the width.
+func randomEndsCase(r *rand.Rand, left, mid, right int) *endsCase {
+	width := left + mid + right
+	period := []int{1, 2, 4, 8, 16}[r.IntN(5)]
+	for width%period != 0 {
+		period /= 2
+	}
+	c := &endsCase{width: width, mid: mid, left: left, tab: new(endsTable), pat: patternOf(randomBytes(r, period))}
+	for i := range c.tab {
+		c.tab[i] = byte(r.IntN(256))
+	}
+	c.rows = 1 + r.IntN(3)
+	c.dstStride = width + []int{0, 0, 1, 5, 64}[r.IntN(5)]
+	if r.IntN(4) == 0 {
+		c.srcStride = 0
+	} else {
+		c.srcStride = mid + []int{0, 3, 64}[r.IntN(3)]
+	}
+	c.pl = planes{n: 1 + r.IntN(3)}
+	c.pl.dst = (c.rows-1)*c.dstStride + width + r.IntN(9)
+	c.pl.src = (c.rows-1)*c.srcStride + mid + r.IntN(9)
+	return c
+}
+
+// endsKernelsOrSkip returns the first supported level with the ends
+// kernel.
+func endsKernelsOrSkip(t testing.TB) asmKernels {
+	return kernelSetOrSkip(t, func(ks *asmKernels) bool { return ks.rowsEnds != nil }, "the CPU has no AVX2: no ends kernel")
+}
+
+// endsMids are the src row lengths the tests try: around the middle's
+// three loops (17 to 31 bytes, at most 16, 32 and more) and its vectors.
+var endsMids = []int{32, 33, 40, 47, 48, 49, 63, 64, 65, 80, 95, 96, 97, 112, 127, 128, 200, 1000, 4100}
+
+func TestRowsEndsKernel(t *testing.T) {
+	ks := endsKernelsOrSkip(t)
+	r := rand.New(rand.NewPCG(41, 42))
+	calls := 0
+	for _, mid := range endsMids {
+		for left := 0; left <= 16; left++ {
+			for right := 0; right <= 16; right++ {
+				checkCanaries(t, r, ks, randomEndsCase(r, left, mid, right), byte(left))
+				calls++
+			}
+		}
+	}
+	t.Logf("%d calls", calls)
+}
+
+func TestRowsEndsGuard(t *testing.T) {
+	ks := endsKernelsOrSkip(t)
+	sdata, ddata, unmap := guardPages(t, 2)
+	defer unmap()
+	r := rand.New(rand.NewPCG(43, 44))
+	calls := 0
+	for _, mid := range endsMids {
+		for _, left := range []int{0, 1, 5, 15, 16} {
+			for _, right := range []int{0, 2, 16} {
+				for pos := range 8 {
+					if checkGuarded(t, r, ks, randomEndsCase(r, left, mid, right), sdata, ddata, pos%4) {
+						calls++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d guarded calls", calls)
+}
+
+func FuzzRowsEnds(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		ks := endsKernelsOrSkip(t)
+		r := rand.New(rand.NewPCG(a, b))
+		left, right, mid := r.IntN(17), r.IntN(17), 32+r.IntN(300)
+		checkCanaries(t, r, ks, randomEndsCase(r, left, mid, right), byte(a))
+	})
+}
+
+// TestEndsPlanes pads planes of rows whose pads are at most 16 bytes each
+// (edge, reflect, symmetric and wrap, element sizes 1 to 16, rows of 32 to
+// 600 bytes, crops too) at the AVX2 level, where the ends kernel makes
+// them, with dst and src against guard pages; compared with the reference.
+func TestEndsPlanes(t *testing.T) {
+	ks := endsKernelsOrSkip(t)
+	a := newGuardArena(t, 2, 1<<20)
+	r := rand.New(rand.NewPCG(45, 46))
+	cases := 300
+	if testing.Short() {
+		cases = 60
+	}
+	taken := 0
+	for range cases {
+		es := 1 << r.IntN(5)
+		w := max(1, (32+r.IntN(560))/es)
+		pads := func() int { return r.IntN(16/es + 1) }
+		lp, rp, tp, bp := pads(), pads(), r.IntN(3), r.IntN(3)
+		h := 2 + r.IntN(12)
+		mode := []Mode{Edge, Reflect, Symmetric, Wrap}[r.IntN(4)]
+		if mode == Reflect {
+			lp, rp, tp, bp = min(lp, w-1), min(rp, w-1), min(tp, h-1), min(bp, h-1)
+		}
+		if r.IntN(4) == 0 && w*es > 48 { // a crop on one side
+			lp = -r.IntN(3)
+		}
+		shape := []int{1 + r.IntN(4), h, w}
+		spec := Spec{Mode: mode, Before: []int{0, tp, lp}, After: []int{0, bp, rp}}
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lv := &p.levels[len(p.levels)-1]
+		if p.tablesFor(es).ends != nil && endsPays(&lv.row, lv.outLen*lv.blk*es) {
+			taken++
+		}
+		in := randomBytes(r, es*prod(shape))
+		want, _, err := refPad(in, es, shape, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, end := range []bool{false, true} {
+			dst, _ := a.place(0, len(want), r.IntN(64), end)
+			src, _ := a.place(1, len(in), r.IntN(64), end)
+			withLevel(ks.level, func() {
+				a.runPlan(t, p, dst, src, in, es, nil, want, fmt.Sprintf("%v %v size %d, %s", shape, spec, es, guardPass(end)))
+			})
+		}
+	}
+	if taken < cases/4 {
+		t.Fatalf("only %d of %d cases take the ends kernel", taken, cases)
+	}
+	t.Logf("%d of %d cases take the ends kernel", taken, cases)
+}
