@@ -103,6 +103,8 @@ func TestPeriodicTablesAtSecondRun(t *testing.T) {
 		{[]int{3, 224, 224}, Spec{Mode: Reflect, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}, 1, true, true, false},
 		{[]int{1, 3, 100, 100}, Spec{Mode: Edge, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}, 4, true, true, false},
 		{[]int{1, 8, 56, 56}, Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}, 4, true, false, true},
+		// Wide rows past the core's cache (1.9 MB of output): no lines.
+		{[]int{3, 3, 224, 224}, Spec{Mode: Reflect, Before: []int{0, 0, 3, 3}, After: []int{0, 0, 3, 3}}, 4, true, false, false},
 	} {
 		p, err := newExecPlan(c.shape, c.spec, Workers(1))
 		if err != nil {
