@@ -56,15 +56,8 @@ func benchCases(b *testing.B, cases []suite.Case) {
 		// Everything is made inside the case's b.Run, so a case -bench
 		// filters out costs nothing.
 		b.Run("case="+c.Name, func(b *testing.B) {
-			r, err := c.Resolve()
-			if err != nil {
-				b.Fatal(err)
-			}
-			mode, err := ParseMode(r.Mode)
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := NewPlan(r.Shape, Spec{Mode: mode, Before: r.Before, After: r.After}, opts...)
+			r, spec := resolveCase(b, c)
+			p, err := NewPlan(r.Shape, spec, opts...)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -127,15 +120,7 @@ func BenchmarkOneShot(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run("case="+c.Name, func(b *testing.B) {
-			r, err := c.Resolve()
-			if err != nil {
-				b.Fatal(err)
-			}
-			mode, err := ParseMode(r.Mode)
-			if err != nil {
-				b.Fatal(err)
-			}
-			spec := Spec{Mode: mode, Before: r.Before, After: r.After}
+			r, spec := resolveCase(b, c)
 			src, dst := r.Input(), suite.AlignedBytes(r.OutBytes())
 			run := func(b *testing.B, p *Plan, err error) {
 				if err != nil {
@@ -164,6 +149,19 @@ func BenchmarkOneShot(b *testing.B) {
 			})
 		})
 	}
+}
+
+// resolveCase returns the case's arrays and its Spec.
+func resolveCase(b *testing.B, c suite.Case) (*suite.Resolved, Spec) {
+	r, err := c.Resolve()
+	if err != nil {
+		b.Fatal(err)
+	}
+	mode, err := ParseMode(r.Mode)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r, Spec{Mode: mode, Before: r.Before, After: r.After}
 }
 
 func prod(shape []int) int {

@@ -15,19 +15,9 @@ import (
 )
 
 type endsCase struct {
-	rows, dstStride, srcStride, width, mid, left int
-	pl                                           planes
-	tab                                          *endsTable
-	pat                                          *[32]byte
-}
-
-func (c *endsCase) String() string {
-	return fmt.Sprintf("rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v",
-		c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl)
-}
-
-func (c *endsCase) lens() (dst, src int) {
-	return (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width, (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
+	rowsGeometry
+	tab *endsTable
+	pat *[32]byte
 }
 
 func (c *endsCase) goVersion(dst, src []byte) {
@@ -40,28 +30,14 @@ func (c *endsCase) asm(ks asmKernels, dst, src []byte) {
 	ks.rowsEnds(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
 }
 
-// randomEndsCase draws a table and a geometry for rows of left+mid+right
-// bytes. The pattern's period divides 16 and the width.
+// randomEndsCase draws a table (any bytes: indexes with bit 7 set or not,
+// any masks) and a geometry for rows of left+mid+right bytes.
 func randomEndsCase(r *rand.Rand, left, mid, right int) *endsCase {
-	width := left + mid + right
-	period := []int{1, 2, 4, 8, 16}[r.IntN(5)]
-	for width%period != 0 {
-		period /= 2
-	}
-	c := &endsCase{width: width, mid: mid, left: left, tab: new(endsTable), pat: patternOf(randomBytes(r, period))}
+	c := &endsCase{tab: new(endsTable), pat: randomPattern(r, left+mid+right)}
 	for i := range c.tab {
 		c.tab[i] = byte(r.IntN(256))
 	}
-	c.rows = 1 + r.IntN(3)
-	c.dstStride = width + []int{0, 0, 1, 5, 64}[r.IntN(5)]
-	if r.IntN(4) == 0 {
-		c.srcStride = 0
-	} else {
-		c.srcStride = mid + []int{0, 3, 64}[r.IntN(3)]
-	}
-	c.pl = planes{n: 1 + r.IntN(3)}
-	c.pl.dst = (c.rows-1)*c.dstStride + width + r.IntN(9)
-	c.pl.src = (c.rows-1)*c.srcStride + mid + r.IntN(9)
+	c.rowsGeometry = randomRowsGeometry(r, left, mid, right)
 	return c
 }
 

@@ -14,20 +14,53 @@ import (
 	"testing"
 )
 
-type wideCase struct {
+// rowsGeometry is where a table kernel's call puts its rows: rows of width
+// bytes dstStride apart in dst, from src rows of mid bytes srcStride apart,
+// the copy at left, in planes.
+type rowsGeometry struct {
 	rows, dstStride, srcStride, width, mid, left int
 	pl                                           planes
-	tab                                          *shuffleTable
-	pat                                          *[32]byte
 }
 
-func (c *wideCase) String() string {
+func (c *rowsGeometry) String() string {
 	return fmt.Sprintf("rows %d dstStride %d srcStride %d width %d mid %d left %d planes %+v",
 		c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.pl)
 }
 
-func (c *wideCase) lens() (dst, src int) {
+func (c *rowsGeometry) lens() (dst, src int) {
 	return (c.pl.n-1)*c.pl.dst + (c.rows-1)*c.dstStride + c.width, (c.pl.n-1)*c.pl.src + (c.rows-1)*c.srcStride + c.mid
+}
+
+// randomRowsGeometry draws rows of left+mid+right bytes: gaps between rows
+// and planes, src rows apart, overlapping or broadcast.
+func randomRowsGeometry(r *rand.Rand, left, mid, right int) rowsGeometry {
+	width := left + mid + right
+	c := rowsGeometry{width: width, mid: mid, left: left, rows: 1 + r.IntN(3)}
+	c.dstStride = width + []int{0, 0, 1, 5, 64}[r.IntN(5)]
+	if r.IntN(4) == 0 {
+		c.srcStride = 0
+	} else {
+		c.srcStride = mid + []int{0, 3, 64}[r.IntN(3)]
+	}
+	c.pl = planes{n: 1 + r.IntN(3)}
+	c.pl.dst = (c.rows-1)*c.dstStride + width + r.IntN(9)
+	c.pl.src = (c.rows-1)*c.srcStride + mid + r.IntN(9)
+	return c
+}
+
+// randomPattern draws a value pattern whose period divides 16 and width.
+func randomPattern(r *rand.Rand, width int) *[32]byte {
+	period := []int{1, 2, 4, 8, 16}[r.IntN(5)]
+	for width%period != 0 {
+		period /= 2
+	}
+	return patternOf(randomBytes(r, period))
+}
+
+type wideCase struct {
+	rowsGeometry
+	tab *shuffleTable
+	pat *[32]byte
 }
 
 func (c *wideCase) goVersion(dst, src []byte) {
@@ -43,12 +76,7 @@ func (c *wideCase) asm(ks asmKernels, dst, src []byte) {
 // randomWideCase draws a table over the 128-byte window and a geometry.
 // The pattern's period divides 16 and the width (as the contract asks).
 func randomWideCase(r *rand.Rand, left, mid, right int) *wideCase {
-	period := []int{1, 2, 4, 8, 16}[r.IntN(5)]
-	width := left + mid + right
-	for width%period != 0 {
-		period /= 2
-	}
-	c := &wideCase{width: width, mid: mid, left: left, tab: new(shuffleTable), pat: patternOf(randomBytes(r, period))}
+	c := &wideCase{tab: new(shuffleTable), pat: randomPattern(r, left+mid+right)}
 	valueEvery := []int{0, 2, 8}[r.IntN(3)]
 	for i := range 128 {
 		if valueEvery == 0 || r.IntN(valueEvery) != 0 {
@@ -58,16 +86,7 @@ func randomWideCase(r *rand.Rand, left, mid, right int) *wideCase {
 			c.tab.idx[i] = byte(r.IntN(256)) // ignored
 		}
 	}
-	c.rows = 1 + r.IntN(3)
-	c.dstStride = width + []int{0, 0, 1, 5, 64}[r.IntN(5)]
-	if r.IntN(4) == 0 {
-		c.srcStride = 0
-	} else {
-		c.srcStride = mid + []int{0, 3, 64}[r.IntN(3)]
-	}
-	c.pl = planes{n: 1 + r.IntN(3)}
-	c.pl.dst = (c.rows-1)*c.dstStride + width + r.IntN(9)
-	c.pl.src = (c.rows-1)*c.srcStride + mid + r.IntN(9)
+	c.rowsGeometry = randomRowsGeometry(r, left, mid, right)
 	return c
 }
 
