@@ -10,8 +10,8 @@ import "cmp"
 //
 // The lines and expand tables (periodic: a table per pair of line phases,
 // a period of blocks long) cost more to build than one run saves: suite
-// case g's took 12 us against a run of 6 us, a planar uint8 image's [3,
-// 224, 224] reflected 38 us against 2.5. A plan builds them at its second
+// case g's tables took 14 us to build against a run of 6 us, a planar
+// uint8 image's [3, 224, 224] reflected 38 us against 2.5. A plan builds them at its second
 // run at a size, so that one run per plan (Pad, Into, the front-ends)
 // never pays for them, and a plan run again has them from then on.
 
