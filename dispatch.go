@@ -51,6 +51,9 @@ type asmKernels struct {
 	rowsEdge  [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right int)
 	// rowsMirror: nil where the architecture has no assembly version yet.
 	rowsMirror [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
+	// rowsWrap: rows whose pads are forward runs of the row (wrap); nil
+	// likewise.
+	rowsWrap func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
 	// rowsShuffle: nil where the CPU or the architecture lacks it.
 	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr)
 	// rowsShuffleDwords: the shuffle kernel for rows of 4-byte words

@@ -250,6 +250,22 @@ func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcS
 	})
 }
 
+// rowsWrapBytes: rows whose pads are forward runs of the row (wrap
+// padding), the left pad from byte leftFrom of the src row, the right one
+// from rightFrom.
+func rowsWrapBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsWrap == nil || mid >= rowsMaxMidAsm {
+		for p := range pl.n {
+			rowsWrapGo(dst[p*pl.dst:], src[p*pl.src:], rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+		}
+		return
+	}
+	rowChunks(dst, src, pl, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
+		ks.rowsWrap(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+	})
+}
+
 // shuffleInUse reports whether narrow rows use the shuffle kernel.
 func shuffleInUse() bool {
 	ks := kernelsInUse()

@@ -135,6 +135,7 @@ var asmKernelSets = []asmKernels{
 			rowsEdge1AVX2, rowsEdge2AVX2, rowsEdge4AVX2, rowsEdge8AVX2, rowsEdge16AVX2},
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX2, rowsMirror2AVX2, rowsMirror4AVX2, rowsMirror8AVX2, rowsMirror16AVX2},
+		rowsWrap:          rowsWrapAVX2,
 		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2Table),
 		rowsShuffleDwords: rowsShuffleDwordsAVX2,
 		rowsEnds:          rowsEndsAVX2,
@@ -151,6 +152,7 @@ var asmKernelSets = []asmKernels{
 			rowsEdge1AVX512, rowsEdge2AVX512, rowsEdge4AVX512, rowsEdge8AVX512, rowsEdge16AVX512},
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
+		rowsWrap:    rowsWrapAVX512,
 		rowsShuffle: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
 		// Without VBMI, the AVX2 shuffle kernel for rows of words.
 		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),

@@ -15424,6 +15424,833 @@ ends_rows_1591:
 ends_ret_1582:
 	RET
 
+// func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX
+TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
+	MOVQ  rows+16(FP), AX
+	TESTQ AX, AX
+	JZ    wrap_ret_1592
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  left+40(FP), DX
+	MOVQ  mid+48(FP), BX
+	MOVQ  right+56(FP), SI
+	MOVQ  leftFrom+64(FP), DI
+	MOVQ  rightFrom+72(FP), R8
+
+wrap_rows_1593:
+	LEAQ (AX)(DX*1), R9
+	MOVQ CX, R10
+	CMPQ BX, $0x00000020
+	JB   cx_short_1594
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_1596
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_1597
+	LEAQ -128(R9)(BX*1), R11
+	MOVQ R10, R12
+
+copy_loop_1598:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_1598
+	LEAQ    -128(R10)(BX*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1599
+
+copy_le4_1597:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(BX*1), Y2
+	VMOVDQU -32(R10)(BX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(BX*1)
+	VMOVDQU Y3, -32(R9)(BX*1)
+	JMP     copy_done_1599
+
+copy_le2_1596:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(BX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(BX*1)
+
+copy_done_1599:
+	JMP cx_done_1595
+
+cx_short_1594:
+	CMPQ BX, $0x00000010
+	JAE  ladder_1601
+	CMPQ BX, $0x00000008
+	JAE  ladder_1602
+	CMPQ BX, $0x00000004
+	JAE  ladder_1603
+	CMPQ BX, $0x00000002
+	JAE  ladder_1604
+	CMPQ BX, $0x00000001
+	JB   ladder_done_1600
+	JMP  ladder_1605
+
+ladder_1601:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(BX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(BX*1)
+	JMP     ladder_done_1600
+
+ladder_1602:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(BX*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(BX*1)
+	JMP  ladder_done_1600
+
+ladder_1603:
+	MOVL (R10), R11
+	MOVL -4(R10)(BX*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(BX*1)
+	JMP  ladder_done_1600
+
+ladder_1604:
+	MOVW (R10), R11
+	MOVW -2(R10)(BX*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(BX*1)
+	JMP  ladder_done_1600
+
+ladder_1605:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_1600:
+cx_done_1595:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JB   cx_short_1606
+	CMPQ DX, $0x00000040
+	JBE  copy_le2_1608
+	CMPQ DX, $0x00000080
+	JBE  copy_le4_1609
+	LEAQ -128(R9)(DX*1), R11
+	MOVQ R10, R12
+
+copy_loop_1610:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_1610
+	LEAQ    -128(R10)(DX*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1611
+
+copy_le4_1609:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(DX*1), Y2
+	VMOVDQU -32(R10)(DX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(DX*1)
+	VMOVDQU Y3, -32(R9)(DX*1)
+	JMP     copy_done_1611
+
+copy_le2_1608:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(DX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(DX*1)
+
+copy_done_1611:
+	JMP cx_done_1607
+
+cx_short_1606:
+	CMPQ DX, $0x00000010
+	JAE  ladder_1613
+	CMPQ DX, $0x00000008
+	JAE  ladder_1614
+	CMPQ DX, $0x00000004
+	JAE  ladder_1615
+	CMPQ DX, $0x00000002
+	JAE  ladder_1616
+	CMPQ DX, $0x00000001
+	JB   ladder_done_1612
+	JMP  ladder_1617
+
+ladder_1613:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(DX*1)
+	JMP     ladder_done_1612
+
+ladder_1614:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(DX*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(DX*1)
+	JMP  ladder_done_1612
+
+ladder_1615:
+	MOVL (R10), R11
+	MOVL -4(R10)(DX*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(DX*1)
+	JMP  ladder_done_1612
+
+ladder_1616:
+	MOVW (R10), R11
+	MOVW -2(R10)(DX*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(DX*1)
+	JMP  ladder_done_1612
+
+ladder_1617:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_1612:
+cx_done_1607:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JB   cx_short_1618
+	CMPQ SI, $0x00000040
+	JBE  copy_le2_1620
+	CMPQ SI, $0x00000080
+	JBE  copy_le4_1621
+	LEAQ -128(R9)(SI*1), R11
+	MOVQ R10, R12
+
+copy_loop_1622:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_1622
+	LEAQ    -128(R10)(SI*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1623
+
+copy_le4_1621:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(SI*1), Y2
+	VMOVDQU -32(R10)(SI*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(SI*1)
+	VMOVDQU Y3, -32(R9)(SI*1)
+	JMP     copy_done_1623
+
+copy_le2_1620:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(SI*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(SI*1)
+
+copy_done_1623:
+	JMP cx_done_1619
+
+cx_short_1618:
+	CMPQ SI, $0x00000010
+	JAE  ladder_1625
+	CMPQ SI, $0x00000008
+	JAE  ladder_1626
+	CMPQ SI, $0x00000004
+	JAE  ladder_1627
+	CMPQ SI, $0x00000002
+	JAE  ladder_1628
+	CMPQ SI, $0x00000001
+	JB   ladder_done_1624
+	JMP  ladder_1629
+
+ladder_1625:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(SI*1)
+	JMP     ladder_done_1624
+
+ladder_1626:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(SI*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(SI*1)
+	JMP  ladder_done_1624
+
+ladder_1627:
+	MOVL (R10), R11
+	MOVL -4(R10)(SI*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_1624
+
+ladder_1628:
+	MOVW (R10), R11
+	MOVW -2(R10)(SI*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(SI*1)
+	JMP  ladder_done_1624
+
+ladder_1629:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_1624:
+cx_done_1619:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  wrap_rows_1593
+	VZEROUPPER
+
+wrap_ret_1592:
+	RET
+
+// func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX512F
+TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
+	MOVQ  rows+16(FP), AX
+	TESTQ AX, AX
+	JZ    wrap_ret_1630
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  left+40(FP), DX
+	MOVQ  mid+48(FP), BX
+	MOVQ  right+56(FP), SI
+	MOVQ  leftFrom+64(FP), DI
+	MOVQ  rightFrom+72(FP), R8
+
+wrap_rows_1631:
+	LEAQ (AX)(DX*1), R9
+	MOVQ CX, R10
+	CMPQ BX, $0x00000080
+	JB   wrap_small_1632
+	CMPQ BX, $0x00000080
+	JBE  copy_le2_1634
+	CMPQ BX, $0x00000100
+	JBE  copy_le4_1635
+	LEAQ -256(R9)(BX*1), R11
+	MOVQ R10, R12
+
+copy_loop_1636:
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R12
+	CMPQ      R9, R11
+	JB        copy_loop_1636
+	LEAQ      -256(R10)(BX*1), R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	JMP       copy_done_1637
+
+copy_le4_1635:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
+	VMOVDQU64 -128(R10)(BX*1), Z2
+	VMOVDQU64 -64(R10)(BX*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(BX*1)
+	VMOVDQU64 Z3, -64(R9)(BX*1)
+	JMP       copy_done_1637
+
+copy_le2_1634:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 -64(R10)(BX*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(BX*1)
+
+copy_done_1637:
+	JMP wrap_done_1633
+
+wrap_small_1632:
+	CMPQ BX, $0x00000020
+	JB   cx_short_1638
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_1640
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_1641
+	LEAQ -128(R9)(BX*1), R11
+	MOVQ R10, R12
+
+copy_loop_1642:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_1642
+	LEAQ    -128(R10)(BX*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1643
+
+copy_le4_1641:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(BX*1), Y2
+	VMOVDQU -32(R10)(BX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(BX*1)
+	VMOVDQU Y3, -32(R9)(BX*1)
+	JMP     copy_done_1643
+
+copy_le2_1640:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(BX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(BX*1)
+
+copy_done_1643:
+	JMP cx_done_1639
+
+cx_short_1638:
+	CMPQ BX, $0x00000010
+	JAE  ladder_1645
+	CMPQ BX, $0x00000008
+	JAE  ladder_1646
+	CMPQ BX, $0x00000004
+	JAE  ladder_1647
+	CMPQ BX, $0x00000002
+	JAE  ladder_1648
+	CMPQ BX, $0x00000001
+	JB   ladder_done_1644
+	JMP  ladder_1649
+
+ladder_1645:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(BX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(BX*1)
+	JMP     ladder_done_1644
+
+ladder_1646:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(BX*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(BX*1)
+	JMP  ladder_done_1644
+
+ladder_1647:
+	MOVL (R10), R11
+	MOVL -4(R10)(BX*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(BX*1)
+	JMP  ladder_done_1644
+
+ladder_1648:
+	MOVW (R10), R11
+	MOVW -2(R10)(BX*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(BX*1)
+	JMP  ladder_done_1644
+
+ladder_1649:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_1644:
+cx_done_1639:
+wrap_done_1633:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000080
+	JB   wrap_small_1650
+	CMPQ DX, $0x00000080
+	JBE  copy_le2_1652
+	CMPQ DX, $0x00000100
+	JBE  copy_le4_1653
+	LEAQ -256(R9)(DX*1), R11
+	MOVQ R10, R12
+
+copy_loop_1654:
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R12
+	CMPQ      R9, R11
+	JB        copy_loop_1654
+	LEAQ      -256(R10)(DX*1), R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	JMP       copy_done_1655
+
+copy_le4_1653:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
+	VMOVDQU64 -128(R10)(DX*1), Z2
+	VMOVDQU64 -64(R10)(DX*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(DX*1)
+	VMOVDQU64 Z3, -64(R9)(DX*1)
+	JMP       copy_done_1655
+
+copy_le2_1652:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 -64(R10)(DX*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(DX*1)
+
+copy_done_1655:
+	JMP wrap_done_1651
+
+wrap_small_1650:
+	CMPQ DX, $0x00000020
+	JB   cx_short_1656
+	CMPQ DX, $0x00000040
+	JBE  copy_le2_1658
+	CMPQ DX, $0x00000080
+	JBE  copy_le4_1659
+	LEAQ -128(R9)(DX*1), R11
+	MOVQ R10, R12
+
+copy_loop_1660:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_1660
+	LEAQ    -128(R10)(DX*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1661
+
+copy_le4_1659:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(DX*1), Y2
+	VMOVDQU -32(R10)(DX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(DX*1)
+	VMOVDQU Y3, -32(R9)(DX*1)
+	JMP     copy_done_1661
+
+copy_le2_1658:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(DX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(DX*1)
+
+copy_done_1661:
+	JMP cx_done_1657
+
+cx_short_1656:
+	CMPQ DX, $0x00000010
+	JAE  ladder_1663
+	CMPQ DX, $0x00000008
+	JAE  ladder_1664
+	CMPQ DX, $0x00000004
+	JAE  ladder_1665
+	CMPQ DX, $0x00000002
+	JAE  ladder_1666
+	CMPQ DX, $0x00000001
+	JB   ladder_done_1662
+	JMP  ladder_1667
+
+ladder_1663:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(DX*1)
+	JMP     ladder_done_1662
+
+ladder_1664:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(DX*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(DX*1)
+	JMP  ladder_done_1662
+
+ladder_1665:
+	MOVL (R10), R11
+	MOVL -4(R10)(DX*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(DX*1)
+	JMP  ladder_done_1662
+
+ladder_1666:
+	MOVW (R10), R11
+	MOVW -2(R10)(DX*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(DX*1)
+	JMP  ladder_done_1662
+
+ladder_1667:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_1662:
+cx_done_1657:
+wrap_done_1651:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000080
+	JB   wrap_small_1668
+	CMPQ SI, $0x00000080
+	JBE  copy_le2_1670
+	CMPQ SI, $0x00000100
+	JBE  copy_le4_1671
+	LEAQ -256(R9)(SI*1), R11
+	MOVQ R10, R12
+
+copy_loop_1672:
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R12
+	CMPQ      R9, R11
+	JB        copy_loop_1672
+	LEAQ      -256(R10)(SI*1), R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	JMP       copy_done_1673
+
+copy_le4_1671:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
+	VMOVDQU64 -128(R10)(SI*1), Z2
+	VMOVDQU64 -64(R10)(SI*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(SI*1)
+	VMOVDQU64 Z3, -64(R9)(SI*1)
+	JMP       copy_done_1673
+
+copy_le2_1670:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 -64(R10)(SI*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(SI*1)
+
+copy_done_1673:
+	JMP wrap_done_1669
+
+wrap_small_1668:
+	CMPQ SI, $0x00000020
+	JB   cx_short_1674
+	CMPQ SI, $0x00000040
+	JBE  copy_le2_1676
+	CMPQ SI, $0x00000080
+	JBE  copy_le4_1677
+	LEAQ -128(R9)(SI*1), R11
+	MOVQ R10, R12
+
+copy_loop_1678:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_1678
+	LEAQ    -128(R10)(SI*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1679
+
+copy_le4_1677:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(SI*1), Y2
+	VMOVDQU -32(R10)(SI*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(SI*1)
+	VMOVDQU Y3, -32(R9)(SI*1)
+	JMP     copy_done_1679
+
+copy_le2_1676:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(SI*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(SI*1)
+
+copy_done_1679:
+	JMP cx_done_1675
+
+cx_short_1674:
+	CMPQ SI, $0x00000010
+	JAE  ladder_1681
+	CMPQ SI, $0x00000008
+	JAE  ladder_1682
+	CMPQ SI, $0x00000004
+	JAE  ladder_1683
+	CMPQ SI, $0x00000002
+	JAE  ladder_1684
+	CMPQ SI, $0x00000001
+	JB   ladder_done_1680
+	JMP  ladder_1685
+
+ladder_1681:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(SI*1)
+	JMP     ladder_done_1680
+
+ladder_1682:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(SI*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(SI*1)
+	JMP  ladder_done_1680
+
+ladder_1683:
+	MOVL (R10), R11
+	MOVL -4(R10)(SI*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_1680
+
+ladder_1684:
+	MOVW (R10), R11
+	MOVW -2(R10)(SI*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(SI*1)
+	JMP  ladder_done_1680
+
+ladder_1685:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_1680:
+cx_done_1675:
+wrap_done_1669:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  wrap_rows_1631
+	VZEROUPPER
+
+wrap_ret_1630:
+	RET
+
 // func storeFence()
 // Requires: MMX+
 TEXT ·storeFence(SB), NOSPLIT, $0

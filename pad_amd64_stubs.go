@@ -991,6 +991,49 @@ func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStr
 //go:noescape
 func rowsEndsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[96]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 
+// rowsWrapAVX2 pads rows by forward runs of their own bytes: row r of dst (at
+// r*dstStride) gets left bytes of row r of src (at r*srcStride) from
+// offset leftFrom, the mid bytes of the row, and right bytes from offset
+// rightFrom; the pieces, s[leftFrom:leftFrom+left] and
+// s[rightFrom:rightFrom+right], lie in s[0:mid]. No byte of dst outside
+// each row's [0, left+mid+right) is written, no byte of src outside each
+// row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		copy(d[:left], s[leftFrom:leftFrom+left])
+//		copy(d[left+mid:left+mid+right], s[rightFrom:rightFrom+right])
+//	}
+//
+// It requires AVX2.
+//
+//go:noescape
+func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
+// rowsWrapAVX512 pads rows by forward runs of their own bytes: row r of dst (at
+// r*dstStride) gets left bytes of row r of src (at r*srcStride) from
+// offset leftFrom, the mid bytes of the row, and right bytes from offset
+// rightFrom; the pieces, s[leftFrom:leftFrom+left] and
+// s[rightFrom:rightFrom+right], lie in s[0:mid]. No byte of dst outside
+// each row's [0, left+mid+right) is written, no byte of src outside each
+// row's [0, mid) is read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		copy(d[left:left+mid], s[:mid])
+//		copy(d[:left], s[leftFrom:leftFrom+left])
+//		copy(d[left+mid:left+mid+right], s[rightFrom:rightFrom+right])
+//	}
+//
+// It requires AVX-512 F and BW. It also uses AVX-512 VL (EVEX forms on
+// XMM/YMM) and AVX2, which every AVX-512 BW CPU has.
+//
+//go:noescape
+func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.
 //

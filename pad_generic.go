@@ -374,6 +374,8 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		unit := r.unit * size
 		if lf, rf, ok := r.mirrored(); ok && kernelSize(unit) {
 			rowsMirrorBytes(dst, src, unit, pb, count, ds, ss, left, mid, right, lf*size, rf*size)
+		} else if lf, rf, ok := r.wrapped(); ok {
+			rowsWrapBytes(dst, src, pb, count, ds, ss, left, mid, right, lf*size, rf*size)
 		} else {
 			for p := range pb.n {
 				rowsPiecesGo(dst[p*pb.dst:], src[p*pb.src:], count, ds, ss, left, mid, right, r, unit)
@@ -402,6 +404,45 @@ func endsPays(r *rowForm, width int) bool {
 	}
 	_, _, mirrored := r.mirrored()
 	return !mirrored || width <= endsMaxWidth
+}
+
+// wrapped reports whether the pieces of a rowPieces form are one forward
+// run for each pad (wrap padding of pads no longer than the row), and the
+// element offset, in the copied input run, of the first element each
+// reads (0 for an empty pad). Pieces count blocks of r.unit elements.
+func (r *rowForm) wrapped() (leftFrom, rightFrom int, ok bool) {
+	var covered [2]int // the elements of each pad the pieces make
+	for _, p := range r.pieces {
+		side := 0
+		if p.at != 0 {
+			side = 1
+		}
+		if p.step != 1 || covered[side] != 0 || p.at*r.unit != [2]int{0, r.left + r.mid}[side] {
+			return 0, 0, false
+		}
+		covered[side] = p.n * r.unit
+		from := (p.src - r.src) * r.unit
+		if side == 0 {
+			leftFrom = from
+		} else {
+			rightFrom = from
+		}
+	}
+	return leftFrom, rightFrom, covered == [2]int{r.left, r.right}
+}
+
+// rowsWrapGo pads rows with forward runs of their own input: row r of dst
+// (at r*dstStride) is left bytes of src row r (at r*srcStride) from byte
+// leftFrom, the mid bytes of the src row, and right bytes from byte
+// rightFrom.
+func rowsWrapGo(dst, src []byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+	for r := 0; r < rows; r++ {
+		d := dst[r*dstStride : r*dstStride+left+mid+right]
+		s := src[r*srcStride : r*srcStride+mid]
+		copy(d[left:left+mid], s)
+		copy(d[:left], s[leftFrom:leftFrom+left])
+		copy(d[left+mid:], s[rightFrom:rightFrom+right])
+	}
 }
 
 // mirrored reports whether the pieces of a rowPieces form are mirrored

@@ -42,6 +42,12 @@ func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcS
 	}
 }
 
+func rowsWrapBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+	for p := range pl.n {
+		rowsWrapGo(dst[p*pl.dst:], src[p*pl.src:], rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+	}
+}
+
 func shuffleInUse() bool { return false }
 
 func repCopiesOn() bool { return false }

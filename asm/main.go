@@ -89,6 +89,9 @@ func main() {
 	genRowsExpandDwords()
 	genRowsShuffleDwords()
 	genRowsEnds()
+	for _, a := range []isa{avx2, avx512} {
+		genRowsWrap(a)
+	}
 	genStoreFence()
 	genCPUID()
 

@@ -145,3 +145,77 @@ func mirrorPiece(K int, pd, ps, n reg.Register, rev func(Op, reg.Register)) {
 	VMOVDQU(y2, ati(pd, c, 0))
 	Label(done)
 }
+
+// genRowsWrap emits rowsWrap: rows whose pads are forward runs of the row
+// itself (wrap padding): the mid copy, then each pad copied from its src
+// range by the same size ladder (overlapping vectors from 32 bytes).
+// Without it a wrapped row wider than the table kernels take was three
+// copies in Go.
+func genRowsWrap(a isa) {
+	name := "rowsWrap" + a.name
+	kernel(name, rowsSig+", leftFrom, rightFrom int)",
+		name+" pads rows by forward runs of their own bytes: row r of dst (at",
+		"r*dstStride) gets left bytes of row r of src (at r*srcStride) from",
+		"offset leftFrom, the mid bytes of the row, and right bytes from offset",
+		"rightFrom; the pieces, s[leftFrom:leftFrom+left] and",
+		"s[rightFrom:rightFrom+right], lie in s[0:mid]. No byte of dst outside",
+		"each row's [0, left+mid+right) is written, no byte of src outside each",
+		"row's [0, mid) is read:",
+		"",
+		"\tfor r := 0; r < rows; r++ {\n\t\td := dst[r*dstStride:]\n\t\ts := src[r*srcStride:]\n"+
+			"\t\tcopy(d[left:left+mid], s[:mid])\n\t\tcopy(d[:left], s[leftFrom:leftFrom+left])\n"+
+			"\t\tcopy(d[left+mid:left+mid+right], s[rightFrom:rightFrom+right])\n\t}",
+		"",
+		a.feature())
+	rowsM, dsM, ssM := paramMem("rows"), paramMem("dstStride"), paramMem("srcStride")
+	ret := newLabel("wrap_ret")
+	n := gp()
+	MOVQ(rowsM, n)
+	TESTQ(n, n)
+	JZ(LabelRef(ret))
+
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+	left := Load(Param("left"), gp())
+	mid := Load(Param("mid"), gp())
+	right := Load(Param("right"), gp())
+	lo := Load(Param("leftFrom"), gp())
+	ro := Load(Param("rightFrom"), gp())
+
+	copyRun := func(pd, ps, n reg.Register) {
+		if a.V == 64 {
+			small, done := newLabel("wrap_small"), newLabel("wrap_done")
+			CMPQ(n, U32(128))
+			JB(LabelRef(small))
+			copyLong(avx512, pd, ps, n, false)
+			JMP(LabelRef(done))
+			Label(small)
+			copyExactAVX2(pd, ps, n, 1)
+			Label(done)
+		} else {
+			copyExactAVX2(pd, ps, n, 1)
+		}
+	}
+
+	loop := newLabel("wrap_rows")
+	Label(loop)
+	pd, ps := gp(), gp()
+	LEAQ(ati(d, left, 0), pd)
+	MOVQ(s, ps)
+	copyRun(pd, ps, mid)
+	MOVQ(d, pd)
+	LEAQ(ati(s, lo, 0), ps)
+	copyRun(pd, ps, left)
+	LEAQ(ati(d, left, 0), pd)
+	ADDQ(mid, pd)
+	LEAQ(ati(s, ro, 0), ps)
+	copyRun(pd, ps, right)
+
+	ADDQ(dsM, d)
+	ADDQ(ssM, s)
+	DECQ(rowsM)
+	JNZ(LabelRef(loop))
+	VZEROUPPER()
+	Label(ret)
+	RET()
+}
