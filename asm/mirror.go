@@ -55,65 +55,90 @@ func mirrorDoc(name string, K int) []string {
 func genRowsMirror(a isa, K int) {
 	name := fmt.Sprintf("rowsMirror%d%s", K, a.name)
 	kernel(name, rowsSig+", leftFrom, rightFrom int)", append(mirrorDoc(name, K), a.feature())...)
+	var lo, ro reg.Register
+	var rev func(Op, reg.Register)
+	pieceRows(a, K, "ret", "mirror_rows", func(r pieceRowsArgs) {
+		// lo, ro: offsets in the src row of the first byte each piece reads.
+		lo = Load(Param("leftFrom"), gp())
+		ADDQ(U32(K), lo)
+		SUBQ(r.left, lo)
+		ro = Load(Param("rightFrom"), gp())
+		ADDQ(U32(K), ro)
+		SUBQ(r.right, ro)
+		rev, _ = reverser(avx2, K)
+	}, func(r pieceRowsArgs) {
+		// left piece: d[0:left] = reversed s[lo:lo+left]
+		pd, ps := gp(), gp()
+		MOVQ(r.d, pd)
+		LEAQ(ati(r.s, lo, 0), ps)
+		mirrorPiece(K, pd, ps, r.left, rev)
+		// right piece: d[left+mid:left+mid+right] = reversed s[ro:ro+right]
+		qd, qs := gp(), gp()
+		LEAQ(ati(r.d, r.left, 0), qd)
+		ADDQ(r.mid, qd)
+		LEAQ(ati(r.s, ro, 0), qs)
+		mirrorPiece(K, qd, qs, r.right, rev)
+	})
+}
+
+// pieceRowsArgs are the registers of pieceRows' row loop: the row's dst
+// and src, and the lengths of its pads and its mid.
+type pieceRowsArgs struct{ d, s, left, mid, right reg.Register }
+
+// pieceRows emits the body of a rows kernel whose rows are their mid copy
+// and a piece on each side (rowsMirrorK, rowsWrap): it returns at once for
+// no rows, runs setup before the loop, and per row copies the mid
+// (copyRowRun, runs of multiples of K) and then has pads make the pieces.
+// ret and loop name its labels.
+func pieceRows(a isa, K int, ret, loop string, setup, pads func(r pieceRowsArgs)) {
 	rowsM, dsM, ssM := paramMem("rows"), paramMem("dstStride"), paramMem("srcStride")
-	ret := newLabel("ret")
+	ret = newLabel(ret)
 	n := gp()
 	MOVQ(rowsM, n)
 	TESTQ(n, n)
 	JZ(LabelRef(ret))
 
-	d := Load(Param("dst"), gp())
-	s := Load(Param("src"), gp())
-	left := Load(Param("left"), gp())
-	mid := Load(Param("mid"), gp())
-	right := Load(Param("right"), gp())
-	// lo, ro: offsets in the src row of the first byte each piece reads.
-	lo := Load(Param("leftFrom"), gp())
-	ADDQ(U32(K), lo)
-	SUBQ(left, lo)
-	ro := Load(Param("rightFrom"), gp())
-	ADDQ(U32(K), ro)
-	SUBQ(right, ro)
+	var r pieceRowsArgs
+	r.d = Load(Param("dst"), gp())
+	r.s = Load(Param("src"), gp())
+	r.left = Load(Param("left"), gp())
+	r.mid = Load(Param("mid"), gp())
+	r.right = Load(Param("right"), gp())
+	setup(r)
 
-	rev, _ := reverser(avx2, K)
-
-	loop := newLabel("mirror_rows")
+	loop = newLabel(loop)
 	Label(loop)
-	// mid
 	dm := gp()
-	LEAQ(ati(d, left, 0), dm)
-	if a.V == 64 {
-		// ZMM blocks for mid >= 128 (as the rows kernels' ZMM class).
-		small, cdone := newLabel("mid_small"), newLabel("mid_done")
-		CMPQ(mid, U32(128))
-		JB(LabelRef(small))
-		copyLong(avx512, dm, s, mid, false)
-		JMP(LabelRef(cdone))
-		Label(small)
-		copyExactAVX2(dm, s, mid, K)
-		Label(cdone)
-	} else {
-		copyExactAVX2(dm, s, mid, K)
-	}
-	// left piece: d[0:left] = reversed s[lo:lo+left]
-	pd, ps := gp(), gp()
-	MOVQ(d, pd)
-	LEAQ(ati(s, lo, 0), ps)
-	mirrorPiece(K, pd, ps, left, rev)
-	// right piece: d[left+mid:left+mid+right] = reversed s[ro:ro+right]
-	qd, qs := gp(), gp()
-	LEAQ(ati(d, left, 0), qd)
-	ADDQ(mid, qd)
-	LEAQ(ati(s, ro, 0), qs)
-	mirrorPiece(K, qd, qs, right, rev)
+	LEAQ(ati(r.d, r.left, 0), dm)
+	copyRowRun(a, dm, r.s, r.mid, K)
+	pads(r)
 
-	ADDQ(dsM, d)
-	ADDQ(ssM, s)
+	ADDQ(dsM, r.d)
+	ADDQ(ssM, r.s)
 	DECQ(rowsM)
 	JNZ(LabelRef(loop))
 	VZEROUPPER()
 	Label(ret)
 	RET()
+}
+
+// copyRowRun emits a copy of n bytes (a multiple of minW) from s to d: ZMM
+// blocks from 128 bytes in the AVX-512 version (as the rows kernels' ZMM
+// class), else the AVX2 size ladder and overlapping vectors. It keeps s
+// and n.
+func copyRowRun(a isa, d, s, n reg.Register, minW int) {
+	if a.V != 64 {
+		copyExactAVX2(d, s, n, minW)
+		return
+	}
+	small, done := newLabel("mid_small"), newLabel("mid_done")
+	CMPQ(n, U32(128))
+	JB(LabelRef(small))
+	copyLong(avx512, d, s, n, false)
+	JMP(LabelRef(done))
+	Label(small)
+	copyExactAVX2(d, s, n, minW)
+	Label(done)
 }
 
 // mirrorPiece writes to pd[0:n] the K-byte elements of ps[0:n] in reverse
@@ -167,55 +192,18 @@ func genRowsWrap(a isa) {
 			"\t\tcopy(d[left+mid:left+mid+right], s[rightFrom:rightFrom+right])\n\t}",
 		"",
 		a.feature())
-	rowsM, dsM, ssM := paramMem("rows"), paramMem("dstStride"), paramMem("srcStride")
-	ret := newLabel("wrap_ret")
-	n := gp()
-	MOVQ(rowsM, n)
-	TESTQ(n, n)
-	JZ(LabelRef(ret))
-
-	d := Load(Param("dst"), gp())
-	s := Load(Param("src"), gp())
-	left := Load(Param("left"), gp())
-	mid := Load(Param("mid"), gp())
-	right := Load(Param("right"), gp())
-	lo := Load(Param("leftFrom"), gp())
-	ro := Load(Param("rightFrom"), gp())
-
-	copyRun := func(pd, ps, n reg.Register) {
-		if a.V == 64 {
-			small, done := newLabel("wrap_small"), newLabel("wrap_done")
-			CMPQ(n, U32(128))
-			JB(LabelRef(small))
-			copyLong(avx512, pd, ps, n, false)
-			JMP(LabelRef(done))
-			Label(small)
-			copyExactAVX2(pd, ps, n, 1)
-			Label(done)
-		} else {
-			copyExactAVX2(pd, ps, n, 1)
-		}
-	}
-
-	loop := newLabel("wrap_rows")
-	Label(loop)
-	pd, ps := gp(), gp()
-	LEAQ(ati(d, left, 0), pd)
-	MOVQ(s, ps)
-	copyRun(pd, ps, mid)
-	MOVQ(d, pd)
-	LEAQ(ati(s, lo, 0), ps)
-	copyRun(pd, ps, left)
-	LEAQ(ati(d, left, 0), pd)
-	ADDQ(mid, pd)
-	LEAQ(ati(s, ro, 0), ps)
-	copyRun(pd, ps, right)
-
-	ADDQ(dsM, d)
-	ADDQ(ssM, s)
-	DECQ(rowsM)
-	JNZ(LabelRef(loop))
-	VZEROUPPER()
-	Label(ret)
-	RET()
+	var lo, ro reg.Register
+	pieceRows(a, 1, "wrap_ret", "wrap_rows", func(pieceRowsArgs) {
+		lo = Load(Param("leftFrom"), gp())
+		ro = Load(Param("rightFrom"), gp())
+	}, func(r pieceRowsArgs) {
+		pd, ps := gp(), gp()
+		MOVQ(r.d, pd)
+		LEAQ(ati(r.s, lo, 0), ps)
+		copyRowRun(a, pd, ps, r.left, 1)
+		LEAQ(ati(r.d, r.left, 0), pd)
+		ADDQ(r.mid, pd)
+		LEAQ(ati(r.s, ro, 0), ps)
+		copyRowRun(a, pd, ps, r.right, 1)
+	})
 }
