@@ -366,14 +366,11 @@ func rowsLinesBytes(dst, src []byte, pl planes, rows int, g *linesSet) bool {
 		return false
 	}
 	width, srcStride, mid := g.width, g.srcStride, g.mid
-	_ = dst[(pl.n-1)*pl.dst+rows*width-1]
-	_ = src[(pl.n-1)*pl.src+(rows-1)*srcStride+mid-1]
-	if raceEnabled {
-		for p := range pl.n {
-			raceRows(dst[p*pl.dst:], src[p*pl.src:], rows, width, srcStride, width, mid)
-		}
-	}
-	linesMiddles(ks, dst, src, src, pl, rows*width, g)
+	planeBatches(dst, src, pl, rows*width, (rows-1)*srcStride+mid, func(d, s []byte) {
+		raceRows(d, s, rows, width, srcStride, width, mid)
+	}, func(d, s []byte, pl planes) {
+		linesMiddles(ks, d, s, src, pl, rows*width, g)
+	})
 	return true
 }
 

@@ -406,29 +406,11 @@ func endsPays(r *rowForm, width int) bool {
 	return !mirrored || width <= endsMaxWidth
 }
 
-// wrapped reports whether the pieces of a rowPieces form are one forward
-// run for each pad (wrap padding of pads no longer than the row), and the
-// element offset, in the copied input run, of the first element each
-// reads (0 for an empty pad). Pieces count blocks of r.unit elements.
+// wrapped reports whether the pieces of a rowPieces form are forward runs
+// (wrap padding within one period), and the element offset, in the copied
+// input run, of the first element each reads (0 for an empty pad).
 func (r *rowForm) wrapped() (leftFrom, rightFrom int, ok bool) {
-	var covered [2]int // the elements of each pad the pieces make
-	for _, p := range r.pieces {
-		side := 0
-		if p.at != 0 {
-			side = 1
-		}
-		if p.step != 1 || covered[side] != 0 || p.at*r.unit != [2]int{0, r.left + r.mid}[side] {
-			return 0, 0, false
-		}
-		covered[side] = p.n * r.unit
-		from := (p.src - r.src) * r.unit
-		if side == 0 {
-			leftFrom = from
-		} else {
-			rightFrom = from
-		}
-	}
-	return leftFrom, rightFrom, covered == [2]int{r.left, r.right}
+	return r.from[0], r.from[1], r.forward
 }
 
 // rowsWrapGo pads rows with forward runs of their own input: row r of dst
@@ -450,18 +432,7 @@ func rowsWrapGo(dst, src []byte, rows, dstStride, srcStride, left, mid, right, l
 // where each reads: the element offset, in the copied input run, of its
 // last unit.
 func (r *rowForm) mirrored() (leftFrom, rightFrom int, ok bool) {
-	for _, p := range r.pieces {
-		if p.step > 0 {
-			return 0, 0, false
-		}
-		from := (p.src - r.src) * r.unit
-		if p.at == 0 {
-			leftFrom = from
-		} else {
-			rightFrom = from
-		}
-	}
-	return leftFrom, rightFrom, true
+	return r.from[0], r.from[1], r.reversed
 }
 
 // rowsMirrorGo pads rows with mirrored runs of their own input: row r of

@@ -357,6 +357,13 @@ type rowForm struct {
 	unit             int // elements per block: what an edge pad repeats
 	src              int // input index of the first copied block
 	pieces           []rowPiece
+	// For rowPieces: whether every piece reads its input run backward
+	// (reversed: reflect, symmetric) or forward (forward: wrap), a piece
+	// of one block counting as its step says; and the element, in the
+	// copied input run, of each pad's first output block (0 for an empty
+	// pad). rowOf works them out once for the executor's every call.
+	reversed, forward bool
+	from              [2]int
 }
 
 // rowPiece is a run of n output blocks from output block at, block at+t
@@ -414,6 +421,14 @@ func rowOf(lv *level) rowForm {
 			r.pieces = append(r.pieces, rowPiece{at: s.at, n: s.n, src: r.src + s.src - r.left, step: s.step})
 		default:
 			return rowForm{}
+		}
+	}
+	if r.kind == rowPieces {
+		r.reversed, r.forward = true, true
+		for _, p := range r.pieces {
+			r.reversed = r.reversed && p.step < 0
+			r.forward = r.forward && p.step > 0
+			r.from[btoi(p.at != 0)] = (p.src - r.src) * r.unit
 		}
 	}
 	r.left, r.mid, r.right = r.left*r.unit, r.mid*r.unit, r.right*r.unit

@@ -78,79 +78,41 @@ func (g *linesSet) covers(dph, sph int, pl planes) bool {
 	return true
 }
 
-// rowBytes is the byte map of rows by a shuffle table t at element size:
-// the narrow table itself, or a wide one's head and tail around a copy of
-// the src row shifted by left (width, mid, left in bytes).
-type rowBytes struct {
-	t                *shuffleTable
-	wide             bool
-	width, mid, left int
-}
-
-// sources returns the byte of the src row that each output byte takes, -1
-// where it takes the value.
-func (r rowBytes) sources() []int32 {
-	out := make([]int32, r.width)
-	for i := range out {
-		out[i] = int32(r.src(i))
-	}
-	return out
-}
-
-func (r rowBytes) src(i int) int {
-	half, at := 0, i
-	switch {
-	case !r.wide:
-		if !r.t.takes(i) {
-			return -1
-		}
-		return int(r.t.idx[i])
-	case i >= r.width-64:
-		half, at = 1, i-(r.width-64)
-	case i >= 64:
-		return i - r.left
-	}
-	if r.t.take[half]>>at&1 == 0 {
-		return -1
-	}
-	j := int(r.t.idx[64*half+at])
-	if j >= 64 {
-		j += r.mid - 128 // the window's second half is the row's last 64 bytes
-	}
-	return j
-}
-
 // linesOf returns the lines tables at element size bytes of the planes of
-// pl, rows of the innermost level lv whose shuffle table (narrow rows) or
-// wide table is t, planes planeStride input elements apart, rows
-// rowStride, elements stride, the output having dstPlanes planes of pl
-// and the input srcPlanes; or nil.
-func linesOf(pl, lv *level, t *shuffleTable, wide bool, planeStride, rowStride, stride, size, dstPlanes, srcPlanes int) *linesSet {
+// pl, rows of the innermost level lv, planes planeStride input elements
+// apart, rows rowStride, elements stride, the output having dstPlanes
+// planes of pl and the input srcPlanes; or nil.
+func linesOf(pl, lv *level, planeStride, rowStride, stride, size, dstPlanes, srcPlanes int) *linesSet {
+	out, base := rowMap(lv, stride)
+	if out == nil {
+		return nil
+	}
+	rowSrc := make([]int32, len(out)*size)
+	for i := range rowSrc {
+		rowSrc[i] = int32(byteSource(out, base, size, i))
+	}
 	r := &lv.row
-	rb := rowBytes{t: t, wide: wide, width: (r.left + r.mid + r.right) * size, mid: r.mid * size, left: r.left * size}
-	return buildLinesSet(pl.list, rb, rowStride*size, r.src*stride*size,
+	return buildLinesSet(pl.list, rowSrc, r.mid*size, rowStride*size, r.src*stride*size,
 		pl.outLen*pl.blk*size, planeStride*size, dstPlanes, srcPlanes)
 }
 
-// buildLinesSet returns the lines tables of planes of rows rb, the middle
-// rows of each plane (the run of the rows' list l) from consecutive input
-// rows srcStride bytes apart, the input rows at src byte rowOff of their
+// buildLinesSet returns the lines tables of planes of rows whose output
+// byte i takes byte rowSrc[i] of their input row of mid bytes (-1: the
+// value), the middle rows of each plane (the run of the rows' list l) from
+// consecutive input rows srcStride bytes apart, the input rows at src byte rowOff of their
 // plane, dstPlanes planes dstPlane bytes apart in dst and srcPlanes
 // srcPlane bytes apart in src; or nil where the kernel does not apply:
 // rows that take the value, a width that is a multiple of 64 (its stores
 // are aligned already), tables too large, or a block that reads beyond its
 // 128-byte window.
-func buildLinesSet(l *rowList, rb rowBytes, srcStride, rowOff, dstPlane, srcPlane, dstPlanes, srcPlanes int) *linesSet {
-	width := rb.width
+func buildLinesSet(l *rowList, rowSrc []int32, mid, srcStride, rowOff, dstPlane, srcPlane, dstPlanes, srcPlanes int) *linesSet {
+	width := len(rowSrc)
 	period := linesPeriod(width, srcStride)
-	if width%64 == 0 || srcStride <= 0 || (l.run1-l.run0)*width < 4*64 || period > linesMaxPeriod {
+	if width%64 == 0 || srcStride <= 0 || (l.run1-l.run0)*width < 4*64 || period > linesMaxPeriod ||
+		slices.Min(rowSrc) < 0 {
 		return nil
 	}
-	rowSrc := rb.sources()
-	if slices.Min(rowSrc) < 0 {
-		return nil
-	}
-	g := &linesSet{width: width, srcStride: srcStride, mid: rb.mid, rowSrc: rowSrc}
+	g := &linesSet{width: width, srcStride: srcStride, mid: mid, rowSrc: rowSrc}
 	ds := planePhases(&g.dIdx, l.run0*width, dstPlane, dstPlanes)
 	ss := planePhases(&g.sIdx, rowOff+int(l.idx[l.run0])*srcStride, srcPlane, srcPlanes)
 	if len(ds)*len(ss)*(linesEntries(period)+linesCopies)*64 > linesMaxBytes {

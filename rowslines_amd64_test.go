@@ -196,6 +196,19 @@ func TestLinesPlanes(t *testing.T) {
 	t.Logf("%d narrow and %d wide of %d cases with lines tables", taken[0], taken[1], cases)
 }
 
+// tableSources returns the byte of the src row each of the width output
+// bytes of a narrow table takes, -1 for the value (as linesOf's rowSrc).
+func tableSources(t *shuffleTable, width int) []int32 {
+	out := make([]int32, width)
+	for i := range out {
+		out[i] = -1
+		if t.takes(i) {
+			out[i] = int32(t.idx[i])
+		}
+	}
+	return out
+}
+
 // TestLinesHeapBuffers runs the lines wrapper on Go allocations that start
 // in the middle of a 64-byte line (348 and 336 bytes: objects of 352, at
 // phases 0 and 32), where the kernel reads and writes whole lines from
@@ -227,7 +240,7 @@ func TestLinesHeapBuffers(t *testing.T) {
 	for range 20 {
 		d, s := unaligned(rows*width), unaligned(rows*mid)
 		copy(s, randomBytes(r, len(s)))
-		rowSrc := rowBytes{t: &tab, width: width, mid: mid}.sources()
+		rowSrc := tableSources(&tab, width)
 		lt := linesTableOf(rowSrc, mid, linesPeriod(width, mid), addrPhase(d), addrPhase(s))
 		if lt == nil {
 			t.Fatalf("no table for phases %d, %d", addrPhase(d), addrPhase(s))

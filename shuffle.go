@@ -163,6 +163,17 @@ func rowMap(lv *level, stride int) (out []int32, base int32) {
 	return out, base
 }
 
+// byteSource returns the byte of the src row that output byte i of rows
+// with the element map out (rowMap, input elements from base) takes at
+// element size bytes, or -1 where it takes the value.
+func byteSource(out []int32, base int32, size, i int) int {
+	j := out[i/size]
+	if j < 0 {
+		return -1
+	}
+	return int(j-base)*size + i%size
+}
+
 // rowTables returns the tables of the rows of lv at element size bytes:
 // narrow rows (at most shuffleMax bytes) get a shuffle table, wider rows
 // with pads of at most 64 bytes a head-and-tail table (the wide kernel),
@@ -175,14 +186,7 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 	}
 	r := &lv.row
 	width, mid, left := len(out)*size, r.mid*size, r.left*size
-	// src is the byte of the src row output byte i takes, or -1.
-	src := func(i int) int {
-		j := out[i/size]
-		if j < 0 {
-			return -1
-		}
-		return int(j-base)*size + i%size
-	}
+	src := func(i int) int { return byteSource(out, base, size, i) }
 	// copyBetween reports whether the row is a copy between its first
 	// and last n bytes, element by element (the sizes divide 16).
 	copyBetween := func(n int) bool {

@@ -294,7 +294,7 @@ func BenchmarkRowsShuffle(b *testing.B) {
 				// placement's phases (the plan builds those of aligned
 				// buffers), through the wrapper that makes the blocks at
 				// the input's end in Go.
-				rowSrc := rowBytes{t: &tab, width: g.width, mid: g.mid}.sources()
+				rowSrc := tableSources(&tab, g.width)
 				t := linesTableOf(rowSrc, g.mid, linesPeriod(g.width, g.mid), addrPhase(d), addrPhase(src))
 				if t == nil {
 					b.Fatal("no lines table")

@@ -1,7 +1,5 @@
 package pad
 
-import "cmp"
-
 // The shuffle, wide, lines and expand kernels read tables made for one
 // element size. A plan builds them at its first runs with that size, not in
 // NewPlan: a plan is run at one element size almost always, and Pad and
@@ -79,7 +77,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			for _, up := range p.levels[:n-2] {
 				dstPlanes, srcPlanes = dstPlanes*up.outLen, srcPlanes*up.inLen
 			}
-			t.lines = linesOf(pl, lv, cmp.Or(t.shuffle, t.wide), t.wide != nil, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, dstPlanes, srcPlanes)
+			t.lines = linesOf(pl, lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, dstPlanes, srcPlanes)
 		}
 		t.expand = expandOf(pl, lv, p.strides[n-2], size)
 	}
