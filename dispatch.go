@@ -134,8 +134,8 @@ var streamMinTraffic = 0
 // (the level's copyRep) in outputs that do not stream, unless dst lies 1
 // to 63 bytes after src modulo 4 KiB (repCopies); 0: never. Fast-string
 // microcode writes whole lines without reading them first, which ordinary
-// vector stores do. Set on AMD (pad_amd64.go); Intel keeps the vector
-// copies, unmeasured.
+// vector stores do. Set on AMD by CPU family (pad_amd64.go); Intel keeps
+// the vector copies, unmeasured.
 var repMinBytes = 0
 
 // pastCache reports whether a run that writes out bytes on the given

@@ -66,15 +66,49 @@ func init() {
 	// 0.95-0.98x at 28-40 MiB and 0.76-0.88x at 63-98 MiB.
 	//
 	// REP MOVSB, whose microcode writes whole lines without reading them
-	// first, beats vector copies there from 4 KiB (repCopies).
+	// first, beats vector copies on a Zen 5 from 4 KiB (repCopies). Not so
+	// on a Zen 4 (family 25, model 17): there REP MOVSB took 1.06-1.11x
+	// the AVX-512 copy kernel's time in L2 (196 KiB copies, 600 KiB of
+	// blocks) at every distance of dst from src that is not a multiple of
+	// 64 bytes, and 1.1-1.75x from 16 to 200 bytes; it paid only for
+	// copies longer than the core's L2, which it keeps out of the cache
+	// (peer harness, pad variants alternated in one process: suite case h
+	// took 1.26-1.30x memmove with REP MOVSB copies, 1.42-1.63x without).
+	// So from Zen 5 on it takes copies from 4 KiB, before (family 25 and
+	// older: Zen 3 and 4) from 1 MiB (repMinBytesBefore26).
 	if isAMD() {
 		llc := lastLevelCache()
 		streamMinTraffic = llc * 2 / 3
 		parallelMinTraffic = llc
 		if hasFSRM() {
-			repMinBytes = 4 << 10
+			repMinBytes = amdRepMinBytes(cpuFamily())
 		}
 	}
+}
+
+// repMinBytesBefore26: REP MOVSB's shortest copy on AMD CPUs before
+// family 26 (Zen 5), the core's L2 on a Zen 4.
+const repMinBytesBefore26 = 1 << 20
+
+// amdRepMinBytes returns repMinBytes on an AMD CPU of the given family
+// that has FSRM.
+func amdRepMinBytes(family uint32) int {
+	if family >= 26 {
+		return 4 << 10
+	}
+	return repMinBytesBefore26
+}
+
+// cpuFamily returns the CPU family that CPUID leaf 1 reports: the base
+// family, plus the extended family when the base is 15 (as on every AMD
+// CPU since 2007).
+func cpuFamily() uint32 {
+	a, _, _, _ := cpuid(1, 0)
+	family := a >> 8 & 0xf
+	if family == 0xf {
+		family += a >> 20 & 0xff
+	}
+	return family
 }
 
 // isAMD reports whether CPUID's vendor is AuthenticAMD.
@@ -84,7 +118,7 @@ func isAMD() bool {
 }
 
 // hasFSRM reports fast short REP MOVSB (CPUID 7.0:EDX bit 4): on AMD,
-// Zen 3 and later (REP MOVSB was measured on a Zen 5).
+// Zen 3 and later (REP MOVSB was measured on a Zen 4 and a Zen 5).
 func hasFSRM() bool {
 	if top, _, _, _ := cpuid(0, 0); top < 7 {
 		return false

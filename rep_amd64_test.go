@@ -12,32 +12,45 @@ import (
 	"unsafe"
 )
 
-// TestRepMinBytes: REP MOVSB copies are on (from 4 KiB) on AMD CPUs with
-// fast short REP MOVSB, off elsewhere; hasFSRM agrees with the flags Linux
-// lists.
+// TestRepMinBytes: REP MOVSB copies are on on AMD CPUs with fast short
+// REP MOVSB (from 4 KiB from family 26 on, from 1 MiB before), off
+// elsewhere; hasFSRM and cpuFamily agree with what Linux lists.
 func TestRepMinBytes(t *testing.T) {
 	want := 0
 	if isAMD() && hasFSRM() {
-		want = 4 << 10
+		want = amdRepMinBytes(cpuFamily())
 	}
 	if repMinBytes != want {
-		t.Errorf("repMinBytes %d, want %d (AMD %v, FSRM %v)", repMinBytes, want, isAMD(), hasFSRM())
+		t.Errorf("repMinBytes %d, want %d (AMD %v, FSRM %v, family %d)", repMinBytes, want, isAMD(), hasFSRM(), cpuFamily())
+	}
+	for family, want := range map[uint32]int{23: 1 << 20, 25: 1 << 20, 26: 4 << 10, 27: 4 << 10} {
+		if got := amdRepMinBytes(family); got != want {
+			t.Errorf("amdRepMinBytes(%d) = %d, want %d", family, got, want)
+		}
 	}
 	b, err := os.ReadFile("/proc/cpuinfo")
 	if err != nil {
-		t.Skip("no /proc/cpuinfo to compare FSRM with")
+		t.Skip("no /proc/cpuinfo to compare FSRM and the family with")
 	}
-	flags := ""
+	fields := map[string]string{}
 	for line := range strings.Lines(string(b)) {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "flags" {
-			flags = " " + strings.TrimSpace(v) + " "
-			break
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			k = strings.TrimSpace(k)
+			if _, seen := fields[k]; !seen {
+				fields[k] = strings.TrimSpace(v)
+			}
 		}
 	}
-	if flags == "" {
+	if family, ok := fields["cpu family"]; !ok {
+		t.Error("no cpu family line in /proc/cpuinfo")
+	} else if got := fmt.Sprint(cpuFamily()); got != family {
+		t.Errorf("cpuFamily() = %s, /proc/cpuinfo lists %s", got, family)
+	}
+	flags, ok := fields["flags"]
+	if !ok {
 		t.Skip("no flags line in /proc/cpuinfo")
 	}
-	if got := strings.Contains(flags, " fsrm "); got != hasFSRM() {
+	if got := strings.Contains(" "+flags+" ", " fsrm "); got != hasFSRM() {
 		t.Errorf("hasFSRM() = %v, /proc/cpuinfo lists fsrm: %v", hasFSRM(), got)
 	}
 }
