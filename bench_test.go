@@ -107,11 +107,12 @@ func benchCases(b *testing.B, cases []suite.Case) {
 	}
 }
 
-// BenchmarkOneShot runs the suite as Into, Pad and the front-ends do: a
-// plan compiled for each run (impl=oneshot), beside RunBytes of a plan
-// compiled once (impl=plan). A plan run once builds no periodic tables
-// (tables.go): the difference is NewPlan, the row tables and the kernels
-// that need no periodic tables.
+// BenchmarkOneShot runs the suite as Into, Pad and the front-ends did
+// before CachedPlan: a plan compiled for each run (impl=oneshot), beside
+// RunBytes of a plan compiled once (impl=plan) and of the plan CachedPlan
+// returns for each run, as they do now (impl=cached). A plan run once
+// builds no periodic tables (tables.go): the difference is NewPlan, the
+// row tables and the kernels that need no periodic tables.
 func BenchmarkOneShot(b *testing.B) {
 	setForTest(b, &periodicAtFirstRun, false) // as outside the tests
 	cases, _, err := suite.LoadOrBuiltin(suite.PeersPath)
@@ -144,6 +145,15 @@ func BenchmarkOneShot(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					p, err := NewPlan(r.Shape, spec)
+					run(b, p, err)
+				}
+			})
+			b.Run("impl=cached", func(b *testing.B) { // as Pad, Into and the front-ends
+				withPlanCache(b, 64)
+				b.SetBytes(inOut)
+				b.ReportAllocs()
+				for b.Loop() {
+					p, err := CachedPlan(r.Shape, spec)
 					run(b, p, err)
 				}
 			})

@@ -275,6 +275,27 @@ func ExampleNewPlan() {
 	// [1.0 0.5 1.0 1.5 2.0 1.5 1.0 0.5]
 }
 
+// CachedPlan suits code that meets the same shapes again without keeping
+// plans of its own, such as an interpreter that runs a graph node by node:
+// the plan is compiled at the first call and found again at the next.
+func ExampleCachedPlan() {
+	spec := pad.Spec{Mode: pad.Edge, Before: []int{1}, After: []int{2}}
+	for _, src := range [][]float32{{1, 2, 3}, {4, 5, 6}} {
+		p, err := pad.CachedPlan([]int{3}, spec)
+		if err != nil {
+			panic(err)
+		}
+		dst := make([]float32, p.OutShape()[0])
+		if err := pad.Run(p, dst, src, 0); err != nil {
+			panic(err)
+		}
+		fmt.Println(dst)
+	}
+	// Output:
+	// [1 1 2 3 3 3]
+	// [4 4 5 6 6 6]
+}
+
 // RunBytes pads raw storage given the element size, for element types
 // without a Go counterpart (float16, bfloat16, float8, ...). Here the
 // OpenVINO "symmetric" example as little-endian int16, and the ONNX constant

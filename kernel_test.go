@@ -216,7 +216,12 @@ func TestRequiredKernels(t *testing.T) {
 // Plans in tests build every table at their first run, so that a plan a
 // test runs once takes the kernels the periodic tables serve (lines,
 // expand); TestPeriodicTablesAtSecondRun checks the deferral itself.
-func init() { periodicAtFirstRun = true }
+func init() {
+	periodicAtFirstRun = true
+	// A plan compiled under one test hook is never run under another from
+	// CachedPlan's cache; plancache_test.go turns it on.
+	planCacheSize = 0
+}
 
 // withoutGather runs f with plans that send even the smallest outputs
 // through the executor (gather.go).

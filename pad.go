@@ -11,10 +11,10 @@
 // input periodically so pads of any size are valid, and values are copied
 // bit for bit.
 //
-// [Pad] and [Into] are the one-call API. For repeated padding of one shape,
-// compile a [Plan] once with [NewPlan] and run it with [Run], [RunStrided],
-// [Plan.RunBytes] or [Plan.RunPacked]; a Plan is immutable and safe for
-// concurrent use.
+// [Pad] and [Into] are the one-call API; they reuse the plans of recent
+// calls ([CachedPlan]). For repeated padding of one shape, compile a [Plan]
+// once with [NewPlan] and run it with [Run], [RunStrided], [Plan.RunBytes]
+// or [Plan.RunPacked]; a Plan is immutable and safe for concurrent use.
 //
 // Every error wraps one of the exported sentinels (ErrInvalidSpec,
 // ErrShapeMismatch, ErrEmptyAxis, ErrTooLarge, ErrOverlap) and names the axis
@@ -145,9 +145,9 @@ func (s Spec) OutShape(in []int) ([]int, error) {
 // Pad returns src (a row-major tensor of the given shape) padded as s says,
 // with value in the padded area of Constant mode, and the output's shape.
 // It refuses (ErrTooLarge) to allocate an output of more than 1<<47 bytes,
-// or 1 GiB where int has 32 bits.
+// or 1 GiB where int has 32 bits. Its plan comes from CachedPlan.
 func Pad[T any](src []T, shape []int, s Spec, value T) (out []T, outShape []int, err error) {
-	p, err := NewPlan(shape, s)
+	p, err := CachedPlan(shape, s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -166,9 +166,10 @@ func Pad[T any](src []T, shape []int, s Spec, value T) (out []T, outShape []int,
 }
 
 // Into pads src (a row-major tensor of the given shape) into dst, which must
-// have exactly the output's number of elements.
+// have exactly the output's number of elements. Its plan comes from
+// CachedPlan.
 func Into[T any](dst, src []T, shape []int, s Spec, value T) error {
-	p, err := NewPlan(shape, s)
+	p, err := CachedPlan(shape, s)
 	if err != nil {
 		return err
 	}

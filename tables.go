@@ -3,14 +3,15 @@ package pad
 // The shuffle, wide, lines and expand kernels read tables made for one
 // element size. A plan builds them at its first runs with that size, not in
 // NewPlan: a plan is run at one element size almost always, and Pad and
-// Into make a plan per call (for case a's shape the five sizes' tables
-// were 43 KB and half of NewPlan's time).
+// Into compile a plan for each shape they have not met lately (CachedPlan;
+// for case a's shape the five sizes' tables were 43 KB and half of
+// NewPlan's time).
 //
 // The lines and expand tables (periodic: a table per pair of line phases,
 // a period of blocks long) cost more to build than one run saves: suite
 // case g's tables took 14 us to build against a run of 6 us, a planar
 // uint8 image's [3, 224, 224] reflected 38 us against 2.5. A plan builds them at its second
-// run at a size, so that one run per plan (Pad, Into, the front-ends)
+// run at a size, so that a shape padded once (by Pad, Into or a front-end)
 // never pays for them, and a plan run again has them from then on.
 
 // sizeTables are the tables of a plan's program (Plan.levels) at one

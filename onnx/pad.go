@@ -102,7 +102,7 @@ func (n Node) plan(shape []int) (*pad.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pad.NewPlan(shape, s)
+	return pad.CachedPlan(shape, s)
 }
 
 // value returns the pad element for dt in the form the opset defines.

@@ -71,14 +71,14 @@ func checkedOutput(p *pad.Plan, src []byte, elemBits uint64) ([]byte, error) {
 	return make([]byte, outLen), nil
 }
 
-// PadBytes compiles s for shape and pads data with it into a new slice. The
-// value is used in constant mode only: the other modes ignore it, whatever
-// its length.
+// PadBytes pads data with the plan of s for shape (pad.CachedPlan) into a
+// new slice. The value is used in constant mode only: the other modes
+// ignore it, whatever its length.
 func PadBytes(shape []int, s pad.Spec, data []byte, elemSize int, value []byte) ([]byte, []int, error) {
 	if s.Mode != pad.Constant {
 		value = nil
 	}
-	p, err := pad.NewPlan(shape, s)
+	p, err := pad.CachedPlan(shape, s)
 	if err != nil {
 		return nil, nil, err
 	}
