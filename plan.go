@@ -617,24 +617,25 @@ func compile(s Spec, axes []axis) *Plan {
 	if p.outLen == 0 {
 		return p // nothing to do, however large the other axes
 	}
-	all := make([]level, len(axes))
+	p.axes = make([]level, max(len(axes), 1)) // rank 0: one element
 	for i, a := range axes {
-		all[i] = level{segs: a.segments(s.Mode, s.Order), inLen: a.inLen, outLen: a.outLen}
+		p.axes[i] = level{segs: a.segments(s.Mode, s.Order), inLen: a.inLen, outLen: a.outLen}
 	}
-	p.axes = append([]level{}, all...)
-	if len(p.axes) == 0 {
-		p.axes = []level{identityLevel(1)} // rank 0: one element
+	if len(axes) == 0 {
+		p.axes[0] = identityLevel(1)
 	}
-	setBlocks(p.axes, 1)
+	all := p.axes[:len(axes)]
 
 	// Merge: innermost unpadded axes become the group every innermost
 	// block copies at once, other runs of unpadded axes become one axis,
-	// and unpadded axes of length 1 disappear.
+	// and unpadded axes of length 1 disappear. (The levels are copies:
+	// setBlocks gives each program's their own blocks.)
 	group, inner := 1, len(all)
 	for inner > 0 && all[inner-1].identity() {
 		group *= all[inner-1].inLen
 		inner--
 	}
+	p.levels = make([]level, 0, max(inner, 1))
 	for _, lv := range all[:inner] {
 		if lv.identity() {
 			if lv.inLen == 1 {
@@ -648,8 +649,9 @@ func compile(s Spec, axes []axis) *Plan {
 		p.levels = append(p.levels, lv)
 	}
 	if len(p.levels) == 0 {
-		p.levels = []level{identityLevel(1)}
+		p.levels = append(p.levels, identityLevel(1))
 	}
+	setBlocks(p.axes, 1)
 	setBlocks(p.levels, group)
 	last := &p.levels[len(p.levels)-1]
 	last.row = rowOf(last)
