@@ -445,17 +445,39 @@ func newChart(results []caseResult, subtitle string) chart {
 }
 
 // cpuModel names the processor: the first "model name" of /proc/cpuinfo
-// where there is one, else the architecture.
+// with its family and model numbers where it gives them (x86: "AMD EPYC"
+// names a Zen 4 and a Zen 5 alike), else the architecture.
 func cpuModel() string {
-	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(data), "\n") {
-			k, v, ok := strings.Cut(line, ":")
-			if ok && strings.TrimSpace(k) == "model name" && strings.TrimSpace(v) != "" {
-				return strings.TrimSpace(v)
-			}
-		}
+	data, _ := os.ReadFile("/proc/cpuinfo")
+	if name := cpuModelFrom(string(data)); name != "" {
+		return name
 	}
 	return runtime.GOARCH
+}
+
+// cpuModelFrom is cpuModel's reading of cpuinfo's text: "" without a
+// model name.
+func cpuModelFrom(cpuinfo string) string {
+	fields := map[string]string{}
+	for _, line := range strings.Split(cpuinfo, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || v == "" {
+			continue
+		}
+		if k == "processor" && len(fields) > 0 {
+			break // the first CPU's lines only
+		}
+		fields[k] = v
+	}
+	name := fields["model name"]
+	if name == "" {
+		return ""
+	}
+	if family, model := fields["cpu family"], fields["model"]; family != "" && model != "" {
+		name += ", family " + family + " model " + model
+	}
+	return name
 }
 
 // progress keeps one status line on a terminal-like writer, rewritten with

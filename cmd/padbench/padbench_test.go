@@ -303,3 +303,20 @@ func TestSuiteTiming(t *testing.T) {
 		t.Errorf("-sample ignored: %+v", tm)
 	}
 }
+
+// TestCPUModelFrom: the first CPU's model name, with its family and model
+// where cpuinfo gives them; "" without a model name (arm64's cpuinfo).
+func TestCPUModelFrom(t *testing.T) {
+	x86 := "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC\n\n" +
+		"processor\t: 1\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: Other\n"
+	for _, c := range []struct{ in, want string }{
+		{x86, "AMD EPYC, family 25 model 17"},
+		{"processor\t: 0\nmodel name\t: Some CPU\n", "Some CPU"},
+		{"processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n", ""},
+		{"", ""},
+	} {
+		if got := cpuModelFrom(c.in); got != c.want {
+			t.Errorf("cpuModelFrom(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
