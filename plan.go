@@ -628,8 +628,8 @@ func compile(s Spec, axes []axis) *Plan {
 
 	// Merge: innermost unpadded axes become the group every innermost
 	// block copies at once, other runs of unpadded axes become one axis,
-	// and unpadded axes of length 1 disappear. (The levels are copies:
-	// setBlocks gives each program's their own blocks.)
+	// and unpadded axes of length 1 disappear. (p.levels holds copies of
+	// the axes' levels, so that setBlocks gives each program its own.)
 	group, inner := 1, len(all)
 	for inner > 0 && all[inner-1].identity() {
 		group *= all[inner-1].inLen
