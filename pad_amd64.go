@@ -75,7 +75,7 @@ func init() {
 	// (peer harness, pad variants alternated in one process: suite case h
 	// took 1.26-1.30x memmove with REP MOVSB copies, 1.42-1.63x without).
 	// So from Zen 5 on it takes copies from 4 KiB, before (family 25 and
-	// older: Zen 3 and 4) from 1 MiB (repMinBytesBefore26).
+	// older: Zen 3 and 4) from 1 MiB (amdRepMinBytes).
 	if isAMD() {
 		llc := lastLevelCache()
 		streamMinTraffic = llc * 2 / 3
@@ -86,17 +86,14 @@ func init() {
 	}
 }
 
-// repMinBytesBefore26: REP MOVSB's shortest copy on AMD CPUs before
-// family 26 (Zen 5), the core's L2 on a Zen 4.
-const repMinBytesBefore26 = 1 << 20
-
 // amdRepMinBytes returns repMinBytes on an AMD CPU of the given family
-// that has FSRM.
+// that has FSRM: 4 KiB from family 26 (Zen 5) on, before it 1 MiB, the
+// core's L2 on a Zen 4.
 func amdRepMinBytes(family uint32) int {
 	if family >= 26 {
 		return 4 << 10
 	}
-	return repMinBytesBefore26
+	return 1 << 20
 }
 
 // cpuFamily returns the CPU family that CPUID leaf 1 reports: the base

@@ -55,12 +55,7 @@ type cachedPlan struct {
 func (c *planCache) get(key []byte) *Plan {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byKey[string(key)] // no allocation: the compiler looks up by the bytes
-	if !ok {
-		return nil
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*cachedPlan).plan
+	return c.touch(key)
 }
 
 // put keeps p under key and returns it, or returns the plan another
@@ -68,18 +63,28 @@ func (c *planCache) get(key []byte) *Plan {
 func (c *planCache) put(key []byte, p *Plan) *Plan {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.byKey[string(key)]; ok {
-		c.order.MoveToFront(e)
-		return e.Value.(*cachedPlan).plan
+	if q := c.touch(key); q != nil {
+		return q
 	}
 	k := string(key)
 	c.byKey[k] = c.order.PushFront(&cachedPlan{k, p})
-	for c.order.Len() > max(planCacheSize, 1) {
+	for c.order.Len() > planCacheSize {
 		last := c.order.Back()
 		delete(c.byKey, last.Value.(*cachedPlan).key)
 		c.order.Remove(last)
 	}
 	return p
+}
+
+// touch returns the plan kept under key, now the most recently used, or
+// nil; c.mu is held.
+func (c *planCache) touch(key []byte) *Plan {
+	e, ok := c.byKey[string(key)] // no allocation: the compiler looks up by the bytes
+	if !ok {
+		return nil
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*cachedPlan).plan
 }
 
 // reset empties the cache.
