@@ -11,9 +11,10 @@ import (
 )
 
 // TestLastLevelCache: on AMD, the size CPUID's cache topology gives is the
-// largest cache Linux lists in sysfs (which reads the same leaf), runs
-// stream from two thirds of it and split by default from all of it;
-// elsewhere CPUID is not read for it.
+// largest cache Linux lists in sysfs (which reads the same leaf), or with
+// neither (a hypervisor that hides the leaf) leaf 0x80000006's L3 capped at
+// a core complex's; runs stream from two thirds of it and split by default
+// from all of it; elsewhere CPUID is not read for it.
 func TestLastLevelCache(t *testing.T) {
 	if !isAMD() {
 		if streamMinTraffic != 0 || parallelMinTraffic != 0 {
@@ -49,6 +50,12 @@ func TestLastLevelCache(t *testing.T) {
 		want = max(want, n*mul)
 	}
 	if want == 0 {
+		if a, _, _, _ := cpuid(0x8000001D, 0); a&31 == 0 {
+			_, _, _, d := cpuid(0x80000006, 0)
+			if fallback := l3FromLegacyLeaf(d); llc != fallback {
+				t.Errorf("last-level cache %d bytes with an empty topology leaf, want leaf 0x80000006's %d", llc, fallback)
+			}
+		}
 		if llc != 0 && (llc < 256<<10 || llc%64 != 0) {
 			t.Errorf("last-level cache %d bytes: not a cache size", llc)
 		}
@@ -56,5 +63,24 @@ func TestLastLevelCache(t *testing.T) {
 	}
 	if llc != want {
 		t.Errorf("last-level cache %d bytes, sysfs's largest %d", llc, want)
+	}
+}
+
+// TestL3FromLegacyLeaf: leaf 0x80000006's L3 field, in 512 KiB units,
+// capped at one core complex's 32 MiB.
+func TestL3FromLegacyLeaf(t *testing.T) {
+	for _, c := range []struct {
+		edx  uint32
+		want int
+	}{
+		{0x0fe09140, 32 << 20}, // 1016 units (508 MiB): a 16-CCD EPYC Zen 5's package
+		{0x00809140, 16 << 20}, // 32 units
+		{0x01009140, 32 << 20}, // 64 units: exactly a complex's
+		{0x0003ffff, 0},        // no L3: only the lower fields set
+		{0, 0},
+	} {
+		if got := l3FromLegacyLeaf(c.edx); got != c.want {
+			t.Errorf("l3FromLegacyLeaf(%#x) = %d, want %d", c.edx, got, c.want)
+		}
 	}
 }

@@ -124,22 +124,46 @@ func hasFSRM() bool {
 	return d&(1<<4) != 0
 }
 
-// lastLevelCache returns the size in bytes of the largest cache that
-// CPUID's cache topology leaf (AMD: 0x8000001D) describes, or 0.
+// lastLevelCache returns the size in bytes of the last-level cache a core
+// of an AMD CPU uses: the largest cache that CPUID's cache topology leaf
+// (0x8000001D) describes or, where a hypervisor leaves that leaf empty,
+// the L3 of leaf 0x80000006 (l3FromLegacyLeaf), or 0.
 func lastLevelCache() int {
-	if ext, _, _, _ := cpuid(0x80000000, 0); ext < 0x8000001D {
-		return 0
-	}
+	ext, _, _, _ := cpuid(0x80000000, 0)
 	size := 0
-	for sub := range uint32(16) {
-		a, b, c, _ := cpuid(0x8000001D, sub)
-		if a&31 == 0 { // no more caches
-			break
+	if ext >= 0x8000001D {
+		for sub := range uint32(16) {
+			a, b, c, _ := cpuid(0x8000001D, sub)
+			if a&31 == 0 { // no more caches
+				break
+			}
+			ways, parts, line, sets := b>>22+1, b>>12&0x3ff+1, b&0xfff+1, c+1
+			size = max(size, int(ways*parts*line*sets))
 		}
-		ways, parts, line, sets := b>>22+1, b>>12&0x3ff+1, b&0xfff+1, c+1
-		size = max(size, int(ways*parts*line*sets))
+	}
+	if size == 0 && ext >= 0x80000006 {
+		_, _, _, d := cpuid(0x80000006, 0)
+		size = l3FromLegacyLeaf(d)
 	}
 	return size
+}
+
+// ccxL3 is the L3 of one core complex from Zen 3 to Zen 5: what one core
+// can keep its data in.
+const ccxL3 = 32 << 20
+
+// l3FromLegacyLeaf returns the L3 size that EDX of CPUID leaf 0x80000006
+// gives (bits 31-18, in 512 KiB units), at most ccxL3: that leaf counts
+// the L3 of the whole package (508 MiB on a 2-vCPU VM of a 16-CCD EPYC
+// Zen 5 whose hypervisor hides leaf 0x8000001D), of which a core uses its
+// complex's. Without this, that VM streamed every output past 1.5 MiB,
+// which the L3 keeps: peer harness (GOMAXPROCS=1, unpinned, streaming on
+// and off alternated in one process, two runs) suite case b 1.15-1.21 ->
+// 0.87-0.88x memmove, k 1.01-1.03 -> 0.79-0.90x, h 1.10-1.15 ->
+// 1.03-1.06x, while d (24.4 MiB, past two thirds of 32 MiB) kept
+// streaming (1.02x, 1.18-1.19x without).
+func l3FromLegacyLeaf(edx uint32) int {
+	return min(int(edx>>18)*(512<<10), ccxL3)
 }
 
 // ifCPU returns the kernel f if the CPU has the feature it needs (has),
