@@ -170,6 +170,9 @@ func rowsConstBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left
 		alignedRows(ks.rowsAlignedStream, dst, src, pl, rows, srcStride, width, mid, left, 0, 0, constTable, pat)
 		return
 	}
+	if !stream {
+		ks = rowsKernelsFor(dst, src, pl, dstStride, srcStride, left, mid)
+	}
 	if ks == nil || mid >= rowsMaxMidAsm {
 		for p := range pl.n {
 			rowsConstGo(dst[p*pl.dst:], src[p*pl.src:], rows, dstStride, srcStride, left, mid, right, pat)
@@ -221,7 +224,7 @@ func rowsShiftedBytes(dst, src []byte, pl planes, rows, width, left, mid, top, b
 
 // rowsEdgeBytes: size is the element the edge padding repeats.
 func rowsEdgeBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcStride, left, mid, right int) {
-	ks := kernelsInUse()
+	ks := rowsKernelsFor(dst, src, pl, dstStride, srcStride, left, mid)
 	if ks == nil || !kernelSize(size) || mid >= rowsMaxMidAsm {
 		for p := range pl.n {
 			rowsEdgeGo(dst[p*pl.dst:], src[p*pl.src:], size, rows, dstStride, srcStride, left, mid, right)
@@ -237,7 +240,7 @@ func rowsEdgeBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcStr
 // rowsMirrorBytes: mirrored rows (reflect and symmetric of short rows);
 // size is the unit the pieces mirror.
 func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
-	ks := kernelsInUse()
+	ks := rowsKernelsFor(dst, src, pl, dstStride, srcStride, left, mid)
 	if ks == nil || ks.rowsMirror[sizeIndex(size)] == nil || mid >= rowsMaxMidAsm {
 		for p := range pl.n {
 			rowsMirrorGo(dst[p*pl.dst:], src[p*pl.src:], size, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
@@ -254,7 +257,7 @@ func rowsMirrorBytes(dst, src []byte, size int, pl planes, rows, dstStride, srcS
 // padding), the left pad from byte leftFrom of the src row, the right one
 // from rightFrom.
 func rowsWrapBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
-	ks := kernelsInUse()
+	ks := rowsKernelsFor(dst, src, pl, dstStride, srcStride, left, mid)
 	if ks == nil || ks.rowsWrap == nil || mid >= rowsMaxMidAsm {
 		for p := range pl.n {
 			rowsWrapGo(dst[p*pl.dst:], src[p*pl.src:], rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
@@ -264,6 +267,49 @@ func rowsWrapBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left,
 	rowChunks(dst, src, pl, rows, dstStride, srcStride, left+mid+right, mid, func(d, s *byte, n int) {
 		ks.rowsWrap(d, s, n, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
 	})
+}
+
+// halfLineMinMid is the shortest middle that halfLineRows counts: from it
+// the wide kernel copies middles by shifted blocks (asm/wide.go).
+const halfLineMinMid = 256
+
+// halfLineRows reports whether the AVX-512 kernels are in use and every
+// row's middle, at least halfLineMinMid bytes, lies half a cache line off
+// its input's phase: dst and src rows on 32-byte boundaries, dst 32 bytes
+// past src modulo 64, in every row of every plane (suite case e: 4096-byte
+// rows stored 32 bytes into rows of 4160). There each 64-byte load or
+// store of the AVX-512 rows kernels straddles two lines, and the wide
+// kernel makes each 64-byte block from two aligned loads and a VPERMT2B,
+// while 32-byte vectors straddle none: rowsKernelsFor then gives the AVX2
+// kernels, and rowsWideBytes leaves the rows to them.
+func halfLineRows(dst, src []byte, pl planes, dstStride, srcStride, left, mid int) bool {
+	if mid < halfLineMinMid || len(dst) <= left || len(src) == 0 || kernelsInUse() == nil || kernelsInUse().level != levelAVX512 {
+		return false
+	}
+	d := uintptr(unsafe.Pointer(&dst[left]))
+	s := uintptr(unsafe.Pointer(&src[0]))
+	onGrid := func(n int) bool { return n%32 == 0 }
+	return d%32 == 0 && s%32 == 0 && (d-s)%64 == 32 &&
+		onGrid(dstStride) && onGrid(srcStride) && (dstStride-srcStride)%64 == 0 &&
+		(pl.n <= 1 || onGrid(pl.dst) && onGrid(pl.src) && (pl.dst-pl.src)%64 == 0)
+}
+
+// rowsKernelsFor returns the kernels that make rows of a middle of mid
+// bytes at left: the AVX2 ones for rows half a line off their input's
+// phase (halfLineRows), else the kernels in use. At suite case e's shape
+// (float32 [64, 1024] padded by 8 on axis 1; five alternated processes,
+// time over memmove's) wrap took 1.00-1.11x against 1.04-1.15x with the
+// wide kernel, reflect 1.04-1.42x against 1.10-1.47x, edge about the same
+// (4 of 5 lower).
+func rowsKernelsFor(dst, src []byte, pl planes, dstStride, srcStride, left, mid int) *asmKernels {
+	if halfLineRows(dst, src, pl, dstStride, srcStride, left, mid) {
+		for i := range asmKernelSets {
+			if asmKernelSets[i].level == levelAVX2 {
+				return &asmKernelSets[i]
+			}
+		}
+	}
+	return kernelsInUse()
 }
 
 // shuffleInUse reports whether narrow rows use the shuffle kernel.
@@ -428,7 +474,7 @@ func addrPhase(b []byte) int { return int(uintptr(unsafe.Pointer(unsafe.SliceDat
 // kernel, and reports whether it did.
 func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte, stream bool) bool {
 	ks := wideKernels(width, mid, left)
-	if ks == nil {
+	if ks == nil || !stream && halfLineRows(dst, src, pl, dstStride, srcStride, left, mid) {
 		return false
 	}
 	if aligned := alignedFor(ks, dstStride, width, tab, stream); aligned != nil {
