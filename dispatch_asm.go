@@ -283,7 +283,7 @@ const halfLineMinMid = 256
 // while 32-byte vectors straddle none: rowsKernelsFor then gives the AVX2
 // kernels, and rowsWideBytes leaves the rows to them.
 func halfLineRows(dst, src []byte, pl planes, dstStride, srcStride, left, mid int) bool {
-	if mid < halfLineMinMid || len(dst) <= left || len(src) == 0 || kernelsInUse() == nil || kernelsInUse().level != levelAVX512 {
+	if ks := kernelsInUse(); ks == nil || ks.level != levelAVX512 || mid < halfLineMinMid || len(dst) <= left || len(src) == 0 {
 		return false
 	}
 	d := uintptr(unsafe.Pointer(&dst[left]))
