@@ -25,9 +25,12 @@ const (
 )
 
 // kernelsInUse returns the assembly kernels of the level in use, or nil.
-func kernelsInUse() *asmKernels {
+func kernelsInUse() *asmKernels { return kernelsAt(active) }
+
+// kernelsAt returns the assembly kernels of level l, or nil.
+func kernelsAt(l kernelLevel) *asmKernels {
 	for i := range asmKernelSets {
-		if asmKernelSets[i].level == active {
+		if asmKernelSets[i].level == l {
 			return &asmKernelSets[i]
 		}
 	}
@@ -303,11 +306,7 @@ func halfLineRows(dst, src []byte, pl planes, dstStride, srcStride, left, mid in
 // (4 of 5 lower).
 func rowsKernelsFor(dst, src []byte, pl planes, dstStride, srcStride, left, mid int) *asmKernels {
 	if halfLineRows(dst, src, pl, dstStride, srcStride, left, mid) {
-		for i := range asmKernelSets {
-			if asmKernelSets[i].level == levelAVX2 {
-				return &asmKernelSets[i]
-			}
-		}
+		return kernelsAt(levelAVX2)
 	}
 	return kernelsInUse()
 }

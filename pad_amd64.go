@@ -168,9 +168,7 @@ const ccxL3 = 32 << 20
 // complex's. Without this, that VM streamed every output past 1.5 MiB,
 // which the L3 keeps: peer harness (GOMAXPROCS=1, unpinned, streaming on
 // and off alternated in one process, two runs) suite case b 1.15-1.21 ->
-// 0.87-0.88x memmove, k 1.01-1.03 -> 0.79-0.90x, h 1.10-1.15 ->
-// 1.03-1.06x, while d (24.4 MiB, past two thirds of 32 MiB) kept
-// streaming (1.02x, 1.18-1.19x without).
+// 0.87-0.88x memmove, k 1.01-1.03 -> 0.79-0.90x.
 func l3FromLegacyLeaf(edx uint32) int {
 	return min(int(edx>>18)*(512<<10), ccxL3)
 }
