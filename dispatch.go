@@ -138,6 +138,14 @@ var streamMinTraffic = 0
 // the vector copies, unmeasured.
 var repMinBytes = 0
 
+// linesNarrowRows reports whether planes of narrow rows (the shuffle
+// kernel's, at most 128 bytes) get lines tables, so that their middle rows
+// take the lines kernel (rowListLinesBytes) rather than the shuffle
+// kernel's pass over whole planes. Wide rows take it either way. Off on
+// AMD from Zen 5 on (pad_amd64.go), where the shuffle kernel measured
+// faster; on an Intel Xeon the lines kernel did.
+var linesNarrowRows = true
+
 // pastCache reports whether a run that writes out bytes on the given
 // number of workers writes more than the core's cache keeps (streamMinBytes
 // a worker). Unless its copies take REP MOVSB (programFor), such a run

@@ -76,6 +76,17 @@ func init() {
 	// took 1.26-1.30x memmove with REP MOVSB copies, 1.42-1.63x without).
 	// So from Zen 5 on it takes copies from 4 KiB, before (family 25 and
 	// older: Zen 3 and 4) from 1 MiB (amdRepMinBytes).
+	//
+	// On a Zen 5 the shuffle kernel makes planes of narrow rows faster
+	// than the lines kernel makes their middles (linesNarrowRows), the
+	// other way round from the Intel Xeon the lines kernel was made on
+	// (suite case g: 12.0 against 13.7 us there, before the shuffle
+	// kernel's row lists). On an Oxide Zen 5 VM, the two alternated in one
+	// process (40 rounds, medians): g 7.7 -> 6.4 us (memmove 5.7), uint8
+	// [1, 64, 56, 56] reflected by 2 5.1 -> 3.1 us (2.4), float32
+	// [1, 128, 28, 28] edge-padded by 1 10.8 -> 6.8 us (6.3), float32
+	// [4, 512, 28] 3.3 -> 2.8 us (2.6); peer harness, 4 runs, g 1.36-1.46
+	// -> 1.05-1.28x memmove. Zen 4 is unmeasured and keeps the lines kernel.
 	if isAMD() {
 		llc, guessed := lastLevelCache()
 		streamMinTraffic = llc * 2 / 3
@@ -93,6 +104,7 @@ func init() {
 		if hasFSRM() {
 			repMinBytes = amdRepMinBytes(cpuFamily())
 		}
+		linesNarrowRows = cpuFamily() < 26
 	}
 }
 

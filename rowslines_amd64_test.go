@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+
+	"github.com/tensorpad/pad/internal/suite"
 )
 
 // linesCall is one random call of the lines kernel: a table, a block
@@ -128,6 +130,7 @@ func FuzzRowsLines(f *testing.F) {
 // Go, are at a page; compared with the reference.
 func TestLinesPlanes(t *testing.T) {
 	linesKernelOrSkip(t)
+	setForTest(t, &linesNarrowRows, true) // narrow rows too, whatever this CPU's rule
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(3, 4))
 	cases := 600
@@ -253,4 +256,50 @@ func TestLinesHeapBuffers(t *testing.T) {
 		}
 	}
 	runtime.KeepAlive(keep)
+}
+
+// TestLinesNarrowRows checks the rule that keeps planes of narrow rows off
+// the lines kernel on AMD from Zen 5 on, and that the executor follows the
+// setting: suite case g's planes (116-byte rows) call the lines kernel
+// when it is on and never when it is off, with the same output.
+func TestLinesNarrowRows(t *testing.T) {
+	if want := !(isAMD() && cpuFamily() >= 26); linesNarrowRows != want {
+		t.Errorf("linesNarrowRows %v, want %v (AMD %v, family %d)", linesNarrowRows, want, isAMD(), cpuFamily())
+	}
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsLines == nil {
+		t.Skip("the level in use has no lines kernel (AVX-512 VBMI)")
+	}
+	setForTest(t, &linesNarrowRows, linesNarrowRows)
+	calls, kernel := 0, ks.rowsLines
+	setForTest(t, &ks.rowsLines, func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64) {
+		calls++
+		kernel(dst, src, cur, first, n, tab, entries, head, tail)
+	})
+	shape := []int{1, 32, 112, 112}
+	spec := Spec{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}
+	in := randomBytes(rand.New(rand.NewPCG(5, 6)), prod(shape))
+	want, _, err := refPad(in, 1, shape, spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, dst := suite.AlignedBytes(len(in)), suite.AlignedBytes(len(want))
+	copy(src, in)
+	for _, on := range []bool{false, true} {
+		linesNarrowRows, calls = on, 0
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clear(dst)
+		if err := p.RunBytes(dst, src, 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(dst, want) {
+			t.Errorf("linesNarrowRows %v: output differs from the reference", on)
+		}
+		if tables := p.tablesFor(1).lines != nil; tables != on || (calls > 0) != on {
+			t.Errorf("linesNarrowRows %v: lines tables %v, %d lines kernel calls", on, tables, calls)
+		}
+	}
 }

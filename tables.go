@@ -71,9 +71,10 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		// Wide rows take the lines kernel in the core's cache only, where
 		// their row ends cost: suite case b (4.9 MiB of output, from
 		// memory) took a median 110 us with it against 99 us without
-		// (peer harness, 5 alternated runs).
+		// (peer harness, 5 alternated runs). Narrow rows take it where
+		// linesNarrowRows says so (not on a Zen 5).
 		wideLines := t.wide != nil && !pastCache(p.outLen*size, p.workersFor(size))
-		if n >= 3 && pl.list != nil && (t.shuffle != nil || wideLines) {
+		if n >= 3 && pl.list != nil && (t.shuffle != nil && linesNarrowRows || wideLines) {
 			dstPlanes, srcPlanes := 1, 1
 			for _, up := range p.levels[:n-2] {
 				dstPlanes, srcPlanes = dstPlanes*up.outLen, srcPlanes*up.inLen

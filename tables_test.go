@@ -91,6 +91,7 @@ func TestRowList(t *testing.T) {
 // run's output is the reference's.
 func TestPeriodicTablesAtSecondRun(t *testing.T) {
 	setForTest(t, &periodicAtFirstRun, false)
+	setForTest(t, &linesNarrowRows, true) // the narrow rows' lines tables too, on any CPU
 	r := rand.New(rand.NewPCG(12, 2))
 	for _, c := range []struct {
 		shape       []int
