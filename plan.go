@@ -531,8 +531,12 @@ func edgeSegments(base, n, off, L int) []segment {
 // and wrap, whose extensions of n >= 2 elements have period p. One period of
 // output is made from the input (at most three pieces: ascending runs and a
 // mirrored run), preferably copying the mirrored run from the ascending one;
-// the rest of the axis repeats that period by doubling copies.
+// the rest of the axis repeats that period by doubling copies. Pads that
+// the input covers once (singlePieceSegments) are a copy each.
 func periodicSegments(m Mode, base, n, off, L int) []segment {
+	if segs := singlePieceSegments(m, base, n, off, L); segs != nil {
+		return segs
+	}
 	p := n // Wrap
 	switch m {
 	case Reflect:
@@ -591,6 +595,43 @@ func periodicSegments(m Mode, base, n, off, L int) []segment {
 		if we < L {
 			segs = append(segs, segment{kind: segRepeat, at: we, n: L - we, step: p})
 		}
+	}
+	return segs
+}
+
+// singlePieceSegments returns the segments of an axis whose pads each
+// take one piece of the input (reflect: pads of at most n-1; symmetric and
+// wrap: at most n): the input at off, and each pad a copy of the output's
+// copy of it, backward (reflect, symmetric) or forward (wrap); nil for
+// longer pads. The general form of periodicSegments may make such an axis
+// in more segments (reflect by 3 of 7 elements: its first pad block
+// repeated from a period on), which the row kernels do not take.
+func singlePieceSegments(m Mode, base, n, off, L int) []segment {
+	after := L - off - n
+	most := n
+	if m == Reflect {
+		most = n - 1
+	}
+	if off < 0 || after < 0 || off > most || after > most {
+		return nil
+	}
+	segs := []segment{{kind: segSrc, at: off, n: n, src: base, step: 1}}
+	// The output block that pad block 0 equals, and the step to the
+	// block of the next pad block.
+	var left, right, step int
+	switch m {
+	case Reflect: // out[j] = out[2*off-j]; out[off+n+t] = out[off+n-2-t]
+		left, right, step = 2*off, off+n-2, -1
+	case Symmetric: // out[j] = out[2*off-1-j]; out[off+n+t] = out[off+n-1-t]
+		left, right, step = 2*off-1, off+n-1, -1
+	default: // Wrap: out[j] = out[n+j]; out[off+n+t] = out[off+t]
+		left, right, step = n, off, 1
+	}
+	if off > 0 {
+		segs = append(segs, segment{kind: segDup, at: 0, n: off, src: left, step: step})
+	}
+	if after > 0 {
+		segs = append(segs, segment{kind: segDup, at: off + n, n: after, src: right, step: step})
 	}
 	return segs
 }

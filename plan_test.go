@@ -1,0 +1,111 @@
+package pad
+
+import (
+	"fmt"
+	"testing"
+)
+
+// segmentSources resolves an axis program to the input element each output
+// element takes (-1: the value), running its segments in order as the
+// executor does: copies read the output made before them.
+func segmentSources(segs []segment, L int) ([]int, error) {
+	from := make([]int, L)
+	made := make([]bool, L)
+	for _, s := range segs {
+		for t := range s.n {
+			j := s.at + t
+			if s.kind == segRepeat && s.step < 0 { // from the right: the blocks after it first
+				j = s.at + s.n - 1 - t
+			}
+			if j < 0 || j >= L || made[j] {
+				return nil, fmt.Errorf("segment %+v makes block %d out of range or twice", s, j)
+			}
+			switch s.kind {
+			case segFill:
+				from[j] = -1
+			case segSrc:
+				from[j] = s.src + t*s.step
+			case segDup:
+				k := s.src + t*s.step
+				if k < 0 || k >= L || !made[k] {
+					return nil, fmt.Errorf("segment %+v copies block %d before it is made", s, k)
+				}
+				from[j] = from[k]
+			case segRepeat:
+				k := j - s.step
+				if k < 0 || k >= L || !made[k] {
+					return nil, fmt.Errorf("segment %+v repeats block %d before it is made", s, k)
+				}
+				from[j] = from[k]
+			default:
+				return nil, fmt.Errorf("segment %+v: unexpected kind", s)
+			}
+			made[j] = true
+		}
+	}
+	for j, ok := range made {
+		if !ok {
+			return nil, fmt.Errorf("block %d is never made", j)
+		}
+	}
+	return from, nil
+}
+
+// TestPeriodicSegments checks the programs of reflect, symmetric and wrap
+// axes against the extension of SEMANTICS §3 (refExt), for every pad up to
+// a few periods, and that pads the input covers once take one copy each:
+// the form the row kernels and the row lists take (reflect by 3 of 7
+// elements used to make its first pad block a repeat from a period on,
+// which sent whole planes to the element-wise path: 54x slower).
+func TestPeriodicSegments(t *testing.T) {
+	for _, m := range []Mode{Reflect, Symmetric, Wrap} {
+		for n := 2; n <= 9; n++ {
+			for before := 0; before <= 3*n; before++ {
+				for after := 0; after <= 3*n; after++ {
+					a := axis{inLen: n, before: before, after: after, outLen: n + before + after}
+					segs := a.segments(m, PadThenCrop)
+					from, err := segmentSources(segs, a.outLen)
+					if err != nil {
+						t.Fatalf("%v n %d pads %d %d: %v (%+v)", m, n, before, after, err, segs)
+					}
+					for j, got := range from {
+						if want := refExt(m, n, j, before); got != want {
+							t.Fatalf("%v n %d pads %d %d: block %d takes input %d, want %d (%+v)", m, n, before, after, j, got, want, segs)
+						}
+					}
+					most := n
+					if m == Reflect {
+						most = n - 1
+					}
+					if before <= most && after <= most && len(segs) != 1+btoi(before > 0)+btoi(after > 0) {
+						t.Errorf("%v n %d pads %d %d: %d segments, want the input and a copy a pad: %+v", m, n, before, after, len(segs), segs)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSmallPlanesTakeRowForms checks that planes of rows padded by pieces
+// of themselves, at every pad their input covers once, get a row form and
+// a row list (the shuffle kernel's whole planes), as planes of 7x7
+// reflected by 3 and wrapped by 1 did not.
+func TestSmallPlanesTakeRowForms(t *testing.T) {
+	for _, m := range []Mode{Reflect, Symmetric, Wrap} {
+		for p := 1; p <= 7; p++ {
+			if m == Reflect && p == 7 {
+				continue
+			}
+			shape := []int{512, 7, 7}
+			spec := Spec{Mode: m, Before: []int{0, p, p}, After: []int{0, p, p}}
+			pl, err := newExecPlan(shape, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(pl.levels)
+			if n != 3 || pl.levels[2].row.kind != rowPieces || pl.levels[1].list == nil {
+				t.Errorf("%v by %d: %d levels, row kind %d, row list %v; want 3 levels, pieces, a list", m, p, n, pl.levels[n-1].row.kind, n >= 2 && pl.levels[n-2].list != nil)
+			}
+		}
+	}
+}
