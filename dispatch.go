@@ -146,6 +146,14 @@ var repMinBytes = 0
 // faster; on an Intel Xeon the lines kernel did.
 var linesNarrowRows = true
 
+// endsBeforeWide reports whether rows that the ends kernel makes
+// (rowsends.go, endsPays) take it before the wide kernels (rowsWide,
+// rowsAligned) at the AVX-512 level, in outputs the core's cache keeps
+// (sizeTables.endsFirst). On by AMD from Zen 5 on (pad_amd64.go), where it
+// measured faster; the wide kernels were measured against the rows kernels
+// only, on an Intel Xeon.
+var endsBeforeWide = false
+
 // pastCache reports whether a run that writes out bytes on the given
 // number of workers writes more than the core's cache keeps (streamMinBytes
 // a worker). Unless its copies take REP MOVSB (programFor), such a run

@@ -87,6 +87,15 @@ func init() {
 	// [1, 128, 28, 28] edge-padded by 1 10.8 -> 6.8 us (6.3), float32
 	// [4, 512, 28] 3.3 -> 2.8 us (2.6); peer harness, 4 runs, g 1.36-1.46
 	// -> 1.05-1.28x memmove. Zen 4 is unmeasured and keeps the lines kernel.
+	//
+	// There the AVX2 ends kernel also makes rows with pads of up to 16
+	// bytes faster than the AVX-512 wide kernels, which were measured
+	// against the rows kernels only (endsBeforeWide): in process, the two
+	// alternated, planes of about 600 KiB, edge, reflect and wrap rows of
+	// 130 to 400 bytes took 0.56-0.93x the time (wrap 0.56-0.85x, float32
+	// [1, 128, 28, 28] wrapped by 3 25.6 -> 12.7 us against a memmove of
+	// 11.3), rows of 512 bytes and more 0.87-1.0x; outputs past the L2
+	// varied 0.84-1.11x from run to run and keep the wide kernels.
 	if isAMD() {
 		llc, guessed := lastLevelCache()
 		streamMinTraffic = llc * 2 / 3
@@ -105,6 +114,7 @@ func init() {
 			repMinBytes = amdRepMinBytes(cpuFamily())
 		}
 		linesNarrowRows = cpuFamily() < 26
+		endsBeforeWide = cpuFamily() >= 26
 	}
 }
 
@@ -230,12 +240,14 @@ var asmKernelSets = []asmKernels{
 		rowsShuffle: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
 		// Without VBMI, the AVX2 shuffle kernel for rows of words.
 		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),
-		rowsEnds:          ifCPU(!cpu.X86.HasAVX512VBMI, rowsEndsAVX2),
-		rowsWide:          ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
-		rowsAligned:       ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
-		rowsLines:         ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
-		rowsExpand:        ifCPU(cpu.X86.HasAVX512VBMI2, rowsExpandAVX512),
-		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX512),
+		// The AVX2 ends kernel: where the wide kernels decline, and before
+		// them where endsBeforeWide says so.
+		rowsEnds:         rowsEndsAVX2,
+		rowsWide:         ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
+		rowsAligned:      ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
+		rowsLines:        ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
+		rowsExpand:       ifCPU(cpu.X86.HasAVX512VBMI2, rowsExpandAVX512),
+		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX512),
 
 		copyStream:        copyStreamAVX512,
 		rowsAlignedStream: ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedStreamAVX512),

@@ -358,6 +358,9 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		if t := k.tab.shuffle; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return
 		}
+		if t := k.tab.ends; t != nil && k.tab.endsFirst && endsPays(r, left+mid+right) && rowsEndsBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat) {
+			return
+		}
 		if t := k.tab.wide; t != nil && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat, k.stream) {
 			return
 		}

@@ -9,6 +9,7 @@ package pad
 // against PROT_NONE pages; a fuzz target; and the tables plans build.
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -99,9 +100,18 @@ func FuzzRowsEnds(f *testing.F) {
 // TestEndsPlanes pads planes of rows whose pads are at most 16 bytes each
 // (edge, reflect, symmetric and wrap, element sizes 1 to 16, rows of 32 to
 // 600 bytes, crops too) at the AVX2 level, where the ends kernel makes
-// them, with dst and src against guard pages; compared with the reference.
+// them, and at the AVX-512 level with the ends kernel before the wide ones
+// (endsBeforeWide), with dst and src against guard pages; compared with the
+// reference.
 func TestEndsPlanes(t *testing.T) {
-	ks := endsKernelsOrSkip(t)
+	endsKernelsOrSkip(t)
+	var levels []kernelLevel
+	for _, ks := range asmKernelSets {
+		if ks.supported && ks.rowsEnds != nil {
+			levels = append(levels, ks.level)
+		}
+	}
+	setForTest(t, &endsBeforeWide, true)
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(45, 46))
 	cases := 300
@@ -137,16 +147,78 @@ func TestEndsPlanes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, end := range []bool{false, true} {
-			dst, _ := a.place(0, len(want), r.IntN(64), end)
-			src, _ := a.place(1, len(in), r.IntN(64), end)
-			withLevel(ks.level, func() {
-				a.runPlan(t, p, dst, src, in, es, nil, want, fmt.Sprintf("%v %v size %d, %s", shape, spec, es, guardPass(end)))
-			})
+		for _, l := range levels {
+			for _, end := range []bool{false, true} {
+				dst, _ := a.place(0, len(want), r.IntN(64), end)
+				src, _ := a.place(1, len(in), r.IntN(64), end)
+				withLevel(l, func() {
+					a.runPlan(t, p, dst, src, in, es, nil, want, fmt.Sprintf("%v %v size %d, level %v, %s", shape, spec, es, l, guardPass(end)))
+				})
+			}
 		}
 	}
 	if taken < cases/4 {
 		t.Fatalf("only %d of %d cases take the ends kernel", taken, cases)
 	}
 	t.Logf("%d of %d cases take the ends kernel", taken, cases)
+}
+
+// TestEndsBeforeWide checks the rule that puts the ends kernel before the
+// wide kernels on AMD from Zen 5 on, and that the executor follows it:
+// planes of 136-byte wrapped rows take the ends kernel when it is on and
+// the wide kernels when it is off, and an output past the core's cache
+// keeps the wide kernels; every output is the reference's.
+func TestEndsBeforeWide(t *testing.T) {
+	if want := isAMD() && cpuFamily() >= 26; endsBeforeWide != want {
+		t.Errorf("endsBeforeWide %v, want %v (AMD %v, family %d)", endsBeforeWide, want, isAMD(), cpuFamily())
+	}
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsWide == nil || ks.rowsAligned == nil || ks.rowsEnds == nil {
+		t.Skip("the level in use has no wide kernels (AVX-512 VBMI)")
+	}
+	setForTest(t, &endsBeforeWide, endsBeforeWide)
+	var ends, wide int
+	endsK, wideK, alignedK := ks.rowsEnds, ks.rowsWide, ks.rowsAligned
+	setForTest(t, &ks.rowsEnds, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+		ends++
+		endsK(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
+	})
+	setForTest(t, &ks.rowsWide, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+		wide++
+		wideK(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
+	})
+	setForTest(t, &ks.rowsAligned, func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int) {
+		wide++
+		alignedK(dst, src, rows, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane, top, bottom)
+	})
+	r := rand.New(rand.NewPCG(47, 48))
+	for _, c := range []struct {
+		planes int
+		on     bool
+		ends   bool // the ends kernel makes the rows, else the wide ones
+	}{
+		{64, false, false},
+		{64, true, true},
+		{600, true, false}, // 2.8 MB of output: past the core's cache
+	} {
+		endsBeforeWide, ends, wide = c.on, 0, 0
+		shape := []int{c.planes, 28, 28}
+		spec := Spec{Mode: Wrap, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}
+		p, err := newExecPlan(shape, spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, 4*prod(shape))
+		want, _, err := refPad(in, 4, shape, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]byte, len(want))
+		if err := p.RunBytes(dst, in, 4, nil); err != nil || !bytes.Equal(dst, want) {
+			t.Errorf("%v, endsBeforeWide %v: output differs from the reference (%v)", shape, c.on, err)
+		}
+		if (ends > 0) != c.ends || (wide > 0) == c.ends {
+			t.Errorf("%v, endsBeforeWide %v: %d ends and %d wide kernel calls, want the %s kernel", shape, c.on, ends, wide, map[bool]string{true: "ends", false: "wide"}[c.ends])
+		}
+	}
 }

@@ -19,11 +19,14 @@ package pad
 type sizeTables struct {
 	shuffle *shuffleTable // the innermost level's rows, narrow (shuffle.go)
 	wide    *shuffleTable // or wide
-	ends    *endsTable    // rows with short pads, for CPUs without VBMI (rowsends.go)
+	ends    *endsTable    // rows with short pads (rowsends.go)
 	lines   *linesSet     // the planes of the level above, by the lines kernel (rowslines.go)
 	expand  *expandTable  // or by the expand kernel (rowsexpand.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
+	// endsFirst: rows that take the ends table take it before the wide
+	// one (endsBeforeWide, in outputs the core's cache keeps).
+	endsFirst bool
 }
 
 // noTables are the tables of sizes the kernels do not handle and of
@@ -66,6 +69,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 	} else {
 		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
 	}
+	t.endsFirst = t.ends != nil && t.wide != nil && endsBeforeWide && !pastCache(p.outLen*size, p.workersFor(size))
 	if periodic && n >= 2 {
 		pl := &p.levels[n-2]
 		// Wide rows take the lines kernel in the core's cache only, where
