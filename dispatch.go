@@ -146,13 +146,22 @@ var repMinBytes = 0
 // faster; on an Intel Xeon the lines kernel did.
 var linesNarrowRows = true
 
-// endsBeforeWide reports whether rows that the ends kernel makes
-// (rowsends.go, endsPays) take it before the wide kernels (rowsWide,
-// rowsAligned) at the AVX-512 level, in outputs the core's cache keeps
-// (sizeTables.endsFirst). On by AMD from Zen 5 on (pad_amd64.go), where it
-// measured faster; the wide kernels were measured against the rows kernels
-// only, on an Intel Xeon.
-var endsBeforeWide = false
+// wideInCache reports whether rows of up to wideSkipMaxWidth bytes take
+// the wide kernels (rowsWide, rowsAligned: KERNELS.md items 8 and 9) in
+// outputs the core's cache keeps; when it is off, such rows take the rows
+// kernels (the ends kernel where endsPays says so) and, for their planes'
+// middles, the lines kernel (sizeTables.skipWide), if the rows kernels
+// take their blocks (element groups of 1 to 16 bytes: NHWC's 12-byte RGB
+// pixels keep the wide kernels). Off on AMD from Zen 5 on (pad_amd64.go),
+// where those measured faster; the wide kernels were measured against the
+// rows kernels on an Intel Xeon, and outputs past the cache keep them
+// (streaming stores are theirs).
+var wideInCache = true
+
+// wideSkipMaxWidth is the widest row, in bytes, that wideInCache sends to
+// the rows kernels: on a Zen 5, rows of 1 KiB took 0.94-1.02x the wide
+// kernels' time, rows of 2 KiB and more up to 1.16x (reflect and wrap).
+const wideSkipMaxWidth = 1 << 10
 
 // pastCache reports whether a run that writes out bytes on the given
 // number of workers writes more than the core's cache keeps (streamMinBytes

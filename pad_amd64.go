@@ -88,14 +88,16 @@ func init() {
 	// [4, 512, 28] 3.3 -> 2.8 us (2.6); peer harness, 4 runs, g 1.36-1.46
 	// -> 1.05-1.28x memmove. Zen 4 is unmeasured and keeps the lines kernel.
 	//
-	// There the AVX2 ends kernel also makes rows with pads of up to 16
-	// bytes faster than the AVX-512 wide kernels, which were measured
-	// against the rows kernels only (endsBeforeWide): in process, the two
-	// alternated, planes of about 600 KiB, edge, reflect and wrap rows of
-	// 130 to 400 bytes took 0.56-0.93x the time (wrap 0.56-0.85x, float32
-	// [1, 128, 28, 28] wrapped by 3 25.6 -> 12.7 us against a memmove of
-	// 11.3), rows of 512 bytes and more 0.87-1.0x; outputs past the L2
-	// varied 0.84-1.11x from run to run and keep the wide kernels.
+	// There the rows kernels (the AVX2 ends kernel where endsPays says so)
+	// also make rows of 128 bytes to 1 KiB faster than the AVX-512 wide
+	// kernels, which were measured against the rows kernels on the Xeon
+	// (wideInCache). In process, the two alternated over planes of about
+	// 600 KiB of output, every mode, pads of 1 to 48 bytes, rows of 130 to
+	// 870 bytes: 0.2-1.0x the time, no geometry of 76 slower (uint8 rows of
+	// 288 bytes edge-padded by 48 4.4 -> 0.82x memmove, float32
+	// [1, 128, 28, 28] wrapped by 3 2.58 -> 1.32x); rows of 2 KiB and more
+	// took up to 1.16x and NHWC's 12-byte pixels 1.26-2x, and keep them, as
+	// do outputs past the L2 (0.84-1.11x from run to run).
 	if isAMD() {
 		llc, guessed := lastLevelCache()
 		streamMinTraffic = llc * 2 / 3
@@ -114,7 +116,7 @@ func init() {
 			repMinBytes = amdRepMinBytes(cpuFamily())
 		}
 		linesNarrowRows = cpuFamily() < 26
-		endsBeforeWide = cpuFamily() >= 26
+		wideInCache = cpuFamily() < 26
 	}
 }
 
@@ -240,8 +242,8 @@ var asmKernelSets = []asmKernels{
 		rowsShuffle: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
 		// Without VBMI, the AVX2 shuffle kernel for rows of words.
 		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),
-		// The AVX2 ends kernel: where the wide kernels decline, and before
-		// them where endsBeforeWide says so.
+		// The AVX2 ends kernel, for rows the wide kernels decline or do not
+		// take (wideInCache).
 		rowsEnds:         rowsEndsAVX2,
 		rowsWide:         ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
 		rowsAligned:      ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),

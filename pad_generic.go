@@ -297,7 +297,7 @@ func (k *byteKernels) planesPadded(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	if !k.stream && rowsExpandPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, rowStride*size, k.tab.expand, &k.pat) {
 		return true
 	}
-	if k.tab.wide == nil {
+	if k.tab.wide == nil || k.tab.skipWide {
 		return false
 	}
 	return rowsAlignedPads(dst, src, planes{n, dstPlane * size, srcPlane * size}, run.n, rowStride*size, width, r.mid*size, r.left*size,
@@ -358,10 +358,7 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		if t := k.tab.shuffle; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return
 		}
-		if t := k.tab.ends; t != nil && k.tab.endsFirst && endsPays(r, left+mid+right) && rowsEndsBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat) {
-			return
-		}
-		if t := k.tab.wide; t != nil && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat, k.stream) {
+		if t := k.tab.wide; t != nil && !k.tab.skipWide && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat, k.stream) {
 			return
 		}
 		if t := k.tab.ends; t != nil && endsPays(r, left+mid+right) && rowsEndsBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat) {

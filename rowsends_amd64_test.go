@@ -100,8 +100,8 @@ func FuzzRowsEnds(f *testing.F) {
 // TestEndsPlanes pads planes of rows whose pads are at most 16 bytes each
 // (edge, reflect, symmetric and wrap, element sizes 1 to 16, rows of 32 to
 // 600 bytes, crops too) at the AVX2 level, where the ends kernel makes
-// them, and at the AVX-512 level with the ends kernel before the wide ones
-// (endsBeforeWide), with dst and src against guard pages; compared with the
+// them, and at the AVX-512 level with the wide kernels left out
+// (wideInCache), with dst and src against guard pages; compared with the
 // reference.
 func TestEndsPlanes(t *testing.T) {
 	endsKernelsOrSkip(t)
@@ -111,7 +111,7 @@ func TestEndsPlanes(t *testing.T) {
 			levels = append(levels, ks.level)
 		}
 	}
-	setForTest(t, &endsBeforeWide, true)
+	setForTest(t, &wideInCache, false)
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(45, 46))
 	cases := 300
@@ -163,20 +163,21 @@ func TestEndsPlanes(t *testing.T) {
 	t.Logf("%d of %d cases take the ends kernel", taken, cases)
 }
 
-// TestEndsBeforeWide checks the rule that puts the ends kernel before the
-// wide kernels on AMD from Zen 5 on, and that the executor follows it:
-// planes of 136-byte wrapped rows take the ends kernel when it is on and
-// the wide kernels when it is off, and an output past the core's cache
-// keeps the wide kernels; every output is the reference's.
-func TestEndsBeforeWide(t *testing.T) {
-	if want := isAMD() && cpuFamily() >= 26; endsBeforeWide != want {
-		t.Errorf("endsBeforeWide %v, want %v (AMD %v, family %d)", endsBeforeWide, want, isAMD(), cpuFamily())
+// TestWideInCache checks the rule that keeps rows in the core's cache off
+// the wide kernels on AMD from Zen 5 on, and that the executor follows it:
+// planes of 136-byte wrapped rows take the ends kernel and constant ones
+// the rows kernels when it is off, the wide kernels when it is on, and an
+// output past the core's cache keeps the wide kernels; every output is the
+// reference's.
+func TestWideInCache(t *testing.T) {
+	if want := !(isAMD() && cpuFamily() >= 26); wideInCache != want {
+		t.Errorf("wideInCache %v, want %v (AMD %v, family %d)", wideInCache, want, isAMD(), cpuFamily())
 	}
 	ks := kernelsInUse()
 	if ks == nil || ks.rowsWide == nil || ks.rowsAligned == nil || ks.rowsEnds == nil {
 		t.Skip("the level in use has no wide kernels (AVX-512 VBMI)")
 	}
-	setForTest(t, &endsBeforeWide, endsBeforeWide)
+	setForTest(t, &wideInCache, wideInCache)
 	var ends, wide int
 	endsK, wideK, alignedK := ks.rowsEnds, ks.rowsWide, ks.rowsAligned
 	setForTest(t, &ks.rowsEnds, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
@@ -193,17 +194,21 @@ func TestEndsBeforeWide(t *testing.T) {
 	})
 	r := rand.New(rand.NewPCG(47, 48))
 	for _, c := range []struct {
+		mode   Mode
 		planes int
-		on     bool
-		ends   bool // the ends kernel makes the rows, else the wide ones
+		on     bool // wideInCache
+		ends   bool // the ends kernel makes the rows
+		wide   bool // the wide kernels do
 	}{
-		{64, false, false},
-		{64, true, true},
-		{600, true, false}, // 2.8 MB of output: past the core's cache
+		{Wrap, 64, true, false, true},
+		{Wrap, 64, false, true, false},
+		{Wrap, 600, false, false, true}, // 2.8 MB of output: past the core's cache
+		{Constant, 64, true, false, true},
+		{Constant, 64, false, false, false},
 	} {
-		endsBeforeWide, ends, wide = c.on, 0, 0
+		wideInCache, ends, wide = c.on, 0, 0
 		shape := []int{c.planes, 28, 28}
-		spec := Spec{Mode: Wrap, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}
+		spec := Spec{Mode: c.mode, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}
 		p, err := newExecPlan(shape, spec, Workers(1))
 		if err != nil {
 			t.Fatal(err)
@@ -213,12 +218,12 @@ func TestEndsBeforeWide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := make([]byte, len(want))
+		dst := make([]byte, len(want)+16)[16:] // off the expand kernel's 64-byte grid
 		if err := p.RunBytes(dst, in, 4, nil); err != nil || !bytes.Equal(dst, want) {
-			t.Errorf("%v, endsBeforeWide %v: output differs from the reference (%v)", shape, c.on, err)
+			t.Errorf("%v %v, wideInCache %v: output differs from the reference (%v)", shape, c.mode, c.on, err)
 		}
-		if (ends > 0) != c.ends || (wide > 0) == c.ends {
-			t.Errorf("%v, endsBeforeWide %v: %d ends and %d wide kernel calls, want the %s kernel", shape, c.on, ends, wide, map[bool]string{true: "ends", false: "wide"}[c.ends])
+		if (ends > 0) != c.ends || (wide > 0) != c.wide {
+			t.Errorf("%v %v, wideInCache %v: %d ends and %d wide kernel calls, want ends %v, wide %v", shape, c.mode, c.on, ends, wide, c.ends, c.wide)
 		}
 	}
 }

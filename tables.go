@@ -24,9 +24,11 @@ type sizeTables struct {
 	expand  *expandTable  // or by the expand kernel (rowsexpand.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
-	// endsFirst: rows that take the ends table take it before the wide
-	// one (endsBeforeWide, in outputs the core's cache keeps).
-	endsFirst bool
+	// skipWide: the rows do not take the wide kernels, which the wide
+	// table serves, but the lines kernel still does (wideInCache: rows of
+	// up to wideSkipMaxWidth bytes whose blocks the rows kernels take, in
+	// outputs the core's cache keeps).
+	skipWide bool
 }
 
 // noTables are the tables of sizes the kernels do not handle and of
@@ -69,7 +71,8 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 	} else {
 		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
 	}
-	t.endsFirst = t.ends != nil && t.wide != nil && endsBeforeWide && !pastCache(p.outLen*size, p.workersFor(size))
+	t.skipWide = t.wide != nil && !wideInCache && !pastCache(p.outLen*size, p.workersFor(size)) &&
+		lv.outLen*lv.blk*size <= wideSkipMaxWidth && kernelSize(lv.row.unit*size)
 	if periodic && n >= 2 {
 		pl := &p.levels[n-2]
 		// Wide rows take the lines kernel in the core's cache only, where
