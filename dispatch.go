@@ -158,6 +158,13 @@ var linesNarrowRows = true
 // (streaming stores are theirs).
 var wideInCache = true
 
+// byteExpandMaxWidth is the widest row, in bytes, whose planes take the
+// byte expand kernel (rowsExpand, KERNELS.md item 11; the word kernels of
+// item 12 are not bounded); 0: any. Set on AMD from Zen 5 on
+// (pad_amd64.go), where planes of wider rows took less time by the
+// shuffle, rows and wide kernels.
+var byteExpandMaxWidth = 0
+
 // wideSkipMaxWidth is the widest row, in bytes, that wideInCache sends to
 // the rows kernels: on a Zen 5, rows of 1 KiB took 0.94-1.02x the wide
 // kernels' time, rows of 2 KiB and more up to 1.16x (reflect and wrap).

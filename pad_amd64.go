@@ -98,6 +98,16 @@ func init() {
 	// [1, 128, 28, 28] wrapped by 3 2.58 -> 1.32x); rows of 2 KiB and more
 	// took up to 1.16x and NHWC's 12-byte pixels 1.26-2x, and keep them, as
 	// do outputs past the L2 (0.84-1.11x from run to run).
+	//
+	// The byte expand kernel (VPEXPANDB, KERNELS.md item 11) makes planes
+	// of narrow constant rows in fewer stores than the shuffle kernel, but
+	// on a Zen 5 only rows of up to 46 bytes paid (byteExpandMaxWidth): in
+	// process, the two alternated, uint8 and int16 conv pads of 9 to 46
+	// bytes a row took 0.13-1.0x the time with it (uint8 [1, 512, 7, 7]
+	// padded by 1 1.47 against 11.3x memmove), rows of 48 to 56 bytes
+	// 0.81-1.06x without it (14 of 16 lower), rows of 58 to 480 bytes
+	// 0.68-1.08x (uint8 [1, 32, 112, 112] padded by 2 1.22 -> 0.83x
+	// memmove).
 	if isAMD() {
 		llc, guessed := lastLevelCache()
 		streamMinTraffic = llc * 2 / 3
@@ -117,6 +127,9 @@ func init() {
 		}
 		linesNarrowRows = cpuFamily() < 26
 		wideInCache = cpuFamily() < 26
+		if cpuFamily() >= 26 {
+			byteExpandMaxWidth = 46
+		}
 	}
 }
 

@@ -268,3 +268,50 @@ func BenchmarkExpandPlanes(b *testing.B) {
 		}
 	}
 }
+
+// TestByteExpandMaxWidth checks the rule that bounds the rows of the byte
+// expand kernel on AMD from Zen 5 on, and that the tables follow it: at
+// its bound, planes of uint8 conv-padded rows of 30 bytes have an expand
+// table and rows of 58 bytes none, float32 rows (the word kernels) keep
+// theirs; without it all do; the outputs are the reference's either way.
+func TestByteExpandMaxWidth(t *testing.T) {
+	want := 0
+	if isAMD() && cpuFamily() >= 26 {
+		want = 46
+	}
+	if byteExpandMaxWidth != want {
+		t.Errorf("byteExpandMaxWidth %d, want %d (AMD %v, family %d)", byteExpandMaxWidth, want, isAMD(), cpuFamily())
+	}
+	setForTest(t, &periodicAtFirstRun, true)
+	setForTest(t, &byteExpandMaxWidth, byteExpandMaxWidth)
+	r := rand.New(rand.NewPCG(49, 50))
+	for _, c := range []struct {
+		size, w, bound int
+		table          bool
+	}{
+		{1, 28, 46, true},
+		{1, 56, 46, false},
+		{1, 56, 0, true},
+		{4, 56, 46, true},
+	} {
+		byteExpandMaxWidth = c.bound
+		shape := []int{8, c.w, c.w}
+		spec := Spec{Mode: Constant, Before: []int{0, 1, 1}, After: []int{0, 1, 1}}
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, c.size*prod(shape))
+		want, _, err := refPad(in, c.size, shape, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]byte, len(want))
+		if err := p.RunBytes(dst, in, c.size, nil); err != nil || !bytes.Equal(dst, want) {
+			t.Errorf("%v size %d, bound %d: output differs from the reference (%v)", shape, c.size, c.bound, err)
+		}
+		if got := p.tablesFor(c.size).expand != nil; got != c.table {
+			t.Errorf("%v size %d (rows of %d bytes), bound %d: expand table %v, want %v", shape, c.size, (c.w+2)*c.size, c.bound, got, c.table)
+		}
+	}
+}

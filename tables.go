@@ -89,6 +89,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			t.lines = linesOf(pl, lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, dstPlanes, srcPlanes)
 		}
 		t.expand = expandOf(pl, lv, p.strides[n-2], size)
+		if e := t.expand; e != nil && e.dwords == nil && byteExpandMaxWidth > 0 && pl.blk*size > byteExpandMaxWidth {
+			t.expand = nil // the byte kernel, slower there than the others
+		}
 	}
 	if t == noTables {
 		return &noTables
