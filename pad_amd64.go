@@ -96,8 +96,10 @@ func init() {
 	// 870 bytes: 0.2-1.0x the time, no geometry of 76 slower (uint8 rows of
 	// 288 bytes edge-padded by 48 4.4 -> 0.82x memmove, float32
 	// [1, 128, 28, 28] wrapped by 3 2.58 -> 1.32x); rows of 2 KiB and more
-	// took up to 1.16x and NHWC's 12-byte pixels 1.26-2x, and keep them, as
-	// do outputs past the L2 (0.84-1.11x from run to run).
+	// took up to 1.16x, NHWC's 12-byte pixels 1.26-2x and float32, float64
+	// and int16 rows reflected by 16 bytes (rowsMirror: no ends table)
+	// 1.11-1.24x, and keep them (rowsBeatWide), as do outputs past the L2
+	// (0.84-1.11x from run to run).
 	//
 	// The byte expand kernel (VPEXPANDB, KERNELS.md item 11) makes planes
 	// of narrow constant rows in fewer stores than the shuffle kernel, but

@@ -72,7 +72,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
 	}
 	t.skipWide = t.wide != nil && !wideInCache && !pastCache(p.outLen*size, p.workersFor(size)) &&
-		lv.outLen*lv.blk*size <= wideSkipMaxWidth && kernelSize(lv.row.unit*size)
+		rowsBeatWide(&lv.row, lv.outLen*lv.blk*size, size, t.ends)
 	if periodic && n >= 2 {
 		pl := &p.levels[n-2]
 		// Wide rows take the lines kernel in the core's cache only, where
@@ -97,4 +97,23 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		return &noTables
 	}
 	return &t
+}
+
+// rowsBeatWide reports whether rows of form r, width bytes wide at element
+// size bytes, with ends table ends (or nil), are among those that the rows
+// kernels make faster than the wide kernels where wideInCache is off: rows
+// of up to wideSkipMaxWidth bytes whose blocks the rows kernels take, but
+// not mirrored rows of elements wider than a byte that the ends kernel
+// does not make (on a Zen 5, float32, float64 and int16 rows reflected by
+// 16 bytes took rowsMirror 1.11-1.24x the wide kernels' time; uint8 rows
+// reflected by 16 to 48 bytes 0.72-0.80x).
+func rowsBeatWide(r *rowForm, width, size int, ends *endsTable) bool {
+	unit := r.unit * size
+	if width > wideSkipMaxWidth || !kernelSize(unit) {
+		return false
+	}
+	if _, _, mirrored := r.mirrored(); mirrored && unit > 1 {
+		return ends != nil && endsPays(r, width)
+	}
+	return true
 }

@@ -141,3 +141,38 @@ func TestPeriodicTablesAtSecondRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsBeatWide checks which rows leave the wide kernels where
+// wideInCache is off: rows of up to 1 KiB of elements the rows kernels
+// take, mirrored rows of wider elements only where the ends kernel makes
+// them.
+func TestRowsBeatWide(t *testing.T) {
+	for _, c := range []struct {
+		shape  []int
+		mode   Mode
+		before []int
+		size   int
+		want   bool
+	}{
+		{[]int{64, 56, 56}, Reflect, []int{0, 4, 4}, 4, false},    // 16-byte mirrored pads: no ends table
+		{[]int{64, 56, 56}, Reflect, []int{0, 3, 3}, 4, true},     // 12-byte ones: the ends kernel
+		{[]int{64, 56, 56}, Symmetric, []int{0, 4, 4}, 4, true},   // symmetric reads s[0:16]: ends
+		{[]int{32, 112, 112}, Reflect, []int{0, 16, 16}, 1, true}, // bytes: rowsMirror1
+		{[]int{64, 56, 56}, Constant, []int{0, 1, 1}, 4, true},
+		{[]int{64, 56, 56}, Wrap, []int{0, 3, 3}, 4, true},
+		{[]int{64, 56, 56}, Edge, []int{0, 12, 12}, 4, true},
+		{[]int{8, 300, 300}, Edge, []int{0, 1, 1}, 4, false}, // 1208-byte rows
+		{[]int{224, 224, 3}, Edge, []int{2, 2, 0}, 4, false}, // 12-byte pixels
+	} {
+		spec := Spec{Mode: c.mode, Before: c.before, After: c.before}
+		p, err := newExecPlan(c.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lv := &p.levels[len(p.levels)-1]
+		width := lv.outLen * lv.blk * c.size
+		if got := rowsBeatWide(&lv.row, width, c.size, p.tablesFor(c.size).ends); got != c.want {
+			t.Errorf("%v %v by %v, size %d (rows of %d bytes): rowsBeatWide %v, want %v", c.shape, c.mode, c.before, c.size, width, got, c.want)
+		}
+	}
+}
