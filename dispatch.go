@@ -153,10 +153,10 @@ var linesNarrowRows = true
 // middles, the lines kernel (sizeTables.skipWide), if the rows kernels
 // take their blocks (element groups of 1 to 16 bytes: NHWC's 12-byte RGB
 // pixels keep the wide kernels) and, for mirrored rows of elements wider
-// than a byte, the ends kernel makes them (rowsBeatWide). Off on AMD from Zen 5 on (pad_amd64.go),
-// where those measured faster; the wide kernels were measured against the
-// rows kernels on an Intel Xeon, and outputs past the cache keep them
-// (streaming stores are theirs).
+// than a byte, the ends kernel makes them (rowsBeatWide). Off on AMD from
+// Zen 5 on (pad_amd64.go), where those measured faster; the wide kernels
+// were measured against the rows kernels on an Intel Xeon, and outputs
+// past the cache keep them (streaming stores are theirs).
 var wideInCache = true
 
 // byteExpandMaxWidth is the widest row, in bytes, whose planes take the

@@ -25,9 +25,8 @@ type sizeTables struct {
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
-	// table serves, but the lines kernel still does (wideInCache: rows of
-	// up to wideSkipMaxWidth bytes whose blocks the rows kernels take, in
-	// outputs the core's cache keeps).
+	// table serves, but the lines kernel still does (wideInCache and
+	// rowsBeatWide, in outputs the core's cache keeps).
 	skipWide bool
 }
 
