@@ -42,6 +42,13 @@ func BenchmarkExtra(b *testing.B) {
 		{Name: "rows_wrap", DType: "float32", Shape: []int{512, 100}, Mode: "wrap", Pads: []int{0, 30, 0, 30}},
 		{Name: "chw_u8_reflect", DType: "uint8", Shape: []int{3, 224, 224}, Mode: "reflect", Pads: []int{0, 3, 3, 0, 3, 3}},
 		{Name: "planes_edge", DType: "float32", Shape: []int{1, 3, 100, 100}, Mode: "edge", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
+		// Geometries a survey of conv-style pads found far from a copy:
+		// 7x7 planes reflected by 3 (the planner once made them element by
+		// element), wrapped rows of 136 bytes and uint8 rows of 116 bytes
+		// padded with zeros (the wide and byte expand kernels on a Zen 5).
+		{Name: "small_planes_reflect3", DType: "uint8", Shape: []int{1, 512, 7, 7}, Mode: "reflect", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
+		{Name: "planes_wrap3", DType: "float32", Shape: []int{1, 128, 28, 28}, Mode: "wrap", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
+		{Name: "u8_conv_zero2", DType: "uint8", Shape: []int{1, 32, 112, 112}, Mode: "constant", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
 	})
 }
 
