@@ -201,6 +201,10 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	if srcPlane < 0 {
 		return false
 	}
+	if t := k.tab.plane; t != nil && rowsShuffleBytes(k.dst[off*k.size:], k.src[srcOff*k.size:], onePlane, n,
+		dstPlane*k.size, srcPlane*k.size, t.width, t.mid, &t.tab, &k.pat) {
+		return true
+	}
 	if k.planesByList(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) ||
 		k.planesPadded(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) {
 		return true

@@ -163,6 +163,44 @@ func rowMap(lv *level, stride int) (out []int32, base int32) {
 	return out, base
 }
 
+// planeShuffle is the shuffle table of whole planes taken as one row each:
+// width output bytes from an input plane of mid bytes.
+type planeShuffle struct {
+	tab        shuffleTable
+	width, mid int
+}
+
+// planeTable returns the shuffle table of the planes of pl (rows of lv,
+// rowStride input elements apart, elements stride apart) at element size
+// bytes when a plane is at most shuffleMax bytes in and out, or nil. Such
+// a plane (uint8 7x7 padded to 9x9) is then one permutation and at most two
+// stores, not a store a row.
+func planeTable(pl, lv *level, rowStride, stride, size int) *planeShuffle {
+	outElems := pl.outLen * pl.blk
+	if !kernelSize(size) || outElems == 0 || outElems*size > shuffleMax || pl.inLen == 0 || lv.inLen == 0 || rowStride < 0 {
+		return nil
+	}
+	span := (pl.inLen-1)*rowStride + lv.inLen*stride // the input elements a plane reaches
+	if span*size > shuffleMax {
+		return nil
+	}
+	out := indexMap([]level{*pl, *lv}, []int{rowStride, stride}, span, outElems)
+	t := &planeShuffle{width: outElems * size}
+	for i := range t.width {
+		if j := out[i/size]; j >= 0 {
+			k := int(j)*size + i%size
+			t.tab.idx[i] = byte(k)
+			t.tab.take[i/64] |= 1 << (i % 64)
+			t.mid = max(t.mid, k+1)
+		}
+	}
+	if t.mid == 0 {
+		return nil // all value: the fills do it
+	}
+	t.tab.words = wordTable(&t.tab, t.width, t.mid)
+	return t
+}
+
 // byteSource returns the byte of the src row that output byte i of rows
 // with the element map out (rowMap, input elements from base) takes at
 // element size bytes, or -1 where it takes the value.

@@ -307,3 +307,100 @@ func BenchmarkRowsShuffle(b *testing.B) {
 		}
 	}
 }
+
+// TestPlaneShuffle runs plans of small planes (at most 128 bytes in and out,
+// which the shuffle kernel makes as one row each: planeTable) in every mode,
+// with crops, interior padding and values, element sizes 1 to 8, at every
+// level this CPU has, with dst and src against guard pages; compared with
+// the reference. A spy on the kernel checks that such planes take it.
+func TestPlaneShuffle(t *testing.T) {
+	var levels []kernelLevel
+	for _, ks := range asmKernelSets {
+		if ks.supported {
+			levels = append(levels, ks.level)
+		}
+	}
+	a := newGuardArena(t, 2, 1<<20)
+	r := rand.New(rand.NewPCG(51, 52))
+	cases := 400
+	if testing.Short() {
+		cases = 80
+	}
+	taken := 0
+	for range cases {
+		es := 1 << r.IntN(4)
+		h, w := 1+r.IntN(8), 1+r.IntN(10)
+		mode := Mode(r.IntN(int(Symmetric) + 1))
+		pad := func(n int) int {
+			lim := n
+			if mode == Reflect {
+				lim = n - 1
+			}
+			return r.IntN(min(lim, 3) + 1)
+		}
+		tp, bp, lp, rp := pad(h), pad(h), pad(w), pad(w)
+		if r.IntN(5) == 0 && w > 2 { // a crop
+			lp = -1
+		}
+		shape := []int{1 + r.IntN(3), 1 + r.IntN(40), h, w}
+		spec := Spec{Mode: mode, Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
+		if mode == Constant && r.IntN(4) == 0 {
+			spec.Interior = []int{0, 0, r.IntN(2), r.IntN(2)}
+		}
+		var value []byte
+		if mode == Constant && r.IntN(2) == 0 {
+			value = randomBytes(r, es)
+		}
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.tablesFor(es).plane != nil {
+			taken++
+		}
+		in := randomBytes(r, es*prod(shape))
+		want, _, err := refPad(in, es, shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range levels {
+			for _, end := range []bool{false, true} {
+				dst, _ := a.place(0, len(want), r.IntN(64), end)
+				src, _ := a.place(1, len(in), r.IntN(64), end)
+				withLevel(l, func() {
+					a.runPlan(t, p, dst, src, in, es, value, want, fmt.Sprintf("%v %v size %d, level %v, %s", shape, spec, es, l, guardPass(end)))
+				})
+			}
+		}
+	}
+	if taken < cases/5 {
+		t.Fatalf("only %d of %d cases have a plane table", taken, cases)
+	}
+	t.Logf("%d of %d cases have a plane table", taken, cases)
+
+	// A spy: uint8 7x7 planes edge-padded to 9x9 are one kernel row each.
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsShuffle == nil {
+		t.Skip("the level in use has no shuffle kernel (AVX-512 VBMI)")
+	}
+	var calls, rows int
+	kernel := ks.rowsShuffle
+	setForTest(t, &ks.rowsShuffle, func(dst, src *byte, n, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
+		calls, rows = calls+1, rows+n*planes
+		kernel(dst, src, n, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
+	})
+	shape, spec := []int{1, 512, 7, 7}, Spec{Mode: Edge, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}
+	p, err := newExecPlan(shape, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomBytes(r, prod(shape))
+	want, _, _ := refPad(in, 1, shape, spec, nil)
+	dst := make([]byte, len(want))
+	if err := p.RunBytes(dst, in, 1, nil); err != nil || !bytes.Equal(dst, want) {
+		t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
+	}
+	if calls != 1 || rows != 512 {
+		t.Errorf("%v %v: %d shuffle kernel calls of %d rows, want one of 512 (a plane a row)", shape, spec, calls, rows)
+	}
+}

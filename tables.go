@@ -22,6 +22,7 @@ type sizeTables struct {
 	ends    *endsTable    // rows with short pads (rowsends.go)
 	lines   *linesSet     // the planes of the level above, by the lines kernel (rowslines.go)
 	expand  *expandTable  // or by the expand kernel (rowsexpand.go)
+	plane   *planeShuffle // the planes of the level above, each as one narrow row (shuffle.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -66,9 +67,12 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 	lv := &p.levels[n-1]
 	t := sizeTables{periodic: periodic}
 	if rows != nil {
-		t.shuffle, t.wide, t.ends = rows.shuffle, rows.wide, rows.ends
+		t.shuffle, t.wide, t.ends, t.plane = rows.shuffle, rows.wide, rows.ends, rows.plane
 	} else {
 		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
+		if n >= 3 && lv.row.kind != rowGeneral {
+			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
+		}
 	}
 	t.skipWide = t.wide != nil && !wideInCache && !pastCache(p.outLen*size, p.workersFor(size)) &&
 		rowsBeatWide(&lv.row, lv.outLen*lv.blk*size, size, t.ends)
