@@ -36,6 +36,7 @@ package pad
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"runtime/debug"
 	"testing"
 	"unsafe"
@@ -254,6 +255,33 @@ func kernelSetOrSkip(t testing.TB, has func(ks *asmKernels) bool, why string) as
 	}
 	t.Skip(why)
 	return asmKernels{}
+}
+
+// supportedLevels returns the levels of this CPU whose kernels have what
+// has reports.
+func supportedLevels(has func(ks *asmKernels) bool) []kernelLevel {
+	var levels []kernelLevel
+	for i := range asmKernelSets {
+		if ks := &asmKernelSets[i]; ks.supported && has(ks) {
+			levels = append(levels, ks.level)
+		}
+	}
+	return levels
+}
+
+// runPlanAtLevels runs p (runPlan) at each of levels, with dst and src at
+// random offsets, in the middle of their regions and against their guard
+// pages; what names the case.
+func (a *guardArena) runPlanAtLevels(t *testing.T, r *rand.Rand, levels []kernelLevel, p *Plan, in []byte, es int, value, want []byte, what string) {
+	for _, l := range levels {
+		for _, end := range []bool{false, true} {
+			dst, _ := a.place(0, len(want), r.IntN(64), end)
+			src, _ := a.place(1, len(in), r.IntN(64), end)
+			withLevel(l, func() {
+				a.runPlan(t, p, dst, src, in, es, value, want, fmt.Sprintf("%s, level %v, %s", what, l, guardPass(end)))
+			})
+		}
+	}
 }
 
 // runPlan copies in to src and runs p from src into dst (regions of a,

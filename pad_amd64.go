@@ -124,13 +124,12 @@ func init() {
 			streamMinTraffic = llc / 2
 		}
 		parallelMinTraffic = llc
+		family := cpuFamily()
 		if hasFSRM() {
-			repMinBytes = amdRepMinBytes(cpuFamily())
+			repMinBytes = amdRepMinBytes(family)
 		}
-		linesNarrowRows = cpuFamily() < 26
-		wideInCache = cpuFamily() < 26
-		if cpuFamily() >= 26 {
-			byteExpandMaxWidth = 46
+		if family >= 26 { // Zen 5: the three choices above
+			linesNarrowRows, wideInCache, byteExpandMaxWidth = false, false, 46
 		}
 	}
 }

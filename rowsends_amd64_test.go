@@ -105,12 +105,7 @@ func FuzzRowsEnds(f *testing.F) {
 // reference.
 func TestEndsPlanes(t *testing.T) {
 	endsKernelsOrSkip(t)
-	var levels []kernelLevel
-	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsEnds != nil {
-			levels = append(levels, ks.level)
-		}
-	}
+	levels := supportedLevels(func(ks *asmKernels) bool { return ks.rowsEnds != nil })
 	setForTest(t, &wideInCache, false)
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(45, 46))
@@ -147,15 +142,7 @@ func TestEndsPlanes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, l := range levels {
-			for _, end := range []bool{false, true} {
-				dst, _ := a.place(0, len(want), r.IntN(64), end)
-				src, _ := a.place(1, len(in), r.IntN(64), end)
-				withLevel(l, func() {
-					a.runPlan(t, p, dst, src, in, es, nil, want, fmt.Sprintf("%v %v size %d, level %v, %s", shape, spec, es, l, guardPass(end)))
-				})
-			}
-		}
+		a.runPlanAtLevels(t, r, levels, p, in, es, nil, want, fmt.Sprintf("%v %v size %d", shape, spec, es))
 	}
 	if taken < cases/4 {
 		t.Fatalf("only %d of %d cases take the ends kernel", taken, cases)

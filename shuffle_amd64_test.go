@@ -314,12 +314,7 @@ func BenchmarkRowsShuffle(b *testing.B) {
 // level this CPU has, with dst and src against guard pages; compared with
 // the reference. A spy on the kernel checks that such planes take it.
 func TestPlaneShuffle(t *testing.T) {
-	var levels []kernelLevel
-	for _, ks := range asmKernelSets {
-		if ks.supported {
-			levels = append(levels, ks.level)
-		}
-	}
+	levels := supportedLevels(func(*asmKernels) bool { return true })
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(51, 52))
 	cases := 400
@@ -363,15 +358,7 @@ func TestPlaneShuffle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, l := range levels {
-			for _, end := range []bool{false, true} {
-				dst, _ := a.place(0, len(want), r.IntN(64), end)
-				src, _ := a.place(1, len(in), r.IntN(64), end)
-				withLevel(l, func() {
-					a.runPlan(t, p, dst, src, in, es, value, want, fmt.Sprintf("%v %v size %d, level %v, %s", shape, spec, es, l, guardPass(end)))
-				})
-			}
-		}
+		a.runPlanAtLevels(t, r, levels, p, in, es, value, want, fmt.Sprintf("%v %v size %d", shape, spec, es))
 	}
 	if taken < cases/5 {
 		t.Fatalf("only %d of %d cases have a plane table", taken, cases)

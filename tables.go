@@ -74,8 +74,8 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 		}
 	}
-	t.skipWide = t.wide != nil && !wideInCache && !pastCache(p.outLen*size, p.workersFor(size)) &&
-		rowsBeatWide(&lv.row, lv.outLen*lv.blk*size, size, t.ends)
+	inCache := !pastCache(p.outLen*size, p.workersFor(size))
+	t.skipWide = t.wide != nil && !wideInCache && inCache && rowsBeatWide(&lv.row, lv.outLen*lv.blk*size, size, t.ends)
 	if periodic && n >= 2 {
 		pl := &p.levels[n-2]
 		// Wide rows take the lines kernel in the core's cache only, where
@@ -83,7 +83,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		// memory) took a median 110 us with it against 99 us without
 		// (peer harness, 5 alternated runs). Narrow rows take it where
 		// linesNarrowRows says so (not on a Zen 5).
-		wideLines := t.wide != nil && !pastCache(p.outLen*size, p.workersFor(size))
+		wideLines := t.wide != nil && inCache
 		if n >= 3 && pl.list != nil && (t.shuffle != nil && linesNarrowRows || wideLines) {
 			dstPlanes, srcPlanes := 1, 1
 			for _, up := range p.levels[:n-2] {
