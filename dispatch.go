@@ -59,6 +59,9 @@ type asmKernels struct {
 	// rowsShuffleDwords: the shuffle kernel for rows of 4-byte words
 	// (shuffleTable.words), where the level has no rowsShuffle.
 	rowsShuffleDwords func(dst, src *byte, rows, dstStride, srcStride int, tab *[200]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)
+	// planeChunks: small planes of narrow rows by 64-byte blocks
+	// (chunks.go); nil where the CPU or the architecture lacks it.
+	planeChunks func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int)
 	// rowsEnds: rows with pads of at most 16 bytes (rowsends.go), where
 	// the level has no rowsShuffle and rowsWide.
 	rowsEnds func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
@@ -165,6 +168,10 @@ var wideInCache = true
 // (pad_amd64.go), where planes of wider rows took less time by the
 // shuffle, rows and wide kernels.
 var byteExpandMaxWidth = 0
+
+// planeChunksOn reports whether small planes of narrow rows get block
+// tables (chunkTableOf), so that the chunks kernel makes them.
+var planeChunksOn = true
 
 // wideSkipMaxWidth is the widest row, in bytes, that wideInCache sends to
 // the rows kernels: on a Zen 5, rows of 1 KiB took 0.94-1.02x the wide

@@ -330,6 +330,22 @@ func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, wi
 	return true
 }
 
+// planeChunksBytes makes the planes pl by a block table (chunks.go) if
+// the level in use has the kernel, and reports whether it did.
+func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {
+	ks := kernelsInUse()
+	if ks == nil || ks.planeChunks == nil || pl.n == 0 {
+		return false
+	}
+	planeBatches(dst, src, pl, t.width, t.inLen, func(d, s []byte) {
+		raceWrite(d[:t.width])
+		raceRead(s[:t.inLen])
+	}, func(d, s []byte, pl planes) {
+		ks.planeChunks(&d[0], &s[0], pl.n, pl.dst, pl.src, &t.idx[0][0], len(t.idx), t.width-64, t.inLen)
+	})
+	return true
+}
+
 // canShuffle reports whether the level has a shuffle kernel for the rows
 // of tab: rowsShuffle, or rowsShuffleDwords for rows of words.
 func (ks *asmKernels) canShuffle(tab *shuffleTable) bool {

@@ -101,7 +101,7 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 		if l+2 == len(x.levels) && x.k.rows(&x.levels[l+1], s.n, at, blk, src, s.step*stride, x.strides[l+1]) {
 			return
 		}
-		if l+3 == len(x.levels) && x.levels[l+1].runs != nil &&
+		if l+3 == len(x.levels) &&
 			x.k.planes(&x.levels[l+1], &x.levels[l+2], s.n, at, blk, src, s.step*stride, x.strides[l+1], x.strides[l+2]) {
 			return
 		}

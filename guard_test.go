@@ -284,6 +284,35 @@ func (a *guardArena) runPlanAtLevels(t *testing.T, r *rand.Rand, levels []kernel
 	}
 }
 
+// runRandomPlans runs cases plans that draw makes (a shape, a spec, an
+// element size and a value) at each of levels (runPlanAtLevels) against the
+// reference, and fails unless at least a fifth of them have the tables has
+// reports (table names them).
+func (a *guardArena) runRandomPlans(t *testing.T, r *rand.Rand, levels []kernelLevel, cases int, draw func() ([]int, Spec, int, []byte), has func(*sizeTables) bool, table string) {
+	t.Helper()
+	taken := 0
+	for range cases {
+		shape, spec, es, value := draw()
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has(p.tablesFor(es)) {
+			taken++
+		}
+		in := randomBytes(r, es*prod(shape))
+		want, _, err := refPad(in, es, shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.runPlanAtLevels(t, r, levels, p, in, es, value, want, fmt.Sprintf("%v %v size %d", shape, spec, es))
+	}
+	if taken < cases/5 {
+		t.Fatalf("only %d of %d cases have a %s", taken, cases, table)
+	}
+	t.Logf("%d of %d cases have a %s", taken, cases, table)
+}
+
 // runPlan copies in to src and runs p from src into dst (regions of a,
 // element size es), a fault reported as what, and compares dst with want.
 func (a *guardArena) runPlan(t *testing.T, p *Plan, dst, src, in []byte, es int, value, want []byte, what string) {

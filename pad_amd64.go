@@ -254,6 +254,7 @@ var asmKernelSets = []asmKernels{
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
 		rowsWrap:    rowsWrapAVX512,
 		rowsShuffle: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
+		planeChunks: ifCPU(cpu.X86.HasAVX512VBMI, planeChunksAVX512),
 		// Without VBMI, the AVX2 shuffle kernel for rows of words.
 		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),
 		// The AVX2 ends kernel, for rows the wide kernels decline or do not

@@ -12476,6 +12476,268 @@ shuf_masked_1367:
 	VMOVDQU8.Z (CX), K1, Z8
 	JMP        shuf_loaded_1368
 
+// func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
+TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    planes+16(FP), DX
+	MOVQ    tab+40(FP), BX
+	MOVQ    chunks+48(FP), SI
+	MOVQ    last+56(FP), DI
+	MOVQ    inLen+64(FP), R8
+	TESTQ   DX, DX
+	JZ      chunks_ret_1369
+	LEAQ    lowmask64<>+0(SB), R9
+	MOVQ    $0x00000040, R10
+	CMPQ    R8, R10
+	CMOVQLT R8, R10
+	SUBQ    R10, R8
+	KMOVQ   (R9)(R10*8), K1
+	KMOVQ   (R9)(R8*8), K2
+	CMPQ    SI, $0x02
+	JE      chunks_2_1370
+	CMPQ    SI, $0x03
+	JE      chunks_3_1371
+	CMPQ    SI, $0x04
+	JE      chunks_4_1372
+	CMPQ    SI, $0x05
+	JE      chunks_5_1373
+	CMPQ    SI, $0x06
+	JE      chunks_6_1374
+	CMPQ    SI, $0x07
+	JE      chunks_7_1375
+	CMPQ    SI, $0x08
+	JE      chunks_8_1376
+	JMP     chunks_ret_1369
+
+chunks_2_1370:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+chunks_2_planes_1377:
+	VMOVDQU8.Z (CX), K1, Z2
+	VMOVDQU8.Z 64(CX), K2, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z3, Z2, Z4
+	VMOVDQU64  Z4, (AX)
+	VMOVDQA64  Z1, Z4
+	VPERMI2B   Z3, Z2, Z4
+	VMOVDQU64  Z4, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_2_planes_1377
+	VZEROUPPER
+	RET
+
+chunks_3_1371:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+
+chunks_3_planes_1378:
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	VMOVDQA64  Z0, Z5
+	VPERMI2B   Z4, Z3, Z5
+	VMOVDQU64  Z5, (AX)
+	VMOVDQA64  Z1, Z5
+	VPERMI2B   Z4, Z3, Z5
+	VMOVDQU64  Z5, 64(AX)
+	VMOVDQA64  Z2, Z5
+	VPERMI2B   Z4, Z3, Z5
+	VMOVDQU64  Z5, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_3_planes_1378
+	VZEROUPPER
+	RET
+
+chunks_4_1372:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+chunks_4_planes_1379:
+	VMOVDQU8.Z (CX), K1, Z4
+	VMOVDQU8.Z 64(CX), K2, Z5
+	VMOVDQA64  Z0, Z6
+	VPERMI2B   Z5, Z4, Z6
+	VMOVDQU64  Z6, (AX)
+	VMOVDQA64  Z1, Z6
+	VPERMI2B   Z5, Z4, Z6
+	VMOVDQU64  Z6, 64(AX)
+	VMOVDQA64  Z2, Z6
+	VPERMI2B   Z5, Z4, Z6
+	VMOVDQU64  Z6, 128(AX)
+	VMOVDQA64  Z3, Z6
+	VPERMI2B   Z5, Z4, Z6
+	VMOVDQU64  Z6, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_4_planes_1379
+	VZEROUPPER
+	RET
+
+chunks_5_1373:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 256(BX), Z4
+
+chunks_5_planes_1380:
+	VMOVDQU8.Z (CX), K1, Z5
+	VMOVDQU8.Z 64(CX), K2, Z6
+	VMOVDQA64  Z0, Z7
+	VPERMI2B   Z6, Z5, Z7
+	VMOVDQU64  Z7, (AX)
+	VMOVDQA64  Z1, Z7
+	VPERMI2B   Z6, Z5, Z7
+	VMOVDQU64  Z7, 64(AX)
+	VMOVDQA64  Z2, Z7
+	VPERMI2B   Z6, Z5, Z7
+	VMOVDQU64  Z7, 128(AX)
+	VMOVDQA64  Z3, Z7
+	VPERMI2B   Z6, Z5, Z7
+	VMOVDQU64  Z7, 192(AX)
+	VMOVDQA64  Z4, Z7
+	VPERMI2B   Z6, Z5, Z7
+	VMOVDQU64  Z7, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_5_planes_1380
+	VZEROUPPER
+	RET
+
+chunks_6_1374:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 256(BX), Z4
+	VMOVDQU64 320(BX), Z5
+
+chunks_6_planes_1381:
+	VMOVDQU8.Z (CX), K1, Z6
+	VMOVDQU8.Z 64(CX), K2, Z7
+	VMOVDQA64  Z0, Z8
+	VPERMI2B   Z7, Z6, Z8
+	VMOVDQU64  Z8, (AX)
+	VMOVDQA64  Z1, Z8
+	VPERMI2B   Z7, Z6, Z8
+	VMOVDQU64  Z8, 64(AX)
+	VMOVDQA64  Z2, Z8
+	VPERMI2B   Z7, Z6, Z8
+	VMOVDQU64  Z8, 128(AX)
+	VMOVDQA64  Z3, Z8
+	VPERMI2B   Z7, Z6, Z8
+	VMOVDQU64  Z8, 192(AX)
+	VMOVDQA64  Z4, Z8
+	VPERMI2B   Z7, Z6, Z8
+	VMOVDQU64  Z8, 256(AX)
+	VMOVDQA64  Z5, Z8
+	VPERMI2B   Z7, Z6, Z8
+	VMOVDQU64  Z8, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_6_planes_1381
+	VZEROUPPER
+	RET
+
+chunks_7_1375:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 256(BX), Z4
+	VMOVDQU64 320(BX), Z5
+	VMOVDQU64 384(BX), Z6
+
+chunks_7_planes_1382:
+	VMOVDQU8.Z (CX), K1, Z7
+	VMOVDQU8.Z 64(CX), K2, Z8
+	VMOVDQA64  Z0, Z9
+	VPERMI2B   Z8, Z7, Z9
+	VMOVDQU64  Z9, (AX)
+	VMOVDQA64  Z1, Z9
+	VPERMI2B   Z8, Z7, Z9
+	VMOVDQU64  Z9, 64(AX)
+	VMOVDQA64  Z2, Z9
+	VPERMI2B   Z8, Z7, Z9
+	VMOVDQU64  Z9, 128(AX)
+	VMOVDQA64  Z3, Z9
+	VPERMI2B   Z8, Z7, Z9
+	VMOVDQU64  Z9, 192(AX)
+	VMOVDQA64  Z4, Z9
+	VPERMI2B   Z8, Z7, Z9
+	VMOVDQU64  Z9, 256(AX)
+	VMOVDQA64  Z5, Z9
+	VPERMI2B   Z8, Z7, Z9
+	VMOVDQU64  Z9, 320(AX)
+	VMOVDQA64  Z6, Z9
+	VPERMI2B   Z8, Z7, Z9
+	VMOVDQU64  Z9, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_7_planes_1382
+	VZEROUPPER
+	RET
+
+chunks_8_1376:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 256(BX), Z4
+	VMOVDQU64 320(BX), Z5
+	VMOVDQU64 384(BX), Z6
+	VMOVDQU64 448(BX), Z7
+
+chunks_8_planes_1383:
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQU8.Z 64(CX), K2, Z9
+	VMOVDQA64  Z0, Z10
+	VPERMI2B   Z9, Z8, Z10
+	VMOVDQU64  Z10, (AX)
+	VMOVDQA64  Z1, Z10
+	VPERMI2B   Z9, Z8, Z10
+	VMOVDQU64  Z10, 64(AX)
+	VMOVDQA64  Z2, Z10
+	VPERMI2B   Z9, Z8, Z10
+	VMOVDQU64  Z10, 128(AX)
+	VMOVDQA64  Z3, Z10
+	VPERMI2B   Z9, Z8, Z10
+	VMOVDQU64  Z10, 192(AX)
+	VMOVDQA64  Z4, Z10
+	VPERMI2B   Z9, Z8, Z10
+	VMOVDQU64  Z10, 256(AX)
+	VMOVDQA64  Z5, Z10
+	VPERMI2B   Z9, Z8, Z10
+	VMOVDQU64  Z10, 320(AX)
+	VMOVDQA64  Z6, Z10
+	VPERMI2B   Z9, Z8, Z10
+	VMOVDQU64  Z10, 384(AX)
+	VMOVDQA64  Z7, Z10
+	VPERMI2B   Z9, Z8, Z10
+	VMOVDQU64  Z10, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_8_planes_1383
+	VZEROUPPER
+	RET
+
+chunks_ret_1369:
+	RET
+
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
@@ -12484,9 +12746,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1369
+	JZ              wide_ret_1384
 	TESTQ           BX, BX
-	JZ              wide_ret_1369
+	JZ              wide_ret_1384
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -12505,10 +12767,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1370
+	JB              wide_mshort_1385
 	XORQ            DX, DX
 
-wide_mshort_1370:
+wide_mshort_1385:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -12517,32 +12779,32 @@ wide_mshort_1370:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1371:
+wide_planes_1386:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1372:
+wide_rows_1387:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1373
+	JB   wide_short_1388
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1377
+	JAE  wide_long_1392
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1375:
+wide_mid_loop_1390:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1376
+	JAE       wide_mid_last_1391
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1375
+	JMP       wide_mid_loop_1390
 
-wide_mid_last_1376:
+wide_mid_last_1391:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1374
+	JMP       wide_mid_done_1389
 
-wide_long_1377:
+wide_long_1392:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -12561,9 +12823,9 @@ wide_long_1377:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1380
+	JAE          shift1_top_1395
 
-shift4_1378:
+shift4_1393:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -12578,30 +12840,30 @@ shift4_1378:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1378
+	JB        shift4_1393
 
-shift1_top_1380:
+shift1_top_1395:
 	LEAQ -64(R11), R11
 
-shift1_1379:
+shift1_1394:
 	CMPQ      R10, R11
-	JAE       shift_done_1381
+	JAE       shift_done_1396
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1379
+	JMP       shift1_1394
 
-shift_done_1381:
+shift_done_1396:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1374
+	JMP       wide_mid_done_1389
 
-wide_short_1373:
+wide_short_1388:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1374:
+wide_mid_done_1389:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -12617,16 +12879,16 @@ wide_mid_done_1374:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1372
+	JNZ       wide_rows_1387
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1371
+	JNZ       wide_planes_1386
 	VZEROUPPER
 
-wide_ret_1369:
+wide_ret_1384:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -12634,10 +12896,10 @@ wide_ret_1369:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1382
+	JZ              aligned_ret_1397
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1382
+	JZ              aligned_ret_1397
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -12684,9 +12946,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1383
+	JZ              aligned_fixed_1398
 
-aligned_planes_1384:
+aligned_planes_1399:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -12714,9 +12976,9 @@ aligned_planes_1384:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1386
+	JA           aligned_top_done_1401
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1385
+	JAE          aligned_top_1400
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -12736,15 +12998,15 @@ aligned_planes_1384:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1385:
+aligned_top_1400:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1386
+	JA        aligned_top_done_1401
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1385
+	JMP       aligned_top_1400
 
-aligned_top_done_1386:
+aligned_top_done_1401:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -12755,9 +13017,9 @@ aligned_top_done_1386:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1387:
+aligned_gap_1402:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1388
+	JAE          aligned_gap_done_1403
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -12786,15 +13048,15 @@ aligned_gap_1387:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1387
+	JMP          aligned_gap_1402
 
-aligned_gap_done_1388:
+aligned_gap_done_1403:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1390
-	JMP  aligned_body_1392
+	JE   aligned_general_1405
+	JMP  aligned_body_1407
 
-aligned_rows_1391:
+aligned_rows_1406:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -12823,7 +13085,7 @@ aligned_rows_1391:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1393
+	JE           aligned_one_gap_1408
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -12838,10 +13100,10 @@ aligned_rows_1391:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1393:
+aligned_one_gap_1408:
 	ADDQ $0x40, AX
 
-aligned_body_1392:
+aligned_body_1407:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -12851,7 +13113,7 @@ aligned_body_1392:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1395
+	JGT          aligned_copy_done_1410
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -12861,15 +13123,15 @@ aligned_body_1392:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1394:
+aligned_copy_1409:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1394
+	JLE       aligned_copy_1409
 
-aligned_copy_done_1395:
+aligned_copy_done_1410:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -12878,13 +13140,13 @@ aligned_copy_done_1395:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1391
-	JMP  aligned_last_1389
+	JNZ  aligned_rows_1406
+	JMP  aligned_last_1404
 
-aligned_general_1390:
-	JMP aligned_body_1397
+aligned_general_1405:
+	JMP aligned_body_1412
 
-aligned_rows_1396:
+aligned_rows_1411:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -12896,9 +13158,9 @@ aligned_rows_1396:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1398:
+aligned_gap_1413:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1399
+	JAE          aligned_gap_done_1414
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -12913,10 +13175,10 @@ aligned_gap_1398:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1398
+	JMP          aligned_gap_1413
 
-aligned_gap_done_1399:
-aligned_body_1397:
+aligned_gap_done_1414:
+aligned_body_1412:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -12926,7 +13188,7 @@ aligned_body_1397:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1401
+	JGT          aligned_copy_done_1416
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -12936,15 +13198,15 @@ aligned_body_1397:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1400:
+aligned_copy_1415:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1400
+	JLE       aligned_copy_1415
 
-aligned_copy_done_1401:
+aligned_copy_done_1416:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -12953,16 +13215,16 @@ aligned_copy_done_1401:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1396
+	JNZ  aligned_rows_1411
 
-aligned_last_1389:
+aligned_last_1404:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1402:
+aligned_gap_1417:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1403
+	JAE          aligned_gap_done_1418
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -12990,20 +13252,20 @@ aligned_gap_1402:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1402
+	JMP          aligned_gap_1417
 
-aligned_gap_done_1403:
-aligned_bottom_1404:
+aligned_gap_done_1418:
+aligned_bottom_1419:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1405
+	JA        aligned_bottom_done_1420
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1404
+	JMP       aligned_bottom_1419
 
-aligned_bottom_done_1405:
+aligned_bottom_done_1420:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1406
+	JAE      aligned_bottom_end_1421
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13022,18 +13284,18 @@ aligned_bottom_done_1405:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1406:
+aligned_bottom_end_1421:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1384
+	JNZ  aligned_planes_1399
 	VZEROUPPER
-	JMP  aligned_ret_1382
+	JMP  aligned_ret_1397
 
-aligned_fixed_1383:
-aligned_planes_1407:
+aligned_fixed_1398:
+aligned_planes_1422:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13059,9 +13321,9 @@ aligned_planes_1407:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1409
+	JA           aligned_top_done_1424
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1408
+	JAE          aligned_top_1423
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -13081,195 +13343,28 @@ aligned_planes_1407:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1408:
+aligned_top_1423:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1409
+	JA        aligned_top_done_1424
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1408
+	JMP       aligned_top_1423
 
-aligned_top_done_1409:
+aligned_top_done_1424:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1410:
-	CMPQ      AX, BX
-	JAE       aligned_gap_done_1411
-	MOVQ      CX, DI
-	SUBQ      AX, DI
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (SI)(DI*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	MOVQ      80(SP), DI
-	SUBQ      AX, DI
-	XORQ      R8, R8
-	CMPQ      DI, R8
-	CMOVQLT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KNOTQ     K1, K1
-	MOVQ      88(SP), DI
-	SUBQ      AX, DI
-	MOVQ      $0x00000040, R8
-	CMPQ      DI, R8
-	CMOVQGT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KANDQ     K2, K1, K1
-	VMOVDQU8  Z1, K1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1410
-
-aligned_gap_done_1411:
-	MOVQ rows+16(FP), SI
-	CMPQ 72(SP), $0x00
-	JE   aligned_general_1413
-	JMP  aligned_body_1415
-
-aligned_rows_1414:
-	MOVQ      48(SP), DI
-	MOVQ      56(SP), R8
-	MOVQ      CX, R9
-	SUBQ      64(SP), R9
-	ANDQ      $-64, R9
-	MOVQ      CX, AX
-	SUBQ      R9, AX
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(AX*8), K1
-	VMOVDQU8  (R9)(BX*1), K1, Z1
-	KMOVQ     (R8)(AX*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (R9)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (R9)
-	MOVQ      left+48(FP), AX
-	LEAQ      -1(CX)(AX*1), AX
-	ANDQ      $-64, AX
-	CMPQ      AX, R9
-	JE        aligned_one_gap_1416
-	MOVQ      CX, R9
-	SUBQ      AX, R9
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(R9*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R8)(R9*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
-
-aligned_one_gap_1416:
-	ADDQ $0x40, AX
-
-aligned_body_1415:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_1418
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_1417:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVDQA64 Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1417
-
-aligned_copy_done_1418:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1414
-	JMP  aligned_last_1412
-
-aligned_general_1413:
-	JMP aligned_body_1420
-
-aligned_rows_1419:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_1421:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_1422
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1421
-
-aligned_gap_done_1422:
-aligned_body_1420:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_1424
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_1423:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVDQA64 Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1423
-
-aligned_copy_done_1424:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1419
-
-aligned_last_1412:
-	MOVQ 24(SP), DX
-	MOVQ 48(SP), SI
-
 aligned_gap_1425:
-	CMPQ      AX, DX
+	CMPQ      AX, BX
 	JAE       aligned_gap_done_1426
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
 	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
@@ -13291,17 +13386,184 @@ aligned_gap_1425:
 	JMP       aligned_gap_1425
 
 aligned_gap_done_1426:
-aligned_bottom_1427:
+	MOVQ rows+16(FP), SI
+	CMPQ 72(SP), $0x00
+	JE   aligned_general_1428
+	JMP  aligned_body_1430
+
+aligned_rows_1429:
+	MOVQ      48(SP), DI
+	MOVQ      56(SP), R8
+	MOVQ      CX, R9
+	SUBQ      64(SP), R9
+	ANDQ      $-64, R9
+	MOVQ      CX, AX
+	SUBQ      R9, AX
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(AX*8), K1
+	VMOVDQU8  (R9)(BX*1), K1, Z1
+	KMOVQ     (R8)(AX*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (R9)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (R9)
+	MOVQ      left+48(FP), AX
+	LEAQ      -1(CX)(AX*1), AX
+	ANDQ      $-64, AX
+	CMPQ      AX, R9
+	JE        aligned_one_gap_1431
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+
+aligned_one_gap_1431:
+	ADDQ $0x40, AX
+
+aligned_body_1430:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1433
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_1432:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1432
+
+aligned_copy_done_1433:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1429
+	JMP  aligned_last_1427
+
+aligned_general_1428:
+	JMP aligned_body_1435
+
+aligned_rows_1434:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_1436:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_1437
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1436
+
+aligned_gap_done_1437:
+aligned_body_1435:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1439
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_1438:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1438
+
+aligned_copy_done_1439:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1434
+
+aligned_last_1427:
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), SI
+
+aligned_gap_1440:
+	CMPQ      AX, DX
+	JAE       aligned_gap_done_1441
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	MOVQ      80(SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1440
+
+aligned_gap_done_1441:
+aligned_bottom_1442:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1428
+	JA        aligned_bottom_done_1443
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1427
+	JMP       aligned_bottom_1442
 
-aligned_bottom_done_1428:
+aligned_bottom_done_1443:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1429
+	JAE      aligned_bottom_end_1444
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13320,16 +13582,16 @@ aligned_bottom_done_1428:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1429:
+aligned_bottom_end_1444:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1407
+	JNZ  aligned_planes_1422
 	VZEROUPPER
 
-aligned_ret_1382:
+aligned_ret_1397:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -13337,10 +13599,10 @@ aligned_ret_1382:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1430
+	JZ              aligned_ret_1445
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1430
+	JZ              aligned_ret_1445
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -13387,9 +13649,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1431
+	JZ              aligned_fixed_1446
 
-aligned_planes_1432:
+aligned_planes_1447:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13417,9 +13679,9 @@ aligned_planes_1432:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1434
+	JA           aligned_top_done_1449
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1433
+	JAE          aligned_top_1448
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -13439,15 +13701,15 @@ aligned_planes_1432:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1433:
+aligned_top_1448:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1434
+	JA       aligned_top_done_1449
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1433
+	JMP      aligned_top_1448
 
-aligned_top_done_1434:
+aligned_top_done_1449:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -13458,9 +13720,9 @@ aligned_top_done_1434:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1435:
+aligned_gap_1450:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1436
+	JAE          aligned_gap_done_1451
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -13489,15 +13751,15 @@ aligned_gap_1435:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1435
+	JMP          aligned_gap_1450
 
-aligned_gap_done_1436:
+aligned_gap_done_1451:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1438
-	JMP  aligned_body_1440
+	JE   aligned_general_1453
+	JMP  aligned_body_1455
 
-aligned_rows_1439:
+aligned_rows_1454:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -13526,7 +13788,7 @@ aligned_rows_1439:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1441
+	JE           aligned_one_gap_1456
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -13541,10 +13803,10 @@ aligned_rows_1439:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1441:
+aligned_one_gap_1456:
 	ADDQ $0x40, AX
 
-aligned_body_1440:
+aligned_body_1455:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13554,7 +13816,7 @@ aligned_body_1440:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1443
+	JGT          aligned_copy_done_1458
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13564,15 +13826,15 @@ aligned_body_1440:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1442:
+aligned_copy_1457:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1442
+	JLE       aligned_copy_1457
 
-aligned_copy_done_1443:
+aligned_copy_done_1458:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13581,13 +13843,13 @@ aligned_copy_done_1443:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1439
-	JMP  aligned_last_1437
+	JNZ  aligned_rows_1454
+	JMP  aligned_last_1452
 
-aligned_general_1438:
-	JMP aligned_body_1445
+aligned_general_1453:
+	JMP aligned_body_1460
 
-aligned_rows_1444:
+aligned_rows_1459:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -13599,9 +13861,9 @@ aligned_rows_1444:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1446:
+aligned_gap_1461:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1447
+	JAE          aligned_gap_done_1462
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -13616,10 +13878,10 @@ aligned_gap_1446:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1446
+	JMP          aligned_gap_1461
 
-aligned_gap_done_1447:
-aligned_body_1445:
+aligned_gap_done_1462:
+aligned_body_1460:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13629,7 +13891,7 @@ aligned_body_1445:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1449
+	JGT          aligned_copy_done_1464
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13639,15 +13901,15 @@ aligned_body_1445:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1448:
+aligned_copy_1463:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1448
+	JLE       aligned_copy_1463
 
-aligned_copy_done_1449:
+aligned_copy_done_1464:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13656,16 +13918,16 @@ aligned_copy_done_1449:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1444
+	JNZ  aligned_rows_1459
 
-aligned_last_1437:
+aligned_last_1452:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1450:
+aligned_gap_1465:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1451
+	JAE          aligned_gap_done_1466
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -13693,20 +13955,20 @@ aligned_gap_1450:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1450
+	JMP          aligned_gap_1465
 
-aligned_gap_done_1451:
-aligned_bottom_1452:
+aligned_gap_done_1466:
+aligned_bottom_1467:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1453
+	JA       aligned_bottom_done_1468
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1452
+	JMP      aligned_bottom_1467
 
-aligned_bottom_done_1453:
+aligned_bottom_done_1468:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1454
+	JAE      aligned_bottom_end_1469
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13725,18 +13987,18 @@ aligned_bottom_done_1453:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1454:
+aligned_bottom_end_1469:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1432
+	JNZ  aligned_planes_1447
 	VZEROUPPER
-	JMP  aligned_ret_1430
+	JMP  aligned_ret_1445
 
-aligned_fixed_1431:
-aligned_planes_1455:
+aligned_fixed_1446:
+aligned_planes_1470:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13762,9 +14024,9 @@ aligned_planes_1455:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1457
+	JA           aligned_top_done_1472
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1456
+	JAE          aligned_top_1471
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -13784,195 +14046,28 @@ aligned_planes_1455:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1456:
+aligned_top_1471:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1457
+	JA       aligned_top_done_1472
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1456
+	JMP      aligned_top_1471
 
-aligned_top_done_1457:
+aligned_top_done_1472:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1458:
-	CMPQ      AX, BX
-	JAE       aligned_gap_done_1459
-	MOVQ      CX, DI
-	SUBQ      AX, DI
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (SI)(DI*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	MOVQ      80(SP), DI
-	SUBQ      AX, DI
-	XORQ      R8, R8
-	CMPQ      DI, R8
-	CMOVQLT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KNOTQ     K1, K1
-	MOVQ      88(SP), DI
-	SUBQ      AX, DI
-	MOVQ      $0x00000040, R8
-	CMPQ      DI, R8
-	CMOVQGT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KANDQ     K2, K1, K1
-	VMOVDQU8  Z1, K1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1458
-
-aligned_gap_done_1459:
-	MOVQ rows+16(FP), SI
-	CMPQ 72(SP), $0x00
-	JE   aligned_general_1461
-	JMP  aligned_body_1463
-
-aligned_rows_1462:
-	MOVQ      48(SP), DI
-	MOVQ      56(SP), R8
-	MOVQ      CX, R9
-	SUBQ      64(SP), R9
-	ANDQ      $-64, R9
-	MOVQ      CX, AX
-	SUBQ      R9, AX
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(AX*8), K1
-	VMOVDQU8  (R9)(BX*1), K1, Z1
-	KMOVQ     (R8)(AX*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (R9)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (R9)
-	MOVQ      left+48(FP), AX
-	LEAQ      -1(CX)(AX*1), AX
-	ANDQ      $-64, AX
-	CMPQ      AX, R9
-	JE        aligned_one_gap_1464
-	MOVQ      CX, R9
-	SUBQ      AX, R9
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(R9*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R8)(R9*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
-
-aligned_one_gap_1464:
-	ADDQ $0x40, AX
-
-aligned_body_1463:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_1466
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_1465:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVNTDQ  Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1465
-
-aligned_copy_done_1466:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1462
-	JMP  aligned_last_1460
-
-aligned_general_1461:
-	JMP aligned_body_1468
-
-aligned_rows_1467:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_1469:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_1470
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1469
-
-aligned_gap_done_1470:
-aligned_body_1468:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_1472
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_1471:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVNTDQ  Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1471
-
-aligned_copy_done_1472:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1467
-
-aligned_last_1460:
-	MOVQ 24(SP), DX
-	MOVQ 48(SP), SI
-
 aligned_gap_1473:
-	CMPQ      AX, DX
+	CMPQ      AX, BX
 	JAE       aligned_gap_done_1474
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
 	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
@@ -13994,17 +14089,184 @@ aligned_gap_1473:
 	JMP       aligned_gap_1473
 
 aligned_gap_done_1474:
-aligned_bottom_1475:
+	MOVQ rows+16(FP), SI
+	CMPQ 72(SP), $0x00
+	JE   aligned_general_1476
+	JMP  aligned_body_1478
+
+aligned_rows_1477:
+	MOVQ      48(SP), DI
+	MOVQ      56(SP), R8
+	MOVQ      CX, R9
+	SUBQ      64(SP), R9
+	ANDQ      $-64, R9
+	MOVQ      CX, AX
+	SUBQ      R9, AX
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(AX*8), K1
+	VMOVDQU8  (R9)(BX*1), K1, Z1
+	KMOVQ     (R8)(AX*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (R9)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (R9)
+	MOVQ      left+48(FP), AX
+	LEAQ      -1(CX)(AX*1), AX
+	ANDQ      $-64, AX
+	CMPQ      AX, R9
+	JE        aligned_one_gap_1479
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+
+aligned_one_gap_1479:
+	ADDQ $0x40, AX
+
+aligned_body_1478:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1481
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_1480:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1480
+
+aligned_copy_done_1481:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1477
+	JMP  aligned_last_1475
+
+aligned_general_1476:
+	JMP aligned_body_1483
+
+aligned_rows_1482:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_1484:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_1485
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1484
+
+aligned_gap_done_1485:
+aligned_body_1483:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1487
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_1486:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1486
+
+aligned_copy_done_1487:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1482
+
+aligned_last_1475:
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), SI
+
+aligned_gap_1488:
+	CMPQ      AX, DX
+	JAE       aligned_gap_done_1489
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	MOVQ      80(SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1488
+
+aligned_gap_done_1489:
+aligned_bottom_1490:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1476
+	JA       aligned_bottom_done_1491
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1475
+	JMP      aligned_bottom_1490
 
-aligned_bottom_done_1476:
+aligned_bottom_done_1491:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1477
+	JAE      aligned_bottom_end_1492
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14023,16 +14285,16 @@ aligned_bottom_done_1476:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1477:
+aligned_bottom_end_1492:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1455
+	JNZ  aligned_planes_1470
 	VZEROUPPER
 
-aligned_ret_1430:
+aligned_ret_1445:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -14058,12 +14320,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1478
+	JNE       lines_more_1493
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1479
+	JMP       lines_ret_1494
 
-lines_more_1478:
+lines_more_1493:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -14071,26 +14333,26 @@ lines_more_1478:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1481
+	JB       lines_single_1496
 
-lines_pairs_1480:
+lines_pairs_1495:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1483
+	JZ        lines_noadv_1498
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1483:
+lines_noadv_1498:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1484
+	JZ        lines_noadv_1499
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1484:
+lines_noadv_1499:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -14102,37 +14364,37 @@ lines_noadv_1484:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1480
+	JAE       lines_pairs_1495
 
-lines_single_1481:
+lines_single_1496:
 	CMPQ      BX, $0x01
-	JE        lines_last_1482
+	JE        lines_last_1497
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1485
+	JZ        lines_noadv_1500
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1485:
+lines_noadv_1500:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1482:
+lines_last_1497:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1486
+	JZ        lines_noadv_1501
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1486:
+lines_noadv_1501:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1479:
+lines_ret_1494:
 	VZEROUPPER
 	RET
 
@@ -14149,9 +14411,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1488
+	JB              expand_singles_1503
 
-expand_turns_1487:
+expand_turns_1502:
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -14216,11 +14478,11 @@ expand_turns_1487:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1487
+	JAE       expand_turns_1502
 
-expand_singles_1488:
+expand_singles_1503:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1489
+	JB        expand_tail_1504
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -14235,11 +14497,11 @@ expand_singles_1488:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1488
+	JMP       expand_singles_1503
 
-expand_tail_1489:
+expand_tail_1504:
 	TESTQ     DX, DX
-	JZ        expand_ret_1490
+	JZ        expand_ret_1505
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -14252,7 +14514,7 @@ expand_tail_1489:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1490:
+expand_ret_1505:
 	VZEROUPPER
 	RET
 
@@ -14268,9 +14530,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1492
+	JB              expandd_singles_1507
 
-expandd_turns_1491:
+expandd_turns_1506:
 	MOVQ      (BX), R8
 	KMOVW     R8, K1
 	MOVQ      R8, R9
@@ -14347,11 +14609,11 @@ expandd_turns_1491:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1491
+	JAE       expandd_turns_1506
 
-expandd_singles_1492:
+expandd_singles_1507:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1493
+	JB        expandd_tail_1508
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -14366,11 +14628,11 @@ expandd_singles_1492:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1492
+	JMP       expandd_singles_1507
 
-expandd_tail_1493:
+expandd_tail_1508:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1494
+	JZ        expandd_ret_1509
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -14384,7 +14646,7 @@ expandd_tail_1493:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1494:
+expandd_ret_1509:
 	VZEROUPPER
 	RET
 
@@ -14403,20 +14665,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1496
+	JB      expandw_single_1511
 
-expandw_pairs_1495:
+expandw_pairs_1510:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1499
+	JNE     expandw_general_1514
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1500
+	JMP     expandw_next_1515
 
-expandw_general_1499:
+expandw_general_1514:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -14444,18 +14706,18 @@ expandw_general_1499:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1500:
+expandw_next_1515:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1495
+	JAE     expandw_pairs_1510
 
-expandw_single_1496:
+expandw_single_1511:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1497
+	JB         expandw_tail_1512
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -14473,9 +14735,9 @@ expandw_single_1496:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1497:
+expandw_tail_1512:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1498
+	JZ         expandw_ret_1513
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -14494,7 +14756,7 @@ expandw_tail_1497:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1498:
+expandw_ret_1513:
 	VZEROUPPER
 	RET
 
@@ -14510,25 +14772,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1501
+	JNE     shufw_general_1516
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1502
+	JE      shufw_blend_1517
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1503
+	JNE     shufw_list_1518
 
-shuf_planes_1505:
+shuf_planes_1520:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1506
+	JZ    shuf_done_1521
 	MOVQ  CX, R11
 
-shuf_rows_1507:
+shuf_rows_1522:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -14538,17 +14800,17 @@ shuf_rows_1507:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1507
+	JNZ     shuf_rows_1522
 
-shuf_done_1506:
+shuf_done_1521:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1505
+	JNZ  shuf_planes_1520
 	VZEROUPPER
 	RET
 
-shufw_list_1503:
+shufw_list_1518:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -14557,12 +14819,12 @@ shufw_list_1503:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1508
+	JZ      shuf_no_run_1523
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1508:
+shuf_no_run_1523:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -14572,52 +14834,52 @@ shuf_no_run_1508:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1504
+	JA    shufw_list_loads_1519
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1509:
+shuf_offs_1524:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1510
+	JAE     shuf_offs_done_1525
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1509
+	JMP     shuf_offs_1524
 
-shuf_offs_done_1510:
+shuf_offs_done_1525:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1504
+	JA   shufw_list_loads_1519
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1511:
+shuf_offs_1526:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1512
+	JAE     shuf_offs_done_1527
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1511
+	JMP     shuf_offs_1526
 
-shuf_offs_done_1512:
+shuf_offs_done_1527:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1513:
+shuf_planes_1528:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1514
+	JZ      shuf_done_1529
 
-shuf_rows_1515:
+shuf_rows_1530:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -14629,16 +14891,16 @@ shuf_rows_1515:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1515
+	JNZ     shuf_rows_1530
 
-shuf_done_1514:
+shuf_done_1529:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1516
+	JZ    shuf_done_1531
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1517:
+shuf_rows_1532:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -14648,15 +14910,15 @@ shuf_rows_1517:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1517
+	JNZ     shuf_rows_1532
 
-shuf_done_1516:
+shuf_done_1531:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1518
+	JZ      shuf_done_1533
 
-shuf_rows_1519:
+shuf_rows_1534:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -14668,25 +14930,25 @@ shuf_rows_1519:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1519
+	JNZ     shuf_rows_1534
 
-shuf_done_1518:
+shuf_done_1533:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1513
+	JNZ  shuf_planes_1528
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1504:
-shuf_planes_1520:
+shufw_list_loads_1519:
+shuf_planes_1535:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1521
+	JZ    shuf_done_1536
 
-shuf_rows_1522:
+shuf_rows_1537:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -14699,16 +14961,16 @@ shuf_rows_1522:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1522
+	JNZ     shuf_rows_1537
 
-shuf_done_1521:
+shuf_done_1536:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1523
+	JZ    shuf_done_1538
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1524:
+shuf_rows_1539:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -14718,15 +14980,15 @@ shuf_rows_1524:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1524
+	JNZ     shuf_rows_1539
 
-shuf_done_1523:
+shuf_done_1538:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1525
+	JZ    shuf_done_1540
 
-shuf_rows_1526:
+shuf_rows_1541:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -14739,28 +15001,28 @@ shuf_rows_1526:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1526
+	JNZ     shuf_rows_1541
 
-shuf_done_1525:
+shuf_done_1540:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1520
+	JNZ  shuf_planes_1535
 	VZEROUPPER
 	RET
 
-shufw_blend_1502:
+shufw_blend_1517:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1527
+	JNE  shufw_list_1542
 
-shuf_planes_1529:
+shuf_planes_1544:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1530
+	JZ    shuf_done_1545
 	MOVQ  CX, R11
 
-shuf_rows_1531:
+shuf_rows_1546:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -14772,17 +15034,17 @@ shuf_rows_1531:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1531
+	JNZ       shuf_rows_1546
 
-shuf_done_1530:
+shuf_done_1545:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1529
+	JNZ  shuf_planes_1544
 	VZEROUPPER
 	RET
 
-shufw_list_1527:
+shufw_list_1542:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -14791,12 +15053,12 @@ shufw_list_1527:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1532
+	JZ      shuf_no_run_1547
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1532:
+shuf_no_run_1547:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -14806,52 +15068,52 @@ shuf_no_run_1532:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1528
+	JA    shufw_list_loads_1543
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1533:
+shuf_offs_1548:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1534
+	JAE     shuf_offs_done_1549
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1533
+	JMP     shuf_offs_1548
 
-shuf_offs_done_1534:
+shuf_offs_done_1549:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1528
+	JA   shufw_list_loads_1543
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1535:
+shuf_offs_1550:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1536
+	JAE     shuf_offs_done_1551
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1535
+	JMP     shuf_offs_1550
 
-shuf_offs_done_1536:
+shuf_offs_done_1551:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1537:
+shuf_planes_1552:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1538
+	JZ      shuf_done_1553
 
-shuf_rows_1539:
+shuf_rows_1554:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -14865,16 +15127,16 @@ shuf_rows_1539:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1539
+	JNZ       shuf_rows_1554
 
-shuf_done_1538:
+shuf_done_1553:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1540
+	JZ    shuf_done_1555
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1541:
+shuf_rows_1556:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -14886,15 +15148,15 @@ shuf_rows_1541:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1541
+	JNZ       shuf_rows_1556
 
-shuf_done_1540:
+shuf_done_1555:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1542
+	JZ      shuf_done_1557
 
-shuf_rows_1543:
+shuf_rows_1558:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -14908,25 +15170,25 @@ shuf_rows_1543:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1543
+	JNZ       shuf_rows_1558
 
-shuf_done_1542:
+shuf_done_1557:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1537
+	JNZ  shuf_planes_1552
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1528:
-shuf_planes_1544:
+shufw_list_loads_1543:
+shuf_planes_1559:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1545
+	JZ    shuf_done_1560
 
-shuf_rows_1546:
+shuf_rows_1561:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -14941,16 +15203,16 @@ shuf_rows_1546:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1546
+	JNZ       shuf_rows_1561
 
-shuf_done_1545:
+shuf_done_1560:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1547
+	JZ    shuf_done_1562
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1548:
+shuf_rows_1563:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -14962,15 +15224,15 @@ shuf_rows_1548:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_1548
+	JNZ       shuf_rows_1563
 
-shuf_done_1547:
+shuf_done_1562:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1549
+	JZ    shuf_done_1564
 
-shuf_rows_1550:
+shuf_rows_1565:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -14985,35 +15247,35 @@ shuf_rows_1550:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1550
+	JNZ       shuf_rows_1565
 
-shuf_done_1549:
+shuf_done_1564:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1544
+	JNZ  shuf_planes_1559
 	VZEROUPPER
 	RET
 
-shufw_general_1501:
+shufw_general_1516:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1551
+	JNE     shufw_list_1566
 
-shuf_planes_1553:
+shuf_planes_1568:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1554
+	JZ    shuf_done_1569
 	MOVQ  CX, R10
 
-shuf_rows_1555:
+shuf_rows_1570:
 	MOVQ R8, R12
 
-shufw_blocks_1556:
+shufw_blocks_1571:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -15023,21 +15285,21 @@ shufw_blocks_1556:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1556
+	JB        shufw_blocks_1571
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1555
+	JNZ       shuf_rows_1570
 
-shuf_done_1554:
+shuf_done_1569:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1553
+	JNZ  shuf_planes_1568
 	VZEROUPPER
 	RET
 
-shufw_list_1551:
+shufw_list_1566:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -15046,12 +15308,12 @@ shufw_list_1551:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1557
+	JZ      shuf_no_run_1572
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1557:
+shuf_no_run_1572:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -15061,57 +15323,57 @@ shuf_no_run_1557:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1552
+	JA    shufw_list_loads_1567
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1558:
+shuf_offs_1573:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1559
+	JAE     shuf_offs_done_1574
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1558
+	JMP     shuf_offs_1573
 
-shuf_offs_done_1559:
+shuf_offs_done_1574:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1552
+	JA   shufw_list_loads_1567
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1560:
+shuf_offs_1575:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1561
+	JAE     shuf_offs_done_1576
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1560
+	JMP     shuf_offs_1575
 
-shuf_offs_done_1561:
+shuf_offs_done_1576:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1562:
+shuf_planes_1577:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1563
+	JZ      shuf_done_1578
 
-shuf_rows_1564:
+shuf_rows_1579:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1565:
+shufw_blocks_1580:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15121,23 +15383,23 @@ shufw_blocks_1565:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1565
+	JB        shufw_blocks_1580
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1564
+	JNZ       shuf_rows_1579
 
-shuf_done_1563:
+shuf_done_1578:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1566
+	JZ    shuf_done_1581
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1567:
+shuf_rows_1582:
 	MOVQ R8, R12
 
-shufw_blocks_1568:
+shufw_blocks_1583:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -15147,24 +15409,24 @@ shufw_blocks_1568:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1568
+	JB        shufw_blocks_1583
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1567
+	JNZ       shuf_rows_1582
 
-shuf_done_1566:
+shuf_done_1581:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1569
+	JZ      shuf_done_1584
 
-shuf_rows_1570:
+shuf_rows_1585:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1571:
+shufw_blocks_1586:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15174,35 +15436,35 @@ shufw_blocks_1571:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1571
+	JB        shufw_blocks_1586
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1570
+	JNZ       shuf_rows_1585
 
-shuf_done_1569:
+shuf_done_1584:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1562
+	JNZ  shuf_planes_1577
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1552:
-shuf_planes_1572:
+shufw_list_loads_1567:
+shuf_planes_1587:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1573
+	JZ    shuf_done_1588
 
-shuf_rows_1574:
+shuf_rows_1589:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1575:
+shufw_blocks_1590:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -15212,23 +15474,23 @@ shufw_blocks_1575:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1575
+	JB        shufw_blocks_1590
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1574
+	JNZ       shuf_rows_1589
 
-shuf_done_1573:
+shuf_done_1588:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1576
+	JZ    shuf_done_1591
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1577:
+shuf_rows_1592:
 	MOVQ R8, R11
 
-shufw_blocks_1578:
+shufw_blocks_1593:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -15238,25 +15500,25 @@ shufw_blocks_1578:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_1578
+	JB        shufw_blocks_1593
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1577
+	JNZ       shuf_rows_1592
 
-shuf_done_1576:
+shuf_done_1591:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1579
+	JZ    shuf_done_1594
 
-shuf_rows_1580:
+shuf_rows_1595:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1581:
+shufw_blocks_1596:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -15266,17 +15528,17 @@ shufw_blocks_1581:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1581
+	JB        shufw_blocks_1596
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1580
+	JNZ       shuf_rows_1595
 
-shuf_done_1579:
+shuf_done_1594:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1572
+	JNZ  shuf_planes_1587
 	VZEROUPPER
 	RET
 
@@ -15284,9 +15546,9 @@ shuf_done_1579:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_1582
+	JE      ends_ret_1597
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_1582
+	JE      ends_ret_1597
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -15307,25 +15569,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_1583
+	JL      ends_short_1598
 
-ends_planes_1585:
+ends_planes_1600:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1586:
+ends_rows_1601:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_1587:
+ends_mid_1602:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_1587
+	JB        ends_mid_1602
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -15341,25 +15603,25 @@ ends_mid_1587:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1586
+	JNZ       ends_rows_1601
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1585
+	JNZ       ends_planes_1600
 	VZEROUPPER
 	RET
 
-ends_short_1583:
+ends_short_1598:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_1584
+	JLE  ends_tiny_1599
 
-ends_planes_1588:
+ends_planes_1603:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1589:
+ends_rows_1604:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -15380,21 +15642,21 @@ ends_rows_1589:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1589
+	JNZ       ends_rows_1604
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1588
+	JNZ       ends_planes_1603
 	VZEROUPPER
 	RET
 
-ends_tiny_1584:
-ends_planes_1590:
+ends_tiny_1599:
+ends_planes_1605:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_1591:
+ends_rows_1606:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -15413,15 +15675,15 @@ ends_rows_1591:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_1591
+	JNZ       ends_rows_1606
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1590
+	JNZ       ends_planes_1605
 	VZEROUPPER
 	RET
 
-ends_ret_1582:
+ends_ret_1597:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -15429,7 +15691,7 @@ ends_ret_1582:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1592
+	JZ    wrap_ret_1607
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -15438,18 +15700,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1593:
+wrap_rows_1608:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1594
+	JB   cx_short_1609
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1596
+	JBE  copy_le2_1611
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1597
+	JBE  copy_le4_1612
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1598:
+copy_loop_1613:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -15461,7 +15723,7 @@ copy_loop_1598:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1598
+	JB      copy_loop_1613
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -15471,9 +15733,9 @@ copy_loop_1598:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1599
+	JMP     copy_done_1614
 
-copy_le4_1597:
+copy_le4_1612:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -15482,76 +15744,76 @@ copy_le4_1597:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1599
+	JMP     copy_done_1614
 
-copy_le2_1596:
+copy_le2_1611:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1599:
-	JMP cx_done_1595
+copy_done_1614:
+	JMP cx_done_1610
 
-cx_short_1594:
+cx_short_1609:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1601
+	JAE  ladder_1616
 	CMPQ BX, $0x00000008
-	JAE  ladder_1602
+	JAE  ladder_1617
 	CMPQ BX, $0x00000004
-	JAE  ladder_1603
+	JAE  ladder_1618
 	CMPQ BX, $0x00000002
-	JAE  ladder_1604
+	JAE  ladder_1619
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1600
-	JMP  ladder_1605
+	JB   ladder_done_1615
+	JMP  ladder_1620
 
-ladder_1601:
+ladder_1616:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1600
+	JMP     ladder_done_1615
 
-ladder_1602:
+ladder_1617:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1600
+	JMP  ladder_done_1615
 
-ladder_1603:
+ladder_1618:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1600
+	JMP  ladder_done_1615
 
-ladder_1604:
+ladder_1619:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1600
+	JMP  ladder_done_1615
 
-ladder_1605:
+ladder_1620:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1600:
-cx_done_1595:
+ladder_done_1615:
+cx_done_1610:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_1606
+	JB   cx_short_1621
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1608
+	JBE  copy_le2_1623
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1609
+	JBE  copy_le4_1624
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1610:
+copy_loop_1625:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -15563,7 +15825,7 @@ copy_loop_1610:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1610
+	JB      copy_loop_1625
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -15573,9 +15835,9 @@ copy_loop_1610:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1611
+	JMP     copy_done_1626
 
-copy_le4_1609:
+copy_le4_1624:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -15584,77 +15846,77 @@ copy_le4_1609:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1611
+	JMP     copy_done_1626
 
-copy_le2_1608:
+copy_le2_1623:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1611:
-	JMP cx_done_1607
+copy_done_1626:
+	JMP cx_done_1622
 
-cx_short_1606:
+cx_short_1621:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1613
+	JAE  ladder_1628
 	CMPQ DX, $0x00000008
-	JAE  ladder_1614
+	JAE  ladder_1629
 	CMPQ DX, $0x00000004
-	JAE  ladder_1615
+	JAE  ladder_1630
 	CMPQ DX, $0x00000002
-	JAE  ladder_1616
+	JAE  ladder_1631
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1612
-	JMP  ladder_1617
+	JB   ladder_done_1627
+	JMP  ladder_1632
 
-ladder_1613:
+ladder_1628:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1612
+	JMP     ladder_done_1627
 
-ladder_1614:
+ladder_1629:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1612
+	JMP  ladder_done_1627
 
-ladder_1615:
+ladder_1630:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1612
+	JMP  ladder_done_1627
 
-ladder_1616:
+ladder_1631:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1612
+	JMP  ladder_done_1627
 
-ladder_1617:
+ladder_1632:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1612:
-cx_done_1607:
+ladder_done_1627:
+cx_done_1622:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_1618
+	JB   cx_short_1633
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1620
+	JBE  copy_le2_1635
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1621
+	JBE  copy_le4_1636
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1622:
+copy_loop_1637:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -15666,7 +15928,7 @@ copy_loop_1622:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1622
+	JB      copy_loop_1637
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -15676,9 +15938,9 @@ copy_loop_1622:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1623
+	JMP     copy_done_1638
 
-copy_le4_1621:
+copy_le4_1636:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -15687,71 +15949,71 @@ copy_le4_1621:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1623
+	JMP     copy_done_1638
 
-copy_le2_1620:
+copy_le2_1635:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1623:
-	JMP cx_done_1619
+copy_done_1638:
+	JMP cx_done_1634
 
-cx_short_1618:
+cx_short_1633:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1625
+	JAE  ladder_1640
 	CMPQ SI, $0x00000008
-	JAE  ladder_1626
+	JAE  ladder_1641
 	CMPQ SI, $0x00000004
-	JAE  ladder_1627
+	JAE  ladder_1642
 	CMPQ SI, $0x00000002
-	JAE  ladder_1628
+	JAE  ladder_1643
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1624
-	JMP  ladder_1629
+	JB   ladder_done_1639
+	JMP  ladder_1644
 
-ladder_1625:
+ladder_1640:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1624
+	JMP     ladder_done_1639
 
-ladder_1626:
+ladder_1641:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1624
+	JMP  ladder_done_1639
 
-ladder_1627:
+ladder_1642:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1624
+	JMP  ladder_done_1639
 
-ladder_1628:
+ladder_1643:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1624
+	JMP  ladder_done_1639
 
-ladder_1629:
+ladder_1644:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1624:
-cx_done_1619:
+ladder_done_1639:
+cx_done_1634:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1593
+	JNZ  wrap_rows_1608
 	VZEROUPPER
 
-wrap_ret_1592:
+wrap_ret_1607:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -15759,7 +16021,7 @@ wrap_ret_1592:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1630
+	JZ    wrap_ret_1645
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -15768,18 +16030,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1631:
+wrap_rows_1646:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1632
+	JB   mid_small_1647
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1634
+	JBE  copy_le2_1649
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1635
+	JBE  copy_le4_1650
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1636:
+copy_loop_1651:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -15791,7 +16053,7 @@ copy_loop_1636:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1636
+	JB        copy_loop_1651
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -15801,9 +16063,9 @@ copy_loop_1636:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1637
+	JMP       copy_done_1652
 
-copy_le4_1635:
+copy_le4_1650:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -15812,28 +16074,28 @@ copy_le4_1635:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1637
+	JMP       copy_done_1652
 
-copy_le2_1634:
+copy_le2_1649:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1637:
-	JMP mid_done_1633
+copy_done_1652:
+	JMP mid_done_1648
 
-mid_small_1632:
+mid_small_1647:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1638
+	JB   cx_short_1653
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1640
+	JBE  copy_le2_1655
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1641
+	JBE  copy_le4_1656
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1642:
+copy_loop_1657:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -15845,7 +16107,7 @@ copy_loop_1642:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1642
+	JB      copy_loop_1657
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -15855,9 +16117,9 @@ copy_loop_1642:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1643
+	JMP     copy_done_1658
 
-copy_le4_1641:
+copy_le4_1656:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -15866,77 +16128,77 @@ copy_le4_1641:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1643
+	JMP     copy_done_1658
 
-copy_le2_1640:
+copy_le2_1655:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1643:
-	JMP cx_done_1639
+copy_done_1658:
+	JMP cx_done_1654
 
-cx_short_1638:
+cx_short_1653:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1645
+	JAE  ladder_1660
 	CMPQ BX, $0x00000008
-	JAE  ladder_1646
+	JAE  ladder_1661
 	CMPQ BX, $0x00000004
-	JAE  ladder_1647
+	JAE  ladder_1662
 	CMPQ BX, $0x00000002
-	JAE  ladder_1648
+	JAE  ladder_1663
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1644
-	JMP  ladder_1649
+	JB   ladder_done_1659
+	JMP  ladder_1664
 
-ladder_1645:
+ladder_1660:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1644
+	JMP     ladder_done_1659
 
-ladder_1646:
+ladder_1661:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1644
+	JMP  ladder_done_1659
 
-ladder_1647:
+ladder_1662:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1644
+	JMP  ladder_done_1659
 
-ladder_1648:
+ladder_1663:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1644
+	JMP  ladder_done_1659
 
-ladder_1649:
+ladder_1664:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1644:
-cx_done_1639:
-mid_done_1633:
+ladder_done_1659:
+cx_done_1654:
+mid_done_1648:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_1650
+	JB   mid_small_1665
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_1652
+	JBE  copy_le2_1667
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_1653
+	JBE  copy_le4_1668
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1654:
+copy_loop_1669:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -15948,7 +16210,7 @@ copy_loop_1654:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1654
+	JB        copy_loop_1669
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -15958,9 +16220,9 @@ copy_loop_1654:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1655
+	JMP       copy_done_1670
 
-copy_le4_1653:
+copy_le4_1668:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -15969,28 +16231,28 @@ copy_le4_1653:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_1655
+	JMP       copy_done_1670
 
-copy_le2_1652:
+copy_le2_1667:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_1655:
-	JMP mid_done_1651
+copy_done_1670:
+	JMP mid_done_1666
 
-mid_small_1650:
+mid_small_1665:
 	CMPQ DX, $0x00000020
-	JB   cx_short_1656
+	JB   cx_short_1671
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1658
+	JBE  copy_le2_1673
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1659
+	JBE  copy_le4_1674
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1660:
+copy_loop_1675:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -16002,7 +16264,7 @@ copy_loop_1660:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1660
+	JB      copy_loop_1675
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -16012,9 +16274,9 @@ copy_loop_1660:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1661
+	JMP     copy_done_1676
 
-copy_le4_1659:
+copy_le4_1674:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -16023,78 +16285,78 @@ copy_le4_1659:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1661
+	JMP     copy_done_1676
 
-copy_le2_1658:
+copy_le2_1673:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1661:
-	JMP cx_done_1657
+copy_done_1676:
+	JMP cx_done_1672
 
-cx_short_1656:
+cx_short_1671:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1663
+	JAE  ladder_1678
 	CMPQ DX, $0x00000008
-	JAE  ladder_1664
+	JAE  ladder_1679
 	CMPQ DX, $0x00000004
-	JAE  ladder_1665
+	JAE  ladder_1680
 	CMPQ DX, $0x00000002
-	JAE  ladder_1666
+	JAE  ladder_1681
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1662
-	JMP  ladder_1667
+	JB   ladder_done_1677
+	JMP  ladder_1682
 
-ladder_1663:
+ladder_1678:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1662
+	JMP     ladder_done_1677
 
-ladder_1664:
+ladder_1679:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1662
+	JMP  ladder_done_1677
 
-ladder_1665:
+ladder_1680:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1662
+	JMP  ladder_done_1677
 
-ladder_1666:
+ladder_1681:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1662
+	JMP  ladder_done_1677
 
-ladder_1667:
+ladder_1682:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1662:
-cx_done_1657:
-mid_done_1651:
+ladder_done_1677:
+cx_done_1672:
+mid_done_1666:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_1668
+	JB   mid_small_1683
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_1670
+	JBE  copy_le2_1685
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_1671
+	JBE  copy_le4_1686
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1672:
+copy_loop_1687:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -16106,7 +16368,7 @@ copy_loop_1672:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1672
+	JB        copy_loop_1687
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -16116,9 +16378,9 @@ copy_loop_1672:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1673
+	JMP       copy_done_1688
 
-copy_le4_1671:
+copy_le4_1686:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -16127,28 +16389,28 @@ copy_le4_1671:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_1673
+	JMP       copy_done_1688
 
-copy_le2_1670:
+copy_le2_1685:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_1673:
-	JMP mid_done_1669
+copy_done_1688:
+	JMP mid_done_1684
 
-mid_small_1668:
+mid_small_1683:
 	CMPQ SI, $0x00000020
-	JB   cx_short_1674
+	JB   cx_short_1689
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1676
+	JBE  copy_le2_1691
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1677
+	JBE  copy_le4_1692
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1678:
+copy_loop_1693:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -16160,7 +16422,7 @@ copy_loop_1678:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1678
+	JB      copy_loop_1693
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -16170,9 +16432,9 @@ copy_loop_1678:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1679
+	JMP     copy_done_1694
 
-copy_le4_1677:
+copy_le4_1692:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -16181,72 +16443,72 @@ copy_le4_1677:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1679
+	JMP     copy_done_1694
 
-copy_le2_1676:
+copy_le2_1691:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1679:
-	JMP cx_done_1675
+copy_done_1694:
+	JMP cx_done_1690
 
-cx_short_1674:
+cx_short_1689:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1681
+	JAE  ladder_1696
 	CMPQ SI, $0x00000008
-	JAE  ladder_1682
+	JAE  ladder_1697
 	CMPQ SI, $0x00000004
-	JAE  ladder_1683
+	JAE  ladder_1698
 	CMPQ SI, $0x00000002
-	JAE  ladder_1684
+	JAE  ladder_1699
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1680
-	JMP  ladder_1685
+	JB   ladder_done_1695
+	JMP  ladder_1700
 
-ladder_1681:
+ladder_1696:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1680
+	JMP     ladder_done_1695
 
-ladder_1682:
+ladder_1697:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1680
+	JMP  ladder_done_1695
 
-ladder_1683:
+ladder_1698:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1680
+	JMP  ladder_done_1695
 
-ladder_1684:
+ladder_1699:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1680
+	JMP  ladder_done_1695
 
-ladder_1685:
+ladder_1700:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1680:
-cx_done_1675:
-mid_done_1669:
+ladder_done_1695:
+cx_done_1690:
+mid_done_1684:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1631
+	JNZ  wrap_rows_1646
 	VZEROUPPER
 
-wrap_ret_1630:
+wrap_ret_1645:
 	RET
 
 // func storeFence()

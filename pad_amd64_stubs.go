@@ -790,6 +790,32 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 //go:noescape
 func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
 
+// planeChunksAVX512 makes planes of chunks blocks of 64 bytes (2 <= chunks <= 8),
+// block c at byte 64*c of the output plane but the last at byte last
+// (64*(chunks-2) < last <= 64*(chunks-1): it may overlap the block before,
+// which must agree there), each byte i of block c taken from byte
+// tab[64*c+i] (below inLen) of the plane's input, which is read under
+// masks, src[p*srcPlane:][:inLen], 1 <= inLen <= 128:
+//
+//	for p := 0; p < planes; p++ {
+//		d := dst[p*dstPlane:]
+//		s := src[p*srcPlane:]
+//		for c := 0; c < chunks; c++ {
+//			o := 64 * c
+//			if c == chunks-1 {
+//				o = last
+//			}
+//			for i := 0; i < 64; i++ {
+//				d[o+i] = s[tab[64*c+i]]
+//			}
+//		}
+//	}
+//
+// It requires AVX-512 F, BW and VBMI.
+//
+//go:noescape
+func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
+
 // rowsWideAVX512 pads rows of width >= 128 bytes from src rows of mid >= 64 bytes,
 // left <= 64 and width-left-mid <= 64: for planes p and rows r, with
 // d = dst[p*dstPlane+r*dstStride:] and s = src[p*srcPlane+r*srcStride:],

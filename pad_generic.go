@@ -192,8 +192,10 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 
 // planes makes n planes of the level pl (rows of the innermost level lv),
 // plane p at dst offset off+p*dstPlane from the input plane at
-// srcOff+p*srcPlane, by the plane's row runs: one rows call per run for a
-// batch of planes. A batch holds about chunkBytes of output, so that the
+// srcOff+p*srcPlane: by the planes' table (planeTable, chunkTableOf) when
+// the plan has one, whatever the plane level's segments, else by the
+// plane's row runs, if it has them: one rows call per run for a batch of
+// planes. A batch holds about chunkBytes of output, so that the
 // runs that read a plane's edge rows again find them in cache; planes
 // from one input plane (srcPlane 0) are one batch, which the wrappers make
 // chunk by chunk of input (rowChunks).
@@ -204,6 +206,13 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	if t := k.tab.plane; t != nil && rowsShuffleBytes(k.dst[off*k.size:], k.src[srcOff*k.size:], onePlane, n,
 		dstPlane*k.size, srcPlane*k.size, t.width, t.mid, &t.tab, &k.pat) {
 		return true
+	}
+	if t := k.tab.chunks; t != nil && planeChunksBytes(k.dst[off*k.size:], k.src[srcOff*k.size:],
+		planes{n, dstPlane * k.size, srcPlane * k.size}, t) {
+		return true
+	}
+	if pl.runs == nil {
+		return false // rows made a plane at a time, by the level's segments
 	}
 	if k.planesByList(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) ||
 		k.planesPadded(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) {

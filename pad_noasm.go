@@ -58,6 +58,8 @@ func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleT
 	return false
 }
 
+func planeChunksBytes([]byte, []byte, planes, *chunkTable) bool { return false }
+
 func rowListShuffleBytes([]byte, []byte, planes, *rowList, int, int, int, int, *shuffleTable, *[32]byte) bool {
 	return false
 }

@@ -321,8 +321,7 @@ func TestPlaneShuffle(t *testing.T) {
 	if testing.Short() {
 		cases = 80
 	}
-	taken := 0
-	for range cases {
+	a.runRandomPlans(t, r, levels, cases, func() ([]int, Spec, int, []byte) {
 		es := 1 << r.IntN(4)
 		h, w := 1+r.IntN(8), 1+r.IntN(10)
 		mode := Mode(r.IntN(int(Symmetric) + 1))
@@ -346,24 +345,8 @@ func TestPlaneShuffle(t *testing.T) {
 		if mode == Constant && r.IntN(2) == 0 {
 			value = randomBytes(r, es)
 		}
-		p, err := newExecPlan(shape, spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.tablesFor(es).plane != nil {
-			taken++
-		}
-		in := randomBytes(r, es*prod(shape))
-		want, _, err := refPad(in, es, shape, spec, value)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.runPlanAtLevels(t, r, levels, p, in, es, value, want, fmt.Sprintf("%v %v size %d", shape, spec, es))
-	}
-	if taken < cases/5 {
-		t.Fatalf("only %d of %d cases have a plane table", taken, cases)
-	}
-	t.Logf("%d of %d cases have a plane table", taken, cases)
+		return shape, spec, es, value
+	}, func(t *sizeTables) bool { return t.plane != nil }, "plane table")
 
 	// A spy: uint8 7x7 planes edge-padded to 9x9 are one kernel row each.
 	ks := kernelsInUse()

@@ -23,6 +23,7 @@ type sizeTables struct {
 	lines   *linesSet     // the planes of the level above, by the lines kernel (rowslines.go)
 	expand  *expandTable  // or by the expand kernel (rowsexpand.go)
 	plane   *planeShuffle // the planes of the level above, each as one narrow row (shuffle.go)
+	chunks  *chunkTable   // or by 64-byte blocks (chunks.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -67,11 +68,14 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 	lv := &p.levels[n-1]
 	t := sizeTables{periodic: periodic}
 	if rows != nil {
-		t.shuffle, t.wide, t.ends, t.plane = rows.shuffle, rows.wide, rows.ends, rows.plane
+		t.shuffle, t.wide, t.ends, t.plane, t.chunks = rows.shuffle, rows.wide, rows.ends, rows.plane, rows.chunks
 	} else {
 		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
 		if n >= 3 && lv.row.kind != rowGeneral {
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
+			if t.plane == nil && planeChunksOn {
+				t.chunks = chunkTableOf(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
+			}
 		}
 	}
 	inCache := !pastCache(p.outLen*size, p.workersFor(size))

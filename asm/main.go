@@ -80,6 +80,7 @@ func main() {
 	}
 
 	genRowsShuffle()
+	genPlaneChunks()
 	genRowsWide()
 	genRowsAligned(avx512)
 	genRowsAligned(avx512Stream)

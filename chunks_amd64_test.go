@@ -1,0 +1,192 @@
+//go:build amd64 && unix && gc && !purego && !noasm
+
+package pad
+
+// Tests of the chunks kernel (planeChunksAVX512) against its Go version:
+// random tables of 2 to chunksMax blocks over input planes of 1 to 128
+// bytes, planes with gaps and broadcast input planes, with dst and src
+// against PROT_NONE pages (the input's masked loads must not reach past
+// inLen); a fuzz target; and plans whose planes take the kernel, at every
+// level, against the reference (chunks_test.go checks the tables).
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"testing"
+)
+
+// chunksKernel returns the chunks kernel, or skips t.
+func chunksKernel(t testing.TB) func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int) {
+	ks := kernelsAt(levelAVX512)
+	if ks == nil || !ks.supported || ks.planeChunks == nil {
+		t.Skip("the CPU has no AVX-512 VBMI: no chunks kernel")
+	}
+	return ks.planeChunks
+}
+
+// randomChunkTable draws a kernel table: any indexes below inLen, the last
+// block anywhere after the one before it.
+func randomChunkTable(r *rand.Rand) *chunkTable {
+	c := 2 + r.IntN(chunksMax-1)
+	t := &chunkTable{width: 64*(c-1) + 1 + r.IntN(64), inLen: 1 + r.IntN(128), idx: make([][64]byte, c)}
+	if r.IntN(4) == 0 {
+		t.inLen = []int{1, 63, 64, 65, 127, 128}[r.IntN(6)]
+	}
+	for b := range t.idx {
+		for i := range t.idx[b] {
+			t.idx[b][i] = byte(r.IntN(t.inLen))
+		}
+	}
+	return t
+}
+
+// checkChunksGuarded runs the kernel on n planes of table tb with dst and
+// src in a's regions 0 and 1, ending at their guard pages (end) or
+// starting after them, and compares dst, gaps included, with the Go
+// version's.
+func checkChunksGuarded(t *testing.T, r *rand.Rand, a *guardArena, kernel func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int), tb *chunkTable, end bool) {
+	n := 1 + r.IntN(5)
+	pl := planes{n, tb.width + r.IntN(3)*r.IntN(70), 0}
+	if r.IntN(4) != 0 {
+		pl.src = tb.inLen + r.IntN(3)*r.IntN(50)
+	}
+	dst, dp := a.place(0, (n-1)*pl.dst+tb.width, 0, end)
+	src, sp := a.place(1, (n-1)*pl.src+tb.inLen, 0, end)
+	for i := range src {
+		src[i] = byte(r.Uint32())
+	}
+	for i := range dst {
+		dst[i] = 0xA5
+	}
+	want := bytes.Clone(dst)
+	planeChunksGo(want, src, pl, tb)
+	what := func() string {
+		return fmt.Sprintf("%d blocks, width %d, inLen %d, %v, %s", len(tb.idx), tb.width, tb.inLen, pl, guardPass(end))
+	}
+	func() {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer a.catchFault(t, what)
+		kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.idx[0][0], len(tb.idx), tb.width-64, tb.inLen)
+	}()
+	if !bytes.Equal(dst, want) {
+		t.Fatalf("%s: %s", what(), gridFirstDiff(dst, want))
+	}
+}
+
+func TestPlaneChunksKernel(t *testing.T) {
+	kernel := chunksKernel(t)
+	a := newGuardArena(t, 2, 8<<10)
+	r := rand.New(rand.NewPCG(61, 62))
+	calls := 3000
+	if testing.Short() {
+		calls = 500
+	}
+	for i := range calls {
+		checkChunksGuarded(t, r, a, kernel, randomChunkTable(r), i%2 == 0)
+	}
+	// A plane's table is in the kernel's registers: a wrong block count
+	// or a block written from another's indexes fails here.
+	for c := 2; c <= chunksMax; c++ {
+		tb := &chunkTable{width: 64 * c, inLen: 128, idx: make([][64]byte, c)}
+		for b := range tb.idx {
+			for i := range tb.idx[b] {
+				tb.idx[b][i] = byte((b*7 + i) % 128)
+			}
+		}
+		checkChunksGuarded(t, r, a, kernel, tb, c%2 == 0)
+	}
+}
+
+func FuzzPlaneChunks(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, x, y uint64) {
+		kernel := chunksKernel(t)
+		a := newGuardArena(t, 2, 8<<10)
+		r := rand.New(rand.NewPCG(x, y))
+		checkChunksGuarded(t, r, a, kernel, randomChunkTable(r), x%2 == 0)
+	})
+}
+
+// TestPlaneChunks runs random plans of small planes that take no value
+// (edge, reflect, wrap and symmetric padding, some cropped, pads up to
+// twice the axis and more) at every level this CPU has, against guard
+// pages and the reference. Spies check that uint8 7x7 planes edge-padded
+// by 3 take the kernel, 512 planes in one call, and that disabling it
+// (planeChunksOn) leaves them to the shuffle kernel; and that planes whose
+// pads are longer than their axis, which have no row runs, take their
+// tables too.
+func TestPlaneChunks(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	a := newGuardArena(t, 2, 1<<20)
+	r := rand.New(rand.NewPCG(63, 64))
+	cases := 400
+	if testing.Short() {
+		cases = 80
+	}
+	a.runRandomPlans(t, r, levels, cases, func() ([]int, Spec, int, []byte) {
+		h, w := 2+r.IntN(9), 2+r.IntN(11)
+		pad := func() int { return r.IntN(5) } // up to twice the axis and more
+		tp, bp, lp, rp := pad(), pad(), pad(), pad()
+		if r.IntN(5) == 0 {
+			lp = -1
+		}
+		spec := Spec{Mode: Mode(1 + r.IntN(int(Symmetric))), Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
+		return []int{1 + r.IntN(2), 1 + r.IntN(60), h, w}, spec, 1 << r.IntN(4), nil
+	}, func(t *sizeTables) bool { return t.chunks != nil }, "chunk table")
+
+	ks := kernelsInUse()
+	if ks == nil || ks.planeChunks == nil {
+		t.Skip("the level in use has no chunks kernel (AVX-512 VBMI)")
+	}
+	var calls, planesMade, shuffled, shuffledRows int
+	kernel, shuffle := ks.planeChunks, ks.rowsShuffle
+	setForTest(t, &ks.planeChunks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int) {
+		calls, planesMade = calls+1, planesMade+planes
+		kernel(dst, src, planes, dstPlane, srcPlane, tab, chunks, last, inLen)
+	})
+	setForTest(t, &ks.rowsShuffle, func(dst, src *byte, n, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
+		shuffled, shuffledRows = shuffled+1, shuffledRows+n*planes
+		shuffle(dst, src, n, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
+	})
+	for _, c := range []struct {
+		shape     []int
+		mode      Mode
+		pad, size int
+		table     string // the planes' table: "chunks" or "plane"
+	}{
+		{[]int{1, 512, 7, 7}, Edge, 3, 1, "chunks"},
+		// Pads longer than the axis: the plane level has no row runs, but
+		// the planes still take their table.
+		{[]int{1, 128, 2, 9}, Wrap, 3, 4, "chunks"},
+		{[]int{1, 128, 3, 16}, Reflect, 3, 2, "chunks"},
+		{[]int{1, 64, 2, 5}, Wrap, 3, 1, "plane"},
+	} {
+		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
+		in := randomBytes(r, c.size*prod(c.shape))
+		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
+		n := c.shape[0] * c.shape[1]
+		for _, on := range []bool{true, false} {
+			calls, planesMade, shuffled, shuffledRows = 0, 0, 0, 0
+			dst := make([]byte, len(want))
+			withValue(&planeChunksOn, on, func() { // the tables are built at the first run
+				p, err := newExecPlan(c.shape, spec)
+				if err == nil {
+					err = p.RunBytes(dst, in, c.size, nil)
+				}
+				if err != nil || !bytes.Equal(dst, want) {
+					t.Fatalf("%v %v: output differs from the reference (%v)", c.shape, spec, err)
+				}
+			})
+			switch {
+			case c.table == "plane" && (calls != 0 || shuffled != 1 || shuffledRows != n):
+				t.Errorf("%v %v size %d: %d chunks kernel calls, %d shuffle calls of %d rows, want none and one of %d (a plane a row)", c.shape, spec, c.size, calls, shuffled, shuffledRows, n)
+			case c.table == "chunks" && on && (calls != 1 || planesMade != n || shuffled != 0):
+				t.Errorf("%v %v size %d: %d chunks kernel calls of %d planes and %d shuffle calls, want one of %d planes and none", c.shape, spec, c.size, calls, planesMade, shuffled, n)
+			case c.table == "chunks" && !on && calls != 0:
+				t.Errorf("%v %v size %d without chunk tables: %d chunks kernel calls, want none", c.shape, spec, c.size, calls)
+			}
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package pad
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestChunkTableOf checks which planes get a block table and that the Go
+// version of the chunks kernel with it makes the reference's planes.
+func TestChunkTableOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 66))
+	cases := []struct {
+		shape        []int
+		mode         Mode
+		pad, size    int
+		blocks       int // 0: no table
+		width, inLen int
+	}{
+		{[]int{1, 5, 7, 7}, Edge, 3, 1, 3, 169, 49},
+		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 4, 242, 98},
+		{[]int{1, 4, 8, 8}, Wrap, 3, 1, 4, 196, 64},
+		{[]int{1, 4, 3, 3}, Symmetric, 2, 4, 4, 196, 36},
+		{[]int{1, 4, 7, 7}, Constant, 3, 1, 0, 0, 0}, // takes the value
+		{[]int{1, 4, 7, 7}, Edge, 1, 1, 0, 0, 0},     // 81 bytes: planeTable's
+		{[]int{1, 4, 14, 14}, Edge, 1, 1, 0, 0, 0},   // 196 bytes of input
+		{[]int{1, 4, 3, 3}, Edge, 3, 8, 0, 0, 0},     // 648 bytes: more than chunksMax blocks
+		{[]int{1, 4, 2, 8}, Edge, 1, 8, 0, 0, 0},     // 80-byte rows
+	}
+	for _, c := range cases {
+		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
+		p, err := newExecPlan(c.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tb *chunkTable
+		withValue(&planeChunksOn, true, func() { tb = p.tablesFor(c.size).chunks })
+		if c.blocks == 0 {
+			if tb != nil {
+				t.Errorf("%v %v size %d: a chunk table of %d blocks, want none", c.shape, spec, c.size, len(tb.idx))
+			}
+			continue
+		}
+		if tb == nil || len(tb.idx) != c.blocks || tb.width != c.width || tb.inLen != c.inLen {
+			t.Errorf("%v %v size %d: table %+v, want %d blocks, width %d, inLen %d", c.shape, spec, c.size, tb, c.blocks, c.width, c.inLen)
+			continue
+		}
+		in := randomBytes(r, c.size*prod(c.shape))
+		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
+		n := c.shape[0] * c.shape[1]
+		got := make([]byte, n*tb.width)
+		planeChunksGo(got, in, planes{n, tb.width, tb.inLen}, tb)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
+		}
+	}
+}
