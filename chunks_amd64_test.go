@@ -3,7 +3,7 @@
 package pad
 
 // Tests of the chunks kernel (planeChunksAVX512) against its Go version:
-// random tables of 2 to chunksMax blocks over input planes of 1 to 128
+// random tables of 2 to chunksMax blocks over input planes of 1 to 256
 // bytes, planes with gaps and broadcast input planes, with dst and src
 // against PROT_NONE pages (the input's masked loads must not reach past
 // inLen); a fuzz target; and plans whose planes take the kernel, at every
@@ -30,9 +30,9 @@ func chunksKernel(t testing.TB) func(dst, src *byte, planes, dstPlane, srcPlane 
 // block anywhere after the one before it.
 func randomChunkTable(r *rand.Rand) *chunkTable {
 	c := 2 + r.IntN(chunksMax-1)
-	t := &chunkTable{width: 64*(c-1) + 1 + r.IntN(64), inLen: 1 + r.IntN(128), idx: make([][64]byte, c)}
+	t := &chunkTable{width: 64*(c-1) + 1 + r.IntN(64), inLen: 1 + r.IntN(chunkInMax), idx: make([][64]byte, c)}
 	if r.IntN(4) == 0 {
-		t.inLen = []int{1, 63, 64, 65, 127, 128}[r.IntN(6)]
+		t.inLen = []int{1, 63, 64, 65, 127, 128, 129, 191, 192, 193, 255, 256}[r.IntN(12)]
 	}
 	for b := range t.idx {
 		for i := range t.idx[b] {
@@ -89,13 +89,15 @@ func TestPlaneChunksKernel(t *testing.T) {
 	// A plane's table is in the kernel's registers: a wrong block count
 	// or a block written from another's indexes fails here.
 	for c := 2; c <= chunksMax; c++ {
-		tb := &chunkTable{width: 64 * c, inLen: 128, idx: make([][64]byte, c)}
-		for b := range tb.idx {
-			for i := range tb.idx[b] {
-				tb.idx[b][i] = byte((b*7 + i) % 128)
+		for _, inLen := range []int{128, 256} {
+			tb := &chunkTable{width: 64 * c, inLen: inLen, idx: make([][64]byte, c)}
+			for b := range tb.idx {
+				for i := range tb.idx[b] {
+					tb.idx[b][i] = byte((b*7 + i*3) % inLen)
+				}
 			}
+			checkChunksGuarded(t, r, a, kernel, tb, c%2 == 0)
 		}
-		checkChunksGuarded(t, r, a, kernel, tb, c%2 == 0)
 	}
 }
 

@@ -23,9 +23,11 @@ func TestChunkTableOf(t *testing.T) {
 		{[]int{1, 4, 3, 3}, Symmetric, 2, 4, 4, 196, 36},
 		{[]int{1, 4, 7, 7}, Constant, 3, 1, 0, 0, 0}, // takes the value
 		{[]int{1, 4, 7, 7}, Edge, 1, 1, 0, 0, 0},     // 81 bytes: planeTable's
-		{[]int{1, 4, 14, 14}, Edge, 1, 1, 0, 0, 0},   // 196 bytes of input
-		{[]int{1, 4, 3, 3}, Edge, 3, 8, 0, 0, 0},     // 648 bytes: more than chunksMax blocks
-		{[]int{1, 4, 2, 8}, Edge, 1, 8, 0, 0, 0},     // 80-byte rows
+		{[]int{1, 4, 14, 14}, Edge, 1, 1, 4, 256, 196},
+		{[]int{1, 4, 16, 17}, Edge, 1, 1, 0, 0, 0}, // 272 bytes of input
+		{[]int{1, 4, 5, 5}, Edge, 1, 8, 0, 0, 0},   // 200 bytes of input, 7 rows for 7 blocks
+		{[]int{1, 4, 3, 3}, Edge, 3, 8, 0, 0, 0},   // 648 bytes: more than chunksMax blocks
+		{[]int{1, 4, 2, 8}, Edge, 1, 8, 0, 0, 0},   // 80-byte rows
 	}
 	for _, c := range cases {
 		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}

@@ -12488,6 +12488,8 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
 	JZ      chunks_ret_1369
+	CMPQ    R8, $0x00000080
+	JA      chunks_wide_in_1370
 	LEAQ    lowmask64<>+0(SB), R9
 	MOVQ    $0x00000040, R10
 	CMPQ    R8, R10
@@ -12496,26 +12498,26 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	KMOVQ   (R9)(R10*8), K1
 	KMOVQ   (R9)(R8*8), K2
 	CMPQ    SI, $0x02
-	JE      chunks_2_1370
+	JE      chunks_2_1371
 	CMPQ    SI, $0x03
-	JE      chunks_3_1371
+	JE      chunks_3_1372
 	CMPQ    SI, $0x04
-	JE      chunks_4_1372
+	JE      chunks_4_1373
 	CMPQ    SI, $0x05
-	JE      chunks_5_1373
+	JE      chunks_5_1374
 	CMPQ    SI, $0x06
-	JE      chunks_6_1374
+	JE      chunks_6_1375
 	CMPQ    SI, $0x07
-	JE      chunks_7_1375
+	JE      chunks_7_1376
 	CMPQ    SI, $0x08
-	JE      chunks_8_1376
+	JE      chunks_8_1377
 	JMP     chunks_ret_1369
 
-chunks_2_1370:
+chunks_2_1371:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 
-chunks_2_planes_1377:
+chunks_2_planes_1378:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
 	VMOVDQA64  Z0, Z4
@@ -12527,16 +12529,16 @@ chunks_2_planes_1377:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_2_planes_1377
+	JNZ        chunks_2_planes_1378
 	VZEROUPPER
 	RET
 
-chunks_3_1371:
+chunks_3_1372:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 
-chunks_3_planes_1378:
+chunks_3_planes_1379:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQA64  Z0, Z5
@@ -12551,17 +12553,17 @@ chunks_3_planes_1378:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1378
+	JNZ        chunks_3_planes_1379
 	VZEROUPPER
 	RET
 
-chunks_4_1372:
+chunks_4_1373:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 
-chunks_4_planes_1379:
+chunks_4_planes_1380:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
 	VMOVDQA64  Z0, Z6
@@ -12579,18 +12581,18 @@ chunks_4_planes_1379:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1379
+	JNZ        chunks_4_planes_1380
 	VZEROUPPER
 	RET
 
-chunks_5_1373:
+chunks_5_1374:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 
-chunks_5_planes_1380:
+chunks_5_planes_1381:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
 	VMOVDQA64  Z0, Z7
@@ -12611,11 +12613,11 @@ chunks_5_planes_1380:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1380
+	JNZ        chunks_5_planes_1381
 	VZEROUPPER
 	RET
 
-chunks_6_1374:
+chunks_6_1375:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12623,7 +12625,7 @@ chunks_6_1374:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 
-chunks_6_planes_1381:
+chunks_6_planes_1382:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
 	VMOVDQA64  Z0, Z8
@@ -12647,11 +12649,11 @@ chunks_6_planes_1381:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1381
+	JNZ        chunks_6_planes_1382
 	VZEROUPPER
 	RET
 
-chunks_7_1375:
+chunks_7_1376:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12660,7 +12662,7 @@ chunks_7_1375:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 
-chunks_7_planes_1382:
+chunks_7_planes_1383:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
 	VMOVDQA64  Z0, Z9
@@ -12687,11 +12689,11 @@ chunks_7_planes_1382:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1382
+	JNZ        chunks_7_planes_1383
 	VZEROUPPER
 	RET
 
-chunks_8_1376:
+chunks_8_1377:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12701,7 +12703,7 @@ chunks_8_1376:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 
-chunks_8_planes_1383:
+chunks_8_planes_1384:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
 	VMOVDQA64  Z0, Z10
@@ -12731,7 +12733,410 @@ chunks_8_planes_1383:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1383
+	JNZ        chunks_8_planes_1384
+	VZEROUPPER
+	RET
+
+chunks_wide_in_1370:
+	SUBQ    $0x00000080, R8
+	LEAQ    lowmask64<>+0(SB), R9
+	MOVQ    $0x00000040, R10
+	CMPQ    R8, R10
+	CMOVQLT R8, R10
+	SUBQ    R10, R8
+	KMOVQ   (R9)(R10*8), K1
+	KMOVQ   (R9)(R8*8), K2
+	CMPQ    SI, $0x02
+	JE      chunks_2_1385
+	CMPQ    SI, $0x03
+	JE      chunks_3_1386
+	CMPQ    SI, $0x04
+	JE      chunks_4_1387
+	CMPQ    SI, $0x05
+	JE      chunks_5_1388
+	CMPQ    SI, $0x06
+	JE      chunks_6_1389
+	CMPQ    SI, $0x07
+	JE      chunks_7_1390
+	CMPQ    SI, $0x08
+	JE      chunks_8_1391
+	JMP     chunks_ret_1369
+
+chunks_2_1385:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+chunks_2_planes_1392:
+	VMOVDQU64  (CX), Z2
+	VMOVDQU64  64(CX), Z3
+	VMOVDQU8.Z 128(CX), K1, Z4
+	VMOVDQU8.Z 192(CX), K2, Z5
+	VMOVDQA64  Z0, Z6
+	VPERMI2B   Z3, Z2, Z6
+	VMOVDQA64  Z0, Z7
+	VPERMI2B   Z5, Z4, Z7
+	VPMOVB2M   Z0, K3
+	VPBLENDMB  Z7, Z6, K3, Z6
+	VMOVDQU64  Z6, (AX)
+	VMOVDQA64  Z1, Z6
+	VPERMI2B   Z3, Z2, Z6
+	VMOVDQA64  Z1, Z2
+	VPERMI2B   Z5, Z4, Z2
+	VPMOVB2M   Z1, K3
+	VPBLENDMB  Z2, Z6, K3, Z6
+	VMOVDQU64  Z6, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_2_planes_1392
+	VZEROUPPER
+	RET
+
+chunks_3_1386:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+
+chunks_3_planes_1393:
+	VMOVDQU64  (CX), Z3
+	VMOVDQU64  64(CX), Z4
+	VMOVDQU8.Z 128(CX), K1, Z5
+	VMOVDQU8.Z 192(CX), K2, Z6
+	VMOVDQA64  Z0, Z7
+	VPERMI2B   Z4, Z3, Z7
+	VMOVDQA64  Z0, Z8
+	VPERMI2B   Z6, Z5, Z8
+	VPMOVB2M   Z0, K3
+	VPBLENDMB  Z8, Z7, K3, Z7
+	VMOVDQU64  Z7, (AX)
+	VMOVDQA64  Z1, Z7
+	VPERMI2B   Z4, Z3, Z7
+	VMOVDQA64  Z1, Z8
+	VPERMI2B   Z6, Z5, Z8
+	VPMOVB2M   Z1, K3
+	VPBLENDMB  Z8, Z7, K3, Z7
+	VMOVDQU64  Z7, 64(AX)
+	VMOVDQA64  Z2, Z7
+	VPERMI2B   Z4, Z3, Z7
+	VMOVDQA64  Z2, Z3
+	VPERMI2B   Z6, Z5, Z3
+	VPMOVB2M   Z2, K3
+	VPBLENDMB  Z3, Z7, K3, Z7
+	VMOVDQU64  Z7, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_3_planes_1393
+	VZEROUPPER
+	RET
+
+chunks_4_1387:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+chunks_4_planes_1394:
+	VMOVDQU64  (CX), Z4
+	VMOVDQU64  64(CX), Z5
+	VMOVDQU8.Z 128(CX), K1, Z6
+	VMOVDQU8.Z 192(CX), K2, Z7
+	VMOVDQA64  Z0, Z8
+	VPERMI2B   Z5, Z4, Z8
+	VMOVDQA64  Z0, Z9
+	VPERMI2B   Z7, Z6, Z9
+	VPMOVB2M   Z0, K3
+	VPBLENDMB  Z9, Z8, K3, Z8
+	VMOVDQU64  Z8, (AX)
+	VMOVDQA64  Z1, Z8
+	VPERMI2B   Z5, Z4, Z8
+	VMOVDQA64  Z1, Z9
+	VPERMI2B   Z7, Z6, Z9
+	VPMOVB2M   Z1, K3
+	VPBLENDMB  Z9, Z8, K3, Z8
+	VMOVDQU64  Z8, 64(AX)
+	VMOVDQA64  Z2, Z8
+	VPERMI2B   Z5, Z4, Z8
+	VMOVDQA64  Z2, Z9
+	VPERMI2B   Z7, Z6, Z9
+	VPMOVB2M   Z2, K3
+	VPBLENDMB  Z9, Z8, K3, Z8
+	VMOVDQU64  Z8, 128(AX)
+	VMOVDQA64  Z3, Z8
+	VPERMI2B   Z5, Z4, Z8
+	VMOVDQA64  Z3, Z4
+	VPERMI2B   Z7, Z6, Z4
+	VPMOVB2M   Z3, K3
+	VPBLENDMB  Z4, Z8, K3, Z8
+	VMOVDQU64  Z8, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_4_planes_1394
+	VZEROUPPER
+	RET
+
+chunks_5_1388:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 256(BX), Z4
+
+chunks_5_planes_1395:
+	VMOVDQU64  (CX), Z5
+	VMOVDQU64  64(CX), Z6
+	VMOVDQU8.Z 128(CX), K1, Z7
+	VMOVDQU8.Z 192(CX), K2, Z8
+	VMOVDQA64  Z0, Z9
+	VPERMI2B   Z6, Z5, Z9
+	VMOVDQA64  Z0, Z10
+	VPERMI2B   Z8, Z7, Z10
+	VPMOVB2M   Z0, K3
+	VPBLENDMB  Z10, Z9, K3, Z9
+	VMOVDQU64  Z9, (AX)
+	VMOVDQA64  Z1, Z9
+	VPERMI2B   Z6, Z5, Z9
+	VMOVDQA64  Z1, Z10
+	VPERMI2B   Z8, Z7, Z10
+	VPMOVB2M   Z1, K3
+	VPBLENDMB  Z10, Z9, K3, Z9
+	VMOVDQU64  Z9, 64(AX)
+	VMOVDQA64  Z2, Z9
+	VPERMI2B   Z6, Z5, Z9
+	VMOVDQA64  Z2, Z10
+	VPERMI2B   Z8, Z7, Z10
+	VPMOVB2M   Z2, K3
+	VPBLENDMB  Z10, Z9, K3, Z9
+	VMOVDQU64  Z9, 128(AX)
+	VMOVDQA64  Z3, Z9
+	VPERMI2B   Z6, Z5, Z9
+	VMOVDQA64  Z3, Z10
+	VPERMI2B   Z8, Z7, Z10
+	VPMOVB2M   Z3, K3
+	VPBLENDMB  Z10, Z9, K3, Z9
+	VMOVDQU64  Z9, 192(AX)
+	VMOVDQA64  Z4, Z9
+	VPERMI2B   Z6, Z5, Z9
+	VMOVDQA64  Z4, Z5
+	VPERMI2B   Z8, Z7, Z5
+	VPMOVB2M   Z4, K3
+	VPBLENDMB  Z5, Z9, K3, Z9
+	VMOVDQU64  Z9, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_5_planes_1395
+	VZEROUPPER
+	RET
+
+chunks_6_1389:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 256(BX), Z4
+	VMOVDQU64 320(BX), Z5
+
+chunks_6_planes_1396:
+	VMOVDQU64  (CX), Z6
+	VMOVDQU64  64(CX), Z7
+	VMOVDQU8.Z 128(CX), K1, Z8
+	VMOVDQU8.Z 192(CX), K2, Z9
+	VMOVDQA64  Z0, Z10
+	VPERMI2B   Z7, Z6, Z10
+	VMOVDQA64  Z0, Z11
+	VPERMI2B   Z9, Z8, Z11
+	VPMOVB2M   Z0, K3
+	VPBLENDMB  Z11, Z10, K3, Z10
+	VMOVDQU64  Z10, (AX)
+	VMOVDQA64  Z1, Z10
+	VPERMI2B   Z7, Z6, Z10
+	VMOVDQA64  Z1, Z11
+	VPERMI2B   Z9, Z8, Z11
+	VPMOVB2M   Z1, K3
+	VPBLENDMB  Z11, Z10, K3, Z10
+	VMOVDQU64  Z10, 64(AX)
+	VMOVDQA64  Z2, Z10
+	VPERMI2B   Z7, Z6, Z10
+	VMOVDQA64  Z2, Z11
+	VPERMI2B   Z9, Z8, Z11
+	VPMOVB2M   Z2, K3
+	VPBLENDMB  Z11, Z10, K3, Z10
+	VMOVDQU64  Z10, 128(AX)
+	VMOVDQA64  Z3, Z10
+	VPERMI2B   Z7, Z6, Z10
+	VMOVDQA64  Z3, Z11
+	VPERMI2B   Z9, Z8, Z11
+	VPMOVB2M   Z3, K3
+	VPBLENDMB  Z11, Z10, K3, Z10
+	VMOVDQU64  Z10, 192(AX)
+	VMOVDQA64  Z4, Z10
+	VPERMI2B   Z7, Z6, Z10
+	VMOVDQA64  Z4, Z11
+	VPERMI2B   Z9, Z8, Z11
+	VPMOVB2M   Z4, K3
+	VPBLENDMB  Z11, Z10, K3, Z10
+	VMOVDQU64  Z10, 256(AX)
+	VMOVDQA64  Z5, Z10
+	VPERMI2B   Z7, Z6, Z10
+	VMOVDQA64  Z5, Z6
+	VPERMI2B   Z9, Z8, Z6
+	VPMOVB2M   Z5, K3
+	VPBLENDMB  Z6, Z10, K3, Z10
+	VMOVDQU64  Z10, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_6_planes_1396
+	VZEROUPPER
+	RET
+
+chunks_7_1390:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 256(BX), Z4
+	VMOVDQU64 320(BX), Z5
+	VMOVDQU64 384(BX), Z6
+
+chunks_7_planes_1397:
+	VMOVDQU64  (CX), Z7
+	VMOVDQU64  64(CX), Z8
+	VMOVDQU8.Z 128(CX), K1, Z9
+	VMOVDQU8.Z 192(CX), K2, Z10
+	VMOVDQA64  Z0, Z11
+	VPERMI2B   Z8, Z7, Z11
+	VMOVDQA64  Z0, Z12
+	VPERMI2B   Z10, Z9, Z12
+	VPMOVB2M   Z0, K3
+	VPBLENDMB  Z12, Z11, K3, Z11
+	VMOVDQU64  Z11, (AX)
+	VMOVDQA64  Z1, Z11
+	VPERMI2B   Z8, Z7, Z11
+	VMOVDQA64  Z1, Z12
+	VPERMI2B   Z10, Z9, Z12
+	VPMOVB2M   Z1, K3
+	VPBLENDMB  Z12, Z11, K3, Z11
+	VMOVDQU64  Z11, 64(AX)
+	VMOVDQA64  Z2, Z11
+	VPERMI2B   Z8, Z7, Z11
+	VMOVDQA64  Z2, Z12
+	VPERMI2B   Z10, Z9, Z12
+	VPMOVB2M   Z2, K3
+	VPBLENDMB  Z12, Z11, K3, Z11
+	VMOVDQU64  Z11, 128(AX)
+	VMOVDQA64  Z3, Z11
+	VPERMI2B   Z8, Z7, Z11
+	VMOVDQA64  Z3, Z12
+	VPERMI2B   Z10, Z9, Z12
+	VPMOVB2M   Z3, K3
+	VPBLENDMB  Z12, Z11, K3, Z11
+	VMOVDQU64  Z11, 192(AX)
+	VMOVDQA64  Z4, Z11
+	VPERMI2B   Z8, Z7, Z11
+	VMOVDQA64  Z4, Z12
+	VPERMI2B   Z10, Z9, Z12
+	VPMOVB2M   Z4, K3
+	VPBLENDMB  Z12, Z11, K3, Z11
+	VMOVDQU64  Z11, 256(AX)
+	VMOVDQA64  Z5, Z11
+	VPERMI2B   Z8, Z7, Z11
+	VMOVDQA64  Z5, Z12
+	VPERMI2B   Z10, Z9, Z12
+	VPMOVB2M   Z5, K3
+	VPBLENDMB  Z12, Z11, K3, Z11
+	VMOVDQU64  Z11, 320(AX)
+	VMOVDQA64  Z6, Z11
+	VPERMI2B   Z8, Z7, Z11
+	VMOVDQA64  Z6, Z7
+	VPERMI2B   Z10, Z9, Z7
+	VPMOVB2M   Z6, K3
+	VPBLENDMB  Z7, Z11, K3, Z11
+	VMOVDQU64  Z11, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_7_planes_1397
+	VZEROUPPER
+	RET
+
+chunks_8_1391:
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 256(BX), Z4
+	VMOVDQU64 320(BX), Z5
+	VMOVDQU64 384(BX), Z6
+	VMOVDQU64 448(BX), Z7
+
+chunks_8_planes_1398:
+	VMOVDQU64  (CX), Z8
+	VMOVDQU64  64(CX), Z9
+	VMOVDQU8.Z 128(CX), K1, Z10
+	VMOVDQU8.Z 192(CX), K2, Z11
+	VMOVDQA64  Z0, Z12
+	VPERMI2B   Z9, Z8, Z12
+	VMOVDQA64  Z0, Z13
+	VPERMI2B   Z11, Z10, Z13
+	VPMOVB2M   Z0, K3
+	VPBLENDMB  Z13, Z12, K3, Z12
+	VMOVDQU64  Z12, (AX)
+	VMOVDQA64  Z1, Z12
+	VPERMI2B   Z9, Z8, Z12
+	VMOVDQA64  Z1, Z13
+	VPERMI2B   Z11, Z10, Z13
+	VPMOVB2M   Z1, K3
+	VPBLENDMB  Z13, Z12, K3, Z12
+	VMOVDQU64  Z12, 64(AX)
+	VMOVDQA64  Z2, Z12
+	VPERMI2B   Z9, Z8, Z12
+	VMOVDQA64  Z2, Z13
+	VPERMI2B   Z11, Z10, Z13
+	VPMOVB2M   Z2, K3
+	VPBLENDMB  Z13, Z12, K3, Z12
+	VMOVDQU64  Z12, 128(AX)
+	VMOVDQA64  Z3, Z12
+	VPERMI2B   Z9, Z8, Z12
+	VMOVDQA64  Z3, Z13
+	VPERMI2B   Z11, Z10, Z13
+	VPMOVB2M   Z3, K3
+	VPBLENDMB  Z13, Z12, K3, Z12
+	VMOVDQU64  Z12, 192(AX)
+	VMOVDQA64  Z4, Z12
+	VPERMI2B   Z9, Z8, Z12
+	VMOVDQA64  Z4, Z13
+	VPERMI2B   Z11, Z10, Z13
+	VPMOVB2M   Z4, K3
+	VPBLENDMB  Z13, Z12, K3, Z12
+	VMOVDQU64  Z12, 256(AX)
+	VMOVDQA64  Z5, Z12
+	VPERMI2B   Z9, Z8, Z12
+	VMOVDQA64  Z5, Z13
+	VPERMI2B   Z11, Z10, Z13
+	VPMOVB2M   Z5, K3
+	VPBLENDMB  Z13, Z12, K3, Z12
+	VMOVDQU64  Z12, 320(AX)
+	VMOVDQA64  Z6, Z12
+	VPERMI2B   Z9, Z8, Z12
+	VMOVDQA64  Z6, Z13
+	VPERMI2B   Z11, Z10, Z13
+	VPMOVB2M   Z6, K3
+	VPBLENDMB  Z13, Z12, K3, Z12
+	VMOVDQU64  Z12, 384(AX)
+	VMOVDQA64  Z7, Z12
+	VPERMI2B   Z9, Z8, Z12
+	VMOVDQA64  Z7, Z8
+	VPERMI2B   Z11, Z10, Z8
+	VPMOVB2M   Z7, K3
+	VPBLENDMB  Z8, Z12, K3, Z12
+	VMOVDQU64  Z12, (AX)(DI*1)
+	ADDQ       dstPlane+24(FP), AX
+	ADDQ       srcPlane+32(FP), CX
+	DECQ       DX
+	JNZ        chunks_8_planes_1398
 	VZEROUPPER
 	RET
 
@@ -12746,9 +13151,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1384
+	JZ              wide_ret_1399
 	TESTQ           BX, BX
-	JZ              wide_ret_1384
+	JZ              wide_ret_1399
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -12767,10 +13172,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1385
+	JB              wide_mshort_1400
 	XORQ            DX, DX
 
-wide_mshort_1385:
+wide_mshort_1400:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -12779,32 +13184,32 @@ wide_mshort_1385:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1386:
+wide_planes_1401:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1387:
+wide_rows_1402:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1388
+	JB   wide_short_1403
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1392
+	JAE  wide_long_1407
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1390:
+wide_mid_loop_1405:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1391
+	JAE       wide_mid_last_1406
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1390
+	JMP       wide_mid_loop_1405
 
-wide_mid_last_1391:
+wide_mid_last_1406:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1389
+	JMP       wide_mid_done_1404
 
-wide_long_1392:
+wide_long_1407:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -12823,9 +13228,9 @@ wide_long_1392:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1395
+	JAE          shift1_top_1410
 
-shift4_1393:
+shift4_1408:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -12840,30 +13245,30 @@ shift4_1393:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1393
+	JB        shift4_1408
 
-shift1_top_1395:
+shift1_top_1410:
 	LEAQ -64(R11), R11
 
-shift1_1394:
+shift1_1409:
 	CMPQ      R10, R11
-	JAE       shift_done_1396
+	JAE       shift_done_1411
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1394
+	JMP       shift1_1409
 
-shift_done_1396:
+shift_done_1411:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1389
+	JMP       wide_mid_done_1404
 
-wide_short_1388:
+wide_short_1403:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1389:
+wide_mid_done_1404:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -12879,16 +13284,16 @@ wide_mid_done_1389:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1387
+	JNZ       wide_rows_1402
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1386
+	JNZ       wide_planes_1401
 	VZEROUPPER
 
-wide_ret_1384:
+wide_ret_1399:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -12896,10 +13301,10 @@ wide_ret_1384:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1397
+	JZ              aligned_ret_1412
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1397
+	JZ              aligned_ret_1412
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -12946,9 +13351,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1398
+	JZ              aligned_fixed_1413
 
-aligned_planes_1399:
+aligned_planes_1414:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -12976,9 +13381,9 @@ aligned_planes_1399:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1401
+	JA           aligned_top_done_1416
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1400
+	JAE          aligned_top_1415
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -12998,15 +13403,15 @@ aligned_planes_1399:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1400:
+aligned_top_1415:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1401
+	JA        aligned_top_done_1416
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1400
+	JMP       aligned_top_1415
 
-aligned_top_done_1401:
+aligned_top_done_1416:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -13017,9 +13422,9 @@ aligned_top_done_1401:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1402:
+aligned_gap_1417:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1403
+	JAE          aligned_gap_done_1418
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -13048,15 +13453,15 @@ aligned_gap_1402:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1402
+	JMP          aligned_gap_1417
 
-aligned_gap_done_1403:
+aligned_gap_done_1418:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1405
-	JMP  aligned_body_1407
+	JE   aligned_general_1420
+	JMP  aligned_body_1422
 
-aligned_rows_1406:
+aligned_rows_1421:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -13085,7 +13490,7 @@ aligned_rows_1406:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1408
+	JE           aligned_one_gap_1423
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -13100,10 +13505,10 @@ aligned_rows_1406:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1408:
+aligned_one_gap_1423:
 	ADDQ $0x40, AX
 
-aligned_body_1407:
+aligned_body_1422:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13113,7 +13518,7 @@ aligned_body_1407:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1410
+	JGT          aligned_copy_done_1425
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13123,15 +13528,15 @@ aligned_body_1407:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1409:
+aligned_copy_1424:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1409
+	JLE       aligned_copy_1424
 
-aligned_copy_done_1410:
+aligned_copy_done_1425:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13140,13 +13545,13 @@ aligned_copy_done_1410:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1406
-	JMP  aligned_last_1404
+	JNZ  aligned_rows_1421
+	JMP  aligned_last_1419
 
-aligned_general_1405:
-	JMP aligned_body_1412
+aligned_general_1420:
+	JMP aligned_body_1427
 
-aligned_rows_1411:
+aligned_rows_1426:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -13158,9 +13563,9 @@ aligned_rows_1411:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1413:
+aligned_gap_1428:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1414
+	JAE          aligned_gap_done_1429
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -13175,10 +13580,10 @@ aligned_gap_1413:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1413
+	JMP          aligned_gap_1428
 
-aligned_gap_done_1414:
-aligned_body_1412:
+aligned_gap_done_1429:
+aligned_body_1427:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13188,7 +13593,7 @@ aligned_body_1412:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1416
+	JGT          aligned_copy_done_1431
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13198,15 +13603,15 @@ aligned_body_1412:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1415:
+aligned_copy_1430:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1415
+	JLE       aligned_copy_1430
 
-aligned_copy_done_1416:
+aligned_copy_done_1431:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13215,16 +13620,16 @@ aligned_copy_done_1416:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1411
+	JNZ  aligned_rows_1426
 
-aligned_last_1404:
+aligned_last_1419:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1417:
+aligned_gap_1432:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1418
+	JAE          aligned_gap_done_1433
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -13252,20 +13657,20 @@ aligned_gap_1417:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1417
+	JMP          aligned_gap_1432
 
-aligned_gap_done_1418:
-aligned_bottom_1419:
+aligned_gap_done_1433:
+aligned_bottom_1434:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1420
+	JA        aligned_bottom_done_1435
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1419
+	JMP       aligned_bottom_1434
 
-aligned_bottom_done_1420:
+aligned_bottom_done_1435:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1421
+	JAE      aligned_bottom_end_1436
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13284,18 +13689,18 @@ aligned_bottom_done_1420:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1421:
+aligned_bottom_end_1436:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1399
+	JNZ  aligned_planes_1414
 	VZEROUPPER
-	JMP  aligned_ret_1397
+	JMP  aligned_ret_1412
 
-aligned_fixed_1398:
-aligned_planes_1422:
+aligned_fixed_1413:
+aligned_planes_1437:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13321,9 +13726,9 @@ aligned_planes_1422:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1424
+	JA           aligned_top_done_1439
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1423
+	JAE          aligned_top_1438
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -13343,195 +13748,28 @@ aligned_planes_1422:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1423:
+aligned_top_1438:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1424
+	JA        aligned_top_done_1439
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1423
+	JMP       aligned_top_1438
 
-aligned_top_done_1424:
+aligned_top_done_1439:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1425:
-	CMPQ      AX, BX
-	JAE       aligned_gap_done_1426
-	MOVQ      CX, DI
-	SUBQ      AX, DI
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (SI)(DI*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	MOVQ      80(SP), DI
-	SUBQ      AX, DI
-	XORQ      R8, R8
-	CMPQ      DI, R8
-	CMOVQLT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KNOTQ     K1, K1
-	MOVQ      88(SP), DI
-	SUBQ      AX, DI
-	MOVQ      $0x00000040, R8
-	CMPQ      DI, R8
-	CMOVQGT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KANDQ     K2, K1, K1
-	VMOVDQU8  Z1, K1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1425
-
-aligned_gap_done_1426:
-	MOVQ rows+16(FP), SI
-	CMPQ 72(SP), $0x00
-	JE   aligned_general_1428
-	JMP  aligned_body_1430
-
-aligned_rows_1429:
-	MOVQ      48(SP), DI
-	MOVQ      56(SP), R8
-	MOVQ      CX, R9
-	SUBQ      64(SP), R9
-	ANDQ      $-64, R9
-	MOVQ      CX, AX
-	SUBQ      R9, AX
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(AX*8), K1
-	VMOVDQU8  (R9)(BX*1), K1, Z1
-	KMOVQ     (R8)(AX*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (R9)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (R9)
-	MOVQ      left+48(FP), AX
-	LEAQ      -1(CX)(AX*1), AX
-	ANDQ      $-64, AX
-	CMPQ      AX, R9
-	JE        aligned_one_gap_1431
-	MOVQ      CX, R9
-	SUBQ      AX, R9
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(R9*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R8)(R9*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
-
-aligned_one_gap_1431:
-	ADDQ $0x40, AX
-
-aligned_body_1430:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_1433
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_1432:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVDQA64 Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1432
-
-aligned_copy_done_1433:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1429
-	JMP  aligned_last_1427
-
-aligned_general_1428:
-	JMP aligned_body_1435
-
-aligned_rows_1434:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_1436:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_1437
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1436
-
-aligned_gap_done_1437:
-aligned_body_1435:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_1439
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_1438:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVDQA64 Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1438
-
-aligned_copy_done_1439:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1434
-
-aligned_last_1427:
-	MOVQ 24(SP), DX
-	MOVQ 48(SP), SI
-
 aligned_gap_1440:
-	CMPQ      AX, DX
+	CMPQ      AX, BX
 	JAE       aligned_gap_done_1441
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
 	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
@@ -13553,17 +13791,184 @@ aligned_gap_1440:
 	JMP       aligned_gap_1440
 
 aligned_gap_done_1441:
-aligned_bottom_1442:
+	MOVQ rows+16(FP), SI
+	CMPQ 72(SP), $0x00
+	JE   aligned_general_1443
+	JMP  aligned_body_1445
+
+aligned_rows_1444:
+	MOVQ      48(SP), DI
+	MOVQ      56(SP), R8
+	MOVQ      CX, R9
+	SUBQ      64(SP), R9
+	ANDQ      $-64, R9
+	MOVQ      CX, AX
+	SUBQ      R9, AX
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(AX*8), K1
+	VMOVDQU8  (R9)(BX*1), K1, Z1
+	KMOVQ     (R8)(AX*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (R9)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (R9)
+	MOVQ      left+48(FP), AX
+	LEAQ      -1(CX)(AX*1), AX
+	ANDQ      $-64, AX
+	CMPQ      AX, R9
+	JE        aligned_one_gap_1446
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+
+aligned_one_gap_1446:
+	ADDQ $0x40, AX
+
+aligned_body_1445:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1448
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_1447:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1447
+
+aligned_copy_done_1448:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1444
+	JMP  aligned_last_1442
+
+aligned_general_1443:
+	JMP aligned_body_1450
+
+aligned_rows_1449:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_1451:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_1452
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1451
+
+aligned_gap_done_1452:
+aligned_body_1450:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1454
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_1453:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1453
+
+aligned_copy_done_1454:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1449
+
+aligned_last_1442:
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), SI
+
+aligned_gap_1455:
+	CMPQ      AX, DX
+	JAE       aligned_gap_done_1456
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	MOVQ      80(SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1455
+
+aligned_gap_done_1456:
+aligned_bottom_1457:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1443
+	JA        aligned_bottom_done_1458
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1442
+	JMP       aligned_bottom_1457
 
-aligned_bottom_done_1443:
+aligned_bottom_done_1458:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1444
+	JAE      aligned_bottom_end_1459
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13582,16 +13987,16 @@ aligned_bottom_done_1443:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1444:
+aligned_bottom_end_1459:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1422
+	JNZ  aligned_planes_1437
 	VZEROUPPER
 
-aligned_ret_1397:
+aligned_ret_1412:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -13599,10 +14004,10 @@ aligned_ret_1397:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1445
+	JZ              aligned_ret_1460
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1445
+	JZ              aligned_ret_1460
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -13649,9 +14054,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1446
+	JZ              aligned_fixed_1461
 
-aligned_planes_1447:
+aligned_planes_1462:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13679,9 +14084,9 @@ aligned_planes_1447:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1449
+	JA           aligned_top_done_1464
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1448
+	JAE          aligned_top_1463
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -13701,15 +14106,15 @@ aligned_planes_1447:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1448:
+aligned_top_1463:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1449
+	JA       aligned_top_done_1464
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1448
+	JMP      aligned_top_1463
 
-aligned_top_done_1449:
+aligned_top_done_1464:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -13720,9 +14125,9 @@ aligned_top_done_1449:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1450:
+aligned_gap_1465:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1451
+	JAE          aligned_gap_done_1466
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -13751,15 +14156,15 @@ aligned_gap_1450:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1450
+	JMP          aligned_gap_1465
 
-aligned_gap_done_1451:
+aligned_gap_done_1466:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1453
-	JMP  aligned_body_1455
+	JE   aligned_general_1468
+	JMP  aligned_body_1470
 
-aligned_rows_1454:
+aligned_rows_1469:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -13788,7 +14193,7 @@ aligned_rows_1454:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1456
+	JE           aligned_one_gap_1471
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -13803,10 +14208,10 @@ aligned_rows_1454:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1456:
+aligned_one_gap_1471:
 	ADDQ $0x40, AX
 
-aligned_body_1455:
+aligned_body_1470:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13816,7 +14221,7 @@ aligned_body_1455:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1458
+	JGT          aligned_copy_done_1473
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13826,15 +14231,15 @@ aligned_body_1455:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1457:
+aligned_copy_1472:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1457
+	JLE       aligned_copy_1472
 
-aligned_copy_done_1458:
+aligned_copy_done_1473:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13843,13 +14248,13 @@ aligned_copy_done_1458:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1454
-	JMP  aligned_last_1452
+	JNZ  aligned_rows_1469
+	JMP  aligned_last_1467
 
-aligned_general_1453:
-	JMP aligned_body_1460
+aligned_general_1468:
+	JMP aligned_body_1475
 
-aligned_rows_1459:
+aligned_rows_1474:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -13861,9 +14266,9 @@ aligned_rows_1459:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1461:
+aligned_gap_1476:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1462
+	JAE          aligned_gap_done_1477
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -13878,10 +14283,10 @@ aligned_gap_1461:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1461
+	JMP          aligned_gap_1476
 
-aligned_gap_done_1462:
-aligned_body_1460:
+aligned_gap_done_1477:
+aligned_body_1475:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13891,7 +14296,7 @@ aligned_body_1460:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1464
+	JGT          aligned_copy_done_1479
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13901,15 +14306,15 @@ aligned_body_1460:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1463:
+aligned_copy_1478:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1463
+	JLE       aligned_copy_1478
 
-aligned_copy_done_1464:
+aligned_copy_done_1479:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13918,16 +14323,16 @@ aligned_copy_done_1464:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1459
+	JNZ  aligned_rows_1474
 
-aligned_last_1452:
+aligned_last_1467:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1465:
+aligned_gap_1480:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1466
+	JAE          aligned_gap_done_1481
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -13955,20 +14360,20 @@ aligned_gap_1465:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1465
+	JMP          aligned_gap_1480
 
-aligned_gap_done_1466:
-aligned_bottom_1467:
+aligned_gap_done_1481:
+aligned_bottom_1482:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1468
+	JA       aligned_bottom_done_1483
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1467
+	JMP      aligned_bottom_1482
 
-aligned_bottom_done_1468:
+aligned_bottom_done_1483:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1469
+	JAE      aligned_bottom_end_1484
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13987,18 +14392,18 @@ aligned_bottom_done_1468:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1469:
+aligned_bottom_end_1484:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1447
+	JNZ  aligned_planes_1462
 	VZEROUPPER
-	JMP  aligned_ret_1445
+	JMP  aligned_ret_1460
 
-aligned_fixed_1446:
-aligned_planes_1470:
+aligned_fixed_1461:
+aligned_planes_1485:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -14024,9 +14429,9 @@ aligned_planes_1470:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1472
+	JA           aligned_top_done_1487
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1471
+	JAE          aligned_top_1486
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -14046,195 +14451,28 @@ aligned_planes_1470:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1471:
+aligned_top_1486:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1472
+	JA       aligned_top_done_1487
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1471
+	JMP      aligned_top_1486
 
-aligned_top_done_1472:
+aligned_top_done_1487:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1473:
-	CMPQ      AX, BX
-	JAE       aligned_gap_done_1474
-	MOVQ      CX, DI
-	SUBQ      AX, DI
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (SI)(DI*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	MOVQ      80(SP), DI
-	SUBQ      AX, DI
-	XORQ      R8, R8
-	CMPQ      DI, R8
-	CMOVQLT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KNOTQ     K1, K1
-	MOVQ      88(SP), DI
-	SUBQ      AX, DI
-	MOVQ      $0x00000040, R8
-	CMPQ      DI, R8
-	CMOVQGT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KANDQ     K2, K1, K1
-	VMOVDQU8  Z1, K1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1473
-
-aligned_gap_done_1474:
-	MOVQ rows+16(FP), SI
-	CMPQ 72(SP), $0x00
-	JE   aligned_general_1476
-	JMP  aligned_body_1478
-
-aligned_rows_1477:
-	MOVQ      48(SP), DI
-	MOVQ      56(SP), R8
-	MOVQ      CX, R9
-	SUBQ      64(SP), R9
-	ANDQ      $-64, R9
-	MOVQ      CX, AX
-	SUBQ      R9, AX
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(AX*8), K1
-	VMOVDQU8  (R9)(BX*1), K1, Z1
-	KMOVQ     (R8)(AX*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (R9)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (R9)
-	MOVQ      left+48(FP), AX
-	LEAQ      -1(CX)(AX*1), AX
-	ANDQ      $-64, AX
-	CMPQ      AX, R9
-	JE        aligned_one_gap_1479
-	MOVQ      CX, R9
-	SUBQ      AX, R9
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(R9*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R8)(R9*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
-
-aligned_one_gap_1479:
-	ADDQ $0x40, AX
-
-aligned_body_1478:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_1481
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_1480:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVNTDQ  Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1480
-
-aligned_copy_done_1481:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1477
-	JMP  aligned_last_1475
-
-aligned_general_1476:
-	JMP aligned_body_1483
-
-aligned_rows_1482:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_1484:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_1485
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_1484
-
-aligned_gap_done_1485:
-aligned_body_1483:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_1487
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_1486:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVNTDQ  Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_1486
-
-aligned_copy_done_1487:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_1482
-
-aligned_last_1475:
-	MOVQ 24(SP), DX
-	MOVQ 48(SP), SI
-
 aligned_gap_1488:
-	CMPQ      AX, DX
+	CMPQ      AX, BX
 	JAE       aligned_gap_done_1489
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
 	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
@@ -14256,17 +14494,184 @@ aligned_gap_1488:
 	JMP       aligned_gap_1488
 
 aligned_gap_done_1489:
-aligned_bottom_1490:
+	MOVQ rows+16(FP), SI
+	CMPQ 72(SP), $0x00
+	JE   aligned_general_1491
+	JMP  aligned_body_1493
+
+aligned_rows_1492:
+	MOVQ      48(SP), DI
+	MOVQ      56(SP), R8
+	MOVQ      CX, R9
+	SUBQ      64(SP), R9
+	ANDQ      $-64, R9
+	MOVQ      CX, AX
+	SUBQ      R9, AX
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(AX*8), K1
+	VMOVDQU8  (R9)(BX*1), K1, Z1
+	KMOVQ     (R8)(AX*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (R9)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (R9)
+	MOVQ      left+48(FP), AX
+	LEAQ      -1(CX)(AX*1), AX
+	ANDQ      $-64, AX
+	CMPQ      AX, R9
+	JE        aligned_one_gap_1494
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+
+aligned_one_gap_1494:
+	ADDQ $0x40, AX
+
+aligned_body_1493:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1496
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_1495:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1495
+
+aligned_copy_done_1496:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1492
+	JMP  aligned_last_1490
+
+aligned_general_1491:
+	JMP aligned_body_1498
+
+aligned_rows_1497:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_1499:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_1500
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1499
+
+aligned_gap_done_1500:
+aligned_body_1498:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_1502
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_1501:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_1501
+
+aligned_copy_done_1502:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_1497
+
+aligned_last_1490:
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), SI
+
+aligned_gap_1503:
+	CMPQ      AX, DX
+	JAE       aligned_gap_done_1504
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	MOVQ      80(SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_1503
+
+aligned_gap_done_1504:
+aligned_bottom_1505:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1491
+	JA       aligned_bottom_done_1506
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1490
+	JMP      aligned_bottom_1505
 
-aligned_bottom_done_1491:
+aligned_bottom_done_1506:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1492
+	JAE      aligned_bottom_end_1507
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14285,16 +14690,16 @@ aligned_bottom_done_1491:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1492:
+aligned_bottom_end_1507:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1470
+	JNZ  aligned_planes_1485
 	VZEROUPPER
 
-aligned_ret_1445:
+aligned_ret_1460:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -14320,12 +14725,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1493
+	JNE       lines_more_1508
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1494
+	JMP       lines_ret_1509
 
-lines_more_1493:
+lines_more_1508:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -14333,26 +14738,26 @@ lines_more_1493:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1496
+	JB       lines_single_1511
 
-lines_pairs_1495:
+lines_pairs_1510:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1498
+	JZ        lines_noadv_1513
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1498:
+lines_noadv_1513:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1499
+	JZ        lines_noadv_1514
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1499:
+lines_noadv_1514:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -14364,37 +14769,37 @@ lines_noadv_1499:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1495
+	JAE       lines_pairs_1510
 
-lines_single_1496:
+lines_single_1511:
 	CMPQ      BX, $0x01
-	JE        lines_last_1497
+	JE        lines_last_1512
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1500
+	JZ        lines_noadv_1515
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1500:
+lines_noadv_1515:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1497:
+lines_last_1512:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1501
+	JZ        lines_noadv_1516
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1501:
+lines_noadv_1516:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1494:
+lines_ret_1509:
 	VZEROUPPER
 	RET
 
@@ -14411,9 +14816,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1503
+	JB              expand_singles_1518
 
-expand_turns_1502:
+expand_turns_1517:
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -14478,11 +14883,11 @@ expand_turns_1502:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1502
+	JAE       expand_turns_1517
 
-expand_singles_1503:
+expand_singles_1518:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1504
+	JB        expand_tail_1519
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -14497,11 +14902,11 @@ expand_singles_1503:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1503
+	JMP       expand_singles_1518
 
-expand_tail_1504:
+expand_tail_1519:
 	TESTQ     DX, DX
-	JZ        expand_ret_1505
+	JZ        expand_ret_1520
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -14514,7 +14919,7 @@ expand_tail_1504:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1505:
+expand_ret_1520:
 	VZEROUPPER
 	RET
 
@@ -14530,9 +14935,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1507
+	JB              expandd_singles_1522
 
-expandd_turns_1506:
+expandd_turns_1521:
 	MOVQ      (BX), R8
 	KMOVW     R8, K1
 	MOVQ      R8, R9
@@ -14609,11 +15014,11 @@ expandd_turns_1506:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1506
+	JAE       expandd_turns_1521
 
-expandd_singles_1507:
+expandd_singles_1522:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1508
+	JB        expandd_tail_1523
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -14628,11 +15033,11 @@ expandd_singles_1507:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1507
+	JMP       expandd_singles_1522
 
-expandd_tail_1508:
+expandd_tail_1523:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1509
+	JZ        expandd_ret_1524
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -14646,7 +15051,7 @@ expandd_tail_1508:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1509:
+expandd_ret_1524:
 	VZEROUPPER
 	RET
 
@@ -14665,20 +15070,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1511
+	JB      expandw_single_1526
 
-expandw_pairs_1510:
+expandw_pairs_1525:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1514
+	JNE     expandw_general_1529
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1515
+	JMP     expandw_next_1530
 
-expandw_general_1514:
+expandw_general_1529:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -14706,18 +15111,18 @@ expandw_general_1514:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1515:
+expandw_next_1530:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1510
+	JAE     expandw_pairs_1525
 
-expandw_single_1511:
+expandw_single_1526:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1512
+	JB         expandw_tail_1527
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -14735,9 +15140,9 @@ expandw_single_1511:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1512:
+expandw_tail_1527:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1513
+	JZ         expandw_ret_1528
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -14756,7 +15161,7 @@ expandw_tail_1512:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1513:
+expandw_ret_1528:
 	VZEROUPPER
 	RET
 
@@ -14772,25 +15177,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1516
+	JNE     shufw_general_1531
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1517
+	JE      shufw_blend_1532
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1518
+	JNE     shufw_list_1533
 
-shuf_planes_1520:
+shuf_planes_1535:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1521
+	JZ    shuf_done_1536
 	MOVQ  CX, R11
 
-shuf_rows_1522:
+shuf_rows_1537:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -14800,17 +15205,17 @@ shuf_rows_1522:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1522
+	JNZ     shuf_rows_1537
 
-shuf_done_1521:
+shuf_done_1536:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1520
+	JNZ  shuf_planes_1535
 	VZEROUPPER
 	RET
 
-shufw_list_1518:
+shufw_list_1533:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -14819,12 +15224,12 @@ shufw_list_1518:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1523
+	JZ      shuf_no_run_1538
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1523:
+shuf_no_run_1538:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -14834,52 +15239,52 @@ shuf_no_run_1523:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1519
+	JA    shufw_list_loads_1534
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1524:
+shuf_offs_1539:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1525
+	JAE     shuf_offs_done_1540
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1524
+	JMP     shuf_offs_1539
 
-shuf_offs_done_1525:
+shuf_offs_done_1540:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1519
+	JA   shufw_list_loads_1534
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1526:
+shuf_offs_1541:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1527
+	JAE     shuf_offs_done_1542
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1526
+	JMP     shuf_offs_1541
 
-shuf_offs_done_1527:
+shuf_offs_done_1542:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1528:
+shuf_planes_1543:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1529
+	JZ      shuf_done_1544
 
-shuf_rows_1530:
+shuf_rows_1545:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -14891,16 +15296,16 @@ shuf_rows_1530:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1530
+	JNZ     shuf_rows_1545
 
-shuf_done_1529:
+shuf_done_1544:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1531
+	JZ    shuf_done_1546
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1532:
+shuf_rows_1547:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -14910,15 +15315,15 @@ shuf_rows_1532:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1532
+	JNZ     shuf_rows_1547
 
-shuf_done_1531:
+shuf_done_1546:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1533
+	JZ      shuf_done_1548
 
-shuf_rows_1534:
+shuf_rows_1549:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -14930,25 +15335,25 @@ shuf_rows_1534:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1534
+	JNZ     shuf_rows_1549
 
-shuf_done_1533:
+shuf_done_1548:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1528
+	JNZ  shuf_planes_1543
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1519:
-shuf_planes_1535:
+shufw_list_loads_1534:
+shuf_planes_1550:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1536
+	JZ    shuf_done_1551
 
-shuf_rows_1537:
+shuf_rows_1552:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -14961,16 +15366,16 @@ shuf_rows_1537:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1537
+	JNZ     shuf_rows_1552
 
-shuf_done_1536:
+shuf_done_1551:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1538
+	JZ    shuf_done_1553
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1539:
+shuf_rows_1554:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -14980,15 +15385,15 @@ shuf_rows_1539:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1539
+	JNZ     shuf_rows_1554
 
-shuf_done_1538:
+shuf_done_1553:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1540
+	JZ    shuf_done_1555
 
-shuf_rows_1541:
+shuf_rows_1556:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -15001,28 +15406,28 @@ shuf_rows_1541:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1541
+	JNZ     shuf_rows_1556
 
-shuf_done_1540:
+shuf_done_1555:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1535
+	JNZ  shuf_planes_1550
 	VZEROUPPER
 	RET
 
-shufw_blend_1517:
+shufw_blend_1532:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1542
+	JNE  shufw_list_1557
 
-shuf_planes_1544:
+shuf_planes_1559:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1545
+	JZ    shuf_done_1560
 	MOVQ  CX, R11
 
-shuf_rows_1546:
+shuf_rows_1561:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -15034,17 +15439,17 @@ shuf_rows_1546:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1546
+	JNZ       shuf_rows_1561
 
-shuf_done_1545:
+shuf_done_1560:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1544
+	JNZ  shuf_planes_1559
 	VZEROUPPER
 	RET
 
-shufw_list_1542:
+shufw_list_1557:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -15053,12 +15458,12 @@ shufw_list_1542:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1547
+	JZ      shuf_no_run_1562
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1547:
+shuf_no_run_1562:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -15068,52 +15473,52 @@ shuf_no_run_1547:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1543
+	JA    shufw_list_loads_1558
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1548:
+shuf_offs_1563:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1549
+	JAE     shuf_offs_done_1564
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1548
+	JMP     shuf_offs_1563
 
-shuf_offs_done_1549:
+shuf_offs_done_1564:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1543
+	JA   shufw_list_loads_1558
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1550:
+shuf_offs_1565:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1551
+	JAE     shuf_offs_done_1566
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1550
+	JMP     shuf_offs_1565
 
-shuf_offs_done_1551:
+shuf_offs_done_1566:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1552:
+shuf_planes_1567:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1553
+	JZ      shuf_done_1568
 
-shuf_rows_1554:
+shuf_rows_1569:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -15127,16 +15532,16 @@ shuf_rows_1554:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1554
+	JNZ       shuf_rows_1569
 
-shuf_done_1553:
+shuf_done_1568:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1555
+	JZ    shuf_done_1570
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1556:
+shuf_rows_1571:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -15148,15 +15553,15 @@ shuf_rows_1556:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1556
+	JNZ       shuf_rows_1571
 
-shuf_done_1555:
+shuf_done_1570:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1557
+	JZ      shuf_done_1572
 
-shuf_rows_1558:
+shuf_rows_1573:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -15170,25 +15575,25 @@ shuf_rows_1558:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1558
+	JNZ       shuf_rows_1573
 
-shuf_done_1557:
+shuf_done_1572:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1552
+	JNZ  shuf_planes_1567
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1543:
-shuf_planes_1559:
+shufw_list_loads_1558:
+shuf_planes_1574:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1560
+	JZ    shuf_done_1575
 
-shuf_rows_1561:
+shuf_rows_1576:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -15203,16 +15608,16 @@ shuf_rows_1561:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1561
+	JNZ       shuf_rows_1576
 
-shuf_done_1560:
+shuf_done_1575:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1562
+	JZ    shuf_done_1577
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1563:
+shuf_rows_1578:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -15224,15 +15629,15 @@ shuf_rows_1563:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_1563
+	JNZ       shuf_rows_1578
 
-shuf_done_1562:
+shuf_done_1577:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1564
+	JZ    shuf_done_1579
 
-shuf_rows_1565:
+shuf_rows_1580:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -15247,35 +15652,35 @@ shuf_rows_1565:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1565
+	JNZ       shuf_rows_1580
 
-shuf_done_1564:
+shuf_done_1579:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1559
+	JNZ  shuf_planes_1574
 	VZEROUPPER
 	RET
 
-shufw_general_1516:
+shufw_general_1531:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1566
+	JNE     shufw_list_1581
 
-shuf_planes_1568:
+shuf_planes_1583:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1569
+	JZ    shuf_done_1584
 	MOVQ  CX, R10
 
-shuf_rows_1570:
+shuf_rows_1585:
 	MOVQ R8, R12
 
-shufw_blocks_1571:
+shufw_blocks_1586:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -15285,21 +15690,21 @@ shufw_blocks_1571:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1571
+	JB        shufw_blocks_1586
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1570
+	JNZ       shuf_rows_1585
 
-shuf_done_1569:
+shuf_done_1584:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1568
+	JNZ  shuf_planes_1583
 	VZEROUPPER
 	RET
 
-shufw_list_1566:
+shufw_list_1581:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -15308,12 +15713,12 @@ shufw_list_1566:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1572
+	JZ      shuf_no_run_1587
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1572:
+shuf_no_run_1587:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -15323,57 +15728,57 @@ shuf_no_run_1572:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1567
+	JA    shufw_list_loads_1582
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1573:
+shuf_offs_1588:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1574
+	JAE     shuf_offs_done_1589
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1573
+	JMP     shuf_offs_1588
 
-shuf_offs_done_1574:
+shuf_offs_done_1589:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1567
+	JA   shufw_list_loads_1582
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1575:
+shuf_offs_1590:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1576
+	JAE     shuf_offs_done_1591
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1575
+	JMP     shuf_offs_1590
 
-shuf_offs_done_1576:
+shuf_offs_done_1591:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1577:
+shuf_planes_1592:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1578
+	JZ      shuf_done_1593
 
-shuf_rows_1579:
+shuf_rows_1594:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1580:
+shufw_blocks_1595:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15383,23 +15788,23 @@ shufw_blocks_1580:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1580
+	JB        shufw_blocks_1595
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1579
+	JNZ       shuf_rows_1594
 
-shuf_done_1578:
+shuf_done_1593:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1581
+	JZ    shuf_done_1596
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1582:
+shuf_rows_1597:
 	MOVQ R8, R12
 
-shufw_blocks_1583:
+shufw_blocks_1598:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -15409,24 +15814,24 @@ shufw_blocks_1583:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1583
+	JB        shufw_blocks_1598
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1582
+	JNZ       shuf_rows_1597
 
-shuf_done_1581:
+shuf_done_1596:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1584
+	JZ      shuf_done_1599
 
-shuf_rows_1585:
+shuf_rows_1600:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1586:
+shufw_blocks_1601:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15436,35 +15841,35 @@ shufw_blocks_1586:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1586
+	JB        shufw_blocks_1601
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1585
+	JNZ       shuf_rows_1600
 
-shuf_done_1584:
+shuf_done_1599:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1577
+	JNZ  shuf_planes_1592
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1567:
-shuf_planes_1587:
+shufw_list_loads_1582:
+shuf_planes_1602:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1588
+	JZ    shuf_done_1603
 
-shuf_rows_1589:
+shuf_rows_1604:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1590:
+shufw_blocks_1605:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -15474,23 +15879,23 @@ shufw_blocks_1590:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1590
+	JB        shufw_blocks_1605
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1589
+	JNZ       shuf_rows_1604
 
-shuf_done_1588:
+shuf_done_1603:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1591
+	JZ    shuf_done_1606
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1592:
+shuf_rows_1607:
 	MOVQ R8, R11
 
-shufw_blocks_1593:
+shufw_blocks_1608:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -15500,25 +15905,25 @@ shufw_blocks_1593:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_1593
+	JB        shufw_blocks_1608
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1592
+	JNZ       shuf_rows_1607
 
-shuf_done_1591:
+shuf_done_1606:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1594
+	JZ    shuf_done_1609
 
-shuf_rows_1595:
+shuf_rows_1610:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1596:
+shufw_blocks_1611:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -15528,17 +15933,17 @@ shufw_blocks_1596:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1596
+	JB        shufw_blocks_1611
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1595
+	JNZ       shuf_rows_1610
 
-shuf_done_1594:
+shuf_done_1609:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1587
+	JNZ  shuf_planes_1602
 	VZEROUPPER
 	RET
 
@@ -15546,9 +15951,9 @@ shuf_done_1594:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_1597
+	JE      ends_ret_1612
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_1597
+	JE      ends_ret_1612
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -15569,25 +15974,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_1598
+	JL      ends_short_1613
 
-ends_planes_1600:
+ends_planes_1615:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1601:
+ends_rows_1616:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_1602:
+ends_mid_1617:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_1602
+	JB        ends_mid_1617
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -15603,25 +16008,25 @@ ends_mid_1602:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1601
+	JNZ       ends_rows_1616
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1600
+	JNZ       ends_planes_1615
 	VZEROUPPER
 	RET
 
-ends_short_1598:
+ends_short_1613:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_1599
+	JLE  ends_tiny_1614
 
-ends_planes_1603:
+ends_planes_1618:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1604:
+ends_rows_1619:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -15642,21 +16047,21 @@ ends_rows_1604:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1604
+	JNZ       ends_rows_1619
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1603
+	JNZ       ends_planes_1618
 	VZEROUPPER
 	RET
 
-ends_tiny_1599:
-ends_planes_1605:
+ends_tiny_1614:
+ends_planes_1620:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_1606:
+ends_rows_1621:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -15675,15 +16080,15 @@ ends_rows_1606:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_1606
+	JNZ       ends_rows_1621
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1605
+	JNZ       ends_planes_1620
 	VZEROUPPER
 	RET
 
-ends_ret_1597:
+ends_ret_1612:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -15691,7 +16096,7 @@ ends_ret_1597:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1607
+	JZ    wrap_ret_1622
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -15700,18 +16105,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1608:
+wrap_rows_1623:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1609
+	JB   cx_short_1624
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1611
+	JBE  copy_le2_1626
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1612
+	JBE  copy_le4_1627
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1613:
+copy_loop_1628:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -15723,7 +16128,7 @@ copy_loop_1613:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1613
+	JB      copy_loop_1628
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -15733,9 +16138,9 @@ copy_loop_1613:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1614
+	JMP     copy_done_1629
 
-copy_le4_1612:
+copy_le4_1627:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -15744,76 +16149,76 @@ copy_le4_1612:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1614
+	JMP     copy_done_1629
 
-copy_le2_1611:
+copy_le2_1626:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1614:
-	JMP cx_done_1610
+copy_done_1629:
+	JMP cx_done_1625
 
-cx_short_1609:
+cx_short_1624:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1616
+	JAE  ladder_1631
 	CMPQ BX, $0x00000008
-	JAE  ladder_1617
+	JAE  ladder_1632
 	CMPQ BX, $0x00000004
-	JAE  ladder_1618
+	JAE  ladder_1633
 	CMPQ BX, $0x00000002
-	JAE  ladder_1619
+	JAE  ladder_1634
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1615
-	JMP  ladder_1620
+	JB   ladder_done_1630
+	JMP  ladder_1635
 
-ladder_1616:
+ladder_1631:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1615
+	JMP     ladder_done_1630
 
-ladder_1617:
+ladder_1632:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1615
+	JMP  ladder_done_1630
 
-ladder_1618:
+ladder_1633:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1615
+	JMP  ladder_done_1630
 
-ladder_1619:
+ladder_1634:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1615
+	JMP  ladder_done_1630
 
-ladder_1620:
+ladder_1635:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1615:
-cx_done_1610:
+ladder_done_1630:
+cx_done_1625:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_1621
+	JB   cx_short_1636
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1623
+	JBE  copy_le2_1638
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1624
+	JBE  copy_le4_1639
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1625:
+copy_loop_1640:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -15825,7 +16230,7 @@ copy_loop_1625:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1625
+	JB      copy_loop_1640
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -15835,9 +16240,9 @@ copy_loop_1625:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1626
+	JMP     copy_done_1641
 
-copy_le4_1624:
+copy_le4_1639:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -15846,77 +16251,77 @@ copy_le4_1624:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1626
+	JMP     copy_done_1641
 
-copy_le2_1623:
+copy_le2_1638:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1626:
-	JMP cx_done_1622
+copy_done_1641:
+	JMP cx_done_1637
 
-cx_short_1621:
+cx_short_1636:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1628
+	JAE  ladder_1643
 	CMPQ DX, $0x00000008
-	JAE  ladder_1629
+	JAE  ladder_1644
 	CMPQ DX, $0x00000004
-	JAE  ladder_1630
+	JAE  ladder_1645
 	CMPQ DX, $0x00000002
-	JAE  ladder_1631
+	JAE  ladder_1646
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1627
-	JMP  ladder_1632
+	JB   ladder_done_1642
+	JMP  ladder_1647
 
-ladder_1628:
+ladder_1643:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1627
+	JMP     ladder_done_1642
 
-ladder_1629:
+ladder_1644:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1627
+	JMP  ladder_done_1642
 
-ladder_1630:
+ladder_1645:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1627
+	JMP  ladder_done_1642
 
-ladder_1631:
+ladder_1646:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1627
+	JMP  ladder_done_1642
 
-ladder_1632:
+ladder_1647:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1627:
-cx_done_1622:
+ladder_done_1642:
+cx_done_1637:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_1633
+	JB   cx_short_1648
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1635
+	JBE  copy_le2_1650
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1636
+	JBE  copy_le4_1651
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1637:
+copy_loop_1652:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -15928,7 +16333,7 @@ copy_loop_1637:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1637
+	JB      copy_loop_1652
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -15938,9 +16343,9 @@ copy_loop_1637:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1638
+	JMP     copy_done_1653
 
-copy_le4_1636:
+copy_le4_1651:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -15949,71 +16354,71 @@ copy_le4_1636:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1638
+	JMP     copy_done_1653
 
-copy_le2_1635:
+copy_le2_1650:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1638:
-	JMP cx_done_1634
+copy_done_1653:
+	JMP cx_done_1649
 
-cx_short_1633:
+cx_short_1648:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1640
+	JAE  ladder_1655
 	CMPQ SI, $0x00000008
-	JAE  ladder_1641
+	JAE  ladder_1656
 	CMPQ SI, $0x00000004
-	JAE  ladder_1642
+	JAE  ladder_1657
 	CMPQ SI, $0x00000002
-	JAE  ladder_1643
+	JAE  ladder_1658
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1639
-	JMP  ladder_1644
+	JB   ladder_done_1654
+	JMP  ladder_1659
 
-ladder_1640:
+ladder_1655:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1639
+	JMP     ladder_done_1654
 
-ladder_1641:
+ladder_1656:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1639
+	JMP  ladder_done_1654
 
-ladder_1642:
+ladder_1657:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1639
+	JMP  ladder_done_1654
 
-ladder_1643:
+ladder_1658:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1639
+	JMP  ladder_done_1654
 
-ladder_1644:
+ladder_1659:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1639:
-cx_done_1634:
+ladder_done_1654:
+cx_done_1649:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1608
+	JNZ  wrap_rows_1623
 	VZEROUPPER
 
-wrap_ret_1607:
+wrap_ret_1622:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -16021,7 +16426,7 @@ wrap_ret_1607:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1645
+	JZ    wrap_ret_1660
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -16030,18 +16435,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1646:
+wrap_rows_1661:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1647
+	JB   mid_small_1662
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1649
+	JBE  copy_le2_1664
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1650
+	JBE  copy_le4_1665
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1651:
+copy_loop_1666:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -16053,7 +16458,7 @@ copy_loop_1651:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1651
+	JB        copy_loop_1666
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -16063,9 +16468,9 @@ copy_loop_1651:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1652
+	JMP       copy_done_1667
 
-copy_le4_1650:
+copy_le4_1665:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -16074,28 +16479,28 @@ copy_le4_1650:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1652
+	JMP       copy_done_1667
 
-copy_le2_1649:
+copy_le2_1664:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1652:
-	JMP mid_done_1648
+copy_done_1667:
+	JMP mid_done_1663
 
-mid_small_1647:
+mid_small_1662:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1653
+	JB   cx_short_1668
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1655
+	JBE  copy_le2_1670
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1656
+	JBE  copy_le4_1671
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1657:
+copy_loop_1672:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -16107,7 +16512,7 @@ copy_loop_1657:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1657
+	JB      copy_loop_1672
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -16117,9 +16522,9 @@ copy_loop_1657:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1658
+	JMP     copy_done_1673
 
-copy_le4_1656:
+copy_le4_1671:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -16128,77 +16533,77 @@ copy_le4_1656:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1658
+	JMP     copy_done_1673
 
-copy_le2_1655:
+copy_le2_1670:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1658:
-	JMP cx_done_1654
+copy_done_1673:
+	JMP cx_done_1669
 
-cx_short_1653:
+cx_short_1668:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1660
+	JAE  ladder_1675
 	CMPQ BX, $0x00000008
-	JAE  ladder_1661
+	JAE  ladder_1676
 	CMPQ BX, $0x00000004
-	JAE  ladder_1662
+	JAE  ladder_1677
 	CMPQ BX, $0x00000002
-	JAE  ladder_1663
+	JAE  ladder_1678
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1659
-	JMP  ladder_1664
+	JB   ladder_done_1674
+	JMP  ladder_1679
 
-ladder_1660:
+ladder_1675:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1659
+	JMP     ladder_done_1674
 
-ladder_1661:
+ladder_1676:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1659
+	JMP  ladder_done_1674
 
-ladder_1662:
+ladder_1677:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1659
+	JMP  ladder_done_1674
 
-ladder_1663:
+ladder_1678:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1659
+	JMP  ladder_done_1674
 
-ladder_1664:
+ladder_1679:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1659:
-cx_done_1654:
-mid_done_1648:
+ladder_done_1674:
+cx_done_1669:
+mid_done_1663:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_1665
+	JB   mid_small_1680
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_1667
+	JBE  copy_le2_1682
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_1668
+	JBE  copy_le4_1683
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1669:
+copy_loop_1684:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -16210,7 +16615,7 @@ copy_loop_1669:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1669
+	JB        copy_loop_1684
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -16220,9 +16625,9 @@ copy_loop_1669:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1670
+	JMP       copy_done_1685
 
-copy_le4_1668:
+copy_le4_1683:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -16231,28 +16636,28 @@ copy_le4_1668:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_1670
+	JMP       copy_done_1685
 
-copy_le2_1667:
+copy_le2_1682:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_1670:
-	JMP mid_done_1666
+copy_done_1685:
+	JMP mid_done_1681
 
-mid_small_1665:
+mid_small_1680:
 	CMPQ DX, $0x00000020
-	JB   cx_short_1671
+	JB   cx_short_1686
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1673
+	JBE  copy_le2_1688
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1674
+	JBE  copy_le4_1689
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1675:
+copy_loop_1690:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -16264,7 +16669,7 @@ copy_loop_1675:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1675
+	JB      copy_loop_1690
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -16274,9 +16679,9 @@ copy_loop_1675:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1676
+	JMP     copy_done_1691
 
-copy_le4_1674:
+copy_le4_1689:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -16285,78 +16690,78 @@ copy_le4_1674:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1676
+	JMP     copy_done_1691
 
-copy_le2_1673:
+copy_le2_1688:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1676:
-	JMP cx_done_1672
+copy_done_1691:
+	JMP cx_done_1687
 
-cx_short_1671:
+cx_short_1686:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1678
+	JAE  ladder_1693
 	CMPQ DX, $0x00000008
-	JAE  ladder_1679
+	JAE  ladder_1694
 	CMPQ DX, $0x00000004
-	JAE  ladder_1680
+	JAE  ladder_1695
 	CMPQ DX, $0x00000002
-	JAE  ladder_1681
+	JAE  ladder_1696
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1677
-	JMP  ladder_1682
+	JB   ladder_done_1692
+	JMP  ladder_1697
 
-ladder_1678:
+ladder_1693:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1677
+	JMP     ladder_done_1692
 
-ladder_1679:
+ladder_1694:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1677
+	JMP  ladder_done_1692
 
-ladder_1680:
+ladder_1695:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1677
+	JMP  ladder_done_1692
 
-ladder_1681:
+ladder_1696:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1677
+	JMP  ladder_done_1692
 
-ladder_1682:
+ladder_1697:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1677:
-cx_done_1672:
-mid_done_1666:
+ladder_done_1692:
+cx_done_1687:
+mid_done_1681:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_1683
+	JB   mid_small_1698
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_1685
+	JBE  copy_le2_1700
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_1686
+	JBE  copy_le4_1701
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1687:
+copy_loop_1702:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -16368,7 +16773,7 @@ copy_loop_1687:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1687
+	JB        copy_loop_1702
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -16378,9 +16783,9 @@ copy_loop_1687:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1688
+	JMP       copy_done_1703
 
-copy_le4_1686:
+copy_le4_1701:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -16389,28 +16794,28 @@ copy_le4_1686:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_1688
+	JMP       copy_done_1703
 
-copy_le2_1685:
+copy_le2_1700:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_1688:
-	JMP mid_done_1684
+copy_done_1703:
+	JMP mid_done_1699
 
-mid_small_1683:
+mid_small_1698:
 	CMPQ SI, $0x00000020
-	JB   cx_short_1689
+	JB   cx_short_1704
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1691
+	JBE  copy_le2_1706
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1692
+	JBE  copy_le4_1707
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1693:
+copy_loop_1708:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -16422,7 +16827,7 @@ copy_loop_1693:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1693
+	JB      copy_loop_1708
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -16432,9 +16837,9 @@ copy_loop_1693:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1694
+	JMP     copy_done_1709
 
-copy_le4_1692:
+copy_le4_1707:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -16443,72 +16848,72 @@ copy_le4_1692:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1694
+	JMP     copy_done_1709
 
-copy_le2_1691:
+copy_le2_1706:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1694:
-	JMP cx_done_1690
+copy_done_1709:
+	JMP cx_done_1705
 
-cx_short_1689:
+cx_short_1704:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1696
+	JAE  ladder_1711
 	CMPQ SI, $0x00000008
-	JAE  ladder_1697
+	JAE  ladder_1712
 	CMPQ SI, $0x00000004
-	JAE  ladder_1698
+	JAE  ladder_1713
 	CMPQ SI, $0x00000002
-	JAE  ladder_1699
+	JAE  ladder_1714
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1695
-	JMP  ladder_1700
+	JB   ladder_done_1710
+	JMP  ladder_1715
 
-ladder_1696:
+ladder_1711:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1695
+	JMP     ladder_done_1710
 
-ladder_1697:
+ladder_1712:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1695
+	JMP  ladder_done_1710
 
-ladder_1698:
+ladder_1713:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1695
+	JMP  ladder_done_1710
 
-ladder_1699:
+ladder_1714:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1695
+	JMP  ladder_done_1710
 
-ladder_1700:
+ladder_1715:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1695:
-cx_done_1690:
-mid_done_1684:
+ladder_done_1710:
+cx_done_1705:
+mid_done_1699:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1646
+	JNZ  wrap_rows_1661
 	VZEROUPPER
 
-wrap_ret_1645:
+wrap_ret_1660:
 	RET
 
 // func storeFence()

@@ -12,10 +12,10 @@ import (
 // tables live in registers).
 const chunksMax = 8
 
-// genPlaneChunks emits planeChunksAVX512: planes of at most 128 bytes of
+// genPlaneChunks emits planeChunksAVX512: planes of at most 256 bytes of
 // input and 2 to chunksMax blocks of 64 bytes of output that take no
-// value, each block one permutation of the whole input plane, which is
-// loaded once a plane.
+// value, each block one or two permutations of the whole input plane,
+// which is loaded once a plane.
 func genPlaneChunks() {
 	name := "planeChunksAVX512"
 	kernel(name, "func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int)",
@@ -23,8 +23,8 @@ func genPlaneChunks() {
 		"block c at byte 64*c of the output plane but the last at byte last",
 		"(64*(chunks-2) < last <= 64*(chunks-1): it may overlap the block before,",
 		"which must agree there), each byte i of block c taken from byte",
-		"tab[64*c+i] (below inLen) of the plane's input, which is read under",
-		"masks, src[p*srcPlane:][:inLen], 1 <= inLen <= 128:",
+		"tab[64*c+i] (below inLen) of the plane's input, which is read whole,",
+		"under masks, src[p*srcPlane:][:inLen], 1 <= inLen <= 256:",
 		"",
 		"\tfor p := 0; p < planes; p++ {\n\t\td := dst[p*dstPlane:]\n\t\ts := src[p*srcPlane:]\n"+
 			"\t\tfor c := 0; c < chunks; c++ {\n\t\t\to := 64 * c\n\t\t\tif c == chunks-1 {\n\t\t\t\to = last\n\t\t\t}\n"+
@@ -43,16 +43,36 @@ func genPlaneChunks() {
 	TESTQ(planes, planes)
 	JZ(LabelRef(ret))
 
-	// The masks of the input plane's first 64 bytes and the rest.
-	tbl, a := gp(), gp()
+	wideIn := newLabel("chunks_wide_in")
+	CMPQ(inLen, U32(128))
+	JA(LabelRef(wideIn))
+	planeChunksLoops(d, s, planes, tab, chunks, last, inLen, ret, false)
+	Label(wideIn)
+	planeChunksLoops(d, s, planes, tab, chunks, last, inLen, ret, true)
+	Label(ret)
+	RET()
+}
+
+// planeChunksLoops emits the chunks kernel's loops for input planes of at
+// most 128 bytes (two vectors, one VPERMI2B a block) or, wideIn, of 129 to
+// 256 (four vectors: a block is a VPERMI2B of the first two and one of the
+// last two, blended by bit 7 of its indexes).
+func planeChunksLoops(d, s, planes, tab, chunks, last, inLen reg.Register, ret string, wideIn bool) {
+	// The masks of the input's last two vectors (of the only two without
+	// wideIn): n bytes of them are in the plane.
+	n, tbl, a := gp(), gp(), gp()
+	MOVQ(inLen, n)
+	if wideIn {
+		SUBQ(U32(128), n)
+	}
 	LEAQ(maskTable, tbl)
 	MOVQ(U32(64), a)
-	CMPQ(inLen, a)
-	CMOVQLT(inLen, a) // a = min(inLen, 64)
-	SUBQ(a, inLen)
+	CMPQ(n, a)
+	CMOVQLT(n, a) // a = min(n, 64)
+	SUBQ(a, n)
 	kLo, kHi := kreg(), kreg()
 	KMOVQ(Mem{Base: tbl, Index: a, Scale: 8}, kLo)
-	KMOVQ(Mem{Base: tbl, Index: inLen, Scale: 8}, kHi)
+	KMOVQ(Mem{Base: tbl, Index: n, Scale: 8}, kHi)
 
 	// One loop a block count, its tables in registers: loading a block's
 	// indexes with it made the kernel take about 1.4x as long.
@@ -72,13 +92,30 @@ func genPlaneChunks() {
 		}
 		loop := newLabel(fmt.Sprintf("chunks_%d_planes", c))
 		Label(loop)
-		lo, hi := ZMM(), ZMM()
-		VMOVDQU8_Z(at(s, 0), kLo, lo)
-		VMOVDQU8_Z(at(s, 64), kHi, hi)
+		var in [4]reg.VecVirtual
+		for i := range in {
+			in[i] = ZMM()
+		}
+		if wideIn {
+			VMOVDQU64(at(s, 0), in[0])
+			VMOVDQU64(at(s, 64), in[1])
+			VMOVDQU8_Z(at(s, 128), kLo, in[2])
+			VMOVDQU8_Z(at(s, 192), kHi, in[3])
+		} else {
+			VMOVDQU8_Z(at(s, 0), kLo, in[0])
+			VMOVDQU8_Z(at(s, 64), kHi, in[1])
+		}
 		for j := range idx {
 			p := ZMM()
 			VMOVDQA64(idx[j], p)
-			VPERMI2B(hi, lo, p)
+			VPERMI2B(in[1], in[0], p)
+			if wideIn {
+				q, k := ZMM(), kreg()
+				VMOVDQA64(idx[j], q)
+				VPERMI2B(in[3], in[2], q)
+				VPMOVB2M(idx[j], k) // bit 7: the byte is from the last 128
+				VPBLENDMB(q, p, k, p)
+			}
 			if j == c-1 {
 				VMOVDQU64(p, ati(d, last, 0))
 			} else {
@@ -92,6 +129,4 @@ func genPlaneChunks() {
 		VZEROUPPER()
 		RET()
 	}
-	Label(ret)
-	RET()
 }
