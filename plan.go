@@ -343,7 +343,26 @@ func runsOf(lv *level) []rowRun {
 			return nil
 		}
 	}
-	return runs
+	return mergeRuns(runs)
+}
+
+// mergeRuns joins runs that continue each other, in dst and forward in
+// the input (the rows of a wrap pad, one run a row from their segDup, and
+// the like), so that each is one rows call for a batch of planes: float64
+// 14x14 planes wrapped by 3 took seven calls a plane, three after.
+func mergeRuns(runs []rowRun) []rowRun {
+	forward := func(r rowRun) bool { return !r.fill && (r.step == 1 || r.n == 1) }
+	out := runs[:0]
+	for _, r := range runs {
+		if n := len(out); n > 0 {
+			if last := &out[n-1]; forward(*last) && forward(r) && last.at+last.n == r.at && last.src+last.n == r.src {
+				last.n, last.step = last.n+r.n, 1
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // rowForm describes an innermost row made of left blocks of padding, mid

@@ -2,6 +2,7 @@ package pad
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -106,6 +107,35 @@ func TestSmallPlanesTakeRowForms(t *testing.T) {
 			if n != 3 || pl.levels[2].row.kind != rowPieces || pl.levels[1].list == nil {
 				t.Errorf("%v by %d: %d levels, row kind %d, row list %v; want 3 levels, pieces, a list", m, p, n, pl.levels[n-1].row.kind, n >= 2 && pl.levels[n-2].list != nil)
 			}
+		}
+	}
+}
+
+// TestRunsMerge checks that the plane level's row runs are as few as its
+// rows allow: a wrap pad copies its rows from consecutive input rows, one
+// run (one rows call for a batch of planes), not a run a row; mirrored pad
+// rows, in reverse order, stay a run each.
+func TestRunsMerge(t *testing.T) {
+	for _, c := range []struct {
+		mode Mode
+		want []rowRun
+	}{
+		{Wrap, []rowRun{{at: 3, n: 14, src: 0, step: 1}, {at: 0, n: 3, src: 11, step: 1}, {at: 17, n: 3, src: 0, step: 1}}},
+		{Edge, []rowRun{{at: 3, n: 14, src: 0, step: 1}, {at: 0, n: 3, src: 0}, {at: 17, n: 3, src: 13}}},
+		{Reflect, []rowRun{{at: 3, n: 14, src: 0, step: 1}, {at: 0, n: 1, src: 3}, {at: 1, n: 1, src: 2}, {at: 2, n: 1, src: 1},
+			{at: 17, n: 1, src: 12}, {at: 18, n: 1, src: 11}, {at: 19, n: 1, src: 10}}},
+	} {
+		spec := Spec{Mode: c.mode, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}
+		p, err := newExecPlan([]int{256, 14, 14}, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := append([]rowRun{}, p.levels[1].runs...)
+		slices.SortFunc(got, func(a, b rowRun) int { return a.at - b.at })
+		want := append([]rowRun{}, c.want...)
+		slices.SortFunc(want, func(a, b rowRun) int { return a.at - b.at })
+		if !slices.Equal(got, want) {
+			t.Errorf("%v by 3 of 14 rows: runs %+v, want %+v", c.mode, p.levels[1].runs, c.want)
 		}
 	}
 }
