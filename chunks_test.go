@@ -57,3 +57,41 @@ func TestChunkTableOf(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaneChunksLarge runs plans whose planes take block tables over
+// outputs past the core's cache (the plan's input program) and split over
+// two workers, against the reference.
+func TestPlaneChunksLarge(t *testing.T) {
+	r := rand.New(rand.NewPCG(67, 68))
+	for _, c := range []struct {
+		shape     []int
+		mode      Mode
+		pad, size int
+	}{
+		{[]int{40, 512, 7, 7}, Edge, 3, 1},   // 3.5 MB of output
+		{[]int{16, 256, 14, 14}, Wrap, 1, 1}, // four vectors of input a plane
+		{[]int{8, 512, 7, 7}, Reflect, 2, 2},
+	} {
+		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
+		in := randomBytes(r, c.size*prod(c.shape))
+		want, _, err := refPad(in, c.size, c.shape, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{1, 2} {
+			p, err := newExecPlan(c.shape, spec, Workers(w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.tablesFor(c.size).chunks == nil {
+				t.Fatalf("%v %v size %d: no chunk table", c.shape, spec, c.size)
+			}
+			for run := range 2 { // the second run has every table
+				dst := make([]byte, len(want))
+				if err := p.RunBytes(dst, in, c.size, nil); err != nil || !bytes.Equal(dst, want) {
+					t.Fatalf("%v %v size %d, %d workers, run %d: %v %s", c.shape, spec, c.size, w, run, err, gridFirstDiff(dst, want))
+				}
+			}
+		}
+	}
+}
