@@ -121,13 +121,8 @@ func FuzzPlaneChunks(f *testing.F) {
 // tables too.
 func TestPlaneChunks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
-	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(63, 64))
-	cases := 400
-	if testing.Short() {
-		cases = 80
-	}
-	a.runRandomPlans(t, r, levels, cases, func() ([]int, Spec, int, []byte) {
+	runRandomPlans(t, r, levels, 400, 5, func() ([]int, Spec, int, []byte) {
 		h, w := 2+r.IntN(9), 2+r.IntN(11)
 		pad := func() int { return r.IntN(5) } // up to twice the axis and more
 		tp, bp, lp, rp := pad(), pad(), pad(), pad()
@@ -136,7 +131,7 @@ func TestPlaneChunks(t *testing.T) {
 		}
 		spec := Spec{Mode: Mode(1 + r.IntN(int(Symmetric))), Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
 		return []int{1 + r.IntN(2), 1 + r.IntN(60), h, w}, spec, 1 << r.IntN(4), nil
-	}, func(t *sizeTables) bool { return t.chunks != nil }, "chunk table")
+	}, func(p *Plan, es int) bool { return p.tablesFor(es).chunks != nil }, "have a chunk table")
 
 	ks := kernelsInUse()
 	if ks == nil || ks.planeChunks == nil {

@@ -284,12 +284,17 @@ func (a *guardArena) runPlanAtLevels(t *testing.T, r *rand.Rand, levels []kernel
 	}
 }
 
-// runRandomPlans runs cases plans that draw makes (a shape, a spec, an
-// element size and a value) at each of levels (runPlanAtLevels) against the
-// reference, and fails unless at least a fifth of them have the tables has
-// reports (table names them).
-func (a *guardArena) runRandomPlans(t *testing.T, r *rand.Rand, levels []kernelLevel, cases int, draw func() ([]int, Spec, int, []byte), has func(*sizeTables) bool, table string) {
+// runRandomPlans runs cases plans (a fifth of them with -short) that draw
+// makes (a shape, a spec, an element size and a value) at each of levels,
+// with dst and src against guard pages (runPlanAtLevels), against the
+// reference, and fails unless at least one in share of them takes reports
+// true of: what says what it checks ("take the ends kernel").
+func runRandomPlans(t *testing.T, r *rand.Rand, levels []kernelLevel, cases, share int, draw func() ([]int, Spec, int, []byte), takes func(p *Plan, es int) bool, what string) {
 	t.Helper()
+	if testing.Short() {
+		cases /= 5
+	}
+	a := newGuardArena(t, 2, 1<<20)
 	taken := 0
 	for range cases {
 		shape, spec, es, value := draw()
@@ -297,7 +302,7 @@ func (a *guardArena) runRandomPlans(t *testing.T, r *rand.Rand, levels []kernelL
 		if err != nil {
 			t.Fatal(err)
 		}
-		if has(p.tablesFor(es)) {
+		if takes(p, es) {
 			taken++
 		}
 		in := randomBytes(r, es*prod(shape))
@@ -307,10 +312,10 @@ func (a *guardArena) runRandomPlans(t *testing.T, r *rand.Rand, levels []kernelL
 		}
 		a.runPlanAtLevels(t, r, levels, p, in, es, value, want, fmt.Sprintf("%v %v size %d", shape, spec, es))
 	}
-	if taken < cases/5 {
-		t.Fatalf("only %d of %d cases have a %s", taken, cases, table)
+	if taken < cases/share {
+		t.Fatalf("only %d of %d cases %s", taken, cases, what)
 	}
-	t.Logf("%d of %d cases have a %s", taken, cases, table)
+	t.Logf("%d of %d cases %s", taken, cases, what)
 }
 
 // runPlan copies in to src and runs p from src into dst (regions of a,

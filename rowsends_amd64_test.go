@@ -10,7 +10,6 @@ package pad
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -107,14 +106,8 @@ func TestEndsPlanes(t *testing.T) {
 	endsKernelsOrSkip(t)
 	levels := supportedLevels(func(ks *asmKernels) bool { return ks.rowsEnds != nil })
 	setForTest(t, &wideInCache, false)
-	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(45, 46))
-	cases := 300
-	if testing.Short() {
-		cases = 60
-	}
-	taken := 0
-	for range cases {
+	runRandomPlans(t, r, levels, 300, 4, func() ([]int, Spec, int, []byte) {
 		es := 1 << r.IntN(5)
 		w := max(1, (32+r.IntN(560))/es)
 		pads := func() int { return r.IntN(16/es + 1) }
@@ -127,27 +120,12 @@ func TestEndsPlanes(t *testing.T) {
 		if r.IntN(4) == 0 && w*es > 48 { // a crop on one side
 			lp = -r.IntN(3)
 		}
-		shape := []int{1 + r.IntN(4), h, w}
 		spec := Spec{Mode: mode, Before: []int{0, tp, lp}, After: []int{0, bp, rp}}
-		p, err := newExecPlan(shape, spec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		return []int{1 + r.IntN(4), h, w}, spec, es, nil
+	}, func(p *Plan, es int) bool {
 		lv := &p.levels[len(p.levels)-1]
-		if p.tablesFor(es).ends != nil && endsPays(&lv.row, lv.outLen*lv.blk*es) {
-			taken++
-		}
-		in := randomBytes(r, es*prod(shape))
-		want, _, err := refPad(in, es, shape, spec, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.runPlanAtLevels(t, r, levels, p, in, es, nil, want, fmt.Sprintf("%v %v size %d", shape, spec, es))
-	}
-	if taken < cases/4 {
-		t.Fatalf("only %d of %d cases take the ends kernel", taken, cases)
-	}
-	t.Logf("%d of %d cases take the ends kernel", taken, cases)
+		return p.tablesFor(es).ends != nil && endsPays(&lv.row, lv.outLen*lv.blk*es)
+	}, "take the ends kernel")
 }
 
 // TestWideInCache checks the rule that keeps rows in the core's cache off

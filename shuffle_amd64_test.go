@@ -315,13 +315,8 @@ func BenchmarkRowsShuffle(b *testing.B) {
 // the reference. A spy on the kernel checks that such planes take it.
 func TestPlaneShuffle(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
-	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(51, 52))
-	cases := 400
-	if testing.Short() {
-		cases = 80
-	}
-	a.runRandomPlans(t, r, levels, cases, func() ([]int, Spec, int, []byte) {
+	runRandomPlans(t, r, levels, 400, 5, func() ([]int, Spec, int, []byte) {
 		es := 1 << r.IntN(4)
 		h, w := 1+r.IntN(8), 1+r.IntN(10)
 		mode := Mode(r.IntN(int(Symmetric) + 1))
@@ -346,7 +341,7 @@ func TestPlaneShuffle(t *testing.T) {
 			value = randomBytes(r, es)
 		}
 		return shape, spec, es, value
-	}, func(t *sizeTables) bool { return t.plane != nil }, "plane table")
+	}, func(p *Plan, es int) bool { return p.tablesFor(es).plane != nil }, "have a plane table")
 
 	// A spy: uint8 7x7 planes edge-padded to 9x9 are one kernel row each.
 	ks := kernelsInUse()
