@@ -51,18 +51,15 @@ const chunkRowMax = 63
 // shuffleMax with fewer than two rows a block), of rows wider than
 // chunkRowMax bytes, or with a byte of the value.
 func chunkTableOf(pl, lv *level, rowStride, stride, size int) *chunkTable {
-	outElems := pl.outLen * pl.blk
-	width := outElems * size
-	if !kernelSize(size) || width <= shuffleMax || width > 64*chunksMax || lv.outLen*lv.blk*size > chunkRowMax ||
-		pl.inLen == 0 || lv.inLen == 0 || rowStride < 0 {
+	width := pl.outLen * pl.blk * size
+	if width <= shuffleMax || width > 64*chunksMax || lv.outLen*lv.blk*size > chunkRowMax {
 		return nil
 	}
-	span := (pl.inLen-1)*rowStride + lv.inLen*stride // the input elements a plane reaches
-	if span*size > chunkInMax {
+	out, inLen := planeMap(pl, lv, rowStride, stride, size, chunkInMax)
+	if out == nil {
 		return nil
 	}
-	out := indexMap([]level{*pl, *lv}, []int{rowStride, stride}, span, outElems)
-	t := &chunkTable{width: width, inLen: span * size}
+	t := &chunkTable{width: width, inLen: inLen}
 	for o := 0; o < width; o += 64 {
 		o = min(o, width-64)
 		var b [64]byte

@@ -177,14 +177,13 @@ type planeShuffle struct {
 // stores, not a store a row.
 func planeTable(pl, lv *level, rowStride, stride, size int) *planeShuffle {
 	outElems := pl.outLen * pl.blk
-	if !kernelSize(size) || outElems == 0 || outElems*size > shuffleMax || pl.inLen == 0 || lv.inLen == 0 || rowStride < 0 {
+	if outElems == 0 || outElems*size > shuffleMax {
 		return nil
 	}
-	span := (pl.inLen-1)*rowStride + lv.inLen*stride // the input elements a plane reaches
-	if span*size > shuffleMax {
+	out, _ := planeMap(pl, lv, rowStride, stride, size, shuffleMax)
+	if out == nil {
 		return nil
 	}
-	out := indexMap([]level{*pl, *lv}, []int{rowStride, stride}, span, outElems)
 	t := &planeShuffle{width: outElems * size}
 	for i := range t.width {
 		if j := out[i/size]; j >= 0 {
@@ -199,6 +198,22 @@ func planeTable(pl, lv *level, rowStride, stride, size int) *planeShuffle {
 	}
 	t.tab.words = wordTable(&t.tab, t.width, t.mid)
 	return t
+}
+
+// planeMap returns the element map of a plane of pl (rows of lv, rowStride
+// input elements apart, elements stride apart; indexMap) and the bytes of
+// input it reaches at element size bytes, or nil: sizes the byte kernels
+// do not take, empty input planes, rows read backward, or more than maxIn
+// bytes of input.
+func planeMap(pl, lv *level, rowStride, stride, size, maxIn int) (out []int32, inLen int) {
+	if !kernelSize(size) || pl.inLen == 0 || lv.inLen == 0 || rowStride < 0 {
+		return nil, 0
+	}
+	span := (pl.inLen-1)*rowStride + lv.inLen*stride // the input elements a plane reaches
+	if span*size > maxIn {
+		return nil, 0
+	}
+	return indexMap([]level{*pl, *lv}, []int{rowStride, stride}, span, pl.outLen*pl.blk), span * size
 }
 
 // byteSource returns the byte of the src row that output byte i of rows

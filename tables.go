@@ -67,8 +67,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 	n := len(p.levels)
 	lv := &p.levels[n-1]
 	t := sizeTables{periodic: periodic}
-	if rows != nil {
-		t.shuffle, t.wide, t.ends, t.plane, t.chunks = rows.shuffle, rows.wide, rows.ends, rows.plane, rows.chunks
+	if rows != nil { // the row and plane tables; no periodic ones
+		t = *rows
+		t.periodic = periodic
 	} else {
 		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
 		if n >= 3 && lv.row.kind != rowGeneral {
