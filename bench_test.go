@@ -49,6 +49,12 @@ func BenchmarkExtra(b *testing.B) {
 		{Name: "small_planes_reflect3", DType: "uint8", Shape: []int{1, 512, 7, 7}, Mode: "reflect", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
 		{Name: "planes_wrap3", DType: "float32", Shape: []int{1, 128, 28, 28}, Mode: "wrap", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
 		{Name: "u8_conv_zero2", DType: "uint8", Shape: []int{1, 32, 112, 112}, Mode: "constant", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
+		// Rows of 4 to 32 bytes, which CPUs without AVX-512 VBMI make by
+		// the narrow shuffle kernel (KERNELS.md item 17): uint8 28x28
+		// planes, int16 7x7 planes, and planes of 4x4 taken as one row.
+		{Name: "u8_planes28_reflect1", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "reflect", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
+		{Name: "i16_planes7_zero1", DType: "int16", Shape: []int{1, 512, 7, 7}, Mode: "constant", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
+		{Name: "u8_planes4_edge1", DType: "uint8", Shape: []int{1, 1024, 4, 4}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 	})
 }
 

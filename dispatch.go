@@ -59,6 +59,10 @@ type asmKernels struct {
 	// rowsShuffleDwords: the shuffle kernel for rows of 4-byte words
 	// (shuffleTable.words), where the level has no rowsShuffle.
 	rowsShuffleDwords func(dst, src *byte, rows, dstStride, srcStride int, tab *[200]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)
+	// rowsShuffleNarrow: the shuffle kernel for rows of 4 to 32 bytes in
+	// and 8 to 64 out (shuffleTable.narrow), where the level has no
+	// rowsShuffle.
+	rowsShuffleNarrow func(dst, src *byte, rows, dstStride, srcStride int, tab *[224]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)
 	// planeChunks: small planes of narrow rows by 64-byte blocks
 	// (chunks.go); nil where the CPU or the architecture lacks it.
 	planeChunks func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int)

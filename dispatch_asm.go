@@ -347,9 +347,11 @@ func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {
 }
 
 // canShuffle reports whether the level has a shuffle kernel for the rows
-// of tab: rowsShuffle, or rowsShuffleDwords for rows of words.
+// of tab: rowsShuffle, or rowsShuffleDwords for rows of words, or
+// rowsShuffleNarrow for narrower rows.
 func (ks *asmKernels) canShuffle(tab *shuffleTable) bool {
-	return ks.rowsShuffle != nil || ks.rowsShuffleDwords != nil && tab.words != nil
+	return ks.rowsShuffle != nil || ks.rowsShuffleDwords != nil && tab.words != nil ||
+		ks.rowsShuffleNarrow != nil && tab.narrow != nil
 }
 
 // shuffle calls the shuffle kernel canShuffle found, for rows in src.
@@ -358,7 +360,11 @@ func (ks *asmKernels) shuffle(d, s *byte, src []byte, rows, dstStride, srcStride
 		ks.rowsShuffle(d, s, rows, dstStride, srcStride, width, mid, tab.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1, shuffleLoadLimit(src, mid))
 		return
 	}
-	ks.rowsShuffleDwords(d, s, rows, dstStride, srcStride, tab.words.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1)
+	if ks.rowsShuffleDwords != nil && tab.words != nil {
+		ks.rowsShuffleDwords(d, s, rows, dstStride, srcStride, tab.words.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1)
+		return
+	}
+	ks.rowsShuffleNarrow(d, s, rows, dstStride, srcStride, tab.narrow.bytes(), pat, pl.n, pl.dst, pl.src, rowIdx, run0, run1)
 }
 
 // rowListShuffleBytes makes whole planes of narrow rows by a shuffle

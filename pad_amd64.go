@@ -238,6 +238,7 @@ var asmKernelSets = []asmKernels{
 		rowsWrap:          rowsWrapAVX2,
 		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2Table),
 		rowsShuffleDwords: rowsShuffleDwordsAVX2,
+		rowsShuffleNarrow: rowsShuffleNarrowAVX2,
 		rowsEnds:          rowsEndsAVX2,
 	},
 	{
@@ -257,6 +258,7 @@ var asmKernelSets = []asmKernels{
 		planeChunks: ifCPU(cpu.X86.HasAVX512VBMI, planeChunksAVX512),
 		// Without VBMI, the AVX2 shuffle kernel for rows of words.
 		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),
+		rowsShuffleNarrow: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleNarrowAVX2),
 		// The AVX2 ends kernel, for rows the wide kernels decline or do not
 		// take (wideInCache).
 		rowsEnds:         rowsEndsAVX2,

@@ -15947,13 +15947,1281 @@ shuf_done_1609:
 	VZEROUPPER
 	RET
 
+// func rowsShuffleNarrowAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[224]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
+// Requires: AVX, AVX2
+TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    dstStride+24(FP), DX
+	MOVQ    srcStride+32(FP), BX
+	MOVQ    pat+48(FP), SI
+	VMOVDQU (SI), Y0
+	MOVQ    planes+56(FP), SI
+	MOVQ    tab+40(FP), DI
+	MOVQ    8(DI), R8
+	MOVQ    16(DI), R9
+	CMPL    (DI), $0x01
+	JE      shufn_c16o32_1612
+	CMPL    (DI), $0x02
+	JE      shufn_c8o16_1613
+	CMPL    (DI), $0x03
+	JE      shufn_c8o8_1614
+	CMPL    (DI), $0x04
+	JE      shufn_c4o8_1615
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 96(DI), Y2
+	VMOVDQU 160(DI), Y3
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_1616
+
+shuf_planes_1618:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_1619
+	MOVQ  CX, R10
+
+shuf_rows_1620:
+	VMOVDQU      (R10), X4
+	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
+	VPERMQ       $0x4e, Y4, Y5
+	VPSHUFB      Y1, Y4, Y6
+	VPSHUFB      Y2, Y5, Y5
+	VPOR         Y6, Y5, Y6
+	VPBLENDVB    Y3, Y6, Y0, Y6
+	VMOVDQU      X6, (DI)
+	VEXTRACTI128 $0x01, Y6, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_1620
+
+shuf_done_1619:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1618
+	VZEROUPPER
+	RET
+
+shufn_list_1616:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X4
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X5
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X6
+	JZ      shuf_no_run_1621
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_1621:
+	VMOVQ R11, X7
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X9
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X8
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_1617
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_1622:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1623
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1622
+
+shuf_offs_done_1623:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_1617
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_1624:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1625
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1624
+
+shuf_offs_done_1625:
+	VMOVDQU (SP), Y4
+	VMOVDQU 32(SP), Y9
+
+shuf_planes_1626:
+	MOVQ    AX, DI
+	VMOVDQA Y4, Y10
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1627
+
+shuf_rows_1628:
+	VMOVQ        X10, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X11
+	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
+	VPERMQ       $0x4e, Y11, Y12
+	VPSHUFB      Y1, Y11, Y13
+	VPSHUFB      Y2, Y12, Y12
+	VPOR         Y13, Y12, Y13
+	VPBLENDVB    Y3, Y13, Y0, Y13
+	VMOVDQU      X13, (DI)
+	VEXTRACTI128 $0x01, Y13, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y10, Y10
+	DECQ         R11
+	JNZ          shuf_rows_1628
+
+shuf_done_1627:
+	VMOVQ X6, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1629
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+
+shuf_rows_1630:
+	VMOVDQU      (R10), X14
+	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
+	VPERMQ       $0x4e, Y14, Y10
+	VPSHUFB      Y1, Y14, Y12
+	VPSHUFB      Y2, Y10, Y10
+	VPOR         Y12, Y10, Y12
+	VPBLENDVB    Y3, Y12, Y0, Y12
+	VMOVDQU      X12, (DI)
+	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_1630
+
+shuf_done_1629:
+	VMOVDQA Y9, Y10
+	VMOVQ   X8, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1631
+
+shuf_rows_1632:
+	VMOVQ        X10, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X15
+	VINSERTI128  $0x01, (R10)(R8*1), Y15, Y15
+	VPERMQ       $0x4e, Y15, Y12
+	VPSHUFB      Y1, Y15, Y13
+	VPSHUFB      Y2, Y12, Y12
+	VPOR         Y13, Y12, Y13
+	VPBLENDVB    Y3, Y13, Y0, Y13
+	VMOVDQU      X13, (DI)
+	VEXTRACTI128 $0x01, Y13, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y10, Y10
+	DECQ         R11
+	JNZ          shuf_rows_1632
+
+shuf_done_1631:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1626
+	VZEROUPPER
+	RET
+
+shufn_list_loads_1617:
+shuf_planes_1633:
+	MOVQ  AX, DI
+	VMOVQ X4, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1634
+
+shuf_rows_1635:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X10
+	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
+	VPERMQ       $0x4e, Y10, Y11
+	VPSHUFB      Y1, Y10, Y12
+	VPSHUFB      Y2, Y11, Y11
+	VPOR         Y12, Y11, Y12
+	VPBLENDVB    Y3, Y12, Y0, Y12
+	VMOVDQU      X12, (DI)
+	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_1635
+
+shuf_done_1634:
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1636
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+
+shuf_rows_1637:
+	VMOVDQU      (R10), X13
+	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
+	VPERMQ       $0x4e, Y13, Y11
+	VPSHUFB      Y1, Y13, Y12
+	VPSHUFB      Y2, Y11, Y11
+	VPOR         Y12, Y11, Y12
+	VPBLENDVB    Y3, Y12, Y0, Y12
+	VMOVDQU      X12, (DI)
+	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R12
+	JNZ          shuf_rows_1637
+
+shuf_done_1636:
+	VMOVQ X9, R11
+	VMOVQ X8, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1638
+
+shuf_rows_1639:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X14
+	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
+	VPERMQ       $0x4e, Y14, Y11
+	VPSHUFB      Y1, Y14, Y12
+	VPSHUFB      Y2, Y11, Y11
+	VPOR         Y12, Y11, Y12
+	VPBLENDVB    Y3, Y12, Y0, Y12
+	VMOVDQU      X12, (DI)
+	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_1639
+
+shuf_done_1638:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1633
+	VZEROUPPER
+	RET
+
+shufn_c16o32_1612:
+	VMOVDQU 160(DI), Y1
+	VMOVDQU 192(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_1640
+
+shuf_planes_1642:
+	MOVQ  AX, R10
+	MOVQ  rows+16(FP), R12
+	TESTQ R12, R12
+	JZ    shuf_done_1643
+	MOVQ  CX, R11
+
+shuf_rows_1644:
+	VMOVDQU     (R11), X3
+	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
+	VPERMQ      $0x4e, Y3, Y4
+	VPSHUFB     32(DI), Y3, Y5
+	VPSHUFB     96(DI), Y4, Y6
+	VPOR        Y5, Y6, Y5
+	VPBLENDVB   Y1, Y5, Y0, Y5
+	VMOVDQU     Y5, (R10)
+	VPSHUFB     64(DI), Y3, Y5
+	VPSHUFB     128(DI), Y4, Y4
+	VPOR        Y5, Y4, Y5
+	VPBLENDVB   Y2, Y5, Y0, Y5
+	VMOVDQU     Y5, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        BX, R11
+	DECQ        R12
+	JNZ         shuf_rows_1644
+
+shuf_done_1643:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1642
+	VZEROUPPER
+	RET
+
+shufn_list_1640:
+	MOVQ    rowIdx+80(FP), R10
+	VMOVQ   R10, X3
+	MOVQ    run0+88(FP), R11
+	VMOVQ   R11, X4
+	XORQ    R12, R12
+	MOVQ    run1+96(FP), R11
+	SUBQ    run0+88(FP), R11
+	VMOVQ   R11, X5
+	JZ      shuf_no_run_1645
+	MOVQ    run0+88(FP), R11
+	MOVLQSX (R10)(R11*4), R12
+	IMULQ   BX, R12
+
+shuf_no_run_1645:
+	VMOVQ R12, X6
+	MOVQ  run1+96(FP), R11
+	LEAQ  (R10)(R11*4), R12
+	VMOVQ R12, X8
+	MOVQ  rows+16(FP), R11
+	SUBQ  run1+96(FP), R11
+	VMOVQ R11, X7
+	MOVQ  run0+88(FP), R12
+	CMPQ  R12, $0x04
+	JA    shufn_list_loads_1641
+	MOVQ  rowIdx+80(FP), R10
+	MOVQ  $0x00000000, R13
+	LEAQ  (R10)(R13*4), R10
+	XORQ  R11, R11
+
+shuf_offs_1646:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1647
+	MOVLQSX (R10)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, (SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1646
+
+shuf_offs_done_1647:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufn_list_loads_1641
+	MOVQ rowIdx+80(FP), R10
+	MOVQ run1+96(FP), R13
+	LEAQ (R10)(R13*4), R10
+	XORQ R11, R11
+
+shuf_offs_1648:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1649
+	MOVLQSX (R10)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1648
+
+shuf_offs_done_1649:
+	VMOVDQU (SP), Y3
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_1650:
+	MOVQ    AX, R10
+	VMOVDQA Y3, Y9
+	VMOVQ   X4, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1651
+
+shuf_rows_1652:
+	VMOVQ       X9, R11
+	ADDQ        CX, R11
+	VMOVDQU     (R11), X10
+	VINSERTI128 $0x01, (R11)(R8*1), Y10, Y10
+	VPERMQ      $0x4e, Y10, Y11
+	VPSHUFB     32(DI), Y10, Y12
+	VPSHUFB     96(DI), Y11, Y13
+	VPOR        Y12, Y13, Y12
+	VPBLENDVB   Y1, Y12, Y0, Y12
+	VMOVDQU     Y12, (R10)
+	VPSHUFB     64(DI), Y10, Y12
+	VPSHUFB     128(DI), Y11, Y11
+	VPOR        Y12, Y11, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (R10)(R9*1)
+	ADDQ        DX, R10
+	VPERMQ      $0x39, Y9, Y9
+	DECQ        R12
+	JNZ         shuf_rows_1652
+
+shuf_done_1651:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1653
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_1654:
+	VMOVDQU     (R11), X14
+	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
+	VPERMQ      $0x4e, Y14, Y9
+	VPSHUFB     32(DI), Y14, Y11
+	VPSHUFB     96(DI), Y9, Y12
+	VPOR        Y11, Y12, Y11
+	VPBLENDVB   Y1, Y11, Y0, Y11
+	VMOVDQU     Y11, (R10)
+	VPSHUFB     64(DI), Y14, Y11
+	VPSHUFB     128(DI), Y9, Y9
+	VPOR        Y11, Y9, Y11
+	VPBLENDVB   Y2, Y11, Y0, Y11
+	VMOVDQU     Y11, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        BX, R11
+	DECQ        R12
+	JNZ         shuf_rows_1654
+
+shuf_done_1653:
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1655
+
+shuf_rows_1656:
+	VMOVQ       X9, R11
+	ADDQ        CX, R11
+	VMOVDQU     (R11), X15
+	VINSERTI128 $0x01, (R11)(R8*1), Y15, Y15
+	VPERMQ      $0x4e, Y15, Y11
+	VPSHUFB     32(DI), Y15, Y12
+	VPSHUFB     96(DI), Y11, Y13
+	VPOR        Y12, Y13, Y12
+	VPBLENDVB   Y1, Y12, Y0, Y12
+	VMOVDQU     Y12, (R10)
+	VPSHUFB     64(DI), Y15, Y12
+	VPSHUFB     128(DI), Y11, Y11
+	VPOR        Y12, Y11, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (R10)(R9*1)
+	ADDQ        DX, R10
+	VPERMQ      $0x39, Y9, Y9
+	DECQ        R12
+	JNZ         shuf_rows_1656
+
+shuf_done_1655:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1650
+	VZEROUPPER
+	RET
+
+shufn_list_loads_1641:
+shuf_planes_1657:
+	MOVQ  AX, R10
+	VMOVQ X3, R12
+	VMOVQ X4, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1658
+
+shuf_rows_1659:
+	MOVLQSX     (R12), R11
+	IMULQ       BX, R11
+	ADDQ        CX, R11
+	VMOVDQU     (R11), X9
+	VINSERTI128 $0x01, (R11)(R8*1), Y9, Y9
+	VPERMQ      $0x4e, Y9, Y10
+	VPSHUFB     32(DI), Y9, Y11
+	VPSHUFB     96(DI), Y10, Y12
+	VPOR        Y11, Y12, Y11
+	VPBLENDVB   Y1, Y11, Y0, Y11
+	VMOVDQU     Y11, (R10)
+	VPSHUFB     64(DI), Y9, Y11
+	VPSHUFB     128(DI), Y10, Y10
+	VPOR        Y11, Y10, Y11
+	VPBLENDVB   Y2, Y11, Y0, Y11
+	VMOVDQU     Y11, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        $0x04, R12
+	DECQ        R13
+	JNZ         shuf_rows_1659
+
+shuf_done_1658:
+	VMOVQ X5, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1660
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_1661:
+	VMOVDQU     (R11), X13
+	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
+	VPERMQ      $0x4e, Y13, Y10
+	VPSHUFB     32(DI), Y13, Y11
+	VPSHUFB     96(DI), Y10, Y12
+	VPOR        Y11, Y12, Y11
+	VPBLENDVB   Y1, Y11, Y0, Y11
+	VMOVDQU     Y11, (R10)
+	VPSHUFB     64(DI), Y13, Y11
+	VPSHUFB     128(DI), Y10, Y10
+	VPOR        Y11, Y10, Y11
+	VPBLENDVB   Y2, Y11, Y0, Y11
+	VMOVDQU     Y11, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        BX, R11
+	DECQ        R13
+	JNZ         shuf_rows_1661
+
+shuf_done_1660:
+	VMOVQ X8, R12
+	VMOVQ X7, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1662
+
+shuf_rows_1663:
+	MOVLQSX     (R12), R11
+	IMULQ       BX, R11
+	ADDQ        CX, R11
+	VMOVDQU     (R11), X14
+	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
+	VPERMQ      $0x4e, Y14, Y10
+	VPSHUFB     32(DI), Y14, Y11
+	VPSHUFB     96(DI), Y10, Y12
+	VPOR        Y11, Y12, Y11
+	VPBLENDVB   Y1, Y11, Y0, Y11
+	VMOVDQU     Y11, (R10)
+	VPSHUFB     64(DI), Y14, Y11
+	VPSHUFB     128(DI), Y10, Y10
+	VPOR        Y11, Y10, Y11
+	VPBLENDVB   Y2, Y11, Y0, Y11
+	VMOVDQU     Y11, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        $0x04, R12
+	DECQ        R13
+	JNZ         shuf_rows_1663
+
+shuf_done_1662:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1657
+	VZEROUPPER
+	RET
+
+shufn_c8o16_1613:
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 160(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_1664
+
+shuf_planes_1666:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_1667
+	MOVQ  CX, R10
+
+shuf_rows_1668:
+	VMOVQ        (R10), X3
+	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
+	VINSERTI128  $0x01, X3, Y3, Y3
+	VPSHUFB      Y1, Y3, Y3
+	VPBLENDVB    Y2, Y3, Y0, Y3
+	VMOVDQU      X3, (DI)
+	VEXTRACTI128 $0x01, Y3, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_1668
+
+shuf_done_1667:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1666
+	VZEROUPPER
+	RET
+
+shufn_list_1664:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X3
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X5
+	JZ      shuf_no_run_1669
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_1669:
+	VMOVQ R11, X6
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X8
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X7
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_1665
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_1670:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1671
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1670
+
+shuf_offs_done_1671:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_1665
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_1672:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1673
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1672
+
+shuf_offs_done_1673:
+	VMOVDQU (SP), Y3
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_1674:
+	MOVQ    AX, DI
+	VMOVDQA Y3, Y9
+	VMOVQ   X4, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1675
+
+shuf_rows_1676:
+	VMOVQ        X9, R10
+	ADDQ         CX, R10
+	VMOVQ        (R10), X10
+	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
+	VINSERTI128  $0x01, X10, Y10, Y10
+	VPSHUFB      Y1, Y10, Y10
+	VPBLENDVB    Y2, Y10, Y0, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y9, Y9
+	DECQ         R11
+	JNZ          shuf_rows_1676
+
+shuf_done_1675:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1677
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_1678:
+	VMOVQ        (R10), X11
+	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128  $0x01, X11, Y11, Y11
+	VPSHUFB      Y1, Y11, Y11
+	VPBLENDVB    Y2, Y11, Y0, Y11
+	VMOVDQU      X11, (DI)
+	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_1678
+
+shuf_done_1677:
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1679
+
+shuf_rows_1680:
+	VMOVQ        X9, R10
+	ADDQ         CX, R10
+	VMOVQ        (R10), X12
+	VPINSRQ      $0x01, (R10)(R8*1), X12, X12
+	VINSERTI128  $0x01, X12, Y12, Y12
+	VPSHUFB      Y1, Y12, Y12
+	VPBLENDVB    Y2, Y12, Y0, Y12
+	VMOVDQU      X12, (DI)
+	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y9, Y9
+	DECQ         R11
+	JNZ          shuf_rows_1680
+
+shuf_done_1679:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1674
+	VZEROUPPER
+	RET
+
+shufn_list_loads_1665:
+shuf_planes_1681:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1682
+
+shuf_rows_1683:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVQ        (R10), X9
+	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
+	VINSERTI128  $0x01, X9, Y9, Y9
+	VPSHUFB      Y1, Y9, Y9
+	VPBLENDVB    Y2, Y9, Y0, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_1683
+
+shuf_done_1682:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1684
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_1685:
+	VMOVQ        (R10), X10
+	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
+	VINSERTI128  $0x01, X10, Y10, Y10
+	VPSHUFB      Y1, Y10, Y10
+	VPBLENDVB    Y2, Y10, Y0, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R12
+	JNZ          shuf_rows_1685
+
+shuf_done_1684:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1686
+
+shuf_rows_1687:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVQ        (R10), X11
+	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128  $0x01, X11, Y11, Y11
+	VPSHUFB      Y1, Y11, Y11
+	VPBLENDVB    Y2, Y11, Y0, Y11
+	VMOVDQU      X11, (DI)
+	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_1687
+
+shuf_done_1686:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1681
+	VZEROUPPER
+	RET
+
+shufn_c8o8_1614:
+	VMOVDQU 32(DI), X1
+	VMOVDQU 160(DI), X2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_1688
+
+shuf_planes_1690:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_1691
+	MOVQ  CX, R10
+
+shuf_rows_1692:
+	VMOVQ     (R10), X3
+	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
+	VPSHUFB   X1, X3, X3
+	VPBLENDVB X2, X3, X0, X3
+	VMOVQ     X3, (DI)
+	VPEXTRQ   $0x01, X3, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1692
+
+shuf_done_1691:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1690
+	VZEROUPPER
+	RET
+
+shufn_list_1688:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X3
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X5
+	JZ      shuf_no_run_1693
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_1693:
+	VMOVQ R11, X6
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X8
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X7
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_1689
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_1694:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1695
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1694
+
+shuf_offs_done_1695:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_1689
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_1696:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1697
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1696
+
+shuf_offs_done_1697:
+	VMOVDQU (SP), Y3
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_1698:
+	MOVQ    AX, DI
+	VMOVDQA Y3, Y9
+	VMOVQ   X4, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1699
+
+shuf_rows_1700:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X10
+	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_1700
+
+shuf_done_1699:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1701
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_1702:
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1702
+
+shuf_done_1701:
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1703
+
+shuf_rows_1704:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X10
+	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_1704
+
+shuf_done_1703:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1698
+	VZEROUPPER
+	RET
+
+shufn_list_loads_1689:
+shuf_planes_1705:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1706
+
+shuf_rows_1707:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_1707
+
+shuf_done_1706:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1708
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_1709:
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_1709
+
+shuf_done_1708:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1710
+
+shuf_rows_1711:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_1711
+
+shuf_done_1710:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1705
+	VZEROUPPER
+	RET
+
+shufn_c4o8_1615:
+	VMOVDQU 32(DI), X1
+	VMOVDQU 160(DI), X2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_1712
+
+shuf_planes_1714:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_1715
+	MOVQ  CX, R10
+
+shuf_rows_1716:
+	VMOVD     (R10), X3
+	VPINSRD   $0x01, (R10)(R8*1), X3, X3
+	VPSHUFB   X1, X3, X3
+	VPBLENDVB X2, X3, X0, X3
+	VMOVQ     X3, (DI)
+	VPEXTRQ   $0x01, X3, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1716
+
+shuf_done_1715:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1714
+	VZEROUPPER
+	RET
+
+shufn_list_1712:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X3
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X5
+	JZ      shuf_no_run_1717
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_1717:
+	VMOVQ R11, X6
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X8
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X7
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_1713
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_1718:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1719
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1718
+
+shuf_offs_done_1719:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_1713
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_1720:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1721
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1720
+
+shuf_offs_done_1721:
+	VMOVDQU (SP), Y3
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_1722:
+	MOVQ    AX, DI
+	VMOVDQA Y3, Y9
+	VMOVQ   X4, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1723
+
+shuf_rows_1724:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X10
+	VPINSRD   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_1724
+
+shuf_done_1723:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1725
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_1726:
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1726
+
+shuf_done_1725:
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_1727
+
+shuf_rows_1728:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X10
+	VPINSRD   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_1728
+
+shuf_done_1727:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1722
+	VZEROUPPER
+	RET
+
+shufn_list_loads_1713:
+shuf_planes_1729:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1730
+
+shuf_rows_1731:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_1731
+
+shuf_done_1730:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1732
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_1733:
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_1733
+
+shuf_done_1732:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1734
+
+shuf_rows_1735:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_1735
+
+shuf_done_1734:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1729
+	VZEROUPPER
+	RET
+
 // func rowsEndsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[96]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_1612
+	JE      ends_ret_1736
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_1612
+	JE      ends_ret_1736
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -15974,25 +17242,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_1613
+	JL      ends_short_1737
 
-ends_planes_1615:
+ends_planes_1739:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1616:
+ends_rows_1740:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_1617:
+ends_mid_1741:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_1617
+	JB        ends_mid_1741
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -16008,25 +17276,25 @@ ends_mid_1617:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1616
+	JNZ       ends_rows_1740
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1615
+	JNZ       ends_planes_1739
 	VZEROUPPER
 	RET
 
-ends_short_1613:
+ends_short_1737:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_1614
+	JLE  ends_tiny_1738
 
-ends_planes_1618:
+ends_planes_1742:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1619:
+ends_rows_1743:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -16047,21 +17315,21 @@ ends_rows_1619:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1619
+	JNZ       ends_rows_1743
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1618
+	JNZ       ends_planes_1742
 	VZEROUPPER
 	RET
 
-ends_tiny_1614:
-ends_planes_1620:
+ends_tiny_1738:
+ends_planes_1744:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_1621:
+ends_rows_1745:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -16080,15 +17348,15 @@ ends_rows_1621:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_1621
+	JNZ       ends_rows_1745
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1620
+	JNZ       ends_planes_1744
 	VZEROUPPER
 	RET
 
-ends_ret_1612:
+ends_ret_1736:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -16096,7 +17364,7 @@ ends_ret_1612:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1622
+	JZ    wrap_ret_1746
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -16105,18 +17373,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1623:
+wrap_rows_1747:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1624
+	JB   cx_short_1748
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1626
+	JBE  copy_le2_1750
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1627
+	JBE  copy_le4_1751
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1628:
+copy_loop_1752:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -16128,7 +17396,7 @@ copy_loop_1628:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1628
+	JB      copy_loop_1752
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -16138,9 +17406,9 @@ copy_loop_1628:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1629
+	JMP     copy_done_1753
 
-copy_le4_1627:
+copy_le4_1751:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -16149,76 +17417,76 @@ copy_le4_1627:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1629
+	JMP     copy_done_1753
 
-copy_le2_1626:
+copy_le2_1750:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1629:
-	JMP cx_done_1625
+copy_done_1753:
+	JMP cx_done_1749
 
-cx_short_1624:
+cx_short_1748:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1631
+	JAE  ladder_1755
 	CMPQ BX, $0x00000008
-	JAE  ladder_1632
+	JAE  ladder_1756
 	CMPQ BX, $0x00000004
-	JAE  ladder_1633
+	JAE  ladder_1757
 	CMPQ BX, $0x00000002
-	JAE  ladder_1634
+	JAE  ladder_1758
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1630
-	JMP  ladder_1635
+	JB   ladder_done_1754
+	JMP  ladder_1759
 
-ladder_1631:
+ladder_1755:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1630
+	JMP     ladder_done_1754
 
-ladder_1632:
+ladder_1756:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1630
+	JMP  ladder_done_1754
 
-ladder_1633:
+ladder_1757:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1630
+	JMP  ladder_done_1754
 
-ladder_1634:
+ladder_1758:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1630
+	JMP  ladder_done_1754
 
-ladder_1635:
+ladder_1759:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1630:
-cx_done_1625:
+ladder_done_1754:
+cx_done_1749:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_1636
+	JB   cx_short_1760
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1638
+	JBE  copy_le2_1762
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1639
+	JBE  copy_le4_1763
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1640:
+copy_loop_1764:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -16230,7 +17498,7 @@ copy_loop_1640:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1640
+	JB      copy_loop_1764
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -16240,9 +17508,9 @@ copy_loop_1640:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1641
+	JMP     copy_done_1765
 
-copy_le4_1639:
+copy_le4_1763:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -16251,77 +17519,77 @@ copy_le4_1639:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1641
+	JMP     copy_done_1765
 
-copy_le2_1638:
+copy_le2_1762:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1641:
-	JMP cx_done_1637
+copy_done_1765:
+	JMP cx_done_1761
 
-cx_short_1636:
+cx_short_1760:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1643
+	JAE  ladder_1767
 	CMPQ DX, $0x00000008
-	JAE  ladder_1644
+	JAE  ladder_1768
 	CMPQ DX, $0x00000004
-	JAE  ladder_1645
+	JAE  ladder_1769
 	CMPQ DX, $0x00000002
-	JAE  ladder_1646
+	JAE  ladder_1770
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1642
-	JMP  ladder_1647
+	JB   ladder_done_1766
+	JMP  ladder_1771
 
-ladder_1643:
+ladder_1767:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1642
+	JMP     ladder_done_1766
 
-ladder_1644:
+ladder_1768:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1642
+	JMP  ladder_done_1766
 
-ladder_1645:
+ladder_1769:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1642
+	JMP  ladder_done_1766
 
-ladder_1646:
+ladder_1770:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1642
+	JMP  ladder_done_1766
 
-ladder_1647:
+ladder_1771:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1642:
-cx_done_1637:
+ladder_done_1766:
+cx_done_1761:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_1648
+	JB   cx_short_1772
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1650
+	JBE  copy_le2_1774
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1651
+	JBE  copy_le4_1775
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1652:
+copy_loop_1776:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -16333,7 +17601,7 @@ copy_loop_1652:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1652
+	JB      copy_loop_1776
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -16343,9 +17611,9 @@ copy_loop_1652:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1653
+	JMP     copy_done_1777
 
-copy_le4_1651:
+copy_le4_1775:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -16354,71 +17622,71 @@ copy_le4_1651:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1653
+	JMP     copy_done_1777
 
-copy_le2_1650:
+copy_le2_1774:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1653:
-	JMP cx_done_1649
+copy_done_1777:
+	JMP cx_done_1773
 
-cx_short_1648:
+cx_short_1772:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1655
+	JAE  ladder_1779
 	CMPQ SI, $0x00000008
-	JAE  ladder_1656
+	JAE  ladder_1780
 	CMPQ SI, $0x00000004
-	JAE  ladder_1657
+	JAE  ladder_1781
 	CMPQ SI, $0x00000002
-	JAE  ladder_1658
+	JAE  ladder_1782
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1654
-	JMP  ladder_1659
+	JB   ladder_done_1778
+	JMP  ladder_1783
 
-ladder_1655:
+ladder_1779:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1654
+	JMP     ladder_done_1778
 
-ladder_1656:
+ladder_1780:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1654
+	JMP  ladder_done_1778
 
-ladder_1657:
+ladder_1781:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1654
+	JMP  ladder_done_1778
 
-ladder_1658:
+ladder_1782:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1654
+	JMP  ladder_done_1778
 
-ladder_1659:
+ladder_1783:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1654:
-cx_done_1649:
+ladder_done_1778:
+cx_done_1773:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1623
+	JNZ  wrap_rows_1747
 	VZEROUPPER
 
-wrap_ret_1622:
+wrap_ret_1746:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -16426,7 +17694,7 @@ wrap_ret_1622:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1660
+	JZ    wrap_ret_1784
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -16435,18 +17703,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1661:
+wrap_rows_1785:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1662
+	JB   mid_small_1786
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1664
+	JBE  copy_le2_1788
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1665
+	JBE  copy_le4_1789
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1666:
+copy_loop_1790:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -16458,7 +17726,7 @@ copy_loop_1666:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1666
+	JB        copy_loop_1790
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -16468,9 +17736,9 @@ copy_loop_1666:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1667
+	JMP       copy_done_1791
 
-copy_le4_1665:
+copy_le4_1789:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -16479,28 +17747,28 @@ copy_le4_1665:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1667
+	JMP       copy_done_1791
 
-copy_le2_1664:
+copy_le2_1788:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1667:
-	JMP mid_done_1663
+copy_done_1791:
+	JMP mid_done_1787
 
-mid_small_1662:
+mid_small_1786:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1668
+	JB   cx_short_1792
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1670
+	JBE  copy_le2_1794
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1671
+	JBE  copy_le4_1795
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1672:
+copy_loop_1796:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -16512,7 +17780,7 @@ copy_loop_1672:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1672
+	JB      copy_loop_1796
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -16522,9 +17790,9 @@ copy_loop_1672:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1673
+	JMP     copy_done_1797
 
-copy_le4_1671:
+copy_le4_1795:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -16533,77 +17801,77 @@ copy_le4_1671:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1673
+	JMP     copy_done_1797
 
-copy_le2_1670:
+copy_le2_1794:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1673:
-	JMP cx_done_1669
+copy_done_1797:
+	JMP cx_done_1793
 
-cx_short_1668:
+cx_short_1792:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1675
+	JAE  ladder_1799
 	CMPQ BX, $0x00000008
-	JAE  ladder_1676
+	JAE  ladder_1800
 	CMPQ BX, $0x00000004
-	JAE  ladder_1677
+	JAE  ladder_1801
 	CMPQ BX, $0x00000002
-	JAE  ladder_1678
+	JAE  ladder_1802
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1674
-	JMP  ladder_1679
+	JB   ladder_done_1798
+	JMP  ladder_1803
 
-ladder_1675:
+ladder_1799:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1674
+	JMP     ladder_done_1798
 
-ladder_1676:
+ladder_1800:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1674
+	JMP  ladder_done_1798
 
-ladder_1677:
+ladder_1801:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1674
+	JMP  ladder_done_1798
 
-ladder_1678:
+ladder_1802:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1674
+	JMP  ladder_done_1798
 
-ladder_1679:
+ladder_1803:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1674:
-cx_done_1669:
-mid_done_1663:
+ladder_done_1798:
+cx_done_1793:
+mid_done_1787:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_1680
+	JB   mid_small_1804
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_1682
+	JBE  copy_le2_1806
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_1683
+	JBE  copy_le4_1807
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1684:
+copy_loop_1808:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -16615,7 +17883,7 @@ copy_loop_1684:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1684
+	JB        copy_loop_1808
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -16625,9 +17893,9 @@ copy_loop_1684:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1685
+	JMP       copy_done_1809
 
-copy_le4_1683:
+copy_le4_1807:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -16636,28 +17904,28 @@ copy_le4_1683:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_1685
+	JMP       copy_done_1809
 
-copy_le2_1682:
+copy_le2_1806:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_1685:
-	JMP mid_done_1681
+copy_done_1809:
+	JMP mid_done_1805
 
-mid_small_1680:
+mid_small_1804:
 	CMPQ DX, $0x00000020
-	JB   cx_short_1686
+	JB   cx_short_1810
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1688
+	JBE  copy_le2_1812
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1689
+	JBE  copy_le4_1813
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1690:
+copy_loop_1814:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -16669,7 +17937,7 @@ copy_loop_1690:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1690
+	JB      copy_loop_1814
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -16679,9 +17947,9 @@ copy_loop_1690:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1691
+	JMP     copy_done_1815
 
-copy_le4_1689:
+copy_le4_1813:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -16690,78 +17958,78 @@ copy_le4_1689:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1691
+	JMP     copy_done_1815
 
-copy_le2_1688:
+copy_le2_1812:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1691:
-	JMP cx_done_1687
+copy_done_1815:
+	JMP cx_done_1811
 
-cx_short_1686:
+cx_short_1810:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1693
+	JAE  ladder_1817
 	CMPQ DX, $0x00000008
-	JAE  ladder_1694
+	JAE  ladder_1818
 	CMPQ DX, $0x00000004
-	JAE  ladder_1695
+	JAE  ladder_1819
 	CMPQ DX, $0x00000002
-	JAE  ladder_1696
+	JAE  ladder_1820
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1692
-	JMP  ladder_1697
+	JB   ladder_done_1816
+	JMP  ladder_1821
 
-ladder_1693:
+ladder_1817:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1692
+	JMP     ladder_done_1816
 
-ladder_1694:
+ladder_1818:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1692
+	JMP  ladder_done_1816
 
-ladder_1695:
+ladder_1819:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1692
+	JMP  ladder_done_1816
 
-ladder_1696:
+ladder_1820:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1692
+	JMP  ladder_done_1816
 
-ladder_1697:
+ladder_1821:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1692:
-cx_done_1687:
-mid_done_1681:
+ladder_done_1816:
+cx_done_1811:
+mid_done_1805:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_1698
+	JB   mid_small_1822
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_1700
+	JBE  copy_le2_1824
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_1701
+	JBE  copy_le4_1825
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1702:
+copy_loop_1826:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -16773,7 +18041,7 @@ copy_loop_1702:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1702
+	JB        copy_loop_1826
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -16783,9 +18051,9 @@ copy_loop_1702:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1703
+	JMP       copy_done_1827
 
-copy_le4_1701:
+copy_le4_1825:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -16794,28 +18062,28 @@ copy_le4_1701:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_1703
+	JMP       copy_done_1827
 
-copy_le2_1700:
+copy_le2_1824:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_1703:
-	JMP mid_done_1699
+copy_done_1827:
+	JMP mid_done_1823
 
-mid_small_1698:
+mid_small_1822:
 	CMPQ SI, $0x00000020
-	JB   cx_short_1704
+	JB   cx_short_1828
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1706
+	JBE  copy_le2_1830
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1707
+	JBE  copy_le4_1831
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1708:
+copy_loop_1832:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -16827,7 +18095,7 @@ copy_loop_1708:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1708
+	JB      copy_loop_1832
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -16837,9 +18105,9 @@ copy_loop_1708:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1709
+	JMP     copy_done_1833
 
-copy_le4_1707:
+copy_le4_1831:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -16848,72 +18116,72 @@ copy_le4_1707:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1709
+	JMP     copy_done_1833
 
-copy_le2_1706:
+copy_le2_1830:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1709:
-	JMP cx_done_1705
+copy_done_1833:
+	JMP cx_done_1829
 
-cx_short_1704:
+cx_short_1828:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1711
+	JAE  ladder_1835
 	CMPQ SI, $0x00000008
-	JAE  ladder_1712
+	JAE  ladder_1836
 	CMPQ SI, $0x00000004
-	JAE  ladder_1713
+	JAE  ladder_1837
 	CMPQ SI, $0x00000002
-	JAE  ladder_1714
+	JAE  ladder_1838
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1710
-	JMP  ladder_1715
+	JB   ladder_done_1834
+	JMP  ladder_1839
 
-ladder_1711:
+ladder_1835:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1710
+	JMP     ladder_done_1834
 
-ladder_1712:
+ladder_1836:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1710
+	JMP  ladder_done_1834
 
-ladder_1713:
+ladder_1837:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1710
+	JMP  ladder_done_1834
 
-ladder_1714:
+ladder_1838:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1710
+	JMP  ladder_done_1834
 
-ladder_1715:
+ladder_1839:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1710:
-cx_done_1705:
-mid_done_1699:
+ladder_done_1834:
+cx_done_1829:
+mid_done_1823:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1661
+	JNZ  wrap_rows_1785
 	VZEROUPPER
 
-wrap_ret_1660:
+wrap_ret_1784:
 	RET
 
 // func storeFence()

@@ -1001,6 +1001,28 @@ func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, p
 //go:noescape
 func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 
+// rowsShuffleNarrowAVX2 pads narrow rows by a narrowShuffle table (shuffle.go): for
+// planes p and rows r, with d = dst[p*dstPlane+r*dstStride:] and
+// s = src[p*srcPlane+rowIdx[r]*srcStride:] (r*srcStride if rowIdx is nil),
+// w is s[0:H] then s[hi:hi+H] (H = 16, 8 or 4 by the table's shape, hi
+// at tab[8]), and the two blocks of the row, at d[0:B] and
+// d[tail:tail+B] (B = 32, 16 or 8, tail at tab[16]), take byte k from
+// pick(w, a[k]) | pick(swap(w), b[k]) where bit 7 of m[k] is set, else
+// pat[k%32]; pick(w, x) is 0 if bit 7 of x is set, else byte x&15 of
+// w's 16-byte lane of k (VPSHUFB). swap exchanges w's two 16-byte halves.
+// Rows run0 to run1-1
+// (0 <= run0 <= run1 <= rows) must be listed as consecutive rows,
+// rowIdx[r] = rowIdx[run0]+r-run0: the kernel steps through them at
+// srcStride instead of reading the list, as an address that waits for a
+// load of the list costs 30% of the time of 64-byte rows (suite case c).
+// run0 and run1 are not read when rowIdx is nil:
+//
+// It reads s[0:H] and s[hi:hi+H] only, writes d[0:B] and
+// d[tail:tail+B] only; rows, planes >= 1. It requires AVX2.
+//
+//go:noescape
+func rowsShuffleNarrowAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[224]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
+
 // rowsEndsAVX2 pads rows of width bytes from src rows of mid >= 32 bytes,
 // left <= 16 and width-left-mid <= 16: for planes p and rows r, with
 // d = dst[p*dstPlane+r*dstStride:] and s = src[p*srcPlane+r*srcStride:],

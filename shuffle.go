@@ -21,6 +21,9 @@ type shuffleTable struct {
 	copyAgrees bool
 	// words: the same row as 4-byte words, for the AVX2 kernel, or nil.
 	words *wordShuffle
+	// narrow: the same row for the AVX2 kernel of narrower rows, or nil
+	// (where words is not).
+	narrow *narrowShuffle
 }
 
 // bytes is the table as the kernel reads it.
@@ -97,6 +100,122 @@ func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
 		ws.n++
 	}
 	return ws
+}
+
+// setAVX2Tables gives t, a table of rows of width bytes from mid bytes at
+// element size bytes, its tables for the AVX2 shuffle kernels: a word
+// table where the rows go in words, else a narrow table where they are
+// narrow enough.
+func (t *shuffleTable) setAVX2Tables(width, mid, size int) {
+	if t.words = wordTable(t, width, mid); t.words == nil {
+		t.narrow = narrowTable(t, width, mid, size)
+	}
+}
+
+// narrowShuffle is the AVX2 shuffle kernel's table of a narrow row
+// (rowsShuffleNarrowAVX2, KERNELS.md item 17): rows of 4 to 32 bytes in
+// and 8 to 64 out, of any form. The kernel loads the first and the last H
+// bytes of the input row (H = 16, 8 or 4, so that they hold every byte of
+// it), side by side in a register w: src byte j is byte j of w if j < H,
+// else byte H+j-hi, hi = mid-H. A row is two blocks of B bytes (B = 8, 16
+// or 32), at 0 and at tail = width-B; result byte k of block i takes byte
+// a[i][k]&15 of the 16-byte lane of w where k falls, or where b[i][k] is
+// below 0x80 byte b[i][k] of the other lane (VPSHUFB gives 0 for an index
+// with bit 7 set, and the kernel ORs the two shuffles), if bit 7 of
+// m[i][k] is set, else the value; rows of at most 16 (B = 8) or 32 (B =
+// 16) bytes are one result whose halves are the two blocks.
+type narrowShuffle struct {
+	shape    int32 // narrowC16O16 etc.: how the kernel loads and stores
+	_        int32
+	hi, tail int64
+	_        int64
+	a, b, m  [2][32]byte
+}
+
+// The shapes of narrow tables: the pieces of the input row (C16: two of 16
+// bytes in a YMM; C8, C4: two of 8 or 4 bytes in an XMM, C8O16 in both
+// lanes of a YMM) and the blocks of the output row (O32, O16, O8: two of
+// 32, 16 or 8 bytes).
+const (
+	narrowC16O16 = iota
+	narrowC16O32
+	narrowC8O16
+	narrowC8O8
+	narrowC4O8
+)
+
+// bytes is the table as the kernel reads it.
+func (t *narrowShuffle) bytes() *[224]byte { return (*[224]byte)(unsafe.Pointer(t)) }
+
+// narrowTable returns the narrow table of the rows of t, width bytes from
+// mid bytes at element size bytes, or nil when they are wider or narrower
+// than the kernel takes. The value's pattern repeats every element: the
+// second block, which starts at a multiple of it, takes its pattern from
+// the position of its half of the register, a multiple of 8 bytes (of 16
+// where the element is wider than 8 bytes: not with 8-byte blocks).
+func narrowTable(t *shuffleTable, width, mid, size int) *narrowShuffle {
+	n := new(narrowShuffle)
+	piece, block := 16, 16
+	switch {
+	case width < 8 || width > 64 || mid < 4 || mid > 32:
+		return nil
+	case width <= 16 && mid <= 16:
+		if size > 8 {
+			return nil
+		}
+		piece, block, n.shape = 8, 8, narrowC8O8
+		if mid < 8 {
+			piece, n.shape = 4, narrowC4O8
+		}
+	case width >= 16 && width <= 32 && mid >= 16:
+		n.shape = narrowC16O16
+	case width >= 16 && width <= 32 && mid >= 8:
+		piece, n.shape = 8, narrowC8O16
+	case width > 32 && mid >= 16:
+		block, n.shape = 32, narrowC16O32
+	default:
+		return nil
+	}
+	n.hi, n.tail = int64(mid-piece), int64(width-block)
+	pos := func(j int) int { // the byte of w that holds src byte j
+		if j < piece {
+			return j
+		}
+		return piece + j - (mid - piece)
+	}
+	for i := range n.a {
+		for k := range n.a[i] {
+			n.a[i][k], n.b[i][k] = 0x80, 0x80
+		}
+	}
+	fill := func(blk, k, at int) { // result byte k of block blk is row byte at
+		if !t.takes(at) {
+			return
+		}
+		p := pos(int(t.idx[at]))
+		n.m[blk][k] = 0xff
+		if piece < 16 || p/16 == k/16 { // a piece of 8 or 4 bytes is in every lane
+			n.a[blk][k] = byte(p % 16)
+		} else {
+			n.b[blk][k] = byte(p % 16)
+		}
+	}
+	switch block {
+	case 32:
+		for k := range 32 {
+			fill(0, k, k)
+			fill(1, k, width-32+k)
+		}
+	default: // one result, its halves the blocks
+		for k := range 2 * block {
+			at := k
+			if k >= block {
+				at = width - block + k - block
+			}
+			fill(0, k, at)
+		}
+	}
+	return n
 }
 
 // shuffleMax is the widest row, in bytes, a shuffle table describes.
@@ -196,7 +315,7 @@ func planeTable(pl, lv *level, rowStride, stride, size int) *planeShuffle {
 	if t.mid == 0 {
 		return nil // all value: the fills do it
 	}
-	t.tab.words = wordTable(&t.tab, t.width, t.mid)
+	t.tab.setAVX2Tables(t.width, t.mid, size)
 	return t
 }
 
@@ -263,7 +382,7 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 				t.take[i/64] |= 1 << (i % 64)
 			}
 		}
-		t.words = wordTable(t, width, mid)
+		t.setAVX2Tables(width, mid, size)
 		return t, nil, ends
 	case wideFits(width, mid, left) && (copy16 || copyBetween(64)):
 		return nil, wideTable(width, mid, left, src), ends

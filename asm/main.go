@@ -89,6 +89,7 @@ func main() {
 	genRowsExpand(true)
 	genRowsExpandDwords()
 	genRowsShuffleDwords()
+	genRowsShuffleNarrow()
 	genRowsEnds()
 	for _, a := range []isa{avx2, avx512} {
 		genRowsWrap(a)

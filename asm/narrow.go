@@ -1,0 +1,168 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The shapes of a narrow table (shuffle.go: narrowShuffle): how the kernel
+// loads a row's input and how many bytes a store writes.
+const (
+	narrowC16O16 = iota // two 16-byte pieces in a YMM, two 16-byte stores
+	narrowC16O32        // two 16-byte pieces in a YMM, two 32-byte stores
+	narrowC8O16         // two 8-byte pieces in both lanes, two 16-byte stores
+	narrowC8O8          // two 8-byte pieces in an XMM, two 8-byte stores
+	narrowC4O8          // two 4-byte pieces in an XMM, two 8-byte stores
+)
+
+// genRowsShuffleNarrow emits rowsShuffleNarrowAVX2: the shuffle kernel of
+// CPUs without VBMI for rows narrower than the word kernel's (input rows of
+// 4 to 32 bytes, output rows of 8 to 64: the 7x7 to 28x28 planes of
+// convolutional networks in bytes, int16 and float32). A row's input is
+// loaded as its first and its last H bytes (H = 16, 8 or 4: every byte of
+// it, none past it), side by side in a register; each output block (two
+// per row, the first at the row's start, the second ending at its end,
+// overlapping when the row is narrower than two blocks) is one or two
+// VPSHUFB of it (the second of its lanes swapped, for sources in the other
+// lane), blended with the value; the two halves of a YMM result are the
+// two blocks of rows of up to 32 bytes. Every store is whole and inside its
+// row, and every row is 8 to 12 instructions.
+func genRowsShuffleNarrow() {
+	name := "rowsShuffleNarrowAVX2"
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride int, tab *[224]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)",
+		name+" pads narrow rows by a narrowShuffle table (shuffle.go): for",
+		"planes p and rows r, with d = dst[p*dstPlane+r*dstStride:] and",
+		"s = src[p*srcPlane+rowIdx[r]*srcStride:] (r*srcStride if rowIdx is nil),",
+		"w is s[0:H] then s[hi:hi+H] (H = 16, 8 or 4 by the table's shape, hi",
+		"at tab[8]), and the two blocks of the row, at d[0:B] and",
+		"d[tail:tail+B] (B = 32, 16 or 8, tail at tab[16]), take byte k from",
+		"pick(w, a[k]) | pick(swap(w), b[k]) where bit 7 of m[k] is set, else",
+		"pat[k%32]; pick(w, x) is 0 if bit 7 of x is set, else byte x&15 of",
+		"w's 16-byte lane of k (VPSHUFB). swap exchanges w's two 16-byte halves.",
+		"Rows run0 to run1-1",
+		listRunDoc,
+		"",
+		"It reads s[0:H] and s[hi:hi+H] only, writes d[0:B] and",
+		"d[tail:tail+B] only; rows, planes >= 1. It requires AVX2.")
+	listOffsets := AllocLocal(64)
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+	ds := Load(Param("dstStride"), gp())
+	ss := Load(Param("srcStride"), gp())
+	ypat := YMM()
+	VMOVDQU(at(Load(Param("pat"), gp()), 0), ypat)
+	planes := Load(Param("planes"), gp())
+	tab := Load(Param("tab"), gp())
+	hi, tail := gp(), gp()
+	MOVQ(at(tab, 8), hi)
+	MOVQ(at(tab, 16), tail)
+	const aOff, bOff, mOff = 32, 96, 160 // [2][32]byte each: a block's a, b and m
+
+	loops := func(body func(dr, row reg.GPVirtual)) {
+		dr, row := gp(), gp()
+		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
+		planeWalks("shufn", d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 4, func(bool) { body(dr, row) }, func() { ADDQ(ds, dr) })
+	}
+	// composite16 loads the two 16-byte pieces of a row into w's lanes;
+	// composite8 and composite4 the two 8- or 4-byte pieces into w's low
+	// lane, side by side.
+	composite16 := func(row reg.GPVirtual, w reg.VecVirtual) {
+		VMOVDQU(at(row, 0), w.AsX())
+		VINSERTI128(U8(1), Mem{Base: row, Index: hi, Scale: 1}, w, w)
+	}
+	composite8 := func(row reg.GPVirtual, x reg.Register) {
+		VMOVQ(at(row, 0), x)
+		VPINSRQ(U8(1), Mem{Base: row, Index: hi, Scale: 1}, x, x)
+	}
+	composite4 := func(row reg.GPVirtual, x reg.Register) {
+		VMOVD(at(row, 0), x)
+		VPINSRD(U8(1), Mem{Base: row, Index: hi, Scale: 1}, x, x)
+	}
+	// stores16 writes a YMM's lanes as the row's two 16-byte blocks,
+	// stores8 an XMM's halves as its two 8-byte blocks.
+	stores16 := func(dr reg.GPVirtual, y reg.VecVirtual) {
+		VMOVDQU(y.AsX(), at(dr, 0))
+		VEXTRACTI128(U8(1), y, Mem{Base: dr, Index: tail, Scale: 1})
+	}
+	stores8 := func(dr reg.GPVirtual, x reg.VecVirtual) {
+		VMOVQ(x, at(dr, 0))
+		VPEXTRQ(U8(1), x, Mem{Base: dr, Index: tail, Scale: 1})
+	}
+
+	labels := []string{newLabel("shufn_c16o32"), newLabel("shufn_c8o16"), newLabel("shufn_c8o8"), newLabel("shufn_c4o8")}
+	for i, l := range labels {
+		CMPL(at(tab, 0), U8(i+1))
+		JE(LabelRef(l))
+	}
+
+	// C16O16: one result, its lanes the two blocks.
+	{
+		a, b, m := YMM(), YMM(), YMM()
+		VMOVDQU(at(tab, aOff), a)
+		VMOVDQU(at(tab, bOff), b)
+		VMOVDQU(at(tab, mOff), m)
+		loops(func(dr, row reg.GPVirtual) {
+			w, sw, x := YMM(), YMM(), YMM()
+			composite16(row, w)
+			VPERMQ(U8(0x4e), w, sw)
+			VPSHUFB(a, w, x)
+			VPSHUFB(b, sw, sw)
+			VPOR(x, sw, x)
+			VPBLENDVB(m, x, ypat, x) // the taken bytes (the mask's sign) from x, the others the value
+			stores16(dr, x)
+		})
+	}
+	// C16O32: a result a block. The shuffles' indexes come from memory:
+	// the listed rows' registers leave too few YMM registers for them.
+	Label(labels[0])
+	{
+		var m [2]reg.VecVirtual
+		for k := range 2 {
+			m[k] = YMM()
+			VMOVDQU(at(tab, mOff+32*k), m[k])
+		}
+		loops(func(dr, row reg.GPVirtual) {
+			w, sw := YMM(), YMM()
+			composite16(row, w)
+			VPERMQ(U8(0x4e), w, sw)
+			for k, out := range []Mem{at(dr, 0), {Base: dr, Index: tail, Scale: 1}} {
+				x, y := YMM(), YMM()
+				VPSHUFB(at(tab, aOff+32*k), w, x)
+				VPSHUFB(at(tab, bOff+32*k), sw, y)
+				VPOR(x, y, x)
+				VPBLENDVB(m[k], x, ypat, x)
+				VMOVDQU(x, out)
+			}
+		})
+	}
+	// C8O16: the pieces in both lanes, one shuffle.
+	Label(labels[1])
+	{
+		a, m := YMM(), YMM()
+		VMOVDQU(at(tab, aOff), a)
+		VMOVDQU(at(tab, mOff), m)
+		loops(func(dr, row reg.GPVirtual) {
+			w := YMM()
+			composite8(row, w.AsX())
+			VINSERTI128(U8(1), w.AsX(), w, w)
+			VPSHUFB(a, w, w)
+			VPBLENDVB(m, w, ypat, w)
+			stores16(dr, w)
+		})
+	}
+	// C8O8 and C4O8: one XMM shuffle, its halves the two blocks.
+	for k, composite := range []func(reg.GPVirtual, reg.Register){composite8, composite4} {
+		Label(labels[2+k])
+		a, m := XMM(), XMM()
+		VMOVDQU(at(tab, aOff), a)
+		VMOVDQU(at(tab, mOff), m)
+		loops(func(dr, row reg.GPVirtual) {
+			x := XMM()
+			composite(row, x)
+			VPSHUFB(a, x, x)
+			VPBLENDVB(m, x, ypat.AsX(), x)
+			stores8(dr, x)
+		})
+	}
+}

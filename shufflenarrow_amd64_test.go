@@ -1,0 +1,188 @@
+//go:build unix && !purego && !noasm
+
+package pad
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// narrowCase is one call of the AVX2 kernel of narrow rows
+// (rowsShuffleNarrowAVX2): a shuffle case run by its narrow table; the Go
+// version is the byte table's (rowsShuffleGo), so the checks cover
+// narrowTable too.
+type narrowCase struct{ shufCase }
+
+func (c *narrowCase) asm(ks asmKernels, dst, src []byte) {
+	list, run0, run1 := listArgs(c.rowIdx)
+	ks.rowsShuffleNarrow(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.tab.narrow.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
+}
+
+// narrowFits reports whether narrowTable takes rows of width bytes from
+// mid bytes (at an element size of 1).
+func narrowFits(width, mid int) bool {
+	return narrowTable(new(shuffleTable), width, mid, 1) != nil
+}
+
+// randomNarrowCase draws a geometry and a table as randomShufCase does
+// (any output byte from any input byte, or the value) for rows that
+// narrowTable takes, and a value of an element size that divides the width
+// (at most 8 bytes for rows of at most 16).
+func randomNarrowCase(r *rand.Rand, width, mid int) *narrowCase {
+	c := &narrowCase{*randomShufCase(r, width, mid)}
+	var sizes []int
+	for _, s := range []int{1, 2, 4, 8, 16} {
+		if width%s == 0 && (s <= 8 || width > 16) {
+			sizes = append(sizes, s)
+		}
+	}
+	size := sizes[r.IntN(len(sizes))]
+	c.pat = patternOf(randomBytes(r, size))
+	c.tab.words = nil
+	if c.tab.narrow = narrowTable(c.tab, width, mid, size); c.tab.narrow == nil {
+		panic("randomNarrowCase: no narrow table")
+	}
+	return c
+}
+
+// narrowKernelsOrSkip returns the first supported level with the kernel of
+// narrow rows.
+func narrowKernelsOrSkip(t testing.TB) asmKernels {
+	return kernelSetOrSkip(t, func(ks *asmKernels) bool { return ks.rowsShuffleNarrow != nil }, "the CPU has no AVX2: no narrow shuffle kernel")
+}
+
+// TestRowsShuffleNarrowKernel: every width and mid the kernel takes (all
+// five shapes), between canaries, against the byte table's Go version.
+func TestRowsShuffleNarrowKernel(t *testing.T) {
+	ks := narrowKernelsOrSkip(t)
+	r := rand.New(rand.NewPCG(71, 72))
+	calls := 0
+	shapes := map[int32]int{}
+	for width := 1; width <= 70; width++ {
+		for mid := 1; mid <= 40; mid++ {
+			if !narrowFits(width, mid) {
+				continue
+			}
+			for range 3 {
+				c := randomNarrowCase(r, width, mid)
+				shapes[c.tab.narrow.shape]++
+				checkCanaries(t, r, ks, c, byte(width))
+				calls++
+			}
+		}
+	}
+	if len(shapes) != 5 {
+		t.Errorf("shapes drawn: %v, want all five", shapes)
+	}
+	t.Logf("%d calls; by shape %v", calls, shapes)
+}
+
+// TestRowsShuffleNarrowGuard: src and dst against PROT_NONE pages on either
+// side: a piece or a store one byte beyond the row faults.
+func TestRowsShuffleNarrowGuard(t *testing.T) {
+	ks := narrowKernelsOrSkip(t)
+	r := rand.New(rand.NewPCG(73, 74))
+	sdata, ddata, unmap := guardPages(t, 1)
+	defer unmap()
+	sizes := []int{4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64}
+	calls := 0
+	for _, width := range sizes {
+		for _, mid := range sizes {
+			if !narrowFits(width, mid) {
+				continue
+			}
+			for pos := range 4 {
+				if checkGuarded(t, r, ks, randomNarrowCase(r, width, mid), sdata, ddata, pos) {
+					calls++
+				}
+			}
+		}
+	}
+	if calls < 200 {
+		t.Fatalf("%d guarded calls", calls)
+	}
+	t.Logf("%d guarded calls", calls)
+}
+
+func FuzzRowsShuffleNarrow(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		ks := narrowKernelsOrSkip(t)
+		r := rand.New(rand.NewPCG(a, b))
+		width, mid := 8+r.IntN(57), 4+r.IntN(29)
+		if !narrowFits(width, mid) {
+			t.Skip()
+		}
+		checkCanaries(t, r, ks, randomNarrowCase(r, width, mid), byte(a))
+	})
+}
+
+// TestNarrowTables: the rows of small planes (uint8, int16, float32) in
+// every mode have a narrow table where their bytes fit the kernel and no
+// word table makes them; and at the AVX2 level a plan of them calls the
+// kernel once per batch of planes (rows by their list: one pass a plane)
+// and matches the reference.
+func TestNarrowTables(t *testing.T) {
+	have := 0
+	for _, mode := range []Mode{Constant, Edge, Reflect, Symmetric, Wrap} {
+		for _, w := range []int{4, 7, 9, 14, 16, 28} {
+			p, err := newExecPlan([]int{3, w, w}, Spec{Mode: mode, Before: []int{0, 1, 1}, After: []int{0, 1, 2}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, es := range []int{1, 2, 4} {
+				tab := p.tablesFor(es).shuffle
+				if tab == nil {
+					continue
+				}
+				width, mid := (w+3)*es, w*es
+				if tab.words == nil && narrowFits(width, mid) && tab.narrow == nil {
+					t.Errorf("%v rows of %d %d-byte elements: no narrow table", mode, w, es)
+				}
+				if tab.narrow != nil {
+					have++
+				}
+			}
+		}
+	}
+	if have == 0 {
+		t.Fatal("no plan has a narrow table")
+	}
+	t.Logf("%d narrow tables", have)
+
+	ks := kernelsAt(levelAVX2)
+	if ks == nil || ks.rowsShuffleNarrow == nil {
+		t.Skip("no AVX2 level: no narrow shuffle kernel")
+	}
+	var calls int
+	kernel := ks.rowsShuffleNarrow
+	setForTest(t, &ks.rowsShuffleNarrow, func(dst, src *byte, rows, dstStride, srcStride int, tab *[224]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int) {
+		calls++
+		kernel(dst, src, rows, dstStride, srcStride, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1)
+	})
+	r := rand.New(rand.NewPCG(75, 76))
+	for _, g := range []struct {
+		shape []int
+		mode  Mode
+		pad   int
+		size  int
+	}{{[]int{1, 64, 28, 28}, Reflect, 1, 1}, {[]int{1, 64, 7, 7}, Edge, 2, 4}, {[]int{1, 64, 7, 7}, Wrap, 1, 1}, {[]int{1, 64, 14, 14}, Reflect, 3, 2}} {
+		spec := Spec{Mode: g.mode, Before: []int{0, 0, g.pad, g.pad}, After: []int{0, 0, g.pad, g.pad}}
+		p, err := newExecPlan(g.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, prod(g.shape)*g.size)
+		want, _, _ := refPad(in, g.size, g.shape, spec, nil)
+		dst := make([]byte, len(want))
+		calls = 0
+		withLevel(levelAVX2, func() { err = p.RunBytes(dst, in, g.size, nil) })
+		if err != nil || !bytes.Equal(dst, want) {
+			t.Fatalf("%v %v at AVX2: output differs from the reference (%v)", g.shape, spec, err)
+		}
+		if calls == 0 {
+			t.Errorf("%v %v at AVX2, %d-byte elements: the narrow shuffle kernel was not called", g.shape, spec, g.size)
+		}
+	}
+}
