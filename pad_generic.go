@@ -148,6 +148,24 @@ func (k *byteKernels) fill(off, n int) {
 	}
 }
 
+// fills fills n elements at off and at count-1 more offsets stride
+// elements apart (the pad rows of a batch of planes): by one rows call,
+// the planes its rows, where the kernels take the value. A fill call a
+// plane cost half the time of planes of short rows: int16 and uint8
+// [1, 512, 7, 7] padded by 1 with 3s at the AVX2 level took 0.43-0.49x the
+// time this way (in process, alternated). Zeros keep clear, a plane at a
+// time: there the rows call took 1.06-1.29x its time.
+func (k *byteKernels) fills(off, n, count, stride int) {
+	if count > 1 && !k.zero && kernelSize(k.size) && len(k.src) > 0 {
+		size := k.size
+		rowsConstBytes(k.dst[off*size:], k.src, onePlane, count, stride*size, 0, n*size, 0, 0, &k.pat, k.stream)
+		return
+	}
+	for p := range count {
+		k.fill(off+p*stride, n)
+	}
+}
+
 func (k *byteKernels) copySrc(off, srcOff, count, width, step int) {
 	k.copyUnits(k.src, off, srcOff, count, width, step)
 }
@@ -229,9 +247,7 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 		for i, r := range pl.runs {
 			at := o + r.at*pl.blk
 			if r.fill {
-				for p := range m {
-					k.fill(at+p*dstPlane, r.n*pl.blk)
-				}
+				k.fills(at, r.n*pl.blk, m, dstPlane)
 				continue
 			}
 			size := k.size
