@@ -2404,25 +2404,86 @@ TEXT ·rowsConstAVX2(SB), NOSPLIT, $0-72
 	LEAQ    (R11)(R9*1), R11
 	TESTQ   R11, R11
 	JZ      ret_157
-	CMPQ    R8, $0x00000020
-	JAE     class32_159
-	CMPQ    R8, $0x00000010
-	JAE     class16_160
-	CMPQ    R8, $0x00000008
-	JAE     class8_161
-	CMPQ    R8, $0x00000004
-	JAE     class4_162
+	TESTQ   R8, R8
+	JNZ     fill_none_159
+	TESTQ   R9, R9
+	JNZ     fill_none_159
+	CMPQ    DI, $0x40
+	JA      general_158
+	CMPQ    DI, $0x20
+	JAE     fill32_160
+	CMPQ    DI, $0x10
+	JAE     fill16_161
+	CMPQ    DI, $0x08
+	JAE     fill8_162
+	CMPQ    DI, $0x04
+	JAE     fill4_163
 	JMP     general_158
 
-class32_159:
+fill32_160:
+rows_loop_164:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, -32(AX)(DI*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_164
+	VZEROUPPER
+	RET
+
+fill16_161:
+rows_loop_165:
+	VMOVDQU X0, (AX)
+	VMOVDQU X0, -16(AX)(DI*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_165
+	VZEROUPPER
+	RET
+
+fill8_162:
+rows_loop_166:
+	MOVQ R10, (AX)
+	MOVQ R10, -8(AX)(DI*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_166
+	VZEROUPPER
+	RET
+
+fill4_163:
+rows_loop_167:
+	MOVL R10, (AX)
+	MOVL R10, -4(AX)(DI*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_167
+	VZEROUPPER
+	RET
+
+fill_none_159:
+	CMPQ R8, $0x00000020
+	JAE  class32_168
+	CMPQ R8, $0x00000010
+	JAE  class16_169
+	CMPQ R8, $0x00000008
+	JAE  class8_170
+	CMPQ R8, $0x00000004
+	JAE  class4_171
+	JMP  general_158
+
+class32_168:
 	CMPQ DI, $0x00000020
 	JA   general_158
 	CMPQ R9, $0x00000020
 	JA   general_158
 	CMPQ R8, $0x00000040
-	JA   mid_le4_163
+	JA   mid_le4_172
 
-rows_loop_166:
+rows_loop_175:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2433,15 +2494,15 @@ rows_loop_166:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_166
+	JNZ     rows_loop_175
 	VZEROUPPER
 	RET
 
-mid_le4_163:
+mid_le4_172:
 	CMPQ R8, $0x00000080
-	JA   mid_big_164
+	JA   mid_big_173
 
-rows_loop_167:
+rows_loop_176:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2456,22 +2517,22 @@ rows_loop_167:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_167
+	JNZ     rows_loop_176
 	VZEROUPPER
 	RET
 
-mid_big_164:
+mid_big_173:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_165
+	JAE  mid_huge_174
 
-rows_loop_168:
+rows_loop_177:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R12
 
-copy_loop_171:
+copy_loop_180:
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
 	VMOVDQU 64(R12), Y3
@@ -2483,7 +2544,7 @@ copy_loop_171:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_171
+	JB      copy_loop_180
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
@@ -2496,12 +2557,12 @@ copy_loop_171:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_168
+	JNZ     rows_loop_177
 	VZEROUPPER
 	RET
 
-mid_huge_165:
-rows_loop_173:
+mid_huge_174:
+rows_loop_182:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2514,9 +2575,9 @@ rows_loop_173:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R12, R10
-	JAE     copy_tail_178
+	JAE     copy_tail_187
 
-copy_loop_176:
+copy_loop_185:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -2528,9 +2589,9 @@ copy_loop_176:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_176
+	JB      copy_loop_185
 
-copy_tail_178:
+copy_tail_187:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -2543,17 +2604,17 @@ copy_tail_178:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_173
+	JNZ     rows_loop_182
 	VZEROUPPER
 	RET
 
-class16_160:
+class16_169:
 	CMPQ DI, $0x00000010
 	JA   general_158
 	CMPQ R9, $0x00000010
 	JA   general_158
 
-rows_loop_179:
+rows_loop_188:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2564,17 +2625,17 @@ rows_loop_179:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_179
+	JNZ     rows_loop_188
 	VZEROUPPER
 	RET
 
-class8_161:
+class8_170:
 	CMPQ DI, $0x00000008
 	JA   general_158
 	CMPQ R9, $0x00000008
 	JA   general_158
 
-rows_loop_180:
+rows_loop_189:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2585,17 +2646,17 @@ rows_loop_180:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_180
+	JNZ  rows_loop_189
 	VZEROUPPER
 	RET
 
-class4_162:
+class4_171:
 	CMPQ DI, $0x00000004
 	JA   general_158
 	CMPQ R9, $0x00000004
 	JA   general_158
 
-rows_loop_181:
+rows_loop_190:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2606,174 +2667,174 @@ rows_loop_181:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_181
+	JNZ  rows_loop_190
 	VZEROUPPER
 	RET
 
 general_158:
-rows_loop_182:
+rows_loop_191:
 	CMPQ DI, $0x00000020
-	JB   fx_short_183
+	JB   fx_short_192
 	CMPQ DI, $0x00000040
-	JBE  fill_le2_185
+	JBE  fill_le2_194
 	CMPQ DI, $0x00000080
-	JBE  fill_le4_186
+	JBE  fill_le4_195
 	LEAQ -128(AX)(DI*1), R11
 	MOVQ AX, R12
 
-fill_loop_187:
+fill_loop_196:
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
 	ADDQ    $0x00000080, R12
 	CMPQ    R12, R11
-	JB      fill_loop_187
+	JB      fill_loop_196
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
-	JMP     fill_done_188
+	JMP     fill_done_197
 
-fill_le4_186:
+fill_le4_195:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_188
+	JMP     fill_done_197
 
-fill_le2_185:
+fill_le2_194:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_188:
-	JMP fx_done_184
+fill_done_197:
+	JMP fx_done_193
 
-fx_short_183:
+fx_short_192:
 	CMPQ DI, $0x00000010
-	JAE  ladder_190
+	JAE  ladder_199
 	CMPQ DI, $0x00000008
-	JAE  ladder_191
+	JAE  ladder_200
 	CMPQ DI, $0x00000004
-	JAE  ladder_192
+	JAE  ladder_201
 	CMPQ DI, $0x00000002
-	JAE  ladder_193
+	JAE  ladder_202
 	CMPQ DI, $0x00000001
-	JB   ladder_done_189
-	JMP  ladder_194
+	JB   ladder_done_198
+	JMP  ladder_203
 
-ladder_190:
+ladder_199:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_189
+	JMP     ladder_done_198
 
-ladder_191:
+ladder_200:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
-	JMP  ladder_done_189
+	JMP  ladder_done_198
 
-ladder_192:
+ladder_201:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
-	JMP  ladder_done_189
+	JMP  ladder_done_198
 
-ladder_193:
+ladder_202:
 	MOVW R10, (AX)
 	MOVW R10, -2(AX)(DI*1)
-	JMP  ladder_done_189
+	JMP  ladder_done_198
 
-ladder_194:
+ladder_203:
 	MOVB R10, (AX)
 
-ladder_done_189:
-fx_done_184:
+ladder_done_198:
+fx_done_193:
 	LEAQ (AX)(DI*1), R11
 	ADDQ R8, R11
 	CMPQ R9, $0x00000020
-	JB   fx_short_195
+	JB   fx_short_204
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_197
+	JBE  fill_le2_206
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_198
+	JBE  fill_le4_207
 	LEAQ -128(R11)(R9*1), R12
 
-fill_loop_199:
+fill_loop_208:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R12
-	JB      fill_loop_199
+	JB      fill_loop_208
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
-	JMP     fill_done_200
+	JMP     fill_done_209
 
-fill_le4_198:
+fill_le4_207:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, -64(R11)(R9*1)
 	VMOVDQU Y0, -32(R11)(R9*1)
-	JMP     fill_done_200
+	JMP     fill_done_209
 
-fill_le2_197:
+fill_le2_206:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, -32(R11)(R9*1)
 
-fill_done_200:
-	JMP fx_done_196
+fill_done_209:
+	JMP fx_done_205
 
-fx_short_195:
+fx_short_204:
 	CMPQ R9, $0x00000010
-	JAE  ladder_202
+	JAE  ladder_211
 	CMPQ R9, $0x00000008
-	JAE  ladder_203
+	JAE  ladder_212
 	CMPQ R9, $0x00000004
-	JAE  ladder_204
+	JAE  ladder_213
 	CMPQ R9, $0x00000002
-	JAE  ladder_205
+	JAE  ladder_214
 	CMPQ R9, $0x00000001
-	JB   ladder_done_201
-	JMP  ladder_206
+	JB   ladder_done_210
+	JMP  ladder_215
 
-ladder_202:
+ladder_211:
 	VMOVDQU X0, (R11)
 	VMOVDQU X0, -16(R11)(R9*1)
-	JMP     ladder_done_201
+	JMP     ladder_done_210
 
-ladder_203:
+ladder_212:
 	MOVQ R10, (R11)
 	MOVQ R10, -8(R11)(R9*1)
-	JMP  ladder_done_201
+	JMP  ladder_done_210
 
-ladder_204:
+ladder_213:
 	MOVL R10, (R11)
 	MOVL R10, -4(R11)(R9*1)
-	JMP  ladder_done_201
+	JMP  ladder_done_210
 
-ladder_205:
+ladder_214:
 	MOVW R10, (R11)
 	MOVW R10, -2(R11)(R9*1)
-	JMP  ladder_done_201
+	JMP  ladder_done_210
 
-ladder_206:
+ladder_215:
 	MOVB R10, (R11)
 
-ladder_done_201:
-fx_done_196:
+ladder_done_210:
+fx_done_205:
 	LEAQ (AX)(DI*1), R11
 	CMPQ R8, $0x00000020
-	JB   cx_short_207
+	JB   cx_short_216
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_209
+	JBE  copy_le2_218
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_210
+	JBE  copy_le4_219
 	LEAQ -128(R11)(R8*1), R12
 	MOVQ CX, R13
 
-copy_loop_211:
+copy_loop_220:
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
 	VMOVDQU 64(R13), Y3
@@ -2785,7 +2846,7 @@ copy_loop_211:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R13
 	CMPQ    R11, R12
-	JB      copy_loop_211
+	JB      copy_loop_220
 	LEAQ    -128(CX)(R8*1), R13
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
@@ -2795,9 +2856,9 @@ copy_loop_211:
 	VMOVDQU Y2, 32(R12)
 	VMOVDQU Y3, 64(R12)
 	VMOVDQU Y4, 96(R12)
-	JMP     copy_done_212
+	JMP     copy_done_221
 
-copy_le4_210:
+copy_le4_219:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(R8*1), Y3
@@ -2806,68 +2867,68 @@ copy_le4_210:
 	VMOVDQU Y2, 32(R11)
 	VMOVDQU Y3, -64(R11)(R8*1)
 	VMOVDQU Y4, -32(R11)(R8*1)
-	JMP     copy_done_212
+	JMP     copy_done_221
 
-copy_le2_209:
+copy_le2_218:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(R8*1), Y2
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y2, -32(R11)(R8*1)
 
-copy_done_212:
-	JMP cx_done_208
+copy_done_221:
+	JMP cx_done_217
 
-cx_short_207:
+cx_short_216:
 	CMPQ R8, $0x00000010
-	JAE  ladder_214
+	JAE  ladder_223
 	CMPQ R8, $0x00000008
-	JAE  ladder_215
+	JAE  ladder_224
 	CMPQ R8, $0x00000004
-	JAE  ladder_216
+	JAE  ladder_225
 	CMPQ R8, $0x00000002
-	JAE  ladder_217
+	JAE  ladder_226
 	CMPQ R8, $0x00000001
-	JB   ladder_done_213
-	JMP  ladder_218
+	JB   ladder_done_222
+	JMP  ladder_227
 
-ladder_214:
+ladder_223:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(R8*1), X2
 	VMOVDQU X1, (R11)
 	VMOVDQU X2, -16(R11)(R8*1)
-	JMP     ladder_done_213
+	JMP     ladder_done_222
 
-ladder_215:
+ladder_224:
 	MOVQ (CX), R12
 	MOVQ -8(CX)(R8*1), R13
 	MOVQ R12, (R11)
 	MOVQ R13, -8(R11)(R8*1)
-	JMP  ladder_done_213
+	JMP  ladder_done_222
 
-ladder_216:
+ladder_225:
 	MOVL (CX), R12
 	MOVL -4(CX)(R8*1), R13
 	MOVL R12, (R11)
 	MOVL R13, -4(R11)(R8*1)
-	JMP  ladder_done_213
+	JMP  ladder_done_222
 
-ladder_217:
+ladder_226:
 	MOVW (CX), R12
 	MOVW -2(CX)(R8*1), R13
 	MOVW R12, (R11)
 	MOVW R13, -2(R11)(R8*1)
-	JMP  ladder_done_213
+	JMP  ladder_done_222
 
-ladder_218:
+ladder_227:
 	MOVB (CX), R12
 	MOVB R12, (R11)
 
-ladder_done_213:
-cx_done_208:
+ladder_done_222:
+cx_done_217:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_182
+	JNZ  rows_loop_191
 	VZEROUPPER
 
 ret_157:
@@ -2886,30 +2947,30 @@ TEXT ·rowsEdge1AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_219
+	JZ    ret_228
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_219
+	JZ    ret_228
 	CMPQ  R8, $0x00000020
-	JAE   class32_221
+	JAE   class32_230
 	CMPQ  R8, $0x00000010
-	JAE   class16_222
+	JAE   class16_231
 	CMPQ  R8, $0x00000008
-	JAE   class8_223
+	JAE   class8_232
 	CMPQ  R8, $0x00000004
-	JAE   class4_224
-	JMP   general_220
+	JAE   class4_233
+	JMP   general_229
 
-class32_221:
+class32_230:
 	CMPQ DI, $0x00000020
-	JA   general_220
+	JA   general_229
 	CMPQ R9, $0x00000020
-	JA   general_220
+	JA   general_229
 	CMPQ R8, $0x00000040
-	JA   mid_le4_225
+	JA   mid_le4_234
 
-rows_loop_228:
+rows_loop_237:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -2922,15 +2983,15 @@ rows_loop_228:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_228
+	JNZ          rows_loop_237
 	VZEROUPPER
 	RET
 
-mid_le4_225:
+mid_le4_234:
 	CMPQ R8, $0x00000080
-	JA   mid_big_226
+	JA   mid_big_235
 
-rows_loop_229:
+rows_loop_238:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -2947,15 +3008,15 @@ rows_loop_229:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_229
+	JNZ          rows_loop_238
 	VZEROUPPER
 	RET
 
-mid_big_226:
+mid_big_235:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_227
+	JAE  mid_huge_236
 
-rows_loop_230:
+rows_loop_239:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -2964,7 +3025,7 @@ rows_loop_230:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_233:
+copy_loop_242:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -2976,7 +3037,7 @@ copy_loop_233:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_233
+	JB      copy_loop_242
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -2989,12 +3050,12 @@ copy_loop_233:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_230
+	JNZ     rows_loop_239
 	VZEROUPPER
 	RET
 
-mid_huge_227:
-rows_loop_235:
+mid_huge_236:
+rows_loop_244:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3009,9 +3070,9 @@ rows_loop_235:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_240
+	JAE          copy_tail_249
 
-copy_loop_238:
+copy_loop_247:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -3023,9 +3084,9 @@ copy_loop_238:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_238
+	JB      copy_loop_247
 
-copy_tail_240:
+copy_tail_249:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -3038,17 +3099,17 @@ copy_tail_240:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_235
+	JNZ     rows_loop_244
 	VZEROUPPER
 	RET
 
-class16_222:
+class16_231:
 	CMPQ DI, $0x00000010
-	JA   general_220
+	JA   general_229
 	CMPQ R9, $0x00000010
-	JA   general_220
+	JA   general_229
 
-rows_loop_241:
+rows_loop_250:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -3061,17 +3122,17 @@ rows_loop_241:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_241
+	JNZ          rows_loop_250
 	VZEROUPPER
 	RET
 
-class8_223:
+class8_232:
 	CMPQ DI, $0x00000008
-	JA   general_220
+	JA   general_229
 	CMPQ R9, $0x00000008
-	JA   general_220
+	JA   general_229
 
-rows_loop_242:
+rows_loop_251:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R12
@@ -3086,17 +3147,17 @@ rows_loop_242:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_242
+	JNZ     rows_loop_251
 	VZEROUPPER
 	RET
 
-class4_224:
+class4_233:
 	CMPQ DI, $0x00000004
-	JA   general_220
+	JA   general_229
 	CMPQ R9, $0x00000004
-	JA   general_220
+	JA   general_229
 
-rows_loop_243:
+rows_loop_252:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -3111,184 +3172,184 @@ rows_loop_243:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_243
+	JNZ     rows_loop_252
 	VZEROUPPER
 	RET
 
-general_220:
-rows_loop_244:
+general_229:
+rows_loop_253:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_245
+	JB           fx_short_254
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_247
+	JBE          fill_le2_256
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_248
+	JBE          fill_le4_257
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_249:
+fill_loop_258:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_249
+	JB      fill_loop_258
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_250
+	JMP     fill_done_259
 
-fill_le4_248:
+fill_le4_257:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_250
+	JMP     fill_done_259
 
-fill_le2_247:
+fill_le2_256:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_250:
-	JMP fx_done_246
+fill_done_259:
+	JMP fx_done_255
 
-fx_short_245:
+fx_short_254:
 	CMPQ DI, $0x00000010
-	JAE  ladder_252
+	JAE  ladder_261
 	CMPQ DI, $0x00000008
-	JAE  ladder_253
+	JAE  ladder_262
 	CMPQ DI, $0x00000004
-	JAE  ladder_254
+	JAE  ladder_263
 	CMPQ DI, $0x00000002
-	JAE  ladder_255
+	JAE  ladder_264
 	CMPQ DI, $0x00000001
-	JB   ladder_done_251
-	JMP  ladder_256
+	JB   ladder_done_260
+	JMP  ladder_265
 
-ladder_252:
+ladder_261:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_251
+	JMP     ladder_done_260
 
-ladder_253:
+ladder_262:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_251
+	JMP   ladder_done_260
 
-ladder_254:
+ladder_263:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_251
+	JMP   ladder_done_260
 
-ladder_255:
+ladder_264:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_251
+	JMP   ladder_done_260
 
-ladder_256:
+ladder_265:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_251:
-fx_done_246:
+ladder_done_260:
+fx_done_255:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_257
+	JB   fx_short_266
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_259
+	JBE  fill_le2_268
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_260
+	JBE  fill_le4_269
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_261:
+fill_loop_270:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_261
+	JB      fill_loop_270
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_262
+	JMP     fill_done_271
 
-fill_le4_260:
+fill_le4_269:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_262
+	JMP     fill_done_271
 
-fill_le2_259:
+fill_le2_268:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_262:
-	JMP fx_done_258
+fill_done_271:
+	JMP fx_done_267
 
-fx_short_257:
+fx_short_266:
 	CMPQ R9, $0x00000010
-	JAE  ladder_264
+	JAE  ladder_273
 	CMPQ R9, $0x00000008
-	JAE  ladder_265
+	JAE  ladder_274
 	CMPQ R9, $0x00000004
-	JAE  ladder_266
+	JAE  ladder_275
 	CMPQ R9, $0x00000002
-	JAE  ladder_267
+	JAE  ladder_276
 	CMPQ R9, $0x00000001
-	JB   ladder_done_263
-	JMP  ladder_268
+	JB   ladder_done_272
+	JMP  ladder_277
 
-ladder_264:
+ladder_273:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_263
+	JMP     ladder_done_272
 
-ladder_265:
+ladder_274:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_263
+	JMP   ladder_done_272
 
-ladder_266:
+ladder_275:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_263
+	JMP   ladder_done_272
 
-ladder_267:
+ladder_276:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_263
+	JMP   ladder_done_272
 
-ladder_268:
+ladder_277:
 	VMOVQ X1, R11
 	MOVB  R11, (R10)
 
-ladder_done_263:
-fx_done_258:
+ladder_done_272:
+fx_done_267:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_269
+	JB   cx_short_278
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_271
+	JBE  copy_le2_280
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_272
+	JBE  copy_le4_281
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_273:
+copy_loop_282:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3300,7 +3361,7 @@ copy_loop_273:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_273
+	JB      copy_loop_282
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3310,9 +3371,9 @@ copy_loop_273:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_274
+	JMP     copy_done_283
 
-copy_le4_272:
+copy_le4_281:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -3321,71 +3382,71 @@ copy_le4_272:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_274
+	JMP     copy_done_283
 
-copy_le2_271:
+copy_le2_280:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_274:
-	JMP cx_done_270
+copy_done_283:
+	JMP cx_done_279
 
-cx_short_269:
+cx_short_278:
 	CMPQ R8, $0x00000010
-	JAE  ladder_276
+	JAE  ladder_285
 	CMPQ R8, $0x00000008
-	JAE  ladder_277
+	JAE  ladder_286
 	CMPQ R8, $0x00000004
-	JAE  ladder_278
+	JAE  ladder_287
 	CMPQ R8, $0x00000002
-	JAE  ladder_279
+	JAE  ladder_288
 	CMPQ R8, $0x00000001
-	JB   ladder_done_275
-	JMP  ladder_280
+	JB   ladder_done_284
+	JMP  ladder_289
 
-ladder_276:
+ladder_285:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_275
+	JMP     ladder_done_284
 
-ladder_277:
+ladder_286:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_275
+	JMP  ladder_done_284
 
-ladder_278:
+ladder_287:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_275
+	JMP  ladder_done_284
 
-ladder_279:
+ladder_288:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_275
+	JMP  ladder_done_284
 
-ladder_280:
+ladder_289:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_275:
-cx_done_270:
+ladder_done_284:
+cx_done_279:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_244
+	JNZ  rows_loop_253
 	VZEROUPPER
 
-ret_219:
+ret_228:
 	RET
 
 // func rowsEdge2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -3401,30 +3462,30 @@ TEXT ·rowsEdge2AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_281
+	JZ    ret_290
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_281
+	JZ    ret_290
 	CMPQ  R8, $0x00000020
-	JAE   class32_283
+	JAE   class32_292
 	CMPQ  R8, $0x00000010
-	JAE   class16_284
+	JAE   class16_293
 	CMPQ  R8, $0x00000008
-	JAE   class8_285
+	JAE   class8_294
 	CMPQ  R8, $0x00000004
-	JAE   class4_286
-	JMP   general_282
+	JAE   class4_295
+	JMP   general_291
 
-class32_283:
+class32_292:
 	CMPQ DI, $0x00000020
-	JA   general_282
+	JA   general_291
 	CMPQ R9, $0x00000020
-	JA   general_282
+	JA   general_291
 	CMPQ R8, $0x00000040
-	JA   mid_le4_287
+	JA   mid_le4_296
 
-rows_loop_290:
+rows_loop_299:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3437,15 +3498,15 @@ rows_loop_290:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_290
+	JNZ          rows_loop_299
 	VZEROUPPER
 	RET
 
-mid_le4_287:
+mid_le4_296:
 	CMPQ R8, $0x00000080
-	JA   mid_big_288
+	JA   mid_big_297
 
-rows_loop_291:
+rows_loop_300:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3462,15 +3523,15 @@ rows_loop_291:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_291
+	JNZ          rows_loop_300
 	VZEROUPPER
 	RET
 
-mid_big_288:
+mid_big_297:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_289
+	JAE  mid_huge_298
 
-rows_loop_292:
+rows_loop_301:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3479,7 +3540,7 @@ rows_loop_292:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_295:
+copy_loop_304:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3491,7 +3552,7 @@ copy_loop_295:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_295
+	JB      copy_loop_304
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3504,12 +3565,12 @@ copy_loop_295:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_292
+	JNZ     rows_loop_301
 	VZEROUPPER
 	RET
 
-mid_huge_289:
-rows_loop_297:
+mid_huge_298:
+rows_loop_306:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3524,9 +3585,9 @@ rows_loop_297:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_302
+	JAE          copy_tail_311
 
-copy_loop_300:
+copy_loop_309:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -3538,9 +3599,9 @@ copy_loop_300:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_300
+	JB      copy_loop_309
 
-copy_tail_302:
+copy_tail_311:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -3553,17 +3614,17 @@ copy_tail_302:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_297
+	JNZ     rows_loop_306
 	VZEROUPPER
 	RET
 
-class16_284:
+class16_293:
 	CMPQ DI, $0x00000010
-	JA   general_282
+	JA   general_291
 	CMPQ R9, $0x00000010
-	JA   general_282
+	JA   general_291
 
-rows_loop_303:
+rows_loop_312:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -3576,17 +3637,17 @@ rows_loop_303:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_303
+	JNZ          rows_loop_312
 	VZEROUPPER
 	RET
 
-class8_285:
+class8_294:
 	CMPQ DI, $0x00000008
-	JA   general_282
+	JA   general_291
 	CMPQ R9, $0x00000008
-	JA   general_282
+	JA   general_291
 
-rows_loop_304:
+rows_loop_313:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R12
@@ -3601,17 +3662,17 @@ rows_loop_304:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_304
+	JNZ     rows_loop_313
 	VZEROUPPER
 	RET
 
-class4_286:
+class4_295:
 	CMPQ DI, $0x00000004
-	JA   general_282
+	JA   general_291
 	CMPQ R9, $0x00000004
-	JA   general_282
+	JA   general_291
 
-rows_loop_305:
+rows_loop_314:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -3626,170 +3687,170 @@ rows_loop_305:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_305
+	JNZ     rows_loop_314
 	VZEROUPPER
 	RET
 
-general_282:
-rows_loop_306:
+general_291:
+rows_loop_315:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_307
+	JB           fx_short_316
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_309
+	JBE          fill_le2_318
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_310
+	JBE          fill_le4_319
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_311:
+fill_loop_320:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_311
+	JB      fill_loop_320
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_312
+	JMP     fill_done_321
 
-fill_le4_310:
+fill_le4_319:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_312
+	JMP     fill_done_321
 
-fill_le2_309:
+fill_le2_318:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_312:
-	JMP fx_done_308
+fill_done_321:
+	JMP fx_done_317
 
-fx_short_307:
+fx_short_316:
 	CMPQ DI, $0x00000010
-	JAE  ladder_314
+	JAE  ladder_323
 	CMPQ DI, $0x00000008
-	JAE  ladder_315
+	JAE  ladder_324
 	CMPQ DI, $0x00000004
-	JAE  ladder_316
+	JAE  ladder_325
 	CMPQ DI, $0x00000002
-	JB   ladder_done_313
-	JMP  ladder_317
+	JB   ladder_done_322
+	JMP  ladder_326
 
-ladder_314:
+ladder_323:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_313
+	JMP     ladder_done_322
 
-ladder_315:
+ladder_324:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_313
+	JMP   ladder_done_322
 
-ladder_316:
+ladder_325:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_313
+	JMP   ladder_done_322
 
-ladder_317:
+ladder_326:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
 
-ladder_done_313:
-fx_done_308:
+ladder_done_322:
+fx_done_317:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_318
+	JB   fx_short_327
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_320
+	JBE  fill_le2_329
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_321
+	JBE  fill_le4_330
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_322:
+fill_loop_331:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_322
+	JB      fill_loop_331
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_323
+	JMP     fill_done_332
 
-fill_le4_321:
+fill_le4_330:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_323
+	JMP     fill_done_332
 
-fill_le2_320:
+fill_le2_329:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_323:
-	JMP fx_done_319
+fill_done_332:
+	JMP fx_done_328
 
-fx_short_318:
+fx_short_327:
 	CMPQ R9, $0x00000010
-	JAE  ladder_325
+	JAE  ladder_334
 	CMPQ R9, $0x00000008
-	JAE  ladder_326
+	JAE  ladder_335
 	CMPQ R9, $0x00000004
-	JAE  ladder_327
+	JAE  ladder_336
 	CMPQ R9, $0x00000002
-	JB   ladder_done_324
-	JMP  ladder_328
+	JB   ladder_done_333
+	JMP  ladder_337
 
-ladder_325:
+ladder_334:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_324
+	JMP     ladder_done_333
 
-ladder_326:
+ladder_335:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_324
+	JMP   ladder_done_333
 
-ladder_327:
+ladder_336:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_324
+	JMP   ladder_done_333
 
-ladder_328:
+ladder_337:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
 
-ladder_done_324:
-fx_done_319:
+ladder_done_333:
+fx_done_328:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_329
+	JB   cx_short_338
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_331
+	JBE  copy_le2_340
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_332
+	JBE  copy_le4_341
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_333:
+copy_loop_342:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3801,7 +3862,7 @@ copy_loop_333:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_333
+	JB      copy_loop_342
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3811,9 +3872,9 @@ copy_loop_333:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_334
+	JMP     copy_done_343
 
-copy_le4_332:
+copy_le4_341:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -3822,64 +3883,64 @@ copy_le4_332:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_334
+	JMP     copy_done_343
 
-copy_le2_331:
+copy_le2_340:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_334:
-	JMP cx_done_330
+copy_done_343:
+	JMP cx_done_339
 
-cx_short_329:
+cx_short_338:
 	CMPQ R8, $0x00000010
-	JAE  ladder_336
+	JAE  ladder_345
 	CMPQ R8, $0x00000008
-	JAE  ladder_337
+	JAE  ladder_346
 	CMPQ R8, $0x00000004
-	JAE  ladder_338
+	JAE  ladder_347
 	CMPQ R8, $0x00000002
-	JB   ladder_done_335
-	JMP  ladder_339
+	JB   ladder_done_344
+	JMP  ladder_348
 
-ladder_336:
+ladder_345:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_335
+	JMP     ladder_done_344
 
-ladder_337:
+ladder_346:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_335
+	JMP  ladder_done_344
 
-ladder_338:
+ladder_347:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_335
+	JMP  ladder_done_344
 
-ladder_339:
+ladder_348:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
 
-ladder_done_335:
-cx_done_330:
+ladder_done_344:
+cx_done_339:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_306
+	JNZ  rows_loop_315
 	VZEROUPPER
 
-ret_281:
+ret_290:
 	RET
 
 // func rowsEdge4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -3895,30 +3956,30 @@ TEXT ·rowsEdge4AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_340
+	JZ    ret_349
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_340
+	JZ    ret_349
 	CMPQ  R8, $0x00000020
-	JAE   class32_342
+	JAE   class32_351
 	CMPQ  R8, $0x00000010
-	JAE   class16_343
+	JAE   class16_352
 	CMPQ  R8, $0x00000008
-	JAE   class8_344
+	JAE   class8_353
 	CMPQ  R8, $0x00000004
-	JAE   class4_345
-	JMP   general_341
+	JAE   class4_354
+	JMP   general_350
 
-class32_342:
+class32_351:
 	CMPQ DI, $0x00000020
-	JA   general_341
+	JA   general_350
 	CMPQ R9, $0x00000020
-	JA   general_341
+	JA   general_350
 	CMPQ R8, $0x00000040
-	JA   mid_le4_346
+	JA   mid_le4_355
 
-rows_loop_349:
+rows_loop_358:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3931,15 +3992,15 @@ rows_loop_349:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_349
+	JNZ          rows_loop_358
 	VZEROUPPER
 	RET
 
-mid_le4_346:
+mid_le4_355:
 	CMPQ R8, $0x00000080
-	JA   mid_big_347
+	JA   mid_big_356
 
-rows_loop_350:
+rows_loop_359:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3956,15 +4017,15 @@ rows_loop_350:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_350
+	JNZ          rows_loop_359
 	VZEROUPPER
 	RET
 
-mid_big_347:
+mid_big_356:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_348
+	JAE  mid_huge_357
 
-rows_loop_351:
+rows_loop_360:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3973,7 +4034,7 @@ rows_loop_351:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_354:
+copy_loop_363:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3985,7 +4046,7 @@ copy_loop_354:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_354
+	JB      copy_loop_363
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3998,12 +4059,12 @@ copy_loop_354:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_351
+	JNZ     rows_loop_360
 	VZEROUPPER
 	RET
 
-mid_huge_348:
-rows_loop_356:
+mid_huge_357:
+rows_loop_365:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4018,9 +4079,9 @@ rows_loop_356:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_361
+	JAE          copy_tail_370
 
-copy_loop_359:
+copy_loop_368:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4032,9 +4093,9 @@ copy_loop_359:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_359
+	JB      copy_loop_368
 
-copy_tail_361:
+copy_tail_370:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4047,17 +4108,17 @@ copy_tail_361:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_356
+	JNZ     rows_loop_365
 	VZEROUPPER
 	RET
 
-class16_343:
+class16_352:
 	CMPQ DI, $0x00000010
-	JA   general_341
+	JA   general_350
 	CMPQ R9, $0x00000010
-	JA   general_341
+	JA   general_350
 
-rows_loop_362:
+rows_loop_371:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -4070,17 +4131,17 @@ rows_loop_362:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_362
+	JNZ          rows_loop_371
 	VZEROUPPER
 	RET
 
-class8_344:
+class8_353:
 	CMPQ DI, $0x00000008
-	JA   general_341
+	JA   general_350
 	CMPQ R9, $0x00000008
-	JA   general_341
+	JA   general_350
 
-rows_loop_363:
+rows_loop_372:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R12
@@ -4095,17 +4156,17 @@ rows_loop_363:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_363
+	JNZ     rows_loop_372
 	VZEROUPPER
 	RET
 
-class4_345:
+class4_354:
 	CMPQ DI, $0x00000004
-	JA   general_341
+	JA   general_350
 	CMPQ R9, $0x00000004
-	JA   general_341
+	JA   general_350
 
-rows_loop_364:
+rows_loop_373:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -4118,154 +4179,154 @@ rows_loop_364:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_364
+	JNZ     rows_loop_373
 	VZEROUPPER
 	RET
 
-general_341:
-rows_loop_365:
+general_350:
+rows_loop_374:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_366
+	JB           fx_short_375
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_368
+	JBE          fill_le2_377
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_369
+	JBE          fill_le4_378
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_370:
+fill_loop_379:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_370
+	JB      fill_loop_379
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_371
+	JMP     fill_done_380
 
-fill_le4_369:
+fill_le4_378:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_371
+	JMP     fill_done_380
 
-fill_le2_368:
+fill_le2_377:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_371:
-	JMP fx_done_367
+fill_done_380:
+	JMP fx_done_376
 
-fx_short_366:
+fx_short_375:
 	CMPQ DI, $0x00000010
-	JAE  ladder_373
+	JAE  ladder_382
 	CMPQ DI, $0x00000008
-	JAE  ladder_374
+	JAE  ladder_383
 	CMPQ DI, $0x00000004
-	JB   ladder_done_372
-	JMP  ladder_375
+	JB   ladder_done_381
+	JMP  ladder_384
 
-ladder_373:
+ladder_382:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_372
+	JMP     ladder_done_381
 
-ladder_374:
+ladder_383:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_372
+	JMP   ladder_done_381
 
-ladder_375:
+ladder_384:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
 
-ladder_done_372:
-fx_done_367:
+ladder_done_381:
+fx_done_376:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_376
+	JB   fx_short_385
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_378
+	JBE  fill_le2_387
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_379
+	JBE  fill_le4_388
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_380:
+fill_loop_389:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_380
+	JB      fill_loop_389
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_381
+	JMP     fill_done_390
 
-fill_le4_379:
+fill_le4_388:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_381
+	JMP     fill_done_390
 
-fill_le2_378:
+fill_le2_387:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_381:
-	JMP fx_done_377
+fill_done_390:
+	JMP fx_done_386
 
-fx_short_376:
+fx_short_385:
 	CMPQ R9, $0x00000010
-	JAE  ladder_383
+	JAE  ladder_392
 	CMPQ R9, $0x00000008
-	JAE  ladder_384
+	JAE  ladder_393
 	CMPQ R9, $0x00000004
-	JB   ladder_done_382
-	JMP  ladder_385
+	JB   ladder_done_391
+	JMP  ladder_394
 
-ladder_383:
+ladder_392:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_382
+	JMP     ladder_done_391
 
-ladder_384:
+ladder_393:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_382
+	JMP   ladder_done_391
 
-ladder_385:
+ladder_394:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
 
-ladder_done_382:
-fx_done_377:
+ladder_done_391:
+fx_done_386:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_386
+	JB   cx_short_395
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_388
+	JBE  copy_le2_397
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_389
+	JBE  copy_le4_398
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_390:
+copy_loop_399:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4277,7 +4338,7 @@ copy_loop_390:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_390
+	JB      copy_loop_399
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4287,9 +4348,9 @@ copy_loop_390:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_391
+	JMP     copy_done_400
 
-copy_le4_389:
+copy_le4_398:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4298,55 +4359,55 @@ copy_le4_389:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_391
+	JMP     copy_done_400
 
-copy_le2_388:
+copy_le2_397:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_391:
-	JMP cx_done_387
+copy_done_400:
+	JMP cx_done_396
 
-cx_short_386:
+cx_short_395:
 	CMPQ R8, $0x00000010
-	JAE  ladder_393
+	JAE  ladder_402
 	CMPQ R8, $0x00000008
-	JAE  ladder_394
+	JAE  ladder_403
 	CMPQ R8, $0x00000004
-	JB   ladder_done_392
-	JMP  ladder_395
+	JB   ladder_done_401
+	JMP  ladder_404
 
-ladder_393:
+ladder_402:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_392
+	JMP     ladder_done_401
 
-ladder_394:
+ladder_403:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_392
+	JMP  ladder_done_401
 
-ladder_395:
+ladder_404:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
 
-ladder_done_392:
-cx_done_387:
+ladder_done_401:
+cx_done_396:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_365
+	JNZ  rows_loop_374
 	VZEROUPPER
 
-ret_340:
+ret_349:
 	RET
 
 // func rowsEdge8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4361,28 +4422,28 @@ TEXT ·rowsEdge8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_396
+	JZ    ret_405
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_396
+	JZ    ret_405
 	CMPQ  R8, $0x00000020
-	JAE   class32_398
+	JAE   class32_407
 	CMPQ  R8, $0x00000010
-	JAE   class16_399
+	JAE   class16_408
 	CMPQ  R8, $0x00000008
-	JAE   class8_400
-	JMP   general_397
+	JAE   class8_409
+	JMP   general_406
 
-class32_398:
+class32_407:
 	CMPQ DI, $0x00000020
-	JA   general_397
+	JA   general_406
 	CMPQ R9, $0x00000020
-	JA   general_397
+	JA   general_406
 	CMPQ R8, $0x00000040
-	JA   mid_le4_401
+	JA   mid_le4_410
 
-rows_loop_404:
+rows_loop_413:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4395,15 +4456,15 @@ rows_loop_404:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_404
+	JNZ          rows_loop_413
 	VZEROUPPER
 	RET
 
-mid_le4_401:
+mid_le4_410:
 	CMPQ R8, $0x00000080
-	JA   mid_big_402
+	JA   mid_big_411
 
-rows_loop_405:
+rows_loop_414:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4420,15 +4481,15 @@ rows_loop_405:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_405
+	JNZ          rows_loop_414
 	VZEROUPPER
 	RET
 
-mid_big_402:
+mid_big_411:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_403
+	JAE  mid_huge_412
 
-rows_loop_406:
+rows_loop_415:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4437,7 +4498,7 @@ rows_loop_406:
 	LEAQ         -128(R9)(R8*1), R11
 	MOVQ         CX, R12
 
-copy_loop_409:
+copy_loop_418:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4449,7 +4510,7 @@ copy_loop_409:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_409
+	JB      copy_loop_418
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4462,12 +4523,12 @@ copy_loop_409:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_406
+	JNZ     rows_loop_415
 	VZEROUPPER
 	RET
 
-mid_huge_403:
-rows_loop_411:
+mid_huge_412:
+rows_loop_420:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4482,9 +4543,9 @@ rows_loop_411:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R11
-	JAE          copy_tail_416
+	JAE          copy_tail_425
 
-copy_loop_414:
+copy_loop_423:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4496,9 +4557,9 @@ copy_loop_414:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_414
+	JB      copy_loop_423
 
-copy_tail_416:
+copy_tail_425:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4511,17 +4572,17 @@ copy_tail_416:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_411
+	JNZ     rows_loop_420
 	VZEROUPPER
 	RET
 
-class16_399:
+class16_408:
 	CMPQ DI, $0x00000010
-	JA   general_397
+	JA   general_406
 	CMPQ R9, $0x00000010
-	JA   general_397
+	JA   general_406
 
-rows_loop_417:
+rows_loop_426:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -4534,17 +4595,17 @@ rows_loop_417:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_417
+	JNZ          rows_loop_426
 	VZEROUPPER
 	RET
 
-class8_400:
+class8_409:
 	CMPQ DI, $0x00000008
-	JA   general_397
+	JA   general_406
 	CMPQ R9, $0x00000008
-	JA   general_397
+	JA   general_406
 
-rows_loop_418:
+rows_loop_427:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R11
 	MOVQ R9, (AX)
@@ -4557,138 +4618,138 @@ rows_loop_418:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_418
+	JNZ  rows_loop_427
 	VZEROUPPER
 	RET
 
-general_397:
-rows_loop_419:
+general_406:
+rows_loop_428:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_420
+	JB           fx_short_429
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_422
+	JBE          fill_le2_431
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_423
+	JBE          fill_le4_432
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_424:
+fill_loop_433:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_424
+	JB      fill_loop_433
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_425
+	JMP     fill_done_434
 
-fill_le4_423:
+fill_le4_432:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_425
+	JMP     fill_done_434
 
-fill_le2_422:
+fill_le2_431:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_425:
-	JMP fx_done_421
+fill_done_434:
+	JMP fx_done_430
 
-fx_short_420:
+fx_short_429:
 	CMPQ DI, $0x00000010
-	JAE  ladder_427
+	JAE  ladder_436
 	CMPQ DI, $0x00000008
-	JB   ladder_done_426
-	JMP  ladder_428
+	JB   ladder_done_435
+	JMP  ladder_437
 
-ladder_427:
+ladder_436:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_426
+	JMP     ladder_done_435
 
-ladder_428:
+ladder_437:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
 
-ladder_done_426:
-fx_done_421:
+ladder_done_435:
+fx_done_430:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_429
+	JB   fx_short_438
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_431
+	JBE  fill_le2_440
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_432
+	JBE  fill_le4_441
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_433:
+fill_loop_442:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_433
+	JB      fill_loop_442
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_434
+	JMP     fill_done_443
 
-fill_le4_432:
+fill_le4_441:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_434
+	JMP     fill_done_443
 
-fill_le2_431:
+fill_le2_440:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_434:
-	JMP fx_done_430
+fill_done_443:
+	JMP fx_done_439
 
-fx_short_429:
+fx_short_438:
 	CMPQ R9, $0x00000010
-	JAE  ladder_436
+	JAE  ladder_445
 	CMPQ R9, $0x00000008
-	JB   ladder_done_435
-	JMP  ladder_437
+	JB   ladder_done_444
+	JMP  ladder_446
 
-ladder_436:
+ladder_445:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_435
+	JMP     ladder_done_444
 
-ladder_437:
+ladder_446:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
 
-ladder_done_435:
-fx_done_430:
+ladder_done_444:
+fx_done_439:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_438
+	JB   cx_short_447
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_440
+	JBE  copy_le2_449
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_441
+	JBE  copy_le4_450
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_442:
+copy_loop_451:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4700,7 +4761,7 @@ copy_loop_442:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_442
+	JB      copy_loop_451
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4710,9 +4771,9 @@ copy_loop_442:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_443
+	JMP     copy_done_452
 
-copy_le4_441:
+copy_le4_450:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4721,46 +4782,46 @@ copy_le4_441:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_443
+	JMP     copy_done_452
 
-copy_le2_440:
+copy_le2_449:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_443:
-	JMP cx_done_439
+copy_done_452:
+	JMP cx_done_448
 
-cx_short_438:
+cx_short_447:
 	CMPQ R8, $0x00000010
-	JAE  ladder_445
+	JAE  ladder_454
 	CMPQ R8, $0x00000008
-	JB   ladder_done_444
-	JMP  ladder_446
+	JB   ladder_done_453
+	JMP  ladder_455
 
-ladder_445:
+ladder_454:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_444
+	JMP     ladder_done_453
 
-ladder_446:
+ladder_455:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
 
-ladder_done_444:
-cx_done_439:
+ladder_done_453:
+cx_done_448:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_419
+	JNZ  rows_loop_428
 	VZEROUPPER
 
-ret_396:
+ret_405:
 	RET
 
 // func rowsEdge16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4775,26 +4836,26 @@ TEXT ·rowsEdge16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_447
+	JZ    ret_456
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_447
+	JZ    ret_456
 	CMPQ  R8, $0x00000020
-	JAE   class32_449
+	JAE   class32_458
 	CMPQ  R8, $0x00000010
-	JAE   class16_450
-	JMP   general_448
+	JAE   class16_459
+	JMP   general_457
 
-class32_449:
+class32_458:
 	CMPQ DI, $0x00000020
-	JA   general_448
+	JA   general_457
 	CMPQ R9, $0x00000020
-	JA   general_448
+	JA   general_457
 	CMPQ R8, $0x00000040
-	JA   mid_le4_451
+	JA   mid_le4_460
 
-rows_loop_454:
+rows_loop_463:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4807,15 +4868,15 @@ rows_loop_454:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_454
+	JNZ            rows_loop_463
 	VZEROUPPER
 	RET
 
-mid_le4_451:
+mid_le4_460:
 	CMPQ R8, $0x00000080
-	JA   mid_big_452
+	JA   mid_big_461
 
-rows_loop_455:
+rows_loop_464:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4832,15 +4893,15 @@ rows_loop_455:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_455
+	JNZ            rows_loop_464
 	VZEROUPPER
 	RET
 
-mid_big_452:
+mid_big_461:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_453
+	JAE  mid_huge_462
 
-rows_loop_456:
+rows_loop_465:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4849,7 +4910,7 @@ rows_loop_456:
 	LEAQ           -128(R9)(R8*1), R11
 	MOVQ           CX, R12
 
-copy_loop_459:
+copy_loop_468:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4861,7 +4922,7 @@ copy_loop_459:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_459
+	JB      copy_loop_468
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4874,12 +4935,12 @@ copy_loop_459:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_456
+	JNZ     rows_loop_465
 	VZEROUPPER
 	RET
 
-mid_huge_453:
-rows_loop_461:
+mid_huge_462:
+rows_loop_470:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4894,9 +4955,9 @@ rows_loop_461:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R11
-	JAE            copy_tail_466
+	JAE            copy_tail_475
 
-copy_loop_464:
+copy_loop_473:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4908,9 +4969,9 @@ copy_loop_464:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_464
+	JB      copy_loop_473
 
-copy_tail_466:
+copy_tail_475:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4923,17 +4984,17 @@ copy_tail_466:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_461
+	JNZ     rows_loop_470
 	VZEROUPPER
 	RET
 
-class16_450:
+class16_459:
 	CMPQ DI, $0x00000010
-	JA   general_448
+	JA   general_457
 	CMPQ R9, $0x00000010
-	JA   general_448
+	JA   general_457
 
-rows_loop_467:
+rows_loop_476:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -4946,116 +5007,116 @@ rows_loop_467:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_467
+	JNZ     rows_loop_476
 	VZEROUPPER
 	RET
 
-general_448:
-rows_loop_468:
+general_457:
+rows_loop_477:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	CMPQ           DI, $0x00000020
-	JB             fx_short_469
+	JB             fx_short_478
 	CMPQ           DI, $0x00000040
-	JBE            fill_le2_471
+	JBE            fill_le2_480
 	CMPQ           DI, $0x00000080
-	JBE            fill_le4_472
+	JBE            fill_le4_481
 	LEAQ           -128(AX)(DI*1), R10
 	MOVQ           AX, R11
 
-fill_loop_473:
+fill_loop_482:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_473
+	JB      fill_loop_482
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_474
+	JMP     fill_done_483
 
-fill_le4_472:
+fill_le4_481:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_474
+	JMP     fill_done_483
 
-fill_le2_471:
+fill_le2_480:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_474:
-	JMP fx_done_470
+fill_done_483:
+	JMP fx_done_479
 
-fx_short_469:
+fx_short_478:
 	CMPQ    DI, $0x00000010
-	JB      ladder_done_475
+	JB      ladder_done_484
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 
-ladder_done_475:
-fx_done_470:
+ladder_done_484:
+fx_done_479:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_477
+	JB   fx_short_486
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_479
+	JBE  fill_le2_488
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_480
+	JBE  fill_le4_489
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_481:
+fill_loop_490:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_481
+	JB      fill_loop_490
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_482
+	JMP     fill_done_491
 
-fill_le4_480:
+fill_le4_489:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_482
+	JMP     fill_done_491
 
-fill_le2_479:
+fill_le2_488:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_482:
-	JMP fx_done_478
+fill_done_491:
+	JMP fx_done_487
 
-fx_short_477:
+fx_short_486:
 	CMPQ    R9, $0x00000010
-	JB      ladder_done_483
+	JB      ladder_done_492
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
 
-ladder_done_483:
-fx_done_478:
+ladder_done_492:
+fx_done_487:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_485
+	JB   cx_short_494
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_487
+	JBE  copy_le2_496
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_488
+	JBE  copy_le4_497
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_489:
+copy_loop_498:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5067,7 +5128,7 @@ copy_loop_489:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_489
+	JB      copy_loop_498
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5077,9 +5138,9 @@ copy_loop_489:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_490
+	JMP     copy_done_499
 
-copy_le4_488:
+copy_le4_497:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -5088,34 +5149,34 @@ copy_le4_488:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_490
+	JMP     copy_done_499
 
-copy_le2_487:
+copy_le2_496:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_490:
-	JMP cx_done_486
+copy_done_499:
+	JMP cx_done_495
 
-cx_short_485:
+cx_short_494:
 	CMPQ    R8, $0x00000010
-	JB      ladder_done_491
+	JB      ladder_done_500
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
 
-ladder_done_491:
-cx_done_486:
+ladder_done_500:
+cx_done_495:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_468
+	JNZ  rows_loop_477
 	VZEROUPPER
 
-ret_447:
+ret_456:
 	RET
 
 // func rowsConstAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
@@ -5133,32 +5194,93 @@ TEXT ·rowsConstAVX512(SB), NOSPLIT, $0-72
 	VBROADCASTI64X4 (R10), Z0
 	MOVQ            (R10), R10
 	TESTQ           DX, DX
-	JZ              ret_493
+	JZ              ret_502
 	LEAQ            (DI)(R8*1), R11
 	LEAQ            (R11)(R9*1), R12
 	TESTQ           R12, R12
-	JZ              ret_493
-	CMPQ            R8, $0x00000080
-	JAE             class64_495
-	CMPQ            R8, $0x00000020
-	JAE             class32_496
-	CMPQ            R8, $0x00000010
-	JAE             class16_497
-	CMPQ            R8, $0x00000008
-	JAE             class8_498
-	CMPQ            R8, $0x00000004
-	JAE             class4_499
-	JMP             general_494
+	JZ              ret_502
+	TESTQ           R8, R8
+	JNZ             fill_none_504
+	TESTQ           R9, R9
+	JNZ             fill_none_504
+	CMPQ            DI, $0x40
+	JA              general_503
+	CMPQ            DI, $0x20
+	JAE             fill32_505
+	CMPQ            DI, $0x10
+	JAE             fill16_506
+	CMPQ            DI, $0x08
+	JAE             fill8_507
+	CMPQ            DI, $0x04
+	JAE             fill4_508
+	JMP             general_503
 
-class64_495:
-	CMPQ DI, $0x00000040
-	JA   general_494
-	CMPQ R9, $0x00000040
-	JA   general_494
+fill32_505:
+rows_loop_509:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, -32(AX)(DI*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_509
+	VZEROUPPER
+	RET
+
+fill16_506:
+rows_loop_510:
+	VMOVDQU X0, (AX)
+	VMOVDQU X0, -16(AX)(DI*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_510
+	VZEROUPPER
+	RET
+
+fill8_507:
+rows_loop_511:
+	MOVQ R10, (AX)
+	MOVQ R10, -8(AX)(DI*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_511
+	VZEROUPPER
+	RET
+
+fill4_508:
+rows_loop_512:
+	MOVL R10, (AX)
+	MOVL R10, -4(AX)(DI*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_512
+	VZEROUPPER
+	RET
+
+fill_none_504:
 	CMPQ R8, $0x00000080
-	JA   mid_le4_500
+	JAE  class64_513
+	CMPQ R8, $0x00000020
+	JAE  class32_514
+	CMPQ R8, $0x00000010
+	JAE  class16_515
+	CMPQ R8, $0x00000008
+	JAE  class8_516
+	CMPQ R8, $0x00000004
+	JAE  class4_517
+	JMP  general_503
 
-rows_loop_503:
+class64_513:
+	CMPQ DI, $0x00000040
+	JA   general_503
+	CMPQ R9, $0x00000040
+	JA   general_503
+	CMPQ R8, $0x00000080
+	JA   mid_le4_518
+
+rows_loop_521:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5169,15 +5291,15 @@ rows_loop_503:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_503
+	JNZ       rows_loop_521
 	VZEROUPPER
 	RET
 
-mid_le4_500:
+mid_le4_518:
 	CMPQ R8, $0x00000100
-	JA   mid_big_501
+	JA   mid_big_519
 
-rows_loop_504:
+rows_loop_522:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5192,22 +5314,22 @@ rows_loop_504:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_504
+	JNZ       rows_loop_522
 	VZEROUPPER
 	RET
 
-mid_big_501:
+mid_big_519:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_502
+	JAE  mid_huge_520
 
-rows_loop_505:
+rows_loop_523:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
 	LEAQ      -256(R9)(R8*1), R10
 	MOVQ      CX, R11
 
-copy_loop_508:
+copy_loop_526:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -5219,7 +5341,7 @@ copy_loop_508:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_508
+	JB        copy_loop_526
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -5232,12 +5354,12 @@ copy_loop_508:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_505
+	JNZ       rows_loop_523
 	VZEROUPPER
 	RET
 
-mid_huge_502:
-rows_loop_510:
+mid_huge_520:
+rows_loop_528:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5250,9 +5372,9 @@ rows_loop_510:
 	SUBQ      R9, R13
 	LEAQ      (CX)(R13*1), R9
 	CMPQ      R11, R10
-	JAE       copy_tail_515
+	JAE       copy_tail_533
 
-copy_loop_513:
+copy_loop_531:
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
 	VMOVDQU64 128(R9), Z3
@@ -5264,9 +5386,9 @@ copy_loop_513:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_513
+	JB        copy_loop_531
 
-copy_tail_515:
+copy_tail_533:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
@@ -5279,19 +5401,19 @@ copy_tail_515:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_510
+	JNZ       rows_loop_528
 	VZEROUPPER
 	RET
 
-class32_496:
+class32_514:
 	CMPQ DI, $0x00000020
-	JA   general_494
+	JA   general_503
 	CMPQ R9, $0x00000020
-	JA   general_494
+	JA   general_503
 	CMPQ R8, $0x00000040
-	JA   mid_le4_516
+	JA   mid_le4_534
 
-rows_loop_519:
+rows_loop_537:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5302,15 +5424,15 @@ rows_loop_519:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_519
+	JNZ     rows_loop_537
 	VZEROUPPER
 	RET
 
-mid_le4_516:
+mid_le4_534:
 	CMPQ R8, $0x00000080
-	JA   mid_big_517
+	JA   mid_big_535
 
-rows_loop_520:
+rows_loop_538:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5325,22 +5447,22 @@ rows_loop_520:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_520
+	JNZ     rows_loop_538
 	VZEROUPPER
 	RET
 
-mid_big_517:
+mid_big_535:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_518
+	JAE  mid_huge_536
 
-rows_loop_521:
+rows_loop_539:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R11
 
-copy_loop_524:
+copy_loop_542:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -5352,7 +5474,7 @@ copy_loop_524:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_524
+	JB      copy_loop_542
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -5365,12 +5487,12 @@ copy_loop_524:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_521
+	JNZ     rows_loop_539
 	VZEROUPPER
 	RET
 
-mid_huge_518:
-rows_loop_526:
+mid_huge_536:
+rows_loop_544:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5383,9 +5505,9 @@ rows_loop_526:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R11, R10
-	JAE     copy_tail_531
+	JAE     copy_tail_549
 
-copy_loop_529:
+copy_loop_547:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -5397,9 +5519,9 @@ copy_loop_529:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_529
+	JB      copy_loop_547
 
-copy_tail_531:
+copy_tail_549:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -5412,17 +5534,17 @@ copy_tail_531:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_526
+	JNZ     rows_loop_544
 	VZEROUPPER
 	RET
 
-class16_497:
+class16_515:
 	CMPQ DI, $0x00000010
-	JA   general_494
+	JA   general_503
 	CMPQ R9, $0x00000010
-	JA   general_494
+	JA   general_503
 
-rows_loop_532:
+rows_loop_550:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5433,17 +5555,17 @@ rows_loop_532:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_532
+	JNZ     rows_loop_550
 	VZEROUPPER
 	RET
 
-class8_498:
+class8_516:
 	CMPQ DI, $0x00000008
-	JA   general_494
+	JA   general_503
 	CMPQ R9, $0x00000008
-	JA   general_494
+	JA   general_503
 
-rows_loop_533:
+rows_loop_551:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -5454,17 +5576,17 @@ rows_loop_533:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_533
+	JNZ  rows_loop_551
 	VZEROUPPER
 	RET
 
-class4_499:
+class4_517:
 	CMPQ DI, $0x00000004
-	JA   general_494
+	JA   general_503
 	CMPQ R9, $0x00000004
-	JA   general_494
+	JA   general_503
 
-rows_loop_534:
+rows_loop_552:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -5475,11 +5597,11 @@ rows_loop_534:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_534
+	JNZ  rows_loop_552
 	VZEROUPPER
 	RET
 
-general_494:
+general_503:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -5505,55 +5627,55 @@ general_494:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_535:
+rows_loop_553:
 	XORQ R9, R9
 
-fm_loop_536:
+fm_loop_554:
 	CMPQ      R9, R12
-	JAE       fm_tail_537
+	JAE       fm_tail_555
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_536
+	JMP       fm_loop_554
 
-fm_tail_537:
+fm_tail_555:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_538:
+fm_loop_556:
 	CMPQ      R10, R14
-	JAE       fm_tail_539
+	JAE       fm_tail_557
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_538
+	JMP       fm_loop_556
 
-fm_tail_539:
+fm_tail_557:
 	VMOVDQU8 Z0, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_540
+	JZ       cm_skip_558
 	XORQ     R10, R10
 
-cm_loop_541:
+cm_loop_559:
 	CMPQ      R10, R13
-	JAE       cm_tail_542
+	JAE       cm_tail_560
 	VMOVDQU64 (CX)(R10*1), Z1
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_541
+	JMP       cm_loop_559
 
-cm_tail_542:
+cm_tail_560:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z1
 	VMOVDQU8   Z1, K2, (R9)(R13*1)
 
-cm_skip_540:
+cm_skip_558:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_535
+	JNZ  rows_loop_553
 	VZEROUPPER
 
-ret_493:
+ret_502:
 	RET
 
 // func rowsEdge1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -5569,32 +5691,32 @@ TEXT ·rowsEdge1AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_543
+	JZ    ret_561
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_543
+	JZ    ret_561
 	CMPQ  R8, $0x00000080
-	JAE   class64_545
+	JAE   class64_563
 	CMPQ  R8, $0x00000020
-	JAE   class32_546
+	JAE   class32_564
 	CMPQ  R8, $0x00000010
-	JAE   class16_547
+	JAE   class16_565
 	CMPQ  R8, $0x00000008
-	JAE   class8_548
+	JAE   class8_566
 	CMPQ  R8, $0x00000004
-	JAE   class4_549
-	JMP   general_544
+	JAE   class4_567
+	JMP   general_562
 
-class64_545:
+class64_563:
 	CMPQ DI, $0x00000040
-	JA   general_544
+	JA   general_562
 	CMPQ R9, $0x00000040
-	JA   general_544
+	JA   general_562
 	CMPQ R8, $0x00000080
-	JA   mid_le4_550
+	JA   mid_le4_568
 
-rows_loop_553:
+rows_loop_571:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5607,15 +5729,15 @@ rows_loop_553:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_553
+	JNZ          rows_loop_571
 	VZEROUPPER
 	RET
 
-mid_le4_550:
+mid_le4_568:
 	CMPQ R8, $0x00000100
-	JA   mid_big_551
+	JA   mid_big_569
 
-rows_loop_554:
+rows_loop_572:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5632,15 +5754,15 @@ rows_loop_554:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_554
+	JNZ          rows_loop_572
 	VZEROUPPER
 	RET
 
-mid_big_551:
+mid_big_569:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_552
+	JAE  mid_huge_570
 
-rows_loop_555:
+rows_loop_573:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5649,7 +5771,7 @@ rows_loop_555:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_558:
+copy_loop_576:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -5661,7 +5783,7 @@ copy_loop_558:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_558
+	JB        copy_loop_576
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -5674,12 +5796,12 @@ copy_loop_558:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_555
+	JNZ       rows_loop_573
 	VZEROUPPER
 	RET
 
-mid_huge_552:
-rows_loop_560:
+mid_huge_570:
+rows_loop_578:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5694,9 +5816,9 @@ rows_loop_560:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_565
+	JAE          copy_tail_583
 
-copy_loop_563:
+copy_loop_581:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -5708,9 +5830,9 @@ copy_loop_563:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_563
+	JB        copy_loop_581
 
-copy_tail_565:
+copy_tail_583:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -5723,19 +5845,19 @@ copy_tail_565:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_560
+	JNZ       rows_loop_578
 	VZEROUPPER
 	RET
 
-class32_546:
+class32_564:
 	CMPQ DI, $0x00000020
-	JA   general_544
+	JA   general_562
 	CMPQ R9, $0x00000020
-	JA   general_544
+	JA   general_562
 	CMPQ R8, $0x00000040
-	JA   mid_le4_566
+	JA   mid_le4_584
 
-rows_loop_569:
+rows_loop_587:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5748,15 +5870,15 @@ rows_loop_569:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_569
+	JNZ          rows_loop_587
 	VZEROUPPER
 	RET
 
-mid_le4_566:
+mid_le4_584:
 	CMPQ R8, $0x00000080
-	JA   mid_big_567
+	JA   mid_big_585
 
-rows_loop_570:
+rows_loop_588:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5773,15 +5895,15 @@ rows_loop_570:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_570
+	JNZ          rows_loop_588
 	VZEROUPPER
 	RET
 
-mid_big_567:
+mid_big_585:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_568
+	JAE  mid_huge_586
 
-rows_loop_571:
+rows_loop_589:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5790,7 +5912,7 @@ rows_loop_571:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_574:
+copy_loop_592:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -5802,7 +5924,7 @@ copy_loop_574:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_574
+	JB      copy_loop_592
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -5815,12 +5937,12 @@ copy_loop_574:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_571
+	JNZ     rows_loop_589
 	VZEROUPPER
 	RET
 
-mid_huge_568:
-rows_loop_576:
+mid_huge_586:
+rows_loop_594:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5835,9 +5957,9 @@ rows_loop_576:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_581
+	JAE          copy_tail_599
 
-copy_loop_579:
+copy_loop_597:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -5849,9 +5971,9 @@ copy_loop_579:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_579
+	JB      copy_loop_597
 
-copy_tail_581:
+copy_tail_599:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -5864,17 +5986,17 @@ copy_tail_581:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_576
+	JNZ     rows_loop_594
 	VZEROUPPER
 	RET
 
-class16_547:
+class16_565:
 	CMPQ DI, $0x00000010
-	JA   general_544
+	JA   general_562
 	CMPQ R9, $0x00000010
-	JA   general_544
+	JA   general_562
 
-rows_loop_582:
+rows_loop_600:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -5887,17 +6009,17 @@ rows_loop_582:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_582
+	JNZ          rows_loop_600
 	VZEROUPPER
 	RET
 
-class8_548:
+class8_566:
 	CMPQ DI, $0x00000008
-	JA   general_544
+	JA   general_562
 	CMPQ R9, $0x00000008
-	JA   general_544
+	JA   general_562
 
-rows_loop_583:
+rows_loop_601:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R11
@@ -5912,17 +6034,17 @@ rows_loop_583:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_583
+	JNZ     rows_loop_601
 	VZEROUPPER
 	RET
 
-class4_549:
+class4_567:
 	CMPQ DI, $0x00000004
-	JA   general_544
+	JA   general_562
 	CMPQ R9, $0x00000004
-	JA   general_544
+	JA   general_562
 
-rows_loop_584:
+rows_loop_602:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -5937,11 +6059,11 @@ rows_loop_584:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_584
+	JNZ     rows_loop_602
 	VZEROUPPER
 	RET
 
-general_544:
+general_562:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -5967,57 +6089,57 @@ general_544:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_585:
+rows_loop_603:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_586:
+fm_loop_604:
 	CMPQ      R9, R12
-	JAE       fm_tail_587
+	JAE       fm_tail_605
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_586
+	JMP       fm_loop_604
 
-fm_tail_587:
+fm_tail_605:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_588:
+fm_loop_606:
 	CMPQ      R10, R14
-	JAE       fm_tail_589
+	JAE       fm_tail_607
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_588
+	JMP       fm_loop_606
 
-fm_tail_589:
+fm_tail_607:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_590
+	JZ       cm_skip_608
 	XORQ     R10, R10
 
-cm_loop_591:
+cm_loop_609:
 	CMPQ      R10, R13
-	JAE       cm_tail_592
+	JAE       cm_tail_610
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_591
+	JMP       cm_loop_609
 
-cm_tail_592:
+cm_tail_610:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_590:
+cm_skip_608:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_585
+	JNZ  rows_loop_603
 	VZEROUPPER
 
-ret_543:
+ret_561:
 	RET
 
 // func rowsEdge2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -6033,32 +6155,32 @@ TEXT ·rowsEdge2AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_593
+	JZ    ret_611
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_593
+	JZ    ret_611
 	CMPQ  R8, $0x00000080
-	JAE   class64_595
+	JAE   class64_613
 	CMPQ  R8, $0x00000020
-	JAE   class32_596
+	JAE   class32_614
 	CMPQ  R8, $0x00000010
-	JAE   class16_597
+	JAE   class16_615
 	CMPQ  R8, $0x00000008
-	JAE   class8_598
+	JAE   class8_616
 	CMPQ  R8, $0x00000004
-	JAE   class4_599
-	JMP   general_594
+	JAE   class4_617
+	JMP   general_612
 
-class64_595:
+class64_613:
 	CMPQ DI, $0x00000040
-	JA   general_594
+	JA   general_612
 	CMPQ R9, $0x00000040
-	JA   general_594
+	JA   general_612
 	CMPQ R8, $0x00000080
-	JA   mid_le4_600
+	JA   mid_le4_618
 
-rows_loop_603:
+rows_loop_621:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6071,15 +6193,15 @@ rows_loop_603:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_603
+	JNZ          rows_loop_621
 	VZEROUPPER
 	RET
 
-mid_le4_600:
+mid_le4_618:
 	CMPQ R8, $0x00000100
-	JA   mid_big_601
+	JA   mid_big_619
 
-rows_loop_604:
+rows_loop_622:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6096,15 +6218,15 @@ rows_loop_604:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_604
+	JNZ          rows_loop_622
 	VZEROUPPER
 	RET
 
-mid_big_601:
+mid_big_619:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_602
+	JAE  mid_huge_620
 
-rows_loop_605:
+rows_loop_623:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6113,7 +6235,7 @@ rows_loop_605:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_608:
+copy_loop_626:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -6125,7 +6247,7 @@ copy_loop_608:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_608
+	JB        copy_loop_626
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -6138,12 +6260,12 @@ copy_loop_608:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_605
+	JNZ       rows_loop_623
 	VZEROUPPER
 	RET
 
-mid_huge_602:
-rows_loop_610:
+mid_huge_620:
+rows_loop_628:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6158,9 +6280,9 @@ rows_loop_610:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_615
+	JAE          copy_tail_633
 
-copy_loop_613:
+copy_loop_631:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -6172,9 +6294,9 @@ copy_loop_613:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_613
+	JB        copy_loop_631
 
-copy_tail_615:
+copy_tail_633:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -6187,19 +6309,19 @@ copy_tail_615:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_610
+	JNZ       rows_loop_628
 	VZEROUPPER
 	RET
 
-class32_596:
+class32_614:
 	CMPQ DI, $0x00000020
-	JA   general_594
+	JA   general_612
 	CMPQ R9, $0x00000020
-	JA   general_594
+	JA   general_612
 	CMPQ R8, $0x00000040
-	JA   mid_le4_616
+	JA   mid_le4_634
 
-rows_loop_619:
+rows_loop_637:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6212,15 +6334,15 @@ rows_loop_619:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_619
+	JNZ          rows_loop_637
 	VZEROUPPER
 	RET
 
-mid_le4_616:
+mid_le4_634:
 	CMPQ R8, $0x00000080
-	JA   mid_big_617
+	JA   mid_big_635
 
-rows_loop_620:
+rows_loop_638:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6237,15 +6359,15 @@ rows_loop_620:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_620
+	JNZ          rows_loop_638
 	VZEROUPPER
 	RET
 
-mid_big_617:
+mid_big_635:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_618
+	JAE  mid_huge_636
 
-rows_loop_621:
+rows_loop_639:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6254,7 +6376,7 @@ rows_loop_621:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_624:
+copy_loop_642:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -6266,7 +6388,7 @@ copy_loop_624:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_624
+	JB      copy_loop_642
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -6279,12 +6401,12 @@ copy_loop_624:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_621
+	JNZ     rows_loop_639
 	VZEROUPPER
 	RET
 
-mid_huge_618:
-rows_loop_626:
+mid_huge_636:
+rows_loop_644:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6299,9 +6421,9 @@ rows_loop_626:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_631
+	JAE          copy_tail_649
 
-copy_loop_629:
+copy_loop_647:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -6313,9 +6435,9 @@ copy_loop_629:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_629
+	JB      copy_loop_647
 
-copy_tail_631:
+copy_tail_649:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -6328,17 +6450,17 @@ copy_tail_631:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_626
+	JNZ     rows_loop_644
 	VZEROUPPER
 	RET
 
-class16_597:
+class16_615:
 	CMPQ DI, $0x00000010
-	JA   general_594
+	JA   general_612
 	CMPQ R9, $0x00000010
-	JA   general_594
+	JA   general_612
 
-rows_loop_632:
+rows_loop_650:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -6351,17 +6473,17 @@ rows_loop_632:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_632
+	JNZ          rows_loop_650
 	VZEROUPPER
 	RET
 
-class8_598:
+class8_616:
 	CMPQ DI, $0x00000008
-	JA   general_594
+	JA   general_612
 	CMPQ R9, $0x00000008
-	JA   general_594
+	JA   general_612
 
-rows_loop_633:
+rows_loop_651:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R11
@@ -6376,17 +6498,17 @@ rows_loop_633:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_633
+	JNZ     rows_loop_651
 	VZEROUPPER
 	RET
 
-class4_599:
+class4_617:
 	CMPQ DI, $0x00000004
-	JA   general_594
+	JA   general_612
 	CMPQ R9, $0x00000004
-	JA   general_594
+	JA   general_612
 
-rows_loop_634:
+rows_loop_652:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -6401,11 +6523,11 @@ rows_loop_634:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_634
+	JNZ     rows_loop_652
 	VZEROUPPER
 	RET
 
-general_594:
+general_612:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -6431,57 +6553,57 @@ general_594:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_635:
+rows_loop_653:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_636:
+fm_loop_654:
 	CMPQ      R9, R12
-	JAE       fm_tail_637
+	JAE       fm_tail_655
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_636
+	JMP       fm_loop_654
 
-fm_tail_637:
+fm_tail_655:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_638:
+fm_loop_656:
 	CMPQ      R10, R14
-	JAE       fm_tail_639
+	JAE       fm_tail_657
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_638
+	JMP       fm_loop_656
 
-fm_tail_639:
+fm_tail_657:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_640
+	JZ       cm_skip_658
 	XORQ     R10, R10
 
-cm_loop_641:
+cm_loop_659:
 	CMPQ      R10, R13
-	JAE       cm_tail_642
+	JAE       cm_tail_660
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_641
+	JMP       cm_loop_659
 
-cm_tail_642:
+cm_tail_660:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_640:
+cm_skip_658:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_635
+	JNZ  rows_loop_653
 	VZEROUPPER
 
-ret_593:
+ret_611:
 	RET
 
 // func rowsEdge4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -6497,32 +6619,32 @@ TEXT ·rowsEdge4AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_643
+	JZ    ret_661
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_643
+	JZ    ret_661
 	CMPQ  R8, $0x00000080
-	JAE   class64_645
+	JAE   class64_663
 	CMPQ  R8, $0x00000020
-	JAE   class32_646
+	JAE   class32_664
 	CMPQ  R8, $0x00000010
-	JAE   class16_647
+	JAE   class16_665
 	CMPQ  R8, $0x00000008
-	JAE   class8_648
+	JAE   class8_666
 	CMPQ  R8, $0x00000004
-	JAE   class4_649
-	JMP   general_644
+	JAE   class4_667
+	JMP   general_662
 
-class64_645:
+class64_663:
 	CMPQ DI, $0x00000040
-	JA   general_644
+	JA   general_662
 	CMPQ R9, $0x00000040
-	JA   general_644
+	JA   general_662
 	CMPQ R8, $0x00000080
-	JA   mid_le4_650
+	JA   mid_le4_668
 
-rows_loop_653:
+rows_loop_671:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6535,15 +6657,15 @@ rows_loop_653:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_653
+	JNZ          rows_loop_671
 	VZEROUPPER
 	RET
 
-mid_le4_650:
+mid_le4_668:
 	CMPQ R8, $0x00000100
-	JA   mid_big_651
+	JA   mid_big_669
 
-rows_loop_654:
+rows_loop_672:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6560,15 +6682,15 @@ rows_loop_654:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_654
+	JNZ          rows_loop_672
 	VZEROUPPER
 	RET
 
-mid_big_651:
+mid_big_669:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_652
+	JAE  mid_huge_670
 
-rows_loop_655:
+rows_loop_673:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6577,7 +6699,7 @@ rows_loop_655:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_658:
+copy_loop_676:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -6589,7 +6711,7 @@ copy_loop_658:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_658
+	JB        copy_loop_676
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -6602,12 +6724,12 @@ copy_loop_658:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_655
+	JNZ       rows_loop_673
 	VZEROUPPER
 	RET
 
-mid_huge_652:
-rows_loop_660:
+mid_huge_670:
+rows_loop_678:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6622,9 +6744,9 @@ rows_loop_660:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_665
+	JAE          copy_tail_683
 
-copy_loop_663:
+copy_loop_681:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -6636,9 +6758,9 @@ copy_loop_663:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_663
+	JB        copy_loop_681
 
-copy_tail_665:
+copy_tail_683:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -6651,19 +6773,19 @@ copy_tail_665:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_660
+	JNZ       rows_loop_678
 	VZEROUPPER
 	RET
 
-class32_646:
+class32_664:
 	CMPQ DI, $0x00000020
-	JA   general_644
+	JA   general_662
 	CMPQ R9, $0x00000020
-	JA   general_644
+	JA   general_662
 	CMPQ R8, $0x00000040
-	JA   mid_le4_666
+	JA   mid_le4_684
 
-rows_loop_669:
+rows_loop_687:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6676,15 +6798,15 @@ rows_loop_669:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_669
+	JNZ          rows_loop_687
 	VZEROUPPER
 	RET
 
-mid_le4_666:
+mid_le4_684:
 	CMPQ R8, $0x00000080
-	JA   mid_big_667
+	JA   mid_big_685
 
-rows_loop_670:
+rows_loop_688:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6701,15 +6823,15 @@ rows_loop_670:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_670
+	JNZ          rows_loop_688
 	VZEROUPPER
 	RET
 
-mid_big_667:
+mid_big_685:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_668
+	JAE  mid_huge_686
 
-rows_loop_671:
+rows_loop_689:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6718,7 +6840,7 @@ rows_loop_671:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_674:
+copy_loop_692:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -6730,7 +6852,7 @@ copy_loop_674:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_674
+	JB      copy_loop_692
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -6743,12 +6865,12 @@ copy_loop_674:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_671
+	JNZ     rows_loop_689
 	VZEROUPPER
 	RET
 
-mid_huge_668:
-rows_loop_676:
+mid_huge_686:
+rows_loop_694:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6763,9 +6885,9 @@ rows_loop_676:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_681
+	JAE          copy_tail_699
 
-copy_loop_679:
+copy_loop_697:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -6777,9 +6899,9 @@ copy_loop_679:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_679
+	JB      copy_loop_697
 
-copy_tail_681:
+copy_tail_699:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -6792,17 +6914,17 @@ copy_tail_681:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_676
+	JNZ     rows_loop_694
 	VZEROUPPER
 	RET
 
-class16_647:
+class16_665:
 	CMPQ DI, $0x00000010
-	JA   general_644
+	JA   general_662
 	CMPQ R9, $0x00000010
-	JA   general_644
+	JA   general_662
 
-rows_loop_682:
+rows_loop_700:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -6815,17 +6937,17 @@ rows_loop_682:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_682
+	JNZ          rows_loop_700
 	VZEROUPPER
 	RET
 
-class8_648:
+class8_666:
 	CMPQ DI, $0x00000008
-	JA   general_644
+	JA   general_662
 	CMPQ R9, $0x00000008
-	JA   general_644
+	JA   general_662
 
-rows_loop_683:
+rows_loop_701:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R11
@@ -6840,17 +6962,17 @@ rows_loop_683:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_683
+	JNZ     rows_loop_701
 	VZEROUPPER
 	RET
 
-class4_649:
+class4_667:
 	CMPQ DI, $0x00000004
-	JA   general_644
+	JA   general_662
 	CMPQ R9, $0x00000004
-	JA   general_644
+	JA   general_662
 
-rows_loop_684:
+rows_loop_702:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -6863,11 +6985,11 @@ rows_loop_684:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_684
+	JNZ     rows_loop_702
 	VZEROUPPER
 	RET
 
-general_644:
+general_662:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -6893,57 +7015,57 @@ general_644:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_685:
+rows_loop_703:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_686:
+fm_loop_704:
 	CMPQ      R9, R12
-	JAE       fm_tail_687
+	JAE       fm_tail_705
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_686
+	JMP       fm_loop_704
 
-fm_tail_687:
+fm_tail_705:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_688:
+fm_loop_706:
 	CMPQ      R10, R14
-	JAE       fm_tail_689
+	JAE       fm_tail_707
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_688
+	JMP       fm_loop_706
 
-fm_tail_689:
+fm_tail_707:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_690
+	JZ       cm_skip_708
 	XORQ     R10, R10
 
-cm_loop_691:
+cm_loop_709:
 	CMPQ      R10, R13
-	JAE       cm_tail_692
+	JAE       cm_tail_710
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_691
+	JMP       cm_loop_709
 
-cm_tail_692:
+cm_tail_710:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_690:
+cm_skip_708:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_685
+	JNZ  rows_loop_703
 	VZEROUPPER
 
-ret_643:
+ret_661:
 	RET
 
 // func rowsEdge8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -6958,30 +7080,30 @@ TEXT ·rowsEdge8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_693
+	JZ    ret_711
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_693
+	JZ    ret_711
 	CMPQ  R8, $0x00000080
-	JAE   class64_695
+	JAE   class64_713
 	CMPQ  R8, $0x00000020
-	JAE   class32_696
+	JAE   class32_714
 	CMPQ  R8, $0x00000010
-	JAE   class16_697
+	JAE   class16_715
 	CMPQ  R8, $0x00000008
-	JAE   class8_698
-	JMP   general_694
+	JAE   class8_716
+	JMP   general_712
 
-class64_695:
+class64_713:
 	CMPQ DI, $0x00000040
-	JA   general_694
+	JA   general_712
 	CMPQ R9, $0x00000040
-	JA   general_694
+	JA   general_712
 	CMPQ R8, $0x00000080
-	JA   mid_le4_699
+	JA   mid_le4_717
 
-rows_loop_702:
+rows_loop_720:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6994,15 +7116,15 @@ rows_loop_702:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_702
+	JNZ          rows_loop_720
 	VZEROUPPER
 	RET
 
-mid_le4_699:
+mid_le4_717:
 	CMPQ R8, $0x00000100
-	JA   mid_big_700
+	JA   mid_big_718
 
-rows_loop_703:
+rows_loop_721:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7019,15 +7141,15 @@ rows_loop_703:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_703
+	JNZ          rows_loop_721
 	VZEROUPPER
 	RET
 
-mid_big_700:
+mid_big_718:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_701
+	JAE  mid_huge_719
 
-rows_loop_704:
+rows_loop_722:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7036,7 +7158,7 @@ rows_loop_704:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_707:
+copy_loop_725:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -7048,7 +7170,7 @@ copy_loop_707:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_707
+	JB        copy_loop_725
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -7061,12 +7183,12 @@ copy_loop_707:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_704
+	JNZ       rows_loop_722
 	VZEROUPPER
 	RET
 
-mid_huge_701:
-rows_loop_709:
+mid_huge_719:
+rows_loop_727:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7081,9 +7203,9 @@ rows_loop_709:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_714
+	JAE          copy_tail_732
 
-copy_loop_712:
+copy_loop_730:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7095,9 +7217,9 @@ copy_loop_712:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_712
+	JB        copy_loop_730
 
-copy_tail_714:
+copy_tail_732:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7110,19 +7232,19 @@ copy_tail_714:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_709
+	JNZ       rows_loop_727
 	VZEROUPPER
 	RET
 
-class32_696:
+class32_714:
 	CMPQ DI, $0x00000020
-	JA   general_694
+	JA   general_712
 	CMPQ R9, $0x00000020
-	JA   general_694
+	JA   general_712
 	CMPQ R8, $0x00000040
-	JA   mid_le4_715
+	JA   mid_le4_733
 
-rows_loop_718:
+rows_loop_736:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7135,15 +7257,15 @@ rows_loop_718:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_718
+	JNZ          rows_loop_736
 	VZEROUPPER
 	RET
 
-mid_le4_715:
+mid_le4_733:
 	CMPQ R8, $0x00000080
-	JA   mid_big_716
+	JA   mid_big_734
 
-rows_loop_719:
+rows_loop_737:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7160,15 +7282,15 @@ rows_loop_719:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_719
+	JNZ          rows_loop_737
 	VZEROUPPER
 	RET
 
-mid_big_716:
+mid_big_734:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_717
+	JAE  mid_huge_735
 
-rows_loop_720:
+rows_loop_738:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7177,7 +7299,7 @@ rows_loop_720:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_723:
+copy_loop_741:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -7189,7 +7311,7 @@ copy_loop_723:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_723
+	JB      copy_loop_741
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -7202,12 +7324,12 @@ copy_loop_723:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_720
+	JNZ     rows_loop_738
 	VZEROUPPER
 	RET
 
-mid_huge_717:
-rows_loop_725:
+mid_huge_735:
+rows_loop_743:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7222,9 +7344,9 @@ rows_loop_725:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_730
+	JAE          copy_tail_748
 
-copy_loop_728:
+copy_loop_746:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7236,9 +7358,9 @@ copy_loop_728:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_728
+	JB      copy_loop_746
 
-copy_tail_730:
+copy_tail_748:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7251,17 +7373,17 @@ copy_tail_730:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_725
+	JNZ     rows_loop_743
 	VZEROUPPER
 	RET
 
-class16_697:
+class16_715:
 	CMPQ DI, $0x00000010
-	JA   general_694
+	JA   general_712
 	CMPQ R9, $0x00000010
-	JA   general_694
+	JA   general_712
 
-rows_loop_731:
+rows_loop_749:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -7274,17 +7396,17 @@ rows_loop_731:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_731
+	JNZ          rows_loop_749
 	VZEROUPPER
 	RET
 
-class8_698:
+class8_716:
 	CMPQ DI, $0x00000008
-	JA   general_694
+	JA   general_712
 	CMPQ R9, $0x00000008
-	JA   general_694
+	JA   general_712
 
-rows_loop_732:
+rows_loop_750:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R10
 	MOVQ R9, (AX)
@@ -7297,11 +7419,11 @@ rows_loop_732:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_732
+	JNZ  rows_loop_750
 	VZEROUPPER
 	RET
 
-general_694:
+general_712:
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7327,57 +7449,57 @@ general_694:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 
-rows_loop_733:
+rows_loop_751:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_734:
+fm_loop_752:
 	CMPQ      R9, R12
-	JAE       fm_tail_735
+	JAE       fm_tail_753
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_734
+	JMP       fm_loop_752
 
-fm_tail_735:
+fm_tail_753:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_736:
+fm_loop_754:
 	CMPQ      R11, R14
-	JAE       fm_tail_737
+	JAE       fm_tail_755
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_736
+	JMP       fm_loop_754
 
-fm_tail_737:
+fm_tail_755:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_738
+	JZ       cm_skip_756
 	XORQ     R11, R11
 
-cm_loop_739:
+cm_loop_757:
 	CMPQ      R11, R13
-	JAE       cm_tail_740
+	JAE       cm_tail_758
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_739
+	JMP       cm_loop_757
 
-cm_tail_740:
+cm_tail_758:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_738:
+cm_skip_756:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_733
+	JNZ  rows_loop_751
 	VZEROUPPER
 
-ret_693:
+ret_711:
 	RET
 
 // func rowsEdge16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -7392,28 +7514,28 @@ TEXT ·rowsEdge16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_741
+	JZ    ret_759
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_741
+	JZ    ret_759
 	CMPQ  R8, $0x00000080
-	JAE   class64_743
+	JAE   class64_761
 	CMPQ  R8, $0x00000020
-	JAE   class32_744
+	JAE   class32_762
 	CMPQ  R8, $0x00000010
-	JAE   class16_745
-	JMP   general_742
+	JAE   class16_763
+	JMP   general_760
 
-class64_743:
+class64_761:
 	CMPQ DI, $0x00000040
-	JA   general_742
+	JA   general_760
 	CMPQ R9, $0x00000040
-	JA   general_742
+	JA   general_760
 	CMPQ R8, $0x00000080
-	JA   mid_le4_746
+	JA   mid_le4_764
 
-rows_loop_749:
+rows_loop_767:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7426,15 +7548,15 @@ rows_loop_749:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_749
+	JNZ             rows_loop_767
 	VZEROUPPER
 	RET
 
-mid_le4_746:
+mid_le4_764:
 	CMPQ R8, $0x00000100
-	JA   mid_big_747
+	JA   mid_big_765
 
-rows_loop_750:
+rows_loop_768:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7451,15 +7573,15 @@ rows_loop_750:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_750
+	JNZ             rows_loop_768
 	VZEROUPPER
 	RET
 
-mid_big_747:
+mid_big_765:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_748
+	JAE  mid_huge_766
 
-rows_loop_751:
+rows_loop_769:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7468,7 +7590,7 @@ rows_loop_751:
 	LEAQ            -256(R9)(R8*1), R10
 	MOVQ            CX, R12
 
-copy_loop_754:
+copy_loop_772:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -7480,7 +7602,7 @@ copy_loop_754:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_754
+	JB        copy_loop_772
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -7493,12 +7615,12 @@ copy_loop_754:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_751
+	JNZ       rows_loop_769
 	VZEROUPPER
 	RET
 
-mid_huge_748:
-rows_loop_756:
+mid_huge_766:
+rows_loop_774:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7513,9 +7635,9 @@ rows_loop_756:
 	SUBQ            R9, R13
 	LEAQ            (CX)(R13*1), R9
 	CMPQ            R12, R10
-	JAE             copy_tail_761
+	JAE             copy_tail_779
 
-copy_loop_759:
+copy_loop_777:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7527,9 +7649,9 @@ copy_loop_759:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_759
+	JB        copy_loop_777
 
-copy_tail_761:
+copy_tail_779:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7542,19 +7664,19 @@ copy_tail_761:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_756
+	JNZ       rows_loop_774
 	VZEROUPPER
 	RET
 
-class32_744:
+class32_762:
 	CMPQ DI, $0x00000020
-	JA   general_742
+	JA   general_760
 	CMPQ R9, $0x00000020
-	JA   general_742
+	JA   general_760
 	CMPQ R8, $0x00000040
-	JA   mid_le4_762
+	JA   mid_le4_780
 
-rows_loop_765:
+rows_loop_783:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7567,15 +7689,15 @@ rows_loop_765:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_765
+	JNZ            rows_loop_783
 	VZEROUPPER
 	RET
 
-mid_le4_762:
+mid_le4_780:
 	CMPQ R8, $0x00000080
-	JA   mid_big_763
+	JA   mid_big_781
 
-rows_loop_766:
+rows_loop_784:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7592,15 +7714,15 @@ rows_loop_766:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_766
+	JNZ            rows_loop_784
 	VZEROUPPER
 	RET
 
-mid_big_763:
+mid_big_781:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_764
+	JAE  mid_huge_782
 
-rows_loop_767:
+rows_loop_785:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7609,7 +7731,7 @@ rows_loop_767:
 	LEAQ           -128(R9)(R8*1), R10
 	MOVQ           CX, R12
 
-copy_loop_770:
+copy_loop_788:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -7621,7 +7743,7 @@ copy_loop_770:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_770
+	JB      copy_loop_788
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -7634,12 +7756,12 @@ copy_loop_770:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_767
+	JNZ     rows_loop_785
 	VZEROUPPER
 	RET
 
-mid_huge_764:
-rows_loop_772:
+mid_huge_782:
+rows_loop_790:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7654,9 +7776,9 @@ rows_loop_772:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R10
-	JAE            copy_tail_777
+	JAE            copy_tail_795
 
-copy_loop_775:
+copy_loop_793:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7668,9 +7790,9 @@ copy_loop_775:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_775
+	JB      copy_loop_793
 
-copy_tail_777:
+copy_tail_795:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7683,17 +7805,17 @@ copy_tail_777:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_772
+	JNZ     rows_loop_790
 	VZEROUPPER
 	RET
 
-class16_745:
+class16_763:
 	CMPQ DI, $0x00000010
-	JA   general_742
+	JA   general_760
 	CMPQ R9, $0x00000010
-	JA   general_742
+	JA   general_760
 
-rows_loop_778:
+rows_loop_796:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -7706,11 +7828,11 @@ rows_loop_778:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_778
+	JNZ     rows_loop_796
 	VZEROUPPER
 	RET
 
-general_742:
+general_760:
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7736,57 +7858,57 @@ general_742:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 
-rows_loop_779:
+rows_loop_797:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	XORQ            R9, R9
 
-fm_loop_780:
+fm_loop_798:
 	CMPQ      R9, R12
-	JAE       fm_tail_781
+	JAE       fm_tail_799
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_780
+	JMP       fm_loop_798
 
-fm_tail_781:
+fm_tail_799:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_782:
+fm_loop_800:
 	CMPQ      R11, R14
-	JAE       fm_tail_783
+	JAE       fm_tail_801
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_782
+	JMP       fm_loop_800
 
-fm_tail_783:
+fm_tail_801:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_784
+	JZ       cm_skip_802
 	XORQ     R11, R11
 
-cm_loop_785:
+cm_loop_803:
 	CMPQ      R11, R13
-	JAE       cm_tail_786
+	JAE       cm_tail_804
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_785
+	JMP       cm_loop_803
 
-cm_tail_786:
+cm_tail_804:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_784:
+cm_skip_802:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_779
+	JNZ  rows_loop_797
 	VZEROUPPER
 
-ret_741:
+ret_759:
 	RET
 
 // func rowsMirror1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -7794,7 +7916,7 @@ ret_741:
 TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_787
+	JZ             ret_805
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -7809,18 +7931,18 @@ TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_788:
+mirror_rows_806:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_789
+	JB   cx_short_807
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_791
+	JBE  copy_le2_809
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_792
+	JBE  copy_le4_810
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_793:
+copy_loop_811:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -7832,7 +7954,7 @@ copy_loop_793:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_793
+	JB      copy_loop_811
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -7842,9 +7964,9 @@ copy_loop_793:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_794
+	JMP     copy_done_812
 
-copy_le4_792:
+copy_le4_810:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -7853,81 +7975,81 @@ copy_le4_792:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_794
+	JMP     copy_done_812
 
-copy_le2_791:
+copy_le2_809:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_794:
-	JMP cx_done_790
+copy_done_812:
+	JMP cx_done_808
 
-cx_short_789:
+cx_short_807:
 	CMPQ BX, $0x00000010
-	JAE  ladder_796
+	JAE  ladder_814
 	CMPQ BX, $0x00000008
-	JAE  ladder_797
+	JAE  ladder_815
 	CMPQ BX, $0x00000004
-	JAE  ladder_798
+	JAE  ladder_816
 	CMPQ BX, $0x00000002
-	JAE  ladder_799
+	JAE  ladder_817
 	CMPQ BX, $0x00000001
-	JB   ladder_done_795
-	JMP  ladder_800
+	JB   ladder_done_813
+	JMP  ladder_818
 
-ladder_796:
+ladder_814:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_795
+	JMP     ladder_done_813
 
-ladder_797:
+ladder_815:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_795
+	JMP  ladder_done_813
 
-ladder_798:
+ladder_816:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_795
+	JMP  ladder_done_813
 
-ladder_799:
+ladder_817:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_795
+	JMP  ladder_done_813
 
-ladder_800:
+ladder_818:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_795:
-cx_done_790:
+ladder_done_813:
+cx_done_808:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_801
+	JAE  mp_long_819
 	CMPQ DX, $0x00000010
-	JAE  ladder_804
+	JAE  ladder_822
 	CMPQ DX, $0x00000008
-	JAE  ladder_805
+	JAE  ladder_823
 	CMPQ DX, $0x00000004
-	JAE  ladder_806
+	JAE  ladder_824
 	CMPQ DX, $0x00000002
-	JAE  ladder_807
+	JAE  ladder_825
 	CMPQ DX, $0x00000001
-	JB   ladder_done_803
-	JMP  ladder_808
+	JB   ladder_done_821
+	JMP  ladder_826
 
-ladder_804:
+ladder_822:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -7936,75 +8058,75 @@ ladder_804:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_803
+	JMP     ladder_done_821
 
-ladder_805:
+ladder_823:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_803
+	JMP    ladder_done_821
 
-ladder_806:
+ladder_824:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_803
+	JMP    ladder_done_821
 
-ladder_807:
+ladder_825:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_803
+	JMP  ladder_done_821
 
-ladder_808:
+ladder_826:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_803:
-	JMP mp_done_802
+ladder_done_821:
+	JMP mp_done_820
 
-mp_long_801:
+mp_long_819:
 	LEAQ -32(DX), R11
 
-mp_loop_809:
+mp_loop_827:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_809
+	JGE     mp_loop_827
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_802:
+mp_done_820:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_810
+	JAE  mp_long_828
 	CMPQ SI, $0x00000010
-	JAE  ladder_813
+	JAE  ladder_831
 	CMPQ SI, $0x00000008
-	JAE  ladder_814
+	JAE  ladder_832
 	CMPQ SI, $0x00000004
-	JAE  ladder_815
+	JAE  ladder_833
 	CMPQ SI, $0x00000002
-	JAE  ladder_816
+	JAE  ladder_834
 	CMPQ SI, $0x00000001
-	JB   ladder_done_812
-	JMP  ladder_817
+	JB   ladder_done_830
+	JMP  ladder_835
 
-ladder_813:
+ladder_831:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -8013,64 +8135,64 @@ ladder_813:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_812
+	JMP     ladder_done_830
 
-ladder_814:
+ladder_832:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_812
+	JMP    ladder_done_830
 
-ladder_815:
+ladder_833:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_812
+	JMP    ladder_done_830
 
-ladder_816:
+ladder_834:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_812
+	JMP  ladder_done_830
 
-ladder_817:
+ladder_835:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_812:
-	JMP mp_done_811
+ladder_done_830:
+	JMP mp_done_829
 
-mp_long_810:
+mp_long_828:
 	LEAQ -32(SI), R11
 
-mp_loop_818:
+mp_loop_836:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_818
+	JGE     mp_loop_836
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_811:
+mp_done_829:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_788
+	JNZ  mirror_rows_806
 	VZEROUPPER
 
-ret_787:
+ret_805:
 	RET
 
 // func rowsMirror2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8078,7 +8200,7 @@ ret_787:
 TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_819
+	JZ             ret_837
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -8093,18 +8215,18 @@ TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_820:
+mirror_rows_838:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_821
+	JB   cx_short_839
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_823
+	JBE  copy_le2_841
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_824
+	JBE  copy_le4_842
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_825:
+copy_loop_843:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -8116,7 +8238,7 @@ copy_loop_825:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_825
+	JB      copy_loop_843
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -8126,9 +8248,9 @@ copy_loop_825:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_826
+	JMP     copy_done_844
 
-copy_le4_824:
+copy_le4_842:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -8137,72 +8259,72 @@ copy_le4_824:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_826
+	JMP     copy_done_844
 
-copy_le2_823:
+copy_le2_841:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_826:
-	JMP cx_done_822
+copy_done_844:
+	JMP cx_done_840
 
-cx_short_821:
+cx_short_839:
 	CMPQ BX, $0x00000010
-	JAE  ladder_828
+	JAE  ladder_846
 	CMPQ BX, $0x00000008
-	JAE  ladder_829
+	JAE  ladder_847
 	CMPQ BX, $0x00000004
-	JAE  ladder_830
+	JAE  ladder_848
 	CMPQ BX, $0x00000002
-	JB   ladder_done_827
-	JMP  ladder_831
+	JB   ladder_done_845
+	JMP  ladder_849
 
-ladder_828:
+ladder_846:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_827
+	JMP     ladder_done_845
 
-ladder_829:
+ladder_847:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_827
+	JMP  ladder_done_845
 
-ladder_830:
+ladder_848:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_827
+	JMP  ladder_done_845
 
-ladder_831:
+ladder_849:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_827:
-cx_done_822:
+ladder_done_845:
+cx_done_840:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_832
+	JAE  mp_long_850
 	CMPQ DX, $0x00000010
-	JAE  ladder_835
+	JAE  ladder_853
 	CMPQ DX, $0x00000008
-	JAE  ladder_836
+	JAE  ladder_854
 	CMPQ DX, $0x00000004
-	JAE  ladder_837
+	JAE  ladder_855
 	CMPQ DX, $0x00000002
-	JB   ladder_done_834
-	JMP  ladder_838
+	JB   ladder_done_852
+	JMP  ladder_856
 
-ladder_835:
+ladder_853:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -8211,64 +8333,64 @@ ladder_835:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_834
+	JMP     ladder_done_852
 
-ladder_836:
+ladder_854:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_834
+	JMP      ladder_done_852
 
-ladder_837:
+ladder_855:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_834
+	JMP  ladder_done_852
 
-ladder_838:
+ladder_856:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_834:
-	JMP mp_done_833
+ladder_done_852:
+	JMP mp_done_851
 
-mp_long_832:
+mp_long_850:
 	LEAQ -32(DX), R11
 
-mp_loop_839:
+mp_loop_857:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_839
+	JGE     mp_loop_857
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_833:
+mp_done_851:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_840
+	JAE  mp_long_858
 	CMPQ SI, $0x00000010
-	JAE  ladder_843
+	JAE  ladder_861
 	CMPQ SI, $0x00000008
-	JAE  ladder_844
+	JAE  ladder_862
 	CMPQ SI, $0x00000004
-	JAE  ladder_845
+	JAE  ladder_863
 	CMPQ SI, $0x00000002
-	JB   ladder_done_842
-	JMP  ladder_846
+	JB   ladder_done_860
+	JMP  ladder_864
 
-ladder_843:
+ladder_861:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -8277,55 +8399,55 @@ ladder_843:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_842
+	JMP     ladder_done_860
 
-ladder_844:
+ladder_862:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_842
+	JMP      ladder_done_860
 
-ladder_845:
+ladder_863:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_842
+	JMP  ladder_done_860
 
-ladder_846:
+ladder_864:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_842:
-	JMP mp_done_841
+ladder_done_860:
+	JMP mp_done_859
 
-mp_long_840:
+mp_long_858:
 	LEAQ -32(SI), R11
 
-mp_loop_847:
+mp_loop_865:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_847
+	JGE     mp_loop_865
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_841:
+mp_done_859:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_820
+	JNZ  mirror_rows_838
 	VZEROUPPER
 
-ret_819:
+ret_837:
 	RET
 
 // func rowsMirror4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8333,7 +8455,7 @@ ret_819:
 TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_848
+	JZ      ret_866
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -8348,18 +8470,18 @@ TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_849:
+mirror_rows_867:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_850
+	JB   cx_short_868
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_852
+	JBE  copy_le2_870
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_853
+	JBE  copy_le4_871
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_854:
+copy_loop_872:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -8371,7 +8493,7 @@ copy_loop_854:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_854
+	JB      copy_loop_872
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -8381,9 +8503,9 @@ copy_loop_854:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_855
+	JMP     copy_done_873
 
-copy_le4_853:
+copy_le4_871:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -8392,152 +8514,152 @@ copy_le4_853:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_855
+	JMP     copy_done_873
 
-copy_le2_852:
+copy_le2_870:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_855:
-	JMP cx_done_851
+copy_done_873:
+	JMP cx_done_869
 
-cx_short_850:
+cx_short_868:
 	CMPQ BX, $0x00000010
-	JAE  ladder_857
+	JAE  ladder_875
 	CMPQ BX, $0x00000008
-	JAE  ladder_858
+	JAE  ladder_876
 	CMPQ BX, $0x00000004
-	JB   ladder_done_856
-	JMP  ladder_859
+	JB   ladder_done_874
+	JMP  ladder_877
 
-ladder_857:
+ladder_875:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_856
+	JMP     ladder_done_874
 
-ladder_858:
+ladder_876:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_856
+	JMP  ladder_done_874
 
-ladder_859:
+ladder_877:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_856:
-cx_done_851:
+ladder_done_874:
+cx_done_869:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_860
+	JAE  mp_long_878
 	CMPQ DX, $0x00000010
-	JAE  ladder_863
+	JAE  ladder_881
 	CMPQ DX, $0x00000008
-	JAE  ladder_864
+	JAE  ladder_882
 	CMPQ DX, $0x00000004
-	JB   ladder_done_862
-	JMP  ladder_865
+	JB   ladder_done_880
+	JMP  ladder_883
 
-ladder_863:
+ladder_881:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_862
+	JMP     ladder_done_880
 
-ladder_864:
+ladder_882:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_862
+	JMP  ladder_done_880
 
-ladder_865:
+ladder_883:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_862:
-	JMP mp_done_861
+ladder_done_880:
+	JMP mp_done_879
 
-mp_long_860:
+mp_long_878:
 	LEAQ -32(DX), R11
 
-mp_loop_866:
+mp_loop_884:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_866
+	JGE     mp_loop_884
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_861:
+mp_done_879:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_867
+	JAE  mp_long_885
 	CMPQ SI, $0x00000010
-	JAE  ladder_870
+	JAE  ladder_888
 	CMPQ SI, $0x00000008
-	JAE  ladder_871
+	JAE  ladder_889
 	CMPQ SI, $0x00000004
-	JB   ladder_done_869
-	JMP  ladder_872
+	JB   ladder_done_887
+	JMP  ladder_890
 
-ladder_870:
+ladder_888:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_869
+	JMP     ladder_done_887
 
-ladder_871:
+ladder_889:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_869
+	JMP  ladder_done_887
 
-ladder_872:
+ladder_890:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_869:
-	JMP mp_done_868
+ladder_done_887:
+	JMP mp_done_886
 
-mp_long_867:
+mp_long_885:
 	LEAQ -32(SI), R11
 
-mp_loop_873:
+mp_loop_891:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_873
+	JGE     mp_loop_891
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_868:
+mp_done_886:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_849
+	JNZ  mirror_rows_867
 	VZEROUPPER
 
-ret_848:
+ret_866:
 	RET
 
 // func rowsMirror8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8545,7 +8667,7 @@ ret_848:
 TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_874
+	JZ    ret_892
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -8558,18 +8680,18 @@ TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_875:
+mirror_rows_893:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_876
+	JB   cx_short_894
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_878
+	JBE  copy_le2_896
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_879
+	JBE  copy_le4_897
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_880:
+copy_loop_898:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8581,7 +8703,7 @@ copy_loop_880:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_880
+	JB      copy_loop_898
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8591,9 +8713,9 @@ copy_loop_880:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_881
+	JMP     copy_done_899
 
-copy_le4_879:
+copy_le4_897:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -8602,121 +8724,121 @@ copy_le4_879:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_881
+	JMP     copy_done_899
 
-copy_le2_878:
+copy_le2_896:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_881:
-	JMP cx_done_877
+copy_done_899:
+	JMP cx_done_895
 
-cx_short_876:
+cx_short_894:
 	CMPQ BX, $0x00000010
-	JAE  ladder_883
+	JAE  ladder_901
 	CMPQ BX, $0x00000008
-	JB   ladder_done_882
-	JMP  ladder_884
+	JB   ladder_done_900
+	JMP  ladder_902
 
-ladder_883:
+ladder_901:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_882
+	JMP     ladder_done_900
 
-ladder_884:
+ladder_902:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_882:
-cx_done_877:
+ladder_done_900:
+cx_done_895:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_885
+	JAE  mp_long_903
 	CMPQ DX, $0x00000010
-	JAE  ladder_888
+	JAE  ladder_906
 	CMPQ DX, $0x00000008
-	JB   ladder_done_887
-	JMP  ladder_889
+	JB   ladder_done_905
+	JMP  ladder_907
 
-ladder_888:
+ladder_906:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_887
+	JMP     ladder_done_905
 
-ladder_889:
+ladder_907:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_887:
-	JMP mp_done_886
+ladder_done_905:
+	JMP mp_done_904
 
-mp_long_885:
+mp_long_903:
 	LEAQ -32(DX), R11
 
-mp_loop_890:
+mp_loop_908:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_890
+	JGE     mp_loop_908
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_886:
+mp_done_904:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_891
+	JAE  mp_long_909
 	CMPQ SI, $0x00000010
-	JAE  ladder_894
+	JAE  ladder_912
 	CMPQ SI, $0x00000008
-	JB   ladder_done_893
-	JMP  ladder_895
+	JB   ladder_done_911
+	JMP  ladder_913
 
-ladder_894:
+ladder_912:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_893
+	JMP     ladder_done_911
 
-ladder_895:
+ladder_913:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_893:
-	JMP mp_done_892
+ladder_done_911:
+	JMP mp_done_910
 
-mp_long_891:
+mp_long_909:
 	LEAQ -32(SI), R11
 
-mp_loop_896:
+mp_loop_914:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_896
+	JGE     mp_loop_914
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_892:
+mp_done_910:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_875
+	JNZ  mirror_rows_893
 	VZEROUPPER
 
-ret_874:
+ret_892:
 	RET
 
 // func rowsMirror16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8724,7 +8846,7 @@ ret_874:
 TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_897
+	JZ    ret_915
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -8737,18 +8859,18 @@ TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_898:
+mirror_rows_916:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_899
+	JB   cx_short_917
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_901
+	JBE  copy_le2_919
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_902
+	JBE  copy_le4_920
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_903:
+copy_loop_921:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8760,7 +8882,7 @@ copy_loop_903:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_903
+	JB      copy_loop_921
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8770,9 +8892,9 @@ copy_loop_903:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_904
+	JMP     copy_done_922
 
-copy_le4_902:
+copy_le4_920:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -8781,85 +8903,85 @@ copy_le4_902:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_904
+	JMP     copy_done_922
 
-copy_le2_901:
+copy_le2_919:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_904:
-	JMP cx_done_900
+copy_done_922:
+	JMP cx_done_918
 
-cx_short_899:
+cx_short_917:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_905
+	JB      ladder_done_923
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_905:
-cx_done_900:
+ladder_done_923:
+cx_done_918:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_907
+	JAE     mp_long_925
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_909
+	JB      ladder_done_927
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_909:
-	JMP mp_done_908
+ladder_done_927:
+	JMP mp_done_926
 
-mp_long_907:
+mp_long_925:
 	LEAQ -32(DX), R11
 
-mp_loop_911:
+mp_loop_929:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_911
+	JGE     mp_loop_929
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_908:
+mp_done_926:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_912
+	JAE     mp_long_930
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_914
+	JB      ladder_done_932
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_914:
-	JMP mp_done_913
+ladder_done_932:
+	JMP mp_done_931
 
-mp_long_912:
+mp_long_930:
 	LEAQ -32(SI), R11
 
-mp_loop_916:
+mp_loop_934:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_916
+	JGE     mp_loop_934
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_913:
+mp_done_931:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_898
+	JNZ  mirror_rows_916
 	VZEROUPPER
 
-ret_897:
+ret_915:
 	RET
 
 // func rowsMirror1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8867,7 +8989,7 @@ ret_897:
 TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_917
+	JZ             ret_935
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -8882,18 +9004,18 @@ TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_918:
+mirror_rows_936:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_919
+	JB   mid_small_937
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_921
+	JBE  copy_le2_939
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_922
+	JBE  copy_le4_940
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_923:
+copy_loop_941:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -8905,7 +9027,7 @@ copy_loop_923:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_923
+	JB        copy_loop_941
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -8915,9 +9037,9 @@ copy_loop_923:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_924
+	JMP       copy_done_942
 
-copy_le4_922:
+copy_le4_940:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -8926,28 +9048,28 @@ copy_le4_922:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_924
+	JMP       copy_done_942
 
-copy_le2_921:
+copy_le2_939:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_924:
-	JMP mid_done_920
+copy_done_942:
+	JMP mid_done_938
 
-mid_small_919:
+mid_small_937:
 	CMPQ BX, $0x00000020
-	JB   cx_short_925
+	JB   cx_short_943
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_927
+	JBE  copy_le2_945
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_928
+	JBE  copy_le4_946
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_929:
+copy_loop_947:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -8959,7 +9081,7 @@ copy_loop_929:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_929
+	JB      copy_loop_947
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -8969,9 +9091,9 @@ copy_loop_929:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_930
+	JMP     copy_done_948
 
-copy_le4_928:
+copy_le4_946:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -8980,82 +9102,82 @@ copy_le4_928:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_930
+	JMP     copy_done_948
 
-copy_le2_927:
+copy_le2_945:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_930:
-	JMP cx_done_926
+copy_done_948:
+	JMP cx_done_944
 
-cx_short_925:
+cx_short_943:
 	CMPQ BX, $0x00000010
-	JAE  ladder_932
+	JAE  ladder_950
 	CMPQ BX, $0x00000008
-	JAE  ladder_933
+	JAE  ladder_951
 	CMPQ BX, $0x00000004
-	JAE  ladder_934
+	JAE  ladder_952
 	CMPQ BX, $0x00000002
-	JAE  ladder_935
+	JAE  ladder_953
 	CMPQ BX, $0x00000001
-	JB   ladder_done_931
-	JMP  ladder_936
+	JB   ladder_done_949
+	JMP  ladder_954
 
-ladder_932:
+ladder_950:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_931
+	JMP     ladder_done_949
 
-ladder_933:
+ladder_951:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_931
+	JMP  ladder_done_949
 
-ladder_934:
+ladder_952:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_931
+	JMP  ladder_done_949
 
-ladder_935:
+ladder_953:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_931
+	JMP  ladder_done_949
 
-ladder_936:
+ladder_954:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_931:
-cx_done_926:
-mid_done_920:
+ladder_done_949:
+cx_done_944:
+mid_done_938:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_937
+	JAE  mp_long_955
 	CMPQ DX, $0x00000010
-	JAE  ladder_940
+	JAE  ladder_958
 	CMPQ DX, $0x00000008
-	JAE  ladder_941
+	JAE  ladder_959
 	CMPQ DX, $0x00000004
-	JAE  ladder_942
+	JAE  ladder_960
 	CMPQ DX, $0x00000002
-	JAE  ladder_943
+	JAE  ladder_961
 	CMPQ DX, $0x00000001
-	JB   ladder_done_939
-	JMP  ladder_944
+	JB   ladder_done_957
+	JMP  ladder_962
 
-ladder_940:
+ladder_958:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -9064,75 +9186,75 @@ ladder_940:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_939
+	JMP     ladder_done_957
 
-ladder_941:
+ladder_959:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_939
+	JMP    ladder_done_957
 
-ladder_942:
+ladder_960:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_939
+	JMP    ladder_done_957
 
-ladder_943:
+ladder_961:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_939
+	JMP  ladder_done_957
 
-ladder_944:
+ladder_962:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_939:
-	JMP mp_done_938
+ladder_done_957:
+	JMP mp_done_956
 
-mp_long_937:
+mp_long_955:
 	LEAQ -32(DX), R11
 
-mp_loop_945:
+mp_loop_963:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_945
+	JGE     mp_loop_963
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_938:
+mp_done_956:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_946
+	JAE  mp_long_964
 	CMPQ SI, $0x00000010
-	JAE  ladder_949
+	JAE  ladder_967
 	CMPQ SI, $0x00000008
-	JAE  ladder_950
+	JAE  ladder_968
 	CMPQ SI, $0x00000004
-	JAE  ladder_951
+	JAE  ladder_969
 	CMPQ SI, $0x00000002
-	JAE  ladder_952
+	JAE  ladder_970
 	CMPQ SI, $0x00000001
-	JB   ladder_done_948
-	JMP  ladder_953
+	JB   ladder_done_966
+	JMP  ladder_971
 
-ladder_949:
+ladder_967:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -9141,64 +9263,64 @@ ladder_949:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_948
+	JMP     ladder_done_966
 
-ladder_950:
+ladder_968:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_948
+	JMP    ladder_done_966
 
-ladder_951:
+ladder_969:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_948
+	JMP    ladder_done_966
 
-ladder_952:
+ladder_970:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_948
+	JMP  ladder_done_966
 
-ladder_953:
+ladder_971:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_948:
-	JMP mp_done_947
+ladder_done_966:
+	JMP mp_done_965
 
-mp_long_946:
+mp_long_964:
 	LEAQ -32(SI), R11
 
-mp_loop_954:
+mp_loop_972:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_954
+	JGE     mp_loop_972
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_947:
+mp_done_965:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_918
+	JNZ  mirror_rows_936
 	VZEROUPPER
 
-ret_917:
+ret_935:
 	RET
 
 // func rowsMirror2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9206,7 +9328,7 @@ ret_917:
 TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_955
+	JZ             ret_973
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -9221,18 +9343,18 @@ TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_956:
+mirror_rows_974:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_957
+	JB   mid_small_975
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_959
+	JBE  copy_le2_977
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_960
+	JBE  copy_le4_978
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_961:
+copy_loop_979:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -9244,7 +9366,7 @@ copy_loop_961:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_961
+	JB        copy_loop_979
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -9254,9 +9376,9 @@ copy_loop_961:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_962
+	JMP       copy_done_980
 
-copy_le4_960:
+copy_le4_978:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -9265,28 +9387,28 @@ copy_le4_960:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_962
+	JMP       copy_done_980
 
-copy_le2_959:
+copy_le2_977:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_962:
-	JMP mid_done_958
+copy_done_980:
+	JMP mid_done_976
 
-mid_small_957:
+mid_small_975:
 	CMPQ BX, $0x00000020
-	JB   cx_short_963
+	JB   cx_short_981
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_965
+	JBE  copy_le2_983
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_966
+	JBE  copy_le4_984
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_967:
+copy_loop_985:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9298,7 +9420,7 @@ copy_loop_967:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_967
+	JB      copy_loop_985
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9308,9 +9430,9 @@ copy_loop_967:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_968
+	JMP     copy_done_986
 
-copy_le4_966:
+copy_le4_984:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9319,73 +9441,73 @@ copy_le4_966:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_968
+	JMP     copy_done_986
 
-copy_le2_965:
+copy_le2_983:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_968:
-	JMP cx_done_964
+copy_done_986:
+	JMP cx_done_982
 
-cx_short_963:
+cx_short_981:
 	CMPQ BX, $0x00000010
-	JAE  ladder_970
+	JAE  ladder_988
 	CMPQ BX, $0x00000008
-	JAE  ladder_971
+	JAE  ladder_989
 	CMPQ BX, $0x00000004
-	JAE  ladder_972
+	JAE  ladder_990
 	CMPQ BX, $0x00000002
-	JB   ladder_done_969
-	JMP  ladder_973
+	JB   ladder_done_987
+	JMP  ladder_991
 
-ladder_970:
+ladder_988:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_969
+	JMP     ladder_done_987
 
-ladder_971:
+ladder_989:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_969
+	JMP  ladder_done_987
 
-ladder_972:
+ladder_990:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_969
+	JMP  ladder_done_987
 
-ladder_973:
+ladder_991:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_969:
-cx_done_964:
-mid_done_958:
+ladder_done_987:
+cx_done_982:
+mid_done_976:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_974
+	JAE  mp_long_992
 	CMPQ DX, $0x00000010
-	JAE  ladder_977
+	JAE  ladder_995
 	CMPQ DX, $0x00000008
-	JAE  ladder_978
+	JAE  ladder_996
 	CMPQ DX, $0x00000004
-	JAE  ladder_979
+	JAE  ladder_997
 	CMPQ DX, $0x00000002
-	JB   ladder_done_976
-	JMP  ladder_980
+	JB   ladder_done_994
+	JMP  ladder_998
 
-ladder_977:
+ladder_995:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -9394,64 +9516,64 @@ ladder_977:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_976
+	JMP     ladder_done_994
 
-ladder_978:
+ladder_996:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_976
+	JMP      ladder_done_994
 
-ladder_979:
+ladder_997:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_976
+	JMP  ladder_done_994
 
-ladder_980:
+ladder_998:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_976:
-	JMP mp_done_975
+ladder_done_994:
+	JMP mp_done_993
 
-mp_long_974:
+mp_long_992:
 	LEAQ -32(DX), R11
 
-mp_loop_981:
+mp_loop_999:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_981
+	JGE     mp_loop_999
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_975:
+mp_done_993:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_982
+	JAE  mp_long_1000
 	CMPQ SI, $0x00000010
-	JAE  ladder_985
+	JAE  ladder_1003
 	CMPQ SI, $0x00000008
-	JAE  ladder_986
+	JAE  ladder_1004
 	CMPQ SI, $0x00000004
-	JAE  ladder_987
+	JAE  ladder_1005
 	CMPQ SI, $0x00000002
-	JB   ladder_done_984
-	JMP  ladder_988
+	JB   ladder_done_1002
+	JMP  ladder_1006
 
-ladder_985:
+ladder_1003:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -9460,55 +9582,55 @@ ladder_985:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_984
+	JMP     ladder_done_1002
 
-ladder_986:
+ladder_1004:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_984
+	JMP      ladder_done_1002
 
-ladder_987:
+ladder_1005:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_984
+	JMP  ladder_done_1002
 
-ladder_988:
+ladder_1006:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_984:
-	JMP mp_done_983
+ladder_done_1002:
+	JMP mp_done_1001
 
-mp_long_982:
+mp_long_1000:
 	LEAQ -32(SI), R11
 
-mp_loop_989:
+mp_loop_1007:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_989
+	JGE     mp_loop_1007
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_983:
+mp_done_1001:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_956
+	JNZ  mirror_rows_974
 	VZEROUPPER
 
-ret_955:
+ret_973:
 	RET
 
 // func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9516,7 +9638,7 @@ ret_955:
 TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_990
+	JZ      ret_1008
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -9531,18 +9653,18 @@ TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_991:
+mirror_rows_1009:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_992
+	JB   mid_small_1010
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_994
+	JBE  copy_le2_1012
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_995
+	JBE  copy_le4_1013
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_996:
+copy_loop_1014:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -9554,7 +9676,7 @@ copy_loop_996:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_996
+	JB        copy_loop_1014
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -9564,9 +9686,9 @@ copy_loop_996:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_997
+	JMP       copy_done_1015
 
-copy_le4_995:
+copy_le4_1013:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -9575,28 +9697,28 @@ copy_le4_995:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_997
+	JMP       copy_done_1015
 
-copy_le2_994:
+copy_le2_1012:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_997:
-	JMP mid_done_993
+copy_done_1015:
+	JMP mid_done_1011
 
-mid_small_992:
+mid_small_1010:
 	CMPQ BX, $0x00000020
-	JB   cx_short_998
+	JB   cx_short_1016
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1000
+	JBE  copy_le2_1018
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1001
+	JBE  copy_le4_1019
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1002:
+copy_loop_1020:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9608,7 +9730,7 @@ copy_loop_1002:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1002
+	JB      copy_loop_1020
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9618,9 +9740,9 @@ copy_loop_1002:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1003
+	JMP     copy_done_1021
 
-copy_le4_1001:
+copy_le4_1019:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9629,153 +9751,153 @@ copy_le4_1001:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1003
+	JMP     copy_done_1021
 
-copy_le2_1000:
+copy_le2_1018:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1003:
-	JMP cx_done_999
+copy_done_1021:
+	JMP cx_done_1017
 
-cx_short_998:
+cx_short_1016:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1005
+	JAE  ladder_1023
 	CMPQ BX, $0x00000008
-	JAE  ladder_1006
+	JAE  ladder_1024
 	CMPQ BX, $0x00000004
-	JB   ladder_done_1004
-	JMP  ladder_1007
+	JB   ladder_done_1022
+	JMP  ladder_1025
 
-ladder_1005:
+ladder_1023:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1004
+	JMP     ladder_done_1022
 
-ladder_1006:
+ladder_1024:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1004
+	JMP  ladder_done_1022
 
-ladder_1007:
+ladder_1025:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_1004:
-cx_done_999:
-mid_done_993:
+ladder_done_1022:
+cx_done_1017:
+mid_done_1011:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1008
+	JAE  mp_long_1026
 	CMPQ DX, $0x00000010
-	JAE  ladder_1011
+	JAE  ladder_1029
 	CMPQ DX, $0x00000008
-	JAE  ladder_1012
+	JAE  ladder_1030
 	CMPQ DX, $0x00000004
-	JB   ladder_done_1010
-	JMP  ladder_1013
+	JB   ladder_done_1028
+	JMP  ladder_1031
 
-ladder_1011:
+ladder_1029:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1010
+	JMP     ladder_done_1028
 
-ladder_1012:
+ladder_1030:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1010
+	JMP  ladder_done_1028
 
-ladder_1013:
+ladder_1031:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1010:
-	JMP mp_done_1009
+ladder_done_1028:
+	JMP mp_done_1027
 
-mp_long_1008:
+mp_long_1026:
 	LEAQ -32(DX), R11
 
-mp_loop_1014:
+mp_loop_1032:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1014
+	JGE     mp_loop_1032
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1009:
+mp_done_1027:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1015
+	JAE  mp_long_1033
 	CMPQ SI, $0x00000010
-	JAE  ladder_1018
+	JAE  ladder_1036
 	CMPQ SI, $0x00000008
-	JAE  ladder_1019
+	JAE  ladder_1037
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1017
-	JMP  ladder_1020
+	JB   ladder_done_1035
+	JMP  ladder_1038
 
-ladder_1018:
+ladder_1036:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1017
+	JMP     ladder_done_1035
 
-ladder_1019:
+ladder_1037:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1017
+	JMP  ladder_done_1035
 
-ladder_1020:
+ladder_1038:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1017:
-	JMP mp_done_1016
+ladder_done_1035:
+	JMP mp_done_1034
 
-mp_long_1015:
+mp_long_1033:
 	LEAQ -32(SI), R11
 
-mp_loop_1021:
+mp_loop_1039:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1021
+	JGE     mp_loop_1039
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1016:
+mp_done_1034:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_991
+	JNZ  mirror_rows_1009
 	VZEROUPPER
 
-ret_990:
+ret_1008:
 	RET
 
 // func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9783,7 +9905,7 @@ ret_990:
 TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1022
+	JZ    ret_1040
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -9796,18 +9918,18 @@ TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1023:
+mirror_rows_1041:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1024
+	JB   mid_small_1042
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1026
+	JBE  copy_le2_1044
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1027
+	JBE  copy_le4_1045
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1028:
+copy_loop_1046:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -9819,7 +9941,7 @@ copy_loop_1028:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1028
+	JB        copy_loop_1046
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -9829,9 +9951,9 @@ copy_loop_1028:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1029
+	JMP       copy_done_1047
 
-copy_le4_1027:
+copy_le4_1045:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -9840,28 +9962,28 @@ copy_le4_1027:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1029
+	JMP       copy_done_1047
 
-copy_le2_1026:
+copy_le2_1044:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1029:
-	JMP mid_done_1025
+copy_done_1047:
+	JMP mid_done_1043
 
-mid_small_1024:
+mid_small_1042:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1030
+	JB   cx_short_1048
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1032
+	JBE  copy_le2_1050
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1033
+	JBE  copy_le4_1051
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1034:
+copy_loop_1052:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -9873,7 +9995,7 @@ copy_loop_1034:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1034
+	JB      copy_loop_1052
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -9883,9 +10005,9 @@ copy_loop_1034:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1035
+	JMP     copy_done_1053
 
-copy_le4_1033:
+copy_le4_1051:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -9894,122 +10016,122 @@ copy_le4_1033:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1035
+	JMP     copy_done_1053
 
-copy_le2_1032:
+copy_le2_1050:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1035:
-	JMP cx_done_1031
+copy_done_1053:
+	JMP cx_done_1049
 
-cx_short_1030:
+cx_short_1048:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1037
+	JAE  ladder_1055
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1036
-	JMP  ladder_1038
+	JB   ladder_done_1054
+	JMP  ladder_1056
 
-ladder_1037:
+ladder_1055:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1036
+	JMP     ladder_done_1054
 
-ladder_1038:
+ladder_1056:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1036:
-cx_done_1031:
-mid_done_1025:
+ladder_done_1054:
+cx_done_1049:
+mid_done_1043:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1039
+	JAE  mp_long_1057
 	CMPQ DX, $0x00000010
-	JAE  ladder_1042
+	JAE  ladder_1060
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1041
-	JMP  ladder_1043
+	JB   ladder_done_1059
+	JMP  ladder_1061
 
-ladder_1042:
+ladder_1060:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1041
+	JMP     ladder_done_1059
 
-ladder_1043:
+ladder_1061:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1041:
-	JMP mp_done_1040
+ladder_done_1059:
+	JMP mp_done_1058
 
-mp_long_1039:
+mp_long_1057:
 	LEAQ -32(DX), R11
 
-mp_loop_1044:
+mp_loop_1062:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1044
+	JGE     mp_loop_1062
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1040:
+mp_done_1058:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1045
+	JAE  mp_long_1063
 	CMPQ SI, $0x00000010
-	JAE  ladder_1048
+	JAE  ladder_1066
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1047
-	JMP  ladder_1049
+	JB   ladder_done_1065
+	JMP  ladder_1067
 
-ladder_1048:
+ladder_1066:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1047
+	JMP     ladder_done_1065
 
-ladder_1049:
+ladder_1067:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1047:
-	JMP mp_done_1046
+ladder_done_1065:
+	JMP mp_done_1064
 
-mp_long_1045:
+mp_long_1063:
 	LEAQ -32(SI), R11
 
-mp_loop_1050:
+mp_loop_1068:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1050
+	JGE     mp_loop_1068
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1046:
+mp_done_1064:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1023
+	JNZ  mirror_rows_1041
 	VZEROUPPER
 
-ret_1022:
+ret_1040:
 	RET
 
 // func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -10017,7 +10139,7 @@ ret_1022:
 TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1051
+	JZ    ret_1069
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -10030,18 +10152,18 @@ TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1052:
+mirror_rows_1070:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1053
+	JB   mid_small_1071
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1055
+	JBE  copy_le2_1073
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1056
+	JBE  copy_le4_1074
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1057:
+copy_loop_1075:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -10053,7 +10175,7 @@ copy_loop_1057:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1057
+	JB        copy_loop_1075
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -10063,9 +10185,9 @@ copy_loop_1057:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1058
+	JMP       copy_done_1076
 
-copy_le4_1056:
+copy_le4_1074:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -10074,28 +10196,28 @@ copy_le4_1056:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1058
+	JMP       copy_done_1076
 
-copy_le2_1055:
+copy_le2_1073:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1058:
-	JMP mid_done_1054
+copy_done_1076:
+	JMP mid_done_1072
 
-mid_small_1053:
+mid_small_1071:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1059
+	JB   cx_short_1077
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1061
+	JBE  copy_le2_1079
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1062
+	JBE  copy_le4_1080
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1063:
+copy_loop_1081:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -10107,7 +10229,7 @@ copy_loop_1063:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1063
+	JB      copy_loop_1081
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -10117,9 +10239,9 @@ copy_loop_1063:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1064
+	JMP     copy_done_1082
 
-copy_le4_1062:
+copy_le4_1080:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -10128,86 +10250,86 @@ copy_le4_1062:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1064
+	JMP     copy_done_1082
 
-copy_le2_1061:
+copy_le2_1079:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1064:
-	JMP cx_done_1060
+copy_done_1082:
+	JMP cx_done_1078
 
-cx_short_1059:
+cx_short_1077:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1065
+	JB      ladder_done_1083
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1065:
-cx_done_1060:
-mid_done_1054:
+ladder_done_1083:
+cx_done_1078:
+mid_done_1072:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1067
+	JAE     mp_long_1085
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1069
+	JB      ladder_done_1087
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1069:
-	JMP mp_done_1068
+ladder_done_1087:
+	JMP mp_done_1086
 
-mp_long_1067:
+mp_long_1085:
 	LEAQ -32(DX), R11
 
-mp_loop_1071:
+mp_loop_1089:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1071
+	JGE     mp_loop_1089
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1068:
+mp_done_1086:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1072
+	JAE     mp_long_1090
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1074
+	JB      ladder_done_1092
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1074:
-	JMP mp_done_1073
+ladder_done_1092:
+	JMP mp_done_1091
 
-mp_long_1072:
+mp_long_1090:
 	LEAQ -32(SI), R11
 
-mp_loop_1076:
+mp_loop_1094:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1076
+	JGE     mp_loop_1094
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1073:
+mp_done_1091:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1052
+	JNZ  mirror_rows_1070
 	VZEROUPPER
 
-ret_1051:
+ret_1069:
 	RET
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
@@ -10224,9 +10346,9 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $128-128
 	MOVQ            pat+64(FP), R10
 	MOVQ            planes+72(FP), R11
 	TESTQ           DX, DX
-	JZ              shuf_ret_1077
+	JZ              shuf_ret_1095
 	TESTQ           R11, R11
-	JZ              shuf_ret_1077
+	JZ              shuf_ret_1095
 	LEAQ            lowmask64<>+0(SB), DX
 	MOVQ            $0x00000040, R12
 	CMPQ            R8, R12
@@ -10253,9 +10375,9 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $128-128
 	MOVQ            srcPlane+88(FP), R12
 	MOVQ            srcLimit+120(FP), R13
 	CMPQ            R8, $0x40
-	JBE             shuf_one_table_1078
+	JBE             shuf_one_table_1096
 	CMPQ            DI, $0x40
-	JBE             shuf_two_narrow_1081
+	JBE             shuf_two_narrow_1099
 	MOVQ            R8, DI
 	SUBQ            $0x40, DI
 	VPBROADCASTB    DI, Z3
@@ -10263,30 +10385,30 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $128-128
 	VPBROADCASTB    AX, Z4
 	VPCMPUB         $0x05, Z4, Z0, K5, K3
 	KORTESTQ        K3, K3
-	JNZ             shuf_both_halves_1082
+	JNZ             shuf_both_halves_1100
 	VPCMPUB         $0x01, Z3, Z1, K6, K3
 	KANDQ           K4, K3, K3
 	KORTESTQ        K3, K3
-	JNZ             shuf_both_halves_1082
+	JNZ             shuf_both_halves_1100
 	VPSUBB          Z3, Z1, Z1
 	CMPQ            rowIdx+96(FP), $0x00
-	JNE             shuf_list_1083
+	JNE             shuf_list_1101
 
-shuf_planes_1085:
+shuf_planes_1103:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1086
+	JZ    shuf_run_done_1104
 	MOVQ  R9, CX
 	LEAQ  -1(R8), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1087
+	JHI   shuf_run_checked_1105
 	TESTQ R8, R8
-	JZ    shuf_done_1088
+	JZ    shuf_done_1106
 
-shuf_rows_1089:
+shuf_rows_1107:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(DI*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -10298,16 +10420,16 @@ shuf_rows_1089:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1089
+	JNZ       shuf_rows_1107
 
-shuf_done_1088:
-	JMP shuf_run_done_1086
+shuf_done_1106:
+	JMP shuf_run_done_1104
 
-shuf_run_checked_1087:
+shuf_run_checked_1105:
 	TESTQ R8, R8
-	JZ    shuf_done_1090
+	JZ    shuf_done_1108
 
-shuf_rows_1091:
+shuf_rows_1109:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(DI*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -10319,18 +10441,18 @@ shuf_rows_1091:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1091
+	JNZ       shuf_rows_1109
 
-shuf_done_1090:
-shuf_run_done_1086:
+shuf_done_1108:
+shuf_run_done_1104:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1085
+	JNZ  shuf_planes_1103
 	VZEROUPPER
 	RET
 
-shuf_list_1083:
+shuf_list_1101:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -10339,12 +10461,12 @@ shuf_list_1083:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1092
+	JZ      shuf_no_run_1110
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 
-shuf_no_run_1092:
+shuf_no_run_1110:
 	VMOVQ R8, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), R8
@@ -10354,52 +10476,52 @@ shuf_no_run_1092:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), R8
 	CMPQ  R8, $0x08
-	JA    shuf_list_loads_1084
+	JA    shuf_list_loads_1102
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R14
 	LEAQ  (AX)(R14*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1093:
+shuf_offs_1111:
 	CMPQ    CX, R8
-	JAE     shuf_offs_done_1094
+	JAE     shuf_offs_done_1112
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1093
+	JMP     shuf_offs_1111
 
-shuf_offs_done_1094:
+shuf_offs_done_1112:
 	MOVQ rows+16(FP), R8
 	SUBQ run1+112(FP), R8
 	CMPQ R8, $0x08
-	JA   shuf_list_loads_1084
+	JA   shuf_list_loads_1102
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R14
 	LEAQ (AX)(R14*4), AX
 	XORQ CX, CX
 
-shuf_offs_1095:
+shuf_offs_1113:
 	CMPQ    CX, R8
-	JAE     shuf_offs_done_1096
+	JAE     shuf_offs_done_1114
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1095
+	JMP     shuf_offs_1113
 
-shuf_offs_done_1096:
+shuf_offs_done_1114:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_1097:
+shuf_planes_1115:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R8
 	TESTQ     R8, R8
-	JZ        shuf_done_1098
+	JZ        shuf_done_1116
 
-shuf_rows_1099:
+shuf_rows_1117:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
@@ -10413,23 +10535,23 @@ shuf_rows_1099:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R8
-	JNZ       shuf_rows_1099
+	JNZ       shuf_rows_1117
 
-shuf_done_1098:
+shuf_done_1116:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1100
+	JZ    shuf_run_done_1118
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1101
+	JHI   shuf_run_checked_1119
 	TESTQ R8, R8
-	JZ    shuf_done_1102
+	JZ    shuf_done_1120
 
-shuf_rows_1103:
+shuf_rows_1121:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -10441,16 +10563,16 @@ shuf_rows_1103:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1103
+	JNZ       shuf_rows_1121
 
-shuf_done_1102:
-	JMP shuf_run_done_1100
+shuf_done_1120:
+	JMP shuf_run_done_1118
 
-shuf_run_checked_1101:
+shuf_run_checked_1119:
 	TESTQ R8, R8
-	JZ    shuf_done_1104
+	JZ    shuf_done_1122
 
-shuf_rows_1105:
+shuf_rows_1123:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -10462,16 +10584,16 @@ shuf_rows_1105:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1105
+	JNZ       shuf_rows_1123
 
-shuf_done_1104:
-shuf_run_done_1100:
+shuf_done_1122:
+shuf_run_done_1118:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R8
 	TESTQ     R8, R8
-	JZ        shuf_done_1106
+	JZ        shuf_done_1124
 
-shuf_rows_1107:
+shuf_rows_1125:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
@@ -10485,25 +10607,25 @@ shuf_rows_1107:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R8
-	JNZ       shuf_rows_1107
+	JNZ       shuf_rows_1125
 
-shuf_done_1106:
+shuf_done_1124:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1097
+	JNZ  shuf_planes_1115
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1084:
-shuf_planes_1108:
+shuf_list_loads_1102:
+shuf_planes_1126:
 	MOVQ  DX, AX
 	VMOVQ X3, R8
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1109
+	JZ    shuf_done_1127
 
-shuf_rows_1110:
+shuf_rows_1128:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -10518,23 +10640,23 @@ shuf_rows_1110:
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      R14
-	JNZ       shuf_rows_1110
+	JNZ       shuf_rows_1128
 
-shuf_done_1109:
+shuf_done_1127:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1111
+	JZ    shuf_run_done_1129
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R14), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1112
+	JHI   shuf_run_checked_1130
 	TESTQ R14, R14
-	JZ    shuf_done_1113
+	JZ    shuf_done_1131
 
-shuf_rows_1114:
+shuf_rows_1132:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -10546,16 +10668,16 @@ shuf_rows_1114:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1114
+	JNZ       shuf_rows_1132
 
-shuf_done_1113:
-	JMP shuf_run_done_1111
+shuf_done_1131:
+	JMP shuf_run_done_1129
 
-shuf_run_checked_1112:
+shuf_run_checked_1130:
 	TESTQ R14, R14
-	JZ    shuf_done_1115
+	JZ    shuf_done_1133
 
-shuf_rows_1116:
+shuf_rows_1134:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -10567,16 +10689,16 @@ shuf_rows_1116:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1116
+	JNZ       shuf_rows_1134
 
-shuf_done_1115:
-shuf_run_done_1111:
+shuf_done_1133:
+shuf_run_done_1129:
 	VMOVQ X8, R8
 	VMOVQ X7, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1117
+	JZ    shuf_done_1135
 
-shuf_rows_1118:
+shuf_rows_1136:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -10591,35 +10713,35 @@ shuf_rows_1118:
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      R14
-	JNZ       shuf_rows_1118
+	JNZ       shuf_rows_1136
 
-shuf_done_1117:
+shuf_done_1135:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1108
+	JNZ  shuf_planes_1126
 	VZEROUPPER
 	RET
 
-shuf_both_halves_1082:
+shuf_both_halves_1100:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1119
+	JNE  shuf_list_1137
 
-shuf_planes_1121:
+shuf_planes_1139:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1122
+	JZ    shuf_run_done_1140
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1123
+	JHI   shuf_run_checked_1141
 	TESTQ DI, DI
-	JZ    shuf_done_1124
+	JZ    shuf_done_1142
 
-shuf_rows_1125:
+shuf_rows_1143:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z9
@@ -10630,163 +10752,6 @@ shuf_rows_1125:
 	VPERMI2B  Z4, Z3, Z9
 	VPBLENDMB Z9, Z2, K6, Z6
 	VMOVDQU8  Z6, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1125
-
-shuf_done_1124:
-	JMP shuf_run_done_1122
-
-shuf_run_checked_1123:
-	TESTQ DI, DI
-	JZ    shuf_done_1126
-
-shuf_rows_1127:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1128
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1129:
-	VMOVDQU64 Z0, Z9
-	VPERMI2B  Z4, Z3, Z9
-	VPBLENDMB Z9, Z2, K5, Z7
-	VMOVDQU64 Z7, (AX)
-	VMOVDQU64 Z1, Z9
-	VPERMI2B  Z4, Z3, Z9
-	VPBLENDMB Z9, Z2, K6, Z8
-	VMOVDQU8  Z8, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1127
-
-shuf_done_1126:
-shuf_run_done_1122:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1121
-	VZEROUPPER
-	RET
-
-shuf_list_1119:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X13
-	JZ      shuf_no_run_1130
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1130:
-	VMOVQ DI, X14
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X16
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X15
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1120
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1131:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1132
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1131
-
-shuf_offs_done_1132:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1120
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_1133:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1134
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1133
-
-shuf_offs_done_1134:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z16
-
-shuf_planes_1135:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z17
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1136
-
-shuf_rows_1137:
-	VMOVQ     X17, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1138
-	VMOVDQU64 (CX), Z18
-	VMOVDQU64 64(CX), Z19
-
-shuf_loaded_1139:
-	VMOVDQU64 Z0, Z20
-	VPERMI2B  Z19, Z18, Z20
-	VPBLENDMB Z20, Z2, K5, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQU64 Z1, Z20
-	VPERMI2B  Z19, Z18, Z20
-	VPBLENDMB Z20, Z2, K6, Z6
-	VMOVDQU8  Z6, K4, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z17, Z17, Z17
-	DECQ      DI
-	JNZ       shuf_rows_1137
-
-shuf_done_1136:
-	VMOVQ X13, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1140
-	VMOVQ X14, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1141
-	TESTQ DI, DI
-	JZ    shuf_done_1142
-
-shuf_rows_1143:
-	VMOVDQU64 (CX), Z17
-	VMOVDQU64 64(CX), Z18
-	VMOVDQU64 Z0, Z19
-	VPERMI2B  Z18, Z17, Z19
-	VPBLENDMB Z19, Z2, K5, Z7
-	VMOVDQU64 Z7, (AX)
-	VMOVDQU64 Z1, Z19
-	VPERMI2B  Z18, Z17, Z19
-	VPBLENDMB Z19, Z2, K6, Z8
-	VMOVDQU8  Z8, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -10802,10 +10767,167 @@ shuf_run_checked_1141:
 shuf_rows_1145:
 	CMPQ      CX, R13
 	JHI       shuf_masked_1146
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1147:
+	VMOVDQU64 Z0, Z9
+	VPERMI2B  Z4, Z3, Z9
+	VPBLENDMB Z9, Z2, K5, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z9
+	VPERMI2B  Z4, Z3, Z9
+	VPBLENDMB Z9, Z2, K6, Z8
+	VMOVDQU8  Z8, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1145
+
+shuf_done_1144:
+shuf_run_done_1140:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1139
+	VZEROUPPER
+	RET
+
+shuf_list_1137:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X13
+	JZ      shuf_no_run_1148
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1148:
+	VMOVQ DI, X14
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X16
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X15
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1138
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1149:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1150
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1149
+
+shuf_offs_done_1150:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1138
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1151:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1152
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1151
+
+shuf_offs_done_1152:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z16
+
+shuf_planes_1153:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z17
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1154
+
+shuf_rows_1155:
+	VMOVQ     X17, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1156
+	VMOVDQU64 (CX), Z18
+	VMOVDQU64 64(CX), Z19
+
+shuf_loaded_1157:
+	VMOVDQU64 Z0, Z20
+	VPERMI2B  Z19, Z18, Z20
+	VPBLENDMB Z20, Z2, K5, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z20
+	VPERMI2B  Z19, Z18, Z20
+	VPBLENDMB Z20, Z2, K6, Z6
+	VMOVDQU8  Z6, K4, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z17, Z17, Z17
+	DECQ      DI
+	JNZ       shuf_rows_1155
+
+shuf_done_1154:
+	VMOVQ X13, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1158
+	VMOVQ X14, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1159
+	TESTQ DI, DI
+	JZ    shuf_done_1160
+
+shuf_rows_1161:
+	VMOVDQU64 (CX), Z17
+	VMOVDQU64 64(CX), Z18
+	VMOVDQU64 Z0, Z19
+	VPERMI2B  Z18, Z17, Z19
+	VPBLENDMB Z19, Z2, K5, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z19
+	VPERMI2B  Z18, Z17, Z19
+	VPBLENDMB Z19, Z2, K6, Z8
+	VMOVDQU8  Z8, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1161
+
+shuf_done_1160:
+	JMP shuf_run_done_1158
+
+shuf_run_checked_1159:
+	TESTQ DI, DI
+	JZ    shuf_done_1162
+
+shuf_rows_1163:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1164
 	VMOVDQU64 (CX), Z17
 	VMOVDQU64 64(CX), Z18
 
-shuf_loaded_1147:
+shuf_loaded_1165:
 	VMOVDQU64 Z0, Z19
 	VPERMI2B  Z18, Z17, Z19
 	VPBLENDMB Z19, Z2, K5, Z9
@@ -10817,24 +10939,24 @@ shuf_loaded_1147:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1145
+	JNZ       shuf_rows_1163
 
-shuf_done_1144:
-shuf_run_done_1140:
+shuf_done_1162:
+shuf_run_done_1158:
 	VMOVDQA64 Z16, Z17
 	VMOVQ     X15, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1148
+	JZ        shuf_done_1166
 
-shuf_rows_1149:
+shuf_rows_1167:
 	VMOVQ     X17, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1150
+	JHI       shuf_masked_1168
 	VMOVDQU64 (CX), Z18
 	VMOVDQU64 64(CX), Z19
 
-shuf_loaded_1151:
+shuf_loaded_1169:
 	VMOVDQU64 Z0, Z20
 	VPERMI2B  Z19, Z18, Z20
 	VPBLENDMB Z20, Z2, K5, Z11
@@ -10846,34 +10968,34 @@ shuf_loaded_1151:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z17, Z17, Z17
 	DECQ      DI
-	JNZ       shuf_rows_1149
+	JNZ       shuf_rows_1167
 
-shuf_done_1148:
+shuf_done_1166:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1135
+	JNZ  shuf_planes_1153
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1120:
-shuf_planes_1152:
+shuf_list_loads_1138:
+shuf_planes_1170:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1153
+	JZ    shuf_done_1171
 
-shuf_rows_1154:
+shuf_rows_1172:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1155
+	JHI       shuf_masked_1173
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1156:
+shuf_loaded_1174:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K5, Z7
@@ -10885,23 +11007,23 @@ shuf_loaded_1156:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1154
+	JNZ       shuf_rows_1172
 
-shuf_done_1153:
+shuf_done_1171:
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1157
+	JZ    shuf_run_done_1175
 	VMOVQ X14, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1158
+	JHI   shuf_run_checked_1176
 	TESTQ R8, R8
-	JZ    shuf_done_1159
+	JZ    shuf_done_1177
 
-shuf_rows_1160:
+shuf_rows_1178:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -10915,22 +11037,22 @@ shuf_rows_1160:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1160
+	JNZ       shuf_rows_1178
 
-shuf_done_1159:
-	JMP shuf_run_done_1157
+shuf_done_1177:
+	JMP shuf_run_done_1175
 
-shuf_run_checked_1158:
+shuf_run_checked_1176:
 	TESTQ R8, R8
-	JZ    shuf_done_1161
+	JZ    shuf_done_1179
 
-shuf_rows_1162:
+shuf_rows_1180:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1163
+	JHI       shuf_masked_1181
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1164:
+shuf_loaded_1182:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K5, Z12
@@ -10942,25 +11064,25 @@ shuf_loaded_1164:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1162
+	JNZ       shuf_rows_1180
 
-shuf_done_1161:
-shuf_run_done_1157:
+shuf_done_1179:
+shuf_run_done_1175:
 	VMOVQ X16, DI
 	VMOVQ X15, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1165
+	JZ    shuf_done_1183
 
-shuf_rows_1166:
+shuf_rows_1184:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1167
+	JHI       shuf_masked_1185
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1168:
+shuf_loaded_1186:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K5, Z18
@@ -10972,171 +11094,26 @@ shuf_loaded_1168:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1166
+	JNZ       shuf_rows_1184
 
-shuf_done_1165:
+shuf_done_1183:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1152
+	JNZ  shuf_planes_1170
 	VZEROUPPER
 	RET
 
-shuf_two_narrow_1081:
+shuf_two_narrow_1099:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1169
+	JNE  shuf_list_1187
 
-shuf_planes_1171:
+shuf_planes_1189:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1172
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1173
-	TESTQ DI, DI
-	JZ    shuf_done_1174
-
-shuf_rows_1175:
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 64(CX), Z5
-	VMOVDQU64 Z0, Z6
-	VPERMI2B  Z5, Z1, Z6
-	VPBLENDMB Z6, Z2, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1175
-
-shuf_done_1174:
-	JMP shuf_run_done_1172
-
-shuf_run_checked_1173:
-	TESTQ DI, DI
-	JZ    shuf_done_1176
-
-shuf_rows_1177:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1178
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 64(CX), Z5
-
-shuf_loaded_1179:
-	VMOVDQU64 Z0, Z6
-	VPERMI2B  Z5, Z1, Z6
-	VPBLENDMB Z6, Z2, K5, Z4
-	VMOVDQU8  Z4, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1177
-
-shuf_done_1176:
-shuf_run_done_1172:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1171
-	VZEROUPPER
-	RET
-
-shuf_list_1169:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X1
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X7
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X8
-	JZ      shuf_no_run_1180
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1180:
-	VMOVQ DI, X9
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X11
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X10
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1170
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1181:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1182
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1181
-
-shuf_offs_done_1182:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1170
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_1183:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1184
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1183
-
-shuf_offs_done_1184:
-	VMOVDQU64 (SP), Z1
-	VMOVDQU64 64(SP), Z11
-
-shuf_planes_1185:
-	MOVQ      DX, AX
-	VMOVDQA64 Z1, Z12
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1186
-
-shuf_rows_1187:
-	VMOVQ     X12, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1188
-	VMOVDQU64 (CX), Z13
-	VMOVDQU64 64(CX), Z14
-
-shuf_loaded_1189:
-	VMOVDQU64 Z0, Z15
-	VPERMI2B  Z14, Z13, Z15
-	VPBLENDMB Z15, Z2, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z12, Z12, Z12
-	DECQ      DI
-	JNZ       shuf_rows_1187
-
-shuf_done_1186:
-	VMOVQ X8, DI
-	TESTQ DI, DI
 	JZ    shuf_run_done_1190
-	VMOVQ X9, CX
-	ADDQ  R9, CX
+	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
@@ -11146,12 +11123,12 @@ shuf_done_1186:
 	JZ    shuf_done_1192
 
 shuf_rows_1193:
-	VMOVDQU64 (CX), Z12
-	VMOVDQU64 64(CX), Z13
-	VMOVDQU64 Z0, Z14
-	VPERMI2B  Z13, Z12, Z14
-	VPBLENDMB Z14, Z2, K5, Z4
-	VMOVDQU8  Z4, K3, (AX)
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z1, Z6
+	VPBLENDMB Z6, Z2, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -11167,14 +11144,14 @@ shuf_run_checked_1191:
 shuf_rows_1195:
 	CMPQ      CX, R13
 	JHI       shuf_masked_1196
-	VMOVDQU64 (CX), Z12
-	VMOVDQU64 64(CX), Z13
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z5
 
 shuf_loaded_1197:
-	VMOVDQU64 Z0, Z14
-	VPERMI2B  Z13, Z12, Z14
-	VPBLENDMB Z14, Z2, K5, Z5
-	VMOVDQU8  Z5, K3, (AX)
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z1, Z6
+	VPBLENDMB Z6, Z2, K5, Z4
+	VMOVDQU8  Z4, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -11182,20 +11159,165 @@ shuf_loaded_1197:
 
 shuf_done_1194:
 shuf_run_done_1190:
-	VMOVDQA64 Z11, Z12
-	VMOVQ     X10, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1198
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1189
+	VZEROUPPER
+	RET
 
-shuf_rows_1199:
+shuf_list_1187:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X1
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X7
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X8
+	JZ      shuf_no_run_1198
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1198:
+	VMOVQ DI, X9
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X11
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X10
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1188
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1199:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1200
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1199
+
+shuf_offs_done_1200:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1188
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1201:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1202
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1201
+
+shuf_offs_done_1202:
+	VMOVDQU64 (SP), Z1
+	VMOVDQU64 64(SP), Z11
+
+shuf_planes_1203:
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z12
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1204
+
+shuf_rows_1205:
 	VMOVQ     X12, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1200
+	JHI       shuf_masked_1206
 	VMOVDQU64 (CX), Z13
 	VMOVDQU64 64(CX), Z14
 
-shuf_loaded_1201:
+shuf_loaded_1207:
+	VMOVDQU64 Z0, Z15
+	VPERMI2B  Z14, Z13, Z15
+	VPBLENDMB Z15, Z2, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z12, Z12, Z12
+	DECQ      DI
+	JNZ       shuf_rows_1205
+
+shuf_done_1204:
+	VMOVQ X8, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1208
+	VMOVQ X9, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1209
+	TESTQ DI, DI
+	JZ    shuf_done_1210
+
+shuf_rows_1211:
+	VMOVDQU64 (CX), Z12
+	VMOVDQU64 64(CX), Z13
+	VMOVDQU64 Z0, Z14
+	VPERMI2B  Z13, Z12, Z14
+	VPBLENDMB Z14, Z2, K5, Z4
+	VMOVDQU8  Z4, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1211
+
+shuf_done_1210:
+	JMP shuf_run_done_1208
+
+shuf_run_checked_1209:
+	TESTQ DI, DI
+	JZ    shuf_done_1212
+
+shuf_rows_1213:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1214
+	VMOVDQU64 (CX), Z12
+	VMOVDQU64 64(CX), Z13
+
+shuf_loaded_1215:
+	VMOVDQU64 Z0, Z14
+	VPERMI2B  Z13, Z12, Z14
+	VPBLENDMB Z14, Z2, K5, Z5
+	VMOVDQU8  Z5, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1213
+
+shuf_done_1212:
+shuf_run_done_1208:
+	VMOVDQA64 Z11, Z12
+	VMOVQ     X10, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1216
+
+shuf_rows_1217:
+	VMOVQ     X12, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1218
+	VMOVDQU64 (CX), Z13
+	VMOVDQU64 64(CX), Z14
+
+shuf_loaded_1219:
 	VMOVDQU64 Z0, Z15
 	VPERMI2B  Z14, Z13, Z15
 	VPBLENDMB Z15, Z2, K5, Z6
@@ -11203,34 +11325,34 @@ shuf_loaded_1201:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_1199
+	JNZ       shuf_rows_1217
 
-shuf_done_1198:
+shuf_done_1216:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1185
+	JNZ  shuf_planes_1203
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1170:
-shuf_planes_1202:
+shuf_list_loads_1188:
+shuf_planes_1220:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1203
+	JZ    shuf_done_1221
 
-shuf_rows_1204:
+shuf_rows_1222:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1205
+	JHI       shuf_masked_1223
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1206:
+shuf_loaded_1224:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K5, Z5
@@ -11238,23 +11360,23 @@ shuf_loaded_1206:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1204
+	JNZ       shuf_rows_1222
 
-shuf_done_1203:
+shuf_done_1221:
 	VMOVQ X8, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1207
+	JZ    shuf_run_done_1225
 	VMOVQ X9, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1208
+	JHI   shuf_run_checked_1226
 	TESTQ R8, R8
-	JZ    shuf_done_1209
+	JZ    shuf_done_1227
 
-shuf_rows_1210:
+shuf_rows_1228:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z6
@@ -11264,22 +11386,22 @@ shuf_rows_1210:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1210
+	JNZ       shuf_rows_1228
 
-shuf_done_1209:
-	JMP shuf_run_done_1207
+shuf_done_1227:
+	JMP shuf_run_done_1225
 
-shuf_run_checked_1208:
+shuf_run_checked_1226:
 	TESTQ R8, R8
-	JZ    shuf_done_1211
+	JZ    shuf_done_1229
 
-shuf_rows_1212:
+shuf_rows_1230:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1213
+	JHI       shuf_masked_1231
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1214:
+shuf_loaded_1232:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K5, Z13
@@ -11287,25 +11409,25 @@ shuf_loaded_1214:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1212
+	JNZ       shuf_rows_1230
 
-shuf_done_1211:
-shuf_run_done_1207:
+shuf_done_1229:
+shuf_run_done_1225:
 	VMOVQ X11, DI
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1215
+	JZ    shuf_done_1233
 
-shuf_rows_1216:
+shuf_rows_1234:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1217
+	JHI       shuf_masked_1235
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1218:
+shuf_loaded_1236:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K5, Z14
@@ -11313,177 +11435,29 @@ shuf_loaded_1218:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1216
+	JNZ       shuf_rows_1234
 
-shuf_done_1215:
+shuf_done_1233:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1202
+	JNZ  shuf_planes_1220
 	VZEROUPPER
 	RET
 
-shuf_one_table_1078:
+shuf_one_table_1096:
 	CMPQ DI, $0x40
-	JB   shuf_narrow_1079
-	JE   shuf_full_1080
+	JB   shuf_narrow_1097
+	JE   shuf_full_1098
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1219
+	JNE  shuf_list_1237
 
-shuf_planes_1221:
+shuf_planes_1239:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1222
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1223
-	TESTQ DI, DI
-	JZ    shuf_done_1224
-
-shuf_rows_1225:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K5, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K6, Z4
-	VMOVDQU8  Z4, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1225
-
-shuf_done_1224:
-	JMP shuf_run_done_1222
-
-shuf_run_checked_1223:
-	TESTQ DI, DI
-	JZ    shuf_done_1226
-
-shuf_rows_1227:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1228
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1229:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K5, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K6, Z4
-	VMOVDQU8  Z4, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1227
-
-shuf_done_1226:
-shuf_run_done_1222:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1221
-	VZEROUPPER
-	RET
-
-shuf_list_1219:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1230
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1230:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1220
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1231:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1232
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1231
-
-shuf_offs_done_1232:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1220
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_1233:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1234
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1233
-
-shuf_offs_done_1234:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-
-shuf_planes_1235:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1236
-
-shuf_rows_1237:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1238
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_1239:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K5, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K6, Z11
-	VMOVDQU8  Z11, K4, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1237
-
-shuf_done_1236:
-	VMOVQ X5, DI
-	TESTQ DI, DI
 	JZ    shuf_run_done_1240
-	VMOVQ X6, CX
-	ADDQ  R9, CX
+	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
@@ -11493,13 +11467,13 @@ shuf_done_1236:
 	JZ    shuf_done_1242
 
 shuf_rows_1243:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K5, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K6, Z4
+	VMOVDQU8  Z4, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -11515,15 +11489,15 @@ shuf_run_checked_1241:
 shuf_rows_1245:
 	CMPQ      CX, R13
 	JHI       shuf_masked_1246
-	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX), Z3
 
 shuf_loaded_1247:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K5, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K6, Z4
+	VMOVDQU8  Z4, K4, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -11531,19 +11505,90 @@ shuf_loaded_1247:
 
 shuf_done_1244:
 shuf_run_done_1240:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1248
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1239
+	VZEROUPPER
+	RET
 
-shuf_rows_1249:
+shuf_list_1237:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1248
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1248:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1238
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1249:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1250
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1249
+
+shuf_offs_done_1250:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1238
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1251:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1252
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1251
+
+shuf_offs_done_1252:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+
+shuf_planes_1253:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1254
+
+shuf_rows_1255:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1250
+	JHI       shuf_masked_1256
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_1251:
+shuf_loaded_1257:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K5, Z11
 	VMOVDQU64 Z11, (AX)
@@ -11553,33 +11598,110 @@ shuf_loaded_1251:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1249
+	JNZ       shuf_rows_1255
 
-shuf_done_1248:
+shuf_done_1254:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1258
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1259
+	TESTQ DI, DI
+	JZ    shuf_done_1260
+
+shuf_rows_1261:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1261
+
+shuf_done_1260:
+	JMP shuf_run_done_1258
+
+shuf_run_checked_1259:
+	TESTQ DI, DI
+	JZ    shuf_done_1262
+
+shuf_rows_1263:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1264
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1265:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K6, Z10
+	VMOVDQU8  Z10, K4, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1263
+
+shuf_done_1262:
+shuf_run_done_1258:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1266
+
+shuf_rows_1267:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1268
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_1269:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K5, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K6, Z11
+	VMOVDQU8  Z11, K4, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1267
+
+shuf_done_1266:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1235
+	JNZ  shuf_planes_1253
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1220:
-shuf_planes_1252:
+shuf_list_loads_1238:
+shuf_planes_1270:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1253
+	JZ    shuf_done_1271
 
-shuf_rows_1254:
+shuf_rows_1272:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1255
+	JHI       shuf_masked_1273
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1256:
+shuf_loaded_1274:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K5, Z10
 	VMOVDQU64 Z10, (AX)
@@ -11589,23 +11711,23 @@ shuf_loaded_1256:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1254
+	JNZ       shuf_rows_1272
 
-shuf_done_1253:
+shuf_done_1271:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1257
+	JZ    shuf_run_done_1275
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1258
+	JHI   shuf_run_checked_1276
 	TESTQ R8, R8
-	JZ    shuf_done_1259
+	JZ    shuf_done_1277
 
-shuf_rows_1260:
+shuf_rows_1278:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K5, Z10
@@ -11616,21 +11738,21 @@ shuf_rows_1260:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1260
+	JNZ       shuf_rows_1278
 
-shuf_done_1259:
-	JMP shuf_run_done_1257
+shuf_done_1277:
+	JMP shuf_run_done_1275
 
-shuf_run_checked_1258:
+shuf_run_checked_1276:
 	TESTQ R8, R8
-	JZ    shuf_done_1261
+	JZ    shuf_done_1279
 
-shuf_rows_1262:
+shuf_rows_1280:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1263
+	JHI       shuf_masked_1281
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1264:
+shuf_loaded_1282:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K5, Z10
 	VMOVDQU64 Z10, (AX)
@@ -11640,24 +11762,24 @@ shuf_loaded_1264:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1262
+	JNZ       shuf_rows_1280
 
-shuf_done_1261:
-shuf_run_done_1257:
+shuf_done_1279:
+shuf_run_done_1275:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1265
+	JZ    shuf_done_1283
 
-shuf_rows_1266:
+shuf_rows_1284:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1267
+	JHI       shuf_masked_1285
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1268:
+shuf_loaded_1286:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K5, Z10
 	VMOVDQU64 Z10, (AX)
@@ -11667,165 +11789,26 @@ shuf_loaded_1268:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1266
+	JNZ       shuf_rows_1284
 
-shuf_done_1265:
+shuf_done_1283:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1252
+	JNZ  shuf_planes_1270
 	VZEROUPPER
 	RET
 
-shuf_narrow_1079:
+shuf_narrow_1097:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1269
+	JNE  shuf_list_1287
 
-shuf_planes_1271:
+shuf_planes_1289:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1272
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1273
-	TESTQ DI, DI
-	JZ    shuf_done_1274
-
-shuf_rows_1275:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1275
-
-shuf_done_1274:
-	JMP shuf_run_done_1272
-
-shuf_run_checked_1273:
-	TESTQ DI, DI
-	JZ    shuf_done_1276
-
-shuf_rows_1277:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1278
-	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1279:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1277
-
-shuf_done_1276:
-shuf_run_done_1272:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1271
-	VZEROUPPER
-	RET
-
-shuf_list_1269:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X1
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X3
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	JZ      shuf_no_run_1280
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1280:
-	VMOVQ DI, X5
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X7
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X6
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1270
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1281:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1282
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1281
-
-shuf_offs_done_1282:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1270
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_1283:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1284
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1283
-
-shuf_offs_done_1284:
-	VMOVDQU64 (SP), Z1
-	VMOVDQU64 64(SP), Z7
-
-shuf_planes_1285:
-	MOVQ      DX, AX
-	VMOVDQA64 Z1, Z8
-	VMOVQ     X3, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1286
-
-shuf_rows_1287:
-	VMOVQ     X8, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1288
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_1289:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU8  Z10, K3, (AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z8, Z8, Z8
-	DECQ      DI
-	JNZ       shuf_rows_1287
-
-shuf_done_1286:
-	VMOVQ X4, DI
-	TESTQ DI, DI
 	JZ    shuf_run_done_1290
-	VMOVQ X5, CX
-	ADDQ  R9, CX
+	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
@@ -11835,10 +11818,10 @@ shuf_done_1286:
 	JZ    shuf_done_1292
 
 shuf_rows_1293:
-	VMOVDQU64 (CX), Z8
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -11854,12 +11837,12 @@ shuf_run_checked_1291:
 shuf_rows_1295:
 	CMPQ      CX, R13
 	JHI       shuf_masked_1296
-	VMOVDQU64 (CX), Z8
+	VMOVDQU64 (CX), Z1
 
 shuf_loaded_1297:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K5, Z3
+	VMOVDQU8  Z3, K3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -11867,196 +11850,14 @@ shuf_loaded_1297:
 
 shuf_done_1294:
 shuf_run_done_1290:
-	VMOVDQA64 Z7, Z8
-	VMOVQ     X6, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1298
-
-shuf_rows_1299:
-	VMOVQ     X8, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1300
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_1301:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU8  Z10, K3, (AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z8, Z8, Z8
-	DECQ      DI
-	JNZ       shuf_rows_1299
-
-shuf_done_1298:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1285
+	JNZ  shuf_planes_1289
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1270:
-shuf_planes_1302:
-	MOVQ  DX, AX
-	VMOVQ X1, DI
-	VMOVQ X3, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1303
-
-shuf_rows_1304:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1305
-	VMOVDQU64 (CX), Z8
-
-shuf_loaded_1306:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_1304
-
-shuf_done_1303:
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_1307
-	VMOVQ X5, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1308
-	TESTQ R8, R8
-	JZ    shuf_done_1309
-
-shuf_rows_1310:
-	VMOVDQU64 (CX), Z8
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1310
-
-shuf_done_1309:
-	JMP shuf_run_done_1307
-
-shuf_run_checked_1308:
-	TESTQ R8, R8
-	JZ    shuf_done_1311
-
-shuf_rows_1312:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1313
-	VMOVDQU64 (CX), Z8
-
-shuf_loaded_1314:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1312
-
-shuf_done_1311:
-shuf_run_done_1307:
-	VMOVQ X7, DI
-	VMOVQ X6, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1315
-
-shuf_rows_1316:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1317
-	VMOVDQU64 (CX), Z8
-
-shuf_loaded_1318:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_1316
-
-shuf_done_1315:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1302
-	VZEROUPPER
-	RET
-
-shuf_full_1080:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1319
-
-shuf_planes_1321:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1322
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1323
-	TESTQ DI, DI
-	JZ    shuf_done_1324
-
-shuf_rows_1325:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K5, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1325
-
-shuf_done_1324:
-	JMP shuf_run_done_1322
-
-shuf_run_checked_1323:
-	TESTQ DI, DI
-	JZ    shuf_done_1326
-
-shuf_rows_1327:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1328
-	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1329:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K5, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1327
-
-shuf_done_1326:
-shuf_run_done_1322:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1321
-	VZEROUPPER
-	RET
-
-shuf_list_1319:
+shuf_list_1287:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -12065,12 +11866,12 @@ shuf_list_1319:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1330
+	JZ      shuf_no_run_1298
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1330:
+shuf_no_run_1298:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -12080,73 +11881,255 @@ shuf_no_run_1330:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1320
+	JA    shuf_list_loads_1288
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1331:
+shuf_offs_1299:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1332
+	JAE     shuf_offs_done_1300
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1331
+	JMP     shuf_offs_1299
 
-shuf_offs_done_1332:
+shuf_offs_done_1300:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1320
+	JA   shuf_list_loads_1288
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1333:
+shuf_offs_1301:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1334
+	JAE     shuf_offs_done_1302
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1333
+	JMP     shuf_offs_1301
 
-shuf_offs_done_1334:
+shuf_offs_done_1302:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 
-shuf_planes_1335:
+shuf_planes_1303:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1336
+	JZ        shuf_done_1304
 
-shuf_rows_1337:
+shuf_rows_1305:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1338
+	JHI       shuf_masked_1306
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1339:
+shuf_loaded_1307:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU64 Z10, (AX)
+	VMOVDQU8  Z10, K3, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1337
+	JNZ       shuf_rows_1305
 
-shuf_done_1336:
+shuf_done_1304:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1340
+	JZ    shuf_run_done_1308
 	VMOVQ X5, CX
 	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1309
+	TESTQ DI, DI
+	JZ    shuf_done_1310
+
+shuf_rows_1311:
+	VMOVDQU64 (CX), Z8
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1311
+
+shuf_done_1310:
+	JMP shuf_run_done_1308
+
+shuf_run_checked_1309:
+	TESTQ DI, DI
+	JZ    shuf_done_1312
+
+shuf_rows_1313:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1314
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1315:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1313
+
+shuf_done_1312:
+shuf_run_done_1308:
+	VMOVDQA64 Z7, Z8
+	VMOVQ     X6, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1316
+
+shuf_rows_1317:
+	VMOVQ     X8, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1318
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1319:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU8  Z10, K3, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z8, Z8, Z8
+	DECQ      DI
+	JNZ       shuf_rows_1317
+
+shuf_done_1316:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1303
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1288:
+shuf_planes_1320:
+	MOVQ  DX, AX
+	VMOVQ X1, DI
+	VMOVQ X3, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1321
+
+shuf_rows_1322:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1323
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1324:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1322
+
+shuf_done_1321:
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1325
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1326
+	TESTQ R8, R8
+	JZ    shuf_done_1327
+
+shuf_rows_1328:
+	VMOVDQU64 (CX), Z8
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1328
+
+shuf_done_1327:
+	JMP shuf_run_done_1325
+
+shuf_run_checked_1326:
+	TESTQ R8, R8
+	JZ    shuf_done_1329
+
+shuf_rows_1330:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1331
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1332:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1330
+
+shuf_done_1329:
+shuf_run_done_1325:
+	VMOVQ X7, DI
+	VMOVQ X6, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1333
+
+shuf_rows_1334:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1335
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1336:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU8  Z9, K3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1334
+
+shuf_done_1333:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1320
+	VZEROUPPER
+	RET
+
+shuf_full_1098:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1337
+
+shuf_planes_1339:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1340
+	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
@@ -12156,10 +12139,10 @@ shuf_done_1336:
 	JZ    shuf_done_1342
 
 shuf_rows_1343:
-	VMOVDQU64 (CX), Z8
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K5, Z3
+	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -12175,12 +12158,12 @@ shuf_run_checked_1341:
 shuf_rows_1345:
 	CMPQ      CX, R13
 	JHI       shuf_masked_1346
-	VMOVDQU64 (CX), Z8
+	VMOVDQU64 (CX), Z1
 
 shuf_loaded_1347:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K5, Z3
+	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -12188,75 +12171,214 @@ shuf_loaded_1347:
 
 shuf_done_1344:
 shuf_run_done_1340:
-	VMOVDQA64 Z7, Z8
-	VMOVQ     X6, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1348
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1339
+	VZEROUPPER
+	RET
 
-shuf_rows_1349:
+shuf_list_1337:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X1
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X3
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	JZ      shuf_no_run_1348
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1348:
+	VMOVQ DI, X5
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X7
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X6
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1338
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1349:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1350
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1349
+
+shuf_offs_done_1350:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1338
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1351:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1352
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1351
+
+shuf_offs_done_1352:
+	VMOVDQU64 (SP), Z1
+	VMOVDQU64 64(SP), Z7
+
+shuf_planes_1353:
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z8
+	VMOVQ     X3, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1354
+
+shuf_rows_1355:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1350
+	JHI       shuf_masked_1356
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1351:
+shuf_loaded_1357:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K5, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1349
+	JNZ       shuf_rows_1355
 
-shuf_done_1348:
+shuf_done_1354:
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1358
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1359
+	TESTQ DI, DI
+	JZ    shuf_done_1360
+
+shuf_rows_1361:
+	VMOVDQU64 (CX), Z8
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1361
+
+shuf_done_1360:
+	JMP shuf_run_done_1358
+
+shuf_run_checked_1359:
+	TESTQ DI, DI
+	JZ    shuf_done_1362
+
+shuf_rows_1363:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1364
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_1365:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K5, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1363
+
+shuf_done_1362:
+shuf_run_done_1358:
+	VMOVDQA64 Z7, Z8
+	VMOVQ     X6, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1366
+
+shuf_rows_1367:
+	VMOVQ     X8, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1368
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1369:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K5, Z10
+	VMOVDQU64 Z10, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z8, Z8, Z8
+	DECQ      DI
+	JNZ       shuf_rows_1367
+
+shuf_done_1366:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1335
+	JNZ  shuf_planes_1353
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1320:
-shuf_planes_1352:
+shuf_list_loads_1338:
+shuf_planes_1370:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1353
+	JZ    shuf_done_1371
 
-shuf_rows_1354:
+shuf_rows_1372:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1355
+	JHI       shuf_masked_1373
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1356:
+shuf_loaded_1374:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1354
+	JNZ       shuf_rows_1372
 
-shuf_done_1353:
+shuf_done_1371:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1357
+	JZ    shuf_run_done_1375
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1358
+	JHI   shuf_run_checked_1376
 	TESTQ R8, R8
-	JZ    shuf_done_1359
+	JZ    shuf_done_1377
 
-shuf_rows_1360:
+shuf_rows_1378:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K5, Z9
@@ -12264,217 +12386,217 @@ shuf_rows_1360:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1360
+	JNZ       shuf_rows_1378
 
-shuf_done_1359:
-	JMP shuf_run_done_1357
+shuf_done_1377:
+	JMP shuf_run_done_1375
 
-shuf_run_checked_1358:
+shuf_run_checked_1376:
 	TESTQ R8, R8
-	JZ    shuf_done_1361
+	JZ    shuf_done_1379
 
-shuf_rows_1362:
+shuf_rows_1380:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1363
+	JHI       shuf_masked_1381
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1364:
+shuf_loaded_1382:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1362
+	JNZ       shuf_rows_1380
 
-shuf_done_1361:
-shuf_run_done_1357:
+shuf_done_1379:
+shuf_run_done_1375:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1365
+	JZ    shuf_done_1383
 
-shuf_rows_1366:
+shuf_rows_1384:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1367
+	JHI       shuf_masked_1385
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1368:
+shuf_loaded_1386:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K5, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1366
+	JNZ       shuf_rows_1384
 
-shuf_done_1365:
+shuf_done_1383:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1352
+	JNZ  shuf_planes_1370
 	VZEROUPPER
 	RET
 
-shuf_ret_1077:
+shuf_ret_1095:
 	RET
 
-shuf_masked_1128:
+shuf_masked_1146:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1129
-
-shuf_masked_1138:
-	VMOVDQU8.Z (CX), K1, Z18
-	VMOVDQU8.Z 64(CX), K2, Z19
-	JMP        shuf_loaded_1139
-
-shuf_masked_1146:
-	VMOVDQU8.Z (CX), K1, Z17
-	VMOVDQU8.Z 64(CX), K2, Z18
 	JMP        shuf_loaded_1147
 
-shuf_masked_1150:
+shuf_masked_1156:
 	VMOVDQU8.Z (CX), K1, Z18
 	VMOVDQU8.Z 64(CX), K2, Z19
-	JMP        shuf_loaded_1151
+	JMP        shuf_loaded_1157
 
-shuf_masked_1155:
+shuf_masked_1164:
+	VMOVDQU8.Z (CX), K1, Z17
+	VMOVDQU8.Z 64(CX), K2, Z18
+	JMP        shuf_loaded_1165
+
+shuf_masked_1168:
+	VMOVDQU8.Z (CX), K1, Z18
+	VMOVDQU8.Z 64(CX), K2, Z19
+	JMP        shuf_loaded_1169
+
+shuf_masked_1173:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        shuf_loaded_1156
+	JMP        shuf_loaded_1174
 
-shuf_masked_1163:
+shuf_masked_1181:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        shuf_loaded_1164
+	JMP        shuf_loaded_1182
 
-shuf_masked_1167:
+shuf_masked_1185:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        shuf_loaded_1168
-
-shuf_masked_1178:
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        shuf_loaded_1179
-
-shuf_masked_1188:
-	VMOVDQU8.Z (CX), K1, Z13
-	VMOVDQU8.Z 64(CX), K2, Z14
-	JMP        shuf_loaded_1189
+	JMP        shuf_loaded_1186
 
 shuf_masked_1196:
-	VMOVDQU8.Z (CX), K1, Z12
-	VMOVDQU8.Z 64(CX), K2, Z13
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU8.Z 64(CX), K2, Z5
 	JMP        shuf_loaded_1197
 
-shuf_masked_1200:
+shuf_masked_1206:
 	VMOVDQU8.Z (CX), K1, Z13
 	VMOVDQU8.Z 64(CX), K2, Z14
-	JMP        shuf_loaded_1201
+	JMP        shuf_loaded_1207
 
-shuf_masked_1205:
+shuf_masked_1214:
+	VMOVDQU8.Z (CX), K1, Z12
+	VMOVDQU8.Z 64(CX), K2, Z13
+	JMP        shuf_loaded_1215
+
+shuf_masked_1218:
+	VMOVDQU8.Z (CX), K1, Z13
+	VMOVDQU8.Z 64(CX), K2, Z14
+	JMP        shuf_loaded_1219
+
+shuf_masked_1223:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1206
+	JMP        shuf_loaded_1224
 
-shuf_masked_1213:
+shuf_masked_1231:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1214
+	JMP        shuf_loaded_1232
 
-shuf_masked_1217:
+shuf_masked_1235:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1218
-
-shuf_masked_1228:
-	VMOVDQU8.Z (CX), K1, Z3
-	JMP        shuf_loaded_1229
-
-shuf_masked_1238:
-	VMOVDQU8.Z (CX), K1, Z10
-	JMP        shuf_loaded_1239
+	JMP        shuf_loaded_1236
 
 shuf_masked_1246:
-	VMOVDQU8.Z (CX), K1, Z9
+	VMOVDQU8.Z (CX), K1, Z3
 	JMP        shuf_loaded_1247
 
-shuf_masked_1250:
+shuf_masked_1256:
 	VMOVDQU8.Z (CX), K1, Z10
-	JMP        shuf_loaded_1251
+	JMP        shuf_loaded_1257
 
-shuf_masked_1255:
+shuf_masked_1264:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1256
+	JMP        shuf_loaded_1265
 
-shuf_masked_1263:
+shuf_masked_1268:
+	VMOVDQU8.Z (CX), K1, Z10
+	JMP        shuf_loaded_1269
+
+shuf_masked_1273:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1264
+	JMP        shuf_loaded_1274
 
-shuf_masked_1267:
+shuf_masked_1281:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1268
+	JMP        shuf_loaded_1282
 
-shuf_masked_1278:
-	VMOVDQU8.Z (CX), K1, Z1
-	JMP        shuf_loaded_1279
-
-shuf_masked_1288:
+shuf_masked_1285:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1289
+	JMP        shuf_loaded_1286
 
 shuf_masked_1296:
-	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQU8.Z (CX), K1, Z1
 	JMP        shuf_loaded_1297
 
-shuf_masked_1300:
+shuf_masked_1306:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1301
+	JMP        shuf_loaded_1307
 
-shuf_masked_1305:
+shuf_masked_1314:
 	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1306
+	JMP        shuf_loaded_1315
 
-shuf_masked_1313:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1314
-
-shuf_masked_1317:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1318
-
-shuf_masked_1328:
-	VMOVDQU8.Z (CX), K1, Z1
-	JMP        shuf_loaded_1329
-
-shuf_masked_1338:
+shuf_masked_1318:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1339
+	JMP        shuf_loaded_1319
+
+shuf_masked_1323:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1324
+
+shuf_masked_1331:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1332
+
+shuf_masked_1335:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1336
 
 shuf_masked_1346:
-	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQU8.Z (CX), K1, Z1
 	JMP        shuf_loaded_1347
 
-shuf_masked_1350:
+shuf_masked_1356:
 	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1351
+	JMP        shuf_loaded_1357
 
-shuf_masked_1355:
+shuf_masked_1364:
 	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1356
+	JMP        shuf_loaded_1365
 
-shuf_masked_1363:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1364
+shuf_masked_1368:
+	VMOVDQU8.Z (CX), K1, Z9
+	JMP        shuf_loaded_1369
 
-shuf_masked_1367:
+shuf_masked_1373:
 	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1368
+	JMP        shuf_loaded_1374
+
+shuf_masked_1381:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1382
+
+shuf_masked_1385:
+	VMOVDQU8.Z (CX), K1, Z8
+	JMP        shuf_loaded_1386
 
 // func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
@@ -12487,9 +12609,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    last+56(FP), DI
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
-	JZ      chunks_ret_1369
+	JZ      chunks_ret_1387
 	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_1370
+	JA      chunks_wide_in_1388
 	LEAQ    lowmask64<>+0(SB), R9
 	MOVQ    $0x00000040, R10
 	CMPQ    R8, R10
@@ -12498,26 +12620,26 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	KMOVQ   (R9)(R10*8), K1
 	KMOVQ   (R9)(R8*8), K2
 	CMPQ    SI, $0x02
-	JE      chunks_2_1371
+	JE      chunks_2_1389
 	CMPQ    SI, $0x03
-	JE      chunks_3_1372
+	JE      chunks_3_1390
 	CMPQ    SI, $0x04
-	JE      chunks_4_1373
+	JE      chunks_4_1391
 	CMPQ    SI, $0x05
-	JE      chunks_5_1374
+	JE      chunks_5_1392
 	CMPQ    SI, $0x06
-	JE      chunks_6_1375
+	JE      chunks_6_1393
 	CMPQ    SI, $0x07
-	JE      chunks_7_1376
+	JE      chunks_7_1394
 	CMPQ    SI, $0x08
-	JE      chunks_8_1377
-	JMP     chunks_ret_1369
+	JE      chunks_8_1395
+	JMP     chunks_ret_1387
 
-chunks_2_1371:
+chunks_2_1389:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 
-chunks_2_planes_1378:
+chunks_2_planes_1396:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
 	VMOVDQA64  Z0, Z4
@@ -12529,16 +12651,16 @@ chunks_2_planes_1378:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_2_planes_1378
+	JNZ        chunks_2_planes_1396
 	VZEROUPPER
 	RET
 
-chunks_3_1372:
+chunks_3_1390:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 
-chunks_3_planes_1379:
+chunks_3_planes_1397:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQA64  Z0, Z5
@@ -12553,17 +12675,17 @@ chunks_3_planes_1379:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1379
+	JNZ        chunks_3_planes_1397
 	VZEROUPPER
 	RET
 
-chunks_4_1373:
+chunks_4_1391:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 
-chunks_4_planes_1380:
+chunks_4_planes_1398:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
 	VMOVDQA64  Z0, Z6
@@ -12581,18 +12703,18 @@ chunks_4_planes_1380:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1380
+	JNZ        chunks_4_planes_1398
 	VZEROUPPER
 	RET
 
-chunks_5_1374:
+chunks_5_1392:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 
-chunks_5_planes_1381:
+chunks_5_planes_1399:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
 	VMOVDQA64  Z0, Z7
@@ -12613,11 +12735,11 @@ chunks_5_planes_1381:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1381
+	JNZ        chunks_5_planes_1399
 	VZEROUPPER
 	RET
 
-chunks_6_1375:
+chunks_6_1393:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12625,7 +12747,7 @@ chunks_6_1375:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 
-chunks_6_planes_1382:
+chunks_6_planes_1400:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
 	VMOVDQA64  Z0, Z8
@@ -12649,11 +12771,11 @@ chunks_6_planes_1382:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1382
+	JNZ        chunks_6_planes_1400
 	VZEROUPPER
 	RET
 
-chunks_7_1376:
+chunks_7_1394:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12662,7 +12784,7 @@ chunks_7_1376:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 
-chunks_7_planes_1383:
+chunks_7_planes_1401:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
 	VMOVDQA64  Z0, Z9
@@ -12689,11 +12811,11 @@ chunks_7_planes_1383:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1383
+	JNZ        chunks_7_planes_1401
 	VZEROUPPER
 	RET
 
-chunks_8_1377:
+chunks_8_1395:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12703,7 +12825,7 @@ chunks_8_1377:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 
-chunks_8_planes_1384:
+chunks_8_planes_1402:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
 	VMOVDQA64  Z0, Z10
@@ -12733,11 +12855,11 @@ chunks_8_planes_1384:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1384
+	JNZ        chunks_8_planes_1402
 	VZEROUPPER
 	RET
 
-chunks_wide_in_1370:
+chunks_wide_in_1388:
 	SUBQ    $0x00000080, R8
 	LEAQ    lowmask64<>+0(SB), R9
 	MOVQ    $0x00000040, R10
@@ -12747,26 +12869,26 @@ chunks_wide_in_1370:
 	KMOVQ   (R9)(R10*8), K1
 	KMOVQ   (R9)(R8*8), K2
 	CMPQ    SI, $0x02
-	JE      chunks_2_1385
+	JE      chunks_2_1403
 	CMPQ    SI, $0x03
-	JE      chunks_3_1386
+	JE      chunks_3_1404
 	CMPQ    SI, $0x04
-	JE      chunks_4_1387
+	JE      chunks_4_1405
 	CMPQ    SI, $0x05
-	JE      chunks_5_1388
+	JE      chunks_5_1406
 	CMPQ    SI, $0x06
-	JE      chunks_6_1389
+	JE      chunks_6_1407
 	CMPQ    SI, $0x07
-	JE      chunks_7_1390
+	JE      chunks_7_1408
 	CMPQ    SI, $0x08
-	JE      chunks_8_1391
-	JMP     chunks_ret_1369
+	JE      chunks_8_1409
+	JMP     chunks_ret_1387
 
-chunks_2_1385:
+chunks_2_1403:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 
-chunks_2_planes_1392:
+chunks_2_planes_1410:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
@@ -12788,16 +12910,16 @@ chunks_2_planes_1392:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_2_planes_1392
+	JNZ        chunks_2_planes_1410
 	VZEROUPPER
 	RET
 
-chunks_3_1386:
+chunks_3_1404:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 
-chunks_3_planes_1393:
+chunks_3_planes_1411:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
@@ -12826,17 +12948,17 @@ chunks_3_planes_1393:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1393
+	JNZ        chunks_3_planes_1411
 	VZEROUPPER
 	RET
 
-chunks_4_1387:
+chunks_4_1405:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 
-chunks_4_planes_1394:
+chunks_4_planes_1412:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
@@ -12872,18 +12994,18 @@ chunks_4_planes_1394:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1394
+	JNZ        chunks_4_planes_1412
 	VZEROUPPER
 	RET
 
-chunks_5_1388:
+chunks_5_1406:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 
-chunks_5_planes_1395:
+chunks_5_planes_1413:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
@@ -12926,11 +13048,11 @@ chunks_5_planes_1395:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1395
+	JNZ        chunks_5_planes_1413
 	VZEROUPPER
 	RET
 
-chunks_6_1389:
+chunks_6_1407:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12938,7 +13060,7 @@ chunks_6_1389:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 
-chunks_6_planes_1396:
+chunks_6_planes_1414:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
@@ -12988,11 +13110,11 @@ chunks_6_planes_1396:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1396
+	JNZ        chunks_6_planes_1414
 	VZEROUPPER
 	RET
 
-chunks_7_1390:
+chunks_7_1408:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -13001,7 +13123,7 @@ chunks_7_1390:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 
-chunks_7_planes_1397:
+chunks_7_planes_1415:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
@@ -13058,11 +13180,11 @@ chunks_7_planes_1397:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1397
+	JNZ        chunks_7_planes_1415
 	VZEROUPPER
 	RET
 
-chunks_8_1391:
+chunks_8_1409:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -13072,7 +13194,7 @@ chunks_8_1391:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 
-chunks_8_planes_1398:
+chunks_8_planes_1416:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
@@ -13136,11 +13258,11 @@ chunks_8_planes_1398:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1398
+	JNZ        chunks_8_planes_1416
 	VZEROUPPER
 	RET
 
-chunks_ret_1369:
+chunks_ret_1387:
 	RET
 
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
@@ -13151,9 +13273,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1399
+	JZ              wide_ret_1417
 	TESTQ           BX, BX
-	JZ              wide_ret_1399
+	JZ              wide_ret_1417
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -13172,10 +13294,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1400
+	JB              wide_mshort_1418
 	XORQ            DX, DX
 
-wide_mshort_1400:
+wide_mshort_1418:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -13184,32 +13306,32 @@ wide_mshort_1400:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1401:
+wide_planes_1419:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1402:
+wide_rows_1420:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1403
+	JB   wide_short_1421
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1407
+	JAE  wide_long_1425
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1405:
+wide_mid_loop_1423:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1406
+	JAE       wide_mid_last_1424
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1405
+	JMP       wide_mid_loop_1423
 
-wide_mid_last_1406:
+wide_mid_last_1424:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1404
+	JMP       wide_mid_done_1422
 
-wide_long_1407:
+wide_long_1425:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -13228,9 +13350,9 @@ wide_long_1407:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1410
+	JAE          shift1_top_1428
 
-shift4_1408:
+shift4_1426:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -13245,30 +13367,30 @@ shift4_1408:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1408
+	JB        shift4_1426
 
-shift1_top_1410:
+shift1_top_1428:
 	LEAQ -64(R11), R11
 
-shift1_1409:
+shift1_1427:
 	CMPQ      R10, R11
-	JAE       shift_done_1411
+	JAE       shift_done_1429
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1409
+	JMP       shift1_1427
 
-shift_done_1411:
+shift_done_1429:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1404
+	JMP       wide_mid_done_1422
 
-wide_short_1403:
+wide_short_1421:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1404:
+wide_mid_done_1422:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -13284,16 +13406,16 @@ wide_mid_done_1404:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1402
+	JNZ       wide_rows_1420
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1401
+	JNZ       wide_planes_1419
 	VZEROUPPER
 
-wide_ret_1399:
+wide_ret_1417:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -13301,10 +13423,10 @@ wide_ret_1399:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1412
+	JZ              aligned_ret_1430
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1412
+	JZ              aligned_ret_1430
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -13351,9 +13473,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1413
+	JZ              aligned_fixed_1431
 
-aligned_planes_1414:
+aligned_planes_1432:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13381,9 +13503,9 @@ aligned_planes_1414:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1416
+	JA           aligned_top_done_1434
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1415
+	JAE          aligned_top_1433
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -13403,15 +13525,15 @@ aligned_planes_1414:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1415:
+aligned_top_1433:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1416
+	JA        aligned_top_done_1434
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1415
+	JMP       aligned_top_1433
 
-aligned_top_done_1416:
+aligned_top_done_1434:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -13422,9 +13544,9 @@ aligned_top_done_1416:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1417:
+aligned_gap_1435:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1418
+	JAE          aligned_gap_done_1436
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -13453,15 +13575,15 @@ aligned_gap_1417:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1417
+	JMP          aligned_gap_1435
 
-aligned_gap_done_1418:
+aligned_gap_done_1436:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1420
-	JMP  aligned_body_1422
+	JE   aligned_general_1438
+	JMP  aligned_body_1440
 
-aligned_rows_1421:
+aligned_rows_1439:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -13490,7 +13612,7 @@ aligned_rows_1421:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1423
+	JE           aligned_one_gap_1441
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -13505,10 +13627,10 @@ aligned_rows_1421:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1423:
+aligned_one_gap_1441:
 	ADDQ $0x40, AX
 
-aligned_body_1422:
+aligned_body_1440:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13518,7 +13640,7 @@ aligned_body_1422:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1425
+	JGT          aligned_copy_done_1443
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13528,15 +13650,15 @@ aligned_body_1422:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1424:
+aligned_copy_1442:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1424
+	JLE       aligned_copy_1442
 
-aligned_copy_done_1425:
+aligned_copy_done_1443:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13545,13 +13667,13 @@ aligned_copy_done_1425:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1421
-	JMP  aligned_last_1419
+	JNZ  aligned_rows_1439
+	JMP  aligned_last_1437
 
-aligned_general_1420:
-	JMP aligned_body_1427
+aligned_general_1438:
+	JMP aligned_body_1445
 
-aligned_rows_1426:
+aligned_rows_1444:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -13563,9 +13685,9 @@ aligned_rows_1426:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1428:
+aligned_gap_1446:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1429
+	JAE          aligned_gap_done_1447
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -13580,10 +13702,10 @@ aligned_gap_1428:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1428
+	JMP          aligned_gap_1446
 
-aligned_gap_done_1429:
-aligned_body_1427:
+aligned_gap_done_1447:
+aligned_body_1445:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13593,7 +13715,7 @@ aligned_body_1427:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1431
+	JGT          aligned_copy_done_1449
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13603,15 +13725,15 @@ aligned_body_1427:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1430:
+aligned_copy_1448:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1430
+	JLE       aligned_copy_1448
 
-aligned_copy_done_1431:
+aligned_copy_done_1449:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13620,16 +13742,16 @@ aligned_copy_done_1431:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1426
+	JNZ  aligned_rows_1444
 
-aligned_last_1419:
+aligned_last_1437:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1432:
+aligned_gap_1450:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1433
+	JAE          aligned_gap_done_1451
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -13657,20 +13779,20 @@ aligned_gap_1432:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1432
+	JMP          aligned_gap_1450
 
-aligned_gap_done_1433:
-aligned_bottom_1434:
+aligned_gap_done_1451:
+aligned_bottom_1452:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1435
+	JA        aligned_bottom_done_1453
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1434
+	JMP       aligned_bottom_1452
 
-aligned_bottom_done_1435:
+aligned_bottom_done_1453:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1436
+	JAE      aligned_bottom_end_1454
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13689,18 +13811,18 @@ aligned_bottom_done_1435:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1436:
+aligned_bottom_end_1454:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1414
+	JNZ  aligned_planes_1432
 	VZEROUPPER
-	JMP  aligned_ret_1412
+	JMP  aligned_ret_1430
 
-aligned_fixed_1413:
-aligned_planes_1437:
+aligned_fixed_1431:
+aligned_planes_1455:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13726,9 +13848,9 @@ aligned_planes_1437:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1439
+	JA           aligned_top_done_1457
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1438
+	JAE          aligned_top_1456
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -13748,22 +13870,22 @@ aligned_planes_1437:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1438:
+aligned_top_1456:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1439
+	JA        aligned_top_done_1457
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1438
+	JMP       aligned_top_1456
 
-aligned_top_done_1439:
+aligned_top_done_1457:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1440:
+aligned_gap_1458:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1441
+	JAE       aligned_gap_done_1459
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -13788,15 +13910,15 @@ aligned_gap_1440:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1440
+	JMP       aligned_gap_1458
 
-aligned_gap_done_1441:
+aligned_gap_done_1459:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1443
-	JMP  aligned_body_1445
+	JE   aligned_general_1461
+	JMP  aligned_body_1463
 
-aligned_rows_1444:
+aligned_rows_1462:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -13815,7 +13937,7 @@ aligned_rows_1444:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1446
+	JE        aligned_one_gap_1464
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -13826,17 +13948,17 @@ aligned_rows_1444:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1446:
+aligned_one_gap_1464:
 	ADDQ $0x40, AX
 
-aligned_body_1445:
+aligned_body_1463:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1448
+	JGT          aligned_copy_done_1466
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -13846,15 +13968,15 @@ aligned_body_1445:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1447:
+aligned_copy_1465:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1447
+	JLE       aligned_copy_1465
 
-aligned_copy_done_1448:
+aligned_copy_done_1466:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -13862,21 +13984,21 @@ aligned_copy_done_1448:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1444
-	JMP  aligned_last_1442
+	JNZ  aligned_rows_1462
+	JMP  aligned_last_1460
 
-aligned_general_1443:
-	JMP aligned_body_1450
+aligned_general_1461:
+	JMP aligned_body_1468
 
-aligned_rows_1449:
+aligned_rows_1467:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1451:
+aligned_gap_1469:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1452
+	JAE       aligned_gap_done_1470
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -13887,17 +14009,17 @@ aligned_gap_1451:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1451
+	JMP       aligned_gap_1469
 
-aligned_gap_done_1452:
-aligned_body_1450:
+aligned_gap_done_1470:
+aligned_body_1468:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1454
+	JGT          aligned_copy_done_1472
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -13907,15 +14029,15 @@ aligned_body_1450:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1453:
+aligned_copy_1471:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1453
+	JLE       aligned_copy_1471
 
-aligned_copy_done_1454:
+aligned_copy_done_1472:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -13923,15 +14045,15 @@ aligned_copy_done_1454:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1449
+	JNZ  aligned_rows_1467
 
-aligned_last_1442:
+aligned_last_1460:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1455:
+aligned_gap_1473:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1456
+	JAE       aligned_gap_done_1474
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -13955,20 +14077,20 @@ aligned_gap_1455:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1455
+	JMP       aligned_gap_1473
 
-aligned_gap_done_1456:
-aligned_bottom_1457:
+aligned_gap_done_1474:
+aligned_bottom_1475:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1458
+	JA        aligned_bottom_done_1476
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1457
+	JMP       aligned_bottom_1475
 
-aligned_bottom_done_1458:
+aligned_bottom_done_1476:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1459
+	JAE      aligned_bottom_end_1477
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13987,16 +14109,16 @@ aligned_bottom_done_1458:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1459:
+aligned_bottom_end_1477:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1437
+	JNZ  aligned_planes_1455
 	VZEROUPPER
 
-aligned_ret_1412:
+aligned_ret_1430:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -14004,10 +14126,10 @@ aligned_ret_1412:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1460
+	JZ              aligned_ret_1478
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1460
+	JZ              aligned_ret_1478
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -14054,9 +14176,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1461
+	JZ              aligned_fixed_1479
 
-aligned_planes_1462:
+aligned_planes_1480:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -14084,9 +14206,9 @@ aligned_planes_1462:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1464
+	JA           aligned_top_done_1482
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1463
+	JAE          aligned_top_1481
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -14106,15 +14228,15 @@ aligned_planes_1462:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1463:
+aligned_top_1481:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1464
+	JA       aligned_top_done_1482
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1463
+	JMP      aligned_top_1481
 
-aligned_top_done_1464:
+aligned_top_done_1482:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -14125,9 +14247,9 @@ aligned_top_done_1464:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1465:
+aligned_gap_1483:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1466
+	JAE          aligned_gap_done_1484
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -14156,15 +14278,15 @@ aligned_gap_1465:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1465
+	JMP          aligned_gap_1483
 
-aligned_gap_done_1466:
+aligned_gap_done_1484:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1468
-	JMP  aligned_body_1470
+	JE   aligned_general_1486
+	JMP  aligned_body_1488
 
-aligned_rows_1469:
+aligned_rows_1487:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -14193,7 +14315,7 @@ aligned_rows_1469:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1471
+	JE           aligned_one_gap_1489
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -14208,10 +14330,10 @@ aligned_rows_1469:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1471:
+aligned_one_gap_1489:
 	ADDQ $0x40, AX
 
-aligned_body_1470:
+aligned_body_1488:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -14221,7 +14343,7 @@ aligned_body_1470:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1473
+	JGT          aligned_copy_done_1491
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -14231,15 +14353,15 @@ aligned_body_1470:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1472:
+aligned_copy_1490:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1472
+	JLE       aligned_copy_1490
 
-aligned_copy_done_1473:
+aligned_copy_done_1491:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -14248,13 +14370,13 @@ aligned_copy_done_1473:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1469
-	JMP  aligned_last_1467
+	JNZ  aligned_rows_1487
+	JMP  aligned_last_1485
 
-aligned_general_1468:
-	JMP aligned_body_1475
+aligned_general_1486:
+	JMP aligned_body_1493
 
-aligned_rows_1474:
+aligned_rows_1492:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -14266,9 +14388,9 @@ aligned_rows_1474:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1476:
+aligned_gap_1494:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1477
+	JAE          aligned_gap_done_1495
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -14283,10 +14405,10 @@ aligned_gap_1476:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1476
+	JMP          aligned_gap_1494
 
-aligned_gap_done_1477:
-aligned_body_1475:
+aligned_gap_done_1495:
+aligned_body_1493:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -14296,7 +14418,7 @@ aligned_body_1475:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1479
+	JGT          aligned_copy_done_1497
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -14306,15 +14428,15 @@ aligned_body_1475:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1478:
+aligned_copy_1496:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1478
+	JLE       aligned_copy_1496
 
-aligned_copy_done_1479:
+aligned_copy_done_1497:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -14323,16 +14445,16 @@ aligned_copy_done_1479:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1474
+	JNZ  aligned_rows_1492
 
-aligned_last_1467:
+aligned_last_1485:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1480:
+aligned_gap_1498:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1481
+	JAE          aligned_gap_done_1499
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -14360,20 +14482,20 @@ aligned_gap_1480:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1480
+	JMP          aligned_gap_1498
 
-aligned_gap_done_1481:
-aligned_bottom_1482:
+aligned_gap_done_1499:
+aligned_bottom_1500:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1483
+	JA       aligned_bottom_done_1501
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1482
+	JMP      aligned_bottom_1500
 
-aligned_bottom_done_1483:
+aligned_bottom_done_1501:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1484
+	JAE      aligned_bottom_end_1502
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14392,18 +14514,18 @@ aligned_bottom_done_1483:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1484:
+aligned_bottom_end_1502:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1462
+	JNZ  aligned_planes_1480
 	VZEROUPPER
-	JMP  aligned_ret_1460
+	JMP  aligned_ret_1478
 
-aligned_fixed_1461:
-aligned_planes_1485:
+aligned_fixed_1479:
+aligned_planes_1503:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -14429,9 +14551,9 @@ aligned_planes_1485:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1487
+	JA           aligned_top_done_1505
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1486
+	JAE          aligned_top_1504
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -14451,22 +14573,22 @@ aligned_planes_1485:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1486:
+aligned_top_1504:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1487
+	JA       aligned_top_done_1505
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1486
+	JMP      aligned_top_1504
 
-aligned_top_done_1487:
+aligned_top_done_1505:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1488:
+aligned_gap_1506:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1489
+	JAE       aligned_gap_done_1507
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -14491,15 +14613,15 @@ aligned_gap_1488:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1488
+	JMP       aligned_gap_1506
 
-aligned_gap_done_1489:
+aligned_gap_done_1507:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1491
-	JMP  aligned_body_1493
+	JE   aligned_general_1509
+	JMP  aligned_body_1511
 
-aligned_rows_1492:
+aligned_rows_1510:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -14518,7 +14640,7 @@ aligned_rows_1492:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1494
+	JE        aligned_one_gap_1512
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -14529,17 +14651,17 @@ aligned_rows_1492:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1494:
+aligned_one_gap_1512:
 	ADDQ $0x40, AX
 
-aligned_body_1493:
+aligned_body_1511:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1496
+	JGT          aligned_copy_done_1514
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14549,15 +14671,15 @@ aligned_body_1493:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1495:
+aligned_copy_1513:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1495
+	JLE       aligned_copy_1513
 
-aligned_copy_done_1496:
+aligned_copy_done_1514:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14565,21 +14687,21 @@ aligned_copy_done_1496:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1492
-	JMP  aligned_last_1490
+	JNZ  aligned_rows_1510
+	JMP  aligned_last_1508
 
-aligned_general_1491:
-	JMP aligned_body_1498
+aligned_general_1509:
+	JMP aligned_body_1516
 
-aligned_rows_1497:
+aligned_rows_1515:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1499:
+aligned_gap_1517:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1500
+	JAE       aligned_gap_done_1518
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -14590,17 +14712,17 @@ aligned_gap_1499:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1499
+	JMP       aligned_gap_1517
 
-aligned_gap_done_1500:
-aligned_body_1498:
+aligned_gap_done_1518:
+aligned_body_1516:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1502
+	JGT          aligned_copy_done_1520
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14610,15 +14732,15 @@ aligned_body_1498:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1501:
+aligned_copy_1519:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1501
+	JLE       aligned_copy_1519
 
-aligned_copy_done_1502:
+aligned_copy_done_1520:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14626,15 +14748,15 @@ aligned_copy_done_1502:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1497
+	JNZ  aligned_rows_1515
 
-aligned_last_1490:
+aligned_last_1508:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1503:
+aligned_gap_1521:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1504
+	JAE       aligned_gap_done_1522
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -14658,20 +14780,20 @@ aligned_gap_1503:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1503
+	JMP       aligned_gap_1521
 
-aligned_gap_done_1504:
-aligned_bottom_1505:
+aligned_gap_done_1522:
+aligned_bottom_1523:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1506
+	JA       aligned_bottom_done_1524
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1505
+	JMP      aligned_bottom_1523
 
-aligned_bottom_done_1506:
+aligned_bottom_done_1524:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1507
+	JAE      aligned_bottom_end_1525
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14690,16 +14812,16 @@ aligned_bottom_done_1506:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1507:
+aligned_bottom_end_1525:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1485
+	JNZ  aligned_planes_1503
 	VZEROUPPER
 
-aligned_ret_1460:
+aligned_ret_1478:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -14725,12 +14847,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1508
+	JNE       lines_more_1526
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1509
+	JMP       lines_ret_1527
 
-lines_more_1508:
+lines_more_1526:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -14738,26 +14860,26 @@ lines_more_1508:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1511
+	JB       lines_single_1529
 
-lines_pairs_1510:
+lines_pairs_1528:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1513
+	JZ        lines_noadv_1531
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1513:
+lines_noadv_1531:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1514
+	JZ        lines_noadv_1532
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1514:
+lines_noadv_1532:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -14769,37 +14891,37 @@ lines_noadv_1514:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1510
+	JAE       lines_pairs_1528
 
-lines_single_1511:
+lines_single_1529:
 	CMPQ      BX, $0x01
-	JE        lines_last_1512
+	JE        lines_last_1530
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1515
+	JZ        lines_noadv_1533
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1515:
+lines_noadv_1533:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1512:
+lines_last_1530:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1516
+	JZ        lines_noadv_1534
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1516:
+lines_noadv_1534:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1509:
+lines_ret_1527:
 	VZEROUPPER
 	RET
 
@@ -14816,9 +14938,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1518
+	JB              expand_singles_1536
 
-expand_turns_1517:
+expand_turns_1535:
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -14883,11 +15005,11 @@ expand_turns_1517:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1517
+	JAE       expand_turns_1535
 
-expand_singles_1518:
+expand_singles_1536:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1519
+	JB        expand_tail_1537
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -14902,11 +15024,11 @@ expand_singles_1518:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1518
+	JMP       expand_singles_1536
 
-expand_tail_1519:
+expand_tail_1537:
 	TESTQ     DX, DX
-	JZ        expand_ret_1520
+	JZ        expand_ret_1538
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -14919,7 +15041,7 @@ expand_tail_1519:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1520:
+expand_ret_1538:
 	VZEROUPPER
 	RET
 
@@ -14935,9 +15057,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1522
+	JB              expandd_singles_1540
 
-expandd_turns_1521:
+expandd_turns_1539:
 	MOVQ      (BX), R8
 	KMOVW     R8, K1
 	MOVQ      R8, R9
@@ -15014,11 +15136,11 @@ expandd_turns_1521:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1521
+	JAE       expandd_turns_1539
 
-expandd_singles_1522:
+expandd_singles_1540:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1523
+	JB        expandd_tail_1541
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -15033,11 +15155,11 @@ expandd_singles_1522:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1522
+	JMP       expandd_singles_1540
 
-expandd_tail_1523:
+expandd_tail_1541:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1524
+	JZ        expandd_ret_1542
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -15051,7 +15173,7 @@ expandd_tail_1523:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1524:
+expandd_ret_1542:
 	VZEROUPPER
 	RET
 
@@ -15070,20 +15192,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1526
+	JB      expandw_single_1544
 
-expandw_pairs_1525:
+expandw_pairs_1543:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1529
+	JNE     expandw_general_1547
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1530
+	JMP     expandw_next_1548
 
-expandw_general_1529:
+expandw_general_1547:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -15111,18 +15233,18 @@ expandw_general_1529:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1530:
+expandw_next_1548:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1525
+	JAE     expandw_pairs_1543
 
-expandw_single_1526:
+expandw_single_1544:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1527
+	JB         expandw_tail_1545
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -15140,9 +15262,9 @@ expandw_single_1526:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1527:
+expandw_tail_1545:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1528
+	JZ         expandw_ret_1546
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -15161,7 +15283,7 @@ expandw_tail_1527:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1528:
+expandw_ret_1546:
 	VZEROUPPER
 	RET
 
@@ -15177,25 +15299,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1531
+	JNE     shufw_general_1549
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1532
+	JE      shufw_blend_1550
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1533
+	JNE     shufw_list_1551
 
-shuf_planes_1535:
+shuf_planes_1553:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1536
+	JZ    shuf_done_1554
 	MOVQ  CX, R11
 
-shuf_rows_1537:
+shuf_rows_1555:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -15205,17 +15327,17 @@ shuf_rows_1537:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1537
+	JNZ     shuf_rows_1555
 
-shuf_done_1536:
+shuf_done_1554:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1535
+	JNZ  shuf_planes_1553
 	VZEROUPPER
 	RET
 
-shufw_list_1533:
+shufw_list_1551:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -15224,12 +15346,12 @@ shufw_list_1533:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1538
+	JZ      shuf_no_run_1556
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1538:
+shuf_no_run_1556:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -15239,52 +15361,52 @@ shuf_no_run_1538:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1534
+	JA    shufw_list_loads_1552
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1539:
+shuf_offs_1557:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1540
+	JAE     shuf_offs_done_1558
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1539
+	JMP     shuf_offs_1557
 
-shuf_offs_done_1540:
+shuf_offs_done_1558:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1534
+	JA   shufw_list_loads_1552
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1541:
+shuf_offs_1559:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1542
+	JAE     shuf_offs_done_1560
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1541
+	JMP     shuf_offs_1559
 
-shuf_offs_done_1542:
+shuf_offs_done_1560:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1543:
+shuf_planes_1561:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1544
+	JZ      shuf_done_1562
 
-shuf_rows_1545:
+shuf_rows_1563:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -15296,16 +15418,16 @@ shuf_rows_1545:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1545
+	JNZ     shuf_rows_1563
 
-shuf_done_1544:
+shuf_done_1562:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1546
+	JZ    shuf_done_1564
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1547:
+shuf_rows_1565:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -15315,15 +15437,15 @@ shuf_rows_1547:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1547
+	JNZ     shuf_rows_1565
 
-shuf_done_1546:
+shuf_done_1564:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1548
+	JZ      shuf_done_1566
 
-shuf_rows_1549:
+shuf_rows_1567:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -15335,25 +15457,25 @@ shuf_rows_1549:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1549
+	JNZ     shuf_rows_1567
 
-shuf_done_1548:
+shuf_done_1566:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1543
+	JNZ  shuf_planes_1561
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1534:
-shuf_planes_1550:
+shufw_list_loads_1552:
+shuf_planes_1568:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1551
+	JZ    shuf_done_1569
 
-shuf_rows_1552:
+shuf_rows_1570:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -15366,16 +15488,16 @@ shuf_rows_1552:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1552
+	JNZ     shuf_rows_1570
 
-shuf_done_1551:
+shuf_done_1569:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1553
+	JZ    shuf_done_1571
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1554:
+shuf_rows_1572:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -15385,15 +15507,15 @@ shuf_rows_1554:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1554
+	JNZ     shuf_rows_1572
 
-shuf_done_1553:
+shuf_done_1571:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1555
+	JZ    shuf_done_1573
 
-shuf_rows_1556:
+shuf_rows_1574:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -15406,28 +15528,28 @@ shuf_rows_1556:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1556
+	JNZ     shuf_rows_1574
 
-shuf_done_1555:
+shuf_done_1573:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1550
+	JNZ  shuf_planes_1568
 	VZEROUPPER
 	RET
 
-shufw_blend_1532:
+shufw_blend_1550:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1557
+	JNE  shufw_list_1575
 
-shuf_planes_1559:
+shuf_planes_1577:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1560
+	JZ    shuf_done_1578
 	MOVQ  CX, R11
 
-shuf_rows_1561:
+shuf_rows_1579:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -15439,17 +15561,17 @@ shuf_rows_1561:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1561
+	JNZ       shuf_rows_1579
 
-shuf_done_1560:
+shuf_done_1578:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1559
+	JNZ  shuf_planes_1577
 	VZEROUPPER
 	RET
 
-shufw_list_1557:
+shufw_list_1575:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -15458,12 +15580,12 @@ shufw_list_1557:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1562
+	JZ      shuf_no_run_1580
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1562:
+shuf_no_run_1580:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -15473,52 +15595,52 @@ shuf_no_run_1562:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1558
+	JA    shufw_list_loads_1576
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1563:
+shuf_offs_1581:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1564
+	JAE     shuf_offs_done_1582
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1563
+	JMP     shuf_offs_1581
 
-shuf_offs_done_1564:
+shuf_offs_done_1582:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1558
+	JA   shufw_list_loads_1576
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1565:
+shuf_offs_1583:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1566
+	JAE     shuf_offs_done_1584
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1565
+	JMP     shuf_offs_1583
 
-shuf_offs_done_1566:
+shuf_offs_done_1584:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1567:
+shuf_planes_1585:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1568
+	JZ      shuf_done_1586
 
-shuf_rows_1569:
+shuf_rows_1587:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -15532,16 +15654,16 @@ shuf_rows_1569:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1569
+	JNZ       shuf_rows_1587
 
-shuf_done_1568:
+shuf_done_1586:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1570
+	JZ    shuf_done_1588
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1571:
+shuf_rows_1589:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -15553,15 +15675,15 @@ shuf_rows_1571:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1571
+	JNZ       shuf_rows_1589
 
-shuf_done_1570:
+shuf_done_1588:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1572
+	JZ      shuf_done_1590
 
-shuf_rows_1573:
+shuf_rows_1591:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -15575,25 +15697,25 @@ shuf_rows_1573:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1573
+	JNZ       shuf_rows_1591
 
-shuf_done_1572:
+shuf_done_1590:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1567
+	JNZ  shuf_planes_1585
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1558:
-shuf_planes_1574:
+shufw_list_loads_1576:
+shuf_planes_1592:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1575
+	JZ    shuf_done_1593
 
-shuf_rows_1576:
+shuf_rows_1594:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -15608,16 +15730,16 @@ shuf_rows_1576:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1576
+	JNZ       shuf_rows_1594
 
-shuf_done_1575:
+shuf_done_1593:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1577
+	JZ    shuf_done_1595
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1578:
+shuf_rows_1596:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -15629,15 +15751,15 @@ shuf_rows_1578:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_1578
+	JNZ       shuf_rows_1596
 
-shuf_done_1577:
+shuf_done_1595:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1579
+	JZ    shuf_done_1597
 
-shuf_rows_1580:
+shuf_rows_1598:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -15652,35 +15774,35 @@ shuf_rows_1580:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1580
+	JNZ       shuf_rows_1598
 
-shuf_done_1579:
+shuf_done_1597:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1574
+	JNZ  shuf_planes_1592
 	VZEROUPPER
 	RET
 
-shufw_general_1531:
+shufw_general_1549:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1581
+	JNE     shufw_list_1599
 
-shuf_planes_1583:
+shuf_planes_1601:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1584
+	JZ    shuf_done_1602
 	MOVQ  CX, R10
 
-shuf_rows_1585:
+shuf_rows_1603:
 	MOVQ R8, R12
 
-shufw_blocks_1586:
+shufw_blocks_1604:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -15690,21 +15812,21 @@ shufw_blocks_1586:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1586
+	JB        shufw_blocks_1604
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1585
+	JNZ       shuf_rows_1603
 
-shuf_done_1584:
+shuf_done_1602:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1583
+	JNZ  shuf_planes_1601
 	VZEROUPPER
 	RET
 
-shufw_list_1581:
+shufw_list_1599:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -15713,12 +15835,12 @@ shufw_list_1581:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1587
+	JZ      shuf_no_run_1605
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1587:
+shuf_no_run_1605:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -15728,57 +15850,57 @@ shuf_no_run_1587:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1582
+	JA    shufw_list_loads_1600
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1588:
+shuf_offs_1606:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1589
+	JAE     shuf_offs_done_1607
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1588
+	JMP     shuf_offs_1606
 
-shuf_offs_done_1589:
+shuf_offs_done_1607:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1582
+	JA   shufw_list_loads_1600
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1590:
+shuf_offs_1608:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1591
+	JAE     shuf_offs_done_1609
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1590
+	JMP     shuf_offs_1608
 
-shuf_offs_done_1591:
+shuf_offs_done_1609:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1592:
+shuf_planes_1610:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1593
+	JZ      shuf_done_1611
 
-shuf_rows_1594:
+shuf_rows_1612:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1595:
+shufw_blocks_1613:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15788,23 +15910,23 @@ shufw_blocks_1595:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1595
+	JB        shufw_blocks_1613
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1594
+	JNZ       shuf_rows_1612
 
-shuf_done_1593:
+shuf_done_1611:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1596
+	JZ    shuf_done_1614
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1597:
+shuf_rows_1615:
 	MOVQ R8, R12
 
-shufw_blocks_1598:
+shufw_blocks_1616:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -15814,24 +15936,24 @@ shufw_blocks_1598:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1598
+	JB        shufw_blocks_1616
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1597
+	JNZ       shuf_rows_1615
 
-shuf_done_1596:
+shuf_done_1614:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1599
+	JZ      shuf_done_1617
 
-shuf_rows_1600:
+shuf_rows_1618:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1601:
+shufw_blocks_1619:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15841,35 +15963,35 @@ shufw_blocks_1601:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1601
+	JB        shufw_blocks_1619
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1600
+	JNZ       shuf_rows_1618
 
-shuf_done_1599:
+shuf_done_1617:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1592
+	JNZ  shuf_planes_1610
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1582:
-shuf_planes_1602:
+shufw_list_loads_1600:
+shuf_planes_1620:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1603
+	JZ    shuf_done_1621
 
-shuf_rows_1604:
+shuf_rows_1622:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1605:
+shufw_blocks_1623:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -15879,23 +16001,23 @@ shufw_blocks_1605:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1605
+	JB        shufw_blocks_1623
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1604
+	JNZ       shuf_rows_1622
 
-shuf_done_1603:
+shuf_done_1621:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1606
+	JZ    shuf_done_1624
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1607:
+shuf_rows_1625:
 	MOVQ R8, R11
 
-shufw_blocks_1608:
+shufw_blocks_1626:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -15905,25 +16027,25 @@ shufw_blocks_1608:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_1608
+	JB        shufw_blocks_1626
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1607
+	JNZ       shuf_rows_1625
 
-shuf_done_1606:
+shuf_done_1624:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1609
+	JZ    shuf_done_1627
 
-shuf_rows_1610:
+shuf_rows_1628:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1611:
+shufw_blocks_1629:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -15933,17 +16055,17 @@ shufw_blocks_1611:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1611
+	JB        shufw_blocks_1629
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1610
+	JNZ       shuf_rows_1628
 
-shuf_done_1609:
+shuf_done_1627:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1602
+	JNZ  shuf_planes_1620
 	VZEROUPPER
 	RET
 
@@ -15961,27 +16083,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_1612
+	JE      shufn_c16o32_1630
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_1613
+	JE      shufn_c8o16_1631
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_1614
+	JE      shufn_c8o8_1632
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_1615
+	JE      shufn_c4o8_1633
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1616
+	JNE     shufn_list_1634
 
-shuf_planes_1618:
+shuf_planes_1636:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1619
+	JZ    shuf_done_1637
 	MOVQ  CX, R10
 
-shuf_rows_1620:
+shuf_rows_1638:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -15994,17 +16116,17 @@ shuf_rows_1620:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1620
+	JNZ          shuf_rows_1638
 
-shuf_done_1619:
+shuf_done_1637:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1618
+	JNZ  shuf_planes_1636
 	VZEROUPPER
 	RET
 
-shufn_list_1616:
+shufn_list_1634:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -16013,12 +16135,12 @@ shufn_list_1616:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_1621
+	JZ      shuf_no_run_1639
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1621:
+shuf_no_run_1639:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16028,52 +16150,52 @@ shuf_no_run_1621:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1617
+	JA    shufn_list_loads_1635
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1622:
+shuf_offs_1640:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1623
+	JAE     shuf_offs_done_1641
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1622
+	JMP     shuf_offs_1640
 
-shuf_offs_done_1623:
+shuf_offs_done_1641:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1617
+	JA   shufn_list_loads_1635
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1624:
+shuf_offs_1642:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1625
+	JAE     shuf_offs_done_1643
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1624
+	JMP     shuf_offs_1642
 
-shuf_offs_done_1625:
+shuf_offs_done_1643:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_1626:
+shuf_planes_1644:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1627
+	JZ      shuf_done_1645
 
-shuf_rows_1628:
+shuf_rows_1646:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -16088,16 +16210,16 @@ shuf_rows_1628:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_1628
+	JNZ          shuf_rows_1646
 
-shuf_done_1627:
+shuf_done_1645:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1629
+	JZ    shuf_done_1647
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_1630:
+shuf_rows_1648:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -16110,15 +16232,15 @@ shuf_rows_1630:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1630
+	JNZ          shuf_rows_1648
 
-shuf_done_1629:
+shuf_done_1647:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1631
+	JZ      shuf_done_1649
 
-shuf_rows_1632:
+shuf_rows_1650:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -16133,25 +16255,25 @@ shuf_rows_1632:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_1632
+	JNZ          shuf_rows_1650
 
-shuf_done_1631:
+shuf_done_1649:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1626
+	JNZ  shuf_planes_1644
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1617:
-shuf_planes_1633:
+shufn_list_loads_1635:
+shuf_planes_1651:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1634
+	JZ    shuf_done_1652
 
-shuf_rows_1635:
+shuf_rows_1653:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16167,16 +16289,16 @@ shuf_rows_1635:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1635
+	JNZ          shuf_rows_1653
 
-shuf_done_1634:
+shuf_done_1652:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1636
+	JZ    shuf_done_1654
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_1637:
+shuf_rows_1655:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -16189,15 +16311,15 @@ shuf_rows_1637:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_1637
+	JNZ          shuf_rows_1655
 
-shuf_done_1636:
+shuf_done_1654:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1638
+	JZ    shuf_done_1656
 
-shuf_rows_1639:
+shuf_rows_1657:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16213,30 +16335,30 @@ shuf_rows_1639:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1639
+	JNZ          shuf_rows_1657
 
-shuf_done_1638:
+shuf_done_1656:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1633
+	JNZ  shuf_planes_1651
 	VZEROUPPER
 	RET
 
-shufn_c16o32_1612:
+shufn_c16o32_1630:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1640
+	JNE     shufn_list_1658
 
-shuf_planes_1642:
+shuf_planes_1660:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1643
+	JZ    shuf_done_1661
 	MOVQ  CX, R11
 
-shuf_rows_1644:
+shuf_rows_1662:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -16253,17 +16375,17 @@ shuf_rows_1644:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_1644
+	JNZ         shuf_rows_1662
 
-shuf_done_1643:
+shuf_done_1661:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1642
+	JNZ  shuf_planes_1660
 	VZEROUPPER
 	RET
 
-shufn_list_1640:
+shufn_list_1658:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -16272,12 +16394,12 @@ shufn_list_1640:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1645
+	JZ      shuf_no_run_1663
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1645:
+shuf_no_run_1663:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -16287,52 +16409,52 @@ shuf_no_run_1645:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_1641
+	JA    shufn_list_loads_1659
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_1646:
+shuf_offs_1664:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1647
+	JAE     shuf_offs_done_1665
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1646
+	JMP     shuf_offs_1664
 
-shuf_offs_done_1647:
+shuf_offs_done_1665:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_1641
+	JA   shufn_list_loads_1659
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_1648:
+shuf_offs_1666:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1649
+	JAE     shuf_offs_done_1667
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1648
+	JMP     shuf_offs_1666
 
-shuf_offs_done_1649:
+shuf_offs_done_1667:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1650:
+shuf_planes_1668:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1651
+	JZ      shuf_done_1669
 
-shuf_rows_1652:
+shuf_rows_1670:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -16351,16 +16473,16 @@ shuf_rows_1652:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_1652
+	JNZ         shuf_rows_1670
 
-shuf_done_1651:
+shuf_done_1669:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1653
+	JZ    shuf_done_1671
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1654:
+shuf_rows_1672:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -16377,15 +16499,15 @@ shuf_rows_1654:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_1654
+	JNZ         shuf_rows_1672
 
-shuf_done_1653:
+shuf_done_1671:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1655
+	JZ      shuf_done_1673
 
-shuf_rows_1656:
+shuf_rows_1674:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -16404,25 +16526,25 @@ shuf_rows_1656:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_1656
+	JNZ         shuf_rows_1674
 
-shuf_done_1655:
+shuf_done_1673:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1650
+	JNZ  shuf_planes_1668
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1641:
-shuf_planes_1657:
+shufn_list_loads_1659:
+shuf_planes_1675:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1658
+	JZ    shuf_done_1676
 
-shuf_rows_1659:
+shuf_rows_1677:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -16442,16 +16564,16 @@ shuf_rows_1659:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_1659
+	JNZ         shuf_rows_1677
 
-shuf_done_1658:
+shuf_done_1676:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1660
+	JZ    shuf_done_1678
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1661:
+shuf_rows_1679:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -16468,15 +16590,15 @@ shuf_rows_1661:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_1661
+	JNZ         shuf_rows_1679
 
-shuf_done_1660:
+shuf_done_1678:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1662
+	JZ    shuf_done_1680
 
-shuf_rows_1663:
+shuf_rows_1681:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -16496,30 +16618,30 @@ shuf_rows_1663:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_1663
+	JNZ         shuf_rows_1681
 
-shuf_done_1662:
+shuf_done_1680:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1657
+	JNZ  shuf_planes_1675
 	VZEROUPPER
 	RET
 
-shufn_c8o16_1613:
+shufn_c8o16_1631:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1664
+	JNE     shufn_list_1682
 
-shuf_planes_1666:
+shuf_planes_1684:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1667
+	JZ    shuf_done_1685
 	MOVQ  CX, R10
 
-shuf_rows_1668:
+shuf_rows_1686:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -16530,17 +16652,17 @@ shuf_rows_1668:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1668
+	JNZ          shuf_rows_1686
 
-shuf_done_1667:
+shuf_done_1685:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1666
+	JNZ  shuf_planes_1684
 	VZEROUPPER
 	RET
 
-shufn_list_1664:
+shufn_list_1682:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -16549,12 +16671,12 @@ shufn_list_1664:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1669
+	JZ      shuf_no_run_1687
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1669:
+shuf_no_run_1687:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16564,52 +16686,52 @@ shuf_no_run_1669:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1665
+	JA    shufn_list_loads_1683
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1670:
+shuf_offs_1688:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1671
+	JAE     shuf_offs_done_1689
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1670
+	JMP     shuf_offs_1688
 
-shuf_offs_done_1671:
+shuf_offs_done_1689:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1665
+	JA   shufn_list_loads_1683
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1672:
+shuf_offs_1690:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1673
+	JAE     shuf_offs_done_1691
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1672
+	JMP     shuf_offs_1690
 
-shuf_offs_done_1673:
+shuf_offs_done_1691:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1674:
+shuf_planes_1692:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1675
+	JZ      shuf_done_1693
 
-shuf_rows_1676:
+shuf_rows_1694:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -16622,16 +16744,16 @@ shuf_rows_1676:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_1676
+	JNZ          shuf_rows_1694
 
-shuf_done_1675:
+shuf_done_1693:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1677
+	JZ    shuf_done_1695
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1678:
+shuf_rows_1696:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -16642,15 +16764,15 @@ shuf_rows_1678:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1678
+	JNZ          shuf_rows_1696
 
-shuf_done_1677:
+shuf_done_1695:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1679
+	JZ      shuf_done_1697
 
-shuf_rows_1680:
+shuf_rows_1698:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -16663,25 +16785,25 @@ shuf_rows_1680:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_1680
+	JNZ          shuf_rows_1698
 
-shuf_done_1679:
+shuf_done_1697:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1674
+	JNZ  shuf_planes_1692
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1665:
-shuf_planes_1681:
+shufn_list_loads_1683:
+shuf_planes_1699:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1682
+	JZ    shuf_done_1700
 
-shuf_rows_1683:
+shuf_rows_1701:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16695,16 +16817,16 @@ shuf_rows_1683:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1683
+	JNZ          shuf_rows_1701
 
-shuf_done_1682:
+shuf_done_1700:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1684
+	JZ    shuf_done_1702
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1685:
+shuf_rows_1703:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -16715,15 +16837,15 @@ shuf_rows_1685:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_1685
+	JNZ          shuf_rows_1703
 
-shuf_done_1684:
+shuf_done_1702:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1686
+	JZ    shuf_done_1704
 
-shuf_rows_1687:
+shuf_rows_1705:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16737,30 +16859,30 @@ shuf_rows_1687:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1687
+	JNZ          shuf_rows_1705
 
-shuf_done_1686:
+shuf_done_1704:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1681
+	JNZ  shuf_planes_1699
 	VZEROUPPER
 	RET
 
-shufn_c8o8_1614:
+shufn_c8o8_1632:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1688
+	JNE     shufn_list_1706
 
-shuf_planes_1690:
+shuf_planes_1708:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1691
+	JZ    shuf_done_1709
 	MOVQ  CX, R10
 
-shuf_rows_1692:
+shuf_rows_1710:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -16770,17 +16892,17 @@ shuf_rows_1692:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1692
+	JNZ       shuf_rows_1710
 
-shuf_done_1691:
+shuf_done_1709:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1690
+	JNZ  shuf_planes_1708
 	VZEROUPPER
 	RET
 
-shufn_list_1688:
+shufn_list_1706:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -16789,12 +16911,12 @@ shufn_list_1688:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1693
+	JZ      shuf_no_run_1711
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1693:
+shuf_no_run_1711:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16804,52 +16926,52 @@ shuf_no_run_1693:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1689
+	JA    shufn_list_loads_1707
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1694:
+shuf_offs_1712:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1695
+	JAE     shuf_offs_done_1713
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1694
+	JMP     shuf_offs_1712
 
-shuf_offs_done_1695:
+shuf_offs_done_1713:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1689
+	JA   shufn_list_loads_1707
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1696:
+shuf_offs_1714:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1697
+	JAE     shuf_offs_done_1715
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1696
+	JMP     shuf_offs_1714
 
-shuf_offs_done_1697:
+shuf_offs_done_1715:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1698:
+shuf_planes_1716:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1699
+	JZ      shuf_done_1717
 
-shuf_rows_1700:
+shuf_rows_1718:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -16861,16 +16983,16 @@ shuf_rows_1700:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1700
+	JNZ       shuf_rows_1718
 
-shuf_done_1699:
+shuf_done_1717:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1701
+	JZ    shuf_done_1719
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1702:
+shuf_rows_1720:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -16880,15 +17002,15 @@ shuf_rows_1702:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1702
+	JNZ       shuf_rows_1720
 
-shuf_done_1701:
+shuf_done_1719:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1703
+	JZ      shuf_done_1721
 
-shuf_rows_1704:
+shuf_rows_1722:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -16900,25 +17022,25 @@ shuf_rows_1704:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1704
+	JNZ       shuf_rows_1722
 
-shuf_done_1703:
+shuf_done_1721:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1698
+	JNZ  shuf_planes_1716
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1689:
-shuf_planes_1705:
+shufn_list_loads_1707:
+shuf_planes_1723:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1706
+	JZ    shuf_done_1724
 
-shuf_rows_1707:
+shuf_rows_1725:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -16931,16 +17053,16 @@ shuf_rows_1707:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1707
+	JNZ       shuf_rows_1725
 
-shuf_done_1706:
+shuf_done_1724:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1708
+	JZ    shuf_done_1726
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1709:
+shuf_rows_1727:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -16950,15 +17072,15 @@ shuf_rows_1709:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1709
+	JNZ       shuf_rows_1727
 
-shuf_done_1708:
+shuf_done_1726:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1710
+	JZ    shuf_done_1728
 
-shuf_rows_1711:
+shuf_rows_1729:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -16971,30 +17093,30 @@ shuf_rows_1711:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1711
+	JNZ       shuf_rows_1729
 
-shuf_done_1710:
+shuf_done_1728:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1705
+	JNZ  shuf_planes_1723
 	VZEROUPPER
 	RET
 
-shufn_c4o8_1615:
+shufn_c4o8_1633:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1712
+	JNE     shufn_list_1730
 
-shuf_planes_1714:
+shuf_planes_1732:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1715
+	JZ    shuf_done_1733
 	MOVQ  CX, R10
 
-shuf_rows_1716:
+shuf_rows_1734:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -17004,17 +17126,17 @@ shuf_rows_1716:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1716
+	JNZ       shuf_rows_1734
 
-shuf_done_1715:
+shuf_done_1733:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1714
+	JNZ  shuf_planes_1732
 	VZEROUPPER
 	RET
 
-shufn_list_1712:
+shufn_list_1730:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -17023,12 +17145,12 @@ shufn_list_1712:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1717
+	JZ      shuf_no_run_1735
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1717:
+shuf_no_run_1735:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -17038,52 +17160,52 @@ shuf_no_run_1717:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1713
+	JA    shufn_list_loads_1731
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1718:
+shuf_offs_1736:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1719
+	JAE     shuf_offs_done_1737
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1718
+	JMP     shuf_offs_1736
 
-shuf_offs_done_1719:
+shuf_offs_done_1737:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1713
+	JA   shufn_list_loads_1731
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1720:
+shuf_offs_1738:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1721
+	JAE     shuf_offs_done_1739
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1720
+	JMP     shuf_offs_1738
 
-shuf_offs_done_1721:
+shuf_offs_done_1739:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1722:
+shuf_planes_1740:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1723
+	JZ      shuf_done_1741
 
-shuf_rows_1724:
+shuf_rows_1742:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -17095,16 +17217,16 @@ shuf_rows_1724:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1724
+	JNZ       shuf_rows_1742
 
-shuf_done_1723:
+shuf_done_1741:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1725
+	JZ    shuf_done_1743
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1726:
+shuf_rows_1744:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -17114,15 +17236,15 @@ shuf_rows_1726:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1726
+	JNZ       shuf_rows_1744
 
-shuf_done_1725:
+shuf_done_1743:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1727
+	JZ      shuf_done_1745
 
-shuf_rows_1728:
+shuf_rows_1746:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -17134,25 +17256,25 @@ shuf_rows_1728:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1728
+	JNZ       shuf_rows_1746
 
-shuf_done_1727:
+shuf_done_1745:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1722
+	JNZ  shuf_planes_1740
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1713:
-shuf_planes_1729:
+shufn_list_loads_1731:
+shuf_planes_1747:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1730
+	JZ    shuf_done_1748
 
-shuf_rows_1731:
+shuf_rows_1749:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17165,16 +17287,16 @@ shuf_rows_1731:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1731
+	JNZ       shuf_rows_1749
 
-shuf_done_1730:
+shuf_done_1748:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1732
+	JZ    shuf_done_1750
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1733:
+shuf_rows_1751:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -17184,15 +17306,15 @@ shuf_rows_1733:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1733
+	JNZ       shuf_rows_1751
 
-shuf_done_1732:
+shuf_done_1750:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1734
+	JZ    shuf_done_1752
 
-shuf_rows_1735:
+shuf_rows_1753:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17205,13 +17327,13 @@ shuf_rows_1735:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1735
+	JNZ       shuf_rows_1753
 
-shuf_done_1734:
+shuf_done_1752:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1729
+	JNZ  shuf_planes_1747
 	VZEROUPPER
 	RET
 
@@ -17219,9 +17341,9 @@ shuf_done_1734:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_1736
+	JE      ends_ret_1754
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_1736
+	JE      ends_ret_1754
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -17242,25 +17364,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_1737
+	JL      ends_short_1755
 
-ends_planes_1739:
+ends_planes_1757:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1740:
+ends_rows_1758:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_1741:
+ends_mid_1759:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_1741
+	JB        ends_mid_1759
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -17276,25 +17398,25 @@ ends_mid_1741:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1740
+	JNZ       ends_rows_1758
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1739
+	JNZ       ends_planes_1757
 	VZEROUPPER
 	RET
 
-ends_short_1737:
+ends_short_1755:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_1738
+	JLE  ends_tiny_1756
 
-ends_planes_1742:
+ends_planes_1760:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1743:
+ends_rows_1761:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -17315,21 +17437,21 @@ ends_rows_1743:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1743
+	JNZ       ends_rows_1761
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1742
+	JNZ       ends_planes_1760
 	VZEROUPPER
 	RET
 
-ends_tiny_1738:
-ends_planes_1744:
+ends_tiny_1756:
+ends_planes_1762:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_1745:
+ends_rows_1763:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -17348,15 +17470,15 @@ ends_rows_1745:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_1745
+	JNZ       ends_rows_1763
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1744
+	JNZ       ends_planes_1762
 	VZEROUPPER
 	RET
 
-ends_ret_1736:
+ends_ret_1754:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -17364,7 +17486,7 @@ ends_ret_1736:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1746
+	JZ    wrap_ret_1764
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -17373,18 +17495,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1747:
+wrap_rows_1765:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1748
+	JB   cx_short_1766
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1750
+	JBE  copy_le2_1768
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1751
+	JBE  copy_le4_1769
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1752:
+copy_loop_1770:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -17396,7 +17518,7 @@ copy_loop_1752:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1752
+	JB      copy_loop_1770
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -17406,9 +17528,9 @@ copy_loop_1752:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1753
+	JMP     copy_done_1771
 
-copy_le4_1751:
+copy_le4_1769:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -17417,76 +17539,76 @@ copy_le4_1751:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1753
+	JMP     copy_done_1771
 
-copy_le2_1750:
+copy_le2_1768:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1753:
-	JMP cx_done_1749
+copy_done_1771:
+	JMP cx_done_1767
 
-cx_short_1748:
+cx_short_1766:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1755
+	JAE  ladder_1773
 	CMPQ BX, $0x00000008
-	JAE  ladder_1756
+	JAE  ladder_1774
 	CMPQ BX, $0x00000004
-	JAE  ladder_1757
+	JAE  ladder_1775
 	CMPQ BX, $0x00000002
-	JAE  ladder_1758
+	JAE  ladder_1776
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1754
-	JMP  ladder_1759
+	JB   ladder_done_1772
+	JMP  ladder_1777
 
-ladder_1755:
+ladder_1773:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1754
+	JMP     ladder_done_1772
 
-ladder_1756:
+ladder_1774:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1754
+	JMP  ladder_done_1772
 
-ladder_1757:
+ladder_1775:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1754
+	JMP  ladder_done_1772
 
-ladder_1758:
+ladder_1776:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1754
+	JMP  ladder_done_1772
 
-ladder_1759:
+ladder_1777:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1754:
-cx_done_1749:
+ladder_done_1772:
+cx_done_1767:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_1760
+	JB   cx_short_1778
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1762
+	JBE  copy_le2_1780
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1763
+	JBE  copy_le4_1781
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1764:
+copy_loop_1782:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -17498,7 +17620,7 @@ copy_loop_1764:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1764
+	JB      copy_loop_1782
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -17508,9 +17630,9 @@ copy_loop_1764:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1765
+	JMP     copy_done_1783
 
-copy_le4_1763:
+copy_le4_1781:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -17519,77 +17641,77 @@ copy_le4_1763:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1765
+	JMP     copy_done_1783
 
-copy_le2_1762:
+copy_le2_1780:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1765:
-	JMP cx_done_1761
+copy_done_1783:
+	JMP cx_done_1779
 
-cx_short_1760:
+cx_short_1778:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1767
+	JAE  ladder_1785
 	CMPQ DX, $0x00000008
-	JAE  ladder_1768
+	JAE  ladder_1786
 	CMPQ DX, $0x00000004
-	JAE  ladder_1769
+	JAE  ladder_1787
 	CMPQ DX, $0x00000002
-	JAE  ladder_1770
+	JAE  ladder_1788
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1766
-	JMP  ladder_1771
+	JB   ladder_done_1784
+	JMP  ladder_1789
 
-ladder_1767:
+ladder_1785:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1766
+	JMP     ladder_done_1784
 
-ladder_1768:
+ladder_1786:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1766
+	JMP  ladder_done_1784
 
-ladder_1769:
+ladder_1787:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1766
+	JMP  ladder_done_1784
 
-ladder_1770:
+ladder_1788:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1766
+	JMP  ladder_done_1784
 
-ladder_1771:
+ladder_1789:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1766:
-cx_done_1761:
+ladder_done_1784:
+cx_done_1779:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_1772
+	JB   cx_short_1790
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1774
+	JBE  copy_le2_1792
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1775
+	JBE  copy_le4_1793
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1776:
+copy_loop_1794:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -17601,7 +17723,7 @@ copy_loop_1776:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1776
+	JB      copy_loop_1794
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -17611,9 +17733,9 @@ copy_loop_1776:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1777
+	JMP     copy_done_1795
 
-copy_le4_1775:
+copy_le4_1793:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -17622,71 +17744,71 @@ copy_le4_1775:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1777
+	JMP     copy_done_1795
 
-copy_le2_1774:
+copy_le2_1792:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1777:
-	JMP cx_done_1773
+copy_done_1795:
+	JMP cx_done_1791
 
-cx_short_1772:
+cx_short_1790:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1779
+	JAE  ladder_1797
 	CMPQ SI, $0x00000008
-	JAE  ladder_1780
+	JAE  ladder_1798
 	CMPQ SI, $0x00000004
-	JAE  ladder_1781
+	JAE  ladder_1799
 	CMPQ SI, $0x00000002
-	JAE  ladder_1782
+	JAE  ladder_1800
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1778
-	JMP  ladder_1783
+	JB   ladder_done_1796
+	JMP  ladder_1801
 
-ladder_1779:
+ladder_1797:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1778
+	JMP     ladder_done_1796
 
-ladder_1780:
+ladder_1798:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1778
+	JMP  ladder_done_1796
 
-ladder_1781:
+ladder_1799:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1778
+	JMP  ladder_done_1796
 
-ladder_1782:
+ladder_1800:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1778
+	JMP  ladder_done_1796
 
-ladder_1783:
+ladder_1801:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1778:
-cx_done_1773:
+ladder_done_1796:
+cx_done_1791:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1747
+	JNZ  wrap_rows_1765
 	VZEROUPPER
 
-wrap_ret_1746:
+wrap_ret_1764:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -17694,7 +17816,7 @@ wrap_ret_1746:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1784
+	JZ    wrap_ret_1802
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -17703,18 +17825,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1785:
+wrap_rows_1803:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1786
+	JB   mid_small_1804
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1788
+	JBE  copy_le2_1806
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1789
+	JBE  copy_le4_1807
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1790:
+copy_loop_1808:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -17726,7 +17848,7 @@ copy_loop_1790:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1790
+	JB        copy_loop_1808
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -17736,9 +17858,9 @@ copy_loop_1790:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1791
+	JMP       copy_done_1809
 
-copy_le4_1789:
+copy_le4_1807:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -17747,28 +17869,28 @@ copy_le4_1789:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1791
+	JMP       copy_done_1809
 
-copy_le2_1788:
+copy_le2_1806:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1791:
-	JMP mid_done_1787
+copy_done_1809:
+	JMP mid_done_1805
 
-mid_small_1786:
+mid_small_1804:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1792
+	JB   cx_short_1810
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1794
+	JBE  copy_le2_1812
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1795
+	JBE  copy_le4_1813
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1796:
+copy_loop_1814:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -17780,7 +17902,7 @@ copy_loop_1796:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1796
+	JB      copy_loop_1814
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -17790,9 +17912,9 @@ copy_loop_1796:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1797
+	JMP     copy_done_1815
 
-copy_le4_1795:
+copy_le4_1813:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -17801,232 +17923,74 @@ copy_le4_1795:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1797
+	JMP     copy_done_1815
 
-copy_le2_1794:
+copy_le2_1812:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1797:
-	JMP cx_done_1793
-
-cx_short_1792:
-	CMPQ BX, $0x00000010
-	JAE  ladder_1799
-	CMPQ BX, $0x00000008
-	JAE  ladder_1800
-	CMPQ BX, $0x00000004
-	JAE  ladder_1801
-	CMPQ BX, $0x00000002
-	JAE  ladder_1802
-	CMPQ BX, $0x00000001
-	JB   ladder_done_1798
-	JMP  ladder_1803
-
-ladder_1799:
-	VMOVDQU (CX), X0
-	VMOVDQU -16(CX)(BX*1), X1
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1798
-
-ladder_1800:
-	MOVQ (CX), R10
-	MOVQ -8(CX)(BX*1), R11
-	MOVQ R10, (R9)
-	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1798
-
-ladder_1801:
-	MOVL (CX), R10
-	MOVL -4(CX)(BX*1), R11
-	MOVL R10, (R9)
-	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1798
-
-ladder_1802:
-	MOVW (CX), R10
-	MOVW -2(CX)(BX*1), R11
-	MOVW R10, (R9)
-	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1798
-
-ladder_1803:
-	MOVB (CX), R10
-	MOVB R10, (R9)
-
-ladder_done_1798:
-cx_done_1793:
-mid_done_1787:
-	MOVQ AX, R9
-	LEAQ (CX)(DI*1), R10
-	CMPQ DX, $0x00000080
-	JB   mid_small_1804
-	CMPQ DX, $0x00000080
-	JBE  copy_le2_1806
-	CMPQ DX, $0x00000100
-	JBE  copy_le4_1807
-	LEAQ -256(R9)(DX*1), R11
-	MOVQ R10, R12
-
-copy_loop_1808:
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 128(R12), Z2
-	VMOVDQU64 192(R12), Z3
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, 128(R9)
-	VMOVDQU64 Z3, 192(R9)
-	ADDQ      $0x00000100, R9
-	ADDQ      $0x00000100, R12
-	CMPQ      R9, R11
-	JB        copy_loop_1808
-	LEAQ      -256(R10)(DX*1), R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 128(R12), Z2
-	VMOVDQU64 192(R12), Z3
-	VMOVDQU64 Z0, (R11)
-	VMOVDQU64 Z1, 64(R11)
-	VMOVDQU64 Z2, 128(R11)
-	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1809
-
-copy_le4_1807:
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 -128(R10)(DX*1), Z2
-	VMOVDQU64 -64(R10)(DX*1), Z3
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, -128(R9)(DX*1)
-	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_1809
-
-copy_le2_1806:
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 -64(R10)(DX*1), Z1
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, -64(R9)(DX*1)
-
-copy_done_1809:
-	JMP mid_done_1805
-
-mid_small_1804:
-	CMPQ DX, $0x00000020
-	JB   cx_short_1810
-	CMPQ DX, $0x00000040
-	JBE  copy_le2_1812
-	CMPQ DX, $0x00000080
-	JBE  copy_le4_1813
-	LEAQ -128(R9)(DX*1), R11
-	MOVQ R10, R12
-
-copy_loop_1814:
-	VMOVDQU (R12), Y0
-	VMOVDQU 32(R12), Y1
-	VMOVDQU 64(R12), Y2
-	VMOVDQU 96(R12), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, 64(R9)
-	VMOVDQU Y3, 96(R9)
-	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, R12
-	CMPQ    R9, R11
-	JB      copy_loop_1814
-	LEAQ    -128(R10)(DX*1), R12
-	VMOVDQU (R12), Y0
-	VMOVDQU 32(R12), Y1
-	VMOVDQU 64(R12), Y2
-	VMOVDQU 96(R12), Y3
-	VMOVDQU Y0, (R11)
-	VMOVDQU Y1, 32(R11)
-	VMOVDQU Y2, 64(R11)
-	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1815
-
-copy_le4_1813:
-	VMOVDQU (R10), Y0
-	VMOVDQU 32(R10), Y1
-	VMOVDQU -64(R10)(DX*1), Y2
-	VMOVDQU -32(R10)(DX*1), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, -64(R9)(DX*1)
-	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1815
-
-copy_le2_1812:
-	VMOVDQU (R10), Y0
-	VMOVDQU -32(R10)(DX*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(DX*1)
-
 copy_done_1815:
 	JMP cx_done_1811
 
 cx_short_1810:
-	CMPQ DX, $0x00000010
+	CMPQ BX, $0x00000010
 	JAE  ladder_1817
-	CMPQ DX, $0x00000008
+	CMPQ BX, $0x00000008
 	JAE  ladder_1818
-	CMPQ DX, $0x00000004
+	CMPQ BX, $0x00000004
 	JAE  ladder_1819
-	CMPQ DX, $0x00000002
+	CMPQ BX, $0x00000002
 	JAE  ladder_1820
-	CMPQ DX, $0x00000001
+	CMPQ BX, $0x00000001
 	JB   ladder_done_1816
 	JMP  ladder_1821
 
 ladder_1817:
-	VMOVDQU (R10), X0
-	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(DX*1)
+	VMOVDQU X1, -16(R9)(BX*1)
 	JMP     ladder_done_1816
 
 ladder_1818:
-	MOVQ (R10), R11
-	MOVQ -8(R10)(DX*1), R10
-	MOVQ R11, (R9)
-	MOVQ R10, -8(R9)(DX*1)
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
 	JMP  ladder_done_1816
 
 ladder_1819:
-	MOVL (R10), R11
-	MOVL -4(R10)(DX*1), R10
-	MOVL R11, (R9)
-	MOVL R10, -4(R9)(DX*1)
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
 	JMP  ladder_done_1816
 
 ladder_1820:
-	MOVW (R10), R11
-	MOVW -2(R10)(DX*1), R10
-	MOVW R11, (R9)
-	MOVW R10, -2(R9)(DX*1)
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
 	JMP  ladder_done_1816
 
 ladder_1821:
-	MOVB (R10), R10
+	MOVB (CX), R10
 	MOVB R10, (R9)
 
 ladder_done_1816:
 cx_done_1811:
 mid_done_1805:
-	LEAQ (AX)(DX*1), R9
-	ADDQ BX, R9
-	LEAQ (CX)(R8*1), R10
-	CMPQ SI, $0x00000080
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000080
 	JB   mid_small_1822
-	CMPQ SI, $0x00000080
+	CMPQ DX, $0x00000080
 	JBE  copy_le2_1824
-	CMPQ SI, $0x00000100
+	CMPQ DX, $0x00000100
 	JBE  copy_le4_1825
-	LEAQ -256(R9)(SI*1), R11
+	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
 copy_loop_1826:
@@ -18042,7 +18006,7 @@ copy_loop_1826:
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
 	JB        copy_loop_1826
-	LEAQ      -256(R10)(SI*1), R12
+	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -18056,31 +18020,31 @@ copy_loop_1826:
 copy_le4_1825:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 -128(R10)(SI*1), Z2
-	VMOVDQU64 -64(R10)(SI*1), Z3
+	VMOVDQU64 -128(R10)(DX*1), Z2
+	VMOVDQU64 -64(R10)(DX*1), Z3
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, -128(R9)(SI*1)
-	VMOVDQU64 Z3, -64(R9)(SI*1)
+	VMOVDQU64 Z2, -128(R9)(DX*1)
+	VMOVDQU64 Z3, -64(R9)(DX*1)
 	JMP       copy_done_1827
 
 copy_le2_1824:
 	VMOVDQU64 (R10), Z0
-	VMOVDQU64 -64(R10)(SI*1), Z1
+	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, -64(R9)(SI*1)
+	VMOVDQU64 Z1, -64(R9)(DX*1)
 
 copy_done_1827:
 	JMP mid_done_1823
 
 mid_small_1822:
-	CMPQ SI, $0x00000020
+	CMPQ DX, $0x00000020
 	JB   cx_short_1828
-	CMPQ SI, $0x00000040
+	CMPQ DX, $0x00000040
 	JBE  copy_le2_1830
-	CMPQ SI, $0x00000080
+	CMPQ DX, $0x00000080
 	JBE  copy_le4_1831
-	LEAQ -128(R9)(SI*1), R11
+	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
 copy_loop_1832:
@@ -18096,7 +18060,7 @@ copy_loop_1832:
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
 	JB      copy_loop_1832
-	LEAQ    -128(R10)(SI*1), R12
+	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -18110,62 +18074,62 @@ copy_loop_1832:
 copy_le4_1831:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
-	VMOVDQU -64(R10)(SI*1), Y2
-	VMOVDQU -32(R10)(SI*1), Y3
+	VMOVDQU -64(R10)(DX*1), Y2
+	VMOVDQU -32(R10)(DX*1), Y3
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, -64(R9)(SI*1)
-	VMOVDQU Y3, -32(R9)(SI*1)
+	VMOVDQU Y2, -64(R9)(DX*1)
+	VMOVDQU Y3, -32(R9)(DX*1)
 	JMP     copy_done_1833
 
 copy_le2_1830:
 	VMOVDQU (R10), Y0
-	VMOVDQU -32(R10)(SI*1), Y1
+	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(SI*1)
+	VMOVDQU Y1, -32(R9)(DX*1)
 
 copy_done_1833:
 	JMP cx_done_1829
 
 cx_short_1828:
-	CMPQ SI, $0x00000010
+	CMPQ DX, $0x00000010
 	JAE  ladder_1835
-	CMPQ SI, $0x00000008
+	CMPQ DX, $0x00000008
 	JAE  ladder_1836
-	CMPQ SI, $0x00000004
+	CMPQ DX, $0x00000004
 	JAE  ladder_1837
-	CMPQ SI, $0x00000002
+	CMPQ DX, $0x00000002
 	JAE  ladder_1838
-	CMPQ SI, $0x00000001
+	CMPQ DX, $0x00000001
 	JB   ladder_done_1834
 	JMP  ladder_1839
 
 ladder_1835:
 	VMOVDQU (R10), X0
-	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(SI*1)
+	VMOVDQU X1, -16(R9)(DX*1)
 	JMP     ladder_done_1834
 
 ladder_1836:
 	MOVQ (R10), R11
-	MOVQ -8(R10)(SI*1), R10
+	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
-	MOVQ R10, -8(R9)(SI*1)
+	MOVQ R10, -8(R9)(DX*1)
 	JMP  ladder_done_1834
 
 ladder_1837:
 	MOVL (R10), R11
-	MOVL -4(R10)(SI*1), R10
+	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
-	MOVL R10, -4(R9)(SI*1)
+	MOVL R10, -4(R9)(DX*1)
 	JMP  ladder_done_1834
 
 ladder_1838:
 	MOVW (R10), R11
-	MOVW -2(R10)(SI*1), R10
+	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
-	MOVW R10, -2(R9)(SI*1)
+	MOVW R10, -2(R9)(DX*1)
 	JMP  ladder_done_1834
 
 ladder_1839:
@@ -18175,13 +18139,171 @@ ladder_1839:
 ladder_done_1834:
 cx_done_1829:
 mid_done_1823:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000080
+	JB   mid_small_1840
+	CMPQ SI, $0x00000080
+	JBE  copy_le2_1842
+	CMPQ SI, $0x00000100
+	JBE  copy_le4_1843
+	LEAQ -256(R9)(SI*1), R11
+	MOVQ R10, R12
+
+copy_loop_1844:
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R12
+	CMPQ      R9, R11
+	JB        copy_loop_1844
+	LEAQ      -256(R10)(SI*1), R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	JMP       copy_done_1845
+
+copy_le4_1843:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
+	VMOVDQU64 -128(R10)(SI*1), Z2
+	VMOVDQU64 -64(R10)(SI*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(SI*1)
+	VMOVDQU64 Z3, -64(R9)(SI*1)
+	JMP       copy_done_1845
+
+copy_le2_1842:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 -64(R10)(SI*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(SI*1)
+
+copy_done_1845:
+	JMP mid_done_1841
+
+mid_small_1840:
+	CMPQ SI, $0x00000020
+	JB   cx_short_1846
+	CMPQ SI, $0x00000040
+	JBE  copy_le2_1848
+	CMPQ SI, $0x00000080
+	JBE  copy_le4_1849
+	LEAQ -128(R9)(SI*1), R11
+	MOVQ R10, R12
+
+copy_loop_1850:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_1850
+	LEAQ    -128(R10)(SI*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1851
+
+copy_le4_1849:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(SI*1), Y2
+	VMOVDQU -32(R10)(SI*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(SI*1)
+	VMOVDQU Y3, -32(R9)(SI*1)
+	JMP     copy_done_1851
+
+copy_le2_1848:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(SI*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(SI*1)
+
+copy_done_1851:
+	JMP cx_done_1847
+
+cx_short_1846:
+	CMPQ SI, $0x00000010
+	JAE  ladder_1853
+	CMPQ SI, $0x00000008
+	JAE  ladder_1854
+	CMPQ SI, $0x00000004
+	JAE  ladder_1855
+	CMPQ SI, $0x00000002
+	JAE  ladder_1856
+	CMPQ SI, $0x00000001
+	JB   ladder_done_1852
+	JMP  ladder_1857
+
+ladder_1853:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(SI*1)
+	JMP     ladder_done_1852
+
+ladder_1854:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(SI*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(SI*1)
+	JMP  ladder_done_1852
+
+ladder_1855:
+	MOVL (R10), R11
+	MOVL -4(R10)(SI*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_1852
+
+ladder_1856:
+	MOVW (R10), R11
+	MOVW -2(R10)(SI*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(SI*1)
+	JMP  ladder_done_1852
+
+ladder_1857:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_1852:
+cx_done_1847:
+mid_done_1841:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1785
+	JNZ  wrap_rows_1803
 	VZEROUPPER
 
-wrap_ret_1784:
+wrap_ret_1802:
 	RET
 
 // func storeFence()

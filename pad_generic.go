@@ -150,14 +150,17 @@ func (k *byteKernels) fill(off, n int) {
 
 // fills fills n elements at off and at count-1 more offsets stride
 // elements apart (the pad rows of a batch of planes): by one rows call,
-// the planes its rows, where the kernels take the value. A fill call a
-// plane cost half the time of planes of short rows: int16 and uint8
-// [1, 512, 7, 7] padded by 1 with 3s at the AVX2 level took 0.43-0.49x the
-// time this way (in process, alternated). Zeros keep clear, a plane at a
-// time: there the rows call took 1.06-1.29x its time.
+// the planes its rows, where the kernels take the value, since a fill
+// call a plane cost most of the time of planes of short rows. At the AVX2
+// level (in process, alternated): int16 and uint8 [1, 512, 7, 7] padded by
+// 1 with 3s 0.31-0.35x the time, uint8 [1, 128, 28, 28] by 2 0.71x; with
+// zeros 0.48-0.70x and 0.82x against a clear a plane, which stays faster
+// where a plane's fill is longer than rowsConst's fill classes (64 bytes:
+// uint8 [1, 32, 112, 112] padded by 2 with zeros, 232-byte fills, took
+// 1.17x its time by the rows call).
 func (k *byteKernels) fills(off, n, count, stride int) {
-	if count > 1 && !k.zero && kernelSize(k.size) && len(k.src) > 0 {
-		size := k.size
+	size := k.size
+	if count > 1 && kernelSize(size) && len(k.src) > 0 && (!k.zero || n*size <= 64) {
 		rowsConstBytes(k.dst[off*size:], k.src, onePlane, count, stride*size, 0, n*size, 0, 0, &k.pat, k.stream)
 		return
 	}

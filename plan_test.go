@@ -1,7 +1,9 @@
 package pad
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -136,6 +138,38 @@ func TestRunsMerge(t *testing.T) {
 		slices.SortFunc(want, func(a, b rowRun) int { return a.at - b.at })
 		if !slices.Equal(got, want) {
 			t.Errorf("%v by 3 of 14 rows: runs %+v, want %+v", c.mode, p.levels[1].runs, c.want)
+		}
+	}
+}
+
+// TestFillsAcrossPlanes: the pad rows of a batch of planes, filled by one
+// rows call (the planes its rows: byteKernels.fills) with a value and with
+// zeros (short fills only), at every level, one plan run with a value,
+// then zeros, then the value again; against the reference.
+func TestFillsAcrossPlanes(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	levels := gridLevels()
+	for _, g := range []struct {
+		shape []int
+		es    int
+		pad   [2]int
+	}{{[]int{2, 64, 7, 7}, 2, [2]int{1, 2}}, {[]int{1, 40, 5, 9}, 1, [2]int{2, 0}}, {[]int{1, 30, 3, 3}, 8, [2]int{1, 1}}, {[]int{1, 24, 6, 40}, 4, [2]int{3, 1}}, {[]int{3, 16, 4, 4}, 16, [2]int{0, 1}}} {
+		spec := Spec{Mode: Constant, Before: []int{0, 0, g.pad[0], 1}, After: []int{0, 0, g.pad[1], 2}}
+		p, err := newExecPlan(g.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, prod(g.shape)*g.es)
+		value := randomBytes(r, g.es)
+		for _, lv := range levels {
+			for _, v := range [][]byte{value, nil, value} {
+				want, _, _ := refPad(in, g.es, g.shape, spec, v)
+				dst := randomBytes(r, len(want))
+				withLevel(lv, func() { err = p.RunBytes(dst, in, g.es, v) })
+				if err != nil || !bytes.Equal(dst, want) {
+					t.Fatalf("%v %v, %d-byte elements, value %v at %v: output differs from the reference (%v)", g.shape, spec, g.es, v, lv, err)
+				}
+			}
 		}
 	}
 }

@@ -244,6 +244,10 @@ func rowsKernel(a isa, r rowsArgs, pg patGen) {
 	TESTQ(w, w)
 	JZ(LabelRef(ret))
 
+	if r.K == 0 {
+		rowsFillClasses(r, pg, general)
+	}
+
 	// Classes (W, smallest mid), widest first. The ZMM class starts at
 	// mid >= 128: below that, unaligned 64-byte stores (each splits a cache
 	// line) made it slower than the YMM class in measurements.
@@ -283,6 +287,53 @@ func rowsKernel(a isa, r rowsArgs, pg patGen) {
 	VZEROUPPER()
 	Label(ret)
 	RET()
+}
+
+// rowsFillClasses emits, for rowsConst, the loops of rows that are one
+// fill (mid and right 0) of 4 to 64 bytes: two stores of W bytes a row,
+// at its start and ending at its end (left in [W, 2W]: the pattern's
+// period, a power of two that divides left, divides W). The executor
+// fills the pad rows of a batch of planes as such rows (pad_generic.go:
+// fills); the general loop's size ladder took longer than a clear a row
+// there. Other rows go on to the classes.
+func rowsFillClasses(r rowsArgs, pg patGen, general string) {
+	next := newLabel("fill_none")
+	TESTQ(r.mid, r.mid)
+	JNZ(LabelRef(next))
+	TESTQ(r.right, r.right)
+	JNZ(LabelRef(next))
+	CMPQ(r.left, U8(64))
+	JA(LabelRef(general))
+	widths := []int{32, 16, 8, 4}
+	labels := make([]string, len(widths))
+	for i, W := range widths {
+		labels[i] = newLabel(fmt.Sprintf("fill%d", W))
+		CMPQ(r.left, U8(W))
+		JAE(LabelRef(labels[i]))
+	}
+	JMP(LabelRef(general))
+	for i, W := range widths {
+		Label(labels[i])
+		rowsLoop(r, func() {
+			switch W {
+			case 8:
+				g, _ := pg.gpr(8)
+				MOVQ(g, at(r.d, 0))
+				MOVQ(g, ati(r.d, r.left, -8))
+			case 4:
+				g, _ := pg.gpr(4)
+				MOVL(g.(reg.GPVirtual).As32(), at(r.d, 0))
+				MOVL(g.(reg.GPVirtual).As32(), ati(r.d, r.left, -4))
+			default:
+				v, _ := pg.vec(W)
+				VMOVDQU(v, at(r.d, 0))
+				VMOVDQU(v, ati(r.d, r.left, -W))
+			}
+		})
+		VZEROUPPER()
+		RET()
+	}
+	Label(next)
 }
 
 // rowsClass emits the loops of width class W (mid >= W, left, right <= W,
