@@ -82,27 +82,16 @@ func TestRowsShuffleNarrowKernel(t *testing.T) {
 // side: a piece or a store one byte beyond the row faults.
 func TestRowsShuffleNarrowGuard(t *testing.T) {
 	ks := narrowKernelsOrSkip(t)
-	r := rand.New(rand.NewPCG(73, 74))
-	sdata, ddata, unmap := guardPages(t, 1)
-	defer unmap()
 	sizes := []int{4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64}
-	calls := 0
-	for _, width := range sizes {
-		for _, mid := range sizes {
-			if !narrowFits(width, mid) {
-				continue
-			}
-			for pos := range 4 {
-				if checkGuarded(t, r, ks, randomNarrowCase(r, width, mid), sdata, ddata, pos) {
-					calls++
-				}
-			}
+	calls := guardSweep(t, ks, rand.New(rand.NewPCG(73, 74)), sizes, func(r *rand.Rand, width, mid int) tableCall {
+		if !narrowFits(width, mid) {
+			return nil
 		}
-	}
+		return randomNarrowCase(r, width, mid)
+	})
 	if calls < 200 {
 		t.Fatalf("%d guarded calls", calls)
 	}
-	t.Logf("%d guarded calls", calls)
 }
 
 func FuzzRowsShuffleNarrow(f *testing.F) {

@@ -45,25 +45,12 @@ func genRowsShuffleNarrow() {
 		"",
 		"It reads s[0:H] and s[hi:hi+H] only, writes d[0:B] and",
 		"d[tail:tail+B] only; rows, planes >= 1. It requires AVX2.")
-	listOffsets := AllocLocal(64)
-	d := Load(Param("dst"), gp())
-	s := Load(Param("src"), gp())
-	ds := Load(Param("dstStride"), gp())
-	ss := Load(Param("srcStride"), gp())
-	ypat := YMM()
-	VMOVDQU(at(Load(Param("pat"), gp()), 0), ypat)
-	planes := Load(Param("planes"), gp())
-	tab := Load(Param("tab"), gp())
+	tab, ypat, loops := avx2ShuffleArgs("shufn")
 	hi, tail := gp(), gp()
 	MOVQ(at(tab, 8), hi)
 	MOVQ(at(tab, 16), tail)
 	const aOff, bOff, mOff = 32, 96, 160 // [2][32]byte each: a block's a, b and m
 
-	loops := func(body func(dr, row reg.GPVirtual)) {
-		dr, row := gp(), gp()
-		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
-		planeWalks("shufn", d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 4, func(bool) { body(dr, row) }, func() { ADDQ(ds, dr) })
-	}
 	// composite16 loads the two 16-byte pieces of a row into w's lanes;
 	// composite8 and composite4 the two 8- or 4-byte pieces into w's low
 	// lane, side by side.

@@ -257,27 +257,7 @@ func genRowsShuffleDwords() {
 		"",
 		"tab is a wordShuffle (shuffle.go); rows, planes >= 1, tab.n >= 1. It",
 		"requires AVX2.")
-	listOffsets := AllocLocal(64)
-	d := Load(Param("dst"), gp())
-	s := Load(Param("src"), gp())
-	ds := Load(Param("dstStride"), gp())
-	ss := Load(Param("srcStride"), gp())
-	ypat := YMM()
-	VMOVDQU(at(Load(Param("pat"), gp()), 0), ypat)
-	planes := Load(Param("planes"), gp())
-	tab := Load(Param("tab"), gp())
-
-	// loops emits the plane and row loops around body, which makes the
-	// row at dst dr from the src row at row.
-	loops := func(body func(dr, row reg.GPVirtual)) {
-		// d and s are the planes' bases; the plane strides stay in memory,
-		// which leaves enough registers without R15.
-		dr, row := gp(), gp()
-		rowBody := func() { body(dr, row) }
-		step := func() { ADDQ(ds, dr) }
-		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
-		planeWalks("shufw", d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 4, func(bool) { rowBody() }, step)
-	}
+	tab, ypat, loops := avx2ShuffleArgs("shufw")
 
 	// Rows of two blocks (33 to 64 bytes: suite case c's 64-byte rows)
 	// keep the table in registers; rows whose words all come from the
@@ -339,6 +319,32 @@ func genRowsShuffleDwords() {
 		CMPQ(bp, end)
 		JB(LabelRef(blockLoop))
 	})
+}
+
+// avx2ShuffleArgs loads the arguments of the AVX2 shuffle kernels (dst,
+// src, rows, dstStride, srcStride, tab, pat, planes, dstPlane, srcPlane,
+// rowIdx, run0, run1) and returns the table, the pattern and loops, which
+// emits the walks over the planes and rows (planeWalks, labels named
+// after name) around body, which makes the row at dst dr from the src row
+// at row. Such kernels read no more than their rows: no load limit.
+func avx2ShuffleArgs(name string) (tab reg.Register, ypat reg.VecVirtual, loops func(body func(dr, row reg.GPVirtual))) {
+	listOffsets := AllocLocal(64)
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+	ds := Load(Param("dstStride"), gp())
+	ss := Load(Param("srcStride"), gp())
+	ypat = YMM()
+	VMOVDQU(at(Load(Param("pat"), gp()), 0), ypat)
+	planes := Load(Param("planes"), gp())
+	tab = Load(Param("tab"), gp())
+	loops = func(body func(dr, row reg.GPVirtual)) {
+		// d and s are the planes' bases; the plane strides stay in memory,
+		// which leaves enough registers without R15.
+		dr, row := gp(), gp()
+		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
+		planeWalks(name, d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 4, func(bool) { body(dr, row) }, func() { ADDQ(ds, dr) })
+	}
+	return tab, ypat, loops
 }
 
 // listRunDoc is the shuffle kernels' contract for the run of consecutive
