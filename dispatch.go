@@ -66,6 +66,9 @@ type asmKernels struct {
 	// planeChunks: small planes of narrow rows by 64-byte blocks
 	// (chunks.go); nil where the CPU or the architecture lacks it.
 	planeChunks func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int)
+	// planeBlocks: likewise by 32-byte blocks (chunks.go: blockTable),
+	// where the level has no planeChunks.
+	planeBlocks func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks int)
 	// rowsEnds: rows with pads of at most 16 bytes (rowsends.go), where
 	// the level has no rowsShuffle and rowsWide.
 	rowsEnds func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
@@ -176,6 +179,10 @@ var byteExpandMaxWidth = 0
 // planeChunksOn reports whether small planes of narrow rows get block
 // tables (chunkTableOf), so that the chunks kernel makes them.
 var planeChunksOn = true
+
+// planeBlocksOn likewise for the blocks tables (blockTableOf) of the
+// levels without VBMI.
+var planeBlocksOn = true
 
 // wideSkipMaxWidth is the widest row, in bytes, that wideInCache sends to
 // the rows kernels: on a Zen 5, rows of 1 KiB took 0.94-1.02x the wide

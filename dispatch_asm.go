@@ -346,6 +346,22 @@ func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {
 	return true
 }
 
+// planeBlocksBytes makes the planes pl by a blocks table (chunks.go) if
+// the level in use has the kernel, and reports whether it did.
+func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable) bool {
+	ks := kernelsInUse()
+	if ks == nil || ks.planeBlocks == nil || pl.n == 0 {
+		return false
+	}
+	planeBatches(dst, src, pl, t.width, t.inLen, func(d, s []byte) {
+		raceWrite(d[:t.width])
+		raceRead(s[:t.inLen])
+	}, func(d, s []byte, pl planes) {
+		ks.planeBlocks(&d[0], &s[0], pl.n, pl.dst, pl.src, &t.ent[0].a[0], len(t.ent))
+	})
+	return true
+}
+
 // canShuffle reports whether the level has a shuffle kernel for the rows
 // of tab: rowsShuffle, or rowsShuffleDwords for rows of words, or
 // rowsShuffleNarrow for narrower rows.

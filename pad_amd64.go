@@ -239,6 +239,7 @@ var asmKernelSets = []asmKernels{
 		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2Table),
 		rowsShuffleDwords: rowsShuffleDwordsAVX2,
 		rowsShuffleNarrow: rowsShuffleNarrowAVX2,
+		planeBlocks:       planeBlocksAVX2,
 		rowsEnds:          rowsEndsAVX2,
 	},
 	{
@@ -259,6 +260,7 @@ var asmKernelSets = []asmKernels{
 		// Without VBMI, the AVX2 shuffle kernel for rows of words.
 		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),
 		rowsShuffleNarrow: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleNarrowAVX2),
+		planeBlocks:       ifCPU(!cpu.X86.HasAVX512VBMI, planeBlocksAVX2),
 		// The AVX2 ends kernel, for rows the wide kernels decline or do not
 		// take (wideInCache).
 		rowsEnds:         rowsEndsAVX2,

@@ -13265,6 +13265,40 @@ chunks_8_planes_1416:
 chunks_ret_1387:
 	RET
 
+// func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int)
+// Requires: AVX, AVX2
+TEXT ·planeBlocksAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ planes+16(FP), DX
+	MOVQ tab+40(FP), BX
+	MOVQ blocks+48(FP), SI
+
+blocks_planes_1417:
+	MOVQ BX, DI
+	MOVQ SI, R8
+
+blocks_loop_1418:
+	MOVQ        64(DI), R9
+	MOVQ        72(DI), R10
+	MOVQ        80(DI), R11
+	VMOVDQU     (CX)(R9*1), X0
+	VINSERTI128 $0x01, (CX)(R10*1), Y0, Y0
+	VPERMQ      $0x4e, Y0, Y1
+	VPSHUFB     (DI), Y0, Y0
+	VPSHUFB     32(DI), Y1, Y1
+	VPOR        Y1, Y0, Y0
+	VMOVDQU     Y0, (AX)(R11*1)
+	ADDQ        $0x60, DI
+	DECQ        R8
+	JNZ         blocks_loop_1418
+	ADDQ        dstPlane+24(FP), AX
+	ADDQ        srcPlane+32(FP), CX
+	DECQ        DX
+	JNZ         blocks_planes_1417
+	VZEROUPPER
+	RET
+
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
@@ -13273,9 +13307,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1417
+	JZ              wide_ret_1419
 	TESTQ           BX, BX
-	JZ              wide_ret_1417
+	JZ              wide_ret_1419
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -13294,10 +13328,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1418
+	JB              wide_mshort_1420
 	XORQ            DX, DX
 
-wide_mshort_1418:
+wide_mshort_1420:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -13306,32 +13340,32 @@ wide_mshort_1418:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1419:
+wide_planes_1421:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1420:
+wide_rows_1422:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1421
+	JB   wide_short_1423
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1425
+	JAE  wide_long_1427
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1423:
+wide_mid_loop_1425:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1424
+	JAE       wide_mid_last_1426
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1423
+	JMP       wide_mid_loop_1425
 
-wide_mid_last_1424:
+wide_mid_last_1426:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1422
+	JMP       wide_mid_done_1424
 
-wide_long_1425:
+wide_long_1427:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -13350,9 +13384,9 @@ wide_long_1425:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1428
+	JAE          shift1_top_1430
 
-shift4_1426:
+shift4_1428:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -13367,30 +13401,30 @@ shift4_1426:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1426
+	JB        shift4_1428
 
-shift1_top_1428:
+shift1_top_1430:
 	LEAQ -64(R11), R11
 
-shift1_1427:
+shift1_1429:
 	CMPQ      R10, R11
-	JAE       shift_done_1429
+	JAE       shift_done_1431
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1427
+	JMP       shift1_1429
 
-shift_done_1429:
+shift_done_1431:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1422
+	JMP       wide_mid_done_1424
 
-wide_short_1421:
+wide_short_1423:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1422:
+wide_mid_done_1424:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -13406,16 +13440,16 @@ wide_mid_done_1422:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1420
+	JNZ       wide_rows_1422
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1419
+	JNZ       wide_planes_1421
 	VZEROUPPER
 
-wide_ret_1417:
+wide_ret_1419:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -13423,10 +13457,10 @@ wide_ret_1417:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1430
+	JZ              aligned_ret_1432
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1430
+	JZ              aligned_ret_1432
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -13473,9 +13507,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1431
+	JZ              aligned_fixed_1433
 
-aligned_planes_1432:
+aligned_planes_1434:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13503,9 +13537,9 @@ aligned_planes_1432:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1434
+	JA           aligned_top_done_1436
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1433
+	JAE          aligned_top_1435
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -13525,15 +13559,15 @@ aligned_planes_1432:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1433:
+aligned_top_1435:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1434
+	JA        aligned_top_done_1436
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1433
+	JMP       aligned_top_1435
 
-aligned_top_done_1434:
+aligned_top_done_1436:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -13544,9 +13578,9 @@ aligned_top_done_1434:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1435:
+aligned_gap_1437:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1436
+	JAE          aligned_gap_done_1438
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -13575,15 +13609,15 @@ aligned_gap_1435:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1435
+	JMP          aligned_gap_1437
 
-aligned_gap_done_1436:
+aligned_gap_done_1438:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1438
-	JMP  aligned_body_1440
+	JE   aligned_general_1440
+	JMP  aligned_body_1442
 
-aligned_rows_1439:
+aligned_rows_1441:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -13612,7 +13646,7 @@ aligned_rows_1439:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1441
+	JE           aligned_one_gap_1443
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -13627,10 +13661,10 @@ aligned_rows_1439:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1441:
+aligned_one_gap_1443:
 	ADDQ $0x40, AX
 
-aligned_body_1440:
+aligned_body_1442:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13640,7 +13674,7 @@ aligned_body_1440:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1443
+	JGT          aligned_copy_done_1445
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13650,15 +13684,15 @@ aligned_body_1440:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1442:
+aligned_copy_1444:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1442
+	JLE       aligned_copy_1444
 
-aligned_copy_done_1443:
+aligned_copy_done_1445:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13667,13 +13701,13 @@ aligned_copy_done_1443:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1439
-	JMP  aligned_last_1437
+	JNZ  aligned_rows_1441
+	JMP  aligned_last_1439
 
-aligned_general_1438:
-	JMP aligned_body_1445
+aligned_general_1440:
+	JMP aligned_body_1447
 
-aligned_rows_1444:
+aligned_rows_1446:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -13685,9 +13719,9 @@ aligned_rows_1444:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1446:
+aligned_gap_1448:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1447
+	JAE          aligned_gap_done_1449
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -13702,10 +13736,10 @@ aligned_gap_1446:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1446
+	JMP          aligned_gap_1448
 
-aligned_gap_done_1447:
-aligned_body_1445:
+aligned_gap_done_1449:
+aligned_body_1447:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13715,7 +13749,7 @@ aligned_body_1445:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1449
+	JGT          aligned_copy_done_1451
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13725,15 +13759,15 @@ aligned_body_1445:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1448:
+aligned_copy_1450:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1448
+	JLE       aligned_copy_1450
 
-aligned_copy_done_1449:
+aligned_copy_done_1451:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13742,16 +13776,16 @@ aligned_copy_done_1449:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1444
+	JNZ  aligned_rows_1446
 
-aligned_last_1437:
+aligned_last_1439:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1450:
+aligned_gap_1452:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1451
+	JAE          aligned_gap_done_1453
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -13779,20 +13813,20 @@ aligned_gap_1450:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1450
+	JMP          aligned_gap_1452
 
-aligned_gap_done_1451:
-aligned_bottom_1452:
+aligned_gap_done_1453:
+aligned_bottom_1454:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1453
+	JA        aligned_bottom_done_1455
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1452
+	JMP       aligned_bottom_1454
 
-aligned_bottom_done_1453:
+aligned_bottom_done_1455:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1454
+	JAE      aligned_bottom_end_1456
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13811,18 +13845,18 @@ aligned_bottom_done_1453:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1454:
+aligned_bottom_end_1456:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1432
+	JNZ  aligned_planes_1434
 	VZEROUPPER
-	JMP  aligned_ret_1430
+	JMP  aligned_ret_1432
 
-aligned_fixed_1431:
-aligned_planes_1455:
+aligned_fixed_1433:
+aligned_planes_1457:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13848,9 +13882,9 @@ aligned_planes_1455:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1457
+	JA           aligned_top_done_1459
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1456
+	JAE          aligned_top_1458
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -13870,22 +13904,22 @@ aligned_planes_1455:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1456:
+aligned_top_1458:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1457
+	JA        aligned_top_done_1459
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1456
+	JMP       aligned_top_1458
 
-aligned_top_done_1457:
+aligned_top_done_1459:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1458:
+aligned_gap_1460:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1459
+	JAE       aligned_gap_done_1461
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -13910,15 +13944,15 @@ aligned_gap_1458:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1458
+	JMP       aligned_gap_1460
 
-aligned_gap_done_1459:
+aligned_gap_done_1461:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1461
-	JMP  aligned_body_1463
+	JE   aligned_general_1463
+	JMP  aligned_body_1465
 
-aligned_rows_1462:
+aligned_rows_1464:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -13937,7 +13971,7 @@ aligned_rows_1462:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1464
+	JE        aligned_one_gap_1466
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -13948,17 +13982,17 @@ aligned_rows_1462:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1464:
+aligned_one_gap_1466:
 	ADDQ $0x40, AX
 
-aligned_body_1463:
+aligned_body_1465:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1466
+	JGT          aligned_copy_done_1468
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -13968,15 +14002,15 @@ aligned_body_1463:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1465:
+aligned_copy_1467:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1465
+	JLE       aligned_copy_1467
 
-aligned_copy_done_1466:
+aligned_copy_done_1468:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -13984,21 +14018,21 @@ aligned_copy_done_1466:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1462
-	JMP  aligned_last_1460
+	JNZ  aligned_rows_1464
+	JMP  aligned_last_1462
 
-aligned_general_1461:
-	JMP aligned_body_1468
+aligned_general_1463:
+	JMP aligned_body_1470
 
-aligned_rows_1467:
+aligned_rows_1469:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1469:
+aligned_gap_1471:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1470
+	JAE       aligned_gap_done_1472
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -14009,17 +14043,17 @@ aligned_gap_1469:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1469
+	JMP       aligned_gap_1471
 
-aligned_gap_done_1470:
-aligned_body_1468:
+aligned_gap_done_1472:
+aligned_body_1470:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1472
+	JGT          aligned_copy_done_1474
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14029,15 +14063,15 @@ aligned_body_1468:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1471:
+aligned_copy_1473:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1471
+	JLE       aligned_copy_1473
 
-aligned_copy_done_1472:
+aligned_copy_done_1474:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14045,15 +14079,15 @@ aligned_copy_done_1472:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1467
+	JNZ  aligned_rows_1469
 
-aligned_last_1460:
+aligned_last_1462:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1473:
+aligned_gap_1475:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1474
+	JAE       aligned_gap_done_1476
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -14077,20 +14111,20 @@ aligned_gap_1473:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1473
+	JMP       aligned_gap_1475
 
-aligned_gap_done_1474:
-aligned_bottom_1475:
+aligned_gap_done_1476:
+aligned_bottom_1477:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1476
+	JA        aligned_bottom_done_1478
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1475
+	JMP       aligned_bottom_1477
 
-aligned_bottom_done_1476:
+aligned_bottom_done_1478:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1477
+	JAE      aligned_bottom_end_1479
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14109,16 +14143,16 @@ aligned_bottom_done_1476:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1477:
+aligned_bottom_end_1479:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1455
+	JNZ  aligned_planes_1457
 	VZEROUPPER
 
-aligned_ret_1430:
+aligned_ret_1432:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -14126,10 +14160,10 @@ aligned_ret_1430:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1478
+	JZ              aligned_ret_1480
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1478
+	JZ              aligned_ret_1480
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -14176,9 +14210,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1479
+	JZ              aligned_fixed_1481
 
-aligned_planes_1480:
+aligned_planes_1482:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -14206,9 +14240,9 @@ aligned_planes_1480:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1482
+	JA           aligned_top_done_1484
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1481
+	JAE          aligned_top_1483
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -14228,15 +14262,15 @@ aligned_planes_1480:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1481:
+aligned_top_1483:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1482
+	JA       aligned_top_done_1484
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1481
+	JMP      aligned_top_1483
 
-aligned_top_done_1482:
+aligned_top_done_1484:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -14247,9 +14281,9 @@ aligned_top_done_1482:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1483:
+aligned_gap_1485:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1484
+	JAE          aligned_gap_done_1486
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -14278,15 +14312,15 @@ aligned_gap_1483:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1483
+	JMP          aligned_gap_1485
 
-aligned_gap_done_1484:
+aligned_gap_done_1486:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1486
-	JMP  aligned_body_1488
+	JE   aligned_general_1488
+	JMP  aligned_body_1490
 
-aligned_rows_1487:
+aligned_rows_1489:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -14315,7 +14349,7 @@ aligned_rows_1487:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1489
+	JE           aligned_one_gap_1491
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -14330,10 +14364,10 @@ aligned_rows_1487:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1489:
+aligned_one_gap_1491:
 	ADDQ $0x40, AX
 
-aligned_body_1488:
+aligned_body_1490:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -14343,7 +14377,7 @@ aligned_body_1488:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1491
+	JGT          aligned_copy_done_1493
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -14353,15 +14387,15 @@ aligned_body_1488:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1490:
+aligned_copy_1492:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1490
+	JLE       aligned_copy_1492
 
-aligned_copy_done_1491:
+aligned_copy_done_1493:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -14370,13 +14404,13 @@ aligned_copy_done_1491:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1487
-	JMP  aligned_last_1485
+	JNZ  aligned_rows_1489
+	JMP  aligned_last_1487
 
-aligned_general_1486:
-	JMP aligned_body_1493
+aligned_general_1488:
+	JMP aligned_body_1495
 
-aligned_rows_1492:
+aligned_rows_1494:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -14388,9 +14422,9 @@ aligned_rows_1492:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1494:
+aligned_gap_1496:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1495
+	JAE          aligned_gap_done_1497
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -14405,10 +14439,10 @@ aligned_gap_1494:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1494
+	JMP          aligned_gap_1496
 
-aligned_gap_done_1495:
-aligned_body_1493:
+aligned_gap_done_1497:
+aligned_body_1495:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -14418,7 +14452,7 @@ aligned_body_1493:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1497
+	JGT          aligned_copy_done_1499
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -14428,15 +14462,15 @@ aligned_body_1493:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1496:
+aligned_copy_1498:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1496
+	JLE       aligned_copy_1498
 
-aligned_copy_done_1497:
+aligned_copy_done_1499:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -14445,16 +14479,16 @@ aligned_copy_done_1497:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1492
+	JNZ  aligned_rows_1494
 
-aligned_last_1485:
+aligned_last_1487:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1498:
+aligned_gap_1500:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1499
+	JAE          aligned_gap_done_1501
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -14482,20 +14516,20 @@ aligned_gap_1498:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1498
+	JMP          aligned_gap_1500
 
-aligned_gap_done_1499:
-aligned_bottom_1500:
+aligned_gap_done_1501:
+aligned_bottom_1502:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1501
+	JA       aligned_bottom_done_1503
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1500
+	JMP      aligned_bottom_1502
 
-aligned_bottom_done_1501:
+aligned_bottom_done_1503:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1502
+	JAE      aligned_bottom_end_1504
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14514,18 +14548,18 @@ aligned_bottom_done_1501:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1502:
+aligned_bottom_end_1504:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1480
+	JNZ  aligned_planes_1482
 	VZEROUPPER
-	JMP  aligned_ret_1478
+	JMP  aligned_ret_1480
 
-aligned_fixed_1479:
-aligned_planes_1503:
+aligned_fixed_1481:
+aligned_planes_1505:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -14551,9 +14585,9 @@ aligned_planes_1503:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1505
+	JA           aligned_top_done_1507
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1504
+	JAE          aligned_top_1506
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -14573,22 +14607,22 @@ aligned_planes_1503:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1504:
+aligned_top_1506:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1505
+	JA       aligned_top_done_1507
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1504
+	JMP      aligned_top_1506
 
-aligned_top_done_1505:
+aligned_top_done_1507:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1506:
+aligned_gap_1508:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1507
+	JAE       aligned_gap_done_1509
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -14613,15 +14647,15 @@ aligned_gap_1506:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1506
+	JMP       aligned_gap_1508
 
-aligned_gap_done_1507:
+aligned_gap_done_1509:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1509
-	JMP  aligned_body_1511
+	JE   aligned_general_1511
+	JMP  aligned_body_1513
 
-aligned_rows_1510:
+aligned_rows_1512:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -14640,7 +14674,7 @@ aligned_rows_1510:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1512
+	JE        aligned_one_gap_1514
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -14651,17 +14685,17 @@ aligned_rows_1510:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1512:
+aligned_one_gap_1514:
 	ADDQ $0x40, AX
 
-aligned_body_1511:
+aligned_body_1513:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1514
+	JGT          aligned_copy_done_1516
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14671,15 +14705,15 @@ aligned_body_1511:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1513:
+aligned_copy_1515:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1513
+	JLE       aligned_copy_1515
 
-aligned_copy_done_1514:
+aligned_copy_done_1516:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14687,21 +14721,21 @@ aligned_copy_done_1514:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1510
-	JMP  aligned_last_1508
+	JNZ  aligned_rows_1512
+	JMP  aligned_last_1510
 
-aligned_general_1509:
-	JMP aligned_body_1516
+aligned_general_1511:
+	JMP aligned_body_1518
 
-aligned_rows_1515:
+aligned_rows_1517:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1517:
+aligned_gap_1519:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1518
+	JAE       aligned_gap_done_1520
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -14712,17 +14746,17 @@ aligned_gap_1517:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1517
+	JMP       aligned_gap_1519
 
-aligned_gap_done_1518:
-aligned_body_1516:
+aligned_gap_done_1520:
+aligned_body_1518:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1520
+	JGT          aligned_copy_done_1522
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14732,15 +14766,15 @@ aligned_body_1516:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1519:
+aligned_copy_1521:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1519
+	JLE       aligned_copy_1521
 
-aligned_copy_done_1520:
+aligned_copy_done_1522:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14748,15 +14782,15 @@ aligned_copy_done_1520:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1515
+	JNZ  aligned_rows_1517
 
-aligned_last_1508:
+aligned_last_1510:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1521:
+aligned_gap_1523:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1522
+	JAE       aligned_gap_done_1524
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -14780,20 +14814,20 @@ aligned_gap_1521:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1521
+	JMP       aligned_gap_1523
 
-aligned_gap_done_1522:
-aligned_bottom_1523:
+aligned_gap_done_1524:
+aligned_bottom_1525:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1524
+	JA       aligned_bottom_done_1526
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1523
+	JMP      aligned_bottom_1525
 
-aligned_bottom_done_1524:
+aligned_bottom_done_1526:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1525
+	JAE      aligned_bottom_end_1527
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14812,16 +14846,16 @@ aligned_bottom_done_1524:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1525:
+aligned_bottom_end_1527:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1503
+	JNZ  aligned_planes_1505
 	VZEROUPPER
 
-aligned_ret_1478:
+aligned_ret_1480:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -14847,12 +14881,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1526
+	JNE       lines_more_1528
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1527
+	JMP       lines_ret_1529
 
-lines_more_1526:
+lines_more_1528:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -14860,26 +14894,26 @@ lines_more_1526:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1529
+	JB       lines_single_1531
 
-lines_pairs_1528:
+lines_pairs_1530:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1531
+	JZ        lines_noadv_1533
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1531:
+lines_noadv_1533:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1532
+	JZ        lines_noadv_1534
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1532:
+lines_noadv_1534:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -14891,37 +14925,37 @@ lines_noadv_1532:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1528
+	JAE       lines_pairs_1530
 
-lines_single_1529:
+lines_single_1531:
 	CMPQ      BX, $0x01
-	JE        lines_last_1530
+	JE        lines_last_1532
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1533
+	JZ        lines_noadv_1535
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1533:
+lines_noadv_1535:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1530:
+lines_last_1532:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1534
+	JZ        lines_noadv_1536
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1534:
+lines_noadv_1536:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1527:
+lines_ret_1529:
 	VZEROUPPER
 	RET
 
@@ -14938,9 +14972,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1536
+	JB              expand_singles_1538
 
-expand_turns_1535:
+expand_turns_1537:
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -15005,11 +15039,11 @@ expand_turns_1535:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1535
+	JAE       expand_turns_1537
 
-expand_singles_1536:
+expand_singles_1538:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1537
+	JB        expand_tail_1539
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -15024,11 +15058,11 @@ expand_singles_1536:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1536
+	JMP       expand_singles_1538
 
-expand_tail_1537:
+expand_tail_1539:
 	TESTQ     DX, DX
-	JZ        expand_ret_1538
+	JZ        expand_ret_1540
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -15041,7 +15075,7 @@ expand_tail_1537:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1538:
+expand_ret_1540:
 	VZEROUPPER
 	RET
 
@@ -15057,9 +15091,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1540
+	JB              expandd_singles_1542
 
-expandd_turns_1539:
+expandd_turns_1541:
 	MOVQ      (BX), R8
 	KMOVW     R8, K1
 	MOVQ      R8, R9
@@ -15136,11 +15170,11 @@ expandd_turns_1539:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1539
+	JAE       expandd_turns_1541
 
-expandd_singles_1540:
+expandd_singles_1542:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1541
+	JB        expandd_tail_1543
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -15155,11 +15189,11 @@ expandd_singles_1540:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1540
+	JMP       expandd_singles_1542
 
-expandd_tail_1541:
+expandd_tail_1543:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1542
+	JZ        expandd_ret_1544
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -15173,7 +15207,7 @@ expandd_tail_1541:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1542:
+expandd_ret_1544:
 	VZEROUPPER
 	RET
 
@@ -15192,20 +15226,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1544
+	JB      expandw_single_1546
 
-expandw_pairs_1543:
+expandw_pairs_1545:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1547
+	JNE     expandw_general_1549
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1548
+	JMP     expandw_next_1550
 
-expandw_general_1547:
+expandw_general_1549:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -15233,18 +15267,18 @@ expandw_general_1547:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1548:
+expandw_next_1550:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1543
+	JAE     expandw_pairs_1545
 
-expandw_single_1544:
+expandw_single_1546:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1545
+	JB         expandw_tail_1547
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -15262,9 +15296,9 @@ expandw_single_1544:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1545:
+expandw_tail_1547:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1546
+	JZ         expandw_ret_1548
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -15283,7 +15317,7 @@ expandw_tail_1545:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1546:
+expandw_ret_1548:
 	VZEROUPPER
 	RET
 
@@ -15299,25 +15333,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1549
+	JNE     shufw_general_1551
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1550
+	JE      shufw_blend_1552
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1551
+	JNE     shufw_list_1553
 
-shuf_planes_1553:
+shuf_planes_1555:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1554
+	JZ    shuf_done_1556
 	MOVQ  CX, R11
 
-shuf_rows_1555:
+shuf_rows_1557:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -15327,17 +15361,17 @@ shuf_rows_1555:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1555
+	JNZ     shuf_rows_1557
 
-shuf_done_1554:
+shuf_done_1556:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1553
+	JNZ  shuf_planes_1555
 	VZEROUPPER
 	RET
 
-shufw_list_1551:
+shufw_list_1553:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -15346,12 +15380,12 @@ shufw_list_1551:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1556
+	JZ      shuf_no_run_1558
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1556:
+shuf_no_run_1558:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -15361,52 +15395,52 @@ shuf_no_run_1556:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1552
+	JA    shufw_list_loads_1554
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
-
-shuf_offs_1557:
-	CMPQ    R11, R12
-	JAE     shuf_offs_done_1558
-	MOVLQSX (DI)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
-	JMP     shuf_offs_1557
-
-shuf_offs_done_1558:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
-	JA   shufw_list_loads_1552
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R13
-	LEAQ (DI)(R13*4), DI
-	XORQ R11, R11
 
 shuf_offs_1559:
 	CMPQ    R11, R12
 	JAE     shuf_offs_done_1560
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
+	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
 	JMP     shuf_offs_1559
 
 shuf_offs_done_1560:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufw_list_loads_1554
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R13
+	LEAQ (DI)(R13*4), DI
+	XORQ R11, R11
+
+shuf_offs_1561:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1562
+	MOVLQSX (DI)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1561
+
+shuf_offs_done_1562:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1561:
+shuf_planes_1563:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1562
+	JZ      shuf_done_1564
 
-shuf_rows_1563:
+shuf_rows_1565:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -15417,35 +15451,35 @@ shuf_rows_1563:
 	VMOVDQU Y10, (DI)(R10*1)
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
-	DECQ    R12
-	JNZ     shuf_rows_1563
-
-shuf_done_1562:
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1564
-	VMOVQ X5, R11
-	ADDQ  CX, R11
-
-shuf_rows_1565:
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R11
 	DECQ    R12
 	JNZ     shuf_rows_1565
 
 shuf_done_1564:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1566
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_1567:
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R11
+	DECQ    R12
+	JNZ     shuf_rows_1567
+
+shuf_done_1566:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1566
+	JZ      shuf_done_1568
 
-shuf_rows_1567:
+shuf_rows_1569:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -15457,25 +15491,25 @@ shuf_rows_1567:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1567
+	JNZ     shuf_rows_1569
 
-shuf_done_1566:
+shuf_done_1568:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1561
+	JNZ  shuf_planes_1563
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1552:
-shuf_planes_1568:
+shufw_list_loads_1554:
+shuf_planes_1570:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1569
+	JZ    shuf_done_1571
 
-shuf_rows_1570:
+shuf_rows_1572:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -15488,16 +15522,16 @@ shuf_rows_1570:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1570
+	JNZ     shuf_rows_1572
 
-shuf_done_1569:
+shuf_done_1571:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1571
+	JZ    shuf_done_1573
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1572:
+shuf_rows_1574:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -15507,15 +15541,15 @@ shuf_rows_1572:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1572
+	JNZ     shuf_rows_1574
 
-shuf_done_1571:
+shuf_done_1573:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1573
+	JZ    shuf_done_1575
 
-shuf_rows_1574:
+shuf_rows_1576:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -15528,28 +15562,28 @@ shuf_rows_1574:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1574
+	JNZ     shuf_rows_1576
 
-shuf_done_1573:
+shuf_done_1575:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1568
+	JNZ  shuf_planes_1570
 	VZEROUPPER
 	RET
 
-shufw_blend_1550:
+shufw_blend_1552:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1575
+	JNE  shufw_list_1577
 
-shuf_planes_1577:
+shuf_planes_1579:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1578
+	JZ    shuf_done_1580
 	MOVQ  CX, R11
 
-shuf_rows_1579:
+shuf_rows_1581:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -15561,17 +15595,17 @@ shuf_rows_1579:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1579
+	JNZ       shuf_rows_1581
 
-shuf_done_1578:
+shuf_done_1580:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1577
+	JNZ  shuf_planes_1579
 	VZEROUPPER
 	RET
 
-shufw_list_1575:
+shufw_list_1577:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -15580,12 +15614,12 @@ shufw_list_1575:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1580
+	JZ      shuf_no_run_1582
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1580:
+shuf_no_run_1582:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -15595,52 +15629,52 @@ shuf_no_run_1580:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1576
+	JA    shufw_list_loads_1578
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
-
-shuf_offs_1581:
-	CMPQ    R11, R12
-	JAE     shuf_offs_done_1582
-	MOVLQSX (DI)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
-	JMP     shuf_offs_1581
-
-shuf_offs_done_1582:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
-	JA   shufw_list_loads_1576
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R13
-	LEAQ (DI)(R13*4), DI
-	XORQ R11, R11
 
 shuf_offs_1583:
 	CMPQ    R11, R12
 	JAE     shuf_offs_done_1584
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
+	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
 	JMP     shuf_offs_1583
 
 shuf_offs_done_1584:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufw_list_loads_1578
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R13
+	LEAQ (DI)(R13*4), DI
+	XORQ R11, R11
+
+shuf_offs_1585:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1586
+	MOVLQSX (DI)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1585
+
+shuf_offs_done_1586:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1585:
+shuf_planes_1587:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1586
+	JZ      shuf_done_1588
 
-shuf_rows_1587:
+shuf_rows_1589:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -15653,37 +15687,37 @@ shuf_rows_1587:
 	VMOVDQU   Y11, (DI)(R10*1)
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
-	DECQ      R12
-	JNZ       shuf_rows_1587
-
-shuf_done_1586:
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1588
-	VMOVQ X6, R11
-	ADDQ  CX, R11
-
-shuf_rows_1589:
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R11
 	DECQ      R12
 	JNZ       shuf_rows_1589
 
 shuf_done_1588:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_1590
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_1591:
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R11
+	DECQ      R12
+	JNZ       shuf_rows_1591
+
+shuf_done_1590:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1590
+	JZ      shuf_done_1592
 
-shuf_rows_1591:
+shuf_rows_1593:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -15697,25 +15731,25 @@ shuf_rows_1591:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1591
+	JNZ       shuf_rows_1593
 
-shuf_done_1590:
+shuf_done_1592:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1585
+	JNZ  shuf_planes_1587
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1576:
-shuf_planes_1592:
+shufw_list_loads_1578:
+shuf_planes_1594:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1593
+	JZ    shuf_done_1595
 
-shuf_rows_1594:
+shuf_rows_1596:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -15730,16 +15764,16 @@ shuf_rows_1594:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1594
+	JNZ       shuf_rows_1596
 
-shuf_done_1593:
+shuf_done_1595:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1595
+	JZ    shuf_done_1597
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1596:
+shuf_rows_1598:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -15751,15 +15785,15 @@ shuf_rows_1596:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_1596
+	JNZ       shuf_rows_1598
 
-shuf_done_1595:
+shuf_done_1597:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1597
+	JZ    shuf_done_1599
 
-shuf_rows_1598:
+shuf_rows_1600:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -15774,35 +15808,35 @@ shuf_rows_1598:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1598
+	JNZ       shuf_rows_1600
 
-shuf_done_1597:
+shuf_done_1599:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1592
+	JNZ  shuf_planes_1594
 	VZEROUPPER
 	RET
 
-shufw_general_1549:
+shufw_general_1551:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1599
+	JNE     shufw_list_1601
 
-shuf_planes_1601:
+shuf_planes_1603:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1602
+	JZ    shuf_done_1604
 	MOVQ  CX, R10
 
-shuf_rows_1603:
+shuf_rows_1605:
 	MOVQ R8, R12
 
-shufw_blocks_1604:
+shufw_blocks_1606:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -15812,21 +15846,21 @@ shufw_blocks_1604:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1604
+	JB        shufw_blocks_1606
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1603
+	JNZ       shuf_rows_1605
 
-shuf_done_1602:
+shuf_done_1604:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1601
+	JNZ  shuf_planes_1603
 	VZEROUPPER
 	RET
 
-shufw_list_1599:
+shufw_list_1601:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -15835,12 +15869,12 @@ shufw_list_1599:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1605
+	JZ      shuf_no_run_1607
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1605:
+shuf_no_run_1607:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -15850,57 +15884,57 @@ shuf_no_run_1605:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1600
+	JA    shufw_list_loads_1602
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
-
-shuf_offs_1606:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_1607
-	MOVLQSX (R9)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_1606
-
-shuf_offs_done_1607:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufw_list_loads_1600
-	MOVQ rowIdx+80(FP), R9
-	MOVQ run1+96(FP), R12
-	LEAQ (R9)(R12*4), R9
-	XORQ R10, R10
 
 shuf_offs_1608:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_1609
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_1608
 
 shuf_offs_done_1609:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufw_list_loads_1602
+	MOVQ rowIdx+80(FP), R9
+	MOVQ run1+96(FP), R12
+	LEAQ (R9)(R12*4), R9
+	XORQ R10, R10
+
+shuf_offs_1610:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1611
+	MOVLQSX (R9)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1610
+
+shuf_offs_done_1611:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1610:
+shuf_planes_1612:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1611
+	JZ      shuf_done_1613
 
-shuf_rows_1612:
+shuf_rows_1614:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1613:
+shufw_blocks_1615:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15910,23 +15944,23 @@ shufw_blocks_1613:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1613
+	JB        shufw_blocks_1615
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1612
+	JNZ       shuf_rows_1614
 
-shuf_done_1611:
+shuf_done_1613:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1614
+	JZ    shuf_done_1616
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1615:
+shuf_rows_1617:
 	MOVQ R8, R12
 
-shufw_blocks_1616:
+shufw_blocks_1618:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -15936,24 +15970,24 @@ shufw_blocks_1616:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1616
+	JB        shufw_blocks_1618
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1615
+	JNZ       shuf_rows_1617
 
-shuf_done_1614:
+shuf_done_1616:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1617
+	JZ      shuf_done_1619
 
-shuf_rows_1618:
+shuf_rows_1620:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1619:
+shufw_blocks_1621:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15963,35 +15997,35 @@ shufw_blocks_1619:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1619
+	JB        shufw_blocks_1621
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1618
+	JNZ       shuf_rows_1620
 
-shuf_done_1617:
+shuf_done_1619:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1610
+	JNZ  shuf_planes_1612
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1600:
-shuf_planes_1620:
+shufw_list_loads_1602:
+shuf_planes_1622:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1621
+	JZ    shuf_done_1623
 
-shuf_rows_1622:
+shuf_rows_1624:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1623:
+shufw_blocks_1625:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -16001,23 +16035,23 @@ shufw_blocks_1623:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1623
+	JB        shufw_blocks_1625
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1622
+	JNZ       shuf_rows_1624
 
-shuf_done_1621:
+shuf_done_1623:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1624
+	JZ    shuf_done_1626
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1625:
+shuf_rows_1627:
 	MOVQ R8, R11
 
-shufw_blocks_1626:
+shufw_blocks_1628:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -16027,25 +16061,25 @@ shufw_blocks_1626:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_1626
+	JB        shufw_blocks_1628
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1625
+	JNZ       shuf_rows_1627
 
-shuf_done_1624:
+shuf_done_1626:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1627
+	JZ    shuf_done_1629
 
-shuf_rows_1628:
+shuf_rows_1630:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1629:
+shufw_blocks_1631:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -16055,17 +16089,17 @@ shufw_blocks_1629:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1629
+	JB        shufw_blocks_1631
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1628
+	JNZ       shuf_rows_1630
 
-shuf_done_1627:
+shuf_done_1629:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1620
+	JNZ  shuf_planes_1622
 	VZEROUPPER
 	RET
 
@@ -16083,27 +16117,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_1630
+	JE      shufn_c16o32_1632
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_1631
+	JE      shufn_c8o16_1633
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_1632
+	JE      shufn_c8o8_1634
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_1633
+	JE      shufn_c4o8_1635
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1634
+	JNE     shufn_list_1636
 
-shuf_planes_1636:
+shuf_planes_1638:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1637
+	JZ    shuf_done_1639
 	MOVQ  CX, R10
 
-shuf_rows_1638:
+shuf_rows_1640:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -16116,17 +16150,17 @@ shuf_rows_1638:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1638
+	JNZ          shuf_rows_1640
 
-shuf_done_1637:
+shuf_done_1639:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1636
+	JNZ  shuf_planes_1638
 	VZEROUPPER
 	RET
 
-shufn_list_1634:
+shufn_list_1636:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -16135,12 +16169,12 @@ shufn_list_1634:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_1639
+	JZ      shuf_no_run_1641
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1639:
+shuf_no_run_1641:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16150,52 +16184,52 @@ shuf_no_run_1639:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1635
+	JA    shufn_list_loads_1637
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_1640:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_1641
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_1640
-
-shuf_offs_done_1641:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_1635
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_1642:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_1643
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_1642
 
 shuf_offs_done_1643:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_1637
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_1644:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1645
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1644
+
+shuf_offs_done_1645:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_1644:
+shuf_planes_1646:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1645
+	JZ      shuf_done_1647
 
-shuf_rows_1646:
+shuf_rows_1648:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -16210,16 +16244,16 @@ shuf_rows_1646:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_1646
+	JNZ          shuf_rows_1648
 
-shuf_done_1645:
+shuf_done_1647:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1647
+	JZ    shuf_done_1649
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_1648:
+shuf_rows_1650:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -16232,15 +16266,15 @@ shuf_rows_1648:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1648
+	JNZ          shuf_rows_1650
 
-shuf_done_1647:
+shuf_done_1649:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1649
+	JZ      shuf_done_1651
 
-shuf_rows_1650:
+shuf_rows_1652:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -16255,25 +16289,25 @@ shuf_rows_1650:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_1650
+	JNZ          shuf_rows_1652
 
-shuf_done_1649:
+shuf_done_1651:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1644
+	JNZ  shuf_planes_1646
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1635:
-shuf_planes_1651:
+shufn_list_loads_1637:
+shuf_planes_1653:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1652
+	JZ    shuf_done_1654
 
-shuf_rows_1653:
+shuf_rows_1655:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16289,16 +16323,16 @@ shuf_rows_1653:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1653
+	JNZ          shuf_rows_1655
 
-shuf_done_1652:
+shuf_done_1654:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1654
+	JZ    shuf_done_1656
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_1655:
+shuf_rows_1657:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -16311,15 +16345,15 @@ shuf_rows_1655:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_1655
+	JNZ          shuf_rows_1657
 
-shuf_done_1654:
+shuf_done_1656:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1656
+	JZ    shuf_done_1658
 
-shuf_rows_1657:
+shuf_rows_1659:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16335,30 +16369,30 @@ shuf_rows_1657:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1657
+	JNZ          shuf_rows_1659
 
-shuf_done_1656:
+shuf_done_1658:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1651
+	JNZ  shuf_planes_1653
 	VZEROUPPER
 	RET
 
-shufn_c16o32_1630:
+shufn_c16o32_1632:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1658
+	JNE     shufn_list_1660
 
-shuf_planes_1660:
+shuf_planes_1662:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1661
+	JZ    shuf_done_1663
 	MOVQ  CX, R11
 
-shuf_rows_1662:
+shuf_rows_1664:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -16375,17 +16409,17 @@ shuf_rows_1662:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_1662
+	JNZ         shuf_rows_1664
 
-shuf_done_1661:
+shuf_done_1663:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1660
+	JNZ  shuf_planes_1662
 	VZEROUPPER
 	RET
 
-shufn_list_1658:
+shufn_list_1660:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -16394,12 +16428,12 @@ shufn_list_1658:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1663
+	JZ      shuf_no_run_1665
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1663:
+shuf_no_run_1665:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -16409,52 +16443,52 @@ shuf_no_run_1663:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_1659
+	JA    shufn_list_loads_1661
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
-
-shuf_offs_1664:
-	CMPQ    R11, R12
-	JAE     shuf_offs_done_1665
-	MOVLQSX (R10)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
-	JMP     shuf_offs_1664
-
-shuf_offs_done_1665:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
-	JA   shufn_list_loads_1659
-	MOVQ rowIdx+80(FP), R10
-	MOVQ run1+96(FP), R13
-	LEAQ (R10)(R13*4), R10
-	XORQ R11, R11
 
 shuf_offs_1666:
 	CMPQ    R11, R12
 	JAE     shuf_offs_done_1667
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
+	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
 	JMP     shuf_offs_1666
 
 shuf_offs_done_1667:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufn_list_loads_1661
+	MOVQ rowIdx+80(FP), R10
+	MOVQ run1+96(FP), R13
+	LEAQ (R10)(R13*4), R10
+	XORQ R11, R11
+
+shuf_offs_1668:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_1669
+	MOVLQSX (R10)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_1668
+
+shuf_offs_done_1669:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1668:
+shuf_planes_1670:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1669
+	JZ      shuf_done_1671
 
-shuf_rows_1670:
+shuf_rows_1672:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -16473,16 +16507,16 @@ shuf_rows_1670:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_1670
+	JNZ         shuf_rows_1672
 
-shuf_done_1669:
+shuf_done_1671:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1671
+	JZ    shuf_done_1673
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1672:
+shuf_rows_1674:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -16499,15 +16533,15 @@ shuf_rows_1672:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_1672
+	JNZ         shuf_rows_1674
 
-shuf_done_1671:
+shuf_done_1673:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1673
+	JZ      shuf_done_1675
 
-shuf_rows_1674:
+shuf_rows_1676:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -16526,25 +16560,25 @@ shuf_rows_1674:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_1674
+	JNZ         shuf_rows_1676
 
-shuf_done_1673:
+shuf_done_1675:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1668
+	JNZ  shuf_planes_1670
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1659:
-shuf_planes_1675:
+shufn_list_loads_1661:
+shuf_planes_1677:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1676
+	JZ    shuf_done_1678
 
-shuf_rows_1677:
+shuf_rows_1679:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -16564,16 +16598,16 @@ shuf_rows_1677:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_1677
+	JNZ         shuf_rows_1679
 
-shuf_done_1676:
+shuf_done_1678:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1678
+	JZ    shuf_done_1680
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1679:
+shuf_rows_1681:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -16590,15 +16624,15 @@ shuf_rows_1679:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_1679
+	JNZ         shuf_rows_1681
 
-shuf_done_1678:
+shuf_done_1680:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1680
+	JZ    shuf_done_1682
 
-shuf_rows_1681:
+shuf_rows_1683:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -16618,30 +16652,30 @@ shuf_rows_1681:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_1681
+	JNZ         shuf_rows_1683
 
-shuf_done_1680:
+shuf_done_1682:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1675
+	JNZ  shuf_planes_1677
 	VZEROUPPER
 	RET
 
-shufn_c8o16_1631:
+shufn_c8o16_1633:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1682
+	JNE     shufn_list_1684
 
-shuf_planes_1684:
+shuf_planes_1686:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1685
+	JZ    shuf_done_1687
 	MOVQ  CX, R10
 
-shuf_rows_1686:
+shuf_rows_1688:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -16652,17 +16686,17 @@ shuf_rows_1686:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1686
+	JNZ          shuf_rows_1688
 
-shuf_done_1685:
+shuf_done_1687:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1684
+	JNZ  shuf_planes_1686
 	VZEROUPPER
 	RET
 
-shufn_list_1682:
+shufn_list_1684:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -16671,12 +16705,12 @@ shufn_list_1682:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1687
+	JZ      shuf_no_run_1689
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1687:
+shuf_no_run_1689:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16686,52 +16720,52 @@ shuf_no_run_1687:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1683
+	JA    shufn_list_loads_1685
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_1688:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_1689
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_1688
-
-shuf_offs_done_1689:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_1683
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_1690:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_1691
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_1690
 
 shuf_offs_done_1691:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_1685
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_1692:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1693
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1692
+
+shuf_offs_done_1693:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1692:
+shuf_planes_1694:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1693
+	JZ      shuf_done_1695
 
-shuf_rows_1694:
+shuf_rows_1696:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -16744,16 +16778,16 @@ shuf_rows_1694:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_1694
+	JNZ          shuf_rows_1696
 
-shuf_done_1693:
+shuf_done_1695:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1695
+	JZ    shuf_done_1697
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1696:
+shuf_rows_1698:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -16764,15 +16798,15 @@ shuf_rows_1696:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1696
+	JNZ          shuf_rows_1698
 
-shuf_done_1695:
+shuf_done_1697:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1697
+	JZ      shuf_done_1699
 
-shuf_rows_1698:
+shuf_rows_1700:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -16785,25 +16819,25 @@ shuf_rows_1698:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_1698
+	JNZ          shuf_rows_1700
 
-shuf_done_1697:
+shuf_done_1699:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1692
+	JNZ  shuf_planes_1694
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1683:
-shuf_planes_1699:
+shufn_list_loads_1685:
+shuf_planes_1701:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1700
+	JZ    shuf_done_1702
 
-shuf_rows_1701:
+shuf_rows_1703:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16817,16 +16851,16 @@ shuf_rows_1701:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1701
+	JNZ          shuf_rows_1703
 
-shuf_done_1700:
+shuf_done_1702:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1702
+	JZ    shuf_done_1704
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1703:
+shuf_rows_1705:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -16837,15 +16871,15 @@ shuf_rows_1703:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_1703
+	JNZ          shuf_rows_1705
 
-shuf_done_1702:
+shuf_done_1704:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1704
+	JZ    shuf_done_1706
 
-shuf_rows_1705:
+shuf_rows_1707:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16859,30 +16893,30 @@ shuf_rows_1705:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1705
+	JNZ          shuf_rows_1707
 
-shuf_done_1704:
+shuf_done_1706:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1699
+	JNZ  shuf_planes_1701
 	VZEROUPPER
 	RET
 
-shufn_c8o8_1632:
+shufn_c8o8_1634:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1706
+	JNE     shufn_list_1708
 
-shuf_planes_1708:
+shuf_planes_1710:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1709
+	JZ    shuf_done_1711
 	MOVQ  CX, R10
 
-shuf_rows_1710:
+shuf_rows_1712:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -16892,17 +16926,17 @@ shuf_rows_1710:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1710
+	JNZ       shuf_rows_1712
 
-shuf_done_1709:
+shuf_done_1711:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1708
+	JNZ  shuf_planes_1710
 	VZEROUPPER
 	RET
 
-shufn_list_1706:
+shufn_list_1708:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -16911,12 +16945,12 @@ shufn_list_1706:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1711
+	JZ      shuf_no_run_1713
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1711:
+shuf_no_run_1713:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16926,52 +16960,52 @@ shuf_no_run_1711:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1707
+	JA    shufn_list_loads_1709
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_1712:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_1713
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_1712
-
-shuf_offs_done_1713:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_1707
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_1714:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_1715
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_1714
 
 shuf_offs_done_1715:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_1709
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_1716:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1717
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1716
+
+shuf_offs_done_1717:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1716:
+shuf_planes_1718:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1717
+	JZ      shuf_done_1719
 
-shuf_rows_1718:
+shuf_rows_1720:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -16982,35 +17016,35 @@ shuf_rows_1718:
 	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_1718
-
-shuf_done_1717:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_1719
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_1720:
-	VMOVQ     (R10), X9
-	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
 	DECQ      R11
 	JNZ       shuf_rows_1720
 
 shuf_done_1719:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1721
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_1722:
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1722
+
+shuf_done_1721:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1721
+	JZ      shuf_done_1723
 
-shuf_rows_1722:
+shuf_rows_1724:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -17022,25 +17056,25 @@ shuf_rows_1722:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1722
+	JNZ       shuf_rows_1724
 
-shuf_done_1721:
+shuf_done_1723:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1716
+	JNZ  shuf_planes_1718
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1707:
-shuf_planes_1723:
+shufn_list_loads_1709:
+shuf_planes_1725:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1724
+	JZ    shuf_done_1726
 
-shuf_rows_1725:
+shuf_rows_1727:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17053,16 +17087,16 @@ shuf_rows_1725:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1725
+	JNZ       shuf_rows_1727
 
-shuf_done_1724:
+shuf_done_1726:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1726
+	JZ    shuf_done_1728
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1727:
+shuf_rows_1729:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -17072,15 +17106,15 @@ shuf_rows_1727:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1727
+	JNZ       shuf_rows_1729
 
-shuf_done_1726:
+shuf_done_1728:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1728
+	JZ    shuf_done_1730
 
-shuf_rows_1729:
+shuf_rows_1731:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17093,30 +17127,30 @@ shuf_rows_1729:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1729
+	JNZ       shuf_rows_1731
 
-shuf_done_1728:
+shuf_done_1730:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1723
+	JNZ  shuf_planes_1725
 	VZEROUPPER
 	RET
 
-shufn_c4o8_1633:
+shufn_c4o8_1635:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1730
+	JNE     shufn_list_1732
 
-shuf_planes_1732:
+shuf_planes_1734:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1733
+	JZ    shuf_done_1735
 	MOVQ  CX, R10
 
-shuf_rows_1734:
+shuf_rows_1736:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -17126,17 +17160,17 @@ shuf_rows_1734:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1734
+	JNZ       shuf_rows_1736
 
-shuf_done_1733:
+shuf_done_1735:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1732
+	JNZ  shuf_planes_1734
 	VZEROUPPER
 	RET
 
-shufn_list_1730:
+shufn_list_1732:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -17145,12 +17179,12 @@ shufn_list_1730:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1735
+	JZ      shuf_no_run_1737
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1735:
+shuf_no_run_1737:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -17160,52 +17194,52 @@ shuf_no_run_1735:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1731
+	JA    shufn_list_loads_1733
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_1736:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_1737
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_1736
-
-shuf_offs_done_1737:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_1731
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_1738:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_1739
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_1738
 
 shuf_offs_done_1739:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_1733
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_1740:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_1741
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_1740
+
+shuf_offs_done_1741:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1740:
+shuf_planes_1742:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1741
+	JZ      shuf_done_1743
 
-shuf_rows_1742:
+shuf_rows_1744:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -17216,35 +17250,35 @@ shuf_rows_1742:
 	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_1742
-
-shuf_done_1741:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_1743
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_1744:
-	VMOVD     (R10), X9
-	VPINSRD   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
 	DECQ      R11
 	JNZ       shuf_rows_1744
 
 shuf_done_1743:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_1745
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_1746:
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_1746
+
+shuf_done_1745:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1745
+	JZ      shuf_done_1747
 
-shuf_rows_1746:
+shuf_rows_1748:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -17256,25 +17290,25 @@ shuf_rows_1746:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1746
+	JNZ       shuf_rows_1748
 
-shuf_done_1745:
+shuf_done_1747:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1740
+	JNZ  shuf_planes_1742
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1731:
-shuf_planes_1747:
+shufn_list_loads_1733:
+shuf_planes_1749:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1748
+	JZ    shuf_done_1750
 
-shuf_rows_1749:
+shuf_rows_1751:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17287,16 +17321,16 @@ shuf_rows_1749:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1749
+	JNZ       shuf_rows_1751
 
-shuf_done_1748:
+shuf_done_1750:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1750
+	JZ    shuf_done_1752
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1751:
+shuf_rows_1753:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -17306,15 +17340,15 @@ shuf_rows_1751:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1751
+	JNZ       shuf_rows_1753
 
-shuf_done_1750:
+shuf_done_1752:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1752
+	JZ    shuf_done_1754
 
-shuf_rows_1753:
+shuf_rows_1755:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17327,13 +17361,13 @@ shuf_rows_1753:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1753
+	JNZ       shuf_rows_1755
 
-shuf_done_1752:
+shuf_done_1754:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1747
+	JNZ  shuf_planes_1749
 	VZEROUPPER
 	RET
 
@@ -17341,9 +17375,9 @@ shuf_done_1752:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_1754
+	JE      ends_ret_1756
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_1754
+	JE      ends_ret_1756
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -17364,25 +17398,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_1755
+	JL      ends_short_1757
 
-ends_planes_1757:
+ends_planes_1759:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1758:
+ends_rows_1760:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_1759:
+ends_mid_1761:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_1759
+	JB        ends_mid_1761
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -17398,25 +17432,25 @@ ends_mid_1759:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1758
+	JNZ       ends_rows_1760
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1757
+	JNZ       ends_planes_1759
 	VZEROUPPER
 	RET
 
-ends_short_1755:
+ends_short_1757:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_1756
+	JLE  ends_tiny_1758
 
-ends_planes_1760:
+ends_planes_1762:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1761:
+ends_rows_1763:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -17437,21 +17471,21 @@ ends_rows_1761:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1761
+	JNZ       ends_rows_1763
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1760
+	JNZ       ends_planes_1762
 	VZEROUPPER
 	RET
 
-ends_tiny_1756:
-ends_planes_1762:
+ends_tiny_1758:
+ends_planes_1764:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_1763:
+ends_rows_1765:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -17470,15 +17504,15 @@ ends_rows_1763:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_1763
+	JNZ       ends_rows_1765
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1762
+	JNZ       ends_planes_1764
 	VZEROUPPER
 	RET
 
-ends_ret_1754:
+ends_ret_1756:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -17486,7 +17520,7 @@ ends_ret_1754:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1764
+	JZ    wrap_ret_1766
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -17495,18 +17529,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1765:
+wrap_rows_1767:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1766
+	JB   cx_short_1768
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1768
+	JBE  copy_le2_1770
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1769
+	JBE  copy_le4_1771
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1770:
+copy_loop_1772:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -17518,7 +17552,7 @@ copy_loop_1770:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1770
+	JB      copy_loop_1772
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -17528,9 +17562,9 @@ copy_loop_1770:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1771
+	JMP     copy_done_1773
 
-copy_le4_1769:
+copy_le4_1771:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -17539,76 +17573,76 @@ copy_le4_1769:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1771
+	JMP     copy_done_1773
 
-copy_le2_1768:
+copy_le2_1770:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1771:
-	JMP cx_done_1767
+copy_done_1773:
+	JMP cx_done_1769
 
-cx_short_1766:
+cx_short_1768:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1773
-	CMPQ BX, $0x00000008
-	JAE  ladder_1774
-	CMPQ BX, $0x00000004
 	JAE  ladder_1775
-	CMPQ BX, $0x00000002
+	CMPQ BX, $0x00000008
 	JAE  ladder_1776
+	CMPQ BX, $0x00000004
+	JAE  ladder_1777
+	CMPQ BX, $0x00000002
+	JAE  ladder_1778
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1772
-	JMP  ladder_1777
+	JB   ladder_done_1774
+	JMP  ladder_1779
 
-ladder_1773:
+ladder_1775:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1772
+	JMP     ladder_done_1774
 
-ladder_1774:
+ladder_1776:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1772
+	JMP  ladder_done_1774
 
-ladder_1775:
+ladder_1777:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1772
+	JMP  ladder_done_1774
 
-ladder_1776:
+ladder_1778:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1772
+	JMP  ladder_done_1774
 
-ladder_1777:
+ladder_1779:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1772:
-cx_done_1767:
+ladder_done_1774:
+cx_done_1769:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_1778
+	JB   cx_short_1780
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1780
+	JBE  copy_le2_1782
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1781
+	JBE  copy_le4_1783
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1782:
+copy_loop_1784:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -17620,7 +17654,7 @@ copy_loop_1782:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1782
+	JB      copy_loop_1784
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -17630,9 +17664,9 @@ copy_loop_1782:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1783
+	JMP     copy_done_1785
 
-copy_le4_1781:
+copy_le4_1783:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -17641,77 +17675,77 @@ copy_le4_1781:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1783
+	JMP     copy_done_1785
 
-copy_le2_1780:
+copy_le2_1782:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1783:
-	JMP cx_done_1779
+copy_done_1785:
+	JMP cx_done_1781
 
-cx_short_1778:
+cx_short_1780:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1785
-	CMPQ DX, $0x00000008
-	JAE  ladder_1786
-	CMPQ DX, $0x00000004
 	JAE  ladder_1787
-	CMPQ DX, $0x00000002
+	CMPQ DX, $0x00000008
 	JAE  ladder_1788
+	CMPQ DX, $0x00000004
+	JAE  ladder_1789
+	CMPQ DX, $0x00000002
+	JAE  ladder_1790
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1784
-	JMP  ladder_1789
+	JB   ladder_done_1786
+	JMP  ladder_1791
 
-ladder_1785:
+ladder_1787:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1784
+	JMP     ladder_done_1786
 
-ladder_1786:
+ladder_1788:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1784
+	JMP  ladder_done_1786
 
-ladder_1787:
+ladder_1789:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1784
+	JMP  ladder_done_1786
 
-ladder_1788:
+ladder_1790:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1784
+	JMP  ladder_done_1786
 
-ladder_1789:
+ladder_1791:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1784:
-cx_done_1779:
+ladder_done_1786:
+cx_done_1781:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_1790
+	JB   cx_short_1792
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1792
+	JBE  copy_le2_1794
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1793
+	JBE  copy_le4_1795
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1794:
+copy_loop_1796:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -17723,7 +17757,7 @@ copy_loop_1794:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1794
+	JB      copy_loop_1796
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -17733,9 +17767,9 @@ copy_loop_1794:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1795
+	JMP     copy_done_1797
 
-copy_le4_1793:
+copy_le4_1795:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -17744,71 +17778,71 @@ copy_le4_1793:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1795
+	JMP     copy_done_1797
 
-copy_le2_1792:
+copy_le2_1794:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1795:
-	JMP cx_done_1791
+copy_done_1797:
+	JMP cx_done_1793
 
-cx_short_1790:
+cx_short_1792:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1797
-	CMPQ SI, $0x00000008
-	JAE  ladder_1798
-	CMPQ SI, $0x00000004
 	JAE  ladder_1799
-	CMPQ SI, $0x00000002
+	CMPQ SI, $0x00000008
 	JAE  ladder_1800
+	CMPQ SI, $0x00000004
+	JAE  ladder_1801
+	CMPQ SI, $0x00000002
+	JAE  ladder_1802
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1796
-	JMP  ladder_1801
+	JB   ladder_done_1798
+	JMP  ladder_1803
 
-ladder_1797:
+ladder_1799:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1796
+	JMP     ladder_done_1798
 
-ladder_1798:
+ladder_1800:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1796
+	JMP  ladder_done_1798
 
-ladder_1799:
+ladder_1801:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1796
+	JMP  ladder_done_1798
 
-ladder_1800:
+ladder_1802:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1796
+	JMP  ladder_done_1798
 
-ladder_1801:
+ladder_1803:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1796:
-cx_done_1791:
+ladder_done_1798:
+cx_done_1793:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1765
+	JNZ  wrap_rows_1767
 	VZEROUPPER
 
-wrap_ret_1764:
+wrap_ret_1766:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -17816,7 +17850,7 @@ wrap_ret_1764:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1802
+	JZ    wrap_ret_1804
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -17825,18 +17859,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1803:
+wrap_rows_1805:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1804
+	JB   mid_small_1806
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1806
+	JBE  copy_le2_1808
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1807
+	JBE  copy_le4_1809
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1808:
+copy_loop_1810:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -17848,7 +17882,7 @@ copy_loop_1808:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1808
+	JB        copy_loop_1810
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -17858,9 +17892,9 @@ copy_loop_1808:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1809
+	JMP       copy_done_1811
 
-copy_le4_1807:
+copy_le4_1809:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -17869,28 +17903,28 @@ copy_le4_1807:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1809
+	JMP       copy_done_1811
 
-copy_le2_1806:
+copy_le2_1808:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1809:
-	JMP mid_done_1805
+copy_done_1811:
+	JMP mid_done_1807
 
-mid_small_1804:
+mid_small_1806:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1810
+	JB   cx_short_1812
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1812
+	JBE  copy_le2_1814
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1813
+	JBE  copy_le4_1815
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1814:
+copy_loop_1816:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -17902,7 +17936,7 @@ copy_loop_1814:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1814
+	JB      copy_loop_1816
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -17912,9 +17946,9 @@ copy_loop_1814:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1815
+	JMP     copy_done_1817
 
-copy_le4_1813:
+copy_le4_1815:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -17923,77 +17957,77 @@ copy_le4_1813:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1815
+	JMP     copy_done_1817
 
-copy_le2_1812:
+copy_le2_1814:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1815:
-	JMP cx_done_1811
+copy_done_1817:
+	JMP cx_done_1813
 
-cx_short_1810:
+cx_short_1812:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1817
-	CMPQ BX, $0x00000008
-	JAE  ladder_1818
-	CMPQ BX, $0x00000004
 	JAE  ladder_1819
-	CMPQ BX, $0x00000002
+	CMPQ BX, $0x00000008
 	JAE  ladder_1820
+	CMPQ BX, $0x00000004
+	JAE  ladder_1821
+	CMPQ BX, $0x00000002
+	JAE  ladder_1822
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1816
-	JMP  ladder_1821
+	JB   ladder_done_1818
+	JMP  ladder_1823
 
-ladder_1817:
+ladder_1819:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1816
+	JMP     ladder_done_1818
 
-ladder_1818:
+ladder_1820:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1816
+	JMP  ladder_done_1818
 
-ladder_1819:
+ladder_1821:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1816
+	JMP  ladder_done_1818
 
-ladder_1820:
+ladder_1822:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1816
+	JMP  ladder_done_1818
 
-ladder_1821:
+ladder_1823:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1816:
-cx_done_1811:
-mid_done_1805:
+ladder_done_1818:
+cx_done_1813:
+mid_done_1807:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_1822
+	JB   mid_small_1824
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_1824
+	JBE  copy_le2_1826
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_1825
+	JBE  copy_le4_1827
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1826:
+copy_loop_1828:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -18005,7 +18039,7 @@ copy_loop_1826:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1826
+	JB        copy_loop_1828
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -18015,9 +18049,9 @@ copy_loop_1826:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1827
+	JMP       copy_done_1829
 
-copy_le4_1825:
+copy_le4_1827:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -18026,28 +18060,28 @@ copy_le4_1825:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_1827
+	JMP       copy_done_1829
 
-copy_le2_1824:
+copy_le2_1826:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_1827:
-	JMP mid_done_1823
+copy_done_1829:
+	JMP mid_done_1825
 
-mid_small_1822:
+mid_small_1824:
 	CMPQ DX, $0x00000020
-	JB   cx_short_1828
+	JB   cx_short_1830
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1830
+	JBE  copy_le2_1832
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1831
+	JBE  copy_le4_1833
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1832:
+copy_loop_1834:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -18059,7 +18093,7 @@ copy_loop_1832:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1832
+	JB      copy_loop_1834
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -18069,9 +18103,9 @@ copy_loop_1832:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1833
+	JMP     copy_done_1835
 
-copy_le4_1831:
+copy_le4_1833:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -18080,78 +18114,78 @@ copy_le4_1831:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1833
+	JMP     copy_done_1835
 
-copy_le2_1830:
+copy_le2_1832:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1833:
-	JMP cx_done_1829
+copy_done_1835:
+	JMP cx_done_1831
 
-cx_short_1828:
+cx_short_1830:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1835
-	CMPQ DX, $0x00000008
-	JAE  ladder_1836
-	CMPQ DX, $0x00000004
 	JAE  ladder_1837
-	CMPQ DX, $0x00000002
+	CMPQ DX, $0x00000008
 	JAE  ladder_1838
+	CMPQ DX, $0x00000004
+	JAE  ladder_1839
+	CMPQ DX, $0x00000002
+	JAE  ladder_1840
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1834
-	JMP  ladder_1839
+	JB   ladder_done_1836
+	JMP  ladder_1841
 
-ladder_1835:
+ladder_1837:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1834
+	JMP     ladder_done_1836
 
-ladder_1836:
+ladder_1838:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1834
+	JMP  ladder_done_1836
 
-ladder_1837:
+ladder_1839:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1834
+	JMP  ladder_done_1836
 
-ladder_1838:
+ladder_1840:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1834
+	JMP  ladder_done_1836
 
-ladder_1839:
+ladder_1841:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1834:
-cx_done_1829:
-mid_done_1823:
+ladder_done_1836:
+cx_done_1831:
+mid_done_1825:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_1840
+	JB   mid_small_1842
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_1842
+	JBE  copy_le2_1844
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_1843
+	JBE  copy_le4_1845
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1844:
+copy_loop_1846:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -18163,7 +18197,7 @@ copy_loop_1844:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1844
+	JB        copy_loop_1846
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -18173,9 +18207,9 @@ copy_loop_1844:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1845
+	JMP       copy_done_1847
 
-copy_le4_1843:
+copy_le4_1845:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -18184,28 +18218,28 @@ copy_le4_1843:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_1845
+	JMP       copy_done_1847
 
-copy_le2_1842:
+copy_le2_1844:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_1845:
-	JMP mid_done_1841
+copy_done_1847:
+	JMP mid_done_1843
 
-mid_small_1840:
+mid_small_1842:
 	CMPQ SI, $0x00000020
-	JB   cx_short_1846
+	JB   cx_short_1848
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1848
+	JBE  copy_le2_1850
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1849
+	JBE  copy_le4_1851
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1850:
+copy_loop_1852:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -18217,7 +18251,7 @@ copy_loop_1850:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1850
+	JB      copy_loop_1852
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -18227,9 +18261,9 @@ copy_loop_1850:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1851
+	JMP     copy_done_1853
 
-copy_le4_1849:
+copy_le4_1851:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -18238,72 +18272,72 @@ copy_le4_1849:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1851
+	JMP     copy_done_1853
 
-copy_le2_1848:
+copy_le2_1850:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1851:
-	JMP cx_done_1847
+copy_done_1853:
+	JMP cx_done_1849
 
-cx_short_1846:
+cx_short_1848:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1853
-	CMPQ SI, $0x00000008
-	JAE  ladder_1854
-	CMPQ SI, $0x00000004
 	JAE  ladder_1855
-	CMPQ SI, $0x00000002
+	CMPQ SI, $0x00000008
 	JAE  ladder_1856
+	CMPQ SI, $0x00000004
+	JAE  ladder_1857
+	CMPQ SI, $0x00000002
+	JAE  ladder_1858
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1852
-	JMP  ladder_1857
+	JB   ladder_done_1854
+	JMP  ladder_1859
 
-ladder_1853:
+ladder_1855:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1852
+	JMP     ladder_done_1854
 
-ladder_1854:
+ladder_1856:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1852
+	JMP  ladder_done_1854
 
-ladder_1855:
+ladder_1857:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1852
+	JMP  ladder_done_1854
 
-ladder_1856:
+ladder_1858:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1852
+	JMP  ladder_done_1854
 
-ladder_1857:
+ladder_1859:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1852:
-cx_done_1847:
-mid_done_1841:
+ladder_done_1854:
+cx_done_1849:
+mid_done_1843:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1803
+	JNZ  wrap_rows_1805
 	VZEROUPPER
 
-wrap_ret_1802:
+wrap_ret_1804:
 	RET
 
 // func storeFence()

@@ -232,6 +232,10 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 		planes{n, dstPlane * k.size, srcPlane * k.size}, t) {
 		return true
 	}
+	if t := k.tab.blocks; t != nil && planeBlocksBytes(k.dst[off*k.size:], k.src[srcOff*k.size:],
+		planes{n, dstPlane * k.size, srcPlane * k.size}, t) {
+		return true
+	}
 	if pl.runs == nil {
 		return false // rows made a plane at a time, by the level's segments
 	}

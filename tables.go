@@ -24,6 +24,7 @@ type sizeTables struct {
 	expand  *expandTable  // or by the expand kernel (rowsexpand.go)
 	plane   *planeShuffle // the planes of the level above, each as one narrow row (shuffle.go)
 	chunks  *chunkTable   // or by 64-byte blocks (chunks.go)
+	blocks  *blockTable   // or, without VBMI, by 32-byte blocks (chunks.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -76,6 +77,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			if t.plane == nil && planeChunksOn {
 				t.chunks = chunkTableOf(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
+			}
+			if (t.plane == nil || t.plane.tab.narrow == nil) && planeBlocksOn {
+				t.blocks = blockTableOf(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			}
 		}
 	}

@@ -81,6 +81,7 @@ func main() {
 
 	genRowsShuffle()
 	genPlaneChunks()
+	genPlaneBlocks()
 	genRowsWide()
 	genRowsAligned(avx512)
 	genRowsAligned(avx512Stream)

@@ -1,0 +1,176 @@
+//go:build amd64 && unix && gc && !purego && !noasm
+
+package pad
+
+// Tests of the blocks kernel (planeBlocksAVX2) against its Go version:
+// random tables (any index bytes, windows anywhere in the input plane,
+// blocks overlapping the one before) over input planes of 16 to
+// blocksInMax bytes, planes with gaps and broadcast input planes, with dst
+// and src against PROT_NONE pages; a fuzz target; and plans whose planes
+// take the kernel, at every level, against the reference (chunks_test.go
+// checks the tables).
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"testing"
+	"unsafe"
+)
+
+type blocksKernelFunc = func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks int)
+
+// blocksKernel returns the blocks kernel, or skips t.
+func blocksKernel(t testing.TB) blocksKernelFunc {
+	ks := kernelsAt(levelAVX2)
+	if ks == nil || !ks.supported || ks.planeBlocks == nil {
+		t.Skip("the CPU has no AVX2: no blocks kernel")
+	}
+	return ks.planeBlocks
+}
+
+// randomBlockTable draws a kernel table: any index bytes (VPSHUFB reads
+// bits 7 and 0-3), windows anywhere in the input plane, the last block
+// anywhere after the one before it.
+func randomBlockTable(r *rand.Rand) *blockTable {
+	c := 1 + r.IntN(blocksMax)
+	t := &blockTable{width: 32*(c-1) + 1 + r.IntN(32), inLen: 16 + r.IntN(100), ent: make([]blockEntry, c)}
+	t.width = max(t.width, 32)
+	switch r.IntN(4) {
+	case 0:
+		t.inLen = []int{16, 17, 31, 32, 33, 64, 255, 256, blocksInMax}[r.IntN(9)]
+	case 1:
+		t.inLen = 16 + r.IntN(blocksInMax-15)
+	}
+	for b := range t.ent {
+		e := &t.ent[b]
+		e.lo, e.hi = int64(r.IntN(t.inLen-15)), int64(r.IntN(t.inLen-15))
+		e.at = int64(min(32*b, t.width-32))
+		for i := range 32 {
+			e.a[i], e.b[i] = byte(r.Uint32()), byte(r.Uint32())
+		}
+	}
+	return t
+}
+
+// checkBlocksGuarded runs the kernel on n planes of table tb with dst and
+// src in a's regions 0 and 1, ending at their guard pages (end) or
+// starting after them, and compares dst, gaps included, with the Go
+// version's.
+func checkBlocksGuarded(t *testing.T, r *rand.Rand, a *guardArena, kernel blocksKernelFunc, tb *blockTable, end bool) {
+	n := 1 + r.IntN(5)
+	pl := planes{n, tb.width + r.IntN(3)*r.IntN(70), 0}
+	if r.IntN(4) != 0 {
+		pl.src = tb.inLen + r.IntN(3)*r.IntN(50)
+	}
+	dst, dp := a.place(0, (n-1)*pl.dst+tb.width, 0, end)
+	src, sp := a.place(1, (n-1)*pl.src+tb.inLen, 0, end)
+	for i := range src {
+		src[i] = byte(r.Uint32())
+	}
+	for i := range dst {
+		dst[i] = 0xA5
+	}
+	want := bytes.Clone(dst)
+	planeBlocksGo(want, src, pl, tb)
+	what := func() string {
+		return fmt.Sprintf("%d blocks, width %d, inLen %d, %v, %s", len(tb.ent), tb.width, tb.inLen, pl, guardPass(end))
+	}
+	func() {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer a.catchFault(t, what)
+		kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.ent[0].a[0], len(tb.ent))
+	}()
+	if !bytes.Equal(dst, want) {
+		t.Fatalf("%s: %s", what(), gridFirstDiff(dst, want))
+	}
+}
+
+func TestPlaneBlocksKernel(t *testing.T) {
+	kernel := blocksKernel(t)
+	if s := unsafe.Sizeof(blockEntry{}); s != 96 {
+		t.Fatalf("blockEntry is %d bytes, the kernel reads 96", s)
+	}
+	a := newGuardArena(t, 2, 16<<10)
+	r := rand.New(rand.NewPCG(71, 72))
+	calls := 3000
+	if testing.Short() {
+		calls = 500
+	}
+	for i := range calls {
+		checkBlocksGuarded(t, r, a, kernel, randomBlockTable(r), i%2 == 0)
+	}
+}
+
+func FuzzPlaneBlocks(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, x, y uint64) {
+		kernel := blocksKernel(t)
+		a := newGuardArena(t, 2, 16<<10)
+		r := rand.New(rand.NewPCG(x, y))
+		checkBlocksGuarded(t, r, a, kernel, randomBlockTable(r), x%2 == 0)
+	})
+}
+
+// TestPlaneBlocks runs random plans of small planes (every mode, some
+// cropped, pads up to twice the axis and more) at every level this CPU
+// has, against guard pages and the reference. A spy checks that at the
+// AVX2 level uint8 7x7 planes edge-padded by 1 take the kernel, 512 planes
+// in one call, and that without the tables (planeBlocksOn) they do not;
+// constant-padded ones never do (the fills make their pad rows).
+func TestPlaneBlocks(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(73, 74))
+	runRandomPlans(t, r, levels, 400, 5, func() ([]int, Spec, int, []byte) {
+		h, w := 2+r.IntN(15), 2+r.IntN(15)
+		pad := func() int { return r.IntN(5) }
+		tp, bp, lp, rp := pad(), pad(), pad(), pad()
+		if r.IntN(5) == 0 {
+			lp = -1
+		}
+		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
+		es := 1 << r.IntN(3)
+		var value []byte
+		if spec.Mode == Constant && r.IntN(2) == 0 {
+			value = randomBytes(r, es)
+		}
+		return []int{1 + r.IntN(2), 1 + r.IntN(60), h, w}, spec, es, value
+	}, func(p *Plan, es int) bool { return p.tablesFor(es).blocks != nil }, "have a blocks table")
+
+	ks := kernelsAt(levelAVX2)
+	if ks == nil || !ks.supported {
+		t.Skip("the CPU has no AVX2: no blocks kernel")
+	}
+	var calls, planesMade int
+	kernel := ks.planeBlocks
+	setForTest(t, &ks.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks int) {
+		calls, planesMade = calls+1, planesMade+planes
+		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks)
+	})
+	shape := []int{1, 512, 7, 7}
+	in := randomBytes(r, prod(shape))
+	for _, mode := range []Mode{Edge, Constant} {
+		spec := Spec{Mode: mode, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}
+		value := []byte{0x5C}
+		want, _, _ := refPad(in, 1, shape, spec, value)
+		for _, on := range []bool{true, false} {
+			calls, planesMade = 0, 0
+			dst := make([]byte, len(want))
+			withLevel(levelAVX2, func() {
+				withValue(&planeBlocksOn, on, func() { // the tables are built at the first run
+					p, err := newExecPlan(shape, spec)
+					if err == nil {
+						err = p.RunBytes(dst, in, 1, value)
+					}
+					if err != nil || !bytes.Equal(dst, want) {
+						t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
+					}
+				})
+			})
+			if taken := on && mode == Edge; taken && (calls != 1 || planesMade != 512) || !taken && calls != 0 {
+				t.Errorf("%v %v, tables %v: %d blocks kernel calls of %d planes, want %d", shape, spec, on, calls, planesMade, map[bool]int{true: 1, false: 0}[taken])
+			}
+		}
+	}
+}
