@@ -31,8 +31,8 @@ func blocksKernel(t testing.TB) blocksKernelFunc {
 }
 
 // randomBlockTable draws a kernel table: any index bytes (VPSHUFB reads
-// bits 7 and 0-3), windows anywhere in the input plane, the last block
-// anywhere after the one before it.
+// bits 7 and 0-3), windows anywhere in the input plane, blocks that
+// overlap the one before.
 func randomBlockTable(r *rand.Rand) *blockTable {
 	c := 1 + r.IntN(blocksMax)
 	t := &blockTable{width: 32*(c-1) + 1 + r.IntN(32), inLen: 16 + r.IntN(100), ent: make([]blockEntry, c)}
@@ -47,6 +47,9 @@ func randomBlockTable(r *rand.Rand) *blockTable {
 		e := &t.ent[b]
 		e.lo, e.hi = int64(r.IntN(t.inLen-15)), int64(r.IntN(t.inLen-15))
 		e.at = int64(min(32*b, t.width-32))
+		if b > 0 && r.IntN(3) == 0 {
+			e.at = max(0, e.at-int64(r.IntN(32))) // overlapping the block before
+		}
 		for i := range 32 {
 			e.a[i], e.b[i] = byte(r.Uint32()), byte(r.Uint32())
 		}

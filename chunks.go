@@ -104,7 +104,7 @@ func planeChunksGo(dst, src []byte, pl planes, t *chunkTable) {
 // to 3) 0.52-1.0x the time, median 0.78x (uint8 [1, 740, 7, 7]
 // edge-padded by 1: 5.7 -> 3.2x memmove).
 
-// blocksMax is the most 32-byte blocks of a plane the blocks kernel makes.
+// blocksMax*32 is the widest output plane of the blocks kernel, in bytes.
 const blocksMax = 32
 
 // blocksInMax is the longest input plane of the blocks kernel, in bytes.
@@ -112,8 +112,8 @@ const blocksInMax = 1 << 10
 
 // blockTable is the blocks kernel's table of the planes of a level: width
 // output bytes (32 to 32*blocksMax) from inLen input bytes (at least 16)
-// each, as len(ent) blocks, block c at byte 32*c of the plane, the last
-// at byte width-32.
+// each, as len(ent) blocks of 32 bytes made in order, each overlapping the
+// one before by up to 31 bytes (at least by 0), the last ending at width.
 type blockTable struct {
 	ent          []blockEntry
 	width, inLen int
@@ -133,8 +133,8 @@ type blockEntry struct {
 // rowStride input elements apart, elements stride apart) at element size
 // bytes, or nil: planes of fewer than 32 bytes out or more than
 // 32*blocksMax, of fewer than 16 bytes in or more than blocksInMax, of
-// rows wider than blockRowMax bytes, with a byte of the value, or with a
-// block whose sources two 16-byte windows do not hold.
+// rows wider than blockRowMax bytes, with a byte of the value, or with
+// bytes that no block of two 16-byte windows makes.
 func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	width := pl.outLen * pl.blk * size
 	if width < 32 || width > 32*blocksMax || lv.outLen*lv.blk*size > blockRowMax {
@@ -145,53 +145,77 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 		return nil
 	}
 	t := &blockTable{width: width, inLen: inLen}
-	var from [32]int
-	for o := 0; o < width; o += 32 {
-		o = min(o, width-32)
-		lo, hi := inLen, 0
-		for i := range from {
-			j := out[(o+i)/size]
-			if j < 0 {
+	for o := 0; o < width; {
+		// The block at o, or where two windows do not hold its sources
+		// one that starts up to 31 bytes earlier (overlapping the block
+		// before, which writes the same bytes there) and so takes fewer
+		// rows: a mirrored or wrapped row far from its neighbours.
+		placed := false
+		for at := min(o, width-32); at >= max(0, o-31) && !placed; at-- {
+			e, ok := blockAt(out, size, at, inLen)
+			if !ok {
+				continue
+			}
+			if e == nil {
 				// A byte of the value: the fills and the narrow kernel make
 				// constant planes faster (int16 [1, 256, 7, 7] zero-padded
 				// by 2 took 1.6x the time with blocks).
 				return nil
 			}
-			from[i] = int(j)*size + (o+i)%size
-			lo, hi = min(lo, from[i]), max(hi, from[i])
+			t.ent = append(t.ent, *e)
+			o, placed = at+32, true
 		}
-		// Two windows: the first from the lowest source, the second from
-		// the lowest source past the first; both inside the input plane.
-		e := blockEntry{at: int64(o)}
-		w0 := min(lo, inLen-16)
-		w1 := w0
-		for _, k := range from {
-			if k >= w0+16 && (w1 == w0 || k < w1) {
-				w1 = k
-			}
-		}
-		w1 = min(w1, inLen-16)
-		if hi >= w1+16 {
+		if !placed {
 			return nil
 		}
-		e.lo, e.hi = int64(w0), int64(w1)
-		for i, k := range from {
-			// The lane of byte i holds window i/16, the swapped lanes the
-			// other one.
-			own, other := w0, w1
-			if i >= 16 {
-				own, other = w1, w0
-			}
-			e.a[i], e.b[i] = 0x80, 0x80
-			if k >= own && k < own+16 {
-				e.a[i] = byte(k - own)
-			} else {
-				e.b[i] = byte(k - other)
-			}
-		}
-		t.ent = append(t.ent, e)
 	}
 	return t
+}
+
+// blockAt returns the entry of the block at byte at of a plane whose
+// element map is out (planeMap) at element size bytes, from an input plane
+// of inLen bytes: its windows, the first from its lowest source and the
+// second from the lowest source past the first, both inside the input
+// plane; ok is false if those do not hold every source, the entry nil if a
+// byte takes the value.
+func blockAt(out []int32, size, at, inLen int) (e *blockEntry, ok bool) {
+	var from [32]int
+	lo, hi := inLen, 0
+	for i := range from {
+		j := out[(at+i)/size]
+		if j < 0 {
+			return nil, true
+		}
+		from[i] = int(j)*size + (at+i)%size
+		lo, hi = min(lo, from[i]), max(hi, from[i])
+	}
+	w0 := min(lo, inLen-16)
+	w1 := w0
+	for _, k := range from {
+		if k >= w0+16 && (w1 == w0 || k < w1) {
+			w1 = k
+		}
+	}
+	w1 = min(w1, inLen-16)
+	if hi >= w1+16 {
+		return nil, false
+	}
+	e = &blockEntry{lo: int64(w0), hi: int64(w1), at: int64(at)}
+	for i, k := range from {
+		// The lane of byte i holds window i/16, the swapped lanes the
+		// other one.
+		own, other := w0, w1
+		if i >= 16 {
+			own, other = w1, w0
+		}
+		e.a[i], e.b[i] = 0x80, 0x80
+		if k >= own && k < own+16 {
+			e.a[i] = byte(k - own)
+		} else {
+			e.b[i] = byte(k - other)
+		}
+	}
+	return e, true
 }
 
 // blockRowMax is the widest output row of the planes made by the blocks

@@ -58,19 +58,22 @@ func TestChunkTableOf(t *testing.T) {
 	}
 }
 
-// TestPlaneChunksLarge runs plans whose planes take block tables over
-// outputs past the core's cache (the plan's input program) and split over
-// two workers, against the reference.
+// TestPlaneChunksLarge runs plans whose planes take chunk tables (and
+// blocks tables, at the levels without VBMI) over outputs past the core's
+// cache (the plan's input program) and split over two workers, against
+// the reference.
 func TestPlaneChunksLarge(t *testing.T) {
 	r := rand.New(rand.NewPCG(67, 68))
 	for _, c := range []struct {
 		shape     []int
 		mode      Mode
 		pad, size int
+		blocks    bool
 	}{
-		{[]int{40, 512, 7, 7}, Edge, 3, 1},   // 3.5 MB of output
-		{[]int{16, 256, 14, 14}, Wrap, 1, 1}, // four vectors of input a plane
-		{[]int{8, 512, 7, 7}, Reflect, 2, 2},
+		{[]int{40, 512, 7, 7}, Edge, 3, 1, true},   // 3.5 MB of output
+		{[]int{16, 256, 14, 14}, Wrap, 1, 1, true}, // four vectors of input a plane
+		{[]int{8, 512, 7, 7}, Reflect, 2, 2, true},
+		{[]int{64, 256, 3, 3}, Reflect, 1, 8, false}, // 40-byte rows
 	} {
 		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
 		in := randomBytes(r, c.size*prod(c.shape))
@@ -83,8 +86,8 @@ func TestPlaneChunksLarge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.tablesFor(c.size).chunks == nil {
-				t.Fatalf("%v %v size %d: no chunk table", c.shape, spec, c.size)
+			if tb := p.tablesFor(c.size); tb.chunks == nil || (tb.blocks != nil) != c.blocks {
+				t.Fatalf("%v %v size %d: chunk table %v, blocks table %v, want one and %v", c.shape, spec, c.size, tb.chunks != nil, tb.blocks != nil, c.blocks)
 			}
 			for run := range 2 { // the second run has every table
 				dst := make([]byte, len(want))
@@ -115,14 +118,15 @@ func TestBlockTableOf(t *testing.T) {
 		{[]int{1, 4, 3, 3}, Symmetric, 2, 2, 4, 98, 18},
 		{[]int{1, 4, 4, 14}, Wrap, 1, 1, 3, 96, 56},
 		{[]int{1, 4, 14, 14}, Edge, 5, 1, 18, 576, 196},
-		{[]int{1, 4, 14, 14}, Edge, 10, 1, 0, 0, 0},  // 1156 bytes: more than blocksMax blocks
-		{[]int{1, 4, 7, 7}, Constant, 1, 1, 0, 0, 0}, // takes the value
-		{[]int{1, 4, 4, 4}, Edge, 1, 1, 0, 0, 0},     // 36 bytes from 16: the plane's narrow table
-		{[]int{1, 4, 3, 3}, Edge, 2, 1, 0, 0, 0},     // 9 bytes of input
-		{[]int{1, 4, 7, 7}, Edge, 1, 4, 0, 0, 0},     // 36-byte rows
-		{[]int{1, 4, 6, 28}, Reflect, 1, 1, 0, 0, 0}, // 30-byte rows, the first from input row 1, the second from row 0
-		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 0, 0, 0},  // a block of the last rows takes from three rows apart
-		{[]int{1, 4, 6, 20}, Wrap, 2, 1, 0, 0, 0},    // a block of rows 1 to 3 takes from input rows 5, 0 and 1
+		{[]int{1, 4, 14, 14}, Edge, 10, 1, 0, 0, 0},    // 1156 bytes: more than blocksMax blocks
+		{[]int{1, 4, 7, 7}, Constant, 1, 1, 0, 0, 0},   // takes the value
+		{[]int{1, 4, 4, 4}, Edge, 1, 1, 0, 0, 0},       // 36 bytes from 16: the plane's narrow table
+		{[]int{1, 4, 3, 3}, Edge, 2, 1, 0, 0, 0},       // 9 bytes of input
+		{[]int{1, 4, 7, 7}, Edge, 1, 4, 0, 0, 0},       // 36-byte rows
+		{[]int{1, 4, 6, 28}, Reflect, 1, 1, 0, 0, 0},   // 30-byte rows, the first from input row 1, the second from row 0
+		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 8, 242, 98}, // a block of the last rows starts earlier
+		{[]int{1, 4, 10, 10}, Wrap, 1, 1, 0, 0, 0},     // every block around row 1 takes from input rows 9, 0 and 1
+		{[]int{1, 4, 6, 20}, Wrap, 2, 1, 0, 0, 0},      // a block of rows 1 to 3 takes from input rows 5, 0 and 1
 	}
 	for _, c := range cases {
 		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
