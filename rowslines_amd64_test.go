@@ -131,6 +131,12 @@ func FuzzRowsLines(f *testing.F) {
 func TestLinesPlanes(t *testing.T) {
 	linesKernelOrSkip(t)
 	setForTest(t, &linesNarrowRows, true) // narrow rows too, whatever this CPU's rule
+	// Wide rows of elements of 4 bytes and more with the wide kernels in
+	// cache, whose planes' middles take the lines kernel on any CPU (where
+	// wideInCache is off, such rows of up to linesEndsMaxWidth bytes take
+	// the ends kernel whole); narrower elements by this CPU's rule.
+	setForTest(t, &wideInCache, wideInCache)
+	cpuWideInCache := wideInCache
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(3, 4))
 	cases := 600
@@ -161,6 +167,7 @@ func TestLinesPlanes(t *testing.T) {
 		if mode == Reflect {
 			lp, rp, tp, bp = min(lp, w-1), min(rp, w-1), min(tp, h-1), min(bp, h-1)
 		}
+		wideInCache = cpuWideInCache || wide && es >= 4
 		shape := []int{1 + r.IntN(3), 1 + r.IntN(5), h, w}
 		spec := Spec{Mode: mode, Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
 		p, err := newExecPlan(shape, spec)

@@ -91,8 +91,18 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		// their row ends cost: suite case b (4.9 MiB of output, from
 		// memory) took a median 110 us with it against 99 us without
 		// (peer harness, 5 alternated runs). Narrow rows take it where
-		// linesNarrowRows says so (not on a Zen 5).
-		wideLines := t.wide != nil && inCache
+		// linesNarrowRows says so (not on a Zen 5). Where the wide rows take
+		// the ends kernel instead of the wide ones (skipWide: on a Zen 5),
+		// rows of up to 512 bytes of elements of 4 bytes and more are
+		// faster by it whole (linesEndsMaxWidth): in process, with and
+		// without the lines tables alternated, two runs, float32 planes of
+		// 40x40 to 112x112 padded by 1 or 3 took 0.88-1.03x the time
+		// without them (median 0.96x), float64 20x20 and 28x28 padded by 1
+		// 0.80-0.91x, 56x56 0.93-1.11x; float64 rows of 896 bytes took
+		// 1.14-1.26x, int16 rows 0.94-1.13x, and rows with pads past the
+		// ends kernel's 16 bytes (float64 reflected by 3) up to 1.36x.
+		endsWhole := t.skipWide && t.ends != nil && size >= 4 && lv.outLen*lv.blk*size <= linesEndsMaxWidth
+		wideLines := t.wide != nil && inCache && !endsWhole
 		if n >= 3 && pl.list != nil && (t.shuffle != nil && linesNarrowRows || wideLines) {
 			dstPlanes, srcPlanes := 1, 1
 			for _, up := range p.levels[:n-2] {
@@ -110,6 +120,11 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 	}
 	return &t
 }
+
+// linesEndsMaxWidth is the widest row, in bytes, that the ends kernel
+// makes whole rather than leaving its plane's middle to the lines kernel
+// (buildTables), if its elements are 4 bytes or wider.
+const linesEndsMaxWidth = 512
 
 // rowsBeatWide reports whether rows of form r, width bytes wide at element
 // size bytes, with ends table ends (or nil), are among those that the rows

@@ -102,7 +102,7 @@ func TestPeriodicTablesAtSecondRun(t *testing.T) {
 	}{
 		{[]int{1, 8, 112, 112}, Spec{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}, 1, false, true, false},
 		{[]int{3, 224, 224}, Spec{Mode: Reflect, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}, 1, true, true, false},
-		{[]int{1, 3, 100, 100}, Spec{Mode: Edge, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}, 4, true, true, false},
+		{[]int{1, 3, 100, 100}, Spec{Mode: Edge, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}, 2, true, true, false},
 		{[]int{1, 8, 56, 56}, Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}, 4, true, false, true},
 		// Wide rows past the core's cache (1.9 MB of output): no lines.
 		{[]int{3, 3, 224, 224}, Spec{Mode: Reflect, Before: []int{0, 0, 3, 3}, After: []int{0, 0, 3, 3}}, 4, true, false, false},
@@ -174,5 +174,42 @@ func TestRowsBeatWide(t *testing.T) {
 		if got := rowsBeatWide(&lv.row, width, c.size, p.tablesFor(c.size).ends); got != c.want {
 			t.Errorf("%v %v by %v, size %d (rows of %d bytes): rowsBeatWide %v, want %v", c.shape, c.mode, c.before, c.size, width, got, c.want)
 		}
+	}
+}
+
+// TestLinesEndsWhole checks which planes of wide rows keep the lines
+// tables where wideInCache is off (the rows take the ends kernel): not
+// rows of up to linesEndsMaxWidth bytes of elements of 4 bytes or more.
+func TestLinesEndsWhole(t *testing.T) {
+	edge2 := Spec{Mode: Edge, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}
+	for _, c := range []struct {
+		shape     []int
+		size      int
+		wideCache bool
+		lines     bool
+	}{
+		{[]int{1, 3, 100, 100}, 4, false, false}, // 416-byte rows: the ends kernel, whole
+		{[]int{1, 3, 100, 100}, 2, false, true},  // int16
+		{[]int{1, 2, 200, 200}, 4, false, true},  // 816-byte rows
+		{[]int{1, 3, 100, 100}, 4, true, true},   // the wide kernels, the lines kernel for the middles
+	} {
+		withValue(&wideInCache, c.wideCache, func() {
+			p, err := newExecPlan(c.shape, edge2, Workers(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := randomBytes(rand.New(rand.NewPCG(13, 3)), prod(c.shape)*c.size)
+			want, _, _ := refPad(in, c.size, c.shape, edge2, nil)
+			dst := make([]byte, len(want))
+			for run := range 2 { // the second run builds the lines tables
+				if err := p.RunBytes(dst, in, c.size, nil); err != nil || !bytes.Equal(dst, want) {
+					t.Fatalf("%v size %d, run %d: wrong output (%v)", c.shape, c.size, run, err)
+				}
+			}
+			tb := p.tables[sizeIndex(c.size)].Load()
+			if (tb.lines != nil) != c.lines {
+				t.Errorf("%v size %d, wideInCache %v: lines tables %v, want %v", c.shape, c.size, c.wideCache, tb.lines != nil, c.lines)
+			}
+		})
 	}
 }
