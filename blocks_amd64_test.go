@@ -12,9 +12,7 @@ package pad
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
-	"runtime/debug"
 	"testing"
 	"unsafe"
 )
@@ -57,37 +55,12 @@ func randomBlockTable(r *rand.Rand) *blockTable {
 	return t
 }
 
-// checkBlocksGuarded runs the kernel on n planes of table tb with dst and
-// src in a's regions 0 and 1, ending at their guard pages (end) or
-// starting after them, and compares dst, gaps included, with the Go
-// version's.
+// checkBlocksGuarded runs the kernel on planes of table tb against guard
+// pages (checkPlanesGuarded).
 func checkBlocksGuarded(t *testing.T, r *rand.Rand, a *guardArena, kernel blocksKernelFunc, tb *blockTable, end bool) {
-	n := 1 + r.IntN(5)
-	pl := planes{n, tb.width + r.IntN(3)*r.IntN(70), 0}
-	if r.IntN(4) != 0 {
-		pl.src = tb.inLen + r.IntN(3)*r.IntN(50)
-	}
-	dst, dp := a.place(0, (n-1)*pl.dst+tb.width, 0, end)
-	src, sp := a.place(1, (n-1)*pl.src+tb.inLen, 0, end)
-	for i := range src {
-		src[i] = byte(r.Uint32())
-	}
-	for i := range dst {
-		dst[i] = 0xA5
-	}
-	want := bytes.Clone(dst)
-	planeBlocksGo(want, src, pl, tb)
-	what := func() string {
-		return fmt.Sprintf("%d blocks, width %d, inLen %d, %v, %s", len(tb.ent), tb.width, tb.inLen, pl, guardPass(end))
-	}
-	func() {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer a.catchFault(t, what)
-		kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.ent[0].a[0], len(tb.ent))
-	}()
-	if !bytes.Equal(dst, want) {
-		t.Fatalf("%s: %s", what(), gridFirstDiff(dst, want))
-	}
+	checkPlanesGuarded(t, r, a, len(tb.ent), tb.width, tb.inLen, end,
+		func(dst, src []byte, pl planes) { planeBlocksGo(dst, src, pl, tb) },
+		func(dp, sp *byte, pl planes) { kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.ent[0].a[0], len(tb.ent)) })
 }
 
 func TestPlaneBlocksKernel(t *testing.T) {

@@ -1,5 +1,7 @@
 package pad
 
+import "slices"
+
 // Small planes of narrow rows past the shuffle kernel's 128 bytes (uint8
 // 7x7 edge-padded by 3 to 13x13, uint8 14x14 to 16x16, int16 7x7 to 9x9)
 // whose every byte comes from the input are made 64 bytes at a time: the
@@ -144,49 +146,43 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	if out == nil || inLen < 16 {
 		return nil
 	}
+	if slices.Min(out) < 0 {
+		// A byte of the value: the fills and the narrow kernel make
+		// constant planes faster (int16 [1, 256, 7, 7] zero-padded by 2
+		// took 1.6x the time with blocks).
+		return nil
+	}
 	t := &blockTable{width: width, inLen: inLen}
 	for o := 0; o < width; {
 		// The block at o, or where two windows do not hold its sources
 		// one that starts up to 31 bytes earlier (overlapping the block
 		// before, which writes the same bytes there) and so takes fewer
 		// rows: a mirrored or wrapped row far from its neighbours.
-		placed := false
-		for at := min(o, width-32); at >= max(0, o-31) && !placed; at-- {
-			e, ok := blockAt(out, size, at, inLen)
-			if !ok {
-				continue
-			}
-			if e == nil {
-				// A byte of the value: the fills and the narrow kernel make
-				// constant planes faster (int16 [1, 256, 7, 7] zero-padded
-				// by 2 took 1.6x the time with blocks).
-				return nil
-			}
-			t.ent = append(t.ent, *e)
-			o, placed = at+32, true
+		at := min(o, width-32)
+		e, ok := blockAt(out, size, at, inLen)
+		for !ok && at > max(0, o-31) {
+			at--
+			e, ok = blockAt(out, size, at, inLen)
 		}
-		if !placed {
+		if !ok {
 			return nil
 		}
+		t.ent = append(t.ent, e)
+		o = at + 32
 	}
 	return t
 }
 
 // blockAt returns the entry of the block at byte at of a plane whose
-// element map is out (planeMap) at element size bytes, from an input plane
-// of inLen bytes: its windows, the first from its lowest source and the
-// second from the lowest source past the first, both inside the input
-// plane; ok is false if those do not hold every source, the entry nil if a
-// byte takes the value.
-func blockAt(out []int32, size, at, inLen int) (e *blockEntry, ok bool) {
+// element map is out (planeMap, no value) at element size bytes, from an
+// input plane of inLen bytes: its windows, the first from its lowest
+// source and the second from the lowest source past the first, both
+// inside the input plane; ok is false if those do not hold every source.
+func blockAt(out []int32, size, at, inLen int) (e blockEntry, ok bool) {
 	var from [32]int
 	lo, hi := inLen, 0
 	for i := range from {
-		j := out[(at+i)/size]
-		if j < 0 {
-			return nil, true
-		}
-		from[i] = int(j)*size + (at+i)%size
+		from[i] = int(out[(at+i)/size])*size + (at+i)%size
 		lo, hi = min(lo, from[i]), max(hi, from[i])
 	}
 	w0 := min(lo, inLen-16)
@@ -198,9 +194,9 @@ func blockAt(out []int32, size, at, inLen int) (e *blockEntry, ok bool) {
 	}
 	w1 = min(w1, inLen-16)
 	if hi >= w1+16 {
-		return nil, false
+		return e, false
 	}
-	e = &blockEntry{lo: int64(w0), hi: int64(w1), at: int64(at)}
+	e = blockEntry{lo: int64(w0), hi: int64(w1), at: int64(at)}
 	for i, k := range from {
 		// The lane of byte i holds window i/16, the swapped lanes the
 		// other one.

@@ -42,18 +42,30 @@ func randomChunkTable(r *rand.Rand) *chunkTable {
 	return t
 }
 
-// checkChunksGuarded runs the kernel on n planes of table tb with dst and
-// src in a's regions 0 and 1, ending at their guard pages (end) or
-// starting after them, and compares dst, gaps included, with the Go
-// version's.
+// checkChunksGuarded runs the kernel on planes of table tb against guard
+// pages (checkPlanesGuarded).
 func checkChunksGuarded(t *testing.T, r *rand.Rand, a *guardArena, kernel func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int), tb *chunkTable, end bool) {
+	checkPlanesGuarded(t, r, a, len(tb.idx), tb.width, tb.inLen, end,
+		func(dst, src []byte, pl planes) { planeChunksGo(dst, src, pl, tb) },
+		func(dp, sp *byte, pl planes) {
+			kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.idx[0][0], len(tb.idx), tb.width-64, tb.inLen)
+		})
+}
+
+// checkPlanesGuarded runs a planes kernel (a table of blocks blocks,
+// planes of width bytes out from inLen in) on 1 to 5 planes, gapped or
+// from one input plane, with dst and src in a's regions 0 and 1, ending at
+// their guard pages (end) or starting after them, and compares dst, gaps
+// included, with its Go version's.
+func checkPlanesGuarded(t *testing.T, r *rand.Rand, a *guardArena, blocks, width, inLen int, end bool, goVersion func(dst, src []byte, pl planes), kernel func(dp, sp *byte, pl planes)) {
+	t.Helper()
 	n := 1 + r.IntN(5)
-	pl := planes{n, tb.width + r.IntN(3)*r.IntN(70), 0}
+	pl := planes{n, width + r.IntN(3)*r.IntN(70), 0}
 	if r.IntN(4) != 0 {
-		pl.src = tb.inLen + r.IntN(3)*r.IntN(50)
+		pl.src = inLen + r.IntN(3)*r.IntN(50)
 	}
-	dst, dp := a.place(0, (n-1)*pl.dst+tb.width, 0, end)
-	src, sp := a.place(1, (n-1)*pl.src+tb.inLen, 0, end)
+	dst, dp := a.place(0, (n-1)*pl.dst+width, 0, end)
+	src, sp := a.place(1, (n-1)*pl.src+inLen, 0, end)
 	for i := range src {
 		src[i] = byte(r.Uint32())
 	}
@@ -61,14 +73,14 @@ func checkChunksGuarded(t *testing.T, r *rand.Rand, a *guardArena, kernel func(d
 		dst[i] = 0xA5
 	}
 	want := bytes.Clone(dst)
-	planeChunksGo(want, src, pl, tb)
+	goVersion(want, src, pl)
 	what := func() string {
-		return fmt.Sprintf("%d blocks, width %d, inLen %d, %v, %s", len(tb.idx), tb.width, tb.inLen, pl, guardPass(end))
+		return fmt.Sprintf("%d blocks, width %d, inLen %d, %v, %s", blocks, width, inLen, pl, guardPass(end))
 	}
 	func() {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		defer a.catchFault(t, what)
-		kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.idx[0][0], len(tb.idx), tb.width-64, tb.inLen)
+		kernel(dp, sp, pl)
 	}()
 	if !bytes.Equal(dst, want) {
 		t.Fatalf("%s: %s", what(), gridFirstDiff(dst, want))

@@ -9,14 +9,7 @@ import (
 // TestChunkTableOf checks which planes get a block table and that the Go
 // version of the chunks kernel with it makes the reference's planes.
 func TestChunkTableOf(t *testing.T) {
-	r := rand.New(rand.NewPCG(65, 66))
-	cases := []struct {
-		shape        []int
-		mode         Mode
-		pad, size    int
-		blocks       int // 0: no table
-		width, inLen int
-	}{
+	checkPlaneTables(t, rand.New(rand.NewPCG(65, 66)), "chunk", []planeTableCase{
 		{[]int{1, 5, 7, 7}, Edge, 3, 1, 3, 169, 49},
 		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 4, 242, 98},
 		{[]int{1, 4, 8, 8}, Wrap, 3, 1, 4, 196, 64},
@@ -28,30 +21,56 @@ func TestChunkTableOf(t *testing.T) {
 		{[]int{1, 4, 5, 5}, Edge, 1, 8, 0, 0, 0},   // 200 bytes of input, 7 rows for 7 blocks
 		{[]int{1, 4, 3, 3}, Edge, 3, 8, 0, 0, 0},   // 648 bytes: more than chunksMax blocks
 		{[]int{1, 4, 2, 8}, Edge, 1, 8, 0, 0, 0},   // 80-byte rows
-	}
+	}, func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes)) {
+		var tb *chunkTable
+		withValue(&planeChunksOn, true, func() { tb = p.tablesFor(size).chunks })
+		if tb == nil {
+			return 0, 0, 0, nil
+		}
+		return len(tb.idx), tb.width, tb.inLen, func(dst, src []byte, pl planes) { planeChunksGo(dst, src, pl, tb) }
+	})
+}
+
+// planeTableCase is a plan whose planes may get a table of blocks: its
+// shape padded by pad on its last two axes, and the table at element size
+// size (blocks 0: none).
+type planeTableCase struct {
+	shape        []int
+	mode         Mode
+	pad, size    int
+	blocks       int // 0: no table
+	width, inLen int
+}
+
+// checkPlaneTables checks that each case's plan has the kind of table
+// tableOf returns (its blocks, plane width and input length, and the Go
+// version of its kernel; run nil for none) as the case says, and that the
+// Go version with it makes the reference's planes.
+func checkPlaneTables(t *testing.T, r *rand.Rand, kind string, cases []planeTableCase, tableOf func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes))) {
+	t.Helper()
 	for _, c := range cases {
 		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
 		p, err := newExecPlan(c.shape, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tb *chunkTable
-		withValue(&planeChunksOn, true, func() { tb = p.tablesFor(c.size).chunks })
+		blocks, width, inLen, run := tableOf(p, c.size)
 		if c.blocks == 0 {
-			if tb != nil {
-				t.Errorf("%v %v size %d: a chunk table of %d blocks, want none", c.shape, spec, c.size, len(tb.idx))
+			if run != nil {
+				t.Errorf("%v %v size %d: a %s table of %d blocks, want none", c.shape, spec, c.size, kind, blocks)
 			}
 			continue
 		}
-		if tb == nil || len(tb.idx) != c.blocks || tb.width != c.width || tb.inLen != c.inLen {
-			t.Errorf("%v %v size %d: table %+v, want %d blocks, width %d, inLen %d", c.shape, spec, c.size, tb, c.blocks, c.width, c.inLen)
+		if run == nil || blocks != c.blocks || width != c.width || inLen != c.inLen {
+			t.Errorf("%v %v size %d: %s table %v of %d blocks, width %d, inLen %d; want %d blocks, width %d, inLen %d",
+				c.shape, spec, c.size, kind, run != nil, blocks, width, inLen, c.blocks, c.width, c.inLen)
 			continue
 		}
 		in := randomBytes(r, c.size*prod(c.shape))
 		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
 		n := c.shape[0] * c.shape[1]
-		got := make([]byte, n*tb.width)
-		planeChunksGo(got, in, planes{n, tb.width, tb.inLen}, tb)
+		got := make([]byte, n*width)
+		run(got, in, planes{n, width, inLen})
 		if !bytes.Equal(got, want) {
 			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
 		}
@@ -102,14 +121,7 @@ func TestPlaneChunksLarge(t *testing.T) {
 // TestBlockTableOf checks which planes get a blocks table and that the Go
 // version of the blocks kernel with it makes the reference's planes.
 func TestBlockTableOf(t *testing.T) {
-	r := rand.New(rand.NewPCG(75, 76))
-	cases := []struct {
-		shape        []int
-		mode         Mode
-		pad, size    int
-		blocks       int // 0: no table
-		width, inLen int
-	}{
+	checkPlaneTables(t, rand.New(rand.NewPCG(75, 76)), "blocks", []planeTableCase{
 		{[]int{1, 5, 7, 7}, Edge, 1, 1, 3, 81, 49},
 		{[]int{1, 5, 7, 7}, Reflect, 3, 1, 6, 169, 49},
 		{[]int{2, 3, 7, 7}, Edge, 1, 2, 6, 162, 98},
@@ -127,32 +139,12 @@ func TestBlockTableOf(t *testing.T) {
 		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 8, 242, 98}, // a block of the last rows starts earlier
 		{[]int{1, 4, 10, 10}, Wrap, 1, 1, 0, 0, 0},     // every block around row 1 takes from input rows 9, 0 and 1
 		{[]int{1, 4, 6, 20}, Wrap, 2, 1, 0, 0, 0},      // a block of rows 1 to 3 takes from input rows 5, 0 and 1
-	}
-	for _, c := range cases {
-		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
-		p, err := newExecPlan(c.shape, spec)
-		if err != nil {
-			t.Fatal(err)
-		}
+	}, func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes)) {
 		var tb *blockTable
-		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(c.size).blocks })
-		if c.blocks == 0 {
-			if tb != nil {
-				t.Errorf("%v %v size %d: a blocks table of %d blocks, want none", c.shape, spec, c.size, len(tb.ent))
-			}
-			continue
+		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(size).blocks })
+		if tb == nil {
+			return 0, 0, 0, nil
 		}
-		if tb == nil || len(tb.ent) != c.blocks || tb.width != c.width || tb.inLen != c.inLen {
-			t.Errorf("%v %v size %d: table %+v, want %d blocks, width %d, inLen %d", c.shape, spec, c.size, tb, c.blocks, c.width, c.inLen)
-			continue
-		}
-		in := randomBytes(r, c.size*prod(c.shape))
-		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
-		n := c.shape[0] * c.shape[1]
-		got := make([]byte, n*tb.width)
-		planeBlocksGo(got, in, planes{n, tb.width, tb.inLen}, tb)
-		if !bytes.Equal(got, want) {
-			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
-		}
-	}
+		return len(tb.ent), tb.width, tb.inLen, func(dst, src []byte, pl planes) { planeBlocksGo(dst, src, pl, tb) }
+	})
 }

@@ -337,11 +337,8 @@ func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {
 	if ks == nil || ks.planeChunks == nil || pl.n == 0 {
 		return false
 	}
-	planeBatches(dst, src, pl, t.width, t.inLen, func(d, s []byte) {
-		raceWrite(d[:t.width])
-		raceRead(s[:t.inLen])
-	}, func(d, s []byte, pl planes) {
-		ks.planeChunks(&d[0], &s[0], pl.n, pl.dst, pl.src, &t.idx[0][0], len(t.idx), t.width-64, t.inLen)
+	planeTableCalls(dst, src, pl, t.width, t.inLen, func(d, s *byte, pl planes) {
+		ks.planeChunks(d, s, pl.n, pl.dst, pl.src, &t.idx[0][0], len(t.idx), t.width-64, t.inLen)
 	})
 	return true
 }
@@ -353,13 +350,21 @@ func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable) bool {
 	if ks == nil || ks.planeBlocks == nil || pl.n == 0 {
 		return false
 	}
-	planeBatches(dst, src, pl, t.width, t.inLen, func(d, s []byte) {
-		raceWrite(d[:t.width])
-		raceRead(s[:t.inLen])
-	}, func(d, s []byte, pl planes) {
-		ks.planeBlocks(&d[0], &s[0], pl.n, pl.dst, pl.src, &t.ent[0].a[0], len(t.ent))
+	planeTableCalls(dst, src, pl, t.width, t.inLen, func(d, s *byte, pl planes) {
+		ks.planeBlocks(d, s, pl.n, pl.dst, pl.src, &t.ent[0].a[0], len(t.ent))
 	})
 	return true
+}
+
+// planeTableCalls calls kernel, a kernel of whole planes of width bytes
+// out from inLen in, on the batches of the planes pl (planeBatches).
+func planeTableCalls(dst, src []byte, pl planes, width, inLen int, kernel func(d, s *byte, pl planes)) {
+	planeBatches(dst, src, pl, width, inLen, func(d, s []byte) {
+		raceWrite(d[:width])
+		raceRead(s[:inLen])
+	}, func(d, s []byte, pl planes) {
+		kernel(&d[0], &s[0], pl)
+	})
 }
 
 // canShuffle reports whether the level has a shuffle kernel for the rows

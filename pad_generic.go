@@ -224,16 +224,11 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	if srcPlane < 0 {
 		return false
 	}
-	if t := k.tab.plane; t != nil && rowsShuffleBytes(k.dst[off*k.size:], k.src[srcOff*k.size:], onePlane, n,
-		dstPlane*k.size, srcPlane*k.size, t.width, t.mid, &t.tab, &k.pat) {
-		return true
-	}
-	if t := k.tab.chunks; t != nil && planeChunksBytes(k.dst[off*k.size:], k.src[srcOff*k.size:],
-		planes{n, dstPlane * k.size, srcPlane * k.size}, t) {
-		return true
-	}
-	if t := k.tab.blocks; t != nil && planeBlocksBytes(k.dst[off*k.size:], k.src[srcOff*k.size:],
-		planes{n, dstPlane * k.size, srcPlane * k.size}, t) {
+	// The planes' tables, whole planes at a time.
+	d, s, ps := k.dst[off*k.size:], k.src[srcOff*k.size:], planes{n, dstPlane * k.size, srcPlane * k.size}
+	if t := k.tab.plane; t != nil && rowsShuffleBytes(d, s, onePlane, n, ps.dst, ps.src, t.width, t.mid, &t.tab, &k.pat) ||
+		k.tab.chunks != nil && planeChunksBytes(d, s, ps, k.tab.chunks) ||
+		k.tab.blocks != nil && planeBlocksBytes(d, s, ps, k.tab.blocks) {
 		return true
 	}
 	if pl.runs == nil {
