@@ -169,6 +169,16 @@ var linesNarrowRows = true
 // past the cache keep them (streaming stores are theirs).
 var wideInCache = true
 
+// alignedInCache reports whether wide rows that follow each other in an
+// output that does not stream take the aligned kernel (rowsAligned,
+// KERNELS.md item 9), every store a whole line, rather than the wide
+// kernel (item 8), whose stores straddle two lines where the width is not
+// a multiple of 64: measured so on an Intel Xeon (suite cases a and b).
+// Off on AMD from Zen 5 on (pad_amd64.go), where the wide kernel measured
+// faster. Streamed outputs and planes of constant padding made in one
+// pass (rowsAlignedPads) keep the aligned kernels.
+var alignedInCache = true
+
 // byteExpandMaxWidth is the widest row, in bytes, whose planes take the
 // byte expand kernel (rowsExpand, KERNELS.md item 11; the word kernels of
 // item 12 are not bounded); 0: any. Set on AMD from Zen 5 on

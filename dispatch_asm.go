@@ -513,13 +513,14 @@ func addrPhase(b []byte) int { return int(uintptr(unsafe.Pointer(unsafe.SliceDat
 
 // rowsWideBytes makes rows of 128 bytes or more with pads of at most 64
 // bytes by a head-and-tail table (shuffle.go) if the level in use has the
-// kernel, and reports whether it did.
+// kernel, and reports whether it did. Rows that follow each other take the
+// aligned kernel where the output streams or alignedInCache is on.
 func rowsWideBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *shuffleTable, pat *[32]byte, stream bool) bool {
 	ks := wideKernels(width, mid, left)
 	if ks == nil || !stream && halfLineRows(dst, src, pl, dstStride, srcStride, left, mid) {
 		return false
 	}
-	if aligned := alignedFor(ks, dstStride, width, tab, stream); aligned != nil {
+	if aligned := alignedFor(ks, dstStride, width, tab, stream); aligned != nil && (stream || alignedInCache) {
 		alignedRows(aligned, dst, src, pl, rows, srcStride, width, mid, left, 0, 0, tab, pat)
 		return true
 	}

@@ -101,6 +101,20 @@ func init() {
 	// 1.11-1.24x, and keep them (rowsBeatWide), as do outputs past the L2
 	// (0.84-1.11x from run to run).
 	//
+	// Where wide rows keep the wide kernels, those that follow each other
+	// take the wide kernel (item 8) rather than the aligned one (item 9:
+	// alignedInCache), whose setup a row and a plane costs more there than
+	// its whole-line stores save. Alone, one row of each of 64 planes (a
+	// pad row of reflect padding) took 7.3 against 2.5 ns a row in L2, 14
+	// rows of each 5.2 against 2.6 (160-byte rows); even at 944 bytes. In
+	// process, the two alternated over 305 geometries (float32, float64,
+	// int16 and uint8 [1, C, H, W] of 14x14 to 448x448, NHWC, every mode,
+	// pads of 1 to 20 elements), 70 of which took the aligned kernel:
+	// 0.53-1.12x the time, quartiles 0.89 / 0.94 / 0.98 (float32
+	// [1, 128, 28, 28] reflected by 8 1.93 -> 1.05x memmove, float64
+	// [1, 256, 14, 14] reflected by 3 1.51 -> 1.18x); the eight above
+	// 1.02x, outputs of 3.5 to 4.8 MiB, took 0.86-1.06x when rerun.
+	//
 	// The byte expand kernel (VPEXPANDB, KERNELS.md item 11) makes planes
 	// of narrow constant rows in fewer stores than the shuffle kernel, but
 	// on a Zen 5 only rows of up to 46 bytes paid (byteExpandMaxWidth): in
@@ -128,8 +142,9 @@ func init() {
 		if hasFSRM() {
 			repMinBytes = amdRepMinBytes(family)
 		}
-		if family >= 26 { // Zen 5: the three choices above
+		if family >= 26 { // Zen 5: the four choices above
 			linesNarrowRows, wideInCache, byteExpandMaxWidth = false, false, 46
+			alignedInCache = false
 		}
 	}
 }

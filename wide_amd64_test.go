@@ -9,6 +9,7 @@ package pad
 // against PROT_NONE pages. FuzzKernels fuzzes it too.
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -328,4 +329,104 @@ func patternPeriod(pat *[32]byte) int {
 		n *= 2
 	}
 	return n
+}
+
+// TestAlignedInCache checks the rule that sends wide rows that follow each
+// other in an output that does not stream to the wide kernel rather than
+// the aligned one on AMD from Zen 5 on (alignedInCache), and that the
+// executor follows it: the pad rows of float64 planes reflected by 3 (rows
+// the wide kernels keep, their middles the lines kernel's) take the
+// aligned kernel when it is on and the wide kernel when it is off, and a
+// streamed output takes the streaming aligned kernel either way; then
+// random plans of wide rows, with it on and off, at every level that has
+// the kernels, against guard pages and the reference.
+func TestAlignedInCache(t *testing.T) {
+	if want := !(isAMD() && cpuFamily() >= 26); alignedInCache != want {
+		t.Errorf("alignedInCache %v, want %v (AMD %v, family %d)", alignedInCache, want, isAMD(), cpuFamily())
+	}
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsWide == nil || ks.rowsAligned == nil || ks.rowsAlignedStream == nil {
+		t.Skip("the level in use has no wide kernels (AVX-512 VBMI)")
+	}
+	setForTest(t, &alignedInCache, alignedInCache)
+	var wide, aligned, streamed int
+	wideK, alignedK, streamK := ks.rowsWide, ks.rowsAligned, ks.rowsAlignedStream
+	setForTest(t, &ks.rowsWide, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+		wide++
+		wideK(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
+	})
+	setForTest(t, &ks.rowsAligned, func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int) {
+		aligned++
+		alignedK(dst, src, rows, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane, top, bottom)
+	})
+	setForTest(t, &ks.rowsAlignedStream, func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int) {
+		streamed++
+		streamK(dst, src, rows, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane, top, bottom)
+	})
+	r := rand.New(rand.NewPCG(49, 50))
+	shape, spec := []int{64, 14, 14}, Spec{Mode: Reflect, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}
+	p, err := newExecPlan(shape, spec, Workers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomBytes(r, 8*prod(shape))
+	want, _, err := refPad(in, 8, shape, spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		on, stream              bool
+		wide, aligned, streamed bool // which kernels make rows
+	}{
+		{true, false, false, true, false},
+		{false, false, true, false, false},
+		{true, true, false, false, true},
+		{false, true, false, false, true},
+	} {
+		alignedInCache, wide, aligned, streamed = c.on, 0, 0, 0
+		dst := make([]byte, len(want))
+		run := func() { err = p.RunBytes(dst, in, 8, nil) }
+		if c.stream {
+			withStreaming(run)
+		} else {
+			run()
+		}
+		if err != nil || !bytes.Equal(dst, want) {
+			t.Errorf("%v %v, alignedInCache %v, stream %v: output differs from the reference (%v)", shape, spec, c.on, c.stream, err)
+		}
+		if (wide > 0) != c.wide || (aligned > 0) != c.aligned || (streamed > 0) != c.streamed {
+			t.Errorf("%v %v, alignedInCache %v, stream %v: %d wide, %d aligned and %d streaming aligned kernel calls, want %v, %v, %v",
+				shape, spec, c.on, c.stream, wide, aligned, streamed, c.wide, c.aligned, c.streamed)
+		}
+	}
+
+	levels := supportedLevels(func(ks *asmKernels) bool { return ks.rowsAligned != nil })
+	for _, on := range []bool{true, false} {
+		t.Run(fmt.Sprint("alignedInCache=", on), func(t *testing.T) {
+			alignedInCache, wide, aligned = on, 0, 0
+			runRandomPlans(t, r, levels, 200, 3, func() ([]int, Spec, int, []byte) {
+				es := 1 << r.IntN(4)
+				w := (129 + r.IntN(1000)) / es
+				pads := func() int { return r.IntN(64/es + 1) }
+				lp, rp, tp, bp := pads(), pads(), r.IntN(4), r.IntN(4)
+				h := 4 + r.IntN(12)
+				mode := []Mode{Constant, Edge, Reflect, Symmetric, Wrap}[r.IntN(5)]
+				if mode == Reflect {
+					lp, rp, tp, bp = min(lp, w-1), min(rp, w-1), min(tp, h-1), min(bp, h-1)
+				}
+				var value []byte
+				if mode == Constant && r.IntN(2) == 0 {
+					value = randomBytes(r, es)
+				}
+				spec := Spec{Mode: mode, Before: []int{0, tp, lp}, After: []int{0, bp, rp}}
+				return []int{1 + r.IntN(8), h, w}, spec, es, value
+			}, func(p *Plan, es int) bool {
+				tb := p.tablesFor(es)
+				return tb.wide != nil && !tb.skipWide
+			}, "keep the wide kernels")
+			if on && aligned == 0 || !on && wide == 0 {
+				t.Errorf("%d wide and %d aligned kernel calls: want the aligned kernel's rows when alignedInCache is on, the wide kernel's when off", wide, aligned)
+			}
+		})
+	}
 }
