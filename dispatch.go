@@ -162,8 +162,8 @@ var linesNarrowRows = true
 // kernels (the ends kernel where endsPays says so) and, for their planes'
 // middles, the lines kernel (sizeTables.skipWide), if the rows kernels
 // take their blocks (element groups of 1 to 16 bytes: NHWC's 12-byte RGB
-// pixels keep the wide kernels) and, for mirrored rows of elements wider
-// than a byte, the ends kernel makes them (rowsBeatWide). Off on AMD from
+// pixels keep the wide kernels) and, for wrapped rows and mirrored rows of
+// elements wider than a byte, the ends kernel makes them (rowsBeatWide). Off on AMD from
 // Zen 5 on (pad_amd64.go), where those measured faster; the wide kernels
 // were measured against the rows kernels on an Intel Xeon, and outputs
 // past the cache keep them (streaming stores are theirs).

@@ -98,8 +98,9 @@ func init() {
 	// [1, 128, 28, 28] wrapped by 3 2.58 -> 1.32x); rows of 2 KiB and more
 	// took up to 1.16x, NHWC's 12-byte pixels 1.26-2x and float32, float64
 	// and int16 rows reflected by 16 bytes (rowsMirror: no ends table)
-	// 1.11-1.24x, and keep them (rowsBeatWide), as do outputs past the L2
-	// (0.84-1.11x from run to run).
+	// 1.11-1.24x, and keep them (rowsBeatWide), as do rows wrapped by more
+	// than 16 bytes (the wide kernel took 0.70-0.98x rowsWrap's time) and
+	// outputs past the L2 (0.84-1.11x from run to run).
 	//
 	// Where wide rows keep the wide kernels, those that follow each other
 	// take the wide kernel (item 8) rather than the aligned one (item 9:

@@ -132,7 +132,8 @@ func TestEndsPlanes(t *testing.T) {
 // the wide kernels on AMD from Zen 5 on, and that the executor follows it:
 // planes of 136-byte wrapped rows take the ends kernel and constant ones
 // the rows kernels when it is off, the wide kernels when it is on, and an
-// output past the core's cache keeps the wide kernels; every output is the
+// output past the core's cache, or rows wrapped by more than the ends
+// kernel's 16 bytes, keep the wide kernels; every output is the
 // reference's.
 func TestWideInCache(t *testing.T) {
 	if want := !(isAMD() && cpuFamily() >= 26); wideInCache != want {
@@ -161,19 +162,22 @@ func TestWideInCache(t *testing.T) {
 	for _, c := range []struct {
 		mode   Mode
 		planes int
+		pad    int  // elements each side of H and W
 		on     bool // wideInCache
 		ends   bool // the ends kernel makes the rows
 		wide   bool // the wide kernels do
 	}{
-		{Wrap, 64, true, false, true},
-		{Wrap, 64, false, true, false},
-		{Wrap, 600, false, false, true}, // 2.8 MB of output: past the core's cache
-		{Constant, 64, true, false, true},
-		{Constant, 64, false, false, false},
+		{Wrap, 64, 3, true, false, true},
+		{Wrap, 64, 3, false, true, false},
+		{Wrap, 600, 3, false, false, true}, // 2.8 MB of output: past the core's cache
+		{Wrap, 64, 5, false, false, true},  // 20-byte pads: no ends table
+		{Constant, 64, 3, true, false, true},
+		{Constant, 64, 3, false, false, false},
+		{Edge, 64, 5, false, false, false}, // the rows kernels
 	} {
 		wideInCache, ends, wide = c.on, 0, 0
 		shape := []int{c.planes, 28, 28}
-		spec := Spec{Mode: c.mode, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}
+		spec := Spec{Mode: c.mode, Before: []int{0, c.pad, c.pad}, After: []int{0, c.pad, c.pad}}
 		p, err := newExecPlan(shape, spec, Workers(1))
 		if err != nil {
 			t.Fatal(err)

@@ -130,16 +130,23 @@ const linesEndsMaxWidth = 512
 // size bytes, with ends table ends (or nil), are among those that the rows
 // kernels make faster than the wide kernels where wideInCache is off: rows
 // of up to wideSkipMaxWidth bytes whose blocks the rows kernels take, but
-// not mirrored rows of elements wider than a byte that the ends kernel
-// does not make (on a Zen 5, float32, float64 and int16 rows reflected by
-// 16 bytes took rowsMirror 1.11-1.24x the wide kernels' time; uint8 rows
-// reflected by 16 to 48 bytes 0.72-0.80x).
+// not mirrored rows of elements wider than a byte, nor wrapped rows, that
+// the ends kernel does not make (pads over 16 bytes). On a Zen 5, float32,
+// float64 and int16 rows reflected by 16 bytes took rowsMirror 1.11-1.24x
+// the wide kernels' time (uint8 rows reflected by 16 to 48 bytes
+// 0.72-0.80x), and rows wrapped by 17 to 40 bytes took the wide kernel
+// 0.70-0.98x the time of rowsWrap (in process, 11 geometries of float64,
+// float32, int16 and uint8 planes of 14x14 to 150x150: float64
+// [1, 64, 14, 14] wrapped by 3 2.05 -> 1.46x memmove; edge-padded rows
+// and mirrored uint8 ones 0.89-1.04x, left to the rows kernels).
 func rowsBeatWide(r *rowForm, width, size int, ends *endsTable) bool {
 	unit := r.unit * size
 	if width > wideSkipMaxWidth || !kernelSize(unit) {
 		return false
 	}
-	if _, _, mirrored := r.mirrored(); mirrored && unit > 1 {
+	_, _, mirrored := r.mirrored()
+	_, _, wrapped := r.wrapped()
+	if mirrored && unit > 1 || !mirrored && wrapped {
 		return ends != nil && endsPays(r, width)
 	}
 	return true
