@@ -145,19 +145,13 @@ func TestWideInCache(t *testing.T) {
 	}
 	setForTest(t, &wideInCache, wideInCache)
 	var ends, wide int
-	endsK, wideK, alignedK := ks.rowsEnds, ks.rowsWide, ks.rowsAligned
+	endsK := ks.rowsEnds
 	setForTest(t, &ks.rowsEnds, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
 		ends++
 		endsK(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
 	})
-	setForTest(t, &ks.rowsWide, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
-		wide++
-		wideK(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
-	})
-	setForTest(t, &ks.rowsAligned, func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int) {
-		wide++
-		alignedK(dst, src, rows, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane, top, bottom)
-	})
+	countWideCalls(t, ks, &wide) // both wide kernels count as wide
+	countAlignedCalls(t, &ks.rowsAligned, &wide)
 	r := rand.New(rand.NewPCG(47, 48))
 	for _, c := range []struct {
 		mode   Mode

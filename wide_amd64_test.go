@@ -350,19 +350,9 @@ func TestAlignedInCache(t *testing.T) {
 	}
 	setForTest(t, &alignedInCache, alignedInCache)
 	var wide, aligned, streamed int
-	wideK, alignedK, streamK := ks.rowsWide, ks.rowsAligned, ks.rowsAlignedStream
-	setForTest(t, &ks.rowsWide, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
-		wide++
-		wideK(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
-	})
-	setForTest(t, &ks.rowsAligned, func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int) {
-		aligned++
-		alignedK(dst, src, rows, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane, top, bottom)
-	})
-	setForTest(t, &ks.rowsAlignedStream, func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int) {
-		streamed++
-		streamK(dst, src, rows, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane, top, bottom)
-	})
+	countWideCalls(t, ks, &wide)
+	countAlignedCalls(t, &ks.rowsAligned, &aligned)
+	countAlignedCalls(t, &ks.rowsAlignedStream, &streamed)
 	r := rand.New(rand.NewPCG(49, 50))
 	shape, spec := []int{64, 14, 14}, Spec{Mode: Reflect, Before: []int{0, 3, 3}, After: []int{0, 3, 3}}
 	p, err := newExecPlan(shape, spec, Workers(1))
@@ -429,4 +419,23 @@ func TestAlignedInCache(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countWideCalls replaces ks's wide kernel, until the test ends, with one
+// that counts its calls in *n.
+func countWideCalls(t *testing.T, ks *asmKernels, n *int) {
+	kernel := ks.rowsWide
+	setForTest(t, &ks.rowsWide, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+		*n++
+		kernel(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
+	})
+}
+
+// countAlignedCalls does the same for the aligned kernel at *k.
+func countAlignedCalls(t *testing.T, k *alignedKernel, n *int) {
+	kernel := *k
+	setForTest(t, k, func(dst, src *byte, rows, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane, top, bottom int) {
+		*n++
+		kernel(dst, src, rows, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane, top, bottom)
+	})
 }
