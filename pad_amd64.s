@@ -10334,7 +10334,7 @@ ret_1069:
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $128-128
+TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -10351,24 +10351,33 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $128-128
 	JZ              shuf_ret_1095
 	LEAQ            lowmask64<>+0(SB), DX
 	MOVQ            $0x00000040, R12
-	CMPQ            R8, R12
-	CMOVQLT         R8, R12
-	MOVQ            R8, R13
-	SUBQ            R12, R13
-	KMOVQ           (DX)(R12*8), K1
-	KMOVQ           (DX)(R13*8), K2
-	MOVQ            $0x00000040, R12
 	CMPQ            DI, R12
 	CMOVQLT         DI, R12
 	MOVQ            DI, R13
 	SUBQ            R12, R13
-	KMOVQ           (DX)(R12*8), K3
-	KMOVQ           (DX)(R13*8), K4
-	KMOVQ           128(R9), K5
-	KMOVQ           136(R9), K6
+	KMOVQ           (DX)(R12*8), K1
+	KMOVQ           (DX)(R13*8), K2
+	KMOVQ           128(R9), K3
+	KMOVQ           136(R9), K4
 	VMOVDQU64       (R9), Z0
 	VMOVDQU64       64(R9), Z1
 	VBROADCASTI64X4 (R10), Z2
+	MOVQ            planes+72(FP), DX
+	DECQ            DX
+	MOVQ            dstPlane+80(FP), R9
+	IMULQ           R9, DX
+	MOVQ            rows+16(FP), R9
+	DECQ            R9
+	IMULQ           BX, R9
+	ADDQ            R9, DX
+	ADDQ            DI, DX
+	ADDQ            AX, DX
+	DECQ            DX
+	ORQ             $0x00000fff, DX
+	SUBQ            $0x3f, DX
+	MOVQ            DX, 128(SP)
+	SUBQ            $0x40, DX
+	MOVQ            DX, 136(SP)
 	MOVQ            AX, DX
 	MOVQ            CX, R9
 	MOVQ            dstPlane+80(FP), R10
@@ -10383,72 +10392,135 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $128-128
 	VPBROADCASTB    DI, Z3
 	MOVL            $0x00000040, AX
 	VPBROADCASTB    AX, Z4
-	VPCMPUB         $0x05, Z4, Z0, K5, K3
-	KORTESTQ        K3, K3
+	VPCMPUB         $0x05, Z4, Z0, K3, K1
+	KORTESTQ        K1, K1
 	JNZ             shuf_both_halves_1100
-	VPCMPUB         $0x01, Z3, Z1, K6, K3
-	KANDQ           K4, K3, K3
-	KORTESTQ        K3, K3
+	VPCMPUB         $0x01, Z3, Z1, K4, K1
+	KANDQ           K2, K1, K1
+	KORTESTQ        K1, K1
 	JNZ             shuf_both_halves_1100
 	VPSUBB          Z3, Z1, Z1
 	CMPQ            rowIdx+96(FP), $0x00
 	JNE             shuf_list_1101
+	DECQ            R11
+	JZ              shuf_last_plane_1104
 
 shuf_planes_1103:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1104
+	JZ    shuf_run_done_1105
 	MOVQ  R9, CX
 	LEAQ  -1(R8), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1105
+	JHI   shuf_run_checked_1106
 	TESTQ R8, R8
-	JZ    shuf_done_1106
+	JZ    shuf_done_1107
 
-shuf_rows_1107:
+shuf_rows_1108:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(DI*1), Z4
 	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K5, Z5
+	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K6, Z3
-	VMOVDQU8  Z3, K4, 64(AX)
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Z3, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1107
+	JNZ       shuf_rows_1108
 
-shuf_done_1106:
-	JMP shuf_run_done_1104
+shuf_done_1107:
+	JMP shuf_run_done_1105
 
-shuf_run_checked_1105:
+shuf_run_checked_1106:
 	TESTQ R8, R8
-	JZ    shuf_done_1108
+	JZ    shuf_done_1109
 
-shuf_rows_1109:
+shuf_rows_1110:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(DI*1), Z4
 	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K5, Z5
+	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K6, Z3
-	VMOVDQU8  Z3, K4, 64(AX)
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Z3, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1109
+	JNZ       shuf_rows_1110
 
-shuf_done_1108:
-shuf_run_done_1104:
+shuf_done_1109:
+shuf_run_done_1105:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
 	JNZ  shuf_planes_1103
+
+shuf_last_plane_1104:
+	MOVQ  136(SP), R8
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1111
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1112
+	TESTQ DX, DX
+	JZ    shuf_done_1113
+
+shuf_rows_1114:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, R8
+	JHI       shuf_far_1115
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1116:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1114
+
+shuf_done_1113:
+	JMP shuf_run_done_1111
+
+shuf_run_checked_1112:
+	TESTQ DX, DX
+	JZ    shuf_done_1117
+
+shuf_rows_1118:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, R8
+	JHI       shuf_far_1119
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1120:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1118
+
+shuf_done_1117:
+shuf_run_done_1111:
 	VZEROUPPER
 	RET
 
@@ -10461,12 +10533,12 @@ shuf_list_1101:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1110
+	JZ      shuf_no_run_1121
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 
-shuf_no_run_1110:
+shuf_no_run_1121:
 	VMOVQ R8, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), R8
@@ -10482,16 +10554,16 @@ shuf_no_run_1110:
 	LEAQ  (AX)(R14*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1111:
+shuf_offs_1122:
 	CMPQ    CX, R8
-	JAE     shuf_offs_done_1112
+	JAE     shuf_offs_done_1123
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1111
+	JMP     shuf_offs_1122
 
-shuf_offs_done_1112:
+shuf_offs_done_1123:
 	MOVQ rows+16(FP), R8
 	SUBQ run1+112(FP), R8
 	CMPQ R8, $0x08
@@ -10501,614 +10573,470 @@ shuf_offs_done_1112:
 	LEAQ (AX)(R14*4), AX
 	XORQ CX, CX
 
-shuf_offs_1113:
+shuf_offs_1124:
 	CMPQ    CX, R8
-	JAE     shuf_offs_done_1114
+	JAE     shuf_offs_done_1125
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1113
+	JMP     shuf_offs_1124
 
-shuf_offs_done_1114:
+shuf_offs_done_1125:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1127
 
-shuf_planes_1115:
+shuf_planes_1126:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R8
 	TESTQ     R8, R8
-	JZ        shuf_done_1116
+	JZ        shuf_done_1128
 
-shuf_rows_1117:
+shuf_rows_1129:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
 	VMOVDQU64 (CX)(DI*1), Z11
 	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K5, Z12
+	VPERMB    Z10, Z0, K3, Z12
 	VMOVDQU64 Z12, (AX)
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R8
-	JNZ       shuf_rows_1117
+	JNZ       shuf_rows_1129
 
-shuf_done_1116:
+shuf_done_1128:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1118
+	JZ    shuf_run_done_1130
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1119
+	JHI   shuf_run_checked_1131
 	TESTQ R8, R8
-	JZ    shuf_done_1120
+	JZ    shuf_done_1132
 
-shuf_rows_1121:
+shuf_rows_1133:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K5, Z11
+	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K6, Z9
-	VMOVDQU8  Z9, K4, 64(AX)
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1121
+	JNZ       shuf_rows_1133
 
-shuf_done_1120:
-	JMP shuf_run_done_1118
+shuf_done_1132:
+	JMP shuf_run_done_1130
 
-shuf_run_checked_1119:
+shuf_run_checked_1131:
 	TESTQ R8, R8
-	JZ    shuf_done_1122
+	JZ    shuf_done_1134
 
-shuf_rows_1123:
+shuf_rows_1135:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K5, Z11
+	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K6, Z9
-	VMOVDQU8  Z9, K4, 64(AX)
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1123
+	JNZ       shuf_rows_1135
 
-shuf_done_1122:
-shuf_run_done_1118:
+shuf_done_1134:
+shuf_run_done_1130:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R8
 	TESTQ     R8, R8
-	JZ        shuf_done_1124
+	JZ        shuf_done_1136
 
-shuf_rows_1125:
+shuf_rows_1137:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
 	VMOVDQU64 (CX)(DI*1), Z11
 	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K5, Z12
+	VPERMB    Z10, Z0, K3, Z12
 	VMOVDQU64 Z12, (AX)
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R8
-	JNZ       shuf_rows_1125
+	JNZ       shuf_rows_1137
 
-shuf_done_1124:
+shuf_done_1136:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1115
+	JNZ  shuf_planes_1126
+
+shuf_last_plane_1127:
+	MOVQ      136(SP), R8
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1138
+
+shuf_rows_1139:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(DI*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, R8
+	JHI       shuf_far_1140
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1141:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1139
+
+shuf_done_1138:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1142
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1143
+	TESTQ DX, DX
+	JZ    shuf_done_1144
+
+shuf_rows_1145:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, R8
+	JHI       shuf_far_1146
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1147:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1145
+
+shuf_done_1144:
+	JMP shuf_run_done_1142
+
+shuf_run_checked_1143:
+	TESTQ DX, DX
+	JZ    shuf_done_1148
+
+shuf_rows_1149:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, R8
+	JHI       shuf_far_1150
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1151:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1149
+
+shuf_done_1148:
+shuf_run_done_1142:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1152
+
+shuf_rows_1153:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(DI*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, R8
+	JHI       shuf_far_1154
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1155:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1153
+
+shuf_done_1152:
 	VZEROUPPER
 	RET
 
 shuf_list_loads_1102:
-shuf_planes_1126:
+	DECQ R11
+	JZ   shuf_last_plane_1157
+
+shuf_planes_1156:
 	MOVQ  DX, AX
 	VMOVQ X3, R8
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1127
+	JZ    shuf_done_1158
 
-shuf_rows_1128:
+shuf_rows_1159:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K5, Z11
+	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K6, Z9
-	VMOVDQU8  Z9, K4, 64(AX)
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      R14
-	JNZ       shuf_rows_1128
+	JNZ       shuf_rows_1159
 
-shuf_done_1127:
+shuf_done_1158:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1129
+	JZ    shuf_run_done_1160
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R14), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1130
+	JHI   shuf_run_checked_1161
 	TESTQ R14, R14
-	JZ    shuf_done_1131
+	JZ    shuf_done_1162
 
-shuf_rows_1132:
+shuf_rows_1163:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K5, Z11
+	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K6, Z9
-	VMOVDQU8  Z9, K4, 64(AX)
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1132
+	JNZ       shuf_rows_1163
 
-shuf_done_1131:
-	JMP shuf_run_done_1129
+shuf_done_1162:
+	JMP shuf_run_done_1160
 
-shuf_run_checked_1130:
+shuf_run_checked_1161:
 	TESTQ R14, R14
-	JZ    shuf_done_1133
+	JZ    shuf_done_1164
 
-shuf_rows_1134:
+shuf_rows_1165:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K5, Z11
+	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K6, Z9
-	VMOVDQU8  Z9, K4, 64(AX)
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1134
+	JNZ       shuf_rows_1165
 
-shuf_done_1133:
-shuf_run_done_1129:
+shuf_done_1164:
+shuf_run_done_1160:
 	VMOVQ X8, R8
 	VMOVQ X7, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1135
+	JZ    shuf_done_1166
 
-shuf_rows_1136:
+shuf_rows_1167:
 	MOVLQSX   (R8), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(DI*1), Z10
 	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K5, Z11
+	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K6, Z9
-	VMOVDQU8  Z9, K4, 64(AX)
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, R8
 	DECQ      R14
-	JNZ       shuf_rows_1136
-
-shuf_done_1135:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1126
-	VZEROUPPER
-	RET
-
-shuf_both_halves_1100:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1137
-
-shuf_planes_1139:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1140
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1141
-	TESTQ DI, DI
-	JZ    shuf_done_1142
-
-shuf_rows_1143:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-	VMOVDQU64 Z0, Z9
-	VPERMI2B  Z4, Z3, Z9
-	VPBLENDMB Z9, Z2, K5, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQU64 Z1, Z9
-	VPERMI2B  Z4, Z3, Z9
-	VPBLENDMB Z9, Z2, K6, Z6
-	VMOVDQU8  Z6, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1143
-
-shuf_done_1142:
-	JMP shuf_run_done_1140
-
-shuf_run_checked_1141:
-	TESTQ DI, DI
-	JZ    shuf_done_1144
-
-shuf_rows_1145:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1146
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1147:
-	VMOVDQU64 Z0, Z9
-	VPERMI2B  Z4, Z3, Z9
-	VPBLENDMB Z9, Z2, K5, Z7
-	VMOVDQU64 Z7, (AX)
-	VMOVDQU64 Z1, Z9
-	VPERMI2B  Z4, Z3, Z9
-	VPBLENDMB Z9, Z2, K6, Z8
-	VMOVDQU8  Z8, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1145
-
-shuf_done_1144:
-shuf_run_done_1140:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1139
-	VZEROUPPER
-	RET
-
-shuf_list_1137:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X13
-	JZ      shuf_no_run_1148
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1148:
-	VMOVQ DI, X14
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X16
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X15
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1138
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1149:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1150
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1149
-
-shuf_offs_done_1150:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1138
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_1151:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1152
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1151
-
-shuf_offs_done_1152:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z16
-
-shuf_planes_1153:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z17
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1154
-
-shuf_rows_1155:
-	VMOVQ     X17, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1156
-	VMOVDQU64 (CX), Z18
-	VMOVDQU64 64(CX), Z19
-
-shuf_loaded_1157:
-	VMOVDQU64 Z0, Z20
-	VPERMI2B  Z19, Z18, Z20
-	VPBLENDMB Z20, Z2, K5, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQU64 Z1, Z20
-	VPERMI2B  Z19, Z18, Z20
-	VPBLENDMB Z20, Z2, K6, Z6
-	VMOVDQU8  Z6, K4, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z17, Z17, Z17
-	DECQ      DI
-	JNZ       shuf_rows_1155
-
-shuf_done_1154:
-	VMOVQ X13, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1158
-	VMOVQ X14, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1159
-	TESTQ DI, DI
-	JZ    shuf_done_1160
-
-shuf_rows_1161:
-	VMOVDQU64 (CX), Z17
-	VMOVDQU64 64(CX), Z18
-	VMOVDQU64 Z0, Z19
-	VPERMI2B  Z18, Z17, Z19
-	VPBLENDMB Z19, Z2, K5, Z7
-	VMOVDQU64 Z7, (AX)
-	VMOVDQU64 Z1, Z19
-	VPERMI2B  Z18, Z17, Z19
-	VPBLENDMB Z19, Z2, K6, Z8
-	VMOVDQU8  Z8, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1161
-
-shuf_done_1160:
-	JMP shuf_run_done_1158
-
-shuf_run_checked_1159:
-	TESTQ DI, DI
-	JZ    shuf_done_1162
-
-shuf_rows_1163:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1164
-	VMOVDQU64 (CX), Z17
-	VMOVDQU64 64(CX), Z18
-
-shuf_loaded_1165:
-	VMOVDQU64 Z0, Z19
-	VPERMI2B  Z18, Z17, Z19
-	VPBLENDMB Z19, Z2, K5, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQU64 Z1, Z19
-	VPERMI2B  Z18, Z17, Z19
-	VPBLENDMB Z19, Z2, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1163
-
-shuf_done_1162:
-shuf_run_done_1158:
-	VMOVDQA64 Z16, Z17
-	VMOVQ     X15, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1166
-
-shuf_rows_1167:
-	VMOVQ     X17, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1168
-	VMOVDQU64 (CX), Z18
-	VMOVDQU64 64(CX), Z19
-
-shuf_loaded_1169:
-	VMOVDQU64 Z0, Z20
-	VPERMI2B  Z19, Z18, Z20
-	VPBLENDMB Z20, Z2, K5, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQU64 Z1, Z20
-	VPERMI2B  Z19, Z18, Z20
-	VPBLENDMB Z20, Z2, K6, Z12
-	VMOVDQU8  Z12, K4, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z17, Z17, Z17
-	DECQ      DI
 	JNZ       shuf_rows_1167
 
 shuf_done_1166:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1153
-	VZEROUPPER
-	RET
+	JNZ  shuf_planes_1156
 
-shuf_list_loads_1138:
-shuf_planes_1170:
+shuf_last_plane_1157:
+	MOVQ  136(SP), R8
 	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1171
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1168
 
-shuf_rows_1172:
-	MOVLQSX   (DI), CX
+shuf_rows_1169:
+	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1173
-	VMOVDQU64 (CX), Z5
-	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, R8
+	JHI       shuf_far_1170
+	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_loaded_1174:
-	VMOVDQU64 Z0, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPBLENDMB Z8, Z2, K5, Z7
-	VMOVDQU64 Z7, (AX)
-	VMOVDQU64 Z1, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPBLENDMB Z8, Z2, K6, Z9
-	VMOVDQU8  Z9, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_1172
+shuf_stored_1171:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1169
 
-shuf_done_1171:
-	VMOVQ X13, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_1175
-	VMOVQ X14, CX
+shuf_done_1168:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_run_done_1172
+	VMOVQ X6, CX
 	ADDQ  R9, CX
-	LEAQ  -1(R8), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1176
-	TESTQ R8, R8
-	JZ    shuf_done_1177
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1173
+	TESTQ R10, R10
+	JZ    shuf_done_1174
 
-shuf_rows_1178:
-	VMOVDQU64 (CX), Z5
-	VMOVDQU64 64(CX), Z6
-	VMOVDQU64 Z0, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPBLENDMB Z8, Z2, K5, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQU64 Z1, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPBLENDMB Z8, Z2, K6, Z11
-	VMOVDQU8  Z11, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1178
+shuf_rows_1175:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, R8
+	JHI       shuf_far_1176
+	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_done_1177:
-	JMP shuf_run_done_1175
+shuf_stored_1177:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1175
 
-shuf_run_checked_1176:
-	TESTQ R8, R8
-	JZ    shuf_done_1179
+shuf_done_1174:
+	JMP shuf_run_done_1172
 
-shuf_rows_1180:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1181
-	VMOVDQU64 (CX), Z5
-	VMOVDQU64 64(CX), Z6
+shuf_run_checked_1173:
+	TESTQ R10, R10
+	JZ    shuf_done_1178
 
-shuf_loaded_1182:
-	VMOVDQU64 Z0, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPBLENDMB Z8, Z2, K5, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQU64 Z1, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPBLENDMB Z8, Z2, K6, Z17
-	VMOVDQU8  Z17, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1180
+shuf_rows_1179:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, R8
+	JHI       shuf_far_1180
+	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_done_1179:
-shuf_run_done_1175:
-	VMOVQ X16, DI
-	VMOVQ X15, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1183
+shuf_stored_1181:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1179
 
-shuf_rows_1184:
-	MOVLQSX   (DI), CX
+shuf_done_1178:
+shuf_run_done_1172:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1182
+
+shuf_rows_1183:
+	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1185
-	VMOVDQU64 (CX), Z5
-	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, R8
+	JHI       shuf_far_1184
+	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_loaded_1186:
-	VMOVDQU64 Z0, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPBLENDMB Z8, Z2, K5, Z18
-	VMOVDQU64 Z18, (AX)
-	VMOVDQU64 Z1, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPBLENDMB Z8, Z2, K6, Z19
-	VMOVDQU8  Z19, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_1184
+shuf_stored_1185:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1183
 
-shuf_done_1183:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1170
+shuf_done_1182:
 	VZEROUPPER
 	RET
 
-shuf_two_narrow_1099:
+shuf_both_halves_1100:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1187
+	JNE  shuf_list_1186
+	DECQ R11
+	JZ   shuf_last_plane_1189
 
-shuf_planes_1189:
+shuf_planes_1188:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
@@ -11123,12 +11051,16 @@ shuf_planes_1189:
 	JZ    shuf_done_1192
 
 shuf_rows_1193:
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 64(CX), Z5
-	VMOVDQU64 Z0, Z6
-	VPERMI2B  Z5, Z1, Z6
-	VPBLENDMB Z6, Z2, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K4, Z6
+	VMOVDQU8  Z6, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -11144,14 +11076,18 @@ shuf_run_checked_1191:
 shuf_rows_1195:
 	CMPQ      CX, R13
 	JHI       shuf_masked_1196
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
 
 shuf_loaded_1197:
-	VMOVDQU64 Z0, Z6
-	VPERMI2B  Z5, Z1, Z6
-	VPBLENDMB Z6, Z2, K5, Z4
-	VMOVDQU8  Z4, K3, (AX)
+	VMOVDQU64 Z0, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K4, Z8
+	VMOVDQU8  Z8, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
@@ -11162,357 +11098,80 @@ shuf_run_done_1190:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1189
-	VZEROUPPER
-	RET
+	JNZ  shuf_planes_1188
 
-shuf_list_1187:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X1
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X7
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X8
-	JZ      shuf_no_run_1198
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
+shuf_last_plane_1189:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1198
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1199
+	TESTQ DX, DX
+	JZ    shuf_done_1200
 
-shuf_no_run_1198:
-	VMOVQ DI, X9
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X11
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X10
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1188
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
+shuf_rows_1201:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z10
+	CMPQ      AX, DI
+	JHI       shuf_far_1202
+	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_offs_1199:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1200
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1199
+shuf_stored_1203:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1201
 
-shuf_offs_done_1200:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1188
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
+shuf_done_1200:
+	JMP shuf_run_done_1198
 
-shuf_offs_1201:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1202
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1201
-
-shuf_offs_done_1202:
-	VMOVDQU64 (SP), Z1
-	VMOVDQU64 64(SP), Z11
-
-shuf_planes_1203:
-	MOVQ      DX, AX
-	VMOVDQA64 Z1, Z12
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1204
+shuf_run_checked_1199:
+	TESTQ DX, DX
+	JZ    shuf_done_1204
 
 shuf_rows_1205:
-	VMOVQ     X12, CX
-	ADDQ      R9, CX
 	CMPQ      CX, R13
 	JHI       shuf_masked_1206
-	VMOVDQU64 (CX), Z13
-	VMOVDQU64 64(CX), Z14
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
 
 shuf_loaded_1207:
-	VMOVDQU64 Z0, Z15
-	VPERMI2B  Z14, Z13, Z15
-	VPBLENDMB Z15, Z2, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z12, Z12, Z12
-	DECQ      DI
-	JNZ       shuf_rows_1205
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z10
+	CMPQ      AX, DI
+	JHI       shuf_far_1208
+	VMOVDQU8  Z10, K2, 64(AX)
+
+shuf_stored_1209:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1205
 
 shuf_done_1204:
-	VMOVQ X8, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1208
-	VMOVQ X9, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1209
-	TESTQ DI, DI
-	JZ    shuf_done_1210
-
-shuf_rows_1211:
-	VMOVDQU64 (CX), Z12
-	VMOVDQU64 64(CX), Z13
-	VMOVDQU64 Z0, Z14
-	VPERMI2B  Z13, Z12, Z14
-	VPBLENDMB Z14, Z2, K5, Z4
-	VMOVDQU8  Z4, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1211
-
-shuf_done_1210:
-	JMP shuf_run_done_1208
-
-shuf_run_checked_1209:
-	TESTQ DI, DI
-	JZ    shuf_done_1212
-
-shuf_rows_1213:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1214
-	VMOVDQU64 (CX), Z12
-	VMOVDQU64 64(CX), Z13
-
-shuf_loaded_1215:
-	VMOVDQU64 Z0, Z14
-	VPERMI2B  Z13, Z12, Z14
-	VPBLENDMB Z14, Z2, K5, Z5
-	VMOVDQU8  Z5, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1213
-
-shuf_done_1212:
-shuf_run_done_1208:
-	VMOVDQA64 Z11, Z12
-	VMOVQ     X10, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1216
-
-shuf_rows_1217:
-	VMOVQ     X12, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1218
-	VMOVDQU64 (CX), Z13
-	VMOVDQU64 64(CX), Z14
-
-shuf_loaded_1219:
-	VMOVDQU64 Z0, Z15
-	VPERMI2B  Z14, Z13, Z15
-	VPBLENDMB Z15, Z2, K5, Z6
-	VMOVDQU8  Z6, K3, (AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z12, Z12, Z12
-	DECQ      DI
-	JNZ       shuf_rows_1217
-
-shuf_done_1216:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1203
+shuf_run_done_1198:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1188:
-shuf_planes_1220:
-	MOVQ  DX, AX
-	VMOVQ X1, DI
-	VMOVQ X7, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1221
-
-shuf_rows_1222:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1223
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1224:
-	VMOVDQU64 Z0, Z6
-	VPERMI2B  Z4, Z3, Z6
-	VPBLENDMB Z6, Z2, K5, Z5
-	VMOVDQU8  Z5, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_1222
-
-shuf_done_1221:
-	VMOVQ X8, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_1225
-	VMOVQ X9, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1226
-	TESTQ R8, R8
-	JZ    shuf_done_1227
-
-shuf_rows_1228:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-	VMOVDQU64 Z0, Z6
-	VPERMI2B  Z4, Z3, Z6
-	VPBLENDMB Z6, Z2, K5, Z12
-	VMOVDQU8  Z12, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1228
-
-shuf_done_1227:
-	JMP shuf_run_done_1225
-
-shuf_run_checked_1226:
-	TESTQ R8, R8
-	JZ    shuf_done_1229
-
-shuf_rows_1230:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1231
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1232:
-	VMOVDQU64 Z0, Z6
-	VPERMI2B  Z4, Z3, Z6
-	VPBLENDMB Z6, Z2, K5, Z13
-	VMOVDQU8  Z13, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1230
-
-shuf_done_1229:
-shuf_run_done_1225:
-	VMOVQ X11, DI
-	VMOVQ X10, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1233
-
-shuf_rows_1234:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1235
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1236:
-	VMOVDQU64 Z0, Z6
-	VPERMI2B  Z4, Z3, Z6
-	VPBLENDMB Z6, Z2, K5, Z14
-	VMOVDQU8  Z14, K3, (AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_1234
-
-shuf_done_1233:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1220
-	VZEROUPPER
-	RET
-
-shuf_one_table_1096:
-	CMPQ DI, $0x40
-	JB   shuf_narrow_1097
-	JE   shuf_full_1098
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1237
-
-shuf_planes_1239:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1240
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1241
-	TESTQ DI, DI
-	JZ    shuf_done_1242
-
-shuf_rows_1243:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K5, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K6, Z4
-	VMOVDQU8  Z4, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1243
-
-shuf_done_1242:
-	JMP shuf_run_done_1240
-
-shuf_run_checked_1241:
-	TESTQ DI, DI
-	JZ    shuf_done_1244
-
-shuf_rows_1245:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1246
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1247:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K5, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K6, Z4
-	VMOVDQU8  Z4, K4, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1245
-
-shuf_done_1244:
-shuf_run_done_1240:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1239
-	VZEROUPPER
-	RET
-
-shuf_list_1237:
+shuf_list_1186:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -11520,176 +11179,414 @@ shuf_list_1237:
 	XORQ    DI, DI
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1248
+	VMOVQ   CX, X19
+	JZ      shuf_no_run_1210
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1248:
-	VMOVQ DI, X6
+shuf_no_run_1210:
+	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
+	VMOVQ DI, X22
 	MOVQ  rows+16(FP), CX
 	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
+	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1238
+	JA    shuf_list_loads_1187
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1249:
+shuf_offs_1211:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1250
+	JAE     shuf_offs_done_1212
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1249
+	JMP     shuf_offs_1211
 
-shuf_offs_done_1250:
+shuf_offs_done_1212:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1238
+	JA   shuf_list_loads_1187
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1251:
+shuf_offs_1213:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1252
+	JAE     shuf_offs_done_1214
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1251
+	JMP     shuf_offs_1213
 
-shuf_offs_done_1252:
+shuf_offs_done_1214:
 	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
+	VMOVDQU64 64(SP), Z22
+	DECQ      R11
+	JZ        shuf_last_plane_1216
 
-shuf_planes_1253:
+shuf_planes_1215:
 	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
+	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1254
+	JZ        shuf_done_1217
 
-shuf_rows_1255:
-	VMOVQ     X9, CX
+shuf_rows_1218:
+	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1256
-	VMOVDQU64 (CX), Z10
+	JHI       shuf_masked_1219
+	VMOVDQU64 (CX), Z24
+	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1257:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K5, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K6, Z11
-	VMOVDQU8  Z11, K4, 64(AX)
+shuf_loaded_1220:
+	VMOVDQU64 Z0, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K4, Z6
+	VMOVDQU8  Z6, K2, 64(AX)
 	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
+	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1255
+	JNZ       shuf_rows_1218
 
-shuf_done_1254:
-	VMOVQ X5, DI
+shuf_done_1217:
+	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1258
-	VMOVQ X6, CX
+	JZ    shuf_run_done_1221
+	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1259
+	JHI   shuf_run_checked_1222
 	TESTQ DI, DI
-	JZ    shuf_done_1260
+	JZ    shuf_done_1223
 
-shuf_rows_1261:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+shuf_rows_1224:
+	VMOVDQU64 (CX), Z23
+	VMOVDQU64 64(CX), Z24
+	VMOVDQU64 Z0, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K4, Z8
+	VMOVDQU8  Z8, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1261
+	JNZ       shuf_rows_1224
 
-shuf_done_1260:
-	JMP shuf_run_done_1258
+shuf_done_1223:
+	JMP shuf_run_done_1221
 
-shuf_run_checked_1259:
+shuf_run_checked_1222:
 	TESTQ DI, DI
-	JZ    shuf_done_1262
+	JZ    shuf_done_1225
 
-shuf_rows_1263:
+shuf_rows_1226:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1264
-	VMOVDQU64 (CX), Z9
+	JHI       shuf_masked_1227
+	VMOVDQU64 (CX), Z23
+	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1265:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+shuf_loaded_1228:
+	VMOVDQU64 Z0, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1263
+	JNZ       shuf_rows_1226
 
-shuf_done_1262:
-shuf_run_done_1258:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
+shuf_done_1225:
+shuf_run_done_1221:
+	VMOVDQA64 Z22, Z23
+	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1266
+	JZ        shuf_done_1229
 
-shuf_rows_1267:
-	VMOVQ     X9, CX
+shuf_rows_1230:
+	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1268
-	VMOVDQU64 (CX), Z10
+	JHI       shuf_masked_1231
+	VMOVDQU64 (CX), Z24
+	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1269:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K5, Z11
+shuf_loaded_1232:
+	VMOVDQU64 Z0, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K3, Z11
 	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K6, Z11
-	VMOVDQU8  Z11, K4, 64(AX)
+	VMOVDQU64 Z1, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K4, Z12
+	VMOVDQU8  Z12, K2, 64(AX)
 	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
+	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1267
+	JNZ       shuf_rows_1230
 
-shuf_done_1266:
+shuf_done_1229:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1253
+	JNZ  shuf_planes_1215
+
+shuf_last_plane_1216:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1233
+
+shuf_rows_1234:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1235
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+
+shuf_loaded_1236:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K3, Z13
+	VMOVDQU64 Z13, (AX)
+	VMOVDQU64 Z1, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K4, Z14
+	CMPQ      AX, DI
+	JHI       shuf_far_1237
+	VMOVDQU8  Z14, K2, 64(AX)
+
+shuf_stored_1238:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1234
+
+shuf_done_1233:
+	VMOVQ X19, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1239
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1240
+	TESTQ DX, DX
+	JZ    shuf_done_1241
+
+shuf_rows_1242:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z15
+	VMOVDQU64 Z15, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z16
+	CMPQ      AX, DI
+	JHI       shuf_far_1243
+	VMOVDQU8  Z16, K2, 64(AX)
+
+shuf_stored_1244:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1242
+
+shuf_done_1241:
+	JMP shuf_run_done_1239
+
+shuf_run_checked_1240:
+	TESTQ DX, DX
+	JZ    shuf_done_1245
+
+shuf_rows_1246:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1247
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1248:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z15
+	VMOVDQU64 Z15, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z16
+	CMPQ      AX, DI
+	JHI       shuf_far_1249
+	VMOVDQU8  Z16, K2, 64(AX)
+
+shuf_stored_1250:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1246
+
+shuf_done_1245:
+shuf_run_done_1239:
+	VMOVDQA64 Z22, Z3
+	VMOVQ     X21, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1251
+
+shuf_rows_1252:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1253
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+
+shuf_loaded_1254:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K3, Z17
+	VMOVDQU64 Z17, (AX)
+	VMOVDQU64 Z1, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K4, Z18
+	CMPQ      AX, DI
+	JHI       shuf_far_1255
+	VMOVDQU8  Z18, K2, 64(AX)
+
+shuf_stored_1256:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1252
+
+shuf_done_1251:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1238:
-shuf_planes_1270:
+shuf_list_loads_1187:
+	DECQ R11
+	JZ   shuf_last_plane_1258
+
+shuf_planes_1257:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1259
+
+shuf_rows_1260:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1261
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1262:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1260
+
+shuf_done_1259:
+	VMOVQ X19, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1263
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1264
+	TESTQ R8, R8
+	JZ    shuf_done_1265
+
+shuf_rows_1266:
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z11
+	VMOVDQU8  Z11, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1266
+
+shuf_done_1265:
+	JMP shuf_run_done_1263
+
+shuf_run_checked_1264:
+	TESTQ R8, R8
+	JZ    shuf_done_1267
+
+shuf_rows_1268:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1269
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1270:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z13
+	VMOVDQU8  Z13, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1268
+
+shuf_done_1267:
+shuf_run_done_1263:
+	VMOVQ X22, DI
+	VMOVQ X21, R8
 	TESTQ R8, R8
 	JZ    shuf_done_1271
 
@@ -11699,165 +11596,1602 @@ shuf_rows_1272:
 	ADDQ      R9, CX
 	CMPQ      CX, R13
 	JHI       shuf_masked_1273
-	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
 
 shuf_loaded_1274:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z14
+	VMOVDQU64 Z14, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z15
+	VMOVDQU8  Z15, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
 	JNZ       shuf_rows_1272
 
 shuf_done_1271:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1257
+
+shuf_last_plane_1258:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1275
+
+shuf_rows_1276:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1277
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1278:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z16
+	VMOVDQU64 Z16, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z17
+	CMPQ      AX, DI
+	JHI       shuf_far_1279
+	VMOVDQU8  Z17, K2, 64(AX)
+
+shuf_stored_1280:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1276
+
+shuf_done_1275:
+	VMOVQ X19, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1281
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1282
+	TESTQ R8, R8
+	JZ    shuf_done_1283
+
+shuf_rows_1284:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z18
+	VMOVDQU64 Z18, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z23
+	CMPQ      AX, DI
+	JHI       shuf_far_1285
+	VMOVDQU8  Z23, K2, 64(AX)
+
+shuf_stored_1286:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1284
+
+shuf_done_1283:
+	JMP shuf_run_done_1281
+
+shuf_run_checked_1282:
+	TESTQ R8, R8
+	JZ    shuf_done_1287
+
+shuf_rows_1288:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1289
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1290:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z18
+	VMOVDQU64 Z18, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z23
+	CMPQ      AX, DI
+	JHI       shuf_far_1291
+	VMOVDQU8  Z23, K2, 64(AX)
+
+shuf_stored_1292:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1288
+
+shuf_done_1287:
+shuf_run_done_1281:
+	VMOVQ X22, DX
+	VMOVQ X21, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1293
+
+shuf_rows_1294:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1295
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1296:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z24
+	VMOVDQU64 Z24, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z25
+	CMPQ      AX, DI
+	JHI       shuf_far_1297
+	VMOVDQU8  Z25, K2, 64(AX)
+
+shuf_stored_1298:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1294
+
+shuf_done_1293:
+	VZEROUPPER
+	RET
+
+shuf_two_narrow_1099:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1299
+	DECQ R11
+	JZ   shuf_last_plane_1302
+
+shuf_planes_1301:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1303
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1304
+	TESTQ DI, DI
+	JZ    shuf_done_1305
+
+shuf_rows_1306:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 Z0, Z7
+	VPERMI2B  Z6, Z1, Z7
+	VPBLENDMB Z7, Z2, K3, Z3
+	VMOVDQU8  Z3, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1306
+
+shuf_done_1305:
+	JMP shuf_run_done_1303
+
+shuf_run_checked_1304:
+	TESTQ DI, DI
+	JZ    shuf_done_1307
+
+shuf_rows_1308:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1309
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1310:
+	VMOVDQU64 Z0, Z7
+	VPERMI2B  Z6, Z1, Z7
+	VPBLENDMB Z7, Z2, K3, Z4
+	VMOVDQU8  Z4, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1308
+
+shuf_done_1307:
+shuf_run_done_1303:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1301
+
+shuf_last_plane_1302:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1311
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1312
+	TESTQ DX, DX
+	JZ    shuf_done_1313
+
+shuf_rows_1314:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_1315
+	VMOVDQU8  Z5, K1, (AX)
+
+shuf_stored_1316:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1314
+
+shuf_done_1313:
+	JMP shuf_run_done_1311
+
+shuf_run_checked_1312:
+	TESTQ DX, DX
+	JZ    shuf_done_1317
+
+shuf_rows_1318:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1319
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+
+shuf_loaded_1320:
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_1321
+	VMOVDQU8  Z5, K1, (AX)
+
+shuf_stored_1322:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1318
+
+shuf_done_1317:
+shuf_run_done_1311:
+	VZEROUPPER
+	RET
+
+shuf_list_1299:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X1
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X10
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X11
+	JZ      shuf_no_run_1323
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1323:
+	VMOVQ DI, X12
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X14
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X13
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1300
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1324:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1325
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1324
+
+shuf_offs_done_1325:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1300
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1326:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1327
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1326
+
+shuf_offs_done_1327:
+	VMOVDQU64 (SP), Z1
+	VMOVDQU64 64(SP), Z14
+	DECQ      R11
+	JZ        shuf_last_plane_1329
+
+shuf_planes_1328:
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z15
+	VMOVQ     X10, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1330
+
+shuf_rows_1331:
+	VMOVQ     X15, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1332
+	VMOVDQU64 (CX), Z16
+	VMOVDQU64 64(CX), Z17
+
+shuf_loaded_1333:
+	VMOVDQU64 Z0, Z18
+	VPERMI2B  Z17, Z16, Z18
+	VPBLENDMB Z18, Z2, K3, Z3
+	VMOVDQU8  Z3, K1, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z15, Z15, Z15
+	DECQ      DI
+	JNZ       shuf_rows_1331
+
+shuf_done_1330:
+	VMOVQ X11, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1334
+	VMOVQ X12, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1335
+	TESTQ DI, DI
+	JZ    shuf_done_1336
+
+shuf_rows_1337:
+	VMOVDQU64 (CX), Z15
+	VMOVDQU64 64(CX), Z16
+	VMOVDQU64 Z0, Z17
+	VPERMI2B  Z16, Z15, Z17
+	VPBLENDMB Z17, Z2, K3, Z4
+	VMOVDQU8  Z4, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1337
+
+shuf_done_1336:
+	JMP shuf_run_done_1334
+
+shuf_run_checked_1335:
+	TESTQ DI, DI
+	JZ    shuf_done_1338
+
+shuf_rows_1339:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1340
+	VMOVDQU64 (CX), Z15
+	VMOVDQU64 64(CX), Z16
+
+shuf_loaded_1341:
+	VMOVDQU64 Z0, Z17
+	VPERMI2B  Z16, Z15, Z17
+	VPBLENDMB Z17, Z2, K3, Z5
+	VMOVDQU8  Z5, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1339
+
+shuf_done_1338:
+shuf_run_done_1334:
+	VMOVDQA64 Z14, Z15
+	VMOVQ     X13, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1342
+
+shuf_rows_1343:
+	VMOVQ     X15, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1344
+	VMOVDQU64 (CX), Z16
+	VMOVDQU64 64(CX), Z17
+
+shuf_loaded_1345:
+	VMOVDQU64 Z0, Z18
+	VPERMI2B  Z17, Z16, Z18
+	VPBLENDMB Z18, Z2, K3, Z6
+	VMOVDQU8  Z6, K1, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z15, Z15, Z15
+	DECQ      DI
+	JNZ       shuf_rows_1343
+
+shuf_done_1342:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1328
+
+shuf_last_plane_1329:
+	MOVQ      128(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z1
+	VMOVQ     X10, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1346
+
+shuf_rows_1347:
+	VMOVQ     X1, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1348
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1349:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z7
+	CMPQ      AX, DI
+	JHI       shuf_far_1350
+	VMOVDQU8  Z7, K1, (AX)
+
+shuf_stored_1351:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z1, Z1, Z1
+	DECQ    DX
+	JNZ     shuf_rows_1347
+
+shuf_done_1346:
+	VMOVQ X11, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1352
+	VMOVQ X12, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1353
+	TESTQ DX, DX
+	JZ    shuf_done_1354
+
+shuf_rows_1355:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z8
+	CMPQ      AX, DI
+	JHI       shuf_far_1356
+	VMOVDQU8  Z8, K1, (AX)
+
+shuf_stored_1357:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1355
+
+shuf_done_1354:
+	JMP shuf_run_done_1352
+
+shuf_run_checked_1353:
+	TESTQ DX, DX
+	JZ    shuf_done_1358
+
+shuf_rows_1359:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1360
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+
+shuf_loaded_1361:
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z8
+	CMPQ      AX, DI
+	JHI       shuf_far_1362
+	VMOVDQU8  Z8, K1, (AX)
+
+shuf_stored_1363:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1359
+
+shuf_done_1358:
+shuf_run_done_1352:
+	VMOVDQA64 Z14, Z1
+	VMOVQ     X13, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1364
+
+shuf_rows_1365:
+	VMOVQ     X1, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1366
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1367:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_1368
+	VMOVDQU8  Z9, K1, (AX)
+
+shuf_stored_1369:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z1, Z1, Z1
+	DECQ    DX
+	JNZ     shuf_rows_1365
+
+shuf_done_1364:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1300:
+	DECQ R11
+	JZ   shuf_last_plane_1371
+
+shuf_planes_1370:
+	MOVQ  DX, AX
+	VMOVQ X1, DI
+	VMOVQ X10, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1372
+
+shuf_rows_1373:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1374
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1375:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K3, Z5
+	VMOVDQU8  Z5, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1373
+
+shuf_done_1372:
+	VMOVQ X11, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1376
+	VMOVQ X12, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1377
+	TESTQ R8, R8
+	JZ    shuf_done_1378
+
+shuf_rows_1379:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K3, Z7
+	VMOVDQU8  Z7, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1379
+
+shuf_done_1378:
+	JMP shuf_run_done_1376
+
+shuf_run_checked_1377:
+	TESTQ R8, R8
+	JZ    shuf_done_1380
+
+shuf_rows_1381:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1382
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1383:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K3, Z8
+	VMOVDQU8  Z8, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1381
+
+shuf_done_1380:
+shuf_run_done_1376:
+	VMOVQ X14, DI
+	VMOVQ X13, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1384
+
+shuf_rows_1385:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1386
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1387:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z4, Z3, Z6
+	VPBLENDMB Z6, Z2, K3, Z9
+	VMOVDQU8  Z9, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1385
+
+shuf_done_1384:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1370
+
+shuf_last_plane_1371:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X1, DX
+	VMOVQ X10, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1388
+
+shuf_rows_1389:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1390
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+
+shuf_loaded_1391:
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z15
+	CMPQ      AX, DI
+	JHI       shuf_far_1392
+	VMOVDQU8  Z15, K1, (AX)
+
+shuf_stored_1393:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1389
+
+shuf_done_1388:
+	VMOVQ X11, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1394
+	VMOVQ X12, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1395
+	TESTQ R8, R8
+	JZ    shuf_done_1396
+
+shuf_rows_1397:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z16
+	CMPQ      AX, DI
+	JHI       shuf_far_1398
+	VMOVDQU8  Z16, K1, (AX)
+
+shuf_stored_1399:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1397
+
+shuf_done_1396:
+	JMP shuf_run_done_1394
+
+shuf_run_checked_1395:
+	TESTQ R8, R8
+	JZ    shuf_done_1400
+
+shuf_rows_1401:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1402
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+
+shuf_loaded_1403:
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z16
+	CMPQ      AX, DI
+	JHI       shuf_far_1404
+	VMOVDQU8  Z16, K1, (AX)
+
+shuf_stored_1405:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1401
+
+shuf_done_1400:
+shuf_run_done_1394:
+	VMOVQ X14, DX
+	VMOVQ X13, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1406
+
+shuf_rows_1407:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1408
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+
+shuf_loaded_1409:
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z17
+	CMPQ      AX, DI
+	JHI       shuf_far_1410
+	VMOVDQU8  Z17, K1, (AX)
+
+shuf_stored_1411:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1407
+
+shuf_done_1406:
+	VZEROUPPER
+	RET
+
+shuf_one_table_1096:
+	CMPQ DI, $0x40
+	JB   shuf_narrow_1097
+	JE   shuf_full_1098
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1412
+	DECQ R11
+	JZ   shuf_last_plane_1415
+
+shuf_planes_1414:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1416
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1417
+	TESTQ DI, DI
+	JZ    shuf_done_1418
+
+shuf_rows_1419:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Z4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1419
+
+shuf_done_1418:
+	JMP shuf_run_done_1416
+
+shuf_run_checked_1417:
+	TESTQ DI, DI
+	JZ    shuf_done_1420
+
+shuf_rows_1421:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1422
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1423:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Z4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1421
+
+shuf_done_1420:
+shuf_run_done_1416:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1414
+
+shuf_last_plane_1415:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1424
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1425
+	TESTQ DX, DX
+	JZ    shuf_done_1426
+
+shuf_rows_1427:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1428
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1429:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1427
+
+shuf_done_1426:
+	JMP shuf_run_done_1424
+
+shuf_run_checked_1425:
+	TESTQ DX, DX
+	JZ    shuf_done_1430
+
+shuf_rows_1431:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1432
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1433:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1434
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1435:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1431
+
+shuf_done_1430:
+shuf_run_done_1424:
+	VZEROUPPER
+	RET
+
+shuf_list_1412:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1436
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1436:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1413
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1437:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1438
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1437
+
+shuf_offs_done_1438:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1413
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1439:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1440
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1439
+
+shuf_offs_done_1440:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1442
+
+shuf_planes_1441:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1443
+
+shuf_rows_1444:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1445
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_1446:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Z11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1444
+
+shuf_done_1443:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1447
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1448
+	TESTQ DI, DI
+	JZ    shuf_done_1449
+
+shuf_rows_1450:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1450
+
+shuf_done_1449:
+	JMP shuf_run_done_1447
+
+shuf_run_checked_1448:
+	TESTQ DI, DI
+	JZ    shuf_done_1451
+
+shuf_rows_1452:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1453
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1454:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1452
+
+shuf_done_1451:
+shuf_run_done_1447:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1455
+
+shuf_rows_1456:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1457
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_1458:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Z11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1456
+
+shuf_done_1455:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1441
+
+shuf_last_plane_1442:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1459
+
+shuf_rows_1460:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1461
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_1462:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_1463
+	VMOVDQU8  Z9, K2, 64(AX)
+
+shuf_stored_1464:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1460
+
+shuf_done_1459:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1465
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1466
+	TESTQ DX, DX
+	JZ    shuf_done_1467
+
+shuf_rows_1468:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1469
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1470:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1468
+
+shuf_done_1467:
+	JMP shuf_run_done_1465
+
+shuf_run_checked_1466:
+	TESTQ DX, DX
+	JZ    shuf_done_1471
+
+shuf_rows_1472:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1473
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1474:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1475
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1476:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1472
+
+shuf_done_1471:
+shuf_run_done_1465:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1477
+
+shuf_rows_1478:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1479
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_1480:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_1481
+	VMOVDQU8  Z5, K2, 64(AX)
+
+shuf_stored_1482:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1478
+
+shuf_done_1477:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1413:
+	DECQ R11
+	JZ   shuf_last_plane_1484
+
+shuf_planes_1483:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1485
+
+shuf_rows_1486:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1487
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1488:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1486
+
+shuf_done_1485:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1275
+	JZ    shuf_run_done_1489
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1276
+	JHI   shuf_run_checked_1490
 	TESTQ R8, R8
-	JZ    shuf_done_1277
+	JZ    shuf_done_1491
 
-shuf_rows_1278:
+shuf_rows_1492:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
+	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1278
+	JNZ       shuf_rows_1492
 
-shuf_done_1277:
-	JMP shuf_run_done_1275
+shuf_done_1491:
+	JMP shuf_run_done_1489
 
-shuf_run_checked_1276:
+shuf_run_checked_1490:
 	TESTQ R8, R8
-	JZ    shuf_done_1279
+	JZ    shuf_done_1493
 
-shuf_rows_1280:
+shuf_rows_1494:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1281
+	JHI       shuf_masked_1495
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1282:
+shuf_loaded_1496:
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
+	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1280
+	JNZ       shuf_rows_1494
 
-shuf_done_1279:
-shuf_run_done_1275:
+shuf_done_1493:
+shuf_run_done_1489:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1283
+	JZ    shuf_done_1497
 
-shuf_rows_1284:
+shuf_rows_1498:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1285
+	JHI       shuf_masked_1499
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1286:
+shuf_loaded_1500:
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
+	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K6, Z10
-	VMOVDQU8  Z10, K4, 64(AX)
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1284
+	JNZ       shuf_rows_1498
 
-shuf_done_1283:
+shuf_done_1497:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1270
+	JNZ  shuf_planes_1483
+
+shuf_last_plane_1484:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1501
+
+shuf_rows_1502:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1503
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1504:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1505
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1506:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1502
+
+shuf_done_1501:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1507
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1508
+	TESTQ R8, R8
+	JZ    shuf_done_1509
+
+shuf_rows_1510:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1511
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1512:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1510
+
+shuf_done_1509:
+	JMP shuf_run_done_1507
+
+shuf_run_checked_1508:
+	TESTQ R8, R8
+	JZ    shuf_done_1513
+
+shuf_rows_1514:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1515
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1516:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1517
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1518:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1514
+
+shuf_done_1513:
+shuf_run_done_1507:
+	VMOVQ X8, DX
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1519
+
+shuf_rows_1520:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1521
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1522:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1523
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1524:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1520
+
+shuf_done_1519:
 	VZEROUPPER
 	RET
 
 shuf_narrow_1097:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1287
+	JNE  shuf_list_1525
+	DECQ R11
+	JZ   shuf_last_plane_1528
 
-shuf_planes_1289:
+shuf_planes_1527:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1290
+	JZ    shuf_run_done_1529
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1291
+	JHI   shuf_run_checked_1530
 	TESTQ DI, DI
-	JZ    shuf_done_1292
+	JZ    shuf_done_1531
 
-shuf_rows_1293:
+shuf_rows_1532:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU8  Z3, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1293
+	JNZ       shuf_rows_1532
 
-shuf_done_1292:
-	JMP shuf_run_done_1290
+shuf_done_1531:
+	JMP shuf_run_done_1529
 
-shuf_run_checked_1291:
+shuf_run_checked_1530:
 	TESTQ DI, DI
-	JZ    shuf_done_1294
+	JZ    shuf_done_1533
 
-shuf_rows_1295:
+shuf_rows_1534:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1296
+	JHI       shuf_masked_1535
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_1297:
+shuf_loaded_1536:
 	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K5, Z3
-	VMOVDQU8  Z3, K3, (AX)
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU8  Z3, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1295
+	JNZ       shuf_rows_1534
 
-shuf_done_1294:
-shuf_run_done_1290:
+shuf_done_1533:
+shuf_run_done_1529:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1289
+	JNZ  shuf_planes_1527
+
+shuf_last_plane_1528:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1537
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1538
+	TESTQ DX, DX
+	JZ    shuf_done_1539
+
+shuf_rows_1540:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1541
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_1542:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1540
+
+shuf_done_1539:
+	JMP shuf_run_done_1537
+
+shuf_run_checked_1538:
+	TESTQ DX, DX
+	JZ    shuf_done_1543
+
+shuf_rows_1544:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1545
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1546:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1547
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_1548:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1544
+
+shuf_done_1543:
+shuf_run_done_1537:
 	VZEROUPPER
 	RET
 
-shuf_list_1287:
+shuf_list_1525:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -11866,12 +13200,12 @@ shuf_list_1287:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1298
+	JZ      shuf_no_run_1549
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1298:
+shuf_no_run_1549:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -11881,304 +13215,581 @@ shuf_no_run_1298:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1288
+	JA    shuf_list_loads_1526
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1299:
+shuf_offs_1550:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1300
+	JAE     shuf_offs_done_1551
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1299
+	JMP     shuf_offs_1550
 
-shuf_offs_done_1300:
+shuf_offs_done_1551:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1288
+	JA   shuf_list_loads_1526
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1301:
+shuf_offs_1552:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1302
+	JAE     shuf_offs_done_1553
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1301
+	JMP     shuf_offs_1552
 
-shuf_offs_done_1302:
+shuf_offs_done_1553:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
+	DECQ      R11
+	JZ        shuf_last_plane_1555
 
-shuf_planes_1303:
+shuf_planes_1554:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1304
+	JZ        shuf_done_1556
 
-shuf_rows_1305:
+shuf_rows_1557:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1306
+	JHI       shuf_masked_1558
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1307:
+shuf_loaded_1559:
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU8  Z10, K3, (AX)
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1305
+	JNZ       shuf_rows_1557
 
-shuf_done_1304:
+shuf_done_1556:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1308
+	JZ    shuf_run_done_1560
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1309
+	JHI   shuf_run_checked_1561
 	TESTQ DI, DI
-	JZ    shuf_done_1310
+	JZ    shuf_done_1562
 
-shuf_rows_1311:
+shuf_rows_1563:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+	VPERMB    Z8, Z0, K3, Z9
+	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1311
+	JNZ       shuf_rows_1563
 
-shuf_done_1310:
-	JMP shuf_run_done_1308
+shuf_done_1562:
+	JMP shuf_run_done_1560
 
-shuf_run_checked_1309:
+shuf_run_checked_1561:
 	TESTQ DI, DI
-	JZ    shuf_done_1312
+	JZ    shuf_done_1564
 
-shuf_rows_1313:
+shuf_rows_1565:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1314
+	JHI       shuf_masked_1566
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1315:
+shuf_loaded_1567:
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+	VPERMB    Z8, Z0, K3, Z9
+	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1313
+	JNZ       shuf_rows_1565
 
-shuf_done_1312:
-shuf_run_done_1308:
+shuf_done_1564:
+shuf_run_done_1560:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1316
+	JZ        shuf_done_1568
 
-shuf_rows_1317:
+shuf_rows_1569:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1318
+	JHI       shuf_masked_1570
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1319:
+shuf_loaded_1571:
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
-	VMOVDQU8  Z10, K3, (AX)
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1317
+	JNZ       shuf_rows_1569
 
-shuf_done_1316:
+shuf_done_1568:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1303
+	JNZ  shuf_planes_1554
+
+shuf_last_plane_1555:
+	MOVQ      128(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z1
+	VMOVQ     X3, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1572
+
+shuf_rows_1573:
+	VMOVQ     X1, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1574
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1575:
+	VMOVDQA64 Z2, Z8
+	VPERMB    Z3, Z0, K3, Z8
+	CMPQ      AX, DI
+	JHI       shuf_far_1576
+	VMOVDQU8  Z8, K1, (AX)
+
+shuf_stored_1577:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z1, Z1, Z1
+	DECQ    DX
+	JNZ     shuf_rows_1573
+
+shuf_done_1572:
+	VMOVQ X4, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1578
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1579
+	TESTQ DX, DX
+	JZ    shuf_done_1580
+
+shuf_rows_1581:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1582
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_1583:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1581
+
+shuf_done_1580:
+	JMP shuf_run_done_1578
+
+shuf_run_checked_1579:
+	TESTQ DX, DX
+	JZ    shuf_done_1584
+
+shuf_rows_1585:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1586
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1587:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1588
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_1589:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1585
+
+shuf_done_1584:
+shuf_run_done_1578:
+	VMOVDQA64 Z7, Z1
+	VMOVQ     X6, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1590
+
+shuf_rows_1591:
+	VMOVQ     X1, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1592
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1593:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1594
+	VMOVDQU8  Z4, K1, (AX)
+
+shuf_stored_1595:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z1, Z1, Z1
+	DECQ    DX
+	JNZ     shuf_rows_1591
+
+shuf_done_1590:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1288:
-shuf_planes_1320:
+shuf_list_loads_1526:
+	DECQ R11
+	JZ   shuf_last_plane_1597
+
+shuf_planes_1596:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1321
+	JZ    shuf_done_1598
 
-shuf_rows_1322:
+shuf_rows_1599:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1323
+	JHI       shuf_masked_1600
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1324:
+shuf_loaded_1601:
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+	VPERMB    Z8, Z0, K3, Z9
+	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1322
+	JNZ       shuf_rows_1599
 
-shuf_done_1321:
+shuf_done_1598:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1325
+	JZ    shuf_run_done_1602
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1326
+	JHI   shuf_run_checked_1603
 	TESTQ R8, R8
-	JZ    shuf_done_1327
+	JZ    shuf_done_1604
 
-shuf_rows_1328:
+shuf_rows_1605:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+	VPERMB    Z8, Z0, K3, Z9
+	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1328
+	JNZ       shuf_rows_1605
 
-shuf_done_1327:
-	JMP shuf_run_done_1325
+shuf_done_1604:
+	JMP shuf_run_done_1602
 
-shuf_run_checked_1326:
+shuf_run_checked_1603:
 	TESTQ R8, R8
-	JZ    shuf_done_1329
+	JZ    shuf_done_1606
 
-shuf_rows_1330:
+shuf_rows_1607:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1331
+	JHI       shuf_masked_1608
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1332:
+shuf_loaded_1609:
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+	VPERMB    Z8, Z0, K3, Z9
+	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1330
+	JNZ       shuf_rows_1607
 
-shuf_done_1329:
-shuf_run_done_1325:
+shuf_done_1606:
+shuf_run_done_1602:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1333
+	JZ    shuf_done_1610
 
-shuf_rows_1334:
+shuf_rows_1611:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1335
+	JHI       shuf_masked_1612
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1336:
+shuf_loaded_1613:
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
-	VMOVDQU8  Z9, K3, (AX)
+	VPERMB    Z8, Z0, K3, Z9
+	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1334
+	JNZ       shuf_rows_1611
 
-shuf_done_1333:
+shuf_done_1610:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1320
+	JNZ  shuf_planes_1596
+
+shuf_last_plane_1597:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X1, DX
+	VMOVQ X3, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1614
+
+shuf_rows_1615:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1616
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1617:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1618
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_1619:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1615
+
+shuf_done_1614:
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1620
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1621
+	TESTQ R8, R8
+	JZ    shuf_done_1622
+
+shuf_rows_1623:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1624
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_1625:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1623
+
+shuf_done_1622:
+	JMP shuf_run_done_1620
+
+shuf_run_checked_1621:
+	TESTQ R8, R8
+	JZ    shuf_done_1626
+
+shuf_rows_1627:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1628
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1629:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1630
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_1631:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1627
+
+shuf_done_1626:
+shuf_run_done_1620:
+	VMOVQ X7, DX
+	VMOVQ X6, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1632
+
+shuf_rows_1633:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1634
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1635:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1636
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_1637:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1633
+
+shuf_done_1632:
 	VZEROUPPER
 	RET
 
 shuf_full_1098:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1337
+	JNE  shuf_list_1638
+	DECQ R11
+	JZ   shuf_last_plane_1641
 
-shuf_planes_1339:
+shuf_planes_1640:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1340
+	JZ    shuf_run_done_1642
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1341
+	JHI   shuf_run_checked_1643
 	TESTQ DI, DI
-	JZ    shuf_done_1342
+	JZ    shuf_done_1644
 
-shuf_rows_1343:
+shuf_rows_1645:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K5, Z3
+	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1343
+	JNZ       shuf_rows_1645
 
-shuf_done_1342:
-	JMP shuf_run_done_1340
+shuf_done_1644:
+	JMP shuf_run_done_1642
 
-shuf_run_checked_1341:
+shuf_run_checked_1643:
 	TESTQ DI, DI
-	JZ    shuf_done_1344
+	JZ    shuf_done_1646
 
-shuf_rows_1345:
+shuf_rows_1647:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1346
+	JHI       shuf_masked_1648
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_1347:
+shuf_loaded_1649:
 	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K5, Z3
+	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1345
+	JNZ       shuf_rows_1647
 
-shuf_done_1344:
-shuf_run_done_1340:
+shuf_done_1646:
+shuf_run_done_1642:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1339
+	JNZ  shuf_planes_1640
+
+shuf_last_plane_1641:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1650
+	MOVQ  R9, CX
+	LEAQ  -1(DX), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1651
+	TESTQ DX, DX
+	JZ    shuf_done_1652
+
+shuf_rows_1653:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       shuf_rows_1653
+
+shuf_done_1652:
+	JMP shuf_run_done_1650
+
+shuf_run_checked_1651:
+	TESTQ DX, DX
+	JZ    shuf_done_1654
+
+shuf_rows_1655:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1656
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1657:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       shuf_rows_1655
+
+shuf_done_1654:
+shuf_run_done_1650:
 	VZEROUPPER
 	RET
 
-shuf_list_1337:
+shuf_list_1638:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -12187,12 +13798,12 @@ shuf_list_1337:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1348
+	JZ      shuf_no_run_1658
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1348:
+shuf_no_run_1658:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -12202,401 +13813,1648 @@ shuf_no_run_1348:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1338
+	JA    shuf_list_loads_1639
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1349:
+shuf_offs_1659:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1350
+	JAE     shuf_offs_done_1660
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1349
+	JMP     shuf_offs_1659
 
-shuf_offs_done_1350:
+shuf_offs_done_1660:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1338
+	JA   shuf_list_loads_1639
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1351:
+shuf_offs_1661:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1352
+	JAE     shuf_offs_done_1662
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1351
+	JMP     shuf_offs_1661
 
-shuf_offs_done_1352:
+shuf_offs_done_1662:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
+	DECQ      R11
+	JZ        shuf_last_plane_1664
 
-shuf_planes_1353:
+shuf_planes_1663:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1354
+	JZ        shuf_done_1665
 
-shuf_rows_1355:
+shuf_rows_1666:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1356
+	JHI       shuf_masked_1667
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1357:
+shuf_loaded_1668:
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
+	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1355
+	JNZ       shuf_rows_1666
 
-shuf_done_1354:
+shuf_done_1665:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1358
+	JZ    shuf_run_done_1669
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1359
+	JHI   shuf_run_checked_1670
 	TESTQ DI, DI
-	JZ    shuf_done_1360
+	JZ    shuf_done_1671
 
-shuf_rows_1361:
+shuf_rows_1672:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
+	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1361
+	JNZ       shuf_rows_1672
 
-shuf_done_1360:
-	JMP shuf_run_done_1358
+shuf_done_1671:
+	JMP shuf_run_done_1669
 
-shuf_run_checked_1359:
+shuf_run_checked_1670:
 	TESTQ DI, DI
-	JZ    shuf_done_1362
+	JZ    shuf_done_1673
 
-shuf_rows_1363:
+shuf_rows_1674:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1364
+	JHI       shuf_masked_1675
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1365:
+shuf_loaded_1676:
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
+	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1363
+	JNZ       shuf_rows_1674
 
-shuf_done_1362:
-shuf_run_done_1358:
+shuf_done_1673:
+shuf_run_done_1669:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1366
+	JZ        shuf_done_1677
 
-shuf_rows_1367:
+shuf_rows_1678:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1368
+	JHI       shuf_masked_1679
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1369:
+shuf_loaded_1680:
 	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K5, Z10
+	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1367
+	JNZ       shuf_rows_1678
 
-shuf_done_1366:
+shuf_done_1677:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1353
+	JNZ  shuf_planes_1663
+
+shuf_last_plane_1664:
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z1
+	VMOVQ     X3, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1681
+
+shuf_rows_1682:
+	VMOVQ     X1, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1683
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1684:
+	VMOVDQA64 Z2, Z8
+	VPERMB    Z3, Z0, K3, Z8
+	VMOVDQU64 Z8, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z1, Z1, Z1
+	DECQ      DX
+	JNZ       shuf_rows_1682
+
+shuf_done_1681:
+	VMOVQ X4, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1685
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1686
+	TESTQ DX, DX
+	JZ    shuf_done_1687
+
+shuf_rows_1688:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       shuf_rows_1688
+
+shuf_done_1687:
+	JMP shuf_run_done_1685
+
+shuf_run_checked_1686:
+	TESTQ DX, DX
+	JZ    shuf_done_1689
+
+shuf_rows_1690:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1691
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1692:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       shuf_rows_1690
+
+shuf_done_1689:
+shuf_run_done_1685:
+	VMOVDQA64 Z7, Z1
+	VMOVQ     X6, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1693
+
+shuf_rows_1694:
+	VMOVQ     X1, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1695
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1696:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z1, Z1, Z1
+	DECQ      DX
+	JNZ       shuf_rows_1694
+
+shuf_done_1693:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1338:
-shuf_planes_1370:
+shuf_list_loads_1639:
+	DECQ R11
+	JZ   shuf_last_plane_1698
+
+shuf_planes_1697:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1371
+	JZ    shuf_done_1699
 
-shuf_rows_1372:
+shuf_rows_1700:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1373
+	JHI       shuf_masked_1701
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1374:
+shuf_loaded_1702:
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
+	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1372
+	JNZ       shuf_rows_1700
 
-shuf_done_1371:
+shuf_done_1699:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1375
+	JZ    shuf_run_done_1703
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1376
+	JHI   shuf_run_checked_1704
 	TESTQ R8, R8
-	JZ    shuf_done_1377
+	JZ    shuf_done_1705
 
-shuf_rows_1378:
+shuf_rows_1706:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
+	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1378
+	JNZ       shuf_rows_1706
 
-shuf_done_1377:
-	JMP shuf_run_done_1375
+shuf_done_1705:
+	JMP shuf_run_done_1703
 
-shuf_run_checked_1376:
+shuf_run_checked_1704:
 	TESTQ R8, R8
-	JZ    shuf_done_1379
+	JZ    shuf_done_1707
 
-shuf_rows_1380:
+shuf_rows_1708:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1381
+	JHI       shuf_masked_1709
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1382:
+shuf_loaded_1710:
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
+	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1380
+	JNZ       shuf_rows_1708
 
-shuf_done_1379:
-shuf_run_done_1375:
+shuf_done_1707:
+shuf_run_done_1703:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1383
+	JZ    shuf_done_1711
 
-shuf_rows_1384:
+shuf_rows_1712:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1385
+	JHI       shuf_masked_1713
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1386:
+shuf_loaded_1714:
 	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K5, Z9
+	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1384
+	JNZ       shuf_rows_1712
 
-shuf_done_1383:
+shuf_done_1711:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1370
+	JNZ  shuf_planes_1697
+
+shuf_last_plane_1698:
+	MOVQ  DX, AX
+	VMOVQ X1, DX
+	VMOVQ X3, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1715
+
+shuf_rows_1716:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1717
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1718:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DX
+	DECQ      DI
+	JNZ       shuf_rows_1716
+
+shuf_done_1715:
+	VMOVQ X4, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1719
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1720
+	TESTQ DI, DI
+	JZ    shuf_done_1721
+
+shuf_rows_1722:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1722
+
+shuf_done_1721:
+	JMP shuf_run_done_1719
+
+shuf_run_checked_1720:
+	TESTQ DI, DI
+	JZ    shuf_done_1723
+
+shuf_rows_1724:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1725
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1726:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1724
+
+shuf_done_1723:
+shuf_run_done_1719:
+	VMOVQ X7, DX
+	VMOVQ X6, DI
+	TESTQ DI, DI
+	JZ    shuf_done_1727
+
+shuf_rows_1728:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1729
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_1730:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DX
+	DECQ      DI
+	JNZ       shuf_rows_1728
+
+shuf_done_1727:
 	VZEROUPPER
 	RET
 
 shuf_ret_1095:
 	RET
 
-shuf_masked_1146:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1147
+shuf_far_1115:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1116
 
-shuf_masked_1156:
-	VMOVDQU8.Z (CX), K1, Z18
-	VMOVDQU8.Z 64(CX), K2, Z19
-	JMP        shuf_loaded_1157
+shuf_far_1119:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1120
 
-shuf_masked_1164:
-	VMOVDQU8.Z (CX), K1, Z17
-	VMOVDQU8.Z 64(CX), K2, Z18
-	JMP        shuf_loaded_1165
+shuf_far_1140:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPADDB       Z10, Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1141
 
-shuf_masked_1168:
-	VMOVDQU8.Z (CX), K1, Z18
-	VMOVDQU8.Z 64(CX), K2, Z19
-	JMP        shuf_loaded_1169
+shuf_far_1146:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1147
 
-shuf_masked_1173:
-	VMOVDQU8.Z (CX), K1, Z5
-	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        shuf_loaded_1174
+shuf_far_1150:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1151
 
-shuf_masked_1181:
-	VMOVDQU8.Z (CX), K1, Z5
-	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        shuf_loaded_1182
+shuf_far_1154:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z5
+	VMOVDQU64    iota64<>+0(SB), Z6
+	VPADDB       Z6, Z5, Z5
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1155
 
-shuf_masked_1185:
-	VMOVDQU8.Z (CX), K1, Z5
-	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        shuf_loaded_1186
+shuf_far_1170:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPADDB       Z9, Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1171
+
+shuf_far_1176:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1177
+
+shuf_far_1180:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1181
+
+shuf_far_1184:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1185
 
 shuf_masked_1196:
-	VMOVDQU8.Z (CX), K1, Z1
-	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        shuf_loaded_1197
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1197
+
+shuf_far_1202:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1203
 
 shuf_masked_1206:
-	VMOVDQU8.Z (CX), K1, Z13
-	VMOVDQU8.Z 64(CX), K2, Z14
-	JMP        shuf_loaded_1207
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1207
 
-shuf_masked_1214:
-	VMOVDQU8.Z (CX), K1, Z12
-	VMOVDQU8.Z 64(CX), K2, Z13
-	JMP        shuf_loaded_1215
+shuf_far_1208:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1209
 
-shuf_masked_1218:
-	VMOVDQU8.Z (CX), K1, Z13
-	VMOVDQU8.Z 64(CX), K2, Z14
-	JMP        shuf_loaded_1219
+shuf_masked_1219:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z25
+	VMOVDQU64    iota64<>+0(SB), Z24
+	VPSUBB       Z25, Z24, Z25
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1220
 
-shuf_masked_1223:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1224
+shuf_masked_1227:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z24
+	VMOVDQU64    iota64<>+0(SB), Z23
+	VPSUBB       Z24, Z23, Z24
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z23
+	VPERMB       (R8), Z24, Z24
+	JMP          shuf_loaded_1228
 
 shuf_masked_1231:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1232
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z25
+	VMOVDQU64    iota64<>+0(SB), Z24
+	VPSUBB       Z25, Z24, Z25
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1232
 
 shuf_masked_1235:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        shuf_loaded_1236
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z5
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z5, Z4, Z5
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z4
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_1236
 
-shuf_masked_1246:
-	VMOVDQU8.Z (CX), K1, Z3
-	JMP        shuf_loaded_1247
+shuf_far_1237:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z14, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1238
 
-shuf_masked_1256:
-	VMOVDQU8.Z (CX), K1, Z10
-	JMP        shuf_loaded_1257
+shuf_far_1243:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1244
 
-shuf_masked_1264:
-	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1265
+shuf_masked_1247:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1248
 
-shuf_masked_1268:
-	VMOVDQU8.Z (CX), K1, Z10
-	JMP        shuf_loaded_1269
+shuf_far_1249:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1250
+
+shuf_masked_1253:
+	MOVQ         mid+48(FP), SI
+	VPBROADCASTB SI, Z5
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z5, Z4, Z5
+	LEAQ         -64(CX)(SI*1), SI
+	VMOVDQU64    (CX), Z4
+	VPERMB       (SI), Z5, Z5
+	JMP          shuf_loaded_1254
+
+shuf_far_1255:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z4, Z4
+	VPERMB       Z18, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1256
+
+shuf_masked_1261:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z6
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPSUBB       Z6, Z5, Z6
+	LEAQ         -64(CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1262
+
+shuf_masked_1269:
+	MOVQ         mid+48(FP), DI
+	VPBROADCASTB DI, Z6
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPSUBB       Z6, Z5, Z6
+	LEAQ         -64(CX)(DI*1), DI
+	VMOVDQU64    (CX), Z5
+	VPERMB       (DI), Z6, Z6
+	JMP          shuf_loaded_1270
 
 shuf_masked_1273:
-	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1274
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z6
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPSUBB       Z6, Z5, Z6
+	LEAQ         -64(CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1274
 
-shuf_masked_1281:
-	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1282
+shuf_masked_1277:
+	MOVQ         mid+48(FP), R10
+	VPBROADCASTB R10, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1278
 
-shuf_masked_1285:
-	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1286
+shuf_far_1279:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z17, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1280
 
-shuf_masked_1296:
-	VMOVDQU8.Z (CX), K1, Z1
-	JMP        shuf_loaded_1297
+shuf_far_1285:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1286
 
-shuf_masked_1306:
-	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1307
+shuf_masked_1289:
+	MOVQ         mid+48(FP), DX
+	VPBROADCASTB DX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(DX*1), DX
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DX), Z4, Z4
+	JMP          shuf_loaded_1290
 
-shuf_masked_1314:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1315
+shuf_far_1291:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1292
 
-shuf_masked_1318:
-	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1319
+shuf_masked_1295:
+	MOVQ         mid+48(FP), R10
+	VPBROADCASTB R10, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1296
 
-shuf_masked_1323:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1324
+shuf_far_1297:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z25, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1298
 
-shuf_masked_1331:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1332
+shuf_masked_1309:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z6
+	VMOVDQU64    iota64<>+0(SB), Z1
+	VPSUBB       Z6, Z1, Z6
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z1
+	VPERMB       (R8), Z6, Z6
+	JMP          shuf_loaded_1310
 
-shuf_masked_1335:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1336
+shuf_far_1315:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPADDB       Z3, Z1, Z1
+	VPERMB       Z5, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_1316
 
-shuf_masked_1346:
-	VMOVDQU8.Z (CX), K1, Z1
-	JMP        shuf_loaded_1347
+shuf_masked_1319:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z1
+	VPSUBB       Z3, Z1, Z3
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z1
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_1320
 
-shuf_masked_1356:
-	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1357
+shuf_far_1321:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPADDB       Z3, Z1, Z1
+	VPERMB       Z5, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_1322
 
-shuf_masked_1364:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1365
+shuf_masked_1332:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z17
+	VMOVDQU64    iota64<>+0(SB), Z16
+	VPSUBB       Z17, Z16, Z17
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z16
+	VPERMB       (R8), Z17, Z17
+	JMP          shuf_loaded_1333
 
-shuf_masked_1368:
-	VMOVDQU8.Z (CX), K1, Z9
-	JMP        shuf_loaded_1369
+shuf_masked_1340:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z16
+	VMOVDQU64    iota64<>+0(SB), Z15
+	VPSUBB       Z16, Z15, Z16
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z15
+	VPERMB       (R8), Z16, Z16
+	JMP          shuf_loaded_1341
 
-shuf_masked_1373:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1374
+shuf_masked_1344:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z17
+	VMOVDQU64    iota64<>+0(SB), Z16
+	VPSUBB       Z17, Z16, Z17
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z16
+	VPERMB       (R8), Z17, Z17
+	JMP          shuf_loaded_1345
 
-shuf_masked_1381:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1382
+shuf_masked_1348:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1349
 
-shuf_masked_1385:
-	VMOVDQU8.Z (CX), K1, Z8
-	JMP        shuf_loaded_1386
+shuf_far_1350:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z7, Z3, Z4
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_1351
+
+shuf_far_1356:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPADDB       Z3, Z1, Z1
+	VPERMB       Z8, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_1357
+
+shuf_masked_1360:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z1
+	VPSUBB       Z3, Z1, Z3
+	LEAQ         -64(CX)(R8*1), R8
+	VMOVDQU64    (CX), Z1
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_1361
+
+shuf_far_1362:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPADDB       Z3, Z1, Z1
+	VPERMB       Z8, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_1363
+
+shuf_masked_1366:
+	MOVQ         mid+48(FP), SI
+	VPBROADCASTB SI, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(SI*1), SI
+	VMOVDQU64    (CX), Z3
+	VPERMB       (SI), Z4, Z4
+	JMP          shuf_loaded_1367
+
+shuf_far_1368:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z3, Z3
+	VPERMB       Z9, Z3, Z4
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_1369
+
+shuf_masked_1374:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(R14*1), R14
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R14), Z4, Z4
+	JMP          shuf_loaded_1375
+
+shuf_masked_1382:
+	MOVQ         mid+48(FP), DI
+	VPBROADCASTB DI, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(DI*1), DI
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DI), Z4, Z4
+	JMP          shuf_loaded_1383
+
+shuf_masked_1386:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z4
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z4, Z3, Z4
+	LEAQ         -64(CX)(R14*1), R14
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R14), Z4, Z4
+	JMP          shuf_loaded_1387
+
+shuf_masked_1390:
+	MOVQ         mid+48(FP), R10
+	VPBROADCASTB R10, Z3
+	VMOVDQU64    iota64<>+0(SB), Z1
+	VPSUBB       Z3, Z1, Z3
+	LEAQ         -64(CX)(R10*1), R10
+	VMOVDQU64    (CX), Z1
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_1391
+
+shuf_far_1392:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPADDB       Z3, Z1, Z1
+	VPERMB       Z15, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_1393
+
+shuf_far_1398:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPADDB       Z3, Z1, Z1
+	VPERMB       Z16, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_1399
+
+shuf_masked_1402:
+	MOVQ         mid+48(FP), DX
+	VPBROADCASTB DX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z1
+	VPSUBB       Z3, Z1, Z3
+	LEAQ         -64(CX)(DX*1), DX
+	VMOVDQU64    (CX), Z1
+	VPERMB       (DX), Z3, Z3
+	JMP          shuf_loaded_1403
+
+shuf_far_1404:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPADDB       Z3, Z1, Z1
+	VPERMB       Z16, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_1405
+
+shuf_masked_1408:
+	MOVQ         mid+48(FP), R10
+	VPBROADCASTB R10, Z3
+	VMOVDQU64    iota64<>+0(SB), Z1
+	VPSUBB       Z3, Z1, Z3
+	LEAQ         -64(CX)(R10*1), R10
+	VMOVDQU64    (CX), Z1
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_1409
+
+shuf_far_1410:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPADDB       Z3, Z1, Z1
+	VPERMB       Z17, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_1411
+
+shuf_masked_1422:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z3, Z4, Z3
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_1423
+
+shuf_far_1428:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1429
+
+shuf_masked_1432:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z3, Z4, Z3
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_1433
+
+shuf_far_1434:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1435
+
+shuf_masked_1445:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z10
+	VMOVDQU64    iota64<>+0(SB), Z11
+	VPSUBB       Z10, Z11, Z10
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_1446
+
+shuf_masked_1453:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPSUBB       Z9, Z10, Z9
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_1454
+
+shuf_masked_1457:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z10
+	VMOVDQU64    iota64<>+0(SB), Z11
+	VPSUBB       Z10, Z11, Z10
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_1458
+
+shuf_masked_1461:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z4
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z4, Z9, Z4
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1462
+
+shuf_far_1463:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPADDB       Z10, Z4, Z4
+	VPERMB       Z9, Z4, Z9
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1464
+
+shuf_far_1469:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1470
+
+shuf_masked_1473:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z3, Z4, Z3
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_1474
+
+shuf_far_1475:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1476
+
+shuf_masked_1479:
+	MOVQ         mid+48(FP), SI
+	VPBROADCASTB SI, Z4
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPSUBB       Z4, Z5, Z4
+	LEAQ         -64(CX)(SI*1), SI
+	VPERMB       (SI), Z4, Z4
+	JMP          shuf_loaded_1480
+
+shuf_far_1481:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VMOVDQU64    iota64<>+0(SB), Z6
+	VPADDB       Z6, Z4, Z4
+	VPERMB       Z5, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1482
+
+shuf_masked_1487:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPSUBB       Z9, Z10, Z9
+	LEAQ         -64(CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_1488
+
+shuf_masked_1495:
+	MOVQ         mid+48(FP), DI
+	VPBROADCASTB DI, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPSUBB       Z9, Z10, Z9
+	LEAQ         -64(CX)(DI*1), DI
+	VPERMB       (DI), Z9, Z9
+	JMP          shuf_loaded_1496
+
+shuf_masked_1499:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPSUBB       Z9, Z10, Z9
+	LEAQ         -64(CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_1500
+
+shuf_masked_1503:
+	MOVQ         mid+48(FP), R10
+	VPBROADCASTB R10, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z3, Z4, Z3
+	LEAQ         -64(CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_1504
+
+shuf_far_1505:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPADDB       Z9, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1506
+
+shuf_far_1511:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1512
+
+shuf_masked_1515:
+	MOVQ         mid+48(FP), DX
+	VPBROADCASTB DX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z3, Z4, Z3
+	LEAQ         -64(CX)(DX*1), DX
+	VPERMB       (DX), Z3, Z3
+	JMP          shuf_loaded_1516
+
+shuf_far_1517:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1518
+
+shuf_masked_1521:
+	MOVQ         mid+48(FP), R10
+	VPBROADCASTB R10, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z3, Z4, Z3
+	LEAQ         -64(CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_1522
+
+shuf_far_1523:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1524
+
+shuf_masked_1535:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_1536
+
+shuf_far_1541:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_1542
+
+shuf_masked_1545:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_1546
+
+shuf_far_1547:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_1548
+
+shuf_masked_1558:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPSUBB       Z9, Z10, Z9
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_1559
+
+shuf_masked_1566:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z8
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z8, Z9, Z8
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z8, Z8
+	JMP          shuf_loaded_1567
+
+shuf_masked_1570:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPSUBB       Z9, Z10, Z9
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_1571
+
+shuf_masked_1574:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z3
+	VMOVDQU64    iota64<>+0(SB), Z8
+	VPSUBB       Z3, Z8, Z3
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_1575
+
+shuf_far_1576:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPADDB       Z9, Z3, Z3
+	VPERMB       Z8, Z3, Z8
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z8, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_1577
+
+shuf_far_1582:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_1583
+
+shuf_masked_1586:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_1587
+
+shuf_far_1588:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_1589
+
+shuf_masked_1592:
+	MOVQ         mid+48(FP), SI
+	VPBROADCASTB SI, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z3, Z4, Z3
+	LEAQ         -64(CX)(SI*1), SI
+	VPERMB       (SI), Z3, Z3
+	JMP          shuf_loaded_1593
+
+shuf_far_1594:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    iota64<>+0(SB), Z5
+	VPADDB       Z5, Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_1595
+
+shuf_masked_1600:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z8
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z8, Z9, Z8
+	LEAQ         -64(CX)(R14*1), R14
+	VPERMB       (R14), Z8, Z8
+	JMP          shuf_loaded_1601
+
+shuf_masked_1608:
+	MOVQ         mid+48(FP), DI
+	VPBROADCASTB DI, Z8
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z8, Z9, Z8
+	LEAQ         -64(CX)(DI*1), DI
+	VPERMB       (DI), Z8, Z8
+	JMP          shuf_loaded_1609
+
+shuf_masked_1612:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z8
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z8, Z9, Z8
+	LEAQ         -64(CX)(R14*1), R14
+	VPERMB       (R14), Z8, Z8
+	JMP          shuf_loaded_1613
+
+shuf_masked_1616:
+	MOVQ         mid+48(FP), R10
+	VPBROADCASTB R10, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z1
+	JMP          shuf_loaded_1617
+
+shuf_far_1618:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z8
+	VPADDB       Z8, Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_1619
+
+shuf_far_1624:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_1625
+
+shuf_masked_1628:
+	MOVQ         mid+48(FP), DX
+	VPBROADCASTB DX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(DX*1), DX
+	VPERMB       (DX), Z1, Z1
+	JMP          shuf_loaded_1629
+
+shuf_far_1630:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_1631
+
+shuf_masked_1634:
+	MOVQ         mid+48(FP), R10
+	VPBROADCASTB R10, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z1
+	JMP          shuf_loaded_1635
+
+shuf_far_1636:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPADDB       Z4, Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_1637
+
+shuf_masked_1648:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_1649
+
+shuf_masked_1656:
+	MOVQ         mid+48(FP), DI
+	VPBROADCASTB DI, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(DI*1), DI
+	VPERMB       (DI), Z1, Z1
+	JMP          shuf_loaded_1657
+
+shuf_masked_1667:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPSUBB       Z9, Z10, Z9
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_1668
+
+shuf_masked_1675:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z8
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z8, Z9, Z8
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z8, Z8
+	JMP          shuf_loaded_1676
+
+shuf_masked_1679:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z9
+	VMOVDQU64    iota64<>+0(SB), Z10
+	VPSUBB       Z9, Z10, Z9
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_1680
+
+shuf_masked_1683:
+	MOVQ         mid+48(FP), DI
+	VPBROADCASTB DI, Z3
+	VMOVDQU64    iota64<>+0(SB), Z8
+	VPSUBB       Z3, Z8, Z3
+	LEAQ         -64(CX)(DI*1), DI
+	VPERMB       (DI), Z3, Z3
+	JMP          shuf_loaded_1684
+
+shuf_masked_1691:
+	MOVQ         mid+48(FP), DI
+	VPBROADCASTB DI, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(DI*1), DI
+	VPERMB       (DI), Z1, Z1
+	JMP          shuf_loaded_1692
+
+shuf_masked_1695:
+	MOVQ         mid+48(FP), SI
+	VPBROADCASTB SI, Z3
+	VMOVDQU64    iota64<>+0(SB), Z4
+	VPSUBB       Z3, Z4, Z3
+	LEAQ         -64(CX)(SI*1), SI
+	VPERMB       (SI), Z3, Z3
+	JMP          shuf_loaded_1696
+
+shuf_masked_1701:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z8
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z8, Z9, Z8
+	LEAQ         -64(CX)(R14*1), R14
+	VPERMB       (R14), Z8, Z8
+	JMP          shuf_loaded_1702
+
+shuf_masked_1709:
+	MOVQ         mid+48(FP), DI
+	VPBROADCASTB DI, Z8
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z8, Z9, Z8
+	LEAQ         -64(CX)(DI*1), DI
+	VPERMB       (DI), Z8, Z8
+	JMP          shuf_loaded_1710
+
+shuf_masked_1713:
+	MOVQ         mid+48(FP), R14
+	VPBROADCASTB R14, Z8
+	VMOVDQU64    iota64<>+0(SB), Z9
+	VPSUBB       Z8, Z9, Z8
+	LEAQ         -64(CX)(R14*1), R14
+	VPERMB       (R14), Z8, Z8
+	JMP          shuf_loaded_1714
+
+shuf_masked_1717:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_1718
+
+shuf_masked_1725:
+	MOVQ         mid+48(FP), DX
+	VPBROADCASTB DX, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(DX*1), DX
+	VPERMB       (DX), Z1, Z1
+	JMP          shuf_loaded_1726
+
+shuf_masked_1729:
+	MOVQ         mid+48(FP), R8
+	VPBROADCASTB R8, Z1
+	VMOVDQU64    iota64<>+0(SB), Z3
+	VPSUBB       Z1, Z3, Z1
+	LEAQ         -64(CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_1730
 
 // func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
@@ -12609,9 +15467,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    last+56(FP), DI
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
-	JZ      chunks_ret_1387
+	JZ      chunks_ret_1731
 	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_1388
+	JA      chunks_wide_in_1732
 	LEAQ    lowmask64<>+0(SB), R9
 	MOVQ    $0x00000040, R10
 	CMPQ    R8, R10
@@ -12620,26 +15478,26 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	KMOVQ   (R9)(R10*8), K1
 	KMOVQ   (R9)(R8*8), K2
 	CMPQ    SI, $0x02
-	JE      chunks_2_1389
+	JE      chunks_2_1733
 	CMPQ    SI, $0x03
-	JE      chunks_3_1390
+	JE      chunks_3_1734
 	CMPQ    SI, $0x04
-	JE      chunks_4_1391
+	JE      chunks_4_1735
 	CMPQ    SI, $0x05
-	JE      chunks_5_1392
+	JE      chunks_5_1736
 	CMPQ    SI, $0x06
-	JE      chunks_6_1393
+	JE      chunks_6_1737
 	CMPQ    SI, $0x07
-	JE      chunks_7_1394
+	JE      chunks_7_1738
 	CMPQ    SI, $0x08
-	JE      chunks_8_1395
-	JMP     chunks_ret_1387
+	JE      chunks_8_1739
+	JMP     chunks_ret_1731
 
-chunks_2_1389:
+chunks_2_1733:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 
-chunks_2_planes_1396:
+chunks_2_planes_1740:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
 	VMOVDQA64  Z0, Z4
@@ -12651,16 +15509,16 @@ chunks_2_planes_1396:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_2_planes_1396
+	JNZ        chunks_2_planes_1740
 	VZEROUPPER
 	RET
 
-chunks_3_1390:
+chunks_3_1734:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 
-chunks_3_planes_1397:
+chunks_3_planes_1741:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQA64  Z0, Z5
@@ -12675,17 +15533,17 @@ chunks_3_planes_1397:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1397
+	JNZ        chunks_3_planes_1741
 	VZEROUPPER
 	RET
 
-chunks_4_1391:
+chunks_4_1735:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 
-chunks_4_planes_1398:
+chunks_4_planes_1742:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
 	VMOVDQA64  Z0, Z6
@@ -12703,18 +15561,18 @@ chunks_4_planes_1398:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1398
+	JNZ        chunks_4_planes_1742
 	VZEROUPPER
 	RET
 
-chunks_5_1392:
+chunks_5_1736:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 
-chunks_5_planes_1399:
+chunks_5_planes_1743:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
 	VMOVDQA64  Z0, Z7
@@ -12735,11 +15593,11 @@ chunks_5_planes_1399:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1399
+	JNZ        chunks_5_planes_1743
 	VZEROUPPER
 	RET
 
-chunks_6_1393:
+chunks_6_1737:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12747,7 +15605,7 @@ chunks_6_1393:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 
-chunks_6_planes_1400:
+chunks_6_planes_1744:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
 	VMOVDQA64  Z0, Z8
@@ -12771,11 +15629,11 @@ chunks_6_planes_1400:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1400
+	JNZ        chunks_6_planes_1744
 	VZEROUPPER
 	RET
 
-chunks_7_1394:
+chunks_7_1738:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12784,7 +15642,7 @@ chunks_7_1394:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 
-chunks_7_planes_1401:
+chunks_7_planes_1745:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
 	VMOVDQA64  Z0, Z9
@@ -12811,11 +15669,11 @@ chunks_7_planes_1401:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1401
+	JNZ        chunks_7_planes_1745
 	VZEROUPPER
 	RET
 
-chunks_8_1395:
+chunks_8_1739:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -12825,7 +15683,7 @@ chunks_8_1395:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 
-chunks_8_planes_1402:
+chunks_8_planes_1746:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
 	VMOVDQA64  Z0, Z10
@@ -12855,11 +15713,11 @@ chunks_8_planes_1402:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1402
+	JNZ        chunks_8_planes_1746
 	VZEROUPPER
 	RET
 
-chunks_wide_in_1388:
+chunks_wide_in_1732:
 	SUBQ    $0x00000080, R8
 	LEAQ    lowmask64<>+0(SB), R9
 	MOVQ    $0x00000040, R10
@@ -12869,26 +15727,26 @@ chunks_wide_in_1388:
 	KMOVQ   (R9)(R10*8), K1
 	KMOVQ   (R9)(R8*8), K2
 	CMPQ    SI, $0x02
-	JE      chunks_2_1403
+	JE      chunks_2_1747
 	CMPQ    SI, $0x03
-	JE      chunks_3_1404
+	JE      chunks_3_1748
 	CMPQ    SI, $0x04
-	JE      chunks_4_1405
+	JE      chunks_4_1749
 	CMPQ    SI, $0x05
-	JE      chunks_5_1406
+	JE      chunks_5_1750
 	CMPQ    SI, $0x06
-	JE      chunks_6_1407
+	JE      chunks_6_1751
 	CMPQ    SI, $0x07
-	JE      chunks_7_1408
+	JE      chunks_7_1752
 	CMPQ    SI, $0x08
-	JE      chunks_8_1409
-	JMP     chunks_ret_1387
+	JE      chunks_8_1753
+	JMP     chunks_ret_1731
 
-chunks_2_1403:
+chunks_2_1747:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 
-chunks_2_planes_1410:
+chunks_2_planes_1754:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
@@ -12910,16 +15768,16 @@ chunks_2_planes_1410:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_2_planes_1410
+	JNZ        chunks_2_planes_1754
 	VZEROUPPER
 	RET
 
-chunks_3_1404:
+chunks_3_1748:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 
-chunks_3_planes_1411:
+chunks_3_planes_1755:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
@@ -12948,17 +15806,17 @@ chunks_3_planes_1411:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1411
+	JNZ        chunks_3_planes_1755
 	VZEROUPPER
 	RET
 
-chunks_4_1405:
+chunks_4_1749:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 
-chunks_4_planes_1412:
+chunks_4_planes_1756:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
@@ -12994,18 +15852,18 @@ chunks_4_planes_1412:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1412
+	JNZ        chunks_4_planes_1756
 	VZEROUPPER
 	RET
 
-chunks_5_1406:
+chunks_5_1750:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 
-chunks_5_planes_1413:
+chunks_5_planes_1757:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
@@ -13048,11 +15906,11 @@ chunks_5_planes_1413:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1413
+	JNZ        chunks_5_planes_1757
 	VZEROUPPER
 	RET
 
-chunks_6_1407:
+chunks_6_1751:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -13060,7 +15918,7 @@ chunks_6_1407:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 
-chunks_6_planes_1414:
+chunks_6_planes_1758:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
@@ -13110,11 +15968,11 @@ chunks_6_planes_1414:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1414
+	JNZ        chunks_6_planes_1758
 	VZEROUPPER
 	RET
 
-chunks_7_1408:
+chunks_7_1752:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -13123,7 +15981,7 @@ chunks_7_1408:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 
-chunks_7_planes_1415:
+chunks_7_planes_1759:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
@@ -13180,11 +16038,11 @@ chunks_7_planes_1415:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1415
+	JNZ        chunks_7_planes_1759
 	VZEROUPPER
 	RET
 
-chunks_8_1409:
+chunks_8_1753:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -13194,7 +16052,7 @@ chunks_8_1409:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 
-chunks_8_planes_1416:
+chunks_8_planes_1760:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
@@ -13258,11 +16116,11 @@ chunks_8_planes_1416:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1416
+	JNZ        chunks_8_planes_1760
 	VZEROUPPER
 	RET
 
-chunks_ret_1387:
+chunks_ret_1731:
 	RET
 
 // func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int)
@@ -13274,11 +16132,11 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $0-56
 	MOVQ tab+40(FP), BX
 	MOVQ blocks+48(FP), SI
 
-blocks_planes_1417:
+blocks_planes_1761:
 	MOVQ BX, DI
 	MOVQ SI, R8
 
-blocks_loop_1418:
+blocks_loop_1762:
 	MOVQ        64(DI), R9
 	MOVQ        72(DI), R10
 	MOVQ        80(DI), R11
@@ -13291,11 +16149,11 @@ blocks_loop_1418:
 	VMOVDQU     Y0, (AX)(R11*1)
 	ADDQ        $0x60, DI
 	DECQ        R8
-	JNZ         blocks_loop_1418
+	JNZ         blocks_loop_1762
 	ADDQ        dstPlane+24(FP), AX
 	ADDQ        srcPlane+32(FP), CX
 	DECQ        DX
-	JNZ         blocks_planes_1417
+	JNZ         blocks_planes_1761
 	VZEROUPPER
 	RET
 
@@ -13307,9 +16165,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1419
+	JZ              wide_ret_1763
 	TESTQ           BX, BX
-	JZ              wide_ret_1419
+	JZ              wide_ret_1763
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -13328,10 +16186,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1420
+	JB              wide_mshort_1764
 	XORQ            DX, DX
 
-wide_mshort_1420:
+wide_mshort_1764:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -13340,32 +16198,32 @@ wide_mshort_1420:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1421:
+wide_planes_1765:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1422:
+wide_rows_1766:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1423
+	JB   wide_short_1767
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1427
+	JAE  wide_long_1771
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1425:
+wide_mid_loop_1769:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1426
+	JAE       wide_mid_last_1770
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1425
+	JMP       wide_mid_loop_1769
 
-wide_mid_last_1426:
+wide_mid_last_1770:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1424
+	JMP       wide_mid_done_1768
 
-wide_long_1427:
+wide_long_1771:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -13384,9 +16242,9 @@ wide_long_1427:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1430
+	JAE          shift1_top_1774
 
-shift4_1428:
+shift4_1772:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -13401,30 +16259,30 @@ shift4_1428:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1428
+	JB        shift4_1772
 
-shift1_top_1430:
+shift1_top_1774:
 	LEAQ -64(R11), R11
 
-shift1_1429:
+shift1_1773:
 	CMPQ      R10, R11
-	JAE       shift_done_1431
+	JAE       shift_done_1775
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1429
+	JMP       shift1_1773
 
-shift_done_1431:
+shift_done_1775:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1424
+	JMP       wide_mid_done_1768
 
-wide_short_1423:
+wide_short_1767:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1424:
+wide_mid_done_1768:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -13440,16 +16298,16 @@ wide_mid_done_1424:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1422
+	JNZ       wide_rows_1766
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1421
+	JNZ       wide_planes_1765
 	VZEROUPPER
 
-wide_ret_1419:
+wide_ret_1763:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -13457,10 +16315,10 @@ wide_ret_1419:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1432
+	JZ              aligned_ret_1776
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1432
+	JZ              aligned_ret_1776
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -13507,9 +16365,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1433
+	JZ              aligned_fixed_1777
 
-aligned_planes_1434:
+aligned_planes_1778:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13537,9 +16395,9 @@ aligned_planes_1434:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1436
+	JA           aligned_top_done_1780
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1435
+	JAE          aligned_top_1779
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -13559,15 +16417,15 @@ aligned_planes_1434:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1435:
+aligned_top_1779:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1436
+	JA        aligned_top_done_1780
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1435
+	JMP       aligned_top_1779
 
-aligned_top_done_1436:
+aligned_top_done_1780:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -13578,9 +16436,9 @@ aligned_top_done_1436:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1437:
+aligned_gap_1781:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1438
+	JAE          aligned_gap_done_1782
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -13609,15 +16467,15 @@ aligned_gap_1437:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1437
+	JMP          aligned_gap_1781
 
-aligned_gap_done_1438:
+aligned_gap_done_1782:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1440
-	JMP  aligned_body_1442
+	JE   aligned_general_1784
+	JMP  aligned_body_1786
 
-aligned_rows_1441:
+aligned_rows_1785:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -13646,7 +16504,7 @@ aligned_rows_1441:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1443
+	JE           aligned_one_gap_1787
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -13661,10 +16519,10 @@ aligned_rows_1441:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1443:
+aligned_one_gap_1787:
 	ADDQ $0x40, AX
 
-aligned_body_1442:
+aligned_body_1786:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13674,7 +16532,7 @@ aligned_body_1442:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1445
+	JGT          aligned_copy_done_1789
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13684,15 +16542,15 @@ aligned_body_1442:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1444:
+aligned_copy_1788:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1444
+	JLE       aligned_copy_1788
 
-aligned_copy_done_1445:
+aligned_copy_done_1789:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13701,13 +16559,13 @@ aligned_copy_done_1445:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1441
-	JMP  aligned_last_1439
+	JNZ  aligned_rows_1785
+	JMP  aligned_last_1783
 
-aligned_general_1440:
-	JMP aligned_body_1447
+aligned_general_1784:
+	JMP aligned_body_1791
 
-aligned_rows_1446:
+aligned_rows_1790:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -13719,9 +16577,9 @@ aligned_rows_1446:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1448:
+aligned_gap_1792:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1449
+	JAE          aligned_gap_done_1793
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -13736,10 +16594,10 @@ aligned_gap_1448:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1448
+	JMP          aligned_gap_1792
 
-aligned_gap_done_1449:
-aligned_body_1447:
+aligned_gap_done_1793:
+aligned_body_1791:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -13749,7 +16607,7 @@ aligned_body_1447:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1451
+	JGT          aligned_copy_done_1795
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -13759,15 +16617,15 @@ aligned_body_1447:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1450:
+aligned_copy_1794:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1450
+	JLE       aligned_copy_1794
 
-aligned_copy_done_1451:
+aligned_copy_done_1795:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -13776,16 +16634,16 @@ aligned_copy_done_1451:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1446
+	JNZ  aligned_rows_1790
 
-aligned_last_1439:
+aligned_last_1783:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1452:
+aligned_gap_1796:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1453
+	JAE          aligned_gap_done_1797
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -13813,20 +16671,20 @@ aligned_gap_1452:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1452
+	JMP          aligned_gap_1796
 
-aligned_gap_done_1453:
-aligned_bottom_1454:
+aligned_gap_done_1797:
+aligned_bottom_1798:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1455
+	JA        aligned_bottom_done_1799
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1454
+	JMP       aligned_bottom_1798
 
-aligned_bottom_done_1455:
+aligned_bottom_done_1799:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1456
+	JAE      aligned_bottom_end_1800
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -13845,18 +16703,18 @@ aligned_bottom_done_1455:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1456:
+aligned_bottom_end_1800:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1434
+	JNZ  aligned_planes_1778
 	VZEROUPPER
-	JMP  aligned_ret_1432
+	JMP  aligned_ret_1776
 
-aligned_fixed_1433:
-aligned_planes_1457:
+aligned_fixed_1777:
+aligned_planes_1801:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -13882,9 +16740,9 @@ aligned_planes_1457:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1459
+	JA           aligned_top_done_1803
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1458
+	JAE          aligned_top_1802
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -13904,22 +16762,22 @@ aligned_planes_1457:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1458:
+aligned_top_1802:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1459
+	JA        aligned_top_done_1803
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1458
+	JMP       aligned_top_1802
 
-aligned_top_done_1459:
+aligned_top_done_1803:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1460:
+aligned_gap_1804:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1461
+	JAE       aligned_gap_done_1805
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -13944,15 +16802,15 @@ aligned_gap_1460:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1460
+	JMP       aligned_gap_1804
 
-aligned_gap_done_1461:
+aligned_gap_done_1805:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1463
-	JMP  aligned_body_1465
+	JE   aligned_general_1807
+	JMP  aligned_body_1809
 
-aligned_rows_1464:
+aligned_rows_1808:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -13971,7 +16829,7 @@ aligned_rows_1464:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1466
+	JE        aligned_one_gap_1810
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -13982,17 +16840,17 @@ aligned_rows_1464:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1466:
+aligned_one_gap_1810:
 	ADDQ $0x40, AX
 
-aligned_body_1465:
+aligned_body_1809:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1468
+	JGT          aligned_copy_done_1812
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14002,15 +16860,15 @@ aligned_body_1465:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1467:
+aligned_copy_1811:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1467
+	JLE       aligned_copy_1811
 
-aligned_copy_done_1468:
+aligned_copy_done_1812:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14018,21 +16876,21 @@ aligned_copy_done_1468:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1464
-	JMP  aligned_last_1462
+	JNZ  aligned_rows_1808
+	JMP  aligned_last_1806
 
-aligned_general_1463:
-	JMP aligned_body_1470
+aligned_general_1807:
+	JMP aligned_body_1814
 
-aligned_rows_1469:
+aligned_rows_1813:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1471:
+aligned_gap_1815:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1472
+	JAE       aligned_gap_done_1816
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -14043,17 +16901,17 @@ aligned_gap_1471:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1471
+	JMP       aligned_gap_1815
 
-aligned_gap_done_1472:
-aligned_body_1470:
+aligned_gap_done_1816:
+aligned_body_1814:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1474
+	JGT          aligned_copy_done_1818
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14063,15 +16921,15 @@ aligned_body_1470:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1473:
+aligned_copy_1817:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1473
+	JLE       aligned_copy_1817
 
-aligned_copy_done_1474:
+aligned_copy_done_1818:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14079,15 +16937,15 @@ aligned_copy_done_1474:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1469
+	JNZ  aligned_rows_1813
 
-aligned_last_1462:
+aligned_last_1806:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1475:
+aligned_gap_1819:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1476
+	JAE       aligned_gap_done_1820
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -14111,20 +16969,20 @@ aligned_gap_1475:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1475
+	JMP       aligned_gap_1819
 
-aligned_gap_done_1476:
-aligned_bottom_1477:
+aligned_gap_done_1820:
+aligned_bottom_1821:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1478
+	JA        aligned_bottom_done_1822
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1477
+	JMP       aligned_bottom_1821
 
-aligned_bottom_done_1478:
+aligned_bottom_done_1822:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1479
+	JAE      aligned_bottom_end_1823
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14143,16 +17001,16 @@ aligned_bottom_done_1478:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1479:
+aligned_bottom_end_1823:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1457
+	JNZ  aligned_planes_1801
 	VZEROUPPER
 
-aligned_ret_1432:
+aligned_ret_1776:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -14160,10 +17018,10 @@ aligned_ret_1432:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1480
+	JZ              aligned_ret_1824
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1480
+	JZ              aligned_ret_1824
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -14210,9 +17068,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1481
+	JZ              aligned_fixed_1825
 
-aligned_planes_1482:
+aligned_planes_1826:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -14240,9 +17098,9 @@ aligned_planes_1482:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1484
+	JA           aligned_top_done_1828
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1483
+	JAE          aligned_top_1827
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -14262,15 +17120,15 @@ aligned_planes_1482:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1483:
+aligned_top_1827:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1484
+	JA       aligned_top_done_1828
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1483
+	JMP      aligned_top_1827
 
-aligned_top_done_1484:
+aligned_top_done_1828:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -14281,9 +17139,9 @@ aligned_top_done_1484:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1485:
+aligned_gap_1829:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1486
+	JAE          aligned_gap_done_1830
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -14312,15 +17170,15 @@ aligned_gap_1485:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1485
+	JMP          aligned_gap_1829
 
-aligned_gap_done_1486:
+aligned_gap_done_1830:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1488
-	JMP  aligned_body_1490
+	JE   aligned_general_1832
+	JMP  aligned_body_1834
 
-aligned_rows_1489:
+aligned_rows_1833:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -14349,7 +17207,7 @@ aligned_rows_1489:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1491
+	JE           aligned_one_gap_1835
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -14364,10 +17222,10 @@ aligned_rows_1489:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1491:
+aligned_one_gap_1835:
 	ADDQ $0x40, AX
 
-aligned_body_1490:
+aligned_body_1834:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -14377,7 +17235,7 @@ aligned_body_1490:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1493
+	JGT          aligned_copy_done_1837
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -14387,15 +17245,15 @@ aligned_body_1490:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1492:
+aligned_copy_1836:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1492
+	JLE       aligned_copy_1836
 
-aligned_copy_done_1493:
+aligned_copy_done_1837:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -14404,13 +17262,13 @@ aligned_copy_done_1493:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1489
-	JMP  aligned_last_1487
+	JNZ  aligned_rows_1833
+	JMP  aligned_last_1831
 
-aligned_general_1488:
-	JMP aligned_body_1495
+aligned_general_1832:
+	JMP aligned_body_1839
 
-aligned_rows_1494:
+aligned_rows_1838:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -14422,9 +17280,9 @@ aligned_rows_1494:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1496:
+aligned_gap_1840:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1497
+	JAE          aligned_gap_done_1841
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -14439,10 +17297,10 @@ aligned_gap_1496:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1496
+	JMP          aligned_gap_1840
 
-aligned_gap_done_1497:
-aligned_body_1495:
+aligned_gap_done_1841:
+aligned_body_1839:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -14452,7 +17310,7 @@ aligned_body_1495:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1499
+	JGT          aligned_copy_done_1843
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -14462,15 +17320,15 @@ aligned_body_1495:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1498:
+aligned_copy_1842:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1498
+	JLE       aligned_copy_1842
 
-aligned_copy_done_1499:
+aligned_copy_done_1843:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -14479,16 +17337,16 @@ aligned_copy_done_1499:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1494
+	JNZ  aligned_rows_1838
 
-aligned_last_1487:
+aligned_last_1831:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1500:
+aligned_gap_1844:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1501
+	JAE          aligned_gap_done_1845
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -14516,20 +17374,20 @@ aligned_gap_1500:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1500
+	JMP          aligned_gap_1844
 
-aligned_gap_done_1501:
-aligned_bottom_1502:
+aligned_gap_done_1845:
+aligned_bottom_1846:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1503
+	JA       aligned_bottom_done_1847
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1502
+	JMP      aligned_bottom_1846
 
-aligned_bottom_done_1503:
+aligned_bottom_done_1847:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1504
+	JAE      aligned_bottom_end_1848
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14548,18 +17406,18 @@ aligned_bottom_done_1503:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1504:
+aligned_bottom_end_1848:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1482
+	JNZ  aligned_planes_1826
 	VZEROUPPER
-	JMP  aligned_ret_1480
+	JMP  aligned_ret_1824
 
-aligned_fixed_1481:
-aligned_planes_1505:
+aligned_fixed_1825:
+aligned_planes_1849:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -14585,9 +17443,9 @@ aligned_planes_1505:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1507
+	JA           aligned_top_done_1851
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1506
+	JAE          aligned_top_1850
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -14607,22 +17465,22 @@ aligned_planes_1505:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1506:
+aligned_top_1850:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1507
+	JA       aligned_top_done_1851
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1506
+	JMP      aligned_top_1850
 
-aligned_top_done_1507:
+aligned_top_done_1851:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1508:
+aligned_gap_1852:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1509
+	JAE       aligned_gap_done_1853
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -14647,15 +17505,15 @@ aligned_gap_1508:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1508
+	JMP       aligned_gap_1852
 
-aligned_gap_done_1509:
+aligned_gap_done_1853:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1511
-	JMP  aligned_body_1513
+	JE   aligned_general_1855
+	JMP  aligned_body_1857
 
-aligned_rows_1512:
+aligned_rows_1856:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -14674,7 +17532,7 @@ aligned_rows_1512:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1514
+	JE        aligned_one_gap_1858
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -14685,17 +17543,17 @@ aligned_rows_1512:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1514:
+aligned_one_gap_1858:
 	ADDQ $0x40, AX
 
-aligned_body_1513:
+aligned_body_1857:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1516
+	JGT          aligned_copy_done_1860
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14705,15 +17563,15 @@ aligned_body_1513:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1515:
+aligned_copy_1859:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1515
+	JLE       aligned_copy_1859
 
-aligned_copy_done_1516:
+aligned_copy_done_1860:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14721,21 +17579,21 @@ aligned_copy_done_1516:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1512
-	JMP  aligned_last_1510
+	JNZ  aligned_rows_1856
+	JMP  aligned_last_1854
 
-aligned_general_1511:
-	JMP aligned_body_1518
+aligned_general_1855:
+	JMP aligned_body_1862
 
-aligned_rows_1517:
+aligned_rows_1861:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1519:
+aligned_gap_1863:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1520
+	JAE       aligned_gap_done_1864
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -14746,17 +17604,17 @@ aligned_gap_1519:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1519
+	JMP       aligned_gap_1863
 
-aligned_gap_done_1520:
-aligned_body_1518:
+aligned_gap_done_1864:
+aligned_body_1862:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1522
+	JGT          aligned_copy_done_1866
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -14766,15 +17624,15 @@ aligned_body_1518:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1521:
+aligned_copy_1865:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1521
+	JLE       aligned_copy_1865
 
-aligned_copy_done_1522:
+aligned_copy_done_1866:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -14782,15 +17640,15 @@ aligned_copy_done_1522:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1517
+	JNZ  aligned_rows_1861
 
-aligned_last_1510:
+aligned_last_1854:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1523:
+aligned_gap_1867:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1524
+	JAE       aligned_gap_done_1868
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -14814,20 +17672,20 @@ aligned_gap_1523:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1523
+	JMP       aligned_gap_1867
 
-aligned_gap_done_1524:
-aligned_bottom_1525:
+aligned_gap_done_1868:
+aligned_bottom_1869:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1526
+	JA       aligned_bottom_done_1870
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1525
+	JMP      aligned_bottom_1869
 
-aligned_bottom_done_1526:
+aligned_bottom_done_1870:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1527
+	JAE      aligned_bottom_end_1871
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -14846,16 +17704,16 @@ aligned_bottom_done_1526:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1527:
+aligned_bottom_end_1871:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1505
+	JNZ  aligned_planes_1849
 	VZEROUPPER
 
-aligned_ret_1480:
+aligned_ret_1824:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -14881,12 +17739,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1528
+	JNE       lines_more_1872
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1529
+	JMP       lines_ret_1873
 
-lines_more_1528:
+lines_more_1872:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -14894,26 +17752,26 @@ lines_more_1528:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1531
+	JB       lines_single_1875
 
-lines_pairs_1530:
+lines_pairs_1874:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1533
+	JZ        lines_noadv_1877
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1533:
+lines_noadv_1877:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1534
+	JZ        lines_noadv_1878
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1534:
+lines_noadv_1878:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -14925,37 +17783,37 @@ lines_noadv_1534:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1530
+	JAE       lines_pairs_1874
 
-lines_single_1531:
+lines_single_1875:
 	CMPQ      BX, $0x01
-	JE        lines_last_1532
+	JE        lines_last_1876
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1535
+	JZ        lines_noadv_1879
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1535:
+lines_noadv_1879:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1532:
+lines_last_1876:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1536
+	JZ        lines_noadv_1880
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1536:
+lines_noadv_1880:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1529:
+lines_ret_1873:
 	VZEROUPPER
 	RET
 
@@ -14972,9 +17830,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1538
+	JB              expand_singles_1882
 
-expand_turns_1537:
+expand_turns_1881:
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -15039,11 +17897,11 @@ expand_turns_1537:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1537
+	JAE       expand_turns_1881
 
-expand_singles_1538:
+expand_singles_1882:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1539
+	JB        expand_tail_1883
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -15058,11 +17916,11 @@ expand_singles_1538:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1538
+	JMP       expand_singles_1882
 
-expand_tail_1539:
+expand_tail_1883:
 	TESTQ     DX, DX
-	JZ        expand_ret_1540
+	JZ        expand_ret_1884
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -15075,7 +17933,7 @@ expand_tail_1539:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1540:
+expand_ret_1884:
 	VZEROUPPER
 	RET
 
@@ -15091,9 +17949,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1542
+	JB              expandd_singles_1886
 
-expandd_turns_1541:
+expandd_turns_1885:
 	MOVQ      (BX), R8
 	KMOVW     R8, K1
 	MOVQ      R8, R9
@@ -15170,11 +18028,11 @@ expandd_turns_1541:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1541
+	JAE       expandd_turns_1885
 
-expandd_singles_1542:
+expandd_singles_1886:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1543
+	JB        expandd_tail_1887
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -15189,11 +18047,11 @@ expandd_singles_1542:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1542
+	JMP       expandd_singles_1886
 
-expandd_tail_1543:
+expandd_tail_1887:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1544
+	JZ        expandd_ret_1888
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -15207,7 +18065,7 @@ expandd_tail_1543:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1544:
+expandd_ret_1888:
 	VZEROUPPER
 	RET
 
@@ -15226,20 +18084,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1546
+	JB      expandw_single_1890
 
-expandw_pairs_1545:
+expandw_pairs_1889:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1549
+	JNE     expandw_general_1893
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1550
+	JMP     expandw_next_1894
 
-expandw_general_1549:
+expandw_general_1893:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -15267,18 +18125,18 @@ expandw_general_1549:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1550:
+expandw_next_1894:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1545
+	JAE     expandw_pairs_1889
 
-expandw_single_1546:
+expandw_single_1890:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1547
+	JB         expandw_tail_1891
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -15296,9 +18154,9 @@ expandw_single_1546:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1547:
+expandw_tail_1891:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1548
+	JZ         expandw_ret_1892
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -15317,7 +18175,7 @@ expandw_tail_1547:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1548:
+expandw_ret_1892:
 	VZEROUPPER
 	RET
 
@@ -15333,25 +18191,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1551
+	JNE     shufw_general_1895
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1552
+	JE      shufw_blend_1896
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1553
+	JNE     shufw_list_1897
 
-shuf_planes_1555:
+shuf_planes_1899:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1556
+	JZ    shuf_done_1901
 	MOVQ  CX, R11
 
-shuf_rows_1557:
+shuf_rows_1902:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -15361,17 +18219,17 @@ shuf_rows_1557:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1557
+	JNZ     shuf_rows_1902
 
-shuf_done_1556:
+shuf_done_1901:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1555
+	JNZ  shuf_planes_1899
 	VZEROUPPER
 	RET
 
-shufw_list_1553:
+shufw_list_1897:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -15380,12 +18238,12 @@ shufw_list_1553:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1558
+	JZ      shuf_no_run_1903
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1558:
+shuf_no_run_1903:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -15395,52 +18253,52 @@ shuf_no_run_1558:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1554
+	JA    shufw_list_loads_1898
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1559:
+shuf_offs_1904:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1560
+	JAE     shuf_offs_done_1905
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1559
+	JMP     shuf_offs_1904
 
-shuf_offs_done_1560:
+shuf_offs_done_1905:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1554
+	JA   shufw_list_loads_1898
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1561:
+shuf_offs_1906:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1562
+	JAE     shuf_offs_done_1907
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1561
+	JMP     shuf_offs_1906
 
-shuf_offs_done_1562:
+shuf_offs_done_1907:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1563:
+shuf_planes_1908:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1564
+	JZ      shuf_done_1910
 
-shuf_rows_1565:
+shuf_rows_1911:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -15452,16 +18310,16 @@ shuf_rows_1565:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1565
+	JNZ     shuf_rows_1911
 
-shuf_done_1564:
+shuf_done_1910:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1566
+	JZ    shuf_done_1912
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1567:
+shuf_rows_1913:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -15471,15 +18329,15 @@ shuf_rows_1567:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1567
+	JNZ     shuf_rows_1913
 
-shuf_done_1566:
+shuf_done_1912:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1568
+	JZ      shuf_done_1914
 
-shuf_rows_1569:
+shuf_rows_1915:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -15491,25 +18349,25 @@ shuf_rows_1569:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1569
+	JNZ     shuf_rows_1915
 
-shuf_done_1568:
+shuf_done_1914:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1563
+	JNZ  shuf_planes_1908
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1554:
-shuf_planes_1570:
+shufw_list_loads_1898:
+shuf_planes_1916:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1571
+	JZ    shuf_done_1918
 
-shuf_rows_1572:
+shuf_rows_1919:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -15522,16 +18380,16 @@ shuf_rows_1572:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1572
+	JNZ     shuf_rows_1919
 
-shuf_done_1571:
+shuf_done_1918:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1573
+	JZ    shuf_done_1920
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1574:
+shuf_rows_1921:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -15541,15 +18399,15 @@ shuf_rows_1574:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1574
+	JNZ     shuf_rows_1921
 
-shuf_done_1573:
+shuf_done_1920:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1575
+	JZ    shuf_done_1922
 
-shuf_rows_1576:
+shuf_rows_1923:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -15562,28 +18420,28 @@ shuf_rows_1576:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1576
+	JNZ     shuf_rows_1923
 
-shuf_done_1575:
+shuf_done_1922:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1570
+	JNZ  shuf_planes_1916
 	VZEROUPPER
 	RET
 
-shufw_blend_1552:
+shufw_blend_1896:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1577
+	JNE  shufw_list_1924
 
-shuf_planes_1579:
+shuf_planes_1926:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1580
+	JZ    shuf_done_1928
 	MOVQ  CX, R11
 
-shuf_rows_1581:
+shuf_rows_1929:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -15595,17 +18453,17 @@ shuf_rows_1581:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1581
+	JNZ       shuf_rows_1929
 
-shuf_done_1580:
+shuf_done_1928:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1579
+	JNZ  shuf_planes_1926
 	VZEROUPPER
 	RET
 
-shufw_list_1577:
+shufw_list_1924:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -15614,12 +18472,12 @@ shufw_list_1577:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1582
+	JZ      shuf_no_run_1930
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1582:
+shuf_no_run_1930:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -15629,52 +18487,52 @@ shuf_no_run_1582:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1578
+	JA    shufw_list_loads_1925
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1583:
+shuf_offs_1931:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1584
+	JAE     shuf_offs_done_1932
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1583
+	JMP     shuf_offs_1931
 
-shuf_offs_done_1584:
+shuf_offs_done_1932:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1578
+	JA   shufw_list_loads_1925
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1585:
+shuf_offs_1933:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1586
+	JAE     shuf_offs_done_1934
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1585
+	JMP     shuf_offs_1933
 
-shuf_offs_done_1586:
+shuf_offs_done_1934:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1587:
+shuf_planes_1935:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1588
+	JZ      shuf_done_1937
 
-shuf_rows_1589:
+shuf_rows_1938:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -15688,16 +18546,16 @@ shuf_rows_1589:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1589
+	JNZ       shuf_rows_1938
 
-shuf_done_1588:
+shuf_done_1937:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1590
+	JZ    shuf_done_1939
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1591:
+shuf_rows_1940:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -15709,15 +18567,15 @@ shuf_rows_1591:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1591
+	JNZ       shuf_rows_1940
 
-shuf_done_1590:
+shuf_done_1939:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1592
+	JZ      shuf_done_1941
 
-shuf_rows_1593:
+shuf_rows_1942:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -15731,25 +18589,25 @@ shuf_rows_1593:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1593
+	JNZ       shuf_rows_1942
 
-shuf_done_1592:
+shuf_done_1941:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1587
+	JNZ  shuf_planes_1935
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1578:
-shuf_planes_1594:
+shufw_list_loads_1925:
+shuf_planes_1943:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1595
+	JZ    shuf_done_1945
 
-shuf_rows_1596:
+shuf_rows_1946:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -15764,16 +18622,16 @@ shuf_rows_1596:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1596
+	JNZ       shuf_rows_1946
 
-shuf_done_1595:
+shuf_done_1945:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1597
+	JZ    shuf_done_1947
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1598:
+shuf_rows_1948:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -15785,15 +18643,15 @@ shuf_rows_1598:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_1598
+	JNZ       shuf_rows_1948
 
-shuf_done_1597:
+shuf_done_1947:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1599
+	JZ    shuf_done_1949
 
-shuf_rows_1600:
+shuf_rows_1950:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -15808,35 +18666,35 @@ shuf_rows_1600:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1600
+	JNZ       shuf_rows_1950
 
-shuf_done_1599:
+shuf_done_1949:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1594
+	JNZ  shuf_planes_1943
 	VZEROUPPER
 	RET
 
-shufw_general_1551:
+shufw_general_1895:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1601
+	JNE     shufw_list_1951
 
-shuf_planes_1603:
+shuf_planes_1953:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1604
+	JZ    shuf_done_1955
 	MOVQ  CX, R10
 
-shuf_rows_1605:
+shuf_rows_1956:
 	MOVQ R8, R12
 
-shufw_blocks_1606:
+shufw_blocks_1957:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -15846,21 +18704,21 @@ shufw_blocks_1606:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1606
+	JB        shufw_blocks_1957
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1605
+	JNZ       shuf_rows_1956
 
-shuf_done_1604:
+shuf_done_1955:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1603
+	JNZ  shuf_planes_1953
 	VZEROUPPER
 	RET
 
-shufw_list_1601:
+shufw_list_1951:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -15869,12 +18727,12 @@ shufw_list_1601:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1607
+	JZ      shuf_no_run_1958
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1607:
+shuf_no_run_1958:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -15884,57 +18742,57 @@ shuf_no_run_1607:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1602
+	JA    shufw_list_loads_1952
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1608:
+shuf_offs_1959:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1609
+	JAE     shuf_offs_done_1960
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1608
+	JMP     shuf_offs_1959
 
-shuf_offs_done_1609:
+shuf_offs_done_1960:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1602
+	JA   shufw_list_loads_1952
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1610:
+shuf_offs_1961:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1611
+	JAE     shuf_offs_done_1962
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1610
+	JMP     shuf_offs_1961
 
-shuf_offs_done_1611:
+shuf_offs_done_1962:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1612:
+shuf_planes_1963:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1613
+	JZ      shuf_done_1965
 
-shuf_rows_1614:
+shuf_rows_1966:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1615:
+shufw_blocks_1967:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15944,23 +18802,23 @@ shufw_blocks_1615:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1615
+	JB        shufw_blocks_1967
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1614
+	JNZ       shuf_rows_1966
 
-shuf_done_1613:
+shuf_done_1965:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1616
+	JZ    shuf_done_1968
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1617:
+shuf_rows_1969:
 	MOVQ R8, R12
 
-shufw_blocks_1618:
+shufw_blocks_1970:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -15970,24 +18828,24 @@ shufw_blocks_1618:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1618
+	JB        shufw_blocks_1970
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1617
+	JNZ       shuf_rows_1969
 
-shuf_done_1616:
+shuf_done_1968:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1619
+	JZ      shuf_done_1971
 
-shuf_rows_1620:
+shuf_rows_1972:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1621:
+shufw_blocks_1973:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -15997,35 +18855,35 @@ shufw_blocks_1621:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1621
+	JB        shufw_blocks_1973
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1620
+	JNZ       shuf_rows_1972
 
-shuf_done_1619:
+shuf_done_1971:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1612
+	JNZ  shuf_planes_1963
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1602:
-shuf_planes_1622:
+shufw_list_loads_1952:
+shuf_planes_1974:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1623
+	JZ    shuf_done_1976
 
-shuf_rows_1624:
+shuf_rows_1977:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1625:
+shufw_blocks_1978:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -16035,23 +18893,23 @@ shufw_blocks_1625:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1625
+	JB        shufw_blocks_1978
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1624
+	JNZ       shuf_rows_1977
 
-shuf_done_1623:
+shuf_done_1976:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1626
+	JZ    shuf_done_1979
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1627:
+shuf_rows_1980:
 	MOVQ R8, R11
 
-shufw_blocks_1628:
+shufw_blocks_1981:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -16061,25 +18919,25 @@ shufw_blocks_1628:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_1628
+	JB        shufw_blocks_1981
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1627
+	JNZ       shuf_rows_1980
 
-shuf_done_1626:
+shuf_done_1979:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1629
+	JZ    shuf_done_1982
 
-shuf_rows_1630:
+shuf_rows_1983:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1631:
+shufw_blocks_1984:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -16089,17 +18947,17 @@ shufw_blocks_1631:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1631
+	JB        shufw_blocks_1984
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1630
+	JNZ       shuf_rows_1983
 
-shuf_done_1629:
+shuf_done_1982:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1622
+	JNZ  shuf_planes_1974
 	VZEROUPPER
 	RET
 
@@ -16117,27 +18975,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_1632
+	JE      shufn_c16o32_1985
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_1633
+	JE      shufn_c8o16_1986
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_1634
+	JE      shufn_c8o8_1987
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_1635
+	JE      shufn_c4o8_1988
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1636
+	JNE     shufn_list_1989
 
-shuf_planes_1638:
+shuf_planes_1991:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1639
+	JZ    shuf_done_1993
 	MOVQ  CX, R10
 
-shuf_rows_1640:
+shuf_rows_1994:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -16150,17 +19008,17 @@ shuf_rows_1640:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1640
+	JNZ          shuf_rows_1994
 
-shuf_done_1639:
+shuf_done_1993:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1638
+	JNZ  shuf_planes_1991
 	VZEROUPPER
 	RET
 
-shufn_list_1636:
+shufn_list_1989:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -16169,12 +19027,12 @@ shufn_list_1636:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_1641
+	JZ      shuf_no_run_1995
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1641:
+shuf_no_run_1995:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16184,52 +19042,52 @@ shuf_no_run_1641:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1637
+	JA    shufn_list_loads_1990
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1642:
+shuf_offs_1996:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1643
+	JAE     shuf_offs_done_1997
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1642
+	JMP     shuf_offs_1996
 
-shuf_offs_done_1643:
+shuf_offs_done_1997:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1637
+	JA   shufn_list_loads_1990
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1644:
+shuf_offs_1998:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1645
+	JAE     shuf_offs_done_1999
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1644
+	JMP     shuf_offs_1998
 
-shuf_offs_done_1645:
+shuf_offs_done_1999:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_1646:
+shuf_planes_2000:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1647
+	JZ      shuf_done_2002
 
-shuf_rows_1648:
+shuf_rows_2003:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -16244,16 +19102,16 @@ shuf_rows_1648:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_1648
+	JNZ          shuf_rows_2003
 
-shuf_done_1647:
+shuf_done_2002:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1649
+	JZ    shuf_done_2004
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_1650:
+shuf_rows_2005:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -16266,15 +19124,15 @@ shuf_rows_1650:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1650
+	JNZ          shuf_rows_2005
 
-shuf_done_1649:
+shuf_done_2004:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1651
+	JZ      shuf_done_2006
 
-shuf_rows_1652:
+shuf_rows_2007:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -16289,25 +19147,25 @@ shuf_rows_1652:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_1652
+	JNZ          shuf_rows_2007
 
-shuf_done_1651:
+shuf_done_2006:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1646
+	JNZ  shuf_planes_2000
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1637:
-shuf_planes_1653:
+shufn_list_loads_1990:
+shuf_planes_2008:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1654
+	JZ    shuf_done_2010
 
-shuf_rows_1655:
+shuf_rows_2011:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16323,16 +19181,16 @@ shuf_rows_1655:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1655
+	JNZ          shuf_rows_2011
 
-shuf_done_1654:
+shuf_done_2010:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1656
+	JZ    shuf_done_2012
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_1657:
+shuf_rows_2013:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -16345,15 +19203,15 @@ shuf_rows_1657:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_1657
+	JNZ          shuf_rows_2013
 
-shuf_done_1656:
+shuf_done_2012:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1658
+	JZ    shuf_done_2014
 
-shuf_rows_1659:
+shuf_rows_2015:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16369,30 +19227,30 @@ shuf_rows_1659:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1659
+	JNZ          shuf_rows_2015
 
-shuf_done_1658:
+shuf_done_2014:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1653
+	JNZ  shuf_planes_2008
 	VZEROUPPER
 	RET
 
-shufn_c16o32_1632:
+shufn_c16o32_1985:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1660
+	JNE     shufn_list_2016
 
-shuf_planes_1662:
+shuf_planes_2018:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1663
+	JZ    shuf_done_2020
 	MOVQ  CX, R11
 
-shuf_rows_1664:
+shuf_rows_2021:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -16409,17 +19267,17 @@ shuf_rows_1664:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_1664
+	JNZ         shuf_rows_2021
 
-shuf_done_1663:
+shuf_done_2020:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1662
+	JNZ  shuf_planes_2018
 	VZEROUPPER
 	RET
 
-shufn_list_1660:
+shufn_list_2016:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -16428,12 +19286,12 @@ shufn_list_1660:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1665
+	JZ      shuf_no_run_2022
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1665:
+shuf_no_run_2022:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -16443,52 +19301,52 @@ shuf_no_run_1665:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_1661
+	JA    shufn_list_loads_2017
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_1666:
+shuf_offs_2023:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1667
+	JAE     shuf_offs_done_2024
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1666
+	JMP     shuf_offs_2023
 
-shuf_offs_done_1667:
+shuf_offs_done_2024:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_1661
+	JA   shufn_list_loads_2017
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_1668:
+shuf_offs_2025:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1669
+	JAE     shuf_offs_done_2026
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1668
+	JMP     shuf_offs_2025
 
-shuf_offs_done_1669:
+shuf_offs_done_2026:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1670:
+shuf_planes_2027:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1671
+	JZ      shuf_done_2029
 
-shuf_rows_1672:
+shuf_rows_2030:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -16507,16 +19365,16 @@ shuf_rows_1672:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_1672
+	JNZ         shuf_rows_2030
 
-shuf_done_1671:
+shuf_done_2029:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1673
+	JZ    shuf_done_2031
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1674:
+shuf_rows_2032:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -16533,15 +19391,15 @@ shuf_rows_1674:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_1674
+	JNZ         shuf_rows_2032
 
-shuf_done_1673:
+shuf_done_2031:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1675
+	JZ      shuf_done_2033
 
-shuf_rows_1676:
+shuf_rows_2034:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -16560,25 +19418,25 @@ shuf_rows_1676:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_1676
+	JNZ         shuf_rows_2034
 
-shuf_done_1675:
+shuf_done_2033:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1670
+	JNZ  shuf_planes_2027
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1661:
-shuf_planes_1677:
+shufn_list_loads_2017:
+shuf_planes_2035:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1678
+	JZ    shuf_done_2037
 
-shuf_rows_1679:
+shuf_rows_2038:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -16598,16 +19456,16 @@ shuf_rows_1679:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_1679
+	JNZ         shuf_rows_2038
 
-shuf_done_1678:
+shuf_done_2037:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1680
+	JZ    shuf_done_2039
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1681:
+shuf_rows_2040:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -16624,15 +19482,15 @@ shuf_rows_1681:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_1681
+	JNZ         shuf_rows_2040
 
-shuf_done_1680:
+shuf_done_2039:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1682
+	JZ    shuf_done_2041
 
-shuf_rows_1683:
+shuf_rows_2042:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -16652,30 +19510,30 @@ shuf_rows_1683:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_1683
+	JNZ         shuf_rows_2042
 
-shuf_done_1682:
+shuf_done_2041:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1677
+	JNZ  shuf_planes_2035
 	VZEROUPPER
 	RET
 
-shufn_c8o16_1633:
+shufn_c8o16_1986:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1684
+	JNE     shufn_list_2043
 
-shuf_planes_1686:
+shuf_planes_2045:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1687
+	JZ    shuf_done_2047
 	MOVQ  CX, R10
 
-shuf_rows_1688:
+shuf_rows_2048:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -16686,17 +19544,17 @@ shuf_rows_1688:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1688
+	JNZ          shuf_rows_2048
 
-shuf_done_1687:
+shuf_done_2047:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1686
+	JNZ  shuf_planes_2045
 	VZEROUPPER
 	RET
 
-shufn_list_1684:
+shufn_list_2043:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -16705,12 +19563,12 @@ shufn_list_1684:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1689
+	JZ      shuf_no_run_2049
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1689:
+shuf_no_run_2049:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16720,52 +19578,52 @@ shuf_no_run_1689:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1685
+	JA    shufn_list_loads_2044
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1690:
+shuf_offs_2050:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1691
+	JAE     shuf_offs_done_2051
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1690
+	JMP     shuf_offs_2050
 
-shuf_offs_done_1691:
+shuf_offs_done_2051:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1685
+	JA   shufn_list_loads_2044
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1692:
+shuf_offs_2052:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1693
+	JAE     shuf_offs_done_2053
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1692
+	JMP     shuf_offs_2052
 
-shuf_offs_done_1693:
+shuf_offs_done_2053:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1694:
+shuf_planes_2054:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1695
+	JZ      shuf_done_2056
 
-shuf_rows_1696:
+shuf_rows_2057:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -16778,16 +19636,16 @@ shuf_rows_1696:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_1696
+	JNZ          shuf_rows_2057
 
-shuf_done_1695:
+shuf_done_2056:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1697
+	JZ    shuf_done_2058
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1698:
+shuf_rows_2059:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -16798,15 +19656,15 @@ shuf_rows_1698:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1698
+	JNZ          shuf_rows_2059
 
-shuf_done_1697:
+shuf_done_2058:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1699
+	JZ      shuf_done_2060
 
-shuf_rows_1700:
+shuf_rows_2061:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -16819,25 +19677,25 @@ shuf_rows_1700:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_1700
+	JNZ          shuf_rows_2061
 
-shuf_done_1699:
+shuf_done_2060:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1694
+	JNZ  shuf_planes_2054
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1685:
-shuf_planes_1701:
+shufn_list_loads_2044:
+shuf_planes_2062:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1702
+	JZ    shuf_done_2064
 
-shuf_rows_1703:
+shuf_rows_2065:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16851,16 +19709,16 @@ shuf_rows_1703:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1703
+	JNZ          shuf_rows_2065
 
-shuf_done_1702:
+shuf_done_2064:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1704
+	JZ    shuf_done_2066
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1705:
+shuf_rows_2067:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -16871,15 +19729,15 @@ shuf_rows_1705:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_1705
+	JNZ          shuf_rows_2067
 
-shuf_done_1704:
+shuf_done_2066:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1706
+	JZ    shuf_done_2068
 
-shuf_rows_1707:
+shuf_rows_2069:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -16893,30 +19751,30 @@ shuf_rows_1707:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1707
+	JNZ          shuf_rows_2069
 
-shuf_done_1706:
+shuf_done_2068:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1701
+	JNZ  shuf_planes_2062
 	VZEROUPPER
 	RET
 
-shufn_c8o8_1634:
+shufn_c8o8_1987:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1708
+	JNE     shufn_list_2070
 
-shuf_planes_1710:
+shuf_planes_2072:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1711
+	JZ    shuf_done_2074
 	MOVQ  CX, R10
 
-shuf_rows_1712:
+shuf_rows_2075:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -16926,17 +19784,17 @@ shuf_rows_1712:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1712
+	JNZ       shuf_rows_2075
 
-shuf_done_1711:
+shuf_done_2074:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1710
+	JNZ  shuf_planes_2072
 	VZEROUPPER
 	RET
 
-shufn_list_1708:
+shufn_list_2070:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -16945,12 +19803,12 @@ shufn_list_1708:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1713
+	JZ      shuf_no_run_2076
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1713:
+shuf_no_run_2076:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -16960,52 +19818,52 @@ shuf_no_run_1713:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1709
+	JA    shufn_list_loads_2071
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1714:
+shuf_offs_2077:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1715
+	JAE     shuf_offs_done_2078
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1714
+	JMP     shuf_offs_2077
 
-shuf_offs_done_1715:
+shuf_offs_done_2078:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1709
+	JA   shufn_list_loads_2071
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1716:
+shuf_offs_2079:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1717
+	JAE     shuf_offs_done_2080
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1716
+	JMP     shuf_offs_2079
 
-shuf_offs_done_1717:
+shuf_offs_done_2080:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1718:
+shuf_planes_2081:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1719
+	JZ      shuf_done_2083
 
-shuf_rows_1720:
+shuf_rows_2084:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -17017,16 +19875,16 @@ shuf_rows_1720:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1720
+	JNZ       shuf_rows_2084
 
-shuf_done_1719:
+shuf_done_2083:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1721
+	JZ    shuf_done_2085
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1722:
+shuf_rows_2086:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -17036,15 +19894,15 @@ shuf_rows_1722:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1722
+	JNZ       shuf_rows_2086
 
-shuf_done_1721:
+shuf_done_2085:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1723
+	JZ      shuf_done_2087
 
-shuf_rows_1724:
+shuf_rows_2088:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -17056,25 +19914,25 @@ shuf_rows_1724:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1724
+	JNZ       shuf_rows_2088
 
-shuf_done_1723:
+shuf_done_2087:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1718
+	JNZ  shuf_planes_2081
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1709:
-shuf_planes_1725:
+shufn_list_loads_2071:
+shuf_planes_2089:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1726
+	JZ    shuf_done_2091
 
-shuf_rows_1727:
+shuf_rows_2092:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17087,16 +19945,16 @@ shuf_rows_1727:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1727
+	JNZ       shuf_rows_2092
 
-shuf_done_1726:
+shuf_done_2091:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1728
+	JZ    shuf_done_2093
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1729:
+shuf_rows_2094:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -17106,15 +19964,15 @@ shuf_rows_1729:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1729
+	JNZ       shuf_rows_2094
 
-shuf_done_1728:
+shuf_done_2093:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1730
+	JZ    shuf_done_2095
 
-shuf_rows_1731:
+shuf_rows_2096:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17127,30 +19985,30 @@ shuf_rows_1731:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1731
+	JNZ       shuf_rows_2096
 
-shuf_done_1730:
+shuf_done_2095:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1725
+	JNZ  shuf_planes_2089
 	VZEROUPPER
 	RET
 
-shufn_c4o8_1635:
+shufn_c4o8_1988:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1732
+	JNE     shufn_list_2097
 
-shuf_planes_1734:
+shuf_planes_2099:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1735
+	JZ    shuf_done_2101
 	MOVQ  CX, R10
 
-shuf_rows_1736:
+shuf_rows_2102:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -17160,17 +20018,17 @@ shuf_rows_1736:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1736
+	JNZ       shuf_rows_2102
 
-shuf_done_1735:
+shuf_done_2101:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1734
+	JNZ  shuf_planes_2099
 	VZEROUPPER
 	RET
 
-shufn_list_1732:
+shufn_list_2097:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -17179,12 +20037,12 @@ shufn_list_1732:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_1737
+	JZ      shuf_no_run_2103
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1737:
+shuf_no_run_2103:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -17194,52 +20052,52 @@ shuf_no_run_1737:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1733
+	JA    shufn_list_loads_2098
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1738:
+shuf_offs_2104:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1739
+	JAE     shuf_offs_done_2105
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1738
+	JMP     shuf_offs_2104
 
-shuf_offs_done_1739:
+shuf_offs_done_2105:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1733
+	JA   shufn_list_loads_2098
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1740:
+shuf_offs_2106:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1741
+	JAE     shuf_offs_done_2107
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1740
+	JMP     shuf_offs_2106
 
-shuf_offs_done_1741:
+shuf_offs_done_2107:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1742:
+shuf_planes_2108:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1743
+	JZ      shuf_done_2110
 
-shuf_rows_1744:
+shuf_rows_2111:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -17251,16 +20109,16 @@ shuf_rows_1744:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1744
+	JNZ       shuf_rows_2111
 
-shuf_done_1743:
+shuf_done_2110:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1745
+	JZ    shuf_done_2112
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1746:
+shuf_rows_2113:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -17270,15 +20128,15 @@ shuf_rows_1746:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1746
+	JNZ       shuf_rows_2113
 
-shuf_done_1745:
+shuf_done_2112:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1747
+	JZ      shuf_done_2114
 
-shuf_rows_1748:
+shuf_rows_2115:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -17290,25 +20148,25 @@ shuf_rows_1748:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_1748
+	JNZ       shuf_rows_2115
 
-shuf_done_1747:
+shuf_done_2114:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1742
+	JNZ  shuf_planes_2108
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1733:
-shuf_planes_1749:
+shufn_list_loads_2098:
+shuf_planes_2116:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1750
+	JZ    shuf_done_2118
 
-shuf_rows_1751:
+shuf_rows_2119:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17321,16 +20179,16 @@ shuf_rows_1751:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1751
+	JNZ       shuf_rows_2119
 
-shuf_done_1750:
+shuf_done_2118:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1752
+	JZ    shuf_done_2120
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_1753:
+shuf_rows_2121:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -17340,15 +20198,15 @@ shuf_rows_1753:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1753
+	JNZ       shuf_rows_2121
 
-shuf_done_1752:
+shuf_done_2120:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1754
+	JZ    shuf_done_2122
 
-shuf_rows_1755:
+shuf_rows_2123:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -17361,13 +20219,13 @@ shuf_rows_1755:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1755
+	JNZ       shuf_rows_2123
 
-shuf_done_1754:
+shuf_done_2122:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1749
+	JNZ  shuf_planes_2116
 	VZEROUPPER
 	RET
 
@@ -17375,9 +20233,9 @@ shuf_done_1754:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_1756
+	JE      ends_ret_2124
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_1756
+	JE      ends_ret_2124
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -17398,25 +20256,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_1757
+	JL      ends_short_2125
 
-ends_planes_1759:
+ends_planes_2127:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1760:
+ends_rows_2128:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_1761:
+ends_mid_2129:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_1761
+	JB        ends_mid_2129
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -17432,25 +20290,25 @@ ends_mid_1761:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1760
+	JNZ       ends_rows_2128
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1759
+	JNZ       ends_planes_2127
 	VZEROUPPER
 	RET
 
-ends_short_1757:
+ends_short_2125:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_1758
+	JLE  ends_tiny_2126
 
-ends_planes_1762:
+ends_planes_2130:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_1763:
+ends_rows_2131:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -17471,21 +20329,21 @@ ends_rows_1763:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_1763
+	JNZ       ends_rows_2131
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1762
+	JNZ       ends_planes_2130
 	VZEROUPPER
 	RET
 
-ends_tiny_1758:
-ends_planes_1764:
+ends_tiny_2126:
+ends_planes_2132:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_1765:
+ends_rows_2133:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -17504,15 +20362,15 @@ ends_rows_1765:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_1765
+	JNZ       ends_rows_2133
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_1764
+	JNZ       ends_planes_2132
 	VZEROUPPER
 	RET
 
-ends_ret_1756:
+ends_ret_2124:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -17520,7 +20378,7 @@ ends_ret_1756:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1766
+	JZ    wrap_ret_2134
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -17529,18 +20387,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1767:
+wrap_rows_2135:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1768
+	JB   cx_short_2136
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1770
+	JBE  copy_le2_2138
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1771
+	JBE  copy_le4_2139
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1772:
+copy_loop_2140:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -17552,7 +20410,7 @@ copy_loop_1772:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1772
+	JB      copy_loop_2140
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -17562,9 +20420,9 @@ copy_loop_1772:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1773
+	JMP     copy_done_2141
 
-copy_le4_1771:
+copy_le4_2139:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -17573,76 +20431,76 @@ copy_le4_1771:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1773
+	JMP     copy_done_2141
 
-copy_le2_1770:
+copy_le2_2138:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1773:
-	JMP cx_done_1769
+copy_done_2141:
+	JMP cx_done_2137
 
-cx_short_1768:
+cx_short_2136:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1775
+	JAE  ladder_2143
 	CMPQ BX, $0x00000008
-	JAE  ladder_1776
+	JAE  ladder_2144
 	CMPQ BX, $0x00000004
-	JAE  ladder_1777
+	JAE  ladder_2145
 	CMPQ BX, $0x00000002
-	JAE  ladder_1778
+	JAE  ladder_2146
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1774
-	JMP  ladder_1779
+	JB   ladder_done_2142
+	JMP  ladder_2147
 
-ladder_1775:
+ladder_2143:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1774
+	JMP     ladder_done_2142
 
-ladder_1776:
+ladder_2144:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1774
+	JMP  ladder_done_2142
 
-ladder_1777:
+ladder_2145:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1774
+	JMP  ladder_done_2142
 
-ladder_1778:
+ladder_2146:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1774
+	JMP  ladder_done_2142
 
-ladder_1779:
+ladder_2147:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1774:
-cx_done_1769:
+ladder_done_2142:
+cx_done_2137:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_1780
+	JB   cx_short_2148
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1782
+	JBE  copy_le2_2150
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1783
+	JBE  copy_le4_2151
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1784:
+copy_loop_2152:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -17654,7 +20512,7 @@ copy_loop_1784:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1784
+	JB      copy_loop_2152
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -17664,9 +20522,9 @@ copy_loop_1784:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1785
+	JMP     copy_done_2153
 
-copy_le4_1783:
+copy_le4_2151:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -17675,77 +20533,77 @@ copy_le4_1783:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1785
+	JMP     copy_done_2153
 
-copy_le2_1782:
+copy_le2_2150:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1785:
-	JMP cx_done_1781
+copy_done_2153:
+	JMP cx_done_2149
 
-cx_short_1780:
+cx_short_2148:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1787
+	JAE  ladder_2155
 	CMPQ DX, $0x00000008
-	JAE  ladder_1788
+	JAE  ladder_2156
 	CMPQ DX, $0x00000004
-	JAE  ladder_1789
+	JAE  ladder_2157
 	CMPQ DX, $0x00000002
-	JAE  ladder_1790
+	JAE  ladder_2158
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1786
-	JMP  ladder_1791
+	JB   ladder_done_2154
+	JMP  ladder_2159
 
-ladder_1787:
+ladder_2155:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1786
+	JMP     ladder_done_2154
 
-ladder_1788:
+ladder_2156:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1786
+	JMP  ladder_done_2154
 
-ladder_1789:
+ladder_2157:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1786
+	JMP  ladder_done_2154
 
-ladder_1790:
+ladder_2158:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1786
+	JMP  ladder_done_2154
 
-ladder_1791:
+ladder_2159:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1786:
-cx_done_1781:
+ladder_done_2154:
+cx_done_2149:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_1792
+	JB   cx_short_2160
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1794
+	JBE  copy_le2_2162
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1795
+	JBE  copy_le4_2163
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1796:
+copy_loop_2164:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -17757,7 +20615,7 @@ copy_loop_1796:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1796
+	JB      copy_loop_2164
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -17767,9 +20625,9 @@ copy_loop_1796:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1797
+	JMP     copy_done_2165
 
-copy_le4_1795:
+copy_le4_2163:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -17778,71 +20636,71 @@ copy_le4_1795:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1797
+	JMP     copy_done_2165
 
-copy_le2_1794:
+copy_le2_2162:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1797:
-	JMP cx_done_1793
+copy_done_2165:
+	JMP cx_done_2161
 
-cx_short_1792:
+cx_short_2160:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1799
+	JAE  ladder_2167
 	CMPQ SI, $0x00000008
-	JAE  ladder_1800
+	JAE  ladder_2168
 	CMPQ SI, $0x00000004
-	JAE  ladder_1801
+	JAE  ladder_2169
 	CMPQ SI, $0x00000002
-	JAE  ladder_1802
+	JAE  ladder_2170
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1798
-	JMP  ladder_1803
+	JB   ladder_done_2166
+	JMP  ladder_2171
 
-ladder_1799:
+ladder_2167:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1798
+	JMP     ladder_done_2166
 
-ladder_1800:
+ladder_2168:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1798
+	JMP  ladder_done_2166
 
-ladder_1801:
+ladder_2169:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1798
+	JMP  ladder_done_2166
 
-ladder_1802:
+ladder_2170:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1798
+	JMP  ladder_done_2166
 
-ladder_1803:
+ladder_2171:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1798:
-cx_done_1793:
+ladder_done_2166:
+cx_done_2161:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1767
+	JNZ  wrap_rows_2135
 	VZEROUPPER
 
-wrap_ret_1766:
+wrap_ret_2134:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -17850,7 +20708,7 @@ wrap_ret_1766:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_1804
+	JZ    wrap_ret_2172
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -17859,18 +20717,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_1805:
+wrap_rows_2173:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1806
+	JB   mid_small_2174
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1808
+	JBE  copy_le2_2176
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1809
+	JBE  copy_le4_2177
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1810:
+copy_loop_2178:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -17882,7 +20740,7 @@ copy_loop_1810:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1810
+	JB        copy_loop_2178
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -17892,9 +20750,9 @@ copy_loop_1810:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1811
+	JMP       copy_done_2179
 
-copy_le4_1809:
+copy_le4_2177:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -17903,28 +20761,28 @@ copy_le4_1809:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1811
+	JMP       copy_done_2179
 
-copy_le2_1808:
+copy_le2_2176:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1811:
-	JMP mid_done_1807
+copy_done_2179:
+	JMP mid_done_2175
 
-mid_small_1806:
+mid_small_2174:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1812
+	JB   cx_short_2180
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1814
+	JBE  copy_le2_2182
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1815
+	JBE  copy_le4_2183
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1816:
+copy_loop_2184:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -17936,7 +20794,7 @@ copy_loop_1816:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1816
+	JB      copy_loop_2184
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -17946,9 +20804,9 @@ copy_loop_1816:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1817
+	JMP     copy_done_2185
 
-copy_le4_1815:
+copy_le4_2183:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -17957,77 +20815,77 @@ copy_le4_1815:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1817
+	JMP     copy_done_2185
 
-copy_le2_1814:
+copy_le2_2182:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1817:
-	JMP cx_done_1813
+copy_done_2185:
+	JMP cx_done_2181
 
-cx_short_1812:
+cx_short_2180:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1819
+	JAE  ladder_2187
 	CMPQ BX, $0x00000008
-	JAE  ladder_1820
+	JAE  ladder_2188
 	CMPQ BX, $0x00000004
-	JAE  ladder_1821
+	JAE  ladder_2189
 	CMPQ BX, $0x00000002
-	JAE  ladder_1822
+	JAE  ladder_2190
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1818
-	JMP  ladder_1823
+	JB   ladder_done_2186
+	JMP  ladder_2191
 
-ladder_1819:
+ladder_2187:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1818
+	JMP     ladder_done_2186
 
-ladder_1820:
+ladder_2188:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1818
+	JMP  ladder_done_2186
 
-ladder_1821:
+ladder_2189:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1818
+	JMP  ladder_done_2186
 
-ladder_1822:
+ladder_2190:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1818
+	JMP  ladder_done_2186
 
-ladder_1823:
+ladder_2191:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1818:
-cx_done_1813:
-mid_done_1807:
+ladder_done_2186:
+cx_done_2181:
+mid_done_2175:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_1824
+	JB   mid_small_2192
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_1826
+	JBE  copy_le2_2194
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_1827
+	JBE  copy_le4_2195
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1828:
+copy_loop_2196:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -18039,7 +20897,7 @@ copy_loop_1828:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1828
+	JB        copy_loop_2196
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -18049,9 +20907,9 @@ copy_loop_1828:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1829
+	JMP       copy_done_2197
 
-copy_le4_1827:
+copy_le4_2195:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -18060,28 +20918,28 @@ copy_le4_1827:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_1829
+	JMP       copy_done_2197
 
-copy_le2_1826:
+copy_le2_2194:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_1829:
-	JMP mid_done_1825
+copy_done_2197:
+	JMP mid_done_2193
 
-mid_small_1824:
+mid_small_2192:
 	CMPQ DX, $0x00000020
-	JB   cx_short_1830
+	JB   cx_short_2198
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_1832
+	JBE  copy_le2_2200
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_1833
+	JBE  copy_le4_2201
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_1834:
+copy_loop_2202:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -18093,7 +20951,7 @@ copy_loop_1834:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1834
+	JB      copy_loop_2202
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -18103,9 +20961,9 @@ copy_loop_1834:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1835
+	JMP     copy_done_2203
 
-copy_le4_1833:
+copy_le4_2201:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -18114,78 +20972,78 @@ copy_le4_1833:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_1835
+	JMP     copy_done_2203
 
-copy_le2_1832:
+copy_le2_2200:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_1835:
-	JMP cx_done_1831
+copy_done_2203:
+	JMP cx_done_2199
 
-cx_short_1830:
+cx_short_2198:
 	CMPQ DX, $0x00000010
-	JAE  ladder_1837
+	JAE  ladder_2205
 	CMPQ DX, $0x00000008
-	JAE  ladder_1838
+	JAE  ladder_2206
 	CMPQ DX, $0x00000004
-	JAE  ladder_1839
+	JAE  ladder_2207
 	CMPQ DX, $0x00000002
-	JAE  ladder_1840
+	JAE  ladder_2208
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1836
-	JMP  ladder_1841
+	JB   ladder_done_2204
+	JMP  ladder_2209
 
-ladder_1837:
+ladder_2205:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1836
+	JMP     ladder_done_2204
 
-ladder_1838:
+ladder_2206:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1836
+	JMP  ladder_done_2204
 
-ladder_1839:
+ladder_2207:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1836
+	JMP  ladder_done_2204
 
-ladder_1840:
+ladder_2208:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1836
+	JMP  ladder_done_2204
 
-ladder_1841:
+ladder_2209:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1836:
-cx_done_1831:
-mid_done_1825:
+ladder_done_2204:
+cx_done_2199:
+mid_done_2193:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_1842
+	JB   mid_small_2210
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_1844
+	JBE  copy_le2_2212
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_1845
+	JBE  copy_le4_2213
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1846:
+copy_loop_2214:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -18197,7 +21055,7 @@ copy_loop_1846:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_1846
+	JB        copy_loop_2214
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -18207,9 +21065,9 @@ copy_loop_1846:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_1847
+	JMP       copy_done_2215
 
-copy_le4_1845:
+copy_le4_2213:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -18218,28 +21076,28 @@ copy_le4_1845:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_1847
+	JMP       copy_done_2215
 
-copy_le2_1844:
+copy_le2_2212:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_1847:
-	JMP mid_done_1843
+copy_done_2215:
+	JMP mid_done_2211
 
-mid_small_1842:
+mid_small_2210:
 	CMPQ SI, $0x00000020
-	JB   cx_short_1848
+	JB   cx_short_2216
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_1850
+	JBE  copy_le2_2218
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_1851
+	JBE  copy_le4_2219
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_1852:
+copy_loop_2220:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -18251,7 +21109,7 @@ copy_loop_1852:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_1852
+	JB      copy_loop_2220
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -18261,9 +21119,9 @@ copy_loop_1852:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1853
+	JMP     copy_done_2221
 
-copy_le4_1851:
+copy_le4_2219:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -18272,72 +21130,72 @@ copy_le4_1851:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_1853
+	JMP     copy_done_2221
 
-copy_le2_1850:
+copy_le2_2218:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_1853:
-	JMP cx_done_1849
+copy_done_2221:
+	JMP cx_done_2217
 
-cx_short_1848:
+cx_short_2216:
 	CMPQ SI, $0x00000010
-	JAE  ladder_1855
+	JAE  ladder_2223
 	CMPQ SI, $0x00000008
-	JAE  ladder_1856
+	JAE  ladder_2224
 	CMPQ SI, $0x00000004
-	JAE  ladder_1857
+	JAE  ladder_2225
 	CMPQ SI, $0x00000002
-	JAE  ladder_1858
+	JAE  ladder_2226
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1854
-	JMP  ladder_1859
+	JB   ladder_done_2222
+	JMP  ladder_2227
 
-ladder_1855:
+ladder_2223:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1854
+	JMP     ladder_done_2222
 
-ladder_1856:
+ladder_2224:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1854
+	JMP  ladder_done_2222
 
-ladder_1857:
+ladder_2225:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1854
+	JMP  ladder_done_2222
 
-ladder_1858:
+ladder_2226:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1854
+	JMP  ladder_done_2222
 
-ladder_1859:
+ladder_2227:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1854:
-cx_done_1849:
-mid_done_1843:
+ladder_done_2222:
+cx_done_2217:
+mid_done_2211:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_1805
+	JNZ  wrap_rows_2173
 	VZEROUPPER
 
-wrap_ret_1804:
+wrap_ret_2172:
 	RET
 
 // func storeFence()

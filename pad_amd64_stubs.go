@@ -757,9 +757,12 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 // and every taken index is below mid. A src row at an address up to
 // srcLimit is read as a whole window of 64 bytes from its start (128
 // when mid > 64), which must be mapped memory (the caller's srcLimit,
-// shuffleLoadLimit); above srcLimit only src[r*srcStride : r*srcStride+mid]
-// is read, under a mask, as a masked load made the kernel 1.2x as slow
-// on suite case c's 56-byte rows (a Zen 5):
+// shuffleLoadLimit); a row above srcLimit is read as the 64 bytes that
+// end at its last byte (after its first 64 when mid > 64), which lie in
+// that byte's page, and rotated into place (whole loads: a masked load
+// made the kernel 1.2x as slow on suite case c's 56-byte rows, and one
+// whose masked bytes lie in a page that is not present costs a
+// microcode assist of about 190 ns on a Zen 5):
 //
 // The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane;
 // when rowIdx is not nil, row r takes src row rowIdx[r] (at

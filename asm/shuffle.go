@@ -25,9 +25,12 @@ func genRowsShuffle() {
 		"and every taken index is below mid. A src row at an address up to",
 		"srcLimit is read as a whole window of 64 bytes from its start (128",
 		"when mid > 64), which must be mapped memory (the caller's srcLimit,",
-		"shuffleLoadLimit); above srcLimit only src[r*srcStride : r*srcStride+mid]",
-		"is read, under a mask, as a masked load made the kernel 1.2x as slow",
-		"on suite case c's 56-byte rows (a Zen 5):",
+		"shuffleLoadLimit); a row above srcLimit is read as the 64 bytes that",
+		"end at its last byte (after its first 64 when mid > 64), which lie in",
+		"that byte's page, and rotated into place (whole loads: a masked load",
+		"made the kernel 1.2x as slow on suite case c's 56-byte rows, and one",
+		"whose masked bytes lie in a page that is not present costs a",
+		"microcode assist of about 190 ns on a Zen 5):",
 		"",
 		"The rows repeat for planes planes, plane p at p*dstPlane and p*srcPlane;",
 		"when rowIdx is not nil, row r takes src row rowIdx[r] (at",
@@ -70,7 +73,6 @@ func genRowsShuffle() {
 		KMOVQ(Mem{Base: tbl, Index: b, Scale: 8}, hi)
 		return lo, hi
 	}
-	sLo, sHi := halves(mid)
 	dLo, dHi := halves(width)
 	take0, take1 := kreg(), kreg()
 	KMOVQ(at(tab, 128), take0)
@@ -84,6 +86,33 @@ func genRowsShuffle() {
 	// once per call (loadListOffsets).
 	listOffsets := AllocLocal(128)
 
+	// The store limits: a row's masked store at offset 0 (64) whose
+	// window starts above dstLimits[0] ([8]) would reach past the page
+	// of the call's last output byte, where a page that is not present
+	// costs a microcode assist of about 190 ns (a Zen 5) even though the
+	// store's mask leaves it alone. Such rows store the window that ends
+	// at their last byte instead (storeChunk).
+	dstLimits := AllocLocal(16)
+	{
+		last, t := gp(), gp()
+		Load(Param("planes"), last)
+		DECQ(last)
+		Load(Param("dstPlane"), t)
+		IMULQ(t, last)
+		Load(Param("rows"), t)
+		DECQ(t)
+		IMULQ(ds, t)
+		ADDQ(t, last)
+		ADDQ(width, last)
+		ADDQ(d, last)
+		DECQ(last) // the last output byte
+		ORQ(U32(4095), last)
+		SUBQ(U8(63), last) // the page's end - 64
+		MOVQ(last, dstLimits.Offset(0))
+		SUBQ(U8(64), last)
+		MOVQ(last, dstLimits.Offset(8))
+	}
+
 	// The plane loop's registers, loaded after the table so that the
 	// setup's registers are free again.
 	d0, s0 := gp(), gp()
@@ -92,6 +121,13 @@ func genRowsShuffle() {
 	dp := Load(Param("dstPlane"), gp())
 	sp := Load(Param("srcPlane"), gp())
 	limit := Load(Param("srcLimit"), gp())
+
+	var outOfLine []func() // blocks after the kernel's return
+	// In the last plane of a call (planeWalks' last), the rows whose
+	// masked store at offset storeDisp (-1: none) starts above
+	// storeLimit store the window that ends at their last byte.
+	var storeLimit reg.Register
+	storeDisp := -1
 
 	// chunk makes output bytes [64c, 64c+64) of the row from the src row
 	// (lo alone, or lo and hi) and stores them, under mask k or whole.
@@ -110,21 +146,53 @@ func genRowsShuffle() {
 		}
 		if k == nil {
 			VMOVDQU64(out, at(d, disp))
-		} else {
-			VMOVDQU8(out, k, at(d, disp))
+			return
 		}
+		if storeLimit == nil {
+			VMOVDQU8(out, k, at(d, disp))
+			return
+		}
+		far, back := newLabel("shuf_far"), newLabel("shuf_stored")
+		CMPQ(d, storeLimit)
+		JHI(LabelRef(far))
+		VMOVDQU8(out, k, at(d, disp))
+		Label(back)
+		outOfLine = append(outOfLine, func() {
+			// The window that ends at the row's last byte (in that byte's
+			// page): its lane j takes out[(j+n) mod 64], n = width-disp
+			// bytes, and is stored where j+n >= 64, bit 7 of the index
+			// iota+n+64 (VPERMB reads only bits 0-5).
+			Label(far)
+			t := gp()
+			Load(Param("width"), t)
+			ADDQ(U8(64-disp), t)
+			rot, ramp, v := ZMM(), ZMM(), ZMM()
+			VPBROADCASTB(t.As32(), rot)
+			VMOVDQU64(iota64, ramp)
+			VPADDB(ramp, rot, rot)
+			VPERMB(out, rot, v)
+			kk := kreg()
+			VPMOVB2M(rot, kk)
+			VMOVDQU8(v, kk, Mem{Base: d, Index: t, Scale: 1, Disp: disp - 128})
+			JMP(LabelRef(back))
+		})
 	}
 	// loop runs body for every row of every plane and returns: rows at
 	// srcStride from each other, or, when rowIdx is not nil, at the rows
 	// it lists.
 	loop := func(body func(checked bool)) {
-		planeWalks("shuf", d0, s0, dp, sp, planes, d, ss, s, limit, listOffsets, 8, body, func() { ADDQ(ds, d) })
+		planeWalks("shuf", d0, s0, dp, sp, planes, d, ss, s, limit, listOffsets, 8, body, func() { ADDQ(ds, d) }, func(on bool) {
+			storeLimit = nil
+			if on && storeDisp >= 0 {
+				storeLimit = gp()
+				MOVQ(dstLimits.Offset(storeDisp/8), storeLimit)
+			}
+		})
 	}
 	// loadRow loads the src row's first 64 bytes (and the next 64 when
-	// both): whole up to srcLimit, else under the masks of its mid bytes,
-	// in a block after the kernel's return (outOfLine), so that the loop
-	// runs straight through.
-	var outOfLine []func()
+	// both): whole up to srcLimit, else from the window at its end, in a
+	// block after the kernel's return (outOfLine), so that the loop runs
+	// straight through.
 	loadRow := func(both, checked bool) (lo, hi reg.VecVirtual) {
 		lo = ZMM()
 		if both {
@@ -146,10 +214,26 @@ func genRowsShuffle() {
 		}
 		Label(done)
 		outOfLine = append(outOfLine, func() {
+			// The window that ends at the row's last byte lies in that
+			// byte's page (the row starts above srcLimit, within 64 or
+			// 128 bytes of the page's end), rotated into place by the
+			// index iota-mid (mod 64: both windows' offset). A masked
+			// load past the page would have its masked bytes in the next
+			// one, which costs a microcode assist of about 190 ns where
+			// that page is not present (a Zen 5), at each such row.
 			Label(masked)
-			VMOVDQU8_Z(at(s, 0), sLo, lo)
+			end := gp() // mid, then the window's address
+			Load(Param("mid"), end)
+			rot, ramp := ZMM(), ZMM()
+			VPBROADCASTB(end.As32(), rot)
+			VMOVDQU64(iota64, ramp)
+			VPSUBB(rot, ramp, rot)
+			LEAQ(Mem{Base: s, Index: end, Scale: 1, Disp: -64}, end)
 			if both {
-				VMOVDQU8_Z(at(s, 64), sHi, hi)
+				VMOVDQU64(at(s, 0), lo)
+				VPERMB(at(end, 0), rot, hi)
+			} else {
+				VPERMB(at(end, 0), rot, lo)
 			}
 			JMP(LabelRef(done))
 		})
@@ -186,6 +270,7 @@ func genRowsShuffle() {
 		JNZ(LabelRef(bothHalves))
 		idxT := ZMM()
 		VPSUBB(zm, idx1, idxT)
+		storeDisp = 64
 		loop(func(bool) {
 			lo, hi := ZMM(), ZMM()
 			VMOVDQU64(at(s, 0), lo) // mid > 64: both windows are inside the row
@@ -195,12 +280,14 @@ func genRowsShuffle() {
 		})
 	}
 	Label(bothHalves)
+	storeDisp = 64
 	loop(func(checked bool) { // 65..128 bytes: a whole first vector, a masked second
 		lo, hi := loadRow(true, checked)
 		chunk(lo, hi, idx0, take0, nil, 0)
 		chunk(lo, hi, idx1, take1, dHi, 64)
 	})
 	Label(twoNarrow)
+	storeDisp = 0
 	loop(func(checked bool) { // 1..64 bytes
 		lo, hi := loadRow(true, checked)
 		chunk(lo, hi, idx0, take0, dLo, 0)
@@ -210,17 +297,20 @@ func genRowsShuffle() {
 	CMPQ(width, U8(64))
 	JB(LabelRef(narrow))
 	JE(LabelRef(full))
+	storeDisp = 64
 	loop(func(checked bool) { // 65..128 bytes
 		lo, _ := loadRow(false, checked)
 		chunk(lo, nil, idx0, take0, nil, 0)
 		chunk(lo, nil, idx1, take1, dHi, 64)
 	})
 	Label(narrow)
+	storeDisp = 0
 	loop(func(checked bool) { // 1..63 bytes
 		lo, _ := loadRow(false, checked)
 		chunk(lo, nil, idx0, take0, dLo, 0)
 	})
 	Label(full)
+	storeDisp = -1
 	loop(func(checked bool) { // exactly 64 bytes
 		lo, _ := loadRow(false, checked)
 		chunk(lo, nil, idx0, take0, nil, 0)
@@ -342,7 +432,7 @@ func avx2ShuffleArgs(name string) (tab reg.Register, ypat reg.VecVirtual, loops 
 		// which leaves enough registers without R15.
 		dr, row := gp(), gp()
 		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
-		planeWalks(name, d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 4, func(bool) { body(dr, row) }, func() { ADDQ(ds, dr) })
+		planeWalks(name, d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 4, func(bool) { body(dr, row) }, func() { ADDQ(ds, dr) }, nil)
 	}
 	return tab, ypat, loops
 }
@@ -362,23 +452,30 @@ const listRunDoc = "(0 <= run0 <= run1 <= rows) must be listed as consecutive ro
 // or, for longer lists, from the list itself. limit is the src address up
 // to which body may load whole windows (srcLimit), nil for a kernel that
 // reads no more than its rows; step moves d on a row.
-func planeWalks(name string, d0, s0 reg.Register, dp, sp Op, planes, d, ss, row, limit reg.Register, buf Mem, lanes int, body func(checked bool), step func()) {
+func planeWalks(name string, d0, s0 reg.Register, dp, sp Op, planes, d, ss, row, limit reg.Register, buf Mem, lanes int, body func(checked bool), step func(), last func(bool)) {
 	list, slow := newLabel(name+"_list"), newLabel(name+"_list_loads")
 	CMPQ(paramMem("rowIdx"), U8(0))
 	JNE(LabelRef(list))
-	planeLoop(d0, s0, dp, sp, planes, d, func() { stridedRows(s0, ss, row, limit, body, step) })
+	planeLoop(d0, s0, dp, sp, planes, d, func() { stridedRows(s0, ss, row, limit, body, step) }, last)
 	Label(list)
 	la := loadRowListArgs(ss)
 	lo := loadListOffsets(ss, buf, lanes, slow)
-	planeLoop(d0, s0, dp, sp, planes, d, func() { listedRowsFromOffsets(la, lo, s0, ss, row, limit, body, step) })
+	planeLoop(d0, s0, dp, sp, planes, d, func() { listedRowsFromOffsets(la, lo, s0, ss, row, limit, body, step) }, last)
 	Label(slow)
-	planeLoop(d0, s0, dp, sp, planes, d, func() { listedRows(la, s0, ss, row, limit, body, step) })
+	planeLoop(d0, s0, dp, sp, planes, d, func() { listedRows(la, s0, ss, row, limit, body, step) }, last)
 }
 
 // planeLoop emits the loop over the planes of a shuffle kernel and its
 // return: rows makes a plane's rows, from dst d (a copy of d0) and src s0.
-func planeLoop(d0, s0 reg.Register, dp, sp Op, planes, d reg.Register, rows func()) {
-	l := newLabel("shuf_planes")
+// When last is not nil, the last plane is made after the loop over the
+// others, last(true) called before its rows are emitted and last(false)
+// after them (the caller's rows may differ there).
+func planeLoop(d0, s0 reg.Register, dp, sp Op, planes, d reg.Register, rows func(), last func(bool)) {
+	l, lastPlane := newLabel("shuf_planes"), newLabel("shuf_last_plane")
+	if last != nil {
+		DECQ(planes)
+		JZ(LabelRef(lastPlane))
+	}
 	Label(l)
 	MOVQ(d0, d)
 	rows()
@@ -386,6 +483,13 @@ func planeLoop(d0, s0 reg.Register, dp, sp Op, planes, d reg.Register, rows func
 	ADDQ(sp, s0)
 	DECQ(planes)
 	JNZ(LabelRef(l))
+	if last != nil {
+		Label(lastPlane)
+		last(true)
+		MOVQ(d0, d)
+		rows()
+		last(false)
+	}
 	VZEROUPPER()
 	RET()
 }
