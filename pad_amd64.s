@@ -13684,8 +13684,6 @@ shuf_done_1632:
 shuf_full_1098:
 	CMPQ rowIdx+96(FP), $0x00
 	JNE  shuf_list_1638
-	DECQ R11
-	JZ   shuf_last_plane_1641
 
 shuf_planes_1640:
 	MOVQ  DX, AX
@@ -13738,54 +13736,6 @@ shuf_run_done_1642:
 	ADDQ R12, R9
 	DECQ R11
 	JNZ  shuf_planes_1640
-
-shuf_last_plane_1641:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1650
-	MOVQ  R9, CX
-	LEAQ  -1(DX), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1651
-	TESTQ DX, DX
-	JZ    shuf_done_1652
-
-shuf_rows_1653:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DX
-	JNZ       shuf_rows_1653
-
-shuf_done_1652:
-	JMP shuf_run_done_1650
-
-shuf_run_checked_1651:
-	TESTQ DX, DX
-	JZ    shuf_done_1654
-
-shuf_rows_1655:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1656
-	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1657:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DX
-	JNZ       shuf_rows_1655
-
-shuf_done_1654:
-shuf_run_done_1650:
 	VZEROUPPER
 	RET
 
@@ -13798,12 +13748,12 @@ shuf_list_1638:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1658
+	JZ      shuf_no_run_1650
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1658:
+shuf_no_run_1650:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -13819,16 +13769,16 @@ shuf_no_run_1658:
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1659:
+shuf_offs_1651:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1660
+	JAE     shuf_offs_done_1652
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1659
+	JMP     shuf_offs_1651
 
-shuf_offs_done_1660:
+shuf_offs_done_1652:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
@@ -13838,59 +13788,57 @@ shuf_offs_done_1660:
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1661:
+shuf_offs_1653:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1662
+	JAE     shuf_offs_done_1654
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1661
+	JMP     shuf_offs_1653
 
-shuf_offs_done_1662:
+shuf_offs_done_1654:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
-	DECQ      R11
-	JZ        shuf_last_plane_1664
 
-shuf_planes_1663:
+shuf_planes_1655:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1665
+	JZ        shuf_done_1657
 
-shuf_rows_1666:
+shuf_rows_1658:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1667
+	JHI       shuf_masked_1659
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1668:
+shuf_loaded_1660:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1666
+	JNZ       shuf_rows_1658
 
-shuf_done_1665:
+shuf_done_1657:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1669
+	JZ    shuf_run_done_1661
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1670
+	JHI   shuf_run_checked_1662
 	TESTQ DI, DI
-	JZ    shuf_done_1671
+	JZ    shuf_done_1663
 
-shuf_rows_1672:
+shuf_rows_1664:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -13898,196 +13846,100 @@ shuf_rows_1672:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1672
+	JNZ       shuf_rows_1664
 
-shuf_done_1671:
-	JMP shuf_run_done_1669
+shuf_done_1663:
+	JMP shuf_run_done_1661
 
-shuf_run_checked_1670:
+shuf_run_checked_1662:
 	TESTQ DI, DI
-	JZ    shuf_done_1673
+	JZ    shuf_done_1665
 
-shuf_rows_1674:
+shuf_rows_1666:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1675
+	JHI       shuf_masked_1667
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1676:
+shuf_loaded_1668:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1674
+	JNZ       shuf_rows_1666
 
-shuf_done_1673:
-shuf_run_done_1669:
+shuf_done_1665:
+shuf_run_done_1661:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1677
+	JZ        shuf_done_1669
 
-shuf_rows_1678:
+shuf_rows_1670:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1679
+	JHI       shuf_masked_1671
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1680:
+shuf_loaded_1672:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1678
+	JNZ       shuf_rows_1670
 
-shuf_done_1677:
+shuf_done_1669:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1663
-
-shuf_last_plane_1664:
-	MOVQ      DX, AX
-	VMOVDQA64 Z1, Z1
-	VMOVQ     X3, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1681
-
-shuf_rows_1682:
-	VMOVQ     X1, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1683
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1684:
-	VMOVDQA64 Z2, Z8
-	VPERMB    Z3, Z0, K3, Z8
-	VMOVDQU64 Z8, (AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z1, Z1, Z1
-	DECQ      DX
-	JNZ       shuf_rows_1682
-
-shuf_done_1681:
-	VMOVQ X4, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1685
-	VMOVQ X5, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1686
-	TESTQ DX, DX
-	JZ    shuf_done_1687
-
-shuf_rows_1688:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DX
-	JNZ       shuf_rows_1688
-
-shuf_done_1687:
-	JMP shuf_run_done_1685
-
-shuf_run_checked_1686:
-	TESTQ DX, DX
-	JZ    shuf_done_1689
-
-shuf_rows_1690:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1691
-	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1692:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DX
-	JNZ       shuf_rows_1690
-
-shuf_done_1689:
-shuf_run_done_1685:
-	VMOVDQA64 Z7, Z1
-	VMOVQ     X6, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1693
-
-shuf_rows_1694:
-	VMOVQ     X1, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1695
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1696:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z1, Z1, Z1
-	DECQ      DX
-	JNZ       shuf_rows_1694
-
-shuf_done_1693:
+	JNZ  shuf_planes_1655
 	VZEROUPPER
 	RET
 
 shuf_list_loads_1639:
-	DECQ R11
-	JZ   shuf_last_plane_1698
-
-shuf_planes_1697:
+shuf_planes_1673:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1699
+	JZ    shuf_done_1675
 
-shuf_rows_1700:
+shuf_rows_1676:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1701
+	JHI       shuf_masked_1677
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1702:
+shuf_loaded_1678:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1700
+	JNZ       shuf_rows_1676
 
-shuf_done_1699:
+shuf_done_1675:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1703
+	JZ    shuf_run_done_1679
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1704
+	JHI   shuf_run_checked_1680
 	TESTQ R8, R8
-	JZ    shuf_done_1705
+	JZ    shuf_done_1681
 
-shuf_rows_1706:
+shuf_rows_1682:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -14095,153 +13947,58 @@ shuf_rows_1706:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1706
+	JNZ       shuf_rows_1682
 
-shuf_done_1705:
-	JMP shuf_run_done_1703
+shuf_done_1681:
+	JMP shuf_run_done_1679
 
-shuf_run_checked_1704:
+shuf_run_checked_1680:
 	TESTQ R8, R8
-	JZ    shuf_done_1707
+	JZ    shuf_done_1683
 
-shuf_rows_1708:
+shuf_rows_1684:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1709
+	JHI       shuf_masked_1685
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1710:
+shuf_loaded_1686:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1708
+	JNZ       shuf_rows_1684
 
-shuf_done_1707:
-shuf_run_done_1703:
+shuf_done_1683:
+shuf_run_done_1679:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1711
+	JZ    shuf_done_1687
 
-shuf_rows_1712:
+shuf_rows_1688:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1713
+	JHI       shuf_masked_1689
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1714:
+shuf_loaded_1690:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1712
+	JNZ       shuf_rows_1688
 
-shuf_done_1711:
+shuf_done_1687:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1697
-
-shuf_last_plane_1698:
-	MOVQ  DX, AX
-	VMOVQ X1, DX
-	VMOVQ X3, DI
-	TESTQ DI, DI
-	JZ    shuf_done_1715
-
-shuf_rows_1716:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1717
-	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1718:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DX
-	DECQ      DI
-	JNZ       shuf_rows_1716
-
-shuf_done_1715:
-	VMOVQ X4, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1719
-	VMOVQ X5, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_1720
-	TESTQ DI, DI
-	JZ    shuf_done_1721
-
-shuf_rows_1722:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1722
-
-shuf_done_1721:
-	JMP shuf_run_done_1719
-
-shuf_run_checked_1720:
-	TESTQ DI, DI
-	JZ    shuf_done_1723
-
-shuf_rows_1724:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1725
-	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1726:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1724
-
-shuf_done_1723:
-shuf_run_done_1719:
-	VMOVQ X7, DX
-	VMOVQ X6, DI
-	TESTQ DI, DI
-	JZ    shuf_done_1727
-
-shuf_rows_1728:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1729
-	VMOVDQU64 (CX), Z1
-
-shuf_loaded_1730:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DX
-	DECQ      DI
-	JNZ       shuf_rows_1728
-
-shuf_done_1727:
+	JNZ  shuf_planes_1673
 	VZEROUPPER
 	RET
 
@@ -14252,8 +14009,7 @@ shuf_far_1115:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
@@ -14263,8 +14019,7 @@ shuf_far_1119:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
@@ -14274,8 +14029,7 @@ shuf_far_1140:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPADDB       Z10, Z9, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
 	VPERMB       Z4, Z9, Z4
 	VPMOVB2M     Z9, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
@@ -14285,8 +14039,7 @@ shuf_far_1146:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
@@ -14296,8 +14049,7 @@ shuf_far_1150:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
@@ -14307,8 +14059,7 @@ shuf_far_1154:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z5
-	VMOVDQU64    iota64<>+0(SB), Z6
-	VPADDB       Z6, Z5, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
 	VPERMB       Z4, Z5, Z4
 	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
@@ -14318,8 +14069,7 @@ shuf_far_1170:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPADDB       Z9, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
@@ -14329,8 +14079,7 @@ shuf_far_1176:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
@@ -14340,8 +14089,7 @@ shuf_far_1180:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
@@ -14351,8 +14099,7 @@ shuf_far_1184:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
@@ -14360,10 +14107,12 @@ shuf_far_1184:
 
 shuf_masked_1196:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
 	JMP          shuf_loaded_1197
@@ -14372,8 +14121,7 @@ shuf_far_1202:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
@@ -14381,10 +14129,12 @@ shuf_far_1202:
 
 shuf_masked_1206:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
 	JMP          shuf_loaded_1207
@@ -14393,8 +14143,7 @@ shuf_far_1208:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
@@ -14402,40 +14151,48 @@ shuf_far_1208:
 
 shuf_masked_1219:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z25
-	VMOVDQU64    iota64<>+0(SB), Z24
-	VPSUBB       Z25, Z24, Z25
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
 	JMP          shuf_loaded_1220
 
 shuf_masked_1227:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z24
-	VMOVDQU64    iota64<>+0(SB), Z23
-	VPSUBB       Z24, Z23, Z24
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z24, Z24
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
 	JMP          shuf_loaded_1228
 
 shuf_masked_1231:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z25
-	VMOVDQU64    iota64<>+0(SB), Z24
-	VPSUBB       Z25, Z24, Z25
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
 	JMP          shuf_loaded_1232
 
 shuf_masked_1235:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z5
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z5, Z4, Z5
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
 	JMP          shuf_loaded_1236
@@ -14444,8 +14201,7 @@ shuf_far_1237:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
@@ -14455,8 +14211,7 @@ shuf_far_1243:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
@@ -14464,10 +14219,12 @@ shuf_far_1243:
 
 shuf_masked_1247:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
 	JMP          shuf_loaded_1248
@@ -14476,8 +14233,7 @@ shuf_far_1249:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
@@ -14485,10 +14241,12 @@ shuf_far_1249:
 
 shuf_masked_1253:
 	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
 	VPBROADCASTB SI, Z5
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z5, Z4, Z5
-	LEAQ         -64(CX)(SI*1), SI
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
 	JMP          shuf_loaded_1254
@@ -14497,8 +14255,7 @@ shuf_far_1255:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
@@ -14506,40 +14263,48 @@ shuf_far_1255:
 
 shuf_masked_1261:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z6
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPSUBB       Z6, Z5, Z6
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
 	JMP          shuf_loaded_1262
 
 shuf_masked_1269:
 	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
 	VPBROADCASTB DI, Z6
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPSUBB       Z6, Z5, Z6
-	LEAQ         -64(CX)(DI*1), DI
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
 	JMP          shuf_loaded_1270
 
 shuf_masked_1273:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z6
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPSUBB       Z6, Z5, Z6
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
 	JMP          shuf_loaded_1274
 
 shuf_masked_1277:
 	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
 	VPBROADCASTB R10, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(R10*1), R10
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
 	JMP          shuf_loaded_1278
@@ -14548,8 +14313,7 @@ shuf_far_1279:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
@@ -14559,8 +14323,7 @@ shuf_far_1285:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
@@ -14568,10 +14331,12 @@ shuf_far_1285:
 
 shuf_masked_1289:
 	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(DX*1), DX
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
 	JMP          shuf_loaded_1290
@@ -14580,8 +14345,7 @@ shuf_far_1291:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
@@ -14589,10 +14353,12 @@ shuf_far_1291:
 
 shuf_masked_1295:
 	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
 	VPBROADCASTB R10, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(R10*1), R10
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
 	JMP          shuf_loaded_1296
@@ -14601,8 +14367,7 @@ shuf_far_1297:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
@@ -14610,10 +14375,12 @@ shuf_far_1297:
 
 shuf_masked_1309:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z6
-	VMOVDQU64    iota64<>+0(SB), Z1
-	VPSUBB       Z6, Z1, Z6
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z6, Z6
 	JMP          shuf_loaded_1310
@@ -14622,8 +14389,7 @@ shuf_far_1315:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPADDB       Z3, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
@@ -14631,10 +14397,12 @@ shuf_far_1315:
 
 shuf_masked_1319:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z1
-	VPSUBB       Z3, Z1, Z3
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
 	JMP          shuf_loaded_1320
@@ -14643,8 +14411,7 @@ shuf_far_1321:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPADDB       Z3, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
@@ -14652,40 +14419,48 @@ shuf_far_1321:
 
 shuf_masked_1332:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z17
-	VMOVDQU64    iota64<>+0(SB), Z16
-	VPSUBB       Z17, Z16, Z17
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z17, Z17
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
 	JMP          shuf_loaded_1333
 
 shuf_masked_1340:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z16
-	VMOVDQU64    iota64<>+0(SB), Z15
-	VPSUBB       Z16, Z15, Z16
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z16, Z16
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z15
 	VPERMB       (R8), Z16, Z16
 	JMP          shuf_loaded_1341
 
 shuf_masked_1344:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z17
-	VMOVDQU64    iota64<>+0(SB), Z16
-	VPSUBB       Z17, Z16, Z17
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z17, Z17
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
 	JMP          shuf_loaded_1345
 
 shuf_masked_1348:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
 	JMP          shuf_loaded_1349
@@ -14694,8 +14469,7 @@ shuf_far_1350:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z7, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
@@ -14705,8 +14479,7 @@ shuf_far_1356:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPADDB       Z3, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
@@ -14714,10 +14487,12 @@ shuf_far_1356:
 
 shuf_masked_1360:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z1
-	VPSUBB       Z3, Z1, Z3
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
 	JMP          shuf_loaded_1361
@@ -14726,8 +14501,7 @@ shuf_far_1362:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPADDB       Z3, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
@@ -14735,10 +14509,12 @@ shuf_far_1362:
 
 shuf_masked_1366:
 	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
 	VPBROADCASTB SI, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(SI*1), SI
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (SI), Z4, Z4
 	JMP          shuf_loaded_1367
@@ -14747,8 +14523,7 @@ shuf_far_1368:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z9, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
@@ -14756,40 +14531,48 @@ shuf_far_1368:
 
 shuf_masked_1374:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
 	JMP          shuf_loaded_1375
 
 shuf_masked_1382:
 	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
 	VPBROADCASTB DI, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(DI*1), DI
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DI), Z4, Z4
 	JMP          shuf_loaded_1383
 
 shuf_masked_1386:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z4
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z4, Z3, Z4
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
 	JMP          shuf_loaded_1387
 
 shuf_masked_1390:
 	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
 	VPBROADCASTB R10, Z3
-	VMOVDQU64    iota64<>+0(SB), Z1
-	VPSUBB       Z3, Z1, Z3
-	LEAQ         -64(CX)(R10*1), R10
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
 	JMP          shuf_loaded_1391
@@ -14798,8 +14581,7 @@ shuf_far_1392:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPADDB       Z3, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z15, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
@@ -14809,8 +14591,7 @@ shuf_far_1398:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPADDB       Z3, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
@@ -14818,10 +14599,12 @@ shuf_far_1398:
 
 shuf_masked_1402:
 	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z1
-	VPSUBB       Z3, Z1, Z3
-	LEAQ         -64(CX)(DX*1), DX
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z1
 	VPERMB       (DX), Z3, Z3
 	JMP          shuf_loaded_1403
@@ -14830,8 +14613,7 @@ shuf_far_1404:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPADDB       Z3, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
@@ -14839,10 +14621,12 @@ shuf_far_1404:
 
 shuf_masked_1408:
 	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
 	VPBROADCASTB R10, Z3
-	VMOVDQU64    iota64<>+0(SB), Z1
-	VPSUBB       Z3, Z1, Z3
-	LEAQ         -64(CX)(R10*1), R10
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
 	JMP          shuf_loaded_1409
@@ -14851,8 +14635,7 @@ shuf_far_1410:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPADDB       Z3, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z17, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
@@ -14860,10 +14643,12 @@ shuf_far_1410:
 
 shuf_masked_1422:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z3, Z4, Z3
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
 	JMP          shuf_loaded_1423
 
@@ -14871,8 +14656,7 @@ shuf_far_1428:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
@@ -14880,10 +14664,12 @@ shuf_far_1428:
 
 shuf_masked_1432:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z3, Z4, Z3
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
 	JMP          shuf_loaded_1433
 
@@ -14891,8 +14677,7 @@ shuf_far_1434:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
@@ -14900,37 +14685,45 @@ shuf_far_1434:
 
 shuf_masked_1445:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z10
-	VMOVDQU64    iota64<>+0(SB), Z11
-	VPSUBB       Z10, Z11, Z10
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
 	JMP          shuf_loaded_1446
 
 shuf_masked_1453:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPSUBB       Z9, Z10, Z9
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
 	JMP          shuf_loaded_1454
 
 shuf_masked_1457:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z10
-	VMOVDQU64    iota64<>+0(SB), Z11
-	VPSUBB       Z10, Z11, Z10
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
 	JMP          shuf_loaded_1458
 
 shuf_masked_1461:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z4, Z9, Z4
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
 	JMP          shuf_loaded_1462
 
@@ -14938,8 +14731,7 @@ shuf_far_1463:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPADDB       Z10, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
@@ -14949,8 +14741,7 @@ shuf_far_1469:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
@@ -14958,10 +14749,12 @@ shuf_far_1469:
 
 shuf_masked_1473:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z3, Z4, Z3
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
 	JMP          shuf_loaded_1474
 
@@ -14969,8 +14762,7 @@ shuf_far_1475:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
@@ -14978,10 +14770,12 @@ shuf_far_1475:
 
 shuf_masked_1479:
 	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
 	VPBROADCASTB SI, Z4
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPSUBB       Z4, Z5, Z4
-	LEAQ         -64(CX)(SI*1), SI
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
 	JMP          shuf_loaded_1480
 
@@ -14989,8 +14783,7 @@ shuf_far_1481:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
-	VMOVDQU64    iota64<>+0(SB), Z6
-	VPADDB       Z6, Z4, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
@@ -14998,37 +14791,45 @@ shuf_far_1481:
 
 shuf_masked_1487:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPSUBB       Z9, Z10, Z9
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
 	JMP          shuf_loaded_1488
 
 shuf_masked_1495:
 	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
 	VPBROADCASTB DI, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPSUBB       Z9, Z10, Z9
-	LEAQ         -64(CX)(DI*1), DI
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
 	JMP          shuf_loaded_1496
 
 shuf_masked_1499:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPSUBB       Z9, Z10, Z9
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
 	JMP          shuf_loaded_1500
 
 shuf_masked_1503:
 	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
 	VPBROADCASTB R10, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z3, Z4, Z3
-	LEAQ         -64(CX)(R10*1), R10
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
 	JMP          shuf_loaded_1504
 
@@ -15036,8 +14837,7 @@ shuf_far_1505:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPADDB       Z9, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
@@ -15047,8 +14847,7 @@ shuf_far_1511:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
@@ -15056,10 +14855,12 @@ shuf_far_1511:
 
 shuf_masked_1515:
 	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z3, Z4, Z3
-	LEAQ         -64(CX)(DX*1), DX
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
 	JMP          shuf_loaded_1516
 
@@ -15067,8 +14868,7 @@ shuf_far_1517:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
@@ -15076,10 +14876,12 @@ shuf_far_1517:
 
 shuf_masked_1521:
 	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
 	VPBROADCASTB R10, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z3, Z4, Z3
-	LEAQ         -64(CX)(R10*1), R10
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
 	JMP          shuf_loaded_1522
 
@@ -15087,8 +14889,7 @@ shuf_far_1523:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
@@ -15096,10 +14897,12 @@ shuf_far_1523:
 
 shuf_masked_1535:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
 	JMP          shuf_loaded_1536
 
@@ -15107,8 +14910,7 @@ shuf_far_1541:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
@@ -15116,10 +14918,12 @@ shuf_far_1541:
 
 shuf_masked_1545:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
 	JMP          shuf_loaded_1546
 
@@ -15127,8 +14931,7 @@ shuf_far_1547:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
@@ -15136,37 +14939,45 @@ shuf_far_1547:
 
 shuf_masked_1558:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPSUBB       Z9, Z10, Z9
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
 	JMP          shuf_loaded_1559
 
 shuf_masked_1566:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z8
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z8, Z9, Z8
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
 	JMP          shuf_loaded_1567
 
 shuf_masked_1570:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPSUBB       Z9, Z10, Z9
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
 	JMP          shuf_loaded_1571
 
 shuf_masked_1574:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
-	VMOVDQU64    iota64<>+0(SB), Z8
-	VPSUBB       Z3, Z8, Z3
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
 	JMP          shuf_loaded_1575
 
@@ -15174,8 +14985,7 @@ shuf_far_1576:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPADDB       Z9, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z8, Z3, Z8
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z8, K2, -128(AX)(CX*1)
@@ -15185,8 +14995,7 @@ shuf_far_1582:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
@@ -15194,10 +15003,12 @@ shuf_far_1582:
 
 shuf_masked_1586:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
 	JMP          shuf_loaded_1587
 
@@ -15205,8 +15016,7 @@ shuf_far_1588:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
@@ -15214,10 +15024,12 @@ shuf_far_1588:
 
 shuf_masked_1592:
 	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
 	VPBROADCASTB SI, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z3, Z4, Z3
-	LEAQ         -64(CX)(SI*1), SI
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z3, Z3
 	JMP          shuf_loaded_1593
 
@@ -15225,8 +15037,7 @@ shuf_far_1594:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
-	VMOVDQU64    iota64<>+0(SB), Z5
-	VPADDB       Z5, Z3, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
@@ -15234,37 +15045,45 @@ shuf_far_1594:
 
 shuf_masked_1600:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z8
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z8, Z9, Z8
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
 	JMP          shuf_loaded_1601
 
 shuf_masked_1608:
 	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
 	VPBROADCASTB DI, Z8
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z8, Z9, Z8
-	LEAQ         -64(CX)(DI*1), DI
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
 	JMP          shuf_loaded_1609
 
 shuf_masked_1612:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z8
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z8, Z9, Z8
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
 	JMP          shuf_loaded_1613
 
 shuf_masked_1616:
 	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
 	VPBROADCASTB R10, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(R10*1), R10
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
 	JMP          shuf_loaded_1617
 
@@ -15272,8 +15091,7 @@ shuf_far_1618:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z8
-	VPADDB       Z8, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
@@ -15283,8 +15101,7 @@ shuf_far_1624:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
@@ -15292,10 +15109,12 @@ shuf_far_1624:
 
 shuf_masked_1628:
 	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(DX*1), DX
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z1
 	JMP          shuf_loaded_1629
 
@@ -15303,8 +15122,7 @@ shuf_far_1630:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
@@ -15312,10 +15130,12 @@ shuf_far_1630:
 
 shuf_masked_1634:
 	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
 	VPBROADCASTB R10, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(R10*1), R10
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
 	JMP          shuf_loaded_1635
 
@@ -15323,8 +15143,7 @@ shuf_far_1636:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPADDB       Z4, Z1, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
@@ -15332,129 +15151,80 @@ shuf_far_1636:
 
 shuf_masked_1648:
 	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
 	JMP          shuf_loaded_1649
 
-shuf_masked_1656:
-	MOVQ         mid+48(FP), DI
-	VPBROADCASTB DI, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(DI*1), DI
-	VPERMB       (DI), Z1, Z1
-	JMP          shuf_loaded_1657
+shuf_masked_1659:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_1660
 
 shuf_masked_1667:
 	MOVQ         mid+48(FP), R8
-	VPBROADCASTB R8, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPSUBB       Z9, Z10, Z9
-	LEAQ         -64(CX)(R8*1), R8
-	VPERMB       (R8), Z9, Z9
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z8, Z8
 	JMP          shuf_loaded_1668
 
-shuf_masked_1675:
+shuf_masked_1671:
 	MOVQ         mid+48(FP), R8
-	VPBROADCASTB R8, Z8
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z8, Z9, Z8
-	LEAQ         -64(CX)(R8*1), R8
-	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_1676
-
-shuf_masked_1679:
-	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z9
-	VMOVDQU64    iota64<>+0(SB), Z10
-	VPSUBB       Z9, Z10, Z9
-	LEAQ         -64(CX)(R8*1), R8
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1680
+	JMP          shuf_loaded_1672
 
-shuf_masked_1683:
-	MOVQ         mid+48(FP), DI
-	VPBROADCASTB DI, Z3
-	VMOVDQU64    iota64<>+0(SB), Z8
-	VPSUBB       Z3, Z8, Z3
-	LEAQ         -64(CX)(DI*1), DI
-	VPERMB       (DI), Z3, Z3
-	JMP          shuf_loaded_1684
-
-shuf_masked_1691:
-	MOVQ         mid+48(FP), DI
-	VPBROADCASTB DI, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(DI*1), DI
-	VPERMB       (DI), Z1, Z1
-	JMP          shuf_loaded_1692
-
-shuf_masked_1695:
-	MOVQ         mid+48(FP), SI
-	VPBROADCASTB SI, Z3
-	VMOVDQU64    iota64<>+0(SB), Z4
-	VPSUBB       Z3, Z4, Z3
-	LEAQ         -64(CX)(SI*1), SI
-	VPERMB       (SI), Z3, Z3
-	JMP          shuf_loaded_1696
-
-shuf_masked_1701:
+shuf_masked_1677:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z8
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z8, Z9, Z8
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_1702
+	JMP          shuf_loaded_1678
 
-shuf_masked_1709:
+shuf_masked_1685:
 	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
 	VPBROADCASTB DI, Z8
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z8, Z9, Z8
-	LEAQ         -64(CX)(DI*1), DI
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_1710
+	JMP          shuf_loaded_1686
 
-shuf_masked_1713:
+shuf_masked_1689:
 	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
 	VPBROADCASTB R14, Z8
-	VMOVDQU64    iota64<>+0(SB), Z9
-	VPSUBB       Z8, Z9, Z8
-	LEAQ         -64(CX)(R14*1), R14
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_1714
-
-shuf_masked_1717:
-	MOVQ         mid+48(FP), R8
-	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_1718
-
-shuf_masked_1725:
-	MOVQ         mid+48(FP), DX
-	VPBROADCASTB DX, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(DX*1), DX
-	VPERMB       (DX), Z1, Z1
-	JMP          shuf_loaded_1726
-
-shuf_masked_1729:
-	MOVQ         mid+48(FP), R8
-	VPBROADCASTB R8, Z1
-	VMOVDQU64    iota64<>+0(SB), Z3
-	VPSUBB       Z1, Z3, Z1
-	LEAQ         -64(CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_1730
+	JMP          shuf_loaded_1690
 
 // func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
@@ -15467,9 +15237,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    last+56(FP), DI
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
-	JZ      chunks_ret_1731
+	JZ      chunks_ret_1691
 	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_1732
+	JA      chunks_wide_in_1692
 	LEAQ    lowmask64<>+0(SB), R9
 	MOVQ    $0x00000040, R10
 	CMPQ    R8, R10
@@ -15478,26 +15248,26 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	KMOVQ   (R9)(R10*8), K1
 	KMOVQ   (R9)(R8*8), K2
 	CMPQ    SI, $0x02
-	JE      chunks_2_1733
+	JE      chunks_2_1693
 	CMPQ    SI, $0x03
-	JE      chunks_3_1734
+	JE      chunks_3_1694
 	CMPQ    SI, $0x04
-	JE      chunks_4_1735
+	JE      chunks_4_1695
 	CMPQ    SI, $0x05
-	JE      chunks_5_1736
+	JE      chunks_5_1696
 	CMPQ    SI, $0x06
-	JE      chunks_6_1737
+	JE      chunks_6_1697
 	CMPQ    SI, $0x07
-	JE      chunks_7_1738
+	JE      chunks_7_1698
 	CMPQ    SI, $0x08
-	JE      chunks_8_1739
-	JMP     chunks_ret_1731
+	JE      chunks_8_1699
+	JMP     chunks_ret_1691
 
-chunks_2_1733:
+chunks_2_1693:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 
-chunks_2_planes_1740:
+chunks_2_planes_1700:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
 	VMOVDQA64  Z0, Z4
@@ -15509,16 +15279,16 @@ chunks_2_planes_1740:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_2_planes_1740
+	JNZ        chunks_2_planes_1700
 	VZEROUPPER
 	RET
 
-chunks_3_1734:
+chunks_3_1694:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 
-chunks_3_planes_1741:
+chunks_3_planes_1701:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQA64  Z0, Z5
@@ -15533,17 +15303,17 @@ chunks_3_planes_1741:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1741
+	JNZ        chunks_3_planes_1701
 	VZEROUPPER
 	RET
 
-chunks_4_1735:
+chunks_4_1695:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 
-chunks_4_planes_1742:
+chunks_4_planes_1702:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
 	VMOVDQA64  Z0, Z6
@@ -15561,18 +15331,18 @@ chunks_4_planes_1742:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1742
+	JNZ        chunks_4_planes_1702
 	VZEROUPPER
 	RET
 
-chunks_5_1736:
+chunks_5_1696:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 
-chunks_5_planes_1743:
+chunks_5_planes_1703:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
 	VMOVDQA64  Z0, Z7
@@ -15593,11 +15363,11 @@ chunks_5_planes_1743:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1743
+	JNZ        chunks_5_planes_1703
 	VZEROUPPER
 	RET
 
-chunks_6_1737:
+chunks_6_1697:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15605,7 +15375,7 @@ chunks_6_1737:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 
-chunks_6_planes_1744:
+chunks_6_planes_1704:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
 	VMOVDQA64  Z0, Z8
@@ -15629,11 +15399,11 @@ chunks_6_planes_1744:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1744
+	JNZ        chunks_6_planes_1704
 	VZEROUPPER
 	RET
 
-chunks_7_1738:
+chunks_7_1698:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15642,7 +15412,7 @@ chunks_7_1738:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 
-chunks_7_planes_1745:
+chunks_7_planes_1705:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
 	VMOVDQA64  Z0, Z9
@@ -15669,11 +15439,11 @@ chunks_7_planes_1745:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1745
+	JNZ        chunks_7_planes_1705
 	VZEROUPPER
 	RET
 
-chunks_8_1739:
+chunks_8_1699:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15683,7 +15453,7 @@ chunks_8_1739:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 
-chunks_8_planes_1746:
+chunks_8_planes_1706:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
 	VMOVDQA64  Z0, Z10
@@ -15713,11 +15483,11 @@ chunks_8_planes_1746:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1746
+	JNZ        chunks_8_planes_1706
 	VZEROUPPER
 	RET
 
-chunks_wide_in_1732:
+chunks_wide_in_1692:
 	SUBQ    $0x00000080, R8
 	LEAQ    lowmask64<>+0(SB), R9
 	MOVQ    $0x00000040, R10
@@ -15727,26 +15497,26 @@ chunks_wide_in_1732:
 	KMOVQ   (R9)(R10*8), K1
 	KMOVQ   (R9)(R8*8), K2
 	CMPQ    SI, $0x02
-	JE      chunks_2_1747
+	JE      chunks_2_1707
 	CMPQ    SI, $0x03
-	JE      chunks_3_1748
+	JE      chunks_3_1708
 	CMPQ    SI, $0x04
-	JE      chunks_4_1749
+	JE      chunks_4_1709
 	CMPQ    SI, $0x05
-	JE      chunks_5_1750
+	JE      chunks_5_1710
 	CMPQ    SI, $0x06
-	JE      chunks_6_1751
+	JE      chunks_6_1711
 	CMPQ    SI, $0x07
-	JE      chunks_7_1752
+	JE      chunks_7_1712
 	CMPQ    SI, $0x08
-	JE      chunks_8_1753
-	JMP     chunks_ret_1731
+	JE      chunks_8_1713
+	JMP     chunks_ret_1691
 
-chunks_2_1747:
+chunks_2_1707:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 
-chunks_2_planes_1754:
+chunks_2_planes_1714:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
@@ -15768,16 +15538,16 @@ chunks_2_planes_1754:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_2_planes_1754
+	JNZ        chunks_2_planes_1714
 	VZEROUPPER
 	RET
 
-chunks_3_1748:
+chunks_3_1708:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 
-chunks_3_planes_1755:
+chunks_3_planes_1715:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
@@ -15806,17 +15576,17 @@ chunks_3_planes_1755:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1755
+	JNZ        chunks_3_planes_1715
 	VZEROUPPER
 	RET
 
-chunks_4_1749:
+chunks_4_1709:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 
-chunks_4_planes_1756:
+chunks_4_planes_1716:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
@@ -15852,18 +15622,18 @@ chunks_4_planes_1756:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1756
+	JNZ        chunks_4_planes_1716
 	VZEROUPPER
 	RET
 
-chunks_5_1750:
+chunks_5_1710:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 
-chunks_5_planes_1757:
+chunks_5_planes_1717:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
@@ -15906,11 +15676,11 @@ chunks_5_planes_1757:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1757
+	JNZ        chunks_5_planes_1717
 	VZEROUPPER
 	RET
 
-chunks_6_1751:
+chunks_6_1711:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15918,7 +15688,7 @@ chunks_6_1751:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 
-chunks_6_planes_1758:
+chunks_6_planes_1718:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
@@ -15968,11 +15738,11 @@ chunks_6_planes_1758:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1758
+	JNZ        chunks_6_planes_1718
 	VZEROUPPER
 	RET
 
-chunks_7_1752:
+chunks_7_1712:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15981,7 +15751,7 @@ chunks_7_1752:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 
-chunks_7_planes_1759:
+chunks_7_planes_1719:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
@@ -16038,11 +15808,11 @@ chunks_7_planes_1759:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1759
+	JNZ        chunks_7_planes_1719
 	VZEROUPPER
 	RET
 
-chunks_8_1753:
+chunks_8_1713:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -16052,7 +15822,7 @@ chunks_8_1753:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 
-chunks_8_planes_1760:
+chunks_8_planes_1720:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
@@ -16116,11 +15886,11 @@ chunks_8_planes_1760:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1760
+	JNZ        chunks_8_planes_1720
 	VZEROUPPER
 	RET
 
-chunks_ret_1731:
+chunks_ret_1691:
 	RET
 
 // func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int)
@@ -16132,11 +15902,11 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $0-56
 	MOVQ tab+40(FP), BX
 	MOVQ blocks+48(FP), SI
 
-blocks_planes_1761:
+blocks_planes_1721:
 	MOVQ BX, DI
 	MOVQ SI, R8
 
-blocks_loop_1762:
+blocks_loop_1722:
 	MOVQ        64(DI), R9
 	MOVQ        72(DI), R10
 	MOVQ        80(DI), R11
@@ -16149,11 +15919,11 @@ blocks_loop_1762:
 	VMOVDQU     Y0, (AX)(R11*1)
 	ADDQ        $0x60, DI
 	DECQ        R8
-	JNZ         blocks_loop_1762
+	JNZ         blocks_loop_1722
 	ADDQ        dstPlane+24(FP), AX
 	ADDQ        srcPlane+32(FP), CX
 	DECQ        DX
-	JNZ         blocks_planes_1761
+	JNZ         blocks_planes_1721
 	VZEROUPPER
 	RET
 
@@ -16165,9 +15935,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1763
+	JZ              wide_ret_1723
 	TESTQ           BX, BX
-	JZ              wide_ret_1763
+	JZ              wide_ret_1723
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -16186,10 +15956,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1764
+	JB              wide_mshort_1724
 	XORQ            DX, DX
 
-wide_mshort_1764:
+wide_mshort_1724:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -16198,32 +15968,32 @@ wide_mshort_1764:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1765:
+wide_planes_1725:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1766:
+wide_rows_1726:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1767
+	JB   wide_short_1727
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1771
+	JAE  wide_long_1731
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1769:
+wide_mid_loop_1729:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1770
+	JAE       wide_mid_last_1730
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1769
+	JMP       wide_mid_loop_1729
 
-wide_mid_last_1770:
+wide_mid_last_1730:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1768
+	JMP       wide_mid_done_1728
 
-wide_long_1771:
+wide_long_1731:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -16242,9 +16012,9 @@ wide_long_1771:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1774
+	JAE          shift1_top_1734
 
-shift4_1772:
+shift4_1732:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -16259,30 +16029,30 @@ shift4_1772:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1772
+	JB        shift4_1732
 
-shift1_top_1774:
+shift1_top_1734:
 	LEAQ -64(R11), R11
 
-shift1_1773:
+shift1_1733:
 	CMPQ      R10, R11
-	JAE       shift_done_1775
+	JAE       shift_done_1735
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1773
+	JMP       shift1_1733
 
-shift_done_1775:
+shift_done_1735:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1768
+	JMP       wide_mid_done_1728
 
-wide_short_1767:
+wide_short_1727:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1768:
+wide_mid_done_1728:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -16298,16 +16068,16 @@ wide_mid_done_1768:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1766
+	JNZ       wide_rows_1726
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1765
+	JNZ       wide_planes_1725
 	VZEROUPPER
 
-wide_ret_1763:
+wide_ret_1723:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -16315,10 +16085,10 @@ wide_ret_1763:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1776
+	JZ              aligned_ret_1736
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1776
+	JZ              aligned_ret_1736
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -16365,9 +16135,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1777
+	JZ              aligned_fixed_1737
 
-aligned_planes_1778:
+aligned_planes_1738:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -16395,9 +16165,9 @@ aligned_planes_1778:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1780
+	JA           aligned_top_done_1740
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1779
+	JAE          aligned_top_1739
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -16417,15 +16187,15 @@ aligned_planes_1778:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1779:
+aligned_top_1739:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1780
+	JA        aligned_top_done_1740
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1779
+	JMP       aligned_top_1739
 
-aligned_top_done_1780:
+aligned_top_done_1740:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -16436,9 +16206,9 @@ aligned_top_done_1780:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1781:
+aligned_gap_1741:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1782
+	JAE          aligned_gap_done_1742
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -16467,15 +16237,15 @@ aligned_gap_1781:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1781
+	JMP          aligned_gap_1741
 
-aligned_gap_done_1782:
+aligned_gap_done_1742:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1784
-	JMP  aligned_body_1786
+	JE   aligned_general_1744
+	JMP  aligned_body_1746
 
-aligned_rows_1785:
+aligned_rows_1745:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -16504,7 +16274,7 @@ aligned_rows_1785:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1787
+	JE           aligned_one_gap_1747
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -16519,10 +16289,10 @@ aligned_rows_1785:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1787:
+aligned_one_gap_1747:
 	ADDQ $0x40, AX
 
-aligned_body_1786:
+aligned_body_1746:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -16532,7 +16302,7 @@ aligned_body_1786:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1789
+	JGT          aligned_copy_done_1749
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -16542,15 +16312,15 @@ aligned_body_1786:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1788:
+aligned_copy_1748:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1788
+	JLE       aligned_copy_1748
 
-aligned_copy_done_1789:
+aligned_copy_done_1749:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -16559,13 +16329,13 @@ aligned_copy_done_1789:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1785
-	JMP  aligned_last_1783
+	JNZ  aligned_rows_1745
+	JMP  aligned_last_1743
 
-aligned_general_1784:
-	JMP aligned_body_1791
+aligned_general_1744:
+	JMP aligned_body_1751
 
-aligned_rows_1790:
+aligned_rows_1750:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -16577,9 +16347,9 @@ aligned_rows_1790:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1792:
+aligned_gap_1752:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1793
+	JAE          aligned_gap_done_1753
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -16594,10 +16364,10 @@ aligned_gap_1792:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1792
+	JMP          aligned_gap_1752
 
-aligned_gap_done_1793:
-aligned_body_1791:
+aligned_gap_done_1753:
+aligned_body_1751:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -16607,7 +16377,7 @@ aligned_body_1791:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1795
+	JGT          aligned_copy_done_1755
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -16617,15 +16387,15 @@ aligned_body_1791:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1794:
+aligned_copy_1754:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1794
+	JLE       aligned_copy_1754
 
-aligned_copy_done_1795:
+aligned_copy_done_1755:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -16634,16 +16404,16 @@ aligned_copy_done_1795:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1790
+	JNZ  aligned_rows_1750
 
-aligned_last_1783:
+aligned_last_1743:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1796:
+aligned_gap_1756:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1797
+	JAE          aligned_gap_done_1757
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -16671,20 +16441,20 @@ aligned_gap_1796:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1796
+	JMP          aligned_gap_1756
 
-aligned_gap_done_1797:
-aligned_bottom_1798:
+aligned_gap_done_1757:
+aligned_bottom_1758:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1799
+	JA        aligned_bottom_done_1759
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1798
+	JMP       aligned_bottom_1758
 
-aligned_bottom_done_1799:
+aligned_bottom_done_1759:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1800
+	JAE      aligned_bottom_end_1760
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -16703,18 +16473,18 @@ aligned_bottom_done_1799:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1800:
+aligned_bottom_end_1760:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1778
+	JNZ  aligned_planes_1738
 	VZEROUPPER
-	JMP  aligned_ret_1776
+	JMP  aligned_ret_1736
 
-aligned_fixed_1777:
-aligned_planes_1801:
+aligned_fixed_1737:
+aligned_planes_1761:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -16740,9 +16510,9 @@ aligned_planes_1801:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1803
+	JA           aligned_top_done_1763
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1802
+	JAE          aligned_top_1762
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -16762,22 +16532,22 @@ aligned_planes_1801:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1802:
+aligned_top_1762:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1803
+	JA        aligned_top_done_1763
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1802
+	JMP       aligned_top_1762
 
-aligned_top_done_1803:
+aligned_top_done_1763:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1804:
+aligned_gap_1764:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1805
+	JAE       aligned_gap_done_1765
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -16802,15 +16572,15 @@ aligned_gap_1804:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1804
+	JMP       aligned_gap_1764
 
-aligned_gap_done_1805:
+aligned_gap_done_1765:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1807
-	JMP  aligned_body_1809
+	JE   aligned_general_1767
+	JMP  aligned_body_1769
 
-aligned_rows_1808:
+aligned_rows_1768:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -16829,7 +16599,7 @@ aligned_rows_1808:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1810
+	JE        aligned_one_gap_1770
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -16840,17 +16610,17 @@ aligned_rows_1808:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1810:
+aligned_one_gap_1770:
 	ADDQ $0x40, AX
 
-aligned_body_1809:
+aligned_body_1769:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1812
+	JGT          aligned_copy_done_1772
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -16860,15 +16630,15 @@ aligned_body_1809:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1811:
+aligned_copy_1771:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1811
+	JLE       aligned_copy_1771
 
-aligned_copy_done_1812:
+aligned_copy_done_1772:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -16876,21 +16646,21 @@ aligned_copy_done_1812:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1808
-	JMP  aligned_last_1806
+	JNZ  aligned_rows_1768
+	JMP  aligned_last_1766
 
-aligned_general_1807:
-	JMP aligned_body_1814
+aligned_general_1767:
+	JMP aligned_body_1774
 
-aligned_rows_1813:
+aligned_rows_1773:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1815:
+aligned_gap_1775:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1816
+	JAE       aligned_gap_done_1776
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -16901,17 +16671,17 @@ aligned_gap_1815:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1815
+	JMP       aligned_gap_1775
 
-aligned_gap_done_1816:
-aligned_body_1814:
+aligned_gap_done_1776:
+aligned_body_1774:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1818
+	JGT          aligned_copy_done_1778
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -16921,15 +16691,15 @@ aligned_body_1814:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1817:
+aligned_copy_1777:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1817
+	JLE       aligned_copy_1777
 
-aligned_copy_done_1818:
+aligned_copy_done_1778:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -16937,15 +16707,15 @@ aligned_copy_done_1818:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1813
+	JNZ  aligned_rows_1773
 
-aligned_last_1806:
+aligned_last_1766:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1819:
+aligned_gap_1779:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1820
+	JAE       aligned_gap_done_1780
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -16969,20 +16739,20 @@ aligned_gap_1819:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1819
+	JMP       aligned_gap_1779
 
-aligned_gap_done_1820:
-aligned_bottom_1821:
+aligned_gap_done_1780:
+aligned_bottom_1781:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1822
+	JA        aligned_bottom_done_1782
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1821
+	JMP       aligned_bottom_1781
 
-aligned_bottom_done_1822:
+aligned_bottom_done_1782:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1823
+	JAE      aligned_bottom_end_1783
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17001,16 +16771,16 @@ aligned_bottom_done_1822:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1823:
+aligned_bottom_end_1783:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1801
+	JNZ  aligned_planes_1761
 	VZEROUPPER
 
-aligned_ret_1776:
+aligned_ret_1736:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -17018,10 +16788,10 @@ aligned_ret_1776:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1824
+	JZ              aligned_ret_1784
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1824
+	JZ              aligned_ret_1784
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -17068,9 +16838,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1825
+	JZ              aligned_fixed_1785
 
-aligned_planes_1826:
+aligned_planes_1786:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17098,9 +16868,9 @@ aligned_planes_1826:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1828
+	JA           aligned_top_done_1788
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1827
+	JAE          aligned_top_1787
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -17120,15 +16890,15 @@ aligned_planes_1826:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1827:
+aligned_top_1787:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1828
+	JA       aligned_top_done_1788
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1827
+	JMP      aligned_top_1787
 
-aligned_top_done_1828:
+aligned_top_done_1788:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -17139,9 +16909,9 @@ aligned_top_done_1828:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1829:
+aligned_gap_1789:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1830
+	JAE          aligned_gap_done_1790
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -17170,15 +16940,15 @@ aligned_gap_1829:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1829
+	JMP          aligned_gap_1789
 
-aligned_gap_done_1830:
+aligned_gap_done_1790:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1832
-	JMP  aligned_body_1834
+	JE   aligned_general_1792
+	JMP  aligned_body_1794
 
-aligned_rows_1833:
+aligned_rows_1793:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -17207,7 +16977,7 @@ aligned_rows_1833:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1835
+	JE           aligned_one_gap_1795
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -17222,10 +16992,10 @@ aligned_rows_1833:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1835:
+aligned_one_gap_1795:
 	ADDQ $0x40, AX
 
-aligned_body_1834:
+aligned_body_1794:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17235,7 +17005,7 @@ aligned_body_1834:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1837
+	JGT          aligned_copy_done_1797
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17245,15 +17015,15 @@ aligned_body_1834:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1836:
+aligned_copy_1796:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1836
+	JLE       aligned_copy_1796
 
-aligned_copy_done_1837:
+aligned_copy_done_1797:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17262,13 +17032,13 @@ aligned_copy_done_1837:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1833
-	JMP  aligned_last_1831
+	JNZ  aligned_rows_1793
+	JMP  aligned_last_1791
 
-aligned_general_1832:
-	JMP aligned_body_1839
+aligned_general_1792:
+	JMP aligned_body_1799
 
-aligned_rows_1838:
+aligned_rows_1798:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -17280,9 +17050,9 @@ aligned_rows_1838:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1840:
+aligned_gap_1800:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1841
+	JAE          aligned_gap_done_1801
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -17297,10 +17067,10 @@ aligned_gap_1840:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1840
+	JMP          aligned_gap_1800
 
-aligned_gap_done_1841:
-aligned_body_1839:
+aligned_gap_done_1801:
+aligned_body_1799:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17310,7 +17080,7 @@ aligned_body_1839:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1843
+	JGT          aligned_copy_done_1803
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17320,15 +17090,15 @@ aligned_body_1839:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1842:
+aligned_copy_1802:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1842
+	JLE       aligned_copy_1802
 
-aligned_copy_done_1843:
+aligned_copy_done_1803:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17337,16 +17107,16 @@ aligned_copy_done_1843:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1838
+	JNZ  aligned_rows_1798
 
-aligned_last_1831:
+aligned_last_1791:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1844:
+aligned_gap_1804:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1845
+	JAE          aligned_gap_done_1805
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -17374,20 +17144,20 @@ aligned_gap_1844:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1844
+	JMP          aligned_gap_1804
 
-aligned_gap_done_1845:
-aligned_bottom_1846:
+aligned_gap_done_1805:
+aligned_bottom_1806:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1847
+	JA       aligned_bottom_done_1807
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1846
+	JMP      aligned_bottom_1806
 
-aligned_bottom_done_1847:
+aligned_bottom_done_1807:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1848
+	JAE      aligned_bottom_end_1808
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17406,18 +17176,18 @@ aligned_bottom_done_1847:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1848:
+aligned_bottom_end_1808:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1826
+	JNZ  aligned_planes_1786
 	VZEROUPPER
-	JMP  aligned_ret_1824
+	JMP  aligned_ret_1784
 
-aligned_fixed_1825:
-aligned_planes_1849:
+aligned_fixed_1785:
+aligned_planes_1809:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17443,9 +17213,9 @@ aligned_planes_1849:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1851
+	JA           aligned_top_done_1811
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1850
+	JAE          aligned_top_1810
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -17465,22 +17235,22 @@ aligned_planes_1849:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1850:
+aligned_top_1810:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1851
+	JA       aligned_top_done_1811
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1850
+	JMP      aligned_top_1810
 
-aligned_top_done_1851:
+aligned_top_done_1811:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1852:
+aligned_gap_1812:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1853
+	JAE       aligned_gap_done_1813
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -17505,15 +17275,15 @@ aligned_gap_1852:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1852
+	JMP       aligned_gap_1812
 
-aligned_gap_done_1853:
+aligned_gap_done_1813:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1855
-	JMP  aligned_body_1857
+	JE   aligned_general_1815
+	JMP  aligned_body_1817
 
-aligned_rows_1856:
+aligned_rows_1816:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -17532,7 +17302,7 @@ aligned_rows_1856:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1858
+	JE        aligned_one_gap_1818
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -17543,17 +17313,17 @@ aligned_rows_1856:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1858:
+aligned_one_gap_1818:
 	ADDQ $0x40, AX
 
-aligned_body_1857:
+aligned_body_1817:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1860
+	JGT          aligned_copy_done_1820
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -17563,15 +17333,15 @@ aligned_body_1857:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1859:
+aligned_copy_1819:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1859
+	JLE       aligned_copy_1819
 
-aligned_copy_done_1860:
+aligned_copy_done_1820:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -17579,21 +17349,21 @@ aligned_copy_done_1860:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1856
-	JMP  aligned_last_1854
+	JNZ  aligned_rows_1816
+	JMP  aligned_last_1814
 
-aligned_general_1855:
-	JMP aligned_body_1862
+aligned_general_1815:
+	JMP aligned_body_1822
 
-aligned_rows_1861:
+aligned_rows_1821:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1863:
+aligned_gap_1823:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1864
+	JAE       aligned_gap_done_1824
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -17604,17 +17374,17 @@ aligned_gap_1863:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1863
+	JMP       aligned_gap_1823
 
-aligned_gap_done_1864:
-aligned_body_1862:
+aligned_gap_done_1824:
+aligned_body_1822:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1866
+	JGT          aligned_copy_done_1826
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -17624,15 +17394,15 @@ aligned_body_1862:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1865:
+aligned_copy_1825:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1865
+	JLE       aligned_copy_1825
 
-aligned_copy_done_1866:
+aligned_copy_done_1826:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -17640,15 +17410,15 @@ aligned_copy_done_1866:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1861
+	JNZ  aligned_rows_1821
 
-aligned_last_1854:
+aligned_last_1814:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1867:
+aligned_gap_1827:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1868
+	JAE       aligned_gap_done_1828
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -17672,20 +17442,20 @@ aligned_gap_1867:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1867
+	JMP       aligned_gap_1827
 
-aligned_gap_done_1868:
-aligned_bottom_1869:
+aligned_gap_done_1828:
+aligned_bottom_1829:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1870
+	JA       aligned_bottom_done_1830
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1869
+	JMP      aligned_bottom_1829
 
-aligned_bottom_done_1870:
+aligned_bottom_done_1830:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1871
+	JAE      aligned_bottom_end_1831
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17704,16 +17474,16 @@ aligned_bottom_done_1870:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1871:
+aligned_bottom_end_1831:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1849
+	JNZ  aligned_planes_1809
 	VZEROUPPER
 
-aligned_ret_1824:
+aligned_ret_1784:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -17739,12 +17509,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1872
+	JNE       lines_more_1832
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1873
+	JMP       lines_ret_1833
 
-lines_more_1872:
+lines_more_1832:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -17752,26 +17522,26 @@ lines_more_1872:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1875
+	JB       lines_single_1835
 
-lines_pairs_1874:
+lines_pairs_1834:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1877
+	JZ        lines_noadv_1837
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1877:
+lines_noadv_1837:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1878
+	JZ        lines_noadv_1838
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1878:
+lines_noadv_1838:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -17783,37 +17553,37 @@ lines_noadv_1878:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1874
+	JAE       lines_pairs_1834
 
-lines_single_1875:
+lines_single_1835:
 	CMPQ      BX, $0x01
-	JE        lines_last_1876
+	JE        lines_last_1836
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1879
+	JZ        lines_noadv_1839
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1879:
+lines_noadv_1839:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1876:
+lines_last_1836:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1880
+	JZ        lines_noadv_1840
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1880:
+lines_noadv_1840:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1873:
+lines_ret_1833:
 	VZEROUPPER
 	RET
 
@@ -17830,9 +17600,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1882
+	JB              expand_singles_1842
 
-expand_turns_1881:
+expand_turns_1841:
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -17897,11 +17667,11 @@ expand_turns_1881:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1881
+	JAE       expand_turns_1841
 
-expand_singles_1882:
+expand_singles_1842:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1883
+	JB        expand_tail_1843
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -17916,11 +17686,11 @@ expand_singles_1882:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1882
+	JMP       expand_singles_1842
 
-expand_tail_1883:
+expand_tail_1843:
 	TESTQ     DX, DX
-	JZ        expand_ret_1884
+	JZ        expand_ret_1844
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -17933,7 +17703,7 @@ expand_tail_1883:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1884:
+expand_ret_1844:
 	VZEROUPPER
 	RET
 
@@ -17949,9 +17719,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1886
+	JB              expandd_singles_1846
 
-expandd_turns_1885:
+expandd_turns_1845:
 	MOVQ      (BX), R8
 	KMOVW     R8, K1
 	MOVQ      R8, R9
@@ -18028,11 +17798,11 @@ expandd_turns_1885:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1885
+	JAE       expandd_turns_1845
 
-expandd_singles_1886:
+expandd_singles_1846:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1887
+	JB        expandd_tail_1847
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -18047,11 +17817,11 @@ expandd_singles_1886:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1886
+	JMP       expandd_singles_1846
 
-expandd_tail_1887:
+expandd_tail_1847:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1888
+	JZ        expandd_ret_1848
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -18065,7 +17835,7 @@ expandd_tail_1887:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1888:
+expandd_ret_1848:
 	VZEROUPPER
 	RET
 
@@ -18084,20 +17854,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1890
+	JB      expandw_single_1850
 
-expandw_pairs_1889:
+expandw_pairs_1849:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1893
+	JNE     expandw_general_1853
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1894
+	JMP     expandw_next_1854
 
-expandw_general_1893:
+expandw_general_1853:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -18125,18 +17895,18 @@ expandw_general_1893:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1894:
+expandw_next_1854:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1889
+	JAE     expandw_pairs_1849
 
-expandw_single_1890:
+expandw_single_1850:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1891
+	JB         expandw_tail_1851
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -18154,9 +17924,9 @@ expandw_single_1890:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1891:
+expandw_tail_1851:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1892
+	JZ         expandw_ret_1852
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -18175,7 +17945,7 @@ expandw_tail_1891:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1892:
+expandw_ret_1852:
 	VZEROUPPER
 	RET
 
@@ -18191,25 +17961,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1895
+	JNE     shufw_general_1855
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1896
+	JE      shufw_blend_1856
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1897
+	JNE     shufw_list_1857
 
-shuf_planes_1899:
+shuf_planes_1859:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1901
+	JZ    shuf_done_1861
 	MOVQ  CX, R11
 
-shuf_rows_1902:
+shuf_rows_1862:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -18219,17 +17989,17 @@ shuf_rows_1902:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1902
+	JNZ     shuf_rows_1862
 
-shuf_done_1901:
+shuf_done_1861:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1899
+	JNZ  shuf_planes_1859
 	VZEROUPPER
 	RET
 
-shufw_list_1897:
+shufw_list_1857:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -18238,12 +18008,12 @@ shufw_list_1897:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1903
+	JZ      shuf_no_run_1863
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1903:
+shuf_no_run_1863:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -18253,52 +18023,52 @@ shuf_no_run_1903:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1898
+	JA    shufw_list_loads_1858
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1904:
+shuf_offs_1864:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1905
+	JAE     shuf_offs_done_1865
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1904
+	JMP     shuf_offs_1864
 
-shuf_offs_done_1905:
+shuf_offs_done_1865:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1898
+	JA   shufw_list_loads_1858
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1906:
+shuf_offs_1866:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1907
+	JAE     shuf_offs_done_1867
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1906
+	JMP     shuf_offs_1866
 
-shuf_offs_done_1907:
+shuf_offs_done_1867:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1908:
+shuf_planes_1868:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1910
+	JZ      shuf_done_1870
 
-shuf_rows_1911:
+shuf_rows_1871:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -18310,16 +18080,16 @@ shuf_rows_1911:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1911
+	JNZ     shuf_rows_1871
 
-shuf_done_1910:
+shuf_done_1870:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1912
+	JZ    shuf_done_1872
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1913:
+shuf_rows_1873:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -18329,15 +18099,15 @@ shuf_rows_1913:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1913
+	JNZ     shuf_rows_1873
 
-shuf_done_1912:
+shuf_done_1872:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1914
+	JZ      shuf_done_1874
 
-shuf_rows_1915:
+shuf_rows_1875:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -18349,25 +18119,25 @@ shuf_rows_1915:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1915
+	JNZ     shuf_rows_1875
 
-shuf_done_1914:
+shuf_done_1874:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1908
+	JNZ  shuf_planes_1868
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1898:
-shuf_planes_1916:
+shufw_list_loads_1858:
+shuf_planes_1876:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1918
+	JZ    shuf_done_1878
 
-shuf_rows_1919:
+shuf_rows_1879:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -18380,16 +18150,16 @@ shuf_rows_1919:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1919
+	JNZ     shuf_rows_1879
 
-shuf_done_1918:
+shuf_done_1878:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1920
+	JZ    shuf_done_1880
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1921:
+shuf_rows_1881:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -18399,15 +18169,15 @@ shuf_rows_1921:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1921
+	JNZ     shuf_rows_1881
 
-shuf_done_1920:
+shuf_done_1880:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1922
+	JZ    shuf_done_1882
 
-shuf_rows_1923:
+shuf_rows_1883:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -18420,28 +18190,28 @@ shuf_rows_1923:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1923
+	JNZ     shuf_rows_1883
 
-shuf_done_1922:
+shuf_done_1882:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1916
+	JNZ  shuf_planes_1876
 	VZEROUPPER
 	RET
 
-shufw_blend_1896:
+shufw_blend_1856:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1924
+	JNE  shufw_list_1884
 
-shuf_planes_1926:
+shuf_planes_1886:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1928
+	JZ    shuf_done_1888
 	MOVQ  CX, R11
 
-shuf_rows_1929:
+shuf_rows_1889:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -18453,17 +18223,17 @@ shuf_rows_1929:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1929
+	JNZ       shuf_rows_1889
 
-shuf_done_1928:
+shuf_done_1888:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1926
+	JNZ  shuf_planes_1886
 	VZEROUPPER
 	RET
 
-shufw_list_1924:
+shufw_list_1884:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -18472,12 +18242,12 @@ shufw_list_1924:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1930
+	JZ      shuf_no_run_1890
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1930:
+shuf_no_run_1890:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -18487,52 +18257,52 @@ shuf_no_run_1930:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1925
+	JA    shufw_list_loads_1885
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1931:
+shuf_offs_1891:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1932
+	JAE     shuf_offs_done_1892
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1931
+	JMP     shuf_offs_1891
 
-shuf_offs_done_1932:
+shuf_offs_done_1892:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1925
+	JA   shufw_list_loads_1885
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1933:
+shuf_offs_1893:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1934
+	JAE     shuf_offs_done_1894
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1933
+	JMP     shuf_offs_1893
 
-shuf_offs_done_1934:
+shuf_offs_done_1894:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1935:
+shuf_planes_1895:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1937
+	JZ      shuf_done_1897
 
-shuf_rows_1938:
+shuf_rows_1898:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -18546,16 +18316,16 @@ shuf_rows_1938:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1938
+	JNZ       shuf_rows_1898
 
-shuf_done_1937:
+shuf_done_1897:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1939
+	JZ    shuf_done_1899
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1940:
+shuf_rows_1900:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -18567,15 +18337,15 @@ shuf_rows_1940:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1940
+	JNZ       shuf_rows_1900
 
-shuf_done_1939:
+shuf_done_1899:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1941
+	JZ      shuf_done_1901
 
-shuf_rows_1942:
+shuf_rows_1902:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -18589,25 +18359,25 @@ shuf_rows_1942:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1942
+	JNZ       shuf_rows_1902
 
-shuf_done_1941:
+shuf_done_1901:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1935
+	JNZ  shuf_planes_1895
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1925:
-shuf_planes_1943:
+shufw_list_loads_1885:
+shuf_planes_1903:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1945
+	JZ    shuf_done_1905
 
-shuf_rows_1946:
+shuf_rows_1906:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -18622,16 +18392,16 @@ shuf_rows_1946:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1946
+	JNZ       shuf_rows_1906
 
-shuf_done_1945:
+shuf_done_1905:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1947
+	JZ    shuf_done_1907
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1948:
+shuf_rows_1908:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -18643,15 +18413,15 @@ shuf_rows_1948:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_1948
+	JNZ       shuf_rows_1908
 
-shuf_done_1947:
+shuf_done_1907:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1949
+	JZ    shuf_done_1909
 
-shuf_rows_1950:
+shuf_rows_1910:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -18666,35 +18436,35 @@ shuf_rows_1950:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1950
+	JNZ       shuf_rows_1910
 
-shuf_done_1949:
+shuf_done_1909:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1943
+	JNZ  shuf_planes_1903
 	VZEROUPPER
 	RET
 
-shufw_general_1895:
+shufw_general_1855:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1951
+	JNE     shufw_list_1911
 
-shuf_planes_1953:
+shuf_planes_1913:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1955
+	JZ    shuf_done_1915
 	MOVQ  CX, R10
 
-shuf_rows_1956:
+shuf_rows_1916:
 	MOVQ R8, R12
 
-shufw_blocks_1957:
+shufw_blocks_1917:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -18704,21 +18474,21 @@ shufw_blocks_1957:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1957
+	JB        shufw_blocks_1917
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1956
+	JNZ       shuf_rows_1916
 
-shuf_done_1955:
+shuf_done_1915:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1953
+	JNZ  shuf_planes_1913
 	VZEROUPPER
 	RET
 
-shufw_list_1951:
+shufw_list_1911:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -18727,12 +18497,12 @@ shufw_list_1951:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1958
+	JZ      shuf_no_run_1918
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1958:
+shuf_no_run_1918:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -18742,57 +18512,57 @@ shuf_no_run_1958:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1952
+	JA    shufw_list_loads_1912
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1959:
+shuf_offs_1919:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1960
+	JAE     shuf_offs_done_1920
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1959
+	JMP     shuf_offs_1919
 
-shuf_offs_done_1960:
+shuf_offs_done_1920:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1952
+	JA   shufw_list_loads_1912
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1961:
+shuf_offs_1921:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1962
+	JAE     shuf_offs_done_1922
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1961
+	JMP     shuf_offs_1921
 
-shuf_offs_done_1962:
+shuf_offs_done_1922:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1963:
+shuf_planes_1923:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1965
+	JZ      shuf_done_1925
 
-shuf_rows_1966:
+shuf_rows_1926:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1967:
+shufw_blocks_1927:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -18802,23 +18572,23 @@ shufw_blocks_1967:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1967
+	JB        shufw_blocks_1927
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1966
+	JNZ       shuf_rows_1926
 
-shuf_done_1965:
+shuf_done_1925:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1968
+	JZ    shuf_done_1928
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1969:
+shuf_rows_1929:
 	MOVQ R8, R12
 
-shufw_blocks_1970:
+shufw_blocks_1930:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -18828,24 +18598,24 @@ shufw_blocks_1970:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1970
+	JB        shufw_blocks_1930
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1969
+	JNZ       shuf_rows_1929
 
-shuf_done_1968:
+shuf_done_1928:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1971
+	JZ      shuf_done_1931
 
-shuf_rows_1972:
+shuf_rows_1932:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1973:
+shufw_blocks_1933:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -18855,35 +18625,35 @@ shufw_blocks_1973:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1973
+	JB        shufw_blocks_1933
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1972
+	JNZ       shuf_rows_1932
 
-shuf_done_1971:
+shuf_done_1931:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1963
+	JNZ  shuf_planes_1923
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1952:
-shuf_planes_1974:
+shufw_list_loads_1912:
+shuf_planes_1934:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1976
+	JZ    shuf_done_1936
 
-shuf_rows_1977:
+shuf_rows_1937:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1978:
+shufw_blocks_1938:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -18893,23 +18663,23 @@ shufw_blocks_1978:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1978
+	JB        shufw_blocks_1938
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1977
+	JNZ       shuf_rows_1937
 
-shuf_done_1976:
+shuf_done_1936:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1979
+	JZ    shuf_done_1939
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1980:
+shuf_rows_1940:
 	MOVQ R8, R11
 
-shufw_blocks_1981:
+shufw_blocks_1941:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -18919,25 +18689,25 @@ shufw_blocks_1981:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_1981
+	JB        shufw_blocks_1941
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1980
+	JNZ       shuf_rows_1940
 
-shuf_done_1979:
+shuf_done_1939:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1982
+	JZ    shuf_done_1942
 
-shuf_rows_1983:
+shuf_rows_1943:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1984:
+shufw_blocks_1944:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -18947,17 +18717,17 @@ shufw_blocks_1984:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1984
+	JB        shufw_blocks_1944
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1983
+	JNZ       shuf_rows_1943
 
-shuf_done_1982:
+shuf_done_1942:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1974
+	JNZ  shuf_planes_1934
 	VZEROUPPER
 	RET
 
@@ -18975,27 +18745,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_1985
+	JE      shufn_c16o32_1945
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_1986
+	JE      shufn_c8o16_1946
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_1987
+	JE      shufn_c8o8_1947
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_1988
+	JE      shufn_c4o8_1948
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1989
+	JNE     shufn_list_1949
 
-shuf_planes_1991:
+shuf_planes_1951:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1993
+	JZ    shuf_done_1953
 	MOVQ  CX, R10
 
-shuf_rows_1994:
+shuf_rows_1954:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -19008,17 +18778,17 @@ shuf_rows_1994:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1994
+	JNZ          shuf_rows_1954
 
-shuf_done_1993:
+shuf_done_1953:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1991
+	JNZ  shuf_planes_1951
 	VZEROUPPER
 	RET
 
-shufn_list_1989:
+shufn_list_1949:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -19027,12 +18797,12 @@ shufn_list_1989:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_1995
+	JZ      shuf_no_run_1955
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1995:
+shuf_no_run_1955:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19042,52 +18812,52 @@ shuf_no_run_1995:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1990
+	JA    shufn_list_loads_1950
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1996:
+shuf_offs_1956:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1997
+	JAE     shuf_offs_done_1957
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1996
+	JMP     shuf_offs_1956
 
-shuf_offs_done_1997:
+shuf_offs_done_1957:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1990
+	JA   shufn_list_loads_1950
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1998:
+shuf_offs_1958:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1999
+	JAE     shuf_offs_done_1959
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1998
+	JMP     shuf_offs_1958
 
-shuf_offs_done_1999:
+shuf_offs_done_1959:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_2000:
+shuf_planes_1960:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2002
+	JZ      shuf_done_1962
 
-shuf_rows_2003:
+shuf_rows_1963:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -19102,16 +18872,16 @@ shuf_rows_2003:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2003
+	JNZ          shuf_rows_1963
 
-shuf_done_2002:
+shuf_done_1962:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2004
+	JZ    shuf_done_1964
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2005:
+shuf_rows_1965:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -19124,15 +18894,15 @@ shuf_rows_2005:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2005
+	JNZ          shuf_rows_1965
 
-shuf_done_2004:
+shuf_done_1964:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2006
+	JZ      shuf_done_1966
 
-shuf_rows_2007:
+shuf_rows_1967:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -19147,25 +18917,25 @@ shuf_rows_2007:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2007
+	JNZ          shuf_rows_1967
 
-shuf_done_2006:
+shuf_done_1966:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2000
+	JNZ  shuf_planes_1960
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1990:
-shuf_planes_2008:
+shufn_list_loads_1950:
+shuf_planes_1968:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2010
+	JZ    shuf_done_1970
 
-shuf_rows_2011:
+shuf_rows_1971:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19181,16 +18951,16 @@ shuf_rows_2011:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2011
+	JNZ          shuf_rows_1971
 
-shuf_done_2010:
+shuf_done_1970:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2012
+	JZ    shuf_done_1972
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2013:
+shuf_rows_1973:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -19203,15 +18973,15 @@ shuf_rows_2013:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2013
+	JNZ          shuf_rows_1973
 
-shuf_done_2012:
+shuf_done_1972:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2014
+	JZ    shuf_done_1974
 
-shuf_rows_2015:
+shuf_rows_1975:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19227,30 +18997,30 @@ shuf_rows_2015:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2015
+	JNZ          shuf_rows_1975
 
-shuf_done_2014:
+shuf_done_1974:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2008
+	JNZ  shuf_planes_1968
 	VZEROUPPER
 	RET
 
-shufn_c16o32_1985:
+shufn_c16o32_1945:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2016
+	JNE     shufn_list_1976
 
-shuf_planes_2018:
+shuf_planes_1978:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_2020
+	JZ    shuf_done_1980
 	MOVQ  CX, R11
 
-shuf_rows_2021:
+shuf_rows_1981:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -19267,17 +19037,17 @@ shuf_rows_2021:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2021
+	JNZ         shuf_rows_1981
 
-shuf_done_2020:
+shuf_done_1980:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2018
+	JNZ  shuf_planes_1978
 	VZEROUPPER
 	RET
 
-shufn_list_2016:
+shufn_list_1976:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -19286,12 +19056,12 @@ shufn_list_2016:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_2022
+	JZ      shuf_no_run_1982
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_2022:
+shuf_no_run_1982:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -19301,52 +19071,52 @@ shuf_no_run_2022:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_2017
+	JA    shufn_list_loads_1977
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_2023:
+shuf_offs_1983:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2024
+	JAE     shuf_offs_done_1984
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2023
+	JMP     shuf_offs_1983
 
-shuf_offs_done_2024:
+shuf_offs_done_1984:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_2017
+	JA   shufn_list_loads_1977
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_2025:
+shuf_offs_1985:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2026
+	JAE     shuf_offs_done_1986
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2025
+	JMP     shuf_offs_1985
 
-shuf_offs_done_2026:
+shuf_offs_done_1986:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2027:
+shuf_planes_1987:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2029
+	JZ      shuf_done_1989
 
-shuf_rows_2030:
+shuf_rows_1990:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -19365,16 +19135,16 @@ shuf_rows_2030:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2030
+	JNZ         shuf_rows_1990
 
-shuf_done_2029:
+shuf_done_1989:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2031
+	JZ    shuf_done_1991
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2032:
+shuf_rows_1992:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -19391,15 +19161,15 @@ shuf_rows_2032:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2032
+	JNZ         shuf_rows_1992
 
-shuf_done_2031:
+shuf_done_1991:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2033
+	JZ      shuf_done_1993
 
-shuf_rows_2034:
+shuf_rows_1994:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -19418,25 +19188,25 @@ shuf_rows_2034:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2034
+	JNZ         shuf_rows_1994
 
-shuf_done_2033:
+shuf_done_1993:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2027
+	JNZ  shuf_planes_1987
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2017:
-shuf_planes_2035:
+shufn_list_loads_1977:
+shuf_planes_1995:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2037
+	JZ    shuf_done_1997
 
-shuf_rows_2038:
+shuf_rows_1998:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -19456,16 +19226,16 @@ shuf_rows_2038:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2038
+	JNZ         shuf_rows_1998
 
-shuf_done_2037:
+shuf_done_1997:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2039
+	JZ    shuf_done_1999
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2040:
+shuf_rows_2000:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -19482,15 +19252,15 @@ shuf_rows_2040:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_2040
+	JNZ         shuf_rows_2000
 
-shuf_done_2039:
+shuf_done_1999:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2041
+	JZ    shuf_done_2001
 
-shuf_rows_2042:
+shuf_rows_2002:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -19510,30 +19280,30 @@ shuf_rows_2042:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2042
+	JNZ         shuf_rows_2002
 
-shuf_done_2041:
+shuf_done_2001:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2035
+	JNZ  shuf_planes_1995
 	VZEROUPPER
 	RET
 
-shufn_c8o16_1986:
+shufn_c8o16_1946:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2043
+	JNE     shufn_list_2003
 
-shuf_planes_2045:
+shuf_planes_2005:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2047
+	JZ    shuf_done_2007
 	MOVQ  CX, R10
 
-shuf_rows_2048:
+shuf_rows_2008:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -19544,17 +19314,17 @@ shuf_rows_2048:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2048
+	JNZ          shuf_rows_2008
 
-shuf_done_2047:
+shuf_done_2007:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2045
+	JNZ  shuf_planes_2005
 	VZEROUPPER
 	RET
 
-shufn_list_2043:
+shufn_list_2003:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -19563,12 +19333,12 @@ shufn_list_2043:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2049
+	JZ      shuf_no_run_2009
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2049:
+shuf_no_run_2009:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19578,52 +19348,52 @@ shuf_no_run_2049:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2044
+	JA    shufn_list_loads_2004
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2050:
+shuf_offs_2010:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2051
+	JAE     shuf_offs_done_2011
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2050
+	JMP     shuf_offs_2010
 
-shuf_offs_done_2051:
+shuf_offs_done_2011:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2044
+	JA   shufn_list_loads_2004
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2052:
+shuf_offs_2012:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2053
+	JAE     shuf_offs_done_2013
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2052
+	JMP     shuf_offs_2012
 
-shuf_offs_done_2053:
+shuf_offs_done_2013:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2054:
+shuf_planes_2014:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2056
+	JZ      shuf_done_2016
 
-shuf_rows_2057:
+shuf_rows_2017:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -19636,16 +19406,16 @@ shuf_rows_2057:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2057
+	JNZ          shuf_rows_2017
 
-shuf_done_2056:
+shuf_done_2016:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2058
+	JZ    shuf_done_2018
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2059:
+shuf_rows_2019:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -19656,15 +19426,15 @@ shuf_rows_2059:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2059
+	JNZ          shuf_rows_2019
 
-shuf_done_2058:
+shuf_done_2018:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2060
+	JZ      shuf_done_2020
 
-shuf_rows_2061:
+shuf_rows_2021:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -19677,25 +19447,25 @@ shuf_rows_2061:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2061
+	JNZ          shuf_rows_2021
 
-shuf_done_2060:
+shuf_done_2020:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2054
+	JNZ  shuf_planes_2014
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2044:
-shuf_planes_2062:
+shufn_list_loads_2004:
+shuf_planes_2022:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2064
+	JZ    shuf_done_2024
 
-shuf_rows_2065:
+shuf_rows_2025:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19709,16 +19479,16 @@ shuf_rows_2065:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2065
+	JNZ          shuf_rows_2025
 
-shuf_done_2064:
+shuf_done_2024:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2066
+	JZ    shuf_done_2026
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2067:
+shuf_rows_2027:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -19729,15 +19499,15 @@ shuf_rows_2067:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2067
+	JNZ          shuf_rows_2027
 
-shuf_done_2066:
+shuf_done_2026:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2068
+	JZ    shuf_done_2028
 
-shuf_rows_2069:
+shuf_rows_2029:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19751,30 +19521,30 @@ shuf_rows_2069:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2069
+	JNZ          shuf_rows_2029
 
-shuf_done_2068:
+shuf_done_2028:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2062
+	JNZ  shuf_planes_2022
 	VZEROUPPER
 	RET
 
-shufn_c8o8_1987:
+shufn_c8o8_1947:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2070
+	JNE     shufn_list_2030
 
-shuf_planes_2072:
+shuf_planes_2032:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2074
+	JZ    shuf_done_2034
 	MOVQ  CX, R10
 
-shuf_rows_2075:
+shuf_rows_2035:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -19784,17 +19554,17 @@ shuf_rows_2075:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2075
+	JNZ       shuf_rows_2035
 
-shuf_done_2074:
+shuf_done_2034:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2072
+	JNZ  shuf_planes_2032
 	VZEROUPPER
 	RET
 
-shufn_list_2070:
+shufn_list_2030:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -19803,12 +19573,12 @@ shufn_list_2070:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2076
+	JZ      shuf_no_run_2036
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2076:
+shuf_no_run_2036:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19818,52 +19588,52 @@ shuf_no_run_2076:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2071
+	JA    shufn_list_loads_2031
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2077:
+shuf_offs_2037:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2078
+	JAE     shuf_offs_done_2038
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2077
+	JMP     shuf_offs_2037
 
-shuf_offs_done_2078:
+shuf_offs_done_2038:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2071
+	JA   shufn_list_loads_2031
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2079:
+shuf_offs_2039:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2080
+	JAE     shuf_offs_done_2040
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2079
+	JMP     shuf_offs_2039
 
-shuf_offs_done_2080:
+shuf_offs_done_2040:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2081:
+shuf_planes_2041:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2083
+	JZ      shuf_done_2043
 
-shuf_rows_2084:
+shuf_rows_2044:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -19875,16 +19645,16 @@ shuf_rows_2084:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2084
+	JNZ       shuf_rows_2044
 
-shuf_done_2083:
+shuf_done_2043:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2085
+	JZ    shuf_done_2045
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2086:
+shuf_rows_2046:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -19894,15 +19664,15 @@ shuf_rows_2086:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2086
+	JNZ       shuf_rows_2046
 
-shuf_done_2085:
+shuf_done_2045:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2087
+	JZ      shuf_done_2047
 
-shuf_rows_2088:
+shuf_rows_2048:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -19914,25 +19684,25 @@ shuf_rows_2088:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2088
+	JNZ       shuf_rows_2048
 
-shuf_done_2087:
+shuf_done_2047:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2081
+	JNZ  shuf_planes_2041
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2071:
-shuf_planes_2089:
+shufn_list_loads_2031:
+shuf_planes_2049:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2091
+	JZ    shuf_done_2051
 
-shuf_rows_2092:
+shuf_rows_2052:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -19945,16 +19715,16 @@ shuf_rows_2092:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2092
+	JNZ       shuf_rows_2052
 
-shuf_done_2091:
+shuf_done_2051:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2093
+	JZ    shuf_done_2053
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2094:
+shuf_rows_2054:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -19964,15 +19734,15 @@ shuf_rows_2094:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2094
+	JNZ       shuf_rows_2054
 
-shuf_done_2093:
+shuf_done_2053:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2095
+	JZ    shuf_done_2055
 
-shuf_rows_2096:
+shuf_rows_2056:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -19985,30 +19755,30 @@ shuf_rows_2096:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2096
+	JNZ       shuf_rows_2056
 
-shuf_done_2095:
+shuf_done_2055:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2089
+	JNZ  shuf_planes_2049
 	VZEROUPPER
 	RET
 
-shufn_c4o8_1988:
+shufn_c4o8_1948:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2097
+	JNE     shufn_list_2057
 
-shuf_planes_2099:
+shuf_planes_2059:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2101
+	JZ    shuf_done_2061
 	MOVQ  CX, R10
 
-shuf_rows_2102:
+shuf_rows_2062:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20018,17 +19788,17 @@ shuf_rows_2102:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2102
+	JNZ       shuf_rows_2062
 
-shuf_done_2101:
+shuf_done_2061:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2099
+	JNZ  shuf_planes_2059
 	VZEROUPPER
 	RET
 
-shufn_list_2097:
+shufn_list_2057:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20037,12 +19807,12 @@ shufn_list_2097:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2103
+	JZ      shuf_no_run_2063
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2103:
+shuf_no_run_2063:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20052,52 +19822,52 @@ shuf_no_run_2103:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2098
+	JA    shufn_list_loads_2058
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2104:
+shuf_offs_2064:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2105
+	JAE     shuf_offs_done_2065
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2104
+	JMP     shuf_offs_2064
 
-shuf_offs_done_2105:
+shuf_offs_done_2065:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2098
+	JA   shufn_list_loads_2058
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2106:
+shuf_offs_2066:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2107
+	JAE     shuf_offs_done_2067
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2106
+	JMP     shuf_offs_2066
 
-shuf_offs_done_2107:
+shuf_offs_done_2067:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2108:
+shuf_planes_2068:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2110
+	JZ      shuf_done_2070
 
-shuf_rows_2111:
+shuf_rows_2071:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -20109,16 +19879,16 @@ shuf_rows_2111:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2111
+	JNZ       shuf_rows_2071
 
-shuf_done_2110:
+shuf_done_2070:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2112
+	JZ    shuf_done_2072
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2113:
+shuf_rows_2073:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20128,15 +19898,15 @@ shuf_rows_2113:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2113
+	JNZ       shuf_rows_2073
 
-shuf_done_2112:
+shuf_done_2072:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2114
+	JZ      shuf_done_2074
 
-shuf_rows_2115:
+shuf_rows_2075:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -20148,25 +19918,25 @@ shuf_rows_2115:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2115
+	JNZ       shuf_rows_2075
 
-shuf_done_2114:
+shuf_done_2074:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2108
+	JNZ  shuf_planes_2068
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2098:
-shuf_planes_2116:
+shufn_list_loads_2058:
+shuf_planes_2076:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2118
+	JZ    shuf_done_2078
 
-shuf_rows_2119:
+shuf_rows_2079:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20179,16 +19949,16 @@ shuf_rows_2119:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2119
+	JNZ       shuf_rows_2079
 
-shuf_done_2118:
+shuf_done_2078:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2120
+	JZ    shuf_done_2080
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2121:
+shuf_rows_2081:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20198,15 +19968,15 @@ shuf_rows_2121:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2121
+	JNZ       shuf_rows_2081
 
-shuf_done_2120:
+shuf_done_2080:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2122
+	JZ    shuf_done_2082
 
-shuf_rows_2123:
+shuf_rows_2083:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20219,13 +19989,13 @@ shuf_rows_2123:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2123
+	JNZ       shuf_rows_2083
 
-shuf_done_2122:
+shuf_done_2082:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2116
+	JNZ  shuf_planes_2076
 	VZEROUPPER
 	RET
 
@@ -20233,9 +20003,9 @@ shuf_done_2122:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_2124
+	JE      ends_ret_2084
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_2124
+	JE      ends_ret_2084
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -20256,25 +20026,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_2125
+	JL      ends_short_2085
 
-ends_planes_2127:
+ends_planes_2087:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2128:
+ends_rows_2088:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_2129:
+ends_mid_2089:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_2129
+	JB        ends_mid_2089
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -20290,25 +20060,25 @@ ends_mid_2129:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2128
+	JNZ       ends_rows_2088
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2127
+	JNZ       ends_planes_2087
 	VZEROUPPER
 	RET
 
-ends_short_2125:
+ends_short_2085:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_2126
+	JLE  ends_tiny_2086
 
-ends_planes_2130:
+ends_planes_2090:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2131:
+ends_rows_2091:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -20329,21 +20099,21 @@ ends_rows_2131:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2131
+	JNZ       ends_rows_2091
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2130
+	JNZ       ends_planes_2090
 	VZEROUPPER
 	RET
 
-ends_tiny_2126:
-ends_planes_2132:
+ends_tiny_2086:
+ends_planes_2092:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2133:
+ends_rows_2093:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -20362,15 +20132,15 @@ ends_rows_2133:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_2133
+	JNZ       ends_rows_2093
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2132
+	JNZ       ends_planes_2092
 	VZEROUPPER
 	RET
 
-ends_ret_2124:
+ends_ret_2084:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -20378,7 +20148,7 @@ ends_ret_2124:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2134
+	JZ    wrap_ret_2094
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -20387,18 +20157,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2135:
+wrap_rows_2095:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_2136
+	JB   cx_short_2096
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2138
+	JBE  copy_le2_2098
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2139
+	JBE  copy_le4_2099
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2140:
+copy_loop_2100:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -20410,7 +20180,7 @@ copy_loop_2140:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2140
+	JB      copy_loop_2100
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -20420,9 +20190,9 @@ copy_loop_2140:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2141
+	JMP     copy_done_2101
 
-copy_le4_2139:
+copy_le4_2099:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -20431,76 +20201,76 @@ copy_le4_2139:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2141
+	JMP     copy_done_2101
 
-copy_le2_2138:
+copy_le2_2098:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2141:
-	JMP cx_done_2137
+copy_done_2101:
+	JMP cx_done_2097
 
-cx_short_2136:
+cx_short_2096:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2143
+	JAE  ladder_2103
 	CMPQ BX, $0x00000008
-	JAE  ladder_2144
+	JAE  ladder_2104
 	CMPQ BX, $0x00000004
-	JAE  ladder_2145
+	JAE  ladder_2105
 	CMPQ BX, $0x00000002
-	JAE  ladder_2146
+	JAE  ladder_2106
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2142
-	JMP  ladder_2147
+	JB   ladder_done_2102
+	JMP  ladder_2107
 
-ladder_2143:
+ladder_2103:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2142
+	JMP     ladder_done_2102
 
-ladder_2144:
+ladder_2104:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2142
+	JMP  ladder_done_2102
 
-ladder_2145:
+ladder_2105:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2142
+	JMP  ladder_done_2102
 
-ladder_2146:
+ladder_2106:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2142
+	JMP  ladder_done_2102
 
-ladder_2147:
+ladder_2107:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2142:
-cx_done_2137:
+ladder_done_2102:
+cx_done_2097:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_2148
+	JB   cx_short_2108
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2150
+	JBE  copy_le2_2110
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2151
+	JBE  copy_le4_2111
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2152:
+copy_loop_2112:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -20512,7 +20282,7 @@ copy_loop_2152:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2152
+	JB      copy_loop_2112
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -20522,9 +20292,9 @@ copy_loop_2152:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2153
+	JMP     copy_done_2113
 
-copy_le4_2151:
+copy_le4_2111:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -20533,77 +20303,77 @@ copy_le4_2151:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2153
+	JMP     copy_done_2113
 
-copy_le2_2150:
+copy_le2_2110:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2153:
-	JMP cx_done_2149
+copy_done_2113:
+	JMP cx_done_2109
 
-cx_short_2148:
+cx_short_2108:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2155
+	JAE  ladder_2115
 	CMPQ DX, $0x00000008
-	JAE  ladder_2156
+	JAE  ladder_2116
 	CMPQ DX, $0x00000004
-	JAE  ladder_2157
+	JAE  ladder_2117
 	CMPQ DX, $0x00000002
-	JAE  ladder_2158
+	JAE  ladder_2118
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2154
-	JMP  ladder_2159
+	JB   ladder_done_2114
+	JMP  ladder_2119
 
-ladder_2155:
+ladder_2115:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2154
+	JMP     ladder_done_2114
 
-ladder_2156:
+ladder_2116:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2154
+	JMP  ladder_done_2114
 
-ladder_2157:
+ladder_2117:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2154
+	JMP  ladder_done_2114
 
-ladder_2158:
+ladder_2118:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2154
+	JMP  ladder_done_2114
 
-ladder_2159:
+ladder_2119:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2154:
-cx_done_2149:
+ladder_done_2114:
+cx_done_2109:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_2160
+	JB   cx_short_2120
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2162
+	JBE  copy_le2_2122
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2163
+	JBE  copy_le4_2123
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2164:
+copy_loop_2124:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -20615,7 +20385,7 @@ copy_loop_2164:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2164
+	JB      copy_loop_2124
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -20625,9 +20395,9 @@ copy_loop_2164:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2165
+	JMP     copy_done_2125
 
-copy_le4_2163:
+copy_le4_2123:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -20636,71 +20406,71 @@ copy_le4_2163:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2165
+	JMP     copy_done_2125
 
-copy_le2_2162:
+copy_le2_2122:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2165:
-	JMP cx_done_2161
+copy_done_2125:
+	JMP cx_done_2121
 
-cx_short_2160:
+cx_short_2120:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2167
+	JAE  ladder_2127
 	CMPQ SI, $0x00000008
-	JAE  ladder_2168
+	JAE  ladder_2128
 	CMPQ SI, $0x00000004
-	JAE  ladder_2169
+	JAE  ladder_2129
 	CMPQ SI, $0x00000002
-	JAE  ladder_2170
+	JAE  ladder_2130
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2166
-	JMP  ladder_2171
+	JB   ladder_done_2126
+	JMP  ladder_2131
 
-ladder_2167:
+ladder_2127:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2166
+	JMP     ladder_done_2126
 
-ladder_2168:
+ladder_2128:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2166
+	JMP  ladder_done_2126
 
-ladder_2169:
+ladder_2129:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2166
+	JMP  ladder_done_2126
 
-ladder_2170:
+ladder_2130:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2166
+	JMP  ladder_done_2126
 
-ladder_2171:
+ladder_2131:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2166:
-cx_done_2161:
+ladder_done_2126:
+cx_done_2121:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2135
+	JNZ  wrap_rows_2095
 	VZEROUPPER
 
-wrap_ret_2134:
+wrap_ret_2094:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -20708,7 +20478,7 @@ wrap_ret_2134:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2172
+	JZ    wrap_ret_2132
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -20717,18 +20487,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2173:
+wrap_rows_2133:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_2174
+	JB   mid_small_2134
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_2176
+	JBE  copy_le2_2136
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_2177
+	JBE  copy_le4_2137
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2178:
+copy_loop_2138:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -20740,7 +20510,7 @@ copy_loop_2178:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_2178
+	JB        copy_loop_2138
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -20750,9 +20520,9 @@ copy_loop_2178:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_2179
+	JMP       copy_done_2139
 
-copy_le4_2177:
+copy_le4_2137:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -20761,28 +20531,28 @@ copy_le4_2177:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_2179
+	JMP       copy_done_2139
 
-copy_le2_2176:
+copy_le2_2136:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_2179:
-	JMP mid_done_2175
+copy_done_2139:
+	JMP mid_done_2135
 
-mid_small_2174:
+mid_small_2134:
 	CMPQ BX, $0x00000020
-	JB   cx_short_2180
+	JB   cx_short_2140
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2182
+	JBE  copy_le2_2142
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2183
+	JBE  copy_le4_2143
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2184:
+copy_loop_2144:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -20794,7 +20564,7 @@ copy_loop_2184:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2184
+	JB      copy_loop_2144
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -20804,9 +20574,9 @@ copy_loop_2184:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2185
+	JMP     copy_done_2145
 
-copy_le4_2183:
+copy_le4_2143:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -20815,77 +20585,77 @@ copy_le4_2183:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2185
+	JMP     copy_done_2145
 
-copy_le2_2182:
+copy_le2_2142:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2185:
-	JMP cx_done_2181
+copy_done_2145:
+	JMP cx_done_2141
 
-cx_short_2180:
+cx_short_2140:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2187
+	JAE  ladder_2147
 	CMPQ BX, $0x00000008
-	JAE  ladder_2188
+	JAE  ladder_2148
 	CMPQ BX, $0x00000004
-	JAE  ladder_2189
+	JAE  ladder_2149
 	CMPQ BX, $0x00000002
-	JAE  ladder_2190
+	JAE  ladder_2150
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2186
-	JMP  ladder_2191
+	JB   ladder_done_2146
+	JMP  ladder_2151
 
-ladder_2187:
+ladder_2147:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2186
+	JMP     ladder_done_2146
 
-ladder_2188:
+ladder_2148:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2186
+	JMP  ladder_done_2146
 
-ladder_2189:
+ladder_2149:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2186
+	JMP  ladder_done_2146
 
-ladder_2190:
+ladder_2150:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2186
+	JMP  ladder_done_2146
 
-ladder_2191:
+ladder_2151:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2186:
-cx_done_2181:
-mid_done_2175:
+ladder_done_2146:
+cx_done_2141:
+mid_done_2135:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_2192
+	JB   mid_small_2152
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_2194
+	JBE  copy_le2_2154
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_2195
+	JBE  copy_le4_2155
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2196:
+copy_loop_2156:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -20897,7 +20667,7 @@ copy_loop_2196:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2196
+	JB        copy_loop_2156
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -20907,9 +20677,9 @@ copy_loop_2196:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2197
+	JMP       copy_done_2157
 
-copy_le4_2195:
+copy_le4_2155:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -20918,28 +20688,28 @@ copy_le4_2195:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_2197
+	JMP       copy_done_2157
 
-copy_le2_2194:
+copy_le2_2154:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_2197:
-	JMP mid_done_2193
+copy_done_2157:
+	JMP mid_done_2153
 
-mid_small_2192:
+mid_small_2152:
 	CMPQ DX, $0x00000020
-	JB   cx_short_2198
+	JB   cx_short_2158
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2200
+	JBE  copy_le2_2160
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2201
+	JBE  copy_le4_2161
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2202:
+copy_loop_2162:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -20951,7 +20721,7 @@ copy_loop_2202:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2202
+	JB      copy_loop_2162
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -20961,9 +20731,9 @@ copy_loop_2202:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2203
+	JMP     copy_done_2163
 
-copy_le4_2201:
+copy_le4_2161:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -20972,78 +20742,78 @@ copy_le4_2201:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2203
+	JMP     copy_done_2163
 
-copy_le2_2200:
+copy_le2_2160:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2203:
-	JMP cx_done_2199
+copy_done_2163:
+	JMP cx_done_2159
 
-cx_short_2198:
+cx_short_2158:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2205
+	JAE  ladder_2165
 	CMPQ DX, $0x00000008
-	JAE  ladder_2206
+	JAE  ladder_2166
 	CMPQ DX, $0x00000004
-	JAE  ladder_2207
+	JAE  ladder_2167
 	CMPQ DX, $0x00000002
-	JAE  ladder_2208
+	JAE  ladder_2168
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2204
-	JMP  ladder_2209
+	JB   ladder_done_2164
+	JMP  ladder_2169
 
-ladder_2205:
+ladder_2165:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2204
+	JMP     ladder_done_2164
 
-ladder_2206:
+ladder_2166:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2204
+	JMP  ladder_done_2164
 
-ladder_2207:
+ladder_2167:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2204
+	JMP  ladder_done_2164
 
-ladder_2208:
+ladder_2168:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2204
+	JMP  ladder_done_2164
 
-ladder_2209:
+ladder_2169:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2204:
-cx_done_2199:
-mid_done_2193:
+ladder_done_2164:
+cx_done_2159:
+mid_done_2153:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_2210
+	JB   mid_small_2170
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_2212
+	JBE  copy_le2_2172
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_2213
+	JBE  copy_le4_2173
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2214:
+copy_loop_2174:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21055,7 +20825,7 @@ copy_loop_2214:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2214
+	JB        copy_loop_2174
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21065,9 +20835,9 @@ copy_loop_2214:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2215
+	JMP       copy_done_2175
 
-copy_le4_2213:
+copy_le4_2173:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -21076,28 +20846,28 @@ copy_le4_2213:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_2215
+	JMP       copy_done_2175
 
-copy_le2_2212:
+copy_le2_2172:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_2215:
-	JMP mid_done_2211
+copy_done_2175:
+	JMP mid_done_2171
 
-mid_small_2210:
+mid_small_2170:
 	CMPQ SI, $0x00000020
-	JB   cx_short_2216
+	JB   cx_short_2176
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2218
+	JBE  copy_le2_2178
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2219
+	JBE  copy_le4_2179
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2220:
+copy_loop_2180:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21109,7 +20879,7 @@ copy_loop_2220:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2220
+	JB      copy_loop_2180
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21119,9 +20889,9 @@ copy_loop_2220:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2221
+	JMP     copy_done_2181
 
-copy_le4_2219:
+copy_le4_2179:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21130,72 +20900,72 @@ copy_le4_2219:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2221
+	JMP     copy_done_2181
 
-copy_le2_2218:
+copy_le2_2178:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2221:
-	JMP cx_done_2217
+copy_done_2181:
+	JMP cx_done_2177
 
-cx_short_2216:
+cx_short_2176:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2223
+	JAE  ladder_2183
 	CMPQ SI, $0x00000008
-	JAE  ladder_2224
+	JAE  ladder_2184
 	CMPQ SI, $0x00000004
-	JAE  ladder_2225
+	JAE  ladder_2185
 	CMPQ SI, $0x00000002
-	JAE  ladder_2226
+	JAE  ladder_2186
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2222
-	JMP  ladder_2227
+	JB   ladder_done_2182
+	JMP  ladder_2187
 
-ladder_2223:
+ladder_2183:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2222
+	JMP     ladder_done_2182
 
-ladder_2224:
+ladder_2184:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2222
+	JMP  ladder_done_2182
 
-ladder_2225:
+ladder_2185:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2222
+	JMP  ladder_done_2182
 
-ladder_2226:
+ladder_2186:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2222
+	JMP  ladder_done_2182
 
-ladder_2227:
+ladder_2187:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2222:
-cx_done_2217:
-mid_done_2211:
+ladder_done_2182:
+cx_done_2177:
+mid_done_2171:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2173
+	JNZ  wrap_rows_2133
 	VZEROUPPER
 
-wrap_ret_2172:
+wrap_ret_2132:
 	RET
 
 // func storeFence()

@@ -91,7 +91,7 @@ func genRowsShuffle() {
 	// of the call's last output byte, where a page that is not present
 	// costs a microcode assist of about 190 ns (a Zen 5) even though the
 	// store's mask leaves it alone. Such rows store the window that ends
-	// at their last byte instead (storeChunk).
+	// at their last byte instead (chunk, in the call's last plane).
 	dstLimits := AllocLocal(16)
 	{
 		last, t := gp(), gp()
@@ -166,10 +166,8 @@ func genRowsShuffle() {
 			t := gp()
 			Load(Param("width"), t)
 			ADDQ(U8(64-disp), t)
-			rot, ramp, v := ZMM(), ZMM(), ZMM()
-			VPBROADCASTB(t.As32(), rot)
-			VMOVDQU64(iota64, ramp)
-			VPADDB(ramp, rot, rot)
+			rot, v := ZMM(), ZMM()
+			byteRamp(t, iota64, rot)
 			VPERMB(out, rot, v)
 			kk := kreg()
 			VPMOVB2M(rot, kk)
@@ -181,13 +179,17 @@ func genRowsShuffle() {
 	// srcStride from each other, or, when rowIdx is not nil, at the rows
 	// it lists.
 	loop := func(body func(checked bool)) {
-		planeWalks("shuf", d0, s0, dp, sp, planes, d, ss, s, limit, listOffsets, 8, body, func() { ADDQ(ds, d) }, func(on bool) {
-			storeLimit = nil
-			if on && storeDisp >= 0 {
-				storeLimit = gp()
-				MOVQ(dstLimits.Offset(storeDisp/8), storeLimit)
+		var last func(bool) // rows without a masked store need no last plane of their own
+		if storeDisp >= 0 {
+			last = func(on bool) {
+				storeLimit = nil
+				if on {
+					storeLimit = gp()
+					MOVQ(dstLimits.Offset(storeDisp/8), storeLimit)
+				}
 			}
-		})
+		}
+		planeWalks("shuf", d0, s0, dp, sp, planes, d, ss, s, limit, listOffsets, 8, body, func() { ADDQ(ds, d) }, last)
 	}
 	// loadRow loads the src row's first 64 bytes (and the next 64 when
 	// both): whole up to srcLimit, else from the window at its end, in a
@@ -217,18 +219,19 @@ func genRowsShuffle() {
 			// The window that ends at the row's last byte lies in that
 			// byte's page (the row starts above srcLimit, within 64 or
 			// 128 bytes of the page's end), rotated into place by the
-			// index iota-mid (mod 64: both windows' offset). A masked
+			// index iota+64-mid (mod 64: both windows' offset). A masked
 			// load past the page would have its masked bytes in the next
 			// one, which costs a microcode assist of about 190 ns where
 			// that page is not present (a Zen 5), at each such row.
 			Label(masked)
-			end := gp() // mid, then the window's address
+			end := gp() // 64-mid, then the window's address
 			Load(Param("mid"), end)
-			rot, ramp := ZMM(), ZMM()
-			VPBROADCASTB(end.As32(), rot)
-			VMOVDQU64(iota64, ramp)
-			VPSUBB(rot, ramp, rot)
-			LEAQ(Mem{Base: s, Index: end, Scale: 1, Disp: -64}, end)
+			NEGQ(end)
+			ADDQ(U8(64), end)
+			rot := ZMM()
+			byteRamp(end, iota64, rot)
+			NEGQ(end)
+			LEAQ(Mem{Base: s, Index: end, Scale: 1}, end)
 			if both {
 				VMOVDQU64(at(s, 0), lo)
 				VPERMB(at(end, 0), rot, hi)
