@@ -15266,6 +15266,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 chunks_2_1693:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
+	DECQ      DX
+	JZ        chunks_2_last_1701
+	PCALIGN   $0x40
 
 chunks_2_planes_1700:
 	VMOVDQU8.Z (CX), K1, Z2
@@ -15280,6 +15283,41 @@ chunks_2_planes_1700:
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
 	JNZ        chunks_2_planes_1700
+
+chunks_2_last_1701:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       127(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1702
+	VMOVDQU8.Z (CX), K1, Z2
+	VMOVDQU8.Z 64(CX), K2, Z3
+	JMP        chunks_loaded_1703
+
+chunks_rotated_1702:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	CMPQ         DX, $0x00000040
+	JA           chunks_upper_1704
+	VPERMB       (SI), Z4, Z2
+	VPXORQ       Z3, Z3, Z3
+	JMP          chunks_loaded_1703
+
+chunks_upper_1704:
+	VMOVDQU64 (CX), Z2
+	VPERMB    (SI), Z4, Z3
+
+chunks_loaded_1703:
+	VMOVDQA64 Z0, Z0
+	VPERMI2B  Z3, Z2, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z3, Z2, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
@@ -15287,8 +15325,11 @@ chunks_3_1694:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
+	DECQ      DX
+	JZ        chunks_3_last_1706
+	PCALIGN   $0x40
 
-chunks_3_planes_1701:
+chunks_3_planes_1705:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
 	VMOVDQA64  Z0, Z5
@@ -15303,7 +15344,45 @@ chunks_3_planes_1701:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1701
+	JNZ        chunks_3_planes_1705
+
+chunks_3_last_1706:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       127(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1707
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	JMP        chunks_loaded_1708
+
+chunks_rotated_1707:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         DX
+	CMPQ         DX, $0x00000040
+	JA           chunks_upper_1709
+	VPERMB       (SI), Z5, Z3
+	VPXORQ       Z4, Z4, Z4
+	JMP          chunks_loaded_1708
+
+chunks_upper_1709:
+	VMOVDQU64 (CX), Z3
+	VPERMB    (SI), Z5, Z4
+
+chunks_loaded_1708:
+	VMOVDQA64 Z0, Z0
+	VPERMI2B  Z4, Z3, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z4, Z3, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z4, Z3, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
@@ -15312,8 +15391,11 @@ chunks_4_1695:
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
+	DECQ      DX
+	JZ        chunks_4_last_1711
+	PCALIGN   $0x40
 
-chunks_4_planes_1702:
+chunks_4_planes_1710:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
 	VMOVDQA64  Z0, Z6
@@ -15331,7 +15413,48 @@ chunks_4_planes_1702:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1702
+	JNZ        chunks_4_planes_1710
+
+chunks_4_last_1711:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       127(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1712
+	VMOVDQU8.Z (CX), K1, Z4
+	VMOVDQU8.Z 64(CX), K2, Z5
+	JMP        chunks_loaded_1713
+
+chunks_rotated_1712:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DX
+	CMPQ         DX, $0x00000040
+	JA           chunks_upper_1714
+	VPERMB       (SI), Z6, Z4
+	VPXORQ       Z5, Z5, Z5
+	JMP          chunks_loaded_1713
+
+chunks_upper_1714:
+	VMOVDQU64 (CX), Z4
+	VPERMB    (SI), Z6, Z5
+
+chunks_loaded_1713:
+	VMOVDQA64 Z0, Z0
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
@@ -15341,8 +15464,11 @@ chunks_5_1696:
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
+	DECQ      DX
+	JZ        chunks_5_last_1716
+	PCALIGN   $0x40
 
-chunks_5_planes_1703:
+chunks_5_planes_1715:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
 	VMOVDQA64  Z0, Z7
@@ -15363,7 +15489,51 @@ chunks_5_planes_1703:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1703
+	JNZ        chunks_5_planes_1715
+
+chunks_5_last_1716:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       127(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1717
+	VMOVDQU8.Z (CX), K1, Z5
+	VMOVDQU8.Z 64(CX), K2, Z6
+	JMP        chunks_loaded_1718
+
+chunks_rotated_1717:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z7
+	VPADDB       iota64<>+0(SB), Z7, Z7
+	NEGQ         DX
+	CMPQ         DX, $0x00000040
+	JA           chunks_upper_1719
+	VPERMB       (SI), Z7, Z5
+	VPXORQ       Z6, Z6, Z6
+	JMP          chunks_loaded_1718
+
+chunks_upper_1719:
+	VMOVDQU64 (CX), Z5
+	VPERMB    (SI), Z7, Z6
+
+chunks_loaded_1718:
+	VMOVDQA64 Z0, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
@@ -15374,8 +15544,11 @@ chunks_6_1697:
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
+	DECQ      DX
+	JZ        chunks_6_last_1721
+	PCALIGN   $0x40
 
-chunks_6_planes_1704:
+chunks_6_planes_1720:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
 	VMOVDQA64  Z0, Z8
@@ -15399,7 +15572,54 @@ chunks_6_planes_1704:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1704
+	JNZ        chunks_6_planes_1720
+
+chunks_6_last_1721:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       127(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1722
+	VMOVDQU8.Z (CX), K1, Z6
+	VMOVDQU8.Z 64(CX), K2, Z7
+	JMP        chunks_loaded_1723
+
+chunks_rotated_1722:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         DX
+	CMPQ         DX, $0x00000040
+	JA           chunks_upper_1724
+	VPERMB       (SI), Z8, Z6
+	VPXORQ       Z7, Z7, Z7
+	JMP          chunks_loaded_1723
+
+chunks_upper_1724:
+	VMOVDQU64 (CX), Z6
+	VPERMB    (SI), Z8, Z7
+
+chunks_loaded_1723:
+	VMOVDQA64 Z0, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQA64 Z5, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
@@ -15411,8 +15631,11 @@ chunks_7_1698:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
+	DECQ      DX
+	JZ        chunks_7_last_1726
+	PCALIGN   $0x40
 
-chunks_7_planes_1705:
+chunks_7_planes_1725:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
 	VMOVDQA64  Z0, Z9
@@ -15439,7 +15662,57 @@ chunks_7_planes_1705:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1705
+	JNZ        chunks_7_planes_1725
+
+chunks_7_last_1726:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       127(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1727
+	VMOVDQU8.Z (CX), K1, Z7
+	VMOVDQU8.Z 64(CX), K2, Z8
+	JMP        chunks_loaded_1728
+
+chunks_rotated_1727:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DX
+	CMPQ         DX, $0x00000040
+	JA           chunks_upper_1729
+	VPERMB       (SI), Z9, Z7
+	VPXORQ       Z8, Z8, Z8
+	JMP          chunks_loaded_1728
+
+chunks_upper_1729:
+	VMOVDQU64 (CX), Z7
+	VPERMB    (SI), Z9, Z8
+
+chunks_loaded_1728:
+	VMOVDQA64 Z0, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQA64 Z5, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 320(AX)
+	VMOVDQA64 Z6, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
@@ -15452,8 +15725,11 @@ chunks_8_1699:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
+	DECQ      DX
+	JZ        chunks_8_last_1731
+	PCALIGN   $0x40
 
-chunks_8_planes_1706:
+chunks_8_planes_1730:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
 	VMOVDQA64  Z0, Z10
@@ -15483,7 +15759,60 @@ chunks_8_planes_1706:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1706
+	JNZ        chunks_8_planes_1730
+
+chunks_8_last_1731:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       127(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1732
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQU8.Z 64(CX), K2, Z9
+	JMP        chunks_loaded_1733
+
+chunks_rotated_1732:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         DX
+	CMPQ         DX, $0x00000040
+	JA           chunks_upper_1734
+	VPERMB       (SI), Z10, Z8
+	VPXORQ       Z9, Z9, Z9
+	JMP          chunks_loaded_1733
+
+chunks_upper_1734:
+	VMOVDQU64 (CX), Z8
+	VPERMB    (SI), Z10, Z9
+
+chunks_loaded_1733:
+	VMOVDQA64 Z0, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQA64 Z5, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 320(AX)
+	VMOVDQA64 Z6, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 384(AX)
+	VMOVDQA64 Z7, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
@@ -15497,26 +15826,29 @@ chunks_wide_in_1692:
 	KMOVQ   (R9)(R10*8), K1
 	KMOVQ   (R9)(R8*8), K2
 	CMPQ    SI, $0x02
-	JE      chunks_2_1707
+	JE      chunks_2_1735
 	CMPQ    SI, $0x03
-	JE      chunks_3_1708
+	JE      chunks_3_1736
 	CMPQ    SI, $0x04
-	JE      chunks_4_1709
+	JE      chunks_4_1737
 	CMPQ    SI, $0x05
-	JE      chunks_5_1710
+	JE      chunks_5_1738
 	CMPQ    SI, $0x06
-	JE      chunks_6_1711
+	JE      chunks_6_1739
 	CMPQ    SI, $0x07
-	JE      chunks_7_1712
+	JE      chunks_7_1740
 	CMPQ    SI, $0x08
-	JE      chunks_8_1713
+	JE      chunks_8_1741
 	JMP     chunks_ret_1691
 
-chunks_2_1707:
+chunks_2_1735:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
+	DECQ      DX
+	JZ        chunks_2_last_1743
+	PCALIGN   $0x40
 
-chunks_2_planes_1714:
+chunks_2_planes_1742:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
@@ -15538,16 +15870,66 @@ chunks_2_planes_1714:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_2_planes_1714
+	JNZ        chunks_2_planes_1742
+
+chunks_2_last_1743:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       255(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1744
+	VMOVDQU64  (CX), Z2
+	VMOVDQU64  64(CX), Z3
+	VMOVDQU8.Z 128(CX), K1, Z4
+	VMOVDQU8.Z 192(CX), K2, Z5
+	JMP        chunks_loaded_1745
+
+chunks_rotated_1744:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DX
+	VMOVDQU64    (CX), Z2
+	VMOVDQU64    64(CX), Z3
+	CMPQ         DX, $0x000000c0
+	JA           chunks_upper_1746
+	VPERMB       (SI), Z6, Z4
+	VPXORQ       Z5, Z5, Z5
+	JMP          chunks_loaded_1745
+
+chunks_upper_1746:
+	VMOVDQU64 128(CX), Z4
+	VPERMB    (SI), Z6, Z5
+
+chunks_loaded_1745:
+	VMOVDQA64 Z0, Z6
+	VPERMI2B  Z3, Z2, Z6
+	VMOVDQA64 Z0, Z7
+	VPERMI2B  Z5, Z4, Z7
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z7, Z6, K1, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z3, Z2, Z0
+	VMOVDQA64 Z1, Z2
+	VPERMI2B  Z5, Z4, Z2
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z2, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
-chunks_3_1708:
+chunks_3_1736:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
+	DECQ      DX
+	JZ        chunks_3_last_1748
+	PCALIGN   $0x40
 
-chunks_3_planes_1715:
+chunks_3_planes_1747:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
@@ -15576,17 +15958,74 @@ chunks_3_planes_1715:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_3_planes_1715
+	JNZ        chunks_3_planes_1747
+
+chunks_3_last_1748:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       255(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1749
+	VMOVDQU64  (CX), Z3
+	VMOVDQU64  64(CX), Z4
+	VMOVDQU8.Z 128(CX), K1, Z5
+	VMOVDQU8.Z 192(CX), K2, Z6
+	JMP        chunks_loaded_1750
+
+chunks_rotated_1749:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z7
+	VPADDB       iota64<>+0(SB), Z7, Z7
+	NEGQ         DX
+	VMOVDQU64    (CX), Z3
+	VMOVDQU64    64(CX), Z4
+	CMPQ         DX, $0x000000c0
+	JA           chunks_upper_1751
+	VPERMB       (SI), Z7, Z5
+	VPXORQ       Z6, Z6, Z6
+	JMP          chunks_loaded_1750
+
+chunks_upper_1751:
+	VMOVDQU64 128(CX), Z5
+	VPERMB    (SI), Z7, Z6
+
+chunks_loaded_1750:
+	VMOVDQA64 Z0, Z7
+	VPERMI2B  Z4, Z3, Z7
+	VMOVDQA64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z8, Z7, K1, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z4, Z3, Z0
+	VMOVDQA64 Z1, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z7, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z4, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	VPERMI2B  Z6, Z5, Z1
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
-chunks_4_1709:
+chunks_4_1737:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
+	DECQ      DX
+	JZ        chunks_4_last_1753
+	PCALIGN   $0x40
 
-chunks_4_planes_1716:
+chunks_4_planes_1752:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
@@ -15622,18 +16061,82 @@ chunks_4_planes_1716:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_4_planes_1716
+	JNZ        chunks_4_planes_1752
+
+chunks_4_last_1753:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       255(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1754
+	VMOVDQU64  (CX), Z4
+	VMOVDQU64  64(CX), Z5
+	VMOVDQU8.Z 128(CX), K1, Z6
+	VMOVDQU8.Z 192(CX), K2, Z7
+	JMP        chunks_loaded_1755
+
+chunks_rotated_1754:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         DX
+	VMOVDQU64    (CX), Z4
+	VMOVDQU64    64(CX), Z5
+	CMPQ         DX, $0x000000c0
+	JA           chunks_upper_1756
+	VPERMB       (SI), Z8, Z6
+	VPXORQ       Z7, Z7, Z7
+	JMP          chunks_loaded_1755
+
+chunks_upper_1756:
+	VMOVDQU64 128(CX), Z6
+	VPERMB    (SI), Z8, Z7
+
+chunks_loaded_1755:
+	VMOVDQA64 Z0, Z8
+	VPERMI2B  Z5, Z4, Z8
+	VMOVDQA64 Z0, Z9
+	VPERMI2B  Z7, Z6, Z9
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z9, Z8, K1, Z8
+	VMOVDQU64 Z8, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQA64 Z1, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z8, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQA64 Z2, Z1
+	VPERMI2B  Z7, Z6, Z1
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQA64 Z3, Z1
+	VPERMI2B  Z7, Z6, Z1
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
-chunks_5_1710:
+chunks_5_1738:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
+	DECQ      DX
+	JZ        chunks_5_last_1758
+	PCALIGN   $0x40
 
-chunks_5_planes_1717:
+chunks_5_planes_1757:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
@@ -15676,19 +16179,90 @@ chunks_5_planes_1717:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_5_planes_1717
+	JNZ        chunks_5_planes_1757
+
+chunks_5_last_1758:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       255(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1759
+	VMOVDQU64  (CX), Z5
+	VMOVDQU64  64(CX), Z6
+	VMOVDQU8.Z 128(CX), K1, Z7
+	VMOVDQU8.Z 192(CX), K2, Z8
+	JMP        chunks_loaded_1760
+
+chunks_rotated_1759:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DX
+	VMOVDQU64    (CX), Z5
+	VMOVDQU64    64(CX), Z6
+	CMPQ         DX, $0x000000c0
+	JA           chunks_upper_1761
+	VPERMB       (SI), Z9, Z7
+	VPXORQ       Z8, Z8, Z8
+	JMP          chunks_loaded_1760
+
+chunks_upper_1761:
+	VMOVDQU64 128(CX), Z7
+	VPERMB    (SI), Z9, Z8
+
+chunks_loaded_1760:
+	VMOVDQA64 Z0, Z9
+	VPERMI2B  Z6, Z5, Z9
+	VMOVDQA64 Z0, Z10
+	VPERMI2B  Z8, Z7, Z10
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z10, Z9, K1, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQA64 Z1, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z9, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQA64 Z2, Z1
+	VPERMI2B  Z8, Z7, Z1
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQA64 Z3, Z1
+	VPERMI2B  Z8, Z7, Z1
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQA64 Z4, Z1
+	VPERMI2B  Z8, Z7, Z1
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
-chunks_6_1711:
+chunks_6_1739:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
+	DECQ      DX
+	JZ        chunks_6_last_1763
+	PCALIGN   $0x40
 
-chunks_6_planes_1718:
+chunks_6_planes_1762:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
@@ -15738,11 +16312,86 @@ chunks_6_planes_1718:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_6_planes_1718
+	JNZ        chunks_6_planes_1762
+
+chunks_6_last_1763:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       255(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1764
+	VMOVDQU64  (CX), Z6
+	VMOVDQU64  64(CX), Z7
+	VMOVDQU8.Z 128(CX), K1, Z8
+	VMOVDQU8.Z 192(CX), K2, Z9
+	JMP        chunks_loaded_1765
+
+chunks_rotated_1764:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         DX
+	VMOVDQU64    (CX), Z6
+	VMOVDQU64    64(CX), Z7
+	CMPQ         DX, $0x000000c0
+	JA           chunks_upper_1766
+	VPERMB       (SI), Z10, Z8
+	VPXORQ       Z9, Z9, Z9
+	JMP          chunks_loaded_1765
+
+chunks_upper_1766:
+	VMOVDQU64 128(CX), Z8
+	VPERMB    (SI), Z10, Z9
+
+chunks_loaded_1765:
+	VMOVDQA64 Z0, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQA64 Z0, Z11
+	VPERMI2B  Z9, Z8, Z11
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z11, Z10, K1, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQA64 Z1, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z10, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQA64 Z2, Z1
+	VPERMI2B  Z9, Z8, Z1
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQA64 Z3, Z1
+	VPERMI2B  Z9, Z8, Z1
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQA64 Z4, Z1
+	VPERMI2B  Z9, Z8, Z1
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQA64 Z5, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQA64 Z5, Z1
+	VPERMI2B  Z9, Z8, Z1
+	VPMOVB2M  Z5, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
-chunks_7_1712:
+chunks_7_1740:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15750,8 +16399,11 @@ chunks_7_1712:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
+	DECQ      DX
+	JZ        chunks_7_last_1768
+	PCALIGN   $0x40
 
-chunks_7_planes_1719:
+chunks_7_planes_1767:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
@@ -15808,11 +16460,93 @@ chunks_7_planes_1719:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_7_planes_1719
+	JNZ        chunks_7_planes_1767
+
+chunks_7_last_1768:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       255(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1769
+	VMOVDQU64  (CX), Z7
+	VMOVDQU64  64(CX), Z8
+	VMOVDQU8.Z 128(CX), K1, Z9
+	VMOVDQU8.Z 192(CX), K2, Z10
+	JMP        chunks_loaded_1770
+
+chunks_rotated_1769:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z11
+	VPADDB       iota64<>+0(SB), Z11, Z11
+	NEGQ         DX
+	VMOVDQU64    (CX), Z7
+	VMOVDQU64    64(CX), Z8
+	CMPQ         DX, $0x000000c0
+	JA           chunks_upper_1771
+	VPERMB       (SI), Z11, Z9
+	VPXORQ       Z10, Z10, Z10
+	JMP          chunks_loaded_1770
+
+chunks_upper_1771:
+	VMOVDQU64 128(CX), Z9
+	VPERMB    (SI), Z11, Z10
+
+chunks_loaded_1770:
+	VMOVDQA64 Z0, Z11
+	VPERMI2B  Z8, Z7, Z11
+	VMOVDQA64 Z0, Z12
+	VPERMI2B  Z10, Z9, Z12
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z12, Z11, K1, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQA64 Z1, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z11, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQA64 Z2, Z1
+	VPERMI2B  Z10, Z9, Z1
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQA64 Z3, Z1
+	VPERMI2B  Z10, Z9, Z1
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQA64 Z4, Z1
+	VPERMI2B  Z10, Z9, Z1
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQA64 Z5, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQA64 Z5, Z1
+	VPERMI2B  Z10, Z9, Z1
+	VPMOVB2M  Z5, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 320(AX)
+	VMOVDQA64 Z6, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQA64 Z6, Z1
+	VPERMI2B  Z10, Z9, Z1
+	VPMOVB2M  Z6, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
-chunks_8_1713:
+chunks_8_1741:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15821,8 +16555,11 @@ chunks_8_1713:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
+	DECQ      DX
+	JZ        chunks_8_last_1773
+	PCALIGN   $0x40
 
-chunks_8_planes_1720:
+chunks_8_planes_1772:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
@@ -15886,7 +16623,96 @@ chunks_8_planes_1720:
 	ADDQ       dstPlane+24(FP), AX
 	ADDQ       srcPlane+32(FP), CX
 	DECQ       DX
-	JNZ        chunks_8_planes_1720
+	JNZ        chunks_8_planes_1772
+
+chunks_8_last_1773:
+	MOVQ       inLen+64(FP), DX
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	LEAQ       255(CX), SI
+	CMPQ       SI, BX
+	JA         chunks_rotated_1774
+	VMOVDQU64  (CX), Z8
+	VMOVDQU64  64(CX), Z9
+	VMOVDQU8.Z 128(CX), K1, Z10
+	VMOVDQU8.Z 192(CX), K2, Z11
+	JMP        chunks_loaded_1775
+
+chunks_rotated_1774:
+	LEAQ         -64(CX)(DX*1), SI
+	NEGQ         DX
+	VPBROADCASTB DX, Z12
+	VPADDB       iota64<>+0(SB), Z12, Z12
+	NEGQ         DX
+	VMOVDQU64    (CX), Z8
+	VMOVDQU64    64(CX), Z9
+	CMPQ         DX, $0x000000c0
+	JA           chunks_upper_1776
+	VPERMB       (SI), Z12, Z10
+	VPXORQ       Z11, Z11, Z11
+	JMP          chunks_loaded_1775
+
+chunks_upper_1776:
+	VMOVDQU64 128(CX), Z10
+	VPERMB    (SI), Z12, Z11
+
+chunks_loaded_1775:
+	VMOVDQA64 Z0, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z0, Z13
+	VPERMI2B  Z11, Z10, Z13
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z13, Z12, K1, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQA64 Z1, Z12
+	VPERMI2B  Z11, Z10, Z12
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z12, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQA64 Z2, Z1
+	VPERMI2B  Z11, Z10, Z1
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQA64 Z3, Z1
+	VPERMI2B  Z11, Z10, Z1
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQA64 Z4, Z1
+	VPERMI2B  Z11, Z10, Z1
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQA64 Z5, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQA64 Z5, Z1
+	VPERMI2B  Z11, Z10, Z1
+	VPMOVB2M  Z5, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 320(AX)
+	VMOVDQA64 Z6, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQA64 Z6, Z1
+	VPERMI2B  Z11, Z10, Z1
+	VPMOVB2M  Z6, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 384(AX)
+	VMOVDQA64 Z7, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQA64 Z7, Z1
+	VPERMI2B  Z11, Z10, Z1
+	VPMOVB2M  Z7, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
@@ -15902,11 +16728,11 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $0-56
 	MOVQ tab+40(FP), BX
 	MOVQ blocks+48(FP), SI
 
-blocks_planes_1721:
+blocks_planes_1777:
 	MOVQ BX, DI
 	MOVQ SI, R8
 
-blocks_loop_1722:
+blocks_loop_1778:
 	MOVQ        64(DI), R9
 	MOVQ        72(DI), R10
 	MOVQ        80(DI), R11
@@ -15919,11 +16745,11 @@ blocks_loop_1722:
 	VMOVDQU     Y0, (AX)(R11*1)
 	ADDQ        $0x60, DI
 	DECQ        R8
-	JNZ         blocks_loop_1722
+	JNZ         blocks_loop_1778
 	ADDQ        dstPlane+24(FP), AX
 	ADDQ        srcPlane+32(FP), CX
 	DECQ        DX
-	JNZ         blocks_planes_1721
+	JNZ         blocks_planes_1777
 	VZEROUPPER
 	RET
 
@@ -15935,9 +16761,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1723
+	JZ              wide_ret_1779
 	TESTQ           BX, BX
-	JZ              wide_ret_1723
+	JZ              wide_ret_1779
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -15956,10 +16782,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1724
+	JB              wide_mshort_1780
 	XORQ            DX, DX
 
-wide_mshort_1724:
+wide_mshort_1780:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -15968,32 +16794,32 @@ wide_mshort_1724:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1725:
+wide_planes_1781:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1726:
+wide_rows_1782:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1727
+	JB   wide_short_1783
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1731
+	JAE  wide_long_1787
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1729:
+wide_mid_loop_1785:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1730
+	JAE       wide_mid_last_1786
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1729
+	JMP       wide_mid_loop_1785
 
-wide_mid_last_1730:
+wide_mid_last_1786:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1728
+	JMP       wide_mid_done_1784
 
-wide_long_1731:
+wide_long_1787:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -16012,9 +16838,9 @@ wide_long_1731:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1734
+	JAE          shift1_top_1790
 
-shift4_1732:
+shift4_1788:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -16029,30 +16855,30 @@ shift4_1732:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1732
+	JB        shift4_1788
 
-shift1_top_1734:
+shift1_top_1790:
 	LEAQ -64(R11), R11
 
-shift1_1733:
+shift1_1789:
 	CMPQ      R10, R11
-	JAE       shift_done_1735
+	JAE       shift_done_1791
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1733
+	JMP       shift1_1789
 
-shift_done_1735:
+shift_done_1791:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1728
+	JMP       wide_mid_done_1784
 
-wide_short_1727:
+wide_short_1783:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1728:
+wide_mid_done_1784:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -16068,16 +16894,16 @@ wide_mid_done_1728:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1726
+	JNZ       wide_rows_1782
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1725
+	JNZ       wide_planes_1781
 	VZEROUPPER
 
-wide_ret_1723:
+wide_ret_1779:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -16085,10 +16911,10 @@ wide_ret_1723:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1736
+	JZ              aligned_ret_1792
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1736
+	JZ              aligned_ret_1792
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -16135,9 +16961,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1737
+	JZ              aligned_fixed_1793
 
-aligned_planes_1738:
+aligned_planes_1794:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -16165,9 +16991,9 @@ aligned_planes_1738:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1740
+	JA           aligned_top_done_1796
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1739
+	JAE          aligned_top_1795
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -16187,15 +17013,15 @@ aligned_planes_1738:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1739:
+aligned_top_1795:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1740
+	JA        aligned_top_done_1796
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1739
+	JMP       aligned_top_1795
 
-aligned_top_done_1740:
+aligned_top_done_1796:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -16206,9 +17032,9 @@ aligned_top_done_1740:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1741:
+aligned_gap_1797:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1742
+	JAE          aligned_gap_done_1798
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -16237,15 +17063,15 @@ aligned_gap_1741:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1741
+	JMP          aligned_gap_1797
 
-aligned_gap_done_1742:
+aligned_gap_done_1798:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1744
-	JMP  aligned_body_1746
+	JE   aligned_general_1800
+	JMP  aligned_body_1802
 
-aligned_rows_1745:
+aligned_rows_1801:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -16274,7 +17100,7 @@ aligned_rows_1745:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1747
+	JE           aligned_one_gap_1803
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -16289,10 +17115,10 @@ aligned_rows_1745:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1747:
+aligned_one_gap_1803:
 	ADDQ $0x40, AX
 
-aligned_body_1746:
+aligned_body_1802:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -16302,7 +17128,7 @@ aligned_body_1746:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1749
+	JGT          aligned_copy_done_1805
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -16312,15 +17138,15 @@ aligned_body_1746:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1748:
+aligned_copy_1804:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1748
+	JLE       aligned_copy_1804
 
-aligned_copy_done_1749:
+aligned_copy_done_1805:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -16329,13 +17155,13 @@ aligned_copy_done_1749:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1745
-	JMP  aligned_last_1743
+	JNZ  aligned_rows_1801
+	JMP  aligned_last_1799
 
-aligned_general_1744:
-	JMP aligned_body_1751
+aligned_general_1800:
+	JMP aligned_body_1807
 
-aligned_rows_1750:
+aligned_rows_1806:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -16347,9 +17173,9 @@ aligned_rows_1750:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1752:
+aligned_gap_1808:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1753
+	JAE          aligned_gap_done_1809
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -16364,10 +17190,10 @@ aligned_gap_1752:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1752
+	JMP          aligned_gap_1808
 
-aligned_gap_done_1753:
-aligned_body_1751:
+aligned_gap_done_1809:
+aligned_body_1807:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -16377,7 +17203,7 @@ aligned_body_1751:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1755
+	JGT          aligned_copy_done_1811
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -16387,15 +17213,15 @@ aligned_body_1751:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1754:
+aligned_copy_1810:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1754
+	JLE       aligned_copy_1810
 
-aligned_copy_done_1755:
+aligned_copy_done_1811:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -16404,16 +17230,16 @@ aligned_copy_done_1755:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1750
+	JNZ  aligned_rows_1806
 
-aligned_last_1743:
+aligned_last_1799:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1756:
+aligned_gap_1812:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1757
+	JAE          aligned_gap_done_1813
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -16441,20 +17267,20 @@ aligned_gap_1756:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1756
+	JMP          aligned_gap_1812
 
-aligned_gap_done_1757:
-aligned_bottom_1758:
+aligned_gap_done_1813:
+aligned_bottom_1814:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1759
+	JA        aligned_bottom_done_1815
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1758
+	JMP       aligned_bottom_1814
 
-aligned_bottom_done_1759:
+aligned_bottom_done_1815:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1760
+	JAE      aligned_bottom_end_1816
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -16473,18 +17299,18 @@ aligned_bottom_done_1759:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1760:
+aligned_bottom_end_1816:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1738
+	JNZ  aligned_planes_1794
 	VZEROUPPER
-	JMP  aligned_ret_1736
+	JMP  aligned_ret_1792
 
-aligned_fixed_1737:
-aligned_planes_1761:
+aligned_fixed_1793:
+aligned_planes_1817:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -16510,9 +17336,9 @@ aligned_planes_1761:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1763
+	JA           aligned_top_done_1819
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1762
+	JAE          aligned_top_1818
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -16532,22 +17358,22 @@ aligned_planes_1761:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1762:
+aligned_top_1818:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1763
+	JA        aligned_top_done_1819
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1762
+	JMP       aligned_top_1818
 
-aligned_top_done_1763:
+aligned_top_done_1819:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1764:
+aligned_gap_1820:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1765
+	JAE       aligned_gap_done_1821
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -16572,15 +17398,15 @@ aligned_gap_1764:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1764
+	JMP       aligned_gap_1820
 
-aligned_gap_done_1765:
+aligned_gap_done_1821:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1767
-	JMP  aligned_body_1769
+	JE   aligned_general_1823
+	JMP  aligned_body_1825
 
-aligned_rows_1768:
+aligned_rows_1824:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -16599,7 +17425,7 @@ aligned_rows_1768:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1770
+	JE        aligned_one_gap_1826
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -16610,17 +17436,17 @@ aligned_rows_1768:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1770:
+aligned_one_gap_1826:
 	ADDQ $0x40, AX
 
-aligned_body_1769:
+aligned_body_1825:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1772
+	JGT          aligned_copy_done_1828
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -16630,15 +17456,15 @@ aligned_body_1769:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1771:
+aligned_copy_1827:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1771
+	JLE       aligned_copy_1827
 
-aligned_copy_done_1772:
+aligned_copy_done_1828:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -16646,21 +17472,21 @@ aligned_copy_done_1772:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1768
-	JMP  aligned_last_1766
+	JNZ  aligned_rows_1824
+	JMP  aligned_last_1822
 
-aligned_general_1767:
-	JMP aligned_body_1774
+aligned_general_1823:
+	JMP aligned_body_1830
 
-aligned_rows_1773:
+aligned_rows_1829:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1775:
+aligned_gap_1831:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1776
+	JAE       aligned_gap_done_1832
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -16671,17 +17497,17 @@ aligned_gap_1775:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1775
+	JMP       aligned_gap_1831
 
-aligned_gap_done_1776:
-aligned_body_1774:
+aligned_gap_done_1832:
+aligned_body_1830:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1778
+	JGT          aligned_copy_done_1834
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -16691,15 +17517,15 @@ aligned_body_1774:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1777:
+aligned_copy_1833:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1777
+	JLE       aligned_copy_1833
 
-aligned_copy_done_1778:
+aligned_copy_done_1834:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -16707,15 +17533,15 @@ aligned_copy_done_1778:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1773
+	JNZ  aligned_rows_1829
 
-aligned_last_1766:
+aligned_last_1822:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1779:
+aligned_gap_1835:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1780
+	JAE       aligned_gap_done_1836
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -16739,20 +17565,20 @@ aligned_gap_1779:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1779
+	JMP       aligned_gap_1835
 
-aligned_gap_done_1780:
-aligned_bottom_1781:
+aligned_gap_done_1836:
+aligned_bottom_1837:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1782
+	JA        aligned_bottom_done_1838
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1781
+	JMP       aligned_bottom_1837
 
-aligned_bottom_done_1782:
+aligned_bottom_done_1838:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1783
+	JAE      aligned_bottom_end_1839
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -16771,16 +17597,16 @@ aligned_bottom_done_1782:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1783:
+aligned_bottom_end_1839:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1761
+	JNZ  aligned_planes_1817
 	VZEROUPPER
 
-aligned_ret_1736:
+aligned_ret_1792:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -16788,10 +17614,10 @@ aligned_ret_1736:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1784
+	JZ              aligned_ret_1840
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1784
+	JZ              aligned_ret_1840
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -16838,9 +17664,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1785
+	JZ              aligned_fixed_1841
 
-aligned_planes_1786:
+aligned_planes_1842:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -16868,9 +17694,9 @@ aligned_planes_1786:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1788
+	JA           aligned_top_done_1844
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1787
+	JAE          aligned_top_1843
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -16890,15 +17716,15 @@ aligned_planes_1786:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1787:
+aligned_top_1843:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1788
+	JA       aligned_top_done_1844
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1787
+	JMP      aligned_top_1843
 
-aligned_top_done_1788:
+aligned_top_done_1844:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -16909,9 +17735,9 @@ aligned_top_done_1788:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1789:
+aligned_gap_1845:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1790
+	JAE          aligned_gap_done_1846
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -16940,15 +17766,15 @@ aligned_gap_1789:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1789
+	JMP          aligned_gap_1845
 
-aligned_gap_done_1790:
+aligned_gap_done_1846:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1792
-	JMP  aligned_body_1794
+	JE   aligned_general_1848
+	JMP  aligned_body_1850
 
-aligned_rows_1793:
+aligned_rows_1849:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -16977,7 +17803,7 @@ aligned_rows_1793:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1795
+	JE           aligned_one_gap_1851
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -16992,10 +17818,10 @@ aligned_rows_1793:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1795:
+aligned_one_gap_1851:
 	ADDQ $0x40, AX
 
-aligned_body_1794:
+aligned_body_1850:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17005,7 +17831,7 @@ aligned_body_1794:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1797
+	JGT          aligned_copy_done_1853
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17015,15 +17841,15 @@ aligned_body_1794:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1796:
+aligned_copy_1852:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1796
+	JLE       aligned_copy_1852
 
-aligned_copy_done_1797:
+aligned_copy_done_1853:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17032,13 +17858,13 @@ aligned_copy_done_1797:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1793
-	JMP  aligned_last_1791
+	JNZ  aligned_rows_1849
+	JMP  aligned_last_1847
 
-aligned_general_1792:
-	JMP aligned_body_1799
+aligned_general_1848:
+	JMP aligned_body_1855
 
-aligned_rows_1798:
+aligned_rows_1854:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -17050,9 +17876,9 @@ aligned_rows_1798:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1800:
+aligned_gap_1856:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1801
+	JAE          aligned_gap_done_1857
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -17067,10 +17893,10 @@ aligned_gap_1800:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1800
+	JMP          aligned_gap_1856
 
-aligned_gap_done_1801:
-aligned_body_1799:
+aligned_gap_done_1857:
+aligned_body_1855:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17080,7 +17906,7 @@ aligned_body_1799:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1803
+	JGT          aligned_copy_done_1859
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17090,15 +17916,15 @@ aligned_body_1799:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1802:
+aligned_copy_1858:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1802
+	JLE       aligned_copy_1858
 
-aligned_copy_done_1803:
+aligned_copy_done_1859:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17107,16 +17933,16 @@ aligned_copy_done_1803:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1798
+	JNZ  aligned_rows_1854
 
-aligned_last_1791:
+aligned_last_1847:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1804:
+aligned_gap_1860:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1805
+	JAE          aligned_gap_done_1861
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -17144,20 +17970,20 @@ aligned_gap_1804:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1804
+	JMP          aligned_gap_1860
 
-aligned_gap_done_1805:
-aligned_bottom_1806:
+aligned_gap_done_1861:
+aligned_bottom_1862:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1807
+	JA       aligned_bottom_done_1863
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1806
+	JMP      aligned_bottom_1862
 
-aligned_bottom_done_1807:
+aligned_bottom_done_1863:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1808
+	JAE      aligned_bottom_end_1864
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17176,18 +18002,18 @@ aligned_bottom_done_1807:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1808:
+aligned_bottom_end_1864:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1786
+	JNZ  aligned_planes_1842
 	VZEROUPPER
-	JMP  aligned_ret_1784
+	JMP  aligned_ret_1840
 
-aligned_fixed_1785:
-aligned_planes_1809:
+aligned_fixed_1841:
+aligned_planes_1865:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17213,9 +18039,9 @@ aligned_planes_1809:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1811
+	JA           aligned_top_done_1867
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1810
+	JAE          aligned_top_1866
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -17235,22 +18061,22 @@ aligned_planes_1809:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1810:
+aligned_top_1866:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1811
+	JA       aligned_top_done_1867
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1810
+	JMP      aligned_top_1866
 
-aligned_top_done_1811:
+aligned_top_done_1867:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1812:
+aligned_gap_1868:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1813
+	JAE       aligned_gap_done_1869
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -17275,15 +18101,15 @@ aligned_gap_1812:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1812
+	JMP       aligned_gap_1868
 
-aligned_gap_done_1813:
+aligned_gap_done_1869:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1815
-	JMP  aligned_body_1817
+	JE   aligned_general_1871
+	JMP  aligned_body_1873
 
-aligned_rows_1816:
+aligned_rows_1872:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -17302,7 +18128,7 @@ aligned_rows_1816:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1818
+	JE        aligned_one_gap_1874
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -17313,17 +18139,17 @@ aligned_rows_1816:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1818:
+aligned_one_gap_1874:
 	ADDQ $0x40, AX
 
-aligned_body_1817:
+aligned_body_1873:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1820
+	JGT          aligned_copy_done_1876
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -17333,15 +18159,15 @@ aligned_body_1817:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1819:
+aligned_copy_1875:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1819
+	JLE       aligned_copy_1875
 
-aligned_copy_done_1820:
+aligned_copy_done_1876:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -17349,21 +18175,21 @@ aligned_copy_done_1820:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1816
-	JMP  aligned_last_1814
+	JNZ  aligned_rows_1872
+	JMP  aligned_last_1870
 
-aligned_general_1815:
-	JMP aligned_body_1822
+aligned_general_1871:
+	JMP aligned_body_1878
 
-aligned_rows_1821:
+aligned_rows_1877:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1823:
+aligned_gap_1879:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1824
+	JAE       aligned_gap_done_1880
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -17374,17 +18200,17 @@ aligned_gap_1823:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1823
+	JMP       aligned_gap_1879
 
-aligned_gap_done_1824:
-aligned_body_1822:
+aligned_gap_done_1880:
+aligned_body_1878:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1826
+	JGT          aligned_copy_done_1882
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -17394,15 +18220,15 @@ aligned_body_1822:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1825:
+aligned_copy_1881:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1825
+	JLE       aligned_copy_1881
 
-aligned_copy_done_1826:
+aligned_copy_done_1882:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -17410,15 +18236,15 @@ aligned_copy_done_1826:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1821
+	JNZ  aligned_rows_1877
 
-aligned_last_1814:
+aligned_last_1870:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1827:
+aligned_gap_1883:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1828
+	JAE       aligned_gap_done_1884
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -17442,20 +18268,20 @@ aligned_gap_1827:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1827
+	JMP       aligned_gap_1883
 
-aligned_gap_done_1828:
-aligned_bottom_1829:
+aligned_gap_done_1884:
+aligned_bottom_1885:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1830
+	JA       aligned_bottom_done_1886
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1829
+	JMP      aligned_bottom_1885
 
-aligned_bottom_done_1830:
+aligned_bottom_done_1886:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1831
+	JAE      aligned_bottom_end_1887
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17474,16 +18300,16 @@ aligned_bottom_done_1830:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1831:
+aligned_bottom_end_1887:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1809
+	JNZ  aligned_planes_1865
 	VZEROUPPER
 
-aligned_ret_1784:
+aligned_ret_1840:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -17509,12 +18335,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1832
+	JNE       lines_more_1888
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1833
+	JMP       lines_ret_1889
 
-lines_more_1832:
+lines_more_1888:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -17522,26 +18348,26 @@ lines_more_1832:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1835
+	JB       lines_single_1891
 
-lines_pairs_1834:
+lines_pairs_1890:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1837
+	JZ        lines_noadv_1893
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1837:
+lines_noadv_1893:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1838
+	JZ        lines_noadv_1894
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1838:
+lines_noadv_1894:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -17553,37 +18379,37 @@ lines_noadv_1838:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1834
+	JAE       lines_pairs_1890
 
-lines_single_1835:
+lines_single_1891:
 	CMPQ      BX, $0x01
-	JE        lines_last_1836
+	JE        lines_last_1892
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1839
+	JZ        lines_noadv_1895
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1839:
+lines_noadv_1895:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1836:
+lines_last_1892:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1840
+	JZ        lines_noadv_1896
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1840:
+lines_noadv_1896:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1833:
+lines_ret_1889:
 	VZEROUPPER
 	RET
 
@@ -17600,9 +18426,9 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1842
+	JB              expand_singles_1898
 
-expand_turns_1841:
+expand_turns_1897:
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -17667,11 +18493,11 @@ expand_turns_1841:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1841
+	JAE       expand_turns_1897
 
-expand_singles_1842:
+expand_singles_1898:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1843
+	JB        expand_tail_1899
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	POPCNTQ   R8, R8
@@ -17686,11 +18512,11 @@ expand_singles_1842:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1842
+	JMP       expand_singles_1898
 
-expand_tail_1843:
+expand_tail_1899:
 	TESTQ     DX, DX
-	JZ        expand_ret_1844
+	JZ        expand_ret_1900
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -17703,7 +18529,7 @@ expand_tail_1843:
 	ADDQ      BX, CX
 	VMOVDQU8  Z0, K1, (AX)
 
-expand_ret_1844:
+expand_ret_1900:
 	VZEROUPPER
 	RET
 
@@ -17719,9 +18545,9 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1846
+	JB              expandd_singles_1902
 
-expandd_turns_1845:
+expandd_turns_1901:
 	MOVQ      (BX), R8
 	KMOVW     R8, K1
 	MOVQ      R8, R9
@@ -17798,11 +18624,11 @@ expandd_turns_1845:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1845
+	JAE       expandd_turns_1901
 
-expandd_singles_1846:
+expandd_singles_1902:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1847
+	JB        expandd_tail_1903
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	POPCNTQ   R8, R8
@@ -17817,11 +18643,11 @@ expandd_singles_1846:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1846
+	JMP       expandd_singles_1902
 
-expandd_tail_1847:
+expandd_tail_1903:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1848
+	JZ        expandd_ret_1904
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -17835,7 +18661,7 @@ expandd_tail_1847:
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1848:
+expandd_ret_1904:
 	VZEROUPPER
 	RET
 
@@ -17854,20 +18680,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1850
+	JB      expandw_single_1906
 
-expandw_pairs_1849:
+expandw_pairs_1905:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1853
+	JNE     expandw_general_1909
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1854
+	JMP     expandw_next_1910
 
-expandw_general_1853:
+expandw_general_1909:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -17895,18 +18721,18 @@ expandw_general_1853:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1854:
+expandw_next_1910:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1849
+	JAE     expandw_pairs_1905
 
-expandw_single_1850:
+expandw_single_1906:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1851
+	JB         expandw_tail_1907
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -17924,9 +18750,9 @@ expandw_single_1850:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1851:
+expandw_tail_1907:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1852
+	JZ         expandw_ret_1908
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -17945,7 +18771,7 @@ expandw_tail_1851:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1852:
+expandw_ret_1908:
 	VZEROUPPER
 	RET
 
@@ -17961,25 +18787,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1855
+	JNE     shufw_general_1911
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1856
+	JE      shufw_blend_1912
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1857
+	JNE     shufw_list_1913
 
-shuf_planes_1859:
+shuf_planes_1915:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1861
+	JZ    shuf_done_1917
 	MOVQ  CX, R11
 
-shuf_rows_1862:
+shuf_rows_1918:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -17989,17 +18815,17 @@ shuf_rows_1862:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1862
+	JNZ     shuf_rows_1918
 
-shuf_done_1861:
+shuf_done_1917:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1859
+	JNZ  shuf_planes_1915
 	VZEROUPPER
 	RET
 
-shufw_list_1857:
+shufw_list_1913:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -18008,12 +18834,12 @@ shufw_list_1857:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1863
+	JZ      shuf_no_run_1919
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1863:
+shuf_no_run_1919:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -18023,52 +18849,52 @@ shuf_no_run_1863:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1858
+	JA    shufw_list_loads_1914
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1864:
+shuf_offs_1920:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1865
+	JAE     shuf_offs_done_1921
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1864
+	JMP     shuf_offs_1920
 
-shuf_offs_done_1865:
+shuf_offs_done_1921:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1858
+	JA   shufw_list_loads_1914
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1866:
+shuf_offs_1922:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1867
+	JAE     shuf_offs_done_1923
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1866
+	JMP     shuf_offs_1922
 
-shuf_offs_done_1867:
+shuf_offs_done_1923:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1868:
+shuf_planes_1924:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1870
+	JZ      shuf_done_1926
 
-shuf_rows_1871:
+shuf_rows_1927:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -18080,16 +18906,16 @@ shuf_rows_1871:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1871
+	JNZ     shuf_rows_1927
 
-shuf_done_1870:
+shuf_done_1926:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1872
+	JZ    shuf_done_1928
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1873:
+shuf_rows_1929:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -18099,15 +18925,15 @@ shuf_rows_1873:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1873
+	JNZ     shuf_rows_1929
 
-shuf_done_1872:
+shuf_done_1928:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1874
+	JZ      shuf_done_1930
 
-shuf_rows_1875:
+shuf_rows_1931:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -18119,25 +18945,25 @@ shuf_rows_1875:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1875
+	JNZ     shuf_rows_1931
 
-shuf_done_1874:
+shuf_done_1930:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1868
+	JNZ  shuf_planes_1924
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1858:
-shuf_planes_1876:
+shufw_list_loads_1914:
+shuf_planes_1932:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1878
+	JZ    shuf_done_1934
 
-shuf_rows_1879:
+shuf_rows_1935:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -18150,16 +18976,16 @@ shuf_rows_1879:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1879
+	JNZ     shuf_rows_1935
 
-shuf_done_1878:
+shuf_done_1934:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1880
+	JZ    shuf_done_1936
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1881:
+shuf_rows_1937:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -18169,15 +18995,15 @@ shuf_rows_1881:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1881
+	JNZ     shuf_rows_1937
 
-shuf_done_1880:
+shuf_done_1936:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1882
+	JZ    shuf_done_1938
 
-shuf_rows_1883:
+shuf_rows_1939:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -18190,28 +19016,28 @@ shuf_rows_1883:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1883
+	JNZ     shuf_rows_1939
 
-shuf_done_1882:
+shuf_done_1938:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1876
+	JNZ  shuf_planes_1932
 	VZEROUPPER
 	RET
 
-shufw_blend_1856:
+shufw_blend_1912:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1884
+	JNE  shufw_list_1940
 
-shuf_planes_1886:
+shuf_planes_1942:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1888
+	JZ    shuf_done_1944
 	MOVQ  CX, R11
 
-shuf_rows_1889:
+shuf_rows_1945:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -18223,17 +19049,17 @@ shuf_rows_1889:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1889
+	JNZ       shuf_rows_1945
 
-shuf_done_1888:
+shuf_done_1944:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1886
+	JNZ  shuf_planes_1942
 	VZEROUPPER
 	RET
 
-shufw_list_1884:
+shufw_list_1940:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -18242,12 +19068,12 @@ shufw_list_1884:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1890
+	JZ      shuf_no_run_1946
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1890:
+shuf_no_run_1946:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -18257,52 +19083,52 @@ shuf_no_run_1890:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1885
+	JA    shufw_list_loads_1941
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1891:
+shuf_offs_1947:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1892
+	JAE     shuf_offs_done_1948
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1891
+	JMP     shuf_offs_1947
 
-shuf_offs_done_1892:
+shuf_offs_done_1948:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1885
+	JA   shufw_list_loads_1941
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1893:
+shuf_offs_1949:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1894
+	JAE     shuf_offs_done_1950
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1893
+	JMP     shuf_offs_1949
 
-shuf_offs_done_1894:
+shuf_offs_done_1950:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1895:
+shuf_planes_1951:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1897
+	JZ      shuf_done_1953
 
-shuf_rows_1898:
+shuf_rows_1954:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -18316,16 +19142,16 @@ shuf_rows_1898:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1898
+	JNZ       shuf_rows_1954
 
-shuf_done_1897:
+shuf_done_1953:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1899
+	JZ    shuf_done_1955
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1900:
+shuf_rows_1956:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -18337,15 +19163,15 @@ shuf_rows_1900:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1900
+	JNZ       shuf_rows_1956
 
-shuf_done_1899:
+shuf_done_1955:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1901
+	JZ      shuf_done_1957
 
-shuf_rows_1902:
+shuf_rows_1958:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -18359,25 +19185,25 @@ shuf_rows_1902:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1902
+	JNZ       shuf_rows_1958
 
-shuf_done_1901:
+shuf_done_1957:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1895
+	JNZ  shuf_planes_1951
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1885:
-shuf_planes_1903:
+shufw_list_loads_1941:
+shuf_planes_1959:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1905
+	JZ    shuf_done_1961
 
-shuf_rows_1906:
+shuf_rows_1962:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -18392,16 +19218,16 @@ shuf_rows_1906:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1906
+	JNZ       shuf_rows_1962
 
-shuf_done_1905:
+shuf_done_1961:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1907
+	JZ    shuf_done_1963
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1908:
+shuf_rows_1964:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -18413,15 +19239,15 @@ shuf_rows_1908:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_1908
+	JNZ       shuf_rows_1964
 
-shuf_done_1907:
+shuf_done_1963:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1909
+	JZ    shuf_done_1965
 
-shuf_rows_1910:
+shuf_rows_1966:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -18436,35 +19262,35 @@ shuf_rows_1910:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1910
+	JNZ       shuf_rows_1966
 
-shuf_done_1909:
+shuf_done_1965:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1903
+	JNZ  shuf_planes_1959
 	VZEROUPPER
 	RET
 
-shufw_general_1855:
+shufw_general_1911:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1911
+	JNE     shufw_list_1967
 
-shuf_planes_1913:
+shuf_planes_1969:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1915
+	JZ    shuf_done_1971
 	MOVQ  CX, R10
 
-shuf_rows_1916:
+shuf_rows_1972:
 	MOVQ R8, R12
 
-shufw_blocks_1917:
+shufw_blocks_1973:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -18474,21 +19300,21 @@ shufw_blocks_1917:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1917
+	JB        shufw_blocks_1973
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1916
+	JNZ       shuf_rows_1972
 
-shuf_done_1915:
+shuf_done_1971:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1913
+	JNZ  shuf_planes_1969
 	VZEROUPPER
 	RET
 
-shufw_list_1911:
+shufw_list_1967:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -18497,12 +19323,12 @@ shufw_list_1911:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1918
+	JZ      shuf_no_run_1974
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1918:
+shuf_no_run_1974:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -18512,57 +19338,57 @@ shuf_no_run_1918:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1912
+	JA    shufw_list_loads_1968
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1919:
+shuf_offs_1975:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1920
+	JAE     shuf_offs_done_1976
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1919
+	JMP     shuf_offs_1975
 
-shuf_offs_done_1920:
+shuf_offs_done_1976:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1912
+	JA   shufw_list_loads_1968
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1921:
+shuf_offs_1977:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1922
+	JAE     shuf_offs_done_1978
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1921
+	JMP     shuf_offs_1977
 
-shuf_offs_done_1922:
+shuf_offs_done_1978:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1923:
+shuf_planes_1979:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1925
+	JZ      shuf_done_1981
 
-shuf_rows_1926:
+shuf_rows_1982:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1927:
+shufw_blocks_1983:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -18572,23 +19398,23 @@ shufw_blocks_1927:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1927
+	JB        shufw_blocks_1983
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1926
+	JNZ       shuf_rows_1982
 
-shuf_done_1925:
+shuf_done_1981:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1928
+	JZ    shuf_done_1984
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1929:
+shuf_rows_1985:
 	MOVQ R8, R12
 
-shufw_blocks_1930:
+shufw_blocks_1986:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -18598,24 +19424,24 @@ shufw_blocks_1930:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1930
+	JB        shufw_blocks_1986
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1929
+	JNZ       shuf_rows_1985
 
-shuf_done_1928:
+shuf_done_1984:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1931
+	JZ      shuf_done_1987
 
-shuf_rows_1932:
+shuf_rows_1988:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1933:
+shufw_blocks_1989:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -18625,35 +19451,35 @@ shufw_blocks_1933:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1933
+	JB        shufw_blocks_1989
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1932
+	JNZ       shuf_rows_1988
 
-shuf_done_1931:
+shuf_done_1987:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1923
+	JNZ  shuf_planes_1979
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1912:
-shuf_planes_1934:
+shufw_list_loads_1968:
+shuf_planes_1990:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1936
+	JZ    shuf_done_1992
 
-shuf_rows_1937:
+shuf_rows_1993:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1938:
+shufw_blocks_1994:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -18663,23 +19489,23 @@ shufw_blocks_1938:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1938
+	JB        shufw_blocks_1994
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1937
+	JNZ       shuf_rows_1993
 
-shuf_done_1936:
+shuf_done_1992:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1939
+	JZ    shuf_done_1995
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1940:
+shuf_rows_1996:
 	MOVQ R8, R11
 
-shufw_blocks_1941:
+shufw_blocks_1997:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -18689,25 +19515,25 @@ shufw_blocks_1941:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_1941
+	JB        shufw_blocks_1997
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1940
+	JNZ       shuf_rows_1996
 
-shuf_done_1939:
+shuf_done_1995:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1942
+	JZ    shuf_done_1998
 
-shuf_rows_1943:
+shuf_rows_1999:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1944:
+shufw_blocks_2000:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -18717,17 +19543,17 @@ shufw_blocks_1944:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1944
+	JB        shufw_blocks_2000
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1943
+	JNZ       shuf_rows_1999
 
-shuf_done_1942:
+shuf_done_1998:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1934
+	JNZ  shuf_planes_1990
 	VZEROUPPER
 	RET
 
@@ -18745,27 +19571,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_1945
+	JE      shufn_c16o32_2001
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_1946
+	JE      shufn_c8o16_2002
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_1947
+	JE      shufn_c8o8_2003
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_1948
+	JE      shufn_c4o8_2004
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1949
+	JNE     shufn_list_2005
 
-shuf_planes_1951:
+shuf_planes_2007:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1953
+	JZ    shuf_done_2009
 	MOVQ  CX, R10
 
-shuf_rows_1954:
+shuf_rows_2010:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -18778,17 +19604,17 @@ shuf_rows_1954:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1954
+	JNZ          shuf_rows_2010
 
-shuf_done_1953:
+shuf_done_2009:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1951
+	JNZ  shuf_planes_2007
 	VZEROUPPER
 	RET
 
-shufn_list_1949:
+shufn_list_2005:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -18797,12 +19623,12 @@ shufn_list_1949:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_1955
+	JZ      shuf_no_run_2011
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1955:
+shuf_no_run_2011:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -18812,52 +19638,52 @@ shuf_no_run_1955:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_1950
+	JA    shufn_list_loads_2006
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_1956:
+shuf_offs_2012:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1957
+	JAE     shuf_offs_done_2013
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1956
+	JMP     shuf_offs_2012
 
-shuf_offs_done_1957:
+shuf_offs_done_2013:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_1950
+	JA   shufn_list_loads_2006
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_1958:
+shuf_offs_2014:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1959
+	JAE     shuf_offs_done_2015
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1958
+	JMP     shuf_offs_2014
 
-shuf_offs_done_1959:
+shuf_offs_done_2015:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_1960:
+shuf_planes_2016:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1962
+	JZ      shuf_done_2018
 
-shuf_rows_1963:
+shuf_rows_2019:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -18872,16 +19698,16 @@ shuf_rows_1963:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_1963
+	JNZ          shuf_rows_2019
 
-shuf_done_1962:
+shuf_done_2018:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1964
+	JZ    shuf_done_2020
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_1965:
+shuf_rows_2021:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -18894,15 +19720,15 @@ shuf_rows_1965:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_1965
+	JNZ          shuf_rows_2021
 
-shuf_done_1964:
+shuf_done_2020:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1966
+	JZ      shuf_done_2022
 
-shuf_rows_1967:
+shuf_rows_2023:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -18917,25 +19743,25 @@ shuf_rows_1967:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_1967
+	JNZ          shuf_rows_2023
 
-shuf_done_1966:
+shuf_done_2022:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1960
+	JNZ  shuf_planes_2016
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1950:
-shuf_planes_1968:
+shufn_list_loads_2006:
+shuf_planes_2024:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1970
+	JZ    shuf_done_2026
 
-shuf_rows_1971:
+shuf_rows_2027:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -18951,16 +19777,16 @@ shuf_rows_1971:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1971
+	JNZ          shuf_rows_2027
 
-shuf_done_1970:
+shuf_done_2026:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1972
+	JZ    shuf_done_2028
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_1973:
+shuf_rows_2029:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -18973,15 +19799,15 @@ shuf_rows_1973:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_1973
+	JNZ          shuf_rows_2029
 
-shuf_done_1972:
+shuf_done_2028:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1974
+	JZ    shuf_done_2030
 
-shuf_rows_1975:
+shuf_rows_2031:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -18997,30 +19823,30 @@ shuf_rows_1975:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_1975
+	JNZ          shuf_rows_2031
 
-shuf_done_1974:
+shuf_done_2030:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1968
+	JNZ  shuf_planes_2024
 	VZEROUPPER
 	RET
 
-shufn_c16o32_1945:
+shufn_c16o32_2001:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_1976
+	JNE     shufn_list_2032
 
-shuf_planes_1978:
+shuf_planes_2034:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1980
+	JZ    shuf_done_2036
 	MOVQ  CX, R11
 
-shuf_rows_1981:
+shuf_rows_2037:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -19037,17 +19863,17 @@ shuf_rows_1981:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_1981
+	JNZ         shuf_rows_2037
 
-shuf_done_1980:
+shuf_done_2036:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1978
+	JNZ  shuf_planes_2034
 	VZEROUPPER
 	RET
 
-shufn_list_1976:
+shufn_list_2032:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -19056,12 +19882,12 @@ shufn_list_1976:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1982
+	JZ      shuf_no_run_2038
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1982:
+shuf_no_run_2038:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -19071,52 +19897,52 @@ shuf_no_run_1982:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_1977
+	JA    shufn_list_loads_2033
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_1983:
+shuf_offs_2039:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1984
+	JAE     shuf_offs_done_2040
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1983
+	JMP     shuf_offs_2039
 
-shuf_offs_done_1984:
+shuf_offs_done_2040:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_1977
+	JA   shufn_list_loads_2033
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_1985:
+shuf_offs_2041:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1986
+	JAE     shuf_offs_done_2042
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1985
+	JMP     shuf_offs_2041
 
-shuf_offs_done_1986:
+shuf_offs_done_2042:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1987:
+shuf_planes_2043:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1989
+	JZ      shuf_done_2045
 
-shuf_rows_1990:
+shuf_rows_2046:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -19135,16 +19961,16 @@ shuf_rows_1990:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_1990
+	JNZ         shuf_rows_2046
 
-shuf_done_1989:
+shuf_done_2045:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1991
+	JZ    shuf_done_2047
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1992:
+shuf_rows_2048:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -19161,15 +19987,15 @@ shuf_rows_1992:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_1992
+	JNZ         shuf_rows_2048
 
-shuf_done_1991:
+shuf_done_2047:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1993
+	JZ      shuf_done_2049
 
-shuf_rows_1994:
+shuf_rows_2050:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -19188,25 +20014,25 @@ shuf_rows_1994:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_1994
+	JNZ         shuf_rows_2050
 
-shuf_done_1993:
+shuf_done_2049:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1987
+	JNZ  shuf_planes_2043
 	VZEROUPPER
 	RET
 
-shufn_list_loads_1977:
-shuf_planes_1995:
+shufn_list_loads_2033:
+shuf_planes_2051:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1997
+	JZ    shuf_done_2053
 
-shuf_rows_1998:
+shuf_rows_2054:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -19226,16 +20052,16 @@ shuf_rows_1998:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_1998
+	JNZ         shuf_rows_2054
 
-shuf_done_1997:
+shuf_done_2053:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1999
+	JZ    shuf_done_2055
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2000:
+shuf_rows_2056:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -19252,15 +20078,15 @@ shuf_rows_2000:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_2000
+	JNZ         shuf_rows_2056
 
-shuf_done_1999:
+shuf_done_2055:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2001
+	JZ    shuf_done_2057
 
-shuf_rows_2002:
+shuf_rows_2058:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -19280,30 +20106,30 @@ shuf_rows_2002:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2002
+	JNZ         shuf_rows_2058
 
-shuf_done_2001:
+shuf_done_2057:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1995
+	JNZ  shuf_planes_2051
 	VZEROUPPER
 	RET
 
-shufn_c8o16_1946:
+shufn_c8o16_2002:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2003
+	JNE     shufn_list_2059
 
-shuf_planes_2005:
+shuf_planes_2061:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2007
+	JZ    shuf_done_2063
 	MOVQ  CX, R10
 
-shuf_rows_2008:
+shuf_rows_2064:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -19314,17 +20140,17 @@ shuf_rows_2008:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2008
+	JNZ          shuf_rows_2064
 
-shuf_done_2007:
+shuf_done_2063:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2005
+	JNZ  shuf_planes_2061
 	VZEROUPPER
 	RET
 
-shufn_list_2003:
+shufn_list_2059:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -19333,12 +20159,12 @@ shufn_list_2003:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2009
+	JZ      shuf_no_run_2065
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2009:
+shuf_no_run_2065:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19348,52 +20174,52 @@ shuf_no_run_2009:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2004
+	JA    shufn_list_loads_2060
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2010:
+shuf_offs_2066:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2011
+	JAE     shuf_offs_done_2067
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2010
+	JMP     shuf_offs_2066
 
-shuf_offs_done_2011:
+shuf_offs_done_2067:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2004
+	JA   shufn_list_loads_2060
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2012:
+shuf_offs_2068:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2013
+	JAE     shuf_offs_done_2069
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2012
+	JMP     shuf_offs_2068
 
-shuf_offs_done_2013:
+shuf_offs_done_2069:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2014:
+shuf_planes_2070:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2016
+	JZ      shuf_done_2072
 
-shuf_rows_2017:
+shuf_rows_2073:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -19406,16 +20232,16 @@ shuf_rows_2017:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2017
+	JNZ          shuf_rows_2073
 
-shuf_done_2016:
+shuf_done_2072:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2018
+	JZ    shuf_done_2074
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2019:
+shuf_rows_2075:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -19426,15 +20252,15 @@ shuf_rows_2019:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2019
+	JNZ          shuf_rows_2075
 
-shuf_done_2018:
+shuf_done_2074:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2020
+	JZ      shuf_done_2076
 
-shuf_rows_2021:
+shuf_rows_2077:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -19447,25 +20273,25 @@ shuf_rows_2021:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2021
+	JNZ          shuf_rows_2077
 
-shuf_done_2020:
+shuf_done_2076:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2014
+	JNZ  shuf_planes_2070
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2004:
-shuf_planes_2022:
+shufn_list_loads_2060:
+shuf_planes_2078:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2024
+	JZ    shuf_done_2080
 
-shuf_rows_2025:
+shuf_rows_2081:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19479,16 +20305,16 @@ shuf_rows_2025:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2025
+	JNZ          shuf_rows_2081
 
-shuf_done_2024:
+shuf_done_2080:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2026
+	JZ    shuf_done_2082
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2027:
+shuf_rows_2083:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -19499,15 +20325,15 @@ shuf_rows_2027:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2027
+	JNZ          shuf_rows_2083
 
-shuf_done_2026:
+shuf_done_2082:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2028
+	JZ    shuf_done_2084
 
-shuf_rows_2029:
+shuf_rows_2085:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19521,30 +20347,30 @@ shuf_rows_2029:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2029
+	JNZ          shuf_rows_2085
 
-shuf_done_2028:
+shuf_done_2084:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2022
+	JNZ  shuf_planes_2078
 	VZEROUPPER
 	RET
 
-shufn_c8o8_1947:
+shufn_c8o8_2003:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2030
+	JNE     shufn_list_2086
 
-shuf_planes_2032:
+shuf_planes_2088:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2034
+	JZ    shuf_done_2090
 	MOVQ  CX, R10
 
-shuf_rows_2035:
+shuf_rows_2091:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -19554,17 +20380,17 @@ shuf_rows_2035:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2035
+	JNZ       shuf_rows_2091
 
-shuf_done_2034:
+shuf_done_2090:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2032
+	JNZ  shuf_planes_2088
 	VZEROUPPER
 	RET
 
-shufn_list_2030:
+shufn_list_2086:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -19573,12 +20399,12 @@ shufn_list_2030:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2036
+	JZ      shuf_no_run_2092
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2036:
+shuf_no_run_2092:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19588,52 +20414,52 @@ shuf_no_run_2036:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2031
+	JA    shufn_list_loads_2087
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2037:
+shuf_offs_2093:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2038
+	JAE     shuf_offs_done_2094
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2037
+	JMP     shuf_offs_2093
 
-shuf_offs_done_2038:
+shuf_offs_done_2094:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2031
+	JA   shufn_list_loads_2087
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2039:
+shuf_offs_2095:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2040
+	JAE     shuf_offs_done_2096
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2039
+	JMP     shuf_offs_2095
 
-shuf_offs_done_2040:
+shuf_offs_done_2096:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2041:
+shuf_planes_2097:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2043
+	JZ      shuf_done_2099
 
-shuf_rows_2044:
+shuf_rows_2100:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -19645,16 +20471,16 @@ shuf_rows_2044:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2044
+	JNZ       shuf_rows_2100
 
-shuf_done_2043:
+shuf_done_2099:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2045
+	JZ    shuf_done_2101
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2046:
+shuf_rows_2102:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -19664,15 +20490,15 @@ shuf_rows_2046:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2046
+	JNZ       shuf_rows_2102
 
-shuf_done_2045:
+shuf_done_2101:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2047
+	JZ      shuf_done_2103
 
-shuf_rows_2048:
+shuf_rows_2104:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -19684,25 +20510,25 @@ shuf_rows_2048:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2048
+	JNZ       shuf_rows_2104
 
-shuf_done_2047:
+shuf_done_2103:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2041
+	JNZ  shuf_planes_2097
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2031:
-shuf_planes_2049:
+shufn_list_loads_2087:
+shuf_planes_2105:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2051
+	JZ    shuf_done_2107
 
-shuf_rows_2052:
+shuf_rows_2108:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -19715,16 +20541,16 @@ shuf_rows_2052:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2052
+	JNZ       shuf_rows_2108
 
-shuf_done_2051:
+shuf_done_2107:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2053
+	JZ    shuf_done_2109
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2054:
+shuf_rows_2110:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -19734,15 +20560,15 @@ shuf_rows_2054:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2054
+	JNZ       shuf_rows_2110
 
-shuf_done_2053:
+shuf_done_2109:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2055
+	JZ    shuf_done_2111
 
-shuf_rows_2056:
+shuf_rows_2112:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -19755,30 +20581,30 @@ shuf_rows_2056:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2056
+	JNZ       shuf_rows_2112
 
-shuf_done_2055:
+shuf_done_2111:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2049
+	JNZ  shuf_planes_2105
 	VZEROUPPER
 	RET
 
-shufn_c4o8_1948:
+shufn_c4o8_2004:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2057
+	JNE     shufn_list_2113
 
-shuf_planes_2059:
+shuf_planes_2115:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2061
+	JZ    shuf_done_2117
 	MOVQ  CX, R10
 
-shuf_rows_2062:
+shuf_rows_2118:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -19788,17 +20614,17 @@ shuf_rows_2062:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2062
+	JNZ       shuf_rows_2118
 
-shuf_done_2061:
+shuf_done_2117:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2059
+	JNZ  shuf_planes_2115
 	VZEROUPPER
 	RET
 
-shufn_list_2057:
+shufn_list_2113:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -19807,12 +20633,12 @@ shufn_list_2057:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2063
+	JZ      shuf_no_run_2119
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2063:
+shuf_no_run_2119:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19822,52 +20648,52 @@ shuf_no_run_2063:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2058
+	JA    shufn_list_loads_2114
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2064:
+shuf_offs_2120:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2065
+	JAE     shuf_offs_done_2121
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2064
+	JMP     shuf_offs_2120
 
-shuf_offs_done_2065:
+shuf_offs_done_2121:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2058
+	JA   shufn_list_loads_2114
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2066:
+shuf_offs_2122:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2067
+	JAE     shuf_offs_done_2123
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2066
+	JMP     shuf_offs_2122
 
-shuf_offs_done_2067:
+shuf_offs_done_2123:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2068:
+shuf_planes_2124:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2070
+	JZ      shuf_done_2126
 
-shuf_rows_2071:
+shuf_rows_2127:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -19879,16 +20705,16 @@ shuf_rows_2071:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2071
+	JNZ       shuf_rows_2127
 
-shuf_done_2070:
+shuf_done_2126:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2072
+	JZ    shuf_done_2128
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2073:
+shuf_rows_2129:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -19898,15 +20724,15 @@ shuf_rows_2073:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2073
+	JNZ       shuf_rows_2129
 
-shuf_done_2072:
+shuf_done_2128:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2074
+	JZ      shuf_done_2130
 
-shuf_rows_2075:
+shuf_rows_2131:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -19918,25 +20744,25 @@ shuf_rows_2075:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2075
+	JNZ       shuf_rows_2131
 
-shuf_done_2074:
+shuf_done_2130:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2068
+	JNZ  shuf_planes_2124
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2058:
-shuf_planes_2076:
+shufn_list_loads_2114:
+shuf_planes_2132:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2078
+	JZ    shuf_done_2134
 
-shuf_rows_2079:
+shuf_rows_2135:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -19949,16 +20775,16 @@ shuf_rows_2079:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2079
+	JNZ       shuf_rows_2135
 
-shuf_done_2078:
+shuf_done_2134:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2080
+	JZ    shuf_done_2136
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2081:
+shuf_rows_2137:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -19968,15 +20794,15 @@ shuf_rows_2081:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2081
+	JNZ       shuf_rows_2137
 
-shuf_done_2080:
+shuf_done_2136:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2082
+	JZ    shuf_done_2138
 
-shuf_rows_2083:
+shuf_rows_2139:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -19989,13 +20815,13 @@ shuf_rows_2083:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2083
+	JNZ       shuf_rows_2139
 
-shuf_done_2082:
+shuf_done_2138:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2076
+	JNZ  shuf_planes_2132
 	VZEROUPPER
 	RET
 
@@ -20003,9 +20829,9 @@ shuf_done_2082:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_2084
+	JE      ends_ret_2140
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_2084
+	JE      ends_ret_2140
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -20026,25 +20852,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_2085
+	JL      ends_short_2141
 
-ends_planes_2087:
+ends_planes_2143:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2088:
+ends_rows_2144:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_2089:
+ends_mid_2145:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_2089
+	JB        ends_mid_2145
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -20060,25 +20886,25 @@ ends_mid_2089:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2088
+	JNZ       ends_rows_2144
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2087
+	JNZ       ends_planes_2143
 	VZEROUPPER
 	RET
 
-ends_short_2085:
+ends_short_2141:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_2086
+	JLE  ends_tiny_2142
 
-ends_planes_2090:
+ends_planes_2146:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2091:
+ends_rows_2147:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -20099,21 +20925,21 @@ ends_rows_2091:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2091
+	JNZ       ends_rows_2147
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2090
+	JNZ       ends_planes_2146
 	VZEROUPPER
 	RET
 
-ends_tiny_2086:
-ends_planes_2092:
+ends_tiny_2142:
+ends_planes_2148:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2093:
+ends_rows_2149:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -20132,15 +20958,15 @@ ends_rows_2093:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_2093
+	JNZ       ends_rows_2149
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2092
+	JNZ       ends_planes_2148
 	VZEROUPPER
 	RET
 
-ends_ret_2084:
+ends_ret_2140:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -20148,7 +20974,7 @@ ends_ret_2084:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2094
+	JZ    wrap_ret_2150
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -20157,559 +20983,120 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2095:
+wrap_rows_2151:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_2096
+	JB   cx_short_2152
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2098
-	CMPQ BX, $0x00000080
-	JBE  copy_le4_2099
-	LEAQ -128(R9)(BX*1), R10
-	MOVQ CX, R11
-
-copy_loop_2100:
-	VMOVDQU (R11), Y0
-	VMOVDQU 32(R11), Y1
-	VMOVDQU 64(R11), Y2
-	VMOVDQU 96(R11), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, 64(R9)
-	VMOVDQU Y3, 96(R9)
-	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, R11
-	CMPQ    R9, R10
-	JB      copy_loop_2100
-	LEAQ    -128(CX)(BX*1), R11
-	VMOVDQU (R11), Y0
-	VMOVDQU 32(R11), Y1
-	VMOVDQU 64(R11), Y2
-	VMOVDQU 96(R11), Y3
-	VMOVDQU Y0, (R10)
-	VMOVDQU Y1, 32(R10)
-	VMOVDQU Y2, 64(R10)
-	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2101
-
-copy_le4_2099:
-	VMOVDQU (CX), Y0
-	VMOVDQU 32(CX), Y1
-	VMOVDQU -64(CX)(BX*1), Y2
-	VMOVDQU -32(CX)(BX*1), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, -64(R9)(BX*1)
-	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2101
-
-copy_le2_2098:
-	VMOVDQU (CX), Y0
-	VMOVDQU -32(CX)(BX*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(BX*1)
-
-copy_done_2101:
-	JMP cx_done_2097
-
-cx_short_2096:
-	CMPQ BX, $0x00000010
-	JAE  ladder_2103
-	CMPQ BX, $0x00000008
-	JAE  ladder_2104
-	CMPQ BX, $0x00000004
-	JAE  ladder_2105
-	CMPQ BX, $0x00000002
-	JAE  ladder_2106
-	CMPQ BX, $0x00000001
-	JB   ladder_done_2102
-	JMP  ladder_2107
-
-ladder_2103:
-	VMOVDQU (CX), X0
-	VMOVDQU -16(CX)(BX*1), X1
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2102
-
-ladder_2104:
-	MOVQ (CX), R10
-	MOVQ -8(CX)(BX*1), R11
-	MOVQ R10, (R9)
-	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2102
-
-ladder_2105:
-	MOVL (CX), R10
-	MOVL -4(CX)(BX*1), R11
-	MOVL R10, (R9)
-	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2102
-
-ladder_2106:
-	MOVW (CX), R10
-	MOVW -2(CX)(BX*1), R11
-	MOVW R10, (R9)
-	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2102
-
-ladder_2107:
-	MOVB (CX), R10
-	MOVB R10, (R9)
-
-ladder_done_2102:
-cx_done_2097:
-	MOVQ AX, R9
-	LEAQ (CX)(DI*1), R10
-	CMPQ DX, $0x00000020
-	JB   cx_short_2108
-	CMPQ DX, $0x00000040
-	JBE  copy_le2_2110
-	CMPQ DX, $0x00000080
-	JBE  copy_le4_2111
-	LEAQ -128(R9)(DX*1), R11
-	MOVQ R10, R12
-
-copy_loop_2112:
-	VMOVDQU (R12), Y0
-	VMOVDQU 32(R12), Y1
-	VMOVDQU 64(R12), Y2
-	VMOVDQU 96(R12), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, 64(R9)
-	VMOVDQU Y3, 96(R9)
-	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, R12
-	CMPQ    R9, R11
-	JB      copy_loop_2112
-	LEAQ    -128(R10)(DX*1), R12
-	VMOVDQU (R12), Y0
-	VMOVDQU 32(R12), Y1
-	VMOVDQU 64(R12), Y2
-	VMOVDQU 96(R12), Y3
-	VMOVDQU Y0, (R11)
-	VMOVDQU Y1, 32(R11)
-	VMOVDQU Y2, 64(R11)
-	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2113
-
-copy_le4_2111:
-	VMOVDQU (R10), Y0
-	VMOVDQU 32(R10), Y1
-	VMOVDQU -64(R10)(DX*1), Y2
-	VMOVDQU -32(R10)(DX*1), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, -64(R9)(DX*1)
-	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2113
-
-copy_le2_2110:
-	VMOVDQU (R10), Y0
-	VMOVDQU -32(R10)(DX*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(DX*1)
-
-copy_done_2113:
-	JMP cx_done_2109
-
-cx_short_2108:
-	CMPQ DX, $0x00000010
-	JAE  ladder_2115
-	CMPQ DX, $0x00000008
-	JAE  ladder_2116
-	CMPQ DX, $0x00000004
-	JAE  ladder_2117
-	CMPQ DX, $0x00000002
-	JAE  ladder_2118
-	CMPQ DX, $0x00000001
-	JB   ladder_done_2114
-	JMP  ladder_2119
-
-ladder_2115:
-	VMOVDQU (R10), X0
-	VMOVDQU -16(R10)(DX*1), X1
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2114
-
-ladder_2116:
-	MOVQ (R10), R11
-	MOVQ -8(R10)(DX*1), R10
-	MOVQ R11, (R9)
-	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2114
-
-ladder_2117:
-	MOVL (R10), R11
-	MOVL -4(R10)(DX*1), R10
-	MOVL R11, (R9)
-	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2114
-
-ladder_2118:
-	MOVW (R10), R11
-	MOVW -2(R10)(DX*1), R10
-	MOVW R11, (R9)
-	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2114
-
-ladder_2119:
-	MOVB (R10), R10
-	MOVB R10, (R9)
-
-ladder_done_2114:
-cx_done_2109:
-	LEAQ (AX)(DX*1), R9
-	ADDQ BX, R9
-	LEAQ (CX)(R8*1), R10
-	CMPQ SI, $0x00000020
-	JB   cx_short_2120
-	CMPQ SI, $0x00000040
-	JBE  copy_le2_2122
-	CMPQ SI, $0x00000080
-	JBE  copy_le4_2123
-	LEAQ -128(R9)(SI*1), R11
-	MOVQ R10, R12
-
-copy_loop_2124:
-	VMOVDQU (R12), Y0
-	VMOVDQU 32(R12), Y1
-	VMOVDQU 64(R12), Y2
-	VMOVDQU 96(R12), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, 64(R9)
-	VMOVDQU Y3, 96(R9)
-	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, R12
-	CMPQ    R9, R11
-	JB      copy_loop_2124
-	LEAQ    -128(R10)(SI*1), R12
-	VMOVDQU (R12), Y0
-	VMOVDQU 32(R12), Y1
-	VMOVDQU 64(R12), Y2
-	VMOVDQU 96(R12), Y3
-	VMOVDQU Y0, (R11)
-	VMOVDQU Y1, 32(R11)
-	VMOVDQU Y2, 64(R11)
-	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2125
-
-copy_le4_2123:
-	VMOVDQU (R10), Y0
-	VMOVDQU 32(R10), Y1
-	VMOVDQU -64(R10)(SI*1), Y2
-	VMOVDQU -32(R10)(SI*1), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, -64(R9)(SI*1)
-	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2125
-
-copy_le2_2122:
-	VMOVDQU (R10), Y0
-	VMOVDQU -32(R10)(SI*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(SI*1)
-
-copy_done_2125:
-	JMP cx_done_2121
-
-cx_short_2120:
-	CMPQ SI, $0x00000010
-	JAE  ladder_2127
-	CMPQ SI, $0x00000008
-	JAE  ladder_2128
-	CMPQ SI, $0x00000004
-	JAE  ladder_2129
-	CMPQ SI, $0x00000002
-	JAE  ladder_2130
-	CMPQ SI, $0x00000001
-	JB   ladder_done_2126
-	JMP  ladder_2131
-
-ladder_2127:
-	VMOVDQU (R10), X0
-	VMOVDQU -16(R10)(SI*1), X1
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2126
-
-ladder_2128:
-	MOVQ (R10), R11
-	MOVQ -8(R10)(SI*1), R10
-	MOVQ R11, (R9)
-	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2126
-
-ladder_2129:
-	MOVL (R10), R11
-	MOVL -4(R10)(SI*1), R10
-	MOVL R11, (R9)
-	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2126
-
-ladder_2130:
-	MOVW (R10), R11
-	MOVW -2(R10)(SI*1), R10
-	MOVW R11, (R9)
-	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2126
-
-ladder_2131:
-	MOVB (R10), R10
-	MOVB R10, (R9)
-
-ladder_done_2126:
-cx_done_2121:
-	ADDQ dstStride+24(FP), AX
-	ADDQ srcStride+32(FP), CX
-	DECQ rows+16(FP)
-	JNZ  wrap_rows_2095
-	VZEROUPPER
-
-wrap_ret_2094:
-	RET
-
-// func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
-// Requires: AVX, AVX512F
-TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
-	MOVQ  rows+16(FP), AX
-	TESTQ AX, AX
-	JZ    wrap_ret_2132
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  left+40(FP), DX
-	MOVQ  mid+48(FP), BX
-	MOVQ  right+56(FP), SI
-	MOVQ  leftFrom+64(FP), DI
-	MOVQ  rightFrom+72(FP), R8
-
-wrap_rows_2133:
-	LEAQ (AX)(DX*1), R9
-	CMPQ BX, $0x00000080
-	JB   mid_small_2134
-	CMPQ BX, $0x00000080
-	JBE  copy_le2_2136
-	CMPQ BX, $0x00000100
-	JBE  copy_le4_2137
-	LEAQ -256(R9)(BX*1), R10
-	MOVQ CX, R11
-
-copy_loop_2138:
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 64(R11), Z1
-	VMOVDQU64 128(R11), Z2
-	VMOVDQU64 192(R11), Z3
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, 128(R9)
-	VMOVDQU64 Z3, 192(R9)
-	ADDQ      $0x00000100, R9
-	ADDQ      $0x00000100, R11
-	CMPQ      R9, R10
-	JB        copy_loop_2138
-	LEAQ      -256(CX)(BX*1), R11
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 64(R11), Z1
-	VMOVDQU64 128(R11), Z2
-	VMOVDQU64 192(R11), Z3
-	VMOVDQU64 Z0, (R10)
-	VMOVDQU64 Z1, 64(R10)
-	VMOVDQU64 Z2, 128(R10)
-	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_2139
-
-copy_le4_2137:
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 -128(CX)(BX*1), Z2
-	VMOVDQU64 -64(CX)(BX*1), Z3
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, -128(R9)(BX*1)
-	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_2139
-
-copy_le2_2136:
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 -64(CX)(BX*1), Z1
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, -64(R9)(BX*1)
-
-copy_done_2139:
-	JMP mid_done_2135
-
-mid_small_2134:
-	CMPQ BX, $0x00000020
-	JB   cx_short_2140
-	CMPQ BX, $0x00000040
-	JBE  copy_le2_2142
-	CMPQ BX, $0x00000080
-	JBE  copy_le4_2143
-	LEAQ -128(R9)(BX*1), R10
-	MOVQ CX, R11
-
-copy_loop_2144:
-	VMOVDQU (R11), Y0
-	VMOVDQU 32(R11), Y1
-	VMOVDQU 64(R11), Y2
-	VMOVDQU 96(R11), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, 64(R9)
-	VMOVDQU Y3, 96(R9)
-	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, R11
-	CMPQ    R9, R10
-	JB      copy_loop_2144
-	LEAQ    -128(CX)(BX*1), R11
-	VMOVDQU (R11), Y0
-	VMOVDQU 32(R11), Y1
-	VMOVDQU 64(R11), Y2
-	VMOVDQU 96(R11), Y3
-	VMOVDQU Y0, (R10)
-	VMOVDQU Y1, 32(R10)
-	VMOVDQU Y2, 64(R10)
-	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2145
-
-copy_le4_2143:
-	VMOVDQU (CX), Y0
-	VMOVDQU 32(CX), Y1
-	VMOVDQU -64(CX)(BX*1), Y2
-	VMOVDQU -32(CX)(BX*1), Y3
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, 32(R9)
-	VMOVDQU Y2, -64(R9)(BX*1)
-	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2145
-
-copy_le2_2142:
-	VMOVDQU (CX), Y0
-	VMOVDQU -32(CX)(BX*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(BX*1)
-
-copy_done_2145:
-	JMP cx_done_2141
-
-cx_short_2140:
-	CMPQ BX, $0x00000010
-	JAE  ladder_2147
-	CMPQ BX, $0x00000008
-	JAE  ladder_2148
-	CMPQ BX, $0x00000004
-	JAE  ladder_2149
-	CMPQ BX, $0x00000002
-	JAE  ladder_2150
-	CMPQ BX, $0x00000001
-	JB   ladder_done_2146
-	JMP  ladder_2151
-
-ladder_2147:
-	VMOVDQU (CX), X0
-	VMOVDQU -16(CX)(BX*1), X1
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2146
-
-ladder_2148:
-	MOVQ (CX), R10
-	MOVQ -8(CX)(BX*1), R11
-	MOVQ R10, (R9)
-	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2146
-
-ladder_2149:
-	MOVL (CX), R10
-	MOVL -4(CX)(BX*1), R11
-	MOVL R10, (R9)
-	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2146
-
-ladder_2150:
-	MOVW (CX), R10
-	MOVW -2(CX)(BX*1), R11
-	MOVW R10, (R9)
-	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2146
-
-ladder_2151:
-	MOVB (CX), R10
-	MOVB R10, (R9)
-
-ladder_done_2146:
-cx_done_2141:
-mid_done_2135:
-	MOVQ AX, R9
-	LEAQ (CX)(DI*1), R10
-	CMPQ DX, $0x00000080
-	JB   mid_small_2152
-	CMPQ DX, $0x00000080
 	JBE  copy_le2_2154
-	CMPQ DX, $0x00000100
+	CMPQ BX, $0x00000080
 	JBE  copy_le4_2155
-	LEAQ -256(R9)(DX*1), R11
-	MOVQ R10, R12
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
 
 copy_loop_2156:
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 128(R12), Z2
-	VMOVDQU64 192(R12), Z3
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, 128(R9)
-	VMOVDQU64 Z3, 192(R9)
-	ADDQ      $0x00000100, R9
-	ADDQ      $0x00000100, R12
-	CMPQ      R9, R11
-	JB        copy_loop_2156
-	LEAQ      -256(R10)(DX*1), R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 128(R12), Z2
-	VMOVDQU64 192(R12), Z3
-	VMOVDQU64 Z0, (R11)
-	VMOVDQU64 Z1, 64(R11)
-	VMOVDQU64 Z2, 128(R11)
-	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2157
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_2156
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	JMP     copy_done_2157
 
 copy_le4_2155:
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 -128(R10)(DX*1), Z2
-	VMOVDQU64 -64(R10)(DX*1), Z3
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, -128(R9)(DX*1)
-	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_2157
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(BX*1), Y2
+	VMOVDQU -32(CX)(BX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(BX*1)
+	VMOVDQU Y3, -32(R9)(BX*1)
+	JMP     copy_done_2157
 
 copy_le2_2154:
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 -64(R10)(DX*1), Z1
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, -64(R9)(DX*1)
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(BX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(BX*1)
 
 copy_done_2157:
-	JMP mid_done_2153
+	JMP cx_done_2153
 
-mid_small_2152:
+cx_short_2152:
+	CMPQ BX, $0x00000010
+	JAE  ladder_2159
+	CMPQ BX, $0x00000008
+	JAE  ladder_2160
+	CMPQ BX, $0x00000004
+	JAE  ladder_2161
+	CMPQ BX, $0x00000002
+	JAE  ladder_2162
+	CMPQ BX, $0x00000001
+	JB   ladder_done_2158
+	JMP  ladder_2163
+
+ladder_2159:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(BX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(BX*1)
+	JMP     ladder_done_2158
+
+ladder_2160:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_2158
+
+ladder_2161:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+	JMP  ladder_done_2158
+
+ladder_2162:
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
+	JMP  ladder_done_2158
+
+ladder_2163:
+	MOVB (CX), R10
+	MOVB R10, (R9)
+
+ladder_done_2158:
+cx_done_2153:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_2158
+	JB   cx_short_2164
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2160
+	JBE  copy_le2_2166
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2161
+	JBE  copy_le4_2167
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2162:
+copy_loop_2168:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -20721,7 +21108,7 @@ copy_loop_2162:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2162
+	JB      copy_loop_2168
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -20731,9 +21118,9 @@ copy_loop_2162:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2163
+	JMP     copy_done_2169
 
-copy_le4_2161:
+copy_le4_2167:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -20742,122 +21129,67 @@ copy_le4_2161:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2163
+	JMP     copy_done_2169
 
-copy_le2_2160:
+copy_le2_2166:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2163:
-	JMP cx_done_2159
+copy_done_2169:
+	JMP cx_done_2165
 
-cx_short_2158:
+cx_short_2164:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2165
+	JAE  ladder_2171
 	CMPQ DX, $0x00000008
-	JAE  ladder_2166
+	JAE  ladder_2172
 	CMPQ DX, $0x00000004
-	JAE  ladder_2167
+	JAE  ladder_2173
 	CMPQ DX, $0x00000002
-	JAE  ladder_2168
+	JAE  ladder_2174
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2164
-	JMP  ladder_2169
+	JB   ladder_done_2170
+	JMP  ladder_2175
 
-ladder_2165:
+ladder_2171:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2164
+	JMP     ladder_done_2170
 
-ladder_2166:
+ladder_2172:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2164
+	JMP  ladder_done_2170
 
-ladder_2167:
+ladder_2173:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2164
+	JMP  ladder_done_2170
 
-ladder_2168:
+ladder_2174:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2164
+	JMP  ladder_done_2170
 
-ladder_2169:
+ladder_2175:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2164:
-cx_done_2159:
-mid_done_2153:
+ladder_done_2170:
+cx_done_2165:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
-	CMPQ SI, $0x00000080
-	JB   mid_small_2170
-	CMPQ SI, $0x00000080
-	JBE  copy_le2_2172
-	CMPQ SI, $0x00000100
-	JBE  copy_le4_2173
-	LEAQ -256(R9)(SI*1), R11
-	MOVQ R10, R12
-
-copy_loop_2174:
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 128(R12), Z2
-	VMOVDQU64 192(R12), Z3
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, 128(R9)
-	VMOVDQU64 Z3, 192(R9)
-	ADDQ      $0x00000100, R9
-	ADDQ      $0x00000100, R12
-	CMPQ      R9, R11
-	JB        copy_loop_2174
-	LEAQ      -256(R10)(SI*1), R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 128(R12), Z2
-	VMOVDQU64 192(R12), Z3
-	VMOVDQU64 Z0, (R11)
-	VMOVDQU64 Z1, 64(R11)
-	VMOVDQU64 Z2, 128(R11)
-	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2175
-
-copy_le4_2173:
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 -128(R10)(SI*1), Z2
-	VMOVDQU64 -64(R10)(SI*1), Z3
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, 64(R9)
-	VMOVDQU64 Z2, -128(R9)(SI*1)
-	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_2175
-
-copy_le2_2172:
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 -64(R10)(SI*1), Z1
-	VMOVDQU64 Z0, (R9)
-	VMOVDQU64 Z1, -64(R9)(SI*1)
-
-copy_done_2175:
-	JMP mid_done_2171
-
-mid_small_2170:
 	CMPQ SI, $0x00000020
 	JB   cx_short_2176
 	CMPQ SI, $0x00000040
@@ -20958,14 +21290,508 @@ ladder_2187:
 
 ladder_done_2182:
 cx_done_2177:
-mid_done_2171:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2133
+	JNZ  wrap_rows_2151
 	VZEROUPPER
 
-wrap_ret_2132:
+wrap_ret_2150:
+	RET
+
+// func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX512F
+TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
+	MOVQ  rows+16(FP), AX
+	TESTQ AX, AX
+	JZ    wrap_ret_2188
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  left+40(FP), DX
+	MOVQ  mid+48(FP), BX
+	MOVQ  right+56(FP), SI
+	MOVQ  leftFrom+64(FP), DI
+	MOVQ  rightFrom+72(FP), R8
+
+wrap_rows_2189:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000080
+	JB   mid_small_2190
+	CMPQ BX, $0x00000080
+	JBE  copy_le2_2192
+	CMPQ BX, $0x00000100
+	JBE  copy_le4_2193
+	LEAQ -256(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_2194:
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 64(R11), Z1
+	VMOVDQU64 128(R11), Z2
+	VMOVDQU64 192(R11), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R11
+	CMPQ      R9, R10
+	JB        copy_loop_2194
+	LEAQ      -256(CX)(BX*1), R11
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 64(R11), Z1
+	VMOVDQU64 128(R11), Z2
+	VMOVDQU64 192(R11), Z3
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 Z1, 64(R10)
+	VMOVDQU64 Z2, 128(R10)
+	VMOVDQU64 Z3, 192(R10)
+	JMP       copy_done_2195
+
+copy_le4_2193:
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 -128(CX)(BX*1), Z2
+	VMOVDQU64 -64(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(BX*1)
+	VMOVDQU64 Z3, -64(R9)(BX*1)
+	JMP       copy_done_2195
+
+copy_le2_2192:
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 -64(CX)(BX*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(BX*1)
+
+copy_done_2195:
+	JMP mid_done_2191
+
+mid_small_2190:
+	CMPQ BX, $0x00000020
+	JB   cx_short_2196
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_2198
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_2199
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_2200:
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_2200
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU 64(R11), Y2
+	VMOVDQU 96(R11), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	JMP     copy_done_2201
+
+copy_le4_2199:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(BX*1), Y2
+	VMOVDQU -32(CX)(BX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(BX*1)
+	VMOVDQU Y3, -32(R9)(BX*1)
+	JMP     copy_done_2201
+
+copy_le2_2198:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(BX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(BX*1)
+
+copy_done_2201:
+	JMP cx_done_2197
+
+cx_short_2196:
+	CMPQ BX, $0x00000010
+	JAE  ladder_2203
+	CMPQ BX, $0x00000008
+	JAE  ladder_2204
+	CMPQ BX, $0x00000004
+	JAE  ladder_2205
+	CMPQ BX, $0x00000002
+	JAE  ladder_2206
+	CMPQ BX, $0x00000001
+	JB   ladder_done_2202
+	JMP  ladder_2207
+
+ladder_2203:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(BX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(BX*1)
+	JMP     ladder_done_2202
+
+ladder_2204:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_2202
+
+ladder_2205:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+	JMP  ladder_done_2202
+
+ladder_2206:
+	MOVW (CX), R10
+	MOVW -2(CX)(BX*1), R11
+	MOVW R10, (R9)
+	MOVW R11, -2(R9)(BX*1)
+	JMP  ladder_done_2202
+
+ladder_2207:
+	MOVB (CX), R10
+	MOVB R10, (R9)
+
+ladder_done_2202:
+cx_done_2197:
+mid_done_2191:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000080
+	JB   mid_small_2208
+	CMPQ DX, $0x00000080
+	JBE  copy_le2_2210
+	CMPQ DX, $0x00000100
+	JBE  copy_le4_2211
+	LEAQ -256(R9)(DX*1), R11
+	MOVQ R10, R12
+
+copy_loop_2212:
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R12
+	CMPQ      R9, R11
+	JB        copy_loop_2212
+	LEAQ      -256(R10)(DX*1), R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	JMP       copy_done_2213
+
+copy_le4_2211:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
+	VMOVDQU64 -128(R10)(DX*1), Z2
+	VMOVDQU64 -64(R10)(DX*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(DX*1)
+	VMOVDQU64 Z3, -64(R9)(DX*1)
+	JMP       copy_done_2213
+
+copy_le2_2210:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 -64(R10)(DX*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(DX*1)
+
+copy_done_2213:
+	JMP mid_done_2209
+
+mid_small_2208:
+	CMPQ DX, $0x00000020
+	JB   cx_short_2214
+	CMPQ DX, $0x00000040
+	JBE  copy_le2_2216
+	CMPQ DX, $0x00000080
+	JBE  copy_le4_2217
+	LEAQ -128(R9)(DX*1), R11
+	MOVQ R10, R12
+
+copy_loop_2218:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_2218
+	LEAQ    -128(R10)(DX*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_2219
+
+copy_le4_2217:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(DX*1), Y2
+	VMOVDQU -32(R10)(DX*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(DX*1)
+	VMOVDQU Y3, -32(R9)(DX*1)
+	JMP     copy_done_2219
+
+copy_le2_2216:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(DX*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(DX*1)
+
+copy_done_2219:
+	JMP cx_done_2215
+
+cx_short_2214:
+	CMPQ DX, $0x00000010
+	JAE  ladder_2221
+	CMPQ DX, $0x00000008
+	JAE  ladder_2222
+	CMPQ DX, $0x00000004
+	JAE  ladder_2223
+	CMPQ DX, $0x00000002
+	JAE  ladder_2224
+	CMPQ DX, $0x00000001
+	JB   ladder_done_2220
+	JMP  ladder_2225
+
+ladder_2221:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(DX*1)
+	JMP     ladder_done_2220
+
+ladder_2222:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(DX*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(DX*1)
+	JMP  ladder_done_2220
+
+ladder_2223:
+	MOVL (R10), R11
+	MOVL -4(R10)(DX*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(DX*1)
+	JMP  ladder_done_2220
+
+ladder_2224:
+	MOVW (R10), R11
+	MOVW -2(R10)(DX*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(DX*1)
+	JMP  ladder_done_2220
+
+ladder_2225:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_2220:
+cx_done_2215:
+mid_done_2209:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000080
+	JB   mid_small_2226
+	CMPQ SI, $0x00000080
+	JBE  copy_le2_2228
+	CMPQ SI, $0x00000100
+	JBE  copy_le4_2229
+	LEAQ -256(R9)(SI*1), R11
+	MOVQ R10, R12
+
+copy_loop_2230:
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, 128(R9)
+	VMOVDQU64 Z3, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R12
+	CMPQ      R9, R11
+	JB        copy_loop_2230
+	LEAQ      -256(R10)(SI*1), R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 128(R12), Z2
+	VMOVDQU64 192(R12), Z3
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	JMP       copy_done_2231
+
+copy_le4_2229:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
+	VMOVDQU64 -128(R10)(SI*1), Z2
+	VMOVDQU64 -64(R10)(SI*1), Z3
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, 64(R9)
+	VMOVDQU64 Z2, -128(R9)(SI*1)
+	VMOVDQU64 Z3, -64(R9)(SI*1)
+	JMP       copy_done_2231
+
+copy_le2_2228:
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 -64(R10)(SI*1), Z1
+	VMOVDQU64 Z0, (R9)
+	VMOVDQU64 Z1, -64(R9)(SI*1)
+
+copy_done_2231:
+	JMP mid_done_2227
+
+mid_small_2226:
+	CMPQ SI, $0x00000020
+	JB   cx_short_2232
+	CMPQ SI, $0x00000040
+	JBE  copy_le2_2234
+	CMPQ SI, $0x00000080
+	JBE  copy_le4_2235
+	LEAQ -128(R9)(SI*1), R11
+	MOVQ R10, R12
+
+copy_loop_2236:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R12
+	CMPQ    R9, R11
+	JB      copy_loop_2236
+	LEAQ    -128(R10)(SI*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_2237
+
+copy_le4_2235:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU -64(R10)(SI*1), Y2
+	VMOVDQU -32(R10)(SI*1), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, -64(R9)(SI*1)
+	VMOVDQU Y3, -32(R9)(SI*1)
+	JMP     copy_done_2237
+
+copy_le2_2234:
+	VMOVDQU (R10), Y0
+	VMOVDQU -32(R10)(SI*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(SI*1)
+
+copy_done_2237:
+	JMP cx_done_2233
+
+cx_short_2232:
+	CMPQ SI, $0x00000010
+	JAE  ladder_2239
+	CMPQ SI, $0x00000008
+	JAE  ladder_2240
+	CMPQ SI, $0x00000004
+	JAE  ladder_2241
+	CMPQ SI, $0x00000002
+	JAE  ladder_2242
+	CMPQ SI, $0x00000001
+	JB   ladder_done_2238
+	JMP  ladder_2243
+
+ladder_2239:
+	VMOVDQU (R10), X0
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(SI*1)
+	JMP     ladder_done_2238
+
+ladder_2240:
+	MOVQ (R10), R11
+	MOVQ -8(R10)(SI*1), R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(SI*1)
+	JMP  ladder_done_2238
+
+ladder_2241:
+	MOVL (R10), R11
+	MOVL -4(R10)(SI*1), R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_2238
+
+ladder_2242:
+	MOVW (R10), R11
+	MOVW -2(R10)(SI*1), R10
+	MOVW R11, (R9)
+	MOVW R10, -2(R9)(SI*1)
+	JMP  ladder_done_2238
+
+ladder_2243:
+	MOVB (R10), R10
+	MOVB R10, (R9)
+
+ladder_done_2238:
+cx_done_2233:
+mid_done_2227:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  wrap_rows_2189
+	VZEROUPPER
+
+wrap_ret_2188:
 	RET
 
 // func storeFence()

@@ -90,43 +90,104 @@ func planeChunksLoops(d, s, planes, tab, chunks, last, inLen reg.Register, ret s
 			idx[j] = ZMM()
 			VMOVDQU64(at(tab, 64*j), idx[j])
 		}
-		loop := newLabel(fmt.Sprintf("chunks_%d_planes", c))
-		Label(loop)
 		var in [4]reg.VecVirtual
 		for i := range in {
 			in[i] = ZMM()
 		}
-		if wideIn {
-			VMOVDQU64(at(s, 0), in[0])
-			VMOVDQU64(at(s, 64), in[1])
-			VMOVDQU8_Z(at(s, 128), kLo, in[2])
-			VMOVDQU8_Z(at(s, 192), kHi, in[3])
-		} else {
-			VMOVDQU8_Z(at(s, 0), kLo, in[0])
-			VMOVDQU8_Z(at(s, 64), kHi, in[1])
-		}
-		for j := range idx {
-			p := ZMM()
-			VMOVDQA64(idx[j], p)
-			VPERMI2B(in[1], in[0], p)
+		masked := func() {
 			if wideIn {
-				q, k := ZMM(), kreg()
-				VMOVDQA64(idx[j], q)
-				VPERMI2B(in[3], in[2], q)
-				VPMOVB2M(idx[j], k) // bit 7: the byte is from the last 128
-				VPBLENDMB(q, p, k, p)
-			}
-			if j == c-1 {
-				VMOVDQU64(p, ati(d, last, 0))
+				VMOVDQU64(at(s, 0), in[0])
+				VMOVDQU64(at(s, 64), in[1])
+				VMOVDQU8_Z(at(s, 128), kLo, in[2])
+				VMOVDQU8_Z(at(s, 192), kHi, in[3])
 			} else {
-				VMOVDQU64(p, at(d, 64*j))
+				VMOVDQU8_Z(at(s, 0), kLo, in[0])
+				VMOVDQU8_Z(at(s, 64), kHi, in[1])
 			}
 		}
+		blocks := func() {
+			for j := range idx {
+				p := ZMM()
+				VMOVDQA64(idx[j], p)
+				VPERMI2B(in[1], in[0], p)
+				if wideIn {
+					q, k := ZMM(), kreg()
+					VMOVDQA64(idx[j], q)
+					VPERMI2B(in[3], in[2], q)
+					VPMOVB2M(idx[j], k) // bit 7: the byte is from the last 128
+					VPBLENDMB(q, p, k, p)
+				}
+				if j == c-1 {
+					VMOVDQU64(p, ati(d, last, 0))
+				} else {
+					VMOVDQU64(p, at(d, 64*j))
+				}
+			}
+		}
+		loop, lastPlane := newLabel(fmt.Sprintf("chunks_%d_planes", c)), newLabel(fmt.Sprintf("chunks_%d_last", c))
+		DECQ(planes)
+		JZ(LabelRef(lastPlane))
+		alignLoop() // without, the loop took 1.14x as long (KERNELS.md item 16)
+		Label(loop)
+		masked()
+		blocks()
 		ADDQ(paramMem("dstPlane"), d)
 		ADDQ(paramMem("srcPlane"), s)
 		DECQ(planes)
 		JNZ(LabelRef(loop))
+		Label(lastPlane)
+		chunksLastLoads(s, in, wideIn, masked)
+		blocks()
 		VZEROUPPER()
 		RET()
 	}
+}
+
+// chunksLastLoads loads the input of the call's last plane into in: under
+// masks (masked) when its vectors end in the page of its last byte, else
+// whole vectors up to the one that holds the last byte, which is the 64
+// bytes that end there (in that page), rotated into place by the index
+// iota-inLen (mod 64), and zeros after it. A masked load whose masked
+// bytes lie in a page that is not present costs a microcode assist of
+// about 190 ns on a Zen 5 (KERNELS.md item 7).
+func chunksLastLoads(s reg.Register, in [4]reg.VecVirtual, wideIn bool, masked func()) {
+	n, end := gp(), gp()
+	Load(Param("inLen"), n)
+	LEAQ(Mem{Base: s, Index: n, Scale: 1, Disp: -1}, end)
+	ORQ(U32(4095), end) // the last byte's page's last byte
+	vecs := 2
+	if wideIn {
+		vecs = 4
+	}
+	rotated, done := newLabel("chunks_rotated"), newLabel("chunks_loaded")
+	w := gp()
+	LEAQ(at(s, 64*vecs-1), w)
+	CMPQ(w, end)
+	JA(LabelRef(rotated))
+	masked()
+	JMP(LabelRef(done))
+
+	Label(rotated)
+	LEAQ(Mem{Base: s, Index: n, Scale: 1, Disp: -64}, w) // the 64 bytes that end at the last
+	rot := ZMM()
+	NEGQ(n)
+	byteRamp(n, iota64, rot) // iota-inLen
+	NEGQ(n)
+	first := 0 // the vectors before the pair
+	if wideIn {
+		first = 2
+		VMOVDQU64(at(s, 0), in[0])
+		VMOVDQU64(at(s, 64), in[1])
+	}
+	// The last byte is in vector first (n <= 64*first+64) or first+1.
+	upper := newLabel("chunks_upper")
+	CMPQ(n, U32(64*first+64))
+	JA(LabelRef(upper))
+	VPERMB(at(w, 0), rot, in[first])
+	VPXORQ(in[first+1], in[first+1], in[first+1])
+	JMP(LabelRef(done))
+	Label(upper)
+	VMOVDQU64(at(s, 64*first), in[first])
+	VPERMB(at(w, 0), rot, in[first+1])
+	Label(done)
 }

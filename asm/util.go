@@ -272,3 +272,10 @@ func repMovsb(d, s, n reg.Register) {
 		Outputs: []Op{reg.RDI, reg.RSI, reg.RCX},
 	})
 }
+
+// alignLoop starts the next instruction, a hot loop's first, on a 64-byte
+// boundary (PCALIGN pads with NOPs, run once): Go's assembler places code
+// unaligned, and a loop's placement alone has moved a kernel's time by 14%.
+func alignLoop() {
+	Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []Op{U8(64)}})
+}
