@@ -15268,6 +15268,7 @@ chunks_2_1693:
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
 	JZ        chunks_2_last_1701
+	NOP
 	PCALIGN   $0x40
 
 chunks_2_planes_1700:
@@ -15327,6 +15328,7 @@ chunks_3_1694:
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
 	JZ        chunks_3_last_1706
+	NOP
 	PCALIGN   $0x40
 
 chunks_3_planes_1705:
@@ -15393,6 +15395,7 @@ chunks_4_1695:
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
 	JZ        chunks_4_last_1711
+	NOP
 	PCALIGN   $0x40
 
 chunks_4_planes_1710:
@@ -15466,6 +15469,7 @@ chunks_5_1696:
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
 	JZ        chunks_5_last_1716
+	NOP
 	PCALIGN   $0x40
 
 chunks_5_planes_1715:
@@ -15546,6 +15550,7 @@ chunks_6_1697:
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
 	JZ        chunks_6_last_1721
+	NOP
 	PCALIGN   $0x40
 
 chunks_6_planes_1720:
@@ -15633,6 +15638,7 @@ chunks_7_1698:
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
 	JZ        chunks_7_last_1726
+	NOP
 	PCALIGN   $0x40
 
 chunks_7_planes_1725:
@@ -15727,6 +15733,7 @@ chunks_8_1699:
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
 	JZ        chunks_8_last_1731
+	NOP
 	PCALIGN   $0x40
 
 chunks_8_planes_1730:
@@ -15846,6 +15853,7 @@ chunks_2_1735:
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
 	JZ        chunks_2_last_1743
+	NOP
 	PCALIGN   $0x40
 
 chunks_2_planes_1742:
@@ -15927,6 +15935,7 @@ chunks_3_1736:
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
 	JZ        chunks_3_last_1748
+	NOP
 	PCALIGN   $0x40
 
 chunks_3_planes_1747:
@@ -16023,6 +16032,7 @@ chunks_4_1737:
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
 	JZ        chunks_4_last_1753
+	NOP
 	PCALIGN   $0x40
 
 chunks_4_planes_1752:
@@ -16134,6 +16144,7 @@ chunks_5_1738:
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
 	JZ        chunks_5_last_1758
+	NOP
 	PCALIGN   $0x40
 
 chunks_5_planes_1757:
@@ -16260,6 +16271,7 @@ chunks_6_1739:
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
 	JZ        chunks_6_last_1763
+	NOP
 	PCALIGN   $0x40
 
 chunks_6_planes_1762:
@@ -16401,6 +16413,7 @@ chunks_7_1740:
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
 	JZ        chunks_7_last_1768
+	NOP
 	PCALIGN   $0x40
 
 chunks_7_planes_1767:
@@ -16557,6 +16570,7 @@ chunks_8_1741:
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
 	JZ        chunks_8_last_1773
+	NOP
 	PCALIGN   $0x40
 
 chunks_8_planes_1772:

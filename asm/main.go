@@ -99,15 +99,18 @@ func main() {
 	genCPUID()
 
 	Generate()
-	checkNoR15()
+	checkOutput()
 }
 
-// checkNoR15 fails the generation if the register allocator used R15: when
-// dynamically linking (-dynlink: plugins, shared libraries), the assembler
-// uses R15 for accesses to global data such as the mask tables and rejects
-// code that uses R15 after them. avo v0.6.0 cannot reserve a register, so the
-// kernels are written to need few enough registers and this keeps it so.
-func checkNoR15() {
+// checkOutput fails the generation on code that Go's assembler mishandles:
+//   - R15: when dynamically linking (-dynlink: plugins, shared libraries),
+//     the assembler uses R15 for accesses to global data such as the mask
+//     tables and rejects code that uses R15 after them. avo v0.6.0 cannot
+//     reserve a register, so the kernels are written to need few enough
+//     registers and this keeps it so.
+//   - A label just before a PCALIGN: a jump to it makes the assembler (Go
+//     1.26) loop forever (golang/go#74648). alignLoop puts a NOP between.
+func checkOutput() {
 	f := flag.Lookup("out")
 	if f == nil || f.Value.String() == "" || f.Value.String() == "-" {
 		return
@@ -118,5 +121,11 @@ func checkNoR15() {
 	}
 	if bytes.Contains(b, []byte("R15")) {
 		log.Fatalf("%s uses R15, which breaks -dynlink builds: reduce register pressure", f.Value.String())
+	}
+	lines := strings.Split(string(b), "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.HasPrefix(strings.TrimSpace(lines[i]), "PCALIGN") && strings.HasSuffix(lines[i-1], ":") {
+			log.Fatalf("%s:%d: label %s is just before a PCALIGN, which hangs Go's assembler: use alignLoop", f.Value.String(), i+1, lines[i-1])
+		}
 	}
 }

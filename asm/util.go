@@ -276,6 +276,10 @@ func repMovsb(d, s, n reg.Register) {
 // alignLoop starts the next instruction, a hot loop's first, on a 64-byte
 // boundary (PCALIGN pads with NOPs, run once): Go's assembler places code
 // unaligned, and a loop's placement alone has moved a kernel's time by 14%.
+// The zero-width NOP before it keeps a label from landing on the PCALIGN:
+// a jump to a PCALIGN makes Go's assembler (1.26) loop forever
+// (golang/go#74648; checkOutput rejects it).
 func alignLoop() {
+	Instruction(&ir.Instruction{Opcode: "NOP"})
 	Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []Op{U8(64)}})
 }
