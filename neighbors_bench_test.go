@@ -32,6 +32,8 @@ func BenchmarkNeighborPages(b *testing.B) {
 		{Name: "f32_planes7_reflect1", DType: "float32", Shape: []int{1, 512, 7, 7}, Mode: "reflect", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "u8_planes14_edge1", DType: "uint8", Shape: []int{1, 256, 14, 14}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "u8_planes8_edge2", DType: "uint8", Shape: []int{1, 512, 8, 8}, Mode: "edge", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
+		{Name: "f32_expand_const3", DType: "float32", Shape: []int{1, 256, 14, 14}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
+		{Name: "u8_expand_const1", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "g_u8_reflect", DType: "uint8", Shape: []int{1, 32, 112, 112}, Mode: "reflect", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
 	}
 	for _, c := range cases {

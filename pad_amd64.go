@@ -283,7 +283,7 @@ var asmKernelSets = []asmKernels{
 		rowsWide:         ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
 		rowsAligned:      ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
 		rowsLines:        ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
-		rowsExpand:       ifCPU(cpu.X86.HasAVX512VBMI2, rowsExpandAVX512),
+		rowsExpand:       ifCPU(cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VBMI, rowsExpandAVX512),
 		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX512),
 
 		copyStream:        copyStreamAVX512,
@@ -292,7 +292,9 @@ var asmKernelSets = []asmKernels{
 }
 
 // rowsExpandDwordsAVX2Table is rowsExpandDwordsAVX2 with its lookup table.
-func rowsExpandDwordsAVX2Table(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte) {
+// srcLimit is not used: its masked loads (VPMASKMOVD) may still reach the
+// page after the input.
+func rowsExpandDwordsAVX2Table(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, _ uintptr) {
 	rowsExpandDwordsAVX2(dst, src, n, tab, entries, pat, expandDwordsLUT())
 }
 

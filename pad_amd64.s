@@ -18427,9 +18427,9 @@ lines_ret_1889:
 	VZEROUPPER
 	RET
 
-// func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI2, CMOV, POPCNT
-TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
+// func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcLimit uintptr)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, CMOV, POPCNT
+TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-56
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            n+16(FP), DX
@@ -18439,71 +18439,75 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-48
 	LEAQ            (BX)(SI*1), DI
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
+	MOVQ            srcLimit+48(FP), R8
+	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
 	JB              expand_singles_1898
 
 expand_turns_1897:
-	MOVQ      (BX), R8
-	KMOVQ     R8, K1
-	POPCNTQ   R8, R8
-	MOVQ      8(BX), R9
-	KMOVQ     R9, K2
+	CMPQ      CX, R8
+	JA        expand_singles_1898
+	MOVQ      (BX), R9
+	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
-	MOVQ      16(BX), R10
-	KMOVQ     R10, K3
+	MOVQ      8(BX), R10
+	KMOVQ     R10, K2
 	POPCNTQ   R10, R10
-	MOVQ      24(BX), R11
-	KMOVQ     R11, K4
+	MOVQ      16(BX), R11
+	KMOVQ     R11, K3
 	POPCNTQ   R11, R11
-	ADDQ      R8, R9
+	MOVQ      24(BX), R12
+	KMOVQ     R12, K4
+	POPCNTQ   R12, R12
 	ADDQ      R9, R10
 	ADDQ      R10, R11
+	ADDQ      R11, R12
 	VMOVDQA64 Z0, Z1
 	VPEXPANDB (CX), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDB (CX)(R8*1), K2, Z1
+	VPEXPANDB (CX)(R9*1), K2, Z1
 	VMOVDQA64 Z1, 64(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDB (CX)(R9*1), K3, Z1
+	VPEXPANDB (CX)(R10*1), K3, Z1
 	VMOVDQA64 Z1, 128(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDB (CX)(R10*1), K4, Z1
+	VPEXPANDB (CX)(R11*1), K4, Z1
 	VMOVDQA64 Z1, 192(AX)
-	LEAQ      (CX)(R11*1), CX
-	MOVQ      32(BX), R8
-	KMOVQ     R8, K1
-	POPCNTQ   R8, R8
-	MOVQ      40(BX), R9
-	KMOVQ     R9, K2
+	LEAQ      (CX)(R12*1), CX
+	MOVQ      32(BX), R9
+	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
-	MOVQ      48(BX), R10
-	KMOVQ     R10, K3
+	MOVQ      40(BX), R10
+	KMOVQ     R10, K2
 	POPCNTQ   R10, R10
-	MOVQ      56(BX), R11
-	KMOVQ     R11, K4
+	MOVQ      48(BX), R11
+	KMOVQ     R11, K3
 	POPCNTQ   R11, R11
-	ADDQ      R8, R9
+	MOVQ      56(BX), R12
+	KMOVQ     R12, K4
+	POPCNTQ   R12, R12
 	ADDQ      R9, R10
 	ADDQ      R10, R11
+	ADDQ      R11, R12
 	VMOVDQA64 Z0, Z1
 	VPEXPANDB (CX), K1, Z1
 	VMOVDQA64 Z1, 256(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDB (CX)(R8*1), K2, Z1
+	VPEXPANDB (CX)(R9*1), K2, Z1
 	VMOVDQA64 Z1, 320(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDB (CX)(R9*1), K3, Z1
+	VPEXPANDB (CX)(R10*1), K3, Z1
 	VMOVDQA64 Z1, 384(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDB (CX)(R10*1), K4, Z1
+	VPEXPANDB (CX)(R11*1), K4, Z1
 	VMOVDQA64 Z1, 448(AX)
-	LEAQ      (CX)(R11*1), CX
+	LEAQ      (CX)(R12*1), CX
 	ADDQ      $0x40, BX
-	MOVQ      BX, R8
-	SUBQ      SI, R8
+	MOVQ      BX, R9
+	SUBQ      SI, R9
 	CMPQ      BX, DI
-	CMOVQCC   R8, BX
+	CMOVQCC   R9, BX
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
@@ -18514,9 +18518,13 @@ expand_singles_1898:
 	JB        expand_tail_1899
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
-	POPCNTQ   R8, R8
 	VMOVDQA64 Z0, Z1
+	CMPQ      CX, srcLimit+48(FP)
+	JA        expand_far_1901
 	VPEXPANDB (CX), K1, Z1
+
+expand_near_1902:
+	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x08, BX
@@ -18537,19 +18545,43 @@ expand_tail_1899:
 	MOVQ      (BX), BX
 	ANDQ      DX, BX
 	KMOVQ     BX, K2
-	POPCNTQ   BX, BX
 	VMOVDQA64 Z0, Z0
+	CMPQ      CX, srcLimit+48(FP)
+	JA        expand_far_1903
 	VPEXPANDB (CX), K2, Z0
-	ADDQ      BX, CX
-	VMOVDQU8  Z0, K1, (AX)
+
+expand_near_1904:
+	POPCNTQ  BX, BX
+	ADDQ     BX, CX
+	VMOVDQU8 Z0, K1, (AX)
 
 expand_ret_1900:
 	VZEROUPPER
 	RET
 
-// func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte)
+expand_far_1901:
+	MOVQ         CX, R9
+	SUBQ         srcLimit+48(FP), R9
+	VPBROADCASTB R9, Z2
+	VPADDB       iota64<>+0(SB), Z2, Z2
+	MOVQ         srcLimit+48(FP), R9
+	VPERMB       (R9), Z2, Z2
+	VPEXPANDB    Z2, K1, Z1
+	JMP          expand_near_1902
+
+expand_far_1903:
+	MOVQ         CX, DX
+	SUBQ         srcLimit+48(FP), DX
+	VPBROADCASTB DX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	MOVQ         srcLimit+48(FP), DX
+	VPERMB       (DX), Z1, Z1
+	VPEXPANDB    Z1, K2, Z0
+	JMP          expand_near_1904
+
+// func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcLimit uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
-TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
+TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-56
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            n+16(FP), DX
@@ -18558,96 +18590,104 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-48
 	LEAQ            (BX)(SI*1), DI
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
+	MOVQ            srcLimit+48(FP), R8
+	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1902
+	JB              expandd_singles_1906
 
-expandd_turns_1901:
-	MOVQ      (BX), R8
-	KMOVW     R8, K1
-	MOVQ      R8, R9
-	SHLQ      $0x30, R9
-	POPCNTQ   R9, R9
-	MOVQ      R8, R10
-	SHRQ      $0x10, R10
-	KMOVW     R10, K2
-	MOVQ      R8, R10
-	SHLQ      $0x20, R10
+expandd_turns_1905:
+	CMPQ      CX, R8
+	JA        expandd_singles_1906
+	MOVQ      (BX), R9
+	KMOVW     R9, K1
+	MOVQ      R9, R10
+	SHLQ      $0x30, R10
 	POPCNTQ   R10, R10
-	MOVQ      R8, R11
-	SHRQ      $0x20, R11
-	KMOVW     R11, K3
-	MOVQ      R8, R11
-	SHLQ      $0x10, R11
+	MOVQ      R9, R11
+	SHRQ      $0x10, R11
+	KMOVW     R11, K2
+	MOVQ      R9, R11
+	SHLQ      $0x20, R11
 	POPCNTQ   R11, R11
-	MOVQ      R8, R12
-	SHRQ      $0x30, R12
-	KMOVW     R12, K4
-	POPCNTQ   R8, R12
+	MOVQ      R9, R12
+	SHRQ      $0x20, R12
+	KMOVW     R12, K3
+	MOVQ      R9, R12
+	SHLQ      $0x10, R12
+	POPCNTQ   R12, R12
+	MOVQ      R9, R13
+	SHRQ      $0x30, R13
+	KMOVW     R13, K4
+	POPCNTQ   R9, R13
 	VMOVDQA64 Z0, Z1
 	VPEXPANDD (CX), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDD (CX)(R9*4), K2, Z1
+	VPEXPANDD (CX)(R10*4), K2, Z1
 	VMOVDQA64 Z1, 64(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDD (CX)(R10*4), K3, Z1
+	VPEXPANDD (CX)(R11*4), K3, Z1
 	VMOVDQA64 Z1, 128(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDD (CX)(R11*4), K4, Z1
+	VPEXPANDD (CX)(R12*4), K4, Z1
 	VMOVDQA64 Z1, 192(AX)
-	LEAQ      (CX)(R12*4), CX
-	MOVQ      8(BX), R8
-	KMOVW     R8, K1
-	MOVQ      R8, R9
-	SHLQ      $0x30, R9
-	POPCNTQ   R9, R9
-	MOVQ      R8, R10
-	SHRQ      $0x10, R10
-	KMOVW     R10, K2
-	MOVQ      R8, R10
-	SHLQ      $0x20, R10
+	LEAQ      (CX)(R13*4), CX
+	MOVQ      8(BX), R9
+	KMOVW     R9, K1
+	MOVQ      R9, R10
+	SHLQ      $0x30, R10
 	POPCNTQ   R10, R10
-	MOVQ      R8, R11
-	SHRQ      $0x20, R11
-	KMOVW     R11, K3
-	MOVQ      R8, R11
-	SHLQ      $0x10, R11
+	MOVQ      R9, R11
+	SHRQ      $0x10, R11
+	KMOVW     R11, K2
+	MOVQ      R9, R11
+	SHLQ      $0x20, R11
 	POPCNTQ   R11, R11
-	MOVQ      R8, R12
-	SHRQ      $0x30, R12
-	KMOVW     R12, K4
-	POPCNTQ   R8, R12
+	MOVQ      R9, R12
+	SHRQ      $0x20, R12
+	KMOVW     R12, K3
+	MOVQ      R9, R12
+	SHLQ      $0x10, R12
+	POPCNTQ   R12, R12
+	MOVQ      R9, R13
+	SHRQ      $0x30, R13
+	KMOVW     R13, K4
+	POPCNTQ   R9, R13
 	VMOVDQA64 Z0, Z1
 	VPEXPANDD (CX), K1, Z1
 	VMOVDQA64 Z1, 256(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDD (CX)(R9*4), K2, Z1
+	VPEXPANDD (CX)(R10*4), K2, Z1
 	VMOVDQA64 Z1, 320(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDD (CX)(R10*4), K3, Z1
+	VPEXPANDD (CX)(R11*4), K3, Z1
 	VMOVDQA64 Z1, 384(AX)
 	VMOVDQA64 Z0, Z1
-	VPEXPANDD (CX)(R11*4), K4, Z1
+	VPEXPANDD (CX)(R12*4), K4, Z1
 	VMOVDQA64 Z1, 448(AX)
-	LEAQ      (CX)(R12*4), CX
+	LEAQ      (CX)(R13*4), CX
 	ADDQ      $0x10, BX
-	MOVQ      BX, R8
-	SUBQ      SI, R8
+	MOVQ      BX, R9
+	SUBQ      SI, R9
 	CMPQ      BX, DI
-	CMOVQCC   R8, BX
+	CMOVQCC   R9, BX
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1901
+	JAE       expandd_turns_1905
 
-expandd_singles_1902:
+expandd_singles_1906:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1903
+	JB        expandd_tail_1907
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
-	POPCNTQ   R8, R8
 	VMOVDQA64 Z0, Z1
+	CMPQ      CX, srcLimit+48(FP)
+	JA        expandd_far_1909
 	VPEXPANDD (CX), K1, Z1
+
+expandd_near_1910:
+	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x02, BX
@@ -18657,11 +18697,11 @@ expandd_singles_1902:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1902
+	JMP       expandd_singles_1906
 
-expandd_tail_1903:
+expandd_tail_1907:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1904
+	JZ        expandd_ret_1908
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -18669,15 +18709,49 @@ expandd_tail_1903:
 	MOVWQZX   (BX), BX
 	ANDQ      DX, BX
 	KMOVW     BX, K2
-	POPCNTQ   BX, BX
 	VMOVDQA64 Z0, Z0
+	CMPQ      CX, srcLimit+48(FP)
+	JA        expandd_far_1911
 	VPEXPANDD (CX), K2, Z0
+
+expandd_near_1912:
+	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1904:
+expandd_ret_1908:
 	VZEROUPPER
 	RET
+
+expandd_far_1909:
+	MOVQ         CX, R9
+	SUBQ         srcLimit+48(FP), R9
+	ADDQ         $0x03, R9
+	SHRQ         $0x02, R9
+	MOVQ         R9, R10
+	SHLQ         $0x02, R10
+	NEGQ         R10
+	VPMOVZXBD    iota64<>+0(SB), Z2
+	VPBROADCASTD R9, Z3
+	VPADDD       Z3, Z2, Z2
+	VPERMD       (CX)(R10*1), Z2, Z2
+	VPEXPANDD    Z2, K1, Z1
+	JMP          expandd_near_1910
+
+expandd_far_1911:
+	MOVQ         CX, DX
+	SUBQ         srcLimit+48(FP), DX
+	ADDQ         $0x03, DX
+	SHRQ         $0x02, DX
+	MOVQ         DX, SI
+	SHLQ         $0x02, SI
+	NEGQ         SI
+	VPMOVZXBD    iota64<>+0(SB), Z1
+	VPBROADCASTD DX, Z2
+	VPADDD       Z2, Z1, Z1
+	VPERMD       (CX)(SI*1), Z1, Z1
+	VPEXPANDD    Z1, K2, Z0
+	JMP          expandd_near_1912
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -18694,20 +18768,20 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
 	CMPQ    DX, $0x40
-	JB      expandw_single_1906
+	JB      expandw_single_1914
 
-expandw_pairs_1905:
+expandw_pairs_1913:
 	MOVWQZX (BX), R9
 	CMPQ    R9, $0x0000ffff
-	JNE     expandw_general_1909
+	JNE     expandw_general_1917
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1910
+	JMP     expandw_next_1918
 
-expandw_general_1909:
+expandw_general_1917:
 	MOVBQZX    (BX), R9
 	POPCNTQ    R9, R10
 	MOVQ       R10, R11
@@ -18735,18 +18809,18 @@ expandw_general_1909:
 	ADDQ       R10, CX
 	ADDQ       R11, CX
 
-expandw_next_1910:
+expandw_next_1918:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1905
+	JAE     expandw_pairs_1913
 
-expandw_single_1906:
+expandw_single_1914:
 	CMPQ       DX, $0x20
-	JB         expandw_tail_1907
+	JB         expandw_tail_1915
 	MOVBQZX    (BX), SI
 	POPCNTQ    SI, DI
 	MOVQ       DI, R9
@@ -18764,9 +18838,9 @@ expandw_single_1906:
 	ADDQ       $0x20, AX
 	SUBQ       $0x20, DX
 
-expandw_tail_1907:
+expandw_tail_1915:
 	TESTQ      DX, DX
-	JZ         expandw_ret_1908
+	JZ         expandw_ret_1916
 	SHRQ       $0x02, DX
 	MOVBQZX    (BX), BX
 	SHLQ       $0x05, DX
@@ -18785,7 +18859,7 @@ expandw_tail_1907:
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
 
-expandw_ret_1908:
+expandw_ret_1916:
 	VZEROUPPER
 	RET
 
@@ -18801,25 +18875,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1911
+	JNE     shufw_general_1919
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1912
+	JE      shufw_blend_1920
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1913
+	JNE     shufw_list_1921
 
-shuf_planes_1915:
+shuf_planes_1923:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1917
+	JZ    shuf_done_1925
 	MOVQ  CX, R11
 
-shuf_rows_1918:
+shuf_rows_1926:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -18829,17 +18903,17 @@ shuf_rows_1918:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1918
+	JNZ     shuf_rows_1926
 
-shuf_done_1917:
+shuf_done_1925:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1915
+	JNZ  shuf_planes_1923
 	VZEROUPPER
 	RET
 
-shufw_list_1913:
+shufw_list_1921:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -18848,12 +18922,12 @@ shufw_list_1913:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1919
+	JZ      shuf_no_run_1927
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1919:
+shuf_no_run_1927:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -18863,138 +18937,68 @@ shuf_no_run_1919:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1914
+	JA    shufw_list_loads_1922
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1920:
+shuf_offs_1928:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1921
+	JAE     shuf_offs_done_1929
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1920
+	JMP     shuf_offs_1928
 
-shuf_offs_done_1921:
+shuf_offs_done_1929:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1914
+	JA   shufw_list_loads_1922
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1922:
+shuf_offs_1930:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1923
+	JAE     shuf_offs_done_1931
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1922
+	JMP     shuf_offs_1930
 
-shuf_offs_done_1923:
+shuf_offs_done_1931:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1924:
+shuf_planes_1932:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1926
-
-shuf_rows_1927:
-	VMOVQ   X8, R11
-	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y9
-	VMOVDQU (R11)(R9*1), Y10
-	VPERMD  Y9, Y1, Y9
-	VPERMD  Y10, Y2, Y10
-	VMOVDQU Y9, (DI)
-	VMOVDQU Y10, (DI)(R10*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y8, Y8
-	DECQ    R12
-	JNZ     shuf_rows_1927
-
-shuf_done_1926:
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1928
-	VMOVQ X5, R11
-	ADDQ  CX, R11
-
-shuf_rows_1929:
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R11
-	DECQ    R12
-	JNZ     shuf_rows_1929
-
-shuf_done_1928:
-	VMOVDQA Y7, Y8
-	VMOVQ   X6, R12
-	TESTQ   R12, R12
-	JZ      shuf_done_1930
-
-shuf_rows_1931:
-	VMOVQ   X8, R11
-	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y9
-	VMOVDQU (R11)(R9*1), Y10
-	VPERMD  Y9, Y1, Y9
-	VPERMD  Y10, Y2, Y10
-	VMOVDQU Y9, (DI)
-	VMOVDQU Y10, (DI)(R10*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y8, Y8
-	DECQ    R12
-	JNZ     shuf_rows_1931
-
-shuf_done_1930:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_1924
-	VZEROUPPER
-	RET
-
-shufw_list_loads_1914:
-shuf_planes_1932:
-	MOVQ  AX, DI
-	VMOVQ X0, R12
-	VMOVQ X3, R13
-	TESTQ R13, R13
-	JZ    shuf_done_1934
+	JZ      shuf_done_1934
 
 shuf_rows_1935:
-	MOVLQSX (R12), R11
-	IMULQ   BX, R11
+	VMOVQ   X8, R11
 	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
+	VMOVDQU (R11)(R8*1), Y9
+	VMOVDQU (R11)(R9*1), Y10
+	VPERMD  Y9, Y1, Y9
+	VPERMD  Y10, Y2, Y10
+	VMOVDQU Y9, (DI)
+	VMOVDQU Y10, (DI)(R10*1)
 	ADDQ    DX, DI
-	ADDQ    $0x04, R12
-	DECQ    R13
+	VPERMQ  $0x39, Y8, Y8
+	DECQ    R12
 	JNZ     shuf_rows_1935
 
 shuf_done_1934:
-	VMOVQ X4, R13
-	TESTQ R13, R13
+	VMOVQ X4, R12
+	TESTQ R12, R12
 	JZ    shuf_done_1936
 	VMOVQ X5, R11
 	ADDQ  CX, R11
@@ -19008,16 +19012,46 @@ shuf_rows_1937:
 	VMOVDQU Y9, (DI)(R10*1)
 	ADDQ    DX, DI
 	ADDQ    BX, R11
-	DECQ    R13
+	DECQ    R12
 	JNZ     shuf_rows_1937
 
 shuf_done_1936:
-	VMOVQ X7, R12
-	VMOVQ X6, R13
-	TESTQ R13, R13
-	JZ    shuf_done_1938
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1938
 
 shuf_rows_1939:
+	VMOVQ   X8, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y9
+	VMOVDQU (R11)(R9*1), Y10
+	VPERMD  Y9, Y1, Y9
+	VPERMD  Y10, Y2, Y10
+	VMOVDQU Y9, (DI)
+	VMOVDQU Y10, (DI)(R10*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y8, Y8
+	DECQ    R12
+	JNZ     shuf_rows_1939
+
+shuf_done_1938:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1932
+	VZEROUPPER
+	RET
+
+shufw_list_loads_1922:
+shuf_planes_1940:
+	MOVQ  AX, DI
+	VMOVQ X0, R12
+	VMOVQ X3, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1942
+
+shuf_rows_1943:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -19030,28 +19064,68 @@ shuf_rows_1939:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1939
+	JNZ     shuf_rows_1943
 
-shuf_done_1938:
+shuf_done_1942:
+	VMOVQ X4, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1944
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_1945:
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R11
+	DECQ    R13
+	JNZ     shuf_rows_1945
+
+shuf_done_1944:
+	VMOVQ X7, R12
+	VMOVQ X6, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1946
+
+shuf_rows_1947:
+	MOVLQSX (R12), R11
+	IMULQ   BX, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R12
+	DECQ    R13
+	JNZ     shuf_rows_1947
+
+shuf_done_1946:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1932
+	JNZ  shuf_planes_1940
 	VZEROUPPER
 	RET
 
-shufw_blend_1912:
+shufw_blend_1920:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1940
+	JNE  shufw_list_1948
 
-shuf_planes_1942:
+shuf_planes_1950:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1944
+	JZ    shuf_done_1952
 	MOVQ  CX, R11
 
-shuf_rows_1945:
+shuf_rows_1953:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -19063,17 +19137,17 @@ shuf_rows_1945:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1945
+	JNZ       shuf_rows_1953
 
-shuf_done_1944:
+shuf_done_1952:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1942
+	JNZ  shuf_planes_1950
 	VZEROUPPER
 	RET
 
-shufw_list_1940:
+shufw_list_1948:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -19082,12 +19156,12 @@ shufw_list_1940:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1946
+	JZ      shuf_no_run_1954
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1946:
+shuf_no_run_1954:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -19097,146 +19171,70 @@ shuf_no_run_1946:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1941
+	JA    shufw_list_loads_1949
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1947:
+shuf_offs_1955:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1948
+	JAE     shuf_offs_done_1956
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1947
+	JMP     shuf_offs_1955
 
-shuf_offs_done_1948:
+shuf_offs_done_1956:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1941
+	JA   shufw_list_loads_1949
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1949:
+shuf_offs_1957:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1950
+	JAE     shuf_offs_done_1958
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1949
+	JMP     shuf_offs_1957
 
-shuf_offs_done_1950:
+shuf_offs_done_1958:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1951:
+shuf_planes_1959:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1953
-
-shuf_rows_1954:
-	VMOVQ     X9, R11
-	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y10
-	VMOVDQU   (R11)(R9*1), Y11
-	VPERMD    Y10, Y1, Y10
-	VPERMD    Y11, Y2, Y11
-	VBLENDVPS Y1, Y10, Y0, Y10
-	VBLENDVPS Y2, Y11, Y0, Y11
-	VMOVDQU   Y10, (DI)
-	VMOVDQU   Y11, (DI)(R10*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R12
-	JNZ       shuf_rows_1954
-
-shuf_done_1953:
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1955
-	VMOVQ X6, R11
-	ADDQ  CX, R11
-
-shuf_rows_1956:
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R11
-	DECQ      R12
-	JNZ       shuf_rows_1956
-
-shuf_done_1955:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R12
-	TESTQ   R12, R12
-	JZ      shuf_done_1957
-
-shuf_rows_1958:
-	VMOVQ     X9, R11
-	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y10
-	VMOVDQU   (R11)(R9*1), Y11
-	VPERMD    Y10, Y1, Y10
-	VPERMD    Y11, Y2, Y11
-	VBLENDVPS Y1, Y10, Y0, Y10
-	VBLENDVPS Y2, Y11, Y0, Y11
-	VMOVDQU   Y10, (DI)
-	VMOVDQU   Y11, (DI)(R10*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R12
-	JNZ       shuf_rows_1958
-
-shuf_done_1957:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_1951
-	VZEROUPPER
-	RET
-
-shufw_list_loads_1941:
-shuf_planes_1959:
-	MOVQ  AX, DI
-	VMOVQ X3, R12
-	VMOVQ X4, R13
-	TESTQ R13, R13
-	JZ    shuf_done_1961
+	JZ      shuf_done_1961
 
 shuf_rows_1962:
-	MOVLQSX   (R12), R11
-	IMULQ     BX, R11
+	VMOVQ     X9, R11
 	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
+	VMOVDQU   (R11)(R8*1), Y10
+	VMOVDQU   (R11)(R9*1), Y11
+	VPERMD    Y10, Y1, Y10
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y1, Y10, Y0, Y10
+	VBLENDVPS Y2, Y11, Y0, Y11
+	VMOVDQU   Y10, (DI)
+	VMOVDQU   Y11, (DI)(R10*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R12
-	DECQ      R13
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R12
 	JNZ       shuf_rows_1962
 
 shuf_done_1961:
-	VMOVQ X5, R13
-	TESTQ R13, R13
+	VMOVQ X5, R12
+	TESTQ R12, R12
 	JZ    shuf_done_1963
 	VMOVQ X6, R11
 	ADDQ  CX, R11
@@ -19252,16 +19250,48 @@ shuf_rows_1964:
 	VMOVDQU   Y10, (DI)(R10*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R11
-	DECQ      R13
+	DECQ      R12
 	JNZ       shuf_rows_1964
 
 shuf_done_1963:
-	VMOVQ X8, R12
-	VMOVQ X7, R13
-	TESTQ R13, R13
-	JZ    shuf_done_1965
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1965
 
 shuf_rows_1966:
+	VMOVQ     X9, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y10
+	VMOVDQU   (R11)(R9*1), Y11
+	VPERMD    Y10, Y1, Y10
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y1, Y10, Y0, Y10
+	VBLENDVPS Y2, Y11, Y0, Y11
+	VMOVDQU   Y10, (DI)
+	VMOVDQU   Y11, (DI)(R10*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R12
+	JNZ       shuf_rows_1966
+
+shuf_done_1965:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1959
+	VZEROUPPER
+	RET
+
+shufw_list_loads_1949:
+shuf_planes_1967:
+	MOVQ  AX, DI
+	VMOVQ X3, R12
+	VMOVQ X4, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1969
+
+shuf_rows_1970:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -19276,35 +19306,79 @@ shuf_rows_1966:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1966
+	JNZ       shuf_rows_1970
 
-shuf_done_1965:
+shuf_done_1969:
+	VMOVQ X5, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1971
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_1972:
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R11
+	DECQ      R13
+	JNZ       shuf_rows_1972
+
+shuf_done_1971:
+	VMOVQ X8, R12
+	VMOVQ X7, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1973
+
+shuf_rows_1974:
+	MOVLQSX   (R12), R11
+	IMULQ     BX, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R12
+	DECQ      R13
+	JNZ       shuf_rows_1974
+
+shuf_done_1973:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1959
+	JNZ  shuf_planes_1967
 	VZEROUPPER
 	RET
 
-shufw_general_1911:
+shufw_general_1919:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1967
+	JNE     shufw_list_1975
 
-shuf_planes_1969:
+shuf_planes_1977:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1971
+	JZ    shuf_done_1979
 	MOVQ  CX, R10
 
-shuf_rows_1972:
+shuf_rows_1980:
 	MOVQ R8, R12
 
-shufw_blocks_1973:
+shufw_blocks_1981:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -19314,21 +19388,21 @@ shufw_blocks_1973:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1973
+	JB        shufw_blocks_1981
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1972
+	JNZ       shuf_rows_1980
 
-shuf_done_1971:
+shuf_done_1979:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1969
+	JNZ  shuf_planes_1977
 	VZEROUPPER
 	RET
 
-shufw_list_1967:
+shufw_list_1975:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -19337,12 +19411,12 @@ shufw_list_1967:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1974
+	JZ      shuf_no_run_1982
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1974:
+shuf_no_run_1982:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -19352,57 +19426,57 @@ shuf_no_run_1974:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1968
+	JA    shufw_list_loads_1976
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1975:
+shuf_offs_1983:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1976
+	JAE     shuf_offs_done_1984
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1975
+	JMP     shuf_offs_1983
 
-shuf_offs_done_1976:
+shuf_offs_done_1984:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1968
+	JA   shufw_list_loads_1976
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1977:
+shuf_offs_1985:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1978
+	JAE     shuf_offs_done_1986
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1977
+	JMP     shuf_offs_1985
 
-shuf_offs_done_1978:
+shuf_offs_done_1986:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1979:
+shuf_planes_1987:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1981
+	JZ      shuf_done_1989
 
-shuf_rows_1982:
+shuf_rows_1990:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1983:
+shufw_blocks_1991:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -19412,23 +19486,23 @@ shufw_blocks_1983:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1983
+	JB        shufw_blocks_1991
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1982
+	JNZ       shuf_rows_1990
 
-shuf_done_1981:
+shuf_done_1989:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1984
+	JZ    shuf_done_1992
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1985:
+shuf_rows_1993:
 	MOVQ R8, R12
 
-shufw_blocks_1986:
+shufw_blocks_1994:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -19438,24 +19512,24 @@ shufw_blocks_1986:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1986
+	JB        shufw_blocks_1994
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1985
+	JNZ       shuf_rows_1993
 
-shuf_done_1984:
+shuf_done_1992:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1987
+	JZ      shuf_done_1995
 
-shuf_rows_1988:
+shuf_rows_1996:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1989:
+shufw_blocks_1997:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -19465,35 +19539,35 @@ shufw_blocks_1989:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1989
+	JB        shufw_blocks_1997
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1988
+	JNZ       shuf_rows_1996
 
-shuf_done_1987:
+shuf_done_1995:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1979
+	JNZ  shuf_planes_1987
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1968:
-shuf_planes_1990:
+shufw_list_loads_1976:
+shuf_planes_1998:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1992
+	JZ    shuf_done_2000
 
-shuf_rows_1993:
+shuf_rows_2001:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_1994:
+shufw_blocks_2002:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -19503,23 +19577,23 @@ shufw_blocks_1994:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_1994
+	JB        shufw_blocks_2002
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1993
+	JNZ       shuf_rows_2001
 
-shuf_done_1992:
+shuf_done_2000:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1995
+	JZ    shuf_done_2003
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1996:
+shuf_rows_2004:
 	MOVQ R8, R11
 
-shufw_blocks_1997:
+shufw_blocks_2005:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -19529,25 +19603,25 @@ shufw_blocks_1997:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_1997
+	JB        shufw_blocks_2005
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_1996
+	JNZ       shuf_rows_2004
 
-shuf_done_1995:
+shuf_done_2003:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1998
+	JZ    shuf_done_2006
 
-shuf_rows_1999:
+shuf_rows_2007:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2000:
+shufw_blocks_2008:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -19557,17 +19631,17 @@ shufw_blocks_2000:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2000
+	JB        shufw_blocks_2008
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_1999
+	JNZ       shuf_rows_2007
 
-shuf_done_1998:
+shuf_done_2006:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1990
+	JNZ  shuf_planes_1998
 	VZEROUPPER
 	RET
 
@@ -19585,27 +19659,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_2001
+	JE      shufn_c16o32_2009
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_2002
+	JE      shufn_c8o16_2010
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_2003
+	JE      shufn_c8o8_2011
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_2004
+	JE      shufn_c4o8_2012
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2005
+	JNE     shufn_list_2013
 
-shuf_planes_2007:
+shuf_planes_2015:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2009
+	JZ    shuf_done_2017
 	MOVQ  CX, R10
 
-shuf_rows_2010:
+shuf_rows_2018:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -19618,17 +19692,17 @@ shuf_rows_2010:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2010
+	JNZ          shuf_rows_2018
 
-shuf_done_2009:
+shuf_done_2017:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2007
+	JNZ  shuf_planes_2015
 	VZEROUPPER
 	RET
 
-shufn_list_2005:
+shufn_list_2013:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -19637,12 +19711,12 @@ shufn_list_2005:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2011
+	JZ      shuf_no_run_2019
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2011:
+shuf_no_run_2019:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19652,52 +19726,52 @@ shuf_no_run_2011:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2006
+	JA    shufn_list_loads_2014
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2012:
+shuf_offs_2020:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2013
+	JAE     shuf_offs_done_2021
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2012
+	JMP     shuf_offs_2020
 
-shuf_offs_done_2013:
+shuf_offs_done_2021:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2006
+	JA   shufn_list_loads_2014
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2014:
+shuf_offs_2022:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2015
+	JAE     shuf_offs_done_2023
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2014
+	JMP     shuf_offs_2022
 
-shuf_offs_done_2015:
+shuf_offs_done_2023:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_2016:
+shuf_planes_2024:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2018
+	JZ      shuf_done_2026
 
-shuf_rows_2019:
+shuf_rows_2027:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -19712,16 +19786,16 @@ shuf_rows_2019:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2019
+	JNZ          shuf_rows_2027
 
-shuf_done_2018:
+shuf_done_2026:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2020
+	JZ    shuf_done_2028
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2021:
+shuf_rows_2029:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -19734,15 +19808,15 @@ shuf_rows_2021:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2021
+	JNZ          shuf_rows_2029
 
-shuf_done_2020:
+shuf_done_2028:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2022
+	JZ      shuf_done_2030
 
-shuf_rows_2023:
+shuf_rows_2031:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -19757,25 +19831,25 @@ shuf_rows_2023:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2023
+	JNZ          shuf_rows_2031
 
-shuf_done_2022:
+shuf_done_2030:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2016
+	JNZ  shuf_planes_2024
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2006:
-shuf_planes_2024:
+shufn_list_loads_2014:
+shuf_planes_2032:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2026
+	JZ    shuf_done_2034
 
-shuf_rows_2027:
+shuf_rows_2035:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19791,16 +19865,16 @@ shuf_rows_2027:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2027
+	JNZ          shuf_rows_2035
 
-shuf_done_2026:
+shuf_done_2034:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2028
+	JZ    shuf_done_2036
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2029:
+shuf_rows_2037:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -19813,15 +19887,15 @@ shuf_rows_2029:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2029
+	JNZ          shuf_rows_2037
 
-shuf_done_2028:
+shuf_done_2036:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2030
+	JZ    shuf_done_2038
 
-shuf_rows_2031:
+shuf_rows_2039:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19837,30 +19911,30 @@ shuf_rows_2031:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2031
+	JNZ          shuf_rows_2039
 
-shuf_done_2030:
+shuf_done_2038:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2024
+	JNZ  shuf_planes_2032
 	VZEROUPPER
 	RET
 
-shufn_c16o32_2001:
+shufn_c16o32_2009:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2032
+	JNE     shufn_list_2040
 
-shuf_planes_2034:
+shuf_planes_2042:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_2036
+	JZ    shuf_done_2044
 	MOVQ  CX, R11
 
-shuf_rows_2037:
+shuf_rows_2045:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -19877,17 +19951,17 @@ shuf_rows_2037:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2037
+	JNZ         shuf_rows_2045
 
-shuf_done_2036:
+shuf_done_2044:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2034
+	JNZ  shuf_planes_2042
 	VZEROUPPER
 	RET
 
-shufn_list_2032:
+shufn_list_2040:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -19896,12 +19970,12 @@ shufn_list_2032:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_2038
+	JZ      shuf_no_run_2046
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_2038:
+shuf_no_run_2046:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -19911,52 +19985,52 @@ shuf_no_run_2038:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_2033
+	JA    shufn_list_loads_2041
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_2039:
+shuf_offs_2047:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2040
+	JAE     shuf_offs_done_2048
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2039
+	JMP     shuf_offs_2047
 
-shuf_offs_done_2040:
+shuf_offs_done_2048:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_2033
+	JA   shufn_list_loads_2041
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_2041:
+shuf_offs_2049:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2042
+	JAE     shuf_offs_done_2050
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2041
+	JMP     shuf_offs_2049
 
-shuf_offs_done_2042:
+shuf_offs_done_2050:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2043:
+shuf_planes_2051:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2045
+	JZ      shuf_done_2053
 
-shuf_rows_2046:
+shuf_rows_2054:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -19975,16 +20049,16 @@ shuf_rows_2046:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2046
+	JNZ         shuf_rows_2054
 
-shuf_done_2045:
+shuf_done_2053:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2047
+	JZ    shuf_done_2055
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2048:
+shuf_rows_2056:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -20001,15 +20075,15 @@ shuf_rows_2048:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2048
+	JNZ         shuf_rows_2056
 
-shuf_done_2047:
+shuf_done_2055:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2049
+	JZ      shuf_done_2057
 
-shuf_rows_2050:
+shuf_rows_2058:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -20028,25 +20102,25 @@ shuf_rows_2050:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2050
+	JNZ         shuf_rows_2058
 
-shuf_done_2049:
+shuf_done_2057:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2043
+	JNZ  shuf_planes_2051
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2033:
-shuf_planes_2051:
+shufn_list_loads_2041:
+shuf_planes_2059:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2053
+	JZ    shuf_done_2061
 
-shuf_rows_2054:
+shuf_rows_2062:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -20066,16 +20140,16 @@ shuf_rows_2054:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2054
+	JNZ         shuf_rows_2062
 
-shuf_done_2053:
+shuf_done_2061:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2055
+	JZ    shuf_done_2063
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2056:
+shuf_rows_2064:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -20092,15 +20166,15 @@ shuf_rows_2056:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_2056
+	JNZ         shuf_rows_2064
 
-shuf_done_2055:
+shuf_done_2063:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2057
+	JZ    shuf_done_2065
 
-shuf_rows_2058:
+shuf_rows_2066:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -20120,30 +20194,30 @@ shuf_rows_2058:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2058
+	JNZ         shuf_rows_2066
 
-shuf_done_2057:
+shuf_done_2065:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2051
+	JNZ  shuf_planes_2059
 	VZEROUPPER
 	RET
 
-shufn_c8o16_2002:
+shufn_c8o16_2010:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2059
+	JNE     shufn_list_2067
 
-shuf_planes_2061:
+shuf_planes_2069:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2063
+	JZ    shuf_done_2071
 	MOVQ  CX, R10
 
-shuf_rows_2064:
+shuf_rows_2072:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -20154,17 +20228,17 @@ shuf_rows_2064:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2064
+	JNZ          shuf_rows_2072
 
-shuf_done_2063:
+shuf_done_2071:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2061
+	JNZ  shuf_planes_2069
 	VZEROUPPER
 	RET
 
-shufn_list_2059:
+shufn_list_2067:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20173,12 +20247,12 @@ shufn_list_2059:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2065
+	JZ      shuf_no_run_2073
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2065:
+shuf_no_run_2073:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20188,52 +20262,52 @@ shuf_no_run_2065:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2060
+	JA    shufn_list_loads_2068
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2066:
+shuf_offs_2074:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2067
+	JAE     shuf_offs_done_2075
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2066
+	JMP     shuf_offs_2074
 
-shuf_offs_done_2067:
+shuf_offs_done_2075:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2060
+	JA   shufn_list_loads_2068
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2068:
+shuf_offs_2076:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2069
+	JAE     shuf_offs_done_2077
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2068
+	JMP     shuf_offs_2076
 
-shuf_offs_done_2069:
+shuf_offs_done_2077:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2070:
+shuf_planes_2078:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2072
+	JZ      shuf_done_2080
 
-shuf_rows_2073:
+shuf_rows_2081:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -20246,16 +20320,16 @@ shuf_rows_2073:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2073
+	JNZ          shuf_rows_2081
 
-shuf_done_2072:
+shuf_done_2080:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2074
+	JZ    shuf_done_2082
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2075:
+shuf_rows_2083:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -20266,15 +20340,15 @@ shuf_rows_2075:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2075
+	JNZ          shuf_rows_2083
 
-shuf_done_2074:
+shuf_done_2082:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2076
+	JZ      shuf_done_2084
 
-shuf_rows_2077:
+shuf_rows_2085:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -20287,25 +20361,25 @@ shuf_rows_2077:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2077
+	JNZ          shuf_rows_2085
 
-shuf_done_2076:
+shuf_done_2084:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2070
+	JNZ  shuf_planes_2078
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2060:
-shuf_planes_2078:
+shufn_list_loads_2068:
+shuf_planes_2086:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2080
+	JZ    shuf_done_2088
 
-shuf_rows_2081:
+shuf_rows_2089:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20319,16 +20393,16 @@ shuf_rows_2081:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2081
+	JNZ          shuf_rows_2089
 
-shuf_done_2080:
+shuf_done_2088:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2082
+	JZ    shuf_done_2090
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2083:
+shuf_rows_2091:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -20339,15 +20413,15 @@ shuf_rows_2083:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2083
+	JNZ          shuf_rows_2091
 
-shuf_done_2082:
+shuf_done_2090:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2084
+	JZ    shuf_done_2092
 
-shuf_rows_2085:
+shuf_rows_2093:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20361,30 +20435,30 @@ shuf_rows_2085:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2085
+	JNZ          shuf_rows_2093
 
-shuf_done_2084:
+shuf_done_2092:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2078
+	JNZ  shuf_planes_2086
 	VZEROUPPER
 	RET
 
-shufn_c8o8_2003:
+shufn_c8o8_2011:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2086
+	JNE     shufn_list_2094
 
-shuf_planes_2088:
+shuf_planes_2096:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2090
+	JZ    shuf_done_2098
 	MOVQ  CX, R10
 
-shuf_rows_2091:
+shuf_rows_2099:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20394,17 +20468,17 @@ shuf_rows_2091:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2091
+	JNZ       shuf_rows_2099
 
-shuf_done_2090:
+shuf_done_2098:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2088
+	JNZ  shuf_planes_2096
 	VZEROUPPER
 	RET
 
-shufn_list_2086:
+shufn_list_2094:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20413,12 +20487,12 @@ shufn_list_2086:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2092
+	JZ      shuf_no_run_2100
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2092:
+shuf_no_run_2100:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20428,138 +20502,68 @@ shuf_no_run_2092:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2087
+	JA    shufn_list_loads_2095
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2093:
+shuf_offs_2101:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2094
+	JAE     shuf_offs_done_2102
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2093
+	JMP     shuf_offs_2101
 
-shuf_offs_done_2094:
+shuf_offs_done_2102:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2087
+	JA   shufn_list_loads_2095
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2095:
+shuf_offs_2103:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2096
+	JAE     shuf_offs_done_2104
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2095
+	JMP     shuf_offs_2103
 
-shuf_offs_done_2096:
+shuf_offs_done_2104:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2097:
+shuf_planes_2105:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2099
-
-shuf_rows_2100:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVQ     (R10), X10
-	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_2100
-
-shuf_done_2099:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_2101
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_2102:
-	VMOVQ     (R10), X9
-	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
-	DECQ      R11
-	JNZ       shuf_rows_2102
-
-shuf_done_2101:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_2103
-
-shuf_rows_2104:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVQ     (R10), X10
-	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_2104
-
-shuf_done_2103:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_2097
-	VZEROUPPER
-	RET
-
-shufn_list_loads_2087:
-shuf_planes_2105:
-	MOVQ  AX, DI
-	VMOVQ X3, R11
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_2107
+	JZ      shuf_done_2107
 
 shuf_rows_2108:
-	MOVLQSX   (R11), R10
-	IMULQ     BX, R10
+	VMOVQ     X9, R10
 	ADDQ      CX, R10
-	VMOVQ     (R10), X9
-	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	VMOVQ     (R10), X10
+	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R11
-	DECQ      R12
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
 	JNZ       shuf_rows_2108
 
 shuf_done_2107:
-	VMOVQ X5, R12
-	TESTQ R12, R12
+	VMOVQ X5, R11
+	TESTQ R11, R11
 	JZ    shuf_done_2109
 	VMOVQ X6, R10
 	ADDQ  CX, R10
@@ -20573,16 +20577,46 @@ shuf_rows_2110:
 	VPEXTRQ   $0x01, X9, (DI)(R9*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R10
-	DECQ      R12
+	DECQ      R11
 	JNZ       shuf_rows_2110
 
 shuf_done_2109:
-	VMOVQ X8, R11
-	VMOVQ X7, R12
-	TESTQ R12, R12
-	JZ    shuf_done_2111
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_2111
 
 shuf_rows_2112:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X10
+	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_2112
+
+shuf_done_2111:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2105
+	VZEROUPPER
+	RET
+
+shufn_list_loads_2095:
+shuf_planes_2113:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2115
+
+shuf_rows_2116:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20595,30 +20629,70 @@ shuf_rows_2112:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2112
+	JNZ       shuf_rows_2116
 
-shuf_done_2111:
+shuf_done_2115:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2117
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_2118:
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_2118
+
+shuf_done_2117:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2119
+
+shuf_rows_2120:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_2120
+
+shuf_done_2119:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2105
+	JNZ  shuf_planes_2113
 	VZEROUPPER
 	RET
 
-shufn_c4o8_2004:
+shufn_c4o8_2012:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2113
+	JNE     shufn_list_2121
 
-shuf_planes_2115:
+shuf_planes_2123:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2117
+	JZ    shuf_done_2125
 	MOVQ  CX, R10
 
-shuf_rows_2118:
+shuf_rows_2126:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20628,17 +20702,17 @@ shuf_rows_2118:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2118
+	JNZ       shuf_rows_2126
 
-shuf_done_2117:
+shuf_done_2125:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2115
+	JNZ  shuf_planes_2123
 	VZEROUPPER
 	RET
 
-shufn_list_2113:
+shufn_list_2121:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20647,12 +20721,12 @@ shufn_list_2113:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2119
+	JZ      shuf_no_run_2127
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2119:
+shuf_no_run_2127:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20662,138 +20736,68 @@ shuf_no_run_2119:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2114
+	JA    shufn_list_loads_2122
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2120:
+shuf_offs_2128:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2121
+	JAE     shuf_offs_done_2129
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2120
+	JMP     shuf_offs_2128
 
-shuf_offs_done_2121:
+shuf_offs_done_2129:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2114
+	JA   shufn_list_loads_2122
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2122:
+shuf_offs_2130:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2123
+	JAE     shuf_offs_done_2131
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2122
+	JMP     shuf_offs_2130
 
-shuf_offs_done_2123:
+shuf_offs_done_2131:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2124:
+shuf_planes_2132:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2126
-
-shuf_rows_2127:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVD     (R10), X10
-	VPINSRD   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_2127
-
-shuf_done_2126:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_2128
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_2129:
-	VMOVD     (R10), X9
-	VPINSRD   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
-	DECQ      R11
-	JNZ       shuf_rows_2129
-
-shuf_done_2128:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_2130
-
-shuf_rows_2131:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVD     (R10), X10
-	VPINSRD   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_2131
-
-shuf_done_2130:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_2124
-	VZEROUPPER
-	RET
-
-shufn_list_loads_2114:
-shuf_planes_2132:
-	MOVQ  AX, DI
-	VMOVQ X3, R11
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_2134
+	JZ      shuf_done_2134
 
 shuf_rows_2135:
-	MOVLQSX   (R11), R10
-	IMULQ     BX, R10
+	VMOVQ     X9, R10
 	ADDQ      CX, R10
-	VMOVD     (R10), X9
-	VPINSRD   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	VMOVD     (R10), X10
+	VPINSRD   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R11
-	DECQ      R12
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
 	JNZ       shuf_rows_2135
 
 shuf_done_2134:
-	VMOVQ X5, R12
-	TESTQ R12, R12
+	VMOVQ X5, R11
+	TESTQ R11, R11
 	JZ    shuf_done_2136
 	VMOVQ X6, R10
 	ADDQ  CX, R10
@@ -20807,16 +20811,46 @@ shuf_rows_2137:
 	VPEXTRQ   $0x01, X9, (DI)(R9*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R10
-	DECQ      R12
+	DECQ      R11
 	JNZ       shuf_rows_2137
 
 shuf_done_2136:
-	VMOVQ X8, R11
-	VMOVQ X7, R12
-	TESTQ R12, R12
-	JZ    shuf_done_2138
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_2138
 
 shuf_rows_2139:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X10
+	VPINSRD   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_2139
+
+shuf_done_2138:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2132
+	VZEROUPPER
+	RET
+
+shufn_list_loads_2122:
+shuf_planes_2140:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2142
+
+shuf_rows_2143:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20829,13 +20863,53 @@ shuf_rows_2139:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2139
+	JNZ       shuf_rows_2143
 
-shuf_done_2138:
+shuf_done_2142:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2144
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_2145:
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_2145
+
+shuf_done_2144:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2146
+
+shuf_rows_2147:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_2147
+
+shuf_done_2146:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2132
+	JNZ  shuf_planes_2140
 	VZEROUPPER
 	RET
 
@@ -20843,9 +20917,9 @@ shuf_done_2138:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_2140
+	JE      ends_ret_2148
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_2140
+	JE      ends_ret_2148
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -20866,25 +20940,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_2141
+	JL      ends_short_2149
 
-ends_planes_2143:
+ends_planes_2151:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2144:
+ends_rows_2152:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_2145:
+ends_mid_2153:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_2145
+	JB        ends_mid_2153
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -20900,25 +20974,25 @@ ends_mid_2145:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2144
+	JNZ       ends_rows_2152
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2143
+	JNZ       ends_planes_2151
 	VZEROUPPER
 	RET
 
-ends_short_2141:
+ends_short_2149:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_2142
+	JLE  ends_tiny_2150
 
-ends_planes_2146:
+ends_planes_2154:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2147:
+ends_rows_2155:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -20939,21 +21013,21 @@ ends_rows_2147:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2147
+	JNZ       ends_rows_2155
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2146
+	JNZ       ends_planes_2154
 	VZEROUPPER
 	RET
 
-ends_tiny_2142:
-ends_planes_2148:
+ends_tiny_2150:
+ends_planes_2156:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2149:
+ends_rows_2157:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -20972,15 +21046,15 @@ ends_rows_2149:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_2149
+	JNZ       ends_rows_2157
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2148
+	JNZ       ends_planes_2156
 	VZEROUPPER
 	RET
 
-ends_ret_2140:
+ends_ret_2148:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -20988,7 +21062,7 @@ ends_ret_2140:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2150
+	JZ    wrap_ret_2158
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -20997,18 +21071,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2151:
+wrap_rows_2159:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_2152
+	JB   cx_short_2160
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2154
+	JBE  copy_le2_2162
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2155
+	JBE  copy_le4_2163
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2156:
+copy_loop_2164:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21020,7 +21094,7 @@ copy_loop_2156:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2156
+	JB      copy_loop_2164
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21030,9 +21104,9 @@ copy_loop_2156:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2157
+	JMP     copy_done_2165
 
-copy_le4_2155:
+copy_le4_2163:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21041,76 +21115,76 @@ copy_le4_2155:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2157
+	JMP     copy_done_2165
 
-copy_le2_2154:
+copy_le2_2162:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2157:
-	JMP cx_done_2153
+copy_done_2165:
+	JMP cx_done_2161
 
-cx_short_2152:
+cx_short_2160:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2159
+	JAE  ladder_2167
 	CMPQ BX, $0x00000008
-	JAE  ladder_2160
+	JAE  ladder_2168
 	CMPQ BX, $0x00000004
-	JAE  ladder_2161
+	JAE  ladder_2169
 	CMPQ BX, $0x00000002
-	JAE  ladder_2162
+	JAE  ladder_2170
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2158
-	JMP  ladder_2163
+	JB   ladder_done_2166
+	JMP  ladder_2171
 
-ladder_2159:
+ladder_2167:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2158
+	JMP     ladder_done_2166
 
-ladder_2160:
+ladder_2168:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2158
+	JMP  ladder_done_2166
 
-ladder_2161:
+ladder_2169:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2158
+	JMP  ladder_done_2166
 
-ladder_2162:
+ladder_2170:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2158
+	JMP  ladder_done_2166
 
-ladder_2163:
+ladder_2171:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2158:
-cx_done_2153:
+ladder_done_2166:
+cx_done_2161:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_2164
+	JB   cx_short_2172
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2166
+	JBE  copy_le2_2174
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2167
+	JBE  copy_le4_2175
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2168:
+copy_loop_2176:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21122,7 +21196,7 @@ copy_loop_2168:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2168
+	JB      copy_loop_2176
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21132,9 +21206,9 @@ copy_loop_2168:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2169
+	JMP     copy_done_2177
 
-copy_le4_2167:
+copy_le4_2175:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21143,77 +21217,77 @@ copy_le4_2167:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2169
+	JMP     copy_done_2177
 
-copy_le2_2166:
+copy_le2_2174:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2169:
-	JMP cx_done_2165
+copy_done_2177:
+	JMP cx_done_2173
 
-cx_short_2164:
+cx_short_2172:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2171
+	JAE  ladder_2179
 	CMPQ DX, $0x00000008
-	JAE  ladder_2172
+	JAE  ladder_2180
 	CMPQ DX, $0x00000004
-	JAE  ladder_2173
+	JAE  ladder_2181
 	CMPQ DX, $0x00000002
-	JAE  ladder_2174
+	JAE  ladder_2182
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2170
-	JMP  ladder_2175
+	JB   ladder_done_2178
+	JMP  ladder_2183
 
-ladder_2171:
+ladder_2179:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2170
+	JMP     ladder_done_2178
 
-ladder_2172:
+ladder_2180:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2170
+	JMP  ladder_done_2178
 
-ladder_2173:
+ladder_2181:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2170
+	JMP  ladder_done_2178
 
-ladder_2174:
+ladder_2182:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2170
+	JMP  ladder_done_2178
 
-ladder_2175:
+ladder_2183:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2170:
-cx_done_2165:
+ladder_done_2178:
+cx_done_2173:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_2176
+	JB   cx_short_2184
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2178
+	JBE  copy_le2_2186
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2179
+	JBE  copy_le4_2187
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2180:
+copy_loop_2188:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21225,7 +21299,7 @@ copy_loop_2180:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2180
+	JB      copy_loop_2188
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21235,9 +21309,9 @@ copy_loop_2180:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2181
+	JMP     copy_done_2189
 
-copy_le4_2179:
+copy_le4_2187:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21246,71 +21320,71 @@ copy_le4_2179:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2181
+	JMP     copy_done_2189
 
-copy_le2_2178:
+copy_le2_2186:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2181:
-	JMP cx_done_2177
+copy_done_2189:
+	JMP cx_done_2185
 
-cx_short_2176:
+cx_short_2184:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2183
+	JAE  ladder_2191
 	CMPQ SI, $0x00000008
-	JAE  ladder_2184
+	JAE  ladder_2192
 	CMPQ SI, $0x00000004
-	JAE  ladder_2185
+	JAE  ladder_2193
 	CMPQ SI, $0x00000002
-	JAE  ladder_2186
+	JAE  ladder_2194
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2182
-	JMP  ladder_2187
+	JB   ladder_done_2190
+	JMP  ladder_2195
 
-ladder_2183:
+ladder_2191:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2182
+	JMP     ladder_done_2190
 
-ladder_2184:
+ladder_2192:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2182
+	JMP  ladder_done_2190
 
-ladder_2185:
+ladder_2193:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2182
+	JMP  ladder_done_2190
 
-ladder_2186:
+ladder_2194:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2182
+	JMP  ladder_done_2190
 
-ladder_2187:
+ladder_2195:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2182:
-cx_done_2177:
+ladder_done_2190:
+cx_done_2185:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2151
+	JNZ  wrap_rows_2159
 	VZEROUPPER
 
-wrap_ret_2150:
+wrap_ret_2158:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21318,7 +21392,7 @@ wrap_ret_2150:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2188
+	JZ    wrap_ret_2196
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21327,18 +21401,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2189:
+wrap_rows_2197:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_2190
+	JB   mid_small_2198
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_2192
+	JBE  copy_le2_2200
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_2193
+	JBE  copy_le4_2201
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2194:
+copy_loop_2202:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -21350,7 +21424,7 @@ copy_loop_2194:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_2194
+	JB        copy_loop_2202
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -21360,9 +21434,9 @@ copy_loop_2194:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_2195
+	JMP       copy_done_2203
 
-copy_le4_2193:
+copy_le4_2201:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -21371,28 +21445,28 @@ copy_le4_2193:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_2195
+	JMP       copy_done_2203
 
-copy_le2_2192:
+copy_le2_2200:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_2195:
-	JMP mid_done_2191
+copy_done_2203:
+	JMP mid_done_2199
 
-mid_small_2190:
+mid_small_2198:
 	CMPQ BX, $0x00000020
-	JB   cx_short_2196
+	JB   cx_short_2204
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2198
+	JBE  copy_le2_2206
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2199
+	JBE  copy_le4_2207
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2200:
+copy_loop_2208:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21404,7 +21478,7 @@ copy_loop_2200:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2200
+	JB      copy_loop_2208
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21414,9 +21488,9 @@ copy_loop_2200:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2201
+	JMP     copy_done_2209
 
-copy_le4_2199:
+copy_le4_2207:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21425,77 +21499,77 @@ copy_le4_2199:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2201
+	JMP     copy_done_2209
 
-copy_le2_2198:
+copy_le2_2206:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2201:
-	JMP cx_done_2197
+copy_done_2209:
+	JMP cx_done_2205
 
-cx_short_2196:
+cx_short_2204:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2203
+	JAE  ladder_2211
 	CMPQ BX, $0x00000008
-	JAE  ladder_2204
+	JAE  ladder_2212
 	CMPQ BX, $0x00000004
-	JAE  ladder_2205
+	JAE  ladder_2213
 	CMPQ BX, $0x00000002
-	JAE  ladder_2206
+	JAE  ladder_2214
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2202
-	JMP  ladder_2207
+	JB   ladder_done_2210
+	JMP  ladder_2215
 
-ladder_2203:
+ladder_2211:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2202
+	JMP     ladder_done_2210
 
-ladder_2204:
+ladder_2212:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2202
+	JMP  ladder_done_2210
 
-ladder_2205:
+ladder_2213:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2202
+	JMP  ladder_done_2210
 
-ladder_2206:
+ladder_2214:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2202
+	JMP  ladder_done_2210
 
-ladder_2207:
+ladder_2215:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2202:
-cx_done_2197:
-mid_done_2191:
+ladder_done_2210:
+cx_done_2205:
+mid_done_2199:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_2208
+	JB   mid_small_2216
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_2210
+	JBE  copy_le2_2218
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_2211
+	JBE  copy_le4_2219
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2212:
+copy_loop_2220:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21507,7 +21581,7 @@ copy_loop_2212:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2212
+	JB        copy_loop_2220
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21517,9 +21591,9 @@ copy_loop_2212:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2213
+	JMP       copy_done_2221
 
-copy_le4_2211:
+copy_le4_2219:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -21528,28 +21602,28 @@ copy_le4_2211:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_2213
+	JMP       copy_done_2221
 
-copy_le2_2210:
+copy_le2_2218:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_2213:
-	JMP mid_done_2209
+copy_done_2221:
+	JMP mid_done_2217
 
-mid_small_2208:
+mid_small_2216:
 	CMPQ DX, $0x00000020
-	JB   cx_short_2214
+	JB   cx_short_2222
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2216
+	JBE  copy_le2_2224
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2217
+	JBE  copy_le4_2225
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2218:
+copy_loop_2226:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21561,7 +21635,7 @@ copy_loop_2218:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2218
+	JB      copy_loop_2226
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21571,9 +21645,9 @@ copy_loop_2218:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2219
+	JMP     copy_done_2227
 
-copy_le4_2217:
+copy_le4_2225:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21582,78 +21656,78 @@ copy_le4_2217:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2219
+	JMP     copy_done_2227
 
-copy_le2_2216:
+copy_le2_2224:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2219:
-	JMP cx_done_2215
+copy_done_2227:
+	JMP cx_done_2223
 
-cx_short_2214:
+cx_short_2222:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2221
+	JAE  ladder_2229
 	CMPQ DX, $0x00000008
-	JAE  ladder_2222
+	JAE  ladder_2230
 	CMPQ DX, $0x00000004
-	JAE  ladder_2223
+	JAE  ladder_2231
 	CMPQ DX, $0x00000002
-	JAE  ladder_2224
+	JAE  ladder_2232
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2220
-	JMP  ladder_2225
+	JB   ladder_done_2228
+	JMP  ladder_2233
 
-ladder_2221:
+ladder_2229:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2220
+	JMP     ladder_done_2228
 
-ladder_2222:
+ladder_2230:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2220
+	JMP  ladder_done_2228
 
-ladder_2223:
+ladder_2231:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2220
+	JMP  ladder_done_2228
 
-ladder_2224:
+ladder_2232:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2220
+	JMP  ladder_done_2228
 
-ladder_2225:
+ladder_2233:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2220:
-cx_done_2215:
-mid_done_2209:
+ladder_done_2228:
+cx_done_2223:
+mid_done_2217:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_2226
+	JB   mid_small_2234
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_2228
+	JBE  copy_le2_2236
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_2229
+	JBE  copy_le4_2237
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2230:
+copy_loop_2238:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21665,7 +21739,7 @@ copy_loop_2230:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2230
+	JB        copy_loop_2238
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21675,9 +21749,9 @@ copy_loop_2230:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2231
+	JMP       copy_done_2239
 
-copy_le4_2229:
+copy_le4_2237:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -21686,28 +21760,28 @@ copy_le4_2229:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_2231
+	JMP       copy_done_2239
 
-copy_le2_2228:
+copy_le2_2236:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_2231:
-	JMP mid_done_2227
+copy_done_2239:
+	JMP mid_done_2235
 
-mid_small_2226:
+mid_small_2234:
 	CMPQ SI, $0x00000020
-	JB   cx_short_2232
+	JB   cx_short_2240
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2234
+	JBE  copy_le2_2242
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2235
+	JBE  copy_le4_2243
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2236:
+copy_loop_2244:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21719,7 +21793,7 @@ copy_loop_2236:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2236
+	JB      copy_loop_2244
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21729,9 +21803,9 @@ copy_loop_2236:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2237
+	JMP     copy_done_2245
 
-copy_le4_2235:
+copy_le4_2243:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21740,72 +21814,72 @@ copy_le4_2235:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2237
+	JMP     copy_done_2245
 
-copy_le2_2234:
+copy_le2_2242:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2237:
-	JMP cx_done_2233
+copy_done_2245:
+	JMP cx_done_2241
 
-cx_short_2232:
+cx_short_2240:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2239
+	JAE  ladder_2247
 	CMPQ SI, $0x00000008
-	JAE  ladder_2240
+	JAE  ladder_2248
 	CMPQ SI, $0x00000004
-	JAE  ladder_2241
+	JAE  ladder_2249
 	CMPQ SI, $0x00000002
-	JAE  ladder_2242
+	JAE  ladder_2250
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2238
-	JMP  ladder_2243
+	JB   ladder_done_2246
+	JMP  ladder_2251
 
-ladder_2239:
+ladder_2247:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2238
+	JMP     ladder_done_2246
 
-ladder_2240:
+ladder_2248:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2238
+	JMP  ladder_done_2246
 
-ladder_2241:
+ladder_2249:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2238
+	JMP  ladder_done_2246
 
-ladder_2242:
+ladder_2250:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2238
+	JMP  ladder_done_2246
 
-ladder_2243:
+ladder_2251:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2238:
-cx_done_2233:
-mid_done_2227:
+ladder_done_2246:
+cx_done_2241:
+mid_done_2235:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2189
+	JNZ  wrap_rows_2197
 	VZEROUPPER
 
-wrap_ret_2188:
+wrap_ret_2196:
 	RET
 
 // func storeFence()

@@ -929,10 +929,16 @@ func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte,
 //	}
 //
 // dst is 64-byte aligned, n >= 1, entries >= 8. It requires AVX-512 F,
-// BW and VBMI2.
+// BW, VBMI and VBMI2.
+//
+// srcLimit is the highest address whose 64 bytes end in the page of the
+// call's last input byte: a block whose input starts above it loads the
+// last 64 bytes of that page (its other bytes are not used) and expands
+// from a register, so that no masked load reaches the next page
+// (KERNELS.md item 11).
 //
 //go:noescape
-func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte)
+func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcLimit uintptr)
 
 // rowsExpandDwordsAVX512 writes n bytes to dst, 64-byte block j (the last one partial
 // when n is not a multiple of 64) by the word masks of its halves,
@@ -954,8 +960,14 @@ func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat
 // dst is 64-byte aligned, n >= 4 and a multiple of 4, entries >= 16 and
 // even. It requires AVX-512 F and BW.
 //
+// srcLimit is the highest address whose 64 bytes end in the page of the
+// call's last input byte: a block whose input starts above it loads the
+// last 64 bytes of that page (its other bytes are not used) and expands
+// from a register, so that no masked load reaches the next page
+// (KERNELS.md item 11).
+//
 //go:noescape
-func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte)
+func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcLimit uintptr)
 
 // rowsExpandDwordsAVX2 writes n bytes to dst, 32-byte block j (the last one partial
 // when n is not a multiple of 32) by the word mask tab[j%entries]: each

@@ -20,6 +20,7 @@ type expandCall struct {
 	pat        [32]byte
 	srcLen     int
 	seed       uint64
+	limit      uintptr // the kernels' srcLimit for the input where check put it
 }
 
 // randomExpandCall returns a random call; with words, one whose masks take
@@ -94,12 +95,12 @@ func expandKernels(t *testing.T) []expandKernel {
 		}
 		if k := set.rowsExpand; k != nil {
 			ks = append(ks, expandKernel{"rowsExpand " + set.level.String(), false, func(c *expandCall, dst, src *byte) {
-				k(dst, src, c.n, &c.masks[0], c.entries, &c.pat)
+				k(dst, src, c.n, &c.masks[0], c.entries, &c.pat, c.limit)
 			}})
 		}
 		if k := set.rowsExpandDwords; k != nil {
 			ks = append(ks, expandKernel{"rowsExpandDwords " + set.level.String(), true, func(c *expandCall, dst, src *byte) {
-				k(dst, src, c.n, &c.words[0], 2*c.entries, &c.pat)
+				k(dst, src, c.n, &c.words[0], 2*c.entries, &c.pat, c.limit)
 			}})
 		}
 	}
@@ -123,6 +124,10 @@ func (c expandCall) check(t *testing.T, a *guardArena, k expandKernel) {
 		dst, _ := a.place(0, line, 0, end)
 		src, ps := a.place(1, len(in), 0, end)
 		copy(src, in)
+		c.limit = ^uintptr(0) // no input: every block reads nothing, from memory
+		if len(src) > 0 {
+			c.limit = shuffleLoadLimit(src, 0)
+		}
 		for i := range dst {
 			dst[i] = 0xA5
 		}

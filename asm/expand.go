@@ -35,7 +35,7 @@ func genRowsExpand(dwords bool) {
 		"\ts := 0\n\tfor o := 0; o < n; o++ {\n\t\tif tab[o/64%entries]>>(o%64)&1 != 0 {\n\t\t\tdst[o] = src[s]\n\t\t\ts++\n\t\t} else {\n\t\t\tdst[o] = pat[o%32]\n\t\t}\n\t}",
 		"",
 		"dst is 64-byte aligned, n >= 1, entries >= 8. It requires AVX-512 F,",
-		"BW and VBMI2."}
+		"BW, VBMI and VBMI2."}
 	if dwords {
 		doc = []string{name + " writes n bytes to dst, 64-byte block j (the last one partial",
 			"when n is not a multiple of 64) by the word masks of its halves,",
@@ -49,7 +49,13 @@ func genRowsExpand(dwords bool) {
 			"dst is 64-byte aligned, n >= 4 and a multiple of 4, entries >= 16 and",
 			"even. It requires AVX-512 F and BW."}
 	}
-	kernel(name, "func(dst, src *byte, n int, tab "+tabType+", entries int, pat *[32]byte)", doc...)
+	doc = append(doc, "",
+		"srcLimit is the highest address whose 64 bytes end in the page of the",
+		"call's last input byte: a block whose input starts above it loads the",
+		"last 64 bytes of that page (its other bytes are not used) and expands",
+		"from a register, so that no masked load reaches the next page",
+		"(KERNELS.md item 11).")
+	kernel(name, "func(dst, src *byte, n int, tab "+tabType+", entries int, pat *[32]byte, srcLimit uintptr)", doc...)
 	d := Load(Param("dst"), gp())
 	s := Load(Param("src"), gp())
 	n := Load(Param("n"), gp())
@@ -73,6 +79,10 @@ func genRowsExpand(dwords bool) {
 		CMPQ(tp, end)
 		CMOVQCC(t, tp)
 	}
+	label := "expand"
+	if dwords {
+		label = "expandd"
+	}
 	// mask loads block i's mask of the turn into a general register.
 	mask := func(i int) reg.GPVirtual {
 		m := GP64()
@@ -84,22 +94,41 @@ func genRowsExpand(dwords bool) {
 		return m
 	}
 	// block makes the block at d+off by mask m (a general register,
-	// clobbered) and stores it whole, or under store when not nil.
+	// clobbered) and stores it whole, or under store when not nil. Its
+	// input is read from memory under the mask while its 64 bytes end in
+	// the page of the call's last input byte (s <= srcLimit); above, from
+	// a register (expandFar, out of line): a masked load whose masked-off
+	// bytes lie in a page that is not present costs a microcode assist of
+	// about 190 ns on a Zen 5 (KERNELS.md item 7).
+	var outOfLine []func()
 	block := func(m reg.GPVirtual, off int, store reg.OpmaskVirtual) {
 		k, z := kreg(), ZMM()
+		far, back := newLabel(label+"_far"), newLabel(label+"_near")
 		if dwords {
 			KMOVW(m.As32(), k)
-			POPCNTQ(m, m)
-			VMOVDQA64(zpat, z)
-			VPEXPANDD(at(s, 0), k, z) // reads 4*popcount(m) bytes only
-			LEAQ(Mem{Base: s, Index: m, Scale: 4}, s)
 		} else {
 			KMOVQ(m, k)
-			POPCNTQ(m, m)
-			VMOVDQA64(zpat, z)
+		}
+		VMOVDQA64(zpat, z)
+		CMPQ(s, paramMem("srcLimit"))
+		JA(LabelRef(far))
+		if dwords {
+			VPEXPANDD(at(s, 0), k, z) // reads 4*popcount(m) bytes only
+		} else {
 			VPEXPANDB(at(s, 0), k, z) // reads popcount(m) bytes only
+		}
+		Label(back)
+		POPCNTQ(m, m)
+		if dwords {
+			LEAQ(Mem{Base: s, Index: m, Scale: 4}, s)
+		} else {
 			ADDQ(m, s)
 		}
+		outOfLine = append(outOfLine, func() {
+			Label(far)
+			expandFar(s, k, z, dwords)
+			JMP(LabelRef(back))
+		})
 		switch {
 		case store == nil:
 			VMOVDQA64(z, at(d, off))
@@ -110,19 +139,23 @@ func genRowsExpand(dwords bool) {
 		}
 	}
 
-	label := "expand"
-	if dwords {
-		label = "expandd"
-	}
 	turns, singles, tail, ret := newLabel(label+"_turns"), newLabel(label+"_singles"), newLabel(label+"_tail"), newLabel(label+"_ret")
 	unit := uint8(1) // src bytes a mask bit takes
 	if dwords {
 		unit = 4
 	}
+	// The blocks of a turn start at most 448 input bytes on: turns run
+	// while s <= srcLimit-448, and no block of theirs checks (in a
+	// register: a load a turn more took 1.5% longer).
+	turnLimit := gp()
+	MOVQ(paramMem("srcLimit"), turnLimit)
+	SUBQ(U32(448), turnLimit)
 	CMPQ(n, U32(512))
 	JB(LabelRef(singles))
 	Label(turns) // while 512 or more bytes are left, eight whole blocks
 	{
+		CMPQ(s, turnLimit)
+		JA(LabelRef(singles))
 		// The blocks' src offsets are running sums of their masks' counts,
 		// worked out beside the chain through s, which takes one addition
 		// per four blocks: with an addition a block on it, suite case a
@@ -223,6 +256,40 @@ func genRowsExpand(dwords bool) {
 	Label(ret)
 	VZEROUPPER()
 	RET()
+	for _, f := range outOfLine {
+		f()
+	}
+}
+
+// expandFar expands, under k into z, the input at s > srcLimit from a
+// register: the 64 bytes that end at the end of the page of the call's
+// last input byte (srcLimit+64), rotated so that s's byte comes first. For
+// words, the window starts up to 3 bytes lower, at s less a whole number
+// of words, so that a word permutation (AVX-512 F) does it; for bytes it
+// is a byte permutation (VBMI).
+func expandFar(s reg.Register, k reg.OpmaskVirtual, z reg.VecVirtual, dwords bool) {
+	t, w, idx := gp(), ZMM(), ZMM()
+	MOVQ(s, t)
+	SUBQ(paramMem("srcLimit"), t) // 1..64: s's offset in the page's last 64 bytes
+	if dwords {
+		ADDQ(U8(3), t)
+		SHRQ(U8(2), t) // q: whole words from the window's start to s
+		b := gp()
+		MOVQ(t, b)
+		SHLQ(U8(2), b)
+		NEGQ(b)
+		q := ZMM()
+		VPMOVZXBD(iota64, idx) // the words 0..15
+		VPBROADCASTD(t.As32(), q)
+		VPADDD(q, idx, idx)
+		VPERMD(Mem{Base: s, Index: b, Scale: 1}, idx, w) // from s-4q (srcLimit-3..srcLimit)
+		VPEXPANDD(w, k, z)
+		return
+	}
+	byteRamp(t, iota64, idx)
+	MOVQ(paramMem("srcLimit"), t)
+	VPERMB(at(t, 0), idx, w)
+	VPEXPANDB(w, k, z)
 }
 
 // genRowsExpandDwords emits rowsExpandDwordsAVX2: the expand kernel for
