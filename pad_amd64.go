@@ -292,10 +292,9 @@ var asmKernelSets = []asmKernels{
 }
 
 // rowsExpandDwordsAVX2Table is rowsExpandDwordsAVX2 with its lookup table.
-// srcLimit is not used: its masked loads (VPMASKMOVD) may still reach the
-// page after the input.
-func rowsExpandDwordsAVX2Table(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, _ uintptr) {
-	rowsExpandDwordsAVX2(dst, src, n, tab, entries, pat, expandDwordsLUT())
+// Its blocks read 32 bytes, not 64: srcLimit moves up by 32 (saturating).
+func rowsExpandDwordsAVX2Table(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcLimit uintptr) {
+	rowsExpandDwordsAVX2(dst, src, n, tab, entries, pat, expandDwordsLUT(), min(srcLimit, ^uintptr(0)-32)+32)
 }
 
 // expandDwordsLUT is rowsExpandDwordsAVX2's table: for each 8-bit word

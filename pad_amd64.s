@@ -18753,9 +18753,9 @@ expandd_far_1911:
 	VPEXPANDD    Z1, K2, Z0
 	JMP          expandd_near_1912
 
-// func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)
+// func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcLimit uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
-TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
+TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-64
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
@@ -18767,12 +18767,18 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-56
 	MOVQ    lut+48(FP), R8
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
+	MOVQ    srcLimit+56(FP), R9
+	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
 	JB      expandw_single_1914
+	NOP
+	PCALIGN $0x40
 
 expandw_pairs_1913:
-	MOVWQZX (BX), R9
-	CMPQ    R9, $0x0000ffff
+	CMPQ    CX, R9
+	JA      expandw_single_1914
+	MOVWQZX (BX), R10
+	CMPQ    R10, $0x0000ffff
 	JNE     expandw_general_1917
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
@@ -18782,32 +18788,32 @@ expandw_pairs_1913:
 	JMP     expandw_next_1918
 
 expandw_general_1917:
-	MOVBQZX    (BX), R9
-	POPCNTQ    R9, R10
-	MOVQ       R10, R11
-	SHLQ       $0x05, R11
-	SHLQ       $0x05, R9
-	VMOVDQU    8192(R8)(R11*1), Y1
-	VMOVDQU    (R8)(R9*1), Y2
+	MOVBQZX    (BX), R10
+	POPCNTQ    R10, R11
+	MOVQ       R11, R12
+	SHLQ       $0x05, R12
+	SHLQ       $0x05, R10
+	VMOVDQU    8192(R8)(R12*1), Y1
+	VMOVDQU    (R8)(R10*1), Y2
 	VPMASKMOVD (CX), Y1, Y1
 	VPERMD     Y1, Y2, Y1
 	VBLENDVPS  Y2, Y1, Y0, Y1
-	SHLQ       $0x02, R10
+	SHLQ       $0x02, R11
 	VMOVDQA    Y1, (AX)
-	MOVBQZX    1(BX), R9
-	POPCNTQ    R9, R11
-	MOVQ       R11, R12
-	SHLQ       $0x05, R12
-	SHLQ       $0x05, R9
-	VMOVDQU    8192(R8)(R12*1), Y1
-	VMOVDQU    (R8)(R9*1), Y2
-	VPMASKMOVD (CX)(R10*1), Y1, Y1
+	MOVBQZX    1(BX), R10
+	POPCNTQ    R10, R12
+	MOVQ       R12, R13
+	SHLQ       $0x05, R13
+	SHLQ       $0x05, R10
+	VMOVDQU    8192(R8)(R13*1), Y1
+	VMOVDQU    (R8)(R10*1), Y2
+	VPMASKMOVD (CX)(R11*1), Y1, Y1
 	VPERMD     Y1, Y2, Y1
 	VBLENDVPS  Y2, Y1, Y0, Y1
-	SHLQ       $0x02, R11
+	SHLQ       $0x02, R12
 	VMOVDQA    Y1, 32(AX)
-	ADDQ       R10, CX
 	ADDQ       R11, CX
+	ADDQ       R12, CX
 
 expandw_next_1918:
 	ADDQ    $0x02, BX
@@ -18821,22 +18827,29 @@ expandw_next_1918:
 expandw_single_1914:
 	CMPQ       DX, $0x20
 	JB         expandw_tail_1915
-	MOVBQZX    (BX), SI
-	POPCNTQ    SI, DI
-	MOVQ       DI, R9
+	MOVBQZX    (BX), R9
+	POPCNTQ    R9, R10
+	MOVQ       R10, R11
+	SHLQ       $0x05, R11
 	SHLQ       $0x05, R9
-	SHLQ       $0x05, SI
-	VMOVDQU    8192(R8)(R9*1), Y1
-	VMOVDQU    (R8)(SI*1), Y2
+	VMOVDQU    8192(R8)(R11*1), Y1
+	VMOVDQU    (R8)(R9*1), Y2
+	CMPQ       CX, srcLimit+56(FP)
+	JA         expandw_far_1923
 	VPMASKMOVD (CX), Y1, Y1
 	VPERMD     Y1, Y2, Y1
-	VBLENDVPS  Y2, Y1, Y0, Y1
-	SHLQ       $0x02, DI
-	VMOVDQA    Y1, (AX)
-	ADDQ       DI, CX
-	ADDQ       $0x01, BX
-	ADDQ       $0x20, AX
-	SUBQ       $0x20, DX
+
+expandw_near_1924:
+	VBLENDVPS Y2, Y1, Y0, Y1
+	SHLQ      $0x02, R10
+	VMOVDQA   Y1, (AX)
+	ADDQ      R10, CX
+	ADDQ      $0x01, BX
+	CMPQ      BX, SI
+	CMOVQEQ   DI, BX
+	ADDQ      $0x20, AX
+	SUBQ      $0x20, DX
+	JMP       expandw_single_1914
 
 expandw_tail_1915:
 	TESTQ      DX, DX
@@ -18853,8 +18866,12 @@ expandw_tail_1915:
 	SHLQ       $0x05, BX
 	VMOVDQU    8192(R8)(SI*1), Y2
 	VMOVDQU    (R8)(BX*1), Y3
+	CMPQ       CX, srcLimit+56(FP)
+	JA         expandw_far_1925
 	VPMASKMOVD (CX), Y2, Y2
 	VPERMD     Y2, Y3, Y2
+
+expandw_near_1926:
 	VBLENDVPS  Y3, Y2, Y0, Y2
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y2, Y1, (AX)
@@ -18862,6 +18879,34 @@ expandw_tail_1915:
 expandw_ret_1916:
 	VZEROUPPER
 	RET
+
+expandw_far_1923:
+	MOVQ         CX, R9
+	SUBQ         srcLimit+56(FP), R9
+	ADDQ         $0x03, R9
+	SHRQ         $0x02, R9
+	MOVQ         R9, R11
+	SHLQ         $0x02, R11
+	NEGQ         R11
+	VMOVQ        R9, X1
+	VPBROADCASTD X1, Y1
+	VPADDD       Y1, Y2, Y1
+	VPERMD       (CX)(R11*1), Y1, Y1
+	JMP          expandw_near_1924
+
+expandw_far_1925:
+	MOVQ         CX, BX
+	SUBQ         srcLimit+56(FP), BX
+	ADDQ         $0x03, BX
+	SHRQ         $0x02, BX
+	MOVQ         BX, SI
+	SHLQ         $0x02, SI
+	NEGQ         SI
+	VMOVQ        BX, X2
+	VPBROADCASTD X2, Y2
+	VPADDD       Y2, Y3, Y2
+	VPERMD       (CX)(SI*1), Y2, Y2
+	JMP          expandw_near_1926
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -18875,25 +18920,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1919
+	JNE     shufw_general_1927
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1920
+	JE      shufw_blend_1928
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1921
+	JNE     shufw_list_1929
 
-shuf_planes_1923:
+shuf_planes_1931:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1925
+	JZ    shuf_done_1933
 	MOVQ  CX, R11
 
-shuf_rows_1926:
+shuf_rows_1934:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -18903,17 +18948,17 @@ shuf_rows_1926:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1926
+	JNZ     shuf_rows_1934
 
-shuf_done_1925:
+shuf_done_1933:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1923
+	JNZ  shuf_planes_1931
 	VZEROUPPER
 	RET
 
-shufw_list_1921:
+shufw_list_1929:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -18922,12 +18967,12 @@ shufw_list_1921:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1927
+	JZ      shuf_no_run_1935
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1927:
+shuf_no_run_1935:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -18937,138 +18982,68 @@ shuf_no_run_1927:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1922
+	JA    shufw_list_loads_1930
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1928:
+shuf_offs_1936:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1929
+	JAE     shuf_offs_done_1937
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1928
+	JMP     shuf_offs_1936
 
-shuf_offs_done_1929:
+shuf_offs_done_1937:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1922
+	JA   shufw_list_loads_1930
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1930:
+shuf_offs_1938:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1931
+	JAE     shuf_offs_done_1939
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1930
+	JMP     shuf_offs_1938
 
-shuf_offs_done_1931:
+shuf_offs_done_1939:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1932:
+shuf_planes_1940:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1934
-
-shuf_rows_1935:
-	VMOVQ   X8, R11
-	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y9
-	VMOVDQU (R11)(R9*1), Y10
-	VPERMD  Y9, Y1, Y9
-	VPERMD  Y10, Y2, Y10
-	VMOVDQU Y9, (DI)
-	VMOVDQU Y10, (DI)(R10*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y8, Y8
-	DECQ    R12
-	JNZ     shuf_rows_1935
-
-shuf_done_1934:
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1936
-	VMOVQ X5, R11
-	ADDQ  CX, R11
-
-shuf_rows_1937:
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R11
-	DECQ    R12
-	JNZ     shuf_rows_1937
-
-shuf_done_1936:
-	VMOVDQA Y7, Y8
-	VMOVQ   X6, R12
-	TESTQ   R12, R12
-	JZ      shuf_done_1938
-
-shuf_rows_1939:
-	VMOVQ   X8, R11
-	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y9
-	VMOVDQU (R11)(R9*1), Y10
-	VPERMD  Y9, Y1, Y9
-	VPERMD  Y10, Y2, Y10
-	VMOVDQU Y9, (DI)
-	VMOVDQU Y10, (DI)(R10*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y8, Y8
-	DECQ    R12
-	JNZ     shuf_rows_1939
-
-shuf_done_1938:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_1932
-	VZEROUPPER
-	RET
-
-shufw_list_loads_1922:
-shuf_planes_1940:
-	MOVQ  AX, DI
-	VMOVQ X0, R12
-	VMOVQ X3, R13
-	TESTQ R13, R13
-	JZ    shuf_done_1942
+	JZ      shuf_done_1942
 
 shuf_rows_1943:
-	MOVLQSX (R12), R11
-	IMULQ   BX, R11
+	VMOVQ   X8, R11
 	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
+	VMOVDQU (R11)(R8*1), Y9
+	VMOVDQU (R11)(R9*1), Y10
+	VPERMD  Y9, Y1, Y9
+	VPERMD  Y10, Y2, Y10
+	VMOVDQU Y9, (DI)
+	VMOVDQU Y10, (DI)(R10*1)
 	ADDQ    DX, DI
-	ADDQ    $0x04, R12
-	DECQ    R13
+	VPERMQ  $0x39, Y8, Y8
+	DECQ    R12
 	JNZ     shuf_rows_1943
 
 shuf_done_1942:
-	VMOVQ X4, R13
-	TESTQ R13, R13
+	VMOVQ X4, R12
+	TESTQ R12, R12
 	JZ    shuf_done_1944
 	VMOVQ X5, R11
 	ADDQ  CX, R11
@@ -19082,16 +19057,46 @@ shuf_rows_1945:
 	VMOVDQU Y9, (DI)(R10*1)
 	ADDQ    DX, DI
 	ADDQ    BX, R11
-	DECQ    R13
+	DECQ    R12
 	JNZ     shuf_rows_1945
 
 shuf_done_1944:
-	VMOVQ X7, R12
-	VMOVQ X6, R13
-	TESTQ R13, R13
-	JZ    shuf_done_1946
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1946
 
 shuf_rows_1947:
+	VMOVQ   X8, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y9
+	VMOVDQU (R11)(R9*1), Y10
+	VPERMD  Y9, Y1, Y9
+	VPERMD  Y10, Y2, Y10
+	VMOVDQU Y9, (DI)
+	VMOVDQU Y10, (DI)(R10*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y8, Y8
+	DECQ    R12
+	JNZ     shuf_rows_1947
+
+shuf_done_1946:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1940
+	VZEROUPPER
+	RET
+
+shufw_list_loads_1930:
+shuf_planes_1948:
+	MOVQ  AX, DI
+	VMOVQ X0, R12
+	VMOVQ X3, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1950
+
+shuf_rows_1951:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -19104,28 +19109,68 @@ shuf_rows_1947:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1947
+	JNZ     shuf_rows_1951
 
-shuf_done_1946:
+shuf_done_1950:
+	VMOVQ X4, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1952
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_1953:
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R11
+	DECQ    R13
+	JNZ     shuf_rows_1953
+
+shuf_done_1952:
+	VMOVQ X7, R12
+	VMOVQ X6, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1954
+
+shuf_rows_1955:
+	MOVLQSX (R12), R11
+	IMULQ   BX, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R12
+	DECQ    R13
+	JNZ     shuf_rows_1955
+
+shuf_done_1954:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1940
+	JNZ  shuf_planes_1948
 	VZEROUPPER
 	RET
 
-shufw_blend_1920:
+shufw_blend_1928:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1948
+	JNE  shufw_list_1956
 
-shuf_planes_1950:
+shuf_planes_1958:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1952
+	JZ    shuf_done_1960
 	MOVQ  CX, R11
 
-shuf_rows_1953:
+shuf_rows_1961:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -19137,17 +19182,17 @@ shuf_rows_1953:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1953
+	JNZ       shuf_rows_1961
 
-shuf_done_1952:
+shuf_done_1960:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1950
+	JNZ  shuf_planes_1958
 	VZEROUPPER
 	RET
 
-shufw_list_1948:
+shufw_list_1956:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -19156,12 +19201,12 @@ shufw_list_1948:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1954
+	JZ      shuf_no_run_1962
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1954:
+shuf_no_run_1962:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -19171,146 +19216,70 @@ shuf_no_run_1954:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1949
+	JA    shufw_list_loads_1957
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1955:
+shuf_offs_1963:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1956
+	JAE     shuf_offs_done_1964
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1955
+	JMP     shuf_offs_1963
 
-shuf_offs_done_1956:
+shuf_offs_done_1964:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1949
+	JA   shufw_list_loads_1957
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1957:
+shuf_offs_1965:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1958
+	JAE     shuf_offs_done_1966
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1957
+	JMP     shuf_offs_1965
 
-shuf_offs_done_1958:
+shuf_offs_done_1966:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1959:
+shuf_planes_1967:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1961
-
-shuf_rows_1962:
-	VMOVQ     X9, R11
-	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y10
-	VMOVDQU   (R11)(R9*1), Y11
-	VPERMD    Y10, Y1, Y10
-	VPERMD    Y11, Y2, Y11
-	VBLENDVPS Y1, Y10, Y0, Y10
-	VBLENDVPS Y2, Y11, Y0, Y11
-	VMOVDQU   Y10, (DI)
-	VMOVDQU   Y11, (DI)(R10*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R12
-	JNZ       shuf_rows_1962
-
-shuf_done_1961:
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_1963
-	VMOVQ X6, R11
-	ADDQ  CX, R11
-
-shuf_rows_1964:
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R11
-	DECQ      R12
-	JNZ       shuf_rows_1964
-
-shuf_done_1963:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R12
-	TESTQ   R12, R12
-	JZ      shuf_done_1965
-
-shuf_rows_1966:
-	VMOVQ     X9, R11
-	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y10
-	VMOVDQU   (R11)(R9*1), Y11
-	VPERMD    Y10, Y1, Y10
-	VPERMD    Y11, Y2, Y11
-	VBLENDVPS Y1, Y10, Y0, Y10
-	VBLENDVPS Y2, Y11, Y0, Y11
-	VMOVDQU   Y10, (DI)
-	VMOVDQU   Y11, (DI)(R10*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R12
-	JNZ       shuf_rows_1966
-
-shuf_done_1965:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_1959
-	VZEROUPPER
-	RET
-
-shufw_list_loads_1949:
-shuf_planes_1967:
-	MOVQ  AX, DI
-	VMOVQ X3, R12
-	VMOVQ X4, R13
-	TESTQ R13, R13
-	JZ    shuf_done_1969
+	JZ      shuf_done_1969
 
 shuf_rows_1970:
-	MOVLQSX   (R12), R11
-	IMULQ     BX, R11
+	VMOVQ     X9, R11
 	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
+	VMOVDQU   (R11)(R8*1), Y10
+	VMOVDQU   (R11)(R9*1), Y11
+	VPERMD    Y10, Y1, Y10
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y1, Y10, Y0, Y10
+	VBLENDVPS Y2, Y11, Y0, Y11
+	VMOVDQU   Y10, (DI)
+	VMOVDQU   Y11, (DI)(R10*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R12
-	DECQ      R13
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R12
 	JNZ       shuf_rows_1970
 
 shuf_done_1969:
-	VMOVQ X5, R13
-	TESTQ R13, R13
+	VMOVQ X5, R12
+	TESTQ R12, R12
 	JZ    shuf_done_1971
 	VMOVQ X6, R11
 	ADDQ  CX, R11
@@ -19326,16 +19295,48 @@ shuf_rows_1972:
 	VMOVDQU   Y10, (DI)(R10*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R11
-	DECQ      R13
+	DECQ      R12
 	JNZ       shuf_rows_1972
 
 shuf_done_1971:
-	VMOVQ X8, R12
-	VMOVQ X7, R13
-	TESTQ R13, R13
-	JZ    shuf_done_1973
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_1973
 
 shuf_rows_1974:
+	VMOVQ     X9, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y10
+	VMOVDQU   (R11)(R9*1), Y11
+	VPERMD    Y10, Y1, Y10
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y1, Y10, Y0, Y10
+	VBLENDVPS Y2, Y11, Y0, Y11
+	VMOVDQU   Y10, (DI)
+	VMOVDQU   Y11, (DI)(R10*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R12
+	JNZ       shuf_rows_1974
+
+shuf_done_1973:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_1967
+	VZEROUPPER
+	RET
+
+shufw_list_loads_1957:
+shuf_planes_1975:
+	MOVQ  AX, DI
+	VMOVQ X3, R12
+	VMOVQ X4, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1977
+
+shuf_rows_1978:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -19350,35 +19351,79 @@ shuf_rows_1974:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1974
+	JNZ       shuf_rows_1978
 
-shuf_done_1973:
+shuf_done_1977:
+	VMOVQ X5, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1979
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_1980:
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R11
+	DECQ      R13
+	JNZ       shuf_rows_1980
+
+shuf_done_1979:
+	VMOVQ X8, R12
+	VMOVQ X7, R13
+	TESTQ R13, R13
+	JZ    shuf_done_1981
+
+shuf_rows_1982:
+	MOVLQSX   (R12), R11
+	IMULQ     BX, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R12
+	DECQ      R13
+	JNZ       shuf_rows_1982
+
+shuf_done_1981:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1967
+	JNZ  shuf_planes_1975
 	VZEROUPPER
 	RET
 
-shufw_general_1919:
+shufw_general_1927:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1975
+	JNE     shufw_list_1983
 
-shuf_planes_1977:
+shuf_planes_1985:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1979
+	JZ    shuf_done_1987
 	MOVQ  CX, R10
 
-shuf_rows_1980:
+shuf_rows_1988:
 	MOVQ R8, R12
 
-shufw_blocks_1981:
+shufw_blocks_1989:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -19388,21 +19433,21 @@ shufw_blocks_1981:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1981
+	JB        shufw_blocks_1989
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1980
+	JNZ       shuf_rows_1988
 
-shuf_done_1979:
+shuf_done_1987:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1977
+	JNZ  shuf_planes_1985
 	VZEROUPPER
 	RET
 
-shufw_list_1975:
+shufw_list_1983:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -19411,12 +19456,12 @@ shufw_list_1975:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1982
+	JZ      shuf_no_run_1990
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1982:
+shuf_no_run_1990:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -19426,57 +19471,57 @@ shuf_no_run_1982:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1976
+	JA    shufw_list_loads_1984
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1983:
+shuf_offs_1991:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1984
+	JAE     shuf_offs_done_1992
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1983
+	JMP     shuf_offs_1991
 
-shuf_offs_done_1984:
+shuf_offs_done_1992:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1976
+	JA   shufw_list_loads_1984
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1985:
+shuf_offs_1993:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1986
+	JAE     shuf_offs_done_1994
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1985
+	JMP     shuf_offs_1993
 
-shuf_offs_done_1986:
+shuf_offs_done_1994:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1987:
+shuf_planes_1995:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1989
+	JZ      shuf_done_1997
 
-shuf_rows_1990:
+shuf_rows_1998:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1991:
+shufw_blocks_1999:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -19486,23 +19531,23 @@ shufw_blocks_1991:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1991
+	JB        shufw_blocks_1999
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1990
+	JNZ       shuf_rows_1998
 
-shuf_done_1989:
+shuf_done_1997:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_1992
+	JZ    shuf_done_2000
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_1993:
+shuf_rows_2001:
 	MOVQ R8, R12
 
-shufw_blocks_1994:
+shufw_blocks_2002:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -19512,24 +19557,24 @@ shufw_blocks_1994:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1994
+	JB        shufw_blocks_2002
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1993
+	JNZ       shuf_rows_2001
 
-shuf_done_1992:
+shuf_done_2000:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1995
+	JZ      shuf_done_2003
 
-shuf_rows_1996:
+shuf_rows_2004:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1997:
+shufw_blocks_2005:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -19539,35 +19584,35 @@ shufw_blocks_1997:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1997
+	JB        shufw_blocks_2005
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1996
+	JNZ       shuf_rows_2004
 
-shuf_done_1995:
+shuf_done_2003:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1987
+	JNZ  shuf_planes_1995
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1976:
-shuf_planes_1998:
+shufw_list_loads_1984:
+shuf_planes_2006:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2000
+	JZ    shuf_done_2008
 
-shuf_rows_2001:
+shuf_rows_2009:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2002:
+shufw_blocks_2010:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -19577,23 +19622,23 @@ shufw_blocks_2002:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2002
+	JB        shufw_blocks_2010
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2001
+	JNZ       shuf_rows_2009
 
-shuf_done_2000:
+shuf_done_2008:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2003
+	JZ    shuf_done_2011
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_2004:
+shuf_rows_2012:
 	MOVQ R8, R11
 
-shufw_blocks_2005:
+shufw_blocks_2013:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -19603,25 +19648,25 @@ shufw_blocks_2005:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_2005
+	JB        shufw_blocks_2013
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2004
+	JNZ       shuf_rows_2012
 
-shuf_done_2003:
+shuf_done_2011:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2006
+	JZ    shuf_done_2014
 
-shuf_rows_2007:
+shuf_rows_2015:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2008:
+shufw_blocks_2016:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -19631,17 +19676,17 @@ shufw_blocks_2008:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2008
+	JB        shufw_blocks_2016
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2007
+	JNZ       shuf_rows_2015
 
-shuf_done_2006:
+shuf_done_2014:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1998
+	JNZ  shuf_planes_2006
 	VZEROUPPER
 	RET
 
@@ -19659,27 +19704,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_2009
+	JE      shufn_c16o32_2017
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_2010
+	JE      shufn_c8o16_2018
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_2011
+	JE      shufn_c8o8_2019
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_2012
+	JE      shufn_c4o8_2020
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2013
+	JNE     shufn_list_2021
 
-shuf_planes_2015:
+shuf_planes_2023:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2017
+	JZ    shuf_done_2025
 	MOVQ  CX, R10
 
-shuf_rows_2018:
+shuf_rows_2026:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -19692,17 +19737,17 @@ shuf_rows_2018:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2018
+	JNZ          shuf_rows_2026
 
-shuf_done_2017:
+shuf_done_2025:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2015
+	JNZ  shuf_planes_2023
 	VZEROUPPER
 	RET
 
-shufn_list_2013:
+shufn_list_2021:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -19711,12 +19756,12 @@ shufn_list_2013:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2019
+	JZ      shuf_no_run_2027
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2019:
+shuf_no_run_2027:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19726,52 +19771,52 @@ shuf_no_run_2019:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2014
+	JA    shufn_list_loads_2022
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2020:
+shuf_offs_2028:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2021
+	JAE     shuf_offs_done_2029
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2020
+	JMP     shuf_offs_2028
 
-shuf_offs_done_2021:
+shuf_offs_done_2029:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2014
+	JA   shufn_list_loads_2022
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2022:
+shuf_offs_2030:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2023
+	JAE     shuf_offs_done_2031
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2022
+	JMP     shuf_offs_2030
 
-shuf_offs_done_2023:
+shuf_offs_done_2031:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_2024:
+shuf_planes_2032:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2026
+	JZ      shuf_done_2034
 
-shuf_rows_2027:
+shuf_rows_2035:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -19786,16 +19831,16 @@ shuf_rows_2027:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2027
+	JNZ          shuf_rows_2035
 
-shuf_done_2026:
+shuf_done_2034:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2028
+	JZ    shuf_done_2036
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2029:
+shuf_rows_2037:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -19808,15 +19853,15 @@ shuf_rows_2029:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2029
+	JNZ          shuf_rows_2037
 
-shuf_done_2028:
+shuf_done_2036:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2030
+	JZ      shuf_done_2038
 
-shuf_rows_2031:
+shuf_rows_2039:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -19831,25 +19876,25 @@ shuf_rows_2031:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2031
+	JNZ          shuf_rows_2039
 
-shuf_done_2030:
+shuf_done_2038:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2024
+	JNZ  shuf_planes_2032
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2014:
-shuf_planes_2032:
+shufn_list_loads_2022:
+shuf_planes_2040:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2034
+	JZ    shuf_done_2042
 
-shuf_rows_2035:
+shuf_rows_2043:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19865,16 +19910,16 @@ shuf_rows_2035:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2035
+	JNZ          shuf_rows_2043
 
-shuf_done_2034:
+shuf_done_2042:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2036
+	JZ    shuf_done_2044
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2037:
+shuf_rows_2045:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -19887,15 +19932,15 @@ shuf_rows_2037:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2037
+	JNZ          shuf_rows_2045
 
-shuf_done_2036:
+shuf_done_2044:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2038
+	JZ    shuf_done_2046
 
-shuf_rows_2039:
+shuf_rows_2047:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19911,30 +19956,30 @@ shuf_rows_2039:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2039
+	JNZ          shuf_rows_2047
 
-shuf_done_2038:
+shuf_done_2046:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2032
+	JNZ  shuf_planes_2040
 	VZEROUPPER
 	RET
 
-shufn_c16o32_2009:
+shufn_c16o32_2017:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2040
+	JNE     shufn_list_2048
 
-shuf_planes_2042:
+shuf_planes_2050:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_2044
+	JZ    shuf_done_2052
 	MOVQ  CX, R11
 
-shuf_rows_2045:
+shuf_rows_2053:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -19951,17 +19996,17 @@ shuf_rows_2045:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2045
+	JNZ         shuf_rows_2053
 
-shuf_done_2044:
+shuf_done_2052:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2042
+	JNZ  shuf_planes_2050
 	VZEROUPPER
 	RET
 
-shufn_list_2040:
+shufn_list_2048:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -19970,12 +20015,12 @@ shufn_list_2040:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_2046
+	JZ      shuf_no_run_2054
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_2046:
+shuf_no_run_2054:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -19985,52 +20030,52 @@ shuf_no_run_2046:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_2041
+	JA    shufn_list_loads_2049
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_2047:
+shuf_offs_2055:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2048
+	JAE     shuf_offs_done_2056
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2047
+	JMP     shuf_offs_2055
 
-shuf_offs_done_2048:
+shuf_offs_done_2056:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_2041
+	JA   shufn_list_loads_2049
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_2049:
+shuf_offs_2057:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2050
+	JAE     shuf_offs_done_2058
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2049
+	JMP     shuf_offs_2057
 
-shuf_offs_done_2050:
+shuf_offs_done_2058:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2051:
+shuf_planes_2059:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2053
+	JZ      shuf_done_2061
 
-shuf_rows_2054:
+shuf_rows_2062:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -20049,16 +20094,16 @@ shuf_rows_2054:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2054
+	JNZ         shuf_rows_2062
 
-shuf_done_2053:
+shuf_done_2061:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2055
+	JZ    shuf_done_2063
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2056:
+shuf_rows_2064:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -20075,15 +20120,15 @@ shuf_rows_2056:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2056
+	JNZ         shuf_rows_2064
 
-shuf_done_2055:
+shuf_done_2063:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2057
+	JZ      shuf_done_2065
 
-shuf_rows_2058:
+shuf_rows_2066:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -20102,25 +20147,25 @@ shuf_rows_2058:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2058
+	JNZ         shuf_rows_2066
 
-shuf_done_2057:
+shuf_done_2065:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2051
+	JNZ  shuf_planes_2059
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2041:
-shuf_planes_2059:
+shufn_list_loads_2049:
+shuf_planes_2067:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2061
+	JZ    shuf_done_2069
 
-shuf_rows_2062:
+shuf_rows_2070:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -20140,16 +20185,16 @@ shuf_rows_2062:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2062
+	JNZ         shuf_rows_2070
 
-shuf_done_2061:
+shuf_done_2069:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2063
+	JZ    shuf_done_2071
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2064:
+shuf_rows_2072:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -20166,15 +20211,15 @@ shuf_rows_2064:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_2064
+	JNZ         shuf_rows_2072
 
-shuf_done_2063:
+shuf_done_2071:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2065
+	JZ    shuf_done_2073
 
-shuf_rows_2066:
+shuf_rows_2074:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -20194,30 +20239,30 @@ shuf_rows_2066:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2066
+	JNZ         shuf_rows_2074
 
-shuf_done_2065:
+shuf_done_2073:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2059
+	JNZ  shuf_planes_2067
 	VZEROUPPER
 	RET
 
-shufn_c8o16_2010:
+shufn_c8o16_2018:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2067
+	JNE     shufn_list_2075
 
-shuf_planes_2069:
+shuf_planes_2077:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2071
+	JZ    shuf_done_2079
 	MOVQ  CX, R10
 
-shuf_rows_2072:
+shuf_rows_2080:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -20228,17 +20273,17 @@ shuf_rows_2072:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2072
+	JNZ          shuf_rows_2080
 
-shuf_done_2071:
+shuf_done_2079:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2069
+	JNZ  shuf_planes_2077
 	VZEROUPPER
 	RET
 
-shufn_list_2067:
+shufn_list_2075:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20247,12 +20292,12 @@ shufn_list_2067:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2073
+	JZ      shuf_no_run_2081
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2073:
+shuf_no_run_2081:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20262,52 +20307,52 @@ shuf_no_run_2073:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2068
+	JA    shufn_list_loads_2076
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2074:
+shuf_offs_2082:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2075
+	JAE     shuf_offs_done_2083
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2074
+	JMP     shuf_offs_2082
 
-shuf_offs_done_2075:
+shuf_offs_done_2083:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2068
+	JA   shufn_list_loads_2076
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2076:
+shuf_offs_2084:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2077
+	JAE     shuf_offs_done_2085
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2076
+	JMP     shuf_offs_2084
 
-shuf_offs_done_2077:
+shuf_offs_done_2085:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2078:
+shuf_planes_2086:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2080
+	JZ      shuf_done_2088
 
-shuf_rows_2081:
+shuf_rows_2089:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -20320,16 +20365,16 @@ shuf_rows_2081:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2081
+	JNZ          shuf_rows_2089
 
-shuf_done_2080:
+shuf_done_2088:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2082
+	JZ    shuf_done_2090
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2083:
+shuf_rows_2091:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -20340,15 +20385,15 @@ shuf_rows_2083:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2083
+	JNZ          shuf_rows_2091
 
-shuf_done_2082:
+shuf_done_2090:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2084
+	JZ      shuf_done_2092
 
-shuf_rows_2085:
+shuf_rows_2093:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -20361,25 +20406,25 @@ shuf_rows_2085:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2085
+	JNZ          shuf_rows_2093
 
-shuf_done_2084:
+shuf_done_2092:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2078
+	JNZ  shuf_planes_2086
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2068:
-shuf_planes_2086:
+shufn_list_loads_2076:
+shuf_planes_2094:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2088
+	JZ    shuf_done_2096
 
-shuf_rows_2089:
+shuf_rows_2097:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20393,16 +20438,16 @@ shuf_rows_2089:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2089
+	JNZ          shuf_rows_2097
 
-shuf_done_2088:
+shuf_done_2096:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2090
+	JZ    shuf_done_2098
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2091:
+shuf_rows_2099:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -20413,15 +20458,15 @@ shuf_rows_2091:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2091
+	JNZ          shuf_rows_2099
 
-shuf_done_2090:
+shuf_done_2098:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2092
+	JZ    shuf_done_2100
 
-shuf_rows_2093:
+shuf_rows_2101:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20435,30 +20480,30 @@ shuf_rows_2093:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2093
+	JNZ          shuf_rows_2101
 
-shuf_done_2092:
+shuf_done_2100:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2086
+	JNZ  shuf_planes_2094
 	VZEROUPPER
 	RET
 
-shufn_c8o8_2011:
+shufn_c8o8_2019:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2094
+	JNE     shufn_list_2102
 
-shuf_planes_2096:
+shuf_planes_2104:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2098
+	JZ    shuf_done_2106
 	MOVQ  CX, R10
 
-shuf_rows_2099:
+shuf_rows_2107:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20468,17 +20513,17 @@ shuf_rows_2099:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2099
+	JNZ       shuf_rows_2107
 
-shuf_done_2098:
+shuf_done_2106:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2096
+	JNZ  shuf_planes_2104
 	VZEROUPPER
 	RET
 
-shufn_list_2094:
+shufn_list_2102:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20487,12 +20532,12 @@ shufn_list_2094:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2100
+	JZ      shuf_no_run_2108
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2100:
+shuf_no_run_2108:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20502,138 +20547,68 @@ shuf_no_run_2100:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2095
+	JA    shufn_list_loads_2103
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2101:
+shuf_offs_2109:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2102
+	JAE     shuf_offs_done_2110
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2101
+	JMP     shuf_offs_2109
 
-shuf_offs_done_2102:
+shuf_offs_done_2110:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2095
+	JA   shufn_list_loads_2103
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2103:
+shuf_offs_2111:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2104
+	JAE     shuf_offs_done_2112
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2103
+	JMP     shuf_offs_2111
 
-shuf_offs_done_2104:
+shuf_offs_done_2112:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2105:
+shuf_planes_2113:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2107
-
-shuf_rows_2108:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVQ     (R10), X10
-	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_2108
-
-shuf_done_2107:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_2109
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_2110:
-	VMOVQ     (R10), X9
-	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
-	DECQ      R11
-	JNZ       shuf_rows_2110
-
-shuf_done_2109:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_2111
-
-shuf_rows_2112:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVQ     (R10), X10
-	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_2112
-
-shuf_done_2111:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_2105
-	VZEROUPPER
-	RET
-
-shufn_list_loads_2095:
-shuf_planes_2113:
-	MOVQ  AX, DI
-	VMOVQ X3, R11
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_2115
+	JZ      shuf_done_2115
 
 shuf_rows_2116:
-	MOVLQSX   (R11), R10
-	IMULQ     BX, R10
+	VMOVQ     X9, R10
 	ADDQ      CX, R10
-	VMOVQ     (R10), X9
-	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	VMOVQ     (R10), X10
+	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R11
-	DECQ      R12
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
 	JNZ       shuf_rows_2116
 
 shuf_done_2115:
-	VMOVQ X5, R12
-	TESTQ R12, R12
+	VMOVQ X5, R11
+	TESTQ R11, R11
 	JZ    shuf_done_2117
 	VMOVQ X6, R10
 	ADDQ  CX, R10
@@ -20647,16 +20622,46 @@ shuf_rows_2118:
 	VPEXTRQ   $0x01, X9, (DI)(R9*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R10
-	DECQ      R12
+	DECQ      R11
 	JNZ       shuf_rows_2118
 
 shuf_done_2117:
-	VMOVQ X8, R11
-	VMOVQ X7, R12
-	TESTQ R12, R12
-	JZ    shuf_done_2119
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_2119
 
 shuf_rows_2120:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X10
+	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_2120
+
+shuf_done_2119:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2113
+	VZEROUPPER
+	RET
+
+shufn_list_loads_2103:
+shuf_planes_2121:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2123
+
+shuf_rows_2124:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20669,30 +20674,70 @@ shuf_rows_2120:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2120
+	JNZ       shuf_rows_2124
 
-shuf_done_2119:
+shuf_done_2123:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2125
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_2126:
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_2126
+
+shuf_done_2125:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2127
+
+shuf_rows_2128:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_2128
+
+shuf_done_2127:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2113
+	JNZ  shuf_planes_2121
 	VZEROUPPER
 	RET
 
-shufn_c4o8_2012:
+shufn_c4o8_2020:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2121
+	JNE     shufn_list_2129
 
-shuf_planes_2123:
+shuf_planes_2131:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2125
+	JZ    shuf_done_2133
 	MOVQ  CX, R10
 
-shuf_rows_2126:
+shuf_rows_2134:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20702,17 +20747,17 @@ shuf_rows_2126:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2126
+	JNZ       shuf_rows_2134
 
-shuf_done_2125:
+shuf_done_2133:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2123
+	JNZ  shuf_planes_2131
 	VZEROUPPER
 	RET
 
-shufn_list_2121:
+shufn_list_2129:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20721,12 +20766,12 @@ shufn_list_2121:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2127
+	JZ      shuf_no_run_2135
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2127:
+shuf_no_run_2135:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20736,138 +20781,68 @@ shuf_no_run_2127:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2122
+	JA    shufn_list_loads_2130
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2128:
+shuf_offs_2136:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2129
+	JAE     shuf_offs_done_2137
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2128
+	JMP     shuf_offs_2136
 
-shuf_offs_done_2129:
+shuf_offs_done_2137:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2122
+	JA   shufn_list_loads_2130
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2130:
+shuf_offs_2138:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2131
+	JAE     shuf_offs_done_2139
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2130
+	JMP     shuf_offs_2138
 
-shuf_offs_done_2131:
+shuf_offs_done_2139:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2132:
+shuf_planes_2140:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2134
-
-shuf_rows_2135:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVD     (R10), X10
-	VPINSRD   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_2135
-
-shuf_done_2134:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_2136
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_2137:
-	VMOVD     (R10), X9
-	VPINSRD   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
-	DECQ      R11
-	JNZ       shuf_rows_2137
-
-shuf_done_2136:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_2138
-
-shuf_rows_2139:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVD     (R10), X10
-	VPINSRD   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_2139
-
-shuf_done_2138:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_2132
-	VZEROUPPER
-	RET
-
-shufn_list_loads_2122:
-shuf_planes_2140:
-	MOVQ  AX, DI
-	VMOVQ X3, R11
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_2142
+	JZ      shuf_done_2142
 
 shuf_rows_2143:
-	MOVLQSX   (R11), R10
-	IMULQ     BX, R10
+	VMOVQ     X9, R10
 	ADDQ      CX, R10
-	VMOVD     (R10), X9
-	VPINSRD   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	VMOVD     (R10), X10
+	VPINSRD   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R11
-	DECQ      R12
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
 	JNZ       shuf_rows_2143
 
 shuf_done_2142:
-	VMOVQ X5, R12
-	TESTQ R12, R12
+	VMOVQ X5, R11
+	TESTQ R11, R11
 	JZ    shuf_done_2144
 	VMOVQ X6, R10
 	ADDQ  CX, R10
@@ -20881,16 +20856,46 @@ shuf_rows_2145:
 	VPEXTRQ   $0x01, X9, (DI)(R9*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R10
-	DECQ      R12
+	DECQ      R11
 	JNZ       shuf_rows_2145
 
 shuf_done_2144:
-	VMOVQ X8, R11
-	VMOVQ X7, R12
-	TESTQ R12, R12
-	JZ    shuf_done_2146
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_2146
 
 shuf_rows_2147:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X10
+	VPINSRD   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_2147
+
+shuf_done_2146:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2140
+	VZEROUPPER
+	RET
+
+shufn_list_loads_2130:
+shuf_planes_2148:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2150
+
+shuf_rows_2151:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20903,13 +20908,53 @@ shuf_rows_2147:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2147
+	JNZ       shuf_rows_2151
 
-shuf_done_2146:
+shuf_done_2150:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2152
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_2153:
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_2153
+
+shuf_done_2152:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2154
+
+shuf_rows_2155:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_2155
+
+shuf_done_2154:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2140
+	JNZ  shuf_planes_2148
 	VZEROUPPER
 	RET
 
@@ -20917,9 +20962,9 @@ shuf_done_2146:
 // Requires: AVX
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_2148
+	JE      ends_ret_2156
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_2148
+	JE      ends_ret_2156
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -20940,25 +20985,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -48(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_2149
+	JL      ends_short_2157
 
-ends_planes_2151:
+ends_planes_2159:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2152:
+ends_rows_2160:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_2153:
+ends_mid_2161:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_2153
+	JB        ends_mid_2161
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -20974,25 +21019,25 @@ ends_mid_2153:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2152
+	JNZ       ends_rows_2160
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2151
+	JNZ       ends_planes_2159
 	VZEROUPPER
 	RET
 
-ends_short_2149:
+ends_short_2157:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_2150
+	JLE  ends_tiny_2158
 
-ends_planes_2154:
+ends_planes_2162:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2155:
+ends_rows_2163:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -21013,21 +21058,21 @@ ends_rows_2155:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2155
+	JNZ       ends_rows_2163
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2154
+	JNZ       ends_planes_2162
 	VZEROUPPER
 	RET
 
-ends_tiny_2150:
-ends_planes_2156:
+ends_tiny_2158:
+ends_planes_2164:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2157:
+ends_rows_2165:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -21046,15 +21091,15 @@ ends_rows_2157:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_2157
+	JNZ       ends_rows_2165
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2156
+	JNZ       ends_planes_2164
 	VZEROUPPER
 	RET
 
-ends_ret_2148:
+ends_ret_2156:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21062,7 +21107,7 @@ ends_ret_2148:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2158
+	JZ    wrap_ret_2166
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21071,18 +21116,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2159:
+wrap_rows_2167:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_2160
+	JB   cx_short_2168
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2162
+	JBE  copy_le2_2170
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2163
+	JBE  copy_le4_2171
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2164:
+copy_loop_2172:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21094,7 +21139,7 @@ copy_loop_2164:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2164
+	JB      copy_loop_2172
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21104,9 +21149,9 @@ copy_loop_2164:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2165
+	JMP     copy_done_2173
 
-copy_le4_2163:
+copy_le4_2171:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21115,76 +21160,76 @@ copy_le4_2163:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2165
+	JMP     copy_done_2173
 
-copy_le2_2162:
+copy_le2_2170:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2165:
-	JMP cx_done_2161
+copy_done_2173:
+	JMP cx_done_2169
 
-cx_short_2160:
+cx_short_2168:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2167
+	JAE  ladder_2175
 	CMPQ BX, $0x00000008
-	JAE  ladder_2168
+	JAE  ladder_2176
 	CMPQ BX, $0x00000004
-	JAE  ladder_2169
+	JAE  ladder_2177
 	CMPQ BX, $0x00000002
-	JAE  ladder_2170
+	JAE  ladder_2178
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2166
-	JMP  ladder_2171
+	JB   ladder_done_2174
+	JMP  ladder_2179
 
-ladder_2167:
+ladder_2175:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2166
+	JMP     ladder_done_2174
 
-ladder_2168:
+ladder_2176:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2166
+	JMP  ladder_done_2174
 
-ladder_2169:
+ladder_2177:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2166
+	JMP  ladder_done_2174
 
-ladder_2170:
+ladder_2178:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2166
+	JMP  ladder_done_2174
 
-ladder_2171:
+ladder_2179:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2166:
-cx_done_2161:
+ladder_done_2174:
+cx_done_2169:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_2172
+	JB   cx_short_2180
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2174
+	JBE  copy_le2_2182
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2175
+	JBE  copy_le4_2183
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2176:
+copy_loop_2184:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21196,7 +21241,7 @@ copy_loop_2176:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2176
+	JB      copy_loop_2184
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21206,9 +21251,9 @@ copy_loop_2176:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2177
+	JMP     copy_done_2185
 
-copy_le4_2175:
+copy_le4_2183:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21217,77 +21262,77 @@ copy_le4_2175:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2177
+	JMP     copy_done_2185
 
-copy_le2_2174:
+copy_le2_2182:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2177:
-	JMP cx_done_2173
+copy_done_2185:
+	JMP cx_done_2181
 
-cx_short_2172:
+cx_short_2180:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2179
+	JAE  ladder_2187
 	CMPQ DX, $0x00000008
-	JAE  ladder_2180
+	JAE  ladder_2188
 	CMPQ DX, $0x00000004
-	JAE  ladder_2181
+	JAE  ladder_2189
 	CMPQ DX, $0x00000002
-	JAE  ladder_2182
+	JAE  ladder_2190
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2178
-	JMP  ladder_2183
+	JB   ladder_done_2186
+	JMP  ladder_2191
 
-ladder_2179:
+ladder_2187:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2178
+	JMP     ladder_done_2186
 
-ladder_2180:
+ladder_2188:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2178
+	JMP  ladder_done_2186
 
-ladder_2181:
+ladder_2189:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2178
+	JMP  ladder_done_2186
 
-ladder_2182:
+ladder_2190:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2178
+	JMP  ladder_done_2186
 
-ladder_2183:
+ladder_2191:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2178:
-cx_done_2173:
+ladder_done_2186:
+cx_done_2181:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_2184
+	JB   cx_short_2192
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2186
+	JBE  copy_le2_2194
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2187
+	JBE  copy_le4_2195
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2188:
+copy_loop_2196:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21299,7 +21344,7 @@ copy_loop_2188:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2188
+	JB      copy_loop_2196
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21309,9 +21354,9 @@ copy_loop_2188:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2189
+	JMP     copy_done_2197
 
-copy_le4_2187:
+copy_le4_2195:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21320,71 +21365,71 @@ copy_le4_2187:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2189
+	JMP     copy_done_2197
 
-copy_le2_2186:
+copy_le2_2194:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2189:
-	JMP cx_done_2185
+copy_done_2197:
+	JMP cx_done_2193
 
-cx_short_2184:
+cx_short_2192:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2191
+	JAE  ladder_2199
 	CMPQ SI, $0x00000008
-	JAE  ladder_2192
+	JAE  ladder_2200
 	CMPQ SI, $0x00000004
-	JAE  ladder_2193
+	JAE  ladder_2201
 	CMPQ SI, $0x00000002
-	JAE  ladder_2194
+	JAE  ladder_2202
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2190
-	JMP  ladder_2195
+	JB   ladder_done_2198
+	JMP  ladder_2203
 
-ladder_2191:
+ladder_2199:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2190
+	JMP     ladder_done_2198
 
-ladder_2192:
+ladder_2200:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2190
+	JMP  ladder_done_2198
 
-ladder_2193:
+ladder_2201:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2190
+	JMP  ladder_done_2198
 
-ladder_2194:
+ladder_2202:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2190
+	JMP  ladder_done_2198
 
-ladder_2195:
+ladder_2203:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2190:
-cx_done_2185:
+ladder_done_2198:
+cx_done_2193:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2159
+	JNZ  wrap_rows_2167
 	VZEROUPPER
 
-wrap_ret_2158:
+wrap_ret_2166:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21392,7 +21437,7 @@ wrap_ret_2158:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2196
+	JZ    wrap_ret_2204
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21401,18 +21446,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2197:
+wrap_rows_2205:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_2198
+	JB   mid_small_2206
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_2200
+	JBE  copy_le2_2208
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_2201
+	JBE  copy_le4_2209
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2202:
+copy_loop_2210:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -21424,7 +21469,7 @@ copy_loop_2202:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_2202
+	JB        copy_loop_2210
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -21434,9 +21479,9 @@ copy_loop_2202:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_2203
+	JMP       copy_done_2211
 
-copy_le4_2201:
+copy_le4_2209:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -21445,28 +21490,28 @@ copy_le4_2201:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_2203
+	JMP       copy_done_2211
 
-copy_le2_2200:
+copy_le2_2208:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_2203:
-	JMP mid_done_2199
+copy_done_2211:
+	JMP mid_done_2207
 
-mid_small_2198:
+mid_small_2206:
 	CMPQ BX, $0x00000020
-	JB   cx_short_2204
+	JB   cx_short_2212
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2206
+	JBE  copy_le2_2214
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2207
+	JBE  copy_le4_2215
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2208:
+copy_loop_2216:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21478,7 +21523,7 @@ copy_loop_2208:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2208
+	JB      copy_loop_2216
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21488,9 +21533,9 @@ copy_loop_2208:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2209
+	JMP     copy_done_2217
 
-copy_le4_2207:
+copy_le4_2215:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21499,77 +21544,77 @@ copy_le4_2207:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2209
+	JMP     copy_done_2217
 
-copy_le2_2206:
+copy_le2_2214:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2209:
-	JMP cx_done_2205
+copy_done_2217:
+	JMP cx_done_2213
 
-cx_short_2204:
+cx_short_2212:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2211
+	JAE  ladder_2219
 	CMPQ BX, $0x00000008
-	JAE  ladder_2212
+	JAE  ladder_2220
 	CMPQ BX, $0x00000004
-	JAE  ladder_2213
+	JAE  ladder_2221
 	CMPQ BX, $0x00000002
-	JAE  ladder_2214
+	JAE  ladder_2222
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2210
-	JMP  ladder_2215
+	JB   ladder_done_2218
+	JMP  ladder_2223
 
-ladder_2211:
+ladder_2219:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2210
+	JMP     ladder_done_2218
 
-ladder_2212:
+ladder_2220:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2210
+	JMP  ladder_done_2218
 
-ladder_2213:
+ladder_2221:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2210
+	JMP  ladder_done_2218
 
-ladder_2214:
+ladder_2222:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2210
+	JMP  ladder_done_2218
 
-ladder_2215:
+ladder_2223:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2210:
-cx_done_2205:
-mid_done_2199:
+ladder_done_2218:
+cx_done_2213:
+mid_done_2207:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_2216
+	JB   mid_small_2224
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_2218
+	JBE  copy_le2_2226
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_2219
+	JBE  copy_le4_2227
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2220:
+copy_loop_2228:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21581,7 +21626,7 @@ copy_loop_2220:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2220
+	JB        copy_loop_2228
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21591,9 +21636,9 @@ copy_loop_2220:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2221
+	JMP       copy_done_2229
 
-copy_le4_2219:
+copy_le4_2227:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -21602,28 +21647,28 @@ copy_le4_2219:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_2221
+	JMP       copy_done_2229
 
-copy_le2_2218:
+copy_le2_2226:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_2221:
-	JMP mid_done_2217
+copy_done_2229:
+	JMP mid_done_2225
 
-mid_small_2216:
+mid_small_2224:
 	CMPQ DX, $0x00000020
-	JB   cx_short_2222
+	JB   cx_short_2230
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2224
+	JBE  copy_le2_2232
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2225
+	JBE  copy_le4_2233
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2226:
+copy_loop_2234:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21635,7 +21680,7 @@ copy_loop_2226:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2226
+	JB      copy_loop_2234
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21645,9 +21690,9 @@ copy_loop_2226:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2227
+	JMP     copy_done_2235
 
-copy_le4_2225:
+copy_le4_2233:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21656,78 +21701,78 @@ copy_le4_2225:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2227
+	JMP     copy_done_2235
 
-copy_le2_2224:
+copy_le2_2232:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2227:
-	JMP cx_done_2223
+copy_done_2235:
+	JMP cx_done_2231
 
-cx_short_2222:
+cx_short_2230:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2229
+	JAE  ladder_2237
 	CMPQ DX, $0x00000008
-	JAE  ladder_2230
+	JAE  ladder_2238
 	CMPQ DX, $0x00000004
-	JAE  ladder_2231
+	JAE  ladder_2239
 	CMPQ DX, $0x00000002
-	JAE  ladder_2232
+	JAE  ladder_2240
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2228
-	JMP  ladder_2233
+	JB   ladder_done_2236
+	JMP  ladder_2241
 
-ladder_2229:
+ladder_2237:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2228
+	JMP     ladder_done_2236
 
-ladder_2230:
+ladder_2238:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2228
+	JMP  ladder_done_2236
 
-ladder_2231:
+ladder_2239:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2228
+	JMP  ladder_done_2236
 
-ladder_2232:
+ladder_2240:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2228
+	JMP  ladder_done_2236
 
-ladder_2233:
+ladder_2241:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2228:
-cx_done_2223:
-mid_done_2217:
+ladder_done_2236:
+cx_done_2231:
+mid_done_2225:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_2234
+	JB   mid_small_2242
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_2236
+	JBE  copy_le2_2244
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_2237
+	JBE  copy_le4_2245
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2238:
+copy_loop_2246:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21739,7 +21784,7 @@ copy_loop_2238:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2238
+	JB        copy_loop_2246
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21749,9 +21794,9 @@ copy_loop_2238:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2239
+	JMP       copy_done_2247
 
-copy_le4_2237:
+copy_le4_2245:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -21760,28 +21805,28 @@ copy_le4_2237:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_2239
+	JMP       copy_done_2247
 
-copy_le2_2236:
+copy_le2_2244:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_2239:
-	JMP mid_done_2235
+copy_done_2247:
+	JMP mid_done_2243
 
-mid_small_2234:
+mid_small_2242:
 	CMPQ SI, $0x00000020
-	JB   cx_short_2240
+	JB   cx_short_2248
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2242
+	JBE  copy_le2_2250
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2243
+	JBE  copy_le4_2251
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2244:
+copy_loop_2252:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21793,7 +21838,7 @@ copy_loop_2244:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2244
+	JB      copy_loop_2252
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21803,9 +21848,9 @@ copy_loop_2244:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2245
+	JMP     copy_done_2253
 
-copy_le4_2243:
+copy_le4_2251:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21814,72 +21859,72 @@ copy_le4_2243:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2245
+	JMP     copy_done_2253
 
-copy_le2_2242:
+copy_le2_2250:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2245:
-	JMP cx_done_2241
+copy_done_2253:
+	JMP cx_done_2249
 
-cx_short_2240:
+cx_short_2248:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2247
+	JAE  ladder_2255
 	CMPQ SI, $0x00000008
-	JAE  ladder_2248
+	JAE  ladder_2256
 	CMPQ SI, $0x00000004
-	JAE  ladder_2249
+	JAE  ladder_2257
 	CMPQ SI, $0x00000002
-	JAE  ladder_2250
+	JAE  ladder_2258
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2246
-	JMP  ladder_2251
+	JB   ladder_done_2254
+	JMP  ladder_2259
 
-ladder_2247:
+ladder_2255:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2246
+	JMP     ladder_done_2254
 
-ladder_2248:
+ladder_2256:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2246
+	JMP  ladder_done_2254
 
-ladder_2249:
+ladder_2257:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2246
+	JMP  ladder_done_2254
 
-ladder_2250:
+ladder_2258:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2246
+	JMP  ladder_done_2254
 
-ladder_2251:
+ladder_2259:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2246:
-cx_done_2241:
-mid_done_2235:
+ladder_done_2254:
+cx_done_2249:
+mid_done_2243:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2197
+	JNZ  wrap_rows_2205
 	VZEROUPPER
 
-wrap_ret_2196:
+wrap_ret_2204:
 	RET
 
 // func storeFence()

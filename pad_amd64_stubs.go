@@ -989,8 +989,13 @@ func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int,
 // dst is 32-byte aligned, n >= 4 and a multiple of 4, entries even. It
 // requires AVX2 and POPCNT.
 //
+// srcLimit is the highest address whose 32 bytes end in the page of the
+// call's last input byte: a block whose input starts above it loads the
+// last 32 bytes of that page (its other bytes are not used) instead of
+// taking a masked load that reaches the next page (KERNELS.md item 12).
+//
 //go:noescape
-func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)
+func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcLimit uintptr)
 
 // rowsShuffleDwordsAVX2 pads rows by a word table: block b of row r of dst (32 bytes
 // at r*dstStride+tab.blocks[b].dst) takes word tab.blocks[b].idx[k]&7 of

@@ -302,7 +302,7 @@ func expandFar(s reg.Register, k reg.OpmaskVirtual, z reg.VecVirtual, dwords boo
 // a turn.
 func genRowsExpandDwords() {
 	name := "rowsExpandDwordsAVX2"
-	kernel(name, "func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32)",
+	kernel(name, "func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcLimit uintptr)",
 		name+" writes n bytes to dst, 32-byte block j (the last one partial",
 		"when n is not a multiple of 32) by the word mask tab[j%entries]: each",
 		"4-byte word whose bit is set takes the next 4 src bytes, the others",
@@ -313,7 +313,12 @@ func genRowsExpandDwords() {
 		"\ts := 0\n\tfor w := 0; w < n/4; w++ {\n\t\tif tab[w/8%entries]>>(w%8)&1 != 0 {\n\t\t\tcopy(dst[4*w:4*w+4], src[s:s+4])\n\t\t\ts += 4\n\t\t} else {\n\t\t\tcopy(dst[4*w:4*w+4], pat[4*w%32:])\n\t\t}\n\t}",
 		"",
 		"dst is 32-byte aligned, n >= 4 and a multiple of 4, entries even. It",
-		"requires AVX2 and POPCNT.")
+		"requires AVX2 and POPCNT.",
+		"",
+		"srcLimit is the highest address whose 32 bytes end in the page of the",
+		"call's last input byte: a block whose input starts above it loads the",
+		"last 32 bytes of that page (its other bytes are not used) instead of",
+		"taking a masked load that reaches the next page (KERNELS.md item 12).")
 	d := Load(Param("dst"), gp())
 	s := Load(Param("src"), gp())
 	n := Load(Param("n"), gp())
@@ -332,7 +337,10 @@ func genRowsExpandDwords() {
 	// their mask when cut is not nil (the mask is cut to them first). It
 	// returns the bytes it took: the loop adds them to s after a pair,
 	// so that the only chain from block to block is that one addition.
-	block := func(off int, in reg.Register, cut reg.Register) reg.GPVirtual {
+	// With checked (in nil), a block whose input starts above srcLimit
+	// takes it from the last 32 bytes of its page (expandFar2, out of line).
+	var outOfLine []func()
+	block := func(off int, in reg.Register, cut reg.Register, checked bool) reg.GPVirtual {
 		m, c := gp(), gp()
 		MOVBQZX(at(tp, off), m)
 		var sm reg.VecVirtual
@@ -357,8 +365,21 @@ func genRowsExpandDwords() {
 		if in != nil {
 			src = Mem{Base: s, Index: in, Scale: 1}
 		}
+		far, back := newLabel("expandw_far"), newLabel("expandw_near")
+		if checked {
+			CMPQ(s, paramMem("srcLimit"))
+			JA(LabelRef(far))
+		}
 		VPMASKMOVD(src, pm, w) // the taken words only
 		VPERMD(w, idx, w)
+		Label(back)
+		if checked {
+			outOfLine = append(outOfLine, func() {
+				Label(far)
+				expandFarAVX2(s, idx, w)
+				JMP(LabelRef(back))
+			})
+		}
 		VBLENDVPS(idx, w, ypat, w) // taken words (idx's sign) from w, the others the pattern
 		SHLQ(U8(2), c)             // 4 bytes a word
 		if cut == nil {
@@ -370,10 +391,18 @@ func genRowsExpandDwords() {
 	}
 
 	pairs, singles, tail, ret := newLabel("expandw_pairs"), newLabel("expandw_single"), newLabel("expandw_tail"), newLabel("expandw_ret")
+	// A pair reads at most 64 bytes from s: pairs run while s <=
+	// srcLimit-32 and check nothing more (a register compare a pair).
+	pairLimit := gp()
+	MOVQ(paramMem("srcLimit"), pairLimit)
+	SUBQ(U8(32), pairLimit)
 	CMPQ(n, U8(64))
 	JB(LabelRef(singles))
+	alignLoop()
 	Label(pairs) // while 64 or more bytes are left, two whole blocks
 	general, next := newLabel("expandw_general"), newLabel("expandw_next")
+	CMPQ(s, pairLimit)
+	JA(LabelRef(singles))
 	{
 		// Most lines of a conv pad's output take all their words: those
 		// are a copy (about 19 instructions a block otherwise).
@@ -391,8 +420,8 @@ func genRowsExpandDwords() {
 	}
 	Label(general)
 	{
-		c0 := block(0, nil, nil)
-		c1 := block(1, c0, nil)
+		c0 := block(0, nil, nil, false)
+		c1 := block(1, c0, nil, false)
 		ADDQ(c0, s)
 		ADDQ(c1, s)
 	}
@@ -404,19 +433,45 @@ func genRowsExpandDwords() {
 	SUBQ(U8(64), n)
 	CMPQ(n, U8(64))
 	JAE(LabelRef(pairs))
-	Label(singles) // under 64 bytes left, from an even entry: no wrap before the tail
+	Label(singles) // whole blocks one at a time, each checked
 	CMPQ(n, U8(32))
 	JB(LabelRef(tail))
-	ADDQ(block(0, nil, nil), s)
+	ADDQ(block(0, nil, nil, true), s)
 	ADDQ(U8(1), tp)
+	CMPQ(tp, end)
+	CMOVQEQ(start, tp)
 	ADDQ(U8(32), d)
 	SUBQ(U8(32), n)
+	JMP(LabelRef(singles))
 	Label(tail) // a partial block of n/4 words
 	TESTQ(n, n)
 	JZ(LabelRef(ret))
 	SHRQ(U8(2), n)
-	block(0, nil, n)
+	block(0, nil, n, true)
 	Label(ret)
 	VZEROUPPER()
 	RET()
+	for _, f := range outOfLine {
+		f()
+	}
+}
+
+// expandFarAVX2 sets w to the src words at s > srcLimit permuted by idx
+// (rowsExpandDwordsAVX2's block without its masked load): from the 32
+// bytes at s less q whole words (srcLimit-3..srcLimit, in the page of the
+// call's last input byte), by the indexes idx+q.
+func expandFarAVX2(s reg.Register, idx, w reg.VecVirtual) {
+	t, b := gp(), gp()
+	MOVQ(s, t)
+	SUBQ(paramMem("srcLimit"), t) // 1..32
+	ADDQ(U8(3), t)
+	SHRQ(U8(2), t) // q
+	MOVQ(t, b)
+	SHLQ(U8(2), b)
+	NEGQ(b)
+	q, i := YMM(), YMM()
+	VMOVQ(t, q.AsX())
+	VPBROADCASTD(q.AsX(), q)
+	VPADDD(q, idx, i) // idx's sign bits (the taken words) unchanged
+	VPERMD(Mem{Base: s, Index: b, Scale: 1}, i, w)
 }
