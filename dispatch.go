@@ -81,14 +81,13 @@ type asmKernels struct {
 	// blocks (rowslines.go); likewise.
 	rowsLines linesKernel
 	// rowsExpand: constant padding of consecutive planes as aligned
-	// blocks (rowsexpand.go); likewise. srcLimit is the call's
-	// shuffleLoadLimit(src, 0): the input of blocks above it is read from
-	// the last 64 bytes of its page (no masked load past the page).
-	rowsExpand func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcLimit uintptr)
+	// blocks (rowsexpand.go); likewise. srcEnd is pageEnd of the call's
+	// input: no block reads at or past it (no masked load past the page).
+	rowsExpand func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
 	// rowsExpandDwords: the same for tables that take whole 4-byte words
 	// (expandTable.dwords: entries 8-bit word masks, then 14 copies); it
 	// goes first where the table has them.
-	rowsExpandDwords func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcLimit uintptr)
+	rowsExpandDwords func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 
 	// copyRep: REP MOVSB (fast strings), where the CPU has ERMS; copyBytes
 	// uses it from repMinBytes on.
@@ -108,8 +107,7 @@ type alignedKernel = func(dst, src *byte, rows, srcStride, width, mid, left int,
 type linesKernel = func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64)
 
 // shuffleLoadLimit returns rowsShuffleAVX512's srcLimit for rows in src
-// of which it takes mid bytes (and, with mid 0, the expand kernels'): the
-// highest address from which its window
+// of which it takes mid bytes: the highest address from which its window
 // (64 bytes, 128 when mid > 64) ends in the 4 KiB page of src's last
 // byte, and so reads only mapped memory. The bytes it reads past a row
 // are not used. The runtime's internal/bytealg reads past short slices
@@ -122,8 +120,13 @@ func shuffleLoadLimit(src []byte, mid int) uintptr {
 	if mid > 64 {
 		window = 128
 	}
-	last := uintptr(unsafe.Pointer(&src[len(src)-1]))
-	return (last | (4096 - 1)) + 1 - window
+	return pageEnd(src) - window
+}
+
+// pageEnd returns the end of the 4 KiB page that holds src's last byte
+// (len(src) > 0): the expand kernels' srcEnd. Nothing before it faults.
+func pageEnd(src []byte) uintptr {
+	return uintptr(unsafe.Pointer(&src[len(src)-1])) | (4096 - 1) + 1
 }
 
 // streamMinBytes is the output, per worker, from which a run writes with

@@ -598,11 +598,11 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 			raceWrite(dst[o : o+n])
 			raceRead(src[min(i, in):min(i+perIn, in)])
 		}
-		limit := shuffleLoadLimit(src[:min(i+perIn, in)], 0) // 64-byte windows
+		end := pageEnd(src[:min(i+perIn, in)])
 		if words {
-			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], 2*t.entries, pat, limit)
+			ks.rowsExpandDwords(&dst[o], s, n, &t.dwords[0], 2*t.entries, pat, end)
 		} else {
-			ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat, limit)
+			ks.rowsExpand(&dst[o], s, n, &t.masks[0], t.entries, pat, end)
 		}
 	}
 	return true

@@ -292,9 +292,8 @@ var asmKernelSets = []asmKernels{
 }
 
 // rowsExpandDwordsAVX2Table is rowsExpandDwordsAVX2 with its lookup table.
-// Its blocks read 32 bytes, not 64: srcLimit moves up by 32 (saturating).
-func rowsExpandDwordsAVX2Table(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcLimit uintptr) {
-	rowsExpandDwordsAVX2(dst, src, n, tab, entries, pat, expandDwordsLUT(), min(srcLimit, ^uintptr(0)-32)+32)
+func rowsExpandDwordsAVX2Table(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {
+	rowsExpandDwordsAVX2(dst, src, n, tab, entries, pat, expandDwordsLUT(), srcEnd)
 }
 
 // expandDwordsLUT is rowsExpandDwordsAVX2's table: for each 8-bit word

@@ -18427,9 +18427,12 @@ lines_ret_1889:
 	VZEROUPPER
 	RET
 
-// func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcLimit uintptr)
+// func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, CMOV, POPCNT
-TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-56
+TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
+	MOVQ            srcEnd+48(FP), AX
+	SUBQ            $0x40, AX
+	MOVQ            AX, (SP)
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            n+16(FP), DX
@@ -18439,7 +18442,7 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $0-56
 	LEAQ            (BX)(SI*1), DI
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
-	MOVQ            srcLimit+48(FP), R8
+	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
 	JB              expand_singles_1898
@@ -18519,7 +18522,7 @@ expand_singles_1898:
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
-	CMPQ      CX, srcLimit+48(FP)
+	CMPQ      CX, (SP)
 	JA        expand_far_1901
 	VPEXPANDB (CX), K1, Z1
 
@@ -18546,7 +18549,7 @@ expand_tail_1899:
 	ANDQ      DX, BX
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
-	CMPQ      CX, srcLimit+48(FP)
+	CMPQ      CX, (SP)
 	JA        expand_far_1903
 	VPEXPANDB (CX), K2, Z0
 
@@ -18561,27 +18564,30 @@ expand_ret_1900:
 
 expand_far_1901:
 	MOVQ         CX, R9
-	SUBQ         srcLimit+48(FP), R9
+	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
 	VPADDB       iota64<>+0(SB), Z2, Z2
-	MOVQ         srcLimit+48(FP), R9
+	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
 	JMP          expand_near_1902
 
 expand_far_1903:
 	MOVQ         CX, DX
-	SUBQ         srcLimit+48(FP), DX
+	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
 	VPADDB       iota64<>+0(SB), Z1, Z1
-	MOVQ         srcLimit+48(FP), DX
+	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
 	JMP          expand_near_1904
 
-// func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcLimit uintptr)
+// func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
-TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-56
+TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
+	MOVQ            srcEnd+48(FP), AX
+	SUBQ            $0x40, AX
+	MOVQ            AX, (SP)
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            n+16(FP), DX
@@ -18590,7 +18596,7 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $0-56
 	LEAQ            (BX)(SI*1), DI
 	MOVQ            pat+40(FP), R8
 	VBROADCASTI64X4 (R8), Z0
-	MOVQ            srcLimit+48(FP), R8
+	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
 	JB              expandd_singles_1906
@@ -18682,7 +18688,7 @@ expandd_singles_1906:
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
-	CMPQ      CX, srcLimit+48(FP)
+	CMPQ      CX, (SP)
 	JA        expandd_far_1909
 	VPEXPANDD (CX), K1, Z1
 
@@ -18710,7 +18716,7 @@ expandd_tail_1907:
 	ANDQ      DX, BX
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
-	CMPQ      CX, srcLimit+48(FP)
+	CMPQ      CX, (SP)
 	JA        expandd_far_1911
 	VPEXPANDD (CX), K2, Z0
 
@@ -18725,7 +18731,7 @@ expandd_ret_1908:
 
 expandd_far_1909:
 	MOVQ         CX, R9
-	SUBQ         srcLimit+48(FP), R9
+	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
 	SHRQ         $0x02, R9
 	MOVQ         R9, R10
@@ -18740,7 +18746,7 @@ expandd_far_1909:
 
 expandd_far_1911:
 	MOVQ         CX, DX
-	SUBQ         srcLimit+48(FP), DX
+	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
 	SHRQ         $0x02, DX
 	MOVQ         DX, SI
@@ -18753,9 +18759,12 @@ expandd_far_1911:
 	VPEXPANDD    Z1, K2, Z0
 	JMP          expandd_near_1912
 
-// func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcLimit uintptr)
+// func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
-TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-64
+TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
+	MOVQ    srcEnd+56(FP), AX
+	SUBQ    $0x20, AX
+	MOVQ    AX, (SP)
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
@@ -18767,7 +18776,7 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $0-64
 	MOVQ    lut+48(FP), R8
 	MOVQ    pat+40(FP), R9
 	VMOVDQU (R9), Y0
-	MOVQ    srcLimit+56(FP), R9
+	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
 	JB      expandw_single_1914
@@ -18834,7 +18843,7 @@ expandw_single_1914:
 	SHLQ       $0x05, R9
 	VMOVDQU    8192(R8)(R11*1), Y1
 	VMOVDQU    (R8)(R9*1), Y2
-	CMPQ       CX, srcLimit+56(FP)
+	CMPQ       CX, (SP)
 	JA         expandw_far_1923
 	VPMASKMOVD (CX), Y1, Y1
 	VPERMD     Y1, Y2, Y1
@@ -18866,7 +18875,7 @@ expandw_tail_1915:
 	SHLQ       $0x05, BX
 	VMOVDQU    8192(R8)(SI*1), Y2
 	VMOVDQU    (R8)(BX*1), Y3
-	CMPQ       CX, srcLimit+56(FP)
+	CMPQ       CX, (SP)
 	JA         expandw_far_1925
 	VPMASKMOVD (CX), Y2, Y2
 	VPERMD     Y2, Y3, Y2
@@ -18882,7 +18891,7 @@ expandw_ret_1916:
 
 expandw_far_1923:
 	MOVQ         CX, R9
-	SUBQ         srcLimit+56(FP), R9
+	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
 	SHRQ         $0x02, R9
 	MOVQ         R9, R11
@@ -18896,7 +18905,7 @@ expandw_far_1923:
 
 expandw_far_1925:
 	MOVQ         CX, BX
-	SUBQ         srcLimit+56(FP), BX
+	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
 	SHRQ         $0x02, BX
 	MOVQ         BX, SI

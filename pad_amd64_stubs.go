@@ -931,14 +931,14 @@ func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte,
 // dst is 64-byte aligned, n >= 1, entries >= 8. It requires AVX-512 F,
 // BW, VBMI and VBMI2.
 //
-// srcLimit is the highest address whose 64 bytes end in the page of the
-// call's last input byte: a block whose input starts above it loads the
-// last 64 bytes of that page (its other bytes are not used) and expands
-// from a register, so that no masked load reaches the next page
-// (KERNELS.md item 11).
+// srcEnd is the end of the page of the call's last input byte: a block
+// whose 64-byte window from its input's start would pass it takes its
+// input from the 64 bytes before srcEnd instead (whole, its other bytes
+// not used), so that no masked load reaches the next page (KERNELS.md
+// item 11).
 //
 //go:noescape
-func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcLimit uintptr)
+func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
 
 // rowsExpandDwordsAVX512 writes n bytes to dst, 64-byte block j (the last one partial
 // when n is not a multiple of 64) by the word masks of its halves,
@@ -960,14 +960,14 @@ func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat
 // dst is 64-byte aligned, n >= 4 and a multiple of 4, entries >= 16 and
 // even. It requires AVX-512 F and BW.
 //
-// srcLimit is the highest address whose 64 bytes end in the page of the
-// call's last input byte: a block whose input starts above it loads the
-// last 64 bytes of that page (its other bytes are not used) and expands
-// from a register, so that no masked load reaches the next page
-// (KERNELS.md item 11).
+// srcEnd is the end of the page of the call's last input byte: a block
+// whose 64-byte window from its input's start would pass it takes its
+// input from the 64 bytes before srcEnd instead (whole, its other bytes
+// not used), so that no masked load reaches the next page (KERNELS.md
+// item 11).
 //
 //go:noescape
-func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcLimit uintptr)
+func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 
 // rowsExpandDwordsAVX2 writes n bytes to dst, 32-byte block j (the last one partial
 // when n is not a multiple of 32) by the word mask tab[j%entries]: each
@@ -989,13 +989,14 @@ func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int,
 // dst is 32-byte aligned, n >= 4 and a multiple of 4, entries even. It
 // requires AVX2 and POPCNT.
 //
-// srcLimit is the highest address whose 32 bytes end in the page of the
-// call's last input byte: a block whose input starts above it loads the
-// last 32 bytes of that page (its other bytes are not used) instead of
-// taking a masked load that reaches the next page (KERNELS.md item 12).
+// srcEnd is the end of the page of the call's last input byte: a block
+// whose 32-byte window from its input's start would pass it takes its
+// input from the 32 bytes before srcEnd instead (whole, its other bytes
+// not used), so that no masked load reaches the next page (KERNELS.md
+// item 12).
 //
 //go:noescape
-func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcLimit uintptr)
+func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 
 // rowsShuffleDwordsAVX2 pads rows by a word table: block b of row r of dst (32 bytes
 // at r*dstStride+tab.blocks[b].dst) takes word tab.blocks[b].idx[k]&7 of

@@ -20,7 +20,7 @@ type expandCall struct {
 	pat        [32]byte
 	srcLen     int
 	seed       uint64
-	limit      uintptr // the kernels' srcLimit for the input where check put it
+	end        uintptr // the kernels' srcEnd for the input where check put it
 }
 
 // randomExpandCall returns a random call; with words, one whose masks take
@@ -95,12 +95,12 @@ func expandKernels(t *testing.T) []expandKernel {
 		}
 		if k := set.rowsExpand; k != nil {
 			ks = append(ks, expandKernel{"rowsExpand " + set.level.String(), false, func(c *expandCall, dst, src *byte) {
-				k(dst, src, c.n, &c.masks[0], c.entries, &c.pat, c.limit)
+				k(dst, src, c.n, &c.masks[0], c.entries, &c.pat, c.end)
 			}})
 		}
 		if k := set.rowsExpandDwords; k != nil {
 			ks = append(ks, expandKernel{"rowsExpandDwords " + set.level.String(), true, func(c *expandCall, dst, src *byte) {
-				k(dst, src, c.n, &c.words[0], 2*c.entries, &c.pat, c.limit)
+				k(dst, src, c.n, &c.words[0], 2*c.entries, &c.pat, c.end)
 			}})
 		}
 	}
@@ -124,9 +124,9 @@ func (c expandCall) check(t *testing.T, a *guardArena, k expandKernel) {
 		dst, _ := a.place(0, line, 0, end)
 		src, ps := a.place(1, len(in), 0, end)
 		copy(src, in)
-		c.limit = ^uintptr(0) // no input: every block reads nothing, from memory
+		c.end = ^uintptr(0) // no input: every block reads nothing, from memory
 		if len(src) > 0 {
-			c.limit = shuffleLoadLimit(src, 0)
+			c.end = pageEnd(src)
 		}
 		for i := range dst {
 			dst[i] = 0xA5

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -49,13 +51,9 @@ func genRowsExpand(dwords bool) {
 			"dst is 64-byte aligned, n >= 4 and a multiple of 4, entries >= 16 and",
 			"even. It requires AVX-512 F and BW."}
 	}
-	doc = append(doc, "",
-		"srcLimit is the highest address whose 64 bytes end in the page of the",
-		"call's last input byte: a block whose input starts above it loads the",
-		"last 64 bytes of that page (its other bytes are not used) and expands",
-		"from a register, so that no masked load reaches the next page",
-		"(KERNELS.md item 11).")
-	kernel(name, "func(dst, src *byte, n int, tab "+tabType+", entries int, pat *[32]byte, srcLimit uintptr)", doc...)
+	doc = append(doc, "", srcEndDoc(64, 11))
+	kernel(name, "func(dst, src *byte, n int, tab "+tabType+", entries int, pat *[32]byte, srcEnd uintptr)", doc...)
+	limit := srcLimitLocal(64)
 	d := Load(Param("dst"), gp())
 	s := Load(Param("src"), gp())
 	n := Load(Param("n"), gp())
@@ -96,7 +94,7 @@ func genRowsExpand(dwords bool) {
 	// block makes the block at d+off by mask m (a general register,
 	// clobbered) and stores it whole, or under store when not nil. Its
 	// input is read from memory under the mask while its 64 bytes end in
-	// the page of the call's last input byte (s <= srcLimit); above, from
+	// the page of the call's last input byte (s <= limit); above, from
 	// a register (expandFar, out of line): a masked load whose masked-off
 	// bytes lie in a page that is not present costs a microcode assist of
 	// about 190 ns on a Zen 5 (KERNELS.md item 7).
@@ -110,7 +108,7 @@ func genRowsExpand(dwords bool) {
 			KMOVQ(m, k)
 		}
 		VMOVDQA64(zpat, z)
-		CMPQ(s, paramMem("srcLimit"))
+		CMPQ(s, limit)
 		JA(LabelRef(far))
 		if dwords {
 			VPEXPANDD(at(s, 0), k, z) // reads 4*popcount(m) bytes only
@@ -126,7 +124,7 @@ func genRowsExpand(dwords bool) {
 		}
 		outOfLine = append(outOfLine, func() {
 			Label(far)
-			expandFar(s, k, z, dwords)
+			expandFar(s, limit, k, z, dwords)
 			JMP(LabelRef(back))
 		})
 		switch {
@@ -145,10 +143,10 @@ func genRowsExpand(dwords bool) {
 		unit = 4
 	}
 	// The blocks of a turn start at most 448 input bytes on: turns run
-	// while s <= srcLimit-448, and no block of theirs checks (in a
-	// register: a load a turn more took 1.5% longer).
+	// while s <= limit-448, and no block of theirs checks (in a register:
+	// a load a turn more took 1.5% longer).
 	turnLimit := gp()
-	MOVQ(paramMem("srcLimit"), turnLimit)
+	MOVQ(limit, turnLimit)
 	SUBQ(U32(448), turnLimit)
 	CMPQ(n, U32(512))
 	JB(LabelRef(singles))
@@ -261,33 +259,64 @@ func genRowsExpand(dwords bool) {
 	}
 }
 
-// expandFar expands, under k into z, the input at s > srcLimit from a
-// register: the 64 bytes that end at the end of the page of the call's
-// last input byte (srcLimit+64), rotated so that s's byte comes first. For
-// words, the window starts up to 3 bytes lower, at s less a whole number
-// of words, so that a word permutation (AVX-512 F) does it; for bytes it
-// is a byte permutation (VBMI).
-func expandFar(s reg.Register, k reg.OpmaskVirtual, z reg.VecVirtual, dwords bool) {
-	t, w, idx := gp(), ZMM(), ZMM()
-	MOVQ(s, t)
-	SUBQ(paramMem("srcLimit"), t) // 1..64: s's offset in the page's last 64 bytes
+// srcEndDoc documents a kernel's srcEnd argument, for blocks that read
+// window bytes from their start (KERNELS.md item n).
+func srcEndDoc(window, item int) string {
+	return fmt.Sprintf("srcEnd is the end of the page of the call's last input byte: a block\n"+
+		"whose %d-byte window from its input's start would pass it takes its\n"+
+		"input from the %d bytes before srcEnd instead (whole, its other bytes\n"+
+		"not used), so that no masked load reaches the next page (KERNELS.md\n"+
+		"item %d).", window, window, item)
+}
+
+// srcLimitLocal stores srcEnd-window in a frame slot and returns it: the
+// highest input address from which a block's window stays before srcEnd.
+func srcLimitLocal(window int) Mem {
+	limit := AllocLocal(8)
+	t := gp()
+	Load(Param("srcEnd"), t)
+	SUBQ(U8(window), t)
+	MOVQ(t, limit)
+	return limit
+}
+
+// wordsBack returns, for input at s above limit (srcEnd less a window),
+// q, the whole words from the window at s-4q to s, and -4q: that window
+// starts 0 to 3 bytes below limit, so it ends in the page before srcEnd,
+// and a word permutation by iota+q puts s's word first.
+func wordsBack(s reg.Register, limit Mem) (q, back reg.GPVirtual) {
+	q, back = gp(), gp()
+	MOVQ(s, q)
+	SUBQ(limit, q) // 1..window
+	ADDQ(U8(3), q)
+	SHRQ(U8(2), q)
+	MOVQ(q, back)
+	SHLQ(U8(2), back)
+	NEGQ(back)
+	return q, back
+}
+
+// expandFar expands, under k into z, the input at s > limit from a
+// register: the 64 bytes before srcEnd (limit+64), rotated so that s's
+// byte comes first; for words by a word permutation (AVX-512 F) of the
+// window wordsBack gives, for bytes by a byte permutation (VBMI).
+func expandFar(s reg.Register, limit Mem, k reg.OpmaskVirtual, z reg.VecVirtual, dwords bool) {
+	w, idx := ZMM(), ZMM()
 	if dwords {
-		ADDQ(U8(3), t)
-		SHRQ(U8(2), t) // q: whole words from the window's start to s
-		b := gp()
-		MOVQ(t, b)
-		SHLQ(U8(2), b)
-		NEGQ(b)
-		q := ZMM()
+		q, back := wordsBack(s, limit)
+		qv := ZMM()
 		VPMOVZXBD(iota64, idx) // the words 0..15
-		VPBROADCASTD(t.As32(), q)
-		VPADDD(q, idx, idx)
-		VPERMD(Mem{Base: s, Index: b, Scale: 1}, idx, w) // from s-4q (srcLimit-3..srcLimit)
+		VPBROADCASTD(q.As32(), qv)
+		VPADDD(qv, idx, idx)
+		VPERMD(Mem{Base: s, Index: back, Scale: 1}, idx, w)
 		VPEXPANDD(w, k, z)
 		return
 	}
+	t := gp()
+	MOVQ(s, t)
+	SUBQ(limit, t) // 1..64: s's offset in the page's last 64 bytes
 	byteRamp(t, iota64, idx)
-	MOVQ(paramMem("srcLimit"), t)
+	MOVQ(limit, t)
 	VPERMB(at(t, 0), idx, w)
 	VPEXPANDB(w, k, z)
 }
@@ -302,7 +331,7 @@ func expandFar(s reg.Register, k reg.OpmaskVirtual, z reg.VecVirtual, dwords boo
 // a turn.
 func genRowsExpandDwords() {
 	name := "rowsExpandDwordsAVX2"
-	kernel(name, "func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcLimit uintptr)",
+	kernel(name, "func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)",
 		name+" writes n bytes to dst, 32-byte block j (the last one partial",
 		"when n is not a multiple of 32) by the word mask tab[j%entries]: each",
 		"4-byte word whose bit is set takes the next 4 src bytes, the others",
@@ -315,10 +344,8 @@ func genRowsExpandDwords() {
 		"dst is 32-byte aligned, n >= 4 and a multiple of 4, entries even. It",
 		"requires AVX2 and POPCNT.",
 		"",
-		"srcLimit is the highest address whose 32 bytes end in the page of the",
-		"call's last input byte: a block whose input starts above it loads the",
-		"last 32 bytes of that page (its other bytes are not used) instead of",
-		"taking a masked load that reaches the next page (KERNELS.md item 12).")
+		srcEndDoc(32, 12))
+	limit := srcLimitLocal(32)
 	d := Load(Param("dst"), gp())
 	s := Load(Param("src"), gp())
 	n := Load(Param("n"), gp())
@@ -337,7 +364,7 @@ func genRowsExpandDwords() {
 	// their mask when cut is not nil (the mask is cut to them first). It
 	// returns the bytes it took: the loop adds them to s after a pair,
 	// so that the only chain from block to block is that one addition.
-	// With checked (in nil), a block whose input starts above srcLimit
+	// With checked (in nil), a block whose input starts above limit
 	// takes it from the last 32 bytes of its page (expandFar2, out of line).
 	var outOfLine []func()
 	block := func(off int, in reg.Register, cut reg.Register, checked bool) reg.GPVirtual {
@@ -367,7 +394,7 @@ func genRowsExpandDwords() {
 		}
 		far, back := newLabel("expandw_far"), newLabel("expandw_near")
 		if checked {
-			CMPQ(s, paramMem("srcLimit"))
+			CMPQ(s, limit)
 			JA(LabelRef(far))
 		}
 		VPMASKMOVD(src, pm, w) // the taken words only
@@ -376,7 +403,7 @@ func genRowsExpandDwords() {
 		if checked {
 			outOfLine = append(outOfLine, func() {
 				Label(far)
-				expandFarAVX2(s, idx, w)
+				expandFarAVX2(s, limit, idx, w)
 				JMP(LabelRef(back))
 			})
 		}
@@ -391,10 +418,10 @@ func genRowsExpandDwords() {
 	}
 
 	pairs, singles, tail, ret := newLabel("expandw_pairs"), newLabel("expandw_single"), newLabel("expandw_tail"), newLabel("expandw_ret")
-	// A pair reads at most 64 bytes from s: pairs run while s <=
-	// srcLimit-32 and check nothing more (a register compare a pair).
+	// A pair reads at most 64 bytes from s: pairs run while s <= limit-32
+	// and check nothing more (a register compare a pair).
 	pairLimit := gp()
-	MOVQ(paramMem("srcLimit"), pairLimit)
+	MOVQ(limit, pairLimit)
 	SUBQ(U8(32), pairLimit)
 	CMPQ(n, U8(64))
 	JB(LabelRef(singles))
@@ -456,22 +483,14 @@ func genRowsExpandDwords() {
 	}
 }
 
-// expandFarAVX2 sets w to the src words at s > srcLimit permuted by idx
+// expandFarAVX2 sets w to the src words at s > limit permuted by idx
 // (rowsExpandDwordsAVX2's block without its masked load): from the 32
-// bytes at s less q whole words (srcLimit-3..srcLimit, in the page of the
-// call's last input byte), by the indexes idx+q.
-func expandFarAVX2(s reg.Register, idx, w reg.VecVirtual) {
-	t, b := gp(), gp()
-	MOVQ(s, t)
-	SUBQ(paramMem("srcLimit"), t) // 1..32
-	ADDQ(U8(3), t)
-	SHRQ(U8(2), t) // q
-	MOVQ(t, b)
-	SHLQ(U8(2), b)
-	NEGQ(b)
-	q, i := YMM(), YMM()
-	VMOVQ(t, q.AsX())
-	VPBROADCASTD(q.AsX(), q)
-	VPADDD(q, idx, i) // idx's sign bits (the taken words) unchanged
-	VPERMD(Mem{Base: s, Index: b, Scale: 1}, i, w)
+// bytes wordsBack gives, by the indexes idx+q.
+func expandFarAVX2(s reg.Register, limit Mem, idx, w reg.VecVirtual) {
+	q, back := wordsBack(s, limit)
+	qv, i := YMM(), YMM()
+	VMOVQ(q, qv.AsX())
+	VPBROADCASTD(qv.AsX(), qv)
+	VPADDD(qv, idx, i) // idx's sign bits (the taken words) unchanged
+	VPERMD(Mem{Base: s, Index: back, Scale: 1}, i, w)
 }
