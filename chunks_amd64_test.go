@@ -128,9 +128,10 @@ func FuzzPlaneChunks(f *testing.F) {
 // twice the axis and more) at every level this CPU has, against guard
 // pages and the reference. Spies check that uint8 7x7 planes edge-padded
 // by 3 take the kernel, 512 planes in one call, and that disabling it
-// (planeChunksOn) leaves them to the shuffle kernel; and that planes whose
+// (planeChunksOn) leaves them to the shuffle kernel; that planes whose
 // pads are longer than their axis, which have no row runs, take their
-// tables too.
+// tables too; and that planes of at most 128 bytes take it in groups
+// where chunkGroupOf says so, the planes past the last group a row each.
 func TestPlaneChunks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(63, 64))
@@ -163,14 +164,19 @@ func TestPlaneChunks(t *testing.T) {
 		shape     []int
 		mode      Mode
 		pad, size int
-		table     string // the planes' table: "chunks" or "plane"
+		table     string // the planes' table: "chunks", "plane" or "group"
+		group     int    // planes a group
 	}{
-		{[]int{1, 512, 7, 7}, Edge, 3, 1, "chunks"},
+		{[]int{1, 512, 7, 7}, Edge, 3, 1, "chunks", 0},
 		// Pads longer than the axis: the plane level has no row runs, but
 		// the planes still take their table.
-		{[]int{1, 128, 2, 9}, Wrap, 3, 4, "chunks"},
-		{[]int{1, 128, 3, 16}, Reflect, 3, 2, "chunks"},
-		{[]int{1, 64, 2, 5}, Wrap, 3, 1, "plane"},
+		{[]int{1, 128, 2, 9}, Wrap, 3, 4, "chunks", 0},
+		{[]int{1, 128, 3, 16}, Reflect, 3, 2, "chunks", 0},
+		{[]int{1, 64, 7, 7}, Edge, 1, 1, "plane", 0}, // 3 blocks for 2 planes' 4 stores: no groups
+		// Groups of planes of at most 128 bytes (chunkGroupOf): 12 of 5
+		// planes, the last 4 planes by the shuffle kernel; 128 of 8.
+		{[]int{1, 64, 2, 5}, Wrap, 3, 1, "group", 5},
+		{[]int{1, 1024, 4, 4}, Edge, 1, 1, "group", 8},
 	} {
 		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
 		in := randomBytes(r, c.size*prod(c.shape))
@@ -193,9 +199,37 @@ func TestPlaneChunks(t *testing.T) {
 				t.Errorf("%v %v size %d: %d chunks kernel calls, %d shuffle calls of %d rows, want none and one of %d (a plane a row)", c.shape, spec, c.size, calls, shuffled, shuffledRows, n)
 			case c.table == "chunks" && on && (calls != 1 || planesMade != n || shuffled != 0):
 				t.Errorf("%v %v size %d: %d chunks kernel calls of %d planes and %d shuffle calls, want one of %d planes and none", c.shape, spec, c.size, calls, planesMade, shuffled, n)
+			case c.table == "group" && on && (calls != 1 || planesMade != n/c.group || shuffled != min(n%c.group, 1) || shuffledRows != n%c.group):
+				t.Errorf("%v %v size %d: %d chunks kernel calls of %d planes, %d shuffle calls of %d rows; want one of %d groups of %d and the other %d planes a row",
+					c.shape, spec, c.size, calls, planesMade, shuffled, shuffledRows, n/c.group, c.group, n%c.group)
+			case c.table == "group" && !on && (calls != 0 || shuffledRows != n):
+				t.Errorf("%v %v size %d without chunk tables: %d chunks kernel calls, %d rows shuffled; want none and %d (a plane a row)", c.shape, spec, c.size, calls, shuffledRows, n)
 			case c.table == "chunks" && !on && calls != 0:
 				t.Errorf("%v %v size %d without chunk tables: %d chunks kernel calls, want none", c.shape, spec, c.size, calls)
 			}
 		}
 	}
+}
+
+// TestPlaneGroups runs random plans of tiny planes (up to 6x10 elements of
+// 1 to 4 bytes, every mode but constant, some cropped, 1 to 99 planes, so
+// that most counts leave planes past the last group, padded on their axis
+// too) at every level this
+// CPU has, against guard pages and the reference; at least a fifth must
+// take planes in groups (chunkGroupOf).
+func TestPlaneGroups(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(91, 92))
+	runRandomPlans(t, r, levels, 300, 5, func() ([]int, Spec, int, []byte) {
+		h, w := 1+r.IntN(6), 1+r.IntN(10)
+		pad := func(n int) int { return r.IntN(min(n, 3) + 1) }
+		tp, bp, lp, rp := pad(h), pad(h), pad(w), pad(w)
+		if r.IntN(5) == 0 && w > 1 {
+			lp = -1
+		}
+		c := 1 + r.IntN(99)
+		cp := func() int { return r.IntN(min(c, 3) + 1) } // planes padded on their axis: some from one input plane
+		spec := Spec{Mode: Mode(1 + r.IntN(int(Symmetric))), Before: []int{0, cp(), tp, lp}, After: []int{0, cp(), bp, rp}}
+		return []int{1 + r.IntN(2), c, h, w}, spec, 1 << r.IntN(3), nil
+	}, func(p *Plan, es int) bool { return p.tablesFor(es).group != nil }, "take planes in groups")
 }

@@ -148,3 +148,61 @@ func TestBlockTableOf(t *testing.T) {
 		return len(tb.ent), tb.width, tb.inLen, func(dst, src []byte, pl planes) { planeBlocksGo(dst, src, pl, tb) }
 	})
 }
+
+// TestChunkGroupOf checks which planes are made in groups, how many to a
+// group, and that the Go version of the chunks kernel with a group's table
+// makes the reference's planes.
+func TestChunkGroupOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(93, 94))
+	for _, c := range []struct {
+		shape         []int
+		mode          Mode
+		pad, size     int
+		group, blocks int // group 0: none
+		width, inLen  int
+		inPln         int // input elements from one plane to the next
+	}{
+		{[]int{1, 28, 3, 3}, Edge, 1, 1, 14, 6, 350, 126, 9}, // 128 bytes in at most: 14 planes of 9
+		{[]int{1, 16, 4, 4}, Reflect, 1, 1, 8, 5, 288, 128, 16},
+		{[]int{1, 8, 4, 4}, Reflect, 1, 2, 4, 5, 288, 128, 16},
+		{[]int{1, 10, 2, 3}, Reflect, 1, 4, 5, 7, 400, 120, 6},
+		{[]int{2, 5, 2, 5}, Wrap, 3, 1, 5, 7, 440, 50, 10}, // groups across the outer axis
+		{[]int{1, 4, 7, 7}, Edge, 1, 1, 0, 0, 0, 0, 0},     // 2 planes, 3 blocks for 4 stores
+		{[]int{1, 4, 3, 3}, Edge, 1, 4, 0, 0, 0, 0, 0},     // 3 planes, 5 blocks for 6
+		{[]int{1, 8, 4, 4}, Edge, 2, 1, 0, 0, 0, 0, 0},     // 64-byte planes: 8 blocks for 8
+		{[]int{1, 8, 4, 4}, Constant, 1, 1, 0, 0, 0, 0, 0}, // takes the value
+		{[]int{1, 8, 7, 7}, Edge, 3, 1, 0, 0, 0, 0, 0},     // 169 bytes: the chunks kernel's own
+		{[]int{1, 8, 4, 4}, Edge, 1, 8, 0, 0, 0, 0, 0},     // 576 bytes out
+	} {
+		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
+		p, err := newExecPlan(c.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g *chunkGroup
+		withValue(&planeChunksOn, true, func() { g = p.tablesFor(c.size).group })
+		if c.group == 0 {
+			if g != nil {
+				t.Errorf("%v %v size %d: groups of %d planes, want none", c.shape, spec, c.size, g.planes)
+			}
+			continue
+		}
+		if g == nil {
+			t.Errorf("%v %v size %d: no groups, want %d planes a group", c.shape, spec, c.size, c.group)
+			continue
+		}
+		if g.planes != c.group || len(g.idx) != c.blocks || g.width != c.width || g.inLen != c.inLen || g.srcPlane != c.inPln*c.size {
+			t.Errorf("%v %v size %d: groups of %d planes, %d blocks, width %d, inLen %d, srcPlane %d; want %d, %d, %d, %d, %d",
+				c.shape, spec, c.size, g.planes, len(g.idx), g.width, g.inLen, g.srcPlane, c.group, c.blocks, c.width, c.inLen, c.inPln*c.size)
+			continue
+		}
+		in := randomBytes(r, c.size*prod(c.shape))
+		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
+		n := c.shape[0] * c.shape[1] / g.planes
+		got := make([]byte, len(want))
+		planeChunksGo(got, in, planes{n, g.width, g.planes * g.srcPlane}, &g.chunkTable)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
+		}
+	}
+}

@@ -213,8 +213,8 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 
 // planes makes n planes of the level pl (rows of the innermost level lv),
 // plane p at dst offset off+p*dstPlane from the input plane at
-// srcOff+p*srcPlane: by the planes' table (planeTable, chunkTableOf) when
-// the plan has one, whatever the plane level's segments, else by the
+// srcOff+p*srcPlane: by the planes' table (planeTable, chunkTableOf,
+// chunkGroupOf) when the plan has one, whatever the plane level's segments, else by the
 // plane's row runs, if it has them: one rows call per run for a batch of
 // planes. A batch holds about chunkBytes of output, so that the
 // runs that read a plane's edge rows again find them in cache; planes
@@ -226,6 +226,17 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	}
 	// The planes' tables, whole planes at a time.
 	d, s, ps := k.dst[off*k.size:], k.src[srcOff*k.size:], planes{n, dstPlane * k.size, srcPlane * k.size}
+	// Groups of planes first (chunkGroupOf), where the planes lie as the
+	// group's table assumes; the planes past the last group go on.
+	if g := k.tab.group; g != nil && n >= g.planes && ps.src == g.srcPlane && ps.dst*g.planes == g.width &&
+		planeChunksBytes(d, s, planes{n / g.planes, g.width, ps.src * g.planes}, &g.chunkTable) {
+		made := n / g.planes * g.planes
+		if n -= made; n == 0 {
+			return true
+		}
+		off, srcOff = off+made*dstPlane, srcOff+made*srcPlane
+		d, s, ps = k.dst[off*k.size:], k.src[srcOff*k.size:], planes{n, dstPlane * k.size, srcPlane * k.size}
+	}
 	if t := k.tab.plane; t != nil && rowsShuffleBytes(d, s, onePlane, n, ps.dst, ps.src, t.width, t.mid, &t.tab, &k.pat) ||
 		k.tab.chunks != nil && planeChunksBytes(d, s, ps, k.tab.chunks) ||
 		k.tab.blocks != nil && planeBlocksBytes(d, s, ps, k.tab.blocks) {

@@ -24,6 +24,7 @@ type sizeTables struct {
 	expand  *expandTable  // or by the expand kernel (rowsexpand.go)
 	plane   *planeShuffle // the planes of the level above, each as one narrow row (shuffle.go)
 	chunks  *chunkTable   // or by 64-byte blocks (chunks.go)
+	group   *chunkGroup   // before plane, groups of its planes by 64-byte blocks (chunks.go)
 	blocks  *blockTable   // or, without VBMI, by 32-byte blocks (chunks.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
@@ -75,6 +76,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
 		if n >= 3 && lv.row.kind != rowGeneral {
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
+			if t.plane != nil && planeChunksOn {
+				t.group = chunkGroupOf(&p.levels[n-2], lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size)
+			}
 			if t.plane == nil && planeChunksOn {
 				t.chunks = chunkTableOf(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			}
