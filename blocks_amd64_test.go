@@ -13,6 +13,7 @@ package pad
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -92,8 +93,9 @@ func FuzzPlaneBlocks(f *testing.F) {
 // TestPlaneBlocks runs random plans of small planes (every mode, some
 // cropped, pads up to twice the axis and more) at every level this CPU
 // has, against guard pages and the reference. A spy checks that at the
-// AVX2 level uint8 7x7 planes edge-padded by 1 take the kernel, 512 planes
-// in one call, and that without the tables (planeBlocksOn) they do not;
+// AVX2 level uint8 7x7 planes edge-padded by 1 take the kernel, 504 of the
+// 512 planes in groups of 12 (blockGroupOf) in one call and the other 8 in
+// another, and that without the tables (planeBlocksOn) they do not;
 // constant-padded ones never do (the fills make their pad rows).
 func TestPlaneBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
@@ -118,10 +120,10 @@ func TestPlaneBlocks(t *testing.T) {
 	if ks == nil || !ks.supported {
 		t.Skip("the CPU has no AVX2: no blocks kernel")
 	}
-	var calls, planesMade int
+	var calls [][2]int // planes and dstPlane of each call
 	kernel := ks.planeBlocks
 	setForTest(t, &ks.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks int) {
-		calls, planesMade = calls+1, planesMade+planes
+		calls = append(calls, [2]int{planes, dstPlane})
 		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks)
 	})
 	shape := []int{1, 512, 7, 7}
@@ -131,7 +133,7 @@ func TestPlaneBlocks(t *testing.T) {
 		value := []byte{0x5C}
 		want, _, _ := refPad(in, 1, shape, spec, value)
 		for _, on := range []bool{true, false} {
-			calls, planesMade = 0, 0
+			calls = nil
 			dst := make([]byte, len(want))
 			withLevel(levelAVX2, func() {
 				withValue(&planeBlocksOn, on, func() { // the tables are built at the first run
@@ -144,8 +146,14 @@ func TestPlaneBlocks(t *testing.T) {
 					}
 				})
 			})
-			if taken := on && mode == Edge; taken && (calls != 1 || planesMade != 512) || !taken && calls != 0 {
-				t.Errorf("%v %v, tables %v: %d blocks kernel calls of %d planes, want %d", shape, spec, on, calls, planesMade, map[bool]int{true: 1, false: 0}[taken])
+			// Taken: 42 groups of 12 planes (blockGroupOf), then the
+			// other 8 planes by the planes' own table.
+			want := [][2]int{{42, 12 * 81}, {8, 81}}
+			if !on || mode != Edge {
+				want = nil
+			}
+			if !slices.Equal(calls, want) {
+				t.Errorf("%v %v, tables %v: blocks kernel calls (planes, dstPlane) %v, want %v", shape, spec, on, calls, want)
 			}
 		}
 	}

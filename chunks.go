@@ -110,12 +110,25 @@ const (
 	groupStoresMax = 0.7
 )
 
-// chunkGroup is the block table of planes consecutive planes taken as one
-// plane (chunkGroupOf): their outputs follow each other, their inputs lie
-// srcPlane bytes apart.
+// planeGroup is what the group tables share: planes consecutive planes
+// taken as one plane of a kernel, their outputs following each other,
+// their inputs srcPlane bytes apart.
+type planeGroup struct{ planes, srcPlane int }
+
+// of returns the whole groups of width bytes out among the planes pl
+// (byte strides), if there is one and pl lies as the group assumes:
+// outputs that follow each other, inputs srcPlane apart.
+func (g planeGroup) of(pl planes, width int) (planes, bool) {
+	if pl.n < g.planes || pl.src != g.srcPlane || pl.dst*g.planes != width {
+		return planes{}, false
+	}
+	return planes{pl.n / g.planes, width, pl.src * g.planes}, true
+}
+
+// chunkGroup is the chunks kernel's table of groups (chunkGroupOf).
 type chunkGroup struct {
 	chunkTable
-	planes, srcPlane int
+	planeGroup
 }
 
 // chunkGroupOf returns the block table of groups of the planes of pl
@@ -123,36 +136,49 @@ type chunkGroup struct {
 // stride apart) at element size bytes, or nil: planes of at most
 // shuffleMax bytes out, which the shuffle kernel makes a plane a row (a
 // store of at most 128 bytes a plane), taken as many to a plane of the
-// chunks kernel as its limits allow (chunkInMax bytes in, chunksMax
+// chunks kernel as its limits allow (groupInMax bytes in, chunksMax
 // blocks out), so that each store is a whole block. Planes whose bytes
 // take the value keep the shuffle kernel.
 func chunkGroupOf(pl, lv *level, planeStride, rowStride, stride, size int) *chunkGroup {
-	width := pl.outLen * pl.blk * size
-	if width > shuffleMax || planeStride <= 0 || lv.outLen*lv.blk*size > chunkRowMax {
+	if lv.outLen*lv.blk*size > chunkRowMax {
 		return nil
 	}
-	out, inLen := planeMap(pl, lv, rowStride, stride, size, chunkInMax)
-	if out == nil {
+	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, groupInMax, 64*chunksMax)
+	if out == nil || width <= shuffleMax {
 		return nil
 	}
-	srcPlane := planeStride * size
-	g := min((groupInMax-inLen)/srcPlane+1, 64*chunksMax/width)
-	if g < 2 || g*width <= shuffleMax {
-		return nil
-	}
-	if blocks, stores := (g*width+63)/64, g*((width+63)/64); float64(blocks) > groupStoresMax*float64(stores) {
+	if blocks, stores := (width+63)/64, g*((width/g+63)/64); float64(blocks) > groupStoresMax*float64(stores) {
 		return nil // too few stores saved (groupStoresMax)
 	}
-	grouped := make([]int32, 0, g*len(out))
+	return &chunkGroup{chunkTable{chunkBlocks(out, width, size), width, inLen}, planeGroup{g, planeStride * size}}
+}
+
+// groupedMap returns the element map of as many consecutive planes of pl
+// (planeStride input elements apart; planeMap for the rest) as reach at
+// most inMax bytes of input and make at most outMax bytes of output, taken
+// as one plane, with their number, output width and input length in
+// bytes; nil for planes of more than shuffleMax bytes out, for fewer than
+// two planes, and where a byte takes the value.
+func groupedMap(pl, lv *level, planeStride, rowStride, stride, size, inMax, outMax int) (out []int32, g, width, inLen int) {
+	w := pl.outLen * pl.blk * size
+	if w > shuffleMax || planeStride <= 0 {
+		return nil, 0, 0, 0
+	}
+	one, in := planeMap(pl, lv, rowStride, stride, size, inMax)
+	if one == nil || slices.Min(one) < 0 {
+		return nil, 0, 0, 0
+	}
+	g = min((inMax-in)/(planeStride*size)+1, outMax/w)
+	if g < 2 {
+		return nil, 0, 0, 0
+	}
+	out = make([]int32, 0, g*len(one))
 	for p := range g {
-		for _, e := range out {
-			if e < 0 {
-				return nil
-			}
-			grouped = append(grouped, e+int32(p*planeStride))
+		for _, e := range one {
+			out = append(out, e+int32(p*planeStride))
 		}
 	}
-	return &chunkGroup{chunkTable{chunkBlocks(grouped, g*width, size), g * width, (g-1)*srcPlane + inLen}, g, srcPlane}
+	return out, g, g * w, (g-1)*planeStride*size + in
 }
 
 // planeChunksGo is the Go version of the chunks kernel: pl.n planes, plane
@@ -227,6 +253,47 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 		// took 1.6x the time with blocks).
 		return nil
 	}
+	return blocksOf(out, width, inLen, size)
+}
+
+// blockGroup is the blocks kernel's table of groups (blockGroupOf).
+type blockGroup struct {
+	blockTable
+	planeGroup
+}
+
+// blockGroupOf returns the blocks table of groups of the planes of pl
+// (chunkGroupOf's arguments), or nil: planes of at most shuffleMax bytes
+// out taken as many to a plane of the blocks kernel as its limits allow.
+// The plan builds it only for planes that neither the narrow nor the word
+// shuffle kernel takes a plane a row (buildTables): at the AVX2 level
+// (GODEBUG=cpu.avx512f=off, a Zen 5, 333 planes of each, with and without
+// groups alternated in one process, 5 runs) those took 0.95-1.63x the time
+// in groups, the others 0.08-0.93x: uint8 2x2 and 3x3 planes padded by 2,
+// made row by row before, 12.8-20.9 -> 1.3-1.6 us, int16 2x2 padded by 2
+// 0.58-0.65x, int16 4x4, 5x5, 2x8 and 3x6 padded by 1 0.82-0.89x;
+// BenchmarkExtra at that level (6 alternated runs) uint8 [1, 512, 7, 7]
+// edge-padded by 1 1.89 -> 1.65 us (groups of 12 for the planes' own
+// blocks table), int16 [1, 512, 5, 5] 2.44 -> 1.95 us.
+func blockGroupOf(pl, lv *level, planeStride, rowStride, stride, size int) *blockGroup {
+	if lv.outLen*lv.blk*size > blockRowMax {
+		return nil
+	}
+	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, blocksInMax, 32*blocksMax)
+	if out == nil || width < 32 || inLen < 16 {
+		return nil // less than the blocks kernel's smallest plane
+	}
+	t := blocksOf(out, width, inLen, size)
+	if t == nil {
+		return nil
+	}
+	return &blockGroup{*t, planeGroup{g, planeStride * size}}
+}
+
+// blocksOf returns the blocks table of planes of width bytes (at least 32)
+// from inLen (at least 16) with the element map out (no value) at element
+// size bytes, or nil where a block's sources lie in no two windows.
+func blocksOf(out []int32, width, inLen, size int) *blockTable {
 	t := &blockTable{width: width, inLen: inLen}
 	for o := 0; o < width; {
 		// The block at o, or where two windows do not hold its sources

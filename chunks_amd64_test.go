@@ -214,9 +214,9 @@ func TestPlaneChunks(t *testing.T) {
 // TestPlaneGroups runs random plans of tiny planes (up to 6x10 elements of
 // 1 to 4 bytes, every mode but constant, some cropped, 1 to 99 planes, so
 // that most counts leave planes past the last group, padded on their axis
-// too) at every level this
-// CPU has, against guard pages and the reference; at least a fifth must
-// take planes in groups (chunkGroupOf).
+// too) at every level this CPU has, against guard pages and the reference;
+// at least a fifth must take planes in groups (chunkGroupOf for the chunks
+// kernel, blockGroupOf for the blocks kernel).
 func TestPlaneGroups(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(91, 92))
@@ -231,5 +231,8 @@ func TestPlaneGroups(t *testing.T) {
 		cp := func() int { return r.IntN(min(c, 3) + 1) } // planes padded on their axis: some from one input plane
 		spec := Spec{Mode: Mode(1 + r.IntN(int(Symmetric))), Before: []int{0, cp(), tp, lp}, After: []int{0, cp(), bp, rp}}
 		return []int{1 + r.IntN(2), c, h, w}, spec, 1 << r.IntN(3), nil
-	}, func(p *Plan, es int) bool { return p.tablesFor(es).group != nil }, "take planes in groups")
+	}, func(p *Plan, es int) bool {
+		tb := p.tablesFor(es)
+		return tb.chunkGroups != nil || tb.blockGroups != nil
+	}, "take planes in groups")
 }

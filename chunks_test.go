@@ -180,7 +180,7 @@ func TestChunkGroupOf(t *testing.T) {
 			t.Fatal(err)
 		}
 		var g *chunkGroup
-		withValue(&planeChunksOn, true, func() { g = p.tablesFor(c.size).group })
+		withValue(&planeChunksOn, true, func() { g = p.tablesFor(c.size).chunkGroups })
 		if c.group == 0 {
 			if g != nil {
 				t.Errorf("%v %v size %d: groups of %d planes, want none", c.shape, spec, c.size, g.planes)
@@ -204,5 +204,71 @@ func TestChunkGroupOf(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
 		}
+	}
+}
+
+// TestBlockGroupOf checks which planes the blocks kernel makes in groups:
+// those that neither shuffle kernel of the levels without VBMI (narrow,
+// words) takes a plane a row. The Go version of the blocks kernel with a
+// group's table must make the reference's planes.
+func TestBlockGroupOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(95, 96))
+	for _, c := range []struct {
+		shape         []int
+		mode          Mode
+		pad, size     int
+		group, blocks int // group 0: none
+		width, inLen  int
+	}{
+		{[]int{1, 28, 2, 2}, Edge, 2, 1, 28, 32, 1008, 112},    // 4 bytes in: no narrow table
+		{[]int{1, 24, 7, 7}, Edge, 1, 1, 12, 31, 972, 588},     // 81 bytes out
+		{[]int{1, 14, 4, 4}, Reflect, 1, 2, 14, 32, 1008, 448}, // int16 rows of 12 bytes
+		{[]int{2, 10, 3, 3}, Wrap, 1, 4, 10, 33, 1000, 360},    // float32, across the outer axis
+		{[]int{1, 40, 3, 3}, Edge, 1, 1, 0, 0, 0, 0},           // the narrow table's
+		{[]int{1, 10, 3, 3}, Edge, 1, 4, 0, 0, 0, 0},           // the words table's
+		{[]int{1, 28, 2, 2}, Constant, 2, 1, 0, 0, 0, 0},       // takes the value
+		{[]int{1, 10, 7, 7}, Edge, 3, 1, 0, 0, 0, 0},           // 169 bytes: the blocks kernel's own
+	} {
+		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
+		p, err := newExecPlan(c.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g *blockGroup
+		withValue(&planeBlocksOn, true, func() { g = p.tablesFor(c.size).blockGroups })
+		if c.group == 0 {
+			if g != nil {
+				t.Errorf("%v %v size %d: groups of %d planes, want none", c.shape, spec, c.size, g.planes)
+			}
+			continue
+		}
+		if g == nil {
+			t.Errorf("%v %v size %d: no groups, want %d planes a group", c.shape, spec, c.size, c.group)
+			continue
+		}
+		plane := c.size * c.shape[2] * c.shape[3]
+		if g.planes != c.group || len(g.ent) != c.blocks || g.width != c.width || g.inLen != c.inLen || g.srcPlane != plane {
+			t.Errorf("%v %v size %d: groups of %d planes, %d blocks, width %d, inLen %d, srcPlane %d; want %d, %d, %d, %d, %d",
+				c.shape, spec, c.size, g.planes, len(g.ent), g.width, g.inLen, g.srcPlane, c.group, c.blocks, c.width, c.inLen, plane)
+			continue
+		}
+		in := randomBytes(r, c.size*prod(c.shape))
+		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
+		n := c.shape[0] * c.shape[1] / g.planes
+		got := make([]byte, len(want))
+		planeBlocksGo(got, in, planes{n, g.width, g.planes * g.srcPlane}, &g.blockTable)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
+		}
+	}
+	// Planes of 2 bytes out whose inputs lie 72 bytes apart: 14 to a group
+	// make 28 bytes, less than a block (TestRandomAgainstReference found
+	// blockGroupOf building a table for them).
+	p, err := newExecPlan([]int{5, 4, 9}, Spec{Mode: Wrap, Before: []int{0, -3, 0}, After: []int{-2, 0, -8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := p.tablesFor(2).blockGroups; g != nil {
+		t.Errorf("[5 4 9] cropped to [3 1 1], int16: groups of %d planes, %d bytes out; want none", g.planes, g.width)
 	}
 }

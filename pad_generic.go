@@ -211,12 +211,30 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 	return true
 }
 
+// planeGroups makes the whole groups of the planes pl (byte strides) by
+// the plan's group tables (chunkGroupOf, blockGroupOf) where the level in
+// use has their kernel and the planes lie as the tables assume, and
+// returns the number of planes it made.
+func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
+	if g := k.tab.chunkGroups; g != nil {
+		if gs, ok := g.of(pl, g.width); ok && planeChunksBytes(d, s, gs, &g.chunkTable) {
+			return gs.n * g.planes
+		}
+	}
+	if g := k.tab.blockGroups; g != nil {
+		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable) {
+			return gs.n * g.planes
+		}
+	}
+	return 0
+}
+
 // planes makes n planes of the level pl (rows of the innermost level lv),
 // plane p at dst offset off+p*dstPlane from the input plane at
-// srcOff+p*srcPlane: by the planes' table (planeTable, chunkTableOf,
-// chunkGroupOf) when the plan has one, whatever the plane level's segments, else by the
-// plane's row runs, if it has them: one rows call per run for a batch of
-// planes. A batch holds about chunkBytes of output, so that the
+// srcOff+p*srcPlane: by the planes' tables (planeGroups; planeTable,
+// chunkTableOf, blockTableOf) when the plan has them, whatever the plane
+// level's segments, else by the plane's row runs, if it has them: one
+// rows call per run for a batch of planes. A batch holds about chunkBytes of output, so that the
 // runs that read a plane's edge rows again find them in cache; planes
 // from one input plane (srcPlane 0) are one batch, which the wrappers make
 // chunk by chunk of input (rowChunks).
@@ -226,11 +244,8 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	}
 	// The planes' tables, whole planes at a time.
 	d, s, ps := k.dst[off*k.size:], k.src[srcOff*k.size:], planes{n, dstPlane * k.size, srcPlane * k.size}
-	// Groups of planes first (chunkGroupOf), where the planes lie as the
-	// group's table assumes; the planes past the last group go on.
-	if g := k.tab.group; g != nil && n >= g.planes && ps.src == g.srcPlane && ps.dst*g.planes == g.width &&
-		planeChunksBytes(d, s, planes{n / g.planes, g.width, ps.src * g.planes}, &g.chunkTable) {
-		made := n / g.planes * g.planes
+	// Groups of planes first, the planes past the last group as below.
+	if made := k.planeGroups(d, s, ps); made > 0 {
 		if n -= made; n == 0 {
 			return true
 		}
