@@ -149,62 +149,83 @@ func TestBlockTableOf(t *testing.T) {
 	})
 }
 
-// TestChunkGroupOf checks which planes are made in groups, how many to a
-// group, and that the Go version of the chunks kernel with a group's table
-// makes the reference's planes.
-func TestChunkGroupOf(t *testing.T) {
-	r := rand.New(rand.NewPCG(93, 94))
-	for _, c := range []struct {
-		shape         []int
-		mode          Mode
-		pad, size     int
-		group, blocks int // group 0: none
-		width, inLen  int
-		inPln         int // input elements from one plane to the next
-	}{
-		{[]int{1, 28, 3, 3}, Edge, 1, 1, 14, 6, 350, 126, 9}, // 128 bytes in at most: 14 planes of 9
-		{[]int{1, 16, 4, 4}, Reflect, 1, 1, 8, 5, 288, 128, 16},
-		{[]int{1, 8, 4, 4}, Reflect, 1, 2, 4, 5, 288, 128, 16},
-		{[]int{1, 10, 2, 3}, Reflect, 1, 4, 5, 7, 400, 120, 6},
-		{[]int{2, 5, 2, 5}, Wrap, 3, 1, 5, 7, 440, 50, 10}, // groups across the outer axis
-		{[]int{1, 4, 7, 7}, Edge, 1, 1, 0, 0, 0, 0, 0},     // 2 planes, 3 blocks for 4 stores
-		{[]int{1, 4, 3, 3}, Edge, 1, 4, 0, 0, 0, 0, 0},     // 3 planes, 5 blocks for 6
-		{[]int{1, 8, 4, 4}, Edge, 2, 1, 0, 0, 0, 0, 0},     // 64-byte planes: 8 blocks for 8
-		{[]int{1, 8, 4, 4}, Constant, 1, 1, 0, 0, 0, 0, 0}, // takes the value
-		{[]int{1, 8, 7, 7}, Edge, 3, 1, 0, 0, 0, 0, 0},     // 169 bytes: the chunks kernel's own
-		{[]int{1, 8, 4, 4}, Edge, 1, 8, 0, 0, 0, 0, 0},     // 576 bytes out
-	} {
+// groupTableCase is a plan whose planes may be made in groups: its shape
+// padded by pad on its last two axes, the groups at element size size
+// (group 0: none) and their table.
+type groupTableCase struct {
+	shape         []int
+	mode          Mode
+	pad, size     int
+	group, blocks int
+	width, inLen  int
+}
+
+// checkGroupTables checks that each case's plan has the groups tableOf
+// returns (planes a group, blocks, width, input length and src stride of
+// a group, and the Go version of its kernel over n groups; run nil for
+// none) as the case says, and that the Go version makes the reference's
+// planes.
+func checkGroupTables(t *testing.T, r *rand.Rand, cases []groupTableCase, tableOf func(p *Plan, size int) (g planeGroup, blocks, width, inLen int, run func(dst, src []byte, n int))) {
+	t.Helper()
+	for _, c := range cases {
 		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
 		p, err := newExecPlan(c.shape, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var g *chunkGroup
-		withValue(&planeChunksOn, true, func() { g = p.tablesFor(c.size).chunkGroups })
+		g, blocks, width, inLen, run := tableOf(p, c.size)
 		if c.group == 0 {
-			if g != nil {
+			if run != nil {
 				t.Errorf("%v %v size %d: groups of %d planes, want none", c.shape, spec, c.size, g.planes)
 			}
 			continue
 		}
-		if g == nil {
+		if run == nil {
 			t.Errorf("%v %v size %d: no groups, want %d planes a group", c.shape, spec, c.size, c.group)
 			continue
 		}
-		if g.planes != c.group || len(g.idx) != c.blocks || g.width != c.width || g.inLen != c.inLen || g.srcPlane != c.inPln*c.size {
+		plane := c.size * c.shape[2] * c.shape[3]
+		if g.planes != c.group || blocks != c.blocks || width != c.width || inLen != c.inLen || g.srcPlane != plane {
 			t.Errorf("%v %v size %d: groups of %d planes, %d blocks, width %d, inLen %d, srcPlane %d; want %d, %d, %d, %d, %d",
-				c.shape, spec, c.size, g.planes, len(g.idx), g.width, g.inLen, g.srcPlane, c.group, c.blocks, c.width, c.inLen, c.inPln*c.size)
+				c.shape, spec, c.size, g.planes, blocks, width, inLen, g.srcPlane, c.group, c.blocks, c.width, c.inLen, plane)
 			continue
 		}
 		in := randomBytes(r, c.size*prod(c.shape))
 		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
-		n := c.shape[0] * c.shape[1] / g.planes
 		got := make([]byte, len(want))
-		planeChunksGo(got, in, planes{n, g.width, g.planes * g.srcPlane}, &g.chunkTable)
+		run(got, in, c.shape[0]*c.shape[1]/g.planes)
 		if !bytes.Equal(got, want) {
 			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
 		}
 	}
+}
+
+// TestChunkGroupOf checks which planes the chunks kernel makes in groups,
+// how many to a group, and that its Go version with a group's table makes
+// the reference's planes.
+func TestChunkGroupOf(t *testing.T) {
+	checkGroupTables(t, rand.New(rand.NewPCG(93, 94)), []groupTableCase{
+		{[]int{1, 28, 3, 3}, Edge, 1, 1, 14, 6, 350, 126}, // 128 bytes in at most: 14 planes of 9
+		{[]int{1, 16, 4, 4}, Reflect, 1, 1, 8, 5, 288, 128},
+		{[]int{1, 8, 4, 4}, Reflect, 1, 2, 4, 5, 288, 128},
+		{[]int{1, 10, 2, 3}, Reflect, 1, 4, 5, 7, 400, 120},
+		{[]int{2, 5, 2, 5}, Wrap, 3, 1, 5, 7, 440, 50},  // groups across the outer axis
+		{[]int{1, 4, 7, 7}, Edge, 1, 1, 0, 0, 0, 0},     // 2 planes, 3 blocks for 4 stores
+		{[]int{1, 4, 3, 3}, Edge, 1, 4, 0, 0, 0, 0},     // 3 planes, 5 blocks for 6
+		{[]int{1, 8, 4, 4}, Edge, 2, 1, 0, 0, 0, 0},     // 64-byte planes: 8 blocks for 8
+		{[]int{1, 8, 4, 4}, Constant, 1, 1, 0, 0, 0, 0}, // takes the value
+		{[]int{1, 8, 7, 7}, Edge, 3, 1, 0, 0, 0, 0},     // 169 bytes: the chunks kernel's own
+		{[]int{1, 8, 4, 4}, Edge, 1, 8, 0, 0, 0, 0},     // 576 bytes out
+	}, func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
+		var g *chunkGroup
+		withValue(&planeChunksOn, true, func() { g = p.tablesFor(size).chunkGroups })
+		if g == nil {
+			return planeGroup{}, 0, 0, 0, nil
+		}
+		return g.planeGroup, len(g.idx), g.width, g.inLen, func(dst, src []byte, n int) {
+			planeChunksGo(dst, src, planes{n, g.width, g.planes * g.srcPlane}, &g.chunkTable)
+		}
+	})
 }
 
 // TestBlockGroupOf checks which planes the blocks kernel makes in groups:
@@ -212,14 +233,7 @@ func TestChunkGroupOf(t *testing.T) {
 // words) takes a plane a row. The Go version of the blocks kernel with a
 // group's table must make the reference's planes.
 func TestBlockGroupOf(t *testing.T) {
-	r := rand.New(rand.NewPCG(95, 96))
-	for _, c := range []struct {
-		shape         []int
-		mode          Mode
-		pad, size     int
-		group, blocks int // group 0: none
-		width, inLen  int
-	}{
+	checkGroupTables(t, rand.New(rand.NewPCG(95, 96)), []groupTableCase{
 		{[]int{1, 28, 2, 2}, Edge, 2, 1, 28, 32, 1008, 112},    // 4 bytes in: no narrow table
 		{[]int{1, 24, 7, 7}, Edge, 1, 1, 12, 31, 972, 588},     // 81 bytes out
 		{[]int{1, 14, 4, 4}, Reflect, 1, 2, 14, 32, 1008, 448}, // int16 rows of 12 bytes
@@ -228,39 +242,16 @@ func TestBlockGroupOf(t *testing.T) {
 		{[]int{1, 10, 3, 3}, Edge, 1, 4, 0, 0, 0, 0},           // the words table's
 		{[]int{1, 28, 2, 2}, Constant, 2, 1, 0, 0, 0, 0},       // takes the value
 		{[]int{1, 10, 7, 7}, Edge, 3, 1, 0, 0, 0, 0},           // 169 bytes: the blocks kernel's own
-	} {
-		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
-		p, err := newExecPlan(c.shape, spec)
-		if err != nil {
-			t.Fatal(err)
-		}
+	}, func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
 		var g *blockGroup
-		withValue(&planeBlocksOn, true, func() { g = p.tablesFor(c.size).blockGroups })
-		if c.group == 0 {
-			if g != nil {
-				t.Errorf("%v %v size %d: groups of %d planes, want none", c.shape, spec, c.size, g.planes)
-			}
-			continue
-		}
+		withValue(&planeBlocksOn, true, func() { g = p.tablesFor(size).blockGroups })
 		if g == nil {
-			t.Errorf("%v %v size %d: no groups, want %d planes a group", c.shape, spec, c.size, c.group)
-			continue
+			return planeGroup{}, 0, 0, 0, nil
 		}
-		plane := c.size * c.shape[2] * c.shape[3]
-		if g.planes != c.group || len(g.ent) != c.blocks || g.width != c.width || g.inLen != c.inLen || g.srcPlane != plane {
-			t.Errorf("%v %v size %d: groups of %d planes, %d blocks, width %d, inLen %d, srcPlane %d; want %d, %d, %d, %d, %d",
-				c.shape, spec, c.size, g.planes, len(g.ent), g.width, g.inLen, g.srcPlane, c.group, c.blocks, c.width, c.inLen, plane)
-			continue
+		return g.planeGroup, len(g.ent), g.width, g.inLen, func(dst, src []byte, n int) {
+			planeBlocksGo(dst, src, planes{n, g.width, g.planes * g.srcPlane}, &g.blockTable)
 		}
-		in := randomBytes(r, c.size*prod(c.shape))
-		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
-		n := c.shape[0] * c.shape[1] / g.planes
-		got := make([]byte, len(want))
-		planeBlocksGo(got, in, planes{n, g.width, g.planes * g.srcPlane}, &g.blockTable)
-		if !bytes.Equal(got, want) {
-			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
-		}
-	}
+	})
 	// Planes of 2 bytes out whose inputs lie 72 bytes apart: 14 to a group
 	// make 28 bytes, less than a block (TestRandomAgainstReference found
 	// blockGroupOf building a table for them).
