@@ -212,11 +212,12 @@ func TestPlaneChunks(t *testing.T) {
 }
 
 // TestPlaneGroups runs random plans of tiny planes (up to 6x10 elements of
-// 1 to 4 bytes, every mode but constant, some cropped, 1 to 99 planes, so
+// 1 to 4 bytes, every mode, constant mostly with a zero value, some
+// cropped, 1 to 99 planes, so
 // that most counts leave planes past the last group, padded on their axis
 // too) at every level this CPU has, against guard pages and the reference;
 // at least a fifth must take planes in groups (chunkGroupOf for the chunks
-// kernel, blockGroupOf for the blocks kernel).
+// kernel, blockGroupOf for the blocks kernel, with zero values too).
 func TestPlaneGroups(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(91, 92))
@@ -229,10 +230,15 @@ func TestPlaneGroups(t *testing.T) {
 		}
 		c := 1 + r.IntN(99)
 		cp := func() int { return r.IntN(min(c, 3) + 1) } // planes padded on their axis: some from one input plane
-		spec := Spec{Mode: Mode(1 + r.IntN(int(Symmetric))), Before: []int{0, cp(), tp, lp}, After: []int{0, cp(), bp, rp}}
-		return []int{1 + r.IntN(2), c, h, w}, spec, 1 << r.IntN(3), nil
+		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, cp(), tp, lp}, After: []int{0, cp(), bp, rp}}
+		es := 1 << r.IntN(3)
+		var value []byte // nil: zero, which zeroGroups serve
+		if spec.Mode == Constant && r.IntN(3) == 0 {
+			value = randomBytes(r, es)
+		}
+		return []int{1 + r.IntN(2), c, h, w}, spec, es, value
 	}, func(p *Plan, es int) bool {
 		tb := p.tablesFor(es)
-		return tb.chunkGroups != nil || tb.blockGroups != nil
+		return tb.chunkGroups != nil || tb.blockGroups != nil || tb.zeroGroups != nil
 	}, "take planes in groups")
 }

@@ -263,3 +263,29 @@ func TestBlockGroupOf(t *testing.T) {
 		t.Errorf("[5 4 9] cropped to [3 1 1], int16: groups of %d planes, %d bytes out; want none", g.planes, g.width)
 	}
 }
+
+// TestZeroGroupOf checks which constant planes the blocks kernel makes in
+// groups when the value is zero (each byte of the value 0x80 in both
+// shuffles' indexes): those that neither shuffle kernel of the levels
+// without VBMI takes a plane a row, at most three quarters value. The Go
+// version of the blocks kernel with a group's table must make the
+// reference's planes with a zero value.
+func TestZeroGroupOf(t *testing.T) {
+	checkGroupTables(t, rand.New(rand.NewPCG(97, 98)), []groupTableCase{
+		{[]int{1, 24, 7, 7}, Constant, 1, 1, 12, 31, 972, 588},
+		{[]int{1, 32, 6, 6}, Constant, 1, 1, 16, 32, 1024, 576},
+		{[]int{1, 14, 4, 4}, Constant, 1, 2, 14, 32, 1008, 448},
+		{[]int{1, 8, 2, 8}, Constant, 2, 1, 0, 0, 0, 0}, // 56 of 72 bytes the value
+		{[]int{1, 8, 3, 3}, Constant, 1, 1, 0, 0, 0, 0}, // the narrow table's
+		{[]int{1, 8, 7, 7}, Edge, 1, 1, 0, 0, 0, 0},     // no value: blockGroups
+	}, func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
+		var g *blockGroup
+		withValue(&planeBlocksOn, true, func() { g = p.tablesFor(size).zeroGroups })
+		if g == nil {
+			return planeGroup{}, 0, 0, 0, nil
+		}
+		return g.planeGroup, len(g.ent), g.width, g.inLen, func(dst, src []byte, n int) {
+			planeBlocksGo(dst, src, planes{n, g.width, g.planes * g.srcPlane}, &g.blockTable)
+		}
+	})
+}

@@ -226,6 +226,11 @@ func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
 			return gs.n * g.planes
 		}
 	}
+	if g := k.tab.zeroGroups; g != nil && k.zero {
+		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable) {
+			return gs.n * g.planes
+		}
+	}
 	return 0
 }
 
