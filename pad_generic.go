@@ -212,9 +212,9 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 }
 
 // planeGroups makes the whole groups of the planes pl (byte strides) by
-// the plan's group tables (chunkGroupOf, blockGroupOf) where the level in
-// use has their kernel and the planes lie as the tables assume, and
-// returns the number of planes it made.
+// the plan's group tables (chunkGroupOf, blockGroupOf; zeroGroups only
+// for a zero value) where the level in use has their kernel and the planes
+// lie as the tables assume, and returns the number of planes it made.
 func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
 	if g := k.tab.chunkGroups; g != nil {
 		if gs, ok := g.of(pl, g.width); ok && planeChunksBytes(d, s, gs, &g.chunkTable) {
@@ -239,10 +239,10 @@ func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
 // srcOff+p*srcPlane: by the planes' tables (planeGroups; planeTable,
 // chunkTableOf, blockTableOf) when the plan has them, whatever the plane
 // level's segments, else by the plane's row runs, if it has them: one
-// rows call per run for a batch of planes. A batch holds about chunkBytes of output, so that the
-// runs that read a plane's edge rows again find them in cache; planes
-// from one input plane (srcPlane 0) are one batch, which the wrappers make
-// chunk by chunk of input (rowChunks).
+// rows call per run for a batch of planes. A batch holds about chunkBytes
+// of output, so that the runs that read a plane's edge rows again find
+// them in cache; planes from one input plane (srcPlane 0) are one batch,
+// which the wrappers make chunk by chunk of input (rowChunks).
 func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool {
 	if srcPlane < 0 {
 		return false
