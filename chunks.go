@@ -148,8 +148,8 @@ func chunkGroupOf(pl, lv *level, planeStride, rowStride, stride, size int) *chun
 	if lv.outLen*lv.blk*size > chunkRowMax {
 		return nil
 	}
-	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, groupInMax, 64*chunksMax, false)
-	if out == nil || width <= shuffleMax {
+	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, groupInMax, 64*chunksMax)
+	if out == nil || width <= shuffleMax || slices.Min(out) < 0 {
 		return nil
 	}
 	if blocks, stores := (width+63)/64, g*((width/g+63)/64); float64(blocks) > groupStoresMax*float64(stores) {
@@ -162,15 +162,15 @@ func chunkGroupOf(pl, lv *level, planeStride, rowStride, stride, size int) *chun
 // (planeStride input elements apart; planeMap for the rest) as reach at
 // most inMax bytes of input and make at most outMax bytes of output, taken
 // as one plane, with their number, output width and input length in
-// bytes; nil for planes of more than shuffleMax bytes out, for fewer than
-// two planes, and where a byte takes the value.
-func groupedMap(pl, lv *level, planeStride, rowStride, stride, size, inMax, outMax int, value bool) (out []int32, g, width, inLen int) {
+// bytes (elements that take the value stay -1); nil for planes of more
+// than shuffleMax bytes out and for fewer than two planes.
+func groupedMap(pl, lv *level, planeStride, rowStride, stride, size, inMax, outMax int) (out []int32, g, width, inLen int) {
 	w := pl.outLen * pl.blk * size
 	if w > shuffleMax || planeStride <= 0 {
 		return nil, 0, 0, 0
 	}
 	one, in := planeMap(pl, lv, rowStride, stride, size, inMax)
-	if one == nil || (slices.Min(one) < 0) != value {
+	if one == nil {
 		return nil, 0, 0, 0
 	}
 	g = min((inMax-in)/(planeStride*size)+1, outMax/w)
@@ -268,14 +268,15 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 type blockGroup struct {
 	blockTable
 	planeGroup
+	zero bool // its planes take the value, which must be zero bytes
 }
 
 // blockGroupOf returns the blocks table of groups of the planes of pl
 // (chunkGroupOf's arguments), or nil: planes of at most shuffleMax bytes
 // out taken as many to a plane of the blocks kernel as its limits allow.
-// With zero, the table of planes that take the value, at most
-// zeroGroupsValueMax of them, for a value of zero bytes: both shuffles
-// of a block give 0 where an index has bit 7 set (VPSHUFB). At the AVX2
+// Planes that take the value, at most zeroGroupsValueMax of their
+// elements, get a table for a value of zero bytes (zero): both shuffles of
+// a block give 0 where an index has bit 7 set (VPSHUFB). At the AVX2
 // level, alternated in one process (5 runs, 512 planes), zero-padded
 // uint8 planes of 5x5 to 9x9 took 0.52-0.76x the time with them, int16
 // 4x4 and 5x5 0.77-0.90x; uint8 2x8 padded by 2 (56 of 72 bytes the
@@ -290,22 +291,23 @@ type blockGroup struct {
 // BenchmarkExtra at that level (6 alternated runs) uint8 [1, 512, 7, 7]
 // edge-padded by 1 1.89 -> 1.65 us (groups of 12 for the planes' own
 // blocks table), int16 [1, 512, 5, 5] 2.44 -> 1.95 us.
-func blockGroupOf(pl, lv *level, planeStride, rowStride, stride, size int, zero bool) *blockGroup {
+func blockGroupOf(pl, lv *level, planeStride, rowStride, stride, size int) *blockGroup {
 	if lv.outLen*lv.blk*size > blockRowMax {
 		return nil
 	}
-	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, blocksInMax, 32*blocksMax, zero)
+	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, blocksInMax, 32*blocksMax)
 	if out == nil || width < 32 || inLen < 16 {
 		return nil // less than the blocks kernel's smallest plane
 	}
-	if zero && float64(valueCount(out)) > zeroGroupsValueMax*float64(len(out)) {
+	value := valueCount(out)
+	if float64(value) > zeroGroupsValueMax*float64(len(out)) {
 		return nil // mostly value: the fills make it faster
 	}
 	t := blocksOf(out, width, inLen, size)
 	if t == nil {
 		return nil
 	}
-	return &blockGroup{*t, planeGroup{g, planeStride * size}}
+	return &blockGroup{*t, planeGroup{g, planeStride * size}, value > 0}
 }
 
 // valueCount returns the elements of the map out that take the value.
@@ -320,8 +322,9 @@ func valueCount(out []int32) int {
 }
 
 // blocksOf returns the blocks table of planes of width bytes (at least 32)
-// from inLen (at least 16) with the element map out (no value) at element
-// size bytes, or nil where a block's sources lie in no two windows.
+// from inLen (at least 16) with the element map out at element size
+// bytes, or nil where a block's sources lie in no two windows. Elements
+// that take the value (-1) are made 0.
 func blocksOf(out []int32, width, inLen, size int) *blockTable {
 	t := &blockTable{width: width, inLen: inLen}
 	for o := 0; o < width; {
@@ -345,7 +348,7 @@ func blocksOf(out []int32, width, inLen, size int) *blockTable {
 }
 
 // blockAt returns the entry of the block at byte at of a plane whose
-// element map is out (planeMap, no value) at element size bytes, from an
+// element map is out (planeMap; -1, the value, made 0) at element size bytes, from an
 // input plane of inLen bytes: its windows, the first from its lowest
 // source and the second from the lowest source past the first, both
 // inside the input plane; ok is false if those do not hold every source.
@@ -353,11 +356,12 @@ func blockAt(out []int32, size, at, inLen int) (e blockEntry, ok bool) {
 	var from [32]int // -1: a byte of the value, which must be zero
 	lo, hi := inLen, 0
 	for i := range from {
-		if j := out[(at+i)/size]; j < 0 {
+		j := out[(at+i)/size]
+		if j < 0 {
 			from[i] = -1
 			continue
 		}
-		from[i] = int(out[(at+i)/size])*size + (at+i)%size
+		from[i] = int(j)*size + (at+i)%size
 		lo, hi = min(lo, from[i]), max(hi, from[i])
 	}
 	w0 := min(lo, inLen-16)

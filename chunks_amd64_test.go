@@ -232,13 +232,13 @@ func TestPlaneGroups(t *testing.T) {
 		cp := func() int { return r.IntN(min(c, 3) + 1) } // planes padded on their axis: some from one input plane
 		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, cp(), tp, lp}, After: []int{0, cp(), bp, rp}}
 		es := 1 << r.IntN(3)
-		var value []byte // nil: zero, which zeroGroups serve
+		var value []byte // nil: zero, which the blocks groups of constant planes serve
 		if spec.Mode == Constant && r.IntN(3) == 0 {
 			value = randomBytes(r, es)
 		}
 		return []int{1 + r.IntN(2), c, h, w}, spec, es, value
 	}, func(p *Plan, es int) bool {
 		tb := p.tablesFor(es)
-		return tb.chunkGroups != nil || tb.blockGroups != nil || tb.zeroGroups != nil
+		return tb.chunkGroups != nil || tb.blockGroups != nil
 	}, "take planes in groups")
 }

@@ -242,16 +242,7 @@ func TestBlockGroupOf(t *testing.T) {
 		{[]int{1, 10, 3, 3}, Edge, 1, 4, 0, 0, 0, 0},           // the words table's
 		{[]int{1, 28, 2, 2}, Constant, 2, 1, 0, 0, 0, 0},       // takes the value
 		{[]int{1, 10, 7, 7}, Edge, 3, 1, 0, 0, 0, 0},           // 169 bytes: the blocks kernel's own
-	}, func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
-		var g *blockGroup
-		withValue(&planeBlocksOn, true, func() { g = p.tablesFor(size).blockGroups })
-		if g == nil {
-			return planeGroup{}, 0, 0, 0, nil
-		}
-		return g.planeGroup, len(g.ent), g.width, g.inLen, func(dst, src []byte, n int) {
-			planeBlocksGo(dst, src, planes{n, g.width, g.planes * g.srcPlane}, &g.blockTable)
-		}
-	})
+	}, blockGroupTable(false))
 	// Planes of 2 bytes out whose inputs lie 72 bytes apart: 14 to a group
 	// make 28 bytes, less than a block (TestRandomAgainstReference found
 	// blockGroupOf building a table for them).
@@ -277,15 +268,22 @@ func TestZeroGroupOf(t *testing.T) {
 		{[]int{1, 14, 4, 4}, Constant, 1, 2, 14, 32, 1008, 448},
 		{[]int{1, 8, 2, 8}, Constant, 2, 1, 0, 0, 0, 0}, // 56 of 72 bytes the value
 		{[]int{1, 8, 3, 3}, Constant, 1, 1, 0, 0, 0, 0}, // the narrow table's
-		{[]int{1, 8, 7, 7}, Edge, 1, 1, 0, 0, 0, 0},     // no value: blockGroups
-	}, func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
+		{[]int{1, 8, 7, 7}, Edge, 1, 1, 0, 0, 0, 0},     // no value: TestBlockGroupOf's
+	}, blockGroupTable(true))
+}
+
+// blockGroupTable is checkGroupTables' tableOf for the plan's blocks
+// groups, those of planes that take the value (a zero value) or those of
+// planes that do not.
+func blockGroupTable(zero bool) func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
+	return func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
 		var g *blockGroup
-		withValue(&planeBlocksOn, true, func() { g = p.tablesFor(size).zeroGroups })
-		if g == nil {
+		withValue(&planeBlocksOn, true, func() { g = p.tablesFor(size).blockGroups })
+		if g == nil || g.zero != zero {
 			return planeGroup{}, 0, 0, 0, nil
 		}
 		return g.planeGroup, len(g.ent), g.width, g.inLen, func(dst, src []byte, n int) {
 			planeBlocksGo(dst, src, planes{n, g.width, g.planes * g.srcPlane}, &g.blockTable)
 		}
-	})
+	}
 }

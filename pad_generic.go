@@ -212,21 +212,17 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 }
 
 // planeGroups makes the whole groups of the planes pl (byte strides) by
-// the plan's group tables (chunkGroupOf, blockGroupOf; zeroGroups only
-// for a zero value) where the level in use has their kernel and the planes
-// lie as the tables assume, and returns the number of planes it made.
+// the plan's group tables (chunkGroupOf, blockGroupOf: those of planes
+// that take the value only for a zero value) where the level in use has
+// their kernel and the planes lie as the tables assume, and returns the
+// number of planes it made.
 func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
 	if g := k.tab.chunkGroups; g != nil {
 		if gs, ok := g.of(pl, g.width); ok && planeChunksBytes(d, s, gs, &g.chunkTable) {
 			return gs.n * g.planes
 		}
 	}
-	if g := k.tab.blockGroups; g != nil {
-		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable) {
-			return gs.n * g.planes
-		}
-	}
-	if g := k.tab.zeroGroups; g != nil && k.zero {
+	if g := k.tab.blockGroups; g != nil && (!g.zero || k.zero) {
 		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable) {
 			return gs.n * g.planes
 		}

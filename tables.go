@@ -25,8 +25,7 @@ type sizeTables struct {
 	plane       *planeShuffle // the planes of the level above, each as one narrow row (shuffle.go)
 	chunks      *chunkTable   // or by 64-byte blocks (chunks.go)
 	chunkGroups *chunkGroup   // before plane, groups of its planes by 64-byte blocks (chunks.go)
-	blockGroups *blockGroup   // or, without VBMI, by 32-byte blocks (chunks.go)
-	zeroGroups  *blockGroup   // the same for planes that take the value, where it is zero
+	blockGroups *blockGroup   // or, without VBMI, by 32-byte blocks (chunks.go; a zero value only, if they take it)
 	blocks      *blockTable   // or, without VBMI, by 32-byte blocks (chunks.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
@@ -84,8 +83,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			if t.plane != nil && t.plane.tab.narrow == nil && t.plane.tab.words == nil && planeBlocksOn {
 				// Planes that no shuffle kernel of the levels without
 				// VBMI takes (blockGroupOf).
-				t.blockGroups = blockGroupOf(&p.levels[n-2], lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, false)
-				t.zeroGroups = blockGroupOf(&p.levels[n-2], lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, true)
+				t.blockGroups = blockGroupOf(&p.levels[n-2], lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size)
 			}
 			if t.plane == nil && planeChunksOn {
 				t.chunks = chunkTableOf(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
