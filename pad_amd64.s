@@ -20968,7 +20968,7 @@ shuf_done_2154:
 	RET
 
 // func rowsEndsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[96]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
 	JE      ends_ret_2156
@@ -20992,61 +20992,106 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	MOVQ    left+56(FP), SI
 	NEGQ    SI
 	ADDQ    $0x10, SI
-	LEAQ    -48(DX), DI
+	LEAQ    -80(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_short_2157
+	JL      ends_narrow_2157
 
-ends_planes_2159:
+ends_planes_2160:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2160:
+ends_rows_2161:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_2161:
-	VMOVDQU   (R11)(R12*1), Y9
-	VMOVDQU   Y9, 16(R8)(R12*1)
-	ADDQ      $0x20, R12
-	CMPQ      R12, DI
-	JB        ends_mid_2161
-	VMOVDQU   (R11)(DI*1), Y9
-	VMOVDQU   Y9, 16(R8)(DI*1)
-	VPSHUFB   X0, X7, X9
-	VPSHUFB   X1, X8, X10
-	VPOR      X9, X10, X9
-	VPBLENDVB X2, X9, X6, X9
-	VMOVDQU   X9, (R8)
-	VPSHUFB   X3, X7, X7
-	VPSHUFB   X4, X8, X8
-	VPOR      X7, X8, X7
-	VPBLENDVB X5, X7, X6, X7
-	VMOVDQU   X7, (R8)(DX*1)
-	ADDQ      dstStride+24(FP), R8
-	ADDQ      srcStride+32(FP), R9
-	DECQ      R10
-	JNZ       ends_rows_2160
-	ADDQ      dstPlane+88(FP), AX
-	ADDQ      srcPlane+96(FP), CX
-	DECQ      planes+80(FP)
-	JNZ       ends_planes_2159
+ends_mid_2162:
+	VMOVDQU     16(R11)(R12*1), Y9
+	VMOVDQU     Y9, 32(R8)(R12*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DI
+	JB          ends_mid_2162
+	VMOVDQU     16(R11)(DI*1), Y9
+	VMOVDQU     Y9, 32(R8)(DI*1)
+	VPSHUFB     X0, X7, X10
+	VPSHUFB     X1, X8, X9
+	VPOR        X10, X9, X10
+	VPBLENDVB   X2, X10, X6, X10
+	VINSERTI128 $0x01, (R11), Y10, Y9
+	VMOVDQU     Y9, (R8)
+	VPSHUFB     X3, X7, X9
+	VPSHUFB     X4, X8, X7
+	VPOR        X9, X7, X9
+	VPBLENDVB   X5, X9, X6, X9
+	VMOVDQU     -32(R11)(DX*1), X7
+	VINSERTI128 $0x01, X9, Y7, Y7
+	VMOVDQU     Y7, -16(R8)(DX*1)
+	ADDQ        dstStride+24(FP), R8
+	ADDQ        srcStride+32(FP), R9
+	DECQ        R10
+	JNZ         ends_rows_2161
+	ADDQ        dstPlane+88(FP), AX
+	ADDQ        srcPlane+96(FP), CX
+	DECQ        planes+80(FP)
+	JNZ         ends_planes_2160
 	VZEROUPPER
 	RET
 
-ends_short_2157:
+ends_narrow_2157:
+	ADDQ $0x20, DI
+	CMPQ DI, $0x00
+	JL   ends_short_2158
+
+ends_planes_2163:
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ rows+16(FP), R9
+
+ends_rows_2164:
+	VMOVDQU     (R8), X7
+	VMOVDQU     (R8)(BX*1), X8
+	LEAQ        (R8)(SI*1), R10
+	VMOVDQU     16(R10), X9
+	VMOVDQU     X9, 32(DI)
+	VMOVDQU     -48(R10)(DX*1), X9
+	VMOVDQU     X9, -32(DI)(DX*1)
+	VPSHUFB     X0, X7, X9
+	VPSHUFB     X1, X8, X10
+	VPOR        X9, X10, X9
+	VPBLENDVB   X2, X9, X6, X9
+	VINSERTI128 $0x01, (R10), Y9, Y10
+	VMOVDQU     Y10, (DI)
+	VPSHUFB     X3, X7, X9
+	VPSHUFB     X4, X8, X7
+	VPOR        X9, X7, X9
+	VPBLENDVB   X5, X9, X6, X9
+	VMOVDQU     -32(R10)(DX*1), X7
+	VINSERTI128 $0x01, X9, Y7, Y7
+	VMOVDQU     Y7, -16(DI)(DX*1)
+	ADDQ        dstStride+24(FP), DI
+	ADDQ        srcStride+32(FP), R8
+	DECQ        R9
+	JNZ         ends_rows_2164
+	ADDQ        dstPlane+88(FP), AX
+	ADDQ        srcPlane+96(FP), CX
+	DECQ        planes+80(FP)
+	JNZ         ends_planes_2163
+	VZEROUPPER
+	RET
+
+ends_short_2158:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_2158
+	JLE  ends_tiny_2159
 
-ends_planes_2162:
+ends_planes_2165:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2163:
+ends_rows_2166:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -21067,21 +21112,21 @@ ends_rows_2163:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2163
+	JNZ       ends_rows_2166
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2162
+	JNZ       ends_planes_2165
 	VZEROUPPER
 	RET
 
-ends_tiny_2158:
-ends_planes_2164:
+ends_tiny_2159:
+ends_planes_2167:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2165:
+ends_rows_2168:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -21100,11 +21145,11 @@ ends_rows_2165:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_2165
+	JNZ       ends_rows_2168
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2164
+	JNZ       ends_planes_2167
 	VZEROUPPER
 	RET
 
@@ -21116,7 +21161,7 @@ ends_ret_2156:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2166
+	JZ    wrap_ret_2169
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21125,18 +21170,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2167:
+wrap_rows_2170:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_2168
+	JB   cx_short_2171
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2170
+	JBE  copy_le2_2173
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2171
+	JBE  copy_le4_2174
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2172:
+copy_loop_2175:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21148,7 +21193,7 @@ copy_loop_2172:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2172
+	JB      copy_loop_2175
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21158,9 +21203,9 @@ copy_loop_2172:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2173
+	JMP     copy_done_2176
 
-copy_le4_2171:
+copy_le4_2174:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21169,76 +21214,76 @@ copy_le4_2171:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2173
+	JMP     copy_done_2176
 
-copy_le2_2170:
+copy_le2_2173:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2173:
-	JMP cx_done_2169
+copy_done_2176:
+	JMP cx_done_2172
 
-cx_short_2168:
+cx_short_2171:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2175
-	CMPQ BX, $0x00000008
-	JAE  ladder_2176
-	CMPQ BX, $0x00000004
-	JAE  ladder_2177
-	CMPQ BX, $0x00000002
 	JAE  ladder_2178
+	CMPQ BX, $0x00000008
+	JAE  ladder_2179
+	CMPQ BX, $0x00000004
+	JAE  ladder_2180
+	CMPQ BX, $0x00000002
+	JAE  ladder_2181
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2174
-	JMP  ladder_2179
+	JB   ladder_done_2177
+	JMP  ladder_2182
 
-ladder_2175:
+ladder_2178:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2174
+	JMP     ladder_done_2177
 
-ladder_2176:
+ladder_2179:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2174
+	JMP  ladder_done_2177
 
-ladder_2177:
+ladder_2180:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2174
+	JMP  ladder_done_2177
 
-ladder_2178:
+ladder_2181:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2174
+	JMP  ladder_done_2177
 
-ladder_2179:
+ladder_2182:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2174:
-cx_done_2169:
+ladder_done_2177:
+cx_done_2172:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_2180
+	JB   cx_short_2183
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2182
+	JBE  copy_le2_2185
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2183
+	JBE  copy_le4_2186
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2184:
+copy_loop_2187:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21250,7 +21295,7 @@ copy_loop_2184:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2184
+	JB      copy_loop_2187
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21260,9 +21305,9 @@ copy_loop_2184:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2185
+	JMP     copy_done_2188
 
-copy_le4_2183:
+copy_le4_2186:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21271,77 +21316,77 @@ copy_le4_2183:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2185
+	JMP     copy_done_2188
 
-copy_le2_2182:
+copy_le2_2185:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2185:
-	JMP cx_done_2181
+copy_done_2188:
+	JMP cx_done_2184
 
-cx_short_2180:
+cx_short_2183:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2187
-	CMPQ DX, $0x00000008
-	JAE  ladder_2188
-	CMPQ DX, $0x00000004
-	JAE  ladder_2189
-	CMPQ DX, $0x00000002
 	JAE  ladder_2190
+	CMPQ DX, $0x00000008
+	JAE  ladder_2191
+	CMPQ DX, $0x00000004
+	JAE  ladder_2192
+	CMPQ DX, $0x00000002
+	JAE  ladder_2193
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2186
-	JMP  ladder_2191
+	JB   ladder_done_2189
+	JMP  ladder_2194
 
-ladder_2187:
+ladder_2190:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2186
+	JMP     ladder_done_2189
 
-ladder_2188:
+ladder_2191:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2186
+	JMP  ladder_done_2189
 
-ladder_2189:
+ladder_2192:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2186
+	JMP  ladder_done_2189
 
-ladder_2190:
+ladder_2193:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2186
+	JMP  ladder_done_2189
 
-ladder_2191:
+ladder_2194:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2186:
-cx_done_2181:
+ladder_done_2189:
+cx_done_2184:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_2192
+	JB   cx_short_2195
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2194
+	JBE  copy_le2_2197
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2195
+	JBE  copy_le4_2198
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2196:
+copy_loop_2199:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21353,7 +21398,7 @@ copy_loop_2196:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2196
+	JB      copy_loop_2199
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21363,9 +21408,9 @@ copy_loop_2196:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2197
+	JMP     copy_done_2200
 
-copy_le4_2195:
+copy_le4_2198:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21374,71 +21419,71 @@ copy_le4_2195:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2197
+	JMP     copy_done_2200
 
-copy_le2_2194:
+copy_le2_2197:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2197:
-	JMP cx_done_2193
+copy_done_2200:
+	JMP cx_done_2196
 
-cx_short_2192:
+cx_short_2195:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2199
-	CMPQ SI, $0x00000008
-	JAE  ladder_2200
-	CMPQ SI, $0x00000004
-	JAE  ladder_2201
-	CMPQ SI, $0x00000002
 	JAE  ladder_2202
+	CMPQ SI, $0x00000008
+	JAE  ladder_2203
+	CMPQ SI, $0x00000004
+	JAE  ladder_2204
+	CMPQ SI, $0x00000002
+	JAE  ladder_2205
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2198
-	JMP  ladder_2203
+	JB   ladder_done_2201
+	JMP  ladder_2206
 
-ladder_2199:
+ladder_2202:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2198
+	JMP     ladder_done_2201
 
-ladder_2200:
+ladder_2203:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2198
+	JMP  ladder_done_2201
 
-ladder_2201:
+ladder_2204:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2198
+	JMP  ladder_done_2201
 
-ladder_2202:
+ladder_2205:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2198
+	JMP  ladder_done_2201
 
-ladder_2203:
+ladder_2206:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2198:
-cx_done_2193:
+ladder_done_2201:
+cx_done_2196:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2167
+	JNZ  wrap_rows_2170
 	VZEROUPPER
 
-wrap_ret_2166:
+wrap_ret_2169:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21446,7 +21491,7 @@ wrap_ret_2166:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2204
+	JZ    wrap_ret_2207
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21455,18 +21500,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2205:
+wrap_rows_2208:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_2206
+	JB   mid_small_2209
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_2208
+	JBE  copy_le2_2211
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_2209
+	JBE  copy_le4_2212
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2210:
+copy_loop_2213:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -21478,7 +21523,7 @@ copy_loop_2210:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_2210
+	JB        copy_loop_2213
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -21488,9 +21533,9 @@ copy_loop_2210:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_2211
+	JMP       copy_done_2214
 
-copy_le4_2209:
+copy_le4_2212:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -21499,28 +21544,28 @@ copy_le4_2209:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_2211
+	JMP       copy_done_2214
 
-copy_le2_2208:
+copy_le2_2211:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_2211:
-	JMP mid_done_2207
+copy_done_2214:
+	JMP mid_done_2210
 
-mid_small_2206:
+mid_small_2209:
 	CMPQ BX, $0x00000020
-	JB   cx_short_2212
+	JB   cx_short_2215
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2214
+	JBE  copy_le2_2217
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2215
+	JBE  copy_le4_2218
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2216:
+copy_loop_2219:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21532,7 +21577,7 @@ copy_loop_2216:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2216
+	JB      copy_loop_2219
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21542,9 +21587,9 @@ copy_loop_2216:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2217
+	JMP     copy_done_2220
 
-copy_le4_2215:
+copy_le4_2218:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21553,77 +21598,77 @@ copy_le4_2215:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2217
+	JMP     copy_done_2220
 
-copy_le2_2214:
+copy_le2_2217:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2217:
-	JMP cx_done_2213
+copy_done_2220:
+	JMP cx_done_2216
 
-cx_short_2212:
+cx_short_2215:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2219
-	CMPQ BX, $0x00000008
-	JAE  ladder_2220
-	CMPQ BX, $0x00000004
-	JAE  ladder_2221
-	CMPQ BX, $0x00000002
 	JAE  ladder_2222
+	CMPQ BX, $0x00000008
+	JAE  ladder_2223
+	CMPQ BX, $0x00000004
+	JAE  ladder_2224
+	CMPQ BX, $0x00000002
+	JAE  ladder_2225
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2218
-	JMP  ladder_2223
+	JB   ladder_done_2221
+	JMP  ladder_2226
 
-ladder_2219:
+ladder_2222:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2218
+	JMP     ladder_done_2221
 
-ladder_2220:
+ladder_2223:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2218
+	JMP  ladder_done_2221
 
-ladder_2221:
+ladder_2224:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2218
+	JMP  ladder_done_2221
 
-ladder_2222:
+ladder_2225:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2218
+	JMP  ladder_done_2221
 
-ladder_2223:
+ladder_2226:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2218:
-cx_done_2213:
-mid_done_2207:
+ladder_done_2221:
+cx_done_2216:
+mid_done_2210:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_2224
+	JB   mid_small_2227
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_2226
+	JBE  copy_le2_2229
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_2227
+	JBE  copy_le4_2230
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2228:
+copy_loop_2231:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21635,7 +21680,7 @@ copy_loop_2228:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2228
+	JB        copy_loop_2231
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21645,9 +21690,9 @@ copy_loop_2228:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2229
+	JMP       copy_done_2232
 
-copy_le4_2227:
+copy_le4_2230:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -21656,28 +21701,28 @@ copy_le4_2227:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_2229
+	JMP       copy_done_2232
 
-copy_le2_2226:
+copy_le2_2229:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_2229:
-	JMP mid_done_2225
+copy_done_2232:
+	JMP mid_done_2228
 
-mid_small_2224:
+mid_small_2227:
 	CMPQ DX, $0x00000020
-	JB   cx_short_2230
+	JB   cx_short_2233
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2232
+	JBE  copy_le2_2235
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2233
+	JBE  copy_le4_2236
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2234:
+copy_loop_2237:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21689,7 +21734,7 @@ copy_loop_2234:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2234
+	JB      copy_loop_2237
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21699,9 +21744,9 @@ copy_loop_2234:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2235
+	JMP     copy_done_2238
 
-copy_le4_2233:
+copy_le4_2236:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21710,78 +21755,78 @@ copy_le4_2233:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2235
+	JMP     copy_done_2238
 
-copy_le2_2232:
+copy_le2_2235:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2235:
-	JMP cx_done_2231
+copy_done_2238:
+	JMP cx_done_2234
 
-cx_short_2230:
+cx_short_2233:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2237
-	CMPQ DX, $0x00000008
-	JAE  ladder_2238
-	CMPQ DX, $0x00000004
-	JAE  ladder_2239
-	CMPQ DX, $0x00000002
 	JAE  ladder_2240
+	CMPQ DX, $0x00000008
+	JAE  ladder_2241
+	CMPQ DX, $0x00000004
+	JAE  ladder_2242
+	CMPQ DX, $0x00000002
+	JAE  ladder_2243
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2236
-	JMP  ladder_2241
+	JB   ladder_done_2239
+	JMP  ladder_2244
 
-ladder_2237:
+ladder_2240:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2236
+	JMP     ladder_done_2239
 
-ladder_2238:
+ladder_2241:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2236
+	JMP  ladder_done_2239
 
-ladder_2239:
+ladder_2242:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2236
+	JMP  ladder_done_2239
 
-ladder_2240:
+ladder_2243:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2236
+	JMP  ladder_done_2239
 
-ladder_2241:
+ladder_2244:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2236:
-cx_done_2231:
-mid_done_2225:
+ladder_done_2239:
+cx_done_2234:
+mid_done_2228:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_2242
+	JB   mid_small_2245
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_2244
+	JBE  copy_le2_2247
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_2245
+	JBE  copy_le4_2248
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2246:
+copy_loop_2249:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21793,7 +21838,7 @@ copy_loop_2246:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2246
+	JB        copy_loop_2249
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21803,9 +21848,9 @@ copy_loop_2246:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2247
+	JMP       copy_done_2250
 
-copy_le4_2245:
+copy_le4_2248:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -21814,28 +21859,28 @@ copy_le4_2245:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_2247
+	JMP       copy_done_2250
 
-copy_le2_2244:
+copy_le2_2247:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_2247:
-	JMP mid_done_2243
+copy_done_2250:
+	JMP mid_done_2246
 
-mid_small_2242:
+mid_small_2245:
 	CMPQ SI, $0x00000020
-	JB   cx_short_2248
+	JB   cx_short_2251
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2250
+	JBE  copy_le2_2253
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2251
+	JBE  copy_le4_2254
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2252:
+copy_loop_2255:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21847,7 +21892,7 @@ copy_loop_2252:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2252
+	JB      copy_loop_2255
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21857,9 +21902,9 @@ copy_loop_2252:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2253
+	JMP     copy_done_2256
 
-copy_le4_2251:
+copy_le4_2254:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21868,72 +21913,72 @@ copy_le4_2251:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2253
+	JMP     copy_done_2256
 
-copy_le2_2250:
+copy_le2_2253:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2253:
-	JMP cx_done_2249
+copy_done_2256:
+	JMP cx_done_2252
 
-cx_short_2248:
+cx_short_2251:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2255
-	CMPQ SI, $0x00000008
-	JAE  ladder_2256
-	CMPQ SI, $0x00000004
-	JAE  ladder_2257
-	CMPQ SI, $0x00000002
 	JAE  ladder_2258
+	CMPQ SI, $0x00000008
+	JAE  ladder_2259
+	CMPQ SI, $0x00000004
+	JAE  ladder_2260
+	CMPQ SI, $0x00000002
+	JAE  ladder_2261
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2254
-	JMP  ladder_2259
+	JB   ladder_done_2257
+	JMP  ladder_2262
 
-ladder_2255:
+ladder_2258:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2254
+	JMP     ladder_done_2257
 
-ladder_2256:
+ladder_2259:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2254
+	JMP  ladder_done_2257
 
-ladder_2257:
+ladder_2260:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2254
+	JMP  ladder_done_2257
 
-ladder_2258:
+ladder_2261:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2254
+	JMP  ladder_done_2257
 
-ladder_2259:
+ladder_2262:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2254:
-cx_done_2249:
-mid_done_2243:
+ladder_done_2257:
+cx_done_2252:
+mid_done_2246:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2205
+	JNZ  wrap_rows_2208
 	VZEROUPPER
 
-wrap_ret_2204:
+wrap_ret_2207:
 	RET
 
 // func storeFence()

@@ -47,8 +47,9 @@ func endsKernelsOrSkip(t testing.TB) asmKernels {
 	return kernelSetOrSkip(t, func(ks *asmKernels) bool { return ks.rowsEnds != nil }, "the CPU has no AVX2: no ends kernel")
 }
 
-// endsMids are the src row lengths the tests try: around the middle's
-// three loops (17 to 31 bytes, at most 16, 32 and more) and its vectors.
+// endsMids are the src row lengths the tests try: with pads of 0 to 16
+// bytes, every width around the kernel's four row loops (up to 48 bytes,
+// 49 to 63, 64 to 95, 96 and more) and its vectors.
 var endsMids = []int{32, 33, 40, 47, 48, 49, 63, 64, 65, 80, 95, 96, 97, 112, 127, 128, 200, 1000, 4100}
 
 func TestRowsEndsKernel(t *testing.T) {

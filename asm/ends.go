@@ -11,8 +11,10 @@ import (
 // middle, a copy of the src row by 32-byte vectors, then its first and
 // last 16 bytes, each the OR of two VPSHUFB (of the first and of the last
 // 16 bytes of the src row, where the pads of every mode read) blended with
-// the value by VPBLENDVB. The six table vectors and the value stay in
-// registers; the middle's length picks one of three row loops per call.
+// the value by VPBLENDVB. From 64 bytes on, each end goes out as one
+// 32-byte store with the 16 bytes of the middle beside it, which saves a
+// store a row. The six table vectors and the value stay in registers; the
+// width picks one of four row loops per call.
 func genRowsEnds() {
 	name := "rowsEndsAVX2"
 	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
@@ -52,12 +54,12 @@ func genRowsEnds() {
 	mOff := Load(Param("left"), gp()) // the middle's source, from s: 16-left
 	NEGQ(mOff)
 	ADDQ(U8(16), mOff)
-	last := gp() // the middle's last vector, from d+16: its length less 32 (or 16)
-	LEAQ(at(tail, -48), last)
 
 	// rowLoops emits the loops over planes and rows around the row whose
-	// middle middle makes, from src sm to dst d+16.
-	rowLoops := func(middle func(d, sm reg.Register)) {
+	// middle middle makes, from src sm (s[16-left:]) to dst d. With wide
+	// ends, the head and the tail are 32 bytes, each one store: the 16
+	// bytes of the end beside the 16 of the middle next to it.
+	rowLoops := func(wide bool, middle func(d, sm reg.Register)) {
 		planes, rows := newLabel("ends_planes"), newLabel("ends_rows")
 		d, s, n := gp(), gp(), gp()
 		Label(planes)
@@ -78,7 +80,19 @@ func genRowsEnds() {
 			VPSHUFB(e[1], b, y)
 			VPOR(x, y, x)
 			VPBLENDVB(e[2], x, pat, x) // the taken bytes (the mask's sign) from x, the others the value
-			VMOVDQU(x, off)
+			switch {
+			case !wide:
+				VMOVDQU(x, off)
+			case half == 0: // d[16:32] is s[16-left:32-left]
+				w := YMM()
+				VINSERTI128(U8(1), at(sm, 0), x.AsY(), w)
+				VMOVDQU(w, at(d, 0))
+			default: // d[width-32:width-16] is s[width-32-left:width-16-left]
+				w := XMM()
+				VMOVDQU(ati(sm, tail, -32), w)
+				VINSERTI128(U8(1), x, w.AsY(), w.AsY())
+				VMOVDQU(w.AsY(), ati(d, tail, -16))
+			}
 		}
 		ADDQ(paramMem("dstStride"), d)
 		ADDQ(paramMem("srcStride"), s)
@@ -92,30 +106,46 @@ func genRowsEnds() {
 		RET()
 	}
 
-	short, tiny := newLabel("ends_short"), newLabel("ends_tiny")
+	last := gp() // the middle's last vector, from d+32: its length less 32
+	LEAQ(at(tail, -80), last)
+	narrow, short, tiny := newLabel("ends_narrow"), newLabel("ends_short"), newLabel("ends_tiny")
 	CMPQ(last, U8(0))
-	JL(LabelRef(short))
-	// A middle of 32 bytes or more: vectors from its start, the last one
-	// ending at its end.
-	rowLoops(func(d, sm reg.Register) {
+	JL(LabelRef(narrow))
+	// Rows of 96 bytes or more: 32-byte ends, and the middle between them
+	// by vectors from its start, the last one ending at its end.
+	rowLoops(true, func(d, sm reg.Register) {
 		i, y := gp(), YMM()
 		loop := newLabel("ends_mid")
 		XORQ(i, i)
 		Label(loop)
-		VMOVDQU(ati(sm, i, 0), y)
-		VMOVDQU(y, ati(d, i, 16))
+		VMOVDQU(ati(sm, i, 16), y)
+		VMOVDQU(y, ati(d, i, 32))
 		ADDQ(U8(32), i)
 		CMPQ(i, last)
 		JB(LabelRef(loop))
-		VMOVDQU(ati(sm, last, 0), y)
-		VMOVDQU(y, ati(d, last, 16))
+		VMOVDQU(ati(sm, last, 16), y)
+		VMOVDQU(y, ati(d, last, 32))
+	})
+	Label(narrow)
+	ADDQ(U8(32), last) // the middle's length from d+32, width-64
+	CMPQ(last, U8(0))
+	JL(LabelRef(short))
+	// 64 to 95 bytes: 32-byte ends and two 16-byte vectors, one from the
+	// middle's start and one ending at its end, which overlap, or (under
+	// 16 bytes of middle) the ends, with the same bytes.
+	rowLoops(true, func(d, sm reg.Register) {
+		x := XMM()
+		VMOVDQU(at(sm, 16), x)
+		VMOVDQU(x, at(d, 32))
+		VMOVDQU(ati(sm, tail, -48), x)
+		VMOVDQU(x, ati(d, tail, -32))
 	})
 	Label(short)
-	ADDQ(U8(16), last)
+	ADDQ(U8(16), last) // the middle's length from d+16 less 16, width-48
 	CMPQ(last, U8(0))
 	JLE(LabelRef(tiny))
-	// 17 to 31 bytes: two 16-byte vectors.
-	rowLoops(func(d, sm reg.Register) {
+	// 49 to 63 bytes: 16-byte ends and two 16-byte vectors.
+	rowLoops(false, func(d, sm reg.Register) {
 		x := XMM()
 		VMOVDQU(at(sm, 0), x)
 		VMOVDQU(x, at(d, 16))
@@ -123,10 +153,10 @@ func genRowsEnds() {
 		VMOVDQU(x, ati(d, last, 16))
 	})
 	Label(tiny)
-	// At most 16 bytes: one vector from the middle's start, which the
+	// At most 48 bytes: one vector from the middle's start, which the
 	// tail then overwrites past the middle (width >= 32, mid >= 32: it
 	// stays in the row and in s[0:mid]).
-	rowLoops(func(d, sm reg.Register) {
+	rowLoops(false, func(d, sm reg.Register) {
 		x := XMM()
 		VMOVDQU(at(sm, 0), x)
 		VMOVDQU(x, at(d, 16))
