@@ -916,7 +916,8 @@ func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte,
 // when n is not a multiple of 64) by the mask tab[j%entries]: each byte
 // whose bit is set takes the next src byte, the others the pattern.
 // tab holds entries+7 masks, the last seven copies of the first seven.
-// It reads exactly the src bytes it takes:
+// It reads 64 bytes from the first src byte of each block (within
+// srcEnd, below) and makes
 //
 //	s := 0
 //	for o := 0; o < n; o++ {
@@ -945,7 +946,8 @@ func rowsExpandAVX512(dst *byte, src *byte, n int, tab *uint64, entries int, pat
 // tab[2j%entries] and tab[(2j+1)%entries]: each 4-byte word whose bit is
 // set takes the next 4 src bytes, the others the pattern. tab holds
 // entries+14 masks, the last 14 copies of the first 14 (the table of
-// rowsExpandDwordsAVX2). It reads exactly the src bytes it takes:
+// rowsExpandDwordsAVX2). It reads 64 bytes from the first src byte of
+// each block (within srcEnd, below) and makes
 //
 //	s := 0
 //	for w := 0; w < n/4; w++ {
