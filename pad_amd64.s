@@ -18817,32 +18817,24 @@ expandw_pairs_1913:
 	JMP     expandw_next_1918
 
 expandw_general_1917:
-	MOVBQZX    (BX), R10
-	POPCNTQ    R10, R11
-	MOVQ       R11, R12
-	SHLQ       $0x05, R12
-	SHLQ       $0x05, R10
-	VMOVDQU    8192(R8)(R12*1), Y1
-	VMOVDQU    (R8)(R10*1), Y2
-	VPMASKMOVD (CX), Y1, Y1
-	VPERMD     Y1, Y2, Y1
-	VBLENDVPS  Y2, Y1, Y0, Y1
-	SHLQ       $0x02, R11
-	VMOVDQA    Y1, (AX)
-	MOVBQZX    1(BX), R10
-	POPCNTQ    R10, R12
-	MOVQ       R12, R13
-	SHLQ       $0x05, R13
-	SHLQ       $0x05, R10
-	VMOVDQU    8192(R8)(R13*1), Y1
-	VMOVDQU    (R8)(R10*1), Y2
-	VPMASKMOVD (CX)(R11*1), Y1, Y1
-	VPERMD     Y1, Y2, Y1
-	VBLENDVPS  Y2, Y1, Y0, Y1
-	SHLQ       $0x02, R12
-	VMOVDQA    Y1, 32(AX)
-	ADDQ       R11, CX
-	ADDQ       R12, CX
+	MOVBQZX   (BX), R10
+	POPCNTQ   R10, R11
+	SHLQ      $0x05, R10
+	VMOVDQU   (R8)(R10*1), Y1
+	VPERMD    (CX), Y1, Y2
+	VBLENDVPS Y1, Y2, Y0, Y2
+	SHLQ      $0x02, R11
+	VMOVDQA   Y2, (AX)
+	MOVBQZX   1(BX), R10
+	POPCNTQ   R10, R12
+	SHLQ      $0x05, R10
+	VMOVDQU   (R8)(R10*1), Y1
+	VPERMD    (CX)(R11*1), Y1, Y2
+	VBLENDVPS Y1, Y2, Y0, Y2
+	SHLQ      $0x02, R12
+	VMOVDQA   Y2, 32(AX)
+	ADDQ      R11, CX
+	ADDQ      R12, CX
 
 expandw_next_1918:
 	ADDQ    $0x02, BX
@@ -18854,24 +18846,20 @@ expandw_next_1918:
 	JAE     expandw_pairs_1913
 
 expandw_single_1914:
-	CMPQ       DX, $0x20
-	JB         expandw_tail_1915
-	MOVBQZX    (BX), R9
-	POPCNTQ    R9, R10
-	MOVQ       R10, R11
-	SHLQ       $0x05, R11
-	SHLQ       $0x05, R9
-	VMOVDQU    8192(R8)(R11*1), Y1
-	VMOVDQU    (R8)(R9*1), Y2
-	CMPQ       CX, (SP)
-	JA         expandw_far_1923
-	VPMASKMOVD (CX), Y1, Y1
-	VPERMD     Y1, Y2, Y1
+	CMPQ    DX, $0x20
+	JB      expandw_tail_1915
+	MOVBQZX (BX), R9
+	POPCNTQ R9, R10
+	SHLQ    $0x05, R9
+	VMOVDQU (R8)(R9*1), Y1
+	CMPQ    CX, (SP)
+	JA      expandw_far_1923
+	VPERMD  (CX), Y1, Y2
 
 expandw_near_1924:
-	VBLENDVPS Y2, Y1, Y0, Y1
+	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
-	VMOVDQA   Y1, (AX)
+	VMOVDQA   Y2, (AX)
 	ADDQ      R10, CX
 	ADDQ      $0x01, BX
 	CMPQ      BX, SI
@@ -18881,29 +18869,25 @@ expandw_near_1924:
 	JMP       expandw_single_1914
 
 expandw_tail_1915:
-	TESTQ      DX, DX
-	JZ         expandw_ret_1916
-	SHRQ       $0x02, DX
-	MOVBQZX    (BX), BX
-	SHLQ       $0x05, DX
-	VMOVDQU    8192(R8)(DX*1), Y1
-	VMOVMSKPS  Y1, DX
-	ANDQ       DX, BX
-	POPCNTQ    BX, DX
-	MOVQ       DX, SI
-	SHLQ       $0x05, SI
-	SHLQ       $0x05, BX
-	VMOVDQU    8192(R8)(SI*1), Y2
-	VMOVDQU    (R8)(BX*1), Y3
-	CMPQ       CX, (SP)
-	JA         expandw_far_1925
-	VPMASKMOVD (CX), Y2, Y2
-	VPERMD     Y2, Y3, Y2
+	TESTQ     DX, DX
+	JZ        expandw_ret_1916
+	SHRQ      $0x02, DX
+	MOVBQZX   (BX), BX
+	SHLQ      $0x05, DX
+	VMOVDQU   8192(R8)(DX*1), Y1
+	VMOVMSKPS Y1, DX
+	ANDQ      DX, BX
+	POPCNTQ   BX, DX
+	SHLQ      $0x05, BX
+	VMOVDQU   (R8)(BX*1), Y2
+	CMPQ      CX, (SP)
+	JA        expandw_far_1925
+	VPERMD    (CX), Y2, Y3
 
 expandw_near_1926:
-	VBLENDVPS  Y3, Y2, Y0, Y2
+	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
-	VPMASKMOVD Y2, Y1, (AX)
+	VPMASKMOVD Y3, Y1, (AX)
 
 expandw_ret_1916:
 	VZEROUPPER
@@ -18917,10 +18901,10 @@ expandw_far_1923:
 	MOVQ         R9, R11
 	SHLQ         $0x02, R11
 	NEGQ         R11
-	VMOVQ        R9, X1
-	VPBROADCASTD X1, Y1
-	VPADDD       Y1, Y2, Y1
-	VPERMD       (CX)(R11*1), Y1, Y1
+	VMOVQ        R9, X2
+	VPBROADCASTD X2, Y2
+	VPADDD       Y2, Y1, Y2
+	VPERMD       (CX)(R11*1), Y2, Y2
 	JMP          expandw_near_1924
 
 expandw_far_1925:
@@ -18931,10 +18915,10 @@ expandw_far_1925:
 	MOVQ         BX, SI
 	SHLQ         $0x02, SI
 	NEGQ         SI
-	VMOVQ        BX, X2
-	VPBROADCASTD X2, Y2
-	VPADDD       Y2, Y3, Y2
-	VPERMD       (CX)(SI*1), Y2, Y2
+	VMOVQ        BX, X3
+	VPBROADCASTD X3, Y3
+	VPADDD       Y3, Y2, Y3
+	VPERMD       (CX)(SI*1), Y3, Y3
 	JMP          expandw_near_1926
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)

@@ -976,7 +976,8 @@ func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int,
 // 4-byte word whose bit is set takes the next 4 src bytes, the others
 // the pattern. lut[m] holds, for mask m, the index of the src word each
 // taken word takes with bit 31 set (0 for the others), and lut[256+c]
-// the mask of the first c words. It reads exactly the src bytes it takes:
+// the mask of the first c words. It reads 32 bytes from the first src
+// word of each block (within srcEnd, below) and makes
 //
 //	s := 0
 //	for w := 0; w < n/4; w++ {
