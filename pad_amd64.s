@@ -15240,13 +15240,22 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	JZ      chunks_ret_1691
 	CMPQ    R8, $0x00000080
 	JA      chunks_wide_in_1692
-	LEAQ    lowmask64<>+0(SB), R9
-	MOVQ    $0x00000040, R10
-	CMPQ    R8, R10
-	CMOVQLT R8, R10
-	SUBQ    R10, R8
-	KMOVQ   (R9)(R10*8), K1
-	KMOVQ   (R9)(R8*8), K2
+	MOVQ    R8, R9
+	LEAQ    lowmask64<>+0(SB), R10
+	MOVQ    $0x00000040, R11
+	CMPQ    R9, R11
+	CMOVQLT R9, R11
+	SUBQ    R11, R9
+	KMOVQ   (R10)(R11*8), K1
+	KMOVQ   (R10)(R9*8), K2
+	MOVQ    DX, R9
+	DECQ    R9
+	IMULQ   srcPlane+32(FP), R9
+	ADDQ    CX, R9
+	ADDQ    R8, R9
+	DECQ    R9
+	ORQ     $0x00000fff, R9
+	SUBQ    $0x0000007f, R9
 	CMPQ    SI, $0x02
 	JE      chunks_2_1693
 	CMPQ    SI, $0x03
@@ -15272,47 +15281,48 @@ chunks_2_1693:
 	PCALIGN   $0x40
 
 chunks_2_planes_1700:
-	VMOVDQU8.Z (CX), K1, Z2
-	VMOVDQU8.Z 64(CX), K2, Z3
-	VMOVDQA64  Z0, Z4
-	VPERMI2B   Z3, Z2, Z4
-	VMOVDQU64  Z4, (AX)
-	VMOVDQA64  Z1, Z4
-	VPERMI2B   Z3, Z2, Z4
-	VMOVDQU64  Z4, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_2_planes_1700
+	CMPQ      CX, R9
+	JA        chunks_2_near_1702
+	VMOVDQU64 (CX), Z2
+	VMOVDQU64 64(CX), Z3
+
+chunks_2_loaded_1703:
+	VMOVDQA64 Z0, Z4
+	VPERMI2B  Z3, Z2, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z1, Z4
+	VPERMI2B  Z3, Z2, Z4
+	VMOVDQU64 Z4, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_2_planes_1700
 
 chunks_2_last_1701:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       127(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1702
-	VMOVDQU8.Z (CX), K1, Z2
-	VMOVDQU8.Z 64(CX), K2, Z3
-	JMP        chunks_loaded_1703
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1704
+	VMOVDQU64 (CX), Z2
+	VMOVDQU64 64(CX), Z3
+	JMP       chunks_loaded_1705
 
-chunks_rotated_1702:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_rotated_1704:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1704
-	VPERMB       (SI), Z4, Z2
+	JA           chunks_upper_1706
+	VPERMB       (BX), Z4, Z2
 	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_loaded_1703
+	JMP          chunks_loaded_1705
 
-chunks_upper_1704:
+chunks_upper_1706:
 	VMOVDQU64 (CX), Z2
-	VPERMB    (SI), Z4, Z3
+	VPERMB    (BX), Z4, Z3
 
-chunks_loaded_1703:
+chunks_loaded_1705:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z3, Z2, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15322,60 +15332,66 @@ chunks_loaded_1703:
 	VZEROUPPER
 	RET
 
+chunks_2_near_1702:
+	VMOVDQU8.Z (CX), K1, Z2
+	VMOVDQU8.Z 64(CX), K2, Z3
+	JMP        chunks_2_loaded_1703
+
 chunks_3_1694:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_1706
+	JZ        chunks_3_last_1708
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_1705:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	VMOVDQA64  Z0, Z5
-	VPERMI2B   Z4, Z3, Z5
-	VMOVDQU64  Z5, (AX)
-	VMOVDQA64  Z1, Z5
-	VPERMI2B   Z4, Z3, Z5
-	VMOVDQU64  Z5, 64(AX)
-	VMOVDQA64  Z2, Z5
-	VPERMI2B   Z4, Z3, Z5
-	VMOVDQU64  Z5, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_3_planes_1705
+chunks_3_planes_1707:
+	CMPQ      CX, R9
+	JA        chunks_3_near_1709
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
 
-chunks_3_last_1706:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       127(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1707
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        chunks_loaded_1708
+chunks_3_loaded_1710:
+	VMOVDQA64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VMOVDQU64 Z5, 64(AX)
+	VMOVDQA64 Z2, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VMOVDQU64 Z5, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_3_planes_1707
 
-chunks_rotated_1707:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_3_last_1708:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1711
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	JMP       chunks_loaded_1712
+
+chunks_rotated_1711:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1709
-	VPERMB       (SI), Z5, Z3
+	JA           chunks_upper_1713
+	VPERMB       (BX), Z5, Z3
 	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_loaded_1708
+	JMP          chunks_loaded_1712
 
-chunks_upper_1709:
+chunks_upper_1713:
 	VMOVDQU64 (CX), Z3
-	VPERMB    (SI), Z5, Z4
+	VPERMB    (BX), Z5, Z4
 
-chunks_loaded_1708:
+chunks_loaded_1712:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15388,64 +15404,70 @@ chunks_loaded_1708:
 	VZEROUPPER
 	RET
 
+chunks_3_near_1709:
+	VMOVDQU8.Z (CX), K1, Z3
+	VMOVDQU8.Z 64(CX), K2, Z4
+	JMP        chunks_3_loaded_1710
+
 chunks_4_1695:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_1711
+	JZ        chunks_4_last_1715
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_1710:
-	VMOVDQU8.Z (CX), K1, Z4
-	VMOVDQU8.Z 64(CX), K2, Z5
-	VMOVDQA64  Z0, Z6
-	VPERMI2B   Z5, Z4, Z6
-	VMOVDQU64  Z6, (AX)
-	VMOVDQA64  Z1, Z6
-	VPERMI2B   Z5, Z4, Z6
-	VMOVDQU64  Z6, 64(AX)
-	VMOVDQA64  Z2, Z6
-	VPERMI2B   Z5, Z4, Z6
-	VMOVDQU64  Z6, 128(AX)
-	VMOVDQA64  Z3, Z6
-	VPERMI2B   Z5, Z4, Z6
-	VMOVDQU64  Z6, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_4_planes_1710
+chunks_4_planes_1714:
+	CMPQ      CX, R9
+	JA        chunks_4_near_1716
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
 
-chunks_4_last_1711:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       127(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1712
-	VMOVDQU8.Z (CX), K1, Z4
-	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        chunks_loaded_1713
+chunks_4_loaded_1717:
+	VMOVDQA64 Z0, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z1, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VMOVDQU64 Z6, 64(AX)
+	VMOVDQA64 Z2, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VMOVDQU64 Z6, 128(AX)
+	VMOVDQA64 Z3, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VMOVDQU64 Z6, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_4_planes_1714
 
-chunks_rotated_1712:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_4_last_1715:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1718
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+	JMP       chunks_loaded_1719
+
+chunks_rotated_1718:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
 	VPADDB       iota64<>+0(SB), Z6, Z6
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1714
-	VPERMB       (SI), Z6, Z4
+	JA           chunks_upper_1720
+	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_1713
+	JMP          chunks_loaded_1719
 
-chunks_upper_1714:
+chunks_upper_1720:
 	VMOVDQU64 (CX), Z4
-	VPERMB    (SI), Z6, Z5
+	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_1713:
+chunks_loaded_1719:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15461,6 +15483,11 @@ chunks_loaded_1713:
 	VZEROUPPER
 	RET
 
+chunks_4_near_1716:
+	VMOVDQU8.Z (CX), K1, Z4
+	VMOVDQU8.Z 64(CX), K2, Z5
+	JMP        chunks_4_loaded_1717
+
 chunks_5_1696:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
@@ -15468,61 +15495,62 @@ chunks_5_1696:
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_1716
+	JZ        chunks_5_last_1722
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_1715:
-	VMOVDQU8.Z (CX), K1, Z5
-	VMOVDQU8.Z 64(CX), K2, Z6
-	VMOVDQA64  Z0, Z7
-	VPERMI2B   Z6, Z5, Z7
-	VMOVDQU64  Z7, (AX)
-	VMOVDQA64  Z1, Z7
-	VPERMI2B   Z6, Z5, Z7
-	VMOVDQU64  Z7, 64(AX)
-	VMOVDQA64  Z2, Z7
-	VPERMI2B   Z6, Z5, Z7
-	VMOVDQU64  Z7, 128(AX)
-	VMOVDQA64  Z3, Z7
-	VPERMI2B   Z6, Z5, Z7
-	VMOVDQU64  Z7, 192(AX)
-	VMOVDQA64  Z4, Z7
-	VPERMI2B   Z6, Z5, Z7
-	VMOVDQU64  Z7, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_5_planes_1715
+chunks_5_planes_1721:
+	CMPQ      CX, R9
+	JA        chunks_5_near_1723
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
 
-chunks_5_last_1716:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       127(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1717
-	VMOVDQU8.Z (CX), K1, Z5
-	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        chunks_loaded_1718
+chunks_5_loaded_1724:
+	VMOVDQA64 Z0, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQA64 Z1, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, 64(AX)
+	VMOVDQA64 Z2, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, 128(AX)
+	VMOVDQA64 Z3, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, 192(AX)
+	VMOVDQA64 Z4, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_5_planes_1721
 
-chunks_rotated_1717:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_5_last_1722:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1725
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	JMP       chunks_loaded_1726
+
+chunks_rotated_1725:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
 	VPADDB       iota64<>+0(SB), Z7, Z7
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1719
-	VPERMB       (SI), Z7, Z5
+	JA           chunks_upper_1727
+	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_1718
+	JMP          chunks_loaded_1726
 
-chunks_upper_1719:
+chunks_upper_1727:
 	VMOVDQU64 (CX), Z5
-	VPERMB    (SI), Z7, Z6
+	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_1718:
+chunks_loaded_1726:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15541,6 +15569,11 @@ chunks_loaded_1718:
 	VZEROUPPER
 	RET
 
+chunks_5_near_1723:
+	VMOVDQU8.Z (CX), K1, Z5
+	VMOVDQU8.Z 64(CX), K2, Z6
+	JMP        chunks_5_loaded_1724
+
 chunks_6_1697:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
@@ -15549,64 +15582,65 @@ chunks_6_1697:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_1721
+	JZ        chunks_6_last_1729
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_1720:
-	VMOVDQU8.Z (CX), K1, Z6
-	VMOVDQU8.Z 64(CX), K2, Z7
-	VMOVDQA64  Z0, Z8
-	VPERMI2B   Z7, Z6, Z8
-	VMOVDQU64  Z8, (AX)
-	VMOVDQA64  Z1, Z8
-	VPERMI2B   Z7, Z6, Z8
-	VMOVDQU64  Z8, 64(AX)
-	VMOVDQA64  Z2, Z8
-	VPERMI2B   Z7, Z6, Z8
-	VMOVDQU64  Z8, 128(AX)
-	VMOVDQA64  Z3, Z8
-	VPERMI2B   Z7, Z6, Z8
-	VMOVDQU64  Z8, 192(AX)
-	VMOVDQA64  Z4, Z8
-	VPERMI2B   Z7, Z6, Z8
-	VMOVDQU64  Z8, 256(AX)
-	VMOVDQA64  Z5, Z8
-	VPERMI2B   Z7, Z6, Z8
-	VMOVDQU64  Z8, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_6_planes_1720
+chunks_6_planes_1728:
+	CMPQ      CX, R9
+	JA        chunks_6_near_1730
+	VMOVDQU64 (CX), Z6
+	VMOVDQU64 64(CX), Z7
 
-chunks_6_last_1721:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       127(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1722
-	VMOVDQU8.Z (CX), K1, Z6
-	VMOVDQU8.Z 64(CX), K2, Z7
-	JMP        chunks_loaded_1723
+chunks_6_loaded_1731:
+	VMOVDQA64 Z0, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, (AX)
+	VMOVDQA64 Z1, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, 64(AX)
+	VMOVDQA64 Z2, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, 128(AX)
+	VMOVDQA64 Z3, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, 192(AX)
+	VMOVDQA64 Z4, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, 256(AX)
+	VMOVDQA64 Z5, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_6_planes_1728
 
-chunks_rotated_1722:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_6_last_1729:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1732
+	VMOVDQU64 (CX), Z6
+	VMOVDQU64 64(CX), Z7
+	JMP       chunks_loaded_1733
+
+chunks_rotated_1732:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
 	VPADDB       iota64<>+0(SB), Z8, Z8
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1724
-	VPERMB       (SI), Z8, Z6
+	JA           chunks_upper_1734
+	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_1723
+	JMP          chunks_loaded_1733
 
-chunks_upper_1724:
+chunks_upper_1734:
 	VMOVDQU64 (CX), Z6
-	VPERMB    (SI), Z8, Z7
+	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_1723:
+chunks_loaded_1733:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15628,6 +15662,11 @@ chunks_loaded_1723:
 	VZEROUPPER
 	RET
 
+chunks_6_near_1730:
+	VMOVDQU8.Z (CX), K1, Z6
+	VMOVDQU8.Z 64(CX), K2, Z7
+	JMP        chunks_6_loaded_1731
+
 chunks_7_1698:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
@@ -15637,67 +15676,68 @@ chunks_7_1698:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_1726
+	JZ        chunks_7_last_1736
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_1725:
-	VMOVDQU8.Z (CX), K1, Z7
-	VMOVDQU8.Z 64(CX), K2, Z8
-	VMOVDQA64  Z0, Z9
-	VPERMI2B   Z8, Z7, Z9
-	VMOVDQU64  Z9, (AX)
-	VMOVDQA64  Z1, Z9
-	VPERMI2B   Z8, Z7, Z9
-	VMOVDQU64  Z9, 64(AX)
-	VMOVDQA64  Z2, Z9
-	VPERMI2B   Z8, Z7, Z9
-	VMOVDQU64  Z9, 128(AX)
-	VMOVDQA64  Z3, Z9
-	VPERMI2B   Z8, Z7, Z9
-	VMOVDQU64  Z9, 192(AX)
-	VMOVDQA64  Z4, Z9
-	VPERMI2B   Z8, Z7, Z9
-	VMOVDQU64  Z9, 256(AX)
-	VMOVDQA64  Z5, Z9
-	VPERMI2B   Z8, Z7, Z9
-	VMOVDQU64  Z9, 320(AX)
-	VMOVDQA64  Z6, Z9
-	VPERMI2B   Z8, Z7, Z9
-	VMOVDQU64  Z9, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_7_planes_1725
+chunks_7_planes_1735:
+	CMPQ      CX, R9
+	JA        chunks_7_near_1737
+	VMOVDQU64 (CX), Z7
+	VMOVDQU64 64(CX), Z8
 
-chunks_7_last_1726:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       127(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1727
-	VMOVDQU8.Z (CX), K1, Z7
-	VMOVDQU8.Z 64(CX), K2, Z8
-	JMP        chunks_loaded_1728
+chunks_7_loaded_1738:
+	VMOVDQA64 Z0, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z1, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 64(AX)
+	VMOVDQA64 Z2, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 128(AX)
+	VMOVDQA64 Z3, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 192(AX)
+	VMOVDQA64 Z4, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 256(AX)
+	VMOVDQA64 Z5, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 320(AX)
+	VMOVDQA64 Z6, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_7_planes_1735
 
-chunks_rotated_1727:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_7_last_1736:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1739
+	VMOVDQU64 (CX), Z7
+	VMOVDQU64 64(CX), Z8
+	JMP       chunks_loaded_1740
+
+chunks_rotated_1739:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1729
-	VPERMB       (SI), Z9, Z7
+	JA           chunks_upper_1741
+	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_1728
+	JMP          chunks_loaded_1740
 
-chunks_upper_1729:
+chunks_upper_1741:
 	VMOVDQU64 (CX), Z7
-	VPERMB    (SI), Z9, Z8
+	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_1728:
+chunks_loaded_1740:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15722,6 +15762,11 @@ chunks_loaded_1728:
 	VZEROUPPER
 	RET
 
+chunks_7_near_1737:
+	VMOVDQU8.Z (CX), K1, Z7
+	VMOVDQU8.Z 64(CX), K2, Z8
+	JMP        chunks_7_loaded_1738
+
 chunks_8_1699:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
@@ -15732,70 +15777,71 @@ chunks_8_1699:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_1731
+	JZ        chunks_8_last_1743
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_1730:
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQU8.Z 64(CX), K2, Z9
-	VMOVDQA64  Z0, Z10
-	VPERMI2B   Z9, Z8, Z10
-	VMOVDQU64  Z10, (AX)
-	VMOVDQA64  Z1, Z10
-	VPERMI2B   Z9, Z8, Z10
-	VMOVDQU64  Z10, 64(AX)
-	VMOVDQA64  Z2, Z10
-	VPERMI2B   Z9, Z8, Z10
-	VMOVDQU64  Z10, 128(AX)
-	VMOVDQA64  Z3, Z10
-	VPERMI2B   Z9, Z8, Z10
-	VMOVDQU64  Z10, 192(AX)
-	VMOVDQA64  Z4, Z10
-	VPERMI2B   Z9, Z8, Z10
-	VMOVDQU64  Z10, 256(AX)
-	VMOVDQA64  Z5, Z10
-	VPERMI2B   Z9, Z8, Z10
-	VMOVDQU64  Z10, 320(AX)
-	VMOVDQA64  Z6, Z10
-	VPERMI2B   Z9, Z8, Z10
-	VMOVDQU64  Z10, 384(AX)
-	VMOVDQA64  Z7, Z10
-	VPERMI2B   Z9, Z8, Z10
-	VMOVDQU64  Z10, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_8_planes_1730
+chunks_8_planes_1742:
+	CMPQ      CX, R9
+	JA        chunks_8_near_1744
+	VMOVDQU64 (CX), Z8
+	VMOVDQU64 64(CX), Z9
 
-chunks_8_last_1731:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       127(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1732
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQU8.Z 64(CX), K2, Z9
-	JMP        chunks_loaded_1733
+chunks_8_loaded_1745:
+	VMOVDQA64 Z0, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z1, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 64(AX)
+	VMOVDQA64 Z2, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 128(AX)
+	VMOVDQA64 Z3, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 192(AX)
+	VMOVDQA64 Z4, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 256(AX)
+	VMOVDQA64 Z5, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 320(AX)
+	VMOVDQA64 Z6, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 384(AX)
+	VMOVDQA64 Z7, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_8_planes_1742
 
-chunks_rotated_1732:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_8_last_1743:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1746
+	VMOVDQU64 (CX), Z8
+	VMOVDQU64 64(CX), Z9
+	JMP       chunks_loaded_1747
+
+chunks_rotated_1746:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
 	VPADDB       iota64<>+0(SB), Z10, Z10
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1734
-	VPERMB       (SI), Z10, Z8
+	JA           chunks_upper_1748
+	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_1733
+	JMP          chunks_loaded_1747
 
-chunks_upper_1734:
+chunks_upper_1748:
 	VMOVDQU64 (CX), Z8
-	VPERMB    (SI), Z10, Z9
+	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_1733:
+chunks_loaded_1747:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15823,78 +15869,93 @@ chunks_loaded_1733:
 	VZEROUPPER
 	RET
 
+chunks_8_near_1744:
+	VMOVDQU8.Z (CX), K1, Z8
+	VMOVDQU8.Z 64(CX), K2, Z9
+	JMP        chunks_8_loaded_1745
+
 chunks_wide_in_1692:
-	SUBQ    $0x00000080, R8
-	LEAQ    lowmask64<>+0(SB), R9
-	MOVQ    $0x00000040, R10
-	CMPQ    R8, R10
-	CMOVQLT R8, R10
-	SUBQ    R10, R8
-	KMOVQ   (R9)(R10*8), K1
-	KMOVQ   (R9)(R8*8), K2
+	MOVQ    R8, R9
+	SUBQ    $0x00000080, R9
+	LEAQ    lowmask64<>+0(SB), R10
+	MOVQ    $0x00000040, R11
+	CMPQ    R9, R11
+	CMOVQLT R9, R11
+	SUBQ    R11, R9
+	KMOVQ   (R10)(R11*8), K1
+	KMOVQ   (R10)(R9*8), K2
+	MOVQ    DX, R9
+	DECQ    R9
+	IMULQ   srcPlane+32(FP), R9
+	ADDQ    CX, R9
+	ADDQ    R8, R9
+	DECQ    R9
+	ORQ     $0x00000fff, R9
+	SUBQ    $0x000000ff, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_1735
+	JE      chunks_2_1749
 	CMPQ    SI, $0x03
-	JE      chunks_3_1736
+	JE      chunks_3_1750
 	CMPQ    SI, $0x04
-	JE      chunks_4_1737
+	JE      chunks_4_1751
 	CMPQ    SI, $0x05
-	JE      chunks_5_1738
+	JE      chunks_5_1752
 	CMPQ    SI, $0x06
-	JE      chunks_6_1739
+	JE      chunks_6_1753
 	CMPQ    SI, $0x07
-	JE      chunks_7_1740
+	JE      chunks_7_1754
 	CMPQ    SI, $0x08
-	JE      chunks_8_1741
+	JE      chunks_8_1755
 	JMP     chunks_ret_1691
 
-chunks_2_1735:
+chunks_2_1749:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_1743
+	JZ        chunks_2_last_1757
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_1742:
-	VMOVDQU64  (CX), Z2
-	VMOVDQU64  64(CX), Z3
-	VMOVDQU8.Z 128(CX), K1, Z4
-	VMOVDQU8.Z 192(CX), K2, Z5
-	VMOVDQA64  Z0, Z6
-	VPERMI2B   Z3, Z2, Z6
-	VMOVDQA64  Z0, Z7
-	VPERMI2B   Z5, Z4, Z7
-	VPMOVB2M   Z0, K3
-	VPBLENDMB  Z7, Z6, K3, Z6
-	VMOVDQU64  Z6, (AX)
-	VMOVDQA64  Z1, Z6
-	VPERMI2B   Z3, Z2, Z6
-	VMOVDQA64  Z1, Z2
-	VPERMI2B   Z5, Z4, Z2
-	VPMOVB2M   Z1, K3
-	VPBLENDMB  Z2, Z6, K3, Z6
-	VMOVDQU64  Z6, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_2_planes_1742
+chunks_2_planes_1756:
+	CMPQ      CX, R9
+	JA        chunks_2_near_1758
+	VMOVDQU64 (CX), Z2
+	VMOVDQU64 64(CX), Z3
+	VMOVDQU64 128(CX), Z4
+	VMOVDQU64 192(CX), Z5
 
-chunks_2_last_1743:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       255(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1744
-	VMOVDQU64  (CX), Z2
-	VMOVDQU64  64(CX), Z3
-	VMOVDQU8.Z 128(CX), K1, Z4
-	VMOVDQU8.Z 192(CX), K2, Z5
-	JMP        chunks_loaded_1745
+chunks_2_loaded_1759:
+	VMOVDQA64 Z0, Z6
+	VPERMI2B  Z3, Z2, Z6
+	VMOVDQA64 Z0, Z7
+	VPERMI2B  Z5, Z4, Z7
+	VPMOVB2M  Z0, K3
+	VPBLENDMB Z7, Z6, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z1, Z6
+	VPERMI2B  Z3, Z2, Z6
+	VMOVDQA64 Z1, Z2
+	VPERMI2B  Z5, Z4, Z2
+	VPMOVB2M  Z1, K3
+	VPBLENDMB Z2, Z6, K3, Z6
+	VMOVDQU64 Z6, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_2_planes_1756
 
-chunks_rotated_1744:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_2_last_1757:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1760
+	VMOVDQU64 (CX), Z2
+	VMOVDQU64 64(CX), Z3
+	VMOVDQU64 128(CX), Z4
+	VMOVDQU64 192(CX), Z5
+	JMP       chunks_loaded_1761
+
+chunks_rotated_1760:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
 	VPADDB       iota64<>+0(SB), Z6, Z6
@@ -15902,16 +15963,16 @@ chunks_rotated_1744:
 	VMOVDQU64    (CX), Z2
 	VMOVDQU64    64(CX), Z3
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1746
-	VPERMB       (SI), Z6, Z4
+	JA           chunks_upper_1762
+	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_1745
+	JMP          chunks_loaded_1761
 
-chunks_upper_1746:
+chunks_upper_1762:
 	VMOVDQU64 128(CX), Z4
-	VPERMB    (SI), Z6, Z5
+	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_1745:
+chunks_loaded_1761:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -15929,61 +15990,69 @@ chunks_loaded_1745:
 	VZEROUPPER
 	RET
 
-chunks_3_1736:
+chunks_2_near_1758:
+	VMOVDQU64  (CX), Z2
+	VMOVDQU64  64(CX), Z3
+	VMOVDQU8.Z 128(CX), K1, Z4
+	VMOVDQU8.Z 192(CX), K2, Z5
+	JMP        chunks_2_loaded_1759
+
+chunks_3_1750:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_1748
+	JZ        chunks_3_last_1764
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_1747:
-	VMOVDQU64  (CX), Z3
-	VMOVDQU64  64(CX), Z4
-	VMOVDQU8.Z 128(CX), K1, Z5
-	VMOVDQU8.Z 192(CX), K2, Z6
-	VMOVDQA64  Z0, Z7
-	VPERMI2B   Z4, Z3, Z7
-	VMOVDQA64  Z0, Z8
-	VPERMI2B   Z6, Z5, Z8
-	VPMOVB2M   Z0, K3
-	VPBLENDMB  Z8, Z7, K3, Z7
-	VMOVDQU64  Z7, (AX)
-	VMOVDQA64  Z1, Z7
-	VPERMI2B   Z4, Z3, Z7
-	VMOVDQA64  Z1, Z8
-	VPERMI2B   Z6, Z5, Z8
-	VPMOVB2M   Z1, K3
-	VPBLENDMB  Z8, Z7, K3, Z7
-	VMOVDQU64  Z7, 64(AX)
-	VMOVDQA64  Z2, Z7
-	VPERMI2B   Z4, Z3, Z7
-	VMOVDQA64  Z2, Z3
-	VPERMI2B   Z6, Z5, Z3
-	VPMOVB2M   Z2, K3
-	VPBLENDMB  Z3, Z7, K3, Z7
-	VMOVDQU64  Z7, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_3_planes_1747
+chunks_3_planes_1763:
+	CMPQ      CX, R9
+	JA        chunks_3_near_1765
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 128(CX), Z5
+	VMOVDQU64 192(CX), Z6
 
-chunks_3_last_1748:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       255(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1749
-	VMOVDQU64  (CX), Z3
-	VMOVDQU64  64(CX), Z4
-	VMOVDQU8.Z 128(CX), K1, Z5
-	VMOVDQU8.Z 192(CX), K2, Z6
-	JMP        chunks_loaded_1750
+chunks_3_loaded_1766:
+	VMOVDQA64 Z0, Z7
+	VPERMI2B  Z4, Z3, Z7
+	VMOVDQA64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPMOVB2M  Z0, K3
+	VPBLENDMB Z8, Z7, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQA64 Z1, Z7
+	VPERMI2B  Z4, Z3, Z7
+	VMOVDQA64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPMOVB2M  Z1, K3
+	VPBLENDMB Z8, Z7, K3, Z7
+	VMOVDQU64 Z7, 64(AX)
+	VMOVDQA64 Z2, Z7
+	VPERMI2B  Z4, Z3, Z7
+	VMOVDQA64 Z2, Z3
+	VPERMI2B  Z6, Z5, Z3
+	VPMOVB2M  Z2, K3
+	VPBLENDMB Z3, Z7, K3, Z7
+	VMOVDQU64 Z7, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_3_planes_1763
 
-chunks_rotated_1749:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_3_last_1764:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1767
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 128(CX), Z5
+	VMOVDQU64 192(CX), Z6
+	JMP       chunks_loaded_1768
+
+chunks_rotated_1767:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
 	VPADDB       iota64<>+0(SB), Z7, Z7
@@ -15991,16 +16060,16 @@ chunks_rotated_1749:
 	VMOVDQU64    (CX), Z3
 	VMOVDQU64    64(CX), Z4
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1751
-	VPERMB       (SI), Z7, Z5
+	JA           chunks_upper_1769
+	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_1750
+	JMP          chunks_loaded_1768
 
-chunks_upper_1751:
+chunks_upper_1769:
 	VMOVDQU64 128(CX), Z5
-	VPERMB    (SI), Z7, Z6
+	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_1750:
+chunks_loaded_1768:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -16025,69 +16094,77 @@ chunks_loaded_1750:
 	VZEROUPPER
 	RET
 
-chunks_4_1737:
+chunks_3_near_1765:
+	VMOVDQU64  (CX), Z3
+	VMOVDQU64  64(CX), Z4
+	VMOVDQU8.Z 128(CX), K1, Z5
+	VMOVDQU8.Z 192(CX), K2, Z6
+	JMP        chunks_3_loaded_1766
+
+chunks_4_1751:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_1753
+	JZ        chunks_4_last_1771
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_1752:
-	VMOVDQU64  (CX), Z4
-	VMOVDQU64  64(CX), Z5
-	VMOVDQU8.Z 128(CX), K1, Z6
-	VMOVDQU8.Z 192(CX), K2, Z7
-	VMOVDQA64  Z0, Z8
-	VPERMI2B   Z5, Z4, Z8
-	VMOVDQA64  Z0, Z9
-	VPERMI2B   Z7, Z6, Z9
-	VPMOVB2M   Z0, K3
-	VPBLENDMB  Z9, Z8, K3, Z8
-	VMOVDQU64  Z8, (AX)
-	VMOVDQA64  Z1, Z8
-	VPERMI2B   Z5, Z4, Z8
-	VMOVDQA64  Z1, Z9
-	VPERMI2B   Z7, Z6, Z9
-	VPMOVB2M   Z1, K3
-	VPBLENDMB  Z9, Z8, K3, Z8
-	VMOVDQU64  Z8, 64(AX)
-	VMOVDQA64  Z2, Z8
-	VPERMI2B   Z5, Z4, Z8
-	VMOVDQA64  Z2, Z9
-	VPERMI2B   Z7, Z6, Z9
-	VPMOVB2M   Z2, K3
-	VPBLENDMB  Z9, Z8, K3, Z8
-	VMOVDQU64  Z8, 128(AX)
-	VMOVDQA64  Z3, Z8
-	VPERMI2B   Z5, Z4, Z8
-	VMOVDQA64  Z3, Z4
-	VPERMI2B   Z7, Z6, Z4
-	VPMOVB2M   Z3, K3
-	VPBLENDMB  Z4, Z8, K3, Z8
-	VMOVDQU64  Z8, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_4_planes_1752
+chunks_4_planes_1770:
+	CMPQ      CX, R9
+	JA        chunks_4_near_1772
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 128(CX), Z6
+	VMOVDQU64 192(CX), Z7
 
-chunks_4_last_1753:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       255(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1754
-	VMOVDQU64  (CX), Z4
-	VMOVDQU64  64(CX), Z5
-	VMOVDQU8.Z 128(CX), K1, Z6
-	VMOVDQU8.Z 192(CX), K2, Z7
-	JMP        chunks_loaded_1755
+chunks_4_loaded_1773:
+	VMOVDQA64 Z0, Z8
+	VPERMI2B  Z5, Z4, Z8
+	VMOVDQA64 Z0, Z9
+	VPERMI2B  Z7, Z6, Z9
+	VPMOVB2M  Z0, K3
+	VPBLENDMB Z9, Z8, K3, Z8
+	VMOVDQU64 Z8, (AX)
+	VMOVDQA64 Z1, Z8
+	VPERMI2B  Z5, Z4, Z8
+	VMOVDQA64 Z1, Z9
+	VPERMI2B  Z7, Z6, Z9
+	VPMOVB2M  Z1, K3
+	VPBLENDMB Z9, Z8, K3, Z8
+	VMOVDQU64 Z8, 64(AX)
+	VMOVDQA64 Z2, Z8
+	VPERMI2B  Z5, Z4, Z8
+	VMOVDQA64 Z2, Z9
+	VPERMI2B  Z7, Z6, Z9
+	VPMOVB2M  Z2, K3
+	VPBLENDMB Z9, Z8, K3, Z8
+	VMOVDQU64 Z8, 128(AX)
+	VMOVDQA64 Z3, Z8
+	VPERMI2B  Z5, Z4, Z8
+	VMOVDQA64 Z3, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPMOVB2M  Z3, K3
+	VPBLENDMB Z4, Z8, K3, Z8
+	VMOVDQU64 Z8, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_4_planes_1770
 
-chunks_rotated_1754:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_4_last_1771:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1774
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 128(CX), Z6
+	VMOVDQU64 192(CX), Z7
+	JMP       chunks_loaded_1775
+
+chunks_rotated_1774:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
 	VPADDB       iota64<>+0(SB), Z8, Z8
@@ -16095,16 +16172,16 @@ chunks_rotated_1754:
 	VMOVDQU64    (CX), Z4
 	VMOVDQU64    64(CX), Z5
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1756
-	VPERMB       (SI), Z8, Z6
+	JA           chunks_upper_1776
+	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_1755
+	JMP          chunks_loaded_1775
 
-chunks_upper_1756:
+chunks_upper_1776:
 	VMOVDQU64 128(CX), Z6
-	VPERMB    (SI), Z8, Z7
+	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_1755:
+chunks_loaded_1775:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -16136,77 +16213,85 @@ chunks_loaded_1755:
 	VZEROUPPER
 	RET
 
-chunks_5_1738:
+chunks_4_near_1772:
+	VMOVDQU64  (CX), Z4
+	VMOVDQU64  64(CX), Z5
+	VMOVDQU8.Z 128(CX), K1, Z6
+	VMOVDQU8.Z 192(CX), K2, Z7
+	JMP        chunks_4_loaded_1773
+
+chunks_5_1752:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_1758
+	JZ        chunks_5_last_1778
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_1757:
-	VMOVDQU64  (CX), Z5
-	VMOVDQU64  64(CX), Z6
-	VMOVDQU8.Z 128(CX), K1, Z7
-	VMOVDQU8.Z 192(CX), K2, Z8
-	VMOVDQA64  Z0, Z9
-	VPERMI2B   Z6, Z5, Z9
-	VMOVDQA64  Z0, Z10
-	VPERMI2B   Z8, Z7, Z10
-	VPMOVB2M   Z0, K3
-	VPBLENDMB  Z10, Z9, K3, Z9
-	VMOVDQU64  Z9, (AX)
-	VMOVDQA64  Z1, Z9
-	VPERMI2B   Z6, Z5, Z9
-	VMOVDQA64  Z1, Z10
-	VPERMI2B   Z8, Z7, Z10
-	VPMOVB2M   Z1, K3
-	VPBLENDMB  Z10, Z9, K3, Z9
-	VMOVDQU64  Z9, 64(AX)
-	VMOVDQA64  Z2, Z9
-	VPERMI2B   Z6, Z5, Z9
-	VMOVDQA64  Z2, Z10
-	VPERMI2B   Z8, Z7, Z10
-	VPMOVB2M   Z2, K3
-	VPBLENDMB  Z10, Z9, K3, Z9
-	VMOVDQU64  Z9, 128(AX)
-	VMOVDQA64  Z3, Z9
-	VPERMI2B   Z6, Z5, Z9
-	VMOVDQA64  Z3, Z10
-	VPERMI2B   Z8, Z7, Z10
-	VPMOVB2M   Z3, K3
-	VPBLENDMB  Z10, Z9, K3, Z9
-	VMOVDQU64  Z9, 192(AX)
-	VMOVDQA64  Z4, Z9
-	VPERMI2B   Z6, Z5, Z9
-	VMOVDQA64  Z4, Z5
-	VPERMI2B   Z8, Z7, Z5
-	VPMOVB2M   Z4, K3
-	VPBLENDMB  Z5, Z9, K3, Z9
-	VMOVDQU64  Z9, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_5_planes_1757
+chunks_5_planes_1777:
+	CMPQ      CX, R9
+	JA        chunks_5_near_1779
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 128(CX), Z7
+	VMOVDQU64 192(CX), Z8
 
-chunks_5_last_1758:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       255(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1759
-	VMOVDQU64  (CX), Z5
-	VMOVDQU64  64(CX), Z6
-	VMOVDQU8.Z 128(CX), K1, Z7
-	VMOVDQU8.Z 192(CX), K2, Z8
-	JMP        chunks_loaded_1760
+chunks_5_loaded_1780:
+	VMOVDQA64 Z0, Z9
+	VPERMI2B  Z6, Z5, Z9
+	VMOVDQA64 Z0, Z10
+	VPERMI2B  Z8, Z7, Z10
+	VPMOVB2M  Z0, K3
+	VPBLENDMB Z10, Z9, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z1, Z9
+	VPERMI2B  Z6, Z5, Z9
+	VMOVDQA64 Z1, Z10
+	VPERMI2B  Z8, Z7, Z10
+	VPMOVB2M  Z1, K3
+	VPBLENDMB Z10, Z9, K3, Z9
+	VMOVDQU64 Z9, 64(AX)
+	VMOVDQA64 Z2, Z9
+	VPERMI2B  Z6, Z5, Z9
+	VMOVDQA64 Z2, Z10
+	VPERMI2B  Z8, Z7, Z10
+	VPMOVB2M  Z2, K3
+	VPBLENDMB Z10, Z9, K3, Z9
+	VMOVDQU64 Z9, 128(AX)
+	VMOVDQA64 Z3, Z9
+	VPERMI2B  Z6, Z5, Z9
+	VMOVDQA64 Z3, Z10
+	VPERMI2B  Z8, Z7, Z10
+	VPMOVB2M  Z3, K3
+	VPBLENDMB Z10, Z9, K3, Z9
+	VMOVDQU64 Z9, 192(AX)
+	VMOVDQA64 Z4, Z9
+	VPERMI2B  Z6, Z5, Z9
+	VMOVDQA64 Z4, Z5
+	VPERMI2B  Z8, Z7, Z5
+	VPMOVB2M  Z4, K3
+	VPBLENDMB Z5, Z9, K3, Z9
+	VMOVDQU64 Z9, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_5_planes_1777
 
-chunks_rotated_1759:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_5_last_1778:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1781
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 128(CX), Z7
+	VMOVDQU64 192(CX), Z8
+	JMP       chunks_loaded_1782
+
+chunks_rotated_1781:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
@@ -16214,16 +16299,16 @@ chunks_rotated_1759:
 	VMOVDQU64    (CX), Z5
 	VMOVDQU64    64(CX), Z6
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1761
-	VPERMB       (SI), Z9, Z7
+	JA           chunks_upper_1783
+	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_1760
+	JMP          chunks_loaded_1782
 
-chunks_upper_1761:
+chunks_upper_1783:
 	VMOVDQU64 128(CX), Z7
-	VPERMB    (SI), Z9, Z8
+	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_1760:
+chunks_loaded_1782:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -16262,7 +16347,14 @@ chunks_loaded_1760:
 	VZEROUPPER
 	RET
 
-chunks_6_1739:
+chunks_5_near_1779:
+	VMOVDQU64  (CX), Z5
+	VMOVDQU64  64(CX), Z6
+	VMOVDQU8.Z 128(CX), K1, Z7
+	VMOVDQU8.Z 192(CX), K2, Z8
+	JMP        chunks_5_loaded_1780
+
+chunks_6_1753:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -16270,77 +16362,78 @@ chunks_6_1739:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_1763
+	JZ        chunks_6_last_1785
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_1762:
-	VMOVDQU64  (CX), Z6
-	VMOVDQU64  64(CX), Z7
-	VMOVDQU8.Z 128(CX), K1, Z8
-	VMOVDQU8.Z 192(CX), K2, Z9
-	VMOVDQA64  Z0, Z10
-	VPERMI2B   Z7, Z6, Z10
-	VMOVDQA64  Z0, Z11
-	VPERMI2B   Z9, Z8, Z11
-	VPMOVB2M   Z0, K3
-	VPBLENDMB  Z11, Z10, K3, Z10
-	VMOVDQU64  Z10, (AX)
-	VMOVDQA64  Z1, Z10
-	VPERMI2B   Z7, Z6, Z10
-	VMOVDQA64  Z1, Z11
-	VPERMI2B   Z9, Z8, Z11
-	VPMOVB2M   Z1, K3
-	VPBLENDMB  Z11, Z10, K3, Z10
-	VMOVDQU64  Z10, 64(AX)
-	VMOVDQA64  Z2, Z10
-	VPERMI2B   Z7, Z6, Z10
-	VMOVDQA64  Z2, Z11
-	VPERMI2B   Z9, Z8, Z11
-	VPMOVB2M   Z2, K3
-	VPBLENDMB  Z11, Z10, K3, Z10
-	VMOVDQU64  Z10, 128(AX)
-	VMOVDQA64  Z3, Z10
-	VPERMI2B   Z7, Z6, Z10
-	VMOVDQA64  Z3, Z11
-	VPERMI2B   Z9, Z8, Z11
-	VPMOVB2M   Z3, K3
-	VPBLENDMB  Z11, Z10, K3, Z10
-	VMOVDQU64  Z10, 192(AX)
-	VMOVDQA64  Z4, Z10
-	VPERMI2B   Z7, Z6, Z10
-	VMOVDQA64  Z4, Z11
-	VPERMI2B   Z9, Z8, Z11
-	VPMOVB2M   Z4, K3
-	VPBLENDMB  Z11, Z10, K3, Z10
-	VMOVDQU64  Z10, 256(AX)
-	VMOVDQA64  Z5, Z10
-	VPERMI2B   Z7, Z6, Z10
-	VMOVDQA64  Z5, Z6
-	VPERMI2B   Z9, Z8, Z6
-	VPMOVB2M   Z5, K3
-	VPBLENDMB  Z6, Z10, K3, Z10
-	VMOVDQU64  Z10, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_6_planes_1762
+chunks_6_planes_1784:
+	CMPQ      CX, R9
+	JA        chunks_6_near_1786
+	VMOVDQU64 (CX), Z6
+	VMOVDQU64 64(CX), Z7
+	VMOVDQU64 128(CX), Z8
+	VMOVDQU64 192(CX), Z9
 
-chunks_6_last_1763:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       255(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1764
-	VMOVDQU64  (CX), Z6
-	VMOVDQU64  64(CX), Z7
-	VMOVDQU8.Z 128(CX), K1, Z8
-	VMOVDQU8.Z 192(CX), K2, Z9
-	JMP        chunks_loaded_1765
+chunks_6_loaded_1787:
+	VMOVDQA64 Z0, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQA64 Z0, Z11
+	VPERMI2B  Z9, Z8, Z11
+	VPMOVB2M  Z0, K3
+	VPBLENDMB Z11, Z10, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z1, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQA64 Z1, Z11
+	VPERMI2B  Z9, Z8, Z11
+	VPMOVB2M  Z1, K3
+	VPBLENDMB Z11, Z10, K3, Z10
+	VMOVDQU64 Z10, 64(AX)
+	VMOVDQA64 Z2, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQA64 Z2, Z11
+	VPERMI2B  Z9, Z8, Z11
+	VPMOVB2M  Z2, K3
+	VPBLENDMB Z11, Z10, K3, Z10
+	VMOVDQU64 Z10, 128(AX)
+	VMOVDQA64 Z3, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQA64 Z3, Z11
+	VPERMI2B  Z9, Z8, Z11
+	VPMOVB2M  Z3, K3
+	VPBLENDMB Z11, Z10, K3, Z10
+	VMOVDQU64 Z10, 192(AX)
+	VMOVDQA64 Z4, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQA64 Z4, Z11
+	VPERMI2B  Z9, Z8, Z11
+	VPMOVB2M  Z4, K3
+	VPBLENDMB Z11, Z10, K3, Z10
+	VMOVDQU64 Z10, 256(AX)
+	VMOVDQA64 Z5, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQA64 Z5, Z6
+	VPERMI2B  Z9, Z8, Z6
+	VPMOVB2M  Z5, K3
+	VPBLENDMB Z6, Z10, K3, Z10
+	VMOVDQU64 Z10, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_6_planes_1784
 
-chunks_rotated_1764:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_6_last_1785:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1788
+	VMOVDQU64 (CX), Z6
+	VMOVDQU64 64(CX), Z7
+	VMOVDQU64 128(CX), Z8
+	VMOVDQU64 192(CX), Z9
+	JMP       chunks_loaded_1789
+
+chunks_rotated_1788:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
 	VPADDB       iota64<>+0(SB), Z10, Z10
@@ -16348,16 +16441,16 @@ chunks_rotated_1764:
 	VMOVDQU64    (CX), Z6
 	VMOVDQU64    64(CX), Z7
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1766
-	VPERMB       (SI), Z10, Z8
+	JA           chunks_upper_1790
+	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_1765
+	JMP          chunks_loaded_1789
 
-chunks_upper_1766:
+chunks_upper_1790:
 	VMOVDQU64 128(CX), Z8
-	VPERMB    (SI), Z10, Z9
+	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_1765:
+chunks_loaded_1789:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -16403,7 +16496,14 @@ chunks_loaded_1765:
 	VZEROUPPER
 	RET
 
-chunks_7_1740:
+chunks_6_near_1786:
+	VMOVDQU64  (CX), Z6
+	VMOVDQU64  64(CX), Z7
+	VMOVDQU8.Z 128(CX), K1, Z8
+	VMOVDQU8.Z 192(CX), K2, Z9
+	JMP        chunks_6_loaded_1787
+
+chunks_7_1754:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -16412,84 +16512,85 @@ chunks_7_1740:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_1768
+	JZ        chunks_7_last_1792
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_1767:
-	VMOVDQU64  (CX), Z7
-	VMOVDQU64  64(CX), Z8
-	VMOVDQU8.Z 128(CX), K1, Z9
-	VMOVDQU8.Z 192(CX), K2, Z10
-	VMOVDQA64  Z0, Z11
-	VPERMI2B   Z8, Z7, Z11
-	VMOVDQA64  Z0, Z12
-	VPERMI2B   Z10, Z9, Z12
-	VPMOVB2M   Z0, K3
-	VPBLENDMB  Z12, Z11, K3, Z11
-	VMOVDQU64  Z11, (AX)
-	VMOVDQA64  Z1, Z11
-	VPERMI2B   Z8, Z7, Z11
-	VMOVDQA64  Z1, Z12
-	VPERMI2B   Z10, Z9, Z12
-	VPMOVB2M   Z1, K3
-	VPBLENDMB  Z12, Z11, K3, Z11
-	VMOVDQU64  Z11, 64(AX)
-	VMOVDQA64  Z2, Z11
-	VPERMI2B   Z8, Z7, Z11
-	VMOVDQA64  Z2, Z12
-	VPERMI2B   Z10, Z9, Z12
-	VPMOVB2M   Z2, K3
-	VPBLENDMB  Z12, Z11, K3, Z11
-	VMOVDQU64  Z11, 128(AX)
-	VMOVDQA64  Z3, Z11
-	VPERMI2B   Z8, Z7, Z11
-	VMOVDQA64  Z3, Z12
-	VPERMI2B   Z10, Z9, Z12
-	VPMOVB2M   Z3, K3
-	VPBLENDMB  Z12, Z11, K3, Z11
-	VMOVDQU64  Z11, 192(AX)
-	VMOVDQA64  Z4, Z11
-	VPERMI2B   Z8, Z7, Z11
-	VMOVDQA64  Z4, Z12
-	VPERMI2B   Z10, Z9, Z12
-	VPMOVB2M   Z4, K3
-	VPBLENDMB  Z12, Z11, K3, Z11
-	VMOVDQU64  Z11, 256(AX)
-	VMOVDQA64  Z5, Z11
-	VPERMI2B   Z8, Z7, Z11
-	VMOVDQA64  Z5, Z12
-	VPERMI2B   Z10, Z9, Z12
-	VPMOVB2M   Z5, K3
-	VPBLENDMB  Z12, Z11, K3, Z11
-	VMOVDQU64  Z11, 320(AX)
-	VMOVDQA64  Z6, Z11
-	VPERMI2B   Z8, Z7, Z11
-	VMOVDQA64  Z6, Z7
-	VPERMI2B   Z10, Z9, Z7
-	VPMOVB2M   Z6, K3
-	VPBLENDMB  Z7, Z11, K3, Z11
-	VMOVDQU64  Z11, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_7_planes_1767
+chunks_7_planes_1791:
+	CMPQ      CX, R9
+	JA        chunks_7_near_1793
+	VMOVDQU64 (CX), Z7
+	VMOVDQU64 64(CX), Z8
+	VMOVDQU64 128(CX), Z9
+	VMOVDQU64 192(CX), Z10
 
-chunks_7_last_1768:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       255(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1769
-	VMOVDQU64  (CX), Z7
-	VMOVDQU64  64(CX), Z8
-	VMOVDQU8.Z 128(CX), K1, Z9
-	VMOVDQU8.Z 192(CX), K2, Z10
-	JMP        chunks_loaded_1770
+chunks_7_loaded_1794:
+	VMOVDQA64 Z0, Z11
+	VPERMI2B  Z8, Z7, Z11
+	VMOVDQA64 Z0, Z12
+	VPERMI2B  Z10, Z9, Z12
+	VPMOVB2M  Z0, K3
+	VPBLENDMB Z12, Z11, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z1, Z11
+	VPERMI2B  Z8, Z7, Z11
+	VMOVDQA64 Z1, Z12
+	VPERMI2B  Z10, Z9, Z12
+	VPMOVB2M  Z1, K3
+	VPBLENDMB Z12, Z11, K3, Z11
+	VMOVDQU64 Z11, 64(AX)
+	VMOVDQA64 Z2, Z11
+	VPERMI2B  Z8, Z7, Z11
+	VMOVDQA64 Z2, Z12
+	VPERMI2B  Z10, Z9, Z12
+	VPMOVB2M  Z2, K3
+	VPBLENDMB Z12, Z11, K3, Z11
+	VMOVDQU64 Z11, 128(AX)
+	VMOVDQA64 Z3, Z11
+	VPERMI2B  Z8, Z7, Z11
+	VMOVDQA64 Z3, Z12
+	VPERMI2B  Z10, Z9, Z12
+	VPMOVB2M  Z3, K3
+	VPBLENDMB Z12, Z11, K3, Z11
+	VMOVDQU64 Z11, 192(AX)
+	VMOVDQA64 Z4, Z11
+	VPERMI2B  Z8, Z7, Z11
+	VMOVDQA64 Z4, Z12
+	VPERMI2B  Z10, Z9, Z12
+	VPMOVB2M  Z4, K3
+	VPBLENDMB Z12, Z11, K3, Z11
+	VMOVDQU64 Z11, 256(AX)
+	VMOVDQA64 Z5, Z11
+	VPERMI2B  Z8, Z7, Z11
+	VMOVDQA64 Z5, Z12
+	VPERMI2B  Z10, Z9, Z12
+	VPMOVB2M  Z5, K3
+	VPBLENDMB Z12, Z11, K3, Z11
+	VMOVDQU64 Z11, 320(AX)
+	VMOVDQA64 Z6, Z11
+	VPERMI2B  Z8, Z7, Z11
+	VMOVDQA64 Z6, Z7
+	VPERMI2B  Z10, Z9, Z7
+	VPMOVB2M  Z6, K3
+	VPBLENDMB Z7, Z11, K3, Z11
+	VMOVDQU64 Z11, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_7_planes_1791
 
-chunks_rotated_1769:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_7_last_1792:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1795
+	VMOVDQU64 (CX), Z7
+	VMOVDQU64 64(CX), Z8
+	VMOVDQU64 128(CX), Z9
+	VMOVDQU64 192(CX), Z10
+	JMP       chunks_loaded_1796
+
+chunks_rotated_1795:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z11
 	VPADDB       iota64<>+0(SB), Z11, Z11
@@ -16497,16 +16598,16 @@ chunks_rotated_1769:
 	VMOVDQU64    (CX), Z7
 	VMOVDQU64    64(CX), Z8
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1771
-	VPERMB       (SI), Z11, Z9
+	JA           chunks_upper_1797
+	VPERMB       (BX), Z11, Z9
 	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_loaded_1770
+	JMP          chunks_loaded_1796
 
-chunks_upper_1771:
+chunks_upper_1797:
 	VMOVDQU64 128(CX), Z9
-	VPERMB    (SI), Z11, Z10
+	VPERMB    (BX), Z11, Z10
 
-chunks_loaded_1770:
+chunks_loaded_1796:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -16559,7 +16660,14 @@ chunks_loaded_1770:
 	VZEROUPPER
 	RET
 
-chunks_8_1741:
+chunks_7_near_1793:
+	VMOVDQU64  (CX), Z7
+	VMOVDQU64  64(CX), Z8
+	VMOVDQU8.Z 128(CX), K1, Z9
+	VMOVDQU8.Z 192(CX), K2, Z10
+	JMP        chunks_7_loaded_1794
+
+chunks_8_1755:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -16569,91 +16677,92 @@ chunks_8_1741:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_1773
+	JZ        chunks_8_last_1799
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_1772:
-	VMOVDQU64  (CX), Z8
-	VMOVDQU64  64(CX), Z9
-	VMOVDQU8.Z 128(CX), K1, Z10
-	VMOVDQU8.Z 192(CX), K2, Z11
-	VMOVDQA64  Z0, Z12
-	VPERMI2B   Z9, Z8, Z12
-	VMOVDQA64  Z0, Z13
-	VPERMI2B   Z11, Z10, Z13
-	VPMOVB2M   Z0, K3
-	VPBLENDMB  Z13, Z12, K3, Z12
-	VMOVDQU64  Z12, (AX)
-	VMOVDQA64  Z1, Z12
-	VPERMI2B   Z9, Z8, Z12
-	VMOVDQA64  Z1, Z13
-	VPERMI2B   Z11, Z10, Z13
-	VPMOVB2M   Z1, K3
-	VPBLENDMB  Z13, Z12, K3, Z12
-	VMOVDQU64  Z12, 64(AX)
-	VMOVDQA64  Z2, Z12
-	VPERMI2B   Z9, Z8, Z12
-	VMOVDQA64  Z2, Z13
-	VPERMI2B   Z11, Z10, Z13
-	VPMOVB2M   Z2, K3
-	VPBLENDMB  Z13, Z12, K3, Z12
-	VMOVDQU64  Z12, 128(AX)
-	VMOVDQA64  Z3, Z12
-	VPERMI2B   Z9, Z8, Z12
-	VMOVDQA64  Z3, Z13
-	VPERMI2B   Z11, Z10, Z13
-	VPMOVB2M   Z3, K3
-	VPBLENDMB  Z13, Z12, K3, Z12
-	VMOVDQU64  Z12, 192(AX)
-	VMOVDQA64  Z4, Z12
-	VPERMI2B   Z9, Z8, Z12
-	VMOVDQA64  Z4, Z13
-	VPERMI2B   Z11, Z10, Z13
-	VPMOVB2M   Z4, K3
-	VPBLENDMB  Z13, Z12, K3, Z12
-	VMOVDQU64  Z12, 256(AX)
-	VMOVDQA64  Z5, Z12
-	VPERMI2B   Z9, Z8, Z12
-	VMOVDQA64  Z5, Z13
-	VPERMI2B   Z11, Z10, Z13
-	VPMOVB2M   Z5, K3
-	VPBLENDMB  Z13, Z12, K3, Z12
-	VMOVDQU64  Z12, 320(AX)
-	VMOVDQA64  Z6, Z12
-	VPERMI2B   Z9, Z8, Z12
-	VMOVDQA64  Z6, Z13
-	VPERMI2B   Z11, Z10, Z13
-	VPMOVB2M   Z6, K3
-	VPBLENDMB  Z13, Z12, K3, Z12
-	VMOVDQU64  Z12, 384(AX)
-	VMOVDQA64  Z7, Z12
-	VPERMI2B   Z9, Z8, Z12
-	VMOVDQA64  Z7, Z8
-	VPERMI2B   Z11, Z10, Z8
-	VPMOVB2M   Z7, K3
-	VPBLENDMB  Z8, Z12, K3, Z12
-	VMOVDQU64  Z12, (AX)(DI*1)
-	ADDQ       dstPlane+24(FP), AX
-	ADDQ       srcPlane+32(FP), CX
-	DECQ       DX
-	JNZ        chunks_8_planes_1772
+chunks_8_planes_1798:
+	CMPQ      CX, R9
+	JA        chunks_8_near_1800
+	VMOVDQU64 (CX), Z8
+	VMOVDQU64 64(CX), Z9
+	VMOVDQU64 128(CX), Z10
+	VMOVDQU64 192(CX), Z11
 
-chunks_8_last_1773:
-	MOVQ       inLen+64(FP), DX
-	LEAQ       -1(CX)(DX*1), BX
-	ORQ        $0x00000fff, BX
-	LEAQ       255(CX), SI
-	CMPQ       SI, BX
-	JA         chunks_rotated_1774
-	VMOVDQU64  (CX), Z8
-	VMOVDQU64  64(CX), Z9
-	VMOVDQU8.Z 128(CX), K1, Z10
-	VMOVDQU8.Z 192(CX), K2, Z11
-	JMP        chunks_loaded_1775
+chunks_8_loaded_1801:
+	VMOVDQA64 Z0, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z0, Z13
+	VPERMI2B  Z11, Z10, Z13
+	VPMOVB2M  Z0, K3
+	VPBLENDMB Z13, Z12, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z1, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z1, Z13
+	VPERMI2B  Z11, Z10, Z13
+	VPMOVB2M  Z1, K3
+	VPBLENDMB Z13, Z12, K3, Z12
+	VMOVDQU64 Z12, 64(AX)
+	VMOVDQA64 Z2, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z2, Z13
+	VPERMI2B  Z11, Z10, Z13
+	VPMOVB2M  Z2, K3
+	VPBLENDMB Z13, Z12, K3, Z12
+	VMOVDQU64 Z12, 128(AX)
+	VMOVDQA64 Z3, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z3, Z13
+	VPERMI2B  Z11, Z10, Z13
+	VPMOVB2M  Z3, K3
+	VPBLENDMB Z13, Z12, K3, Z12
+	VMOVDQU64 Z12, 192(AX)
+	VMOVDQA64 Z4, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z4, Z13
+	VPERMI2B  Z11, Z10, Z13
+	VPMOVB2M  Z4, K3
+	VPBLENDMB Z13, Z12, K3, Z12
+	VMOVDQU64 Z12, 256(AX)
+	VMOVDQA64 Z5, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z5, Z13
+	VPERMI2B  Z11, Z10, Z13
+	VPMOVB2M  Z5, K3
+	VPBLENDMB Z13, Z12, K3, Z12
+	VMOVDQU64 Z12, 320(AX)
+	VMOVDQA64 Z6, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z6, Z13
+	VPERMI2B  Z11, Z10, Z13
+	VPMOVB2M  Z6, K3
+	VPBLENDMB Z13, Z12, K3, Z12
+	VMOVDQU64 Z12, 384(AX)
+	VMOVDQA64 Z7, Z12
+	VPERMI2B  Z9, Z8, Z12
+	VMOVDQA64 Z7, Z8
+	VPERMI2B  Z11, Z10, Z8
+	VPMOVB2M  Z7, K3
+	VPBLENDMB Z8, Z12, K3, Z12
+	VMOVDQU64 Z12, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_8_planes_1798
 
-chunks_rotated_1774:
-	LEAQ         -64(CX)(DX*1), SI
+chunks_8_last_1799:
+	MOVQ      inLen+64(FP), DX
+	CMPQ      CX, R9
+	JA        chunks_rotated_1802
+	VMOVDQU64 (CX), Z8
+	VMOVDQU64 64(CX), Z9
+	VMOVDQU64 128(CX), Z10
+	VMOVDQU64 192(CX), Z11
+	JMP       chunks_loaded_1803
+
+chunks_rotated_1802:
+	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z12
 	VPADDB       iota64<>+0(SB), Z12, Z12
@@ -16661,16 +16770,16 @@ chunks_rotated_1774:
 	VMOVDQU64    (CX), Z8
 	VMOVDQU64    64(CX), Z9
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1776
-	VPERMB       (SI), Z12, Z10
+	JA           chunks_upper_1804
+	VPERMB       (BX), Z12, Z10
 	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_loaded_1775
+	JMP          chunks_loaded_1803
 
-chunks_upper_1776:
+chunks_upper_1804:
 	VMOVDQU64 128(CX), Z10
-	VPERMB    (SI), Z12, Z11
+	VPERMB    (BX), Z12, Z11
 
-chunks_loaded_1775:
+chunks_loaded_1803:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -16730,6 +16839,13 @@ chunks_loaded_1775:
 	VZEROUPPER
 	RET
 
+chunks_8_near_1800:
+	VMOVDQU64  (CX), Z8
+	VMOVDQU64  64(CX), Z9
+	VMOVDQU8.Z 128(CX), K1, Z10
+	VMOVDQU8.Z 192(CX), K2, Z11
+	JMP        chunks_8_loaded_1801
+
 chunks_ret_1691:
 	RET
 
@@ -16742,11 +16858,11 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $0-56
 	MOVQ tab+40(FP), BX
 	MOVQ blocks+48(FP), SI
 
-blocks_planes_1777:
+blocks_planes_1805:
 	MOVQ BX, DI
 	MOVQ SI, R8
 
-blocks_loop_1778:
+blocks_loop_1806:
 	MOVQ        64(DI), R9
 	MOVQ        72(DI), R10
 	MOVQ        80(DI), R11
@@ -16759,11 +16875,11 @@ blocks_loop_1778:
 	VMOVDQU     Y0, (AX)(R11*1)
 	ADDQ        $0x60, DI
 	DECQ        R8
-	JNZ         blocks_loop_1778
+	JNZ         blocks_loop_1806
 	ADDQ        dstPlane+24(FP), AX
 	ADDQ        srcPlane+32(FP), CX
 	DECQ        DX
-	JNZ         blocks_planes_1777
+	JNZ         blocks_planes_1805
 	VZEROUPPER
 	RET
 
@@ -16775,9 +16891,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1779
+	JZ              wide_ret_1807
 	TESTQ           BX, BX
-	JZ              wide_ret_1779
+	JZ              wide_ret_1807
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -16796,10 +16912,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1780
+	JB              wide_mshort_1808
 	XORQ            DX, DX
 
-wide_mshort_1780:
+wide_mshort_1808:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -16808,32 +16924,32 @@ wide_mshort_1780:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1781:
+wide_planes_1809:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1782:
+wide_rows_1810:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1783
+	JB   wide_short_1811
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1787
+	JAE  wide_long_1815
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1785:
+wide_mid_loop_1813:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1786
+	JAE       wide_mid_last_1814
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1785
+	JMP       wide_mid_loop_1813
 
-wide_mid_last_1786:
+wide_mid_last_1814:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1784
+	JMP       wide_mid_done_1812
 
-wide_long_1787:
+wide_long_1815:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -16852,9 +16968,9 @@ wide_long_1787:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1790
+	JAE          shift1_top_1818
 
-shift4_1788:
+shift4_1816:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -16869,30 +16985,30 @@ shift4_1788:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1788
+	JB        shift4_1816
 
-shift1_top_1790:
+shift1_top_1818:
 	LEAQ -64(R11), R11
 
-shift1_1789:
+shift1_1817:
 	CMPQ      R10, R11
-	JAE       shift_done_1791
+	JAE       shift_done_1819
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1789
+	JMP       shift1_1817
 
-shift_done_1791:
+shift_done_1819:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1784
+	JMP       wide_mid_done_1812
 
-wide_short_1783:
+wide_short_1811:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1784:
+wide_mid_done_1812:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -16908,16 +17024,16 @@ wide_mid_done_1784:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1782
+	JNZ       wide_rows_1810
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1781
+	JNZ       wide_planes_1809
 	VZEROUPPER
 
-wide_ret_1779:
+wide_ret_1807:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -16925,10 +17041,10 @@ wide_ret_1779:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1792
+	JZ              aligned_ret_1820
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1792
+	JZ              aligned_ret_1820
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -16975,9 +17091,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1793
+	JZ              aligned_fixed_1821
 
-aligned_planes_1794:
+aligned_planes_1822:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17005,9 +17121,9 @@ aligned_planes_1794:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1796
+	JA           aligned_top_done_1824
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1795
+	JAE          aligned_top_1823
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -17027,15 +17143,15 @@ aligned_planes_1794:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1795:
+aligned_top_1823:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1796
+	JA        aligned_top_done_1824
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1795
+	JMP       aligned_top_1823
 
-aligned_top_done_1796:
+aligned_top_done_1824:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -17046,9 +17162,9 @@ aligned_top_done_1796:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1797:
+aligned_gap_1825:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1798
+	JAE          aligned_gap_done_1826
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -17077,15 +17193,15 @@ aligned_gap_1797:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1797
+	JMP          aligned_gap_1825
 
-aligned_gap_done_1798:
+aligned_gap_done_1826:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1800
-	JMP  aligned_body_1802
+	JE   aligned_general_1828
+	JMP  aligned_body_1830
 
-aligned_rows_1801:
+aligned_rows_1829:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -17114,7 +17230,7 @@ aligned_rows_1801:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1803
+	JE           aligned_one_gap_1831
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -17129,10 +17245,10 @@ aligned_rows_1801:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1803:
+aligned_one_gap_1831:
 	ADDQ $0x40, AX
 
-aligned_body_1802:
+aligned_body_1830:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17142,7 +17258,7 @@ aligned_body_1802:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1805
+	JGT          aligned_copy_done_1833
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17152,15 +17268,15 @@ aligned_body_1802:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1804:
+aligned_copy_1832:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1804
+	JLE       aligned_copy_1832
 
-aligned_copy_done_1805:
+aligned_copy_done_1833:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17169,13 +17285,13 @@ aligned_copy_done_1805:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1801
-	JMP  aligned_last_1799
+	JNZ  aligned_rows_1829
+	JMP  aligned_last_1827
 
-aligned_general_1800:
-	JMP aligned_body_1807
+aligned_general_1828:
+	JMP aligned_body_1835
 
-aligned_rows_1806:
+aligned_rows_1834:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -17187,9 +17303,9 @@ aligned_rows_1806:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1808:
+aligned_gap_1836:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1809
+	JAE          aligned_gap_done_1837
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -17204,10 +17320,10 @@ aligned_gap_1808:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1808
+	JMP          aligned_gap_1836
 
-aligned_gap_done_1809:
-aligned_body_1807:
+aligned_gap_done_1837:
+aligned_body_1835:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17217,7 +17333,7 @@ aligned_body_1807:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1811
+	JGT          aligned_copy_done_1839
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17227,15 +17343,15 @@ aligned_body_1807:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1810:
+aligned_copy_1838:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1810
+	JLE       aligned_copy_1838
 
-aligned_copy_done_1811:
+aligned_copy_done_1839:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17244,16 +17360,16 @@ aligned_copy_done_1811:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1806
+	JNZ  aligned_rows_1834
 
-aligned_last_1799:
+aligned_last_1827:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1812:
+aligned_gap_1840:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1813
+	JAE          aligned_gap_done_1841
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -17281,20 +17397,20 @@ aligned_gap_1812:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1812
+	JMP          aligned_gap_1840
 
-aligned_gap_done_1813:
-aligned_bottom_1814:
+aligned_gap_done_1841:
+aligned_bottom_1842:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1815
+	JA        aligned_bottom_done_1843
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1814
+	JMP       aligned_bottom_1842
 
-aligned_bottom_done_1815:
+aligned_bottom_done_1843:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1816
+	JAE      aligned_bottom_end_1844
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17313,18 +17429,18 @@ aligned_bottom_done_1815:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1816:
+aligned_bottom_end_1844:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1794
+	JNZ  aligned_planes_1822
 	VZEROUPPER
-	JMP  aligned_ret_1792
+	JMP  aligned_ret_1820
 
-aligned_fixed_1793:
-aligned_planes_1817:
+aligned_fixed_1821:
+aligned_planes_1845:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17350,9 +17466,9 @@ aligned_planes_1817:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1819
+	JA           aligned_top_done_1847
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1818
+	JAE          aligned_top_1846
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -17372,22 +17488,22 @@ aligned_planes_1817:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1818:
+aligned_top_1846:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1819
+	JA        aligned_top_done_1847
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1818
+	JMP       aligned_top_1846
 
-aligned_top_done_1819:
+aligned_top_done_1847:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1820:
+aligned_gap_1848:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1821
+	JAE       aligned_gap_done_1849
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -17412,15 +17528,15 @@ aligned_gap_1820:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1820
+	JMP       aligned_gap_1848
 
-aligned_gap_done_1821:
+aligned_gap_done_1849:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1823
-	JMP  aligned_body_1825
+	JE   aligned_general_1851
+	JMP  aligned_body_1853
 
-aligned_rows_1824:
+aligned_rows_1852:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -17439,7 +17555,7 @@ aligned_rows_1824:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1826
+	JE        aligned_one_gap_1854
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -17450,17 +17566,17 @@ aligned_rows_1824:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1826:
+aligned_one_gap_1854:
 	ADDQ $0x40, AX
 
-aligned_body_1825:
+aligned_body_1853:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1828
+	JGT          aligned_copy_done_1856
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -17470,15 +17586,15 @@ aligned_body_1825:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1827:
+aligned_copy_1855:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1827
+	JLE       aligned_copy_1855
 
-aligned_copy_done_1828:
+aligned_copy_done_1856:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -17486,21 +17602,21 @@ aligned_copy_done_1828:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1824
-	JMP  aligned_last_1822
+	JNZ  aligned_rows_1852
+	JMP  aligned_last_1850
 
-aligned_general_1823:
-	JMP aligned_body_1830
+aligned_general_1851:
+	JMP aligned_body_1858
 
-aligned_rows_1829:
+aligned_rows_1857:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1831:
+aligned_gap_1859:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1832
+	JAE       aligned_gap_done_1860
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -17511,17 +17627,17 @@ aligned_gap_1831:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1831
+	JMP       aligned_gap_1859
 
-aligned_gap_done_1832:
-aligned_body_1830:
+aligned_gap_done_1860:
+aligned_body_1858:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1834
+	JGT          aligned_copy_done_1862
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -17531,15 +17647,15 @@ aligned_body_1830:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1833:
+aligned_copy_1861:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1833
+	JLE       aligned_copy_1861
 
-aligned_copy_done_1834:
+aligned_copy_done_1862:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -17547,15 +17663,15 @@ aligned_copy_done_1834:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1829
+	JNZ  aligned_rows_1857
 
-aligned_last_1822:
+aligned_last_1850:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1835:
+aligned_gap_1863:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1836
+	JAE       aligned_gap_done_1864
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -17579,20 +17695,20 @@ aligned_gap_1835:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1835
+	JMP       aligned_gap_1863
 
-aligned_gap_done_1836:
-aligned_bottom_1837:
+aligned_gap_done_1864:
+aligned_bottom_1865:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1838
+	JA        aligned_bottom_done_1866
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1837
+	JMP       aligned_bottom_1865
 
-aligned_bottom_done_1838:
+aligned_bottom_done_1866:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1839
+	JAE      aligned_bottom_end_1867
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17611,16 +17727,16 @@ aligned_bottom_done_1838:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1839:
+aligned_bottom_end_1867:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1817
+	JNZ  aligned_planes_1845
 	VZEROUPPER
 
-aligned_ret_1792:
+aligned_ret_1820:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -17628,10 +17744,10 @@ aligned_ret_1792:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1840
+	JZ              aligned_ret_1868
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1840
+	JZ              aligned_ret_1868
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -17678,9 +17794,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1841
+	JZ              aligned_fixed_1869
 
-aligned_planes_1842:
+aligned_planes_1870:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17708,9 +17824,9 @@ aligned_planes_1842:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1844
+	JA           aligned_top_done_1872
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1843
+	JAE          aligned_top_1871
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -17730,15 +17846,15 @@ aligned_planes_1842:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1843:
+aligned_top_1871:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1844
+	JA       aligned_top_done_1872
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1843
+	JMP      aligned_top_1871
 
-aligned_top_done_1844:
+aligned_top_done_1872:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -17749,9 +17865,9 @@ aligned_top_done_1844:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1845:
+aligned_gap_1873:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1846
+	JAE          aligned_gap_done_1874
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -17780,15 +17896,15 @@ aligned_gap_1845:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1845
+	JMP          aligned_gap_1873
 
-aligned_gap_done_1846:
+aligned_gap_done_1874:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1848
-	JMP  aligned_body_1850
+	JE   aligned_general_1876
+	JMP  aligned_body_1878
 
-aligned_rows_1849:
+aligned_rows_1877:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -17817,7 +17933,7 @@ aligned_rows_1849:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1851
+	JE           aligned_one_gap_1879
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -17832,10 +17948,10 @@ aligned_rows_1849:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1851:
+aligned_one_gap_1879:
 	ADDQ $0x40, AX
 
-aligned_body_1850:
+aligned_body_1878:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17845,7 +17961,7 @@ aligned_body_1850:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1853
+	JGT          aligned_copy_done_1881
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17855,15 +17971,15 @@ aligned_body_1850:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1852:
+aligned_copy_1880:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1852
+	JLE       aligned_copy_1880
 
-aligned_copy_done_1853:
+aligned_copy_done_1881:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17872,13 +17988,13 @@ aligned_copy_done_1853:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1849
-	JMP  aligned_last_1847
+	JNZ  aligned_rows_1877
+	JMP  aligned_last_1875
 
-aligned_general_1848:
-	JMP aligned_body_1855
+aligned_general_1876:
+	JMP aligned_body_1883
 
-aligned_rows_1854:
+aligned_rows_1882:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -17890,9 +18006,9 @@ aligned_rows_1854:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1856:
+aligned_gap_1884:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1857
+	JAE          aligned_gap_done_1885
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -17907,10 +18023,10 @@ aligned_gap_1856:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1856
+	JMP          aligned_gap_1884
 
-aligned_gap_done_1857:
-aligned_body_1855:
+aligned_gap_done_1885:
+aligned_body_1883:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17920,7 +18036,7 @@ aligned_body_1855:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1859
+	JGT          aligned_copy_done_1887
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17930,15 +18046,15 @@ aligned_body_1855:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1858:
+aligned_copy_1886:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1858
+	JLE       aligned_copy_1886
 
-aligned_copy_done_1859:
+aligned_copy_done_1887:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17947,16 +18063,16 @@ aligned_copy_done_1859:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1854
+	JNZ  aligned_rows_1882
 
-aligned_last_1847:
+aligned_last_1875:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1860:
+aligned_gap_1888:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1861
+	JAE          aligned_gap_done_1889
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -17984,20 +18100,20 @@ aligned_gap_1860:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1860
+	JMP          aligned_gap_1888
 
-aligned_gap_done_1861:
-aligned_bottom_1862:
+aligned_gap_done_1889:
+aligned_bottom_1890:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1863
+	JA       aligned_bottom_done_1891
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1862
+	JMP      aligned_bottom_1890
 
-aligned_bottom_done_1863:
+aligned_bottom_done_1891:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1864
+	JAE      aligned_bottom_end_1892
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -18016,18 +18132,18 @@ aligned_bottom_done_1863:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1864:
+aligned_bottom_end_1892:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1842
+	JNZ  aligned_planes_1870
 	VZEROUPPER
-	JMP  aligned_ret_1840
+	JMP  aligned_ret_1868
 
-aligned_fixed_1841:
-aligned_planes_1865:
+aligned_fixed_1869:
+aligned_planes_1893:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -18053,9 +18169,9 @@ aligned_planes_1865:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1867
+	JA           aligned_top_done_1895
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1866
+	JAE          aligned_top_1894
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -18075,22 +18191,22 @@ aligned_planes_1865:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1866:
+aligned_top_1894:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1867
+	JA       aligned_top_done_1895
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1866
+	JMP      aligned_top_1894
 
-aligned_top_done_1867:
+aligned_top_done_1895:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1868:
+aligned_gap_1896:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1869
+	JAE       aligned_gap_done_1897
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -18115,15 +18231,15 @@ aligned_gap_1868:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1868
+	JMP       aligned_gap_1896
 
-aligned_gap_done_1869:
+aligned_gap_done_1897:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1871
-	JMP  aligned_body_1873
+	JE   aligned_general_1899
+	JMP  aligned_body_1901
 
-aligned_rows_1872:
+aligned_rows_1900:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -18142,7 +18258,7 @@ aligned_rows_1872:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1874
+	JE        aligned_one_gap_1902
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -18153,17 +18269,17 @@ aligned_rows_1872:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1874:
+aligned_one_gap_1902:
 	ADDQ $0x40, AX
 
-aligned_body_1873:
+aligned_body_1901:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1876
+	JGT          aligned_copy_done_1904
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -18173,15 +18289,15 @@ aligned_body_1873:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1875:
+aligned_copy_1903:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1875
+	JLE       aligned_copy_1903
 
-aligned_copy_done_1876:
+aligned_copy_done_1904:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -18189,21 +18305,21 @@ aligned_copy_done_1876:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1872
-	JMP  aligned_last_1870
+	JNZ  aligned_rows_1900
+	JMP  aligned_last_1898
 
-aligned_general_1871:
-	JMP aligned_body_1878
+aligned_general_1899:
+	JMP aligned_body_1906
 
-aligned_rows_1877:
+aligned_rows_1905:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1879:
+aligned_gap_1907:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1880
+	JAE       aligned_gap_done_1908
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -18214,17 +18330,17 @@ aligned_gap_1879:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1879
+	JMP       aligned_gap_1907
 
-aligned_gap_done_1880:
-aligned_body_1878:
+aligned_gap_done_1908:
+aligned_body_1906:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1882
+	JGT          aligned_copy_done_1910
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -18234,15 +18350,15 @@ aligned_body_1878:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1881:
+aligned_copy_1909:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1881
+	JLE       aligned_copy_1909
 
-aligned_copy_done_1882:
+aligned_copy_done_1910:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -18250,15 +18366,15 @@ aligned_copy_done_1882:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1877
+	JNZ  aligned_rows_1905
 
-aligned_last_1870:
+aligned_last_1898:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1883:
+aligned_gap_1911:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1884
+	JAE       aligned_gap_done_1912
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -18282,20 +18398,20 @@ aligned_gap_1883:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1883
+	JMP       aligned_gap_1911
 
-aligned_gap_done_1884:
-aligned_bottom_1885:
+aligned_gap_done_1912:
+aligned_bottom_1913:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1886
+	JA       aligned_bottom_done_1914
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1885
+	JMP      aligned_bottom_1913
 
-aligned_bottom_done_1886:
+aligned_bottom_done_1914:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1887
+	JAE      aligned_bottom_end_1915
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -18314,16 +18430,16 @@ aligned_bottom_done_1886:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1887:
+aligned_bottom_end_1915:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1865
+	JNZ  aligned_planes_1893
 	VZEROUPPER
 
-aligned_ret_1840:
+aligned_ret_1868:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -18349,12 +18465,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1888
+	JNE       lines_more_1916
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1889
+	JMP       lines_ret_1917
 
-lines_more_1888:
+lines_more_1916:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -18362,26 +18478,26 @@ lines_more_1888:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1891
+	JB       lines_single_1919
 
-lines_pairs_1890:
+lines_pairs_1918:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1893
+	JZ        lines_noadv_1921
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1893:
+lines_noadv_1921:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1894
+	JZ        lines_noadv_1922
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1894:
+lines_noadv_1922:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -18393,37 +18509,37 @@ lines_noadv_1894:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1890
+	JAE       lines_pairs_1918
 
-lines_single_1891:
+lines_single_1919:
 	CMPQ      BX, $0x01
-	JE        lines_last_1892
+	JE        lines_last_1920
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1895
+	JZ        lines_noadv_1923
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1895:
+lines_noadv_1923:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1892:
+lines_last_1920:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1896
+	JZ        lines_noadv_1924
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1896:
+lines_noadv_1924:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1889:
+lines_ret_1917:
 	VZEROUPPER
 	RET
 
@@ -18445,11 +18561,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1898
+	JB              expand_singles_1926
 
-expand_turns_1897:
+expand_turns_1925:
 	CMPQ      CX, R8
-	JA        expand_singles_1898
+	JA        expand_singles_1926
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -18522,20 +18638,20 @@ expand_turns_1897:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1897
+	JAE       expand_turns_1925
 
-expand_singles_1898:
+expand_singles_1926:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1899
+	JB        expand_tail_1927
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_1901
+	JA        expand_far_1929
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_1902:
+expand_near_1930:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -18546,11 +18662,11 @@ expand_near_1902:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1898
+	JMP       expand_singles_1926
 
-expand_tail_1899:
+expand_tail_1927:
 	TESTQ     DX, DX
-	JZ        expand_ret_1900
+	JZ        expand_ret_1928
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -18559,20 +18675,20 @@ expand_tail_1899:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_1903
+	JA        expand_far_1931
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_1904:
+expand_near_1932:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_1900:
+expand_ret_1928:
 	VZEROUPPER
 	RET
 
-expand_far_1901:
+expand_far_1929:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -18580,9 +18696,9 @@ expand_far_1901:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_1902
+	JMP          expand_near_1930
 
-expand_far_1903:
+expand_far_1931:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -18590,7 +18706,7 @@ expand_far_1903:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_1904
+	JMP          expand_near_1932
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -18609,11 +18725,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1906
+	JB              expandd_singles_1934
 
-expandd_turns_1905:
+expandd_turns_1933:
 	CMPQ      CX, R8
-	JA        expandd_singles_1906
+	JA        expandd_singles_1934
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -18698,20 +18814,20 @@ expandd_turns_1905:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1905
+	JAE       expandd_turns_1933
 
-expandd_singles_1906:
+expandd_singles_1934:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1907
+	JB        expandd_tail_1935
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_1909
+	JA        expandd_far_1937
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_1910:
+expandd_near_1938:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -18722,11 +18838,11 @@ expandd_near_1910:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1906
+	JMP       expandd_singles_1934
 
-expandd_tail_1907:
+expandd_tail_1935:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1908
+	JZ        expandd_ret_1936
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -18736,20 +18852,20 @@ expandd_tail_1907:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_1911
+	JA        expandd_far_1939
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_1912:
+expandd_near_1940:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1908:
+expandd_ret_1936:
 	VZEROUPPER
 	RET
 
-expandd_far_1909:
+expandd_far_1937:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -18762,9 +18878,9 @@ expandd_far_1909:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_1910
+	JMP          expandd_near_1938
 
-expandd_far_1911:
+expandd_far_1939:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -18777,7 +18893,7 @@ expandd_far_1911:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_1912
+	JMP          expandd_near_1940
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -18799,24 +18915,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_1914
+	JB      expandw_single_1942
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_1913:
+expandw_pairs_1941:
 	CMPQ    CX, R9
-	JA      expandw_single_1914
+	JA      expandw_single_1942
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_1917
+	JNE     expandw_general_1945
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1918
+	JMP     expandw_next_1946
 
-expandw_general_1917:
+expandw_general_1945:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -18836,27 +18952,27 @@ expandw_general_1917:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_1918:
+expandw_next_1946:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1913
+	JAE     expandw_pairs_1941
 
-expandw_single_1914:
+expandw_single_1942:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_1915
+	JB      expandw_tail_1943
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_1923
+	JA      expandw_far_1951
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_1924:
+expandw_near_1952:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -18866,11 +18982,11 @@ expandw_near_1924:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_1914
+	JMP       expandw_single_1942
 
-expandw_tail_1915:
+expandw_tail_1943:
 	TESTQ     DX, DX
-	JZ        expandw_ret_1916
+	JZ        expandw_ret_1944
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -18881,19 +18997,19 @@ expandw_tail_1915:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_1925
+	JA        expandw_far_1953
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_1926:
+expandw_near_1954:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_1916:
+expandw_ret_1944:
 	VZEROUPPER
 	RET
 
-expandw_far_1923:
+expandw_far_1951:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -18905,9 +19021,9 @@ expandw_far_1923:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_1924
+	JMP          expandw_near_1952
 
-expandw_far_1925:
+expandw_far_1953:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -18919,7 +19035,7 @@ expandw_far_1925:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_1926
+	JMP          expandw_near_1954
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -18933,25 +19049,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1927
+	JNE     shufw_general_1955
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1928
+	JE      shufw_blend_1956
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1929
+	JNE     shufw_list_1957
 
-shuf_planes_1931:
+shuf_planes_1959:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1933
+	JZ    shuf_done_1961
 	MOVQ  CX, R11
 
-shuf_rows_1934:
+shuf_rows_1962:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -18961,17 +19077,17 @@ shuf_rows_1934:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1934
+	JNZ     shuf_rows_1962
 
-shuf_done_1933:
+shuf_done_1961:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1931
+	JNZ  shuf_planes_1959
 	VZEROUPPER
 	RET
 
-shufw_list_1929:
+shufw_list_1957:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -18980,12 +19096,12 @@ shufw_list_1929:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1935
+	JZ      shuf_no_run_1963
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1935:
+shuf_no_run_1963:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -18995,52 +19111,52 @@ shuf_no_run_1935:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1930
+	JA    shufw_list_loads_1958
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1936:
+shuf_offs_1964:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1937
+	JAE     shuf_offs_done_1965
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1936
+	JMP     shuf_offs_1964
 
-shuf_offs_done_1937:
+shuf_offs_done_1965:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1930
+	JA   shufw_list_loads_1958
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1938:
+shuf_offs_1966:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1939
+	JAE     shuf_offs_done_1967
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1938
+	JMP     shuf_offs_1966
 
-shuf_offs_done_1939:
+shuf_offs_done_1967:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1940:
+shuf_planes_1968:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1942
+	JZ      shuf_done_1970
 
-shuf_rows_1943:
+shuf_rows_1971:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -19052,16 +19168,16 @@ shuf_rows_1943:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1943
+	JNZ     shuf_rows_1971
 
-shuf_done_1942:
+shuf_done_1970:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1944
+	JZ    shuf_done_1972
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1945:
+shuf_rows_1973:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -19071,15 +19187,15 @@ shuf_rows_1945:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1945
+	JNZ     shuf_rows_1973
 
-shuf_done_1944:
+shuf_done_1972:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1946
+	JZ      shuf_done_1974
 
-shuf_rows_1947:
+shuf_rows_1975:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -19091,25 +19207,25 @@ shuf_rows_1947:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1947
+	JNZ     shuf_rows_1975
 
-shuf_done_1946:
+shuf_done_1974:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1940
+	JNZ  shuf_planes_1968
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1930:
-shuf_planes_1948:
+shufw_list_loads_1958:
+shuf_planes_1976:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1950
+	JZ    shuf_done_1978
 
-shuf_rows_1951:
+shuf_rows_1979:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -19122,16 +19238,16 @@ shuf_rows_1951:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1951
+	JNZ     shuf_rows_1979
 
-shuf_done_1950:
+shuf_done_1978:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1952
+	JZ    shuf_done_1980
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1953:
+shuf_rows_1981:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -19141,15 +19257,15 @@ shuf_rows_1953:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1953
+	JNZ     shuf_rows_1981
 
-shuf_done_1952:
+shuf_done_1980:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1954
+	JZ    shuf_done_1982
 
-shuf_rows_1955:
+shuf_rows_1983:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -19162,28 +19278,28 @@ shuf_rows_1955:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1955
+	JNZ     shuf_rows_1983
 
-shuf_done_1954:
+shuf_done_1982:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1948
+	JNZ  shuf_planes_1976
 	VZEROUPPER
 	RET
 
-shufw_blend_1928:
+shufw_blend_1956:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1956
+	JNE  shufw_list_1984
 
-shuf_planes_1958:
+shuf_planes_1986:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1960
+	JZ    shuf_done_1988
 	MOVQ  CX, R11
 
-shuf_rows_1961:
+shuf_rows_1989:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -19195,17 +19311,17 @@ shuf_rows_1961:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1961
+	JNZ       shuf_rows_1989
 
-shuf_done_1960:
+shuf_done_1988:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1958
+	JNZ  shuf_planes_1986
 	VZEROUPPER
 	RET
 
-shufw_list_1956:
+shufw_list_1984:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -19214,12 +19330,12 @@ shufw_list_1956:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1962
+	JZ      shuf_no_run_1990
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1962:
+shuf_no_run_1990:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -19229,52 +19345,52 @@ shuf_no_run_1962:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1957
+	JA    shufw_list_loads_1985
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1963:
+shuf_offs_1991:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1964
+	JAE     shuf_offs_done_1992
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1963
+	JMP     shuf_offs_1991
 
-shuf_offs_done_1964:
+shuf_offs_done_1992:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1957
+	JA   shufw_list_loads_1985
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1965:
+shuf_offs_1993:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1966
+	JAE     shuf_offs_done_1994
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1965
+	JMP     shuf_offs_1993
 
-shuf_offs_done_1966:
+shuf_offs_done_1994:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1967:
+shuf_planes_1995:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1969
+	JZ      shuf_done_1997
 
-shuf_rows_1970:
+shuf_rows_1998:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -19288,16 +19404,16 @@ shuf_rows_1970:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1970
+	JNZ       shuf_rows_1998
 
-shuf_done_1969:
+shuf_done_1997:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1971
+	JZ    shuf_done_1999
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1972:
+shuf_rows_2000:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -19309,15 +19425,15 @@ shuf_rows_1972:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1972
+	JNZ       shuf_rows_2000
 
-shuf_done_1971:
+shuf_done_1999:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1973
+	JZ      shuf_done_2001
 
-shuf_rows_1974:
+shuf_rows_2002:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -19331,25 +19447,25 @@ shuf_rows_1974:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1974
+	JNZ       shuf_rows_2002
 
-shuf_done_1973:
+shuf_done_2001:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1967
+	JNZ  shuf_planes_1995
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1957:
-shuf_planes_1975:
+shufw_list_loads_1985:
+shuf_planes_2003:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1977
+	JZ    shuf_done_2005
 
-shuf_rows_1978:
+shuf_rows_2006:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -19364,16 +19480,16 @@ shuf_rows_1978:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1978
+	JNZ       shuf_rows_2006
 
-shuf_done_1977:
+shuf_done_2005:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1979
+	JZ    shuf_done_2007
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_1980:
+shuf_rows_2008:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -19385,15 +19501,15 @@ shuf_rows_1980:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_1980
+	JNZ       shuf_rows_2008
 
-shuf_done_1979:
+shuf_done_2007:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1981
+	JZ    shuf_done_2009
 
-shuf_rows_1982:
+shuf_rows_2010:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -19408,35 +19524,35 @@ shuf_rows_1982:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_1982
+	JNZ       shuf_rows_2010
 
-shuf_done_1981:
+shuf_done_2009:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1975
+	JNZ  shuf_planes_2003
 	VZEROUPPER
 	RET
 
-shufw_general_1927:
+shufw_general_1955:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1983
+	JNE     shufw_list_2011
 
-shuf_planes_1985:
+shuf_planes_2013:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_1987
+	JZ    shuf_done_2015
 	MOVQ  CX, R10
 
-shuf_rows_1988:
+shuf_rows_2016:
 	MOVQ R8, R12
 
-shufw_blocks_1989:
+shufw_blocks_2017:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -19446,21 +19562,21 @@ shufw_blocks_1989:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1989
+	JB        shufw_blocks_2017
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_1988
+	JNZ       shuf_rows_2016
 
-shuf_done_1987:
+shuf_done_2015:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1985
+	JNZ  shuf_planes_2013
 	VZEROUPPER
 	RET
 
-shufw_list_1983:
+shufw_list_2011:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -19469,12 +19585,12 @@ shufw_list_1983:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_1990
+	JZ      shuf_no_run_2018
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_1990:
+shuf_no_run_2018:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -19484,57 +19600,57 @@ shuf_no_run_1990:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_1984
+	JA    shufw_list_loads_2012
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_1991:
+shuf_offs_2019:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1992
+	JAE     shuf_offs_done_2020
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1991
+	JMP     shuf_offs_2019
 
-shuf_offs_done_1992:
+shuf_offs_done_2020:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_1984
+	JA   shufw_list_loads_2012
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_1993:
+shuf_offs_2021:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_1994
+	JAE     shuf_offs_done_2022
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_1993
+	JMP     shuf_offs_2021
 
-shuf_offs_done_1994:
+shuf_offs_done_2022:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_1995:
+shuf_planes_2023:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_1997
+	JZ      shuf_done_2025
 
-shuf_rows_1998:
+shuf_rows_2026:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_1999:
+shufw_blocks_2027:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -19544,23 +19660,23 @@ shufw_blocks_1999:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_1999
+	JB        shufw_blocks_2027
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_1998
+	JNZ       shuf_rows_2026
 
-shuf_done_1997:
+shuf_done_2025:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2000
+	JZ    shuf_done_2028
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_2001:
+shuf_rows_2029:
 	MOVQ R8, R12
 
-shufw_blocks_2002:
+shufw_blocks_2030:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -19570,24 +19686,24 @@ shufw_blocks_2002:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2002
+	JB        shufw_blocks_2030
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2001
+	JNZ       shuf_rows_2029
 
-shuf_done_2000:
+shuf_done_2028:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2003
+	JZ      shuf_done_2031
 
-shuf_rows_2004:
+shuf_rows_2032:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_2005:
+shufw_blocks_2033:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -19597,35 +19713,35 @@ shufw_blocks_2005:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2005
+	JB        shufw_blocks_2033
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_2004
+	JNZ       shuf_rows_2032
 
-shuf_done_2003:
+shuf_done_2031:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1995
+	JNZ  shuf_planes_2023
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1984:
-shuf_planes_2006:
+shufw_list_loads_2012:
+shuf_planes_2034:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2008
+	JZ    shuf_done_2036
 
-shuf_rows_2009:
+shuf_rows_2037:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2010:
+shufw_blocks_2038:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -19635,23 +19751,23 @@ shufw_blocks_2010:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2010
+	JB        shufw_blocks_2038
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2009
+	JNZ       shuf_rows_2037
 
-shuf_done_2008:
+shuf_done_2036:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2011
+	JZ    shuf_done_2039
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_2012:
+shuf_rows_2040:
 	MOVQ R8, R11
 
-shufw_blocks_2013:
+shufw_blocks_2041:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -19661,25 +19777,25 @@ shufw_blocks_2013:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_2013
+	JB        shufw_blocks_2041
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2012
+	JNZ       shuf_rows_2040
 
-shuf_done_2011:
+shuf_done_2039:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2014
+	JZ    shuf_done_2042
 
-shuf_rows_2015:
+shuf_rows_2043:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2016:
+shufw_blocks_2044:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -19689,17 +19805,17 @@ shufw_blocks_2016:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2016
+	JB        shufw_blocks_2044
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2015
+	JNZ       shuf_rows_2043
 
-shuf_done_2014:
+shuf_done_2042:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2006
+	JNZ  shuf_planes_2034
 	VZEROUPPER
 	RET
 
@@ -19717,27 +19833,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_2017
+	JE      shufn_c16o32_2045
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_2018
+	JE      shufn_c8o16_2046
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_2019
+	JE      shufn_c8o8_2047
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_2020
+	JE      shufn_c4o8_2048
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2021
+	JNE     shufn_list_2049
 
-shuf_planes_2023:
+shuf_planes_2051:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2025
+	JZ    shuf_done_2053
 	MOVQ  CX, R10
 
-shuf_rows_2026:
+shuf_rows_2054:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -19750,17 +19866,17 @@ shuf_rows_2026:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2026
+	JNZ          shuf_rows_2054
 
-shuf_done_2025:
+shuf_done_2053:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2023
+	JNZ  shuf_planes_2051
 	VZEROUPPER
 	RET
 
-shufn_list_2021:
+shufn_list_2049:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -19769,12 +19885,12 @@ shufn_list_2021:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2027
+	JZ      shuf_no_run_2055
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2027:
+shuf_no_run_2055:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19784,52 +19900,52 @@ shuf_no_run_2027:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2022
+	JA    shufn_list_loads_2050
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2028:
+shuf_offs_2056:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2029
+	JAE     shuf_offs_done_2057
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2028
+	JMP     shuf_offs_2056
 
-shuf_offs_done_2029:
+shuf_offs_done_2057:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2022
+	JA   shufn_list_loads_2050
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2030:
+shuf_offs_2058:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2031
+	JAE     shuf_offs_done_2059
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2030
+	JMP     shuf_offs_2058
 
-shuf_offs_done_2031:
+shuf_offs_done_2059:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_2032:
+shuf_planes_2060:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2034
+	JZ      shuf_done_2062
 
-shuf_rows_2035:
+shuf_rows_2063:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -19844,16 +19960,16 @@ shuf_rows_2035:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2035
+	JNZ          shuf_rows_2063
 
-shuf_done_2034:
+shuf_done_2062:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2036
+	JZ    shuf_done_2064
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2037:
+shuf_rows_2065:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -19866,15 +19982,15 @@ shuf_rows_2037:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2037
+	JNZ          shuf_rows_2065
 
-shuf_done_2036:
+shuf_done_2064:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2038
+	JZ      shuf_done_2066
 
-shuf_rows_2039:
+shuf_rows_2067:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -19889,25 +20005,25 @@ shuf_rows_2039:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2039
+	JNZ          shuf_rows_2067
 
-shuf_done_2038:
+shuf_done_2066:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2032
+	JNZ  shuf_planes_2060
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2022:
-shuf_planes_2040:
+shufn_list_loads_2050:
+shuf_planes_2068:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2042
+	JZ    shuf_done_2070
 
-shuf_rows_2043:
+shuf_rows_2071:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19923,16 +20039,16 @@ shuf_rows_2043:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2043
+	JNZ          shuf_rows_2071
 
-shuf_done_2042:
+shuf_done_2070:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2044
+	JZ    shuf_done_2072
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2045:
+shuf_rows_2073:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -19945,15 +20061,15 @@ shuf_rows_2045:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2045
+	JNZ          shuf_rows_2073
 
-shuf_done_2044:
+shuf_done_2072:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2046
+	JZ    shuf_done_2074
 
-shuf_rows_2047:
+shuf_rows_2075:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -19969,30 +20085,30 @@ shuf_rows_2047:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2047
+	JNZ          shuf_rows_2075
 
-shuf_done_2046:
+shuf_done_2074:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2040
+	JNZ  shuf_planes_2068
 	VZEROUPPER
 	RET
 
-shufn_c16o32_2017:
+shufn_c16o32_2045:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2048
+	JNE     shufn_list_2076
 
-shuf_planes_2050:
+shuf_planes_2078:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_2052
+	JZ    shuf_done_2080
 	MOVQ  CX, R11
 
-shuf_rows_2053:
+shuf_rows_2081:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -20009,17 +20125,17 @@ shuf_rows_2053:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2053
+	JNZ         shuf_rows_2081
 
-shuf_done_2052:
+shuf_done_2080:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2050
+	JNZ  shuf_planes_2078
 	VZEROUPPER
 	RET
 
-shufn_list_2048:
+shufn_list_2076:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -20028,12 +20144,12 @@ shufn_list_2048:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_2054
+	JZ      shuf_no_run_2082
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_2054:
+shuf_no_run_2082:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -20043,52 +20159,52 @@ shuf_no_run_2054:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_2049
+	JA    shufn_list_loads_2077
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_2055:
+shuf_offs_2083:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2056
+	JAE     shuf_offs_done_2084
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2055
+	JMP     shuf_offs_2083
 
-shuf_offs_done_2056:
+shuf_offs_done_2084:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_2049
+	JA   shufn_list_loads_2077
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_2057:
+shuf_offs_2085:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2058
+	JAE     shuf_offs_done_2086
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2057
+	JMP     shuf_offs_2085
 
-shuf_offs_done_2058:
+shuf_offs_done_2086:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2059:
+shuf_planes_2087:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2061
+	JZ      shuf_done_2089
 
-shuf_rows_2062:
+shuf_rows_2090:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -20107,16 +20223,16 @@ shuf_rows_2062:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2062
+	JNZ         shuf_rows_2090
 
-shuf_done_2061:
+shuf_done_2089:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2063
+	JZ    shuf_done_2091
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2064:
+shuf_rows_2092:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -20133,15 +20249,15 @@ shuf_rows_2064:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2064
+	JNZ         shuf_rows_2092
 
-shuf_done_2063:
+shuf_done_2091:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2065
+	JZ      shuf_done_2093
 
-shuf_rows_2066:
+shuf_rows_2094:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -20160,25 +20276,25 @@ shuf_rows_2066:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2066
+	JNZ         shuf_rows_2094
 
-shuf_done_2065:
+shuf_done_2093:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2059
+	JNZ  shuf_planes_2087
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2049:
-shuf_planes_2067:
+shufn_list_loads_2077:
+shuf_planes_2095:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2069
+	JZ    shuf_done_2097
 
-shuf_rows_2070:
+shuf_rows_2098:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -20198,16 +20314,16 @@ shuf_rows_2070:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2070
+	JNZ         shuf_rows_2098
 
-shuf_done_2069:
+shuf_done_2097:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2071
+	JZ    shuf_done_2099
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2072:
+shuf_rows_2100:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -20224,15 +20340,15 @@ shuf_rows_2072:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_2072
+	JNZ         shuf_rows_2100
 
-shuf_done_2071:
+shuf_done_2099:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2073
+	JZ    shuf_done_2101
 
-shuf_rows_2074:
+shuf_rows_2102:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -20252,30 +20368,30 @@ shuf_rows_2074:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2074
+	JNZ         shuf_rows_2102
 
-shuf_done_2073:
+shuf_done_2101:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2067
+	JNZ  shuf_planes_2095
 	VZEROUPPER
 	RET
 
-shufn_c8o16_2018:
+shufn_c8o16_2046:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2075
+	JNE     shufn_list_2103
 
-shuf_planes_2077:
+shuf_planes_2105:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2079
+	JZ    shuf_done_2107
 	MOVQ  CX, R10
 
-shuf_rows_2080:
+shuf_rows_2108:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -20286,17 +20402,17 @@ shuf_rows_2080:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2080
+	JNZ          shuf_rows_2108
 
-shuf_done_2079:
+shuf_done_2107:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2077
+	JNZ  shuf_planes_2105
 	VZEROUPPER
 	RET
 
-shufn_list_2075:
+shufn_list_2103:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20305,12 +20421,12 @@ shufn_list_2075:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2081
+	JZ      shuf_no_run_2109
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2081:
+shuf_no_run_2109:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20320,52 +20436,52 @@ shuf_no_run_2081:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2076
+	JA    shufn_list_loads_2104
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2082:
+shuf_offs_2110:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2083
+	JAE     shuf_offs_done_2111
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2082
+	JMP     shuf_offs_2110
 
-shuf_offs_done_2083:
+shuf_offs_done_2111:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2076
+	JA   shufn_list_loads_2104
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2084:
+shuf_offs_2112:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2085
+	JAE     shuf_offs_done_2113
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2084
+	JMP     shuf_offs_2112
 
-shuf_offs_done_2085:
+shuf_offs_done_2113:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2086:
+shuf_planes_2114:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2088
+	JZ      shuf_done_2116
 
-shuf_rows_2089:
+shuf_rows_2117:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -20378,16 +20494,16 @@ shuf_rows_2089:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2089
+	JNZ          shuf_rows_2117
 
-shuf_done_2088:
+shuf_done_2116:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2090
+	JZ    shuf_done_2118
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2091:
+shuf_rows_2119:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -20398,15 +20514,15 @@ shuf_rows_2091:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2091
+	JNZ          shuf_rows_2119
 
-shuf_done_2090:
+shuf_done_2118:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2092
+	JZ      shuf_done_2120
 
-shuf_rows_2093:
+shuf_rows_2121:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -20419,25 +20535,25 @@ shuf_rows_2093:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2093
+	JNZ          shuf_rows_2121
 
-shuf_done_2092:
+shuf_done_2120:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2086
+	JNZ  shuf_planes_2114
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2076:
-shuf_planes_2094:
+shufn_list_loads_2104:
+shuf_planes_2122:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2096
+	JZ    shuf_done_2124
 
-shuf_rows_2097:
+shuf_rows_2125:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20451,16 +20567,16 @@ shuf_rows_2097:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2097
+	JNZ          shuf_rows_2125
 
-shuf_done_2096:
+shuf_done_2124:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2098
+	JZ    shuf_done_2126
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2099:
+shuf_rows_2127:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -20471,15 +20587,15 @@ shuf_rows_2099:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2099
+	JNZ          shuf_rows_2127
 
-shuf_done_2098:
+shuf_done_2126:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2100
+	JZ    shuf_done_2128
 
-shuf_rows_2101:
+shuf_rows_2129:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20493,30 +20609,30 @@ shuf_rows_2101:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2101
+	JNZ          shuf_rows_2129
 
-shuf_done_2100:
+shuf_done_2128:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2094
+	JNZ  shuf_planes_2122
 	VZEROUPPER
 	RET
 
-shufn_c8o8_2019:
+shufn_c8o8_2047:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2102
+	JNE     shufn_list_2130
 
-shuf_planes_2104:
+shuf_planes_2132:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2106
+	JZ    shuf_done_2134
 	MOVQ  CX, R10
 
-shuf_rows_2107:
+shuf_rows_2135:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20526,17 +20642,17 @@ shuf_rows_2107:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2107
+	JNZ       shuf_rows_2135
 
-shuf_done_2106:
+shuf_done_2134:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2104
+	JNZ  shuf_planes_2132
 	VZEROUPPER
 	RET
 
-shufn_list_2102:
+shufn_list_2130:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20545,12 +20661,12 @@ shufn_list_2102:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2108
+	JZ      shuf_no_run_2136
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2108:
+shuf_no_run_2136:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20560,52 +20676,52 @@ shuf_no_run_2108:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2103
+	JA    shufn_list_loads_2131
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2109:
+shuf_offs_2137:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2110
+	JAE     shuf_offs_done_2138
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2109
+	JMP     shuf_offs_2137
 
-shuf_offs_done_2110:
+shuf_offs_done_2138:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2103
+	JA   shufn_list_loads_2131
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2111:
+shuf_offs_2139:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2112
+	JAE     shuf_offs_done_2140
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2111
+	JMP     shuf_offs_2139
 
-shuf_offs_done_2112:
+shuf_offs_done_2140:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2113:
+shuf_planes_2141:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2115
+	JZ      shuf_done_2143
 
-shuf_rows_2116:
+shuf_rows_2144:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -20617,16 +20733,16 @@ shuf_rows_2116:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2116
+	JNZ       shuf_rows_2144
 
-shuf_done_2115:
+shuf_done_2143:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2117
+	JZ    shuf_done_2145
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2118:
+shuf_rows_2146:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20636,15 +20752,15 @@ shuf_rows_2118:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2118
+	JNZ       shuf_rows_2146
 
-shuf_done_2117:
+shuf_done_2145:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2119
+	JZ      shuf_done_2147
 
-shuf_rows_2120:
+shuf_rows_2148:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -20656,25 +20772,25 @@ shuf_rows_2120:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2120
+	JNZ       shuf_rows_2148
 
-shuf_done_2119:
+shuf_done_2147:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2113
+	JNZ  shuf_planes_2141
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2103:
-shuf_planes_2121:
+shufn_list_loads_2131:
+shuf_planes_2149:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2123
+	JZ    shuf_done_2151
 
-shuf_rows_2124:
+shuf_rows_2152:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20687,16 +20803,16 @@ shuf_rows_2124:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2124
+	JNZ       shuf_rows_2152
 
-shuf_done_2123:
+shuf_done_2151:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2125
+	JZ    shuf_done_2153
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2126:
+shuf_rows_2154:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20706,15 +20822,15 @@ shuf_rows_2126:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2126
+	JNZ       shuf_rows_2154
 
-shuf_done_2125:
+shuf_done_2153:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2127
+	JZ    shuf_done_2155
 
-shuf_rows_2128:
+shuf_rows_2156:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20727,30 +20843,30 @@ shuf_rows_2128:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2128
+	JNZ       shuf_rows_2156
 
-shuf_done_2127:
+shuf_done_2155:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2121
+	JNZ  shuf_planes_2149
 	VZEROUPPER
 	RET
 
-shufn_c4o8_2020:
+shufn_c4o8_2048:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2129
+	JNE     shufn_list_2157
 
-shuf_planes_2131:
+shuf_planes_2159:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2133
+	JZ    shuf_done_2161
 	MOVQ  CX, R10
 
-shuf_rows_2134:
+shuf_rows_2162:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20760,17 +20876,17 @@ shuf_rows_2134:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2134
+	JNZ       shuf_rows_2162
 
-shuf_done_2133:
+shuf_done_2161:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2131
+	JNZ  shuf_planes_2159
 	VZEROUPPER
 	RET
 
-shufn_list_2129:
+shufn_list_2157:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20779,12 +20895,12 @@ shufn_list_2129:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2135
+	JZ      shuf_no_run_2163
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2135:
+shuf_no_run_2163:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20794,52 +20910,52 @@ shuf_no_run_2135:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2130
+	JA    shufn_list_loads_2158
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2136:
+shuf_offs_2164:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2137
+	JAE     shuf_offs_done_2165
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2136
+	JMP     shuf_offs_2164
 
-shuf_offs_done_2137:
+shuf_offs_done_2165:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2130
+	JA   shufn_list_loads_2158
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2138:
+shuf_offs_2166:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2139
+	JAE     shuf_offs_done_2167
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2138
+	JMP     shuf_offs_2166
 
-shuf_offs_done_2139:
+shuf_offs_done_2167:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2140:
+shuf_planes_2168:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2142
+	JZ      shuf_done_2170
 
-shuf_rows_2143:
+shuf_rows_2171:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -20851,16 +20967,16 @@ shuf_rows_2143:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2143
+	JNZ       shuf_rows_2171
 
-shuf_done_2142:
+shuf_done_2170:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2144
+	JZ    shuf_done_2172
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2145:
+shuf_rows_2173:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20870,15 +20986,15 @@ shuf_rows_2145:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2145
+	JNZ       shuf_rows_2173
 
-shuf_done_2144:
+shuf_done_2172:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2146
+	JZ      shuf_done_2174
 
-shuf_rows_2147:
+shuf_rows_2175:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -20890,25 +21006,25 @@ shuf_rows_2147:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2147
+	JNZ       shuf_rows_2175
 
-shuf_done_2146:
+shuf_done_2174:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2140
+	JNZ  shuf_planes_2168
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2130:
-shuf_planes_2148:
+shufn_list_loads_2158:
+shuf_planes_2176:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2150
+	JZ    shuf_done_2178
 
-shuf_rows_2151:
+shuf_rows_2179:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20921,16 +21037,16 @@ shuf_rows_2151:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2151
+	JNZ       shuf_rows_2179
 
-shuf_done_2150:
+shuf_done_2178:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2152
+	JZ    shuf_done_2180
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2153:
+shuf_rows_2181:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20940,15 +21056,15 @@ shuf_rows_2153:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2153
+	JNZ       shuf_rows_2181
 
-shuf_done_2152:
+shuf_done_2180:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2154
+	JZ    shuf_done_2182
 
-shuf_rows_2155:
+shuf_rows_2183:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20961,13 +21077,13 @@ shuf_rows_2155:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2155
+	JNZ       shuf_rows_2183
 
-shuf_done_2154:
+shuf_done_2182:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2148
+	JNZ  shuf_planes_2176
 	VZEROUPPER
 	RET
 
@@ -20975,9 +21091,9 @@ shuf_done_2154:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_2156
+	JE      ends_ret_2184
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_2156
+	JE      ends_ret_2184
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -20998,25 +21114,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DI, $0x00
-	JL      ends_narrow_2157
+	JL      ends_narrow_2185
 
-ends_planes_2160:
+ends_planes_2188:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2161:
+ends_rows_2189:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_2162:
+ends_mid_2190:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_2162
+	JB          ends_mid_2190
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -21035,25 +21151,25 @@ ends_mid_2162:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_2161
+	JNZ         ends_rows_2189
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_2160
+	JNZ         ends_planes_2188
 	VZEROUPPER
 	RET
 
-ends_narrow_2157:
+ends_narrow_2185:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_2158
+	JL   ends_short_2186
 
-ends_planes_2163:
+ends_planes_2191:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2164:
+ends_rows_2192:
 	VMOVDQU     (R8), X7
 	VMOVDQU     (R8)(BX*1), X8
 	LEAQ        (R8)(SI*1), R10
@@ -21077,25 +21193,25 @@ ends_rows_2164:
 	ADDQ        dstStride+24(FP), DI
 	ADDQ        srcStride+32(FP), R8
 	DECQ        R9
-	JNZ         ends_rows_2164
+	JNZ         ends_rows_2192
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_2163
+	JNZ         ends_planes_2191
 	VZEROUPPER
 	RET
 
-ends_short_2158:
+ends_short_2186:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_2159
+	JLE  ends_tiny_2187
 
-ends_planes_2165:
+ends_planes_2193:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2166:
+ends_rows_2194:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -21116,21 +21232,21 @@ ends_rows_2166:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2166
+	JNZ       ends_rows_2194
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2165
+	JNZ       ends_planes_2193
 	VZEROUPPER
 	RET
 
-ends_tiny_2159:
-ends_planes_2167:
+ends_tiny_2187:
+ends_planes_2195:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2168:
+ends_rows_2196:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -21149,15 +21265,15 @@ ends_rows_2168:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_2168
+	JNZ       ends_rows_2196
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2167
+	JNZ       ends_planes_2195
 	VZEROUPPER
 	RET
 
-ends_ret_2156:
+ends_ret_2184:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21165,7 +21281,7 @@ ends_ret_2156:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2169
+	JZ    wrap_ret_2197
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21174,18 +21290,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2170:
+wrap_rows_2198:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_2171
+	JB   cx_short_2199
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2173
+	JBE  copy_le2_2201
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2174
+	JBE  copy_le4_2202
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2175:
+copy_loop_2203:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21197,7 +21313,7 @@ copy_loop_2175:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2175
+	JB      copy_loop_2203
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21207,9 +21323,9 @@ copy_loop_2175:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2176
+	JMP     copy_done_2204
 
-copy_le4_2174:
+copy_le4_2202:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21218,76 +21334,76 @@ copy_le4_2174:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2176
+	JMP     copy_done_2204
 
-copy_le2_2173:
+copy_le2_2201:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2176:
-	JMP cx_done_2172
+copy_done_2204:
+	JMP cx_done_2200
 
-cx_short_2171:
+cx_short_2199:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2178
+	JAE  ladder_2206
 	CMPQ BX, $0x00000008
-	JAE  ladder_2179
+	JAE  ladder_2207
 	CMPQ BX, $0x00000004
-	JAE  ladder_2180
+	JAE  ladder_2208
 	CMPQ BX, $0x00000002
-	JAE  ladder_2181
+	JAE  ladder_2209
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2177
-	JMP  ladder_2182
+	JB   ladder_done_2205
+	JMP  ladder_2210
 
-ladder_2178:
+ladder_2206:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2177
+	JMP     ladder_done_2205
 
-ladder_2179:
+ladder_2207:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2177
+	JMP  ladder_done_2205
 
-ladder_2180:
+ladder_2208:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2177
+	JMP  ladder_done_2205
 
-ladder_2181:
+ladder_2209:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2177
+	JMP  ladder_done_2205
 
-ladder_2182:
+ladder_2210:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2177:
-cx_done_2172:
+ladder_done_2205:
+cx_done_2200:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_2183
+	JB   cx_short_2211
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2185
+	JBE  copy_le2_2213
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2186
+	JBE  copy_le4_2214
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2187:
+copy_loop_2215:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21299,7 +21415,7 @@ copy_loop_2187:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2187
+	JB      copy_loop_2215
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21309,9 +21425,9 @@ copy_loop_2187:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2188
+	JMP     copy_done_2216
 
-copy_le4_2186:
+copy_le4_2214:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21320,77 +21436,77 @@ copy_le4_2186:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2188
+	JMP     copy_done_2216
 
-copy_le2_2185:
+copy_le2_2213:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2188:
-	JMP cx_done_2184
+copy_done_2216:
+	JMP cx_done_2212
 
-cx_short_2183:
+cx_short_2211:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2190
+	JAE  ladder_2218
 	CMPQ DX, $0x00000008
-	JAE  ladder_2191
+	JAE  ladder_2219
 	CMPQ DX, $0x00000004
-	JAE  ladder_2192
+	JAE  ladder_2220
 	CMPQ DX, $0x00000002
-	JAE  ladder_2193
+	JAE  ladder_2221
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2189
-	JMP  ladder_2194
+	JB   ladder_done_2217
+	JMP  ladder_2222
 
-ladder_2190:
+ladder_2218:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2189
+	JMP     ladder_done_2217
 
-ladder_2191:
+ladder_2219:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2189
+	JMP  ladder_done_2217
 
-ladder_2192:
+ladder_2220:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2189
+	JMP  ladder_done_2217
 
-ladder_2193:
+ladder_2221:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2189
+	JMP  ladder_done_2217
 
-ladder_2194:
+ladder_2222:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2189:
-cx_done_2184:
+ladder_done_2217:
+cx_done_2212:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_2195
+	JB   cx_short_2223
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2197
+	JBE  copy_le2_2225
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2198
+	JBE  copy_le4_2226
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2199:
+copy_loop_2227:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21402,7 +21518,7 @@ copy_loop_2199:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2199
+	JB      copy_loop_2227
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21412,9 +21528,9 @@ copy_loop_2199:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2200
+	JMP     copy_done_2228
 
-copy_le4_2198:
+copy_le4_2226:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21423,71 +21539,71 @@ copy_le4_2198:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2200
+	JMP     copy_done_2228
 
-copy_le2_2197:
+copy_le2_2225:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2200:
-	JMP cx_done_2196
+copy_done_2228:
+	JMP cx_done_2224
 
-cx_short_2195:
+cx_short_2223:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2202
+	JAE  ladder_2230
 	CMPQ SI, $0x00000008
-	JAE  ladder_2203
+	JAE  ladder_2231
 	CMPQ SI, $0x00000004
-	JAE  ladder_2204
+	JAE  ladder_2232
 	CMPQ SI, $0x00000002
-	JAE  ladder_2205
+	JAE  ladder_2233
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2201
-	JMP  ladder_2206
+	JB   ladder_done_2229
+	JMP  ladder_2234
 
-ladder_2202:
+ladder_2230:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2201
+	JMP     ladder_done_2229
 
-ladder_2203:
+ladder_2231:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2201
+	JMP  ladder_done_2229
 
-ladder_2204:
+ladder_2232:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2201
+	JMP  ladder_done_2229
 
-ladder_2205:
+ladder_2233:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2201
+	JMP  ladder_done_2229
 
-ladder_2206:
+ladder_2234:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2201:
-cx_done_2196:
+ladder_done_2229:
+cx_done_2224:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2170
+	JNZ  wrap_rows_2198
 	VZEROUPPER
 
-wrap_ret_2169:
+wrap_ret_2197:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21495,7 +21611,7 @@ wrap_ret_2169:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2207
+	JZ    wrap_ret_2235
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21504,18 +21620,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2208:
+wrap_rows_2236:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_2209
+	JB   mid_small_2237
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_2211
+	JBE  copy_le2_2239
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_2212
+	JBE  copy_le4_2240
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2213:
+copy_loop_2241:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -21527,7 +21643,7 @@ copy_loop_2213:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_2213
+	JB        copy_loop_2241
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -21537,9 +21653,9 @@ copy_loop_2213:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_2214
+	JMP       copy_done_2242
 
-copy_le4_2212:
+copy_le4_2240:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -21548,28 +21664,28 @@ copy_le4_2212:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_2214
+	JMP       copy_done_2242
 
-copy_le2_2211:
+copy_le2_2239:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_2214:
-	JMP mid_done_2210
+copy_done_2242:
+	JMP mid_done_2238
 
-mid_small_2209:
+mid_small_2237:
 	CMPQ BX, $0x00000020
-	JB   cx_short_2215
+	JB   cx_short_2243
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2217
+	JBE  copy_le2_2245
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2218
+	JBE  copy_le4_2246
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2219:
+copy_loop_2247:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21581,7 +21697,7 @@ copy_loop_2219:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2219
+	JB      copy_loop_2247
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21591,9 +21707,9 @@ copy_loop_2219:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2220
+	JMP     copy_done_2248
 
-copy_le4_2218:
+copy_le4_2246:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21602,77 +21718,77 @@ copy_le4_2218:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2220
+	JMP     copy_done_2248
 
-copy_le2_2217:
+copy_le2_2245:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2220:
-	JMP cx_done_2216
+copy_done_2248:
+	JMP cx_done_2244
 
-cx_short_2215:
+cx_short_2243:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2222
+	JAE  ladder_2250
 	CMPQ BX, $0x00000008
-	JAE  ladder_2223
+	JAE  ladder_2251
 	CMPQ BX, $0x00000004
-	JAE  ladder_2224
+	JAE  ladder_2252
 	CMPQ BX, $0x00000002
-	JAE  ladder_2225
+	JAE  ladder_2253
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2221
-	JMP  ladder_2226
+	JB   ladder_done_2249
+	JMP  ladder_2254
 
-ladder_2222:
+ladder_2250:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2221
+	JMP     ladder_done_2249
 
-ladder_2223:
+ladder_2251:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2221
+	JMP  ladder_done_2249
 
-ladder_2224:
+ladder_2252:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2221
+	JMP  ladder_done_2249
 
-ladder_2225:
+ladder_2253:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2221
+	JMP  ladder_done_2249
 
-ladder_2226:
+ladder_2254:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2221:
-cx_done_2216:
-mid_done_2210:
+ladder_done_2249:
+cx_done_2244:
+mid_done_2238:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_2227
+	JB   mid_small_2255
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_2229
+	JBE  copy_le2_2257
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_2230
+	JBE  copy_le4_2258
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2231:
+copy_loop_2259:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21684,7 +21800,7 @@ copy_loop_2231:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2231
+	JB        copy_loop_2259
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21694,9 +21810,9 @@ copy_loop_2231:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2232
+	JMP       copy_done_2260
 
-copy_le4_2230:
+copy_le4_2258:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -21705,28 +21821,28 @@ copy_le4_2230:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_2232
+	JMP       copy_done_2260
 
-copy_le2_2229:
+copy_le2_2257:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_2232:
-	JMP mid_done_2228
+copy_done_2260:
+	JMP mid_done_2256
 
-mid_small_2227:
+mid_small_2255:
 	CMPQ DX, $0x00000020
-	JB   cx_short_2233
+	JB   cx_short_2261
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2235
+	JBE  copy_le2_2263
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2236
+	JBE  copy_le4_2264
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2237:
+copy_loop_2265:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21738,7 +21854,7 @@ copy_loop_2237:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2237
+	JB      copy_loop_2265
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21748,9 +21864,9 @@ copy_loop_2237:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2238
+	JMP     copy_done_2266
 
-copy_le4_2236:
+copy_le4_2264:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21759,78 +21875,78 @@ copy_le4_2236:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2238
+	JMP     copy_done_2266
 
-copy_le2_2235:
+copy_le2_2263:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2238:
-	JMP cx_done_2234
+copy_done_2266:
+	JMP cx_done_2262
 
-cx_short_2233:
+cx_short_2261:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2240
+	JAE  ladder_2268
 	CMPQ DX, $0x00000008
-	JAE  ladder_2241
+	JAE  ladder_2269
 	CMPQ DX, $0x00000004
-	JAE  ladder_2242
+	JAE  ladder_2270
 	CMPQ DX, $0x00000002
-	JAE  ladder_2243
+	JAE  ladder_2271
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2239
-	JMP  ladder_2244
+	JB   ladder_done_2267
+	JMP  ladder_2272
 
-ladder_2240:
+ladder_2268:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2239
+	JMP     ladder_done_2267
 
-ladder_2241:
+ladder_2269:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2239
+	JMP  ladder_done_2267
 
-ladder_2242:
+ladder_2270:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2239
+	JMP  ladder_done_2267
 
-ladder_2243:
+ladder_2271:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2239
+	JMP  ladder_done_2267
 
-ladder_2244:
+ladder_2272:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2239:
-cx_done_2234:
-mid_done_2228:
+ladder_done_2267:
+cx_done_2262:
+mid_done_2256:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_2245
+	JB   mid_small_2273
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_2247
+	JBE  copy_le2_2275
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_2248
+	JBE  copy_le4_2276
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2249:
+copy_loop_2277:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21842,7 +21958,7 @@ copy_loop_2249:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2249
+	JB        copy_loop_2277
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21852,9 +21968,9 @@ copy_loop_2249:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2250
+	JMP       copy_done_2278
 
-copy_le4_2248:
+copy_le4_2276:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -21863,28 +21979,28 @@ copy_le4_2248:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_2250
+	JMP       copy_done_2278
 
-copy_le2_2247:
+copy_le2_2275:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_2250:
-	JMP mid_done_2246
+copy_done_2278:
+	JMP mid_done_2274
 
-mid_small_2245:
+mid_small_2273:
 	CMPQ SI, $0x00000020
-	JB   cx_short_2251
+	JB   cx_short_2279
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2253
+	JBE  copy_le2_2281
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2254
+	JBE  copy_le4_2282
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2255:
+copy_loop_2283:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21896,7 +22012,7 @@ copy_loop_2255:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2255
+	JB      copy_loop_2283
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21906,9 +22022,9 @@ copy_loop_2255:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2256
+	JMP     copy_done_2284
 
-copy_le4_2254:
+copy_le4_2282:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21917,72 +22033,72 @@ copy_le4_2254:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2256
+	JMP     copy_done_2284
 
-copy_le2_2253:
+copy_le2_2281:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2256:
-	JMP cx_done_2252
+copy_done_2284:
+	JMP cx_done_2280
 
-cx_short_2251:
+cx_short_2279:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2258
+	JAE  ladder_2286
 	CMPQ SI, $0x00000008
-	JAE  ladder_2259
+	JAE  ladder_2287
 	CMPQ SI, $0x00000004
-	JAE  ladder_2260
+	JAE  ladder_2288
 	CMPQ SI, $0x00000002
-	JAE  ladder_2261
+	JAE  ladder_2289
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2257
-	JMP  ladder_2262
+	JB   ladder_done_2285
+	JMP  ladder_2290
 
-ladder_2258:
+ladder_2286:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2257
+	JMP     ladder_done_2285
 
-ladder_2259:
+ladder_2287:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2257
+	JMP  ladder_done_2285
 
-ladder_2260:
+ladder_2288:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2257
+	JMP  ladder_done_2285
 
-ladder_2261:
+ladder_2289:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2257
+	JMP  ladder_done_2285
 
-ladder_2262:
+ladder_2290:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2257:
-cx_done_2252:
-mid_done_2246:
+ladder_done_2285:
+cx_done_2280:
+mid_done_2274:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2208
+	JNZ  wrap_rows_2236
 	VZEROUPPER
 
-wrap_ret_2207:
+wrap_ret_2235:
 	RET
 
 // func storeFence()

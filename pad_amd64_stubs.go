@@ -797,8 +797,9 @@ func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride 
 // block c at byte 64*c of the output plane but the last at byte last
 // (64*(chunks-2) < last <= 64*(chunks-1): it may overlap the block before,
 // which must agree there), each byte i of block c taken from byte
-// tab[64*c+i] (below inLen) of the plane's input, which is read whole,
-// under masks, src[p*srcPlane:][:inLen], 1 <= inLen <= 256:
+// tab[64*c+i] (below inLen) of the plane's input src[p*srcPlane:][:inLen],
+// 1 <= inLen <= 256, which is read whole, as 128 or 256 bytes where those
+// end in the page of the call's last input byte, else under masks:
 //
 //	for p := 0; p < planes; p++ {
 //		d := dst[p*dstPlane:]
