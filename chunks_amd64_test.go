@@ -5,8 +5,8 @@ package pad
 // Tests of the chunks kernel (planeChunksAVX512) against its Go version:
 // random tables of 2 to chunksMax blocks over input planes of 1 to 256
 // bytes, planes with gaps and broadcast input planes, with dst and src
-// against PROT_NONE pages (the input's masked loads must not reach past
-// inLen); a fuzz target; and plans whose planes take the kernel, at every
+// against PROT_NONE pages (the input's loads must not reach past the page
+// of the call's last input byte); a fuzz target; and plans whose planes take the kernel, at every
 // level, against the reference (chunks_test.go checks the tables).
 
 import (

@@ -82,7 +82,8 @@ type asmKernels struct {
 	rowsLines linesKernel
 	// rowsExpand: constant padding of consecutive planes as aligned
 	// blocks (rowsexpand.go); likewise. srcEnd is pageEnd of the call's
-	// input: no block reads at or past it (no masked load past the page).
+	// input: no block reads at or past it (its whole loads stay in the
+	// page).
 	rowsExpand func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr)
 	// rowsExpandDwords: the same for tables that take whole 4-byte words
 	// (expandTable.dwords: entries 8-bit word masks, then 14 copies); it
