@@ -21113,8 +21113,8 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	NEGQ    SI
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
-	CMPQ    DI, $0x00
-	JL      ends_narrow_2185
+	CMPQ    DX, $0x000000b0
+	JB      ends_narrow_2185
 
 ends_planes_2188:
 	MOVQ AX, R8
@@ -21165,39 +21165,42 @@ ends_narrow_2185:
 	JL   ends_short_2186
 
 ends_planes_2191:
-	MOVQ AX, DI
-	MOVQ CX, R8
-	MOVQ rows+16(FP), R9
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ rows+16(FP), R10
 
 ends_rows_2192:
-	VMOVDQU     (R8), X7
-	VMOVDQU     (R8)(BX*1), X8
-	LEAQ        (R8)(SI*1), R10
-	VMOVDQU     16(R10), X9
-	VMOVDQU     X9, 32(DI)
-	VMOVDQU     -48(R10)(DX*1), X9
-	VMOVDQU     X9, -32(DI)(DX*1)
-	VPSHUFB     X0, X7, X9
-	VPSHUFB     X1, X8, X10
-	VPOR        X9, X10, X9
-	VPBLENDVB   X2, X9, X6, X9
-	VINSERTI128 $0x01, (R10), Y9, Y10
-	VMOVDQU     Y10, (DI)
-	VPSHUFB     X3, X7, X9
-	VPSHUFB     X4, X8, X7
-	VPOR        X9, X7, X9
-	VPBLENDVB   X5, X9, X6, X9
-	VMOVDQU     -32(R10)(DX*1), X7
-	VINSERTI128 $0x01, X9, Y7, Y7
-	VMOVDQU     Y7, -16(DI)(DX*1)
-	ADDQ        dstStride+24(FP), DI
-	ADDQ        srcStride+32(FP), R8
-	DECQ        R9
-	JNZ         ends_rows_2192
-	ADDQ        dstPlane+88(FP), AX
-	ADDQ        srcPlane+96(FP), CX
-	DECQ        planes+80(FP)
-	JNZ         ends_planes_2191
+	VMOVDQU (R9), X7
+	VMOVDQU (R9)(BX*1), X8
+	LEAQ    (R9)(SI*1), R11
+	XORQ    R12, R12
+
+ends_mid_2193:
+	VMOVDQU   (R11)(R12*1), Y9
+	VMOVDQU   Y9, 16(R8)(R12*1)
+	ADDQ      $0x20, R12
+	CMPQ      R12, DI
+	JB        ends_mid_2193
+	VMOVDQU   (R11)(DI*1), Y9
+	VMOVDQU   Y9, 16(R8)(DI*1)
+	VPSHUFB   X0, X7, X9
+	VPSHUFB   X1, X8, X10
+	VPOR      X9, X10, X9
+	VPBLENDVB X2, X9, X6, X9
+	VMOVDQU   X9, (R8)
+	VPSHUFB   X3, X7, X7
+	VPSHUFB   X4, X8, X8
+	VPOR      X7, X8, X7
+	VPBLENDVB X5, X7, X6, X7
+	VMOVDQU   X7, (R8)(DX*1)
+	ADDQ      dstStride+24(FP), R8
+	ADDQ      srcStride+32(FP), R9
+	DECQ      R10
+	JNZ       ends_rows_2192
+	ADDQ      dstPlane+88(FP), AX
+	ADDQ      srcPlane+96(FP), CX
+	DECQ      planes+80(FP)
+	JNZ       ends_planes_2191
 	VZEROUPPER
 	RET
 
@@ -21206,12 +21209,12 @@ ends_short_2186:
 	CMPQ DI, $0x00
 	JLE  ends_tiny_2187
 
-ends_planes_2193:
+ends_planes_2194:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2194:
+ends_rows_2195:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -21232,21 +21235,21 @@ ends_rows_2194:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2194
+	JNZ       ends_rows_2195
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2193
+	JNZ       ends_planes_2194
 	VZEROUPPER
 	RET
 
 ends_tiny_2187:
-ends_planes_2195:
+ends_planes_2196:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2196:
+ends_rows_2197:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -21265,11 +21268,11 @@ ends_rows_2196:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_2196
+	JNZ       ends_rows_2197
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2195
+	JNZ       ends_planes_2196
 	VZEROUPPER
 	RET
 
@@ -21281,7 +21284,7 @@ ends_ret_2184:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2197
+	JZ    wrap_ret_2198
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21290,18 +21293,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2198:
+wrap_rows_2199:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_2199
+	JB   cx_short_2200
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2201
+	JBE  copy_le2_2202
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2202
+	JBE  copy_le4_2203
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2203:
+copy_loop_2204:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21313,7 +21316,7 @@ copy_loop_2203:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2203
+	JB      copy_loop_2204
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21323,9 +21326,9 @@ copy_loop_2203:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2204
+	JMP     copy_done_2205
 
-copy_le4_2202:
+copy_le4_2203:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21334,76 +21337,76 @@ copy_le4_2202:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2204
+	JMP     copy_done_2205
 
-copy_le2_2201:
+copy_le2_2202:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2204:
-	JMP cx_done_2200
+copy_done_2205:
+	JMP cx_done_2201
 
-cx_short_2199:
+cx_short_2200:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2206
-	CMPQ BX, $0x00000008
 	JAE  ladder_2207
-	CMPQ BX, $0x00000004
+	CMPQ BX, $0x00000008
 	JAE  ladder_2208
-	CMPQ BX, $0x00000002
+	CMPQ BX, $0x00000004
 	JAE  ladder_2209
+	CMPQ BX, $0x00000002
+	JAE  ladder_2210
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2205
-	JMP  ladder_2210
+	JB   ladder_done_2206
+	JMP  ladder_2211
 
-ladder_2206:
+ladder_2207:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2205
+	JMP     ladder_done_2206
 
-ladder_2207:
+ladder_2208:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2205
+	JMP  ladder_done_2206
 
-ladder_2208:
+ladder_2209:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2205
+	JMP  ladder_done_2206
 
-ladder_2209:
+ladder_2210:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2205
+	JMP  ladder_done_2206
 
-ladder_2210:
+ladder_2211:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2205:
-cx_done_2200:
+ladder_done_2206:
+cx_done_2201:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_2211
+	JB   cx_short_2212
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2213
+	JBE  copy_le2_2214
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2214
+	JBE  copy_le4_2215
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2215:
+copy_loop_2216:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21415,7 +21418,7 @@ copy_loop_2215:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2215
+	JB      copy_loop_2216
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21425,9 +21428,9 @@ copy_loop_2215:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2216
+	JMP     copy_done_2217
 
-copy_le4_2214:
+copy_le4_2215:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21436,77 +21439,77 @@ copy_le4_2214:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2216
+	JMP     copy_done_2217
 
-copy_le2_2213:
+copy_le2_2214:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2216:
-	JMP cx_done_2212
+copy_done_2217:
+	JMP cx_done_2213
 
-cx_short_2211:
+cx_short_2212:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2218
-	CMPQ DX, $0x00000008
 	JAE  ladder_2219
-	CMPQ DX, $0x00000004
+	CMPQ DX, $0x00000008
 	JAE  ladder_2220
-	CMPQ DX, $0x00000002
+	CMPQ DX, $0x00000004
 	JAE  ladder_2221
+	CMPQ DX, $0x00000002
+	JAE  ladder_2222
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2217
-	JMP  ladder_2222
+	JB   ladder_done_2218
+	JMP  ladder_2223
 
-ladder_2218:
+ladder_2219:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2217
+	JMP     ladder_done_2218
 
-ladder_2219:
+ladder_2220:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2217
+	JMP  ladder_done_2218
 
-ladder_2220:
+ladder_2221:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2217
+	JMP  ladder_done_2218
 
-ladder_2221:
+ladder_2222:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2217
+	JMP  ladder_done_2218
 
-ladder_2222:
+ladder_2223:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2217:
-cx_done_2212:
+ladder_done_2218:
+cx_done_2213:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_2223
+	JB   cx_short_2224
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2225
+	JBE  copy_le2_2226
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2226
+	JBE  copy_le4_2227
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2227:
+copy_loop_2228:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21518,7 +21521,7 @@ copy_loop_2227:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2227
+	JB      copy_loop_2228
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21528,9 +21531,9 @@ copy_loop_2227:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2228
+	JMP     copy_done_2229
 
-copy_le4_2226:
+copy_le4_2227:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21539,71 +21542,71 @@ copy_le4_2226:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2228
+	JMP     copy_done_2229
 
-copy_le2_2225:
+copy_le2_2226:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2228:
-	JMP cx_done_2224
+copy_done_2229:
+	JMP cx_done_2225
 
-cx_short_2223:
+cx_short_2224:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2230
-	CMPQ SI, $0x00000008
 	JAE  ladder_2231
-	CMPQ SI, $0x00000004
+	CMPQ SI, $0x00000008
 	JAE  ladder_2232
-	CMPQ SI, $0x00000002
+	CMPQ SI, $0x00000004
 	JAE  ladder_2233
+	CMPQ SI, $0x00000002
+	JAE  ladder_2234
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2229
-	JMP  ladder_2234
+	JB   ladder_done_2230
+	JMP  ladder_2235
 
-ladder_2230:
+ladder_2231:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2229
+	JMP     ladder_done_2230
 
-ladder_2231:
+ladder_2232:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2229
+	JMP  ladder_done_2230
 
-ladder_2232:
+ladder_2233:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2229
+	JMP  ladder_done_2230
 
-ladder_2233:
+ladder_2234:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2229
+	JMP  ladder_done_2230
 
-ladder_2234:
+ladder_2235:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2229:
-cx_done_2224:
+ladder_done_2230:
+cx_done_2225:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2198
+	JNZ  wrap_rows_2199
 	VZEROUPPER
 
-wrap_ret_2197:
+wrap_ret_2198:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21611,7 +21614,7 @@ wrap_ret_2197:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2235
+	JZ    wrap_ret_2236
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21620,18 +21623,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2236:
+wrap_rows_2237:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_2237
+	JB   mid_small_2238
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_2239
+	JBE  copy_le2_2240
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_2240
+	JBE  copy_le4_2241
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2241:
+copy_loop_2242:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -21643,7 +21646,7 @@ copy_loop_2241:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_2241
+	JB        copy_loop_2242
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -21653,9 +21656,9 @@ copy_loop_2241:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_2242
+	JMP       copy_done_2243
 
-copy_le4_2240:
+copy_le4_2241:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -21664,28 +21667,28 @@ copy_le4_2240:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_2242
+	JMP       copy_done_2243
 
-copy_le2_2239:
+copy_le2_2240:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_2242:
-	JMP mid_done_2238
+copy_done_2243:
+	JMP mid_done_2239
 
-mid_small_2237:
+mid_small_2238:
 	CMPQ BX, $0x00000020
-	JB   cx_short_2243
+	JB   cx_short_2244
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2245
+	JBE  copy_le2_2246
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2246
+	JBE  copy_le4_2247
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2247:
+copy_loop_2248:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21697,7 +21700,7 @@ copy_loop_2247:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2247
+	JB      copy_loop_2248
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21707,9 +21710,9 @@ copy_loop_2247:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2248
+	JMP     copy_done_2249
 
-copy_le4_2246:
+copy_le4_2247:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21718,77 +21721,77 @@ copy_le4_2246:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2248
+	JMP     copy_done_2249
 
-copy_le2_2245:
+copy_le2_2246:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2248:
-	JMP cx_done_2244
+copy_done_2249:
+	JMP cx_done_2245
 
-cx_short_2243:
+cx_short_2244:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2250
-	CMPQ BX, $0x00000008
 	JAE  ladder_2251
-	CMPQ BX, $0x00000004
+	CMPQ BX, $0x00000008
 	JAE  ladder_2252
-	CMPQ BX, $0x00000002
+	CMPQ BX, $0x00000004
 	JAE  ladder_2253
+	CMPQ BX, $0x00000002
+	JAE  ladder_2254
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2249
-	JMP  ladder_2254
+	JB   ladder_done_2250
+	JMP  ladder_2255
 
-ladder_2250:
+ladder_2251:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2249
+	JMP     ladder_done_2250
 
-ladder_2251:
+ladder_2252:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2249
+	JMP  ladder_done_2250
 
-ladder_2252:
+ladder_2253:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2249
+	JMP  ladder_done_2250
 
-ladder_2253:
+ladder_2254:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2249
+	JMP  ladder_done_2250
 
-ladder_2254:
+ladder_2255:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2249:
-cx_done_2244:
-mid_done_2238:
+ladder_done_2250:
+cx_done_2245:
+mid_done_2239:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_2255
+	JB   mid_small_2256
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_2257
+	JBE  copy_le2_2258
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_2258
+	JBE  copy_le4_2259
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2259:
+copy_loop_2260:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21800,7 +21803,7 @@ copy_loop_2259:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2259
+	JB        copy_loop_2260
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21810,9 +21813,9 @@ copy_loop_2259:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2260
+	JMP       copy_done_2261
 
-copy_le4_2258:
+copy_le4_2259:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -21821,28 +21824,28 @@ copy_le4_2258:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_2260
+	JMP       copy_done_2261
 
-copy_le2_2257:
+copy_le2_2258:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_2260:
-	JMP mid_done_2256
+copy_done_2261:
+	JMP mid_done_2257
 
-mid_small_2255:
+mid_small_2256:
 	CMPQ DX, $0x00000020
-	JB   cx_short_2261
+	JB   cx_short_2262
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2263
+	JBE  copy_le2_2264
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2264
+	JBE  copy_le4_2265
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2265:
+copy_loop_2266:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21854,7 +21857,7 @@ copy_loop_2265:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2265
+	JB      copy_loop_2266
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21864,9 +21867,9 @@ copy_loop_2265:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2266
+	JMP     copy_done_2267
 
-copy_le4_2264:
+copy_le4_2265:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21875,78 +21878,78 @@ copy_le4_2264:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2266
+	JMP     copy_done_2267
 
-copy_le2_2263:
+copy_le2_2264:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2266:
-	JMP cx_done_2262
+copy_done_2267:
+	JMP cx_done_2263
 
-cx_short_2261:
+cx_short_2262:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2268
-	CMPQ DX, $0x00000008
 	JAE  ladder_2269
-	CMPQ DX, $0x00000004
+	CMPQ DX, $0x00000008
 	JAE  ladder_2270
-	CMPQ DX, $0x00000002
+	CMPQ DX, $0x00000004
 	JAE  ladder_2271
+	CMPQ DX, $0x00000002
+	JAE  ladder_2272
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2267
-	JMP  ladder_2272
+	JB   ladder_done_2268
+	JMP  ladder_2273
 
-ladder_2268:
+ladder_2269:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2267
+	JMP     ladder_done_2268
 
-ladder_2269:
+ladder_2270:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2267
+	JMP  ladder_done_2268
 
-ladder_2270:
+ladder_2271:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2267
+	JMP  ladder_done_2268
 
-ladder_2271:
+ladder_2272:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2267
+	JMP  ladder_done_2268
 
-ladder_2272:
+ladder_2273:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2267:
-cx_done_2262:
-mid_done_2256:
+ladder_done_2268:
+cx_done_2263:
+mid_done_2257:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_2273
+	JB   mid_small_2274
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_2275
+	JBE  copy_le2_2276
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_2276
+	JBE  copy_le4_2277
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2277:
+copy_loop_2278:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21958,7 +21961,7 @@ copy_loop_2277:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2277
+	JB        copy_loop_2278
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21968,9 +21971,9 @@ copy_loop_2277:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2278
+	JMP       copy_done_2279
 
-copy_le4_2276:
+copy_le4_2277:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -21979,28 +21982,28 @@ copy_le4_2276:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_2278
+	JMP       copy_done_2279
 
-copy_le2_2275:
+copy_le2_2276:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_2278:
-	JMP mid_done_2274
+copy_done_2279:
+	JMP mid_done_2275
 
-mid_small_2273:
+mid_small_2274:
 	CMPQ SI, $0x00000020
-	JB   cx_short_2279
+	JB   cx_short_2280
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2281
+	JBE  copy_le2_2282
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2282
+	JBE  copy_le4_2283
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2283:
+copy_loop_2284:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -22012,7 +22015,7 @@ copy_loop_2283:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2283
+	JB      copy_loop_2284
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -22022,9 +22025,9 @@ copy_loop_2283:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2284
+	JMP     copy_done_2285
 
-copy_le4_2282:
+copy_le4_2283:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -22033,72 +22036,72 @@ copy_le4_2282:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2284
+	JMP     copy_done_2285
 
-copy_le2_2281:
+copy_le2_2282:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2284:
-	JMP cx_done_2280
+copy_done_2285:
+	JMP cx_done_2281
 
-cx_short_2279:
+cx_short_2280:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2286
-	CMPQ SI, $0x00000008
 	JAE  ladder_2287
-	CMPQ SI, $0x00000004
+	CMPQ SI, $0x00000008
 	JAE  ladder_2288
-	CMPQ SI, $0x00000002
+	CMPQ SI, $0x00000004
 	JAE  ladder_2289
+	CMPQ SI, $0x00000002
+	JAE  ladder_2290
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2285
-	JMP  ladder_2290
+	JB   ladder_done_2286
+	JMP  ladder_2291
 
-ladder_2286:
+ladder_2287:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2285
+	JMP     ladder_done_2286
 
-ladder_2287:
+ladder_2288:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2285
+	JMP  ladder_done_2286
 
-ladder_2288:
+ladder_2289:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2285
+	JMP  ladder_done_2286
 
-ladder_2289:
+ladder_2290:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2285
+	JMP  ladder_done_2286
 
-ladder_2290:
+ladder_2291:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2285:
-cx_done_2280:
-mid_done_2274:
+ladder_done_2286:
+cx_done_2281:
+mid_done_2275:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2236
+	JNZ  wrap_rows_2237
 	VZEROUPPER
 
-wrap_ret_2235:
+wrap_ret_2236:
 	RET
 
 // func storeFence()

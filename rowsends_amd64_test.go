@@ -49,8 +49,9 @@ func endsKernelsOrSkip(t testing.TB) asmKernels {
 
 // endsMids are the src row lengths the tests try: with pads of 0 to 16
 // bytes, every width around the kernel's four row loops (up to 48 bytes,
-// 49 to 63, 64 to 95, 96 and more) and its vectors.
-var endsMids = []int{32, 33, 40, 47, 48, 49, 63, 64, 65, 80, 95, 96, 97, 112, 127, 128, 200, 1000, 4100}
+// 49 to 63, 64 to 191, 192 and more: asm/ends.go's endsWideMin) and its
+// vectors.
+var endsMids = []int{32, 33, 40, 47, 48, 49, 63, 64, 65, 80, 95, 96, 97, 112, 127, 128, 160, 176, 190, 200, 1000, 4100}
 
 func TestRowsEndsKernel(t *testing.T) {
 	ks := endsKernelsOrSkip(t)
