@@ -6,6 +6,12 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
+// endsWideMin is the narrowest row whose ends go out as 32-byte stores. On
+// a Zen 5, in L1, rows of 200 to 416 bytes took 0.86-0.89x the time that
+// way, rows of 100 to 168 the same, rows of 88 bytes 1.23x (the inserts
+// and loads cost more than the store they save).
+const endsWideMin = 192
+
 // genRowsEnds emits rowsEndsAVX2: rows whose pads are at most 16 bytes on
 // each side, in any mode, for CPUs without AVX-512 VBMI. A row is its
 // middle, a copy of the src row by 32-byte vectors, then its first and
@@ -15,12 +21,6 @@ import (
 // one 32-byte store with the 16 bytes of the middle beside it, which saves
 // a store a row. The six table vectors and the value stay in registers;
 // the width picks one of four row loops per call.
-// endsWideMin is the narrowest row whose ends go out as 32-byte stores. On
-// a Zen 5, in L1, rows of 200 to 416 bytes took 0.86-0.89x the time that
-// way, rows of 100 to 168 the same, rows of 88 bytes 1.23x (the inserts
-// and loads cost more than the store they save).
-const endsWideMin = 192
-
 func genRowsEnds() {
 	name := "rowsEndsAVX2"
 	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
@@ -114,25 +114,30 @@ func genRowsEnds() {
 
 	last := gp() // the middle's last vector, from d+32: its length less 32
 	LEAQ(at(tail, -80), last)
+	// middleVectors makes the middle from d+at (s[at-left:] is at sm+at-16)
+	// by 32-byte vectors from its start, the last one at last.
+	middleVectors := func(at int) func(d, sm reg.Register) {
+		return func(d, sm reg.Register) {
+			i, y := gp(), YMM()
+			loop := newLabel("ends_mid")
+			XORQ(i, i)
+			Label(loop)
+			VMOVDQU(ati(sm, i, at-16), y)
+			VMOVDQU(y, ati(d, i, at))
+			ADDQ(U8(32), i)
+			CMPQ(i, last)
+			JB(LabelRef(loop))
+			VMOVDQU(ati(sm, last, at-16), y)
+			VMOVDQU(y, ati(d, last, at))
+		}
+	}
 	narrow, short, tiny := newLabel("ends_narrow"), newLabel("ends_short"), newLabel("ends_tiny")
 	CMPQ(tail, U32(endsWideMin-16))
 	JB(LabelRef(narrow))
 	// Rows of endsWideMin bytes or more: 32-byte ends, and the middle
 	// between them by vectors from its start, the last one ending at its
 	// end.
-	rowLoops(true, func(d, sm reg.Register) {
-		i, y := gp(), YMM()
-		loop := newLabel("ends_mid")
-		XORQ(i, i)
-		Label(loop)
-		VMOVDQU(ati(sm, i, 16), y)
-		VMOVDQU(y, ati(d, i, 32))
-		ADDQ(U8(32), i)
-		CMPQ(i, last)
-		JB(LabelRef(loop))
-		VMOVDQU(ati(sm, last, 16), y)
-		VMOVDQU(y, ati(d, last, 32))
-	})
+	rowLoops(true, middleVectors(32))
 	Label(narrow)
 	ADDQ(U8(32), last) // the middle's last vector, from d+16: width-64
 	CMPQ(last, U8(0))
@@ -140,19 +145,7 @@ func genRowsEnds() {
 	// 64 bytes up to endsWideMin: 16-byte ends, and the middle between
 	// them by 32-byte vectors from its start, the last one ending at its
 	// end.
-	rowLoops(false, func(d, sm reg.Register) {
-		i, y := gp(), YMM()
-		loop := newLabel("ends_mid")
-		XORQ(i, i)
-		Label(loop)
-		VMOVDQU(ati(sm, i, 0), y)
-		VMOVDQU(y, ati(d, i, 16))
-		ADDQ(U8(32), i)
-		CMPQ(i, last)
-		JB(LabelRef(loop))
-		VMOVDQU(ati(sm, last, 0), y)
-		VMOVDQU(y, ati(d, last, 16))
-	})
+	rowLoops(false, middleVectors(16))
 	Label(short)
 	ADDQ(U8(16), last) // the middle's length from d+16 less 16, width-48
 	CMPQ(last, U8(0))
