@@ -10333,7 +10333,7 @@ ret_1069:
 	RET
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, CMOV
 TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
@@ -10387,9 +10387,8 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	JBE             shuf_one_table_1096
 	CMPQ            DI, $0x40
 	JBE             shuf_two_narrow_1099
-	MOVQ            R8, DI
-	SUBQ            $0x40, DI
-	VPBROADCASTB    DI, Z3
+	SUBQ            $0x40, R8
+	VPBROADCASTB    R8, Z3
 	MOVL            $0x00000040, AX
 	VPBROADCASTB    AX, Z4
 	VPCMPUB         $0x05, Z4, Z0, K3, K1
@@ -10400,49 +10399,32 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	KORTESTQ        K1, K1
 	JNZ             shuf_both_halves_1100
 	VPSUBB          Z3, Z1, Z1
+	CMPQ            DI, $0x50
+	JBE             shuf_store16_1101
+	CMPQ            DI, $0x60
+	JBE             shuf_store32_1102
 	CMPQ            rowIdx+96(FP), $0x00
-	JNE             shuf_list_1101
+	JNE             shuf_list_1103
 	DECQ            R11
-	JZ              shuf_last_plane_1104
+	JZ              shuf_last_plane_1106
 
-shuf_planes_1103:
+shuf_planes_1105:
 	MOVQ  DX, AX
-	MOVQ  rows+16(FP), R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_1105
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1107
 	MOVQ  R9, CX
-	LEAQ  -1(R8), R14
+	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1106
-	TESTQ R8, R8
-	JZ    shuf_done_1107
-
-shuf_rows_1108:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Z3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1108
-
-shuf_done_1107:
-	JMP shuf_run_done_1105
-
-shuf_run_checked_1106:
-	TESTQ R8, R8
+	JHI   shuf_run_checked_1108
+	TESTQ DI, DI
 	JZ    shuf_done_1109
 
 shuf_rows_1110:
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
@@ -10451,155 +10433,176 @@ shuf_rows_1110:
 	VMOVDQU8  Z3, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      R8
+	DECQ      DI
 	JNZ       shuf_rows_1110
 
 shuf_done_1109:
-shuf_run_done_1105:
+	JMP shuf_run_done_1107
+
+shuf_run_checked_1108:
+	TESTQ DI, DI
+	JZ    shuf_done_1111
+
+shuf_rows_1112:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Z3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1112
+
+shuf_done_1111:
+shuf_run_done_1107:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1103
+	JNZ  shuf_planes_1105
 
-shuf_last_plane_1104:
-	MOVQ  136(SP), R8
+shuf_last_plane_1106:
+	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1111
+	JZ    shuf_run_done_1113
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R9
 	IMULQ SI, R9
 	ADDQ  CX, R9
 	CMPQ  R9, R13
-	JHI   shuf_run_checked_1112
+	JHI   shuf_run_checked_1114
 	TESTQ DX, DX
-	JZ    shuf_done_1113
+	JZ    shuf_done_1115
 
-shuf_rows_1114:
+shuf_rows_1116:
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, R8
-	JHI       shuf_far_1115
+	CMPQ      AX, DI
+	JHI       shuf_far_1117
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1116:
+shuf_stored_1118:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1114
+	JNZ  shuf_rows_1116
 
-shuf_done_1113:
-	JMP shuf_run_done_1111
+shuf_done_1115:
+	JMP shuf_run_done_1113
 
-shuf_run_checked_1112:
+shuf_run_checked_1114:
 	TESTQ DX, DX
-	JZ    shuf_done_1117
+	JZ    shuf_done_1119
 
-shuf_rows_1118:
+shuf_rows_1120:
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, R8
-	JHI       shuf_far_1119
+	CMPQ      AX, DI
+	JHI       shuf_far_1121
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1120:
+shuf_stored_1122:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1118
+	JNZ  shuf_rows_1120
 
-shuf_done_1117:
-shuf_run_done_1111:
+shuf_done_1119:
+shuf_run_done_1113:
 	VZEROUPPER
 	RET
 
-shuf_list_1101:
+shuf_list_1103:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	XORQ    R8, R8
+	XORQ    DI, DI
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1121
+	JZ      shuf_no_run_1123
 	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
 
-shuf_no_run_1121:
-	VMOVQ R8, X6
+shuf_no_run_1123:
+	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), R8
-	VMOVQ R8, X8
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
 	MOVQ  rows+16(FP), CX
 	SUBQ  run1+112(FP), CX
 	VMOVQ CX, X7
-	MOVQ  run0+104(FP), R8
-	CMPQ  R8, $0x08
-	JA    shuf_list_loads_1102
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1104
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R14
 	LEAQ  (AX)(R14*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1122:
-	CMPQ    CX, R8
-	JAE     shuf_offs_done_1123
+shuf_offs_1124:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1125
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1122
+	JMP     shuf_offs_1124
 
-shuf_offs_done_1123:
-	MOVQ rows+16(FP), R8
-	SUBQ run1+112(FP), R8
-	CMPQ R8, $0x08
-	JA   shuf_list_loads_1102
+shuf_offs_done_1125:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1104
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R14
 	LEAQ (AX)(R14*4), AX
 	XORQ CX, CX
 
-shuf_offs_1124:
-	CMPQ    CX, R8
-	JAE     shuf_offs_done_1125
+shuf_offs_1126:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1127
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1124
+	JMP     shuf_offs_1126
 
-shuf_offs_done_1125:
+shuf_offs_done_1127:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_1127
+	JZ        shuf_last_plane_1129
 
-shuf_planes_1126:
+shuf_planes_1128:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, R8
-	TESTQ     R8, R8
-	JZ        shuf_done_1128
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1130
 
-shuf_rows_1129:
+shuf_rows_1131:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(DI*1), Z11
+	VMOVDQU64 (CX)(R8*1), Z11
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z10, Z0, K3, Z12
 	VMOVDQU64 Z12, (AX)
@@ -10608,47 +10611,26 @@ shuf_rows_1129:
 	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      R8
-	JNZ       shuf_rows_1129
+	DECQ      DI
+	JNZ       shuf_rows_1131
 
-shuf_done_1128:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_1130
+shuf_done_1130:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1132
 	VMOVQ X6, CX
 	ADDQ  R9, CX
-	LEAQ  -1(R8), R14
+	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1131
-	TESTQ R8, R8
-	JZ    shuf_done_1132
-
-shuf_rows_1133:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(DI*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1133
-
-shuf_done_1132:
-	JMP shuf_run_done_1130
-
-shuf_run_checked_1131:
-	TESTQ R8, R8
+	JHI   shuf_run_checked_1133
+	TESTQ DI, DI
 	JZ    shuf_done_1134
 
 shuf_rows_1135:
 	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -10657,21 +10639,42 @@ shuf_rows_1135:
 	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      R8
+	DECQ      DI
 	JNZ       shuf_rows_1135
 
 shuf_done_1134:
-shuf_run_done_1130:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, R8
-	TESTQ     R8, R8
-	JZ        shuf_done_1136
+	JMP shuf_run_done_1132
+
+shuf_run_checked_1133:
+	TESTQ DI, DI
+	JZ    shuf_done_1136
 
 shuf_rows_1137:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1137
+
+shuf_done_1136:
+shuf_run_done_1132:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1138
+
+shuf_rows_1139:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(DI*1), Z11
+	VMOVDQU64 (CX)(R8*1), Z11
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z10, Z0, K3, Z12
 	VMOVDQU64 Z12, (AX)
@@ -10680,148 +10683,148 @@ shuf_rows_1137:
 	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      R8
-	JNZ       shuf_rows_1137
+	DECQ      DI
+	JNZ       shuf_rows_1139
 
-shuf_done_1136:
+shuf_done_1138:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1126
+	JNZ  shuf_planes_1128
 
-shuf_last_plane_1127:
-	MOVQ      136(SP), R8
+shuf_last_plane_1129:
+	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1138
+	JZ        shuf_done_1140
 
-shuf_rows_1139:
+shuf_rows_1141:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(DI*1), Z9
+	VMOVDQU64 (CX)(R8*1), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z4, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z9, Z1, K4, Z4
-	CMPQ      AX, R8
-	JHI       shuf_far_1140
+	CMPQ      AX, DI
+	JHI       shuf_far_1142
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1141:
+shuf_stored_1143:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1139
+	JNZ     shuf_rows_1141
 
-shuf_done_1138:
+shuf_done_1140:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1142
+	JZ    shuf_run_done_1144
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R10
 	IMULQ SI, R10
 	ADDQ  CX, R10
 	CMPQ  R10, R13
-	JHI   shuf_run_checked_1143
+	JHI   shuf_run_checked_1145
 	TESTQ DX, DX
-	JZ    shuf_done_1144
+	JZ    shuf_done_1146
 
-shuf_rows_1145:
+shuf_rows_1147:
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, R8
-	JHI       shuf_far_1146
+	CMPQ      AX, DI
+	JHI       shuf_far_1148
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1147:
+shuf_stored_1149:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1145
+	JNZ  shuf_rows_1147
 
-shuf_done_1144:
-	JMP shuf_run_done_1142
+shuf_done_1146:
+	JMP shuf_run_done_1144
 
-shuf_run_checked_1143:
+shuf_run_checked_1145:
 	TESTQ DX, DX
-	JZ    shuf_done_1148
+	JZ    shuf_done_1150
 
-shuf_rows_1149:
+shuf_rows_1151:
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, R8
-	JHI       shuf_far_1150
+	CMPQ      AX, DI
+	JHI       shuf_far_1152
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1151:
+shuf_stored_1153:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1149
+	JNZ  shuf_rows_1151
 
-shuf_done_1148:
-shuf_run_done_1142:
+shuf_done_1150:
+shuf_run_done_1144:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1152
+	JZ        shuf_done_1154
 
-shuf_rows_1153:
+shuf_rows_1155:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(DI*1), Z5
+	VMOVDQU64 (CX)(R8*1), Z5
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z4, Z0, K3, Z6
 	VMOVDQU64 Z6, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z5, Z1, K4, Z4
-	CMPQ      AX, R8
-	JHI       shuf_far_1154
+	CMPQ      AX, DI
+	JHI       shuf_far_1156
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1155:
+shuf_stored_1157:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1153
+	JNZ     shuf_rows_1155
 
-shuf_done_1152:
+shuf_done_1154:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1102:
+shuf_list_loads_1104:
 	DECQ R11
-	JZ   shuf_last_plane_1157
+	JZ   shuf_last_plane_1159
 
-shuf_planes_1156:
+shuf_planes_1158:
 	MOVQ  DX, AX
-	VMOVQ X3, R8
+	VMOVQ X3, DI
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1158
+	JZ    shuf_done_1160
 
-shuf_rows_1159:
-	MOVLQSX   (R8), CX
+shuf_rows_1161:
+	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -10829,48 +10832,27 @@ shuf_rows_1159:
 	VPERMB    Z10, Z1, K4, Z9
 	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
+	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1159
+	JNZ       shuf_rows_1161
 
-shuf_done_1158:
+shuf_done_1160:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1160
+	JZ    shuf_run_done_1162
 	VMOVQ X6, CX
 	ADDQ  R9, CX
-	LEAQ  -1(R14), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1161
-	TESTQ R14, R14
-	JZ    shuf_done_1162
-
-shuf_rows_1163:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(DI*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1163
-
-shuf_done_1162:
-	JMP shuf_run_done_1160
-
-shuf_run_checked_1161:
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1163
 	TESTQ R14, R14
 	JZ    shuf_done_1164
 
 shuf_rows_1165:
 	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -10883,18 +10865,15 @@ shuf_rows_1165:
 	JNZ       shuf_rows_1165
 
 shuf_done_1164:
-shuf_run_done_1160:
-	VMOVQ X8, R8
-	VMOVQ X7, R14
+	JMP shuf_run_done_1162
+
+shuf_run_checked_1163:
 	TESTQ R14, R14
 	JZ    shuf_done_1166
 
 shuf_rows_1167:
-	MOVLQSX   (R8), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(DI*1), Z10
+	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z9, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -10902,232 +10881,246 @@ shuf_rows_1167:
 	VPERMB    Z10, Z1, K4, Z9
 	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, R8
+	ADDQ      SI, CX
 	DECQ      R14
 	JNZ       shuf_rows_1167
 
 shuf_done_1166:
+shuf_run_done_1162:
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1168
+
+shuf_rows_1169:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1169
+
+shuf_done_1168:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1156
+	JNZ  shuf_planes_1158
 
-shuf_last_plane_1157:
-	MOVQ  136(SP), R8
+shuf_last_plane_1159:
+	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1168
+	JZ    shuf_done_1170
 
-shuf_rows_1169:
+shuf_rows_1171:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z3, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, R8
-	JHI       shuf_far_1170
+	CMPQ      AX, DI
+	JHI       shuf_far_1172
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1171:
+shuf_stored_1173:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1169
+	JNZ  shuf_rows_1171
 
-shuf_done_1168:
+shuf_done_1170:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_run_done_1172
+	JZ    shuf_run_done_1174
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R10), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1173
+	JHI   shuf_run_checked_1175
 	TESTQ R10, R10
-	JZ    shuf_done_1174
+	JZ    shuf_done_1176
 
-shuf_rows_1175:
+shuf_rows_1177:
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, R8
-	JHI       shuf_far_1176
+	CMPQ      AX, DI
+	JHI       shuf_far_1178
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1177:
+shuf_stored_1179:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1175
+	JNZ  shuf_rows_1177
 
-shuf_done_1174:
-	JMP shuf_run_done_1172
+shuf_done_1176:
+	JMP shuf_run_done_1174
 
-shuf_run_checked_1173:
+shuf_run_checked_1175:
 	TESTQ R10, R10
-	JZ    shuf_done_1178
+	JZ    shuf_done_1180
 
-shuf_rows_1179:
+shuf_rows_1181:
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, R8
-	JHI       shuf_far_1180
+	CMPQ      AX, DI
+	JHI       shuf_far_1182
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1181:
+shuf_stored_1183:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1179
+	JNZ  shuf_rows_1181
 
-shuf_done_1178:
-shuf_run_done_1172:
+shuf_done_1180:
+shuf_run_done_1174:
 	VMOVQ X8, DX
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1182
+	JZ    shuf_done_1184
 
-shuf_rows_1183:
+shuf_rows_1185:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(DI*1), Z4
+	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z3, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, R8
-	JHI       shuf_far_1184
+	CMPQ      AX, DI
+	JHI       shuf_far_1186
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1185:
+shuf_stored_1187:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1183
+	JNZ  shuf_rows_1185
 
-shuf_done_1182:
+shuf_done_1184:
 	VZEROUPPER
 	RET
 
-shuf_both_halves_1100:
+shuf_store32_1102:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1186
+	JNE  shuf_list_1188
 	DECQ R11
-	JZ   shuf_last_plane_1189
+	JZ   shuf_last_plane_1191
 
-shuf_planes_1188:
+shuf_planes_1190:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1190
+	JZ    shuf_run_done_1192
 	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1191
-	TESTQ DI, DI
-	JZ    shuf_done_1192
-
-shuf_rows_1193:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-	VMOVDQU64 Z0, Z11
-	VPERMI2B  Z4, Z3, Z11
-	VPBLENDMB Z11, Z2, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQU64 Z1, Z11
-	VPERMI2B  Z4, Z3, Z11
-	VPBLENDMB Z11, Z2, K4, Z6
-	VMOVDQU8  Z6, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1193
-
-shuf_done_1192:
-	JMP shuf_run_done_1190
-
-shuf_run_checked_1191:
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1193
 	TESTQ DI, DI
 	JZ    shuf_done_1194
 
 shuf_rows_1195:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1196
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1197:
-	VMOVDQU64 Z0, Z11
-	VPERMI2B  Z4, Z3, Z11
-	VPBLENDMB Z11, Z2, K3, Z7
-	VMOVDQU64 Z7, (AX)
-	VMOVDQU64 Z1, Z11
-	VPERMI2B  Z4, Z3, Z11
-	VPBLENDMB Z11, Z2, K4, Z8
-	VMOVDQU8  Z8, K2, 64(AX)
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Y3, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
 	JNZ       shuf_rows_1195
 
 shuf_done_1194:
-shuf_run_done_1190:
+	JMP shuf_run_done_1192
+
+shuf_run_checked_1193:
+	TESTQ DI, DI
+	JZ    shuf_done_1196
+
+shuf_rows_1197:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Y3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1197
+
+shuf_done_1196:
+shuf_run_done_1192:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1188
+	JNZ  shuf_planes_1190
 
-shuf_last_plane_1189:
+shuf_last_plane_1191:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
 	JZ    shuf_run_done_1198
 	MOVQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
 	JHI   shuf_run_checked_1199
 	TESTQ DX, DX
 	JZ    shuf_done_1200
 
 shuf_rows_1201:
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-	VMOVDQU64 Z0, Z5
-	VPERMI2B  Z4, Z3, Z5
-	VPBLENDMB Z5, Z2, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQU64 Z1, Z5
-	VPERMI2B  Z4, Z3, Z5
-	VPBLENDMB Z5, Z2, K4, Z10
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
 	JHI       shuf_far_1202
-	VMOVDQU8  Z10, K2, 64(AX)
+	VMOVDQU8  Y3, K2, 64(AX)
 
 shuf_stored_1203:
 	ADDQ BX, AX
@@ -11143,24 +11136,18 @@ shuf_run_checked_1199:
 	JZ    shuf_done_1204
 
 shuf_rows_1205:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1206
 	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
-
-shuf_loaded_1207:
-	VMOVDQU64 Z0, Z5
-	VPERMI2B  Z4, Z3, Z5
-	VPBLENDMB Z5, Z2, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQU64 Z1, Z5
-	VPERMI2B  Z4, Z3, Z5
-	VPBLENDMB Z5, Z2, K4, Z10
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1208
-	VMOVDQU8  Z10, K2, 64(AX)
+	JHI       shuf_far_1206
+	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1209:
+shuf_stored_1207:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
@@ -11171,7 +11158,1289 @@ shuf_run_done_1198:
 	VZEROUPPER
 	RET
 
-shuf_list_1186:
+shuf_list_1188:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1208
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1208:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1189
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1209:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1210
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1209
+
+shuf_offs_done_1210:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1189
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1211:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1212
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1211
+
+shuf_offs_done_1212:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1214
+
+shuf_planes_1213:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1215
+
+shuf_rows_1216:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1216
+
+shuf_done_1215:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1217
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1218
+	TESTQ DI, DI
+	JZ    shuf_done_1219
+
+shuf_rows_1220:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1220
+
+shuf_done_1219:
+	JMP shuf_run_done_1217
+
+shuf_run_checked_1218:
+	TESTQ DI, DI
+	JZ    shuf_done_1221
+
+shuf_rows_1222:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1222
+
+shuf_done_1221:
+shuf_run_done_1217:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1223
+
+shuf_rows_1224:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1224
+
+shuf_done_1223:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1213
+
+shuf_last_plane_1214:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1225
+
+shuf_rows_1226:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1227
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_1228:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1226
+
+shuf_done_1225:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1229
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1230
+	TESTQ DX, DX
+	JZ    shuf_done_1231
+
+shuf_rows_1232:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1233
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1234:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1232
+
+shuf_done_1231:
+	JMP shuf_run_done_1229
+
+shuf_run_checked_1230:
+	TESTQ DX, DX
+	JZ    shuf_done_1235
+
+shuf_rows_1236:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1237
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1238:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1236
+
+shuf_done_1235:
+shuf_run_done_1229:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1239
+
+shuf_rows_1240:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1241
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_1242:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1240
+
+shuf_done_1239:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1189:
+	DECQ R11
+	JZ   shuf_last_plane_1244
+
+shuf_planes_1243:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1245
+
+shuf_rows_1246:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1246
+
+shuf_done_1245:
+	VMOVQ X5, R14
+	TESTQ R14, R14
+	JZ    shuf_run_done_1247
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1248
+	TESTQ R14, R14
+	JZ    shuf_done_1249
+
+shuf_rows_1250:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1250
+
+shuf_done_1249:
+	JMP shuf_run_done_1247
+
+shuf_run_checked_1248:
+	TESTQ R14, R14
+	JZ    shuf_done_1251
+
+shuf_rows_1252:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1252
+
+shuf_done_1251:
+shuf_run_done_1247:
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1253
+
+shuf_rows_1254:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1254
+
+shuf_done_1253:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1243
+
+shuf_last_plane_1244:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1255
+
+shuf_rows_1256:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1257
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1258:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1256
+
+shuf_done_1255:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_run_done_1259
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1260
+	TESTQ R10, R10
+	JZ    shuf_done_1261
+
+shuf_rows_1262:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1263
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1264:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1262
+
+shuf_done_1261:
+	JMP shuf_run_done_1259
+
+shuf_run_checked_1260:
+	TESTQ R10, R10
+	JZ    shuf_done_1265
+
+shuf_rows_1266:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1267
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1268:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1266
+
+shuf_done_1265:
+shuf_run_done_1259:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1269
+
+shuf_rows_1270:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1271
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1272:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1270
+
+shuf_done_1269:
+	VZEROUPPER
+	RET
+
+shuf_store16_1101:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1273
+	DECQ R11
+	JZ   shuf_last_plane_1276
+
+shuf_planes_1275:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1277
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1278
+	TESTQ DI, DI
+	JZ    shuf_done_1279
+
+shuf_rows_1280:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  X3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1280
+
+shuf_done_1279:
+	JMP shuf_run_done_1277
+
+shuf_run_checked_1278:
+	TESTQ DI, DI
+	JZ    shuf_done_1281
+
+shuf_rows_1282:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  X3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1282
+
+shuf_done_1281:
+shuf_run_done_1277:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1275
+
+shuf_last_plane_1276:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1283
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1284
+	TESTQ DX, DX
+	JZ    shuf_done_1285
+
+shuf_rows_1286:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1287
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1288:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1286
+
+shuf_done_1285:
+	JMP shuf_run_done_1283
+
+shuf_run_checked_1284:
+	TESTQ DX, DX
+	JZ    shuf_done_1289
+
+shuf_rows_1290:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1291
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1292:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1290
+
+shuf_done_1289:
+shuf_run_done_1283:
+	VZEROUPPER
+	RET
+
+shuf_list_1273:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1293
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1293:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1274
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1294:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1295
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1294
+
+shuf_offs_done_1295:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1274
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1296:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1297
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1296
+
+shuf_offs_done_1297:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1299
+
+shuf_planes_1298:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1300
+
+shuf_rows_1301:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1301
+
+shuf_done_1300:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1302
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1303
+	TESTQ DI, DI
+	JZ    shuf_done_1304
+
+shuf_rows_1305:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1305
+
+shuf_done_1304:
+	JMP shuf_run_done_1302
+
+shuf_run_checked_1303:
+	TESTQ DI, DI
+	JZ    shuf_done_1306
+
+shuf_rows_1307:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1307
+
+shuf_done_1306:
+shuf_run_done_1302:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1308
+
+shuf_rows_1309:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1309
+
+shuf_done_1308:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1298
+
+shuf_last_plane_1299:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1310
+
+shuf_rows_1311:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1312
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_1313:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1311
+
+shuf_done_1310:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1314
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1315
+	TESTQ DX, DX
+	JZ    shuf_done_1316
+
+shuf_rows_1317:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1318
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1319:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1317
+
+shuf_done_1316:
+	JMP shuf_run_done_1314
+
+shuf_run_checked_1315:
+	TESTQ DX, DX
+	JZ    shuf_done_1320
+
+shuf_rows_1321:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1322
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1323:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1321
+
+shuf_done_1320:
+shuf_run_done_1314:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1324
+
+shuf_rows_1325:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1326
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_1327:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1325
+
+shuf_done_1324:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1274:
+	DECQ R11
+	JZ   shuf_last_plane_1329
+
+shuf_planes_1328:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1330
+
+shuf_rows_1331:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1331
+
+shuf_done_1330:
+	VMOVQ X5, R14
+	TESTQ R14, R14
+	JZ    shuf_run_done_1332
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1333
+	TESTQ R14, R14
+	JZ    shuf_done_1334
+
+shuf_rows_1335:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1335
+
+shuf_done_1334:
+	JMP shuf_run_done_1332
+
+shuf_run_checked_1333:
+	TESTQ R14, R14
+	JZ    shuf_done_1336
+
+shuf_rows_1337:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1337
+
+shuf_done_1336:
+shuf_run_done_1332:
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1338
+
+shuf_rows_1339:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1339
+
+shuf_done_1338:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1328
+
+shuf_last_plane_1329:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1340
+
+shuf_rows_1341:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1342
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1343:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1341
+
+shuf_done_1340:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_run_done_1344
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1345
+	TESTQ R10, R10
+	JZ    shuf_done_1346
+
+shuf_rows_1347:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1348
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1349:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1347
+
+shuf_done_1346:
+	JMP shuf_run_done_1344
+
+shuf_run_checked_1345:
+	TESTQ R10, R10
+	JZ    shuf_done_1350
+
+shuf_rows_1351:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1352
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1353:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1351
+
+shuf_done_1350:
+shuf_run_done_1344:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1354
+
+shuf_rows_1355:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1356
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1357:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1355
+
+shuf_done_1354:
+	VZEROUPPER
+	RET
+
+shuf_both_halves_1100:
+	CMPQ DI, $0x50
+	JBE  shuf_store16_1358
+	CMPQ DI, $0x60
+	JBE  shuf_store32_1359
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1360
+	DECQ R11
+	JZ   shuf_last_plane_1363
+
+shuf_planes_1362:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1364
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1365
+	TESTQ DI, DI
+	JZ    shuf_done_1366
+
+shuf_rows_1367:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K4, Z6
+	VMOVDQU8  Z6, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1367
+
+shuf_done_1366:
+	JMP shuf_run_done_1364
+
+shuf_run_checked_1365:
+	TESTQ DI, DI
+	JZ    shuf_done_1368
+
+shuf_rows_1369:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1370
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1371:
+	VMOVDQU64 Z0, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K4, Z8
+	VMOVDQU8  Z8, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1369
+
+shuf_done_1368:
+shuf_run_done_1364:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1362
+
+shuf_last_plane_1363:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1372
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1373
+	TESTQ DX, DX
+	JZ    shuf_done_1374
+
+shuf_rows_1375:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z10
+	CMPQ      AX, DI
+	JHI       shuf_far_1376
+	VMOVDQU8  Z10, K2, 64(AX)
+
+shuf_stored_1377:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1375
+
+shuf_done_1374:
+	JMP shuf_run_done_1372
+
+shuf_run_checked_1373:
+	TESTQ DX, DX
+	JZ    shuf_done_1378
+
+shuf_rows_1379:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1380
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1381:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z10
+	CMPQ      AX, DI
+	JHI       shuf_far_1382
+	VMOVDQU8  Z10, K2, 64(AX)
+
+shuf_stored_1383:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1379
+
+shuf_done_1378:
+shuf_run_done_1372:
+	VZEROUPPER
+	RET
+
+shuf_list_1360:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -11180,12 +12449,12 @@ shuf_list_1186:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1210
+	JZ      shuf_no_run_1384
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1210:
+shuf_no_run_1384:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -11195,62 +12464,62 @@ shuf_no_run_1210:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1187
+	JA    shuf_list_loads_1361
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1211:
+shuf_offs_1385:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1212
+	JAE     shuf_offs_done_1386
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1211
+	JMP     shuf_offs_1385
 
-shuf_offs_done_1212:
+shuf_offs_done_1386:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1187
+	JA   shuf_list_loads_1361
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1213:
+shuf_offs_1387:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1214
+	JAE     shuf_offs_done_1388
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1213
+	JMP     shuf_offs_1387
 
-shuf_offs_done_1214:
+shuf_offs_done_1388:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1216
+	JZ        shuf_last_plane_1390
 
-shuf_planes_1215:
+shuf_planes_1389:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1217
+	JZ        shuf_done_1391
 
-shuf_rows_1218:
+shuf_rows_1392:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1219
+	JHI       shuf_masked_1393
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1220:
+shuf_loaded_1394:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -11262,23 +12531,23 @@ shuf_loaded_1220:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1218
+	JNZ       shuf_rows_1392
 
-shuf_done_1217:
+shuf_done_1391:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1221
+	JZ    shuf_run_done_1395
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1222
+	JHI   shuf_run_checked_1396
 	TESTQ DI, DI
-	JZ    shuf_done_1223
+	JZ    shuf_done_1397
 
-shuf_rows_1224:
+shuf_rows_1398:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -11292,22 +12561,22 @@ shuf_rows_1224:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1224
+	JNZ       shuf_rows_1398
 
-shuf_done_1223:
-	JMP shuf_run_done_1221
+shuf_done_1397:
+	JMP shuf_run_done_1395
 
-shuf_run_checked_1222:
+shuf_run_checked_1396:
 	TESTQ DI, DI
-	JZ    shuf_done_1225
+	JZ    shuf_done_1399
 
-shuf_rows_1226:
+shuf_rows_1400:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1227
+	JHI       shuf_masked_1401
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1228:
+shuf_loaded_1402:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -11319,24 +12588,24 @@ shuf_loaded_1228:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1226
+	JNZ       shuf_rows_1400
 
-shuf_done_1225:
-shuf_run_done_1221:
+shuf_done_1399:
+shuf_run_done_1395:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1229
+	JZ        shuf_done_1403
 
-shuf_rows_1230:
+shuf_rows_1404:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1231
+	JHI       shuf_masked_1405
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1232:
+shuf_loaded_1406:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -11348,31 +12617,31 @@ shuf_loaded_1232:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1230
+	JNZ       shuf_rows_1404
 
-shuf_done_1229:
+shuf_done_1403:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1215
+	JNZ  shuf_planes_1389
 
-shuf_last_plane_1216:
+shuf_last_plane_1390:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1233
+	JZ        shuf_done_1407
 
-shuf_rows_1234:
+shuf_rows_1408:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1235
+	JHI       shuf_masked_1409
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1236:
+shuf_loaded_1410:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -11381,30 +12650,30 @@ shuf_loaded_1236:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1237
+	JHI       shuf_far_1411
 	VMOVDQU8  Z14, K2, 64(AX)
 
-shuf_stored_1238:
+shuf_stored_1412:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1234
+	JNZ     shuf_rows_1408
 
-shuf_done_1233:
+shuf_done_1407:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1239
+	JZ    shuf_run_done_1413
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1240
+	JHI   shuf_run_checked_1414
 	TESTQ DX, DX
-	JZ    shuf_done_1241
+	JZ    shuf_done_1415
 
-shuf_rows_1242:
+shuf_rows_1416:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -11415,29 +12684,29 @@ shuf_rows_1242:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1243
+	JHI       shuf_far_1417
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1244:
+shuf_stored_1418:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1242
+	JNZ  shuf_rows_1416
 
-shuf_done_1241:
-	JMP shuf_run_done_1239
+shuf_done_1415:
+	JMP shuf_run_done_1413
 
-shuf_run_checked_1240:
+shuf_run_checked_1414:
 	TESTQ DX, DX
-	JZ    shuf_done_1245
+	JZ    shuf_done_1419
 
-shuf_rows_1246:
+shuf_rows_1420:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1247
+	JHI       shuf_masked_1421
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1248:
+shuf_loaded_1422:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -11446,31 +12715,31 @@ shuf_loaded_1248:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1249
+	JHI       shuf_far_1423
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1250:
+shuf_stored_1424:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1246
+	JNZ  shuf_rows_1420
 
-shuf_done_1245:
-shuf_run_done_1239:
+shuf_done_1419:
+shuf_run_done_1413:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1251
+	JZ        shuf_done_1425
 
-shuf_rows_1252:
+shuf_rows_1426:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1253
+	JHI       shuf_masked_1427
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1254:
+shuf_loaded_1428:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -11479,40 +12748,40 @@ shuf_loaded_1254:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1255
+	JHI       shuf_far_1429
 	VMOVDQU8  Z18, K2, 64(AX)
 
-shuf_stored_1256:
+shuf_stored_1430:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1252
+	JNZ     shuf_rows_1426
 
-shuf_done_1251:
+shuf_done_1425:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1187:
+shuf_list_loads_1361:
 	DECQ R11
-	JZ   shuf_last_plane_1258
+	JZ   shuf_last_plane_1432
 
-shuf_planes_1257:
+shuf_planes_1431:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1259
+	JZ    shuf_done_1433
 
-shuf_rows_1260:
+shuf_rows_1434:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1261
+	JHI       shuf_masked_1435
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1262:
+shuf_loaded_1436:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -11524,23 +12793,23 @@ shuf_loaded_1262:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1260
+	JNZ       shuf_rows_1434
 
-shuf_done_1259:
+shuf_done_1433:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1263
+	JZ    shuf_run_done_1437
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1264
+	JHI   shuf_run_checked_1438
 	TESTQ R8, R8
-	JZ    shuf_done_1265
+	JZ    shuf_done_1439
 
-shuf_rows_1266:
+shuf_rows_1440:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -11554,22 +12823,22 @@ shuf_rows_1266:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1266
+	JNZ       shuf_rows_1440
 
-shuf_done_1265:
-	JMP shuf_run_done_1263
+shuf_done_1439:
+	JMP shuf_run_done_1437
 
-shuf_run_checked_1264:
+shuf_run_checked_1438:
 	TESTQ R8, R8
-	JZ    shuf_done_1267
+	JZ    shuf_done_1441
 
-shuf_rows_1268:
+shuf_rows_1442:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1269
+	JHI       shuf_masked_1443
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1270:
+shuf_loaded_1444:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -11581,25 +12850,25 @@ shuf_loaded_1270:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1268
+	JNZ       shuf_rows_1442
 
-shuf_done_1267:
-shuf_run_done_1263:
+shuf_done_1441:
+shuf_run_done_1437:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1271
+	JZ    shuf_done_1445
 
-shuf_rows_1272:
+shuf_rows_1446:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1273
+	JHI       shuf_masked_1447
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1274:
+shuf_loaded_1448:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -11611,32 +12880,32 @@ shuf_loaded_1274:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1272
+	JNZ       shuf_rows_1446
 
-shuf_done_1271:
+shuf_done_1445:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1257
+	JNZ  shuf_planes_1431
 
-shuf_last_plane_1258:
+shuf_last_plane_1432:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1275
+	JZ    shuf_done_1449
 
-shuf_rows_1276:
+shuf_rows_1450:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1277
+	JHI       shuf_masked_1451
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1278:
+shuf_loaded_1452:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -11645,30 +12914,30 @@ shuf_loaded_1278:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1279
+	JHI       shuf_far_1453
 	VMOVDQU8  Z17, K2, 64(AX)
 
-shuf_stored_1280:
+shuf_stored_1454:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1276
+	JNZ  shuf_rows_1450
 
-shuf_done_1275:
+shuf_done_1449:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1281
+	JZ    shuf_run_done_1455
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1282
+	JHI   shuf_run_checked_1456
 	TESTQ R8, R8
-	JZ    shuf_done_1283
+	JZ    shuf_done_1457
 
-shuf_rows_1284:
+shuf_rows_1458:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -11679,29 +12948,29 @@ shuf_rows_1284:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1285
+	JHI       shuf_far_1459
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1286:
+shuf_stored_1460:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1284
+	JNZ  shuf_rows_1458
 
-shuf_done_1283:
-	JMP shuf_run_done_1281
+shuf_done_1457:
+	JMP shuf_run_done_1455
 
-shuf_run_checked_1282:
+shuf_run_checked_1456:
 	TESTQ R8, R8
-	JZ    shuf_done_1287
+	JZ    shuf_done_1461
 
-shuf_rows_1288:
+shuf_rows_1462:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1289
+	JHI       shuf_masked_1463
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1290:
+shuf_loaded_1464:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -11710,32 +12979,32 @@ shuf_loaded_1290:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1291
+	JHI       shuf_far_1465
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1292:
+shuf_stored_1466:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1288
+	JNZ  shuf_rows_1462
 
-shuf_done_1287:
-shuf_run_done_1281:
+shuf_done_1461:
+shuf_run_done_1455:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1293
+	JZ    shuf_done_1467
 
-shuf_rows_1294:
+shuf_rows_1468:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1295
+	JHI       shuf_masked_1469
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1296:
+shuf_loaded_1470:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -11744,40 +13013,1494 @@ shuf_loaded_1296:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1297
+	JHI       shuf_far_1471
 	VMOVDQU8  Z25, K2, 64(AX)
 
-shuf_stored_1298:
+shuf_stored_1472:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1294
+	JNZ  shuf_rows_1468
 
-shuf_done_1293:
+shuf_done_1467:
 	VZEROUPPER
 	RET
 
-shuf_two_narrow_1099:
+shuf_store32_1359:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1299
+	JNE  shuf_list_1473
 	DECQ R11
-	JZ   shuf_last_plane_1302
+	JZ   shuf_last_plane_1476
 
-shuf_planes_1301:
+shuf_planes_1475:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1303
+	JZ    shuf_run_done_1477
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1304
+	JHI   shuf_run_checked_1478
 	TESTQ DI, DI
-	JZ    shuf_done_1305
+	JZ    shuf_done_1479
 
-shuf_rows_1306:
+shuf_rows_1480:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K4, Z6
+	VMOVDQU8  Y6, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1480
+
+shuf_done_1479:
+	JMP shuf_run_done_1477
+
+shuf_run_checked_1478:
+	TESTQ DI, DI
+	JZ    shuf_done_1481
+
+shuf_rows_1482:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1483
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1484:
+	VMOVDQU64 Z0, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K4, Z8
+	VMOVDQU8  Y8, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1482
+
+shuf_done_1481:
+shuf_run_done_1477:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1475
+
+shuf_last_plane_1476:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1485
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1486
+	TESTQ DX, DX
+	JZ    shuf_done_1487
+
+shuf_rows_1488:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z10
+	CMPQ      AX, DI
+	JHI       shuf_far_1489
+	VMOVDQU8  Y10, K2, 64(AX)
+
+shuf_stored_1490:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1488
+
+shuf_done_1487:
+	JMP shuf_run_done_1485
+
+shuf_run_checked_1486:
+	TESTQ DX, DX
+	JZ    shuf_done_1491
+
+shuf_rows_1492:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1493
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1494:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z10
+	CMPQ      AX, DI
+	JHI       shuf_far_1495
+	VMOVDQU8  Y10, K2, 64(AX)
+
+shuf_stored_1496:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1492
+
+shuf_done_1491:
+shuf_run_done_1485:
+	VZEROUPPER
+	RET
+
+shuf_list_1473:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X19
+	JZ      shuf_no_run_1497
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1497:
+	VMOVQ DI, X20
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X22
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X21
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1474
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1498:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1499
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1498
+
+shuf_offs_done_1499:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1474
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1500:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1501
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1500
+
+shuf_offs_done_1501:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z22
+	DECQ      R11
+	JZ        shuf_last_plane_1503
+
+shuf_planes_1502:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z23
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1504
+
+shuf_rows_1505:
+	VMOVQ     X23, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1506
+	VMOVDQU64 (CX), Z24
+	VMOVDQU64 64(CX), Z25
+
+shuf_loaded_1507:
+	VMOVDQU64 Z0, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K4, Z6
+	VMOVDQU8  Y6, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z23, Z23, Z23
+	DECQ      DI
+	JNZ       shuf_rows_1505
+
+shuf_done_1504:
+	VMOVQ X19, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1508
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1509
+	TESTQ DI, DI
+	JZ    shuf_done_1510
+
+shuf_rows_1511:
+	VMOVDQU64 (CX), Z23
+	VMOVDQU64 64(CX), Z24
+	VMOVDQU64 Z0, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K4, Z8
+	VMOVDQU8  Y8, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1511
+
+shuf_done_1510:
+	JMP shuf_run_done_1508
+
+shuf_run_checked_1509:
+	TESTQ DI, DI
+	JZ    shuf_done_1512
+
+shuf_rows_1513:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1514
+	VMOVDQU64 (CX), Z23
+	VMOVDQU64 64(CX), Z24
+
+shuf_loaded_1515:
+	VMOVDQU64 Z0, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1513
+
+shuf_done_1512:
+shuf_run_done_1508:
+	VMOVDQA64 Z22, Z23
+	VMOVQ     X21, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1516
+
+shuf_rows_1517:
+	VMOVQ     X23, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1518
+	VMOVDQU64 (CX), Z24
+	VMOVDQU64 64(CX), Z25
+
+shuf_loaded_1519:
+	VMOVDQU64 Z0, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQU64 Z1, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K4, Z12
+	VMOVDQU8  Y12, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z23, Z23, Z23
+	DECQ      DI
+	JNZ       shuf_rows_1517
+
+shuf_done_1516:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1502
+
+shuf_last_plane_1503:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1520
+
+shuf_rows_1521:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1522
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+
+shuf_loaded_1523:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K3, Z13
+	VMOVDQU64 Z13, (AX)
+	VMOVDQU64 Z1, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K4, Z14
+	CMPQ      AX, DI
+	JHI       shuf_far_1524
+	VMOVDQU8  Y14, K2, 64(AX)
+
+shuf_stored_1525:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1521
+
+shuf_done_1520:
+	VMOVQ X19, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1526
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1527
+	TESTQ DX, DX
+	JZ    shuf_done_1528
+
+shuf_rows_1529:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z15
+	VMOVDQU64 Z15, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z16
+	CMPQ      AX, DI
+	JHI       shuf_far_1530
+	VMOVDQU8  Y16, K2, 64(AX)
+
+shuf_stored_1531:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1529
+
+shuf_done_1528:
+	JMP shuf_run_done_1526
+
+shuf_run_checked_1527:
+	TESTQ DX, DX
+	JZ    shuf_done_1532
+
+shuf_rows_1533:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1534
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1535:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z15
+	VMOVDQU64 Z15, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z16
+	CMPQ      AX, DI
+	JHI       shuf_far_1536
+	VMOVDQU8  Y16, K2, 64(AX)
+
+shuf_stored_1537:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1533
+
+shuf_done_1532:
+shuf_run_done_1526:
+	VMOVDQA64 Z22, Z3
+	VMOVQ     X21, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1538
+
+shuf_rows_1539:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1540
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+
+shuf_loaded_1541:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K3, Z17
+	VMOVDQU64 Z17, (AX)
+	VMOVDQU64 Z1, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K4, Z18
+	CMPQ      AX, DI
+	JHI       shuf_far_1542
+	VMOVDQU8  Y18, K2, 64(AX)
+
+shuf_stored_1543:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1539
+
+shuf_done_1538:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1474:
+	DECQ R11
+	JZ   shuf_last_plane_1545
+
+shuf_planes_1544:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1546
+
+shuf_rows_1547:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1548
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1549:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1547
+
+shuf_done_1546:
+	VMOVQ X19, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1550
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1551
+	TESTQ R8, R8
+	JZ    shuf_done_1552
+
+shuf_rows_1553:
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z11
+	VMOVDQU8  Y11, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1553
+
+shuf_done_1552:
+	JMP shuf_run_done_1550
+
+shuf_run_checked_1551:
+	TESTQ R8, R8
+	JZ    shuf_done_1554
+
+shuf_rows_1555:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1556
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1557:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z13
+	VMOVDQU8  Y13, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1555
+
+shuf_done_1554:
+shuf_run_done_1550:
+	VMOVQ X22, DI
+	VMOVQ X21, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1558
+
+shuf_rows_1559:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1560
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1561:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z14
+	VMOVDQU64 Z14, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z15
+	VMOVDQU8  Y15, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1559
+
+shuf_done_1558:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1544
+
+shuf_last_plane_1545:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1562
+
+shuf_rows_1563:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1564
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1565:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z16
+	VMOVDQU64 Z16, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z17
+	CMPQ      AX, DI
+	JHI       shuf_far_1566
+	VMOVDQU8  Y17, K2, 64(AX)
+
+shuf_stored_1567:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1563
+
+shuf_done_1562:
+	VMOVQ X19, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1568
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1569
+	TESTQ R8, R8
+	JZ    shuf_done_1570
+
+shuf_rows_1571:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z18
+	VMOVDQU64 Z18, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z23
+	CMPQ      AX, DI
+	JHI       shuf_far_1572
+	VMOVDQU8  Y23, K2, 64(AX)
+
+shuf_stored_1573:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1571
+
+shuf_done_1570:
+	JMP shuf_run_done_1568
+
+shuf_run_checked_1569:
+	TESTQ R8, R8
+	JZ    shuf_done_1574
+
+shuf_rows_1575:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1576
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1577:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z18
+	VMOVDQU64 Z18, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z23
+	CMPQ      AX, DI
+	JHI       shuf_far_1578
+	VMOVDQU8  Y23, K2, 64(AX)
+
+shuf_stored_1579:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1575
+
+shuf_done_1574:
+shuf_run_done_1568:
+	VMOVQ X22, DX
+	VMOVQ X21, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1580
+
+shuf_rows_1581:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1582
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1583:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z24
+	VMOVDQU64 Z24, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z25
+	CMPQ      AX, DI
+	JHI       shuf_far_1584
+	VMOVDQU8  Y25, K2, 64(AX)
+
+shuf_stored_1585:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1581
+
+shuf_done_1580:
+	VZEROUPPER
+	RET
+
+shuf_store16_1358:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1586
+	DECQ R11
+	JZ   shuf_last_plane_1589
+
+shuf_planes_1588:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1590
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1591
+	TESTQ DI, DI
+	JZ    shuf_done_1592
+
+shuf_rows_1593:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K4, Z6
+	VMOVDQU8  X6, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1593
+
+shuf_done_1592:
+	JMP shuf_run_done_1590
+
+shuf_run_checked_1591:
+	TESTQ DI, DI
+	JZ    shuf_done_1594
+
+shuf_rows_1595:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1596
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1597:
+	VMOVDQU64 Z0, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z11
+	VPERMI2B  Z4, Z3, Z11
+	VPBLENDMB Z11, Z2, K4, Z8
+	VMOVDQU8  X8, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1595
+
+shuf_done_1594:
+shuf_run_done_1590:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1588
+
+shuf_last_plane_1589:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1598
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1599
+	TESTQ DX, DX
+	JZ    shuf_done_1600
+
+shuf_rows_1601:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z10
+	CMPQ      AX, DI
+	JHI       shuf_far_1602
+	VMOVDQU8  X10, K2, 64(AX)
+
+shuf_stored_1603:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1601
+
+shuf_done_1600:
+	JMP shuf_run_done_1598
+
+shuf_run_checked_1599:
+	TESTQ DX, DX
+	JZ    shuf_done_1604
+
+shuf_rows_1605:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1606
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1607:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z10
+	CMPQ      AX, DI
+	JHI       shuf_far_1608
+	VMOVDQU8  X10, K2, 64(AX)
+
+shuf_stored_1609:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1605
+
+shuf_done_1604:
+shuf_run_done_1598:
+	VZEROUPPER
+	RET
+
+shuf_list_1586:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X19
+	JZ      shuf_no_run_1610
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1610:
+	VMOVQ DI, X20
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X22
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X21
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1587
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1611:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1612
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1611
+
+shuf_offs_done_1612:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1587
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1613:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1614
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1613
+
+shuf_offs_done_1614:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z22
+	DECQ      R11
+	JZ        shuf_last_plane_1616
+
+shuf_planes_1615:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z23
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1617
+
+shuf_rows_1618:
+	VMOVQ     X23, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1619
+	VMOVDQU64 (CX), Z24
+	VMOVDQU64 64(CX), Z25
+
+shuf_loaded_1620:
+	VMOVDQU64 Z0, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z1, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K4, Z6
+	VMOVDQU8  X6, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z23, Z23, Z23
+	DECQ      DI
+	JNZ       shuf_rows_1618
+
+shuf_done_1617:
+	VMOVQ X19, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1621
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1622
+	TESTQ DI, DI
+	JZ    shuf_done_1623
+
+shuf_rows_1624:
+	VMOVDQU64 (CX), Z23
+	VMOVDQU64 64(CX), Z24
+	VMOVDQU64 Z0, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K4, Z8
+	VMOVDQU8  X8, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1624
+
+shuf_done_1623:
+	JMP shuf_run_done_1621
+
+shuf_run_checked_1622:
+	TESTQ DI, DI
+	JZ    shuf_done_1625
+
+shuf_rows_1626:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1627
+	VMOVDQU64 (CX), Z23
+	VMOVDQU64 64(CX), Z24
+
+shuf_loaded_1628:
+	VMOVDQU64 Z0, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQU64 Z1, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z2, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1626
+
+shuf_done_1625:
+shuf_run_done_1621:
+	VMOVDQA64 Z22, Z23
+	VMOVQ     X21, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1629
+
+shuf_rows_1630:
+	VMOVQ     X23, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1631
+	VMOVDQU64 (CX), Z24
+	VMOVDQU64 64(CX), Z25
+
+shuf_loaded_1632:
+	VMOVDQU64 Z0, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQU64 Z1, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z2, K4, Z12
+	VMOVDQU8  X12, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z23, Z23, Z23
+	DECQ      DI
+	JNZ       shuf_rows_1630
+
+shuf_done_1629:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1615
+
+shuf_last_plane_1616:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1633
+
+shuf_rows_1634:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1635
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+
+shuf_loaded_1636:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K3, Z13
+	VMOVDQU64 Z13, (AX)
+	VMOVDQU64 Z1, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K4, Z14
+	CMPQ      AX, DI
+	JHI       shuf_far_1637
+	VMOVDQU8  X14, K2, 64(AX)
+
+shuf_stored_1638:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1634
+
+shuf_done_1633:
+	VMOVQ X19, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1639
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1640
+	TESTQ DX, DX
+	JZ    shuf_done_1641
+
+shuf_rows_1642:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z15
+	VMOVDQU64 Z15, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z16
+	CMPQ      AX, DI
+	JHI       shuf_far_1643
+	VMOVDQU8  X16, K2, 64(AX)
+
+shuf_stored_1644:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1642
+
+shuf_done_1641:
+	JMP shuf_run_done_1639
+
+shuf_run_checked_1640:
+	TESTQ DX, DX
+	JZ    shuf_done_1645
+
+shuf_rows_1646:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1647
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1648:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z15
+	VMOVDQU64 Z15, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z16
+	CMPQ      AX, DI
+	JHI       shuf_far_1649
+	VMOVDQU8  X16, K2, 64(AX)
+
+shuf_stored_1650:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1646
+
+shuf_done_1645:
+shuf_run_done_1639:
+	VMOVDQA64 Z22, Z3
+	VMOVQ     X21, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1651
+
+shuf_rows_1652:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1653
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+
+shuf_loaded_1654:
+	VMOVDQU64 Z0, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K3, Z17
+	VMOVDQU64 Z17, (AX)
+	VMOVDQU64 Z1, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VPBLENDMB Z6, Z2, K4, Z18
+	CMPQ      AX, DI
+	JHI       shuf_far_1655
+	VMOVDQU8  X18, K2, 64(AX)
+
+shuf_stored_1656:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1652
+
+shuf_done_1651:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1587:
+	DECQ R11
+	JZ   shuf_last_plane_1658
+
+shuf_planes_1657:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1659
+
+shuf_rows_1660:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1661
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1662:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1660
+
+shuf_done_1659:
+	VMOVQ X19, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1663
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1664
+	TESTQ R8, R8
+	JZ    shuf_done_1665
+
+shuf_rows_1666:
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z11
+	VMOVDQU8  X11, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1666
+
+shuf_done_1665:
+	JMP shuf_run_done_1663
+
+shuf_run_checked_1664:
+	TESTQ R8, R8
+	JZ    shuf_done_1667
+
+shuf_rows_1668:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1669
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1670:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z13
+	VMOVDQU8  X13, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_1668
+
+shuf_done_1667:
+shuf_run_done_1663:
+	VMOVQ X22, DI
+	VMOVQ X21, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1671
+
+shuf_rows_1672:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1673
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+
+shuf_loaded_1674:
+	VMOVDQU64 Z0, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K3, Z14
+	VMOVDQU64 Z14, (AX)
+	VMOVDQU64 Z1, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VPBLENDMB Z8, Z2, K4, Z15
+	VMOVDQU8  X15, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_1672
+
+shuf_done_1671:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1657
+
+shuf_last_plane_1658:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1675
+
+shuf_rows_1676:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1677
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1678:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z16
+	VMOVDQU64 Z16, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z17
+	CMPQ      AX, DI
+	JHI       shuf_far_1679
+	VMOVDQU8  X17, K2, 64(AX)
+
+shuf_stored_1680:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1676
+
+shuf_done_1675:
+	VMOVQ X19, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_1681
+	VMOVQ X20, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1682
+	TESTQ R8, R8
+	JZ    shuf_done_1683
+
+shuf_rows_1684:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z18
+	VMOVDQU64 Z18, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z23
+	CMPQ      AX, DI
+	JHI       shuf_far_1685
+	VMOVDQU8  X23, K2, 64(AX)
+
+shuf_stored_1686:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1684
+
+shuf_done_1683:
+	JMP shuf_run_done_1681
+
+shuf_run_checked_1682:
+	TESTQ R8, R8
+	JZ    shuf_done_1687
+
+shuf_rows_1688:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1689
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1690:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z18
+	VMOVDQU64 Z18, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z23
+	CMPQ      AX, DI
+	JHI       shuf_far_1691
+	VMOVDQU8  X23, K2, 64(AX)
+
+shuf_stored_1692:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_1688
+
+shuf_done_1687:
+shuf_run_done_1681:
+	VMOVQ X22, DX
+	VMOVQ X21, R8
+	TESTQ R8, R8
+	JZ    shuf_done_1693
+
+shuf_rows_1694:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1695
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+
+shuf_loaded_1696:
+	VMOVDQU64 Z0, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K3, Z24
+	VMOVDQU64 Z24, (AX)
+	VMOVDQU64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VPBLENDMB Z5, Z2, K4, Z25
+	CMPQ      AX, DI
+	JHI       shuf_far_1697
+	VMOVDQU8  X25, K2, 64(AX)
+
+shuf_stored_1698:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_1694
+
+shuf_done_1693:
+	VZEROUPPER
+	RET
+
+shuf_two_narrow_1099:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1699
+	DECQ R11
+	JZ   shuf_last_plane_1702
+
+shuf_planes_1701:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1703
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1704
+	TESTQ DI, DI
+	JZ    shuf_done_1705
+
+shuf_rows_1706:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z7
@@ -11787,22 +14510,22 @@ shuf_rows_1306:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1306
+	JNZ       shuf_rows_1706
 
-shuf_done_1305:
-	JMP shuf_run_done_1303
+shuf_done_1705:
+	JMP shuf_run_done_1703
 
-shuf_run_checked_1304:
+shuf_run_checked_1704:
 	TESTQ DI, DI
-	JZ    shuf_done_1307
+	JZ    shuf_done_1707
 
-shuf_rows_1308:
+shuf_rows_1708:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1309
+	JHI       shuf_masked_1709
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1310:
+shuf_loaded_1710:
 	VMOVDQU64 Z0, Z7
 	VPERMI2B  Z6, Z1, Z7
 	VPBLENDMB Z7, Z2, K3, Z4
@@ -11810,79 +14533,79 @@ shuf_loaded_1310:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1308
+	JNZ       shuf_rows_1708
 
-shuf_done_1307:
-shuf_run_done_1303:
+shuf_done_1707:
+shuf_run_done_1703:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1301
+	JNZ  shuf_planes_1701
 
-shuf_last_plane_1302:
+shuf_last_plane_1702:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1311
+	JZ    shuf_run_done_1711
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1312
+	JHI   shuf_run_checked_1712
 	TESTQ DX, DX
-	JZ    shuf_done_1313
+	JZ    shuf_done_1713
 
-shuf_rows_1314:
+shuf_rows_1714:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_1315
+	JHI       shuf_far_1715
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_1316:
+shuf_stored_1716:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1314
+	JNZ  shuf_rows_1714
 
-shuf_done_1313:
-	JMP shuf_run_done_1311
+shuf_done_1713:
+	JMP shuf_run_done_1711
 
-shuf_run_checked_1312:
+shuf_run_checked_1712:
 	TESTQ DX, DX
-	JZ    shuf_done_1317
+	JZ    shuf_done_1717
 
-shuf_rows_1318:
+shuf_rows_1718:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1319
+	JHI       shuf_masked_1719
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1320:
+shuf_loaded_1720:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_1321
+	JHI       shuf_far_1721
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_1322:
+shuf_stored_1722:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1318
+	JNZ  shuf_rows_1718
 
-shuf_done_1317:
-shuf_run_done_1311:
+shuf_done_1717:
+shuf_run_done_1711:
 	VZEROUPPER
 	RET
 
-shuf_list_1299:
+shuf_list_1699:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -11891,12 +14614,12 @@ shuf_list_1299:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X11
-	JZ      shuf_no_run_1323
+	JZ      shuf_no_run_1723
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1323:
+shuf_no_run_1723:
 	VMOVQ DI, X12
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -11906,62 +14629,62 @@ shuf_no_run_1323:
 	VMOVQ CX, X13
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1300
+	JA    shuf_list_loads_1700
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1324:
+shuf_offs_1724:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1325
+	JAE     shuf_offs_done_1725
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1324
+	JMP     shuf_offs_1724
 
-shuf_offs_done_1325:
+shuf_offs_done_1725:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1300
+	JA   shuf_list_loads_1700
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1326:
+shuf_offs_1726:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1327
+	JAE     shuf_offs_done_1727
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1326
+	JMP     shuf_offs_1726
 
-shuf_offs_done_1327:
+shuf_offs_done_1727:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z14
 	DECQ      R11
-	JZ        shuf_last_plane_1329
+	JZ        shuf_last_plane_1729
 
-shuf_planes_1328:
+shuf_planes_1728:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z15
 	VMOVQ     X10, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1330
+	JZ        shuf_done_1730
 
-shuf_rows_1331:
+shuf_rows_1731:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1332
+	JHI       shuf_masked_1732
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_1333:
+shuf_loaded_1733:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z3
@@ -11969,23 +14692,23 @@ shuf_loaded_1333:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_1331
+	JNZ       shuf_rows_1731
 
-shuf_done_1330:
+shuf_done_1730:
 	VMOVQ X11, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1334
+	JZ    shuf_run_done_1734
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1335
+	JHI   shuf_run_checked_1735
 	TESTQ DI, DI
-	JZ    shuf_done_1336
+	JZ    shuf_done_1736
 
-shuf_rows_1337:
+shuf_rows_1737:
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 	VMOVDQU64 Z0, Z17
@@ -11995,22 +14718,22 @@ shuf_rows_1337:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1337
+	JNZ       shuf_rows_1737
 
-shuf_done_1336:
-	JMP shuf_run_done_1334
+shuf_done_1736:
+	JMP shuf_run_done_1734
 
-shuf_run_checked_1335:
+shuf_run_checked_1735:
 	TESTQ DI, DI
-	JZ    shuf_done_1338
+	JZ    shuf_done_1738
 
-shuf_rows_1339:
+shuf_rows_1739:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1340
+	JHI       shuf_masked_1740
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 
-shuf_loaded_1341:
+shuf_loaded_1741:
 	VMOVDQU64 Z0, Z17
 	VPERMI2B  Z16, Z15, Z17
 	VPBLENDMB Z17, Z2, K3, Z5
@@ -12018,24 +14741,24 @@ shuf_loaded_1341:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1339
+	JNZ       shuf_rows_1739
 
-shuf_done_1338:
-shuf_run_done_1334:
+shuf_done_1738:
+shuf_run_done_1734:
 	VMOVDQA64 Z14, Z15
 	VMOVQ     X13, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1342
+	JZ        shuf_done_1742
 
-shuf_rows_1343:
+shuf_rows_1743:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1344
+	JHI       shuf_masked_1744
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_1345:
+shuf_loaded_1745:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z6
@@ -12043,155 +14766,155 @@ shuf_loaded_1345:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_1343
+	JNZ       shuf_rows_1743
 
-shuf_done_1342:
+shuf_done_1742:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1328
+	JNZ  shuf_planes_1728
 
-shuf_last_plane_1329:
+shuf_last_plane_1729:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X10, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1346
+	JZ        shuf_done_1746
 
-shuf_rows_1347:
+shuf_rows_1747:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1348
+	JHI       shuf_masked_1748
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1349:
+shuf_loaded_1749:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z7
 	CMPQ      AX, DI
-	JHI       shuf_far_1350
+	JHI       shuf_far_1750
 	VMOVDQU8  Z7, K1, (AX)
 
-shuf_stored_1351:
+shuf_stored_1751:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_1347
+	JNZ     shuf_rows_1747
 
-shuf_done_1346:
+shuf_done_1746:
 	VMOVQ X11, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1352
+	JZ    shuf_run_done_1752
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1353
+	JHI   shuf_run_checked_1753
 	TESTQ DX, DX
-	JZ    shuf_done_1354
+	JZ    shuf_done_1754
 
-shuf_rows_1355:
+shuf_rows_1755:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_1356
+	JHI       shuf_far_1756
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_1357:
+shuf_stored_1757:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1355
+	JNZ  shuf_rows_1755
 
-shuf_done_1354:
-	JMP shuf_run_done_1352
+shuf_done_1754:
+	JMP shuf_run_done_1752
 
-shuf_run_checked_1353:
+shuf_run_checked_1753:
 	TESTQ DX, DX
-	JZ    shuf_done_1358
+	JZ    shuf_done_1758
 
-shuf_rows_1359:
+shuf_rows_1759:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1360
+	JHI       shuf_masked_1760
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1361:
+shuf_loaded_1761:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_1362
+	JHI       shuf_far_1762
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_1363:
+shuf_stored_1763:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1359
+	JNZ  shuf_rows_1759
 
-shuf_done_1358:
-shuf_run_done_1352:
+shuf_done_1758:
+shuf_run_done_1752:
 	VMOVDQA64 Z14, Z1
 	VMOVQ     X13, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1364
+	JZ        shuf_done_1764
 
-shuf_rows_1365:
+shuf_rows_1765:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1366
+	JHI       shuf_masked_1766
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1367:
+shuf_loaded_1767:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_1368
+	JHI       shuf_far_1768
 	VMOVDQU8  Z9, K1, (AX)
 
-shuf_stored_1369:
+shuf_stored_1769:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_1365
+	JNZ     shuf_rows_1765
 
-shuf_done_1364:
+shuf_done_1764:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1300:
+shuf_list_loads_1700:
 	DECQ R11
-	JZ   shuf_last_plane_1371
+	JZ   shuf_last_plane_1771
 
-shuf_planes_1370:
+shuf_planes_1770:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1372
+	JZ    shuf_done_1772
 
-shuf_rows_1373:
+shuf_rows_1773:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1374
+	JHI       shuf_masked_1774
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1375:
+shuf_loaded_1775:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z5
@@ -12199,23 +14922,23 @@ shuf_loaded_1375:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1373
+	JNZ       shuf_rows_1773
 
-shuf_done_1372:
+shuf_done_1772:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1376
+	JZ    shuf_run_done_1776
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1377
+	JHI   shuf_run_checked_1777
 	TESTQ R8, R8
-	JZ    shuf_done_1378
+	JZ    shuf_done_1778
 
-shuf_rows_1379:
+shuf_rows_1779:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z6
@@ -12225,22 +14948,22 @@ shuf_rows_1379:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1379
+	JNZ       shuf_rows_1779
 
-shuf_done_1378:
-	JMP shuf_run_done_1376
+shuf_done_1778:
+	JMP shuf_run_done_1776
 
-shuf_run_checked_1377:
+shuf_run_checked_1777:
 	TESTQ R8, R8
-	JZ    shuf_done_1380
+	JZ    shuf_done_1780
 
-shuf_rows_1381:
+shuf_rows_1781:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1382
+	JHI       shuf_masked_1782
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1383:
+shuf_loaded_1783:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z8
@@ -12248,25 +14971,25 @@ shuf_loaded_1383:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1381
+	JNZ       shuf_rows_1781
 
-shuf_done_1380:
-shuf_run_done_1376:
+shuf_done_1780:
+shuf_run_done_1776:
 	VMOVQ X14, DI
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1384
+	JZ    shuf_done_1784
 
-shuf_rows_1385:
+shuf_rows_1785:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1386
+	JHI       shuf_masked_1786
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1387:
+shuf_loaded_1787:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z9
@@ -12274,133 +14997,133 @@ shuf_loaded_1387:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1385
+	JNZ       shuf_rows_1785
 
-shuf_done_1384:
+shuf_done_1784:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1370
+	JNZ  shuf_planes_1770
 
-shuf_last_plane_1371:
+shuf_last_plane_1771:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1388
+	JZ    shuf_done_1788
 
-shuf_rows_1389:
+shuf_rows_1789:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1390
+	JHI       shuf_masked_1790
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1391:
+shuf_loaded_1791:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z15
 	CMPQ      AX, DI
-	JHI       shuf_far_1392
+	JHI       shuf_far_1792
 	VMOVDQU8  Z15, K1, (AX)
 
-shuf_stored_1393:
+shuf_stored_1793:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1389
+	JNZ  shuf_rows_1789
 
-shuf_done_1388:
+shuf_done_1788:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1394
+	JZ    shuf_run_done_1794
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1395
+	JHI   shuf_run_checked_1795
 	TESTQ R8, R8
-	JZ    shuf_done_1396
+	JZ    shuf_done_1796
 
-shuf_rows_1397:
+shuf_rows_1797:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1398
+	JHI       shuf_far_1798
 	VMOVDQU8  Z16, K1, (AX)
 
-shuf_stored_1399:
+shuf_stored_1799:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1397
+	JNZ  shuf_rows_1797
 
-shuf_done_1396:
-	JMP shuf_run_done_1394
+shuf_done_1796:
+	JMP shuf_run_done_1794
 
-shuf_run_checked_1395:
+shuf_run_checked_1795:
 	TESTQ R8, R8
-	JZ    shuf_done_1400
+	JZ    shuf_done_1800
 
-shuf_rows_1401:
+shuf_rows_1801:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1402
+	JHI       shuf_masked_1802
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1403:
+shuf_loaded_1803:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1404
+	JHI       shuf_far_1804
 	VMOVDQU8  Z16, K1, (AX)
 
-shuf_stored_1405:
+shuf_stored_1805:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1401
+	JNZ  shuf_rows_1801
 
-shuf_done_1400:
-shuf_run_done_1394:
+shuf_done_1800:
+shuf_run_done_1794:
 	VMOVQ X14, DX
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1406
+	JZ    shuf_done_1806
 
-shuf_rows_1407:
+shuf_rows_1807:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1408
+	JHI       shuf_masked_1808
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1409:
+shuf_loaded_1809:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1410
+	JHI       shuf_far_1810
 	VMOVDQU8  Z17, K1, (AX)
 
-shuf_stored_1411:
+shuf_stored_1811:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1407
+	JNZ  shuf_rows_1807
 
-shuf_done_1406:
+shuf_done_1806:
 	VZEROUPPER
 	RET
 
@@ -12408,26 +15131,30 @@ shuf_one_table_1096:
 	CMPQ DI, $0x40
 	JB   shuf_narrow_1097
 	JE   shuf_full_1098
+	CMPQ DI, $0x50
+	JBE  shuf_store16_1812
+	CMPQ DI, $0x60
+	JBE  shuf_store32_1813
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1412
+	JNE  shuf_list_1814
 	DECQ R11
-	JZ   shuf_last_plane_1415
+	JZ   shuf_last_plane_1817
 
-shuf_planes_1414:
+shuf_planes_1816:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1416
+	JZ    shuf_run_done_1818
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1417
+	JHI   shuf_run_checked_1819
 	TESTQ DI, DI
-	JZ    shuf_done_1418
+	JZ    shuf_done_1820
 
-shuf_rows_1419:
+shuf_rows_1821:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -12438,21 +15165,21 @@ shuf_rows_1419:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1419
+	JNZ       shuf_rows_1821
 
-shuf_done_1418:
-	JMP shuf_run_done_1416
+shuf_done_1820:
+	JMP shuf_run_done_1818
 
-shuf_run_checked_1417:
+shuf_run_checked_1819:
 	TESTQ DI, DI
-	JZ    shuf_done_1420
+	JZ    shuf_done_1822
 
-shuf_rows_1421:
+shuf_rows_1823:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1422
+	JHI       shuf_masked_1824
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1423:
+shuf_loaded_1825:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
@@ -12462,31 +15189,31 @@ shuf_loaded_1423:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1421
+	JNZ       shuf_rows_1823
 
-shuf_done_1420:
-shuf_run_done_1416:
+shuf_done_1822:
+shuf_run_done_1818:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1414
+	JNZ  shuf_planes_1816
 
-shuf_last_plane_1415:
+shuf_last_plane_1817:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1424
+	JZ    shuf_run_done_1826
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1425
+	JHI   shuf_run_checked_1827
 	TESTQ DX, DX
-	JZ    shuf_done_1426
+	JZ    shuf_done_1828
 
-shuf_rows_1427:
+shuf_rows_1829:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -12494,49 +15221,49 @@ shuf_rows_1427:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1428
+	JHI       shuf_far_1830
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1429:
+shuf_stored_1831:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1427
+	JNZ  shuf_rows_1829
 
-shuf_done_1426:
-	JMP shuf_run_done_1424
+shuf_done_1828:
+	JMP shuf_run_done_1826
 
-shuf_run_checked_1425:
+shuf_run_checked_1827:
 	TESTQ DX, DX
-	JZ    shuf_done_1430
+	JZ    shuf_done_1832
 
-shuf_rows_1431:
+shuf_rows_1833:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1432
+	JHI       shuf_masked_1834
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1433:
+shuf_loaded_1835:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1434
+	JHI       shuf_far_1836
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1435:
+shuf_stored_1837:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1431
+	JNZ  shuf_rows_1833
 
-shuf_done_1430:
-shuf_run_done_1424:
+shuf_done_1832:
+shuf_run_done_1826:
 	VZEROUPPER
 	RET
 
-shuf_list_1412:
+shuf_list_1814:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -12545,12 +15272,12 @@ shuf_list_1412:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1436
+	JZ      shuf_no_run_1838
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1436:
+shuf_no_run_1838:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -12560,61 +15287,61 @@ shuf_no_run_1436:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1413
+	JA    shuf_list_loads_1815
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1437:
+shuf_offs_1839:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1438
+	JAE     shuf_offs_done_1840
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1437
+	JMP     shuf_offs_1839
 
-shuf_offs_done_1438:
+shuf_offs_done_1840:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1413
+	JA   shuf_list_loads_1815
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1439:
+shuf_offs_1841:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1440
+	JAE     shuf_offs_done_1842
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1439
+	JMP     shuf_offs_1841
 
-shuf_offs_done_1440:
+shuf_offs_done_1842:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_1442
+	JZ        shuf_last_plane_1844
 
-shuf_planes_1441:
+shuf_planes_1843:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1443
+	JZ        shuf_done_1845
 
-shuf_rows_1444:
+shuf_rows_1846:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1445
+	JHI       shuf_masked_1847
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_1446:
+shuf_loaded_1848:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -12624,23 +15351,23 @@ shuf_loaded_1446:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1444
+	JNZ       shuf_rows_1846
 
-shuf_done_1443:
+shuf_done_1845:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1447
+	JZ    shuf_run_done_1849
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1448
+	JHI   shuf_run_checked_1850
 	TESTQ DI, DI
-	JZ    shuf_done_1449
+	JZ    shuf_done_1851
 
-shuf_rows_1450:
+shuf_rows_1852:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -12651,21 +15378,21 @@ shuf_rows_1450:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1450
+	JNZ       shuf_rows_1852
 
-shuf_done_1449:
-	JMP shuf_run_done_1447
+shuf_done_1851:
+	JMP shuf_run_done_1849
 
-shuf_run_checked_1448:
+shuf_run_checked_1850:
 	TESTQ DI, DI
-	JZ    shuf_done_1451
+	JZ    shuf_done_1853
 
-shuf_rows_1452:
+shuf_rows_1854:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1453
+	JHI       shuf_masked_1855
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1454:
+shuf_loaded_1856:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -12675,23 +15402,23 @@ shuf_loaded_1454:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1452
+	JNZ       shuf_rows_1854
 
-shuf_done_1451:
-shuf_run_done_1447:
+shuf_done_1853:
+shuf_run_done_1849:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1455
+	JZ        shuf_done_1857
 
-shuf_rows_1456:
+shuf_rows_1858:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1457
+	JHI       shuf_masked_1859
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_1458:
+shuf_loaded_1860:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -12701,60 +15428,60 @@ shuf_loaded_1458:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1456
+	JNZ       shuf_rows_1858
 
-shuf_done_1455:
+shuf_done_1857:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1441
+	JNZ  shuf_planes_1843
 
-shuf_last_plane_1442:
+shuf_last_plane_1844:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1459
+	JZ        shuf_done_1861
 
-shuf_rows_1460:
+shuf_rows_1862:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1461
+	JHI       shuf_masked_1863
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_1462:
+shuf_loaded_1864:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z1, K4, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_1463
+	JHI       shuf_far_1865
 	VMOVDQU8  Z9, K2, 64(AX)
 
-shuf_stored_1464:
+shuf_stored_1866:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1460
+	JNZ     shuf_rows_1862
 
-shuf_done_1459:
+shuf_done_1861:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1465
+	JZ    shuf_run_done_1867
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1466
+	JHI   shuf_run_checked_1868
 	TESTQ DX, DX
-	JZ    shuf_done_1467
+	JZ    shuf_done_1869
 
-shuf_rows_1468:
+shuf_rows_1870:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -12762,97 +15489,97 @@ shuf_rows_1468:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1469
+	JHI       shuf_far_1871
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1470:
+shuf_stored_1872:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1468
+	JNZ  shuf_rows_1870
 
-shuf_done_1467:
-	JMP shuf_run_done_1465
+shuf_done_1869:
+	JMP shuf_run_done_1867
 
-shuf_run_checked_1466:
+shuf_run_checked_1868:
 	TESTQ DX, DX
-	JZ    shuf_done_1471
+	JZ    shuf_done_1873
 
-shuf_rows_1472:
+shuf_rows_1874:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1473
+	JHI       shuf_masked_1875
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1474:
+shuf_loaded_1876:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1475
+	JHI       shuf_far_1877
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1476:
+shuf_stored_1878:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1472
+	JNZ  shuf_rows_1874
 
-shuf_done_1471:
-shuf_run_done_1465:
+shuf_done_1873:
+shuf_run_done_1867:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1477
+	JZ        shuf_done_1879
 
-shuf_rows_1478:
+shuf_rows_1880:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1479
+	JHI       shuf_masked_1881
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_1480:
+shuf_loaded_1882:
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z1, K4, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_1481
+	JHI       shuf_far_1883
 	VMOVDQU8  Z5, K2, 64(AX)
 
-shuf_stored_1482:
+shuf_stored_1884:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1478
+	JNZ     shuf_rows_1880
 
-shuf_done_1477:
+shuf_done_1879:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1413:
+shuf_list_loads_1815:
 	DECQ R11
-	JZ   shuf_last_plane_1484
+	JZ   shuf_last_plane_1886
 
-shuf_planes_1483:
+shuf_planes_1885:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1485
+	JZ    shuf_done_1887
 
-shuf_rows_1486:
+shuf_rows_1888:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1487
+	JHI       shuf_masked_1889
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1488:
+shuf_loaded_1890:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -12862,23 +15589,23 @@ shuf_loaded_1488:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1486
+	JNZ       shuf_rows_1888
 
-shuf_done_1485:
+shuf_done_1887:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1489
+	JZ    shuf_run_done_1891
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1490
+	JHI   shuf_run_checked_1892
 	TESTQ R8, R8
-	JZ    shuf_done_1491
+	JZ    shuf_done_1893
 
-shuf_rows_1492:
+shuf_rows_1894:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -12889,21 +15616,21 @@ shuf_rows_1492:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1492
+	JNZ       shuf_rows_1894
 
-shuf_done_1491:
-	JMP shuf_run_done_1489
+shuf_done_1893:
+	JMP shuf_run_done_1891
 
-shuf_run_checked_1490:
+shuf_run_checked_1892:
 	TESTQ R8, R8
-	JZ    shuf_done_1493
+	JZ    shuf_done_1895
 
-shuf_rows_1494:
+shuf_rows_1896:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1495
+	JHI       shuf_masked_1897
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1496:
+shuf_loaded_1898:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -12913,24 +15640,24 @@ shuf_loaded_1496:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1494
+	JNZ       shuf_rows_1896
 
-shuf_done_1493:
-shuf_run_done_1489:
+shuf_done_1895:
+shuf_run_done_1891:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1497
+	JZ    shuf_done_1899
 
-shuf_rows_1498:
+shuf_rows_1900:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1499
+	JHI       shuf_masked_1901
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1500:
+shuf_loaded_1902:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -12940,61 +15667,61 @@ shuf_loaded_1500:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1498
+	JNZ       shuf_rows_1900
 
-shuf_done_1497:
+shuf_done_1899:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1483
+	JNZ  shuf_planes_1885
 
-shuf_last_plane_1484:
+shuf_last_plane_1886:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1501
+	JZ    shuf_done_1903
 
-shuf_rows_1502:
+shuf_rows_1904:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1503
+	JHI       shuf_masked_1905
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1504:
+shuf_loaded_1906:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1505
+	JHI       shuf_far_1907
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1506:
+shuf_stored_1908:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1502
+	JNZ  shuf_rows_1904
 
-shuf_done_1501:
+shuf_done_1903:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1507
+	JZ    shuf_run_done_1909
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1508
+	JHI   shuf_run_checked_1910
 	TESTQ R8, R8
-	JZ    shuf_done_1509
+	JZ    shuf_done_1911
 
-shuf_rows_1510:
+shuf_rows_1912:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -13002,196 +15729,1537 @@ shuf_rows_1510:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1511
+	JHI       shuf_far_1913
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1512:
+shuf_stored_1914:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1510
+	JNZ  shuf_rows_1912
 
-shuf_done_1509:
-	JMP shuf_run_done_1507
+shuf_done_1911:
+	JMP shuf_run_done_1909
 
-shuf_run_checked_1508:
+shuf_run_checked_1910:
 	TESTQ R8, R8
-	JZ    shuf_done_1513
+	JZ    shuf_done_1915
 
-shuf_rows_1514:
+shuf_rows_1916:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1515
+	JHI       shuf_masked_1917
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1516:
+shuf_loaded_1918:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1517
+	JHI       shuf_far_1919
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1518:
+shuf_stored_1920:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1514
+	JNZ  shuf_rows_1916
 
-shuf_done_1513:
-shuf_run_done_1507:
+shuf_done_1915:
+shuf_run_done_1909:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1519
+	JZ    shuf_done_1921
 
-shuf_rows_1520:
+shuf_rows_1922:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1521
+	JHI       shuf_masked_1923
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1522:
+shuf_loaded_1924:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1523
+	JHI       shuf_far_1925
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1524:
+shuf_stored_1926:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1520
+	JNZ  shuf_rows_1922
 
-shuf_done_1519:
+shuf_done_1921:
 	VZEROUPPER
 	RET
 
-shuf_narrow_1097:
+shuf_store32_1813:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1525
+	JNE  shuf_list_1927
 	DECQ R11
-	JZ   shuf_last_plane_1528
+	JZ   shuf_last_plane_1930
 
-shuf_planes_1527:
+shuf_planes_1929:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1529
+	JZ    shuf_run_done_1931
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1530
+	JHI   shuf_run_checked_1932
 	TESTQ DI, DI
-	JZ    shuf_done_1531
+	JZ    shuf_done_1933
 
-shuf_rows_1532:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU8  Z3, K1, (AX)
+shuf_rows_1934:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Y4, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1532
+	JNZ       shuf_rows_1934
 
-shuf_done_1531:
-	JMP shuf_run_done_1529
+shuf_done_1933:
+	JMP shuf_run_done_1931
 
-shuf_run_checked_1530:
+shuf_run_checked_1932:
 	TESTQ DI, DI
-	JZ    shuf_done_1533
+	JZ    shuf_done_1935
 
-shuf_rows_1534:
+shuf_rows_1936:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1535
-	VMOVDQU64 (CX), Z1
+	JHI       shuf_masked_1937
+	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1536:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU8  Z3, K1, (AX)
+shuf_loaded_1938:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Y4, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1534
+	JNZ       shuf_rows_1936
 
-shuf_done_1533:
-shuf_run_done_1529:
+shuf_done_1935:
+shuf_run_done_1931:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1527
+	JNZ  shuf_planes_1929
 
-shuf_last_plane_1528:
-	MOVQ  128(SP), DI
+shuf_last_plane_1930:
+	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1537
+	JZ    shuf_run_done_1939
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1538
+	JHI   shuf_run_checked_1940
 	TESTQ DX, DX
-	JZ    shuf_done_1539
+	JZ    shuf_done_1941
 
-shuf_rows_1540:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
+shuf_rows_1942:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1541
-	VMOVDQU8  Z3, K1, (AX)
+	JHI       shuf_far_1943
+	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_1542:
+shuf_stored_1944:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1540
+	JNZ  shuf_rows_1942
 
-shuf_done_1539:
-	JMP shuf_run_done_1537
+shuf_done_1941:
+	JMP shuf_run_done_1939
 
-shuf_run_checked_1538:
+shuf_run_checked_1940:
 	TESTQ DX, DX
-	JZ    shuf_done_1543
+	JZ    shuf_done_1945
 
-shuf_rows_1544:
+shuf_rows_1946:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1545
-	VMOVDQU64 (CX), Z1
+	JHI       shuf_masked_1947
+	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1546:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
+shuf_loaded_1948:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1547
-	VMOVDQU8  Z3, K1, (AX)
+	JHI       shuf_far_1949
+	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_1548:
+shuf_stored_1950:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1544
+	JNZ  shuf_rows_1946
 
-shuf_done_1543:
-shuf_run_done_1537:
+shuf_done_1945:
+shuf_run_done_1939:
 	VZEROUPPER
 	RET
 
-shuf_list_1525:
+shuf_list_1927:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1951
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1951:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1928
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1952:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1953
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1952
+
+shuf_offs_done_1953:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1928
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_1954:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1955
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1954
+
+shuf_offs_done_1955:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1957
+
+shuf_planes_1956:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1958
+
+shuf_rows_1959:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1960
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_1961:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Y11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1959
+
+shuf_done_1958:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1962
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1963
+	TESTQ DI, DI
+	JZ    shuf_done_1964
+
+shuf_rows_1965:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1965
+
+shuf_done_1964:
+	JMP shuf_run_done_1962
+
+shuf_run_checked_1963:
+	TESTQ DI, DI
+	JZ    shuf_done_1966
+
+shuf_rows_1967:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1968
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_1969:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1967
+
+shuf_done_1966:
+shuf_run_done_1962:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1970
+
+shuf_rows_1971:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1972
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_1973:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Y11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1971
+
+shuf_done_1970:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1956
+
+shuf_last_plane_1957:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1974
+
+shuf_rows_1975:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1976
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_1977:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_1978
+	VMOVDQU8  Y9, K2, 64(AX)
+
+shuf_stored_1979:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1975
+
+shuf_done_1974:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1980
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_1981
+	TESTQ DX, DX
+	JZ    shuf_done_1982
+
+shuf_rows_1983:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1984
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_1985:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1983
+
+shuf_done_1982:
+	JMP shuf_run_done_1980
+
+shuf_run_checked_1981:
+	TESTQ DX, DX
+	JZ    shuf_done_1986
+
+shuf_rows_1987:
+	CMPQ      CX, R13
+	JHI       shuf_masked_1988
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_1989:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1990
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_1991:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1987
+
+shuf_done_1986:
+shuf_run_done_1980:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1992
+
+shuf_rows_1993:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_1994
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_1995:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_1996
+	VMOVDQU8  Y5, K2, 64(AX)
+
+shuf_stored_1997:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1993
+
+shuf_done_1992:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1928:
+	DECQ R11
+	JZ   shuf_last_plane_1999
+
+shuf_planes_1998:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2000
+
+shuf_rows_2001:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2002
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2003:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2001
+
+shuf_done_2000:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2004
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2005
+	TESTQ R8, R8
+	JZ    shuf_done_2006
+
+shuf_rows_2007:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2007
+
+shuf_done_2006:
+	JMP shuf_run_done_2004
+
+shuf_run_checked_2005:
+	TESTQ R8, R8
+	JZ    shuf_done_2008
+
+shuf_rows_2009:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2010
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2011:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2009
+
+shuf_done_2008:
+shuf_run_done_2004:
+	VMOVQ X8, DI
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2012
+
+shuf_rows_2013:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2014
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2015:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2013
+
+shuf_done_2012:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1998
+
+shuf_last_plane_1999:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2016
+
+shuf_rows_2017:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2018
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2019:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2020
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2021:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2017
+
+shuf_done_2016:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2022
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_2023
+	TESTQ R8, R8
+	JZ    shuf_done_2024
+
+shuf_rows_2025:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2026
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2027:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2025
+
+shuf_done_2024:
+	JMP shuf_run_done_2022
+
+shuf_run_checked_2023:
+	TESTQ R8, R8
+	JZ    shuf_done_2028
+
+shuf_rows_2029:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2030
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2031:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2032
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2033:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2029
+
+shuf_done_2028:
+shuf_run_done_2022:
+	VMOVQ X8, DX
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2034
+
+shuf_rows_2035:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2036
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2037:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2038
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2039:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2035
+
+shuf_done_2034:
+	VZEROUPPER
+	RET
+
+shuf_store16_1812:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_2040
+	DECQ R11
+	JZ   shuf_last_plane_2043
+
+shuf_planes_2042:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2044
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2045
+	TESTQ DI, DI
+	JZ    shuf_done_2046
+
+shuf_rows_2047:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  X4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2047
+
+shuf_done_2046:
+	JMP shuf_run_done_2044
+
+shuf_run_checked_2045:
+	TESTQ DI, DI
+	JZ    shuf_done_2048
+
+shuf_rows_2049:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2050
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2051:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  X4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2049
+
+shuf_done_2048:
+shuf_run_done_2044:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2042
+
+shuf_last_plane_2043:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2052
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2053
+	TESTQ DX, DX
+	JZ    shuf_done_2054
+
+shuf_rows_2055:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2056
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2057:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2055
+
+shuf_done_2054:
+	JMP shuf_run_done_2052
+
+shuf_run_checked_2053:
+	TESTQ DX, DX
+	JZ    shuf_done_2058
+
+shuf_rows_2059:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2060
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2061:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2062
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2063:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2059
+
+shuf_done_2058:
+shuf_run_done_2052:
+	VZEROUPPER
+	RET
+
+shuf_list_2040:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_2064
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_2064:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_2041
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_2065:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2066
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2065
+
+shuf_offs_done_2066:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_2041
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_2067:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2068
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2067
+
+shuf_offs_done_2068:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_2070
+
+shuf_planes_2069:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2071
+
+shuf_rows_2072:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2073
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2074:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  X11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2072
+
+shuf_done_2071:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2075
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2076
+	TESTQ DI, DI
+	JZ    shuf_done_2077
+
+shuf_rows_2078:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2078
+
+shuf_done_2077:
+	JMP shuf_run_done_2075
+
+shuf_run_checked_2076:
+	TESTQ DI, DI
+	JZ    shuf_done_2079
+
+shuf_rows_2080:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2081
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2082:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2080
+
+shuf_done_2079:
+shuf_run_done_2075:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2083
+
+shuf_rows_2084:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2085
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2086:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  X11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2084
+
+shuf_done_2083:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2069
+
+shuf_last_plane_2070:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2087
+
+shuf_rows_2088:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2089
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2090:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_2091
+	VMOVDQU8  X9, K2, 64(AX)
+
+shuf_stored_2092:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2088
+
+shuf_done_2087:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2093
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2094
+	TESTQ DX, DX
+	JZ    shuf_done_2095
+
+shuf_rows_2096:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2097
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2098:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2096
+
+shuf_done_2095:
+	JMP shuf_run_done_2093
+
+shuf_run_checked_2094:
+	TESTQ DX, DX
+	JZ    shuf_done_2099
+
+shuf_rows_2100:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2101
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2102:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2103
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2104:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2100
+
+shuf_done_2099:
+shuf_run_done_2093:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2105
+
+shuf_rows_2106:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2107
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2108:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_2109
+	VMOVDQU8  X5, K2, 64(AX)
+
+shuf_stored_2110:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2106
+
+shuf_done_2105:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2041:
+	DECQ R11
+	JZ   shuf_last_plane_2112
+
+shuf_planes_2111:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2113
+
+shuf_rows_2114:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2115
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2116:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2114
+
+shuf_done_2113:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2117
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2118
+	TESTQ R8, R8
+	JZ    shuf_done_2119
+
+shuf_rows_2120:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2120
+
+shuf_done_2119:
+	JMP shuf_run_done_2117
+
+shuf_run_checked_2118:
+	TESTQ R8, R8
+	JZ    shuf_done_2121
+
+shuf_rows_2122:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2123
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2124:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2122
+
+shuf_done_2121:
+shuf_run_done_2117:
+	VMOVQ X8, DI
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2125
+
+shuf_rows_2126:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2127
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2128:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2126
+
+shuf_done_2125:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2111
+
+shuf_last_plane_2112:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2129
+
+shuf_rows_2130:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2131
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2132:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2133
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2134:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2130
+
+shuf_done_2129:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2135
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_2136
+	TESTQ R8, R8
+	JZ    shuf_done_2137
+
+shuf_rows_2138:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2139
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2140:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2138
+
+shuf_done_2137:
+	JMP shuf_run_done_2135
+
+shuf_run_checked_2136:
+	TESTQ R8, R8
+	JZ    shuf_done_2141
+
+shuf_rows_2142:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2143
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2144:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2145
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2146:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2142
+
+shuf_done_2141:
+shuf_run_done_2135:
+	VMOVQ X8, DX
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2147
+
+shuf_rows_2148:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2149
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2150:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2151
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2152:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2148
+
+shuf_done_2147:
+	VZEROUPPER
+	RET
+
+shuf_narrow_1097:
+	MOVQ    DI, AX
+	CMPQ    R8, AX
+	CMOVQGT R8, AX
+	CMPQ    AX, $0x10
+	JBE     shuf_store16_2153
+	CMPQ    AX, $0x20
+	JBE     shuf_store32_2154
+	CMPQ    rowIdx+96(FP), $0x00
+	JNE     shuf_list_2155
+	DECQ    R11
+	JZ      shuf_last_plane_2158
+
+shuf_planes_2157:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2159
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2160
+	TESTQ DI, DI
+	JZ    shuf_done_2161
+
+shuf_rows_2162:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU8  Z3, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2162
+
+shuf_done_2161:
+	JMP shuf_run_done_2159
+
+shuf_run_checked_2160:
+	TESTQ DI, DI
+	JZ    shuf_done_2163
+
+shuf_rows_2164:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2165
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_2166:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU8  Z3, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2164
+
+shuf_done_2163:
+shuf_run_done_2159:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2157
+
+shuf_last_plane_2158:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2167
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2168
+	TESTQ DX, DX
+	JZ    shuf_done_2169
+
+shuf_rows_2170:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_2171
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_2172:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2170
+
+shuf_done_2169:
+	JMP shuf_run_done_2167
+
+shuf_run_checked_2168:
+	TESTQ DX, DX
+	JZ    shuf_done_2173
+
+shuf_rows_2174:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2175
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_2176:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_2177
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_2178:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2174
+
+shuf_done_2173:
+shuf_run_done_2167:
+	VZEROUPPER
+	RET
+
+shuf_list_2155:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -13200,12 +17268,12 @@ shuf_list_1525:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1549
+	JZ      shuf_no_run_2179
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1549:
+shuf_no_run_2179:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -13215,84 +17283,84 @@ shuf_no_run_1549:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1526
+	JA    shuf_list_loads_2156
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1550:
+shuf_offs_2180:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1551
+	JAE     shuf_offs_done_2181
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1550
+	JMP     shuf_offs_2180
 
-shuf_offs_done_1551:
+shuf_offs_done_2181:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1526
+	JA   shuf_list_loads_2156
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1552:
+shuf_offs_2182:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1553
+	JAE     shuf_offs_done_2183
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1552
+	JMP     shuf_offs_2182
 
-shuf_offs_done_1553:
+shuf_offs_done_2183:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 	DECQ      R11
-	JZ        shuf_last_plane_1555
+	JZ        shuf_last_plane_2185
 
-shuf_planes_1554:
+shuf_planes_2184:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1556
+	JZ        shuf_done_2186
 
-shuf_rows_1557:
+shuf_rows_2187:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1558
+	JHI       shuf_masked_2188
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1559:
+shuf_loaded_2189:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1557
+	JNZ       shuf_rows_2187
 
-shuf_done_1556:
+shuf_done_2186:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1560
+	JZ    shuf_run_done_2190
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1561
+	JHI   shuf_run_checked_2191
 	TESTQ DI, DI
-	JZ    shuf_done_1562
+	JZ    shuf_done_2192
 
-shuf_rows_1563:
+shuf_rows_2193:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -13300,213 +17368,213 @@ shuf_rows_1563:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1563
+	JNZ       shuf_rows_2193
 
-shuf_done_1562:
-	JMP shuf_run_done_1560
+shuf_done_2192:
+	JMP shuf_run_done_2190
 
-shuf_run_checked_1561:
+shuf_run_checked_2191:
 	TESTQ DI, DI
-	JZ    shuf_done_1564
+	JZ    shuf_done_2194
 
-shuf_rows_1565:
+shuf_rows_2195:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1566
+	JHI       shuf_masked_2196
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1567:
+shuf_loaded_2197:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1565
+	JNZ       shuf_rows_2195
 
-shuf_done_1564:
-shuf_run_done_1560:
+shuf_done_2194:
+shuf_run_done_2190:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1568
+	JZ        shuf_done_2198
 
-shuf_rows_1569:
+shuf_rows_2199:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1570
+	JHI       shuf_masked_2200
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1571:
+shuf_loaded_2201:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1569
+	JNZ       shuf_rows_2199
 
-shuf_done_1568:
+shuf_done_2198:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1554
+	JNZ  shuf_planes_2184
 
-shuf_last_plane_1555:
+shuf_last_plane_2185:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X3, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1572
+	JZ        shuf_done_2202
 
-shuf_rows_1573:
+shuf_rows_2203:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1574
+	JHI       shuf_masked_2204
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1575:
+shuf_loaded_2205:
 	VMOVDQA64 Z2, Z8
 	VPERMB    Z3, Z0, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_1576
+	JHI       shuf_far_2206
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_1577:
+shuf_stored_2207:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_1573
+	JNZ     shuf_rows_2203
 
-shuf_done_1572:
+shuf_done_2202:
 	VMOVQ X4, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1578
+	JZ    shuf_run_done_2208
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1579
+	JHI   shuf_run_checked_2209
 	TESTQ DX, DX
-	JZ    shuf_done_1580
+	JZ    shuf_done_2210
 
-shuf_rows_1581:
+shuf_rows_2211:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1582
+	JHI       shuf_far_2212
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_1583:
+shuf_stored_2213:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1581
+	JNZ  shuf_rows_2211
 
-shuf_done_1580:
-	JMP shuf_run_done_1578
+shuf_done_2210:
+	JMP shuf_run_done_2208
 
-shuf_run_checked_1579:
+shuf_run_checked_2209:
 	TESTQ DX, DX
-	JZ    shuf_done_1584
+	JZ    shuf_done_2214
 
-shuf_rows_1585:
+shuf_rows_2215:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1586
+	JHI       shuf_masked_2216
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_1587:
+shuf_loaded_2217:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1588
+	JHI       shuf_far_2218
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_1589:
+shuf_stored_2219:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1585
+	JNZ  shuf_rows_2215
 
-shuf_done_1584:
-shuf_run_done_1578:
+shuf_done_2214:
+shuf_run_done_2208:
 	VMOVDQA64 Z7, Z1
 	VMOVQ     X6, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1590
+	JZ        shuf_done_2220
 
-shuf_rows_1591:
+shuf_rows_2221:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1592
+	JHI       shuf_masked_2222
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1593:
+shuf_loaded_2223:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1594
+	JHI       shuf_far_2224
 	VMOVDQU8  Z4, K1, (AX)
 
-shuf_stored_1595:
+shuf_stored_2225:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_1591
+	JNZ     shuf_rows_2221
 
-shuf_done_1590:
+shuf_done_2220:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1526:
+shuf_list_loads_2156:
 	DECQ R11
-	JZ   shuf_last_plane_1597
+	JZ   shuf_last_plane_2227
 
-shuf_planes_1596:
+shuf_planes_2226:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1598
+	JZ    shuf_done_2228
 
-shuf_rows_1599:
+shuf_rows_2229:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1600
+	JHI       shuf_masked_2230
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1601:
+shuf_loaded_2231:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1599
+	JNZ       shuf_rows_2229
 
-shuf_done_1598:
+shuf_done_2228:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1602
+	JZ    shuf_run_done_2232
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1603
+	JHI   shuf_run_checked_2233
 	TESTQ R8, R8
-	JZ    shuf_done_1604
+	JZ    shuf_done_2234
 
-shuf_rows_1605:
+shuf_rows_2235:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -13514,232 +17582,1446 @@ shuf_rows_1605:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1605
+	JNZ       shuf_rows_2235
 
-shuf_done_1604:
-	JMP shuf_run_done_1602
+shuf_done_2234:
+	JMP shuf_run_done_2232
 
-shuf_run_checked_1603:
+shuf_run_checked_2233:
 	TESTQ R8, R8
-	JZ    shuf_done_1606
+	JZ    shuf_done_2236
 
-shuf_rows_1607:
+shuf_rows_2237:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1608
+	JHI       shuf_masked_2238
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1609:
+shuf_loaded_2239:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1607
+	JNZ       shuf_rows_2237
 
-shuf_done_1606:
-shuf_run_done_1602:
+shuf_done_2236:
+shuf_run_done_2232:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1610
+	JZ    shuf_done_2240
 
-shuf_rows_1611:
+shuf_rows_2241:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1612
+	JHI       shuf_masked_2242
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1613:
+shuf_loaded_2243:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1611
+	JNZ       shuf_rows_2241
 
-shuf_done_1610:
+shuf_done_2240:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1596
+	JNZ  shuf_planes_2226
 
-shuf_last_plane_1597:
+shuf_last_plane_2227:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1614
+	JZ    shuf_done_2244
 
-shuf_rows_1615:
+shuf_rows_2245:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1616
+	JHI       shuf_masked_2246
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_1617:
+shuf_loaded_2247:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1618
+	JHI       shuf_far_2248
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_1619:
+shuf_stored_2249:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1615
+	JNZ  shuf_rows_2245
 
-shuf_done_1614:
+shuf_done_2244:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1620
+	JZ    shuf_run_done_2250
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1621
+	JHI   shuf_run_checked_2251
 	TESTQ R8, R8
-	JZ    shuf_done_1622
+	JZ    shuf_done_2252
 
-shuf_rows_1623:
+shuf_rows_2253:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1624
+	JHI       shuf_far_2254
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_1625:
+shuf_stored_2255:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1623
+	JNZ  shuf_rows_2253
 
-shuf_done_1622:
-	JMP shuf_run_done_1620
+shuf_done_2252:
+	JMP shuf_run_done_2250
 
-shuf_run_checked_1621:
+shuf_run_checked_2251:
 	TESTQ R8, R8
-	JZ    shuf_done_1626
+	JZ    shuf_done_2256
 
-shuf_rows_1627:
+shuf_rows_2257:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1628
+	JHI       shuf_masked_2258
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_1629:
+shuf_loaded_2259:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1630
+	JHI       shuf_far_2260
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_1631:
+shuf_stored_2261:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1627
+	JNZ  shuf_rows_2257
 
-shuf_done_1626:
-shuf_run_done_1620:
+shuf_done_2256:
+shuf_run_done_2250:
 	VMOVQ X7, DX
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1632
+	JZ    shuf_done_2262
 
-shuf_rows_1633:
+shuf_rows_2263:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1634
+	JHI       shuf_masked_2264
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_1635:
+shuf_loaded_2265:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1636
+	JHI       shuf_far_2266
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_1637:
+shuf_stored_2267:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1633
+	JNZ  shuf_rows_2263
 
-shuf_done_1632:
+shuf_done_2262:
 	VZEROUPPER
 	RET
 
-shuf_full_1098:
+shuf_store32_2154:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1638
+	JNE  shuf_list_2268
+	DECQ R11
+	JZ   shuf_last_plane_2271
 
-shuf_planes_1640:
+shuf_planes_2270:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1642
+	JZ    shuf_run_done_2272
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1643
+	JHI   shuf_run_checked_2273
 	TESTQ DI, DI
-	JZ    shuf_done_1644
+	JZ    shuf_done_2274
 
-shuf_rows_1645:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
+shuf_rows_2275:
+	VMOVDQU   (CX), Y3
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z3, Z0, K3, Z1
+	VMOVDQU8  Y1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1645
+	JNZ       shuf_rows_2275
 
-shuf_done_1644:
-	JMP shuf_run_done_1642
+shuf_done_2274:
+	JMP shuf_run_done_2272
 
-shuf_run_checked_1643:
+shuf_run_checked_2273:
 	TESTQ DI, DI
-	JZ    shuf_done_1646
+	JZ    shuf_done_2276
 
-shuf_rows_1647:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1648
-	VMOVDQU64 (CX), Z1
+shuf_rows_2277:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2278
+	VMOVDQU (CX), Y4
 
-shuf_loaded_1649:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	VMOVDQU64 Z3, (AX)
+shuf_loaded_2279:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z4, Z0, K3, Z1
+	VMOVDQU8  Y1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1647
+	JNZ       shuf_rows_2277
 
-shuf_done_1646:
-shuf_run_done_1642:
+shuf_done_2276:
+shuf_run_done_2272:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1640
+	JNZ  shuf_planes_2270
+
+shuf_last_plane_2271:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2280
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2281
+	TESTQ DX, DX
+	JZ    shuf_done_2282
+
+shuf_rows_2283:
+	VMOVDQU   (CX), Y3
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z3, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2284
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2285:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2283
+
+shuf_done_2282:
+	JMP shuf_run_done_2280
+
+shuf_run_checked_2281:
+	TESTQ DX, DX
+	JZ    shuf_done_2286
+
+shuf_rows_2287:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2288
+	VMOVDQU (CX), Y3
+
+shuf_loaded_2289:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z3, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2290
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2291:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2287
+
+shuf_done_2286:
+shuf_run_done_2280:
 	VZEROUPPER
 	RET
 
-shuf_list_1638:
+shuf_list_2268:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X1
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X7
+	JZ      shuf_no_run_2292
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_2292:
+	VMOVQ DI, X8
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X4
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X9
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_2269
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_2293:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2294
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2293
+
+shuf_offs_done_2294:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_2269
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_2295:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2296
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2295
+
+shuf_offs_done_2296:
+	VMOVDQU64 (SP), Z10
+	VMOVDQU64 64(SP), Z11
+	DECQ      R11
+	JZ        shuf_last_plane_2298
+
+shuf_planes_2297:
+	MOVQ      DX, AX
+	VMOVDQA64 Z10, Z12
+	VMOVQ     X1, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2299
+
+shuf_rows_2300:
+	VMOVQ   X12, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2301
+	VMOVDQU (CX), Y3
+
+shuf_loaded_2302:
+	VMOVDQA64 Z2, Z13
+	VPERMB    Z3, Z0, K3, Z13
+	VMOVDQU8  Y13, K1, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z12, Z12, Z12
+	DECQ      DI
+	JNZ       shuf_rows_2300
+
+shuf_done_2299:
+	VMOVQ X7, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2303
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2304
+	TESTQ DI, DI
+	JZ    shuf_done_2305
+
+shuf_rows_2306:
+	VMOVDQU   (CX), Y4
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z4, Z0, K3, Z12
+	VMOVDQU8  Y12, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2306
+
+shuf_done_2305:
+	JMP shuf_run_done_2303
+
+shuf_run_checked_2304:
+	TESTQ DI, DI
+	JZ    shuf_done_2307
+
+shuf_rows_2308:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2309
+	VMOVDQU (CX), Y5
+
+shuf_loaded_2310:
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z5, Z0, K3, Z12
+	VMOVDQU8  Y12, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2308
+
+shuf_done_2307:
+shuf_run_done_2303:
+	VMOVDQA64 Z11, Z12
+	VMOVQ     X9, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2311
+
+shuf_rows_2312:
+	VMOVQ   X12, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2313
+	VMOVDQU (CX), Y6
+
+shuf_loaded_2314:
+	VMOVDQA64 Z2, Z13
+	VPERMB    Z6, Z0, K3, Z13
+	VMOVDQU8  Y13, K1, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z12, Z12, Z12
+	DECQ      DI
+	JNZ       shuf_rows_2312
+
+shuf_done_2311:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2297
+
+shuf_last_plane_2298:
+	MOVQ      128(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z10, Z3
+	VMOVQ     X1, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2315
+
+shuf_rows_2316:
+	VMOVQ   X3, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2317
+	VMOVDQU (CX), Y4
+
+shuf_loaded_2318:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z4, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2319
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2320:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2316
+
+shuf_done_2315:
+	VMOVQ X7, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2321
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2322
+	TESTQ DX, DX
+	JZ    shuf_done_2323
+
+shuf_rows_2324:
+	VMOVDQU   (CX), Y7
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z7, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2325
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2326:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2324
+
+shuf_done_2323:
+	JMP shuf_run_done_2321
+
+shuf_run_checked_2322:
+	TESTQ DX, DX
+	JZ    shuf_done_2327
+
+shuf_rows_2328:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2329
+	VMOVDQU (CX), Y7
+
+shuf_loaded_2330:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z7, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2331
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2332:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2328
+
+shuf_done_2327:
+shuf_run_done_2321:
+	VMOVDQA64 Z11, Z3
+	VMOVQ     X9, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2333
+
+shuf_rows_2334:
+	VMOVQ   X3, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2335
+	VMOVDQU (CX), Y8
+
+shuf_loaded_2336:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z8, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2337
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2338:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2334
+
+shuf_done_2333:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2269:
+	DECQ R11
+	JZ   shuf_last_plane_2340
+
+shuf_planes_2339:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X1, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2341
+
+shuf_rows_2342:
+	MOVLQSX (DI), CX
+	IMULQ   SI, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2343
+	VMOVDQU (CX), Y5
+
+shuf_loaded_2344:
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z5, Z0, K3, Z6
+	VMOVDQU8  Y6, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2342
+
+shuf_done_2341:
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2345
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2346
+	TESTQ R8, R8
+	JZ    shuf_done_2347
+
+shuf_rows_2348:
+	VMOVDQU   (CX), Y10
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z10, Z0, K3, Z6
+	VMOVDQU8  Y6, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2348
+
+shuf_done_2347:
+	JMP shuf_run_done_2345
+
+shuf_run_checked_2346:
+	TESTQ R8, R8
+	JZ    shuf_done_2349
+
+shuf_rows_2350:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2351
+	VMOVDQU (CX), Y11
+
+shuf_loaded_2352:
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z11, Z0, K3, Z6
+	VMOVDQU8  Y6, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2350
+
+shuf_done_2349:
+shuf_run_done_2345:
+	VMOVQ X4, DI
+	VMOVQ X9, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2353
+
+shuf_rows_2354:
+	MOVLQSX (DI), CX
+	IMULQ   SI, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2355
+	VMOVDQU (CX), Y12
+
+shuf_loaded_2356:
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z12, Z0, K3, Z6
+	VMOVDQU8  Y6, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2354
+
+shuf_done_2353:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2339
+
+shuf_last_plane_2340:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X1, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2357
+
+shuf_rows_2358:
+	MOVLQSX (DX), CX
+	IMULQ   SI, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2359
+	VMOVDQU (CX), Y3
+
+shuf_loaded_2360:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z3, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2361
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2362:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2358
+
+shuf_done_2357:
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2363
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_2364
+	TESTQ R8, R8
+	JZ    shuf_done_2365
+
+shuf_rows_2366:
+	VMOVDQU   (CX), Y7
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z7, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2367
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2368:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2366
+
+shuf_done_2365:
+	JMP shuf_run_done_2363
+
+shuf_run_checked_2364:
+	TESTQ R8, R8
+	JZ    shuf_done_2369
+
+shuf_rows_2370:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2371
+	VMOVDQU (CX), Y7
+
+shuf_loaded_2372:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z7, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2373
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2374:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2370
+
+shuf_done_2369:
+shuf_run_done_2363:
+	VMOVQ X4, DX
+	VMOVQ X9, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2375
+
+shuf_rows_2376:
+	MOVLQSX (DX), CX
+	IMULQ   SI, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2377
+	VMOVDQU (CX), Y4
+
+shuf_loaded_2378:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z4, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2379
+	VMOVDQU8  Y1, K1, (AX)
+
+shuf_stored_2380:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2376
+
+shuf_done_2375:
+	VZEROUPPER
+	RET
+
+shuf_store16_2153:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_2381
+	DECQ R11
+	JZ   shuf_last_plane_2384
+
+shuf_planes_2383:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2385
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2386
+	TESTQ DI, DI
+	JZ    shuf_done_2387
+
+shuf_rows_2388:
+	VMOVDQU   (CX), X3
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z3, Z0, K3, Z1
+	VMOVDQU8  X1, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2388
+
+shuf_done_2387:
+	JMP shuf_run_done_2385
+
+shuf_run_checked_2386:
+	TESTQ DI, DI
+	JZ    shuf_done_2389
+
+shuf_rows_2390:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2391
+	VMOVDQU (CX), X4
+
+shuf_loaded_2392:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z4, Z0, K3, Z1
+	VMOVDQU8  X1, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2390
+
+shuf_done_2389:
+shuf_run_done_2385:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2383
+
+shuf_last_plane_2384:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2393
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2394
+	TESTQ DX, DX
+	JZ    shuf_done_2395
+
+shuf_rows_2396:
+	VMOVDQU   (CX), X3
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z3, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2397
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2398:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2396
+
+shuf_done_2395:
+	JMP shuf_run_done_2393
+
+shuf_run_checked_2394:
+	TESTQ DX, DX
+	JZ    shuf_done_2399
+
+shuf_rows_2400:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2401
+	VMOVDQU (CX), X3
+
+shuf_loaded_2402:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z3, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2403
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2404:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2400
+
+shuf_done_2399:
+shuf_run_done_2393:
+	VZEROUPPER
+	RET
+
+shuf_list_2381:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X1
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X7
+	JZ      shuf_no_run_2405
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_2405:
+	VMOVQ DI, X8
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X4
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X9
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_2382
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_2406:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2407
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2406
+
+shuf_offs_done_2407:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_2382
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_2408:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2409
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2408
+
+shuf_offs_done_2409:
+	VMOVDQU64 (SP), Z10
+	VMOVDQU64 64(SP), Z11
+	DECQ      R11
+	JZ        shuf_last_plane_2411
+
+shuf_planes_2410:
+	MOVQ      DX, AX
+	VMOVDQA64 Z10, Z12
+	VMOVQ     X1, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2412
+
+shuf_rows_2413:
+	VMOVQ   X12, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2414
+	VMOVDQU (CX), X3
+
+shuf_loaded_2415:
+	VMOVDQA64 Z2, Z13
+	VPERMB    Z3, Z0, K3, Z13
+	VMOVDQU8  X13, K1, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z12, Z12, Z12
+	DECQ      DI
+	JNZ       shuf_rows_2413
+
+shuf_done_2412:
+	VMOVQ X7, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2416
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2417
+	TESTQ DI, DI
+	JZ    shuf_done_2418
+
+shuf_rows_2419:
+	VMOVDQU   (CX), X4
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z4, Z0, K3, Z12
+	VMOVDQU8  X12, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2419
+
+shuf_done_2418:
+	JMP shuf_run_done_2416
+
+shuf_run_checked_2417:
+	TESTQ DI, DI
+	JZ    shuf_done_2420
+
+shuf_rows_2421:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2422
+	VMOVDQU (CX), X5
+
+shuf_loaded_2423:
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z5, Z0, K3, Z12
+	VMOVDQU8  X12, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2421
+
+shuf_done_2420:
+shuf_run_done_2416:
+	VMOVDQA64 Z11, Z12
+	VMOVQ     X9, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2424
+
+shuf_rows_2425:
+	VMOVQ   X12, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2426
+	VMOVDQU (CX), X6
+
+shuf_loaded_2427:
+	VMOVDQA64 Z2, Z13
+	VPERMB    Z6, Z0, K3, Z13
+	VMOVDQU8  X13, K1, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z12, Z12, Z12
+	DECQ      DI
+	JNZ       shuf_rows_2425
+
+shuf_done_2424:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2410
+
+shuf_last_plane_2411:
+	MOVQ      128(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z10, Z3
+	VMOVQ     X1, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2428
+
+shuf_rows_2429:
+	VMOVQ   X3, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2430
+	VMOVDQU (CX), X4
+
+shuf_loaded_2431:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z4, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2432
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2433:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2429
+
+shuf_done_2428:
+	VMOVQ X7, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2434
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2435
+	TESTQ DX, DX
+	JZ    shuf_done_2436
+
+shuf_rows_2437:
+	VMOVDQU   (CX), X7
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z7, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2438
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2439:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2437
+
+shuf_done_2436:
+	JMP shuf_run_done_2434
+
+shuf_run_checked_2435:
+	TESTQ DX, DX
+	JZ    shuf_done_2440
+
+shuf_rows_2441:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2442
+	VMOVDQU (CX), X7
+
+shuf_loaded_2443:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z7, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2444
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2445:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2441
+
+shuf_done_2440:
+shuf_run_done_2434:
+	VMOVDQA64 Z11, Z3
+	VMOVQ     X9, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2446
+
+shuf_rows_2447:
+	VMOVQ   X3, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2448
+	VMOVDQU (CX), X8
+
+shuf_loaded_2449:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z8, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2450
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2451:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2447
+
+shuf_done_2446:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2382:
+	DECQ R11
+	JZ   shuf_last_plane_2453
+
+shuf_planes_2452:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X1, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2454
+
+shuf_rows_2455:
+	MOVLQSX (DI), CX
+	IMULQ   SI, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2456
+	VMOVDQU (CX), X5
+
+shuf_loaded_2457:
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z5, Z0, K3, Z6
+	VMOVDQU8  X6, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2455
+
+shuf_done_2454:
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2458
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2459
+	TESTQ R8, R8
+	JZ    shuf_done_2460
+
+shuf_rows_2461:
+	VMOVDQU   (CX), X10
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z10, Z0, K3, Z6
+	VMOVDQU8  X6, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2461
+
+shuf_done_2460:
+	JMP shuf_run_done_2458
+
+shuf_run_checked_2459:
+	TESTQ R8, R8
+	JZ    shuf_done_2462
+
+shuf_rows_2463:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2464
+	VMOVDQU (CX), X11
+
+shuf_loaded_2465:
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z11, Z0, K3, Z6
+	VMOVDQU8  X6, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2463
+
+shuf_done_2462:
+shuf_run_done_2458:
+	VMOVQ X4, DI
+	VMOVQ X9, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2466
+
+shuf_rows_2467:
+	MOVLQSX (DI), CX
+	IMULQ   SI, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2468
+	VMOVDQU (CX), X12
+
+shuf_loaded_2469:
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z12, Z0, K3, Z6
+	VMOVDQU8  X6, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2467
+
+shuf_done_2466:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2452
+
+shuf_last_plane_2453:
+	MOVQ  128(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X1, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2470
+
+shuf_rows_2471:
+	MOVLQSX (DX), CX
+	IMULQ   SI, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2472
+	VMOVDQU (CX), X3
+
+shuf_loaded_2473:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z3, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2474
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2475:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2471
+
+shuf_done_2470:
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2476
+	VMOVQ X8, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_2477
+	TESTQ R8, R8
+	JZ    shuf_done_2478
+
+shuf_rows_2479:
+	VMOVDQU   (CX), X7
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z7, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2480
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2481:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2479
+
+shuf_done_2478:
+	JMP shuf_run_done_2476
+
+shuf_run_checked_2477:
+	TESTQ R8, R8
+	JZ    shuf_done_2482
+
+shuf_rows_2483:
+	CMPQ    CX, R13
+	JHI     shuf_masked_2484
+	VMOVDQU (CX), X7
+
+shuf_loaded_2485:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z7, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2486
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2487:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2483
+
+shuf_done_2482:
+shuf_run_done_2476:
+	VMOVQ X4, DX
+	VMOVQ X9, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2488
+
+shuf_rows_2489:
+	MOVLQSX (DX), CX
+	IMULQ   SI, CX
+	ADDQ    R9, CX
+	CMPQ    CX, R13
+	JHI     shuf_masked_2490
+	VMOVDQU (CX), X4
+
+shuf_loaded_2491:
+	VMOVDQA64 Z2, Z1
+	VPERMB    Z4, Z0, K3, Z1
+	CMPQ      AX, DI
+	JHI       shuf_far_2492
+	VMOVDQU8  X1, K1, (AX)
+
+shuf_stored_2493:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2489
+
+shuf_done_2488:
+	VZEROUPPER
+	RET
+
+shuf_full_1098:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_2494
+
+shuf_planes_2496:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2498
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2499
+	TESTQ DI, DI
+	JZ    shuf_done_2500
+
+shuf_rows_2501:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2501
+
+shuf_done_2500:
+	JMP shuf_run_done_2498
+
+shuf_run_checked_2499:
+	TESTQ DI, DI
+	JZ    shuf_done_2502
+
+shuf_rows_2503:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2504
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_2505:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2503
+
+shuf_done_2502:
+shuf_run_done_2498:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2496
+	VZEROUPPER
+	RET
+
+shuf_list_2494:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -13748,12 +19030,12 @@ shuf_list_1638:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_1650
+	JZ      shuf_no_run_2506
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1650:
+shuf_no_run_2506:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -13763,82 +19045,82 @@ shuf_no_run_1650:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1639
+	JA    shuf_list_loads_2495
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1651:
+shuf_offs_2507:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1652
+	JAE     shuf_offs_done_2508
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1651
+	JMP     shuf_offs_2507
 
-shuf_offs_done_1652:
+shuf_offs_done_2508:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1639
+	JA   shuf_list_loads_2495
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1653:
+shuf_offs_2509:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1654
+	JAE     shuf_offs_done_2510
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1653
+	JMP     shuf_offs_2509
 
-shuf_offs_done_1654:
+shuf_offs_done_2510:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 
-shuf_planes_1655:
+shuf_planes_2511:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1657
+	JZ        shuf_done_2513
 
-shuf_rows_1658:
+shuf_rows_2514:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1659
+	JHI       shuf_masked_2515
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1660:
+shuf_loaded_2516:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1658
+	JNZ       shuf_rows_2514
 
-shuf_done_1657:
+shuf_done_2513:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1661
+	JZ    shuf_run_done_2517
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1662
+	JHI   shuf_run_checked_2518
 	TESTQ DI, DI
-	JZ    shuf_done_1663
+	JZ    shuf_done_2519
 
-shuf_rows_1664:
+shuf_rows_2520:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -13846,100 +19128,100 @@ shuf_rows_1664:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1664
+	JNZ       shuf_rows_2520
 
-shuf_done_1663:
-	JMP shuf_run_done_1661
+shuf_done_2519:
+	JMP shuf_run_done_2517
 
-shuf_run_checked_1662:
+shuf_run_checked_2518:
 	TESTQ DI, DI
-	JZ    shuf_done_1665
+	JZ    shuf_done_2521
 
-shuf_rows_1666:
+shuf_rows_2522:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1667
+	JHI       shuf_masked_2523
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1668:
+shuf_loaded_2524:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1666
+	JNZ       shuf_rows_2522
 
-shuf_done_1665:
-shuf_run_done_1661:
+shuf_done_2521:
+shuf_run_done_2517:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1669
+	JZ        shuf_done_2525
 
-shuf_rows_1670:
+shuf_rows_2526:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1671
+	JHI       shuf_masked_2527
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_1672:
+shuf_loaded_2528:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_1670
+	JNZ       shuf_rows_2526
 
-shuf_done_1669:
+shuf_done_2525:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1655
+	JNZ  shuf_planes_2511
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1639:
-shuf_planes_1673:
+shuf_list_loads_2495:
+shuf_planes_2529:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1675
+	JZ    shuf_done_2531
 
-shuf_rows_1676:
+shuf_rows_2532:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1677
+	JHI       shuf_masked_2533
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1678:
+shuf_loaded_2534:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1676
+	JNZ       shuf_rows_2532
 
-shuf_done_1675:
+shuf_done_2531:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1679
+	JZ    shuf_run_done_2535
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1680
+	JHI   shuf_run_checked_2536
 	TESTQ R8, R8
-	JZ    shuf_done_1681
+	JZ    shuf_done_2537
 
-shuf_rows_1682:
+shuf_rows_2538:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -13947,65 +19229,65 @@ shuf_rows_1682:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1682
+	JNZ       shuf_rows_2538
 
-shuf_done_1681:
-	JMP shuf_run_done_1679
+shuf_done_2537:
+	JMP shuf_run_done_2535
 
-shuf_run_checked_1680:
+shuf_run_checked_2536:
 	TESTQ R8, R8
-	JZ    shuf_done_1683
+	JZ    shuf_done_2539
 
-shuf_rows_1684:
+shuf_rows_2540:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1685
+	JHI       shuf_masked_2541
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1686:
+shuf_loaded_2542:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1684
+	JNZ       shuf_rows_2540
 
-shuf_done_1683:
-shuf_run_done_1679:
+shuf_done_2539:
+shuf_run_done_2535:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1687
+	JZ    shuf_done_2543
 
-shuf_rows_1688:
+shuf_rows_2544:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1689
+	JHI       shuf_masked_2545
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_1690:
+shuf_loaded_2546:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1688
+	JNZ       shuf_rows_2544
 
-shuf_done_1687:
+shuf_done_2543:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1673
+	JNZ  shuf_planes_2529
 	VZEROUPPER
 	RET
 
 shuf_ret_1095:
 	RET
 
-shuf_far_1115:
+shuf_far_1117:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -14013,9 +19295,9 @@ shuf_far_1115:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1116
+	JMP          shuf_stored_1118
 
-shuf_far_1119:
+shuf_far_1121:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -14023,9 +19305,9 @@ shuf_far_1119:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1120
+	JMP          shuf_stored_1122
 
-shuf_far_1140:
+shuf_far_1142:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z9
@@ -14033,9 +19315,9 @@ shuf_far_1140:
 	VPERMB       Z4, Z9, Z4
 	VPMOVB2M     Z9, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1141
+	JMP          shuf_stored_1143
 
-shuf_far_1146:
+shuf_far_1148:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
@@ -14043,9 +19325,9 @@ shuf_far_1146:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1147
+	JMP          shuf_stored_1149
 
-shuf_far_1150:
+shuf_far_1152:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
@@ -14053,9 +19335,9 @@ shuf_far_1150:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1151
+	JMP          shuf_stored_1153
 
-shuf_far_1154:
+shuf_far_1156:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z5
@@ -14063,9 +19345,9 @@ shuf_far_1154:
 	VPERMB       Z4, Z5, Z4
 	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1155
+	JMP          shuf_stored_1157
 
-shuf_far_1170:
+shuf_far_1172:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -14073,9 +19355,9 @@ shuf_far_1170:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1171
+	JMP          shuf_stored_1173
 
-shuf_far_1176:
+shuf_far_1178:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -14083,9 +19365,9 @@ shuf_far_1176:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1177
+	JMP          shuf_stored_1179
 
-shuf_far_1180:
+shuf_far_1182:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -14093,9 +19375,9 @@ shuf_far_1180:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1181
+	JMP          shuf_stored_1183
 
-shuf_far_1184:
+shuf_far_1186:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -14103,31 +19385,209 @@ shuf_far_1184:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1185
-
-shuf_masked_1196:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1197
+	JMP          shuf_stored_1187
 
 shuf_far_1202:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
 	JMP          shuf_stored_1203
 
-shuf_masked_1206:
+shuf_far_1206:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1207
+
+shuf_far_1227:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1228
+
+shuf_far_1233:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1234
+
+shuf_far_1237:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1238
+
+shuf_far_1241:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1242
+
+shuf_far_1257:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1258
+
+shuf_far_1263:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1264
+
+shuf_far_1267:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1268
+
+shuf_far_1271:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1272
+
+shuf_far_1287:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1288
+
+shuf_far_1291:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1292
+
+shuf_far_1312:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1313
+
+shuf_far_1318:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1319
+
+shuf_far_1322:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1323
+
+shuf_far_1326:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1327
+
+shuf_far_1342:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1343
+
+shuf_far_1348:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1349
+
+shuf_far_1352:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1353
+
+shuf_far_1356:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1357
+
+shuf_masked_1370:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14137,9 +19597,9 @@ shuf_masked_1206:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1207
+	JMP          shuf_loaded_1371
 
-shuf_far_1208:
+shuf_far_1376:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -14147,9 +19607,31 @@ shuf_far_1208:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1209
+	JMP          shuf_stored_1377
 
-shuf_masked_1219:
+shuf_masked_1380:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1381
+
+shuf_far_1382:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1383
+
+shuf_masked_1393:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14159,9 +19641,9 @@ shuf_masked_1219:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1220
+	JMP          shuf_loaded_1394
 
-shuf_masked_1227:
+shuf_masked_1401:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14171,9 +19653,9 @@ shuf_masked_1227:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1228
+	JMP          shuf_loaded_1402
 
-shuf_masked_1231:
+shuf_masked_1405:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14183,9 +19665,9 @@ shuf_masked_1231:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1232
+	JMP          shuf_loaded_1406
 
-shuf_masked_1235:
+shuf_masked_1409:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14195,9 +19677,9 @@ shuf_masked_1235:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1236
+	JMP          shuf_loaded_1410
 
-shuf_far_1237:
+shuf_far_1411:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -14205,9 +19687,9 @@ shuf_far_1237:
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1238
+	JMP          shuf_stored_1412
 
-shuf_far_1243:
+shuf_far_1417:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -14215,9 +19697,9 @@ shuf_far_1243:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1244
+	JMP          shuf_stored_1418
 
-shuf_masked_1247:
+shuf_masked_1421:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14227,9 +19709,9 @@ shuf_masked_1247:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1248
+	JMP          shuf_loaded_1422
 
-shuf_far_1249:
+shuf_far_1423:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -14237,9 +19719,9 @@ shuf_far_1249:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1250
+	JMP          shuf_stored_1424
 
-shuf_masked_1253:
+shuf_masked_1427:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -14249,9 +19731,9 @@ shuf_masked_1253:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1254
+	JMP          shuf_loaded_1428
 
-shuf_far_1255:
+shuf_far_1429:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -14259,9 +19741,9 @@ shuf_far_1255:
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1256
+	JMP          shuf_stored_1430
 
-shuf_masked_1261:
+shuf_masked_1435:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -14271,9 +19753,9 @@ shuf_masked_1261:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1262
+	JMP          shuf_loaded_1436
 
-shuf_masked_1269:
+shuf_masked_1443:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -14283,9 +19765,9 @@ shuf_masked_1269:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1270
+	JMP          shuf_loaded_1444
 
-shuf_masked_1273:
+shuf_masked_1447:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -14295,9 +19777,9 @@ shuf_masked_1273:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1274
+	JMP          shuf_loaded_1448
 
-shuf_masked_1277:
+shuf_masked_1451:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -14307,9 +19789,9 @@ shuf_masked_1277:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1278
+	JMP          shuf_loaded_1452
 
-shuf_far_1279:
+shuf_far_1453:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -14317,9 +19799,9 @@ shuf_far_1279:
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1280
+	JMP          shuf_stored_1454
 
-shuf_far_1285:
+shuf_far_1459:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -14327,9 +19809,9 @@ shuf_far_1285:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1286
+	JMP          shuf_stored_1460
 
-shuf_masked_1289:
+shuf_masked_1463:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -14339,9 +19821,9 @@ shuf_masked_1289:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1290
+	JMP          shuf_loaded_1464
 
-shuf_far_1291:
+shuf_far_1465:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -14349,9 +19831,9 @@ shuf_far_1291:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1292
+	JMP          shuf_stored_1466
 
-shuf_masked_1295:
+shuf_masked_1469:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -14361,9 +19843,9 @@ shuf_masked_1295:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1296
+	JMP          shuf_loaded_1470
 
-shuf_far_1297:
+shuf_far_1471:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -14371,9 +19853,545 @@ shuf_far_1297:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1298
+	JMP          shuf_stored_1472
 
-shuf_masked_1309:
+shuf_masked_1483:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1484
+
+shuf_far_1489:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1490
+
+shuf_masked_1493:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1494
+
+shuf_far_1495:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1496
+
+shuf_masked_1506:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1507
+
+shuf_masked_1514:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z24
+	VPADDB       iota64<>+0(SB), Z24, Z24
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z23
+	VPERMB       (R8), Z24, Z24
+	JMP          shuf_loaded_1515
+
+shuf_masked_1518:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1519
+
+shuf_masked_1522:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z4
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_1523
+
+shuf_far_1524:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z14, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1525
+
+shuf_far_1530:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1531
+
+shuf_masked_1534:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1535
+
+shuf_far_1536:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1537
+
+shuf_masked_1540:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VMOVDQU64    (CX), Z4
+	VPERMB       (SI), Z5, Z5
+	JMP          shuf_loaded_1541
+
+shuf_far_1542:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z18, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1543
+
+shuf_masked_1548:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1549
+
+shuf_masked_1556:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VMOVDQU64    (CX), Z5
+	VPERMB       (DI), Z6, Z6
+	JMP          shuf_loaded_1557
+
+shuf_masked_1560:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1561
+
+shuf_masked_1564:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1565
+
+shuf_far_1566:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z17, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1567
+
+shuf_far_1572:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1573
+
+shuf_masked_1576:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DX), Z4, Z4
+	JMP          shuf_loaded_1577
+
+shuf_far_1578:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1579
+
+shuf_masked_1582:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1583
+
+shuf_far_1584:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z25, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1585
+
+shuf_masked_1596:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1597
+
+shuf_far_1602:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1603
+
+shuf_masked_1606:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1607
+
+shuf_far_1608:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1609
+
+shuf_masked_1619:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1620
+
+shuf_masked_1627:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z24
+	VPADDB       iota64<>+0(SB), Z24, Z24
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z23
+	VPERMB       (R8), Z24, Z24
+	JMP          shuf_loaded_1628
+
+shuf_masked_1631:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1632
+
+shuf_masked_1635:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z4
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_1636
+
+shuf_far_1637:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z14, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1638
+
+shuf_far_1643:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1644
+
+shuf_masked_1647:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1648
+
+shuf_far_1649:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1650
+
+shuf_masked_1653:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VMOVDQU64    (CX), Z4
+	VPERMB       (SI), Z5, Z5
+	JMP          shuf_loaded_1654
+
+shuf_far_1655:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z18, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1656
+
+shuf_masked_1661:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1662
+
+shuf_masked_1669:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VMOVDQU64    (CX), Z5
+	VPERMB       (DI), Z6, Z6
+	JMP          shuf_loaded_1670
+
+shuf_masked_1673:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1674
+
+shuf_masked_1677:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1678
+
+shuf_far_1679:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z17, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1680
+
+shuf_far_1685:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1686
+
+shuf_masked_1689:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DX), Z4, Z4
+	JMP          shuf_loaded_1690
+
+shuf_far_1691:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1692
+
+shuf_masked_1695:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1696
+
+shuf_far_1697:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z25, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1698
+
+shuf_masked_1709:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14383,9 +20401,9 @@ shuf_masked_1309:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_1310
+	JMP          shuf_loaded_1710
 
-shuf_far_1315:
+shuf_far_1715:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -14393,9 +20411,9 @@ shuf_far_1315:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1316
+	JMP          shuf_stored_1716
 
-shuf_masked_1319:
+shuf_masked_1719:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14405,9 +20423,9 @@ shuf_masked_1319:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1320
+	JMP          shuf_loaded_1720
 
-shuf_far_1321:
+shuf_far_1721:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -14415,9 +20433,9 @@ shuf_far_1321:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1322
+	JMP          shuf_stored_1722
 
-shuf_masked_1332:
+shuf_masked_1732:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14427,9 +20445,9 @@ shuf_masked_1332:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_1333
+	JMP          shuf_loaded_1733
 
-shuf_masked_1340:
+shuf_masked_1740:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14439,9 +20457,9 @@ shuf_masked_1340:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z15
 	VPERMB       (R8), Z16, Z16
-	JMP          shuf_loaded_1341
+	JMP          shuf_loaded_1741
 
-shuf_masked_1344:
+shuf_masked_1744:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14451,9 +20469,9 @@ shuf_masked_1344:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_1345
+	JMP          shuf_loaded_1745
 
-shuf_masked_1348:
+shuf_masked_1748:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14463,9 +20481,9 @@ shuf_masked_1348:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1349
+	JMP          shuf_loaded_1749
 
-shuf_far_1350:
+shuf_far_1750:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -14473,9 +20491,9 @@ shuf_far_1350:
 	VPERMB       Z7, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1351
+	JMP          shuf_stored_1751
 
-shuf_far_1356:
+shuf_far_1756:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -14483,9 +20501,9 @@ shuf_far_1356:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1357
+	JMP          shuf_stored_1757
 
-shuf_masked_1360:
+shuf_masked_1760:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14495,9 +20513,9 @@ shuf_masked_1360:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1361
+	JMP          shuf_loaded_1761
 
-shuf_far_1362:
+shuf_far_1762:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -14505,9 +20523,9 @@ shuf_far_1362:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1363
+	JMP          shuf_stored_1763
 
-shuf_masked_1366:
+shuf_masked_1766:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -14517,9 +20535,9 @@ shuf_masked_1366:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_1367
+	JMP          shuf_loaded_1767
 
-shuf_far_1368:
+shuf_far_1768:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -14527,9 +20545,9 @@ shuf_far_1368:
 	VPERMB       Z9, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1369
+	JMP          shuf_stored_1769
 
-shuf_masked_1374:
+shuf_masked_1774:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -14539,9 +20557,9 @@ shuf_masked_1374:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_1375
+	JMP          shuf_loaded_1775
 
-shuf_masked_1382:
+shuf_masked_1782:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -14551,9 +20569,9 @@ shuf_masked_1382:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DI), Z4, Z4
-	JMP          shuf_loaded_1383
+	JMP          shuf_loaded_1783
 
-shuf_masked_1386:
+shuf_masked_1786:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -14563,9 +20581,9 @@ shuf_masked_1386:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_1387
+	JMP          shuf_loaded_1787
 
-shuf_masked_1390:
+shuf_masked_1790:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -14575,9 +20593,9 @@ shuf_masked_1390:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1391
+	JMP          shuf_loaded_1791
 
-shuf_far_1392:
+shuf_far_1792:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -14585,9 +20603,9 @@ shuf_far_1392:
 	VPERMB       Z15, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1393
+	JMP          shuf_stored_1793
 
-shuf_far_1398:
+shuf_far_1798:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -14595,9 +20613,9 @@ shuf_far_1398:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_1399
+	JMP          shuf_stored_1799
 
-shuf_masked_1402:
+shuf_masked_1802:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -14607,9 +20625,9 @@ shuf_masked_1402:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z1
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_1403
+	JMP          shuf_loaded_1803
 
-shuf_far_1404:
+shuf_far_1804:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -14617,9 +20635,9 @@ shuf_far_1404:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_1405
+	JMP          shuf_stored_1805
 
-shuf_masked_1408:
+shuf_masked_1808:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -14629,9 +20647,9 @@ shuf_masked_1408:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1409
+	JMP          shuf_loaded_1809
 
-shuf_far_1410:
+shuf_far_1810:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -14639,9 +20657,9 @@ shuf_far_1410:
 	VPERMB       Z17, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1411
+	JMP          shuf_stored_1811
 
-shuf_masked_1422:
+shuf_masked_1824:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14650,9 +20668,9 @@ shuf_masked_1422:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1423
+	JMP          shuf_loaded_1825
 
-shuf_far_1428:
+shuf_far_1830:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -14660,9 +20678,9 @@ shuf_far_1428:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1429
+	JMP          shuf_stored_1831
 
-shuf_masked_1432:
+shuf_masked_1834:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14671,9 +20689,9 @@ shuf_masked_1432:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1433
+	JMP          shuf_loaded_1835
 
-shuf_far_1434:
+shuf_far_1836:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -14681,9 +20699,9 @@ shuf_far_1434:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1435
+	JMP          shuf_stored_1837
 
-shuf_masked_1445:
+shuf_masked_1847:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14692,9 +20710,9 @@ shuf_masked_1445:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_1446
+	JMP          shuf_loaded_1848
 
-shuf_masked_1453:
+shuf_masked_1855:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14703,9 +20721,9 @@ shuf_masked_1453:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1454
+	JMP          shuf_loaded_1856
 
-shuf_masked_1457:
+shuf_masked_1859:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14714,9 +20732,9 @@ shuf_masked_1457:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_1458
+	JMP          shuf_loaded_1860
 
-shuf_masked_1461:
+shuf_masked_1863:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14725,9 +20743,9 @@ shuf_masked_1461:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1462
+	JMP          shuf_loaded_1864
 
-shuf_far_1463:
+shuf_far_1865:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -14735,9 +20753,9 @@ shuf_far_1463:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1464
+	JMP          shuf_stored_1866
 
-shuf_far_1469:
+shuf_far_1871:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -14745,9 +20763,9 @@ shuf_far_1469:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1470
+	JMP          shuf_stored_1872
 
-shuf_masked_1473:
+shuf_masked_1875:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14756,9 +20774,9 @@ shuf_masked_1473:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1474
+	JMP          shuf_loaded_1876
 
-shuf_far_1475:
+shuf_far_1877:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -14766,9 +20784,9 @@ shuf_far_1475:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1476
+	JMP          shuf_stored_1878
 
-shuf_masked_1479:
+shuf_masked_1881:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -14777,9 +20795,9 @@ shuf_masked_1479:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_1480
+	JMP          shuf_loaded_1882
 
-shuf_far_1481:
+shuf_far_1883:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -14787,9 +20805,9 @@ shuf_far_1481:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1482
+	JMP          shuf_stored_1884
 
-shuf_masked_1487:
+shuf_masked_1889:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -14798,9 +20816,9 @@ shuf_masked_1487:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_1488
+	JMP          shuf_loaded_1890
 
-shuf_masked_1495:
+shuf_masked_1897:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -14809,9 +20827,9 @@ shuf_masked_1495:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_1496
+	JMP          shuf_loaded_1898
 
-shuf_masked_1499:
+shuf_masked_1901:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -14820,9 +20838,9 @@ shuf_masked_1499:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_1500
+	JMP          shuf_loaded_1902
 
-shuf_masked_1503:
+shuf_masked_1905:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -14831,9 +20849,9 @@ shuf_masked_1503:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1504
+	JMP          shuf_loaded_1906
 
-shuf_far_1505:
+shuf_far_1907:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -14841,9 +20859,9 @@ shuf_far_1505:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1506
+	JMP          shuf_stored_1908
 
-shuf_far_1511:
+shuf_far_1913:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -14851,9 +20869,9 @@ shuf_far_1511:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1512
+	JMP          shuf_stored_1914
 
-shuf_masked_1515:
+shuf_masked_1917:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -14862,9 +20880,9 @@ shuf_masked_1515:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_1516
+	JMP          shuf_loaded_1918
 
-shuf_far_1517:
+shuf_far_1919:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -14872,9 +20890,9 @@ shuf_far_1517:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1518
+	JMP          shuf_stored_1920
 
-shuf_masked_1521:
+shuf_masked_1923:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -14883,9 +20901,9 @@ shuf_masked_1521:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1522
+	JMP          shuf_loaded_1924
 
-shuf_far_1523:
+shuf_far_1925:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -14893,84 +20911,9 @@ shuf_far_1523:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1524
+	JMP          shuf_stored_1926
 
-shuf_masked_1535:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_1536
-
-shuf_far_1541:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1542
-
-shuf_masked_1545:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_1546
-
-shuf_far_1547:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1548
-
-shuf_masked_1558:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1559
-
-shuf_masked_1566:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z8
-	VPADDB       iota64<>+0(SB), Z8, Z8
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_1567
-
-shuf_masked_1570:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1571
-
-shuf_masked_1574:
+shuf_masked_1937:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -14979,188 +20922,51 @@ shuf_masked_1574:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1575
+	JMP          shuf_loaded_1938
 
-shuf_far_1576:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x40, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z8, Z3, Z8
-	VPMOVB2M     Z3, K2
-	VMOVDQU8     Z8, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1577
-
-shuf_far_1582:
+shuf_far_1943:
 	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1583
-
-shuf_masked_1586:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_1587
-
-shuf_far_1588:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1589
-
-shuf_masked_1592:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VPERMB       (SI), Z3, Z3
-	JMP          shuf_loaded_1593
-
-shuf_far_1594:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x40, CX
-	VPBROADCASTB CX, Z3
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K2
-	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1595
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1944
 
-shuf_masked_1600:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z8
-	VPADDB       iota64<>+0(SB), Z8, Z8
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_1601
-
-shuf_masked_1608:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z8
-	VPADDB       iota64<>+0(SB), Z8, Z8
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_1609
-
-shuf_masked_1612:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z8
-	VPADDB       iota64<>+0(SB), Z8, Z8
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_1613
-
-shuf_masked_1616:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_1617
-
-shuf_far_1618:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x40, CX
-	VPBROADCASTB CX, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1619
-
-shuf_far_1624:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_1625
-
-shuf_masked_1628:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VPERMB       (DX), Z1, Z1
-	JMP          shuf_loaded_1629
-
-shuf_far_1630:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_1631
-
-shuf_masked_1634:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_1635
-
-shuf_far_1636:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x40, CX
-	VPBROADCASTB CX, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1637
-
-shuf_masked_1648:
+shuf_masked_1947:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_1649
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_1948
 
-shuf_masked_1659:
+shuf_far_1949:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1950
+
+shuf_masked_1960:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_1961
+
+shuf_masked_1968:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -15169,9 +20975,506 @@ shuf_masked_1659:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1660
+	JMP          shuf_loaded_1969
 
-shuf_masked_1667:
+shuf_masked_1972:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_1973
+
+shuf_masked_1976:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1977
+
+shuf_far_1978:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z9, Z4, Z9
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1979
+
+shuf_far_1984:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1985
+
+shuf_masked_1988:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_1989
+
+shuf_far_1990:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1991
+
+shuf_masked_1994:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z4, Z4
+	JMP          shuf_loaded_1995
+
+shuf_far_1996:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z5, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1997
+
+shuf_masked_2002:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2003
+
+shuf_masked_2010:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z9, Z9
+	JMP          shuf_loaded_2011
+
+shuf_masked_2014:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2015
+
+shuf_masked_2018:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2019
+
+shuf_far_2020:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2021
+
+shuf_far_2026:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2027
+
+shuf_masked_2030:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z3, Z3
+	JMP          shuf_loaded_2031
+
+shuf_far_2032:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2033
+
+shuf_masked_2036:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2037
+
+shuf_far_2038:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2039
+
+shuf_masked_2050:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2051
+
+shuf_far_2056:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2057
+
+shuf_masked_2060:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2061
+
+shuf_far_2062:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2063
+
+shuf_masked_2073:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2074
+
+shuf_masked_2081:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_2082
+
+shuf_masked_2085:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2086
+
+shuf_masked_2089:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_2090
+
+shuf_far_2091:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z9, Z4, Z9
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2092
+
+shuf_far_2097:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2098
+
+shuf_masked_2101:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2102
+
+shuf_far_2103:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2104
+
+shuf_masked_2107:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z4, Z4
+	JMP          shuf_loaded_2108
+
+shuf_far_2109:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z5, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2110
+
+shuf_masked_2115:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2116
+
+shuf_masked_2123:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z9, Z9
+	JMP          shuf_loaded_2124
+
+shuf_masked_2127:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2128
+
+shuf_masked_2131:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2132
+
+shuf_far_2133:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2134
+
+shuf_far_2139:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2140
+
+shuf_masked_2143:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z3, Z3
+	JMP          shuf_loaded_2144
+
+shuf_far_2145:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2146
+
+shuf_masked_2149:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2150
+
+shuf_far_2151:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2152
+
+shuf_masked_2165:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_2166
+
+shuf_far_2171:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2172
+
+shuf_masked_2175:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_2176
+
+shuf_far_2177:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2178
+
+shuf_masked_2188:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_2189
+
+shuf_masked_2196:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -15180,9 +21483,9 @@ shuf_masked_1667:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_1668
+	JMP          shuf_loaded_2197
 
-shuf_masked_1671:
+shuf_masked_2200:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -15191,9 +21494,82 @@ shuf_masked_1671:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1672
+	JMP          shuf_loaded_2201
 
-shuf_masked_1677:
+shuf_masked_2204:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2205
+
+shuf_far_2206:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z8, Z3, Z8
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z8, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2207
+
+shuf_far_2212:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2213
+
+shuf_masked_2216:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_2217
+
+shuf_far_2218:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2219
+
+shuf_masked_2222:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z3, Z3
+	JMP          shuf_loaded_2223
+
+shuf_far_2224:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2225
+
+shuf_masked_2230:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -15202,9 +21578,9 @@ shuf_masked_1677:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_1678
+	JMP          shuf_loaded_2231
 
-shuf_masked_1685:
+shuf_masked_2238:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -15213,9 +21589,9 @@ shuf_masked_1685:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_1686
+	JMP          shuf_loaded_2239
 
-shuf_masked_1689:
+shuf_masked_2242:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -15224,7 +21600,665 @@ shuf_masked_1689:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_1690
+	JMP          shuf_loaded_2243
+
+shuf_masked_2246:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z1
+	JMP          shuf_loaded_2247
+
+shuf_far_2248:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2249
+
+shuf_far_2254:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_2255
+
+shuf_masked_2258:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z1, Z1
+	JMP          shuf_loaded_2259
+
+shuf_far_2260:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_2261
+
+shuf_masked_2264:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z1
+	JMP          shuf_loaded_2265
+
+shuf_far_2266:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2267
+
+shuf_masked_2278:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z4
+	JMP          shuf_loaded_2279
+
+shuf_far_2284:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2285
+
+shuf_masked_2288:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z3
+	JMP          shuf_loaded_2289
+
+shuf_far_2290:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2291
+
+shuf_masked_2301:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2302
+
+shuf_masked_2309:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_2310
+
+shuf_masked_2313:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z6, Z6
+	JMP          shuf_loaded_2314
+
+shuf_masked_2317:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z4
+	JMP          shuf_loaded_2318
+
+shuf_far_2319:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z1, Z5, Z1
+	VPMOVB2M     Z5, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2320
+
+shuf_far_2325:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2326
+
+shuf_masked_2329:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z7
+	JMP          shuf_loaded_2330
+
+shuf_far_2331:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2332
+
+shuf_masked_2335:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z1, Z8
+	JMP          shuf_loaded_2336
+
+shuf_far_2337:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2338
+
+shuf_masked_2343:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z5, Z5
+	JMP          shuf_loaded_2344
+
+shuf_masked_2351:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z6, Z11
+	JMP          shuf_loaded_2352
+
+shuf_masked_2355:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z6, Z12
+	JMP          shuf_loaded_2356
+
+shuf_masked_2359:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z3
+	JMP          shuf_loaded_2360
+
+shuf_far_2361:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z1, Z5, Z1
+	VPMOVB2M     Z5, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2362
+
+shuf_far_2367:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_2368
+
+shuf_masked_2371:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z1, Z7
+	JMP          shuf_loaded_2372
+
+shuf_far_2373:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_2374
+
+shuf_masked_2377:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z4
+	JMP          shuf_loaded_2378
+
+shuf_far_2379:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2380
+
+shuf_masked_2391:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z4
+	JMP          shuf_loaded_2392
+
+shuf_far_2397:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2398
+
+shuf_masked_2401:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z3
+	JMP          shuf_loaded_2402
+
+shuf_far_2403:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2404
+
+shuf_masked_2414:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2415
+
+shuf_masked_2422:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_2423
+
+shuf_masked_2426:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z6, Z6
+	JMP          shuf_loaded_2427
+
+shuf_masked_2430:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z4
+	JMP          shuf_loaded_2431
+
+shuf_far_2432:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z1, Z5, Z1
+	VPMOVB2M     Z5, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2433
+
+shuf_far_2438:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2439
+
+shuf_masked_2442:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z7
+	JMP          shuf_loaded_2443
+
+shuf_far_2444:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2445
+
+shuf_masked_2448:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z1, Z8
+	JMP          shuf_loaded_2449
+
+shuf_far_2450:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2451
+
+shuf_masked_2456:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z5, Z5
+	JMP          shuf_loaded_2457
+
+shuf_masked_2464:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z6, Z11
+	JMP          shuf_loaded_2465
+
+shuf_masked_2468:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z6, Z12
+	JMP          shuf_loaded_2469
+
+shuf_masked_2472:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z3
+	JMP          shuf_loaded_2473
+
+shuf_far_2474:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z1, Z5, Z1
+	VPMOVB2M     Z5, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2475
+
+shuf_far_2480:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_2481
+
+shuf_masked_2484:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z1, Z7
+	JMP          shuf_loaded_2485
+
+shuf_far_2486:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_2487
+
+shuf_masked_2490:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z4
+	JMP          shuf_loaded_2491
+
+shuf_far_2492:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2493
+
+shuf_masked_2504:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_2505
+
+shuf_masked_2515:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_2516
+
+shuf_masked_2523:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z8, Z8
+	JMP          shuf_loaded_2524
+
+shuf_masked_2527:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_2528
+
+shuf_masked_2533:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z8, Z8
+	JMP          shuf_loaded_2534
+
+shuf_masked_2541:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z8, Z8
+	JMP          shuf_loaded_2542
+
+shuf_masked_2545:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z8, Z8
+	JMP          shuf_loaded_2546
 
 // func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
@@ -15237,9 +22271,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    last+56(FP), DI
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
-	JZ      chunks_ret_1691
+	JZ      chunks_ret_2547
 	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_1692
+	JA      chunks_wide_in_2548
 	MOVQ    R8, R9
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    $0x00000040, R11
@@ -15257,36 +22291,36 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x0000007f, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_1693
+	JE      chunks_2_2549
 	CMPQ    SI, $0x03
-	JE      chunks_3_1694
+	JE      chunks_3_2550
 	CMPQ    SI, $0x04
-	JE      chunks_4_1695
+	JE      chunks_4_2551
 	CMPQ    SI, $0x05
-	JE      chunks_5_1696
+	JE      chunks_5_2552
 	CMPQ    SI, $0x06
-	JE      chunks_6_1697
+	JE      chunks_6_2553
 	CMPQ    SI, $0x07
-	JE      chunks_7_1698
+	JE      chunks_7_2554
 	CMPQ    SI, $0x08
-	JE      chunks_8_1699
-	JMP     chunks_ret_1691
+	JE      chunks_8_2555
+	JMP     chunks_ret_2547
 
-chunks_2_1693:
+chunks_2_2549:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_1701
+	JZ        chunks_2_last_2557
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_1700:
+chunks_2_planes_2556:
 	CMPQ      CX, R9
-	JA        chunks_2_near_1702
+	JA        chunks_2_near_2558
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 
-chunks_2_loaded_1703:
+chunks_2_loaded_2559:
 	VMOVDQA64 Z0, Z4
 	VPERMI2B  Z3, Z2, Z4
 	VMOVDQU64 Z4, (AX)
@@ -15296,33 +22330,33 @@ chunks_2_loaded_1703:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_1700
+	JNZ       chunks_2_planes_2556
 
-chunks_2_last_1701:
+chunks_2_last_2557:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1704
+	JA        chunks_rotated_2560
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
-	JMP       chunks_loaded_1705
+	JMP       chunks_loaded_2561
 
-chunks_rotated_1704:
+chunks_rotated_2560:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1706
+	JA           chunks_upper_2562
 	VPERMB       (BX), Z4, Z2
 	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_loaded_1705
+	JMP          chunks_loaded_2561
 
-chunks_upper_1706:
+chunks_upper_2562:
 	VMOVDQU64 (CX), Z2
 	VPERMB    (BX), Z4, Z3
 
-chunks_loaded_1705:
+chunks_loaded_2561:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z3, Z2, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15332,27 +22366,27 @@ chunks_loaded_1705:
 	VZEROUPPER
 	RET
 
-chunks_2_near_1702:
+chunks_2_near_2558:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
-	JMP        chunks_2_loaded_1703
+	JMP        chunks_2_loaded_2559
 
-chunks_3_1694:
+chunks_3_2550:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_1708
+	JZ        chunks_3_last_2564
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_1707:
+chunks_3_planes_2563:
 	CMPQ      CX, R9
-	JA        chunks_3_near_1709
+	JA        chunks_3_near_2565
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-chunks_3_loaded_1710:
+chunks_3_loaded_2566:
 	VMOVDQA64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VMOVDQU64 Z5, (AX)
@@ -15365,33 +22399,33 @@ chunks_3_loaded_1710:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_1707
+	JNZ       chunks_3_planes_2563
 
-chunks_3_last_1708:
+chunks_3_last_2564:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1711
+	JA        chunks_rotated_2567
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
-	JMP       chunks_loaded_1712
+	JMP       chunks_loaded_2568
 
-chunks_rotated_1711:
+chunks_rotated_2567:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1713
+	JA           chunks_upper_2569
 	VPERMB       (BX), Z5, Z3
 	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_loaded_1712
+	JMP          chunks_loaded_2568
 
-chunks_upper_1713:
+chunks_upper_2569:
 	VMOVDQU64 (CX), Z3
 	VPERMB    (BX), Z5, Z4
 
-chunks_loaded_1712:
+chunks_loaded_2568:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15404,28 +22438,28 @@ chunks_loaded_1712:
 	VZEROUPPER
 	RET
 
-chunks_3_near_1709:
+chunks_3_near_2565:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        chunks_3_loaded_1710
+	JMP        chunks_3_loaded_2566
 
-chunks_4_1695:
+chunks_4_2551:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_1715
+	JZ        chunks_4_last_2571
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_1714:
+chunks_4_planes_2570:
 	CMPQ      CX, R9
-	JA        chunks_4_near_1716
+	JA        chunks_4_near_2572
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-chunks_4_loaded_1717:
+chunks_4_loaded_2573:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VMOVDQU64 Z6, (AX)
@@ -15441,33 +22475,33 @@ chunks_4_loaded_1717:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_1714
+	JNZ       chunks_4_planes_2570
 
-chunks_4_last_1715:
+chunks_4_last_2571:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1718
+	JA        chunks_rotated_2574
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
-	JMP       chunks_loaded_1719
+	JMP       chunks_loaded_2575
 
-chunks_rotated_1718:
+chunks_rotated_2574:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
 	VPADDB       iota64<>+0(SB), Z6, Z6
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1720
+	JA           chunks_upper_2576
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_1719
+	JMP          chunks_loaded_2575
 
-chunks_upper_1720:
+chunks_upper_2576:
 	VMOVDQU64 (CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_1719:
+chunks_loaded_2575:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15483,29 +22517,29 @@ chunks_loaded_1719:
 	VZEROUPPER
 	RET
 
-chunks_4_near_1716:
+chunks_4_near_2572:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        chunks_4_loaded_1717
+	JMP        chunks_4_loaded_2573
 
-chunks_5_1696:
+chunks_5_2552:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_1722
+	JZ        chunks_5_last_2578
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_1721:
+chunks_5_planes_2577:
 	CMPQ      CX, R9
-	JA        chunks_5_near_1723
+	JA        chunks_5_near_2579
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-chunks_5_loaded_1724:
+chunks_5_loaded_2580:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z6, Z5, Z7
 	VMOVDQU64 Z7, (AX)
@@ -15524,33 +22558,33 @@ chunks_5_loaded_1724:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_1721
+	JNZ       chunks_5_planes_2577
 
-chunks_5_last_1722:
+chunks_5_last_2578:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1725
+	JA        chunks_rotated_2581
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
-	JMP       chunks_loaded_1726
+	JMP       chunks_loaded_2582
 
-chunks_rotated_1725:
+chunks_rotated_2581:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
 	VPADDB       iota64<>+0(SB), Z7, Z7
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1727
+	JA           chunks_upper_2583
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_1726
+	JMP          chunks_loaded_2582
 
-chunks_upper_1727:
+chunks_upper_2583:
 	VMOVDQU64 (CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_1726:
+chunks_loaded_2582:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15569,12 +22603,12 @@ chunks_loaded_1726:
 	VZEROUPPER
 	RET
 
-chunks_5_near_1723:
+chunks_5_near_2579:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        chunks_5_loaded_1724
+	JMP        chunks_5_loaded_2580
 
-chunks_6_1697:
+chunks_6_2553:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15582,17 +22616,17 @@ chunks_6_1697:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_1729
+	JZ        chunks_6_last_2585
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_1728:
+chunks_6_planes_2584:
 	CMPQ      CX, R9
-	JA        chunks_6_near_1730
+	JA        chunks_6_near_2586
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 
-chunks_6_loaded_1731:
+chunks_6_loaded_2587:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z7, Z6, Z8
 	VMOVDQU64 Z8, (AX)
@@ -15614,33 +22648,33 @@ chunks_6_loaded_1731:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_1728
+	JNZ       chunks_6_planes_2584
 
-chunks_6_last_1729:
+chunks_6_last_2585:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1732
+	JA        chunks_rotated_2588
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
-	JMP       chunks_loaded_1733
+	JMP       chunks_loaded_2589
 
-chunks_rotated_1732:
+chunks_rotated_2588:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
 	VPADDB       iota64<>+0(SB), Z8, Z8
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1734
+	JA           chunks_upper_2590
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_1733
+	JMP          chunks_loaded_2589
 
-chunks_upper_1734:
+chunks_upper_2590:
 	VMOVDQU64 (CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_1733:
+chunks_loaded_2589:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15662,12 +22696,12 @@ chunks_loaded_1733:
 	VZEROUPPER
 	RET
 
-chunks_6_near_1730:
+chunks_6_near_2586:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
-	JMP        chunks_6_loaded_1731
+	JMP        chunks_6_loaded_2587
 
-chunks_7_1698:
+chunks_7_2554:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15676,17 +22710,17 @@ chunks_7_1698:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_1736
+	JZ        chunks_7_last_2592
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_1735:
+chunks_7_planes_2591:
 	CMPQ      CX, R9
-	JA        chunks_7_near_1737
+	JA        chunks_7_near_2593
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 
-chunks_7_loaded_1738:
+chunks_7_loaded_2594:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z8, Z7, Z9
 	VMOVDQU64 Z9, (AX)
@@ -15711,33 +22745,33 @@ chunks_7_loaded_1738:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_1735
+	JNZ       chunks_7_planes_2591
 
-chunks_7_last_1736:
+chunks_7_last_2592:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1739
+	JA        chunks_rotated_2595
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
-	JMP       chunks_loaded_1740
+	JMP       chunks_loaded_2596
 
-chunks_rotated_1739:
+chunks_rotated_2595:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1741
+	JA           chunks_upper_2597
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_1740
+	JMP          chunks_loaded_2596
 
-chunks_upper_1741:
+chunks_upper_2597:
 	VMOVDQU64 (CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_1740:
+chunks_loaded_2596:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15762,12 +22796,12 @@ chunks_loaded_1740:
 	VZEROUPPER
 	RET
 
-chunks_7_near_1737:
+chunks_7_near_2593:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
-	JMP        chunks_7_loaded_1738
+	JMP        chunks_7_loaded_2594
 
-chunks_8_1699:
+chunks_8_2555:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -15777,17 +22811,17 @@ chunks_8_1699:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_1743
+	JZ        chunks_8_last_2599
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_1742:
+chunks_8_planes_2598:
 	CMPQ      CX, R9
-	JA        chunks_8_near_1744
+	JA        chunks_8_near_2600
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 
-chunks_8_loaded_1745:
+chunks_8_loaded_2601:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z9, Z8, Z10
 	VMOVDQU64 Z10, (AX)
@@ -15815,33 +22849,33 @@ chunks_8_loaded_1745:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_1742
+	JNZ       chunks_8_planes_2598
 
-chunks_8_last_1743:
+chunks_8_last_2599:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1746
+	JA        chunks_rotated_2602
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
-	JMP       chunks_loaded_1747
+	JMP       chunks_loaded_2603
 
-chunks_rotated_1746:
+chunks_rotated_2602:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
 	VPADDB       iota64<>+0(SB), Z10, Z10
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_1748
+	JA           chunks_upper_2604
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_1747
+	JMP          chunks_loaded_2603
 
-chunks_upper_1748:
+chunks_upper_2604:
 	VMOVDQU64 (CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_1747:
+chunks_loaded_2603:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)
@@ -15869,12 +22903,12 @@ chunks_loaded_1747:
 	VZEROUPPER
 	RET
 
-chunks_8_near_1744:
+chunks_8_near_2600:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
-	JMP        chunks_8_loaded_1745
+	JMP        chunks_8_loaded_2601
 
-chunks_wide_in_1692:
+chunks_wide_in_2548:
 	MOVQ    R8, R9
 	SUBQ    $0x00000080, R9
 	LEAQ    lowmask64<>+0(SB), R10
@@ -15893,38 +22927,38 @@ chunks_wide_in_1692:
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x000000ff, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_1749
+	JE      chunks_2_2605
 	CMPQ    SI, $0x03
-	JE      chunks_3_1750
+	JE      chunks_3_2606
 	CMPQ    SI, $0x04
-	JE      chunks_4_1751
+	JE      chunks_4_2607
 	CMPQ    SI, $0x05
-	JE      chunks_5_1752
+	JE      chunks_5_2608
 	CMPQ    SI, $0x06
-	JE      chunks_6_1753
+	JE      chunks_6_2609
 	CMPQ    SI, $0x07
-	JE      chunks_7_1754
+	JE      chunks_7_2610
 	CMPQ    SI, $0x08
-	JE      chunks_8_1755
-	JMP     chunks_ret_1691
+	JE      chunks_8_2611
+	JMP     chunks_ret_2547
 
-chunks_2_1749:
+chunks_2_2605:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_1757
+	JZ        chunks_2_last_2613
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_1756:
+chunks_2_planes_2612:
 	CMPQ      CX, R9
-	JA        chunks_2_near_1758
+	JA        chunks_2_near_2614
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
 
-chunks_2_loaded_1759:
+chunks_2_loaded_2615:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -15942,19 +22976,19 @@ chunks_2_loaded_1759:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_1756
+	JNZ       chunks_2_planes_2612
 
-chunks_2_last_1757:
+chunks_2_last_2613:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1760
+	JA        chunks_rotated_2616
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
-	JMP       chunks_loaded_1761
+	JMP       chunks_loaded_2617
 
-chunks_rotated_1760:
+chunks_rotated_2616:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
@@ -15963,16 +22997,16 @@ chunks_rotated_1760:
 	VMOVDQU64    (CX), Z2
 	VMOVDQU64    64(CX), Z3
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1762
+	JA           chunks_upper_2618
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_1761
+	JMP          chunks_loaded_2617
 
-chunks_upper_1762:
+chunks_upper_2618:
 	VMOVDQU64 128(CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_1761:
+chunks_loaded_2617:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -15990,31 +23024,31 @@ chunks_loaded_1761:
 	VZEROUPPER
 	RET
 
-chunks_2_near_1758:
+chunks_2_near_2614:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
 	VMOVDQU8.Z 192(CX), K2, Z5
-	JMP        chunks_2_loaded_1759
+	JMP        chunks_2_loaded_2615
 
-chunks_3_1750:
+chunks_3_2606:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_1764
+	JZ        chunks_3_last_2620
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_1763:
+chunks_3_planes_2619:
 	CMPQ      CX, R9
-	JA        chunks_3_near_1765
+	JA        chunks_3_near_2621
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
 
-chunks_3_loaded_1766:
+chunks_3_loaded_2622:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -16039,19 +23073,19 @@ chunks_3_loaded_1766:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_1763
+	JNZ       chunks_3_planes_2619
 
-chunks_3_last_1764:
+chunks_3_last_2620:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1767
+	JA        chunks_rotated_2623
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
-	JMP       chunks_loaded_1768
+	JMP       chunks_loaded_2624
 
-chunks_rotated_1767:
+chunks_rotated_2623:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
@@ -16060,16 +23094,16 @@ chunks_rotated_1767:
 	VMOVDQU64    (CX), Z3
 	VMOVDQU64    64(CX), Z4
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1769
+	JA           chunks_upper_2625
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_1768
+	JMP          chunks_loaded_2624
 
-chunks_upper_1769:
+chunks_upper_2625:
 	VMOVDQU64 128(CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_1768:
+chunks_loaded_2624:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -16094,32 +23128,32 @@ chunks_loaded_1768:
 	VZEROUPPER
 	RET
 
-chunks_3_near_1765:
+chunks_3_near_2621:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
 	VMOVDQU8.Z 192(CX), K2, Z6
-	JMP        chunks_3_loaded_1766
+	JMP        chunks_3_loaded_2622
 
-chunks_4_1751:
+chunks_4_2607:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_1771
+	JZ        chunks_4_last_2627
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_1770:
+chunks_4_planes_2626:
 	CMPQ      CX, R9
-	JA        chunks_4_near_1772
+	JA        chunks_4_near_2628
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
 
-chunks_4_loaded_1773:
+chunks_4_loaded_2629:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -16151,19 +23185,19 @@ chunks_4_loaded_1773:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_1770
+	JNZ       chunks_4_planes_2626
 
-chunks_4_last_1771:
+chunks_4_last_2627:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1774
+	JA        chunks_rotated_2630
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
-	JMP       chunks_loaded_1775
+	JMP       chunks_loaded_2631
 
-chunks_rotated_1774:
+chunks_rotated_2630:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
@@ -16172,16 +23206,16 @@ chunks_rotated_1774:
 	VMOVDQU64    (CX), Z4
 	VMOVDQU64    64(CX), Z5
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1776
+	JA           chunks_upper_2632
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_1775
+	JMP          chunks_loaded_2631
 
-chunks_upper_1776:
+chunks_upper_2632:
 	VMOVDQU64 128(CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_1775:
+chunks_loaded_2631:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -16213,33 +23247,33 @@ chunks_loaded_1775:
 	VZEROUPPER
 	RET
 
-chunks_4_near_1772:
+chunks_4_near_2628:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
 	VMOVDQU8.Z 192(CX), K2, Z7
-	JMP        chunks_4_loaded_1773
+	JMP        chunks_4_loaded_2629
 
-chunks_5_1752:
+chunks_5_2608:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_1778
+	JZ        chunks_5_last_2634
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_1777:
+chunks_5_planes_2633:
 	CMPQ      CX, R9
-	JA        chunks_5_near_1779
+	JA        chunks_5_near_2635
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
 
-chunks_5_loaded_1780:
+chunks_5_loaded_2636:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -16278,19 +23312,19 @@ chunks_5_loaded_1780:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_1777
+	JNZ       chunks_5_planes_2633
 
-chunks_5_last_1778:
+chunks_5_last_2634:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1781
+	JA        chunks_rotated_2637
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
-	JMP       chunks_loaded_1782
+	JMP       chunks_loaded_2638
 
-chunks_rotated_1781:
+chunks_rotated_2637:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
@@ -16299,16 +23333,16 @@ chunks_rotated_1781:
 	VMOVDQU64    (CX), Z5
 	VMOVDQU64    64(CX), Z6
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1783
+	JA           chunks_upper_2639
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_1782
+	JMP          chunks_loaded_2638
 
-chunks_upper_1783:
+chunks_upper_2639:
 	VMOVDQU64 128(CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_1782:
+chunks_loaded_2638:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -16347,14 +23381,14 @@ chunks_loaded_1782:
 	VZEROUPPER
 	RET
 
-chunks_5_near_1779:
+chunks_5_near_2635:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
 	VMOVDQU8.Z 192(CX), K2, Z8
-	JMP        chunks_5_loaded_1780
+	JMP        chunks_5_loaded_2636
 
-chunks_6_1753:
+chunks_6_2609:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -16362,19 +23396,19 @@ chunks_6_1753:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_1785
+	JZ        chunks_6_last_2641
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_1784:
+chunks_6_planes_2640:
 	CMPQ      CX, R9
-	JA        chunks_6_near_1786
+	JA        chunks_6_near_2642
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
 
-chunks_6_loaded_1787:
+chunks_6_loaded_2643:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -16420,19 +23454,19 @@ chunks_6_loaded_1787:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_1784
+	JNZ       chunks_6_planes_2640
 
-chunks_6_last_1785:
+chunks_6_last_2641:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1788
+	JA        chunks_rotated_2644
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
-	JMP       chunks_loaded_1789
+	JMP       chunks_loaded_2645
 
-chunks_rotated_1788:
+chunks_rotated_2644:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
@@ -16441,16 +23475,16 @@ chunks_rotated_1788:
 	VMOVDQU64    (CX), Z6
 	VMOVDQU64    64(CX), Z7
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1790
+	JA           chunks_upper_2646
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_1789
+	JMP          chunks_loaded_2645
 
-chunks_upper_1790:
+chunks_upper_2646:
 	VMOVDQU64 128(CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_1789:
+chunks_loaded_2645:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -16496,14 +23530,14 @@ chunks_loaded_1789:
 	VZEROUPPER
 	RET
 
-chunks_6_near_1786:
+chunks_6_near_2642:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
 	VMOVDQU8.Z 192(CX), K2, Z9
-	JMP        chunks_6_loaded_1787
+	JMP        chunks_6_loaded_2643
 
-chunks_7_1754:
+chunks_7_2610:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -16512,19 +23546,19 @@ chunks_7_1754:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_1792
+	JZ        chunks_7_last_2648
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_1791:
+chunks_7_planes_2647:
 	CMPQ      CX, R9
-	JA        chunks_7_near_1793
+	JA        chunks_7_near_2649
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
 
-chunks_7_loaded_1794:
+chunks_7_loaded_2650:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -16577,19 +23611,19 @@ chunks_7_loaded_1794:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_1791
+	JNZ       chunks_7_planes_2647
 
-chunks_7_last_1792:
+chunks_7_last_2648:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1795
+	JA        chunks_rotated_2651
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
-	JMP       chunks_loaded_1796
+	JMP       chunks_loaded_2652
 
-chunks_rotated_1795:
+chunks_rotated_2651:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z11
@@ -16598,16 +23632,16 @@ chunks_rotated_1795:
 	VMOVDQU64    (CX), Z7
 	VMOVDQU64    64(CX), Z8
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1797
+	JA           chunks_upper_2653
 	VPERMB       (BX), Z11, Z9
 	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_loaded_1796
+	JMP          chunks_loaded_2652
 
-chunks_upper_1797:
+chunks_upper_2653:
 	VMOVDQU64 128(CX), Z9
 	VPERMB    (BX), Z11, Z10
 
-chunks_loaded_1796:
+chunks_loaded_2652:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -16660,14 +23694,14 @@ chunks_loaded_1796:
 	VZEROUPPER
 	RET
 
-chunks_7_near_1793:
+chunks_7_near_2649:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
 	VMOVDQU8.Z 192(CX), K2, Z10
-	JMP        chunks_7_loaded_1794
+	JMP        chunks_7_loaded_2650
 
-chunks_8_1755:
+chunks_8_2611:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -16677,19 +23711,19 @@ chunks_8_1755:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_1799
+	JZ        chunks_8_last_2655
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_1798:
+chunks_8_planes_2654:
 	CMPQ      CX, R9
-	JA        chunks_8_near_1800
+	JA        chunks_8_near_2656
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
 
-chunks_8_loaded_1801:
+chunks_8_loaded_2657:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -16749,19 +23783,19 @@ chunks_8_loaded_1801:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_1798
+	JNZ       chunks_8_planes_2654
 
-chunks_8_last_1799:
+chunks_8_last_2655:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_1802
+	JA        chunks_rotated_2658
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
-	JMP       chunks_loaded_1803
+	JMP       chunks_loaded_2659
 
-chunks_rotated_1802:
+chunks_rotated_2658:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z12
@@ -16770,16 +23804,16 @@ chunks_rotated_1802:
 	VMOVDQU64    (CX), Z8
 	VMOVDQU64    64(CX), Z9
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_1804
+	JA           chunks_upper_2660
 	VPERMB       (BX), Z12, Z10
 	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_loaded_1803
+	JMP          chunks_loaded_2659
 
-chunks_upper_1804:
+chunks_upper_2660:
 	VMOVDQU64 128(CX), Z10
 	VPERMB    (BX), Z12, Z11
 
-chunks_loaded_1803:
+chunks_loaded_2659:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -16839,14 +23873,14 @@ chunks_loaded_1803:
 	VZEROUPPER
 	RET
 
-chunks_8_near_1800:
+chunks_8_near_2656:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
 	VMOVDQU8.Z 192(CX), K2, Z11
-	JMP        chunks_8_loaded_1801
+	JMP        chunks_8_loaded_2657
 
-chunks_ret_1691:
+chunks_ret_2547:
 	RET
 
 // func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int)
@@ -16858,11 +23892,11 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $0-56
 	MOVQ tab+40(FP), BX
 	MOVQ blocks+48(FP), SI
 
-blocks_planes_1805:
+blocks_planes_2661:
 	MOVQ BX, DI
 	MOVQ SI, R8
 
-blocks_loop_1806:
+blocks_loop_2662:
 	MOVQ        64(DI), R9
 	MOVQ        72(DI), R10
 	MOVQ        80(DI), R11
@@ -16875,11 +23909,11 @@ blocks_loop_1806:
 	VMOVDQU     Y0, (AX)(R11*1)
 	ADDQ        $0x60, DI
 	DECQ        R8
-	JNZ         blocks_loop_1806
+	JNZ         blocks_loop_2662
 	ADDQ        dstPlane+24(FP), AX
 	ADDQ        srcPlane+32(FP), CX
 	DECQ        DX
-	JNZ         blocks_planes_1805
+	JNZ         blocks_planes_2661
 	VZEROUPPER
 	RET
 
@@ -16891,9 +23925,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_1807
+	JZ              wide_ret_2663
 	TESTQ           BX, BX
-	JZ              wide_ret_1807
+	JZ              wide_ret_2663
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -16912,10 +23946,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_1808
+	JB              wide_mshort_2664
 	XORQ            DX, DX
 
-wide_mshort_1808:
+wide_mshort_2664:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -16924,32 +23958,32 @@ wide_mshort_1808:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_1809:
+wide_planes_2665:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_1810:
+wide_rows_2666:
 	CMPQ SI, $0x00000080
-	JB   wide_short_1811
+	JB   wide_short_2667
 	CMPQ SI, $0x00000140
-	JAE  wide_long_1815
+	JAE  wide_long_2671
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_1813:
+wide_mid_loop_2669:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_1814
+	JAE       wide_mid_last_2670
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_1813
+	JMP       wide_mid_loop_2669
 
-wide_mid_last_1814:
+wide_mid_last_2670:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_1812
+	JMP       wide_mid_done_2668
 
-wide_long_1815:
+wide_long_2671:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -16968,9 +24002,9 @@ wide_long_1815:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_1818
+	JAE          shift1_top_2674
 
-shift4_1816:
+shift4_2672:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -16985,30 +24019,30 @@ shift4_1816:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_1816
+	JB        shift4_2672
 
-shift1_top_1818:
+shift1_top_2674:
 	LEAQ -64(R11), R11
 
-shift1_1817:
+shift1_2673:
 	CMPQ      R10, R11
-	JAE       shift_done_1819
+	JAE       shift_done_2675
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_1817
+	JMP       shift1_2673
 
-shift_done_1819:
+shift_done_2675:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_1812
+	JMP       wide_mid_done_2668
 
-wide_short_1811:
+wide_short_2667:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_1812:
+wide_mid_done_2668:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -17024,16 +24058,16 @@ wide_mid_done_1812:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_1810
+	JNZ       wide_rows_2666
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_1809
+	JNZ       wide_planes_2665
 	VZEROUPPER
 
-wide_ret_1807:
+wide_ret_2663:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -17041,10 +24075,10 @@ wide_ret_1807:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1820
+	JZ              aligned_ret_2676
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1820
+	JZ              aligned_ret_2676
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -17091,9 +24125,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1821
+	JZ              aligned_fixed_2677
 
-aligned_planes_1822:
+aligned_planes_2678:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17121,9 +24155,9 @@ aligned_planes_1822:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1824
+	JA           aligned_top_done_2680
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1823
+	JAE          aligned_top_2679
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -17143,15 +24177,15 @@ aligned_planes_1822:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1823:
+aligned_top_2679:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_1824
+	JA        aligned_top_done_2680
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1823
+	JMP       aligned_top_2679
 
-aligned_top_done_1824:
+aligned_top_done_2680:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -17162,9 +24196,9 @@ aligned_top_done_1824:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1825:
+aligned_gap_2681:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1826
+	JAE          aligned_gap_done_2682
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -17193,15 +24227,15 @@ aligned_gap_1825:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1825
+	JMP          aligned_gap_2681
 
-aligned_gap_done_1826:
+aligned_gap_done_2682:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1828
-	JMP  aligned_body_1830
+	JE   aligned_general_2684
+	JMP  aligned_body_2686
 
-aligned_rows_1829:
+aligned_rows_2685:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -17230,7 +24264,7 @@ aligned_rows_1829:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1831
+	JE           aligned_one_gap_2687
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -17245,10 +24279,10 @@ aligned_rows_1829:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_1831:
+aligned_one_gap_2687:
 	ADDQ $0x40, AX
 
-aligned_body_1830:
+aligned_body_2686:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17258,7 +24292,7 @@ aligned_body_1830:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1833
+	JGT          aligned_copy_done_2689
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17268,15 +24302,15 @@ aligned_body_1830:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1832:
+aligned_copy_2688:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1832
+	JLE       aligned_copy_2688
 
-aligned_copy_done_1833:
+aligned_copy_done_2689:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17285,13 +24319,13 @@ aligned_copy_done_1833:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1829
-	JMP  aligned_last_1827
+	JNZ  aligned_rows_2685
+	JMP  aligned_last_2683
 
-aligned_general_1828:
-	JMP aligned_body_1835
+aligned_general_2684:
+	JMP aligned_body_2691
 
-aligned_rows_1834:
+aligned_rows_2690:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -17303,9 +24337,9 @@ aligned_rows_1834:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1836:
+aligned_gap_2692:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1837
+	JAE          aligned_gap_done_2693
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -17320,10 +24354,10 @@ aligned_gap_1836:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1836
+	JMP          aligned_gap_2692
 
-aligned_gap_done_1837:
-aligned_body_1835:
+aligned_gap_done_2693:
+aligned_body_2691:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17333,7 +24367,7 @@ aligned_body_1835:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1839
+	JGT          aligned_copy_done_2695
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17343,15 +24377,15 @@ aligned_body_1835:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1838:
+aligned_copy_2694:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1838
+	JLE       aligned_copy_2694
 
-aligned_copy_done_1839:
+aligned_copy_done_2695:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17360,16 +24394,16 @@ aligned_copy_done_1839:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1834
+	JNZ  aligned_rows_2690
 
-aligned_last_1827:
+aligned_last_2683:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1840:
+aligned_gap_2696:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1841
+	JAE          aligned_gap_done_2697
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -17397,20 +24431,20 @@ aligned_gap_1840:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1840
+	JMP          aligned_gap_2696
 
-aligned_gap_done_1841:
-aligned_bottom_1842:
+aligned_gap_done_2697:
+aligned_bottom_2698:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1843
+	JA        aligned_bottom_done_2699
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1842
+	JMP       aligned_bottom_2698
 
-aligned_bottom_done_1843:
+aligned_bottom_done_2699:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1844
+	JAE      aligned_bottom_end_2700
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17429,18 +24463,18 @@ aligned_bottom_done_1843:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1844:
+aligned_bottom_end_2700:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1822
+	JNZ  aligned_planes_2678
 	VZEROUPPER
-	JMP  aligned_ret_1820
+	JMP  aligned_ret_2676
 
-aligned_fixed_1821:
-aligned_planes_1845:
+aligned_fixed_2677:
+aligned_planes_2701:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17466,9 +24500,9 @@ aligned_planes_1845:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1847
+	JA           aligned_top_done_2703
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1846
+	JAE          aligned_top_2702
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -17488,22 +24522,22 @@ aligned_planes_1845:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1846:
+aligned_top_2702:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_1847
+	JA        aligned_top_done_2703
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_1846
+	JMP       aligned_top_2702
 
-aligned_top_done_1847:
+aligned_top_done_2703:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1848:
+aligned_gap_2704:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1849
+	JAE       aligned_gap_done_2705
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -17528,15 +24562,15 @@ aligned_gap_1848:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1848
+	JMP       aligned_gap_2704
 
-aligned_gap_done_1849:
+aligned_gap_done_2705:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1851
-	JMP  aligned_body_1853
+	JE   aligned_general_2707
+	JMP  aligned_body_2709
 
-aligned_rows_1852:
+aligned_rows_2708:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -17555,7 +24589,7 @@ aligned_rows_1852:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1854
+	JE        aligned_one_gap_2710
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -17566,17 +24600,17 @@ aligned_rows_1852:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_1854:
+aligned_one_gap_2710:
 	ADDQ $0x40, AX
 
-aligned_body_1853:
+aligned_body_2709:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1856
+	JGT          aligned_copy_done_2712
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -17586,15 +24620,15 @@ aligned_body_1853:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1855:
+aligned_copy_2711:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1855
+	JLE       aligned_copy_2711
 
-aligned_copy_done_1856:
+aligned_copy_done_2712:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -17602,21 +24636,21 @@ aligned_copy_done_1856:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1852
-	JMP  aligned_last_1850
+	JNZ  aligned_rows_2708
+	JMP  aligned_last_2706
 
-aligned_general_1851:
-	JMP aligned_body_1858
+aligned_general_2707:
+	JMP aligned_body_2714
 
-aligned_rows_1857:
+aligned_rows_2713:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1859:
+aligned_gap_2715:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1860
+	JAE       aligned_gap_done_2716
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -17627,17 +24661,17 @@ aligned_gap_1859:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1859
+	JMP       aligned_gap_2715
 
-aligned_gap_done_1860:
-aligned_body_1858:
+aligned_gap_done_2716:
+aligned_body_2714:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1862
+	JGT          aligned_copy_done_2718
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -17647,15 +24681,15 @@ aligned_body_1858:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1861:
+aligned_copy_2717:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1861
+	JLE       aligned_copy_2717
 
-aligned_copy_done_1862:
+aligned_copy_done_2718:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -17663,15 +24697,15 @@ aligned_copy_done_1862:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1857
+	JNZ  aligned_rows_2713
 
-aligned_last_1850:
+aligned_last_2706:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1863:
+aligned_gap_2719:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1864
+	JAE       aligned_gap_done_2720
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -17695,20 +24729,20 @@ aligned_gap_1863:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1863
+	JMP       aligned_gap_2719
 
-aligned_gap_done_1864:
-aligned_bottom_1865:
+aligned_gap_done_2720:
+aligned_bottom_2721:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_1866
+	JA        aligned_bottom_done_2722
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_1865
+	JMP       aligned_bottom_2721
 
-aligned_bottom_done_1866:
+aligned_bottom_done_2722:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1867
+	JAE      aligned_bottom_end_2723
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -17727,16 +24761,16 @@ aligned_bottom_done_1866:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1867:
+aligned_bottom_end_2723:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1845
+	JNZ  aligned_planes_2701
 	VZEROUPPER
 
-aligned_ret_1820:
+aligned_ret_2676:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -17744,10 +24778,10 @@ aligned_ret_1820:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1868
+	JZ              aligned_ret_2724
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_1868
+	JZ              aligned_ret_2724
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -17794,9 +24828,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_1869
+	JZ              aligned_fixed_2725
 
-aligned_planes_1870:
+aligned_planes_2726:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -17824,9 +24858,9 @@ aligned_planes_1870:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_1872
+	JA           aligned_top_done_2728
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1871
+	JAE          aligned_top_2727
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -17846,15 +24880,15 @@ aligned_planes_1870:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1871:
+aligned_top_2727:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_1872
+	JA       aligned_top_done_2728
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1871
+	JMP      aligned_top_2727
 
-aligned_top_done_1872:
+aligned_top_done_2728:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -17865,9 +24899,9 @@ aligned_top_done_1872:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_1873:
+aligned_gap_2729:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_1874
+	JAE          aligned_gap_done_2730
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -17896,15 +24930,15 @@ aligned_gap_1873:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1873
+	JMP          aligned_gap_2729
 
-aligned_gap_done_1874:
+aligned_gap_done_2730:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1876
-	JMP  aligned_body_1878
+	JE   aligned_general_2732
+	JMP  aligned_body_2734
 
-aligned_rows_1877:
+aligned_rows_2733:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -17933,7 +24967,7 @@ aligned_rows_1877:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_1879
+	JE           aligned_one_gap_2735
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -17948,10 +24982,10 @@ aligned_rows_1877:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_1879:
+aligned_one_gap_2735:
 	ADDQ $0x40, AX
 
-aligned_body_1878:
+aligned_body_2734:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -17961,7 +24995,7 @@ aligned_body_1878:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1881
+	JGT          aligned_copy_done_2737
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -17971,15 +25005,15 @@ aligned_body_1878:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1880:
+aligned_copy_2736:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1880
+	JLE       aligned_copy_2736
 
-aligned_copy_done_1881:
+aligned_copy_done_2737:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -17988,13 +25022,13 @@ aligned_copy_done_1881:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1877
-	JMP  aligned_last_1875
+	JNZ  aligned_rows_2733
+	JMP  aligned_last_2731
 
-aligned_general_1876:
-	JMP aligned_body_1883
+aligned_general_2732:
+	JMP aligned_body_2739
 
-aligned_rows_1882:
+aligned_rows_2738:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -18006,9 +25040,9 @@ aligned_rows_1882:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_1884:
+aligned_gap_2740:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_1885
+	JAE          aligned_gap_done_2741
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -18023,10 +25057,10 @@ aligned_gap_1884:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1884
+	JMP          aligned_gap_2740
 
-aligned_gap_done_1885:
-aligned_body_1883:
+aligned_gap_done_2741:
+aligned_body_2739:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -18036,7 +25070,7 @@ aligned_body_1883:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_1887
+	JGT          aligned_copy_done_2743
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -18046,15 +25080,15 @@ aligned_body_1883:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_1886:
+aligned_copy_2742:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_1886
+	JLE       aligned_copy_2742
 
-aligned_copy_done_1887:
+aligned_copy_done_2743:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -18063,16 +25097,16 @@ aligned_copy_done_1887:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_1882
+	JNZ  aligned_rows_2738
 
-aligned_last_1875:
+aligned_last_2731:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_1888:
+aligned_gap_2744:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_1889
+	JAE          aligned_gap_done_2745
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -18100,20 +25134,20 @@ aligned_gap_1888:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_1888
+	JMP          aligned_gap_2744
 
-aligned_gap_done_1889:
-aligned_bottom_1890:
+aligned_gap_done_2745:
+aligned_bottom_2746:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1891
+	JA       aligned_bottom_done_2747
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1890
+	JMP      aligned_bottom_2746
 
-aligned_bottom_done_1891:
+aligned_bottom_done_2747:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1892
+	JAE      aligned_bottom_end_2748
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -18132,18 +25166,18 @@ aligned_bottom_done_1891:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_1892:
+aligned_bottom_end_2748:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1870
+	JNZ  aligned_planes_2726
 	VZEROUPPER
-	JMP  aligned_ret_1868
+	JMP  aligned_ret_2724
 
-aligned_fixed_1869:
-aligned_planes_1893:
+aligned_fixed_2725:
+aligned_planes_2749:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -18169,9 +25203,9 @@ aligned_planes_1893:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_1895
+	JA           aligned_top_done_2751
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_1894
+	JAE          aligned_top_2750
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -18191,22 +25225,22 @@ aligned_planes_1893:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_1894:
+aligned_top_2750:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_1895
+	JA       aligned_top_done_2751
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_1894
+	JMP      aligned_top_2750
 
-aligned_top_done_1895:
+aligned_top_done_2751:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_1896:
+aligned_gap_2752:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_1897
+	JAE       aligned_gap_done_2753
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -18231,15 +25265,15 @@ aligned_gap_1896:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1896
+	JMP       aligned_gap_2752
 
-aligned_gap_done_1897:
+aligned_gap_done_2753:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_1899
-	JMP  aligned_body_1901
+	JE   aligned_general_2755
+	JMP  aligned_body_2757
 
-aligned_rows_1900:
+aligned_rows_2756:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -18258,7 +25292,7 @@ aligned_rows_1900:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_1902
+	JE        aligned_one_gap_2758
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -18269,17 +25303,17 @@ aligned_rows_1900:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_1902:
+aligned_one_gap_2758:
 	ADDQ $0x40, AX
 
-aligned_body_1901:
+aligned_body_2757:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1904
+	JGT          aligned_copy_done_2760
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -18289,15 +25323,15 @@ aligned_body_1901:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1903:
+aligned_copy_2759:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1903
+	JLE       aligned_copy_2759
 
-aligned_copy_done_1904:
+aligned_copy_done_2760:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -18305,21 +25339,21 @@ aligned_copy_done_1904:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1900
-	JMP  aligned_last_1898
+	JNZ  aligned_rows_2756
+	JMP  aligned_last_2754
 
-aligned_general_1899:
-	JMP aligned_body_1906
+aligned_general_2755:
+	JMP aligned_body_2762
 
-aligned_rows_1905:
+aligned_rows_2761:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_1907:
+aligned_gap_2763:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_1908
+	JAE       aligned_gap_done_2764
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -18330,17 +25364,17 @@ aligned_gap_1907:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1907
+	JMP       aligned_gap_2763
 
-aligned_gap_done_1908:
-aligned_body_1906:
+aligned_gap_done_2764:
+aligned_body_2762:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_1910
+	JGT          aligned_copy_done_2766
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -18350,15 +25384,15 @@ aligned_body_1906:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_1909:
+aligned_copy_2765:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_1909
+	JLE       aligned_copy_2765
 
-aligned_copy_done_1910:
+aligned_copy_done_2766:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -18366,15 +25400,15 @@ aligned_copy_done_1910:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_1905
+	JNZ  aligned_rows_2761
 
-aligned_last_1898:
+aligned_last_2754:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_1911:
+aligned_gap_2767:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_1912
+	JAE       aligned_gap_done_2768
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -18398,20 +25432,20 @@ aligned_gap_1911:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_1911
+	JMP       aligned_gap_2767
 
-aligned_gap_done_1912:
-aligned_bottom_1913:
+aligned_gap_done_2768:
+aligned_bottom_2769:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_1914
+	JA       aligned_bottom_done_2770
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_1913
+	JMP      aligned_bottom_2769
 
-aligned_bottom_done_1914:
+aligned_bottom_done_2770:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_1915
+	JAE      aligned_bottom_end_2771
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -18430,16 +25464,16 @@ aligned_bottom_done_1914:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_1915:
+aligned_bottom_end_2771:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_1893
+	JNZ  aligned_planes_2749
 	VZEROUPPER
 
-aligned_ret_1868:
+aligned_ret_2724:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -18465,12 +25499,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_1916
+	JNE       lines_more_2772
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_1917
+	JMP       lines_ret_2773
 
-lines_more_1916:
+lines_more_2772:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -18478,26 +25512,26 @@ lines_more_1916:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_1919
+	JB       lines_single_2775
 
-lines_pairs_1918:
+lines_pairs_2774:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1921
+	JZ        lines_noadv_2777
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1921:
+lines_noadv_2777:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_1922
+	JZ        lines_noadv_2778
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1922:
+lines_noadv_2778:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -18509,37 +25543,37 @@ lines_noadv_1922:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_1918
+	JAE       lines_pairs_2774
 
-lines_single_1919:
+lines_single_2775:
 	CMPQ      BX, $0x01
-	JE        lines_last_1920
+	JE        lines_last_2776
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1923
+	JZ        lines_noadv_2779
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1923:
+lines_noadv_2779:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_1920:
+lines_last_2776:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_1924
+	JZ        lines_noadv_2780
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_1924:
+lines_noadv_2780:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_1917:
+lines_ret_2773:
 	VZEROUPPER
 	RET
 
@@ -18561,11 +25595,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_1926
+	JB              expand_singles_2782
 
-expand_turns_1925:
+expand_turns_2781:
 	CMPQ      CX, R8
-	JA        expand_singles_1926
+	JA        expand_singles_2782
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -18638,20 +25672,20 @@ expand_turns_1925:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_1925
+	JAE       expand_turns_2781
 
-expand_singles_1926:
+expand_singles_2782:
 	CMPQ      DX, $0x40
-	JB        expand_tail_1927
+	JB        expand_tail_2783
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_1929
+	JA        expand_far_2785
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_1930:
+expand_near_2786:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -18662,11 +25696,11 @@ expand_near_1930:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_1926
+	JMP       expand_singles_2782
 
-expand_tail_1927:
+expand_tail_2783:
 	TESTQ     DX, DX
-	JZ        expand_ret_1928
+	JZ        expand_ret_2784
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -18675,20 +25709,20 @@ expand_tail_1927:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_1931
+	JA        expand_far_2787
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_1932:
+expand_near_2788:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_1928:
+expand_ret_2784:
 	VZEROUPPER
 	RET
 
-expand_far_1929:
+expand_far_2785:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -18696,9 +25730,9 @@ expand_far_1929:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_1930
+	JMP          expand_near_2786
 
-expand_far_1931:
+expand_far_2787:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -18706,7 +25740,7 @@ expand_far_1931:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_1932
+	JMP          expand_near_2788
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -18725,11 +25759,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_1934
+	JB              expandd_singles_2790
 
-expandd_turns_1933:
+expandd_turns_2789:
 	CMPQ      CX, R8
-	JA        expandd_singles_1934
+	JA        expandd_singles_2790
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -18814,20 +25848,20 @@ expandd_turns_1933:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_1933
+	JAE       expandd_turns_2789
 
-expandd_singles_1934:
+expandd_singles_2790:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_1935
+	JB        expandd_tail_2791
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_1937
+	JA        expandd_far_2793
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_1938:
+expandd_near_2794:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -18838,11 +25872,11 @@ expandd_near_1938:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_1934
+	JMP       expandd_singles_2790
 
-expandd_tail_1935:
+expandd_tail_2791:
 	TESTQ     DX, DX
-	JZ        expandd_ret_1936
+	JZ        expandd_ret_2792
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -18852,20 +25886,20 @@ expandd_tail_1935:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_1939
+	JA        expandd_far_2795
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_1940:
+expandd_near_2796:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_1936:
+expandd_ret_2792:
 	VZEROUPPER
 	RET
 
-expandd_far_1937:
+expandd_far_2793:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -18878,9 +25912,9 @@ expandd_far_1937:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_1938
+	JMP          expandd_near_2794
 
-expandd_far_1939:
+expandd_far_2795:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -18893,7 +25927,7 @@ expandd_far_1939:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_1940
+	JMP          expandd_near_2796
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -18915,24 +25949,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_1942
+	JB      expandw_single_2798
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_1941:
+expandw_pairs_2797:
 	CMPQ    CX, R9
-	JA      expandw_single_1942
+	JA      expandw_single_2798
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_1945
+	JNE     expandw_general_2801
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_1946
+	JMP     expandw_next_2802
 
-expandw_general_1945:
+expandw_general_2801:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -18952,27 +25986,27 @@ expandw_general_1945:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_1946:
+expandw_next_2802:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_1941
+	JAE     expandw_pairs_2797
 
-expandw_single_1942:
+expandw_single_2798:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_1943
+	JB      expandw_tail_2799
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_1951
+	JA      expandw_far_2807
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_1952:
+expandw_near_2808:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -18982,11 +26016,11 @@ expandw_near_1952:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_1942
+	JMP       expandw_single_2798
 
-expandw_tail_1943:
+expandw_tail_2799:
 	TESTQ     DX, DX
-	JZ        expandw_ret_1944
+	JZ        expandw_ret_2800
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -18997,19 +26031,19 @@ expandw_tail_1943:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_1953
+	JA        expandw_far_2809
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_1954:
+expandw_near_2810:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_1944:
+expandw_ret_2800:
 	VZEROUPPER
 	RET
 
-expandw_far_1951:
+expandw_far_2807:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -19021,9 +26055,9 @@ expandw_far_1951:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_1952
+	JMP          expandw_near_2808
 
-expandw_far_1953:
+expandw_far_2809:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -19035,7 +26069,7 @@ expandw_far_1953:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_1954
+	JMP          expandw_near_2810
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -19049,25 +26083,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_1955
+	JNE     shufw_general_2811
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_1956
+	JE      shufw_blend_2812
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_1957
+	JNE     shufw_list_2813
 
-shuf_planes_1959:
+shuf_planes_2815:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1961
+	JZ    shuf_done_2817
 	MOVQ  CX, R11
 
-shuf_rows_1962:
+shuf_rows_2818:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -19077,17 +26111,17 @@ shuf_rows_1962:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1962
+	JNZ     shuf_rows_2818
 
-shuf_done_1961:
+shuf_done_2817:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1959
+	JNZ  shuf_planes_2815
 	VZEROUPPER
 	RET
 
-shufw_list_1957:
+shufw_list_2813:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -19096,12 +26130,12 @@ shufw_list_1957:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_1963
+	JZ      shuf_no_run_2819
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1963:
+shuf_no_run_2819:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -19111,52 +26145,52 @@ shuf_no_run_1963:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1958
+	JA    shufw_list_loads_2814
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1964:
+shuf_offs_2820:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1965
+	JAE     shuf_offs_done_2821
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1964
+	JMP     shuf_offs_2820
 
-shuf_offs_done_1965:
+shuf_offs_done_2821:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1958
+	JA   shufw_list_loads_2814
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1966:
+shuf_offs_2822:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1967
+	JAE     shuf_offs_done_2823
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1966
+	JMP     shuf_offs_2822
 
-shuf_offs_done_1967:
+shuf_offs_done_2823:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_1968:
+shuf_planes_2824:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1970
+	JZ      shuf_done_2826
 
-shuf_rows_1971:
+shuf_rows_2827:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -19168,16 +26202,16 @@ shuf_rows_1971:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1971
+	JNZ     shuf_rows_2827
 
-shuf_done_1970:
+shuf_done_2826:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1972
+	JZ    shuf_done_2828
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1973:
+shuf_rows_2829:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -19187,15 +26221,15 @@ shuf_rows_1973:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_1973
+	JNZ     shuf_rows_2829
 
-shuf_done_1972:
+shuf_done_2828:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1974
+	JZ      shuf_done_2830
 
-shuf_rows_1975:
+shuf_rows_2831:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -19207,25 +26241,25 @@ shuf_rows_1975:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_1975
+	JNZ     shuf_rows_2831
 
-shuf_done_1974:
+shuf_done_2830:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1968
+	JNZ  shuf_planes_2824
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1958:
-shuf_planes_1976:
+shufw_list_loads_2814:
+shuf_planes_2832:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1978
+	JZ    shuf_done_2834
 
-shuf_rows_1979:
+shuf_rows_2835:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -19238,16 +26272,16 @@ shuf_rows_1979:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1979
+	JNZ     shuf_rows_2835
 
-shuf_done_1978:
+shuf_done_2834:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1980
+	JZ    shuf_done_2836
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_1981:
+shuf_rows_2837:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -19257,15 +26291,15 @@ shuf_rows_1981:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_1981
+	JNZ     shuf_rows_2837
 
-shuf_done_1980:
+shuf_done_2836:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_1982
+	JZ    shuf_done_2838
 
-shuf_rows_1983:
+shuf_rows_2839:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -19278,28 +26312,28 @@ shuf_rows_1983:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_1983
+	JNZ     shuf_rows_2839
 
-shuf_done_1982:
+shuf_done_2838:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1976
+	JNZ  shuf_planes_2832
 	VZEROUPPER
 	RET
 
-shufw_blend_1956:
+shufw_blend_2812:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_1984
+	JNE  shufw_list_2840
 
-shuf_planes_1986:
+shuf_planes_2842:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_1988
+	JZ    shuf_done_2844
 	MOVQ  CX, R11
 
-shuf_rows_1989:
+shuf_rows_2845:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -19311,17 +26345,17 @@ shuf_rows_1989:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_1989
+	JNZ       shuf_rows_2845
 
-shuf_done_1988:
+shuf_done_2844:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1986
+	JNZ  shuf_planes_2842
 	VZEROUPPER
 	RET
 
-shufw_list_1984:
+shufw_list_2840:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -19330,12 +26364,12 @@ shufw_list_1984:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_1990
+	JZ      shuf_no_run_2846
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_1990:
+shuf_no_run_2846:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -19345,52 +26379,52 @@ shuf_no_run_1990:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_1985
+	JA    shufw_list_loads_2841
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_1991:
+shuf_offs_2847:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1992
+	JAE     shuf_offs_done_2848
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1991
+	JMP     shuf_offs_2847
 
-shuf_offs_done_1992:
+shuf_offs_done_2848:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_1985
+	JA   shufw_list_loads_2841
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_1993:
+shuf_offs_2849:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_1994
+	JAE     shuf_offs_done_2850
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_1993
+	JMP     shuf_offs_2849
 
-shuf_offs_done_1994:
+shuf_offs_done_2850:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_1995:
+shuf_planes_2851:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_1997
+	JZ      shuf_done_2853
 
-shuf_rows_1998:
+shuf_rows_2854:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -19404,16 +26438,16 @@ shuf_rows_1998:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_1998
+	JNZ       shuf_rows_2854
 
-shuf_done_1997:
+shuf_done_2853:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_1999
+	JZ    shuf_done_2855
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2000:
+shuf_rows_2856:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -19425,15 +26459,15 @@ shuf_rows_2000:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_2000
+	JNZ       shuf_rows_2856
 
-shuf_done_1999:
+shuf_done_2855:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2001
+	JZ      shuf_done_2857
 
-shuf_rows_2002:
+shuf_rows_2858:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -19447,25 +26481,25 @@ shuf_rows_2002:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_2002
+	JNZ       shuf_rows_2858
 
-shuf_done_2001:
+shuf_done_2857:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_1995
+	JNZ  shuf_planes_2851
 	VZEROUPPER
 	RET
 
-shufw_list_loads_1985:
-shuf_planes_2003:
+shufw_list_loads_2841:
+shuf_planes_2859:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2005
+	JZ    shuf_done_2861
 
-shuf_rows_2006:
+shuf_rows_2862:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -19480,16 +26514,16 @@ shuf_rows_2006:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_2006
+	JNZ       shuf_rows_2862
 
-shuf_done_2005:
+shuf_done_2861:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2007
+	JZ    shuf_done_2863
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2008:
+shuf_rows_2864:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -19501,15 +26535,15 @@ shuf_rows_2008:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_2008
+	JNZ       shuf_rows_2864
 
-shuf_done_2007:
+shuf_done_2863:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2009
+	JZ    shuf_done_2865
 
-shuf_rows_2010:
+shuf_rows_2866:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -19524,35 +26558,35 @@ shuf_rows_2010:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_2010
+	JNZ       shuf_rows_2866
 
-shuf_done_2009:
+shuf_done_2865:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2003
+	JNZ  shuf_planes_2859
 	VZEROUPPER
 	RET
 
-shufw_general_1955:
+shufw_general_2811:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_2011
+	JNE     shufw_list_2867
 
-shuf_planes_2013:
+shuf_planes_2869:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2015
+	JZ    shuf_done_2871
 	MOVQ  CX, R10
 
-shuf_rows_2016:
+shuf_rows_2872:
 	MOVQ R8, R12
 
-shufw_blocks_2017:
+shufw_blocks_2873:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -19562,21 +26596,21 @@ shufw_blocks_2017:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2017
+	JB        shufw_blocks_2873
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2016
+	JNZ       shuf_rows_2872
 
-shuf_done_2015:
+shuf_done_2871:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2013
+	JNZ  shuf_planes_2869
 	VZEROUPPER
 	RET
 
-shufw_list_2011:
+shufw_list_2867:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -19585,12 +26619,12 @@ shufw_list_2011:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_2018
+	JZ      shuf_no_run_2874
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2018:
+shuf_no_run_2874:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -19600,57 +26634,57 @@ shuf_no_run_2018:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_2012
+	JA    shufw_list_loads_2868
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_2019:
+shuf_offs_2875:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2020
+	JAE     shuf_offs_done_2876
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2019
+	JMP     shuf_offs_2875
 
-shuf_offs_done_2020:
+shuf_offs_done_2876:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_2012
+	JA   shufw_list_loads_2868
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_2021:
+shuf_offs_2877:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2022
+	JAE     shuf_offs_done_2878
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2021
+	JMP     shuf_offs_2877
 
-shuf_offs_done_2022:
+shuf_offs_done_2878:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_2023:
+shuf_planes_2879:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2025
+	JZ      shuf_done_2881
 
-shuf_rows_2026:
+shuf_rows_2882:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_2027:
+shufw_blocks_2883:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -19660,23 +26694,23 @@ shufw_blocks_2027:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2027
+	JB        shufw_blocks_2883
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_2026
+	JNZ       shuf_rows_2882
 
-shuf_done_2025:
+shuf_done_2881:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2028
+	JZ    shuf_done_2884
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_2029:
+shuf_rows_2885:
 	MOVQ R8, R12
 
-shufw_blocks_2030:
+shufw_blocks_2886:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -19686,24 +26720,24 @@ shufw_blocks_2030:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2030
+	JB        shufw_blocks_2886
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2029
+	JNZ       shuf_rows_2885
 
-shuf_done_2028:
+shuf_done_2884:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2031
+	JZ      shuf_done_2887
 
-shuf_rows_2032:
+shuf_rows_2888:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_2033:
+shufw_blocks_2889:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -19713,35 +26747,35 @@ shufw_blocks_2033:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2033
+	JB        shufw_blocks_2889
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_2032
+	JNZ       shuf_rows_2888
 
-shuf_done_2031:
+shuf_done_2887:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2023
+	JNZ  shuf_planes_2879
 	VZEROUPPER
 	RET
 
-shufw_list_loads_2012:
-shuf_planes_2034:
+shufw_list_loads_2868:
+shuf_planes_2890:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2036
+	JZ    shuf_done_2892
 
-shuf_rows_2037:
+shuf_rows_2893:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2038:
+shufw_blocks_2894:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -19751,23 +26785,23 @@ shufw_blocks_2038:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2038
+	JB        shufw_blocks_2894
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2037
+	JNZ       shuf_rows_2893
 
-shuf_done_2036:
+shuf_done_2892:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2039
+	JZ    shuf_done_2895
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_2040:
+shuf_rows_2896:
 	MOVQ R8, R11
 
-shufw_blocks_2041:
+shufw_blocks_2897:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -19777,25 +26811,25 @@ shufw_blocks_2041:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_2041
+	JB        shufw_blocks_2897
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2040
+	JNZ       shuf_rows_2896
 
-shuf_done_2039:
+shuf_done_2895:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2042
+	JZ    shuf_done_2898
 
-shuf_rows_2043:
+shuf_rows_2899:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2044:
+shufw_blocks_2900:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -19805,17 +26839,17 @@ shufw_blocks_2044:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2044
+	JB        shufw_blocks_2900
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2043
+	JNZ       shuf_rows_2899
 
-shuf_done_2042:
+shuf_done_2898:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2034
+	JNZ  shuf_planes_2890
 	VZEROUPPER
 	RET
 
@@ -19833,27 +26867,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_2045
+	JE      shufn_c16o32_2901
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_2046
+	JE      shufn_c8o16_2902
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_2047
+	JE      shufn_c8o8_2903
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_2048
+	JE      shufn_c4o8_2904
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2049
+	JNE     shufn_list_2905
 
-shuf_planes_2051:
+shuf_planes_2907:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2053
+	JZ    shuf_done_2909
 	MOVQ  CX, R10
 
-shuf_rows_2054:
+shuf_rows_2910:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -19866,17 +26900,17 @@ shuf_rows_2054:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2054
+	JNZ          shuf_rows_2910
 
-shuf_done_2053:
+shuf_done_2909:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2051
+	JNZ  shuf_planes_2907
 	VZEROUPPER
 	RET
 
-shufn_list_2049:
+shufn_list_2905:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -19885,12 +26919,12 @@ shufn_list_2049:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2055
+	JZ      shuf_no_run_2911
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2055:
+shuf_no_run_2911:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -19900,52 +26934,52 @@ shuf_no_run_2055:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2050
+	JA    shufn_list_loads_2906
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2056:
+shuf_offs_2912:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2057
+	JAE     shuf_offs_done_2913
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2056
+	JMP     shuf_offs_2912
 
-shuf_offs_done_2057:
+shuf_offs_done_2913:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2050
+	JA   shufn_list_loads_2906
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2058:
+shuf_offs_2914:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2059
+	JAE     shuf_offs_done_2915
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2058
+	JMP     shuf_offs_2914
 
-shuf_offs_done_2059:
+shuf_offs_done_2915:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_2060:
+shuf_planes_2916:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2062
+	JZ      shuf_done_2918
 
-shuf_rows_2063:
+shuf_rows_2919:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -19960,16 +26994,16 @@ shuf_rows_2063:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2063
+	JNZ          shuf_rows_2919
 
-shuf_done_2062:
+shuf_done_2918:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2064
+	JZ    shuf_done_2920
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2065:
+shuf_rows_2921:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -19982,15 +27016,15 @@ shuf_rows_2065:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2065
+	JNZ          shuf_rows_2921
 
-shuf_done_2064:
+shuf_done_2920:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2066
+	JZ      shuf_done_2922
 
-shuf_rows_2067:
+shuf_rows_2923:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -20005,25 +27039,25 @@ shuf_rows_2067:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2067
+	JNZ          shuf_rows_2923
 
-shuf_done_2066:
+shuf_done_2922:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2060
+	JNZ  shuf_planes_2916
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2050:
-shuf_planes_2068:
+shufn_list_loads_2906:
+shuf_planes_2924:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2070
+	JZ    shuf_done_2926
 
-shuf_rows_2071:
+shuf_rows_2927:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20039,16 +27073,16 @@ shuf_rows_2071:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2071
+	JNZ          shuf_rows_2927
 
-shuf_done_2070:
+shuf_done_2926:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2072
+	JZ    shuf_done_2928
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2073:
+shuf_rows_2929:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -20061,15 +27095,15 @@ shuf_rows_2073:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2073
+	JNZ          shuf_rows_2929
 
-shuf_done_2072:
+shuf_done_2928:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2074
+	JZ    shuf_done_2930
 
-shuf_rows_2075:
+shuf_rows_2931:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20085,30 +27119,30 @@ shuf_rows_2075:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2075
+	JNZ          shuf_rows_2931
 
-shuf_done_2074:
+shuf_done_2930:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2068
+	JNZ  shuf_planes_2924
 	VZEROUPPER
 	RET
 
-shufn_c16o32_2045:
+shufn_c16o32_2901:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2076
+	JNE     shufn_list_2932
 
-shuf_planes_2078:
+shuf_planes_2934:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_2080
+	JZ    shuf_done_2936
 	MOVQ  CX, R11
 
-shuf_rows_2081:
+shuf_rows_2937:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -20125,17 +27159,17 @@ shuf_rows_2081:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2081
+	JNZ         shuf_rows_2937
 
-shuf_done_2080:
+shuf_done_2936:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2078
+	JNZ  shuf_planes_2934
 	VZEROUPPER
 	RET
 
-shufn_list_2076:
+shufn_list_2932:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -20144,12 +27178,12 @@ shufn_list_2076:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_2082
+	JZ      shuf_no_run_2938
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_2082:
+shuf_no_run_2938:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -20159,52 +27193,52 @@ shuf_no_run_2082:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_2077
+	JA    shufn_list_loads_2933
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_2083:
+shuf_offs_2939:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2084
+	JAE     shuf_offs_done_2940
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2083
+	JMP     shuf_offs_2939
 
-shuf_offs_done_2084:
+shuf_offs_done_2940:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_2077
+	JA   shufn_list_loads_2933
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_2085:
+shuf_offs_2941:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2086
+	JAE     shuf_offs_done_2942
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2085
+	JMP     shuf_offs_2941
 
-shuf_offs_done_2086:
+shuf_offs_done_2942:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2087:
+shuf_planes_2943:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2089
+	JZ      shuf_done_2945
 
-shuf_rows_2090:
+shuf_rows_2946:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -20223,16 +27257,16 @@ shuf_rows_2090:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2090
+	JNZ         shuf_rows_2946
 
-shuf_done_2089:
+shuf_done_2945:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2091
+	JZ    shuf_done_2947
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2092:
+shuf_rows_2948:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -20249,15 +27283,15 @@ shuf_rows_2092:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2092
+	JNZ         shuf_rows_2948
 
-shuf_done_2091:
+shuf_done_2947:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2093
+	JZ      shuf_done_2949
 
-shuf_rows_2094:
+shuf_rows_2950:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -20276,25 +27310,25 @@ shuf_rows_2094:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2094
+	JNZ         shuf_rows_2950
 
-shuf_done_2093:
+shuf_done_2949:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2087
+	JNZ  shuf_planes_2943
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2077:
-shuf_planes_2095:
+shufn_list_loads_2933:
+shuf_planes_2951:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2097
+	JZ    shuf_done_2953
 
-shuf_rows_2098:
+shuf_rows_2954:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -20314,16 +27348,16 @@ shuf_rows_2098:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2098
+	JNZ         shuf_rows_2954
 
-shuf_done_2097:
+shuf_done_2953:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2099
+	JZ    shuf_done_2955
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2100:
+shuf_rows_2956:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -20340,15 +27374,15 @@ shuf_rows_2100:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_2100
+	JNZ         shuf_rows_2956
 
-shuf_done_2099:
+shuf_done_2955:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2101
+	JZ    shuf_done_2957
 
-shuf_rows_2102:
+shuf_rows_2958:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -20368,30 +27402,30 @@ shuf_rows_2102:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2102
+	JNZ         shuf_rows_2958
 
-shuf_done_2101:
+shuf_done_2957:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2095
+	JNZ  shuf_planes_2951
 	VZEROUPPER
 	RET
 
-shufn_c8o16_2046:
+shufn_c8o16_2902:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2103
+	JNE     shufn_list_2959
 
-shuf_planes_2105:
+shuf_planes_2961:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2107
+	JZ    shuf_done_2963
 	MOVQ  CX, R10
 
-shuf_rows_2108:
+shuf_rows_2964:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -20402,17 +27436,17 @@ shuf_rows_2108:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2108
+	JNZ          shuf_rows_2964
 
-shuf_done_2107:
+shuf_done_2963:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2105
+	JNZ  shuf_planes_2961
 	VZEROUPPER
 	RET
 
-shufn_list_2103:
+shufn_list_2959:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20421,12 +27455,12 @@ shufn_list_2103:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2109
+	JZ      shuf_no_run_2965
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2109:
+shuf_no_run_2965:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20436,52 +27470,52 @@ shuf_no_run_2109:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2104
+	JA    shufn_list_loads_2960
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2110:
+shuf_offs_2966:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2111
+	JAE     shuf_offs_done_2967
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2110
+	JMP     shuf_offs_2966
 
-shuf_offs_done_2111:
+shuf_offs_done_2967:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2104
+	JA   shufn_list_loads_2960
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2112:
+shuf_offs_2968:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2113
+	JAE     shuf_offs_done_2969
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2112
+	JMP     shuf_offs_2968
 
-shuf_offs_done_2113:
+shuf_offs_done_2969:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2114:
+shuf_planes_2970:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2116
+	JZ      shuf_done_2972
 
-shuf_rows_2117:
+shuf_rows_2973:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -20494,16 +27528,16 @@ shuf_rows_2117:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2117
+	JNZ          shuf_rows_2973
 
-shuf_done_2116:
+shuf_done_2972:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2118
+	JZ    shuf_done_2974
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2119:
+shuf_rows_2975:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -20514,15 +27548,15 @@ shuf_rows_2119:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2119
+	JNZ          shuf_rows_2975
 
-shuf_done_2118:
+shuf_done_2974:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2120
+	JZ      shuf_done_2976
 
-shuf_rows_2121:
+shuf_rows_2977:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -20535,25 +27569,25 @@ shuf_rows_2121:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2121
+	JNZ          shuf_rows_2977
 
-shuf_done_2120:
+shuf_done_2976:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2114
+	JNZ  shuf_planes_2970
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2104:
-shuf_planes_2122:
+shufn_list_loads_2960:
+shuf_planes_2978:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2124
+	JZ    shuf_done_2980
 
-shuf_rows_2125:
+shuf_rows_2981:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20567,16 +27601,16 @@ shuf_rows_2125:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2125
+	JNZ          shuf_rows_2981
 
-shuf_done_2124:
+shuf_done_2980:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2126
+	JZ    shuf_done_2982
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2127:
+shuf_rows_2983:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -20587,15 +27621,15 @@ shuf_rows_2127:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2127
+	JNZ          shuf_rows_2983
 
-shuf_done_2126:
+shuf_done_2982:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2128
+	JZ    shuf_done_2984
 
-shuf_rows_2129:
+shuf_rows_2985:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -20609,30 +27643,30 @@ shuf_rows_2129:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2129
+	JNZ          shuf_rows_2985
 
-shuf_done_2128:
+shuf_done_2984:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2122
+	JNZ  shuf_planes_2978
 	VZEROUPPER
 	RET
 
-shufn_c8o8_2047:
+shufn_c8o8_2903:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2130
+	JNE     shufn_list_2986
 
-shuf_planes_2132:
+shuf_planes_2988:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2134
+	JZ    shuf_done_2990
 	MOVQ  CX, R10
 
-shuf_rows_2135:
+shuf_rows_2991:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20642,17 +27676,17 @@ shuf_rows_2135:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2135
+	JNZ       shuf_rows_2991
 
-shuf_done_2134:
+shuf_done_2990:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2132
+	JNZ  shuf_planes_2988
 	VZEROUPPER
 	RET
 
-shufn_list_2130:
+shufn_list_2986:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20661,12 +27695,12 @@ shufn_list_2130:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2136
+	JZ      shuf_no_run_2992
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2136:
+shuf_no_run_2992:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20676,52 +27710,52 @@ shuf_no_run_2136:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2131
+	JA    shufn_list_loads_2987
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2137:
+shuf_offs_2993:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2138
+	JAE     shuf_offs_done_2994
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2137
+	JMP     shuf_offs_2993
 
-shuf_offs_done_2138:
+shuf_offs_done_2994:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2131
+	JA   shufn_list_loads_2987
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2139:
+shuf_offs_2995:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2140
+	JAE     shuf_offs_done_2996
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2139
+	JMP     shuf_offs_2995
 
-shuf_offs_done_2140:
+shuf_offs_done_2996:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2141:
+shuf_planes_2997:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2143
+	JZ      shuf_done_2999
 
-shuf_rows_2144:
+shuf_rows_3000:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -20733,16 +27767,16 @@ shuf_rows_2144:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2144
+	JNZ       shuf_rows_3000
 
-shuf_done_2143:
+shuf_done_2999:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2145
+	JZ    shuf_done_3001
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2146:
+shuf_rows_3002:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20752,15 +27786,15 @@ shuf_rows_2146:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2146
+	JNZ       shuf_rows_3002
 
-shuf_done_2145:
+shuf_done_3001:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2147
+	JZ      shuf_done_3003
 
-shuf_rows_2148:
+shuf_rows_3004:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -20772,25 +27806,25 @@ shuf_rows_2148:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2148
+	JNZ       shuf_rows_3004
 
-shuf_done_2147:
+shuf_done_3003:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2141
+	JNZ  shuf_planes_2997
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2131:
-shuf_planes_2149:
+shufn_list_loads_2987:
+shuf_planes_3005:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2151
+	JZ    shuf_done_3007
 
-shuf_rows_2152:
+shuf_rows_3008:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20803,16 +27837,16 @@ shuf_rows_2152:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2152
+	JNZ       shuf_rows_3008
 
-shuf_done_2151:
+shuf_done_3007:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2153
+	JZ    shuf_done_3009
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2154:
+shuf_rows_3010:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20822,15 +27856,15 @@ shuf_rows_2154:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2154
+	JNZ       shuf_rows_3010
 
-shuf_done_2153:
+shuf_done_3009:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2155
+	JZ    shuf_done_3011
 
-shuf_rows_2156:
+shuf_rows_3012:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -20843,30 +27877,30 @@ shuf_rows_2156:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2156
+	JNZ       shuf_rows_3012
 
-shuf_done_2155:
+shuf_done_3011:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2149
+	JNZ  shuf_planes_3005
 	VZEROUPPER
 	RET
 
-shufn_c4o8_2048:
+shufn_c4o8_2904:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2157
+	JNE     shufn_list_3013
 
-shuf_planes_2159:
+shuf_planes_3015:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2161
+	JZ    shuf_done_3017
 	MOVQ  CX, R10
 
-shuf_rows_2162:
+shuf_rows_3018:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -20876,17 +27910,17 @@ shuf_rows_2162:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2162
+	JNZ       shuf_rows_3018
 
-shuf_done_2161:
+shuf_done_3017:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2159
+	JNZ  shuf_planes_3015
 	VZEROUPPER
 	RET
 
-shufn_list_2157:
+shufn_list_3013:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -20895,12 +27929,12 @@ shufn_list_2157:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2163
+	JZ      shuf_no_run_3019
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2163:
+shuf_no_run_3019:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -20910,52 +27944,52 @@ shuf_no_run_2163:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2158
+	JA    shufn_list_loads_3014
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2164:
+shuf_offs_3020:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2165
+	JAE     shuf_offs_done_3021
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2164
+	JMP     shuf_offs_3020
 
-shuf_offs_done_2165:
+shuf_offs_done_3021:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2158
+	JA   shufn_list_loads_3014
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2166:
+shuf_offs_3022:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2167
+	JAE     shuf_offs_done_3023
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2166
+	JMP     shuf_offs_3022
 
-shuf_offs_done_2167:
+shuf_offs_done_3023:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2168:
+shuf_planes_3024:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2170
+	JZ      shuf_done_3026
 
-shuf_rows_2171:
+shuf_rows_3027:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -20967,16 +28001,16 @@ shuf_rows_2171:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2171
+	JNZ       shuf_rows_3027
 
-shuf_done_2170:
+shuf_done_3026:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2172
+	JZ    shuf_done_3028
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2173:
+shuf_rows_3029:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -20986,15 +28020,15 @@ shuf_rows_2173:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2173
+	JNZ       shuf_rows_3029
 
-shuf_done_2172:
+shuf_done_3028:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2174
+	JZ      shuf_done_3030
 
-shuf_rows_2175:
+shuf_rows_3031:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -21006,25 +28040,25 @@ shuf_rows_2175:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_2175
+	JNZ       shuf_rows_3031
 
-shuf_done_2174:
+shuf_done_3030:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2168
+	JNZ  shuf_planes_3024
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2158:
-shuf_planes_2176:
+shufn_list_loads_3014:
+shuf_planes_3032:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2178
+	JZ    shuf_done_3034
 
-shuf_rows_2179:
+shuf_rows_3035:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -21037,16 +28071,16 @@ shuf_rows_2179:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2179
+	JNZ       shuf_rows_3035
 
-shuf_done_2178:
+shuf_done_3034:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2180
+	JZ    shuf_done_3036
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2181:
+shuf_rows_3037:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -21056,15 +28090,15 @@ shuf_rows_2181:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2181
+	JNZ       shuf_rows_3037
 
-shuf_done_2180:
+shuf_done_3036:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2182
+	JZ    shuf_done_3038
 
-shuf_rows_2183:
+shuf_rows_3039:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -21077,13 +28111,13 @@ shuf_rows_2183:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2183
+	JNZ       shuf_rows_3039
 
-shuf_done_2182:
+shuf_done_3038:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2176
+	JNZ  shuf_planes_3032
 	VZEROUPPER
 	RET
 
@@ -21091,9 +28125,9 @@ shuf_done_2182:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_2184
+	JE      ends_ret_3040
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_2184
+	JE      ends_ret_3040
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -21114,25 +28148,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_2185
+	JB      ends_narrow_3041
 
-ends_planes_2188:
+ends_planes_3044:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2189:
+ends_rows_3045:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_2190:
+ends_mid_3046:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_2190
+	JB          ends_mid_3046
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -21151,36 +28185,36 @@ ends_mid_2190:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_2189
+	JNZ         ends_rows_3045
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_2188
+	JNZ         ends_planes_3044
 	VZEROUPPER
 	RET
 
-ends_narrow_2185:
+ends_narrow_3041:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_2186
+	JL   ends_short_3042
 
-ends_planes_2191:
+ends_planes_3047:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2192:
+ends_rows_3048:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_2193:
+ends_mid_3049:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_2193
+	JB        ends_mid_3049
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -21196,25 +28230,25 @@ ends_mid_2193:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2192
+	JNZ       ends_rows_3048
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2191
+	JNZ       ends_planes_3047
 	VZEROUPPER
 	RET
 
-ends_short_2186:
+ends_short_3042:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_2187
+	JLE  ends_tiny_3043
 
-ends_planes_2194:
+ends_planes_3050:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_2195:
+ends_rows_3051:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -21235,21 +28269,21 @@ ends_rows_2195:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_2195
+	JNZ       ends_rows_3051
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2194
+	JNZ       ends_planes_3050
 	VZEROUPPER
 	RET
 
-ends_tiny_2187:
-ends_planes_2196:
+ends_tiny_3043:
+ends_planes_3052:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_2197:
+ends_rows_3053:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -21268,15 +28302,15 @@ ends_rows_2197:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_2197
+	JNZ       ends_rows_3053
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_2196
+	JNZ       ends_planes_3052
 	VZEROUPPER
 	RET
 
-ends_ret_2184:
+ends_ret_3040:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21284,7 +28318,7 @@ ends_ret_2184:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2198
+	JZ    wrap_ret_3054
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21293,18 +28327,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2199:
+wrap_rows_3055:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_2200
+	JB   cx_short_3056
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2202
+	JBE  copy_le2_3058
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2203
+	JBE  copy_le4_3059
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2204:
+copy_loop_3060:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21316,7 +28350,7 @@ copy_loop_2204:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2204
+	JB      copy_loop_3060
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21326,9 +28360,9 @@ copy_loop_2204:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2205
+	JMP     copy_done_3061
 
-copy_le4_2203:
+copy_le4_3059:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21337,76 +28371,76 @@ copy_le4_2203:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2205
+	JMP     copy_done_3061
 
-copy_le2_2202:
+copy_le2_3058:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2205:
-	JMP cx_done_2201
+copy_done_3061:
+	JMP cx_done_3057
 
-cx_short_2200:
+cx_short_3056:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2207
+	JAE  ladder_3063
 	CMPQ BX, $0x00000008
-	JAE  ladder_2208
+	JAE  ladder_3064
 	CMPQ BX, $0x00000004
-	JAE  ladder_2209
+	JAE  ladder_3065
 	CMPQ BX, $0x00000002
-	JAE  ladder_2210
+	JAE  ladder_3066
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2206
-	JMP  ladder_2211
+	JB   ladder_done_3062
+	JMP  ladder_3067
 
-ladder_2207:
+ladder_3063:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2206
+	JMP     ladder_done_3062
 
-ladder_2208:
+ladder_3064:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2206
+	JMP  ladder_done_3062
 
-ladder_2209:
+ladder_3065:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2206
+	JMP  ladder_done_3062
 
-ladder_2210:
+ladder_3066:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2206
+	JMP  ladder_done_3062
 
-ladder_2211:
+ladder_3067:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2206:
-cx_done_2201:
+ladder_done_3062:
+cx_done_3057:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_2212
+	JB   cx_short_3068
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2214
+	JBE  copy_le2_3070
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2215
+	JBE  copy_le4_3071
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2216:
+copy_loop_3072:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21418,7 +28452,7 @@ copy_loop_2216:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2216
+	JB      copy_loop_3072
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21428,9 +28462,9 @@ copy_loop_2216:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2217
+	JMP     copy_done_3073
 
-copy_le4_2215:
+copy_le4_3071:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21439,77 +28473,77 @@ copy_le4_2215:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2217
+	JMP     copy_done_3073
 
-copy_le2_2214:
+copy_le2_3070:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2217:
-	JMP cx_done_2213
+copy_done_3073:
+	JMP cx_done_3069
 
-cx_short_2212:
+cx_short_3068:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2219
+	JAE  ladder_3075
 	CMPQ DX, $0x00000008
-	JAE  ladder_2220
+	JAE  ladder_3076
 	CMPQ DX, $0x00000004
-	JAE  ladder_2221
+	JAE  ladder_3077
 	CMPQ DX, $0x00000002
-	JAE  ladder_2222
+	JAE  ladder_3078
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2218
-	JMP  ladder_2223
+	JB   ladder_done_3074
+	JMP  ladder_3079
 
-ladder_2219:
+ladder_3075:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2218
+	JMP     ladder_done_3074
 
-ladder_2220:
+ladder_3076:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2218
+	JMP  ladder_done_3074
 
-ladder_2221:
+ladder_3077:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2218
+	JMP  ladder_done_3074
 
-ladder_2222:
+ladder_3078:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2218
+	JMP  ladder_done_3074
 
-ladder_2223:
+ladder_3079:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2218:
-cx_done_2213:
+ladder_done_3074:
+cx_done_3069:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_2224
+	JB   cx_short_3080
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2226
+	JBE  copy_le2_3082
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2227
+	JBE  copy_le4_3083
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2228:
+copy_loop_3084:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21521,7 +28555,7 @@ copy_loop_2228:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2228
+	JB      copy_loop_3084
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21531,9 +28565,9 @@ copy_loop_2228:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2229
+	JMP     copy_done_3085
 
-copy_le4_2227:
+copy_le4_3083:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -21542,71 +28576,71 @@ copy_le4_2227:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2229
+	JMP     copy_done_3085
 
-copy_le2_2226:
+copy_le2_3082:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2229:
-	JMP cx_done_2225
+copy_done_3085:
+	JMP cx_done_3081
 
-cx_short_2224:
+cx_short_3080:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2231
+	JAE  ladder_3087
 	CMPQ SI, $0x00000008
-	JAE  ladder_2232
+	JAE  ladder_3088
 	CMPQ SI, $0x00000004
-	JAE  ladder_2233
+	JAE  ladder_3089
 	CMPQ SI, $0x00000002
-	JAE  ladder_2234
+	JAE  ladder_3090
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2230
-	JMP  ladder_2235
+	JB   ladder_done_3086
+	JMP  ladder_3091
 
-ladder_2231:
+ladder_3087:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2230
+	JMP     ladder_done_3086
 
-ladder_2232:
+ladder_3088:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2230
+	JMP  ladder_done_3086
 
-ladder_2233:
+ladder_3089:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2230
+	JMP  ladder_done_3086
 
-ladder_2234:
+ladder_3090:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2230
+	JMP  ladder_done_3086
 
-ladder_2235:
+ladder_3091:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2230:
-cx_done_2225:
+ladder_done_3086:
+cx_done_3081:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2199
+	JNZ  wrap_rows_3055
 	VZEROUPPER
 
-wrap_ret_2198:
+wrap_ret_3054:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -21614,7 +28648,7 @@ wrap_ret_2198:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_2236
+	JZ    wrap_ret_3092
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -21623,18 +28657,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_2237:
+wrap_rows_3093:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_2238
+	JB   mid_small_3094
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_2240
+	JBE  copy_le2_3096
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_2241
+	JBE  copy_le4_3097
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2242:
+copy_loop_3098:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -21646,7 +28680,7 @@ copy_loop_2242:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_2242
+	JB        copy_loop_3098
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -21656,9 +28690,9 @@ copy_loop_2242:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_2243
+	JMP       copy_done_3099
 
-copy_le4_2241:
+copy_le4_3097:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -21667,28 +28701,28 @@ copy_le4_2241:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_2243
+	JMP       copy_done_3099
 
-copy_le2_2240:
+copy_le2_3096:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_2243:
-	JMP mid_done_2239
+copy_done_3099:
+	JMP mid_done_3095
 
-mid_small_2238:
+mid_small_3094:
 	CMPQ BX, $0x00000020
-	JB   cx_short_2244
+	JB   cx_short_3100
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_2246
+	JBE  copy_le2_3102
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_2247
+	JBE  copy_le4_3103
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_2248:
+copy_loop_3104:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -21700,7 +28734,7 @@ copy_loop_2248:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_2248
+	JB      copy_loop_3104
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -21710,9 +28744,9 @@ copy_loop_2248:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_2249
+	JMP     copy_done_3105
 
-copy_le4_2247:
+copy_le4_3103:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -21721,77 +28755,77 @@ copy_le4_2247:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_2249
+	JMP     copy_done_3105
 
-copy_le2_2246:
+copy_le2_3102:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_2249:
-	JMP cx_done_2245
+copy_done_3105:
+	JMP cx_done_3101
 
-cx_short_2244:
+cx_short_3100:
 	CMPQ BX, $0x00000010
-	JAE  ladder_2251
+	JAE  ladder_3107
 	CMPQ BX, $0x00000008
-	JAE  ladder_2252
+	JAE  ladder_3108
 	CMPQ BX, $0x00000004
-	JAE  ladder_2253
+	JAE  ladder_3109
 	CMPQ BX, $0x00000002
-	JAE  ladder_2254
+	JAE  ladder_3110
 	CMPQ BX, $0x00000001
-	JB   ladder_done_2250
-	JMP  ladder_2255
+	JB   ladder_done_3106
+	JMP  ladder_3111
 
-ladder_2251:
+ladder_3107:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_2250
+	JMP     ladder_done_3106
 
-ladder_2252:
+ladder_3108:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_2250
+	JMP  ladder_done_3106
 
-ladder_2253:
+ladder_3109:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_2250
+	JMP  ladder_done_3106
 
-ladder_2254:
+ladder_3110:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_2250
+	JMP  ladder_done_3106
 
-ladder_2255:
+ladder_3111:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_2250:
-cx_done_2245:
-mid_done_2239:
+ladder_done_3106:
+cx_done_3101:
+mid_done_3095:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_2256
+	JB   mid_small_3112
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_2258
+	JBE  copy_le2_3114
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_2259
+	JBE  copy_le4_3115
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2260:
+copy_loop_3116:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21803,7 +28837,7 @@ copy_loop_2260:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2260
+	JB        copy_loop_3116
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21813,9 +28847,9 @@ copy_loop_2260:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2261
+	JMP       copy_done_3117
 
-copy_le4_2259:
+copy_le4_3115:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -21824,28 +28858,28 @@ copy_le4_2259:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_2261
+	JMP       copy_done_3117
 
-copy_le2_2258:
+copy_le2_3114:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_2261:
-	JMP mid_done_2257
+copy_done_3117:
+	JMP mid_done_3113
 
-mid_small_2256:
+mid_small_3112:
 	CMPQ DX, $0x00000020
-	JB   cx_short_2262
+	JB   cx_short_3118
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_2264
+	JBE  copy_le2_3120
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_2265
+	JBE  copy_le4_3121
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_2266:
+copy_loop_3122:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -21857,7 +28891,7 @@ copy_loop_2266:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2266
+	JB      copy_loop_3122
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -21867,9 +28901,9 @@ copy_loop_2266:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2267
+	JMP     copy_done_3123
 
-copy_le4_2265:
+copy_le4_3121:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -21878,78 +28912,78 @@ copy_le4_2265:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_2267
+	JMP     copy_done_3123
 
-copy_le2_2264:
+copy_le2_3120:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_2267:
-	JMP cx_done_2263
+copy_done_3123:
+	JMP cx_done_3119
 
-cx_short_2262:
+cx_short_3118:
 	CMPQ DX, $0x00000010
-	JAE  ladder_2269
+	JAE  ladder_3125
 	CMPQ DX, $0x00000008
-	JAE  ladder_2270
+	JAE  ladder_3126
 	CMPQ DX, $0x00000004
-	JAE  ladder_2271
+	JAE  ladder_3127
 	CMPQ DX, $0x00000002
-	JAE  ladder_2272
+	JAE  ladder_3128
 	CMPQ DX, $0x00000001
-	JB   ladder_done_2268
-	JMP  ladder_2273
+	JB   ladder_done_3124
+	JMP  ladder_3129
 
-ladder_2269:
+ladder_3125:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_2268
+	JMP     ladder_done_3124
 
-ladder_2270:
+ladder_3126:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_2268
+	JMP  ladder_done_3124
 
-ladder_2271:
+ladder_3127:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_2268
+	JMP  ladder_done_3124
 
-ladder_2272:
+ladder_3128:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_2268
+	JMP  ladder_done_3124
 
-ladder_2273:
+ladder_3129:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2268:
-cx_done_2263:
-mid_done_2257:
+ladder_done_3124:
+cx_done_3119:
+mid_done_3113:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_2274
+	JB   mid_small_3130
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_2276
+	JBE  copy_le2_3132
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_2277
+	JBE  copy_le4_3133
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2278:
+copy_loop_3134:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -21961,7 +28995,7 @@ copy_loop_2278:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_2278
+	JB        copy_loop_3134
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -21971,9 +29005,9 @@ copy_loop_2278:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_2279
+	JMP       copy_done_3135
 
-copy_le4_2277:
+copy_le4_3133:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -21982,28 +29016,28 @@ copy_le4_2277:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_2279
+	JMP       copy_done_3135
 
-copy_le2_2276:
+copy_le2_3132:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_2279:
-	JMP mid_done_2275
+copy_done_3135:
+	JMP mid_done_3131
 
-mid_small_2274:
+mid_small_3130:
 	CMPQ SI, $0x00000020
-	JB   cx_short_2280
+	JB   cx_short_3136
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_2282
+	JBE  copy_le2_3138
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_2283
+	JBE  copy_le4_3139
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_2284:
+copy_loop_3140:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -22015,7 +29049,7 @@ copy_loop_2284:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_2284
+	JB      copy_loop_3140
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -22025,9 +29059,9 @@ copy_loop_2284:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_2285
+	JMP     copy_done_3141
 
-copy_le4_2283:
+copy_le4_3139:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -22036,72 +29070,72 @@ copy_le4_2283:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_2285
+	JMP     copy_done_3141
 
-copy_le2_2282:
+copy_le2_3138:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_2285:
-	JMP cx_done_2281
+copy_done_3141:
+	JMP cx_done_3137
 
-cx_short_2280:
+cx_short_3136:
 	CMPQ SI, $0x00000010
-	JAE  ladder_2287
+	JAE  ladder_3143
 	CMPQ SI, $0x00000008
-	JAE  ladder_2288
+	JAE  ladder_3144
 	CMPQ SI, $0x00000004
-	JAE  ladder_2289
+	JAE  ladder_3145
 	CMPQ SI, $0x00000002
-	JAE  ladder_2290
+	JAE  ladder_3146
 	CMPQ SI, $0x00000001
-	JB   ladder_done_2286
-	JMP  ladder_2291
+	JB   ladder_done_3142
+	JMP  ladder_3147
 
-ladder_2287:
+ladder_3143:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_2286
+	JMP     ladder_done_3142
 
-ladder_2288:
+ladder_3144:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_2286
+	JMP  ladder_done_3142
 
-ladder_2289:
+ladder_3145:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_2286
+	JMP  ladder_done_3142
 
-ladder_2290:
+ladder_3146:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_2286
+	JMP  ladder_done_3142
 
-ladder_2291:
+ladder_3147:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_2286:
-cx_done_2281:
-mid_done_2275:
+ladder_done_3142:
+cx_done_3137:
+mid_done_3131:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_2237
+	JNZ  wrap_rows_3093
 	VZEROUPPER
 
-wrap_ret_2236:
+wrap_ret_3092:
 	RET
 
 // func storeFence()

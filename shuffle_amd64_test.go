@@ -214,7 +214,7 @@ func TestRowsShuffleKernel(t *testing.T) {
 // boundaries.
 func TestRowsShuffleGuard(t *testing.T) {
 	ks := tableKernelsOrSkip(t)
-	sizes := []int{1, 2, 3, 7, 8, 31, 32, 33, 56, 63, 64, 65, 96, 112, 116, 127, 128}
+	sizes := []int{1, 2, 3, 7, 8, 16, 17, 31, 32, 33, 56, 63, 64, 65, 80, 81, 96, 97, 112, 116, 127, 128}
 	guardSweep(t, ks, rand.New(rand.NewPCG(8, 8)), sizes, func(r *rand.Rand, width, mid int) tableCall {
 		return randomShufCase(r, width, mid)
 	})

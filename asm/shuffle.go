@@ -128,6 +128,22 @@ func genRowsShuffle() {
 	// storeLimit store the window that ends at their last byte.
 	var storeLimit reg.Register
 	storeDisp := -1
+	// A masked store of at most 16 or 32 bytes (storeBytes) writes an XMM
+	// or a YMM register (storeClasses): on a Zen 5 a masked store costs by
+	// its register's width, not its mask, and a ZMM store of a narrow row
+	// crosses a line wherever the row does not start its line.
+	storeBytes := 64
+	loadBytes := 64
+	maskedStore := func(out reg.VecVirtual, k reg.Register, m Mem) {
+		switch storeBytes {
+		case 16:
+			VMOVDQU8(out.AsX(), k, m)
+		case 32:
+			VMOVDQU8(out.AsY(), k, m)
+		default:
+			VMOVDQU8(out, k, m)
+		}
+	}
 
 	// chunk makes output bytes [64c, 64c+64) of the row from the src row
 	// (lo alone, or lo and hi) and stores them, under mask k or whole.
@@ -149,13 +165,13 @@ func genRowsShuffle() {
 			return
 		}
 		if storeLimit == nil {
-			VMOVDQU8(out, k, at(d, disp))
+			maskedStore(out, k, at(d, disp))
 			return
 		}
 		far, back := newLabel("shuf_far"), newLabel("shuf_stored")
 		CMPQ(d, storeLimit)
 		JHI(LabelRef(far))
-		VMOVDQU8(out, k, at(d, disp))
+		maskedStore(out, k, at(d, disp))
 		Label(back)
 		outOfLine = append(outOfLine, func() {
 			// The window that ends at the row's last byte (in that byte's
@@ -191,6 +207,37 @@ func genRowsShuffle() {
 		}
 		planeWalks("shuf", d0, s0, dp, sp, planes, d, ss, s, limit, listOffsets, 8, body, func() { ADDQ(ds, d) }, last)
 	}
+	// storeClasses emits body's loop three times, for rows whose masked
+	// store, of their bytes past the first base, takes at most 16 bytes,
+	// at most 32 or more, each storing by its class's register. Uint8
+	// planes of 10 to 30 columns padded by 1, int16 planes of 6, float32
+	// ones of 3 and float64 ones of 7 took 0.76-0.87x the time of ZMM
+	// stores (KERNELS.md item 7).
+	storeClasses := func(base int, body func(checked bool)) {
+		x, y := newLabel("shuf_store16"), newLabel("shuf_store32")
+		n := width
+		if base == 0 { // the classes' loads too: n = max(width, mid)
+			n = gp()
+			MOVQ(width, n)
+			CMPQ(mid, n)
+			CMOVQGT(mid, n)
+		}
+		CMPQ(n, U8(base+16))
+		JBE(LabelRef(x))
+		CMPQ(n, U8(base+32))
+		JBE(LabelRef(y))
+		for _, class := range []int{64, 32, 16} {
+			switch class {
+			case 32:
+				Label(y)
+			case 16:
+				Label(x)
+			}
+			storeBytes = class
+			loop(body)
+		}
+		storeBytes = 64
+	}
 	// loadRow loads the src row's first 64 bytes (and the next 64 when
 	// both): whole up to srcLimit, else from the window at its end, in a
 	// block after the kernel's return (outOfLine), so that the loop runs
@@ -200,20 +247,33 @@ func genRowsShuffle() {
 		if both {
 			hi = ZMM()
 		}
-		if !checked {
-			VMOVDQU64(at(s, 0), lo)
-			if both {
+		// whole loads the row's window, or, for rows of at most 16 or 32
+		// bytes in (storeClasses' loadBytes), the register that holds
+		// them, by the VEX form: 0.87-0.95x the time on rows of 17 to 32
+		// bytes, where the EVEX form (VMOVDQU64 of a YMM) took 1.2-1.4x.
+		// The VEX form takes X0-Y15 only; Go's assembler rejects the
+		// others, so an allocation there fails the build.
+		whole := func() {
+			switch {
+			case both:
+				VMOVDQU64(at(s, 0), lo)
 				VMOVDQU64(at(s, 64), hi)
+			case loadBytes == 16:
+				VMOVDQU(at(s, 0), lo.AsX())
+			case loadBytes == 32:
+				VMOVDQU(at(s, 0), lo.AsY())
+			default:
+				VMOVDQU64(at(s, 0), lo)
 			}
+		}
+		if !checked {
+			whole()
 			return lo, hi
 		}
 		masked, done := newLabel("shuf_masked"), newLabel("shuf_loaded")
 		CMPQ(s, limit)
 		JHI(LabelRef(masked))
-		VMOVDQU64(at(s, 0), lo)
-		if both {
-			VMOVDQU64(at(s, 64), hi)
-		}
+		whole()
 		Label(done)
 		outOfLine = append(outOfLine, func() {
 			// The window that ends at the row's last byte lies in that
@@ -274,7 +334,7 @@ func genRowsShuffle() {
 		idxT := ZMM()
 		VPSUBB(zm, idx1, idxT)
 		storeDisp = 64
-		loop(func(bool) {
+		storeClasses(64, func(bool) {
 			lo, hi := ZMM(), ZMM()
 			VMOVDQU64(at(s, 0), lo) // mid > 64: both windows are inside the row
 			VMOVDQU64(ati(s, m64, 0), hi)
@@ -284,7 +344,7 @@ func genRowsShuffle() {
 	}
 	Label(bothHalves)
 	storeDisp = 64
-	loop(func(checked bool) { // 65..128 bytes: a whole first vector, a masked second
+	storeClasses(64, func(checked bool) { // 65..128 bytes: a whole first vector, a masked second
 		lo, hi := loadRow(true, checked)
 		chunk(lo, hi, idx0, take0, nil, 0)
 		chunk(lo, hi, idx1, take1, dHi, 64)
@@ -301,15 +361,17 @@ func genRowsShuffle() {
 	JB(LabelRef(narrow))
 	JE(LabelRef(full))
 	storeDisp = 64
-	loop(func(checked bool) { // 65..128 bytes
+	storeClasses(64, func(checked bool) { // 65..128 bytes
 		lo, _ := loadRow(false, checked)
 		chunk(lo, nil, idx0, take0, nil, 0)
 		chunk(lo, nil, idx1, take1, dHi, 64)
 	})
 	Label(narrow)
 	storeDisp = 0
-	loop(func(checked bool) { // 1..63 bytes
+	storeClasses(0, func(checked bool) { // 1..63 bytes
+		loadBytes = storeBytes // at least mid here
 		lo, _ := loadRow(false, checked)
+		loadBytes = 64
 		chunk(lo, nil, idx0, take0, dLo, 0)
 	})
 	Label(full)
