@@ -127,10 +127,11 @@ const (
 	fzRowsWide
 	fzRowsAligned
 	fzRowsAlignedConst
+	fzRowsShuffle256
 	fzKernelCount
 )
 
-var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle", "rowsWide", "rowsAligned", "rowsAlignedConst"}
+var fzKernelNames = [fzKernelCount]string{"fill", "copy", "reverse", "rowsConst", "rowsEdge", "rowsMirror", "rowsShuffle", "rowsWide", "rowsAligned", "rowsAlignedConst", "rowsShuffle256"}
 
 // fzKernelCase is one decoded FuzzKernels input.
 type fzKernelCase struct {
@@ -145,6 +146,7 @@ type fzKernelCase struct {
 	// rowsShuffle: the table, planes (rows of width bytes from mid), the
 	// list of src rows or nil
 	tab    *shuffleTable
+	tab256 *shuffle256Table // rowsShuffle256's table, with the geometry above
 	width  int
 	pl     planes
 	rowIdx []int32
@@ -194,6 +196,9 @@ func (c *fzKernelCase) String() string {
 	case fzRowsShuffle:
 		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v dstOff %d srcOff %d table %x %x",
 			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx, c.dstOff, c.srcOff, c.tab.idx[:c.width], c.tab.take)
+	case fzRowsShuffle256:
+		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v dstOff %d srcOff %d table %x %x",
+			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx, c.dstOff, c.srcOff, c.tab256.idx, c.tab256.take)
 	case fzRowsConst, fzRowsEdge, fzRowsMirror:
 		return fmt.Sprintf("%s size %d rows %d dstStride %d srcStride %d left %d mid %d right %d from %d/%d dstOff %d srcOff %d stream %v",
 			fzKernelNames[c.kernel], c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom, c.dstOff, c.srcOff, c.stream)
@@ -272,7 +277,7 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 	case fzCopy:
 		c.n = int(n)
 		c.dstLen, c.srcLen = c.n, c.n
-	case fzRowsShuffle, fzRowsWide, fzRowsAligned, fzRowsAlignedConst:
+	case fzRowsShuffle, fzRowsWide, fzRowsAligned, fzRowsAlignedConst, fzRowsShuffle256:
 		c.width, c.mid = 1+int(left%128), 1+int(n%128)
 		entries := c.width
 		idxMax := c.mid
@@ -301,6 +306,20 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 		if c.kernel == fzRowsShuffle && left/128%2 == 1 {
 			windowTable(c.tab, c.width, c.mid)
 		}
+		if c.kernel == fzRowsShuffle256 {
+			c.width, c.mid = shuffleMax+1+int(left%128), 64+int(n%65)
+			c.tab256 = new(shuffle256Table)
+			for i := range 256 {
+				h ^= h << 13
+				h ^= h >> 7
+				h ^= h << 17
+				c.tab256.idx[i/64][i%64] = byte(h >> 8)
+				if h%8 != 0 {
+					c.tab256.idx[i/64][i%64] %= 128
+					c.tab256.take[i/64] |= 1 << (i % 64)
+				}
+			}
+		}
 		c.dstStride = c.width + int(dstGap%64)
 		if c.kernel == fzRowsAlignedConst {
 			c.left = int(left%129) / K * K
@@ -324,7 +343,7 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 		}
 		c.rows = int(rows % 9)
 		c.pl = planes{n: 1 + int(dstOff/64%3)}
-		if c.kernel == fzRowsShuffle && right/3%2 == 1 && c.rows > 0 {
+		if (c.kernel == fzRowsShuffle || c.kernel == fzRowsShuffle256) && right/3%2 == 1 && c.rows > 0 {
 			h := fzHash(elem) >> 3
 			c.rowIdx = make([]int32, c.rows)
 			for t := range c.rowIdx {
@@ -396,6 +415,8 @@ func (c *fzKernelCase) want(dst0, src []byte) []byte {
 		rowsMirrorGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
 	case fzRowsShuffle:
 		c.shuffleGo(w, src)
+	case fzRowsShuffle256:
+		c.shuffle256Go(w, src)
 	case fzRowsWide, fzRowsAligned:
 		c.wideGo(w, src)
 	case fzRowsAlignedConst:
@@ -431,6 +452,15 @@ func (c *fzKernelCase) shuffleGo(dst, src []byte) {
 	}
 	for p := range c.pl.n {
 		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat, c.rowIdx)
+	}
+}
+
+func (c *fzKernelCase) shuffle256Go(dst, src []byte) {
+	if c.rows == 0 {
+		return
+	}
+	for p := range c.pl.n {
+		rowsShuffle256Go(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat, c.rowIdx)
 	}
 }
 
@@ -471,6 +501,13 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 			ks.rowsShuffle(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1, limit)
 		} else { // the level or CPU has no shuffle kernel: check the Go one
 			c.shuffleGo(dst.b(), src.b())
+		}
+	case fzRowsShuffle256:
+		if ks.rowsShuffle256 != nil && c.rows > 0 {
+			list, run0, run1 := listArgs(c.rowIdx)
+			ks.rowsShuffle256(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
+		} else { // the level or CPU has no such kernel: check the Go version
+			c.shuffle256Go(dst.b(), src.b())
 		}
 	case fzRowsWide:
 		if ks.rowsWide != nil {
@@ -513,6 +550,16 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 		if !done {
 			c.shuffleGo(dst.b(), src.b())
 		}
+	case fzRowsShuffle256:
+		done := false
+		if c.rowIdx != nil {
+			done = rowListShuffle256Bytes(dst.b(), src.b(), c.pl, newRowList(c.rowIdx), c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat)
+		} else {
+			done = rowsShuffle256Bytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat)
+		}
+		if !done {
+			c.shuffle256Go(dst.b(), src.b())
+		}
 	case fzRowsWide, fzRowsAligned:
 		if c.top+c.bottom > 0 {
 			if !rowsAlignedPads(dst.b(), src.b(), c.pl, c.rows, c.srcStride, c.width, c.mid, c.left, c.top, c.bottom, c.tab, c.pat, c.stream) {
@@ -547,6 +594,7 @@ func FuzzKernels(f *testing.F) {
 	f.Add(uint16(fzCopy), uint16(1), uint16(5000), uint16(17), uint16(64+5), uint16(0), uint16(0), uint16(0), uint16(0), uint16(0), []byte(nil), []byte("stream"))
 	f.Add(uint16(fzRowsAligned), uint16(8), uint16(4048), uint16(0), uint16(64), uint16(4), uint16(8), uint16(8), uint16(0), uint16(0), []byte{1}, []byte(nil))
 	f.Add(uint16(fzRowsAlignedConst), uint16(4), uint16(3936), uint16(64), uint16(64), uint16(5), uint16(0), uint16(96), uint16(0), uint16(0), []byte{0}, []byte(nil))
+	f.Add(uint16(fzRowsShuffle256), uint16(4), uint16(48), uint16(0), uint16(3), uint16(3), uint16(7), uint16(3), uint16(70), uint16(200), []byte{7}, []byte(nil))
 	f.Add(uint16(fzRowsAlignedConst), uint16(2), uint16(100), uint16(7), uint16(3), uint16(3), uint16(100), uint16(28), uint16(64), uint16(300), []byte{9, 9}, []byte(nil))
 	f.Fuzz(func(t *testing.T, kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, srcGap uint16, elem, data []byte) {
 		ks := activeKernels(t)

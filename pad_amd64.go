@@ -270,9 +270,10 @@ var asmKernelSets = []asmKernels{
 			rowsEdge1AVX512, rowsEdge2AVX512, rowsEdge4AVX512, rowsEdge8AVX512, rowsEdge16AVX512},
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
-		rowsWrap:    rowsWrapAVX512,
-		rowsShuffle: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
-		planeChunks: ifCPU(cpu.X86.HasAVX512VBMI, planeChunksAVX512),
+		rowsWrap:       rowsWrapAVX512,
+		rowsShuffle:    ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
+		rowsShuffle256: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffle256AVX512),
+		planeChunks:    ifCPU(cpu.X86.HasAVX512VBMI, planeChunksAVX512),
 		// Without VBMI, the AVX2 shuffle kernel for rows of words.
 		rowsShuffleDwords: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleDwordsAVX2),
 		rowsShuffleNarrow: ifCPU(!cpu.X86.HasAVX512VBMI, rowsShuffleNarrowAVX2),

@@ -22260,6 +22260,634 @@ shuf_masked_2545:
 	VPERMB       (R14), Z8, Z8
 	JMP          shuf_loaded_2546
 
+// func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[288]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·rowsShuffle256AVX512(SB), NOSPLIT, $128-120
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            dstStride+24(FP), DX
+	MOVQ            srcStride+32(FP), BX
+	MOVQ            planes+72(FP), SI
+	MOVQ            tab+56(FP), DI
+	MOVQ            pat+64(FP), R8
+	VBROADCASTI64X4 (R8), Z0
+	MOVQ            mid+48(FP), R8
+	SUBQ            $0x40, R8
+	MOVQ            width+40(FP), R9
+	SUBQ            $0x40, R9
+	VMOVDQU64       (DI), Z1
+	KMOVQ           256(DI), K1
+	VMOVDQU64       64(DI), Z2
+	KMOVQ           264(DI), K2
+	VMOVDQU64       128(DI), Z3
+	KMOVQ           272(DI), K3
+	VMOVDQU64       192(DI), Z4
+	KMOVQ           280(DI), K4
+	CMPQ            R9, $0x80
+	JA              shuf256_four_2547
+	CMPQ            rowIdx+96(FP), $0x00
+	JNE             shuf256_list_2548
+
+shuf_planes_2550:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_2552
+	MOVQ  CX, R10
+
+shuf_rows_2553:
+	VMOVDQU64 (R10), Z4
+	VMOVDQU64 (R10)(R8*1), Z8
+	VMOVDQA64 Z1, Z9
+	VPERMI2B  Z8, Z4, Z9
+	VPBLENDMB Z9, Z0, K1, Z5
+	VMOVDQU64 Z5, (DI)
+	VMOVDQA64 Z2, Z9
+	VPERMI2B  Z8, Z4, Z9
+	VPBLENDMB Z9, Z0, K2, Z6
+	VMOVDQU64 Z6, 64(DI)
+	VMOVDQA64 Z3, Z9
+	VPERMI2B  Z8, Z4, Z9
+	VPBLENDMB Z9, Z0, K3, Z7
+	VMOVDQU64 Z7, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_2553
+
+shuf_done_2552:
+	ADDQ dstPlane+80(FP), AX
+	ADDQ srcPlane+88(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2550
+	VZEROUPPER
+	RET
+
+shuf256_list_2548:
+	MOVQ    rowIdx+96(FP), DI
+	VMOVQ   DI, X4
+	MOVQ    run0+104(FP), R10
+	VMOVQ   R10, X14
+	XORQ    R11, R11
+	MOVQ    run1+112(FP), R10
+	SUBQ    run0+104(FP), R10
+	VMOVQ   R10, X15
+	JZ      shuf_no_run_2554
+	MOVQ    run0+104(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_2554:
+	VMOVQ R11, X16
+	MOVQ  run1+112(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X18
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+112(FP), R10
+	VMOVQ R10, X17
+	MOVQ  run0+104(FP), R11
+	CMPQ  R11, $0x08
+	JA    shuf256_list_loads_2549
+	MOVQ  rowIdx+96(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_2555:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_2556
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_2555
+
+shuf_offs_done_2556:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+112(FP), R11
+	CMPQ R11, $0x08
+	JA   shuf256_list_loads_2549
+	MOVQ rowIdx+96(FP), DI
+	MOVQ run1+112(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_2557:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_2558
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 64(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_2557
+
+shuf_offs_done_2558:
+	VMOVDQU64 (SP), Z4
+	VMOVDQU64 64(SP), Z18
+
+shuf_planes_2559:
+	MOVQ      AX, DI
+	VMOVDQA64 Z4, Z19
+	VMOVQ     X14, R11
+	TESTQ     R11, R11
+	JZ        shuf_done_2561
+
+shuf_rows_2562:
+	VMOVQ     X19, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (R10), Z20
+	VMOVDQU64 (R10)(R8*1), Z21
+	VMOVDQA64 Z1, Z22
+	VPERMI2B  Z21, Z20, Z22
+	VPBLENDMB Z22, Z0, K1, Z5
+	VMOVDQU64 Z5, (DI)
+	VMOVDQA64 Z2, Z22
+	VPERMI2B  Z21, Z20, Z22
+	VPBLENDMB Z22, Z0, K2, Z6
+	VMOVDQU64 Z6, 64(DI)
+	VMOVDQA64 Z3, Z22
+	VPERMI2B  Z21, Z20, Z22
+	VPBLENDMB Z22, Z0, K3, Z7
+	VMOVDQU64 Z7, (DI)(R9*1)
+	ADDQ      DX, DI
+	VALIGNQ   $0x01, Z19, Z19, Z19
+	DECQ      R11
+	JNZ       shuf_rows_2562
+
+shuf_done_2561:
+	VMOVQ X15, R11
+	TESTQ R11, R11
+	JZ    shuf_done_2563
+	VMOVQ X16, R10
+	ADDQ  CX, R10
+
+shuf_rows_2564:
+	VMOVDQU64 (R10), Z19
+	VMOVDQU64 (R10)(R8*1), Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2B  Z20, Z19, Z21
+	VPBLENDMB Z21, Z0, K1, Z8
+	VMOVDQU64 Z8, (DI)
+	VMOVDQA64 Z2, Z21
+	VPERMI2B  Z20, Z19, Z21
+	VPBLENDMB Z21, Z0, K2, Z9
+	VMOVDQU64 Z9, 64(DI)
+	VMOVDQA64 Z3, Z21
+	VPERMI2B  Z20, Z19, Z21
+	VPBLENDMB Z21, Z0, K3, Z10
+	VMOVDQU64 Z10, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_2564
+
+shuf_done_2563:
+	VMOVDQA64 Z18, Z19
+	VMOVQ     X17, R11
+	TESTQ     R11, R11
+	JZ        shuf_done_2565
+
+shuf_rows_2566:
+	VMOVQ     X19, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (R10), Z20
+	VMOVDQU64 (R10)(R8*1), Z21
+	VMOVDQA64 Z1, Z22
+	VPERMI2B  Z21, Z20, Z22
+	VPBLENDMB Z22, Z0, K1, Z11
+	VMOVDQU64 Z11, (DI)
+	VMOVDQA64 Z2, Z22
+	VPERMI2B  Z21, Z20, Z22
+	VPBLENDMB Z22, Z0, K2, Z12
+	VMOVDQU64 Z12, 64(DI)
+	VMOVDQA64 Z3, Z22
+	VPERMI2B  Z21, Z20, Z22
+	VPBLENDMB Z22, Z0, K3, Z13
+	VMOVDQU64 Z13, (DI)(R9*1)
+	ADDQ      DX, DI
+	VALIGNQ   $0x01, Z19, Z19, Z19
+	DECQ      R11
+	JNZ       shuf_rows_2566
+
+shuf_done_2565:
+	ADDQ dstPlane+80(FP), AX
+	ADDQ srcPlane+88(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2559
+	VZEROUPPER
+	RET
+
+shuf256_list_loads_2549:
+shuf_planes_2567:
+	MOVQ  AX, DI
+	VMOVQ X4, R11
+	VMOVQ X14, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2569
+
+shuf_rows_2570:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (R10), Z5
+	VMOVDQU64 (R10)(R8*1), Z6
+	VMOVDQA64 Z1, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K1, Z8
+	VMOVDQU64 Z8, (DI)
+	VMOVDQA64 Z2, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K2, Z9
+	VMOVDQU64 Z9, 64(DI)
+	VMOVDQA64 Z3, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K3, Z10
+	VMOVDQU64 Z10, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_2570
+
+shuf_done_2569:
+	VMOVQ X15, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2571
+	VMOVQ X16, R10
+	ADDQ  CX, R10
+
+shuf_rows_2572:
+	VMOVDQU64 (R10), Z5
+	VMOVDQU64 (R10)(R8*1), Z6
+	VMOVDQA64 Z1, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K1, Z11
+	VMOVDQU64 Z11, (DI)
+	VMOVDQA64 Z2, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K2, Z12
+	VMOVDQU64 Z12, 64(DI)
+	VMOVDQA64 Z3, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K3, Z13
+	VMOVDQU64 Z13, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_2572
+
+shuf_done_2571:
+	VMOVQ X18, R11
+	VMOVQ X17, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2573
+
+shuf_rows_2574:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (R10), Z5
+	VMOVDQU64 (R10)(R8*1), Z6
+	VMOVDQA64 Z1, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K1, Z19
+	VMOVDQU64 Z19, (DI)
+	VMOVDQA64 Z2, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K2, Z20
+	VMOVDQU64 Z20, 64(DI)
+	VMOVDQA64 Z3, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K3, Z21
+	VMOVDQU64 Z21, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_2574
+
+shuf_done_2573:
+	ADDQ dstPlane+80(FP), AX
+	ADDQ srcPlane+88(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2567
+	VZEROUPPER
+	RET
+
+shuf256_four_2547:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf256_list_2575
+
+shuf_planes_2577:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_2579
+	MOVQ  CX, R10
+
+shuf_rows_2580:
+	VMOVDQU64 (R10), Z5
+	VMOVDQU64 (R10)(R8*1), Z6
+	VMOVDQA64 Z1, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K1, Z8
+	VMOVDQU64 Z8, (DI)
+	VMOVDQA64 Z2, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K2, Z9
+	VMOVDQU64 Z9, 64(DI)
+	VMOVDQA64 Z3, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K3, Z10
+	VMOVDQU64 Z10, 128(DI)
+	VMOVDQA64 Z4, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VPBLENDMB Z7, Z0, K4, Z11
+	VMOVDQU64 Z11, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_2580
+
+shuf_done_2579:
+	ADDQ dstPlane+80(FP), AX
+	ADDQ srcPlane+88(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2577
+	VZEROUPPER
+	RET
+
+shuf256_list_2575:
+	MOVQ    rowIdx+96(FP), DI
+	VMOVQ   DI, X5
+	MOVQ    run0+104(FP), R10
+	VMOVQ   R10, X6
+	XORQ    R11, R11
+	MOVQ    run1+112(FP), R10
+	SUBQ    run0+104(FP), R10
+	VMOVQ   R10, X7
+	JZ      shuf_no_run_2581
+	MOVQ    run0+104(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_2581:
+	VMOVQ R11, X8
+	MOVQ  run1+112(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X10
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+112(FP), R10
+	VMOVQ R10, X9
+	MOVQ  run0+104(FP), R11
+	CMPQ  R11, $0x08
+	JA    shuf256_list_loads_2576
+	MOVQ  rowIdx+96(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_2582:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_2583
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_2582
+
+shuf_offs_done_2583:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+112(FP), R11
+	CMPQ R11, $0x08
+	JA   shuf256_list_loads_2576
+	MOVQ rowIdx+96(FP), DI
+	MOVQ run1+112(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_2584:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_2585
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 64(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_2584
+
+shuf_offs_done_2585:
+	VMOVDQU64 (SP), Z5
+	VMOVDQU64 64(SP), Z10
+
+shuf_planes_2586:
+	MOVQ      AX, DI
+	VMOVDQA64 Z5, Z23
+	VMOVQ     X6, R11
+	TESTQ     R11, R11
+	JZ        shuf_done_2588
+
+shuf_rows_2589:
+	VMOVQ     X23, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (R10), Z24
+	VMOVDQU64 (R10)(R8*1), Z25
+	VMOVDQA64 Z1, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z0, K1, Z11
+	VMOVDQU64 Z11, (DI)
+	VMOVDQA64 Z2, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z0, K2, Z12
+	VMOVDQU64 Z12, 64(DI)
+	VMOVDQA64 Z3, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z0, K3, Z13
+	VMOVDQU64 Z13, 128(DI)
+	VMOVDQA64 Z4, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z0, K4, Z14
+	VMOVDQU64 Z14, (DI)(R9*1)
+	ADDQ      DX, DI
+	VALIGNQ   $0x01, Z23, Z23, Z23
+	DECQ      R11
+	JNZ       shuf_rows_2589
+
+shuf_done_2588:
+	VMOVQ X7, R11
+	TESTQ R11, R11
+	JZ    shuf_done_2590
+	VMOVQ X8, R10
+	ADDQ  CX, R10
+
+shuf_rows_2591:
+	VMOVDQU64 (R10), Z23
+	VMOVDQU64 (R10)(R8*1), Z24
+	VMOVDQA64 Z1, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z0, K1, Z15
+	VMOVDQU64 Z15, (DI)
+	VMOVDQA64 Z2, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z0, K2, Z16
+	VMOVDQU64 Z16, 64(DI)
+	VMOVDQA64 Z3, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z0, K3, Z17
+	VMOVDQU64 Z17, 128(DI)
+	VMOVDQA64 Z4, Z25
+	VPERMI2B  Z24, Z23, Z25
+	VPBLENDMB Z25, Z0, K4, Z18
+	VMOVDQU64 Z18, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_2591
+
+shuf_done_2590:
+	VMOVDQA64 Z10, Z23
+	VMOVQ     X9, R11
+	TESTQ     R11, R11
+	JZ        shuf_done_2592
+
+shuf_rows_2593:
+	VMOVQ     X23, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (R10), Z24
+	VMOVDQU64 (R10)(R8*1), Z25
+	VMOVDQA64 Z1, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z0, K1, Z19
+	VMOVDQU64 Z19, (DI)
+	VMOVDQA64 Z2, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z0, K2, Z20
+	VMOVDQU64 Z20, 64(DI)
+	VMOVDQA64 Z3, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z0, K3, Z21
+	VMOVDQU64 Z21, 128(DI)
+	VMOVDQA64 Z4, Z26
+	VPERMI2B  Z25, Z24, Z26
+	VPBLENDMB Z26, Z0, K4, Z22
+	VMOVDQU64 Z22, (DI)(R9*1)
+	ADDQ      DX, DI
+	VALIGNQ   $0x01, Z23, Z23, Z23
+	DECQ      R11
+	JNZ       shuf_rows_2593
+
+shuf_done_2592:
+	ADDQ dstPlane+80(FP), AX
+	ADDQ srcPlane+88(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2586
+	VZEROUPPER
+	RET
+
+shuf256_list_loads_2576:
+shuf_planes_2594:
+	MOVQ  AX, DI
+	VMOVQ X5, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2596
+
+shuf_rows_2597:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (R10), Z11
+	VMOVDQU64 (R10)(R8*1), Z12
+	VMOVDQA64 Z1, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K1, Z14
+	VMOVDQU64 Z14, (DI)
+	VMOVDQA64 Z2, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K2, Z15
+	VMOVDQU64 Z15, 64(DI)
+	VMOVDQA64 Z3, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K3, Z16
+	VMOVDQU64 Z16, 128(DI)
+	VMOVDQA64 Z4, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K4, Z17
+	VMOVDQU64 Z17, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_2597
+
+shuf_done_2596:
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2598
+	VMOVQ X8, R10
+	ADDQ  CX, R10
+
+shuf_rows_2599:
+	VMOVDQU64 (R10), Z11
+	VMOVDQU64 (R10)(R8*1), Z12
+	VMOVDQA64 Z1, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K1, Z18
+	VMOVDQU64 Z18, (DI)
+	VMOVDQA64 Z2, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K2, Z19
+	VMOVDQU64 Z19, 64(DI)
+	VMOVDQA64 Z3, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K3, Z20
+	VMOVDQU64 Z20, 128(DI)
+	VMOVDQA64 Z4, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K4, Z21
+	VMOVDQU64 Z21, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_2599
+
+shuf_done_2598:
+	VMOVQ X10, R11
+	VMOVQ X9, R12
+	TESTQ R12, R12
+	JZ    shuf_done_2600
+
+shuf_rows_2601:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (R10), Z11
+	VMOVDQU64 (R10)(R8*1), Z12
+	VMOVDQA64 Z1, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K1, Z22
+	VMOVDQU64 Z22, (DI)
+	VMOVDQA64 Z2, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K2, Z23
+	VMOVDQU64 Z23, 64(DI)
+	VMOVDQA64 Z3, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K3, Z24
+	VMOVDQU64 Z24, 128(DI)
+	VMOVDQA64 Z4, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPBLENDMB Z13, Z0, K4, Z25
+	VMOVDQU64 Z25, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_2601
+
+shuf_done_2600:
+	ADDQ dstPlane+80(FP), AX
+	ADDQ srcPlane+88(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_2594
+	VZEROUPPER
+	RET
+
 // func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
 TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
@@ -22271,9 +22899,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    last+56(FP), DI
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
-	JZ      chunks_ret_2547
+	JZ      chunks_ret_2602
 	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_2548
+	JA      chunks_wide_in_2603
 	MOVQ    R8, R9
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    $0x00000040, R11
@@ -22291,36 +22919,36 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x0000007f, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_2549
+	JE      chunks_2_2604
 	CMPQ    SI, $0x03
-	JE      chunks_3_2550
+	JE      chunks_3_2605
 	CMPQ    SI, $0x04
-	JE      chunks_4_2551
+	JE      chunks_4_2606
 	CMPQ    SI, $0x05
-	JE      chunks_5_2552
+	JE      chunks_5_2607
 	CMPQ    SI, $0x06
-	JE      chunks_6_2553
+	JE      chunks_6_2608
 	CMPQ    SI, $0x07
-	JE      chunks_7_2554
+	JE      chunks_7_2609
 	CMPQ    SI, $0x08
-	JE      chunks_8_2555
-	JMP     chunks_ret_2547
+	JE      chunks_8_2610
+	JMP     chunks_ret_2602
 
-chunks_2_2549:
+chunks_2_2604:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_2557
+	JZ        chunks_2_last_2612
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_2556:
+chunks_2_planes_2611:
 	CMPQ      CX, R9
-	JA        chunks_2_near_2558
+	JA        chunks_2_near_2613
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 
-chunks_2_loaded_2559:
+chunks_2_loaded_2614:
 	VMOVDQA64 Z0, Z4
 	VPERMI2B  Z3, Z2, Z4
 	VMOVDQU64 Z4, (AX)
@@ -22330,33 +22958,33 @@ chunks_2_loaded_2559:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_2556
+	JNZ       chunks_2_planes_2611
 
-chunks_2_last_2557:
+chunks_2_last_2612:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2560
+	JA        chunks_rotated_2615
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
-	JMP       chunks_loaded_2561
+	JMP       chunks_loaded_2616
 
-chunks_rotated_2560:
+chunks_rotated_2615:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2562
+	JA           chunks_upper_2617
 	VPERMB       (BX), Z4, Z2
 	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_loaded_2561
+	JMP          chunks_loaded_2616
 
-chunks_upper_2562:
+chunks_upper_2617:
 	VMOVDQU64 (CX), Z2
 	VPERMB    (BX), Z4, Z3
 
-chunks_loaded_2561:
+chunks_loaded_2616:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z3, Z2, Z0
 	VMOVDQU64 Z0, (AX)
@@ -22366,27 +22994,27 @@ chunks_loaded_2561:
 	VZEROUPPER
 	RET
 
-chunks_2_near_2558:
+chunks_2_near_2613:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
-	JMP        chunks_2_loaded_2559
+	JMP        chunks_2_loaded_2614
 
-chunks_3_2550:
+chunks_3_2605:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_2564
+	JZ        chunks_3_last_2619
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_2563:
+chunks_3_planes_2618:
 	CMPQ      CX, R9
-	JA        chunks_3_near_2565
+	JA        chunks_3_near_2620
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-chunks_3_loaded_2566:
+chunks_3_loaded_2621:
 	VMOVDQA64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VMOVDQU64 Z5, (AX)
@@ -22399,33 +23027,33 @@ chunks_3_loaded_2566:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_2563
+	JNZ       chunks_3_planes_2618
 
-chunks_3_last_2564:
+chunks_3_last_2619:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2567
+	JA        chunks_rotated_2622
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
-	JMP       chunks_loaded_2568
+	JMP       chunks_loaded_2623
 
-chunks_rotated_2567:
+chunks_rotated_2622:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2569
+	JA           chunks_upper_2624
 	VPERMB       (BX), Z5, Z3
 	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_loaded_2568
+	JMP          chunks_loaded_2623
 
-chunks_upper_2569:
+chunks_upper_2624:
 	VMOVDQU64 (CX), Z3
 	VPERMB    (BX), Z5, Z4
 
-chunks_loaded_2568:
+chunks_loaded_2623:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)
@@ -22438,28 +23066,28 @@ chunks_loaded_2568:
 	VZEROUPPER
 	RET
 
-chunks_3_near_2565:
+chunks_3_near_2620:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        chunks_3_loaded_2566
+	JMP        chunks_3_loaded_2621
 
-chunks_4_2551:
+chunks_4_2606:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_2571
+	JZ        chunks_4_last_2626
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_2570:
+chunks_4_planes_2625:
 	CMPQ      CX, R9
-	JA        chunks_4_near_2572
+	JA        chunks_4_near_2627
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-chunks_4_loaded_2573:
+chunks_4_loaded_2628:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VMOVDQU64 Z6, (AX)
@@ -22475,33 +23103,33 @@ chunks_4_loaded_2573:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_2570
+	JNZ       chunks_4_planes_2625
 
-chunks_4_last_2571:
+chunks_4_last_2626:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2574
+	JA        chunks_rotated_2629
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
-	JMP       chunks_loaded_2575
+	JMP       chunks_loaded_2630
 
-chunks_rotated_2574:
+chunks_rotated_2629:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
 	VPADDB       iota64<>+0(SB), Z6, Z6
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2576
+	JA           chunks_upper_2631
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_2575
+	JMP          chunks_loaded_2630
 
-chunks_upper_2576:
+chunks_upper_2631:
 	VMOVDQU64 (CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_2575:
+chunks_loaded_2630:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)
@@ -22517,29 +23145,29 @@ chunks_loaded_2575:
 	VZEROUPPER
 	RET
 
-chunks_4_near_2572:
+chunks_4_near_2627:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        chunks_4_loaded_2573
+	JMP        chunks_4_loaded_2628
 
-chunks_5_2552:
+chunks_5_2607:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_2578
+	JZ        chunks_5_last_2633
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_2577:
+chunks_5_planes_2632:
 	CMPQ      CX, R9
-	JA        chunks_5_near_2579
+	JA        chunks_5_near_2634
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-chunks_5_loaded_2580:
+chunks_5_loaded_2635:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z6, Z5, Z7
 	VMOVDQU64 Z7, (AX)
@@ -22558,33 +23186,33 @@ chunks_5_loaded_2580:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_2577
+	JNZ       chunks_5_planes_2632
 
-chunks_5_last_2578:
+chunks_5_last_2633:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2581
+	JA        chunks_rotated_2636
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
-	JMP       chunks_loaded_2582
+	JMP       chunks_loaded_2637
 
-chunks_rotated_2581:
+chunks_rotated_2636:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
 	VPADDB       iota64<>+0(SB), Z7, Z7
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2583
+	JA           chunks_upper_2638
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_2582
+	JMP          chunks_loaded_2637
 
-chunks_upper_2583:
+chunks_upper_2638:
 	VMOVDQU64 (CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_2582:
+chunks_loaded_2637:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)
@@ -22603,12 +23231,12 @@ chunks_loaded_2582:
 	VZEROUPPER
 	RET
 
-chunks_5_near_2579:
+chunks_5_near_2634:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        chunks_5_loaded_2580
+	JMP        chunks_5_loaded_2635
 
-chunks_6_2553:
+chunks_6_2608:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -22616,17 +23244,17 @@ chunks_6_2553:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_2585
+	JZ        chunks_6_last_2640
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_2584:
+chunks_6_planes_2639:
 	CMPQ      CX, R9
-	JA        chunks_6_near_2586
+	JA        chunks_6_near_2641
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 
-chunks_6_loaded_2587:
+chunks_6_loaded_2642:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z7, Z6, Z8
 	VMOVDQU64 Z8, (AX)
@@ -22648,33 +23276,33 @@ chunks_6_loaded_2587:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_2584
+	JNZ       chunks_6_planes_2639
 
-chunks_6_last_2585:
+chunks_6_last_2640:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2588
+	JA        chunks_rotated_2643
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
-	JMP       chunks_loaded_2589
+	JMP       chunks_loaded_2644
 
-chunks_rotated_2588:
+chunks_rotated_2643:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
 	VPADDB       iota64<>+0(SB), Z8, Z8
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2590
+	JA           chunks_upper_2645
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_2589
+	JMP          chunks_loaded_2644
 
-chunks_upper_2590:
+chunks_upper_2645:
 	VMOVDQU64 (CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_2589:
+chunks_loaded_2644:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)
@@ -22696,12 +23324,12 @@ chunks_loaded_2589:
 	VZEROUPPER
 	RET
 
-chunks_6_near_2586:
+chunks_6_near_2641:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
-	JMP        chunks_6_loaded_2587
+	JMP        chunks_6_loaded_2642
 
-chunks_7_2554:
+chunks_7_2609:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -22710,17 +23338,17 @@ chunks_7_2554:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_2592
+	JZ        chunks_7_last_2647
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_2591:
+chunks_7_planes_2646:
 	CMPQ      CX, R9
-	JA        chunks_7_near_2593
+	JA        chunks_7_near_2648
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 
-chunks_7_loaded_2594:
+chunks_7_loaded_2649:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z8, Z7, Z9
 	VMOVDQU64 Z9, (AX)
@@ -22745,33 +23373,33 @@ chunks_7_loaded_2594:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_2591
+	JNZ       chunks_7_planes_2646
 
-chunks_7_last_2592:
+chunks_7_last_2647:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2595
+	JA        chunks_rotated_2650
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
-	JMP       chunks_loaded_2596
+	JMP       chunks_loaded_2651
 
-chunks_rotated_2595:
+chunks_rotated_2650:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2597
+	JA           chunks_upper_2652
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_2596
+	JMP          chunks_loaded_2651
 
-chunks_upper_2597:
+chunks_upper_2652:
 	VMOVDQU64 (CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_2596:
+chunks_loaded_2651:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)
@@ -22796,12 +23424,12 @@ chunks_loaded_2596:
 	VZEROUPPER
 	RET
 
-chunks_7_near_2593:
+chunks_7_near_2648:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
-	JMP        chunks_7_loaded_2594
+	JMP        chunks_7_loaded_2649
 
-chunks_8_2555:
+chunks_8_2610:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -22811,17 +23439,17 @@ chunks_8_2555:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_2599
+	JZ        chunks_8_last_2654
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_2598:
+chunks_8_planes_2653:
 	CMPQ      CX, R9
-	JA        chunks_8_near_2600
+	JA        chunks_8_near_2655
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 
-chunks_8_loaded_2601:
+chunks_8_loaded_2656:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z9, Z8, Z10
 	VMOVDQU64 Z10, (AX)
@@ -22849,33 +23477,33 @@ chunks_8_loaded_2601:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_2598
+	JNZ       chunks_8_planes_2653
 
-chunks_8_last_2599:
+chunks_8_last_2654:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2602
+	JA        chunks_rotated_2657
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
-	JMP       chunks_loaded_2603
+	JMP       chunks_loaded_2658
 
-chunks_rotated_2602:
+chunks_rotated_2657:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
 	VPADDB       iota64<>+0(SB), Z10, Z10
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2604
+	JA           chunks_upper_2659
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_2603
+	JMP          chunks_loaded_2658
 
-chunks_upper_2604:
+chunks_upper_2659:
 	VMOVDQU64 (CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_2603:
+chunks_loaded_2658:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)
@@ -22903,12 +23531,12 @@ chunks_loaded_2603:
 	VZEROUPPER
 	RET
 
-chunks_8_near_2600:
+chunks_8_near_2655:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
-	JMP        chunks_8_loaded_2601
+	JMP        chunks_8_loaded_2656
 
-chunks_wide_in_2548:
+chunks_wide_in_2603:
 	MOVQ    R8, R9
 	SUBQ    $0x00000080, R9
 	LEAQ    lowmask64<>+0(SB), R10
@@ -22927,38 +23555,38 @@ chunks_wide_in_2548:
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x000000ff, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_2605
+	JE      chunks_2_2660
 	CMPQ    SI, $0x03
-	JE      chunks_3_2606
+	JE      chunks_3_2661
 	CMPQ    SI, $0x04
-	JE      chunks_4_2607
+	JE      chunks_4_2662
 	CMPQ    SI, $0x05
-	JE      chunks_5_2608
+	JE      chunks_5_2663
 	CMPQ    SI, $0x06
-	JE      chunks_6_2609
+	JE      chunks_6_2664
 	CMPQ    SI, $0x07
-	JE      chunks_7_2610
+	JE      chunks_7_2665
 	CMPQ    SI, $0x08
-	JE      chunks_8_2611
-	JMP     chunks_ret_2547
+	JE      chunks_8_2666
+	JMP     chunks_ret_2602
 
-chunks_2_2605:
+chunks_2_2660:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_2613
+	JZ        chunks_2_last_2668
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_2612:
+chunks_2_planes_2667:
 	CMPQ      CX, R9
-	JA        chunks_2_near_2614
+	JA        chunks_2_near_2669
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
 
-chunks_2_loaded_2615:
+chunks_2_loaded_2670:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -22976,19 +23604,19 @@ chunks_2_loaded_2615:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_2612
+	JNZ       chunks_2_planes_2667
 
-chunks_2_last_2613:
+chunks_2_last_2668:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2616
+	JA        chunks_rotated_2671
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
-	JMP       chunks_loaded_2617
+	JMP       chunks_loaded_2672
 
-chunks_rotated_2616:
+chunks_rotated_2671:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
@@ -22997,16 +23625,16 @@ chunks_rotated_2616:
 	VMOVDQU64    (CX), Z2
 	VMOVDQU64    64(CX), Z3
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2618
+	JA           chunks_upper_2673
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_2617
+	JMP          chunks_loaded_2672
 
-chunks_upper_2618:
+chunks_upper_2673:
 	VMOVDQU64 128(CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_2617:
+chunks_loaded_2672:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -23024,31 +23652,31 @@ chunks_loaded_2617:
 	VZEROUPPER
 	RET
 
-chunks_2_near_2614:
+chunks_2_near_2669:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
 	VMOVDQU8.Z 192(CX), K2, Z5
-	JMP        chunks_2_loaded_2615
+	JMP        chunks_2_loaded_2670
 
-chunks_3_2606:
+chunks_3_2661:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_2620
+	JZ        chunks_3_last_2675
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_2619:
+chunks_3_planes_2674:
 	CMPQ      CX, R9
-	JA        chunks_3_near_2621
+	JA        chunks_3_near_2676
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
 
-chunks_3_loaded_2622:
+chunks_3_loaded_2677:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -23073,19 +23701,19 @@ chunks_3_loaded_2622:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_2619
+	JNZ       chunks_3_planes_2674
 
-chunks_3_last_2620:
+chunks_3_last_2675:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2623
+	JA        chunks_rotated_2678
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
-	JMP       chunks_loaded_2624
+	JMP       chunks_loaded_2679
 
-chunks_rotated_2623:
+chunks_rotated_2678:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
@@ -23094,16 +23722,16 @@ chunks_rotated_2623:
 	VMOVDQU64    (CX), Z3
 	VMOVDQU64    64(CX), Z4
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2625
+	JA           chunks_upper_2680
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_2624
+	JMP          chunks_loaded_2679
 
-chunks_upper_2625:
+chunks_upper_2680:
 	VMOVDQU64 128(CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_2624:
+chunks_loaded_2679:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -23128,32 +23756,32 @@ chunks_loaded_2624:
 	VZEROUPPER
 	RET
 
-chunks_3_near_2621:
+chunks_3_near_2676:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
 	VMOVDQU8.Z 192(CX), K2, Z6
-	JMP        chunks_3_loaded_2622
+	JMP        chunks_3_loaded_2677
 
-chunks_4_2607:
+chunks_4_2662:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_2627
+	JZ        chunks_4_last_2682
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_2626:
+chunks_4_planes_2681:
 	CMPQ      CX, R9
-	JA        chunks_4_near_2628
+	JA        chunks_4_near_2683
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
 
-chunks_4_loaded_2629:
+chunks_4_loaded_2684:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -23185,19 +23813,19 @@ chunks_4_loaded_2629:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_2626
+	JNZ       chunks_4_planes_2681
 
-chunks_4_last_2627:
+chunks_4_last_2682:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2630
+	JA        chunks_rotated_2685
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
-	JMP       chunks_loaded_2631
+	JMP       chunks_loaded_2686
 
-chunks_rotated_2630:
+chunks_rotated_2685:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
@@ -23206,16 +23834,16 @@ chunks_rotated_2630:
 	VMOVDQU64    (CX), Z4
 	VMOVDQU64    64(CX), Z5
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2632
+	JA           chunks_upper_2687
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_2631
+	JMP          chunks_loaded_2686
 
-chunks_upper_2632:
+chunks_upper_2687:
 	VMOVDQU64 128(CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_2631:
+chunks_loaded_2686:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -23247,33 +23875,33 @@ chunks_loaded_2631:
 	VZEROUPPER
 	RET
 
-chunks_4_near_2628:
+chunks_4_near_2683:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
 	VMOVDQU8.Z 192(CX), K2, Z7
-	JMP        chunks_4_loaded_2629
+	JMP        chunks_4_loaded_2684
 
-chunks_5_2608:
+chunks_5_2663:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_2634
+	JZ        chunks_5_last_2689
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_2633:
+chunks_5_planes_2688:
 	CMPQ      CX, R9
-	JA        chunks_5_near_2635
+	JA        chunks_5_near_2690
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
 
-chunks_5_loaded_2636:
+chunks_5_loaded_2691:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -23312,19 +23940,19 @@ chunks_5_loaded_2636:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_2633
+	JNZ       chunks_5_planes_2688
 
-chunks_5_last_2634:
+chunks_5_last_2689:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2637
+	JA        chunks_rotated_2692
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
-	JMP       chunks_loaded_2638
+	JMP       chunks_loaded_2693
 
-chunks_rotated_2637:
+chunks_rotated_2692:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
@@ -23333,16 +23961,16 @@ chunks_rotated_2637:
 	VMOVDQU64    (CX), Z5
 	VMOVDQU64    64(CX), Z6
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2639
+	JA           chunks_upper_2694
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_2638
+	JMP          chunks_loaded_2693
 
-chunks_upper_2639:
+chunks_upper_2694:
 	VMOVDQU64 128(CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_2638:
+chunks_loaded_2693:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -23381,14 +24009,14 @@ chunks_loaded_2638:
 	VZEROUPPER
 	RET
 
-chunks_5_near_2635:
+chunks_5_near_2690:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
 	VMOVDQU8.Z 192(CX), K2, Z8
-	JMP        chunks_5_loaded_2636
+	JMP        chunks_5_loaded_2691
 
-chunks_6_2609:
+chunks_6_2664:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -23396,19 +24024,19 @@ chunks_6_2609:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_2641
+	JZ        chunks_6_last_2696
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_2640:
+chunks_6_planes_2695:
 	CMPQ      CX, R9
-	JA        chunks_6_near_2642
+	JA        chunks_6_near_2697
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
 
-chunks_6_loaded_2643:
+chunks_6_loaded_2698:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -23454,19 +24082,19 @@ chunks_6_loaded_2643:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_2640
+	JNZ       chunks_6_planes_2695
 
-chunks_6_last_2641:
+chunks_6_last_2696:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2644
+	JA        chunks_rotated_2699
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
-	JMP       chunks_loaded_2645
+	JMP       chunks_loaded_2700
 
-chunks_rotated_2644:
+chunks_rotated_2699:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
@@ -23475,16 +24103,16 @@ chunks_rotated_2644:
 	VMOVDQU64    (CX), Z6
 	VMOVDQU64    64(CX), Z7
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2646
+	JA           chunks_upper_2701
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_2645
+	JMP          chunks_loaded_2700
 
-chunks_upper_2646:
+chunks_upper_2701:
 	VMOVDQU64 128(CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_2645:
+chunks_loaded_2700:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -23530,14 +24158,14 @@ chunks_loaded_2645:
 	VZEROUPPER
 	RET
 
-chunks_6_near_2642:
+chunks_6_near_2697:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
 	VMOVDQU8.Z 192(CX), K2, Z9
-	JMP        chunks_6_loaded_2643
+	JMP        chunks_6_loaded_2698
 
-chunks_7_2610:
+chunks_7_2665:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -23546,19 +24174,19 @@ chunks_7_2610:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_2648
+	JZ        chunks_7_last_2703
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_2647:
+chunks_7_planes_2702:
 	CMPQ      CX, R9
-	JA        chunks_7_near_2649
+	JA        chunks_7_near_2704
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
 
-chunks_7_loaded_2650:
+chunks_7_loaded_2705:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -23611,19 +24239,19 @@ chunks_7_loaded_2650:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_2647
+	JNZ       chunks_7_planes_2702
 
-chunks_7_last_2648:
+chunks_7_last_2703:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2651
+	JA        chunks_rotated_2706
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
-	JMP       chunks_loaded_2652
+	JMP       chunks_loaded_2707
 
-chunks_rotated_2651:
+chunks_rotated_2706:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z11
@@ -23632,16 +24260,16 @@ chunks_rotated_2651:
 	VMOVDQU64    (CX), Z7
 	VMOVDQU64    64(CX), Z8
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2653
+	JA           chunks_upper_2708
 	VPERMB       (BX), Z11, Z9
 	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_loaded_2652
+	JMP          chunks_loaded_2707
 
-chunks_upper_2653:
+chunks_upper_2708:
 	VMOVDQU64 128(CX), Z9
 	VPERMB    (BX), Z11, Z10
 
-chunks_loaded_2652:
+chunks_loaded_2707:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -23694,14 +24322,14 @@ chunks_loaded_2652:
 	VZEROUPPER
 	RET
 
-chunks_7_near_2649:
+chunks_7_near_2704:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
 	VMOVDQU8.Z 192(CX), K2, Z10
-	JMP        chunks_7_loaded_2650
+	JMP        chunks_7_loaded_2705
 
-chunks_8_2611:
+chunks_8_2666:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -23711,19 +24339,19 @@ chunks_8_2611:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_2655
+	JZ        chunks_8_last_2710
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_2654:
+chunks_8_planes_2709:
 	CMPQ      CX, R9
-	JA        chunks_8_near_2656
+	JA        chunks_8_near_2711
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
 
-chunks_8_loaded_2657:
+chunks_8_loaded_2712:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -23783,19 +24411,19 @@ chunks_8_loaded_2657:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_2654
+	JNZ       chunks_8_planes_2709
 
-chunks_8_last_2655:
+chunks_8_last_2710:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2658
+	JA        chunks_rotated_2713
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
-	JMP       chunks_loaded_2659
+	JMP       chunks_loaded_2714
 
-chunks_rotated_2658:
+chunks_rotated_2713:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z12
@@ -23804,16 +24432,16 @@ chunks_rotated_2658:
 	VMOVDQU64    (CX), Z8
 	VMOVDQU64    64(CX), Z9
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2660
+	JA           chunks_upper_2715
 	VPERMB       (BX), Z12, Z10
 	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_loaded_2659
+	JMP          chunks_loaded_2714
 
-chunks_upper_2660:
+chunks_upper_2715:
 	VMOVDQU64 128(CX), Z10
 	VPERMB    (BX), Z12, Z11
 
-chunks_loaded_2659:
+chunks_loaded_2714:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -23873,14 +24501,14 @@ chunks_loaded_2659:
 	VZEROUPPER
 	RET
 
-chunks_8_near_2656:
+chunks_8_near_2711:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
 	VMOVDQU8.Z 192(CX), K2, Z11
-	JMP        chunks_8_loaded_2657
+	JMP        chunks_8_loaded_2712
 
-chunks_ret_2547:
+chunks_ret_2602:
 	RET
 
 // func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int)
@@ -23892,11 +24520,11 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $0-56
 	MOVQ tab+40(FP), BX
 	MOVQ blocks+48(FP), SI
 
-blocks_planes_2661:
+blocks_planes_2716:
 	MOVQ BX, DI
 	MOVQ SI, R8
 
-blocks_loop_2662:
+blocks_loop_2717:
 	MOVQ        64(DI), R9
 	MOVQ        72(DI), R10
 	MOVQ        80(DI), R11
@@ -23909,11 +24537,11 @@ blocks_loop_2662:
 	VMOVDQU     Y0, (AX)(R11*1)
 	ADDQ        $0x60, DI
 	DECQ        R8
-	JNZ         blocks_loop_2662
+	JNZ         blocks_loop_2717
 	ADDQ        dstPlane+24(FP), AX
 	ADDQ        srcPlane+32(FP), CX
 	DECQ        DX
-	JNZ         blocks_planes_2661
+	JNZ         blocks_planes_2716
 	VZEROUPPER
 	RET
 
@@ -23925,9 +24553,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_2663
+	JZ              wide_ret_2718
 	TESTQ           BX, BX
-	JZ              wide_ret_2663
+	JZ              wide_ret_2718
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -23946,10 +24574,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_2664
+	JB              wide_mshort_2719
 	XORQ            DX, DX
 
-wide_mshort_2664:
+wide_mshort_2719:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -23958,32 +24586,32 @@ wide_mshort_2664:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_2665:
+wide_planes_2720:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_2666:
+wide_rows_2721:
 	CMPQ SI, $0x00000080
-	JB   wide_short_2667
+	JB   wide_short_2722
 	CMPQ SI, $0x00000140
-	JAE  wide_long_2671
+	JAE  wide_long_2726
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_2669:
+wide_mid_loop_2724:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_2670
+	JAE       wide_mid_last_2725
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_2669
+	JMP       wide_mid_loop_2724
 
-wide_mid_last_2670:
+wide_mid_last_2725:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_2668
+	JMP       wide_mid_done_2723
 
-wide_long_2671:
+wide_long_2726:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -24002,9 +24630,9 @@ wide_long_2671:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_2674
+	JAE          shift1_top_2729
 
-shift4_2672:
+shift4_2727:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -24019,30 +24647,30 @@ shift4_2672:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_2672
+	JB        shift4_2727
 
-shift1_top_2674:
+shift1_top_2729:
 	LEAQ -64(R11), R11
 
-shift1_2673:
+shift1_2728:
 	CMPQ      R10, R11
-	JAE       shift_done_2675
+	JAE       shift_done_2730
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_2673
+	JMP       shift1_2728
 
-shift_done_2675:
+shift_done_2730:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_2668
+	JMP       wide_mid_done_2723
 
-wide_short_2667:
+wide_short_2722:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_2668:
+wide_mid_done_2723:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -24058,16 +24686,16 @@ wide_mid_done_2668:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_2666
+	JNZ       wide_rows_2721
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_2665
+	JNZ       wide_planes_2720
 	VZEROUPPER
 
-wide_ret_2663:
+wide_ret_2718:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -24075,10 +24703,10 @@ wide_ret_2663:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2676
+	JZ              aligned_ret_2731
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2676
+	JZ              aligned_ret_2731
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -24125,9 +24753,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2677
+	JZ              aligned_fixed_2732
 
-aligned_planes_2678:
+aligned_planes_2733:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -24155,9 +24783,9 @@ aligned_planes_2678:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2680
+	JA           aligned_top_done_2735
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2679
+	JAE          aligned_top_2734
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -24177,15 +24805,15 @@ aligned_planes_2678:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2679:
+aligned_top_2734:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_2680
+	JA        aligned_top_done_2735
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2679
+	JMP       aligned_top_2734
 
-aligned_top_done_2680:
+aligned_top_done_2735:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -24196,9 +24824,9 @@ aligned_top_done_2680:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2681:
+aligned_gap_2736:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2682
+	JAE          aligned_gap_done_2737
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -24227,15 +24855,15 @@ aligned_gap_2681:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2681
+	JMP          aligned_gap_2736
 
-aligned_gap_done_2682:
+aligned_gap_done_2737:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2684
-	JMP  aligned_body_2686
+	JE   aligned_general_2739
+	JMP  aligned_body_2741
 
-aligned_rows_2685:
+aligned_rows_2740:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -24264,7 +24892,7 @@ aligned_rows_2685:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2687
+	JE           aligned_one_gap_2742
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -24279,10 +24907,10 @@ aligned_rows_2685:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_2687:
+aligned_one_gap_2742:
 	ADDQ $0x40, AX
 
-aligned_body_2686:
+aligned_body_2741:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -24292,7 +24920,7 @@ aligned_body_2686:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2689
+	JGT          aligned_copy_done_2744
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -24302,15 +24930,15 @@ aligned_body_2686:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2688:
+aligned_copy_2743:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2688
+	JLE       aligned_copy_2743
 
-aligned_copy_done_2689:
+aligned_copy_done_2744:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -24319,13 +24947,13 @@ aligned_copy_done_2689:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2685
-	JMP  aligned_last_2683
+	JNZ  aligned_rows_2740
+	JMP  aligned_last_2738
 
-aligned_general_2684:
-	JMP aligned_body_2691
+aligned_general_2739:
+	JMP aligned_body_2746
 
-aligned_rows_2690:
+aligned_rows_2745:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -24337,9 +24965,9 @@ aligned_rows_2690:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_2692:
+aligned_gap_2747:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_2693
+	JAE          aligned_gap_done_2748
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -24354,10 +24982,10 @@ aligned_gap_2692:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2692
+	JMP          aligned_gap_2747
 
-aligned_gap_done_2693:
-aligned_body_2691:
+aligned_gap_done_2748:
+aligned_body_2746:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -24367,7 +24995,7 @@ aligned_body_2691:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2695
+	JGT          aligned_copy_done_2750
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -24377,15 +25005,15 @@ aligned_body_2691:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2694:
+aligned_copy_2749:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2694
+	JLE       aligned_copy_2749
 
-aligned_copy_done_2695:
+aligned_copy_done_2750:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -24394,16 +25022,16 @@ aligned_copy_done_2695:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2690
+	JNZ  aligned_rows_2745
 
-aligned_last_2683:
+aligned_last_2738:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2696:
+aligned_gap_2751:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2697
+	JAE          aligned_gap_done_2752
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -24431,20 +25059,20 @@ aligned_gap_2696:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2696
+	JMP          aligned_gap_2751
 
-aligned_gap_done_2697:
-aligned_bottom_2698:
+aligned_gap_done_2752:
+aligned_bottom_2753:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2699
+	JA        aligned_bottom_done_2754
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2698
+	JMP       aligned_bottom_2753
 
-aligned_bottom_done_2699:
+aligned_bottom_done_2754:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2700
+	JAE      aligned_bottom_end_2755
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -24463,18 +25091,18 @@ aligned_bottom_done_2699:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2700:
+aligned_bottom_end_2755:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2678
+	JNZ  aligned_planes_2733
 	VZEROUPPER
-	JMP  aligned_ret_2676
+	JMP  aligned_ret_2731
 
-aligned_fixed_2677:
-aligned_planes_2701:
+aligned_fixed_2732:
+aligned_planes_2756:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -24500,9 +25128,9 @@ aligned_planes_2701:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2703
+	JA           aligned_top_done_2758
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2702
+	JAE          aligned_top_2757
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -24522,22 +25150,22 @@ aligned_planes_2701:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2702:
+aligned_top_2757:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_2703
+	JA        aligned_top_done_2758
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2702
+	JMP       aligned_top_2757
 
-aligned_top_done_2703:
+aligned_top_done_2758:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2704:
+aligned_gap_2759:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2705
+	JAE       aligned_gap_done_2760
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -24562,15 +25190,15 @@ aligned_gap_2704:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2704
+	JMP       aligned_gap_2759
 
-aligned_gap_done_2705:
+aligned_gap_done_2760:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2707
-	JMP  aligned_body_2709
+	JE   aligned_general_2762
+	JMP  aligned_body_2764
 
-aligned_rows_2708:
+aligned_rows_2763:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -24589,7 +25217,7 @@ aligned_rows_2708:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2710
+	JE        aligned_one_gap_2765
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -24600,17 +25228,17 @@ aligned_rows_2708:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_2710:
+aligned_one_gap_2765:
 	ADDQ $0x40, AX
 
-aligned_body_2709:
+aligned_body_2764:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2712
+	JGT          aligned_copy_done_2767
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -24620,15 +25248,15 @@ aligned_body_2709:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2711:
+aligned_copy_2766:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2711
+	JLE       aligned_copy_2766
 
-aligned_copy_done_2712:
+aligned_copy_done_2767:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -24636,21 +25264,21 @@ aligned_copy_done_2712:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2708
-	JMP  aligned_last_2706
+	JNZ  aligned_rows_2763
+	JMP  aligned_last_2761
 
-aligned_general_2707:
-	JMP aligned_body_2714
+aligned_general_2762:
+	JMP aligned_body_2769
 
-aligned_rows_2713:
+aligned_rows_2768:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_2715:
+aligned_gap_2770:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_2716
+	JAE       aligned_gap_done_2771
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -24661,17 +25289,17 @@ aligned_gap_2715:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2715
+	JMP       aligned_gap_2770
 
-aligned_gap_done_2716:
-aligned_body_2714:
+aligned_gap_done_2771:
+aligned_body_2769:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2718
+	JGT          aligned_copy_done_2773
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -24681,15 +25309,15 @@ aligned_body_2714:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2717:
+aligned_copy_2772:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2717
+	JLE       aligned_copy_2772
 
-aligned_copy_done_2718:
+aligned_copy_done_2773:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -24697,15 +25325,15 @@ aligned_copy_done_2718:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2713
+	JNZ  aligned_rows_2768
 
-aligned_last_2706:
+aligned_last_2761:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2719:
+aligned_gap_2774:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2720
+	JAE       aligned_gap_done_2775
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -24729,20 +25357,20 @@ aligned_gap_2719:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2719
+	JMP       aligned_gap_2774
 
-aligned_gap_done_2720:
-aligned_bottom_2721:
+aligned_gap_done_2775:
+aligned_bottom_2776:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2722
+	JA        aligned_bottom_done_2777
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2721
+	JMP       aligned_bottom_2776
 
-aligned_bottom_done_2722:
+aligned_bottom_done_2777:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2723
+	JAE      aligned_bottom_end_2778
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -24761,16 +25389,16 @@ aligned_bottom_done_2722:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2723:
+aligned_bottom_end_2778:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2701
+	JNZ  aligned_planes_2756
 	VZEROUPPER
 
-aligned_ret_2676:
+aligned_ret_2731:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -24778,10 +25406,10 @@ aligned_ret_2676:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2724
+	JZ              aligned_ret_2779
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2724
+	JZ              aligned_ret_2779
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -24828,9 +25456,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2725
+	JZ              aligned_fixed_2780
 
-aligned_planes_2726:
+aligned_planes_2781:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -24858,9 +25486,9 @@ aligned_planes_2726:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2728
+	JA           aligned_top_done_2783
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2727
+	JAE          aligned_top_2782
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -24880,15 +25508,15 @@ aligned_planes_2726:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2727:
+aligned_top_2782:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_2728
+	JA       aligned_top_done_2783
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2727
+	JMP      aligned_top_2782
 
-aligned_top_done_2728:
+aligned_top_done_2783:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -24899,9 +25527,9 @@ aligned_top_done_2728:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2729:
+aligned_gap_2784:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2730
+	JAE          aligned_gap_done_2785
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -24930,15 +25558,15 @@ aligned_gap_2729:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2729
+	JMP          aligned_gap_2784
 
-aligned_gap_done_2730:
+aligned_gap_done_2785:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2732
-	JMP  aligned_body_2734
+	JE   aligned_general_2787
+	JMP  aligned_body_2789
 
-aligned_rows_2733:
+aligned_rows_2788:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -24967,7 +25595,7 @@ aligned_rows_2733:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2735
+	JE           aligned_one_gap_2790
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -24982,10 +25610,10 @@ aligned_rows_2733:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_2735:
+aligned_one_gap_2790:
 	ADDQ $0x40, AX
 
-aligned_body_2734:
+aligned_body_2789:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -24995,7 +25623,7 @@ aligned_body_2734:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2737
+	JGT          aligned_copy_done_2792
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -25005,15 +25633,15 @@ aligned_body_2734:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2736:
+aligned_copy_2791:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2736
+	JLE       aligned_copy_2791
 
-aligned_copy_done_2737:
+aligned_copy_done_2792:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -25022,13 +25650,13 @@ aligned_copy_done_2737:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2733
-	JMP  aligned_last_2731
+	JNZ  aligned_rows_2788
+	JMP  aligned_last_2786
 
-aligned_general_2732:
-	JMP aligned_body_2739
+aligned_general_2787:
+	JMP aligned_body_2794
 
-aligned_rows_2738:
+aligned_rows_2793:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -25040,9 +25668,9 @@ aligned_rows_2738:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_2740:
+aligned_gap_2795:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_2741
+	JAE          aligned_gap_done_2796
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -25057,10 +25685,10 @@ aligned_gap_2740:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2740
+	JMP          aligned_gap_2795
 
-aligned_gap_done_2741:
-aligned_body_2739:
+aligned_gap_done_2796:
+aligned_body_2794:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -25070,7 +25698,7 @@ aligned_body_2739:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2743
+	JGT          aligned_copy_done_2798
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -25080,15 +25708,15 @@ aligned_body_2739:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2742:
+aligned_copy_2797:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2742
+	JLE       aligned_copy_2797
 
-aligned_copy_done_2743:
+aligned_copy_done_2798:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -25097,16 +25725,16 @@ aligned_copy_done_2743:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2738
+	JNZ  aligned_rows_2793
 
-aligned_last_2731:
+aligned_last_2786:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2744:
+aligned_gap_2799:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2745
+	JAE          aligned_gap_done_2800
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -25134,20 +25762,20 @@ aligned_gap_2744:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2744
+	JMP          aligned_gap_2799
 
-aligned_gap_done_2745:
-aligned_bottom_2746:
+aligned_gap_done_2800:
+aligned_bottom_2801:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2747
+	JA       aligned_bottom_done_2802
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2746
+	JMP      aligned_bottom_2801
 
-aligned_bottom_done_2747:
+aligned_bottom_done_2802:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2748
+	JAE      aligned_bottom_end_2803
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -25166,18 +25794,18 @@ aligned_bottom_done_2747:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2748:
+aligned_bottom_end_2803:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2726
+	JNZ  aligned_planes_2781
 	VZEROUPPER
-	JMP  aligned_ret_2724
+	JMP  aligned_ret_2779
 
-aligned_fixed_2725:
-aligned_planes_2749:
+aligned_fixed_2780:
+aligned_planes_2804:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -25203,9 +25831,9 @@ aligned_planes_2749:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2751
+	JA           aligned_top_done_2806
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2750
+	JAE          aligned_top_2805
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -25225,22 +25853,22 @@ aligned_planes_2749:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2750:
+aligned_top_2805:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_2751
+	JA       aligned_top_done_2806
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2750
+	JMP      aligned_top_2805
 
-aligned_top_done_2751:
+aligned_top_done_2806:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2752:
+aligned_gap_2807:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2753
+	JAE       aligned_gap_done_2808
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -25265,15 +25893,15 @@ aligned_gap_2752:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2752
+	JMP       aligned_gap_2807
 
-aligned_gap_done_2753:
+aligned_gap_done_2808:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2755
-	JMP  aligned_body_2757
+	JE   aligned_general_2810
+	JMP  aligned_body_2812
 
-aligned_rows_2756:
+aligned_rows_2811:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -25292,7 +25920,7 @@ aligned_rows_2756:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2758
+	JE        aligned_one_gap_2813
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -25303,17 +25931,17 @@ aligned_rows_2756:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_2758:
+aligned_one_gap_2813:
 	ADDQ $0x40, AX
 
-aligned_body_2757:
+aligned_body_2812:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2760
+	JGT          aligned_copy_done_2815
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -25323,15 +25951,15 @@ aligned_body_2757:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2759:
+aligned_copy_2814:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2759
+	JLE       aligned_copy_2814
 
-aligned_copy_done_2760:
+aligned_copy_done_2815:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -25339,21 +25967,21 @@ aligned_copy_done_2760:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2756
-	JMP  aligned_last_2754
+	JNZ  aligned_rows_2811
+	JMP  aligned_last_2809
 
-aligned_general_2755:
-	JMP aligned_body_2762
+aligned_general_2810:
+	JMP aligned_body_2817
 
-aligned_rows_2761:
+aligned_rows_2816:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_2763:
+aligned_gap_2818:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_2764
+	JAE       aligned_gap_done_2819
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -25364,17 +25992,17 @@ aligned_gap_2763:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2763
+	JMP       aligned_gap_2818
 
-aligned_gap_done_2764:
-aligned_body_2762:
+aligned_gap_done_2819:
+aligned_body_2817:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2766
+	JGT          aligned_copy_done_2821
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -25384,15 +26012,15 @@ aligned_body_2762:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2765:
+aligned_copy_2820:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2765
+	JLE       aligned_copy_2820
 
-aligned_copy_done_2766:
+aligned_copy_done_2821:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -25400,15 +26028,15 @@ aligned_copy_done_2766:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2761
+	JNZ  aligned_rows_2816
 
-aligned_last_2754:
+aligned_last_2809:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2767:
+aligned_gap_2822:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2768
+	JAE       aligned_gap_done_2823
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -25432,20 +26060,20 @@ aligned_gap_2767:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2767
+	JMP       aligned_gap_2822
 
-aligned_gap_done_2768:
-aligned_bottom_2769:
+aligned_gap_done_2823:
+aligned_bottom_2824:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2770
+	JA       aligned_bottom_done_2825
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2769
+	JMP      aligned_bottom_2824
 
-aligned_bottom_done_2770:
+aligned_bottom_done_2825:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2771
+	JAE      aligned_bottom_end_2826
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -25464,16 +26092,16 @@ aligned_bottom_done_2770:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2771:
+aligned_bottom_end_2826:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2749
+	JNZ  aligned_planes_2804
 	VZEROUPPER
 
-aligned_ret_2724:
+aligned_ret_2779:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -25499,12 +26127,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_2772
+	JNE       lines_more_2827
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_2773
+	JMP       lines_ret_2828
 
-lines_more_2772:
+lines_more_2827:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -25512,26 +26140,26 @@ lines_more_2772:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_2775
+	JB       lines_single_2830
 
-lines_pairs_2774:
+lines_pairs_2829:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_2777
+	JZ        lines_noadv_2832
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_2777:
+lines_noadv_2832:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_2778
+	JZ        lines_noadv_2833
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_2778:
+lines_noadv_2833:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -25543,37 +26171,37 @@ lines_noadv_2778:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_2774
+	JAE       lines_pairs_2829
 
-lines_single_2775:
+lines_single_2830:
 	CMPQ      BX, $0x01
-	JE        lines_last_2776
+	JE        lines_last_2831
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_2779
+	JZ        lines_noadv_2834
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_2779:
+lines_noadv_2834:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_2776:
+lines_last_2831:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_2780
+	JZ        lines_noadv_2835
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_2780:
+lines_noadv_2835:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_2773:
+lines_ret_2828:
 	VZEROUPPER
 	RET
 
@@ -25595,11 +26223,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_2782
+	JB              expand_singles_2837
 
-expand_turns_2781:
+expand_turns_2836:
 	CMPQ      CX, R8
-	JA        expand_singles_2782
+	JA        expand_singles_2837
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -25672,20 +26300,20 @@ expand_turns_2781:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_2781
+	JAE       expand_turns_2836
 
-expand_singles_2782:
+expand_singles_2837:
 	CMPQ      DX, $0x40
-	JB        expand_tail_2783
+	JB        expand_tail_2838
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_2785
+	JA        expand_far_2840
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_2786:
+expand_near_2841:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -25696,11 +26324,11 @@ expand_near_2786:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_2782
+	JMP       expand_singles_2837
 
-expand_tail_2783:
+expand_tail_2838:
 	TESTQ     DX, DX
-	JZ        expand_ret_2784
+	JZ        expand_ret_2839
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -25709,20 +26337,20 @@ expand_tail_2783:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_2787
+	JA        expand_far_2842
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_2788:
+expand_near_2843:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_2784:
+expand_ret_2839:
 	VZEROUPPER
 	RET
 
-expand_far_2785:
+expand_far_2840:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -25730,9 +26358,9 @@ expand_far_2785:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_2786
+	JMP          expand_near_2841
 
-expand_far_2787:
+expand_far_2842:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -25740,7 +26368,7 @@ expand_far_2787:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_2788
+	JMP          expand_near_2843
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -25759,11 +26387,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_2790
+	JB              expandd_singles_2845
 
-expandd_turns_2789:
+expandd_turns_2844:
 	CMPQ      CX, R8
-	JA        expandd_singles_2790
+	JA        expandd_singles_2845
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -25848,20 +26476,20 @@ expandd_turns_2789:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_2789
+	JAE       expandd_turns_2844
 
-expandd_singles_2790:
+expandd_singles_2845:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_2791
+	JB        expandd_tail_2846
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_2793
+	JA        expandd_far_2848
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_2794:
+expandd_near_2849:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -25872,11 +26500,11 @@ expandd_near_2794:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_2790
+	JMP       expandd_singles_2845
 
-expandd_tail_2791:
+expandd_tail_2846:
 	TESTQ     DX, DX
-	JZ        expandd_ret_2792
+	JZ        expandd_ret_2847
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -25886,20 +26514,20 @@ expandd_tail_2791:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_2795
+	JA        expandd_far_2850
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_2796:
+expandd_near_2851:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_2792:
+expandd_ret_2847:
 	VZEROUPPER
 	RET
 
-expandd_far_2793:
+expandd_far_2848:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -25912,9 +26540,9 @@ expandd_far_2793:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_2794
+	JMP          expandd_near_2849
 
-expandd_far_2795:
+expandd_far_2850:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -25927,7 +26555,7 @@ expandd_far_2795:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_2796
+	JMP          expandd_near_2851
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -25949,24 +26577,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_2798
+	JB      expandw_single_2853
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_2797:
+expandw_pairs_2852:
 	CMPQ    CX, R9
-	JA      expandw_single_2798
+	JA      expandw_single_2853
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_2801
+	JNE     expandw_general_2856
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_2802
+	JMP     expandw_next_2857
 
-expandw_general_2801:
+expandw_general_2856:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -25986,27 +26614,27 @@ expandw_general_2801:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_2802:
+expandw_next_2857:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_2797
+	JAE     expandw_pairs_2852
 
-expandw_single_2798:
+expandw_single_2853:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_2799
+	JB      expandw_tail_2854
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_2807
+	JA      expandw_far_2862
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_2808:
+expandw_near_2863:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -26016,11 +26644,11 @@ expandw_near_2808:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_2798
+	JMP       expandw_single_2853
 
-expandw_tail_2799:
+expandw_tail_2854:
 	TESTQ     DX, DX
-	JZ        expandw_ret_2800
+	JZ        expandw_ret_2855
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -26031,19 +26659,19 @@ expandw_tail_2799:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_2809
+	JA        expandw_far_2864
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_2810:
+expandw_near_2865:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_2800:
+expandw_ret_2855:
 	VZEROUPPER
 	RET
 
-expandw_far_2807:
+expandw_far_2862:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -26055,9 +26683,9 @@ expandw_far_2807:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_2808
+	JMP          expandw_near_2863
 
-expandw_far_2809:
+expandw_far_2864:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -26069,7 +26697,7 @@ expandw_far_2809:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_2810
+	JMP          expandw_near_2865
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -26083,25 +26711,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_general_2811
+	JNE     shufw_general_2866
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	CMPL    4(DI), $0x00
-	JE      shufw_blend_2812
+	JE      shufw_blend_2867
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_2813
+	JNE     shufw_list_2868
 
-shuf_planes_2815:
+shuf_planes_2870:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_2817
+	JZ    shuf_done_2872
 	MOVQ  CX, R11
 
-shuf_rows_2818:
+shuf_rows_2873:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -26111,17 +26739,17 @@ shuf_rows_2818:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_2818
+	JNZ     shuf_rows_2873
 
-shuf_done_2817:
+shuf_done_2872:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2815
+	JNZ  shuf_planes_2870
 	VZEROUPPER
 	RET
 
-shufw_list_2813:
+shufw_list_2868:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -26130,12 +26758,12 @@ shufw_list_2813:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_2819
+	JZ      shuf_no_run_2874
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_2819:
+shuf_no_run_2874:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -26145,52 +26773,52 @@ shuf_no_run_2819:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_2814
+	JA    shufw_list_loads_2869
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_2820:
+shuf_offs_2875:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2821
+	JAE     shuf_offs_done_2876
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2820
+	JMP     shuf_offs_2875
 
-shuf_offs_done_2821:
+shuf_offs_done_2876:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_2814
+	JA   shufw_list_loads_2869
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_2822:
+shuf_offs_2877:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2823
+	JAE     shuf_offs_done_2878
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2822
+	JMP     shuf_offs_2877
 
-shuf_offs_done_2823:
+shuf_offs_done_2878:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_2824:
+shuf_planes_2879:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2826
+	JZ      shuf_done_2881
 
-shuf_rows_2827:
+shuf_rows_2882:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -26202,16 +26830,16 @@ shuf_rows_2827:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_2827
+	JNZ     shuf_rows_2882
 
-shuf_done_2826:
+shuf_done_2881:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2828
+	JZ    shuf_done_2883
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_2829:
+shuf_rows_2884:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -26221,15 +26849,15 @@ shuf_rows_2829:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_2829
+	JNZ     shuf_rows_2884
 
-shuf_done_2828:
+shuf_done_2883:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2830
+	JZ      shuf_done_2885
 
-shuf_rows_2831:
+shuf_rows_2886:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -26241,25 +26869,25 @@ shuf_rows_2831:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_2831
+	JNZ     shuf_rows_2886
 
-shuf_done_2830:
+shuf_done_2885:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2824
+	JNZ  shuf_planes_2879
 	VZEROUPPER
 	RET
 
-shufw_list_loads_2814:
-shuf_planes_2832:
+shufw_list_loads_2869:
+shuf_planes_2887:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2834
+	JZ    shuf_done_2889
 
-shuf_rows_2835:
+shuf_rows_2890:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -26272,16 +26900,16 @@ shuf_rows_2835:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_2835
+	JNZ     shuf_rows_2890
 
-shuf_done_2834:
+shuf_done_2889:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2836
+	JZ    shuf_done_2891
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_2837:
+shuf_rows_2892:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -26291,15 +26919,15 @@ shuf_rows_2837:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_2837
+	JNZ     shuf_rows_2892
 
-shuf_done_2836:
+shuf_done_2891:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2838
+	JZ    shuf_done_2893
 
-shuf_rows_2839:
+shuf_rows_2894:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -26312,28 +26940,28 @@ shuf_rows_2839:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_2839
+	JNZ     shuf_rows_2894
 
-shuf_done_2838:
+shuf_done_2893:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2832
+	JNZ  shuf_planes_2887
 	VZEROUPPER
 	RET
 
-shufw_blend_2812:
+shufw_blend_2867:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_2840
+	JNE  shufw_list_2895
 
-shuf_planes_2842:
+shuf_planes_2897:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_2844
+	JZ    shuf_done_2899
 	MOVQ  CX, R11
 
-shuf_rows_2845:
+shuf_rows_2900:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -26345,17 +26973,17 @@ shuf_rows_2845:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_2845
+	JNZ       shuf_rows_2900
 
-shuf_done_2844:
+shuf_done_2899:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2842
+	JNZ  shuf_planes_2897
 	VZEROUPPER
 	RET
 
-shufw_list_2840:
+shufw_list_2895:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -26364,12 +26992,12 @@ shufw_list_2840:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_2846
+	JZ      shuf_no_run_2901
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_2846:
+shuf_no_run_2901:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -26379,52 +27007,52 @@ shuf_no_run_2846:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_2841
+	JA    shufw_list_loads_2896
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_2847:
+shuf_offs_2902:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2848
+	JAE     shuf_offs_done_2903
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2847
+	JMP     shuf_offs_2902
 
-shuf_offs_done_2848:
+shuf_offs_done_2903:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_2841
+	JA   shufw_list_loads_2896
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_2849:
+shuf_offs_2904:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2850
+	JAE     shuf_offs_done_2905
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2849
+	JMP     shuf_offs_2904
 
-shuf_offs_done_2850:
+shuf_offs_done_2905:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2851:
+shuf_planes_2906:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2853
+	JZ      shuf_done_2908
 
-shuf_rows_2854:
+shuf_rows_2909:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -26438,16 +27066,16 @@ shuf_rows_2854:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_2854
+	JNZ       shuf_rows_2909
 
-shuf_done_2853:
+shuf_done_2908:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2855
+	JZ    shuf_done_2910
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2856:
+shuf_rows_2911:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -26459,15 +27087,15 @@ shuf_rows_2856:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_2856
+	JNZ       shuf_rows_2911
 
-shuf_done_2855:
+shuf_done_2910:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2857
+	JZ      shuf_done_2912
 
-shuf_rows_2858:
+shuf_rows_2913:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -26481,25 +27109,25 @@ shuf_rows_2858:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_2858
+	JNZ       shuf_rows_2913
 
-shuf_done_2857:
+shuf_done_2912:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2851
+	JNZ  shuf_planes_2906
 	VZEROUPPER
 	RET
 
-shufw_list_loads_2841:
-shuf_planes_2859:
+shufw_list_loads_2896:
+shuf_planes_2914:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2861
+	JZ    shuf_done_2916
 
-shuf_rows_2862:
+shuf_rows_2917:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -26514,16 +27142,16 @@ shuf_rows_2862:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_2862
+	JNZ       shuf_rows_2917
 
-shuf_done_2861:
+shuf_done_2916:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2863
+	JZ    shuf_done_2918
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2864:
+shuf_rows_2919:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -26535,15 +27163,15 @@ shuf_rows_2864:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_2864
+	JNZ       shuf_rows_2919
 
-shuf_done_2863:
+shuf_done_2918:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2865
+	JZ    shuf_done_2920
 
-shuf_rows_2866:
+shuf_rows_2921:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -26558,35 +27186,35 @@ shuf_rows_2866:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_2866
+	JNZ       shuf_rows_2921
 
-shuf_done_2865:
+shuf_done_2920:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2859
+	JNZ  shuf_planes_2914
 	VZEROUPPER
 	RET
 
-shufw_general_2811:
+shufw_general_2866:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_2867
+	JNE     shufw_list_2922
 
-shuf_planes_2869:
+shuf_planes_2924:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2871
+	JZ    shuf_done_2926
 	MOVQ  CX, R10
 
-shuf_rows_2872:
+shuf_rows_2927:
 	MOVQ R8, R12
 
-shufw_blocks_2873:
+shufw_blocks_2928:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -26596,21 +27224,21 @@ shufw_blocks_2873:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2873
+	JB        shufw_blocks_2928
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2872
+	JNZ       shuf_rows_2927
 
-shuf_done_2871:
+shuf_done_2926:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2869
+	JNZ  shuf_planes_2924
 	VZEROUPPER
 	RET
 
-shufw_list_2867:
+shufw_list_2922:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -26619,12 +27247,12 @@ shufw_list_2867:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_2874
+	JZ      shuf_no_run_2929
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2874:
+shuf_no_run_2929:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -26634,57 +27262,57 @@ shuf_no_run_2874:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_2868
+	JA    shufw_list_loads_2923
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_2875:
+shuf_offs_2930:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2876
+	JAE     shuf_offs_done_2931
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2875
+	JMP     shuf_offs_2930
 
-shuf_offs_done_2876:
+shuf_offs_done_2931:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_2868
+	JA   shufw_list_loads_2923
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_2877:
+shuf_offs_2932:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2878
+	JAE     shuf_offs_done_2933
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2877
+	JMP     shuf_offs_2932
 
-shuf_offs_done_2878:
+shuf_offs_done_2933:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_2879:
+shuf_planes_2934:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2881
+	JZ      shuf_done_2936
 
-shuf_rows_2882:
+shuf_rows_2937:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_2883:
+shufw_blocks_2938:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -26694,23 +27322,23 @@ shufw_blocks_2883:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2883
+	JB        shufw_blocks_2938
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_2882
+	JNZ       shuf_rows_2937
 
-shuf_done_2881:
+shuf_done_2936:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2884
+	JZ    shuf_done_2939
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_2885:
+shuf_rows_2940:
 	MOVQ R8, R12
 
-shufw_blocks_2886:
+shufw_blocks_2941:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -26720,24 +27348,24 @@ shufw_blocks_2886:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2886
+	JB        shufw_blocks_2941
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2885
+	JNZ       shuf_rows_2940
 
-shuf_done_2884:
+shuf_done_2939:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2887
+	JZ      shuf_done_2942
 
-shuf_rows_2888:
+shuf_rows_2943:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_2889:
+shufw_blocks_2944:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -26747,35 +27375,35 @@ shufw_blocks_2889:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_2889
+	JB        shufw_blocks_2944
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_2888
+	JNZ       shuf_rows_2943
 
-shuf_done_2887:
+shuf_done_2942:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2879
+	JNZ  shuf_planes_2934
 	VZEROUPPER
 	RET
 
-shufw_list_loads_2868:
-shuf_planes_2890:
+shufw_list_loads_2923:
+shuf_planes_2945:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2892
+	JZ    shuf_done_2947
 
-shuf_rows_2893:
+shuf_rows_2948:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2894:
+shufw_blocks_2949:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -26785,23 +27413,23 @@ shufw_blocks_2894:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2894
+	JB        shufw_blocks_2949
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2893
+	JNZ       shuf_rows_2948
 
-shuf_done_2892:
+shuf_done_2947:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2895
+	JZ    shuf_done_2950
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_2896:
+shuf_rows_2951:
 	MOVQ R8, R11
 
-shufw_blocks_2897:
+shufw_blocks_2952:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -26811,25 +27439,25 @@ shufw_blocks_2897:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_2897
+	JB        shufw_blocks_2952
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2896
+	JNZ       shuf_rows_2951
 
-shuf_done_2895:
+shuf_done_2950:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2898
+	JZ    shuf_done_2953
 
-shuf_rows_2899:
+shuf_rows_2954:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_2900:
+shufw_blocks_2955:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -26839,17 +27467,17 @@ shufw_blocks_2900:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_2900
+	JB        shufw_blocks_2955
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2899
+	JNZ       shuf_rows_2954
 
-shuf_done_2898:
+shuf_done_2953:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2890
+	JNZ  shuf_planes_2945
 	VZEROUPPER
 	RET
 
@@ -26867,27 +27495,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_2901
+	JE      shufn_c16o32_2956
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_2902
+	JE      shufn_c8o16_2957
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_2903
+	JE      shufn_c8o8_2958
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_2904
+	JE      shufn_c4o8_2959
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2905
+	JNE     shufn_list_2960
 
-shuf_planes_2907:
+shuf_planes_2962:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2909
+	JZ    shuf_done_2964
 	MOVQ  CX, R10
 
-shuf_rows_2910:
+shuf_rows_2965:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -26900,17 +27528,17 @@ shuf_rows_2910:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2910
+	JNZ          shuf_rows_2965
 
-shuf_done_2909:
+shuf_done_2964:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2907
+	JNZ  shuf_planes_2962
 	VZEROUPPER
 	RET
 
-shufn_list_2905:
+shufn_list_2960:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -26919,12 +27547,12 @@ shufn_list_2905:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2911
+	JZ      shuf_no_run_2966
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2911:
+shuf_no_run_2966:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -26934,52 +27562,52 @@ shuf_no_run_2911:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2906
+	JA    shufn_list_loads_2961
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2912:
+shuf_offs_2967:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2913
+	JAE     shuf_offs_done_2968
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2912
+	JMP     shuf_offs_2967
 
-shuf_offs_done_2913:
+shuf_offs_done_2968:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2906
+	JA   shufn_list_loads_2961
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2914:
+shuf_offs_2969:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2915
+	JAE     shuf_offs_done_2970
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2914
+	JMP     shuf_offs_2969
 
-shuf_offs_done_2915:
+shuf_offs_done_2970:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_2916:
+shuf_planes_2971:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2918
+	JZ      shuf_done_2973
 
-shuf_rows_2919:
+shuf_rows_2974:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -26994,16 +27622,16 @@ shuf_rows_2919:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2919
+	JNZ          shuf_rows_2974
 
-shuf_done_2918:
+shuf_done_2973:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2920
+	JZ    shuf_done_2975
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2921:
+shuf_rows_2976:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -27016,15 +27644,15 @@ shuf_rows_2921:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2921
+	JNZ          shuf_rows_2976
 
-shuf_done_2920:
+shuf_done_2975:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2922
+	JZ      shuf_done_2977
 
-shuf_rows_2923:
+shuf_rows_2978:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -27039,25 +27667,25 @@ shuf_rows_2923:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_2923
+	JNZ          shuf_rows_2978
 
-shuf_done_2922:
+shuf_done_2977:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2916
+	JNZ  shuf_planes_2971
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2906:
-shuf_planes_2924:
+shufn_list_loads_2961:
+shuf_planes_2979:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2926
+	JZ    shuf_done_2981
 
-shuf_rows_2927:
+shuf_rows_2982:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -27073,16 +27701,16 @@ shuf_rows_2927:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2927
+	JNZ          shuf_rows_2982
 
-shuf_done_2926:
+shuf_done_2981:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2928
+	JZ    shuf_done_2983
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2929:
+shuf_rows_2984:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -27095,15 +27723,15 @@ shuf_rows_2929:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2929
+	JNZ          shuf_rows_2984
 
-shuf_done_2928:
+shuf_done_2983:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2930
+	JZ    shuf_done_2985
 
-shuf_rows_2931:
+shuf_rows_2986:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -27119,30 +27747,30 @@ shuf_rows_2931:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2931
+	JNZ          shuf_rows_2986
 
-shuf_done_2930:
+shuf_done_2985:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2924
+	JNZ  shuf_planes_2979
 	VZEROUPPER
 	RET
 
-shufn_c16o32_2901:
+shufn_c16o32_2956:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2932
+	JNE     shufn_list_2987
 
-shuf_planes_2934:
+shuf_planes_2989:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_2936
+	JZ    shuf_done_2991
 	MOVQ  CX, R11
 
-shuf_rows_2937:
+shuf_rows_2992:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -27159,17 +27787,17 @@ shuf_rows_2937:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2937
+	JNZ         shuf_rows_2992
 
-shuf_done_2936:
+shuf_done_2991:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2934
+	JNZ  shuf_planes_2989
 	VZEROUPPER
 	RET
 
-shufn_list_2932:
+shufn_list_2987:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -27178,12 +27806,12 @@ shufn_list_2932:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_2938
+	JZ      shuf_no_run_2993
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_2938:
+shuf_no_run_2993:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -27193,52 +27821,52 @@ shuf_no_run_2938:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_2933
+	JA    shufn_list_loads_2988
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_2939:
+shuf_offs_2994:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2940
+	JAE     shuf_offs_done_2995
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2939
+	JMP     shuf_offs_2994
 
-shuf_offs_done_2940:
+shuf_offs_done_2995:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_2933
+	JA   shufn_list_loads_2988
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_2941:
+shuf_offs_2996:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_2942
+	JAE     shuf_offs_done_2997
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_2941
+	JMP     shuf_offs_2996
 
-shuf_offs_done_2942:
+shuf_offs_done_2997:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2943:
+shuf_planes_2998:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2945
+	JZ      shuf_done_3000
 
-shuf_rows_2946:
+shuf_rows_3001:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -27257,16 +27885,16 @@ shuf_rows_2946:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2946
+	JNZ         shuf_rows_3001
 
-shuf_done_2945:
+shuf_done_3000:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2947
+	JZ    shuf_done_3002
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2948:
+shuf_rows_3003:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -27283,15 +27911,15 @@ shuf_rows_2948:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_2948
+	JNZ         shuf_rows_3003
 
-shuf_done_2947:
+shuf_done_3002:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_2949
+	JZ      shuf_done_3004
 
-shuf_rows_2950:
+shuf_rows_3005:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -27310,25 +27938,25 @@ shuf_rows_2950:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_2950
+	JNZ         shuf_rows_3005
 
-shuf_done_2949:
+shuf_done_3004:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2943
+	JNZ  shuf_planes_2998
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2933:
-shuf_planes_2951:
+shufn_list_loads_2988:
+shuf_planes_3006:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2953
+	JZ    shuf_done_3008
 
-shuf_rows_2954:
+shuf_rows_3009:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -27348,16 +27976,16 @@ shuf_rows_2954:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2954
+	JNZ         shuf_rows_3009
 
-shuf_done_2953:
+shuf_done_3008:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2955
+	JZ    shuf_done_3010
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_2956:
+shuf_rows_3011:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -27374,15 +28002,15 @@ shuf_rows_2956:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_2956
+	JNZ         shuf_rows_3011
 
-shuf_done_2955:
+shuf_done_3010:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_2957
+	JZ    shuf_done_3012
 
-shuf_rows_2958:
+shuf_rows_3013:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -27402,30 +28030,30 @@ shuf_rows_2958:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_2958
+	JNZ         shuf_rows_3013
 
-shuf_done_2957:
+shuf_done_3012:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2951
+	JNZ  shuf_planes_3006
 	VZEROUPPER
 	RET
 
-shufn_c8o16_2902:
+shufn_c8o16_2957:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2959
+	JNE     shufn_list_3014
 
-shuf_planes_2961:
+shuf_planes_3016:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2963
+	JZ    shuf_done_3018
 	MOVQ  CX, R10
 
-shuf_rows_2964:
+shuf_rows_3019:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -27436,17 +28064,17 @@ shuf_rows_2964:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2964
+	JNZ          shuf_rows_3019
 
-shuf_done_2963:
+shuf_done_3018:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2961
+	JNZ  shuf_planes_3016
 	VZEROUPPER
 	RET
 
-shufn_list_2959:
+shufn_list_3014:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -27455,12 +28083,12 @@ shufn_list_2959:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2965
+	JZ      shuf_no_run_3020
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2965:
+shuf_no_run_3020:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -27470,52 +28098,52 @@ shuf_no_run_2965:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2960
+	JA    shufn_list_loads_3015
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2966:
+shuf_offs_3021:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2967
+	JAE     shuf_offs_done_3022
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2966
+	JMP     shuf_offs_3021
 
-shuf_offs_done_2967:
+shuf_offs_done_3022:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2960
+	JA   shufn_list_loads_3015
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2968:
+shuf_offs_3023:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2969
+	JAE     shuf_offs_done_3024
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2968
+	JMP     shuf_offs_3023
 
-shuf_offs_done_2969:
+shuf_offs_done_3024:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2970:
+shuf_planes_3025:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2972
+	JZ      shuf_done_3027
 
-shuf_rows_2973:
+shuf_rows_3028:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -27528,16 +28156,16 @@ shuf_rows_2973:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2973
+	JNZ          shuf_rows_3028
 
-shuf_done_2972:
+shuf_done_3027:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2974
+	JZ    shuf_done_3029
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2975:
+shuf_rows_3030:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -27548,15 +28176,15 @@ shuf_rows_2975:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_2975
+	JNZ          shuf_rows_3030
 
-shuf_done_2974:
+shuf_done_3029:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2976
+	JZ      shuf_done_3031
 
-shuf_rows_2977:
+shuf_rows_3032:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -27569,25 +28197,25 @@ shuf_rows_2977:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_2977
+	JNZ          shuf_rows_3032
 
-shuf_done_2976:
+shuf_done_3031:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2970
+	JNZ  shuf_planes_3025
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2960:
-shuf_planes_2978:
+shufn_list_loads_3015:
+shuf_planes_3033:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2980
+	JZ    shuf_done_3035
 
-shuf_rows_2981:
+shuf_rows_3036:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -27601,16 +28229,16 @@ shuf_rows_2981:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2981
+	JNZ          shuf_rows_3036
 
-shuf_done_2980:
+shuf_done_3035:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2982
+	JZ    shuf_done_3037
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2983:
+shuf_rows_3038:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -27621,15 +28249,15 @@ shuf_rows_2983:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_2983
+	JNZ          shuf_rows_3038
 
-shuf_done_2982:
+shuf_done_3037:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2984
+	JZ    shuf_done_3039
 
-shuf_rows_2985:
+shuf_rows_3040:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -27643,30 +28271,30 @@ shuf_rows_2985:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_2985
+	JNZ          shuf_rows_3040
 
-shuf_done_2984:
+shuf_done_3039:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2978
+	JNZ  shuf_planes_3033
 	VZEROUPPER
 	RET
 
-shufn_c8o8_2903:
+shufn_c8o8_2958:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_2986
+	JNE     shufn_list_3041
 
-shuf_planes_2988:
+shuf_planes_3043:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2990
+	JZ    shuf_done_3045
 	MOVQ  CX, R10
 
-shuf_rows_2991:
+shuf_rows_3046:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -27676,17 +28304,17 @@ shuf_rows_2991:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2991
+	JNZ       shuf_rows_3046
 
-shuf_done_2990:
+shuf_done_3045:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2988
+	JNZ  shuf_planes_3043
 	VZEROUPPER
 	RET
 
-shufn_list_2986:
+shufn_list_3041:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -27695,12 +28323,12 @@ shufn_list_2986:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2992
+	JZ      shuf_no_run_3047
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2992:
+shuf_no_run_3047:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -27710,52 +28338,52 @@ shuf_no_run_2992:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_2987
+	JA    shufn_list_loads_3042
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2993:
+shuf_offs_3048:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2994
+	JAE     shuf_offs_done_3049
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2993
+	JMP     shuf_offs_3048
 
-shuf_offs_done_2994:
+shuf_offs_done_3049:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_2987
+	JA   shufn_list_loads_3042
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2995:
+shuf_offs_3050:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2996
+	JAE     shuf_offs_done_3051
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2995
+	JMP     shuf_offs_3050
 
-shuf_offs_done_2996:
+shuf_offs_done_3051:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_2997:
+shuf_planes_3052:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_2999
+	JZ      shuf_done_3054
 
-shuf_rows_3000:
+shuf_rows_3055:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -27767,16 +28395,16 @@ shuf_rows_3000:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3000
+	JNZ       shuf_rows_3055
 
-shuf_done_2999:
+shuf_done_3054:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3001
+	JZ    shuf_done_3056
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3002:
+shuf_rows_3057:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -27786,15 +28414,15 @@ shuf_rows_3002:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3002
+	JNZ       shuf_rows_3057
 
-shuf_done_3001:
+shuf_done_3056:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3003
+	JZ      shuf_done_3058
 
-shuf_rows_3004:
+shuf_rows_3059:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -27806,25 +28434,25 @@ shuf_rows_3004:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3004
+	JNZ       shuf_rows_3059
 
-shuf_done_3003:
+shuf_done_3058:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2997
+	JNZ  shuf_planes_3052
 	VZEROUPPER
 	RET
 
-shufn_list_loads_2987:
-shuf_planes_3005:
+shufn_list_loads_3042:
+shuf_planes_3060:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3007
+	JZ    shuf_done_3062
 
-shuf_rows_3008:
+shuf_rows_3063:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27837,16 +28465,16 @@ shuf_rows_3008:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3008
+	JNZ       shuf_rows_3063
 
-shuf_done_3007:
+shuf_done_3062:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3009
+	JZ    shuf_done_3064
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3010:
+shuf_rows_3065:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -27856,15 +28484,15 @@ shuf_rows_3010:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3010
+	JNZ       shuf_rows_3065
 
-shuf_done_3009:
+shuf_done_3064:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3011
+	JZ    shuf_done_3066
 
-shuf_rows_3012:
+shuf_rows_3067:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27877,30 +28505,30 @@ shuf_rows_3012:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3012
+	JNZ       shuf_rows_3067
 
-shuf_done_3011:
+shuf_done_3066:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3005
+	JNZ  shuf_planes_3060
 	VZEROUPPER
 	RET
 
-shufn_c4o8_2904:
+shufn_c4o8_2959:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3013
+	JNE     shufn_list_3068
 
-shuf_planes_3015:
+shuf_planes_3070:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3017
+	JZ    shuf_done_3072
 	MOVQ  CX, R10
 
-shuf_rows_3018:
+shuf_rows_3073:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -27910,17 +28538,17 @@ shuf_rows_3018:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3018
+	JNZ       shuf_rows_3073
 
-shuf_done_3017:
+shuf_done_3072:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3015
+	JNZ  shuf_planes_3070
 	VZEROUPPER
 	RET
 
-shufn_list_3013:
+shufn_list_3068:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -27929,12 +28557,12 @@ shufn_list_3013:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3019
+	JZ      shuf_no_run_3074
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3019:
+shuf_no_run_3074:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -27944,52 +28572,52 @@ shuf_no_run_3019:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3014
+	JA    shufn_list_loads_3069
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3020:
+shuf_offs_3075:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3021
+	JAE     shuf_offs_done_3076
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3020
+	JMP     shuf_offs_3075
 
-shuf_offs_done_3021:
+shuf_offs_done_3076:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3014
+	JA   shufn_list_loads_3069
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3022:
+shuf_offs_3077:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3023
+	JAE     shuf_offs_done_3078
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3022
+	JMP     shuf_offs_3077
 
-shuf_offs_done_3023:
+shuf_offs_done_3078:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3024:
+shuf_planes_3079:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3026
+	JZ      shuf_done_3081
 
-shuf_rows_3027:
+shuf_rows_3082:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -28001,16 +28629,16 @@ shuf_rows_3027:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3027
+	JNZ       shuf_rows_3082
 
-shuf_done_3026:
+shuf_done_3081:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3028
+	JZ    shuf_done_3083
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3029:
+shuf_rows_3084:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -28020,15 +28648,15 @@ shuf_rows_3029:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3029
+	JNZ       shuf_rows_3084
 
-shuf_done_3028:
+shuf_done_3083:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3030
+	JZ      shuf_done_3085
 
-shuf_rows_3031:
+shuf_rows_3086:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -28040,25 +28668,25 @@ shuf_rows_3031:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3031
+	JNZ       shuf_rows_3086
 
-shuf_done_3030:
+shuf_done_3085:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3024
+	JNZ  shuf_planes_3079
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3014:
-shuf_planes_3032:
+shufn_list_loads_3069:
+shuf_planes_3087:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3034
+	JZ    shuf_done_3089
 
-shuf_rows_3035:
+shuf_rows_3090:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -28071,16 +28699,16 @@ shuf_rows_3035:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3035
+	JNZ       shuf_rows_3090
 
-shuf_done_3034:
+shuf_done_3089:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3036
+	JZ    shuf_done_3091
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3037:
+shuf_rows_3092:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -28090,15 +28718,15 @@ shuf_rows_3037:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3037
+	JNZ       shuf_rows_3092
 
-shuf_done_3036:
+shuf_done_3091:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3038
+	JZ    shuf_done_3093
 
-shuf_rows_3039:
+shuf_rows_3094:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -28111,13 +28739,13 @@ shuf_rows_3039:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3039
+	JNZ       shuf_rows_3094
 
-shuf_done_3038:
+shuf_done_3093:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3032
+	JNZ  shuf_planes_3087
 	VZEROUPPER
 	RET
 
@@ -28125,9 +28753,9 @@ shuf_done_3038:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3040
+	JE      ends_ret_3095
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3040
+	JE      ends_ret_3095
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -28148,25 +28776,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3041
+	JB      ends_narrow_3096
 
-ends_planes_3044:
+ends_planes_3099:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3045:
+ends_rows_3100:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3046:
+ends_mid_3101:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3046
+	JB          ends_mid_3101
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -28185,36 +28813,36 @@ ends_mid_3046:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3045
+	JNZ         ends_rows_3100
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3044
+	JNZ         ends_planes_3099
 	VZEROUPPER
 	RET
 
-ends_narrow_3041:
+ends_narrow_3096:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3042
+	JL   ends_short_3097
 
-ends_planes_3047:
+ends_planes_3102:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3048:
+ends_rows_3103:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3049:
+ends_mid_3104:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_3049
+	JB        ends_mid_3104
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -28230,25 +28858,25 @@ ends_mid_3049:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3048
+	JNZ       ends_rows_3103
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3047
+	JNZ       ends_planes_3102
 	VZEROUPPER
 	RET
 
-ends_short_3042:
+ends_short_3097:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_3043
+	JLE  ends_tiny_3098
 
-ends_planes_3050:
+ends_planes_3105:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3051:
+ends_rows_3106:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -28269,21 +28897,21 @@ ends_rows_3051:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3051
+	JNZ       ends_rows_3106
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3050
+	JNZ       ends_planes_3105
 	VZEROUPPER
 	RET
 
-ends_tiny_3043:
-ends_planes_3052:
+ends_tiny_3098:
+ends_planes_3107:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3053:
+ends_rows_3108:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -28302,15 +28930,15 @@ ends_rows_3053:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3053
+	JNZ       ends_rows_3108
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3052
+	JNZ       ends_planes_3107
 	VZEROUPPER
 	RET
 
-ends_ret_3040:
+ends_ret_3095:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -28318,7 +28946,7 @@ ends_ret_3040:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3054
+	JZ    wrap_ret_3109
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -28327,18 +28955,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3055:
+wrap_rows_3110:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3056
+	JB   cx_short_3111
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3058
+	JBE  copy_le2_3113
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3059
+	JBE  copy_le4_3114
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3060:
+copy_loop_3115:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -28350,7 +28978,7 @@ copy_loop_3060:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3060
+	JB      copy_loop_3115
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -28360,9 +28988,9 @@ copy_loop_3060:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3061
+	JMP     copy_done_3116
 
-copy_le4_3059:
+copy_le4_3114:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -28371,76 +28999,76 @@ copy_le4_3059:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3061
+	JMP     copy_done_3116
 
-copy_le2_3058:
+copy_le2_3113:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3061:
-	JMP cx_done_3057
+copy_done_3116:
+	JMP cx_done_3112
 
-cx_short_3056:
+cx_short_3111:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3063
+	JAE  ladder_3118
 	CMPQ BX, $0x00000008
-	JAE  ladder_3064
+	JAE  ladder_3119
 	CMPQ BX, $0x00000004
-	JAE  ladder_3065
+	JAE  ladder_3120
 	CMPQ BX, $0x00000002
-	JAE  ladder_3066
+	JAE  ladder_3121
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3062
-	JMP  ladder_3067
+	JB   ladder_done_3117
+	JMP  ladder_3122
 
-ladder_3063:
+ladder_3118:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3062
+	JMP     ladder_done_3117
 
-ladder_3064:
+ladder_3119:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3062
+	JMP  ladder_done_3117
 
-ladder_3065:
+ladder_3120:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3062
+	JMP  ladder_done_3117
 
-ladder_3066:
+ladder_3121:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3062
+	JMP  ladder_done_3117
 
-ladder_3067:
+ladder_3122:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3062:
-cx_done_3057:
+ladder_done_3117:
+cx_done_3112:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3068
+	JB   cx_short_3123
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3070
+	JBE  copy_le2_3125
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3071
+	JBE  copy_le4_3126
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3072:
+copy_loop_3127:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -28452,7 +29080,7 @@ copy_loop_3072:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3072
+	JB      copy_loop_3127
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -28462,9 +29090,9 @@ copy_loop_3072:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3073
+	JMP     copy_done_3128
 
-copy_le4_3071:
+copy_le4_3126:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -28473,77 +29101,77 @@ copy_le4_3071:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3073
+	JMP     copy_done_3128
 
-copy_le2_3070:
+copy_le2_3125:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3073:
-	JMP cx_done_3069
+copy_done_3128:
+	JMP cx_done_3124
 
-cx_short_3068:
+cx_short_3123:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3075
+	JAE  ladder_3130
 	CMPQ DX, $0x00000008
-	JAE  ladder_3076
+	JAE  ladder_3131
 	CMPQ DX, $0x00000004
-	JAE  ladder_3077
+	JAE  ladder_3132
 	CMPQ DX, $0x00000002
-	JAE  ladder_3078
+	JAE  ladder_3133
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3074
-	JMP  ladder_3079
+	JB   ladder_done_3129
+	JMP  ladder_3134
 
-ladder_3075:
+ladder_3130:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3074
+	JMP     ladder_done_3129
 
-ladder_3076:
+ladder_3131:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3074
+	JMP  ladder_done_3129
 
-ladder_3077:
+ladder_3132:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3074
+	JMP  ladder_done_3129
 
-ladder_3078:
+ladder_3133:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3074
+	JMP  ladder_done_3129
 
-ladder_3079:
+ladder_3134:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3074:
-cx_done_3069:
+ladder_done_3129:
+cx_done_3124:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3080
+	JB   cx_short_3135
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3082
+	JBE  copy_le2_3137
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3083
+	JBE  copy_le4_3138
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3084:
+copy_loop_3139:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -28555,7 +29183,7 @@ copy_loop_3084:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3084
+	JB      copy_loop_3139
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -28565,9 +29193,9 @@ copy_loop_3084:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3085
+	JMP     copy_done_3140
 
-copy_le4_3083:
+copy_le4_3138:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -28576,71 +29204,71 @@ copy_le4_3083:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3085
+	JMP     copy_done_3140
 
-copy_le2_3082:
+copy_le2_3137:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3085:
-	JMP cx_done_3081
+copy_done_3140:
+	JMP cx_done_3136
 
-cx_short_3080:
+cx_short_3135:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3087
+	JAE  ladder_3142
 	CMPQ SI, $0x00000008
-	JAE  ladder_3088
+	JAE  ladder_3143
 	CMPQ SI, $0x00000004
-	JAE  ladder_3089
+	JAE  ladder_3144
 	CMPQ SI, $0x00000002
-	JAE  ladder_3090
+	JAE  ladder_3145
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3086
-	JMP  ladder_3091
+	JB   ladder_done_3141
+	JMP  ladder_3146
 
-ladder_3087:
+ladder_3142:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3086
+	JMP     ladder_done_3141
 
-ladder_3088:
+ladder_3143:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3086
+	JMP  ladder_done_3141
 
-ladder_3089:
+ladder_3144:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3086
+	JMP  ladder_done_3141
 
-ladder_3090:
+ladder_3145:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3086
+	JMP  ladder_done_3141
 
-ladder_3091:
+ladder_3146:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3086:
-cx_done_3081:
+ladder_done_3141:
+cx_done_3136:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3055
+	JNZ  wrap_rows_3110
 	VZEROUPPER
 
-wrap_ret_3054:
+wrap_ret_3109:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -28648,7 +29276,7 @@ wrap_ret_3054:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3092
+	JZ    wrap_ret_3147
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -28657,18 +29285,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3093:
+wrap_rows_3148:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3094
+	JB   mid_small_3149
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3096
+	JBE  copy_le2_3151
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3097
+	JBE  copy_le4_3152
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3098:
+copy_loop_3153:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -28680,7 +29308,7 @@ copy_loop_3098:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3098
+	JB        copy_loop_3153
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -28690,9 +29318,9 @@ copy_loop_3098:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3099
+	JMP       copy_done_3154
 
-copy_le4_3097:
+copy_le4_3152:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -28701,28 +29329,28 @@ copy_le4_3097:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3099
+	JMP       copy_done_3154
 
-copy_le2_3096:
+copy_le2_3151:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3099:
-	JMP mid_done_3095
+copy_done_3154:
+	JMP mid_done_3150
 
-mid_small_3094:
+mid_small_3149:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3100
+	JB   cx_short_3155
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3102
+	JBE  copy_le2_3157
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3103
+	JBE  copy_le4_3158
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3104:
+copy_loop_3159:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -28734,7 +29362,7 @@ copy_loop_3104:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3104
+	JB      copy_loop_3159
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -28744,9 +29372,9 @@ copy_loop_3104:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3105
+	JMP     copy_done_3160
 
-copy_le4_3103:
+copy_le4_3158:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -28755,77 +29383,77 @@ copy_le4_3103:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3105
+	JMP     copy_done_3160
 
-copy_le2_3102:
+copy_le2_3157:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3105:
-	JMP cx_done_3101
+copy_done_3160:
+	JMP cx_done_3156
 
-cx_short_3100:
+cx_short_3155:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3107
+	JAE  ladder_3162
 	CMPQ BX, $0x00000008
-	JAE  ladder_3108
+	JAE  ladder_3163
 	CMPQ BX, $0x00000004
-	JAE  ladder_3109
+	JAE  ladder_3164
 	CMPQ BX, $0x00000002
-	JAE  ladder_3110
+	JAE  ladder_3165
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3106
-	JMP  ladder_3111
+	JB   ladder_done_3161
+	JMP  ladder_3166
 
-ladder_3107:
+ladder_3162:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3106
+	JMP     ladder_done_3161
 
-ladder_3108:
+ladder_3163:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3106
+	JMP  ladder_done_3161
 
-ladder_3109:
+ladder_3164:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3106
+	JMP  ladder_done_3161
 
-ladder_3110:
+ladder_3165:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3106
+	JMP  ladder_done_3161
 
-ladder_3111:
+ladder_3166:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3106:
-cx_done_3101:
-mid_done_3095:
+ladder_done_3161:
+cx_done_3156:
+mid_done_3150:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3112
+	JB   mid_small_3167
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3114
+	JBE  copy_le2_3169
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3115
+	JBE  copy_le4_3170
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3116:
+copy_loop_3171:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -28837,7 +29465,7 @@ copy_loop_3116:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3116
+	JB        copy_loop_3171
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -28847,9 +29475,9 @@ copy_loop_3116:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3117
+	JMP       copy_done_3172
 
-copy_le4_3115:
+copy_le4_3170:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -28858,28 +29486,28 @@ copy_le4_3115:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3117
+	JMP       copy_done_3172
 
-copy_le2_3114:
+copy_le2_3169:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3117:
-	JMP mid_done_3113
+copy_done_3172:
+	JMP mid_done_3168
 
-mid_small_3112:
+mid_small_3167:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3118
+	JB   cx_short_3173
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3120
+	JBE  copy_le2_3175
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3121
+	JBE  copy_le4_3176
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3122:
+copy_loop_3177:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -28891,7 +29519,7 @@ copy_loop_3122:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3122
+	JB      copy_loop_3177
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -28901,9 +29529,9 @@ copy_loop_3122:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3123
+	JMP     copy_done_3178
 
-copy_le4_3121:
+copy_le4_3176:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -28912,78 +29540,78 @@ copy_le4_3121:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3123
+	JMP     copy_done_3178
 
-copy_le2_3120:
+copy_le2_3175:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3123:
-	JMP cx_done_3119
+copy_done_3178:
+	JMP cx_done_3174
 
-cx_short_3118:
+cx_short_3173:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3125
+	JAE  ladder_3180
 	CMPQ DX, $0x00000008
-	JAE  ladder_3126
+	JAE  ladder_3181
 	CMPQ DX, $0x00000004
-	JAE  ladder_3127
+	JAE  ladder_3182
 	CMPQ DX, $0x00000002
-	JAE  ladder_3128
+	JAE  ladder_3183
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3124
-	JMP  ladder_3129
+	JB   ladder_done_3179
+	JMP  ladder_3184
 
-ladder_3125:
+ladder_3180:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3124
+	JMP     ladder_done_3179
 
-ladder_3126:
+ladder_3181:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3124
+	JMP  ladder_done_3179
 
-ladder_3127:
+ladder_3182:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3124
+	JMP  ladder_done_3179
 
-ladder_3128:
+ladder_3183:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3124
+	JMP  ladder_done_3179
 
-ladder_3129:
+ladder_3184:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3124:
-cx_done_3119:
-mid_done_3113:
+ladder_done_3179:
+cx_done_3174:
+mid_done_3168:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3130
+	JB   mid_small_3185
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3132
+	JBE  copy_le2_3187
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3133
+	JBE  copy_le4_3188
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3134:
+copy_loop_3189:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -28995,7 +29623,7 @@ copy_loop_3134:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3134
+	JB        copy_loop_3189
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -29005,9 +29633,9 @@ copy_loop_3134:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3135
+	JMP       copy_done_3190
 
-copy_le4_3133:
+copy_le4_3188:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -29016,28 +29644,28 @@ copy_le4_3133:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3135
+	JMP       copy_done_3190
 
-copy_le2_3132:
+copy_le2_3187:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3135:
-	JMP mid_done_3131
+copy_done_3190:
+	JMP mid_done_3186
 
-mid_small_3130:
+mid_small_3185:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3136
+	JB   cx_short_3191
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3138
+	JBE  copy_le2_3193
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3139
+	JBE  copy_le4_3194
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3140:
+copy_loop_3195:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -29049,7 +29677,7 @@ copy_loop_3140:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3140
+	JB      copy_loop_3195
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -29059,9 +29687,9 @@ copy_loop_3140:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3141
+	JMP     copy_done_3196
 
-copy_le4_3139:
+copy_le4_3194:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -29070,72 +29698,72 @@ copy_le4_3139:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3141
+	JMP     copy_done_3196
 
-copy_le2_3138:
+copy_le2_3193:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3141:
-	JMP cx_done_3137
+copy_done_3196:
+	JMP cx_done_3192
 
-cx_short_3136:
+cx_short_3191:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3143
+	JAE  ladder_3198
 	CMPQ SI, $0x00000008
-	JAE  ladder_3144
+	JAE  ladder_3199
 	CMPQ SI, $0x00000004
-	JAE  ladder_3145
+	JAE  ladder_3200
 	CMPQ SI, $0x00000002
-	JAE  ladder_3146
+	JAE  ladder_3201
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3142
-	JMP  ladder_3147
+	JB   ladder_done_3197
+	JMP  ladder_3202
 
-ladder_3143:
+ladder_3198:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3142
+	JMP     ladder_done_3197
 
-ladder_3144:
+ladder_3199:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3142
+	JMP  ladder_done_3197
 
-ladder_3145:
+ladder_3200:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3142
+	JMP  ladder_done_3197
 
-ladder_3146:
+ladder_3201:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3142
+	JMP  ladder_done_3197
 
-ladder_3147:
+ladder_3202:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3142:
-cx_done_3137:
-mid_done_3131:
+ladder_done_3197:
+cx_done_3192:
+mid_done_3186:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3093
+	JNZ  wrap_rows_3148
 	VZEROUPPER
 
-wrap_ret_3092:
+wrap_ret_3147:
 	RET
 
 // func storeFence()

@@ -66,6 +66,14 @@ func rowListShuffleBytes([]byte, []byte, planes, *rowList, int, int, int, int, *
 	return false
 }
 
+func rowListShuffle256Bytes([]byte, []byte, planes, *rowList, int, int, int, int, *shuffle256Table, *[32]byte) bool {
+	return false
+}
+
+func rowsShuffle256Bytes([]byte, []byte, planes, int, int, int, int, int, *shuffle256Table, *[32]byte) bool {
+	return false
+}
+
 func rowListLinesBytes([]byte, []byte, planes, *rowList, int, int, int, int, *linesSet, *shuffleTable, *[32]byte) bool {
 	return false
 }

@@ -346,15 +346,61 @@ func byteSource(out []int32, base int32, size, i int) int {
 	return int(j-base)*size + i%size
 }
 
+// shuffle256Max is the widest row, in bytes, a shuffle256Table describes.
+const shuffle256Max = 256
+
+// shuffle256Table is the table of a row of shuffleMax+1 to shuffle256Max
+// bytes from 64 to 128 (KERNELS.md item 19): chunk c, the 64 bytes at 64c
+// (the last chunk at width-64), takes its byte i from byte idx[c][i] of the
+// window s[0:64] ++ s[mid-64:mid] of the input row where bit i of take[c]
+// is set, else byte i%32 of the value pattern. Every byte of such a row
+// lies in that window.
+type shuffle256Table struct {
+	idx  [4][64]byte
+	take [4]uint64
+}
+
+// bytes is the table as the kernel reads it.
+func (t *shuffle256Table) bytes() *[288]byte { return (*[288]byte)(unsafe.Pointer(t)) }
+
+// shuffle256Fits reports whether rows of width bytes from mid bytes suit
+// the kernel of shuffle256 tables.
+func shuffle256Fits(width, mid int) bool {
+	return width > shuffleMax && width <= shuffle256Max && mid >= 64 && mid <= 128
+}
+
+// shuffle256TableOf returns the table of rows of width bytes from mid
+// whose output byte i takes input byte src(i), or nil where a byte takes
+// the value: constant rows keep the kernels tuned for them.
+func shuffle256TableOf(width, mid int, src func(i int) int) *shuffle256Table {
+	t := new(shuffle256Table)
+	for c := range (width + 63) / 64 {
+		at := min(64*c, width-64)
+		for i := range 64 {
+			j := src(at + i)
+			if j < 0 {
+				return nil
+			}
+			if j >= 64 {
+				j += 128 - mid // from the second window
+			}
+			t.idx[c][i] = byte(j)
+			t.take[c] |= 1 << i
+		}
+	}
+	return t
+}
+
 // rowTables returns the tables of the rows of lv at element size bytes:
-// narrow rows (at most shuffleMax bytes) get a shuffle table, wider rows
+// narrow rows (at most shuffleMax bytes) get a shuffle table, rows of up
+// to shuffle256Max bytes from 64 to 128 a shuffle256 table, wider rows
 // with pads of at most 64 bytes a head-and-tail table (the wide kernel),
 // and rows with pads of at most 16 bytes an ends table (the ends kernel,
 // for CPUs without VBMI); any may be nil, all are where rowMap is.
-func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *endsTable) {
+func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *endsTable, wide256 *shuffle256Table) {
 	out, base := rowMap(lv, stride)
 	if out == nil {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	r := &lv.row
 	width, mid, left := len(out)*size, r.mid*size, r.left*size
@@ -373,6 +419,9 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 	if copy16 {
 		ends = endsTableOf(width, mid, src)
 	}
+	if shuffle256Fits(width, mid) {
+		wide256 = shuffle256TableOf(width, mid, src)
+	}
 	switch {
 	case shuffleFits(width, mid):
 		t := new(shuffleTable)
@@ -383,11 +432,11 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 			}
 		}
 		t.setAVX2Tables(width, mid, size)
-		return t, nil, ends
+		return t, nil, ends, nil
 	case wideFits(width, mid, left) && (copy16 || copyBetween(64)):
-		return nil, wideTable(width, mid, left, src), ends
+		return nil, wideTable(width, mid, left, src), ends, wide256
 	}
-	return nil, nil, ends
+	return nil, nil, ends, wide256
 }
 
 // wideTable builds the head-and-tail table of a wide row that is a copy
@@ -436,6 +485,32 @@ func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, 
 				d[i] = s[tab.idx[i]]
 			} else {
 				d[i] = pat[i%32]
+			}
+		}
+	}
+}
+
+// rowsShuffle256Go is the Go version of the kernel of shuffle256 tables:
+// row t of dst (at t*dstStride) gets width bytes by tab from the window of
+// the mid bytes of src row t (at t*srcStride), or of src row rowIdx[t] if
+// rowIdx is not nil, and pat.
+func rowsShuffle256Go(dst, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffle256Table, pat *[32]byte, rowIdx []int32) {
+	for r := 0; r < rows; r++ {
+		sr := r
+		if rowIdx != nil {
+			sr = int(rowIdx[r])
+		}
+		d := dst[r*dstStride : r*dstStride+width]
+		s := src[sr*srcStride : sr*srcStride+mid]
+		w := append(s[:64:64], s[mid-64:]...)
+		for c := range (width + 63) / 64 {
+			at := min(64*c, width-64)
+			for i := range 64 {
+				b := pat[i%32]
+				if tab.take[c]>>i&1 != 0 {
+					b = w[tab.idx[c][i]]
+				}
+				d[at+i] = b
 			}
 		}
 	}

@@ -17,16 +17,17 @@ package pad
 // sizeTables are the tables of a plan's program (Plan.levels) at one
 // element size; any of them may be nil.
 type sizeTables struct {
-	shuffle     *shuffleTable // the innermost level's rows, narrow (shuffle.go)
-	wide        *shuffleTable // or wide
-	ends        *endsTable    // rows with short pads (rowsends.go)
-	lines       *linesSet     // the planes of the level above, by the lines kernel (rowslines.go)
-	expand      *expandTable  // or by the expand kernel (rowsexpand.go)
-	plane       *planeShuffle // the planes of the level above, each as one narrow row (shuffle.go)
-	chunks      *chunkTable   // or by 64-byte blocks (chunks.go)
-	chunkGroups *chunkGroup   // before plane, groups of its planes by 64-byte blocks (chunks.go)
-	blockGroups *blockGroup   // or, without VBMI, by 32-byte blocks (chunks.go; a zero value only, if they take it)
-	blocks      *blockTable   // or, without VBMI, by 32-byte blocks (chunks.go)
+	shuffle     *shuffleTable    // the innermost level's rows, narrow (shuffle.go)
+	wide        *shuffleTable    // or wide
+	wide256     *shuffle256Table // rows of 129 to 256 bytes from 64 to 128 (shuffle.go)
+	ends        *endsTable       // rows with short pads (rowsends.go)
+	lines       *linesSet        // the planes of the level above, by the lines kernel (rowslines.go)
+	expand      *expandTable     // or by the expand kernel (rowsexpand.go)
+	plane       *planeShuffle    // the planes of the level above, each as one narrow row (shuffle.go)
+	chunks      *chunkTable      // or by 64-byte blocks (chunks.go)
+	chunkGroups *chunkGroup      // before plane, groups of its planes by 64-byte blocks (chunks.go)
+	blockGroups *blockGroup      // or, without VBMI, by 32-byte blocks (chunks.go; a zero value only, if they take it)
+	blocks      *blockTable      // or, without VBMI, by 32-byte blocks (chunks.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -74,7 +75,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t = *rows
 		t.periodic = periodic
 	} else {
-		t.shuffle, t.wide, t.ends = rowTables(lv, p.strides[n-1], size)
+		t.shuffle, t.wide, t.ends, t.wide256 = rowTables(lv, p.strides[n-1], size)
 		if n >= 3 && lv.row.kind != rowGeneral {
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			if t.plane != nil && planeChunksOn {

@@ -80,6 +80,7 @@ func main() {
 	}
 
 	genRowsShuffle()
+	genRowsShuffle256()
 	genPlaneChunks()
 	genPlaneBlocks()
 	genRowsWide()

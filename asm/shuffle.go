@@ -771,3 +771,75 @@ func rowsOf(n reg.Register, start, body func()) {
 	JNZ(LabelRef(l))
 	Label(done)
 }
+
+// genRowsShuffle256 emits rowsShuffle256AVX512: the shuffle kernel for rows
+// of 129 to 256 bytes from 64 to 128. Every byte of such a row lies in the
+// window w = s[0:64] ++ s[mid-64:mid] (the two overlap when mid < 128), so
+// each 64 bytes of output is one VPERMI2B of the row's two loads, whatever
+// the mode: no load leaves the row and no store is masked.
+func genRowsShuffle256() {
+	name := "rowsShuffle256AVX512"
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[288]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)",
+		name+" pads rows of 129 to 256 bytes from 64 to 128 by a chunk",
+		"table: chunk c of row r of dst, the 64 bytes at r*dstStride+at(c)",
+		"(at(c) = 64c, the last chunk's width-64), takes byte i from byte",
+		"tab[64c+i] of the window w = s[0:64] ++ s[mid-64:mid] of row r of src",
+		"(at r*srcStride) where bit i of the little-endian uint64 at",
+		"tab[256+8c:] is set, and pat[i%32] where it is clear (the value",
+		"repeats every element, and at(c) is a multiple of its size). Rows",
+		"repeat for planes planes at p*dstPlane and p*srcPlane; when rowIdx is",
+		"not nil, row r takes src row rowIdx[r]. Rows run0 to run1-1",
+		listRunDoc,
+		"",
+		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil\n\t\t\tw := append(s[:64:64], s[mid-64:mid]...)\n\t\t\tfor c := 0; c < (width+63)/64; c++ {\n\t\t\t\tat := min(64*c, width-64)\n\t\t\t\tfor i := 0; i < 64; i++ {\n\t\t\t\t\tif take(c, i) {\n\t\t\t\t\t\td[at+i] = w[tab[64*c+i]]\n\t\t\t\t\t} else {\n\t\t\t\t\t\td[at+i] = pat[i%32]\n\t\t\t\t\t}\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
+		"",
+		"tab is a shuffle256Table (shuffle.go); rows, planes >= 1. It requires",
+		"AVX-512 F, BW and VBMI.")
+	listOffsets := AllocLocal(128)
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+	ds := Load(Param("dstStride"), gp())
+	ss := Load(Param("srcStride"), gp())
+	planes := Load(Param("planes"), gp())
+	tab := Load(Param("tab"), gp())
+	zpat := ZMM()
+	VBROADCASTI64X4(at(Load(Param("pat"), gp()), 0), zpat)
+	m64, w64 := gp(), gp() // the second window's offset, the last chunk's
+	Load(Param("mid"), m64)
+	SUBQ(U8(64), m64)
+	Load(Param("width"), w64)
+	SUBQ(U8(64), w64)
+	var idx [4]reg.VecVirtual
+	var take [4]reg.OpmaskVirtual
+	for c := range 4 {
+		idx[c], take[c] = ZMM(), kreg()
+		VMOVDQU64(at(tab, 64*c), idx[c])
+		KMOVQ(at(tab, 256+8*c), take[c])
+	}
+	loops := func(chunks int) {
+		dr, row := gp(), gp()
+		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
+		planeWalks("shuf256", d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 8, func(bool) {
+			lo, hi := ZMM(), ZMM()
+			VMOVDQU64(at(row, 0), lo)
+			VMOVDQU64(Mem{Base: row, Index: m64, Scale: 1}, hi)
+			for c := range chunks {
+				p, out := ZMM(), ZMM()
+				VMOVDQA64(idx[c], p)
+				VPERMI2B(hi, lo, p)
+				VPBLENDMB(p, zpat, take[c], out)
+				if c == chunks-1 {
+					VMOVDQU64(out, Mem{Base: dr, Index: w64, Scale: 1})
+				} else {
+					VMOVDQU64(out, at(dr, 64*c))
+				}
+			}
+		}, func() { ADDQ(ds, dr) }, nil)
+	}
+	four := newLabel("shuf256_four")
+	CMPQ(w64, U8(128))
+	JA(LabelRef(four))
+	loops(3) // 129..192 bytes
+	Label(four)
+	loops(4) // 193..256 bytes
+}
