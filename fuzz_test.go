@@ -413,10 +413,8 @@ func (c *fzKernelCase) want(dst0, src []byte) []byte {
 		rowsEdgeGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
 	case fzRowsMirror:
 		rowsMirrorGo(w, src, c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
-	case fzRowsShuffle:
+	case fzRowsShuffle, fzRowsShuffle256:
 		c.shuffleGo(w, src)
-	case fzRowsShuffle256:
-		c.shuffle256Go(w, src)
 	case fzRowsWide, fzRowsAligned:
 		c.wideGo(w, src)
 	case fzRowsAlignedConst:
@@ -446,21 +444,19 @@ func (c *fzKernelCase) wideGo(dst, src []byte) {
 	}
 }
 
+// shuffleGo runs the Go version of the case's shuffle kernel (rowsShuffle
+// or rowsShuffle256).
 func (c *fzKernelCase) shuffleGo(dst, src []byte) {
 	if c.rows == 0 {
 		return
 	}
 	for p := range c.pl.n {
-		rowsShuffleGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat, c.rowIdx)
-	}
-}
-
-func (c *fzKernelCase) shuffle256Go(dst, src []byte) {
-	if c.rows == 0 {
-		return
-	}
-	for p := range c.pl.n {
-		rowsShuffle256Go(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat, c.rowIdx)
+		d, s := dst[p*c.pl.dst:], src[p*c.pl.src:]
+		if c.kernel == fzRowsShuffle256 {
+			rowsShuffle256Go(d, s, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat, c.rowIdx)
+		} else {
+			rowsShuffleGo(d, s, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat, c.rowIdx)
+		}
 	}
 }
 
@@ -507,7 +503,7 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 			list, run0, run1 := listArgs(c.rowIdx)
 			ks.rowsShuffle256(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
 		} else { // the level or CPU has no such kernel: check the Go version
-			c.shuffle256Go(dst.b(), src.b())
+			c.shuffleGo(dst.b(), src.b())
 		}
 	case fzRowsWide:
 		if ks.rowsWide != nil {
@@ -540,25 +536,20 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 		rowsEdgeBytes(dst.b(), src.b(), c.size, onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right)
 	case fzRowsMirror:
 		rowsMirrorBytes(dst.b(), src.b(), c.size, onePlane, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom)
-	case fzRowsShuffle:
-		done := false
-		if c.rowIdx != nil {
+	case fzRowsShuffle, fzRowsShuffle256:
+		var done bool
+		switch list := c.rowIdx != nil; {
+		case c.kernel == fzRowsShuffle && list:
 			done = rowListShuffleBytes(dst.b(), src.b(), c.pl, newRowList(c.rowIdx), c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
-		} else {
+		case c.kernel == fzRowsShuffle:
 			done = rowsShuffleBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
-		}
-		if !done {
-			c.shuffleGo(dst.b(), src.b())
-		}
-	case fzRowsShuffle256:
-		done := false
-		if c.rowIdx != nil {
+		case list:
 			done = rowListShuffle256Bytes(dst.b(), src.b(), c.pl, newRowList(c.rowIdx), c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat)
-		} else {
+		default:
 			done = rowsShuffle256Bytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat)
 		}
 		if !done {
-			c.shuffle256Go(dst.b(), src.b())
+			c.shuffleGo(dst.b(), src.b())
 		}
 	case fzRowsWide, fzRowsAligned:
 		if c.top+c.bottom > 0 {

@@ -469,17 +469,25 @@ func wideTable(width, mid, left int, src func(i int) int) *shuffleTable {
 	return t
 }
 
+// listedRows calls row with each of rows dst rows (width bytes at
+// t*dstStride) and its src row (mid bytes at t*srcStride, or at
+// rowIdx[t]*srcStride if rowIdx is not nil): the rows of the shuffle
+// kernels' Go versions.
+func listedRows(dst, src []byte, rows, dstStride, srcStride, width, mid int, rowIdx []int32, row func(d, s []byte)) {
+	for t := 0; t < rows; t++ {
+		st := t
+		if rowIdx != nil {
+			st = int(rowIdx[t])
+		}
+		row(dst[t*dstStride:t*dstStride+width], src[st*srcStride:st*srcStride+mid])
+	}
+}
+
 // rowsShuffleGo is the Go version of the shuffle kernel: row t of dst (at
 // t*dstStride) gets width bytes by tab from the mid bytes of src row t (at
 // t*srcStride), or of src row rowIdx[t] if rowIdx is not nil, and pat.
 func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte, rowIdx []int32) {
-	for r := 0; r < rows; r++ {
-		sr := r
-		if rowIdx != nil {
-			sr = int(rowIdx[r])
-		}
-		d := dst[r*dstStride : r*dstStride+width]
-		s := src[sr*srcStride : sr*srcStride+mid]
+	listedRows(dst, src, rows, dstStride, srcStride, width, mid, rowIdx, func(d, s []byte) {
 		for i := range d {
 			if tab.takes(i) {
 				d[i] = s[tab.idx[i]]
@@ -487,7 +495,7 @@ func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, 
 				d[i] = pat[i%32]
 			}
 		}
-	}
+	})
 }
 
 // rowsShuffle256Go is the Go version of the kernel of shuffle256 tables:
@@ -495,13 +503,7 @@ func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, 
 // the mid bytes of src row t (at t*srcStride), or of src row rowIdx[t] if
 // rowIdx is not nil, and pat.
 func rowsShuffle256Go(dst, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffle256Table, pat *[32]byte, rowIdx []int32) {
-	for r := 0; r < rows; r++ {
-		sr := r
-		if rowIdx != nil {
-			sr = int(rowIdx[r])
-		}
-		d := dst[r*dstStride : r*dstStride+width]
-		s := src[sr*srcStride : sr*srcStride+mid]
+	listedRows(dst, src, rows, dstStride, srcStride, width, mid, rowIdx, func(d, s []byte) {
 		w := append(s[:64:64], s[mid-64:]...)
 		for c := range (width + 63) / 64 {
 			at := min(64*c, width-64)
@@ -513,7 +515,7 @@ func rowsShuffle256Go(dst, src []byte, rows, dstStride, srcStride, width, mid in
 				d[at+i] = b
 			}
 		}
-	}
+	})
 }
 
 // rowsWideGo is the Go version of the wide kernel (KERNELS.md item 8): row
