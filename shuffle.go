@@ -504,7 +504,9 @@ func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, 
 // rowIdx is not nil, and pat.
 func rowsShuffle256Go(dst, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffle256Table, pat *[32]byte, rowIdx []int32) {
 	listedRows(dst, src, rows, dstStride, srcStride, width, mid, rowIdx, func(d, s []byte) {
-		w := append(s[:64:64], s[mid-64:]...)
+		var w [128]byte
+		copy(w[:64], s)
+		copy(w[64:], s[mid-64:])
 		for c := range (width + 63) / 64 {
 			at := min(64*c, width-64)
 			for i := range 64 {
