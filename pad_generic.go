@@ -319,7 +319,7 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	if pl.list == nil || rowStride < 0 || !kernelSize(size) {
 		return false
 	}
-	t, t256 := k.tab.shuffle, k.tab.wide256
+	t, t256 := k.tab.shuffle, k.tab.shuffle256
 	if t == nil && (t256 == nil || k.stream) {
 		return false
 	}
@@ -421,7 +421,7 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		if t := k.tab.shuffle; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return
 		}
-		if t := k.tab.wide256; t != nil && !k.stream && rowsShuffle256Bytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
+		if t := k.tab.shuffle256; t != nil && !k.stream && rowsShuffle256Bytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return
 		}
 		if t := k.tab.wide; t != nil && !k.tab.skipWide && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat, k.stream) {

@@ -397,7 +397,7 @@ func shuffle256TableOf(width, mid int, src func(i int) int) *shuffle256Table {
 // with pads of at most 64 bytes a head-and-tail table (the wide kernel),
 // and rows with pads of at most 16 bytes an ends table (the ends kernel,
 // for CPUs without VBMI); any may be nil, all are where rowMap is.
-func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *endsTable, wide256 *shuffle256Table) {
+func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *endsTable, shuffle256 *shuffle256Table) {
 	out, base := rowMap(lv, stride)
 	if out == nil {
 		return nil, nil, nil, nil
@@ -420,7 +420,7 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 		ends = endsTableOf(width, mid, src)
 	}
 	if shuffle256Fits(width, mid) {
-		wide256 = shuffle256TableOf(width, mid, src)
+		shuffle256 = shuffle256TableOf(width, mid, src)
 	}
 	switch {
 	case shuffleFits(width, mid):
@@ -434,9 +434,9 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 		t.setAVX2Tables(width, mid, size)
 		return t, nil, ends, nil
 	case wideFits(width, mid, left) && (copy16 || copyBetween(64)):
-		return nil, wideTable(width, mid, left, src), ends, wide256
+		return nil, wideTable(width, mid, left, src), ends, shuffle256
 	}
-	return nil, nil, ends, wide256
+	return nil, nil, ends, shuffle256
 }
 
 // wideTable builds the head-and-tail table of a wide row that is a copy

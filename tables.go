@@ -19,7 +19,7 @@ package pad
 type sizeTables struct {
 	shuffle     *shuffleTable    // the innermost level's rows, narrow (shuffle.go)
 	wide        *shuffleTable    // or wide
-	wide256     *shuffle256Table // rows of 129 to 256 bytes from 64 to 128 (shuffle.go)
+	shuffle256  *shuffle256Table // rows of 129 to 256 bytes from 64 to 128 (shuffle.go)
 	ends        *endsTable       // rows with short pads (rowsends.go)
 	lines       *linesSet        // the planes of the level above, by the lines kernel (rowslines.go)
 	expand      *expandTable     // or by the expand kernel (rowsexpand.go)
@@ -75,7 +75,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t = *rows
 		t.periodic = periodic
 	} else {
-		t.shuffle, t.wide, t.ends, t.wide256 = rowTables(lv, p.strides[n-1], size)
+		t.shuffle, t.wide, t.ends, t.shuffle256 = rowTables(lv, p.strides[n-1], size)
 		if n >= 3 && lv.row.kind != rowGeneral {
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			if t.plane != nil && planeChunksOn {
