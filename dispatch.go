@@ -56,9 +56,9 @@ type asmKernels struct {
 	rowsWrap func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
 	// rowsShuffle: nil where the CPU or the architecture lacks it.
 	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr)
-	// rowsShuffle256: rows of 129 to 256 bytes from 64 to 128 by a
+	// rowsShuffle256: rows of 129 to 384 bytes from 64 to 256 by a
 	// shuffle256 table (shuffle.go); nil likewise.
-	rowsShuffle256 func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[288]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)
+	rowsShuffle256 func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[384]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)
 	// rowsShuffleDwords: the shuffle kernel for rows of 4-byte words
 	// (shuffleTable.words), where the level has no rowsShuffle.
 	rowsShuffleDwords func(dst, src *byte, rows, dstStride, srcStride int, tab *[200]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)

@@ -410,24 +410,24 @@ func rowListShuffleBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcS
 	return true
 }
 
-// rowsShuffle256Bytes makes rows of 129 to 256 bytes by a shuffle256
+// rowsShuffle256Bytes makes rows of 129 to 384 bytes by a shuffle256
 // table if the level in use has the kernel, and reports whether it did.
-func rowsShuffle256Bytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, tab *shuffle256Table, pat *[32]byte) bool {
+func rowsShuffle256Bytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, tab *shuffle256Table) bool {
 	ks := kernelsInUse()
 	if ks == nil || ks.rowsShuffle256 == nil || !shuffle256Fits(width, mid) {
 		return false
 	}
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-		ks.rowsShuffle256(d, s, rows, dstStride, srcStride, width, mid, tab.bytes(), pat, pl.n, pl.dst, pl.src, nil, 0, 0)
+		ks.rowsShuffle256(d, s, rows, dstStride, srcStride, width, mid, tab.bytes(), pl.n, pl.dst, pl.src, nil, 0, 0)
 	})
 	return true
 }
 
 // rowListShuffle256Bytes makes whole planes as rowListShuffleBytes does,
-// of rows of 129 to 256 bytes by a shuffle256 table, if the level in use
+// of rows of 129 to 384 bytes by a shuffle256 table, if the level in use
 // has the kernel and a plane holds at most chunkBytes; it reports whether
 // it did.
-func rowListShuffle256Bytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, tab *shuffle256Table, pat *[32]byte) bool {
+func rowListShuffle256Bytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, tab *shuffle256Table) bool {
 	ks := kernelsInUse()
 	rows := len(l.idx)
 	if ks == nil || ks.rowsShuffle256 == nil || !shuffle256Fits(width, mid) || rows == 0 {
@@ -440,7 +440,7 @@ func rowListShuffle256Bytes(dst, src []byte, pl planes, l *rowList, dstStride, s
 	planeBatches(dst, src, pl, plane, l.max*srcStride+mid, func(d, s []byte) {
 		raceRowList(d, s, l.idx, dstStride, srcStride, width, mid)
 	}, func(d, s []byte, pl planes) {
-		ks.rowsShuffle256(&d[0], &s[0], rows, dstStride, srcStride, width, mid, tab.bytes(), pat, pl.n, pl.dst, pl.src, &l.idx[0], l.run0, l.run1)
+		ks.rowsShuffle256(&d[0], &s[0], rows, dstStride, srcStride, width, mid, tab.bytes(), pl.n, pl.dst, pl.src, &l.idx[0], l.run0, l.run1)
 	})
 	return true
 }

@@ -197,8 +197,8 @@ func (c *fzKernelCase) String() string {
 		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v dstOff %d srcOff %d table %x %x",
 			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx, c.dstOff, c.srcOff, c.tab.idx[:c.width], c.tab.take)
 	case fzRowsShuffle256:
-		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v dstOff %d srcOff %d table %x %x",
-			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx, c.dstOff, c.srcOff, c.tab256.idx, c.tab256.take)
+		return fmt.Sprintf("%s rows %d dstStride %d srcStride %d width %d mid %d planes %+v rowIdx %v dstOff %d srcOff %d table %x",
+			fzKernelNames[c.kernel], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.pl, c.rowIdx, c.dstOff, c.srcOff, c.tab256.idx)
 	case fzRowsConst, fzRowsEdge, fzRowsMirror:
 		return fmt.Sprintf("%s size %d rows %d dstStride %d srcStride %d left %d mid %d right %d from %d/%d dstOff %d srcOff %d stream %v",
 			fzKernelNames[c.kernel], c.size, c.rows, c.dstStride, c.srcStride, c.left, c.mid, c.right, c.leftFrom, c.rightFrom, c.dstOff, c.srcOff, c.stream)
@@ -307,17 +307,13 @@ func fzDecodeKernel(kernel, size, n, dstOff, srcOff, rows, left, right, dstGap, 
 			windowTable(c.tab, c.width, c.mid)
 		}
 		if c.kernel == fzRowsShuffle256 {
-			c.width, c.mid = shuffleMax+1+int(left%128), 64+int(n%65)
+			c.width, c.mid = shuffleMax+1+int(left%(shuffle256Max-shuffleMax)), 64+int(n%193)
 			c.tab256 = new(shuffle256Table)
-			for i := range 256 {
+			for i := range 64 * len(c.tab256.idx) {
 				h ^= h << 13
 				h ^= h >> 7
 				h ^= h << 17
-				c.tab256.idx[i/64][i%64] = byte(h >> 8)
-				if h%8 != 0 {
-					c.tab256.idx[i/64][i%64] %= 128
-					c.tab256.take[i/64] |= 1 << (i % 64)
-				}
+				c.tab256.idx[i/64][i%64] = byte(h>>8) % 128
 			}
 		}
 		c.dstStride = c.width + int(dstGap%64)
@@ -453,7 +449,7 @@ func (c *fzKernelCase) shuffleGo(dst, src []byte) {
 	for p := range c.pl.n {
 		d, s := dst[p*c.pl.dst:], src[p*c.pl.src:]
 		if c.kernel == fzRowsShuffle256 {
-			rowsShuffle256Go(d, s, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat, c.rowIdx)
+			rowsShuffle256Go(d, s, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.rowIdx)
 		} else {
 			rowsShuffleGo(d, s, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat, c.rowIdx)
 		}
@@ -501,7 +497,7 @@ func (c *fzKernelCase) callAsm(ks asmKernels, dst, src *fzBuf) {
 	case fzRowsShuffle256:
 		if ks.rowsShuffle256 != nil && c.rows > 0 {
 			list, run0, run1 := listArgs(c.rowIdx)
-			ks.rowsShuffle256(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
+			ks.rowsShuffle256(dst.ptr(), src.ptr(), c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256.bytes(), c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
 		} else { // the level or CPU has no such kernel: check the Go version
 			c.shuffleGo(dst.b(), src.b())
 		}
@@ -544,9 +540,9 @@ func (c *fzKernelCase) callWrapper(dst, src *fzBuf) {
 		case c.kernel == fzRowsShuffle:
 			done = rowsShuffleBytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab, c.pat)
 		case list:
-			done = rowListShuffle256Bytes(dst.b(), src.b(), c.pl, newRowList(c.rowIdx), c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat)
+			done = rowListShuffle256Bytes(dst.b(), src.b(), c.pl, newRowList(c.rowIdx), c.dstStride, c.srcStride, c.width, c.mid, c.tab256)
 		default:
-			done = rowsShuffle256Bytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat)
+			done = rowsShuffle256Bytes(dst.b(), src.b(), c.pl, c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256)
 		}
 		if !done {
 			c.shuffleGo(dst.b(), src.b())

@@ -793,15 +793,17 @@ func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride
 //go:noescape
 func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
 
-// rowsShuffle256AVX512 pads rows of 129 to 256 bytes from 64 to 128 by a chunk
+// rowsShuffle256AVX512 pads rows of 129 to 384 bytes from 64 to 256 by a chunk
 // table: chunk c of row r of dst, the 64 bytes at r*dstStride+at(c)
 // (at(c) = 64c, the last chunk's width-64), takes byte i from byte
-// tab[64c+i] of the window w = s[0:64] ++ s[mid-64:mid] of row r of src
-// (at r*srcStride) where bit i of the little-endian uint64 at
-// tab[256+8c:] is set, and pat[i%32] where it is clear (the value
-// repeats every element, and at(c) is a multiple of its size). Rows
-// repeat for planes planes at p*dstPlane and p*srcPlane; when rowIdx is
-// not nil, row r takes src row rowIdx[r]. Rows run0 to run1-1
+// tab[64c+i] of the two 64-byte windows of row r of src (at
+// r*srcStride) that windowSlots names, slot k the window at
+// min(64k, mid-64): the row's first and last 64 bytes for the first
+// chunk, its last and first for the last chunk, slots c-1 and c (at
+// most 3) between; where mid <= 128, the row's first and last 64
+// bytes for every chunk. Rows repeat for planes planes at p*dstPlane and
+// p*srcPlane; when rowIdx is not nil, row r takes src row rowIdx[r].
+// Rows run0 to run1-1
 // (0 <= run0 <= run1 <= rows) must be listed as consecutive rows,
 // rowIdx[r] = rowIdx[run0]+r-run0: the kernel steps through them at
 // srcStride instead of reading the list, as an address that waits for a
@@ -812,25 +814,23 @@ func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride 
 //		for r := 0; r < rows; r++ {
 //			d := dst[p*dstPlane+r*dstStride:]
 //			s := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil
-//			w := append(s[:64:64], s[mid-64:mid]...)
-//			for c := 0; c < (width+63)/64; c++ {
+//			n := (width+63)/64
+//			for c := 0; c < n; c++ {
+//				a, b := windowSlots(c, n)
+//				w := append(s[slot(a):][:64:64], s[slot(b):][:64]...)
 //				at := min(64*c, width-64)
 //				for i := 0; i < 64; i++ {
-//					if take(c, i) {
-//						d[at+i] = w[tab[64*c+i]]
-//					} else {
-//						d[at+i] = pat[i%32]
-//					}
+//					d[at+i] = w[tab[64*c+i]]
 //				}
 //			}
 //		}
 //	}
 //
-// tab is a shuffle256Table (shuffle.go); rows, planes >= 1. It requires
-// AVX-512 F, BW and VBMI.
+// tab is a shuffle256Table (shuffle.go), every index below 128; rows,
+// planes >= 1. It requires AVX-512 F, BW and VBMI.
 //
 //go:noescape
-func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[288]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
+func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[384]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 
 // planeChunksAVX512 makes planes of chunks blocks of 64 bytes (2 <= chunks <= 8),
 // block c at byte 64*c of the output plane but the last at byte last

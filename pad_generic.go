@@ -327,9 +327,9 @@ func (k *byteKernels) planesByList(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	width, mid := (r.left+r.mid+r.right)*size, r.mid*size
 	ps, dstStride, srcStride := planes{n, dstPlane * size, srcPlane * size}, pl.blk*size, rowStride*size
 	if t == nil {
-		// Rows of 129 to 256 bytes, a plane in one pass where the rows
+		// Rows of 129 to 384 bytes, a plane in one pass where the rows
 		// and lines kernels take a call per run or plane.
-		return rowListShuffle256Bytes(dst, src, ps, pl.list, dstStride, srcStride, width, mid, t256, &k.pat)
+		return rowListShuffle256Bytes(dst, src, ps, pl.list, dstStride, srcStride, width, mid, t256)
 	}
 	if !k.stream && rowListLinesBytes(dst, src, ps, pl.list, dstStride, srcStride, width, mid, k.tab.lines, t, &k.pat) {
 		return true
@@ -421,7 +421,7 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		if t := k.tab.shuffle; t != nil && rowsShuffleBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
 			return
 		}
-		if t := k.tab.shuffle256; t != nil && !k.stream && rowsShuffle256Bytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t, &k.pat) {
+		if t := k.tab.shuffle256; t != nil && !k.stream && rowsShuffle256Bytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t) {
 			return
 		}
 		if t := k.tab.wide; t != nil && !k.tab.skipWide && rowsWideBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat, k.stream) {

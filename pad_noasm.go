@@ -66,11 +66,11 @@ func rowListShuffleBytes([]byte, []byte, planes, *rowList, int, int, int, int, *
 	return false
 }
 
-func rowListShuffle256Bytes([]byte, []byte, planes, *rowList, int, int, int, int, *shuffle256Table, *[32]byte) bool {
+func rowListShuffle256Bytes([]byte, []byte, planes, *rowList, int, int, int, int, *shuffle256Table) bool {
 	return false
 }
 
-func rowsShuffle256Bytes([]byte, []byte, planes, int, int, int, int, int, *shuffle256Table, *[32]byte) bool {
+func rowsShuffle256Bytes([]byte, []byte, planes, int, int, int, int, int, *shuffle256Table) bool {
 	return false
 }
 

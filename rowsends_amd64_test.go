@@ -172,7 +172,7 @@ func TestWideInCache(t *testing.T) {
 		{Edge, 64, 5, false, false, false}, // the rows kernels
 	} {
 		wideInCache, ends, wide = c.on, 0, 0
-		shape := []int{c.planes, 28, 40} // rows of 160 bytes in: not the shuffle256 kernel's
+		shape := []int{c.planes, 28, 80} // rows of 320 bytes in: not the shuffle256 kernel's
 		spec := Spec{Mode: c.mode, Before: []int{0, c.pad, c.pad}, After: []int{0, c.pad, c.pad}}
 		p, err := newExecPlan(shape, spec, Workers(1))
 		if err != nil {

@@ -346,46 +346,66 @@ func byteSource(out []int32, base int32, size, i int) int {
 	return int(j-base)*size + i%size
 }
 
-// shuffle256Max is the widest row, in bytes, a shuffle256Table describes.
-const shuffle256Max = 256
+// shuffle256Max is the widest row, in bytes, a shuffle256Table describes:
+// six 64-byte chunks.
+const shuffle256Max = 384
 
 // shuffle256Table is the table of a row of shuffleMax+1 to shuffle256Max
-// bytes from 64 to 128 (KERNELS.md item 19): chunk c, the 64 bytes at 64c
-// (the last chunk at width-64), takes its byte i from byte idx[c][i] of the
-// window s[0:64] ++ s[mid-64:mid] of the input row where bit i of take[c]
-// is set, else byte i%32 of the value pattern. Every byte of such a row
-// lies in that window.
+// bytes from 64 to 256 that takes no value (KERNELS.md item 19): chunk c,
+// the 64 bytes at 64c (the last chunk at width-64), takes its byte i from
+// byte idx[c][i] of its two windows of the input row (shuffle256Windows).
 type shuffle256Table struct {
-	idx  [4][64]byte
-	take [4]uint64
+	idx [6][64]byte
 }
 
 // bytes is the table as the kernel reads it.
-func (t *shuffle256Table) bytes() *[288]byte { return (*[288]byte)(unsafe.Pointer(t)) }
+func (t *shuffle256Table) bytes() *[384]byte { return (*[384]byte)(unsafe.Pointer(t)) }
 
 // shuffle256Fits reports whether rows of width bytes from mid bytes suit
 // the kernel of shuffle256 tables.
 func shuffle256Fits(width, mid int) bool {
-	return width > shuffleMax && width <= shuffle256Max && mid >= 64 && mid <= 128
+	return width > shuffleMax && width <= shuffle256Max && mid >= 64 && mid <= 256
+}
+
+// shuffle256Windows returns the input offsets of the two 64-byte windows
+// whose 128 bytes chunk c of n takes (index i < 64: byte a+i, else byte
+// b+i-64). Rows of at most 128 bytes lie whole in their first and last 64
+// bytes, which every chunk takes. Longer ones: those around the row's ends
+// (the pads' sources, whatever the mode), and between them the windows of
+// slots c-1 and c, slot k at min(64k, mid-64) (k at most 3), which hold the
+// chunk's copy when the left pad is at most 64 bytes.
+func shuffle256Windows(c, n, mid int) (a, b int) {
+	slot := func(k int) int { return min(64*min(k, 3), mid-64) }
+	switch {
+	case mid <= 128 || c == 0:
+		return 0, mid - 64
+	case c == n-1:
+		return mid - 64, 0
+	}
+	return slot(c - 1), slot(c)
 }
 
 // shuffle256TableOf returns the table of rows of width bytes from mid
 // whose output byte i takes input byte src(i), or nil where a byte takes
-// the value: constant rows keep the kernels tuned for them.
+// the value (constant rows keep the kernels tuned for them) or lies
+// outside its chunk's windows (pads of more than 64 bytes).
 func shuffle256TableOf(width, mid int, src func(i int) int) *shuffle256Table {
 	t := new(shuffle256Table)
-	for c := range (width + 63) / 64 {
+	n := (width + 63) / 64
+	for c := range n {
 		at := min(64*c, width-64)
+		a, b := shuffle256Windows(c, n, mid)
 		for i := range 64 {
-			j := src(at + i)
-			if j < 0 {
+			switch j := src(at + i); {
+			case j < 0:
+				return nil
+			case j >= a && j < a+64:
+				t.idx[c][i] = byte(j - a)
+			case j >= b && j < b+64:
+				t.idx[c][i] = byte(64 + j - b)
+			default:
 				return nil
 			}
-			if j >= 64 {
-				j += 128 - mid // from the second window
-			}
-			t.idx[c][i] = byte(j)
-			t.take[c] |= 1 << i
 		}
 	}
 	return t
@@ -393,7 +413,7 @@ func shuffle256TableOf(width, mid int, src func(i int) int) *shuffle256Table {
 
 // rowTables returns the tables of the rows of lv at element size bytes:
 // narrow rows (at most shuffleMax bytes) get a shuffle table, rows of up
-// to shuffle256Max bytes from 64 to 128 a shuffle256 table, wider rows
+// to shuffle256Max bytes from 64 to 256 a shuffle256 table, wider rows
 // with pads of at most 64 bytes a head-and-tail table (the wide kernel),
 // and rows with pads of at most 16 bytes an ends table (the ends kernel,
 // for CPUs without VBMI); any may be nil, all are where rowMap is.
@@ -499,22 +519,20 @@ func rowsShuffleGo(dst, src []byte, rows, dstStride, srcStride, width, mid int, 
 }
 
 // rowsShuffle256Go is the Go version of the kernel of shuffle256 tables:
-// row t of dst (at t*dstStride) gets width bytes by tab from the window of
+// row t of dst (at t*dstStride) gets width bytes by tab from the windows of
 // the mid bytes of src row t (at t*srcStride), or of src row rowIdx[t] if
-// rowIdx is not nil, and pat.
-func rowsShuffle256Go(dst, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffle256Table, pat *[32]byte, rowIdx []int32) {
+// rowIdx is not nil.
+func rowsShuffle256Go(dst, src []byte, rows, dstStride, srcStride, width, mid int, tab *shuffle256Table, rowIdx []int32) {
+	n := (width + 63) / 64
 	listedRows(dst, src, rows, dstStride, srcStride, width, mid, rowIdx, func(d, s []byte) {
-		var w [128]byte
-		copy(w[:64], s)
-		copy(w[64:], s[mid-64:])
-		for c := range (width + 63) / 64 {
+		for c := range n {
+			a, b := shuffle256Windows(c, n, mid)
+			var w [128]byte
+			copy(w[:64], s[a:])
+			copy(w[64:], s[b:])
 			at := min(64*c, width-64)
 			for i := range 64 {
-				b := pat[i%32]
-				if tab.take[c]>>i&1 != 0 {
-					b = w[tab.idx[c][i]]
-				}
-				d[at+i] = b
+				d[at+i] = w[tab.idx[c][i]%128]
 			}
 		}
 	})

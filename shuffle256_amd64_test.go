@@ -3,7 +3,7 @@
 package pad
 
 // Tests of the kernel of shuffle256 tables (KERNELS.md item 19) against its
-// Go version: every width from 129 to 256 and mid from 64 to 128 with
+// Go version: every width from 129 to 384 and mid from 64 to 256 with
 // random tables, canaries, gaps and row lists; the same against PROT_NONE
 // pages; and plans whose rows take it, against the reference.
 
@@ -22,29 +22,24 @@ type shuf256Case struct {
 
 func (c *shuf256Case) asm(ks asmKernels, dst, src []byte) {
 	list, run0, run1 := listArgs(c.rowIdx)
-	ks.rowsShuffle256(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
+	ks.rowsShuffle256(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256.bytes(), c.pl.n, c.pl.dst, c.pl.src, list, run0, run1)
 }
 
 func (c *shuf256Case) goVersion(dst, src []byte) {
 	for p := range c.pl.n {
-		rowsShuffle256Go(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.pat, c.rowIdx)
+		rowsShuffle256Go(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.tab256, c.rowIdx)
 	}
 }
 
-// randomShuf256Case draws a table (indices into the window, some bytes
-// the value) and a geometry as randomShufCase does.
+// randomShuf256Case draws a table (indices into each chunk's windows) and
+// a geometry as randomShufCase does.
 func randomShuf256Case(r *rand.Rand, width, mid int) *shuf256Case {
 	c := &shuf256Case{shufCase: *randomShufCase(r, 64, 64)}
 	c.width, c.mid = width, mid
 	c.tab256 = new(shuffle256Table)
-	valueEvery := []int{0, 2, 8}[r.IntN(3)] // 0: every byte from src
 	for k := range (width + 63) / 64 {
 		for i := range 64 {
-			c.tab256.idx[k][i] = byte(r.IntN(256)) // ignored where the value
-			if valueEvery == 0 || r.IntN(valueEvery) != 0 {
-				c.tab256.idx[k][i] = byte(r.IntN(128))
-				c.tab256.take[k] |= 1 << i
-			}
+			c.tab256.idx[k][i] = byte(r.IntN(128))
 		}
 	}
 	c.dstStride = width + []int{0, 0, 1, 5, 64}[r.IntN(5)]
@@ -65,7 +60,7 @@ func TestRowsShuffle256Kernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 6))
 	calls := 0
 	for width := shuffleMax + 1; width <= shuffle256Max; width++ {
-		for mid := 64; mid <= 128; mid++ {
+		for mid := 64; mid <= 256; mid++ {
 			checkCanaries(t, r, ks, randomShuf256Case(r, width, mid), byte(width))
 			calls++
 		}
@@ -77,7 +72,7 @@ func TestRowsShuffle256Kernel(t *testing.T) {
 // kernel reads and writes only its rows.
 func TestRowsShuffle256Guard(t *testing.T) {
 	ks := shuffle256KernelOrSkip(t)
-	sizes := []int{64, 65, 100, 127, 128, 129, 150, 191, 192, 193, 200, 255, 256}
+	sizes := []int{64, 65, 100, 127, 128, 129, 150, 191, 192, 193, 200, 255, 256, 257, 320, 321, 383, 384}
 	guardSweep(t, ks, rand.New(rand.NewPCG(25, 7)), sizes, func(r *rand.Rand, width, mid int) tableCall {
 		if !shuffle256Fits(width, mid) {
 			return nil
@@ -86,7 +81,7 @@ func TestRowsShuffle256Guard(t *testing.T) {
 	})
 }
 
-// TestShuffle256Table: the tables of every row form of rows of 129 to 256
+// TestShuffle256Table: the tables of every row form of rows of 129 to 384
 // bytes give the rows the executor's Go path makes.
 func TestShuffle256Table(t *testing.T) {
 	for _, c := range []struct {
@@ -96,6 +91,8 @@ func TestShuffle256Table(t *testing.T) {
 		{4, 28, 3, Edge}, {4, 28, 3, Reflect}, {4, 28, 3, Wrap}, {4, 30, 4, Symmetric},
 		{8, 14, 3, Edge}, {8, 14, 2, Reflect}, {8, 9, 8, Wrap}, {8, 16, 8, Edge},
 		{2, 60, 4, Reflect}, {1, 100, 50, Reflect}, {1, 128, 64, Edge}, {1, 64, 40, Wrap},
+		{4, 56, 3, Reflect}, {4, 56, 3, Wrap}, {4, 56, 16, Edge}, {4, 60, 2, Symmetric},
+		{8, 28, 7, Reflect}, {8, 32, 1, Wrap}, {2, 100, 20, Edge}, {1, 250, 60, Reflect},
 	} {
 		name := fmt.Sprintf("size=%d/w=%d/%v%d", c.size, c.w, c.mode, c.p)
 		t.Run(name, func(t *testing.T) {
@@ -111,7 +108,7 @@ func TestShuffle256Table(t *testing.T) {
 			}
 			src := randomBytes(rand.New(rand.NewPCG(1, 2)), 5*mid)
 			got := make([]byte, 5*width)
-			rowsShuffle256Go(got, src, 5, width, mid, width, mid, tab, &[32]byte{}, nil)
+			rowsShuffle256Go(got, src, 5, width, mid, width, mid, tab, nil)
 			want := make([]byte, 5*width)
 			if err := p.RunBytes(want, src, c.size, make([]byte, c.size)); err != nil {
 				t.Fatal(err)
@@ -123,8 +120,8 @@ func TestShuffle256Table(t *testing.T) {
 	}
 }
 
-// TestShuffle256Plans: plans whose planes have rows of 129 to 256 bytes
-// from 64 to 128 make them by the kernel, a plane's rows in one pass, and
+// TestShuffle256Plans: plans whose planes have rows of 129 to 384 bytes
+// from 64 to 256 make them by the kernel, a plane's rows in one pass, and
 // match the reference; rows beyond its reach do not take it.
 func TestShuffle256Plans(t *testing.T) {
 	ks := kernelsInUse()
@@ -133,9 +130,9 @@ func TestShuffle256Plans(t *testing.T) {
 	}
 	calls := 0
 	k := ks.rowsShuffle256
-	setForTest(t, &ks.rowsShuffle256, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[288]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int) {
+	setForTest(t, &ks.rowsShuffle256, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[384]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int) {
 		calls++
-		k(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1)
+		k(dst, src, rows, dstStride, srcStride, width, mid, tab, planes, dstPlane, srcPlane, rowIdx, run0, run1)
 	})
 	r := rand.New(rand.NewPCG(25, 8))
 	for _, c := range []struct {
@@ -152,8 +149,10 @@ func TestShuffle256Plans(t *testing.T) {
 		{2, []int{16, 30, 60}, Edge, 5, true},
 		{1, []int{4, 50, 100}, Reflect, 40, true},
 		{4, []int{64, 28, 28}, Constant, 3, false}, // the value: the constant kernels
-		{4, []int{16, 28, 40}, Edge, 3, false},     // 160 bytes in
-		{4, []int{64, 28, 28}, Edge, 1, false},     // 120 bytes out: the shuffle kernel
+		{4, []int{16, 28, 56}, Edge, 3, true},
+		{4, []int{16, 28, 56}, Wrap, 17, false}, // a pad of more than 64 bytes
+		{4, []int{16, 28, 70}, Edge, 3, false},  // 280 bytes in
+		{4, []int{64, 28, 28}, Edge, 1, false},  // 120 bytes out: the shuffle kernel
 	} {
 		name := fmt.Sprintf("%d/%v/%v%d", c.size, c.shape, c.mode, c.pad)
 		spec := Spec{Mode: c.mode, Before: []int{0, c.pad, c.pad}, After: []int{0, c.pad, c.pad}}
@@ -187,7 +186,7 @@ func BenchmarkRowsShuffle256(b *testing.B) {
 		name       string
 		size, w, p int
 		mode       Mode
-	}{{"f32_28_wrap3", 4, 28, 3, Wrap}, {"f64_14_edge3", 8, 14, 3, Edge}} {
+	}{{"f32_28_wrap3", 4, 28, 3, Wrap}, {"f64_14_edge3", 8, 14, 3, Edge}, {"f32_56_reflect3", 4, 56, 3, Reflect}} {
 		p, err := NewPlan([]int{5, g.w}, Spec{Mode: g.mode, Before: []int{0, g.p}, After: []int{0, g.p}})
 		if err != nil {
 			b.Fatal(err)
@@ -201,12 +200,11 @@ func BenchmarkRowsShuffle256(b *testing.B) {
 		}
 		l := newRowList(idx)
 		src, dst := benchBytes(planes*g.w*mid), benchBytes(planes*rows*width)
-		pat := &[32]byte{}
 		b.Run(g.name+"/impl=asm", func(b *testing.B) {
 			b.SetBytes(int64(len(dst)))
 			b.ReportAllocs()
 			for b.Loop() {
-				ks.rowsShuffle256(&dst[0], &src[0], rows, width, mid, width, mid, tab.bytes(), pat, planes, rows*width, g.w*mid, &idx[0], l.run0, l.run1)
+				ks.rowsShuffle256(&dst[0], &src[0], rows, width, mid, width, mid, tab.bytes(), planes, rows*width, g.w*mid, &idx[0], l.run0, l.run1)
 			}
 		})
 		b.Run(g.name+"/impl=go", func(b *testing.B) {
@@ -214,7 +212,7 @@ func BenchmarkRowsShuffle256(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for q := range planes {
-					rowsShuffle256Go(dst[q*rows*width:], src[q*g.w*mid:], rows, width, mid, width, mid, tab, pat, idx)
+					rowsShuffle256Go(dst[q*rows*width:], src[q*g.w*mid:], rows, width, mid, width, mid, tab, idx)
 				}
 			}
 		})

@@ -19,7 +19,7 @@ package pad
 type sizeTables struct {
 	shuffle     *shuffleTable    // the innermost level's rows, narrow (shuffle.go)
 	wide        *shuffleTable    // or wide
-	shuffle256  *shuffle256Table // rows of 129 to 256 bytes from 64 to 128 (shuffle.go)
+	shuffle256  *shuffle256Table // rows of 129 to 384 bytes from 64 to 256 (shuffle.go)
 	ends        *endsTable       // rows with short pads (rowsends.go)
 	lines       *linesSet        // the planes of the level above, by the lines kernel (rowslines.go)
 	expand      *expandTable     // or by the expand kernel (rowsexpand.go)

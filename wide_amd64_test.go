@@ -354,7 +354,7 @@ func TestAlignedInCache(t *testing.T) {
 	countAlignedCalls(t, &ks.rowsAligned, &aligned)
 	countAlignedCalls(t, &ks.rowsAlignedStream, &streamed)
 	r := rand.New(rand.NewPCG(49, 50))
-	shape, spec := []int{64, 14, 20}, Spec{Mode: Reflect, Before: []int{0, 3, 3}, After: []int{0, 3, 3}} // rows of 160 bytes in: not the shuffle256 kernel's
+	shape, spec := []int{64, 14, 40}, Spec{Mode: Reflect, Before: []int{0, 3, 3}, After: []int{0, 3, 3}} // rows of 320 bytes in: not the shuffle256 kernel's
 	p, err := newExecPlan(shape, spec, Workers(1))
 	if err != nil {
 		t.Fatal(err)

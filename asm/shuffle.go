@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -773,28 +775,31 @@ func rowsOf(n reg.Register, start, body func()) {
 }
 
 // genRowsShuffle256 emits rowsShuffle256AVX512: the shuffle kernel for rows
-// of 129 to 256 bytes from 64 to 128. Every byte of such a row lies in the
-// window w = s[0:64] ++ s[mid-64:mid] (the two overlap when mid < 128), so
-// each 64 bytes of output is one VPERMI2B of the row's two loads, whatever
-// the mode: no load leaves the row and no store is masked.
+// of 129 to 384 bytes from 64 to 256 that take no value. Each 64 bytes of
+// output is one VPERMI2B of two 64-byte windows inside the input row: its
+// first and last 64 bytes around the row's ends (the pads' sources, whatever
+// the mode; all of a row of at most 128 bytes), the windows that hold the
+// copy between. No load leaves the row and no store is masked.
 func genRowsShuffle256() {
 	name := "rowsShuffle256AVX512"
-	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[288]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)",
-		name+" pads rows of 129 to 256 bytes from 64 to 128 by a chunk",
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[384]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)",
+		name+" pads rows of 129 to 384 bytes from 64 to 256 by a chunk",
 		"table: chunk c of row r of dst, the 64 bytes at r*dstStride+at(c)",
 		"(at(c) = 64c, the last chunk's width-64), takes byte i from byte",
-		"tab[64c+i] of the window w = s[0:64] ++ s[mid-64:mid] of row r of src",
-		"(at r*srcStride) where bit i of the little-endian uint64 at",
-		"tab[256+8c:] is set, and pat[i%32] where it is clear (the value",
-		"repeats every element, and at(c) is a multiple of its size). Rows",
-		"repeat for planes planes at p*dstPlane and p*srcPlane; when rowIdx is",
-		"not nil, row r takes src row rowIdx[r]. Rows run0 to run1-1",
+		"tab[64c+i] of the two 64-byte windows of row r of src (at",
+		"r*srcStride) that windowSlots names, slot k the window at",
+		"min(64k, mid-64): the row's first and last 64 bytes for the first",
+		"chunk, its last and first for the last chunk, slots c-1 and c (at",
+		"most 3) between; where mid <= 128, the row's first and last 64",
+		"bytes for every chunk. Rows repeat for planes planes at p*dstPlane and",
+		"p*srcPlane; when rowIdx is not nil, row r takes src row rowIdx[r].",
+		"Rows run0 to run1-1",
 		listRunDoc,
 		"",
-		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil\n\t\t\tw := append(s[:64:64], s[mid-64:mid]...)\n\t\t\tfor c := 0; c < (width+63)/64; c++ {\n\t\t\t\tat := min(64*c, width-64)\n\t\t\t\tfor i := 0; i < 64; i++ {\n\t\t\t\t\tif take(c, i) {\n\t\t\t\t\t\td[at+i] = w[tab[64*c+i]]\n\t\t\t\t\t} else {\n\t\t\t\t\t\td[at+i] = pat[i%32]\n\t\t\t\t\t}\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
+		"\tfor p := 0; p < planes; p++ {\n\t\tfor r := 0; r < rows; r++ {\n\t\t\td := dst[p*dstPlane+r*dstStride:]\n\t\t\ts := src[p*srcPlane+rowIdx[r]*srcStride:] // r*srcStride if rowIdx is nil\n\t\t\tn := (width+63)/64\n\t\t\tfor c := 0; c < n; c++ {\n\t\t\t\ta, b := windowSlots(c, n)\n\t\t\t\tw := append(s[slot(a):][:64:64], s[slot(b):][:64]...)\n\t\t\t\tat := min(64*c, width-64)\n\t\t\t\tfor i := 0; i < 64; i++ {\n\t\t\t\t\td[at+i] = w[tab[64*c+i]]\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}",
 		"",
-		"tab is a shuffle256Table (shuffle.go); rows, planes >= 1. It requires",
-		"AVX-512 F, BW and VBMI.")
+		"tab is a shuffle256Table (shuffle.go), every index below 128; rows,",
+		"planes >= 1. It requires AVX-512 F, BW and VBMI.")
 	listOffsets := AllocLocal(128)
 	d := Load(Param("dst"), gp())
 	s := Load(Param("src"), gp())
@@ -802,44 +807,103 @@ func genRowsShuffle256() {
 	ss := Load(Param("srcStride"), gp())
 	planes := Load(Param("planes"), gp())
 	tab := Load(Param("tab"), gp())
-	zpat := ZMM()
-	VBROADCASTI64X4(at(Load(Param("pat"), gp()), 0), zpat)
-	m64, w64 := gp(), gp() // the second window's offset, the last chunk's
+	// The windows' offsets in a row: slot k at min(64k, mid-64), slot 3
+	// the row's last 64 bytes; and the last chunk's offset.
+	// Slots 1 and 2 stay in memory (offsets), loaded a row: in registers
+	// they left the walks too few.
+	m64, w64 := gp(), gp()
 	Load(Param("mid"), m64)
 	SUBQ(U8(64), m64)
+	offsets := AllocLocal(16)
+	for k := 1; k <= 2; k++ {
+		o := gp()
+		MOVQ(U32(64*k), o)
+		CMPQ(m64, o)
+		CMOVQLT(m64, o)
+		MOVQ(o, offsets.Offset(8*(k-1)))
+	}
 	Load(Param("width"), w64)
 	SUBQ(U8(64), w64)
-	var idx [4]reg.VecVirtual
-	var take [4]reg.OpmaskVirtual
-	for c := range 4 {
-		idx[c], take[c] = ZMM(), kreg()
+	var idx [shuffleWindowChunks]reg.VecVirtual
+	for c := range shuffleWindowChunks {
+		idx[c] = ZMM()
 		VMOVDQU64(at(tab, 64*c), idx[c])
-		KMOVQ(at(tab, 256+8*c), take[c])
 	}
-	loops := func(chunks int) {
+	// loops emits the walks of rows of n chunks: with slotted, each
+	// chunk's two windows by windowSlots; without (mid <= 128), the row's
+	// first and last 64 bytes, which hold all of it, for every chunk.
+	loops := func(chunks int, slotted bool) {
 		dr, row := gp(), gp()
 		dp, sp := paramMem("dstPlane"), paramMem("srcPlane")
 		planeWalks("shuf256", d, s, dp, sp, planes, dr, ss, row, nil, listOffsets, 8, func(bool) {
-			lo, hi := ZMM(), ZMM()
-			VMOVDQU64(at(row, 0), lo)
-			VMOVDQU64(Mem{Base: row, Index: m64, Scale: 1}, hi)
+			var w [4]reg.VecVirtual
+			slot := func(k int) reg.VecVirtual {
+				if w[k] == nil {
+					w[k] = ZMM()
+					switch k {
+					case 0:
+						VMOVDQU64(at(row, 0), w[k])
+					case 3:
+						VMOVDQU64(Mem{Base: row, Index: m64, Scale: 1}, w[k])
+					default:
+						o := gp()
+						MOVQ(offsets.Offset(8*(k-1)), o)
+						VMOVDQU64(Mem{Base: row, Index: o, Scale: 1}, w[k])
+					}
+				}
+				return w[k]
+			}
 			for c := range chunks {
-				p, out := ZMM(), ZMM()
+				a, b := 0, 3
+				if slotted {
+					a, b = windowSlots(c, chunks)
+				}
+				p := ZMM()
 				VMOVDQA64(idx[c], p)
-				VPERMI2B(hi, lo, p)
-				VPBLENDMB(p, zpat, take[c], out)
+				VPERMI2B(slot(b), slot(a), p)
 				if c == chunks-1 {
-					VMOVDQU64(out, Mem{Base: dr, Index: w64, Scale: 1})
+					VMOVDQU64(p, Mem{Base: dr, Index: w64, Scale: 1})
 				} else {
-					VMOVDQU64(out, at(dr, 64*c))
+					VMOVDQU64(p, at(dr, 64*c))
 				}
 			}
 		}, func() { ADDQ(ds, dr) }, nil)
 	}
-	four := newLabel("shuf256_four")
-	CMPQ(w64, U8(128))
-	JA(LabelRef(four))
-	loops(3) // 129..192 bytes
-	Label(four)
-	loops(4) // 193..256 bytes
+	// n chunks: width in (64(n-1), 64n], w64 in (64(n-2), 64(n-1)].
+	slotted := newLabel("shuf256_slotted")
+	CMPQ(m64, U8(64))
+	JA(LabelRef(slotted))
+	for _, slots := range []bool{false, true} {
+		if slots {
+			Label(slotted)
+		}
+		labels := make([]string, shuffleWindowChunks+1)
+		for n := shuffleWindowChunks; n > 3; n-- {
+			labels[n] = newLabel(fmt.Sprintf("shuf256_%d", n))
+			CMPQ(w64, U32(64*(n-2)))
+			JA(LabelRef(labels[n]))
+		}
+		loops(3, slots) // 129..192 bytes
+		for n := 4; n <= shuffleWindowChunks; n++ {
+			Label(labels[n])
+			loops(n, slots)
+		}
+	}
+}
+
+// shuffleWindowChunks is the most 64-byte chunks of a row that
+// rowsShuffle256AVX512 makes: rows of up to 384 bytes.
+const shuffleWindowChunks = 6
+
+// windowSlots returns the slots of the two windows whose bytes chunk c of
+// n takes (shuffle.go: shuffle256Windows): the row's first and last 64
+// bytes around its ends, slots c-1 and c between.
+func windowSlots(c, n int) (a, b int) {
+	switch c {
+	case 0:
+		return 0, 3
+	case n - 1:
+		return 3, 0
+	}
+	return min(c-1, 3), min(c, 3)
 }
