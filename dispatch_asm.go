@@ -394,19 +394,27 @@ func (ks *asmKernels) shuffle(d, s *byte, src []byte, rows, dstStride, srcStride
 // it did. One call makes a batch of planes of about chunkBytes.
 func rowListShuffleBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, tab *shuffleTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	rows := len(l.idx)
-	if ks == nil || !ks.canShuffle(tab) || !shuffleFits(width, mid) || rows == 0 {
+	if ks == nil || !ks.canShuffle(tab) || !shuffleFits(width, mid) {
 		return false
 	}
+	return rowListBatches(dst, src, pl, l, dstStride, srcStride, width, mid, func(d, s []byte, pl planes) {
+		ks.shuffle(&d[0], &s[0], src, len(l.idx), dstStride, srcStride, width, mid, tab, pat, pl, &l.idx[0], l.run0, l.run1)
+	})
+}
+
+// rowListBatches calls kernel on the batches of whole planes pl of rows
+// width bytes wide, dstStride apart, row t of each plane from src row
+// l.idx[t] (mid bytes, srcStride apart), and reports true, if the list is
+// not empty and a plane holds at most chunkBytes; else false.
+func rowListBatches(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, kernel func(d, s []byte, pl planes)) bool {
+	rows := len(l.idx)
 	plane := (rows-1)*dstStride + width // output bytes of a plane, from its first
-	if plane > chunkBytes {
+	if rows == 0 || plane > chunkBytes {
 		return false
 	}
 	planeBatches(dst, src, pl, plane, l.max*srcStride+mid, func(d, s []byte) {
 		raceRowList(d, s, l.idx, dstStride, srcStride, width, mid)
-	}, func(d, s []byte, pl planes) {
-		ks.shuffle(&d[0], &s[0], src, rows, dstStride, srcStride, width, mid, tab, pat, pl, &l.idx[0], l.run0, l.run1)
-	})
+	}, kernel)
 	return true
 }
 
@@ -429,20 +437,12 @@ func rowsShuffle256Bytes(dst, src []byte, pl planes, rows, dstStride, srcStride,
 // it did.
 func rowListShuffle256Bytes(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, tab *shuffle256Table) bool {
 	ks := kernelsInUse()
-	rows := len(l.idx)
-	if ks == nil || ks.rowsShuffle256 == nil || !shuffle256Fits(width, mid) || rows == 0 {
+	if ks == nil || ks.rowsShuffle256 == nil || !shuffle256Fits(width, mid) {
 		return false
 	}
-	plane := (rows-1)*dstStride + width
-	if plane > chunkBytes {
-		return false
-	}
-	planeBatches(dst, src, pl, plane, l.max*srcStride+mid, func(d, s []byte) {
-		raceRowList(d, s, l.idx, dstStride, srcStride, width, mid)
-	}, func(d, s []byte, pl planes) {
-		ks.rowsShuffle256(&d[0], &s[0], rows, dstStride, srcStride, width, mid, tab.bytes(), pl.n, pl.dst, pl.src, &l.idx[0], l.run0, l.run1)
+	return rowListBatches(dst, src, pl, l, dstStride, srcStride, width, mid, func(d, s []byte, pl planes) {
+		ks.rowsShuffle256(&d[0], &s[0], len(l.idx), dstStride, srcStride, width, mid, tab.bytes(), pl.n, pl.dst, pl.src, &l.idx[0], l.run0, l.run1)
 	})
-	return true
 }
 
 // rowListLinesBytes makes whole planes as rowListShuffleBytes does, the

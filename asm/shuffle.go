@@ -131,11 +131,11 @@ func genRowsShuffle() {
 	var storeLimit reg.Register
 	storeDisp := -1
 	// A masked store of at most 16 or 32 bytes (storeBytes) writes an XMM
-	// or a YMM register (storeClasses): on a Zen 5 a masked store costs by
-	// its register's width, not its mask, and a ZMM store of a narrow row
-	// crosses a line wherever the row does not start its line.
-	storeBytes := 64
-	loadBytes := 64
+	// or a YMM register, and a row of at most 16 or 32 bytes in and out
+	// loads by one (loadBytes; storeClasses sets both): on a Zen 5 a masked
+	// store costs by its register's width, not its mask, and a ZMM store of
+	// a narrow row crosses a line wherever the row does not start its line.
+	storeBytes, loadBytes := 64, 64
 	maskedStore := func(out reg.VecVirtual, k reg.Register, m Mem) {
 		switch storeBytes {
 		case 16:
@@ -211,14 +211,15 @@ func genRowsShuffle() {
 	}
 	// storeClasses emits body's loop three times, for rows whose masked
 	// store, of their bytes past the first base, takes at most 16 bytes,
-	// at most 32 or more, each storing by its class's register. Uint8
-	// planes of 10 to 30 columns padded by 1, int16 planes of 6, float32
-	// ones of 3 and float64 ones of 7 took 0.76-0.87x the time of ZMM
-	// stores (KERNELS.md item 7).
+	// at most 32 or more, each storing by its class's register; with base
+	// 0 the classes take max(width, mid), and the loads the register too.
+	// Uint8 planes of 10 to 30 columns padded by 1, int16 planes of 6,
+	// float32 ones of 3 and float64 ones of 7 took 0.76-0.87x the time of
+	// ZMM stores (KERNELS.md item 7).
 	storeClasses := func(base int, body func(checked bool)) {
 		x, y := newLabel("shuf_store16"), newLabel("shuf_store32")
 		n := width
-		if base == 0 { // the classes' loads too: n = max(width, mid)
+		if base == 0 {
 			n = gp()
 			MOVQ(width, n)
 			CMPQ(mid, n)
@@ -236,9 +237,12 @@ func genRowsShuffle() {
 				Label(x)
 			}
 			storeBytes = class
+			if base == 0 {
+				loadBytes = class
+			}
 			loop(body)
 		}
-		storeBytes = 64
+		storeBytes, loadBytes = 64, 64
 	}
 	// loadRow loads the src row's first 64 bytes (and the next 64 when
 	// both): whole up to srcLimit, else from the window at its end, in a
@@ -371,9 +375,7 @@ func genRowsShuffle() {
 	Label(narrow)
 	storeDisp = 0
 	storeClasses(0, func(checked bool) { // 1..63 bytes
-		loadBytes = storeBytes // at least mid here
 		lo, _ := loadRow(false, checked)
-		loadBytes = 64
 		chunk(lo, nil, idx0, take0, dLo, 0)
 	})
 	Label(full)
