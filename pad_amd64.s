@@ -29400,20 +29400,274 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	JE      shufn_c8o8_3126
 	CMPL    (DI), $0x04
 	JE      shufn_c4o8_3127
+	CMPL    (DI), $0x05
+	JE      shufn_d16o16_3128
+	CMPL    (DI), $0x06
+	JE      shufn_d16o32_3129
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3130
+	VMOVDQU 32(DI), Y0
+	VMOVDQU 96(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3131
+
+shuf_planes_3133:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3135
+	MOVQ  CX, R10
+
+shuf_rows_3136:
+	VMOVDQU      (R10), X1
+	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
+	VPERMQ       $0x4e, Y1, Y3
+	VPSHUFB      Y0, Y1, Y4
+	VPSHUFB      Y2, Y3, Y3
+	VPOR         Y4, Y3, Y4
+	VMOVDQU      X4, (DI)
+	VEXTRACTI128 $0x01, Y4, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3136
+
+shuf_done_3135:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3133
+	VZEROUPPER
+	RET
+
+shufn_list_3131:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	JZ      shuf_no_run_3137
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3137:
+	VMOVQ R11, X5
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X7
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X6
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3132
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3138:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3139
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3138
+
+shuf_offs_done_3139:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3132
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3140:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3141
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3140
+
+shuf_offs_done_3141:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y7
+
+shuf_planes_3142:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y8
+	VMOVQ   X3, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3144
+
+shuf_rows_3145:
+	VMOVQ        X8, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X9
+	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
+	VPERMQ       $0x4e, Y9, Y10
+	VPSHUFB      Y0, Y9, Y11
+	VPSHUFB      Y2, Y10, Y10
+	VPOR         Y11, Y10, Y11
+	VMOVDQU      X11, (DI)
+	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y8, Y8
+	DECQ         R11
+	JNZ          shuf_rows_3145
+
+shuf_done_3144:
+	VMOVQ X4, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3146
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3147:
+	VMOVDQU      (R10), X12
+	VINSERTI128  $0x01, (R10)(R8*1), Y12, Y12
+	VPERMQ       $0x4e, Y12, Y8
+	VPSHUFB      Y0, Y12, Y10
+	VPSHUFB      Y2, Y8, Y8
+	VPOR         Y10, Y8, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3147
+
+shuf_done_3146:
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3148
+
+shuf_rows_3149:
+	VMOVQ        X8, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X13
+	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
+	VPERMQ       $0x4e, Y13, Y10
+	VPSHUFB      Y0, Y13, Y11
+	VPSHUFB      Y2, Y10, Y10
+	VPOR         Y11, Y10, Y11
+	VMOVDQU      X11, (DI)
+	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y8, Y8
+	DECQ         R11
+	JNZ          shuf_rows_3149
+
+shuf_done_3148:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3142
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3132:
+shuf_planes_3150:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3152
+
+shuf_rows_3153:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X8
+	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
+	VPERMQ       $0x4e, Y8, Y9
+	VPSHUFB      Y0, Y8, Y10
+	VPSHUFB      Y2, Y9, Y9
+	VPOR         Y10, Y9, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3153
+
+shuf_done_3152:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3154
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3155:
+	VMOVDQU      (R10), X11
+	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
+	VPERMQ       $0x4e, Y11, Y9
+	VPSHUFB      Y0, Y11, Y10
+	VPSHUFB      Y2, Y9, Y9
+	VPOR         Y10, Y9, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R12
+	JNZ          shuf_rows_3155
+
+shuf_done_3154:
+	VMOVQ X7, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3156
+
+shuf_rows_3157:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X12
+	VINSERTI128  $0x01, (R10)(R8*1), Y12, Y12
+	VPERMQ       $0x4e, Y12, Y9
+	VPSHUFB      Y0, Y12, Y10
+	VPSHUFB      Y2, Y9, Y9
+	VPOR         Y10, Y9, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3157
+
+shuf_done_3156:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3150
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3130:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3128
+	JNE     shufn_list_3158
 
-shuf_planes_3130:
+shuf_planes_3160:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3132
+	JZ    shuf_done_3162
 	MOVQ  CX, R10
 
-shuf_rows_3133:
+shuf_rows_3163:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -29426,17 +29680,17 @@ shuf_rows_3133:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3133
+	JNZ          shuf_rows_3163
 
-shuf_done_3132:
+shuf_done_3162:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3130
+	JNZ  shuf_planes_3160
 	VZEROUPPER
 	RET
 
-shufn_list_3128:
+shufn_list_3158:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -29445,12 +29699,12 @@ shufn_list_3128:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3134
+	JZ      shuf_no_run_3164
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3134:
+shuf_no_run_3164:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -29460,52 +29714,52 @@ shuf_no_run_3134:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3129
+	JA    shufn_list_loads_3159
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3135:
+shuf_offs_3165:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3136
+	JAE     shuf_offs_done_3166
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3135
+	JMP     shuf_offs_3165
 
-shuf_offs_done_3136:
+shuf_offs_done_3166:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3129
+	JA   shufn_list_loads_3159
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3137:
+shuf_offs_3167:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3138
+	JAE     shuf_offs_done_3168
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3137
+	JMP     shuf_offs_3167
 
-shuf_offs_done_3138:
+shuf_offs_done_3168:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3139:
+shuf_planes_3169:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3141
+	JZ      shuf_done_3171
 
-shuf_rows_3142:
+shuf_rows_3172:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -29520,16 +29774,16 @@ shuf_rows_3142:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_3142
+	JNZ          shuf_rows_3172
 
-shuf_done_3141:
+shuf_done_3171:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3143
+	JZ    shuf_done_3173
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3144:
+shuf_rows_3174:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -29542,15 +29796,15 @@ shuf_rows_3144:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3144
+	JNZ          shuf_rows_3174
 
-shuf_done_3143:
+shuf_done_3173:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3145
+	JZ      shuf_done_3175
 
-shuf_rows_3146:
+shuf_rows_3176:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -29565,25 +29819,25 @@ shuf_rows_3146:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_3146
+	JNZ          shuf_rows_3176
 
-shuf_done_3145:
+shuf_done_3175:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3139
+	JNZ  shuf_planes_3169
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3129:
-shuf_planes_3147:
+shufn_list_loads_3159:
+shuf_planes_3177:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3149
+	JZ    shuf_done_3179
 
-shuf_rows_3150:
+shuf_rows_3180:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -29599,16 +29853,16 @@ shuf_rows_3150:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3150
+	JNZ          shuf_rows_3180
 
-shuf_done_3149:
+shuf_done_3179:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3151
+	JZ    shuf_done_3181
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3152:
+shuf_rows_3182:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -29621,15 +29875,15 @@ shuf_rows_3152:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3152
+	JNZ          shuf_rows_3182
 
-shuf_done_3151:
+shuf_done_3181:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3153
+	JZ    shuf_done_3183
 
-shuf_rows_3154:
+shuf_rows_3184:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -29645,30 +29899,299 @@ shuf_rows_3154:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3154
+	JNZ          shuf_rows_3184
 
-shuf_done_3153:
+shuf_done_3183:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3147
+	JNZ  shuf_planes_3177
 	VZEROUPPER
 	RET
 
 shufn_c16o32_3124:
-	VMOVDQU 160(DI), Y1
-	VMOVDQU 192(DI), Y2
-	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3155
+	CMPL 4(DI), $0x00
+	JE   rowsShuffleNarrowAVX2_value_3185
+	CMPQ rowIdx+80(FP), $0x00
+	JNE  shufn_list_3186
 
-shuf_planes_3157:
+shuf_planes_3188:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3159
+	JZ    shuf_done_3190
 	MOVQ  CX, R11
 
-shuf_rows_3160:
+shuf_rows_3191:
+	VMOVDQU     (R11), X1
+	VINSERTI128 $0x01, (R11)(R8*1), Y1, Y1
+	VPERMQ      $0x4e, Y1, Y0
+	VPSHUFB     32(DI), Y1, Y2
+	VPSHUFB     96(DI), Y0, Y3
+	VPOR        Y2, Y3, Y2
+	VMOVDQU     Y2, (R10)
+	VPSHUFB     64(DI), Y1, Y2
+	VPSHUFB     128(DI), Y0, Y0
+	VPOR        Y2, Y0, Y2
+	VMOVDQU     Y2, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        BX, R11
+	DECQ        R12
+	JNZ         shuf_rows_3191
+
+shuf_done_3190:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3188
+	VZEROUPPER
+	RET
+
+shufn_list_3186:
+	MOVQ    rowIdx+80(FP), R10
+	VMOVQ   R10, X1
+	MOVQ    run0+88(FP), R11
+	VMOVQ   R11, X0
+	XORQ    R12, R12
+	MOVQ    run1+96(FP), R11
+	SUBQ    run0+88(FP), R11
+	VMOVQ   R11, X4
+	JZ      shuf_no_run_3192
+	MOVQ    run0+88(FP), R11
+	MOVLQSX (R10)(R11*4), R12
+	IMULQ   BX, R12
+
+shuf_no_run_3192:
+	VMOVQ R12, X5
+	MOVQ  run1+96(FP), R11
+	LEAQ  (R10)(R11*4), R12
+	VMOVQ R12, X2
+	MOVQ  rows+16(FP), R11
+	SUBQ  run1+96(FP), R11
+	VMOVQ R11, X6
+	MOVQ  run0+88(FP), R12
+	CMPQ  R12, $0x04
+	JA    shufn_list_loads_3187
+	MOVQ  rowIdx+80(FP), R10
+	MOVQ  $0x00000000, R13
+	LEAQ  (R10)(R13*4), R10
+	XORQ  R11, R11
+
+shuf_offs_3193:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_3194
+	MOVLQSX (R10)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, (SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_3193
+
+shuf_offs_done_3194:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufn_list_loads_3187
+	MOVQ rowIdx+80(FP), R10
+	MOVQ run1+96(FP), R13
+	LEAQ (R10)(R13*4), R10
+	XORQ R11, R11
+
+shuf_offs_3195:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_3196
+	MOVLQSX (R10)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_3195
+
+shuf_offs_done_3196:
+	VMOVDQU (SP), Y7
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_3197:
+	MOVQ    AX, R10
+	VMOVDQA Y7, Y9
+	VMOVQ   X0, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_3199
+
+shuf_rows_3200:
+	VMOVQ       X9, R11
+	ADDQ        CX, R11
+	VMOVDQU     (R11), X1
+	VINSERTI128 $0x01, (R11)(R8*1), Y1, Y1
+	VPERMQ      $0x4e, Y1, Y10
+	VPSHUFB     32(DI), Y1, Y11
+	VPSHUFB     96(DI), Y10, Y12
+	VPOR        Y11, Y12, Y11
+	VMOVDQU     Y11, (R10)
+	VPSHUFB     64(DI), Y1, Y11
+	VPSHUFB     128(DI), Y10, Y10
+	VPOR        Y11, Y10, Y11
+	VMOVDQU     Y11, (R10)(R9*1)
+	ADDQ        DX, R10
+	VPERMQ      $0x39, Y9, Y9
+	DECQ        R12
+	JNZ         shuf_rows_3200
+
+shuf_done_3199:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3201
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_3202:
+	VMOVDQU     (R11), X2
+	VINSERTI128 $0x01, (R11)(R8*1), Y2, Y2
+	VPERMQ      $0x4e, Y2, Y9
+	VPSHUFB     32(DI), Y2, Y10
+	VPSHUFB     96(DI), Y9, Y11
+	VPOR        Y10, Y11, Y10
+	VMOVDQU     Y10, (R10)
+	VPSHUFB     64(DI), Y2, Y10
+	VPSHUFB     128(DI), Y9, Y9
+	VPOR        Y10, Y9, Y10
+	VMOVDQU     Y10, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        BX, R11
+	DECQ        R12
+	JNZ         shuf_rows_3202
+
+shuf_done_3201:
+	VMOVDQA Y8, Y9
+	VMOVQ   X6, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_3203
+
+shuf_rows_3204:
+	VMOVQ       X9, R11
+	ADDQ        CX, R11
+	VMOVDQU     (R11), X3
+	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
+	VPERMQ      $0x4e, Y3, Y10
+	VPSHUFB     32(DI), Y3, Y11
+	VPSHUFB     96(DI), Y10, Y12
+	VPOR        Y11, Y12, Y11
+	VMOVDQU     Y11, (R10)
+	VPSHUFB     64(DI), Y3, Y11
+	VPSHUFB     128(DI), Y10, Y10
+	VPOR        Y11, Y10, Y11
+	VMOVDQU     Y11, (R10)(R9*1)
+	ADDQ        DX, R10
+	VPERMQ      $0x39, Y9, Y9
+	DECQ        R12
+	JNZ         shuf_rows_3204
+
+shuf_done_3203:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3197
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3187:
+shuf_planes_3205:
+	MOVQ  AX, R10
+	VMOVQ X1, R12
+	VMOVQ X0, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3207
+
+shuf_rows_3208:
+	MOVLQSX     (R12), R11
+	IMULQ       BX, R11
+	ADDQ        CX, R11
+	VMOVDQU     (R11), X3
+	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
+	VPERMQ      $0x4e, Y3, Y7
+	VPSHUFB     32(DI), Y3, Y8
+	VPSHUFB     96(DI), Y7, Y9
+	VPOR        Y8, Y9, Y8
+	VMOVDQU     Y8, (R10)
+	VPSHUFB     64(DI), Y3, Y8
+	VPSHUFB     128(DI), Y7, Y7
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        $0x04, R12
+	DECQ        R13
+	JNZ         shuf_rows_3208
+
+shuf_done_3207:
+	VMOVQ X4, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3209
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_3210:
+	VMOVDQU     (R11), X10
+	VINSERTI128 $0x01, (R11)(R8*1), Y10, Y10
+	VPERMQ      $0x4e, Y10, Y7
+	VPSHUFB     32(DI), Y10, Y8
+	VPSHUFB     96(DI), Y7, Y9
+	VPOR        Y8, Y9, Y8
+	VMOVDQU     Y8, (R10)
+	VPSHUFB     64(DI), Y10, Y8
+	VPSHUFB     128(DI), Y7, Y7
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        BX, R11
+	DECQ        R13
+	JNZ         shuf_rows_3210
+
+shuf_done_3209:
+	VMOVQ X2, R12
+	VMOVQ X6, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3211
+
+shuf_rows_3212:
+	MOVLQSX     (R12), R11
+	IMULQ       BX, R11
+	ADDQ        CX, R11
+	VMOVDQU     (R11), X11
+	VINSERTI128 $0x01, (R11)(R8*1), Y11, Y11
+	VPERMQ      $0x4e, Y11, Y7
+	VPSHUFB     32(DI), Y11, Y8
+	VPSHUFB     96(DI), Y7, Y9
+	VPOR        Y8, Y9, Y8
+	VMOVDQU     Y8, (R10)
+	VPSHUFB     64(DI), Y11, Y8
+	VPSHUFB     128(DI), Y7, Y7
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R10)(R9*1)
+	ADDQ        DX, R10
+	ADDQ        $0x04, R12
+	DECQ        R13
+	JNZ         shuf_rows_3212
+
+shuf_done_3211:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3205
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3185:
+	VMOVDQU 160(DI), Y1
+	VMOVDQU 192(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3213
+
+shuf_planes_3215:
+	MOVQ  AX, R10
+	MOVQ  rows+16(FP), R12
+	TESTQ R12, R12
+	JZ    shuf_done_3217
+	MOVQ  CX, R11
+
+shuf_rows_3218:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -29685,17 +30208,17 @@ shuf_rows_3160:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_3160
+	JNZ         shuf_rows_3218
 
-shuf_done_3159:
+shuf_done_3217:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3157
+	JNZ  shuf_planes_3215
 	VZEROUPPER
 	RET
 
-shufn_list_3155:
+shufn_list_3213:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -29704,12 +30227,12 @@ shufn_list_3155:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3161
+	JZ      shuf_no_run_3219
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3161:
+shuf_no_run_3219:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -29719,52 +30242,52 @@ shuf_no_run_3161:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_3156
+	JA    shufn_list_loads_3214
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_3162:
+shuf_offs_3220:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3163
+	JAE     shuf_offs_done_3221
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3162
+	JMP     shuf_offs_3220
 
-shuf_offs_done_3163:
+shuf_offs_done_3221:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_3156
+	JA   shufn_list_loads_3214
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_3164:
+shuf_offs_3222:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3165
+	JAE     shuf_offs_done_3223
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3164
+	JMP     shuf_offs_3222
 
-shuf_offs_done_3165:
+shuf_offs_done_3223:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3166:
+shuf_planes_3224:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3168
+	JZ      shuf_done_3226
 
-shuf_rows_3169:
+shuf_rows_3227:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -29783,16 +30306,16 @@ shuf_rows_3169:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_3169
+	JNZ         shuf_rows_3227
 
-shuf_done_3168:
+shuf_done_3226:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3170
+	JZ    shuf_done_3228
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3171:
+shuf_rows_3229:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -29809,15 +30332,15 @@ shuf_rows_3171:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_3171
+	JNZ         shuf_rows_3229
 
-shuf_done_3170:
+shuf_done_3228:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3172
+	JZ      shuf_done_3230
 
-shuf_rows_3173:
+shuf_rows_3231:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -29836,25 +30359,25 @@ shuf_rows_3173:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_3173
+	JNZ         shuf_rows_3231
 
-shuf_done_3172:
+shuf_done_3230:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3166
+	JNZ  shuf_planes_3224
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3156:
-shuf_planes_3174:
+shufn_list_loads_3214:
+shuf_planes_3232:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3176
+	JZ    shuf_done_3234
 
-shuf_rows_3177:
+shuf_rows_3235:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -29874,16 +30397,16 @@ shuf_rows_3177:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_3177
+	JNZ         shuf_rows_3235
 
-shuf_done_3176:
+shuf_done_3234:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3178
+	JZ    shuf_done_3236
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3179:
+shuf_rows_3237:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -29900,15 +30423,15 @@ shuf_rows_3179:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_3179
+	JNZ         shuf_rows_3237
 
-shuf_done_3178:
+shuf_done_3236:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3180
+	JZ    shuf_done_3238
 
-shuf_rows_3181:
+shuf_rows_3239:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -29928,30 +30451,265 @@ shuf_rows_3181:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_3181
+	JNZ         shuf_rows_3239
 
-shuf_done_3180:
+shuf_done_3238:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3174
+	JNZ  shuf_planes_3232
 	VZEROUPPER
 	RET
 
 shufn_c8o16_3125:
-	VMOVDQU 32(DI), Y1
-	VMOVDQU 160(DI), Y2
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3240
+	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3182
+	JNE     shufn_list_3241
 
-shuf_planes_3184:
+shuf_planes_3243:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3186
+	JZ    shuf_done_3245
 	MOVQ  CX, R10
 
-shuf_rows_3187:
+shuf_rows_3246:
+	VMOVQ        (R10), X1
+	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
+	VINSERTI128  $0x01, X1, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      X1, (DI)
+	VEXTRACTI128 $0x01, Y1, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3246
+
+shuf_done_3245:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3243
+	VZEROUPPER
+	RET
+
+shufn_list_3241:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X2
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	JZ      shuf_no_run_3247
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3247:
+	VMOVQ R11, X4
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X6
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X5
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3242
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3248:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3249
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3248
+
+shuf_offs_done_3249:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3242
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3250:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3251
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3250
+
+shuf_offs_done_3251:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y6
+
+shuf_planes_3252:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y7
+	VMOVQ   X2, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3254
+
+shuf_rows_3255:
+	VMOVQ        X7, R10
+	ADDQ         CX, R10
+	VMOVQ        (R10), X8
+	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
+	VINSERTI128  $0x01, X8, Y8, Y8
+	VPSHUFB      Y0, Y8, Y8
+	VMOVDQU      X8, (DI)
+	VEXTRACTI128 $0x01, Y8, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y7, Y7
+	DECQ         R11
+	JNZ          shuf_rows_3255
+
+shuf_done_3254:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3256
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3257:
+	VMOVQ        (R10), X9
+	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
+	VINSERTI128  $0x01, X9, Y9, Y9
+	VPSHUFB      Y0, Y9, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3257
+
+shuf_done_3256:
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3258
+
+shuf_rows_3259:
+	VMOVQ        X7, R10
+	ADDQ         CX, R10
+	VMOVQ        (R10), X10
+	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
+	VINSERTI128  $0x01, X10, Y10, Y10
+	VPSHUFB      Y0, Y10, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y7, Y7
+	DECQ         R11
+	JNZ          shuf_rows_3259
+
+shuf_done_3258:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3252
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3242:
+shuf_planes_3260:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X2, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3262
+
+shuf_rows_3263:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVQ        (R10), X7
+	VPINSRQ      $0x01, (R10)(R8*1), X7, X7
+	VINSERTI128  $0x01, X7, Y7, Y7
+	VPSHUFB      Y0, Y7, Y7
+	VMOVDQU      X7, (DI)
+	VEXTRACTI128 $0x01, Y7, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3263
+
+shuf_done_3262:
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3264
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3265:
+	VMOVQ        (R10), X8
+	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
+	VINSERTI128  $0x01, X8, Y8, Y8
+	VPSHUFB      Y0, Y8, Y8
+	VMOVDQU      X8, (DI)
+	VEXTRACTI128 $0x01, Y8, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R12
+	JNZ          shuf_rows_3265
+
+shuf_done_3264:
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3266
+
+shuf_rows_3267:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVQ        (R10), X9
+	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
+	VINSERTI128  $0x01, X9, Y9, Y9
+	VPSHUFB      Y0, Y9, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3267
+
+shuf_done_3266:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3260
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3240:
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 160(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3268
+
+shuf_planes_3270:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3272
+	MOVQ  CX, R10
+
+shuf_rows_3273:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -29962,17 +30720,17 @@ shuf_rows_3187:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3187
+	JNZ          shuf_rows_3273
 
-shuf_done_3186:
+shuf_done_3272:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3184
+	JNZ  shuf_planes_3270
 	VZEROUPPER
 	RET
 
-shufn_list_3182:
+shufn_list_3268:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -29981,12 +30739,12 @@ shufn_list_3182:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3188
+	JZ      shuf_no_run_3274
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3188:
+shuf_no_run_3274:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -29996,52 +30754,52 @@ shuf_no_run_3188:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3183
+	JA    shufn_list_loads_3269
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3189:
+shuf_offs_3275:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3190
+	JAE     shuf_offs_done_3276
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3189
+	JMP     shuf_offs_3275
 
-shuf_offs_done_3190:
+shuf_offs_done_3276:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3183
+	JA   shufn_list_loads_3269
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3191:
+shuf_offs_3277:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3192
+	JAE     shuf_offs_done_3278
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3191
+	JMP     shuf_offs_3277
 
-shuf_offs_done_3192:
+shuf_offs_done_3278:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3193:
+shuf_planes_3279:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3195
+	JZ      shuf_done_3281
 
-shuf_rows_3196:
+shuf_rows_3282:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -30054,16 +30812,16 @@ shuf_rows_3196:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3196
+	JNZ          shuf_rows_3282
 
-shuf_done_3195:
+shuf_done_3281:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3197
+	JZ    shuf_done_3283
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3198:
+shuf_rows_3284:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -30074,15 +30832,15 @@ shuf_rows_3198:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3198
+	JNZ          shuf_rows_3284
 
-shuf_done_3197:
+shuf_done_3283:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3199
+	JZ      shuf_done_3285
 
-shuf_rows_3200:
+shuf_rows_3286:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -30095,25 +30853,25 @@ shuf_rows_3200:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3200
+	JNZ          shuf_rows_3286
 
-shuf_done_3199:
+shuf_done_3285:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3193
+	JNZ  shuf_planes_3279
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3183:
-shuf_planes_3201:
+shufn_list_loads_3269:
+shuf_planes_3287:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3203
+	JZ    shuf_done_3289
 
-shuf_rows_3204:
+shuf_rows_3290:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -30127,16 +30885,16 @@ shuf_rows_3204:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3204
+	JNZ          shuf_rows_3290
 
-shuf_done_3203:
+shuf_done_3289:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3205
+	JZ    shuf_done_3291
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3206:
+shuf_rows_3292:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -30147,15 +30905,15 @@ shuf_rows_3206:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3206
+	JNZ          shuf_rows_3292
 
-shuf_done_3205:
+shuf_done_3291:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3207
+	JZ    shuf_done_3293
 
-shuf_rows_3208:
+shuf_rows_3294:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -30169,30 +30927,1206 @@ shuf_rows_3208:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3208
+	JNZ          shuf_rows_3294
 
-shuf_done_3207:
+shuf_done_3293:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3201
+	JNZ  shuf_planes_3287
+	VZEROUPPER
+	RET
+
+shufn_d16o16_3128:
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3295
+	VMOVDQU 32(DI), Y0
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3296
+
+shuf_planes_3298:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3300
+	MOVQ  CX, R10
+
+shuf_rows_3301:
+	VMOVDQU      (R10), X1
+	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
+	VPERMD       Y1, Y0, Y1
+	VMOVDQU      X1, (DI)
+	VEXTRACTI128 $0x01, Y1, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3301
+
+shuf_done_3300:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3298
+	VZEROUPPER
+	RET
+
+shufn_list_3296:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X2
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	JZ      shuf_no_run_3302
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3302:
+	VMOVQ R11, X4
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X6
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X5
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3297
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3303:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3304
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3303
+
+shuf_offs_done_3304:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3297
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3305:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3306
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3305
+
+shuf_offs_done_3306:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y6
+
+shuf_planes_3307:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y7
+	VMOVQ   X2, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3309
+
+shuf_rows_3310:
+	VMOVQ        X7, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X8
+	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
+	VPERMD       Y8, Y0, Y8
+	VMOVDQU      X8, (DI)
+	VEXTRACTI128 $0x01, Y8, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y7, Y7
+	DECQ         R11
+	JNZ          shuf_rows_3310
+
+shuf_done_3309:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3311
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3312:
+	VMOVDQU      (R10), X9
+	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
+	VPERMD       Y9, Y0, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3312
+
+shuf_done_3311:
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3313
+
+shuf_rows_3314:
+	VMOVQ        X7, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X10
+	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
+	VPERMD       Y10, Y0, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y7, Y7
+	DECQ         R11
+	JNZ          shuf_rows_3314
+
+shuf_done_3313:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3307
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3297:
+shuf_planes_3315:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X2, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3317
+
+shuf_rows_3318:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X7
+	VINSERTI128  $0x01, (R10)(R8*1), Y7, Y7
+	VPERMD       Y7, Y0, Y7
+	VMOVDQU      X7, (DI)
+	VEXTRACTI128 $0x01, Y7, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3318
+
+shuf_done_3317:
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3319
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3320:
+	VMOVDQU      (R10), X8
+	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
+	VPERMD       Y8, Y0, Y8
+	VMOVDQU      X8, (DI)
+	VEXTRACTI128 $0x01, Y8, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R12
+	JNZ          shuf_rows_3320
+
+shuf_done_3319:
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3321
+
+shuf_rows_3322:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X9
+	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
+	VPERMD       Y9, Y0, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3322
+
+shuf_done_3321:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3315
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3295:
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 160(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3323
+
+shuf_planes_3325:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3327
+	MOVQ  CX, R10
+
+shuf_rows_3328:
+	VMOVDQU      (R10), X3
+	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
+	VPERMD       Y3, Y1, Y3
+	VPBLENDVB    Y2, Y3, Y0, Y3
+	VMOVDQU      X3, (DI)
+	VEXTRACTI128 $0x01, Y3, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3328
+
+shuf_done_3327:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3325
+	VZEROUPPER
+	RET
+
+shufn_list_3323:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X3
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X5
+	JZ      shuf_no_run_3329
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3329:
+	VMOVQ R11, X6
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X8
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X7
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3324
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3330:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3331
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3330
+
+shuf_offs_done_3331:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3324
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3332:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3333
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3332
+
+shuf_offs_done_3333:
+	VMOVDQU (SP), Y3
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_3334:
+	MOVQ    AX, DI
+	VMOVDQA Y3, Y9
+	VMOVQ   X4, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3336
+
+shuf_rows_3337:
+	VMOVQ        X9, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X10
+	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
+	VPERMD       Y10, Y1, Y10
+	VPBLENDVB    Y2, Y10, Y0, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y9, Y9
+	DECQ         R11
+	JNZ          shuf_rows_3337
+
+shuf_done_3336:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3338
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_3339:
+	VMOVDQU      (R10), X11
+	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
+	VPERMD       Y11, Y1, Y11
+	VPBLENDVB    Y2, Y11, Y0, Y11
+	VMOVDQU      X11, (DI)
+	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3339
+
+shuf_done_3338:
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3340
+
+shuf_rows_3341:
+	VMOVQ        X9, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X12
+	VINSERTI128  $0x01, (R10)(R8*1), Y12, Y12
+	VPERMD       Y12, Y1, Y12
+	VPBLENDVB    Y2, Y12, Y0, Y12
+	VMOVDQU      X12, (DI)
+	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y9, Y9
+	DECQ         R11
+	JNZ          shuf_rows_3341
+
+shuf_done_3340:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3334
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3324:
+shuf_planes_3342:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3344
+
+shuf_rows_3345:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X9
+	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
+	VPERMD       Y9, Y1, Y9
+	VPBLENDVB    Y2, Y9, Y0, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3345
+
+shuf_done_3344:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3346
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_3347:
+	VMOVDQU      (R10), X10
+	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
+	VPERMD       Y10, Y1, Y10
+	VPBLENDVB    Y2, Y10, Y0, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R12
+	JNZ          shuf_rows_3347
+
+shuf_done_3346:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3348
+
+shuf_rows_3349:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVDQU      (R10), X11
+	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
+	VPERMD       Y11, Y1, Y11
+	VPBLENDVB    Y2, Y11, Y0, Y11
+	VMOVDQU      X11, (DI)
+	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3349
+
+shuf_done_3348:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3342
+	VZEROUPPER
+	RET
+
+shufn_d16o32_3129:
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3350
+	VMOVDQU 32(DI), Y0
+	VMOVDQU 64(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3351
+
+shuf_planes_3353:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3355
+	MOVQ  CX, R10
+
+shuf_rows_3356:
+	VMOVDQU     (R10), X1
+	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
+	VPERMD      Y1, Y0, Y3
+	VMOVDQU     Y3, (DI)
+	VPERMD      Y1, Y2, Y3
+	VMOVDQU     Y3, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3356
+
+shuf_done_3355:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3353
+	VZEROUPPER
+	RET
+
+shufn_list_3351:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	JZ      shuf_no_run_3357
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3357:
+	VMOVQ R11, X5
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X7
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X6
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3352
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3358:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3359
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3358
+
+shuf_offs_done_3359:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3352
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3360:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3361
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3360
+
+shuf_offs_done_3361:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y7
+
+shuf_planes_3362:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y8
+	VMOVQ   X3, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3364
+
+shuf_rows_3365:
+	VMOVQ       X8, R10
+	ADDQ        CX, R10
+	VMOVDQU     (R10), X9
+	VINSERTI128 $0x01, (R10)(R8*1), Y9, Y9
+	VPERMD      Y9, Y0, Y10
+	VMOVDQU     Y10, (DI)
+	VPERMD      Y9, Y2, Y10
+	VMOVDQU     Y10, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y8, Y8
+	DECQ        R11
+	JNZ         shuf_rows_3365
+
+shuf_done_3364:
+	VMOVQ X4, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3366
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3367:
+	VMOVDQU     (R10), X11
+	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
+	VPERMD      Y11, Y0, Y8
+	VMOVDQU     Y8, (DI)
+	VPERMD      Y11, Y2, Y8
+	VMOVDQU     Y8, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3367
+
+shuf_done_3366:
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3368
+
+shuf_rows_3369:
+	VMOVQ       X8, R10
+	ADDQ        CX, R10
+	VMOVDQU     (R10), X12
+	VINSERTI128 $0x01, (R10)(R8*1), Y12, Y12
+	VPERMD      Y12, Y0, Y10
+	VMOVDQU     Y10, (DI)
+	VPERMD      Y12, Y2, Y10
+	VMOVDQU     Y10, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y8, Y8
+	DECQ        R11
+	JNZ         shuf_rows_3369
+
+shuf_done_3368:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3362
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3352:
+shuf_planes_3370:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3372
+
+shuf_rows_3373:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVDQU     (R10), X8
+	VINSERTI128 $0x01, (R10)(R8*1), Y8, Y8
+	VPERMD      Y8, Y0, Y9
+	VMOVDQU     Y9, (DI)
+	VPERMD      Y8, Y2, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3373
+
+shuf_done_3372:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3374
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3375:
+	VMOVDQU     (R10), X10
+	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
+	VPERMD      Y10, Y0, Y9
+	VMOVDQU     Y9, (DI)
+	VPERMD      Y10, Y2, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R12
+	JNZ         shuf_rows_3375
+
+shuf_done_3374:
+	VMOVQ X7, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3376
+
+shuf_rows_3377:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVDQU     (R10), X11
+	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
+	VPERMD      Y11, Y0, Y9
+	VMOVDQU     Y9, (DI)
+	VPERMD      Y11, Y2, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3377
+
+shuf_done_3376:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3370
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3350:
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 160(DI), Y2
+	VMOVDQU 64(DI), Y3
+	VMOVDQU 192(DI), Y4
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3378
+
+shuf_planes_3380:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3382
+	MOVQ  CX, R10
+
+shuf_rows_3383:
+	VMOVDQU     (R10), X5
+	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
+	VPERMD      Y5, Y1, Y6
+	VPBLENDVB   Y2, Y6, Y0, Y6
+	VMOVDQU     Y6, (DI)
+	VPERMD      Y5, Y3, Y6
+	VPBLENDVB   Y4, Y6, Y0, Y6
+	VMOVDQU     Y6, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3383
+
+shuf_done_3382:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3380
+	VZEROUPPER
+	RET
+
+shufn_list_3378:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X5
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X6
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X7
+	JZ      shuf_no_run_3384
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3384:
+	VMOVQ R11, X8
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X10
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X9
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3379
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3385:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3386
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3385
+
+shuf_offs_done_3386:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3379
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3387:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3388
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3387
+
+shuf_offs_done_3388:
+	VMOVDQU (SP), Y5
+	VMOVDQU 32(SP), Y10
+
+shuf_planes_3389:
+	MOVQ    AX, DI
+	VMOVDQA Y5, Y11
+	VMOVQ   X6, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3391
+
+shuf_rows_3392:
+	VMOVQ       X11, R10
+	ADDQ        CX, R10
+	VMOVDQU     (R10), X12
+	VINSERTI128 $0x01, (R10)(R8*1), Y12, Y12
+	VPERMD      Y12, Y1, Y13
+	VPBLENDVB   Y2, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)
+	VPERMD      Y12, Y3, Y13
+	VPBLENDVB   Y4, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y11, Y11
+	DECQ        R11
+	JNZ         shuf_rows_3392
+
+shuf_done_3391:
+	VMOVQ X7, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3393
+	VMOVQ X8, R10
+	ADDQ  CX, R10
+
+shuf_rows_3394:
+	VMOVDQU     (R10), X14
+	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
+	VPERMD      Y14, Y1, Y11
+	VPBLENDVB   Y2, Y11, Y0, Y11
+	VMOVDQU     Y11, (DI)
+	VPERMD      Y14, Y3, Y11
+	VPBLENDVB   Y4, Y11, Y0, Y11
+	VMOVDQU     Y11, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3394
+
+shuf_done_3393:
+	VMOVDQA Y10, Y11
+	VMOVQ   X9, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3395
+
+shuf_rows_3396:
+	VMOVQ       X11, R10
+	ADDQ        CX, R10
+	VMOVDQU     (R10), X15
+	VINSERTI128 $0x01, (R10)(R8*1), Y15, Y15
+	VPERMD      Y15, Y1, Y13
+	VPBLENDVB   Y2, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)
+	VPERMD      Y15, Y3, Y13
+	VPBLENDVB   Y4, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y11, Y11
+	DECQ        R11
+	JNZ         shuf_rows_3396
+
+shuf_done_3395:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3389
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3379:
+shuf_planes_3397:
+	MOVQ  AX, DI
+	VMOVQ X5, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3399
+
+shuf_rows_3400:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVDQU     (R10), X11
+	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
+	VPERMD      Y11, Y1, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPERMD      Y11, Y3, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3400
+
+shuf_done_3399:
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3401
+	VMOVQ X8, R10
+	ADDQ  CX, R10
+
+shuf_rows_3402:
+	VMOVDQU     (R10), X13
+	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
+	VPERMD      Y13, Y1, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPERMD      Y13, Y3, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R12
+	JNZ         shuf_rows_3402
+
+shuf_done_3401:
+	VMOVQ X10, R11
+	VMOVQ X9, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3403
+
+shuf_rows_3404:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVDQU     (R10), X14
+	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
+	VPERMD      Y14, Y1, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPERMD      Y14, Y3, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3404
+
+shuf_done_3403:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3397
 	VZEROUPPER
 	RET
 
 shufn_c8o8_3126:
-	VMOVDQU 32(DI), X1
-	VMOVDQU 160(DI), X2
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3405
+	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3209
+	JNE     shufn_list_3406
 
-shuf_planes_3211:
+shuf_planes_3408:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3213
+	JZ    shuf_done_3410
 	MOVQ  CX, R10
 
-shuf_rows_3214:
+shuf_rows_3411:
+	VMOVQ   (R10), X1
+	VPINSRQ $0x01, (R10)(R8*1), X1, X1
+	VPSHUFB X0, X1, X1
+	VMOVQ   X1, (DI)
+	VPEXTRQ $0x01, X1, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R11
+	JNZ     shuf_rows_3411
+
+shuf_done_3410:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3408
+	VZEROUPPER
+	RET
+
+shufn_list_3406:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X2
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	JZ      shuf_no_run_3412
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3412:
+	VMOVQ R11, X4
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X6
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X5
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3407
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3413:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3414
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3413
+
+shuf_offs_done_3414:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3407
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3415:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3416
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3415
+
+shuf_offs_done_3416:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y6
+
+shuf_planes_3417:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y7
+	VMOVQ   X2, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3419
+
+shuf_rows_3420:
+	VMOVQ   X7, R10
+	ADDQ    CX, R10
+	VMOVQ   (R10), X8
+	VPINSRQ $0x01, (R10)(R8*1), X8, X8
+	VPSHUFB X0, X8, X8
+	VMOVQ   X8, (DI)
+	VPEXTRQ $0x01, X8, (DI)(R9*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y7, Y7
+	DECQ    R11
+	JNZ     shuf_rows_3420
+
+shuf_done_3419:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3421
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3422:
+	VMOVQ   (R10), X7
+	VPINSRQ $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R11
+	JNZ     shuf_rows_3422
+
+shuf_done_3421:
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3423
+
+shuf_rows_3424:
+	VMOVQ   X7, R10
+	ADDQ    CX, R10
+	VMOVQ   (R10), X8
+	VPINSRQ $0x01, (R10)(R8*1), X8, X8
+	VPSHUFB X0, X8, X8
+	VMOVQ   X8, (DI)
+	VPEXTRQ $0x01, X8, (DI)(R9*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y7, Y7
+	DECQ    R11
+	JNZ     shuf_rows_3424
+
+shuf_done_3423:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3417
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3407:
+shuf_planes_3425:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X2, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3427
+
+shuf_rows_3428:
+	MOVLQSX (R11), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	VMOVQ   (R10), X7
+	VPINSRQ $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R11
+	DECQ    R12
+	JNZ     shuf_rows_3428
+
+shuf_done_3427:
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3429
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3430:
+	VMOVQ   (R10), X7
+	VPINSRQ $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R12
+	JNZ     shuf_rows_3430
+
+shuf_done_3429:
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3431
+
+shuf_rows_3432:
+	MOVLQSX (R11), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	VMOVQ   (R10), X7
+	VPINSRQ $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R11
+	DECQ    R12
+	JNZ     shuf_rows_3432
+
+shuf_done_3431:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3425
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3405:
+	VMOVDQU 32(DI), X1
+	VMOVDQU 160(DI), X2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3433
+
+shuf_planes_3435:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3437
+	MOVQ  CX, R10
+
+shuf_rows_3438:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -30202,17 +32136,17 @@ shuf_rows_3214:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3214
+	JNZ       shuf_rows_3438
 
-shuf_done_3213:
+shuf_done_3437:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3211
+	JNZ  shuf_planes_3435
 	VZEROUPPER
 	RET
 
-shufn_list_3209:
+shufn_list_3433:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -30221,12 +32155,12 @@ shufn_list_3209:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3215
+	JZ      shuf_no_run_3439
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3215:
+shuf_no_run_3439:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30236,52 +32170,52 @@ shuf_no_run_3215:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3210
+	JA    shufn_list_loads_3434
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3216:
+shuf_offs_3440:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3217
+	JAE     shuf_offs_done_3441
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3216
+	JMP     shuf_offs_3440
 
-shuf_offs_done_3217:
+shuf_offs_done_3441:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3210
+	JA   shufn_list_loads_3434
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3218:
+shuf_offs_3442:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3219
+	JAE     shuf_offs_done_3443
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3218
+	JMP     shuf_offs_3442
 
-shuf_offs_done_3219:
+shuf_offs_done_3443:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3220:
+shuf_planes_3444:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3222
+	JZ      shuf_done_3446
 
-shuf_rows_3223:
+shuf_rows_3447:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -30293,16 +32227,16 @@ shuf_rows_3223:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3223
+	JNZ       shuf_rows_3447
 
-shuf_done_3222:
+shuf_done_3446:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3224
+	JZ    shuf_done_3448
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3225:
+shuf_rows_3449:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -30312,15 +32246,15 @@ shuf_rows_3225:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3225
+	JNZ       shuf_rows_3449
 
-shuf_done_3224:
+shuf_done_3448:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3226
+	JZ      shuf_done_3450
 
-shuf_rows_3227:
+shuf_rows_3451:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -30332,25 +32266,25 @@ shuf_rows_3227:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3227
+	JNZ       shuf_rows_3451
 
-shuf_done_3226:
+shuf_done_3450:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3220
+	JNZ  shuf_planes_3444
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3210:
-shuf_planes_3228:
+shufn_list_loads_3434:
+shuf_planes_3452:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3230
+	JZ    shuf_done_3454
 
-shuf_rows_3231:
+shuf_rows_3455:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -30363,16 +32297,16 @@ shuf_rows_3231:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3231
+	JNZ       shuf_rows_3455
 
-shuf_done_3230:
+shuf_done_3454:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3232
+	JZ    shuf_done_3456
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3233:
+shuf_rows_3457:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -30382,15 +32316,15 @@ shuf_rows_3233:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3233
+	JNZ       shuf_rows_3457
 
-shuf_done_3232:
+shuf_done_3456:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3234
+	JZ    shuf_done_3458
 
-shuf_rows_3235:
+shuf_rows_3459:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -30403,30 +32337,258 @@ shuf_rows_3235:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3235
+	JNZ       shuf_rows_3459
 
-shuf_done_3234:
+shuf_done_3458:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3228
+	JNZ  shuf_planes_3452
 	VZEROUPPER
 	RET
 
 shufn_c4o8_3127:
-	VMOVDQU 32(DI), X1
-	VMOVDQU 160(DI), X2
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3460
+	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3236
+	JNE     shufn_list_3461
 
-shuf_planes_3238:
+shuf_planes_3463:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3240
+	JZ    shuf_done_3465
 	MOVQ  CX, R10
 
-shuf_rows_3241:
+shuf_rows_3466:
+	VMOVD   (R10), X1
+	VPINSRD $0x01, (R10)(R8*1), X1, X1
+	VPSHUFB X0, X1, X1
+	VMOVQ   X1, (DI)
+	VPEXTRQ $0x01, X1, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R11
+	JNZ     shuf_rows_3466
+
+shuf_done_3465:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3463
+	VZEROUPPER
+	RET
+
+shufn_list_3461:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X2
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	JZ      shuf_no_run_3467
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3467:
+	VMOVQ R11, X4
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X6
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X5
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3462
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3468:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3469
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3468
+
+shuf_offs_done_3469:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3462
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3470:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3471
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3470
+
+shuf_offs_done_3471:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y6
+
+shuf_planes_3472:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y7
+	VMOVQ   X2, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3474
+
+shuf_rows_3475:
+	VMOVQ   X7, R10
+	ADDQ    CX, R10
+	VMOVD   (R10), X8
+	VPINSRD $0x01, (R10)(R8*1), X8, X8
+	VPSHUFB X0, X8, X8
+	VMOVQ   X8, (DI)
+	VPEXTRQ $0x01, X8, (DI)(R9*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y7, Y7
+	DECQ    R11
+	JNZ     shuf_rows_3475
+
+shuf_done_3474:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3476
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3477:
+	VMOVD   (R10), X7
+	VPINSRD $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R11
+	JNZ     shuf_rows_3477
+
+shuf_done_3476:
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3478
+
+shuf_rows_3479:
+	VMOVQ   X7, R10
+	ADDQ    CX, R10
+	VMOVD   (R10), X8
+	VPINSRD $0x01, (R10)(R8*1), X8, X8
+	VPSHUFB X0, X8, X8
+	VMOVQ   X8, (DI)
+	VPEXTRQ $0x01, X8, (DI)(R9*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y7, Y7
+	DECQ    R11
+	JNZ     shuf_rows_3479
+
+shuf_done_3478:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3472
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3462:
+shuf_planes_3480:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X2, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3482
+
+shuf_rows_3483:
+	MOVLQSX (R11), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	VMOVD   (R10), X7
+	VPINSRD $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R11
+	DECQ    R12
+	JNZ     shuf_rows_3483
+
+shuf_done_3482:
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3484
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3485:
+	VMOVD   (R10), X7
+	VPINSRD $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R12
+	JNZ     shuf_rows_3485
+
+shuf_done_3484:
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3486
+
+shuf_rows_3487:
+	MOVLQSX (R11), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	VMOVD   (R10), X7
+	VPINSRD $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R11
+	DECQ    R12
+	JNZ     shuf_rows_3487
+
+shuf_done_3486:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3480
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3460:
+	VMOVDQU 32(DI), X1
+	VMOVDQU 160(DI), X2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3488
+
+shuf_planes_3490:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3492
+	MOVQ  CX, R10
+
+shuf_rows_3493:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -30436,17 +32598,17 @@ shuf_rows_3241:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3241
+	JNZ       shuf_rows_3493
 
-shuf_done_3240:
+shuf_done_3492:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3238
+	JNZ  shuf_planes_3490
 	VZEROUPPER
 	RET
 
-shufn_list_3236:
+shufn_list_3488:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -30455,12 +32617,12 @@ shufn_list_3236:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3242
+	JZ      shuf_no_run_3494
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3242:
+shuf_no_run_3494:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30470,52 +32632,52 @@ shuf_no_run_3242:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3237
+	JA    shufn_list_loads_3489
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3243:
+shuf_offs_3495:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3244
+	JAE     shuf_offs_done_3496
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3243
+	JMP     shuf_offs_3495
 
-shuf_offs_done_3244:
+shuf_offs_done_3496:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3237
+	JA   shufn_list_loads_3489
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3245:
+shuf_offs_3497:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3246
+	JAE     shuf_offs_done_3498
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3245
+	JMP     shuf_offs_3497
 
-shuf_offs_done_3246:
+shuf_offs_done_3498:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3247:
+shuf_planes_3499:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3249
+	JZ      shuf_done_3501
 
-shuf_rows_3250:
+shuf_rows_3502:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -30527,16 +32689,16 @@ shuf_rows_3250:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3250
+	JNZ       shuf_rows_3502
 
-shuf_done_3249:
+shuf_done_3501:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3251
+	JZ    shuf_done_3503
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3252:
+shuf_rows_3504:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -30546,15 +32708,15 @@ shuf_rows_3252:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3252
+	JNZ       shuf_rows_3504
 
-shuf_done_3251:
+shuf_done_3503:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3253
+	JZ      shuf_done_3505
 
-shuf_rows_3254:
+shuf_rows_3506:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -30566,25 +32728,25 @@ shuf_rows_3254:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3254
+	JNZ       shuf_rows_3506
 
-shuf_done_3253:
+shuf_done_3505:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3247
+	JNZ  shuf_planes_3499
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3237:
-shuf_planes_3255:
+shufn_list_loads_3489:
+shuf_planes_3507:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3257
+	JZ    shuf_done_3509
 
-shuf_rows_3258:
+shuf_rows_3510:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -30597,16 +32759,16 @@ shuf_rows_3258:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3258
+	JNZ       shuf_rows_3510
 
-shuf_done_3257:
+shuf_done_3509:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3259
+	JZ    shuf_done_3511
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3260:
+shuf_rows_3512:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -30616,15 +32778,15 @@ shuf_rows_3260:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3260
+	JNZ       shuf_rows_3512
 
-shuf_done_3259:
+shuf_done_3511:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3261
+	JZ    shuf_done_3513
 
-shuf_rows_3262:
+shuf_rows_3514:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -30637,13 +32799,13 @@ shuf_rows_3262:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3262
+	JNZ       shuf_rows_3514
 
-shuf_done_3261:
+shuf_done_3513:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3255
+	JNZ  shuf_planes_3507
 	VZEROUPPER
 	RET
 
@@ -30651,9 +32813,9 @@ shuf_done_3261:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3263
+	JE      ends_ret_3515
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3263
+	JE      ends_ret_3515
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -30674,25 +32836,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3264
+	JB      ends_narrow_3516
 
-ends_planes_3267:
+ends_planes_3519:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3268:
+ends_rows_3520:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3269:
+ends_mid_3521:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3269
+	JB          ends_mid_3521
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -30711,36 +32873,36 @@ ends_mid_3269:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3268
+	JNZ         ends_rows_3520
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3267
+	JNZ         ends_planes_3519
 	VZEROUPPER
 	RET
 
-ends_narrow_3264:
+ends_narrow_3516:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3265
+	JL   ends_short_3517
 
-ends_planes_3270:
+ends_planes_3522:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3271:
+ends_rows_3523:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3272:
+ends_mid_3524:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_3272
+	JB        ends_mid_3524
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -30756,25 +32918,25 @@ ends_mid_3272:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3271
+	JNZ       ends_rows_3523
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3270
+	JNZ       ends_planes_3522
 	VZEROUPPER
 	RET
 
-ends_short_3265:
+ends_short_3517:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_3266
+	JLE  ends_tiny_3518
 
-ends_planes_3273:
+ends_planes_3525:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3274:
+ends_rows_3526:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -30795,21 +32957,21 @@ ends_rows_3274:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3274
+	JNZ       ends_rows_3526
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3273
+	JNZ       ends_planes_3525
 	VZEROUPPER
 	RET
 
-ends_tiny_3266:
-ends_planes_3275:
+ends_tiny_3518:
+ends_planes_3527:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3276:
+ends_rows_3528:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -30828,15 +32990,15 @@ ends_rows_3276:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3276
+	JNZ       ends_rows_3528
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3275
+	JNZ       ends_planes_3527
 	VZEROUPPER
 	RET
 
-ends_ret_3263:
+ends_ret_3515:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -30844,7 +33006,7 @@ ends_ret_3263:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3277
+	JZ    wrap_ret_3529
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -30853,18 +33015,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3278:
+wrap_rows_3530:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3279
+	JB   cx_short_3531
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3281
+	JBE  copy_le2_3533
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3282
+	JBE  copy_le4_3534
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3283:
+copy_loop_3535:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -30876,7 +33038,7 @@ copy_loop_3283:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3283
+	JB      copy_loop_3535
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -30886,9 +33048,9 @@ copy_loop_3283:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3284
+	JMP     copy_done_3536
 
-copy_le4_3282:
+copy_le4_3534:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -30897,76 +33059,76 @@ copy_le4_3282:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3284
+	JMP     copy_done_3536
 
-copy_le2_3281:
+copy_le2_3533:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3284:
-	JMP cx_done_3280
+copy_done_3536:
+	JMP cx_done_3532
 
-cx_short_3279:
+cx_short_3531:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3286
+	JAE  ladder_3538
 	CMPQ BX, $0x00000008
-	JAE  ladder_3287
+	JAE  ladder_3539
 	CMPQ BX, $0x00000004
-	JAE  ladder_3288
+	JAE  ladder_3540
 	CMPQ BX, $0x00000002
-	JAE  ladder_3289
+	JAE  ladder_3541
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3285
-	JMP  ladder_3290
+	JB   ladder_done_3537
+	JMP  ladder_3542
 
-ladder_3286:
+ladder_3538:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3285
+	JMP     ladder_done_3537
 
-ladder_3287:
+ladder_3539:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3285
+	JMP  ladder_done_3537
 
-ladder_3288:
+ladder_3540:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3285
+	JMP  ladder_done_3537
 
-ladder_3289:
+ladder_3541:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3285
+	JMP  ladder_done_3537
 
-ladder_3290:
+ladder_3542:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3285:
-cx_done_3280:
+ladder_done_3537:
+cx_done_3532:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3291
+	JB   cx_short_3543
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3293
+	JBE  copy_le2_3545
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3294
+	JBE  copy_le4_3546
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3295:
+copy_loop_3547:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -30978,7 +33140,7 @@ copy_loop_3295:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3295
+	JB      copy_loop_3547
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -30988,9 +33150,9 @@ copy_loop_3295:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3296
+	JMP     copy_done_3548
 
-copy_le4_3294:
+copy_le4_3546:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -30999,77 +33161,77 @@ copy_le4_3294:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3296
+	JMP     copy_done_3548
 
-copy_le2_3293:
+copy_le2_3545:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3296:
-	JMP cx_done_3292
+copy_done_3548:
+	JMP cx_done_3544
 
-cx_short_3291:
+cx_short_3543:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3298
+	JAE  ladder_3550
 	CMPQ DX, $0x00000008
-	JAE  ladder_3299
+	JAE  ladder_3551
 	CMPQ DX, $0x00000004
-	JAE  ladder_3300
+	JAE  ladder_3552
 	CMPQ DX, $0x00000002
-	JAE  ladder_3301
+	JAE  ladder_3553
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3297
-	JMP  ladder_3302
+	JB   ladder_done_3549
+	JMP  ladder_3554
 
-ladder_3298:
+ladder_3550:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3297
+	JMP     ladder_done_3549
 
-ladder_3299:
+ladder_3551:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3297
+	JMP  ladder_done_3549
 
-ladder_3300:
+ladder_3552:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3297
+	JMP  ladder_done_3549
 
-ladder_3301:
+ladder_3553:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3297
+	JMP  ladder_done_3549
 
-ladder_3302:
+ladder_3554:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3297:
-cx_done_3292:
+ladder_done_3549:
+cx_done_3544:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3303
+	JB   cx_short_3555
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3305
+	JBE  copy_le2_3557
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3306
+	JBE  copy_le4_3558
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3307:
+copy_loop_3559:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -31081,7 +33243,7 @@ copy_loop_3307:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3307
+	JB      copy_loop_3559
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -31091,9 +33253,9 @@ copy_loop_3307:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3308
+	JMP     copy_done_3560
 
-copy_le4_3306:
+copy_le4_3558:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -31102,71 +33264,71 @@ copy_le4_3306:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3308
+	JMP     copy_done_3560
 
-copy_le2_3305:
+copy_le2_3557:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3308:
-	JMP cx_done_3304
+copy_done_3560:
+	JMP cx_done_3556
 
-cx_short_3303:
+cx_short_3555:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3310
+	JAE  ladder_3562
 	CMPQ SI, $0x00000008
-	JAE  ladder_3311
+	JAE  ladder_3563
 	CMPQ SI, $0x00000004
-	JAE  ladder_3312
+	JAE  ladder_3564
 	CMPQ SI, $0x00000002
-	JAE  ladder_3313
+	JAE  ladder_3565
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3309
-	JMP  ladder_3314
+	JB   ladder_done_3561
+	JMP  ladder_3566
 
-ladder_3310:
+ladder_3562:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3309
+	JMP     ladder_done_3561
 
-ladder_3311:
+ladder_3563:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3309
+	JMP  ladder_done_3561
 
-ladder_3312:
+ladder_3564:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3309
+	JMP  ladder_done_3561
 
-ladder_3313:
+ladder_3565:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3309
+	JMP  ladder_done_3561
 
-ladder_3314:
+ladder_3566:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3309:
-cx_done_3304:
+ladder_done_3561:
+cx_done_3556:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3278
+	JNZ  wrap_rows_3530
 	VZEROUPPER
 
-wrap_ret_3277:
+wrap_ret_3529:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -31174,7 +33336,7 @@ wrap_ret_3277:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3315
+	JZ    wrap_ret_3567
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -31183,18 +33345,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3316:
+wrap_rows_3568:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3317
+	JB   mid_small_3569
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3319
+	JBE  copy_le2_3571
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3320
+	JBE  copy_le4_3572
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3321:
+copy_loop_3573:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -31206,7 +33368,7 @@ copy_loop_3321:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3321
+	JB        copy_loop_3573
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -31216,9 +33378,9 @@ copy_loop_3321:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3322
+	JMP       copy_done_3574
 
-copy_le4_3320:
+copy_le4_3572:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -31227,28 +33389,28 @@ copy_le4_3320:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3322
+	JMP       copy_done_3574
 
-copy_le2_3319:
+copy_le2_3571:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3322:
-	JMP mid_done_3318
+copy_done_3574:
+	JMP mid_done_3570
 
-mid_small_3317:
+mid_small_3569:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3323
+	JB   cx_short_3575
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3325
+	JBE  copy_le2_3577
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3326
+	JBE  copy_le4_3578
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3327:
+copy_loop_3579:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -31260,7 +33422,7 @@ copy_loop_3327:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3327
+	JB      copy_loop_3579
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -31270,9 +33432,9 @@ copy_loop_3327:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3328
+	JMP     copy_done_3580
 
-copy_le4_3326:
+copy_le4_3578:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -31281,77 +33443,77 @@ copy_le4_3326:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3328
+	JMP     copy_done_3580
 
-copy_le2_3325:
+copy_le2_3577:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3328:
-	JMP cx_done_3324
+copy_done_3580:
+	JMP cx_done_3576
 
-cx_short_3323:
+cx_short_3575:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3330
+	JAE  ladder_3582
 	CMPQ BX, $0x00000008
-	JAE  ladder_3331
+	JAE  ladder_3583
 	CMPQ BX, $0x00000004
-	JAE  ladder_3332
+	JAE  ladder_3584
 	CMPQ BX, $0x00000002
-	JAE  ladder_3333
+	JAE  ladder_3585
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3329
-	JMP  ladder_3334
+	JB   ladder_done_3581
+	JMP  ladder_3586
 
-ladder_3330:
+ladder_3582:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3329
+	JMP     ladder_done_3581
 
-ladder_3331:
+ladder_3583:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3329
+	JMP  ladder_done_3581
 
-ladder_3332:
+ladder_3584:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3329
+	JMP  ladder_done_3581
 
-ladder_3333:
+ladder_3585:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3329
+	JMP  ladder_done_3581
 
-ladder_3334:
+ladder_3586:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3329:
-cx_done_3324:
-mid_done_3318:
+ladder_done_3581:
+cx_done_3576:
+mid_done_3570:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3335
+	JB   mid_small_3587
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3337
+	JBE  copy_le2_3589
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3338
+	JBE  copy_le4_3590
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3339:
+copy_loop_3591:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -31363,7 +33525,7 @@ copy_loop_3339:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3339
+	JB        copy_loop_3591
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -31373,9 +33535,9 @@ copy_loop_3339:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3340
+	JMP       copy_done_3592
 
-copy_le4_3338:
+copy_le4_3590:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -31384,28 +33546,28 @@ copy_le4_3338:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3340
+	JMP       copy_done_3592
 
-copy_le2_3337:
+copy_le2_3589:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3340:
-	JMP mid_done_3336
+copy_done_3592:
+	JMP mid_done_3588
 
-mid_small_3335:
+mid_small_3587:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3341
+	JB   cx_short_3593
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3343
+	JBE  copy_le2_3595
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3344
+	JBE  copy_le4_3596
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3345:
+copy_loop_3597:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -31417,7 +33579,7 @@ copy_loop_3345:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3345
+	JB      copy_loop_3597
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -31427,9 +33589,9 @@ copy_loop_3345:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3346
+	JMP     copy_done_3598
 
-copy_le4_3344:
+copy_le4_3596:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -31438,78 +33600,78 @@ copy_le4_3344:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3346
+	JMP     copy_done_3598
 
-copy_le2_3343:
+copy_le2_3595:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3346:
-	JMP cx_done_3342
+copy_done_3598:
+	JMP cx_done_3594
 
-cx_short_3341:
+cx_short_3593:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3348
+	JAE  ladder_3600
 	CMPQ DX, $0x00000008
-	JAE  ladder_3349
+	JAE  ladder_3601
 	CMPQ DX, $0x00000004
-	JAE  ladder_3350
+	JAE  ladder_3602
 	CMPQ DX, $0x00000002
-	JAE  ladder_3351
+	JAE  ladder_3603
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3347
-	JMP  ladder_3352
+	JB   ladder_done_3599
+	JMP  ladder_3604
 
-ladder_3348:
+ladder_3600:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3347
+	JMP     ladder_done_3599
 
-ladder_3349:
+ladder_3601:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3347
+	JMP  ladder_done_3599
 
-ladder_3350:
+ladder_3602:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3347
+	JMP  ladder_done_3599
 
-ladder_3351:
+ladder_3603:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3347
+	JMP  ladder_done_3599
 
-ladder_3352:
+ladder_3604:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3347:
-cx_done_3342:
-mid_done_3336:
+ladder_done_3599:
+cx_done_3594:
+mid_done_3588:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3353
+	JB   mid_small_3605
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3355
+	JBE  copy_le2_3607
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3356
+	JBE  copy_le4_3608
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3357:
+copy_loop_3609:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -31521,7 +33683,7 @@ copy_loop_3357:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3357
+	JB        copy_loop_3609
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -31531,9 +33693,9 @@ copy_loop_3357:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3358
+	JMP       copy_done_3610
 
-copy_le4_3356:
+copy_le4_3608:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -31542,28 +33704,28 @@ copy_le4_3356:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3358
+	JMP       copy_done_3610
 
-copy_le2_3355:
+copy_le2_3607:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3358:
-	JMP mid_done_3354
+copy_done_3610:
+	JMP mid_done_3606
 
-mid_small_3353:
+mid_small_3605:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3359
+	JB   cx_short_3611
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3361
+	JBE  copy_le2_3613
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3362
+	JBE  copy_le4_3614
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3363:
+copy_loop_3615:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -31575,7 +33737,7 @@ copy_loop_3363:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3363
+	JB      copy_loop_3615
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -31585,9 +33747,9 @@ copy_loop_3363:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3364
+	JMP     copy_done_3616
 
-copy_le4_3362:
+copy_le4_3614:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -31596,72 +33758,72 @@ copy_le4_3362:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3364
+	JMP     copy_done_3616
 
-copy_le2_3361:
+copy_le2_3613:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3364:
-	JMP cx_done_3360
+copy_done_3616:
+	JMP cx_done_3612
 
-cx_short_3359:
+cx_short_3611:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3366
+	JAE  ladder_3618
 	CMPQ SI, $0x00000008
-	JAE  ladder_3367
+	JAE  ladder_3619
 	CMPQ SI, $0x00000004
-	JAE  ladder_3368
+	JAE  ladder_3620
 	CMPQ SI, $0x00000002
-	JAE  ladder_3369
+	JAE  ladder_3621
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3365
-	JMP  ladder_3370
+	JB   ladder_done_3617
+	JMP  ladder_3622
 
-ladder_3366:
+ladder_3618:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3365
+	JMP     ladder_done_3617
 
-ladder_3367:
+ladder_3619:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3365
+	JMP  ladder_done_3617
 
-ladder_3368:
+ladder_3620:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3365
+	JMP  ladder_done_3617
 
-ladder_3369:
+ladder_3621:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3365
+	JMP  ladder_done_3617
 
-ladder_3370:
+ladder_3622:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3365:
-cx_done_3360:
-mid_done_3354:
+ladder_done_3617:
+cx_done_3612:
+mid_done_3606:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3316
+	JNZ  wrap_rows_3568
 	VZEROUPPER
 
-wrap_ret_3315:
+wrap_ret_3567:
 	RET
 
 // func storeFence()

@@ -1088,6 +1088,8 @@ func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStr
 // pick(w, a[k]) | pick(swap(w), b[k]) where bit 7 of m[k] is set, else
 // pat[k%32]; pick(w, x) is 0 if bit 7 of x is set, else byte x&15 of
 // w's 16-byte lane of k (VPSHUFB). swap exchanges w's two 16-byte halves.
+// When tab[4] (full) is not 0, every m[k] has bit 7 set: no byte takes
+// the value, and the kernel does not blend.
 // Rows run0 to run1-1
 // (0 <= run0 <= run1 <= rows) must be listed as consecutive rows,
 // rowIdx[r] = rowIdx[run0]+r-run0: the kernel steps through them at

@@ -1,6 +1,9 @@
 package pad
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Narrow rows (at most 128 bytes in and out, as in the 7x7 to 28x28 planes
 // of convolutional networks) are made by one permutation of each input row:
@@ -59,21 +62,12 @@ func (t *wordShuffle) bytes() *[200]byte { return (*[200]byte)(unsafe.Pointer(t)
 // bytes, or nil when they are narrower than a block, a byte of a word
 // goes apart from the others, or a block takes words more than 8 apart.
 func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
-	if width < 32 || mid < 32 || width%4 != 0 || mid%4 != 0 {
+	if width < 32 || mid < 32 {
 		return nil
 	}
-	src := make([]int, width/4) // the src word of each word, or -1
-	for w := range src {
-		src[w] = -1
-		if t.takes(4 * w) {
-			src[w] = int(t.idx[4*w]) / 4
-		}
-		for k := range 4 {
-			i := 4*w + k
-			if t.takes(i) != (src[w] >= 0) || src[w] >= 0 && (t.idx[4*w]%4 != 0 || int(t.idx[i]) != int(t.idx[4*w])+k) {
-				return nil
-			}
-		}
+	src := wordSources(t, width, mid)
+	if src == nil {
+		return nil
 	}
 	ws := &wordShuffle{full: 1}
 	for b := 0; 32*b < width; b++ {
@@ -102,6 +96,29 @@ func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
 	return ws
 }
 
+// wordSources returns the src word of each 4-byte word of the rows of t,
+// width bytes from mid bytes (-1 where a word takes the value), or nil
+// when the rows do not go in whole words.
+func wordSources(t *shuffleTable, width, mid int) []int {
+	if width%4 != 0 || mid%4 != 0 {
+		return nil
+	}
+	src := make([]int, width/4)
+	for w := range src {
+		src[w] = -1
+		if t.takes(4 * w) {
+			src[w] = int(t.idx[4*w]) / 4
+		}
+		for k := range 4 {
+			i := 4*w + k
+			if t.takes(i) != (src[w] >= 0) || src[w] >= 0 && (t.idx[4*w]%4 != 0 || int(t.idx[i]) != int(t.idx[4*w])+k) {
+				return nil
+			}
+		}
+	}
+	return src
+}
+
 // setAVX2Tables gives t, a table of rows of width bytes from mid bytes at
 // element size bytes, its tables for the AVX2 shuffle kernels: a word
 // table where the rows go in words, else a narrow table where they are
@@ -123,10 +140,15 @@ func (t *shuffleTable) setAVX2Tables(width, mid, size int) {
 // below 0x80 byte b[i][k] of the other lane (VPSHUFB gives 0 for an index
 // with bit 7 set, and the kernel ORs the two shuffles), if bit 7 of
 // m[i][k] is set, else the value; rows of at most 16 (B = 8) or 32 (B =
-// 16) bytes are one result whose halves are the two blocks.
+// 16) bytes are one result whose halves are the two blocks. full is 1
+// when every byte of the row takes one of src (no value to blend in).
+// Rows that go in whole 4-byte words with 16-byte pieces (float32 rows of
+// 4 to 8 elements: shapes D16O16 and D16O32) take a word permutation
+// instead: result word k of block i is word a[i][4k] of w (VPERMD), one
+// permutation where the bytes take two shuffles, a lane swap and an OR.
 type narrowShuffle struct {
 	shape    int32 // narrowC16O16 etc.: how the kernel loads and stores
-	_        int32
+	full     int32
 	hi, tail int64
 	_        int64
 	a, b, m  [2][32]byte
@@ -142,6 +164,8 @@ const (
 	narrowC8O16
 	narrowC8O8
 	narrowC4O8
+	narrowD16O16 // C16O16 by words
+	narrowD16O32 // C16O32 by words
 )
 
 // bytes is the table as the kernel reads it.
@@ -177,6 +201,12 @@ func narrowTable(t *shuffleTable, width, mid, size int) *narrowShuffle {
 		return nil
 	}
 	n.hi, n.tail = int64(mid-piece), int64(width-block)
+	n.full = 1
+	for i := range width {
+		if !t.takes(i) {
+			n.full = 0
+		}
+	}
 	pos := func(j int) int { // the byte of w that holds src byte j
 		if j < piece {
 			return j
@@ -200,19 +230,43 @@ func narrowTable(t *shuffleTable, width, mid, size int) *narrowShuffle {
 			n.b[blk][k] = byte(p % 16)
 		}
 	}
-	switch block {
-	case 32:
-		for k := range 32 {
-			fill(0, k, k)
-			fill(1, k, width-32+k)
+	// rowByte is the row byte of result byte k of block blk.
+	rowByte := func(blk, k int) int {
+		switch {
+		case block == 32:
+			return blk*(width-32) + k
+		case k >= block: // one result, its halves the blocks
+			return width - block + k - block
 		}
-	default: // one result, its halves the blocks
-		for k := range 2 * block {
-			at := k
-			if k >= block {
-				at = width - block + k - block
+		return k
+	}
+	blocks := 1
+	if block == 32 {
+		blocks = 2
+	}
+	for blk := range blocks {
+		for k := range 32 {
+			if block == 32 || k < 2*block {
+				fill(blk, k, rowByte(blk, k))
 			}
-			fill(0, k, at)
+		}
+	}
+	if piece == 16 && wordSources(t, width, mid) != nil {
+		// Words: a's first byte of each word becomes the word's index
+		// into w's 8 words (the mask is the same).
+		if n.shape == narrowC16O16 {
+			n.shape = narrowD16O16
+		} else {
+			n.shape = narrowD16O32
+		}
+		for blk := range blocks {
+			for k := 0; k < 32; k += 4 {
+				var word uint32
+				if at := rowByte(blk, k); t.takes(at) {
+					word = uint32(pos(int(t.idx[at])) / 4)
+				}
+				binary.LittleEndian.PutUint32(n.a[blk][k:], word)
+			}
 		}
 	}
 	return n

@@ -46,6 +46,47 @@ func randomNarrowCase(r *rand.Rand, width, mid int) *narrowCase {
 	return c
 }
 
+// randomNarrowWordCase is randomNarrowCase for rows that go in whole
+// 4-byte words (width and mid multiples of 4): each output word is a
+// random input word, or the value in some draws; narrowTable gives them
+// the word shapes (D16O16, D16O32) where their pieces are 16 bytes.
+func randomNarrowWordCase(r *rand.Rand, width, mid int) *narrowCase {
+	c := randomNarrowCase(r, width, mid)
+	c.tab.idx, c.tab.take = [128]byte{}, [2]uint64{}
+	valueEvery := []int{0, 2, 8}[r.IntN(3)] // 0: every word from src
+	for w := 0; w < width/4; w++ {
+		if valueEvery != 0 && r.IntN(valueEvery) == 0 {
+			continue
+		}
+		j := r.IntN(mid / 4)
+		for k := range 4 {
+			c.tab.idx[4*w+k] = byte(4*j + k)
+			c.tab.take[(4*w+k)/64] |= 1 << ((4*w + k) % 64)
+		}
+	}
+	var sizes []int
+	for _, s := range []int{4, 8, 16} {
+		if width%s == 0 && (s <= 8 || width > 16) {
+			sizes = append(sizes, s)
+		}
+	}
+	size := sizes[r.IntN(len(sizes))]
+	c.pat = patternOf(randomBytes(r, size))
+	if c.tab.narrow = narrowTable(c.tab, width, mid, size); c.tab.narrow == nil {
+		panic("randomNarrowWordCase: no narrow table")
+	}
+	return c
+}
+
+// randomNarrowAnyCase draws a word case (randomNarrowWordCase) for half of
+// the geometries that allow one, else a byte case.
+func randomNarrowAnyCase(r *rand.Rand, width, mid int) *narrowCase {
+	if width%4 == 0 && mid%4 == 0 && r.IntN(2) == 0 {
+		return randomNarrowWordCase(r, width, mid)
+	}
+	return randomNarrowCase(r, width, mid)
+}
+
 // narrowKernelsOrSkip returns the first supported level with the kernel of
 // narrow rows.
 func narrowKernelsOrSkip(t testing.TB) asmKernels {
@@ -53,29 +94,36 @@ func narrowKernelsOrSkip(t testing.TB) asmKernels {
 }
 
 // TestRowsShuffleNarrowKernel: every width and mid the kernel takes (all
-// five shapes), between canaries, against the byte table's Go version.
+// seven shapes, with and without the value), between canaries, against the
+// byte table's Go version.
 func TestRowsShuffleNarrowKernel(t *testing.T) {
 	ks := narrowKernelsOrSkip(t)
 	r := rand.New(rand.NewPCG(71, 72))
 	calls := 0
-	shapes := map[int32]int{}
+	shapes := map[[2]int32]int{} // by shape and full
 	for width := 1; width <= 70; width++ {
 		for mid := 1; mid <= 40; mid++ {
 			if !narrowFits(width, mid) {
 				continue
 			}
-			for range 3 {
+			for i := range 6 { // 3 byte cases, 3 word cases where the rows allow
 				c := randomNarrowCase(r, width, mid)
-				shapes[c.tab.narrow.shape]++
+				if i >= 3 {
+					if width%4 != 0 || mid%4 != 0 {
+						break
+					}
+					c = randomNarrowWordCase(r, width, mid)
+				}
+				shapes[[2]int32{c.tab.narrow.shape, c.tab.narrow.full}]++
 				checkCanaries(t, r, ks, c, byte(width))
 				calls++
 			}
 		}
 	}
-	if len(shapes) != 5 {
-		t.Errorf("shapes drawn: %v, want all five", shapes)
+	if len(shapes) != 14 {
+		t.Errorf("shapes drawn (shape, full): %v, want all seven with and without the value", shapes)
 	}
-	t.Logf("%d calls; by shape %v", calls, shapes)
+	t.Logf("%d calls; by shape and full %v", calls, shapes)
 }
 
 // TestRowsShuffleNarrowGuard: src and dst against PROT_NONE pages on either
@@ -87,7 +135,7 @@ func TestRowsShuffleNarrowGuard(t *testing.T) {
 		if !narrowFits(width, mid) {
 			return nil
 		}
-		return randomNarrowCase(r, width, mid)
+		return randomNarrowAnyCase(r, width, mid)
 	})
 	if calls < 200 {
 		t.Fatalf("%d guarded calls", calls)
@@ -103,7 +151,7 @@ func FuzzRowsShuffleNarrow(f *testing.F) {
 		if !narrowFits(width, mid) {
 			t.Skip()
 		}
-		checkCanaries(t, r, ks, randomNarrowCase(r, width, mid), byte(a))
+		checkCanaries(t, r, ks, randomNarrowAnyCase(r, width, mid), byte(a))
 	})
 }
 
