@@ -29095,24 +29095,1338 @@ shuf_done_3088:
 	RET
 
 shufw_general_3034:
+	CMPL    (DI), $0x03
+	JNE     shufw_not3_3090
+	VMOVDQU 24(DI), Y1
+	VMOVDQU 72(DI), Y2
+	VMOVDQU 120(DI), Y3
+	CMPL    4(DI), $0x00
+	JE      shufw_blend3_3091
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufw_list_3092
+
+shuf_planes_3094:
+	MOVQ  AX, R8
+	MOVQ  rows+16(FP), R10
+	TESTQ R10, R10
+	JZ    shuf_done_3096
+	MOVQ  CX, R9
+
+shuf_rows_3097:
+	MOVQ    16(DI), R11
+	VMOVDQU (R9)(R11*1), Y0
+	VPERMD  Y0, Y1, Y0
+	MOVQ    8(DI), R11
+	VMOVDQU Y0, (R8)(R11*1)
+	MOVQ    64(DI), R11
+	VMOVDQU (R9)(R11*1), Y0
+	VPERMD  Y0, Y2, Y0
+	MOVQ    56(DI), R11
+	VMOVDQU Y0, (R8)(R11*1)
+	MOVQ    112(DI), R11
+	VMOVDQU (R9)(R11*1), Y0
+	VPERMD  Y0, Y3, Y0
+	MOVQ    104(DI), R11
+	VMOVDQU Y0, (R8)(R11*1)
+	ADDQ    DX, R8
+	ADDQ    BX, R9
+	DECQ    R10
+	JNZ     shuf_rows_3097
+
+shuf_done_3096:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3094
+	VZEROUPPER
+	RET
+
+shufw_list_3092:
+	MOVQ    rowIdx+80(FP), R8
+	VMOVQ   R8, X0
+	MOVQ    run0+88(FP), R9
+	VMOVQ   R9, X4
+	XORQ    R10, R10
+	MOVQ    run1+96(FP), R9
+	SUBQ    run0+88(FP), R9
+	VMOVQ   R9, X5
+	JZ      shuf_no_run_3098
+	MOVQ    run0+88(FP), R9
+	MOVLQSX (R8)(R9*4), R10
+	IMULQ   BX, R10
+
+shuf_no_run_3098:
+	VMOVQ R10, X6
+	MOVQ  run1+96(FP), R9
+	LEAQ  (R8)(R9*4), R10
+	VMOVQ R10, X8
+	MOVQ  rows+16(FP), R9
+	SUBQ  run1+96(FP), R9
+	VMOVQ R9, X7
+	MOVQ  run0+88(FP), R10
+	CMPQ  R10, $0x04
+	JA    shufw_list_loads_3093
+	MOVQ  rowIdx+80(FP), R8
+	MOVQ  $0x00000000, R11
+	LEAQ  (R8)(R11*4), R8
+	XORQ  R9, R9
+
+shuf_offs_3099:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3100
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, (SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3099
+
+shuf_offs_done_3100:
+	MOVQ rows+16(FP), R10
+	SUBQ run1+96(FP), R10
+	CMPQ R10, $0x04
+	JA   shufw_list_loads_3093
+	MOVQ rowIdx+80(FP), R8
+	MOVQ run1+96(FP), R11
+	LEAQ (R8)(R11*4), R8
+	XORQ R9, R9
+
+shuf_offs_3101:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3102
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, 32(SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3101
+
+shuf_offs_done_3102:
+	VMOVDQU (SP), Y0
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_3103:
+	MOVQ    AX, R8
+	VMOVDQA Y0, Y9
+	VMOVQ   X4, R10
+	TESTQ   R10, R10
+	JZ      shuf_done_3105
+
+shuf_rows_3106:
+	VMOVQ   X9, R9
+	ADDQ    CX, R9
+	MOVQ    16(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y1, Y10
+	MOVQ    8(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	MOVQ    64(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y2, Y10
+	MOVQ    56(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	MOVQ    112(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y3, Y10
+	MOVQ    104(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	ADDQ    DX, R8
+	VPERMQ  $0x39, Y9, Y9
+	DECQ    R10
+	JNZ     shuf_rows_3106
+
+shuf_done_3105:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_done_3107
+	VMOVQ X6, R9
+	ADDQ  CX, R9
+
+shuf_rows_3108:
+	MOVQ    16(DI), R11
+	VMOVDQU (R9)(R11*1), Y9
+	VPERMD  Y9, Y1, Y9
+	MOVQ    8(DI), R11
+	VMOVDQU Y9, (R8)(R11*1)
+	MOVQ    64(DI), R11
+	VMOVDQU (R9)(R11*1), Y9
+	VPERMD  Y9, Y2, Y9
+	MOVQ    56(DI), R11
+	VMOVDQU Y9, (R8)(R11*1)
+	MOVQ    112(DI), R11
+	VMOVDQU (R9)(R11*1), Y9
+	VPERMD  Y9, Y3, Y9
+	MOVQ    104(DI), R11
+	VMOVDQU Y9, (R8)(R11*1)
+	ADDQ    DX, R8
+	ADDQ    BX, R9
+	DECQ    R10
+	JNZ     shuf_rows_3108
+
+shuf_done_3107:
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R10
+	TESTQ   R10, R10
+	JZ      shuf_done_3109
+
+shuf_rows_3110:
+	VMOVQ   X9, R9
+	ADDQ    CX, R9
+	MOVQ    16(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y1, Y10
+	MOVQ    8(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	MOVQ    64(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y2, Y10
+	MOVQ    56(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	MOVQ    112(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y3, Y10
+	MOVQ    104(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	ADDQ    DX, R8
+	VPERMQ  $0x39, Y9, Y9
+	DECQ    R10
+	JNZ     shuf_rows_3110
+
+shuf_done_3109:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3103
+	VZEROUPPER
+	RET
+
+shufw_list_loads_3093:
+shuf_planes_3111:
+	MOVQ  AX, R8
+	VMOVQ X0, R10
+	VMOVQ X4, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3113
+
+shuf_rows_3114:
+	MOVLQSX (R10), R9
+	IMULQ   BX, R9
+	ADDQ    CX, R9
+	MOVQ    16(DI), R12
+	VMOVDQU (R9)(R12*1), Y9
+	VPERMD  Y9, Y1, Y9
+	MOVQ    8(DI), R12
+	VMOVDQU Y9, (R8)(R12*1)
+	MOVQ    64(DI), R12
+	VMOVDQU (R9)(R12*1), Y9
+	VPERMD  Y9, Y2, Y9
+	MOVQ    56(DI), R12
+	VMOVDQU Y9, (R8)(R12*1)
+	MOVQ    112(DI), R12
+	VMOVDQU (R9)(R12*1), Y9
+	VPERMD  Y9, Y3, Y9
+	MOVQ    104(DI), R12
+	VMOVDQU Y9, (R8)(R12*1)
+	ADDQ    DX, R8
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     shuf_rows_3114
+
+shuf_done_3113:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3115
+	VMOVQ X6, R9
+	ADDQ  CX, R9
+
+shuf_rows_3116:
+	MOVQ    16(DI), R10
+	VMOVDQU (R9)(R10*1), Y9
+	VPERMD  Y9, Y1, Y9
+	MOVQ    8(DI), R10
+	VMOVDQU Y9, (R8)(R10*1)
+	MOVQ    64(DI), R10
+	VMOVDQU (R9)(R10*1), Y9
+	VPERMD  Y9, Y2, Y9
+	MOVQ    56(DI), R10
+	VMOVDQU Y9, (R8)(R10*1)
+	MOVQ    112(DI), R10
+	VMOVDQU (R9)(R10*1), Y9
+	VPERMD  Y9, Y3, Y9
+	MOVQ    104(DI), R10
+	VMOVDQU Y9, (R8)(R10*1)
+	ADDQ    DX, R8
+	ADDQ    BX, R9
+	DECQ    R11
+	JNZ     shuf_rows_3116
+
+shuf_done_3115:
+	VMOVQ X8, R10
+	VMOVQ X7, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3117
+
+shuf_rows_3118:
+	MOVLQSX (R10), R9
+	IMULQ   BX, R9
+	ADDQ    CX, R9
+	MOVQ    16(DI), R12
+	VMOVDQU (R9)(R12*1), Y9
+	VPERMD  Y9, Y1, Y9
+	MOVQ    8(DI), R12
+	VMOVDQU Y9, (R8)(R12*1)
+	MOVQ    64(DI), R12
+	VMOVDQU (R9)(R12*1), Y9
+	VPERMD  Y9, Y2, Y9
+	MOVQ    56(DI), R12
+	VMOVDQU Y9, (R8)(R12*1)
+	MOVQ    112(DI), R12
+	VMOVDQU (R9)(R12*1), Y9
+	VPERMD  Y9, Y3, Y9
+	MOVQ    104(DI), R12
+	VMOVDQU Y9, (R8)(R12*1)
+	ADDQ    DX, R8
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     shuf_rows_3118
+
+shuf_done_3117:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3111
+	VZEROUPPER
+	RET
+
+shufw_blend3_3091:
+	CMPQ rowIdx+80(FP), $0x00
+	JNE  shufw_list_3119
+
+shuf_planes_3121:
+	MOVQ  AX, R8
+	MOVQ  rows+16(FP), R10
+	TESTQ R10, R10
+	JZ    shuf_done_3123
+	MOVQ  CX, R9
+
+shuf_rows_3124:
+	MOVQ      16(DI), R11
+	VMOVDQU   (R9)(R11*1), Y4
+	VPERMD    Y4, Y1, Y4
+	VBLENDVPS Y1, Y4, Y0, Y4
+	MOVQ      8(DI), R11
+	VMOVDQU   Y4, (R8)(R11*1)
+	MOVQ      64(DI), R11
+	VMOVDQU   (R9)(R11*1), Y4
+	VPERMD    Y4, Y2, Y4
+	VBLENDVPS Y2, Y4, Y0, Y4
+	MOVQ      56(DI), R11
+	VMOVDQU   Y4, (R8)(R11*1)
+	MOVQ      112(DI), R11
+	VMOVDQU   (R9)(R11*1), Y4
+	VPERMD    Y4, Y3, Y4
+	VBLENDVPS Y3, Y4, Y0, Y4
+	MOVQ      104(DI), R11
+	VMOVDQU   Y4, (R8)(R11*1)
+	ADDQ      DX, R8
+	ADDQ      BX, R9
+	DECQ      R10
+	JNZ       shuf_rows_3124
+
+shuf_done_3123:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3121
+	VZEROUPPER
+	RET
+
+shufw_list_3119:
+	MOVQ    rowIdx+80(FP), R8
+	VMOVQ   R8, X4
+	MOVQ    run0+88(FP), R9
+	VMOVQ   R9, X5
+	XORQ    R10, R10
+	MOVQ    run1+96(FP), R9
+	SUBQ    run0+88(FP), R9
+	VMOVQ   R9, X6
+	JZ      shuf_no_run_3125
+	MOVQ    run0+88(FP), R9
+	MOVLQSX (R8)(R9*4), R10
+	IMULQ   BX, R10
+
+shuf_no_run_3125:
+	VMOVQ R10, X7
+	MOVQ  run1+96(FP), R9
+	LEAQ  (R8)(R9*4), R10
+	VMOVQ R10, X9
+	MOVQ  rows+16(FP), R9
+	SUBQ  run1+96(FP), R9
+	VMOVQ R9, X8
+	MOVQ  run0+88(FP), R10
+	CMPQ  R10, $0x04
+	JA    shufw_list_loads_3120
+	MOVQ  rowIdx+80(FP), R8
+	MOVQ  $0x00000000, R11
+	LEAQ  (R8)(R11*4), R8
+	XORQ  R9, R9
+
+shuf_offs_3126:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3127
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, (SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3126
+
+shuf_offs_done_3127:
+	MOVQ rows+16(FP), R10
+	SUBQ run1+96(FP), R10
+	CMPQ R10, $0x04
+	JA   shufw_list_loads_3120
+	MOVQ rowIdx+80(FP), R8
+	MOVQ run1+96(FP), R11
+	LEAQ (R8)(R11*4), R8
+	XORQ R9, R9
+
+shuf_offs_3128:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3129
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, 32(SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3128
+
+shuf_offs_done_3129:
+	VMOVDQU (SP), Y4
+	VMOVDQU 32(SP), Y9
+
+shuf_planes_3130:
+	MOVQ    AX, R8
+	VMOVDQA Y4, Y10
+	VMOVQ   X5, R10
+	TESTQ   R10, R10
+	JZ      shuf_done_3132
+
+shuf_rows_3133:
+	VMOVQ     X10, R9
+	ADDQ      CX, R9
+	MOVQ      16(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y1, Y11
+	VBLENDVPS Y1, Y11, Y0, Y11
+	MOVQ      8(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	MOVQ      64(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y2, Y11, Y0, Y11
+	MOVQ      56(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	MOVQ      112(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y3, Y11
+	VBLENDVPS Y3, Y11, Y0, Y11
+	MOVQ      104(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	ADDQ      DX, R8
+	VPERMQ    $0x39, Y10, Y10
+	DECQ      R10
+	JNZ       shuf_rows_3133
+
+shuf_done_3132:
+	VMOVQ X6, R10
+	TESTQ R10, R10
+	JZ    shuf_done_3134
+	VMOVQ X7, R9
+	ADDQ  CX, R9
+
+shuf_rows_3135:
+	MOVQ      16(DI), R11
+	VMOVDQU   (R9)(R11*1), Y10
+	VPERMD    Y10, Y1, Y10
+	VBLENDVPS Y1, Y10, Y0, Y10
+	MOVQ      8(DI), R11
+	VMOVDQU   Y10, (R8)(R11*1)
+	MOVQ      64(DI), R11
+	VMOVDQU   (R9)(R11*1), Y10
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y2, Y10, Y0, Y10
+	MOVQ      56(DI), R11
+	VMOVDQU   Y10, (R8)(R11*1)
+	MOVQ      112(DI), R11
+	VMOVDQU   (R9)(R11*1), Y10
+	VPERMD    Y10, Y3, Y10
+	VBLENDVPS Y3, Y10, Y0, Y10
+	MOVQ      104(DI), R11
+	VMOVDQU   Y10, (R8)(R11*1)
+	ADDQ      DX, R8
+	ADDQ      BX, R9
+	DECQ      R10
+	JNZ       shuf_rows_3135
+
+shuf_done_3134:
+	VMOVDQA Y9, Y10
+	VMOVQ   X8, R10
+	TESTQ   R10, R10
+	JZ      shuf_done_3136
+
+shuf_rows_3137:
+	VMOVQ     X10, R9
+	ADDQ      CX, R9
+	MOVQ      16(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y1, Y11
+	VBLENDVPS Y1, Y11, Y0, Y11
+	MOVQ      8(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	MOVQ      64(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y2, Y11, Y0, Y11
+	MOVQ      56(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	MOVQ      112(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y3, Y11
+	VBLENDVPS Y3, Y11, Y0, Y11
+	MOVQ      104(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	ADDQ      DX, R8
+	VPERMQ    $0x39, Y10, Y10
+	DECQ      R10
+	JNZ       shuf_rows_3137
+
+shuf_done_3136:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3130
+	VZEROUPPER
+	RET
+
+shufw_list_loads_3120:
+shuf_planes_3138:
+	MOVQ  AX, R8
+	VMOVQ X4, R10
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3140
+
+shuf_rows_3141:
+	MOVLQSX   (R10), R9
+	IMULQ     BX, R9
+	ADDQ      CX, R9
+	MOVQ      16(DI), R12
+	VMOVDQU   (R9)(R12*1), Y10
+	VPERMD    Y10, Y1, Y10
+	VBLENDVPS Y1, Y10, Y0, Y10
+	MOVQ      8(DI), R12
+	VMOVDQU   Y10, (R8)(R12*1)
+	MOVQ      64(DI), R12
+	VMOVDQU   (R9)(R12*1), Y10
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y2, Y10, Y0, Y10
+	MOVQ      56(DI), R12
+	VMOVDQU   Y10, (R8)(R12*1)
+	MOVQ      112(DI), R12
+	VMOVDQU   (R9)(R12*1), Y10
+	VPERMD    Y10, Y3, Y10
+	VBLENDVPS Y3, Y10, Y0, Y10
+	MOVQ      104(DI), R12
+	VMOVDQU   Y10, (R8)(R12*1)
+	ADDQ      DX, R8
+	ADDQ      $0x04, R10
+	DECQ      R11
+	JNZ       shuf_rows_3141
+
+shuf_done_3140:
+	VMOVQ X6, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3142
+	VMOVQ X7, R9
+	ADDQ  CX, R9
+
+shuf_rows_3143:
+	MOVQ      16(DI), R10
+	VMOVDQU   (R9)(R10*1), Y10
+	VPERMD    Y10, Y1, Y10
+	VBLENDVPS Y1, Y10, Y0, Y10
+	MOVQ      8(DI), R10
+	VMOVDQU   Y10, (R8)(R10*1)
+	MOVQ      64(DI), R10
+	VMOVDQU   (R9)(R10*1), Y10
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y2, Y10, Y0, Y10
+	MOVQ      56(DI), R10
+	VMOVDQU   Y10, (R8)(R10*1)
+	MOVQ      112(DI), R10
+	VMOVDQU   (R9)(R10*1), Y10
+	VPERMD    Y10, Y3, Y10
+	VBLENDVPS Y3, Y10, Y0, Y10
+	MOVQ      104(DI), R10
+	VMOVDQU   Y10, (R8)(R10*1)
+	ADDQ      DX, R8
+	ADDQ      BX, R9
+	DECQ      R11
+	JNZ       shuf_rows_3143
+
+shuf_done_3142:
+	VMOVQ X9, R10
+	VMOVQ X8, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3144
+
+shuf_rows_3145:
+	MOVLQSX   (R10), R9
+	IMULQ     BX, R9
+	ADDQ      CX, R9
+	MOVQ      16(DI), R12
+	VMOVDQU   (R9)(R12*1), Y10
+	VPERMD    Y10, Y1, Y10
+	VBLENDVPS Y1, Y10, Y0, Y10
+	MOVQ      8(DI), R12
+	VMOVDQU   Y10, (R8)(R12*1)
+	MOVQ      64(DI), R12
+	VMOVDQU   (R9)(R12*1), Y10
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y2, Y10, Y0, Y10
+	MOVQ      56(DI), R12
+	VMOVDQU   Y10, (R8)(R12*1)
+	MOVQ      112(DI), R12
+	VMOVDQU   (R9)(R12*1), Y10
+	VPERMD    Y10, Y3, Y10
+	VBLENDVPS Y3, Y10, Y0, Y10
+	MOVQ      104(DI), R12
+	VMOVDQU   Y10, (R8)(R12*1)
+	ADDQ      DX, R8
+	ADDQ      $0x04, R10
+	DECQ      R11
+	JNZ       shuf_rows_3145
+
+shuf_done_3144:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3138
+	VZEROUPPER
+	RET
+
+shufw_not3_3090:
+	CMPL    (DI), $0x04
+	JNE     shufw_not4_3146
+	VMOVDQU 24(DI), Y1
+	VMOVDQU 72(DI), Y2
+	VMOVDQU 120(DI), Y3
+	VMOVDQU 168(DI), Y4
+	CMPL    4(DI), $0x00
+	JE      shufw_blend4_3147
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufw_list_3148
+
+shuf_planes_3150:
+	MOVQ  AX, R8
+	MOVQ  rows+16(FP), R10
+	TESTQ R10, R10
+	JZ    shuf_done_3152
+	MOVQ  CX, R9
+
+shuf_rows_3153:
+	MOVQ    16(DI), R11
+	VMOVDQU (R9)(R11*1), Y0
+	VPERMD  Y0, Y1, Y0
+	MOVQ    8(DI), R11
+	VMOVDQU Y0, (R8)(R11*1)
+	MOVQ    64(DI), R11
+	VMOVDQU (R9)(R11*1), Y0
+	VPERMD  Y0, Y2, Y0
+	MOVQ    56(DI), R11
+	VMOVDQU Y0, (R8)(R11*1)
+	MOVQ    112(DI), R11
+	VMOVDQU (R9)(R11*1), Y0
+	VPERMD  Y0, Y3, Y0
+	MOVQ    104(DI), R11
+	VMOVDQU Y0, (R8)(R11*1)
+	MOVQ    160(DI), R11
+	VMOVDQU (R9)(R11*1), Y0
+	VPERMD  Y0, Y4, Y0
+	MOVQ    152(DI), R11
+	VMOVDQU Y0, (R8)(R11*1)
+	ADDQ    DX, R8
+	ADDQ    BX, R9
+	DECQ    R10
+	JNZ     shuf_rows_3153
+
+shuf_done_3152:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3150
+	VZEROUPPER
+	RET
+
+shufw_list_3148:
+	MOVQ    rowIdx+80(FP), R8
+	VMOVQ   R8, X0
+	MOVQ    run0+88(FP), R9
+	VMOVQ   R9, X5
+	XORQ    R10, R10
+	MOVQ    run1+96(FP), R9
+	SUBQ    run0+88(FP), R9
+	VMOVQ   R9, X6
+	JZ      shuf_no_run_3154
+	MOVQ    run0+88(FP), R9
+	MOVLQSX (R8)(R9*4), R10
+	IMULQ   BX, R10
+
+shuf_no_run_3154:
+	VMOVQ R10, X7
+	MOVQ  run1+96(FP), R9
+	LEAQ  (R8)(R9*4), R10
+	VMOVQ R10, X9
+	MOVQ  rows+16(FP), R9
+	SUBQ  run1+96(FP), R9
+	VMOVQ R9, X8
+	MOVQ  run0+88(FP), R10
+	CMPQ  R10, $0x04
+	JA    shufw_list_loads_3149
+	MOVQ  rowIdx+80(FP), R8
+	MOVQ  $0x00000000, R11
+	LEAQ  (R8)(R11*4), R8
+	XORQ  R9, R9
+
+shuf_offs_3155:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3156
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, (SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3155
+
+shuf_offs_done_3156:
+	MOVQ rows+16(FP), R10
+	SUBQ run1+96(FP), R10
+	CMPQ R10, $0x04
+	JA   shufw_list_loads_3149
+	MOVQ rowIdx+80(FP), R8
+	MOVQ run1+96(FP), R11
+	LEAQ (R8)(R11*4), R8
+	XORQ R9, R9
+
+shuf_offs_3157:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3158
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, 32(SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3157
+
+shuf_offs_done_3158:
+	VMOVDQU (SP), Y0
+	VMOVDQU 32(SP), Y9
+
+shuf_planes_3159:
+	MOVQ    AX, R8
+	VMOVDQA Y0, Y10
+	VMOVQ   X5, R10
+	TESTQ   R10, R10
+	JZ      shuf_done_3161
+
+shuf_rows_3162:
+	VMOVQ   X10, R9
+	ADDQ    CX, R9
+	MOVQ    16(DI), R11
+	VMOVDQU (R9)(R11*1), Y11
+	VPERMD  Y11, Y1, Y11
+	MOVQ    8(DI), R11
+	VMOVDQU Y11, (R8)(R11*1)
+	MOVQ    64(DI), R11
+	VMOVDQU (R9)(R11*1), Y11
+	VPERMD  Y11, Y2, Y11
+	MOVQ    56(DI), R11
+	VMOVDQU Y11, (R8)(R11*1)
+	MOVQ    112(DI), R11
+	VMOVDQU (R9)(R11*1), Y11
+	VPERMD  Y11, Y3, Y11
+	MOVQ    104(DI), R11
+	VMOVDQU Y11, (R8)(R11*1)
+	MOVQ    160(DI), R11
+	VMOVDQU (R9)(R11*1), Y11
+	VPERMD  Y11, Y4, Y11
+	MOVQ    152(DI), R11
+	VMOVDQU Y11, (R8)(R11*1)
+	ADDQ    DX, R8
+	VPERMQ  $0x39, Y10, Y10
+	DECQ    R10
+	JNZ     shuf_rows_3162
+
+shuf_done_3161:
+	VMOVQ X6, R10
+	TESTQ R10, R10
+	JZ    shuf_done_3163
+	VMOVQ X7, R9
+	ADDQ  CX, R9
+
+shuf_rows_3164:
+	MOVQ    16(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y1, Y10
+	MOVQ    8(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	MOVQ    64(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y2, Y10
+	MOVQ    56(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	MOVQ    112(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y3, Y10
+	MOVQ    104(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	MOVQ    160(DI), R11
+	VMOVDQU (R9)(R11*1), Y10
+	VPERMD  Y10, Y4, Y10
+	MOVQ    152(DI), R11
+	VMOVDQU Y10, (R8)(R11*1)
+	ADDQ    DX, R8
+	ADDQ    BX, R9
+	DECQ    R10
+	JNZ     shuf_rows_3164
+
+shuf_done_3163:
+	VMOVDQA Y9, Y10
+	VMOVQ   X8, R10
+	TESTQ   R10, R10
+	JZ      shuf_done_3165
+
+shuf_rows_3166:
+	VMOVQ   X10, R9
+	ADDQ    CX, R9
+	MOVQ    16(DI), R11
+	VMOVDQU (R9)(R11*1), Y11
+	VPERMD  Y11, Y1, Y11
+	MOVQ    8(DI), R11
+	VMOVDQU Y11, (R8)(R11*1)
+	MOVQ    64(DI), R11
+	VMOVDQU (R9)(R11*1), Y11
+	VPERMD  Y11, Y2, Y11
+	MOVQ    56(DI), R11
+	VMOVDQU Y11, (R8)(R11*1)
+	MOVQ    112(DI), R11
+	VMOVDQU (R9)(R11*1), Y11
+	VPERMD  Y11, Y3, Y11
+	MOVQ    104(DI), R11
+	VMOVDQU Y11, (R8)(R11*1)
+	MOVQ    160(DI), R11
+	VMOVDQU (R9)(R11*1), Y11
+	VPERMD  Y11, Y4, Y11
+	MOVQ    152(DI), R11
+	VMOVDQU Y11, (R8)(R11*1)
+	ADDQ    DX, R8
+	VPERMQ  $0x39, Y10, Y10
+	DECQ    R10
+	JNZ     shuf_rows_3166
+
+shuf_done_3165:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3159
+	VZEROUPPER
+	RET
+
+shufw_list_loads_3149:
+shuf_planes_3167:
+	MOVQ  AX, R8
+	VMOVQ X0, R10
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3169
+
+shuf_rows_3170:
+	MOVLQSX (R10), R9
+	IMULQ   BX, R9
+	ADDQ    CX, R9
+	MOVQ    16(DI), R12
+	VMOVDQU (R9)(R12*1), Y10
+	VPERMD  Y10, Y1, Y10
+	MOVQ    8(DI), R12
+	VMOVDQU Y10, (R8)(R12*1)
+	MOVQ    64(DI), R12
+	VMOVDQU (R9)(R12*1), Y10
+	VPERMD  Y10, Y2, Y10
+	MOVQ    56(DI), R12
+	VMOVDQU Y10, (R8)(R12*1)
+	MOVQ    112(DI), R12
+	VMOVDQU (R9)(R12*1), Y10
+	VPERMD  Y10, Y3, Y10
+	MOVQ    104(DI), R12
+	VMOVDQU Y10, (R8)(R12*1)
+	MOVQ    160(DI), R12
+	VMOVDQU (R9)(R12*1), Y10
+	VPERMD  Y10, Y4, Y10
+	MOVQ    152(DI), R12
+	VMOVDQU Y10, (R8)(R12*1)
+	ADDQ    DX, R8
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     shuf_rows_3170
+
+shuf_done_3169:
+	VMOVQ X6, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3171
+	VMOVQ X7, R9
+	ADDQ  CX, R9
+
+shuf_rows_3172:
+	MOVQ    16(DI), R10
+	VMOVDQU (R9)(R10*1), Y10
+	VPERMD  Y10, Y1, Y10
+	MOVQ    8(DI), R10
+	VMOVDQU Y10, (R8)(R10*1)
+	MOVQ    64(DI), R10
+	VMOVDQU (R9)(R10*1), Y10
+	VPERMD  Y10, Y2, Y10
+	MOVQ    56(DI), R10
+	VMOVDQU Y10, (R8)(R10*1)
+	MOVQ    112(DI), R10
+	VMOVDQU (R9)(R10*1), Y10
+	VPERMD  Y10, Y3, Y10
+	MOVQ    104(DI), R10
+	VMOVDQU Y10, (R8)(R10*1)
+	MOVQ    160(DI), R10
+	VMOVDQU (R9)(R10*1), Y10
+	VPERMD  Y10, Y4, Y10
+	MOVQ    152(DI), R10
+	VMOVDQU Y10, (R8)(R10*1)
+	ADDQ    DX, R8
+	ADDQ    BX, R9
+	DECQ    R11
+	JNZ     shuf_rows_3172
+
+shuf_done_3171:
+	VMOVQ X9, R10
+	VMOVQ X8, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3173
+
+shuf_rows_3174:
+	MOVLQSX (R10), R9
+	IMULQ   BX, R9
+	ADDQ    CX, R9
+	MOVQ    16(DI), R12
+	VMOVDQU (R9)(R12*1), Y10
+	VPERMD  Y10, Y1, Y10
+	MOVQ    8(DI), R12
+	VMOVDQU Y10, (R8)(R12*1)
+	MOVQ    64(DI), R12
+	VMOVDQU (R9)(R12*1), Y10
+	VPERMD  Y10, Y2, Y10
+	MOVQ    56(DI), R12
+	VMOVDQU Y10, (R8)(R12*1)
+	MOVQ    112(DI), R12
+	VMOVDQU (R9)(R12*1), Y10
+	VPERMD  Y10, Y3, Y10
+	MOVQ    104(DI), R12
+	VMOVDQU Y10, (R8)(R12*1)
+	MOVQ    160(DI), R12
+	VMOVDQU (R9)(R12*1), Y10
+	VPERMD  Y10, Y4, Y10
+	MOVQ    152(DI), R12
+	VMOVDQU Y10, (R8)(R12*1)
+	ADDQ    DX, R8
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     shuf_rows_3174
+
+shuf_done_3173:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3167
+	VZEROUPPER
+	RET
+
+shufw_blend4_3147:
+	CMPQ rowIdx+80(FP), $0x00
+	JNE  shufw_list_3175
+
+shuf_planes_3177:
+	MOVQ  AX, R8
+	MOVQ  rows+16(FP), R10
+	TESTQ R10, R10
+	JZ    shuf_done_3179
+	MOVQ  CX, R9
+
+shuf_rows_3180:
+	MOVQ      16(DI), R11
+	VMOVDQU   (R9)(R11*1), Y5
+	VPERMD    Y5, Y1, Y5
+	VBLENDVPS Y1, Y5, Y0, Y5
+	MOVQ      8(DI), R11
+	VMOVDQU   Y5, (R8)(R11*1)
+	MOVQ      64(DI), R11
+	VMOVDQU   (R9)(R11*1), Y5
+	VPERMD    Y5, Y2, Y5
+	VBLENDVPS Y2, Y5, Y0, Y5
+	MOVQ      56(DI), R11
+	VMOVDQU   Y5, (R8)(R11*1)
+	MOVQ      112(DI), R11
+	VMOVDQU   (R9)(R11*1), Y5
+	VPERMD    Y5, Y3, Y5
+	VBLENDVPS Y3, Y5, Y0, Y5
+	MOVQ      104(DI), R11
+	VMOVDQU   Y5, (R8)(R11*1)
+	MOVQ      160(DI), R11
+	VMOVDQU   (R9)(R11*1), Y5
+	VPERMD    Y5, Y4, Y5
+	VBLENDVPS Y4, Y5, Y0, Y5
+	MOVQ      152(DI), R11
+	VMOVDQU   Y5, (R8)(R11*1)
+	ADDQ      DX, R8
+	ADDQ      BX, R9
+	DECQ      R10
+	JNZ       shuf_rows_3180
+
+shuf_done_3179:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3177
+	VZEROUPPER
+	RET
+
+shufw_list_3175:
+	MOVQ    rowIdx+80(FP), R8
+	VMOVQ   R8, X5
+	MOVQ    run0+88(FP), R9
+	VMOVQ   R9, X6
+	XORQ    R10, R10
+	MOVQ    run1+96(FP), R9
+	SUBQ    run0+88(FP), R9
+	VMOVQ   R9, X7
+	JZ      shuf_no_run_3181
+	MOVQ    run0+88(FP), R9
+	MOVLQSX (R8)(R9*4), R10
+	IMULQ   BX, R10
+
+shuf_no_run_3181:
+	VMOVQ R10, X8
+	MOVQ  run1+96(FP), R9
+	LEAQ  (R8)(R9*4), R10
+	VMOVQ R10, X10
+	MOVQ  rows+16(FP), R9
+	SUBQ  run1+96(FP), R9
+	VMOVQ R9, X9
+	MOVQ  run0+88(FP), R10
+	CMPQ  R10, $0x04
+	JA    shufw_list_loads_3176
+	MOVQ  rowIdx+80(FP), R8
+	MOVQ  $0x00000000, R11
+	LEAQ  (R8)(R11*4), R8
+	XORQ  R9, R9
+
+shuf_offs_3182:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3183
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, (SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3182
+
+shuf_offs_done_3183:
+	MOVQ rows+16(FP), R10
+	SUBQ run1+96(FP), R10
+	CMPQ R10, $0x04
+	JA   shufw_list_loads_3176
+	MOVQ rowIdx+80(FP), R8
+	MOVQ run1+96(FP), R11
+	LEAQ (R8)(R11*4), R8
+	XORQ R9, R9
+
+shuf_offs_3184:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3185
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, 32(SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3184
+
+shuf_offs_done_3185:
+	VMOVDQU (SP), Y5
+	VMOVDQU 32(SP), Y10
+
+shuf_planes_3186:
+	MOVQ    AX, R8
+	VMOVDQA Y5, Y11
+	VMOVQ   X6, R10
+	TESTQ   R10, R10
+	JZ      shuf_done_3188
+
+shuf_rows_3189:
+	VMOVQ     X11, R9
+	ADDQ      CX, R9
+	MOVQ      16(DI), R11
+	VMOVDQU   (R9)(R11*1), Y12
+	VPERMD    Y12, Y1, Y12
+	VBLENDVPS Y1, Y12, Y0, Y12
+	MOVQ      8(DI), R11
+	VMOVDQU   Y12, (R8)(R11*1)
+	MOVQ      64(DI), R11
+	VMOVDQU   (R9)(R11*1), Y12
+	VPERMD    Y12, Y2, Y12
+	VBLENDVPS Y2, Y12, Y0, Y12
+	MOVQ      56(DI), R11
+	VMOVDQU   Y12, (R8)(R11*1)
+	MOVQ      112(DI), R11
+	VMOVDQU   (R9)(R11*1), Y12
+	VPERMD    Y12, Y3, Y12
+	VBLENDVPS Y3, Y12, Y0, Y12
+	MOVQ      104(DI), R11
+	VMOVDQU   Y12, (R8)(R11*1)
+	MOVQ      160(DI), R11
+	VMOVDQU   (R9)(R11*1), Y12
+	VPERMD    Y12, Y4, Y12
+	VBLENDVPS Y4, Y12, Y0, Y12
+	MOVQ      152(DI), R11
+	VMOVDQU   Y12, (R8)(R11*1)
+	ADDQ      DX, R8
+	VPERMQ    $0x39, Y11, Y11
+	DECQ      R10
+	JNZ       shuf_rows_3189
+
+shuf_done_3188:
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_3190
+	VMOVQ X8, R9
+	ADDQ  CX, R9
+
+shuf_rows_3191:
+	MOVQ      16(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y1, Y11
+	VBLENDVPS Y1, Y11, Y0, Y11
+	MOVQ      8(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	MOVQ      64(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y2, Y11, Y0, Y11
+	MOVQ      56(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	MOVQ      112(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y3, Y11
+	VBLENDVPS Y3, Y11, Y0, Y11
+	MOVQ      104(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	MOVQ      160(DI), R11
+	VMOVDQU   (R9)(R11*1), Y11
+	VPERMD    Y11, Y4, Y11
+	VBLENDVPS Y4, Y11, Y0, Y11
+	MOVQ      152(DI), R11
+	VMOVDQU   Y11, (R8)(R11*1)
+	ADDQ      DX, R8
+	ADDQ      BX, R9
+	DECQ      R10
+	JNZ       shuf_rows_3191
+
+shuf_done_3190:
+	VMOVDQA Y10, Y11
+	VMOVQ   X9, R10
+	TESTQ   R10, R10
+	JZ      shuf_done_3192
+
+shuf_rows_3193:
+	VMOVQ     X11, R9
+	ADDQ      CX, R9
+	MOVQ      16(DI), R11
+	VMOVDQU   (R9)(R11*1), Y12
+	VPERMD    Y12, Y1, Y12
+	VBLENDVPS Y1, Y12, Y0, Y12
+	MOVQ      8(DI), R11
+	VMOVDQU   Y12, (R8)(R11*1)
+	MOVQ      64(DI), R11
+	VMOVDQU   (R9)(R11*1), Y12
+	VPERMD    Y12, Y2, Y12
+	VBLENDVPS Y2, Y12, Y0, Y12
+	MOVQ      56(DI), R11
+	VMOVDQU   Y12, (R8)(R11*1)
+	MOVQ      112(DI), R11
+	VMOVDQU   (R9)(R11*1), Y12
+	VPERMD    Y12, Y3, Y12
+	VBLENDVPS Y3, Y12, Y0, Y12
+	MOVQ      104(DI), R11
+	VMOVDQU   Y12, (R8)(R11*1)
+	MOVQ      160(DI), R11
+	VMOVDQU   (R9)(R11*1), Y12
+	VPERMD    Y12, Y4, Y12
+	VBLENDVPS Y4, Y12, Y0, Y12
+	MOVQ      152(DI), R11
+	VMOVDQU   Y12, (R8)(R11*1)
+	ADDQ      DX, R8
+	VPERMQ    $0x39, Y11, Y11
+	DECQ      R10
+	JNZ       shuf_rows_3193
+
+shuf_done_3192:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3186
+	VZEROUPPER
+	RET
+
+shufw_list_loads_3176:
+shuf_planes_3194:
+	MOVQ  AX, R8
+	VMOVQ X5, R10
+	VMOVQ X6, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3196
+
+shuf_rows_3197:
+	MOVLQSX   (R10), R9
+	IMULQ     BX, R9
+	ADDQ      CX, R9
+	MOVQ      16(DI), R12
+	VMOVDQU   (R9)(R12*1), Y11
+	VPERMD    Y11, Y1, Y11
+	VBLENDVPS Y1, Y11, Y0, Y11
+	MOVQ      8(DI), R12
+	VMOVDQU   Y11, (R8)(R12*1)
+	MOVQ      64(DI), R12
+	VMOVDQU   (R9)(R12*1), Y11
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y2, Y11, Y0, Y11
+	MOVQ      56(DI), R12
+	VMOVDQU   Y11, (R8)(R12*1)
+	MOVQ      112(DI), R12
+	VMOVDQU   (R9)(R12*1), Y11
+	VPERMD    Y11, Y3, Y11
+	VBLENDVPS Y3, Y11, Y0, Y11
+	MOVQ      104(DI), R12
+	VMOVDQU   Y11, (R8)(R12*1)
+	MOVQ      160(DI), R12
+	VMOVDQU   (R9)(R12*1), Y11
+	VPERMD    Y11, Y4, Y11
+	VBLENDVPS Y4, Y11, Y0, Y11
+	MOVQ      152(DI), R12
+	VMOVDQU   Y11, (R8)(R12*1)
+	ADDQ      DX, R8
+	ADDQ      $0x04, R10
+	DECQ      R11
+	JNZ       shuf_rows_3197
+
+shuf_done_3196:
+	VMOVQ X7, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3198
+	VMOVQ X8, R9
+	ADDQ  CX, R9
+
+shuf_rows_3199:
+	MOVQ      16(DI), R10
+	VMOVDQU   (R9)(R10*1), Y11
+	VPERMD    Y11, Y1, Y11
+	VBLENDVPS Y1, Y11, Y0, Y11
+	MOVQ      8(DI), R10
+	VMOVDQU   Y11, (R8)(R10*1)
+	MOVQ      64(DI), R10
+	VMOVDQU   (R9)(R10*1), Y11
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y2, Y11, Y0, Y11
+	MOVQ      56(DI), R10
+	VMOVDQU   Y11, (R8)(R10*1)
+	MOVQ      112(DI), R10
+	VMOVDQU   (R9)(R10*1), Y11
+	VPERMD    Y11, Y3, Y11
+	VBLENDVPS Y3, Y11, Y0, Y11
+	MOVQ      104(DI), R10
+	VMOVDQU   Y11, (R8)(R10*1)
+	MOVQ      160(DI), R10
+	VMOVDQU   (R9)(R10*1), Y11
+	VPERMD    Y11, Y4, Y11
+	VBLENDVPS Y4, Y11, Y0, Y11
+	MOVQ      152(DI), R10
+	VMOVDQU   Y11, (R8)(R10*1)
+	ADDQ      DX, R8
+	ADDQ      BX, R9
+	DECQ      R11
+	JNZ       shuf_rows_3199
+
+shuf_done_3198:
+	VMOVQ X10, R10
+	VMOVQ X9, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3200
+
+shuf_rows_3201:
+	MOVLQSX   (R10), R9
+	IMULQ     BX, R9
+	ADDQ      CX, R9
+	MOVQ      16(DI), R12
+	VMOVDQU   (R9)(R12*1), Y11
+	VPERMD    Y11, Y1, Y11
+	VBLENDVPS Y1, Y11, Y0, Y11
+	MOVQ      8(DI), R12
+	VMOVDQU   Y11, (R8)(R12*1)
+	MOVQ      64(DI), R12
+	VMOVDQU   (R9)(R12*1), Y11
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y2, Y11, Y0, Y11
+	MOVQ      56(DI), R12
+	VMOVDQU   Y11, (R8)(R12*1)
+	MOVQ      112(DI), R12
+	VMOVDQU   (R9)(R12*1), Y11
+	VPERMD    Y11, Y3, Y11
+	VBLENDVPS Y3, Y11, Y0, Y11
+	MOVQ      104(DI), R12
+	VMOVDQU   Y11, (R8)(R12*1)
+	MOVQ      160(DI), R12
+	VMOVDQU   (R9)(R12*1), Y11
+	VPERMD    Y11, Y4, Y11
+	VBLENDVPS Y4, Y11, Y0, Y11
+	MOVQ      152(DI), R12
+	VMOVDQU   Y11, (R8)(R12*1)
+	ADDQ      DX, R8
+	ADDQ      $0x04, R10
+	DECQ      R11
+	JNZ       shuf_rows_3201
+
+shuf_done_3200:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3194
+	VZEROUPPER
+	RET
+
+shufw_not4_3146:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3090
+	JNE     shufw_list_3202
 
-shuf_planes_3092:
+shuf_planes_3204:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3094
+	JZ    shuf_done_3206
 	MOVQ  CX, R10
 
-shuf_rows_3095:
+shuf_rows_3207:
 	MOVQ R8, R12
 
-shufw_blocks_3096:
+shufw_blocks_3208:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -29122,21 +30436,21 @@ shufw_blocks_3096:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3096
+	JB        shufw_blocks_3208
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3095
+	JNZ       shuf_rows_3207
 
-shuf_done_3094:
+shuf_done_3206:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3092
+	JNZ  shuf_planes_3204
 	VZEROUPPER
 	RET
 
-shufw_list_3090:
+shufw_list_3202:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -29145,12 +30459,12 @@ shufw_list_3090:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3097
+	JZ      shuf_no_run_3209
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3097:
+shuf_no_run_3209:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -29160,57 +30474,57 @@ shuf_no_run_3097:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3091
+	JA    shufw_list_loads_3203
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3098:
+shuf_offs_3210:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3099
+	JAE     shuf_offs_done_3211
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3098
+	JMP     shuf_offs_3210
 
-shuf_offs_done_3099:
+shuf_offs_done_3211:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3091
+	JA   shufw_list_loads_3203
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3100:
+shuf_offs_3212:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3101
+	JAE     shuf_offs_done_3213
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3100
+	JMP     shuf_offs_3212
 
-shuf_offs_done_3101:
+shuf_offs_done_3213:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3102:
+shuf_planes_3214:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3104
+	JZ      shuf_done_3216
 
-shuf_rows_3105:
+shuf_rows_3217:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3106:
+shufw_blocks_3218:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -29220,23 +30534,23 @@ shufw_blocks_3106:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3106
+	JB        shufw_blocks_3218
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3105
+	JNZ       shuf_rows_3217
 
-shuf_done_3104:
+shuf_done_3216:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3107
+	JZ    shuf_done_3219
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3108:
+shuf_rows_3220:
 	MOVQ R8, R12
 
-shufw_blocks_3109:
+shufw_blocks_3221:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -29246,24 +30560,24 @@ shufw_blocks_3109:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3109
+	JB        shufw_blocks_3221
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3108
+	JNZ       shuf_rows_3220
 
-shuf_done_3107:
+shuf_done_3219:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3110
+	JZ      shuf_done_3222
 
-shuf_rows_3111:
+shuf_rows_3223:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3112:
+shufw_blocks_3224:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -29273,35 +30587,35 @@ shufw_blocks_3112:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3112
+	JB        shufw_blocks_3224
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3111
+	JNZ       shuf_rows_3223
 
-shuf_done_3110:
+shuf_done_3222:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3102
+	JNZ  shuf_planes_3214
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3091:
-shuf_planes_3113:
+shufw_list_loads_3203:
+shuf_planes_3225:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3115
+	JZ    shuf_done_3227
 
-shuf_rows_3116:
+shuf_rows_3228:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3117:
+shufw_blocks_3229:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -29311,23 +30625,23 @@ shufw_blocks_3117:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3117
+	JB        shufw_blocks_3229
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3116
+	JNZ       shuf_rows_3228
 
-shuf_done_3115:
+shuf_done_3227:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3118
+	JZ    shuf_done_3230
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3119:
+shuf_rows_3231:
 	MOVQ R8, R11
 
-shufw_blocks_3120:
+shufw_blocks_3232:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -29337,25 +30651,25 @@ shufw_blocks_3120:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3120
+	JB        shufw_blocks_3232
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3119
+	JNZ       shuf_rows_3231
 
-shuf_done_3118:
+shuf_done_3230:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3121
+	JZ    shuf_done_3233
 
-shuf_rows_3122:
+shuf_rows_3234:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3123:
+shufw_blocks_3235:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -29365,17 +30679,17 @@ shufw_blocks_3123:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3123
+	JB        shufw_blocks_3235
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3122
+	JNZ       shuf_rows_3234
 
-shuf_done_3121:
+shuf_done_3233:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3113
+	JNZ  shuf_planes_3225
 	VZEROUPPER
 	RET
 
@@ -29393,32 +30707,32 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3124
+	JE      shufn_c16o32_3236
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3125
+	JE      shufn_c8o16_3237
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3126
+	JE      shufn_c8o8_3238
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3127
+	JE      shufn_c4o8_3239
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3128
+	JE      shufn_d16o16_3240
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3129
+	JE      shufn_d16o32_3241
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3130
+	JE      rowsShuffleNarrowAVX2_value_3242
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3131
+	JNE     shufn_list_3243
 
-shuf_planes_3133:
+shuf_planes_3245:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3135
+	JZ    shuf_done_3247
 	MOVQ  CX, R10
 
-shuf_rows_3136:
+shuf_rows_3248:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMQ       $0x4e, Y1, Y3
@@ -29430,17 +30744,17 @@ shuf_rows_3136:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3136
+	JNZ          shuf_rows_3248
 
-shuf_done_3135:
+shuf_done_3247:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3133
+	JNZ  shuf_planes_3245
 	VZEROUPPER
 	RET
 
-shufn_list_3131:
+shufn_list_3243:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -29449,12 +30763,12 @@ shufn_list_3131:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3137
+	JZ      shuf_no_run_3249
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3137:
+shuf_no_run_3249:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -29464,52 +30778,52 @@ shuf_no_run_3137:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3132
+	JA    shufn_list_loads_3244
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3138:
+shuf_offs_3250:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3139
+	JAE     shuf_offs_done_3251
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3138
+	JMP     shuf_offs_3250
 
-shuf_offs_done_3139:
+shuf_offs_done_3251:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3132
+	JA   shufn_list_loads_3244
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3140:
+shuf_offs_3252:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3141
+	JAE     shuf_offs_done_3253
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3140
+	JMP     shuf_offs_3252
 
-shuf_offs_done_3141:
+shuf_offs_done_3253:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3142:
+shuf_planes_3254:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3144
+	JZ      shuf_done_3256
 
-shuf_rows_3145:
+shuf_rows_3257:
 	VMOVQ        X8, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X9
@@ -29523,16 +30837,16 @@ shuf_rows_3145:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y8, Y8
 	DECQ         R11
-	JNZ          shuf_rows_3145
+	JNZ          shuf_rows_3257
 
-shuf_done_3144:
+shuf_done_3256:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3146
+	JZ    shuf_done_3258
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3147:
+shuf_rows_3259:
 	VMOVDQU      (R10), X12
 	VINSERTI128  $0x01, (R10)(R8*1), Y12, Y12
 	VPERMQ       $0x4e, Y12, Y8
@@ -29544,15 +30858,15 @@ shuf_rows_3147:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3147
+	JNZ          shuf_rows_3259
 
-shuf_done_3146:
+shuf_done_3258:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3148
+	JZ      shuf_done_3260
 
-shuf_rows_3149:
+shuf_rows_3261:
 	VMOVQ        X8, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X13
@@ -29566,25 +30880,25 @@ shuf_rows_3149:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y8, Y8
 	DECQ         R11
-	JNZ          shuf_rows_3149
+	JNZ          shuf_rows_3261
 
-shuf_done_3148:
+shuf_done_3260:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3142
+	JNZ  shuf_planes_3254
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3132:
-shuf_planes_3150:
+shufn_list_loads_3244:
+shuf_planes_3262:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3152
+	JZ    shuf_done_3264
 
-shuf_rows_3153:
+shuf_rows_3265:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -29599,16 +30913,16 @@ shuf_rows_3153:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3153
+	JNZ          shuf_rows_3265
 
-shuf_done_3152:
+shuf_done_3264:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3154
+	JZ    shuf_done_3266
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3155:
+shuf_rows_3267:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMQ       $0x4e, Y11, Y9
@@ -29620,15 +30934,15 @@ shuf_rows_3155:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3155
+	JNZ          shuf_rows_3267
 
-shuf_done_3154:
+shuf_done_3266:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3156
+	JZ    shuf_done_3268
 
-shuf_rows_3157:
+shuf_rows_3269:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -29643,31 +30957,31 @@ shuf_rows_3157:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3157
+	JNZ          shuf_rows_3269
 
-shuf_done_3156:
+shuf_done_3268:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3150
+	JNZ  shuf_planes_3262
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3130:
+rowsShuffleNarrowAVX2_value_3242:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3158
+	JNE     shufn_list_3270
 
-shuf_planes_3160:
+shuf_planes_3272:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3162
+	JZ    shuf_done_3274
 	MOVQ  CX, R10
 
-shuf_rows_3163:
+shuf_rows_3275:
 	VMOVDQU      (R10), X4
 	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
 	VPERMQ       $0x4e, Y4, Y5
@@ -29680,17 +30994,17 @@ shuf_rows_3163:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3163
+	JNZ          shuf_rows_3275
 
-shuf_done_3162:
+shuf_done_3274:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3160
+	JNZ  shuf_planes_3272
 	VZEROUPPER
 	RET
 
-shufn_list_3158:
+shufn_list_3270:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -29699,12 +31013,12 @@ shufn_list_3158:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3164
+	JZ      shuf_no_run_3276
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3164:
+shuf_no_run_3276:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -29714,52 +31028,52 @@ shuf_no_run_3164:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3159
+	JA    shufn_list_loads_3271
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3165:
+shuf_offs_3277:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3166
+	JAE     shuf_offs_done_3278
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3165
+	JMP     shuf_offs_3277
 
-shuf_offs_done_3166:
+shuf_offs_done_3278:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3159
+	JA   shufn_list_loads_3271
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3167:
+shuf_offs_3279:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3168
+	JAE     shuf_offs_done_3280
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3167
+	JMP     shuf_offs_3279
 
-shuf_offs_done_3168:
+shuf_offs_done_3280:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3169:
+shuf_planes_3281:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3171
+	JZ      shuf_done_3283
 
-shuf_rows_3172:
+shuf_rows_3284:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X11
@@ -29774,16 +31088,16 @@ shuf_rows_3172:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_3172
+	JNZ          shuf_rows_3284
 
-shuf_done_3171:
+shuf_done_3283:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3173
+	JZ    shuf_done_3285
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3174:
+shuf_rows_3286:
 	VMOVDQU      (R10), X14
 	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
 	VPERMQ       $0x4e, Y14, Y10
@@ -29796,15 +31110,15 @@ shuf_rows_3174:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3174
+	JNZ          shuf_rows_3286
 
-shuf_done_3173:
+shuf_done_3285:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3175
+	JZ      shuf_done_3287
 
-shuf_rows_3176:
+shuf_rows_3288:
 	VMOVQ        X10, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X15
@@ -29819,25 +31133,25 @@ shuf_rows_3176:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y10, Y10
 	DECQ         R11
-	JNZ          shuf_rows_3176
+	JNZ          shuf_rows_3288
 
-shuf_done_3175:
+shuf_done_3287:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3169
+	JNZ  shuf_planes_3281
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3159:
-shuf_planes_3177:
+shufn_list_loads_3271:
+shuf_planes_3289:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3179
+	JZ    shuf_done_3291
 
-shuf_rows_3180:
+shuf_rows_3292:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -29853,16 +31167,16 @@ shuf_rows_3180:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3180
+	JNZ          shuf_rows_3292
 
-shuf_done_3179:
+shuf_done_3291:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3181
+	JZ    shuf_done_3293
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3182:
+shuf_rows_3294:
 	VMOVDQU      (R10), X13
 	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
 	VPERMQ       $0x4e, Y13, Y11
@@ -29875,15 +31189,15 @@ shuf_rows_3182:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3182
+	JNZ          shuf_rows_3294
 
-shuf_done_3181:
+shuf_done_3293:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3183
+	JZ    shuf_done_3295
 
-shuf_rows_3184:
+shuf_rows_3296:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -29899,30 +31213,30 @@ shuf_rows_3184:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3184
+	JNZ          shuf_rows_3296
 
-shuf_done_3183:
+shuf_done_3295:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3177
+	JNZ  shuf_planes_3289
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3124:
+shufn_c16o32_3236:
 	CMPL 4(DI), $0x00
-	JE   rowsShuffleNarrowAVX2_value_3185
+	JE   rowsShuffleNarrowAVX2_value_3297
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufn_list_3186
+	JNE  shufn_list_3298
 
-shuf_planes_3188:
+shuf_planes_3300:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3190
+	JZ    shuf_done_3302
 	MOVQ  CX, R11
 
-shuf_rows_3191:
+shuf_rows_3303:
 	VMOVDQU     (R11), X1
 	VINSERTI128 $0x01, (R11)(R8*1), Y1, Y1
 	VPERMQ      $0x4e, Y1, Y0
@@ -29937,17 +31251,17 @@ shuf_rows_3191:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_3191
+	JNZ         shuf_rows_3303
 
-shuf_done_3190:
+shuf_done_3302:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3188
+	JNZ  shuf_planes_3300
 	VZEROUPPER
 	RET
 
-shufn_list_3186:
+shufn_list_3298:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X1
 	MOVQ    run0+88(FP), R11
@@ -29956,12 +31270,12 @@ shufn_list_3186:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3192
+	JZ      shuf_no_run_3304
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3192:
+shuf_no_run_3304:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -29971,52 +31285,52 @@ shuf_no_run_3192:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_3187
+	JA    shufn_list_loads_3299
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_3193:
+shuf_offs_3305:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3194
+	JAE     shuf_offs_done_3306
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3193
+	JMP     shuf_offs_3305
 
-shuf_offs_done_3194:
+shuf_offs_done_3306:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_3187
+	JA   shufn_list_loads_3299
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_3195:
+shuf_offs_3307:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3196
+	JAE     shuf_offs_done_3308
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3195
+	JMP     shuf_offs_3307
 
-shuf_offs_done_3196:
+shuf_offs_done_3308:
 	VMOVDQU (SP), Y7
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3197:
+shuf_planes_3309:
 	MOVQ    AX, R10
 	VMOVDQA Y7, Y9
 	VMOVQ   X0, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3199
+	JZ      shuf_done_3311
 
-shuf_rows_3200:
+shuf_rows_3312:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X1
@@ -30033,16 +31347,16 @@ shuf_rows_3200:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_3200
+	JNZ         shuf_rows_3312
 
-shuf_done_3199:
+shuf_done_3311:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3201
+	JZ    shuf_done_3313
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3202:
+shuf_rows_3314:
 	VMOVDQU     (R11), X2
 	VINSERTI128 $0x01, (R11)(R8*1), Y2, Y2
 	VPERMQ      $0x4e, Y2, Y9
@@ -30057,15 +31371,15 @@ shuf_rows_3202:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_3202
+	JNZ         shuf_rows_3314
 
-shuf_done_3201:
+shuf_done_3313:
 	VMOVDQA Y8, Y9
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3203
+	JZ      shuf_done_3315
 
-shuf_rows_3204:
+shuf_rows_3316:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X3
@@ -30082,25 +31396,25 @@ shuf_rows_3204:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_3204
+	JNZ         shuf_rows_3316
 
-shuf_done_3203:
+shuf_done_3315:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3197
+	JNZ  shuf_planes_3309
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3187:
-shuf_planes_3205:
+shufn_list_loads_3299:
+shuf_planes_3317:
 	MOVQ  AX, R10
 	VMOVQ X1, R12
 	VMOVQ X0, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3207
+	JZ    shuf_done_3319
 
-shuf_rows_3208:
+shuf_rows_3320:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -30118,16 +31432,16 @@ shuf_rows_3208:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_3208
+	JNZ         shuf_rows_3320
 
-shuf_done_3207:
+shuf_done_3319:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3209
+	JZ    shuf_done_3321
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3210:
+shuf_rows_3322:
 	VMOVDQU     (R11), X10
 	VINSERTI128 $0x01, (R11)(R8*1), Y10, Y10
 	VPERMQ      $0x4e, Y10, Y7
@@ -30142,15 +31456,15 @@ shuf_rows_3210:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_3210
+	JNZ         shuf_rows_3322
 
-shuf_done_3209:
+shuf_done_3321:
 	VMOVQ X2, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3211
+	JZ    shuf_done_3323
 
-shuf_rows_3212:
+shuf_rows_3324:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -30168,30 +31482,30 @@ shuf_rows_3212:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_3212
+	JNZ         shuf_rows_3324
 
-shuf_done_3211:
+shuf_done_3323:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3205
+	JNZ  shuf_planes_3317
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3185:
+rowsShuffleNarrowAVX2_value_3297:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3213
+	JNE     shufn_list_3325
 
-shuf_planes_3215:
+shuf_planes_3327:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3217
+	JZ    shuf_done_3329
 	MOVQ  CX, R11
 
-shuf_rows_3218:
+shuf_rows_3330:
 	VMOVDQU     (R11), X3
 	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
 	VPERMQ      $0x4e, Y3, Y4
@@ -30208,17 +31522,17 @@ shuf_rows_3218:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_3218
+	JNZ         shuf_rows_3330
 
-shuf_done_3217:
+shuf_done_3329:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3215
+	JNZ  shuf_planes_3327
 	VZEROUPPER
 	RET
 
-shufn_list_3213:
+shufn_list_3325:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -30227,12 +31541,12 @@ shufn_list_3213:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3219
+	JZ      shuf_no_run_3331
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3219:
+shuf_no_run_3331:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -30242,52 +31556,52 @@ shuf_no_run_3219:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_3214
+	JA    shufn_list_loads_3326
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
 
-shuf_offs_3220:
+shuf_offs_3332:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3221
+	JAE     shuf_offs_done_3333
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3220
+	JMP     shuf_offs_3332
 
-shuf_offs_done_3221:
+shuf_offs_done_3333:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufn_list_loads_3214
+	JA   shufn_list_loads_3326
 	MOVQ rowIdx+80(FP), R10
 	MOVQ run1+96(FP), R13
 	LEAQ (R10)(R13*4), R10
 	XORQ R11, R11
 
-shuf_offs_3222:
+shuf_offs_3334:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3223
+	JAE     shuf_offs_done_3335
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3222
+	JMP     shuf_offs_3334
 
-shuf_offs_done_3223:
+shuf_offs_done_3335:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3224:
+shuf_planes_3336:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3226
+	JZ      shuf_done_3338
 
-shuf_rows_3227:
+shuf_rows_3339:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X10
@@ -30306,16 +31620,16 @@ shuf_rows_3227:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_3227
+	JNZ         shuf_rows_3339
 
-shuf_done_3226:
+shuf_done_3338:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3228
+	JZ    shuf_done_3340
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3229:
+shuf_rows_3341:
 	VMOVDQU     (R11), X14
 	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
 	VPERMQ      $0x4e, Y14, Y9
@@ -30332,15 +31646,15 @@ shuf_rows_3229:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R12
-	JNZ         shuf_rows_3229
+	JNZ         shuf_rows_3341
 
-shuf_done_3228:
+shuf_done_3340:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3230
+	JZ      shuf_done_3342
 
-shuf_rows_3231:
+shuf_rows_3343:
 	VMOVQ       X9, R11
 	ADDQ        CX, R11
 	VMOVDQU     (R11), X15
@@ -30359,25 +31673,25 @@ shuf_rows_3231:
 	ADDQ        DX, R10
 	VPERMQ      $0x39, Y9, Y9
 	DECQ        R12
-	JNZ         shuf_rows_3231
+	JNZ         shuf_rows_3343
 
-shuf_done_3230:
+shuf_done_3342:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3224
+	JNZ  shuf_planes_3336
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3214:
-shuf_planes_3232:
+shufn_list_loads_3326:
+shuf_planes_3344:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3234
+	JZ    shuf_done_3346
 
-shuf_rows_3235:
+shuf_rows_3347:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -30397,16 +31711,16 @@ shuf_rows_3235:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_3235
+	JNZ         shuf_rows_3347
 
-shuf_done_3234:
+shuf_done_3346:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3236
+	JZ    shuf_done_3348
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3237:
+shuf_rows_3349:
 	VMOVDQU     (R11), X13
 	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
 	VPERMQ      $0x4e, Y13, Y10
@@ -30423,15 +31737,15 @@ shuf_rows_3237:
 	ADDQ        DX, R10
 	ADDQ        BX, R11
 	DECQ        R13
-	JNZ         shuf_rows_3237
+	JNZ         shuf_rows_3349
 
-shuf_done_3236:
+shuf_done_3348:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3238
+	JZ    shuf_done_3350
 
-shuf_rows_3239:
+shuf_rows_3351:
 	MOVLQSX     (R12), R11
 	IMULQ       BX, R11
 	ADDQ        CX, R11
@@ -30451,31 +31765,31 @@ shuf_rows_3239:
 	ADDQ        DX, R10
 	ADDQ        $0x04, R12
 	DECQ        R13
-	JNZ         shuf_rows_3239
+	JNZ         shuf_rows_3351
 
-shuf_done_3238:
+shuf_done_3350:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3232
+	JNZ  shuf_planes_3344
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3125:
+shufn_c8o16_3237:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3240
+	JE      rowsShuffleNarrowAVX2_value_3352
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3241
+	JNE     shufn_list_3353
 
-shuf_planes_3243:
+shuf_planes_3355:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3245
+	JZ    shuf_done_3357
 	MOVQ  CX, R10
 
-shuf_rows_3246:
+shuf_rows_3358:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -30485,17 +31799,17 @@ shuf_rows_3246:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3246
+	JNZ          shuf_rows_3358
 
-shuf_done_3245:
+shuf_done_3357:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3243
+	JNZ  shuf_planes_3355
 	VZEROUPPER
 	RET
 
-shufn_list_3241:
+shufn_list_3353:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -30504,12 +31818,12 @@ shufn_list_3241:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3247
+	JZ      shuf_no_run_3359
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3247:
+shuf_no_run_3359:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30519,52 +31833,52 @@ shuf_no_run_3247:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3242
+	JA    shufn_list_loads_3354
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3248:
+shuf_offs_3360:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3249
+	JAE     shuf_offs_done_3361
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3248
+	JMP     shuf_offs_3360
 
-shuf_offs_done_3249:
+shuf_offs_done_3361:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3242
+	JA   shufn_list_loads_3354
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3250:
+shuf_offs_3362:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3251
+	JAE     shuf_offs_done_3363
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3250
+	JMP     shuf_offs_3362
 
-shuf_offs_done_3251:
+shuf_offs_done_3363:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3252:
+shuf_planes_3364:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3254
+	JZ      shuf_done_3366
 
-shuf_rows_3255:
+shuf_rows_3367:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -30576,16 +31890,16 @@ shuf_rows_3255:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3255
+	JNZ          shuf_rows_3367
 
-shuf_done_3254:
+shuf_done_3366:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3256
+	JZ    shuf_done_3368
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3257:
+shuf_rows_3369:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -30595,15 +31909,15 @@ shuf_rows_3257:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3257
+	JNZ          shuf_rows_3369
 
-shuf_done_3256:
+shuf_done_3368:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3258
+	JZ      shuf_done_3370
 
-shuf_rows_3259:
+shuf_rows_3371:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -30615,25 +31929,25 @@ shuf_rows_3259:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3259
+	JNZ          shuf_rows_3371
 
-shuf_done_3258:
+shuf_done_3370:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3252
+	JNZ  shuf_planes_3364
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3242:
-shuf_planes_3260:
+shufn_list_loads_3354:
+shuf_planes_3372:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3262
+	JZ    shuf_done_3374
 
-shuf_rows_3263:
+shuf_rows_3375:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -30646,16 +31960,16 @@ shuf_rows_3263:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3263
+	JNZ          shuf_rows_3375
 
-shuf_done_3262:
+shuf_done_3374:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3264
+	JZ    shuf_done_3376
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3265:
+shuf_rows_3377:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -30665,15 +31979,15 @@ shuf_rows_3265:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3265
+	JNZ          shuf_rows_3377
 
-shuf_done_3264:
+shuf_done_3376:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3266
+	JZ    shuf_done_3378
 
-shuf_rows_3267:
+shuf_rows_3379:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -30686,30 +32000,30 @@ shuf_rows_3267:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3267
+	JNZ          shuf_rows_3379
 
-shuf_done_3266:
+shuf_done_3378:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3260
+	JNZ  shuf_planes_3372
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3240:
+rowsShuffleNarrowAVX2_value_3352:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3268
+	JNE     shufn_list_3380
 
-shuf_planes_3270:
+shuf_planes_3382:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3272
+	JZ    shuf_done_3384
 	MOVQ  CX, R10
 
-shuf_rows_3273:
+shuf_rows_3385:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -30720,17 +32034,17 @@ shuf_rows_3273:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3273
+	JNZ          shuf_rows_3385
 
-shuf_done_3272:
+shuf_done_3384:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3270
+	JNZ  shuf_planes_3382
 	VZEROUPPER
 	RET
 
-shufn_list_3268:
+shufn_list_3380:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -30739,12 +32053,12 @@ shufn_list_3268:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3274
+	JZ      shuf_no_run_3386
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3274:
+shuf_no_run_3386:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30754,52 +32068,52 @@ shuf_no_run_3274:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3269
+	JA    shufn_list_loads_3381
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3275:
+shuf_offs_3387:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3276
+	JAE     shuf_offs_done_3388
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3275
+	JMP     shuf_offs_3387
 
-shuf_offs_done_3276:
+shuf_offs_done_3388:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3269
+	JA   shufn_list_loads_3381
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3277:
+shuf_offs_3389:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3278
+	JAE     shuf_offs_done_3390
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3277
+	JMP     shuf_offs_3389
 
-shuf_offs_done_3278:
+shuf_offs_done_3390:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3279:
+shuf_planes_3391:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3281
+	JZ      shuf_done_3393
 
-shuf_rows_3282:
+shuf_rows_3394:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -30812,16 +32126,16 @@ shuf_rows_3282:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3282
+	JNZ          shuf_rows_3394
 
-shuf_done_3281:
+shuf_done_3393:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3283
+	JZ    shuf_done_3395
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3284:
+shuf_rows_3396:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -30832,15 +32146,15 @@ shuf_rows_3284:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3284
+	JNZ          shuf_rows_3396
 
-shuf_done_3283:
+shuf_done_3395:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3285
+	JZ      shuf_done_3397
 
-shuf_rows_3286:
+shuf_rows_3398:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -30853,25 +32167,25 @@ shuf_rows_3286:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3286
+	JNZ          shuf_rows_3398
 
-shuf_done_3285:
+shuf_done_3397:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3279
+	JNZ  shuf_planes_3391
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3269:
-shuf_planes_3287:
+shufn_list_loads_3381:
+shuf_planes_3399:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3289
+	JZ    shuf_done_3401
 
-shuf_rows_3290:
+shuf_rows_3402:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -30885,16 +32199,16 @@ shuf_rows_3290:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3290
+	JNZ          shuf_rows_3402
 
-shuf_done_3289:
+shuf_done_3401:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3291
+	JZ    shuf_done_3403
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3292:
+shuf_rows_3404:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -30905,15 +32219,15 @@ shuf_rows_3292:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3292
+	JNZ          shuf_rows_3404
 
-shuf_done_3291:
+shuf_done_3403:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3293
+	JZ    shuf_done_3405
 
-shuf_rows_3294:
+shuf_rows_3406:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -30927,31 +32241,31 @@ shuf_rows_3294:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3294
+	JNZ          shuf_rows_3406
 
-shuf_done_3293:
+shuf_done_3405:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3287
+	JNZ  shuf_planes_3399
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3128:
+shufn_d16o16_3240:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3295
+	JE      rowsShuffleNarrowAVX2_value_3407
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3296
+	JNE     shufn_list_3408
 
-shuf_planes_3298:
+shuf_planes_3410:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3300
+	JZ    shuf_done_3412
 	MOVQ  CX, R10
 
-shuf_rows_3301:
+shuf_rows_3413:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -30960,17 +32274,17 @@ shuf_rows_3301:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3301
+	JNZ          shuf_rows_3413
 
-shuf_done_3300:
+shuf_done_3412:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3298
+	JNZ  shuf_planes_3410
 	VZEROUPPER
 	RET
 
-shufn_list_3296:
+shufn_list_3408:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -30979,12 +32293,12 @@ shufn_list_3296:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3302
+	JZ      shuf_no_run_3414
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3302:
+shuf_no_run_3414:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30994,52 +32308,52 @@ shuf_no_run_3302:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3297
+	JA    shufn_list_loads_3409
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3303:
+shuf_offs_3415:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3304
+	JAE     shuf_offs_done_3416
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3303
+	JMP     shuf_offs_3415
 
-shuf_offs_done_3304:
+shuf_offs_done_3416:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3297
+	JA   shufn_list_loads_3409
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3305:
+shuf_offs_3417:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3306
+	JAE     shuf_offs_done_3418
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3305
+	JMP     shuf_offs_3417
 
-shuf_offs_done_3306:
+shuf_offs_done_3418:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3307:
+shuf_planes_3419:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3309
+	JZ      shuf_done_3421
 
-shuf_rows_3310:
+shuf_rows_3422:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -31050,16 +32364,16 @@ shuf_rows_3310:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3310
+	JNZ          shuf_rows_3422
 
-shuf_done_3309:
+shuf_done_3421:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3311
+	JZ    shuf_done_3423
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3312:
+shuf_rows_3424:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -31068,15 +32382,15 @@ shuf_rows_3312:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3312
+	JNZ          shuf_rows_3424
 
-shuf_done_3311:
+shuf_done_3423:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3313
+	JZ      shuf_done_3425
 
-shuf_rows_3314:
+shuf_rows_3426:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -31087,25 +32401,25 @@ shuf_rows_3314:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3314
+	JNZ          shuf_rows_3426
 
-shuf_done_3313:
+shuf_done_3425:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3307
+	JNZ  shuf_planes_3419
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3297:
-shuf_planes_3315:
+shufn_list_loads_3409:
+shuf_planes_3427:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3317
+	JZ    shuf_done_3429
 
-shuf_rows_3318:
+shuf_rows_3430:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31117,16 +32431,16 @@ shuf_rows_3318:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3318
+	JNZ          shuf_rows_3430
 
-shuf_done_3317:
+shuf_done_3429:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3319
+	JZ    shuf_done_3431
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3320:
+shuf_rows_3432:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -31135,15 +32449,15 @@ shuf_rows_3320:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3320
+	JNZ          shuf_rows_3432
 
-shuf_done_3319:
+shuf_done_3431:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3321
+	JZ    shuf_done_3433
 
-shuf_rows_3322:
+shuf_rows_3434:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31155,30 +32469,30 @@ shuf_rows_3322:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3322
+	JNZ          shuf_rows_3434
 
-shuf_done_3321:
+shuf_done_3433:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3315
+	JNZ  shuf_planes_3427
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3295:
+rowsShuffleNarrowAVX2_value_3407:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3323
+	JNE     shufn_list_3435
 
-shuf_planes_3325:
+shuf_planes_3437:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3327
+	JZ    shuf_done_3439
 	MOVQ  CX, R10
 
-shuf_rows_3328:
+shuf_rows_3440:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -31188,17 +32502,17 @@ shuf_rows_3328:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3328
+	JNZ          shuf_rows_3440
 
-shuf_done_3327:
+shuf_done_3439:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3325
+	JNZ  shuf_planes_3437
 	VZEROUPPER
 	RET
 
-shufn_list_3323:
+shufn_list_3435:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -31207,12 +32521,12 @@ shufn_list_3323:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3329
+	JZ      shuf_no_run_3441
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3329:
+shuf_no_run_3441:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31222,52 +32536,52 @@ shuf_no_run_3329:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3324
+	JA    shufn_list_loads_3436
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3330:
+shuf_offs_3442:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3331
+	JAE     shuf_offs_done_3443
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3330
+	JMP     shuf_offs_3442
 
-shuf_offs_done_3331:
+shuf_offs_done_3443:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3324
+	JA   shufn_list_loads_3436
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3332:
+shuf_offs_3444:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3333
+	JAE     shuf_offs_done_3445
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3332
+	JMP     shuf_offs_3444
 
-shuf_offs_done_3333:
+shuf_offs_done_3445:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3334:
+shuf_planes_3446:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3336
+	JZ      shuf_done_3448
 
-shuf_rows_3337:
+shuf_rows_3449:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -31279,16 +32593,16 @@ shuf_rows_3337:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3337
+	JNZ          shuf_rows_3449
 
-shuf_done_3336:
+shuf_done_3448:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3338
+	JZ    shuf_done_3450
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3339:
+shuf_rows_3451:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -31298,15 +32612,15 @@ shuf_rows_3339:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3339
+	JNZ          shuf_rows_3451
 
-shuf_done_3338:
+shuf_done_3450:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3340
+	JZ      shuf_done_3452
 
-shuf_rows_3341:
+shuf_rows_3453:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -31318,25 +32632,25 @@ shuf_rows_3341:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3341
+	JNZ          shuf_rows_3453
 
-shuf_done_3340:
+shuf_done_3452:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3334
+	JNZ  shuf_planes_3446
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3324:
-shuf_planes_3342:
+shufn_list_loads_3436:
+shuf_planes_3454:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3344
+	JZ    shuf_done_3456
 
-shuf_rows_3345:
+shuf_rows_3457:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31349,16 +32663,16 @@ shuf_rows_3345:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3345
+	JNZ          shuf_rows_3457
 
-shuf_done_3344:
+shuf_done_3456:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3346
+	JZ    shuf_done_3458
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3347:
+shuf_rows_3459:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -31368,15 +32682,15 @@ shuf_rows_3347:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3347
+	JNZ          shuf_rows_3459
 
-shuf_done_3346:
+shuf_done_3458:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3348
+	JZ    shuf_done_3460
 
-shuf_rows_3349:
+shuf_rows_3461:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31389,32 +32703,32 @@ shuf_rows_3349:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3349
+	JNZ          shuf_rows_3461
 
-shuf_done_3348:
+shuf_done_3460:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3342
+	JNZ  shuf_planes_3454
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3129:
+shufn_d16o32_3241:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3350
+	JE      rowsShuffleNarrowAVX2_value_3462
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3351
+	JNE     shufn_list_3463
 
-shuf_planes_3353:
+shuf_planes_3465:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3355
+	JZ    shuf_done_3467
 	MOVQ  CX, R10
 
-shuf_rows_3356:
+shuf_rows_3468:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -31424,17 +32738,17 @@ shuf_rows_3356:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3356
+	JNZ         shuf_rows_3468
 
-shuf_done_3355:
+shuf_done_3467:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3353
+	JNZ  shuf_planes_3465
 	VZEROUPPER
 	RET
 
-shufn_list_3351:
+shufn_list_3463:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -31443,12 +32757,12 @@ shufn_list_3351:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3357
+	JZ      shuf_no_run_3469
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3357:
+shuf_no_run_3469:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31458,52 +32772,52 @@ shuf_no_run_3357:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3352
+	JA    shufn_list_loads_3464
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3358:
+shuf_offs_3470:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3359
+	JAE     shuf_offs_done_3471
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3358
+	JMP     shuf_offs_3470
 
-shuf_offs_done_3359:
+shuf_offs_done_3471:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3352
+	JA   shufn_list_loads_3464
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3360:
+shuf_offs_3472:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3361
+	JAE     shuf_offs_done_3473
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3360
+	JMP     shuf_offs_3472
 
-shuf_offs_done_3361:
+shuf_offs_done_3473:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3362:
+shuf_planes_3474:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3364
+	JZ      shuf_done_3476
 
-shuf_rows_3365:
+shuf_rows_3477:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -31515,16 +32829,16 @@ shuf_rows_3365:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3365
+	JNZ         shuf_rows_3477
 
-shuf_done_3364:
+shuf_done_3476:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3366
+	JZ    shuf_done_3478
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3367:
+shuf_rows_3479:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -31534,15 +32848,15 @@ shuf_rows_3367:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3367
+	JNZ         shuf_rows_3479
 
-shuf_done_3366:
+shuf_done_3478:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3368
+	JZ      shuf_done_3480
 
-shuf_rows_3369:
+shuf_rows_3481:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -31554,25 +32868,25 @@ shuf_rows_3369:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3369
+	JNZ         shuf_rows_3481
 
-shuf_done_3368:
+shuf_done_3480:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3362
+	JNZ  shuf_planes_3474
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3352:
-shuf_planes_3370:
+shufn_list_loads_3464:
+shuf_planes_3482:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3372
+	JZ    shuf_done_3484
 
-shuf_rows_3373:
+shuf_rows_3485:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -31585,16 +32899,16 @@ shuf_rows_3373:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3373
+	JNZ         shuf_rows_3485
 
-shuf_done_3372:
+shuf_done_3484:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3374
+	JZ    shuf_done_3486
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3375:
+shuf_rows_3487:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -31604,15 +32918,15 @@ shuf_rows_3375:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3375
+	JNZ         shuf_rows_3487
 
-shuf_done_3374:
+shuf_done_3486:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3376
+	JZ    shuf_done_3488
 
-shuf_rows_3377:
+shuf_rows_3489:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -31625,32 +32939,32 @@ shuf_rows_3377:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3377
+	JNZ         shuf_rows_3489
 
-shuf_done_3376:
+shuf_done_3488:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3370
+	JNZ  shuf_planes_3482
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3350:
+rowsShuffleNarrowAVX2_value_3462:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3378
+	JNE     shufn_list_3490
 
-shuf_planes_3380:
+shuf_planes_3492:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3382
+	JZ    shuf_done_3494
 	MOVQ  CX, R10
 
-shuf_rows_3383:
+shuf_rows_3495:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -31662,17 +32976,17 @@ shuf_rows_3383:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3383
+	JNZ         shuf_rows_3495
 
-shuf_done_3382:
+shuf_done_3494:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3380
+	JNZ  shuf_planes_3492
 	VZEROUPPER
 	RET
 
-shufn_list_3378:
+shufn_list_3490:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -31681,12 +32995,12 @@ shufn_list_3378:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3384
+	JZ      shuf_no_run_3496
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3384:
+shuf_no_run_3496:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31696,52 +33010,52 @@ shuf_no_run_3384:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3379
+	JA    shufn_list_loads_3491
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3385:
+shuf_offs_3497:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3386
+	JAE     shuf_offs_done_3498
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3385
+	JMP     shuf_offs_3497
 
-shuf_offs_done_3386:
+shuf_offs_done_3498:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3379
+	JA   shufn_list_loads_3491
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3387:
+shuf_offs_3499:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3388
+	JAE     shuf_offs_done_3500
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3387
+	JMP     shuf_offs_3499
 
-shuf_offs_done_3388:
+shuf_offs_done_3500:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3389:
+shuf_planes_3501:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3391
+	JZ      shuf_done_3503
 
-shuf_rows_3392:
+shuf_rows_3504:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -31755,16 +33069,16 @@ shuf_rows_3392:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3392
+	JNZ         shuf_rows_3504
 
-shuf_done_3391:
+shuf_done_3503:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3393
+	JZ    shuf_done_3505
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3394:
+shuf_rows_3506:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -31776,15 +33090,15 @@ shuf_rows_3394:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3394
+	JNZ         shuf_rows_3506
 
-shuf_done_3393:
+shuf_done_3505:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3395
+	JZ      shuf_done_3507
 
-shuf_rows_3396:
+shuf_rows_3508:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -31798,25 +33112,25 @@ shuf_rows_3396:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3396
+	JNZ         shuf_rows_3508
 
-shuf_done_3395:
+shuf_done_3507:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3389
+	JNZ  shuf_planes_3501
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3379:
-shuf_planes_3397:
+shufn_list_loads_3491:
+shuf_planes_3509:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3399
+	JZ    shuf_done_3511
 
-shuf_rows_3400:
+shuf_rows_3512:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -31831,16 +33145,16 @@ shuf_rows_3400:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3400
+	JNZ         shuf_rows_3512
 
-shuf_done_3399:
+shuf_done_3511:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3401
+	JZ    shuf_done_3513
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3402:
+shuf_rows_3514:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -31852,15 +33166,15 @@ shuf_rows_3402:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3402
+	JNZ         shuf_rows_3514
 
-shuf_done_3401:
+shuf_done_3513:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3403
+	JZ    shuf_done_3515
 
-shuf_rows_3404:
+shuf_rows_3516:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -31875,31 +33189,31 @@ shuf_rows_3404:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3404
+	JNZ         shuf_rows_3516
 
-shuf_done_3403:
+shuf_done_3515:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3397
+	JNZ  shuf_planes_3509
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3126:
+shufn_c8o8_3238:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3405
+	JE      rowsShuffleNarrowAVX2_value_3517
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3406
+	JNE     shufn_list_3518
 
-shuf_planes_3408:
+shuf_planes_3520:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3410
+	JZ    shuf_done_3522
 	MOVQ  CX, R10
 
-shuf_rows_3411:
+shuf_rows_3523:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -31908,17 +33222,17 @@ shuf_rows_3411:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3411
+	JNZ     shuf_rows_3523
 
-shuf_done_3410:
+shuf_done_3522:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3408
+	JNZ  shuf_planes_3520
 	VZEROUPPER
 	RET
 
-shufn_list_3406:
+shufn_list_3518:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -31927,12 +33241,12 @@ shufn_list_3406:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3412
+	JZ      shuf_no_run_3524
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3412:
+shuf_no_run_3524:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31942,52 +33256,52 @@ shuf_no_run_3412:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3407
+	JA    shufn_list_loads_3519
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3413:
+shuf_offs_3525:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3414
+	JAE     shuf_offs_done_3526
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3413
+	JMP     shuf_offs_3525
 
-shuf_offs_done_3414:
+shuf_offs_done_3526:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3407
+	JA   shufn_list_loads_3519
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3415:
+shuf_offs_3527:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3416
+	JAE     shuf_offs_done_3528
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3415
+	JMP     shuf_offs_3527
 
-shuf_offs_done_3416:
+shuf_offs_done_3528:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3417:
+shuf_planes_3529:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3419
+	JZ      shuf_done_3531
 
-shuf_rows_3420:
+shuf_rows_3532:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -31998,16 +33312,16 @@ shuf_rows_3420:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3420
+	JNZ     shuf_rows_3532
 
-shuf_done_3419:
+shuf_done_3531:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3421
+	JZ    shuf_done_3533
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3422:
+shuf_rows_3534:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -32016,15 +33330,15 @@ shuf_rows_3422:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3422
+	JNZ     shuf_rows_3534
 
-shuf_done_3421:
+shuf_done_3533:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3423
+	JZ      shuf_done_3535
 
-shuf_rows_3424:
+shuf_rows_3536:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -32035,25 +33349,25 @@ shuf_rows_3424:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3424
+	JNZ     shuf_rows_3536
 
-shuf_done_3423:
+shuf_done_3535:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3417
+	JNZ  shuf_planes_3529
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3407:
-shuf_planes_3425:
+shufn_list_loads_3519:
+shuf_planes_3537:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3427
+	JZ    shuf_done_3539
 
-shuf_rows_3428:
+shuf_rows_3540:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -32065,16 +33379,16 @@ shuf_rows_3428:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3428
+	JNZ     shuf_rows_3540
 
-shuf_done_3427:
+shuf_done_3539:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3429
+	JZ    shuf_done_3541
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3430:
+shuf_rows_3542:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -32083,15 +33397,15 @@ shuf_rows_3430:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3430
+	JNZ     shuf_rows_3542
 
-shuf_done_3429:
+shuf_done_3541:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3431
+	JZ    shuf_done_3543
 
-shuf_rows_3432:
+shuf_rows_3544:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -32103,30 +33417,30 @@ shuf_rows_3432:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3432
+	JNZ     shuf_rows_3544
 
-shuf_done_3431:
+shuf_done_3543:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3425
+	JNZ  shuf_planes_3537
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3405:
+rowsShuffleNarrowAVX2_value_3517:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3433
+	JNE     shufn_list_3545
 
-shuf_planes_3435:
+shuf_planes_3547:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3437
+	JZ    shuf_done_3549
 	MOVQ  CX, R10
 
-shuf_rows_3438:
+shuf_rows_3550:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -32136,17 +33450,17 @@ shuf_rows_3438:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3438
+	JNZ       shuf_rows_3550
 
-shuf_done_3437:
+shuf_done_3549:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3435
+	JNZ  shuf_planes_3547
 	VZEROUPPER
 	RET
 
-shufn_list_3433:
+shufn_list_3545:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32155,12 +33469,12 @@ shufn_list_3433:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3439
+	JZ      shuf_no_run_3551
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3439:
+shuf_no_run_3551:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32170,52 +33484,52 @@ shuf_no_run_3439:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3434
+	JA    shufn_list_loads_3546
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3440:
+shuf_offs_3552:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3441
+	JAE     shuf_offs_done_3553
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3440
+	JMP     shuf_offs_3552
 
-shuf_offs_done_3441:
+shuf_offs_done_3553:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3434
+	JA   shufn_list_loads_3546
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3442:
+shuf_offs_3554:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3443
+	JAE     shuf_offs_done_3555
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3442
+	JMP     shuf_offs_3554
 
-shuf_offs_done_3443:
+shuf_offs_done_3555:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3444:
+shuf_planes_3556:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3446
+	JZ      shuf_done_3558
 
-shuf_rows_3447:
+shuf_rows_3559:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -32227,16 +33541,16 @@ shuf_rows_3447:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3447
+	JNZ       shuf_rows_3559
 
-shuf_done_3446:
+shuf_done_3558:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3448
+	JZ    shuf_done_3560
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3449:
+shuf_rows_3561:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -32246,15 +33560,15 @@ shuf_rows_3449:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3449
+	JNZ       shuf_rows_3561
 
-shuf_done_3448:
+shuf_done_3560:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3450
+	JZ      shuf_done_3562
 
-shuf_rows_3451:
+shuf_rows_3563:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -32266,25 +33580,25 @@ shuf_rows_3451:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3451
+	JNZ       shuf_rows_3563
 
-shuf_done_3450:
+shuf_done_3562:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3444
+	JNZ  shuf_planes_3556
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3434:
-shuf_planes_3452:
+shufn_list_loads_3546:
+shuf_planes_3564:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3454
+	JZ    shuf_done_3566
 
-shuf_rows_3455:
+shuf_rows_3567:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -32297,16 +33611,16 @@ shuf_rows_3455:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3455
+	JNZ       shuf_rows_3567
 
-shuf_done_3454:
+shuf_done_3566:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3456
+	JZ    shuf_done_3568
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3457:
+shuf_rows_3569:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -32316,15 +33630,15 @@ shuf_rows_3457:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3457
+	JNZ       shuf_rows_3569
 
-shuf_done_3456:
+shuf_done_3568:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3458
+	JZ    shuf_done_3570
 
-shuf_rows_3459:
+shuf_rows_3571:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -32337,31 +33651,31 @@ shuf_rows_3459:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3459
+	JNZ       shuf_rows_3571
 
-shuf_done_3458:
+shuf_done_3570:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3452
+	JNZ  shuf_planes_3564
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3127:
+shufn_c4o8_3239:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3460
+	JE      rowsShuffleNarrowAVX2_value_3572
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3461
+	JNE     shufn_list_3573
 
-shuf_planes_3463:
+shuf_planes_3575:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3465
+	JZ    shuf_done_3577
 	MOVQ  CX, R10
 
-shuf_rows_3466:
+shuf_rows_3578:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -32370,17 +33684,17 @@ shuf_rows_3466:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3466
+	JNZ     shuf_rows_3578
 
-shuf_done_3465:
+shuf_done_3577:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3463
+	JNZ  shuf_planes_3575
 	VZEROUPPER
 	RET
 
-shufn_list_3461:
+shufn_list_3573:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32389,12 +33703,12 @@ shufn_list_3461:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3467
+	JZ      shuf_no_run_3579
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3467:
+shuf_no_run_3579:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32404,52 +33718,52 @@ shuf_no_run_3467:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3462
+	JA    shufn_list_loads_3574
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3468:
+shuf_offs_3580:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3469
+	JAE     shuf_offs_done_3581
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3468
+	JMP     shuf_offs_3580
 
-shuf_offs_done_3469:
+shuf_offs_done_3581:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3462
+	JA   shufn_list_loads_3574
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3470:
+shuf_offs_3582:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3471
+	JAE     shuf_offs_done_3583
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3470
+	JMP     shuf_offs_3582
 
-shuf_offs_done_3471:
+shuf_offs_done_3583:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3472:
+shuf_planes_3584:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3474
+	JZ      shuf_done_3586
 
-shuf_rows_3475:
+shuf_rows_3587:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -32460,16 +33774,16 @@ shuf_rows_3475:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3475
+	JNZ     shuf_rows_3587
 
-shuf_done_3474:
+shuf_done_3586:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3476
+	JZ    shuf_done_3588
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3477:
+shuf_rows_3589:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -32478,15 +33792,15 @@ shuf_rows_3477:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3477
+	JNZ     shuf_rows_3589
 
-shuf_done_3476:
+shuf_done_3588:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3478
+	JZ      shuf_done_3590
 
-shuf_rows_3479:
+shuf_rows_3591:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -32497,25 +33811,25 @@ shuf_rows_3479:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3479
+	JNZ     shuf_rows_3591
 
-shuf_done_3478:
+shuf_done_3590:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3472
+	JNZ  shuf_planes_3584
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3462:
-shuf_planes_3480:
+shufn_list_loads_3574:
+shuf_planes_3592:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3482
+	JZ    shuf_done_3594
 
-shuf_rows_3483:
+shuf_rows_3595:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -32527,16 +33841,16 @@ shuf_rows_3483:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3483
+	JNZ     shuf_rows_3595
 
-shuf_done_3482:
+shuf_done_3594:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3484
+	JZ    shuf_done_3596
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3485:
+shuf_rows_3597:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -32545,15 +33859,15 @@ shuf_rows_3485:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3485
+	JNZ     shuf_rows_3597
 
-shuf_done_3484:
+shuf_done_3596:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3486
+	JZ    shuf_done_3598
 
-shuf_rows_3487:
+shuf_rows_3599:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -32565,30 +33879,30 @@ shuf_rows_3487:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3487
+	JNZ     shuf_rows_3599
 
-shuf_done_3486:
+shuf_done_3598:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3480
+	JNZ  shuf_planes_3592
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3460:
+rowsShuffleNarrowAVX2_value_3572:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3488
+	JNE     shufn_list_3600
 
-shuf_planes_3490:
+shuf_planes_3602:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3492
+	JZ    shuf_done_3604
 	MOVQ  CX, R10
 
-shuf_rows_3493:
+shuf_rows_3605:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -32598,17 +33912,17 @@ shuf_rows_3493:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3493
+	JNZ       shuf_rows_3605
 
-shuf_done_3492:
+shuf_done_3604:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3490
+	JNZ  shuf_planes_3602
 	VZEROUPPER
 	RET
 
-shufn_list_3488:
+shufn_list_3600:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32617,12 +33931,12 @@ shufn_list_3488:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3494
+	JZ      shuf_no_run_3606
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3494:
+shuf_no_run_3606:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32632,52 +33946,52 @@ shuf_no_run_3494:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3489
+	JA    shufn_list_loads_3601
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3495:
+shuf_offs_3607:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3496
+	JAE     shuf_offs_done_3608
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3495
+	JMP     shuf_offs_3607
 
-shuf_offs_done_3496:
+shuf_offs_done_3608:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3489
+	JA   shufn_list_loads_3601
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3497:
+shuf_offs_3609:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3498
+	JAE     shuf_offs_done_3610
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3497
+	JMP     shuf_offs_3609
 
-shuf_offs_done_3498:
+shuf_offs_done_3610:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3499:
+shuf_planes_3611:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3501
+	JZ      shuf_done_3613
 
-shuf_rows_3502:
+shuf_rows_3614:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -32689,16 +34003,16 @@ shuf_rows_3502:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3502
+	JNZ       shuf_rows_3614
 
-shuf_done_3501:
+shuf_done_3613:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3503
+	JZ    shuf_done_3615
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3504:
+shuf_rows_3616:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -32708,15 +34022,15 @@ shuf_rows_3504:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3504
+	JNZ       shuf_rows_3616
 
-shuf_done_3503:
+shuf_done_3615:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3505
+	JZ      shuf_done_3617
 
-shuf_rows_3506:
+shuf_rows_3618:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -32728,25 +34042,25 @@ shuf_rows_3506:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3506
+	JNZ       shuf_rows_3618
 
-shuf_done_3505:
+shuf_done_3617:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3499
+	JNZ  shuf_planes_3611
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3489:
-shuf_planes_3507:
+shufn_list_loads_3601:
+shuf_planes_3619:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3509
+	JZ    shuf_done_3621
 
-shuf_rows_3510:
+shuf_rows_3622:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -32759,16 +34073,16 @@ shuf_rows_3510:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3510
+	JNZ       shuf_rows_3622
 
-shuf_done_3509:
+shuf_done_3621:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3511
+	JZ    shuf_done_3623
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3512:
+shuf_rows_3624:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -32778,15 +34092,15 @@ shuf_rows_3512:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3512
+	JNZ       shuf_rows_3624
 
-shuf_done_3511:
+shuf_done_3623:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3513
+	JZ    shuf_done_3625
 
-shuf_rows_3514:
+shuf_rows_3626:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -32799,13 +34113,13 @@ shuf_rows_3514:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3514
+	JNZ       shuf_rows_3626
 
-shuf_done_3513:
+shuf_done_3625:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3507
+	JNZ  shuf_planes_3619
 	VZEROUPPER
 	RET
 
@@ -32813,9 +34127,9 @@ shuf_done_3513:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3515
+	JE      ends_ret_3627
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3515
+	JE      ends_ret_3627
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -32836,25 +34150,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3516
+	JB      ends_narrow_3628
 
-ends_planes_3519:
+ends_planes_3631:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3520:
+ends_rows_3632:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3521:
+ends_mid_3633:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3521
+	JB          ends_mid_3633
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -32873,36 +34187,36 @@ ends_mid_3521:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3520
+	JNZ         ends_rows_3632
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3519
+	JNZ         ends_planes_3631
 	VZEROUPPER
 	RET
 
-ends_narrow_3516:
+ends_narrow_3628:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3517
+	JL   ends_short_3629
 
-ends_planes_3522:
+ends_planes_3634:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3523:
+ends_rows_3635:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3524:
+ends_mid_3636:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_3524
+	JB        ends_mid_3636
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -32918,25 +34232,25 @@ ends_mid_3524:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3523
+	JNZ       ends_rows_3635
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3522
+	JNZ       ends_planes_3634
 	VZEROUPPER
 	RET
 
-ends_short_3517:
+ends_short_3629:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_3518
+	JLE  ends_tiny_3630
 
-ends_planes_3525:
+ends_planes_3637:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3526:
+ends_rows_3638:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -32957,21 +34271,21 @@ ends_rows_3526:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3526
+	JNZ       ends_rows_3638
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3525
+	JNZ       ends_planes_3637
 	VZEROUPPER
 	RET
 
-ends_tiny_3518:
-ends_planes_3527:
+ends_tiny_3630:
+ends_planes_3639:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3528:
+ends_rows_3640:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -32990,15 +34304,15 @@ ends_rows_3528:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3528
+	JNZ       ends_rows_3640
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3527
+	JNZ       ends_planes_3639
 	VZEROUPPER
 	RET
 
-ends_ret_3515:
+ends_ret_3627:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -33006,7 +34320,7 @@ ends_ret_3515:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3529
+	JZ    wrap_ret_3641
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -33015,18 +34329,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3530:
+wrap_rows_3642:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3531
+	JB   cx_short_3643
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3533
+	JBE  copy_le2_3645
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3534
+	JBE  copy_le4_3646
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3535:
+copy_loop_3647:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -33038,7 +34352,7 @@ copy_loop_3535:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3535
+	JB      copy_loop_3647
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -33048,9 +34362,9 @@ copy_loop_3535:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3536
+	JMP     copy_done_3648
 
-copy_le4_3534:
+copy_le4_3646:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -33059,76 +34373,76 @@ copy_le4_3534:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3536
+	JMP     copy_done_3648
 
-copy_le2_3533:
+copy_le2_3645:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3536:
-	JMP cx_done_3532
+copy_done_3648:
+	JMP cx_done_3644
 
-cx_short_3531:
+cx_short_3643:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3538
+	JAE  ladder_3650
 	CMPQ BX, $0x00000008
-	JAE  ladder_3539
+	JAE  ladder_3651
 	CMPQ BX, $0x00000004
-	JAE  ladder_3540
+	JAE  ladder_3652
 	CMPQ BX, $0x00000002
-	JAE  ladder_3541
+	JAE  ladder_3653
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3537
-	JMP  ladder_3542
+	JB   ladder_done_3649
+	JMP  ladder_3654
 
-ladder_3538:
+ladder_3650:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3537
+	JMP     ladder_done_3649
 
-ladder_3539:
+ladder_3651:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3537
+	JMP  ladder_done_3649
 
-ladder_3540:
+ladder_3652:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3537
+	JMP  ladder_done_3649
 
-ladder_3541:
+ladder_3653:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3537
+	JMP  ladder_done_3649
 
-ladder_3542:
+ladder_3654:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3537:
-cx_done_3532:
+ladder_done_3649:
+cx_done_3644:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3543
+	JB   cx_short_3655
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3545
+	JBE  copy_le2_3657
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3546
+	JBE  copy_le4_3658
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3547:
+copy_loop_3659:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -33140,7 +34454,7 @@ copy_loop_3547:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3547
+	JB      copy_loop_3659
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -33150,9 +34464,9 @@ copy_loop_3547:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3548
+	JMP     copy_done_3660
 
-copy_le4_3546:
+copy_le4_3658:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -33161,77 +34475,77 @@ copy_le4_3546:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3548
+	JMP     copy_done_3660
 
-copy_le2_3545:
+copy_le2_3657:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3548:
-	JMP cx_done_3544
+copy_done_3660:
+	JMP cx_done_3656
 
-cx_short_3543:
+cx_short_3655:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3550
+	JAE  ladder_3662
 	CMPQ DX, $0x00000008
-	JAE  ladder_3551
+	JAE  ladder_3663
 	CMPQ DX, $0x00000004
-	JAE  ladder_3552
+	JAE  ladder_3664
 	CMPQ DX, $0x00000002
-	JAE  ladder_3553
+	JAE  ladder_3665
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3549
-	JMP  ladder_3554
+	JB   ladder_done_3661
+	JMP  ladder_3666
 
-ladder_3550:
+ladder_3662:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3549
+	JMP     ladder_done_3661
 
-ladder_3551:
+ladder_3663:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3549
+	JMP  ladder_done_3661
 
-ladder_3552:
+ladder_3664:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3549
+	JMP  ladder_done_3661
 
-ladder_3553:
+ladder_3665:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3549
+	JMP  ladder_done_3661
 
-ladder_3554:
+ladder_3666:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3549:
-cx_done_3544:
+ladder_done_3661:
+cx_done_3656:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3555
+	JB   cx_short_3667
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3557
+	JBE  copy_le2_3669
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3558
+	JBE  copy_le4_3670
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3559:
+copy_loop_3671:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -33243,7 +34557,7 @@ copy_loop_3559:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3559
+	JB      copy_loop_3671
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -33253,9 +34567,9 @@ copy_loop_3559:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3560
+	JMP     copy_done_3672
 
-copy_le4_3558:
+copy_le4_3670:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -33264,71 +34578,71 @@ copy_le4_3558:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3560
+	JMP     copy_done_3672
 
-copy_le2_3557:
+copy_le2_3669:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3560:
-	JMP cx_done_3556
+copy_done_3672:
+	JMP cx_done_3668
 
-cx_short_3555:
+cx_short_3667:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3562
+	JAE  ladder_3674
 	CMPQ SI, $0x00000008
-	JAE  ladder_3563
+	JAE  ladder_3675
 	CMPQ SI, $0x00000004
-	JAE  ladder_3564
+	JAE  ladder_3676
 	CMPQ SI, $0x00000002
-	JAE  ladder_3565
+	JAE  ladder_3677
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3561
-	JMP  ladder_3566
+	JB   ladder_done_3673
+	JMP  ladder_3678
 
-ladder_3562:
+ladder_3674:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3561
+	JMP     ladder_done_3673
 
-ladder_3563:
+ladder_3675:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3561
+	JMP  ladder_done_3673
 
-ladder_3564:
+ladder_3676:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3561
+	JMP  ladder_done_3673
 
-ladder_3565:
+ladder_3677:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3561
+	JMP  ladder_done_3673
 
-ladder_3566:
+ladder_3678:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3561:
-cx_done_3556:
+ladder_done_3673:
+cx_done_3668:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3530
+	JNZ  wrap_rows_3642
 	VZEROUPPER
 
-wrap_ret_3529:
+wrap_ret_3641:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -33336,7 +34650,7 @@ wrap_ret_3529:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3567
+	JZ    wrap_ret_3679
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -33345,18 +34659,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3568:
+wrap_rows_3680:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3569
+	JB   mid_small_3681
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3571
+	JBE  copy_le2_3683
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3572
+	JBE  copy_le4_3684
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3573:
+copy_loop_3685:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -33368,7 +34682,7 @@ copy_loop_3573:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3573
+	JB        copy_loop_3685
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -33378,9 +34692,9 @@ copy_loop_3573:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3574
+	JMP       copy_done_3686
 
-copy_le4_3572:
+copy_le4_3684:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -33389,28 +34703,28 @@ copy_le4_3572:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3574
+	JMP       copy_done_3686
 
-copy_le2_3571:
+copy_le2_3683:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3574:
-	JMP mid_done_3570
+copy_done_3686:
+	JMP mid_done_3682
 
-mid_small_3569:
+mid_small_3681:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3575
+	JB   cx_short_3687
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3577
+	JBE  copy_le2_3689
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3578
+	JBE  copy_le4_3690
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3579:
+copy_loop_3691:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -33422,7 +34736,7 @@ copy_loop_3579:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3579
+	JB      copy_loop_3691
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -33432,9 +34746,9 @@ copy_loop_3579:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3580
+	JMP     copy_done_3692
 
-copy_le4_3578:
+copy_le4_3690:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -33443,77 +34757,77 @@ copy_le4_3578:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3580
+	JMP     copy_done_3692
 
-copy_le2_3577:
+copy_le2_3689:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3580:
-	JMP cx_done_3576
+copy_done_3692:
+	JMP cx_done_3688
 
-cx_short_3575:
+cx_short_3687:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3582
+	JAE  ladder_3694
 	CMPQ BX, $0x00000008
-	JAE  ladder_3583
+	JAE  ladder_3695
 	CMPQ BX, $0x00000004
-	JAE  ladder_3584
+	JAE  ladder_3696
 	CMPQ BX, $0x00000002
-	JAE  ladder_3585
+	JAE  ladder_3697
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3581
-	JMP  ladder_3586
+	JB   ladder_done_3693
+	JMP  ladder_3698
 
-ladder_3582:
+ladder_3694:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3581
+	JMP     ladder_done_3693
 
-ladder_3583:
+ladder_3695:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3581
+	JMP  ladder_done_3693
 
-ladder_3584:
+ladder_3696:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3581
+	JMP  ladder_done_3693
 
-ladder_3585:
+ladder_3697:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3581
+	JMP  ladder_done_3693
 
-ladder_3586:
+ladder_3698:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3581:
-cx_done_3576:
-mid_done_3570:
+ladder_done_3693:
+cx_done_3688:
+mid_done_3682:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3587
+	JB   mid_small_3699
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3589
+	JBE  copy_le2_3701
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3590
+	JBE  copy_le4_3702
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3591:
+copy_loop_3703:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -33525,7 +34839,7 @@ copy_loop_3591:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3591
+	JB        copy_loop_3703
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -33535,9 +34849,9 @@ copy_loop_3591:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3592
+	JMP       copy_done_3704
 
-copy_le4_3590:
+copy_le4_3702:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -33546,28 +34860,28 @@ copy_le4_3590:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3592
+	JMP       copy_done_3704
 
-copy_le2_3589:
+copy_le2_3701:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3592:
-	JMP mid_done_3588
+copy_done_3704:
+	JMP mid_done_3700
 
-mid_small_3587:
+mid_small_3699:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3593
+	JB   cx_short_3705
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3595
+	JBE  copy_le2_3707
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3596
+	JBE  copy_le4_3708
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3597:
+copy_loop_3709:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -33579,7 +34893,7 @@ copy_loop_3597:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3597
+	JB      copy_loop_3709
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -33589,9 +34903,9 @@ copy_loop_3597:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3598
+	JMP     copy_done_3710
 
-copy_le4_3596:
+copy_le4_3708:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -33600,78 +34914,78 @@ copy_le4_3596:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3598
+	JMP     copy_done_3710
 
-copy_le2_3595:
+copy_le2_3707:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3598:
-	JMP cx_done_3594
+copy_done_3710:
+	JMP cx_done_3706
 
-cx_short_3593:
+cx_short_3705:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3600
+	JAE  ladder_3712
 	CMPQ DX, $0x00000008
-	JAE  ladder_3601
+	JAE  ladder_3713
 	CMPQ DX, $0x00000004
-	JAE  ladder_3602
+	JAE  ladder_3714
 	CMPQ DX, $0x00000002
-	JAE  ladder_3603
+	JAE  ladder_3715
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3599
-	JMP  ladder_3604
+	JB   ladder_done_3711
+	JMP  ladder_3716
 
-ladder_3600:
+ladder_3712:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3599
+	JMP     ladder_done_3711
 
-ladder_3601:
+ladder_3713:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3599
+	JMP  ladder_done_3711
 
-ladder_3602:
+ladder_3714:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3599
+	JMP  ladder_done_3711
 
-ladder_3603:
+ladder_3715:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3599
+	JMP  ladder_done_3711
 
-ladder_3604:
+ladder_3716:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3599:
-cx_done_3594:
-mid_done_3588:
+ladder_done_3711:
+cx_done_3706:
+mid_done_3700:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3605
+	JB   mid_small_3717
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3607
+	JBE  copy_le2_3719
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3608
+	JBE  copy_le4_3720
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3609:
+copy_loop_3721:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -33683,7 +34997,7 @@ copy_loop_3609:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3609
+	JB        copy_loop_3721
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -33693,9 +35007,9 @@ copy_loop_3609:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3610
+	JMP       copy_done_3722
 
-copy_le4_3608:
+copy_le4_3720:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -33704,28 +35018,28 @@ copy_le4_3608:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3610
+	JMP       copy_done_3722
 
-copy_le2_3607:
+copy_le2_3719:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3610:
-	JMP mid_done_3606
+copy_done_3722:
+	JMP mid_done_3718
 
-mid_small_3605:
+mid_small_3717:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3611
+	JB   cx_short_3723
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3613
+	JBE  copy_le2_3725
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3614
+	JBE  copy_le4_3726
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3615:
+copy_loop_3727:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -33737,7 +35051,7 @@ copy_loop_3615:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3615
+	JB      copy_loop_3727
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -33747,9 +35061,9 @@ copy_loop_3615:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3616
+	JMP     copy_done_3728
 
-copy_le4_3614:
+copy_le4_3726:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -33758,72 +35072,72 @@ copy_le4_3614:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3616
+	JMP     copy_done_3728
 
-copy_le2_3613:
+copy_le2_3725:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3616:
-	JMP cx_done_3612
+copy_done_3728:
+	JMP cx_done_3724
 
-cx_short_3611:
+cx_short_3723:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3618
+	JAE  ladder_3730
 	CMPQ SI, $0x00000008
-	JAE  ladder_3619
+	JAE  ladder_3731
 	CMPQ SI, $0x00000004
-	JAE  ladder_3620
+	JAE  ladder_3732
 	CMPQ SI, $0x00000002
-	JAE  ladder_3621
+	JAE  ladder_3733
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3617
-	JMP  ladder_3622
+	JB   ladder_done_3729
+	JMP  ladder_3734
 
-ladder_3618:
+ladder_3730:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3617
+	JMP     ladder_done_3729
 
-ladder_3619:
+ladder_3731:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3617
+	JMP  ladder_done_3729
 
-ladder_3620:
+ladder_3732:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3617
+	JMP  ladder_done_3729
 
-ladder_3621:
+ladder_3733:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3617
+	JMP  ladder_done_3729
 
-ladder_3622:
+ladder_3734:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3617:
-cx_done_3612:
-mid_done_3606:
+ladder_done_3729:
+cx_done_3724:
+mid_done_3718:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3568
+	JNZ  wrap_rows_3680
 	VZEROUPPER
 
-wrap_ret_3567:
+wrap_ret_3679:
 	RET
 
 // func storeFence()

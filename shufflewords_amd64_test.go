@@ -65,21 +65,28 @@ func wordKernelsOrSkip(t testing.TB) asmKernels {
 	return kernelSetOrSkip(t, func(ks *asmKernels) bool { return ks.rowsShuffleDwords != nil }, "the CPU has no AVX2: no word shuffle kernel")
 }
 
-// TestRowsShuffleDwordsKernel: every width and mid the kernel takes,
-// between canaries, against the byte table's Go version.
+// TestRowsShuffleDwordsKernel: every width and mid the kernel takes (rows
+// of 1 to 4 blocks, each with and without the value), between canaries,
+// against the byte table's Go version.
 func TestRowsShuffleDwordsKernel(t *testing.T) {
 	ks := wordKernelsOrSkip(t)
 	r := rand.New(rand.NewPCG(31, 32))
 	calls := 0
+	forms := map[[2]int32]int{} // by blocks and full
 	for width := 32; width <= shuffleMax; width += 4 {
 		for mid := 32; mid <= shuffleMax; mid += 4 {
 			for range 3 {
-				checkCanaries(t, r, ks, randomWordCase(r, width, mid), byte(width))
+				c := randomWordCase(r, width, mid)
+				forms[[2]int32{c.tab.words.n, c.tab.words.full}]++
+				checkCanaries(t, r, ks, c, byte(width))
 				calls++
 			}
 		}
 	}
-	t.Logf("%d calls", calls)
+	if len(forms) != 8 {
+		t.Errorf("forms drawn (blocks, full): %v, want 1 to 4 blocks with and without the value", forms)
+	}
+	t.Logf("%d calls; by blocks and full %v", calls, forms)
 }
 
 // TestRowsShuffleDwordsGuard: src and dst against PROT_NONE pages on either

@@ -454,7 +454,43 @@ func genRowsShuffleDwords() {
 		loops(two(true))
 	}
 
+	// Rows of three or four blocks (65 to 128 bytes: float32 rows of 18
+	// and 32 elements, float64 of 9 to 16) keep the indexes in registers,
+	// the blocks unrolled; the offsets are loaded from the table.
 	Label(general)
+	for _, n := range []int{3, 4} {
+		next := newLabel(fmt.Sprintf("shufw_not%d", n))
+		CMPL(at(tab, 0), U8(n))
+		JNE(LabelRef(next))
+		idx := make([]reg.VecVirtual, n)
+		for b := range idx {
+			idx[b] = YMM()
+			VMOVDQU(at(tab, 8+48*b+16), idx[b])
+		}
+		unrolled := func(withBlend bool) func(dr, row reg.GPVirtual) {
+			return func(dr, row reg.GPVirtual) {
+				for b := range n {
+					off, w := gp(), YMM()
+					MOVQ(at(tab, 8+48*b+8), off)
+					VMOVDQU(Mem{Base: row, Index: off, Scale: 1}, w)
+					VPERMD(w, idx[b], w)
+					if withBlend {
+						VBLENDVPS(idx[b], w, ypat, w)
+					}
+					MOVQ(at(tab, 8+48*b), off)
+					VMOVDQU(w, Mem{Base: dr, Index: off, Scale: 1})
+				}
+			}
+		}
+		withBlend := newLabel(fmt.Sprintf("shufw_blend%d", n))
+		CMPL(at(tab, 4), U8(0))
+		JE(LabelRef(withBlend))
+		loops(unrolled(false))
+		Label(withBlend)
+		loops(unrolled(true))
+		Label(next)
+	}
+	// Rows of one block: a loop over the table.
 	first, end := gp(), gp() // the first block, the table's end: n blocks of 48 bytes
 	LEAQ(at(tab, 8), first)
 	MOVLQZX(at(tab, 0), end)
