@@ -30721,7 +30721,7 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	CMPL    4(DI), $0x00
 	JE      rowsShuffleNarrowAVX2_value_3242
 	VMOVDQU 32(DI), Y0
-	VMOVDQU 96(DI), Y2
+	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
 	JNE     shufn_list_3243
 
@@ -30733,18 +30733,17 @@ shuf_planes_3245:
 	MOVQ  CX, R10
 
 shuf_rows_3248:
-	VMOVDQU      (R10), X1
-	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
-	VPERMQ       $0x4e, Y1, Y3
-	VPSHUFB      Y0, Y1, Y4
-	VPSHUFB      Y2, Y3, Y3
-	VPOR         Y4, Y3, Y4
-	VMOVDQU      X4, (DI)
-	VEXTRACTI128 $0x01, Y4, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         BX, R10
-	DECQ         R11
-	JNZ          shuf_rows_3248
+	VBROADCASTI128 (R10), Y2
+	VBROADCASTI128 (R10)(R8*1), Y3
+	VPSHUFB        Y0, Y2, Y2
+	VPSHUFB        Y1, Y3, Y3
+	VPOR           Y2, Y3, Y2
+	VMOVDQU        X2, (DI)
+	VEXTRACTI128   $0x01, Y2, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
+	JNZ            shuf_rows_3248
 
 shuf_done_3247:
 	ADDQ dstPlane+64(FP), AX
@@ -30756,7 +30755,7 @@ shuf_done_3247:
 
 shufn_list_3243:
 	MOVQ    rowIdx+80(FP), DI
-	VMOVQ   DI, X1
+	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
 	VMOVQ   R10, X3
 	XORQ    R11, R11
@@ -30813,31 +30812,30 @@ shuf_offs_3252:
 	JMP     shuf_offs_3252
 
 shuf_offs_done_3253:
-	VMOVDQU (SP), Y1
+	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
 shuf_planes_3254:
 	MOVQ    AX, DI
-	VMOVDQA Y1, Y8
+	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
 	JZ      shuf_done_3256
 
 shuf_rows_3257:
-	VMOVQ        X8, R10
-	ADDQ         CX, R10
-	VMOVDQU      (R10), X9
-	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
-	VPERMQ       $0x4e, Y9, Y10
-	VPSHUFB      Y0, Y9, Y11
-	VPSHUFB      Y2, Y10, Y10
-	VPOR         Y11, Y10, Y11
-	VMOVDQU      X11, (DI)
-	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
-	ADDQ         DX, DI
-	VPERMQ       $0x39, Y8, Y8
-	DECQ         R11
-	JNZ          shuf_rows_3257
+	VMOVQ          X8, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y9
+	VBROADCASTI128 (R10)(R8*1), Y10
+	VPSHUFB        Y0, Y9, Y9
+	VPSHUFB        Y1, Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VMOVDQU        X9, (DI)
+	VEXTRACTI128   $0x01, Y9, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y8, Y8
+	DECQ           R11
+	JNZ            shuf_rows_3257
 
 shuf_done_3256:
 	VMOVQ X4, R11
@@ -30847,18 +30845,17 @@ shuf_done_3256:
 	ADDQ  CX, R10
 
 shuf_rows_3259:
-	VMOVDQU      (R10), X12
-	VINSERTI128  $0x01, (R10)(R8*1), Y12, Y12
-	VPERMQ       $0x4e, Y12, Y8
-	VPSHUFB      Y0, Y12, Y10
-	VPSHUFB      Y2, Y8, Y8
-	VPOR         Y10, Y8, Y10
-	VMOVDQU      X10, (DI)
-	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         BX, R10
-	DECQ         R11
-	JNZ          shuf_rows_3259
+	VBROADCASTI128 (R10), Y8
+	VBROADCASTI128 (R10)(R8*1), Y9
+	VPSHUFB        Y0, Y8, Y8
+	VPSHUFB        Y1, Y9, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        X8, (DI)
+	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
+	JNZ            shuf_rows_3259
 
 shuf_done_3258:
 	VMOVDQA Y7, Y8
@@ -30867,20 +30864,19 @@ shuf_done_3258:
 	JZ      shuf_done_3260
 
 shuf_rows_3261:
-	VMOVQ        X8, R10
-	ADDQ         CX, R10
-	VMOVDQU      (R10), X13
-	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
-	VPERMQ       $0x4e, Y13, Y10
-	VPSHUFB      Y0, Y13, Y11
-	VPSHUFB      Y2, Y10, Y10
-	VPOR         Y11, Y10, Y11
-	VMOVDQU      X11, (DI)
-	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
-	ADDQ         DX, DI
-	VPERMQ       $0x39, Y8, Y8
-	DECQ         R11
-	JNZ          shuf_rows_3261
+	VMOVQ          X8, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y9
+	VBROADCASTI128 (R10)(R8*1), Y10
+	VPSHUFB        Y0, Y9, Y9
+	VPSHUFB        Y1, Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VMOVDQU        X9, (DI)
+	VEXTRACTI128   $0x01, Y9, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y8, Y8
+	DECQ           R11
+	JNZ            shuf_rows_3261
 
 shuf_done_3260:
 	ADDQ dstPlane+64(FP), AX
@@ -30893,27 +30889,26 @@ shuf_done_3260:
 shufn_list_loads_3244:
 shuf_planes_3262:
 	MOVQ  AX, DI
-	VMOVQ X1, R11
+	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
 	JZ    shuf_done_3264
 
 shuf_rows_3265:
-	MOVLQSX      (R11), R10
-	IMULQ        BX, R10
-	ADDQ         CX, R10
-	VMOVDQU      (R10), X8
-	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
-	VPERMQ       $0x4e, Y8, Y9
-	VPSHUFB      Y0, Y8, Y10
-	VPSHUFB      Y2, Y9, Y9
-	VPOR         Y10, Y9, Y10
-	VMOVDQU      X10, (DI)
-	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         $0x04, R11
-	DECQ         R12
-	JNZ          shuf_rows_3265
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y8
+	VBROADCASTI128 (R10)(R8*1), Y9
+	VPSHUFB        Y0, Y8, Y8
+	VPSHUFB        Y1, Y9, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        X8, (DI)
+	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
+	JNZ            shuf_rows_3265
 
 shuf_done_3264:
 	VMOVQ X4, R12
@@ -30923,18 +30918,17 @@ shuf_done_3264:
 	ADDQ  CX, R10
 
 shuf_rows_3267:
-	VMOVDQU      (R10), X11
-	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
-	VPERMQ       $0x4e, Y11, Y9
-	VPSHUFB      Y0, Y11, Y10
-	VPSHUFB      Y2, Y9, Y9
-	VPOR         Y10, Y9, Y10
-	VMOVDQU      X10, (DI)
-	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         BX, R10
-	DECQ         R12
-	JNZ          shuf_rows_3267
+	VBROADCASTI128 (R10), Y8
+	VBROADCASTI128 (R10)(R8*1), Y9
+	VPSHUFB        Y0, Y8, Y8
+	VPSHUFB        Y1, Y9, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        X8, (DI)
+	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R12
+	JNZ            shuf_rows_3267
 
 shuf_done_3266:
 	VMOVQ X7, R11
@@ -30943,21 +30937,20 @@ shuf_done_3266:
 	JZ    shuf_done_3268
 
 shuf_rows_3269:
-	MOVLQSX      (R11), R10
-	IMULQ        BX, R10
-	ADDQ         CX, R10
-	VMOVDQU      (R10), X12
-	VINSERTI128  $0x01, (R10)(R8*1), Y12, Y12
-	VPERMQ       $0x4e, Y12, Y9
-	VPSHUFB      Y0, Y12, Y10
-	VPSHUFB      Y2, Y9, Y9
-	VPOR         Y10, Y9, Y10
-	VMOVDQU      X10, (DI)
-	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         $0x04, R11
-	DECQ         R12
-	JNZ          shuf_rows_3269
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y8
+	VBROADCASTI128 (R10)(R8*1), Y9
+	VPSHUFB        Y0, Y8, Y8
+	VPSHUFB        Y1, Y9, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        X8, (DI)
+	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
+	JNZ            shuf_rows_3269
 
 shuf_done_3268:
 	ADDQ dstPlane+64(FP), AX
@@ -30982,19 +30975,18 @@ shuf_planes_3272:
 	MOVQ  CX, R10
 
 shuf_rows_3275:
-	VMOVDQU      (R10), X4
-	VINSERTI128  $0x01, (R10)(R8*1), Y4, Y4
-	VPERMQ       $0x4e, Y4, Y5
-	VPSHUFB      Y1, Y4, Y6
-	VPSHUFB      Y2, Y5, Y5
-	VPOR         Y6, Y5, Y6
-	VPBLENDVB    Y3, Y6, Y0, Y6
-	VMOVDQU      X6, (DI)
-	VEXTRACTI128 $0x01, Y6, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         BX, R10
-	DECQ         R11
-	JNZ          shuf_rows_3275
+	VBROADCASTI128 (R10), Y4
+	VBROADCASTI128 (R10)(R8*1), Y5
+	VPSHUFB        Y1, Y4, Y4
+	VPSHUFB        Y2, Y5, Y5
+	VPOR           Y4, Y5, Y4
+	VPBLENDVB      Y3, Y4, Y0, Y4
+	VMOVDQU        X4, (DI)
+	VEXTRACTI128   $0x01, Y4, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
+	JNZ            shuf_rows_3275
 
 shuf_done_3274:
 	ADDQ dstPlane+64(FP), AX
@@ -31074,21 +31066,20 @@ shuf_planes_3281:
 	JZ      shuf_done_3283
 
 shuf_rows_3284:
-	VMOVQ        X10, R10
-	ADDQ         CX, R10
-	VMOVDQU      (R10), X11
-	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
-	VPERMQ       $0x4e, Y11, Y12
-	VPSHUFB      Y1, Y11, Y13
-	VPSHUFB      Y2, Y12, Y12
-	VPOR         Y13, Y12, Y13
-	VPBLENDVB    Y3, Y13, Y0, Y13
-	VMOVDQU      X13, (DI)
-	VEXTRACTI128 $0x01, Y13, (DI)(R9*1)
-	ADDQ         DX, DI
-	VPERMQ       $0x39, Y10, Y10
-	DECQ         R11
-	JNZ          shuf_rows_3284
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y1, Y11, Y11
+	VPSHUFB        Y2, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y3, Y11, Y0, Y11
+	VMOVDQU        X11, (DI)
+	VEXTRACTI128   $0x01, Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
+	JNZ            shuf_rows_3284
 
 shuf_done_3283:
 	VMOVQ X6, R11
@@ -31098,19 +31089,18 @@ shuf_done_3283:
 	ADDQ  CX, R10
 
 shuf_rows_3286:
-	VMOVDQU      (R10), X14
-	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
-	VPERMQ       $0x4e, Y14, Y10
-	VPSHUFB      Y1, Y14, Y12
-	VPSHUFB      Y2, Y10, Y10
-	VPOR         Y12, Y10, Y12
-	VPBLENDVB    Y3, Y12, Y0, Y12
-	VMOVDQU      X12, (DI)
-	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         BX, R10
-	DECQ         R11
-	JNZ          shuf_rows_3286
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y10
+	VPSHUFB        Y2, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y3, Y10, Y0, Y10
+	VMOVDQU        X10, (DI)
+	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
+	JNZ            shuf_rows_3286
 
 shuf_done_3285:
 	VMOVDQA Y9, Y10
@@ -31119,21 +31109,20 @@ shuf_done_3285:
 	JZ      shuf_done_3287
 
 shuf_rows_3288:
-	VMOVQ        X10, R10
-	ADDQ         CX, R10
-	VMOVDQU      (R10), X15
-	VINSERTI128  $0x01, (R10)(R8*1), Y15, Y15
-	VPERMQ       $0x4e, Y15, Y12
-	VPSHUFB      Y1, Y15, Y13
-	VPSHUFB      Y2, Y12, Y12
-	VPOR         Y13, Y12, Y13
-	VPBLENDVB    Y3, Y13, Y0, Y13
-	VMOVDQU      X13, (DI)
-	VEXTRACTI128 $0x01, Y13, (DI)(R9*1)
-	ADDQ         DX, DI
-	VPERMQ       $0x39, Y10, Y10
-	DECQ         R11
-	JNZ          shuf_rows_3288
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y1, Y11, Y11
+	VPSHUFB        Y2, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y3, Y11, Y0, Y11
+	VMOVDQU        X11, (DI)
+	VEXTRACTI128   $0x01, Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
+	JNZ            shuf_rows_3288
 
 shuf_done_3287:
 	ADDQ dstPlane+64(FP), AX
@@ -31152,22 +31141,21 @@ shuf_planes_3289:
 	JZ    shuf_done_3291
 
 shuf_rows_3292:
-	MOVLQSX      (R11), R10
-	IMULQ        BX, R10
-	ADDQ         CX, R10
-	VMOVDQU      (R10), X10
-	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
-	VPERMQ       $0x4e, Y10, Y11
-	VPSHUFB      Y1, Y10, Y12
-	VPSHUFB      Y2, Y11, Y11
-	VPOR         Y12, Y11, Y12
-	VPBLENDVB    Y3, Y12, Y0, Y12
-	VMOVDQU      X12, (DI)
-	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         $0x04, R11
-	DECQ         R12
-	JNZ          shuf_rows_3292
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y10
+	VPSHUFB        Y2, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y3, Y10, Y0, Y10
+	VMOVDQU        X10, (DI)
+	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
+	JNZ            shuf_rows_3292
 
 shuf_done_3291:
 	VMOVQ X6, R12
@@ -31177,19 +31165,18 @@ shuf_done_3291:
 	ADDQ  CX, R10
 
 shuf_rows_3294:
-	VMOVDQU      (R10), X13
-	VINSERTI128  $0x01, (R10)(R8*1), Y13, Y13
-	VPERMQ       $0x4e, Y13, Y11
-	VPSHUFB      Y1, Y13, Y12
-	VPSHUFB      Y2, Y11, Y11
-	VPOR         Y12, Y11, Y12
-	VPBLENDVB    Y3, Y12, Y0, Y12
-	VMOVDQU      X12, (DI)
-	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         BX, R10
-	DECQ         R12
-	JNZ          shuf_rows_3294
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y10
+	VPSHUFB        Y2, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y3, Y10, Y0, Y10
+	VMOVDQU        X10, (DI)
+	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R12
+	JNZ            shuf_rows_3294
 
 shuf_done_3293:
 	VMOVQ X9, R11
@@ -31198,22 +31185,21 @@ shuf_done_3293:
 	JZ    shuf_done_3295
 
 shuf_rows_3296:
-	MOVLQSX      (R11), R10
-	IMULQ        BX, R10
-	ADDQ         CX, R10
-	VMOVDQU      (R10), X14
-	VINSERTI128  $0x01, (R10)(R8*1), Y14, Y14
-	VPERMQ       $0x4e, Y14, Y11
-	VPSHUFB      Y1, Y14, Y12
-	VPSHUFB      Y2, Y11, Y11
-	VPOR         Y12, Y11, Y12
-	VPBLENDVB    Y3, Y12, Y0, Y12
-	VMOVDQU      X12, (DI)
-	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
-	ADDQ         DX, DI
-	ADDQ         $0x04, R11
-	DECQ         R12
-	JNZ          shuf_rows_3296
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y10
+	VPSHUFB        Y2, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y3, Y10, Y0, Y10
+	VMOVDQU        X10, (DI)
+	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
+	JNZ            shuf_rows_3296
 
 shuf_done_3295:
 	ADDQ dstPlane+64(FP), AX
@@ -31237,21 +31223,20 @@ shuf_planes_3300:
 	MOVQ  CX, R11
 
 shuf_rows_3303:
-	VMOVDQU     (R11), X1
-	VINSERTI128 $0x01, (R11)(R8*1), Y1, Y1
-	VPERMQ      $0x4e, Y1, Y0
-	VPSHUFB     32(DI), Y1, Y2
-	VPSHUFB     96(DI), Y0, Y3
-	VPOR        Y2, Y3, Y2
-	VMOVDQU     Y2, (R10)
-	VPSHUFB     64(DI), Y1, Y2
-	VPSHUFB     128(DI), Y0, Y0
-	VPOR        Y2, Y0, Y2
-	VMOVDQU     Y2, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        BX, R11
-	DECQ        R12
-	JNZ         shuf_rows_3303
+	VBROADCASTI128 (R11), Y0
+	VBROADCASTI128 (R11)(R8*1), Y1
+	VPSHUFB        32(DI), Y0, Y2
+	VPSHUFB        96(DI), Y1, Y3
+	VPOR           Y2, Y3, Y2
+	VMOVDQU        Y2, (R10)
+	VPSHUFB        64(DI), Y0, Y0
+	VPSHUFB        128(DI), Y1, Y1
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           BX, R11
+	DECQ           R12
+	JNZ            shuf_rows_3303
 
 shuf_done_3302:
 	ADDQ dstPlane+64(FP), AX
@@ -31263,26 +31248,26 @@ shuf_done_3302:
 
 shufn_list_3298:
 	MOVQ    rowIdx+80(FP), R10
-	VMOVQ   R10, X1
+	VMOVQ   R10, X0
 	MOVQ    run0+88(FP), R11
-	VMOVQ   R11, X0
+	VMOVQ   R11, X1
 	XORQ    R12, R12
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
-	VMOVQ   R11, X4
+	VMOVQ   R11, X2
 	JZ      shuf_no_run_3304
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
 shuf_no_run_3304:
-	VMOVQ R12, X5
+	VMOVQ R12, X3
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
-	VMOVQ R12, X2
+	VMOVQ R12, X5
 	MOVQ  rows+16(FP), R11
 	SUBQ  run1+96(FP), R11
-	VMOVQ R11, X6
+	VMOVQ R11, X4
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
 	JA    shufn_list_loads_3299
@@ -31320,83 +31305,80 @@ shuf_offs_3307:
 	JMP     shuf_offs_3307
 
 shuf_offs_done_3308:
-	VMOVDQU (SP), Y7
-	VMOVDQU 32(SP), Y8
+	VMOVDQU (SP), Y0
+	VMOVDQU 32(SP), Y5
 
 shuf_planes_3309:
 	MOVQ    AX, R10
-	VMOVDQA Y7, Y9
-	VMOVQ   X0, R12
+	VMOVDQA Y0, Y6
+	VMOVQ   X1, R12
 	TESTQ   R12, R12
 	JZ      shuf_done_3311
 
 shuf_rows_3312:
-	VMOVQ       X9, R11
-	ADDQ        CX, R11
-	VMOVDQU     (R11), X1
-	VINSERTI128 $0x01, (R11)(R8*1), Y1, Y1
-	VPERMQ      $0x4e, Y1, Y10
-	VPSHUFB     32(DI), Y1, Y11
-	VPSHUFB     96(DI), Y10, Y12
-	VPOR        Y11, Y12, Y11
-	VMOVDQU     Y11, (R10)
-	VPSHUFB     64(DI), Y1, Y11
-	VPSHUFB     128(DI), Y10, Y10
-	VPOR        Y11, Y10, Y11
-	VMOVDQU     Y11, (R10)(R9*1)
-	ADDQ        DX, R10
-	VPERMQ      $0x39, Y9, Y9
-	DECQ        R12
-	JNZ         shuf_rows_3312
+	VMOVQ          X6, R11
+	ADDQ           CX, R11
+	VBROADCASTI128 (R11), Y7
+	VBROADCASTI128 (R11)(R8*1), Y8
+	VPSHUFB        32(DI), Y7, Y9
+	VPSHUFB        96(DI), Y8, Y10
+	VPOR           Y9, Y10, Y9
+	VMOVDQU        Y9, (R10)
+	VPSHUFB        64(DI), Y7, Y7
+	VPSHUFB        128(DI), Y8, Y8
+	VPOR           Y7, Y8, Y7
+	VMOVDQU        Y7, (R10)(R9*1)
+	ADDQ           DX, R10
+	VPERMQ         $0x39, Y6, Y6
+	DECQ           R12
+	JNZ            shuf_rows_3312
 
 shuf_done_3311:
-	VMOVQ X4, R12
+	VMOVQ X2, R12
 	TESTQ R12, R12
 	JZ    shuf_done_3313
-	VMOVQ X5, R11
+	VMOVQ X3, R11
 	ADDQ  CX, R11
 
 shuf_rows_3314:
-	VMOVDQU     (R11), X2
-	VINSERTI128 $0x01, (R11)(R8*1), Y2, Y2
-	VPERMQ      $0x4e, Y2, Y9
-	VPSHUFB     32(DI), Y2, Y10
-	VPSHUFB     96(DI), Y9, Y11
-	VPOR        Y10, Y11, Y10
-	VMOVDQU     Y10, (R10)
-	VPSHUFB     64(DI), Y2, Y10
-	VPSHUFB     128(DI), Y9, Y9
-	VPOR        Y10, Y9, Y10
-	VMOVDQU     Y10, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        BX, R11
-	DECQ        R12
-	JNZ         shuf_rows_3314
+	VBROADCASTI128 (R11), Y6
+	VBROADCASTI128 (R11)(R8*1), Y7
+	VPSHUFB        32(DI), Y6, Y8
+	VPSHUFB        96(DI), Y7, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        Y8, (R10)
+	VPSHUFB        64(DI), Y6, Y6
+	VPSHUFB        128(DI), Y7, Y7
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           BX, R11
+	DECQ           R12
+	JNZ            shuf_rows_3314
 
 shuf_done_3313:
-	VMOVDQA Y8, Y9
-	VMOVQ   X6, R12
+	VMOVDQA Y5, Y6
+	VMOVQ   X4, R12
 	TESTQ   R12, R12
 	JZ      shuf_done_3315
 
 shuf_rows_3316:
-	VMOVQ       X9, R11
-	ADDQ        CX, R11
-	VMOVDQU     (R11), X3
-	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
-	VPERMQ      $0x4e, Y3, Y10
-	VPSHUFB     32(DI), Y3, Y11
-	VPSHUFB     96(DI), Y10, Y12
-	VPOR        Y11, Y12, Y11
-	VMOVDQU     Y11, (R10)
-	VPSHUFB     64(DI), Y3, Y11
-	VPSHUFB     128(DI), Y10, Y10
-	VPOR        Y11, Y10, Y11
-	VMOVDQU     Y11, (R10)(R9*1)
-	ADDQ        DX, R10
-	VPERMQ      $0x39, Y9, Y9
-	DECQ        R12
-	JNZ         shuf_rows_3316
+	VMOVQ          X6, R11
+	ADDQ           CX, R11
+	VBROADCASTI128 (R11), Y7
+	VBROADCASTI128 (R11)(R8*1), Y8
+	VPSHUFB        32(DI), Y7, Y9
+	VPSHUFB        96(DI), Y8, Y10
+	VPOR           Y9, Y10, Y9
+	VMOVDQU        Y9, (R10)
+	VPSHUFB        64(DI), Y7, Y7
+	VPSHUFB        128(DI), Y8, Y8
+	VPOR           Y7, Y8, Y7
+	VMOVDQU        Y7, (R10)(R9*1)
+	ADDQ           DX, R10
+	VPERMQ         $0x39, Y6, Y6
+	DECQ           R12
+	JNZ            shuf_rows_3316
 
 shuf_done_3315:
 	ADDQ dstPlane+64(FP), AX
@@ -31409,80 +31391,77 @@ shuf_done_3315:
 shufn_list_loads_3299:
 shuf_planes_3317:
 	MOVQ  AX, R10
-	VMOVQ X1, R12
-	VMOVQ X0, R13
+	VMOVQ X0, R12
+	VMOVQ X1, R13
 	TESTQ R13, R13
 	JZ    shuf_done_3319
 
 shuf_rows_3320:
-	MOVLQSX     (R12), R11
-	IMULQ       BX, R11
-	ADDQ        CX, R11
-	VMOVDQU     (R11), X3
-	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
-	VPERMQ      $0x4e, Y3, Y7
-	VPSHUFB     32(DI), Y3, Y8
-	VPSHUFB     96(DI), Y7, Y9
-	VPOR        Y8, Y9, Y8
-	VMOVDQU     Y8, (R10)
-	VPSHUFB     64(DI), Y3, Y8
-	VPSHUFB     128(DI), Y7, Y7
-	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        $0x04, R12
-	DECQ        R13
-	JNZ         shuf_rows_3320
+	MOVLQSX        (R12), R11
+	IMULQ          BX, R11
+	ADDQ           CX, R11
+	VBROADCASTI128 (R11), Y6
+	VBROADCASTI128 (R11)(R8*1), Y7
+	VPSHUFB        32(DI), Y6, Y8
+	VPSHUFB        96(DI), Y7, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        Y8, (R10)
+	VPSHUFB        64(DI), Y6, Y6
+	VPSHUFB        128(DI), Y7, Y7
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           $0x04, R12
+	DECQ           R13
+	JNZ            shuf_rows_3320
 
 shuf_done_3319:
-	VMOVQ X4, R13
+	VMOVQ X2, R13
 	TESTQ R13, R13
 	JZ    shuf_done_3321
-	VMOVQ X5, R11
+	VMOVQ X3, R11
 	ADDQ  CX, R11
 
 shuf_rows_3322:
-	VMOVDQU     (R11), X10
-	VINSERTI128 $0x01, (R11)(R8*1), Y10, Y10
-	VPERMQ      $0x4e, Y10, Y7
-	VPSHUFB     32(DI), Y10, Y8
-	VPSHUFB     96(DI), Y7, Y9
-	VPOR        Y8, Y9, Y8
-	VMOVDQU     Y8, (R10)
-	VPSHUFB     64(DI), Y10, Y8
-	VPSHUFB     128(DI), Y7, Y7
-	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        BX, R11
-	DECQ        R13
-	JNZ         shuf_rows_3322
+	VBROADCASTI128 (R11), Y6
+	VBROADCASTI128 (R11)(R8*1), Y7
+	VPSHUFB        32(DI), Y6, Y8
+	VPSHUFB        96(DI), Y7, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        Y8, (R10)
+	VPSHUFB        64(DI), Y6, Y6
+	VPSHUFB        128(DI), Y7, Y7
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           BX, R11
+	DECQ           R13
+	JNZ            shuf_rows_3322
 
 shuf_done_3321:
-	VMOVQ X2, R12
-	VMOVQ X6, R13
+	VMOVQ X5, R12
+	VMOVQ X4, R13
 	TESTQ R13, R13
 	JZ    shuf_done_3323
 
 shuf_rows_3324:
-	MOVLQSX     (R12), R11
-	IMULQ       BX, R11
-	ADDQ        CX, R11
-	VMOVDQU     (R11), X11
-	VINSERTI128 $0x01, (R11)(R8*1), Y11, Y11
-	VPERMQ      $0x4e, Y11, Y7
-	VPSHUFB     32(DI), Y11, Y8
-	VPSHUFB     96(DI), Y7, Y9
-	VPOR        Y8, Y9, Y8
-	VMOVDQU     Y8, (R10)
-	VPSHUFB     64(DI), Y11, Y8
-	VPSHUFB     128(DI), Y7, Y7
-	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        $0x04, R12
-	DECQ        R13
-	JNZ         shuf_rows_3324
+	MOVLQSX        (R12), R11
+	IMULQ          BX, R11
+	ADDQ           CX, R11
+	VBROADCASTI128 (R11), Y6
+	VBROADCASTI128 (R11)(R8*1), Y7
+	VPSHUFB        32(DI), Y6, Y8
+	VPSHUFB        96(DI), Y7, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        Y8, (R10)
+	VPSHUFB        64(DI), Y6, Y6
+	VPSHUFB        128(DI), Y7, Y7
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           $0x04, R12
+	DECQ           R13
+	JNZ            shuf_rows_3324
 
 shuf_done_3323:
 	ADDQ dstPlane+64(FP), AX
@@ -31506,23 +31485,22 @@ shuf_planes_3327:
 	MOVQ  CX, R11
 
 shuf_rows_3330:
-	VMOVDQU     (R11), X3
-	VINSERTI128 $0x01, (R11)(R8*1), Y3, Y3
-	VPERMQ      $0x4e, Y3, Y4
-	VPSHUFB     32(DI), Y3, Y5
-	VPSHUFB     96(DI), Y4, Y6
-	VPOR        Y5, Y6, Y5
-	VPBLENDVB   Y1, Y5, Y0, Y5
-	VMOVDQU     Y5, (R10)
-	VPSHUFB     64(DI), Y3, Y5
-	VPSHUFB     128(DI), Y4, Y4
-	VPOR        Y5, Y4, Y5
-	VPBLENDVB   Y2, Y5, Y0, Y5
-	VMOVDQU     Y5, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        BX, R11
-	DECQ        R12
-	JNZ         shuf_rows_3330
+	VBROADCASTI128 (R11), Y3
+	VBROADCASTI128 (R11)(R8*1), Y4
+	VPSHUFB        32(DI), Y3, Y5
+	VPSHUFB        96(DI), Y4, Y6
+	VPOR           Y5, Y6, Y5
+	VPBLENDVB      Y1, Y5, Y0, Y5
+	VMOVDQU        Y5, (R10)
+	VPSHUFB        64(DI), Y3, Y3
+	VPSHUFB        128(DI), Y4, Y4
+	VPOR           Y3, Y4, Y3
+	VPBLENDVB      Y2, Y3, Y0, Y3
+	VMOVDQU        Y3, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           BX, R11
+	DECQ           R12
+	JNZ            shuf_rows_3330
 
 shuf_done_3329:
 	ADDQ dstPlane+64(FP), AX
@@ -31602,25 +31580,24 @@ shuf_planes_3336:
 	JZ      shuf_done_3338
 
 shuf_rows_3339:
-	VMOVQ       X9, R11
-	ADDQ        CX, R11
-	VMOVDQU     (R11), X10
-	VINSERTI128 $0x01, (R11)(R8*1), Y10, Y10
-	VPERMQ      $0x4e, Y10, Y11
-	VPSHUFB     32(DI), Y10, Y12
-	VPSHUFB     96(DI), Y11, Y13
-	VPOR        Y12, Y13, Y12
-	VPBLENDVB   Y1, Y12, Y0, Y12
-	VMOVDQU     Y12, (R10)
-	VPSHUFB     64(DI), Y10, Y12
-	VPSHUFB     128(DI), Y11, Y11
-	VPOR        Y12, Y11, Y12
-	VPBLENDVB   Y2, Y12, Y0, Y12
-	VMOVDQU     Y12, (R10)(R9*1)
-	ADDQ        DX, R10
-	VPERMQ      $0x39, Y9, Y9
-	DECQ        R12
-	JNZ         shuf_rows_3339
+	VMOVQ          X9, R11
+	ADDQ           CX, R11
+	VBROADCASTI128 (R11), Y10
+	VBROADCASTI128 (R11)(R8*1), Y11
+	VPSHUFB        32(DI), Y10, Y12
+	VPSHUFB        96(DI), Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VPBLENDVB      Y1, Y12, Y0, Y12
+	VMOVDQU        Y12, (R10)
+	VPSHUFB        64(DI), Y10, Y10
+	VPSHUFB        128(DI), Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y2, Y10, Y0, Y10
+	VMOVDQU        Y10, (R10)(R9*1)
+	ADDQ           DX, R10
+	VPERMQ         $0x39, Y9, Y9
+	DECQ           R12
+	JNZ            shuf_rows_3339
 
 shuf_done_3338:
 	VMOVQ X5, R12
@@ -31630,23 +31607,22 @@ shuf_done_3338:
 	ADDQ  CX, R11
 
 shuf_rows_3341:
-	VMOVDQU     (R11), X14
-	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
-	VPERMQ      $0x4e, Y14, Y9
-	VPSHUFB     32(DI), Y14, Y11
-	VPSHUFB     96(DI), Y9, Y12
-	VPOR        Y11, Y12, Y11
-	VPBLENDVB   Y1, Y11, Y0, Y11
-	VMOVDQU     Y11, (R10)
-	VPSHUFB     64(DI), Y14, Y11
-	VPSHUFB     128(DI), Y9, Y9
-	VPOR        Y11, Y9, Y11
-	VPBLENDVB   Y2, Y11, Y0, Y11
-	VMOVDQU     Y11, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        BX, R11
-	DECQ        R12
-	JNZ         shuf_rows_3341
+	VBROADCASTI128 (R11), Y9
+	VBROADCASTI128 (R11)(R8*1), Y10
+	VPSHUFB        32(DI), Y9, Y11
+	VPSHUFB        96(DI), Y10, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y1, Y11, Y0, Y11
+	VMOVDQU        Y11, (R10)
+	VPSHUFB        64(DI), Y9, Y9
+	VPSHUFB        128(DI), Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VPBLENDVB      Y2, Y9, Y0, Y9
+	VMOVDQU        Y9, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           BX, R11
+	DECQ           R12
+	JNZ            shuf_rows_3341
 
 shuf_done_3340:
 	VMOVDQA Y8, Y9
@@ -31655,25 +31631,24 @@ shuf_done_3340:
 	JZ      shuf_done_3342
 
 shuf_rows_3343:
-	VMOVQ       X9, R11
-	ADDQ        CX, R11
-	VMOVDQU     (R11), X15
-	VINSERTI128 $0x01, (R11)(R8*1), Y15, Y15
-	VPERMQ      $0x4e, Y15, Y11
-	VPSHUFB     32(DI), Y15, Y12
-	VPSHUFB     96(DI), Y11, Y13
-	VPOR        Y12, Y13, Y12
-	VPBLENDVB   Y1, Y12, Y0, Y12
-	VMOVDQU     Y12, (R10)
-	VPSHUFB     64(DI), Y15, Y12
-	VPSHUFB     128(DI), Y11, Y11
-	VPOR        Y12, Y11, Y12
-	VPBLENDVB   Y2, Y12, Y0, Y12
-	VMOVDQU     Y12, (R10)(R9*1)
-	ADDQ        DX, R10
-	VPERMQ      $0x39, Y9, Y9
-	DECQ        R12
-	JNZ         shuf_rows_3343
+	VMOVQ          X9, R11
+	ADDQ           CX, R11
+	VBROADCASTI128 (R11), Y10
+	VBROADCASTI128 (R11)(R8*1), Y11
+	VPSHUFB        32(DI), Y10, Y12
+	VPSHUFB        96(DI), Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VPBLENDVB      Y1, Y12, Y0, Y12
+	VMOVDQU        Y12, (R10)
+	VPSHUFB        64(DI), Y10, Y10
+	VPSHUFB        128(DI), Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y2, Y10, Y0, Y10
+	VMOVDQU        Y10, (R10)(R9*1)
+	ADDQ           DX, R10
+	VPERMQ         $0x39, Y9, Y9
+	DECQ           R12
+	JNZ            shuf_rows_3343
 
 shuf_done_3342:
 	ADDQ dstPlane+64(FP), AX
@@ -31692,26 +31667,25 @@ shuf_planes_3344:
 	JZ    shuf_done_3346
 
 shuf_rows_3347:
-	MOVLQSX     (R12), R11
-	IMULQ       BX, R11
-	ADDQ        CX, R11
-	VMOVDQU     (R11), X9
-	VINSERTI128 $0x01, (R11)(R8*1), Y9, Y9
-	VPERMQ      $0x4e, Y9, Y10
-	VPSHUFB     32(DI), Y9, Y11
-	VPSHUFB     96(DI), Y10, Y12
-	VPOR        Y11, Y12, Y11
-	VPBLENDVB   Y1, Y11, Y0, Y11
-	VMOVDQU     Y11, (R10)
-	VPSHUFB     64(DI), Y9, Y11
-	VPSHUFB     128(DI), Y10, Y10
-	VPOR        Y11, Y10, Y11
-	VPBLENDVB   Y2, Y11, Y0, Y11
-	VMOVDQU     Y11, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        $0x04, R12
-	DECQ        R13
-	JNZ         shuf_rows_3347
+	MOVLQSX        (R12), R11
+	IMULQ          BX, R11
+	ADDQ           CX, R11
+	VBROADCASTI128 (R11), Y9
+	VBROADCASTI128 (R11)(R8*1), Y10
+	VPSHUFB        32(DI), Y9, Y11
+	VPSHUFB        96(DI), Y10, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y1, Y11, Y0, Y11
+	VMOVDQU        Y11, (R10)
+	VPSHUFB        64(DI), Y9, Y9
+	VPSHUFB        128(DI), Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VPBLENDVB      Y2, Y9, Y0, Y9
+	VMOVDQU        Y9, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           $0x04, R12
+	DECQ           R13
+	JNZ            shuf_rows_3347
 
 shuf_done_3346:
 	VMOVQ X5, R13
@@ -31721,23 +31695,22 @@ shuf_done_3346:
 	ADDQ  CX, R11
 
 shuf_rows_3349:
-	VMOVDQU     (R11), X13
-	VINSERTI128 $0x01, (R11)(R8*1), Y13, Y13
-	VPERMQ      $0x4e, Y13, Y10
-	VPSHUFB     32(DI), Y13, Y11
-	VPSHUFB     96(DI), Y10, Y12
-	VPOR        Y11, Y12, Y11
-	VPBLENDVB   Y1, Y11, Y0, Y11
-	VMOVDQU     Y11, (R10)
-	VPSHUFB     64(DI), Y13, Y11
-	VPSHUFB     128(DI), Y10, Y10
-	VPOR        Y11, Y10, Y11
-	VPBLENDVB   Y2, Y11, Y0, Y11
-	VMOVDQU     Y11, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        BX, R11
-	DECQ        R13
-	JNZ         shuf_rows_3349
+	VBROADCASTI128 (R11), Y9
+	VBROADCASTI128 (R11)(R8*1), Y10
+	VPSHUFB        32(DI), Y9, Y11
+	VPSHUFB        96(DI), Y10, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y1, Y11, Y0, Y11
+	VMOVDQU        Y11, (R10)
+	VPSHUFB        64(DI), Y9, Y9
+	VPSHUFB        128(DI), Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VPBLENDVB      Y2, Y9, Y0, Y9
+	VMOVDQU        Y9, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           BX, R11
+	DECQ           R13
+	JNZ            shuf_rows_3349
 
 shuf_done_3348:
 	VMOVQ X8, R12
@@ -31746,26 +31719,25 @@ shuf_done_3348:
 	JZ    shuf_done_3350
 
 shuf_rows_3351:
-	MOVLQSX     (R12), R11
-	IMULQ       BX, R11
-	ADDQ        CX, R11
-	VMOVDQU     (R11), X14
-	VINSERTI128 $0x01, (R11)(R8*1), Y14, Y14
-	VPERMQ      $0x4e, Y14, Y10
-	VPSHUFB     32(DI), Y14, Y11
-	VPSHUFB     96(DI), Y10, Y12
-	VPOR        Y11, Y12, Y11
-	VPBLENDVB   Y1, Y11, Y0, Y11
-	VMOVDQU     Y11, (R10)
-	VPSHUFB     64(DI), Y14, Y11
-	VPSHUFB     128(DI), Y10, Y10
-	VPOR        Y11, Y10, Y11
-	VPBLENDVB   Y2, Y11, Y0, Y11
-	VMOVDQU     Y11, (R10)(R9*1)
-	ADDQ        DX, R10
-	ADDQ        $0x04, R12
-	DECQ        R13
-	JNZ         shuf_rows_3351
+	MOVLQSX        (R12), R11
+	IMULQ          BX, R11
+	ADDQ           CX, R11
+	VBROADCASTI128 (R11), Y9
+	VBROADCASTI128 (R11)(R8*1), Y10
+	VPSHUFB        32(DI), Y9, Y11
+	VPSHUFB        96(DI), Y10, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y1, Y11, Y0, Y11
+	VMOVDQU        Y11, (R10)
+	VPSHUFB        64(DI), Y9, Y9
+	VPSHUFB        128(DI), Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VPBLENDVB      Y2, Y9, Y0, Y9
+	VMOVDQU        Y9, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           $0x04, R12
+	DECQ           R13
+	JNZ            shuf_rows_3351
 
 shuf_done_3350:
 	ADDQ dstPlane+64(FP), AX

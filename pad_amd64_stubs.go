@@ -1082,14 +1082,17 @@ func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStr
 // rowsShuffleNarrowAVX2 pads narrow rows by a narrowShuffle table (shuffle.go): for
 // planes p and rows r, with d = dst[p*dstPlane+r*dstStride:] and
 // s = src[p*srcPlane+rowIdx[r]*srcStride:] (r*srcStride if rowIdx is nil),
-// w is s[0:H] then s[hi:hi+H] (H = 16, 8 or 4 by the table's shape, hi
-// at tab[8]), and the two blocks of the row, at d[0:B] and
+// the pieces are s[0:H] and s[hi:hi+H] (H = 16, 8 or 4 by the table's
+// shape, hi at tab[8]), and the two blocks of the row, at d[0:B] and
 // d[tail:tail+B] (B = 32, 16 or 8, tail at tab[16]), take byte k from
-// pick(w, a[k]) | pick(swap(w), b[k]) where bit 7 of m[k] is set, else
-// pat[k%32]; pick(w, x) is 0 if bit 7 of x is set, else byte x&15 of
-// w's 16-byte lane of k (VPSHUFB). swap exchanges w's two 16-byte halves.
-// When tab[4] (full) is not 0, every m[k] has bit 7 set: no byte takes
-// the value, and the kernel does not blend.
+// the pieces where bit 7 of m[k] is set, else pat[k%32]: with 16-byte
+// pieces, pick(first, a[k]) | pick(last, b[k]), pick(p, x) being 0 if
+// bit 7 of x is set, else p[x&15] (VPSHUFB); with 8- or 4-byte pieces,
+// byte a[k]&15 of the two side by side; in the word shapes (D16O16,
+// D16O32), word a[k] (a 4-byte index, k a multiple of 4) of the two
+// 16-byte pieces side by side (VPERMD). When tab[4] (full) is not 0,
+// every m[k] has bit 7 set: no byte takes the value, and the kernel does
+// not blend.
 // Rows run0 to run1-1
 // (0 <= run0 <= run1 <= rows) must be listed as consecutive rows,
 // rowIdx[r] = rowIdx[run0]+r-run0: the kernel steps through them at

@@ -133,14 +133,15 @@ func (t *shuffleTable) setAVX2Tables(width, mid, size int) {
 // (rowsShuffleNarrowAVX2, KERNELS.md item 17): rows of 4 to 32 bytes in
 // and 8 to 64 out, of any form. The kernel loads the first and the last H
 // bytes of the input row (H = 16, 8 or 4, so that they hold every byte of
-// it), side by side in a register w: src byte j is byte j of w if j < H,
-// else byte H+j-hi, hi = mid-H. A row is two blocks of B bytes (B = 8, 16
-// or 32), at 0 and at tail = width-B; result byte k of block i takes byte
-// a[i][k]&15 of the 16-byte lane of w where k falls, or where b[i][k] is
-// below 0x80 byte b[i][k] of the other lane (VPSHUFB gives 0 for an index
-// with bit 7 set, and the kernel ORs the two shuffles), if bit 7 of
-// m[i][k] is set, else the value; rows of at most 16 (B = 8) or 32 (B =
-// 16) bytes are one result whose halves are the two blocks. full is 1
+// it): src byte j is byte j of the first piece if j < H, else byte j-hi of
+// the last, hi = mid-H. A row is two blocks of B bytes (B = 8, 16 or 32),
+// at 0 and at tail = width-B. With 16-byte pieces, each in both lanes of
+// a register, result byte k of block i is byte a[i][k] of the first piece
+// or byte b[i][k] of the last (VPSHUFB gives 0 for an index with bit 7
+// set, and the kernel ORs the two shuffles); with 8- or 4-byte pieces,
+// side by side in a register w, byte a[i][k]&15 of w. It takes that byte
+// if bit 7 of m[i][k] is set, else the value; rows of at most 16 (B = 8)
+// or 32 (B = 16) bytes are one result whose halves are the two blocks. full is 1
 // when every byte of the row takes one of src (no value to blend in).
 // Rows that go in whole 4-byte words with 16-byte pieces (float32 rows of
 // 4 to 8 elements: shapes D16O16 and D16O32) take a word permutation
@@ -224,7 +225,7 @@ func narrowTable(t *shuffleTable, width, mid, size int) *narrowShuffle {
 		}
 		p := pos(int(t.idx[at]))
 		n.m[blk][k] = 0xff
-		if piece < 16 || p/16 == k/16 { // a piece of 8 or 4 bytes is in every lane
+		if piece < 16 || p < 16 { // a piece of 8 or 4 bytes is in every lane
 			n.a[blk][k] = byte(p % 16)
 		} else {
 			n.b[blk][k] = byte(p % 16)

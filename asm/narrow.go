@@ -23,28 +23,32 @@ const (
 // 4 to 32 bytes, output rows of 8 to 64: the 7x7 to 28x28 planes of
 // convolutional networks in bytes, int16 and float32). A row's input is
 // loaded as its first and its last H bytes (H = 16, 8 or 4: every byte of
-// it, none past it), side by side in a register; each output block (two
-// per row, the first at the row's start, the second ending at its end,
-// overlapping when the row is narrower than two blocks) is one or two
-// VPSHUFB of it (the second of its lanes swapped, for sources in the other
-// lane), blended with the value; the two halves of a YMM result are the
-// two blocks of rows of up to 32 bytes. Every store is whole and inside its
-// row, and every row is 7 to 12 instructions (rows that take no value skip
-// the blend).
+// it, none past it): 16-byte pieces each into both lanes of a register,
+// shorter ones side by side; each output block (two per row, the first at
+// the row's start, the second ending at its end, overlapping when the row
+// is narrower than two blocks) is a VPSHUFB of each 16-byte piece ORed, one
+// VPSHUFB of shorter ones, or one VPERMD of rows in 4-byte words, blended
+// with the value; the two halves of a YMM result are the two blocks of rows
+// of up to 32 bytes. Every store is whole and inside its row, and every row
+// is 6 to 12 instructions (rows that take no value skip the blend). At this
+// level the shuffles bound the kernel, not its loads or stores.
 func genRowsShuffleNarrow() {
 	name := "rowsShuffleNarrowAVX2"
 	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride int, tab *[224]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int)",
 		name+" pads narrow rows by a narrowShuffle table (shuffle.go): for",
 		"planes p and rows r, with d = dst[p*dstPlane+r*dstStride:] and",
 		"s = src[p*srcPlane+rowIdx[r]*srcStride:] (r*srcStride if rowIdx is nil),",
-		"w is s[0:H] then s[hi:hi+H] (H = 16, 8 or 4 by the table's shape, hi",
-		"at tab[8]), and the two blocks of the row, at d[0:B] and",
+		"the pieces are s[0:H] and s[hi:hi+H] (H = 16, 8 or 4 by the table's",
+		"shape, hi at tab[8]), and the two blocks of the row, at d[0:B] and",
 		"d[tail:tail+B] (B = 32, 16 or 8, tail at tab[16]), take byte k from",
-		"pick(w, a[k]) | pick(swap(w), b[k]) where bit 7 of m[k] is set, else",
-		"pat[k%32]; pick(w, x) is 0 if bit 7 of x is set, else byte x&15 of",
-		"w's 16-byte lane of k (VPSHUFB). swap exchanges w's two 16-byte halves.",
-		"When tab[4] (full) is not 0, every m[k] has bit 7 set: no byte takes",
-		"the value, and the kernel does not blend.",
+		"the pieces where bit 7 of m[k] is set, else pat[k%32]: with 16-byte",
+		"pieces, pick(first, a[k]) | pick(last, b[k]), pick(p, x) being 0 if",
+		"bit 7 of x is set, else p[x&15] (VPSHUFB); with 8- or 4-byte pieces,",
+		"byte a[k]&15 of the two side by side; in the word shapes (D16O16,",
+		"D16O32), word a[k] (a 4-byte index, k a multiple of 4) of the two",
+		"16-byte pieces side by side (VPERMD). When tab[4] (full) is not 0,",
+		"every m[k] has bit 7 set: no byte takes the value, and the kernel does",
+		"not blend.",
 		"Rows run0 to run1-1",
 		listRunDoc,
 		"",
@@ -118,6 +122,18 @@ func genRowsShuffleNarrow() {
 		return v
 	}
 
+	// pieces16 loads the two 16-byte pieces of a row, each into both
+	// lanes of a register (VBROADCASTI128: a load, no shuffle), so that a
+	// result byte in either lane takes from either piece by one VPSHUFB
+	// of each: the kernel is bound by its shuffles at this level, and a
+	// lane insert and a lane swap took two more a row.
+	pieces16 := func(row reg.GPVirtual) (first, last reg.VecVirtual) {
+		first, last = YMM(), YMM()
+		VBROADCASTI128(at(row, 0), first)
+		VBROADCASTI128(Mem{Base: row, Index: hi, Scale: 1}, last)
+		return first, last
+	}
+
 	// C16O16: one result, its lanes the two blocks.
 	shape("", func(full bool) {
 		a, b := YMM(), YMM()
@@ -125,14 +141,12 @@ func genRowsShuffleNarrow() {
 		VMOVDQU(at(tab, bOff), b)
 		m := mask(full, mOff, YMM())
 		loops(func(dr, row reg.GPVirtual) {
-			w, sw, x := YMM(), YMM(), YMM()
-			composite16(row, w)
-			VPERMQ(U8(0x4e), w, sw)
-			VPSHUFB(a, w, x)
-			VPSHUFB(b, sw, sw)
-			VPOR(x, sw, x)
-			blend(full, m, x, ypat)
-			stores16(dr, x)
+			first, last := pieces16(row)
+			VPSHUFB(a, first, first)
+			VPSHUFB(b, last, last)
+			VPOR(first, last, first)
+			blend(full, m, first, ypat)
+			stores16(dr, first)
 		})
 	})
 	// C16O32: a result a block. The shuffles' indexes come from memory:
@@ -144,13 +158,11 @@ func genRowsShuffleNarrow() {
 			m[k] = mask(full, mOff+32*k, YMM())
 		}
 		loops(func(dr, row reg.GPVirtual) {
-			w, sw := YMM(), YMM()
-			composite16(row, w)
-			VPERMQ(U8(0x4e), w, sw)
+			first, last := pieces16(row)
 			for k, out := range []Mem{at(dr, 0), {Base: dr, Index: tail, Scale: 1}} {
 				x, y := YMM(), YMM()
-				VPSHUFB(at(tab, aOff+32*k), w, x)
-				VPSHUFB(at(tab, bOff+32*k), sw, y)
+				VPSHUFB(at(tab, aOff+32*k), first, x)
+				VPSHUFB(at(tab, bOff+32*k), last, y)
 				VPOR(x, y, x)
 				blend(full, m[k], x, ypat)
 				VMOVDQU(x, out)
