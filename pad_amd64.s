@@ -34216,13 +34216,50 @@ ends_short_3629:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
 	JLE  ends_tiny_3630
+	MOVQ BX, R8
+	SUBQ SI, R8
+	CMPQ R8, $0x10
+	JL   ends_halves_3637
 
-ends_planes_3637:
+ends_planes_3638:
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ rows+16(FP), R9
+
+ends_rows_3639:
+	VMOVDQU   (R8), X7
+	VMOVDQU   (R8)(BX*1), X8
+	LEAQ      (R8)(SI*1), R10
+	VMOVDQU   (R10), Y9
+	VMOVDQU   Y9, 16(DI)
+	VPSHUFB   X0, X7, X9
+	VPSHUFB   X1, X8, X10
+	VPOR      X9, X10, X9
+	VPBLENDVB X2, X9, X6, X9
+	VMOVDQU   X9, (DI)
+	VPSHUFB   X3, X7, X7
+	VPSHUFB   X4, X8, X8
+	VPOR      X7, X8, X7
+	VPBLENDVB X5, X7, X6, X7
+	VMOVDQU   X7, (DI)(DX*1)
+	ADDQ      dstStride+24(FP), DI
+	ADDQ      srcStride+32(FP), R8
+	DECQ      R9
+	JNZ       ends_rows_3639
+	ADDQ      dstPlane+88(FP), AX
+	ADDQ      srcPlane+96(FP), CX
+	DECQ      planes+80(FP)
+	JNZ       ends_planes_3638
+	VZEROUPPER
+	RET
+
+ends_halves_3637:
+ends_planes_3640:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3638:
+ends_rows_3641:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -34243,21 +34280,21 @@ ends_rows_3638:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3638
+	JNZ       ends_rows_3641
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3637
+	JNZ       ends_planes_3640
 	VZEROUPPER
 	RET
 
 ends_tiny_3630:
-ends_planes_3639:
+ends_planes_3642:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3640:
+ends_rows_3643:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -34276,11 +34313,11 @@ ends_rows_3640:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3640
+	JNZ       ends_rows_3643
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3639
+	JNZ       ends_planes_3642
 	VZEROUPPER
 	RET
 
@@ -34292,7 +34329,7 @@ ends_ret_3627:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3641
+	JZ    wrap_ret_3644
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34301,18 +34338,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3642:
+wrap_rows_3645:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3643
+	JB   cx_short_3646
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3645
+	JBE  copy_le2_3648
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3646
+	JBE  copy_le4_3649
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3647:
+copy_loop_3650:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34324,7 +34361,7 @@ copy_loop_3647:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3647
+	JB      copy_loop_3650
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34334,9 +34371,9 @@ copy_loop_3647:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3648
+	JMP     copy_done_3651
 
-copy_le4_3646:
+copy_le4_3649:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34345,76 +34382,76 @@ copy_le4_3646:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3648
+	JMP     copy_done_3651
 
-copy_le2_3645:
+copy_le2_3648:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3648:
-	JMP cx_done_3644
+copy_done_3651:
+	JMP cx_done_3647
 
-cx_short_3643:
+cx_short_3646:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3650
-	CMPQ BX, $0x00000008
-	JAE  ladder_3651
-	CMPQ BX, $0x00000004
-	JAE  ladder_3652
-	CMPQ BX, $0x00000002
 	JAE  ladder_3653
+	CMPQ BX, $0x00000008
+	JAE  ladder_3654
+	CMPQ BX, $0x00000004
+	JAE  ladder_3655
+	CMPQ BX, $0x00000002
+	JAE  ladder_3656
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3649
-	JMP  ladder_3654
+	JB   ladder_done_3652
+	JMP  ladder_3657
 
-ladder_3650:
+ladder_3653:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3649
+	JMP     ladder_done_3652
 
-ladder_3651:
+ladder_3654:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3649
+	JMP  ladder_done_3652
 
-ladder_3652:
+ladder_3655:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3649
+	JMP  ladder_done_3652
 
-ladder_3653:
+ladder_3656:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3649
+	JMP  ladder_done_3652
 
-ladder_3654:
+ladder_3657:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3649:
-cx_done_3644:
+ladder_done_3652:
+cx_done_3647:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3655
+	JB   cx_short_3658
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3657
+	JBE  copy_le2_3660
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3658
+	JBE  copy_le4_3661
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3659:
+copy_loop_3662:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34426,7 +34463,7 @@ copy_loop_3659:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3659
+	JB      copy_loop_3662
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34436,9 +34473,9 @@ copy_loop_3659:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3660
+	JMP     copy_done_3663
 
-copy_le4_3658:
+copy_le4_3661:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34447,77 +34484,77 @@ copy_le4_3658:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3660
+	JMP     copy_done_3663
 
-copy_le2_3657:
+copy_le2_3660:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3660:
-	JMP cx_done_3656
+copy_done_3663:
+	JMP cx_done_3659
 
-cx_short_3655:
+cx_short_3658:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3662
-	CMPQ DX, $0x00000008
-	JAE  ladder_3663
-	CMPQ DX, $0x00000004
-	JAE  ladder_3664
-	CMPQ DX, $0x00000002
 	JAE  ladder_3665
+	CMPQ DX, $0x00000008
+	JAE  ladder_3666
+	CMPQ DX, $0x00000004
+	JAE  ladder_3667
+	CMPQ DX, $0x00000002
+	JAE  ladder_3668
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3661
-	JMP  ladder_3666
+	JB   ladder_done_3664
+	JMP  ladder_3669
 
-ladder_3662:
+ladder_3665:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3661
+	JMP     ladder_done_3664
 
-ladder_3663:
+ladder_3666:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3661
+	JMP  ladder_done_3664
 
-ladder_3664:
+ladder_3667:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3661
+	JMP  ladder_done_3664
 
-ladder_3665:
+ladder_3668:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3661
+	JMP  ladder_done_3664
 
-ladder_3666:
+ladder_3669:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3661:
-cx_done_3656:
+ladder_done_3664:
+cx_done_3659:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3667
+	JB   cx_short_3670
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3669
+	JBE  copy_le2_3672
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3670
+	JBE  copy_le4_3673
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3671:
+copy_loop_3674:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34529,7 +34566,7 @@ copy_loop_3671:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3671
+	JB      copy_loop_3674
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34539,9 +34576,9 @@ copy_loop_3671:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3672
+	JMP     copy_done_3675
 
-copy_le4_3670:
+copy_le4_3673:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -34550,71 +34587,71 @@ copy_le4_3670:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3672
+	JMP     copy_done_3675
 
-copy_le2_3669:
+copy_le2_3672:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3672:
-	JMP cx_done_3668
+copy_done_3675:
+	JMP cx_done_3671
 
-cx_short_3667:
+cx_short_3670:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3674
-	CMPQ SI, $0x00000008
-	JAE  ladder_3675
-	CMPQ SI, $0x00000004
-	JAE  ladder_3676
-	CMPQ SI, $0x00000002
 	JAE  ladder_3677
+	CMPQ SI, $0x00000008
+	JAE  ladder_3678
+	CMPQ SI, $0x00000004
+	JAE  ladder_3679
+	CMPQ SI, $0x00000002
+	JAE  ladder_3680
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3673
-	JMP  ladder_3678
+	JB   ladder_done_3676
+	JMP  ladder_3681
 
-ladder_3674:
+ladder_3677:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3673
+	JMP     ladder_done_3676
 
-ladder_3675:
+ladder_3678:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3673
+	JMP  ladder_done_3676
 
-ladder_3676:
+ladder_3679:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3673
+	JMP  ladder_done_3676
 
-ladder_3677:
+ladder_3680:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3673
+	JMP  ladder_done_3676
 
-ladder_3678:
+ladder_3681:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3673:
-cx_done_3668:
+ladder_done_3676:
+cx_done_3671:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3642
+	JNZ  wrap_rows_3645
 	VZEROUPPER
 
-wrap_ret_3641:
+wrap_ret_3644:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34622,7 +34659,7 @@ wrap_ret_3641:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3679
+	JZ    wrap_ret_3682
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34631,18 +34668,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3680:
+wrap_rows_3683:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3681
+	JB   mid_small_3684
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3683
+	JBE  copy_le2_3686
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3684
+	JBE  copy_le4_3687
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3685:
+copy_loop_3688:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -34654,7 +34691,7 @@ copy_loop_3685:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3685
+	JB        copy_loop_3688
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -34664,9 +34701,9 @@ copy_loop_3685:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3686
+	JMP       copy_done_3689
 
-copy_le4_3684:
+copy_le4_3687:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -34675,28 +34712,28 @@ copy_le4_3684:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3686
+	JMP       copy_done_3689
 
-copy_le2_3683:
+copy_le2_3686:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3686:
-	JMP mid_done_3682
+copy_done_3689:
+	JMP mid_done_3685
 
-mid_small_3681:
+mid_small_3684:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3687
+	JB   cx_short_3690
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3689
+	JBE  copy_le2_3692
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3690
+	JBE  copy_le4_3693
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3691:
+copy_loop_3694:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34708,7 +34745,7 @@ copy_loop_3691:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3691
+	JB      copy_loop_3694
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34718,9 +34755,9 @@ copy_loop_3691:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3692
+	JMP     copy_done_3695
 
-copy_le4_3690:
+copy_le4_3693:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34729,77 +34766,77 @@ copy_le4_3690:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3692
+	JMP     copy_done_3695
 
-copy_le2_3689:
+copy_le2_3692:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3692:
-	JMP cx_done_3688
+copy_done_3695:
+	JMP cx_done_3691
 
-cx_short_3687:
+cx_short_3690:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3694
-	CMPQ BX, $0x00000008
-	JAE  ladder_3695
-	CMPQ BX, $0x00000004
-	JAE  ladder_3696
-	CMPQ BX, $0x00000002
 	JAE  ladder_3697
+	CMPQ BX, $0x00000008
+	JAE  ladder_3698
+	CMPQ BX, $0x00000004
+	JAE  ladder_3699
+	CMPQ BX, $0x00000002
+	JAE  ladder_3700
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3693
-	JMP  ladder_3698
+	JB   ladder_done_3696
+	JMP  ladder_3701
 
-ladder_3694:
+ladder_3697:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3693
+	JMP     ladder_done_3696
 
-ladder_3695:
+ladder_3698:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3693
+	JMP  ladder_done_3696
 
-ladder_3696:
+ladder_3699:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3693
+	JMP  ladder_done_3696
 
-ladder_3697:
+ladder_3700:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3693
+	JMP  ladder_done_3696
 
-ladder_3698:
+ladder_3701:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3693:
-cx_done_3688:
-mid_done_3682:
+ladder_done_3696:
+cx_done_3691:
+mid_done_3685:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3699
+	JB   mid_small_3702
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3701
+	JBE  copy_le2_3704
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3702
+	JBE  copy_le4_3705
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3703:
+copy_loop_3706:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -34811,7 +34848,7 @@ copy_loop_3703:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3703
+	JB        copy_loop_3706
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -34821,9 +34858,9 @@ copy_loop_3703:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3704
+	JMP       copy_done_3707
 
-copy_le4_3702:
+copy_le4_3705:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -34832,28 +34869,28 @@ copy_le4_3702:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3704
+	JMP       copy_done_3707
 
-copy_le2_3701:
+copy_le2_3704:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3704:
-	JMP mid_done_3700
+copy_done_3707:
+	JMP mid_done_3703
 
-mid_small_3699:
+mid_small_3702:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3705
+	JB   cx_short_3708
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3707
+	JBE  copy_le2_3710
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3708
+	JBE  copy_le4_3711
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3709:
+copy_loop_3712:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34865,7 +34902,7 @@ copy_loop_3709:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3709
+	JB      copy_loop_3712
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34875,9 +34912,9 @@ copy_loop_3709:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3710
+	JMP     copy_done_3713
 
-copy_le4_3708:
+copy_le4_3711:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34886,78 +34923,78 @@ copy_le4_3708:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3710
+	JMP     copy_done_3713
 
-copy_le2_3707:
+copy_le2_3710:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3710:
-	JMP cx_done_3706
+copy_done_3713:
+	JMP cx_done_3709
 
-cx_short_3705:
+cx_short_3708:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3712
-	CMPQ DX, $0x00000008
-	JAE  ladder_3713
-	CMPQ DX, $0x00000004
-	JAE  ladder_3714
-	CMPQ DX, $0x00000002
 	JAE  ladder_3715
+	CMPQ DX, $0x00000008
+	JAE  ladder_3716
+	CMPQ DX, $0x00000004
+	JAE  ladder_3717
+	CMPQ DX, $0x00000002
+	JAE  ladder_3718
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3711
-	JMP  ladder_3716
+	JB   ladder_done_3714
+	JMP  ladder_3719
 
-ladder_3712:
+ladder_3715:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3711
+	JMP     ladder_done_3714
 
-ladder_3713:
+ladder_3716:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3711
+	JMP  ladder_done_3714
 
-ladder_3714:
+ladder_3717:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3711
+	JMP  ladder_done_3714
 
-ladder_3715:
+ladder_3718:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3711
+	JMP  ladder_done_3714
 
-ladder_3716:
+ladder_3719:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3711:
-cx_done_3706:
-mid_done_3700:
+ladder_done_3714:
+cx_done_3709:
+mid_done_3703:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3717
+	JB   mid_small_3720
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3719
+	JBE  copy_le2_3722
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3720
+	JBE  copy_le4_3723
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3721:
+copy_loop_3724:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -34969,7 +35006,7 @@ copy_loop_3721:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3721
+	JB        copy_loop_3724
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -34979,9 +35016,9 @@ copy_loop_3721:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3722
+	JMP       copy_done_3725
 
-copy_le4_3720:
+copy_le4_3723:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -34990,28 +35027,28 @@ copy_le4_3720:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3722
+	JMP       copy_done_3725
 
-copy_le2_3719:
+copy_le2_3722:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3722:
-	JMP mid_done_3718
+copy_done_3725:
+	JMP mid_done_3721
 
-mid_small_3717:
+mid_small_3720:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3723
+	JB   cx_short_3726
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3725
+	JBE  copy_le2_3728
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3726
+	JBE  copy_le4_3729
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3727:
+copy_loop_3730:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35023,7 +35060,7 @@ copy_loop_3727:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3727
+	JB      copy_loop_3730
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35033,9 +35070,9 @@ copy_loop_3727:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3728
+	JMP     copy_done_3731
 
-copy_le4_3726:
+copy_le4_3729:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -35044,72 +35081,72 @@ copy_le4_3726:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3728
+	JMP     copy_done_3731
 
-copy_le2_3725:
+copy_le2_3728:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3728:
-	JMP cx_done_3724
+copy_done_3731:
+	JMP cx_done_3727
 
-cx_short_3723:
+cx_short_3726:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3730
-	CMPQ SI, $0x00000008
-	JAE  ladder_3731
-	CMPQ SI, $0x00000004
-	JAE  ladder_3732
-	CMPQ SI, $0x00000002
 	JAE  ladder_3733
+	CMPQ SI, $0x00000008
+	JAE  ladder_3734
+	CMPQ SI, $0x00000004
+	JAE  ladder_3735
+	CMPQ SI, $0x00000002
+	JAE  ladder_3736
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3729
-	JMP  ladder_3734
+	JB   ladder_done_3732
+	JMP  ladder_3737
 
-ladder_3730:
+ladder_3733:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3729
+	JMP     ladder_done_3732
 
-ladder_3731:
+ladder_3734:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3729
+	JMP  ladder_done_3732
 
-ladder_3732:
+ladder_3735:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3729
+	JMP  ladder_done_3732
 
-ladder_3733:
+ladder_3736:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3729
+	JMP  ladder_done_3732
 
-ladder_3734:
+ladder_3737:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3729:
-cx_done_3724:
-mid_done_3718:
+ladder_done_3732:
+cx_done_3727:
+mid_done_3721:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3680
+	JNZ  wrap_rows_3683
 	VZEROUPPER
 
-wrap_ret_3679:
+wrap_ret_3682:
 	RET
 
 // func storeFence()
