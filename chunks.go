@@ -230,10 +230,9 @@ type blockTable struct {
 	width, inLen int
 }
 
-// blockEntry is a block of a blockTable, as the kernel reads it: w is the
-// input plane's bytes lo to lo+15 then hi to hi+15, and byte k of the
-// block, at byte at of the output plane, is pick(w, a[k]) | pick(swap(w),
-// b[k]) (planeBlocksGo).
+// blockEntry is a block of a blockTable, as the kernel reads it: byte k of
+// the block, at byte at of the output plane, is pick(s[lo:lo+16], a[k]) |
+// pick(s[hi:hi+16], b[k]) of the input plane s (planeBlocksGo).
 type blockEntry struct {
 	a, b       [32]byte
 	lo, hi, at int64
@@ -377,20 +376,16 @@ func blockAt(out []int32, size, at, inLen int) (e blockEntry, ok bool) {
 	}
 	e = blockEntry{lo: int64(w0), hi: int64(w1), at: int64(at)}
 	for i, k := range from {
-		// The lane of byte i holds window i/16, the swapped lanes the
-		// other one.
-		own, other := w0, w1
-		if i >= 16 {
-			own, other = w1, w0
-		}
+		// Both lanes hold the first window in one register and the
+		// second in another: a picks from the first, b from the second.
 		e.a[i], e.b[i] = 0x80, 0x80
 		if k < 0 {
 			continue // zero from both shuffles
 		}
-		if k >= own && k < own+16 {
-			e.a[i] = byte(k - own)
+		if k >= w0 && k < w0+16 {
+			e.a[i] = byte(k - w0)
 		} else {
-			e.b[i] = byte(k - other)
+			e.b[i] = byte(k - w1)
 		}
 	}
 	return e, true
@@ -406,23 +401,19 @@ const blockRowMax = 24
 // p at p*pl.dst in dst from p*pl.src in src, by the table's entries as the
 // kernel reads them.
 func planeBlocksGo(dst, src []byte, pl planes, t *blockTable) {
-	pick := func(w *[32]byte, i int, x byte) byte {
+	pick := func(w []byte, x byte) byte {
 		if x&0x80 != 0 {
 			return 0
 		}
-		return w[i&^15+int(x&15)]
+		return w[x&15]
 	}
 	for p := range pl.n {
 		d, s := dst[p*pl.dst:], src[p*pl.src:]
 		for c := range t.ent {
 			e := &t.ent[c]
-			var w, sw [32]byte
-			copy(w[:16], s[e.lo:e.lo+16])
-			copy(w[16:], s[e.hi:e.hi+16])
-			copy(sw[:16], w[16:])
-			copy(sw[16:], w[:16])
+			first, second := s[e.lo:e.lo+16], s[e.hi:e.hi+16]
 			for i := range 32 {
-				d[int(e.at)+i] = pick(&w, i, e.a[i]) | pick(&sw, i, e.b[i])
+				d[int(e.at)+i] = pick(first, e.a[i]) | pick(second, e.b[i])
 			}
 		}
 	}

@@ -26423,23 +26423,22 @@ blocks_planes_2884:
 	MOVQ SI, R8
 
 blocks_loop_2885:
-	MOVQ        64(DI), R9
-	MOVQ        72(DI), R10
-	MOVQ        80(DI), R11
-	VMOVDQU     (CX)(R9*1), X0
-	VINSERTI128 $0x01, (CX)(R10*1), Y0, Y0
-	VPERMQ      $0x4e, Y0, Y1
-	VPSHUFB     (DI), Y0, Y0
-	VPSHUFB     32(DI), Y1, Y1
-	VPOR        Y1, Y0, Y0
-	VMOVDQU     Y0, (AX)(R11*1)
-	ADDQ        $0x60, DI
-	DECQ        R8
-	JNZ         blocks_loop_2885
-	ADDQ        dstPlane+24(FP), AX
-	ADDQ        srcPlane+32(FP), CX
-	DECQ        DX
-	JNZ         blocks_planes_2884
+	MOVQ           64(DI), R9
+	MOVQ           72(DI), R10
+	MOVQ           80(DI), R11
+	VBROADCASTI128 (CX)(R9*1), Y0
+	VBROADCASTI128 (CX)(R10*1), Y1
+	VPSHUFB        (DI), Y0, Y0
+	VPSHUFB        32(DI), Y1, Y1
+	VPOR           Y1, Y0, Y0
+	VMOVDQU        Y0, (AX)(R11*1)
+	ADDQ           $0x60, DI
+	DECQ           R8
+	JNZ            blocks_loop_2885
+	ADDQ           dstPlane+24(FP), AX
+	ADDQ           srcPlane+32(FP), CX
+	DECQ           DX
+	JNZ            blocks_planes_2884
 	VZEROUPPER
 	RET
 

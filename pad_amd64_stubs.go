@@ -862,11 +862,10 @@ func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane 
 // planeBlocksAVX2 makes planes of blocks blocks of 32 bytes (blocks >= 1) by a
 // table of 96-byte entries (chunks.go: blockTable): entry c holds a
 // and b ([32]byte each), then lo, hi and at (int64 each). For planes p,
-// with d = dst[p*dstPlane:] and s = src[p*srcPlane:], w = s[lo:lo+16]
-// then s[hi:hi+16], block c is at d[at:at+32] and takes byte k from
-// pick(w, a[k]) | pick(swap(w), b[k]); pick(w, x) is 0 if bit 7 of x is
-// set, else byte x&15 of w's 16-byte lane of k (VPSHUFB), and swap
-// exchanges w's two halves. Blocks are made in order, so that a block
+// with d = dst[p*dstPlane:] and s = src[p*srcPlane:], block c is at
+// d[at:at+32] and takes byte k from pick(s[lo:lo+16], a[k]) |
+// pick(s[hi:hi+16], b[k]); pick(w, x) is 0 if bit 7 of x is set, else
+// w[x&15] (VPSHUFB). Blocks are made in order, so that a block
 // may overlap the one before it. It reads s[lo:lo+16] and s[hi:hi+16]
 // only and writes d[at:at+32] only; planes >= 1. It requires AVX2.
 //

@@ -13,22 +13,22 @@ const blockEntry = 96
 // genPlaneBlocks emits planeBlocksAVX2: the chunks kernel of CPUs without
 // VBMI, for small planes of narrow rows that take no value (uint8 7x7
 // edge-padded to 9x9: nine rows of nine bytes, a row at a time two stores
-// by the narrow kernel). Each 32-byte block of the output plane is two
-// 16-byte windows of the input plane side by side in a YMM, shuffled by
-// VPSHUFB and, for the bytes each lane takes from the other window, by a
-// second VPSHUFB of the lanes swapped: a block is three loads, three
-// vector operations and a store whatever the rows inside it.
+// by the narrow kernel). Each 32-byte block of the output plane is the OR
+// of a VPSHUFB of each of two 16-byte windows of the input plane, each
+// loaded into both lanes of a register (VBROADCASTI128, a load: a lane
+// insert and a lane swap took two more shuffles, which bound the AVX2
+// kernels): a block is two loads, three vector operations and a store
+// whatever the rows inside it.
 func genPlaneBlocks() {
 	name := "planeBlocksAVX2"
 	kernel(name, "func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks int)",
 		name+" makes planes of blocks blocks of 32 bytes (blocks >= 1) by a",
 		"table of 96-byte entries (chunks.go: blockTable): entry c holds a",
 		"and b ([32]byte each), then lo, hi and at (int64 each). For planes p,",
-		"with d = dst[p*dstPlane:] and s = src[p*srcPlane:], w = s[lo:lo+16]",
-		"then s[hi:hi+16], block c is at d[at:at+32] and takes byte k from",
-		"pick(w, a[k]) | pick(swap(w), b[k]); pick(w, x) is 0 if bit 7 of x is",
-		"set, else byte x&15 of w's 16-byte lane of k (VPSHUFB), and swap",
-		"exchanges w's two halves. Blocks are made in order, so that a block",
+		"with d = dst[p*dstPlane:] and s = src[p*srcPlane:], block c is at",
+		"d[at:at+32] and takes byte k from pick(s[lo:lo+16], a[k]) |",
+		"pick(s[hi:hi+16], b[k]); pick(w, x) is 0 if bit 7 of x is set, else",
+		"w[x&15] (VPSHUFB). Blocks are made in order, so that a block",
 		"may overlap the one before it. It reads s[lo:lo+16] and s[hi:hi+16]",
 		"only and writes d[at:at+32] only; planes >= 1. It requires AVX2.")
 	d := Load(Param("dst"), gp())
@@ -47,14 +47,13 @@ func genPlaneBlocks() {
 	MOVQ(at(t, 64), lo)
 	MOVQ(at(t, 72), hi)
 	MOVQ(at(t, 80), o)
-	w, sw := YMM(), YMM()
-	VMOVDQU(ati(s, lo, 0), w.AsX())
-	VINSERTI128(U8(1), ati(s, hi, 0), w, w)
-	VPERMQ(U8(0x4e), w, sw)
-	VPSHUFB(at(t, 0), w, w)
-	VPSHUFB(at(t, 32), sw, sw)
-	VPOR(sw, w, w)
-	VMOVDQU(w, ati(d, o, 0))
+	first, second := YMM(), YMM()
+	VBROADCASTI128(ati(s, lo, 0), first)
+	VBROADCASTI128(ati(s, hi, 0), second)
+	VPSHUFB(at(t, 0), first, first)
+	VPSHUFB(at(t, 32), second, second)
+	VPOR(second, first, first)
+	VMOVDQU(first, ati(d, o, 0))
 	ADDQ(U8(blockEntry), t)
 	DECQ(c)
 	JNZ(LabelRef(blockLoop))
