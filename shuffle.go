@@ -141,12 +141,13 @@ func (t *shuffleTable) setAVX2Tables(width, mid, size int) {
 // set, and the kernel ORs the two shuffles); with 8- or 4-byte pieces,
 // side by side in a register w, byte a[i][k]&15 of w. It takes that byte
 // if bit 7 of m[i][k] is set, else the value; rows of at most 16 (B = 8)
-// or 32 (B = 16) bytes are one result whose halves are the two blocks. full is 1
-// when every byte of the row takes one of src (no value to blend in).
-// Rows that go in whole 4-byte words with 16-byte pieces (float32 rows of
-// 4 to 8 elements: shapes D16O16 and D16O32) take a word permutation
-// instead: result word k of block i is word a[i][4k] of w (VPERMD), one
-// permutation where the bytes take two shuffles, a lane swap and an OR.
+// or 32 (B = 16) bytes are one result whose halves are the two blocks.
+// full is 1 when every byte of the row takes one of src (no value to
+// blend in). Rows that go in whole 4-byte words with 16-byte pieces
+// (float32 rows of 4 to 8 elements: shapes D16O16 and D16O32) take a word
+// permutation instead: result word k of block i is word a[i][4k] (a
+// little-endian index) of the two pieces side by side (VPERMD), one
+// permutation where the bytes take two shuffles and an OR.
 type narrowShuffle struct {
 	shape    int32 // narrowC16O16 etc.: how the kernel loads and stores
 	full     int32
@@ -254,7 +255,8 @@ func narrowTable(t *shuffleTable, width, mid, size int) *narrowShuffle {
 	}
 	if piece == 16 && wordSources(t, width, mid) != nil {
 		// Words: a's first byte of each word becomes the word's index
-		// into w's 8 words (the mask is the same).
+		// into the 8 words of the two pieces side by side (the mask is
+		// the same).
 		if n.shape == narrowC16O16 {
 			n.shape = narrowD16O16
 		} else {
