@@ -207,6 +207,7 @@ func narrowTable(t *shuffleTable, width, mid, size int) *narrowShuffle {
 	for i := range width {
 		if !t.takes(i) {
 			n.full = 0
+			break
 		}
 	}
 	pos := func(j int) int { // the byte of w that holds src byte j
@@ -242,15 +243,14 @@ func narrowTable(t *shuffleTable, width, mid, size int) *narrowShuffle {
 		}
 		return k
 	}
-	blocks := 1
+	// A result is a block of 32 bytes, or two blocks of 16 or 8.
+	blocks, span := 1, 2*block
 	if block == 32 {
-		blocks = 2
+		blocks, span = 2, 32
 	}
 	for blk := range blocks {
-		for k := range 32 {
-			if block == 32 || k < 2*block {
-				fill(blk, k, rowByte(blk, k))
-			}
+		for k := range span {
+			fill(blk, k, rowByte(blk, k))
 		}
 	}
 	if piece == 16 && wordSources(t, width, mid) != nil {

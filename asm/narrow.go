@@ -109,7 +109,7 @@ func genRowsShuffleNarrow() {
 		loop(false)
 	}
 	// blend takes into x the value where the mask (m) says so.
-	blend := func(full bool, m, x, pat reg.VecVirtual) {
+	blend := func(full bool, m, x, pat reg.Register) {
 		if !full {
 			VPBLENDVB(m, x, pat, x) // the taken bytes (the mask's sign) from x, the others the value
 		}
@@ -220,17 +220,12 @@ func genRowsShuffleNarrow() {
 		shape(labels[2+k], func(full bool) {
 			a := XMM()
 			VMOVDQU(at(tab, aOff), a)
-			m := XMM()
-			if !full {
-				VMOVDQU(at(tab, mOff), m)
-			}
+			m := mask(full, mOff, XMM())
 			loops(func(dr, row reg.GPVirtual) {
 				x := XMM()
 				composite(row, x)
 				VPSHUFB(a, x, x)
-				if !full {
-					VPBLENDVB(m, x, ypat.AsX(), x)
-				}
+				blend(full, m, x, ypat.AsX())
 				stores8(dr, x)
 			})
 		})
