@@ -92,6 +92,9 @@ type asmKernels struct {
 	// (expandTable.dwords: entries 8-bit word masks, then 14 copies); it
 	// goes first where the table has them.
 	rowsExpandDwords func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
+	// expandDwordsMaxWidth: the widest row, in bytes, whose planes take
+	// rowsExpandDwords (0: any); wider rows take the rows kernels.
+	expandDwordsMaxWidth int
 
 	// copyRep: REP MOVSB (fast strings), where the CPU has ERMS; copyBytes
 	// uses it from repMinBytes on.

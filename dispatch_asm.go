@@ -614,9 +614,7 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 	if t == nil || ks == nil || pl.n == 0 || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
 		return false
 	}
-	// The word kernel where the table has word masks: at the AVX-512
-	// level VPEXPANDD costs half the shuffle port VPEXPANDB does.
-	words := ks.rowsExpandDwords != nil && t.dwords != nil
+	words := ks.expandWords(t)
 	if !words && ks.rowsExpand == nil {
 		return false
 	}
@@ -641,6 +639,15 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 		}
 	}
 	return true
+}
+
+// expandWords reports whether the planes of table t take the word expand
+// kernel: where t has word masks and its rows are no wider than the
+// kernel's bound (expandDwordsMaxWidth). At the AVX-512 level VPEXPANDD
+// costs half the shuffle port VPEXPANDB does.
+func (ks *asmKernels) expandWords(t *expandTable) bool {
+	return ks.rowsExpandDwords != nil && t.dwords != nil &&
+		(ks.expandDwordsMaxWidth == 0 || t.width <= ks.expandDwordsMaxWidth)
 }
 
 // rowsAlignedPads makes planes of wide rows (wideFits) that follow each

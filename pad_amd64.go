@@ -125,6 +125,12 @@ func init() {
 	// 0.81-1.06x without it (14 of 16 lower), rows of 58 to 480 bytes
 	// 0.68-1.08x (uint8 [1, 32, 112, 112] padded by 2 1.22 -> 0.83x
 	// memmove).
+	//
+	// And the AVX2 word expand kernel (item 12), which made constant
+	// planes of wide rows faster than the rows kernels on the Intel Xeon
+	// it was written on (suite case a at the AVX2 level 61 -> 40 us),
+	// makes those of rows over 120 bytes slower on a Zen 5
+	// (avx2ExpandDwordsMaxWidth).
 	if isAMD() {
 		llc, guessed := lastLevelCache()
 		streamMinTraffic = llc * 2 / 3
@@ -143,9 +149,10 @@ func init() {
 		if hasFSRM() {
 			repMinBytes = amdRepMinBytes(family)
 		}
-		if family >= 26 { // Zen 5: the four choices above
+		if family >= 26 { // Zen 5: the five choices above
 			linesNarrowRows, wideInCache, byteExpandMaxWidth = false, false, 46
 			alignedInCache = false
+			kernelsAt(levelAVX2).expandDwordsMaxWidth = avx2ExpandDwordsMaxWidth
 		}
 	}
 }
@@ -291,6 +298,20 @@ var asmKernelSets = []asmKernels{
 		rowsAlignedStream: ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedStreamAVX512),
 	},
 }
+
+// avx2ExpandDwordsMaxWidth is the widest row, in bytes, whose constant
+// planes take the AVX2 word expand kernel (KERNELS.md item 12) on AMD
+// from Zen 5 on. Its blocks that hold a row boundary take about 19
+// instructions each (two a row in conv pads), where the rows kernels copy
+// a row's middle by whole vectors. At the AVX2 level on a Zen 5
+// (GODEBUG=cpu.avx512f=off), planes of about 300 KiB out with and without
+// the kernel alternated in one process (float32 and float64 planes of 7x7
+// to 112x112 zero-padded by 1 to 3, 7 rounds each): rows of 128 to 432 bytes took 0.66-1.10x the time by the
+// rows kernels, median 0.82 (float32 [1, 22, 56, 56] padded by 1 1.83 ->
+// 1.46x memmove, float64 [1, 15, 48, 48] 1.76 -> 1.25x); rows of 36 to
+// 120 bytes 0.68-1.28x, keeping the kernel where it paid (float32 7x7
+// planes 1.02-1.23x, float64 7x7 padded by 1 1.28x the time without it).
+const avx2ExpandDwordsMaxWidth = 120
 
 // rowsExpandDwordsAVX2Table is rowsExpandDwordsAVX2 with its lookup table.
 func rowsExpandDwordsAVX2Table(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {

@@ -25,6 +25,7 @@ const expandCopies = 7
 // A short period is repeated to eight masks at least.
 type expandTable struct {
 	plane, rows, mid int
+	width            int // of a row, in bytes
 	period, entries  int // period bytes, entries masks
 	masks            []uint64
 	// dwords: when every 4-byte word of the period is taken whole or not
@@ -61,7 +62,7 @@ func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 	if entries > expandMaxEntries {
 		return nil
 	}
-	t := &expandTable{plane: plane, rows: rows, mid: mid, period: period, entries: entries, masks: make([]uint64, entries+expandCopies)}
+	t := &expandTable{plane: plane, rows: rows, mid: mid, width: width, period: period, entries: entries, masks: make([]uint64, entries+expandCopies)}
 	for p := 0; p < period; p += plane {
 		for r := range rows {
 			t.setRange(p+top+r*width+left, p+top+r*width+left+mid)

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"testing"
+
+	"github.com/tensorpad/pad/internal/suite"
 )
 
 // expandCall is one random call of an expand kernel: a table of masks,
@@ -194,7 +196,9 @@ func testExpandPlanes(t *testing.T) {
 	taken := 0
 	for range cases {
 		es := 1 << r.IntN(5)
-		h, w := 1+r.IntN(20), 1+r.IntN(40)
+		// Rows of up to 40 elements, at most 120 bytes with the widest
+		// pads (the AVX2 word kernel's bound), or feature maps.
+		h, w := 1+r.IntN(20), 1+r.IntN(min(40, max(1, avx2ExpandDwordsMaxWidth/es-6)))
 		if r.IntN(2) == 0 { // feature maps
 			h = 7 << r.IntN(3)
 			w = h
@@ -209,7 +213,7 @@ func testExpandPlanes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tb := p.tablesFor(es).expand; tb != nil && (kernelsInUse().rowsExpand != nil || tb.dwords != nil) {
+		if tb := p.tablesFor(es).expand; tb != nil && (kernelsInUse().rowsExpand != nil || kernelsInUse().expandWords(tb)) {
 			taken++ // a table the level's kernel takes
 		}
 		in := randomBytes(r, es*prod(shape))
@@ -234,7 +238,8 @@ func testExpandPlanes(t *testing.T) {
 			a.runPlan(t, p, dst, src, in, es, value, want, fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift))
 		}
 	}
-	if taken < cases/2 {
+	// At the AVX2 level only word tables of rows up to its bound count.
+	if taken < cases/3 {
 		t.Fatalf("only %d of %d cases have expand tables", taken, cases)
 	}
 	t.Logf("%d of %d cases with expand tables", taken, cases)
@@ -318,6 +323,79 @@ func TestByteExpandMaxWidth(t *testing.T) {
 		}
 		if got := p.tablesFor(c.size).expand != nil; got != c.table {
 			t.Errorf("%v size %d (rows of %d bytes), bound %d: expand table %v, want %v", shape, c.size, (c.w+2)*c.size, c.bound, got, c.table)
+		}
+	}
+}
+
+// TestExpandDwordsMaxWidth checks the rule that bounds the rows of the
+// AVX2 word expand kernel on AMD from Zen 5 on (the AVX-512 level's has
+// no bound), and that at the bound the planes of constant rows up to
+// avx2ExpandDwordsMaxWidth bytes take the kernel and wider ones do not
+// (the rows kernels make them), with outputs equal to the reference's
+// either way.
+func TestExpandDwordsMaxWidth(t *testing.T) {
+	ks := kernelsAt(levelAVX2)
+	if !ks.supported || ks.rowsExpandDwords == nil {
+		t.Skip("no AVX2 word expand kernel on this CPU")
+	}
+	want := 0
+	if isAMD() && cpuFamily() >= 26 {
+		want = avx2ExpandDwordsMaxWidth
+	}
+	if ks.expandDwordsMaxWidth != want {
+		t.Errorf("AVX2 expandDwordsMaxWidth %d, want %d (AMD %v, family %d)", ks.expandDwordsMaxWidth, want, isAMD(), cpuFamily())
+	}
+	if ks := kernelsAt(levelAVX512); ks != nil && ks.expandDwordsMaxWidth != 0 {
+		t.Errorf("AVX-512 expandDwordsMaxWidth %d, want 0 (no bound)", ks.expandDwordsMaxWidth)
+	}
+	setForTest(t, &periodicAtFirstRun, true)
+	setForTest(t, &ks.expandDwordsMaxWidth, avx2ExpandDwordsMaxWidth)
+	calls := 0
+	kernel := ks.rowsExpandDwords
+	setForTest(t, &ks.rowsExpandDwords, func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {
+		calls++
+		kernel(dst, src, n, tab, entries, pat, srcEnd)
+	})
+	r := rand.New(rand.NewPCG(51, 52))
+	for _, c := range []struct {
+		size, w, pad int
+		taken        bool
+	}{
+		{4, 7, 1, true},   // rows of 36 bytes
+		{4, 28, 1, true},  // 120 bytes: the bound
+		{4, 28, 2, false}, // 128 bytes
+		{8, 7, 1, true},   // 72 bytes
+		{8, 14, 1, false}, // 128 bytes
+		{4, 56, 1, false}, // 232 bytes: suite case a's rows
+	} {
+		shape := []int{1, 16, c.w, c.w}
+		spec := Spec{Mode: Constant, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
+		p, err := newExecPlan(shape, spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, c.size*prod(shape))
+		value := randomBytes(r, c.size)
+		want, _, err := refPad(in, c.size, shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		width := (c.w + 2*c.pad) * c.size
+		if tb := p.tablesFor(c.size).expand; tb == nil || tb.dwords == nil || tb.width != width {
+			t.Fatalf("%v %v size %d: no word expand table for rows of %d bytes", shape, spec, c.size, width)
+		}
+		dst := suite.AlignedBytes(len(want)) // the expand kernel's phase
+		calls = 0
+		withLevel(levelAVX2, func() {
+			if err := p.RunBytes(dst, in, c.size, value); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if !bytes.Equal(dst, want) {
+			t.Errorf("%v %v size %d: output differs from the reference", shape, spec, c.size)
+		}
+		if taken := calls > 0; taken != c.taken {
+			t.Errorf("%v %v size %d (rows of %d bytes): word expand kernel called %d times, want taken %v", shape, spec, c.size, width, calls, c.taken)
 		}
 	}
 }
