@@ -10,6 +10,7 @@ package pad
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -316,6 +317,56 @@ func BenchmarkRowsMirror(b *testing.B) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestPlanesAsRows checks that the pad rows of reflected planes, one input
+// row each, go to the mirror kernel as one call across the planes
+// (planesAsRows) and the planes' middles as a call a plane, with outputs
+// equal to the reference's; without planesAsRows, or with planes 4 KiB
+// apart, every row run of every plane is a call of its own.
+func TestPlanesAsRows(t *testing.T) {
+	ks := kernelsAt(levelAVX2)
+	if ks == nil || !ks.supported || ks.rowsMirror[3] == nil {
+		t.Skip("no AVX2 mirror kernels on this CPU")
+	}
+	calls := 0
+	mirror := ks.rowsMirror[3]
+	setForTest(t, &ks.rowsMirror[3], func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int) {
+		calls++
+		mirror(dst, src, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
+	})
+	setForTest(t, &planesAsRowsMax, planesAsRowsMax)
+	r := rand.New(rand.NewPCG(53, 54))
+	for _, c := range []struct {
+		w, max, calls int
+	}{
+		{14, 4, 2*6 + 96},  // float64 planes of 20x20 (3200 bytes): each pad row across the planes, in two calls (chunkBytes)
+		{14, 0, 6*96 + 96}, // without it
+		{26, 4, 6*96 + 96}, // planes of 32x32 (8 KiB): a call a row run and plane
+		{14, 6, 2*6 + 96},  // the six pad rows are six runs of one row
+	} {
+		planesAsRowsMax = c.max
+		shape := []int{1, 96, c.w, c.w}
+		spec := Spec{Mode: Reflect, Before: []int{0, 0, 3, 3}, After: []int{0, 0, 3, 3}}
+		p, err := newExecPlan(shape, spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, 8*prod(shape))
+		want, _, err := refPad(in, 8, shape, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]byte, len(want))
+		calls = 0
+		withLevel(levelAVX2, func() { err = p.RunBytes(dst, in, 8, nil) })
+		if err != nil || !bytes.Equal(dst, want) {
+			t.Errorf("%v %v, planesAsRowsMax %d: output differs from the reference (%v)", shape, spec, c.max, err)
+		}
+		if calls != c.calls {
+			t.Errorf("%v %v, planesAsRowsMax %d: %d mirror kernel calls, want %d", shape, spec, c.max, calls, c.calls)
 		}
 	}
 }
