@@ -401,29 +401,29 @@ func (k *byteKernels) shifts(r *rowForm, srcStride, width int) bool {
 var planesAsRowsMax = 4
 
 // planesAsRows reports whether rowsPlanes makes count rows in each of the
-// planes of pl (in elements) as count runs of pl.n rows, one row of each
-// plane, rather than a run of count rows a plane: where the rows are a few
-// pad rows of each plane (edge, reflect and wrap padding copy one to
-// planesAsRowsMax input rows a plane), so that the rows kernels, whose
-// calls take one plane's rows, make them in a few calls instead of one or
-// more a plane. Not where planes lie a multiple of 1 KiB apart in dst or
-// src, whose rows would all fall in a few sets of the L1 cache, nor in a
-// streamed output or where the rows take the aligned kernel
-// (alignedInCache), whose stores, whole lines, need the rows of a call to
-// follow each other in dst. At the AVX2 level on a Zen 5
-// (GODEBUG=cpu.avx512f=off), 240 planes of about 300 KiB out with and
-// without it alternated in one process (uint8, int16, float32 and float64
-// planes of 7x7 to 56x56, every mode, pads of 1 to 3): float64
-// [1, 96, 14, 14] reflected by 3 (six calls of one row a plane, 576 in
-// all) 0.59-0.64x the time, edge-padded by 3 0.77-0.79x, float64 28x28
-// and 30x30 planes 0.79-0.86x, the median 0.99; at the AVX-512 level
-// 0.91-1.0x on those, the median 1.00. Planes 4 KiB apart took up to
-// 1.25x (float32 [1, 75, 28, 28] wrapped by 2), hence the exception.
+// planes pl (in bytes) by the rows kernels (rowsConst, rowsEdge,
+// rowsMirror, rowsWrap), whose calls take one plane's rows, as count runs
+// of pl.n rows, one row of each plane, rather than a run of count rows a
+// plane: where the rows are a few a plane (the pad rows of edge, reflect
+// and wrap padding, one to planesAsRowsMax input rows a plane, or the
+// middles of planes of up to that many rows), so that they take a few
+// calls instead of one or more a plane. Not where planes lie a multiple of
+// 1 KiB apart in dst or src, whose rows would all fall in a few sets of
+// the L1 cache (float32 [1, 75, 28, 28] wrapped by 2, planes 4 KiB apart:
+// 1.25x the time), nor in a streamed output, whose rows the rows kernels
+// do not stream. At the AVX2 level on a Zen 5 (GODEBUG=cpu.avx512f=off),
+// 348 planes of about 300 KiB out with and without it alternated in one
+// process (uint8, int16, float32 and float64 planes of 2x2 to 56x56, every
+// mode, pads of 1 to 3): float64 [1, 96, 14, 14] reflected by 3 (576 calls
+// of one row) 0.65x the time, edge-padded by 3 0.79x, float64 28x28 and
+// 30x30 planes 0.80-0.85x, uint8 and int16 constant 2x2 and 3x3 planes
+// 0.44-0.58x, none slower beyond noise; at the AVX-512 level 0.83-1.0x,
+// the median 1.00. Up to 16 rows took up to 1.9x the time on constant
+// planes.
 func (k *byteKernels) planesAsRows(pl planes, count int) bool {
 	const kib = 1 << 10
-	aligned := alignedInCache && k.tab.wide != nil && !k.tab.skipWide
-	return count <= planesAsRowsMax && count < pl.n && !k.stream && !aligned &&
-		pl.dst*k.size%kib != 0 && pl.src*k.size%kib != 0
+	return count <= planesAsRowsMax && count < pl.n && !k.stream &&
+		pl.dst%kib != 0 && pl.src%kib != 0
 }
 
 // rowsPlanes makes count rows of the innermost level lv in each of pl.n
@@ -439,9 +439,6 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 			}
 		}
 		return
-	}
-	if k.planesAsRows(pl, count) {
-		pl, count, dstStride, srcStride = planes{count, dstStride, srcStride}, pl.n, pl.dst, pl.src
 	}
 	dst, src := k.dst[off*size:], k.src[(srcOff+r.src*stride)*size:]
 	left, mid, right := r.left*size, r.mid*size, r.right*size
@@ -463,6 +460,9 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		if t := k.tab.ends; t != nil && endsPays(r, left+mid+right) && rowsEndsBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, left, t, &k.pat) {
 			return
 		}
+	}
+	if k.planesAsRows(pb, count) {
+		pb, count, ds, ss = planes{count, ds, ss}, pb.n, pb.dst, pb.src
 	}
 	switch {
 	case r.kind == rowConst:
