@@ -46,8 +46,11 @@ func randomBlockTable(r *rand.Rand) *blockTable {
 		e := &t.ent[b]
 		e.lo, e.hi = int64(r.IntN(t.inLen-15)), int64(r.IntN(t.inLen-15))
 		e.at = int64(min(32*b, t.width-32))
-		if b > 0 && r.IntN(3) == 0 {
+		switch {
+		case b > 0 && r.IntN(3) == 0:
 			e.at = max(0, e.at-int64(r.IntN(32))) // overlapping the block before
+		case r.IntN(4) == 0:
+			e.at = int64(r.IntN(t.width - 31)) // anywhere, as first parts and a last block made again put them
 		}
 		for i := range 32 {
 			e.a[i], e.b[i] = byte(r.Uint32()), byte(r.Uint32())

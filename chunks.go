@@ -223,8 +223,9 @@ const blocksInMax = 1 << 10
 
 // blockTable is the blocks kernel's table of the planes of a level: width
 // output bytes (32 to 32*blocksMax) from inLen input bytes (at least 16)
-// each, as len(ent) blocks of 32 bytes made in order, each overlapping the
-// one before by up to 31 bytes (at least by 0), the last ending at width.
+// each, as len(ent) blocks of 32 bytes inside the plane, made in order:
+// the bytes of the plane are those of the last block that writes them
+// (blocksOf).
 type blockTable struct {
 	ent          []blockEntry
 	width, inLen int
@@ -243,8 +244,8 @@ type blockEntry struct {
 // rowStride input elements apart, elements stride apart) at element size
 // bytes, or nil: planes of fewer than 32 bytes out or more than
 // 32*blocksMax, of fewer than 16 bytes in or more than blocksInMax, of
-// rows wider than blockRowMax bytes, with a byte of the value, or with
-// bytes that no block of two 16-byte windows makes.
+// rows wider than blockRowMax bytes, with a byte of the value, or that
+// blocks of two 16-byte windows do not make (blocksOf).
 func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	width := pl.outLen * pl.blk * size
 	if width < 32 || width > 32*blocksMax || lv.outLen*lv.blk*size > blockRowMax {
@@ -324,6 +325,16 @@ func valueCount(out []int32) int {
 // from inLen (at least 16) with the element map out at element size
 // bytes, or nil where a block's sources lie in no two windows. Elements
 // that take the value (-1) are made 0.
+//
+// Blocks go in order, each made whole where two windows hold its sources.
+// Where none does, a block may make only its first bytes (the rest 0, made
+// again by the blocks after it, which start where it stops): the top pad
+// row of a wrapped plane comes from its last input row, the rows below it
+// from its first ones. At the plane's end, the last block (which must end
+// at width) may make only its last bytes, if a whole block ending where
+// those start, written after it, makes the bytes before them again: the
+// bottom pad row of a wrapped plane, from its first input row, after rows
+// from its last ones. uint8 7x7 planes wrapped by 1 get a table so.
 func blocksOf(out []int32, width, inLen, size int) *blockTable {
 	t := &blockTable{width: width, inLen: inLen}
 	for o := 0; o < width; {
@@ -332,40 +343,75 @@ func blocksOf(out []int32, width, inLen, size int) *blockTable {
 		// before, which writes the same bytes there) and so takes fewer
 		// rows: a mirrored or wrapped row far from its neighbours.
 		at := min(o, width-32)
-		e, ok := blockAt(out, size, at, inLen)
+		e, ok := blockAt(out, size, at, inLen, 0, 32)
 		for !ok && at > max(0, o-31) {
 			at--
-			e, ok = blockAt(out, size, at, inLen)
+			e, ok = blockAt(out, size, at, inLen, 0, 32)
 		}
-		if !ok {
-			return nil
+		if ok {
+			t.ent = append(t.ent, e)
+			o = at + 32
+			continue
 		}
-		t.ent = append(t.ent, e)
-		o = at + 32
+		if o+32 <= width {
+			// Its longest first part that two windows make.
+			n := 31
+			for ; n > 0; n-- {
+				if e, ok = blockAt(out, size, o, inLen, 0, n); ok {
+					break
+				}
+			}
+			if n == 0 {
+				return nil
+			}
+			t.ent = append(t.ent, e)
+			o += n
+			continue
+		}
+		// The last block, from its first byte c whose sources two windows
+		// hold (c > o: else it would be whole), then the whole block that
+		// ends at c, which makes the bytes the last one does not.
+		at = width - 32
+		for c := at + 1; c < width; c++ {
+			last, ok := blockAt(out, size, at, inLen, c-at, 32)
+			if !ok || c < 32 {
+				continue
+			}
+			if fix, ok := blockAt(out, size, c-32, inLen, 0, 32); ok {
+				t.ent = append(t.ent, last, fix)
+				return t
+			}
+		}
+		return nil
 	}
 	return t
 }
 
 // blockAt returns the entry of the block at byte at of a plane whose
-// element map is out (planeMap; -1, the value, made 0) at element size bytes, from an
-// input plane of inLen bytes: its windows, the first from its lowest
-// source and the second from the lowest source past the first, both
-// inside the input plane; ok is false if those do not hold every source.
-func blockAt(out []int32, size, at, inLen int) (e blockEntry, ok bool) {
-	var from [32]int // -1: a byte of the value, which must be zero
+// element map is out (planeMap; -1, the value, made 0) at element size
+// bytes, from an input plane of inLen bytes, that makes its bytes from
+// from to to-1 (0 <= from < to <= 32; its other bytes are 0): its windows,
+// the first from its lowest source and the second from the lowest source
+// past the first, both inside the input plane; ok is false if those do
+// not hold every source.
+func blockAt(out []int32, size, at, inLen, from, to int) (e blockEntry, ok bool) {
+	var src [32]int // -1: a byte of the value, which must be zero, or not made
 	lo, hi := inLen, 0
-	for i := range from {
-		j := out[(at+i)/size]
+	for i := range src {
+		j := int32(-1)
+		if i >= from && i < to {
+			j = out[(at+i)/size]
+		}
 		if j < 0 {
-			from[i] = -1
+			src[i] = -1
 			continue
 		}
-		from[i] = int(j)*size + (at+i)%size
-		lo, hi = min(lo, from[i]), max(hi, from[i])
+		src[i] = int(j)*size + (at+i)%size
+		lo, hi = min(lo, src[i]), max(hi, src[i])
 	}
 	w0 := min(lo, inLen-16)
 	w1 := w0
-	for _, k := range from {
+	for _, k := range src {
 		if k >= w0+16 && (w1 == w0 || k < w1) {
 			w1 = k
 		}
@@ -375,7 +421,7 @@ func blockAt(out []int32, size, at, inLen int) (e blockEntry, ok bool) {
 		return e, false
 	}
 	e = blockEntry{lo: int64(w0), hi: int64(w1), at: int64(at)}
-	for i, k := range from {
+	for i, k := range src {
 		// Both lanes hold the first window in one register and the
 		// second in another: a picks from the first, b from the second.
 		e.a[i], e.b[i] = 0x80, 0x80
