@@ -368,9 +368,9 @@ func blocksOf(out []int32, width, inLen, size int) *blockTable {
 			o += n
 			continue
 		}
-		// The last block, from its first byte c whose sources two windows
-		// hold (c > o: else it would be whole), then the whole block that
-		// ends at c, which makes the bytes the last one does not.
+		// The last block, made from a byte c past its first (whose sources
+		// from c on two windows hold), then the whole block that ends at
+		// c, which makes the bytes before c again.
 		at = width - 32
 		for c := at + 1; c < width; c++ {
 			last, ok := blockAt(out, size, at, inLen, c-at, 32)

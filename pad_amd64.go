@@ -306,11 +306,13 @@ var asmKernelSets = []asmKernels{
 // a row's middle by whole vectors. At the AVX2 level on a Zen 5
 // (GODEBUG=cpu.avx512f=off), planes of about 300 KiB out with and without
 // the kernel alternated in one process (float32 and float64 planes of 7x7
-// to 112x112 zero-padded by 1 to 3, 7 rounds each): rows of 128 to 432 bytes took 0.66-1.10x the time by the
-// rows kernels, median 0.82 (float32 [1, 22, 56, 56] padded by 1 1.83 ->
-// 1.46x memmove, float64 [1, 15, 48, 48] 1.76 -> 1.25x); rows of 36 to
-// 120 bytes 0.68-1.28x, keeping the kernel where it paid (float32 7x7
-// planes 1.02-1.23x, float64 7x7 padded by 1 1.28x the time without it).
+// to 112x112 zero-padded by 1 to 3, 7 rounds each): rows of 128 to 432
+// bytes took 0.66-1.10x the time by the rows kernels, median 0.82 (float32
+// [1, 22, 56, 56] padded by 1 1.83 -> 1.46x memmove, float64
+// [1, 15, 48, 48] 1.76 -> 1.25x), and in a later run 0.61-0.86x; rows of
+// 36 to 120 bytes 0.68-1.28x, keeping the kernel where it paid (float32
+// 7x7 planes 1.02-1.23x, float64 7x7 padded by 1 1.28x the time without
+// it).
 const avx2ExpandDwordsMaxWidth = 120
 
 // rowsExpandDwordsAVX2Table is rowsExpandDwordsAVX2 with its lookup table.

@@ -410,16 +410,17 @@ var planesAsRowsMax = 4
 // calls instead of one or more a plane. Not where planes lie a multiple of
 // 1 KiB apart in dst or src, whose rows would all fall in a few sets of
 // the L1 cache (float32 [1, 75, 28, 28] wrapped by 2, planes 4 KiB apart:
-// 1.25x the time), nor in a streamed output, whose rows the rows kernels
-// do not stream. At the AVX2 level on a Zen 5 (GODEBUG=cpu.avx512f=off),
-// 348 planes of about 300 KiB out with and without it alternated in one
-// process (uint8, int16, float32 and float64 planes of 2x2 to 56x56, every
-// mode, pads of 1 to 3): float64 [1, 96, 14, 14] reflected by 3 (576 calls
-// of one row) 0.65x the time, edge-padded by 3 0.79x, float64 28x28 and
-// 30x30 planes 0.80-0.85x, uint8 and int16 constant 2x2 and 3x3 planes
-// 0.44-0.58x, none slower beyond noise; at the AVX-512 level 0.83-1.0x,
-// the median 1.00. Up to 16 rows took up to 1.9x the time on constant
-// planes.
+// 1.25x the time), nor in a streamed output, whose constant rows take the
+// streaming aligned kernel where the rows of a call follow each other. At
+// the AVX2 level on a Zen 5 (GODEBUG=cpu.avx512f=off), 348 planes of about
+// 300 KiB out with and without it alternated in one process (uint8,
+// int16, float32 and float64 planes of 2x2 to 56x56, every mode, pads of 1
+// to 3): float64 [1, 96, 14, 14] reflected by 3 (576 calls of one row)
+// 0.65x the time, edge-padded by 3 0.79x, float64 28x28 and 30x30 planes
+// 0.80-0.85x, uint8 and int16 constant 2x2 and 3x3 planes 0.44-0.58x, none
+// slower beyond noise; at the AVX-512 level 0.83-1.0x, the median 1.00;
+// without VBMI (GODEBUG=cpu.avx512vbmi=off) 0.40-1.0x, none slower. Up to
+// 16 rows took up to 1.9x the time on constant planes.
 func (k *byteKernels) planesAsRows(pl planes, count int) bool {
 	const kib = 1 << 10
 	return count <= planesAsRowsMax && count < pl.n && !k.stream &&
