@@ -28615,7 +28615,7 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blend2_3035
+	JE      shufw_blocks2_value_3035
 	CMPQ    rowIdx+80(FP), $0x00
 	JNE     shufw_list_3036
 
@@ -28847,7 +28847,7 @@ shuf_done_3061:
 	VZEROUPPER
 	RET
 
-shufw_blend2_3035:
+shufw_blocks2_value_3035:
 	CMPQ rowIdx+80(FP), $0x00
 	JNE  shufw_list_3063
 
@@ -29100,7 +29100,7 @@ shufw_not2_3034:
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blend3_3091
+	JE      shufw_blocks3_value_3091
 	CMPQ    rowIdx+80(FP), $0x00
 	JNE     shufw_list_3092
 
@@ -29388,7 +29388,7 @@ shuf_done_3117:
 	VZEROUPPER
 	RET
 
-shufw_blend3_3091:
+shufw_blocks3_value_3091:
 	CMPQ rowIdx+80(FP), $0x00
 	JNE  shufw_list_3119
 
@@ -29705,7 +29705,7 @@ shufw_not3_3090:
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blend4_3147
+	JE      shufw_blocks4_value_3147
 	CMPQ    rowIdx+80(FP), $0x00
 	JNE     shufw_list_3148
 
@@ -30028,7 +30028,7 @@ shuf_done_3173:
 	VZEROUPPER
 	RET
 
-shufw_blend4_3147:
+shufw_blocks4_value_3147:
 	CMPQ rowIdx+80(FP), $0x00
 	JNE  shufw_list_3175
 

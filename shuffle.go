@@ -35,6 +35,18 @@ func (t *shuffleTable) bytes() *[144]byte { return (*[144]byte)(unsafe.Pointer(t
 // takes reports whether output byte i takes an input byte.
 func (t *shuffleTable) takes(i int) bool { return t.take[i/64]>>(i%64)&1 != 0 }
 
+// full returns 1 if every byte of a row width bytes wide takes an input
+// byte (none takes the value), else 0: the AVX2 tables' flag for the
+// kernels' loops that skip the blend.
+func (t *shuffleTable) full(width int) int32 {
+	for i := range width {
+		if !t.takes(i) {
+			return 0
+		}
+	}
+	return 1
+}
+
 // wordShuffle is the AVX2 shuffle kernel's table of a row whose bytes go
 // in whole 4-byte words (elements of 4, 8 or 16 bytes; rowsShuffleDwordsAVX2):
 // n blocks of 32 bytes, block b at byte blocks[b].dst of the dst row from
@@ -69,7 +81,7 @@ func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
 	if src == nil {
 		return nil
 	}
-	ws := &wordShuffle{full: 1}
+	ws := &wordShuffle{full: t.full(width)}
 	for b := 0; 32*b < width; b++ {
 		o := min(32*b, width-32) // the last block ends at the row's end
 		lo, hi := mid/4, -1
@@ -87,8 +99,6 @@ func wordTable(t *shuffleTable, width, mid int) *wordShuffle {
 		for k, j := range src[o/4 : o/4+8] {
 			if j >= 0 {
 				blk.idx[k] = 1<<31 | uint32(j-win)
-			} else {
-				ws.full = 0
 			}
 		}
 		ws.n++
@@ -203,13 +213,7 @@ func narrowTable(t *shuffleTable, width, mid, size int) *narrowShuffle {
 		return nil
 	}
 	n.hi, n.tail = int64(mid-piece), int64(width-block)
-	n.full = 1
-	for i := range width {
-		if !t.takes(i) {
-			n.full = 0
-			break
-		}
-	}
+	n.full = t.full(width)
 	pos := func(j int) int { // the byte of w that holds src byte j
 		if j < piece {
 			return j

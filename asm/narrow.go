@@ -101,12 +101,7 @@ func genRowsShuffleNarrow() {
 		if label != "" {
 			Label(label)
 		}
-		withValue := newLabel(name + "_value")
-		CMPL(at(tab, 4), U8(0))
-		JE(LabelRef(withValue))
-		loop(true)
-		Label(withValue)
-		loop(false)
+		byFull(tab, name, loop)
 	}
 	// blend takes into x the value where the mask (m) says so.
 	blend := func(full bool, m, x, pat reg.Register) {
@@ -169,34 +164,38 @@ func genRowsShuffleNarrow() {
 			}
 		})
 	})
-	// C8O16: the pieces in both lanes, one shuffle.
-	shape(labels[1], func(full bool) {
-		a := YMM()
-		VMOVDQU(at(tab, aOff), a)
-		m := mask(full, mOff, YMM())
-		loops(func(dr, row reg.GPVirtual) {
-			w := YMM()
-			composite8(row, w.AsX())
-			VINSERTI128(U8(1), w.AsX(), w, w)
-			VPSHUFB(a, w, w)
-			blend(full, m, w, ypat)
-			stores16(dr, w)
+	// oneResult emits a shape whose row is one result, its halves or
+	// lanes the two blocks: result permutes the row's pieces by a (the
+	// table's first indexes, in a vector of vec), then the value is
+	// blended in and store writes the blocks.
+	oneResult := func(label string, vec func() reg.VecVirtual, pat reg.Register, result func(row reg.GPVirtual, a reg.VecVirtual) reg.VecVirtual, store func(dr reg.GPVirtual, w reg.VecVirtual)) {
+		shape(label, func(full bool) {
+			a := vec()
+			VMOVDQU(at(tab, aOff), a)
+			m := mask(full, mOff, vec())
+			loops(func(dr, row reg.GPVirtual) {
+				w := result(row, a)
+				blend(full, m, w, pat)
+				store(dr, w)
+			})
 		})
-	})
+	}
+	// C8O16: the pieces in both lanes, one shuffle.
+	oneResult(labels[1], YMM, ypat, func(row reg.GPVirtual, a reg.VecVirtual) reg.VecVirtual {
+		w := YMM()
+		composite8(row, w.AsX())
+		VINSERTI128(U8(1), w.AsX(), w, w)
+		VPSHUFB(a, w, w)
+		return w
+	}, stores16)
 	// D16O16 and D16O32: rows in words, a result (of two blocks, or a
 	// block) one VPERMD of w by a's words.
-	shape(labels[4], func(full bool) {
-		a := YMM()
-		VMOVDQU(at(tab, aOff), a)
-		m := mask(full, mOff, YMM())
-		loops(func(dr, row reg.GPVirtual) {
-			w := YMM()
-			composite16(row, w)
-			VPERMD(w, a, w)
-			blend(full, m, w, ypat)
-			stores16(dr, w)
-		})
-	})
+	oneResult(labels[4], YMM, ypat, func(row reg.GPVirtual, a reg.VecVirtual) reg.VecVirtual {
+		w := YMM()
+		composite16(row, w)
+		VPERMD(w, a, w)
+		return w
+	}, stores16)
 	shape(labels[5], func(full bool) {
 		var a, m [2]reg.VecVirtual
 		for k := range 2 {
@@ -217,17 +216,11 @@ func genRowsShuffleNarrow() {
 	})
 	// C8O8 and C4O8: one XMM shuffle, its halves the two blocks.
 	for k, composite := range []func(reg.GPVirtual, reg.Register){composite8, composite4} {
-		shape(labels[2+k], func(full bool) {
-			a := XMM()
-			VMOVDQU(at(tab, aOff), a)
-			m := mask(full, mOff, XMM())
-			loops(func(dr, row reg.GPVirtual) {
-				x := XMM()
-				composite(row, x)
-				VPSHUFB(a, x, x)
-				blend(full, m, x, ypat.AsX())
-				stores8(dr, x)
-			})
-		})
+		oneResult(labels[2+k], XMM, ypat.AsX(), func(row reg.GPVirtual, a reg.VecVirtual) reg.VecVirtual {
+			x := XMM()
+			composite(row, x)
+			VPSHUFB(a, x, x)
+			return x
+		}, stores8)
 	}
 }

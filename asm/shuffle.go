@@ -454,7 +454,7 @@ func genRowsShuffleDwords() {
 			MOVQ(at(tab, off), o)
 			return o
 		}
-		unrolled := func(withBlend bool) func(dr, row reg.GPVirtual) {
+		unrolled := func(full bool) func(dr, row reg.GPVirtual) {
 			return func(dr, row reg.GPVirtual) {
 				w := make([]reg.VecVirtual, n)
 				for b := range w {
@@ -464,7 +464,7 @@ func genRowsShuffleDwords() {
 				for b := range w {
 					VPERMD(w[b], idx[b], w[b])
 				}
-				if withBlend {
+				if !full {
 					for b := range w {
 						VBLENDVPS(idx[b], w[b], ypat, w[b])
 					}
@@ -475,12 +475,7 @@ func genRowsShuffleDwords() {
 				}
 			}
 		}
-		withBlend := newLabel(fmt.Sprintf("shufw_blend%d", n))
-		CMPL(at(tab, 4), U8(0))
-		JE(LabelRef(withBlend))
-		loops(unrolled(false))
-		Label(withBlend)
-		loops(unrolled(true))
+		byFull(tab, fmt.Sprintf("shufw_blocks%d", n), func(full bool) { loops(unrolled(full)) })
 		Label(next)
 	}
 	// Rows of one block: a loop over the table.

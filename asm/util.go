@@ -283,3 +283,16 @@ func alignLoop() {
 	Instruction(&ir.Instruction{Opcode: "NOP"})
 	Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []Op{U8(64)}})
 }
+
+// byFull emits the two loops of a kernel whose table has a full flag (the
+// int32 at tab+4, set when every byte of the rows takes one of src):
+// loop(true) for full tables, which skip the blend with the value and the
+// mask's registers, then loop(false) for the others. The loops return.
+func byFull(tab reg.Register, prefix string, loop func(full bool)) {
+	withValue := newLabel(prefix + "_value")
+	CMPL(at(tab, 4), U8(0))
+	JE(LabelRef(withValue))
+	loop(true)
+	Label(withValue)
+	loop(false)
+}
