@@ -581,6 +581,21 @@ func rowsEndsBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width
 	return true
 }
 
+// rowsEndsWordsBytes makes rows of elements of 4 bytes or more with pads
+// of at most 32 bytes by a word ends table (rowsends.go) if the level in
+// use has the kernel, and reports whether it did.
+func rowsEndsWordsBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *endsWordsTable, pat *[32]byte) bool {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsEndsWords == nil || !endsWordsFits(width, mid, left) {
+		return false
+	}
+	b := tab.bytes()
+	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
+		ks.rowsEndsWords(d, s, rows, dstStride, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+	})
+	return true
+}
+
 // wideKernels returns the kernels in use if they have the wide kernel and
 // rows of width bytes from mid at left fit it (wideFits), else nil.
 func wideKernels(width, mid, left int) *asmKernels {

@@ -338,6 +338,7 @@ func TestPlanesAsRows(t *testing.T) {
 		mirror(dst, src, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom)
 	})
 	setForTest(t, &planesAsRowsMax, planesAsRowsMax)
+	setForTest(t, &ks.rowsEndsWords, nil) // which makes these rows whole (KERNELS.md item 14b)
 	r := rand.New(rand.NewPCG(53, 54))
 	for _, c := range []struct {
 		w, max, calls int

@@ -264,6 +264,7 @@ var asmKernelSets = []asmKernels{
 		rowsShuffleNarrow: rowsShuffleNarrowAVX2,
 		planeBlocks:       planeBlocksAVX2,
 		rowsEnds:          rowsEndsAVX2,
+		rowsEndsWords:     rowsEndsWordsAVX2,
 	},
 	{
 		level:     levelAVX512,
@@ -288,6 +289,7 @@ var asmKernelSets = []asmKernels{
 		// The AVX2 ends kernel, for rows the wide kernels decline or do not
 		// take (wideInCache).
 		rowsEnds:         rowsEndsAVX2,
+		rowsEndsWords:    ifCPU(!cpu.X86.HasAVX512VBMI, rowsEndsWordsAVX2),
 		rowsWide:         ifCPU(cpu.X86.HasAVX512VBMI, rowsWideAVX512),
 		rowsAligned:      ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedAVX512),
 		rowsLines:        ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),

@@ -34295,12 +34295,76 @@ ends_rows_3643:
 ends_ret_3627:
 	RET
 
+// func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// Requires: AVX, AVX2
+TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-104
+	CMPQ    rows+16(FP), $0x00
+	JE      endsw_ret_3644
+	CMPQ    planes+80(FP), $0x00
+	JE      endsw_ret_3644
+	MOVQ    tab+64(FP), AX
+	VMOVDQU (AX), Y0
+	VMOVDQU 32(AX), Y1
+	VMOVDQU 64(AX), Y2
+	VMOVDQU 96(AX), Y3
+	MOVQ    pat+72(FP), AX
+	VMOVDQU (AX), Y4
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    width+40(FP), DX
+	SUBQ    $0x20, DX
+	MOVQ    mid+48(FP), BX
+	SUBQ    $0x20, BX
+	MOVQ    left+56(FP), SI
+
+endsw_planes_3645:
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ rows+16(FP), R9
+
+endsw_rows_3646:
+	VMOVDQU (R8), Y5
+	VMOVDQU (R8)(BX*1), Y6
+	LEAQ    (DI)(SI*1), R10
+	XORQ    R11, R11
+
+endsw_copy_3647:
+	VMOVDQU   (R8)(R11*1), Y7
+	VMOVDQU   Y7, (R10)(R11*1)
+	ADDQ      $0x20, R11
+	CMPQ      R11, BX
+	JB        endsw_copy_3647
+	VMOVDQU   (R8)(BX*1), Y7
+	VMOVDQU   Y7, (R10)(BX*1)
+	VPERMD    Y5, Y0, Y7
+	VPERMD    Y6, Y1, Y8
+	VPBLENDVB Y1, Y8, Y7, Y7
+	VPBLENDVB Y0, Y7, Y4, Y7
+	VMOVDQU   Y7, (DI)
+	VPERMD    Y5, Y2, Y5
+	VPERMD    Y6, Y3, Y6
+	VPBLENDVB Y3, Y6, Y5, Y5
+	VPBLENDVB Y2, Y5, Y4, Y5
+	VMOVDQU   Y5, (DI)(DX*1)
+	ADDQ      dstStride+24(FP), DI
+	ADDQ      srcStride+32(FP), R8
+	DECQ      R9
+	JNZ       endsw_rows_3646
+	ADDQ      dstPlane+88(FP), AX
+	ADDQ      srcPlane+96(FP), CX
+	DECQ      planes+80(FP)
+	JNZ       endsw_planes_3645
+	VZEROUPPER
+
+endsw_ret_3644:
+	RET
+
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
 // Requires: AVX
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3644
+	JZ    wrap_ret_3648
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34309,18 +34373,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3645:
+wrap_rows_3649:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3646
+	JB   cx_short_3650
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3648
+	JBE  copy_le2_3652
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3649
+	JBE  copy_le4_3653
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3650:
+copy_loop_3654:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34332,7 +34396,7 @@ copy_loop_3650:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3650
+	JB      copy_loop_3654
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34342,9 +34406,9 @@ copy_loop_3650:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3651
+	JMP     copy_done_3655
 
-copy_le4_3649:
+copy_le4_3653:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34353,76 +34417,76 @@ copy_le4_3649:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3651
+	JMP     copy_done_3655
 
-copy_le2_3648:
+copy_le2_3652:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3651:
-	JMP cx_done_3647
+copy_done_3655:
+	JMP cx_done_3651
 
-cx_short_3646:
+cx_short_3650:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3653
+	JAE  ladder_3657
 	CMPQ BX, $0x00000008
-	JAE  ladder_3654
+	JAE  ladder_3658
 	CMPQ BX, $0x00000004
-	JAE  ladder_3655
+	JAE  ladder_3659
 	CMPQ BX, $0x00000002
-	JAE  ladder_3656
+	JAE  ladder_3660
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3652
-	JMP  ladder_3657
+	JB   ladder_done_3656
+	JMP  ladder_3661
 
-ladder_3653:
+ladder_3657:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3652
+	JMP     ladder_done_3656
 
-ladder_3654:
+ladder_3658:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3652
+	JMP  ladder_done_3656
 
-ladder_3655:
+ladder_3659:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3652
+	JMP  ladder_done_3656
 
-ladder_3656:
+ladder_3660:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3652
+	JMP  ladder_done_3656
 
-ladder_3657:
+ladder_3661:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3652:
-cx_done_3647:
+ladder_done_3656:
+cx_done_3651:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3658
+	JB   cx_short_3662
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3660
+	JBE  copy_le2_3664
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3661
+	JBE  copy_le4_3665
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3662:
+copy_loop_3666:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34434,7 +34498,7 @@ copy_loop_3662:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3662
+	JB      copy_loop_3666
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34444,9 +34508,9 @@ copy_loop_3662:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3663
+	JMP     copy_done_3667
 
-copy_le4_3661:
+copy_le4_3665:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34455,77 +34519,77 @@ copy_le4_3661:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3663
+	JMP     copy_done_3667
 
-copy_le2_3660:
+copy_le2_3664:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3663:
-	JMP cx_done_3659
+copy_done_3667:
+	JMP cx_done_3663
 
-cx_short_3658:
+cx_short_3662:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3665
+	JAE  ladder_3669
 	CMPQ DX, $0x00000008
-	JAE  ladder_3666
+	JAE  ladder_3670
 	CMPQ DX, $0x00000004
-	JAE  ladder_3667
+	JAE  ladder_3671
 	CMPQ DX, $0x00000002
-	JAE  ladder_3668
+	JAE  ladder_3672
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3664
-	JMP  ladder_3669
+	JB   ladder_done_3668
+	JMP  ladder_3673
 
-ladder_3665:
+ladder_3669:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3664
+	JMP     ladder_done_3668
 
-ladder_3666:
+ladder_3670:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3664
+	JMP  ladder_done_3668
 
-ladder_3667:
+ladder_3671:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3664
+	JMP  ladder_done_3668
 
-ladder_3668:
+ladder_3672:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3664
+	JMP  ladder_done_3668
 
-ladder_3669:
+ladder_3673:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3664:
-cx_done_3659:
+ladder_done_3668:
+cx_done_3663:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3670
+	JB   cx_short_3674
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3672
+	JBE  copy_le2_3676
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3673
+	JBE  copy_le4_3677
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3674:
+copy_loop_3678:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34537,7 +34601,7 @@ copy_loop_3674:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3674
+	JB      copy_loop_3678
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34547,9 +34611,9 @@ copy_loop_3674:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3675
+	JMP     copy_done_3679
 
-copy_le4_3673:
+copy_le4_3677:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -34558,71 +34622,71 @@ copy_le4_3673:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3675
+	JMP     copy_done_3679
 
-copy_le2_3672:
+copy_le2_3676:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3675:
-	JMP cx_done_3671
+copy_done_3679:
+	JMP cx_done_3675
 
-cx_short_3670:
+cx_short_3674:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3677
+	JAE  ladder_3681
 	CMPQ SI, $0x00000008
-	JAE  ladder_3678
+	JAE  ladder_3682
 	CMPQ SI, $0x00000004
-	JAE  ladder_3679
+	JAE  ladder_3683
 	CMPQ SI, $0x00000002
-	JAE  ladder_3680
+	JAE  ladder_3684
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3676
-	JMP  ladder_3681
+	JB   ladder_done_3680
+	JMP  ladder_3685
 
-ladder_3677:
+ladder_3681:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3676
+	JMP     ladder_done_3680
 
-ladder_3678:
+ladder_3682:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3676
+	JMP  ladder_done_3680
 
-ladder_3679:
+ladder_3683:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3676
+	JMP  ladder_done_3680
 
-ladder_3680:
+ladder_3684:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3676
+	JMP  ladder_done_3680
 
-ladder_3681:
+ladder_3685:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3676:
-cx_done_3671:
+ladder_done_3680:
+cx_done_3675:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3645
+	JNZ  wrap_rows_3649
 	VZEROUPPER
 
-wrap_ret_3644:
+wrap_ret_3648:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34630,7 +34694,7 @@ wrap_ret_3644:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3682
+	JZ    wrap_ret_3686
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34639,18 +34703,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3683:
+wrap_rows_3687:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3684
+	JB   mid_small_3688
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3686
+	JBE  copy_le2_3690
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3687
+	JBE  copy_le4_3691
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3688:
+copy_loop_3692:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -34662,7 +34726,7 @@ copy_loop_3688:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3688
+	JB        copy_loop_3692
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -34672,9 +34736,9 @@ copy_loop_3688:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3689
+	JMP       copy_done_3693
 
-copy_le4_3687:
+copy_le4_3691:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -34683,28 +34747,28 @@ copy_le4_3687:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3689
+	JMP       copy_done_3693
 
-copy_le2_3686:
+copy_le2_3690:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3689:
-	JMP mid_done_3685
+copy_done_3693:
+	JMP mid_done_3689
 
-mid_small_3684:
+mid_small_3688:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3690
+	JB   cx_short_3694
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3692
+	JBE  copy_le2_3696
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3693
+	JBE  copy_le4_3697
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3694:
+copy_loop_3698:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34716,7 +34780,7 @@ copy_loop_3694:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3694
+	JB      copy_loop_3698
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34726,9 +34790,9 @@ copy_loop_3694:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3695
+	JMP     copy_done_3699
 
-copy_le4_3693:
+copy_le4_3697:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34737,77 +34801,77 @@ copy_le4_3693:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3695
+	JMP     copy_done_3699
 
-copy_le2_3692:
+copy_le2_3696:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3695:
-	JMP cx_done_3691
+copy_done_3699:
+	JMP cx_done_3695
 
-cx_short_3690:
+cx_short_3694:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3697
+	JAE  ladder_3701
 	CMPQ BX, $0x00000008
-	JAE  ladder_3698
+	JAE  ladder_3702
 	CMPQ BX, $0x00000004
-	JAE  ladder_3699
+	JAE  ladder_3703
 	CMPQ BX, $0x00000002
-	JAE  ladder_3700
+	JAE  ladder_3704
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3696
-	JMP  ladder_3701
+	JB   ladder_done_3700
+	JMP  ladder_3705
 
-ladder_3697:
+ladder_3701:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3696
+	JMP     ladder_done_3700
 
-ladder_3698:
+ladder_3702:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3696
+	JMP  ladder_done_3700
 
-ladder_3699:
+ladder_3703:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3696
+	JMP  ladder_done_3700
 
-ladder_3700:
+ladder_3704:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3696
+	JMP  ladder_done_3700
 
-ladder_3701:
+ladder_3705:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3696:
-cx_done_3691:
-mid_done_3685:
+ladder_done_3700:
+cx_done_3695:
+mid_done_3689:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3702
+	JB   mid_small_3706
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3704
+	JBE  copy_le2_3708
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3705
+	JBE  copy_le4_3709
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3706:
+copy_loop_3710:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -34819,7 +34883,7 @@ copy_loop_3706:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3706
+	JB        copy_loop_3710
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -34829,9 +34893,9 @@ copy_loop_3706:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3707
+	JMP       copy_done_3711
 
-copy_le4_3705:
+copy_le4_3709:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -34840,28 +34904,28 @@ copy_le4_3705:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3707
+	JMP       copy_done_3711
 
-copy_le2_3704:
+copy_le2_3708:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3707:
-	JMP mid_done_3703
+copy_done_3711:
+	JMP mid_done_3707
 
-mid_small_3702:
+mid_small_3706:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3708
+	JB   cx_short_3712
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3710
+	JBE  copy_le2_3714
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3711
+	JBE  copy_le4_3715
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3712:
+copy_loop_3716:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34873,7 +34937,7 @@ copy_loop_3712:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3712
+	JB      copy_loop_3716
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34883,9 +34947,9 @@ copy_loop_3712:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3713
+	JMP     copy_done_3717
 
-copy_le4_3711:
+copy_le4_3715:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34894,78 +34958,78 @@ copy_le4_3711:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3713
+	JMP     copy_done_3717
 
-copy_le2_3710:
+copy_le2_3714:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3713:
-	JMP cx_done_3709
+copy_done_3717:
+	JMP cx_done_3713
 
-cx_short_3708:
+cx_short_3712:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3715
+	JAE  ladder_3719
 	CMPQ DX, $0x00000008
-	JAE  ladder_3716
+	JAE  ladder_3720
 	CMPQ DX, $0x00000004
-	JAE  ladder_3717
+	JAE  ladder_3721
 	CMPQ DX, $0x00000002
-	JAE  ladder_3718
+	JAE  ladder_3722
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3714
-	JMP  ladder_3719
+	JB   ladder_done_3718
+	JMP  ladder_3723
 
-ladder_3715:
+ladder_3719:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3714
+	JMP     ladder_done_3718
 
-ladder_3716:
+ladder_3720:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3714
+	JMP  ladder_done_3718
 
-ladder_3717:
+ladder_3721:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3714
+	JMP  ladder_done_3718
 
-ladder_3718:
+ladder_3722:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3714
+	JMP  ladder_done_3718
 
-ladder_3719:
+ladder_3723:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3714:
-cx_done_3709:
-mid_done_3703:
+ladder_done_3718:
+cx_done_3713:
+mid_done_3707:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3720
+	JB   mid_small_3724
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3722
+	JBE  copy_le2_3726
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3723
+	JBE  copy_le4_3727
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3724:
+copy_loop_3728:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -34977,7 +35041,7 @@ copy_loop_3724:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3724
+	JB        copy_loop_3728
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -34987,9 +35051,9 @@ copy_loop_3724:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3725
+	JMP       copy_done_3729
 
-copy_le4_3723:
+copy_le4_3727:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -34998,28 +35062,28 @@ copy_le4_3723:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3725
+	JMP       copy_done_3729
 
-copy_le2_3722:
+copy_le2_3726:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3725:
-	JMP mid_done_3721
+copy_done_3729:
+	JMP mid_done_3725
 
-mid_small_3720:
+mid_small_3724:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3726
+	JB   cx_short_3730
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3728
+	JBE  copy_le2_3732
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3729
+	JBE  copy_le4_3733
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3730:
+copy_loop_3734:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35031,7 +35095,7 @@ copy_loop_3730:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3730
+	JB      copy_loop_3734
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35041,9 +35105,9 @@ copy_loop_3730:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3731
+	JMP     copy_done_3735
 
-copy_le4_3729:
+copy_le4_3733:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -35052,72 +35116,72 @@ copy_le4_3729:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3731
+	JMP     copy_done_3735
 
-copy_le2_3728:
+copy_le2_3732:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3731:
-	JMP cx_done_3727
+copy_done_3735:
+	JMP cx_done_3731
 
-cx_short_3726:
+cx_short_3730:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3733
+	JAE  ladder_3737
 	CMPQ SI, $0x00000008
-	JAE  ladder_3734
+	JAE  ladder_3738
 	CMPQ SI, $0x00000004
-	JAE  ladder_3735
+	JAE  ladder_3739
 	CMPQ SI, $0x00000002
-	JAE  ladder_3736
+	JAE  ladder_3740
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3732
-	JMP  ladder_3737
+	JB   ladder_done_3736
+	JMP  ladder_3741
 
-ladder_3733:
+ladder_3737:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3732
+	JMP     ladder_done_3736
 
-ladder_3734:
+ladder_3738:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3732
+	JMP  ladder_done_3736
 
-ladder_3735:
+ladder_3739:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3732
+	JMP  ladder_done_3736
 
-ladder_3736:
+ladder_3740:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3732
+	JMP  ladder_done_3736
 
-ladder_3737:
+ladder_3741:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3732:
-cx_done_3727:
-mid_done_3721:
+ladder_done_3736:
+cx_done_3731:
+mid_done_3725:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3683
+	JNZ  wrap_rows_3687
 	VZEROUPPER
 
-wrap_ret_3682:
+wrap_ret_3686:
 	RET
 
 // func storeFence()

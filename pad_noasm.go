@@ -84,6 +84,10 @@ func rowsEndsBytes([]byte, []byte, planes, int, int, int, int, int, int, *endsTa
 	return false
 }
 
+func rowsEndsWordsBytes([]byte, []byte, planes, int, int, int, int, int, int, *endsWordsTable, *[32]byte) bool {
+	return false
+}
+
 func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false
 }

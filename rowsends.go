@@ -86,3 +86,92 @@ func shuffleByte(w []byte, x byte) byte {
 	}
 	return w[x&15]
 }
+
+// The word ends kernel (KERNELS.md item 14b) is the same row for pads of up
+// to 32 bytes of elements of 4 bytes or more, on CPUs without AVX-512 VBMI:
+// each end is 32 bytes, a dword permutation (VPERMD) of the first and of
+// the last 32 bytes of the input row. The rows kernels make such pads apart
+// (a mirrored pad by a reversal, a wrapped row by three copies in Go):
+// float32 [1, 79, 24, 24] wrapped by 6 took 2.75x memmove that way.
+
+// endsWordsTable is the table of a row's 32-byte ends: for the head (the
+// row's first 32 bytes) then the tail (its last 32), 8 dword indexes into
+// the first 32 bytes of the input row (window a) and 8 into its last 32
+// (window b). Byte i of an end is byte i%4 of dword x&7 of a, where x is
+// the low byte of the end's a index dword i/4; where bit 7 of byte i of
+// the b indexes is set, byte i%4 of dword y&7 of b instead (y the low byte
+// of the b index dword); and where bit 7 of byte i of the a indexes is
+// clear, byte i of the value pattern. Tables mark a dword's four bytes
+// alike: 0x80808080|j takes dword j.
+type endsWordsTable [128]byte
+
+// endsWordsFits reports whether rows of width bytes from mid bytes at left
+// suit the word ends kernel: pads of at most 32 bytes each, at least 32
+// bytes of input.
+func endsWordsFits(width, mid, left int) bool {
+	return mid >= 32 && left <= 32 && width-left-mid <= 32 && width <= wideMax
+}
+
+// endsWordsTableOf builds the word ends table of a row that is a copy
+// between its first and last 32 bytes (src(i) the byte of the src row
+// output byte i takes, or -1 for the value), or returns nil where an end's
+// dword is not a dword of the first or the last 32 bytes of the src row.
+func endsWordsTableOf(width, mid int, src func(i int) int) *endsWordsTable {
+	t := new(endsWordsTable)
+	for half, at := range [2]int{0, width - 32} {
+		a, b := t[64*half:][:32], t[64*half+32:][:32]
+		for u := range 8 {
+			j := src(at + 4*u)
+			for i := 1; i < 4; i++ {
+				if src(at+4*u+i) != j+i && (j >= 0 || src(at+4*u+i) >= 0) {
+					return nil // not one dword of the src row, nor all value
+				}
+			}
+			var x, y byte
+			switch {
+			case j < 0:
+			case j < 32 && j%4 == 0:
+				x = 0x80 | byte(j/4)
+			case j >= mid-32 && (j-(mid-32))%4 == 0:
+				x, y = 0x80, 0x80|byte((j-(mid-32))/4)
+			default:
+				return nil
+			}
+			a[4*u], b[4*u] = x, y // the low byte, then the sign bits
+			for i := 1; i < 4; i++ {
+				a[4*u+i], b[4*u+i] = x&0x80, y&0x80
+			}
+		}
+	}
+	return t
+}
+
+// bytes is the table as the kernel reads it.
+func (t *endsWordsTable) bytes() *[128]byte { return (*[128]byte)(unsafe.Pointer(t)) }
+
+// rowsEndsWordsGo is the Go version of the word ends kernel (KERNELS.md
+// item 14b): row r of dst (at r*dstStride) is width bytes from the mid
+// bytes of src row r (at r*srcStride): d[left:left+mid] = s[:mid], then
+// the first and the last 32 bytes by tab from s[:32] and s[mid-32:], the
+// value from pat (whose period divides 32 and the width).
+func rowsEndsWordsGo(dst, src []byte, rows, dstStride, srcStride, width, mid, left int, tab *endsWordsTable, pat *[32]byte) {
+	for r := 0; r < rows; r++ {
+		d := dst[r*dstStride : r*dstStride+width]
+		s := src[r*srcStride : r*srcStride+mid]
+		copy(d[left:], s) // then the ends overwrite its first and last bytes
+		a, b := s[:32], s[mid-32:]
+		for half, at := range [2]int{0, width - 32} {
+			x, y := tab[64*half:][:32], tab[64*half+32:][:32]
+			for i := range 32 {
+				v := a[4*int(x[i&^3]&7)+i&3]
+				if y[i]&0x80 != 0 {
+					v = b[4*int(y[i&^3]&7)+i&3]
+				}
+				if x[i]&0x80 == 0 {
+					v = pat[i]
+				}
+				d[at+i] = v
+			}
+		}
+	}
+}

@@ -192,3 +192,179 @@ func TestWideInCache(t *testing.T) {
 		}
 	}
 }
+
+// The word ends kernel (KERNELS.md item 14b), likewise: every pad length
+// 0..32 on each side, random tables (any bytes: the kernel reads the low
+// three bits of each dword's low byte and the sign bit of every byte).
+
+type endsWordsCase struct {
+	rowsGeometry
+	tab *endsWordsTable
+	pat *[32]byte
+}
+
+func (c *endsWordsCase) goVersion(dst, src []byte) {
+	for p := range c.pl.n {
+		rowsEndsWordsGo(dst[p*c.pl.dst:], src[p*c.pl.src:], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab, c.pat)
+	}
+}
+
+func (c *endsWordsCase) asm(ks asmKernels, dst, src []byte) {
+	ks.rowsEndsWords(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+}
+
+func randomEndsWordsCase(r *rand.Rand, left, mid, right int) *endsWordsCase {
+	c := &endsWordsCase{tab: new(endsWordsTable), pat: randomPattern(r, left+mid+right)}
+	for i := range c.tab {
+		c.tab[i] = byte(r.IntN(256))
+	}
+	c.rowsGeometry = randomRowsGeometry(r, left, mid, right)
+	return c
+}
+
+func endsWordsKernelsOrSkip(t testing.TB) asmKernels {
+	return kernelSetOrSkip(t, func(ks *asmKernels) bool { return ks.rowsEndsWords != nil }, "the CPU has no AVX2: no word ends kernel")
+}
+
+// endsWordsMids are the src row lengths the tests try: with pads of 0 to
+// 32 bytes, middles of 32 bytes (width 96) and around the vectors.
+var endsWordsMids = []int{32, 33, 36, 40, 63, 64, 65, 95, 96, 97, 100, 127, 128, 129, 160, 200, 1000, 4100}
+
+func TestRowsEndsWordsKernel(t *testing.T) {
+	ks := endsWordsKernelsOrSkip(t)
+	r := rand.New(rand.NewPCG(53, 54))
+	calls := 0
+	for _, mid := range endsWordsMids {
+		for left := 0; left <= 32; left++ {
+			for right := 0; right <= 32; right++ {
+				if !endsWordsFits(left+mid+right, mid, left) {
+					continue
+				}
+				checkCanaries(t, r, ks, randomEndsWordsCase(r, left, mid, right), byte(left))
+				calls++
+			}
+		}
+	}
+	t.Logf("%d calls", calls)
+}
+
+func TestRowsEndsWordsGuard(t *testing.T) {
+	ks := endsWordsKernelsOrSkip(t)
+	sdata, ddata, unmap := guardPages(t, 2)
+	defer unmap()
+	r := rand.New(rand.NewPCG(55, 56))
+	calls := 0
+	for _, mid := range endsWordsMids {
+		for _, left := range []int{0, 4, 17, 31, 32} {
+			for _, right := range []int{0, 8, 32} {
+				if !endsWordsFits(left+mid+right, mid, left) {
+					continue
+				}
+				for pos := range 8 {
+					if checkGuarded(t, r, ks, randomEndsWordsCase(r, left, mid, right), sdata, ddata, pos%4) {
+						calls++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d guarded calls", calls)
+}
+
+func FuzzRowsEndsWords(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		ks := endsWordsKernelsOrSkip(t)
+		r := rand.New(rand.NewPCG(a, b))
+		left, right, mid := r.IntN(33), r.IntN(33), 32+r.IntN(300)
+		if !endsWordsFits(left+mid+right, mid, left) {
+			return
+		}
+		checkCanaries(t, r, ks, randomEndsWordsCase(r, left, mid, right), byte(a))
+	})
+}
+
+// TestEndsWordsPlanes pads planes of rows of elements of 4 to 16 bytes
+// whose pads are at most 32 bytes each (every mode but constant, rows of 32
+// to 600 bytes, crops too) at the levels with the word ends kernel, with
+// dst and src against guard pages; compared with the reference.
+func TestEndsWordsPlanes(t *testing.T) {
+	endsWordsKernelsOrSkip(t)
+	levels := supportedLevels(func(ks *asmKernels) bool { return ks.rowsEndsWords != nil })
+	r := rand.New(rand.NewPCG(57, 58))
+	runRandomPlans(t, r, levels, 300, 4, func() ([]int, Spec, int, []byte) {
+		es := 4 << r.IntN(3)
+		w := max(2, (32+r.IntN(560))/es)
+		pads := func() int { return r.IntN(32/es + 1) }
+		lp, rp, tp, bp := pads(), pads(), r.IntN(3), r.IntN(3)
+		h := 2 + r.IntN(12)
+		mode := []Mode{Edge, Reflect, Symmetric, Wrap}[r.IntN(4)]
+		if mode == Reflect {
+			lp, rp, tp, bp = min(lp, w-1), min(rp, w-1), min(tp, h-1), min(bp, h-1)
+		}
+		if r.IntN(4) == 0 && w*es > 48 { // a crop on one side
+			lp = -r.IntN(3)
+		}
+		spec := Spec{Mode: mode, Before: []int{0, tp, lp}, After: []int{0, bp, rp}}
+		return []int{1 + r.IntN(4), h, w}, spec, es, nil
+	}, func(p *Plan, es int) bool {
+		lv := &p.levels[len(p.levels)-1]
+		return p.tablesFor(es).endsWords != nil && endsWordsPays(&lv.row, lv.outLen*lv.blk*es)
+	}, "take the word ends kernel")
+}
+
+// TestEndsWordsRoute checks that the executor takes the word ends kernel
+// where endsWordsPays says so and not elsewhere: float32 and float64
+// planes, counting its calls at the AVX2 level; every output is the
+// reference's.
+func TestEndsWordsRoute(t *testing.T) {
+	endsWordsKernelsOrSkip(t)
+	withLevel(levelAVX2, func() {
+		ks := kernelsInUse()
+		calls := 0
+		k := ks.rowsEndsWords
+		setForTest(t, &ks.rowsEndsWords, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+			calls++
+			k(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
+		})
+		r := rand.New(rand.NewPCG(59, 60))
+		for _, c := range []struct {
+			es   int
+			hw   int
+			mode Mode
+			pad  int
+			take bool
+		}{
+			{4, 24, Wrap, 6, true},      // 24-byte pads, 144-byte rows
+			{4, 24, Reflect, 5, true},   // reads s[4:24]
+			{4, 24, Reflect, 8, false},  // reads s[4:36]: past the window
+			{8, 24, Edge, 3, true},      // 240-byte rows
+			{8, 40, Edge, 3, false},     // 368 bytes: past endsWordsEdgeMaxWidth
+			{4, 100, Wrap, 7, true},     // 456 bytes
+			{4, 200, Wrap, 7, false},    // 856 bytes: past endsMaxWidth
+			{4, 24, Constant, 6, false}, // the rows kernels
+			{4, 24, Wrap, 3, false},     // 12-byte pads: the 16-byte ends kernel
+			{8, 24, Wrap, 5, false},     // 40-byte pads
+		} {
+			shape := []int{3, c.hw, c.hw}
+			spec := Spec{Mode: c.mode, Before: []int{0, c.pad, c.pad}, After: []int{0, c.pad, c.pad}}
+			p, err := newExecPlan(shape, spec, Workers(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := randomBytes(r, c.es*prod(shape))
+			want, _, err := refPad(in, c.es, shape, spec, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls = 0
+			dst := make([]byte, len(want))
+			if err := p.RunBytes(dst, in, c.es, nil); err != nil || !bytes.Equal(dst, want) {
+				t.Errorf("%v %v, %d-byte elements: output differs from the reference (%v)", shape, spec, c.es, err)
+			}
+			if (calls > 0) != c.take {
+				t.Errorf("%v %v, %d-byte elements: %d calls of the word ends kernel, want some: %v", shape, spec, c.es, calls, c.take)
+			}
+		}
+	})
+}

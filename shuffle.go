@@ -478,10 +478,10 @@ func shuffle256TableOf(width, mid int, src func(i int) int) *shuffle256Table {
 // with pads of at most 64 bytes a head-and-tail table (the wide kernel),
 // and rows with pads of at most 16 bytes an ends table (the ends kernel,
 // for CPUs without VBMI); any may be nil, all are where rowMap is.
-func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *endsTable, shuffle256 *shuffle256Table) {
+func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *endsTable, endsWords *endsWordsTable, shuffle256 *shuffle256Table) {
 	out, base := rowMap(lv, stride)
 	if out == nil {
-		return nil, nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
 	r := &lv.row
 	width, mid, left := len(out)*size, r.mid*size, r.left*size
@@ -500,6 +500,9 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 	if copy16 {
 		ends = endsTableOf(width, mid, src)
 	}
+	if ends == nil && size%4 == 0 && endsWordsFits(width, mid, left) && copyBetween(32) {
+		endsWords = endsWordsTableOf(width, mid, src)
+	}
 	if shuffle256Fits(width, mid) {
 		shuffle256 = shuffle256TableOf(width, mid, src)
 	}
@@ -513,11 +516,11 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 			}
 		}
 		t.setAVX2Tables(width, mid, size)
-		return t, nil, ends, nil
+		return t, nil, ends, endsWords, nil
 	case wideFits(width, mid, left) && (copy16 || copyBetween(64)):
-		return nil, wideTable(width, mid, left, src), ends, shuffle256
+		return nil, wideTable(width, mid, left, src), ends, endsWords, shuffle256
 	}
-	return nil, nil, ends, shuffle256
+	return nil, nil, ends, endsWords, shuffle256
 }
 
 // wideTable builds the head-and-tail table of a wide row that is a copy

@@ -101,7 +101,7 @@ func TestShuffle256Table(t *testing.T) {
 				t.Fatal(err)
 			}
 			lv := &p.levels[len(p.levels)-1]
-			_, _, _, tab := rowTables(lv, p.strides[len(p.levels)-1], c.size)
+			_, _, _, _, tab := rowTables(lv, p.strides[len(p.levels)-1], c.size)
 			width, mid := (c.w+2*c.p)*c.size, c.w*c.size
 			if tab == nil {
 				t.Fatalf("no table for rows of %d bytes from %d", width, mid)
@@ -192,7 +192,7 @@ func BenchmarkRowsShuffle256(b *testing.B) {
 			b.Fatal(err)
 		}
 		lv := &p.levels[len(p.levels)-1]
-		_, _, _, tab := rowTables(lv, p.strides[len(p.levels)-1], g.size)
+		_, _, _, _, tab := rowTables(lv, p.strides[len(p.levels)-1], g.size)
 		width, mid, rows, planes := (g.w+2*g.p)*g.size, g.w*g.size, g.w+2*g.p, 64
 		idx := make([]int32, rows)
 		for t := range idx {

@@ -21,6 +21,7 @@ type sizeTables struct {
 	wide        *shuffleTable    // or wide
 	shuffle256  *shuffle256Table // rows of 129 to 384 bytes from 64 to 256 (shuffle.go)
 	ends        *endsTable       // rows with short pads (rowsends.go)
+	endsWords   *endsWordsTable  // or, of words, pads of up to 32 bytes
 	lines       *linesSet        // the planes of the level above, by the lines kernel (rowslines.go)
 	expand      *expandTable     // or by the expand kernel (rowsexpand.go)
 	plane       *planeShuffle    // the planes of the level above, each as one narrow row (shuffle.go)
@@ -75,7 +76,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t = *rows
 		t.periodic = periodic
 	} else {
-		t.shuffle, t.wide, t.ends, t.shuffle256 = rowTables(lv, p.strides[n-1], size)
+		t.shuffle, t.wide, t.ends, t.endsWords, t.shuffle256 = rowTables(lv, p.strides[n-1], size)
 		if n >= 3 && lv.row.kind != rowGeneral {
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			if t.plane != nil && planeChunksOn {

@@ -93,6 +93,7 @@ func main() {
 	genRowsShuffleDwords()
 	genRowsShuffleNarrow()
 	genRowsEnds()
+	genRowsEndsWords()
 	for _, a := range []isa{avx2, avx512} {
 		genRowsWrap(a)
 	}
