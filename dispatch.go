@@ -77,7 +77,7 @@ type asmKernels struct {
 	rowsEnds func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 	// rowsEndsWords: rows of elements of 4 bytes or more with pads of at
 	// most 32 bytes (rowsends.go), where the level has no rowsWide.
-	rowsEndsWords func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
+	rowsEndsWords func(dst, src *byte, rows, dstStride, srcStride, width, mid, left, aAt, bBefore int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 	// rowsWide: likewise.
 	rowsWide func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int)
 	// rowsAligned: the wide kernel's rows when they follow each other in

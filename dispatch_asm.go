@@ -589,9 +589,8 @@ func rowsEndsWordsBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, 
 	if ks == nil || ks.rowsEndsWords == nil || !endsWordsFits(width, mid, left) {
 		return false
 	}
-	b := tab.bytes()
 	planeCalls(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, rows int, pl planes) {
-		ks.rowsEndsWords(d, s, rows, dstStride, srcStride, width, mid, left, b, pat, pl.n, pl.dst, pl.src)
+		ks.rowsEndsWords(d, s, rows, dstStride, srcStride, width, mid, left, tab.aAt, tab.bBefore, &tab.idx, pat, pl.n, pl.dst, pl.src)
 	})
 	return true
 }

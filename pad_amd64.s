@@ -34295,19 +34295,19 @@ ends_rows_3643:
 ends_ret_3627:
 	RET
 
-// func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+// func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
-TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-104
+TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
 	JE      endsw_ret_3644
-	CMPQ    planes+80(FP), $0x00
+	CMPQ    planes+96(FP), $0x00
 	JE      endsw_ret_3644
-	MOVQ    tab+64(FP), AX
+	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
 	VMOVDQU 64(AX), Y2
 	VMOVDQU 96(AX), Y3
-	MOVQ    pat+72(FP), AX
+	MOVQ    pat+88(FP), AX
 	VMOVDQU (AX), Y4
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -34315,44 +34315,48 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-104
 	SUBQ    $0x20, DX
 	MOVQ    mid+48(FP), BX
 	SUBQ    $0x20, BX
-	MOVQ    left+56(FP), SI
+	MOVQ    bBefore+72(FP), SI
+	NEGQ    SI
+	ADDQ    BX, SI
+	MOVQ    aAt+64(FP), DI
+	MOVQ    left+56(FP), R8
 
 endsw_planes_3645:
-	MOVQ AX, DI
-	MOVQ CX, R8
-	MOVQ rows+16(FP), R9
+	MOVQ AX, R9
+	MOVQ CX, R10
+	MOVQ rows+16(FP), R11
 
 endsw_rows_3646:
-	VMOVDQU (R8), Y5
-	VMOVDQU (R8)(BX*1), Y6
-	LEAQ    (DI)(SI*1), R10
-	XORQ    R11, R11
+	VMOVDQU (R10)(DI*1), Y5
+	VMOVDQU (R10)(SI*1), Y6
+	LEAQ    (R9)(R8*1), R12
+	XORQ    R13, R13
 
 endsw_copy_3647:
-	VMOVDQU   (R8)(R11*1), Y7
-	VMOVDQU   Y7, (R10)(R11*1)
-	ADDQ      $0x20, R11
-	CMPQ      R11, BX
+	VMOVDQU   (R10)(R13*1), Y7
+	VMOVDQU   Y7, (R12)(R13*1)
+	ADDQ      $0x20, R13
+	CMPQ      R13, BX
 	JB        endsw_copy_3647
-	VMOVDQU   (R8)(BX*1), Y7
-	VMOVDQU   Y7, (R10)(BX*1)
+	VMOVDQU   (R10)(BX*1), Y7
+	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
 	VPERMD    Y6, Y1, Y8
 	VPBLENDVB Y1, Y8, Y7, Y7
 	VPBLENDVB Y0, Y7, Y4, Y7
-	VMOVDQU   Y7, (DI)
+	VMOVDQU   Y7, (R9)
 	VPERMD    Y5, Y2, Y5
 	VPERMD    Y6, Y3, Y6
 	VPBLENDVB Y3, Y6, Y5, Y5
 	VPBLENDVB Y2, Y5, Y4, Y5
-	VMOVDQU   Y5, (DI)(DX*1)
-	ADDQ      dstStride+24(FP), DI
-	ADDQ      srcStride+32(FP), R8
-	DECQ      R9
+	VMOVDQU   Y5, (R9)(DX*1)
+	ADDQ      dstStride+24(FP), R9
+	ADDQ      srcStride+32(FP), R10
+	DECQ      R11
 	JNZ       endsw_rows_3646
-	ADDQ      dstPlane+88(FP), AX
-	ADDQ      srcPlane+96(FP), CX
-	DECQ      planes+80(FP)
+	ADDQ      dstPlane+104(FP), AX
+	ADDQ      srcPlane+112(FP), CX
+	DECQ      planes+96(FP)
 	JNZ       endsw_planes_3645
 	VZEROUPPER
 

@@ -1125,8 +1125,9 @@ func rowsEndsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, 
 // left <= 32 and width-left-mid <= 32: for planes p and rows r,
 // with d = dst[p*dstPlane+r*dstStride:] and s = src[p*srcPlane+r*srcStride:],
 // d[left:left+mid] = s[0:mid], then the first and the last 32 bytes of d
-// (in that order: they may overlap) from the windows a = s[0:32] and
-// b = s[mid-32:mid] by tab (an endsWordsTable): with x and y the a and b index vectors of an end
+// (in that order: they may overlap) from the windows a = s[aAt:aAt+32] and
+// b = s[mid-32-bBefore:mid-bBefore] (aAt, bBefore <= mid-32) by tab
+// (endsWordsTable.idx): with x and y the a and b index vectors of an end
 // (tab[0:32] and tab[32:64] for the head, tab[64:96] and tab[96:128] for
 // the tail), byte i of the end is byte i%4 of dword y[4*(i/4)]&7 of
 // b where bit 7 of y[i] is set, else of dword x[4*(i/4)]&7 of a, where
@@ -1136,7 +1137,7 @@ func rowsEndsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, 
 // It requires AVX2.
 //
 //go:noescape
-func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
+func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 
 // rowsWrapAVX2 pads rows by forward runs of their own bytes: row r of dst (at
 // r*dstStride) gets left bytes of row r of src (at r*srcStride) from

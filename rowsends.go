@@ -90,20 +90,26 @@ func shuffleByte(w []byte, x byte) byte {
 // The word ends kernel (KERNELS.md item 14b) is the same row for pads of up
 // to 32 bytes of elements of 4 bytes or more, on CPUs without AVX-512 VBMI:
 // each end is 32 bytes, a dword permutation (VPERMD) of the first and of
-// the last 32 bytes of the input row. The rows kernels make such pads apart
-// (a mirrored pad by a reversal, a wrapped row by three copies in Go):
-// float32 [1, 79, 24, 24] wrapped by 6 took 2.75x memmove that way.
+// the last 32 bytes of the input row (or, for a pad reflected by 32 bytes,
+// of the 32 bytes one element in from the row's end). The rows kernels
+// make such pads apart (a mirrored pad by a reversal, a wrapped row by
+// three copies in Go): float32 [1, 79, 24, 24] wrapped by 6 took 2.75x
+// memmove that way.
 
-// endsWordsTable is the table of a row's 32-byte ends: for the head (the
-// row's first 32 bytes) then the tail (its last 32), 8 dword indexes into
-// the first 32 bytes of the input row (window a) and 8 into its last 32
-// (window b). Byte i of an end is byte i%4 of dword x&7 of a, where x is
-// the low byte of the end's a index dword i/4; where bit 7 of byte i of
-// the b indexes is set, byte i%4 of dword y&7 of b instead (y the low byte
-// of the b index dword); and where bit 7 of byte i of the a indexes is
-// clear, byte i of the value pattern. Tables mark a dword's four bytes
-// alike: 0x80808080|j takes dword j.
-type endsWordsTable [128]byte
+// endsWordsTable is the table of a row's 32-byte ends, and where its two
+// windows of the src row start: a = s[aAt:aAt+32] and b =
+// s[mid-32-bBefore:mid-bBefore]. idx holds, for the head (the row's first
+// 32 bytes) then the tail (its last 32), 8 dword indexes into a and 8 into
+// b. Byte i of an end is byte i%4 of dword x&7 of a, where x is the low
+// byte of the end's a index dword i/4; where bit 7 of byte i of the b
+// indexes is set, byte i%4 of dword y&7 of b instead (y the low byte of
+// the b index dword); and where bit 7 of byte i of the a indexes is clear,
+// byte i of the value pattern. Tables mark a dword's four bytes alike:
+// 0x80808080|j takes dword j.
+type endsWordsTable struct {
+	idx          [128]byte
+	aAt, bBefore int
+}
 
 // endsWordsFits reports whether rows of width bytes from mid bytes at left
 // suit the word ends kernel: pads of at most 32 bytes each, at least 32
@@ -114,12 +120,31 @@ func endsWordsFits(width, mid, left int) bool {
 
 // endsWordsTableOf builds the word ends table of a row that is a copy
 // between its first and last 32 bytes (src(i) the byte of the src row
-// output byte i takes, or -1 for the value), or returns nil where an end's
-// dword is not a dword of the first or the last 32 bytes of the src row.
-func endsWordsTableOf(width, mid int, src func(i int) int) *endsWordsTable {
-	t := new(endsWordsTable)
+// output byte i takes, or -1 for the value), of elements of size bytes, or
+// returns nil where an end's dword is not a dword of the windows: the
+// first and the last 32 bytes of the src row, or, failing that, those one
+// element further in on either side (the pads that reflect reads, by 32
+// bytes, from s[size:size+32] and s[mid-32-size:mid-size]).
+func endsWordsTableOf(width, mid, size int, src func(i int) int) *endsWordsTable {
+	for _, aAt := range [2]int{0, size} {
+		for _, bBefore := range [2]int{0, size} {
+			if aAt+32 > mid || bBefore+32 > mid {
+				continue
+			}
+			if t := endsWordsTableAt(width, mid, aAt, bBefore, src); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// endsWordsTableAt is endsWordsTableOf with windows at aAt and bBefore.
+func endsWordsTableAt(width, mid, aAt, bBefore int, src func(i int) int) *endsWordsTable {
+	t := &endsWordsTable{aAt: aAt, bBefore: bBefore}
+	bAt := mid - 32 - bBefore
 	for half, at := range [2]int{0, width - 32} {
-		a, b := t[64*half:][:32], t[64*half+32:][:32]
+		a, b := t.idx[64*half:][:32], t.idx[64*half+32:][:32]
 		for u := range 8 {
 			j := src(at + 4*u)
 			for i := 1; i < 4; i++ {
@@ -130,10 +155,10 @@ func endsWordsTableOf(width, mid int, src func(i int) int) *endsWordsTable {
 			var x, y byte
 			switch {
 			case j < 0:
-			case j < 32 && j%4 == 0:
-				x = 0x80 | byte(j/4)
-			case j >= mid-32 && (j-(mid-32))%4 == 0:
-				x, y = 0x80, 0x80|byte((j-(mid-32))/4)
+			case j >= aAt && j < aAt+32 && (j-aAt)%4 == 0:
+				x = 0x80 | byte((j-aAt)/4)
+			case j >= bAt && j < bAt+32 && (j-bAt)%4 == 0:
+				x, y = 0x80, 0x80|byte((j-bAt)/4)
 			default:
 				return nil
 			}
@@ -146,22 +171,19 @@ func endsWordsTableOf(width, mid int, src func(i int) int) *endsWordsTable {
 	return t
 }
 
-// bytes is the table as the kernel reads it.
-func (t *endsWordsTable) bytes() *[128]byte { return (*[128]byte)(unsafe.Pointer(t)) }
-
 // rowsEndsWordsGo is the Go version of the word ends kernel (KERNELS.md
 // item 14b): row r of dst (at r*dstStride) is width bytes from the mid
 // bytes of src row r (at r*srcStride): d[left:left+mid] = s[:mid], then
-// the first and the last 32 bytes by tab from s[:32] and s[mid-32:], the
-// value from pat (whose period divides 32 and the width).
+// the first and the last 32 bytes by tab from its windows, the value from
+// pat (whose period divides 32 and the width).
 func rowsEndsWordsGo(dst, src []byte, rows, dstStride, srcStride, width, mid, left int, tab *endsWordsTable, pat *[32]byte) {
 	for r := 0; r < rows; r++ {
 		d := dst[r*dstStride : r*dstStride+width]
 		s := src[r*srcStride : r*srcStride+mid]
 		copy(d[left:], s) // then the ends overwrite its first and last bytes
-		a, b := s[:32], s[mid-32:]
+		a, b := s[tab.aAt:][:32], s[mid-32-tab.bBefore:][:32]
 		for half, at := range [2]int{0, width - 32} {
-			x, y := tab[64*half:][:32], tab[64*half+32:][:32]
+			x, y := tab.idx[64*half:][:32], tab.idx[64*half+32:][:32]
 			for i := range 32 {
 				v := a[4*int(x[i&^3]&7)+i&3]
 				if y[i]&0x80 != 0 {

@@ -195,7 +195,8 @@ func TestWideInCache(t *testing.T) {
 
 // The word ends kernel (KERNELS.md item 14b), likewise: every pad length
 // 0..32 on each side, random tables (any bytes: the kernel reads the low
-// three bits of each dword's low byte and the sign bit of every byte).
+// three bits of each dword's low byte and the sign bit of every byte) and
+// windows.
 
 type endsWordsCase struct {
 	rowsGeometry
@@ -210,13 +211,19 @@ func (c *endsWordsCase) goVersion(dst, src []byte) {
 }
 
 func (c *endsWordsCase) asm(ks asmKernels, dst, src []byte) {
-	ks.rowsEndsWords(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab.bytes(), c.pat, c.pl.n, c.pl.dst, c.pl.src)
+	ks.rowsEndsWords(&dst[0], &src[0], c.rows, c.dstStride, c.srcStride, c.width, c.mid, c.left, c.tab.aAt, c.tab.bBefore, &c.tab.idx, c.pat, c.pl.n, c.pl.dst, c.pl.src)
 }
 
+// randomEndsWordsCase draws a table (any index bytes; windows anywhere in
+// the src row, at its ends half the time) and a geometry for rows of
+// left+mid+right bytes.
 func randomEndsWordsCase(r *rand.Rand, left, mid, right int) *endsWordsCase {
 	c := &endsWordsCase{tab: new(endsWordsTable), pat: randomPattern(r, left+mid+right)}
-	for i := range c.tab {
-		c.tab[i] = byte(r.IntN(256))
+	for i := range c.tab.idx {
+		c.tab.idx[i] = byte(r.IntN(256))
+	}
+	if r.IntN(2) == 0 {
+		c.tab.aAt, c.tab.bBefore = r.IntN(mid-31), r.IntN(mid-31)
 	}
 	c.rowsGeometry = randomRowsGeometry(r, left, mid, right)
 	return c
@@ -323,9 +330,9 @@ func TestEndsWordsRoute(t *testing.T) {
 		ks := kernelsInUse()
 		calls := 0
 		k := ks.rowsEndsWords
-		setForTest(t, &ks.rowsEndsWords, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+		setForTest(t, &ks.rowsEndsWords, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left, aAt, bBefore int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
 			calls++
-			k(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
+			k(dst, src, rows, dstStride, srcStride, width, mid, left, aAt, bBefore, tab, pat, planes, dstPlane, srcPlane)
 		})
 		r := rand.New(rand.NewPCG(59, 60))
 		for _, c := range []struct {
@@ -337,7 +344,9 @@ func TestEndsWordsRoute(t *testing.T) {
 		}{
 			{4, 24, Wrap, 6, true},      // 24-byte pads, 144-byte rows
 			{4, 24, Reflect, 5, true},   // reads s[4:24]
-			{4, 24, Reflect, 8, false},  // reads s[4:36]: past the window
+			{4, 24, Reflect, 8, true},   // reads s[4:36]: windows one element in
+			{8, 24, Reflect, 4, true},   // reads s[8:40]
+			{4, 5, Wrap, 4, false},      // 20-byte input rows
 			{8, 24, Edge, 3, true},      // 240-byte rows
 			{8, 40, Edge, 3, false},     // 368 bytes: past endsWordsEdgeMaxWidth
 			{4, 100, Wrap, 7, true},     // 456 bytes

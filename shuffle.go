@@ -501,7 +501,7 @@ func rowTables(lv *level, stride, size int) (shuffle, wide *shuffleTable, ends *
 		ends = endsTableOf(width, mid, src)
 	}
 	if ends == nil && size%4 == 0 && endsWordsFits(width, mid, left) && copyBetween(32) {
-		endsWords = endsWordsTableOf(width, mid, src)
+		endsWords = endsWordsTableOf(width, mid, size, src)
 	}
 	if shuffle256Fits(width, mid) {
 		shuffle256 = shuffle256TableOf(width, mid, src)

@@ -196,13 +196,14 @@ func genRowsEnds() {
 // sign bits. The four table vectors and the value stay in registers.
 func genRowsEndsWords() {
 	name := "rowsEndsWordsAVX2"
-	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride, width, mid, left, aAt, bBefore int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int)",
 		name+" pads rows of width bytes from src rows of mid >= 32 bytes,",
 		"left <= 32 and width-left-mid <= 32: for planes p and rows r,",
 		"with d = dst[p*dstPlane+r*dstStride:] and s = src[p*srcPlane+r*srcStride:],",
 		"d[left:left+mid] = s[0:mid], then the first and the last 32 bytes of d",
-		"(in that order: they may overlap) from the windows a = s[0:32] and",
-		"b = s[mid-32:mid] by tab (an endsWordsTable): with x and y the a and b index vectors of an end",
+		"(in that order: they may overlap) from the windows a = s[aAt:aAt+32] and",
+		"b = s[mid-32-bBefore:mid-bBefore] (aAt, bBefore <= mid-32) by tab",
+		"(endsWordsTable.idx): with x and y the a and b index vectors of an end",
 		"(tab[0:32] and tab[32:64] for the head, tab[64:96] and tab[96:128] for",
 		"the tail), byte i of the end is byte i%4 of dword y[4*(i/4)]&7 of",
 		"b where bit 7 of y[i] is set, else of dword x[4*(i/4)]&7 of a, where",
@@ -229,8 +230,12 @@ func genRowsEndsWords() {
 	s0 := Load(Param("src"), gp())
 	tail := Load(Param("width"), gp()) // the tail's offset in d: width-32
 	SUBQ(U8(32), tail)
-	bOff := Load(Param("mid"), gp()) // the window b's offset in s: mid-32
-	SUBQ(U8(32), bOff)
+	last := Load(Param("mid"), gp()) // the copy's last vector's offset in s: mid-32
+	SUBQ(U8(32), last)
+	bOff := Load(Param("bBefore"), gp()) // the window b's offset in s: mid-32-bBefore
+	NEGQ(bOff)
+	ADDQ(last, bOff)
+	aOff := Load(Param("aAt"), gp())
 	left := Load(Param("left"), gp())
 
 	planes, rows, copies := newLabel("endsw_planes"), newLabel("endsw_rows"), newLabel("endsw_copy")
@@ -241,7 +246,7 @@ func genRowsEndsWords() {
 	MOVQ(paramMem("rows"), n)
 	Label(rows)
 	a, b := YMM(), YMM()
-	VMOVDQU(at(s, 0), a)
+	VMOVDQU(ati(s, aOff, 0), a)
 	VMOVDQU(ati(s, bOff, 0), b)
 	// The copy of the whole src row, d[left:left+mid], by vectors from its
 	// start, the last one ending at its end; the ends then overwrite its
@@ -255,10 +260,10 @@ func genRowsEndsWords() {
 	VMOVDQU(ati(s, i, 0), y)
 	VMOVDQU(y, ati(dl, i, 0))
 	ADDQ(U8(32), i)
-	CMPQ(i, bOff)
+	CMPQ(i, last)
 	JB(LabelRef(copies))
-	VMOVDQU(ati(s, bOff, 0), y)
-	VMOVDQU(y, ati(dl, bOff, 0))
+	VMOVDQU(ati(s, last, 0), y)
+	VMOVDQU(y, ati(dl, last, 0))
 	for half, off := range []Op{at(d, 0), ati(d, tail, 0)} {
 		e := ends[2*half:]
 		x, y := YMM(), YMM()
