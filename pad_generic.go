@@ -487,6 +487,17 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 	}
 }
 
+// endsWrapMaxWidth is the widest wrapped row, in bytes, that the ends
+// kernels make, and the widest mirrored row the word ends kernel makes:
+// wider rows keep the rows kernels (rowsWrap, rowsMirror). At the AVX2
+// level, in process, alternated with the ends kernel on uint8, int16,
+// float32 and float64 rows wrapped by 4 to 16 bytes, rowsWrap took
+// 0.99-1.06x its time at 2.5 and 3 KB, 0.74-0.92x at 4 KB and 0.74-0.95x at
+// 6 and 8 KB (uint8 rows 0.80-0.85x from 2 KB); on float32 and float64
+// rows wrapped or reflected by 24 and 32 bytes the word ends kernel took
+// 0.80-1.07x the rows kernels' time up to 4 KB, 1.06-1.17x at 8 KB.
+const endsWrapMaxWidth = 4 << 10
+
 // endsMaxWidth is the widest row, in bytes, of edge or mirrored padding
 // that the ends kernel makes: wider rows keep the rows kernels. At the AVX2
 // level (in process, 4 to 5 alternated runs) it took 0.7 to 1.0x their time
@@ -494,10 +505,9 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 const endsMaxWidth = 512
 
 // endsPays reports whether rows of form r, width bytes wide, take the ends
-// kernel where the level has it: wrapped rows always (the rows kernels have
-// none: they are three copies a row in Go), edge and mirrored rows up to
-// endsMaxWidth; constant rows never (rowsConst made suite case g's rows
-// with the value in 0.89x the time).
+// kernel where the level has it: wrapped rows up to endsWrapMaxWidth, edge
+// and mirrored rows up to endsMaxWidth; constant rows never (rowsConst
+// made suite case g's rows with the value in 0.89x the time).
 func endsPays(r *rowForm, width int) bool {
 	switch r.kind {
 	case rowConst:
@@ -505,18 +515,20 @@ func endsPays(r *rowForm, width int) bool {
 	case rowEdge:
 		return width <= endsMaxWidth
 	}
-	_, _, mirrored := r.mirrored()
-	return !mirrored || width <= endsMaxWidth
+	if _, _, mirrored := r.mirrored(); mirrored {
+		return width <= endsMaxWidth
+	}
+	return width <= endsWrapMaxWidth
 }
 
 // endsWordsPays reports whether rows of form r, width bytes wide, take the
 // word ends kernel where the level has it: mirrored and wrapped rows up to
-// endsMaxWidth, edge rows up to endsWordsEdgeMaxWidth, constant rows
+// endsWrapMaxWidth, edge rows up to endsWordsEdgeMaxWidth, constant rows
 // never. At the AVX2 level, in process, against the rows kernels: float32
-// and float64 planes of 24x24 to 100x100 reflected or wrapped by 17 to 28
-// bytes took 0.47-0.92x the time, edge-padded ones 0.80-0.97x up to 256
-// bytes a row, 0.95-1.12x from 272 to 512 (float64 edge-padded by 3 the
-// slowest); wrapped rows of 560 to 848 bytes 1.24-1.43x (rowsWrap).
+// and float64 planes of 24x24 to 200x200 reflected or wrapped by 17 to 32
+// bytes took 0.46-0.97x the time; edge-padded ones 0.80-0.97x up to 256
+// bytes a row, 0.9-1.12x from 272 to 848 (float64 edge-padded by 3 the
+// slowest).
 func endsWordsPays(r *rowForm, width int) bool {
 	switch r.kind {
 	case rowConst:
@@ -524,7 +536,7 @@ func endsWordsPays(r *rowForm, width int) bool {
 	case rowEdge:
 		return width <= endsWordsEdgeMaxWidth
 	}
-	return width <= endsMaxWidth
+	return width <= endsWrapMaxWidth
 }
 
 // endsWordsEdgeMaxWidth is the widest edge-padded row, in bytes, that the

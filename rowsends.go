@@ -8,8 +8,8 @@ import "unsafe"
 // is one byte shuffle (VPSHUFB) of the first and the last 16 bytes of the
 // input row, where the pads of every mode read, blended with the value.
 // The rows kernels make each pad apart (a mirrored pad by a reversal, a
-// wrapped row by three copies in Go): suite case g's 116-byte reflect rows
-// took 2.5 ns a row by rowsMirror1AVX2.
+// wrapped one by a copy): suite case g's 116-byte reflect rows took 2.5 ns
+// a row by rowsMirror1AVX2.
 
 // endsTable is the table of a row's ends: for the head (the row's first 16
 // bytes) then the tail (its last 16), 16 indexes into the first 16 bytes
@@ -92,9 +92,8 @@ func shuffleByte(w []byte, x byte) byte {
 // each end is 32 bytes, a dword permutation (VPERMD) of the first and of
 // the last 32 bytes of the input row (or, for a pad reflected by 32 bytes,
 // of the 32 bytes one element in from the row's end). The rows kernels
-// make such pads apart (a mirrored pad by a reversal, a wrapped row by
-// three copies in Go): float32 [1, 79, 24, 24] wrapped by 6 took 2.75x
-// memmove that way.
+// make such pads apart (a mirrored pad by a reversal, a wrapped one by a
+// copy): float32 [1, 79, 24, 24] wrapped by 6 took 2.75x memmove that way.
 
 // endsWordsTable is the table of a row's 32-byte ends, and where its two
 // windows of the src row start: a = s[aAt:aAt+32] and b =

@@ -320,42 +320,54 @@ func TestEndsWordsPlanes(t *testing.T) {
 	}, "take the word ends kernel")
 }
 
-// TestEndsWordsRoute checks that the executor takes the word ends kernel
-// where endsWordsPays says so and not elsewhere: float32 and float64
-// planes, counting its calls at the AVX2 level; every output is the
-// reference's.
-func TestEndsWordsRoute(t *testing.T) {
+// TestEndsRoute checks that the executor takes the ends kernels where
+// endsPays and endsWordsPays say so and not elsewhere: uint8, float32 and
+// float64 planes of up to 24 rows, counting the kernels' calls at the AVX2
+// level; every output is the reference's.
+func TestEndsRoute(t *testing.T) {
 	endsWordsKernelsOrSkip(t)
 	withLevel(levelAVX2, func() {
 		ks := kernelsInUse()
-		calls := 0
-		k := ks.rowsEndsWords
+		var calls [2]int // ends, word ends
+		ends, words := ks.rowsEnds, ks.rowsEndsWords
+		setForTest(t, &ks.rowsEnds, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+			calls[0]++
+			ends(dst, src, rows, dstStride, srcStride, width, mid, left, tab, pat, planes, dstPlane, srcPlane)
+		})
 		setForTest(t, &ks.rowsEndsWords, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left, aAt, bBefore int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
-			calls++
-			k(dst, src, rows, dstStride, srcStride, width, mid, left, aAt, bBefore, tab, pat, planes, dstPlane, srcPlane)
+			calls[1]++
+			words(dst, src, rows, dstStride, srcStride, width, mid, left, aAt, bBefore, tab, pat, planes, dstPlane, srcPlane)
 		})
 		r := rand.New(rand.NewPCG(59, 60))
+		const no, end, word = 0, 1, 2
 		for _, c := range []struct {
 			es   int
 			hw   int
 			mode Mode
 			pad  int
-			take bool
+			take int // no, end or word: the kernel that makes the rows
 		}{
-			{4, 24, Wrap, 6, true},      // 24-byte pads, 144-byte rows
-			{4, 24, Reflect, 5, true},   // reads s[4:24]
-			{4, 24, Reflect, 8, true},   // reads s[4:36]: windows one element in
-			{8, 24, Reflect, 4, true},   // reads s[8:40]
-			{4, 5, Wrap, 4, false},      // 20-byte input rows
-			{8, 24, Edge, 3, true},      // 240-byte rows
-			{8, 40, Edge, 3, false},     // 368 bytes: past endsWordsEdgeMaxWidth
-			{4, 100, Wrap, 7, true},     // 456 bytes
-			{4, 200, Wrap, 7, false},    // 856 bytes: past endsMaxWidth
-			{4, 24, Constant, 6, false}, // the rows kernels
-			{4, 24, Wrap, 3, false},     // 12-byte pads: the 16-byte ends kernel
-			{8, 24, Wrap, 5, false},     // 40-byte pads
+			{4, 24, Wrap, 6, word},     // 24-byte pads, 144-byte rows
+			{4, 24, Reflect, 5, word},  // reads s[4:24]
+			{4, 24, Reflect, 8, word},  // reads s[4:36]: windows one element in
+			{8, 24, Reflect, 4, word},  // reads s[8:40]
+			{4, 5, Wrap, 4, no},        // 20-byte input rows
+			{8, 24, Edge, 3, word},     // 240-byte rows
+			{8, 40, Edge, 3, no},       // 368 bytes: past endsWordsEdgeMaxWidth
+			{4, 100, Wrap, 7, word},    // 456 bytes
+			{4, 200, Wrap, 7, word},    // 856 bytes
+			{8, 500, Reflect, 3, word}, // 4048 bytes
+			{4, 1030, Wrap, 7, no},     // 4176 bytes: past endsWrapMaxWidth
+			{8, 520, Reflect, 3, no},   // 4208 bytes
+			{4, 24, Constant, 6, no},   // the rows kernels
+			{4, 24, Wrap, 3, end},      // 12-byte pads: the 16-byte ends kernel
+			{1, 4000, Wrap, 16, end},   // 4032 bytes
+			{1, 4090, Wrap, 16, no},    // 4122 bytes: past endsWrapMaxWidth
+			{4, 120, Reflect, 3, end},  // 504 bytes
+			{4, 130, Reflect, 3, no},   // 544 bytes: past endsMaxWidth
+			{8, 24, Wrap, 5, no},       // 40-byte pads
 		} {
-			shape := []int{3, c.hw, c.hw}
+			shape := []int{3, min(c.hw, 24), c.hw}
 			spec := Spec{Mode: c.mode, Before: []int{0, c.pad, c.pad}, After: []int{0, c.pad, c.pad}}
 			p, err := newExecPlan(shape, spec, Workers(1))
 			if err != nil {
@@ -366,13 +378,13 @@ func TestEndsWordsRoute(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			calls = 0
+			calls = [2]int{}
 			dst := make([]byte, len(want))
 			if err := p.RunBytes(dst, in, c.es, nil); err != nil || !bytes.Equal(dst, want) {
 				t.Errorf("%v %v, %d-byte elements: output differs from the reference (%v)", shape, spec, c.es, err)
 			}
-			if (calls > 0) != c.take {
-				t.Errorf("%v %v, %d-byte elements: %d calls of the word ends kernel, want some: %v", shape, spec, c.es, calls, c.take)
+			if (calls[0] > 0) != (c.take == end) || (calls[1] > 0) != (c.take == word) {
+				t.Errorf("%v %v, %d-byte elements: %d calls of the ends kernel and %d of the word ends kernel, want %v", shape, spec, c.es, calls[0], calls[1], []string{"neither", "ends", "word ends"}[c.take])
 			}
 		}
 	})
