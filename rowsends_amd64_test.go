@@ -109,10 +109,22 @@ func TestEndsPlanes(t *testing.T) {
 	levels := supportedLevels(func(ks *asmKernels) bool { return ks.rowsEnds != nil })
 	setForTest(t, &wideInCache, false)
 	r := rand.New(rand.NewPCG(45, 46))
-	runRandomPlans(t, r, levels, 300, 4, func() ([]int, Spec, int, []byte) {
-		es := 1 << r.IntN(5)
-		w := max(1, (32+r.IntN(560))/es)
-		pads := func() int { return r.IntN(16/es + 1) }
+	runRandomPlans(t, r, levels, 300, 4, drawEndsPlanes(r, []int{1, 2, 4, 8, 16}, 16), func(p *Plan, es int) bool {
+		lv := &p.levels[len(p.levels)-1]
+		return p.tablesFor(es).ends != nil && endsPays(&lv.row, lv.outLen*lv.blk*es)
+	}, "take the ends kernel")
+}
+
+// drawEndsPlanes returns a draw for runRandomPlans: 1 to 4 planes of 2 to
+// 13 rows of 32 to 600 bytes, of elements of one of sizes bytes, padded by
+// up to maxPad bytes on each side of the rows (a crop on one side a
+// quarter of the time) and 0 to 2 rows, in edge, reflect, symmetric or
+// wrap mode.
+func drawEndsPlanes(r *rand.Rand, sizes []int, maxPad int) func() ([]int, Spec, int, []byte) {
+	return func() ([]int, Spec, int, []byte) {
+		es := sizes[r.IntN(len(sizes))]
+		w := max(2, (32+r.IntN(560))/es)
+		pads := func() int { return r.IntN(maxPad/es + 1) }
 		lp, rp, tp, bp := pads(), pads(), r.IntN(3), r.IntN(3)
 		h := 2 + r.IntN(12)
 		mode := []Mode{Edge, Reflect, Symmetric, Wrap}[r.IntN(4)]
@@ -124,10 +136,7 @@ func TestEndsPlanes(t *testing.T) {
 		}
 		spec := Spec{Mode: mode, Before: []int{0, tp, lp}, After: []int{0, bp, rp}}
 		return []int{1 + r.IntN(4), h, w}, spec, es, nil
-	}, func(p *Plan, es int) bool {
-		lv := &p.levels[len(p.levels)-1]
-		return p.tablesFor(es).ends != nil && endsPays(&lv.row, lv.outLen*lv.blk*es)
-	}, "take the ends kernel")
+	}
 }
 
 // TestWideInCache checks the rule that keeps rows in the core's cache off
@@ -299,22 +308,7 @@ func TestEndsWordsPlanes(t *testing.T) {
 	endsWordsKernelsOrSkip(t)
 	levels := supportedLevels(func(ks *asmKernels) bool { return ks.rowsEndsWords != nil })
 	r := rand.New(rand.NewPCG(57, 58))
-	runRandomPlans(t, r, levels, 300, 4, func() ([]int, Spec, int, []byte) {
-		es := 4 << r.IntN(3)
-		w := max(2, (32+r.IntN(560))/es)
-		pads := func() int { return r.IntN(32/es + 1) }
-		lp, rp, tp, bp := pads(), pads(), r.IntN(3), r.IntN(3)
-		h := 2 + r.IntN(12)
-		mode := []Mode{Edge, Reflect, Symmetric, Wrap}[r.IntN(4)]
-		if mode == Reflect {
-			lp, rp, tp, bp = min(lp, w-1), min(rp, w-1), min(tp, h-1), min(bp, h-1)
-		}
-		if r.IntN(4) == 0 && w*es > 48 { // a crop on one side
-			lp = -r.IntN(3)
-		}
-		spec := Spec{Mode: mode, Before: []int{0, tp, lp}, After: []int{0, bp, rp}}
-		return []int{1 + r.IntN(4), h, w}, spec, es, nil
-	}, func(p *Plan, es int) bool {
+	runRandomPlans(t, r, levels, 300, 4, drawEndsPlanes(r, []int{4, 8, 16}, 32), func(p *Plan, es int) bool {
 		lv := &p.levels[len(p.levels)-1]
 		return p.tablesFor(es).endsWords != nil && endsWordsPays(&lv.row, lv.outLen*lv.blk*es)
 	}, "take the word ends kernel")

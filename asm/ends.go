@@ -37,10 +37,7 @@ func genRowsEnds() {
 		"",
 		"It requires AVX2.")
 	ret := newLabel("ends_ret")
-	CMPQ(paramMem("rows"), U8(0))
-	JE(LabelRef(ret))
-	CMPQ(paramMem("planes"), U8(0))
-	JE(LabelRef(ret))
+	skipEmpty(ret)
 
 	tab := Load(Param("tab"), gp())
 	var ends [6]reg.VecVirtual // head a, b, mask; tail a, b, mask
@@ -212,10 +209,7 @@ func genRowsEndsWords() {
 		"",
 		"It requires AVX2.")
 	ret := newLabel("endsw_ret")
-	CMPQ(paramMem("rows"), U8(0))
-	JE(LabelRef(ret))
-	CMPQ(paramMem("planes"), U8(0))
-	JE(LabelRef(ret))
+	skipEmpty(ret)
 
 	tab := Load(Param("tab"), gp())
 	var ends [4]reg.VecVirtual // head a, b; tail a, b
@@ -284,4 +278,12 @@ func genRowsEndsWords() {
 	VZEROUPPER()
 	Label(ret)
 	RET()
+}
+
+// skipEmpty jumps to ret if the call has no rows or no planes.
+func skipEmpty(ret string) {
+	CMPQ(paramMem("rows"), U8(0))
+	JE(LabelRef(ret))
+	CMPQ(paramMem("planes"), U8(0))
+	JE(LabelRef(ret))
 }
