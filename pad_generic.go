@@ -506,43 +506,43 @@ const endsMaxWidth = 512
 
 // endsPays reports whether rows of form r, width bytes wide, take the ends
 // kernel where the level has it: wrapped rows up to endsWrapMaxWidth, edge
-// and mirrored rows up to endsMaxWidth, other pieces (which the rows
-// kernels make in Go) always; constant rows never (rowsConst made suite
-// case g's rows with the value in 0.89x the time).
+// and mirrored rows up to endsMaxWidth (endsPaysWithin); constant rows
+// never (rowsConst made suite case g's rows with the value in 0.89x the
+// time).
 func endsPays(r *rowForm, width int) bool {
-	switch r.kind {
-	case rowConst:
-		return false
-	case rowEdge:
-		return width <= endsMaxWidth
-	}
-	if _, _, mirrored := r.mirrored(); mirrored {
-		return width <= endsMaxWidth
-	}
-	if _, _, wrapped := r.wrapped(); wrapped {
-		return width <= endsWrapMaxWidth
-	}
-	return true // pieces the rows kernels make in Go (rowsPiecesGo)
+	return endsPaysWithin(r, width, endsMaxWidth, endsMaxWidth)
 }
 
 // endsWordsPays reports whether rows of form r, width bytes wide, take the
 // word ends kernel where the level has it: mirrored and wrapped rows up to
-// endsWrapMaxWidth, edge rows up to endsWordsEdgeMaxWidth, other pieces
-// always, constant rows never. At the AVX2 level, in process, against the rows kernels: float32
-// and float64 planes of 24x24 to 200x200 reflected or wrapped by 17 to 32
-// bytes took 0.46-0.97x the time; edge-padded ones 0.80-0.97x up to 256
-// bytes a row, 0.9-1.12x from 272 to 848 (float64 edge-padded by 3 the
-// slowest).
+// endsWrapMaxWidth, edge rows up to endsWordsEdgeMaxWidth (endsPaysWithin),
+// constant rows never. At the AVX2 level, in process, against the rows
+// kernels: float32 and float64 planes of 24x24 to 200x200 reflected or
+// wrapped by 17 to 32 bytes took 0.46-0.97x the time; edge-padded ones
+// 0.80-0.97x up to 256 bytes a row, 0.9-1.12x from 272 to 848 (float64
+// edge-padded by 3 the slowest).
 func endsWordsPays(r *rowForm, width int) bool {
+	return endsPaysWithin(r, width, endsWordsEdgeMaxWidth, endsWrapMaxWidth)
+}
+
+// endsPaysWithin is the rule of both ends kernels: no constant rows, edge
+// rows up to edge bytes, mirrored ones up to mirrored, wrapped ones up to
+// endsWrapMaxWidth, and other pieces (which the rows kernels make in Go,
+// rowsPiecesGo) at any width.
+func endsPaysWithin(r *rowForm, width, edge, mirrored int) bool {
 	switch r.kind {
 	case rowConst:
 		return false
 	case rowEdge:
-		return width <= endsWordsEdgeMaxWidth
+		return width <= edge
 	}
-	_, _, mirrored := r.mirrored()
-	_, _, wrapped := r.wrapped()
-	return width <= endsWrapMaxWidth || !mirrored && !wrapped
+	if _, _, ok := r.mirrored(); ok {
+		return width <= mirrored
+	}
+	if _, _, ok := r.wrapped(); ok {
+		return width <= endsWrapMaxWidth
+	}
+	return true
 }
 
 // endsWordsEdgeMaxWidth is the widest edge-padded row, in bytes, that the

@@ -54,38 +54,15 @@ func endsKernelsOrSkip(t testing.TB) asmKernels {
 var endsMids = []int{32, 33, 40, 47, 48, 49, 63, 64, 65, 80, 95, 96, 97, 112, 127, 128, 160, 176, 190, 200, 1000, 4100}
 
 func TestRowsEndsKernel(t *testing.T) {
-	ks := endsKernelsOrSkip(t)
-	r := rand.New(rand.NewPCG(41, 42))
-	calls := 0
-	for _, mid := range endsMids {
-		for left := 0; left <= 16; left++ {
-			for right := 0; right <= 16; right++ {
-				checkCanaries(t, r, ks, randomEndsCase(r, left, mid, right), byte(left))
-				calls++
-			}
-		}
-	}
-	t.Logf("%d calls", calls)
+	endsKernelSweep(t, endsKernelsOrSkip(t), 41, endsMids, 16, func(r *rand.Rand, left, mid, right int) tableCall {
+		return randomEndsCase(r, left, mid, right)
+	})
 }
 
 func TestRowsEndsGuard(t *testing.T) {
-	ks := endsKernelsOrSkip(t)
-	sdata, ddata, unmap := guardPages(t, 2)
-	defer unmap()
-	r := rand.New(rand.NewPCG(43, 44))
-	calls := 0
-	for _, mid := range endsMids {
-		for _, left := range []int{0, 1, 5, 15, 16} {
-			for _, right := range []int{0, 2, 16} {
-				for pos := range 8 {
-					if checkGuarded(t, r, ks, randomEndsCase(r, left, mid, right), sdata, ddata, pos%4) {
-						calls++
-					}
-				}
-			}
-		}
-	}
-	t.Logf("%d guarded calls", calls)
+	endsGuardSweep(t, endsKernelsOrSkip(t), 43, endsMids, []int{0, 1, 5, 15, 16}, []int{0, 2, 16}, func(r *rand.Rand, left, mid, right int) tableCall {
+		return randomEndsCase(r, left, mid, right)
+	})
 }
 
 func FuzzRowsEnds(f *testing.F) {
@@ -247,16 +224,27 @@ func endsWordsKernelsOrSkip(t testing.TB) asmKernels {
 var endsWordsMids = []int{32, 33, 36, 40, 63, 64, 65, 95, 96, 97, 100, 127, 128, 129, 160, 200, 1000, 4100}
 
 func TestRowsEndsWordsKernel(t *testing.T) {
-	ks := endsWordsKernelsOrSkip(t)
-	r := rand.New(rand.NewPCG(53, 54))
+	endsKernelSweep(t, endsWordsKernelsOrSkip(t), 53, endsWordsMids, 32, func(r *rand.Rand, left, mid, right int) tableCall {
+		return randomEndsWordsCase(r, left, mid, right)
+	})
+}
+
+func TestRowsEndsWordsGuard(t *testing.T) {
+	endsGuardSweep(t, endsWordsKernelsOrSkip(t), 55, endsWordsMids, []int{0, 4, 17, 31, 32}, []int{0, 8, 32}, func(r *rand.Rand, left, mid, right int) tableCall {
+		return randomEndsWordsCase(r, left, mid, right)
+	})
+}
+
+// endsKernelSweep checks an ends kernel between canaries: every left and
+// right pad of 0 to pads bytes over mids, cases from newCase; the random
+// source is PCG(seed, seed+1).
+func endsKernelSweep(t *testing.T, ks asmKernels, seed uint64, mids []int, pads int, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
+	r := rand.New(rand.NewPCG(seed, seed+1))
 	calls := 0
-	for _, mid := range endsWordsMids {
-		for left := 0; left <= 32; left++ {
-			for right := 0; right <= 32; right++ {
-				if !endsWordsFits(left+mid+right, mid, left) {
-					continue
-				}
-				checkCanaries(t, r, ks, randomEndsWordsCase(r, left, mid, right), byte(left))
+	for _, mid := range mids {
+		for left := 0; left <= pads; left++ {
+			for right := 0; right <= pads; right++ {
+				checkCanaries(t, r, ks, newCase(r, left, mid, right), byte(left))
 				calls++
 			}
 		}
@@ -264,20 +252,19 @@ func TestRowsEndsWordsKernel(t *testing.T) {
 	t.Logf("%d calls", calls)
 }
 
-func TestRowsEndsWordsGuard(t *testing.T) {
-	ks := endsWordsKernelsOrSkip(t)
+// endsGuardSweep checks an ends kernel against guard pages: eight cases
+// (two at each guard position) for each pair of lefts and rights over
+// mids; the random source as endsKernelSweep's.
+func endsGuardSweep(t *testing.T, ks asmKernels, seed uint64, mids, lefts, rights []int, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
 	sdata, ddata, unmap := guardPages(t, 2)
 	defer unmap()
-	r := rand.New(rand.NewPCG(55, 56))
+	r := rand.New(rand.NewPCG(seed, seed+1))
 	calls := 0
-	for _, mid := range endsWordsMids {
-		for _, left := range []int{0, 4, 17, 31, 32} {
-			for _, right := range []int{0, 8, 32} {
-				if !endsWordsFits(left+mid+right, mid, left) {
-					continue
-				}
+	for _, mid := range mids {
+		for _, left := range lefts {
+			for _, right := range rights {
 				for pos := range 8 {
-					if checkGuarded(t, r, ks, randomEndsWordsCase(r, left, mid, right), sdata, ddata, pos%4) {
+					if checkGuarded(t, r, ks, newCase(r, left, mid, right), sdata, ddata, pos%4) {
 						calls++
 					}
 				}
@@ -293,9 +280,6 @@ func FuzzRowsEndsWords(f *testing.F) {
 		ks := endsWordsKernelsOrSkip(t)
 		r := rand.New(rand.NewPCG(a, b))
 		left, right, mid := r.IntN(33), r.IntN(33), 32+r.IntN(300)
-		if !endsWordsFits(left+mid+right, mid, left) {
-			return
-		}
 		checkCanaries(t, r, ks, randomEndsWordsCase(r, left, mid, right), byte(a))
 	})
 }

@@ -39,19 +39,8 @@ func genRowsEnds() {
 	ret := newLabel("ends_ret")
 	skipEmpty(ret)
 
-	tab := Load(Param("tab"), gp())
-	var ends [6]reg.VecVirtual // head a, b, mask; tail a, b, mask
-	for i := range ends {
-		ends[i] = XMM()
-		VMOVDQU(at(tab, 16*i), ends[i])
-	}
-	pat := XMM()
-	VMOVDQU(at(Load(Param("pat"), gp()), 0), pat)
+	ends, pat, d0, s0, tail := endsSetup(6, XMM) // ends: head a, b, mask; tail a, b, mask
 
-	d0 := Load(Param("dst"), gp())
-	s0 := Load(Param("src"), gp())
-	tail := Load(Param("width"), gp()) // the tail's offset in d: width-16
-	SUBQ(U8(16), tail)
 	bOff := Load(Param("mid"), gp()) // the window b's offset in s: mid-16
 	SUBQ(U8(16), bOff)
 	mOff := Load(Param("left"), gp()) // the middle's source, from s: 16-left
@@ -211,19 +200,8 @@ func genRowsEndsWords() {
 	ret := newLabel("endsw_ret")
 	skipEmpty(ret)
 
-	tab := Load(Param("tab"), gp())
-	var ends [4]reg.VecVirtual // head a, b; tail a, b
-	for i := range ends {
-		ends[i] = YMM()
-		VMOVDQU(at(tab, 32*i), ends[i])
-	}
-	pat := YMM()
-	VMOVDQU(at(Load(Param("pat"), gp()), 0), pat)
+	ends, pat, d0, s0, tail := endsSetup(4, YMM) // ends: head a, b; tail a, b
 
-	d0 := Load(Param("dst"), gp())
-	s0 := Load(Param("src"), gp())
-	tail := Load(Param("width"), gp()) // the tail's offset in d: width-32
-	SUBQ(U8(32), tail)
 	last := Load(Param("mid"), gp()) // the copy's last vector's offset in s: mid-32
 	SUBQ(U8(32), last)
 	bOff := Load(Param("bBefore"), gp()) // the window b's offset in s: mid-32-bBefore
@@ -286,4 +264,23 @@ func skipEmpty(ret string) {
 	JE(LabelRef(ret))
 	CMPQ(paramMem("planes"), U8(0))
 	JE(LabelRef(ret))
+}
+
+// endsSetup loads an ends kernel's n table vectors (from vec: XMM or YMM,
+// of W bytes) and its value, and returns them with dst, src and the
+// tail's offset in a row, width-W.
+func endsSetup(n int, vec func() reg.VecVirtual) (ends []reg.VecVirtual, pat reg.VecVirtual, d0, s0, tail reg.Register) {
+	tab := Load(Param("tab"), gp())
+	ends = make([]reg.VecVirtual, n)
+	for i := range ends {
+		ends[i] = vec()
+		VMOVDQU(at(tab, int(ends[i].Size())*i), ends[i])
+	}
+	pat = vec()
+	VMOVDQU(at(Load(Param("pat"), gp()), 0), pat)
+	d0 = Load(Param("dst"), gp())
+	s0 = Load(Param("src"), gp())
+	tail = Load(Param("width"), gp())
+	SUBQ(U8(ends[0].Size()), tail)
+	return ends, pat, d0, s0, tail
 }
