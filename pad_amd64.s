@@ -34359,6 +34359,7 @@ endsw_copy_3647:
 	DECQ      planes+96(FP)
 	JNZ       endsw_planes_3645
 	VZEROUPPER
+	RET
 
 endsw_ret_3644:
 	RET

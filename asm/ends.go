@@ -52,50 +52,35 @@ func genRowsEnds() {
 	// ends, the head and the tail are 32 bytes, each one store: the 16
 	// bytes of the end beside the 16 of the middle next to it.
 	rowLoops := func(wide bool, middle func(d, sm reg.Register)) {
-		planes, rows := newLabel("ends_planes"), newLabel("ends_rows")
-		d, s, n := gp(), gp(), gp()
-		Label(planes)
-		MOVQ(d0, d)
-		MOVQ(s0, s)
-		MOVQ(paramMem("rows"), n)
-		Label(rows)
-		a, b := XMM(), XMM()
-		VMOVDQU(at(s, 0), a)
-		VMOVDQU(ati(s, bOff, 0), b)
-		sm := gp()
-		LEAQ(ati(s, mOff, 0), sm)
-		middle(d, sm)
-		for half, off := range []Op{at(d, 0), ati(d, tail, 0)} {
-			e := ends[3*half:]
-			x, y := XMM(), XMM()
-			VPSHUFB(e[0], a, x)
-			VPSHUFB(e[1], b, y)
-			VPOR(x, y, x)
-			VPBLENDVB(e[2], x, pat, x) // the taken bytes (the mask's sign) from x, the others the value
-			switch {
-			case !wide:
-				VMOVDQU(x, off)
-			case half == 0: // d[16:32] is s[16-left:32-left]
-				w := YMM()
-				VINSERTI128(U8(1), at(sm, 0), x.AsY(), w)
-				VMOVDQU(w, at(d, 0))
-			default: // d[width-32:width-16] is s[width-32-left:width-16-left]
-				w := XMM()
-				VMOVDQU(ati(sm, tail, -32), w)
-				VINSERTI128(U8(1), x, w.AsY(), w.AsY())
-				VMOVDQU(w.AsY(), ati(d, tail, -16))
+		endsLoops("ends", d0, s0, func(d, s reg.Register) {
+			a, b := XMM(), XMM()
+			VMOVDQU(at(s, 0), a)
+			VMOVDQU(ati(s, bOff, 0), b)
+			sm := gp()
+			LEAQ(ati(s, mOff, 0), sm)
+			middle(d, sm)
+			for half, off := range []Op{at(d, 0), ati(d, tail, 0)} {
+				e := ends[3*half:]
+				x, y := XMM(), XMM()
+				VPSHUFB(e[0], a, x)
+				VPSHUFB(e[1], b, y)
+				VPOR(x, y, x)
+				VPBLENDVB(e[2], x, pat, x) // the taken bytes (the mask's sign) from x, the others the value
+				switch {
+				case !wide:
+					VMOVDQU(x, off)
+				case half == 0: // d[16:32] is s[16-left:32-left]
+					w := YMM()
+					VINSERTI128(U8(1), at(sm, 0), x.AsY(), w)
+					VMOVDQU(w, at(d, 0))
+				default: // d[width-32:width-16] is s[width-32-left:width-16-left]
+					w := XMM()
+					VMOVDQU(ati(sm, tail, -32), w)
+					VINSERTI128(U8(1), x, w.AsY(), w.AsY())
+					VMOVDQU(w.AsY(), ati(d, tail, -16))
+				}
 			}
-		}
-		ADDQ(paramMem("dstStride"), d)
-		ADDQ(paramMem("srcStride"), s)
-		DECQ(n)
-		JNZ(LabelRef(rows))
-		ADDQ(paramMem("dstPlane"), d0)
-		ADDQ(paramMem("srcPlane"), s0)
-		DECQ(paramMem("planes"))
-		JNZ(LabelRef(planes))
-		VZEROUPPER()
-		RET()
+		})
 	}
 
 	last := gp() // the middle's last vector, from d+32: its length less 32
@@ -210,50 +195,37 @@ func genRowsEndsWords() {
 	aOff := Load(Param("aAt"), gp())
 	left := Load(Param("left"), gp())
 
-	planes, rows, copies := newLabel("endsw_planes"), newLabel("endsw_rows"), newLabel("endsw_copy")
-	d, s, n := gp(), gp(), gp()
-	Label(planes)
-	MOVQ(d0, d)
-	MOVQ(s0, s)
-	MOVQ(paramMem("rows"), n)
-	Label(rows)
-	a, b := YMM(), YMM()
-	VMOVDQU(ati(s, aOff, 0), a)
-	VMOVDQU(ati(s, bOff, 0), b)
-	// The copy of the whole src row, d[left:left+mid], by vectors from its
-	// start, the last one ending at its end; the ends then overwrite its
-	// first and last bytes. Copying only d[32:width-32] (from s[32-left:])
-	// took as long: 0.84x the rows kernels' time against 0.84x, geometric
-	// means over 162 geometries, by alignment either way up to 1.1x.
-	dl, i, y := gp(), gp(), YMM()
-	LEAQ(ati(d, left, 0), dl)
-	XORQ(i, i)
-	Label(copies)
-	VMOVDQU(ati(s, i, 0), y)
-	VMOVDQU(y, ati(dl, i, 0))
-	ADDQ(U8(32), i)
-	CMPQ(i, last)
-	JB(LabelRef(copies))
-	VMOVDQU(ati(s, last, 0), y)
-	VMOVDQU(y, ati(dl, last, 0))
-	for half, off := range []Op{at(d, 0), ati(d, tail, 0)} {
-		e := ends[2*half:]
-		x, y := YMM(), YMM()
-		VPERMD(a, e[0], x)
-		VPERMD(b, e[1], y)
-		VPBLENDVB(e[1], y, x, x)   // the bytes of b where the b index's sign is set
-		VPBLENDVB(e[0], x, pat, x) // the taken bytes (the a index's sign) from x, the others the value
-		VMOVDQU(x, off)
-	}
-	ADDQ(paramMem("dstStride"), d)
-	ADDQ(paramMem("srcStride"), s)
-	DECQ(n)
-	JNZ(LabelRef(rows))
-	ADDQ(paramMem("dstPlane"), d0)
-	ADDQ(paramMem("srcPlane"), s0)
-	DECQ(paramMem("planes"))
-	JNZ(LabelRef(planes))
-	VZEROUPPER()
+	endsLoops("endsw", d0, s0, func(d, s reg.Register) {
+		a, b := YMM(), YMM()
+		VMOVDQU(ati(s, aOff, 0), a)
+		VMOVDQU(ati(s, bOff, 0), b)
+		// The copy of the whole src row, d[left:left+mid], by vectors from its
+		// start, the last one ending at its end; the ends then overwrite its
+		// first and last bytes. Copying only d[32:width-32] (from s[32-left:])
+		// took as long: 0.84x the rows kernels' time against 0.84x, geometric
+		// means over 162 geometries, by alignment either way up to 1.1x.
+		dl, i, y := gp(), gp(), YMM()
+		LEAQ(ati(d, left, 0), dl)
+		XORQ(i, i)
+		copies := newLabel("endsw_copy")
+		Label(copies)
+		VMOVDQU(ati(s, i, 0), y)
+		VMOVDQU(y, ati(dl, i, 0))
+		ADDQ(U8(32), i)
+		CMPQ(i, last)
+		JB(LabelRef(copies))
+		VMOVDQU(ati(s, last, 0), y)
+		VMOVDQU(y, ati(dl, last, 0))
+		for half, off := range []Op{at(d, 0), ati(d, tail, 0)} {
+			e := ends[2*half:]
+			x, y := YMM(), YMM()
+			VPERMD(a, e[0], x)
+			VPERMD(b, e[1], y)
+			VPBLENDVB(e[1], y, x, x)   // the bytes of b where the b index's sign is set
+			VPBLENDVB(e[0], x, pat, x) // the taken bytes (the a index's sign) from x, the others the value
+			VMOVDQU(x, off)
+		}
+	})
 	Label(ret)
 	RET()
 }
@@ -283,4 +255,28 @@ func endsSetup(n int, vec func() reg.VecVirtual) (ends []reg.VecVirtual, pat reg
 	tail = Load(Param("width"), gp())
 	SUBQ(U8(ends[0].Size()), tail)
 	return ends, pat, d0, s0, tail
+}
+
+// endsLoops emits an ends kernel's loops over planes and rows, and its
+// return: row makes the row at dst d and src s, which then step by the
+// strides (labels from prefix).
+func endsLoops(prefix string, d0, s0 reg.Register, row func(d, s reg.Register)) {
+	planes, rows := newLabel(prefix+"_planes"), newLabel(prefix+"_rows")
+	d, s, n := gp(), gp(), gp()
+	Label(planes)
+	MOVQ(d0, d)
+	MOVQ(s0, s)
+	MOVQ(paramMem("rows"), n)
+	Label(rows)
+	row(d, s)
+	ADDQ(paramMem("dstStride"), d)
+	ADDQ(paramMem("srcStride"), s)
+	DECQ(n)
+	JNZ(LabelRef(rows))
+	ADDQ(paramMem("dstPlane"), d0)
+	ADDQ(paramMem("srcPlane"), s0)
+	DECQ(paramMem("planes"))
+	JNZ(LabelRef(planes))
+	VZEROUPPER()
+	RET()
 }
