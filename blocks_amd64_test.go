@@ -18,7 +18,7 @@ import (
 	"unsafe"
 )
 
-type blocksKernelFunc = func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks int)
+type blocksKernelFunc = func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int)
 
 // blocksKernel returns the blocks kernel, or skips t.
 func blocksKernel(t testing.TB) blocksKernelFunc {
@@ -60,11 +60,13 @@ func randomBlockTable(r *rand.Rand) *blockTable {
 }
 
 // checkBlocksGuarded runs the kernel on planes of table tb against guard
-// pages (checkPlanesGuarded).
+// pages (checkPlanesGuarded), in batches of 1 to all of its planes.
 func checkBlocksGuarded(t *testing.T, r *rand.Rand, a *guardArena, kernel blocksKernelFunc, tb *blockTable, end bool) {
 	checkPlanesGuarded(t, r, a, len(tb.ent), tb.width, tb.inLen, end,
 		func(dst, src []byte, pl planes) { planeBlocksGo(dst, src, pl, tb) },
-		func(dp, sp *byte, pl planes) { kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.ent[0].a[0], len(tb.ent)) })
+		func(dp, sp *byte, pl planes) {
+			kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.ent[0].a[0], len(tb.ent), 1+r.IntN(pl.n+1))
+		})
 }
 
 func TestPlaneBlocksKernel(t *testing.T) {
@@ -123,11 +125,11 @@ func TestPlaneBlocks(t *testing.T) {
 	if ks == nil || !ks.supported {
 		t.Skip("the CPU has no AVX2: no blocks kernel")
 	}
-	var calls [][2]int // planes and dstPlane of each call
+	var calls [][3]int // planes, dstPlane and batch of each call
 	kernel := ks.planeBlocks
-	setForTest(t, &ks.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks int) {
-		calls = append(calls, [2]int{planes, dstPlane})
-		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks)
+	setForTest(t, &ks.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int) {
+		calls = append(calls, [3]int{planes, dstPlane, batch})
+		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks, batch)
 	})
 	shape := []int{1, 512, 7, 7}
 	in := randomBytes(r, prod(shape))
@@ -149,14 +151,15 @@ func TestPlaneBlocks(t *testing.T) {
 					}
 				})
 			})
-			// Taken: 42 groups of 12 planes (blockGroupOf), then the
-			// other 8 planes by the planes' own table.
-			want := [][2]int{{42, 12 * 81}, {8, 81}}
+			// Taken: 42 groups of 12 planes (blockGroupOf), 8 groups a
+			// batch, then the other 8 planes by the planes' own table, in
+			// one batch.
+			want := [][3]int{{42, 12 * 81, 8}, {8, 81, 101}}
 			if !on || mode != Edge {
 				want = nil
 			}
 			if !slices.Equal(calls, want) {
-				t.Errorf("%v %v, tables %v: blocks kernel calls (planes, dstPlane) %v, want %v", shape, spec, on, calls, want)
+				t.Errorf("%v %v, tables %v: blocks kernel calls (planes, dstPlane, batch) %v, want %v", shape, spec, on, calls, want)
 			}
 		}
 	}

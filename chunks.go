@@ -437,6 +437,11 @@ func blockAt(out []int32, size, at, inLen, from, to int) (e blockEntry, ok bool)
 	return e, true
 }
 
+// blocksBatchBytes is the output of the planes the blocks kernel makes a
+// block at a time (its batch): they stay in the L1 cache while it goes
+// over their blocks.
+const blocksBatchBytes = 8 << 10
+
 // blockRowMax is the widest output row of the planes made by the blocks
 // kernel: wider rows are fewer than two a block, and took up to 2.6x the
 // time by it (float32 rows of 48 bytes, which the word shuffle kernel

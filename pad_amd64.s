@@ -26409,36 +26409,79 @@ chunks_8_near_2879:
 chunks_ret_2770:
 	RET
 
-// func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int)
-// Requires: AVX, AVX2
-TEXT ·planeBlocksAVX2(SB), NOSPLIT, $0-56
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ planes+16(FP), DX
-	MOVQ tab+40(FP), BX
-	MOVQ blocks+48(FP), SI
+// func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·planeBlocksAVX2(SB), NOSPLIT, $8-64
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   dstPlane+24(FP), DX
+	MOVQ   srcPlane+32(FP), BX
+	MOVQ   blocks+48(FP), SI
+	IMUL3Q $0x60, SI, SI
+	ADDQ   tab+40(FP), SI
+	MOVQ   planes+16(FP), DI
+	MOVQ   DI, (SP)
 
-blocks_planes_2884:
-	MOVQ BX, DI
-	MOVQ SI, R8
+blocks_batch_2884:
+	MOVQ    batch+56(FP), DI
+	CMPQ    DI, (SP)
+	CMOVQGT (SP), DI
+	MOVQ    tab+40(FP), R8
 
-blocks_loop_2885:
-	MOVQ           64(DI), R9
-	MOVQ           72(DI), R10
-	MOVQ           80(DI), R11
-	VBROADCASTI128 (CX)(R9*1), Y0
-	VBROADCASTI128 (CX)(R10*1), Y1
-	VPSHUFB        (DI), Y0, Y0
-	VPSHUFB        32(DI), Y1, Y1
-	VPOR           Y1, Y0, Y0
-	VMOVDQU        Y0, (AX)(R11*1)
-	ADDQ           $0x60, DI
-	DECQ           R8
-	JNZ            blocks_loop_2885
-	ADDQ           dstPlane+24(FP), AX
-	ADDQ           srcPlane+32(FP), CX
-	DECQ           DX
-	JNZ            blocks_planes_2884
+blocks_block_2885:
+	VMOVDQU        (R8), Y0
+	VMOVDQU        32(R8), Y1
+	MOVQ           64(R8), R9
+	MOVQ           72(R8), R10
+	SUBQ           R9, R10
+	ADDQ           CX, R9
+	LEAQ           (R10)(BX*1), R11
+	MOVQ           80(R8), R12
+	ADDQ           AX, R12
+	MOVQ           DI, R13
+	TESTQ          $0x00000001, R13
+	JZ             blocks_pairs_2886
+	VBROADCASTI128 (R9), Y2
+	VBROADCASTI128 (R9)(R10*1), Y3
+	VPSHUFB        Y0, Y2, Y2
+	VPSHUFB        Y1, Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, (R12)
+	ADDQ           BX, R9
+	ADDQ           DX, R12
+	DECQ           R13
+	JZ             blocks_next_2887
+
+blocks_pairs_2886:
+	VBROADCASTI128 (R9), Y2
+	VBROADCASTI128 (R9)(R10*1), Y3
+	VPSHUFB        Y0, Y2, Y2
+	VPSHUFB        Y1, Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, (R12)
+	VBROADCASTI128 (R9)(BX*1), Y2
+	VBROADCASTI128 (R9)(R11*1), Y3
+	VPSHUFB        Y0, Y2, Y2
+	VPSHUFB        Y1, Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, (R12)(DX*1)
+	LEAQ           (R9)(BX*2), R9
+	LEAQ           (R12)(DX*2), R12
+	SUBQ           $0x02, R13
+	JNZ            blocks_pairs_2886
+
+blocks_next_2887:
+	ADDQ  $0x60, R8
+	CMPQ  R8, SI
+	JNE   blocks_block_2885
+	MOVQ  DI, R8
+	IMULQ DX, R8
+	ADDQ  R8, AX
+	IMULQ BX, DI
+	ADDQ  DI, CX
+	MOVQ  batch+56(FP), R8
+	SUBQ  R8, (SP)
+	JG    blocks_batch_2884
 	VZEROUPPER
 	RET
 
@@ -26450,9 +26493,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_2886
+	JZ              wide_ret_2888
 	TESTQ           BX, BX
-	JZ              wide_ret_2886
+	JZ              wide_ret_2888
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -26471,10 +26514,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_2887
+	JB              wide_mshort_2889
 	XORQ            DX, DX
 
-wide_mshort_2887:
+wide_mshort_2889:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -26483,32 +26526,32 @@ wide_mshort_2887:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_2888:
+wide_planes_2890:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_2889:
+wide_rows_2891:
 	CMPQ SI, $0x00000080
-	JB   wide_short_2890
+	JB   wide_short_2892
 	CMPQ SI, $0x00000140
-	JAE  wide_long_2894
+	JAE  wide_long_2896
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_2892:
+wide_mid_loop_2894:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_2893
+	JAE       wide_mid_last_2895
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_2892
+	JMP       wide_mid_loop_2894
 
-wide_mid_last_2893:
+wide_mid_last_2895:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_2891
+	JMP       wide_mid_done_2893
 
-wide_long_2894:
+wide_long_2896:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -26527,9 +26570,9 @@ wide_long_2894:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_2897
+	JAE          shift1_top_2899
 
-shift4_2895:
+shift4_2897:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -26544,30 +26587,30 @@ shift4_2895:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_2895
+	JB        shift4_2897
 
-shift1_top_2897:
+shift1_top_2899:
 	LEAQ -64(R11), R11
 
-shift1_2896:
+shift1_2898:
 	CMPQ      R10, R11
-	JAE       shift_done_2898
+	JAE       shift_done_2900
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_2896
+	JMP       shift1_2898
 
-shift_done_2898:
+shift_done_2900:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_2891
+	JMP       wide_mid_done_2893
 
-wide_short_2890:
+wide_short_2892:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_2891:
+wide_mid_done_2893:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -26583,16 +26626,16 @@ wide_mid_done_2891:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_2889
+	JNZ       wide_rows_2891
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_2888
+	JNZ       wide_planes_2890
 	VZEROUPPER
 
-wide_ret_2886:
+wide_ret_2888:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -26600,10 +26643,10 @@ wide_ret_2886:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2899
+	JZ              aligned_ret_2901
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2899
+	JZ              aligned_ret_2901
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -26650,9 +26693,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2900
+	JZ              aligned_fixed_2902
 
-aligned_planes_2901:
+aligned_planes_2903:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -26680,9 +26723,9 @@ aligned_planes_2901:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2903
+	JA           aligned_top_done_2905
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2902
+	JAE          aligned_top_2904
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -26702,15 +26745,15 @@ aligned_planes_2901:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2902:
+aligned_top_2904:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_2903
+	JA        aligned_top_done_2905
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2902
+	JMP       aligned_top_2904
 
-aligned_top_done_2903:
+aligned_top_done_2905:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -26721,9 +26764,9 @@ aligned_top_done_2903:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2904:
+aligned_gap_2906:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2905
+	JAE          aligned_gap_done_2907
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -26752,15 +26795,15 @@ aligned_gap_2904:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2904
+	JMP          aligned_gap_2906
 
-aligned_gap_done_2905:
+aligned_gap_done_2907:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2907
-	JMP  aligned_body_2909
+	JE   aligned_general_2909
+	JMP  aligned_body_2911
 
-aligned_rows_2908:
+aligned_rows_2910:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -26789,7 +26832,7 @@ aligned_rows_2908:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2910
+	JE           aligned_one_gap_2912
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -26804,10 +26847,10 @@ aligned_rows_2908:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_2910:
+aligned_one_gap_2912:
 	ADDQ $0x40, AX
 
-aligned_body_2909:
+aligned_body_2911:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -26817,7 +26860,7 @@ aligned_body_2909:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2912
+	JGT          aligned_copy_done_2914
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -26827,15 +26870,15 @@ aligned_body_2909:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2911:
+aligned_copy_2913:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2911
+	JLE       aligned_copy_2913
 
-aligned_copy_done_2912:
+aligned_copy_done_2914:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -26844,13 +26887,13 @@ aligned_copy_done_2912:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2908
-	JMP  aligned_last_2906
+	JNZ  aligned_rows_2910
+	JMP  aligned_last_2908
 
-aligned_general_2907:
-	JMP aligned_body_2914
+aligned_general_2909:
+	JMP aligned_body_2916
 
-aligned_rows_2913:
+aligned_rows_2915:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -26862,9 +26905,9 @@ aligned_rows_2913:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_2915:
+aligned_gap_2917:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_2916
+	JAE          aligned_gap_done_2918
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -26879,10 +26922,10 @@ aligned_gap_2915:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2915
+	JMP          aligned_gap_2917
 
-aligned_gap_done_2916:
-aligned_body_2914:
+aligned_gap_done_2918:
+aligned_body_2916:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -26892,7 +26935,7 @@ aligned_body_2914:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2918
+	JGT          aligned_copy_done_2920
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -26902,15 +26945,15 @@ aligned_body_2914:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2917:
+aligned_copy_2919:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2917
+	JLE       aligned_copy_2919
 
-aligned_copy_done_2918:
+aligned_copy_done_2920:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -26919,16 +26962,16 @@ aligned_copy_done_2918:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2913
+	JNZ  aligned_rows_2915
 
-aligned_last_2906:
+aligned_last_2908:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2919:
+aligned_gap_2921:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2920
+	JAE          aligned_gap_done_2922
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -26956,20 +26999,20 @@ aligned_gap_2919:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2919
+	JMP          aligned_gap_2921
 
-aligned_gap_done_2920:
-aligned_bottom_2921:
+aligned_gap_done_2922:
+aligned_bottom_2923:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2922
+	JA        aligned_bottom_done_2924
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2921
+	JMP       aligned_bottom_2923
 
-aligned_bottom_done_2922:
+aligned_bottom_done_2924:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2923
+	JAE      aligned_bottom_end_2925
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -26988,18 +27031,18 @@ aligned_bottom_done_2922:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2923:
+aligned_bottom_end_2925:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2901
+	JNZ  aligned_planes_2903
 	VZEROUPPER
-	JMP  aligned_ret_2899
+	JMP  aligned_ret_2901
 
-aligned_fixed_2900:
-aligned_planes_2924:
+aligned_fixed_2902:
+aligned_planes_2926:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27025,9 +27068,9 @@ aligned_planes_2924:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2926
+	JA           aligned_top_done_2928
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2925
+	JAE          aligned_top_2927
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -27047,22 +27090,22 @@ aligned_planes_2924:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2925:
+aligned_top_2927:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_2926
+	JA        aligned_top_done_2928
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2925
+	JMP       aligned_top_2927
 
-aligned_top_done_2926:
+aligned_top_done_2928:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2927:
+aligned_gap_2929:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2928
+	JAE       aligned_gap_done_2930
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27087,15 +27130,15 @@ aligned_gap_2927:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2927
+	JMP       aligned_gap_2929
 
-aligned_gap_done_2928:
+aligned_gap_done_2930:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2930
-	JMP  aligned_body_2932
+	JE   aligned_general_2932
+	JMP  aligned_body_2934
 
-aligned_rows_2931:
+aligned_rows_2933:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -27114,7 +27157,7 @@ aligned_rows_2931:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2933
+	JE        aligned_one_gap_2935
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -27125,17 +27168,17 @@ aligned_rows_2931:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_2933:
+aligned_one_gap_2935:
 	ADDQ $0x40, AX
 
-aligned_body_2932:
+aligned_body_2934:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2935
+	JGT          aligned_copy_done_2937
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27145,15 +27188,15 @@ aligned_body_2932:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2934:
+aligned_copy_2936:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2934
+	JLE       aligned_copy_2936
 
-aligned_copy_done_2935:
+aligned_copy_done_2937:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27161,21 +27204,21 @@ aligned_copy_done_2935:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2931
-	JMP  aligned_last_2929
+	JNZ  aligned_rows_2933
+	JMP  aligned_last_2931
 
-aligned_general_2930:
-	JMP aligned_body_2937
+aligned_general_2932:
+	JMP aligned_body_2939
 
-aligned_rows_2936:
+aligned_rows_2938:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_2938:
+aligned_gap_2940:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_2939
+	JAE       aligned_gap_done_2941
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -27186,17 +27229,17 @@ aligned_gap_2938:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2938
+	JMP       aligned_gap_2940
 
-aligned_gap_done_2939:
-aligned_body_2937:
+aligned_gap_done_2941:
+aligned_body_2939:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2941
+	JGT          aligned_copy_done_2943
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27206,15 +27249,15 @@ aligned_body_2937:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2940:
+aligned_copy_2942:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2940
+	JLE       aligned_copy_2942
 
-aligned_copy_done_2941:
+aligned_copy_done_2943:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27222,15 +27265,15 @@ aligned_copy_done_2941:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2936
+	JNZ  aligned_rows_2938
 
-aligned_last_2929:
+aligned_last_2931:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2942:
+aligned_gap_2944:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2943
+	JAE       aligned_gap_done_2945
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27254,20 +27297,20 @@ aligned_gap_2942:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2942
+	JMP       aligned_gap_2944
 
-aligned_gap_done_2943:
-aligned_bottom_2944:
+aligned_gap_done_2945:
+aligned_bottom_2946:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2945
+	JA        aligned_bottom_done_2947
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2944
+	JMP       aligned_bottom_2946
 
-aligned_bottom_done_2945:
+aligned_bottom_done_2947:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2946
+	JAE      aligned_bottom_end_2948
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27286,16 +27329,16 @@ aligned_bottom_done_2945:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2946:
+aligned_bottom_end_2948:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2924
+	JNZ  aligned_planes_2926
 	VZEROUPPER
 
-aligned_ret_2899:
+aligned_ret_2901:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -27303,10 +27346,10 @@ aligned_ret_2899:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2947
+	JZ              aligned_ret_2949
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2947
+	JZ              aligned_ret_2949
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -27353,9 +27396,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2948
+	JZ              aligned_fixed_2950
 
-aligned_planes_2949:
+aligned_planes_2951:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27383,9 +27426,9 @@ aligned_planes_2949:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2951
+	JA           aligned_top_done_2953
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2950
+	JAE          aligned_top_2952
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -27405,15 +27448,15 @@ aligned_planes_2949:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2950:
+aligned_top_2952:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_2951
+	JA       aligned_top_done_2953
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2950
+	JMP      aligned_top_2952
 
-aligned_top_done_2951:
+aligned_top_done_2953:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -27424,9 +27467,9 @@ aligned_top_done_2951:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2952:
+aligned_gap_2954:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2953
+	JAE          aligned_gap_done_2955
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -27455,15 +27498,15 @@ aligned_gap_2952:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2952
+	JMP          aligned_gap_2954
 
-aligned_gap_done_2953:
+aligned_gap_done_2955:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2955
-	JMP  aligned_body_2957
+	JE   aligned_general_2957
+	JMP  aligned_body_2959
 
-aligned_rows_2956:
+aligned_rows_2958:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -27492,7 +27535,7 @@ aligned_rows_2956:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2958
+	JE           aligned_one_gap_2960
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -27507,10 +27550,10 @@ aligned_rows_2956:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_2958:
+aligned_one_gap_2960:
 	ADDQ $0x40, AX
 
-aligned_body_2957:
+aligned_body_2959:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27520,7 +27563,7 @@ aligned_body_2957:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2960
+	JGT          aligned_copy_done_2962
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -27530,15 +27573,15 @@ aligned_body_2957:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2959:
+aligned_copy_2961:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2959
+	JLE       aligned_copy_2961
 
-aligned_copy_done_2960:
+aligned_copy_done_2962:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -27547,13 +27590,13 @@ aligned_copy_done_2960:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2956
-	JMP  aligned_last_2954
+	JNZ  aligned_rows_2958
+	JMP  aligned_last_2956
 
-aligned_general_2955:
-	JMP aligned_body_2962
+aligned_general_2957:
+	JMP aligned_body_2964
 
-aligned_rows_2961:
+aligned_rows_2963:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -27565,9 +27608,9 @@ aligned_rows_2961:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_2963:
+aligned_gap_2965:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_2964
+	JAE          aligned_gap_done_2966
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -27582,10 +27625,10 @@ aligned_gap_2963:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2963
+	JMP          aligned_gap_2965
 
-aligned_gap_done_2964:
-aligned_body_2962:
+aligned_gap_done_2966:
+aligned_body_2964:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27595,7 +27638,7 @@ aligned_body_2962:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2966
+	JGT          aligned_copy_done_2968
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -27605,15 +27648,15 @@ aligned_body_2962:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2965:
+aligned_copy_2967:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2965
+	JLE       aligned_copy_2967
 
-aligned_copy_done_2966:
+aligned_copy_done_2968:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -27622,16 +27665,16 @@ aligned_copy_done_2966:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2961
+	JNZ  aligned_rows_2963
 
-aligned_last_2954:
+aligned_last_2956:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2967:
+aligned_gap_2969:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2968
+	JAE          aligned_gap_done_2970
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -27659,20 +27702,20 @@ aligned_gap_2967:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2967
+	JMP          aligned_gap_2969
 
-aligned_gap_done_2968:
-aligned_bottom_2969:
+aligned_gap_done_2970:
+aligned_bottom_2971:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2970
+	JA       aligned_bottom_done_2972
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2969
+	JMP      aligned_bottom_2971
 
-aligned_bottom_done_2970:
+aligned_bottom_done_2972:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2971
+	JAE      aligned_bottom_end_2973
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27691,18 +27734,18 @@ aligned_bottom_done_2970:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2971:
+aligned_bottom_end_2973:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2949
+	JNZ  aligned_planes_2951
 	VZEROUPPER
-	JMP  aligned_ret_2947
+	JMP  aligned_ret_2949
 
-aligned_fixed_2948:
-aligned_planes_2972:
+aligned_fixed_2950:
+aligned_planes_2974:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27728,9 +27771,9 @@ aligned_planes_2972:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2974
+	JA           aligned_top_done_2976
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2973
+	JAE          aligned_top_2975
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -27750,22 +27793,22 @@ aligned_planes_2972:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2973:
+aligned_top_2975:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_2974
+	JA       aligned_top_done_2976
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2973
+	JMP      aligned_top_2975
 
-aligned_top_done_2974:
+aligned_top_done_2976:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2975:
+aligned_gap_2977:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2976
+	JAE       aligned_gap_done_2978
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27790,15 +27833,15 @@ aligned_gap_2975:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2975
+	JMP       aligned_gap_2977
 
-aligned_gap_done_2976:
+aligned_gap_done_2978:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2978
-	JMP  aligned_body_2980
+	JE   aligned_general_2980
+	JMP  aligned_body_2982
 
-aligned_rows_2979:
+aligned_rows_2981:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -27817,7 +27860,7 @@ aligned_rows_2979:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2981
+	JE        aligned_one_gap_2983
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -27828,17 +27871,17 @@ aligned_rows_2979:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_2981:
+aligned_one_gap_2983:
 	ADDQ $0x40, AX
 
-aligned_body_2980:
+aligned_body_2982:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2983
+	JGT          aligned_copy_done_2985
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27848,15 +27891,15 @@ aligned_body_2980:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2982:
+aligned_copy_2984:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2982
+	JLE       aligned_copy_2984
 
-aligned_copy_done_2983:
+aligned_copy_done_2985:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27864,21 +27907,21 @@ aligned_copy_done_2983:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2979
-	JMP  aligned_last_2977
+	JNZ  aligned_rows_2981
+	JMP  aligned_last_2979
 
-aligned_general_2978:
-	JMP aligned_body_2985
+aligned_general_2980:
+	JMP aligned_body_2987
 
-aligned_rows_2984:
+aligned_rows_2986:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_2986:
+aligned_gap_2988:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_2987
+	JAE       aligned_gap_done_2989
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -27889,17 +27932,17 @@ aligned_gap_2986:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2986
+	JMP       aligned_gap_2988
 
-aligned_gap_done_2987:
-aligned_body_2985:
+aligned_gap_done_2989:
+aligned_body_2987:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2989
+	JGT          aligned_copy_done_2991
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27909,15 +27952,15 @@ aligned_body_2985:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2988:
+aligned_copy_2990:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2988
+	JLE       aligned_copy_2990
 
-aligned_copy_done_2989:
+aligned_copy_done_2991:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27925,15 +27968,15 @@ aligned_copy_done_2989:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2984
+	JNZ  aligned_rows_2986
 
-aligned_last_2977:
+aligned_last_2979:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2990:
+aligned_gap_2992:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2991
+	JAE       aligned_gap_done_2993
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27957,20 +28000,20 @@ aligned_gap_2990:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2990
+	JMP       aligned_gap_2992
 
-aligned_gap_done_2991:
-aligned_bottom_2992:
+aligned_gap_done_2993:
+aligned_bottom_2994:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2993
+	JA       aligned_bottom_done_2995
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2992
+	JMP      aligned_bottom_2994
 
-aligned_bottom_done_2993:
+aligned_bottom_done_2995:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2994
+	JAE      aligned_bottom_end_2996
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27989,16 +28032,16 @@ aligned_bottom_done_2993:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2994:
+aligned_bottom_end_2996:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2972
+	JNZ  aligned_planes_2974
 	VZEROUPPER
 
-aligned_ret_2947:
+aligned_ret_2949:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -28024,12 +28067,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_2995
+	JNE       lines_more_2997
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_2996
+	JMP       lines_ret_2998
 
-lines_more_2995:
+lines_more_2997:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -28037,26 +28080,26 @@ lines_more_2995:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_2998
+	JB       lines_single_3000
 
-lines_pairs_2997:
+lines_pairs_2999:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3000
+	JZ        lines_noadv_3002
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3000:
+lines_noadv_3002:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3001
+	JZ        lines_noadv_3003
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3001:
+lines_noadv_3003:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -28068,37 +28111,37 @@ lines_noadv_3001:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_2997
+	JAE       lines_pairs_2999
 
-lines_single_2998:
+lines_single_3000:
 	CMPQ      BX, $0x01
-	JE        lines_last_2999
+	JE        lines_last_3001
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3002
+	JZ        lines_noadv_3004
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3002:
+lines_noadv_3004:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_2999:
+lines_last_3001:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3003
+	JZ        lines_noadv_3005
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3003:
+lines_noadv_3005:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_2996:
+lines_ret_2998:
 	VZEROUPPER
 	RET
 
@@ -28120,11 +28163,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3005
+	JB              expand_singles_3007
 
-expand_turns_3004:
+expand_turns_3006:
 	CMPQ      CX, R8
-	JA        expand_singles_3005
+	JA        expand_singles_3007
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -28197,20 +28240,20 @@ expand_turns_3004:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3004
+	JAE       expand_turns_3006
 
-expand_singles_3005:
+expand_singles_3007:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3006
+	JB        expand_tail_3008
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3008
+	JA        expand_far_3010
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3009:
+expand_near_3011:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -28221,11 +28264,11 @@ expand_near_3009:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3005
+	JMP       expand_singles_3007
 
-expand_tail_3006:
+expand_tail_3008:
 	TESTQ     DX, DX
-	JZ        expand_ret_3007
+	JZ        expand_ret_3009
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -28234,20 +28277,20 @@ expand_tail_3006:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3010
+	JA        expand_far_3012
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3011:
+expand_near_3013:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3007:
+expand_ret_3009:
 	VZEROUPPER
 	RET
 
-expand_far_3008:
+expand_far_3010:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -28255,9 +28298,9 @@ expand_far_3008:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3009
+	JMP          expand_near_3011
 
-expand_far_3010:
+expand_far_3012:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -28265,7 +28308,7 @@ expand_far_3010:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3011
+	JMP          expand_near_3013
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -28284,11 +28327,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3013
+	JB              expandd_singles_3015
 
-expandd_turns_3012:
+expandd_turns_3014:
 	CMPQ      CX, R8
-	JA        expandd_singles_3013
+	JA        expandd_singles_3015
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -28373,20 +28416,20 @@ expandd_turns_3012:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3012
+	JAE       expandd_turns_3014
 
-expandd_singles_3013:
+expandd_singles_3015:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3014
+	JB        expandd_tail_3016
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3016
+	JA        expandd_far_3018
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3017:
+expandd_near_3019:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -28397,11 +28440,11 @@ expandd_near_3017:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3013
+	JMP       expandd_singles_3015
 
-expandd_tail_3014:
+expandd_tail_3016:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3015
+	JZ        expandd_ret_3017
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -28411,20 +28454,20 @@ expandd_tail_3014:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3018
+	JA        expandd_far_3020
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3019:
+expandd_near_3021:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3015:
+expandd_ret_3017:
 	VZEROUPPER
 	RET
 
-expandd_far_3016:
+expandd_far_3018:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -28437,9 +28480,9 @@ expandd_far_3016:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3017
+	JMP          expandd_near_3019
 
-expandd_far_3018:
+expandd_far_3020:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -28452,7 +28495,7 @@ expandd_far_3018:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3019
+	JMP          expandd_near_3021
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -28474,24 +28517,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3021
+	JB      expandw_single_3023
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3020:
+expandw_pairs_3022:
 	CMPQ    CX, R9
-	JA      expandw_single_3021
+	JA      expandw_single_3023
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3024
+	JNE     expandw_general_3026
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3025
+	JMP     expandw_next_3027
 
-expandw_general_3024:
+expandw_general_3026:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -28511,27 +28554,27 @@ expandw_general_3024:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3025:
+expandw_next_3027:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3020
+	JAE     expandw_pairs_3022
 
-expandw_single_3021:
+expandw_single_3023:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3022
+	JB      expandw_tail_3024
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3030
+	JA      expandw_far_3032
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3031:
+expandw_near_3033:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -28541,11 +28584,11 @@ expandw_near_3031:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3021
+	JMP       expandw_single_3023
 
-expandw_tail_3022:
+expandw_tail_3024:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3023
+	JZ        expandw_ret_3025
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -28556,19 +28599,19 @@ expandw_tail_3022:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3032
+	JA        expandw_far_3034
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3033:
+expandw_near_3035:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3023:
+expandw_ret_3025:
 	VZEROUPPER
 	RET
 
-expandw_far_3030:
+expandw_far_3032:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -28580,9 +28623,9 @@ expandw_far_3030:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3031
+	JMP          expandw_near_3033
 
-expandw_far_3032:
+expandw_far_3034:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -28594,7 +28637,7 @@ expandw_far_3032:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3033
+	JMP          expandw_near_3035
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -28608,25 +28651,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3034
+	JNE     shufw_not2_3036
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3035
+	JE      shufw_blocks2_value_3037
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3036
+	JNE     shufw_list_3038
 
-shuf_planes_3038:
+shuf_planes_3040:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3040
+	JZ    shuf_done_3042
 	MOVQ  CX, R11
 
-shuf_rows_3041:
+shuf_rows_3043:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -28636,17 +28679,17 @@ shuf_rows_3041:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3041
+	JNZ     shuf_rows_3043
 
-shuf_done_3040:
+shuf_done_3042:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3038
+	JNZ  shuf_planes_3040
 	VZEROUPPER
 	RET
 
-shufw_list_3036:
+shufw_list_3038:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -28655,12 +28698,12 @@ shufw_list_3036:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3042
+	JZ      shuf_no_run_3044
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3042:
+shuf_no_run_3044:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -28670,52 +28713,52 @@ shuf_no_run_3042:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3037
+	JA    shufw_list_loads_3039
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
-
-shuf_offs_3043:
-	CMPQ    R11, R12
-	JAE     shuf_offs_done_3044
-	MOVLQSX (DI)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
-	JMP     shuf_offs_3043
-
-shuf_offs_done_3044:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
-	JA   shufw_list_loads_3037
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R13
-	LEAQ (DI)(R13*4), DI
-	XORQ R11, R11
 
 shuf_offs_3045:
 	CMPQ    R11, R12
 	JAE     shuf_offs_done_3046
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
+	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
 	JMP     shuf_offs_3045
 
 shuf_offs_done_3046:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufw_list_loads_3039
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R13
+	LEAQ (DI)(R13*4), DI
+	XORQ R11, R11
+
+shuf_offs_3047:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_3048
+	MOVLQSX (DI)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_3047
+
+shuf_offs_done_3048:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3047:
+shuf_planes_3049:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3049
+	JZ      shuf_done_3051
 
-shuf_rows_3050:
+shuf_rows_3052:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -28726,35 +28769,35 @@ shuf_rows_3050:
 	VMOVDQU Y10, (DI)(R10*1)
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
-	DECQ    R12
-	JNZ     shuf_rows_3050
-
-shuf_done_3049:
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3051
-	VMOVQ X5, R11
-	ADDQ  CX, R11
-
-shuf_rows_3052:
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R11
 	DECQ    R12
 	JNZ     shuf_rows_3052
 
 shuf_done_3051:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3053
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_3054:
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R11
+	DECQ    R12
+	JNZ     shuf_rows_3054
+
+shuf_done_3053:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3053
+	JZ      shuf_done_3055
 
-shuf_rows_3054:
+shuf_rows_3056:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -28766,25 +28809,25 @@ shuf_rows_3054:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3054
+	JNZ     shuf_rows_3056
 
-shuf_done_3053:
+shuf_done_3055:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3047
+	JNZ  shuf_planes_3049
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3037:
-shuf_planes_3055:
+shufw_list_loads_3039:
+shuf_planes_3057:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3057
+	JZ    shuf_done_3059
 
-shuf_rows_3058:
+shuf_rows_3060:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -28797,16 +28840,16 @@ shuf_rows_3058:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3058
+	JNZ     shuf_rows_3060
 
-shuf_done_3057:
+shuf_done_3059:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3059
+	JZ    shuf_done_3061
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3060:
+shuf_rows_3062:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -28816,15 +28859,15 @@ shuf_rows_3060:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3060
+	JNZ     shuf_rows_3062
 
-shuf_done_3059:
+shuf_done_3061:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3061
+	JZ    shuf_done_3063
 
-shuf_rows_3062:
+shuf_rows_3064:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -28837,28 +28880,28 @@ shuf_rows_3062:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3062
+	JNZ     shuf_rows_3064
 
-shuf_done_3061:
+shuf_done_3063:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3055
+	JNZ  shuf_planes_3057
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3035:
+shufw_blocks2_value_3037:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3063
+	JNE  shufw_list_3065
 
-shuf_planes_3065:
+shuf_planes_3067:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3067
+	JZ    shuf_done_3069
 	MOVQ  CX, R11
 
-shuf_rows_3068:
+shuf_rows_3070:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -28870,17 +28913,17 @@ shuf_rows_3068:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3068
+	JNZ       shuf_rows_3070
 
-shuf_done_3067:
+shuf_done_3069:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3065
+	JNZ  shuf_planes_3067
 	VZEROUPPER
 	RET
 
-shufw_list_3063:
+shufw_list_3065:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -28889,12 +28932,12 @@ shufw_list_3063:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3069
+	JZ      shuf_no_run_3071
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3069:
+shuf_no_run_3071:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -28904,52 +28947,52 @@ shuf_no_run_3069:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3064
+	JA    shufw_list_loads_3066
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
-
-shuf_offs_3070:
-	CMPQ    R11, R12
-	JAE     shuf_offs_done_3071
-	MOVLQSX (DI)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
-	JMP     shuf_offs_3070
-
-shuf_offs_done_3071:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
-	JA   shufw_list_loads_3064
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R13
-	LEAQ (DI)(R13*4), DI
-	XORQ R11, R11
 
 shuf_offs_3072:
 	CMPQ    R11, R12
 	JAE     shuf_offs_done_3073
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
+	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
 	JMP     shuf_offs_3072
 
 shuf_offs_done_3073:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufw_list_loads_3066
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R13
+	LEAQ (DI)(R13*4), DI
+	XORQ R11, R11
+
+shuf_offs_3074:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_3075
+	MOVLQSX (DI)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_3074
+
+shuf_offs_done_3075:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3074:
+shuf_planes_3076:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3076
+	JZ      shuf_done_3078
 
-shuf_rows_3077:
+shuf_rows_3079:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -28962,37 +29005,37 @@ shuf_rows_3077:
 	VMOVDQU   Y11, (DI)(R10*1)
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
-	DECQ      R12
-	JNZ       shuf_rows_3077
-
-shuf_done_3076:
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3078
-	VMOVQ X6, R11
-	ADDQ  CX, R11
-
-shuf_rows_3079:
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R11
 	DECQ      R12
 	JNZ       shuf_rows_3079
 
 shuf_done_3078:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3080
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_3081:
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R11
+	DECQ      R12
+	JNZ       shuf_rows_3081
+
+shuf_done_3080:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3080
+	JZ      shuf_done_3082
 
-shuf_rows_3081:
+shuf_rows_3083:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -29006,25 +29049,25 @@ shuf_rows_3081:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3081
+	JNZ       shuf_rows_3083
 
-shuf_done_3080:
+shuf_done_3082:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3074
+	JNZ  shuf_planes_3076
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3064:
-shuf_planes_3082:
+shufw_list_loads_3066:
+shuf_planes_3084:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3084
+	JZ    shuf_done_3086
 
-shuf_rows_3085:
+shuf_rows_3087:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -29039,16 +29082,16 @@ shuf_rows_3085:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3085
+	JNZ       shuf_rows_3087
 
-shuf_done_3084:
+shuf_done_3086:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3086
+	JZ    shuf_done_3088
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3087:
+shuf_rows_3089:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -29060,15 +29103,15 @@ shuf_rows_3087:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3087
+	JNZ       shuf_rows_3089
 
-shuf_done_3086:
+shuf_done_3088:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3088
+	JZ    shuf_done_3090
 
-shuf_rows_3089:
+shuf_rows_3091:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -29083,35 +29126,35 @@ shuf_rows_3089:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3089
+	JNZ       shuf_rows_3091
 
-shuf_done_3088:
+shuf_done_3090:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3082
+	JNZ  shuf_planes_3084
 	VZEROUPPER
 	RET
 
-shufw_not2_3034:
+shufw_not2_3036:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3090
+	JNE     shufw_not3_3092
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3091
+	JE      shufw_blocks3_value_3093
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3092
+	JNE     shufw_list_3094
 
-shuf_planes_3094:
+shuf_planes_3096:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3096
+	JZ    shuf_done_3098
 	MOVQ  CX, R9
 
-shuf_rows_3097:
+shuf_rows_3099:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -29129,17 +29172,17 @@ shuf_rows_3097:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3097
+	JNZ     shuf_rows_3099
 
-shuf_done_3096:
+shuf_done_3098:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3094
+	JNZ  shuf_planes_3096
 	VZEROUPPER
 	RET
 
-shufw_list_3092:
+shufw_list_3094:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -29148,12 +29191,12 @@ shufw_list_3092:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3098
+	JZ      shuf_no_run_3100
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3098:
+shuf_no_run_3100:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29163,52 +29206,52 @@ shuf_no_run_3098:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3093
+	JA    shufw_list_loads_3095
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
-
-shuf_offs_3099:
-	CMPQ    R9, R10
-	JAE     shuf_offs_done_3100
-	MOVLQSX (R8)(R9*4), R11
-	IMULQ   BX, R11
-	MOVQ    R11, (SP)(R9*8)
-	INCQ    R9
-	JMP     shuf_offs_3099
-
-shuf_offs_done_3100:
-	MOVQ rows+16(FP), R10
-	SUBQ run1+96(FP), R10
-	CMPQ R10, $0x04
-	JA   shufw_list_loads_3093
-	MOVQ rowIdx+80(FP), R8
-	MOVQ run1+96(FP), R11
-	LEAQ (R8)(R11*4), R8
-	XORQ R9, R9
 
 shuf_offs_3101:
 	CMPQ    R9, R10
 	JAE     shuf_offs_done_3102
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
-	MOVQ    R11, 32(SP)(R9*8)
+	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
 	JMP     shuf_offs_3101
 
 shuf_offs_done_3102:
+	MOVQ rows+16(FP), R10
+	SUBQ run1+96(FP), R10
+	CMPQ R10, $0x04
+	JA   shufw_list_loads_3095
+	MOVQ rowIdx+80(FP), R8
+	MOVQ run1+96(FP), R11
+	LEAQ (R8)(R11*4), R8
+	XORQ R9, R9
+
+shuf_offs_3103:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3104
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, 32(SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3103
+
+shuf_offs_done_3104:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3103:
+shuf_planes_3105:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3105
+	JZ      shuf_done_3107
 
-shuf_rows_3106:
+shuf_rows_3108:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29228,16 +29271,16 @@ shuf_rows_3106:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3106
+	JNZ     shuf_rows_3108
 
-shuf_done_3105:
+shuf_done_3107:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3107
+	JZ    shuf_done_3109
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3108:
+shuf_rows_3110:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -29255,15 +29298,15 @@ shuf_rows_3108:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3108
+	JNZ     shuf_rows_3110
 
-shuf_done_3107:
+shuf_done_3109:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3109
+	JZ      shuf_done_3111
 
-shuf_rows_3110:
+shuf_rows_3112:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29283,25 +29326,25 @@ shuf_rows_3110:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3110
+	JNZ     shuf_rows_3112
 
-shuf_done_3109:
+shuf_done_3111:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3103
+	JNZ  shuf_planes_3105
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3093:
-shuf_planes_3111:
+shufw_list_loads_3095:
+shuf_planes_3113:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3113
+	JZ    shuf_done_3115
 
-shuf_rows_3114:
+shuf_rows_3116:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29322,16 +29365,16 @@ shuf_rows_3114:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3114
+	JNZ     shuf_rows_3116
 
-shuf_done_3113:
+shuf_done_3115:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3115
+	JZ    shuf_done_3117
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3116:
+shuf_rows_3118:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -29349,15 +29392,15 @@ shuf_rows_3116:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3116
+	JNZ     shuf_rows_3118
 
-shuf_done_3115:
+shuf_done_3117:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3117
+	JZ    shuf_done_3119
 
-shuf_rows_3118:
+shuf_rows_3120:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29378,28 +29421,28 @@ shuf_rows_3118:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3118
+	JNZ     shuf_rows_3120
 
-shuf_done_3117:
+shuf_done_3119:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3111
+	JNZ  shuf_planes_3113
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3091:
+shufw_blocks3_value_3093:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3119
+	JNE  shufw_list_3121
 
-shuf_planes_3121:
+shuf_planes_3123:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3123
+	JZ    shuf_done_3125
 	MOVQ  CX, R9
 
-shuf_rows_3124:
+shuf_rows_3126:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -29420,17 +29463,17 @@ shuf_rows_3124:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3124
+	JNZ       shuf_rows_3126
 
-shuf_done_3123:
+shuf_done_3125:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3121
+	JNZ  shuf_planes_3123
 	VZEROUPPER
 	RET
 
-shufw_list_3119:
+shufw_list_3121:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -29439,12 +29482,12 @@ shufw_list_3119:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3125
+	JZ      shuf_no_run_3127
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3125:
+shuf_no_run_3127:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29454,52 +29497,52 @@ shuf_no_run_3125:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3120
+	JA    shufw_list_loads_3122
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
-
-shuf_offs_3126:
-	CMPQ    R9, R10
-	JAE     shuf_offs_done_3127
-	MOVLQSX (R8)(R9*4), R11
-	IMULQ   BX, R11
-	MOVQ    R11, (SP)(R9*8)
-	INCQ    R9
-	JMP     shuf_offs_3126
-
-shuf_offs_done_3127:
-	MOVQ rows+16(FP), R10
-	SUBQ run1+96(FP), R10
-	CMPQ R10, $0x04
-	JA   shufw_list_loads_3120
-	MOVQ rowIdx+80(FP), R8
-	MOVQ run1+96(FP), R11
-	LEAQ (R8)(R11*4), R8
-	XORQ R9, R9
 
 shuf_offs_3128:
 	CMPQ    R9, R10
 	JAE     shuf_offs_done_3129
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
-	MOVQ    R11, 32(SP)(R9*8)
+	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
 	JMP     shuf_offs_3128
 
 shuf_offs_done_3129:
+	MOVQ rows+16(FP), R10
+	SUBQ run1+96(FP), R10
+	CMPQ R10, $0x04
+	JA   shufw_list_loads_3122
+	MOVQ rowIdx+80(FP), R8
+	MOVQ run1+96(FP), R11
+	LEAQ (R8)(R11*4), R8
+	XORQ R9, R9
+
+shuf_offs_3130:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3131
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, 32(SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3130
+
+shuf_offs_done_3131:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3130:
+shuf_planes_3132:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3132
+	JZ      shuf_done_3134
 
-shuf_rows_3133:
+shuf_rows_3135:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -29522,16 +29565,16 @@ shuf_rows_3133:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3133
+	JNZ       shuf_rows_3135
 
-shuf_done_3132:
+shuf_done_3134:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3134
+	JZ    shuf_done_3136
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3135:
+shuf_rows_3137:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -29552,15 +29595,15 @@ shuf_rows_3135:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3135
+	JNZ       shuf_rows_3137
 
-shuf_done_3134:
+shuf_done_3136:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3136
+	JZ      shuf_done_3138
 
-shuf_rows_3137:
+shuf_rows_3139:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -29583,25 +29626,25 @@ shuf_rows_3137:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3137
+	JNZ       shuf_rows_3139
 
-shuf_done_3136:
+shuf_done_3138:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3130
+	JNZ  shuf_planes_3132
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3120:
-shuf_planes_3138:
+shufw_list_loads_3122:
+shuf_planes_3140:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3140
+	JZ    shuf_done_3142
 
-shuf_rows_3141:
+shuf_rows_3143:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -29625,16 +29668,16 @@ shuf_rows_3141:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3141
+	JNZ       shuf_rows_3143
 
-shuf_done_3140:
+shuf_done_3142:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3142
+	JZ    shuf_done_3144
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3143:
+shuf_rows_3145:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -29655,15 +29698,15 @@ shuf_rows_3143:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3143
+	JNZ       shuf_rows_3145
 
-shuf_done_3142:
+shuf_done_3144:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3144
+	JZ    shuf_done_3146
 
-shuf_rows_3145:
+shuf_rows_3147:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -29687,36 +29730,36 @@ shuf_rows_3145:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3145
+	JNZ       shuf_rows_3147
 
-shuf_done_3144:
+shuf_done_3146:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3138
+	JNZ  shuf_planes_3140
 	VZEROUPPER
 	RET
 
-shufw_not3_3090:
+shufw_not3_3092:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3146
+	JNE     shufw_not4_3148
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3147
+	JE      shufw_blocks4_value_3149
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3148
+	JNE     shufw_list_3150
 
-shuf_planes_3150:
+shuf_planes_3152:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3152
+	JZ    shuf_done_3154
 	MOVQ  CX, R9
 
-shuf_rows_3153:
+shuf_rows_3155:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -29739,17 +29782,17 @@ shuf_rows_3153:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3153
+	JNZ     shuf_rows_3155
 
-shuf_done_3152:
+shuf_done_3154:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3150
+	JNZ  shuf_planes_3152
 	VZEROUPPER
 	RET
 
-shufw_list_3148:
+shufw_list_3150:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -29758,12 +29801,12 @@ shufw_list_3148:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3154
+	JZ      shuf_no_run_3156
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3154:
+shuf_no_run_3156:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29773,52 +29816,52 @@ shuf_no_run_3154:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3149
+	JA    shufw_list_loads_3151
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
-
-shuf_offs_3155:
-	CMPQ    R9, R10
-	JAE     shuf_offs_done_3156
-	MOVLQSX (R8)(R9*4), R11
-	IMULQ   BX, R11
-	MOVQ    R11, (SP)(R9*8)
-	INCQ    R9
-	JMP     shuf_offs_3155
-
-shuf_offs_done_3156:
-	MOVQ rows+16(FP), R10
-	SUBQ run1+96(FP), R10
-	CMPQ R10, $0x04
-	JA   shufw_list_loads_3149
-	MOVQ rowIdx+80(FP), R8
-	MOVQ run1+96(FP), R11
-	LEAQ (R8)(R11*4), R8
-	XORQ R9, R9
 
 shuf_offs_3157:
 	CMPQ    R9, R10
 	JAE     shuf_offs_done_3158
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
-	MOVQ    R11, 32(SP)(R9*8)
+	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
 	JMP     shuf_offs_3157
 
 shuf_offs_done_3158:
+	MOVQ rows+16(FP), R10
+	SUBQ run1+96(FP), R10
+	CMPQ R10, $0x04
+	JA   shufw_list_loads_3151
+	MOVQ rowIdx+80(FP), R8
+	MOVQ run1+96(FP), R11
+	LEAQ (R8)(R11*4), R8
+	XORQ R9, R9
+
+shuf_offs_3159:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3160
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, 32(SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3159
+
+shuf_offs_done_3160:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3159:
+shuf_planes_3161:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3161
+	JZ      shuf_done_3163
 
-shuf_rows_3162:
+shuf_rows_3164:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29843,16 +29886,16 @@ shuf_rows_3162:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3162
+	JNZ     shuf_rows_3164
 
-shuf_done_3161:
+shuf_done_3163:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3163
+	JZ    shuf_done_3165
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3164:
+shuf_rows_3166:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -29875,15 +29918,15 @@ shuf_rows_3164:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3164
+	JNZ     shuf_rows_3166
 
-shuf_done_3163:
+shuf_done_3165:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3165
+	JZ      shuf_done_3167
 
-shuf_rows_3166:
+shuf_rows_3168:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29908,25 +29951,25 @@ shuf_rows_3166:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3166
+	JNZ     shuf_rows_3168
 
-shuf_done_3165:
+shuf_done_3167:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3159
+	JNZ  shuf_planes_3161
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3149:
-shuf_planes_3167:
+shufw_list_loads_3151:
+shuf_planes_3169:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3169
+	JZ    shuf_done_3171
 
-shuf_rows_3170:
+shuf_rows_3172:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29952,16 +29995,16 @@ shuf_rows_3170:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3170
+	JNZ     shuf_rows_3172
 
-shuf_done_3169:
+shuf_done_3171:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3171
+	JZ    shuf_done_3173
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3172:
+shuf_rows_3174:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -29984,15 +30027,15 @@ shuf_rows_3172:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3172
+	JNZ     shuf_rows_3174
 
-shuf_done_3171:
+shuf_done_3173:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3173
+	JZ    shuf_done_3175
 
-shuf_rows_3174:
+shuf_rows_3176:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -30018,28 +30061,28 @@ shuf_rows_3174:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3174
+	JNZ     shuf_rows_3176
 
-shuf_done_3173:
+shuf_done_3175:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3167
+	JNZ  shuf_planes_3169
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3147:
+shufw_blocks4_value_3149:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3175
+	JNE  shufw_list_3177
 
-shuf_planes_3177:
+shuf_planes_3179:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3179
+	JZ    shuf_done_3181
 	MOVQ  CX, R9
 
-shuf_rows_3180:
+shuf_rows_3182:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -30066,17 +30109,17 @@ shuf_rows_3180:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3180
+	JNZ       shuf_rows_3182
 
-shuf_done_3179:
+shuf_done_3181:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3177
+	JNZ  shuf_planes_3179
 	VZEROUPPER
 	RET
 
-shufw_list_3175:
+shufw_list_3177:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -30085,12 +30128,12 @@ shufw_list_3175:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3181
+	JZ      shuf_no_run_3183
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3181:
+shuf_no_run_3183:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -30100,52 +30143,52 @@ shuf_no_run_3181:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3176
+	JA    shufw_list_loads_3178
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
-
-shuf_offs_3182:
-	CMPQ    R9, R10
-	JAE     shuf_offs_done_3183
-	MOVLQSX (R8)(R9*4), R11
-	IMULQ   BX, R11
-	MOVQ    R11, (SP)(R9*8)
-	INCQ    R9
-	JMP     shuf_offs_3182
-
-shuf_offs_done_3183:
-	MOVQ rows+16(FP), R10
-	SUBQ run1+96(FP), R10
-	CMPQ R10, $0x04
-	JA   shufw_list_loads_3176
-	MOVQ rowIdx+80(FP), R8
-	MOVQ run1+96(FP), R11
-	LEAQ (R8)(R11*4), R8
-	XORQ R9, R9
 
 shuf_offs_3184:
 	CMPQ    R9, R10
 	JAE     shuf_offs_done_3185
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
-	MOVQ    R11, 32(SP)(R9*8)
+	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
 	JMP     shuf_offs_3184
 
 shuf_offs_done_3185:
+	MOVQ rows+16(FP), R10
+	SUBQ run1+96(FP), R10
+	CMPQ R10, $0x04
+	JA   shufw_list_loads_3178
+	MOVQ rowIdx+80(FP), R8
+	MOVQ run1+96(FP), R11
+	LEAQ (R8)(R11*4), R8
+	XORQ R9, R9
+
+shuf_offs_3186:
+	CMPQ    R9, R10
+	JAE     shuf_offs_done_3187
+	MOVLQSX (R8)(R9*4), R11
+	IMULQ   BX, R11
+	MOVQ    R11, 32(SP)(R9*8)
+	INCQ    R9
+	JMP     shuf_offs_3186
+
+shuf_offs_done_3187:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3186:
+shuf_planes_3188:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3188
+	JZ      shuf_done_3190
 
-shuf_rows_3189:
+shuf_rows_3191:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30174,16 +30217,16 @@ shuf_rows_3189:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3189
+	JNZ       shuf_rows_3191
 
-shuf_done_3188:
+shuf_done_3190:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3190
+	JZ    shuf_done_3192
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3191:
+shuf_rows_3193:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -30210,15 +30253,15 @@ shuf_rows_3191:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3191
+	JNZ       shuf_rows_3193
 
-shuf_done_3190:
+shuf_done_3192:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3192
+	JZ      shuf_done_3194
 
-shuf_rows_3193:
+shuf_rows_3195:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30247,25 +30290,25 @@ shuf_rows_3193:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3193
+	JNZ       shuf_rows_3195
 
-shuf_done_3192:
+shuf_done_3194:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3186
+	JNZ  shuf_planes_3188
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3176:
-shuf_planes_3194:
+shufw_list_loads_3178:
+shuf_planes_3196:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3196
+	JZ    shuf_done_3198
 
-shuf_rows_3197:
+shuf_rows_3199:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -30295,16 +30338,16 @@ shuf_rows_3197:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3197
+	JNZ       shuf_rows_3199
 
-shuf_done_3196:
+shuf_done_3198:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3198
+	JZ    shuf_done_3200
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3199:
+shuf_rows_3201:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -30331,15 +30374,15 @@ shuf_rows_3199:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3199
+	JNZ       shuf_rows_3201
 
-shuf_done_3198:
+shuf_done_3200:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3200
+	JZ    shuf_done_3202
 
-shuf_rows_3201:
+shuf_rows_3203:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -30369,35 +30412,35 @@ shuf_rows_3201:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3201
+	JNZ       shuf_rows_3203
 
-shuf_done_3200:
+shuf_done_3202:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3194
+	JNZ  shuf_planes_3196
 	VZEROUPPER
 	RET
 
-shufw_not4_3146:
+shufw_not4_3148:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3202
+	JNE     shufw_list_3204
 
-shuf_planes_3204:
+shuf_planes_3206:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3206
+	JZ    shuf_done_3208
 	MOVQ  CX, R10
 
-shuf_rows_3207:
+shuf_rows_3209:
 	MOVQ R8, R12
 
-shufw_blocks_3208:
+shufw_blocks_3210:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -30407,21 +30450,21 @@ shufw_blocks_3208:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3208
+	JB        shufw_blocks_3210
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3207
+	JNZ       shuf_rows_3209
 
-shuf_done_3206:
+shuf_done_3208:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3204
+	JNZ  shuf_planes_3206
 	VZEROUPPER
 	RET
 
-shufw_list_3202:
+shufw_list_3204:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -30430,12 +30473,12 @@ shufw_list_3202:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3209
+	JZ      shuf_no_run_3211
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3209:
+shuf_no_run_3211:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -30445,57 +30488,57 @@ shuf_no_run_3209:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3203
+	JA    shufw_list_loads_3205
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
-
-shuf_offs_3210:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3211
-	MOVLQSX (R9)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3210
-
-shuf_offs_done_3211:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufw_list_loads_3203
-	MOVQ rowIdx+80(FP), R9
-	MOVQ run1+96(FP), R12
-	LEAQ (R9)(R12*4), R9
-	XORQ R10, R10
 
 shuf_offs_3212:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3213
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3212
 
 shuf_offs_done_3213:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufw_list_loads_3205
+	MOVQ rowIdx+80(FP), R9
+	MOVQ run1+96(FP), R12
+	LEAQ (R9)(R12*4), R9
+	XORQ R10, R10
+
+shuf_offs_3214:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3215
+	MOVLQSX (R9)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3214
+
+shuf_offs_done_3215:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3214:
+shuf_planes_3216:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3216
+	JZ      shuf_done_3218
 
-shuf_rows_3217:
+shuf_rows_3219:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3218:
+shufw_blocks_3220:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -30505,23 +30548,23 @@ shufw_blocks_3218:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3218
+	JB        shufw_blocks_3220
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3217
+	JNZ       shuf_rows_3219
 
-shuf_done_3216:
+shuf_done_3218:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3219
+	JZ    shuf_done_3221
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3220:
+shuf_rows_3222:
 	MOVQ R8, R12
 
-shufw_blocks_3221:
+shufw_blocks_3223:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -30531,24 +30574,24 @@ shufw_blocks_3221:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3221
+	JB        shufw_blocks_3223
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3220
+	JNZ       shuf_rows_3222
 
-shuf_done_3219:
+shuf_done_3221:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3222
+	JZ      shuf_done_3224
 
-shuf_rows_3223:
+shuf_rows_3225:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3224:
+shufw_blocks_3226:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -30558,35 +30601,35 @@ shufw_blocks_3224:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3224
+	JB        shufw_blocks_3226
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3223
+	JNZ       shuf_rows_3225
 
-shuf_done_3222:
+shuf_done_3224:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3214
+	JNZ  shuf_planes_3216
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3203:
-shuf_planes_3225:
+shufw_list_loads_3205:
+shuf_planes_3227:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3227
+	JZ    shuf_done_3229
 
-shuf_rows_3228:
+shuf_rows_3230:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3229:
+shufw_blocks_3231:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -30596,23 +30639,23 @@ shufw_blocks_3229:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3229
+	JB        shufw_blocks_3231
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3228
+	JNZ       shuf_rows_3230
 
-shuf_done_3227:
+shuf_done_3229:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3230
+	JZ    shuf_done_3232
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3231:
+shuf_rows_3233:
 	MOVQ R8, R11
 
-shufw_blocks_3232:
+shufw_blocks_3234:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -30622,25 +30665,25 @@ shufw_blocks_3232:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3232
+	JB        shufw_blocks_3234
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3231
+	JNZ       shuf_rows_3233
 
-shuf_done_3230:
+shuf_done_3232:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3233
+	JZ    shuf_done_3235
 
-shuf_rows_3234:
+shuf_rows_3236:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3235:
+shufw_blocks_3237:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -30650,17 +30693,17 @@ shufw_blocks_3235:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3235
+	JB        shufw_blocks_3237
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3234
+	JNZ       shuf_rows_3236
 
-shuf_done_3233:
+shuf_done_3235:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3225
+	JNZ  shuf_planes_3227
 	VZEROUPPER
 	RET
 
@@ -30678,32 +30721,32 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3236
+	JE      shufn_c16o32_3238
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3237
+	JE      shufn_c8o16_3239
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3238
+	JE      shufn_c8o8_3240
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3239
+	JE      shufn_c4o8_3241
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3240
+	JE      shufn_d16o16_3242
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3241
+	JE      shufn_d16o32_3243
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3242
+	JE      rowsShuffleNarrowAVX2_value_3244
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3243
+	JNE     shufn_list_3245
 
-shuf_planes_3245:
+shuf_planes_3247:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3247
+	JZ    shuf_done_3249
 	MOVQ  CX, R10
 
-shuf_rows_3248:
+shuf_rows_3250:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -30714,17 +30757,17 @@ shuf_rows_3248:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3248
+	JNZ            shuf_rows_3250
 
-shuf_done_3247:
+shuf_done_3249:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3245
+	JNZ  shuf_planes_3247
 	VZEROUPPER
 	RET
 
-shufn_list_3243:
+shufn_list_3245:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -30733,12 +30776,12 @@ shufn_list_3243:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3249
+	JZ      shuf_no_run_3251
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3249:
+shuf_no_run_3251:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30748,52 +30791,52 @@ shuf_no_run_3249:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3244
+	JA    shufn_list_loads_3246
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3250:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3251
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3250
-
-shuf_offs_done_3251:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3244
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3252:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3253
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3252
 
 shuf_offs_done_3253:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3246
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3254:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3255
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3254
+
+shuf_offs_done_3255:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3254:
+shuf_planes_3256:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3256
+	JZ      shuf_done_3258
 
-shuf_rows_3257:
+shuf_rows_3259:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -30805,36 +30848,36 @@ shuf_rows_3257:
 	VEXTRACTI128   $0x01, Y9, (DI)(R9*1)
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
-	DECQ           R11
-	JNZ            shuf_rows_3257
-
-shuf_done_3256:
-	VMOVQ X4, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3258
-	VMOVQ X5, R10
-	ADDQ  CX, R10
-
-shuf_rows_3259:
-	VBROADCASTI128 (R10), Y8
-	VBROADCASTI128 (R10)(R8*1), Y9
-	VPSHUFB        Y0, Y8, Y8
-	VPSHUFB        Y1, Y9, Y9
-	VPOR           Y8, Y9, Y8
-	VMOVDQU        X8, (DI)
-	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
-	ADDQ           DX, DI
-	ADDQ           BX, R10
 	DECQ           R11
 	JNZ            shuf_rows_3259
 
 shuf_done_3258:
+	VMOVQ X4, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3260
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3261:
+	VBROADCASTI128 (R10), Y8
+	VBROADCASTI128 (R10)(R8*1), Y9
+	VPSHUFB        Y0, Y8, Y8
+	VPSHUFB        Y1, Y9, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        X8, (DI)
+	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
+	JNZ            shuf_rows_3261
+
+shuf_done_3260:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3260
+	JZ      shuf_done_3262
 
-shuf_rows_3261:
+shuf_rows_3263:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -30847,25 +30890,25 @@ shuf_rows_3261:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3261
+	JNZ            shuf_rows_3263
 
-shuf_done_3260:
+shuf_done_3262:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3254
+	JNZ  shuf_planes_3256
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3244:
-shuf_planes_3262:
+shufn_list_loads_3246:
+shuf_planes_3264:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3264
+	JZ    shuf_done_3266
 
-shuf_rows_3265:
+shuf_rows_3267:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -30879,16 +30922,16 @@ shuf_rows_3265:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3265
+	JNZ            shuf_rows_3267
 
-shuf_done_3264:
+shuf_done_3266:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3266
+	JZ    shuf_done_3268
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3267:
+shuf_rows_3269:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -30899,15 +30942,15 @@ shuf_rows_3267:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3267
+	JNZ            shuf_rows_3269
 
-shuf_done_3266:
+shuf_done_3268:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3268
+	JZ    shuf_done_3270
 
-shuf_rows_3269:
+shuf_rows_3271:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -30921,31 +30964,31 @@ shuf_rows_3269:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3269
+	JNZ            shuf_rows_3271
 
-shuf_done_3268:
+shuf_done_3270:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3262
+	JNZ  shuf_planes_3264
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3242:
+rowsShuffleNarrowAVX2_value_3244:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3270
+	JNE     shufn_list_3272
 
-shuf_planes_3272:
+shuf_planes_3274:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3274
+	JZ    shuf_done_3276
 	MOVQ  CX, R10
 
-shuf_rows_3275:
+shuf_rows_3277:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -30957,17 +31000,17 @@ shuf_rows_3275:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3275
+	JNZ            shuf_rows_3277
 
-shuf_done_3274:
+shuf_done_3276:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3272
+	JNZ  shuf_planes_3274
 	VZEROUPPER
 	RET
 
-shufn_list_3270:
+shufn_list_3272:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -30976,12 +31019,12 @@ shufn_list_3270:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3276
+	JZ      shuf_no_run_3278
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3276:
+shuf_no_run_3278:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30991,52 +31034,52 @@ shuf_no_run_3276:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3271
+	JA    shufn_list_loads_3273
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3277:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3278
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3277
-
-shuf_offs_done_3278:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3271
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3279:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3280
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3279
 
 shuf_offs_done_3280:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3273
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3281:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3282
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3281
+
+shuf_offs_done_3282:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3281:
+shuf_planes_3283:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3283
+	JZ      shuf_done_3285
 
-shuf_rows_3284:
+shuf_rows_3286:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31049,37 +31092,37 @@ shuf_rows_3284:
 	VEXTRACTI128   $0x01, Y11, (DI)(R9*1)
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
-	DECQ           R11
-	JNZ            shuf_rows_3284
-
-shuf_done_3283:
-	VMOVQ X6, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3285
-	VMOVQ X7, R10
-	ADDQ  CX, R10
-
-shuf_rows_3286:
-	VBROADCASTI128 (R10), Y10
-	VBROADCASTI128 (R10)(R8*1), Y11
-	VPSHUFB        Y1, Y10, Y10
-	VPSHUFB        Y2, Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VPBLENDVB      Y3, Y10, Y0, Y10
-	VMOVDQU        X10, (DI)
-	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
-	ADDQ           DX, DI
-	ADDQ           BX, R10
 	DECQ           R11
 	JNZ            shuf_rows_3286
 
 shuf_done_3285:
+	VMOVQ X6, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3287
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+
+shuf_rows_3288:
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y10
+	VPSHUFB        Y2, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y3, Y10, Y0, Y10
+	VMOVDQU        X10, (DI)
+	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
+	JNZ            shuf_rows_3288
+
+shuf_done_3287:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3287
+	JZ      shuf_done_3289
 
-shuf_rows_3288:
+shuf_rows_3290:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31093,25 +31136,25 @@ shuf_rows_3288:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3288
+	JNZ            shuf_rows_3290
 
-shuf_done_3287:
+shuf_done_3289:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3281
+	JNZ  shuf_planes_3283
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3271:
-shuf_planes_3289:
+shufn_list_loads_3273:
+shuf_planes_3291:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3291
+	JZ    shuf_done_3293
 
-shuf_rows_3292:
+shuf_rows_3294:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31126,16 +31169,16 @@ shuf_rows_3292:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3292
+	JNZ            shuf_rows_3294
 
-shuf_done_3291:
+shuf_done_3293:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3293
+	JZ    shuf_done_3295
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3294:
+shuf_rows_3296:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -31147,15 +31190,15 @@ shuf_rows_3294:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3294
+	JNZ            shuf_rows_3296
 
-shuf_done_3293:
+shuf_done_3295:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3295
+	JZ    shuf_done_3297
 
-shuf_rows_3296:
+shuf_rows_3298:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31170,30 +31213,30 @@ shuf_rows_3296:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3296
+	JNZ            shuf_rows_3298
 
-shuf_done_3295:
+shuf_done_3297:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3289
+	JNZ  shuf_planes_3291
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3236:
+shufn_c16o32_3238:
 	CMPL 4(DI), $0x00
-	JE   rowsShuffleNarrowAVX2_value_3297
+	JE   rowsShuffleNarrowAVX2_value_3299
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufn_list_3298
+	JNE  shufn_list_3300
 
-shuf_planes_3300:
+shuf_planes_3302:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3302
+	JZ    shuf_done_3304
 	MOVQ  CX, R11
 
-shuf_rows_3303:
+shuf_rows_3305:
 	VBROADCASTI128 (R11), Y0
 	VBROADCASTI128 (R11)(R8*1), Y1
 	VPSHUFB        32(DI), Y0, Y2
@@ -31207,17 +31250,17 @@ shuf_rows_3303:
 	ADDQ           DX, R10
 	ADDQ           BX, R11
 	DECQ           R12
-	JNZ            shuf_rows_3303
+	JNZ            shuf_rows_3305
 
-shuf_done_3302:
+shuf_done_3304:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3300
+	JNZ  shuf_planes_3302
 	VZEROUPPER
 	RET
 
-shufn_list_3298:
+shufn_list_3300:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X0
 	MOVQ    run0+88(FP), R11
@@ -31226,12 +31269,12 @@ shufn_list_3298:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X2
-	JZ      shuf_no_run_3304
+	JZ      shuf_no_run_3306
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3304:
+shuf_no_run_3306:
 	VMOVQ R12, X3
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -31241,52 +31284,52 @@ shuf_no_run_3304:
 	VMOVQ R11, X4
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_3299
+	JA    shufn_list_loads_3301
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
-
-shuf_offs_3305:
-	CMPQ    R11, R12
-	JAE     shuf_offs_done_3306
-	MOVLQSX (R10)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
-	JMP     shuf_offs_3305
-
-shuf_offs_done_3306:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
-	JA   shufn_list_loads_3299
-	MOVQ rowIdx+80(FP), R10
-	MOVQ run1+96(FP), R13
-	LEAQ (R10)(R13*4), R10
-	XORQ R11, R11
 
 shuf_offs_3307:
 	CMPQ    R11, R12
 	JAE     shuf_offs_done_3308
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
+	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
 	JMP     shuf_offs_3307
 
 shuf_offs_done_3308:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufn_list_loads_3301
+	MOVQ rowIdx+80(FP), R10
+	MOVQ run1+96(FP), R13
+	LEAQ (R10)(R13*4), R10
+	XORQ R11, R11
+
+shuf_offs_3309:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_3310
+	MOVLQSX (R10)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_3309
+
+shuf_offs_done_3310:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y5
 
-shuf_planes_3309:
+shuf_planes_3311:
 	MOVQ    AX, R10
 	VMOVDQA Y0, Y6
 	VMOVQ   X1, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3311
+	JZ      shuf_done_3313
 
-shuf_rows_3312:
+shuf_rows_3314:
 	VMOVQ          X6, R11
 	ADDQ           CX, R11
 	VBROADCASTI128 (R11), Y7
@@ -31301,39 +31344,39 @@ shuf_rows_3312:
 	VMOVDQU        Y7, (R10)(R9*1)
 	ADDQ           DX, R10
 	VPERMQ         $0x39, Y6, Y6
-	DECQ           R12
-	JNZ            shuf_rows_3312
-
-shuf_done_3311:
-	VMOVQ X2, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3313
-	VMOVQ X3, R11
-	ADDQ  CX, R11
-
-shuf_rows_3314:
-	VBROADCASTI128 (R11), Y6
-	VBROADCASTI128 (R11)(R8*1), Y7
-	VPSHUFB        32(DI), Y6, Y8
-	VPSHUFB        96(DI), Y7, Y9
-	VPOR           Y8, Y9, Y8
-	VMOVDQU        Y8, (R10)
-	VPSHUFB        64(DI), Y6, Y6
-	VPSHUFB        128(DI), Y7, Y7
-	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           BX, R11
 	DECQ           R12
 	JNZ            shuf_rows_3314
 
 shuf_done_3313:
+	VMOVQ X2, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3315
+	VMOVQ X3, R11
+	ADDQ  CX, R11
+
+shuf_rows_3316:
+	VBROADCASTI128 (R11), Y6
+	VBROADCASTI128 (R11)(R8*1), Y7
+	VPSHUFB        32(DI), Y6, Y8
+	VPSHUFB        96(DI), Y7, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        Y8, (R10)
+	VPSHUFB        64(DI), Y6, Y6
+	VPSHUFB        128(DI), Y7, Y7
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           BX, R11
+	DECQ           R12
+	JNZ            shuf_rows_3316
+
+shuf_done_3315:
 	VMOVDQA Y5, Y6
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3315
+	JZ      shuf_done_3317
 
-shuf_rows_3316:
+shuf_rows_3318:
 	VMOVQ          X6, R11
 	ADDQ           CX, R11
 	VBROADCASTI128 (R11), Y7
@@ -31349,25 +31392,25 @@ shuf_rows_3316:
 	ADDQ           DX, R10
 	VPERMQ         $0x39, Y6, Y6
 	DECQ           R12
-	JNZ            shuf_rows_3316
+	JNZ            shuf_rows_3318
 
-shuf_done_3315:
+shuf_done_3317:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3309
+	JNZ  shuf_planes_3311
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3299:
-shuf_planes_3317:
+shufn_list_loads_3301:
+shuf_planes_3319:
 	MOVQ  AX, R10
 	VMOVQ X0, R12
 	VMOVQ X1, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3319
+	JZ    shuf_done_3321
 
-shuf_rows_3320:
+shuf_rows_3322:
 	MOVLQSX        (R12), R11
 	IMULQ          BX, R11
 	ADDQ           CX, R11
@@ -31384,16 +31427,16 @@ shuf_rows_3320:
 	ADDQ           DX, R10
 	ADDQ           $0x04, R12
 	DECQ           R13
-	JNZ            shuf_rows_3320
+	JNZ            shuf_rows_3322
 
-shuf_done_3319:
+shuf_done_3321:
 	VMOVQ X2, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3321
+	JZ    shuf_done_3323
 	VMOVQ X3, R11
 	ADDQ  CX, R11
 
-shuf_rows_3322:
+shuf_rows_3324:
 	VBROADCASTI128 (R11), Y6
 	VBROADCASTI128 (R11)(R8*1), Y7
 	VPSHUFB        32(DI), Y6, Y8
@@ -31407,15 +31450,15 @@ shuf_rows_3322:
 	ADDQ           DX, R10
 	ADDQ           BX, R11
 	DECQ           R13
-	JNZ            shuf_rows_3322
+	JNZ            shuf_rows_3324
 
-shuf_done_3321:
+shuf_done_3323:
 	VMOVQ X5, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3323
+	JZ    shuf_done_3325
 
-shuf_rows_3324:
+shuf_rows_3326:
 	MOVLQSX        (R12), R11
 	IMULQ          BX, R11
 	ADDQ           CX, R11
@@ -31432,30 +31475,30 @@ shuf_rows_3324:
 	ADDQ           DX, R10
 	ADDQ           $0x04, R12
 	DECQ           R13
-	JNZ            shuf_rows_3324
+	JNZ            shuf_rows_3326
 
-shuf_done_3323:
+shuf_done_3325:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3317
+	JNZ  shuf_planes_3319
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3297:
+rowsShuffleNarrowAVX2_value_3299:
 	VMOVDQU 160(DI), Y1
 	VMOVDQU 192(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3325
+	JNE     shufn_list_3327
 
-shuf_planes_3327:
+shuf_planes_3329:
 	MOVQ  AX, R10
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3329
+	JZ    shuf_done_3331
 	MOVQ  CX, R11
 
-shuf_rows_3330:
+shuf_rows_3332:
 	VBROADCASTI128 (R11), Y3
 	VBROADCASTI128 (R11)(R8*1), Y4
 	VPSHUFB        32(DI), Y3, Y5
@@ -31471,17 +31514,17 @@ shuf_rows_3330:
 	ADDQ           DX, R10
 	ADDQ           BX, R11
 	DECQ           R12
-	JNZ            shuf_rows_3330
+	JNZ            shuf_rows_3332
 
-shuf_done_3329:
+shuf_done_3331:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3327
+	JNZ  shuf_planes_3329
 	VZEROUPPER
 	RET
 
-shufn_list_3325:
+shufn_list_3327:
 	MOVQ    rowIdx+80(FP), R10
 	VMOVQ   R10, X3
 	MOVQ    run0+88(FP), R11
@@ -31490,12 +31533,12 @@ shufn_list_3325:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3331
+	JZ      shuf_no_run_3333
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (R10)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3331:
+shuf_no_run_3333:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (R10)(R11*4), R12
@@ -31505,52 +31548,52 @@ shuf_no_run_3331:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufn_list_loads_3326
+	JA    shufn_list_loads_3328
 	MOVQ  rowIdx+80(FP), R10
 	MOVQ  $0x00000000, R13
 	LEAQ  (R10)(R13*4), R10
 	XORQ  R11, R11
-
-shuf_offs_3332:
-	CMPQ    R11, R12
-	JAE     shuf_offs_done_3333
-	MOVLQSX (R10)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
-	JMP     shuf_offs_3332
-
-shuf_offs_done_3333:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
-	JA   shufn_list_loads_3326
-	MOVQ rowIdx+80(FP), R10
-	MOVQ run1+96(FP), R13
-	LEAQ (R10)(R13*4), R10
-	XORQ R11, R11
 
 shuf_offs_3334:
 	CMPQ    R11, R12
 	JAE     shuf_offs_done_3335
 	MOVLQSX (R10)(R11*4), R13
 	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
+	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
 	JMP     shuf_offs_3334
 
 shuf_offs_done_3335:
+	MOVQ rows+16(FP), R12
+	SUBQ run1+96(FP), R12
+	CMPQ R12, $0x04
+	JA   shufn_list_loads_3328
+	MOVQ rowIdx+80(FP), R10
+	MOVQ run1+96(FP), R13
+	LEAQ (R10)(R13*4), R10
+	XORQ R11, R11
+
+shuf_offs_3336:
+	CMPQ    R11, R12
+	JAE     shuf_offs_done_3337
+	MOVLQSX (R10)(R11*4), R13
+	IMULQ   BX, R13
+	MOVQ    R13, 32(SP)(R11*8)
+	INCQ    R11
+	JMP     shuf_offs_3336
+
+shuf_offs_done_3337:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3336:
+shuf_planes_3338:
 	MOVQ    AX, R10
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3338
+	JZ      shuf_done_3340
 
-shuf_rows_3339:
+shuf_rows_3341:
 	VMOVQ          X9, R11
 	ADDQ           CX, R11
 	VBROADCASTI128 (R11), Y10
@@ -31567,41 +31610,41 @@ shuf_rows_3339:
 	VMOVDQU        Y10, (R10)(R9*1)
 	ADDQ           DX, R10
 	VPERMQ         $0x39, Y9, Y9
-	DECQ           R12
-	JNZ            shuf_rows_3339
-
-shuf_done_3338:
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3340
-	VMOVQ X6, R11
-	ADDQ  CX, R11
-
-shuf_rows_3341:
-	VBROADCASTI128 (R11), Y9
-	VBROADCASTI128 (R11)(R8*1), Y10
-	VPSHUFB        32(DI), Y9, Y11
-	VPSHUFB        96(DI), Y10, Y12
-	VPOR           Y11, Y12, Y11
-	VPBLENDVB      Y1, Y11, Y0, Y11
-	VMOVDQU        Y11, (R10)
-	VPSHUFB        64(DI), Y9, Y9
-	VPSHUFB        128(DI), Y10, Y10
-	VPOR           Y9, Y10, Y9
-	VPBLENDVB      Y2, Y9, Y0, Y9
-	VMOVDQU        Y9, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           BX, R11
 	DECQ           R12
 	JNZ            shuf_rows_3341
 
 shuf_done_3340:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3342
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_3343:
+	VBROADCASTI128 (R11), Y9
+	VBROADCASTI128 (R11)(R8*1), Y10
+	VPSHUFB        32(DI), Y9, Y11
+	VPSHUFB        96(DI), Y10, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y1, Y11, Y0, Y11
+	VMOVDQU        Y11, (R10)
+	VPSHUFB        64(DI), Y9, Y9
+	VPSHUFB        128(DI), Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VPBLENDVB      Y2, Y9, Y0, Y9
+	VMOVDQU        Y9, (R10)(R9*1)
+	ADDQ           DX, R10
+	ADDQ           BX, R11
+	DECQ           R12
+	JNZ            shuf_rows_3343
+
+shuf_done_3342:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3342
+	JZ      shuf_done_3344
 
-shuf_rows_3343:
+shuf_rows_3345:
 	VMOVQ          X9, R11
 	ADDQ           CX, R11
 	VBROADCASTI128 (R11), Y10
@@ -31619,25 +31662,25 @@ shuf_rows_3343:
 	ADDQ           DX, R10
 	VPERMQ         $0x39, Y9, Y9
 	DECQ           R12
-	JNZ            shuf_rows_3343
+	JNZ            shuf_rows_3345
 
-shuf_done_3342:
+shuf_done_3344:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3336
+	JNZ  shuf_planes_3338
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3326:
-shuf_planes_3344:
+shufn_list_loads_3328:
+shuf_planes_3346:
 	MOVQ  AX, R10
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3346
+	JZ    shuf_done_3348
 
-shuf_rows_3347:
+shuf_rows_3349:
 	MOVLQSX        (R12), R11
 	IMULQ          BX, R11
 	ADDQ           CX, R11
@@ -31656,16 +31699,16 @@ shuf_rows_3347:
 	ADDQ           DX, R10
 	ADDQ           $0x04, R12
 	DECQ           R13
-	JNZ            shuf_rows_3347
+	JNZ            shuf_rows_3349
 
-shuf_done_3346:
+shuf_done_3348:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3348
+	JZ    shuf_done_3350
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3349:
+shuf_rows_3351:
 	VBROADCASTI128 (R11), Y9
 	VBROADCASTI128 (R11)(R8*1), Y10
 	VPSHUFB        32(DI), Y9, Y11
@@ -31681,15 +31724,15 @@ shuf_rows_3349:
 	ADDQ           DX, R10
 	ADDQ           BX, R11
 	DECQ           R13
-	JNZ            shuf_rows_3349
+	JNZ            shuf_rows_3351
 
-shuf_done_3348:
+shuf_done_3350:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3350
+	JZ    shuf_done_3352
 
-shuf_rows_3351:
+shuf_rows_3353:
 	MOVLQSX        (R12), R11
 	IMULQ          BX, R11
 	ADDQ           CX, R11
@@ -31708,31 +31751,31 @@ shuf_rows_3351:
 	ADDQ           DX, R10
 	ADDQ           $0x04, R12
 	DECQ           R13
-	JNZ            shuf_rows_3351
+	JNZ            shuf_rows_3353
 
-shuf_done_3350:
+shuf_done_3352:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3344
+	JNZ  shuf_planes_3346
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3237:
+shufn_c8o16_3239:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3352
+	JE      rowsShuffleNarrowAVX2_value_3354
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3353
+	JNE     shufn_list_3355
 
-shuf_planes_3355:
+shuf_planes_3357:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3357
+	JZ    shuf_done_3359
 	MOVQ  CX, R10
 
-shuf_rows_3358:
+shuf_rows_3360:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -31742,17 +31785,17 @@ shuf_rows_3358:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3358
+	JNZ          shuf_rows_3360
 
-shuf_done_3357:
+shuf_done_3359:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3355
+	JNZ  shuf_planes_3357
 	VZEROUPPER
 	RET
 
-shufn_list_3353:
+shufn_list_3355:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -31761,12 +31804,12 @@ shufn_list_3353:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3359
+	JZ      shuf_no_run_3361
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3359:
+shuf_no_run_3361:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31776,52 +31819,52 @@ shuf_no_run_3359:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3354
+	JA    shufn_list_loads_3356
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3360:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3361
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3360
-
-shuf_offs_done_3361:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3354
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3362:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3363
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3362
 
 shuf_offs_done_3363:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3356
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3364:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3365
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3364
+
+shuf_offs_done_3365:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3364:
+shuf_planes_3366:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3366
+	JZ      shuf_done_3368
 
-shuf_rows_3367:
+shuf_rows_3369:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -31833,16 +31876,16 @@ shuf_rows_3367:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3367
+	JNZ          shuf_rows_3369
 
-shuf_done_3366:
+shuf_done_3368:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3368
+	JZ    shuf_done_3370
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3369:
+shuf_rows_3371:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -31852,15 +31895,15 @@ shuf_rows_3369:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3369
+	JNZ          shuf_rows_3371
 
-shuf_done_3368:
+shuf_done_3370:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3370
+	JZ      shuf_done_3372
 
-shuf_rows_3371:
+shuf_rows_3373:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -31872,25 +31915,25 @@ shuf_rows_3371:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3371
+	JNZ          shuf_rows_3373
 
-shuf_done_3370:
+shuf_done_3372:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3364
+	JNZ  shuf_planes_3366
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3354:
-shuf_planes_3372:
+shufn_list_loads_3356:
+shuf_planes_3374:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3374
+	JZ    shuf_done_3376
 
-shuf_rows_3375:
+shuf_rows_3377:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31903,16 +31946,16 @@ shuf_rows_3375:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3375
+	JNZ          shuf_rows_3377
 
-shuf_done_3374:
+shuf_done_3376:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3376
+	JZ    shuf_done_3378
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3377:
+shuf_rows_3379:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -31922,15 +31965,15 @@ shuf_rows_3377:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3377
+	JNZ          shuf_rows_3379
 
-shuf_done_3376:
+shuf_done_3378:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3378
+	JZ    shuf_done_3380
 
-shuf_rows_3379:
+shuf_rows_3381:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31943,30 +31986,30 @@ shuf_rows_3379:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3379
+	JNZ          shuf_rows_3381
 
-shuf_done_3378:
+shuf_done_3380:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3372
+	JNZ  shuf_planes_3374
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3352:
+rowsShuffleNarrowAVX2_value_3354:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3380
+	JNE     shufn_list_3382
 
-shuf_planes_3382:
+shuf_planes_3384:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3384
+	JZ    shuf_done_3386
 	MOVQ  CX, R10
 
-shuf_rows_3385:
+shuf_rows_3387:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -31977,17 +32020,17 @@ shuf_rows_3385:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3385
+	JNZ          shuf_rows_3387
 
-shuf_done_3384:
+shuf_done_3386:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3382
+	JNZ  shuf_planes_3384
 	VZEROUPPER
 	RET
 
-shufn_list_3380:
+shufn_list_3382:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -31996,12 +32039,12 @@ shufn_list_3380:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3386
+	JZ      shuf_no_run_3388
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3386:
+shuf_no_run_3388:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32011,52 +32054,52 @@ shuf_no_run_3386:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3381
+	JA    shufn_list_loads_3383
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3387:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3388
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3387
-
-shuf_offs_done_3388:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3381
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3389:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3390
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3389
 
 shuf_offs_done_3390:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3383
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3391:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3392
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3391
+
+shuf_offs_done_3392:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3391:
+shuf_planes_3393:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3393
+	JZ      shuf_done_3395
 
-shuf_rows_3394:
+shuf_rows_3396:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -32069,16 +32112,16 @@ shuf_rows_3394:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3394
+	JNZ          shuf_rows_3396
 
-shuf_done_3393:
+shuf_done_3395:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3395
+	JZ    shuf_done_3397
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3396:
+shuf_rows_3398:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -32089,15 +32132,15 @@ shuf_rows_3396:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3396
+	JNZ          shuf_rows_3398
 
-shuf_done_3395:
+shuf_done_3397:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3397
+	JZ      shuf_done_3399
 
-shuf_rows_3398:
+shuf_rows_3400:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -32110,25 +32153,25 @@ shuf_rows_3398:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3398
+	JNZ          shuf_rows_3400
 
-shuf_done_3397:
+shuf_done_3399:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3391
+	JNZ  shuf_planes_3393
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3381:
-shuf_planes_3399:
+shufn_list_loads_3383:
+shuf_planes_3401:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3401
+	JZ    shuf_done_3403
 
-shuf_rows_3402:
+shuf_rows_3404:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32142,16 +32185,16 @@ shuf_rows_3402:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3402
+	JNZ          shuf_rows_3404
 
-shuf_done_3401:
+shuf_done_3403:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3403
+	JZ    shuf_done_3405
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3404:
+shuf_rows_3406:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -32162,15 +32205,15 @@ shuf_rows_3404:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3404
+	JNZ          shuf_rows_3406
 
-shuf_done_3403:
+shuf_done_3405:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3405
+	JZ    shuf_done_3407
 
-shuf_rows_3406:
+shuf_rows_3408:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32184,31 +32227,31 @@ shuf_rows_3406:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3406
+	JNZ          shuf_rows_3408
 
-shuf_done_3405:
+shuf_done_3407:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3399
+	JNZ  shuf_planes_3401
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3240:
+shufn_d16o16_3242:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3407
+	JE      rowsShuffleNarrowAVX2_value_3409
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3408
+	JNE     shufn_list_3410
 
-shuf_planes_3410:
+shuf_planes_3412:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3412
+	JZ    shuf_done_3414
 	MOVQ  CX, R10
 
-shuf_rows_3413:
+shuf_rows_3415:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -32217,17 +32260,17 @@ shuf_rows_3413:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3413
+	JNZ          shuf_rows_3415
 
-shuf_done_3412:
+shuf_done_3414:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3410
+	JNZ  shuf_planes_3412
 	VZEROUPPER
 	RET
 
-shufn_list_3408:
+shufn_list_3410:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32236,12 +32279,12 @@ shufn_list_3408:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3414
+	JZ      shuf_no_run_3416
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3414:
+shuf_no_run_3416:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32251,52 +32294,52 @@ shuf_no_run_3414:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3409
+	JA    shufn_list_loads_3411
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3415:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3416
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3415
-
-shuf_offs_done_3416:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3409
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3417:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3418
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3417
 
 shuf_offs_done_3418:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3411
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3419:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3420
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3419
+
+shuf_offs_done_3420:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3419:
+shuf_planes_3421:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3421
+	JZ      shuf_done_3423
 
-shuf_rows_3422:
+shuf_rows_3424:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -32307,16 +32350,16 @@ shuf_rows_3422:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3422
+	JNZ          shuf_rows_3424
 
-shuf_done_3421:
+shuf_done_3423:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3423
+	JZ    shuf_done_3425
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3424:
+shuf_rows_3426:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -32325,15 +32368,15 @@ shuf_rows_3424:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3424
+	JNZ          shuf_rows_3426
 
-shuf_done_3423:
+shuf_done_3425:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3425
+	JZ      shuf_done_3427
 
-shuf_rows_3426:
+shuf_rows_3428:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -32344,25 +32387,25 @@ shuf_rows_3426:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3426
+	JNZ          shuf_rows_3428
 
-shuf_done_3425:
+shuf_done_3427:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3419
+	JNZ  shuf_planes_3421
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3409:
-shuf_planes_3427:
+shufn_list_loads_3411:
+shuf_planes_3429:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3429
+	JZ    shuf_done_3431
 
-shuf_rows_3430:
+shuf_rows_3432:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32374,16 +32417,16 @@ shuf_rows_3430:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3430
+	JNZ          shuf_rows_3432
 
-shuf_done_3429:
+shuf_done_3431:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3431
+	JZ    shuf_done_3433
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3432:
+shuf_rows_3434:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -32392,15 +32435,15 @@ shuf_rows_3432:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3432
+	JNZ          shuf_rows_3434
 
-shuf_done_3431:
+shuf_done_3433:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3433
+	JZ    shuf_done_3435
 
-shuf_rows_3434:
+shuf_rows_3436:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32412,30 +32455,30 @@ shuf_rows_3434:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3434
+	JNZ          shuf_rows_3436
 
-shuf_done_3433:
+shuf_done_3435:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3427
+	JNZ  shuf_planes_3429
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3407:
+rowsShuffleNarrowAVX2_value_3409:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3435
+	JNE     shufn_list_3437
 
-shuf_planes_3437:
+shuf_planes_3439:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3439
+	JZ    shuf_done_3441
 	MOVQ  CX, R10
 
-shuf_rows_3440:
+shuf_rows_3442:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -32445,17 +32488,17 @@ shuf_rows_3440:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3440
+	JNZ          shuf_rows_3442
 
-shuf_done_3439:
+shuf_done_3441:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3437
+	JNZ  shuf_planes_3439
 	VZEROUPPER
 	RET
 
-shufn_list_3435:
+shufn_list_3437:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32464,12 +32507,12 @@ shufn_list_3435:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3441
+	JZ      shuf_no_run_3443
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3441:
+shuf_no_run_3443:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32479,52 +32522,52 @@ shuf_no_run_3441:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3436
+	JA    shufn_list_loads_3438
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3442:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3443
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3442
-
-shuf_offs_done_3443:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3436
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3444:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3445
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3444
 
 shuf_offs_done_3445:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3438
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3446:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3447
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3446
+
+shuf_offs_done_3447:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3446:
+shuf_planes_3448:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3448
+	JZ      shuf_done_3450
 
-shuf_rows_3449:
+shuf_rows_3451:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -32536,16 +32579,16 @@ shuf_rows_3449:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3449
+	JNZ          shuf_rows_3451
 
-shuf_done_3448:
+shuf_done_3450:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3450
+	JZ    shuf_done_3452
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3451:
+shuf_rows_3453:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -32555,15 +32598,15 @@ shuf_rows_3451:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3451
+	JNZ          shuf_rows_3453
 
-shuf_done_3450:
+shuf_done_3452:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3452
+	JZ      shuf_done_3454
 
-shuf_rows_3453:
+shuf_rows_3455:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -32575,25 +32618,25 @@ shuf_rows_3453:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3453
+	JNZ          shuf_rows_3455
 
-shuf_done_3452:
+shuf_done_3454:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3446
+	JNZ  shuf_planes_3448
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3436:
-shuf_planes_3454:
+shufn_list_loads_3438:
+shuf_planes_3456:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3456
+	JZ    shuf_done_3458
 
-shuf_rows_3457:
+shuf_rows_3459:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32606,16 +32649,16 @@ shuf_rows_3457:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3457
+	JNZ          shuf_rows_3459
 
-shuf_done_3456:
+shuf_done_3458:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3458
+	JZ    shuf_done_3460
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3459:
+shuf_rows_3461:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -32625,15 +32668,15 @@ shuf_rows_3459:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3459
+	JNZ          shuf_rows_3461
 
-shuf_done_3458:
+shuf_done_3460:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3460
+	JZ    shuf_done_3462
 
-shuf_rows_3461:
+shuf_rows_3463:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32646,32 +32689,32 @@ shuf_rows_3461:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3461
+	JNZ          shuf_rows_3463
 
-shuf_done_3460:
+shuf_done_3462:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3454
+	JNZ  shuf_planes_3456
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3241:
+shufn_d16o32_3243:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3462
+	JE      rowsShuffleNarrowAVX2_value_3464
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3463
+	JNE     shufn_list_3465
 
-shuf_planes_3465:
+shuf_planes_3467:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3467
+	JZ    shuf_done_3469
 	MOVQ  CX, R10
 
-shuf_rows_3468:
+shuf_rows_3470:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -32681,17 +32724,17 @@ shuf_rows_3468:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3468
+	JNZ         shuf_rows_3470
 
-shuf_done_3467:
+shuf_done_3469:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3465
+	JNZ  shuf_planes_3467
 	VZEROUPPER
 	RET
 
-shufn_list_3463:
+shufn_list_3465:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32700,12 +32743,12 @@ shufn_list_3463:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3469
+	JZ      shuf_no_run_3471
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3469:
+shuf_no_run_3471:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32715,52 +32758,52 @@ shuf_no_run_3469:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3464
+	JA    shufn_list_loads_3466
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3470:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3471
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3470
-
-shuf_offs_done_3471:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3464
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3472:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3473
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3472
 
 shuf_offs_done_3473:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3466
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3474:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3475
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3474
+
+shuf_offs_done_3475:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3474:
+shuf_planes_3476:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3476
+	JZ      shuf_done_3478
 
-shuf_rows_3477:
+shuf_rows_3479:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -32772,16 +32815,16 @@ shuf_rows_3477:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3477
+	JNZ         shuf_rows_3479
 
-shuf_done_3476:
+shuf_done_3478:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3478
+	JZ    shuf_done_3480
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3479:
+shuf_rows_3481:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -32791,15 +32834,15 @@ shuf_rows_3479:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3479
+	JNZ         shuf_rows_3481
 
-shuf_done_3478:
+shuf_done_3480:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3480
+	JZ      shuf_done_3482
 
-shuf_rows_3481:
+shuf_rows_3483:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -32811,25 +32854,25 @@ shuf_rows_3481:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3481
+	JNZ         shuf_rows_3483
 
-shuf_done_3480:
+shuf_done_3482:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3474
+	JNZ  shuf_planes_3476
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3464:
-shuf_planes_3482:
+shufn_list_loads_3466:
+shuf_planes_3484:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3484
+	JZ    shuf_done_3486
 
-shuf_rows_3485:
+shuf_rows_3487:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -32842,16 +32885,16 @@ shuf_rows_3485:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3485
+	JNZ         shuf_rows_3487
 
-shuf_done_3484:
+shuf_done_3486:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3486
+	JZ    shuf_done_3488
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3487:
+shuf_rows_3489:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -32861,15 +32904,15 @@ shuf_rows_3487:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3487
+	JNZ         shuf_rows_3489
 
-shuf_done_3486:
+shuf_done_3488:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3488
+	JZ    shuf_done_3490
 
-shuf_rows_3489:
+shuf_rows_3491:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -32882,32 +32925,32 @@ shuf_rows_3489:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3489
+	JNZ         shuf_rows_3491
 
-shuf_done_3488:
+shuf_done_3490:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3482
+	JNZ  shuf_planes_3484
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3462:
+rowsShuffleNarrowAVX2_value_3464:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3490
+	JNE     shufn_list_3492
 
-shuf_planes_3492:
+shuf_planes_3494:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3494
+	JZ    shuf_done_3496
 	MOVQ  CX, R10
 
-shuf_rows_3495:
+shuf_rows_3497:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -32919,17 +32962,17 @@ shuf_rows_3495:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3495
+	JNZ         shuf_rows_3497
 
-shuf_done_3494:
+shuf_done_3496:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3492
+	JNZ  shuf_planes_3494
 	VZEROUPPER
 	RET
 
-shufn_list_3490:
+shufn_list_3492:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -32938,12 +32981,12 @@ shufn_list_3490:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3496
+	JZ      shuf_no_run_3498
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3496:
+shuf_no_run_3498:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32953,52 +32996,52 @@ shuf_no_run_3496:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3491
+	JA    shufn_list_loads_3493
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3497:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3498
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3497
-
-shuf_offs_done_3498:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3491
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3499:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3500
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3499
 
 shuf_offs_done_3500:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3493
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3501:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3502
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3501
+
+shuf_offs_done_3502:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3501:
+shuf_planes_3503:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3503
+	JZ      shuf_done_3505
 
-shuf_rows_3504:
+shuf_rows_3506:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -33012,16 +33055,16 @@ shuf_rows_3504:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3504
+	JNZ         shuf_rows_3506
 
-shuf_done_3503:
+shuf_done_3505:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3505
+	JZ    shuf_done_3507
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3506:
+shuf_rows_3508:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -33033,15 +33076,15 @@ shuf_rows_3506:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3506
+	JNZ         shuf_rows_3508
 
-shuf_done_3505:
+shuf_done_3507:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3507
+	JZ      shuf_done_3509
 
-shuf_rows_3508:
+shuf_rows_3510:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -33055,25 +33098,25 @@ shuf_rows_3508:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3508
+	JNZ         shuf_rows_3510
 
-shuf_done_3507:
+shuf_done_3509:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3501
+	JNZ  shuf_planes_3503
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3491:
-shuf_planes_3509:
+shufn_list_loads_3493:
+shuf_planes_3511:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3511
+	JZ    shuf_done_3513
 
-shuf_rows_3512:
+shuf_rows_3514:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33088,16 +33131,16 @@ shuf_rows_3512:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3512
+	JNZ         shuf_rows_3514
 
-shuf_done_3511:
+shuf_done_3513:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3513
+	JZ    shuf_done_3515
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3514:
+shuf_rows_3516:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -33109,15 +33152,15 @@ shuf_rows_3514:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3514
+	JNZ         shuf_rows_3516
 
-shuf_done_3513:
+shuf_done_3515:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3515
+	JZ    shuf_done_3517
 
-shuf_rows_3516:
+shuf_rows_3518:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33132,31 +33175,31 @@ shuf_rows_3516:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3516
+	JNZ         shuf_rows_3518
 
-shuf_done_3515:
+shuf_done_3517:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3509
+	JNZ  shuf_planes_3511
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3238:
+shufn_c8o8_3240:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3517
+	JE      rowsShuffleNarrowAVX2_value_3519
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3518
+	JNE     shufn_list_3520
 
-shuf_planes_3520:
+shuf_planes_3522:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3522
+	JZ    shuf_done_3524
 	MOVQ  CX, R10
 
-shuf_rows_3523:
+shuf_rows_3525:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -33165,17 +33208,17 @@ shuf_rows_3523:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3523
+	JNZ     shuf_rows_3525
 
-shuf_done_3522:
+shuf_done_3524:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3520
+	JNZ  shuf_planes_3522
 	VZEROUPPER
 	RET
 
-shufn_list_3518:
+shufn_list_3520:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33184,12 +33227,12 @@ shufn_list_3518:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3524
+	JZ      shuf_no_run_3526
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3524:
+shuf_no_run_3526:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33199,52 +33242,52 @@ shuf_no_run_3524:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3519
+	JA    shufn_list_loads_3521
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3525:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3526
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3525
-
-shuf_offs_done_3526:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3519
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3527:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3528
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3527
 
 shuf_offs_done_3528:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3521
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3529:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3530
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3529
+
+shuf_offs_done_3530:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3529:
+shuf_planes_3531:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3531
+	JZ      shuf_done_3533
 
-shuf_rows_3532:
+shuf_rows_3534:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -33254,34 +33297,34 @@ shuf_rows_3532:
 	VPEXTRQ $0x01, X8, (DI)(R9*1)
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
-	DECQ    R11
-	JNZ     shuf_rows_3532
-
-shuf_done_3531:
-	VMOVQ X3, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3533
-	VMOVQ X4, R10
-	ADDQ  CX, R10
-
-shuf_rows_3534:
-	VMOVQ   (R10), X7
-	VPINSRQ $0x01, (R10)(R8*1), X7, X7
-	VPSHUFB X0, X7, X7
-	VMOVQ   X7, (DI)
-	VPEXTRQ $0x01, X7, (DI)(R9*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R10
 	DECQ    R11
 	JNZ     shuf_rows_3534
 
 shuf_done_3533:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3535
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3536:
+	VMOVQ   (R10), X7
+	VPINSRQ $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R11
+	JNZ     shuf_rows_3536
+
+shuf_done_3535:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3535
+	JZ      shuf_done_3537
 
-shuf_rows_3536:
+shuf_rows_3538:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -33292,25 +33335,25 @@ shuf_rows_3536:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3536
+	JNZ     shuf_rows_3538
 
-shuf_done_3535:
+shuf_done_3537:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3529
+	JNZ  shuf_planes_3531
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3519:
-shuf_planes_3537:
+shufn_list_loads_3521:
+shuf_planes_3539:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3539
+	JZ    shuf_done_3541
 
-shuf_rows_3540:
+shuf_rows_3542:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33322,16 +33365,16 @@ shuf_rows_3540:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3540
+	JNZ     shuf_rows_3542
 
-shuf_done_3539:
+shuf_done_3541:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3541
+	JZ    shuf_done_3543
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3542:
+shuf_rows_3544:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33340,15 +33383,15 @@ shuf_rows_3542:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3542
+	JNZ     shuf_rows_3544
 
-shuf_done_3541:
+shuf_done_3543:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3543
+	JZ    shuf_done_3545
 
-shuf_rows_3544:
+shuf_rows_3546:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33360,30 +33403,30 @@ shuf_rows_3544:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3544
+	JNZ     shuf_rows_3546
 
-shuf_done_3543:
+shuf_done_3545:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3537
+	JNZ  shuf_planes_3539
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3517:
+rowsShuffleNarrowAVX2_value_3519:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3545
+	JNE     shufn_list_3547
 
-shuf_planes_3547:
+shuf_planes_3549:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3549
+	JZ    shuf_done_3551
 	MOVQ  CX, R10
 
-shuf_rows_3550:
+shuf_rows_3552:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -33393,17 +33436,17 @@ shuf_rows_3550:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3550
+	JNZ       shuf_rows_3552
 
-shuf_done_3549:
+shuf_done_3551:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3547
+	JNZ  shuf_planes_3549
 	VZEROUPPER
 	RET
 
-shufn_list_3545:
+shufn_list_3547:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33412,12 +33455,12 @@ shufn_list_3545:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3551
+	JZ      shuf_no_run_3553
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3551:
+shuf_no_run_3553:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33427,52 +33470,52 @@ shuf_no_run_3551:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3546
+	JA    shufn_list_loads_3548
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3552:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3553
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3552
-
-shuf_offs_done_3553:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3546
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3554:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3555
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3554
 
 shuf_offs_done_3555:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3548
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3556:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3557
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3556
+
+shuf_offs_done_3557:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3556:
+shuf_planes_3558:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3558
+	JZ      shuf_done_3560
 
-shuf_rows_3559:
+shuf_rows_3561:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -33483,35 +33526,35 @@ shuf_rows_3559:
 	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_3559
-
-shuf_done_3558:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3560
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_3561:
-	VMOVQ     (R10), X9
-	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
 	DECQ      R11
 	JNZ       shuf_rows_3561
 
 shuf_done_3560:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3562
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_3563:
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_3563
+
+shuf_done_3562:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3562
+	JZ      shuf_done_3564
 
-shuf_rows_3563:
+shuf_rows_3565:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -33523,25 +33566,25 @@ shuf_rows_3563:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3563
+	JNZ       shuf_rows_3565
 
-shuf_done_3562:
+shuf_done_3564:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3556
+	JNZ  shuf_planes_3558
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3546:
-shuf_planes_3564:
+shufn_list_loads_3548:
+shuf_planes_3566:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3566
+	JZ    shuf_done_3568
 
-shuf_rows_3567:
+shuf_rows_3569:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -33554,16 +33597,16 @@ shuf_rows_3567:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3567
+	JNZ       shuf_rows_3569
 
-shuf_done_3566:
+shuf_done_3568:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3568
+	JZ    shuf_done_3570
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3569:
+shuf_rows_3571:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -33573,15 +33616,15 @@ shuf_rows_3569:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3569
+	JNZ       shuf_rows_3571
 
-shuf_done_3568:
+shuf_done_3570:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3570
+	JZ    shuf_done_3572
 
-shuf_rows_3571:
+shuf_rows_3573:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -33594,31 +33637,31 @@ shuf_rows_3571:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3571
+	JNZ       shuf_rows_3573
 
-shuf_done_3570:
+shuf_done_3572:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3564
+	JNZ  shuf_planes_3566
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3239:
+shufn_c4o8_3241:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3572
+	JE      rowsShuffleNarrowAVX2_value_3574
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3573
+	JNE     shufn_list_3575
 
-shuf_planes_3575:
+shuf_planes_3577:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3577
+	JZ    shuf_done_3579
 	MOVQ  CX, R10
 
-shuf_rows_3578:
+shuf_rows_3580:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -33627,17 +33670,17 @@ shuf_rows_3578:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3578
+	JNZ     shuf_rows_3580
 
-shuf_done_3577:
+shuf_done_3579:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3575
+	JNZ  shuf_planes_3577
 	VZEROUPPER
 	RET
 
-shufn_list_3573:
+shufn_list_3575:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33646,12 +33689,12 @@ shufn_list_3573:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3579
+	JZ      shuf_no_run_3581
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3579:
+shuf_no_run_3581:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33661,52 +33704,52 @@ shuf_no_run_3579:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3574
+	JA    shufn_list_loads_3576
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3580:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3581
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3580
-
-shuf_offs_done_3581:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3574
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3582:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3583
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3582
 
 shuf_offs_done_3583:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3576
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3584:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3585
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3584
+
+shuf_offs_done_3585:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3584:
+shuf_planes_3586:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3586
+	JZ      shuf_done_3588
 
-shuf_rows_3587:
+shuf_rows_3589:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -33716,34 +33759,34 @@ shuf_rows_3587:
 	VPEXTRQ $0x01, X8, (DI)(R9*1)
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
-	DECQ    R11
-	JNZ     shuf_rows_3587
-
-shuf_done_3586:
-	VMOVQ X3, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3588
-	VMOVQ X4, R10
-	ADDQ  CX, R10
-
-shuf_rows_3589:
-	VMOVD   (R10), X7
-	VPINSRD $0x01, (R10)(R8*1), X7, X7
-	VPSHUFB X0, X7, X7
-	VMOVQ   X7, (DI)
-	VPEXTRQ $0x01, X7, (DI)(R9*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R10
 	DECQ    R11
 	JNZ     shuf_rows_3589
 
 shuf_done_3588:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3590
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3591:
+	VMOVD   (R10), X7
+	VPINSRD $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R11
+	JNZ     shuf_rows_3591
+
+shuf_done_3590:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3590
+	JZ      shuf_done_3592
 
-shuf_rows_3591:
+shuf_rows_3593:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -33754,25 +33797,25 @@ shuf_rows_3591:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3591
+	JNZ     shuf_rows_3593
 
-shuf_done_3590:
+shuf_done_3592:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3584
+	JNZ  shuf_planes_3586
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3574:
-shuf_planes_3592:
+shufn_list_loads_3576:
+shuf_planes_3594:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3594
+	JZ    shuf_done_3596
 
-shuf_rows_3595:
+shuf_rows_3597:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33784,16 +33827,16 @@ shuf_rows_3595:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3595
+	JNZ     shuf_rows_3597
 
-shuf_done_3594:
+shuf_done_3596:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3596
+	JZ    shuf_done_3598
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3597:
+shuf_rows_3599:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33802,15 +33845,15 @@ shuf_rows_3597:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3597
+	JNZ     shuf_rows_3599
 
-shuf_done_3596:
+shuf_done_3598:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3598
+	JZ    shuf_done_3600
 
-shuf_rows_3599:
+shuf_rows_3601:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33822,30 +33865,30 @@ shuf_rows_3599:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3599
+	JNZ     shuf_rows_3601
 
-shuf_done_3598:
+shuf_done_3600:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3592
+	JNZ  shuf_planes_3594
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3572:
+rowsShuffleNarrowAVX2_value_3574:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3600
+	JNE     shufn_list_3602
 
-shuf_planes_3602:
+shuf_planes_3604:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3604
+	JZ    shuf_done_3606
 	MOVQ  CX, R10
 
-shuf_rows_3605:
+shuf_rows_3607:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -33855,17 +33898,17 @@ shuf_rows_3605:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3605
+	JNZ       shuf_rows_3607
 
-shuf_done_3604:
+shuf_done_3606:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3602
+	JNZ  shuf_planes_3604
 	VZEROUPPER
 	RET
 
-shufn_list_3600:
+shufn_list_3602:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33874,12 +33917,12 @@ shufn_list_3600:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3606
+	JZ      shuf_no_run_3608
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3606:
+shuf_no_run_3608:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33889,52 +33932,52 @@ shuf_no_run_3606:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3601
+	JA    shufn_list_loads_3603
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
-
-shuf_offs_3607:
-	CMPQ    R10, R11
-	JAE     shuf_offs_done_3608
-	MOVLQSX (DI)(R10*4), R12
-	IMULQ   BX, R12
-	MOVQ    R12, (SP)(R10*8)
-	INCQ    R10
-	JMP     shuf_offs_3607
-
-shuf_offs_done_3608:
-	MOVQ rows+16(FP), R11
-	SUBQ run1+96(FP), R11
-	CMPQ R11, $0x04
-	JA   shufn_list_loads_3601
-	MOVQ rowIdx+80(FP), DI
-	MOVQ run1+96(FP), R12
-	LEAQ (DI)(R12*4), DI
-	XORQ R10, R10
 
 shuf_offs_3609:
 	CMPQ    R10, R11
 	JAE     shuf_offs_done_3610
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
-	MOVQ    R12, 32(SP)(R10*8)
+	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
 	JMP     shuf_offs_3609
 
 shuf_offs_done_3610:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3603
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3611:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3612
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3611
+
+shuf_offs_done_3612:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3611:
+shuf_planes_3613:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3613
+	JZ      shuf_done_3615
 
-shuf_rows_3614:
+shuf_rows_3616:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -33945,35 +33988,35 @@ shuf_rows_3614:
 	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_3614
-
-shuf_done_3613:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3615
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_3616:
-	VMOVD     (R10), X9
-	VPINSRD   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
 	DECQ      R11
 	JNZ       shuf_rows_3616
 
 shuf_done_3615:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3617
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_3618:
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R11
+	JNZ       shuf_rows_3618
+
+shuf_done_3617:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3617
+	JZ      shuf_done_3619
 
-shuf_rows_3618:
+shuf_rows_3620:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -33985,25 +34028,25 @@ shuf_rows_3618:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3618
+	JNZ       shuf_rows_3620
 
-shuf_done_3617:
+shuf_done_3619:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3611
+	JNZ  shuf_planes_3613
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3601:
-shuf_planes_3619:
+shufn_list_loads_3603:
+shuf_planes_3621:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3621
+	JZ    shuf_done_3623
 
-shuf_rows_3622:
+shuf_rows_3624:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -34016,16 +34059,16 @@ shuf_rows_3622:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3622
+	JNZ       shuf_rows_3624
 
-shuf_done_3621:
+shuf_done_3623:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3623
+	JZ    shuf_done_3625
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3624:
+shuf_rows_3626:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -34035,15 +34078,15 @@ shuf_rows_3624:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3624
+	JNZ       shuf_rows_3626
 
-shuf_done_3623:
+shuf_done_3625:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3625
+	JZ    shuf_done_3627
 
-shuf_rows_3626:
+shuf_rows_3628:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -34056,13 +34099,13 @@ shuf_rows_3626:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3626
+	JNZ       shuf_rows_3628
 
-shuf_done_3625:
+shuf_done_3627:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3619
+	JNZ  shuf_planes_3621
 	VZEROUPPER
 	RET
 
@@ -34070,9 +34113,9 @@ shuf_done_3625:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3627
+	JE      ends_ret_3629
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3627
+	JE      ends_ret_3629
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -34093,25 +34136,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3628
+	JB      ends_narrow_3630
 
-ends_planes_3631:
+ends_planes_3633:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3632:
+ends_rows_3634:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3633:
+ends_mid_3635:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3633
+	JB          ends_mid_3635
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -34130,36 +34173,36 @@ ends_mid_3633:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3632
+	JNZ         ends_rows_3634
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3631
+	JNZ         ends_planes_3633
 	VZEROUPPER
 	RET
 
-ends_narrow_3628:
+ends_narrow_3630:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3629
+	JL   ends_short_3631
 
-ends_planes_3634:
+ends_planes_3636:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3635:
+ends_rows_3637:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3636:
+ends_mid_3638:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_3636
+	JB        ends_mid_3638
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -34175,29 +34218,29 @@ ends_mid_3636:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3635
+	JNZ       ends_rows_3637
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3634
+	JNZ       ends_planes_3636
 	VZEROUPPER
 	RET
 
-ends_short_3629:
+ends_short_3631:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_3630
+	JLE  ends_tiny_3632
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_3637
+	JL   ends_halves_3639
 
-ends_planes_3638:
+ends_planes_3640:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3639:
+ends_rows_3641:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -34216,21 +34259,21 @@ ends_rows_3639:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3639
+	JNZ       ends_rows_3641
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3638
+	JNZ       ends_planes_3640
 	VZEROUPPER
 	RET
 
-ends_halves_3637:
-ends_planes_3640:
+ends_halves_3639:
+ends_planes_3642:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3641:
+ends_rows_3643:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -34251,21 +34294,21 @@ ends_rows_3641:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3641
+	JNZ       ends_rows_3643
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3640
+	JNZ       ends_planes_3642
 	VZEROUPPER
 	RET
 
-ends_tiny_3630:
-ends_planes_3642:
+ends_tiny_3632:
+ends_planes_3644:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3643:
+ends_rows_3645:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -34284,24 +34327,24 @@ ends_rows_3643:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3643
+	JNZ       ends_rows_3645
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3642
+	JNZ       ends_planes_3644
 	VZEROUPPER
 	RET
 
-ends_ret_3627:
+ends_ret_3629:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_3644
+	JE      endsw_ret_3646
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_3644
+	JE      endsw_ret_3646
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -34321,23 +34364,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_3645:
+endsw_planes_3647:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_3646:
+endsw_rows_3648:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_3647:
+endsw_copy_3649:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_3647
+	JB        endsw_copy_3649
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -34353,15 +34396,15 @@ endsw_copy_3647:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_3646
+	JNZ       endsw_rows_3648
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_3645
+	JNZ       endsw_planes_3647
 	VZEROUPPER
 	RET
 
-endsw_ret_3644:
+endsw_ret_3646:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34369,7 +34412,7 @@ endsw_ret_3644:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3648
+	JZ    wrap_ret_3650
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34378,18 +34421,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3649:
+wrap_rows_3651:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3650
+	JB   cx_short_3652
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3652
+	JBE  copy_le2_3654
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3653
+	JBE  copy_le4_3655
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3654:
+copy_loop_3656:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34401,7 +34444,7 @@ copy_loop_3654:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3654
+	JB      copy_loop_3656
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34411,9 +34454,9 @@ copy_loop_3654:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3655
+	JMP     copy_done_3657
 
-copy_le4_3653:
+copy_le4_3655:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34422,76 +34465,76 @@ copy_le4_3653:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3655
+	JMP     copy_done_3657
 
-copy_le2_3652:
+copy_le2_3654:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3655:
-	JMP cx_done_3651
+copy_done_3657:
+	JMP cx_done_3653
 
-cx_short_3650:
+cx_short_3652:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3657
-	CMPQ BX, $0x00000008
-	JAE  ladder_3658
-	CMPQ BX, $0x00000004
 	JAE  ladder_3659
-	CMPQ BX, $0x00000002
+	CMPQ BX, $0x00000008
 	JAE  ladder_3660
+	CMPQ BX, $0x00000004
+	JAE  ladder_3661
+	CMPQ BX, $0x00000002
+	JAE  ladder_3662
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3656
-	JMP  ladder_3661
+	JB   ladder_done_3658
+	JMP  ladder_3663
 
-ladder_3657:
+ladder_3659:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3656
+	JMP     ladder_done_3658
 
-ladder_3658:
+ladder_3660:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3656
+	JMP  ladder_done_3658
 
-ladder_3659:
+ladder_3661:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3656
+	JMP  ladder_done_3658
 
-ladder_3660:
+ladder_3662:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3656
+	JMP  ladder_done_3658
 
-ladder_3661:
+ladder_3663:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3656:
-cx_done_3651:
+ladder_done_3658:
+cx_done_3653:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3662
+	JB   cx_short_3664
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3664
+	JBE  copy_le2_3666
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3665
+	JBE  copy_le4_3667
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3666:
+copy_loop_3668:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34503,7 +34546,7 @@ copy_loop_3666:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3666
+	JB      copy_loop_3668
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34513,9 +34556,9 @@ copy_loop_3666:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3667
+	JMP     copy_done_3669
 
-copy_le4_3665:
+copy_le4_3667:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34524,77 +34567,77 @@ copy_le4_3665:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3667
+	JMP     copy_done_3669
 
-copy_le2_3664:
+copy_le2_3666:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3667:
-	JMP cx_done_3663
+copy_done_3669:
+	JMP cx_done_3665
 
-cx_short_3662:
+cx_short_3664:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3669
-	CMPQ DX, $0x00000008
-	JAE  ladder_3670
-	CMPQ DX, $0x00000004
 	JAE  ladder_3671
-	CMPQ DX, $0x00000002
+	CMPQ DX, $0x00000008
 	JAE  ladder_3672
+	CMPQ DX, $0x00000004
+	JAE  ladder_3673
+	CMPQ DX, $0x00000002
+	JAE  ladder_3674
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3668
-	JMP  ladder_3673
+	JB   ladder_done_3670
+	JMP  ladder_3675
 
-ladder_3669:
+ladder_3671:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3668
+	JMP     ladder_done_3670
 
-ladder_3670:
+ladder_3672:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3668
+	JMP  ladder_done_3670
 
-ladder_3671:
+ladder_3673:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3668
+	JMP  ladder_done_3670
 
-ladder_3672:
+ladder_3674:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3668
+	JMP  ladder_done_3670
 
-ladder_3673:
+ladder_3675:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3668:
-cx_done_3663:
+ladder_done_3670:
+cx_done_3665:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3674
+	JB   cx_short_3676
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3676
+	JBE  copy_le2_3678
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3677
+	JBE  copy_le4_3679
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3678:
+copy_loop_3680:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34606,7 +34649,7 @@ copy_loop_3678:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3678
+	JB      copy_loop_3680
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34616,9 +34659,9 @@ copy_loop_3678:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3679
+	JMP     copy_done_3681
 
-copy_le4_3677:
+copy_le4_3679:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -34627,71 +34670,71 @@ copy_le4_3677:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3679
+	JMP     copy_done_3681
 
-copy_le2_3676:
+copy_le2_3678:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3679:
-	JMP cx_done_3675
+copy_done_3681:
+	JMP cx_done_3677
 
-cx_short_3674:
+cx_short_3676:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3681
-	CMPQ SI, $0x00000008
-	JAE  ladder_3682
-	CMPQ SI, $0x00000004
 	JAE  ladder_3683
-	CMPQ SI, $0x00000002
+	CMPQ SI, $0x00000008
 	JAE  ladder_3684
+	CMPQ SI, $0x00000004
+	JAE  ladder_3685
+	CMPQ SI, $0x00000002
+	JAE  ladder_3686
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3680
-	JMP  ladder_3685
+	JB   ladder_done_3682
+	JMP  ladder_3687
 
-ladder_3681:
+ladder_3683:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3680
+	JMP     ladder_done_3682
 
-ladder_3682:
+ladder_3684:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3680
+	JMP  ladder_done_3682
 
-ladder_3683:
+ladder_3685:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3680
+	JMP  ladder_done_3682
 
-ladder_3684:
+ladder_3686:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3680
+	JMP  ladder_done_3682
 
-ladder_3685:
+ladder_3687:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3680:
-cx_done_3675:
+ladder_done_3682:
+cx_done_3677:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3649
+	JNZ  wrap_rows_3651
 	VZEROUPPER
 
-wrap_ret_3648:
+wrap_ret_3650:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34699,7 +34742,7 @@ wrap_ret_3648:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3686
+	JZ    wrap_ret_3688
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34708,18 +34751,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3687:
+wrap_rows_3689:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3688
+	JB   mid_small_3690
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3690
+	JBE  copy_le2_3692
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3691
+	JBE  copy_le4_3693
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3692:
+copy_loop_3694:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -34731,7 +34774,7 @@ copy_loop_3692:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3692
+	JB        copy_loop_3694
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -34741,9 +34784,9 @@ copy_loop_3692:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3693
+	JMP       copy_done_3695
 
-copy_le4_3691:
+copy_le4_3693:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -34752,28 +34795,28 @@ copy_le4_3691:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3693
+	JMP       copy_done_3695
 
-copy_le2_3690:
+copy_le2_3692:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3693:
-	JMP mid_done_3689
+copy_done_3695:
+	JMP mid_done_3691
 
-mid_small_3688:
+mid_small_3690:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3694
+	JB   cx_short_3696
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3696
+	JBE  copy_le2_3698
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3697
+	JBE  copy_le4_3699
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3698:
+copy_loop_3700:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34785,7 +34828,7 @@ copy_loop_3698:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3698
+	JB      copy_loop_3700
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34795,9 +34838,9 @@ copy_loop_3698:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3699
+	JMP     copy_done_3701
 
-copy_le4_3697:
+copy_le4_3699:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34806,77 +34849,77 @@ copy_le4_3697:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3699
+	JMP     copy_done_3701
 
-copy_le2_3696:
+copy_le2_3698:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3699:
-	JMP cx_done_3695
+copy_done_3701:
+	JMP cx_done_3697
 
-cx_short_3694:
+cx_short_3696:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3701
-	CMPQ BX, $0x00000008
-	JAE  ladder_3702
-	CMPQ BX, $0x00000004
 	JAE  ladder_3703
-	CMPQ BX, $0x00000002
+	CMPQ BX, $0x00000008
 	JAE  ladder_3704
+	CMPQ BX, $0x00000004
+	JAE  ladder_3705
+	CMPQ BX, $0x00000002
+	JAE  ladder_3706
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3700
-	JMP  ladder_3705
+	JB   ladder_done_3702
+	JMP  ladder_3707
 
-ladder_3701:
+ladder_3703:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3700
+	JMP     ladder_done_3702
 
-ladder_3702:
+ladder_3704:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3700
+	JMP  ladder_done_3702
 
-ladder_3703:
+ladder_3705:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3700
+	JMP  ladder_done_3702
 
-ladder_3704:
+ladder_3706:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3700
+	JMP  ladder_done_3702
 
-ladder_3705:
+ladder_3707:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3700:
-cx_done_3695:
-mid_done_3689:
+ladder_done_3702:
+cx_done_3697:
+mid_done_3691:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3706
+	JB   mid_small_3708
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3708
+	JBE  copy_le2_3710
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3709
+	JBE  copy_le4_3711
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3710:
+copy_loop_3712:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -34888,7 +34931,7 @@ copy_loop_3710:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3710
+	JB        copy_loop_3712
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -34898,9 +34941,9 @@ copy_loop_3710:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3711
+	JMP       copy_done_3713
 
-copy_le4_3709:
+copy_le4_3711:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -34909,28 +34952,28 @@ copy_le4_3709:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3711
+	JMP       copy_done_3713
 
-copy_le2_3708:
+copy_le2_3710:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3711:
-	JMP mid_done_3707
+copy_done_3713:
+	JMP mid_done_3709
 
-mid_small_3706:
+mid_small_3708:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3712
+	JB   cx_short_3714
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3714
+	JBE  copy_le2_3716
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3715
+	JBE  copy_le4_3717
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3716:
+copy_loop_3718:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34942,7 +34985,7 @@ copy_loop_3716:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3716
+	JB      copy_loop_3718
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34952,9 +34995,9 @@ copy_loop_3716:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3717
+	JMP     copy_done_3719
 
-copy_le4_3715:
+copy_le4_3717:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34963,78 +35006,78 @@ copy_le4_3715:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3717
+	JMP     copy_done_3719
 
-copy_le2_3714:
+copy_le2_3716:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3717:
-	JMP cx_done_3713
+copy_done_3719:
+	JMP cx_done_3715
 
-cx_short_3712:
+cx_short_3714:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3719
-	CMPQ DX, $0x00000008
-	JAE  ladder_3720
-	CMPQ DX, $0x00000004
 	JAE  ladder_3721
-	CMPQ DX, $0x00000002
+	CMPQ DX, $0x00000008
 	JAE  ladder_3722
+	CMPQ DX, $0x00000004
+	JAE  ladder_3723
+	CMPQ DX, $0x00000002
+	JAE  ladder_3724
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3718
-	JMP  ladder_3723
+	JB   ladder_done_3720
+	JMP  ladder_3725
 
-ladder_3719:
+ladder_3721:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3718
+	JMP     ladder_done_3720
 
-ladder_3720:
+ladder_3722:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3718
+	JMP  ladder_done_3720
 
-ladder_3721:
+ladder_3723:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3718
+	JMP  ladder_done_3720
 
-ladder_3722:
+ladder_3724:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3718
+	JMP  ladder_done_3720
 
-ladder_3723:
+ladder_3725:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3718:
-cx_done_3713:
-mid_done_3707:
+ladder_done_3720:
+cx_done_3715:
+mid_done_3709:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3724
+	JB   mid_small_3726
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3726
+	JBE  copy_le2_3728
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3727
+	JBE  copy_le4_3729
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3728:
+copy_loop_3730:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -35046,7 +35089,7 @@ copy_loop_3728:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3728
+	JB        copy_loop_3730
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -35056,9 +35099,9 @@ copy_loop_3728:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3729
+	JMP       copy_done_3731
 
-copy_le4_3727:
+copy_le4_3729:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -35067,28 +35110,28 @@ copy_le4_3727:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3729
+	JMP       copy_done_3731
 
-copy_le2_3726:
+copy_le2_3728:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3729:
-	JMP mid_done_3725
+copy_done_3731:
+	JMP mid_done_3727
 
-mid_small_3724:
+mid_small_3726:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3730
+	JB   cx_short_3732
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3732
+	JBE  copy_le2_3734
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3733
+	JBE  copy_le4_3735
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3734:
+copy_loop_3736:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35100,7 +35143,7 @@ copy_loop_3734:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3734
+	JB      copy_loop_3736
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35110,9 +35153,9 @@ copy_loop_3734:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3735
+	JMP     copy_done_3737
 
-copy_le4_3733:
+copy_le4_3735:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -35121,72 +35164,72 @@ copy_le4_3733:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3735
+	JMP     copy_done_3737
 
-copy_le2_3732:
+copy_le2_3734:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3735:
-	JMP cx_done_3731
+copy_done_3737:
+	JMP cx_done_3733
 
-cx_short_3730:
+cx_short_3732:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3737
-	CMPQ SI, $0x00000008
-	JAE  ladder_3738
-	CMPQ SI, $0x00000004
 	JAE  ladder_3739
-	CMPQ SI, $0x00000002
+	CMPQ SI, $0x00000008
 	JAE  ladder_3740
+	CMPQ SI, $0x00000004
+	JAE  ladder_3741
+	CMPQ SI, $0x00000002
+	JAE  ladder_3742
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3736
-	JMP  ladder_3741
+	JB   ladder_done_3738
+	JMP  ladder_3743
 
-ladder_3737:
+ladder_3739:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3736
+	JMP     ladder_done_3738
 
-ladder_3738:
+ladder_3740:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3736
+	JMP  ladder_done_3738
 
-ladder_3739:
+ladder_3741:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3736
+	JMP  ladder_done_3738
 
-ladder_3740:
+ladder_3742:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3736
+	JMP  ladder_done_3738
 
-ladder_3741:
+ladder_3743:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3736:
-cx_done_3731:
-mid_done_3725:
+ladder_done_3738:
+cx_done_3733:
+mid_done_3727:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3687
+	JNZ  wrap_rows_3689
 	VZEROUPPER
 
-wrap_ret_3686:
+wrap_ret_3688:
 	RET
 
 // func storeFence()

@@ -865,12 +865,14 @@ func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane 
 // with d = dst[p*dstPlane:] and s = src[p*srcPlane:], block c is at
 // d[at:at+32] and takes byte k from pick(s[lo:lo+16], a[k]) |
 // pick(s[hi:hi+16], b[k]); pick(w, x) is 0 if bit 7 of x is set, else
-// w[x&15] (VPSHUFB). Blocks are made in order, so that a block
-// may overlap the one before it. It reads s[lo:lo+16] and s[hi:hi+16]
-// only and writes d[at:at+32] only; planes >= 1. It requires AVX2.
+// w[x&15] (VPSHUFB). Blocks are made in order in each plane, so that a
+// block may overlap the one before it; planes do not overlap in dst.
+// The planes go in batches of batch planes (batch >= 1), each batch a
+// block at a time. It reads s[lo:lo+16] and s[hi:hi+16] only and
+// writes d[at:at+32] only; planes >= 1. It requires AVX2.
 //
 //go:noescape
-func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int)
+func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int)
 
 // rowsWideAVX512 pads rows of width >= 128 bytes from src rows of mid >= 64 bytes,
 // left <= 64 and width-left-mid <= 64: for planes p and rows r, with
