@@ -30709,7 +30709,7 @@ shuf_done_3235:
 
 // func rowsShuffleNarrowAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[224]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
-TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $64-104
+TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    dstStride+24(FP), DX
@@ -31224,32 +31224,36 @@ shuf_done_3297:
 	RET
 
 shufn_c16o32_3238:
-	CMPL 4(DI), $0x00
-	JE   rowsShuffleNarrowAVX2_value_3299
-	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufn_list_3300
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3299
+	VMOVDQU 32(DI), Y0
+	VMOVDQU 96(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 128(DI), Y3
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3300
 
 shuf_planes_3302:
-	MOVQ  AX, R10
-	MOVQ  rows+16(FP), R12
-	TESTQ R12, R12
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
 	JZ    shuf_done_3304
-	MOVQ  CX, R11
+	MOVQ  CX, R10
 
 shuf_rows_3305:
-	VBROADCASTI128 (R11), Y0
-	VBROADCASTI128 (R11)(R8*1), Y1
-	VPSHUFB        32(DI), Y0, Y2
-	VPSHUFB        96(DI), Y1, Y3
-	VPOR           Y2, Y3, Y2
-	VMOVDQU        Y2, (R10)
-	VPSHUFB        64(DI), Y0, Y0
-	VPSHUFB        128(DI), Y1, Y1
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           BX, R11
-	DECQ           R12
+	VBROADCASTI128 (R10), Y4
+	VBROADCASTI128 (R10)(R8*1), Y5
+	VPSHUFB        Y0, Y4, Y6
+	VPSHUFB        Y1, Y5, Y7
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, (DI)
+	VPSHUFB        Y2, Y4, Y4
+	VPSHUFB        Y3, Y5, Y5
+	VPOR           Y4, Y5, Y4
+	VMOVDQU        Y4, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
 	JNZ            shuf_rows_3305
 
 shuf_done_3304:
@@ -31261,137 +31265,137 @@ shuf_done_3304:
 	RET
 
 shufn_list_3300:
-	MOVQ    rowIdx+80(FP), R10
-	VMOVQ   R10, X0
-	MOVQ    run0+88(FP), R11
-	VMOVQ   R11, X1
-	XORQ    R12, R12
-	MOVQ    run1+96(FP), R11
-	SUBQ    run0+88(FP), R11
-	VMOVQ   R11, X2
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X4
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X5
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X6
 	JZ      shuf_no_run_3306
-	MOVQ    run0+88(FP), R11
-	MOVLQSX (R10)(R11*4), R12
-	IMULQ   BX, R12
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
 
 shuf_no_run_3306:
-	VMOVQ R12, X3
-	MOVQ  run1+96(FP), R11
-	LEAQ  (R10)(R11*4), R12
-	VMOVQ R12, X5
-	MOVQ  rows+16(FP), R11
-	SUBQ  run1+96(FP), R11
-	VMOVQ R11, X4
-	MOVQ  run0+88(FP), R12
-	CMPQ  R12, $0x04
+	VMOVQ R11, X7
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X9
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X8
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
 	JA    shufn_list_loads_3301
-	MOVQ  rowIdx+80(FP), R10
-	MOVQ  $0x00000000, R13
-	LEAQ  (R10)(R13*4), R10
-	XORQ  R11, R11
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
 
 shuf_offs_3307:
-	CMPQ    R11, R12
+	CMPQ    R10, R11
 	JAE     shuf_offs_done_3308
-	MOVLQSX (R10)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
 	JMP     shuf_offs_3307
 
 shuf_offs_done_3308:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
 	JA   shufn_list_loads_3301
-	MOVQ rowIdx+80(FP), R10
-	MOVQ run1+96(FP), R13
-	LEAQ (R10)(R13*4), R10
-	XORQ R11, R11
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
 
 shuf_offs_3309:
-	CMPQ    R11, R12
+	CMPQ    R10, R11
 	JAE     shuf_offs_done_3310
-	MOVLQSX (R10)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
-	INCQ    R11
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
 	JMP     shuf_offs_3309
 
 shuf_offs_done_3310:
-	VMOVDQU (SP), Y0
-	VMOVDQU 32(SP), Y5
+	VMOVDQU (SP), Y4
+	VMOVDQU 32(SP), Y9
 
 shuf_planes_3311:
-	MOVQ    AX, R10
-	VMOVDQA Y0, Y6
-	VMOVQ   X1, R12
-	TESTQ   R12, R12
+	MOVQ    AX, DI
+	VMOVDQA Y4, Y10
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
 	JZ      shuf_done_3313
 
 shuf_rows_3314:
-	VMOVQ          X6, R11
-	ADDQ           CX, R11
-	VBROADCASTI128 (R11), Y7
-	VBROADCASTI128 (R11)(R8*1), Y8
-	VPSHUFB        32(DI), Y7, Y9
-	VPSHUFB        96(DI), Y8, Y10
-	VPOR           Y9, Y10, Y9
-	VMOVDQU        Y9, (R10)
-	VPSHUFB        64(DI), Y7, Y7
-	VPSHUFB        128(DI), Y8, Y8
-	VPOR           Y7, Y8, Y7
-	VMOVDQU        Y7, (R10)(R9*1)
-	ADDQ           DX, R10
-	VPERMQ         $0x39, Y6, Y6
-	DECQ           R12
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y0, Y11, Y13
+	VPSHUFB        Y1, Y12, Y14
+	VPOR           Y13, Y14, Y13
+	VMOVDQU        Y13, (DI)
+	VPSHUFB        Y2, Y11, Y11
+	VPSHUFB        Y3, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VMOVDQU        Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
 	JNZ            shuf_rows_3314
 
 shuf_done_3313:
-	VMOVQ X2, R12
-	TESTQ R12, R12
+	VMOVQ X6, R11
+	TESTQ R11, R11
 	JZ    shuf_done_3315
-	VMOVQ X3, R11
-	ADDQ  CX, R11
+	VMOVQ X7, R10
+	ADDQ  CX, R10
 
 shuf_rows_3316:
-	VBROADCASTI128 (R11), Y6
-	VBROADCASTI128 (R11)(R8*1), Y7
-	VPSHUFB        32(DI), Y6, Y8
-	VPSHUFB        96(DI), Y7, Y9
-	VPOR           Y8, Y9, Y8
-	VMOVDQU        Y8, (R10)
-	VPSHUFB        64(DI), Y6, Y6
-	VPSHUFB        128(DI), Y7, Y7
-	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           BX, R11
-	DECQ           R12
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y0, Y10, Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y2, Y10, Y10
+	VPSHUFB        Y3, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
 	JNZ            shuf_rows_3316
 
 shuf_done_3315:
-	VMOVDQA Y5, Y6
-	VMOVQ   X4, R12
-	TESTQ   R12, R12
+	VMOVDQA Y9, Y10
+	VMOVQ   X8, R11
+	TESTQ   R11, R11
 	JZ      shuf_done_3317
 
 shuf_rows_3318:
-	VMOVQ          X6, R11
-	ADDQ           CX, R11
-	VBROADCASTI128 (R11), Y7
-	VBROADCASTI128 (R11)(R8*1), Y8
-	VPSHUFB        32(DI), Y7, Y9
-	VPSHUFB        96(DI), Y8, Y10
-	VPOR           Y9, Y10, Y9
-	VMOVDQU        Y9, (R10)
-	VPSHUFB        64(DI), Y7, Y7
-	VPSHUFB        128(DI), Y8, Y8
-	VPOR           Y7, Y8, Y7
-	VMOVDQU        Y7, (R10)(R9*1)
-	ADDQ           DX, R10
-	VPERMQ         $0x39, Y6, Y6
-	DECQ           R12
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y0, Y11, Y13
+	VPSHUFB        Y1, Y12, Y14
+	VPOR           Y13, Y14, Y13
+	VMOVDQU        Y13, (DI)
+	VPSHUFB        Y2, Y11, Y11
+	VPSHUFB        Y3, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VMOVDQU        Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
 	JNZ            shuf_rows_3318
 
 shuf_done_3317:
@@ -31404,77 +31408,77 @@ shuf_done_3317:
 
 shufn_list_loads_3301:
 shuf_planes_3319:
-	MOVQ  AX, R10
-	VMOVQ X0, R12
-	VMOVQ X1, R13
-	TESTQ R13, R13
+	MOVQ  AX, DI
+	VMOVQ X4, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
 	JZ    shuf_done_3321
 
 shuf_rows_3322:
-	MOVLQSX        (R12), R11
-	IMULQ          BX, R11
-	ADDQ           CX, R11
-	VBROADCASTI128 (R11), Y6
-	VBROADCASTI128 (R11)(R8*1), Y7
-	VPSHUFB        32(DI), Y6, Y8
-	VPSHUFB        96(DI), Y7, Y9
-	VPOR           Y8, Y9, Y8
-	VMOVDQU        Y8, (R10)
-	VPSHUFB        64(DI), Y6, Y6
-	VPSHUFB        128(DI), Y7, Y7
-	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           $0x04, R12
-	DECQ           R13
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y0, Y10, Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y2, Y10, Y10
+	VPSHUFB        Y3, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
 	JNZ            shuf_rows_3322
 
 shuf_done_3321:
-	VMOVQ X2, R13
-	TESTQ R13, R13
+	VMOVQ X6, R12
+	TESTQ R12, R12
 	JZ    shuf_done_3323
-	VMOVQ X3, R11
-	ADDQ  CX, R11
+	VMOVQ X7, R10
+	ADDQ  CX, R10
 
 shuf_rows_3324:
-	VBROADCASTI128 (R11), Y6
-	VBROADCASTI128 (R11)(R8*1), Y7
-	VPSHUFB        32(DI), Y6, Y8
-	VPSHUFB        96(DI), Y7, Y9
-	VPOR           Y8, Y9, Y8
-	VMOVDQU        Y8, (R10)
-	VPSHUFB        64(DI), Y6, Y6
-	VPSHUFB        128(DI), Y7, Y7
-	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           BX, R11
-	DECQ           R13
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y0, Y10, Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y2, Y10, Y10
+	VPSHUFB        Y3, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R12
 	JNZ            shuf_rows_3324
 
 shuf_done_3323:
-	VMOVQ X5, R12
-	VMOVQ X4, R13
-	TESTQ R13, R13
+	VMOVQ X9, R11
+	VMOVQ X8, R12
+	TESTQ R12, R12
 	JZ    shuf_done_3325
 
 shuf_rows_3326:
-	MOVLQSX        (R12), R11
-	IMULQ          BX, R11
-	ADDQ           CX, R11
-	VBROADCASTI128 (R11), Y6
-	VBROADCASTI128 (R11)(R8*1), Y7
-	VPSHUFB        32(DI), Y6, Y8
-	VPSHUFB        96(DI), Y7, Y9
-	VPOR           Y8, Y9, Y8
-	VMOVDQU        Y8, (R10)
-	VPSHUFB        64(DI), Y6, Y6
-	VPSHUFB        128(DI), Y7, Y7
-	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           $0x04, R12
-	DECQ           R13
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y0, Y10, Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y2, Y10, Y10
+	VPSHUFB        Y3, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
 	JNZ            shuf_rows_3326
 
 shuf_done_3325:
@@ -31486,34 +31490,42 @@ shuf_done_3325:
 	RET
 
 rowsShuffleNarrowAVX2_value_3299:
-	VMOVDQU 160(DI), Y1
-	VMOVDQU 192(DI), Y2
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 96(DI), Y2
+	VMOVDQU 160(DI), Y3
+	VPANDN  Y0, Y3, Y3
+	VMOVDQU Y3, 64(SP)
+	VMOVDQU 64(DI), Y3
+	VMOVDQU 128(DI), Y4
+	VMOVDQU 192(DI), Y5
+	VPANDN  Y0, Y5, Y5
+	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
 	JNE     shufn_list_3327
 
 shuf_planes_3329:
-	MOVQ  AX, R10
-	MOVQ  rows+16(FP), R12
-	TESTQ R12, R12
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
 	JZ    shuf_done_3331
-	MOVQ  CX, R11
+	MOVQ  CX, R10
 
 shuf_rows_3332:
-	VBROADCASTI128 (R11), Y3
-	VBROADCASTI128 (R11)(R8*1), Y4
-	VPSHUFB        32(DI), Y3, Y5
-	VPSHUFB        96(DI), Y4, Y6
-	VPOR           Y5, Y6, Y5
-	VPBLENDVB      Y1, Y5, Y0, Y5
-	VMOVDQU        Y5, (R10)
-	VPSHUFB        64(DI), Y3, Y3
-	VPSHUFB        128(DI), Y4, Y4
-	VPOR           Y3, Y4, Y3
-	VPBLENDVB      Y2, Y3, Y0, Y3
-	VMOVDQU        Y3, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           BX, R11
-	DECQ           R12
+	VBROADCASTI128 (R10), Y0
+	VBROADCASTI128 (R10)(R8*1), Y5
+	VPSHUFB        Y1, Y0, Y6
+	VPSHUFB        Y2, Y5, Y7
+	VPOR           Y6, Y7, Y6
+	VPOR           64(SP), Y6, Y6
+	VMOVDQU        Y6, (DI)
+	VPSHUFB        Y3, Y0, Y0
+	VPSHUFB        Y4, Y5, Y5
+	VPOR           Y0, Y5, Y0
+	VPOR           96(SP), Y0, Y0
+	VMOVDQU        Y0, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
 	JNZ            shuf_rows_3332
 
 shuf_done_3331:
@@ -31525,143 +31537,143 @@ shuf_done_3331:
 	RET
 
 shufn_list_3327:
-	MOVQ    rowIdx+80(FP), R10
-	VMOVQ   R10, X3
-	MOVQ    run0+88(FP), R11
-	VMOVQ   R11, X4
-	XORQ    R12, R12
-	MOVQ    run1+96(FP), R11
-	SUBQ    run0+88(FP), R11
-	VMOVQ   R11, X5
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X0
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X5
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X6
 	JZ      shuf_no_run_3333
-	MOVQ    run0+88(FP), R11
-	MOVLQSX (R10)(R11*4), R12
-	IMULQ   BX, R12
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
 
 shuf_no_run_3333:
-	VMOVQ R12, X6
-	MOVQ  run1+96(FP), R11
-	LEAQ  (R10)(R11*4), R12
-	VMOVQ R12, X8
-	MOVQ  rows+16(FP), R11
-	SUBQ  run1+96(FP), R11
 	VMOVQ R11, X7
-	MOVQ  run0+88(FP), R12
-	CMPQ  R12, $0x04
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X9
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X8
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
 	JA    shufn_list_loads_3328
-	MOVQ  rowIdx+80(FP), R10
-	MOVQ  $0x00000000, R13
-	LEAQ  (R10)(R13*4), R10
-	XORQ  R11, R11
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
 
 shuf_offs_3334:
-	CMPQ    R11, R12
+	CMPQ    R10, R11
 	JAE     shuf_offs_done_3335
-	MOVLQSX (R10)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, (SP)(R11*8)
-	INCQ    R11
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
 	JMP     shuf_offs_3334
 
 shuf_offs_done_3335:
-	MOVQ rows+16(FP), R12
-	SUBQ run1+96(FP), R12
-	CMPQ R12, $0x04
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
 	JA   shufn_list_loads_3328
-	MOVQ rowIdx+80(FP), R10
-	MOVQ run1+96(FP), R13
-	LEAQ (R10)(R13*4), R10
-	XORQ R11, R11
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
 
 shuf_offs_3336:
-	CMPQ    R11, R12
+	CMPQ    R10, R11
 	JAE     shuf_offs_done_3337
-	MOVLQSX (R10)(R11*4), R13
-	IMULQ   BX, R13
-	MOVQ    R13, 32(SP)(R11*8)
-	INCQ    R11
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
 	JMP     shuf_offs_3336
 
 shuf_offs_done_3337:
-	VMOVDQU (SP), Y3
-	VMOVDQU 32(SP), Y8
+	VMOVDQU (SP), Y0
+	VMOVDQU 32(SP), Y9
 
 shuf_planes_3338:
-	MOVQ    AX, R10
-	VMOVDQA Y3, Y9
-	VMOVQ   X4, R12
-	TESTQ   R12, R12
+	MOVQ    AX, DI
+	VMOVDQA Y0, Y10
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
 	JZ      shuf_done_3340
 
 shuf_rows_3341:
-	VMOVQ          X9, R11
-	ADDQ           CX, R11
-	VBROADCASTI128 (R11), Y10
-	VBROADCASTI128 (R11)(R8*1), Y11
-	VPSHUFB        32(DI), Y10, Y12
-	VPSHUFB        96(DI), Y11, Y13
-	VPOR           Y12, Y13, Y12
-	VPBLENDVB      Y1, Y12, Y0, Y12
-	VMOVDQU        Y12, (R10)
-	VPSHUFB        64(DI), Y10, Y10
-	VPSHUFB        128(DI), Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VPBLENDVB      Y2, Y10, Y0, Y10
-	VMOVDQU        Y10, (R10)(R9*1)
-	ADDQ           DX, R10
-	VPERMQ         $0x39, Y9, Y9
-	DECQ           R12
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPSHUFB        Y2, Y12, Y14
+	VPOR           Y13, Y14, Y13
+	VPOR           64(SP), Y13, Y13
+	VMOVDQU        Y13, (DI)
+	VPSHUFB        Y3, Y11, Y11
+	VPSHUFB        Y4, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VPOR           96(SP), Y11, Y11
+	VMOVDQU        Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
 	JNZ            shuf_rows_3341
 
 shuf_done_3340:
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3342
 	VMOVQ X6, R11
-	ADDQ  CX, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3342
+	VMOVQ X7, R10
+	ADDQ  CX, R10
 
 shuf_rows_3343:
-	VBROADCASTI128 (R11), Y9
-	VBROADCASTI128 (R11)(R8*1), Y10
-	VPSHUFB        32(DI), Y9, Y11
-	VPSHUFB        96(DI), Y10, Y12
-	VPOR           Y11, Y12, Y11
-	VPBLENDVB      Y1, Y11, Y0, Y11
-	VMOVDQU        Y11, (R10)
-	VPSHUFB        64(DI), Y9, Y9
-	VPSHUFB        128(DI), Y10, Y10
-	VPOR           Y9, Y10, Y9
-	VPBLENDVB      Y2, Y9, Y0, Y9
-	VMOVDQU        Y9, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           BX, R11
-	DECQ           R12
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y12
+	VPSHUFB        Y2, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VPOR           64(SP), Y12, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y3, Y10, Y10
+	VPSHUFB        Y4, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPOR           96(SP), Y10, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R11
 	JNZ            shuf_rows_3343
 
 shuf_done_3342:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R12
-	TESTQ   R12, R12
+	VMOVDQA Y9, Y10
+	VMOVQ   X8, R11
+	TESTQ   R11, R11
 	JZ      shuf_done_3344
 
 shuf_rows_3345:
-	VMOVQ          X9, R11
-	ADDQ           CX, R11
-	VBROADCASTI128 (R11), Y10
-	VBROADCASTI128 (R11)(R8*1), Y11
-	VPSHUFB        32(DI), Y10, Y12
-	VPSHUFB        96(DI), Y11, Y13
-	VPOR           Y12, Y13, Y12
-	VPBLENDVB      Y1, Y12, Y0, Y12
-	VMOVDQU        Y12, (R10)
-	VPSHUFB        64(DI), Y10, Y10
-	VPSHUFB        128(DI), Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VPBLENDVB      Y2, Y10, Y0, Y10
-	VMOVDQU        Y10, (R10)(R9*1)
-	ADDQ           DX, R10
-	VPERMQ         $0x39, Y9, Y9
-	DECQ           R12
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPSHUFB        Y2, Y12, Y14
+	VPOR           Y13, Y14, Y13
+	VPOR           64(SP), Y13, Y13
+	VMOVDQU        Y13, (DI)
+	VPSHUFB        Y3, Y11, Y11
+	VPSHUFB        Y4, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VPOR           96(SP), Y11, Y11
+	VMOVDQU        Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
 	JNZ            shuf_rows_3345
 
 shuf_done_3344:
@@ -31674,83 +31686,83 @@ shuf_done_3344:
 
 shufn_list_loads_3328:
 shuf_planes_3346:
-	MOVQ  AX, R10
-	VMOVQ X3, R12
-	VMOVQ X4, R13
-	TESTQ R13, R13
+	MOVQ  AX, DI
+	VMOVQ X0, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
 	JZ    shuf_done_3348
 
 shuf_rows_3349:
-	MOVLQSX        (R12), R11
-	IMULQ          BX, R11
-	ADDQ           CX, R11
-	VBROADCASTI128 (R11), Y9
-	VBROADCASTI128 (R11)(R8*1), Y10
-	VPSHUFB        32(DI), Y9, Y11
-	VPSHUFB        96(DI), Y10, Y12
-	VPOR           Y11, Y12, Y11
-	VPBLENDVB      Y1, Y11, Y0, Y11
-	VMOVDQU        Y11, (R10)
-	VPSHUFB        64(DI), Y9, Y9
-	VPSHUFB        128(DI), Y10, Y10
-	VPOR           Y9, Y10, Y9
-	VPBLENDVB      Y2, Y9, Y0, Y9
-	VMOVDQU        Y9, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           $0x04, R12
-	DECQ           R13
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y12
+	VPSHUFB        Y2, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VPOR           64(SP), Y12, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y3, Y10, Y10
+	VPSHUFB        Y4, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPOR           96(SP), Y10, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
 	JNZ            shuf_rows_3349
 
 shuf_done_3348:
-	VMOVQ X5, R13
-	TESTQ R13, R13
+	VMOVQ X6, R12
+	TESTQ R12, R12
 	JZ    shuf_done_3350
-	VMOVQ X6, R11
-	ADDQ  CX, R11
+	VMOVQ X7, R10
+	ADDQ  CX, R10
 
 shuf_rows_3351:
-	VBROADCASTI128 (R11), Y9
-	VBROADCASTI128 (R11)(R8*1), Y10
-	VPSHUFB        32(DI), Y9, Y11
-	VPSHUFB        96(DI), Y10, Y12
-	VPOR           Y11, Y12, Y11
-	VPBLENDVB      Y1, Y11, Y0, Y11
-	VMOVDQU        Y11, (R10)
-	VPSHUFB        64(DI), Y9, Y9
-	VPSHUFB        128(DI), Y10, Y10
-	VPOR           Y9, Y10, Y9
-	VPBLENDVB      Y2, Y9, Y0, Y9
-	VMOVDQU        Y9, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           BX, R11
-	DECQ           R13
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y12
+	VPSHUFB        Y2, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VPOR           64(SP), Y12, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y3, Y10, Y10
+	VPSHUFB        Y4, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPOR           96(SP), Y10, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R12
 	JNZ            shuf_rows_3351
 
 shuf_done_3350:
+	VMOVQ X9, R11
 	VMOVQ X8, R12
-	VMOVQ X7, R13
-	TESTQ R13, R13
+	TESTQ R12, R12
 	JZ    shuf_done_3352
 
 shuf_rows_3353:
-	MOVLQSX        (R12), R11
-	IMULQ          BX, R11
-	ADDQ           CX, R11
-	VBROADCASTI128 (R11), Y9
-	VBROADCASTI128 (R11)(R8*1), Y10
-	VPSHUFB        32(DI), Y9, Y11
-	VPSHUFB        96(DI), Y10, Y12
-	VPOR           Y11, Y12, Y11
-	VPBLENDVB      Y1, Y11, Y0, Y11
-	VMOVDQU        Y11, (R10)
-	VPSHUFB        64(DI), Y9, Y9
-	VPSHUFB        128(DI), Y10, Y10
-	VPOR           Y9, Y10, Y9
-	VPBLENDVB      Y2, Y9, Y0, Y9
-	VMOVDQU        Y9, (R10)(R9*1)
-	ADDQ           DX, R10
-	ADDQ           $0x04, R12
-	DECQ           R13
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y12
+	VPSHUFB        Y2, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VPOR           64(SP), Y12, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y3, Y10, Y10
+	VPSHUFB        Y4, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPOR           96(SP), Y10, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
 	JNZ            shuf_rows_3353
 
 shuf_done_3352:

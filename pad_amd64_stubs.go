@@ -1088,7 +1088,8 @@ func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStr
 // d[tail:tail+B] (B = 32, 16 or 8, tail at tab[16]), take byte k from
 // the pieces where bit 7 of m[k] is set, else pat[k%32]: with 16-byte
 // pieces, pick(first, a[k]) | pick(last, b[k]), pick(p, x) being 0 if
-// bit 7 of x is set, else p[x&15] (VPSHUFB); with 8- or 4-byte pieces,
+// bit 7 of x is set, else p[x&15] (VPSHUFB), and where bit 7 of m[k]
+// is clear, bit 7 of a[k] and b[k] is set; with 8- or 4-byte pieces,
 // byte a[k]&15 of the two side by side; in the word shapes (D16O16,
 // D16O32), word a[k] (a 4-byte index, k a multiple of 4) of the two
 // 16-byte pieces side by side (VPERMD). When tab[4] (full) is not 0,

@@ -157,7 +157,8 @@ func FuzzRowsShuffleNarrow(f *testing.F) {
 
 // TestNarrowTables: the rows of small planes (uint8, int16, float32) in
 // every mode have a narrow table where their bytes fit the kernel and no
-// word table makes them; and at the AVX2 level a plan of them calls the
+// word table makes them (with both indexes of a byte of the value
+// clear, as C16O32 rows need); and at the AVX2 level a plan of them calls the
 // kernel once per batch of planes (rows by their list: one pass a plane)
 // and matches the reference.
 func TestNarrowTables(t *testing.T) {
@@ -177,8 +178,9 @@ func TestNarrowTables(t *testing.T) {
 				if tab.words == nil && narrowFits(width, mid) && tab.narrow == nil {
 					t.Errorf("%v rows of %d %d-byte elements: no narrow table", mode, w, es)
 				}
-				if tab.narrow != nil {
+				if n := tab.narrow; n != nil {
 					have++
+					checkNarrowValueBytes(t, n)
 				}
 			}
 		}
@@ -220,6 +222,23 @@ func TestNarrowTables(t *testing.T) {
 		}
 		if calls == 0 {
 			t.Errorf("%v %v at AVX2, %d-byte elements: the narrow shuffle kernel was not called", g.shape, spec, g.size)
+		}
+	}
+}
+
+// checkNarrowValueBytes checks that a table of 16-byte pieces gives 0 from
+// both shuffles where a byte takes the value (bit 7 of m clear): the
+// kernel's C16O32 rows OR the value in there.
+func checkNarrowValueBytes(t *testing.T, n *narrowShuffle) {
+	t.Helper()
+	if n.shape != narrowC16O16 && n.shape != narrowC16O32 {
+		return
+	}
+	for i := range n.m {
+		for k, m := range n.m[i] {
+			if m&0x80 == 0 && (n.a[i][k]&0x80 == 0 || n.b[i][k]&0x80 == 0) {
+				t.Fatalf("shape %d block %d byte %d takes the value, but its indexes are %#x and %#x", n.shape, i, k, n.a[i][k], n.b[i][k])
+			}
 		}
 	}
 }

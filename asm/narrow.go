@@ -43,7 +43,8 @@ func genRowsShuffleNarrow() {
 		"d[tail:tail+B] (B = 32, 16 or 8, tail at tab[16]), take byte k from",
 		"the pieces where bit 7 of m[k] is set, else pat[k%32]: with 16-byte",
 		"pieces, pick(first, a[k]) | pick(last, b[k]), pick(p, x) being 0 if",
-		"bit 7 of x is set, else p[x&15] (VPSHUFB); with 8- or 4-byte pieces,",
+		"bit 7 of x is set, else p[x&15] (VPSHUFB), and where bit 7 of m[k]",
+		"is clear, bit 7 of a[k] and b[k] is set; with 8- or 4-byte pieces,",
 		"byte a[k]&15 of the two side by side; in the word shapes (D16O16,",
 		"D16O32), word a[k] (a 4-byte index, k a multiple of 4) of the two",
 		"16-byte pieces side by side (VPERMD). When tab[4] (full) is not 0,",
@@ -144,22 +145,40 @@ func genRowsShuffleNarrow() {
 			stores16(dr, first)
 		})
 	})
-	// C16O32: a result a block. The shuffles' indexes come from memory:
-	// the listed rows' registers leave too few YMM registers for them
-	// (VEX encodings reach only the first 16).
+	// C16O32: a result a block. Its four index vectors stay in registers;
+	// the listed rows' registers leave too few YMM registers for the two
+	// masks and the pattern as well (VEX encodings reach only the first
+	// 16), so rows that take the value OR in the value's bytes, made at
+	// the start (the pattern where the mask is clear) and kept on the
+	// stack: the shuffles give 0 there (both indexes have bit 7 set). With
+	// the indexes loaded from memory by every shuffle, four loads a row,
+	// uint8 28x28 planes padded by 3 (34-byte rows) took 1.5-1.6x the
+	// time.
 	shape(labels[0], func(full bool) {
-		var m [2]reg.VecVirtual
+		var a, b [2]reg.VecVirtual
+		var value [2]Mem
 		for k := range 2 {
-			m[k] = mask(full, mOff+32*k, YMM())
+			a[k], b[k] = YMM(), YMM()
+			VMOVDQU(at(tab, aOff+32*k), a[k])
+			VMOVDQU(at(tab, bOff+32*k), b[k])
+			if !full {
+				v := YMM()
+				VMOVDQU(at(tab, mOff+32*k), v)
+				VPANDN(ypat, v, v)
+				value[k] = AllocLocal(32)
+				VMOVDQU(v, value[k])
+			}
 		}
 		loops(func(dr, row reg.GPVirtual) {
 			first, last := pieces16(row)
 			for k, out := range []Mem{at(dr, 0), {Base: dr, Index: tail, Scale: 1}} {
 				x, y := YMM(), YMM()
-				VPSHUFB(at(tab, aOff+32*k), first, x)
-				VPSHUFB(at(tab, bOff+32*k), last, y)
+				VPSHUFB(a[k], first, x)
+				VPSHUFB(b[k], last, y)
 				VPOR(x, y, x)
-				blend(full, m[k], x, ypat)
+				if !full {
+					VPOR(value[k], x, x)
+				}
 				VMOVDQU(x, out)
 			}
 		})
