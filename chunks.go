@@ -245,7 +245,8 @@ type blockEntry struct {
 // rowStride input elements apart, elements stride apart) at element size
 // bytes, or nil: planes of fewer than 32 bytes out or more than
 // 32*blocksMax, of fewer than 16 bytes in or more than blocksInMax, of
-// rows wider than blockRowMax bytes, or that blocks of two 16-byte windows
+// rows wider than blockRowMax bytes (blockZeroRowMax where they take the
+// value), or that blocks of two 16-byte windows
 // do not make (blocksOf). Planes that take the value get a table for a
 // zero value (zero). At the AVX2 level, in process, against the fills and
 // the narrow kernel (7 runs, about 400 KiB out): 49 zero-padded uint8,
@@ -254,17 +255,21 @@ type blockEntry struct {
 // 2.75 -> 1.42x memmove); those near 1.0 are the planes of at most 128
 // bytes that groups (blockGroupOf) take either way.
 func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
-	width := pl.outLen * pl.blk * size
-	if width < 32 || width > 32*blocksMax || lv.outLen*lv.blk*size > blockRowMax {
+	width, row := pl.outLen*pl.blk*size, lv.outLen*lv.blk*size
+	if width < 32 || width > 32*blocksMax || row > blockZeroRowMax {
 		return nil
 	}
 	out, inLen := planeMap(pl, lv, rowStride, stride, size, blocksInMax)
 	if out == nil || inLen < 16 {
 		return nil
 	}
+	zero := slices.Min(out) < 0
+	if row > blockRowMax && !zero {
+		return nil
+	}
 	t := blocksOf(out, width, inLen, size)
 	if t != nil {
-		t.zero = slices.Min(out) < 0
+		t.zero = zero
 	}
 	return t
 }
@@ -448,10 +453,23 @@ func blockAt(out []int32, size, at, inLen, from, to int) (e blockEntry, ok bool)
 const blocksBatchBytes = 8 << 10
 
 // blockRowMax is the widest output row of the planes made by the blocks
-// kernel: wider rows are fewer than two a block, and took up to 2.6x the
-// time by it (float32 rows of 48 bytes, which the word shuffle kernel
-// makes; uint8 rows of 30 bytes 1.2x, rows of 26 to 28 bytes 0.96-1.04x).
-const blockRowMax = 24
+// kernel, blockZeroRowMax that of planes that take a zero value (which
+// the narrow and word shuffle kernels blend in, and the fills make the pad
+// rows of). With the kernel's table loaded for each plane (before its
+// batches) rows of 48 bytes took up to 2.6x the time by it, uint8 rows of
+// 30 bytes 1.2x, rows of 26 to 28 bytes 0.96-1.04x, and the bound was 24.
+// By batches, at the AVX2 level, in process (7 runs, about 400 KiB out):
+// 95 uint8, int16, float32 and float64 geometries that these bounds take
+// and 24 did not took 0.55-1.12x the time, median 0.86x (int16
+// [1, 1211, 7, 7] zero-padded by 3 0.55x; uint8 [1, 426, 27, 27] padded by
+// 2, 31-byte rows, 1.03-1.12x); wider rows that take no value up to 1.71x
+// (float32 rows of 36 to 64 bytes, which the word kernel makes, and
+// wrapped int16 rows, whose blocks make only part of their bytes), but
+// zero-padded rows of 36 to 64 bytes 0.66-0.98x.
+const (
+	blockRowMax     = 32
+	blockZeroRowMax = 64
+)
 
 // planeBlocksGo is the Go version of the blocks kernel: pl.n planes, plane
 // p at p*pl.dst in dst from p*pl.src in src, by the table's entries as the

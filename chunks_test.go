@@ -130,18 +130,21 @@ func TestBlockTableOf(t *testing.T) {
 		{[]int{1, 4, 3, 3}, Symmetric, 2, 2, 4, 98, 18},
 		{[]int{1, 4, 4, 14}, Wrap, 1, 1, 3, 96, 56},
 		{[]int{1, 4, 14, 14}, Edge, 5, 1, 18, 576, 196},
-		{[]int{1, 4, 14, 14}, Edge, 10, 1, 0, 0, 0},      // 1156 bytes: more than blocksMax blocks
-		{[]int{1, 4, 7, 7}, Constant, 1, 1, 3, 81, 49},   // takes the value: a table for a zero value
-		{[]int{1, 4, 6, 6}, Constant, 9, 1, 18, 576, 36}, // 540 of 576 bytes the value
-		{[]int{1, 4, 4, 4}, Edge, 1, 1, 0, 0, 0},         // 36 bytes from 16: the plane's narrow table
-		{[]int{1, 4, 3, 3}, Edge, 2, 1, 0, 0, 0},         // 9 bytes of input
-		{[]int{1, 4, 7, 7}, Edge, 1, 4, 0, 0, 0},         // 36-byte rows
-		{[]int{1, 4, 6, 28}, Reflect, 1, 1, 0, 0, 0},     // 30-byte rows, the first from input row 1, the second from row 0
-		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 8, 242, 98},   // a block of the last rows starts earlier
-		{[]int{1, 4, 10, 10}, Wrap, 1, 1, 7, 144, 100},   // every block around row 1 takes from input rows 9, 0 and 1: first parts, and a last block made again
-		{[]int{1, 4, 6, 20}, Wrap, 2, 1, 0, 0, 0},        // a block of rows 1 to 3 takes from input rows 5, 0 and 1, and no part of the last one does
-		{[]int{1, 4, 7, 7}, Wrap, 1, 1, 5, 81, 49},       // uint8 7x7 planes wrapped by 1
-		{[]int{1, 4, 12, 12}, Wrap, 1, 1, 0, 0, 0},       // no first part: row 1 takes from input rows 11 and 0 at both ends
+		{[]int{1, 4, 14, 14}, Edge, 10, 1, 0, 0, 0},       // 1156 bytes: more than blocksMax blocks
+		{[]int{1, 4, 7, 7}, Constant, 1, 1, 3, 81, 49},    // takes the value: a table for a zero value
+		{[]int{1, 4, 6, 6}, Constant, 9, 1, 18, 576, 36},  // 540 of 576 bytes the value
+		{[]int{1, 4, 4, 4}, Edge, 1, 1, 0, 0, 0},          // 36 bytes from 16: the plane's narrow table
+		{[]int{1, 4, 3, 3}, Edge, 2, 1, 0, 0, 0},          // 9 bytes of input
+		{[]int{1, 4, 7, 7}, Edge, 1, 4, 0, 0, 0},          // 36-byte rows
+		{[]int{1, 4, 6, 28}, Reflect, 1, 1, 10, 240, 168}, // 30-byte rows, the first from input row 1, the second from row 0
+		{[]int{1, 4, 6, 32}, Reflect, 1, 1, 0, 0, 0},      // 34-byte rows: more than blockRowMax
+		{[]int{1, 4, 6, 32}, Constant, 1, 1, 9, 272, 192}, // ... but they take a zero value: blockZeroRowMax
+		{[]int{1, 4, 6, 64}, Constant, 1, 1, 0, 0, 0},     // 66-byte rows: more than blockZeroRowMax
+		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 8, 242, 98},    // a block of the last rows starts earlier
+		{[]int{1, 4, 10, 10}, Wrap, 1, 1, 7, 144, 100},    // every block around row 1 takes from input rows 9, 0 and 1: first parts, and a last block made again
+		{[]int{1, 4, 6, 20}, Wrap, 2, 1, 0, 0, 0},         // a block of rows 1 to 3 takes from input rows 5, 0 and 1, and no part of the last one does
+		{[]int{1, 4, 7, 7}, Wrap, 1, 1, 5, 81, 49},        // uint8 7x7 planes wrapped by 1
+		{[]int{1, 4, 12, 12}, Wrap, 1, 1, 0, 0, 0},        // no first part: row 1 takes from input rows 11 and 0 at both ends
 	}, func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes)) {
 		var tb *blockTable
 		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(size).blocks })
