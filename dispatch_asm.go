@@ -303,7 +303,12 @@ func halfLineRows(dst, src []byte, pl planes, dstStride, srcStride, left, mid in
 // (float32 [64, 1024] padded by 8 on axis 1; five alternated processes,
 // time over memmove's) wrap took 1.00-1.11x against 1.04-1.15x with the
 // wide kernel, reflect 1.04-1.42x against 1.10-1.47x, edge about the same
-// (4 of 5 lower).
+// (4 of 5 lower). Such rows take the AVX2 level's word ends kernel too
+// (rowsEndsWordsBytes), which the AVX-512 set has only without VBMI: in
+// process, against rowsMirror and rowsWrap, float64 [1, 22, 40, 40]
+// reflected by 4 took 0.71x the time (1.71 -> 1.20x memmove), wrapped
+// 0.82x, [1, 9, 64, 64] reflected 0.91x, ten other half-line geometries
+// (float32 by 8, float64 by 4, rows of 320 to 1.6 KB) 0.97-1.01x.
 func rowsKernelsFor(dst, src []byte, pl planes, dstStride, srcStride, left, mid int) *asmKernels {
 	if halfLineRows(dst, src, pl, dstStride, srcStride, left, mid) {
 		return kernelsAt(levelAVX2)
@@ -584,9 +589,10 @@ func rowsEndsBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width
 
 // rowsEndsWordsBytes makes rows of elements of 4 bytes or more with pads
 // of at most 32 bytes by a word ends table (rowsends.go) if the level in
-// use has the kernel, and reports whether it did.
+// use has the kernel (the AVX2 level for rows half a line off their
+// input's phase: rowsKernelsFor), and reports whether it did.
 func rowsEndsWordsBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid, left int, tab *endsWordsTable, pat *[32]byte) bool {
-	ks := kernelsInUse()
+	ks := rowsKernelsFor(dst, src, pl, dstStride, srcStride, left, mid)
 	if ks == nil || ks.rowsEndsWords == nil || !endsWordsFits(width, mid, left) {
 		return false
 	}

@@ -67,6 +67,37 @@ func TestHalfLineRows(t *testing.T) {
 			}
 		}
 	}
+	// Reflected float64 rows of a half-line plane take the AVX2 level's
+	// word ends kernel, which the AVX-512 set has only without VBMI.
+	if avx2 := kernelsAt(levelAVX2); avx2 != nil && avx2.rowsEndsWords != nil {
+		calls := 0
+		kernel := avx2.rowsEndsWords
+		setForTest(t, &avx2.rowsEndsWords, func(dst, src *byte, rows, dstStride, srcStride, width, mid, left, aAt, bBefore int, tab *[128]byte, pat *[32]byte, planes, dstPlane, srcPlane int) {
+			calls++
+			kernel(dst, src, rows, dstStride, srcStride, width, mid, left, aAt, bBefore, tab, pat, planes, dstPlane, srcPlane)
+		})
+		shape := []int{1, 22, 40, 40}
+		spec := Spec{Mode: Reflect, Before: []int{0, 0, 4, 4}, After: []int{0, 0, 4, 4}}
+		in := suite.AlignedBytes(8 * prod(shape))
+		for i := range in {
+			in[i] = byte(r.Uint32())
+		}
+		want, _, _ := refPad(in, 8, shape, spec, nil)
+		dst := suite.AlignedBytes(len(want))
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the tables' run and after
+			if err := p.RunBytes(dst, in, 8, nil); err != nil || !bytes.Equal(dst, want) {
+				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
+			}
+		}
+		if ks := kernelsInUse(); ks.rowsEndsWords == nil && calls == 0 {
+			t.Errorf("%v %v: the AVX2 word ends kernel was not called", shape, spec)
+		}
+	}
+
 	// Off the grid: a dst 16 bytes off, strides that change the phase row
 	// by row, a short middle, the AVX2 level.
 	src := suite.AlignedBytes(4096 * 4)
