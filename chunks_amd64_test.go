@@ -59,7 +59,7 @@ func checkChunksGuarded(t *testing.T, r *rand.Rand, a *guardArena, kernel func(d
 // included, with its Go version's.
 func checkPlanesGuarded(t *testing.T, r *rand.Rand, a *guardArena, blocks, width, inLen int, end bool, goVersion func(dst, src []byte, pl planes), kernel func(dp, sp *byte, pl planes)) {
 	t.Helper()
-	n := 1 + r.IntN(5)
+	n := 1 + r.IntN(9) // the blocks kernel takes planes by 1, 2 and 4
 	pl := planes{n, width + r.IntN(3)*r.IntN(70), 0}
 	if r.IntN(4) != 0 {
 		pl.src = inLen + r.IntN(3)*r.IntN(50)

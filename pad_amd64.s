@@ -26453,6 +26453,8 @@ blocks_block_2885:
 	JZ             blocks_next_2887
 
 blocks_pairs_2886:
+	TESTQ          $0x00000002, R13
+	JZ             blocks_quads_2888
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -26468,7 +26470,39 @@ blocks_pairs_2886:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JNZ            blocks_pairs_2886
+	JZ             blocks_next_2887
+
+blocks_quads_2888:
+	VBROADCASTI128 (R9), Y2
+	VBROADCASTI128 (R9)(R10*1), Y3
+	VPSHUFB        Y0, Y2, Y2
+	VPSHUFB        Y1, Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, (R12)
+	VBROADCASTI128 (R9)(BX*1), Y2
+	VBROADCASTI128 (R9)(R11*1), Y3
+	VPSHUFB        Y0, Y2, Y2
+	VPSHUFB        Y1, Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, (R12)(DX*1)
+	LEAQ           (R9)(BX*2), R9
+	LEAQ           (R12)(DX*2), R12
+	VBROADCASTI128 (R9), Y2
+	VBROADCASTI128 (R9)(R10*1), Y3
+	VPSHUFB        Y0, Y2, Y2
+	VPSHUFB        Y1, Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, (R12)
+	VBROADCASTI128 (R9)(BX*1), Y2
+	VBROADCASTI128 (R9)(R11*1), Y3
+	VPSHUFB        Y0, Y2, Y2
+	VPSHUFB        Y1, Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, (R12)(DX*1)
+	LEAQ           (R9)(BX*2), R9
+	LEAQ           (R12)(DX*2), R12
+	SUBQ           $0x04, R13
+	JNZ            blocks_quads_2888
 
 blocks_next_2887:
 	ADDQ  $0x60, R8
@@ -26493,9 +26527,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_2888
+	JZ              wide_ret_2889
 	TESTQ           BX, BX
-	JZ              wide_ret_2888
+	JZ              wide_ret_2889
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -26514,10 +26548,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_2889
+	JB              wide_mshort_2890
 	XORQ            DX, DX
 
-wide_mshort_2889:
+wide_mshort_2890:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -26526,32 +26560,32 @@ wide_mshort_2889:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_2890:
+wide_planes_2891:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_2891:
+wide_rows_2892:
 	CMPQ SI, $0x00000080
-	JB   wide_short_2892
+	JB   wide_short_2893
 	CMPQ SI, $0x00000140
-	JAE  wide_long_2896
+	JAE  wide_long_2897
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_2894:
+wide_mid_loop_2895:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_2895
+	JAE       wide_mid_last_2896
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_2894
+	JMP       wide_mid_loop_2895
 
-wide_mid_last_2895:
+wide_mid_last_2896:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_2893
+	JMP       wide_mid_done_2894
 
-wide_long_2896:
+wide_long_2897:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -26570,9 +26604,9 @@ wide_long_2896:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_2899
+	JAE          shift1_top_2900
 
-shift4_2897:
+shift4_2898:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -26587,30 +26621,30 @@ shift4_2897:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_2897
+	JB        shift4_2898
 
-shift1_top_2899:
+shift1_top_2900:
 	LEAQ -64(R11), R11
 
-shift1_2898:
+shift1_2899:
 	CMPQ      R10, R11
-	JAE       shift_done_2900
+	JAE       shift_done_2901
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_2898
+	JMP       shift1_2899
 
-shift_done_2900:
+shift_done_2901:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_2893
+	JMP       wide_mid_done_2894
 
-wide_short_2892:
+wide_short_2893:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_2893:
+wide_mid_done_2894:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -26626,16 +26660,16 @@ wide_mid_done_2893:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_2891
+	JNZ       wide_rows_2892
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_2890
+	JNZ       wide_planes_2891
 	VZEROUPPER
 
-wide_ret_2888:
+wide_ret_2889:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -26643,10 +26677,10 @@ wide_ret_2888:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2901
+	JZ              aligned_ret_2902
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2901
+	JZ              aligned_ret_2902
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -26693,9 +26727,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2902
+	JZ              aligned_fixed_2903
 
-aligned_planes_2903:
+aligned_planes_2904:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -26723,9 +26757,9 @@ aligned_planes_2903:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2905
+	JA           aligned_top_done_2906
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2904
+	JAE          aligned_top_2905
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -26745,15 +26779,15 @@ aligned_planes_2903:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2904:
+aligned_top_2905:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_2905
+	JA        aligned_top_done_2906
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2904
+	JMP       aligned_top_2905
 
-aligned_top_done_2905:
+aligned_top_done_2906:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -26764,9 +26798,9 @@ aligned_top_done_2905:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2906:
+aligned_gap_2907:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2907
+	JAE          aligned_gap_done_2908
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -26795,15 +26829,15 @@ aligned_gap_2906:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2906
+	JMP          aligned_gap_2907
 
-aligned_gap_done_2907:
+aligned_gap_done_2908:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2909
-	JMP  aligned_body_2911
+	JE   aligned_general_2910
+	JMP  aligned_body_2912
 
-aligned_rows_2910:
+aligned_rows_2911:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -26832,7 +26866,7 @@ aligned_rows_2910:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2912
+	JE           aligned_one_gap_2913
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -26847,10 +26881,10 @@ aligned_rows_2910:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_2912:
+aligned_one_gap_2913:
 	ADDQ $0x40, AX
 
-aligned_body_2911:
+aligned_body_2912:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -26860,7 +26894,7 @@ aligned_body_2911:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2914
+	JGT          aligned_copy_done_2915
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -26870,15 +26904,15 @@ aligned_body_2911:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2913:
+aligned_copy_2914:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2913
+	JLE       aligned_copy_2914
 
-aligned_copy_done_2914:
+aligned_copy_done_2915:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -26887,13 +26921,13 @@ aligned_copy_done_2914:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2910
-	JMP  aligned_last_2908
+	JNZ  aligned_rows_2911
+	JMP  aligned_last_2909
 
-aligned_general_2909:
-	JMP aligned_body_2916
+aligned_general_2910:
+	JMP aligned_body_2917
 
-aligned_rows_2915:
+aligned_rows_2916:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -26905,9 +26939,9 @@ aligned_rows_2915:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_2917:
+aligned_gap_2918:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_2918
+	JAE          aligned_gap_done_2919
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -26922,10 +26956,10 @@ aligned_gap_2917:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2917
+	JMP          aligned_gap_2918
 
-aligned_gap_done_2918:
-aligned_body_2916:
+aligned_gap_done_2919:
+aligned_body_2917:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -26935,7 +26969,7 @@ aligned_body_2916:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2920
+	JGT          aligned_copy_done_2921
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -26945,15 +26979,15 @@ aligned_body_2916:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2919:
+aligned_copy_2920:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2919
+	JLE       aligned_copy_2920
 
-aligned_copy_done_2920:
+aligned_copy_done_2921:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -26962,16 +26996,16 @@ aligned_copy_done_2920:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2915
+	JNZ  aligned_rows_2916
 
-aligned_last_2908:
+aligned_last_2909:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2921:
+aligned_gap_2922:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2922
+	JAE          aligned_gap_done_2923
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -26999,20 +27033,20 @@ aligned_gap_2921:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2921
+	JMP          aligned_gap_2922
 
-aligned_gap_done_2922:
-aligned_bottom_2923:
+aligned_gap_done_2923:
+aligned_bottom_2924:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2924
+	JA        aligned_bottom_done_2925
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2923
+	JMP       aligned_bottom_2924
 
-aligned_bottom_done_2924:
+aligned_bottom_done_2925:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2925
+	JAE      aligned_bottom_end_2926
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27031,18 +27065,18 @@ aligned_bottom_done_2924:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2925:
+aligned_bottom_end_2926:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2903
+	JNZ  aligned_planes_2904
 	VZEROUPPER
-	JMP  aligned_ret_2901
+	JMP  aligned_ret_2902
 
-aligned_fixed_2902:
-aligned_planes_2926:
+aligned_fixed_2903:
+aligned_planes_2927:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27068,9 +27102,9 @@ aligned_planes_2926:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2928
+	JA           aligned_top_done_2929
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2927
+	JAE          aligned_top_2928
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -27090,22 +27124,22 @@ aligned_planes_2926:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2927:
+aligned_top_2928:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_2928
+	JA        aligned_top_done_2929
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2927
+	JMP       aligned_top_2928
 
-aligned_top_done_2928:
+aligned_top_done_2929:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2929:
+aligned_gap_2930:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2930
+	JAE       aligned_gap_done_2931
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27130,15 +27164,15 @@ aligned_gap_2929:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2929
+	JMP       aligned_gap_2930
 
-aligned_gap_done_2930:
+aligned_gap_done_2931:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2932
-	JMP  aligned_body_2934
+	JE   aligned_general_2933
+	JMP  aligned_body_2935
 
-aligned_rows_2933:
+aligned_rows_2934:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -27157,7 +27191,7 @@ aligned_rows_2933:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2935
+	JE        aligned_one_gap_2936
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -27168,17 +27202,17 @@ aligned_rows_2933:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_2935:
+aligned_one_gap_2936:
 	ADDQ $0x40, AX
 
-aligned_body_2934:
+aligned_body_2935:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2937
+	JGT          aligned_copy_done_2938
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27188,15 +27222,15 @@ aligned_body_2934:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2936:
+aligned_copy_2937:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2936
+	JLE       aligned_copy_2937
 
-aligned_copy_done_2937:
+aligned_copy_done_2938:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27204,21 +27238,21 @@ aligned_copy_done_2937:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2933
-	JMP  aligned_last_2931
+	JNZ  aligned_rows_2934
+	JMP  aligned_last_2932
 
-aligned_general_2932:
-	JMP aligned_body_2939
+aligned_general_2933:
+	JMP aligned_body_2940
 
-aligned_rows_2938:
+aligned_rows_2939:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_2940:
+aligned_gap_2941:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_2941
+	JAE       aligned_gap_done_2942
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -27229,17 +27263,17 @@ aligned_gap_2940:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2940
+	JMP       aligned_gap_2941
 
-aligned_gap_done_2941:
-aligned_body_2939:
+aligned_gap_done_2942:
+aligned_body_2940:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2943
+	JGT          aligned_copy_done_2944
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27249,15 +27283,15 @@ aligned_body_2939:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2942:
+aligned_copy_2943:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2942
+	JLE       aligned_copy_2943
 
-aligned_copy_done_2943:
+aligned_copy_done_2944:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27265,15 +27299,15 @@ aligned_copy_done_2943:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2938
+	JNZ  aligned_rows_2939
 
-aligned_last_2931:
+aligned_last_2932:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2944:
+aligned_gap_2945:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2945
+	JAE       aligned_gap_done_2946
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27297,20 +27331,20 @@ aligned_gap_2944:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2944
+	JMP       aligned_gap_2945
 
-aligned_gap_done_2945:
-aligned_bottom_2946:
+aligned_gap_done_2946:
+aligned_bottom_2947:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2947
+	JA        aligned_bottom_done_2948
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2946
+	JMP       aligned_bottom_2947
 
-aligned_bottom_done_2947:
+aligned_bottom_done_2948:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2948
+	JAE      aligned_bottom_end_2949
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27329,16 +27363,16 @@ aligned_bottom_done_2947:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2948:
+aligned_bottom_end_2949:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2926
+	JNZ  aligned_planes_2927
 	VZEROUPPER
 
-aligned_ret_2901:
+aligned_ret_2902:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -27346,10 +27380,10 @@ aligned_ret_2901:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2949
+	JZ              aligned_ret_2950
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2949
+	JZ              aligned_ret_2950
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -27396,9 +27430,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2950
+	JZ              aligned_fixed_2951
 
-aligned_planes_2951:
+aligned_planes_2952:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27426,9 +27460,9 @@ aligned_planes_2951:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2953
+	JA           aligned_top_done_2954
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2952
+	JAE          aligned_top_2953
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -27448,15 +27482,15 @@ aligned_planes_2951:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2952:
+aligned_top_2953:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_2953
+	JA       aligned_top_done_2954
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2952
+	JMP      aligned_top_2953
 
-aligned_top_done_2953:
+aligned_top_done_2954:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -27467,9 +27501,9 @@ aligned_top_done_2953:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2954:
+aligned_gap_2955:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2955
+	JAE          aligned_gap_done_2956
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -27498,15 +27532,15 @@ aligned_gap_2954:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2954
+	JMP          aligned_gap_2955
 
-aligned_gap_done_2955:
+aligned_gap_done_2956:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2957
-	JMP  aligned_body_2959
+	JE   aligned_general_2958
+	JMP  aligned_body_2960
 
-aligned_rows_2958:
+aligned_rows_2959:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -27535,7 +27569,7 @@ aligned_rows_2958:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2960
+	JE           aligned_one_gap_2961
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -27550,10 +27584,10 @@ aligned_rows_2958:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_2960:
+aligned_one_gap_2961:
 	ADDQ $0x40, AX
 
-aligned_body_2959:
+aligned_body_2960:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27563,7 +27597,7 @@ aligned_body_2959:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2962
+	JGT          aligned_copy_done_2963
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -27573,15 +27607,15 @@ aligned_body_2959:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2961:
+aligned_copy_2962:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2961
+	JLE       aligned_copy_2962
 
-aligned_copy_done_2962:
+aligned_copy_done_2963:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -27590,13 +27624,13 @@ aligned_copy_done_2962:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2958
-	JMP  aligned_last_2956
+	JNZ  aligned_rows_2959
+	JMP  aligned_last_2957
 
-aligned_general_2957:
-	JMP aligned_body_2964
+aligned_general_2958:
+	JMP aligned_body_2965
 
-aligned_rows_2963:
+aligned_rows_2964:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -27608,9 +27642,9 @@ aligned_rows_2963:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_2965:
+aligned_gap_2966:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_2966
+	JAE          aligned_gap_done_2967
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -27625,10 +27659,10 @@ aligned_gap_2965:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2965
+	JMP          aligned_gap_2966
 
-aligned_gap_done_2966:
-aligned_body_2964:
+aligned_gap_done_2967:
+aligned_body_2965:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27638,7 +27672,7 @@ aligned_body_2964:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2968
+	JGT          aligned_copy_done_2969
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -27648,15 +27682,15 @@ aligned_body_2964:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2967:
+aligned_copy_2968:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2967
+	JLE       aligned_copy_2968
 
-aligned_copy_done_2968:
+aligned_copy_done_2969:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -27665,16 +27699,16 @@ aligned_copy_done_2968:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2963
+	JNZ  aligned_rows_2964
 
-aligned_last_2956:
+aligned_last_2957:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2969:
+aligned_gap_2970:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2970
+	JAE          aligned_gap_done_2971
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -27702,20 +27736,20 @@ aligned_gap_2969:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2969
+	JMP          aligned_gap_2970
 
-aligned_gap_done_2970:
-aligned_bottom_2971:
+aligned_gap_done_2971:
+aligned_bottom_2972:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2972
+	JA       aligned_bottom_done_2973
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2971
+	JMP      aligned_bottom_2972
 
-aligned_bottom_done_2972:
+aligned_bottom_done_2973:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2973
+	JAE      aligned_bottom_end_2974
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27734,18 +27768,18 @@ aligned_bottom_done_2972:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2973:
+aligned_bottom_end_2974:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2951
+	JNZ  aligned_planes_2952
 	VZEROUPPER
-	JMP  aligned_ret_2949
+	JMP  aligned_ret_2950
 
-aligned_fixed_2950:
-aligned_planes_2974:
+aligned_fixed_2951:
+aligned_planes_2975:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27771,9 +27805,9 @@ aligned_planes_2974:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2976
+	JA           aligned_top_done_2977
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2975
+	JAE          aligned_top_2976
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -27793,22 +27827,22 @@ aligned_planes_2974:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2975:
+aligned_top_2976:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_2976
+	JA       aligned_top_done_2977
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2975
+	JMP      aligned_top_2976
 
-aligned_top_done_2976:
+aligned_top_done_2977:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2977:
+aligned_gap_2978:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2978
+	JAE       aligned_gap_done_2979
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27833,15 +27867,15 @@ aligned_gap_2977:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2977
+	JMP       aligned_gap_2978
 
-aligned_gap_done_2978:
+aligned_gap_done_2979:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2980
-	JMP  aligned_body_2982
+	JE   aligned_general_2981
+	JMP  aligned_body_2983
 
-aligned_rows_2981:
+aligned_rows_2982:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -27860,7 +27894,7 @@ aligned_rows_2981:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2983
+	JE        aligned_one_gap_2984
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -27871,17 +27905,17 @@ aligned_rows_2981:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_2983:
+aligned_one_gap_2984:
 	ADDQ $0x40, AX
 
-aligned_body_2982:
+aligned_body_2983:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2985
+	JGT          aligned_copy_done_2986
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27891,15 +27925,15 @@ aligned_body_2982:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2984:
+aligned_copy_2985:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2984
+	JLE       aligned_copy_2985
 
-aligned_copy_done_2985:
+aligned_copy_done_2986:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27907,21 +27941,21 @@ aligned_copy_done_2985:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2981
-	JMP  aligned_last_2979
+	JNZ  aligned_rows_2982
+	JMP  aligned_last_2980
 
-aligned_general_2980:
-	JMP aligned_body_2987
+aligned_general_2981:
+	JMP aligned_body_2988
 
-aligned_rows_2986:
+aligned_rows_2987:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_2988:
+aligned_gap_2989:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_2989
+	JAE       aligned_gap_done_2990
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -27932,17 +27966,17 @@ aligned_gap_2988:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2988
+	JMP       aligned_gap_2989
 
-aligned_gap_done_2989:
-aligned_body_2987:
+aligned_gap_done_2990:
+aligned_body_2988:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2991
+	JGT          aligned_copy_done_2992
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27952,15 +27986,15 @@ aligned_body_2987:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2990:
+aligned_copy_2991:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2990
+	JLE       aligned_copy_2991
 
-aligned_copy_done_2991:
+aligned_copy_done_2992:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27968,15 +28002,15 @@ aligned_copy_done_2991:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2986
+	JNZ  aligned_rows_2987
 
-aligned_last_2979:
+aligned_last_2980:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2992:
+aligned_gap_2993:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2993
+	JAE       aligned_gap_done_2994
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -28000,20 +28034,20 @@ aligned_gap_2992:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2992
+	JMP       aligned_gap_2993
 
-aligned_gap_done_2993:
-aligned_bottom_2994:
+aligned_gap_done_2994:
+aligned_bottom_2995:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2995
+	JA       aligned_bottom_done_2996
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2994
+	JMP      aligned_bottom_2995
 
-aligned_bottom_done_2995:
+aligned_bottom_done_2996:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2996
+	JAE      aligned_bottom_end_2997
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -28032,16 +28066,16 @@ aligned_bottom_done_2995:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2996:
+aligned_bottom_end_2997:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2974
+	JNZ  aligned_planes_2975
 	VZEROUPPER
 
-aligned_ret_2949:
+aligned_ret_2950:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -28067,12 +28101,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_2997
+	JNE       lines_more_2998
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_2998
+	JMP       lines_ret_2999
 
-lines_more_2997:
+lines_more_2998:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -28080,26 +28114,26 @@ lines_more_2997:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3000
+	JB       lines_single_3001
 
-lines_pairs_2999:
+lines_pairs_3000:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3002
-	VMOVDQA64 Z1, Z0
-	ADDQ      $0x40, CX
-	VMOVDQA64 (CX), Z1
-
-lines_noadv_3002:
-	VMOVDQU64 (SI), Z2
-	VPERMI2B  Z1, Z0, Z2
-	VMOVDQA64 Z2, (AX)
-	TESTB     $0x80, 64(SI)
 	JZ        lines_noadv_3003
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
 lines_noadv_3003:
+	VMOVDQU64 (SI), Z2
+	VPERMI2B  Z1, Z0, Z2
+	VMOVDQA64 Z2, (AX)
+	TESTB     $0x80, 64(SI)
+	JZ        lines_noadv_3004
+	VMOVDQA64 Z1, Z0
+	ADDQ      $0x40, CX
+	VMOVDQA64 (CX), Z1
+
+lines_noadv_3004:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -28111,25 +28145,11 @@ lines_noadv_3003:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_2999
+	JAE       lines_pairs_3000
 
-lines_single_3000:
+lines_single_3001:
 	CMPQ      BX, $0x01
-	JE        lines_last_3001
-	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3004
-	VMOVDQA64 Z1, Z0
-	ADDQ      $0x40, CX
-	VMOVDQA64 (CX), Z1
-
-lines_noadv_3004:
-	VMOVDQU64 (SI), Z2
-	VPERMI2B  Z1, Z0, Z2
-	VMOVDQA64 Z2, (AX)
-	ADDQ      $0x40, SI
-	ADDQ      $0x40, AX
-
-lines_last_3001:
+	JE        lines_last_3002
 	TESTB     $0x80, (SI)
 	JZ        lines_noadv_3005
 	VMOVDQA64 Z1, Z0
@@ -28139,9 +28159,23 @@ lines_last_3001:
 lines_noadv_3005:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
+	VMOVDQA64 Z2, (AX)
+	ADDQ      $0x40, SI
+	ADDQ      $0x40, AX
+
+lines_last_3002:
+	TESTB     $0x80, (SI)
+	JZ        lines_noadv_3006
+	VMOVDQA64 Z1, Z0
+	ADDQ      $0x40, CX
+	VMOVDQA64 (CX), Z1
+
+lines_noadv_3006:
+	VMOVDQU64 (SI), Z2
+	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_2998:
+lines_ret_2999:
 	VZEROUPPER
 	RET
 
@@ -28163,11 +28197,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3007
+	JB              expand_singles_3008
 
-expand_turns_3006:
+expand_turns_3007:
 	CMPQ      CX, R8
-	JA        expand_singles_3007
+	JA        expand_singles_3008
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -28240,20 +28274,20 @@ expand_turns_3006:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3006
+	JAE       expand_turns_3007
 
-expand_singles_3007:
+expand_singles_3008:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3008
+	JB        expand_tail_3009
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3010
+	JA        expand_far_3011
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3011:
+expand_near_3012:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -28264,11 +28298,11 @@ expand_near_3011:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3007
+	JMP       expand_singles_3008
 
-expand_tail_3008:
+expand_tail_3009:
 	TESTQ     DX, DX
-	JZ        expand_ret_3009
+	JZ        expand_ret_3010
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -28277,20 +28311,20 @@ expand_tail_3008:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3012
+	JA        expand_far_3013
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3013:
+expand_near_3014:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3009:
+expand_ret_3010:
 	VZEROUPPER
 	RET
 
-expand_far_3010:
+expand_far_3011:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -28298,9 +28332,9 @@ expand_far_3010:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3011
+	JMP          expand_near_3012
 
-expand_far_3012:
+expand_far_3013:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -28308,7 +28342,7 @@ expand_far_3012:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3013
+	JMP          expand_near_3014
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -28327,11 +28361,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3015
+	JB              expandd_singles_3016
 
-expandd_turns_3014:
+expandd_turns_3015:
 	CMPQ      CX, R8
-	JA        expandd_singles_3015
+	JA        expandd_singles_3016
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -28416,20 +28450,20 @@ expandd_turns_3014:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3014
+	JAE       expandd_turns_3015
 
-expandd_singles_3015:
+expandd_singles_3016:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3016
+	JB        expandd_tail_3017
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3018
+	JA        expandd_far_3019
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3019:
+expandd_near_3020:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -28440,11 +28474,11 @@ expandd_near_3019:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3015
+	JMP       expandd_singles_3016
 
-expandd_tail_3016:
+expandd_tail_3017:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3017
+	JZ        expandd_ret_3018
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -28454,20 +28488,20 @@ expandd_tail_3016:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3020
+	JA        expandd_far_3021
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3021:
+expandd_near_3022:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3017:
+expandd_ret_3018:
 	VZEROUPPER
 	RET
 
-expandd_far_3018:
+expandd_far_3019:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -28480,9 +28514,9 @@ expandd_far_3018:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3019
+	JMP          expandd_near_3020
 
-expandd_far_3020:
+expandd_far_3021:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -28495,7 +28529,7 @@ expandd_far_3020:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3021
+	JMP          expandd_near_3022
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -28517,24 +28551,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3023
+	JB      expandw_single_3024
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3022:
+expandw_pairs_3023:
 	CMPQ    CX, R9
-	JA      expandw_single_3023
+	JA      expandw_single_3024
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3026
+	JNE     expandw_general_3027
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3027
+	JMP     expandw_next_3028
 
-expandw_general_3026:
+expandw_general_3027:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -28554,27 +28588,27 @@ expandw_general_3026:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3027:
+expandw_next_3028:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3022
+	JAE     expandw_pairs_3023
 
-expandw_single_3023:
+expandw_single_3024:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3024
+	JB      expandw_tail_3025
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3032
+	JA      expandw_far_3033
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3033:
+expandw_near_3034:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -28584,11 +28618,11 @@ expandw_near_3033:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3023
+	JMP       expandw_single_3024
 
-expandw_tail_3024:
+expandw_tail_3025:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3025
+	JZ        expandw_ret_3026
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -28599,19 +28633,19 @@ expandw_tail_3024:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3034
+	JA        expandw_far_3035
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3035:
+expandw_near_3036:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3025:
+expandw_ret_3026:
 	VZEROUPPER
 	RET
 
-expandw_far_3032:
+expandw_far_3033:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -28623,9 +28657,9 @@ expandw_far_3032:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3033
+	JMP          expandw_near_3034
 
-expandw_far_3034:
+expandw_far_3035:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -28637,7 +28671,7 @@ expandw_far_3034:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3035
+	JMP          expandw_near_3036
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -28651,25 +28685,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3036
+	JNE     shufw_not2_3037
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3037
+	JE      shufw_blocks2_value_3038
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3038
+	JNE     shufw_list_3039
 
-shuf_planes_3040:
+shuf_planes_3041:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3042
+	JZ    shuf_done_3043
 	MOVQ  CX, R11
 
-shuf_rows_3043:
+shuf_rows_3044:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -28679,17 +28713,17 @@ shuf_rows_3043:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3043
+	JNZ     shuf_rows_3044
 
-shuf_done_3042:
+shuf_done_3043:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3040
+	JNZ  shuf_planes_3041
 	VZEROUPPER
 	RET
 
-shufw_list_3038:
+shufw_list_3039:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -28698,12 +28732,12 @@ shufw_list_3038:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3044
+	JZ      shuf_no_run_3045
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3044:
+shuf_no_run_3045:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -28713,52 +28747,52 @@ shuf_no_run_3044:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3039
+	JA    shufw_list_loads_3040
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3045:
+shuf_offs_3046:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3046
+	JAE     shuf_offs_done_3047
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3045
+	JMP     shuf_offs_3046
 
-shuf_offs_done_3046:
+shuf_offs_done_3047:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3039
+	JA   shufw_list_loads_3040
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3047:
+shuf_offs_3048:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3048
+	JAE     shuf_offs_done_3049
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3047
+	JMP     shuf_offs_3048
 
-shuf_offs_done_3048:
+shuf_offs_done_3049:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3049:
+shuf_planes_3050:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3051
+	JZ      shuf_done_3052
 
-shuf_rows_3052:
+shuf_rows_3053:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -28770,16 +28804,16 @@ shuf_rows_3052:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3052
+	JNZ     shuf_rows_3053
 
-shuf_done_3051:
+shuf_done_3052:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3053
+	JZ    shuf_done_3054
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3054:
+shuf_rows_3055:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -28789,15 +28823,15 @@ shuf_rows_3054:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3054
+	JNZ     shuf_rows_3055
 
-shuf_done_3053:
+shuf_done_3054:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3055
+	JZ      shuf_done_3056
 
-shuf_rows_3056:
+shuf_rows_3057:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -28809,25 +28843,25 @@ shuf_rows_3056:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3056
+	JNZ     shuf_rows_3057
 
-shuf_done_3055:
+shuf_done_3056:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3049
+	JNZ  shuf_planes_3050
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3039:
-shuf_planes_3057:
+shufw_list_loads_3040:
+shuf_planes_3058:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3059
+	JZ    shuf_done_3060
 
-shuf_rows_3060:
+shuf_rows_3061:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -28840,16 +28874,16 @@ shuf_rows_3060:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3060
+	JNZ     shuf_rows_3061
 
-shuf_done_3059:
+shuf_done_3060:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3061
+	JZ    shuf_done_3062
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3062:
+shuf_rows_3063:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -28859,15 +28893,15 @@ shuf_rows_3062:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3062
+	JNZ     shuf_rows_3063
 
-shuf_done_3061:
+shuf_done_3062:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3063
+	JZ    shuf_done_3064
 
-shuf_rows_3064:
+shuf_rows_3065:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -28880,28 +28914,28 @@ shuf_rows_3064:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3064
+	JNZ     shuf_rows_3065
 
-shuf_done_3063:
+shuf_done_3064:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3057
+	JNZ  shuf_planes_3058
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3037:
+shufw_blocks2_value_3038:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3065
+	JNE  shufw_list_3066
 
-shuf_planes_3067:
+shuf_planes_3068:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3069
+	JZ    shuf_done_3070
 	MOVQ  CX, R11
 
-shuf_rows_3070:
+shuf_rows_3071:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -28913,17 +28947,17 @@ shuf_rows_3070:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3070
+	JNZ       shuf_rows_3071
 
-shuf_done_3069:
+shuf_done_3070:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3067
+	JNZ  shuf_planes_3068
 	VZEROUPPER
 	RET
 
-shufw_list_3065:
+shufw_list_3066:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -28932,12 +28966,12 @@ shufw_list_3065:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3071
+	JZ      shuf_no_run_3072
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3071:
+shuf_no_run_3072:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -28947,52 +28981,52 @@ shuf_no_run_3071:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3066
+	JA    shufw_list_loads_3067
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3072:
+shuf_offs_3073:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3073
+	JAE     shuf_offs_done_3074
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3072
+	JMP     shuf_offs_3073
 
-shuf_offs_done_3073:
+shuf_offs_done_3074:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3066
+	JA   shufw_list_loads_3067
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3074:
+shuf_offs_3075:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3075
+	JAE     shuf_offs_done_3076
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3074
+	JMP     shuf_offs_3075
 
-shuf_offs_done_3075:
+shuf_offs_done_3076:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3076:
+shuf_planes_3077:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3078
+	JZ      shuf_done_3079
 
-shuf_rows_3079:
+shuf_rows_3080:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -29006,16 +29040,16 @@ shuf_rows_3079:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3079
+	JNZ       shuf_rows_3080
 
-shuf_done_3078:
+shuf_done_3079:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3080
+	JZ    shuf_done_3081
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3081:
+shuf_rows_3082:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -29027,15 +29061,15 @@ shuf_rows_3081:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3081
+	JNZ       shuf_rows_3082
 
-shuf_done_3080:
+shuf_done_3081:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3082
+	JZ      shuf_done_3083
 
-shuf_rows_3083:
+shuf_rows_3084:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -29049,25 +29083,25 @@ shuf_rows_3083:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3083
+	JNZ       shuf_rows_3084
 
-shuf_done_3082:
+shuf_done_3083:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3076
+	JNZ  shuf_planes_3077
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3066:
-shuf_planes_3084:
+shufw_list_loads_3067:
+shuf_planes_3085:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3086
+	JZ    shuf_done_3087
 
-shuf_rows_3087:
+shuf_rows_3088:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -29082,16 +29116,16 @@ shuf_rows_3087:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3087
+	JNZ       shuf_rows_3088
 
-shuf_done_3086:
+shuf_done_3087:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3088
+	JZ    shuf_done_3089
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3089:
+shuf_rows_3090:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -29103,15 +29137,15 @@ shuf_rows_3089:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3089
+	JNZ       shuf_rows_3090
 
-shuf_done_3088:
+shuf_done_3089:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3090
+	JZ    shuf_done_3091
 
-shuf_rows_3091:
+shuf_rows_3092:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -29126,35 +29160,35 @@ shuf_rows_3091:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3091
+	JNZ       shuf_rows_3092
 
-shuf_done_3090:
+shuf_done_3091:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3084
+	JNZ  shuf_planes_3085
 	VZEROUPPER
 	RET
 
-shufw_not2_3036:
+shufw_not2_3037:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3092
+	JNE     shufw_not3_3093
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3093
+	JE      shufw_blocks3_value_3094
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3094
+	JNE     shufw_list_3095
 
-shuf_planes_3096:
+shuf_planes_3097:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3098
+	JZ    shuf_done_3099
 	MOVQ  CX, R9
 
-shuf_rows_3099:
+shuf_rows_3100:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -29172,17 +29206,17 @@ shuf_rows_3099:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3099
+	JNZ     shuf_rows_3100
 
-shuf_done_3098:
+shuf_done_3099:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3096
+	JNZ  shuf_planes_3097
 	VZEROUPPER
 	RET
 
-shufw_list_3094:
+shufw_list_3095:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -29191,12 +29225,12 @@ shufw_list_3094:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3100
+	JZ      shuf_no_run_3101
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3100:
+shuf_no_run_3101:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29206,52 +29240,52 @@ shuf_no_run_3100:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3095
+	JA    shufw_list_loads_3096
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3101:
+shuf_offs_3102:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3102
+	JAE     shuf_offs_done_3103
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3101
+	JMP     shuf_offs_3102
 
-shuf_offs_done_3102:
+shuf_offs_done_3103:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3095
+	JA   shufw_list_loads_3096
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3103:
+shuf_offs_3104:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3104
+	JAE     shuf_offs_done_3105
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3103
+	JMP     shuf_offs_3104
 
-shuf_offs_done_3104:
+shuf_offs_done_3105:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3105:
+shuf_planes_3106:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3107
+	JZ      shuf_done_3108
 
-shuf_rows_3108:
+shuf_rows_3109:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29271,16 +29305,16 @@ shuf_rows_3108:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3108
+	JNZ     shuf_rows_3109
 
-shuf_done_3107:
+shuf_done_3108:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3109
+	JZ    shuf_done_3110
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3110:
+shuf_rows_3111:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -29298,15 +29332,15 @@ shuf_rows_3110:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3110
+	JNZ     shuf_rows_3111
 
-shuf_done_3109:
+shuf_done_3110:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3111
+	JZ      shuf_done_3112
 
-shuf_rows_3112:
+shuf_rows_3113:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29326,25 +29360,25 @@ shuf_rows_3112:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3112
+	JNZ     shuf_rows_3113
 
-shuf_done_3111:
+shuf_done_3112:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3105
+	JNZ  shuf_planes_3106
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3095:
-shuf_planes_3113:
+shufw_list_loads_3096:
+shuf_planes_3114:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3115
+	JZ    shuf_done_3116
 
-shuf_rows_3116:
+shuf_rows_3117:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29365,16 +29399,16 @@ shuf_rows_3116:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3116
+	JNZ     shuf_rows_3117
 
-shuf_done_3115:
+shuf_done_3116:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3117
+	JZ    shuf_done_3118
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3118:
+shuf_rows_3119:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -29392,15 +29426,15 @@ shuf_rows_3118:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3118
+	JNZ     shuf_rows_3119
 
-shuf_done_3117:
+shuf_done_3118:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3119
+	JZ    shuf_done_3120
 
-shuf_rows_3120:
+shuf_rows_3121:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29421,28 +29455,28 @@ shuf_rows_3120:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3120
+	JNZ     shuf_rows_3121
 
-shuf_done_3119:
+shuf_done_3120:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3113
+	JNZ  shuf_planes_3114
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3093:
+shufw_blocks3_value_3094:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3121
+	JNE  shufw_list_3122
 
-shuf_planes_3123:
+shuf_planes_3124:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3125
+	JZ    shuf_done_3126
 	MOVQ  CX, R9
 
-shuf_rows_3126:
+shuf_rows_3127:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -29463,17 +29497,17 @@ shuf_rows_3126:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3126
+	JNZ       shuf_rows_3127
 
-shuf_done_3125:
+shuf_done_3126:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3123
+	JNZ  shuf_planes_3124
 	VZEROUPPER
 	RET
 
-shufw_list_3121:
+shufw_list_3122:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -29482,12 +29516,12 @@ shufw_list_3121:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3127
+	JZ      shuf_no_run_3128
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3127:
+shuf_no_run_3128:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29497,52 +29531,52 @@ shuf_no_run_3127:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3122
+	JA    shufw_list_loads_3123
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3128:
+shuf_offs_3129:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3129
+	JAE     shuf_offs_done_3130
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3128
+	JMP     shuf_offs_3129
 
-shuf_offs_done_3129:
+shuf_offs_done_3130:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3122
+	JA   shufw_list_loads_3123
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3130:
+shuf_offs_3131:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3131
+	JAE     shuf_offs_done_3132
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3130
+	JMP     shuf_offs_3131
 
-shuf_offs_done_3131:
+shuf_offs_done_3132:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3132:
+shuf_planes_3133:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3134
+	JZ      shuf_done_3135
 
-shuf_rows_3135:
+shuf_rows_3136:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -29565,16 +29599,16 @@ shuf_rows_3135:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3135
+	JNZ       shuf_rows_3136
 
-shuf_done_3134:
+shuf_done_3135:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3136
+	JZ    shuf_done_3137
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3137:
+shuf_rows_3138:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -29595,15 +29629,15 @@ shuf_rows_3137:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3137
+	JNZ       shuf_rows_3138
 
-shuf_done_3136:
+shuf_done_3137:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3138
+	JZ      shuf_done_3139
 
-shuf_rows_3139:
+shuf_rows_3140:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -29626,25 +29660,25 @@ shuf_rows_3139:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3139
+	JNZ       shuf_rows_3140
 
-shuf_done_3138:
+shuf_done_3139:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3132
+	JNZ  shuf_planes_3133
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3122:
-shuf_planes_3140:
+shufw_list_loads_3123:
+shuf_planes_3141:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3142
+	JZ    shuf_done_3143
 
-shuf_rows_3143:
+shuf_rows_3144:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -29668,16 +29702,16 @@ shuf_rows_3143:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3143
+	JNZ       shuf_rows_3144
 
-shuf_done_3142:
+shuf_done_3143:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3144
+	JZ    shuf_done_3145
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3145:
+shuf_rows_3146:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -29698,15 +29732,15 @@ shuf_rows_3145:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3145
+	JNZ       shuf_rows_3146
 
-shuf_done_3144:
+shuf_done_3145:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3146
+	JZ    shuf_done_3147
 
-shuf_rows_3147:
+shuf_rows_3148:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -29730,36 +29764,36 @@ shuf_rows_3147:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3147
+	JNZ       shuf_rows_3148
 
-shuf_done_3146:
+shuf_done_3147:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3140
+	JNZ  shuf_planes_3141
 	VZEROUPPER
 	RET
 
-shufw_not3_3092:
+shufw_not3_3093:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3148
+	JNE     shufw_not4_3149
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3149
+	JE      shufw_blocks4_value_3150
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3150
+	JNE     shufw_list_3151
 
-shuf_planes_3152:
+shuf_planes_3153:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3154
+	JZ    shuf_done_3155
 	MOVQ  CX, R9
 
-shuf_rows_3155:
+shuf_rows_3156:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -29782,17 +29816,17 @@ shuf_rows_3155:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3155
+	JNZ     shuf_rows_3156
 
-shuf_done_3154:
+shuf_done_3155:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3152
+	JNZ  shuf_planes_3153
 	VZEROUPPER
 	RET
 
-shufw_list_3150:
+shufw_list_3151:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -29801,12 +29835,12 @@ shufw_list_3150:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3156
+	JZ      shuf_no_run_3157
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3156:
+shuf_no_run_3157:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29816,52 +29850,52 @@ shuf_no_run_3156:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3151
+	JA    shufw_list_loads_3152
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3157:
+shuf_offs_3158:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3158
+	JAE     shuf_offs_done_3159
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3157
+	JMP     shuf_offs_3158
 
-shuf_offs_done_3158:
+shuf_offs_done_3159:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3151
+	JA   shufw_list_loads_3152
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3159:
+shuf_offs_3160:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3160
+	JAE     shuf_offs_done_3161
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3159
+	JMP     shuf_offs_3160
 
-shuf_offs_done_3160:
+shuf_offs_done_3161:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3161:
+shuf_planes_3162:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3163
+	JZ      shuf_done_3164
 
-shuf_rows_3164:
+shuf_rows_3165:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29886,16 +29920,16 @@ shuf_rows_3164:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3164
+	JNZ     shuf_rows_3165
 
-shuf_done_3163:
+shuf_done_3164:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3165
+	JZ    shuf_done_3166
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3166:
+shuf_rows_3167:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -29918,15 +29952,15 @@ shuf_rows_3166:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3166
+	JNZ     shuf_rows_3167
 
-shuf_done_3165:
+shuf_done_3166:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3167
+	JZ      shuf_done_3168
 
-shuf_rows_3168:
+shuf_rows_3169:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29951,25 +29985,25 @@ shuf_rows_3168:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3168
+	JNZ     shuf_rows_3169
 
-shuf_done_3167:
+shuf_done_3168:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3161
+	JNZ  shuf_planes_3162
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3151:
-shuf_planes_3169:
+shufw_list_loads_3152:
+shuf_planes_3170:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3171
+	JZ    shuf_done_3172
 
-shuf_rows_3172:
+shuf_rows_3173:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29995,16 +30029,16 @@ shuf_rows_3172:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3172
+	JNZ     shuf_rows_3173
 
-shuf_done_3171:
+shuf_done_3172:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3173
+	JZ    shuf_done_3174
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3174:
+shuf_rows_3175:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -30027,15 +30061,15 @@ shuf_rows_3174:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3174
+	JNZ     shuf_rows_3175
 
-shuf_done_3173:
+shuf_done_3174:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3175
+	JZ    shuf_done_3176
 
-shuf_rows_3176:
+shuf_rows_3177:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -30061,28 +30095,28 @@ shuf_rows_3176:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3176
+	JNZ     shuf_rows_3177
 
-shuf_done_3175:
+shuf_done_3176:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3169
+	JNZ  shuf_planes_3170
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3149:
+shufw_blocks4_value_3150:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3177
+	JNE  shufw_list_3178
 
-shuf_planes_3179:
+shuf_planes_3180:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3181
+	JZ    shuf_done_3182
 	MOVQ  CX, R9
 
-shuf_rows_3182:
+shuf_rows_3183:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -30109,17 +30143,17 @@ shuf_rows_3182:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3182
+	JNZ       shuf_rows_3183
 
-shuf_done_3181:
+shuf_done_3182:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3179
+	JNZ  shuf_planes_3180
 	VZEROUPPER
 	RET
 
-shufw_list_3177:
+shufw_list_3178:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -30128,12 +30162,12 @@ shufw_list_3177:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3183
+	JZ      shuf_no_run_3184
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3183:
+shuf_no_run_3184:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -30143,52 +30177,52 @@ shuf_no_run_3183:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3178
+	JA    shufw_list_loads_3179
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3184:
+shuf_offs_3185:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3185
+	JAE     shuf_offs_done_3186
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3184
+	JMP     shuf_offs_3185
 
-shuf_offs_done_3185:
+shuf_offs_done_3186:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3178
+	JA   shufw_list_loads_3179
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3186:
+shuf_offs_3187:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3187
+	JAE     shuf_offs_done_3188
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3186
+	JMP     shuf_offs_3187
 
-shuf_offs_done_3187:
+shuf_offs_done_3188:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3188:
+shuf_planes_3189:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3190
+	JZ      shuf_done_3191
 
-shuf_rows_3191:
+shuf_rows_3192:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30217,16 +30251,16 @@ shuf_rows_3191:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3191
+	JNZ       shuf_rows_3192
 
-shuf_done_3190:
+shuf_done_3191:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3192
+	JZ    shuf_done_3193
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3193:
+shuf_rows_3194:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -30253,15 +30287,15 @@ shuf_rows_3193:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3193
+	JNZ       shuf_rows_3194
 
-shuf_done_3192:
+shuf_done_3193:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3194
+	JZ      shuf_done_3195
 
-shuf_rows_3195:
+shuf_rows_3196:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30290,25 +30324,25 @@ shuf_rows_3195:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3195
+	JNZ       shuf_rows_3196
 
-shuf_done_3194:
+shuf_done_3195:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3188
+	JNZ  shuf_planes_3189
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3178:
-shuf_planes_3196:
+shufw_list_loads_3179:
+shuf_planes_3197:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3198
+	JZ    shuf_done_3199
 
-shuf_rows_3199:
+shuf_rows_3200:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -30338,16 +30372,16 @@ shuf_rows_3199:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3199
+	JNZ       shuf_rows_3200
 
-shuf_done_3198:
+shuf_done_3199:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3200
+	JZ    shuf_done_3201
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3201:
+shuf_rows_3202:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -30374,15 +30408,15 @@ shuf_rows_3201:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3201
+	JNZ       shuf_rows_3202
 
-shuf_done_3200:
+shuf_done_3201:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3202
+	JZ    shuf_done_3203
 
-shuf_rows_3203:
+shuf_rows_3204:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -30412,35 +30446,35 @@ shuf_rows_3203:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3203
+	JNZ       shuf_rows_3204
 
-shuf_done_3202:
+shuf_done_3203:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3196
+	JNZ  shuf_planes_3197
 	VZEROUPPER
 	RET
 
-shufw_not4_3148:
+shufw_not4_3149:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3204
+	JNE     shufw_list_3205
 
-shuf_planes_3206:
+shuf_planes_3207:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3208
+	JZ    shuf_done_3209
 	MOVQ  CX, R10
 
-shuf_rows_3209:
+shuf_rows_3210:
 	MOVQ R8, R12
 
-shufw_blocks_3210:
+shufw_blocks_3211:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -30450,21 +30484,21 @@ shufw_blocks_3210:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3210
+	JB        shufw_blocks_3211
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3209
+	JNZ       shuf_rows_3210
 
-shuf_done_3208:
+shuf_done_3209:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3206
+	JNZ  shuf_planes_3207
 	VZEROUPPER
 	RET
 
-shufw_list_3204:
+shufw_list_3205:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -30473,12 +30507,12 @@ shufw_list_3204:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3211
+	JZ      shuf_no_run_3212
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3211:
+shuf_no_run_3212:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -30488,57 +30522,57 @@ shuf_no_run_3211:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3205
+	JA    shufw_list_loads_3206
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3212:
+shuf_offs_3213:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3213
+	JAE     shuf_offs_done_3214
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3212
+	JMP     shuf_offs_3213
 
-shuf_offs_done_3213:
+shuf_offs_done_3214:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3205
+	JA   shufw_list_loads_3206
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3214:
+shuf_offs_3215:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3215
+	JAE     shuf_offs_done_3216
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3214
+	JMP     shuf_offs_3215
 
-shuf_offs_done_3215:
+shuf_offs_done_3216:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3216:
+shuf_planes_3217:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3218
+	JZ      shuf_done_3219
 
-shuf_rows_3219:
+shuf_rows_3220:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3220:
+shufw_blocks_3221:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -30548,23 +30582,23 @@ shufw_blocks_3220:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3220
+	JB        shufw_blocks_3221
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3219
+	JNZ       shuf_rows_3220
 
-shuf_done_3218:
+shuf_done_3219:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3221
+	JZ    shuf_done_3222
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3222:
+shuf_rows_3223:
 	MOVQ R8, R12
 
-shufw_blocks_3223:
+shufw_blocks_3224:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -30574,24 +30608,24 @@ shufw_blocks_3223:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3223
+	JB        shufw_blocks_3224
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3222
+	JNZ       shuf_rows_3223
 
-shuf_done_3221:
+shuf_done_3222:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3224
+	JZ      shuf_done_3225
 
-shuf_rows_3225:
+shuf_rows_3226:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3226:
+shufw_blocks_3227:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -30601,35 +30635,35 @@ shufw_blocks_3226:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3226
+	JB        shufw_blocks_3227
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3225
+	JNZ       shuf_rows_3226
 
-shuf_done_3224:
+shuf_done_3225:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3216
+	JNZ  shuf_planes_3217
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3205:
-shuf_planes_3227:
+shufw_list_loads_3206:
+shuf_planes_3228:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3229
+	JZ    shuf_done_3230
 
-shuf_rows_3230:
+shuf_rows_3231:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3231:
+shufw_blocks_3232:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -30639,23 +30673,23 @@ shufw_blocks_3231:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3231
+	JB        shufw_blocks_3232
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3230
+	JNZ       shuf_rows_3231
 
-shuf_done_3229:
+shuf_done_3230:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3232
+	JZ    shuf_done_3233
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3233:
+shuf_rows_3234:
 	MOVQ R8, R11
 
-shufw_blocks_3234:
+shufw_blocks_3235:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -30665,25 +30699,25 @@ shufw_blocks_3234:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3234
+	JB        shufw_blocks_3235
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3233
+	JNZ       shuf_rows_3234
 
-shuf_done_3232:
+shuf_done_3233:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3235
+	JZ    shuf_done_3236
 
-shuf_rows_3236:
+shuf_rows_3237:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3237:
+shufw_blocks_3238:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -30693,17 +30727,17 @@ shufw_blocks_3237:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3237
+	JB        shufw_blocks_3238
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3236
+	JNZ       shuf_rows_3237
 
-shuf_done_3235:
+shuf_done_3236:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3227
+	JNZ  shuf_planes_3228
 	VZEROUPPER
 	RET
 
@@ -30721,32 +30755,32 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3238
+	JE      shufn_c16o32_3239
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3239
+	JE      shufn_c8o16_3240
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3240
+	JE      shufn_c8o8_3241
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3241
+	JE      shufn_c4o8_3242
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3242
+	JE      shufn_d16o16_3243
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3243
+	JE      shufn_d16o32_3244
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3244
+	JE      rowsShuffleNarrowAVX2_value_3245
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3245
+	JNE     shufn_list_3246
 
-shuf_planes_3247:
+shuf_planes_3248:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3249
+	JZ    shuf_done_3250
 	MOVQ  CX, R10
 
-shuf_rows_3250:
+shuf_rows_3251:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -30757,17 +30791,17 @@ shuf_rows_3250:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3250
+	JNZ            shuf_rows_3251
 
-shuf_done_3249:
+shuf_done_3250:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3247
+	JNZ  shuf_planes_3248
 	VZEROUPPER
 	RET
 
-shufn_list_3245:
+shufn_list_3246:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -30776,12 +30810,12 @@ shufn_list_3245:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3251
+	JZ      shuf_no_run_3252
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3251:
+shuf_no_run_3252:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30791,52 +30825,52 @@ shuf_no_run_3251:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3246
+	JA    shufn_list_loads_3247
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3252:
+shuf_offs_3253:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3253
+	JAE     shuf_offs_done_3254
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3252
+	JMP     shuf_offs_3253
 
-shuf_offs_done_3253:
+shuf_offs_done_3254:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3246
+	JA   shufn_list_loads_3247
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3254:
+shuf_offs_3255:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3255
+	JAE     shuf_offs_done_3256
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3254
+	JMP     shuf_offs_3255
 
-shuf_offs_done_3255:
+shuf_offs_done_3256:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3256:
+shuf_planes_3257:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3258
+	JZ      shuf_done_3259
 
-shuf_rows_3259:
+shuf_rows_3260:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -30849,16 +30883,16 @@ shuf_rows_3259:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3259
+	JNZ            shuf_rows_3260
 
-shuf_done_3258:
+shuf_done_3259:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3260
+	JZ    shuf_done_3261
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3261:
+shuf_rows_3262:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -30869,15 +30903,15 @@ shuf_rows_3261:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3261
+	JNZ            shuf_rows_3262
 
-shuf_done_3260:
+shuf_done_3261:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3262
+	JZ      shuf_done_3263
 
-shuf_rows_3263:
+shuf_rows_3264:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -30890,25 +30924,25 @@ shuf_rows_3263:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3263
+	JNZ            shuf_rows_3264
 
-shuf_done_3262:
+shuf_done_3263:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3256
+	JNZ  shuf_planes_3257
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3246:
-shuf_planes_3264:
+shufn_list_loads_3247:
+shuf_planes_3265:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3266
+	JZ    shuf_done_3267
 
-shuf_rows_3267:
+shuf_rows_3268:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -30922,16 +30956,16 @@ shuf_rows_3267:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3267
+	JNZ            shuf_rows_3268
 
-shuf_done_3266:
+shuf_done_3267:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3268
+	JZ    shuf_done_3269
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3269:
+shuf_rows_3270:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -30942,15 +30976,15 @@ shuf_rows_3269:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3269
+	JNZ            shuf_rows_3270
 
-shuf_done_3268:
+shuf_done_3269:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3270
+	JZ    shuf_done_3271
 
-shuf_rows_3271:
+shuf_rows_3272:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -30964,31 +30998,31 @@ shuf_rows_3271:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3271
+	JNZ            shuf_rows_3272
 
-shuf_done_3270:
+shuf_done_3271:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3264
+	JNZ  shuf_planes_3265
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3244:
+rowsShuffleNarrowAVX2_value_3245:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3272
+	JNE     shufn_list_3273
 
-shuf_planes_3274:
+shuf_planes_3275:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3276
+	JZ    shuf_done_3277
 	MOVQ  CX, R10
 
-shuf_rows_3277:
+shuf_rows_3278:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -31000,17 +31034,17 @@ shuf_rows_3277:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3277
+	JNZ            shuf_rows_3278
 
-shuf_done_3276:
+shuf_done_3277:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3274
+	JNZ  shuf_planes_3275
 	VZEROUPPER
 	RET
 
-shufn_list_3272:
+shufn_list_3273:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -31019,12 +31053,12 @@ shufn_list_3272:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3278
+	JZ      shuf_no_run_3279
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3278:
+shuf_no_run_3279:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31034,52 +31068,52 @@ shuf_no_run_3278:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3273
+	JA    shufn_list_loads_3274
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3279:
+shuf_offs_3280:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3280
+	JAE     shuf_offs_done_3281
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3279
+	JMP     shuf_offs_3280
 
-shuf_offs_done_3280:
+shuf_offs_done_3281:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3273
+	JA   shufn_list_loads_3274
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3281:
+shuf_offs_3282:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3282
+	JAE     shuf_offs_done_3283
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3281
+	JMP     shuf_offs_3282
 
-shuf_offs_done_3282:
+shuf_offs_done_3283:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3283:
+shuf_planes_3284:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3285
+	JZ      shuf_done_3286
 
-shuf_rows_3286:
+shuf_rows_3287:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31093,16 +31127,16 @@ shuf_rows_3286:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3286
+	JNZ            shuf_rows_3287
 
-shuf_done_3285:
+shuf_done_3286:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3287
+	JZ    shuf_done_3288
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3288:
+shuf_rows_3289:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -31114,15 +31148,15 @@ shuf_rows_3288:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3288
+	JNZ            shuf_rows_3289
 
-shuf_done_3287:
+shuf_done_3288:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3289
+	JZ      shuf_done_3290
 
-shuf_rows_3290:
+shuf_rows_3291:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31136,25 +31170,25 @@ shuf_rows_3290:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3290
+	JNZ            shuf_rows_3291
 
-shuf_done_3289:
+shuf_done_3290:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3283
+	JNZ  shuf_planes_3284
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3273:
-shuf_planes_3291:
+shufn_list_loads_3274:
+shuf_planes_3292:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3293
+	JZ    shuf_done_3294
 
-shuf_rows_3294:
+shuf_rows_3295:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31169,16 +31203,16 @@ shuf_rows_3294:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3294
+	JNZ            shuf_rows_3295
 
-shuf_done_3293:
+shuf_done_3294:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3295
+	JZ    shuf_done_3296
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3296:
+shuf_rows_3297:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -31190,15 +31224,15 @@ shuf_rows_3296:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3296
+	JNZ            shuf_rows_3297
 
-shuf_done_3295:
+shuf_done_3296:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3297
+	JZ    shuf_done_3298
 
-shuf_rows_3298:
+shuf_rows_3299:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31213,34 +31247,34 @@ shuf_rows_3298:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3298
+	JNZ            shuf_rows_3299
 
-shuf_done_3297:
+shuf_done_3298:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3291
+	JNZ  shuf_planes_3292
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3238:
+shufn_c16o32_3239:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3299
+	JE      rowsShuffleNarrowAVX2_value_3300
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3300
+	JNE     shufn_list_3301
 
-shuf_planes_3302:
+shuf_planes_3303:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3304
+	JZ    shuf_done_3305
 	MOVQ  CX, R10
 
-shuf_rows_3305:
+shuf_rows_3306:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -31254,17 +31288,17 @@ shuf_rows_3305:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3305
+	JNZ            shuf_rows_3306
 
-shuf_done_3304:
+shuf_done_3305:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3302
+	JNZ  shuf_planes_3303
 	VZEROUPPER
 	RET
 
-shufn_list_3300:
+shufn_list_3301:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -31273,12 +31307,12 @@ shufn_list_3300:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3306
+	JZ      shuf_no_run_3307
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3306:
+shuf_no_run_3307:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31288,52 +31322,52 @@ shuf_no_run_3306:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3301
+	JA    shufn_list_loads_3302
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3307:
+shuf_offs_3308:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3308
+	JAE     shuf_offs_done_3309
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3307
+	JMP     shuf_offs_3308
 
-shuf_offs_done_3308:
+shuf_offs_done_3309:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3301
+	JA   shufn_list_loads_3302
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3309:
+shuf_offs_3310:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3310
+	JAE     shuf_offs_done_3311
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3309
+	JMP     shuf_offs_3310
 
-shuf_offs_done_3310:
+shuf_offs_done_3311:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3311:
+shuf_planes_3312:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3313
+	JZ      shuf_done_3314
 
-shuf_rows_3314:
+shuf_rows_3315:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31349,16 +31383,16 @@ shuf_rows_3314:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3314
+	JNZ            shuf_rows_3315
 
-shuf_done_3313:
+shuf_done_3314:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3315
+	JZ    shuf_done_3316
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3316:
+shuf_rows_3317:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -31372,15 +31406,15 @@ shuf_rows_3316:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3316
+	JNZ            shuf_rows_3317
 
-shuf_done_3315:
+shuf_done_3316:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3317
+	JZ      shuf_done_3318
 
-shuf_rows_3318:
+shuf_rows_3319:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31396,25 +31430,25 @@ shuf_rows_3318:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3318
+	JNZ            shuf_rows_3319
 
-shuf_done_3317:
+shuf_done_3318:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3311
+	JNZ  shuf_planes_3312
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3301:
-shuf_planes_3319:
+shufn_list_loads_3302:
+shuf_planes_3320:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3321
+	JZ    shuf_done_3322
 
-shuf_rows_3322:
+shuf_rows_3323:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31431,16 +31465,16 @@ shuf_rows_3322:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3322
+	JNZ            shuf_rows_3323
 
-shuf_done_3321:
+shuf_done_3322:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3323
+	JZ    shuf_done_3324
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3324:
+shuf_rows_3325:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -31454,15 +31488,15 @@ shuf_rows_3324:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3324
+	JNZ            shuf_rows_3325
 
-shuf_done_3323:
+shuf_done_3324:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3325
+	JZ    shuf_done_3326
 
-shuf_rows_3326:
+shuf_rows_3327:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31479,17 +31513,17 @@ shuf_rows_3326:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3326
+	JNZ            shuf_rows_3327
 
-shuf_done_3325:
+shuf_done_3326:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3319
+	JNZ  shuf_planes_3320
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3299:
+rowsShuffleNarrowAVX2_value_3300:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -31501,16 +31535,16 @@ rowsShuffleNarrowAVX2_value_3299:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3327
+	JNE     shufn_list_3328
 
-shuf_planes_3329:
+shuf_planes_3330:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3331
+	JZ    shuf_done_3332
 	MOVQ  CX, R10
 
-shuf_rows_3332:
+shuf_rows_3333:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -31526,17 +31560,17 @@ shuf_rows_3332:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3332
+	JNZ            shuf_rows_3333
 
-shuf_done_3331:
+shuf_done_3332:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3329
+	JNZ  shuf_planes_3330
 	VZEROUPPER
 	RET
 
-shufn_list_3327:
+shufn_list_3328:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -31545,12 +31579,12 @@ shufn_list_3327:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3333
+	JZ      shuf_no_run_3334
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3333:
+shuf_no_run_3334:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31560,52 +31594,52 @@ shuf_no_run_3333:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3328
+	JA    shufn_list_loads_3329
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3334:
+shuf_offs_3335:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3335
+	JAE     shuf_offs_done_3336
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3334
+	JMP     shuf_offs_3335
 
-shuf_offs_done_3335:
+shuf_offs_done_3336:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3328
+	JA   shufn_list_loads_3329
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3336:
+shuf_offs_3337:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3337
+	JAE     shuf_offs_done_3338
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3336
+	JMP     shuf_offs_3337
 
-shuf_offs_done_3337:
+shuf_offs_done_3338:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3338:
+shuf_planes_3339:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3340
+	JZ      shuf_done_3341
 
-shuf_rows_3341:
+shuf_rows_3342:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31623,16 +31657,16 @@ shuf_rows_3341:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3341
+	JNZ            shuf_rows_3342
 
-shuf_done_3340:
+shuf_done_3341:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3342
+	JZ    shuf_done_3343
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3343:
+shuf_rows_3344:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -31648,15 +31682,15 @@ shuf_rows_3343:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3343
+	JNZ            shuf_rows_3344
 
-shuf_done_3342:
+shuf_done_3343:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3344
+	JZ      shuf_done_3345
 
-shuf_rows_3345:
+shuf_rows_3346:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31674,25 +31708,25 @@ shuf_rows_3345:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3345
+	JNZ            shuf_rows_3346
 
-shuf_done_3344:
+shuf_done_3345:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3338
+	JNZ  shuf_planes_3339
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3328:
-shuf_planes_3346:
+shufn_list_loads_3329:
+shuf_planes_3347:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3348
+	JZ    shuf_done_3349
 
-shuf_rows_3349:
+shuf_rows_3350:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31711,16 +31745,16 @@ shuf_rows_3349:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3349
+	JNZ            shuf_rows_3350
 
-shuf_done_3348:
+shuf_done_3349:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3350
+	JZ    shuf_done_3351
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3351:
+shuf_rows_3352:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -31736,15 +31770,15 @@ shuf_rows_3351:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3351
+	JNZ            shuf_rows_3352
 
-shuf_done_3350:
+shuf_done_3351:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3352
+	JZ    shuf_done_3353
 
-shuf_rows_3353:
+shuf_rows_3354:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31763,31 +31797,31 @@ shuf_rows_3353:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3353
+	JNZ            shuf_rows_3354
 
-shuf_done_3352:
+shuf_done_3353:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3346
+	JNZ  shuf_planes_3347
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3239:
+shufn_c8o16_3240:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3354
+	JE      rowsShuffleNarrowAVX2_value_3355
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3355
+	JNE     shufn_list_3356
 
-shuf_planes_3357:
+shuf_planes_3358:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3359
+	JZ    shuf_done_3360
 	MOVQ  CX, R10
 
-shuf_rows_3360:
+shuf_rows_3361:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -31797,17 +31831,17 @@ shuf_rows_3360:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3360
+	JNZ          shuf_rows_3361
 
-shuf_done_3359:
+shuf_done_3360:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3357
+	JNZ  shuf_planes_3358
 	VZEROUPPER
 	RET
 
-shufn_list_3355:
+shufn_list_3356:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -31816,12 +31850,12 @@ shufn_list_3355:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3361
+	JZ      shuf_no_run_3362
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3361:
+shuf_no_run_3362:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31831,52 +31865,52 @@ shuf_no_run_3361:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3356
+	JA    shufn_list_loads_3357
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3362:
+shuf_offs_3363:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3363
+	JAE     shuf_offs_done_3364
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3362
+	JMP     shuf_offs_3363
 
-shuf_offs_done_3363:
+shuf_offs_done_3364:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3356
+	JA   shufn_list_loads_3357
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3364:
+shuf_offs_3365:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3365
+	JAE     shuf_offs_done_3366
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3364
+	JMP     shuf_offs_3365
 
-shuf_offs_done_3365:
+shuf_offs_done_3366:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3366:
+shuf_planes_3367:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3368
+	JZ      shuf_done_3369
 
-shuf_rows_3369:
+shuf_rows_3370:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -31888,16 +31922,16 @@ shuf_rows_3369:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3369
+	JNZ          shuf_rows_3370
 
-shuf_done_3368:
+shuf_done_3369:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3370
+	JZ    shuf_done_3371
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3371:
+shuf_rows_3372:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -31907,15 +31941,15 @@ shuf_rows_3371:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3371
+	JNZ          shuf_rows_3372
 
-shuf_done_3370:
+shuf_done_3371:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3372
+	JZ      shuf_done_3373
 
-shuf_rows_3373:
+shuf_rows_3374:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -31927,25 +31961,25 @@ shuf_rows_3373:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3373
+	JNZ          shuf_rows_3374
 
-shuf_done_3372:
+shuf_done_3373:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3366
+	JNZ  shuf_planes_3367
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3356:
-shuf_planes_3374:
+shufn_list_loads_3357:
+shuf_planes_3375:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3376
+	JZ    shuf_done_3377
 
-shuf_rows_3377:
+shuf_rows_3378:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31958,16 +31992,16 @@ shuf_rows_3377:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3377
+	JNZ          shuf_rows_3378
 
-shuf_done_3376:
+shuf_done_3377:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3378
+	JZ    shuf_done_3379
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3379:
+shuf_rows_3380:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -31977,15 +32011,15 @@ shuf_rows_3379:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3379
+	JNZ          shuf_rows_3380
 
-shuf_done_3378:
+shuf_done_3379:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3380
+	JZ    shuf_done_3381
 
-shuf_rows_3381:
+shuf_rows_3382:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31998,30 +32032,30 @@ shuf_rows_3381:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3381
+	JNZ          shuf_rows_3382
 
-shuf_done_3380:
+shuf_done_3381:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3374
+	JNZ  shuf_planes_3375
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3354:
+rowsShuffleNarrowAVX2_value_3355:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3382
+	JNE     shufn_list_3383
 
-shuf_planes_3384:
+shuf_planes_3385:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3386
+	JZ    shuf_done_3387
 	MOVQ  CX, R10
 
-shuf_rows_3387:
+shuf_rows_3388:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -32032,17 +32066,17 @@ shuf_rows_3387:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3387
+	JNZ          shuf_rows_3388
 
-shuf_done_3386:
+shuf_done_3387:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3384
+	JNZ  shuf_planes_3385
 	VZEROUPPER
 	RET
 
-shufn_list_3382:
+shufn_list_3383:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32051,12 +32085,12 @@ shufn_list_3382:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3388
+	JZ      shuf_no_run_3389
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3388:
+shuf_no_run_3389:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32066,52 +32100,52 @@ shuf_no_run_3388:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3383
+	JA    shufn_list_loads_3384
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3389:
+shuf_offs_3390:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3390
+	JAE     shuf_offs_done_3391
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3389
+	JMP     shuf_offs_3390
 
-shuf_offs_done_3390:
+shuf_offs_done_3391:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3383
+	JA   shufn_list_loads_3384
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3391:
+shuf_offs_3392:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3392
+	JAE     shuf_offs_done_3393
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3391
+	JMP     shuf_offs_3392
 
-shuf_offs_done_3392:
+shuf_offs_done_3393:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3393:
+shuf_planes_3394:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3395
+	JZ      shuf_done_3396
 
-shuf_rows_3396:
+shuf_rows_3397:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -32124,16 +32158,16 @@ shuf_rows_3396:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3396
+	JNZ          shuf_rows_3397
 
-shuf_done_3395:
+shuf_done_3396:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3397
+	JZ    shuf_done_3398
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3398:
+shuf_rows_3399:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -32144,15 +32178,15 @@ shuf_rows_3398:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3398
+	JNZ          shuf_rows_3399
 
-shuf_done_3397:
+shuf_done_3398:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3399
+	JZ      shuf_done_3400
 
-shuf_rows_3400:
+shuf_rows_3401:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -32165,25 +32199,25 @@ shuf_rows_3400:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3400
+	JNZ          shuf_rows_3401
 
-shuf_done_3399:
+shuf_done_3400:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3393
+	JNZ  shuf_planes_3394
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3383:
-shuf_planes_3401:
+shufn_list_loads_3384:
+shuf_planes_3402:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3403
+	JZ    shuf_done_3404
 
-shuf_rows_3404:
+shuf_rows_3405:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32197,16 +32231,16 @@ shuf_rows_3404:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3404
+	JNZ          shuf_rows_3405
 
-shuf_done_3403:
+shuf_done_3404:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3405
+	JZ    shuf_done_3406
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3406:
+shuf_rows_3407:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -32217,15 +32251,15 @@ shuf_rows_3406:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3406
+	JNZ          shuf_rows_3407
 
-shuf_done_3405:
+shuf_done_3406:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3407
+	JZ    shuf_done_3408
 
-shuf_rows_3408:
+shuf_rows_3409:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32239,31 +32273,31 @@ shuf_rows_3408:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3408
+	JNZ          shuf_rows_3409
 
-shuf_done_3407:
+shuf_done_3408:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3401
+	JNZ  shuf_planes_3402
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3242:
+shufn_d16o16_3243:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3409
+	JE      rowsShuffleNarrowAVX2_value_3410
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3410
+	JNE     shufn_list_3411
 
-shuf_planes_3412:
+shuf_planes_3413:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3414
+	JZ    shuf_done_3415
 	MOVQ  CX, R10
 
-shuf_rows_3415:
+shuf_rows_3416:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -32272,17 +32306,17 @@ shuf_rows_3415:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3415
+	JNZ          shuf_rows_3416
 
-shuf_done_3414:
+shuf_done_3415:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3412
+	JNZ  shuf_planes_3413
 	VZEROUPPER
 	RET
 
-shufn_list_3410:
+shufn_list_3411:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32291,12 +32325,12 @@ shufn_list_3410:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3416
+	JZ      shuf_no_run_3417
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3416:
+shuf_no_run_3417:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32306,52 +32340,52 @@ shuf_no_run_3416:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3411
+	JA    shufn_list_loads_3412
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3417:
+shuf_offs_3418:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3418
+	JAE     shuf_offs_done_3419
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3417
+	JMP     shuf_offs_3418
 
-shuf_offs_done_3418:
+shuf_offs_done_3419:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3411
+	JA   shufn_list_loads_3412
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3419:
+shuf_offs_3420:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3420
+	JAE     shuf_offs_done_3421
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3419
+	JMP     shuf_offs_3420
 
-shuf_offs_done_3420:
+shuf_offs_done_3421:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3421:
+shuf_planes_3422:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3423
+	JZ      shuf_done_3424
 
-shuf_rows_3424:
+shuf_rows_3425:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -32362,16 +32396,16 @@ shuf_rows_3424:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3424
+	JNZ          shuf_rows_3425
 
-shuf_done_3423:
+shuf_done_3424:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3425
+	JZ    shuf_done_3426
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3426:
+shuf_rows_3427:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -32380,15 +32414,15 @@ shuf_rows_3426:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3426
+	JNZ          shuf_rows_3427
 
-shuf_done_3425:
+shuf_done_3426:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3427
+	JZ      shuf_done_3428
 
-shuf_rows_3428:
+shuf_rows_3429:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -32399,25 +32433,25 @@ shuf_rows_3428:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3428
+	JNZ          shuf_rows_3429
 
-shuf_done_3427:
+shuf_done_3428:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3421
+	JNZ  shuf_planes_3422
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3411:
-shuf_planes_3429:
+shufn_list_loads_3412:
+shuf_planes_3430:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3431
+	JZ    shuf_done_3432
 
-shuf_rows_3432:
+shuf_rows_3433:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32429,16 +32463,16 @@ shuf_rows_3432:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3432
+	JNZ          shuf_rows_3433
 
-shuf_done_3431:
+shuf_done_3432:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3433
+	JZ    shuf_done_3434
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3434:
+shuf_rows_3435:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -32447,15 +32481,15 @@ shuf_rows_3434:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3434
+	JNZ          shuf_rows_3435
 
-shuf_done_3433:
+shuf_done_3434:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3435
+	JZ    shuf_done_3436
 
-shuf_rows_3436:
+shuf_rows_3437:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32467,30 +32501,30 @@ shuf_rows_3436:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3436
+	JNZ          shuf_rows_3437
 
-shuf_done_3435:
+shuf_done_3436:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3429
+	JNZ  shuf_planes_3430
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3409:
+rowsShuffleNarrowAVX2_value_3410:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3437
+	JNE     shufn_list_3438
 
-shuf_planes_3439:
+shuf_planes_3440:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3441
+	JZ    shuf_done_3442
 	MOVQ  CX, R10
 
-shuf_rows_3442:
+shuf_rows_3443:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -32500,17 +32534,17 @@ shuf_rows_3442:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3442
+	JNZ          shuf_rows_3443
 
-shuf_done_3441:
+shuf_done_3442:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3439
+	JNZ  shuf_planes_3440
 	VZEROUPPER
 	RET
 
-shufn_list_3437:
+shufn_list_3438:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32519,12 +32553,12 @@ shufn_list_3437:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3443
+	JZ      shuf_no_run_3444
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3443:
+shuf_no_run_3444:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32534,52 +32568,52 @@ shuf_no_run_3443:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3438
+	JA    shufn_list_loads_3439
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3444:
+shuf_offs_3445:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3445
+	JAE     shuf_offs_done_3446
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3444
+	JMP     shuf_offs_3445
 
-shuf_offs_done_3445:
+shuf_offs_done_3446:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3438
+	JA   shufn_list_loads_3439
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3446:
+shuf_offs_3447:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3447
+	JAE     shuf_offs_done_3448
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3446
+	JMP     shuf_offs_3447
 
-shuf_offs_done_3447:
+shuf_offs_done_3448:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3448:
+shuf_planes_3449:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3450
+	JZ      shuf_done_3451
 
-shuf_rows_3451:
+shuf_rows_3452:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -32591,16 +32625,16 @@ shuf_rows_3451:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3451
+	JNZ          shuf_rows_3452
 
-shuf_done_3450:
+shuf_done_3451:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3452
+	JZ    shuf_done_3453
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3453:
+shuf_rows_3454:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -32610,15 +32644,15 @@ shuf_rows_3453:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3453
+	JNZ          shuf_rows_3454
 
-shuf_done_3452:
+shuf_done_3453:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3454
+	JZ      shuf_done_3455
 
-shuf_rows_3455:
+shuf_rows_3456:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -32630,25 +32664,25 @@ shuf_rows_3455:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3455
+	JNZ          shuf_rows_3456
 
-shuf_done_3454:
+shuf_done_3455:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3448
+	JNZ  shuf_planes_3449
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3438:
-shuf_planes_3456:
+shufn_list_loads_3439:
+shuf_planes_3457:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3458
+	JZ    shuf_done_3459
 
-shuf_rows_3459:
+shuf_rows_3460:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32661,16 +32695,16 @@ shuf_rows_3459:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3459
+	JNZ          shuf_rows_3460
 
-shuf_done_3458:
+shuf_done_3459:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3460
+	JZ    shuf_done_3461
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3461:
+shuf_rows_3462:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -32680,15 +32714,15 @@ shuf_rows_3461:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3461
+	JNZ          shuf_rows_3462
 
-shuf_done_3460:
+shuf_done_3461:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3462
+	JZ    shuf_done_3463
 
-shuf_rows_3463:
+shuf_rows_3464:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32701,32 +32735,32 @@ shuf_rows_3463:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3463
+	JNZ          shuf_rows_3464
 
-shuf_done_3462:
+shuf_done_3463:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3456
+	JNZ  shuf_planes_3457
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3243:
+shufn_d16o32_3244:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3464
+	JE      rowsShuffleNarrowAVX2_value_3465
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3465
+	JNE     shufn_list_3466
 
-shuf_planes_3467:
+shuf_planes_3468:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3469
+	JZ    shuf_done_3470
 	MOVQ  CX, R10
 
-shuf_rows_3470:
+shuf_rows_3471:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -32736,17 +32770,17 @@ shuf_rows_3470:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3470
+	JNZ         shuf_rows_3471
 
-shuf_done_3469:
+shuf_done_3470:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3467
+	JNZ  shuf_planes_3468
 	VZEROUPPER
 	RET
 
-shufn_list_3465:
+shufn_list_3466:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32755,12 +32789,12 @@ shufn_list_3465:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3471
+	JZ      shuf_no_run_3472
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3471:
+shuf_no_run_3472:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32770,52 +32804,52 @@ shuf_no_run_3471:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3466
+	JA    shufn_list_loads_3467
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3472:
+shuf_offs_3473:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3473
+	JAE     shuf_offs_done_3474
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3472
+	JMP     shuf_offs_3473
 
-shuf_offs_done_3473:
+shuf_offs_done_3474:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3466
+	JA   shufn_list_loads_3467
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3474:
+shuf_offs_3475:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3475
+	JAE     shuf_offs_done_3476
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3474
+	JMP     shuf_offs_3475
 
-shuf_offs_done_3475:
+shuf_offs_done_3476:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3476:
+shuf_planes_3477:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3478
+	JZ      shuf_done_3479
 
-shuf_rows_3479:
+shuf_rows_3480:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -32827,16 +32861,16 @@ shuf_rows_3479:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3479
+	JNZ         shuf_rows_3480
 
-shuf_done_3478:
+shuf_done_3479:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3480
+	JZ    shuf_done_3481
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3481:
+shuf_rows_3482:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -32846,15 +32880,15 @@ shuf_rows_3481:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3481
+	JNZ         shuf_rows_3482
 
-shuf_done_3480:
+shuf_done_3481:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3482
+	JZ      shuf_done_3483
 
-shuf_rows_3483:
+shuf_rows_3484:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -32866,25 +32900,25 @@ shuf_rows_3483:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3483
+	JNZ         shuf_rows_3484
 
-shuf_done_3482:
+shuf_done_3483:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3476
+	JNZ  shuf_planes_3477
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3466:
-shuf_planes_3484:
+shufn_list_loads_3467:
+shuf_planes_3485:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3486
+	JZ    shuf_done_3487
 
-shuf_rows_3487:
+shuf_rows_3488:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -32897,16 +32931,16 @@ shuf_rows_3487:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3487
+	JNZ         shuf_rows_3488
 
-shuf_done_3486:
+shuf_done_3487:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3488
+	JZ    shuf_done_3489
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3489:
+shuf_rows_3490:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -32916,15 +32950,15 @@ shuf_rows_3489:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3489
+	JNZ         shuf_rows_3490
 
-shuf_done_3488:
+shuf_done_3489:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3490
+	JZ    shuf_done_3491
 
-shuf_rows_3491:
+shuf_rows_3492:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -32937,32 +32971,32 @@ shuf_rows_3491:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3491
+	JNZ         shuf_rows_3492
 
-shuf_done_3490:
+shuf_done_3491:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3484
+	JNZ  shuf_planes_3485
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3464:
+rowsShuffleNarrowAVX2_value_3465:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3492
+	JNE     shufn_list_3493
 
-shuf_planes_3494:
+shuf_planes_3495:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3496
+	JZ    shuf_done_3497
 	MOVQ  CX, R10
 
-shuf_rows_3497:
+shuf_rows_3498:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -32974,17 +33008,17 @@ shuf_rows_3497:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3497
+	JNZ         shuf_rows_3498
 
-shuf_done_3496:
+shuf_done_3497:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3494
+	JNZ  shuf_planes_3495
 	VZEROUPPER
 	RET
 
-shufn_list_3492:
+shufn_list_3493:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -32993,12 +33027,12 @@ shufn_list_3492:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3498
+	JZ      shuf_no_run_3499
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3498:
+shuf_no_run_3499:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33008,52 +33042,52 @@ shuf_no_run_3498:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3493
+	JA    shufn_list_loads_3494
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3499:
+shuf_offs_3500:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3500
+	JAE     shuf_offs_done_3501
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3499
+	JMP     shuf_offs_3500
 
-shuf_offs_done_3500:
+shuf_offs_done_3501:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3493
+	JA   shufn_list_loads_3494
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3501:
+shuf_offs_3502:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3502
+	JAE     shuf_offs_done_3503
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3501
+	JMP     shuf_offs_3502
 
-shuf_offs_done_3502:
+shuf_offs_done_3503:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3503:
+shuf_planes_3504:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3505
+	JZ      shuf_done_3506
 
-shuf_rows_3506:
+shuf_rows_3507:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -33067,16 +33101,16 @@ shuf_rows_3506:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3506
+	JNZ         shuf_rows_3507
 
-shuf_done_3505:
+shuf_done_3506:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3507
+	JZ    shuf_done_3508
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3508:
+shuf_rows_3509:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -33088,15 +33122,15 @@ shuf_rows_3508:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3508
+	JNZ         shuf_rows_3509
 
-shuf_done_3507:
+shuf_done_3508:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3509
+	JZ      shuf_done_3510
 
-shuf_rows_3510:
+shuf_rows_3511:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -33110,25 +33144,25 @@ shuf_rows_3510:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3510
+	JNZ         shuf_rows_3511
 
-shuf_done_3509:
+shuf_done_3510:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3503
+	JNZ  shuf_planes_3504
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3493:
-shuf_planes_3511:
+shufn_list_loads_3494:
+shuf_planes_3512:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3513
+	JZ    shuf_done_3514
 
-shuf_rows_3514:
+shuf_rows_3515:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33143,16 +33177,16 @@ shuf_rows_3514:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3514
+	JNZ         shuf_rows_3515
 
-shuf_done_3513:
+shuf_done_3514:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3515
+	JZ    shuf_done_3516
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3516:
+shuf_rows_3517:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -33164,15 +33198,15 @@ shuf_rows_3516:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3516
+	JNZ         shuf_rows_3517
 
-shuf_done_3515:
+shuf_done_3516:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3517
+	JZ    shuf_done_3518
 
-shuf_rows_3518:
+shuf_rows_3519:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33187,31 +33221,31 @@ shuf_rows_3518:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3518
+	JNZ         shuf_rows_3519
 
-shuf_done_3517:
+shuf_done_3518:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3511
+	JNZ  shuf_planes_3512
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3240:
+shufn_c8o8_3241:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3519
+	JE      rowsShuffleNarrowAVX2_value_3520
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3520
+	JNE     shufn_list_3521
 
-shuf_planes_3522:
+shuf_planes_3523:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3524
+	JZ    shuf_done_3525
 	MOVQ  CX, R10
 
-shuf_rows_3525:
+shuf_rows_3526:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -33220,17 +33254,17 @@ shuf_rows_3525:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3525
+	JNZ     shuf_rows_3526
 
-shuf_done_3524:
+shuf_done_3525:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3522
+	JNZ  shuf_planes_3523
 	VZEROUPPER
 	RET
 
-shufn_list_3520:
+shufn_list_3521:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33239,12 +33273,12 @@ shufn_list_3520:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3526
+	JZ      shuf_no_run_3527
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3526:
+shuf_no_run_3527:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33254,52 +33288,52 @@ shuf_no_run_3526:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3521
+	JA    shufn_list_loads_3522
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3527:
+shuf_offs_3528:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3528
+	JAE     shuf_offs_done_3529
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3527
+	JMP     shuf_offs_3528
 
-shuf_offs_done_3528:
+shuf_offs_done_3529:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3521
+	JA   shufn_list_loads_3522
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3529:
+shuf_offs_3530:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3530
+	JAE     shuf_offs_done_3531
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3529
+	JMP     shuf_offs_3530
 
-shuf_offs_done_3530:
+shuf_offs_done_3531:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3531:
+shuf_planes_3532:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3533
+	JZ      shuf_done_3534
 
-shuf_rows_3534:
+shuf_rows_3535:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -33310,16 +33344,16 @@ shuf_rows_3534:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3534
+	JNZ     shuf_rows_3535
 
-shuf_done_3533:
+shuf_done_3534:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3535
+	JZ    shuf_done_3536
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3536:
+shuf_rows_3537:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33328,15 +33362,15 @@ shuf_rows_3536:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3536
+	JNZ     shuf_rows_3537
 
-shuf_done_3535:
+shuf_done_3536:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3537
+	JZ      shuf_done_3538
 
-shuf_rows_3538:
+shuf_rows_3539:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -33347,25 +33381,25 @@ shuf_rows_3538:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3538
+	JNZ     shuf_rows_3539
 
-shuf_done_3537:
+shuf_done_3538:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3531
+	JNZ  shuf_planes_3532
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3521:
-shuf_planes_3539:
+shufn_list_loads_3522:
+shuf_planes_3540:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3541
+	JZ    shuf_done_3542
 
-shuf_rows_3542:
+shuf_rows_3543:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33377,16 +33411,16 @@ shuf_rows_3542:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3542
+	JNZ     shuf_rows_3543
 
-shuf_done_3541:
+shuf_done_3542:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3543
+	JZ    shuf_done_3544
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3544:
+shuf_rows_3545:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33395,15 +33429,15 @@ shuf_rows_3544:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3544
+	JNZ     shuf_rows_3545
 
-shuf_done_3543:
+shuf_done_3544:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3545
+	JZ    shuf_done_3546
 
-shuf_rows_3546:
+shuf_rows_3547:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33415,30 +33449,30 @@ shuf_rows_3546:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3546
+	JNZ     shuf_rows_3547
 
-shuf_done_3545:
+shuf_done_3546:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3539
+	JNZ  shuf_planes_3540
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3519:
+rowsShuffleNarrowAVX2_value_3520:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3547
+	JNE     shufn_list_3548
 
-shuf_planes_3549:
+shuf_planes_3550:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3551
+	JZ    shuf_done_3552
 	MOVQ  CX, R10
 
-shuf_rows_3552:
+shuf_rows_3553:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -33448,17 +33482,17 @@ shuf_rows_3552:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3552
+	JNZ       shuf_rows_3553
 
-shuf_done_3551:
+shuf_done_3552:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3549
+	JNZ  shuf_planes_3550
 	VZEROUPPER
 	RET
 
-shufn_list_3547:
+shufn_list_3548:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33467,12 +33501,12 @@ shufn_list_3547:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3553
+	JZ      shuf_no_run_3554
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3553:
+shuf_no_run_3554:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33482,52 +33516,52 @@ shuf_no_run_3553:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3548
+	JA    shufn_list_loads_3549
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3554:
+shuf_offs_3555:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3555
+	JAE     shuf_offs_done_3556
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3554
+	JMP     shuf_offs_3555
 
-shuf_offs_done_3555:
+shuf_offs_done_3556:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3548
+	JA   shufn_list_loads_3549
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3556:
+shuf_offs_3557:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3557
+	JAE     shuf_offs_done_3558
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3556
+	JMP     shuf_offs_3557
 
-shuf_offs_done_3557:
+shuf_offs_done_3558:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3558:
+shuf_planes_3559:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3560
+	JZ      shuf_done_3561
 
-shuf_rows_3561:
+shuf_rows_3562:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -33539,16 +33573,16 @@ shuf_rows_3561:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3561
+	JNZ       shuf_rows_3562
 
-shuf_done_3560:
+shuf_done_3561:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3562
+	JZ    shuf_done_3563
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3563:
+shuf_rows_3564:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -33558,15 +33592,15 @@ shuf_rows_3563:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3563
+	JNZ       shuf_rows_3564
 
-shuf_done_3562:
+shuf_done_3563:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3564
+	JZ      shuf_done_3565
 
-shuf_rows_3565:
+shuf_rows_3566:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -33578,25 +33612,25 @@ shuf_rows_3565:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3565
+	JNZ       shuf_rows_3566
 
-shuf_done_3564:
+shuf_done_3565:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3558
+	JNZ  shuf_planes_3559
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3548:
-shuf_planes_3566:
+shufn_list_loads_3549:
+shuf_planes_3567:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3568
+	JZ    shuf_done_3569
 
-shuf_rows_3569:
+shuf_rows_3570:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -33609,16 +33643,16 @@ shuf_rows_3569:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3569
+	JNZ       shuf_rows_3570
 
-shuf_done_3568:
+shuf_done_3569:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3570
+	JZ    shuf_done_3571
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3571:
+shuf_rows_3572:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -33628,15 +33662,15 @@ shuf_rows_3571:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3571
+	JNZ       shuf_rows_3572
 
-shuf_done_3570:
+shuf_done_3571:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3572
+	JZ    shuf_done_3573
 
-shuf_rows_3573:
+shuf_rows_3574:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -33649,31 +33683,31 @@ shuf_rows_3573:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3573
+	JNZ       shuf_rows_3574
 
-shuf_done_3572:
+shuf_done_3573:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3566
+	JNZ  shuf_planes_3567
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3241:
+shufn_c4o8_3242:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3574
+	JE      rowsShuffleNarrowAVX2_value_3575
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3575
+	JNE     shufn_list_3576
 
-shuf_planes_3577:
+shuf_planes_3578:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3579
+	JZ    shuf_done_3580
 	MOVQ  CX, R10
 
-shuf_rows_3580:
+shuf_rows_3581:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -33682,17 +33716,17 @@ shuf_rows_3580:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3580
+	JNZ     shuf_rows_3581
 
-shuf_done_3579:
+shuf_done_3580:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3577
+	JNZ  shuf_planes_3578
 	VZEROUPPER
 	RET
 
-shufn_list_3575:
+shufn_list_3576:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33701,12 +33735,12 @@ shufn_list_3575:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3581
+	JZ      shuf_no_run_3582
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3581:
+shuf_no_run_3582:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33716,52 +33750,52 @@ shuf_no_run_3581:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3576
+	JA    shufn_list_loads_3577
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3582:
+shuf_offs_3583:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3583
+	JAE     shuf_offs_done_3584
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3582
+	JMP     shuf_offs_3583
 
-shuf_offs_done_3583:
+shuf_offs_done_3584:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3576
+	JA   shufn_list_loads_3577
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3584:
+shuf_offs_3585:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3585
+	JAE     shuf_offs_done_3586
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3584
+	JMP     shuf_offs_3585
 
-shuf_offs_done_3585:
+shuf_offs_done_3586:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3586:
+shuf_planes_3587:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3588
+	JZ      shuf_done_3589
 
-shuf_rows_3589:
+shuf_rows_3590:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -33772,16 +33806,16 @@ shuf_rows_3589:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3589
+	JNZ     shuf_rows_3590
 
-shuf_done_3588:
+shuf_done_3589:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3590
+	JZ    shuf_done_3591
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3591:
+shuf_rows_3592:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33790,15 +33824,15 @@ shuf_rows_3591:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3591
+	JNZ     shuf_rows_3592
 
-shuf_done_3590:
+shuf_done_3591:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3592
+	JZ      shuf_done_3593
 
-shuf_rows_3593:
+shuf_rows_3594:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -33809,25 +33843,25 @@ shuf_rows_3593:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3593
+	JNZ     shuf_rows_3594
 
-shuf_done_3592:
+shuf_done_3593:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3586
+	JNZ  shuf_planes_3587
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3576:
-shuf_planes_3594:
+shufn_list_loads_3577:
+shuf_planes_3595:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3596
+	JZ    shuf_done_3597
 
-shuf_rows_3597:
+shuf_rows_3598:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33839,16 +33873,16 @@ shuf_rows_3597:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3597
+	JNZ     shuf_rows_3598
 
-shuf_done_3596:
+shuf_done_3597:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3598
+	JZ    shuf_done_3599
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3599:
+shuf_rows_3600:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33857,15 +33891,15 @@ shuf_rows_3599:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3599
+	JNZ     shuf_rows_3600
 
-shuf_done_3598:
+shuf_done_3599:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3600
+	JZ    shuf_done_3601
 
-shuf_rows_3601:
+shuf_rows_3602:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33877,30 +33911,30 @@ shuf_rows_3601:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3601
+	JNZ     shuf_rows_3602
 
-shuf_done_3600:
+shuf_done_3601:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3594
+	JNZ  shuf_planes_3595
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3574:
+rowsShuffleNarrowAVX2_value_3575:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3602
+	JNE     shufn_list_3603
 
-shuf_planes_3604:
+shuf_planes_3605:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3606
+	JZ    shuf_done_3607
 	MOVQ  CX, R10
 
-shuf_rows_3607:
+shuf_rows_3608:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -33910,17 +33944,17 @@ shuf_rows_3607:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3607
+	JNZ       shuf_rows_3608
 
-shuf_done_3606:
+shuf_done_3607:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3604
+	JNZ  shuf_planes_3605
 	VZEROUPPER
 	RET
 
-shufn_list_3602:
+shufn_list_3603:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33929,12 +33963,12 @@ shufn_list_3602:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3608
+	JZ      shuf_no_run_3609
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3608:
+shuf_no_run_3609:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33944,52 +33978,52 @@ shuf_no_run_3608:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3603
+	JA    shufn_list_loads_3604
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3609:
+shuf_offs_3610:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3610
+	JAE     shuf_offs_done_3611
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3609
+	JMP     shuf_offs_3610
 
-shuf_offs_done_3610:
+shuf_offs_done_3611:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3603
+	JA   shufn_list_loads_3604
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3611:
+shuf_offs_3612:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3612
+	JAE     shuf_offs_done_3613
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3611
+	JMP     shuf_offs_3612
 
-shuf_offs_done_3612:
+shuf_offs_done_3613:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3613:
+shuf_planes_3614:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3615
+	JZ      shuf_done_3616
 
-shuf_rows_3616:
+shuf_rows_3617:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -34001,16 +34035,16 @@ shuf_rows_3616:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3616
+	JNZ       shuf_rows_3617
 
-shuf_done_3615:
+shuf_done_3616:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3617
+	JZ    shuf_done_3618
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3618:
+shuf_rows_3619:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -34020,15 +34054,15 @@ shuf_rows_3618:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3618
+	JNZ       shuf_rows_3619
 
-shuf_done_3617:
+shuf_done_3618:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3619
+	JZ      shuf_done_3620
 
-shuf_rows_3620:
+shuf_rows_3621:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -34040,25 +34074,25 @@ shuf_rows_3620:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3620
+	JNZ       shuf_rows_3621
 
-shuf_done_3619:
+shuf_done_3620:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3613
+	JNZ  shuf_planes_3614
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3603:
-shuf_planes_3621:
+shufn_list_loads_3604:
+shuf_planes_3622:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3623
+	JZ    shuf_done_3624
 
-shuf_rows_3624:
+shuf_rows_3625:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -34071,16 +34105,16 @@ shuf_rows_3624:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3624
+	JNZ       shuf_rows_3625
 
-shuf_done_3623:
+shuf_done_3624:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3625
+	JZ    shuf_done_3626
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3626:
+shuf_rows_3627:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -34090,15 +34124,15 @@ shuf_rows_3626:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3626
+	JNZ       shuf_rows_3627
 
-shuf_done_3625:
+shuf_done_3626:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3627
+	JZ    shuf_done_3628
 
-shuf_rows_3628:
+shuf_rows_3629:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -34111,13 +34145,13 @@ shuf_rows_3628:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3628
+	JNZ       shuf_rows_3629
 
-shuf_done_3627:
+shuf_done_3628:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3621
+	JNZ  shuf_planes_3622
 	VZEROUPPER
 	RET
 
@@ -34125,9 +34159,9 @@ shuf_done_3627:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3629
+	JE      ends_ret_3630
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3629
+	JE      ends_ret_3630
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -34148,25 +34182,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3630
+	JB      ends_narrow_3631
 
-ends_planes_3633:
+ends_planes_3634:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3634:
+ends_rows_3635:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3635:
+ends_mid_3636:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3635
+	JB          ends_mid_3636
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -34185,36 +34219,36 @@ ends_mid_3635:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3634
+	JNZ         ends_rows_3635
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3633
+	JNZ         ends_planes_3634
 	VZEROUPPER
 	RET
 
-ends_narrow_3630:
+ends_narrow_3631:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3631
+	JL   ends_short_3632
 
-ends_planes_3636:
+ends_planes_3637:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3637:
+ends_rows_3638:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3638:
+ends_mid_3639:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_3638
+	JB        ends_mid_3639
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -34230,29 +34264,29 @@ ends_mid_3638:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3637
+	JNZ       ends_rows_3638
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3636
+	JNZ       ends_planes_3637
 	VZEROUPPER
 	RET
 
-ends_short_3631:
+ends_short_3632:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_3632
+	JLE  ends_tiny_3633
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_3639
+	JL   ends_halves_3640
 
-ends_planes_3640:
+ends_planes_3641:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3641:
+ends_rows_3642:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -34271,21 +34305,21 @@ ends_rows_3641:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3641
+	JNZ       ends_rows_3642
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3640
+	JNZ       ends_planes_3641
 	VZEROUPPER
 	RET
 
-ends_halves_3639:
-ends_planes_3642:
+ends_halves_3640:
+ends_planes_3643:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3643:
+ends_rows_3644:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -34306,21 +34340,21 @@ ends_rows_3643:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3643
+	JNZ       ends_rows_3644
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3642
+	JNZ       ends_planes_3643
 	VZEROUPPER
 	RET
 
-ends_tiny_3632:
-ends_planes_3644:
+ends_tiny_3633:
+ends_planes_3645:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3645:
+ends_rows_3646:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -34339,24 +34373,24 @@ ends_rows_3645:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3645
+	JNZ       ends_rows_3646
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3644
+	JNZ       ends_planes_3645
 	VZEROUPPER
 	RET
 
-ends_ret_3629:
+ends_ret_3630:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_3646
+	JE      endsw_ret_3647
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_3646
+	JE      endsw_ret_3647
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -34376,23 +34410,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_3647:
+endsw_planes_3648:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_3648:
+endsw_rows_3649:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_3649:
+endsw_copy_3650:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_3649
+	JB        endsw_copy_3650
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -34408,15 +34442,15 @@ endsw_copy_3649:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_3648
+	JNZ       endsw_rows_3649
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_3647
+	JNZ       endsw_planes_3648
 	VZEROUPPER
 	RET
 
-endsw_ret_3646:
+endsw_ret_3647:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34424,7 +34458,7 @@ endsw_ret_3646:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3650
+	JZ    wrap_ret_3651
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34433,18 +34467,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3651:
+wrap_rows_3652:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3652
+	JB   cx_short_3653
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3654
+	JBE  copy_le2_3655
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3655
+	JBE  copy_le4_3656
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3656:
+copy_loop_3657:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34456,7 +34490,7 @@ copy_loop_3656:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3656
+	JB      copy_loop_3657
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34466,9 +34500,9 @@ copy_loop_3656:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3657
+	JMP     copy_done_3658
 
-copy_le4_3655:
+copy_le4_3656:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34477,76 +34511,76 @@ copy_le4_3655:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3657
+	JMP     copy_done_3658
 
-copy_le2_3654:
+copy_le2_3655:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3657:
-	JMP cx_done_3653
+copy_done_3658:
+	JMP cx_done_3654
 
-cx_short_3652:
+cx_short_3653:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3659
-	CMPQ BX, $0x00000008
 	JAE  ladder_3660
-	CMPQ BX, $0x00000004
+	CMPQ BX, $0x00000008
 	JAE  ladder_3661
-	CMPQ BX, $0x00000002
+	CMPQ BX, $0x00000004
 	JAE  ladder_3662
+	CMPQ BX, $0x00000002
+	JAE  ladder_3663
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3658
-	JMP  ladder_3663
+	JB   ladder_done_3659
+	JMP  ladder_3664
 
-ladder_3659:
+ladder_3660:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3658
+	JMP     ladder_done_3659
 
-ladder_3660:
+ladder_3661:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3658
+	JMP  ladder_done_3659
 
-ladder_3661:
+ladder_3662:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3658
+	JMP  ladder_done_3659
 
-ladder_3662:
+ladder_3663:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3658
+	JMP  ladder_done_3659
 
-ladder_3663:
+ladder_3664:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3658:
-cx_done_3653:
+ladder_done_3659:
+cx_done_3654:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3664
+	JB   cx_short_3665
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3666
+	JBE  copy_le2_3667
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3667
+	JBE  copy_le4_3668
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3668:
+copy_loop_3669:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34558,7 +34592,7 @@ copy_loop_3668:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3668
+	JB      copy_loop_3669
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34568,9 +34602,9 @@ copy_loop_3668:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3669
+	JMP     copy_done_3670
 
-copy_le4_3667:
+copy_le4_3668:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34579,77 +34613,77 @@ copy_le4_3667:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3669
+	JMP     copy_done_3670
 
-copy_le2_3666:
+copy_le2_3667:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3669:
-	JMP cx_done_3665
+copy_done_3670:
+	JMP cx_done_3666
 
-cx_short_3664:
+cx_short_3665:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3671
-	CMPQ DX, $0x00000008
 	JAE  ladder_3672
-	CMPQ DX, $0x00000004
+	CMPQ DX, $0x00000008
 	JAE  ladder_3673
-	CMPQ DX, $0x00000002
+	CMPQ DX, $0x00000004
 	JAE  ladder_3674
+	CMPQ DX, $0x00000002
+	JAE  ladder_3675
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3670
-	JMP  ladder_3675
+	JB   ladder_done_3671
+	JMP  ladder_3676
 
-ladder_3671:
+ladder_3672:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3670
+	JMP     ladder_done_3671
 
-ladder_3672:
+ladder_3673:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3670
+	JMP  ladder_done_3671
 
-ladder_3673:
+ladder_3674:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3670
+	JMP  ladder_done_3671
 
-ladder_3674:
+ladder_3675:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3670
+	JMP  ladder_done_3671
 
-ladder_3675:
+ladder_3676:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3670:
-cx_done_3665:
+ladder_done_3671:
+cx_done_3666:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3676
+	JB   cx_short_3677
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3678
+	JBE  copy_le2_3679
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3679
+	JBE  copy_le4_3680
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3680:
+copy_loop_3681:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34661,7 +34695,7 @@ copy_loop_3680:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3680
+	JB      copy_loop_3681
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34671,9 +34705,9 @@ copy_loop_3680:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3681
+	JMP     copy_done_3682
 
-copy_le4_3679:
+copy_le4_3680:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -34682,71 +34716,71 @@ copy_le4_3679:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3681
+	JMP     copy_done_3682
 
-copy_le2_3678:
+copy_le2_3679:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3681:
-	JMP cx_done_3677
+copy_done_3682:
+	JMP cx_done_3678
 
-cx_short_3676:
+cx_short_3677:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3683
-	CMPQ SI, $0x00000008
 	JAE  ladder_3684
-	CMPQ SI, $0x00000004
+	CMPQ SI, $0x00000008
 	JAE  ladder_3685
-	CMPQ SI, $0x00000002
+	CMPQ SI, $0x00000004
 	JAE  ladder_3686
+	CMPQ SI, $0x00000002
+	JAE  ladder_3687
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3682
-	JMP  ladder_3687
+	JB   ladder_done_3683
+	JMP  ladder_3688
 
-ladder_3683:
+ladder_3684:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3682
+	JMP     ladder_done_3683
 
-ladder_3684:
+ladder_3685:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3682
+	JMP  ladder_done_3683
 
-ladder_3685:
+ladder_3686:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3682
+	JMP  ladder_done_3683
 
-ladder_3686:
+ladder_3687:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3682
+	JMP  ladder_done_3683
 
-ladder_3687:
+ladder_3688:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3682:
-cx_done_3677:
+ladder_done_3683:
+cx_done_3678:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3651
+	JNZ  wrap_rows_3652
 	VZEROUPPER
 
-wrap_ret_3650:
+wrap_ret_3651:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34754,7 +34788,7 @@ wrap_ret_3650:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3688
+	JZ    wrap_ret_3689
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34763,18 +34797,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3689:
+wrap_rows_3690:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3690
+	JB   mid_small_3691
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3692
+	JBE  copy_le2_3693
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3693
+	JBE  copy_le4_3694
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3694:
+copy_loop_3695:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -34786,7 +34820,7 @@ copy_loop_3694:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3694
+	JB        copy_loop_3695
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -34796,9 +34830,9 @@ copy_loop_3694:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3695
+	JMP       copy_done_3696
 
-copy_le4_3693:
+copy_le4_3694:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -34807,28 +34841,28 @@ copy_le4_3693:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3695
+	JMP       copy_done_3696
 
-copy_le2_3692:
+copy_le2_3693:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3695:
-	JMP mid_done_3691
+copy_done_3696:
+	JMP mid_done_3692
 
-mid_small_3690:
+mid_small_3691:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3696
+	JB   cx_short_3697
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3698
+	JBE  copy_le2_3699
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3699
+	JBE  copy_le4_3700
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3700:
+copy_loop_3701:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34840,7 +34874,7 @@ copy_loop_3700:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3700
+	JB      copy_loop_3701
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34850,9 +34884,9 @@ copy_loop_3700:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3701
+	JMP     copy_done_3702
 
-copy_le4_3699:
+copy_le4_3700:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34861,77 +34895,77 @@ copy_le4_3699:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3701
+	JMP     copy_done_3702
 
-copy_le2_3698:
+copy_le2_3699:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3701:
-	JMP cx_done_3697
+copy_done_3702:
+	JMP cx_done_3698
 
-cx_short_3696:
+cx_short_3697:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3703
-	CMPQ BX, $0x00000008
 	JAE  ladder_3704
-	CMPQ BX, $0x00000004
+	CMPQ BX, $0x00000008
 	JAE  ladder_3705
-	CMPQ BX, $0x00000002
+	CMPQ BX, $0x00000004
 	JAE  ladder_3706
+	CMPQ BX, $0x00000002
+	JAE  ladder_3707
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3702
-	JMP  ladder_3707
+	JB   ladder_done_3703
+	JMP  ladder_3708
 
-ladder_3703:
+ladder_3704:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3702
+	JMP     ladder_done_3703
 
-ladder_3704:
+ladder_3705:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3702
+	JMP  ladder_done_3703
 
-ladder_3705:
+ladder_3706:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3702
+	JMP  ladder_done_3703
 
-ladder_3706:
+ladder_3707:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3702
+	JMP  ladder_done_3703
 
-ladder_3707:
+ladder_3708:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3702:
-cx_done_3697:
-mid_done_3691:
+ladder_done_3703:
+cx_done_3698:
+mid_done_3692:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3708
+	JB   mid_small_3709
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3710
+	JBE  copy_le2_3711
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3711
+	JBE  copy_le4_3712
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3712:
+copy_loop_3713:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -34943,7 +34977,7 @@ copy_loop_3712:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3712
+	JB        copy_loop_3713
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -34953,9 +34987,9 @@ copy_loop_3712:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3713
+	JMP       copy_done_3714
 
-copy_le4_3711:
+copy_le4_3712:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -34964,28 +34998,28 @@ copy_le4_3711:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3713
+	JMP       copy_done_3714
 
-copy_le2_3710:
+copy_le2_3711:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3713:
-	JMP mid_done_3709
+copy_done_3714:
+	JMP mid_done_3710
 
-mid_small_3708:
+mid_small_3709:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3714
+	JB   cx_short_3715
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3716
+	JBE  copy_le2_3717
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3717
+	JBE  copy_le4_3718
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3718:
+copy_loop_3719:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34997,7 +35031,7 @@ copy_loop_3718:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3718
+	JB      copy_loop_3719
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35007,9 +35041,9 @@ copy_loop_3718:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3719
+	JMP     copy_done_3720
 
-copy_le4_3717:
+copy_le4_3718:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -35018,78 +35052,78 @@ copy_le4_3717:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3719
+	JMP     copy_done_3720
 
-copy_le2_3716:
+copy_le2_3717:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3719:
-	JMP cx_done_3715
+copy_done_3720:
+	JMP cx_done_3716
 
-cx_short_3714:
+cx_short_3715:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3721
-	CMPQ DX, $0x00000008
 	JAE  ladder_3722
-	CMPQ DX, $0x00000004
+	CMPQ DX, $0x00000008
 	JAE  ladder_3723
-	CMPQ DX, $0x00000002
+	CMPQ DX, $0x00000004
 	JAE  ladder_3724
+	CMPQ DX, $0x00000002
+	JAE  ladder_3725
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3720
-	JMP  ladder_3725
+	JB   ladder_done_3721
+	JMP  ladder_3726
 
-ladder_3721:
+ladder_3722:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3720
+	JMP     ladder_done_3721
 
-ladder_3722:
+ladder_3723:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3720
+	JMP  ladder_done_3721
 
-ladder_3723:
+ladder_3724:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3720
+	JMP  ladder_done_3721
 
-ladder_3724:
+ladder_3725:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3720
+	JMP  ladder_done_3721
 
-ladder_3725:
+ladder_3726:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3720:
-cx_done_3715:
-mid_done_3709:
+ladder_done_3721:
+cx_done_3716:
+mid_done_3710:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3726
+	JB   mid_small_3727
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3728
+	JBE  copy_le2_3729
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3729
+	JBE  copy_le4_3730
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3730:
+copy_loop_3731:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -35101,7 +35135,7 @@ copy_loop_3730:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3730
+	JB        copy_loop_3731
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -35111,9 +35145,9 @@ copy_loop_3730:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3731
+	JMP       copy_done_3732
 
-copy_le4_3729:
+copy_le4_3730:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -35122,28 +35156,28 @@ copy_le4_3729:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3731
+	JMP       copy_done_3732
 
-copy_le2_3728:
+copy_le2_3729:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3731:
-	JMP mid_done_3727
+copy_done_3732:
+	JMP mid_done_3728
 
-mid_small_3726:
+mid_small_3727:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3732
+	JB   cx_short_3733
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3734
+	JBE  copy_le2_3735
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3735
+	JBE  copy_le4_3736
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3736:
+copy_loop_3737:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35155,7 +35189,7 @@ copy_loop_3736:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3736
+	JB      copy_loop_3737
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35165,9 +35199,9 @@ copy_loop_3736:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3737
+	JMP     copy_done_3738
 
-copy_le4_3735:
+copy_le4_3736:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -35176,72 +35210,72 @@ copy_le4_3735:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3737
+	JMP     copy_done_3738
 
-copy_le2_3734:
+copy_le2_3735:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3737:
-	JMP cx_done_3733
+copy_done_3738:
+	JMP cx_done_3734
 
-cx_short_3732:
+cx_short_3733:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3739
-	CMPQ SI, $0x00000008
 	JAE  ladder_3740
-	CMPQ SI, $0x00000004
+	CMPQ SI, $0x00000008
 	JAE  ladder_3741
-	CMPQ SI, $0x00000002
+	CMPQ SI, $0x00000004
 	JAE  ladder_3742
+	CMPQ SI, $0x00000002
+	JAE  ladder_3743
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3738
-	JMP  ladder_3743
+	JB   ladder_done_3739
+	JMP  ladder_3744
 
-ladder_3739:
+ladder_3740:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3738
+	JMP     ladder_done_3739
 
-ladder_3740:
+ladder_3741:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3738
+	JMP  ladder_done_3739
 
-ladder_3741:
+ladder_3742:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3738
+	JMP  ladder_done_3739
 
-ladder_3742:
+ladder_3743:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3738
+	JMP  ladder_done_3739
 
-ladder_3743:
+ladder_3744:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3738:
-cx_done_3733:
-mid_done_3727:
+ladder_done_3739:
+cx_done_3734:
+mid_done_3728:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3689
+	JNZ  wrap_rows_3690
 	VZEROUPPER
 
-wrap_ret_3688:
+wrap_ret_3689:
 	RET
 
 // func storeFence()
