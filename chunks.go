@@ -246,9 +246,8 @@ type blockEntry struct {
 // bytes, or nil: planes of fewer than 32 bytes out or more than
 // 32*blocksMax, of fewer than 16 bytes in or more than blocksInMax, of
 // rows wider than blockRowMax bytes (blockZeroRowMax where they take the
-// value), or that blocks of two 16-byte windows
-// do not make (blocksOf). Planes that take the value get a table for a
-// zero value (zero). At the AVX2 level, in process, against the fills and
+// value), or that blocks of two 16-byte windows do not make (blocksOf).
+// Planes that take the value get a table for a zero value (zero). At the AVX2 level, in process, against the fills and
 // the narrow kernel (7 runs, about 400 KiB out): 49 zero-padded uint8,
 // int16 and float32 planes of 2x2 to 20x20, pads of 1 to 11, took
 // 0.35-1.02x the time, median 0.68x (uint8 [1, 2844, 6, 6] padded by 3

@@ -355,7 +355,7 @@ func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable) bool {
 	if ks == nil || ks.planeBlocks == nil || pl.n == 0 {
 		return false
 	}
-	batch := max(1, blocksBatchBytes/pl.dst)
+	batch := max(1, blocksBatchBytes/max(pl.dst, 1))
 	planeTableCalls(dst, src, pl, t.width, t.inLen, func(d, s *byte, pl planes) {
 		ks.planeBlocks(d, s, pl.n, pl.dst, pl.src, &t.ent[0].a[0], len(t.ent), batch)
 	})

@@ -26440,7 +26440,7 @@ blocks_block_2885:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_pairs_2886
+	JZ             blocks_even_2886
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -26452,7 +26452,7 @@ blocks_block_2885:
 	DECQ           R13
 	JZ             blocks_next_2887
 
-blocks_pairs_2886:
+blocks_even_2886:
 	TESTQ          $0x00000002, R13
 	JZ             blocks_quads_2888
 	VBROADCASTI128 (R9), Y2
