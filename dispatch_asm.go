@@ -349,10 +349,11 @@ func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {
 }
 
 // planeBlocksBytes makes the planes pl by a blocks table (chunks.go) if
-// the level in use has the kernel, and reports whether it did.
-func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable) bool {
+// the level in use has the kernel and the table suits the value (a table
+// of planes that take it, only a zero value), and reports whether it did.
+func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable, zeroValue bool) bool {
 	ks := kernelsInUse()
-	if ks == nil || ks.planeBlocks == nil || pl.n == 0 {
+	if ks == nil || ks.planeBlocks == nil || pl.n == 0 || t.zero && !zeroValue {
 		return false
 	}
 	batch := max(1, blocksBatchBytes/max(pl.dst, 1))

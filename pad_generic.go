@@ -222,8 +222,8 @@ func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
 			return gs.n * g.planes
 		}
 	}
-	if g := k.tab.blockGroups; g != nil && (!g.zero || k.zero) {
-		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable) {
+	if g := k.tab.blockGroups; g != nil {
+		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable, k.zero) {
 			return gs.n * g.planes
 		}
 	}
@@ -255,7 +255,7 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	}
 	if t := k.tab.plane; t != nil && rowsShuffleBytes(d, s, onePlane, n, ps.dst, ps.src, t.width, t.mid, &t.tab, &k.pat) ||
 		k.tab.chunks != nil && planeChunksBytes(d, s, ps, k.tab.chunks) ||
-		k.tab.blocks != nil && (!k.tab.blocks.zero || k.zero) && planeBlocksBytes(d, s, ps, k.tab.blocks) {
+		k.tab.blocks != nil && planeBlocksBytes(d, s, ps, k.tab.blocks, k.zero) {
 		return true
 	}
 	if pl.runs == nil {

@@ -66,12 +66,20 @@ func TestRowsEndsGuard(t *testing.T) {
 }
 
 func FuzzRowsEnds(f *testing.F) {
+	fuzzEnds(f, endsKernelsOrSkip, 16, func(r *rand.Rand, left, mid, right int) tableCall {
+		return randomEndsCase(r, left, mid, right)
+	})
+}
+
+// fuzzEnds fuzzes an ends kernel between canaries: pads of 0 to pads bytes
+// on each side of src rows of 32 to 331 bytes, cases from newCase.
+func fuzzEnds(f *testing.F, kernels func(testing.TB) asmKernels, pads int, newCase func(r *rand.Rand, left, mid, right int) tableCall) {
 	f.Add(uint64(1), uint64(2))
 	f.Fuzz(func(t *testing.T, a, b uint64) {
-		ks := endsKernelsOrSkip(t)
+		ks := kernels(t)
 		r := rand.New(rand.NewPCG(a, b))
-		left, right, mid := r.IntN(17), r.IntN(17), 32+r.IntN(300)
-		checkCanaries(t, r, ks, randomEndsCase(r, left, mid, right), byte(a))
+		left, right, mid := r.IntN(pads+1), r.IntN(pads+1), 32+r.IntN(300)
+		checkCanaries(t, r, ks, newCase(r, left, mid, right), byte(a))
 	})
 }
 
@@ -275,12 +283,8 @@ func endsGuardSweep(t *testing.T, ks asmKernels, seed uint64, mids, lefts, right
 }
 
 func FuzzRowsEndsWords(f *testing.F) {
-	f.Add(uint64(1), uint64(2))
-	f.Fuzz(func(t *testing.T, a, b uint64) {
-		ks := endsWordsKernelsOrSkip(t)
-		r := rand.New(rand.NewPCG(a, b))
-		left, right, mid := r.IntN(33), r.IntN(33), 32+r.IntN(300)
-		checkCanaries(t, r, ks, randomEndsWordsCase(r, left, mid, right), byte(a))
+	fuzzEnds(f, endsWordsKernelsOrSkip, 32, func(r *rand.Rand, left, mid, right int) tableCall {
+		return randomEndsWordsCase(r, left, mid, right)
 	})
 }
 
