@@ -4,7 +4,8 @@ package pad
 
 // Tests of the blocks kernel (planeBlocksAVX2) against its Go version:
 // random tables (any index bytes, windows anywhere in the input plane,
-// blocks overlapping the one before) over input planes of 16 to
+// blocks overlapping the one before) with and without a value's pattern
+// over input planes of 16 to
 // blocksInMax bytes, planes with gaps and broadcast input planes, with dst
 // and src against PROT_NONE pages; a fuzz target; and plans whose planes
 // take the kernel, at every level, against the reference (chunks_test.go
@@ -18,7 +19,7 @@ import (
 	"unsafe"
 )
 
-type blocksKernelFunc = func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int)
+type blocksKernelFunc = func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int, pat *[32]byte)
 
 // blocksKernel returns the blocks kernel, or skips t.
 func blocksKernel(t testing.TB) blocksKernelFunc {
@@ -53,26 +54,31 @@ func randomBlockTable(r *rand.Rand) *blockTable {
 			e.at = int64(r.IntN(t.width - 31)) // anywhere, as first parts and a last block made again put them
 		}
 		for i := range 32 {
-			e.a[i], e.b[i] = byte(r.Uint32()), byte(r.Uint32())
+			e.a[i], e.b[i], e.v[i] = byte(r.Uint32()), byte(r.Uint32()), byte(r.Uint32())
 		}
 	}
 	return t
 }
 
 // checkBlocksGuarded runs the kernel on planes of table tb against guard
-// pages (checkPlanesGuarded), in batches of 1 to all of its planes.
+// pages (checkPlanesGuarded), in batches of 1 to all of its planes, with
+// no value half the time and else a random pattern.
 func checkBlocksGuarded(t *testing.T, r *rand.Rand, a *guardArena, kernel blocksKernelFunc, tb *blockTable, end bool) {
+	var pat *[32]byte
+	if r.IntN(2) == 0 {
+		pat = (*[32]byte)(randomBytes(r, 32))
+	}
 	checkPlanesGuarded(t, r, a, len(tb.ent), tb.width, tb.inLen, end,
-		func(dst, src []byte, pl planes) { planeBlocksGo(dst, src, pl, tb) },
+		func(dst, src []byte, pl planes) { planeBlocksGo(dst, src, pl, tb, pat) },
 		func(dp, sp *byte, pl planes) {
-			kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.ent[0].a[0], len(tb.ent), 1+r.IntN(pl.n+1))
+			kernel(dp, sp, pl.n, pl.dst, pl.src, &tb.ent[0].a[0], len(tb.ent), 1+r.IntN(pl.n+1), pat)
 		})
 }
 
 func TestPlaneBlocksKernel(t *testing.T) {
 	kernel := blocksKernel(t)
-	if s := unsafe.Sizeof(blockEntry{}); s != 96 {
-		t.Fatalf("blockEntry is %d bytes, the kernel reads 96", s)
+	if s := unsafe.Sizeof(blockEntry{}); s != 128 {
+		t.Fatalf("blockEntry is %d bytes, the kernel reads 128", s)
 	}
 	a := newGuardArena(t, 2, 16<<10)
 	r := rand.New(rand.NewPCG(71, 72))
@@ -101,7 +107,8 @@ func FuzzPlaneBlocks(f *testing.F) {
 // AVX2 level uint8 7x7 planes edge-padded by 1 take the kernel, 504 of the
 // 512 planes in groups of 12 (blockGroupOf) in one call and the other 8 in
 // another, and that without the tables (planeBlocksOn) they do not;
-// constant-padded ones never do (the fills make their pad rows).
+// constant-padded ones likewise, with the value's pattern where it is not
+// zero.
 func TestPlaneBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(73, 74))
@@ -125,11 +132,15 @@ func TestPlaneBlocks(t *testing.T) {
 	if ks == nil || !ks.supported {
 		t.Skip("the CPU has no AVX2: no blocks kernel")
 	}
-	var calls [][3]int // planes, dstPlane and batch of each call
+	var calls [][4]int // planes, dstPlane, batch and pat[0] (-1: nil) of each call
 	kernel := ks.planeBlocks
-	setForTest(t, &ks.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int) {
-		calls = append(calls, [3]int{planes, dstPlane, batch})
-		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks, batch)
+	setForTest(t, &ks.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int, pat *[32]byte) {
+		p := -1
+		if pat != nil {
+			p = int(pat[0])
+		}
+		calls = append(calls, [4]int{planes, dstPlane, batch, p})
+		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks, batch, pat)
 	})
 	shape := []int{1, 512, 7, 7}
 	in := randomBytes(r, prod(shape))
@@ -156,13 +167,17 @@ func TestPlaneBlocks(t *testing.T) {
 			})
 			// Taken: 42 groups of 12 planes (blockGroupOf), 8 groups a
 			// batch, then the other 8 planes by the planes' own table, in
-			// one batch.
-			want := [][3]int{{42, 12 * 81, 8}, {8, 81, 101}}
-			if !on || value[0] != 0 {
-				want = nil // the tables of planes that take the value are for a zero value
+			// one batch; the pattern only for a nonzero value.
+			pat := -1
+			if value[0] != 0 {
+				pat = int(value[0])
+			}
+			want := [][4]int{{42, 12 * 81, 8, pat}, {8, 81, 101, pat}}
+			if !on {
+				want = nil
 			}
 			if !slices.Equal(calls, want) {
-				t.Errorf("%v %v, tables %v: blocks kernel calls (planes, dstPlane, batch) %v, want %v", shape, spec, on, calls, want)
+				t.Errorf("%v %v, tables %v: blocks kernel calls (planes, dstPlane, batch, pat[0]) %v, want %v", shape, spec, on, calls, want)
 			}
 		}
 	}

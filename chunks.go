@@ -125,10 +125,10 @@ func (g planeGroup) of(pl planes, width int) (planes, bool) {
 	return planes{pl.n / g.planes, width, pl.src * g.planes}, true
 }
 
-// zeroGroupsValueMax is the largest share of a plane's elements that take
+// groupsValueMax is the largest share of a plane's elements that take
 // the value in the planes the blocks kernel makes in groups with a zero
 // value (blockGroupOf).
-const zeroGroupsValueMax = 0.75
+const groupsValueMax = 0.75
 
 // chunkGroup is the chunks kernel's table of groups (chunkGroupOf).
 type chunkGroup struct {
@@ -229,14 +229,17 @@ const blocksInMax = 1 << 10
 type blockTable struct {
 	ent          []blockEntry
 	width, inLen int
-	zero         bool // its planes take the value, which must be zero bytes
+	takesValue   bool // its planes take the value (the kernel ORs in a nonzero one)
 }
 
 // blockEntry is a block of a blockTable, as the kernel reads it: byte k of
 // the block, at byte at of the output plane, is pick(s[lo:lo+16], a[k]) |
-// pick(s[hi:hi+16], b[k]) of the input plane s (planeBlocksGo).
+// pick(s[hi:hi+16], b[k]) of the input plane s, ORed, for a nonzero
+// value, with pick(pat[:16], v[k]) of the value's pattern (planeBlocksGo):
+// v[k] is (at+k)%16 where byte k takes the value, else 0x80, and a[k] and
+// b[k] are 0x80 there.
 type blockEntry struct {
-	a, b       [32]byte
+	a, b, v    [32]byte
 	lo, hi, at int64
 	_          int64
 }
@@ -245,30 +248,36 @@ type blockEntry struct {
 // rowStride input elements apart, elements stride apart) at element size
 // bytes, or nil: planes of fewer than 32 bytes out or more than
 // 32*blocksMax, of fewer than 16 bytes in or more than blocksInMax, of
-// rows wider than blockRowMax bytes (blockZeroRowMax where they take the
+// rows wider than blockRowMax bytes (blockValueRowMax where they take the
 // value), or that blocks of two 16-byte windows do not make (blocksOf).
-// Planes that take the value get a table for a zero value (zero). At the AVX2 level, in process, against the fills and
-// the narrow kernel (7 runs, about 400 KiB out): 49 zero-padded uint8,
-// int16 and float32 planes of 2x2 to 20x20, pads of 1 to 11, took
+// Planes that take the value get a table too (takesValue): both shuffles
+// give 0 at its bytes, into which the kernel ORs a nonzero value's
+// pattern (blockEntry.v). At the AVX2 level, in process, against the
+// fills and the narrow kernel (7 runs, about 400 KiB out): 49 zero-padded
+// uint8, int16 and float32 planes of 2x2 to 20x20, pads of 1 to 11, took
 // 0.35-1.02x the time, median 0.68x (uint8 [1, 2844, 6, 6] padded by 3
 // 2.75 -> 1.42x memmove); those near 1.0 are the planes of at most 128
-// bytes that groups (blockGroupOf) take either way.
+// bytes that groups (blockGroupOf) take either way. With a nonzero value
+// (3), 91 uint8, int16, float32 and float64 planes of 2x2 to 28x28 padded
+// by 1 to 3 took 0.35-1.17x the time, median 0.89x (uint8 [1, 5056, 7, 7]
+// padded by 1 5.3 -> 1.9x memmove), the slowest uint8 rows of 30 and 31
+// bytes (1.07-1.17x), as with a zero value (blockRowMax).
 func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	width, row := pl.outLen*pl.blk*size, lv.outLen*lv.blk*size
-	if width < 32 || width > 32*blocksMax || row > blockZeroRowMax {
+	if width < 32 || width > 32*blocksMax || row > blockValueRowMax {
 		return nil
 	}
 	out, inLen := planeMap(pl, lv, rowStride, stride, size, blocksInMax)
 	if out == nil || inLen < 16 {
 		return nil
 	}
-	zero := slices.Min(out) < 0
-	if row > blockRowMax && !zero {
+	takesValue := slices.Min(out) < 0
+	if row > blockRowMax && !takesValue {
 		return nil
 	}
 	t := blocksOf(out, width, inLen, size)
 	if t != nil {
-		t.zero = zero
+		t.takesValue = takesValue
 	}
 	return t
 }
@@ -282,13 +291,13 @@ type blockGroup struct {
 // blockGroupOf returns the blocks table of groups of the planes of pl
 // (chunkGroupOf's arguments), or nil: planes of at most shuffleMax bytes
 // out taken as many to a plane of the blocks kernel as its limits allow.
-// Planes that take the value, at most zeroGroupsValueMax of their
-// elements, get a table for a value of zero bytes (zero): both shuffles of
-// a block give 0 where an index has bit 7 set (VPSHUFB). At the AVX2
-// level, alternated in one process (5 runs, 512 planes), zero-padded
-// uint8 planes of 5x5 to 9x9 took 0.52-0.76x the time with them, int16
-// 4x4 and 5x5 0.77-0.90x; uint8 2x8 padded by 2 (56 of 72 bytes the
-// value) 1.10x, int16 2x2 by 2 1.27x, hence zeroGroupsValueMax.
+// Planes that take the value, at most groupsValueMax of their elements,
+// get a table too (takesValue): both shuffles of a block give 0 where an
+// index has bit 7 set (VPSHUFB), and the kernel ORs in a nonzero value.
+// At the AVX2 level, alternated in one process (5 runs, 512 planes),
+// zero-padded uint8 planes of 5x5 to 9x9 took 0.52-0.76x the time with
+// them, int16 4x4 and 5x5 0.77-0.90x; uint8 2x8 padded by 2 (56 of 72
+// bytes the value) 1.10x, int16 2x2 by 2 1.27x, hence groupsValueMax.
 // The plan builds it only for planes that neither the narrow nor the word
 // shuffle kernel takes a plane a row (buildTables): at the AVX2 level
 // (GODEBUG=cpu.avx512f=off, a Zen 5, 333 planes of each, with and without
@@ -308,14 +317,14 @@ func blockGroupOf(pl, lv *level, planeStride, rowStride, stride, size int) *bloc
 		return nil // less than the blocks kernel's smallest plane
 	}
 	value := valueCount(out)
-	if float64(value) > zeroGroupsValueMax*float64(len(out)) {
+	if float64(value) > groupsValueMax*float64(len(out)) {
 		return nil // mostly value: the fills make it faster
 	}
 	t := blocksOf(out, width, inLen, size)
 	if t == nil {
 		return nil
 	}
-	t.zero = value > 0
+	t.takesValue = value > 0
 	return &blockGroup{*t, planeGroup{g, planeStride * size}}
 }
 
@@ -433,8 +442,11 @@ func blockAt(out []int32, size, at, inLen, from, to int) (e blockEntry, ok bool)
 	for i, k := range src {
 		// Both lanes hold the first window in one register and the
 		// second in another: a picks from the first, b from the second.
-		e.a[i], e.b[i] = 0x80, 0x80
+		e.a[i], e.b[i], e.v[i] = 0x80, 0x80, 0x80
 		if k < 0 {
+			if i >= from && i < to {
+				e.v[i] = byte((at + i) % 16) // the value's byte: pat's period divides 16
+			}
 			continue // zero from both shuffles
 		}
 		if k >= w0 && k < w0+16 {
@@ -452,9 +464,9 @@ func blockAt(out []int32, size, at, inLen, from, to int) (e blockEntry, ok bool)
 const blocksBatchBytes = 8 << 10
 
 // blockRowMax is the widest output row of the planes made by the blocks
-// kernel, blockZeroRowMax that of planes that take a zero value (which
-// the narrow and word shuffle kernels blend in, and the fills make the pad
-// rows of). With the kernel's table loaded for each plane (before its
+// kernel, blockValueRowMax that of planes that take the value (which the
+// narrow and word shuffle kernels blend in, and the fills make the pad
+// rows of); the bounds were measured with a zero value. With the kernel's table loaded for each plane (before its
 // batches) rows of 48 bytes took up to 2.6x the time by it, uint8 rows of
 // 30 bytes 1.2x, rows of 26 to 28 bytes 0.96-1.04x, and the bound was 24.
 // By batches, at the AVX2 level, in process (7 runs, about 400 KiB out):
@@ -466,14 +478,15 @@ const blocksBatchBytes = 8 << 10
 // wrapped int16 rows, whose blocks make only part of their bytes), but
 // zero-padded rows of 36 to 64 bytes 0.66-0.98x.
 const (
-	blockRowMax     = 32
-	blockZeroRowMax = 64
+	blockRowMax      = 32
+	blockValueRowMax = 64
 )
 
 // planeBlocksGo is the Go version of the blocks kernel: pl.n planes, plane
 // p at p*pl.dst in dst from p*pl.src in src, by the table's entries as the
-// kernel reads them.
-func planeBlocksGo(dst, src []byte, pl planes, t *blockTable) {
+// kernel reads them, with the value's pattern pat ORed in unless pat is
+// nil (a zero value).
+func planeBlocksGo(dst, src []byte, pl planes, t *blockTable, pat *[32]byte) {
 	pick := func(w []byte, x byte) byte {
 		if x&0x80 != 0 {
 			return 0
@@ -486,7 +499,11 @@ func planeBlocksGo(dst, src []byte, pl planes, t *blockTable) {
 			e := &t.ent[c]
 			first, second := s[e.lo:e.lo+16], s[e.hi:e.hi+16]
 			for i := range 32 {
-				d[int(e.at)+i] = pick(first, e.a[i]) | pick(second, e.b[i])
+				x := pick(first, e.a[i]) | pick(second, e.b[i])
+				if pat != nil {
+					x |= pick(pat[:16], e.v[i])
+				}
+				d[int(e.at)+i] = x
 			}
 		}
 	}

@@ -21,13 +21,13 @@ func TestChunkTableOf(t *testing.T) {
 		{[]int{1, 4, 5, 5}, Edge, 1, 8, 0, 0, 0},   // 200 bytes of input, 7 rows for 7 blocks
 		{[]int{1, 4, 3, 3}, Edge, 3, 8, 0, 0, 0},   // 648 bytes: more than chunksMax blocks
 		{[]int{1, 4, 2, 8}, Edge, 1, 8, 0, 0, 0},   // 80-byte rows
-	}, func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes)) {
+	}, func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes, pat *[32]byte)) {
 		var tb *chunkTable
 		withValue(&planeChunksOn, true, func() { tb = p.tablesFor(size).chunks })
 		if tb == nil {
 			return 0, 0, 0, nil
 		}
-		return len(tb.idx), tb.width, tb.inLen, func(dst, src []byte, pl planes) { planeChunksGo(dst, src, pl, tb) }
+		return len(tb.idx), tb.width, tb.inLen, func(dst, src []byte, pl planes, _ *[32]byte) { planeChunksGo(dst, src, pl, tb) }
 	})
 }
 
@@ -44,9 +44,11 @@ type planeTableCase struct {
 
 // checkPlaneTables checks that each case's plan has the kind of table
 // tableOf returns (its blocks, plane width and input length, and the Go
-// version of its kernel; run nil for none) as the case says, and that the
-// Go version with it makes the reference's planes.
-func checkPlaneTables(t *testing.T, r *rand.Rand, kind string, cases []planeTableCase, tableOf func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes))) {
+// version of its kernel, with the value's pattern or nil for a zero value;
+// run nil for none) as the case says, and that the Go version with it
+// makes the reference's planes, with a zero value and, for constant
+// padding, a nonzero one.
+func checkPlaneTables(t *testing.T, r *rand.Rand, kind string, cases []planeTableCase, tableOf func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes, pat *[32]byte))) {
 	t.Helper()
 	for _, c := range cases {
 		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
@@ -67,14 +69,38 @@ func checkPlaneTables(t *testing.T, r *rand.Rand, kind string, cases []planeTabl
 			continue
 		}
 		in := randomBytes(r, c.size*prod(c.shape))
-		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
-		n := c.shape[0] * c.shape[1]
-		got := make([]byte, n*width)
-		run(got, in, planes{n, width, inLen})
-		if !bytes.Equal(got, want) {
-			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
+		for _, value := range tableValues(r, c.mode, c.size) {
+			want, _, _ := refPad(in, c.size, c.shape, spec, value)
+			n := c.shape[0] * c.shape[1]
+			got := make([]byte, n*width)
+			run(got, in, planes{n, width, inLen}, valuePattern(value))
+			if !bytes.Equal(got, want) {
+				t.Errorf("%v %v size %d, value %x: %s", c.shape, spec, c.size, value, gridFirstDiff(got, want))
+			}
 		}
 	}
+}
+
+// tableValues returns the values to check a table with: zero (nil), and
+// for constant padding a random one with no zero byte.
+func tableValues(r *rand.Rand, mode Mode, size int) [][]byte {
+	if mode != Constant {
+		return [][]byte{nil}
+	}
+	v := randomBytes(r, size)
+	for i := range v {
+		v[i] |= 1
+	}
+	return [][]byte{nil, v}
+}
+
+// valuePattern is the pattern of the value v for the kernels, nil for a
+// zero value.
+func valuePattern(v []byte) *[32]byte {
+	if v == nil {
+		return nil
+	}
+	return patternOf(v)
 }
 
 // TestPlaneChunksLarge runs plans whose planes take chunk tables (and
@@ -131,29 +157,30 @@ func TestBlockTableOf(t *testing.T) {
 		{[]int{1, 4, 4, 14}, Wrap, 1, 1, 3, 96, 56},
 		{[]int{1, 4, 14, 14}, Edge, 5, 1, 18, 576, 196},
 		{[]int{1, 4, 14, 14}, Edge, 10, 1, 0, 0, 0},       // 1156 bytes: more than blocksMax blocks
-		{[]int{1, 4, 7, 7}, Constant, 1, 1, 3, 81, 49},    // takes the value: a table for a zero value
+		{[]int{1, 4, 7, 7}, Constant, 1, 1, 3, 81, 49},    // takes the value
+		{[]int{1, 4, 3, 3}, Constant, 1, 8, 7, 200, 72},   // float64: the value's pattern in the element's phase
 		{[]int{1, 4, 6, 6}, Constant, 9, 1, 18, 576, 36},  // 540 of 576 bytes the value
 		{[]int{1, 4, 4, 4}, Edge, 1, 1, 0, 0, 0},          // 36 bytes from 16: the plane's narrow table
 		{[]int{1, 4, 3, 3}, Edge, 2, 1, 0, 0, 0},          // 9 bytes of input
 		{[]int{1, 4, 7, 7}, Edge, 1, 4, 0, 0, 0},          // 36-byte rows
 		{[]int{1, 4, 6, 28}, Reflect, 1, 1, 10, 240, 168}, // 30-byte rows, the first from input row 1, the second from row 0
 		{[]int{1, 4, 6, 32}, Reflect, 1, 1, 0, 0, 0},      // 34-byte rows: more than blockRowMax
-		{[]int{1, 4, 6, 32}, Constant, 1, 1, 9, 272, 192}, // ... but they take a zero value: blockZeroRowMax
-		{[]int{1, 4, 6, 64}, Constant, 1, 1, 0, 0, 0},     // 66-byte rows: more than blockZeroRowMax
+		{[]int{1, 4, 6, 32}, Constant, 1, 1, 9, 272, 192}, // ... but they take a zero value: blockValueRowMax
+		{[]int{1, 4, 6, 64}, Constant, 1, 1, 0, 0, 0},     // 66-byte rows: more than blockValueRowMax
 		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 8, 242, 98},    // a block of the last rows starts earlier
 		{[]int{1, 4, 10, 10}, Wrap, 1, 1, 7, 144, 100},    // every block around row 1 takes from input rows 9, 0 and 1: first parts, and a last block made again
 		{[]int{1, 4, 6, 20}, Wrap, 2, 1, 0, 0, 0},         // a block of rows 1 to 3 takes from input rows 5, 0 and 1, and no part of the last one does
 		{[]int{1, 4, 7, 7}, Wrap, 1, 1, 5, 81, 49},        // uint8 7x7 planes wrapped by 1
 		{[]int{1, 4, 12, 12}, Wrap, 1, 1, 0, 0, 0},        // no first part: row 1 takes from input rows 11 and 0 at both ends
-	}, func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes)) {
+	}, func(p *Plan, size int) (blocks, width, inLen int, run func(dst, src []byte, pl planes, pat *[32]byte)) {
 		var tb *blockTable
 		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(size).blocks })
 		if tb == nil {
 			return 0, 0, 0, nil
 		}
-		return len(tb.ent), tb.width, tb.inLen, func(dst, src []byte, pl planes) { planeBlocksGo(dst, src, pl, tb) }
+		return len(tb.ent), tb.width, tb.inLen, func(dst, src []byte, pl planes, pat *[32]byte) { planeBlocksGo(dst, src, pl, tb, pat) }
 	})
-	// Planes that take the value have a table for a zero value only.
+	// Tables know whether their planes take the value.
 	for _, mode := range []Mode{Constant, Edge} {
 		spec := Spec{Mode: mode, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}
 		p, err := newExecPlan([]int{1, 4, 7, 7}, spec)
@@ -161,8 +188,8 @@ func TestBlockTableOf(t *testing.T) {
 			t.Fatal(err)
 		}
 		withValue(&planeBlocksOn, true, func() {
-			if tb := p.tablesFor(1).blocks; tb == nil || tb.zero != (mode == Constant) {
-				t.Errorf("%v: blocks table %v, for a zero value only %v", spec, tb != nil, tb != nil && tb.zero)
+			if tb := p.tablesFor(1).blocks; tb == nil || tb.takesValue != (mode == Constant) {
+				t.Errorf("%v: blocks table %v, takes the value %v", spec, tb != nil, tb != nil && tb.takesValue)
 			}
 		})
 	}
@@ -184,7 +211,7 @@ type groupTableCase struct {
 // a group, and the Go version of its kernel over n groups; run nil for
 // none) as the case says, and that the Go version makes the reference's
 // planes.
-func checkGroupTables(t *testing.T, r *rand.Rand, cases []groupTableCase, tableOf func(p *Plan, size int) (g planeGroup, blocks, width, inLen int, run func(dst, src []byte, n int))) {
+func checkGroupTables(t *testing.T, r *rand.Rand, cases []groupTableCase, tableOf func(p *Plan, size int) (g planeGroup, blocks, width, inLen int, run func(dst, src []byte, n int, pat *[32]byte))) {
 	t.Helper()
 	for _, c := range cases {
 		spec := Spec{Mode: c.mode, Before: []int{0, 0, c.pad, c.pad}, After: []int{0, 0, c.pad, c.pad}}
@@ -210,11 +237,13 @@ func checkGroupTables(t *testing.T, r *rand.Rand, cases []groupTableCase, tableO
 			continue
 		}
 		in := randomBytes(r, c.size*prod(c.shape))
-		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
-		got := make([]byte, len(want))
-		run(got, in, c.shape[0]*c.shape[1]/g.planes)
-		if !bytes.Equal(got, want) {
-			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
+		for _, value := range tableValues(r, c.mode, c.size) {
+			want, _, _ := refPad(in, c.size, c.shape, spec, value)
+			got := make([]byte, len(want))
+			run(got, in, c.shape[0]*c.shape[1]/g.planes, valuePattern(value))
+			if !bytes.Equal(got, want) {
+				t.Errorf("%v %v size %d, value %x: %s", c.shape, spec, c.size, value, gridFirstDiff(got, want))
+			}
 		}
 	}
 }
@@ -235,13 +264,13 @@ func TestChunkGroupOf(t *testing.T) {
 		{[]int{1, 8, 4, 4}, Constant, 1, 1, 0, 0, 0, 0}, // takes the value
 		{[]int{1, 8, 7, 7}, Edge, 3, 1, 0, 0, 0, 0},     // 169 bytes: the chunks kernel's own
 		{[]int{1, 8, 4, 4}, Edge, 1, 8, 0, 0, 0, 0},     // 576 bytes out
-	}, func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
+	}, func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int, pat *[32]byte)) {
 		var g *chunkGroup
 		withValue(&planeChunksOn, true, func() { g = p.tablesFor(size).chunkGroups })
 		if g == nil {
 			return planeGroup{}, 0, 0, 0, nil
 		}
-		return g.planeGroup, len(g.idx), g.width, g.inLen, func(dst, src []byte, n int) {
+		return g.planeGroup, len(g.idx), g.width, g.inLen, func(dst, src []byte, n int, _ *[32]byte) {
 			planeChunksGo(dst, src, planes{n, g.width, g.planes * g.srcPlane}, &g.chunkTable)
 		}
 	})
@@ -274,35 +303,36 @@ func TestBlockGroupOf(t *testing.T) {
 	}
 }
 
-// TestZeroGroupOf checks which constant planes the blocks kernel makes in
-// groups when the value is zero (each byte of the value 0x80 in both
-// shuffles' indexes): those that neither shuffle kernel of the levels
+// TestValueGroupOf checks which constant planes the blocks kernel makes in
+// groups (each byte of the value 0x80 in both shuffles' indexes, its
+// pattern's byte in v): those that neither shuffle kernel of the levels
 // without VBMI takes a plane a row, at most three quarters value. The Go
 // version of the blocks kernel with a group's table must make the
-// reference's planes with a zero value.
-func TestZeroGroupOf(t *testing.T) {
+// reference's planes with a zero value and with a nonzero one.
+func TestValueGroupOf(t *testing.T) {
 	checkGroupTables(t, rand.New(rand.NewPCG(97, 98)), []groupTableCase{
 		{[]int{1, 24, 7, 7}, Constant, 1, 1, 12, 31, 972, 588},
 		{[]int{1, 32, 6, 6}, Constant, 1, 1, 16, 32, 1024, 576},
 		{[]int{1, 14, 4, 4}, Constant, 1, 2, 14, 32, 1008, 448},
-		{[]int{1, 8, 2, 8}, Constant, 2, 1, 0, 0, 0, 0}, // 56 of 72 bytes the value
-		{[]int{1, 8, 3, 3}, Constant, 1, 1, 0, 0, 0, 0}, // the narrow table's
-		{[]int{1, 8, 7, 7}, Edge, 1, 1, 0, 0, 0, 0},     // no value: TestBlockGroupOf's
+		{[]int{1, 24, 2, 3}, Constant, 1, 4, 12, 30, 960, 288}, // float32
+		{[]int{1, 8, 2, 8}, Constant, 2, 1, 0, 0, 0, 0},        // 56 of 72 bytes the value
+		{[]int{1, 8, 3, 3}, Constant, 1, 1, 0, 0, 0, 0},        // the narrow table's
+		{[]int{1, 8, 7, 7}, Edge, 1, 1, 0, 0, 0, 0},            // no value: TestBlockGroupOf's
 	}, blockGroupTable(true))
 }
 
 // blockGroupTable is checkGroupTables' tableOf for the plan's blocks
-// groups, those of planes that take the value (a zero value) or those of
-// planes that do not.
-func blockGroupTable(zero bool) func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
-	return func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int)) {
+// groups, those of planes that take the value or those of planes that do
+// not.
+func blockGroupTable(takesValue bool) func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int, pat *[32]byte)) {
+	return func(p *Plan, size int) (planeGroup, int, int, int, func(dst, src []byte, n int, pat *[32]byte)) {
 		var g *blockGroup
 		withValue(&planeBlocksOn, true, func() { g = p.tablesFor(size).blockGroups })
-		if g == nil || g.zero != zero {
+		if g == nil || g.takesValue != takesValue {
 			return planeGroup{}, 0, 0, 0, nil
 		}
-		return g.planeGroup, len(g.ent), g.width, g.inLen, func(dst, src []byte, n int) {
-			planeBlocksGo(dst, src, planes{n, g.width, g.planes * g.srcPlane}, &g.blockTable)
+		return g.planeGroup, len(g.ent), g.width, g.inLen, func(dst, src []byte, n int, pat *[32]byte) {
+			planeBlocksGo(dst, src, planes{n, g.width, g.planes * g.srcPlane}, &g.blockTable, pat)
 		}
 	}
 }

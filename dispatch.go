@@ -71,7 +71,7 @@ type asmKernels struct {
 	planeChunks func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, chunks, last, inLen int)
 	// planeBlocks: likewise by 32-byte blocks (chunks.go: blockTable),
 	// where the level has no planeChunks.
-	planeBlocks func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int)
+	planeBlocks func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int, pat *[32]byte)
 	// rowsEnds: rows with pads of at most 16 bytes (rowsends.go), where
 	// the level has no rowsShuffle and rowsWide.
 	rowsEnds func(dst, src *byte, rows, dstStride, srcStride, width, mid, left int, tab *[96]byte, pat *[32]byte, planes, dstPlane, srcPlane int)

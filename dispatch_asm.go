@@ -349,16 +349,20 @@ func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {
 }
 
 // planeBlocksBytes makes the planes pl by a blocks table (chunks.go) if
-// the level in use has the kernel and the table suits the value (a table
-// of planes that take it, only a zero value), and reports whether it did.
-func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable, zeroValue bool) bool {
+// the level in use has the kernel, and reports whether it did. Where the
+// table's planes take the value and it is not zero bytes (zeroValue), the
+// kernel ORs in its pattern pat.
+func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable, zeroValue bool, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if ks == nil || ks.planeBlocks == nil || pl.n == 0 || t.zero && !zeroValue {
+	if ks == nil || ks.planeBlocks == nil || pl.n == 0 {
 		return false
+	}
+	if !t.takesValue || zeroValue {
+		pat = nil
 	}
 	batch := max(1, blocksBatchBytes/max(pl.dst, 1))
 	planeTableCalls(dst, src, pl, t.width, t.inLen, func(d, s *byte, pl planes) {
-		ks.planeBlocks(d, s, pl.n, pl.dst, pl.src, &t.ent[0].a[0], len(t.ent), batch)
+		ks.planeBlocks(d, s, pl.n, pl.dst, pl.src, &t.ent[0].a[0], len(t.ent), batch, pat)
 	})
 	return true
 }

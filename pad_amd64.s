@@ -26409,38 +26409,41 @@ chunks_8_near_2879:
 chunks_ret_2770:
 	RET
 
-// func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int)
+// func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int, pat *[32]byte)
 // Requires: AVX, AVX2, CMOV
-TEXT ·planeBlocksAVX2(SB), NOSPLIT, $8-64
-	MOVQ   dst+0(FP), AX
-	MOVQ   src+8(FP), CX
-	MOVQ   dstPlane+24(FP), DX
-	MOVQ   srcPlane+32(FP), BX
-	MOVQ   blocks+48(FP), SI
-	IMUL3Q $0x60, SI, SI
-	ADDQ   tab+40(FP), SI
-	MOVQ   planes+16(FP), DI
-	MOVQ   DI, (SP)
+TEXT ·planeBlocksAVX2(SB), NOSPLIT, $8-72
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  dstPlane+24(FP), DX
+	MOVQ  srcPlane+32(FP), BX
+	MOVQ  blocks+48(FP), SI
+	SHLQ  $0x07, SI
+	ADDQ  tab+40(FP), SI
+	MOVQ  planes+16(FP), DI
+	MOVQ  DI, (SP)
+	MOVQ  pat+64(FP), DI
+	TESTQ DI, DI
+	JNZ   blocks_value_2884
 
-blocks_batch_2884:
+blocks_batch_2885:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_2885:
+blocks_block_2886:
 	VMOVDQU        (R8), Y0
 	VMOVDQU        32(R8), Y1
-	MOVQ           64(R8), R9
-	MOVQ           72(R8), R10
+	MOVQ           96(R8), R9
+	MOVQ           104(R8), R10
 	SUBQ           R9, R10
 	ADDQ           CX, R9
 	LEAQ           (R10)(BX*1), R11
-	MOVQ           80(R8), R12
+	MOVQ           112(R8), R12
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_2886
+	JZ             blocks_even_2887
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -26450,11 +26453,11 @@ blocks_block_2885:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_2887
+	JZ             blocks_next_2888
 
-blocks_even_2886:
+blocks_even_2887:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_2888
+	JZ             blocks_quads_2889
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -26470,9 +26473,9 @@ blocks_even_2886:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_2887
+	JZ             blocks_next_2888
 
-blocks_quads_2888:
+blocks_quads_2889:
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -26502,12 +26505,12 @@ blocks_quads_2888:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_2888
+	JNZ            blocks_quads_2889
 
-blocks_next_2887:
-	ADDQ  $0x60, R8
+blocks_next_2888:
+	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_2885
+	JNE   blocks_block_2886
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -26515,7 +26518,116 @@ blocks_next_2887:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_2884
+	JG    blocks_batch_2885
+	VZEROUPPER
+	RET
+
+blocks_value_2884:
+	MOVQ           pat+64(FP), DI
+	VBROADCASTI128 (DI), Y0
+
+blocks_batch_2890:
+	MOVQ    batch+56(FP), DI
+	CMPQ    DI, (SP)
+	CMOVQGT (SP), DI
+	MOVQ    tab+40(FP), R8
+
+blocks_block_2891:
+	VMOVDQU        (R8), Y1
+	VMOVDQU        32(R8), Y2
+	VPSHUFB        64(R8), Y0, Y3
+	MOVQ           96(R8), R9
+	MOVQ           104(R8), R10
+	SUBQ           R9, R10
+	ADDQ           CX, R9
+	LEAQ           (R10)(BX*1), R11
+	MOVQ           112(R8), R12
+	ADDQ           AX, R12
+	MOVQ           DI, R13
+	TESTQ          $0x00000001, R13
+	JZ             blocks_even_2892
+	VBROADCASTI128 (R9), Y4
+	VBROADCASTI128 (R9)(R10*1), Y5
+	VPSHUFB        Y1, Y4, Y4
+	VPSHUFB        Y2, Y5, Y5
+	VPOR           Y5, Y4, Y4
+	VPOR           Y3, Y4, Y4
+	VMOVDQU        Y4, (R12)
+	ADDQ           BX, R9
+	ADDQ           DX, R12
+	DECQ           R13
+	JZ             blocks_next_2893
+
+blocks_even_2892:
+	TESTQ          $0x00000002, R13
+	JZ             blocks_quads_2894
+	VBROADCASTI128 (R9), Y4
+	VBROADCASTI128 (R9)(R10*1), Y5
+	VPSHUFB        Y1, Y4, Y4
+	VPSHUFB        Y2, Y5, Y5
+	VPOR           Y5, Y4, Y4
+	VPOR           Y3, Y4, Y4
+	VMOVDQU        Y4, (R12)
+	VBROADCASTI128 (R9)(BX*1), Y4
+	VBROADCASTI128 (R9)(R11*1), Y5
+	VPSHUFB        Y1, Y4, Y4
+	VPSHUFB        Y2, Y5, Y5
+	VPOR           Y5, Y4, Y4
+	VPOR           Y3, Y4, Y4
+	VMOVDQU        Y4, (R12)(DX*1)
+	LEAQ           (R9)(BX*2), R9
+	LEAQ           (R12)(DX*2), R12
+	SUBQ           $0x02, R13
+	JZ             blocks_next_2893
+
+blocks_quads_2894:
+	VBROADCASTI128 (R9), Y4
+	VBROADCASTI128 (R9)(R10*1), Y5
+	VPSHUFB        Y1, Y4, Y4
+	VPSHUFB        Y2, Y5, Y5
+	VPOR           Y5, Y4, Y4
+	VPOR           Y3, Y4, Y4
+	VMOVDQU        Y4, (R12)
+	VBROADCASTI128 (R9)(BX*1), Y4
+	VBROADCASTI128 (R9)(R11*1), Y5
+	VPSHUFB        Y1, Y4, Y4
+	VPSHUFB        Y2, Y5, Y5
+	VPOR           Y5, Y4, Y4
+	VPOR           Y3, Y4, Y4
+	VMOVDQU        Y4, (R12)(DX*1)
+	LEAQ           (R9)(BX*2), R9
+	LEAQ           (R12)(DX*2), R12
+	VBROADCASTI128 (R9), Y4
+	VBROADCASTI128 (R9)(R10*1), Y5
+	VPSHUFB        Y1, Y4, Y4
+	VPSHUFB        Y2, Y5, Y5
+	VPOR           Y5, Y4, Y4
+	VPOR           Y3, Y4, Y4
+	VMOVDQU        Y4, (R12)
+	VBROADCASTI128 (R9)(BX*1), Y4
+	VBROADCASTI128 (R9)(R11*1), Y5
+	VPSHUFB        Y1, Y4, Y4
+	VPSHUFB        Y2, Y5, Y5
+	VPOR           Y5, Y4, Y4
+	VPOR           Y3, Y4, Y4
+	VMOVDQU        Y4, (R12)(DX*1)
+	LEAQ           (R9)(BX*2), R9
+	LEAQ           (R12)(DX*2), R12
+	SUBQ           $0x04, R13
+	JNZ            blocks_quads_2894
+
+blocks_next_2893:
+	ADDQ  $0x80, R8
+	CMPQ  R8, SI
+	JNE   blocks_block_2891
+	MOVQ  DI, R8
+	IMULQ DX, R8
+	ADDQ  R8, AX
+	IMULQ BX, DI
+	ADDQ  DI, CX
+	MOVQ  batch+56(FP), R8
+	SUBQ  R8, (SP)
+	JG    blocks_batch_2890
 	VZEROUPPER
 	RET
 
@@ -26527,9 +26639,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_2889
+	JZ              wide_ret_2895
 	TESTQ           BX, BX
-	JZ              wide_ret_2889
+	JZ              wide_ret_2895
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -26548,10 +26660,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_2890
+	JB              wide_mshort_2896
 	XORQ            DX, DX
 
-wide_mshort_2890:
+wide_mshort_2896:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -26560,32 +26672,32 @@ wide_mshort_2890:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_2891:
+wide_planes_2897:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_2892:
+wide_rows_2898:
 	CMPQ SI, $0x00000080
-	JB   wide_short_2893
+	JB   wide_short_2899
 	CMPQ SI, $0x00000140
-	JAE  wide_long_2897
+	JAE  wide_long_2903
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_2895:
+wide_mid_loop_2901:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_2896
+	JAE       wide_mid_last_2902
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_2895
+	JMP       wide_mid_loop_2901
 
-wide_mid_last_2896:
+wide_mid_last_2902:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_2894
+	JMP       wide_mid_done_2900
 
-wide_long_2897:
+wide_long_2903:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -26604,9 +26716,9 @@ wide_long_2897:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_2900
+	JAE          shift1_top_2906
 
-shift4_2898:
+shift4_2904:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -26621,30 +26733,30 @@ shift4_2898:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_2898
+	JB        shift4_2904
 
-shift1_top_2900:
+shift1_top_2906:
 	LEAQ -64(R11), R11
 
-shift1_2899:
+shift1_2905:
 	CMPQ      R10, R11
-	JAE       shift_done_2901
+	JAE       shift_done_2907
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_2899
+	JMP       shift1_2905
 
-shift_done_2901:
+shift_done_2907:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_2894
+	JMP       wide_mid_done_2900
 
-wide_short_2893:
+wide_short_2899:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_2894:
+wide_mid_done_2900:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -26660,16 +26772,16 @@ wide_mid_done_2894:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_2892
+	JNZ       wide_rows_2898
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_2891
+	JNZ       wide_planes_2897
 	VZEROUPPER
 
-wide_ret_2889:
+wide_ret_2895:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -26677,10 +26789,10 @@ wide_ret_2889:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2902
+	JZ              aligned_ret_2908
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2902
+	JZ              aligned_ret_2908
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -26727,9 +26839,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2903
+	JZ              aligned_fixed_2909
 
-aligned_planes_2904:
+aligned_planes_2910:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -26757,9 +26869,9 @@ aligned_planes_2904:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2906
+	JA           aligned_top_done_2912
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2905
+	JAE          aligned_top_2911
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -26779,15 +26891,15 @@ aligned_planes_2904:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2905:
+aligned_top_2911:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_2906
+	JA        aligned_top_done_2912
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2905
+	JMP       aligned_top_2911
 
-aligned_top_done_2906:
+aligned_top_done_2912:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -26798,9 +26910,9 @@ aligned_top_done_2906:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2907:
+aligned_gap_2913:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2908
+	JAE          aligned_gap_done_2914
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -26829,15 +26941,15 @@ aligned_gap_2907:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2907
+	JMP          aligned_gap_2913
 
-aligned_gap_done_2908:
+aligned_gap_done_2914:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2910
-	JMP  aligned_body_2912
+	JE   aligned_general_2916
+	JMP  aligned_body_2918
 
-aligned_rows_2911:
+aligned_rows_2917:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -26866,7 +26978,7 @@ aligned_rows_2911:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2913
+	JE           aligned_one_gap_2919
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -26881,85 +26993,10 @@ aligned_rows_2911:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_2913:
+aligned_one_gap_2919:
 	ADDQ $0x40, AX
 
-aligned_body_2912:
-	VMOVDQU64    Z1, Z5
-	VPERMI2B     Z7, Z6, Z5
-	VPBLENDMB    Z5, Z2, K2, Z5
-	MOVQ         mid+40(FP), SI
-	MOVQ         left+48(FP), R8
-	ADDQ         CX, SI
-	ADDQ         R8, SI
-	SUBQ         $0x40, SI
-	CMPQ         AX, SI
-	JGT          aligned_copy_done_2915
-	MOVQ         BX, R8
-	ANDQ         $-64, R8
-	LEAQ         63(BX), R9
-	ANDQ         $-64, R9
-	MOVQ         BX, R10
-	ANDQ         $0x3f, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       Z3, Z4, Z4
-
-aligned_copy_2914:
-	VMOVDQA64 (AX)(R8*1), Z6
-	VPERMT2B  (AX)(R9*1), Z4, Z6
-	VMOVDQA64 Z6, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, SI
-	JLE       aligned_copy_2914
-
-aligned_copy_done_2915:
-	MOVQ BX, SI
-	MOVQ width+32(FP), R8
-	ADDQ R8, CX
-	MOVQ srcStride+24(FP), R9
-	ADDQ R9, DX
-	SUBQ R8, BX
-	ADDQ R9, BX
-	DECQ DI
-	JNZ  aligned_rows_2911
-	JMP  aligned_last_2909
-
-aligned_general_2910:
-	JMP aligned_body_2917
-
-aligned_rows_2916:
-	MOVQ      40(SP), R8
-	VMOVDQU64 (DX), Z6
-	VMOVDQU64 (DX)(R8*1), Z7
-	VMOVDQU64 Z0, Z4
-	VPERMI2B  Z7, Z6, Z4
-	VPBLENDMB Z4, Z2, K1, Z4
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, R8
-	MOVQ      48(SP), R9
-	MOVQ      56(SP), R10
-
-aligned_gap_2918:
-	CMPQ         AX, R8
-	JAE          aligned_gap_done_2919
-	MOVQ         CX, R11
-	SUBQ         AX, R11
-	MOVQ         $0x00000040, R12
-	SUBQ         R11, R12
-	VPBROADCASTB R12, Z9
-	VPADDB       Z3, Z9, Z9
-	VPERMI2B     Z4, Z5, Z9
-	KMOVQ        (R9)(R11*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z9
-	KMOVQ        (R10)(R11*8), K3
-	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z9
-	VMOVDQA64    Z9, (AX)
-	ADDQ         $0x40, AX
-	JMP          aligned_gap_2918
-
-aligned_gap_done_2919:
-aligned_body_2917:
+aligned_body_2918:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -26996,16 +27033,91 @@ aligned_copy_done_2921:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2916
+	JNZ  aligned_rows_2917
+	JMP  aligned_last_2915
 
-aligned_last_2909:
+aligned_general_2916:
+	JMP aligned_body_2923
+
+aligned_rows_2922:
+	MOVQ      40(SP), R8
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(R8*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, R8
+	MOVQ      48(SP), R9
+	MOVQ      56(SP), R10
+
+aligned_gap_2924:
+	CMPQ         AX, R8
+	JAE          aligned_gap_done_2925
+	MOVQ         CX, R11
+	SUBQ         AX, R11
+	MOVQ         $0x00000040, R12
+	SUBQ         R11, R12
+	VPBROADCASTB R12, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
+	KMOVQ        (R9)(R11*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z9
+	KMOVQ        (R10)(R11*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z9
+	VMOVDQA64    Z9, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_2924
+
+aligned_gap_done_2925:
+aligned_body_2923:
+	VMOVDQU64    Z1, Z5
+	VPERMI2B     Z7, Z6, Z5
+	VPBLENDMB    Z5, Z2, K2, Z5
+	MOVQ         mid+40(FP), SI
+	MOVQ         left+48(FP), R8
+	ADDQ         CX, SI
+	ADDQ         R8, SI
+	SUBQ         $0x40, SI
+	CMPQ         AX, SI
+	JGT          aligned_copy_done_2927
+	MOVQ         BX, R8
+	ANDQ         $-64, R8
+	LEAQ         63(BX), R9
+	ANDQ         $-64, R9
+	MOVQ         BX, R10
+	ANDQ         $0x3f, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       Z3, Z4, Z4
+
+aligned_copy_2926:
+	VMOVDQA64 (AX)(R8*1), Z6
+	VPERMT2B  (AX)(R9*1), Z4, Z6
+	VMOVDQA64 Z6, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, SI
+	JLE       aligned_copy_2926
+
+aligned_copy_done_2927:
+	MOVQ BX, SI
+	MOVQ width+32(FP), R8
+	ADDQ R8, CX
+	MOVQ srcStride+24(FP), R9
+	ADDQ R9, DX
+	SUBQ R8, BX
+	ADDQ R9, BX
+	DECQ DI
+	JNZ  aligned_rows_2922
+
+aligned_last_2915:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2922:
+aligned_gap_2928:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2923
+	JAE          aligned_gap_done_2929
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -27033,20 +27145,20 @@ aligned_gap_2922:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2922
+	JMP          aligned_gap_2928
 
-aligned_gap_done_2923:
-aligned_bottom_2924:
+aligned_gap_done_2929:
+aligned_bottom_2930:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2925
+	JA        aligned_bottom_done_2931
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2924
+	JMP       aligned_bottom_2930
 
-aligned_bottom_done_2925:
+aligned_bottom_done_2931:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2926
+	JAE      aligned_bottom_end_2932
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27065,18 +27177,18 @@ aligned_bottom_done_2925:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2926:
+aligned_bottom_end_2932:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2904
+	JNZ  aligned_planes_2910
 	VZEROUPPER
-	JMP  aligned_ret_2902
+	JMP  aligned_ret_2908
 
-aligned_fixed_2903:
-aligned_planes_2927:
+aligned_fixed_2909:
+aligned_planes_2933:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27102,9 +27214,9 @@ aligned_planes_2927:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2929
+	JA           aligned_top_done_2935
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2928
+	JAE          aligned_top_2934
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -27124,22 +27236,22 @@ aligned_planes_2927:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2928:
+aligned_top_2934:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_2929
+	JA        aligned_top_done_2935
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2928
+	JMP       aligned_top_2934
 
-aligned_top_done_2929:
+aligned_top_done_2935:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2930:
+aligned_gap_2936:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2931
+	JAE       aligned_gap_done_2937
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27164,15 +27276,15 @@ aligned_gap_2930:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2930
+	JMP       aligned_gap_2936
 
-aligned_gap_done_2931:
+aligned_gap_done_2937:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2933
-	JMP  aligned_body_2935
+	JE   aligned_general_2939
+	JMP  aligned_body_2941
 
-aligned_rows_2934:
+aligned_rows_2940:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -27191,7 +27303,7 @@ aligned_rows_2934:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2936
+	JE        aligned_one_gap_2942
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -27202,71 +27314,10 @@ aligned_rows_2934:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_2936:
+aligned_one_gap_2942:
 	ADDQ $0x40, AX
 
-aligned_body_2935:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_2938
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_2937:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVDQA64 Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_2937
-
-aligned_copy_done_2938:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_2934
-	JMP  aligned_last_2932
-
-aligned_general_2933:
-	JMP aligned_body_2940
-
-aligned_rows_2939:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_2941:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_2942
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_2941
-
-aligned_gap_done_2942:
-aligned_body_2940:
+aligned_body_2941:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
@@ -27299,15 +27350,76 @@ aligned_copy_done_2944:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2939
+	JNZ  aligned_rows_2940
+	JMP  aligned_last_2938
 
-aligned_last_2932:
+aligned_general_2939:
+	JMP aligned_body_2946
+
+aligned_rows_2945:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_2947:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_2948
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_2947
+
+aligned_gap_done_2948:
+aligned_body_2946:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_2950
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_2949:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_2949
+
+aligned_copy_done_2950:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_2945
+
+aligned_last_2938:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2945:
+aligned_gap_2951:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2946
+	JAE       aligned_gap_done_2952
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27331,20 +27443,20 @@ aligned_gap_2945:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2945
+	JMP       aligned_gap_2951
 
-aligned_gap_done_2946:
-aligned_bottom_2947:
+aligned_gap_done_2952:
+aligned_bottom_2953:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2948
+	JA        aligned_bottom_done_2954
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2947
+	JMP       aligned_bottom_2953
 
-aligned_bottom_done_2948:
+aligned_bottom_done_2954:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2949
+	JAE      aligned_bottom_end_2955
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27363,16 +27475,16 @@ aligned_bottom_done_2948:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2949:
+aligned_bottom_end_2955:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2927
+	JNZ  aligned_planes_2933
 	VZEROUPPER
 
-aligned_ret_2902:
+aligned_ret_2908:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -27380,10 +27492,10 @@ aligned_ret_2902:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2950
+	JZ              aligned_ret_2956
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2950
+	JZ              aligned_ret_2956
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -27430,9 +27542,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2951
+	JZ              aligned_fixed_2957
 
-aligned_planes_2952:
+aligned_planes_2958:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27460,9 +27572,9 @@ aligned_planes_2952:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2954
+	JA           aligned_top_done_2960
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2953
+	JAE          aligned_top_2959
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -27482,15 +27594,15 @@ aligned_planes_2952:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2953:
+aligned_top_2959:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_2954
+	JA       aligned_top_done_2960
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2953
+	JMP      aligned_top_2959
 
-aligned_top_done_2954:
+aligned_top_done_2960:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -27501,9 +27613,9 @@ aligned_top_done_2954:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2955:
+aligned_gap_2961:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2956
+	JAE          aligned_gap_done_2962
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -27532,15 +27644,15 @@ aligned_gap_2955:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2955
+	JMP          aligned_gap_2961
 
-aligned_gap_done_2956:
+aligned_gap_done_2962:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2958
-	JMP  aligned_body_2960
+	JE   aligned_general_2964
+	JMP  aligned_body_2966
 
-aligned_rows_2959:
+aligned_rows_2965:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -27569,7 +27681,7 @@ aligned_rows_2959:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2961
+	JE           aligned_one_gap_2967
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -27584,85 +27696,10 @@ aligned_rows_2959:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_2961:
+aligned_one_gap_2967:
 	ADDQ $0x40, AX
 
-aligned_body_2960:
-	VMOVDQU64    Z1, Z5
-	VPERMI2B     Z7, Z6, Z5
-	VPBLENDMB    Z5, Z2, K2, Z5
-	MOVQ         mid+40(FP), SI
-	MOVQ         left+48(FP), R8
-	ADDQ         CX, SI
-	ADDQ         R8, SI
-	SUBQ         $0x40, SI
-	CMPQ         AX, SI
-	JGT          aligned_copy_done_2963
-	MOVQ         BX, R8
-	ANDQ         $-64, R8
-	LEAQ         63(BX), R9
-	ANDQ         $-64, R9
-	MOVQ         BX, R10
-	ANDQ         $0x3f, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       Z3, Z4, Z4
-
-aligned_copy_2962:
-	VMOVDQA64 (AX)(R8*1), Z6
-	VPERMT2B  (AX)(R9*1), Z4, Z6
-	VMOVNTDQ  Z6, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, SI
-	JLE       aligned_copy_2962
-
-aligned_copy_done_2963:
-	MOVQ BX, SI
-	MOVQ width+32(FP), R8
-	ADDQ R8, CX
-	MOVQ srcStride+24(FP), R9
-	ADDQ R9, DX
-	SUBQ R8, BX
-	ADDQ R9, BX
-	DECQ DI
-	JNZ  aligned_rows_2959
-	JMP  aligned_last_2957
-
-aligned_general_2958:
-	JMP aligned_body_2965
-
-aligned_rows_2964:
-	MOVQ      40(SP), R8
-	VMOVDQU64 (DX), Z6
-	VMOVDQU64 (DX)(R8*1), Z7
-	VMOVDQU64 Z0, Z4
-	VPERMI2B  Z7, Z6, Z4
-	VPBLENDMB Z4, Z2, K1, Z4
-	MOVQ      left+48(FP), R8
-	ADDQ      CX, R8
-	MOVQ      48(SP), R9
-	MOVQ      56(SP), R10
-
-aligned_gap_2966:
-	CMPQ         AX, R8
-	JAE          aligned_gap_done_2967
-	MOVQ         CX, R11
-	SUBQ         AX, R11
-	MOVQ         $0x00000040, R12
-	SUBQ         R11, R12
-	VPBROADCASTB R12, Z9
-	VPADDB       Z3, Z9, Z9
-	VPERMI2B     Z4, Z5, Z9
-	KMOVQ        (R9)(R11*8), K3
-	VMOVDQU8     (AX)(SI*1), K3, Z9
-	KMOVQ        (R10)(R11*8), K3
-	KNOTQ        K3, K3
-	VMOVDQU8     (AX)(BX*1), K3, Z9
-	VMOVNTDQ     Z9, (AX)
-	ADDQ         $0x40, AX
-	JMP          aligned_gap_2966
-
-aligned_gap_done_2967:
-aligned_body_2965:
+aligned_body_2966:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27699,16 +27736,91 @@ aligned_copy_done_2969:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2964
+	JNZ  aligned_rows_2965
+	JMP  aligned_last_2963
 
-aligned_last_2957:
+aligned_general_2964:
+	JMP aligned_body_2971
+
+aligned_rows_2970:
+	MOVQ      40(SP), R8
+	VMOVDQU64 (DX), Z6
+	VMOVDQU64 (DX)(R8*1), Z7
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z7, Z6, Z4
+	VPBLENDMB Z4, Z2, K1, Z4
+	MOVQ      left+48(FP), R8
+	ADDQ      CX, R8
+	MOVQ      48(SP), R9
+	MOVQ      56(SP), R10
+
+aligned_gap_2972:
+	CMPQ         AX, R8
+	JAE          aligned_gap_done_2973
+	MOVQ         CX, R11
+	SUBQ         AX, R11
+	MOVQ         $0x00000040, R12
+	SUBQ         R11, R12
+	VPBROADCASTB R12, Z9
+	VPADDB       Z3, Z9, Z9
+	VPERMI2B     Z4, Z5, Z9
+	KMOVQ        (R9)(R11*8), K3
+	VMOVDQU8     (AX)(SI*1), K3, Z9
+	KMOVQ        (R10)(R11*8), K3
+	KNOTQ        K3, K3
+	VMOVDQU8     (AX)(BX*1), K3, Z9
+	VMOVNTDQ     Z9, (AX)
+	ADDQ         $0x40, AX
+	JMP          aligned_gap_2972
+
+aligned_gap_done_2973:
+aligned_body_2971:
+	VMOVDQU64    Z1, Z5
+	VPERMI2B     Z7, Z6, Z5
+	VPBLENDMB    Z5, Z2, K2, Z5
+	MOVQ         mid+40(FP), SI
+	MOVQ         left+48(FP), R8
+	ADDQ         CX, SI
+	ADDQ         R8, SI
+	SUBQ         $0x40, SI
+	CMPQ         AX, SI
+	JGT          aligned_copy_done_2975
+	MOVQ         BX, R8
+	ANDQ         $-64, R8
+	LEAQ         63(BX), R9
+	ANDQ         $-64, R9
+	MOVQ         BX, R10
+	ANDQ         $0x3f, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       Z3, Z4, Z4
+
+aligned_copy_2974:
+	VMOVDQA64 (AX)(R8*1), Z6
+	VPERMT2B  (AX)(R9*1), Z4, Z6
+	VMOVNTDQ  Z6, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, SI
+	JLE       aligned_copy_2974
+
+aligned_copy_done_2975:
+	MOVQ BX, SI
+	MOVQ width+32(FP), R8
+	ADDQ R8, CX
+	MOVQ srcStride+24(FP), R9
+	ADDQ R9, DX
+	SUBQ R8, BX
+	ADDQ R9, BX
+	DECQ DI
+	JNZ  aligned_rows_2970
+
+aligned_last_2963:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2970:
+aligned_gap_2976:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2971
+	JAE          aligned_gap_done_2977
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -27736,20 +27848,20 @@ aligned_gap_2970:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2970
+	JMP          aligned_gap_2976
 
-aligned_gap_done_2971:
-aligned_bottom_2972:
+aligned_gap_done_2977:
+aligned_bottom_2978:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2973
+	JA       aligned_bottom_done_2979
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2972
+	JMP      aligned_bottom_2978
 
-aligned_bottom_done_2973:
+aligned_bottom_done_2979:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2974
+	JAE      aligned_bottom_end_2980
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27768,18 +27880,18 @@ aligned_bottom_done_2973:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2974:
+aligned_bottom_end_2980:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2952
+	JNZ  aligned_planes_2958
 	VZEROUPPER
-	JMP  aligned_ret_2950
+	JMP  aligned_ret_2956
 
-aligned_fixed_2951:
-aligned_planes_2975:
+aligned_fixed_2957:
+aligned_planes_2981:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27805,9 +27917,9 @@ aligned_planes_2975:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2977
+	JA           aligned_top_done_2983
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2976
+	JAE          aligned_top_2982
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -27827,22 +27939,22 @@ aligned_planes_2975:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2976:
+aligned_top_2982:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_2977
+	JA       aligned_top_done_2983
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2976
+	JMP      aligned_top_2982
 
-aligned_top_done_2977:
+aligned_top_done_2983:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2978:
+aligned_gap_2984:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2979
+	JAE       aligned_gap_done_2985
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27867,15 +27979,15 @@ aligned_gap_2978:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2978
+	JMP       aligned_gap_2984
 
-aligned_gap_done_2979:
+aligned_gap_done_2985:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2981
-	JMP  aligned_body_2983
+	JE   aligned_general_2987
+	JMP  aligned_body_2989
 
-aligned_rows_2982:
+aligned_rows_2988:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -27894,7 +28006,7 @@ aligned_rows_2982:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2984
+	JE        aligned_one_gap_2990
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -27905,71 +28017,10 @@ aligned_rows_2982:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_2984:
+aligned_one_gap_2990:
 	ADDQ $0x40, AX
 
-aligned_body_2983:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_2986
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_2985:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVNTDQ  Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_2985
-
-aligned_copy_done_2986:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_2982
-	JMP  aligned_last_2980
-
-aligned_general_2981:
-	JMP aligned_body_2988
-
-aligned_rows_2987:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_2989:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_2990
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_2989
-
-aligned_gap_done_2990:
-aligned_body_2988:
+aligned_body_2989:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
@@ -28002,15 +28053,76 @@ aligned_copy_done_2992:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2987
+	JNZ  aligned_rows_2988
+	JMP  aligned_last_2986
 
-aligned_last_2980:
+aligned_general_2987:
+	JMP aligned_body_2994
+
+aligned_rows_2993:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_2995:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_2996
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_2995
+
+aligned_gap_done_2996:
+aligned_body_2994:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_2998
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_2997:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_2997
+
+aligned_copy_done_2998:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_2993
+
+aligned_last_2986:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2993:
+aligned_gap_2999:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2994
+	JAE       aligned_gap_done_3000
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -28034,20 +28146,20 @@ aligned_gap_2993:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2993
+	JMP       aligned_gap_2999
 
-aligned_gap_done_2994:
-aligned_bottom_2995:
+aligned_gap_done_3000:
+aligned_bottom_3001:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2996
+	JA       aligned_bottom_done_3002
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2995
+	JMP      aligned_bottom_3001
 
-aligned_bottom_done_2996:
+aligned_bottom_done_3002:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2997
+	JAE      aligned_bottom_end_3003
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -28066,16 +28178,16 @@ aligned_bottom_done_2996:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2997:
+aligned_bottom_end_3003:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2975
+	JNZ  aligned_planes_2981
 	VZEROUPPER
 
-aligned_ret_2950:
+aligned_ret_2956:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -28101,12 +28213,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_2998
+	JNE       lines_more_3004
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_2999
+	JMP       lines_ret_3005
 
-lines_more_2998:
+lines_more_3004:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -28114,26 +28226,26 @@ lines_more_2998:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3001
+	JB       lines_single_3007
 
-lines_pairs_3000:
+lines_pairs_3006:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3003
+	JZ        lines_noadv_3009
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3003:
+lines_noadv_3009:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3004
+	JZ        lines_noadv_3010
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3004:
+lines_noadv_3010:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -28145,37 +28257,37 @@ lines_noadv_3004:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_3000
+	JAE       lines_pairs_3006
 
-lines_single_3001:
+lines_single_3007:
 	CMPQ      BX, $0x01
-	JE        lines_last_3002
+	JE        lines_last_3008
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3005
+	JZ        lines_noadv_3011
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3005:
+lines_noadv_3011:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_3002:
+lines_last_3008:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3006
+	JZ        lines_noadv_3012
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3006:
+lines_noadv_3012:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_2999:
+lines_ret_3005:
 	VZEROUPPER
 	RET
 
@@ -28197,11 +28309,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3008
+	JB              expand_singles_3014
 
-expand_turns_3007:
+expand_turns_3013:
 	CMPQ      CX, R8
-	JA        expand_singles_3008
+	JA        expand_singles_3014
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -28274,20 +28386,20 @@ expand_turns_3007:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3007
+	JAE       expand_turns_3013
 
-expand_singles_3008:
+expand_singles_3014:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3009
+	JB        expand_tail_3015
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3011
+	JA        expand_far_3017
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3012:
+expand_near_3018:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -28298,11 +28410,11 @@ expand_near_3012:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3008
+	JMP       expand_singles_3014
 
-expand_tail_3009:
+expand_tail_3015:
 	TESTQ     DX, DX
-	JZ        expand_ret_3010
+	JZ        expand_ret_3016
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -28311,20 +28423,20 @@ expand_tail_3009:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3013
+	JA        expand_far_3019
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3014:
+expand_near_3020:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3010:
+expand_ret_3016:
 	VZEROUPPER
 	RET
 
-expand_far_3011:
+expand_far_3017:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -28332,9 +28444,9 @@ expand_far_3011:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3012
+	JMP          expand_near_3018
 
-expand_far_3013:
+expand_far_3019:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -28342,7 +28454,7 @@ expand_far_3013:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3014
+	JMP          expand_near_3020
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -28361,11 +28473,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3016
+	JB              expandd_singles_3022
 
-expandd_turns_3015:
+expandd_turns_3021:
 	CMPQ      CX, R8
-	JA        expandd_singles_3016
+	JA        expandd_singles_3022
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -28450,20 +28562,20 @@ expandd_turns_3015:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3015
+	JAE       expandd_turns_3021
 
-expandd_singles_3016:
+expandd_singles_3022:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3017
+	JB        expandd_tail_3023
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3019
+	JA        expandd_far_3025
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3020:
+expandd_near_3026:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -28474,11 +28586,11 @@ expandd_near_3020:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3016
+	JMP       expandd_singles_3022
 
-expandd_tail_3017:
+expandd_tail_3023:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3018
+	JZ        expandd_ret_3024
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -28488,20 +28600,20 @@ expandd_tail_3017:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3021
+	JA        expandd_far_3027
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3022:
+expandd_near_3028:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3018:
+expandd_ret_3024:
 	VZEROUPPER
 	RET
 
-expandd_far_3019:
+expandd_far_3025:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -28514,9 +28626,9 @@ expandd_far_3019:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3020
+	JMP          expandd_near_3026
 
-expandd_far_3021:
+expandd_far_3027:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -28529,7 +28641,7 @@ expandd_far_3021:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3022
+	JMP          expandd_near_3028
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -28551,24 +28663,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3024
+	JB      expandw_single_3030
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3023:
+expandw_pairs_3029:
 	CMPQ    CX, R9
-	JA      expandw_single_3024
+	JA      expandw_single_3030
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3027
+	JNE     expandw_general_3033
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3028
+	JMP     expandw_next_3034
 
-expandw_general_3027:
+expandw_general_3033:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -28588,27 +28700,27 @@ expandw_general_3027:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3028:
+expandw_next_3034:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3023
+	JAE     expandw_pairs_3029
 
-expandw_single_3024:
+expandw_single_3030:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3025
+	JB      expandw_tail_3031
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3033
+	JA      expandw_far_3039
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3034:
+expandw_near_3040:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -28618,11 +28730,11 @@ expandw_near_3034:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3024
+	JMP       expandw_single_3030
 
-expandw_tail_3025:
+expandw_tail_3031:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3026
+	JZ        expandw_ret_3032
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -28633,19 +28745,19 @@ expandw_tail_3025:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3035
+	JA        expandw_far_3041
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3036:
+expandw_near_3042:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3026:
+expandw_ret_3032:
 	VZEROUPPER
 	RET
 
-expandw_far_3033:
+expandw_far_3039:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -28657,9 +28769,9 @@ expandw_far_3033:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3034
+	JMP          expandw_near_3040
 
-expandw_far_3035:
+expandw_far_3041:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -28671,7 +28783,7 @@ expandw_far_3035:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3036
+	JMP          expandw_near_3042
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -28685,25 +28797,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3037
+	JNE     shufw_not2_3043
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3038
+	JE      shufw_blocks2_value_3044
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3039
+	JNE     shufw_list_3045
 
-shuf_planes_3041:
+shuf_planes_3047:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3043
+	JZ    shuf_done_3049
 	MOVQ  CX, R11
 
-shuf_rows_3044:
+shuf_rows_3050:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -28713,17 +28825,17 @@ shuf_rows_3044:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3044
+	JNZ     shuf_rows_3050
 
-shuf_done_3043:
+shuf_done_3049:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3041
+	JNZ  shuf_planes_3047
 	VZEROUPPER
 	RET
 
-shufw_list_3039:
+shufw_list_3045:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -28732,12 +28844,12 @@ shufw_list_3039:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3045
+	JZ      shuf_no_run_3051
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3045:
+shuf_no_run_3051:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -28747,52 +28859,52 @@ shuf_no_run_3045:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3040
+	JA    shufw_list_loads_3046
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3046:
+shuf_offs_3052:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3047
+	JAE     shuf_offs_done_3053
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3046
+	JMP     shuf_offs_3052
 
-shuf_offs_done_3047:
+shuf_offs_done_3053:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3040
+	JA   shufw_list_loads_3046
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3048:
+shuf_offs_3054:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3049
+	JAE     shuf_offs_done_3055
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3048
+	JMP     shuf_offs_3054
 
-shuf_offs_done_3049:
+shuf_offs_done_3055:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3050:
+shuf_planes_3056:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3052
+	JZ      shuf_done_3058
 
-shuf_rows_3053:
+shuf_rows_3059:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -28804,16 +28916,16 @@ shuf_rows_3053:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3053
+	JNZ     shuf_rows_3059
 
-shuf_done_3052:
+shuf_done_3058:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3054
+	JZ    shuf_done_3060
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3055:
+shuf_rows_3061:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -28823,15 +28935,15 @@ shuf_rows_3055:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3055
+	JNZ     shuf_rows_3061
 
-shuf_done_3054:
+shuf_done_3060:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3056
+	JZ      shuf_done_3062
 
-shuf_rows_3057:
+shuf_rows_3063:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -28843,25 +28955,25 @@ shuf_rows_3057:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3057
+	JNZ     shuf_rows_3063
 
-shuf_done_3056:
+shuf_done_3062:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3050
+	JNZ  shuf_planes_3056
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3040:
-shuf_planes_3058:
+shufw_list_loads_3046:
+shuf_planes_3064:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3060
+	JZ    shuf_done_3066
 
-shuf_rows_3061:
+shuf_rows_3067:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -28874,16 +28986,16 @@ shuf_rows_3061:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3061
+	JNZ     shuf_rows_3067
 
-shuf_done_3060:
+shuf_done_3066:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3062
+	JZ    shuf_done_3068
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3063:
+shuf_rows_3069:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -28893,15 +29005,15 @@ shuf_rows_3063:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3063
+	JNZ     shuf_rows_3069
 
-shuf_done_3062:
+shuf_done_3068:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3064
+	JZ    shuf_done_3070
 
-shuf_rows_3065:
+shuf_rows_3071:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -28914,28 +29026,28 @@ shuf_rows_3065:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3065
+	JNZ     shuf_rows_3071
 
-shuf_done_3064:
+shuf_done_3070:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3058
+	JNZ  shuf_planes_3064
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3038:
+shufw_blocks2_value_3044:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3066
+	JNE  shufw_list_3072
 
-shuf_planes_3068:
+shuf_planes_3074:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3070
+	JZ    shuf_done_3076
 	MOVQ  CX, R11
 
-shuf_rows_3071:
+shuf_rows_3077:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -28947,17 +29059,17 @@ shuf_rows_3071:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3071
+	JNZ       shuf_rows_3077
 
-shuf_done_3070:
+shuf_done_3076:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3068
+	JNZ  shuf_planes_3074
 	VZEROUPPER
 	RET
 
-shufw_list_3066:
+shufw_list_3072:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -28966,12 +29078,12 @@ shufw_list_3066:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3072
+	JZ      shuf_no_run_3078
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3072:
+shuf_no_run_3078:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -28981,52 +29093,52 @@ shuf_no_run_3072:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3067
+	JA    shufw_list_loads_3073
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3073:
+shuf_offs_3079:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3074
+	JAE     shuf_offs_done_3080
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3073
+	JMP     shuf_offs_3079
 
-shuf_offs_done_3074:
+shuf_offs_done_3080:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3067
+	JA   shufw_list_loads_3073
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3075:
+shuf_offs_3081:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3076
+	JAE     shuf_offs_done_3082
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3075
+	JMP     shuf_offs_3081
 
-shuf_offs_done_3076:
+shuf_offs_done_3082:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3077:
+shuf_planes_3083:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3079
+	JZ      shuf_done_3085
 
-shuf_rows_3080:
+shuf_rows_3086:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -29040,16 +29152,16 @@ shuf_rows_3080:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3080
+	JNZ       shuf_rows_3086
 
-shuf_done_3079:
+shuf_done_3085:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3081
+	JZ    shuf_done_3087
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3082:
+shuf_rows_3088:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -29061,15 +29173,15 @@ shuf_rows_3082:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3082
+	JNZ       shuf_rows_3088
 
-shuf_done_3081:
+shuf_done_3087:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3083
+	JZ      shuf_done_3089
 
-shuf_rows_3084:
+shuf_rows_3090:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -29083,25 +29195,25 @@ shuf_rows_3084:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3084
+	JNZ       shuf_rows_3090
 
-shuf_done_3083:
+shuf_done_3089:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3077
+	JNZ  shuf_planes_3083
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3067:
-shuf_planes_3085:
+shufw_list_loads_3073:
+shuf_planes_3091:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3087
+	JZ    shuf_done_3093
 
-shuf_rows_3088:
+shuf_rows_3094:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -29116,16 +29228,16 @@ shuf_rows_3088:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3088
+	JNZ       shuf_rows_3094
 
-shuf_done_3087:
+shuf_done_3093:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3089
+	JZ    shuf_done_3095
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3090:
+shuf_rows_3096:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -29137,15 +29249,15 @@ shuf_rows_3090:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3090
+	JNZ       shuf_rows_3096
 
-shuf_done_3089:
+shuf_done_3095:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3091
+	JZ    shuf_done_3097
 
-shuf_rows_3092:
+shuf_rows_3098:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -29160,35 +29272,35 @@ shuf_rows_3092:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3092
+	JNZ       shuf_rows_3098
 
-shuf_done_3091:
+shuf_done_3097:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3085
+	JNZ  shuf_planes_3091
 	VZEROUPPER
 	RET
 
-shufw_not2_3037:
+shufw_not2_3043:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3093
+	JNE     shufw_not3_3099
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3094
+	JE      shufw_blocks3_value_3100
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3095
+	JNE     shufw_list_3101
 
-shuf_planes_3097:
+shuf_planes_3103:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3099
+	JZ    shuf_done_3105
 	MOVQ  CX, R9
 
-shuf_rows_3100:
+shuf_rows_3106:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -29206,17 +29318,17 @@ shuf_rows_3100:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3100
+	JNZ     shuf_rows_3106
 
-shuf_done_3099:
+shuf_done_3105:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3097
+	JNZ  shuf_planes_3103
 	VZEROUPPER
 	RET
 
-shufw_list_3095:
+shufw_list_3101:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -29225,12 +29337,12 @@ shufw_list_3095:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3101
+	JZ      shuf_no_run_3107
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3101:
+shuf_no_run_3107:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29240,52 +29352,52 @@ shuf_no_run_3101:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3096
+	JA    shufw_list_loads_3102
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3102:
+shuf_offs_3108:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3103
+	JAE     shuf_offs_done_3109
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3102
+	JMP     shuf_offs_3108
 
-shuf_offs_done_3103:
+shuf_offs_done_3109:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3096
+	JA   shufw_list_loads_3102
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3104:
+shuf_offs_3110:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3105
+	JAE     shuf_offs_done_3111
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3104
+	JMP     shuf_offs_3110
 
-shuf_offs_done_3105:
+shuf_offs_done_3111:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3106:
+shuf_planes_3112:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3108
+	JZ      shuf_done_3114
 
-shuf_rows_3109:
+shuf_rows_3115:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29305,16 +29417,16 @@ shuf_rows_3109:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3109
+	JNZ     shuf_rows_3115
 
-shuf_done_3108:
+shuf_done_3114:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3110
+	JZ    shuf_done_3116
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3111:
+shuf_rows_3117:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -29332,15 +29444,15 @@ shuf_rows_3111:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3111
+	JNZ     shuf_rows_3117
 
-shuf_done_3110:
+shuf_done_3116:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3112
+	JZ      shuf_done_3118
 
-shuf_rows_3113:
+shuf_rows_3119:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29360,25 +29472,25 @@ shuf_rows_3113:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3113
+	JNZ     shuf_rows_3119
 
-shuf_done_3112:
+shuf_done_3118:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3106
+	JNZ  shuf_planes_3112
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3096:
-shuf_planes_3114:
+shufw_list_loads_3102:
+shuf_planes_3120:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3116
+	JZ    shuf_done_3122
 
-shuf_rows_3117:
+shuf_rows_3123:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29399,16 +29511,16 @@ shuf_rows_3117:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3117
+	JNZ     shuf_rows_3123
 
-shuf_done_3116:
+shuf_done_3122:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3118
+	JZ    shuf_done_3124
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3119:
+shuf_rows_3125:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -29426,15 +29538,15 @@ shuf_rows_3119:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3119
+	JNZ     shuf_rows_3125
 
-shuf_done_3118:
+shuf_done_3124:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3120
+	JZ    shuf_done_3126
 
-shuf_rows_3121:
+shuf_rows_3127:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29455,28 +29567,28 @@ shuf_rows_3121:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3121
+	JNZ     shuf_rows_3127
 
-shuf_done_3120:
+shuf_done_3126:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3114
+	JNZ  shuf_planes_3120
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3094:
+shufw_blocks3_value_3100:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3122
+	JNE  shufw_list_3128
 
-shuf_planes_3124:
+shuf_planes_3130:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3126
+	JZ    shuf_done_3132
 	MOVQ  CX, R9
 
-shuf_rows_3127:
+shuf_rows_3133:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -29497,17 +29609,17 @@ shuf_rows_3127:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3127
+	JNZ       shuf_rows_3133
 
-shuf_done_3126:
+shuf_done_3132:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3124
+	JNZ  shuf_planes_3130
 	VZEROUPPER
 	RET
 
-shufw_list_3122:
+shufw_list_3128:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -29516,12 +29628,12 @@ shufw_list_3122:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3128
+	JZ      shuf_no_run_3134
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3128:
+shuf_no_run_3134:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29531,52 +29643,52 @@ shuf_no_run_3128:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3123
+	JA    shufw_list_loads_3129
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3129:
+shuf_offs_3135:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3130
+	JAE     shuf_offs_done_3136
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3129
+	JMP     shuf_offs_3135
 
-shuf_offs_done_3130:
+shuf_offs_done_3136:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3123
+	JA   shufw_list_loads_3129
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3131:
+shuf_offs_3137:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3132
+	JAE     shuf_offs_done_3138
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3131
+	JMP     shuf_offs_3137
 
-shuf_offs_done_3132:
+shuf_offs_done_3138:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3133:
+shuf_planes_3139:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3135
+	JZ      shuf_done_3141
 
-shuf_rows_3136:
+shuf_rows_3142:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -29599,16 +29711,16 @@ shuf_rows_3136:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3136
+	JNZ       shuf_rows_3142
 
-shuf_done_3135:
+shuf_done_3141:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3137
+	JZ    shuf_done_3143
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3138:
+shuf_rows_3144:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -29629,15 +29741,15 @@ shuf_rows_3138:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3138
+	JNZ       shuf_rows_3144
 
-shuf_done_3137:
+shuf_done_3143:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3139
+	JZ      shuf_done_3145
 
-shuf_rows_3140:
+shuf_rows_3146:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -29660,25 +29772,25 @@ shuf_rows_3140:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3140
+	JNZ       shuf_rows_3146
 
-shuf_done_3139:
+shuf_done_3145:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3133
+	JNZ  shuf_planes_3139
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3123:
-shuf_planes_3141:
+shufw_list_loads_3129:
+shuf_planes_3147:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3143
+	JZ    shuf_done_3149
 
-shuf_rows_3144:
+shuf_rows_3150:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -29702,16 +29814,16 @@ shuf_rows_3144:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3144
+	JNZ       shuf_rows_3150
 
-shuf_done_3143:
+shuf_done_3149:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3145
+	JZ    shuf_done_3151
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3146:
+shuf_rows_3152:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -29732,15 +29844,15 @@ shuf_rows_3146:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3146
+	JNZ       shuf_rows_3152
 
-shuf_done_3145:
+shuf_done_3151:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3147
+	JZ    shuf_done_3153
 
-shuf_rows_3148:
+shuf_rows_3154:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -29764,36 +29876,36 @@ shuf_rows_3148:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3148
+	JNZ       shuf_rows_3154
 
-shuf_done_3147:
+shuf_done_3153:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3141
+	JNZ  shuf_planes_3147
 	VZEROUPPER
 	RET
 
-shufw_not3_3093:
+shufw_not3_3099:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3149
+	JNE     shufw_not4_3155
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3150
+	JE      shufw_blocks4_value_3156
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3151
+	JNE     shufw_list_3157
 
-shuf_planes_3153:
+shuf_planes_3159:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3155
+	JZ    shuf_done_3161
 	MOVQ  CX, R9
 
-shuf_rows_3156:
+shuf_rows_3162:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -29816,17 +29928,17 @@ shuf_rows_3156:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3156
+	JNZ     shuf_rows_3162
 
-shuf_done_3155:
+shuf_done_3161:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3153
+	JNZ  shuf_planes_3159
 	VZEROUPPER
 	RET
 
-shufw_list_3151:
+shufw_list_3157:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -29835,12 +29947,12 @@ shufw_list_3151:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3157
+	JZ      shuf_no_run_3163
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3157:
+shuf_no_run_3163:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29850,52 +29962,52 @@ shuf_no_run_3157:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3152
+	JA    shufw_list_loads_3158
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3158:
+shuf_offs_3164:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3159
+	JAE     shuf_offs_done_3165
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3158
+	JMP     shuf_offs_3164
 
-shuf_offs_done_3159:
+shuf_offs_done_3165:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3152
+	JA   shufw_list_loads_3158
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3160:
+shuf_offs_3166:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3161
+	JAE     shuf_offs_done_3167
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3160
+	JMP     shuf_offs_3166
 
-shuf_offs_done_3161:
+shuf_offs_done_3167:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3162:
+shuf_planes_3168:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3164
+	JZ      shuf_done_3170
 
-shuf_rows_3165:
+shuf_rows_3171:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29920,16 +30032,16 @@ shuf_rows_3165:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3165
+	JNZ     shuf_rows_3171
 
-shuf_done_3164:
+shuf_done_3170:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3166
+	JZ    shuf_done_3172
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3167:
+shuf_rows_3173:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -29952,15 +30064,15 @@ shuf_rows_3167:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3167
+	JNZ     shuf_rows_3173
 
-shuf_done_3166:
+shuf_done_3172:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3168
+	JZ      shuf_done_3174
 
-shuf_rows_3169:
+shuf_rows_3175:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29985,25 +30097,25 @@ shuf_rows_3169:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3169
+	JNZ     shuf_rows_3175
 
-shuf_done_3168:
+shuf_done_3174:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3162
+	JNZ  shuf_planes_3168
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3152:
-shuf_planes_3170:
+shufw_list_loads_3158:
+shuf_planes_3176:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3172
+	JZ    shuf_done_3178
 
-shuf_rows_3173:
+shuf_rows_3179:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -30029,16 +30141,16 @@ shuf_rows_3173:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3173
+	JNZ     shuf_rows_3179
 
-shuf_done_3172:
+shuf_done_3178:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3174
+	JZ    shuf_done_3180
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3175:
+shuf_rows_3181:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -30061,15 +30173,15 @@ shuf_rows_3175:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3175
+	JNZ     shuf_rows_3181
 
-shuf_done_3174:
+shuf_done_3180:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3176
+	JZ    shuf_done_3182
 
-shuf_rows_3177:
+shuf_rows_3183:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -30095,28 +30207,28 @@ shuf_rows_3177:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3177
+	JNZ     shuf_rows_3183
 
-shuf_done_3176:
+shuf_done_3182:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3170
+	JNZ  shuf_planes_3176
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3150:
+shufw_blocks4_value_3156:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3178
+	JNE  shufw_list_3184
 
-shuf_planes_3180:
+shuf_planes_3186:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3182
+	JZ    shuf_done_3188
 	MOVQ  CX, R9
 
-shuf_rows_3183:
+shuf_rows_3189:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -30143,17 +30255,17 @@ shuf_rows_3183:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3183
+	JNZ       shuf_rows_3189
 
-shuf_done_3182:
+shuf_done_3188:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3180
+	JNZ  shuf_planes_3186
 	VZEROUPPER
 	RET
 
-shufw_list_3178:
+shufw_list_3184:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -30162,12 +30274,12 @@ shufw_list_3178:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3184
+	JZ      shuf_no_run_3190
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3184:
+shuf_no_run_3190:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -30177,52 +30289,52 @@ shuf_no_run_3184:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3179
+	JA    shufw_list_loads_3185
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3185:
+shuf_offs_3191:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3186
+	JAE     shuf_offs_done_3192
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3185
+	JMP     shuf_offs_3191
 
-shuf_offs_done_3186:
+shuf_offs_done_3192:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3179
+	JA   shufw_list_loads_3185
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3187:
+shuf_offs_3193:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3188
+	JAE     shuf_offs_done_3194
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3187
+	JMP     shuf_offs_3193
 
-shuf_offs_done_3188:
+shuf_offs_done_3194:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3189:
+shuf_planes_3195:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3191
+	JZ      shuf_done_3197
 
-shuf_rows_3192:
+shuf_rows_3198:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30251,16 +30363,16 @@ shuf_rows_3192:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3192
+	JNZ       shuf_rows_3198
 
-shuf_done_3191:
+shuf_done_3197:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3193
+	JZ    shuf_done_3199
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3194:
+shuf_rows_3200:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -30287,15 +30399,15 @@ shuf_rows_3194:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3194
+	JNZ       shuf_rows_3200
 
-shuf_done_3193:
+shuf_done_3199:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3195
+	JZ      shuf_done_3201
 
-shuf_rows_3196:
+shuf_rows_3202:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30324,25 +30436,25 @@ shuf_rows_3196:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3196
+	JNZ       shuf_rows_3202
 
-shuf_done_3195:
+shuf_done_3201:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3189
+	JNZ  shuf_planes_3195
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3179:
-shuf_planes_3197:
+shufw_list_loads_3185:
+shuf_planes_3203:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3199
+	JZ    shuf_done_3205
 
-shuf_rows_3200:
+shuf_rows_3206:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -30372,16 +30484,16 @@ shuf_rows_3200:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3200
+	JNZ       shuf_rows_3206
 
-shuf_done_3199:
+shuf_done_3205:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3201
+	JZ    shuf_done_3207
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3202:
+shuf_rows_3208:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -30408,15 +30520,15 @@ shuf_rows_3202:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3202
+	JNZ       shuf_rows_3208
 
-shuf_done_3201:
+shuf_done_3207:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3203
+	JZ    shuf_done_3209
 
-shuf_rows_3204:
+shuf_rows_3210:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -30446,35 +30558,35 @@ shuf_rows_3204:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3204
+	JNZ       shuf_rows_3210
 
-shuf_done_3203:
+shuf_done_3209:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3197
+	JNZ  shuf_planes_3203
 	VZEROUPPER
 	RET
 
-shufw_not4_3149:
+shufw_not4_3155:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3205
+	JNE     shufw_list_3211
 
-shuf_planes_3207:
+shuf_planes_3213:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3209
+	JZ    shuf_done_3215
 	MOVQ  CX, R10
 
-shuf_rows_3210:
+shuf_rows_3216:
 	MOVQ R8, R12
 
-shufw_blocks_3211:
+shufw_blocks_3217:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -30484,21 +30596,21 @@ shufw_blocks_3211:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3211
+	JB        shufw_blocks_3217
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3210
+	JNZ       shuf_rows_3216
 
-shuf_done_3209:
+shuf_done_3215:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3207
+	JNZ  shuf_planes_3213
 	VZEROUPPER
 	RET
 
-shufw_list_3205:
+shufw_list_3211:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -30507,12 +30619,12 @@ shufw_list_3205:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3212
+	JZ      shuf_no_run_3218
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3212:
+shuf_no_run_3218:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -30522,101 +30634,48 @@ shuf_no_run_3212:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3206
+	JA    shufw_list_loads_3212
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3213:
+shuf_offs_3219:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3214
+	JAE     shuf_offs_done_3220
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3213
+	JMP     shuf_offs_3219
 
-shuf_offs_done_3214:
+shuf_offs_done_3220:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3206
+	JA   shufw_list_loads_3212
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3215:
+shuf_offs_3221:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3216
+	JAE     shuf_offs_done_3222
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3215
+	JMP     shuf_offs_3221
 
-shuf_offs_done_3216:
+shuf_offs_done_3222:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3217:
+shuf_planes_3223:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_3219
-
-shuf_rows_3220:
-	VMOVQ X7, R10
-	ADDQ  CX, R10
-	MOVQ  R8, R12
-
-shufw_blocks_3221:
-	MOVQ      8(R12), R13
-	VMOVDQU   (R10)(R13*1), Y8
-	VMOVDQU   16(R12), Y9
-	VPERMD    Y8, Y9, Y8
-	VBLENDVPS Y9, Y8, Y0, Y8
-	MOVQ      (R12), R13
-	VMOVDQU   Y8, (R9)(R13*1)
-	ADDQ      $0x30, R12
-	CMPQ      R12, DI
-	JB        shufw_blocks_3221
-	ADDQ      DX, R9
-	VPERMQ    $0x39, Y7, Y7
-	DECQ      R11
-	JNZ       shuf_rows_3220
-
-shuf_done_3219:
-	VMOVQ X3, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3222
-	VMOVQ X4, R10
-	ADDQ  CX, R10
-
-shuf_rows_3223:
-	MOVQ R8, R12
-
-shufw_blocks_3224:
-	MOVQ      8(R12), R13
-	VMOVDQU   (R10)(R13*1), Y7
-	VMOVDQU   16(R12), Y8
-	VPERMD    Y7, Y8, Y7
-	VBLENDVPS Y8, Y7, Y0, Y7
-	MOVQ      (R12), R13
-	VMOVDQU   Y7, (R9)(R13*1)
-	ADDQ      $0x30, R12
-	CMPQ      R12, DI
-	JB        shufw_blocks_3224
-	ADDQ      DX, R9
-	ADDQ      BX, R10
-	DECQ      R11
-	JNZ       shuf_rows_3223
-
-shuf_done_3222:
-	VMOVDQA Y6, Y7
-	VMOVQ   X5, R11
 	TESTQ   R11, R11
 	JZ      shuf_done_3225
 
@@ -30642,72 +30701,71 @@ shufw_blocks_3227:
 	JNZ       shuf_rows_3226
 
 shuf_done_3225:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_3217
-	VZEROUPPER
-	RET
-
-shufw_list_loads_3206:
-shuf_planes_3228:
-	MOVQ  AX, R9
-	VMOVQ X1, R11
-	VMOVQ X2, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3230
-
-shuf_rows_3231:
-	MOVLQSX (R11), R10
-	IMULQ   BX, R10
-	ADDQ    CX, R10
-	MOVQ    R8, R13
-
-shufw_blocks_3232:
-	MOVQ      8(R13), R14
-	VMOVDQU   (R10)(R14*1), Y7
-	VMOVDQU   16(R13), Y8
-	VPERMD    Y7, Y8, Y7
-	VBLENDVPS Y8, Y7, Y0, Y7
-	MOVQ      (R13), R14
-	VMOVDQU   Y7, (R9)(R14*1)
-	ADDQ      $0x30, R13
-	CMPQ      R13, DI
-	JB        shufw_blocks_3232
-	ADDQ      DX, R9
-	ADDQ      $0x04, R11
-	DECQ      R12
-	JNZ       shuf_rows_3231
-
-shuf_done_3230:
-	VMOVQ X3, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3233
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3228
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3234:
-	MOVQ R8, R11
+shuf_rows_3229:
+	MOVQ R8, R12
 
-shufw_blocks_3235:
-	MOVQ      8(R11), R13
+shufw_blocks_3230:
+	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
-	VMOVDQU   16(R11), Y8
+	VMOVDQU   16(R12), Y8
 	VPERMD    Y7, Y8, Y7
 	VBLENDVPS Y8, Y7, Y0, Y7
-	MOVQ      (R11), R13
+	MOVQ      (R12), R13
 	VMOVDQU   Y7, (R9)(R13*1)
-	ADDQ      $0x30, R11
-	CMPQ      R11, DI
-	JB        shufw_blocks_3235
+	ADDQ      $0x30, R12
+	CMPQ      R12, DI
+	JB        shufw_blocks_3230
 	ADDQ      DX, R9
 	ADDQ      BX, R10
-	DECQ      R12
-	JNZ       shuf_rows_3234
+	DECQ      R11
+	JNZ       shuf_rows_3229
 
-shuf_done_3233:
-	VMOVQ X6, R11
-	VMOVQ X5, R12
+shuf_done_3228:
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3231
+
+shuf_rows_3232:
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+	MOVQ  R8, R12
+
+shufw_blocks_3233:
+	MOVQ      8(R12), R13
+	VMOVDQU   (R10)(R13*1), Y8
+	VMOVDQU   16(R12), Y9
+	VPERMD    Y8, Y9, Y8
+	VBLENDVPS Y9, Y8, Y0, Y8
+	MOVQ      (R12), R13
+	VMOVDQU   Y8, (R9)(R13*1)
+	ADDQ      $0x30, R12
+	CMPQ      R12, DI
+	JB        shufw_blocks_3233
+	ADDQ      DX, R9
+	VPERMQ    $0x39, Y7, Y7
+	DECQ      R11
+	JNZ       shuf_rows_3232
+
+shuf_done_3231:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3223
+	VZEROUPPER
+	RET
+
+shufw_list_loads_3212:
+shuf_planes_3234:
+	MOVQ  AX, R9
+	VMOVQ X1, R11
+	VMOVQ X2, R12
 	TESTQ R12, R12
 	JZ    shuf_done_3236
 
@@ -30734,10 +30792,64 @@ shufw_blocks_3238:
 	JNZ       shuf_rows_3237
 
 shuf_done_3236:
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3239
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3240:
+	MOVQ R8, R11
+
+shufw_blocks_3241:
+	MOVQ      8(R11), R13
+	VMOVDQU   (R10)(R13*1), Y7
+	VMOVDQU   16(R11), Y8
+	VPERMD    Y7, Y8, Y7
+	VBLENDVPS Y8, Y7, Y0, Y7
+	MOVQ      (R11), R13
+	VMOVDQU   Y7, (R9)(R13*1)
+	ADDQ      $0x30, R11
+	CMPQ      R11, DI
+	JB        shufw_blocks_3241
+	ADDQ      DX, R9
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_3240
+
+shuf_done_3239:
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3242
+
+shuf_rows_3243:
+	MOVLQSX (R11), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	MOVQ    R8, R13
+
+shufw_blocks_3244:
+	MOVQ      8(R13), R14
+	VMOVDQU   (R10)(R14*1), Y7
+	VMOVDQU   16(R13), Y8
+	VPERMD    Y7, Y8, Y7
+	VBLENDVPS Y8, Y7, Y0, Y7
+	MOVQ      (R13), R14
+	VMOVDQU   Y7, (R9)(R14*1)
+	ADDQ      $0x30, R13
+	CMPQ      R13, DI
+	JB        shufw_blocks_3244
+	ADDQ      DX, R9
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_3243
+
+shuf_done_3242:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3228
+	JNZ  shuf_planes_3234
 	VZEROUPPER
 	RET
 
@@ -30755,32 +30867,32 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3239
+	JE      shufn_c16o32_3245
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3240
+	JE      shufn_c8o16_3246
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3241
+	JE      shufn_c8o8_3247
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3242
+	JE      shufn_c4o8_3248
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3243
+	JE      shufn_d16o16_3249
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3244
+	JE      shufn_d16o32_3250
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3245
+	JE      rowsShuffleNarrowAVX2_value_3251
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3246
+	JNE     shufn_list_3252
 
-shuf_planes_3248:
+shuf_planes_3254:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3250
+	JZ    shuf_done_3256
 	MOVQ  CX, R10
 
-shuf_rows_3251:
+shuf_rows_3257:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -30791,17 +30903,17 @@ shuf_rows_3251:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3251
+	JNZ            shuf_rows_3257
 
-shuf_done_3250:
+shuf_done_3256:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3248
+	JNZ  shuf_planes_3254
 	VZEROUPPER
 	RET
 
-shufn_list_3246:
+shufn_list_3252:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -30810,12 +30922,12 @@ shufn_list_3246:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3252
+	JZ      shuf_no_run_3258
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3252:
+shuf_no_run_3258:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30825,52 +30937,52 @@ shuf_no_run_3252:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3247
+	JA    shufn_list_loads_3253
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3253:
+shuf_offs_3259:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3254
+	JAE     shuf_offs_done_3260
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3253
+	JMP     shuf_offs_3259
 
-shuf_offs_done_3254:
+shuf_offs_done_3260:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3247
+	JA   shufn_list_loads_3253
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3255:
+shuf_offs_3261:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3256
+	JAE     shuf_offs_done_3262
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3255
+	JMP     shuf_offs_3261
 
-shuf_offs_done_3256:
+shuf_offs_done_3262:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3257:
+shuf_planes_3263:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3259
+	JZ      shuf_done_3265
 
-shuf_rows_3260:
+shuf_rows_3266:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -30883,16 +30995,16 @@ shuf_rows_3260:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3260
+	JNZ            shuf_rows_3266
 
-shuf_done_3259:
+shuf_done_3265:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3261
+	JZ    shuf_done_3267
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3262:
+shuf_rows_3268:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -30903,15 +31015,15 @@ shuf_rows_3262:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3262
+	JNZ            shuf_rows_3268
 
-shuf_done_3261:
+shuf_done_3267:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3263
+	JZ      shuf_done_3269
 
-shuf_rows_3264:
+shuf_rows_3270:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -30924,25 +31036,25 @@ shuf_rows_3264:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3264
+	JNZ            shuf_rows_3270
 
-shuf_done_3263:
+shuf_done_3269:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3257
+	JNZ  shuf_planes_3263
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3247:
-shuf_planes_3265:
+shufn_list_loads_3253:
+shuf_planes_3271:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3267
+	JZ    shuf_done_3273
 
-shuf_rows_3268:
+shuf_rows_3274:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -30956,16 +31068,16 @@ shuf_rows_3268:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3268
+	JNZ            shuf_rows_3274
 
-shuf_done_3267:
+shuf_done_3273:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3269
+	JZ    shuf_done_3275
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3270:
+shuf_rows_3276:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -30976,15 +31088,15 @@ shuf_rows_3270:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3270
+	JNZ            shuf_rows_3276
 
-shuf_done_3269:
+shuf_done_3275:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3271
+	JZ    shuf_done_3277
 
-shuf_rows_3272:
+shuf_rows_3278:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -30998,31 +31110,31 @@ shuf_rows_3272:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3272
+	JNZ            shuf_rows_3278
 
-shuf_done_3271:
+shuf_done_3277:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3265
+	JNZ  shuf_planes_3271
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3245:
+rowsShuffleNarrowAVX2_value_3251:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3273
+	JNE     shufn_list_3279
 
-shuf_planes_3275:
+shuf_planes_3281:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3277
+	JZ    shuf_done_3283
 	MOVQ  CX, R10
 
-shuf_rows_3278:
+shuf_rows_3284:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -31034,17 +31146,17 @@ shuf_rows_3278:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3278
+	JNZ            shuf_rows_3284
 
-shuf_done_3277:
+shuf_done_3283:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3275
+	JNZ  shuf_planes_3281
 	VZEROUPPER
 	RET
 
-shufn_list_3273:
+shufn_list_3279:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -31053,12 +31165,12 @@ shufn_list_3273:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3279
+	JZ      shuf_no_run_3285
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3279:
+shuf_no_run_3285:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31068,52 +31180,52 @@ shuf_no_run_3279:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3274
+	JA    shufn_list_loads_3280
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3280:
+shuf_offs_3286:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3281
+	JAE     shuf_offs_done_3287
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3280
+	JMP     shuf_offs_3286
 
-shuf_offs_done_3281:
+shuf_offs_done_3287:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3274
+	JA   shufn_list_loads_3280
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3282:
+shuf_offs_3288:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3283
+	JAE     shuf_offs_done_3289
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3282
+	JMP     shuf_offs_3288
 
-shuf_offs_done_3283:
+shuf_offs_done_3289:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3284:
+shuf_planes_3290:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3286
+	JZ      shuf_done_3292
 
-shuf_rows_3287:
+shuf_rows_3293:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31127,16 +31239,16 @@ shuf_rows_3287:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3287
+	JNZ            shuf_rows_3293
 
-shuf_done_3286:
+shuf_done_3292:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3288
+	JZ    shuf_done_3294
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3289:
+shuf_rows_3295:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -31148,15 +31260,15 @@ shuf_rows_3289:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3289
+	JNZ            shuf_rows_3295
 
-shuf_done_3288:
+shuf_done_3294:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3290
+	JZ      shuf_done_3296
 
-shuf_rows_3291:
+shuf_rows_3297:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31170,25 +31282,25 @@ shuf_rows_3291:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3291
+	JNZ            shuf_rows_3297
 
-shuf_done_3290:
+shuf_done_3296:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3284
+	JNZ  shuf_planes_3290
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3274:
-shuf_planes_3292:
+shufn_list_loads_3280:
+shuf_planes_3298:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3294
+	JZ    shuf_done_3300
 
-shuf_rows_3295:
+shuf_rows_3301:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31203,16 +31315,16 @@ shuf_rows_3295:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3295
+	JNZ            shuf_rows_3301
 
-shuf_done_3294:
+shuf_done_3300:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3296
+	JZ    shuf_done_3302
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3297:
+shuf_rows_3303:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -31224,15 +31336,15 @@ shuf_rows_3297:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3297
+	JNZ            shuf_rows_3303
 
-shuf_done_3296:
+shuf_done_3302:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3298
+	JZ    shuf_done_3304
 
-shuf_rows_3299:
+shuf_rows_3305:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31247,34 +31359,34 @@ shuf_rows_3299:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3299
+	JNZ            shuf_rows_3305
 
-shuf_done_3298:
+shuf_done_3304:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3292
+	JNZ  shuf_planes_3298
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3239:
+shufn_c16o32_3245:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3300
+	JE      rowsShuffleNarrowAVX2_value_3306
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3301
+	JNE     shufn_list_3307
 
-shuf_planes_3303:
+shuf_planes_3309:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3305
+	JZ    shuf_done_3311
 	MOVQ  CX, R10
 
-shuf_rows_3306:
+shuf_rows_3312:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -31288,17 +31400,17 @@ shuf_rows_3306:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3306
+	JNZ            shuf_rows_3312
 
-shuf_done_3305:
+shuf_done_3311:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3303
+	JNZ  shuf_planes_3309
 	VZEROUPPER
 	RET
 
-shufn_list_3301:
+shufn_list_3307:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -31307,12 +31419,12 @@ shufn_list_3301:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3307
+	JZ      shuf_no_run_3313
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3307:
+shuf_no_run_3313:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31322,52 +31434,52 @@ shuf_no_run_3307:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3302
+	JA    shufn_list_loads_3308
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3308:
+shuf_offs_3314:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3309
+	JAE     shuf_offs_done_3315
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3308
+	JMP     shuf_offs_3314
 
-shuf_offs_done_3309:
+shuf_offs_done_3315:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3302
+	JA   shufn_list_loads_3308
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3310:
+shuf_offs_3316:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3311
+	JAE     shuf_offs_done_3317
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3310
+	JMP     shuf_offs_3316
 
-shuf_offs_done_3311:
+shuf_offs_done_3317:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3312:
+shuf_planes_3318:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3314
+	JZ      shuf_done_3320
 
-shuf_rows_3315:
+shuf_rows_3321:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31383,16 +31495,16 @@ shuf_rows_3315:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3315
+	JNZ            shuf_rows_3321
 
-shuf_done_3314:
+shuf_done_3320:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3316
+	JZ    shuf_done_3322
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3317:
+shuf_rows_3323:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -31406,15 +31518,15 @@ shuf_rows_3317:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3317
+	JNZ            shuf_rows_3323
 
-shuf_done_3316:
+shuf_done_3322:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3318
+	JZ      shuf_done_3324
 
-shuf_rows_3319:
+shuf_rows_3325:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31430,25 +31542,25 @@ shuf_rows_3319:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3319
+	JNZ            shuf_rows_3325
 
-shuf_done_3318:
+shuf_done_3324:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3312
+	JNZ  shuf_planes_3318
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3302:
-shuf_planes_3320:
+shufn_list_loads_3308:
+shuf_planes_3326:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3322
+	JZ    shuf_done_3328
 
-shuf_rows_3323:
+shuf_rows_3329:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31465,16 +31577,16 @@ shuf_rows_3323:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3323
+	JNZ            shuf_rows_3329
 
-shuf_done_3322:
+shuf_done_3328:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3324
+	JZ    shuf_done_3330
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3325:
+shuf_rows_3331:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -31488,15 +31600,15 @@ shuf_rows_3325:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3325
+	JNZ            shuf_rows_3331
 
-shuf_done_3324:
+shuf_done_3330:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3326
+	JZ    shuf_done_3332
 
-shuf_rows_3327:
+shuf_rows_3333:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31513,17 +31625,17 @@ shuf_rows_3327:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3327
+	JNZ            shuf_rows_3333
 
-shuf_done_3326:
+shuf_done_3332:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3320
+	JNZ  shuf_planes_3326
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3300:
+rowsShuffleNarrowAVX2_value_3306:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -31535,16 +31647,16 @@ rowsShuffleNarrowAVX2_value_3300:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3328
+	JNE     shufn_list_3334
 
-shuf_planes_3330:
+shuf_planes_3336:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3332
+	JZ    shuf_done_3338
 	MOVQ  CX, R10
 
-shuf_rows_3333:
+shuf_rows_3339:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -31560,17 +31672,17 @@ shuf_rows_3333:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3333
+	JNZ            shuf_rows_3339
 
-shuf_done_3332:
+shuf_done_3338:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3330
+	JNZ  shuf_planes_3336
 	VZEROUPPER
 	RET
 
-shufn_list_3328:
+shufn_list_3334:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -31579,12 +31691,12 @@ shufn_list_3328:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3334
+	JZ      shuf_no_run_3340
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3334:
+shuf_no_run_3340:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31594,52 +31706,52 @@ shuf_no_run_3334:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3329
+	JA    shufn_list_loads_3335
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3335:
+shuf_offs_3341:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3336
+	JAE     shuf_offs_done_3342
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3335
+	JMP     shuf_offs_3341
 
-shuf_offs_done_3336:
+shuf_offs_done_3342:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3329
+	JA   shufn_list_loads_3335
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3337:
+shuf_offs_3343:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3338
+	JAE     shuf_offs_done_3344
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3337
+	JMP     shuf_offs_3343
 
-shuf_offs_done_3338:
+shuf_offs_done_3344:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3339:
+shuf_planes_3345:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3341
+	JZ      shuf_done_3347
 
-shuf_rows_3342:
+shuf_rows_3348:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31657,16 +31769,16 @@ shuf_rows_3342:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3342
+	JNZ            shuf_rows_3348
 
-shuf_done_3341:
+shuf_done_3347:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3343
+	JZ    shuf_done_3349
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3344:
+shuf_rows_3350:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -31682,15 +31794,15 @@ shuf_rows_3344:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3344
+	JNZ            shuf_rows_3350
 
-shuf_done_3343:
+shuf_done_3349:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3345
+	JZ      shuf_done_3351
 
-shuf_rows_3346:
+shuf_rows_3352:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31708,25 +31820,25 @@ shuf_rows_3346:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3346
+	JNZ            shuf_rows_3352
 
-shuf_done_3345:
+shuf_done_3351:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3339
+	JNZ  shuf_planes_3345
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3329:
-shuf_planes_3347:
+shufn_list_loads_3335:
+shuf_planes_3353:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3349
+	JZ    shuf_done_3355
 
-shuf_rows_3350:
+shuf_rows_3356:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31745,16 +31857,16 @@ shuf_rows_3350:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3350
+	JNZ            shuf_rows_3356
 
-shuf_done_3349:
+shuf_done_3355:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3351
+	JZ    shuf_done_3357
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3352:
+shuf_rows_3358:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -31770,15 +31882,15 @@ shuf_rows_3352:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3352
+	JNZ            shuf_rows_3358
 
-shuf_done_3351:
+shuf_done_3357:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3353
+	JZ    shuf_done_3359
 
-shuf_rows_3354:
+shuf_rows_3360:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31797,31 +31909,31 @@ shuf_rows_3354:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3354
+	JNZ            shuf_rows_3360
 
-shuf_done_3353:
+shuf_done_3359:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3347
+	JNZ  shuf_planes_3353
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3240:
+shufn_c8o16_3246:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3355
+	JE      rowsShuffleNarrowAVX2_value_3361
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3356
+	JNE     shufn_list_3362
 
-shuf_planes_3358:
+shuf_planes_3364:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3360
+	JZ    shuf_done_3366
 	MOVQ  CX, R10
 
-shuf_rows_3361:
+shuf_rows_3367:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -31831,17 +31943,17 @@ shuf_rows_3361:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3361
+	JNZ          shuf_rows_3367
 
-shuf_done_3360:
+shuf_done_3366:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3358
+	JNZ  shuf_planes_3364
 	VZEROUPPER
 	RET
 
-shufn_list_3356:
+shufn_list_3362:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -31850,12 +31962,12 @@ shufn_list_3356:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3362
+	JZ      shuf_no_run_3368
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3362:
+shuf_no_run_3368:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31865,52 +31977,52 @@ shuf_no_run_3362:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3357
+	JA    shufn_list_loads_3363
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3363:
+shuf_offs_3369:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3364
+	JAE     shuf_offs_done_3370
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3363
+	JMP     shuf_offs_3369
 
-shuf_offs_done_3364:
+shuf_offs_done_3370:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3357
+	JA   shufn_list_loads_3363
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3365:
+shuf_offs_3371:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3366
+	JAE     shuf_offs_done_3372
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3365
+	JMP     shuf_offs_3371
 
-shuf_offs_done_3366:
+shuf_offs_done_3372:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3367:
+shuf_planes_3373:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3369
+	JZ      shuf_done_3375
 
-shuf_rows_3370:
+shuf_rows_3376:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -31922,16 +32034,16 @@ shuf_rows_3370:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3370
+	JNZ          shuf_rows_3376
 
-shuf_done_3369:
+shuf_done_3375:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3371
+	JZ    shuf_done_3377
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3372:
+shuf_rows_3378:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -31941,15 +32053,15 @@ shuf_rows_3372:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3372
+	JNZ          shuf_rows_3378
 
-shuf_done_3371:
+shuf_done_3377:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3373
+	JZ      shuf_done_3379
 
-shuf_rows_3374:
+shuf_rows_3380:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -31961,25 +32073,25 @@ shuf_rows_3374:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3374
+	JNZ          shuf_rows_3380
 
-shuf_done_3373:
+shuf_done_3379:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3367
+	JNZ  shuf_planes_3373
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3357:
-shuf_planes_3375:
+shufn_list_loads_3363:
+shuf_planes_3381:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3377
+	JZ    shuf_done_3383
 
-shuf_rows_3378:
+shuf_rows_3384:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -31992,16 +32104,16 @@ shuf_rows_3378:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3378
+	JNZ          shuf_rows_3384
 
-shuf_done_3377:
+shuf_done_3383:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3379
+	JZ    shuf_done_3385
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3380:
+shuf_rows_3386:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -32011,15 +32123,15 @@ shuf_rows_3380:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3380
+	JNZ          shuf_rows_3386
 
-shuf_done_3379:
+shuf_done_3385:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3381
+	JZ    shuf_done_3387
 
-shuf_rows_3382:
+shuf_rows_3388:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32032,30 +32144,30 @@ shuf_rows_3382:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3382
+	JNZ          shuf_rows_3388
 
-shuf_done_3381:
+shuf_done_3387:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3375
+	JNZ  shuf_planes_3381
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3355:
+rowsShuffleNarrowAVX2_value_3361:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3383
+	JNE     shufn_list_3389
 
-shuf_planes_3385:
+shuf_planes_3391:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3387
+	JZ    shuf_done_3393
 	MOVQ  CX, R10
 
-shuf_rows_3388:
+shuf_rows_3394:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -32066,17 +32178,17 @@ shuf_rows_3388:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3388
+	JNZ          shuf_rows_3394
 
-shuf_done_3387:
+shuf_done_3393:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3385
+	JNZ  shuf_planes_3391
 	VZEROUPPER
 	RET
 
-shufn_list_3383:
+shufn_list_3389:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32085,12 +32197,12 @@ shufn_list_3383:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3389
+	JZ      shuf_no_run_3395
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3389:
+shuf_no_run_3395:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32100,52 +32212,52 @@ shuf_no_run_3389:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3384
+	JA    shufn_list_loads_3390
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3390:
+shuf_offs_3396:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3391
+	JAE     shuf_offs_done_3397
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3390
+	JMP     shuf_offs_3396
 
-shuf_offs_done_3391:
+shuf_offs_done_3397:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3384
+	JA   shufn_list_loads_3390
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3392:
+shuf_offs_3398:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3393
+	JAE     shuf_offs_done_3399
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3392
+	JMP     shuf_offs_3398
 
-shuf_offs_done_3393:
+shuf_offs_done_3399:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3394:
+shuf_planes_3400:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3396
+	JZ      shuf_done_3402
 
-shuf_rows_3397:
+shuf_rows_3403:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -32158,16 +32270,16 @@ shuf_rows_3397:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3397
+	JNZ          shuf_rows_3403
 
-shuf_done_3396:
+shuf_done_3402:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3398
+	JZ    shuf_done_3404
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3399:
+shuf_rows_3405:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -32178,15 +32290,15 @@ shuf_rows_3399:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3399
+	JNZ          shuf_rows_3405
 
-shuf_done_3398:
+shuf_done_3404:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3400
+	JZ      shuf_done_3406
 
-shuf_rows_3401:
+shuf_rows_3407:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -32199,25 +32311,25 @@ shuf_rows_3401:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3401
+	JNZ          shuf_rows_3407
 
-shuf_done_3400:
+shuf_done_3406:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3394
+	JNZ  shuf_planes_3400
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3384:
-shuf_planes_3402:
+shufn_list_loads_3390:
+shuf_planes_3408:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3404
+	JZ    shuf_done_3410
 
-shuf_rows_3405:
+shuf_rows_3411:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32231,16 +32343,16 @@ shuf_rows_3405:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3405
+	JNZ          shuf_rows_3411
 
-shuf_done_3404:
+shuf_done_3410:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3406
+	JZ    shuf_done_3412
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3407:
+shuf_rows_3413:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -32251,15 +32363,15 @@ shuf_rows_3407:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3407
+	JNZ          shuf_rows_3413
 
-shuf_done_3406:
+shuf_done_3412:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3408
+	JZ    shuf_done_3414
 
-shuf_rows_3409:
+shuf_rows_3415:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32273,31 +32385,31 @@ shuf_rows_3409:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3409
+	JNZ          shuf_rows_3415
 
-shuf_done_3408:
+shuf_done_3414:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3402
+	JNZ  shuf_planes_3408
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3243:
+shufn_d16o16_3249:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3410
+	JE      rowsShuffleNarrowAVX2_value_3416
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3411
+	JNE     shufn_list_3417
 
-shuf_planes_3413:
+shuf_planes_3419:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3415
+	JZ    shuf_done_3421
 	MOVQ  CX, R10
 
-shuf_rows_3416:
+shuf_rows_3422:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -32306,17 +32418,17 @@ shuf_rows_3416:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3416
+	JNZ          shuf_rows_3422
 
-shuf_done_3415:
+shuf_done_3421:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3413
+	JNZ  shuf_planes_3419
 	VZEROUPPER
 	RET
 
-shufn_list_3411:
+shufn_list_3417:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32325,12 +32437,12 @@ shufn_list_3411:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3417
+	JZ      shuf_no_run_3423
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3417:
+shuf_no_run_3423:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32340,52 +32452,52 @@ shuf_no_run_3417:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3412
+	JA    shufn_list_loads_3418
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3418:
+shuf_offs_3424:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3419
+	JAE     shuf_offs_done_3425
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3418
+	JMP     shuf_offs_3424
 
-shuf_offs_done_3419:
+shuf_offs_done_3425:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3412
+	JA   shufn_list_loads_3418
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3420:
+shuf_offs_3426:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3421
+	JAE     shuf_offs_done_3427
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3420
+	JMP     shuf_offs_3426
 
-shuf_offs_done_3421:
+shuf_offs_done_3427:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3422:
+shuf_planes_3428:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3424
+	JZ      shuf_done_3430
 
-shuf_rows_3425:
+shuf_rows_3431:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -32396,16 +32508,16 @@ shuf_rows_3425:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3425
+	JNZ          shuf_rows_3431
 
-shuf_done_3424:
+shuf_done_3430:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3426
+	JZ    shuf_done_3432
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3427:
+shuf_rows_3433:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -32414,15 +32526,15 @@ shuf_rows_3427:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3427
+	JNZ          shuf_rows_3433
 
-shuf_done_3426:
+shuf_done_3432:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3428
+	JZ      shuf_done_3434
 
-shuf_rows_3429:
+shuf_rows_3435:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -32433,25 +32545,25 @@ shuf_rows_3429:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3429
+	JNZ          shuf_rows_3435
 
-shuf_done_3428:
+shuf_done_3434:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3422
+	JNZ  shuf_planes_3428
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3412:
-shuf_planes_3430:
+shufn_list_loads_3418:
+shuf_planes_3436:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3432
+	JZ    shuf_done_3438
 
-shuf_rows_3433:
+shuf_rows_3439:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32463,16 +32575,16 @@ shuf_rows_3433:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3433
+	JNZ          shuf_rows_3439
 
-shuf_done_3432:
+shuf_done_3438:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3434
+	JZ    shuf_done_3440
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3435:
+shuf_rows_3441:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -32481,15 +32593,15 @@ shuf_rows_3435:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3435
+	JNZ          shuf_rows_3441
 
-shuf_done_3434:
+shuf_done_3440:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3436
+	JZ    shuf_done_3442
 
-shuf_rows_3437:
+shuf_rows_3443:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32501,30 +32613,30 @@ shuf_rows_3437:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3437
+	JNZ          shuf_rows_3443
 
-shuf_done_3436:
+shuf_done_3442:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3430
+	JNZ  shuf_planes_3436
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3410:
+rowsShuffleNarrowAVX2_value_3416:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3438
+	JNE     shufn_list_3444
 
-shuf_planes_3440:
+shuf_planes_3446:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3442
+	JZ    shuf_done_3448
 	MOVQ  CX, R10
 
-shuf_rows_3443:
+shuf_rows_3449:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -32534,17 +32646,17 @@ shuf_rows_3443:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3443
+	JNZ          shuf_rows_3449
 
-shuf_done_3442:
+shuf_done_3448:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3440
+	JNZ  shuf_planes_3446
 	VZEROUPPER
 	RET
 
-shufn_list_3438:
+shufn_list_3444:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32553,12 +32665,12 @@ shufn_list_3438:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3444
+	JZ      shuf_no_run_3450
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3444:
+shuf_no_run_3450:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32568,52 +32680,52 @@ shuf_no_run_3444:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3439
+	JA    shufn_list_loads_3445
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3445:
+shuf_offs_3451:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3446
+	JAE     shuf_offs_done_3452
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3445
+	JMP     shuf_offs_3451
 
-shuf_offs_done_3446:
+shuf_offs_done_3452:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3439
+	JA   shufn_list_loads_3445
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3447:
+shuf_offs_3453:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3448
+	JAE     shuf_offs_done_3454
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3447
+	JMP     shuf_offs_3453
 
-shuf_offs_done_3448:
+shuf_offs_done_3454:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3449:
+shuf_planes_3455:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3451
+	JZ      shuf_done_3457
 
-shuf_rows_3452:
+shuf_rows_3458:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -32625,16 +32737,16 @@ shuf_rows_3452:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3452
+	JNZ          shuf_rows_3458
 
-shuf_done_3451:
+shuf_done_3457:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3453
+	JZ    shuf_done_3459
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3454:
+shuf_rows_3460:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -32644,15 +32756,15 @@ shuf_rows_3454:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3454
+	JNZ          shuf_rows_3460
 
-shuf_done_3453:
+shuf_done_3459:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3455
+	JZ      shuf_done_3461
 
-shuf_rows_3456:
+shuf_rows_3462:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -32664,25 +32776,25 @@ shuf_rows_3456:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3456
+	JNZ          shuf_rows_3462
 
-shuf_done_3455:
+shuf_done_3461:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3449
+	JNZ  shuf_planes_3455
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3439:
-shuf_planes_3457:
+shufn_list_loads_3445:
+shuf_planes_3463:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3459
+	JZ    shuf_done_3465
 
-shuf_rows_3460:
+shuf_rows_3466:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32695,16 +32807,16 @@ shuf_rows_3460:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3460
+	JNZ          shuf_rows_3466
 
-shuf_done_3459:
+shuf_done_3465:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3461
+	JZ    shuf_done_3467
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3462:
+shuf_rows_3468:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -32714,15 +32826,15 @@ shuf_rows_3462:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3462
+	JNZ          shuf_rows_3468
 
-shuf_done_3461:
+shuf_done_3467:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3463
+	JZ    shuf_done_3469
 
-shuf_rows_3464:
+shuf_rows_3470:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32735,32 +32847,32 @@ shuf_rows_3464:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3464
+	JNZ          shuf_rows_3470
 
-shuf_done_3463:
+shuf_done_3469:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3457
+	JNZ  shuf_planes_3463
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3244:
+shufn_d16o32_3250:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3465
+	JE      rowsShuffleNarrowAVX2_value_3471
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3466
+	JNE     shufn_list_3472
 
-shuf_planes_3468:
+shuf_planes_3474:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3470
+	JZ    shuf_done_3476
 	MOVQ  CX, R10
 
-shuf_rows_3471:
+shuf_rows_3477:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -32770,17 +32882,17 @@ shuf_rows_3471:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3471
+	JNZ         shuf_rows_3477
 
-shuf_done_3470:
+shuf_done_3476:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3468
+	JNZ  shuf_planes_3474
 	VZEROUPPER
 	RET
 
-shufn_list_3466:
+shufn_list_3472:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32789,12 +32901,12 @@ shufn_list_3466:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3472
+	JZ      shuf_no_run_3478
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3472:
+shuf_no_run_3478:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32804,52 +32916,52 @@ shuf_no_run_3472:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3467
+	JA    shufn_list_loads_3473
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3473:
+shuf_offs_3479:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3474
+	JAE     shuf_offs_done_3480
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3473
+	JMP     shuf_offs_3479
 
-shuf_offs_done_3474:
+shuf_offs_done_3480:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3467
+	JA   shufn_list_loads_3473
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3475:
+shuf_offs_3481:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3476
+	JAE     shuf_offs_done_3482
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3475
+	JMP     shuf_offs_3481
 
-shuf_offs_done_3476:
+shuf_offs_done_3482:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3477:
+shuf_planes_3483:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3479
+	JZ      shuf_done_3485
 
-shuf_rows_3480:
+shuf_rows_3486:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -32861,16 +32973,16 @@ shuf_rows_3480:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3480
+	JNZ         shuf_rows_3486
 
-shuf_done_3479:
+shuf_done_3485:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3481
+	JZ    shuf_done_3487
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3482:
+shuf_rows_3488:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -32880,15 +32992,15 @@ shuf_rows_3482:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3482
+	JNZ         shuf_rows_3488
 
-shuf_done_3481:
+shuf_done_3487:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3483
+	JZ      shuf_done_3489
 
-shuf_rows_3484:
+shuf_rows_3490:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -32900,25 +33012,25 @@ shuf_rows_3484:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3484
+	JNZ         shuf_rows_3490
 
-shuf_done_3483:
+shuf_done_3489:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3477
+	JNZ  shuf_planes_3483
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3467:
-shuf_planes_3485:
+shufn_list_loads_3473:
+shuf_planes_3491:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3487
+	JZ    shuf_done_3493
 
-shuf_rows_3488:
+shuf_rows_3494:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -32931,16 +33043,16 @@ shuf_rows_3488:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3488
+	JNZ         shuf_rows_3494
 
-shuf_done_3487:
+shuf_done_3493:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3489
+	JZ    shuf_done_3495
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3490:
+shuf_rows_3496:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -32950,15 +33062,15 @@ shuf_rows_3490:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3490
+	JNZ         shuf_rows_3496
 
-shuf_done_3489:
+shuf_done_3495:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3491
+	JZ    shuf_done_3497
 
-shuf_rows_3492:
+shuf_rows_3498:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -32971,32 +33083,32 @@ shuf_rows_3492:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3492
+	JNZ         shuf_rows_3498
 
-shuf_done_3491:
+shuf_done_3497:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3485
+	JNZ  shuf_planes_3491
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3465:
+rowsShuffleNarrowAVX2_value_3471:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3493
+	JNE     shufn_list_3499
 
-shuf_planes_3495:
+shuf_planes_3501:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3497
+	JZ    shuf_done_3503
 	MOVQ  CX, R10
 
-shuf_rows_3498:
+shuf_rows_3504:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -33008,17 +33120,17 @@ shuf_rows_3498:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3498
+	JNZ         shuf_rows_3504
 
-shuf_done_3497:
+shuf_done_3503:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3495
+	JNZ  shuf_planes_3501
 	VZEROUPPER
 	RET
 
-shufn_list_3493:
+shufn_list_3499:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -33027,12 +33139,12 @@ shufn_list_3493:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3499
+	JZ      shuf_no_run_3505
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3499:
+shuf_no_run_3505:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33042,52 +33154,52 @@ shuf_no_run_3499:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3494
+	JA    shufn_list_loads_3500
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3500:
+shuf_offs_3506:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3501
+	JAE     shuf_offs_done_3507
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3500
+	JMP     shuf_offs_3506
 
-shuf_offs_done_3501:
+shuf_offs_done_3507:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3494
+	JA   shufn_list_loads_3500
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3502:
+shuf_offs_3508:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3503
+	JAE     shuf_offs_done_3509
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3502
+	JMP     shuf_offs_3508
 
-shuf_offs_done_3503:
+shuf_offs_done_3509:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3504:
+shuf_planes_3510:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3506
+	JZ      shuf_done_3512
 
-shuf_rows_3507:
+shuf_rows_3513:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -33101,16 +33213,16 @@ shuf_rows_3507:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3507
+	JNZ         shuf_rows_3513
 
-shuf_done_3506:
+shuf_done_3512:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3508
+	JZ    shuf_done_3514
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3509:
+shuf_rows_3515:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -33122,15 +33234,15 @@ shuf_rows_3509:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3509
+	JNZ         shuf_rows_3515
 
-shuf_done_3508:
+shuf_done_3514:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3510
+	JZ      shuf_done_3516
 
-shuf_rows_3511:
+shuf_rows_3517:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -33144,25 +33256,25 @@ shuf_rows_3511:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3511
+	JNZ         shuf_rows_3517
 
-shuf_done_3510:
+shuf_done_3516:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3504
+	JNZ  shuf_planes_3510
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3494:
-shuf_planes_3512:
+shufn_list_loads_3500:
+shuf_planes_3518:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3514
+	JZ    shuf_done_3520
 
-shuf_rows_3515:
+shuf_rows_3521:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33177,16 +33289,16 @@ shuf_rows_3515:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3515
+	JNZ         shuf_rows_3521
 
-shuf_done_3514:
+shuf_done_3520:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3516
+	JZ    shuf_done_3522
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3517:
+shuf_rows_3523:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -33198,15 +33310,15 @@ shuf_rows_3517:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3517
+	JNZ         shuf_rows_3523
 
-shuf_done_3516:
+shuf_done_3522:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3518
+	JZ    shuf_done_3524
 
-shuf_rows_3519:
+shuf_rows_3525:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33221,31 +33333,31 @@ shuf_rows_3519:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3519
+	JNZ         shuf_rows_3525
 
-shuf_done_3518:
+shuf_done_3524:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3512
+	JNZ  shuf_planes_3518
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3241:
+shufn_c8o8_3247:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3520
+	JE      rowsShuffleNarrowAVX2_value_3526
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3521
+	JNE     shufn_list_3527
 
-shuf_planes_3523:
+shuf_planes_3529:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3525
+	JZ    shuf_done_3531
 	MOVQ  CX, R10
 
-shuf_rows_3526:
+shuf_rows_3532:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -33254,17 +33366,17 @@ shuf_rows_3526:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3526
+	JNZ     shuf_rows_3532
 
-shuf_done_3525:
+shuf_done_3531:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3523
+	JNZ  shuf_planes_3529
 	VZEROUPPER
 	RET
 
-shufn_list_3521:
+shufn_list_3527:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33273,12 +33385,12 @@ shufn_list_3521:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3527
+	JZ      shuf_no_run_3533
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3527:
+shuf_no_run_3533:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33288,52 +33400,52 @@ shuf_no_run_3527:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3522
+	JA    shufn_list_loads_3528
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3528:
+shuf_offs_3534:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3529
+	JAE     shuf_offs_done_3535
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3528
+	JMP     shuf_offs_3534
 
-shuf_offs_done_3529:
+shuf_offs_done_3535:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3522
+	JA   shufn_list_loads_3528
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3530:
+shuf_offs_3536:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3531
+	JAE     shuf_offs_done_3537
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3530
+	JMP     shuf_offs_3536
 
-shuf_offs_done_3531:
+shuf_offs_done_3537:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3532:
+shuf_planes_3538:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3534
+	JZ      shuf_done_3540
 
-shuf_rows_3535:
+shuf_rows_3541:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -33344,16 +33456,16 @@ shuf_rows_3535:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3535
+	JNZ     shuf_rows_3541
 
-shuf_done_3534:
+shuf_done_3540:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3536
+	JZ    shuf_done_3542
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3537:
+shuf_rows_3543:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33362,15 +33474,15 @@ shuf_rows_3537:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3537
+	JNZ     shuf_rows_3543
 
-shuf_done_3536:
+shuf_done_3542:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3538
+	JZ      shuf_done_3544
 
-shuf_rows_3539:
+shuf_rows_3545:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -33381,25 +33493,25 @@ shuf_rows_3539:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3539
+	JNZ     shuf_rows_3545
 
-shuf_done_3538:
+shuf_done_3544:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3532
+	JNZ  shuf_planes_3538
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3522:
-shuf_planes_3540:
+shufn_list_loads_3528:
+shuf_planes_3546:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3542
+	JZ    shuf_done_3548
 
-shuf_rows_3543:
+shuf_rows_3549:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33411,16 +33523,16 @@ shuf_rows_3543:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3543
+	JNZ     shuf_rows_3549
 
-shuf_done_3542:
+shuf_done_3548:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3544
+	JZ    shuf_done_3550
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3545:
+shuf_rows_3551:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33429,15 +33541,15 @@ shuf_rows_3545:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3545
+	JNZ     shuf_rows_3551
 
-shuf_done_3544:
+shuf_done_3550:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3546
+	JZ    shuf_done_3552
 
-shuf_rows_3547:
+shuf_rows_3553:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33449,30 +33561,30 @@ shuf_rows_3547:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3547
+	JNZ     shuf_rows_3553
 
-shuf_done_3546:
+shuf_done_3552:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3540
+	JNZ  shuf_planes_3546
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3520:
+rowsShuffleNarrowAVX2_value_3526:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3548
+	JNE     shufn_list_3554
 
-shuf_planes_3550:
+shuf_planes_3556:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3552
+	JZ    shuf_done_3558
 	MOVQ  CX, R10
 
-shuf_rows_3553:
+shuf_rows_3559:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -33482,17 +33594,17 @@ shuf_rows_3553:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3553
+	JNZ       shuf_rows_3559
 
-shuf_done_3552:
+shuf_done_3558:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3550
+	JNZ  shuf_planes_3556
 	VZEROUPPER
 	RET
 
-shufn_list_3548:
+shufn_list_3554:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33501,12 +33613,12 @@ shufn_list_3548:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3554
+	JZ      shuf_no_run_3560
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3554:
+shuf_no_run_3560:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33516,52 +33628,52 @@ shuf_no_run_3554:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3549
+	JA    shufn_list_loads_3555
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3555:
+shuf_offs_3561:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3556
+	JAE     shuf_offs_done_3562
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3555
+	JMP     shuf_offs_3561
 
-shuf_offs_done_3556:
+shuf_offs_done_3562:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3549
+	JA   shufn_list_loads_3555
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3557:
+shuf_offs_3563:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3558
+	JAE     shuf_offs_done_3564
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3557
+	JMP     shuf_offs_3563
 
-shuf_offs_done_3558:
+shuf_offs_done_3564:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3559:
+shuf_planes_3565:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3561
+	JZ      shuf_done_3567
 
-shuf_rows_3562:
+shuf_rows_3568:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -33573,16 +33685,16 @@ shuf_rows_3562:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3562
+	JNZ       shuf_rows_3568
 
-shuf_done_3561:
+shuf_done_3567:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3563
+	JZ    shuf_done_3569
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3564:
+shuf_rows_3570:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -33592,15 +33704,15 @@ shuf_rows_3564:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3564
+	JNZ       shuf_rows_3570
 
-shuf_done_3563:
+shuf_done_3569:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3565
+	JZ      shuf_done_3571
 
-shuf_rows_3566:
+shuf_rows_3572:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -33612,25 +33724,25 @@ shuf_rows_3566:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3566
+	JNZ       shuf_rows_3572
 
-shuf_done_3565:
+shuf_done_3571:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3559
+	JNZ  shuf_planes_3565
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3549:
-shuf_planes_3567:
+shufn_list_loads_3555:
+shuf_planes_3573:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3569
+	JZ    shuf_done_3575
 
-shuf_rows_3570:
+shuf_rows_3576:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -33643,16 +33755,16 @@ shuf_rows_3570:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3570
+	JNZ       shuf_rows_3576
 
-shuf_done_3569:
+shuf_done_3575:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3571
+	JZ    shuf_done_3577
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3572:
+shuf_rows_3578:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -33662,15 +33774,15 @@ shuf_rows_3572:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3572
+	JNZ       shuf_rows_3578
 
-shuf_done_3571:
+shuf_done_3577:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3573
+	JZ    shuf_done_3579
 
-shuf_rows_3574:
+shuf_rows_3580:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -33683,31 +33795,31 @@ shuf_rows_3574:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3574
+	JNZ       shuf_rows_3580
 
-shuf_done_3573:
+shuf_done_3579:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3567
+	JNZ  shuf_planes_3573
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3242:
+shufn_c4o8_3248:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3575
+	JE      rowsShuffleNarrowAVX2_value_3581
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3576
+	JNE     shufn_list_3582
 
-shuf_planes_3578:
+shuf_planes_3584:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3580
+	JZ    shuf_done_3586
 	MOVQ  CX, R10
 
-shuf_rows_3581:
+shuf_rows_3587:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -33716,17 +33828,17 @@ shuf_rows_3581:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3581
+	JNZ     shuf_rows_3587
 
-shuf_done_3580:
+shuf_done_3586:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3578
+	JNZ  shuf_planes_3584
 	VZEROUPPER
 	RET
 
-shufn_list_3576:
+shufn_list_3582:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33735,12 +33847,12 @@ shufn_list_3576:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3582
+	JZ      shuf_no_run_3588
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3582:
+shuf_no_run_3588:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33750,52 +33862,52 @@ shuf_no_run_3582:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3577
+	JA    shufn_list_loads_3583
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3583:
+shuf_offs_3589:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3584
+	JAE     shuf_offs_done_3590
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3583
+	JMP     shuf_offs_3589
 
-shuf_offs_done_3584:
+shuf_offs_done_3590:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3577
+	JA   shufn_list_loads_3583
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3585:
+shuf_offs_3591:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3586
+	JAE     shuf_offs_done_3592
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3585
+	JMP     shuf_offs_3591
 
-shuf_offs_done_3586:
+shuf_offs_done_3592:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3587:
+shuf_planes_3593:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3589
+	JZ      shuf_done_3595
 
-shuf_rows_3590:
+shuf_rows_3596:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -33806,16 +33918,16 @@ shuf_rows_3590:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3590
+	JNZ     shuf_rows_3596
 
-shuf_done_3589:
+shuf_done_3595:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3591
+	JZ    shuf_done_3597
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3592:
+shuf_rows_3598:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33824,15 +33936,15 @@ shuf_rows_3592:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3592
+	JNZ     shuf_rows_3598
 
-shuf_done_3591:
+shuf_done_3597:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3593
+	JZ      shuf_done_3599
 
-shuf_rows_3594:
+shuf_rows_3600:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -33843,25 +33955,25 @@ shuf_rows_3594:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3594
+	JNZ     shuf_rows_3600
 
-shuf_done_3593:
+shuf_done_3599:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3587
+	JNZ  shuf_planes_3593
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3577:
-shuf_planes_3595:
+shufn_list_loads_3583:
+shuf_planes_3601:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3597
+	JZ    shuf_done_3603
 
-shuf_rows_3598:
+shuf_rows_3604:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33873,16 +33985,16 @@ shuf_rows_3598:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3598
+	JNZ     shuf_rows_3604
 
-shuf_done_3597:
+shuf_done_3603:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3599
+	JZ    shuf_done_3605
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3600:
+shuf_rows_3606:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33891,15 +34003,15 @@ shuf_rows_3600:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3600
+	JNZ     shuf_rows_3606
 
-shuf_done_3599:
+shuf_done_3605:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3601
+	JZ    shuf_done_3607
 
-shuf_rows_3602:
+shuf_rows_3608:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33911,30 +34023,30 @@ shuf_rows_3602:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3602
+	JNZ     shuf_rows_3608
 
-shuf_done_3601:
+shuf_done_3607:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3595
+	JNZ  shuf_planes_3601
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3575:
+rowsShuffleNarrowAVX2_value_3581:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3603
+	JNE     shufn_list_3609
 
-shuf_planes_3605:
+shuf_planes_3611:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3607
+	JZ    shuf_done_3613
 	MOVQ  CX, R10
 
-shuf_rows_3608:
+shuf_rows_3614:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -33944,17 +34056,17 @@ shuf_rows_3608:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3608
+	JNZ       shuf_rows_3614
 
-shuf_done_3607:
+shuf_done_3613:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3605
+	JNZ  shuf_planes_3611
 	VZEROUPPER
 	RET
 
-shufn_list_3603:
+shufn_list_3609:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33963,12 +34075,12 @@ shufn_list_3603:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3609
+	JZ      shuf_no_run_3615
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3609:
+shuf_no_run_3615:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33978,52 +34090,52 @@ shuf_no_run_3609:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3604
+	JA    shufn_list_loads_3610
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3610:
+shuf_offs_3616:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3611
+	JAE     shuf_offs_done_3617
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3610
+	JMP     shuf_offs_3616
 
-shuf_offs_done_3611:
+shuf_offs_done_3617:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3604
+	JA   shufn_list_loads_3610
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3612:
+shuf_offs_3618:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3613
+	JAE     shuf_offs_done_3619
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3612
+	JMP     shuf_offs_3618
 
-shuf_offs_done_3613:
+shuf_offs_done_3619:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3614:
+shuf_planes_3620:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3616
+	JZ      shuf_done_3622
 
-shuf_rows_3617:
+shuf_rows_3623:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -34035,16 +34147,16 @@ shuf_rows_3617:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3617
+	JNZ       shuf_rows_3623
 
-shuf_done_3616:
+shuf_done_3622:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3618
+	JZ    shuf_done_3624
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3619:
+shuf_rows_3625:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -34054,15 +34166,15 @@ shuf_rows_3619:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3619
+	JNZ       shuf_rows_3625
 
-shuf_done_3618:
+shuf_done_3624:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3620
+	JZ      shuf_done_3626
 
-shuf_rows_3621:
+shuf_rows_3627:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -34074,25 +34186,25 @@ shuf_rows_3621:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3621
+	JNZ       shuf_rows_3627
 
-shuf_done_3620:
+shuf_done_3626:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3614
+	JNZ  shuf_planes_3620
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3604:
-shuf_planes_3622:
+shufn_list_loads_3610:
+shuf_planes_3628:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3624
+	JZ    shuf_done_3630
 
-shuf_rows_3625:
+shuf_rows_3631:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -34105,16 +34217,16 @@ shuf_rows_3625:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3625
+	JNZ       shuf_rows_3631
 
-shuf_done_3624:
+shuf_done_3630:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3626
+	JZ    shuf_done_3632
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3627:
+shuf_rows_3633:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -34124,15 +34236,15 @@ shuf_rows_3627:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3627
+	JNZ       shuf_rows_3633
 
-shuf_done_3626:
+shuf_done_3632:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3628
+	JZ    shuf_done_3634
 
-shuf_rows_3629:
+shuf_rows_3635:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -34145,13 +34257,13 @@ shuf_rows_3629:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3629
+	JNZ       shuf_rows_3635
 
-shuf_done_3628:
+shuf_done_3634:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3622
+	JNZ  shuf_planes_3628
 	VZEROUPPER
 	RET
 
@@ -34159,9 +34271,9 @@ shuf_done_3628:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3630
+	JE      ends_ret_3636
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3630
+	JE      ends_ret_3636
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -34182,25 +34294,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3631
+	JB      ends_narrow_3637
 
-ends_planes_3634:
+ends_planes_3640:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3635:
+ends_rows_3641:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3636:
+ends_mid_3642:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3636
+	JB          ends_mid_3642
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -34219,114 +34331,38 @@ ends_mid_3636:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3635
+	JNZ         ends_rows_3641
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3634
+	JNZ         ends_planes_3640
 	VZEROUPPER
 	RET
 
-ends_narrow_3631:
+ends_narrow_3637:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3632
+	JL   ends_short_3638
 
-ends_planes_3637:
-	MOVQ AX, R8
-	MOVQ CX, R9
-	MOVQ rows+16(FP), R10
-
-ends_rows_3638:
-	VMOVDQU (R9), X7
-	VMOVDQU (R9)(BX*1), X8
-	LEAQ    (R9)(SI*1), R11
-	XORQ    R12, R12
-
-ends_mid_3639:
-	VMOVDQU   (R11)(R12*1), Y9
-	VMOVDQU   Y9, 16(R8)(R12*1)
-	ADDQ      $0x20, R12
-	CMPQ      R12, DI
-	JB        ends_mid_3639
-	VMOVDQU   (R11)(DI*1), Y9
-	VMOVDQU   Y9, 16(R8)(DI*1)
-	VPSHUFB   X0, X7, X9
-	VPSHUFB   X1, X8, X10
-	VPOR      X9, X10, X9
-	VPBLENDVB X2, X9, X6, X9
-	VMOVDQU   X9, (R8)
-	VPSHUFB   X3, X7, X7
-	VPSHUFB   X4, X8, X8
-	VPOR      X7, X8, X7
-	VPBLENDVB X5, X7, X6, X7
-	VMOVDQU   X7, (R8)(DX*1)
-	ADDQ      dstStride+24(FP), R8
-	ADDQ      srcStride+32(FP), R9
-	DECQ      R10
-	JNZ       ends_rows_3638
-	ADDQ      dstPlane+88(FP), AX
-	ADDQ      srcPlane+96(FP), CX
-	DECQ      planes+80(FP)
-	JNZ       ends_planes_3637
-	VZEROUPPER
-	RET
-
-ends_short_3632:
-	ADDQ $0x10, DI
-	CMPQ DI, $0x00
-	JLE  ends_tiny_3633
-	MOVQ BX, R8
-	SUBQ SI, R8
-	CMPQ R8, $0x10
-	JL   ends_halves_3640
-
-ends_planes_3641:
-	MOVQ AX, DI
-	MOVQ CX, R8
-	MOVQ rows+16(FP), R9
-
-ends_rows_3642:
-	VMOVDQU   (R8), X7
-	VMOVDQU   (R8)(BX*1), X8
-	LEAQ      (R8)(SI*1), R10
-	VMOVDQU   (R10), Y9
-	VMOVDQU   Y9, 16(DI)
-	VPSHUFB   X0, X7, X9
-	VPSHUFB   X1, X8, X10
-	VPOR      X9, X10, X9
-	VPBLENDVB X2, X9, X6, X9
-	VMOVDQU   X9, (DI)
-	VPSHUFB   X3, X7, X7
-	VPSHUFB   X4, X8, X8
-	VPOR      X7, X8, X7
-	VPBLENDVB X5, X7, X6, X7
-	VMOVDQU   X7, (DI)(DX*1)
-	ADDQ      dstStride+24(FP), DI
-	ADDQ      srcStride+32(FP), R8
-	DECQ      R9
-	JNZ       ends_rows_3642
-	ADDQ      dstPlane+88(FP), AX
-	ADDQ      srcPlane+96(FP), CX
-	DECQ      planes+80(FP)
-	JNZ       ends_planes_3641
-	VZEROUPPER
-	RET
-
-ends_halves_3640:
 ends_planes_3643:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
 ends_rows_3644:
-	VMOVDQU   (R9), X7
-	VMOVDQU   (R9)(BX*1), X8
-	LEAQ      (R9)(SI*1), R11
-	VMOVDQU   (R11), X9
-	VMOVDQU   X9, 16(R8)
-	VMOVDQU   (R11)(DI*1), X9
-	VMOVDQU   X9, 16(R8)(DI*1)
+	VMOVDQU (R9), X7
+	VMOVDQU (R9)(BX*1), X8
+	LEAQ    (R9)(SI*1), R11
+	XORQ    R12, R12
+
+ends_mid_3645:
+	VMOVDQU   (R11)(R12*1), Y9
+	VMOVDQU   Y9, 16(R8)(R12*1)
+	ADDQ      $0x20, R12
+	CMPQ      R12, DI
+	JB        ends_mid_3645
+	VMOVDQU   (R11)(DI*1), Y9
+	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
 	VPSHUFB   X1, X8, X10
 	VPOR      X9, X10, X9
@@ -34348,13 +34384,89 @@ ends_rows_3644:
 	VZEROUPPER
 	RET
 
-ends_tiny_3633:
-ends_planes_3645:
+ends_short_3638:
+	ADDQ $0x10, DI
+	CMPQ DI, $0x00
+	JLE  ends_tiny_3639
+	MOVQ BX, R8
+	SUBQ SI, R8
+	CMPQ R8, $0x10
+	JL   ends_halves_3646
+
+ends_planes_3647:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3646:
+ends_rows_3648:
+	VMOVDQU   (R8), X7
+	VMOVDQU   (R8)(BX*1), X8
+	LEAQ      (R8)(SI*1), R10
+	VMOVDQU   (R10), Y9
+	VMOVDQU   Y9, 16(DI)
+	VPSHUFB   X0, X7, X9
+	VPSHUFB   X1, X8, X10
+	VPOR      X9, X10, X9
+	VPBLENDVB X2, X9, X6, X9
+	VMOVDQU   X9, (DI)
+	VPSHUFB   X3, X7, X7
+	VPSHUFB   X4, X8, X8
+	VPOR      X7, X8, X7
+	VPBLENDVB X5, X7, X6, X7
+	VMOVDQU   X7, (DI)(DX*1)
+	ADDQ      dstStride+24(FP), DI
+	ADDQ      srcStride+32(FP), R8
+	DECQ      R9
+	JNZ       ends_rows_3648
+	ADDQ      dstPlane+88(FP), AX
+	ADDQ      srcPlane+96(FP), CX
+	DECQ      planes+80(FP)
+	JNZ       ends_planes_3647
+	VZEROUPPER
+	RET
+
+ends_halves_3646:
+ends_planes_3649:
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ rows+16(FP), R10
+
+ends_rows_3650:
+	VMOVDQU   (R9), X7
+	VMOVDQU   (R9)(BX*1), X8
+	LEAQ      (R9)(SI*1), R11
+	VMOVDQU   (R11), X9
+	VMOVDQU   X9, 16(R8)
+	VMOVDQU   (R11)(DI*1), X9
+	VMOVDQU   X9, 16(R8)(DI*1)
+	VPSHUFB   X0, X7, X9
+	VPSHUFB   X1, X8, X10
+	VPOR      X9, X10, X9
+	VPBLENDVB X2, X9, X6, X9
+	VMOVDQU   X9, (R8)
+	VPSHUFB   X3, X7, X7
+	VPSHUFB   X4, X8, X8
+	VPOR      X7, X8, X7
+	VPBLENDVB X5, X7, X6, X7
+	VMOVDQU   X7, (R8)(DX*1)
+	ADDQ      dstStride+24(FP), R8
+	ADDQ      srcStride+32(FP), R9
+	DECQ      R10
+	JNZ       ends_rows_3650
+	ADDQ      dstPlane+88(FP), AX
+	ADDQ      srcPlane+96(FP), CX
+	DECQ      planes+80(FP)
+	JNZ       ends_planes_3649
+	VZEROUPPER
+	RET
+
+ends_tiny_3639:
+ends_planes_3651:
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ rows+16(FP), R9
+
+ends_rows_3652:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -34373,24 +34485,24 @@ ends_rows_3646:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3646
+	JNZ       ends_rows_3652
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3645
+	JNZ       ends_planes_3651
 	VZEROUPPER
 	RET
 
-ends_ret_3630:
+ends_ret_3636:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_3647
+	JE      endsw_ret_3653
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_3647
+	JE      endsw_ret_3653
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -34410,23 +34522,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_3648:
+endsw_planes_3654:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_3649:
+endsw_rows_3655:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_3650:
+endsw_copy_3656:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_3650
+	JB        endsw_copy_3656
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -34442,15 +34554,15 @@ endsw_copy_3650:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_3649
+	JNZ       endsw_rows_3655
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_3648
+	JNZ       endsw_planes_3654
 	VZEROUPPER
 	RET
 
-endsw_ret_3647:
+endsw_ret_3653:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34458,7 +34570,7 @@ endsw_ret_3647:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3651
+	JZ    wrap_ret_3657
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34467,18 +34579,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3652:
+wrap_rows_3658:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3653
+	JB   cx_short_3659
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3655
+	JBE  copy_le2_3661
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3656
+	JBE  copy_le4_3662
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3657:
+copy_loop_3663:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34490,7 +34602,7 @@ copy_loop_3657:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3657
+	JB      copy_loop_3663
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34500,9 +34612,9 @@ copy_loop_3657:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3658
+	JMP     copy_done_3664
 
-copy_le4_3656:
+copy_le4_3662:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34511,76 +34623,76 @@ copy_le4_3656:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3658
+	JMP     copy_done_3664
 
-copy_le2_3655:
+copy_le2_3661:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3658:
-	JMP cx_done_3654
+copy_done_3664:
+	JMP cx_done_3660
 
-cx_short_3653:
+cx_short_3659:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3660
+	JAE  ladder_3666
 	CMPQ BX, $0x00000008
-	JAE  ladder_3661
+	JAE  ladder_3667
 	CMPQ BX, $0x00000004
-	JAE  ladder_3662
+	JAE  ladder_3668
 	CMPQ BX, $0x00000002
-	JAE  ladder_3663
+	JAE  ladder_3669
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3659
-	JMP  ladder_3664
+	JB   ladder_done_3665
+	JMP  ladder_3670
 
-ladder_3660:
+ladder_3666:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3659
+	JMP     ladder_done_3665
 
-ladder_3661:
+ladder_3667:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3659
+	JMP  ladder_done_3665
 
-ladder_3662:
+ladder_3668:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3659
+	JMP  ladder_done_3665
 
-ladder_3663:
+ladder_3669:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3659
+	JMP  ladder_done_3665
 
-ladder_3664:
+ladder_3670:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3659:
-cx_done_3654:
+ladder_done_3665:
+cx_done_3660:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3665
+	JB   cx_short_3671
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3667
+	JBE  copy_le2_3673
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3668
+	JBE  copy_le4_3674
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3669:
+copy_loop_3675:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34592,7 +34704,7 @@ copy_loop_3669:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3669
+	JB      copy_loop_3675
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34602,9 +34714,9 @@ copy_loop_3669:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3670
+	JMP     copy_done_3676
 
-copy_le4_3668:
+copy_le4_3674:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34613,77 +34725,77 @@ copy_le4_3668:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3670
+	JMP     copy_done_3676
 
-copy_le2_3667:
+copy_le2_3673:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3670:
-	JMP cx_done_3666
+copy_done_3676:
+	JMP cx_done_3672
 
-cx_short_3665:
+cx_short_3671:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3672
+	JAE  ladder_3678
 	CMPQ DX, $0x00000008
-	JAE  ladder_3673
+	JAE  ladder_3679
 	CMPQ DX, $0x00000004
-	JAE  ladder_3674
+	JAE  ladder_3680
 	CMPQ DX, $0x00000002
-	JAE  ladder_3675
+	JAE  ladder_3681
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3671
-	JMP  ladder_3676
+	JB   ladder_done_3677
+	JMP  ladder_3682
 
-ladder_3672:
+ladder_3678:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3671
+	JMP     ladder_done_3677
 
-ladder_3673:
+ladder_3679:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3671
+	JMP  ladder_done_3677
 
-ladder_3674:
+ladder_3680:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3671
+	JMP  ladder_done_3677
 
-ladder_3675:
+ladder_3681:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3671
+	JMP  ladder_done_3677
 
-ladder_3676:
+ladder_3682:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3671:
-cx_done_3666:
+ladder_done_3677:
+cx_done_3672:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3677
+	JB   cx_short_3683
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3679
+	JBE  copy_le2_3685
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3680
+	JBE  copy_le4_3686
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3681:
+copy_loop_3687:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34695,7 +34807,7 @@ copy_loop_3681:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3681
+	JB      copy_loop_3687
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34705,9 +34817,9 @@ copy_loop_3681:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3682
+	JMP     copy_done_3688
 
-copy_le4_3680:
+copy_le4_3686:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -34716,71 +34828,71 @@ copy_le4_3680:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3682
+	JMP     copy_done_3688
 
-copy_le2_3679:
+copy_le2_3685:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3682:
-	JMP cx_done_3678
+copy_done_3688:
+	JMP cx_done_3684
 
-cx_short_3677:
+cx_short_3683:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3684
+	JAE  ladder_3690
 	CMPQ SI, $0x00000008
-	JAE  ladder_3685
+	JAE  ladder_3691
 	CMPQ SI, $0x00000004
-	JAE  ladder_3686
+	JAE  ladder_3692
 	CMPQ SI, $0x00000002
-	JAE  ladder_3687
+	JAE  ladder_3693
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3683
-	JMP  ladder_3688
+	JB   ladder_done_3689
+	JMP  ladder_3694
 
-ladder_3684:
+ladder_3690:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3683
+	JMP     ladder_done_3689
 
-ladder_3685:
+ladder_3691:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3683
+	JMP  ladder_done_3689
 
-ladder_3686:
+ladder_3692:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3683
+	JMP  ladder_done_3689
 
-ladder_3687:
+ladder_3693:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3683
+	JMP  ladder_done_3689
 
-ladder_3688:
+ladder_3694:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3683:
-cx_done_3678:
+ladder_done_3689:
+cx_done_3684:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3652
+	JNZ  wrap_rows_3658
 	VZEROUPPER
 
-wrap_ret_3651:
+wrap_ret_3657:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34788,7 +34900,7 @@ wrap_ret_3651:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3689
+	JZ    wrap_ret_3695
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34797,18 +34909,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3690:
+wrap_rows_3696:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3691
+	JB   mid_small_3697
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3693
+	JBE  copy_le2_3699
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3694
+	JBE  copy_le4_3700
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3695:
+copy_loop_3701:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -34820,7 +34932,7 @@ copy_loop_3695:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3695
+	JB        copy_loop_3701
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -34830,9 +34942,9 @@ copy_loop_3695:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3696
+	JMP       copy_done_3702
 
-copy_le4_3694:
+copy_le4_3700:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -34841,28 +34953,28 @@ copy_le4_3694:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3696
+	JMP       copy_done_3702
 
-copy_le2_3693:
+copy_le2_3699:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3696:
-	JMP mid_done_3692
+copy_done_3702:
+	JMP mid_done_3698
 
-mid_small_3691:
+mid_small_3697:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3697
+	JB   cx_short_3703
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3699
+	JBE  copy_le2_3705
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3700
+	JBE  copy_le4_3706
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3701:
+copy_loop_3707:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34874,7 +34986,7 @@ copy_loop_3701:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3701
+	JB      copy_loop_3707
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34884,9 +34996,9 @@ copy_loop_3701:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3702
+	JMP     copy_done_3708
 
-copy_le4_3700:
+copy_le4_3706:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34895,77 +35007,77 @@ copy_le4_3700:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3702
+	JMP     copy_done_3708
 
-copy_le2_3699:
+copy_le2_3705:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3702:
-	JMP cx_done_3698
+copy_done_3708:
+	JMP cx_done_3704
 
-cx_short_3697:
+cx_short_3703:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3704
+	JAE  ladder_3710
 	CMPQ BX, $0x00000008
-	JAE  ladder_3705
+	JAE  ladder_3711
 	CMPQ BX, $0x00000004
-	JAE  ladder_3706
+	JAE  ladder_3712
 	CMPQ BX, $0x00000002
-	JAE  ladder_3707
+	JAE  ladder_3713
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3703
-	JMP  ladder_3708
+	JB   ladder_done_3709
+	JMP  ladder_3714
 
-ladder_3704:
+ladder_3710:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3703
+	JMP     ladder_done_3709
 
-ladder_3705:
+ladder_3711:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3703
+	JMP  ladder_done_3709
 
-ladder_3706:
+ladder_3712:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3703
+	JMP  ladder_done_3709
 
-ladder_3707:
+ladder_3713:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3703
+	JMP  ladder_done_3709
 
-ladder_3708:
+ladder_3714:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3703:
-cx_done_3698:
-mid_done_3692:
+ladder_done_3709:
+cx_done_3704:
+mid_done_3698:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3709
+	JB   mid_small_3715
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3711
+	JBE  copy_le2_3717
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3712
+	JBE  copy_le4_3718
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3713:
+copy_loop_3719:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -34977,7 +35089,7 @@ copy_loop_3713:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3713
+	JB        copy_loop_3719
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -34987,9 +35099,9 @@ copy_loop_3713:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3714
+	JMP       copy_done_3720
 
-copy_le4_3712:
+copy_le4_3718:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -34998,28 +35110,28 @@ copy_le4_3712:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3714
+	JMP       copy_done_3720
 
-copy_le2_3711:
+copy_le2_3717:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3714:
-	JMP mid_done_3710
+copy_done_3720:
+	JMP mid_done_3716
 
-mid_small_3709:
+mid_small_3715:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3715
+	JB   cx_short_3721
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3717
+	JBE  copy_le2_3723
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3718
+	JBE  copy_le4_3724
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3719:
+copy_loop_3725:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35031,7 +35143,7 @@ copy_loop_3719:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3719
+	JB      copy_loop_3725
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35041,9 +35153,9 @@ copy_loop_3719:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3720
+	JMP     copy_done_3726
 
-copy_le4_3718:
+copy_le4_3724:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -35052,78 +35164,78 @@ copy_le4_3718:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3720
+	JMP     copy_done_3726
 
-copy_le2_3717:
+copy_le2_3723:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3720:
-	JMP cx_done_3716
+copy_done_3726:
+	JMP cx_done_3722
 
-cx_short_3715:
+cx_short_3721:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3722
+	JAE  ladder_3728
 	CMPQ DX, $0x00000008
-	JAE  ladder_3723
+	JAE  ladder_3729
 	CMPQ DX, $0x00000004
-	JAE  ladder_3724
+	JAE  ladder_3730
 	CMPQ DX, $0x00000002
-	JAE  ladder_3725
+	JAE  ladder_3731
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3721
-	JMP  ladder_3726
+	JB   ladder_done_3727
+	JMP  ladder_3732
 
-ladder_3722:
+ladder_3728:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3721
+	JMP     ladder_done_3727
 
-ladder_3723:
+ladder_3729:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3721
+	JMP  ladder_done_3727
 
-ladder_3724:
+ladder_3730:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3721
+	JMP  ladder_done_3727
 
-ladder_3725:
+ladder_3731:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3721
+	JMP  ladder_done_3727
 
-ladder_3726:
+ladder_3732:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3721:
-cx_done_3716:
-mid_done_3710:
+ladder_done_3727:
+cx_done_3722:
+mid_done_3716:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3727
+	JB   mid_small_3733
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3729
+	JBE  copy_le2_3735
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3730
+	JBE  copy_le4_3736
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3731:
+copy_loop_3737:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -35135,7 +35247,7 @@ copy_loop_3731:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3731
+	JB        copy_loop_3737
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -35145,9 +35257,9 @@ copy_loop_3731:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3732
+	JMP       copy_done_3738
 
-copy_le4_3730:
+copy_le4_3736:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -35156,28 +35268,28 @@ copy_le4_3730:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3732
+	JMP       copy_done_3738
 
-copy_le2_3729:
+copy_le2_3735:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3732:
-	JMP mid_done_3728
+copy_done_3738:
+	JMP mid_done_3734
 
-mid_small_3727:
+mid_small_3733:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3733
+	JB   cx_short_3739
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3735
+	JBE  copy_le2_3741
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3736
+	JBE  copy_le4_3742
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3737:
+copy_loop_3743:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35189,7 +35301,7 @@ copy_loop_3737:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3737
+	JB      copy_loop_3743
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35199,9 +35311,9 @@ copy_loop_3737:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3738
+	JMP     copy_done_3744
 
-copy_le4_3736:
+copy_le4_3742:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -35210,72 +35322,72 @@ copy_le4_3736:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3738
+	JMP     copy_done_3744
 
-copy_le2_3735:
+copy_le2_3741:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3738:
-	JMP cx_done_3734
+copy_done_3744:
+	JMP cx_done_3740
 
-cx_short_3733:
+cx_short_3739:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3740
+	JAE  ladder_3746
 	CMPQ SI, $0x00000008
-	JAE  ladder_3741
+	JAE  ladder_3747
 	CMPQ SI, $0x00000004
-	JAE  ladder_3742
+	JAE  ladder_3748
 	CMPQ SI, $0x00000002
-	JAE  ladder_3743
+	JAE  ladder_3749
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3739
-	JMP  ladder_3744
+	JB   ladder_done_3745
+	JMP  ladder_3750
 
-ladder_3740:
+ladder_3746:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3739
+	JMP     ladder_done_3745
 
-ladder_3741:
+ladder_3747:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3739
+	JMP  ladder_done_3745
 
-ladder_3742:
+ladder_3748:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3739
+	JMP  ladder_done_3745
 
-ladder_3743:
+ladder_3749:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3739
+	JMP  ladder_done_3745
 
-ladder_3744:
+ladder_3750:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3739:
-cx_done_3734:
-mid_done_3728:
+ladder_done_3745:
+cx_done_3740:
+mid_done_3734:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3690
+	JNZ  wrap_rows_3696
 	VZEROUPPER
 
-wrap_ret_3689:
+wrap_ret_3695:
 	RET
 
 // func storeFence()

@@ -860,19 +860,20 @@ func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStri
 func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
 
 // planeBlocksAVX2 makes planes of blocks blocks of 32 bytes (blocks >= 1) by a
-// table of 96-byte entries (chunks.go: blockTable): entry c holds a
-// and b ([32]byte each), then lo, hi and at (int64 each). For planes p,
+// table of 128-byte entries (chunks.go: blockTable): entry c holds a, b
+// and v ([32]byte each), then lo, hi and at (int64 each). For planes p,
 // with d = dst[p*dstPlane:] and s = src[p*srcPlane:], block c is at
 // d[at:at+32] and takes byte k from pick(s[lo:lo+16], a[k]) |
-// pick(s[hi:hi+16], b[k]); pick(w, x) is 0 if bit 7 of x is set, else
-// w[x&15] (VPSHUFB). Blocks are made in order in each plane, so that a
-// block may overlap the one before it; planes do not overlap in dst.
-// The planes go in batches of batch planes (batch >= 1), each batch a
-// block at a time. It reads s[lo:lo+16] and s[hi:hi+16] only and
-// writes d[at:at+32] only; planes >= 1. It requires AVX2.
+// pick(s[hi:hi+16], b[k]), ORed with pick(pat[0:16], v[k]) if pat is
+// not nil; pick(w, x) is 0 if bit 7 of x is set, else w[x&15]
+// (VPSHUFB). Blocks are made in order in each plane, so that a block may
+// overlap the one before it; planes do not overlap in dst. The planes go
+// in batches of batch planes (batch >= 1), each batch a block at a time.
+// It reads s[lo:lo+16] and s[hi:hi+16] only and writes d[at:at+32] only;
+// planes >= 1. It requires AVX2.
 //
 //go:noescape
-func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int)
+func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int, pat *[32]byte)
 
 // rowsWideAVX512 pads rows of width >= 128 bytes from src rows of mid >= 64 bytes,
 // left <= 64 and width-left-mid <= 64: for planes p and rows r, with

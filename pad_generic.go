@@ -212,8 +212,7 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 }
 
 // planeGroups makes the whole groups of the planes pl (byte strides) by
-// the plan's group tables (chunkGroupOf, blockGroupOf: those of planes
-// that take the value only for a zero value) where the level in use has
+// the plan's group tables (chunkGroupOf, blockGroupOf) where the level in use has
 // their kernel and the planes lie as the tables assume, and returns the
 // number of planes it made.
 func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
@@ -223,7 +222,7 @@ func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
 		}
 	}
 	if g := k.tab.blockGroups; g != nil {
-		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable, k.zero) {
+		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable, k.zero, &k.pat) {
 			return gs.n * g.planes
 		}
 	}
@@ -255,7 +254,7 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	}
 	if t := k.tab.plane; t != nil && rowsShuffleBytes(d, s, onePlane, n, ps.dst, ps.src, t.width, t.mid, &t.tab, &k.pat) ||
 		k.tab.chunks != nil && planeChunksBytes(d, s, ps, k.tab.chunks) ||
-		k.tab.blocks != nil && planeBlocksBytes(d, s, ps, k.tab.blocks, k.zero) {
+		k.tab.blocks != nil && planeBlocksBytes(d, s, ps, k.tab.blocks, k.zero, &k.pat) {
 		return true
 	}
 	if pl.runs == nil {

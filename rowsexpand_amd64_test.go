@@ -350,6 +350,7 @@ func TestExpandDwordsMaxWidth(t *testing.T) {
 	}
 	setForTest(t, &periodicAtFirstRun, true)
 	setForTest(t, &ks.expandDwordsMaxWidth, avx2ExpandDwordsMaxWidth)
+	setForTest(t, &planeBlocksOn, false) // the blocks kernel takes float32 7x7 planes first
 	calls := 0
 	kernel := ks.rowsExpandDwords
 	setForTest(t, &ks.rowsExpandDwords, func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {
