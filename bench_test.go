@@ -63,8 +63,11 @@ func BenchmarkExtra(b *testing.B) {
 		{Name: "u8_planes7_edge1", DType: "uint8", Shape: []int{1, 512, 7, 7}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "u8_planes14_reflect2", DType: "uint8", Shape: []int{1, 256, 14, 14}, Mode: "reflect", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
 		{Name: "i16_planes5_edge1", DType: "int16", Shape: []int{1, 512, 5, 5}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
-		// ... and padded with a nonzero value, which the blocks ORs in.
+		// ... and padded with a nonzero value, which the blocks kernel ORs in.
 		{Name: "u8_planes7_value1", DType: "uint8", Shape: []int{1, 512, 7, 7}, Mode: "constant", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}, Value: 3},
+		// Tall planes of narrow rows (over 1 KiB: largeBlocksPay).
+		{Name: "u8_tall_edge1", DType: "uint8", Shape: []int{1, 128, 120, 10}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
+		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
 		// Pads of 17 to 32 bytes, which CPUs without VBMI make by the word
 		// ends kernel (KERNELS.md item 14b).
 		{Name: "planes_wrap6", DType: "float32", Shape: []int{1, 79, 24, 24}, Mode: "wrap", Pads: []int{0, 0, 6, 6, 0, 0, 6, 6}},

@@ -5,11 +5,10 @@ package pad
 // Tests of the blocks kernel (planeBlocksAVX2) against its Go version:
 // random tables (any index bytes, windows anywhere in the input plane,
 // blocks overlapping the one before) with and without a value's pattern
-// over input planes of 16 to
-// blocksInMax bytes, planes with gaps and broadcast input planes, with dst
-// and src against PROT_NONE pages; a fuzz target; and plans whose planes
-// take the kernel, at every level, against the reference (chunks_test.go
-// checks the tables).
+// over input planes of 16 to blocksLargeMax bytes, planes with gaps and
+// broadcast input planes, with dst and src against PROT_NONE pages; a
+// fuzz target; and plans whose planes take the kernel, at every level,
+// against the reference (chunks_test.go checks the tables).
 
 import (
 	"bytes"
@@ -35,11 +34,14 @@ func blocksKernel(t testing.TB) blocksKernelFunc {
 // overlap the one before.
 func randomBlockTable(r *rand.Rand) *blockTable {
 	c := 1 + r.IntN(blocksMax)
+	if r.IntN(4) == 0 {
+		c = 1 + r.IntN(blocksLargeMax/32) // a large plane's
+	}
 	t := &blockTable{width: 32*(c-1) + 1 + r.IntN(32), inLen: 16 + r.IntN(100), ent: make([]blockEntry, c)}
 	t.width = max(t.width, 32)
 	switch r.IntN(4) {
 	case 0:
-		t.inLen = []int{16, 17, 31, 32, 33, 64, 255, 256, blocksInMax}[r.IntN(9)]
+		t.inLen = []int{16, 17, 31, 32, 33, 64, 255, 256, blocksInMax, blocksLargeMax}[r.IntN(10)]
 	case 1:
 		t.inLen = 16 + r.IntN(blocksInMax-15)
 	}
@@ -80,7 +82,7 @@ func TestPlaneBlocksKernel(t *testing.T) {
 	if s := unsafe.Sizeof(blockEntry{}); s != 128 {
 		t.Fatalf("blockEntry is %d bytes, the kernel reads 128", s)
 	}
-	a := newGuardArena(t, 2, 16<<10)
+	a := newGuardArena(t, 2, 48<<10) // 9 planes of blocksLargeMax bytes and gaps
 	r := rand.New(rand.NewPCG(71, 72))
 	calls := 3000
 	if testing.Short() {
@@ -95,14 +97,14 @@ func FuzzPlaneBlocks(f *testing.F) {
 	f.Add(uint64(1), uint64(2))
 	f.Fuzz(func(t *testing.T, x, y uint64) {
 		kernel := blocksKernel(t)
-		a := newGuardArena(t, 2, 16<<10)
+		a := newGuardArena(t, 2, 48<<10) // 9 planes of blocksLargeMax bytes and gaps
 		r := rand.New(rand.NewPCG(x, y))
 		checkBlocksGuarded(t, r, a, kernel, randomBlockTable(r), x%2 == 0)
 	})
 }
 
-// TestPlaneBlocks runs random plans of small planes (every mode, some
-// cropped, pads up to twice the axis and more) at every level this CPU
+// TestPlaneBlocks runs random plans of small and tall planes (every mode,
+// some cropped, pads up to twice the axis and more) at every level this CPU
 // has, against guard pages and the reference. A spy checks that at the
 // AVX2 level uint8 7x7 planes edge-padded by 1 take the kernel, 504 of the
 // 512 planes in groups of 12 (blockGroupOf) in one call and the other 8 in
@@ -113,7 +115,10 @@ func TestPlaneBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(73, 74))
 	runRandomPlans(t, r, levels, 400, 5, func() ([]int, Spec, int, []byte) {
-		h, w := 2+r.IntN(15), 2+r.IntN(15)
+		h, w, n := 2+r.IntN(15), 2+r.IntN(15), 1+r.IntN(60)
+		if r.IntN(4) == 0 {
+			h, n = 20+r.IntN(200), 1+r.IntN(8) // tall planes, up to blocksLargeMax bytes out
+		}
 		pad := func() int { return r.IntN(5) }
 		tp, bp, lp, rp := pad(), pad(), pad(), pad()
 		if r.IntN(5) == 0 {
@@ -125,7 +130,7 @@ func TestPlaneBlocks(t *testing.T) {
 		if spec.Mode == Constant && r.IntN(2) == 0 {
 			value = randomBytes(r, es)
 		}
-		return []int{1 + r.IntN(2), 1 + r.IntN(60), h, w}, spec, es, value
+		return []int{1 + r.IntN(2), n, h, w}, spec, es, value
 	}, func(p *Plan, es int) bool { return p.tablesFor(es).blocks != nil }, "have a blocks table")
 
 	ks := kernelsAt(levelAVX2)

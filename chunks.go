@@ -218,11 +218,37 @@ func planeChunksGo(dst, src []byte, pl planes, t *chunkTable) {
 // blocksMax*32 is the widest output plane of the blocks kernel, in bytes.
 const blocksMax = 32
 
-// blocksInMax is the longest input plane of the blocks kernel, in bytes.
+// blocksInMax is the longest input plane of the blocks kernel, in bytes,
+// but for large planes (blocksLargeMax).
 const blocksInMax = 1 << 10
 
+// blocksLargeMax is the widest output plane of the blocks tables of single
+// planes (blockTableOf), and the longest input plane of those over
+// 32*blocksMax bytes, which take a table only where largeBlocksPay.
+const blocksLargeMax = 4 << 10
+
+// largeBlocksPay reports whether planes of more than 32*blocksMax bytes
+// out, width wide with rows of row bytes, take a blocks table: rows of at
+// most 24 bytes, and rows of 33 to 46 bytes that take the value in planes
+// of at most 2 KiB. At the AVX2 level, in process (plans with and without
+// such tables alternated 7 rounds, about 400 KiB out), 216 uint8, int16
+// and float32 planes of 40x8 to 300x3 padded by 1 or 2 in every mode took
+// 0.04-1.24x the time, median 0.99x: uint8 [1, 271, 300, 3] reflected by 1
+// 44 -> 1.6x memmove, uint8 [1, 279, 120, 10] edge-padded by 1 3.8 -> 2.2x,
+// int16 [1, 223, 100, 7] 2.9 -> 2.0x; the slowest constant int16 planes
+// that the fills and the narrow kernel made at 1.6-2.1x memmove (int16
+// [1, 125, 200, 4] padded by 2 1.24x, [1, 139, 120, 10] by 1 1.13x).
+// Rows of 26 to 32 bytes took up to 1.25x (int16 [1, 117, 120, 10] padded
+// by 2, uint8 [1, 174, 80, 24]), hence 24. Constant uint8 and int16
+// planes of 34- to 46-byte rows over 1 KiB (uint8 28x28 padded by 3 to
+// 40x40 by 2, int16 17x17 by 3) took 0.64-0.90x the time, 48-byte rows
+// 1.05-1.23x and 44-byte ones 1.05 in planes of 3.6 KiB.
+func largeBlocksPay(width, row int, takesValue bool) bool {
+	return row <= 24 || takesValue && row > 32 && row <= 46 && width <= 2<<10
+}
+
 // blockTable is the blocks kernel's table of the planes of a level: width
-// output bytes (32 to 32*blocksMax) from inLen input bytes (at least 16)
+// output bytes (32 to blocksLargeMax) from inLen input bytes (at least 16)
 // each, as len(ent) blocks of 32 bytes inside the plane, made in order:
 // the bytes of the plane are those of the last block that writes them
 // (blocksOf).
@@ -247,9 +273,11 @@ type blockEntry struct {
 // blockTableOf returns the blocks table of the planes of pl (rows of lv,
 // rowStride input elements apart, elements stride apart) at element size
 // bytes, or nil: planes of fewer than 32 bytes out or more than
-// 32*blocksMax, of fewer than 16 bytes in or more than blocksInMax, of
-// rows wider than blockRowMax bytes (blockValueRowMax where they take the
-// value), or that blocks of two 16-byte windows do not make (blocksOf).
+// blocksLargeMax, of fewer than 16 bytes in or more than blocksInMax
+// (blocksLargeMax for planes of more than 32*blocksMax bytes out, which
+// take a table only where largeBlocksPay), of rows wider than blockRowMax
+// bytes (blockValueRowMax where they take the value), or that blocks of
+// two 16-byte windows do not make (blocksOf).
 // Planes that take the value get a table too (takesValue): both shuffles
 // give 0 at its bytes, into which the kernel ORs a nonzero value's
 // pattern (blockEntry.v). At the AVX2 level, in process, against the
@@ -264,15 +292,20 @@ type blockEntry struct {
 // bytes (1.07-1.17x), as with a zero value (blockRowMax).
 func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	width, row := pl.outLen*pl.blk*size, lv.outLen*lv.blk*size
-	if width < 32 || width > 32*blocksMax || row > blockValueRowMax {
+	large := width > 32*blocksMax
+	if width < 32 || width > blocksLargeMax || row > blockValueRowMax {
 		return nil
 	}
-	out, inLen := planeMap(pl, lv, rowStride, stride, size, blocksInMax)
+	inMax := blocksInMax
+	if large {
+		inMax = blocksLargeMax
+	}
+	out, inLen := planeMap(pl, lv, rowStride, stride, size, inMax)
 	if out == nil || inLen < 16 {
 		return nil
 	}
 	takesValue := slices.Min(out) < 0
-	if row > blockRowMax && !takesValue {
+	if row > blockRowMax && !takesValue || large && !largeBlocksPay(width, row, takesValue) {
 		return nil
 	}
 	t := blocksOf(out, width, inLen, size)

@@ -156,7 +156,14 @@ func TestBlockTableOf(t *testing.T) {
 		{[]int{1, 4, 3, 3}, Symmetric, 2, 2, 4, 98, 18},
 		{[]int{1, 4, 4, 14}, Wrap, 1, 1, 3, 96, 56},
 		{[]int{1, 4, 14, 14}, Edge, 5, 1, 18, 576, 196},
-		{[]int{1, 4, 14, 14}, Edge, 10, 1, 0, 0, 0},       // 1156 bytes: more than blocksMax blocks
+		{[]int{1, 4, 14, 14}, Edge, 10, 1, 0, 0, 0},      // 1156 bytes of 34-byte rows
+		{[]int{1, 4, 150, 5}, Edge, 1, 1, 34, 1064, 750}, // over 1 KiB: rows of up to 24 bytes (largeBlocksPay)
+		{[]int{1, 2, 300, 3}, Reflect, 1, 1, 48, 1510, 900},
+		{[]int{1, 4, 126, 6}, Wrap, 1, 2, 64, 2048, 1512},
+		{[]int{1, 4, 60, 12}, Edge, 1, 2, 0, 0, 0},           // 28-byte rows over 1 KiB
+		{[]int{1, 4, 28, 28}, Constant, 3, 1, 37, 1156, 784}, // rows of 33 to 46 bytes that take the value, up to 2 KiB
+		{[]int{1, 4, 40, 40}, Constant, 2, 1, 61, 1936, 1600},
+		{[]int{1, 4, 42, 42}, Constant, 2, 1, 0, 0, 0},    // 2116 bytes
 		{[]int{1, 4, 7, 7}, Constant, 1, 1, 3, 81, 49},    // takes the value
 		{[]int{1, 4, 3, 3}, Constant, 1, 8, 7, 200, 72},   // float64: the value's pattern in the element's phase
 		{[]int{1, 4, 6, 6}, Constant, 9, 1, 18, 576, 36},  // 540 of 576 bytes the value
