@@ -65,6 +65,10 @@ func BenchmarkExtra(b *testing.B) {
 		{Name: "i16_planes5_edge1", DType: "int16", Shape: []int{1, 512, 5, 5}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		// ... and padded with a nonzero value, which the blocks kernel ORs in.
 		{Name: "u8_planes7_value1", DType: "uint8", Shape: []int{1, 512, 7, 7}, Mode: "constant", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}, Value: 3},
+		// Rows of a few bytes, many at a time (rowBlocksOf): points padded
+		// to homogeneous coordinates, pairs reflected to triples.
+		{Name: "f32_points_value1", DType: "float32", Shape: []int{16384, 3}, Mode: "constant", Pads: []int{0, 0, 0, 1}, Value: 1},
+		{Name: "u8_pairs_reflect1", DType: "uint8", Shape: []int{65536, 2}, Mode: "reflect", Pads: []int{0, 1, 0, 0}},
 		// Tall planes of narrow rows (over 1 KiB: largeBlocksPay).
 		{Name: "u8_tall_edge1", DType: "uint8", Shape: []int{1, 128, 120, 10}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},

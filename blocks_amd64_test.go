@@ -187,3 +187,61 @@ func TestPlaneBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestRowBlocks runs random plans of narrow rows (rank 2 and 3, every
+// mode, some cropped, with and without a value) at every level this CPU
+// has, against guard pages and the reference. A spy checks that at the
+// AVX2 level uint8 [1000, 2] rows reflected by 1 take the blocks kernel,
+// 320 rows to a plane (three planes), the 40 past them not.
+func TestRowBlocks(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(101, 102))
+	runRandomPlans(t, r, levels, 300, 5, func() ([]int, Spec, int, []byte) {
+		w := 1 + r.IntN(12)
+		pad := func() int { return r.IntN(4) }
+		lp, rp := pad(), pad()
+		if w > 1 && r.IntN(5) == 0 {
+			lp = -1
+		}
+		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, lp}, After: []int{0, rp}}
+		shape := []int{1 + r.IntN(3000), w}
+		if r.IntN(3) == 0 {
+			shape = []int{1 + r.IntN(4), 1 + r.IntN(1000), w}
+			spec.Before, spec.After = []int{0, r.IntN(2), lp}, []int{0, r.IntN(2), rp}
+		}
+		es := 1 << r.IntN(3)
+		var value []byte
+		if spec.Mode == Constant && r.IntN(2) == 0 {
+			value = randomBytes(r, es)
+		}
+		return shape, spec, es, value
+	}, func(p *Plan, es int) bool { return p.tablesFor(es).rowBlocks != nil }, "have a row blocks table")
+
+	ks := kernelsAt(levelAVX2)
+	if ks == nil || !ks.supported {
+		t.Skip("the CPU has no AVX2: no blocks kernel")
+	}
+	var calls [][2]int // planes and dstPlane of each call
+	kernel := ks.planeBlocks
+	setForTest(t, &ks.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int, pat *[32]byte) {
+		calls = append(calls, [2]int{planes, dstPlane})
+		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks, batch, pat)
+	})
+	shape := []int{1000, 2}
+	spec := Spec{Mode: Reflect, Before: []int{0, 1}, After: []int{0, 0}}
+	in := randomBytes(r, prod(shape))
+	want, _, _ := refPad(in, 1, shape, spec, nil)
+	dst := make([]byte, len(want))
+	withLevel(levelAVX2, func() {
+		p, err := newExecPlan(shape, spec)
+		if err == nil {
+			err = p.RunBytes(dst, in, 1, nil)
+		}
+		if err != nil || !bytes.Equal(dst, want) {
+			t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
+		}
+	})
+	if want := [][2]int{{3, 960}}; !slices.Equal(calls, want) {
+		t.Errorf("%v %v: blocks kernel calls (planes, dstPlane) %v, want %v", shape, spec, calls, want)
+	}
+}

@@ -1,6 +1,9 @@
 package pad
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Small planes of narrow rows past the shuffle kernel's 128 bytes (uint8
 // 7x7 edge-padded by 3 to 13x13, uint8 14x14 to 16x16, int16 7x7 to 9x9)
@@ -541,3 +544,71 @@ func planeBlocksGo(dst, src []byte, pl planes, t *blockTable, pat *[32]byte) {
 		}
 	}
 }
+
+// rowBlocks is the blocks table of rows of the innermost level taken rows
+// at a time as a plane of the blocks kernel (rowBlocksOf): consecutive
+// input rows srcStride bytes apart make consecutive output rows of
+// width/rows bytes.
+type rowBlocks struct {
+	blockTable
+	rows, srcStride int
+}
+
+// rowBlocksOf returns the blocks table of the rows of lv (elements stride
+// apart) from input rows rowStride elements apart at element size bytes,
+// as many to a plane of the blocks kernel as fit blocksInMax bytes in and
+// out (in whole blocks where that leaves more than one), or nil: rows of
+// more than blockRowsMax bytes out, of rowsBlocksMin rows or fewer to a
+// plane, that blocks of two 16-byte windows do not make (blocksOf), or
+// whose blocks make few bytes each (more than 1.25 blocks per 32 bytes:
+// float32 rows of 5 elements wrapped by 1, 1.37 blocks, took 1.29x the
+// time). Rows of a few bytes, a row at a time, take a few stores each
+// (uint8 [68266, 2] reflected by 1 on axis 1: 64x memmove at the AVX2
+// level). At that level, in process (the rows with and without the table
+// alternated 7 rounds, about 200 KiB out), the 40 slowest of 600 random
+// geometries (rank 2 to 4, every mode, 1 to 3 pads) took 0.03-1.07x the
+// time, median 0.08x (30 of them 33-66x memmove before, 1.6-2.1x after;
+// the other 10 take no table); 43 chosen ones (uint8 to float64 rows of 1
+// to 22 elements, rank 2 to 4, every mode) 0.04-1.05x, median 0.79x
+// (float32 [16384, 3] padded by 1 with a value 3.2 -> 2.2x memmove), and
+// with AVX-512 but not VBMI 0.05-1.05x, median 0.82x.
+func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlocks {
+	width := lv.outLen * lv.blk * size
+	if lv.row.kind == rowGeneral || width == 0 || width > blockRowsMax || rowStride <= 0 || lv.inLen == 0 {
+		return nil
+	}
+	// k rows out and in: k*width bytes, and (k-1)*rowStride+inLen*stride
+	// elements.
+	row := lv.inLen * stride
+	if row*size > blocksInMax {
+		return nil
+	}
+	k := min(blocksInMax/width, (blocksInMax/size-row)/rowStride+1)
+	if k <= rowsBlocksMin {
+		return nil
+	}
+	if m := 32 >> min(bits.TrailingZeros(uint(width)), 5); k > m {
+		k -= k % m // planes of whole blocks
+	}
+	if k*width < 32 {
+		return nil
+	}
+	pl := level{segs: []segment{{kind: segSrc, n: k, step: 1}}, inLen: k, outLen: k, blk: lv.outLen * lv.blk}
+	out, inLen := planeMap(&pl, lv, rowStride, stride, size, blocksInMax)
+	if out == nil || inLen < 16 {
+		return nil
+	}
+	t := blocksOf(out, k*width, inLen, size)
+	if t == nil || 4*32*len(t.ent) > 5*t.width {
+		return nil // or blocks that make a few bytes each
+	}
+	t.takesValue = slices.Min(out) < 0
+	return &rowBlocks{*t, k, rowStride * size}
+}
+
+// blockRowsMax is the widest row, in bytes, of the row blocks tables
+// (rowBlocksOf), rowsBlocksMin the fewest rows a plane of theirs holds.
+const (
+	blockRowsMax  = 24
+	rowsBlocksMin = 4
+)

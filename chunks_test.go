@@ -343,3 +343,59 @@ func blockGroupTable(takesValue bool) func(p *Plan, size int) (planeGroup, int, 
 		}
 	}
 }
+
+// TestRowBlocksOf checks which rows get a row blocks table, how many rows
+// to a plane of the kernel, and that the Go version of the blocks kernel
+// with it makes the reference's rows of a rank-2 tensor of whole planes,
+// with a zero value and, for constant padding, a nonzero one.
+func TestRowBlocksOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(99, 100))
+	for _, c := range []struct {
+		cols          int
+		mode          Mode
+		before, after int
+		size          int
+		rows, blocks  int // 0: no table
+		width, inLen  int
+	}{
+		{2, Reflect, 1, 0, 1, 320, 30, 960, 640}, // rows of 3 bytes, 320 to a plane of whole blocks
+		{4, Edge, 1, 1, 4, 40, 30, 960, 640},
+		{10, Edge, -1, 2, 1, 64, 22, 704, 640}, // cropped: sources from the input row's start
+		{1, Constant, 1, 1, 2, 160, 30, 960, 320},
+		{10, Wrap, 1, 1, 2, 0, 0, 0, 0}, // blocks that make a few bytes each
+		{5, Wrap, 0, 1, 4, 0, 0, 0, 0},
+		{30, Edge, 1, 1, 1, 0, 0, 0, 0}, // 32-byte rows: more than blockRowsMax
+	} {
+		n := 3 // planes of the kernel
+		shape := []int{n * max(c.rows, 1), c.cols}
+		spec := Spec{Mode: c.mode, Before: []int{0, c.before}, After: []int{0, c.after}}
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tb *rowBlocks
+		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(c.size).rowBlocks })
+		if c.rows == 0 {
+			if tb != nil {
+				t.Errorf("%v %v size %d: a row blocks table of %d rows, want none", shape, spec, c.size, tb.rows)
+			}
+			continue
+		}
+		if tb == nil || tb.rows != c.rows || len(tb.ent) != c.blocks || tb.width != c.width || tb.inLen != c.inLen || tb.srcStride != c.cols*c.size {
+			t.Errorf("%v %v size %d: row blocks table %v; want %d rows, %d blocks, width %d, inLen %d", shape, spec, c.size, tb, c.rows, c.blocks, c.width, c.inLen)
+			continue
+		}
+		if tb.takesValue != (c.mode == Constant) {
+			t.Errorf("%v %v size %d: takesValue %v", shape, spec, c.size, tb.takesValue)
+		}
+		in := randomBytes(r, c.size*prod(shape))
+		for _, value := range tableValues(r, c.mode, c.size) {
+			want, _, _ := refPad(in, c.size, shape, spec, value)
+			got := make([]byte, len(want))
+			planeBlocksGo(got, in, planes{n, tb.width, tb.rows * tb.srcStride}, &tb.blockTable, valuePattern(value))
+			if !bytes.Equal(got, want) {
+				t.Errorf("%v %v size %d, value %x: %s", shape, spec, c.size, value, gridFirstDiff(got, want))
+			}
+		}
+	}
+}

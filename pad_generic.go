@@ -444,6 +444,22 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 	left, mid, right := r.left*size, r.mid*size, r.right*size
 	ds, ss := dstStride*size, srcStride*size
 	pb := planes{pl.n, pl.dst * size, pl.src * size}
+	if t := k.tab.rowBlocks; t != nil && count >= t.rows && ds*t.rows == t.width && ss == t.srcStride && !k.stream {
+		// Narrow rows t.rows at a time (the table's sources from the
+		// input row's start, before any crop), the rows past the last
+		// such plane as below.
+		n, rowsSrc := count/t.rows, k.src[srcOff*size:]
+		made := true
+		for p := range pb.n {
+			made = made && planeBlocksBytes(dst[p*pb.dst:], rowsSrc[p*pb.src:], planes{n, t.width, t.rows * ss}, &t.blockTable, k.zero, &k.pat)
+		}
+		if made {
+			if done := n * t.rows; done < count {
+				k.rowsPlanes(lv, pl, count-done, off+done*dstStride, dstStride, srcOff+done*srcStride, srcStride, stride)
+			}
+			return
+		}
+	}
 	if k.shifts(r, ss, ds) && ds == left+mid+right && rowsShiftedBytes(dst, src, pb, count, ds, left, mid, 0, 0, &k.pat) {
 		return
 	}

@@ -27,8 +27,9 @@ type sizeTables struct {
 	plane       *planeShuffle    // the planes of the level above, each as one narrow row (shuffle.go)
 	chunks      *chunkTable      // or by 64-byte blocks (chunks.go)
 	chunkGroups *chunkGroup      // before plane, groups of its planes by 64-byte blocks (chunks.go)
-	blockGroups *blockGroup      // or, without VBMI, by 32-byte blocks (chunks.go; a zero value only, if they take it)
+	blockGroups *blockGroup      // or, without VBMI, by 32-byte blocks (chunks.go)
 	blocks      *blockTable      // or, without VBMI, by 32-byte blocks (chunks.go)
+	rowBlocks   *rowBlocks       // the innermost level's narrow rows, many at a time, by 32-byte blocks (chunks.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -77,6 +78,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t.periodic = periodic
 	} else {
 		t.shuffle, t.wide, t.ends, t.endsWords, t.shuffle256 = rowTables(lv, p.strides[n-1], size)
+		if n >= 2 && planeBlocksOn {
+			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
+		}
 		if n >= 3 && lv.row.kind != rowGeneral {
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			if t.plane != nil && planeChunksOn {

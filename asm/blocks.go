@@ -18,12 +18,12 @@ const (
 // genPlaneBlocks emits planeBlocksAVX2: the chunks kernel of CPUs without
 // VBMI, for small planes of narrow rows (uint8 7x7 edge-padded to 9x9:
 // nine rows of nine bytes, a row at a time two stores by the narrow
-// kernel). Each 32-byte block of the output plane is the OR
-// of a VPSHUFB of each of two 16-byte windows of the input plane, each
-// loaded into both lanes of a register (VBROADCASTI128, a load: a lane
-// insert and a lane swap took two more shuffles, which bound the AVX2
-// kernels): a block is two loads, three vector operations and a store
-// whatever the rows inside it.
+// kernel). Each 32-byte block of the output plane is the OR of a VPSHUFB
+// of each of two 16-byte windows of the input plane, each loaded into
+// both lanes of a register (VBROADCASTI128, a load: a lane insert and a
+// lane swap took two more shuffles, which bound the AVX2 kernels): a
+// block is two loads, three vector operations (four with a value) and a
+// store whatever the rows inside it.
 //
 // The planes go in batches of at most batch planes, and a batch block by
 // block: a block's indexes and offsets are loaded once a batch and kept in
