@@ -190,9 +190,12 @@ func TestPlaneBlocks(t *testing.T) {
 
 // TestRowBlocks runs random plans of narrow rows (rank 2 and 3, every
 // mode, some cropped, with and without a value) at every level this CPU
-// has, against guard pages and the reference. A spy checks that at the
+// has, against guard pages and the reference. Spies check that at the
 // AVX2 level uint8 [1000, 2] rows reflected by 1 take the blocks kernel,
-// 320 rows to a plane (three planes), the 40 past them not.
+// 320 rows to a plane (three planes), the 40 past them not; and with VBMI
+// that they take the chunks kernel, 64 rows to a plane (15 planes), and
+// that uint8 [1000, 1] padded by 1 with a value takes the AVX2 blocks
+// kernel (rowBlocksBytes).
 func TestRowBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(101, 102))
@@ -227,21 +230,46 @@ func TestRowBlocks(t *testing.T) {
 		calls = append(calls, [2]int{planes, dstPlane})
 		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks, batch, pat)
 	})
-	shape := []int{1000, 2}
-	spec := Spec{Mode: Reflect, Before: []int{0, 1}, After: []int{0, 0}}
-	in := randomBytes(r, prod(shape))
-	want, _, _ := refPad(in, 1, shape, spec, nil)
-	dst := make([]byte, len(want))
-	withLevel(levelAVX2, func() {
-		p, err := newExecPlan(shape, spec)
-		if err == nil {
-			err = p.RunBytes(dst, in, 1, nil)
-		}
-		if err != nil || !bytes.Equal(dst, want) {
-			t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
-		}
-	})
+	run := func(level kernelLevel, shape []int, spec Spec, value []byte) {
+		t.Helper()
+		in := randomBytes(r, prod(shape))
+		want, _, _ := refPad(in, 1, shape, spec, value)
+		dst := make([]byte, len(want))
+		withLevel(level, func() {
+			p, err := newExecPlan(shape, spec)
+			if err == nil {
+				err = p.RunBytes(dst, in, 1, value)
+			}
+			if err != nil || !bytes.Equal(dst, want) {
+				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
+			}
+		})
+	}
+	pairs := Spec{Mode: Reflect, Before: []int{0, 1}, After: []int{0, 0}}
+	run(levelAVX2, []int{1000, 2}, pairs, nil)
 	if want := [][2]int{{3, 960}}; !slices.Equal(calls, want) {
-		t.Errorf("%v %v: blocks kernel calls (planes, dstPlane) %v, want %v", shape, spec, calls, want)
+		t.Errorf("AVX2, [1000 2] %v: blocks kernel calls (planes, dstPlane) %v, want %v", pairs, calls, want)
+	}
+
+	vbmi := kernelsAt(levelAVX512)
+	if vbmi == nil || !vbmi.supported || vbmi.planeChunks == nil {
+		t.Skip("the CPU has no AVX-512 VBMI: no chunks kernel")
+	}
+	var chunkPlanes, chunkStride int
+	chunks := vbmi.planeChunks
+	setForTest(t, &vbmi.planeChunks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, n, last, inLen int) {
+		chunkPlanes += planes
+		chunkStride = dstPlane
+		chunks(dst, src, planes, dstPlane, srcPlane, tab, n, last, inLen)
+	})
+	calls = nil
+	run(levelAVX512, []int{1000, 2}, pairs, nil)
+	if chunkPlanes != 15 || chunkStride != 192 || calls != nil {
+		t.Errorf("AVX-512, [1000 2] %v: %d planes of %d bytes by the chunks kernel, want 15 of 192; blocks kernel calls %v, want none", pairs, chunkPlanes, chunkStride, calls)
+	}
+	value := Spec{Mode: Constant, Before: []int{0, 1}, After: []int{0, 1}}
+	run(levelAVX512, []int{1000, 1}, value, []byte{3})
+	if want := [][2]int{{3, 960}}; !slices.Equal(calls, want) {
+		t.Errorf("AVX-512, [1000 1] %v: AVX2 blocks kernel calls (planes, dstPlane) %v, want %v", value, calls, want)
 	}
 }

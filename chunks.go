@@ -545,11 +545,11 @@ func planeBlocksGo(dst, src []byte, pl planes, t *blockTable, pat *[32]byte) {
 	}
 }
 
-// rowBlocks is the blocks table of rows of the innermost level taken rows
+// rowBlockTable is the blocks table of rows of the innermost level taken rows
 // at a time as a plane of the blocks kernel (rowBlocksOf): consecutive
 // input rows srcStride bytes apart make consecutive output rows of
 // width/rows bytes.
-type rowBlocks struct {
+type rowBlockTable struct {
 	blockTable
 	rows, srcStride int
 }
@@ -572,7 +572,7 @@ type rowBlocks struct {
 // to 22 elements, rank 2 to 4, every mode) 0.04-1.05x, median 0.79x
 // (float32 [16384, 3] padded by 1 with a value 3.2 -> 2.2x memmove), and
 // with AVX-512 but not VBMI 0.05-1.05x, median 0.82x.
-func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlocks {
+func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 	width := lv.outLen * lv.blk * size
 	if lv.row.kind == rowGeneral || width == 0 || width > blockRowsMax || rowStride <= 0 || lv.inLen == 0 {
 		return nil
@@ -603,12 +603,55 @@ func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlocks {
 		return nil // or blocks that make a few bytes each
 	}
 	t.takesValue = slices.Min(out) < 0
-	return &rowBlocks{*t, k, rowStride * size}
+	return &rowBlockTable{*t, k, rowStride * size}
 }
 
 // blockRowsMax is the widest row, in bytes, of the row blocks tables
-// (rowBlocksOf), rowsBlocksMin the fewest rows a plane of theirs holds.
+// and row chunks tables (rowBlocksOf, rowChunksOf), rowsBlocksMin and
+// rowsChunksMin the fewest rows a plane of theirs holds.
 const (
 	blockRowsMax  = 24
 	rowsBlocksMin = 4
+	rowsChunksMin = 7
 )
+
+// rowChunkTable is the chunks table of rows of the innermost level taken rows
+// at a time as a plane of the chunks kernel (rowChunksOf), as rowBlockTable is
+// the blocks kernel's.
+type rowChunkTable struct {
+	chunkTable
+	rows, srcStride int
+}
+
+// rowChunksOf returns the chunks table of the rows of lv (rowBlocksOf's
+// arguments) as many to a plane of the chunks kernel as fit 128 bytes in
+// (one permutation a block) and 64*chunksMax out, or nil: rows of more
+// than blockRowsMax bytes out, of rowsChunksMin rows or fewer to a plane
+// (rows of 20 to 22 bytes in, five or six to a plane: uint8 [30000, 22]
+// edge-padded by 1 1.10x the time, float32 [20000, 5] 1.07x), planes of a
+// block or less, or rows that take the value (chunkBlocks). With VBMI, in
+// process (with and without the table alternated 7 rounds), 83 geometries
+// of rows of 1 to 22 elements (a random survey's slowest and chosen ones)
+// took 0.11-1.10x the time, median 0.98x: uint8 [68266, 2] reflected by 1
+// on axis 1 11.2 -> 1.2x memmove, float32 [16384, 2] 2.4 -> 1.05x.
+func rowChunksOf(lv *level, rowStride, stride, size int) *rowChunkTable {
+	width := lv.outLen * lv.blk * size
+	row := lv.inLen * stride
+	if lv.row.kind == rowGeneral || width == 0 || width > blockRowsMax || rowStride <= 0 || lv.inLen == 0 || row*size > 128 {
+		return nil
+	}
+	k := min((128/size-row)/rowStride+1, 64*chunksMax/width)
+	if k <= rowsChunksMin || k*width <= 64 {
+		return nil // the kernel's planes are two to chunksMax blocks
+	}
+	pl := level{segs: []segment{{kind: segSrc, n: k, step: 1}}, inLen: k, outLen: k, blk: lv.outLen * lv.blk}
+	out, inLen := planeMap(&pl, lv, rowStride, stride, size, 128)
+	if out == nil {
+		return nil
+	}
+	idx := chunkBlocks(out, k*width, size)
+	if idx == nil {
+		return nil
+	}
+	return &rowChunkTable{chunkTable{idx: idx, width: k * width, inLen: inLen}, k, rowStride * size}
+}

@@ -373,7 +373,7 @@ func TestRowBlocksOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tb *rowBlocks
+		var tb *rowBlockTable
 		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(c.size).rowBlocks })
 		if c.rows == 0 {
 			if tb != nil {
@@ -396,6 +396,55 @@ func TestRowBlocksOf(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("%v %v size %d, value %x: %s", shape, spec, c.size, value, gridFirstDiff(got, want))
 			}
+		}
+	}
+}
+
+// TestRowChunksOf checks which rows get a row chunks table and how many
+// rows to a plane of the chunks kernel, and that its Go version with it
+// makes the reference's rows of a rank-2 tensor of whole planes.
+func TestRowChunksOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(103, 104))
+	for _, c := range []struct {
+		cols          int
+		mode          Mode
+		before, after int
+		size          int
+		rows, blocks  int // 0: no table
+		width, inLen  int
+	}{
+		{2, Reflect, 1, 0, 1, 64, 3, 192, 128}, // 128 bytes in: one permutation a block
+		{4, Edge, 1, 1, 4, 8, 3, 192, 128},
+		{10, Edge, -1, 2, 1, 12, 3, 132, 120}, // cropped: sources from the input row's start
+		{22, Edge, 1, 1, 1, 0, 0, 0, 0},       // five rows to a plane: fewer than rowsChunksMin+1
+		{1, Constant, 1, 1, 2, 0, 0, 0, 0},    // takes the value: the blocks kernel's
+		{30, Edge, 1, 1, 1, 0, 0, 0, 0},       // 32-byte rows
+	} {
+		n := 3 // planes of the kernel
+		shape := []int{n * max(c.rows, 1), c.cols}
+		spec := Spec{Mode: c.mode, Before: []int{0, c.before}, After: []int{0, c.after}}
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tb *rowChunkTable
+		withValue(&planeChunksOn, true, func() { tb = p.tablesFor(c.size).rowChunks })
+		if c.rows == 0 {
+			if tb != nil {
+				t.Errorf("%v %v size %d: a row chunks table of %d rows, want none", shape, spec, c.size, tb.rows)
+			}
+			continue
+		}
+		if tb == nil || tb.rows != c.rows || len(tb.idx) != c.blocks || tb.width != c.width || tb.inLen != c.inLen || tb.srcStride != c.cols*c.size {
+			t.Errorf("%v %v size %d: row chunks table %v; want %d rows, %d blocks, width %d, inLen %d", shape, spec, c.size, tb, c.rows, c.blocks, c.width, c.inLen)
+			continue
+		}
+		in := randomBytes(r, c.size*prod(shape))
+		want, _, _ := refPad(in, c.size, shape, spec, nil)
+		got := make([]byte, len(want))
+		planeChunksGo(got, in, planes{n, tb.width, tb.rows * tb.srcStride}, &tb.chunkTable)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v %v size %d: %s", shape, spec, c.size, gridFirstDiff(got, want))
 		}
 	}
 }

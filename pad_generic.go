@@ -444,21 +444,11 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 	left, mid, right := r.left*size, r.mid*size, r.right*size
 	ds, ss := dstStride*size, srcStride*size
 	pb := planes{pl.n, pl.dst * size, pl.src * size}
-	if t := k.tab.rowBlocks; t != nil && count >= t.rows && ds*t.rows == t.width && ss == t.srcStride && !k.stream {
-		// Narrow rows t.rows at a time (the table's sources from the
-		// input row's start, before any crop), the rows past the last
-		// such plane as below.
-		n, rowsSrc := count/t.rows, k.src[srcOff*size:]
-		made := true
-		for p := range pb.n {
-			made = made && planeBlocksBytes(dst[p*pb.dst:], rowsSrc[p*pb.src:], planes{n, t.width, t.rows * ss}, &t.blockTable, k.zero, &k.pat)
+	if done := k.rowPlanes(dst, k.src[srcOff*size:], pb, count, ds, ss); done > 0 {
+		if done < count {
+			k.rowsPlanes(lv, pl, count-done, off+done*dstStride, dstStride, srcOff+done*srcStride, srcStride, stride)
 		}
-		if made {
-			if done := n * t.rows; done < count {
-				k.rowsPlanes(lv, pl, count-done, off+done*dstStride, dstStride, srcOff+done*srcStride, srcStride, stride)
-			}
-			return
-		}
+		return
 	}
 	if k.shifts(r, ss, ds) && ds == left+mid+right && rowsShiftedBytes(dst, src, pb, count, ds, left, mid, 0, 0, &k.pat) {
 		return
@@ -500,6 +490,40 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 			}
 		}
 	}
+}
+
+// rowPlanes makes the first rows of count rows ds bytes apart in each of
+// the planes pl (byte strides), from input rows ss bytes apart that start
+// at src (before any crop: the tables' sources are from the input row's
+// start), as planes of many rows by the row tables (rowChunksOf,
+// rowBlocksOf), if the level in use has their kernel and the rows lie as
+// the table assumes, and returns the number of rows it made in each plane
+// (a multiple of the table's rows), or 0.
+func (k *byteKernels) rowPlanes(dst, src []byte, pl planes, count, ds, ss int) int {
+	if k.stream {
+		return 0
+	}
+	if t := k.tab.rowChunks; t != nil && count >= t.rows && ds*t.rows == t.width && ss == t.srcStride {
+		n := count / t.rows
+		made := true
+		for p := range pl.n {
+			made = made && planeChunksBytes(dst[p*pl.dst:], src[p*pl.src:], planes{n, t.width, t.rows * ss}, &t.chunkTable)
+		}
+		if made {
+			return n * t.rows
+		}
+	}
+	if t := k.tab.rowBlocks; t != nil && count >= t.rows && ds*t.rows == t.width && ss == t.srcStride {
+		n := count / t.rows
+		made := true
+		for p := range pl.n {
+			made = made && rowBlocksBytes(dst[p*pl.dst:], src[p*pl.src:], planes{n, t.width, t.rows * ss}, &t.blockTable, ds, k.zero, &k.pat)
+		}
+		if made {
+			return n * t.rows
+		}
+	}
+	return 0
 }
 
 // endsWrapMaxWidth is the widest wrapped row, in bytes, that the ends

@@ -29,7 +29,8 @@ type sizeTables struct {
 	chunkGroups *chunkGroup      // before plane, groups of its planes by 64-byte blocks (chunks.go)
 	blockGroups *blockGroup      // or, without VBMI, by 32-byte blocks (chunks.go)
 	blocks      *blockTable      // or, without VBMI, by 32-byte blocks (chunks.go)
-	rowBlocks   *rowBlocks       // the innermost level's narrow rows, many at a time, by 32-byte blocks (chunks.go)
+	rowChunks   *rowChunkTable   // the innermost level's narrow rows, many at a time, by 64-byte blocks (chunks.go)
+	rowBlocks   *rowBlockTable   // or, without VBMI, by 32-byte blocks (chunks.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -78,6 +79,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t.periodic = periodic
 	} else {
 		t.shuffle, t.wide, t.ends, t.endsWords, t.shuffle256 = rowTables(lv, p.strides[n-1], size)
+		if n >= 2 && planeChunksOn {
+			t.rowChunks = rowChunksOf(lv, p.strides[n-2], p.strides[n-1], size)
+		}
 		if n >= 2 && planeBlocksOn {
 			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
 		}
