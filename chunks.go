@@ -128,11 +128,6 @@ func (g planeGroup) of(pl planes, width int) (planes, bool) {
 	return planes{pl.n / g.planes, width, pl.src * g.planes}, true
 }
 
-// groupsValueMax is the largest share of a plane's elements that take
-// the value in the planes the blocks kernel makes in groups with a zero
-// value (blockGroupOf).
-const groupsValueMax = 0.75
-
 // chunkGroup is the chunks kernel's table of groups (chunkGroupOf).
 type chunkGroup struct {
 	chunkTable
@@ -327,13 +322,20 @@ type blockGroup struct {
 // blockGroupOf returns the blocks table of groups of the planes of pl
 // (chunkGroupOf's arguments), or nil: planes of at most shuffleMax bytes
 // out taken as many to a plane of the blocks kernel as its limits allow.
-// Planes that take the value, at most groupsValueMax of their elements,
-// get a table too (takesValue): both shuffles of a block give 0 where an
-// index has bit 7 set (VPSHUFB), and the kernel ORs in a nonzero value.
-// At the AVX2 level, alternated in one process (5 runs, 512 planes),
-// zero-padded uint8 planes of 5x5 to 9x9 took 0.52-0.76x the time with
-// them, int16 4x4 and 5x5 0.77-0.90x; uint8 2x8 padded by 2 (56 of 72
-// bytes the value) 1.10x, int16 2x2 by 2 1.27x, hence groupsValueMax.
+// Planes that take the value get a table too (takesValue): both shuffles
+// of a block give 0 where an index has bit 7 set (VPSHUFB), and the
+// kernel ORs in a nonzero value. At the AVX2 level, alternated in one
+// process (5 runs, 512 planes), zero-padded uint8 planes of 5x5 to 9x9
+// took 0.52-0.76x the time with them, int16 4x4 and 5x5 0.77-0.90x. Those
+// more than three quarters value had none (uint8 2x8 padded by 2 1.10x,
+// int16 2x2 by 2 1.27x the time then) until the kernel went by batches:
+// now, in process (plans with and without such groups alternated 7
+// rounds), 60 uint8, int16 and float32 planes of 1x1 to 5x5 padded by 1
+// to 4 with 3 took 0.03-1.03x the time, median 1.00x (uint8 [1, 45511,
+// 1, 1] padded by 1 67.7 -> 2.2x memmove, [1, 11377, 2, 2] by 2 13.7 ->
+// 2.0x, int16 [1, 22755, 1, 1] by 1 13.6 -> 1.8x), and with AVX-512 but
+// not VBMI, zero-padded, 0.03-1.04x (one 1.22x that two reruns put at
+// 1.00-1.03x).
 // The plan builds it only for planes that neither the narrow nor the word
 // shuffle kernel takes a plane a row (buildTables): at the AVX2 level
 // (GODEBUG=cpu.avx512f=off, a Zen 5, 333 planes of each, with and without
@@ -352,15 +354,11 @@ func blockGroupOf(pl, lv *level, planeStride, rowStride, stride, size int) *bloc
 	if out == nil || width < 32 || inLen < 16 {
 		return nil // less than the blocks kernel's smallest plane
 	}
-	value := valueCount(out)
-	if float64(value) > groupsValueMax*float64(len(out)) {
-		return nil // mostly value: the fills make it faster
-	}
 	t := blocksOf(out, width, inLen, size)
 	if t == nil {
 		return nil
 	}
-	t.takesValue = value > 0
+	t.takesValue = valueCount(out) > 0
 	return &blockGroup{*t, planeGroup{g, planeStride * size}}
 }
 
