@@ -104,7 +104,8 @@ func FuzzPlaneBlocks(f *testing.F) {
 }
 
 // TestPlaneBlocks runs random plans of small and tall planes (every mode,
-// some cropped, pads up to twice the axis and more) at every level this CPU
+// some cropped, pads up to twice the axis and more, some on the axis of
+// the planes too) at every level this CPU
 // has, against guard pages and the reference. A spy checks that at the
 // AVX2 level uint8 7x7 planes edge-padded by 1 take the kernel, 504 of the
 // 512 planes in groups of 12 (blockGroupOf) in one call and the other 8 in
@@ -125,6 +126,9 @@ func TestPlaneBlocks(t *testing.T) {
 			lp = -1
 		}
 		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
+		if n > 1 && r.IntN(4) == 0 {
+			spec.Before[1], spec.After[1] = r.IntN(3), r.IntN(3) // runs of n planes (segmentRunMax)
+		}
 		es := 1 << r.IntN(3)
 		var value []byte
 		if spec.Mode == Constant && r.IntN(2) == 0 {

@@ -308,6 +308,15 @@ func TestBlockGroupOf(t *testing.T) {
 	if g := p.tablesFor(2).blockGroups; g != nil {
 		t.Errorf("[5 4 9] cropped to [3 1 1], int16: groups of %d planes, %d bytes out; want none", g.planes, g.width)
 	}
+	// Planes with no blocks table of their own in runs of 20 (their axis
+	// padded too): groups of 20 (segmentRunMax), where 51 fit 1 KiB.
+	spec := Spec{Mode: Constant, Before: []int{0, 0, 0, 3}, After: []int{0, 1, 2, 1}}
+	if p, err = newExecPlan([]int{4, 20, 2, 1}, spec); err != nil {
+		t.Fatal(err)
+	}
+	if g := p.tablesFor(1).blockGroups; g == nil || g.planes != 20 {
+		t.Errorf("[4 20 2 1] %v: groups %v, want of 20 planes", spec, g)
+	}
 }
 
 // TestValueGroupOf checks which constant planes the blocks kernel makes in

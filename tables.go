@@ -90,16 +90,22 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			if t.plane != nil && planeChunksOn {
 				t.chunkGroups = chunkGroupOf(&p.levels[n-2], lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size)
 			}
-			if t.plane != nil && t.plane.tab.narrow == nil && t.plane.tab.words == nil && planeBlocksOn {
-				// Planes that no shuffle kernel of the levels without
-				// VBMI takes (blockGroupOf).
-				t.blockGroups = blockGroupOf(&p.levels[n-2], lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size)
-			}
 			if t.plane == nil && planeChunksOn {
 				t.chunks = chunkTableOf(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			}
 			if (t.plane == nil || t.plane.tab.narrow == nil) && planeBlocksOn {
 				t.blocks = blockTableOf(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
+			}
+			if t.plane != nil && t.plane.tab.narrow == nil && t.plane.tab.words == nil && planeBlocksOn {
+				// Planes that no shuffle kernel of the levels without
+				// VBMI takes (blockGroupOf); where they have no blocks
+				// table of their own, in groups that fit the runs of
+				// planes the executor passes (segmentRunMax).
+				most := 1 << 30
+				if t.blocks == nil {
+					most = segmentRunMax(&p.levels[n-3])
+				}
+				t.blockGroups = blockGroupOf(&p.levels[n-2], lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, most)
 			}
 		}
 	}
