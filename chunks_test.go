@@ -354,28 +354,33 @@ func blockGroupTable(takesValue bool) func(p *Plan, size int) (planeGroup, int, 
 	}
 }
 
-// TestRowBlocksOf checks which rows get a row blocks table, how many rows
-// to a plane of the kernel, and that the Go version of the blocks kernel
-// with it makes the reference's rows of a rank-2 tensor of whole planes,
-// with a zero value and, for constant padding, a nonzero one.
-func TestRowBlocksOf(t *testing.T) {
-	r := rand.New(rand.NewPCG(99, 100))
-	for _, c := range []struct {
-		cols          int
-		mode          Mode
-		before, after int
-		size          int
-		rows, blocks  int // 0: no table
-		width, inLen  int
-	}{
-		{2, Reflect, 1, 0, 1, 320, 30, 960, 640}, // rows of 3 bytes, 320 to a plane of whole blocks
-		{4, Edge, 1, 1, 4, 40, 30, 960, 640},
-		{10, Edge, -1, 2, 1, 64, 22, 704, 640}, // cropped: sources from the input row's start
-		{1, Constant, 1, 1, 2, 160, 30, 960, 320},
-		{10, Wrap, 1, 1, 2, 0, 0, 0, 0}, // blocks that make a few bytes each
-		{5, Wrap, 0, 1, 4, 0, 0, 0, 0},
-		{30, Edge, 1, 1, 1, 0, 0, 0, 0}, // 32-byte rows: more than blockRowsMax
-	} {
+// rowTableCase is a rank-2 tensor of cols columns padded on axis 1 whose
+// rows may get a row table at element size size: rows of it to a plane of
+// the kernel, of blocks blocks, width bytes out and inLen in (rows 0:
+// none).
+type rowTableCase struct {
+	cols          int
+	mode          Mode
+	before, after int
+	size          int
+	rows, blocks  int
+	width, inLen  int
+}
+
+// rowTable is what checkRowTables reads of a row table: its shape, its
+// input row stride, and the Go version of its kernel over n planes.
+type rowTable struct {
+	rows, blocks, width, inLen, srcStride int
+	run                                   func(dst, src []byte, n int, pat *[32]byte)
+}
+
+// checkRowTables checks that each case's plan has the row table tableOf
+// returns (nil for none) as the case says, and that the Go version of its
+// kernel over three planes of rows makes the reference's tensor, with a
+// zero value and, for constant padding, a nonzero one.
+func checkRowTables(t *testing.T, r *rand.Rand, kind string, cases []rowTableCase, tableOf func(p *Plan, size int) *rowTable) {
+	t.Helper()
+	for _, c := range cases {
 		n := 3 // planes of the kernel
 		shape := []int{n * max(c.rows, 1), c.cols}
 		spec := Spec{Mode: c.mode, Before: []int{0, c.before}, After: []int{0, c.after}}
@@ -383,26 +388,22 @@ func TestRowBlocksOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tb *rowBlockTable
-		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(c.size).rowBlocks })
+		tb := tableOf(p, c.size)
 		if c.rows == 0 {
 			if tb != nil {
-				t.Errorf("%v %v size %d: a row blocks table of %d rows, want none", shape, spec, c.size, tb.rows)
+				t.Errorf("%v %v size %d: a row %s table of %d rows, want none", shape, spec, c.size, kind, tb.rows)
 			}
 			continue
 		}
-		if tb == nil || tb.rows != c.rows || len(tb.ent) != c.blocks || tb.width != c.width || tb.inLen != c.inLen || tb.srcStride != c.cols*c.size {
-			t.Errorf("%v %v size %d: row blocks table %v; want %d rows, %d blocks, width %d, inLen %d", shape, spec, c.size, tb, c.rows, c.blocks, c.width, c.inLen)
+		if tb == nil || tb.rows != c.rows || tb.blocks != c.blocks || tb.width != c.width || tb.inLen != c.inLen || tb.srcStride != c.cols*c.size {
+			t.Errorf("%v %v size %d: row %s table %+v; want %d rows, %d blocks, width %d, inLen %d", shape, spec, c.size, kind, tb, c.rows, c.blocks, c.width, c.inLen)
 			continue
-		}
-		if tb.takesValue != (c.mode == Constant) {
-			t.Errorf("%v %v size %d: takesValue %v", shape, spec, c.size, tb.takesValue)
 		}
 		in := randomBytes(r, c.size*prod(shape))
 		for _, value := range tableValues(r, c.mode, c.size) {
 			want, _, _ := refPad(in, c.size, shape, spec, value)
 			got := make([]byte, len(want))
-			planeBlocksGo(got, in, planes{n, tb.width, tb.rows * tb.srcStride}, &tb.blockTable, valuePattern(value))
+			tb.run(got, in, n, valuePattern(value))
 			if !bytes.Equal(got, want) {
 				t.Errorf("%v %v size %d, value %x: %s", shape, spec, c.size, value, gridFirstDiff(got, want))
 			}
@@ -410,51 +411,49 @@ func TestRowBlocksOf(t *testing.T) {
 	}
 }
 
-// TestRowChunksOf checks which rows get a row chunks table and how many
-// rows to a plane of the chunks kernel, and that its Go version with it
-// makes the reference's rows of a rank-2 tensor of whole planes.
+// TestRowBlocksOf checks which rows get a row blocks table, how many rows
+// to a plane of the blocks kernel, and that its Go version with it makes
+// the reference's rows.
+func TestRowBlocksOf(t *testing.T) {
+	checkRowTables(t, rand.New(rand.NewPCG(99, 100)), "blocks", []rowTableCase{
+		{2, Reflect, 1, 0, 1, 320, 30, 960, 640}, // rows of 3 bytes, 320 to a plane of whole blocks
+		{4, Edge, 1, 1, 4, 40, 30, 960, 640},
+		{10, Edge, -1, 2, 1, 64, 22, 704, 640}, // cropped: sources from the input row's start
+		{1, Constant, 1, 1, 2, 160, 30, 960, 320},
+		{10, Wrap, 1, 1, 2, 0, 0, 0, 0}, // blocks that make a few bytes each
+		{5, Wrap, 0, 1, 4, 0, 0, 0, 0},
+		{30, Edge, 1, 1, 1, 0, 0, 0, 0}, // 32-byte rows: more than blockRowsMax
+	}, func(p *Plan, size int) *rowTable {
+		var tb *rowBlockTable
+		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(size).rowBlocks })
+		if tb == nil {
+			return nil
+		}
+		return &rowTable{tb.rows, len(tb.ent), tb.width, tb.inLen, tb.srcStride, func(dst, src []byte, n int, pat *[32]byte) {
+			planeBlocksGo(dst, src, planes{n, tb.width, tb.rows * tb.srcStride}, &tb.blockTable, pat)
+		}}
+	})
+}
+
+// TestRowChunksOf checks which rows get a row chunks table, how many rows
+// to a plane of the chunks kernel, and that its Go version with it makes
+// the reference's rows.
 func TestRowChunksOf(t *testing.T) {
-	r := rand.New(rand.NewPCG(103, 104))
-	for _, c := range []struct {
-		cols          int
-		mode          Mode
-		before, after int
-		size          int
-		rows, blocks  int // 0: no table
-		width, inLen  int
-	}{
+	checkRowTables(t, rand.New(rand.NewPCG(103, 104)), "chunks", []rowTableCase{
 		{2, Reflect, 1, 0, 1, 64, 3, 192, 128}, // 128 bytes in: one permutation a block
 		{4, Edge, 1, 1, 4, 8, 3, 192, 128},
 		{10, Edge, -1, 2, 1, 12, 3, 132, 120}, // cropped: sources from the input row's start
 		{22, Edge, 1, 1, 1, 0, 0, 0, 0},       // five rows to a plane: fewer than rowsChunksMin+1
 		{1, Constant, 1, 1, 2, 0, 0, 0, 0},    // takes the value: the blocks kernel's
 		{30, Edge, 1, 1, 1, 0, 0, 0, 0},       // 32-byte rows
-	} {
-		n := 3 // planes of the kernel
-		shape := []int{n * max(c.rows, 1), c.cols}
-		spec := Spec{Mode: c.mode, Before: []int{0, c.before}, After: []int{0, c.after}}
-		p, err := newExecPlan(shape, spec)
-		if err != nil {
-			t.Fatal(err)
-		}
+	}, func(p *Plan, size int) *rowTable {
 		var tb *rowChunkTable
-		withValue(&planeChunksOn, true, func() { tb = p.tablesFor(c.size).rowChunks })
-		if c.rows == 0 {
-			if tb != nil {
-				t.Errorf("%v %v size %d: a row chunks table of %d rows, want none", shape, spec, c.size, tb.rows)
-			}
-			continue
+		withValue(&planeChunksOn, true, func() { tb = p.tablesFor(size).rowChunks })
+		if tb == nil {
+			return nil
 		}
-		if tb == nil || tb.rows != c.rows || len(tb.idx) != c.blocks || tb.width != c.width || tb.inLen != c.inLen || tb.srcStride != c.cols*c.size {
-			t.Errorf("%v %v size %d: row chunks table %v; want %d rows, %d blocks, width %d, inLen %d", shape, spec, c.size, tb, c.rows, c.blocks, c.width, c.inLen)
-			continue
-		}
-		in := randomBytes(r, c.size*prod(shape))
-		want, _, _ := refPad(in, c.size, shape, spec, nil)
-		got := make([]byte, len(want))
-		planeChunksGo(got, in, planes{n, tb.width, tb.rows * tb.srcStride}, &tb.chunkTable)
-		if !bytes.Equal(got, want) {
-			t.Errorf("%v %v size %d: %s", shape, spec, c.size, gridFirstDiff(got, want))
-		}
-	}
+		return &rowTable{tb.rows, len(tb.idx), tb.width, tb.inLen, tb.srcStride, func(dst, src []byte, n int, _ *[32]byte) {
+			planeChunksGo(dst, src, planes{n, tb.width, tb.rows * tb.srcStride}, &tb.chunkTable)
+		}}
+	})
 }

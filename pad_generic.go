@@ -212,9 +212,9 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 }
 
 // planeGroups makes the whole groups of the planes pl (byte strides) by
-// the plan's group tables (chunkGroupOf, blockGroupOf) where the level in use has
-// their kernel and the planes lie as the tables assume, and returns the
-// number of planes it made.
+// the plan's group tables (chunkGroupOf, blockGroupOf) where the level in
+// use has their kernel and the planes lie as the tables assume, and
+// returns the number of planes it made.
 func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
 	if g := k.tab.chunkGroups; g != nil {
 		if gs, ok := g.of(pl, g.width); ok && planeChunksBytes(d, s, gs, &g.chunkTable) {
