@@ -1,6 +1,7 @@
 package pad
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -146,7 +147,7 @@ func chunkGroupOf(pl, lv *level, planeStride, rowStride, stride, size int) *chun
 	if lv.outLen*lv.blk*size > chunkRowMax {
 		return nil
 	}
-	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, groupInMax, 64*chunksMax, 1<<30)
+	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, groupInMax, 64*chunksMax, math.MaxInt)
 	if out == nil || width <= shuffleMax || slices.Min(out) < 0 {
 		return nil
 	}
@@ -500,9 +501,10 @@ const blocksBatchBytes = 8 << 10
 // blockRowMax is the widest output row of the planes made by the blocks
 // kernel, blockValueRowMax that of planes that take the value (which the
 // narrow and word shuffle kernels blend in, and the fills make the pad
-// rows of); the bounds were measured with a zero value. With the kernel's table loaded for each plane (before its
-// batches) rows of 48 bytes took up to 2.6x the time by it, uint8 rows of
-// 30 bytes 1.2x, rows of 26 to 28 bytes 0.96-1.04x, and the bound was 24.
+// rows of); the bounds were measured with a zero value. With the
+// kernel's table loaded for each plane (before its batches) rows of 48
+// bytes took up to 2.6x the time by it, uint8 rows of 30 bytes 1.2x, rows
+// of 26 to 28 bytes 0.96-1.04x, and the bound was 24.
 // By batches, at the AVX2 level, in process (7 runs, about 400 KiB out):
 // 95 uint8, int16, float32 and float64 geometries that these bounds take
 // and 24 did not took 0.55-1.12x the time, median 0.86x (int16
@@ -543,8 +545,8 @@ func planeBlocksGo(dst, src []byte, pl planes, t *blockTable, pat *[32]byte) {
 	}
 }
 
-// rowBlockTable is the blocks table of rows of the innermost level taken rows
-// at a time as a plane of the blocks kernel (rowBlocksOf): consecutive
+// rowBlockTable is the blocks table of rows of the innermost level taken
+// rows at a time as a plane of the blocks kernel (rowBlocksOf): consecutive
 // input rows srcStride bytes apart make consecutive output rows of
 // width/rows bytes.
 type rowBlockTable struct {
@@ -556,7 +558,7 @@ type rowBlockTable struct {
 // apart) from input rows rowStride elements apart at element size bytes,
 // as many to a plane of the blocks kernel as fit blocksInMax bytes in and
 // out (in whole blocks where that leaves more than one), or nil: rows of
-// more than blockRowsMax bytes out, of rowsBlocksMin rows or fewer to a
+// more than rowTableMax bytes out, of rowsBlocksMin rows or fewer to a
 // plane, that blocks of two 16-byte windows do not make (blocksOf), or
 // whose blocks make few bytes each (more than 1.25 blocks per 32 bytes:
 // float32 rows of 5 elements wrapped by 1, 1.37 blocks, took 1.29x the
@@ -571,17 +573,7 @@ type rowBlockTable struct {
 // (float32 [16384, 3] padded by 1 with a value 3.2 -> 2.2x memmove), and
 // with AVX-512 but not VBMI 0.05-1.05x, median 0.82x.
 func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
-	width := lv.outLen * lv.blk * size
-	if lv.row.kind == rowGeneral || width == 0 || width > blockRowsMax || rowStride <= 0 || lv.inLen == 0 {
-		return nil
-	}
-	// k rows out and in: k*width bytes, and (k-1)*rowStride+inLen*stride
-	// elements.
-	row := lv.inLen * stride
-	if row*size > blocksInMax {
-		return nil
-	}
-	k := min(blocksInMax/width, (blocksInMax/size-row)/rowStride+1)
+	width, k := rowsFit(lv, rowStride, stride, size, blocksInMax, blocksInMax)
 	if k <= rowsBlocksMin {
 		return nil
 	}
@@ -591,8 +583,7 @@ func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 	if k*width < 32 {
 		return nil
 	}
-	pl := level{segs: []segment{{kind: segSrc, n: k, step: 1}}, inLen: k, outLen: k, blk: lv.outLen * lv.blk}
-	out, inLen := planeMap(&pl, lv, rowStride, stride, size, blocksInMax)
+	out, inLen := rowsMap(lv, k, rowStride, stride, size, blocksInMax)
 	if out == nil || inLen < 16 {
 		return nil
 	}
@@ -604,18 +595,42 @@ func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 	return &rowBlockTable{*t, k, rowStride * size}
 }
 
-// blockRowsMax is the widest row, in bytes, of the row blocks tables
-// and row chunks tables (rowBlocksOf, rowChunksOf), rowsBlocksMin and
+// rowTableMax is the widest row, in bytes, of the row blocks tables and
+// row chunks tables (rowBlocksOf, rowChunksOf), rowsBlocksMin and
 // rowsChunksMin the fewest rows a plane of theirs holds.
 const (
-	blockRowsMax  = 24
+	rowTableMax   = 24
 	rowsBlocksMin = 4
 	rowsChunksMin = 7
 )
 
-// rowChunkTable is the chunks table of rows of the innermost level taken rows
-// at a time as a plane of the chunks kernel (rowChunksOf), as rowBlockTable is
-// the blocks kernel's.
+// rowsFit returns the width in bytes of the rows of lv (elements stride
+// apart, from input rows rowStride elements apart, at element size bytes)
+// and how many of them a plane of a row table holds: as many as reach at
+// most inMax bytes of input and make at most outMax of output; k is 0 for
+// rows that take no row table (general rows, rows wider than rowTableMax,
+// rows not read forward).
+func rowsFit(lv *level, rowStride, stride, size, inMax, outMax int) (width, k int) {
+	width = lv.outLen * lv.blk * size
+	row := lv.inLen * stride // elements a row reaches
+	if lv.row.kind == rowGeneral || width == 0 || width > rowTableMax || rowStride <= 0 || lv.inLen == 0 || row*size > inMax {
+		return width, 0
+	}
+	// k rows: k*width bytes out, (k-1)*rowStride+row elements in.
+	return width, min(outMax/width, (inMax/size-row)/rowStride+1)
+}
+
+// rowsMap returns the element map of k consecutive rows of lv (rowsFit's
+// arguments) taken as one plane, and its input length in bytes, or nil
+// past inMax bytes in (planeMap).
+func rowsMap(lv *level, k, rowStride, stride, size, inMax int) (out []int32, inLen int) {
+	pl := level{segs: []segment{{kind: segSrc, n: k, step: 1}}, inLen: k, outLen: k, blk: lv.outLen * lv.blk}
+	return planeMap(&pl, lv, rowStride, stride, size, inMax)
+}
+
+// rowChunkTable is the chunks table of rows of the innermost level taken
+// rows at a time as a plane of the chunks kernel (rowChunksOf), as
+// rowBlockTable is the blocks kernel's.
 type rowChunkTable struct {
 	chunkTable
 	rows, srcStride int
@@ -624,7 +639,7 @@ type rowChunkTable struct {
 // rowChunksOf returns the chunks table of the rows of lv (rowBlocksOf's
 // arguments) as many to a plane of the chunks kernel as fit 128 bytes in
 // (one permutation a block) and 64*chunksMax out, or nil: rows of more
-// than blockRowsMax bytes out, of rowsChunksMin rows or fewer to a plane
+// than rowTableMax bytes out, of rowsChunksMin rows or fewer to a plane
 // (rows of 20 to 22 bytes in, five or six to a plane: uint8 [30000, 22]
 // edge-padded by 1 1.10x the time, float32 [20000, 5] 1.07x), planes of a
 // block or less, or rows that take the value (chunkBlocks). With VBMI, in
@@ -633,17 +648,11 @@ type rowChunkTable struct {
 // took 0.11-1.10x the time, median 0.98x: uint8 [68266, 2] reflected by 1
 // on axis 1 11.2 -> 1.2x memmove, float32 [16384, 2] 2.4 -> 1.05x.
 func rowChunksOf(lv *level, rowStride, stride, size int) *rowChunkTable {
-	width := lv.outLen * lv.blk * size
-	row := lv.inLen * stride
-	if lv.row.kind == rowGeneral || width == 0 || width > blockRowsMax || rowStride <= 0 || lv.inLen == 0 || row*size > 128 {
-		return nil
-	}
-	k := min((128/size-row)/rowStride+1, 64*chunksMax/width)
+	width, k := rowsFit(lv, rowStride, stride, size, 128, 64*chunksMax)
 	if k <= rowsChunksMin || k*width <= 64 {
 		return nil // the kernel's planes are two to chunksMax blocks
 	}
-	pl := level{segs: []segment{{kind: segSrc, n: k, step: 1}}, inLen: k, outLen: k, blk: lv.outLen * lv.blk}
-	out, inLen := planeMap(&pl, lv, rowStride, stride, size, 128)
+	out, inLen := rowsMap(lv, k, rowStride, stride, size, 128)
 	if out == nil {
 		return nil
 	}

@@ -422,7 +422,7 @@ func TestRowBlocksOf(t *testing.T) {
 		{1, Constant, 1, 1, 2, 160, 30, 960, 320},
 		{10, Wrap, 1, 1, 2, 0, 0, 0, 0}, // blocks that make a few bytes each
 		{5, Wrap, 0, 1, 4, 0, 0, 0, 0},
-		{30, Edge, 1, 1, 1, 0, 0, 0, 0}, // 32-byte rows: more than blockRowsMax
+		{30, Edge, 1, 1, 1, 0, 0, 0, 0}, // 32-byte rows: more than rowTableMax
 	}, func(p *Plan, size int) *rowTable {
 		var tb *rowBlockTable
 		withValue(&planeBlocksOn, true, func() { tb = p.tablesFor(size).rowBlocks })

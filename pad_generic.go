@@ -503,25 +503,31 @@ func (k *byteKernels) rowPlanes(dst, src []byte, pl planes, count, ds, ss int) i
 	if k.stream {
 		return 0
 	}
-	if t := k.tab.rowChunks; t != nil && count >= t.rows && ds*t.rows == t.width && ss == t.srcStride {
-		n := count / t.rows
-		made := true
-		for p := range pl.n {
-			made = made && planeChunksBytes(dst[p*pl.dst:], src[p*pl.src:], planes{n, t.width, t.rows * ss}, &t.chunkTable)
+	// byTable makes the rows by a table of rows rows, width bytes out,
+	// from input rows srcStride bytes apart, by kernel.
+	byTable := func(rows, width, srcStride int, kernel func(d, s []byte, pl planes) bool) int {
+		if count < rows || ds*rows != width || ss != srcStride {
+			return 0
 		}
-		if made {
-			return n * t.rows
+		n := count / rows
+		for p := range pl.n {
+			if !kernel(dst[p*pl.dst:], src[p*pl.src:], planes{n, width, rows * ss}) {
+				return 0 // the level has no such kernel: none was made
+			}
+		}
+		return n * rows
+	}
+	if t := k.tab.rowChunks; t != nil {
+		if done := byTable(t.rows, t.width, t.srcStride, func(d, s []byte, pl planes) bool {
+			return planeChunksBytes(d, s, pl, &t.chunkTable)
+		}); done > 0 {
+			return done
 		}
 	}
-	if t := k.tab.rowBlocks; t != nil && count >= t.rows && ds*t.rows == t.width && ss == t.srcStride {
-		n := count / t.rows
-		made := true
-		for p := range pl.n {
-			made = made && rowBlocksBytes(dst[p*pl.dst:], src[p*pl.src:], planes{n, t.width, t.rows * ss}, &t.blockTable, ds, k.zero, &k.pat)
-		}
-		if made {
-			return n * t.rows
-		}
+	if t := k.tab.rowBlocks; t != nil {
+		return byTable(t.rows, t.width, t.srcStride, func(d, s []byte, pl planes) bool {
+			return rowBlocksBytes(d, s, pl, &t.blockTable, ds, k.zero, &k.pat)
+		})
 	}
 	return 0
 }

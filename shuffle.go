@@ -151,9 +151,9 @@ func (t *shuffleTable) setAVX2Tables(width, mid, size int) {
 // set, and the kernel ORs the two shuffles; both indexes of a byte that
 // takes the value have it set, so that the value can be ORed in); with
 // 8- or 4-byte pieces, side by side in a register w, byte a[i][k]&15 of
-// w. It takes that byte
-// if bit 7 of m[i][k] is set, else the value; rows of at most 16 (B = 8)
-// or 32 (B = 16) bytes are one result whose halves are the two blocks.
+// w. It takes that byte if bit 7 of m[i][k] is set, else the value; rows
+// of at most 16 (B = 8) or 32 (B = 16) bytes are one result whose halves
+// are the two blocks.
 // full is 1 when every byte of the row takes one of src (no value to
 // blend in). Rows that go in whole 4-byte words with 16-byte pieces
 // (float32 rows of 4 to 8 elements: shapes D16O16 and D16O32) take a word

@@ -1,5 +1,7 @@
 package pad
 
+import "math"
+
 // The shuffle, wide, lines and expand kernels read tables made for one
 // element size. A plan builds them at its first runs with that size, not in
 // NewPlan: a plan is run at one element size almost always, and Pad and
@@ -101,7 +103,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 				// VBMI takes (blockGroupOf); where they have no blocks
 				// table of their own, in groups that fit the runs of
 				// planes the executor passes (segmentRunMax).
-				most := 1 << 30
+				most := math.MaxInt
 				if t.blocks == nil {
 					most = segmentRunMax(&p.levels[n-3])
 				}
