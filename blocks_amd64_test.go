@@ -111,7 +111,7 @@ func FuzzPlaneBlocks(f *testing.F) {
 // 512 planes in groups of 12 (blockGroupOf) in one call and the other 8 in
 // another, and that without the tables (planeBlocksOn) they do not;
 // constant-padded ones likewise, with the value's pattern where it is not
-// zero.
+// zero; and that with VBMI the planes of tables marked byAVX2 take it.
 func TestPlaneBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(73, 74))
@@ -190,6 +190,38 @@ func TestPlaneBlocks(t *testing.T) {
 			}
 		}
 	}
+
+	// With VBMI, whose set has no blocks kernel, planes whose tables say
+	// so (byAVX2) take the AVX2 one: uint8 [1, 64, 200, 2] edge-padded by
+	// 1 (808-byte planes of 4-byte rows); not constant-padded ones.
+	vbmi := kernelsAt(levelAVX512)
+	if vbmi == nil || !vbmi.supported || vbmi.planeChunks == nil {
+		t.Skip("the CPU has no AVX-512 VBMI")
+	}
+	shape = []int{1, 64, 200, 2}
+	in = randomBytes(r, prod(shape))
+	for _, mode := range []Mode{Edge, Constant} {
+		spec := Spec{Mode: mode, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}
+		want, _, _ := refPad(in, 1, shape, spec, nil)
+		dst := make([]byte, len(want))
+		calls = nil
+		withLevel(levelAVX512, func() {
+			p, err := newExecPlan(shape, spec)
+			if err == nil {
+				err = p.RunBytes(dst, in, 1, nil)
+			}
+			if err != nil || !bytes.Equal(dst, want) {
+				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
+			}
+		})
+		wantCalls := [][4]int{{64, 808, 10, -1}}
+		if mode == Constant {
+			wantCalls = nil
+		}
+		if !slices.Equal(calls, wantCalls) {
+			t.Errorf("AVX-512, %v %v: AVX2 blocks kernel calls (planes, dstPlane, batch, pat[0]) %v, want %v", shape, spec, calls, wantCalls)
+		}
+	}
 }
 
 // TestRowBlocks runs random plans of narrow rows (rank 2 and 3, every
@@ -199,7 +231,7 @@ func TestPlaneBlocks(t *testing.T) {
 // 320 rows to a plane (three planes), the 40 past them not; and with VBMI
 // that they take the chunks kernel, 64 rows to a plane (15 planes), and
 // that uint8 [1000, 1] padded by 1 with a value takes the AVX2 blocks
-// kernel (rowBlocksBytes).
+// kernel (byAVX2).
 func TestRowBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(101, 102))

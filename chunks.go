@@ -255,6 +255,9 @@ type blockTable struct {
 	ent          []blockEntry
 	width, inLen int
 	takesValue   bool // its planes take the value (the kernel ORs in a nonzero one)
+	// byAVX2: the AVX-512 level with VBMI, whose set has no blocks
+	// kernel, makes these planes by the AVX2 level's (vbmiRowBlocksMax).
+	byAVX2 bool
 }
 
 // blockEntry is a block of a blockTable, as the kernel reads it: byte k of
@@ -310,6 +313,7 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	t := blocksOf(out, width, inLen, size)
 	if t != nil {
 		t.takesValue = takesValue
+		t.byAVX2 = !takesValue && size <= 2 && (row <= vbmiLargeBlocksMax || !large && row <= vbmiPlaneBlocksMax)
 	}
 	return t
 }
@@ -592,8 +596,38 @@ func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 		return nil // or blocks that make a few bytes each
 	}
 	t.takesValue = slices.Min(out) < 0
+	t.byAVX2 = width <= vbmiRowBlocksMax
 	return &rowBlockTable{*t, k, rowStride * size}
 }
+
+// vbmiRowBlocksMax and vbmiPlaneBlocksMax (vbmiLargeBlocksMax for planes
+// over 1 KiB) are the widest rows, in bytes, of the row blocks tables
+// (rowBlocksOf) and the planes' blocks tables (blockTableOf) that the
+// AVX-512 level with VBMI, whose set has no blocks
+// kernel, makes by the AVX2 level's (blockTable.byAVX2): planes the chunks
+// kernel does not make (that take the value, or of more than chunkInMax
+// bytes in), where its own paths go a row at a time. In process there,
+// with and without it alternated 7 rounds:
+//   - Row tables: 24 geometries of rows of 2 to 24 bytes (rank 2 and 3,
+//     mostly constant padding): rows of up to 16 bytes 0.18-1.09x the
+//     time, median 0.49x (uint8 [224, 224, 3] padded by 1 on axis 2 with
+//     3: 8.5 -> 2.1x memmove), rows of 24 bytes 1.11-1.25x (float32
+//     [16384, 4] padded by 1 with zeros, int16 [16384, 8] by 2).
+//   - Plane tables that take no value, of elements of one or two bytes,
+//     rows of up to 20 bytes (16 in planes over 1 KiB): 114 uint8 and
+//     int16 planes of 3x3 to 200x2 edge-, reflect- or wrap-padded by 1
+//     to 3 took 0.22-1.04x the time, median 0.99x (uint8 [1, 162, 200,
+//     2] by 1 7.3 -> 1.7x memmove); the 80 slowest of 1156 random
+//     geometries 0.14-1.06x (uint8 [456, 144, 2] edge-padded 14 -> 1.9x).
+//     Left out, each measured slower by it: constant planes (1.07-2.4x,
+//     which the expand and shuffle kernels make), float32 rows of 16 to
+//     20 bytes (1.05-1.17x), uint8 rows of 22 to 32 bytes (1.16-1.45x),
+//     and rows of 19 and 20 bytes in planes over 1 KiB (1.05-1.23x).
+const (
+	vbmiRowBlocksMax   = 16
+	vbmiPlaneBlocksMax = 20
+	vbmiLargeBlocksMax = 16
+)
 
 // rowTableMax is the widest row, in bytes, of the row blocks tables and
 // row chunks tables (rowBlocksOf, rowChunksOf), rowsBlocksMin and

@@ -200,6 +200,45 @@ func TestBlockTableOf(t *testing.T) {
 			}
 		})
 	}
+	// The tables the VBMI level makes by the AVX2 kernel (byAVX2).
+	for _, c := range []struct {
+		shape       []int
+		mode        Mode
+		pad, size   int
+		rows, wantV bool // rows: a row blocks table (rank 2), else a planes' table
+	}{
+		{[]int{1, 4, 200, 2}, Edge, 1, 1, false, true},    // 4-byte rows
+		{[]int{1, 4, 17, 17}, Reflect, 1, 1, false, true}, // 19-byte rows
+		{[]int{1, 4, 8, 8}, Wrap, 1, 2, false, true},      // 20-byte rows
+		{[]int{1, 4, 20, 20}, Edge, 1, 1, false, false},   // 22-byte rows: more than vbmiPlaneBlocksMax
+		{[]int{1, 4, 200, 2}, Edge, 1, 4, false, false},   // elements of 4 bytes
+		{[]int{1, 4, 7, 7}, Constant, 1, 1, false, false}, // the value
+		{[]int{1, 2, 300, 3}, Reflect, 1, 1, false, true}, // 1510 bytes of 5-byte rows
+		{[]int{1, 4, 150, 18}, Edge, 1, 1, false, false},  // 3040 bytes of 20-byte rows: vbmiLargeBlocksMax
+		{[]int{1000, 1}, Constant, 1, 1, true, true},      // 3-byte rows that take the value
+		{[]int{1000, 16}, Constant, 1, 1, true, false},    // 18-byte rows: more than vbmiRowBlocksMax
+	} {
+		spec := Spec{Mode: c.mode, Before: make([]int, len(c.shape)), After: make([]int, len(c.shape))}
+		n := len(c.shape)
+		spec.Before[n-1], spec.After[n-1] = c.pad, c.pad
+		if !c.rows {
+			spec.Before[n-2], spec.After[n-2] = c.pad, c.pad
+		}
+		p, err := newExecPlan(c.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withValue(&planeBlocksOn, true, func() {
+			tabs := p.tablesFor(c.size)
+			tb := tabs.blocks
+			if c.rows && tabs.rowBlocks != nil {
+				tb = &tabs.rowBlocks.blockTable
+			}
+			if tb == nil || tb.byAVX2 != c.wantV {
+				t.Errorf("%v %v size %d: blocks table %v, by the AVX2 kernel with VBMI %v; want a table, %v", c.shape, spec, c.size, tb != nil, tb != nil && tb.byAVX2, c.wantV)
+			}
+		})
+	}
 }
 
 // groupTableCase is a plan whose planes may be made in groups: its shape

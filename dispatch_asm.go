@@ -349,37 +349,15 @@ func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {
 }
 
 // planeBlocksBytes makes the planes pl by a blocks table (chunks.go) if
-// the level in use has the kernel, and reports whether it did. Where the
-// table's planes take the value and it is not zero bytes (zeroValue), the
-// kernel ORs in its pattern pat.
+// the level in use has the kernel, or the table is one the AVX-512 level
+// with VBMI takes by the AVX2 level's (byAVX2), and reports whether it
+// did. Where the table's planes take the value and it is not zero bytes
+// (zeroValue), the kernel ORs in its pattern pat.
 func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable, zeroValue bool, pat *[32]byte) bool {
-	return planeBlocksBy(kernelsInUse(), dst, src, pl, t, zeroValue, pat)
-}
-
-// rowBlocksBytes is planeBlocksBytes for a row blocks table of rows of
-// row bytes (rowBlocksOf), which the AVX-512 level with VBMI, whose set
-// has no blocks kernel, takes by the AVX2 level's where its rows are at
-// most vbmiRowBlocksMax bytes (rows that take the value, which the row
-// chunks do not: uint8 [56885, 1] padded by 1 with 3 8.9 -> 1.6x memmove).
-func rowBlocksBytes(dst, src []byte, pl planes, t *blockTable, row int, zeroValue bool, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if ks != nil && ks.planeBlocks == nil && row <= vbmiRowBlocksMax {
+	if ks != nil && ks.planeBlocks == nil && t.byAVX2 {
 		ks = kernelsAt(levelAVX2)
 	}
-	return planeBlocksBy(ks, dst, src, pl, t, zeroValue, pat)
-}
-
-// vbmiRowBlocksMax is the widest row, in bytes, that the AVX-512 level
-// with VBMI makes by the AVX2 blocks kernel (rowBlocksBytes). In process
-// there, with and without it alternated 7 rounds, 24 geometries of rows
-// of 2 to 24 bytes (rank 2 and 3, mostly constant padding): rows of up to
-// 16 bytes 0.18-1.09x the time, median 0.49x (uint8 [224, 224, 3] padded
-// by 1 on axis 2 with 3: 8.5 -> 2.1x memmove), rows of 24 bytes 1.11-1.25x
-// (float32 [16384, 4] padded by 1 with zeros, int16 [16384, 8] by 2).
-const vbmiRowBlocksMax = 16
-
-// planeBlocksBy is planeBlocksBytes by the kernels ks.
-func planeBlocksBy(ks *asmKernels, dst, src []byte, pl planes, t *blockTable, zeroValue bool, pat *[32]byte) bool {
 	if ks == nil || ks.planeBlocks == nil || pl.n == 0 {
 		return false
 	}

@@ -526,7 +526,7 @@ func (k *byteKernels) rowPlanes(dst, src []byte, pl planes, count, ds, ss int) i
 	}
 	if t := k.tab.rowBlocks; t != nil {
 		return byTable(t.rows, t.width, t.srcStride, func(d, s []byte, pl planes) bool {
-			return rowBlocksBytes(d, s, pl, &t.blockTable, ds, k.zero, &k.pat)
+			return planeBlocksBytes(d, s, pl, &t.blockTable, k.zero, &k.pat)
 		})
 	}
 	return 0
