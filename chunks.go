@@ -169,6 +169,12 @@ func groupedMap(pl, lv *level, planeStride, rowStride, stride, size, inMax, outM
 		return nil, 0, 0, 0
 	}
 	one, in := planeMap(pl, lv, rowStride, stride, size, inMax)
+	return groupsOf(one, w, in, planeStride, size, inMax, outMax, most)
+}
+
+// groupsOf is groupedMap for planes of w bytes out from in bytes in with
+// the element map one (nil: none), planeStride input elements apart.
+func groupsOf(one []int32, w, in, planeStride, size, inMax, outMax, most int) (out []int32, g, width, inLen int) {
 	if one == nil {
 		return nil, 0, 0, 0
 	}

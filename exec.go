@@ -28,6 +28,11 @@ type kernels interface {
 	// strides of pl and lv; or reports false to have the executor make them
 	// one by one.
 	planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool
+	// cubes makes the first of n blocks of the level above the three
+	// innermost (cubes), block p at dst[off+p*dstCube:] from the input at
+	// src[srcOff+p*srcCube:], and returns how many it made; the executor
+	// makes the others.
+	cubes(n, off, dstCube, srcOff, srcCube int) int
 	// flush ends a goroutine's share of a run: its stores are ordered
 	// before any it makes after (streaming stores need a fence).
 	flush()
@@ -105,7 +110,11 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 			x.k.planes(&x.levels[l+1], &x.levels[l+2], s.n, at, blk, src, s.step*stride, x.strides[l+1], x.strides[l+2]) {
 			return
 		}
-		for t := 0; t < s.n; t++ {
+		first := 0
+		if l+4 == len(x.levels) {
+			first = x.k.cubes(s.n, at, blk, src, s.step*stride)
+		}
+		for t := first; t < s.n; t++ {
 			x.run(l+1, at+t*blk, src+t*s.step*stride)
 		}
 	case segDilate:

@@ -289,6 +289,30 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	return true
 }
 
+// cubes makes the first cubes of the n at off (srcOff) by the plan's cube
+// tables (cubeTables), groups first, where the kernel is there and the
+// cubes lie as the tables assume, and returns how many it made.
+func (k *byteKernels) cubes(n, off, dstCube, srcOff, srcCube int) int {
+	if srcCube < 0 || k.stream || k.tab.cubes == nil && k.tab.cubeGroups == nil {
+		return 0
+	}
+	size := k.size
+	d, s, ps := k.dst[off*size:], k.src[srcOff*size:], planes{n, dstCube * size, srcCube * size}
+	made := 0
+	if g := k.tab.cubeGroups; g != nil {
+		if gs, ok := g.of(ps, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable, k.zero, &k.pat) {
+			made = gs.n * g.planes
+		}
+	}
+	if t := k.tab.cubes; t != nil && made < n {
+		rest := planes{n - made, ps.dst, ps.src}
+		if planeBlocksBytes(d[made*ps.dst:], s[made*ps.src:], rest, t, k.zero, &k.pat) {
+			made = n
+		}
+	}
+	return made
+}
+
 // linesRun returns the index in pl.runs of the run of wide rows that the
 // lines kernel makes, the middle of pl's row list, or -1. The wide
 // kernels make a row at a time and pay at each row's ends: suite case b's
@@ -788,6 +812,8 @@ func (k typedKernels[T]) copyDirection(int) int { return forcedCopyDirection }
 
 func (k typedKernels[T]) rows(*level, int, int, int, int, int, int) bool { return false }
 
+func (k typedKernels[T]) cubes(int, int, int, int, int) int { return 0 }
+
 func (k typedKernels[T]) planes(*level, *level, int, int, int, int, int, int, int) bool {
 	return false
 }
@@ -860,6 +886,8 @@ func (k packedKernels) flush() {}
 func (k packedKernels) copyDirection(int) int { return forcedCopyDirection }
 
 func (k packedKernels) rows(*level, int, int, int, int, int, int) bool { return false }
+
+func (k packedKernels) cubes(int, int, int, int, int) int { return 0 }
 
 func (k packedKernels) planes(*level, *level, int, int, int, int, int, int, int) bool {
 	return false
