@@ -313,9 +313,11 @@ func TestRowBlocks(t *testing.T) {
 // TestCubes runs random plans of tiny cubes (rank 4 and 5, pads on the
 // three innermost axes and some on the one above, every mode, some
 // cropped, with and without a value) at every level this CPU has, against
-// guard pages and the reference. A spy checks that uint8 [3220, 2, 2, 3]
+// guard pages and the reference. Spies check that uint8 [3220, 2, 2, 3]
 // reflected to [3220, 3, 3, 7] takes the blocks kernel at the AVX2 level
-// and with VBMI: 201 groups of 16 cubes in one call, the 4 past them not.
+// and at the AVX-512 one without VBMI (201 groups of 16 cubes in one
+// call) and the chunks kernel with VBMI (402 groups of 8), the 4 past
+// them neither.
 func TestCubes(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(113, 114))
@@ -343,29 +345,39 @@ func TestCubes(t *testing.T) {
 		}
 		return shape, spec, es, value
 	}, func(p *Plan, es int) bool {
-		tabs := p.tablesFor(es)
-		return tabs.cubes != nil || tabs.cubeGroups != nil
+		return p.tablesFor(es).cubes != nil
 	}, "have a cube table")
 
-	ks := kernelsAt(levelAVX2)
-	if ks == nil || !ks.supported {
-		t.Skip("the CPU has no AVX2: no blocks kernel")
-	}
-	var calls [][2]int // planes and dstPlane of each call
-	kernel := ks.planeBlocks
-	setForTest(t, &ks.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int, pat *[32]byte) {
-		calls = append(calls, [2]int{planes, dstPlane})
-		kernel(dst, src, planes, dstPlane, srcPlane, tab, blocks, batch, pat)
-	})
 	shape := []int{3220, 2, 2, 3}
 	spec := Spec{Mode: Reflect, Before: []int{0, 0, 0, 2}, After: []int{0, 1, 1, 2}}
 	in := randomBytes(r, prod(shape))
 	want, _, _ := refPad(in, 1, shape, spec, nil)
 	for _, level := range levels {
-		if level != levelAVX2 && level != levelAVX512 {
+		ks := kernelsAt(level)
+		if level == levelGo || ks == nil {
 			continue
 		}
-		calls = nil
+		blocksSet := ks // the AVX2 kernel's set where ks has none (byAVX2)
+		if ks.planeBlocks == nil {
+			blocksSet = kernelsAt(levelAVX2)
+		}
+		var blockCalls, chunkCalls [][2]int // planes and dstPlane of each call
+		blocks := blocksSet.planeBlocks
+		setForTest(t, &blocksSet.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, n, batch int, pat *[32]byte) {
+			blockCalls = append(blockCalls, [2]int{planes, dstPlane})
+			blocks(dst, src, planes, dstPlane, srcPlane, tab, n, batch, pat)
+		})
+		// 201 groups of 16 cubes by the blocks kernel, 402 of 8 (128 bytes
+		// in) by the chunks kernel where the level has it; the 4 past
+		// them, 12 bytes in each, no table takes.
+		wantBlocks, wantChunks := [][2]int{{201, 16 * 63}}, [][2]int(nil)
+		if chunks := ks.planeChunks; chunks != nil {
+			setForTest(t, &ks.planeChunks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, n, last, inLen int) {
+				chunkCalls = append(chunkCalls, [2]int{planes, dstPlane})
+				chunks(dst, src, planes, dstPlane, srcPlane, tab, n, last, inLen)
+			})
+			wantBlocks, wantChunks = nil, [][2]int{{402, 8 * 63}}
+		}
 		dst := make([]byte, len(want))
 		withLevel(level, func() {
 			p, err := newExecPlan(shape, spec)
@@ -376,8 +388,9 @@ func TestCubes(t *testing.T) {
 				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
 			}
 		})
-		if want := [][2]int{{201, 16 * 63}}; !slices.Equal(calls, want) {
-			t.Errorf("%v, %v %v: blocks kernel calls (planes, dstPlane) %v, want %v", level, shape, spec, calls, want)
+		if !slices.Equal(blockCalls, wantBlocks) || !slices.Equal(chunkCalls, wantChunks) {
+			t.Errorf("%v, %v %v: blocks kernel calls (planes, dstPlane) %v, want %v; chunks kernel calls %v, want %v",
+				level, shape, spec, blockCalls, wantBlocks, chunkCalls, wantChunks)
 		}
 	}
 }

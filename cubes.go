@@ -16,7 +16,11 @@ package pad
 // 0.02-1.02x, median 0.34x, at the AVX2 level; those over 1.0x take no
 // table (noise). uint8 [3220, 2, 2, 3]: 82 -> 2.0x memmove (AVX2: 240 ->
 // 2.2x); int16 [1666, 3, 1, 2] zero-padded to [1666, 5, 3, 5] 106 -> 2.0x
-// at the AVX2 level.
+// at the AVX2 level. With VBMI, cubes that take no value take the chunks
+// kernel (item 16) within its bounds: against the blocks kernel, the same
+// 160 geometries 0.48-1.03x the time, median 1.00x (uint8 [1666, 4, 2,
+// 3] edge-padded 1.87 -> 0.91x memmove, [2083, 2, 2, 5] wrapped 1.92 ->
+// 0.99x).
 
 // cubeMap returns the element map of the cubes of levels lv (three
 // levels, input strides strides) at element size bytes, and the input
@@ -40,43 +44,74 @@ func cubeMap(lv []level, strides []int, size, inMax int) (out []int32, inLen int
 	return indexMap(lv, strides, span, lv[0].outLen*lv[0].blk), span * size
 }
 
-// cubeTables returns the blocks tables of the cubes of the three innermost
+// cubeTables are the tables of the cubes of a plan at one element size
+// (cubeTablesOf); any of them may be nil.
+type cubeTables struct {
+	blocks      *blockTable // a cube a plane of the blocks kernel
+	blockGroups *blockGroup // or groups of cubes (first)
+	chunks      *chunkTable // with VBMI, by the chunks kernel
+	chunkGroups *chunkGroup // or in groups (first)
+}
+
+// cubeTablesOf returns the tables of the cubes of the three innermost
 // levels of levels (input strides strides, the last four levels') at
-// element size bytes: for each cube (nil for cubes of more than
-// blocksInMax bytes out or in, or rows wider than the blocks kernel's),
-// and for groups of consecutive cubes of at most shuffleMax bytes out (as
-// many as fit blocksInMax bytes in and out, and the longest run of cubes
-// the level above passes, segmentRunMax). The AVX-512 level with VBMI
-// takes them by the AVX2 kernel too (byAVX2): its paths for such cubes
-// are the executor's.
-func cubeTables(levels []level, strides []int, size int) (one *blockTable, groups *blockGroup) {
+// element size bytes, or nil:
+//   - blocks tables for each cube (none for cubes of more than blocksInMax
+//     bytes out or in, or rows wider than the blocks kernel's), and for
+//     groups of consecutive cubes of at most shuffleMax bytes out, or too
+//     small in for a table of their own (as many as fit blocksInMax bytes
+//     in and out, and the longest run of cubes the level above passes,
+//     segmentRunMax). The AVX-512 level with VBMI takes them by the AVX2
+//     kernel too (byAVX2): its paths for such cubes are the executor's.
+//   - for the chunks kernel, the same within its bounds (chunkTableOf's,
+//     chunkGroupOf's), for cubes that take no value.
+func cubeTablesOf(levels []level, strides []int, size int) *cubeTables {
 	up, cube, cubeStrides := &levels[0], levels[1:], strides[1:]
 	lv := &cube[2]
 	width, row := cube[0].outLen*cube[0].blk*size, lv.outLen*lv.blk*size
 	if lv.row.kind == rowGeneral || width > blocksInMax || row > blockValueRowMax {
-		return nil, nil
+		return nil
 	}
 	out, inLen := cubeMap(cube, cubeStrides, size, blocksInMax)
 	if out == nil {
-		return nil, nil
+		return nil
 	}
 	takesValue := valueCount(out) > 0
 	if row > blockRowMax && !takesValue {
-		return nil, nil
+		return nil
 	}
+	var t cubeTables
+	most, cubeStride := segmentRunMax(up), strides[0]*size
 	if width >= 32 && inLen >= 16 {
-		if one = blocksOf(out, width, inLen, size); one != nil {
-			one.takesValue, one.byAVX2 = takesValue, true
+		if t.blocks = blocksOf(out, width, inLen, size); t.blocks != nil {
+			t.blocks.takesValue, t.blocks.byAVX2 = takesValue, true
 		}
 	}
-	if width <= shuffleMax || one == nil {
-		gout, g, gw, gin := groupsOf(out, width, inLen, strides[0], size, blocksInMax, blocksInMax, segmentRunMax(up))
+	if width <= shuffleMax || t.blocks == nil {
+		gout, g, gw, gin := groupsOf(out, width, inLen, strides[0], size, blocksInMax, blocksInMax, most)
 		if gout != nil && gw >= 32 && gin >= 16 {
-			if t := blocksOf(gout, gw, gin, size); t != nil {
-				t.takesValue, t.byAVX2 = takesValue, true
-				groups = &blockGroup{*t, planeGroup{g, strides[0] * size}}
+			if b := blocksOf(gout, gw, gin, size); b != nil {
+				b.takesValue, b.byAVX2 = takesValue, true
+				t.blockGroups = &blockGroup{*b, planeGroup{g, cubeStride}}
 			}
 		}
 	}
-	return one, groups
+	if !takesValue && row <= chunkRowMax && planeChunksOn {
+		if width > shuffleMax && width <= 64*chunksMax && inLen <= chunkInMax {
+			idx := chunkBlocks(out, width, size)
+			if inLen <= shuffleMax || cube[0].outLen*cube[1].outLen >= 2*len(idx) {
+				t.chunks = &chunkTable{idx, width, inLen}
+			}
+		}
+		if width <= shuffleMax {
+			gout, g, gw, gin := groupsOf(out, width, inLen, strides[0], size, groupInMax, 64*chunksMax, most)
+			if gout != nil && gw > shuffleMax {
+				t.chunkGroups = &chunkGroup{chunkTable{chunkBlocks(gout, gw, size), gw, gin}, planeGroup{g, cubeStride}}
+			}
+		}
+	}
+	if t == (cubeTables{}) {
+		return nil
+	}
+	return &t
 }

@@ -293,22 +293,30 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 // tables (cubeTables), groups first, where the kernel is there and the
 // cubes lie as the tables assume, and returns how many it made.
 func (k *byteKernels) cubes(n, off, dstCube, srcOff, srcCube int) int {
-	if srcCube < 0 || k.stream || k.tab.cubes == nil && k.tab.cubeGroups == nil {
+	t := k.tab.cubes
+	if srcCube < 0 || k.stream || t == nil {
 		return 0
 	}
 	size := k.size
 	d, s, ps := k.dst[off*size:], k.src[srcOff*size:], planes{n, dstCube * size, srcCube * size}
 	made := 0
-	if g := k.tab.cubeGroups; g != nil {
+	if g := t.chunkGroups; g != nil {
+		if gs, ok := g.of(ps, g.width); ok && planeChunksBytes(d, s, gs, &g.chunkTable) {
+			made = gs.n * g.planes
+		}
+	}
+	if g := t.blockGroups; made == 0 && g != nil {
 		if gs, ok := g.of(ps, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable, k.zero, &k.pat) {
 			made = gs.n * g.planes
 		}
 	}
-	if t := k.tab.cubes; t != nil && made < n {
-		rest := planes{n - made, ps.dst, ps.src}
-		if planeBlocksBytes(d[made*ps.dst:], s[made*ps.src:], rest, t, k.zero, &k.pat) {
-			made = n
-		}
+	if made == n {
+		return n
+	}
+	d, s, rest := d[made*ps.dst:], s[made*ps.src:], planes{n - made, ps.dst, ps.src}
+	if t.chunks != nil && planeChunksBytes(d, s, rest, t.chunks) ||
+		t.blocks != nil && planeBlocksBytes(d, s, rest, t.blocks, k.zero, &k.pat) {
+		return n
 	}
 	return made
 }

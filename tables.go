@@ -33,8 +33,7 @@ type sizeTables struct {
 	blocks      *blockTable      // or, without VBMI, by 32-byte blocks (chunks.go)
 	rowChunks   *rowChunkTable   // the innermost level's narrow rows, many at a time, by 64-byte blocks (chunks.go)
 	rowBlocks   *rowBlockTable   // or, without VBMI, by 32-byte blocks (chunks.go)
-	cubes       *blockTable      // the blocks of the level above the plane level, by 32-byte blocks (cubes.go)
-	cubeGroups  *blockGroup      // before cubes, groups of them
+	cubes       *cubeTables      // the blocks of the level above the plane level (cubes.go)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -90,7 +89,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
 		}
 		if n >= 4 && planeBlocksOn {
-			t.cubes, t.cubeGroups = cubeTables(p.levels[n-4:], p.strides[n-4:], size)
+			t.cubes = cubeTablesOf(p.levels[n-4:], p.strides[n-4:], size)
 		}
 		if n >= 3 && lv.row.kind != rowGeneral {
 			t.plane = planeTable(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
