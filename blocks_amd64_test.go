@@ -202,18 +202,8 @@ func TestPlaneBlocks(t *testing.T) {
 	in = randomBytes(r, prod(shape))
 	for _, mode := range []Mode{Edge, Constant} {
 		spec := Spec{Mode: mode, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}
-		want, _, _ := refPad(in, 1, shape, spec, nil)
-		dst := make([]byte, len(want))
 		calls = nil
-		withLevel(levelAVX512, func() {
-			p, err := newExecPlan(shape, spec)
-			if err == nil {
-				err = p.RunBytes(dst, in, 1, nil)
-			}
-			if err != nil || !bytes.Equal(dst, want) {
-				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
-			}
-		})
+		checkAtLevel(t, levelAVX512, shape, spec, in, nil)
 		wantCalls := [][4]int{{64, 808, 10, -1}}
 		if mode == Constant {
 			wantCalls = nil
@@ -268,18 +258,7 @@ func TestRowBlocks(t *testing.T) {
 	})
 	run := func(level kernelLevel, shape []int, spec Spec, value []byte) {
 		t.Helper()
-		in := randomBytes(r, prod(shape))
-		want, _, _ := refPad(in, 1, shape, spec, value)
-		dst := make([]byte, len(want))
-		withLevel(level, func() {
-			p, err := newExecPlan(shape, spec)
-			if err == nil {
-				err = p.RunBytes(dst, in, 1, value)
-			}
-			if err != nil || !bytes.Equal(dst, want) {
-				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
-			}
-		})
+		checkAtLevel(t, level, shape, spec, randomBytes(r, prod(shape)), value)
 	}
 	pairs := Spec{Mode: Reflect, Before: []int{0, 1}, After: []int{0, 0}}
 	run(levelAVX2, []int{1000, 2}, pairs, nil)
@@ -351,7 +330,6 @@ func TestCubes(t *testing.T) {
 	shape := []int{3220, 2, 2, 3}
 	spec := Spec{Mode: Reflect, Before: []int{0, 0, 0, 2}, After: []int{0, 1, 1, 2}}
 	in := randomBytes(r, prod(shape))
-	want, _, _ := refPad(in, 1, shape, spec, nil)
 	for _, level := range levels {
 		ks := kernelsAt(level)
 		if level == levelGo || ks == nil {
@@ -378,19 +356,28 @@ func TestCubes(t *testing.T) {
 			})
 			wantBlocks, wantChunks = nil, [][2]int{{402, 8 * 63}}
 		}
-		dst := make([]byte, len(want))
-		withLevel(level, func() {
-			p, err := newExecPlan(shape, spec)
-			if err == nil {
-				err = p.RunBytes(dst, in, 1, nil)
-			}
-			if err != nil || !bytes.Equal(dst, want) {
-				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
-			}
-		})
+		checkAtLevel(t, level, shape, spec, in, nil)
 		if !slices.Equal(blockCalls, wantBlocks) || !slices.Equal(chunkCalls, wantChunks) {
 			t.Errorf("%v, %v %v: blocks kernel calls (planes, dstPlane) %v, want %v; chunks kernel calls %v, want %v",
 				level, shape, spec, blockCalls, wantBlocks, chunkCalls, wantChunks)
 		}
 	}
+}
+
+// checkAtLevel runs a plan of shape and spec at level over the uint8 input
+// in, with value, and fails the test if it does not make the reference's
+// output.
+func checkAtLevel(t *testing.T, level kernelLevel, shape []int, spec Spec, in, value []byte) {
+	t.Helper()
+	want, _, _ := refPad(in, 1, shape, spec, value)
+	dst := make([]byte, len(want))
+	withLevel(level, func() {
+		p, err := newExecPlan(shape, spec)
+		if err == nil {
+			err = p.RunBytes(dst, in, 1, value)
+		}
+		if err != nil || !bytes.Equal(dst, want) {
+			t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
+		}
+	})
 }
