@@ -72,6 +72,9 @@ func BenchmarkExtra(b *testing.B) {
 		// Tall planes of narrow rows (over 1 KiB: largeBlocksPay).
 		{Name: "u8_tall_edge1", DType: "uint8", Shape: []int{1, 128, 120, 10}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
+		// Columns padded with a value, in planes after a pad plane: no
+		// plane kernel of the VBMI level takes them (avx2Fallback).
+		{Name: "u8_columns_value", DType: "uint8", Shape: []int{1, 300, 72, 1}, Mode: "constant", Pads: []int{0, 0, 0, 1, 0, 1, 0, 2}, Value: 3},
 		// Tiny cubes: planes padded on their own axis too, the three
 		// innermost levels one plane of the blocks kernel (cubes.go).
 		{Name: "u8_cubes_reflect", DType: "uint8", Shape: []int{3220, 2, 2, 3}, Mode: "reflect", Pads: []int{0, 0, 0, 2, 0, 1, 1, 2}},

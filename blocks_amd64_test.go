@@ -111,7 +111,8 @@ func FuzzPlaneBlocks(f *testing.F) {
 // 512 planes in groups of 12 (blockGroupOf) in one call and the other 8 in
 // another, and that without the tables (planeBlocksOn) they do not;
 // constant-padded ones likewise, with the value's pattern where it is not
-// zero; and that with VBMI the planes of tables marked byAVX2 take it.
+// zero; and that with VBMI the planes of tables marked byAVX2 take it,
+// and those marked avx2Fallback where that level's kernels decline them.
 func TestPlaneBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(73, 74))
@@ -210,6 +211,30 @@ func TestPlaneBlocks(t *testing.T) {
 		}
 		if !slices.Equal(calls, wantCalls) {
 			t.Errorf("AVX-512, %v %v: AVX2 blocks kernel calls (planes, dstPlane, batch, pat[0]) %v, want %v", shape, spec, calls, wantCalls)
+		}
+	}
+	// ... and planes that take the value (avx2Fallback): those with no pad
+	// rows before the shuffle kernel, 64 of 220 bytes; those with pad
+	// rows where that level's kernels decline them, here a run of 64 of
+	// 210 bytes after a pad plane, not on a 64-byte boundary (the expand
+	// kernel's); not a run from the output's start, which the expand
+	// kernel makes.
+	for _, c := range []struct {
+		shape         []int
+		before, after []int
+		want          [][4]int
+	}{
+		{[]int{1, 64, 44, 2}, []int{0, 1, 0, 2}, []int{0, 0, 0, 1}, [][4]int{{64, 220, 37, 3}}},
+		{[]int{1, 64, 40, 2}, []int{0, 1, 1, 2}, []int{0, 0, 1, 1}, [][4]int{{64, 210, 39, 3}}},
+		{[]int{1, 64, 40, 2}, []int{0, 0, 1, 2}, []int{0, 1, 1, 1}, nil},
+	} {
+		spec := Spec{Mode: Constant, Before: c.before, After: c.after}
+		calls = nil
+		withValue(&periodicAtFirstRun, true, func() {
+			checkAtLevel(t, levelAVX512, c.shape, spec, randomBytes(r, prod(c.shape)), []byte{3})
+		})
+		if !slices.Equal(calls, c.want) {
+			t.Errorf("AVX-512, %v %v: AVX2 blocks kernel calls (planes, dstPlane, batch, pat[0]) %v, want %v", c.shape, spec, calls, c.want)
 		}
 	}
 }

@@ -262,8 +262,10 @@ type blockTable struct {
 	width, inLen int
 	takesValue   bool // its planes take the value (the kernel ORs in a nonzero one)
 	// byAVX2: the AVX-512 level with VBMI, whose set has no blocks
-	// kernel, makes these planes by the AVX2 level's (vbmiRowBlocksMax).
-	byAVX2 bool
+	// kernel, makes these planes by the AVX2 level's (vbmiRowBlocksMax);
+	// avx2Fallback: it does where its own plane kernels decline them
+	// (vbmiValueBlocksMax).
+	byAVX2, avx2Fallback bool
 }
 
 // blockEntry is a block of a blockTable, as the kernel reads it: byte k of
@@ -320,6 +322,7 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	if t != nil {
 		t.takesValue = takesValue
 		t.byAVX2 = !takesValue && size <= 2 && (row <= vbmiLargeBlocksMax || !large && row <= vbmiPlaneBlocksMax)
+		t.avx2Fallback = takesValue && size <= 2 && (row <= vbmiLargeBlocksMax || !large && row <= vbmiValueBlocksMax)
 	}
 	return t
 }
@@ -629,10 +632,25 @@ func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 //     which the expand and shuffle kernels make), float32 rows of 16 to
 //     20 bytes (1.05-1.17x), uint8 rows of 22 to 32 bytes (1.16-1.45x),
 //     and rows of 19 and 20 bytes in planes over 1 KiB (1.05-1.23x).
+//
+// vbmiValueBlocksMax is the widest row, in bytes, of planes of elements of
+// one or two bytes that take the value and that level makes by the AVX2
+// blocks kernel (avx2Fallback; vbmiLargeBlocksMax in planes over 1 KiB):
+// those with no pad rows before its shuffle kernel takes them a row at a
+// time, those with pad rows where its kernels decline them (the expand
+// kernel wants dst on a 64-byte boundary). In process there, with and
+// without it alternated 7 rounds: 80 uint8 and int16 planes of the first
+// kind 0.14-1.02x the time, median 0.71x (uint8 [1, 64, 79, 1] padded to
+// [1, 66, 79, 2] with zeros 23 -> 3.2x memmove); 637 geometries of both
+// kinds and others 0.12-1.14x, median 1.00x (of the 6 over 1.04x, 5 take
+// no such table, the sixth took 0.98-1.01x in reruns). Elements of 4 and
+// 8 bytes took 1.10-1.40x by it, rows of 22 bytes in planes over 1 KiB
+// 1.36-1.46x.
 const (
 	vbmiRowBlocksMax   = 16
 	vbmiPlaneBlocksMax = 20
 	vbmiLargeBlocksMax = 16
+	vbmiValueBlocksMax = 24
 )
 
 // rowTableMax is the widest row, in bytes, of the row blocks tables and

@@ -200,23 +200,30 @@ func TestBlockTableOf(t *testing.T) {
 			}
 		})
 	}
-	// The tables the VBMI level makes by the AVX2 kernel (byAVX2).
+	// The tables the VBMI level makes by the AVX2 kernel (byAVX2), or by
+	// it where its own kernels decline them (avx2Fallback).
 	for _, c := range []struct {
-		shape       []int
-		mode        Mode
-		pad, size   int
-		rows, wantV bool // rows: a row blocks table (rank 2), else a planes' table
+		shape            []int
+		mode             Mode
+		pad, size        int
+		rows             bool // a row blocks table (rank 2), else a planes' table
+		byAVX2, fallback bool
 	}{
-		{[]int{1, 4, 200, 2}, Edge, 1, 1, false, true},    // 4-byte rows
-		{[]int{1, 4, 17, 17}, Reflect, 1, 1, false, true}, // 19-byte rows
-		{[]int{1, 4, 8, 8}, Wrap, 1, 2, false, true},      // 20-byte rows
-		{[]int{1, 4, 20, 20}, Edge, 1, 1, false, false},   // 22-byte rows: more than vbmiPlaneBlocksMax
-		{[]int{1, 4, 200, 2}, Edge, 1, 4, false, false},   // elements of 4 bytes
-		{[]int{1, 4, 7, 7}, Constant, 1, 1, false, false}, // the value
-		{[]int{1, 2, 300, 3}, Reflect, 1, 1, false, true}, // 1510 bytes of 5-byte rows
-		{[]int{1, 4, 150, 18}, Edge, 1, 1, false, false},  // 3040 bytes of 20-byte rows: vbmiLargeBlocksMax
-		{[]int{1000, 1}, Constant, 1, 1, true, true},      // 3-byte rows that take the value
-		{[]int{1000, 16}, Constant, 1, 1, true, false},    // 18-byte rows: more than vbmiRowBlocksMax
+		{[]int{1, 4, 200, 2}, Edge, 1, 1, false, true, false},      // 4-byte rows
+		{[]int{1, 4, 17, 17}, Reflect, 1, 1, false, true, false},   // 19-byte rows
+		{[]int{1, 4, 8, 8}, Wrap, 1, 2, false, true, false},        // 20-byte rows
+		{[]int{1, 4, 20, 20}, Edge, 1, 1, false, false, false},     // 22-byte rows: more than vbmiPlaneBlocksMax
+		{[]int{1, 4, 200, 2}, Edge, 1, 4, false, false, false},     // elements of 4 bytes
+		{[]int{1, 2, 300, 3}, Reflect, 1, 1, false, true, false},   // 1510 bytes of 5-byte rows
+		{[]int{1, 4, 150, 18}, Edge, 1, 1, false, false, false},    // 3040 bytes of 20-byte rows: vbmiLargeBlocksMax
+		{[]int{1, 4, 7, 7}, Constant, 1, 1, false, false, true},    // the value
+		{[]int{1, 4, 6, 6}, Constant, 3, 2, false, false, true},    // 24-byte rows that take it
+		{[]int{1, 4, 40, 22}, Constant, 1, 1, false, false, true},  // 1008 bytes of 24-byte rows
+		{[]int{1, 4, 60, 20}, Constant, 1, 1, false, false, false}, // 1364 bytes of 22-byte rows: vbmiLargeBlocksMax
+		{[]int{1, 4, 20, 21}, Constant, 2, 1, false, false, false}, // 25-byte rows: more than vbmiValueBlocksMax
+		{[]int{1, 4, 7, 7}, Constant, 1, 4, false, false, false},   // elements of 4 bytes
+		{[]int{1000, 1}, Constant, 1, 1, true, true, false},        // 3-byte rows that take the value
+		{[]int{1000, 16}, Constant, 1, 1, true, false, false},      // 18-byte rows: more than vbmiRowBlocksMax
 	} {
 		spec := Spec{Mode: c.mode, Before: make([]int, len(c.shape)), After: make([]int, len(c.shape))}
 		n := len(c.shape)
@@ -234,8 +241,9 @@ func TestBlockTableOf(t *testing.T) {
 			if c.rows && tabs.rowBlocks != nil {
 				tb = &tabs.rowBlocks.blockTable
 			}
-			if tb == nil || tb.byAVX2 != c.wantV {
-				t.Errorf("%v %v size %d: blocks table %v, by the AVX2 kernel with VBMI %v; want a table, %v", c.shape, spec, c.size, tb != nil, tb != nil && tb.byAVX2, c.wantV)
+			if tb == nil || tb.byAVX2 != c.byAVX2 || tb.avx2Fallback != c.fallback {
+				t.Errorf("%v %v size %d: blocks table %v, byAVX2 %v, avx2Fallback %v; want a table, %v, %v",
+					c.shape, spec, c.size, tb != nil, tb != nil && tb.byAVX2, tb != nil && tb.avx2Fallback, c.byAVX2, c.fallback)
 			}
 		})
 	}

@@ -354,8 +354,20 @@ func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {
 // did. Where the table's planes take the value and it is not zero bytes
 // (zeroValue), the kernel ORs in its pattern pat.
 func planeBlocksBytes(dst, src []byte, pl planes, t *blockTable, zeroValue bool, pat *[32]byte) bool {
+	return planeBlocksBy(t.byAVX2, dst, src, pl, t, zeroValue, pat)
+}
+
+// planeBlocksAVX2Bytes is planeBlocksBytes by the AVX2 level's kernel
+// where the level in use has none, whatever the table's byAVX2.
+func planeBlocksAVX2Bytes(dst, src []byte, pl planes, t *blockTable, zeroValue bool, pat *[32]byte) bool {
+	return planeBlocksBy(true, dst, src, pl, t, zeroValue, pat)
+}
+
+// planeBlocksBy is planeBlocksBytes, by the AVX2 level's kernel where the
+// level in use has none if byAVX2.
+func planeBlocksBy(byAVX2 bool, dst, src []byte, pl planes, t *blockTable, zeroValue bool, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if ks != nil && ks.planeBlocks == nil && t.byAVX2 {
+	if ks != nil && ks.planeBlocks == nil && byAVX2 {
 		ks = kernelsAt(levelAVX2)
 	}
 	if ks == nil || ks.planeBlocks == nil || pl.n == 0 {

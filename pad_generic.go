@@ -257,12 +257,19 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 		k.tab.blocks != nil && planeBlocksBytes(d, s, ps, k.tab.blocks, k.zero, &k.pat) {
 		return true
 	}
+	// Planes that take the value only in their rows' pads go by the AVX2
+	// blocks kernel where the level has none, rather than by the shuffle
+	// kernel a row at a time (planesByList); those with pad rows too
+	// where the level's kernels decline them (the expand kernel wants dst
+	// on a 64-byte boundary), rather than a run of rows at a time.
+	if pl.list != nil && k.valueBlocks(d, s, ps) ||
+		pl.runs != nil && (k.planesByList(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) ||
+			k.planesPadded(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride)) ||
+		k.valueBlocks(d, s, ps) {
+		return true
+	}
 	if pl.runs == nil {
 		return false // rows made a plane at a time, by the level's segments
-	}
-	if k.planesByList(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) ||
-		k.planesPadded(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) {
-		return true
 	}
 	per := max(1, chunkBytes/max(dstPlane*k.size, 1))
 	if srcPlane == 0 {
@@ -319,6 +326,15 @@ func (k *byteKernels) cubes(n, off, dstCube, srcOff, srcCube int) int {
 		return n
 	}
 	return made
+}
+
+// valueBlocks makes the planes pl (byte strides) by the plan's blocks table
+// if it is one the levels without a blocks kernel take by the AVX2 level's
+// where their own kernels decline (avx2Fallback), and reports whether it
+// did.
+func (k *byteKernels) valueBlocks(d, s []byte, pl planes) bool {
+	t := k.tab.blocks
+	return t != nil && t.avx2Fallback && planeBlocksAVX2Bytes(d, s, pl, t, k.zero, &k.pat)
 }
 
 // linesRun returns the index in pl.runs of the run of wide rows that the

@@ -60,7 +60,8 @@ func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleT
 
 func planeChunksBytes([]byte, []byte, planes, *chunkTable) bool { return false }
 
-func planeBlocksBytes([]byte, []byte, planes, *blockTable, bool, *[32]byte) bool { return false }
+func planeBlocksBytes([]byte, []byte, planes, *blockTable, bool, *[32]byte) bool     { return false }
+func planeBlocksAVX2Bytes([]byte, []byte, planes, *blockTable, bool, *[32]byte) bool { return false }
 
 func rowListShuffleBytes([]byte, []byte, planes, *rowList, int, int, int, int, *shuffleTable, *[32]byte) bool {
 	return false
