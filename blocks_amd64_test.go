@@ -314,7 +314,7 @@ func TestRowBlocks(t *testing.T) {
 	}
 }
 
-// TestCubes runs random plans of tiny cubes (rank 4 and 5, pads on the
+// TestCubes runs random plans of small cubes (rank 4 and 5, pads on the
 // three innermost axes and some on the one above, every mode, some
 // cropped, with and without a value) at every level this CPU has, against
 // guard pages and the reference. Spies check that uint8 [3220, 2, 2, 3]
@@ -327,9 +327,12 @@ func TestCubes(t *testing.T) {
 	r := rand.New(rand.NewPCG(113, 114))
 	runRandomPlans(t, r, levels, 400, 4, func() ([]int, Spec, int, []byte) {
 		shape := []int{1 + r.IntN(120), 1 + r.IntN(4), 1 + r.IntN(5), 1 + r.IntN(6)}
-		if r.IntN(4) == 0 { // at most 1 MiB out
+		switch r.IntN(4) { // at most 1 MiB out
+		case 0:
 			shape[0] = 1 + r.IntN(60)
 			shape = append([]int{1 + r.IntN(2)}, shape...)
+		case 1: // wide rows
+			shape[0], shape[3] = 1+r.IntN(30), 7+r.IntN(34)
 		}
 		n := len(shape)
 		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: make([]int, n), After: make([]int, n)}

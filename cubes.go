@@ -1,26 +1,19 @@
 package pad
 
 // Cubes: the three innermost levels taken as one plane of the blocks
-// kernel (KERNELS.md item 18). Where tiny planes are padded on their own
-// axis too (uint8 [3220, 2, 2, 3] reflected to [3220, 3, 3, 7]), the
-// executor made each block of the level above them (a cube of 63 bytes)
-// segment by segment: a call for its run of planes, copies for its pad
-// planes, about 20 ns each, 80-240x the memmove of the output. A cube of
-// at most blocksInMax bytes in and out is one plane of a table built from
-// its element map, made with every other cube of the run in one call; tiny
-// cubes go in groups of consecutive ones (groupsOf), as tiny planes do.
-// In process, plans with and without the tables alternated 7 rounds, 160
-// random rank-4 geometries (uint8 to float64, cubes of up to 1 KiB, every
-// mode, zero and nonzero values, about 200 KB out) took 0.02-1.07x the
-// time, median 0.30x, at the default level (AVX-512 with VBMI) and
-// 0.02-1.02x, median 0.34x, at the AVX2 level; those over 1.0x take no
-// table (noise). uint8 [3220, 2, 2, 3]: 82 -> 2.0x memmove (AVX2: 240 ->
-// 2.2x); int16 [1666, 3, 1, 2] zero-padded to [1666, 5, 3, 5] 106 -> 2.0x
-// at the AVX2 level. With VBMI, cubes that take no value take the chunks
-// kernel (item 16) within its bounds: against the blocks kernel, the same
-// 160 geometries 0.48-1.03x the time, median 1.00x (uint8 [1666, 4, 2,
-// 3] edge-padded 1.87 -> 0.91x memmove, [2083, 2, 2, 5] wrapped 1.92 ->
-// 0.99x).
+// kernel (KERNELS.md item 18), or with VBMI of the chunks kernel (item 16).
+// Where tiny planes are padded on their own axis too (uint8 [3220, 2, 2,
+// 3] reflected to [3220, 3, 3, 7]), the executor made each block of the
+// level above them (a cube of 63 bytes) segment by segment: a call for its
+// run of planes, copies for its pad planes, about 20 ns each, 80-240x the
+// memmove of the output. A cube of at most blocksLargeMax bytes in and out
+// (past blocksInMax, of rows no wider than the blocks kernel's planes) is
+// one plane of a table built from its element map, made with every other
+// cube of the run in one call; tiny cubes go in groups of consecutive ones
+// (groupsOf), as tiny planes do. In process, 160 random rank-4 geometries
+// took 0.02-1.07x the time, median 0.30x (uint8 [3220, 2, 2, 3] 82 ->
+// 2.0x memmove); the chunks kernel, the bounds and the other figures are
+// in PERFORMANCE.md ("Tiny cubes").
 
 // cubeMap returns the element map of the cubes of levels lv (three
 // levels, input strides strides) at element size bytes, and the input
@@ -56,8 +49,9 @@ type cubeTables struct {
 // cubeTablesOf returns the tables of the cubes of the three innermost
 // levels of levels (input strides strides, the last four levels') at
 // element size bytes, or nil:
-//   - blocks tables for each cube (none for cubes of more than blocksInMax
-//     bytes out or in, or rows wider than the blocks kernel's), and for
+//   - blocks tables for each cube (none for cubes of more than
+//     blocksLargeMax bytes out or in, nor for those of more than
+//     blocksInMax with rows wider than the blocks kernel's planes'), and for
 //     groups of consecutive cubes of at most shuffleMax bytes out, or too
 //     small in for a table of their own (as many as fit blocksInMax bytes
 //     in and out, and the longest run of cubes the level above passes,
@@ -69,15 +63,16 @@ func cubeTablesOf(levels []level, strides []int, size int) *cubeTables {
 	up, cube, cubeStrides := &levels[0], levels[1:], strides[1:]
 	lv := &cube[2]
 	width, row := cube[0].outLen*cube[0].blk*size, lv.outLen*lv.blk*size
-	if lv.row.kind == rowGeneral || width > blocksInMax || row > blockValueRowMax {
+	large := width > blocksInMax
+	if lv.row.kind == rowGeneral || width > blocksLargeMax || large && row > blockValueRowMax {
 		return nil
 	}
-	out, inLen := cubeMap(cube, cubeStrides, size, blocksInMax)
+	out, inLen := cubeMap(cube, cubeStrides, size, blocksLargeMax)
 	if out == nil {
 		return nil
 	}
 	takesValue := valueCount(out) > 0
-	if row > blockRowMax && !takesValue {
+	if large && row > blockRowMax && !takesValue {
 		return nil
 	}
 	var t cubeTables

@@ -30,11 +30,13 @@ func TestCubeTables(t *testing.T) {
 		{[]int{1896, 3, 1, 2}, Constant, []int{3, 0, 2, 1}, []int{0, 0, 3, 1}, 1, 72, 6, false, 14, false, 0}, // the value: no chunks
 		{[]int{730, 2, 3, 3}, Reflect, []int{2, 0, 0, 2}, []int{2, 0, 2, 0}, 4, 200, 72, true, 0, true, 0},
 		{[]int{50, 18, 2, 6}, Edge, []int{1, 0, 0, 1}, []int{2, 0, 1, 0}, 1, 378, 216, true, 0, true, 0},  // 54 rows, 6 blocks
-		{[]int{8, 3, 2, 40}, Edge, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, 1, 0, 0, false, 0, false, 0},     // 42-byte rows
+		{[]int{8, 3, 2, 40}, Edge, []int{0, 1, 1, 1}, []int{0, 1, 1, 1}, 1, 840, 240, true, 0, false, 0},  // 42-byte rows in 840 bytes
 		{[]int{44, 2, 12, 2}, Wrap, []int{0, 1, 0, 1}, []int{0, 0, 1, 1}, 4, 624, 192, true, 0, false, 0}, // more than 512 bytes
 		{[]int{10, 4, 4, 4}, Symmetric, []int{0, 1, 1, 1}, []int{0, 1, 1, 1}, 2, 432, 128, true, 0, true, 0},
 		{[]int{64, 2, 3, 2}, Constant, []int{0, 1, 1, 1}, []int{0, 1, 1, 1}, 8, 640, 96, true, 0, false, 0},
-		{[]int{8, 6, 12, 12}, Edge, []int{0, 1, 1, 1}, []int{0, 1, 1, 1}, 1, 0, 0, false, 0, false, 0},        // 1568 bytes out
+		{[]int{8, 6, 12, 12}, Edge, []int{0, 1, 1, 1}, []int{0, 1, 1, 1}, 1, 1568, 864, true, 0, false, 0},    // 1568 bytes out of 14-byte rows
+		{[]int{8, 5, 6, 30}, Wrap, []int{0, 0, 1, 1}, []int{0, 1, 1, 2}, 2, 0, 0, false, 0, false, 0},         // 3168 bytes of 66-byte rows
+		{[]int{8, 6, 36, 12}, Edge, []int{0, 1, 1, 1}, []int{0, 1, 1, 1}, 1, 0, 0, false, 0, false, 0},        // 4256 bytes out
 		{[]int{64, 2, 2, 40}, Constant, []int{0, 1, 1, 1}, []int{0, 1, 1, 1}, 1, 672, 160, true, 0, false, 0}, // 42-byte rows that take the value
 		{[]int{64, 2, 3, 4}, Edge, []int{0, 0, 0, 0}, []int{0, 0, 0, 0}, 1, 0, 0, false, 0, false, 0},         // no pads: one level
 	} {
