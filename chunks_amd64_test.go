@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
+	"slices"
 	"testing"
 )
 
@@ -241,4 +242,53 @@ func TestPlaneGroups(t *testing.T) {
 		tb := p.tablesFor(es)
 		return tb.chunkGroups != nil || tb.blockGroups != nil
 	}, "take planes in groups")
+}
+
+// TestPieceRows runs random plans of rows of units padded on the axis of
+// the units (every mode, some cropped, units of 3 to 40 elements) at
+// every level this CPU has, against guard pages and the reference. A spy
+// checks that with VBMI uint8 [518, 11, 22] reflected by 3 on axis 1,
+// 22-byte units mirrored, takes the chunks kernel a row a plane
+// (pieceRowChunksOf).
+func TestPieceRows(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(117, 118))
+	runRandomPlans(t, r, levels, 300, 10, func() ([]int, Spec, int, []byte) {
+		es, unit := 1<<r.IntN(4), 3+r.IntN(38)
+		units := 1 + r.IntN(min(12, max(1, 256/(unit*es)))) // mostly at most 256 bytes in
+		pad := func() int { return r.IntN(min(units, 3) + 1) }
+		mode := Mode(r.IntN(int(Symmetric) + 1))
+		if r.IntN(3) > 0 {
+			mode = Reflect // mirrored units: the table's rows
+		}
+		spec := Spec{Mode: mode, Before: []int{0, pad(), 0}, After: []int{0, pad(), 0}}
+		if units > 1 && r.IntN(5) == 0 {
+			spec.Before[1] = -1
+		}
+		var value []byte
+		if spec.Mode == Constant && r.IntN(2) == 0 {
+			value = randomBytes(r, es)
+		}
+		return []int{1 + r.IntN(300), units, unit}, spec, es, value
+	}, func(p *Plan, es int) bool {
+		tb := p.tablesFor(es).rowChunks
+		return tb != nil && tb.rows == 1
+	}, "have a chunks table of a row a plane")
+
+	ks := kernelsAt(levelAVX512)
+	if ks == nil || !ks.supported || ks.planeChunks == nil {
+		t.Skip("the CPU has no AVX-512 VBMI: no chunks kernel")
+	}
+	var calls [][2]int // planes and dstPlane of each call
+	kernel := ks.planeChunks
+	setForTest(t, &ks.planeChunks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, n, last, inLen int) {
+		calls = append(calls, [2]int{planes, dstPlane})
+		kernel(dst, src, planes, dstPlane, srcPlane, tab, n, last, inLen)
+	})
+	shape := []int{518, 11, 22}
+	spec := Spec{Mode: Reflect, Before: []int{0, 3, 0}, After: []int{0, 3, 0}}
+	checkAtLevel(t, levelAVX512, shape, spec, randomBytes(r, prod(shape)), nil)
+	if want := [][2]int{{518, 374}}; !slices.Equal(calls, want) {
+		t.Errorf("%v %v: chunks kernel calls (planes, dstPlane) %v, want %v", shape, spec, calls, want)
+	}
 }

@@ -504,3 +504,52 @@ func TestRowChunksOf(t *testing.T) {
 		}}
 	})
 }
+
+// TestPieceRowChunksOf checks which rows of units get a chunks table of a
+// row a plane (pieceRowChunksOf), its width and input length, and that
+// the Go version of the kernel with it makes the reference's rows.
+func TestPieceRowChunksOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(115, 116))
+	for _, c := range []struct {
+		shape         []int // [rows, units, unit elements]: pads on axis 1
+		mode          Mode
+		before, after int
+		size          int
+		width, inLen  int // 0: no table
+	}{
+		{[]int{5, 11, 22}, Reflect, 3, 3, 1, 374, 242}, // 22-byte units mirrored
+		{[]int{5, 8, 9}, Reflect, 3, 1, 2, 216, 144},   // 18-byte units
+		{[]int{5, 6, 3}, Reflect, 3, 1, 8, 240, 144},   // 24-byte units
+		{[]int{5, 4, 4}, Reflect, 1, 1, 4, 0, 0},       // 16-byte units: the reverse kernel's
+		{[]int{5, 11, 22}, Edge, 3, 3, 1, 0, 0},        // edge rows: the rows kernels'
+		{[]int{5, 11, 22}, Wrap, 3, 3, 1, 0, 0},        // wrapped rows: the rows kernels'
+		{[]int{5, 2, 20}, Reflect, 1, 0, 1, 0, 0},      // 60 bytes out: the shuffle kernel's
+		{[]int{5, 12, 22}, Reflect, 3, 3, 1, 0, 0},     // 264 bytes in
+		{[]int{5, 11, 22}, Constant, 3, 3, 1, 0, 0},    // the value
+	} {
+		spec := Spec{Mode: c.mode, Before: []int{0, c.before, 0}, After: []int{0, c.after, 0}}
+		p, err := newExecPlan(c.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tb *rowChunkTable
+		withValue(&planeChunksOn, true, func() { tb = p.tablesFor(c.size).rowChunks })
+		if c.width == 0 {
+			if tb != nil && tb.rows == 1 {
+				t.Errorf("%v %v size %d: a chunks table of a row a plane, want none", c.shape, spec, c.size)
+			}
+			continue
+		}
+		if tb == nil || tb.rows != 1 || tb.width != c.width || tb.inLen != c.inLen || tb.srcStride != c.inLen {
+			t.Errorf("%v %v size %d: row chunks table %+v; want a row a plane, width %d, inLen %d", c.shape, spec, c.size, tb, c.width, c.inLen)
+			continue
+		}
+		in := randomBytes(r, c.size*prod(c.shape))
+		want, _, _ := refPad(in, c.size, c.shape, spec, nil)
+		got := make([]byte, len(want))
+		planeChunksGo(got, in, planes{c.shape[0], tb.width, tb.srcStride}, &tb.chunkTable)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v %v size %d: %s", c.shape, spec, c.size, gridFirstDiff(got, want))
+		}
+	}
+}

@@ -663,6 +663,19 @@ func rowsWrapGo(dst, src []byte, rows, dstStride, srcStride, left, mid, right, l
 	}
 }
 
+// byPieces reports whether the rows kernels make rows of form r at
+// element size bytes piece by piece in Go (rowsPiecesGo).
+func (r *rowForm) byPieces(size int) bool {
+	if r.kind == rowGeneral || r.kind == rowConst || r.kind == rowEdge {
+		return false
+	}
+	if _, _, ok := r.mirrored(); ok && kernelSize(r.unit*size) {
+		return false
+	}
+	_, _, wrapped := r.wrapped()
+	return !wrapped
+}
+
 // mirrored reports whether the pieces of a rowPieces form are mirrored
 // runs on the left and the right (reflect and symmetric padding), and
 // where each reads: the element offset, in the copied input run, of its

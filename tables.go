@@ -84,6 +84,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t.shuffle, t.wide, t.ends, t.endsWords, t.shuffle256 = rowTables(lv, p.strides[n-1], size)
 		if n >= 2 && planeChunksOn {
 			t.rowChunks = rowChunksOf(lv, p.strides[n-2], p.strides[n-1], size)
+			if t.rowChunks == nil && t.shuffle == nil && t.shuffle256 == nil && t.wide == nil {
+				t.rowChunks = pieceRowChunksOf(lv, p.strides[n-2], p.strides[n-1], size)
+			}
 		}
 		if n >= 2 && planeBlocksOn {
 			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
