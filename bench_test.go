@@ -79,6 +79,8 @@ func BenchmarkExtra(b *testing.B) {
 		// innermost levels one plane of the blocks kernel (cubes.go).
 		{Name: "u8_cubes_reflect", DType: "uint8", Shape: []int{3220, 2, 2, 3}, Mode: "reflect", Pads: []int{0, 0, 0, 2, 0, 1, 1, 2}},
 		{Name: "i16_cubes_value", DType: "int16", Shape: []int{1364, 1, 3, 1}, Mode: "constant", Pads: []int{0, 3, 0, 1, 0, 1, 2, 1}, Value: 3},
+		// Rows of 22-byte units mirrored (pieceRowChunksOf).
+		{Name: "u8_units_reflect3", DType: "uint8", Shape: []int{518, 11, 22}, Mode: "reflect", Pads: []int{0, 3, 0, 0, 3, 0}},
 		// Pads of 17 to 32 bytes, which CPUs without VBMI make by the word
 		// ends kernel (KERNELS.md item 14b).
 		{Name: "planes_wrap6", DType: "float32", Shape: []int{1, 79, 24, 24}, Mode: "wrap", Pads: []int{0, 0, 6, 6, 0, 0, 6, 6}},
