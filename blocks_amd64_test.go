@@ -16,6 +16,8 @@ import (
 	"slices"
 	"testing"
 	"unsafe"
+
+	"github.com/tensorpad/pad/internal/suite"
 )
 
 type blocksKernelFunc = func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, blocks, batch int, pat *[32]byte)
@@ -194,44 +196,52 @@ func TestPlaneBlocks(t *testing.T) {
 
 	// With VBMI, whose set has no blocks kernel, planes whose tables say
 	// so (byAVX2) take the AVX2 one: uint8 [1, 64, 200, 2] edge-padded by
-	// 1 (808-byte planes of 4-byte rows); not constant-padded ones.
+	// 1 (808-byte planes of 4-byte rows). Constant-padded ones take it
+	// only where that level's kernels decline them (avx2Fallback): those
+	// with no pad rows before the shuffle kernel (64 of 220 bytes); those
+	// with pad rows in a run not on a 64-byte boundary, which the expand
+	// kernel wants (64 of 210 bytes after a pad plane); a run from the
+	// output's start, on one, only where the level has no byte expand
+	// kernel (without VBMI2).
 	vbmi := kernelsAt(levelAVX512)
 	if vbmi == nil || !vbmi.supported || vbmi.planeChunks == nil {
 		t.Skip("the CPU has no AVX-512 VBMI")
 	}
-	shape = []int{1, 64, 200, 2}
-	in = randomBytes(r, prod(shape))
-	for _, mode := range []Mode{Edge, Constant} {
-		spec := Spec{Mode: mode, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}
-		calls = nil
-		checkAtLevel(t, levelAVX512, shape, spec, in, nil)
-		wantCalls := [][4]int{{64, 808, 10, -1}}
-		if mode == Constant {
-			wantCalls = nil
-		}
-		if !slices.Equal(calls, wantCalls) {
-			t.Errorf("AVX-512, %v %v: AVX2 blocks kernel calls (planes, dstPlane, batch, pat[0]) %v, want %v", shape, spec, calls, wantCalls)
-		}
+	var expanded [][4]int // the calls for planes the byte expand kernel makes where the level has it
+	if vbmi.rowsExpand == nil {
+		expanded = [][4]int{{64, 808, 10, -1}}
 	}
-	// ... and planes that take the value (avx2Fallback): those with no pad
-	// rows before the shuffle kernel, 64 of 220 bytes; those with pad
-	// rows where that level's kernels decline them, here a run of 64 of
-	// 210 bytes after a pad plane, not on a 64-byte boundary (the expand
-	// kernel's); not a run from the output's start, which the expand
-	// kernel makes.
 	for _, c := range []struct {
 		shape         []int
+		mode          Mode
 		before, after []int
+		value         []byte
 		want          [][4]int
 	}{
-		{[]int{1, 64, 44, 2}, []int{0, 1, 0, 2}, []int{0, 0, 0, 1}, [][4]int{{64, 220, 37, 3}}},
-		{[]int{1, 64, 40, 2}, []int{0, 1, 1, 2}, []int{0, 0, 1, 1}, [][4]int{{64, 210, 39, 3}}},
-		{[]int{1, 64, 40, 2}, []int{0, 0, 1, 2}, []int{0, 1, 1, 1}, nil},
+		{[]int{1, 64, 200, 2}, Edge, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, [][4]int{{64, 808, 10, -1}}},
+		{[]int{1, 64, 200, 2}, Constant, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, expanded},
+		{[]int{1, 64, 44, 2}, Constant, []int{0, 1, 0, 2}, []int{0, 0, 0, 1}, []byte{3}, [][4]int{{64, 220, 37, 3}}},
+		{[]int{1, 64, 40, 2}, Constant, []int{0, 1, 1, 2}, []int{0, 0, 1, 1}, []byte{3}, [][4]int{{64, 210, 39, 3}}},
+		{[]int{1, 64, 40, 2}, Constant, []int{0, 0, 1, 2}, []int{0, 1, 1, 1}, []byte{3}, nil},
 	} {
-		spec := Spec{Mode: Constant, Before: c.before, After: c.after}
+		if c.want == nil && c.value != nil && vbmi.rowsExpand == nil {
+			c.want = [][4]int{{64, 210, 39, 3}}
+		}
+		spec := Spec{Mode: c.mode, Before: c.before, After: c.after}
+		in := randomBytes(r, prod(c.shape))
+		want, _, _ := refPad(in, 1, c.shape, spec, c.value)
+		dst := suite.AlignedBytes(len(want)) // on a 64-byte boundary, as the expand kernel wants
 		calls = nil
-		withValue(&periodicAtFirstRun, true, func() {
-			checkAtLevel(t, levelAVX512, c.shape, spec, randomBytes(r, prod(c.shape)), []byte{3})
+		withLevel(levelAVX512, func() {
+			withValue(&periodicAtFirstRun, true, func() {
+				p, err := newExecPlan(c.shape, spec)
+				if err == nil {
+					err = p.RunBytes(dst, in, 1, c.value)
+				}
+				if err != nil || !bytes.Equal(dst, want) {
+					t.Fatalf("%v %v: output differs from the reference (%v)", c.shape, spec, err)
+				}
+			})
 		})
 		if !slices.Equal(calls, c.want) {
 			t.Errorf("AVX-512, %v %v: AVX2 blocks kernel calls (planes, dstPlane, batch, pat[0]) %v, want %v", c.shape, spec, calls, c.want)
