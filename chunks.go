@@ -62,14 +62,23 @@ func chunkTableOf(pl, lv *level, rowStride, stride, size int) *chunkTable {
 		return nil
 	}
 	out, inLen := planeMap(pl, lv, rowStride, stride, size, chunkInMax)
-	if out == nil {
+	return chunkTableFrom(out, width, inLen, pl.outLen, size)
+}
+
+// chunkTableFrom returns the chunks table of planes of width bytes (more
+// than shuffleMax, at most 64*chunksMax) from inLen with the element map
+// out (nil: none) at element size bytes and rows rows, or nil: more than
+// chunkInMax bytes in, a byte of the value, or past shuffleMax bytes in
+// fewer than two rows a block.
+func chunkTableFrom(out []int32, width, inLen, rows, size int) *chunkTable {
+	if out == nil || inLen > chunkInMax {
 		return nil
 	}
 	t := &chunkTable{idx: chunkBlocks(out, width, size), width: width, inLen: inLen}
 	if t.idx == nil {
 		return nil // a byte of the value: the expand and shuffle kernels
 	}
-	if t.inLen > shuffleMax && pl.outLen < 2*len(t.idx) {
+	if t.inLen > shuffleMax && rows < 2*len(t.idx) {
 		return nil // two permutations a block: not for fewer than two rows a block
 	}
 	return t
@@ -365,6 +374,13 @@ func blockGroupOf(pl, lv *level, planeStride, rowStride, stride, size, most int)
 		return nil
 	}
 	out, g, width, inLen := groupedMap(pl, lv, planeStride, rowStride, stride, size, blocksInMax, 32*blocksMax, most)
+	return blockGroupFrom(out, g, width, inLen, planeStride*size, size)
+}
+
+// blockGroupFrom returns the blocks table of groups of g planes, srcPlane
+// bytes apart in the input, width bytes out from inLen in with the
+// element map out (nil: none) at element size bytes, or nil.
+func blockGroupFrom(out []int32, g, width, inLen, srcPlane, size int) *blockGroup {
 	if out == nil || width < 32 || inLen < 16 {
 		return nil // less than the blocks kernel's smallest plane
 	}
@@ -373,7 +389,7 @@ func blockGroupOf(pl, lv *level, planeStride, rowStride, stride, size, most int)
 		return nil
 	}
 	t.takesValue = valueCount(out) > 0
-	return &blockGroup{*t, planeGroup{g, planeStride * size}}
+	return &blockGroup{*t, planeGroup{g, srcPlane}}
 }
 
 // valueCount returns the elements of the map out that take the value.

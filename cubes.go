@@ -84,19 +84,13 @@ func cubeTablesOf(levels []level, strides []int, size int) *cubeTables {
 	}
 	if width <= shuffleMax || t.blocks == nil {
 		gout, g, gw, gin := groupsOf(out, width, inLen, strides[0], size, blocksInMax, blocksInMax, most)
-		if gout != nil && gw >= 32 && gin >= 16 {
-			if b := blocksOf(gout, gw, gin, size); b != nil {
-				b.takesValue, b.byAVX2 = takesValue, true
-				t.blockGroups = &blockGroup{*b, planeGroup{g, cubeStride}}
-			}
+		if t.blockGroups = blockGroupFrom(gout, g, gw, gin, cubeStride, size); t.blockGroups != nil {
+			t.blockGroups.byAVX2 = true
 		}
 	}
 	if !takesValue && row <= chunkRowMax && planeChunksOn {
-		if width > shuffleMax && width <= 64*chunksMax && inLen <= chunkInMax {
-			idx := chunkBlocks(out, width, size)
-			if inLen <= shuffleMax || cube[0].outLen*cube[1].outLen >= 2*len(idx) {
-				t.chunks = &chunkTable{idx, width, inLen}
-			}
+		if width > shuffleMax && width <= 64*chunksMax {
+			t.chunks = chunkTableFrom(out, width, inLen, cube[0].outLen*cube[1].outLen, size)
 		}
 		if width <= shuffleMax {
 			gout, g, gw, gin := groupsOf(out, width, inLen, strides[0], size, groupInMax, 64*chunksMax, most)

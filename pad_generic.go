@@ -212,16 +212,16 @@ func (k *byteKernels) rows(lv *level, count, off, dstStride, srcOff, srcStride, 
 }
 
 // planeGroups makes the whole groups of the planes pl (byte strides) by
-// the plan's group tables (chunkGroupOf, blockGroupOf) where the level in
-// use has their kernel and the planes lie as the tables assume, and
-// returns the number of planes it made.
-func (k *byteKernels) planeGroups(d, s []byte, pl planes) int {
-	if g := k.tab.chunkGroups; g != nil {
+// the group tables cg and bg (chunkGroupOf, blockGroupOf; either may be
+// nil) where the level in use has their kernel and the planes lie as the
+// tables assume, and returns the number of planes it made.
+func (k *byteKernels) planeGroups(d, s []byte, pl planes, cg *chunkGroup, bg *blockGroup) int {
+	if g := cg; g != nil {
 		if gs, ok := g.of(pl, g.width); ok && planeChunksBytes(d, s, gs, &g.chunkTable) {
 			return gs.n * g.planes
 		}
 	}
-	if g := k.tab.blockGroups; g != nil {
+	if g := bg; g != nil {
 		if gs, ok := g.of(pl, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable, k.zero, &k.pat) {
 			return gs.n * g.planes
 		}
@@ -245,7 +245,7 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	// The planes' tables, whole planes at a time.
 	d, s, ps := k.dst[off*k.size:], k.src[srcOff*k.size:], planes{n, dstPlane * k.size, srcPlane * k.size}
 	// Groups of planes first, the planes past the last group as below.
-	if made := k.planeGroups(d, s, ps); made > 0 {
+	if made := k.planeGroups(d, s, ps, k.tab.chunkGroups, k.tab.blockGroups); made > 0 {
 		if n -= made; n == 0 {
 			return true
 		}
@@ -262,10 +262,11 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	// kernel a row at a time (planesByList); those with pad rows too
 	// where the level's kernels decline them (the expand kernel wants dst
 	// on a 64-byte boundary), rather than a run of rows at a time.
-	if pl.list != nil && k.valueBlocks(d, s, ps) ||
+	byList := pl.list != nil
+	if byList && k.valueBlocks(d, s, ps) ||
 		pl.runs != nil && (k.planesByList(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride) ||
 			k.planesPadded(pl, lv, n, off, dstPlane, srcOff, srcPlane, rowStride, stride)) ||
-		k.valueBlocks(d, s, ps) {
+		!byList && k.valueBlocks(d, s, ps) {
 		return true
 	}
 	if pl.runs == nil {
@@ -306,17 +307,7 @@ func (k *byteKernels) cubes(n, off, dstCube, srcOff, srcCube int) int {
 	}
 	size := k.size
 	d, s, ps := k.dst[off*size:], k.src[srcOff*size:], planes{n, dstCube * size, srcCube * size}
-	made := 0
-	if g := t.chunkGroups; g != nil {
-		if gs, ok := g.of(ps, g.width); ok && planeChunksBytes(d, s, gs, &g.chunkTable) {
-			made = gs.n * g.planes
-		}
-	}
-	if g := t.blockGroups; made == 0 && g != nil {
-		if gs, ok := g.of(ps, g.width); ok && planeBlocksBytes(d, s, gs, &g.blockTable, k.zero, &k.pat) {
-			made = gs.n * g.planes
-		}
-	}
+	made := k.planeGroups(d, s, ps, t.chunkGroups, t.blockGroups)
 	if made == n {
 		return n
 	}
@@ -526,16 +517,16 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 		rowsConstBytes(dst, src, pb, count, ds, ss, left, mid, right, &k.pat, k.stream)
 	case r.kind == rowEdge:
 		rowsEdgeBytes(dst, src, r.unit*size, pb, count, ds, ss, left, mid, right)
-	default:
-		unit := r.unit * size
-		if lf, rf, ok := r.mirrored(); ok && kernelSize(unit) {
-			rowsMirrorBytes(dst, src, unit, pb, count, ds, ss, left, mid, right, lf*size, rf*size)
-		} else if lf, rf, ok := r.wrapped(); ok {
-			rowsWrapBytes(dst, src, pb, count, ds, ss, left, mid, right, lf*size, rf*size)
+	case r.byPieces(size):
+		for p := range pb.n {
+			rowsPiecesGo(dst[p*pb.dst:], src[p*pb.src:], count, ds, ss, left, mid, right, r, r.unit*size)
+		}
+	default: // mirrored units the reverse kernel takes, or wrapped rows
+		if lf, rf, ok := r.mirrored(); ok && kernelSize(r.unit*size) {
+			rowsMirrorBytes(dst, src, r.unit*size, pb, count, ds, ss, left, mid, right, lf*size, rf*size)
 		} else {
-			for p := range pb.n {
-				rowsPiecesGo(dst[p*pb.dst:], src[p*pb.src:], count, ds, ss, left, mid, right, r, unit)
-			}
+			lf, rf, _ := r.wrapped()
+			rowsWrapBytes(dst, src, pb, count, ds, ss, left, mid, right, lf*size, rf*size)
 		}
 	}
 }
