@@ -81,6 +81,9 @@ func BenchmarkExtra(b *testing.B) {
 		{Name: "i16_cubes_value", DType: "int16", Shape: []int{1364, 1, 3, 1}, Mode: "constant", Pads: []int{0, 3, 0, 1, 0, 1, 2, 1}, Value: 3},
 		// Rows of 22-byte units mirrored (pieceRowChunksOf).
 		{Name: "u8_units_reflect3", DType: "uint8", Shape: []int{518, 11, 22}, Mode: "reflect", Pads: []int{0, 3, 0, 0, 3, 0}},
+		// Triples padded by their own width: at the levels without
+		// VBMI, the spill classes of rowsConst (KERNELS.md item 4).
+		{Name: "f32_triples_zero3", DType: "float32", Shape: []int{8192, 3}, Mode: "constant", Pads: []int{0, 3, 0, 3}},
 		// Pads of 17 to 32 bytes, which CPUs without VBMI make by the word
 		// ends kernel (KERNELS.md item 14b).
 		{Name: "planes_wrap6", DType: "float32", Shape: []int{1, 79, 24, 24}, Mode: "wrap", Pads: []int{0, 0, 6, 6, 0, 0, 6, 6}},

@@ -2385,7 +2385,7 @@ ret_149:
 	RET
 
 // func rowsConstAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
-// Requires: AVX
+// Requires: AVX, CMOV
 TEXT ·rowsConstAVX2(SB), NOSPLIT, $0-72
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -2466,24 +2466,24 @@ rows_loop_167:
 
 fill_none_159:
 	CMPQ R8, $0x00000020
-	JAE  class32_168
+	JAE  class32_169
 	CMPQ R8, $0x00000010
-	JAE  class16_169
+	JAE  class16_170
 	CMPQ R8, $0x00000008
-	JAE  class8_170
+	JAE  class8_171
 	CMPQ R8, $0x00000004
-	JAE  class4_171
-	JMP  general_158
+	JAE  class4_172
+	JMP  spill_168
 
-class32_168:
+class32_169:
 	CMPQ DI, $0x00000020
-	JA   general_158
+	JA   spill_168
 	CMPQ R9, $0x00000020
-	JA   general_158
+	JA   spill_168
 	CMPQ R8, $0x00000040
-	JA   mid_le4_172
+	JA   mid_le4_173
 
-rows_loop_175:
+rows_loop_176:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2494,15 +2494,15 @@ rows_loop_175:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_175
+	JNZ     rows_loop_176
 	VZEROUPPER
 	RET
 
-mid_le4_172:
+mid_le4_173:
 	CMPQ R8, $0x00000080
-	JA   mid_big_173
+	JA   mid_big_174
 
-rows_loop_176:
+rows_loop_177:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2517,22 +2517,22 @@ rows_loop_176:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_176
+	JNZ     rows_loop_177
 	VZEROUPPER
 	RET
 
-mid_big_173:
+mid_big_174:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_174
+	JAE  mid_huge_175
 
-rows_loop_177:
+rows_loop_178:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R12
 
-copy_loop_180:
+copy_loop_181:
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
 	VMOVDQU 64(R12), Y3
@@ -2544,7 +2544,7 @@ copy_loop_180:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_180
+	JB      copy_loop_181
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
@@ -2557,12 +2557,12 @@ copy_loop_180:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_177
+	JNZ     rows_loop_178
 	VZEROUPPER
 	RET
 
-mid_huge_174:
-rows_loop_182:
+mid_huge_175:
+rows_loop_183:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2575,9 +2575,9 @@ rows_loop_182:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R12, R10
-	JAE     copy_tail_187
+	JAE     copy_tail_188
 
-copy_loop_185:
+copy_loop_186:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -2589,9 +2589,9 @@ copy_loop_185:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_185
+	JB      copy_loop_186
 
-copy_tail_187:
+copy_tail_188:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -2604,17 +2604,17 @@ copy_tail_187:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_182
+	JNZ     rows_loop_183
 	VZEROUPPER
 	RET
 
-class16_169:
+class16_170:
 	CMPQ DI, $0x00000010
-	JA   general_158
+	JA   spill_168
 	CMPQ R9, $0x00000010
-	JA   general_158
+	JA   spill_168
 
-rows_loop_188:
+rows_loop_189:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2625,17 +2625,17 @@ rows_loop_188:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_188
+	JNZ     rows_loop_189
 	VZEROUPPER
 	RET
 
-class8_170:
+class8_171:
 	CMPQ DI, $0x00000008
-	JA   general_158
+	JA   spill_168
 	CMPQ R9, $0x00000008
-	JA   general_158
+	JA   spill_168
 
-rows_loop_189:
+rows_loop_190:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2646,17 +2646,17 @@ rows_loop_189:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_189
+	JNZ  rows_loop_190
 	VZEROUPPER
 	RET
 
-class4_171:
+class4_172:
 	CMPQ DI, $0x00000004
-	JA   general_158
+	JA   spill_168
 	CMPQ R9, $0x00000004
-	JA   general_158
+	JA   spill_168
 
-rows_loop_190:
+rows_loop_191:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2667,174 +2667,809 @@ rows_loop_190:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_190
+	JNZ  rows_loop_191
+	VZEROUPPER
+	RET
+
+spill_168:
+	TESTQ   R8, R8
+	JZ      general_158
+	CMPQ    R8, $0x00000040
+	JA      general_158
+	MOVQ    DI, R12
+	CMPQ    R9, R12
+	CMOVQHI R9, R12
+	CMPQ    R12, $0x00000004
+	JBE     spill4_192
+	CMPQ    R12, $0x00000008
+	JBE     spill8_193
+	CMPQ    R12, $0x00000010
+	JBE     spill16_194
+	CMPQ    R12, $0x00000020
+	JBE     spill32_195
+	CMPQ    R12, $0x00000040
+	JBE     spill64_196
+	JMP     general_158
+
+spill4_192:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000004
+	JB    general_158
+	SUBQ  $0x00000004, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000004
+	JAE   spill_order_197
+	XCHGQ R11, R13
+
+spill_order_197:
+	CMPQ R8, $0x00000002
+	JB   spill4_mid1_198
+	CMPQ R8, $0x00000004
+	JB   spill4_mid2_199
+	CMPQ R8, $0x00000008
+	JB   spill4_mid4_200
+	CMPQ R8, $0x00000010
+	JB   spill4_mid8_201
+	CMPQ R8, $0x00000020
+	JB   spill4_mid16_202
+	CMPQ R8, $0x00000040
+	JBE  spill4_mid32_203
+	JMP  general_158
+
+spill4_mid1_198:
+rows_loop_204:
+	MOVL R10, (AX)(R11*1)
+	MOVL R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R8
+	MOVB (CX), R9
+	MOVB R9, (R8)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_204
+	VZEROUPPER
+	RET
+
+spill4_mid2_199:
+rows_loop_205:
+	MOVL R10, (AX)(R11*1)
+	MOVL R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R12
+	MOVW -2(CX)(R8*1), R14
+	MOVW R12, (R9)
+	MOVW R14, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_205
+	VZEROUPPER
+	RET
+
+spill4_mid4_200:
+rows_loop_206:
+	MOVL R10, (AX)(R11*1)
+	MOVL R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R12
+	MOVL -4(CX)(R8*1), R14
+	MOVL R12, (R9)
+	MOVL R14, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_206
+	VZEROUPPER
+	RET
+
+spill4_mid8_201:
+rows_loop_207:
+	MOVL R10, (AX)(R11*1)
+	MOVL R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVQ (CX), R12
+	MOVQ -8(CX)(R8*1), R14
+	MOVQ R12, (R9)
+	MOVQ R14, -8(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_207
+	VZEROUPPER
+	RET
+
+spill4_mid16_202:
+rows_loop_208:
+	MOVL    R10, (AX)(R11*1)
+	MOVL    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_208
+	VZEROUPPER
+	RET
+
+spill4_mid32_203:
+rows_loop_209:
+	MOVL    R10, (AX)(R11*1)
+	MOVL    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_209
+	VZEROUPPER
+	RET
+
+spill8_193:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000008
+	JB    general_158
+	SUBQ  $0x00000008, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000008
+	JAE   spill_order_210
+	XCHGQ R11, R13
+
+spill_order_210:
+	CMPQ R8, $0x00000002
+	JB   spill8_mid1_211
+	CMPQ R8, $0x00000004
+	JB   spill8_mid2_212
+	CMPQ R8, $0x00000008
+	JB   spill8_mid4_213
+	CMPQ R8, $0x00000010
+	JB   spill8_mid8_214
+	CMPQ R8, $0x00000020
+	JB   spill8_mid16_215
+	CMPQ R8, $0x00000040
+	JBE  spill8_mid32_216
+	JMP  general_158
+
+spill8_mid1_211:
+rows_loop_217:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R8
+	MOVB (CX), R9
+	MOVB R9, (R8)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_217
+	VZEROUPPER
+	RET
+
+spill8_mid2_212:
+rows_loop_218:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R12
+	MOVW -2(CX)(R8*1), R14
+	MOVW R12, (R9)
+	MOVW R14, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_218
+	VZEROUPPER
+	RET
+
+spill8_mid4_213:
+rows_loop_219:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R12
+	MOVL -4(CX)(R8*1), R14
+	MOVL R12, (R9)
+	MOVL R14, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_219
+	VZEROUPPER
+	RET
+
+spill8_mid8_214:
+rows_loop_220:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVQ (CX), R12
+	MOVQ -8(CX)(R8*1), R14
+	MOVQ R12, (R9)
+	MOVQ R14, -8(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_220
+	VZEROUPPER
+	RET
+
+spill8_mid16_215:
+rows_loop_221:
+	MOVQ    R10, (AX)(R11*1)
+	MOVQ    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_221
+	VZEROUPPER
+	RET
+
+spill8_mid32_216:
+rows_loop_222:
+	MOVQ    R10, (AX)(R11*1)
+	MOVQ    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_222
+	VZEROUPPER
+	RET
+
+spill16_194:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000010
+	JB    general_158
+	SUBQ  $0x00000010, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000010
+	JAE   spill_order_223
+	XCHGQ R11, R13
+
+spill_order_223:
+	CMPQ R8, $0x00000002
+	JB   spill16_mid1_224
+	CMPQ R8, $0x00000004
+	JB   spill16_mid2_225
+	CMPQ R8, $0x00000008
+	JB   spill16_mid4_226
+	CMPQ R8, $0x00000010
+	JB   spill16_mid8_227
+	CMPQ R8, $0x00000020
+	JB   spill16_mid16_228
+	CMPQ R8, $0x00000040
+	JBE  spill16_mid32_229
+	JMP  general_158
+
+spill16_mid1_224:
+rows_loop_230:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_230
+	VZEROUPPER
+	RET
+
+spill16_mid2_225:
+rows_loop_231:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R12
+	MOVW    R10, (R9)
+	MOVW    R12, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_231
+	VZEROUPPER
+	RET
+
+spill16_mid4_226:
+rows_loop_232:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R12
+	MOVL    R10, (R9)
+	MOVL    R12, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_232
+	VZEROUPPER
+	RET
+
+spill16_mid8_227:
+rows_loop_233:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R12
+	MOVQ    R10, (R9)
+	MOVQ    R12, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_233
+	VZEROUPPER
+	RET
+
+spill16_mid16_228:
+rows_loop_234:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_234
+	VZEROUPPER
+	RET
+
+spill16_mid32_229:
+rows_loop_235:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_235
+	VZEROUPPER
+	RET
+
+spill32_195:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000020
+	JB    general_158
+	SUBQ  $0x00000020, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000020
+	JAE   spill_order_236
+	XCHGQ R11, R13
+
+spill_order_236:
+	CMPQ R8, $0x00000002
+	JB   spill32_mid1_237
+	CMPQ R8, $0x00000004
+	JB   spill32_mid2_238
+	CMPQ R8, $0x00000008
+	JB   spill32_mid4_239
+	CMPQ R8, $0x00000010
+	JB   spill32_mid8_240
+	CMPQ R8, $0x00000020
+	JB   spill32_mid16_241
+	CMPQ R8, $0x00000040
+	JBE  spill32_mid32_242
+	JMP  general_158
+
+spill32_mid1_237:
+rows_loop_243:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_243
+	VZEROUPPER
+	RET
+
+spill32_mid2_238:
+rows_loop_244:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R12
+	MOVW    R10, (R9)
+	MOVW    R12, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_244
+	VZEROUPPER
+	RET
+
+spill32_mid4_239:
+rows_loop_245:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R12
+	MOVL    R10, (R9)
+	MOVL    R12, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_245
+	VZEROUPPER
+	RET
+
+spill32_mid8_240:
+rows_loop_246:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R12
+	MOVQ    R10, (R9)
+	MOVQ    R12, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_246
+	VZEROUPPER
+	RET
+
+spill32_mid16_241:
+rows_loop_247:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_247
+	VZEROUPPER
+	RET
+
+spill32_mid32_242:
+rows_loop_248:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_248
+	VZEROUPPER
+	RET
+
+spill64_196:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000040
+	JB    general_158
+	SUBQ  $0x00000040, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000040
+	JAE   spill_order_249
+	XCHGQ R11, R13
+
+spill_order_249:
+	CMPQ R8, $0x00000002
+	JB   spill64_mid1_250
+	CMPQ R8, $0x00000004
+	JB   spill64_mid2_251
+	CMPQ R8, $0x00000008
+	JB   spill64_mid4_252
+	CMPQ R8, $0x00000010
+	JB   spill64_mid8_253
+	CMPQ R8, $0x00000020
+	JB   spill64_mid16_254
+	CMPQ R8, $0x00000040
+	JBE  spill64_mid32_255
+	JMP  general_158
+
+spill64_mid1_250:
+rows_loop_256:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, 32(AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	VMOVDQU Y0, 32(AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_256
+	VZEROUPPER
+	RET
+
+spill64_mid2_251:
+rows_loop_257:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, 32(AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	VMOVDQU Y0, 32(AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R12
+	MOVW    R10, (R9)
+	MOVW    R12, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_257
+	VZEROUPPER
+	RET
+
+spill64_mid4_252:
+rows_loop_258:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, 32(AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	VMOVDQU Y0, 32(AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R12
+	MOVL    R10, (R9)
+	MOVL    R12, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_258
+	VZEROUPPER
+	RET
+
+spill64_mid8_253:
+rows_loop_259:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, 32(AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	VMOVDQU Y0, 32(AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R12
+	MOVQ    R10, (R9)
+	MOVQ    R12, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_259
+	VZEROUPPER
+	RET
+
+spill64_mid16_254:
+rows_loop_260:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, 32(AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	VMOVDQU Y0, 32(AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_260
+	VZEROUPPER
+	RET
+
+spill64_mid32_255:
+rows_loop_261:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, 32(AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	VMOVDQU Y0, 32(AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_261
 	VZEROUPPER
 	RET
 
 general_158:
-rows_loop_191:
+	NOP
+	PCALIGN $0x40
+
+rows_loop_262:
 	CMPQ DI, $0x00000020
-	JB   fx_short_192
+	JB   fx_short_263
 	CMPQ DI, $0x00000040
-	JBE  fill_le2_194
+	JBE  fill_le2_265
 	CMPQ DI, $0x00000080
-	JBE  fill_le4_195
+	JBE  fill_le4_266
 	LEAQ -128(AX)(DI*1), R11
 	MOVQ AX, R12
 
-fill_loop_196:
+fill_loop_267:
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
 	ADDQ    $0x00000080, R12
 	CMPQ    R12, R11
-	JB      fill_loop_196
+	JB      fill_loop_267
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
-	JMP     fill_done_197
+	JMP     fill_done_268
 
-fill_le4_195:
+fill_le4_266:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_197
+	JMP     fill_done_268
 
-fill_le2_194:
+fill_le2_265:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_197:
-	JMP fx_done_193
+fill_done_268:
+	JMP fx_done_264
 
-fx_short_192:
+fx_short_263:
 	CMPQ DI, $0x00000010
-	JAE  ladder_199
+	JAE  ladder_270
 	CMPQ DI, $0x00000008
-	JAE  ladder_200
+	JAE  ladder_271
 	CMPQ DI, $0x00000004
-	JAE  ladder_201
+	JAE  ladder_272
 	CMPQ DI, $0x00000002
-	JAE  ladder_202
+	JAE  ladder_273
 	CMPQ DI, $0x00000001
-	JB   ladder_done_198
-	JMP  ladder_203
+	JB   ladder_done_269
+	JMP  ladder_274
 
-ladder_199:
+ladder_270:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_198
+	JMP     ladder_done_269
 
-ladder_200:
+ladder_271:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
-	JMP  ladder_done_198
+	JMP  ladder_done_269
 
-ladder_201:
+ladder_272:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
-	JMP  ladder_done_198
+	JMP  ladder_done_269
 
-ladder_202:
+ladder_273:
 	MOVW R10, (AX)
 	MOVW R10, -2(AX)(DI*1)
-	JMP  ladder_done_198
+	JMP  ladder_done_269
 
-ladder_203:
+ladder_274:
 	MOVB R10, (AX)
 
-ladder_done_198:
-fx_done_193:
+ladder_done_269:
+fx_done_264:
 	LEAQ (AX)(DI*1), R11
 	ADDQ R8, R11
 	CMPQ R9, $0x00000020
-	JB   fx_short_204
+	JB   fx_short_275
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_206
+	JBE  fill_le2_277
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_207
+	JBE  fill_le4_278
 	LEAQ -128(R11)(R9*1), R12
 
-fill_loop_208:
+fill_loop_279:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R12
-	JB      fill_loop_208
+	JB      fill_loop_279
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
-	JMP     fill_done_209
+	JMP     fill_done_280
 
-fill_le4_207:
+fill_le4_278:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, -64(R11)(R9*1)
 	VMOVDQU Y0, -32(R11)(R9*1)
-	JMP     fill_done_209
+	JMP     fill_done_280
 
-fill_le2_206:
+fill_le2_277:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, -32(R11)(R9*1)
 
-fill_done_209:
-	JMP fx_done_205
+fill_done_280:
+	JMP fx_done_276
 
-fx_short_204:
+fx_short_275:
 	CMPQ R9, $0x00000010
-	JAE  ladder_211
+	JAE  ladder_282
 	CMPQ R9, $0x00000008
-	JAE  ladder_212
+	JAE  ladder_283
 	CMPQ R9, $0x00000004
-	JAE  ladder_213
+	JAE  ladder_284
 	CMPQ R9, $0x00000002
-	JAE  ladder_214
+	JAE  ladder_285
 	CMPQ R9, $0x00000001
-	JB   ladder_done_210
-	JMP  ladder_215
+	JB   ladder_done_281
+	JMP  ladder_286
 
-ladder_211:
+ladder_282:
 	VMOVDQU X0, (R11)
 	VMOVDQU X0, -16(R11)(R9*1)
-	JMP     ladder_done_210
+	JMP     ladder_done_281
 
-ladder_212:
+ladder_283:
 	MOVQ R10, (R11)
 	MOVQ R10, -8(R11)(R9*1)
-	JMP  ladder_done_210
+	JMP  ladder_done_281
 
-ladder_213:
+ladder_284:
 	MOVL R10, (R11)
 	MOVL R10, -4(R11)(R9*1)
-	JMP  ladder_done_210
+	JMP  ladder_done_281
 
-ladder_214:
+ladder_285:
 	MOVW R10, (R11)
 	MOVW R10, -2(R11)(R9*1)
-	JMP  ladder_done_210
+	JMP  ladder_done_281
 
-ladder_215:
+ladder_286:
 	MOVB R10, (R11)
 
-ladder_done_210:
-fx_done_205:
+ladder_done_281:
+fx_done_276:
 	LEAQ (AX)(DI*1), R11
 	CMPQ R8, $0x00000020
-	JB   cx_short_216
+	JB   cx_short_287
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_218
+	JBE  copy_le2_289
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_219
+	JBE  copy_le4_290
 	LEAQ -128(R11)(R8*1), R12
 	MOVQ CX, R13
 
-copy_loop_220:
+copy_loop_291:
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
 	VMOVDQU 64(R13), Y3
@@ -2846,7 +3481,7 @@ copy_loop_220:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R13
 	CMPQ    R11, R12
-	JB      copy_loop_220
+	JB      copy_loop_291
 	LEAQ    -128(CX)(R8*1), R13
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
@@ -2856,9 +3491,9 @@ copy_loop_220:
 	VMOVDQU Y2, 32(R12)
 	VMOVDQU Y3, 64(R12)
 	VMOVDQU Y4, 96(R12)
-	JMP     copy_done_221
+	JMP     copy_done_292
 
-copy_le4_219:
+copy_le4_290:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(R8*1), Y3
@@ -2867,68 +3502,68 @@ copy_le4_219:
 	VMOVDQU Y2, 32(R11)
 	VMOVDQU Y3, -64(R11)(R8*1)
 	VMOVDQU Y4, -32(R11)(R8*1)
-	JMP     copy_done_221
+	JMP     copy_done_292
 
-copy_le2_218:
+copy_le2_289:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(R8*1), Y2
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y2, -32(R11)(R8*1)
 
-copy_done_221:
-	JMP cx_done_217
+copy_done_292:
+	JMP cx_done_288
 
-cx_short_216:
+cx_short_287:
 	CMPQ R8, $0x00000010
-	JAE  ladder_223
+	JAE  ladder_294
 	CMPQ R8, $0x00000008
-	JAE  ladder_224
+	JAE  ladder_295
 	CMPQ R8, $0x00000004
-	JAE  ladder_225
+	JAE  ladder_296
 	CMPQ R8, $0x00000002
-	JAE  ladder_226
+	JAE  ladder_297
 	CMPQ R8, $0x00000001
-	JB   ladder_done_222
-	JMP  ladder_227
+	JB   ladder_done_293
+	JMP  ladder_298
 
-ladder_223:
+ladder_294:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(R8*1), X2
 	VMOVDQU X1, (R11)
 	VMOVDQU X2, -16(R11)(R8*1)
-	JMP     ladder_done_222
+	JMP     ladder_done_293
 
-ladder_224:
+ladder_295:
 	MOVQ (CX), R12
 	MOVQ -8(CX)(R8*1), R13
 	MOVQ R12, (R11)
 	MOVQ R13, -8(R11)(R8*1)
-	JMP  ladder_done_222
+	JMP  ladder_done_293
 
-ladder_225:
+ladder_296:
 	MOVL (CX), R12
 	MOVL -4(CX)(R8*1), R13
 	MOVL R12, (R11)
 	MOVL R13, -4(R11)(R8*1)
-	JMP  ladder_done_222
+	JMP  ladder_done_293
 
-ladder_226:
+ladder_297:
 	MOVW (CX), R12
 	MOVW -2(CX)(R8*1), R13
 	MOVW R12, (R11)
 	MOVW R13, -2(R11)(R8*1)
-	JMP  ladder_done_222
+	JMP  ladder_done_293
 
-ladder_227:
+ladder_298:
 	MOVB (CX), R12
 	MOVB R12, (R11)
 
-ladder_done_222:
-cx_done_217:
+ladder_done_293:
+cx_done_288:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_191
+	JNZ  rows_loop_262
 	VZEROUPPER
 
 ret_157:
@@ -2947,30 +3582,30 @@ TEXT ·rowsEdge1AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_228
+	JZ    ret_299
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_228
+	JZ    ret_299
 	CMPQ  R8, $0x00000020
-	JAE   class32_230
+	JAE   class32_301
 	CMPQ  R8, $0x00000010
-	JAE   class16_231
+	JAE   class16_302
 	CMPQ  R8, $0x00000008
-	JAE   class8_232
+	JAE   class8_303
 	CMPQ  R8, $0x00000004
-	JAE   class4_233
-	JMP   general_229
+	JAE   class4_304
+	JMP   general_300
 
-class32_230:
+class32_301:
 	CMPQ DI, $0x00000020
-	JA   general_229
+	JA   general_300
 	CMPQ R9, $0x00000020
-	JA   general_229
+	JA   general_300
 	CMPQ R8, $0x00000040
-	JA   mid_le4_234
+	JA   mid_le4_305
 
-rows_loop_237:
+rows_loop_308:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -2983,15 +3618,15 @@ rows_loop_237:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_237
+	JNZ          rows_loop_308
 	VZEROUPPER
 	RET
 
-mid_le4_234:
+mid_le4_305:
 	CMPQ R8, $0x00000080
-	JA   mid_big_235
+	JA   mid_big_306
 
-rows_loop_238:
+rows_loop_309:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3008,15 +3643,15 @@ rows_loop_238:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_238
+	JNZ          rows_loop_309
 	VZEROUPPER
 	RET
 
-mid_big_235:
+mid_big_306:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_236
+	JAE  mid_huge_307
 
-rows_loop_239:
+rows_loop_310:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3025,7 +3660,7 @@ rows_loop_239:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_242:
+copy_loop_313:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3037,7 +3672,7 @@ copy_loop_242:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_242
+	JB      copy_loop_313
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3050,12 +3685,12 @@ copy_loop_242:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_239
+	JNZ     rows_loop_310
 	VZEROUPPER
 	RET
 
-mid_huge_236:
-rows_loop_244:
+mid_huge_307:
+rows_loop_315:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3070,9 +3705,9 @@ rows_loop_244:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_249
+	JAE          copy_tail_320
 
-copy_loop_247:
+copy_loop_318:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -3084,9 +3719,9 @@ copy_loop_247:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_247
+	JB      copy_loop_318
 
-copy_tail_249:
+copy_tail_320:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -3099,17 +3734,17 @@ copy_tail_249:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_244
+	JNZ     rows_loop_315
 	VZEROUPPER
 	RET
 
-class16_231:
+class16_302:
 	CMPQ DI, $0x00000010
-	JA   general_229
+	JA   general_300
 	CMPQ R9, $0x00000010
-	JA   general_229
+	JA   general_300
 
-rows_loop_250:
+rows_loop_321:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -3122,17 +3757,17 @@ rows_loop_250:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_250
+	JNZ          rows_loop_321
 	VZEROUPPER
 	RET
 
-class8_232:
+class8_303:
 	CMPQ DI, $0x00000008
-	JA   general_229
+	JA   general_300
 	CMPQ R9, $0x00000008
-	JA   general_229
+	JA   general_300
 
-rows_loop_251:
+rows_loop_322:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R12
@@ -3147,17 +3782,17 @@ rows_loop_251:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_251
+	JNZ     rows_loop_322
 	VZEROUPPER
 	RET
 
-class4_233:
+class4_304:
 	CMPQ DI, $0x00000004
-	JA   general_229
+	JA   general_300
 	CMPQ R9, $0x00000004
-	JA   general_229
+	JA   general_300
 
-rows_loop_252:
+rows_loop_323:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -3172,184 +3807,187 @@ rows_loop_252:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_252
+	JNZ     rows_loop_323
 	VZEROUPPER
 	RET
 
-general_229:
-rows_loop_253:
+general_300:
+	NOP
+	PCALIGN $0x40
+
+rows_loop_324:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_254
+	JB           fx_short_325
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_256
+	JBE          fill_le2_327
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_257
+	JBE          fill_le4_328
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_258:
+fill_loop_329:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_258
+	JB      fill_loop_329
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_259
+	JMP     fill_done_330
 
-fill_le4_257:
+fill_le4_328:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_259
+	JMP     fill_done_330
 
-fill_le2_256:
+fill_le2_327:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_259:
-	JMP fx_done_255
+fill_done_330:
+	JMP fx_done_326
 
-fx_short_254:
+fx_short_325:
 	CMPQ DI, $0x00000010
-	JAE  ladder_261
+	JAE  ladder_332
 	CMPQ DI, $0x00000008
-	JAE  ladder_262
+	JAE  ladder_333
 	CMPQ DI, $0x00000004
-	JAE  ladder_263
+	JAE  ladder_334
 	CMPQ DI, $0x00000002
-	JAE  ladder_264
+	JAE  ladder_335
 	CMPQ DI, $0x00000001
-	JB   ladder_done_260
-	JMP  ladder_265
+	JB   ladder_done_331
+	JMP  ladder_336
 
-ladder_261:
+ladder_332:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_260
+	JMP     ladder_done_331
 
-ladder_262:
+ladder_333:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_260
+	JMP   ladder_done_331
 
-ladder_263:
+ladder_334:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_260
+	JMP   ladder_done_331
 
-ladder_264:
+ladder_335:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_260
+	JMP   ladder_done_331
 
-ladder_265:
+ladder_336:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_260:
-fx_done_255:
+ladder_done_331:
+fx_done_326:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_266
+	JB   fx_short_337
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_268
+	JBE  fill_le2_339
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_269
+	JBE  fill_le4_340
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_270:
+fill_loop_341:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_270
+	JB      fill_loop_341
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_271
+	JMP     fill_done_342
 
-fill_le4_269:
+fill_le4_340:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_271
+	JMP     fill_done_342
 
-fill_le2_268:
+fill_le2_339:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_271:
-	JMP fx_done_267
+fill_done_342:
+	JMP fx_done_338
 
-fx_short_266:
+fx_short_337:
 	CMPQ R9, $0x00000010
-	JAE  ladder_273
+	JAE  ladder_344
 	CMPQ R9, $0x00000008
-	JAE  ladder_274
+	JAE  ladder_345
 	CMPQ R9, $0x00000004
-	JAE  ladder_275
+	JAE  ladder_346
 	CMPQ R9, $0x00000002
-	JAE  ladder_276
+	JAE  ladder_347
 	CMPQ R9, $0x00000001
-	JB   ladder_done_272
-	JMP  ladder_277
+	JB   ladder_done_343
+	JMP  ladder_348
 
-ladder_273:
+ladder_344:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_272
+	JMP     ladder_done_343
 
-ladder_274:
+ladder_345:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_272
+	JMP   ladder_done_343
 
-ladder_275:
+ladder_346:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_272
+	JMP   ladder_done_343
 
-ladder_276:
+ladder_347:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_272
+	JMP   ladder_done_343
 
-ladder_277:
+ladder_348:
 	VMOVQ X1, R11
 	MOVB  R11, (R10)
 
-ladder_done_272:
-fx_done_267:
+ladder_done_343:
+fx_done_338:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_278
+	JB   cx_short_349
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_280
+	JBE  copy_le2_351
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_281
+	JBE  copy_le4_352
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_282:
+copy_loop_353:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3361,7 +3999,7 @@ copy_loop_282:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_282
+	JB      copy_loop_353
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3371,9 +4009,9 @@ copy_loop_282:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_283
+	JMP     copy_done_354
 
-copy_le4_281:
+copy_le4_352:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -3382,71 +4020,71 @@ copy_le4_281:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_283
+	JMP     copy_done_354
 
-copy_le2_280:
+copy_le2_351:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_283:
-	JMP cx_done_279
+copy_done_354:
+	JMP cx_done_350
 
-cx_short_278:
+cx_short_349:
 	CMPQ R8, $0x00000010
-	JAE  ladder_285
+	JAE  ladder_356
 	CMPQ R8, $0x00000008
-	JAE  ladder_286
+	JAE  ladder_357
 	CMPQ R8, $0x00000004
-	JAE  ladder_287
+	JAE  ladder_358
 	CMPQ R8, $0x00000002
-	JAE  ladder_288
+	JAE  ladder_359
 	CMPQ R8, $0x00000001
-	JB   ladder_done_284
-	JMP  ladder_289
+	JB   ladder_done_355
+	JMP  ladder_360
 
-ladder_285:
+ladder_356:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_284
+	JMP     ladder_done_355
 
-ladder_286:
+ladder_357:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_284
+	JMP  ladder_done_355
 
-ladder_287:
+ladder_358:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_284
+	JMP  ladder_done_355
 
-ladder_288:
+ladder_359:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_284
+	JMP  ladder_done_355
 
-ladder_289:
+ladder_360:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_284:
-cx_done_279:
+ladder_done_355:
+cx_done_350:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_253
+	JNZ  rows_loop_324
 	VZEROUPPER
 
-ret_228:
+ret_299:
 	RET
 
 // func rowsEdge2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -3462,30 +4100,30 @@ TEXT ·rowsEdge2AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_290
+	JZ    ret_361
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_290
+	JZ    ret_361
 	CMPQ  R8, $0x00000020
-	JAE   class32_292
+	JAE   class32_363
 	CMPQ  R8, $0x00000010
-	JAE   class16_293
+	JAE   class16_364
 	CMPQ  R8, $0x00000008
-	JAE   class8_294
+	JAE   class8_365
 	CMPQ  R8, $0x00000004
-	JAE   class4_295
-	JMP   general_291
+	JAE   class4_366
+	JMP   general_362
 
-class32_292:
+class32_363:
 	CMPQ DI, $0x00000020
-	JA   general_291
+	JA   general_362
 	CMPQ R9, $0x00000020
-	JA   general_291
+	JA   general_362
 	CMPQ R8, $0x00000040
-	JA   mid_le4_296
+	JA   mid_le4_367
 
-rows_loop_299:
+rows_loop_370:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3498,15 +4136,15 @@ rows_loop_299:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_299
+	JNZ          rows_loop_370
 	VZEROUPPER
 	RET
 
-mid_le4_296:
+mid_le4_367:
 	CMPQ R8, $0x00000080
-	JA   mid_big_297
+	JA   mid_big_368
 
-rows_loop_300:
+rows_loop_371:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3523,15 +4161,15 @@ rows_loop_300:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_300
+	JNZ          rows_loop_371
 	VZEROUPPER
 	RET
 
-mid_big_297:
+mid_big_368:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_298
+	JAE  mid_huge_369
 
-rows_loop_301:
+rows_loop_372:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3540,7 +4178,7 @@ rows_loop_301:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_304:
+copy_loop_375:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3552,7 +4190,7 @@ copy_loop_304:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_304
+	JB      copy_loop_375
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3565,12 +4203,12 @@ copy_loop_304:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_301
+	JNZ     rows_loop_372
 	VZEROUPPER
 	RET
 
-mid_huge_298:
-rows_loop_306:
+mid_huge_369:
+rows_loop_377:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3585,9 +4223,9 @@ rows_loop_306:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_311
+	JAE          copy_tail_382
 
-copy_loop_309:
+copy_loop_380:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -3599,9 +4237,9 @@ copy_loop_309:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_309
+	JB      copy_loop_380
 
-copy_tail_311:
+copy_tail_382:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -3614,17 +4252,17 @@ copy_tail_311:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_306
+	JNZ     rows_loop_377
 	VZEROUPPER
 	RET
 
-class16_293:
+class16_364:
 	CMPQ DI, $0x00000010
-	JA   general_291
+	JA   general_362
 	CMPQ R9, $0x00000010
-	JA   general_291
+	JA   general_362
 
-rows_loop_312:
+rows_loop_383:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -3637,17 +4275,17 @@ rows_loop_312:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_312
+	JNZ          rows_loop_383
 	VZEROUPPER
 	RET
 
-class8_294:
+class8_365:
 	CMPQ DI, $0x00000008
-	JA   general_291
+	JA   general_362
 	CMPQ R9, $0x00000008
-	JA   general_291
+	JA   general_362
 
-rows_loop_313:
+rows_loop_384:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R12
@@ -3662,17 +4300,17 @@ rows_loop_313:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_313
+	JNZ     rows_loop_384
 	VZEROUPPER
 	RET
 
-class4_295:
+class4_366:
 	CMPQ DI, $0x00000004
-	JA   general_291
+	JA   general_362
 	CMPQ R9, $0x00000004
-	JA   general_291
+	JA   general_362
 
-rows_loop_314:
+rows_loop_385:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -3687,170 +4325,173 @@ rows_loop_314:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_314
+	JNZ     rows_loop_385
 	VZEROUPPER
 	RET
 
-general_291:
-rows_loop_315:
+general_362:
+	NOP
+	PCALIGN $0x40
+
+rows_loop_386:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_316
+	JB           fx_short_387
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_318
+	JBE          fill_le2_389
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_319
+	JBE          fill_le4_390
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_320:
+fill_loop_391:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_320
+	JB      fill_loop_391
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_321
+	JMP     fill_done_392
 
-fill_le4_319:
+fill_le4_390:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_321
+	JMP     fill_done_392
 
-fill_le2_318:
+fill_le2_389:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_321:
-	JMP fx_done_317
+fill_done_392:
+	JMP fx_done_388
 
-fx_short_316:
+fx_short_387:
 	CMPQ DI, $0x00000010
-	JAE  ladder_323
+	JAE  ladder_394
 	CMPQ DI, $0x00000008
-	JAE  ladder_324
+	JAE  ladder_395
 	CMPQ DI, $0x00000004
-	JAE  ladder_325
+	JAE  ladder_396
 	CMPQ DI, $0x00000002
-	JB   ladder_done_322
-	JMP  ladder_326
+	JB   ladder_done_393
+	JMP  ladder_397
 
-ladder_323:
+ladder_394:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_322
+	JMP     ladder_done_393
 
-ladder_324:
+ladder_395:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_322
+	JMP   ladder_done_393
 
-ladder_325:
+ladder_396:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_322
+	JMP   ladder_done_393
 
-ladder_326:
+ladder_397:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
 
-ladder_done_322:
-fx_done_317:
+ladder_done_393:
+fx_done_388:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_327
+	JB   fx_short_398
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_329
+	JBE  fill_le2_400
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_330
+	JBE  fill_le4_401
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_331:
+fill_loop_402:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_331
+	JB      fill_loop_402
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_332
+	JMP     fill_done_403
 
-fill_le4_330:
+fill_le4_401:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_332
+	JMP     fill_done_403
 
-fill_le2_329:
+fill_le2_400:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_332:
-	JMP fx_done_328
+fill_done_403:
+	JMP fx_done_399
 
-fx_short_327:
+fx_short_398:
 	CMPQ R9, $0x00000010
-	JAE  ladder_334
+	JAE  ladder_405
 	CMPQ R9, $0x00000008
-	JAE  ladder_335
+	JAE  ladder_406
 	CMPQ R9, $0x00000004
-	JAE  ladder_336
+	JAE  ladder_407
 	CMPQ R9, $0x00000002
-	JB   ladder_done_333
-	JMP  ladder_337
+	JB   ladder_done_404
+	JMP  ladder_408
 
-ladder_334:
+ladder_405:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_333
+	JMP     ladder_done_404
 
-ladder_335:
+ladder_406:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_333
+	JMP   ladder_done_404
 
-ladder_336:
+ladder_407:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_333
+	JMP   ladder_done_404
 
-ladder_337:
+ladder_408:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
 
-ladder_done_333:
-fx_done_328:
+ladder_done_404:
+fx_done_399:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_338
+	JB   cx_short_409
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_340
+	JBE  copy_le2_411
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_341
+	JBE  copy_le4_412
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_342:
+copy_loop_413:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3862,7 +4503,7 @@ copy_loop_342:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_342
+	JB      copy_loop_413
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3872,9 +4513,9 @@ copy_loop_342:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_343
+	JMP     copy_done_414
 
-copy_le4_341:
+copy_le4_412:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -3883,64 +4524,64 @@ copy_le4_341:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_343
+	JMP     copy_done_414
 
-copy_le2_340:
+copy_le2_411:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_343:
-	JMP cx_done_339
+copy_done_414:
+	JMP cx_done_410
 
-cx_short_338:
+cx_short_409:
 	CMPQ R8, $0x00000010
-	JAE  ladder_345
+	JAE  ladder_416
 	CMPQ R8, $0x00000008
-	JAE  ladder_346
+	JAE  ladder_417
 	CMPQ R8, $0x00000004
-	JAE  ladder_347
+	JAE  ladder_418
 	CMPQ R8, $0x00000002
-	JB   ladder_done_344
-	JMP  ladder_348
+	JB   ladder_done_415
+	JMP  ladder_419
 
-ladder_345:
+ladder_416:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_344
+	JMP     ladder_done_415
 
-ladder_346:
+ladder_417:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_344
+	JMP  ladder_done_415
 
-ladder_347:
+ladder_418:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_344
+	JMP  ladder_done_415
 
-ladder_348:
+ladder_419:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
 
-ladder_done_344:
-cx_done_339:
+ladder_done_415:
+cx_done_410:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_315
+	JNZ  rows_loop_386
 	VZEROUPPER
 
-ret_290:
+ret_361:
 	RET
 
 // func rowsEdge4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -3956,30 +4597,30 @@ TEXT ·rowsEdge4AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_349
+	JZ    ret_420
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_349
+	JZ    ret_420
 	CMPQ  R8, $0x00000020
-	JAE   class32_351
+	JAE   class32_422
 	CMPQ  R8, $0x00000010
-	JAE   class16_352
+	JAE   class16_423
 	CMPQ  R8, $0x00000008
-	JAE   class8_353
+	JAE   class8_424
 	CMPQ  R8, $0x00000004
-	JAE   class4_354
-	JMP   general_350
+	JAE   class4_425
+	JMP   general_421
 
-class32_351:
+class32_422:
 	CMPQ DI, $0x00000020
-	JA   general_350
+	JA   general_421
 	CMPQ R9, $0x00000020
-	JA   general_350
+	JA   general_421
 	CMPQ R8, $0x00000040
-	JA   mid_le4_355
+	JA   mid_le4_426
 
-rows_loop_358:
+rows_loop_429:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3992,15 +4633,15 @@ rows_loop_358:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_358
+	JNZ          rows_loop_429
 	VZEROUPPER
 	RET
 
-mid_le4_355:
+mid_le4_426:
 	CMPQ R8, $0x00000080
-	JA   mid_big_356
+	JA   mid_big_427
 
-rows_loop_359:
+rows_loop_430:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4017,15 +4658,15 @@ rows_loop_359:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_359
+	JNZ          rows_loop_430
 	VZEROUPPER
 	RET
 
-mid_big_356:
+mid_big_427:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_357
+	JAE  mid_huge_428
 
-rows_loop_360:
+rows_loop_431:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4034,7 +4675,7 @@ rows_loop_360:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_363:
+copy_loop_434:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4046,7 +4687,7 @@ copy_loop_363:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_363
+	JB      copy_loop_434
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4059,12 +4700,12 @@ copy_loop_363:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_360
+	JNZ     rows_loop_431
 	VZEROUPPER
 	RET
 
-mid_huge_357:
-rows_loop_365:
+mid_huge_428:
+rows_loop_436:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4079,9 +4720,9 @@ rows_loop_365:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_370
+	JAE          copy_tail_441
 
-copy_loop_368:
+copy_loop_439:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4093,9 +4734,9 @@ copy_loop_368:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_368
+	JB      copy_loop_439
 
-copy_tail_370:
+copy_tail_441:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4108,17 +4749,17 @@ copy_tail_370:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_365
+	JNZ     rows_loop_436
 	VZEROUPPER
 	RET
 
-class16_352:
+class16_423:
 	CMPQ DI, $0x00000010
-	JA   general_350
+	JA   general_421
 	CMPQ R9, $0x00000010
-	JA   general_350
+	JA   general_421
 
-rows_loop_371:
+rows_loop_442:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -4131,17 +4772,17 @@ rows_loop_371:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_371
+	JNZ          rows_loop_442
 	VZEROUPPER
 	RET
 
-class8_353:
+class8_424:
 	CMPQ DI, $0x00000008
-	JA   general_350
+	JA   general_421
 	CMPQ R9, $0x00000008
-	JA   general_350
+	JA   general_421
 
-rows_loop_372:
+rows_loop_443:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R12
@@ -4156,17 +4797,17 @@ rows_loop_372:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_372
+	JNZ     rows_loop_443
 	VZEROUPPER
 	RET
 
-class4_354:
+class4_425:
 	CMPQ DI, $0x00000004
-	JA   general_350
+	JA   general_421
 	CMPQ R9, $0x00000004
-	JA   general_350
+	JA   general_421
 
-rows_loop_373:
+rows_loop_444:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -4179,154 +4820,157 @@ rows_loop_373:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_373
+	JNZ     rows_loop_444
 	VZEROUPPER
 	RET
 
-general_350:
-rows_loop_374:
+general_421:
+	NOP
+	PCALIGN $0x40
+
+rows_loop_445:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_375
+	JB           fx_short_446
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_377
+	JBE          fill_le2_448
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_378
+	JBE          fill_le4_449
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_379:
+fill_loop_450:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_379
+	JB      fill_loop_450
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_380
+	JMP     fill_done_451
 
-fill_le4_378:
+fill_le4_449:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_380
+	JMP     fill_done_451
 
-fill_le2_377:
+fill_le2_448:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_380:
-	JMP fx_done_376
+fill_done_451:
+	JMP fx_done_447
 
-fx_short_375:
+fx_short_446:
 	CMPQ DI, $0x00000010
-	JAE  ladder_382
+	JAE  ladder_453
 	CMPQ DI, $0x00000008
-	JAE  ladder_383
+	JAE  ladder_454
 	CMPQ DI, $0x00000004
-	JB   ladder_done_381
-	JMP  ladder_384
+	JB   ladder_done_452
+	JMP  ladder_455
 
-ladder_382:
+ladder_453:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_381
+	JMP     ladder_done_452
 
-ladder_383:
+ladder_454:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_381
+	JMP   ladder_done_452
 
-ladder_384:
+ladder_455:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
 
-ladder_done_381:
-fx_done_376:
+ladder_done_452:
+fx_done_447:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_385
+	JB   fx_short_456
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_387
+	JBE  fill_le2_458
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_388
+	JBE  fill_le4_459
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_389:
+fill_loop_460:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_389
+	JB      fill_loop_460
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_390
+	JMP     fill_done_461
 
-fill_le4_388:
+fill_le4_459:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_390
+	JMP     fill_done_461
 
-fill_le2_387:
+fill_le2_458:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_390:
-	JMP fx_done_386
+fill_done_461:
+	JMP fx_done_457
 
-fx_short_385:
+fx_short_456:
 	CMPQ R9, $0x00000010
-	JAE  ladder_392
+	JAE  ladder_463
 	CMPQ R9, $0x00000008
-	JAE  ladder_393
+	JAE  ladder_464
 	CMPQ R9, $0x00000004
-	JB   ladder_done_391
-	JMP  ladder_394
+	JB   ladder_done_462
+	JMP  ladder_465
 
-ladder_392:
+ladder_463:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_391
+	JMP     ladder_done_462
 
-ladder_393:
+ladder_464:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_391
+	JMP   ladder_done_462
 
-ladder_394:
+ladder_465:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
 
-ladder_done_391:
-fx_done_386:
+ladder_done_462:
+fx_done_457:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_395
+	JB   cx_short_466
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_397
+	JBE  copy_le2_468
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_398
+	JBE  copy_le4_469
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_399:
+copy_loop_470:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4338,7 +4982,7 @@ copy_loop_399:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_399
+	JB      copy_loop_470
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4348,9 +4992,9 @@ copy_loop_399:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_400
+	JMP     copy_done_471
 
-copy_le4_398:
+copy_le4_469:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4359,55 +5003,55 @@ copy_le4_398:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_400
+	JMP     copy_done_471
 
-copy_le2_397:
+copy_le2_468:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_400:
-	JMP cx_done_396
+copy_done_471:
+	JMP cx_done_467
 
-cx_short_395:
+cx_short_466:
 	CMPQ R8, $0x00000010
-	JAE  ladder_402
+	JAE  ladder_473
 	CMPQ R8, $0x00000008
-	JAE  ladder_403
+	JAE  ladder_474
 	CMPQ R8, $0x00000004
-	JB   ladder_done_401
-	JMP  ladder_404
+	JB   ladder_done_472
+	JMP  ladder_475
 
-ladder_402:
+ladder_473:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_401
+	JMP     ladder_done_472
 
-ladder_403:
+ladder_474:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_401
+	JMP  ladder_done_472
 
-ladder_404:
+ladder_475:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
 
-ladder_done_401:
-cx_done_396:
+ladder_done_472:
+cx_done_467:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_374
+	JNZ  rows_loop_445
 	VZEROUPPER
 
-ret_349:
+ret_420:
 	RET
 
 // func rowsEdge8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4422,28 +5066,28 @@ TEXT ·rowsEdge8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_405
+	JZ    ret_476
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_405
+	JZ    ret_476
 	CMPQ  R8, $0x00000020
-	JAE   class32_407
+	JAE   class32_478
 	CMPQ  R8, $0x00000010
-	JAE   class16_408
+	JAE   class16_479
 	CMPQ  R8, $0x00000008
-	JAE   class8_409
-	JMP   general_406
+	JAE   class8_480
+	JMP   general_477
 
-class32_407:
+class32_478:
 	CMPQ DI, $0x00000020
-	JA   general_406
+	JA   general_477
 	CMPQ R9, $0x00000020
-	JA   general_406
+	JA   general_477
 	CMPQ R8, $0x00000040
-	JA   mid_le4_410
+	JA   mid_le4_481
 
-rows_loop_413:
+rows_loop_484:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4456,15 +5100,15 @@ rows_loop_413:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_413
+	JNZ          rows_loop_484
 	VZEROUPPER
 	RET
 
-mid_le4_410:
+mid_le4_481:
 	CMPQ R8, $0x00000080
-	JA   mid_big_411
+	JA   mid_big_482
 
-rows_loop_414:
+rows_loop_485:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4481,15 +5125,15 @@ rows_loop_414:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_414
+	JNZ          rows_loop_485
 	VZEROUPPER
 	RET
 
-mid_big_411:
+mid_big_482:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_412
+	JAE  mid_huge_483
 
-rows_loop_415:
+rows_loop_486:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4498,7 +5142,7 @@ rows_loop_415:
 	LEAQ         -128(R9)(R8*1), R11
 	MOVQ         CX, R12
 
-copy_loop_418:
+copy_loop_489:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4510,7 +5154,7 @@ copy_loop_418:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_418
+	JB      copy_loop_489
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4523,12 +5167,12 @@ copy_loop_418:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_415
+	JNZ     rows_loop_486
 	VZEROUPPER
 	RET
 
-mid_huge_412:
-rows_loop_420:
+mid_huge_483:
+rows_loop_491:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4543,9 +5187,9 @@ rows_loop_420:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R11
-	JAE          copy_tail_425
+	JAE          copy_tail_496
 
-copy_loop_423:
+copy_loop_494:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4557,9 +5201,9 @@ copy_loop_423:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_423
+	JB      copy_loop_494
 
-copy_tail_425:
+copy_tail_496:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4572,17 +5216,17 @@ copy_tail_425:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_420
+	JNZ     rows_loop_491
 	VZEROUPPER
 	RET
 
-class16_408:
+class16_479:
 	CMPQ DI, $0x00000010
-	JA   general_406
+	JA   general_477
 	CMPQ R9, $0x00000010
-	JA   general_406
+	JA   general_477
 
-rows_loop_426:
+rows_loop_497:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -4595,17 +5239,17 @@ rows_loop_426:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_426
+	JNZ          rows_loop_497
 	VZEROUPPER
 	RET
 
-class8_409:
+class8_480:
 	CMPQ DI, $0x00000008
-	JA   general_406
+	JA   general_477
 	CMPQ R9, $0x00000008
-	JA   general_406
+	JA   general_477
 
-rows_loop_427:
+rows_loop_498:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R11
 	MOVQ R9, (AX)
@@ -4618,138 +5262,141 @@ rows_loop_427:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_427
+	JNZ  rows_loop_498
 	VZEROUPPER
 	RET
 
-general_406:
-rows_loop_428:
+general_477:
+	NOP
+	PCALIGN $0x40
+
+rows_loop_499:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_429
+	JB           fx_short_500
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_431
+	JBE          fill_le2_502
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_432
+	JBE          fill_le4_503
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_433:
+fill_loop_504:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_433
+	JB      fill_loop_504
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_434
+	JMP     fill_done_505
 
-fill_le4_432:
+fill_le4_503:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_434
+	JMP     fill_done_505
 
-fill_le2_431:
+fill_le2_502:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_434:
-	JMP fx_done_430
+fill_done_505:
+	JMP fx_done_501
 
-fx_short_429:
+fx_short_500:
 	CMPQ DI, $0x00000010
-	JAE  ladder_436
+	JAE  ladder_507
 	CMPQ DI, $0x00000008
-	JB   ladder_done_435
-	JMP  ladder_437
+	JB   ladder_done_506
+	JMP  ladder_508
 
-ladder_436:
+ladder_507:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_435
+	JMP     ladder_done_506
 
-ladder_437:
+ladder_508:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
 
-ladder_done_435:
-fx_done_430:
+ladder_done_506:
+fx_done_501:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_438
+	JB   fx_short_509
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_440
+	JBE  fill_le2_511
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_441
+	JBE  fill_le4_512
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_442:
+fill_loop_513:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_442
+	JB      fill_loop_513
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_443
+	JMP     fill_done_514
 
-fill_le4_441:
+fill_le4_512:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_443
+	JMP     fill_done_514
 
-fill_le2_440:
+fill_le2_511:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_443:
-	JMP fx_done_439
+fill_done_514:
+	JMP fx_done_510
 
-fx_short_438:
+fx_short_509:
 	CMPQ R9, $0x00000010
-	JAE  ladder_445
+	JAE  ladder_516
 	CMPQ R9, $0x00000008
-	JB   ladder_done_444
-	JMP  ladder_446
+	JB   ladder_done_515
+	JMP  ladder_517
 
-ladder_445:
+ladder_516:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_444
+	JMP     ladder_done_515
 
-ladder_446:
+ladder_517:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
 
-ladder_done_444:
-fx_done_439:
+ladder_done_515:
+fx_done_510:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_447
+	JB   cx_short_518
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_449
+	JBE  copy_le2_520
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_450
+	JBE  copy_le4_521
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_451:
+copy_loop_522:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4761,7 +5408,7 @@ copy_loop_451:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_451
+	JB      copy_loop_522
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4771,9 +5418,9 @@ copy_loop_451:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_452
+	JMP     copy_done_523
 
-copy_le4_450:
+copy_le4_521:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4782,46 +5429,46 @@ copy_le4_450:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_452
+	JMP     copy_done_523
 
-copy_le2_449:
+copy_le2_520:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_452:
-	JMP cx_done_448
+copy_done_523:
+	JMP cx_done_519
 
-cx_short_447:
+cx_short_518:
 	CMPQ R8, $0x00000010
-	JAE  ladder_454
+	JAE  ladder_525
 	CMPQ R8, $0x00000008
-	JB   ladder_done_453
-	JMP  ladder_455
+	JB   ladder_done_524
+	JMP  ladder_526
 
-ladder_454:
+ladder_525:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_453
+	JMP     ladder_done_524
 
-ladder_455:
+ladder_526:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
 
-ladder_done_453:
-cx_done_448:
+ladder_done_524:
+cx_done_519:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_428
+	JNZ  rows_loop_499
 	VZEROUPPER
 
-ret_405:
+ret_476:
 	RET
 
 // func rowsEdge16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4836,26 +5483,26 @@ TEXT ·rowsEdge16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_456
+	JZ    ret_527
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_456
+	JZ    ret_527
 	CMPQ  R8, $0x00000020
-	JAE   class32_458
+	JAE   class32_529
 	CMPQ  R8, $0x00000010
-	JAE   class16_459
-	JMP   general_457
+	JAE   class16_530
+	JMP   general_528
 
-class32_458:
+class32_529:
 	CMPQ DI, $0x00000020
-	JA   general_457
+	JA   general_528
 	CMPQ R9, $0x00000020
-	JA   general_457
+	JA   general_528
 	CMPQ R8, $0x00000040
-	JA   mid_le4_460
+	JA   mid_le4_531
 
-rows_loop_463:
+rows_loop_534:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4868,15 +5515,15 @@ rows_loop_463:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_463
+	JNZ            rows_loop_534
 	VZEROUPPER
 	RET
 
-mid_le4_460:
+mid_le4_531:
 	CMPQ R8, $0x00000080
-	JA   mid_big_461
+	JA   mid_big_532
 
-rows_loop_464:
+rows_loop_535:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4893,15 +5540,15 @@ rows_loop_464:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_464
+	JNZ            rows_loop_535
 	VZEROUPPER
 	RET
 
-mid_big_461:
+mid_big_532:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_462
+	JAE  mid_huge_533
 
-rows_loop_465:
+rows_loop_536:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4910,7 +5557,7 @@ rows_loop_465:
 	LEAQ           -128(R9)(R8*1), R11
 	MOVQ           CX, R12
 
-copy_loop_468:
+copy_loop_539:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4922,7 +5569,7 @@ copy_loop_468:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_468
+	JB      copy_loop_539
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4935,12 +5582,12 @@ copy_loop_468:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_465
+	JNZ     rows_loop_536
 	VZEROUPPER
 	RET
 
-mid_huge_462:
-rows_loop_470:
+mid_huge_533:
+rows_loop_541:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -4955,9 +5602,9 @@ rows_loop_470:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R11
-	JAE            copy_tail_475
+	JAE            copy_tail_546
 
-copy_loop_473:
+copy_loop_544:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4969,9 +5616,9 @@ copy_loop_473:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_473
+	JB      copy_loop_544
 
-copy_tail_475:
+copy_tail_546:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4984,17 +5631,17 @@ copy_tail_475:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_470
+	JNZ     rows_loop_541
 	VZEROUPPER
 	RET
 
-class16_459:
+class16_530:
 	CMPQ DI, $0x00000010
-	JA   general_457
+	JA   general_528
 	CMPQ R9, $0x00000010
-	JA   general_457
+	JA   general_528
 
-rows_loop_476:
+rows_loop_547:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -5007,116 +5654,119 @@ rows_loop_476:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_476
+	JNZ     rows_loop_547
 	VZEROUPPER
 	RET
 
-general_457:
-rows_loop_477:
+general_528:
+	NOP
+	PCALIGN $0x40
+
+rows_loop_548:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	CMPQ           DI, $0x00000020
-	JB             fx_short_478
+	JB             fx_short_549
 	CMPQ           DI, $0x00000040
-	JBE            fill_le2_480
+	JBE            fill_le2_551
 	CMPQ           DI, $0x00000080
-	JBE            fill_le4_481
+	JBE            fill_le4_552
 	LEAQ           -128(AX)(DI*1), R10
 	MOVQ           AX, R11
 
-fill_loop_482:
+fill_loop_553:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_482
+	JB      fill_loop_553
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_483
+	JMP     fill_done_554
 
-fill_le4_481:
+fill_le4_552:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_483
+	JMP     fill_done_554
 
-fill_le2_480:
+fill_le2_551:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_483:
-	JMP fx_done_479
+fill_done_554:
+	JMP fx_done_550
 
-fx_short_478:
+fx_short_549:
 	CMPQ    DI, $0x00000010
-	JB      ladder_done_484
+	JB      ladder_done_555
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 
-ladder_done_484:
-fx_done_479:
+ladder_done_555:
+fx_done_550:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_486
+	JB   fx_short_557
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_488
+	JBE  fill_le2_559
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_489
+	JBE  fill_le4_560
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_490:
+fill_loop_561:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_490
+	JB      fill_loop_561
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_491
+	JMP     fill_done_562
 
-fill_le4_489:
+fill_le4_560:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_491
+	JMP     fill_done_562
 
-fill_le2_488:
+fill_le2_559:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_491:
-	JMP fx_done_487
+fill_done_562:
+	JMP fx_done_558
 
-fx_short_486:
+fx_short_557:
 	CMPQ    R9, $0x00000010
-	JB      ladder_done_492
+	JB      ladder_done_563
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
 
-ladder_done_492:
-fx_done_487:
+ladder_done_563:
+fx_done_558:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_494
+	JB   cx_short_565
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_496
+	JBE  copy_le2_567
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_497
+	JBE  copy_le4_568
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_498:
+copy_loop_569:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5128,7 +5778,7 @@ copy_loop_498:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_498
+	JB      copy_loop_569
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5138,9 +5788,9 @@ copy_loop_498:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_499
+	JMP     copy_done_570
 
-copy_le4_497:
+copy_le4_568:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -5149,34 +5799,34 @@ copy_le4_497:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_499
+	JMP     copy_done_570
 
-copy_le2_496:
+copy_le2_567:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_499:
-	JMP cx_done_495
+copy_done_570:
+	JMP cx_done_566
 
-cx_short_494:
+cx_short_565:
 	CMPQ    R8, $0x00000010
-	JB      ladder_done_500
+	JB      ladder_done_571
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
 
-ladder_done_500:
-cx_done_495:
+ladder_done_571:
+cx_done_566:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_477
+	JNZ  rows_loop_548
 	VZEROUPPER
 
-ret_456:
+ret_527:
 	RET
 
 // func rowsConstAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
@@ -5194,93 +5844,93 @@ TEXT ·rowsConstAVX512(SB), NOSPLIT, $0-72
 	VBROADCASTI64X4 (R10), Z0
 	MOVQ            (R10), R10
 	TESTQ           DX, DX
-	JZ              ret_502
+	JZ              ret_573
 	LEAQ            (DI)(R8*1), R11
 	LEAQ            (R11)(R9*1), R12
 	TESTQ           R12, R12
-	JZ              ret_502
+	JZ              ret_573
 	TESTQ           R8, R8
-	JNZ             fill_none_504
+	JNZ             fill_none_575
 	TESTQ           R9, R9
-	JNZ             fill_none_504
+	JNZ             fill_none_575
 	CMPQ            DI, $0x40
-	JA              general_503
+	JA              general_574
 	CMPQ            DI, $0x20
-	JAE             fill32_505
+	JAE             fill32_576
 	CMPQ            DI, $0x10
-	JAE             fill16_506
+	JAE             fill16_577
 	CMPQ            DI, $0x08
-	JAE             fill8_507
+	JAE             fill8_578
 	CMPQ            DI, $0x04
-	JAE             fill4_508
-	JMP             general_503
+	JAE             fill4_579
+	JMP             general_574
 
-fill32_505:
-rows_loop_509:
+fill32_576:
+rows_loop_580:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_509
+	JNZ     rows_loop_580
 	VZEROUPPER
 	RET
 
-fill16_506:
-rows_loop_510:
+fill16_577:
+rows_loop_581:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_510
+	JNZ     rows_loop_581
 	VZEROUPPER
 	RET
 
-fill8_507:
-rows_loop_511:
+fill8_578:
+rows_loop_582:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_511
+	JNZ  rows_loop_582
 	VZEROUPPER
 	RET
 
-fill4_508:
-rows_loop_512:
+fill4_579:
+rows_loop_583:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_512
+	JNZ  rows_loop_583
 	VZEROUPPER
 	RET
 
-fill_none_504:
+fill_none_575:
 	CMPQ R8, $0x00000080
-	JAE  class64_513
+	JAE  class64_585
 	CMPQ R8, $0x00000020
-	JAE  class32_514
+	JAE  class32_586
 	CMPQ R8, $0x00000010
-	JAE  class16_515
+	JAE  class16_587
 	CMPQ R8, $0x00000008
-	JAE  class8_516
+	JAE  class8_588
 	CMPQ R8, $0x00000004
-	JAE  class4_517
-	JMP  general_503
+	JAE  class4_589
+	JMP  spill_584
 
-class64_513:
+class64_585:
 	CMPQ DI, $0x00000040
-	JA   general_503
+	JA   spill_584
 	CMPQ R9, $0x00000040
-	JA   general_503
+	JA   spill_584
 	CMPQ R8, $0x00000080
-	JA   mid_le4_518
+	JA   mid_le4_590
 
-rows_loop_521:
+rows_loop_593:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5291,15 +5941,15 @@ rows_loop_521:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_521
+	JNZ       rows_loop_593
 	VZEROUPPER
 	RET
 
-mid_le4_518:
+mid_le4_590:
 	CMPQ R8, $0x00000100
-	JA   mid_big_519
+	JA   mid_big_591
 
-rows_loop_522:
+rows_loop_594:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5314,22 +5964,22 @@ rows_loop_522:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_522
+	JNZ       rows_loop_594
 	VZEROUPPER
 	RET
 
-mid_big_519:
+mid_big_591:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_520
+	JAE  mid_huge_592
 
-rows_loop_523:
+rows_loop_595:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
 	LEAQ      -256(R9)(R8*1), R10
 	MOVQ      CX, R11
 
-copy_loop_526:
+copy_loop_598:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -5341,7 +5991,7 @@ copy_loop_526:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_526
+	JB        copy_loop_598
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -5354,12 +6004,12 @@ copy_loop_526:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_523
+	JNZ       rows_loop_595
 	VZEROUPPER
 	RET
 
-mid_huge_520:
-rows_loop_528:
+mid_huge_592:
+rows_loop_600:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5372,9 +6022,9 @@ rows_loop_528:
 	SUBQ      R9, R13
 	LEAQ      (CX)(R13*1), R9
 	CMPQ      R11, R10
-	JAE       copy_tail_533
+	JAE       copy_tail_605
 
-copy_loop_531:
+copy_loop_603:
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
 	VMOVDQU64 128(R9), Z3
@@ -5386,9 +6036,9 @@ copy_loop_531:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_531
+	JB        copy_loop_603
 
-copy_tail_533:
+copy_tail_605:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
@@ -5401,19 +6051,19 @@ copy_tail_533:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_528
+	JNZ       rows_loop_600
 	VZEROUPPER
 	RET
 
-class32_514:
+class32_586:
 	CMPQ DI, $0x00000020
-	JA   general_503
+	JA   spill_584
 	CMPQ R9, $0x00000020
-	JA   general_503
+	JA   spill_584
 	CMPQ R8, $0x00000040
-	JA   mid_le4_534
+	JA   mid_le4_606
 
-rows_loop_537:
+rows_loop_609:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5424,15 +6074,15 @@ rows_loop_537:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_537
+	JNZ     rows_loop_609
 	VZEROUPPER
 	RET
 
-mid_le4_534:
+mid_le4_606:
 	CMPQ R8, $0x00000080
-	JA   mid_big_535
+	JA   mid_big_607
 
-rows_loop_538:
+rows_loop_610:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5447,22 +6097,22 @@ rows_loop_538:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_538
+	JNZ     rows_loop_610
 	VZEROUPPER
 	RET
 
-mid_big_535:
+mid_big_607:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_536
+	JAE  mid_huge_608
 
-rows_loop_539:
+rows_loop_611:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R11
 
-copy_loop_542:
+copy_loop_614:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -5474,7 +6124,7 @@ copy_loop_542:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_542
+	JB      copy_loop_614
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -5487,12 +6137,12 @@ copy_loop_542:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_539
+	JNZ     rows_loop_611
 	VZEROUPPER
 	RET
 
-mid_huge_536:
-rows_loop_544:
+mid_huge_608:
+rows_loop_616:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5505,9 +6155,9 @@ rows_loop_544:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R11, R10
-	JAE     copy_tail_549
+	JAE     copy_tail_621
 
-copy_loop_547:
+copy_loop_619:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -5519,9 +6169,9 @@ copy_loop_547:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_547
+	JB      copy_loop_619
 
-copy_tail_549:
+copy_tail_621:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -5534,17 +6184,17 @@ copy_tail_549:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_544
+	JNZ     rows_loop_616
 	VZEROUPPER
 	RET
 
-class16_515:
+class16_587:
 	CMPQ DI, $0x00000010
-	JA   general_503
+	JA   spill_584
 	CMPQ R9, $0x00000010
-	JA   general_503
+	JA   spill_584
 
-rows_loop_550:
+rows_loop_622:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -5555,17 +6205,17 @@ rows_loop_550:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_550
+	JNZ     rows_loop_622
 	VZEROUPPER
 	RET
 
-class8_516:
+class8_588:
 	CMPQ DI, $0x00000008
-	JA   general_503
+	JA   spill_584
 	CMPQ R9, $0x00000008
-	JA   general_503
+	JA   spill_584
 
-rows_loop_551:
+rows_loop_623:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -5576,17 +6226,17 @@ rows_loop_551:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_551
+	JNZ  rows_loop_623
 	VZEROUPPER
 	RET
 
-class4_517:
+class4_589:
 	CMPQ DI, $0x00000004
-	JA   general_503
+	JA   spill_584
 	CMPQ R9, $0x00000004
-	JA   general_503
+	JA   spill_584
 
-rows_loop_552:
+rows_loop_624:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -5597,11 +6247,613 @@ rows_loop_552:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_552
+	JNZ  rows_loop_624
 	VZEROUPPER
 	RET
 
-general_503:
+spill_584:
+	TESTQ   R8, R8
+	JZ      general_574
+	CMPQ    R8, $0x00000040
+	JA      general_574
+	MOVQ    DI, R13
+	CMPQ    R9, R13
+	CMOVQHI R9, R13
+	CMPQ    R13, $0x00000004
+	JBE     spill4_625
+	CMPQ    R13, $0x00000008
+	JBE     spill8_626
+	CMPQ    R13, $0x00000010
+	JBE     spill16_627
+	CMPQ    R13, $0x00000020
+	JBE     spill32_628
+	CMPQ    R13, $0x00000040
+	JBE     spill64_629
+	JMP     general_574
+
+spill4_625:
+	LEAQ  (R13)(R8*1), R13
+	CMPQ  R13, $0x00000004
+	JB    general_574
+	SUBQ  $0x00000004, R12
+	XORQ  R14, R14
+	LEAQ  (DI)(R8*1), R13
+	CMPQ  R13, $0x00000004
+	JAE   spill_order_630
+	XCHGQ R12, R14
+
+spill_order_630:
+	CMPQ R8, $0x00000002
+	JB   spill4_mid1_631
+	CMPQ R8, $0x00000004
+	JB   spill4_mid2_632
+	CMPQ R8, $0x00000008
+	JB   spill4_mid4_633
+	CMPQ R8, $0x00000010
+	JB   spill4_mid8_634
+	CMPQ R8, $0x00000020
+	JB   spill4_mid16_635
+	CMPQ R8, $0x00000040
+	JBE  spill4_mid32_636
+	JMP  general_574
+
+spill4_mid1_631:
+rows_loop_637:
+	MOVL R10, (AX)(R12*1)
+	MOVL R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R8
+	MOVB (CX), R9
+	MOVB R9, (R8)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_637
+	VZEROUPPER
+	RET
+
+spill4_mid2_632:
+rows_loop_638:
+	MOVL R10, (AX)(R12*1)
+	MOVL R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R11
+	MOVW -2(CX)(R8*1), R13
+	MOVW R11, (R9)
+	MOVW R13, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_638
+	VZEROUPPER
+	RET
+
+spill4_mid4_633:
+rows_loop_639:
+	MOVL R10, (AX)(R12*1)
+	MOVL R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R11
+	MOVL -4(CX)(R8*1), R13
+	MOVL R11, (R9)
+	MOVL R13, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_639
+	VZEROUPPER
+	RET
+
+spill4_mid8_634:
+rows_loop_640:
+	MOVL R10, (AX)(R12*1)
+	MOVL R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R8*1), R13
+	MOVQ R11, (R9)
+	MOVQ R13, -8(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_640
+	VZEROUPPER
+	RET
+
+spill4_mid16_635:
+rows_loop_641:
+	MOVL    R10, (AX)(R12*1)
+	MOVL    R10, (AX)(R14*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_641
+	VZEROUPPER
+	RET
+
+spill4_mid32_636:
+rows_loop_642:
+	MOVL    R10, (AX)(R12*1)
+	MOVL    R10, (AX)(R14*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_642
+	VZEROUPPER
+	RET
+
+spill8_626:
+	LEAQ  (R13)(R8*1), R13
+	CMPQ  R13, $0x00000008
+	JB    general_574
+	SUBQ  $0x00000008, R12
+	XORQ  R14, R14
+	LEAQ  (DI)(R8*1), R13
+	CMPQ  R13, $0x00000008
+	JAE   spill_order_643
+	XCHGQ R12, R14
+
+spill_order_643:
+	CMPQ R8, $0x00000002
+	JB   spill8_mid1_644
+	CMPQ R8, $0x00000004
+	JB   spill8_mid2_645
+	CMPQ R8, $0x00000008
+	JB   spill8_mid4_646
+	CMPQ R8, $0x00000010
+	JB   spill8_mid8_647
+	CMPQ R8, $0x00000020
+	JB   spill8_mid16_648
+	CMPQ R8, $0x00000040
+	JBE  spill8_mid32_649
+	JMP  general_574
+
+spill8_mid1_644:
+rows_loop_650:
+	MOVQ R10, (AX)(R12*1)
+	MOVQ R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R8
+	MOVB (CX), R9
+	MOVB R9, (R8)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_650
+	VZEROUPPER
+	RET
+
+spill8_mid2_645:
+rows_loop_651:
+	MOVQ R10, (AX)(R12*1)
+	MOVQ R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R11
+	MOVW -2(CX)(R8*1), R13
+	MOVW R11, (R9)
+	MOVW R13, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_651
+	VZEROUPPER
+	RET
+
+spill8_mid4_646:
+rows_loop_652:
+	MOVQ R10, (AX)(R12*1)
+	MOVQ R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R11
+	MOVL -4(CX)(R8*1), R13
+	MOVL R11, (R9)
+	MOVL R13, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_652
+	VZEROUPPER
+	RET
+
+spill8_mid8_647:
+rows_loop_653:
+	MOVQ R10, (AX)(R12*1)
+	MOVQ R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R8*1), R13
+	MOVQ R11, (R9)
+	MOVQ R13, -8(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_653
+	VZEROUPPER
+	RET
+
+spill8_mid16_648:
+rows_loop_654:
+	MOVQ    R10, (AX)(R12*1)
+	MOVQ    R10, (AX)(R14*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_654
+	VZEROUPPER
+	RET
+
+spill8_mid32_649:
+rows_loop_655:
+	MOVQ    R10, (AX)(R12*1)
+	MOVQ    R10, (AX)(R14*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_655
+	VZEROUPPER
+	RET
+
+spill16_627:
+	LEAQ  (R13)(R8*1), R10
+	CMPQ  R10, $0x00000010
+	JB    general_574
+	SUBQ  $0x00000010, R12
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R10
+	CMPQ  R10, $0x00000010
+	JAE   spill_order_656
+	XCHGQ R12, R13
+
+spill_order_656:
+	CMPQ R8, $0x00000002
+	JB   spill16_mid1_657
+	CMPQ R8, $0x00000004
+	JB   spill16_mid2_658
+	CMPQ R8, $0x00000008
+	JB   spill16_mid4_659
+	CMPQ R8, $0x00000010
+	JB   spill16_mid8_660
+	CMPQ R8, $0x00000020
+	JB   spill16_mid16_661
+	CMPQ R8, $0x00000040
+	JBE  spill16_mid32_662
+	JMP  general_574
+
+spill16_mid1_657:
+rows_loop_663:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_663
+	VZEROUPPER
+	RET
+
+spill16_mid2_658:
+rows_loop_664:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R11
+	MOVW    R10, (R9)
+	MOVW    R11, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_664
+	VZEROUPPER
+	RET
+
+spill16_mid4_659:
+rows_loop_665:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R11
+	MOVL    R10, (R9)
+	MOVL    R11, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_665
+	VZEROUPPER
+	RET
+
+spill16_mid8_660:
+rows_loop_666:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R11
+	MOVQ    R10, (R9)
+	MOVQ    R11, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_666
+	VZEROUPPER
+	RET
+
+spill16_mid16_661:
+rows_loop_667:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_667
+	VZEROUPPER
+	RET
+
+spill16_mid32_662:
+rows_loop_668:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_668
+	VZEROUPPER
+	RET
+
+spill32_628:
+	LEAQ  (R13)(R8*1), R10
+	CMPQ  R10, $0x00000020
+	JB    general_574
+	SUBQ  $0x00000020, R12
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R10
+	CMPQ  R10, $0x00000020
+	JAE   spill_order_669
+	XCHGQ R12, R13
+
+spill_order_669:
+	CMPQ R8, $0x00000002
+	JB   spill32_mid1_670
+	CMPQ R8, $0x00000004
+	JB   spill32_mid2_671
+	CMPQ R8, $0x00000008
+	JB   spill32_mid4_672
+	CMPQ R8, $0x00000010
+	JB   spill32_mid8_673
+	CMPQ R8, $0x00000020
+	JB   spill32_mid16_674
+	CMPQ R8, $0x00000040
+	JBE  spill32_mid32_675
+	JMP  general_574
+
+spill32_mid1_670:
+rows_loop_676:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_676
+	VZEROUPPER
+	RET
+
+spill32_mid2_671:
+rows_loop_677:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R11
+	MOVW    R10, (R9)
+	MOVW    R11, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_677
+	VZEROUPPER
+	RET
+
+spill32_mid4_672:
+rows_loop_678:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R11
+	MOVL    R10, (R9)
+	MOVL    R11, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_678
+	VZEROUPPER
+	RET
+
+spill32_mid8_673:
+rows_loop_679:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R11
+	MOVQ    R10, (R9)
+	MOVQ    R11, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_679
+	VZEROUPPER
+	RET
+
+spill32_mid16_674:
+rows_loop_680:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_680
+	VZEROUPPER
+	RET
+
+spill32_mid32_675:
+rows_loop_681:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_681
+	VZEROUPPER
+	RET
+
+spill64_629:
+	LEAQ  (R13)(R8*1), R10
+	CMPQ  R10, $0x00000040
+	JB    general_574
+	SUBQ  $0x00000040, R12
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R10
+	CMPQ  R10, $0x00000040
+	JAE   spill_order_682
+	XCHGQ R12, R13
+
+spill_order_682:
+	CMPQ R8, $0x00000002
+	JB   spill64_mid1_683
+	CMPQ R8, $0x00000004
+	JB   spill64_mid2_684
+	CMPQ R8, $0x00000008
+	JB   spill64_mid4_685
+	CMPQ R8, $0x00000010
+	JB   spill64_mid8_686
+	CMPQ R8, $0x00000020
+	JBE  spill64_mid16_687
+	JMP  general_574
+
+spill64_mid1_683:
+rows_loop_688:
+	VMOVDQU64 Z0, (AX)(R12*1)
+	VMOVDQU64 Z0, (AX)(R13*1)
+	LEAQ      (AX)(DI*1), R8
+	MOVB      (CX), R9
+	MOVB      R9, (R8)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       rows_loop_688
+	VZEROUPPER
+	RET
+
+spill64_mid2_684:
+rows_loop_689:
+	VMOVDQU64 Z0, (AX)(R12*1)
+	VMOVDQU64 Z0, (AX)(R13*1)
+	LEAQ      (AX)(DI*1), R9
+	MOVW      (CX), R10
+	MOVW      -2(CX)(R8*1), R11
+	MOVW      R10, (R9)
+	MOVW      R11, -2(R9)(R8*1)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       rows_loop_689
+	VZEROUPPER
+	RET
+
+spill64_mid4_685:
+rows_loop_690:
+	VMOVDQU64 Z0, (AX)(R12*1)
+	VMOVDQU64 Z0, (AX)(R13*1)
+	LEAQ      (AX)(DI*1), R9
+	MOVL      (CX), R10
+	MOVL      -4(CX)(R8*1), R11
+	MOVL      R10, (R9)
+	MOVL      R11, -4(R9)(R8*1)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       rows_loop_690
+	VZEROUPPER
+	RET
+
+spill64_mid8_686:
+rows_loop_691:
+	VMOVDQU64 Z0, (AX)(R12*1)
+	VMOVDQU64 Z0, (AX)(R13*1)
+	LEAQ      (AX)(DI*1), R9
+	MOVQ      (CX), R10
+	MOVQ      -8(CX)(R8*1), R11
+	MOVQ      R10, (R9)
+	MOVQ      R11, -8(R9)(R8*1)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       rows_loop_691
+	VZEROUPPER
+	RET
+
+spill64_mid16_687:
+rows_loop_692:
+	VMOVDQU64 Z0, (AX)(R12*1)
+	VMOVDQU64 Z0, (AX)(R13*1)
+	LEAQ      (AX)(DI*1), R9
+	VMOVDQU   (CX), X1
+	VMOVDQU   -16(CX)(R8*1), X2
+	VMOVDQU   X1, (R9)
+	VMOVDQU   X2, -16(R9)(R8*1)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DX
+	JNZ       rows_loop_692
+	VZEROUPPER
+	RET
+
+general_574:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -5627,55 +6879,55 @@ general_503:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_553:
+rows_loop_693:
 	XORQ R9, R9
 
-fm_loop_554:
+fm_loop_694:
 	CMPQ      R9, R12
-	JAE       fm_tail_555
+	JAE       fm_tail_695
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_554
+	JMP       fm_loop_694
 
-fm_tail_555:
+fm_tail_695:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_556:
+fm_loop_696:
 	CMPQ      R10, R14
-	JAE       fm_tail_557
+	JAE       fm_tail_697
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_556
+	JMP       fm_loop_696
 
-fm_tail_557:
+fm_tail_697:
 	VMOVDQU8 Z0, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_558
+	JZ       cm_skip_698
 	XORQ     R10, R10
 
-cm_loop_559:
+cm_loop_699:
 	CMPQ      R10, R13
-	JAE       cm_tail_560
+	JAE       cm_tail_700
 	VMOVDQU64 (CX)(R10*1), Z1
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_559
+	JMP       cm_loop_699
 
-cm_tail_560:
+cm_tail_700:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z1
 	VMOVDQU8   Z1, K2, (R9)(R13*1)
 
-cm_skip_558:
+cm_skip_698:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_553
+	JNZ  rows_loop_693
 	VZEROUPPER
 
-ret_502:
+ret_573:
 	RET
 
 // func rowsEdge1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -5691,32 +6943,32 @@ TEXT ·rowsEdge1AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_561
+	JZ    ret_701
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_561
+	JZ    ret_701
 	CMPQ  R8, $0x00000080
-	JAE   class64_563
+	JAE   class64_703
 	CMPQ  R8, $0x00000020
-	JAE   class32_564
+	JAE   class32_704
 	CMPQ  R8, $0x00000010
-	JAE   class16_565
+	JAE   class16_705
 	CMPQ  R8, $0x00000008
-	JAE   class8_566
+	JAE   class8_706
 	CMPQ  R8, $0x00000004
-	JAE   class4_567
-	JMP   general_562
+	JAE   class4_707
+	JMP   general_702
 
-class64_563:
+class64_703:
 	CMPQ DI, $0x00000040
-	JA   general_562
+	JA   general_702
 	CMPQ R9, $0x00000040
-	JA   general_562
+	JA   general_702
 	CMPQ R8, $0x00000080
-	JA   mid_le4_568
+	JA   mid_le4_708
 
-rows_loop_571:
+rows_loop_711:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5729,15 +6981,15 @@ rows_loop_571:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_571
+	JNZ          rows_loop_711
 	VZEROUPPER
 	RET
 
-mid_le4_568:
+mid_le4_708:
 	CMPQ R8, $0x00000100
-	JA   mid_big_569
+	JA   mid_big_709
 
-rows_loop_572:
+rows_loop_712:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5754,15 +7006,15 @@ rows_loop_572:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_572
+	JNZ          rows_loop_712
 	VZEROUPPER
 	RET
 
-mid_big_569:
+mid_big_709:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_570
+	JAE  mid_huge_710
 
-rows_loop_573:
+rows_loop_713:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5771,7 +7023,7 @@ rows_loop_573:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_576:
+copy_loop_716:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -5783,7 +7035,7 @@ copy_loop_576:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_576
+	JB        copy_loop_716
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -5796,12 +7048,12 @@ copy_loop_576:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_573
+	JNZ       rows_loop_713
 	VZEROUPPER
 	RET
 
-mid_huge_570:
-rows_loop_578:
+mid_huge_710:
+rows_loop_718:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -5816,9 +7068,9 @@ rows_loop_578:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_583
+	JAE          copy_tail_723
 
-copy_loop_581:
+copy_loop_721:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -5830,9 +7082,9 @@ copy_loop_581:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_581
+	JB        copy_loop_721
 
-copy_tail_583:
+copy_tail_723:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -5845,19 +7097,19 @@ copy_tail_583:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_578
+	JNZ       rows_loop_718
 	VZEROUPPER
 	RET
 
-class32_564:
+class32_704:
 	CMPQ DI, $0x00000020
-	JA   general_562
+	JA   general_702
 	CMPQ R9, $0x00000020
-	JA   general_562
+	JA   general_702
 	CMPQ R8, $0x00000040
-	JA   mid_le4_584
+	JA   mid_le4_724
 
-rows_loop_587:
+rows_loop_727:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5870,15 +7122,15 @@ rows_loop_587:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_587
+	JNZ          rows_loop_727
 	VZEROUPPER
 	RET
 
-mid_le4_584:
+mid_le4_724:
 	CMPQ R8, $0x00000080
-	JA   mid_big_585
+	JA   mid_big_725
 
-rows_loop_588:
+rows_loop_728:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5895,15 +7147,15 @@ rows_loop_588:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_588
+	JNZ          rows_loop_728
 	VZEROUPPER
 	RET
 
-mid_big_585:
+mid_big_725:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_586
+	JAE  mid_huge_726
 
-rows_loop_589:
+rows_loop_729:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5912,7 +7164,7 @@ rows_loop_589:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_592:
+copy_loop_732:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -5924,7 +7176,7 @@ copy_loop_592:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_592
+	JB      copy_loop_732
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -5937,12 +7189,12 @@ copy_loop_592:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_589
+	JNZ     rows_loop_729
 	VZEROUPPER
 	RET
 
-mid_huge_586:
-rows_loop_594:
+mid_huge_726:
+rows_loop_734:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5957,9 +7209,9 @@ rows_loop_594:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_599
+	JAE          copy_tail_739
 
-copy_loop_597:
+copy_loop_737:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -5971,9 +7223,9 @@ copy_loop_597:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_597
+	JB      copy_loop_737
 
-copy_tail_599:
+copy_tail_739:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -5986,17 +7238,17 @@ copy_tail_599:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_594
+	JNZ     rows_loop_734
 	VZEROUPPER
 	RET
 
-class16_565:
+class16_705:
 	CMPQ DI, $0x00000010
-	JA   general_562
+	JA   general_702
 	CMPQ R9, $0x00000010
-	JA   general_562
+	JA   general_702
 
-rows_loop_600:
+rows_loop_740:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -6009,17 +7261,17 @@ rows_loop_600:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_600
+	JNZ          rows_loop_740
 	VZEROUPPER
 	RET
 
-class8_566:
+class8_706:
 	CMPQ DI, $0x00000008
-	JA   general_562
+	JA   general_702
 	CMPQ R9, $0x00000008
-	JA   general_562
+	JA   general_702
 
-rows_loop_601:
+rows_loop_741:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R11
@@ -6034,17 +7286,17 @@ rows_loop_601:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_601
+	JNZ     rows_loop_741
 	VZEROUPPER
 	RET
 
-class4_567:
+class4_707:
 	CMPQ DI, $0x00000004
-	JA   general_562
+	JA   general_702
 	CMPQ R9, $0x00000004
-	JA   general_562
+	JA   general_702
 
-rows_loop_602:
+rows_loop_742:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -6059,11 +7311,11 @@ rows_loop_602:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_602
+	JNZ     rows_loop_742
 	VZEROUPPER
 	RET
 
-general_562:
+general_702:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -6089,57 +7341,57 @@ general_562:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_603:
+rows_loop_743:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_604:
+fm_loop_744:
 	CMPQ      R9, R12
-	JAE       fm_tail_605
+	JAE       fm_tail_745
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_604
+	JMP       fm_loop_744
 
-fm_tail_605:
+fm_tail_745:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_606:
+fm_loop_746:
 	CMPQ      R10, R14
-	JAE       fm_tail_607
+	JAE       fm_tail_747
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_606
+	JMP       fm_loop_746
 
-fm_tail_607:
+fm_tail_747:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_608
+	JZ       cm_skip_748
 	XORQ     R10, R10
 
-cm_loop_609:
+cm_loop_749:
 	CMPQ      R10, R13
-	JAE       cm_tail_610
+	JAE       cm_tail_750
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_609
+	JMP       cm_loop_749
 
-cm_tail_610:
+cm_tail_750:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_608:
+cm_skip_748:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_603
+	JNZ  rows_loop_743
 	VZEROUPPER
 
-ret_561:
+ret_701:
 	RET
 
 // func rowsEdge2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -6155,32 +7407,32 @@ TEXT ·rowsEdge2AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_611
+	JZ    ret_751
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_611
+	JZ    ret_751
 	CMPQ  R8, $0x00000080
-	JAE   class64_613
+	JAE   class64_753
 	CMPQ  R8, $0x00000020
-	JAE   class32_614
+	JAE   class32_754
 	CMPQ  R8, $0x00000010
-	JAE   class16_615
+	JAE   class16_755
 	CMPQ  R8, $0x00000008
-	JAE   class8_616
+	JAE   class8_756
 	CMPQ  R8, $0x00000004
-	JAE   class4_617
-	JMP   general_612
+	JAE   class4_757
+	JMP   general_752
 
-class64_613:
+class64_753:
 	CMPQ DI, $0x00000040
-	JA   general_612
+	JA   general_752
 	CMPQ R9, $0x00000040
-	JA   general_612
+	JA   general_752
 	CMPQ R8, $0x00000080
-	JA   mid_le4_618
+	JA   mid_le4_758
 
-rows_loop_621:
+rows_loop_761:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6193,15 +7445,15 @@ rows_loop_621:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_621
+	JNZ          rows_loop_761
 	VZEROUPPER
 	RET
 
-mid_le4_618:
+mid_le4_758:
 	CMPQ R8, $0x00000100
-	JA   mid_big_619
+	JA   mid_big_759
 
-rows_loop_622:
+rows_loop_762:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6218,15 +7470,15 @@ rows_loop_622:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_622
+	JNZ          rows_loop_762
 	VZEROUPPER
 	RET
 
-mid_big_619:
+mid_big_759:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_620
+	JAE  mid_huge_760
 
-rows_loop_623:
+rows_loop_763:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6235,7 +7487,7 @@ rows_loop_623:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_626:
+copy_loop_766:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -6247,7 +7499,7 @@ copy_loop_626:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_626
+	JB        copy_loop_766
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -6260,12 +7512,12 @@ copy_loop_626:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_623
+	JNZ       rows_loop_763
 	VZEROUPPER
 	RET
 
-mid_huge_620:
-rows_loop_628:
+mid_huge_760:
+rows_loop_768:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6280,9 +7532,9 @@ rows_loop_628:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_633
+	JAE          copy_tail_773
 
-copy_loop_631:
+copy_loop_771:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -6294,9 +7546,9 @@ copy_loop_631:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_631
+	JB        copy_loop_771
 
-copy_tail_633:
+copy_tail_773:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -6309,19 +7561,19 @@ copy_tail_633:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_628
+	JNZ       rows_loop_768
 	VZEROUPPER
 	RET
 
-class32_614:
+class32_754:
 	CMPQ DI, $0x00000020
-	JA   general_612
+	JA   general_752
 	CMPQ R9, $0x00000020
-	JA   general_612
+	JA   general_752
 	CMPQ R8, $0x00000040
-	JA   mid_le4_634
+	JA   mid_le4_774
 
-rows_loop_637:
+rows_loop_777:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6334,15 +7586,15 @@ rows_loop_637:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_637
+	JNZ          rows_loop_777
 	VZEROUPPER
 	RET
 
-mid_le4_634:
+mid_le4_774:
 	CMPQ R8, $0x00000080
-	JA   mid_big_635
+	JA   mid_big_775
 
-rows_loop_638:
+rows_loop_778:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6359,15 +7611,15 @@ rows_loop_638:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_638
+	JNZ          rows_loop_778
 	VZEROUPPER
 	RET
 
-mid_big_635:
+mid_big_775:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_636
+	JAE  mid_huge_776
 
-rows_loop_639:
+rows_loop_779:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6376,7 +7628,7 @@ rows_loop_639:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_642:
+copy_loop_782:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -6388,7 +7640,7 @@ copy_loop_642:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_642
+	JB      copy_loop_782
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -6401,12 +7653,12 @@ copy_loop_642:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_639
+	JNZ     rows_loop_779
 	VZEROUPPER
 	RET
 
-mid_huge_636:
-rows_loop_644:
+mid_huge_776:
+rows_loop_784:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6421,9 +7673,9 @@ rows_loop_644:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_649
+	JAE          copy_tail_789
 
-copy_loop_647:
+copy_loop_787:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -6435,9 +7687,9 @@ copy_loop_647:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_647
+	JB      copy_loop_787
 
-copy_tail_649:
+copy_tail_789:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -6450,17 +7702,17 @@ copy_tail_649:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_644
+	JNZ     rows_loop_784
 	VZEROUPPER
 	RET
 
-class16_615:
+class16_755:
 	CMPQ DI, $0x00000010
-	JA   general_612
+	JA   general_752
 	CMPQ R9, $0x00000010
-	JA   general_612
+	JA   general_752
 
-rows_loop_650:
+rows_loop_790:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -6473,17 +7725,17 @@ rows_loop_650:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_650
+	JNZ          rows_loop_790
 	VZEROUPPER
 	RET
 
-class8_616:
+class8_756:
 	CMPQ DI, $0x00000008
-	JA   general_612
+	JA   general_752
 	CMPQ R9, $0x00000008
-	JA   general_612
+	JA   general_752
 
-rows_loop_651:
+rows_loop_791:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R11
@@ -6498,17 +7750,17 @@ rows_loop_651:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_651
+	JNZ     rows_loop_791
 	VZEROUPPER
 	RET
 
-class4_617:
+class4_757:
 	CMPQ DI, $0x00000004
-	JA   general_612
+	JA   general_752
 	CMPQ R9, $0x00000004
-	JA   general_612
+	JA   general_752
 
-rows_loop_652:
+rows_loop_792:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -6523,11 +7775,11 @@ rows_loop_652:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_652
+	JNZ     rows_loop_792
 	VZEROUPPER
 	RET
 
-general_612:
+general_752:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -6553,57 +7805,57 @@ general_612:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_653:
+rows_loop_793:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_654:
+fm_loop_794:
 	CMPQ      R9, R12
-	JAE       fm_tail_655
+	JAE       fm_tail_795
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_654
+	JMP       fm_loop_794
 
-fm_tail_655:
+fm_tail_795:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_656:
+fm_loop_796:
 	CMPQ      R10, R14
-	JAE       fm_tail_657
+	JAE       fm_tail_797
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_656
+	JMP       fm_loop_796
 
-fm_tail_657:
+fm_tail_797:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_658
+	JZ       cm_skip_798
 	XORQ     R10, R10
 
-cm_loop_659:
+cm_loop_799:
 	CMPQ      R10, R13
-	JAE       cm_tail_660
+	JAE       cm_tail_800
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_659
+	JMP       cm_loop_799
 
-cm_tail_660:
+cm_tail_800:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_658:
+cm_skip_798:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_653
+	JNZ  rows_loop_793
 	VZEROUPPER
 
-ret_611:
+ret_751:
 	RET
 
 // func rowsEdge4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -6619,32 +7871,32 @@ TEXT ·rowsEdge4AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_661
+	JZ    ret_801
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_661
+	JZ    ret_801
 	CMPQ  R8, $0x00000080
-	JAE   class64_663
+	JAE   class64_803
 	CMPQ  R8, $0x00000020
-	JAE   class32_664
+	JAE   class32_804
 	CMPQ  R8, $0x00000010
-	JAE   class16_665
+	JAE   class16_805
 	CMPQ  R8, $0x00000008
-	JAE   class8_666
+	JAE   class8_806
 	CMPQ  R8, $0x00000004
-	JAE   class4_667
-	JMP   general_662
+	JAE   class4_807
+	JMP   general_802
 
-class64_663:
+class64_803:
 	CMPQ DI, $0x00000040
-	JA   general_662
+	JA   general_802
 	CMPQ R9, $0x00000040
-	JA   general_662
+	JA   general_802
 	CMPQ R8, $0x00000080
-	JA   mid_le4_668
+	JA   mid_le4_808
 
-rows_loop_671:
+rows_loop_811:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6657,15 +7909,15 @@ rows_loop_671:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_671
+	JNZ          rows_loop_811
 	VZEROUPPER
 	RET
 
-mid_le4_668:
+mid_le4_808:
 	CMPQ R8, $0x00000100
-	JA   mid_big_669
+	JA   mid_big_809
 
-rows_loop_672:
+rows_loop_812:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6682,15 +7934,15 @@ rows_loop_672:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_672
+	JNZ          rows_loop_812
 	VZEROUPPER
 	RET
 
-mid_big_669:
+mid_big_809:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_670
+	JAE  mid_huge_810
 
-rows_loop_673:
+rows_loop_813:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6699,7 +7951,7 @@ rows_loop_673:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_676:
+copy_loop_816:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -6711,7 +7963,7 @@ copy_loop_676:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_676
+	JB        copy_loop_816
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -6724,12 +7976,12 @@ copy_loop_676:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_673
+	JNZ       rows_loop_813
 	VZEROUPPER
 	RET
 
-mid_huge_670:
-rows_loop_678:
+mid_huge_810:
+rows_loop_818:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6744,9 +7996,9 @@ rows_loop_678:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_683
+	JAE          copy_tail_823
 
-copy_loop_681:
+copy_loop_821:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -6758,9 +8010,9 @@ copy_loop_681:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_681
+	JB        copy_loop_821
 
-copy_tail_683:
+copy_tail_823:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -6773,19 +8025,19 @@ copy_tail_683:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_678
+	JNZ       rows_loop_818
 	VZEROUPPER
 	RET
 
-class32_664:
+class32_804:
 	CMPQ DI, $0x00000020
-	JA   general_662
+	JA   general_802
 	CMPQ R9, $0x00000020
-	JA   general_662
+	JA   general_802
 	CMPQ R8, $0x00000040
-	JA   mid_le4_684
+	JA   mid_le4_824
 
-rows_loop_687:
+rows_loop_827:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6798,15 +8050,15 @@ rows_loop_687:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_687
+	JNZ          rows_loop_827
 	VZEROUPPER
 	RET
 
-mid_le4_684:
+mid_le4_824:
 	CMPQ R8, $0x00000080
-	JA   mid_big_685
+	JA   mid_big_825
 
-rows_loop_688:
+rows_loop_828:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6823,15 +8075,15 @@ rows_loop_688:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_688
+	JNZ          rows_loop_828
 	VZEROUPPER
 	RET
 
-mid_big_685:
+mid_big_825:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_686
+	JAE  mid_huge_826
 
-rows_loop_689:
+rows_loop_829:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6840,7 +8092,7 @@ rows_loop_689:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_692:
+copy_loop_832:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -6852,7 +8104,7 @@ copy_loop_692:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_692
+	JB      copy_loop_832
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -6865,12 +8117,12 @@ copy_loop_692:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_689
+	JNZ     rows_loop_829
 	VZEROUPPER
 	RET
 
-mid_huge_686:
-rows_loop_694:
+mid_huge_826:
+rows_loop_834:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -6885,9 +8137,9 @@ rows_loop_694:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_699
+	JAE          copy_tail_839
 
-copy_loop_697:
+copy_loop_837:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -6899,9 +8151,9 @@ copy_loop_697:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_697
+	JB      copy_loop_837
 
-copy_tail_699:
+copy_tail_839:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -6914,17 +8166,17 @@ copy_tail_699:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_694
+	JNZ     rows_loop_834
 	VZEROUPPER
 	RET
 
-class16_665:
+class16_805:
 	CMPQ DI, $0x00000010
-	JA   general_662
+	JA   general_802
 	CMPQ R9, $0x00000010
-	JA   general_662
+	JA   general_802
 
-rows_loop_700:
+rows_loop_840:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -6937,17 +8189,17 @@ rows_loop_700:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_700
+	JNZ          rows_loop_840
 	VZEROUPPER
 	RET
 
-class8_666:
+class8_806:
 	CMPQ DI, $0x00000008
-	JA   general_662
+	JA   general_802
 	CMPQ R9, $0x00000008
-	JA   general_662
+	JA   general_802
 
-rows_loop_701:
+rows_loop_841:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R11
@@ -6962,17 +8214,17 @@ rows_loop_701:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_701
+	JNZ     rows_loop_841
 	VZEROUPPER
 	RET
 
-class4_667:
+class4_807:
 	CMPQ DI, $0x00000004
-	JA   general_662
+	JA   general_802
 	CMPQ R9, $0x00000004
-	JA   general_662
+	JA   general_802
 
-rows_loop_702:
+rows_loop_842:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -6985,11 +8237,11 @@ rows_loop_702:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_702
+	JNZ     rows_loop_842
 	VZEROUPPER
 	RET
 
-general_662:
+general_802:
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7015,57 +8267,57 @@ general_662:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 
-rows_loop_703:
+rows_loop_843:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_704:
+fm_loop_844:
 	CMPQ      R9, R12
-	JAE       fm_tail_705
+	JAE       fm_tail_845
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_704
+	JMP       fm_loop_844
 
-fm_tail_705:
+fm_tail_845:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_706:
+fm_loop_846:
 	CMPQ      R10, R14
-	JAE       fm_tail_707
+	JAE       fm_tail_847
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_706
+	JMP       fm_loop_846
 
-fm_tail_707:
+fm_tail_847:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_708
+	JZ       cm_skip_848
 	XORQ     R10, R10
 
-cm_loop_709:
+cm_loop_849:
 	CMPQ      R10, R13
-	JAE       cm_tail_710
+	JAE       cm_tail_850
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_709
+	JMP       cm_loop_849
 
-cm_tail_710:
+cm_tail_850:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_708:
+cm_skip_848:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_703
+	JNZ  rows_loop_843
 	VZEROUPPER
 
-ret_661:
+ret_801:
 	RET
 
 // func rowsEdge8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -7080,30 +8332,30 @@ TEXT ·rowsEdge8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_711
+	JZ    ret_851
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_711
+	JZ    ret_851
 	CMPQ  R8, $0x00000080
-	JAE   class64_713
+	JAE   class64_853
 	CMPQ  R8, $0x00000020
-	JAE   class32_714
+	JAE   class32_854
 	CMPQ  R8, $0x00000010
-	JAE   class16_715
+	JAE   class16_855
 	CMPQ  R8, $0x00000008
-	JAE   class8_716
-	JMP   general_712
+	JAE   class8_856
+	JMP   general_852
 
-class64_713:
+class64_853:
 	CMPQ DI, $0x00000040
-	JA   general_712
+	JA   general_852
 	CMPQ R9, $0x00000040
-	JA   general_712
+	JA   general_852
 	CMPQ R8, $0x00000080
-	JA   mid_le4_717
+	JA   mid_le4_857
 
-rows_loop_720:
+rows_loop_860:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7116,15 +8368,15 @@ rows_loop_720:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_720
+	JNZ          rows_loop_860
 	VZEROUPPER
 	RET
 
-mid_le4_717:
+mid_le4_857:
 	CMPQ R8, $0x00000100
-	JA   mid_big_718
+	JA   mid_big_858
 
-rows_loop_721:
+rows_loop_861:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7141,15 +8393,15 @@ rows_loop_721:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_721
+	JNZ          rows_loop_861
 	VZEROUPPER
 	RET
 
-mid_big_718:
+mid_big_858:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_719
+	JAE  mid_huge_859
 
-rows_loop_722:
+rows_loop_862:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7158,7 +8410,7 @@ rows_loop_722:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_725:
+copy_loop_865:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -7170,7 +8422,7 @@ copy_loop_725:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_725
+	JB        copy_loop_865
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -7183,12 +8435,12 @@ copy_loop_725:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_722
+	JNZ       rows_loop_862
 	VZEROUPPER
 	RET
 
-mid_huge_719:
-rows_loop_727:
+mid_huge_859:
+rows_loop_867:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7203,9 +8455,9 @@ rows_loop_727:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_732
+	JAE          copy_tail_872
 
-copy_loop_730:
+copy_loop_870:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7217,9 +8469,9 @@ copy_loop_730:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_730
+	JB        copy_loop_870
 
-copy_tail_732:
+copy_tail_872:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7232,19 +8484,19 @@ copy_tail_732:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_727
+	JNZ       rows_loop_867
 	VZEROUPPER
 	RET
 
-class32_714:
+class32_854:
 	CMPQ DI, $0x00000020
-	JA   general_712
+	JA   general_852
 	CMPQ R9, $0x00000020
-	JA   general_712
+	JA   general_852
 	CMPQ R8, $0x00000040
-	JA   mid_le4_733
+	JA   mid_le4_873
 
-rows_loop_736:
+rows_loop_876:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7257,15 +8509,15 @@ rows_loop_736:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_736
+	JNZ          rows_loop_876
 	VZEROUPPER
 	RET
 
-mid_le4_733:
+mid_le4_873:
 	CMPQ R8, $0x00000080
-	JA   mid_big_734
+	JA   mid_big_874
 
-rows_loop_737:
+rows_loop_877:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7282,15 +8534,15 @@ rows_loop_737:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_737
+	JNZ          rows_loop_877
 	VZEROUPPER
 	RET
 
-mid_big_734:
+mid_big_874:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_735
+	JAE  mid_huge_875
 
-rows_loop_738:
+rows_loop_878:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7299,7 +8551,7 @@ rows_loop_738:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_741:
+copy_loop_881:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -7311,7 +8563,7 @@ copy_loop_741:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_741
+	JB      copy_loop_881
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -7324,12 +8576,12 @@ copy_loop_741:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_738
+	JNZ     rows_loop_878
 	VZEROUPPER
 	RET
 
-mid_huge_735:
-rows_loop_743:
+mid_huge_875:
+rows_loop_883:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7344,9 +8596,9 @@ rows_loop_743:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_748
+	JAE          copy_tail_888
 
-copy_loop_746:
+copy_loop_886:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7358,9 +8610,9 @@ copy_loop_746:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_746
+	JB      copy_loop_886
 
-copy_tail_748:
+copy_tail_888:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7373,17 +8625,17 @@ copy_tail_748:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_743
+	JNZ     rows_loop_883
 	VZEROUPPER
 	RET
 
-class16_715:
+class16_855:
 	CMPQ DI, $0x00000010
-	JA   general_712
+	JA   general_852
 	CMPQ R9, $0x00000010
-	JA   general_712
+	JA   general_852
 
-rows_loop_749:
+rows_loop_889:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -7396,17 +8648,17 @@ rows_loop_749:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_749
+	JNZ          rows_loop_889
 	VZEROUPPER
 	RET
 
-class8_716:
+class8_856:
 	CMPQ DI, $0x00000008
-	JA   general_712
+	JA   general_852
 	CMPQ R9, $0x00000008
-	JA   general_712
+	JA   general_852
 
-rows_loop_750:
+rows_loop_890:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R10
 	MOVQ R9, (AX)
@@ -7419,11 +8671,11 @@ rows_loop_750:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_750
+	JNZ  rows_loop_890
 	VZEROUPPER
 	RET
 
-general_712:
+general_852:
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7449,57 +8701,57 @@ general_712:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 
-rows_loop_751:
+rows_loop_891:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_752:
+fm_loop_892:
 	CMPQ      R9, R12
-	JAE       fm_tail_753
+	JAE       fm_tail_893
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_752
+	JMP       fm_loop_892
 
-fm_tail_753:
+fm_tail_893:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_754:
+fm_loop_894:
 	CMPQ      R11, R14
-	JAE       fm_tail_755
+	JAE       fm_tail_895
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_754
+	JMP       fm_loop_894
 
-fm_tail_755:
+fm_tail_895:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_756
+	JZ       cm_skip_896
 	XORQ     R11, R11
 
-cm_loop_757:
+cm_loop_897:
 	CMPQ      R11, R13
-	JAE       cm_tail_758
+	JAE       cm_tail_898
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_757
+	JMP       cm_loop_897
 
-cm_tail_758:
+cm_tail_898:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_756:
+cm_skip_896:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_751
+	JNZ  rows_loop_891
 	VZEROUPPER
 
-ret_711:
+ret_851:
 	RET
 
 // func rowsEdge16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -7514,28 +8766,28 @@ TEXT ·rowsEdge16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_759
+	JZ    ret_899
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_759
+	JZ    ret_899
 	CMPQ  R8, $0x00000080
-	JAE   class64_761
+	JAE   class64_901
 	CMPQ  R8, $0x00000020
-	JAE   class32_762
+	JAE   class32_902
 	CMPQ  R8, $0x00000010
-	JAE   class16_763
-	JMP   general_760
+	JAE   class16_903
+	JMP   general_900
 
-class64_761:
+class64_901:
 	CMPQ DI, $0x00000040
-	JA   general_760
+	JA   general_900
 	CMPQ R9, $0x00000040
-	JA   general_760
+	JA   general_900
 	CMPQ R8, $0x00000080
-	JA   mid_le4_764
+	JA   mid_le4_904
 
-rows_loop_767:
+rows_loop_907:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7548,15 +8800,15 @@ rows_loop_767:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_767
+	JNZ             rows_loop_907
 	VZEROUPPER
 	RET
 
-mid_le4_764:
+mid_le4_904:
 	CMPQ R8, $0x00000100
-	JA   mid_big_765
+	JA   mid_big_905
 
-rows_loop_768:
+rows_loop_908:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7573,15 +8825,15 @@ rows_loop_768:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_768
+	JNZ             rows_loop_908
 	VZEROUPPER
 	RET
 
-mid_big_765:
+mid_big_905:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_766
+	JAE  mid_huge_906
 
-rows_loop_769:
+rows_loop_909:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7590,7 +8842,7 @@ rows_loop_769:
 	LEAQ            -256(R9)(R8*1), R10
 	MOVQ            CX, R12
 
-copy_loop_772:
+copy_loop_912:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -7602,7 +8854,7 @@ copy_loop_772:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_772
+	JB        copy_loop_912
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -7615,12 +8867,12 @@ copy_loop_772:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_769
+	JNZ       rows_loop_909
 	VZEROUPPER
 	RET
 
-mid_huge_766:
-rows_loop_774:
+mid_huge_906:
+rows_loop_914:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -7635,9 +8887,9 @@ rows_loop_774:
 	SUBQ            R9, R13
 	LEAQ            (CX)(R13*1), R9
 	CMPQ            R12, R10
-	JAE             copy_tail_779
+	JAE             copy_tail_919
 
-copy_loop_777:
+copy_loop_917:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7649,9 +8901,9 @@ copy_loop_777:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_777
+	JB        copy_loop_917
 
-copy_tail_779:
+copy_tail_919:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7664,19 +8916,19 @@ copy_tail_779:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_774
+	JNZ       rows_loop_914
 	VZEROUPPER
 	RET
 
-class32_762:
+class32_902:
 	CMPQ DI, $0x00000020
-	JA   general_760
+	JA   general_900
 	CMPQ R9, $0x00000020
-	JA   general_760
+	JA   general_900
 	CMPQ R8, $0x00000040
-	JA   mid_le4_780
+	JA   mid_le4_920
 
-rows_loop_783:
+rows_loop_923:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7689,15 +8941,15 @@ rows_loop_783:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_783
+	JNZ            rows_loop_923
 	VZEROUPPER
 	RET
 
-mid_le4_780:
+mid_le4_920:
 	CMPQ R8, $0x00000080
-	JA   mid_big_781
+	JA   mid_big_921
 
-rows_loop_784:
+rows_loop_924:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7714,15 +8966,15 @@ rows_loop_784:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_784
+	JNZ            rows_loop_924
 	VZEROUPPER
 	RET
 
-mid_big_781:
+mid_big_921:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_782
+	JAE  mid_huge_922
 
-rows_loop_785:
+rows_loop_925:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7731,7 +8983,7 @@ rows_loop_785:
 	LEAQ           -128(R9)(R8*1), R10
 	MOVQ           CX, R12
 
-copy_loop_788:
+copy_loop_928:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -7743,7 +8995,7 @@ copy_loop_788:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_788
+	JB      copy_loop_928
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -7756,12 +9008,12 @@ copy_loop_788:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_785
+	JNZ     rows_loop_925
 	VZEROUPPER
 	RET
 
-mid_huge_782:
-rows_loop_790:
+mid_huge_922:
+rows_loop_930:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -7776,9 +9028,9 @@ rows_loop_790:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R10
-	JAE            copy_tail_795
+	JAE            copy_tail_935
 
-copy_loop_793:
+copy_loop_933:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7790,9 +9042,9 @@ copy_loop_793:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_793
+	JB      copy_loop_933
 
-copy_tail_795:
+copy_tail_935:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7805,17 +9057,17 @@ copy_tail_795:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_790
+	JNZ     rows_loop_930
 	VZEROUPPER
 	RET
 
-class16_763:
+class16_903:
 	CMPQ DI, $0x00000010
-	JA   general_760
+	JA   general_900
 	CMPQ R9, $0x00000010
-	JA   general_760
+	JA   general_900
 
-rows_loop_796:
+rows_loop_936:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -7828,11 +9080,11 @@ rows_loop_796:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_796
+	JNZ     rows_loop_936
 	VZEROUPPER
 	RET
 
-general_760:
+general_900:
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7858,57 +9110,57 @@ general_760:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 
-rows_loop_797:
+rows_loop_937:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	XORQ            R9, R9
 
-fm_loop_798:
+fm_loop_938:
 	CMPQ      R9, R12
-	JAE       fm_tail_799
+	JAE       fm_tail_939
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_798
+	JMP       fm_loop_938
 
-fm_tail_799:
+fm_tail_939:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_800:
+fm_loop_940:
 	CMPQ      R11, R14
-	JAE       fm_tail_801
+	JAE       fm_tail_941
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_800
+	JMP       fm_loop_940
 
-fm_tail_801:
+fm_tail_941:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_802
+	JZ       cm_skip_942
 	XORQ     R11, R11
 
-cm_loop_803:
+cm_loop_943:
 	CMPQ      R11, R13
-	JAE       cm_tail_804
+	JAE       cm_tail_944
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_803
+	JMP       cm_loop_943
 
-cm_tail_804:
+cm_tail_944:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_802:
+cm_skip_942:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_797
+	JNZ  rows_loop_937
 	VZEROUPPER
 
-ret_759:
+ret_899:
 	RET
 
 // func rowsMirror1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -7916,7 +9168,7 @@ ret_759:
 TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_805
+	JZ             ret_945
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -7931,18 +9183,18 @@ TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_806:
+mirror_rows_946:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_807
+	JB   cx_short_947
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_809
+	JBE  copy_le2_949
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_810
+	JBE  copy_le4_950
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_811:
+copy_loop_951:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -7954,7 +9206,7 @@ copy_loop_811:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_811
+	JB      copy_loop_951
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -7964,9 +9216,9 @@ copy_loop_811:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_812
+	JMP     copy_done_952
 
-copy_le4_810:
+copy_le4_950:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -7975,81 +9227,81 @@ copy_le4_810:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_812
+	JMP     copy_done_952
 
-copy_le2_809:
+copy_le2_949:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_812:
-	JMP cx_done_808
+copy_done_952:
+	JMP cx_done_948
 
-cx_short_807:
+cx_short_947:
 	CMPQ BX, $0x00000010
-	JAE  ladder_814
+	JAE  ladder_954
 	CMPQ BX, $0x00000008
-	JAE  ladder_815
+	JAE  ladder_955
 	CMPQ BX, $0x00000004
-	JAE  ladder_816
+	JAE  ladder_956
 	CMPQ BX, $0x00000002
-	JAE  ladder_817
+	JAE  ladder_957
 	CMPQ BX, $0x00000001
-	JB   ladder_done_813
-	JMP  ladder_818
+	JB   ladder_done_953
+	JMP  ladder_958
 
-ladder_814:
+ladder_954:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_813
+	JMP     ladder_done_953
 
-ladder_815:
+ladder_955:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_813
+	JMP  ladder_done_953
 
-ladder_816:
+ladder_956:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_813
+	JMP  ladder_done_953
 
-ladder_817:
+ladder_957:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_813
+	JMP  ladder_done_953
 
-ladder_818:
+ladder_958:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_813:
-cx_done_808:
+ladder_done_953:
+cx_done_948:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_819
+	JAE  mp_long_959
 	CMPQ DX, $0x00000010
-	JAE  ladder_822
+	JAE  ladder_962
 	CMPQ DX, $0x00000008
-	JAE  ladder_823
+	JAE  ladder_963
 	CMPQ DX, $0x00000004
-	JAE  ladder_824
+	JAE  ladder_964
 	CMPQ DX, $0x00000002
-	JAE  ladder_825
+	JAE  ladder_965
 	CMPQ DX, $0x00000001
-	JB   ladder_done_821
-	JMP  ladder_826
+	JB   ladder_done_961
+	JMP  ladder_966
 
-ladder_822:
+ladder_962:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -8058,75 +9310,75 @@ ladder_822:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_821
+	JMP     ladder_done_961
 
-ladder_823:
+ladder_963:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_821
+	JMP    ladder_done_961
 
-ladder_824:
+ladder_964:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_821
+	JMP    ladder_done_961
 
-ladder_825:
+ladder_965:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_821
+	JMP  ladder_done_961
 
-ladder_826:
+ladder_966:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_821:
-	JMP mp_done_820
+ladder_done_961:
+	JMP mp_done_960
 
-mp_long_819:
+mp_long_959:
 	LEAQ -32(DX), R11
 
-mp_loop_827:
+mp_loop_967:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_827
+	JGE     mp_loop_967
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_820:
+mp_done_960:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_828
+	JAE  mp_long_968
 	CMPQ SI, $0x00000010
-	JAE  ladder_831
+	JAE  ladder_971
 	CMPQ SI, $0x00000008
-	JAE  ladder_832
+	JAE  ladder_972
 	CMPQ SI, $0x00000004
-	JAE  ladder_833
+	JAE  ladder_973
 	CMPQ SI, $0x00000002
-	JAE  ladder_834
+	JAE  ladder_974
 	CMPQ SI, $0x00000001
-	JB   ladder_done_830
-	JMP  ladder_835
+	JB   ladder_done_970
+	JMP  ladder_975
 
-ladder_831:
+ladder_971:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -8135,64 +9387,64 @@ ladder_831:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_830
+	JMP     ladder_done_970
 
-ladder_832:
+ladder_972:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_830
+	JMP    ladder_done_970
 
-ladder_833:
+ladder_973:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_830
+	JMP    ladder_done_970
 
-ladder_834:
+ladder_974:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_830
+	JMP  ladder_done_970
 
-ladder_835:
+ladder_975:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_830:
-	JMP mp_done_829
+ladder_done_970:
+	JMP mp_done_969
 
-mp_long_828:
+mp_long_968:
 	LEAQ -32(SI), R11
 
-mp_loop_836:
+mp_loop_976:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_836
+	JGE     mp_loop_976
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_829:
+mp_done_969:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_806
+	JNZ  mirror_rows_946
 	VZEROUPPER
 
-ret_805:
+ret_945:
 	RET
 
 // func rowsMirror2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8200,7 +9452,7 @@ ret_805:
 TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_837
+	JZ             ret_977
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -8215,18 +9467,18 @@ TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_838:
+mirror_rows_978:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_839
+	JB   cx_short_979
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_841
+	JBE  copy_le2_981
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_842
+	JBE  copy_le4_982
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_843:
+copy_loop_983:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -8238,7 +9490,7 @@ copy_loop_843:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_843
+	JB      copy_loop_983
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -8248,9 +9500,9 @@ copy_loop_843:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_844
+	JMP     copy_done_984
 
-copy_le4_842:
+copy_le4_982:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -8259,72 +9511,72 @@ copy_le4_842:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_844
+	JMP     copy_done_984
 
-copy_le2_841:
+copy_le2_981:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_844:
-	JMP cx_done_840
+copy_done_984:
+	JMP cx_done_980
 
-cx_short_839:
+cx_short_979:
 	CMPQ BX, $0x00000010
-	JAE  ladder_846
+	JAE  ladder_986
 	CMPQ BX, $0x00000008
-	JAE  ladder_847
+	JAE  ladder_987
 	CMPQ BX, $0x00000004
-	JAE  ladder_848
+	JAE  ladder_988
 	CMPQ BX, $0x00000002
-	JB   ladder_done_845
-	JMP  ladder_849
+	JB   ladder_done_985
+	JMP  ladder_989
 
-ladder_846:
+ladder_986:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_845
+	JMP     ladder_done_985
 
-ladder_847:
+ladder_987:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_845
+	JMP  ladder_done_985
 
-ladder_848:
+ladder_988:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_845
+	JMP  ladder_done_985
 
-ladder_849:
+ladder_989:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_845:
-cx_done_840:
+ladder_done_985:
+cx_done_980:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_850
+	JAE  mp_long_990
 	CMPQ DX, $0x00000010
-	JAE  ladder_853
+	JAE  ladder_993
 	CMPQ DX, $0x00000008
-	JAE  ladder_854
+	JAE  ladder_994
 	CMPQ DX, $0x00000004
-	JAE  ladder_855
+	JAE  ladder_995
 	CMPQ DX, $0x00000002
-	JB   ladder_done_852
-	JMP  ladder_856
+	JB   ladder_done_992
+	JMP  ladder_996
 
-ladder_853:
+ladder_993:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -8333,64 +9585,64 @@ ladder_853:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_852
+	JMP     ladder_done_992
 
-ladder_854:
+ladder_994:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_852
+	JMP      ladder_done_992
 
-ladder_855:
+ladder_995:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_852
+	JMP  ladder_done_992
 
-ladder_856:
+ladder_996:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_852:
-	JMP mp_done_851
+ladder_done_992:
+	JMP mp_done_991
 
-mp_long_850:
+mp_long_990:
 	LEAQ -32(DX), R11
 
-mp_loop_857:
+mp_loop_997:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_857
+	JGE     mp_loop_997
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_851:
+mp_done_991:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_858
+	JAE  mp_long_998
 	CMPQ SI, $0x00000010
-	JAE  ladder_861
+	JAE  ladder_1001
 	CMPQ SI, $0x00000008
-	JAE  ladder_862
+	JAE  ladder_1002
 	CMPQ SI, $0x00000004
-	JAE  ladder_863
+	JAE  ladder_1003
 	CMPQ SI, $0x00000002
-	JB   ladder_done_860
-	JMP  ladder_864
+	JB   ladder_done_1000
+	JMP  ladder_1004
 
-ladder_861:
+ladder_1001:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -8399,55 +9651,55 @@ ladder_861:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_860
+	JMP     ladder_done_1000
 
-ladder_862:
+ladder_1002:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_860
+	JMP      ladder_done_1000
 
-ladder_863:
+ladder_1003:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_860
+	JMP  ladder_done_1000
 
-ladder_864:
+ladder_1004:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_860:
-	JMP mp_done_859
+ladder_done_1000:
+	JMP mp_done_999
 
-mp_long_858:
+mp_long_998:
 	LEAQ -32(SI), R11
 
-mp_loop_865:
+mp_loop_1005:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_865
+	JGE     mp_loop_1005
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_859:
+mp_done_999:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_838
+	JNZ  mirror_rows_978
 	VZEROUPPER
 
-ret_837:
+ret_977:
 	RET
 
 // func rowsMirror4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8455,7 +9707,7 @@ ret_837:
 TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_866
+	JZ      ret_1006
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -8470,18 +9722,18 @@ TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_867:
+mirror_rows_1007:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_868
+	JB   cx_short_1008
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_870
+	JBE  copy_le2_1010
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_871
+	JBE  copy_le4_1011
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_872:
+copy_loop_1012:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -8493,7 +9745,7 @@ copy_loop_872:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_872
+	JB      copy_loop_1012
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -8503,9 +9755,9 @@ copy_loop_872:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_873
+	JMP     copy_done_1013
 
-copy_le4_871:
+copy_le4_1011:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -8514,152 +9766,152 @@ copy_le4_871:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_873
+	JMP     copy_done_1013
 
-copy_le2_870:
+copy_le2_1010:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_873:
-	JMP cx_done_869
+copy_done_1013:
+	JMP cx_done_1009
 
-cx_short_868:
+cx_short_1008:
 	CMPQ BX, $0x00000010
-	JAE  ladder_875
+	JAE  ladder_1015
 	CMPQ BX, $0x00000008
-	JAE  ladder_876
+	JAE  ladder_1016
 	CMPQ BX, $0x00000004
-	JB   ladder_done_874
-	JMP  ladder_877
+	JB   ladder_done_1014
+	JMP  ladder_1017
 
-ladder_875:
+ladder_1015:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_874
+	JMP     ladder_done_1014
 
-ladder_876:
+ladder_1016:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_874
+	JMP  ladder_done_1014
 
-ladder_877:
+ladder_1017:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_874:
-cx_done_869:
+ladder_done_1014:
+cx_done_1009:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_878
+	JAE  mp_long_1018
 	CMPQ DX, $0x00000010
-	JAE  ladder_881
+	JAE  ladder_1021
 	CMPQ DX, $0x00000008
-	JAE  ladder_882
+	JAE  ladder_1022
 	CMPQ DX, $0x00000004
-	JB   ladder_done_880
-	JMP  ladder_883
+	JB   ladder_done_1020
+	JMP  ladder_1023
 
-ladder_881:
+ladder_1021:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_880
+	JMP     ladder_done_1020
 
-ladder_882:
+ladder_1022:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_880
+	JMP  ladder_done_1020
 
-ladder_883:
+ladder_1023:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_880:
-	JMP mp_done_879
+ladder_done_1020:
+	JMP mp_done_1019
 
-mp_long_878:
+mp_long_1018:
 	LEAQ -32(DX), R11
 
-mp_loop_884:
+mp_loop_1024:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_884
+	JGE     mp_loop_1024
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_879:
+mp_done_1019:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_885
+	JAE  mp_long_1025
 	CMPQ SI, $0x00000010
-	JAE  ladder_888
+	JAE  ladder_1028
 	CMPQ SI, $0x00000008
-	JAE  ladder_889
+	JAE  ladder_1029
 	CMPQ SI, $0x00000004
-	JB   ladder_done_887
-	JMP  ladder_890
+	JB   ladder_done_1027
+	JMP  ladder_1030
 
-ladder_888:
+ladder_1028:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_887
+	JMP     ladder_done_1027
 
-ladder_889:
+ladder_1029:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_887
+	JMP  ladder_done_1027
 
-ladder_890:
+ladder_1030:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_887:
-	JMP mp_done_886
+ladder_done_1027:
+	JMP mp_done_1026
 
-mp_long_885:
+mp_long_1025:
 	LEAQ -32(SI), R11
 
-mp_loop_891:
+mp_loop_1031:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_891
+	JGE     mp_loop_1031
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_886:
+mp_done_1026:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_867
+	JNZ  mirror_rows_1007
 	VZEROUPPER
 
-ret_866:
+ret_1006:
 	RET
 
 // func rowsMirror8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8667,7 +9919,7 @@ ret_866:
 TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_892
+	JZ    ret_1032
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -8680,18 +9932,18 @@ TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_893:
+mirror_rows_1033:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_894
+	JB   cx_short_1034
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_896
+	JBE  copy_le2_1036
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_897
+	JBE  copy_le4_1037
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_898:
+copy_loop_1038:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8703,7 +9955,7 @@ copy_loop_898:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_898
+	JB      copy_loop_1038
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8713,9 +9965,9 @@ copy_loop_898:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_899
+	JMP     copy_done_1039
 
-copy_le4_897:
+copy_le4_1037:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -8724,121 +9976,121 @@ copy_le4_897:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_899
+	JMP     copy_done_1039
 
-copy_le2_896:
+copy_le2_1036:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_899:
-	JMP cx_done_895
+copy_done_1039:
+	JMP cx_done_1035
 
-cx_short_894:
+cx_short_1034:
 	CMPQ BX, $0x00000010
-	JAE  ladder_901
+	JAE  ladder_1041
 	CMPQ BX, $0x00000008
-	JB   ladder_done_900
-	JMP  ladder_902
+	JB   ladder_done_1040
+	JMP  ladder_1042
 
-ladder_901:
+ladder_1041:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_900
+	JMP     ladder_done_1040
 
-ladder_902:
+ladder_1042:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_900:
-cx_done_895:
+ladder_done_1040:
+cx_done_1035:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_903
+	JAE  mp_long_1043
 	CMPQ DX, $0x00000010
-	JAE  ladder_906
+	JAE  ladder_1046
 	CMPQ DX, $0x00000008
-	JB   ladder_done_905
-	JMP  ladder_907
+	JB   ladder_done_1045
+	JMP  ladder_1047
 
-ladder_906:
+ladder_1046:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_905
+	JMP     ladder_done_1045
 
-ladder_907:
+ladder_1047:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_905:
-	JMP mp_done_904
+ladder_done_1045:
+	JMP mp_done_1044
 
-mp_long_903:
+mp_long_1043:
 	LEAQ -32(DX), R11
 
-mp_loop_908:
+mp_loop_1048:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_908
+	JGE     mp_loop_1048
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_904:
+mp_done_1044:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_909
+	JAE  mp_long_1049
 	CMPQ SI, $0x00000010
-	JAE  ladder_912
+	JAE  ladder_1052
 	CMPQ SI, $0x00000008
-	JB   ladder_done_911
-	JMP  ladder_913
+	JB   ladder_done_1051
+	JMP  ladder_1053
 
-ladder_912:
+ladder_1052:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_911
+	JMP     ladder_done_1051
 
-ladder_913:
+ladder_1053:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_911:
-	JMP mp_done_910
+ladder_done_1051:
+	JMP mp_done_1050
 
-mp_long_909:
+mp_long_1049:
 	LEAQ -32(SI), R11
 
-mp_loop_914:
+mp_loop_1054:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_914
+	JGE     mp_loop_1054
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_910:
+mp_done_1050:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_893
+	JNZ  mirror_rows_1033
 	VZEROUPPER
 
-ret_892:
+ret_1032:
 	RET
 
 // func rowsMirror16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8846,7 +10098,7 @@ ret_892:
 TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_915
+	JZ    ret_1055
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -8859,18 +10111,18 @@ TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_916:
+mirror_rows_1056:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_917
+	JB   cx_short_1057
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_919
+	JBE  copy_le2_1059
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_920
+	JBE  copy_le4_1060
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_921:
+copy_loop_1061:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8882,7 +10134,7 @@ copy_loop_921:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_921
+	JB      copy_loop_1061
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8892,9 +10144,9 @@ copy_loop_921:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_922
+	JMP     copy_done_1062
 
-copy_le4_920:
+copy_le4_1060:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -8903,85 +10155,85 @@ copy_le4_920:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_922
+	JMP     copy_done_1062
 
-copy_le2_919:
+copy_le2_1059:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_922:
-	JMP cx_done_918
+copy_done_1062:
+	JMP cx_done_1058
 
-cx_short_917:
+cx_short_1057:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_923
+	JB      ladder_done_1063
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_923:
-cx_done_918:
+ladder_done_1063:
+cx_done_1058:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_925
+	JAE     mp_long_1065
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_927
+	JB      ladder_done_1067
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_927:
-	JMP mp_done_926
+ladder_done_1067:
+	JMP mp_done_1066
 
-mp_long_925:
+mp_long_1065:
 	LEAQ -32(DX), R11
 
-mp_loop_929:
+mp_loop_1069:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_929
+	JGE     mp_loop_1069
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_926:
+mp_done_1066:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_930
+	JAE     mp_long_1070
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_932
+	JB      ladder_done_1072
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_932:
-	JMP mp_done_931
+ladder_done_1072:
+	JMP mp_done_1071
 
-mp_long_930:
+mp_long_1070:
 	LEAQ -32(SI), R11
 
-mp_loop_934:
+mp_loop_1074:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_934
+	JGE     mp_loop_1074
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_931:
+mp_done_1071:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_916
+	JNZ  mirror_rows_1056
 	VZEROUPPER
 
-ret_915:
+ret_1055:
 	RET
 
 // func rowsMirror1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -8989,7 +10241,7 @@ ret_915:
 TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_935
+	JZ             ret_1075
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -9004,18 +10256,18 @@ TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_936:
+mirror_rows_1076:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_937
+	JB   mid_small_1077
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_939
+	JBE  copy_le2_1079
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_940
+	JBE  copy_le4_1080
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_941:
+copy_loop_1081:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -9027,7 +10279,7 @@ copy_loop_941:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_941
+	JB        copy_loop_1081
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -9037,9 +10289,9 @@ copy_loop_941:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_942
+	JMP       copy_done_1082
 
-copy_le4_940:
+copy_le4_1080:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -9048,28 +10300,28 @@ copy_le4_940:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_942
+	JMP       copy_done_1082
 
-copy_le2_939:
+copy_le2_1079:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_942:
-	JMP mid_done_938
+copy_done_1082:
+	JMP mid_done_1078
 
-mid_small_937:
+mid_small_1077:
 	CMPQ BX, $0x00000020
-	JB   cx_short_943
+	JB   cx_short_1083
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_945
+	JBE  copy_le2_1085
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_946
+	JBE  copy_le4_1086
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_947:
+copy_loop_1087:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9081,7 +10333,7 @@ copy_loop_947:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_947
+	JB      copy_loop_1087
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9091,9 +10343,9 @@ copy_loop_947:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_948
+	JMP     copy_done_1088
 
-copy_le4_946:
+copy_le4_1086:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9102,82 +10354,82 @@ copy_le4_946:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_948
+	JMP     copy_done_1088
 
-copy_le2_945:
+copy_le2_1085:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_948:
-	JMP cx_done_944
+copy_done_1088:
+	JMP cx_done_1084
 
-cx_short_943:
+cx_short_1083:
 	CMPQ BX, $0x00000010
-	JAE  ladder_950
+	JAE  ladder_1090
 	CMPQ BX, $0x00000008
-	JAE  ladder_951
+	JAE  ladder_1091
 	CMPQ BX, $0x00000004
-	JAE  ladder_952
+	JAE  ladder_1092
 	CMPQ BX, $0x00000002
-	JAE  ladder_953
+	JAE  ladder_1093
 	CMPQ BX, $0x00000001
-	JB   ladder_done_949
-	JMP  ladder_954
+	JB   ladder_done_1089
+	JMP  ladder_1094
 
-ladder_950:
+ladder_1090:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_949
+	JMP     ladder_done_1089
 
-ladder_951:
+ladder_1091:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_949
+	JMP  ladder_done_1089
 
-ladder_952:
+ladder_1092:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_949
+	JMP  ladder_done_1089
 
-ladder_953:
+ladder_1093:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_949
+	JMP  ladder_done_1089
 
-ladder_954:
+ladder_1094:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_949:
-cx_done_944:
-mid_done_938:
+ladder_done_1089:
+cx_done_1084:
+mid_done_1078:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_955
+	JAE  mp_long_1095
 	CMPQ DX, $0x00000010
-	JAE  ladder_958
+	JAE  ladder_1098
 	CMPQ DX, $0x00000008
-	JAE  ladder_959
+	JAE  ladder_1099
 	CMPQ DX, $0x00000004
-	JAE  ladder_960
+	JAE  ladder_1100
 	CMPQ DX, $0x00000002
-	JAE  ladder_961
+	JAE  ladder_1101
 	CMPQ DX, $0x00000001
-	JB   ladder_done_957
-	JMP  ladder_962
+	JB   ladder_done_1097
+	JMP  ladder_1102
 
-ladder_958:
+ladder_1098:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -9186,75 +10438,75 @@ ladder_958:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_957
+	JMP     ladder_done_1097
 
-ladder_959:
+ladder_1099:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_957
+	JMP    ladder_done_1097
 
-ladder_960:
+ladder_1100:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_957
+	JMP    ladder_done_1097
 
-ladder_961:
+ladder_1101:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_957
+	JMP  ladder_done_1097
 
-ladder_962:
+ladder_1102:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_957:
-	JMP mp_done_956
+ladder_done_1097:
+	JMP mp_done_1096
 
-mp_long_955:
+mp_long_1095:
 	LEAQ -32(DX), R11
 
-mp_loop_963:
+mp_loop_1103:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_963
+	JGE     mp_loop_1103
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_956:
+mp_done_1096:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_964
+	JAE  mp_long_1104
 	CMPQ SI, $0x00000010
-	JAE  ladder_967
+	JAE  ladder_1107
 	CMPQ SI, $0x00000008
-	JAE  ladder_968
+	JAE  ladder_1108
 	CMPQ SI, $0x00000004
-	JAE  ladder_969
+	JAE  ladder_1109
 	CMPQ SI, $0x00000002
-	JAE  ladder_970
+	JAE  ladder_1110
 	CMPQ SI, $0x00000001
-	JB   ladder_done_966
-	JMP  ladder_971
+	JB   ladder_done_1106
+	JMP  ladder_1111
 
-ladder_967:
+ladder_1107:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -9263,64 +10515,64 @@ ladder_967:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_966
+	JMP     ladder_done_1106
 
-ladder_968:
+ladder_1108:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_966
+	JMP    ladder_done_1106
 
-ladder_969:
+ladder_1109:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_966
+	JMP    ladder_done_1106
 
-ladder_970:
+ladder_1110:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_966
+	JMP  ladder_done_1106
 
-ladder_971:
+ladder_1111:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_966:
-	JMP mp_done_965
+ladder_done_1106:
+	JMP mp_done_1105
 
-mp_long_964:
+mp_long_1104:
 	LEAQ -32(SI), R11
 
-mp_loop_972:
+mp_loop_1112:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_972
+	JGE     mp_loop_1112
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_965:
+mp_done_1105:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_936
+	JNZ  mirror_rows_1076
 	VZEROUPPER
 
-ret_935:
+ret_1075:
 	RET
 
 // func rowsMirror2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9328,7 +10580,7 @@ ret_935:
 TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_973
+	JZ             ret_1113
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -9343,18 +10595,18 @@ TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_974:
+mirror_rows_1114:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_975
+	JB   mid_small_1115
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_977
+	JBE  copy_le2_1117
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_978
+	JBE  copy_le4_1118
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_979:
+copy_loop_1119:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -9366,7 +10618,7 @@ copy_loop_979:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_979
+	JB        copy_loop_1119
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -9376,9 +10628,9 @@ copy_loop_979:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_980
+	JMP       copy_done_1120
 
-copy_le4_978:
+copy_le4_1118:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -9387,28 +10639,28 @@ copy_le4_978:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_980
+	JMP       copy_done_1120
 
-copy_le2_977:
+copy_le2_1117:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_980:
-	JMP mid_done_976
+copy_done_1120:
+	JMP mid_done_1116
 
-mid_small_975:
+mid_small_1115:
 	CMPQ BX, $0x00000020
-	JB   cx_short_981
+	JB   cx_short_1121
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_983
+	JBE  copy_le2_1123
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_984
+	JBE  copy_le4_1124
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_985:
+copy_loop_1125:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9420,7 +10672,7 @@ copy_loop_985:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_985
+	JB      copy_loop_1125
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9430,9 +10682,9 @@ copy_loop_985:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_986
+	JMP     copy_done_1126
 
-copy_le4_984:
+copy_le4_1124:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9441,73 +10693,73 @@ copy_le4_984:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_986
+	JMP     copy_done_1126
 
-copy_le2_983:
+copy_le2_1123:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_986:
-	JMP cx_done_982
+copy_done_1126:
+	JMP cx_done_1122
 
-cx_short_981:
+cx_short_1121:
 	CMPQ BX, $0x00000010
-	JAE  ladder_988
+	JAE  ladder_1128
 	CMPQ BX, $0x00000008
-	JAE  ladder_989
+	JAE  ladder_1129
 	CMPQ BX, $0x00000004
-	JAE  ladder_990
+	JAE  ladder_1130
 	CMPQ BX, $0x00000002
-	JB   ladder_done_987
-	JMP  ladder_991
+	JB   ladder_done_1127
+	JMP  ladder_1131
 
-ladder_988:
+ladder_1128:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_987
+	JMP     ladder_done_1127
 
-ladder_989:
+ladder_1129:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_987
+	JMP  ladder_done_1127
 
-ladder_990:
+ladder_1130:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_987
+	JMP  ladder_done_1127
 
-ladder_991:
+ladder_1131:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_987:
-cx_done_982:
-mid_done_976:
+ladder_done_1127:
+cx_done_1122:
+mid_done_1116:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_992
+	JAE  mp_long_1132
 	CMPQ DX, $0x00000010
-	JAE  ladder_995
+	JAE  ladder_1135
 	CMPQ DX, $0x00000008
-	JAE  ladder_996
+	JAE  ladder_1136
 	CMPQ DX, $0x00000004
-	JAE  ladder_997
+	JAE  ladder_1137
 	CMPQ DX, $0x00000002
-	JB   ladder_done_994
-	JMP  ladder_998
+	JB   ladder_done_1134
+	JMP  ladder_1138
 
-ladder_995:
+ladder_1135:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -9516,64 +10768,64 @@ ladder_995:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_994
+	JMP     ladder_done_1134
 
-ladder_996:
+ladder_1136:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_994
+	JMP      ladder_done_1134
 
-ladder_997:
+ladder_1137:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_994
+	JMP  ladder_done_1134
 
-ladder_998:
+ladder_1138:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_994:
-	JMP mp_done_993
+ladder_done_1134:
+	JMP mp_done_1133
 
-mp_long_992:
+mp_long_1132:
 	LEAQ -32(DX), R11
 
-mp_loop_999:
+mp_loop_1139:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_999
+	JGE     mp_loop_1139
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_993:
+mp_done_1133:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1000
+	JAE  mp_long_1140
 	CMPQ SI, $0x00000010
-	JAE  ladder_1003
+	JAE  ladder_1143
 	CMPQ SI, $0x00000008
-	JAE  ladder_1004
+	JAE  ladder_1144
 	CMPQ SI, $0x00000004
-	JAE  ladder_1005
+	JAE  ladder_1145
 	CMPQ SI, $0x00000002
-	JB   ladder_done_1002
-	JMP  ladder_1006
+	JB   ladder_done_1142
+	JMP  ladder_1146
 
-ladder_1003:
+ladder_1143:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -9582,55 +10834,55 @@ ladder_1003:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1002
+	JMP     ladder_done_1142
 
-ladder_1004:
+ladder_1144:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_1002
+	JMP      ladder_done_1142
 
-ladder_1005:
+ladder_1145:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1002
+	JMP  ladder_done_1142
 
-ladder_1006:
+ladder_1146:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1002:
-	JMP mp_done_1001
+ladder_done_1142:
+	JMP mp_done_1141
 
-mp_long_1000:
+mp_long_1140:
 	LEAQ -32(SI), R11
 
-mp_loop_1007:
+mp_loop_1147:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1007
+	JGE     mp_loop_1147
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1001:
+mp_done_1141:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_974
+	JNZ  mirror_rows_1114
 	VZEROUPPER
 
-ret_973:
+ret_1113:
 	RET
 
 // func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9638,7 +10890,7 @@ ret_973:
 TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_1008
+	JZ      ret_1148
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -9653,18 +10905,18 @@ TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_1009:
+mirror_rows_1149:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1010
+	JB   mid_small_1150
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1012
+	JBE  copy_le2_1152
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1013
+	JBE  copy_le4_1153
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1014:
+copy_loop_1154:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -9676,7 +10928,7 @@ copy_loop_1014:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1014
+	JB        copy_loop_1154
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -9686,9 +10938,9 @@ copy_loop_1014:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1015
+	JMP       copy_done_1155
 
-copy_le4_1013:
+copy_le4_1153:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -9697,28 +10949,28 @@ copy_le4_1013:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1015
+	JMP       copy_done_1155
 
-copy_le2_1012:
+copy_le2_1152:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1015:
-	JMP mid_done_1011
+copy_done_1155:
+	JMP mid_done_1151
 
-mid_small_1010:
+mid_small_1150:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1016
+	JB   cx_short_1156
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1018
+	JBE  copy_le2_1158
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1019
+	JBE  copy_le4_1159
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1020:
+copy_loop_1160:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9730,7 +10982,7 @@ copy_loop_1020:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1020
+	JB      copy_loop_1160
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9740,9 +10992,9 @@ copy_loop_1020:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1021
+	JMP     copy_done_1161
 
-copy_le4_1019:
+copy_le4_1159:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9751,153 +11003,153 @@ copy_le4_1019:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1021
+	JMP     copy_done_1161
 
-copy_le2_1018:
+copy_le2_1158:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1021:
-	JMP cx_done_1017
+copy_done_1161:
+	JMP cx_done_1157
 
-cx_short_1016:
+cx_short_1156:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1023
+	JAE  ladder_1163
 	CMPQ BX, $0x00000008
-	JAE  ladder_1024
+	JAE  ladder_1164
 	CMPQ BX, $0x00000004
-	JB   ladder_done_1022
-	JMP  ladder_1025
+	JB   ladder_done_1162
+	JMP  ladder_1165
 
-ladder_1023:
+ladder_1163:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1022
+	JMP     ladder_done_1162
 
-ladder_1024:
+ladder_1164:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1022
+	JMP  ladder_done_1162
 
-ladder_1025:
+ladder_1165:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_1022:
-cx_done_1017:
-mid_done_1011:
+ladder_done_1162:
+cx_done_1157:
+mid_done_1151:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1026
+	JAE  mp_long_1166
 	CMPQ DX, $0x00000010
-	JAE  ladder_1029
+	JAE  ladder_1169
 	CMPQ DX, $0x00000008
-	JAE  ladder_1030
+	JAE  ladder_1170
 	CMPQ DX, $0x00000004
-	JB   ladder_done_1028
-	JMP  ladder_1031
+	JB   ladder_done_1168
+	JMP  ladder_1171
 
-ladder_1029:
+ladder_1169:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1028
+	JMP     ladder_done_1168
 
-ladder_1030:
+ladder_1170:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1028
+	JMP  ladder_done_1168
 
-ladder_1031:
+ladder_1171:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1028:
-	JMP mp_done_1027
+ladder_done_1168:
+	JMP mp_done_1167
 
-mp_long_1026:
+mp_long_1166:
 	LEAQ -32(DX), R11
 
-mp_loop_1032:
+mp_loop_1172:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1032
+	JGE     mp_loop_1172
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1027:
+mp_done_1167:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1033
+	JAE  mp_long_1173
 	CMPQ SI, $0x00000010
-	JAE  ladder_1036
+	JAE  ladder_1176
 	CMPQ SI, $0x00000008
-	JAE  ladder_1037
+	JAE  ladder_1177
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1035
-	JMP  ladder_1038
+	JB   ladder_done_1175
+	JMP  ladder_1178
 
-ladder_1036:
+ladder_1176:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1035
+	JMP     ladder_done_1175
 
-ladder_1037:
+ladder_1177:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1035
+	JMP  ladder_done_1175
 
-ladder_1038:
+ladder_1178:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1035:
-	JMP mp_done_1034
+ladder_done_1175:
+	JMP mp_done_1174
 
-mp_long_1033:
+mp_long_1173:
 	LEAQ -32(SI), R11
 
-mp_loop_1039:
+mp_loop_1179:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1039
+	JGE     mp_loop_1179
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1034:
+mp_done_1174:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1009
+	JNZ  mirror_rows_1149
 	VZEROUPPER
 
-ret_1008:
+ret_1148:
 	RET
 
 // func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9905,7 +11157,7 @@ ret_1008:
 TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1040
+	JZ    ret_1180
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -9918,18 +11170,18 @@ TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1041:
+mirror_rows_1181:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1042
+	JB   mid_small_1182
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1044
+	JBE  copy_le2_1184
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1045
+	JBE  copy_le4_1185
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1046:
+copy_loop_1186:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -9941,7 +11193,7 @@ copy_loop_1046:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1046
+	JB        copy_loop_1186
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -9951,9 +11203,9 @@ copy_loop_1046:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1047
+	JMP       copy_done_1187
 
-copy_le4_1045:
+copy_le4_1185:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -9962,28 +11214,28 @@ copy_le4_1045:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1047
+	JMP       copy_done_1187
 
-copy_le2_1044:
+copy_le2_1184:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1047:
-	JMP mid_done_1043
+copy_done_1187:
+	JMP mid_done_1183
 
-mid_small_1042:
+mid_small_1182:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1048
+	JB   cx_short_1188
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1050
+	JBE  copy_le2_1190
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1051
+	JBE  copy_le4_1191
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1052:
+copy_loop_1192:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -9995,7 +11247,7 @@ copy_loop_1052:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1052
+	JB      copy_loop_1192
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -10005,9 +11257,9 @@ copy_loop_1052:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1053
+	JMP     copy_done_1193
 
-copy_le4_1051:
+copy_le4_1191:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -10016,122 +11268,122 @@ copy_le4_1051:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1053
+	JMP     copy_done_1193
 
-copy_le2_1050:
+copy_le2_1190:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1053:
-	JMP cx_done_1049
+copy_done_1193:
+	JMP cx_done_1189
 
-cx_short_1048:
+cx_short_1188:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1055
+	JAE  ladder_1195
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1054
-	JMP  ladder_1056
+	JB   ladder_done_1194
+	JMP  ladder_1196
 
-ladder_1055:
+ladder_1195:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1054
+	JMP     ladder_done_1194
 
-ladder_1056:
+ladder_1196:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1054:
-cx_done_1049:
-mid_done_1043:
+ladder_done_1194:
+cx_done_1189:
+mid_done_1183:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1057
+	JAE  mp_long_1197
 	CMPQ DX, $0x00000010
-	JAE  ladder_1060
+	JAE  ladder_1200
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1059
-	JMP  ladder_1061
+	JB   ladder_done_1199
+	JMP  ladder_1201
 
-ladder_1060:
+ladder_1200:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1059
+	JMP     ladder_done_1199
 
-ladder_1061:
+ladder_1201:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1059:
-	JMP mp_done_1058
+ladder_done_1199:
+	JMP mp_done_1198
 
-mp_long_1057:
+mp_long_1197:
 	LEAQ -32(DX), R11
 
-mp_loop_1062:
+mp_loop_1202:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1062
+	JGE     mp_loop_1202
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1058:
+mp_done_1198:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1063
+	JAE  mp_long_1203
 	CMPQ SI, $0x00000010
-	JAE  ladder_1066
+	JAE  ladder_1206
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1065
-	JMP  ladder_1067
+	JB   ladder_done_1205
+	JMP  ladder_1207
 
-ladder_1066:
+ladder_1206:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1065
+	JMP     ladder_done_1205
 
-ladder_1067:
+ladder_1207:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1065:
-	JMP mp_done_1064
+ladder_done_1205:
+	JMP mp_done_1204
 
-mp_long_1063:
+mp_long_1203:
 	LEAQ -32(SI), R11
 
-mp_loop_1068:
+mp_loop_1208:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1068
+	JGE     mp_loop_1208
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1064:
+mp_done_1204:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1041
+	JNZ  mirror_rows_1181
 	VZEROUPPER
 
-ret_1040:
+ret_1180:
 	RET
 
 // func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -10139,7 +11391,7 @@ ret_1040:
 TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1069
+	JZ    ret_1209
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -10152,18 +11404,18 @@ TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1070:
+mirror_rows_1210:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1071
+	JB   mid_small_1211
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1073
+	JBE  copy_le2_1213
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1074
+	JBE  copy_le4_1214
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1075:
+copy_loop_1215:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -10175,7 +11427,7 @@ copy_loop_1075:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1075
+	JB        copy_loop_1215
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -10185,9 +11437,9 @@ copy_loop_1075:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1076
+	JMP       copy_done_1216
 
-copy_le4_1074:
+copy_le4_1214:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -10196,28 +11448,28 @@ copy_le4_1074:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1076
+	JMP       copy_done_1216
 
-copy_le2_1073:
+copy_le2_1213:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1076:
-	JMP mid_done_1072
+copy_done_1216:
+	JMP mid_done_1212
 
-mid_small_1071:
+mid_small_1211:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1077
+	JB   cx_short_1217
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1079
+	JBE  copy_le2_1219
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1080
+	JBE  copy_le4_1220
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1081:
+copy_loop_1221:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -10229,7 +11481,7 @@ copy_loop_1081:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1081
+	JB      copy_loop_1221
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -10239,9 +11491,9 @@ copy_loop_1081:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1082
+	JMP     copy_done_1222
 
-copy_le4_1080:
+copy_le4_1220:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -10250,86 +11502,86 @@ copy_le4_1080:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1082
+	JMP     copy_done_1222
 
-copy_le2_1079:
+copy_le2_1219:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1082:
-	JMP cx_done_1078
+copy_done_1222:
+	JMP cx_done_1218
 
-cx_short_1077:
+cx_short_1217:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1083
+	JB      ladder_done_1223
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1083:
-cx_done_1078:
-mid_done_1072:
+ladder_done_1223:
+cx_done_1218:
+mid_done_1212:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1085
+	JAE     mp_long_1225
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1087
+	JB      ladder_done_1227
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1087:
-	JMP mp_done_1086
+ladder_done_1227:
+	JMP mp_done_1226
 
-mp_long_1085:
+mp_long_1225:
 	LEAQ -32(DX), R11
 
-mp_loop_1089:
+mp_loop_1229:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1089
+	JGE     mp_loop_1229
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1086:
+mp_done_1226:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1090
+	JAE     mp_long_1230
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1092
+	JB      ladder_done_1232
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1092:
-	JMP mp_done_1091
+ladder_done_1232:
+	JMP mp_done_1231
 
-mp_long_1090:
+mp_long_1230:
 	LEAQ -32(SI), R11
 
-mp_loop_1094:
+mp_loop_1234:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1094
+	JGE     mp_loop_1234
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1091:
+mp_done_1231:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1070
+	JNZ  mirror_rows_1210
 	VZEROUPPER
 
-ret_1069:
+ret_1209:
 	RET
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
@@ -10346,9 +11598,9 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            pat+64(FP), R10
 	MOVQ            planes+72(FP), R11
 	TESTQ           DX, DX
-	JZ              shuf_ret_1095
+	JZ              shuf_ret_1235
 	TESTQ           R11, R11
-	JZ              shuf_ret_1095
+	JZ              shuf_ret_1235
 	LEAQ            lowmask64<>+0(SB), DX
 	MOVQ            $0x00000040, R12
 	CMPQ            DI, R12
@@ -10384,1125 +11636,251 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            srcPlane+88(FP), R12
 	MOVQ            srcLimit+120(FP), R13
 	CMPQ            R8, $0x40
-	JBE             shuf_one_table_1096
+	JBE             shuf_one_table_1236
 	CMPQ            DI, $0x40
-	JBE             shuf_two_narrow_1099
+	JBE             shuf_two_narrow_1239
 	SUBQ            $0x40, R8
 	VPBROADCASTB    R8, Z3
 	MOVL            $0x00000040, AX
 	VPBROADCASTB    AX, Z4
 	VPCMPUB         $0x05, Z4, Z0, K3, K1
 	KORTESTQ        K1, K1
-	JNZ             shuf_both_halves_1100
+	JNZ             shuf_both_halves_1240
 	VPCMPUB         $0x01, Z3, Z1, K4, K1
 	KANDQ           K2, K1, K1
 	KORTESTQ        K1, K1
-	JNZ             shuf_both_halves_1100
+	JNZ             shuf_both_halves_1240
 	VPSUBB          Z3, Z1, Z1
 	CMPQ            DI, $0x50
-	JBE             shuf_store16_1101
+	JBE             shuf_store16_1241
 	CMPQ            DI, $0x60
-	JBE             shuf_store32_1102
+	JBE             shuf_store32_1242
 	CMPQ            rowIdx+96(FP), $0x00
-	JNE             shuf_list_1103
+	JNE             shuf_list_1243
 	DECQ            R11
-	JZ              shuf_last_plane_1106
+	JZ              shuf_last_plane_1246
 
-shuf_planes_1105:
+shuf_planes_1245:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1107
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1108
-	TESTQ DI, DI
-	JZ    shuf_done_1109
-
-shuf_rows_1110:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Z3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1110
-
-shuf_done_1109:
-	JMP shuf_run_done_1107
-
-shuf_run_checked_1108:
-	TESTQ DI, DI
-	JZ    shuf_done_1111
-
-shuf_rows_1112:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Z3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1112
-
-shuf_done_1111:
-shuf_run_done_1107:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1105
-
-shuf_last_plane_1106:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1113
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R9
-	IMULQ SI, R9
-	ADDQ  CX, R9
-	CMPQ  R9, R13
-	JHI   shuf_run_checked_1114
-	TESTQ DX, DX
-	JZ    shuf_done_1115
-
-shuf_rows_1116:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1117
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1118:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1116
-
-shuf_done_1115:
-	JMP shuf_run_done_1113
-
-shuf_run_checked_1114:
-	TESTQ DX, DX
-	JZ    shuf_done_1119
-
-shuf_rows_1120:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1121
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1122:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1120
-
-shuf_done_1119:
-shuf_run_done_1113:
-	VZEROUPPER
-	RET
-
-shuf_list_1103:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1123
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1123:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1104
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1124:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1125
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1124
-
-shuf_offs_done_1125:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1104
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1126:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1127
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1126
-
-shuf_offs_done_1127:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1129
-
-shuf_planes_1128:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1130
-
-shuf_rows_1131:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1131
-
-shuf_done_1130:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1132
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1133
-	TESTQ DI, DI
-	JZ    shuf_done_1134
-
-shuf_rows_1135:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1135
-
-shuf_done_1134:
-	JMP shuf_run_done_1132
-
-shuf_run_checked_1133:
-	TESTQ DI, DI
-	JZ    shuf_done_1136
-
-shuf_rows_1137:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1137
-
-shuf_done_1136:
-shuf_run_done_1132:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1138
-
-shuf_rows_1139:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1139
-
-shuf_done_1138:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1128
-
-shuf_last_plane_1129:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1140
-
-shuf_rows_1141:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z4, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z9, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1142
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1143:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1141
-
-shuf_done_1140:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1144
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R10
-	IMULQ SI, R10
-	ADDQ  CX, R10
-	CMPQ  R10, R13
-	JHI   shuf_run_checked_1145
-	TESTQ DX, DX
-	JZ    shuf_done_1146
-
-shuf_rows_1147:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1148
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1149:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1147
-
-shuf_done_1146:
-	JMP shuf_run_done_1144
-
-shuf_run_checked_1145:
-	TESTQ DX, DX
-	JZ    shuf_done_1150
-
-shuf_rows_1151:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1152
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1153:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1151
-
-shuf_done_1150:
-shuf_run_done_1144:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1154
-
-shuf_rows_1155:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z5
-	VMOVDQA64 Z2, Z6
-	VPERMB    Z4, Z0, K3, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z5, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1156
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1157:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1155
-
-shuf_done_1154:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1104:
-	DECQ R11
-	JZ   shuf_last_plane_1159
-
-shuf_planes_1158:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1160
-
-shuf_rows_1161:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1161
-
-shuf_done_1160:
-	VMOVQ X5, R14
-	TESTQ R14, R14
-	JZ    shuf_run_done_1162
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R14), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1163
-	TESTQ R14, R14
-	JZ    shuf_done_1164
-
-shuf_rows_1165:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1165
-
-shuf_done_1164:
-	JMP shuf_run_done_1162
-
-shuf_run_checked_1163:
-	TESTQ R14, R14
-	JZ    shuf_done_1166
-
-shuf_rows_1167:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1167
-
-shuf_done_1166:
-shuf_run_done_1162:
-	VMOVQ X8, DI
-	VMOVQ X7, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1168
-
-shuf_rows_1169:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1169
-
-shuf_done_1168:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1158
-
-shuf_last_plane_1159:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1170
-
-shuf_rows_1171:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z3, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1172
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1173:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1171
-
-shuf_done_1170:
-	VMOVQ X5, R10
-	TESTQ R10, R10
-	JZ    shuf_run_done_1174
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R10), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_1175
-	TESTQ R10, R10
-	JZ    shuf_done_1176
-
-shuf_rows_1177:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1178
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1179:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1177
-
-shuf_done_1176:
-	JMP shuf_run_done_1174
-
-shuf_run_checked_1175:
-	TESTQ R10, R10
-	JZ    shuf_done_1180
-
-shuf_rows_1181:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1182
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1183:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1181
-
-shuf_done_1180:
-shuf_run_done_1174:
-	VMOVQ X8, DX
-	VMOVQ X7, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1184
-
-shuf_rows_1185:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1186
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1187:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1185
-
-shuf_done_1184:
-	VZEROUPPER
-	RET
-
-shuf_store32_1102:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1188
-	DECQ R11
-	JZ   shuf_last_plane_1191
-
-shuf_planes_1190:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1192
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1193
-	TESTQ DI, DI
-	JZ    shuf_done_1194
-
-shuf_rows_1195:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Y3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1195
-
-shuf_done_1194:
-	JMP shuf_run_done_1192
-
-shuf_run_checked_1193:
-	TESTQ DI, DI
-	JZ    shuf_done_1196
-
-shuf_rows_1197:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Y3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1197
-
-shuf_done_1196:
-shuf_run_done_1192:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1190
-
-shuf_last_plane_1191:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1198
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R9
-	IMULQ SI, R9
-	ADDQ  CX, R9
-	CMPQ  R9, R13
-	JHI   shuf_run_checked_1199
-	TESTQ DX, DX
-	JZ    shuf_done_1200
-
-shuf_rows_1201:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1202
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1203:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1201
-
-shuf_done_1200:
-	JMP shuf_run_done_1198
-
-shuf_run_checked_1199:
-	TESTQ DX, DX
-	JZ    shuf_done_1204
-
-shuf_rows_1205:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1206
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1207:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1205
-
-shuf_done_1204:
-shuf_run_done_1198:
-	VZEROUPPER
-	RET
-
-shuf_list_1188:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1208
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1208:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1189
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1209:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1210
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1209
-
-shuf_offs_done_1210:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1189
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1211:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1212
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1211
-
-shuf_offs_done_1212:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1214
-
-shuf_planes_1213:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1215
-
-shuf_rows_1216:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1216
-
-shuf_done_1215:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1217
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1218
-	TESTQ DI, DI
-	JZ    shuf_done_1219
-
-shuf_rows_1220:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1220
-
-shuf_done_1219:
-	JMP shuf_run_done_1217
-
-shuf_run_checked_1218:
-	TESTQ DI, DI
-	JZ    shuf_done_1221
-
-shuf_rows_1222:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1222
-
-shuf_done_1221:
-shuf_run_done_1217:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1223
-
-shuf_rows_1224:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1224
-
-shuf_done_1223:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1213
-
-shuf_last_plane_1214:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1225
-
-shuf_rows_1226:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z4, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z9, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1227
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1228:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1226
-
-shuf_done_1225:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1229
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R10
-	IMULQ SI, R10
-	ADDQ  CX, R10
-	CMPQ  R10, R13
-	JHI   shuf_run_checked_1230
-	TESTQ DX, DX
-	JZ    shuf_done_1231
-
-shuf_rows_1232:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1233
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1234:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1232
-
-shuf_done_1231:
-	JMP shuf_run_done_1229
-
-shuf_run_checked_1230:
-	TESTQ DX, DX
-	JZ    shuf_done_1235
-
-shuf_rows_1236:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1237
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1238:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1236
-
-shuf_done_1235:
-shuf_run_done_1229:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1239
-
-shuf_rows_1240:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z5
-	VMOVDQA64 Z2, Z6
-	VPERMB    Z4, Z0, K3, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z5, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1241
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1242:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1240
-
-shuf_done_1239:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1189:
-	DECQ R11
-	JZ   shuf_last_plane_1244
-
-shuf_planes_1243:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1245
-
-shuf_rows_1246:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1246
-
-shuf_done_1245:
-	VMOVQ X5, R14
-	TESTQ R14, R14
 	JZ    shuf_run_done_1247
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R14), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
 	JHI   shuf_run_checked_1248
-	TESTQ R14, R14
+	TESTQ DI, DI
 	JZ    shuf_done_1249
 
 shuf_rows_1250:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Z3, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      R14
+	DECQ      DI
 	JNZ       shuf_rows_1250
 
 shuf_done_1249:
 	JMP shuf_run_done_1247
 
 shuf_run_checked_1248:
-	TESTQ R14, R14
+	TESTQ DI, DI
 	JZ    shuf_done_1251
 
 shuf_rows_1252:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Z3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1252
+
+shuf_done_1251:
+shuf_run_done_1247:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1245
+
+shuf_last_plane_1246:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1253
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1254
+	TESTQ DX, DX
+	JZ    shuf_done_1255
+
+shuf_rows_1256:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1257
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1258:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1256
+
+shuf_done_1255:
+	JMP shuf_run_done_1253
+
+shuf_run_checked_1254:
+	TESTQ DX, DX
+	JZ    shuf_done_1259
+
+shuf_rows_1260:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1261
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1262:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1260
+
+shuf_done_1259:
+shuf_run_done_1253:
+	VZEROUPPER
+	RET
+
+shuf_list_1243:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1263
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1263:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1244
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1264:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1265
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1264
+
+shuf_offs_done_1265:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1244
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1266:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1267
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1266
+
+shuf_offs_done_1267:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1269
+
+shuf_planes_1268:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1270
+
+shuf_rows_1271:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1271
+
+shuf_done_1270:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1272
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1273
+	TESTQ DI, DI
+	JZ    shuf_done_1274
+
+shuf_rows_1275:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -11510,20 +11888,190 @@ shuf_rows_1252:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1252
+	DECQ      DI
+	JNZ       shuf_rows_1275
 
-shuf_done_1251:
-shuf_run_done_1247:
-	VMOVQ X8, DI
-	VMOVQ X7, R14
+shuf_done_1274:
+	JMP shuf_run_done_1272
+
+shuf_run_checked_1273:
+	TESTQ DI, DI
+	JZ    shuf_done_1276
+
+shuf_rows_1277:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1277
+
+shuf_done_1276:
+shuf_run_done_1272:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1278
+
+shuf_rows_1279:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1279
+
+shuf_done_1278:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1268
+
+shuf_last_plane_1269:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1280
+
+shuf_rows_1281:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1282
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1283:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1281
+
+shuf_done_1280:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1284
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1285
+	TESTQ DX, DX
+	JZ    shuf_done_1286
+
+shuf_rows_1287:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1288
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1289:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1287
+
+shuf_done_1286:
+	JMP shuf_run_done_1284
+
+shuf_run_checked_1285:
+	TESTQ DX, DX
+	JZ    shuf_done_1290
+
+shuf_rows_1291:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1292
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1293:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1291
+
+shuf_done_1290:
+shuf_run_done_1284:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1294
+
+shuf_rows_1295:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1296
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1297:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1295
+
+shuf_done_1294:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1244:
+	DECQ R11
+	JZ   shuf_last_plane_1299
+
+shuf_planes_1298:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1253
+	JZ    shuf_done_1300
 
-shuf_rows_1254:
+shuf_rows_1301:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -11534,360 +12082,24 @@ shuf_rows_1254:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1254
-
-shuf_done_1253:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1243
-
-shuf_last_plane_1244:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1255
-
-shuf_rows_1256:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z3, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1257
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1258:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1256
-
-shuf_done_1255:
-	VMOVQ X5, R10
-	TESTQ R10, R10
-	JZ    shuf_run_done_1259
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R10), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_1260
-	TESTQ R10, R10
-	JZ    shuf_done_1261
-
-shuf_rows_1262:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1263
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1264:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1262
-
-shuf_done_1261:
-	JMP shuf_run_done_1259
-
-shuf_run_checked_1260:
-	TESTQ R10, R10
-	JZ    shuf_done_1265
-
-shuf_rows_1266:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1267
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1268:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1266
-
-shuf_done_1265:
-shuf_run_done_1259:
-	VMOVQ X8, DX
-	VMOVQ X7, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1269
-
-shuf_rows_1270:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1271
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1272:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1270
-
-shuf_done_1269:
-	VZEROUPPER
-	RET
-
-shuf_store16_1101:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1273
-	DECQ R11
-	JZ   shuf_last_plane_1276
-
-shuf_planes_1275:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1277
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1278
-	TESTQ DI, DI
-	JZ    shuf_done_1279
-
-shuf_rows_1280:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  X3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1280
-
-shuf_done_1279:
-	JMP shuf_run_done_1277
-
-shuf_run_checked_1278:
-	TESTQ DI, DI
-	JZ    shuf_done_1281
-
-shuf_rows_1282:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  X3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1282
-
-shuf_done_1281:
-shuf_run_done_1277:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1275
-
-shuf_last_plane_1276:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1283
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R9
-	IMULQ SI, R9
-	ADDQ  CX, R9
-	CMPQ  R9, R13
-	JHI   shuf_run_checked_1284
-	TESTQ DX, DX
-	JZ    shuf_done_1285
-
-shuf_rows_1286:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1287
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1288:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1286
-
-shuf_done_1285:
-	JMP shuf_run_done_1283
-
-shuf_run_checked_1284:
-	TESTQ DX, DX
-	JZ    shuf_done_1289
-
-shuf_rows_1290:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1291
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1292:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1290
-
-shuf_done_1289:
-shuf_run_done_1283:
-	VZEROUPPER
-	RET
-
-shuf_list_1273:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1293
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1293:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1274
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1294:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1295
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1294
-
-shuf_offs_done_1295:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1274
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1296:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1297
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1296
-
-shuf_offs_done_1297:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1299
-
-shuf_planes_1298:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1300
-
-shuf_rows_1301:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
 	JNZ       shuf_rows_1301
 
 shuf_done_1300:
-	VMOVQ X5, DI
-	TESTQ DI, DI
+	VMOVQ X5, R14
+	TESTQ R14, R14
 	JZ    shuf_run_done_1302
 	VMOVQ X6, CX
 	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
 	JHI   shuf_run_checked_1303
-	TESTQ DI, DI
+	TESTQ R14, R14
 	JZ    shuf_done_1304
 
 shuf_rows_1305:
@@ -11898,17 +12110,17 @@ shuf_rows_1305:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R14
 	JNZ       shuf_rows_1305
 
 shuf_done_1304:
 	JMP shuf_run_done_1302
 
 shuf_run_checked_1303:
-	TESTQ DI, DI
+	TESTQ R14, R14
 	JZ    shuf_done_1306
 
 shuf_rows_1307:
@@ -11919,33 +12131,34 @@ shuf_rows_1307:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
-	DECQ      DI
+	DECQ      R14
 	JNZ       shuf_rows_1307
 
 shuf_done_1306:
 shuf_run_done_1302:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1308
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1308
 
 shuf_rows_1309:
-	VMOVQ     X9, CX
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
 	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
+	ADDQ      $0x04, DI
+	DECQ      R14
 	JNZ       shuf_rows_1309
 
 shuf_done_1308:
@@ -11955,45 +12168,46 @@ shuf_done_1308:
 	JNZ  shuf_planes_1298
 
 shuf_last_plane_1299:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1310
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1310
 
 shuf_rows_1311:
-	VMOVQ     X3, CX
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
 	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z4, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z9, Z1, K4, Z4
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
 	JHI       shuf_far_1312
-	VMOVDQU8  X4, K2, 64(AX)
+	VMOVDQU8  Z3, K2, 64(AX)
 
 shuf_stored_1313:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1311
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1311
 
 shuf_done_1310:
-	VMOVQ X5, DX
-	TESTQ DX, DX
+	VMOVQ X5, R10
+	TESTQ R10, R10
 	JZ    shuf_run_done_1314
 	VMOVQ X6, CX
 	ADDQ  R9, CX
-	LEAQ  -1(DX), R10
-	IMULQ SI, R10
-	ADDQ  CX, R10
-	CMPQ  R10, R13
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
 	JHI   shuf_run_checked_1315
-	TESTQ DX, DX
+	TESTQ R10, R10
 	JZ    shuf_done_1316
 
 shuf_rows_1317:
@@ -12006,19 +12220,19 @@ shuf_rows_1317:
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
 	JHI       shuf_far_1318
-	VMOVDQU8  X3, K2, 64(AX)
+	VMOVDQU8  Z3, K2, 64(AX)
 
 shuf_stored_1319:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ DX
+	DECQ R10
 	JNZ  shuf_rows_1317
 
 shuf_done_1316:
 	JMP shuf_run_done_1314
 
 shuf_run_checked_1315:
-	TESTQ DX, DX
+	TESTQ R10, R10
 	JZ    shuf_done_1320
 
 shuf_rows_1321:
@@ -12031,22 +12245,429 @@ shuf_rows_1321:
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
 	JHI       shuf_far_1322
-	VMOVDQU8  X3, K2, 64(AX)
+	VMOVDQU8  Z3, K2, 64(AX)
 
 shuf_stored_1323:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ DX
+	DECQ R10
 	JNZ  shuf_rows_1321
 
 shuf_done_1320:
 shuf_run_done_1314:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1324
+
+shuf_rows_1325:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1326
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1327:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1325
+
+shuf_done_1324:
+	VZEROUPPER
+	RET
+
+shuf_store32_1242:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1328
+	DECQ R11
+	JZ   shuf_last_plane_1331
+
+shuf_planes_1330:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1332
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1333
+	TESTQ DI, DI
+	JZ    shuf_done_1334
+
+shuf_rows_1335:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Y3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1335
+
+shuf_done_1334:
+	JMP shuf_run_done_1332
+
+shuf_run_checked_1333:
+	TESTQ DI, DI
+	JZ    shuf_done_1336
+
+shuf_rows_1337:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Y3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1337
+
+shuf_done_1336:
+shuf_run_done_1332:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1330
+
+shuf_last_plane_1331:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1338
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1339
+	TESTQ DX, DX
+	JZ    shuf_done_1340
+
+shuf_rows_1341:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1342
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1343:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1341
+
+shuf_done_1340:
+	JMP shuf_run_done_1338
+
+shuf_run_checked_1339:
+	TESTQ DX, DX
+	JZ    shuf_done_1344
+
+shuf_rows_1345:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1346
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1347:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1345
+
+shuf_done_1344:
+shuf_run_done_1338:
+	VZEROUPPER
+	RET
+
+shuf_list_1328:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1348
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1348:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1329
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1349:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1350
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1349
+
+shuf_offs_done_1350:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1329
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1351:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1352
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1351
+
+shuf_offs_done_1352:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1354
+
+shuf_planes_1353:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1355
+
+shuf_rows_1356:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1356
+
+shuf_done_1355:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1357
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1358
+	TESTQ DI, DI
+	JZ    shuf_done_1359
+
+shuf_rows_1360:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1360
+
+shuf_done_1359:
+	JMP shuf_run_done_1357
+
+shuf_run_checked_1358:
+	TESTQ DI, DI
+	JZ    shuf_done_1361
+
+shuf_rows_1362:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1362
+
+shuf_done_1361:
+shuf_run_done_1357:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1363
+
+shuf_rows_1364:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1364
+
+shuf_done_1363:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1353
+
+shuf_last_plane_1354:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1365
+
+shuf_rows_1366:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1367
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_1368:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1366
+
+shuf_done_1365:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1369
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1370
+	TESTQ DX, DX
+	JZ    shuf_done_1371
+
+shuf_rows_1372:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1373
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1374:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1372
+
+shuf_done_1371:
+	JMP shuf_run_done_1369
+
+shuf_run_checked_1370:
+	TESTQ DX, DX
+	JZ    shuf_done_1375
+
+shuf_rows_1376:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1377
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1378:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1376
+
+shuf_done_1375:
+shuf_run_done_1369:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1324
+	JZ        shuf_done_1379
 
-shuf_rows_1325:
+shuf_rows_1380:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -12057,31 +12678,31 @@ shuf_rows_1325:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z5, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1326
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_1381
+	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_1327:
+shuf_stored_1382:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1325
+	JNZ     shuf_rows_1380
 
-shuf_done_1324:
+shuf_done_1379:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1274:
+shuf_list_loads_1329:
 	DECQ R11
-	JZ   shuf_last_plane_1329
+	JZ   shuf_last_plane_1384
 
-shuf_planes_1328:
+shuf_planes_1383:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1330
+	JZ    shuf_done_1385
 
-shuf_rows_1331:
+shuf_rows_1386:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -12092,27 +12713,27 @@ shuf_rows_1331:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Y9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1331
+	JNZ       shuf_rows_1386
 
-shuf_done_1330:
+shuf_done_1385:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1332
+	JZ    shuf_run_done_1387
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R14), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1333
+	JHI   shuf_run_checked_1388
 	TESTQ R14, R14
-	JZ    shuf_done_1334
+	JZ    shuf_done_1389
 
-shuf_rows_1335:
+shuf_rows_1390:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -12120,20 +12741,20 @@ shuf_rows_1335:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Y9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1335
+	JNZ       shuf_rows_1390
 
-shuf_done_1334:
-	JMP shuf_run_done_1332
+shuf_done_1389:
+	JMP shuf_run_done_1387
 
-shuf_run_checked_1333:
+shuf_run_checked_1388:
 	TESTQ R14, R14
-	JZ    shuf_done_1336
+	JZ    shuf_done_1391
 
-shuf_rows_1337:
+shuf_rows_1392:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -12141,20 +12762,20 @@ shuf_rows_1337:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Y9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1337
+	JNZ       shuf_rows_1392
 
-shuf_done_1336:
-shuf_run_done_1332:
+shuf_done_1391:
+shuf_run_done_1387:
 	VMOVQ X8, DI
 	VMOVQ X7, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1338
+	JZ    shuf_done_1393
 
-shuf_rows_1339:
+shuf_rows_1394:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -12165,27 +12786,27 @@ shuf_rows_1339:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Y9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1339
+	JNZ       shuf_rows_1394
 
-shuf_done_1338:
+shuf_done_1393:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1328
+	JNZ  shuf_planes_1383
 
-shuf_last_plane_1329:
+shuf_last_plane_1384:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1340
+	JZ    shuf_done_1395
 
-shuf_rows_1341:
+shuf_rows_1396:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -12197,30 +12818,30 @@ shuf_rows_1341:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1342
-	VMOVDQU8  X3, K2, 64(AX)
+	JHI       shuf_far_1397
+	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1343:
+shuf_stored_1398:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1341
+	JNZ  shuf_rows_1396
 
-shuf_done_1340:
+shuf_done_1395:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_run_done_1344
+	JZ    shuf_run_done_1399
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R10), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1345
+	JHI   shuf_run_checked_1400
 	TESTQ R10, R10
-	JZ    shuf_done_1346
+	JZ    shuf_done_1401
 
-shuf_rows_1347:
+shuf_rows_1402:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -12229,23 +12850,23 @@ shuf_rows_1347:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1348
-	VMOVDQU8  X3, K2, 64(AX)
+	JHI       shuf_far_1403
+	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1349:
+shuf_stored_1404:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1347
+	JNZ  shuf_rows_1402
 
-shuf_done_1346:
-	JMP shuf_run_done_1344
+shuf_done_1401:
+	JMP shuf_run_done_1399
 
-shuf_run_checked_1345:
+shuf_run_checked_1400:
 	TESTQ R10, R10
-	JZ    shuf_done_1350
+	JZ    shuf_done_1405
 
-shuf_rows_1351:
+shuf_rows_1406:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -12254,23 +12875,23 @@ shuf_rows_1351:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1352
-	VMOVDQU8  X3, K2, 64(AX)
+	JHI       shuf_far_1407
+	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1353:
+shuf_stored_1408:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1351
+	JNZ  shuf_rows_1406
 
-shuf_done_1350:
-shuf_run_done_1344:
+shuf_done_1405:
+shuf_run_done_1399:
 	VMOVQ X8, DX
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1354
+	JZ    shuf_done_1409
 
-shuf_rows_1355:
+shuf_rows_1410:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -12282,44 +12903,675 @@ shuf_rows_1355:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1356
-	VMOVDQU8  X3, K2, 64(AX)
+	JHI       shuf_far_1411
+	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1357:
+shuf_stored_1412:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1355
+	JNZ  shuf_rows_1410
 
-shuf_done_1354:
+shuf_done_1409:
 	VZEROUPPER
 	RET
 
-shuf_both_halves_1100:
-	CMPQ DI, $0x50
-	JBE  shuf_store16_1358
-	CMPQ DI, $0x60
-	JBE  shuf_store32_1359
+shuf_store16_1241:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1360
+	JNE  shuf_list_1413
 	DECQ R11
-	JZ   shuf_last_plane_1363
+	JZ   shuf_last_plane_1416
 
-shuf_planes_1362:
+shuf_planes_1415:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1364
+	JZ    shuf_run_done_1417
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1418
+	TESTQ DI, DI
+	JZ    shuf_done_1419
+
+shuf_rows_1420:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  X3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1420
+
+shuf_done_1419:
+	JMP shuf_run_done_1417
+
+shuf_run_checked_1418:
+	TESTQ DI, DI
+	JZ    shuf_done_1421
+
+shuf_rows_1422:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  X3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1422
+
+shuf_done_1421:
+shuf_run_done_1417:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1415
+
+shuf_last_plane_1416:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1423
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1424
+	TESTQ DX, DX
+	JZ    shuf_done_1425
+
+shuf_rows_1426:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1427
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1428:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1426
+
+shuf_done_1425:
+	JMP shuf_run_done_1423
+
+shuf_run_checked_1424:
+	TESTQ DX, DX
+	JZ    shuf_done_1429
+
+shuf_rows_1430:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1431
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1432:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1430
+
+shuf_done_1429:
+shuf_run_done_1423:
+	VZEROUPPER
+	RET
+
+shuf_list_1413:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1433
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1433:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1414
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1434:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1435
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1434
+
+shuf_offs_done_1435:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1414
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1436:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1437
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1436
+
+shuf_offs_done_1437:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1439
+
+shuf_planes_1438:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1440
+
+shuf_rows_1441:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1441
+
+shuf_done_1440:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1442
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1443
+	TESTQ DI, DI
+	JZ    shuf_done_1444
+
+shuf_rows_1445:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1445
+
+shuf_done_1444:
+	JMP shuf_run_done_1442
+
+shuf_run_checked_1443:
+	TESTQ DI, DI
+	JZ    shuf_done_1446
+
+shuf_rows_1447:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1447
+
+shuf_done_1446:
+shuf_run_done_1442:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1448
+
+shuf_rows_1449:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1449
+
+shuf_done_1448:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1438
+
+shuf_last_plane_1439:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1450
+
+shuf_rows_1451:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1452
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_1453:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1451
+
+shuf_done_1450:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1454
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1455
+	TESTQ DX, DX
+	JZ    shuf_done_1456
+
+shuf_rows_1457:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1458
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1459:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1457
+
+shuf_done_1456:
+	JMP shuf_run_done_1454
+
+shuf_run_checked_1455:
+	TESTQ DX, DX
+	JZ    shuf_done_1460
+
+shuf_rows_1461:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1462
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1463:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1461
+
+shuf_done_1460:
+shuf_run_done_1454:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1464
+
+shuf_rows_1465:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1466
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_1467:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1465
+
+shuf_done_1464:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1414:
+	DECQ R11
+	JZ   shuf_last_plane_1469
+
+shuf_planes_1468:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1470
+
+shuf_rows_1471:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1471
+
+shuf_done_1470:
+	VMOVQ X5, R14
+	TESTQ R14, R14
+	JZ    shuf_run_done_1472
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1473
+	TESTQ R14, R14
+	JZ    shuf_done_1474
+
+shuf_rows_1475:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1475
+
+shuf_done_1474:
+	JMP shuf_run_done_1472
+
+shuf_run_checked_1473:
+	TESTQ R14, R14
+	JZ    shuf_done_1476
+
+shuf_rows_1477:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1477
+
+shuf_done_1476:
+shuf_run_done_1472:
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1478
+
+shuf_rows_1479:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1479
+
+shuf_done_1478:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1468
+
+shuf_last_plane_1469:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1480
+
+shuf_rows_1481:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1482
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1483:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1481
+
+shuf_done_1480:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_run_done_1484
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1485
+	TESTQ R10, R10
+	JZ    shuf_done_1486
+
+shuf_rows_1487:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1488
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1489:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1487
+
+shuf_done_1486:
+	JMP shuf_run_done_1484
+
+shuf_run_checked_1485:
+	TESTQ R10, R10
+	JZ    shuf_done_1490
+
+shuf_rows_1491:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1492
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1493:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1491
+
+shuf_done_1490:
+shuf_run_done_1484:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1494
+
+shuf_rows_1495:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1496
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1497:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1495
+
+shuf_done_1494:
+	VZEROUPPER
+	RET
+
+shuf_both_halves_1240:
+	CMPQ DI, $0x50
+	JBE  shuf_store16_1498
+	CMPQ DI, $0x60
+	JBE  shuf_store32_1499
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1500
+	DECQ R11
+	JZ   shuf_last_plane_1503
+
+shuf_planes_1502:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1504
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1365
+	JHI   shuf_run_checked_1505
 	TESTQ DI, DI
-	JZ    shuf_done_1366
+	JZ    shuf_done_1506
 
-shuf_rows_1367:
+shuf_rows_1507:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -12333,22 +13585,22 @@ shuf_rows_1367:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1367
+	JNZ       shuf_rows_1507
 
-shuf_done_1366:
-	JMP shuf_run_done_1364
+shuf_done_1506:
+	JMP shuf_run_done_1504
 
-shuf_run_checked_1365:
+shuf_run_checked_1505:
 	TESTQ DI, DI
-	JZ    shuf_done_1368
+	JZ    shuf_done_1508
 
-shuf_rows_1369:
+shuf_rows_1509:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1370
+	JHI       shuf_masked_1510
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1371:
+shuf_loaded_1511:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -12360,31 +13612,31 @@ shuf_loaded_1371:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1369
+	JNZ       shuf_rows_1509
 
-shuf_done_1368:
-shuf_run_done_1364:
+shuf_done_1508:
+shuf_run_done_1504:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1362
+	JNZ  shuf_planes_1502
 
-shuf_last_plane_1363:
+shuf_last_plane_1503:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1372
+	JZ    shuf_run_done_1512
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1373
+	JHI   shuf_run_checked_1513
 	TESTQ DX, DX
-	JZ    shuf_done_1374
+	JZ    shuf_done_1514
 
-shuf_rows_1375:
+shuf_rows_1515:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -12395,29 +13647,29 @@ shuf_rows_1375:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1376
+	JHI       shuf_far_1516
 	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_stored_1377:
+shuf_stored_1517:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1375
+	JNZ  shuf_rows_1515
 
-shuf_done_1374:
-	JMP shuf_run_done_1372
+shuf_done_1514:
+	JMP shuf_run_done_1512
 
-shuf_run_checked_1373:
+shuf_run_checked_1513:
 	TESTQ DX, DX
-	JZ    shuf_done_1378
+	JZ    shuf_done_1518
 
-shuf_rows_1379:
+shuf_rows_1519:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1380
+	JHI       shuf_masked_1520
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1381:
+shuf_loaded_1521:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -12426,21 +13678,21 @@ shuf_loaded_1381:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1382
+	JHI       shuf_far_1522
 	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_stored_1383:
+shuf_stored_1523:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1379
+	JNZ  shuf_rows_1519
 
-shuf_done_1378:
-shuf_run_done_1372:
+shuf_done_1518:
+shuf_run_done_1512:
 	VZEROUPPER
 	RET
 
-shuf_list_1360:
+shuf_list_1500:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -12449,12 +13701,12 @@ shuf_list_1360:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1384
+	JZ      shuf_no_run_1524
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1384:
+shuf_no_run_1524:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -12464,62 +13716,62 @@ shuf_no_run_1384:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1361
+	JA    shuf_list_loads_1501
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1385:
+shuf_offs_1525:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1386
+	JAE     shuf_offs_done_1526
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1385
+	JMP     shuf_offs_1525
 
-shuf_offs_done_1386:
+shuf_offs_done_1526:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1361
+	JA   shuf_list_loads_1501
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1387:
+shuf_offs_1527:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1388
+	JAE     shuf_offs_done_1528
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1387
+	JMP     shuf_offs_1527
 
-shuf_offs_done_1388:
+shuf_offs_done_1528:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1390
+	JZ        shuf_last_plane_1530
 
-shuf_planes_1389:
+shuf_planes_1529:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1391
+	JZ        shuf_done_1531
 
-shuf_rows_1392:
+shuf_rows_1532:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1393
+	JHI       shuf_masked_1533
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1394:
+shuf_loaded_1534:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -12531,23 +13783,23 @@ shuf_loaded_1394:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1392
+	JNZ       shuf_rows_1532
 
-shuf_done_1391:
+shuf_done_1531:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1395
+	JZ    shuf_run_done_1535
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1396
+	JHI   shuf_run_checked_1536
 	TESTQ DI, DI
-	JZ    shuf_done_1397
+	JZ    shuf_done_1537
 
-shuf_rows_1398:
+shuf_rows_1538:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -12561,22 +13813,22 @@ shuf_rows_1398:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1398
+	JNZ       shuf_rows_1538
 
-shuf_done_1397:
-	JMP shuf_run_done_1395
+shuf_done_1537:
+	JMP shuf_run_done_1535
 
-shuf_run_checked_1396:
+shuf_run_checked_1536:
 	TESTQ DI, DI
-	JZ    shuf_done_1399
+	JZ    shuf_done_1539
 
-shuf_rows_1400:
+shuf_rows_1540:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1401
+	JHI       shuf_masked_1541
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1402:
+shuf_loaded_1542:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -12588,24 +13840,24 @@ shuf_loaded_1402:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1400
+	JNZ       shuf_rows_1540
 
-shuf_done_1399:
-shuf_run_done_1395:
+shuf_done_1539:
+shuf_run_done_1535:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1403
+	JZ        shuf_done_1543
 
-shuf_rows_1404:
+shuf_rows_1544:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1405
+	JHI       shuf_masked_1545
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1406:
+shuf_loaded_1546:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -12617,31 +13869,31 @@ shuf_loaded_1406:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1404
+	JNZ       shuf_rows_1544
 
-shuf_done_1403:
+shuf_done_1543:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1389
+	JNZ  shuf_planes_1529
 
-shuf_last_plane_1390:
+shuf_last_plane_1530:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1407
+	JZ        shuf_done_1547
 
-shuf_rows_1408:
+shuf_rows_1548:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1409
+	JHI       shuf_masked_1549
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1410:
+shuf_loaded_1550:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -12650,30 +13902,30 @@ shuf_loaded_1410:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1411
+	JHI       shuf_far_1551
 	VMOVDQU8  Z14, K2, 64(AX)
 
-shuf_stored_1412:
+shuf_stored_1552:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1408
+	JNZ     shuf_rows_1548
 
-shuf_done_1407:
+shuf_done_1547:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1413
+	JZ    shuf_run_done_1553
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1414
+	JHI   shuf_run_checked_1554
 	TESTQ DX, DX
-	JZ    shuf_done_1415
+	JZ    shuf_done_1555
 
-shuf_rows_1416:
+shuf_rows_1556:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -12684,29 +13936,29 @@ shuf_rows_1416:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1417
+	JHI       shuf_far_1557
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1418:
+shuf_stored_1558:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1416
+	JNZ  shuf_rows_1556
 
-shuf_done_1415:
-	JMP shuf_run_done_1413
+shuf_done_1555:
+	JMP shuf_run_done_1553
 
-shuf_run_checked_1414:
+shuf_run_checked_1554:
 	TESTQ DX, DX
-	JZ    shuf_done_1419
+	JZ    shuf_done_1559
 
-shuf_rows_1420:
+shuf_rows_1560:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1421
+	JHI       shuf_masked_1561
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1422:
+shuf_loaded_1562:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -12715,31 +13967,31 @@ shuf_loaded_1422:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1423
+	JHI       shuf_far_1563
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1424:
+shuf_stored_1564:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1420
+	JNZ  shuf_rows_1560
 
-shuf_done_1419:
-shuf_run_done_1413:
+shuf_done_1559:
+shuf_run_done_1553:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1425
+	JZ        shuf_done_1565
 
-shuf_rows_1426:
+shuf_rows_1566:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1427
+	JHI       shuf_masked_1567
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1428:
+shuf_loaded_1568:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -12748,40 +14000,40 @@ shuf_loaded_1428:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1429
+	JHI       shuf_far_1569
 	VMOVDQU8  Z18, K2, 64(AX)
 
-shuf_stored_1430:
+shuf_stored_1570:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1426
+	JNZ     shuf_rows_1566
 
-shuf_done_1425:
+shuf_done_1565:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1361:
+shuf_list_loads_1501:
 	DECQ R11
-	JZ   shuf_last_plane_1432
+	JZ   shuf_last_plane_1572
 
-shuf_planes_1431:
+shuf_planes_1571:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1433
+	JZ    shuf_done_1573
 
-shuf_rows_1434:
+shuf_rows_1574:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1435
+	JHI       shuf_masked_1575
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1436:
+shuf_loaded_1576:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -12793,23 +14045,23 @@ shuf_loaded_1436:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1434
+	JNZ       shuf_rows_1574
 
-shuf_done_1433:
+shuf_done_1573:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1437
+	JZ    shuf_run_done_1577
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1438
+	JHI   shuf_run_checked_1578
 	TESTQ R8, R8
-	JZ    shuf_done_1439
+	JZ    shuf_done_1579
 
-shuf_rows_1440:
+shuf_rows_1580:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -12823,22 +14075,22 @@ shuf_rows_1440:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1440
+	JNZ       shuf_rows_1580
 
-shuf_done_1439:
-	JMP shuf_run_done_1437
+shuf_done_1579:
+	JMP shuf_run_done_1577
 
-shuf_run_checked_1438:
+shuf_run_checked_1578:
 	TESTQ R8, R8
-	JZ    shuf_done_1441
+	JZ    shuf_done_1581
 
-shuf_rows_1442:
+shuf_rows_1582:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1443
+	JHI       shuf_masked_1583
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1444:
+shuf_loaded_1584:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -12850,25 +14102,25 @@ shuf_loaded_1444:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1442
+	JNZ       shuf_rows_1582
 
-shuf_done_1441:
-shuf_run_done_1437:
+shuf_done_1581:
+shuf_run_done_1577:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1445
+	JZ    shuf_done_1585
 
-shuf_rows_1446:
+shuf_rows_1586:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1447
+	JHI       shuf_masked_1587
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1448:
+shuf_loaded_1588:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -12880,32 +14132,32 @@ shuf_loaded_1448:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1446
+	JNZ       shuf_rows_1586
 
-shuf_done_1445:
+shuf_done_1585:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1431
+	JNZ  shuf_planes_1571
 
-shuf_last_plane_1432:
+shuf_last_plane_1572:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1449
+	JZ    shuf_done_1589
 
-shuf_rows_1450:
+shuf_rows_1590:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1451
+	JHI       shuf_masked_1591
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1452:
+shuf_loaded_1592:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -12914,30 +14166,30 @@ shuf_loaded_1452:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1453
+	JHI       shuf_far_1593
 	VMOVDQU8  Z17, K2, 64(AX)
 
-shuf_stored_1454:
+shuf_stored_1594:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1450
+	JNZ  shuf_rows_1590
 
-shuf_done_1449:
+shuf_done_1589:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1455
+	JZ    shuf_run_done_1595
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1456
+	JHI   shuf_run_checked_1596
 	TESTQ R8, R8
-	JZ    shuf_done_1457
+	JZ    shuf_done_1597
 
-shuf_rows_1458:
+shuf_rows_1598:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -12948,29 +14200,29 @@ shuf_rows_1458:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1459
+	JHI       shuf_far_1599
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1460:
+shuf_stored_1600:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1458
+	JNZ  shuf_rows_1598
 
-shuf_done_1457:
-	JMP shuf_run_done_1455
+shuf_done_1597:
+	JMP shuf_run_done_1595
 
-shuf_run_checked_1456:
+shuf_run_checked_1596:
 	TESTQ R8, R8
-	JZ    shuf_done_1461
+	JZ    shuf_done_1601
 
-shuf_rows_1462:
+shuf_rows_1602:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1463
+	JHI       shuf_masked_1603
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1464:
+shuf_loaded_1604:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -12979,32 +14231,32 @@ shuf_loaded_1464:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1465
+	JHI       shuf_far_1605
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1466:
+shuf_stored_1606:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1462
+	JNZ  shuf_rows_1602
 
-shuf_done_1461:
-shuf_run_done_1455:
+shuf_done_1601:
+shuf_run_done_1595:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1467
+	JZ    shuf_done_1607
 
-shuf_rows_1468:
+shuf_rows_1608:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1469
+	JHI       shuf_masked_1609
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1470:
+shuf_loaded_1610:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -13013,40 +14265,40 @@ shuf_loaded_1470:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1471
+	JHI       shuf_far_1611
 	VMOVDQU8  Z25, K2, 64(AX)
 
-shuf_stored_1472:
+shuf_stored_1612:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1468
+	JNZ  shuf_rows_1608
 
-shuf_done_1467:
+shuf_done_1607:
 	VZEROUPPER
 	RET
 
-shuf_store32_1359:
+shuf_store32_1499:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1473
+	JNE  shuf_list_1613
 	DECQ R11
-	JZ   shuf_last_plane_1476
+	JZ   shuf_last_plane_1616
 
-shuf_planes_1475:
+shuf_planes_1615:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1477
+	JZ    shuf_run_done_1617
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1478
+	JHI   shuf_run_checked_1618
 	TESTQ DI, DI
-	JZ    shuf_done_1479
+	JZ    shuf_done_1619
 
-shuf_rows_1480:
+shuf_rows_1620:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -13060,22 +14312,22 @@ shuf_rows_1480:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1480
+	JNZ       shuf_rows_1620
 
-shuf_done_1479:
-	JMP shuf_run_done_1477
+shuf_done_1619:
+	JMP shuf_run_done_1617
 
-shuf_run_checked_1478:
+shuf_run_checked_1618:
 	TESTQ DI, DI
-	JZ    shuf_done_1481
+	JZ    shuf_done_1621
 
-shuf_rows_1482:
+shuf_rows_1622:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1483
+	JHI       shuf_masked_1623
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1484:
+shuf_loaded_1624:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -13087,31 +14339,31 @@ shuf_loaded_1484:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1482
+	JNZ       shuf_rows_1622
 
-shuf_done_1481:
-shuf_run_done_1477:
+shuf_done_1621:
+shuf_run_done_1617:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1475
+	JNZ  shuf_planes_1615
 
-shuf_last_plane_1476:
+shuf_last_plane_1616:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1485
+	JZ    shuf_run_done_1625
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1486
+	JHI   shuf_run_checked_1626
 	TESTQ DX, DX
-	JZ    shuf_done_1487
+	JZ    shuf_done_1627
 
-shuf_rows_1488:
+shuf_rows_1628:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -13122,29 +14374,29 @@ shuf_rows_1488:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1489
+	JHI       shuf_far_1629
 	VMOVDQU8  Y10, K2, 64(AX)
 
-shuf_stored_1490:
+shuf_stored_1630:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1488
+	JNZ  shuf_rows_1628
 
-shuf_done_1487:
-	JMP shuf_run_done_1485
+shuf_done_1627:
+	JMP shuf_run_done_1625
 
-shuf_run_checked_1486:
+shuf_run_checked_1626:
 	TESTQ DX, DX
-	JZ    shuf_done_1491
+	JZ    shuf_done_1631
 
-shuf_rows_1492:
+shuf_rows_1632:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1493
+	JHI       shuf_masked_1633
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1494:
+shuf_loaded_1634:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -13153,21 +14405,21 @@ shuf_loaded_1494:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1495
+	JHI       shuf_far_1635
 	VMOVDQU8  Y10, K2, 64(AX)
 
-shuf_stored_1496:
+shuf_stored_1636:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1492
+	JNZ  shuf_rows_1632
 
-shuf_done_1491:
-shuf_run_done_1485:
+shuf_done_1631:
+shuf_run_done_1625:
 	VZEROUPPER
 	RET
 
-shuf_list_1473:
+shuf_list_1613:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -13176,12 +14428,12 @@ shuf_list_1473:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1497
+	JZ      shuf_no_run_1637
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1497:
+shuf_no_run_1637:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -13191,62 +14443,62 @@ shuf_no_run_1497:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1474
+	JA    shuf_list_loads_1614
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1498:
+shuf_offs_1638:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1499
+	JAE     shuf_offs_done_1639
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1498
+	JMP     shuf_offs_1638
 
-shuf_offs_done_1499:
+shuf_offs_done_1639:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1474
+	JA   shuf_list_loads_1614
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1500:
+shuf_offs_1640:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1501
+	JAE     shuf_offs_done_1641
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1500
+	JMP     shuf_offs_1640
 
-shuf_offs_done_1501:
+shuf_offs_done_1641:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1503
+	JZ        shuf_last_plane_1643
 
-shuf_planes_1502:
+shuf_planes_1642:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1504
+	JZ        shuf_done_1644
 
-shuf_rows_1505:
+shuf_rows_1645:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1506
+	JHI       shuf_masked_1646
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1507:
+shuf_loaded_1647:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -13258,23 +14510,23 @@ shuf_loaded_1507:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1505
+	JNZ       shuf_rows_1645
 
-shuf_done_1504:
+shuf_done_1644:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1508
+	JZ    shuf_run_done_1648
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1509
+	JHI   shuf_run_checked_1649
 	TESTQ DI, DI
-	JZ    shuf_done_1510
+	JZ    shuf_done_1650
 
-shuf_rows_1511:
+shuf_rows_1651:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -13288,22 +14540,22 @@ shuf_rows_1511:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1511
+	JNZ       shuf_rows_1651
 
-shuf_done_1510:
-	JMP shuf_run_done_1508
+shuf_done_1650:
+	JMP shuf_run_done_1648
 
-shuf_run_checked_1509:
+shuf_run_checked_1649:
 	TESTQ DI, DI
-	JZ    shuf_done_1512
+	JZ    shuf_done_1652
 
-shuf_rows_1513:
+shuf_rows_1653:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1514
+	JHI       shuf_masked_1654
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1515:
+shuf_loaded_1655:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -13315,24 +14567,24 @@ shuf_loaded_1515:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1513
+	JNZ       shuf_rows_1653
 
-shuf_done_1512:
-shuf_run_done_1508:
+shuf_done_1652:
+shuf_run_done_1648:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1516
+	JZ        shuf_done_1656
 
-shuf_rows_1517:
+shuf_rows_1657:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1518
+	JHI       shuf_masked_1658
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1519:
+shuf_loaded_1659:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -13344,31 +14596,31 @@ shuf_loaded_1519:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1517
+	JNZ       shuf_rows_1657
 
-shuf_done_1516:
+shuf_done_1656:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1502
+	JNZ  shuf_planes_1642
 
-shuf_last_plane_1503:
+shuf_last_plane_1643:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1520
+	JZ        shuf_done_1660
 
-shuf_rows_1521:
+shuf_rows_1661:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1522
+	JHI       shuf_masked_1662
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1523:
+shuf_loaded_1663:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -13377,30 +14629,30 @@ shuf_loaded_1523:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1524
+	JHI       shuf_far_1664
 	VMOVDQU8  Y14, K2, 64(AX)
 
-shuf_stored_1525:
+shuf_stored_1665:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1521
+	JNZ     shuf_rows_1661
 
-shuf_done_1520:
+shuf_done_1660:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1526
+	JZ    shuf_run_done_1666
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1527
+	JHI   shuf_run_checked_1667
 	TESTQ DX, DX
-	JZ    shuf_done_1528
+	JZ    shuf_done_1668
 
-shuf_rows_1529:
+shuf_rows_1669:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -13411,29 +14663,29 @@ shuf_rows_1529:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1530
+	JHI       shuf_far_1670
 	VMOVDQU8  Y16, K2, 64(AX)
 
-shuf_stored_1531:
+shuf_stored_1671:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1529
+	JNZ  shuf_rows_1669
 
-shuf_done_1528:
-	JMP shuf_run_done_1526
+shuf_done_1668:
+	JMP shuf_run_done_1666
 
-shuf_run_checked_1527:
+shuf_run_checked_1667:
 	TESTQ DX, DX
-	JZ    shuf_done_1532
+	JZ    shuf_done_1672
 
-shuf_rows_1533:
+shuf_rows_1673:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1534
+	JHI       shuf_masked_1674
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1535:
+shuf_loaded_1675:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -13442,31 +14694,31 @@ shuf_loaded_1535:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1536
+	JHI       shuf_far_1676
 	VMOVDQU8  Y16, K2, 64(AX)
 
-shuf_stored_1537:
+shuf_stored_1677:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1533
+	JNZ  shuf_rows_1673
 
-shuf_done_1532:
-shuf_run_done_1526:
+shuf_done_1672:
+shuf_run_done_1666:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1538
+	JZ        shuf_done_1678
 
-shuf_rows_1539:
+shuf_rows_1679:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1540
+	JHI       shuf_masked_1680
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1541:
+shuf_loaded_1681:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -13475,40 +14727,40 @@ shuf_loaded_1541:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1542
+	JHI       shuf_far_1682
 	VMOVDQU8  Y18, K2, 64(AX)
 
-shuf_stored_1543:
+shuf_stored_1683:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1539
+	JNZ     shuf_rows_1679
 
-shuf_done_1538:
+shuf_done_1678:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1474:
+shuf_list_loads_1614:
 	DECQ R11
-	JZ   shuf_last_plane_1545
+	JZ   shuf_last_plane_1685
 
-shuf_planes_1544:
+shuf_planes_1684:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1546
+	JZ    shuf_done_1686
 
-shuf_rows_1547:
+shuf_rows_1687:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1548
+	JHI       shuf_masked_1688
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1549:
+shuf_loaded_1689:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -13520,23 +14772,23 @@ shuf_loaded_1549:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1547
+	JNZ       shuf_rows_1687
 
-shuf_done_1546:
+shuf_done_1686:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1550
+	JZ    shuf_run_done_1690
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1551
+	JHI   shuf_run_checked_1691
 	TESTQ R8, R8
-	JZ    shuf_done_1552
+	JZ    shuf_done_1692
 
-shuf_rows_1553:
+shuf_rows_1693:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -13550,22 +14802,22 @@ shuf_rows_1553:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1553
+	JNZ       shuf_rows_1693
 
-shuf_done_1552:
-	JMP shuf_run_done_1550
+shuf_done_1692:
+	JMP shuf_run_done_1690
 
-shuf_run_checked_1551:
+shuf_run_checked_1691:
 	TESTQ R8, R8
-	JZ    shuf_done_1554
+	JZ    shuf_done_1694
 
-shuf_rows_1555:
+shuf_rows_1695:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1556
+	JHI       shuf_masked_1696
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1557:
+shuf_loaded_1697:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -13577,25 +14829,25 @@ shuf_loaded_1557:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1555
+	JNZ       shuf_rows_1695
 
-shuf_done_1554:
-shuf_run_done_1550:
+shuf_done_1694:
+shuf_run_done_1690:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1558
+	JZ    shuf_done_1698
 
-shuf_rows_1559:
+shuf_rows_1699:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1560
+	JHI       shuf_masked_1700
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1561:
+shuf_loaded_1701:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -13607,32 +14859,32 @@ shuf_loaded_1561:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1559
+	JNZ       shuf_rows_1699
 
-shuf_done_1558:
+shuf_done_1698:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1544
+	JNZ  shuf_planes_1684
 
-shuf_last_plane_1545:
+shuf_last_plane_1685:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1562
+	JZ    shuf_done_1702
 
-shuf_rows_1563:
+shuf_rows_1703:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1564
+	JHI       shuf_masked_1704
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1565:
+shuf_loaded_1705:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -13641,30 +14893,30 @@ shuf_loaded_1565:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1566
+	JHI       shuf_far_1706
 	VMOVDQU8  Y17, K2, 64(AX)
 
-shuf_stored_1567:
+shuf_stored_1707:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1563
+	JNZ  shuf_rows_1703
 
-shuf_done_1562:
+shuf_done_1702:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1568
+	JZ    shuf_run_done_1708
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1569
+	JHI   shuf_run_checked_1709
 	TESTQ R8, R8
-	JZ    shuf_done_1570
+	JZ    shuf_done_1710
 
-shuf_rows_1571:
+shuf_rows_1711:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -13675,29 +14927,29 @@ shuf_rows_1571:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1572
+	JHI       shuf_far_1712
 	VMOVDQU8  Y23, K2, 64(AX)
 
-shuf_stored_1573:
+shuf_stored_1713:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1571
+	JNZ  shuf_rows_1711
 
-shuf_done_1570:
-	JMP shuf_run_done_1568
+shuf_done_1710:
+	JMP shuf_run_done_1708
 
-shuf_run_checked_1569:
+shuf_run_checked_1709:
 	TESTQ R8, R8
-	JZ    shuf_done_1574
+	JZ    shuf_done_1714
 
-shuf_rows_1575:
+shuf_rows_1715:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1576
+	JHI       shuf_masked_1716
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1577:
+shuf_loaded_1717:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -13706,32 +14958,32 @@ shuf_loaded_1577:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1578
+	JHI       shuf_far_1718
 	VMOVDQU8  Y23, K2, 64(AX)
 
-shuf_stored_1579:
+shuf_stored_1719:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1575
+	JNZ  shuf_rows_1715
 
-shuf_done_1574:
-shuf_run_done_1568:
+shuf_done_1714:
+shuf_run_done_1708:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1580
+	JZ    shuf_done_1720
 
-shuf_rows_1581:
+shuf_rows_1721:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1582
+	JHI       shuf_masked_1722
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1583:
+shuf_loaded_1723:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -13740,40 +14992,40 @@ shuf_loaded_1583:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1584
+	JHI       shuf_far_1724
 	VMOVDQU8  Y25, K2, 64(AX)
 
-shuf_stored_1585:
+shuf_stored_1725:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1581
+	JNZ  shuf_rows_1721
 
-shuf_done_1580:
+shuf_done_1720:
 	VZEROUPPER
 	RET
 
-shuf_store16_1358:
+shuf_store16_1498:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1586
+	JNE  shuf_list_1726
 	DECQ R11
-	JZ   shuf_last_plane_1589
+	JZ   shuf_last_plane_1729
 
-shuf_planes_1588:
+shuf_planes_1728:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1590
+	JZ    shuf_run_done_1730
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1591
+	JHI   shuf_run_checked_1731
 	TESTQ DI, DI
-	JZ    shuf_done_1592
+	JZ    shuf_done_1732
 
-shuf_rows_1593:
+shuf_rows_1733:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -13787,22 +15039,22 @@ shuf_rows_1593:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1593
+	JNZ       shuf_rows_1733
 
-shuf_done_1592:
-	JMP shuf_run_done_1590
+shuf_done_1732:
+	JMP shuf_run_done_1730
 
-shuf_run_checked_1591:
+shuf_run_checked_1731:
 	TESTQ DI, DI
-	JZ    shuf_done_1594
+	JZ    shuf_done_1734
 
-shuf_rows_1595:
+shuf_rows_1735:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1596
+	JHI       shuf_masked_1736
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1597:
+shuf_loaded_1737:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -13814,31 +15066,31 @@ shuf_loaded_1597:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1595
+	JNZ       shuf_rows_1735
 
-shuf_done_1594:
-shuf_run_done_1590:
+shuf_done_1734:
+shuf_run_done_1730:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1588
+	JNZ  shuf_planes_1728
 
-shuf_last_plane_1589:
+shuf_last_plane_1729:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1598
+	JZ    shuf_run_done_1738
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1599
+	JHI   shuf_run_checked_1739
 	TESTQ DX, DX
-	JZ    shuf_done_1600
+	JZ    shuf_done_1740
 
-shuf_rows_1601:
+shuf_rows_1741:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -13849,29 +15101,29 @@ shuf_rows_1601:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1602
+	JHI       shuf_far_1742
 	VMOVDQU8  X10, K2, 64(AX)
 
-shuf_stored_1603:
+shuf_stored_1743:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1601
+	JNZ  shuf_rows_1741
 
-shuf_done_1600:
-	JMP shuf_run_done_1598
+shuf_done_1740:
+	JMP shuf_run_done_1738
 
-shuf_run_checked_1599:
+shuf_run_checked_1739:
 	TESTQ DX, DX
-	JZ    shuf_done_1604
+	JZ    shuf_done_1744
 
-shuf_rows_1605:
+shuf_rows_1745:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1606
+	JHI       shuf_masked_1746
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1607:
+shuf_loaded_1747:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -13880,21 +15132,21 @@ shuf_loaded_1607:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1608
+	JHI       shuf_far_1748
 	VMOVDQU8  X10, K2, 64(AX)
 
-shuf_stored_1609:
+shuf_stored_1749:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1605
+	JNZ  shuf_rows_1745
 
-shuf_done_1604:
-shuf_run_done_1598:
+shuf_done_1744:
+shuf_run_done_1738:
 	VZEROUPPER
 	RET
 
-shuf_list_1586:
+shuf_list_1726:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -13903,12 +15155,12 @@ shuf_list_1586:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1610
+	JZ      shuf_no_run_1750
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1610:
+shuf_no_run_1750:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -13918,62 +15170,62 @@ shuf_no_run_1610:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1587
+	JA    shuf_list_loads_1727
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1611:
+shuf_offs_1751:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1612
+	JAE     shuf_offs_done_1752
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1611
+	JMP     shuf_offs_1751
 
-shuf_offs_done_1612:
+shuf_offs_done_1752:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1587
+	JA   shuf_list_loads_1727
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1613:
+shuf_offs_1753:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1614
+	JAE     shuf_offs_done_1754
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1613
+	JMP     shuf_offs_1753
 
-shuf_offs_done_1614:
+shuf_offs_done_1754:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1616
+	JZ        shuf_last_plane_1756
 
-shuf_planes_1615:
+shuf_planes_1755:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1617
+	JZ        shuf_done_1757
 
-shuf_rows_1618:
+shuf_rows_1758:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1619
+	JHI       shuf_masked_1759
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1620:
+shuf_loaded_1760:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -13985,23 +15237,23 @@ shuf_loaded_1620:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1618
+	JNZ       shuf_rows_1758
 
-shuf_done_1617:
+shuf_done_1757:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1621
+	JZ    shuf_run_done_1761
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1622
+	JHI   shuf_run_checked_1762
 	TESTQ DI, DI
-	JZ    shuf_done_1623
+	JZ    shuf_done_1763
 
-shuf_rows_1624:
+shuf_rows_1764:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -14015,22 +15267,22 @@ shuf_rows_1624:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1624
+	JNZ       shuf_rows_1764
 
-shuf_done_1623:
-	JMP shuf_run_done_1621
+shuf_done_1763:
+	JMP shuf_run_done_1761
 
-shuf_run_checked_1622:
+shuf_run_checked_1762:
 	TESTQ DI, DI
-	JZ    shuf_done_1625
+	JZ    shuf_done_1765
 
-shuf_rows_1626:
+shuf_rows_1766:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1627
+	JHI       shuf_masked_1767
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1628:
+shuf_loaded_1768:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -14042,24 +15294,24 @@ shuf_loaded_1628:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1626
+	JNZ       shuf_rows_1766
 
-shuf_done_1625:
-shuf_run_done_1621:
+shuf_done_1765:
+shuf_run_done_1761:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1629
+	JZ        shuf_done_1769
 
-shuf_rows_1630:
+shuf_rows_1770:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1631
+	JHI       shuf_masked_1771
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1632:
+shuf_loaded_1772:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -14071,31 +15323,31 @@ shuf_loaded_1632:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1630
+	JNZ       shuf_rows_1770
 
-shuf_done_1629:
+shuf_done_1769:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1615
+	JNZ  shuf_planes_1755
 
-shuf_last_plane_1616:
+shuf_last_plane_1756:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1633
+	JZ        shuf_done_1773
 
-shuf_rows_1634:
+shuf_rows_1774:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1635
+	JHI       shuf_masked_1775
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1636:
+shuf_loaded_1776:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -14104,30 +15356,30 @@ shuf_loaded_1636:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1637
+	JHI       shuf_far_1777
 	VMOVDQU8  X14, K2, 64(AX)
 
-shuf_stored_1638:
+shuf_stored_1778:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1634
+	JNZ     shuf_rows_1774
 
-shuf_done_1633:
+shuf_done_1773:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1639
+	JZ    shuf_run_done_1779
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1640
+	JHI   shuf_run_checked_1780
 	TESTQ DX, DX
-	JZ    shuf_done_1641
+	JZ    shuf_done_1781
 
-shuf_rows_1642:
+shuf_rows_1782:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -14138,29 +15390,29 @@ shuf_rows_1642:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1643
+	JHI       shuf_far_1783
 	VMOVDQU8  X16, K2, 64(AX)
 
-shuf_stored_1644:
+shuf_stored_1784:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1642
+	JNZ  shuf_rows_1782
 
-shuf_done_1641:
-	JMP shuf_run_done_1639
+shuf_done_1781:
+	JMP shuf_run_done_1779
 
-shuf_run_checked_1640:
+shuf_run_checked_1780:
 	TESTQ DX, DX
-	JZ    shuf_done_1645
+	JZ    shuf_done_1785
 
-shuf_rows_1646:
+shuf_rows_1786:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1647
+	JHI       shuf_masked_1787
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1648:
+shuf_loaded_1788:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -14169,31 +15421,31 @@ shuf_loaded_1648:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1649
+	JHI       shuf_far_1789
 	VMOVDQU8  X16, K2, 64(AX)
 
-shuf_stored_1650:
+shuf_stored_1790:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1646
+	JNZ  shuf_rows_1786
 
-shuf_done_1645:
-shuf_run_done_1639:
+shuf_done_1785:
+shuf_run_done_1779:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1651
+	JZ        shuf_done_1791
 
-shuf_rows_1652:
+shuf_rows_1792:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1653
+	JHI       shuf_masked_1793
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1654:
+shuf_loaded_1794:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -14202,40 +15454,40 @@ shuf_loaded_1654:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1655
+	JHI       shuf_far_1795
 	VMOVDQU8  X18, K2, 64(AX)
 
-shuf_stored_1656:
+shuf_stored_1796:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1652
+	JNZ     shuf_rows_1792
 
-shuf_done_1651:
+shuf_done_1791:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1587:
+shuf_list_loads_1727:
 	DECQ R11
-	JZ   shuf_last_plane_1658
+	JZ   shuf_last_plane_1798
 
-shuf_planes_1657:
+shuf_planes_1797:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1659
+	JZ    shuf_done_1799
 
-shuf_rows_1660:
+shuf_rows_1800:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1661
+	JHI       shuf_masked_1801
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1662:
+shuf_loaded_1802:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -14247,23 +15499,23 @@ shuf_loaded_1662:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1660
+	JNZ       shuf_rows_1800
 
-shuf_done_1659:
+shuf_done_1799:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1663
+	JZ    shuf_run_done_1803
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1664
+	JHI   shuf_run_checked_1804
 	TESTQ R8, R8
-	JZ    shuf_done_1665
+	JZ    shuf_done_1805
 
-shuf_rows_1666:
+shuf_rows_1806:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -14277,22 +15529,22 @@ shuf_rows_1666:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1666
+	JNZ       shuf_rows_1806
 
-shuf_done_1665:
-	JMP shuf_run_done_1663
+shuf_done_1805:
+	JMP shuf_run_done_1803
 
-shuf_run_checked_1664:
+shuf_run_checked_1804:
 	TESTQ R8, R8
-	JZ    shuf_done_1667
+	JZ    shuf_done_1807
 
-shuf_rows_1668:
+shuf_rows_1808:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1669
+	JHI       shuf_masked_1809
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1670:
+shuf_loaded_1810:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -14304,25 +15556,25 @@ shuf_loaded_1670:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1668
+	JNZ       shuf_rows_1808
 
-shuf_done_1667:
-shuf_run_done_1663:
+shuf_done_1807:
+shuf_run_done_1803:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1671
+	JZ    shuf_done_1811
 
-shuf_rows_1672:
+shuf_rows_1812:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1673
+	JHI       shuf_masked_1813
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1674:
+shuf_loaded_1814:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -14334,32 +15586,32 @@ shuf_loaded_1674:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1672
+	JNZ       shuf_rows_1812
 
-shuf_done_1671:
+shuf_done_1811:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1657
+	JNZ  shuf_planes_1797
 
-shuf_last_plane_1658:
+shuf_last_plane_1798:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1675
+	JZ    shuf_done_1815
 
-shuf_rows_1676:
+shuf_rows_1816:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1677
+	JHI       shuf_masked_1817
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1678:
+shuf_loaded_1818:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -14368,30 +15620,30 @@ shuf_loaded_1678:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1679
+	JHI       shuf_far_1819
 	VMOVDQU8  X17, K2, 64(AX)
 
-shuf_stored_1680:
+shuf_stored_1820:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1676
+	JNZ  shuf_rows_1816
 
-shuf_done_1675:
+shuf_done_1815:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1681
+	JZ    shuf_run_done_1821
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1682
+	JHI   shuf_run_checked_1822
 	TESTQ R8, R8
-	JZ    shuf_done_1683
+	JZ    shuf_done_1823
 
-shuf_rows_1684:
+shuf_rows_1824:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -14402,29 +15654,29 @@ shuf_rows_1684:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1685
+	JHI       shuf_far_1825
 	VMOVDQU8  X23, K2, 64(AX)
 
-shuf_stored_1686:
+shuf_stored_1826:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1684
+	JNZ  shuf_rows_1824
 
-shuf_done_1683:
-	JMP shuf_run_done_1681
+shuf_done_1823:
+	JMP shuf_run_done_1821
 
-shuf_run_checked_1682:
+shuf_run_checked_1822:
 	TESTQ R8, R8
-	JZ    shuf_done_1687
+	JZ    shuf_done_1827
 
-shuf_rows_1688:
+shuf_rows_1828:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1689
+	JHI       shuf_masked_1829
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1690:
+shuf_loaded_1830:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -14433,32 +15685,32 @@ shuf_loaded_1690:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1691
+	JHI       shuf_far_1831
 	VMOVDQU8  X23, K2, 64(AX)
 
-shuf_stored_1692:
+shuf_stored_1832:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1688
+	JNZ  shuf_rows_1828
 
-shuf_done_1687:
-shuf_run_done_1681:
+shuf_done_1827:
+shuf_run_done_1821:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1693
+	JZ    shuf_done_1833
 
-shuf_rows_1694:
+shuf_rows_1834:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1695
+	JHI       shuf_masked_1835
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1696:
+shuf_loaded_1836:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -14467,40 +15719,40 @@ shuf_loaded_1696:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1697
+	JHI       shuf_far_1837
 	VMOVDQU8  X25, K2, 64(AX)
 
-shuf_stored_1698:
+shuf_stored_1838:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1694
+	JNZ  shuf_rows_1834
 
-shuf_done_1693:
+shuf_done_1833:
 	VZEROUPPER
 	RET
 
-shuf_two_narrow_1099:
+shuf_two_narrow_1239:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1699
+	JNE  shuf_list_1839
 	DECQ R11
-	JZ   shuf_last_plane_1702
+	JZ   shuf_last_plane_1842
 
-shuf_planes_1701:
+shuf_planes_1841:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1703
+	JZ    shuf_run_done_1843
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1704
+	JHI   shuf_run_checked_1844
 	TESTQ DI, DI
-	JZ    shuf_done_1705
+	JZ    shuf_done_1845
 
-shuf_rows_1706:
+shuf_rows_1846:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z7
@@ -14510,22 +15762,22 @@ shuf_rows_1706:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1706
+	JNZ       shuf_rows_1846
 
-shuf_done_1705:
-	JMP shuf_run_done_1703
+shuf_done_1845:
+	JMP shuf_run_done_1843
 
-shuf_run_checked_1704:
+shuf_run_checked_1844:
 	TESTQ DI, DI
-	JZ    shuf_done_1707
+	JZ    shuf_done_1847
 
-shuf_rows_1708:
+shuf_rows_1848:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1709
+	JHI       shuf_masked_1849
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1710:
+shuf_loaded_1850:
 	VMOVDQU64 Z0, Z7
 	VPERMI2B  Z6, Z1, Z7
 	VPBLENDMB Z7, Z2, K3, Z4
@@ -14533,79 +15785,79 @@ shuf_loaded_1710:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1708
+	JNZ       shuf_rows_1848
 
-shuf_done_1707:
-shuf_run_done_1703:
+shuf_done_1847:
+shuf_run_done_1843:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1701
+	JNZ  shuf_planes_1841
 
-shuf_last_plane_1702:
+shuf_last_plane_1842:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1711
+	JZ    shuf_run_done_1851
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1712
+	JHI   shuf_run_checked_1852
 	TESTQ DX, DX
-	JZ    shuf_done_1713
+	JZ    shuf_done_1853
 
-shuf_rows_1714:
+shuf_rows_1854:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_1715
+	JHI       shuf_far_1855
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_1716:
+shuf_stored_1856:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1714
+	JNZ  shuf_rows_1854
 
-shuf_done_1713:
-	JMP shuf_run_done_1711
+shuf_done_1853:
+	JMP shuf_run_done_1851
 
-shuf_run_checked_1712:
+shuf_run_checked_1852:
 	TESTQ DX, DX
-	JZ    shuf_done_1717
+	JZ    shuf_done_1857
 
-shuf_rows_1718:
+shuf_rows_1858:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1719
+	JHI       shuf_masked_1859
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1720:
+shuf_loaded_1860:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_1721
+	JHI       shuf_far_1861
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_1722:
+shuf_stored_1862:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1718
+	JNZ  shuf_rows_1858
 
-shuf_done_1717:
-shuf_run_done_1711:
+shuf_done_1857:
+shuf_run_done_1851:
 	VZEROUPPER
 	RET
 
-shuf_list_1699:
+shuf_list_1839:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -14614,12 +15866,12 @@ shuf_list_1699:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X11
-	JZ      shuf_no_run_1723
+	JZ      shuf_no_run_1863
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1723:
+shuf_no_run_1863:
 	VMOVQ DI, X12
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -14629,62 +15881,62 @@ shuf_no_run_1723:
 	VMOVQ CX, X13
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1700
+	JA    shuf_list_loads_1840
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1724:
+shuf_offs_1864:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1725
+	JAE     shuf_offs_done_1865
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1724
+	JMP     shuf_offs_1864
 
-shuf_offs_done_1725:
+shuf_offs_done_1865:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1700
+	JA   shuf_list_loads_1840
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1726:
+shuf_offs_1866:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1727
+	JAE     shuf_offs_done_1867
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1726
+	JMP     shuf_offs_1866
 
-shuf_offs_done_1727:
+shuf_offs_done_1867:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z14
 	DECQ      R11
-	JZ        shuf_last_plane_1729
+	JZ        shuf_last_plane_1869
 
-shuf_planes_1728:
+shuf_planes_1868:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z15
 	VMOVQ     X10, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1730
+	JZ        shuf_done_1870
 
-shuf_rows_1731:
+shuf_rows_1871:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1732
+	JHI       shuf_masked_1872
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_1733:
+shuf_loaded_1873:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z3
@@ -14692,23 +15944,23 @@ shuf_loaded_1733:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_1731
+	JNZ       shuf_rows_1871
 
-shuf_done_1730:
+shuf_done_1870:
 	VMOVQ X11, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1734
+	JZ    shuf_run_done_1874
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1735
+	JHI   shuf_run_checked_1875
 	TESTQ DI, DI
-	JZ    shuf_done_1736
+	JZ    shuf_done_1876
 
-shuf_rows_1737:
+shuf_rows_1877:
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 	VMOVDQU64 Z0, Z17
@@ -14718,22 +15970,22 @@ shuf_rows_1737:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1737
+	JNZ       shuf_rows_1877
 
-shuf_done_1736:
-	JMP shuf_run_done_1734
+shuf_done_1876:
+	JMP shuf_run_done_1874
 
-shuf_run_checked_1735:
+shuf_run_checked_1875:
 	TESTQ DI, DI
-	JZ    shuf_done_1738
+	JZ    shuf_done_1878
 
-shuf_rows_1739:
+shuf_rows_1879:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1740
+	JHI       shuf_masked_1880
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 
-shuf_loaded_1741:
+shuf_loaded_1881:
 	VMOVDQU64 Z0, Z17
 	VPERMI2B  Z16, Z15, Z17
 	VPBLENDMB Z17, Z2, K3, Z5
@@ -14741,24 +15993,24 @@ shuf_loaded_1741:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1739
+	JNZ       shuf_rows_1879
 
-shuf_done_1738:
-shuf_run_done_1734:
+shuf_done_1878:
+shuf_run_done_1874:
 	VMOVDQA64 Z14, Z15
 	VMOVQ     X13, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1742
+	JZ        shuf_done_1882
 
-shuf_rows_1743:
+shuf_rows_1883:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1744
+	JHI       shuf_masked_1884
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_1745:
+shuf_loaded_1885:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z6
@@ -14766,155 +16018,155 @@ shuf_loaded_1745:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_1743
+	JNZ       shuf_rows_1883
 
-shuf_done_1742:
+shuf_done_1882:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1728
+	JNZ  shuf_planes_1868
 
-shuf_last_plane_1729:
+shuf_last_plane_1869:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X10, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1746
+	JZ        shuf_done_1886
 
-shuf_rows_1747:
+shuf_rows_1887:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1748
+	JHI       shuf_masked_1888
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1749:
+shuf_loaded_1889:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z7
 	CMPQ      AX, DI
-	JHI       shuf_far_1750
+	JHI       shuf_far_1890
 	VMOVDQU8  Z7, K1, (AX)
 
-shuf_stored_1751:
+shuf_stored_1891:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_1747
+	JNZ     shuf_rows_1887
 
-shuf_done_1746:
+shuf_done_1886:
 	VMOVQ X11, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1752
+	JZ    shuf_run_done_1892
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1753
+	JHI   shuf_run_checked_1893
 	TESTQ DX, DX
-	JZ    shuf_done_1754
+	JZ    shuf_done_1894
 
-shuf_rows_1755:
+shuf_rows_1895:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_1756
+	JHI       shuf_far_1896
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_1757:
+shuf_stored_1897:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1755
+	JNZ  shuf_rows_1895
 
-shuf_done_1754:
-	JMP shuf_run_done_1752
+shuf_done_1894:
+	JMP shuf_run_done_1892
 
-shuf_run_checked_1753:
+shuf_run_checked_1893:
 	TESTQ DX, DX
-	JZ    shuf_done_1758
+	JZ    shuf_done_1898
 
-shuf_rows_1759:
+shuf_rows_1899:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1760
+	JHI       shuf_masked_1900
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1761:
+shuf_loaded_1901:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_1762
+	JHI       shuf_far_1902
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_1763:
+shuf_stored_1903:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1759
+	JNZ  shuf_rows_1899
 
-shuf_done_1758:
-shuf_run_done_1752:
+shuf_done_1898:
+shuf_run_done_1892:
 	VMOVDQA64 Z14, Z1
 	VMOVQ     X13, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1764
+	JZ        shuf_done_1904
 
-shuf_rows_1765:
+shuf_rows_1905:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1766
+	JHI       shuf_masked_1906
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1767:
+shuf_loaded_1907:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_1768
+	JHI       shuf_far_1908
 	VMOVDQU8  Z9, K1, (AX)
 
-shuf_stored_1769:
+shuf_stored_1909:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_1765
+	JNZ     shuf_rows_1905
 
-shuf_done_1764:
+shuf_done_1904:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1700:
+shuf_list_loads_1840:
 	DECQ R11
-	JZ   shuf_last_plane_1771
+	JZ   shuf_last_plane_1911
 
-shuf_planes_1770:
+shuf_planes_1910:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1772
+	JZ    shuf_done_1912
 
-shuf_rows_1773:
+shuf_rows_1913:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1774
+	JHI       shuf_masked_1914
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1775:
+shuf_loaded_1915:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z5
@@ -14922,23 +16174,23 @@ shuf_loaded_1775:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1773
+	JNZ       shuf_rows_1913
 
-shuf_done_1772:
+shuf_done_1912:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1776
+	JZ    shuf_run_done_1916
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1777
+	JHI   shuf_run_checked_1917
 	TESTQ R8, R8
-	JZ    shuf_done_1778
+	JZ    shuf_done_1918
 
-shuf_rows_1779:
+shuf_rows_1919:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z6
@@ -14948,22 +16200,22 @@ shuf_rows_1779:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1779
+	JNZ       shuf_rows_1919
 
-shuf_done_1778:
-	JMP shuf_run_done_1776
+shuf_done_1918:
+	JMP shuf_run_done_1916
 
-shuf_run_checked_1777:
+shuf_run_checked_1917:
 	TESTQ R8, R8
-	JZ    shuf_done_1780
+	JZ    shuf_done_1920
 
-shuf_rows_1781:
+shuf_rows_1921:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1782
+	JHI       shuf_masked_1922
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1783:
+shuf_loaded_1923:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z8
@@ -14971,25 +16223,25 @@ shuf_loaded_1783:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1781
+	JNZ       shuf_rows_1921
 
-shuf_done_1780:
-shuf_run_done_1776:
+shuf_done_1920:
+shuf_run_done_1916:
 	VMOVQ X14, DI
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1784
+	JZ    shuf_done_1924
 
-shuf_rows_1785:
+shuf_rows_1925:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1786
+	JHI       shuf_masked_1926
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1787:
+shuf_loaded_1927:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z9
@@ -14997,1557 +16249,223 @@ shuf_loaded_1787:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1785
+	JNZ       shuf_rows_1925
 
-shuf_done_1784:
+shuf_done_1924:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1770
+	JNZ  shuf_planes_1910
 
-shuf_last_plane_1771:
+shuf_last_plane_1911:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1788
+	JZ    shuf_done_1928
 
-shuf_rows_1789:
+shuf_rows_1929:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1790
+	JHI       shuf_masked_1930
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1791:
+shuf_loaded_1931:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z15
 	CMPQ      AX, DI
-	JHI       shuf_far_1792
+	JHI       shuf_far_1932
 	VMOVDQU8  Z15, K1, (AX)
 
-shuf_stored_1793:
+shuf_stored_1933:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1789
+	JNZ  shuf_rows_1929
 
-shuf_done_1788:
+shuf_done_1928:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1794
+	JZ    shuf_run_done_1934
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1795
+	JHI   shuf_run_checked_1935
 	TESTQ R8, R8
-	JZ    shuf_done_1796
+	JZ    shuf_done_1936
 
-shuf_rows_1797:
+shuf_rows_1937:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1798
+	JHI       shuf_far_1938
 	VMOVDQU8  Z16, K1, (AX)
 
-shuf_stored_1799:
+shuf_stored_1939:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1797
+	JNZ  shuf_rows_1937
 
-shuf_done_1796:
-	JMP shuf_run_done_1794
+shuf_done_1936:
+	JMP shuf_run_done_1934
 
-shuf_run_checked_1795:
+shuf_run_checked_1935:
 	TESTQ R8, R8
-	JZ    shuf_done_1800
+	JZ    shuf_done_1940
 
-shuf_rows_1801:
+shuf_rows_1941:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1802
+	JHI       shuf_masked_1942
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1803:
+shuf_loaded_1943:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1804
+	JHI       shuf_far_1944
 	VMOVDQU8  Z16, K1, (AX)
 
-shuf_stored_1805:
+shuf_stored_1945:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1801
+	JNZ  shuf_rows_1941
 
-shuf_done_1800:
-shuf_run_done_1794:
+shuf_done_1940:
+shuf_run_done_1934:
 	VMOVQ X14, DX
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1806
+	JZ    shuf_done_1946
 
-shuf_rows_1807:
+shuf_rows_1947:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1808
+	JHI       shuf_masked_1948
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1809:
+shuf_loaded_1949:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1810
+	JHI       shuf_far_1950
 	VMOVDQU8  Z17, K1, (AX)
 
-shuf_stored_1811:
+shuf_stored_1951:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1807
+	JNZ  shuf_rows_1947
 
-shuf_done_1806:
+shuf_done_1946:
 	VZEROUPPER
 	RET
 
-shuf_one_table_1096:
+shuf_one_table_1236:
 	CMPQ DI, $0x40
-	JB   shuf_narrow_1097
-	JE   shuf_full_1098
+	JB   shuf_narrow_1237
+	JE   shuf_full_1238
 	CMPQ DI, $0x50
-	JBE  shuf_store16_1812
+	JBE  shuf_store16_1952
 	CMPQ DI, $0x60
-	JBE  shuf_store32_1813
+	JBE  shuf_store32_1953
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1814
+	JNE  shuf_list_1954
 	DECQ R11
-	JZ   shuf_last_plane_1817
-
-shuf_planes_1816:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1818
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1819
-	TESTQ DI, DI
-	JZ    shuf_done_1820
-
-shuf_rows_1821:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  Z4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1821
-
-shuf_done_1820:
-	JMP shuf_run_done_1818
-
-shuf_run_checked_1819:
-	TESTQ DI, DI
-	JZ    shuf_done_1822
-
-shuf_rows_1823:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1824
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1825:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  Z4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1823
-
-shuf_done_1822:
-shuf_run_done_1818:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1816
-
-shuf_last_plane_1817:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1826
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1827
-	TESTQ DX, DX
-	JZ    shuf_done_1828
-
-shuf_rows_1829:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1830
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1831:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1829
-
-shuf_done_1828:
-	JMP shuf_run_done_1826
-
-shuf_run_checked_1827:
-	TESTQ DX, DX
-	JZ    shuf_done_1832
-
-shuf_rows_1833:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1834
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1835:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1836
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1837:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1833
-
-shuf_done_1832:
-shuf_run_done_1826:
-	VZEROUPPER
-	RET
-
-shuf_list_1814:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1838
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1838:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1815
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1839:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1840
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1839
-
-shuf_offs_done_1840:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1815
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_1841:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1842
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1841
-
-shuf_offs_done_1842:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1844
-
-shuf_planes_1843:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1845
-
-shuf_rows_1846:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1847
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_1848:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Z11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1846
-
-shuf_done_1845:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1849
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1850
-	TESTQ DI, DI
-	JZ    shuf_done_1851
-
-shuf_rows_1852:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1852
-
-shuf_done_1851:
-	JMP shuf_run_done_1849
-
-shuf_run_checked_1850:
-	TESTQ DI, DI
-	JZ    shuf_done_1853
-
-shuf_rows_1854:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1855
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_1856:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1854
-
-shuf_done_1853:
-shuf_run_done_1849:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1857
-
-shuf_rows_1858:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1859
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_1860:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Z11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1858
-
-shuf_done_1857:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1843
-
-shuf_last_plane_1844:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1861
-
-shuf_rows_1862:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1863
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_1864:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z1, K4, Z9
-	CMPQ      AX, DI
-	JHI       shuf_far_1865
-	VMOVDQU8  Z9, K2, 64(AX)
-
-shuf_stored_1866:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1862
-
-shuf_done_1861:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1867
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1868
-	TESTQ DX, DX
-	JZ    shuf_done_1869
-
-shuf_rows_1870:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1871
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1872:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1870
-
-shuf_done_1869:
-	JMP shuf_run_done_1867
-
-shuf_run_checked_1868:
-	TESTQ DX, DX
-	JZ    shuf_done_1873
-
-shuf_rows_1874:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1875
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1876:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1877
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1878:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1874
-
-shuf_done_1873:
-shuf_run_done_1867:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1879
-
-shuf_rows_1880:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1881
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_1882:
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z1, K4, Z5
-	CMPQ      AX, DI
-	JHI       shuf_far_1883
-	VMOVDQU8  Z5, K2, 64(AX)
-
-shuf_stored_1884:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1880
-
-shuf_done_1879:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1815:
-	DECQ R11
-	JZ   shuf_last_plane_1886
-
-shuf_planes_1885:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1887
-
-shuf_rows_1888:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1889
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_1890:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_1888
-
-shuf_done_1887:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_1891
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1892
-	TESTQ R8, R8
-	JZ    shuf_done_1893
-
-shuf_rows_1894:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1894
-
-shuf_done_1893:
-	JMP shuf_run_done_1891
-
-shuf_run_checked_1892:
-	TESTQ R8, R8
-	JZ    shuf_done_1895
-
-shuf_rows_1896:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1897
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_1898:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_1896
-
-shuf_done_1895:
-shuf_run_done_1891:
-	VMOVQ X8, DI
-	VMOVQ X7, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1899
-
-shuf_rows_1900:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1901
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_1902:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_1900
-
-shuf_done_1899:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1885
-
-shuf_last_plane_1886:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1903
-
-shuf_rows_1904:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1905
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1906:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1907
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1908:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R8
-	JNZ  shuf_rows_1904
-
-shuf_done_1903:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_1909
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_1910
-	TESTQ R8, R8
-	JZ    shuf_done_1911
-
-shuf_rows_1912:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1913
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1914:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_1912
-
-shuf_done_1911:
-	JMP shuf_run_done_1909
-
-shuf_run_checked_1910:
-	TESTQ R8, R8
-	JZ    shuf_done_1915
-
-shuf_rows_1916:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1917
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1918:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1919
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1920:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_1916
-
-shuf_done_1915:
-shuf_run_done_1909:
-	VMOVQ X8, DX
-	VMOVQ X7, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1921
-
-shuf_rows_1922:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1923
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1924:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1925
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1926:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R8
-	JNZ  shuf_rows_1922
-
-shuf_done_1921:
-	VZEROUPPER
-	RET
-
-shuf_store32_1813:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1927
-	DECQ R11
-	JZ   shuf_last_plane_1930
-
-shuf_planes_1929:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1931
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1932
-	TESTQ DI, DI
-	JZ    shuf_done_1933
-
-shuf_rows_1934:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  Y4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1934
-
-shuf_done_1933:
-	JMP shuf_run_done_1931
-
-shuf_run_checked_1932:
-	TESTQ DI, DI
-	JZ    shuf_done_1935
-
-shuf_rows_1936:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1937
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1938:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  Y4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1936
-
-shuf_done_1935:
-shuf_run_done_1931:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1929
-
-shuf_last_plane_1930:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1939
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1940
-	TESTQ DX, DX
-	JZ    shuf_done_1941
-
-shuf_rows_1942:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1943
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1944:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1942
-
-shuf_done_1941:
-	JMP shuf_run_done_1939
-
-shuf_run_checked_1940:
-	TESTQ DX, DX
-	JZ    shuf_done_1945
-
-shuf_rows_1946:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1947
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1948:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1949
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1950:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1946
-
-shuf_done_1945:
-shuf_run_done_1939:
-	VZEROUPPER
-	RET
-
-shuf_list_1927:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1951
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1951:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1928
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1952:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1953
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1952
-
-shuf_offs_done_1953:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1928
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_1954:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1955
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1954
-
-shuf_offs_done_1955:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1957
+	JZ   shuf_last_plane_1957
 
 shuf_planes_1956:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1958
-
-shuf_rows_1959:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1960
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_1961:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Y11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1959
-
-shuf_done_1958:
-	VMOVQ X5, DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1962
-	VMOVQ X6, CX
-	ADDQ  R9, CX
+	JZ    shuf_run_done_1958
+	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1963
+	JHI   shuf_run_checked_1959
 	TESTQ DI, DI
-	JZ    shuf_done_1964
+	JZ    shuf_done_1960
 
-shuf_rows_1965:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
+shuf_rows_1961:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Z4, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1965
+	JNZ       shuf_rows_1961
 
-shuf_done_1964:
-	JMP shuf_run_done_1962
+shuf_done_1960:
+	JMP shuf_run_done_1958
 
-shuf_run_checked_1963:
+shuf_run_checked_1959:
 	TESTQ DI, DI
-	JZ    shuf_done_1966
+	JZ    shuf_done_1962
 
-shuf_rows_1967:
+shuf_rows_1963:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1968
-	VMOVDQU64 (CX), Z9
+	JHI       shuf_masked_1964
+	VMOVDQU64 (CX), Z3
 
-shuf_loaded_1969:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
+shuf_loaded_1965:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Z4, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1967
+	JNZ       shuf_rows_1963
 
-shuf_done_1966:
-shuf_run_done_1962:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1970
-
-shuf_rows_1971:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1972
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_1973:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Y11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1971
-
-shuf_done_1970:
+shuf_done_1962:
+shuf_run_done_1958:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
 	JNZ  shuf_planes_1956
 
 shuf_last_plane_1957:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1974
-
-shuf_rows_1975:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1976
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_1977:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z1, K4, Z9
-	CMPQ      AX, DI
-	JHI       shuf_far_1978
-	VMOVDQU8  Y9, K2, 64(AX)
-
-shuf_stored_1979:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1975
-
-shuf_done_1974:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1980
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1981
-	TESTQ DX, DX
-	JZ    shuf_done_1982
-
-shuf_rows_1983:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1984
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1985:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1983
-
-shuf_done_1982:
-	JMP shuf_run_done_1980
-
-shuf_run_checked_1981:
-	TESTQ DX, DX
-	JZ    shuf_done_1986
-
-shuf_rows_1987:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1988
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1989:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1990
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1991:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1987
-
-shuf_done_1986:
-shuf_run_done_1980:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1992
-
-shuf_rows_1993:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1994
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_1995:
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z1, K4, Z5
-	CMPQ      AX, DI
-	JHI       shuf_far_1996
-	VMOVDQU8  Y5, K2, 64(AX)
-
-shuf_stored_1997:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1993
-
-shuf_done_1992:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1928:
-	DECQ R11
-	JZ   shuf_last_plane_1999
-
-shuf_planes_1998:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2000
-
-shuf_rows_2001:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2002
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2003:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_2001
-
-shuf_done_2000:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_2004
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_2005
-	TESTQ R8, R8
-	JZ    shuf_done_2006
-
-shuf_rows_2007:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_2007
-
-shuf_done_2006:
-	JMP shuf_run_done_2004
-
-shuf_run_checked_2005:
-	TESTQ R8, R8
-	JZ    shuf_done_2008
-
-shuf_rows_2009:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2010
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2011:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_2009
-
-shuf_done_2008:
-shuf_run_done_2004:
-	VMOVQ X8, DI
-	VMOVQ X7, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2012
-
-shuf_rows_2013:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2014
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2015:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_2013
-
-shuf_done_2012:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1998
-
-shuf_last_plane_1999:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2016
-
-shuf_rows_2017:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2018
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2019:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2020
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2021:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R8
-	JNZ  shuf_rows_2017
-
-shuf_done_2016:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_2022
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_2023
-	TESTQ R8, R8
-	JZ    shuf_done_2024
-
-shuf_rows_2025:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2026
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2027:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_2025
-
-shuf_done_2024:
-	JMP shuf_run_done_2022
-
-shuf_run_checked_2023:
-	TESTQ R8, R8
-	JZ    shuf_done_2028
-
-shuf_rows_2029:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2030
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2031:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2032
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2033:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_2029
-
-shuf_done_2028:
-shuf_run_done_2022:
-	VMOVQ X8, DX
-	VMOVQ X7, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2034
-
-shuf_rows_2035:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2036
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2037:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2038
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2039:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R8
-	JNZ  shuf_rows_2035
-
-shuf_done_2034:
-	VZEROUPPER
-	RET
-
-shuf_store16_1812:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2040
-	DECQ R11
-	JZ   shuf_last_plane_2043
-
-shuf_planes_2042:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_2044
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2045
-	TESTQ DI, DI
-	JZ    shuf_done_2046
-
-shuf_rows_2047:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  X4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2047
-
-shuf_done_2046:
-	JMP shuf_run_done_2044
-
-shuf_run_checked_2045:
-	TESTQ DI, DI
-	JZ    shuf_done_2048
-
-shuf_rows_2049:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2050
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2051:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  X4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2049
-
-shuf_done_2048:
-shuf_run_done_2044:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2042
-
-shuf_last_plane_2043:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2052
+	JZ    shuf_run_done_1966
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2053
+	JHI   shuf_run_checked_1967
 	TESTQ DX, DX
-	JZ    shuf_done_2054
+	JZ    shuf_done_1968
 
-shuf_rows_2055:
+shuf_rows_1969:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -16555,49 +16473,49 @@ shuf_rows_2055:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2056
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_1970
+	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2057:
+shuf_stored_1971:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2055
+	JNZ  shuf_rows_1969
 
-shuf_done_2054:
-	JMP shuf_run_done_2052
+shuf_done_1968:
+	JMP shuf_run_done_1966
 
-shuf_run_checked_2053:
+shuf_run_checked_1967:
 	TESTQ DX, DX
-	JZ    shuf_done_2058
+	JZ    shuf_done_1972
 
-shuf_rows_2059:
+shuf_rows_1973:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2060
+	JHI       shuf_masked_1974
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2061:
+shuf_loaded_1975:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2062
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_1976
+	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2063:
+shuf_stored_1977:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2059
+	JNZ  shuf_rows_1973
 
-shuf_done_2058:
-shuf_run_done_2052:
+shuf_done_1972:
+shuf_run_done_1966:
 	VZEROUPPER
 	RET
 
-shuf_list_2040:
+shuf_list_1954:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -16606,12 +16524,12 @@ shuf_list_2040:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_2064
+	JZ      shuf_no_run_1978
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2064:
+shuf_no_run_1978:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -16621,201 +16539,201 @@ shuf_no_run_2064:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2041
+	JA    shuf_list_loads_1955
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2065:
+shuf_offs_1979:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2066
+	JAE     shuf_offs_done_1980
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2065
+	JMP     shuf_offs_1979
 
-shuf_offs_done_2066:
+shuf_offs_done_1980:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2041
+	JA   shuf_list_loads_1955
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2067:
+shuf_offs_1981:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2068
+	JAE     shuf_offs_done_1982
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2067
+	JMP     shuf_offs_1981
 
-shuf_offs_done_2068:
+shuf_offs_done_1982:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_2070
+	JZ        shuf_last_plane_1984
 
-shuf_planes_2069:
+shuf_planes_1983:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2071
+	JZ        shuf_done_1985
 
-shuf_rows_2072:
+shuf_rows_1986:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2073
+	JHI       shuf_masked_1987
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2074:
+shuf_loaded_1988:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  X11, K2, 64(AX)
+	VMOVDQU8  Z11, K2, 64(AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2072
+	JNZ       shuf_rows_1986
 
-shuf_done_2071:
+shuf_done_1985:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2075
+	JZ    shuf_run_done_1989
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2076
+	JHI   shuf_run_checked_1990
 	TESTQ DI, DI
-	JZ    shuf_done_2077
+	JZ    shuf_done_1991
 
-shuf_rows_2078:
+shuf_rows_1992:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2078
+	JNZ       shuf_rows_1992
 
-shuf_done_2077:
-	JMP shuf_run_done_2075
+shuf_done_1991:
+	JMP shuf_run_done_1989
 
-shuf_run_checked_2076:
+shuf_run_checked_1990:
 	TESTQ DI, DI
-	JZ    shuf_done_2079
+	JZ    shuf_done_1993
 
-shuf_rows_2080:
+shuf_rows_1994:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2081
+	JHI       shuf_masked_1995
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2082:
+shuf_loaded_1996:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2080
+	JNZ       shuf_rows_1994
 
-shuf_done_2079:
-shuf_run_done_2075:
+shuf_done_1993:
+shuf_run_done_1989:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2083
+	JZ        shuf_done_1997
 
-shuf_rows_2084:
+shuf_rows_1998:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2085
+	JHI       shuf_masked_1999
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2086:
+shuf_loaded_2000:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  X11, K2, 64(AX)
+	VMOVDQU8  Z11, K2, 64(AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2084
+	JNZ       shuf_rows_1998
 
-shuf_done_2083:
+shuf_done_1997:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2069
+	JNZ  shuf_planes_1983
 
-shuf_last_plane_2070:
+shuf_last_plane_1984:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2087
+	JZ        shuf_done_2001
 
-shuf_rows_2088:
+shuf_rows_2002:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2089
+	JHI       shuf_masked_2003
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2090:
+shuf_loaded_2004:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z1, K4, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_2091
-	VMOVDQU8  X9, K2, 64(AX)
+	JHI       shuf_far_2005
+	VMOVDQU8  Z9, K2, 64(AX)
 
-shuf_stored_2092:
+shuf_stored_2006:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2088
+	JNZ     shuf_rows_2002
 
-shuf_done_2087:
+shuf_done_2001:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2093
+	JZ    shuf_run_done_2007
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2094
+	JHI   shuf_run_checked_2008
 	TESTQ DX, DX
-	JZ    shuf_done_2095
+	JZ    shuf_done_2009
 
-shuf_rows_2096:
+shuf_rows_2010:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -16823,175 +16741,1431 @@ shuf_rows_2096:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2097
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_2011
+	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2098:
+shuf_stored_2012:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2096
+	JNZ  shuf_rows_2010
 
-shuf_done_2095:
-	JMP shuf_run_done_2093
+shuf_done_2009:
+	JMP shuf_run_done_2007
 
-shuf_run_checked_2094:
+shuf_run_checked_2008:
 	TESTQ DX, DX
-	JZ    shuf_done_2099
+	JZ    shuf_done_2013
 
-shuf_rows_2100:
+shuf_rows_2014:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2101
+	JHI       shuf_masked_2015
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2102:
+shuf_loaded_2016:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2103
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_2017
+	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2104:
+shuf_stored_2018:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2100
+	JNZ  shuf_rows_2014
 
-shuf_done_2099:
-shuf_run_done_2093:
+shuf_done_2013:
+shuf_run_done_2007:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2105
+	JZ        shuf_done_2019
 
-shuf_rows_2106:
+shuf_rows_2020:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2107
+	JHI       shuf_masked_2021
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2108:
+shuf_loaded_2022:
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z1, K4, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2109
-	VMOVDQU8  X5, K2, 64(AX)
+	JHI       shuf_far_2023
+	VMOVDQU8  Z5, K2, 64(AX)
 
-shuf_stored_2110:
+shuf_stored_2024:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2106
+	JNZ     shuf_rows_2020
 
-shuf_done_2105:
+shuf_done_2019:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2041:
+shuf_list_loads_1955:
 	DECQ R11
-	JZ   shuf_last_plane_2112
+	JZ   shuf_last_plane_2026
 
-shuf_planes_2111:
+shuf_planes_2025:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2113
+	JZ    shuf_done_2027
 
-shuf_rows_2114:
+shuf_rows_2028:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2115
+	JHI       shuf_masked_2029
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2116:
+shuf_loaded_2030:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2114
+	JNZ       shuf_rows_2028
 
-shuf_done_2113:
+shuf_done_2027:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2117
+	JZ    shuf_run_done_2031
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2118
+	JHI   shuf_run_checked_2032
 	TESTQ R8, R8
-	JZ    shuf_done_2119
+	JZ    shuf_done_2033
 
-shuf_rows_2120:
+shuf_rows_2034:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2120
+	JNZ       shuf_rows_2034
 
-shuf_done_2119:
-	JMP shuf_run_done_2117
+shuf_done_2033:
+	JMP shuf_run_done_2031
 
-shuf_run_checked_2118:
+shuf_run_checked_2032:
 	TESTQ R8, R8
-	JZ    shuf_done_2121
+	JZ    shuf_done_2035
 
-shuf_rows_2122:
+shuf_rows_2036:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2123
+	JHI       shuf_masked_2037
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2124:
+shuf_loaded_2038:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2122
+	JNZ       shuf_rows_2036
 
-shuf_done_2121:
-shuf_run_done_2117:
+shuf_done_2035:
+shuf_run_done_2031:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2125
+	JZ    shuf_done_2039
 
-shuf_rows_2126:
+shuf_rows_2040:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2127
+	JHI       shuf_masked_2041
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2128:
+shuf_loaded_2042:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2040
+
+shuf_done_2039:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2025
+
+shuf_last_plane_2026:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2043
+
+shuf_rows_2044:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2045
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2046:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2047
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2048:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2044
+
+shuf_done_2043:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2049
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_2050
+	TESTQ R8, R8
+	JZ    shuf_done_2051
+
+shuf_rows_2052:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2053
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2054:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2052
+
+shuf_done_2051:
+	JMP shuf_run_done_2049
+
+shuf_run_checked_2050:
+	TESTQ R8, R8
+	JZ    shuf_done_2055
+
+shuf_rows_2056:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2057
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2058:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2059
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2060:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2056
+
+shuf_done_2055:
+shuf_run_done_2049:
+	VMOVQ X8, DX
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2061
+
+shuf_rows_2062:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2063
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2064:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2065
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2066:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2062
+
+shuf_done_2061:
+	VZEROUPPER
+	RET
+
+shuf_store32_1953:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_2067
+	DECQ R11
+	JZ   shuf_last_plane_2070
+
+shuf_planes_2069:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2071
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2072
+	TESTQ DI, DI
+	JZ    shuf_done_2073
+
+shuf_rows_2074:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Y4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2074
+
+shuf_done_2073:
+	JMP shuf_run_done_2071
+
+shuf_run_checked_2072:
+	TESTQ DI, DI
+	JZ    shuf_done_2075
+
+shuf_rows_2076:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2077
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2078:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Y4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2076
+
+shuf_done_2075:
+shuf_run_done_2071:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2069
+
+shuf_last_plane_2070:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2079
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2080
+	TESTQ DX, DX
+	JZ    shuf_done_2081
+
+shuf_rows_2082:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2083
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2084:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2082
+
+shuf_done_2081:
+	JMP shuf_run_done_2079
+
+shuf_run_checked_2080:
+	TESTQ DX, DX
+	JZ    shuf_done_2085
+
+shuf_rows_2086:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2087
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2088:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2089
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2090:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2086
+
+shuf_done_2085:
+shuf_run_done_2079:
+	VZEROUPPER
+	RET
+
+shuf_list_2067:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_2091
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_2091:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_2068
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_2092:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2093
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2092
+
+shuf_offs_done_2093:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_2068
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_2094:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2095
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2094
+
+shuf_offs_done_2095:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_2097
+
+shuf_planes_2096:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2098
+
+shuf_rows_2099:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2100
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2101:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Y11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2099
+
+shuf_done_2098:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2102
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2103
+	TESTQ DI, DI
+	JZ    shuf_done_2104
+
+shuf_rows_2105:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2105
+
+shuf_done_2104:
+	JMP shuf_run_done_2102
+
+shuf_run_checked_2103:
+	TESTQ DI, DI
+	JZ    shuf_done_2106
+
+shuf_rows_2107:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2108
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2109:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2107
+
+shuf_done_2106:
+shuf_run_done_2102:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2110
+
+shuf_rows_2111:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2112
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2113:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Y11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2111
+
+shuf_done_2110:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2096
+
+shuf_last_plane_2097:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2114
+
+shuf_rows_2115:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2116
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2117:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_2118
+	VMOVDQU8  Y9, K2, 64(AX)
+
+shuf_stored_2119:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2115
+
+shuf_done_2114:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2120
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2121
+	TESTQ DX, DX
+	JZ    shuf_done_2122
+
+shuf_rows_2123:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2124
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2125:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2123
+
+shuf_done_2122:
+	JMP shuf_run_done_2120
+
+shuf_run_checked_2121:
+	TESTQ DX, DX
+	JZ    shuf_done_2126
+
+shuf_rows_2127:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2128
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2129:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2130
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2131:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2127
+
+shuf_done_2126:
+shuf_run_done_2120:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2132
+
+shuf_rows_2133:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2134
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2135:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_2136
+	VMOVDQU8  Y5, K2, 64(AX)
+
+shuf_stored_2137:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2133
+
+shuf_done_2132:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2068:
+	DECQ R11
+	JZ   shuf_last_plane_2139
+
+shuf_planes_2138:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2140
+
+shuf_rows_2141:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2142
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2143:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2141
+
+shuf_done_2140:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2144
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2145
+	TESTQ R8, R8
+	JZ    shuf_done_2146
+
+shuf_rows_2147:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2147
+
+shuf_done_2146:
+	JMP shuf_run_done_2144
+
+shuf_run_checked_2145:
+	TESTQ R8, R8
+	JZ    shuf_done_2148
+
+shuf_rows_2149:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2150
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2151:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2149
+
+shuf_done_2148:
+shuf_run_done_2144:
+	VMOVQ X8, DI
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2152
+
+shuf_rows_2153:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2154
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2155:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2153
+
+shuf_done_2152:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2138
+
+shuf_last_plane_2139:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2156
+
+shuf_rows_2157:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2158
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2159:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2160
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2161:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2157
+
+shuf_done_2156:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2162
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_2163
+	TESTQ R8, R8
+	JZ    shuf_done_2164
+
+shuf_rows_2165:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2166
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2167:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2165
+
+shuf_done_2164:
+	JMP shuf_run_done_2162
+
+shuf_run_checked_2163:
+	TESTQ R8, R8
+	JZ    shuf_done_2168
+
+shuf_rows_2169:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2170
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2171:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2172
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2173:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2169
+
+shuf_done_2168:
+shuf_run_done_2162:
+	VMOVQ X8, DX
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2174
+
+shuf_rows_2175:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2176
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2177:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2178
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2179:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2175
+
+shuf_done_2174:
+	VZEROUPPER
+	RET
+
+shuf_store16_1952:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_2180
+	DECQ R11
+	JZ   shuf_last_plane_2183
+
+shuf_planes_2182:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2184
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2185
+	TESTQ DI, DI
+	JZ    shuf_done_2186
+
+shuf_rows_2187:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  X4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2187
+
+shuf_done_2186:
+	JMP shuf_run_done_2184
+
+shuf_run_checked_2185:
+	TESTQ DI, DI
+	JZ    shuf_done_2188
+
+shuf_rows_2189:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2190
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2191:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  X4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2189
+
+shuf_done_2188:
+shuf_run_done_2184:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2182
+
+shuf_last_plane_2183:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2192
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2193
+	TESTQ DX, DX
+	JZ    shuf_done_2194
+
+shuf_rows_2195:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2196
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2197:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2195
+
+shuf_done_2194:
+	JMP shuf_run_done_2192
+
+shuf_run_checked_2193:
+	TESTQ DX, DX
+	JZ    shuf_done_2198
+
+shuf_rows_2199:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2200
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2201:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2202
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2203:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2199
+
+shuf_done_2198:
+shuf_run_done_2192:
+	VZEROUPPER
+	RET
+
+shuf_list_2180:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_2204
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_2204:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_2181
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_2205:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2206
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2205
+
+shuf_offs_done_2206:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_2181
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_2207:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2208
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2207
+
+shuf_offs_done_2208:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_2210
+
+shuf_planes_2209:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2211
+
+shuf_rows_2212:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2213
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2214:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  X11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2212
+
+shuf_done_2211:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2215
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2216
+	TESTQ DI, DI
+	JZ    shuf_done_2217
+
+shuf_rows_2218:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2218
+
+shuf_done_2217:
+	JMP shuf_run_done_2215
+
+shuf_run_checked_2216:
+	TESTQ DI, DI
+	JZ    shuf_done_2219
+
+shuf_rows_2220:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2221
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2222:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2220
+
+shuf_done_2219:
+shuf_run_done_2215:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2223
+
+shuf_rows_2224:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2225
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2226:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  X11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2224
+
+shuf_done_2223:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2209
+
+shuf_last_plane_2210:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2227
+
+shuf_rows_2228:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2229
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2230:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_2231
+	VMOVDQU8  X9, K2, 64(AX)
+
+shuf_stored_2232:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2228
+
+shuf_done_2227:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2233
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2234
+	TESTQ DX, DX
+	JZ    shuf_done_2235
+
+shuf_rows_2236:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2237
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2238:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2236
+
+shuf_done_2235:
+	JMP shuf_run_done_2233
+
+shuf_run_checked_2234:
+	TESTQ DX, DX
+	JZ    shuf_done_2239
+
+shuf_rows_2240:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2241
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2242:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2243
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2244:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2240
+
+shuf_done_2239:
+shuf_run_done_2233:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2245
+
+shuf_rows_2246:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2247
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2248:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_2249
+	VMOVDQU8  X5, K2, 64(AX)
+
+shuf_stored_2250:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2246
+
+shuf_done_2245:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2181:
+	DECQ R11
+	JZ   shuf_last_plane_2252
+
+shuf_planes_2251:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2253
+
+shuf_rows_2254:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2255
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2256:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -17001,61 +18175,139 @@ shuf_loaded_2128:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2126
+	JNZ       shuf_rows_2254
 
-shuf_done_2125:
+shuf_done_2253:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2257
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2258
+	TESTQ R8, R8
+	JZ    shuf_done_2259
+
+shuf_rows_2260:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2260
+
+shuf_done_2259:
+	JMP shuf_run_done_2257
+
+shuf_run_checked_2258:
+	TESTQ R8, R8
+	JZ    shuf_done_2261
+
+shuf_rows_2262:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2263
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2264:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2262
+
+shuf_done_2261:
+shuf_run_done_2257:
+	VMOVQ X8, DI
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2265
+
+shuf_rows_2266:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2267
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2268:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2266
+
+shuf_done_2265:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2111
+	JNZ  shuf_planes_2251
 
-shuf_last_plane_2112:
+shuf_last_plane_2252:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2129
+	JZ    shuf_done_2269
 
-shuf_rows_2130:
+shuf_rows_2270:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2131
+	JHI       shuf_masked_2271
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2132:
+shuf_loaded_2272:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2133
+	JHI       shuf_far_2273
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2134:
+shuf_stored_2274:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2130
+	JNZ  shuf_rows_2270
 
-shuf_done_2129:
+shuf_done_2269:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2135
+	JZ    shuf_run_done_2275
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2136
+	JHI   shuf_run_checked_2276
 	TESTQ R8, R8
-	JZ    shuf_done_2137
+	JZ    shuf_done_2277
 
-shuf_rows_2138:
+shuf_rows_2278:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -17063,106 +18315,106 @@ shuf_rows_2138:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2139
+	JHI       shuf_far_2279
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2140:
+shuf_stored_2280:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2138
+	JNZ  shuf_rows_2278
 
-shuf_done_2137:
-	JMP shuf_run_done_2135
+shuf_done_2277:
+	JMP shuf_run_done_2275
 
-shuf_run_checked_2136:
+shuf_run_checked_2276:
 	TESTQ R8, R8
-	JZ    shuf_done_2141
+	JZ    shuf_done_2281
 
-shuf_rows_2142:
+shuf_rows_2282:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2143
+	JHI       shuf_masked_2283
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2144:
+shuf_loaded_2284:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2145
+	JHI       shuf_far_2285
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2146:
+shuf_stored_2286:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2142
+	JNZ  shuf_rows_2282
 
-shuf_done_2141:
-shuf_run_done_2135:
+shuf_done_2281:
+shuf_run_done_2275:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2147
+	JZ    shuf_done_2287
 
-shuf_rows_2148:
+shuf_rows_2288:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2149
+	JHI       shuf_masked_2289
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2150:
+shuf_loaded_2290:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2151
+	JHI       shuf_far_2291
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2152:
+shuf_stored_2292:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2148
+	JNZ  shuf_rows_2288
 
-shuf_done_2147:
+shuf_done_2287:
 	VZEROUPPER
 	RET
 
-shuf_narrow_1097:
+shuf_narrow_1237:
 	MOVQ    DI, AX
 	CMPQ    R8, AX
 	CMOVQGT R8, AX
 	CMPQ    AX, $0x10
-	JBE     shuf_store16_2153
+	JBE     shuf_store16_2293
 	CMPQ    AX, $0x20
-	JBE     shuf_store32_2154
+	JBE     shuf_store32_2294
 	CMPQ    rowIdx+96(FP), $0x00
-	JNE     shuf_list_2155
+	JNE     shuf_list_2295
 	DECQ    R11
-	JZ      shuf_last_plane_2158
+	JZ      shuf_last_plane_2298
 
-shuf_planes_2157:
+shuf_planes_2297:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2159
+	JZ    shuf_run_done_2299
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2160
+	JHI   shuf_run_checked_2300
 	TESTQ DI, DI
-	JZ    shuf_done_2161
+	JZ    shuf_done_2301
 
-shuf_rows_2162:
+shuf_rows_2302:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
@@ -17170,96 +18422,96 @@ shuf_rows_2162:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2162
+	JNZ       shuf_rows_2302
 
-shuf_done_2161:
-	JMP shuf_run_done_2159
+shuf_done_2301:
+	JMP shuf_run_done_2299
 
-shuf_run_checked_2160:
+shuf_run_checked_2300:
 	TESTQ DI, DI
-	JZ    shuf_done_2163
+	JZ    shuf_done_2303
 
-shuf_rows_2164:
+shuf_rows_2304:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2165
+	JHI       shuf_masked_2305
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2166:
+shuf_loaded_2306:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU8  Z3, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2164
+	JNZ       shuf_rows_2304
 
-shuf_done_2163:
-shuf_run_done_2159:
+shuf_done_2303:
+shuf_run_done_2299:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2157
+	JNZ  shuf_planes_2297
 
-shuf_last_plane_2158:
+shuf_last_plane_2298:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2167
+	JZ    shuf_run_done_2307
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2168
+	JHI   shuf_run_checked_2308
 	TESTQ DX, DX
-	JZ    shuf_done_2169
+	JZ    shuf_done_2309
 
-shuf_rows_2170:
+shuf_rows_2310:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2171
+	JHI       shuf_far_2311
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2172:
+shuf_stored_2312:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2170
+	JNZ  shuf_rows_2310
 
-shuf_done_2169:
-	JMP shuf_run_done_2167
+shuf_done_2309:
+	JMP shuf_run_done_2307
 
-shuf_run_checked_2168:
+shuf_run_checked_2308:
 	TESTQ DX, DX
-	JZ    shuf_done_2173
+	JZ    shuf_done_2313
 
-shuf_rows_2174:
+shuf_rows_2314:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2175
+	JHI       shuf_masked_2315
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2176:
+shuf_loaded_2316:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2177
+	JHI       shuf_far_2317
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2178:
+shuf_stored_2318:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2174
+	JNZ  shuf_rows_2314
 
-shuf_done_2173:
-shuf_run_done_2167:
+shuf_done_2313:
+shuf_run_done_2307:
 	VZEROUPPER
 	RET
 
-shuf_list_2155:
+shuf_list_2295:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -17268,12 +18520,12 @@ shuf_list_2155:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_2179
+	JZ      shuf_no_run_2319
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2179:
+shuf_no_run_2319:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -17283,84 +18535,84 @@ shuf_no_run_2179:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2156
+	JA    shuf_list_loads_2296
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2180:
+shuf_offs_2320:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2181
+	JAE     shuf_offs_done_2321
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2180
+	JMP     shuf_offs_2320
 
-shuf_offs_done_2181:
+shuf_offs_done_2321:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2156
+	JA   shuf_list_loads_2296
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2182:
+shuf_offs_2322:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2183
+	JAE     shuf_offs_done_2323
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2182
+	JMP     shuf_offs_2322
 
-shuf_offs_done_2183:
+shuf_offs_done_2323:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 	DECQ      R11
-	JZ        shuf_last_plane_2185
+	JZ        shuf_last_plane_2325
 
-shuf_planes_2184:
+shuf_planes_2324:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2186
+	JZ        shuf_done_2326
 
-shuf_rows_2187:
+shuf_rows_2327:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2188
+	JHI       shuf_masked_2328
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2189:
+shuf_loaded_2329:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2187
+	JNZ       shuf_rows_2327
 
-shuf_done_2186:
+shuf_done_2326:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2190
+	JZ    shuf_run_done_2330
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2191
+	JHI   shuf_run_checked_2331
 	TESTQ DI, DI
-	JZ    shuf_done_2192
+	JZ    shuf_done_2332
 
-shuf_rows_2193:
+shuf_rows_2333:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -17368,213 +18620,213 @@ shuf_rows_2193:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2193
+	JNZ       shuf_rows_2333
 
-shuf_done_2192:
-	JMP shuf_run_done_2190
+shuf_done_2332:
+	JMP shuf_run_done_2330
 
-shuf_run_checked_2191:
+shuf_run_checked_2331:
 	TESTQ DI, DI
-	JZ    shuf_done_2194
+	JZ    shuf_done_2334
 
-shuf_rows_2195:
+shuf_rows_2335:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2196
+	JHI       shuf_masked_2336
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2197:
+shuf_loaded_2337:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2195
+	JNZ       shuf_rows_2335
 
-shuf_done_2194:
-shuf_run_done_2190:
+shuf_done_2334:
+shuf_run_done_2330:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2198
+	JZ        shuf_done_2338
 
-shuf_rows_2199:
+shuf_rows_2339:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2200
+	JHI       shuf_masked_2340
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2201:
+shuf_loaded_2341:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2199
+	JNZ       shuf_rows_2339
 
-shuf_done_2198:
+shuf_done_2338:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2184
+	JNZ  shuf_planes_2324
 
-shuf_last_plane_2185:
+shuf_last_plane_2325:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X3, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2202
+	JZ        shuf_done_2342
 
-shuf_rows_2203:
+shuf_rows_2343:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2204
+	JHI       shuf_masked_2344
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2205:
+shuf_loaded_2345:
 	VMOVDQA64 Z2, Z8
 	VPERMB    Z3, Z0, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_2206
+	JHI       shuf_far_2346
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_2207:
+shuf_stored_2347:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2203
+	JNZ     shuf_rows_2343
 
-shuf_done_2202:
+shuf_done_2342:
 	VMOVQ X4, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2208
+	JZ    shuf_run_done_2348
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2209
+	JHI   shuf_run_checked_2349
 	TESTQ DX, DX
-	JZ    shuf_done_2210
+	JZ    shuf_done_2350
 
-shuf_rows_2211:
+shuf_rows_2351:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2212
+	JHI       shuf_far_2352
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2213:
+shuf_stored_2353:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2211
+	JNZ  shuf_rows_2351
 
-shuf_done_2210:
-	JMP shuf_run_done_2208
+shuf_done_2350:
+	JMP shuf_run_done_2348
 
-shuf_run_checked_2209:
+shuf_run_checked_2349:
 	TESTQ DX, DX
-	JZ    shuf_done_2214
+	JZ    shuf_done_2354
 
-shuf_rows_2215:
+shuf_rows_2355:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2216
+	JHI       shuf_masked_2356
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2217:
+shuf_loaded_2357:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2218
+	JHI       shuf_far_2358
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2219:
+shuf_stored_2359:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2215
+	JNZ  shuf_rows_2355
 
-shuf_done_2214:
-shuf_run_done_2208:
+shuf_done_2354:
+shuf_run_done_2348:
 	VMOVDQA64 Z7, Z1
 	VMOVQ     X6, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2220
+	JZ        shuf_done_2360
 
-shuf_rows_2221:
+shuf_rows_2361:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2222
+	JHI       shuf_masked_2362
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2223:
+shuf_loaded_2363:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2224
+	JHI       shuf_far_2364
 	VMOVDQU8  Z4, K1, (AX)
 
-shuf_stored_2225:
+shuf_stored_2365:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2221
+	JNZ     shuf_rows_2361
 
-shuf_done_2220:
+shuf_done_2360:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2156:
+shuf_list_loads_2296:
 	DECQ R11
-	JZ   shuf_last_plane_2227
+	JZ   shuf_last_plane_2367
 
-shuf_planes_2226:
+shuf_planes_2366:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2228
+	JZ    shuf_done_2368
 
-shuf_rows_2229:
+shuf_rows_2369:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2230
+	JHI       shuf_masked_2370
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2231:
+shuf_loaded_2371:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2229
+	JNZ       shuf_rows_2369
 
-shuf_done_2228:
+shuf_done_2368:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2232
+	JZ    shuf_run_done_2372
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2233
+	JHI   shuf_run_checked_2373
 	TESTQ R8, R8
-	JZ    shuf_done_2234
+	JZ    shuf_done_2374
 
-shuf_rows_2235:
+shuf_rows_2375:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -17582,194 +18834,194 @@ shuf_rows_2235:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2235
+	JNZ       shuf_rows_2375
 
-shuf_done_2234:
-	JMP shuf_run_done_2232
+shuf_done_2374:
+	JMP shuf_run_done_2372
 
-shuf_run_checked_2233:
+shuf_run_checked_2373:
 	TESTQ R8, R8
-	JZ    shuf_done_2236
+	JZ    shuf_done_2376
 
-shuf_rows_2237:
+shuf_rows_2377:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2238
+	JHI       shuf_masked_2378
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2239:
+shuf_loaded_2379:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2237
+	JNZ       shuf_rows_2377
 
-shuf_done_2236:
-shuf_run_done_2232:
+shuf_done_2376:
+shuf_run_done_2372:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2240
+	JZ    shuf_done_2380
 
-shuf_rows_2241:
+shuf_rows_2381:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2242
+	JHI       shuf_masked_2382
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2243:
+shuf_loaded_2383:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2241
+	JNZ       shuf_rows_2381
 
-shuf_done_2240:
+shuf_done_2380:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2226
+	JNZ  shuf_planes_2366
 
-shuf_last_plane_2227:
+shuf_last_plane_2367:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2244
+	JZ    shuf_done_2384
 
-shuf_rows_2245:
+shuf_rows_2385:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2246
+	JHI       shuf_masked_2386
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2247:
+shuf_loaded_2387:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2248
+	JHI       shuf_far_2388
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2249:
+shuf_stored_2389:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2245
+	JNZ  shuf_rows_2385
 
-shuf_done_2244:
+shuf_done_2384:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2250
+	JZ    shuf_run_done_2390
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2251
+	JHI   shuf_run_checked_2391
 	TESTQ R8, R8
-	JZ    shuf_done_2252
+	JZ    shuf_done_2392
 
-shuf_rows_2253:
+shuf_rows_2393:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2254
+	JHI       shuf_far_2394
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2255:
+shuf_stored_2395:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2253
+	JNZ  shuf_rows_2393
 
-shuf_done_2252:
-	JMP shuf_run_done_2250
+shuf_done_2392:
+	JMP shuf_run_done_2390
 
-shuf_run_checked_2251:
+shuf_run_checked_2391:
 	TESTQ R8, R8
-	JZ    shuf_done_2256
+	JZ    shuf_done_2396
 
-shuf_rows_2257:
+shuf_rows_2397:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2258
+	JHI       shuf_masked_2398
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2259:
+shuf_loaded_2399:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2260
+	JHI       shuf_far_2400
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2261:
+shuf_stored_2401:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2257
+	JNZ  shuf_rows_2397
 
-shuf_done_2256:
-shuf_run_done_2250:
+shuf_done_2396:
+shuf_run_done_2390:
 	VMOVQ X7, DX
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2262
+	JZ    shuf_done_2402
 
-shuf_rows_2263:
+shuf_rows_2403:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2264
+	JHI       shuf_masked_2404
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2265:
+shuf_loaded_2405:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2266
+	JHI       shuf_far_2406
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2267:
+shuf_stored_2407:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2263
+	JNZ  shuf_rows_2403
 
-shuf_done_2262:
+shuf_done_2402:
 	VZEROUPPER
 	RET
 
-shuf_store32_2154:
+shuf_store32_2294:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2268
+	JNE  shuf_list_2408
 	DECQ R11
-	JZ   shuf_last_plane_2271
+	JZ   shuf_last_plane_2411
 
-shuf_planes_2270:
+shuf_planes_2410:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2272
+	JZ    shuf_run_done_2412
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2273
+	JHI   shuf_run_checked_2413
 	TESTQ DI, DI
-	JZ    shuf_done_2274
+	JZ    shuf_done_2414
 
-shuf_rows_2275:
+shuf_rows_2415:
 	VMOVDQU   (CX), Y3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
@@ -17777,96 +19029,96 @@ shuf_rows_2275:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2275
+	JNZ       shuf_rows_2415
 
-shuf_done_2274:
-	JMP shuf_run_done_2272
+shuf_done_2414:
+	JMP shuf_run_done_2412
 
-shuf_run_checked_2273:
+shuf_run_checked_2413:
 	TESTQ DI, DI
-	JZ    shuf_done_2276
+	JZ    shuf_done_2416
 
-shuf_rows_2277:
+shuf_rows_2417:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2278
+	JHI     shuf_masked_2418
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2279:
+shuf_loaded_2419:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	VMOVDQU8  Y1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2277
+	JNZ       shuf_rows_2417
 
-shuf_done_2276:
-shuf_run_done_2272:
+shuf_done_2416:
+shuf_run_done_2412:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2270
+	JNZ  shuf_planes_2410
 
-shuf_last_plane_2271:
+shuf_last_plane_2411:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2280
+	JZ    shuf_run_done_2420
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2281
+	JHI   shuf_run_checked_2421
 	TESTQ DX, DX
-	JZ    shuf_done_2282
+	JZ    shuf_done_2422
 
-shuf_rows_2283:
+shuf_rows_2423:
 	VMOVDQU   (CX), Y3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2284
+	JHI       shuf_far_2424
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2285:
+shuf_stored_2425:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2283
+	JNZ  shuf_rows_2423
 
-shuf_done_2282:
-	JMP shuf_run_done_2280
+shuf_done_2422:
+	JMP shuf_run_done_2420
 
-shuf_run_checked_2281:
+shuf_run_checked_2421:
 	TESTQ DX, DX
-	JZ    shuf_done_2286
+	JZ    shuf_done_2426
 
-shuf_rows_2287:
+shuf_rows_2427:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2288
+	JHI     shuf_masked_2428
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2289:
+shuf_loaded_2429:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2290
+	JHI       shuf_far_2430
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2291:
+shuf_stored_2431:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2287
+	JNZ  shuf_rows_2427
 
-shuf_done_2286:
-shuf_run_done_2280:
+shuf_done_2426:
+shuf_run_done_2420:
 	VZEROUPPER
 	RET
 
-shuf_list_2268:
+shuf_list_2408:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -17875,12 +19127,12 @@ shuf_list_2268:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_2292
+	JZ      shuf_no_run_2432
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2292:
+shuf_no_run_2432:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -17890,84 +19142,84 @@ shuf_no_run_2292:
 	VMOVQ CX, X9
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2269
+	JA    shuf_list_loads_2409
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2293:
+shuf_offs_2433:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2294
+	JAE     shuf_offs_done_2434
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2293
+	JMP     shuf_offs_2433
 
-shuf_offs_done_2294:
+shuf_offs_done_2434:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2269
+	JA   shuf_list_loads_2409
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2295:
+shuf_offs_2435:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2296
+	JAE     shuf_offs_done_2436
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2295
+	JMP     shuf_offs_2435
 
-shuf_offs_done_2296:
+shuf_offs_done_2436:
 	VMOVDQU64 (SP), Z10
 	VMOVDQU64 64(SP), Z11
 	DECQ      R11
-	JZ        shuf_last_plane_2298
+	JZ        shuf_last_plane_2438
 
-shuf_planes_2297:
+shuf_planes_2437:
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z12
 	VMOVQ     X1, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2299
+	JZ        shuf_done_2439
 
-shuf_rows_2300:
+shuf_rows_2440:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2301
+	JHI     shuf_masked_2441
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2302:
+shuf_loaded_2442:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z3, Z0, K3, Z13
 	VMOVDQU8  Y13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2300
+	JNZ       shuf_rows_2440
 
-shuf_done_2299:
+shuf_done_2439:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2303
+	JZ    shuf_run_done_2443
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2304
+	JHI   shuf_run_checked_2444
 	TESTQ DI, DI
-	JZ    shuf_done_2305
+	JZ    shuf_done_2445
 
-shuf_rows_2306:
+shuf_rows_2446:
 	VMOVDQU   (CX), Y4
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z4, Z0, K3, Z12
@@ -17975,213 +19227,213 @@ shuf_rows_2306:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2306
+	JNZ       shuf_rows_2446
 
-shuf_done_2305:
-	JMP shuf_run_done_2303
+shuf_done_2445:
+	JMP shuf_run_done_2443
 
-shuf_run_checked_2304:
+shuf_run_checked_2444:
 	TESTQ DI, DI
-	JZ    shuf_done_2307
+	JZ    shuf_done_2447
 
-shuf_rows_2308:
+shuf_rows_2448:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2309
+	JHI     shuf_masked_2449
 	VMOVDQU (CX), Y5
 
-shuf_loaded_2310:
+shuf_loaded_2450:
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z5, Z0, K3, Z12
 	VMOVDQU8  Y12, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2308
+	JNZ       shuf_rows_2448
 
-shuf_done_2307:
-shuf_run_done_2303:
+shuf_done_2447:
+shuf_run_done_2443:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X9, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2311
+	JZ        shuf_done_2451
 
-shuf_rows_2312:
+shuf_rows_2452:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2313
+	JHI     shuf_masked_2453
 	VMOVDQU (CX), Y6
 
-shuf_loaded_2314:
+shuf_loaded_2454:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z6, Z0, K3, Z13
 	VMOVDQU8  Y13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2312
+	JNZ       shuf_rows_2452
 
-shuf_done_2311:
+shuf_done_2451:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2297
+	JNZ  shuf_planes_2437
 
-shuf_last_plane_2298:
+shuf_last_plane_2438:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z3
 	VMOVQ     X1, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2315
+	JZ        shuf_done_2455
 
-shuf_rows_2316:
+shuf_rows_2456:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2317
+	JHI     shuf_masked_2457
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2318:
+shuf_loaded_2458:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2319
+	JHI       shuf_far_2459
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2320:
+shuf_stored_2460:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2316
+	JNZ     shuf_rows_2456
 
-shuf_done_2315:
+shuf_done_2455:
 	VMOVQ X7, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2321
+	JZ    shuf_run_done_2461
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2322
+	JHI   shuf_run_checked_2462
 	TESTQ DX, DX
-	JZ    shuf_done_2323
+	JZ    shuf_done_2463
 
-shuf_rows_2324:
+shuf_rows_2464:
 	VMOVDQU   (CX), Y7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2325
+	JHI       shuf_far_2465
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2326:
+shuf_stored_2466:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2324
+	JNZ  shuf_rows_2464
 
-shuf_done_2323:
-	JMP shuf_run_done_2321
+shuf_done_2463:
+	JMP shuf_run_done_2461
 
-shuf_run_checked_2322:
+shuf_run_checked_2462:
 	TESTQ DX, DX
-	JZ    shuf_done_2327
+	JZ    shuf_done_2467
 
-shuf_rows_2328:
+shuf_rows_2468:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2329
+	JHI     shuf_masked_2469
 	VMOVDQU (CX), Y7
 
-shuf_loaded_2330:
+shuf_loaded_2470:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2331
+	JHI       shuf_far_2471
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2332:
+shuf_stored_2472:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2328
+	JNZ  shuf_rows_2468
 
-shuf_done_2327:
-shuf_run_done_2321:
+shuf_done_2467:
+shuf_run_done_2461:
 	VMOVDQA64 Z11, Z3
 	VMOVQ     X9, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2333
+	JZ        shuf_done_2473
 
-shuf_rows_2334:
+shuf_rows_2474:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2335
+	JHI     shuf_masked_2475
 	VMOVDQU (CX), Y8
 
-shuf_loaded_2336:
+shuf_loaded_2476:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z8, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2337
+	JHI       shuf_far_2477
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2338:
+shuf_stored_2478:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2334
+	JNZ     shuf_rows_2474
 
-shuf_done_2333:
+shuf_done_2473:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2269:
+shuf_list_loads_2409:
 	DECQ R11
-	JZ   shuf_last_plane_2340
+	JZ   shuf_last_plane_2480
 
-shuf_planes_2339:
+shuf_planes_2479:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2341
+	JZ    shuf_done_2481
 
-shuf_rows_2342:
+shuf_rows_2482:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2343
+	JHI     shuf_masked_2483
 	VMOVDQU (CX), Y5
 
-shuf_loaded_2344:
+shuf_loaded_2484:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z5, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2342
+	JNZ       shuf_rows_2482
 
-shuf_done_2341:
+shuf_done_2481:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2345
+	JZ    shuf_run_done_2485
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2346
+	JHI   shuf_run_checked_2486
 	TESTQ R8, R8
-	JZ    shuf_done_2347
+	JZ    shuf_done_2487
 
-shuf_rows_2348:
+shuf_rows_2488:
 	VMOVDQU   (CX), Y10
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z10, Z0, K3, Z6
@@ -18189,194 +19441,194 @@ shuf_rows_2348:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2348
+	JNZ       shuf_rows_2488
 
-shuf_done_2347:
-	JMP shuf_run_done_2345
+shuf_done_2487:
+	JMP shuf_run_done_2485
 
-shuf_run_checked_2346:
+shuf_run_checked_2486:
 	TESTQ R8, R8
-	JZ    shuf_done_2349
+	JZ    shuf_done_2489
 
-shuf_rows_2350:
+shuf_rows_2490:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2351
+	JHI     shuf_masked_2491
 	VMOVDQU (CX), Y11
 
-shuf_loaded_2352:
+shuf_loaded_2492:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z11, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2350
+	JNZ       shuf_rows_2490
 
-shuf_done_2349:
-shuf_run_done_2345:
+shuf_done_2489:
+shuf_run_done_2485:
 	VMOVQ X4, DI
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2353
+	JZ    shuf_done_2493
 
-shuf_rows_2354:
+shuf_rows_2494:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2355
+	JHI     shuf_masked_2495
 	VMOVDQU (CX), Y12
 
-shuf_loaded_2356:
+shuf_loaded_2496:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z12, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2354
+	JNZ       shuf_rows_2494
 
-shuf_done_2353:
+shuf_done_2493:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2339
+	JNZ  shuf_planes_2479
 
-shuf_last_plane_2340:
+shuf_last_plane_2480:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2357
+	JZ    shuf_done_2497
 
-shuf_rows_2358:
+shuf_rows_2498:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2359
+	JHI     shuf_masked_2499
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2360:
+shuf_loaded_2500:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2361
+	JHI       shuf_far_2501
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2362:
+shuf_stored_2502:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2358
+	JNZ  shuf_rows_2498
 
-shuf_done_2357:
+shuf_done_2497:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2363
+	JZ    shuf_run_done_2503
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2364
+	JHI   shuf_run_checked_2504
 	TESTQ R8, R8
-	JZ    shuf_done_2365
+	JZ    shuf_done_2505
 
-shuf_rows_2366:
+shuf_rows_2506:
 	VMOVDQU   (CX), Y7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2367
+	JHI       shuf_far_2507
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2368:
+shuf_stored_2508:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2366
+	JNZ  shuf_rows_2506
 
-shuf_done_2365:
-	JMP shuf_run_done_2363
+shuf_done_2505:
+	JMP shuf_run_done_2503
 
-shuf_run_checked_2364:
+shuf_run_checked_2504:
 	TESTQ R8, R8
-	JZ    shuf_done_2369
+	JZ    shuf_done_2509
 
-shuf_rows_2370:
+shuf_rows_2510:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2371
+	JHI     shuf_masked_2511
 	VMOVDQU (CX), Y7
 
-shuf_loaded_2372:
+shuf_loaded_2512:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2373
+	JHI       shuf_far_2513
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2374:
+shuf_stored_2514:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2370
+	JNZ  shuf_rows_2510
 
-shuf_done_2369:
-shuf_run_done_2363:
+shuf_done_2509:
+shuf_run_done_2503:
 	VMOVQ X4, DX
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2375
+	JZ    shuf_done_2515
 
-shuf_rows_2376:
+shuf_rows_2516:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2377
+	JHI     shuf_masked_2517
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2378:
+shuf_loaded_2518:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2379
+	JHI       shuf_far_2519
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2380:
+shuf_stored_2520:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2376
+	JNZ  shuf_rows_2516
 
-shuf_done_2375:
+shuf_done_2515:
 	VZEROUPPER
 	RET
 
-shuf_store16_2153:
+shuf_store16_2293:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2381
+	JNE  shuf_list_2521
 	DECQ R11
-	JZ   shuf_last_plane_2384
+	JZ   shuf_last_plane_2524
 
-shuf_planes_2383:
+shuf_planes_2523:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2385
+	JZ    shuf_run_done_2525
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2386
+	JHI   shuf_run_checked_2526
 	TESTQ DI, DI
-	JZ    shuf_done_2387
+	JZ    shuf_done_2527
 
-shuf_rows_2388:
+shuf_rows_2528:
 	VMOVDQU   (CX), X3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
@@ -18384,96 +19636,96 @@ shuf_rows_2388:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2388
+	JNZ       shuf_rows_2528
 
-shuf_done_2387:
-	JMP shuf_run_done_2385
+shuf_done_2527:
+	JMP shuf_run_done_2525
 
-shuf_run_checked_2386:
+shuf_run_checked_2526:
 	TESTQ DI, DI
-	JZ    shuf_done_2389
+	JZ    shuf_done_2529
 
-shuf_rows_2390:
+shuf_rows_2530:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2391
+	JHI     shuf_masked_2531
 	VMOVDQU (CX), X4
 
-shuf_loaded_2392:
+shuf_loaded_2532:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	VMOVDQU8  X1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2390
+	JNZ       shuf_rows_2530
 
-shuf_done_2389:
-shuf_run_done_2385:
+shuf_done_2529:
+shuf_run_done_2525:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2383
+	JNZ  shuf_planes_2523
 
-shuf_last_plane_2384:
+shuf_last_plane_2524:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2393
+	JZ    shuf_run_done_2533
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2394
+	JHI   shuf_run_checked_2534
 	TESTQ DX, DX
-	JZ    shuf_done_2395
+	JZ    shuf_done_2535
 
-shuf_rows_2396:
+shuf_rows_2536:
 	VMOVDQU   (CX), X3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2397
+	JHI       shuf_far_2537
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2398:
+shuf_stored_2538:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2396
+	JNZ  shuf_rows_2536
 
-shuf_done_2395:
-	JMP shuf_run_done_2393
+shuf_done_2535:
+	JMP shuf_run_done_2533
 
-shuf_run_checked_2394:
+shuf_run_checked_2534:
 	TESTQ DX, DX
-	JZ    shuf_done_2399
+	JZ    shuf_done_2539
 
-shuf_rows_2400:
+shuf_rows_2540:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2401
+	JHI     shuf_masked_2541
 	VMOVDQU (CX), X3
 
-shuf_loaded_2402:
+shuf_loaded_2542:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2403
+	JHI       shuf_far_2543
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2404:
+shuf_stored_2544:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2400
+	JNZ  shuf_rows_2540
 
-shuf_done_2399:
-shuf_run_done_2393:
+shuf_done_2539:
+shuf_run_done_2533:
 	VZEROUPPER
 	RET
 
-shuf_list_2381:
+shuf_list_2521:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -18482,12 +19734,12 @@ shuf_list_2381:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_2405
+	JZ      shuf_no_run_2545
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2405:
+shuf_no_run_2545:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -18497,84 +19749,84 @@ shuf_no_run_2405:
 	VMOVQ CX, X9
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2382
+	JA    shuf_list_loads_2522
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2406:
+shuf_offs_2546:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2407
+	JAE     shuf_offs_done_2547
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2406
+	JMP     shuf_offs_2546
 
-shuf_offs_done_2407:
+shuf_offs_done_2547:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2382
+	JA   shuf_list_loads_2522
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2408:
+shuf_offs_2548:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2409
+	JAE     shuf_offs_done_2549
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2408
+	JMP     shuf_offs_2548
 
-shuf_offs_done_2409:
+shuf_offs_done_2549:
 	VMOVDQU64 (SP), Z10
 	VMOVDQU64 64(SP), Z11
 	DECQ      R11
-	JZ        shuf_last_plane_2411
+	JZ        shuf_last_plane_2551
 
-shuf_planes_2410:
+shuf_planes_2550:
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z12
 	VMOVQ     X1, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2412
+	JZ        shuf_done_2552
 
-shuf_rows_2413:
+shuf_rows_2553:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2414
+	JHI     shuf_masked_2554
 	VMOVDQU (CX), X3
 
-shuf_loaded_2415:
+shuf_loaded_2555:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z3, Z0, K3, Z13
 	VMOVDQU8  X13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2413
+	JNZ       shuf_rows_2553
 
-shuf_done_2412:
+shuf_done_2552:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2416
+	JZ    shuf_run_done_2556
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2417
+	JHI   shuf_run_checked_2557
 	TESTQ DI, DI
-	JZ    shuf_done_2418
+	JZ    shuf_done_2558
 
-shuf_rows_2419:
+shuf_rows_2559:
 	VMOVDQU   (CX), X4
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z4, Z0, K3, Z12
@@ -18582,213 +19834,213 @@ shuf_rows_2419:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2419
+	JNZ       shuf_rows_2559
 
-shuf_done_2418:
-	JMP shuf_run_done_2416
+shuf_done_2558:
+	JMP shuf_run_done_2556
 
-shuf_run_checked_2417:
+shuf_run_checked_2557:
 	TESTQ DI, DI
-	JZ    shuf_done_2420
+	JZ    shuf_done_2560
 
-shuf_rows_2421:
+shuf_rows_2561:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2422
+	JHI     shuf_masked_2562
 	VMOVDQU (CX), X5
 
-shuf_loaded_2423:
+shuf_loaded_2563:
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z5, Z0, K3, Z12
 	VMOVDQU8  X12, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2421
+	JNZ       shuf_rows_2561
 
-shuf_done_2420:
-shuf_run_done_2416:
+shuf_done_2560:
+shuf_run_done_2556:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X9, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2424
+	JZ        shuf_done_2564
 
-shuf_rows_2425:
+shuf_rows_2565:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2426
+	JHI     shuf_masked_2566
 	VMOVDQU (CX), X6
 
-shuf_loaded_2427:
+shuf_loaded_2567:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z6, Z0, K3, Z13
 	VMOVDQU8  X13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2425
+	JNZ       shuf_rows_2565
 
-shuf_done_2424:
+shuf_done_2564:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2410
+	JNZ  shuf_planes_2550
 
-shuf_last_plane_2411:
+shuf_last_plane_2551:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z3
 	VMOVQ     X1, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2428
+	JZ        shuf_done_2568
 
-shuf_rows_2429:
+shuf_rows_2569:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2430
+	JHI     shuf_masked_2570
 	VMOVDQU (CX), X4
 
-shuf_loaded_2431:
+shuf_loaded_2571:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2432
+	JHI       shuf_far_2572
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2433:
+shuf_stored_2573:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2429
+	JNZ     shuf_rows_2569
 
-shuf_done_2428:
+shuf_done_2568:
 	VMOVQ X7, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2434
+	JZ    shuf_run_done_2574
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2435
+	JHI   shuf_run_checked_2575
 	TESTQ DX, DX
-	JZ    shuf_done_2436
+	JZ    shuf_done_2576
 
-shuf_rows_2437:
+shuf_rows_2577:
 	VMOVDQU   (CX), X7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2438
+	JHI       shuf_far_2578
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2439:
+shuf_stored_2579:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2437
+	JNZ  shuf_rows_2577
 
-shuf_done_2436:
-	JMP shuf_run_done_2434
+shuf_done_2576:
+	JMP shuf_run_done_2574
 
-shuf_run_checked_2435:
+shuf_run_checked_2575:
 	TESTQ DX, DX
-	JZ    shuf_done_2440
+	JZ    shuf_done_2580
 
-shuf_rows_2441:
+shuf_rows_2581:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2442
+	JHI     shuf_masked_2582
 	VMOVDQU (CX), X7
 
-shuf_loaded_2443:
+shuf_loaded_2583:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2444
+	JHI       shuf_far_2584
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2445:
+shuf_stored_2585:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2441
+	JNZ  shuf_rows_2581
 
-shuf_done_2440:
-shuf_run_done_2434:
+shuf_done_2580:
+shuf_run_done_2574:
 	VMOVDQA64 Z11, Z3
 	VMOVQ     X9, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2446
+	JZ        shuf_done_2586
 
-shuf_rows_2447:
+shuf_rows_2587:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2448
+	JHI     shuf_masked_2588
 	VMOVDQU (CX), X8
 
-shuf_loaded_2449:
+shuf_loaded_2589:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z8, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2450
+	JHI       shuf_far_2590
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2451:
+shuf_stored_2591:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2447
+	JNZ     shuf_rows_2587
 
-shuf_done_2446:
+shuf_done_2586:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2382:
+shuf_list_loads_2522:
 	DECQ R11
-	JZ   shuf_last_plane_2453
+	JZ   shuf_last_plane_2593
 
-shuf_planes_2452:
+shuf_planes_2592:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2454
+	JZ    shuf_done_2594
 
-shuf_rows_2455:
+shuf_rows_2595:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2456
+	JHI     shuf_masked_2596
 	VMOVDQU (CX), X5
 
-shuf_loaded_2457:
+shuf_loaded_2597:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z5, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2455
+	JNZ       shuf_rows_2595
 
-shuf_done_2454:
+shuf_done_2594:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2458
+	JZ    shuf_run_done_2598
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2459
+	JHI   shuf_run_checked_2599
 	TESTQ R8, R8
-	JZ    shuf_done_2460
+	JZ    shuf_done_2600
 
-shuf_rows_2461:
+shuf_rows_2601:
 	VMOVDQU   (CX), X10
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z10, Z0, K3, Z6
@@ -18796,192 +20048,192 @@ shuf_rows_2461:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2461
+	JNZ       shuf_rows_2601
 
-shuf_done_2460:
-	JMP shuf_run_done_2458
+shuf_done_2600:
+	JMP shuf_run_done_2598
 
-shuf_run_checked_2459:
+shuf_run_checked_2599:
 	TESTQ R8, R8
-	JZ    shuf_done_2462
+	JZ    shuf_done_2602
 
-shuf_rows_2463:
+shuf_rows_2603:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2464
+	JHI     shuf_masked_2604
 	VMOVDQU (CX), X11
 
-shuf_loaded_2465:
+shuf_loaded_2605:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z11, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2463
+	JNZ       shuf_rows_2603
 
-shuf_done_2462:
-shuf_run_done_2458:
+shuf_done_2602:
+shuf_run_done_2598:
 	VMOVQ X4, DI
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2466
+	JZ    shuf_done_2606
 
-shuf_rows_2467:
+shuf_rows_2607:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2468
+	JHI     shuf_masked_2608
 	VMOVDQU (CX), X12
 
-shuf_loaded_2469:
+shuf_loaded_2609:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z12, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2467
+	JNZ       shuf_rows_2607
 
-shuf_done_2466:
+shuf_done_2606:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2452
+	JNZ  shuf_planes_2592
 
-shuf_last_plane_2453:
+shuf_last_plane_2593:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2470
+	JZ    shuf_done_2610
 
-shuf_rows_2471:
+shuf_rows_2611:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2472
+	JHI     shuf_masked_2612
 	VMOVDQU (CX), X3
 
-shuf_loaded_2473:
+shuf_loaded_2613:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2474
+	JHI       shuf_far_2614
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2475:
+shuf_stored_2615:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2471
+	JNZ  shuf_rows_2611
 
-shuf_done_2470:
+shuf_done_2610:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2476
+	JZ    shuf_run_done_2616
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2477
+	JHI   shuf_run_checked_2617
 	TESTQ R8, R8
-	JZ    shuf_done_2478
+	JZ    shuf_done_2618
 
-shuf_rows_2479:
+shuf_rows_2619:
 	VMOVDQU   (CX), X7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2480
+	JHI       shuf_far_2620
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2481:
+shuf_stored_2621:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2479
+	JNZ  shuf_rows_2619
 
-shuf_done_2478:
-	JMP shuf_run_done_2476
+shuf_done_2618:
+	JMP shuf_run_done_2616
 
-shuf_run_checked_2477:
+shuf_run_checked_2617:
 	TESTQ R8, R8
-	JZ    shuf_done_2482
+	JZ    shuf_done_2622
 
-shuf_rows_2483:
+shuf_rows_2623:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2484
+	JHI     shuf_masked_2624
 	VMOVDQU (CX), X7
 
-shuf_loaded_2485:
+shuf_loaded_2625:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2486
+	JHI       shuf_far_2626
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2487:
+shuf_stored_2627:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2483
+	JNZ  shuf_rows_2623
 
-shuf_done_2482:
-shuf_run_done_2476:
+shuf_done_2622:
+shuf_run_done_2616:
 	VMOVQ X4, DX
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2488
+	JZ    shuf_done_2628
 
-shuf_rows_2489:
+shuf_rows_2629:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2490
+	JHI     shuf_masked_2630
 	VMOVDQU (CX), X4
 
-shuf_loaded_2491:
+shuf_loaded_2631:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2492
+	JHI       shuf_far_2632
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2493:
+shuf_stored_2633:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2489
+	JNZ  shuf_rows_2629
 
-shuf_done_2488:
+shuf_done_2628:
 	VZEROUPPER
 	RET
 
-shuf_full_1098:
+shuf_full_1238:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2494
+	JNE  shuf_list_2634
 
-shuf_planes_2496:
+shuf_planes_2636:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2498
+	JZ    shuf_run_done_2638
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2499
+	JHI   shuf_run_checked_2639
 	TESTQ DI, DI
-	JZ    shuf_done_2500
+	JZ    shuf_done_2640
 
-shuf_rows_2501:
+shuf_rows_2641:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
@@ -18989,39 +20241,39 @@ shuf_rows_2501:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2501
+	JNZ       shuf_rows_2641
 
-shuf_done_2500:
-	JMP shuf_run_done_2498
+shuf_done_2640:
+	JMP shuf_run_done_2638
 
-shuf_run_checked_2499:
+shuf_run_checked_2639:
 	TESTQ DI, DI
-	JZ    shuf_done_2502
+	JZ    shuf_done_2642
 
-shuf_rows_2503:
+shuf_rows_2643:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2504
+	JHI       shuf_masked_2644
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2505:
+shuf_loaded_2645:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2503
+	JNZ       shuf_rows_2643
 
-shuf_done_2502:
-shuf_run_done_2498:
+shuf_done_2642:
+shuf_run_done_2638:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2496
+	JNZ  shuf_planes_2636
 	VZEROUPPER
 	RET
 
-shuf_list_2494:
+shuf_list_2634:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -19030,12 +20282,12 @@ shuf_list_2494:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_2506
+	JZ      shuf_no_run_2646
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2506:
+shuf_no_run_2646:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -19045,82 +20297,82 @@ shuf_no_run_2506:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2495
+	JA    shuf_list_loads_2635
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2507:
+shuf_offs_2647:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2508
+	JAE     shuf_offs_done_2648
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2507
+	JMP     shuf_offs_2647
 
-shuf_offs_done_2508:
+shuf_offs_done_2648:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2495
+	JA   shuf_list_loads_2635
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2509:
+shuf_offs_2649:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2510
+	JAE     shuf_offs_done_2650
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2509
+	JMP     shuf_offs_2649
 
-shuf_offs_done_2510:
+shuf_offs_done_2650:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 
-shuf_planes_2511:
+shuf_planes_2651:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2513
+	JZ        shuf_done_2653
 
-shuf_rows_2514:
+shuf_rows_2654:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2515
+	JHI       shuf_masked_2655
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2516:
+shuf_loaded_2656:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2514
+	JNZ       shuf_rows_2654
 
-shuf_done_2513:
+shuf_done_2653:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2517
+	JZ    shuf_run_done_2657
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2518
+	JHI   shuf_run_checked_2658
 	TESTQ DI, DI
-	JZ    shuf_done_2519
+	JZ    shuf_done_2659
 
-shuf_rows_2520:
+shuf_rows_2660:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -19128,100 +20380,100 @@ shuf_rows_2520:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2520
+	JNZ       shuf_rows_2660
 
-shuf_done_2519:
-	JMP shuf_run_done_2517
+shuf_done_2659:
+	JMP shuf_run_done_2657
 
-shuf_run_checked_2518:
+shuf_run_checked_2658:
 	TESTQ DI, DI
-	JZ    shuf_done_2521
+	JZ    shuf_done_2661
 
-shuf_rows_2522:
+shuf_rows_2662:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2523
+	JHI       shuf_masked_2663
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2524:
+shuf_loaded_2664:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2522
+	JNZ       shuf_rows_2662
 
-shuf_done_2521:
-shuf_run_done_2517:
+shuf_done_2661:
+shuf_run_done_2657:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2525
+	JZ        shuf_done_2665
 
-shuf_rows_2526:
+shuf_rows_2666:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2527
+	JHI       shuf_masked_2667
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2528:
+shuf_loaded_2668:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2526
+	JNZ       shuf_rows_2666
 
-shuf_done_2525:
+shuf_done_2665:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2511
+	JNZ  shuf_planes_2651
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2495:
-shuf_planes_2529:
+shuf_list_loads_2635:
+shuf_planes_2669:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2531
+	JZ    shuf_done_2671
 
-shuf_rows_2532:
+shuf_rows_2672:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2533
+	JHI       shuf_masked_2673
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2534:
+shuf_loaded_2674:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2532
+	JNZ       shuf_rows_2672
 
-shuf_done_2531:
+shuf_done_2671:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2535
+	JZ    shuf_run_done_2675
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2536
+	JHI   shuf_run_checked_2676
 	TESTQ R8, R8
-	JZ    shuf_done_2537
+	JZ    shuf_done_2677
 
-shuf_rows_2538:
+shuf_rows_2678:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -19229,325 +20481,225 @@ shuf_rows_2538:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2538
+	JNZ       shuf_rows_2678
 
-shuf_done_2537:
-	JMP shuf_run_done_2535
+shuf_done_2677:
+	JMP shuf_run_done_2675
 
-shuf_run_checked_2536:
+shuf_run_checked_2676:
 	TESTQ R8, R8
-	JZ    shuf_done_2539
+	JZ    shuf_done_2679
 
-shuf_rows_2540:
+shuf_rows_2680:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2541
+	JHI       shuf_masked_2681
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2542:
+shuf_loaded_2682:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2540
+	JNZ       shuf_rows_2680
 
-shuf_done_2539:
-shuf_run_done_2535:
+shuf_done_2679:
+shuf_run_done_2675:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2543
+	JZ    shuf_done_2683
 
-shuf_rows_2544:
+shuf_rows_2684:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2545
+	JHI       shuf_masked_2685
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2546:
+shuf_loaded_2686:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2544
+	JNZ       shuf_rows_2684
 
-shuf_done_2543:
+shuf_done_2683:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2529
+	JNZ  shuf_planes_2669
 	VZEROUPPER
 	RET
 
-shuf_ret_1095:
+shuf_ret_1235:
 	RET
 
-shuf_far_1117:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1118
-
-shuf_far_1121:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1122
-
-shuf_far_1142:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	VPERMB       Z4, Z9, Z4
-	VPMOVB2M     Z9, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1143
-
-shuf_far_1148:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1149
-
-shuf_far_1152:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1153
-
-shuf_far_1156:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	VPERMB       Z4, Z5, Z4
-	VPMOVB2M     Z5, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1157
-
-shuf_far_1172:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1173
-
-shuf_far_1178:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1179
-
-shuf_far_1182:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1183
-
-shuf_far_1186:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1187
-
-shuf_far_1202:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1203
-
-shuf_far_1206:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1207
-
-shuf_far_1227:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	VPERMB       Z4, Z9, Z4
-	VPMOVB2M     Z9, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1228
-
-shuf_far_1233:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1234
-
-shuf_far_1237:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1238
-
-shuf_far_1241:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	VPERMB       Z4, Z5, Z4
-	VPMOVB2M     Z5, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1242
-
 shuf_far_1257:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
 	JMP          shuf_stored_1258
 
-shuf_far_1263:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
+shuf_far_1261:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1264
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1262
 
-shuf_far_1267:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1268
-
-shuf_far_1271:
+shuf_far_1282:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1272
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1283
 
-shuf_far_1287:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
+shuf_far_1288:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1288
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1289
 
-shuf_far_1291:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
+shuf_far_1292:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1292
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1293
+
+shuf_far_1296:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1297
 
 shuf_far_1312:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	VPERMB       Z4, Z9, Z4
-	VPMOVB2M     Z9, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
 	JMP          shuf_stored_1313
 
 shuf_far_1318:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
 	JMP          shuf_stored_1319
 
 shuf_far_1322:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
 	JMP          shuf_stored_1323
 
 shuf_far_1326:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1327
+
+shuf_far_1342:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1343
+
+shuf_far_1346:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1347
+
+shuf_far_1367:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1368
+
+shuf_far_1373:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1374
+
+shuf_far_1377:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1378
+
+shuf_far_1381:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
 	VPERMB       Z4, Z5, Z4
 	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1327
+	JMP          shuf_stored_1382
 
-shuf_far_1342:
+shuf_far_1397:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -19555,9 +20707,9 @@ shuf_far_1342:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1343
+	JMP          shuf_stored_1398
 
-shuf_far_1348:
+shuf_far_1403:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -19565,9 +20717,9 @@ shuf_far_1348:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1349
+	JMP          shuf_stored_1404
 
-shuf_far_1352:
+shuf_far_1407:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -19575,287 +20727,119 @@ shuf_far_1352:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1353
-
-shuf_far_1356:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1357
-
-shuf_masked_1370:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1371
-
-shuf_far_1376:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1377
-
-shuf_masked_1380:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1381
-
-shuf_far_1382:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1383
-
-shuf_masked_1393:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1394
-
-shuf_masked_1401:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z24
-	VPADDB       iota64<>+0(SB), Z24, Z24
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z23
-	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1402
-
-shuf_masked_1405:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1406
-
-shuf_masked_1409:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z4
-	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1410
+	JMP          shuf_stored_1408
 
 shuf_far_1411:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z14, Z4, Z5
+	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
 	JMP          shuf_stored_1412
 
-shuf_far_1417:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1418
-
-shuf_masked_1421:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
+shuf_far_1427:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1422
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1428
 
-shuf_far_1423:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1424
+shuf_far_1431:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1432
 
-shuf_masked_1427:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z5
+shuf_far_1452:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1453
+
+shuf_far_1458:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1459
+
+shuf_far_1462:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1463
+
+shuf_far_1466:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VMOVDQU64    (CX), Z4
-	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1428
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1467
 
-shuf_far_1429:
+shuf_far_1482:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z18, Z4, Z5
+	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1430
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1483
 
-shuf_masked_1435:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1436
-
-shuf_masked_1443:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VMOVDQU64    (CX), Z5
-	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1444
-
-shuf_masked_1447:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1448
-
-shuf_masked_1451:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1452
-
-shuf_far_1453:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z17, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1454
-
-shuf_far_1459:
+shuf_far_1488:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1460
-
-shuf_masked_1463:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VMOVDQU64    (CX), Z3
-	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1464
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1489
 
-shuf_far_1465:
+shuf_far_1492:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1466
-
-shuf_masked_1469:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z4
+	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1470
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1493
 
-shuf_far_1471:
+shuf_far_1496:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z25, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1472
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1497
 
-shuf_masked_1483:
+shuf_masked_1510:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -19865,9 +20849,9 @@ shuf_masked_1483:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1484
+	JMP          shuf_loaded_1511
 
-shuf_far_1489:
+shuf_far_1516:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -19875,9 +20859,9 @@ shuf_far_1489:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1490
+	JMP          shuf_stored_1517
 
-shuf_masked_1493:
+shuf_masked_1520:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -19887,9 +20871,9 @@ shuf_masked_1493:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1494
+	JMP          shuf_loaded_1521
 
-shuf_far_1495:
+shuf_far_1522:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -19897,9 +20881,9 @@ shuf_far_1495:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1496
+	JMP          shuf_stored_1523
 
-shuf_masked_1506:
+shuf_masked_1533:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -19909,9 +20893,9 @@ shuf_masked_1506:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1507
+	JMP          shuf_loaded_1534
 
-shuf_masked_1514:
+shuf_masked_1541:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -19921,9 +20905,9 @@ shuf_masked_1514:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1515
+	JMP          shuf_loaded_1542
 
-shuf_masked_1518:
+shuf_masked_1545:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -19933,9 +20917,9 @@ shuf_masked_1518:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1519
+	JMP          shuf_loaded_1546
 
-shuf_masked_1522:
+shuf_masked_1549:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -19945,9 +20929,9 @@ shuf_masked_1522:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1523
+	JMP          shuf_loaded_1550
 
-shuf_far_1524:
+shuf_far_1551:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -19955,9 +20939,9 @@ shuf_far_1524:
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1525
+	JMP          shuf_stored_1552
 
-shuf_far_1530:
+shuf_far_1557:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -19965,9 +20949,9 @@ shuf_far_1530:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1531
+	JMP          shuf_stored_1558
 
-shuf_masked_1534:
+shuf_masked_1561:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -19977,9 +20961,9 @@ shuf_masked_1534:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1535
+	JMP          shuf_loaded_1562
 
-shuf_far_1536:
+shuf_far_1563:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -19987,9 +20971,9 @@ shuf_far_1536:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1537
+	JMP          shuf_stored_1564
 
-shuf_masked_1540:
+shuf_masked_1567:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -19999,9 +20983,9 @@ shuf_masked_1540:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1541
+	JMP          shuf_loaded_1568
 
-shuf_far_1542:
+shuf_far_1569:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -20009,9 +20993,9 @@ shuf_far_1542:
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1543
+	JMP          shuf_stored_1570
 
-shuf_masked_1548:
+shuf_masked_1575:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -20021,9 +21005,9 @@ shuf_masked_1548:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1549
+	JMP          shuf_loaded_1576
 
-shuf_masked_1556:
+shuf_masked_1583:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -20033,9 +21017,9 @@ shuf_masked_1556:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1557
+	JMP          shuf_loaded_1584
 
-shuf_masked_1560:
+shuf_masked_1587:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -20045,9 +21029,9 @@ shuf_masked_1560:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1561
+	JMP          shuf_loaded_1588
 
-shuf_masked_1564:
+shuf_masked_1591:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -20057,9 +21041,9 @@ shuf_masked_1564:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1565
+	JMP          shuf_loaded_1592
 
-shuf_far_1566:
+shuf_far_1593:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -20067,9 +21051,9 @@ shuf_far_1566:
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1567
+	JMP          shuf_stored_1594
 
-shuf_far_1572:
+shuf_far_1599:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -20077,9 +21061,9 @@ shuf_far_1572:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1573
+	JMP          shuf_stored_1600
 
-shuf_masked_1576:
+shuf_masked_1603:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -20089,9 +21073,9 @@ shuf_masked_1576:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1577
+	JMP          shuf_loaded_1604
 
-shuf_far_1578:
+shuf_far_1605:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -20099,9 +21083,9 @@ shuf_far_1578:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1579
+	JMP          shuf_stored_1606
 
-shuf_masked_1582:
+shuf_masked_1609:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -20111,9 +21095,9 @@ shuf_masked_1582:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1583
+	JMP          shuf_loaded_1610
 
-shuf_far_1584:
+shuf_far_1611:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -20121,9 +21105,9 @@ shuf_far_1584:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1585
+	JMP          shuf_stored_1612
 
-shuf_masked_1596:
+shuf_masked_1623:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20133,9 +21117,9 @@ shuf_masked_1596:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1597
+	JMP          shuf_loaded_1624
 
-shuf_far_1602:
+shuf_far_1629:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20143,9 +21127,9 @@ shuf_far_1602:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1603
+	JMP          shuf_stored_1630
 
-shuf_masked_1606:
+shuf_masked_1633:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20155,9 +21139,9 @@ shuf_masked_1606:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1607
+	JMP          shuf_loaded_1634
 
-shuf_far_1608:
+shuf_far_1635:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20165,9 +21149,9 @@ shuf_far_1608:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1609
+	JMP          shuf_stored_1636
 
-shuf_masked_1619:
+shuf_masked_1646:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20177,9 +21161,9 @@ shuf_masked_1619:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1620
+	JMP          shuf_loaded_1647
 
-shuf_masked_1627:
+shuf_masked_1654:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20189,9 +21173,9 @@ shuf_masked_1627:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1628
+	JMP          shuf_loaded_1655
 
-shuf_masked_1631:
+shuf_masked_1658:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20201,9 +21185,9 @@ shuf_masked_1631:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1632
+	JMP          shuf_loaded_1659
 
-shuf_masked_1635:
+shuf_masked_1662:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20213,9 +21197,9 @@ shuf_masked_1635:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1636
+	JMP          shuf_loaded_1663
 
-shuf_far_1637:
+shuf_far_1664:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -20223,9 +21207,9 @@ shuf_far_1637:
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1638
+	JMP          shuf_stored_1665
 
-shuf_far_1643:
+shuf_far_1670:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20233,9 +21217,9 @@ shuf_far_1643:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1644
+	JMP          shuf_stored_1671
 
-shuf_masked_1647:
+shuf_masked_1674:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20245,9 +21229,9 @@ shuf_masked_1647:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1648
+	JMP          shuf_loaded_1675
 
-shuf_far_1649:
+shuf_far_1676:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20255,9 +21239,9 @@ shuf_far_1649:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1650
+	JMP          shuf_stored_1677
 
-shuf_masked_1653:
+shuf_masked_1680:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -20267,9 +21251,9 @@ shuf_masked_1653:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1654
+	JMP          shuf_loaded_1681
 
-shuf_far_1655:
+shuf_far_1682:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -20277,9 +21261,9 @@ shuf_far_1655:
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1656
+	JMP          shuf_stored_1683
 
-shuf_masked_1661:
+shuf_masked_1688:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -20289,9 +21273,9 @@ shuf_masked_1661:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1662
+	JMP          shuf_loaded_1689
 
-shuf_masked_1669:
+shuf_masked_1696:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -20301,9 +21285,9 @@ shuf_masked_1669:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1670
+	JMP          shuf_loaded_1697
 
-shuf_masked_1673:
+shuf_masked_1700:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -20313,9 +21297,9 @@ shuf_masked_1673:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1674
+	JMP          shuf_loaded_1701
 
-shuf_masked_1677:
+shuf_masked_1704:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -20325,9 +21309,9 @@ shuf_masked_1677:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1678
+	JMP          shuf_loaded_1705
 
-shuf_far_1679:
+shuf_far_1706:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -20335,9 +21319,9 @@ shuf_far_1679:
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1680
+	JMP          shuf_stored_1707
 
-shuf_far_1685:
+shuf_far_1712:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -20345,9 +21329,9 @@ shuf_far_1685:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1686
+	JMP          shuf_stored_1713
 
-shuf_masked_1689:
+shuf_masked_1716:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -20357,9 +21341,9 @@ shuf_masked_1689:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1690
+	JMP          shuf_loaded_1717
 
-shuf_far_1691:
+shuf_far_1718:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -20367,9 +21351,9 @@ shuf_far_1691:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1692
+	JMP          shuf_stored_1719
 
-shuf_masked_1695:
+shuf_masked_1722:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -20379,9 +21363,9 @@ shuf_masked_1695:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1696
+	JMP          shuf_loaded_1723
 
-shuf_far_1697:
+shuf_far_1724:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -20389,9 +21373,277 @@ shuf_far_1697:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1698
+	JMP          shuf_stored_1725
 
-shuf_masked_1709:
+shuf_masked_1736:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1737
+
+shuf_far_1742:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1743
+
+shuf_masked_1746:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1747
+
+shuf_far_1748:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1749
+
+shuf_masked_1759:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1760
+
+shuf_masked_1767:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z24
+	VPADDB       iota64<>+0(SB), Z24, Z24
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z23
+	VPERMB       (R8), Z24, Z24
+	JMP          shuf_loaded_1768
+
+shuf_masked_1771:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1772
+
+shuf_masked_1775:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z4
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_1776
+
+shuf_far_1777:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z14, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1778
+
+shuf_far_1783:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1784
+
+shuf_masked_1787:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1788
+
+shuf_far_1789:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1790
+
+shuf_masked_1793:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VMOVDQU64    (CX), Z4
+	VPERMB       (SI), Z5, Z5
+	JMP          shuf_loaded_1794
+
+shuf_far_1795:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z18, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1796
+
+shuf_masked_1801:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1802
+
+shuf_masked_1809:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VMOVDQU64    (CX), Z5
+	VPERMB       (DI), Z6, Z6
+	JMP          shuf_loaded_1810
+
+shuf_masked_1813:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1814
+
+shuf_masked_1817:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1818
+
+shuf_far_1819:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z17, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1820
+
+shuf_far_1825:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1826
+
+shuf_masked_1829:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DX), Z4, Z4
+	JMP          shuf_loaded_1830
+
+shuf_far_1831:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1832
+
+shuf_masked_1835:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1836
+
+shuf_far_1837:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z25, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1838
+
+shuf_masked_1849:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20401,9 +21653,9 @@ shuf_masked_1709:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_1710
+	JMP          shuf_loaded_1850
 
-shuf_far_1715:
+shuf_far_1855:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -20411,9 +21663,9 @@ shuf_far_1715:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1716
+	JMP          shuf_stored_1856
 
-shuf_masked_1719:
+shuf_masked_1859:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20423,9 +21675,9 @@ shuf_masked_1719:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1720
+	JMP          shuf_loaded_1860
 
-shuf_far_1721:
+shuf_far_1861:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -20433,9 +21685,9 @@ shuf_far_1721:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1722
+	JMP          shuf_stored_1862
 
-shuf_masked_1732:
+shuf_masked_1872:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20445,9 +21697,9 @@ shuf_masked_1732:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_1733
+	JMP          shuf_loaded_1873
 
-shuf_masked_1740:
+shuf_masked_1880:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20457,9 +21709,9 @@ shuf_masked_1740:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z15
 	VPERMB       (R8), Z16, Z16
-	JMP          shuf_loaded_1741
+	JMP          shuf_loaded_1881
 
-shuf_masked_1744:
+shuf_masked_1884:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20469,9 +21721,9 @@ shuf_masked_1744:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_1745
+	JMP          shuf_loaded_1885
 
-shuf_masked_1748:
+shuf_masked_1888:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20481,9 +21733,9 @@ shuf_masked_1748:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1749
+	JMP          shuf_loaded_1889
 
-shuf_far_1750:
+shuf_far_1890:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -20491,9 +21743,9 @@ shuf_far_1750:
 	VPERMB       Z7, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1751
+	JMP          shuf_stored_1891
 
-shuf_far_1756:
+shuf_far_1896:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -20501,9 +21753,9 @@ shuf_far_1756:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1757
+	JMP          shuf_stored_1897
 
-shuf_masked_1760:
+shuf_masked_1900:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20513,9 +21765,9 @@ shuf_masked_1760:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1761
+	JMP          shuf_loaded_1901
 
-shuf_far_1762:
+shuf_far_1902:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -20523,9 +21775,9 @@ shuf_far_1762:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1763
+	JMP          shuf_stored_1903
 
-shuf_masked_1766:
+shuf_masked_1906:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -20535,9 +21787,9 @@ shuf_masked_1766:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_1767
+	JMP          shuf_loaded_1907
 
-shuf_far_1768:
+shuf_far_1908:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -20545,9 +21797,9 @@ shuf_far_1768:
 	VPERMB       Z9, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1769
+	JMP          shuf_stored_1909
 
-shuf_masked_1774:
+shuf_masked_1914:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -20557,9 +21809,9 @@ shuf_masked_1774:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_1775
+	JMP          shuf_loaded_1915
 
-shuf_masked_1782:
+shuf_masked_1922:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -20569,9 +21821,9 @@ shuf_masked_1782:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DI), Z4, Z4
-	JMP          shuf_loaded_1783
+	JMP          shuf_loaded_1923
 
-shuf_masked_1786:
+shuf_masked_1926:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -20581,9 +21833,9 @@ shuf_masked_1786:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_1787
+	JMP          shuf_loaded_1927
 
-shuf_masked_1790:
+shuf_masked_1930:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -20593,9 +21845,9 @@ shuf_masked_1790:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1791
+	JMP          shuf_loaded_1931
 
-shuf_far_1792:
+shuf_far_1932:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -20603,9 +21855,9 @@ shuf_far_1792:
 	VPERMB       Z15, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1793
+	JMP          shuf_stored_1933
 
-shuf_far_1798:
+shuf_far_1938:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -20613,9 +21865,9 @@ shuf_far_1798:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_1799
+	JMP          shuf_stored_1939
 
-shuf_masked_1802:
+shuf_masked_1942:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -20625,9 +21877,9 @@ shuf_masked_1802:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z1
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_1803
+	JMP          shuf_loaded_1943
 
-shuf_far_1804:
+shuf_far_1944:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -20635,9 +21887,9 @@ shuf_far_1804:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_1805
+	JMP          shuf_stored_1945
 
-shuf_masked_1808:
+shuf_masked_1948:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -20647,9 +21899,9 @@ shuf_masked_1808:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1809
+	JMP          shuf_loaded_1949
 
-shuf_far_1810:
+shuf_far_1950:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -20657,9 +21909,9 @@ shuf_far_1810:
 	VPERMB       Z17, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1811
+	JMP          shuf_stored_1951
 
-shuf_masked_1824:
+shuf_masked_1964:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20668,9 +21920,9 @@ shuf_masked_1824:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1825
+	JMP          shuf_loaded_1965
 
-shuf_far_1830:
+shuf_far_1970:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20678,9 +21930,9 @@ shuf_far_1830:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1831
+	JMP          shuf_stored_1971
 
-shuf_masked_1834:
+shuf_masked_1974:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20689,9 +21941,9 @@ shuf_masked_1834:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1835
+	JMP          shuf_loaded_1975
 
-shuf_far_1836:
+shuf_far_1976:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20699,9 +21951,9 @@ shuf_far_1836:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1837
+	JMP          shuf_stored_1977
 
-shuf_masked_1847:
+shuf_masked_1987:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20710,9 +21962,9 @@ shuf_masked_1847:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_1848
+	JMP          shuf_loaded_1988
 
-shuf_masked_1855:
+shuf_masked_1995:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20721,9 +21973,9 @@ shuf_masked_1855:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1856
+	JMP          shuf_loaded_1996
 
-shuf_masked_1859:
+shuf_masked_1999:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20732,9 +21984,9 @@ shuf_masked_1859:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_1860
+	JMP          shuf_loaded_2000
 
-shuf_masked_1863:
+shuf_masked_2003:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20743,9 +21995,9 @@ shuf_masked_1863:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1864
+	JMP          shuf_loaded_2004
 
-shuf_far_1865:
+shuf_far_2005:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -20753,9 +22005,9 @@ shuf_far_1865:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1866
+	JMP          shuf_stored_2006
 
-shuf_far_1871:
+shuf_far_2011:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20763,9 +22015,9 @@ shuf_far_1871:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1872
+	JMP          shuf_stored_2012
 
-shuf_masked_1875:
+shuf_masked_2015:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20774,9 +22026,9 @@ shuf_masked_1875:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1876
+	JMP          shuf_loaded_2016
 
-shuf_far_1877:
+shuf_far_2017:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20784,9 +22036,9 @@ shuf_far_1877:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1878
+	JMP          shuf_stored_2018
 
-shuf_masked_1881:
+shuf_masked_2021:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -20795,9 +22047,9 @@ shuf_masked_1881:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_1882
+	JMP          shuf_loaded_2022
 
-shuf_far_1883:
+shuf_far_2023:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -20805,9 +22057,9 @@ shuf_far_1883:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1884
+	JMP          shuf_stored_2024
 
-shuf_masked_1889:
+shuf_masked_2029:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -20816,9 +22068,9 @@ shuf_masked_1889:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_1890
+	JMP          shuf_loaded_2030
 
-shuf_masked_1897:
+shuf_masked_2037:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -20827,9 +22079,9 @@ shuf_masked_1897:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_1898
+	JMP          shuf_loaded_2038
 
-shuf_masked_1901:
+shuf_masked_2041:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -20838,9 +22090,9 @@ shuf_masked_1901:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_1902
+	JMP          shuf_loaded_2042
 
-shuf_masked_1905:
+shuf_masked_2045:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -20849,9 +22101,9 @@ shuf_masked_1905:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1906
+	JMP          shuf_loaded_2046
 
-shuf_far_1907:
+shuf_far_2047:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -20859,9 +22111,9 @@ shuf_far_1907:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1908
+	JMP          shuf_stored_2048
 
-shuf_far_1913:
+shuf_far_2053:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -20869,9 +22121,9 @@ shuf_far_1913:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1914
+	JMP          shuf_stored_2054
 
-shuf_masked_1917:
+shuf_masked_2057:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -20880,9 +22132,9 @@ shuf_masked_1917:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_1918
+	JMP          shuf_loaded_2058
 
-shuf_far_1919:
+shuf_far_2059:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -20890,9 +22142,9 @@ shuf_far_1919:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1920
+	JMP          shuf_stored_2060
 
-shuf_masked_1923:
+shuf_masked_2063:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -20901,9 +22153,9 @@ shuf_masked_1923:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1924
+	JMP          shuf_loaded_2064
 
-shuf_far_1925:
+shuf_far_2065:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -20911,9 +22163,9 @@ shuf_far_1925:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1926
+	JMP          shuf_stored_2066
 
-shuf_masked_1937:
+shuf_masked_2077:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20922,9 +22174,9 @@ shuf_masked_1937:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1938
+	JMP          shuf_loaded_2078
 
-shuf_far_1943:
+shuf_far_2083:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20932,9 +22184,9 @@ shuf_far_1943:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1944
+	JMP          shuf_stored_2084
 
-shuf_masked_1947:
+shuf_masked_2087:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20943,9 +22195,9 @@ shuf_masked_1947:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1948
+	JMP          shuf_loaded_2088
 
-shuf_far_1949:
+shuf_far_2089:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -20953,9 +22205,9 @@ shuf_far_1949:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1950
+	JMP          shuf_stored_2090
 
-shuf_masked_1960:
+shuf_masked_2100:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20964,9 +22216,9 @@ shuf_masked_1960:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_1961
+	JMP          shuf_loaded_2101
 
-shuf_masked_1968:
+shuf_masked_2108:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20975,9 +22227,9 @@ shuf_masked_1968:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1969
+	JMP          shuf_loaded_2109
 
-shuf_masked_1972:
+shuf_masked_2112:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20986,9 +22238,9 @@ shuf_masked_1972:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_1973
+	JMP          shuf_loaded_2113
 
-shuf_masked_1976:
+shuf_masked_2116:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -20997,9 +22249,9 @@ shuf_masked_1976:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1977
+	JMP          shuf_loaded_2117
 
-shuf_far_1978:
+shuf_far_2118:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -21007,9 +22259,9 @@ shuf_far_1978:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1979
+	JMP          shuf_stored_2119
 
-shuf_far_1984:
+shuf_far_2124:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21017,9 +22269,9 @@ shuf_far_1984:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1985
+	JMP          shuf_stored_2125
 
-shuf_masked_1988:
+shuf_masked_2128:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21028,9 +22280,9 @@ shuf_masked_1988:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1989
+	JMP          shuf_loaded_2129
 
-shuf_far_1990:
+shuf_far_2130:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21038,9 +22290,9 @@ shuf_far_1990:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1991
+	JMP          shuf_stored_2131
 
-shuf_masked_1994:
+shuf_masked_2134:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -21049,9 +22301,9 @@ shuf_masked_1994:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_1995
+	JMP          shuf_loaded_2135
 
-shuf_far_1996:
+shuf_far_2136:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -21059,9 +22311,9 @@ shuf_far_1996:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1997
+	JMP          shuf_stored_2137
 
-shuf_masked_2002:
+shuf_masked_2142:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21070,9 +22322,9 @@ shuf_masked_2002:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2003
+	JMP          shuf_loaded_2143
 
-shuf_masked_2010:
+shuf_masked_2150:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -21081,9 +22333,9 @@ shuf_masked_2010:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2011
+	JMP          shuf_loaded_2151
 
-shuf_masked_2014:
+shuf_masked_2154:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21092,9 +22344,9 @@ shuf_masked_2014:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2015
+	JMP          shuf_loaded_2155
 
-shuf_masked_2018:
+shuf_masked_2158:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21103,9 +22355,9 @@ shuf_masked_2018:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2019
+	JMP          shuf_loaded_2159
 
-shuf_far_2020:
+shuf_far_2160:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -21113,9 +22365,9 @@ shuf_far_2020:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2021
+	JMP          shuf_stored_2161
 
-shuf_far_2026:
+shuf_far_2166:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -21123,9 +22375,9 @@ shuf_far_2026:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2027
+	JMP          shuf_stored_2167
 
-shuf_masked_2030:
+shuf_masked_2170:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -21134,9 +22386,9 @@ shuf_masked_2030:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2031
+	JMP          shuf_loaded_2171
 
-shuf_far_2032:
+shuf_far_2172:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -21144,9 +22396,9 @@ shuf_far_2032:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2033
+	JMP          shuf_stored_2173
 
-shuf_masked_2036:
+shuf_masked_2176:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21155,9 +22407,9 @@ shuf_masked_2036:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2037
+	JMP          shuf_loaded_2177
 
-shuf_far_2038:
+shuf_far_2178:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -21165,9 +22417,9 @@ shuf_far_2038:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2039
+	JMP          shuf_stored_2179
 
-shuf_masked_2050:
+shuf_masked_2190:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21176,9 +22428,9 @@ shuf_masked_2050:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2051
+	JMP          shuf_loaded_2191
 
-shuf_far_2056:
+shuf_far_2196:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21186,9 +22438,9 @@ shuf_far_2056:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2057
+	JMP          shuf_stored_2197
 
-shuf_masked_2060:
+shuf_masked_2200:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21197,9 +22449,9 @@ shuf_masked_2060:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2061
+	JMP          shuf_loaded_2201
 
-shuf_far_2062:
+shuf_far_2202:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21207,9 +22459,9 @@ shuf_far_2062:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2063
+	JMP          shuf_stored_2203
 
-shuf_masked_2073:
+shuf_masked_2213:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21218,9 +22470,9 @@ shuf_masked_2073:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2074
+	JMP          shuf_loaded_2214
 
-shuf_masked_2081:
+shuf_masked_2221:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21229,9 +22481,9 @@ shuf_masked_2081:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2082
+	JMP          shuf_loaded_2222
 
-shuf_masked_2085:
+shuf_masked_2225:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21240,9 +22492,9 @@ shuf_masked_2085:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2086
+	JMP          shuf_loaded_2226
 
-shuf_masked_2089:
+shuf_masked_2229:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21251,9 +22503,9 @@ shuf_masked_2089:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2090
+	JMP          shuf_loaded_2230
 
-shuf_far_2091:
+shuf_far_2231:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -21261,9 +22513,9 @@ shuf_far_2091:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2092
+	JMP          shuf_stored_2232
 
-shuf_far_2097:
+shuf_far_2237:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21271,9 +22523,9 @@ shuf_far_2097:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2098
+	JMP          shuf_stored_2238
 
-shuf_masked_2101:
+shuf_masked_2241:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21282,9 +22534,9 @@ shuf_masked_2101:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2102
+	JMP          shuf_loaded_2242
 
-shuf_far_2103:
+shuf_far_2243:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21292,9 +22544,9 @@ shuf_far_2103:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2104
+	JMP          shuf_stored_2244
 
-shuf_masked_2107:
+shuf_masked_2247:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -21303,9 +22555,9 @@ shuf_masked_2107:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2108
+	JMP          shuf_loaded_2248
 
-shuf_far_2109:
+shuf_far_2249:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -21313,9 +22565,9 @@ shuf_far_2109:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2110
+	JMP          shuf_stored_2250
 
-shuf_masked_2115:
+shuf_masked_2255:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21324,9 +22576,9 @@ shuf_masked_2115:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2116
+	JMP          shuf_loaded_2256
 
-shuf_masked_2123:
+shuf_masked_2263:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -21335,9 +22587,9 @@ shuf_masked_2123:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2124
+	JMP          shuf_loaded_2264
 
-shuf_masked_2127:
+shuf_masked_2267:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21346,9 +22598,9 @@ shuf_masked_2127:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2128
+	JMP          shuf_loaded_2268
 
-shuf_masked_2131:
+shuf_masked_2271:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21357,9 +22609,9 @@ shuf_masked_2131:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2132
+	JMP          shuf_loaded_2272
 
-shuf_far_2133:
+shuf_far_2273:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -21367,9 +22619,9 @@ shuf_far_2133:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2134
+	JMP          shuf_stored_2274
 
-shuf_far_2139:
+shuf_far_2279:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -21377,9 +22629,9 @@ shuf_far_2139:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2140
+	JMP          shuf_stored_2280
 
-shuf_masked_2143:
+shuf_masked_2283:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -21388,9 +22640,9 @@ shuf_masked_2143:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2144
+	JMP          shuf_loaded_2284
 
-shuf_far_2145:
+shuf_far_2285:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -21398,9 +22650,9 @@ shuf_far_2145:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2146
+	JMP          shuf_stored_2286
 
-shuf_masked_2149:
+shuf_masked_2289:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21409,9 +22661,9 @@ shuf_masked_2149:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2150
+	JMP          shuf_loaded_2290
 
-shuf_far_2151:
+shuf_far_2291:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -21419,9 +22671,9 @@ shuf_far_2151:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2152
+	JMP          shuf_stored_2292
 
-shuf_masked_2165:
+shuf_masked_2305:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21430,9 +22682,9 @@ shuf_masked_2165:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2166
+	JMP          shuf_loaded_2306
 
-shuf_far_2171:
+shuf_far_2311:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -21440,9 +22692,9 @@ shuf_far_2171:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2172
+	JMP          shuf_stored_2312
 
-shuf_masked_2175:
+shuf_masked_2315:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21451,9 +22703,9 @@ shuf_masked_2175:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2176
+	JMP          shuf_loaded_2316
 
-shuf_far_2177:
+shuf_far_2317:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -21461,9 +22713,9 @@ shuf_far_2177:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2178
+	JMP          shuf_stored_2318
 
-shuf_masked_2188:
+shuf_masked_2328:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21472,9 +22724,9 @@ shuf_masked_2188:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2189
+	JMP          shuf_loaded_2329
 
-shuf_masked_2196:
+shuf_masked_2336:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21483,9 +22735,9 @@ shuf_masked_2196:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_2197
+	JMP          shuf_loaded_2337
 
-shuf_masked_2200:
+shuf_masked_2340:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21494,9 +22746,9 @@ shuf_masked_2200:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2201
+	JMP          shuf_loaded_2341
 
-shuf_masked_2204:
+shuf_masked_2344:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21505,9 +22757,9 @@ shuf_masked_2204:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2205
+	JMP          shuf_loaded_2345
 
-shuf_far_2206:
+shuf_far_2346:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -21515,9 +22767,9 @@ shuf_far_2206:
 	VPERMB       Z8, Z3, Z8
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z8, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2207
+	JMP          shuf_stored_2347
 
-shuf_far_2212:
+shuf_far_2352:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -21525,9 +22777,9 @@ shuf_far_2212:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2213
+	JMP          shuf_stored_2353
 
-shuf_masked_2216:
+shuf_masked_2356:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21536,9 +22788,9 @@ shuf_masked_2216:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2217
+	JMP          shuf_loaded_2357
 
-shuf_far_2218:
+shuf_far_2358:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -21546,9 +22798,9 @@ shuf_far_2218:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2219
+	JMP          shuf_stored_2359
 
-shuf_masked_2222:
+shuf_masked_2362:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -21557,9 +22809,9 @@ shuf_masked_2222:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z3, Z3
-	JMP          shuf_loaded_2223
+	JMP          shuf_loaded_2363
 
-shuf_far_2224:
+shuf_far_2364:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -21567,9 +22819,9 @@ shuf_far_2224:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2225
+	JMP          shuf_stored_2365
 
-shuf_masked_2230:
+shuf_masked_2370:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21578,9 +22830,9 @@ shuf_masked_2230:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2231
+	JMP          shuf_loaded_2371
 
-shuf_masked_2238:
+shuf_masked_2378:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -21589,9 +22841,9 @@ shuf_masked_2238:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_2239
+	JMP          shuf_loaded_2379
 
-shuf_masked_2242:
+shuf_masked_2382:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21600,9 +22852,9 @@ shuf_masked_2242:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2243
+	JMP          shuf_loaded_2383
 
-shuf_masked_2246:
+shuf_masked_2386:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21611,9 +22863,9 @@ shuf_masked_2246:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_2247
+	JMP          shuf_loaded_2387
 
-shuf_far_2248:
+shuf_far_2388:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -21621,9 +22873,9 @@ shuf_far_2248:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2249
+	JMP          shuf_stored_2389
 
-shuf_far_2254:
+shuf_far_2394:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -21631,9 +22883,9 @@ shuf_far_2254:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2255
+	JMP          shuf_stored_2395
 
-shuf_masked_2258:
+shuf_masked_2398:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -21642,9 +22894,9 @@ shuf_masked_2258:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z1
-	JMP          shuf_loaded_2259
+	JMP          shuf_loaded_2399
 
-shuf_far_2260:
+shuf_far_2400:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -21652,9 +22904,9 @@ shuf_far_2260:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2261
+	JMP          shuf_stored_2401
 
-shuf_masked_2264:
+shuf_masked_2404:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21663,9 +22915,9 @@ shuf_masked_2264:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_2265
+	JMP          shuf_loaded_2405
 
-shuf_far_2266:
+shuf_far_2406:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -21673,9 +22925,9 @@ shuf_far_2266:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2267
+	JMP          shuf_stored_2407
 
-shuf_masked_2278:
+shuf_masked_2418:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21684,9 +22936,9 @@ shuf_masked_2278:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2279
+	JMP          shuf_loaded_2419
 
-shuf_far_2284:
+shuf_far_2424:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -21694,9 +22946,9 @@ shuf_far_2284:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2285
+	JMP          shuf_stored_2425
 
-shuf_masked_2288:
+shuf_masked_2428:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21705,9 +22957,9 @@ shuf_masked_2288:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z3
-	JMP          shuf_loaded_2289
+	JMP          shuf_loaded_2429
 
-shuf_far_2290:
+shuf_far_2430:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -21715,9 +22967,9 @@ shuf_far_2290:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2291
+	JMP          shuf_stored_2431
 
-shuf_masked_2301:
+shuf_masked_2441:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21726,9 +22978,9 @@ shuf_masked_2301:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2302
+	JMP          shuf_loaded_2442
 
-shuf_masked_2309:
+shuf_masked_2449:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21737,9 +22989,9 @@ shuf_masked_2309:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2310
+	JMP          shuf_loaded_2450
 
-shuf_masked_2313:
+shuf_masked_2453:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21748,9 +23000,9 @@ shuf_masked_2313:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2314
+	JMP          shuf_loaded_2454
 
-shuf_masked_2317:
+shuf_masked_2457:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21759,9 +23011,9 @@ shuf_masked_2317:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2318
+	JMP          shuf_loaded_2458
 
-shuf_far_2319:
+shuf_far_2459:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -21769,9 +23021,9 @@ shuf_far_2319:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2320
+	JMP          shuf_stored_2460
 
-shuf_far_2325:
+shuf_far_2465:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -21779,9 +23031,9 @@ shuf_far_2325:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2326
+	JMP          shuf_stored_2466
 
-shuf_masked_2329:
+shuf_masked_2469:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21790,9 +23042,9 @@ shuf_masked_2329:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z7
-	JMP          shuf_loaded_2330
+	JMP          shuf_loaded_2470
 
-shuf_far_2331:
+shuf_far_2471:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -21800,9 +23052,9 @@ shuf_far_2331:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2332
+	JMP          shuf_stored_2472
 
-shuf_masked_2335:
+shuf_masked_2475:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -21811,9 +23063,9 @@ shuf_masked_2335:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z1, Z8
-	JMP          shuf_loaded_2336
+	JMP          shuf_loaded_2476
 
-shuf_far_2337:
+shuf_far_2477:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z4
@@ -21821,9 +23073,9 @@ shuf_far_2337:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2338
+	JMP          shuf_stored_2478
 
-shuf_masked_2343:
+shuf_masked_2483:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21832,9 +23084,9 @@ shuf_masked_2343:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z5, Z5
-	JMP          shuf_loaded_2344
+	JMP          shuf_loaded_2484
 
-shuf_masked_2351:
+shuf_masked_2491:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -21843,9 +23095,9 @@ shuf_masked_2351:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z6, Z11
-	JMP          shuf_loaded_2352
+	JMP          shuf_loaded_2492
 
-shuf_masked_2355:
+shuf_masked_2495:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21854,9 +23106,9 @@ shuf_masked_2355:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z6, Z12
-	JMP          shuf_loaded_2356
+	JMP          shuf_loaded_2496
 
-shuf_masked_2359:
+shuf_masked_2499:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21865,9 +23117,9 @@ shuf_masked_2359:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z3
-	JMP          shuf_loaded_2360
+	JMP          shuf_loaded_2500
 
-shuf_far_2361:
+shuf_far_2501:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -21875,9 +23127,9 @@ shuf_far_2361:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2362
+	JMP          shuf_stored_2502
 
-shuf_far_2367:
+shuf_far_2507:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -21885,9 +23137,9 @@ shuf_far_2367:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2368
+	JMP          shuf_stored_2508
 
-shuf_masked_2371:
+shuf_masked_2511:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -21896,9 +23148,9 @@ shuf_masked_2371:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z7
-	JMP          shuf_loaded_2372
+	JMP          shuf_loaded_2512
 
-shuf_far_2373:
+shuf_far_2513:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -21906,9 +23158,9 @@ shuf_far_2373:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2374
+	JMP          shuf_stored_2514
 
-shuf_masked_2377:
+shuf_masked_2517:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21917,9 +23169,9 @@ shuf_masked_2377:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z4
-	JMP          shuf_loaded_2378
+	JMP          shuf_loaded_2518
 
-shuf_far_2379:
+shuf_far_2519:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -21927,9 +23179,9 @@ shuf_far_2379:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2380
+	JMP          shuf_stored_2520
 
-shuf_masked_2391:
+shuf_masked_2531:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21938,9 +23190,9 @@ shuf_masked_2391:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2392
+	JMP          shuf_loaded_2532
 
-shuf_far_2397:
+shuf_far_2537:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -21948,9 +23200,9 @@ shuf_far_2397:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2398
+	JMP          shuf_stored_2538
 
-shuf_masked_2401:
+shuf_masked_2541:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21959,9 +23211,9 @@ shuf_masked_2401:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z3
-	JMP          shuf_loaded_2402
+	JMP          shuf_loaded_2542
 
-shuf_far_2403:
+shuf_far_2543:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -21969,9 +23221,9 @@ shuf_far_2403:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2404
+	JMP          shuf_stored_2544
 
-shuf_masked_2414:
+shuf_masked_2554:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21980,9 +23232,9 @@ shuf_masked_2414:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2415
+	JMP          shuf_loaded_2555
 
-shuf_masked_2422:
+shuf_masked_2562:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21991,9 +23243,9 @@ shuf_masked_2422:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2423
+	JMP          shuf_loaded_2563
 
-shuf_masked_2426:
+shuf_masked_2566:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22002,9 +23254,9 @@ shuf_masked_2426:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2427
+	JMP          shuf_loaded_2567
 
-shuf_masked_2430:
+shuf_masked_2570:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22013,9 +23265,9 @@ shuf_masked_2430:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2431
+	JMP          shuf_loaded_2571
 
-shuf_far_2432:
+shuf_far_2572:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -22023,9 +23275,9 @@ shuf_far_2432:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2433
+	JMP          shuf_stored_2573
 
-shuf_far_2438:
+shuf_far_2578:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -22033,9 +23285,9 @@ shuf_far_2438:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2439
+	JMP          shuf_stored_2579
 
-shuf_masked_2442:
+shuf_masked_2582:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22044,9 +23296,9 @@ shuf_masked_2442:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z7
-	JMP          shuf_loaded_2443
+	JMP          shuf_loaded_2583
 
-shuf_far_2444:
+shuf_far_2584:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -22054,9 +23306,9 @@ shuf_far_2444:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2445
+	JMP          shuf_stored_2585
 
-shuf_masked_2448:
+shuf_masked_2588:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -22065,9 +23317,9 @@ shuf_masked_2448:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z1, Z8
-	JMP          shuf_loaded_2449
+	JMP          shuf_loaded_2589
 
-shuf_far_2450:
+shuf_far_2590:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z4
@@ -22075,9 +23327,9 @@ shuf_far_2450:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2451
+	JMP          shuf_stored_2591
 
-shuf_masked_2456:
+shuf_masked_2596:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22086,9 +23338,9 @@ shuf_masked_2456:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z5, Z5
-	JMP          shuf_loaded_2457
+	JMP          shuf_loaded_2597
 
-shuf_masked_2464:
+shuf_masked_2604:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -22097,9 +23349,9 @@ shuf_masked_2464:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z6, Z11
-	JMP          shuf_loaded_2465
+	JMP          shuf_loaded_2605
 
-shuf_masked_2468:
+shuf_masked_2608:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22108,9 +23360,9 @@ shuf_masked_2468:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z6, Z12
-	JMP          shuf_loaded_2469
+	JMP          shuf_loaded_2609
 
-shuf_masked_2472:
+shuf_masked_2612:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -22119,9 +23371,9 @@ shuf_masked_2472:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z3
-	JMP          shuf_loaded_2473
+	JMP          shuf_loaded_2613
 
-shuf_far_2474:
+shuf_far_2614:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -22129,9 +23381,9 @@ shuf_far_2474:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2475
+	JMP          shuf_stored_2615
 
-shuf_far_2480:
+shuf_far_2620:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -22139,9 +23391,9 @@ shuf_far_2480:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2481
+	JMP          shuf_stored_2621
 
-shuf_masked_2484:
+shuf_masked_2624:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -22150,9 +23402,9 @@ shuf_masked_2484:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z7
-	JMP          shuf_loaded_2485
+	JMP          shuf_loaded_2625
 
-shuf_far_2486:
+shuf_far_2626:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -22160,9 +23412,9 @@ shuf_far_2486:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2487
+	JMP          shuf_stored_2627
 
-shuf_masked_2490:
+shuf_masked_2630:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -22171,9 +23423,9 @@ shuf_masked_2490:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z4
-	JMP          shuf_loaded_2491
+	JMP          shuf_loaded_2631
 
-shuf_far_2492:
+shuf_far_2632:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -22181,9 +23433,9 @@ shuf_far_2492:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2493
+	JMP          shuf_stored_2633
 
-shuf_masked_2504:
+shuf_masked_2644:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22192,9 +23444,9 @@ shuf_masked_2504:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2505
+	JMP          shuf_loaded_2645
 
-shuf_masked_2515:
+shuf_masked_2655:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22203,9 +23455,9 @@ shuf_masked_2515:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2516
+	JMP          shuf_loaded_2656
 
-shuf_masked_2523:
+shuf_masked_2663:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22214,9 +23466,9 @@ shuf_masked_2523:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_2524
+	JMP          shuf_loaded_2664
 
-shuf_masked_2527:
+shuf_masked_2667:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22225,9 +23477,9 @@ shuf_masked_2527:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2528
+	JMP          shuf_loaded_2668
 
-shuf_masked_2533:
+shuf_masked_2673:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22236,9 +23488,9 @@ shuf_masked_2533:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2534
+	JMP          shuf_loaded_2674
 
-shuf_masked_2541:
+shuf_masked_2681:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -22247,9 +23499,9 @@ shuf_masked_2541:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_2542
+	JMP          shuf_loaded_2682
 
-shuf_masked_2545:
+shuf_masked_2685:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22258,7 +23510,7 @@ shuf_masked_2545:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2546
+	JMP          shuf_loaded_2686
 
 // func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[384]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX512F, AVX512VBMI, CMOV
@@ -22288,24 +23540,24 @@ TEXT ·rowsShuffle256AVX512(SB), NOSPLIT, $144-112
 	VMOVDQU64 256(DI), Z4
 	VMOVDQU64 320(DI), Z5
 	CMPQ      R8, $0x40
-	JA        shuf256_slotted_2547
+	JA        shuf256_slotted_2687
 	CMPQ      R9, $0x00000100
-	JA        shuf256_6_2548
+	JA        shuf256_6_2688
 	CMPQ      R9, $0x000000c0
-	JA        shuf256_5_2549
+	JA        shuf256_5_2689
 	CMPQ      R9, $0x00000080
-	JA        shuf256_4_2550
+	JA        shuf256_4_2690
 	CMPQ      rowIdx+88(FP), $0x00
-	JNE       shuf256_list_2551
+	JNE       shuf256_list_2691
 
-shuf_planes_2553:
+shuf_planes_2693:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2555
+	JZ    shuf_done_2695
 	MOVQ  CX, R10
 
-shuf_rows_2556:
+shuf_rows_2696:
 	VMOVDQA64 Z0, Z3
 	VMOVDQU64 (R10)(R8*1), Z4
 	VMOVDQU64 (R10), Z5
@@ -22320,17 +23572,17 @@ shuf_rows_2556:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2556
+	JNZ       shuf_rows_2696
 
-shuf_done_2555:
+shuf_done_2695:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2553
+	JNZ  shuf_planes_2693
 	VZEROUPPER
 	RET
 
-shuf256_list_2551:
+shuf256_list_2691:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+96(FP), R10
@@ -22339,12 +23591,12 @@ shuf256_list_2551:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2557
+	JZ      shuf_no_run_2697
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2557:
+shuf_no_run_2697:
 	VMOVQ R11, X6
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -22354,52 +23606,52 @@ shuf_no_run_2557:
 	VMOVQ R10, X7
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2552
+	JA    shuf256_list_loads_2692
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2558:
+shuf_offs_2698:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2559
+	JAE     shuf_offs_done_2699
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2558
+	JMP     shuf_offs_2698
 
-shuf_offs_done_2559:
+shuf_offs_done_2699:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2552
+	JA   shuf256_list_loads_2692
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2560:
+shuf_offs_2700:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2561
+	JAE     shuf_offs_done_2701
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2560
+	JMP     shuf_offs_2700
 
-shuf_offs_done_2561:
+shuf_offs_done_2701:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_2562:
+shuf_planes_2702:
 	MOVQ      AX, DI
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2564
+	JZ        shuf_done_2704
 
-shuf_rows_2565:
+shuf_rows_2705:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -22416,16 +23668,16 @@ shuf_rows_2565:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2565
+	JNZ       shuf_rows_2705
 
-shuf_done_2564:
+shuf_done_2704:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2566
+	JZ    shuf_done_2706
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2567:
+shuf_rows_2707:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -22440,15 +23692,15 @@ shuf_rows_2567:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2567
+	JNZ       shuf_rows_2707
 
-shuf_done_2566:
+shuf_done_2706:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2568
+	JZ        shuf_done_2708
 
-shuf_rows_2569:
+shuf_rows_2709:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -22465,25 +23717,25 @@ shuf_rows_2569:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2569
+	JNZ       shuf_rows_2709
 
-shuf_done_2568:
+shuf_done_2708:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2562
+	JNZ  shuf_planes_2702
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2552:
-shuf_planes_2570:
+shuf256_list_loads_2692:
+shuf_planes_2710:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2572
+	JZ    shuf_done_2712
 
-shuf_rows_2573:
+shuf_rows_2713:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -22501,16 +23753,16 @@ shuf_rows_2573:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2573
+	JNZ       shuf_rows_2713
 
-shuf_done_2572:
+shuf_done_2712:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2574
+	JZ    shuf_done_2714
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2575:
+shuf_rows_2715:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -22525,15 +23777,15 @@ shuf_rows_2575:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2575
+	JNZ       shuf_rows_2715
 
-shuf_done_2574:
+shuf_done_2714:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2576
+	JZ    shuf_done_2716
 
-shuf_rows_2577:
+shuf_rows_2717:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -22551,28 +23803,28 @@ shuf_rows_2577:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2577
+	JNZ       shuf_rows_2717
 
-shuf_done_2576:
+shuf_done_2716:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2570
+	JNZ  shuf_planes_2710
 	VZEROUPPER
 	RET
 
-shuf256_4_2550:
+shuf256_4_2690:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2578
+	JNE  shuf256_list_2718
 
-shuf_planes_2580:
+shuf_planes_2720:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2582
+	JZ    shuf_done_2722
 	MOVQ  CX, R10
 
-shuf_rows_2583:
+shuf_rows_2723:
 	VMOVDQA64 Z0, Z4
 	VMOVDQU64 (R10)(R8*1), Z5
 	VMOVDQU64 (R10), Z6
@@ -22590,17 +23842,17 @@ shuf_rows_2583:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2583
+	JNZ       shuf_rows_2723
 
-shuf_done_2582:
+shuf_done_2722:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2580
+	JNZ  shuf_planes_2720
 	VZEROUPPER
 	RET
 
-shuf256_list_2578:
+shuf256_list_2718:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+96(FP), R10
@@ -22609,12 +23861,12 @@ shuf256_list_2578:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2584
+	JZ      shuf_no_run_2724
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2584:
+shuf_no_run_2724:
 	VMOVQ R11, X7
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -22624,52 +23876,52 @@ shuf_no_run_2584:
 	VMOVQ R10, X8
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2579
+	JA    shuf256_list_loads_2719
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2585:
+shuf_offs_2725:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2586
+	JAE     shuf_offs_done_2726
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2585
+	JMP     shuf_offs_2725
 
-shuf_offs_done_2586:
+shuf_offs_done_2726:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2579
+	JA   shuf256_list_loads_2719
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2587:
+shuf_offs_2727:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2588
+	JAE     shuf_offs_done_2728
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2587
+	JMP     shuf_offs_2727
 
-shuf_offs_done_2588:
+shuf_offs_done_2728:
 	VMOVDQU64 (SP), Z4
 	VMOVDQU64 64(SP), Z9
 
-shuf_planes_2589:
+shuf_planes_2729:
 	MOVQ      AX, DI
 	VMOVDQA64 Z4, Z10
 	VMOVQ     X5, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2591
+	JZ        shuf_done_2731
 
-shuf_rows_2592:
+shuf_rows_2732:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -22689,16 +23941,16 @@ shuf_rows_2592:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2592
+	JNZ       shuf_rows_2732
 
-shuf_done_2591:
+shuf_done_2731:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2593
+	JZ    shuf_done_2733
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2594:
+shuf_rows_2734:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -22716,15 +23968,15 @@ shuf_rows_2594:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2594
+	JNZ       shuf_rows_2734
 
-shuf_done_2593:
+shuf_done_2733:
 	VMOVDQA64 Z9, Z10
 	VMOVQ     X8, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2595
+	JZ        shuf_done_2735
 
-shuf_rows_2596:
+shuf_rows_2736:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -22744,25 +23996,25 @@ shuf_rows_2596:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2596
+	JNZ       shuf_rows_2736
 
-shuf_done_2595:
+shuf_done_2735:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2589
+	JNZ  shuf_planes_2729
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2579:
-shuf_planes_2597:
+shuf256_list_loads_2719:
+shuf_planes_2737:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2599
+	JZ    shuf_done_2739
 
-shuf_rows_2600:
+shuf_rows_2740:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -22783,16 +24035,16 @@ shuf_rows_2600:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2600
+	JNZ       shuf_rows_2740
 
-shuf_done_2599:
+shuf_done_2739:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2601
+	JZ    shuf_done_2741
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2602:
+shuf_rows_2742:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -22810,15 +24062,15 @@ shuf_rows_2602:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2602
+	JNZ       shuf_rows_2742
 
-shuf_done_2601:
+shuf_done_2741:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2603
+	JZ    shuf_done_2743
 
-shuf_rows_2604:
+shuf_rows_2744:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -22839,28 +24091,28 @@ shuf_rows_2604:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2604
+	JNZ       shuf_rows_2744
 
-shuf_done_2603:
+shuf_done_2743:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2597
+	JNZ  shuf_planes_2737
 	VZEROUPPER
 	RET
 
-shuf256_5_2549:
+shuf256_5_2689:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2605
+	JNE  shuf256_list_2745
 
-shuf_planes_2607:
+shuf_planes_2747:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2609
+	JZ    shuf_done_2749
 	MOVQ  CX, R10
 
-shuf_rows_2610:
+shuf_rows_2750:
 	VMOVDQA64 Z0, Z5
 	VMOVDQU64 (R10)(R8*1), Z6
 	VMOVDQU64 (R10), Z7
@@ -22881,17 +24133,17 @@ shuf_rows_2610:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2610
+	JNZ       shuf_rows_2750
 
-shuf_done_2609:
+shuf_done_2749:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2607
+	JNZ  shuf_planes_2747
 	VZEROUPPER
 	RET
 
-shuf256_list_2605:
+shuf256_list_2745:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+96(FP), R10
@@ -22900,12 +24152,12 @@ shuf256_list_2605:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_2611
+	JZ      shuf_no_run_2751
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2611:
+shuf_no_run_2751:
 	VMOVQ R11, X8
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -22915,52 +24167,52 @@ shuf_no_run_2611:
 	VMOVQ R10, X9
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2606
+	JA    shuf256_list_loads_2746
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2612:
+shuf_offs_2752:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2613
+	JAE     shuf_offs_done_2753
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2612
+	JMP     shuf_offs_2752
 
-shuf_offs_done_2613:
+shuf_offs_done_2753:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2606
+	JA   shuf256_list_loads_2746
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2614:
+shuf_offs_2754:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2615
+	JAE     shuf_offs_done_2755
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2614
+	JMP     shuf_offs_2754
 
-shuf_offs_done_2615:
+shuf_offs_done_2755:
 	VMOVDQU64 (SP), Z5
 	VMOVDQU64 64(SP), Z10
 
-shuf_planes_2616:
+shuf_planes_2756:
 	MOVQ      AX, DI
 	VMOVDQA64 Z5, Z11
 	VMOVQ     X6, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2618
+	JZ        shuf_done_2758
 
-shuf_rows_2619:
+shuf_rows_2759:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -22983,16 +24235,16 @@ shuf_rows_2619:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2619
+	JNZ       shuf_rows_2759
 
-shuf_done_2618:
+shuf_done_2758:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2620
+	JZ    shuf_done_2760
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2621:
+shuf_rows_2761:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -23013,15 +24265,15 @@ shuf_rows_2621:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2621
+	JNZ       shuf_rows_2761
 
-shuf_done_2620:
+shuf_done_2760:
 	VMOVDQA64 Z10, Z11
 	VMOVQ     X9, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2622
+	JZ        shuf_done_2762
 
-shuf_rows_2623:
+shuf_rows_2763:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -23044,25 +24296,25 @@ shuf_rows_2623:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2623
+	JNZ       shuf_rows_2763
 
-shuf_done_2622:
+shuf_done_2762:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2616
+	JNZ  shuf_planes_2756
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2606:
-shuf_planes_2624:
+shuf256_list_loads_2746:
+shuf_planes_2764:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2626
+	JZ    shuf_done_2766
 
-shuf_rows_2627:
+shuf_rows_2767:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -23086,16 +24338,16 @@ shuf_rows_2627:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2627
+	JNZ       shuf_rows_2767
 
-shuf_done_2626:
+shuf_done_2766:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2628
+	JZ    shuf_done_2768
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2629:
+shuf_rows_2769:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -23116,15 +24368,15 @@ shuf_rows_2629:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2629
+	JNZ       shuf_rows_2769
 
-shuf_done_2628:
+shuf_done_2768:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2630
+	JZ    shuf_done_2770
 
-shuf_rows_2631:
+shuf_rows_2771:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -23148,28 +24400,28 @@ shuf_rows_2631:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2631
+	JNZ       shuf_rows_2771
 
-shuf_done_2630:
+shuf_done_2770:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2624
+	JNZ  shuf_planes_2764
 	VZEROUPPER
 	RET
 
-shuf256_6_2548:
+shuf256_6_2688:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2632
+	JNE  shuf256_list_2772
 
-shuf_planes_2634:
+shuf_planes_2774:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2636
+	JZ    shuf_done_2776
 	MOVQ  CX, R10
 
-shuf_rows_2637:
+shuf_rows_2777:
 	VMOVDQA64 Z0, Z6
 	VMOVDQU64 (R10)(R8*1), Z7
 	VMOVDQU64 (R10), Z8
@@ -23193,17 +24445,17 @@ shuf_rows_2637:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2637
+	JNZ       shuf_rows_2777
 
-shuf_done_2636:
+shuf_done_2776:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2634
+	JNZ  shuf_planes_2774
 	VZEROUPPER
 	RET
 
-shuf256_list_2632:
+shuf256_list_2772:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X6
 	MOVQ    run0+96(FP), R10
@@ -23212,12 +24464,12 @@ shuf256_list_2632:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X8
-	JZ      shuf_no_run_2638
+	JZ      shuf_no_run_2778
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2638:
+shuf_no_run_2778:
 	VMOVQ R11, X9
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -23227,52 +24479,52 @@ shuf_no_run_2638:
 	VMOVQ R10, X10
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2633
+	JA    shuf256_list_loads_2773
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2639:
+shuf_offs_2779:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2640
+	JAE     shuf_offs_done_2780
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2639
+	JMP     shuf_offs_2779
 
-shuf_offs_done_2640:
+shuf_offs_done_2780:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2633
+	JA   shuf256_list_loads_2773
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2641:
+shuf_offs_2781:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2642
+	JAE     shuf_offs_done_2782
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2641
+	JMP     shuf_offs_2781
 
-shuf_offs_done_2642:
+shuf_offs_done_2782:
 	VMOVDQU64 (SP), Z6
 	VMOVDQU64 64(SP), Z11
 
-shuf_planes_2643:
+shuf_planes_2783:
 	MOVQ      AX, DI
 	VMOVDQA64 Z6, Z12
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2645
+	JZ        shuf_done_2785
 
-shuf_rows_2646:
+shuf_rows_2786:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -23298,16 +24550,16 @@ shuf_rows_2646:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_2646
+	JNZ       shuf_rows_2786
 
-shuf_done_2645:
+shuf_done_2785:
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2647
+	JZ    shuf_done_2787
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_2648:
+shuf_rows_2788:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -23331,15 +24583,15 @@ shuf_rows_2648:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2648
+	JNZ       shuf_rows_2788
 
-shuf_done_2647:
+shuf_done_2787:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X10, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2649
+	JZ        shuf_done_2789
 
-shuf_rows_2650:
+shuf_rows_2790:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -23365,25 +24617,25 @@ shuf_rows_2650:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_2650
+	JNZ       shuf_rows_2790
 
-shuf_done_2649:
+shuf_done_2789:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2643
+	JNZ  shuf_planes_2783
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2633:
-shuf_planes_2651:
+shuf256_list_loads_2773:
+shuf_planes_2791:
 	MOVQ  AX, DI
 	VMOVQ X6, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2653
+	JZ    shuf_done_2793
 
-shuf_rows_2654:
+shuf_rows_2794:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -23410,16 +24662,16 @@ shuf_rows_2654:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2654
+	JNZ       shuf_rows_2794
 
-shuf_done_2653:
+shuf_done_2793:
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2655
+	JZ    shuf_done_2795
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_2656:
+shuf_rows_2796:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -23443,15 +24695,15 @@ shuf_rows_2656:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2656
+	JNZ       shuf_rows_2796
 
-shuf_done_2655:
+shuf_done_2795:
 	VMOVQ X11, R11
 	VMOVQ X10, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2657
+	JZ    shuf_done_2797
 
-shuf_rows_2658:
+shuf_rows_2798:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -23478,34 +24730,34 @@ shuf_rows_2658:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2658
+	JNZ       shuf_rows_2798
 
-shuf_done_2657:
+shuf_done_2797:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2651
+	JNZ  shuf_planes_2791
 	VZEROUPPER
 	RET
 
-shuf256_slotted_2547:
+shuf256_slotted_2687:
 	CMPQ R9, $0x00000100
-	JA   shuf256_6_2659
+	JA   shuf256_6_2799
 	CMPQ R9, $0x000000c0
-	JA   shuf256_5_2660
+	JA   shuf256_5_2800
 	CMPQ R9, $0x00000080
-	JA   shuf256_4_2661
+	JA   shuf256_4_2801
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2662
+	JNE  shuf256_list_2802
 
-shuf_planes_2664:
+shuf_planes_2804:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2666
+	JZ    shuf_done_2806
 	MOVQ  CX, R10
 
-shuf_rows_2667:
+shuf_rows_2807:
 	VMOVDQA64 Z0, Z3
 	VMOVDQU64 (R10)(R8*1), Z4
 	VMOVDQU64 (R10), Z5
@@ -23522,17 +24774,17 @@ shuf_rows_2667:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2667
+	JNZ       shuf_rows_2807
 
-shuf_done_2666:
+shuf_done_2806:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2664
+	JNZ  shuf_planes_2804
 	VZEROUPPER
 	RET
 
-shuf256_list_2662:
+shuf256_list_2802:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+96(FP), R10
@@ -23541,12 +24793,12 @@ shuf256_list_2662:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2668
+	JZ      shuf_no_run_2808
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2668:
+shuf_no_run_2808:
 	VMOVQ R11, X6
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -23556,52 +24808,52 @@ shuf_no_run_2668:
 	VMOVQ R10, X7
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2663
+	JA    shuf256_list_loads_2803
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2669:
+shuf_offs_2809:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2670
+	JAE     shuf_offs_done_2810
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2669
+	JMP     shuf_offs_2809
 
-shuf_offs_done_2670:
+shuf_offs_done_2810:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2663
+	JA   shuf256_list_loads_2803
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2671:
+shuf_offs_2811:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2672
+	JAE     shuf_offs_done_2812
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2671
+	JMP     shuf_offs_2811
 
-shuf_offs_done_2672:
+shuf_offs_done_2812:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_2673:
+shuf_planes_2813:
 	MOVQ      AX, DI
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2675
+	JZ        shuf_done_2815
 
-shuf_rows_2676:
+shuf_rows_2816:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -23620,16 +24872,16 @@ shuf_rows_2676:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2676
+	JNZ       shuf_rows_2816
 
-shuf_done_2675:
+shuf_done_2815:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2677
+	JZ    shuf_done_2817
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2678:
+shuf_rows_2818:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -23646,15 +24898,15 @@ shuf_rows_2678:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2678
+	JNZ       shuf_rows_2818
 
-shuf_done_2677:
+shuf_done_2817:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2679
+	JZ        shuf_done_2819
 
-shuf_rows_2680:
+shuf_rows_2820:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -23673,25 +24925,25 @@ shuf_rows_2680:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2680
+	JNZ       shuf_rows_2820
 
-shuf_done_2679:
+shuf_done_2819:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2673
+	JNZ  shuf_planes_2813
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2663:
-shuf_planes_2681:
+shuf256_list_loads_2803:
+shuf_planes_2821:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2683
+	JZ    shuf_done_2823
 
-shuf_rows_2684:
+shuf_rows_2824:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -23711,16 +24963,16 @@ shuf_rows_2684:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2684
+	JNZ       shuf_rows_2824
 
-shuf_done_2683:
+shuf_done_2823:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2685
+	JZ    shuf_done_2825
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2686:
+shuf_rows_2826:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -23737,15 +24989,15 @@ shuf_rows_2686:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2686
+	JNZ       shuf_rows_2826
 
-shuf_done_2685:
+shuf_done_2825:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2687
+	JZ    shuf_done_2827
 
-shuf_rows_2688:
+shuf_rows_2828:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -23765,28 +25017,28 @@ shuf_rows_2688:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2688
+	JNZ       shuf_rows_2828
 
-shuf_done_2687:
+shuf_done_2827:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2681
+	JNZ  shuf_planes_2821
 	VZEROUPPER
 	RET
 
-shuf256_4_2661:
+shuf256_4_2801:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2689
+	JNE  shuf256_list_2829
 
-shuf_planes_2691:
+shuf_planes_2831:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2693
+	JZ    shuf_done_2833
 	MOVQ  CX, R10
 
-shuf_rows_2694:
+shuf_rows_2834:
 	VMOVDQA64 Z0, Z4
 	VMOVDQU64 (R10)(R8*1), Z5
 	VMOVDQU64 (R10), Z6
@@ -23808,17 +25060,17 @@ shuf_rows_2694:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2694
+	JNZ       shuf_rows_2834
 
-shuf_done_2693:
+shuf_done_2833:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2691
+	JNZ  shuf_planes_2831
 	VZEROUPPER
 	RET
 
-shuf256_list_2689:
+shuf256_list_2829:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+96(FP), R10
@@ -23827,12 +25079,12 @@ shuf256_list_2689:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2695
+	JZ      shuf_no_run_2835
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2695:
+shuf_no_run_2835:
 	VMOVQ R11, X7
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -23842,52 +25094,52 @@ shuf_no_run_2695:
 	VMOVQ R10, X8
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2690
+	JA    shuf256_list_loads_2830
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2696:
+shuf_offs_2836:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2697
+	JAE     shuf_offs_done_2837
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2696
+	JMP     shuf_offs_2836
 
-shuf_offs_done_2697:
+shuf_offs_done_2837:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2690
+	JA   shuf256_list_loads_2830
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2698:
+shuf_offs_2838:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2699
+	JAE     shuf_offs_done_2839
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2698
+	JMP     shuf_offs_2838
 
-shuf_offs_done_2699:
+shuf_offs_done_2839:
 	VMOVDQU64 (SP), Z4
 	VMOVDQU64 64(SP), Z9
 
-shuf_planes_2700:
+shuf_planes_2840:
 	MOVQ      AX, DI
 	VMOVDQA64 Z4, Z10
 	VMOVQ     X5, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2702
+	JZ        shuf_done_2842
 
-shuf_rows_2703:
+shuf_rows_2843:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -23911,16 +25163,16 @@ shuf_rows_2703:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2703
+	JNZ       shuf_rows_2843
 
-shuf_done_2702:
+shuf_done_2842:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2704
+	JZ    shuf_done_2844
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2705:
+shuf_rows_2845:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -23942,15 +25194,15 @@ shuf_rows_2705:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2705
+	JNZ       shuf_rows_2845
 
-shuf_done_2704:
+shuf_done_2844:
 	VMOVDQA64 Z9, Z10
 	VMOVQ     X8, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2706
+	JZ        shuf_done_2846
 
-shuf_rows_2707:
+shuf_rows_2847:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -23974,25 +25226,25 @@ shuf_rows_2707:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2707
+	JNZ       shuf_rows_2847
 
-shuf_done_2706:
+shuf_done_2846:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2700
+	JNZ  shuf_planes_2840
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2690:
-shuf_planes_2708:
+shuf256_list_loads_2830:
+shuf_planes_2848:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2710
+	JZ    shuf_done_2850
 
-shuf_rows_2711:
+shuf_rows_2851:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24017,16 +25269,16 @@ shuf_rows_2711:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2711
+	JNZ       shuf_rows_2851
 
-shuf_done_2710:
+shuf_done_2850:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2712
+	JZ    shuf_done_2852
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2713:
+shuf_rows_2853:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -24048,15 +25300,15 @@ shuf_rows_2713:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2713
+	JNZ       shuf_rows_2853
 
-shuf_done_2712:
+shuf_done_2852:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2714
+	JZ    shuf_done_2854
 
-shuf_rows_2715:
+shuf_rows_2855:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24081,28 +25333,28 @@ shuf_rows_2715:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2715
+	JNZ       shuf_rows_2855
 
-shuf_done_2714:
+shuf_done_2854:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2708
+	JNZ  shuf_planes_2848
 	VZEROUPPER
 	RET
 
-shuf256_5_2660:
+shuf256_5_2800:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2716
+	JNE  shuf256_list_2856
 
-shuf_planes_2718:
+shuf_planes_2858:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2720
+	JZ    shuf_done_2860
 	MOVQ  CX, R10
 
-shuf_rows_2721:
+shuf_rows_2861:
 	VMOVDQA64 Z0, Z5
 	VMOVDQU64 (R10)(R8*1), Z6
 	VMOVDQU64 (R10), Z7
@@ -24127,17 +25379,17 @@ shuf_rows_2721:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2721
+	JNZ       shuf_rows_2861
 
-shuf_done_2720:
+shuf_done_2860:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2718
+	JNZ  shuf_planes_2858
 	VZEROUPPER
 	RET
 
-shuf256_list_2716:
+shuf256_list_2856:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+96(FP), R10
@@ -24146,12 +25398,12 @@ shuf256_list_2716:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_2722
+	JZ      shuf_no_run_2862
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2722:
+shuf_no_run_2862:
 	VMOVQ R11, X8
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -24161,52 +25413,52 @@ shuf_no_run_2722:
 	VMOVQ R10, X9
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2717
+	JA    shuf256_list_loads_2857
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2723:
+shuf_offs_2863:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2724
+	JAE     shuf_offs_done_2864
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2723
+	JMP     shuf_offs_2863
 
-shuf_offs_done_2724:
+shuf_offs_done_2864:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2717
+	JA   shuf256_list_loads_2857
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2725:
+shuf_offs_2865:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2726
+	JAE     shuf_offs_done_2866
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2725
+	JMP     shuf_offs_2865
 
-shuf_offs_done_2726:
+shuf_offs_done_2866:
 	VMOVDQU64 (SP), Z5
 	VMOVDQU64 64(SP), Z10
 
-shuf_planes_2727:
+shuf_planes_2867:
 	MOVQ      AX, DI
 	VMOVDQA64 Z5, Z11
 	VMOVQ     X6, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2729
+	JZ        shuf_done_2869
 
-shuf_rows_2730:
+shuf_rows_2870:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -24233,16 +25485,16 @@ shuf_rows_2730:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2730
+	JNZ       shuf_rows_2870
 
-shuf_done_2729:
+shuf_done_2869:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2731
+	JZ    shuf_done_2871
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2732:
+shuf_rows_2872:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -24267,15 +25519,15 @@ shuf_rows_2732:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2732
+	JNZ       shuf_rows_2872
 
-shuf_done_2731:
+shuf_done_2871:
 	VMOVDQA64 Z10, Z11
 	VMOVQ     X9, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2733
+	JZ        shuf_done_2873
 
-shuf_rows_2734:
+shuf_rows_2874:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -24302,25 +25554,25 @@ shuf_rows_2734:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2734
+	JNZ       shuf_rows_2874
 
-shuf_done_2733:
+shuf_done_2873:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2727
+	JNZ  shuf_planes_2867
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2717:
-shuf_planes_2735:
+shuf256_list_loads_2857:
+shuf_planes_2875:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2737
+	JZ    shuf_done_2877
 
-shuf_rows_2738:
+shuf_rows_2878:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24348,16 +25600,16 @@ shuf_rows_2738:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2738
+	JNZ       shuf_rows_2878
 
-shuf_done_2737:
+shuf_done_2877:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2739
+	JZ    shuf_done_2879
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2740:
+shuf_rows_2880:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -24382,15 +25634,15 @@ shuf_rows_2740:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2740
+	JNZ       shuf_rows_2880
 
-shuf_done_2739:
+shuf_done_2879:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2741
+	JZ    shuf_done_2881
 
-shuf_rows_2742:
+shuf_rows_2882:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24418,28 +25670,28 @@ shuf_rows_2742:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2742
+	JNZ       shuf_rows_2882
 
-shuf_done_2741:
+shuf_done_2881:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2735
+	JNZ  shuf_planes_2875
 	VZEROUPPER
 	RET
 
-shuf256_6_2659:
+shuf256_6_2799:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2743
+	JNE  shuf256_list_2883
 
-shuf_planes_2745:
+shuf_planes_2885:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2747
+	JZ    shuf_done_2887
 	MOVQ  CX, R10
 
-shuf_rows_2748:
+shuf_rows_2888:
 	VMOVDQA64 Z0, Z6
 	VMOVDQU64 (R10)(R8*1), Z7
 	VMOVDQU64 (R10), Z8
@@ -24467,17 +25719,17 @@ shuf_rows_2748:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2748
+	JNZ       shuf_rows_2888
 
-shuf_done_2747:
+shuf_done_2887:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2745
+	JNZ  shuf_planes_2885
 	VZEROUPPER
 	RET
 
-shuf256_list_2743:
+shuf256_list_2883:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X6
 	MOVQ    run0+96(FP), R10
@@ -24486,12 +25738,12 @@ shuf256_list_2743:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X8
-	JZ      shuf_no_run_2749
+	JZ      shuf_no_run_2889
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2749:
+shuf_no_run_2889:
 	VMOVQ R11, X9
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -24501,52 +25753,52 @@ shuf_no_run_2749:
 	VMOVQ R10, X10
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2744
+	JA    shuf256_list_loads_2884
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2750:
+shuf_offs_2890:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2751
+	JAE     shuf_offs_done_2891
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2750
+	JMP     shuf_offs_2890
 
-shuf_offs_done_2751:
+shuf_offs_done_2891:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2744
+	JA   shuf256_list_loads_2884
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2752:
+shuf_offs_2892:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2753
+	JAE     shuf_offs_done_2893
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2752
+	JMP     shuf_offs_2892
 
-shuf_offs_done_2753:
+shuf_offs_done_2893:
 	VMOVDQU64 (SP), Z6
 	VMOVDQU64 64(SP), Z11
 
-shuf_planes_2754:
+shuf_planes_2894:
 	MOVQ      AX, DI
 	VMOVDQA64 Z6, Z12
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2756
+	JZ        shuf_done_2896
 
-shuf_rows_2757:
+shuf_rows_2897:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -24576,16 +25828,16 @@ shuf_rows_2757:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_2757
+	JNZ       shuf_rows_2897
 
-shuf_done_2756:
+shuf_done_2896:
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2758
+	JZ    shuf_done_2898
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_2759:
+shuf_rows_2899:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -24613,15 +25865,15 @@ shuf_rows_2759:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2759
+	JNZ       shuf_rows_2899
 
-shuf_done_2758:
+shuf_done_2898:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X10, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2760
+	JZ        shuf_done_2900
 
-shuf_rows_2761:
+shuf_rows_2901:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -24651,25 +25903,25 @@ shuf_rows_2761:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_2761
+	JNZ       shuf_rows_2901
 
-shuf_done_2760:
+shuf_done_2900:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2754
+	JNZ  shuf_planes_2894
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2744:
-shuf_planes_2762:
+shuf256_list_loads_2884:
+shuf_planes_2902:
 	MOVQ  AX, DI
 	VMOVQ X6, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2764
+	JZ    shuf_done_2904
 
-shuf_rows_2765:
+shuf_rows_2905:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24700,16 +25952,16 @@ shuf_rows_2765:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2765
+	JNZ       shuf_rows_2905
 
-shuf_done_2764:
+shuf_done_2904:
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2766
+	JZ    shuf_done_2906
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_2767:
+shuf_rows_2907:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -24737,15 +25989,15 @@ shuf_rows_2767:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2767
+	JNZ       shuf_rows_2907
 
-shuf_done_2766:
+shuf_done_2906:
 	VMOVQ X11, R11
 	VMOVQ X10, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2768
+	JZ    shuf_done_2908
 
-shuf_rows_2769:
+shuf_rows_2909:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24776,13 +26028,13 @@ shuf_rows_2769:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2769
+	JNZ       shuf_rows_2909
 
-shuf_done_2768:
+shuf_done_2908:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2762
+	JNZ  shuf_planes_2902
 	VZEROUPPER
 	RET
 
@@ -24797,9 +26049,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    last+56(FP), DI
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
-	JZ      chunks_ret_2770
+	JZ      chunks_ret_2910
 	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_2771
+	JA      chunks_wide_in_2911
 	MOVQ    R8, R9
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    $0x00000040, R11
@@ -24817,36 +26069,36 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x0000007f, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_2772
+	JE      chunks_2_2912
 	CMPQ    SI, $0x03
-	JE      chunks_3_2773
+	JE      chunks_3_2913
 	CMPQ    SI, $0x04
-	JE      chunks_4_2774
+	JE      chunks_4_2914
 	CMPQ    SI, $0x05
-	JE      chunks_5_2775
+	JE      chunks_5_2915
 	CMPQ    SI, $0x06
-	JE      chunks_6_2776
+	JE      chunks_6_2916
 	CMPQ    SI, $0x07
-	JE      chunks_7_2777
+	JE      chunks_7_2917
 	CMPQ    SI, $0x08
-	JE      chunks_8_2778
-	JMP     chunks_ret_2770
+	JE      chunks_8_2918
+	JMP     chunks_ret_2910
 
-chunks_2_2772:
+chunks_2_2912:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_2780
+	JZ        chunks_2_last_2920
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_2779:
+chunks_2_planes_2919:
 	CMPQ      CX, R9
-	JA        chunks_2_near_2781
+	JA        chunks_2_near_2921
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 
-chunks_2_loaded_2782:
+chunks_2_loaded_2922:
 	VMOVDQA64 Z0, Z4
 	VPERMI2B  Z3, Z2, Z4
 	VMOVDQU64 Z4, (AX)
@@ -24856,33 +26108,33 @@ chunks_2_loaded_2782:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_2779
+	JNZ       chunks_2_planes_2919
 
-chunks_2_last_2780:
+chunks_2_last_2920:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2783
+	JA        chunks_rotated_2923
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
-	JMP       chunks_loaded_2784
+	JMP       chunks_loaded_2924
 
-chunks_rotated_2783:
+chunks_rotated_2923:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2785
+	JA           chunks_upper_2925
 	VPERMB       (BX), Z4, Z2
 	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_loaded_2784
+	JMP          chunks_loaded_2924
 
-chunks_upper_2785:
+chunks_upper_2925:
 	VMOVDQU64 (CX), Z2
 	VPERMB    (BX), Z4, Z3
 
-chunks_loaded_2784:
+chunks_loaded_2924:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z3, Z2, Z0
 	VMOVDQU64 Z0, (AX)
@@ -24892,27 +26144,27 @@ chunks_loaded_2784:
 	VZEROUPPER
 	RET
 
-chunks_2_near_2781:
+chunks_2_near_2921:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
-	JMP        chunks_2_loaded_2782
+	JMP        chunks_2_loaded_2922
 
-chunks_3_2773:
+chunks_3_2913:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_2787
+	JZ        chunks_3_last_2927
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_2786:
+chunks_3_planes_2926:
 	CMPQ      CX, R9
-	JA        chunks_3_near_2788
+	JA        chunks_3_near_2928
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-chunks_3_loaded_2789:
+chunks_3_loaded_2929:
 	VMOVDQA64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VMOVDQU64 Z5, (AX)
@@ -24925,33 +26177,33 @@ chunks_3_loaded_2789:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_2786
+	JNZ       chunks_3_planes_2926
 
-chunks_3_last_2787:
+chunks_3_last_2927:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2790
+	JA        chunks_rotated_2930
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
-	JMP       chunks_loaded_2791
+	JMP       chunks_loaded_2931
 
-chunks_rotated_2790:
+chunks_rotated_2930:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2792
+	JA           chunks_upper_2932
 	VPERMB       (BX), Z5, Z3
 	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_loaded_2791
+	JMP          chunks_loaded_2931
 
-chunks_upper_2792:
+chunks_upper_2932:
 	VMOVDQU64 (CX), Z3
 	VPERMB    (BX), Z5, Z4
 
-chunks_loaded_2791:
+chunks_loaded_2931:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)
@@ -24964,28 +26216,28 @@ chunks_loaded_2791:
 	VZEROUPPER
 	RET
 
-chunks_3_near_2788:
+chunks_3_near_2928:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        chunks_3_loaded_2789
+	JMP        chunks_3_loaded_2929
 
-chunks_4_2774:
+chunks_4_2914:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_2794
+	JZ        chunks_4_last_2934
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_2793:
+chunks_4_planes_2933:
 	CMPQ      CX, R9
-	JA        chunks_4_near_2795
+	JA        chunks_4_near_2935
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-chunks_4_loaded_2796:
+chunks_4_loaded_2936:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VMOVDQU64 Z6, (AX)
@@ -25001,33 +26253,33 @@ chunks_4_loaded_2796:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_2793
+	JNZ       chunks_4_planes_2933
 
-chunks_4_last_2794:
+chunks_4_last_2934:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2797
+	JA        chunks_rotated_2937
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
-	JMP       chunks_loaded_2798
+	JMP       chunks_loaded_2938
 
-chunks_rotated_2797:
+chunks_rotated_2937:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
 	VPADDB       iota64<>+0(SB), Z6, Z6
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2799
+	JA           chunks_upper_2939
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_2798
+	JMP          chunks_loaded_2938
 
-chunks_upper_2799:
+chunks_upper_2939:
 	VMOVDQU64 (CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_2798:
+chunks_loaded_2938:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)
@@ -25043,29 +26295,29 @@ chunks_loaded_2798:
 	VZEROUPPER
 	RET
 
-chunks_4_near_2795:
+chunks_4_near_2935:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        chunks_4_loaded_2796
+	JMP        chunks_4_loaded_2936
 
-chunks_5_2775:
+chunks_5_2915:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_2801
+	JZ        chunks_5_last_2941
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_2800:
+chunks_5_planes_2940:
 	CMPQ      CX, R9
-	JA        chunks_5_near_2802
+	JA        chunks_5_near_2942
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-chunks_5_loaded_2803:
+chunks_5_loaded_2943:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z6, Z5, Z7
 	VMOVDQU64 Z7, (AX)
@@ -25084,33 +26336,33 @@ chunks_5_loaded_2803:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_2800
+	JNZ       chunks_5_planes_2940
 
-chunks_5_last_2801:
+chunks_5_last_2941:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2804
+	JA        chunks_rotated_2944
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
-	JMP       chunks_loaded_2805
+	JMP       chunks_loaded_2945
 
-chunks_rotated_2804:
+chunks_rotated_2944:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
 	VPADDB       iota64<>+0(SB), Z7, Z7
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2806
+	JA           chunks_upper_2946
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_2805
+	JMP          chunks_loaded_2945
 
-chunks_upper_2806:
+chunks_upper_2946:
 	VMOVDQU64 (CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_2805:
+chunks_loaded_2945:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)
@@ -25129,12 +26381,12 @@ chunks_loaded_2805:
 	VZEROUPPER
 	RET
 
-chunks_5_near_2802:
+chunks_5_near_2942:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        chunks_5_loaded_2803
+	JMP        chunks_5_loaded_2943
 
-chunks_6_2776:
+chunks_6_2916:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -25142,17 +26394,17 @@ chunks_6_2776:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_2808
+	JZ        chunks_6_last_2948
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_2807:
+chunks_6_planes_2947:
 	CMPQ      CX, R9
-	JA        chunks_6_near_2809
+	JA        chunks_6_near_2949
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 
-chunks_6_loaded_2810:
+chunks_6_loaded_2950:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z7, Z6, Z8
 	VMOVDQU64 Z8, (AX)
@@ -25174,33 +26426,33 @@ chunks_6_loaded_2810:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_2807
+	JNZ       chunks_6_planes_2947
 
-chunks_6_last_2808:
+chunks_6_last_2948:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2811
+	JA        chunks_rotated_2951
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
-	JMP       chunks_loaded_2812
+	JMP       chunks_loaded_2952
 
-chunks_rotated_2811:
+chunks_rotated_2951:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
 	VPADDB       iota64<>+0(SB), Z8, Z8
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2813
+	JA           chunks_upper_2953
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_2812
+	JMP          chunks_loaded_2952
 
-chunks_upper_2813:
+chunks_upper_2953:
 	VMOVDQU64 (CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_2812:
+chunks_loaded_2952:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)
@@ -25222,12 +26474,12 @@ chunks_loaded_2812:
 	VZEROUPPER
 	RET
 
-chunks_6_near_2809:
+chunks_6_near_2949:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
-	JMP        chunks_6_loaded_2810
+	JMP        chunks_6_loaded_2950
 
-chunks_7_2777:
+chunks_7_2917:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -25236,17 +26488,17 @@ chunks_7_2777:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_2815
+	JZ        chunks_7_last_2955
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_2814:
+chunks_7_planes_2954:
 	CMPQ      CX, R9
-	JA        chunks_7_near_2816
+	JA        chunks_7_near_2956
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 
-chunks_7_loaded_2817:
+chunks_7_loaded_2957:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z8, Z7, Z9
 	VMOVDQU64 Z9, (AX)
@@ -25271,33 +26523,33 @@ chunks_7_loaded_2817:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_2814
+	JNZ       chunks_7_planes_2954
 
-chunks_7_last_2815:
+chunks_7_last_2955:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2818
+	JA        chunks_rotated_2958
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
-	JMP       chunks_loaded_2819
+	JMP       chunks_loaded_2959
 
-chunks_rotated_2818:
+chunks_rotated_2958:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2820
+	JA           chunks_upper_2960
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_2819
+	JMP          chunks_loaded_2959
 
-chunks_upper_2820:
+chunks_upper_2960:
 	VMOVDQU64 (CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_2819:
+chunks_loaded_2959:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)
@@ -25322,12 +26574,12 @@ chunks_loaded_2819:
 	VZEROUPPER
 	RET
 
-chunks_7_near_2816:
+chunks_7_near_2956:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
-	JMP        chunks_7_loaded_2817
+	JMP        chunks_7_loaded_2957
 
-chunks_8_2778:
+chunks_8_2918:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -25337,17 +26589,17 @@ chunks_8_2778:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_2822
+	JZ        chunks_8_last_2962
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_2821:
+chunks_8_planes_2961:
 	CMPQ      CX, R9
-	JA        chunks_8_near_2823
+	JA        chunks_8_near_2963
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 
-chunks_8_loaded_2824:
+chunks_8_loaded_2964:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z9, Z8, Z10
 	VMOVDQU64 Z10, (AX)
@@ -25375,33 +26627,33 @@ chunks_8_loaded_2824:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_2821
+	JNZ       chunks_8_planes_2961
 
-chunks_8_last_2822:
+chunks_8_last_2962:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2825
+	JA        chunks_rotated_2965
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
-	JMP       chunks_loaded_2826
+	JMP       chunks_loaded_2966
 
-chunks_rotated_2825:
+chunks_rotated_2965:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
 	VPADDB       iota64<>+0(SB), Z10, Z10
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2827
+	JA           chunks_upper_2967
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_2826
+	JMP          chunks_loaded_2966
 
-chunks_upper_2827:
+chunks_upper_2967:
 	VMOVDQU64 (CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_2826:
+chunks_loaded_2966:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)
@@ -25429,12 +26681,12 @@ chunks_loaded_2826:
 	VZEROUPPER
 	RET
 
-chunks_8_near_2823:
+chunks_8_near_2963:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
-	JMP        chunks_8_loaded_2824
+	JMP        chunks_8_loaded_2964
 
-chunks_wide_in_2771:
+chunks_wide_in_2911:
 	MOVQ    R8, R9
 	SUBQ    $0x00000080, R9
 	LEAQ    lowmask64<>+0(SB), R10
@@ -25453,38 +26705,38 @@ chunks_wide_in_2771:
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x000000ff, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_2828
+	JE      chunks_2_2968
 	CMPQ    SI, $0x03
-	JE      chunks_3_2829
+	JE      chunks_3_2969
 	CMPQ    SI, $0x04
-	JE      chunks_4_2830
+	JE      chunks_4_2970
 	CMPQ    SI, $0x05
-	JE      chunks_5_2831
+	JE      chunks_5_2971
 	CMPQ    SI, $0x06
-	JE      chunks_6_2832
+	JE      chunks_6_2972
 	CMPQ    SI, $0x07
-	JE      chunks_7_2833
+	JE      chunks_7_2973
 	CMPQ    SI, $0x08
-	JE      chunks_8_2834
-	JMP     chunks_ret_2770
+	JE      chunks_8_2974
+	JMP     chunks_ret_2910
 
-chunks_2_2828:
+chunks_2_2968:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_2836
+	JZ        chunks_2_last_2976
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_2835:
+chunks_2_planes_2975:
 	CMPQ      CX, R9
-	JA        chunks_2_near_2837
+	JA        chunks_2_near_2977
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
 
-chunks_2_loaded_2838:
+chunks_2_loaded_2978:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -25502,19 +26754,19 @@ chunks_2_loaded_2838:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_2835
+	JNZ       chunks_2_planes_2975
 
-chunks_2_last_2836:
+chunks_2_last_2976:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2839
+	JA        chunks_rotated_2979
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
-	JMP       chunks_loaded_2840
+	JMP       chunks_loaded_2980
 
-chunks_rotated_2839:
+chunks_rotated_2979:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
@@ -25523,16 +26775,16 @@ chunks_rotated_2839:
 	VMOVDQU64    (CX), Z2
 	VMOVDQU64    64(CX), Z3
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2841
+	JA           chunks_upper_2981
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_2840
+	JMP          chunks_loaded_2980
 
-chunks_upper_2841:
+chunks_upper_2981:
 	VMOVDQU64 128(CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_2840:
+chunks_loaded_2980:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -25550,31 +26802,31 @@ chunks_loaded_2840:
 	VZEROUPPER
 	RET
 
-chunks_2_near_2837:
+chunks_2_near_2977:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
 	VMOVDQU8.Z 192(CX), K2, Z5
-	JMP        chunks_2_loaded_2838
+	JMP        chunks_2_loaded_2978
 
-chunks_3_2829:
+chunks_3_2969:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_2843
+	JZ        chunks_3_last_2983
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_2842:
+chunks_3_planes_2982:
 	CMPQ      CX, R9
-	JA        chunks_3_near_2844
+	JA        chunks_3_near_2984
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
 
-chunks_3_loaded_2845:
+chunks_3_loaded_2985:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -25599,19 +26851,19 @@ chunks_3_loaded_2845:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_2842
+	JNZ       chunks_3_planes_2982
 
-chunks_3_last_2843:
+chunks_3_last_2983:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2846
+	JA        chunks_rotated_2986
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
-	JMP       chunks_loaded_2847
+	JMP       chunks_loaded_2987
 
-chunks_rotated_2846:
+chunks_rotated_2986:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
@@ -25620,16 +26872,16 @@ chunks_rotated_2846:
 	VMOVDQU64    (CX), Z3
 	VMOVDQU64    64(CX), Z4
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2848
+	JA           chunks_upper_2988
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_2847
+	JMP          chunks_loaded_2987
 
-chunks_upper_2848:
+chunks_upper_2988:
 	VMOVDQU64 128(CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_2847:
+chunks_loaded_2987:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -25654,32 +26906,32 @@ chunks_loaded_2847:
 	VZEROUPPER
 	RET
 
-chunks_3_near_2844:
+chunks_3_near_2984:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
 	VMOVDQU8.Z 192(CX), K2, Z6
-	JMP        chunks_3_loaded_2845
+	JMP        chunks_3_loaded_2985
 
-chunks_4_2830:
+chunks_4_2970:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_2850
+	JZ        chunks_4_last_2990
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_2849:
+chunks_4_planes_2989:
 	CMPQ      CX, R9
-	JA        chunks_4_near_2851
+	JA        chunks_4_near_2991
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
 
-chunks_4_loaded_2852:
+chunks_4_loaded_2992:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -25711,19 +26963,19 @@ chunks_4_loaded_2852:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_2849
+	JNZ       chunks_4_planes_2989
 
-chunks_4_last_2850:
+chunks_4_last_2990:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2853
+	JA        chunks_rotated_2993
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
-	JMP       chunks_loaded_2854
+	JMP       chunks_loaded_2994
 
-chunks_rotated_2853:
+chunks_rotated_2993:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
@@ -25732,16 +26984,16 @@ chunks_rotated_2853:
 	VMOVDQU64    (CX), Z4
 	VMOVDQU64    64(CX), Z5
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2855
+	JA           chunks_upper_2995
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_2854
+	JMP          chunks_loaded_2994
 
-chunks_upper_2855:
+chunks_upper_2995:
 	VMOVDQU64 128(CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_2854:
+chunks_loaded_2994:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -25773,33 +27025,33 @@ chunks_loaded_2854:
 	VZEROUPPER
 	RET
 
-chunks_4_near_2851:
+chunks_4_near_2991:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
 	VMOVDQU8.Z 192(CX), K2, Z7
-	JMP        chunks_4_loaded_2852
+	JMP        chunks_4_loaded_2992
 
-chunks_5_2831:
+chunks_5_2971:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_2857
+	JZ        chunks_5_last_2997
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_2856:
+chunks_5_planes_2996:
 	CMPQ      CX, R9
-	JA        chunks_5_near_2858
+	JA        chunks_5_near_2998
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
 
-chunks_5_loaded_2859:
+chunks_5_loaded_2999:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -25838,19 +27090,19 @@ chunks_5_loaded_2859:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_2856
+	JNZ       chunks_5_planes_2996
 
-chunks_5_last_2857:
+chunks_5_last_2997:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2860
+	JA        chunks_rotated_3000
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
-	JMP       chunks_loaded_2861
+	JMP       chunks_loaded_3001
 
-chunks_rotated_2860:
+chunks_rotated_3000:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
@@ -25859,16 +27111,16 @@ chunks_rotated_2860:
 	VMOVDQU64    (CX), Z5
 	VMOVDQU64    64(CX), Z6
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2862
+	JA           chunks_upper_3002
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_2861
+	JMP          chunks_loaded_3001
 
-chunks_upper_2862:
+chunks_upper_3002:
 	VMOVDQU64 128(CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_2861:
+chunks_loaded_3001:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -25907,14 +27159,14 @@ chunks_loaded_2861:
 	VZEROUPPER
 	RET
 
-chunks_5_near_2858:
+chunks_5_near_2998:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
 	VMOVDQU8.Z 192(CX), K2, Z8
-	JMP        chunks_5_loaded_2859
+	JMP        chunks_5_loaded_2999
 
-chunks_6_2832:
+chunks_6_2972:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -25922,19 +27174,19 @@ chunks_6_2832:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_2864
+	JZ        chunks_6_last_3004
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_2863:
+chunks_6_planes_3003:
 	CMPQ      CX, R9
-	JA        chunks_6_near_2865
+	JA        chunks_6_near_3005
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
 
-chunks_6_loaded_2866:
+chunks_6_loaded_3006:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -25980,19 +27232,19 @@ chunks_6_loaded_2866:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_2863
+	JNZ       chunks_6_planes_3003
 
-chunks_6_last_2864:
+chunks_6_last_3004:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2867
+	JA        chunks_rotated_3007
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
-	JMP       chunks_loaded_2868
+	JMP       chunks_loaded_3008
 
-chunks_rotated_2867:
+chunks_rotated_3007:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
@@ -26001,16 +27253,16 @@ chunks_rotated_2867:
 	VMOVDQU64    (CX), Z6
 	VMOVDQU64    64(CX), Z7
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2869
+	JA           chunks_upper_3009
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_2868
+	JMP          chunks_loaded_3008
 
-chunks_upper_2869:
+chunks_upper_3009:
 	VMOVDQU64 128(CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_2868:
+chunks_loaded_3008:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -26056,14 +27308,14 @@ chunks_loaded_2868:
 	VZEROUPPER
 	RET
 
-chunks_6_near_2865:
+chunks_6_near_3005:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
 	VMOVDQU8.Z 192(CX), K2, Z9
-	JMP        chunks_6_loaded_2866
+	JMP        chunks_6_loaded_3006
 
-chunks_7_2833:
+chunks_7_2973:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -26072,19 +27324,19 @@ chunks_7_2833:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_2871
+	JZ        chunks_7_last_3011
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_2870:
+chunks_7_planes_3010:
 	CMPQ      CX, R9
-	JA        chunks_7_near_2872
+	JA        chunks_7_near_3012
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
 
-chunks_7_loaded_2873:
+chunks_7_loaded_3013:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -26137,19 +27389,19 @@ chunks_7_loaded_2873:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_2870
+	JNZ       chunks_7_planes_3010
 
-chunks_7_last_2871:
+chunks_7_last_3011:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2874
+	JA        chunks_rotated_3014
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
-	JMP       chunks_loaded_2875
+	JMP       chunks_loaded_3015
 
-chunks_rotated_2874:
+chunks_rotated_3014:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z11
@@ -26158,16 +27410,16 @@ chunks_rotated_2874:
 	VMOVDQU64    (CX), Z7
 	VMOVDQU64    64(CX), Z8
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2876
+	JA           chunks_upper_3016
 	VPERMB       (BX), Z11, Z9
 	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_loaded_2875
+	JMP          chunks_loaded_3015
 
-chunks_upper_2876:
+chunks_upper_3016:
 	VMOVDQU64 128(CX), Z9
 	VPERMB    (BX), Z11, Z10
 
-chunks_loaded_2875:
+chunks_loaded_3015:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -26220,14 +27472,14 @@ chunks_loaded_2875:
 	VZEROUPPER
 	RET
 
-chunks_7_near_2872:
+chunks_7_near_3012:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
 	VMOVDQU8.Z 192(CX), K2, Z10
-	JMP        chunks_7_loaded_2873
+	JMP        chunks_7_loaded_3013
 
-chunks_8_2834:
+chunks_8_2974:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -26237,19 +27489,19 @@ chunks_8_2834:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_2878
+	JZ        chunks_8_last_3018
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_2877:
+chunks_8_planes_3017:
 	CMPQ      CX, R9
-	JA        chunks_8_near_2879
+	JA        chunks_8_near_3019
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
 
-chunks_8_loaded_2880:
+chunks_8_loaded_3020:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -26309,19 +27561,19 @@ chunks_8_loaded_2880:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_2877
+	JNZ       chunks_8_planes_3017
 
-chunks_8_last_2878:
+chunks_8_last_3018:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2881
+	JA        chunks_rotated_3021
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
-	JMP       chunks_loaded_2882
+	JMP       chunks_loaded_3022
 
-chunks_rotated_2881:
+chunks_rotated_3021:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z12
@@ -26330,16 +27582,16 @@ chunks_rotated_2881:
 	VMOVDQU64    (CX), Z8
 	VMOVDQU64    64(CX), Z9
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2883
+	JA           chunks_upper_3023
 	VPERMB       (BX), Z12, Z10
 	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_loaded_2882
+	JMP          chunks_loaded_3022
 
-chunks_upper_2883:
+chunks_upper_3023:
 	VMOVDQU64 128(CX), Z10
 	VPERMB    (BX), Z12, Z11
 
-chunks_loaded_2882:
+chunks_loaded_3022:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -26399,14 +27651,14 @@ chunks_loaded_2882:
 	VZEROUPPER
 	RET
 
-chunks_8_near_2879:
+chunks_8_near_3019:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
 	VMOVDQU8.Z 192(CX), K2, Z11
-	JMP        chunks_8_loaded_2880
+	JMP        chunks_8_loaded_3020
 
-chunks_ret_2770:
+chunks_ret_2910:
 	RET
 
 // func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int, pat *[32]byte)
@@ -26423,15 +27675,15 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $8-72
 	MOVQ  DI, (SP)
 	MOVQ  pat+64(FP), DI
 	TESTQ DI, DI
-	JNZ   blocks_value_2884
+	JNZ   blocks_value_3024
 
-blocks_batch_2885:
+blocks_batch_3025:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_2886:
+blocks_block_3026:
 	VMOVDQU        (R8), Y0
 	VMOVDQU        32(R8), Y1
 	MOVQ           96(R8), R9
@@ -26443,7 +27695,7 @@ blocks_block_2886:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_2887
+	JZ             blocks_even_3027
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -26453,11 +27705,11 @@ blocks_block_2886:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_2888
+	JZ             blocks_next_3028
 
-blocks_even_2887:
+blocks_even_3027:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_2889
+	JZ             blocks_quads_3029
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -26473,9 +27725,9 @@ blocks_even_2887:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_2888
+	JZ             blocks_next_3028
 
-blocks_quads_2889:
+blocks_quads_3029:
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -26505,12 +27757,12 @@ blocks_quads_2889:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_2889
+	JNZ            blocks_quads_3029
 
-blocks_next_2888:
+blocks_next_3028:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_2886
+	JNE   blocks_block_3026
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -26518,21 +27770,21 @@ blocks_next_2888:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_2885
+	JG    blocks_batch_3025
 	VZEROUPPER
 	RET
 
-blocks_value_2884:
+blocks_value_3024:
 	MOVQ           pat+64(FP), DI
 	VBROADCASTI128 (DI), Y0
 
-blocks_batch_2890:
+blocks_batch_3030:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_2891:
+blocks_block_3031:
 	VMOVDQU        (R8), Y1
 	VMOVDQU        32(R8), Y2
 	VPSHUFB        64(R8), Y0, Y3
@@ -26545,7 +27797,7 @@ blocks_block_2891:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_2892
+	JZ             blocks_even_3032
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -26556,11 +27808,11 @@ blocks_block_2891:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_2893
+	JZ             blocks_next_3033
 
-blocks_even_2892:
+blocks_even_3032:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_2894
+	JZ             blocks_quads_3034
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -26578,9 +27830,9 @@ blocks_even_2892:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_2893
+	JZ             blocks_next_3033
 
-blocks_quads_2894:
+blocks_quads_3034:
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -26614,12 +27866,12 @@ blocks_quads_2894:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_2894
+	JNZ            blocks_quads_3034
 
-blocks_next_2893:
+blocks_next_3033:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_2891
+	JNE   blocks_block_3031
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -26627,7 +27879,7 @@ blocks_next_2893:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_2890
+	JG    blocks_batch_3030
 	VZEROUPPER
 	RET
 
@@ -26639,9 +27891,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_2895
+	JZ              wide_ret_3035
 	TESTQ           BX, BX
-	JZ              wide_ret_2895
+	JZ              wide_ret_3035
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -26660,10 +27912,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_2896
+	JB              wide_mshort_3036
 	XORQ            DX, DX
 
-wide_mshort_2896:
+wide_mshort_3036:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -26672,32 +27924,32 @@ wide_mshort_2896:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_2897:
+wide_planes_3037:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_2898:
+wide_rows_3038:
 	CMPQ SI, $0x00000080
-	JB   wide_short_2899
+	JB   wide_short_3039
 	CMPQ SI, $0x00000140
-	JAE  wide_long_2903
+	JAE  wide_long_3043
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_2901:
+wide_mid_loop_3041:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_2902
+	JAE       wide_mid_last_3042
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_2901
+	JMP       wide_mid_loop_3041
 
-wide_mid_last_2902:
+wide_mid_last_3042:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_2900
+	JMP       wide_mid_done_3040
 
-wide_long_2903:
+wide_long_3043:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -26716,9 +27968,9 @@ wide_long_2903:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_2906
+	JAE          shift1_top_3046
 
-shift4_2904:
+shift4_3044:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -26733,30 +27985,30 @@ shift4_2904:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_2904
+	JB        shift4_3044
 
-shift1_top_2906:
+shift1_top_3046:
 	LEAQ -64(R11), R11
 
-shift1_2905:
+shift1_3045:
 	CMPQ      R10, R11
-	JAE       shift_done_2907
+	JAE       shift_done_3047
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_2905
+	JMP       shift1_3045
 
-shift_done_2907:
+shift_done_3047:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_2900
+	JMP       wide_mid_done_3040
 
-wide_short_2899:
+wide_short_3039:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_2900:
+wide_mid_done_3040:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -26772,16 +28024,16 @@ wide_mid_done_2900:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_2898
+	JNZ       wide_rows_3038
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_2897
+	JNZ       wide_planes_3037
 	VZEROUPPER
 
-wide_ret_2895:
+wide_ret_3035:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -26789,10 +28041,10 @@ wide_ret_2895:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2908
+	JZ              aligned_ret_3048
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2908
+	JZ              aligned_ret_3048
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -26839,9 +28091,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2909
+	JZ              aligned_fixed_3049
 
-aligned_planes_2910:
+aligned_planes_3050:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -26869,9 +28121,9 @@ aligned_planes_2910:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2912
+	JA           aligned_top_done_3052
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2911
+	JAE          aligned_top_3051
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -26891,15 +28143,15 @@ aligned_planes_2910:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2911:
+aligned_top_3051:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_2912
+	JA        aligned_top_done_3052
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2911
+	JMP       aligned_top_3051
 
-aligned_top_done_2912:
+aligned_top_done_3052:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -26910,9 +28162,9 @@ aligned_top_done_2912:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2913:
+aligned_gap_3053:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2914
+	JAE          aligned_gap_done_3054
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -26941,15 +28193,15 @@ aligned_gap_2913:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2913
+	JMP          aligned_gap_3053
 
-aligned_gap_done_2914:
+aligned_gap_done_3054:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2916
-	JMP  aligned_body_2918
+	JE   aligned_general_3056
+	JMP  aligned_body_3058
 
-aligned_rows_2917:
+aligned_rows_3057:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -26978,7 +28230,7 @@ aligned_rows_2917:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2919
+	JE           aligned_one_gap_3059
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -26993,10 +28245,10 @@ aligned_rows_2917:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_2919:
+aligned_one_gap_3059:
 	ADDQ $0x40, AX
 
-aligned_body_2918:
+aligned_body_3058:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27006,7 +28258,7 @@ aligned_body_2918:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2921
+	JGT          aligned_copy_done_3061
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -27016,15 +28268,15 @@ aligned_body_2918:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2920:
+aligned_copy_3060:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2920
+	JLE       aligned_copy_3060
 
-aligned_copy_done_2921:
+aligned_copy_done_3061:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -27033,13 +28285,13 @@ aligned_copy_done_2921:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2917
-	JMP  aligned_last_2915
+	JNZ  aligned_rows_3057
+	JMP  aligned_last_3055
 
-aligned_general_2916:
-	JMP aligned_body_2923
+aligned_general_3056:
+	JMP aligned_body_3063
 
-aligned_rows_2922:
+aligned_rows_3062:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -27051,9 +28303,9 @@ aligned_rows_2922:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_2924:
+aligned_gap_3064:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_2925
+	JAE          aligned_gap_done_3065
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -27068,10 +28320,10 @@ aligned_gap_2924:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2924
+	JMP          aligned_gap_3064
 
-aligned_gap_done_2925:
-aligned_body_2923:
+aligned_gap_done_3065:
+aligned_body_3063:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27081,7 +28333,7 @@ aligned_body_2923:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2927
+	JGT          aligned_copy_done_3067
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -27091,15 +28343,15 @@ aligned_body_2923:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2926:
+aligned_copy_3066:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2926
+	JLE       aligned_copy_3066
 
-aligned_copy_done_2927:
+aligned_copy_done_3067:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -27108,16 +28360,16 @@ aligned_copy_done_2927:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2922
+	JNZ  aligned_rows_3062
 
-aligned_last_2915:
+aligned_last_3055:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2928:
+aligned_gap_3068:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2929
+	JAE          aligned_gap_done_3069
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -27145,20 +28397,20 @@ aligned_gap_2928:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2928
+	JMP          aligned_gap_3068
 
-aligned_gap_done_2929:
-aligned_bottom_2930:
+aligned_gap_done_3069:
+aligned_bottom_3070:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2931
+	JA        aligned_bottom_done_3071
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2930
+	JMP       aligned_bottom_3070
 
-aligned_bottom_done_2931:
+aligned_bottom_done_3071:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2932
+	JAE      aligned_bottom_end_3072
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27177,18 +28429,18 @@ aligned_bottom_done_2931:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2932:
+aligned_bottom_end_3072:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2910
+	JNZ  aligned_planes_3050
 	VZEROUPPER
-	JMP  aligned_ret_2908
+	JMP  aligned_ret_3048
 
-aligned_fixed_2909:
-aligned_planes_2933:
+aligned_fixed_3049:
+aligned_planes_3073:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27214,9 +28466,9 @@ aligned_planes_2933:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2935
+	JA           aligned_top_done_3075
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2934
+	JAE          aligned_top_3074
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -27236,22 +28488,22 @@ aligned_planes_2933:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2934:
+aligned_top_3074:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_2935
+	JA        aligned_top_done_3075
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_2934
+	JMP       aligned_top_3074
 
-aligned_top_done_2935:
+aligned_top_done_3075:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2936:
+aligned_gap_3076:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2937
+	JAE       aligned_gap_done_3077
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27276,15 +28528,15 @@ aligned_gap_2936:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2936
+	JMP       aligned_gap_3076
 
-aligned_gap_done_2937:
+aligned_gap_done_3077:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2939
-	JMP  aligned_body_2941
+	JE   aligned_general_3079
+	JMP  aligned_body_3081
 
-aligned_rows_2940:
+aligned_rows_3080:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -27303,7 +28555,7 @@ aligned_rows_2940:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2942
+	JE        aligned_one_gap_3082
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -27314,17 +28566,17 @@ aligned_rows_2940:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_2942:
+aligned_one_gap_3082:
 	ADDQ $0x40, AX
 
-aligned_body_2941:
+aligned_body_3081:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2944
+	JGT          aligned_copy_done_3084
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27334,15 +28586,15 @@ aligned_body_2941:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2943:
+aligned_copy_3083:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2943
+	JLE       aligned_copy_3083
 
-aligned_copy_done_2944:
+aligned_copy_done_3084:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27350,21 +28602,21 @@ aligned_copy_done_2944:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2940
-	JMP  aligned_last_2938
+	JNZ  aligned_rows_3080
+	JMP  aligned_last_3078
 
-aligned_general_2939:
-	JMP aligned_body_2946
+aligned_general_3079:
+	JMP aligned_body_3086
 
-aligned_rows_2945:
+aligned_rows_3085:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_2947:
+aligned_gap_3087:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_2948
+	JAE       aligned_gap_done_3088
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -27375,17 +28627,17 @@ aligned_gap_2947:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2947
+	JMP       aligned_gap_3087
 
-aligned_gap_done_2948:
-aligned_body_2946:
+aligned_gap_done_3088:
+aligned_body_3086:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2950
+	JGT          aligned_copy_done_3090
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -27395,15 +28647,15 @@ aligned_body_2946:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2949:
+aligned_copy_3089:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2949
+	JLE       aligned_copy_3089
 
-aligned_copy_done_2950:
+aligned_copy_done_3090:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -27411,15 +28663,15 @@ aligned_copy_done_2950:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2945
+	JNZ  aligned_rows_3085
 
-aligned_last_2938:
+aligned_last_3078:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2951:
+aligned_gap_3091:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_2952
+	JAE       aligned_gap_done_3092
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27443,20 +28695,20 @@ aligned_gap_2951:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2951
+	JMP       aligned_gap_3091
 
-aligned_gap_done_2952:
-aligned_bottom_2953:
+aligned_gap_done_3092:
+aligned_bottom_3093:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_2954
+	JA        aligned_bottom_done_3094
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_2953
+	JMP       aligned_bottom_3093
 
-aligned_bottom_done_2954:
+aligned_bottom_done_3094:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2955
+	JAE      aligned_bottom_end_3095
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27475,16 +28727,16 @@ aligned_bottom_done_2954:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_2955:
+aligned_bottom_end_3095:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2933
+	JNZ  aligned_planes_3073
 	VZEROUPPER
 
-aligned_ret_2908:
+aligned_ret_3048:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -27492,10 +28744,10 @@ aligned_ret_2908:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2956
+	JZ              aligned_ret_3096
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_2956
+	JZ              aligned_ret_3096
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -27542,9 +28794,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_2957
+	JZ              aligned_fixed_3097
 
-aligned_planes_2958:
+aligned_planes_3098:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27572,9 +28824,9 @@ aligned_planes_2958:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_2960
+	JA           aligned_top_done_3100
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2959
+	JAE          aligned_top_3099
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -27594,15 +28846,15 @@ aligned_planes_2958:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2959:
+aligned_top_3099:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_2960
+	JA       aligned_top_done_3100
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2959
+	JMP      aligned_top_3099
 
-aligned_top_done_2960:
+aligned_top_done_3100:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -27613,9 +28865,9 @@ aligned_top_done_2960:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_2961:
+aligned_gap_3101:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_2962
+	JAE          aligned_gap_done_3102
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -27644,15 +28896,15 @@ aligned_gap_2961:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2961
+	JMP          aligned_gap_3101
 
-aligned_gap_done_2962:
+aligned_gap_done_3102:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2964
-	JMP  aligned_body_2966
+	JE   aligned_general_3104
+	JMP  aligned_body_3106
 
-aligned_rows_2965:
+aligned_rows_3105:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -27681,7 +28933,7 @@ aligned_rows_2965:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_2967
+	JE           aligned_one_gap_3107
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -27696,10 +28948,10 @@ aligned_rows_2965:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_2967:
+aligned_one_gap_3107:
 	ADDQ $0x40, AX
 
-aligned_body_2966:
+aligned_body_3106:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27709,7 +28961,7 @@ aligned_body_2966:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2969
+	JGT          aligned_copy_done_3109
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -27719,15 +28971,15 @@ aligned_body_2966:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2968:
+aligned_copy_3108:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2968
+	JLE       aligned_copy_3108
 
-aligned_copy_done_2969:
+aligned_copy_done_3109:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -27736,13 +28988,13 @@ aligned_copy_done_2969:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2965
-	JMP  aligned_last_2963
+	JNZ  aligned_rows_3105
+	JMP  aligned_last_3103
 
-aligned_general_2964:
-	JMP aligned_body_2971
+aligned_general_3104:
+	JMP aligned_body_3111
 
-aligned_rows_2970:
+aligned_rows_3110:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -27754,9 +29006,9 @@ aligned_rows_2970:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_2972:
+aligned_gap_3112:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_2973
+	JAE          aligned_gap_done_3113
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -27771,10 +29023,10 @@ aligned_gap_2972:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2972
+	JMP          aligned_gap_3112
 
-aligned_gap_done_2973:
-aligned_body_2971:
+aligned_gap_done_3113:
+aligned_body_3111:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -27784,7 +29036,7 @@ aligned_body_2971:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_2975
+	JGT          aligned_copy_done_3115
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -27794,15 +29046,15 @@ aligned_body_2971:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_2974:
+aligned_copy_3114:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_2974
+	JLE       aligned_copy_3114
 
-aligned_copy_done_2975:
+aligned_copy_done_3115:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -27811,16 +29063,16 @@ aligned_copy_done_2975:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_2970
+	JNZ  aligned_rows_3110
 
-aligned_last_2963:
+aligned_last_3103:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_2976:
+aligned_gap_3116:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_2977
+	JAE          aligned_gap_done_3117
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -27848,20 +29100,20 @@ aligned_gap_2976:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_2976
+	JMP          aligned_gap_3116
 
-aligned_gap_done_2977:
-aligned_bottom_2978:
+aligned_gap_done_3117:
+aligned_bottom_3118:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_2979
+	JA       aligned_bottom_done_3119
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_2978
+	JMP      aligned_bottom_3118
 
-aligned_bottom_done_2979:
+aligned_bottom_done_3119:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_2980
+	JAE      aligned_bottom_end_3120
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -27880,18 +29132,18 @@ aligned_bottom_done_2979:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_2980:
+aligned_bottom_end_3120:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2958
+	JNZ  aligned_planes_3098
 	VZEROUPPER
-	JMP  aligned_ret_2956
+	JMP  aligned_ret_3096
 
-aligned_fixed_2957:
-aligned_planes_2981:
+aligned_fixed_3097:
+aligned_planes_3121:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -27917,9 +29169,9 @@ aligned_planes_2981:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_2983
+	JA           aligned_top_done_3123
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_2982
+	JAE          aligned_top_3122
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -27939,22 +29191,22 @@ aligned_planes_2981:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_2982:
+aligned_top_3122:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_2983
+	JA       aligned_top_done_3123
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_2982
+	JMP      aligned_top_3122
 
-aligned_top_done_2983:
+aligned_top_done_3123:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_2984:
+aligned_gap_3124:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_2985
+	JAE       aligned_gap_done_3125
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -27979,15 +29231,15 @@ aligned_gap_2984:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2984
+	JMP       aligned_gap_3124
 
-aligned_gap_done_2985:
+aligned_gap_done_3125:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_2987
-	JMP  aligned_body_2989
+	JE   aligned_general_3127
+	JMP  aligned_body_3129
 
-aligned_rows_2988:
+aligned_rows_3128:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -28006,7 +29258,7 @@ aligned_rows_2988:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_2990
+	JE        aligned_one_gap_3130
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -28017,17 +29269,17 @@ aligned_rows_2988:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_2990:
+aligned_one_gap_3130:
 	ADDQ $0x40, AX
 
-aligned_body_2989:
+aligned_body_3129:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2992
+	JGT          aligned_copy_done_3132
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -28037,15 +29289,15 @@ aligned_body_2989:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2991:
+aligned_copy_3131:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2991
+	JLE       aligned_copy_3131
 
-aligned_copy_done_2992:
+aligned_copy_done_3132:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -28053,21 +29305,21 @@ aligned_copy_done_2992:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2988
-	JMP  aligned_last_2986
+	JNZ  aligned_rows_3128
+	JMP  aligned_last_3126
 
-aligned_general_2987:
-	JMP aligned_body_2994
+aligned_general_3127:
+	JMP aligned_body_3134
 
-aligned_rows_2993:
+aligned_rows_3133:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_2995:
+aligned_gap_3135:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_2996
+	JAE       aligned_gap_done_3136
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -28078,17 +29330,17 @@ aligned_gap_2995:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2995
+	JMP       aligned_gap_3135
 
-aligned_gap_done_2996:
-aligned_body_2994:
+aligned_gap_done_3136:
+aligned_body_3134:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_2998
+	JGT          aligned_copy_done_3138
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -28098,15 +29350,15 @@ aligned_body_2994:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_2997:
+aligned_copy_3137:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_2997
+	JLE       aligned_copy_3137
 
-aligned_copy_done_2998:
+aligned_copy_done_3138:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -28114,15 +29366,15 @@ aligned_copy_done_2998:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_2993
+	JNZ  aligned_rows_3133
 
-aligned_last_2986:
+aligned_last_3126:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_2999:
+aligned_gap_3139:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3000
+	JAE       aligned_gap_done_3140
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -28146,20 +29398,20 @@ aligned_gap_2999:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_2999
+	JMP       aligned_gap_3139
 
-aligned_gap_done_3000:
-aligned_bottom_3001:
+aligned_gap_done_3140:
+aligned_bottom_3141:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3002
+	JA       aligned_bottom_done_3142
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3001
+	JMP      aligned_bottom_3141
 
-aligned_bottom_done_3002:
+aligned_bottom_done_3142:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3003
+	JAE      aligned_bottom_end_3143
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -28178,16 +29430,16 @@ aligned_bottom_done_3002:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3003:
+aligned_bottom_end_3143:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_2981
+	JNZ  aligned_planes_3121
 	VZEROUPPER
 
-aligned_ret_2956:
+aligned_ret_3096:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -28213,12 +29465,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_3004
+	JNE       lines_more_3144
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_3005
+	JMP       lines_ret_3145
 
-lines_more_3004:
+lines_more_3144:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -28226,26 +29478,26 @@ lines_more_3004:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3007
+	JB       lines_single_3147
 
-lines_pairs_3006:
+lines_pairs_3146:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3009
+	JZ        lines_noadv_3149
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3009:
+lines_noadv_3149:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3010
+	JZ        lines_noadv_3150
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3010:
+lines_noadv_3150:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -28257,37 +29509,37 @@ lines_noadv_3010:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_3006
+	JAE       lines_pairs_3146
 
-lines_single_3007:
+lines_single_3147:
 	CMPQ      BX, $0x01
-	JE        lines_last_3008
+	JE        lines_last_3148
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3011
+	JZ        lines_noadv_3151
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3011:
+lines_noadv_3151:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_3008:
+lines_last_3148:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3012
+	JZ        lines_noadv_3152
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3012:
+lines_noadv_3152:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_3005:
+lines_ret_3145:
 	VZEROUPPER
 	RET
 
@@ -28309,11 +29561,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3014
+	JB              expand_singles_3154
 
-expand_turns_3013:
+expand_turns_3153:
 	CMPQ      CX, R8
-	JA        expand_singles_3014
+	JA        expand_singles_3154
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -28386,20 +29638,20 @@ expand_turns_3013:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3013
+	JAE       expand_turns_3153
 
-expand_singles_3014:
+expand_singles_3154:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3015
+	JB        expand_tail_3155
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3017
+	JA        expand_far_3157
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3018:
+expand_near_3158:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -28410,11 +29662,11 @@ expand_near_3018:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3014
+	JMP       expand_singles_3154
 
-expand_tail_3015:
+expand_tail_3155:
 	TESTQ     DX, DX
-	JZ        expand_ret_3016
+	JZ        expand_ret_3156
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -28423,20 +29675,20 @@ expand_tail_3015:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3019
+	JA        expand_far_3159
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3020:
+expand_near_3160:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3016:
+expand_ret_3156:
 	VZEROUPPER
 	RET
 
-expand_far_3017:
+expand_far_3157:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -28444,9 +29696,9 @@ expand_far_3017:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3018
+	JMP          expand_near_3158
 
-expand_far_3019:
+expand_far_3159:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -28454,7 +29706,7 @@ expand_far_3019:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3020
+	JMP          expand_near_3160
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -28473,11 +29725,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3022
+	JB              expandd_singles_3162
 
-expandd_turns_3021:
+expandd_turns_3161:
 	CMPQ      CX, R8
-	JA        expandd_singles_3022
+	JA        expandd_singles_3162
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -28562,20 +29814,20 @@ expandd_turns_3021:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3021
+	JAE       expandd_turns_3161
 
-expandd_singles_3022:
+expandd_singles_3162:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3023
+	JB        expandd_tail_3163
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3025
+	JA        expandd_far_3165
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3026:
+expandd_near_3166:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -28586,11 +29838,11 @@ expandd_near_3026:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3022
+	JMP       expandd_singles_3162
 
-expandd_tail_3023:
+expandd_tail_3163:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3024
+	JZ        expandd_ret_3164
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -28600,20 +29852,20 @@ expandd_tail_3023:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3027
+	JA        expandd_far_3167
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3028:
+expandd_near_3168:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3024:
+expandd_ret_3164:
 	VZEROUPPER
 	RET
 
-expandd_far_3025:
+expandd_far_3165:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -28626,9 +29878,9 @@ expandd_far_3025:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3026
+	JMP          expandd_near_3166
 
-expandd_far_3027:
+expandd_far_3167:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -28641,7 +29893,7 @@ expandd_far_3027:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3028
+	JMP          expandd_near_3168
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -28663,24 +29915,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3030
+	JB      expandw_single_3170
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3029:
+expandw_pairs_3169:
 	CMPQ    CX, R9
-	JA      expandw_single_3030
+	JA      expandw_single_3170
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3033
+	JNE     expandw_general_3173
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3034
+	JMP     expandw_next_3174
 
-expandw_general_3033:
+expandw_general_3173:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -28700,27 +29952,27 @@ expandw_general_3033:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3034:
+expandw_next_3174:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3029
+	JAE     expandw_pairs_3169
 
-expandw_single_3030:
+expandw_single_3170:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3031
+	JB      expandw_tail_3171
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3039
+	JA      expandw_far_3179
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3040:
+expandw_near_3180:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -28730,11 +29982,11 @@ expandw_near_3040:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3030
+	JMP       expandw_single_3170
 
-expandw_tail_3031:
+expandw_tail_3171:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3032
+	JZ        expandw_ret_3172
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -28745,19 +29997,19 @@ expandw_tail_3031:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3041
+	JA        expandw_far_3181
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3042:
+expandw_near_3182:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3032:
+expandw_ret_3172:
 	VZEROUPPER
 	RET
 
-expandw_far_3039:
+expandw_far_3179:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -28769,9 +30021,9 @@ expandw_far_3039:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3040
+	JMP          expandw_near_3180
 
-expandw_far_3041:
+expandw_far_3181:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -28783,7 +30035,7 @@ expandw_far_3041:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3042
+	JMP          expandw_near_3182
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -28797,25 +30049,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3043
+	JNE     shufw_not2_3183
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3044
+	JE      shufw_blocks2_value_3184
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3045
+	JNE     shufw_list_3185
 
-shuf_planes_3047:
+shuf_planes_3187:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3049
+	JZ    shuf_done_3189
 	MOVQ  CX, R11
 
-shuf_rows_3050:
+shuf_rows_3190:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -28825,17 +30077,17 @@ shuf_rows_3050:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3050
+	JNZ     shuf_rows_3190
 
-shuf_done_3049:
+shuf_done_3189:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3047
+	JNZ  shuf_planes_3187
 	VZEROUPPER
 	RET
 
-shufw_list_3045:
+shufw_list_3185:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -28844,12 +30096,12 @@ shufw_list_3045:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3051
+	JZ      shuf_no_run_3191
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3051:
+shuf_no_run_3191:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -28859,52 +30111,52 @@ shuf_no_run_3051:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3046
+	JA    shufw_list_loads_3186
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3052:
+shuf_offs_3192:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3053
+	JAE     shuf_offs_done_3193
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3052
+	JMP     shuf_offs_3192
 
-shuf_offs_done_3053:
+shuf_offs_done_3193:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3046
+	JA   shufw_list_loads_3186
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3054:
+shuf_offs_3194:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3055
+	JAE     shuf_offs_done_3195
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3054
+	JMP     shuf_offs_3194
 
-shuf_offs_done_3055:
+shuf_offs_done_3195:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3056:
+shuf_planes_3196:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3058
+	JZ      shuf_done_3198
 
-shuf_rows_3059:
+shuf_rows_3199:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -28916,16 +30168,16 @@ shuf_rows_3059:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3059
+	JNZ     shuf_rows_3199
 
-shuf_done_3058:
+shuf_done_3198:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3060
+	JZ    shuf_done_3200
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3061:
+shuf_rows_3201:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -28935,15 +30187,15 @@ shuf_rows_3061:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3061
+	JNZ     shuf_rows_3201
 
-shuf_done_3060:
+shuf_done_3200:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3062
+	JZ      shuf_done_3202
 
-shuf_rows_3063:
+shuf_rows_3203:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -28955,25 +30207,25 @@ shuf_rows_3063:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3063
+	JNZ     shuf_rows_3203
 
-shuf_done_3062:
+shuf_done_3202:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3056
+	JNZ  shuf_planes_3196
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3046:
-shuf_planes_3064:
+shufw_list_loads_3186:
+shuf_planes_3204:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3066
+	JZ    shuf_done_3206
 
-shuf_rows_3067:
+shuf_rows_3207:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -28986,16 +30238,16 @@ shuf_rows_3067:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3067
+	JNZ     shuf_rows_3207
 
-shuf_done_3066:
+shuf_done_3206:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3068
+	JZ    shuf_done_3208
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3069:
+shuf_rows_3209:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -29005,15 +30257,15 @@ shuf_rows_3069:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3069
+	JNZ     shuf_rows_3209
 
-shuf_done_3068:
+shuf_done_3208:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3070
+	JZ    shuf_done_3210
 
-shuf_rows_3071:
+shuf_rows_3211:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -29026,28 +30278,28 @@ shuf_rows_3071:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3071
+	JNZ     shuf_rows_3211
 
-shuf_done_3070:
+shuf_done_3210:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3064
+	JNZ  shuf_planes_3204
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3044:
+shufw_blocks2_value_3184:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3072
+	JNE  shufw_list_3212
 
-shuf_planes_3074:
+shuf_planes_3214:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3076
+	JZ    shuf_done_3216
 	MOVQ  CX, R11
 
-shuf_rows_3077:
+shuf_rows_3217:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -29059,17 +30311,17 @@ shuf_rows_3077:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3077
+	JNZ       shuf_rows_3217
 
-shuf_done_3076:
+shuf_done_3216:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3074
+	JNZ  shuf_planes_3214
 	VZEROUPPER
 	RET
 
-shufw_list_3072:
+shufw_list_3212:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -29078,12 +30330,12 @@ shufw_list_3072:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3078
+	JZ      shuf_no_run_3218
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3078:
+shuf_no_run_3218:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -29093,52 +30345,52 @@ shuf_no_run_3078:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3073
+	JA    shufw_list_loads_3213
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3079:
+shuf_offs_3219:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3080
+	JAE     shuf_offs_done_3220
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3079
+	JMP     shuf_offs_3219
 
-shuf_offs_done_3080:
+shuf_offs_done_3220:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3073
+	JA   shufw_list_loads_3213
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3081:
+shuf_offs_3221:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3082
+	JAE     shuf_offs_done_3222
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3081
+	JMP     shuf_offs_3221
 
-shuf_offs_done_3082:
+shuf_offs_done_3222:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3083:
+shuf_planes_3223:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3085
+	JZ      shuf_done_3225
 
-shuf_rows_3086:
+shuf_rows_3226:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -29152,16 +30404,16 @@ shuf_rows_3086:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3086
+	JNZ       shuf_rows_3226
 
-shuf_done_3085:
+shuf_done_3225:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3087
+	JZ    shuf_done_3227
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3088:
+shuf_rows_3228:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -29173,15 +30425,15 @@ shuf_rows_3088:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3088
+	JNZ       shuf_rows_3228
 
-shuf_done_3087:
+shuf_done_3227:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3089
+	JZ      shuf_done_3229
 
-shuf_rows_3090:
+shuf_rows_3230:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -29195,25 +30447,25 @@ shuf_rows_3090:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3090
+	JNZ       shuf_rows_3230
 
-shuf_done_3089:
+shuf_done_3229:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3083
+	JNZ  shuf_planes_3223
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3073:
-shuf_planes_3091:
+shufw_list_loads_3213:
+shuf_planes_3231:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3093
+	JZ    shuf_done_3233
 
-shuf_rows_3094:
+shuf_rows_3234:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -29228,16 +30480,16 @@ shuf_rows_3094:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3094
+	JNZ       shuf_rows_3234
 
-shuf_done_3093:
+shuf_done_3233:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3095
+	JZ    shuf_done_3235
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3096:
+shuf_rows_3236:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -29249,15 +30501,15 @@ shuf_rows_3096:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3096
+	JNZ       shuf_rows_3236
 
-shuf_done_3095:
+shuf_done_3235:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3097
+	JZ    shuf_done_3237
 
-shuf_rows_3098:
+shuf_rows_3238:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -29272,35 +30524,35 @@ shuf_rows_3098:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3098
+	JNZ       shuf_rows_3238
 
-shuf_done_3097:
+shuf_done_3237:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3091
+	JNZ  shuf_planes_3231
 	VZEROUPPER
 	RET
 
-shufw_not2_3043:
+shufw_not2_3183:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3099
+	JNE     shufw_not3_3239
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3100
+	JE      shufw_blocks3_value_3240
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3101
+	JNE     shufw_list_3241
 
-shuf_planes_3103:
+shuf_planes_3243:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3105
+	JZ    shuf_done_3245
 	MOVQ  CX, R9
 
-shuf_rows_3106:
+shuf_rows_3246:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -29318,17 +30570,17 @@ shuf_rows_3106:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3106
+	JNZ     shuf_rows_3246
 
-shuf_done_3105:
+shuf_done_3245:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3103
+	JNZ  shuf_planes_3243
 	VZEROUPPER
 	RET
 
-shufw_list_3101:
+shufw_list_3241:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -29337,12 +30589,12 @@ shufw_list_3101:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3107
+	JZ      shuf_no_run_3247
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3107:
+shuf_no_run_3247:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29352,52 +30604,52 @@ shuf_no_run_3107:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3102
+	JA    shufw_list_loads_3242
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3108:
+shuf_offs_3248:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3109
+	JAE     shuf_offs_done_3249
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3108
+	JMP     shuf_offs_3248
 
-shuf_offs_done_3109:
+shuf_offs_done_3249:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3102
+	JA   shufw_list_loads_3242
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3110:
+shuf_offs_3250:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3111
+	JAE     shuf_offs_done_3251
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3110
+	JMP     shuf_offs_3250
 
-shuf_offs_done_3111:
+shuf_offs_done_3251:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3112:
+shuf_planes_3252:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3114
+	JZ      shuf_done_3254
 
-shuf_rows_3115:
+shuf_rows_3255:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29417,16 +30669,16 @@ shuf_rows_3115:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3115
+	JNZ     shuf_rows_3255
 
-shuf_done_3114:
+shuf_done_3254:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3116
+	JZ    shuf_done_3256
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3117:
+shuf_rows_3257:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -29444,15 +30696,15 @@ shuf_rows_3117:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3117
+	JNZ     shuf_rows_3257
 
-shuf_done_3116:
+shuf_done_3256:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3118
+	JZ      shuf_done_3258
 
-shuf_rows_3119:
+shuf_rows_3259:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -29472,25 +30724,25 @@ shuf_rows_3119:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3119
+	JNZ     shuf_rows_3259
 
-shuf_done_3118:
+shuf_done_3258:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3112
+	JNZ  shuf_planes_3252
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3102:
-shuf_planes_3120:
+shufw_list_loads_3242:
+shuf_planes_3260:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3122
+	JZ    shuf_done_3262
 
-shuf_rows_3123:
+shuf_rows_3263:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29511,16 +30763,16 @@ shuf_rows_3123:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3123
+	JNZ     shuf_rows_3263
 
-shuf_done_3122:
+shuf_done_3262:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3124
+	JZ    shuf_done_3264
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3125:
+shuf_rows_3265:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -29538,15 +30790,15 @@ shuf_rows_3125:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3125
+	JNZ     shuf_rows_3265
 
-shuf_done_3124:
+shuf_done_3264:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3126
+	JZ    shuf_done_3266
 
-shuf_rows_3127:
+shuf_rows_3267:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -29567,28 +30819,28 @@ shuf_rows_3127:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3127
+	JNZ     shuf_rows_3267
 
-shuf_done_3126:
+shuf_done_3266:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3120
+	JNZ  shuf_planes_3260
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3100:
+shufw_blocks3_value_3240:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3128
+	JNE  shufw_list_3268
 
-shuf_planes_3130:
+shuf_planes_3270:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3132
+	JZ    shuf_done_3272
 	MOVQ  CX, R9
 
-shuf_rows_3133:
+shuf_rows_3273:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -29609,17 +30861,17 @@ shuf_rows_3133:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3133
+	JNZ       shuf_rows_3273
 
-shuf_done_3132:
+shuf_done_3272:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3130
+	JNZ  shuf_planes_3270
 	VZEROUPPER
 	RET
 
-shufw_list_3128:
+shufw_list_3268:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -29628,12 +30880,12 @@ shufw_list_3128:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3134
+	JZ      shuf_no_run_3274
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3134:
+shuf_no_run_3274:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29643,52 +30895,52 @@ shuf_no_run_3134:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3129
+	JA    shufw_list_loads_3269
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3135:
+shuf_offs_3275:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3136
+	JAE     shuf_offs_done_3276
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3135
+	JMP     shuf_offs_3275
 
-shuf_offs_done_3136:
+shuf_offs_done_3276:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3129
+	JA   shufw_list_loads_3269
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3137:
+shuf_offs_3277:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3138
+	JAE     shuf_offs_done_3278
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3137
+	JMP     shuf_offs_3277
 
-shuf_offs_done_3138:
+shuf_offs_done_3278:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3139:
+shuf_planes_3279:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3141
+	JZ      shuf_done_3281
 
-shuf_rows_3142:
+shuf_rows_3282:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -29711,16 +30963,16 @@ shuf_rows_3142:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3142
+	JNZ       shuf_rows_3282
 
-shuf_done_3141:
+shuf_done_3281:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3143
+	JZ    shuf_done_3283
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3144:
+shuf_rows_3284:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -29741,15 +30993,15 @@ shuf_rows_3144:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3144
+	JNZ       shuf_rows_3284
 
-shuf_done_3143:
+shuf_done_3283:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3145
+	JZ      shuf_done_3285
 
-shuf_rows_3146:
+shuf_rows_3286:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -29772,25 +31024,25 @@ shuf_rows_3146:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3146
+	JNZ       shuf_rows_3286
 
-shuf_done_3145:
+shuf_done_3285:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3139
+	JNZ  shuf_planes_3279
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3129:
-shuf_planes_3147:
+shufw_list_loads_3269:
+shuf_planes_3287:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3149
+	JZ    shuf_done_3289
 
-shuf_rows_3150:
+shuf_rows_3290:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -29814,16 +31066,16 @@ shuf_rows_3150:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3150
+	JNZ       shuf_rows_3290
 
-shuf_done_3149:
+shuf_done_3289:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3151
+	JZ    shuf_done_3291
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3152:
+shuf_rows_3292:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -29844,15 +31096,15 @@ shuf_rows_3152:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3152
+	JNZ       shuf_rows_3292
 
-shuf_done_3151:
+shuf_done_3291:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3153
+	JZ    shuf_done_3293
 
-shuf_rows_3154:
+shuf_rows_3294:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -29876,36 +31128,36 @@ shuf_rows_3154:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3154
+	JNZ       shuf_rows_3294
 
-shuf_done_3153:
+shuf_done_3293:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3147
+	JNZ  shuf_planes_3287
 	VZEROUPPER
 	RET
 
-shufw_not3_3099:
+shufw_not3_3239:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3155
+	JNE     shufw_not4_3295
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3156
+	JE      shufw_blocks4_value_3296
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3157
+	JNE     shufw_list_3297
 
-shuf_planes_3159:
+shuf_planes_3299:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3161
+	JZ    shuf_done_3301
 	MOVQ  CX, R9
 
-shuf_rows_3162:
+shuf_rows_3302:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -29928,17 +31180,17 @@ shuf_rows_3162:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3162
+	JNZ     shuf_rows_3302
 
-shuf_done_3161:
+shuf_done_3301:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3159
+	JNZ  shuf_planes_3299
 	VZEROUPPER
 	RET
 
-shufw_list_3157:
+shufw_list_3297:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -29947,12 +31199,12 @@ shufw_list_3157:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3163
+	JZ      shuf_no_run_3303
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3163:
+shuf_no_run_3303:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -29962,52 +31214,52 @@ shuf_no_run_3163:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3158
+	JA    shufw_list_loads_3298
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3164:
+shuf_offs_3304:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3165
+	JAE     shuf_offs_done_3305
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3164
+	JMP     shuf_offs_3304
 
-shuf_offs_done_3165:
+shuf_offs_done_3305:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3158
+	JA   shufw_list_loads_3298
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3166:
+shuf_offs_3306:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3167
+	JAE     shuf_offs_done_3307
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3166
+	JMP     shuf_offs_3306
 
-shuf_offs_done_3167:
+shuf_offs_done_3307:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3168:
+shuf_planes_3308:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3170
+	JZ      shuf_done_3310
 
-shuf_rows_3171:
+shuf_rows_3311:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -30032,16 +31284,16 @@ shuf_rows_3171:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3171
+	JNZ     shuf_rows_3311
 
-shuf_done_3170:
+shuf_done_3310:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3172
+	JZ    shuf_done_3312
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3173:
+shuf_rows_3313:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -30064,15 +31316,15 @@ shuf_rows_3173:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3173
+	JNZ     shuf_rows_3313
 
-shuf_done_3172:
+shuf_done_3312:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3174
+	JZ      shuf_done_3314
 
-shuf_rows_3175:
+shuf_rows_3315:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -30097,25 +31349,25 @@ shuf_rows_3175:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3175
+	JNZ     shuf_rows_3315
 
-shuf_done_3174:
+shuf_done_3314:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3168
+	JNZ  shuf_planes_3308
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3158:
-shuf_planes_3176:
+shufw_list_loads_3298:
+shuf_planes_3316:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3178
+	JZ    shuf_done_3318
 
-shuf_rows_3179:
+shuf_rows_3319:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -30141,16 +31393,16 @@ shuf_rows_3179:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3179
+	JNZ     shuf_rows_3319
 
-shuf_done_3178:
+shuf_done_3318:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3180
+	JZ    shuf_done_3320
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3181:
+shuf_rows_3321:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -30173,15 +31425,15 @@ shuf_rows_3181:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3181
+	JNZ     shuf_rows_3321
 
-shuf_done_3180:
+shuf_done_3320:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3182
+	JZ    shuf_done_3322
 
-shuf_rows_3183:
+shuf_rows_3323:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -30207,28 +31459,28 @@ shuf_rows_3183:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3183
+	JNZ     shuf_rows_3323
 
-shuf_done_3182:
+shuf_done_3322:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3176
+	JNZ  shuf_planes_3316
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3156:
+shufw_blocks4_value_3296:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3184
+	JNE  shufw_list_3324
 
-shuf_planes_3186:
+shuf_planes_3326:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3188
+	JZ    shuf_done_3328
 	MOVQ  CX, R9
 
-shuf_rows_3189:
+shuf_rows_3329:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -30255,17 +31507,17 @@ shuf_rows_3189:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3189
+	JNZ       shuf_rows_3329
 
-shuf_done_3188:
+shuf_done_3328:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3186
+	JNZ  shuf_planes_3326
 	VZEROUPPER
 	RET
 
-shufw_list_3184:
+shufw_list_3324:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -30274,12 +31526,12 @@ shufw_list_3184:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3190
+	JZ      shuf_no_run_3330
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3190:
+shuf_no_run_3330:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -30289,52 +31541,52 @@ shuf_no_run_3190:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3185
+	JA    shufw_list_loads_3325
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3191:
+shuf_offs_3331:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3192
+	JAE     shuf_offs_done_3332
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3191
+	JMP     shuf_offs_3331
 
-shuf_offs_done_3192:
+shuf_offs_done_3332:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3185
+	JA   shufw_list_loads_3325
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3193:
+shuf_offs_3333:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3194
+	JAE     shuf_offs_done_3334
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3193
+	JMP     shuf_offs_3333
 
-shuf_offs_done_3194:
+shuf_offs_done_3334:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3195:
+shuf_planes_3335:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3197
+	JZ      shuf_done_3337
 
-shuf_rows_3198:
+shuf_rows_3338:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30363,16 +31615,16 @@ shuf_rows_3198:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3198
+	JNZ       shuf_rows_3338
 
-shuf_done_3197:
+shuf_done_3337:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3199
+	JZ    shuf_done_3339
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3200:
+shuf_rows_3340:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -30399,15 +31651,15 @@ shuf_rows_3200:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3200
+	JNZ       shuf_rows_3340
 
-shuf_done_3199:
+shuf_done_3339:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3201
+	JZ      shuf_done_3341
 
-shuf_rows_3202:
+shuf_rows_3342:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30436,25 +31688,25 @@ shuf_rows_3202:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3202
+	JNZ       shuf_rows_3342
 
-shuf_done_3201:
+shuf_done_3341:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3195
+	JNZ  shuf_planes_3335
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3185:
-shuf_planes_3203:
+shufw_list_loads_3325:
+shuf_planes_3343:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3205
+	JZ    shuf_done_3345
 
-shuf_rows_3206:
+shuf_rows_3346:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -30484,16 +31736,16 @@ shuf_rows_3206:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3206
+	JNZ       shuf_rows_3346
 
-shuf_done_3205:
+shuf_done_3345:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3207
+	JZ    shuf_done_3347
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3208:
+shuf_rows_3348:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -30520,15 +31772,15 @@ shuf_rows_3208:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3208
+	JNZ       shuf_rows_3348
 
-shuf_done_3207:
+shuf_done_3347:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3209
+	JZ    shuf_done_3349
 
-shuf_rows_3210:
+shuf_rows_3350:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -30558,35 +31810,35 @@ shuf_rows_3210:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3210
+	JNZ       shuf_rows_3350
 
-shuf_done_3209:
+shuf_done_3349:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3203
+	JNZ  shuf_planes_3343
 	VZEROUPPER
 	RET
 
-shufw_not4_3155:
+shufw_not4_3295:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3211
+	JNE     shufw_list_3351
 
-shuf_planes_3213:
+shuf_planes_3353:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3215
+	JZ    shuf_done_3355
 	MOVQ  CX, R10
 
-shuf_rows_3216:
+shuf_rows_3356:
 	MOVQ R8, R12
 
-shufw_blocks_3217:
+shufw_blocks_3357:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -30596,21 +31848,21 @@ shufw_blocks_3217:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3217
+	JB        shufw_blocks_3357
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3216
+	JNZ       shuf_rows_3356
 
-shuf_done_3215:
+shuf_done_3355:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3213
+	JNZ  shuf_planes_3353
 	VZEROUPPER
 	RET
 
-shufw_list_3211:
+shufw_list_3351:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -30619,12 +31871,12 @@ shufw_list_3211:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3218
+	JZ      shuf_no_run_3358
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3218:
+shuf_no_run_3358:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -30634,57 +31886,57 @@ shuf_no_run_3218:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3212
+	JA    shufw_list_loads_3352
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3219:
+shuf_offs_3359:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3220
+	JAE     shuf_offs_done_3360
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3219
+	JMP     shuf_offs_3359
 
-shuf_offs_done_3220:
+shuf_offs_done_3360:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3212
+	JA   shufw_list_loads_3352
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3221:
+shuf_offs_3361:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3222
+	JAE     shuf_offs_done_3362
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3221
+	JMP     shuf_offs_3361
 
-shuf_offs_done_3222:
+shuf_offs_done_3362:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3223:
+shuf_planes_3363:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3225
+	JZ      shuf_done_3365
 
-shuf_rows_3226:
+shuf_rows_3366:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3227:
+shufw_blocks_3367:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -30694,23 +31946,23 @@ shufw_blocks_3227:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3227
+	JB        shufw_blocks_3367
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3226
+	JNZ       shuf_rows_3366
 
-shuf_done_3225:
+shuf_done_3365:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3228
+	JZ    shuf_done_3368
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3229:
+shuf_rows_3369:
 	MOVQ R8, R12
 
-shufw_blocks_3230:
+shufw_blocks_3370:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -30720,24 +31972,24 @@ shufw_blocks_3230:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3230
+	JB        shufw_blocks_3370
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3229
+	JNZ       shuf_rows_3369
 
-shuf_done_3228:
+shuf_done_3368:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3231
+	JZ      shuf_done_3371
 
-shuf_rows_3232:
+shuf_rows_3372:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3233:
+shufw_blocks_3373:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -30747,35 +31999,35 @@ shufw_blocks_3233:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3233
+	JB        shufw_blocks_3373
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3232
+	JNZ       shuf_rows_3372
 
-shuf_done_3231:
+shuf_done_3371:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3223
+	JNZ  shuf_planes_3363
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3212:
-shuf_planes_3234:
+shufw_list_loads_3352:
+shuf_planes_3374:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3236
+	JZ    shuf_done_3376
 
-shuf_rows_3237:
+shuf_rows_3377:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3238:
+shufw_blocks_3378:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -30785,23 +32037,23 @@ shufw_blocks_3238:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3238
+	JB        shufw_blocks_3378
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3237
+	JNZ       shuf_rows_3377
 
-shuf_done_3236:
+shuf_done_3376:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3239
+	JZ    shuf_done_3379
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3240:
+shuf_rows_3380:
 	MOVQ R8, R11
 
-shufw_blocks_3241:
+shufw_blocks_3381:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -30811,25 +32063,25 @@ shufw_blocks_3241:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3241
+	JB        shufw_blocks_3381
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3240
+	JNZ       shuf_rows_3380
 
-shuf_done_3239:
+shuf_done_3379:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3242
+	JZ    shuf_done_3382
 
-shuf_rows_3243:
+shuf_rows_3383:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3244:
+shufw_blocks_3384:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -30839,17 +32091,17 @@ shufw_blocks_3244:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3244
+	JB        shufw_blocks_3384
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3243
+	JNZ       shuf_rows_3383
 
-shuf_done_3242:
+shuf_done_3382:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3234
+	JNZ  shuf_planes_3374
 	VZEROUPPER
 	RET
 
@@ -30867,32 +32119,32 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3245
+	JE      shufn_c16o32_3385
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3246
+	JE      shufn_c8o16_3386
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3247
+	JE      shufn_c8o8_3387
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3248
+	JE      shufn_c4o8_3388
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3249
+	JE      shufn_d16o16_3389
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3250
+	JE      shufn_d16o32_3390
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3251
+	JE      rowsShuffleNarrowAVX2_value_3391
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3252
+	JNE     shufn_list_3392
 
-shuf_planes_3254:
+shuf_planes_3394:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3256
+	JZ    shuf_done_3396
 	MOVQ  CX, R10
 
-shuf_rows_3257:
+shuf_rows_3397:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -30903,17 +32155,17 @@ shuf_rows_3257:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3257
+	JNZ            shuf_rows_3397
 
-shuf_done_3256:
+shuf_done_3396:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3254
+	JNZ  shuf_planes_3394
 	VZEROUPPER
 	RET
 
-shufn_list_3252:
+shufn_list_3392:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -30922,12 +32174,12 @@ shufn_list_3252:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3258
+	JZ      shuf_no_run_3398
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3258:
+shuf_no_run_3398:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -30937,52 +32189,52 @@ shuf_no_run_3258:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3253
+	JA    shufn_list_loads_3393
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3259:
+shuf_offs_3399:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3260
+	JAE     shuf_offs_done_3400
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3259
+	JMP     shuf_offs_3399
 
-shuf_offs_done_3260:
+shuf_offs_done_3400:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3253
+	JA   shufn_list_loads_3393
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3261:
+shuf_offs_3401:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3262
+	JAE     shuf_offs_done_3402
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3261
+	JMP     shuf_offs_3401
 
-shuf_offs_done_3262:
+shuf_offs_done_3402:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3263:
+shuf_planes_3403:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3265
+	JZ      shuf_done_3405
 
-shuf_rows_3266:
+shuf_rows_3406:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -30995,16 +32247,16 @@ shuf_rows_3266:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3266
+	JNZ            shuf_rows_3406
 
-shuf_done_3265:
+shuf_done_3405:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3267
+	JZ    shuf_done_3407
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3268:
+shuf_rows_3408:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -31015,15 +32267,15 @@ shuf_rows_3268:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3268
+	JNZ            shuf_rows_3408
 
-shuf_done_3267:
+shuf_done_3407:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3269
+	JZ      shuf_done_3409
 
-shuf_rows_3270:
+shuf_rows_3410:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -31036,25 +32288,25 @@ shuf_rows_3270:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3270
+	JNZ            shuf_rows_3410
 
-shuf_done_3269:
+shuf_done_3409:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3263
+	JNZ  shuf_planes_3403
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3253:
-shuf_planes_3271:
+shufn_list_loads_3393:
+shuf_planes_3411:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3273
+	JZ    shuf_done_3413
 
-shuf_rows_3274:
+shuf_rows_3414:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31068,16 +32320,16 @@ shuf_rows_3274:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3274
+	JNZ            shuf_rows_3414
 
-shuf_done_3273:
+shuf_done_3413:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3275
+	JZ    shuf_done_3415
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3276:
+shuf_rows_3416:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -31088,15 +32340,15 @@ shuf_rows_3276:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3276
+	JNZ            shuf_rows_3416
 
-shuf_done_3275:
+shuf_done_3415:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3277
+	JZ    shuf_done_3417
 
-shuf_rows_3278:
+shuf_rows_3418:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31110,31 +32362,31 @@ shuf_rows_3278:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3278
+	JNZ            shuf_rows_3418
 
-shuf_done_3277:
+shuf_done_3417:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3271
+	JNZ  shuf_planes_3411
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3251:
+rowsShuffleNarrowAVX2_value_3391:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3279
+	JNE     shufn_list_3419
 
-shuf_planes_3281:
+shuf_planes_3421:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3283
+	JZ    shuf_done_3423
 	MOVQ  CX, R10
 
-shuf_rows_3284:
+shuf_rows_3424:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -31146,17 +32398,17 @@ shuf_rows_3284:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3284
+	JNZ            shuf_rows_3424
 
-shuf_done_3283:
+shuf_done_3423:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3281
+	JNZ  shuf_planes_3421
 	VZEROUPPER
 	RET
 
-shufn_list_3279:
+shufn_list_3419:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -31165,12 +32417,12 @@ shufn_list_3279:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3285
+	JZ      shuf_no_run_3425
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3285:
+shuf_no_run_3425:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31180,52 +32432,52 @@ shuf_no_run_3285:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3280
+	JA    shufn_list_loads_3420
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3286:
+shuf_offs_3426:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3287
+	JAE     shuf_offs_done_3427
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3286
+	JMP     shuf_offs_3426
 
-shuf_offs_done_3287:
+shuf_offs_done_3427:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3280
+	JA   shufn_list_loads_3420
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3288:
+shuf_offs_3428:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3289
+	JAE     shuf_offs_done_3429
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3288
+	JMP     shuf_offs_3428
 
-shuf_offs_done_3289:
+shuf_offs_done_3429:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3290:
+shuf_planes_3430:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3292
+	JZ      shuf_done_3432
 
-shuf_rows_3293:
+shuf_rows_3433:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31239,16 +32491,16 @@ shuf_rows_3293:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3293
+	JNZ            shuf_rows_3433
 
-shuf_done_3292:
+shuf_done_3432:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3294
+	JZ    shuf_done_3434
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3295:
+shuf_rows_3435:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -31260,15 +32512,15 @@ shuf_rows_3295:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3295
+	JNZ            shuf_rows_3435
 
-shuf_done_3294:
+shuf_done_3434:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3296
+	JZ      shuf_done_3436
 
-shuf_rows_3297:
+shuf_rows_3437:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31282,25 +32534,25 @@ shuf_rows_3297:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3297
+	JNZ            shuf_rows_3437
 
-shuf_done_3296:
+shuf_done_3436:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3290
+	JNZ  shuf_planes_3430
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3280:
-shuf_planes_3298:
+shufn_list_loads_3420:
+shuf_planes_3438:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3300
+	JZ    shuf_done_3440
 
-shuf_rows_3301:
+shuf_rows_3441:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31315,16 +32567,16 @@ shuf_rows_3301:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3301
+	JNZ            shuf_rows_3441
 
-shuf_done_3300:
+shuf_done_3440:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3302
+	JZ    shuf_done_3442
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3303:
+shuf_rows_3443:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -31336,15 +32588,15 @@ shuf_rows_3303:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3303
+	JNZ            shuf_rows_3443
 
-shuf_done_3302:
+shuf_done_3442:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3304
+	JZ    shuf_done_3444
 
-shuf_rows_3305:
+shuf_rows_3445:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31359,34 +32611,34 @@ shuf_rows_3305:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3305
+	JNZ            shuf_rows_3445
 
-shuf_done_3304:
+shuf_done_3444:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3298
+	JNZ  shuf_planes_3438
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3245:
+shufn_c16o32_3385:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3306
+	JE      rowsShuffleNarrowAVX2_value_3446
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3307
+	JNE     shufn_list_3447
 
-shuf_planes_3309:
+shuf_planes_3449:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3311
+	JZ    shuf_done_3451
 	MOVQ  CX, R10
 
-shuf_rows_3312:
+shuf_rows_3452:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -31400,17 +32652,17 @@ shuf_rows_3312:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3312
+	JNZ            shuf_rows_3452
 
-shuf_done_3311:
+shuf_done_3451:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3309
+	JNZ  shuf_planes_3449
 	VZEROUPPER
 	RET
 
-shufn_list_3307:
+shufn_list_3447:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -31419,12 +32671,12 @@ shufn_list_3307:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3313
+	JZ      shuf_no_run_3453
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3313:
+shuf_no_run_3453:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31434,52 +32686,52 @@ shuf_no_run_3313:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3308
+	JA    shufn_list_loads_3448
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3314:
+shuf_offs_3454:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3315
+	JAE     shuf_offs_done_3455
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3314
+	JMP     shuf_offs_3454
 
-shuf_offs_done_3315:
+shuf_offs_done_3455:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3308
+	JA   shufn_list_loads_3448
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3316:
+shuf_offs_3456:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3317
+	JAE     shuf_offs_done_3457
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3316
+	JMP     shuf_offs_3456
 
-shuf_offs_done_3317:
+shuf_offs_done_3457:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3318:
+shuf_planes_3458:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3320
+	JZ      shuf_done_3460
 
-shuf_rows_3321:
+shuf_rows_3461:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31495,16 +32747,16 @@ shuf_rows_3321:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3321
+	JNZ            shuf_rows_3461
 
-shuf_done_3320:
+shuf_done_3460:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3322
+	JZ    shuf_done_3462
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3323:
+shuf_rows_3463:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -31518,15 +32770,15 @@ shuf_rows_3323:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3323
+	JNZ            shuf_rows_3463
 
-shuf_done_3322:
+shuf_done_3462:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3324
+	JZ      shuf_done_3464
 
-shuf_rows_3325:
+shuf_rows_3465:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31542,25 +32794,25 @@ shuf_rows_3325:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3325
+	JNZ            shuf_rows_3465
 
-shuf_done_3324:
+shuf_done_3464:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3318
+	JNZ  shuf_planes_3458
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3308:
-shuf_planes_3326:
+shufn_list_loads_3448:
+shuf_planes_3466:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3328
+	JZ    shuf_done_3468
 
-shuf_rows_3329:
+shuf_rows_3469:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31577,16 +32829,16 @@ shuf_rows_3329:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3329
+	JNZ            shuf_rows_3469
 
-shuf_done_3328:
+shuf_done_3468:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3330
+	JZ    shuf_done_3470
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3331:
+shuf_rows_3471:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -31600,15 +32852,15 @@ shuf_rows_3331:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3331
+	JNZ            shuf_rows_3471
 
-shuf_done_3330:
+shuf_done_3470:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3332
+	JZ    shuf_done_3472
 
-shuf_rows_3333:
+shuf_rows_3473:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31625,17 +32877,17 @@ shuf_rows_3333:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3333
+	JNZ            shuf_rows_3473
 
-shuf_done_3332:
+shuf_done_3472:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3326
+	JNZ  shuf_planes_3466
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3306:
+rowsShuffleNarrowAVX2_value_3446:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -31647,16 +32899,16 @@ rowsShuffleNarrowAVX2_value_3306:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3334
+	JNE     shufn_list_3474
 
-shuf_planes_3336:
+shuf_planes_3476:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3338
+	JZ    shuf_done_3478
 	MOVQ  CX, R10
 
-shuf_rows_3339:
+shuf_rows_3479:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -31672,17 +32924,17 @@ shuf_rows_3339:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3339
+	JNZ            shuf_rows_3479
 
-shuf_done_3338:
+shuf_done_3478:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3336
+	JNZ  shuf_planes_3476
 	VZEROUPPER
 	RET
 
-shufn_list_3334:
+shufn_list_3474:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -31691,12 +32943,12 @@ shufn_list_3334:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3340
+	JZ      shuf_no_run_3480
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3340:
+shuf_no_run_3480:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31706,52 +32958,52 @@ shuf_no_run_3340:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3335
+	JA    shufn_list_loads_3475
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3341:
+shuf_offs_3481:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3342
+	JAE     shuf_offs_done_3482
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3341
+	JMP     shuf_offs_3481
 
-shuf_offs_done_3342:
+shuf_offs_done_3482:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3335
+	JA   shufn_list_loads_3475
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3343:
+shuf_offs_3483:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3344
+	JAE     shuf_offs_done_3484
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3343
+	JMP     shuf_offs_3483
 
-shuf_offs_done_3344:
+shuf_offs_done_3484:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3345:
+shuf_planes_3485:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3347
+	JZ      shuf_done_3487
 
-shuf_rows_3348:
+shuf_rows_3488:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31769,16 +33021,16 @@ shuf_rows_3348:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3348
+	JNZ            shuf_rows_3488
 
-shuf_done_3347:
+shuf_done_3487:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3349
+	JZ    shuf_done_3489
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3350:
+shuf_rows_3490:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -31794,15 +33046,15 @@ shuf_rows_3350:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3350
+	JNZ            shuf_rows_3490
 
-shuf_done_3349:
+shuf_done_3489:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3351
+	JZ      shuf_done_3491
 
-shuf_rows_3352:
+shuf_rows_3492:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -31820,25 +33072,25 @@ shuf_rows_3352:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3352
+	JNZ            shuf_rows_3492
 
-shuf_done_3351:
+shuf_done_3491:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3345
+	JNZ  shuf_planes_3485
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3335:
-shuf_planes_3353:
+shufn_list_loads_3475:
+shuf_planes_3493:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3355
+	JZ    shuf_done_3495
 
-shuf_rows_3356:
+shuf_rows_3496:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31857,16 +33109,16 @@ shuf_rows_3356:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3356
+	JNZ            shuf_rows_3496
 
-shuf_done_3355:
+shuf_done_3495:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3357
+	JZ    shuf_done_3497
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3358:
+shuf_rows_3498:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -31882,15 +33134,15 @@ shuf_rows_3358:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3358
+	JNZ            shuf_rows_3498
 
-shuf_done_3357:
+shuf_done_3497:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3359
+	JZ    shuf_done_3499
 
-shuf_rows_3360:
+shuf_rows_3500:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -31909,31 +33161,31 @@ shuf_rows_3360:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3360
+	JNZ            shuf_rows_3500
 
-shuf_done_3359:
+shuf_done_3499:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3353
+	JNZ  shuf_planes_3493
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3246:
+shufn_c8o16_3386:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3361
+	JE      rowsShuffleNarrowAVX2_value_3501
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3362
+	JNE     shufn_list_3502
 
-shuf_planes_3364:
+shuf_planes_3504:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3366
+	JZ    shuf_done_3506
 	MOVQ  CX, R10
 
-shuf_rows_3367:
+shuf_rows_3507:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -31943,17 +33195,17 @@ shuf_rows_3367:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3367
+	JNZ          shuf_rows_3507
 
-shuf_done_3366:
+shuf_done_3506:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3364
+	JNZ  shuf_planes_3504
 	VZEROUPPER
 	RET
 
-shufn_list_3362:
+shufn_list_3502:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -31962,12 +33214,12 @@ shufn_list_3362:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3368
+	JZ      shuf_no_run_3508
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3368:
+shuf_no_run_3508:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -31977,52 +33229,52 @@ shuf_no_run_3368:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3363
+	JA    shufn_list_loads_3503
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3369:
+shuf_offs_3509:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3370
+	JAE     shuf_offs_done_3510
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3369
+	JMP     shuf_offs_3509
 
-shuf_offs_done_3370:
+shuf_offs_done_3510:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3363
+	JA   shufn_list_loads_3503
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3371:
+shuf_offs_3511:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3372
+	JAE     shuf_offs_done_3512
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3371
+	JMP     shuf_offs_3511
 
-shuf_offs_done_3372:
+shuf_offs_done_3512:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3373:
+shuf_planes_3513:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3375
+	JZ      shuf_done_3515
 
-shuf_rows_3376:
+shuf_rows_3516:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -32034,16 +33286,16 @@ shuf_rows_3376:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3376
+	JNZ          shuf_rows_3516
 
-shuf_done_3375:
+shuf_done_3515:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3377
+	JZ    shuf_done_3517
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3378:
+shuf_rows_3518:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -32053,15 +33305,15 @@ shuf_rows_3378:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3378
+	JNZ          shuf_rows_3518
 
-shuf_done_3377:
+shuf_done_3517:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3379
+	JZ      shuf_done_3519
 
-shuf_rows_3380:
+shuf_rows_3520:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -32073,25 +33325,25 @@ shuf_rows_3380:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3380
+	JNZ          shuf_rows_3520
 
-shuf_done_3379:
+shuf_done_3519:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3373
+	JNZ  shuf_planes_3513
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3363:
-shuf_planes_3381:
+shufn_list_loads_3503:
+shuf_planes_3521:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3383
+	JZ    shuf_done_3523
 
-shuf_rows_3384:
+shuf_rows_3524:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32104,16 +33356,16 @@ shuf_rows_3384:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3384
+	JNZ          shuf_rows_3524
 
-shuf_done_3383:
+shuf_done_3523:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3385
+	JZ    shuf_done_3525
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3386:
+shuf_rows_3526:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -32123,15 +33375,15 @@ shuf_rows_3386:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3386
+	JNZ          shuf_rows_3526
 
-shuf_done_3385:
+shuf_done_3525:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3387
+	JZ    shuf_done_3527
 
-shuf_rows_3388:
+shuf_rows_3528:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32144,30 +33396,30 @@ shuf_rows_3388:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3388
+	JNZ          shuf_rows_3528
 
-shuf_done_3387:
+shuf_done_3527:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3381
+	JNZ  shuf_planes_3521
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3361:
+rowsShuffleNarrowAVX2_value_3501:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3389
+	JNE     shufn_list_3529
 
-shuf_planes_3391:
+shuf_planes_3531:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3393
+	JZ    shuf_done_3533
 	MOVQ  CX, R10
 
-shuf_rows_3394:
+shuf_rows_3534:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -32178,17 +33430,17 @@ shuf_rows_3394:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3394
+	JNZ          shuf_rows_3534
 
-shuf_done_3393:
+shuf_done_3533:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3391
+	JNZ  shuf_planes_3531
 	VZEROUPPER
 	RET
 
-shufn_list_3389:
+shufn_list_3529:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32197,12 +33449,12 @@ shufn_list_3389:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3395
+	JZ      shuf_no_run_3535
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3395:
+shuf_no_run_3535:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32212,52 +33464,52 @@ shuf_no_run_3395:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3390
+	JA    shufn_list_loads_3530
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3396:
+shuf_offs_3536:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3397
+	JAE     shuf_offs_done_3537
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3396
+	JMP     shuf_offs_3536
 
-shuf_offs_done_3397:
+shuf_offs_done_3537:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3390
+	JA   shufn_list_loads_3530
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3398:
+shuf_offs_3538:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3399
+	JAE     shuf_offs_done_3539
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3398
+	JMP     shuf_offs_3538
 
-shuf_offs_done_3399:
+shuf_offs_done_3539:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3400:
+shuf_planes_3540:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3402
+	JZ      shuf_done_3542
 
-shuf_rows_3403:
+shuf_rows_3543:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -32270,16 +33522,16 @@ shuf_rows_3403:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3403
+	JNZ          shuf_rows_3543
 
-shuf_done_3402:
+shuf_done_3542:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3404
+	JZ    shuf_done_3544
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3405:
+shuf_rows_3545:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -32290,15 +33542,15 @@ shuf_rows_3405:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3405
+	JNZ          shuf_rows_3545
 
-shuf_done_3404:
+shuf_done_3544:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3406
+	JZ      shuf_done_3546
 
-shuf_rows_3407:
+shuf_rows_3547:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -32311,25 +33563,25 @@ shuf_rows_3407:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3407
+	JNZ          shuf_rows_3547
 
-shuf_done_3406:
+shuf_done_3546:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3400
+	JNZ  shuf_planes_3540
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3390:
-shuf_planes_3408:
+shufn_list_loads_3530:
+shuf_planes_3548:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3410
+	JZ    shuf_done_3550
 
-shuf_rows_3411:
+shuf_rows_3551:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32343,16 +33595,16 @@ shuf_rows_3411:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3411
+	JNZ          shuf_rows_3551
 
-shuf_done_3410:
+shuf_done_3550:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3412
+	JZ    shuf_done_3552
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3413:
+shuf_rows_3553:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -32363,15 +33615,15 @@ shuf_rows_3413:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3413
+	JNZ          shuf_rows_3553
 
-shuf_done_3412:
+shuf_done_3552:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3414
+	JZ    shuf_done_3554
 
-shuf_rows_3415:
+shuf_rows_3555:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32385,31 +33637,31 @@ shuf_rows_3415:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3415
+	JNZ          shuf_rows_3555
 
-shuf_done_3414:
+shuf_done_3554:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3408
+	JNZ  shuf_planes_3548
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3249:
+shufn_d16o16_3389:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3416
+	JE      rowsShuffleNarrowAVX2_value_3556
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3417
+	JNE     shufn_list_3557
 
-shuf_planes_3419:
+shuf_planes_3559:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3421
+	JZ    shuf_done_3561
 	MOVQ  CX, R10
 
-shuf_rows_3422:
+shuf_rows_3562:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -32418,17 +33670,17 @@ shuf_rows_3422:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3422
+	JNZ          shuf_rows_3562
 
-shuf_done_3421:
+shuf_done_3561:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3419
+	JNZ  shuf_planes_3559
 	VZEROUPPER
 	RET
 
-shufn_list_3417:
+shufn_list_3557:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32437,12 +33689,12 @@ shufn_list_3417:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3423
+	JZ      shuf_no_run_3563
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3423:
+shuf_no_run_3563:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32452,52 +33704,52 @@ shuf_no_run_3423:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3418
+	JA    shufn_list_loads_3558
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3424:
+shuf_offs_3564:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3425
+	JAE     shuf_offs_done_3565
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3424
+	JMP     shuf_offs_3564
 
-shuf_offs_done_3425:
+shuf_offs_done_3565:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3418
+	JA   shufn_list_loads_3558
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3426:
+shuf_offs_3566:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3427
+	JAE     shuf_offs_done_3567
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3426
+	JMP     shuf_offs_3566
 
-shuf_offs_done_3427:
+shuf_offs_done_3567:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3428:
+shuf_planes_3568:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3430
+	JZ      shuf_done_3570
 
-shuf_rows_3431:
+shuf_rows_3571:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -32508,16 +33760,16 @@ shuf_rows_3431:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3431
+	JNZ          shuf_rows_3571
 
-shuf_done_3430:
+shuf_done_3570:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3432
+	JZ    shuf_done_3572
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3433:
+shuf_rows_3573:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -32526,15 +33778,15 @@ shuf_rows_3433:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3433
+	JNZ          shuf_rows_3573
 
-shuf_done_3432:
+shuf_done_3572:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3434
+	JZ      shuf_done_3574
 
-shuf_rows_3435:
+shuf_rows_3575:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -32545,25 +33797,25 @@ shuf_rows_3435:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3435
+	JNZ          shuf_rows_3575
 
-shuf_done_3434:
+shuf_done_3574:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3428
+	JNZ  shuf_planes_3568
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3418:
-shuf_planes_3436:
+shufn_list_loads_3558:
+shuf_planes_3576:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3438
+	JZ    shuf_done_3578
 
-shuf_rows_3439:
+shuf_rows_3579:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32575,16 +33827,16 @@ shuf_rows_3439:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3439
+	JNZ          shuf_rows_3579
 
-shuf_done_3438:
+shuf_done_3578:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3440
+	JZ    shuf_done_3580
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3441:
+shuf_rows_3581:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -32593,15 +33845,15 @@ shuf_rows_3441:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3441
+	JNZ          shuf_rows_3581
 
-shuf_done_3440:
+shuf_done_3580:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3442
+	JZ    shuf_done_3582
 
-shuf_rows_3443:
+shuf_rows_3583:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32613,30 +33865,30 @@ shuf_rows_3443:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3443
+	JNZ          shuf_rows_3583
 
-shuf_done_3442:
+shuf_done_3582:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3436
+	JNZ  shuf_planes_3576
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3416:
+rowsShuffleNarrowAVX2_value_3556:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3444
+	JNE     shufn_list_3584
 
-shuf_planes_3446:
+shuf_planes_3586:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3448
+	JZ    shuf_done_3588
 	MOVQ  CX, R10
 
-shuf_rows_3449:
+shuf_rows_3589:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -32646,17 +33898,17 @@ shuf_rows_3449:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3449
+	JNZ          shuf_rows_3589
 
-shuf_done_3448:
+shuf_done_3588:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3446
+	JNZ  shuf_planes_3586
 	VZEROUPPER
 	RET
 
-shufn_list_3444:
+shufn_list_3584:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -32665,12 +33917,12 @@ shufn_list_3444:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3450
+	JZ      shuf_no_run_3590
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3450:
+shuf_no_run_3590:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32680,52 +33932,52 @@ shuf_no_run_3450:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3445
+	JA    shufn_list_loads_3585
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3451:
+shuf_offs_3591:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3452
+	JAE     shuf_offs_done_3592
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3451
+	JMP     shuf_offs_3591
 
-shuf_offs_done_3452:
+shuf_offs_done_3592:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3445
+	JA   shufn_list_loads_3585
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3453:
+shuf_offs_3593:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3454
+	JAE     shuf_offs_done_3594
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3453
+	JMP     shuf_offs_3593
 
-shuf_offs_done_3454:
+shuf_offs_done_3594:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3455:
+shuf_planes_3595:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3457
+	JZ      shuf_done_3597
 
-shuf_rows_3458:
+shuf_rows_3598:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -32737,16 +33989,16 @@ shuf_rows_3458:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3458
+	JNZ          shuf_rows_3598
 
-shuf_done_3457:
+shuf_done_3597:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3459
+	JZ    shuf_done_3599
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3460:
+shuf_rows_3600:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -32756,15 +34008,15 @@ shuf_rows_3460:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3460
+	JNZ          shuf_rows_3600
 
-shuf_done_3459:
+shuf_done_3599:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3461
+	JZ      shuf_done_3601
 
-shuf_rows_3462:
+shuf_rows_3602:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -32776,25 +34028,25 @@ shuf_rows_3462:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3462
+	JNZ          shuf_rows_3602
 
-shuf_done_3461:
+shuf_done_3601:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3455
+	JNZ  shuf_planes_3595
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3445:
-shuf_planes_3463:
+shufn_list_loads_3585:
+shuf_planes_3603:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3465
+	JZ    shuf_done_3605
 
-shuf_rows_3466:
+shuf_rows_3606:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32807,16 +34059,16 @@ shuf_rows_3466:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3466
+	JNZ          shuf_rows_3606
 
-shuf_done_3465:
+shuf_done_3605:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3467
+	JZ    shuf_done_3607
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3468:
+shuf_rows_3608:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -32826,15 +34078,15 @@ shuf_rows_3468:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3468
+	JNZ          shuf_rows_3608
 
-shuf_done_3467:
+shuf_done_3607:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3469
+	JZ    shuf_done_3609
 
-shuf_rows_3470:
+shuf_rows_3610:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -32847,32 +34099,32 @@ shuf_rows_3470:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3470
+	JNZ          shuf_rows_3610
 
-shuf_done_3469:
+shuf_done_3609:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3463
+	JNZ  shuf_planes_3603
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3250:
+shufn_d16o32_3390:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3471
+	JE      rowsShuffleNarrowAVX2_value_3611
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3472
+	JNE     shufn_list_3612
 
-shuf_planes_3474:
+shuf_planes_3614:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3476
+	JZ    shuf_done_3616
 	MOVQ  CX, R10
 
-shuf_rows_3477:
+shuf_rows_3617:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -32882,17 +34134,17 @@ shuf_rows_3477:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3477
+	JNZ         shuf_rows_3617
 
-shuf_done_3476:
+shuf_done_3616:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3474
+	JNZ  shuf_planes_3614
 	VZEROUPPER
 	RET
 
-shufn_list_3472:
+shufn_list_3612:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -32901,12 +34153,12 @@ shufn_list_3472:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3478
+	JZ      shuf_no_run_3618
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3478:
+shuf_no_run_3618:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32916,52 +34168,52 @@ shuf_no_run_3478:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3473
+	JA    shufn_list_loads_3613
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3479:
+shuf_offs_3619:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3480
+	JAE     shuf_offs_done_3620
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3479
+	JMP     shuf_offs_3619
 
-shuf_offs_done_3480:
+shuf_offs_done_3620:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3473
+	JA   shufn_list_loads_3613
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3481:
+shuf_offs_3621:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3482
+	JAE     shuf_offs_done_3622
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3481
+	JMP     shuf_offs_3621
 
-shuf_offs_done_3482:
+shuf_offs_done_3622:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3483:
+shuf_planes_3623:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3485
+	JZ      shuf_done_3625
 
-shuf_rows_3486:
+shuf_rows_3626:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -32973,16 +34225,16 @@ shuf_rows_3486:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3486
+	JNZ         shuf_rows_3626
 
-shuf_done_3485:
+shuf_done_3625:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3487
+	JZ    shuf_done_3627
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3488:
+shuf_rows_3628:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -32992,15 +34244,15 @@ shuf_rows_3488:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3488
+	JNZ         shuf_rows_3628
 
-shuf_done_3487:
+shuf_done_3627:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3489
+	JZ      shuf_done_3629
 
-shuf_rows_3490:
+shuf_rows_3630:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -33012,25 +34264,25 @@ shuf_rows_3490:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3490
+	JNZ         shuf_rows_3630
 
-shuf_done_3489:
+shuf_done_3629:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3483
+	JNZ  shuf_planes_3623
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3473:
-shuf_planes_3491:
+shufn_list_loads_3613:
+shuf_planes_3631:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3493
+	JZ    shuf_done_3633
 
-shuf_rows_3494:
+shuf_rows_3634:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33043,16 +34295,16 @@ shuf_rows_3494:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3494
+	JNZ         shuf_rows_3634
 
-shuf_done_3493:
+shuf_done_3633:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3495
+	JZ    shuf_done_3635
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3496:
+shuf_rows_3636:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -33062,15 +34314,15 @@ shuf_rows_3496:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3496
+	JNZ         shuf_rows_3636
 
-shuf_done_3495:
+shuf_done_3635:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3497
+	JZ    shuf_done_3637
 
-shuf_rows_3498:
+shuf_rows_3638:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33083,32 +34335,32 @@ shuf_rows_3498:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3498
+	JNZ         shuf_rows_3638
 
-shuf_done_3497:
+shuf_done_3637:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3491
+	JNZ  shuf_planes_3631
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3471:
+rowsShuffleNarrowAVX2_value_3611:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3499
+	JNE     shufn_list_3639
 
-shuf_planes_3501:
+shuf_planes_3641:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3503
+	JZ    shuf_done_3643
 	MOVQ  CX, R10
 
-shuf_rows_3504:
+shuf_rows_3644:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -33120,17 +34372,17 @@ shuf_rows_3504:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3504
+	JNZ         shuf_rows_3644
 
-shuf_done_3503:
+shuf_done_3643:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3501
+	JNZ  shuf_planes_3641
 	VZEROUPPER
 	RET
 
-shufn_list_3499:
+shufn_list_3639:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -33139,12 +34391,12 @@ shufn_list_3499:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3505
+	JZ      shuf_no_run_3645
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3505:
+shuf_no_run_3645:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33154,52 +34406,52 @@ shuf_no_run_3505:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3500
+	JA    shufn_list_loads_3640
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3506:
+shuf_offs_3646:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3507
+	JAE     shuf_offs_done_3647
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3506
+	JMP     shuf_offs_3646
 
-shuf_offs_done_3507:
+shuf_offs_done_3647:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3500
+	JA   shufn_list_loads_3640
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3508:
+shuf_offs_3648:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3509
+	JAE     shuf_offs_done_3649
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3508
+	JMP     shuf_offs_3648
 
-shuf_offs_done_3509:
+shuf_offs_done_3649:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3510:
+shuf_planes_3650:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3512
+	JZ      shuf_done_3652
 
-shuf_rows_3513:
+shuf_rows_3653:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -33213,16 +34465,16 @@ shuf_rows_3513:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3513
+	JNZ         shuf_rows_3653
 
-shuf_done_3512:
+shuf_done_3652:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3514
+	JZ    shuf_done_3654
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3515:
+shuf_rows_3655:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -33234,15 +34486,15 @@ shuf_rows_3515:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3515
+	JNZ         shuf_rows_3655
 
-shuf_done_3514:
+shuf_done_3654:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3516
+	JZ      shuf_done_3656
 
-shuf_rows_3517:
+shuf_rows_3657:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -33256,25 +34508,25 @@ shuf_rows_3517:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3517
+	JNZ         shuf_rows_3657
 
-shuf_done_3516:
+shuf_done_3656:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3510
+	JNZ  shuf_planes_3650
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3500:
-shuf_planes_3518:
+shufn_list_loads_3640:
+shuf_planes_3658:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3520
+	JZ    shuf_done_3660
 
-shuf_rows_3521:
+shuf_rows_3661:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33289,16 +34541,16 @@ shuf_rows_3521:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3521
+	JNZ         shuf_rows_3661
 
-shuf_done_3520:
+shuf_done_3660:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3522
+	JZ    shuf_done_3662
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3523:
+shuf_rows_3663:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -33310,15 +34562,15 @@ shuf_rows_3523:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3523
+	JNZ         shuf_rows_3663
 
-shuf_done_3522:
+shuf_done_3662:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3524
+	JZ    shuf_done_3664
 
-shuf_rows_3525:
+shuf_rows_3665:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -33333,31 +34585,31 @@ shuf_rows_3525:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3525
+	JNZ         shuf_rows_3665
 
-shuf_done_3524:
+shuf_done_3664:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3518
+	JNZ  shuf_planes_3658
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3247:
+shufn_c8o8_3387:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3526
+	JE      rowsShuffleNarrowAVX2_value_3666
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3527
+	JNE     shufn_list_3667
 
-shuf_planes_3529:
+shuf_planes_3669:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3531
+	JZ    shuf_done_3671
 	MOVQ  CX, R10
 
-shuf_rows_3532:
+shuf_rows_3672:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -33366,17 +34618,17 @@ shuf_rows_3532:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3532
+	JNZ     shuf_rows_3672
 
-shuf_done_3531:
+shuf_done_3671:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3529
+	JNZ  shuf_planes_3669
 	VZEROUPPER
 	RET
 
-shufn_list_3527:
+shufn_list_3667:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33385,12 +34637,12 @@ shufn_list_3527:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3533
+	JZ      shuf_no_run_3673
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3533:
+shuf_no_run_3673:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33400,52 +34652,52 @@ shuf_no_run_3533:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3528
+	JA    shufn_list_loads_3668
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3534:
+shuf_offs_3674:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3535
+	JAE     shuf_offs_done_3675
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3534
+	JMP     shuf_offs_3674
 
-shuf_offs_done_3535:
+shuf_offs_done_3675:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3528
+	JA   shufn_list_loads_3668
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3536:
+shuf_offs_3676:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3537
+	JAE     shuf_offs_done_3677
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3536
+	JMP     shuf_offs_3676
 
-shuf_offs_done_3537:
+shuf_offs_done_3677:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3538:
+shuf_planes_3678:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3540
+	JZ      shuf_done_3680
 
-shuf_rows_3541:
+shuf_rows_3681:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -33456,16 +34708,16 @@ shuf_rows_3541:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3541
+	JNZ     shuf_rows_3681
 
-shuf_done_3540:
+shuf_done_3680:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3542
+	JZ    shuf_done_3682
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3543:
+shuf_rows_3683:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33474,15 +34726,15 @@ shuf_rows_3543:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3543
+	JNZ     shuf_rows_3683
 
-shuf_done_3542:
+shuf_done_3682:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3544
+	JZ      shuf_done_3684
 
-shuf_rows_3545:
+shuf_rows_3685:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -33493,25 +34745,25 @@ shuf_rows_3545:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3545
+	JNZ     shuf_rows_3685
 
-shuf_done_3544:
+shuf_done_3684:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3538
+	JNZ  shuf_planes_3678
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3528:
-shuf_planes_3546:
+shufn_list_loads_3668:
+shuf_planes_3686:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3548
+	JZ    shuf_done_3688
 
-shuf_rows_3549:
+shuf_rows_3689:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33523,16 +34775,16 @@ shuf_rows_3549:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3549
+	JNZ     shuf_rows_3689
 
-shuf_done_3548:
+shuf_done_3688:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3550
+	JZ    shuf_done_3690
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3551:
+shuf_rows_3691:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33541,15 +34793,15 @@ shuf_rows_3551:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3551
+	JNZ     shuf_rows_3691
 
-shuf_done_3550:
+shuf_done_3690:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3552
+	JZ    shuf_done_3692
 
-shuf_rows_3553:
+shuf_rows_3693:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33561,30 +34813,30 @@ shuf_rows_3553:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3553
+	JNZ     shuf_rows_3693
 
-shuf_done_3552:
+shuf_done_3692:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3546
+	JNZ  shuf_planes_3686
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3526:
+rowsShuffleNarrowAVX2_value_3666:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3554
+	JNE     shufn_list_3694
 
-shuf_planes_3556:
+shuf_planes_3696:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3558
+	JZ    shuf_done_3698
 	MOVQ  CX, R10
 
-shuf_rows_3559:
+shuf_rows_3699:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -33594,17 +34846,17 @@ shuf_rows_3559:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3559
+	JNZ       shuf_rows_3699
 
-shuf_done_3558:
+shuf_done_3698:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3556
+	JNZ  shuf_planes_3696
 	VZEROUPPER
 	RET
 
-shufn_list_3554:
+shufn_list_3694:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33613,12 +34865,12 @@ shufn_list_3554:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3560
+	JZ      shuf_no_run_3700
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3560:
+shuf_no_run_3700:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33628,52 +34880,52 @@ shuf_no_run_3560:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3555
+	JA    shufn_list_loads_3695
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3561:
+shuf_offs_3701:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3562
+	JAE     shuf_offs_done_3702
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3561
+	JMP     shuf_offs_3701
 
-shuf_offs_done_3562:
+shuf_offs_done_3702:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3555
+	JA   shufn_list_loads_3695
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3563:
+shuf_offs_3703:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3564
+	JAE     shuf_offs_done_3704
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3563
+	JMP     shuf_offs_3703
 
-shuf_offs_done_3564:
+shuf_offs_done_3704:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3565:
+shuf_planes_3705:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3567
+	JZ      shuf_done_3707
 
-shuf_rows_3568:
+shuf_rows_3708:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -33685,16 +34937,16 @@ shuf_rows_3568:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3568
+	JNZ       shuf_rows_3708
 
-shuf_done_3567:
+shuf_done_3707:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3569
+	JZ    shuf_done_3709
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3570:
+shuf_rows_3710:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -33704,15 +34956,15 @@ shuf_rows_3570:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3570
+	JNZ       shuf_rows_3710
 
-shuf_done_3569:
+shuf_done_3709:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3571
+	JZ      shuf_done_3711
 
-shuf_rows_3572:
+shuf_rows_3712:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -33724,25 +34976,25 @@ shuf_rows_3572:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3572
+	JNZ       shuf_rows_3712
 
-shuf_done_3571:
+shuf_done_3711:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3565
+	JNZ  shuf_planes_3705
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3555:
-shuf_planes_3573:
+shufn_list_loads_3695:
+shuf_planes_3713:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3575
+	JZ    shuf_done_3715
 
-shuf_rows_3576:
+shuf_rows_3716:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -33755,16 +35007,16 @@ shuf_rows_3576:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3576
+	JNZ       shuf_rows_3716
 
-shuf_done_3575:
+shuf_done_3715:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3577
+	JZ    shuf_done_3717
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3578:
+shuf_rows_3718:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -33774,15 +35026,15 @@ shuf_rows_3578:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3578
+	JNZ       shuf_rows_3718
 
-shuf_done_3577:
+shuf_done_3717:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3579
+	JZ    shuf_done_3719
 
-shuf_rows_3580:
+shuf_rows_3720:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -33795,31 +35047,31 @@ shuf_rows_3580:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3580
+	JNZ       shuf_rows_3720
 
-shuf_done_3579:
+shuf_done_3719:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3573
+	JNZ  shuf_planes_3713
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3248:
+shufn_c4o8_3388:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3581
+	JE      rowsShuffleNarrowAVX2_value_3721
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3582
+	JNE     shufn_list_3722
 
-shuf_planes_3584:
+shuf_planes_3724:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3586
+	JZ    shuf_done_3726
 	MOVQ  CX, R10
 
-shuf_rows_3587:
+shuf_rows_3727:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -33828,17 +35080,17 @@ shuf_rows_3587:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3587
+	JNZ     shuf_rows_3727
 
-shuf_done_3586:
+shuf_done_3726:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3584
+	JNZ  shuf_planes_3724
 	VZEROUPPER
 	RET
 
-shufn_list_3582:
+shufn_list_3722:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33847,12 +35099,12 @@ shufn_list_3582:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3588
+	JZ      shuf_no_run_3728
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3588:
+shuf_no_run_3728:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33862,52 +35114,52 @@ shuf_no_run_3588:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3583
+	JA    shufn_list_loads_3723
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3589:
+shuf_offs_3729:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3590
+	JAE     shuf_offs_done_3730
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3589
+	JMP     shuf_offs_3729
 
-shuf_offs_done_3590:
+shuf_offs_done_3730:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3583
+	JA   shufn_list_loads_3723
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3591:
+shuf_offs_3731:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3592
+	JAE     shuf_offs_done_3732
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3591
+	JMP     shuf_offs_3731
 
-shuf_offs_done_3592:
+shuf_offs_done_3732:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3593:
+shuf_planes_3733:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3595
+	JZ      shuf_done_3735
 
-shuf_rows_3596:
+shuf_rows_3736:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -33918,16 +35170,16 @@ shuf_rows_3596:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3596
+	JNZ     shuf_rows_3736
 
-shuf_done_3595:
+shuf_done_3735:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3597
+	JZ    shuf_done_3737
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3598:
+shuf_rows_3738:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -33936,15 +35188,15 @@ shuf_rows_3598:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3598
+	JNZ     shuf_rows_3738
 
-shuf_done_3597:
+shuf_done_3737:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3599
+	JZ      shuf_done_3739
 
-shuf_rows_3600:
+shuf_rows_3740:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -33955,25 +35207,25 @@ shuf_rows_3600:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3600
+	JNZ     shuf_rows_3740
 
-shuf_done_3599:
+shuf_done_3739:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3593
+	JNZ  shuf_planes_3733
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3583:
-shuf_planes_3601:
+shufn_list_loads_3723:
+shuf_planes_3741:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3603
+	JZ    shuf_done_3743
 
-shuf_rows_3604:
+shuf_rows_3744:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -33985,16 +35237,16 @@ shuf_rows_3604:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3604
+	JNZ     shuf_rows_3744
 
-shuf_done_3603:
+shuf_done_3743:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3605
+	JZ    shuf_done_3745
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3606:
+shuf_rows_3746:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -34003,15 +35255,15 @@ shuf_rows_3606:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3606
+	JNZ     shuf_rows_3746
 
-shuf_done_3605:
+shuf_done_3745:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3607
+	JZ    shuf_done_3747
 
-shuf_rows_3608:
+shuf_rows_3748:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -34023,30 +35275,30 @@ shuf_rows_3608:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3608
+	JNZ     shuf_rows_3748
 
-shuf_done_3607:
+shuf_done_3747:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3601
+	JNZ  shuf_planes_3741
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3581:
+rowsShuffleNarrowAVX2_value_3721:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3609
+	JNE     shufn_list_3749
 
-shuf_planes_3611:
+shuf_planes_3751:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3613
+	JZ    shuf_done_3753
 	MOVQ  CX, R10
 
-shuf_rows_3614:
+shuf_rows_3754:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -34056,17 +35308,17 @@ shuf_rows_3614:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3614
+	JNZ       shuf_rows_3754
 
-shuf_done_3613:
+shuf_done_3753:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3611
+	JNZ  shuf_planes_3751
 	VZEROUPPER
 	RET
 
-shufn_list_3609:
+shufn_list_3749:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -34075,12 +35327,12 @@ shufn_list_3609:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3615
+	JZ      shuf_no_run_3755
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3615:
+shuf_no_run_3755:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34090,52 +35342,52 @@ shuf_no_run_3615:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3610
+	JA    shufn_list_loads_3750
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3616:
+shuf_offs_3756:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3617
+	JAE     shuf_offs_done_3757
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3616
+	JMP     shuf_offs_3756
 
-shuf_offs_done_3617:
+shuf_offs_done_3757:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3610
+	JA   shufn_list_loads_3750
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3618:
+shuf_offs_3758:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3619
+	JAE     shuf_offs_done_3759
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3618
+	JMP     shuf_offs_3758
 
-shuf_offs_done_3619:
+shuf_offs_done_3759:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3620:
+shuf_planes_3760:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3622
+	JZ      shuf_done_3762
 
-shuf_rows_3623:
+shuf_rows_3763:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -34147,16 +35399,16 @@ shuf_rows_3623:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3623
+	JNZ       shuf_rows_3763
 
-shuf_done_3622:
+shuf_done_3762:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3624
+	JZ    shuf_done_3764
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3625:
+shuf_rows_3765:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -34166,15 +35418,15 @@ shuf_rows_3625:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3625
+	JNZ       shuf_rows_3765
 
-shuf_done_3624:
+shuf_done_3764:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3626
+	JZ      shuf_done_3766
 
-shuf_rows_3627:
+shuf_rows_3767:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -34186,25 +35438,25 @@ shuf_rows_3627:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3627
+	JNZ       shuf_rows_3767
 
-shuf_done_3626:
+shuf_done_3766:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3620
+	JNZ  shuf_planes_3760
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3610:
-shuf_planes_3628:
+shufn_list_loads_3750:
+shuf_planes_3768:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3630
+	JZ    shuf_done_3770
 
-shuf_rows_3631:
+shuf_rows_3771:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -34217,16 +35469,16 @@ shuf_rows_3631:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3631
+	JNZ       shuf_rows_3771
 
-shuf_done_3630:
+shuf_done_3770:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3632
+	JZ    shuf_done_3772
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3633:
+shuf_rows_3773:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -34236,15 +35488,15 @@ shuf_rows_3633:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3633
+	JNZ       shuf_rows_3773
 
-shuf_done_3632:
+shuf_done_3772:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3634
+	JZ    shuf_done_3774
 
-shuf_rows_3635:
+shuf_rows_3775:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -34257,13 +35509,13 @@ shuf_rows_3635:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3635
+	JNZ       shuf_rows_3775
 
-shuf_done_3634:
+shuf_done_3774:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3628
+	JNZ  shuf_planes_3768
 	VZEROUPPER
 	RET
 
@@ -34271,9 +35523,9 @@ shuf_done_3634:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3636
+	JE      ends_ret_3776
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3636
+	JE      ends_ret_3776
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -34294,25 +35546,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3637
+	JB      ends_narrow_3777
 
-ends_planes_3640:
+ends_planes_3780:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3641:
+ends_rows_3781:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3642:
+ends_mid_3782:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3642
+	JB          ends_mid_3782
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -34331,36 +35583,36 @@ ends_mid_3642:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3641
+	JNZ         ends_rows_3781
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3640
+	JNZ         ends_planes_3780
 	VZEROUPPER
 	RET
 
-ends_narrow_3637:
+ends_narrow_3777:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3638
+	JL   ends_short_3778
 
-ends_planes_3643:
+ends_planes_3783:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3644:
+ends_rows_3784:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3645:
+ends_mid_3785:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_3645
+	JB        ends_mid_3785
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -34376,29 +35628,29 @@ ends_mid_3645:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3644
+	JNZ       ends_rows_3784
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3643
+	JNZ       ends_planes_3783
 	VZEROUPPER
 	RET
 
-ends_short_3638:
+ends_short_3778:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_3639
+	JLE  ends_tiny_3779
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_3646
+	JL   ends_halves_3786
 
-ends_planes_3647:
+ends_planes_3787:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3648:
+ends_rows_3788:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -34417,21 +35669,21 @@ ends_rows_3648:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3648
+	JNZ       ends_rows_3788
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3647
+	JNZ       ends_planes_3787
 	VZEROUPPER
 	RET
 
-ends_halves_3646:
-ends_planes_3649:
+ends_halves_3786:
+ends_planes_3789:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3650:
+ends_rows_3790:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -34452,21 +35704,21 @@ ends_rows_3650:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3650
+	JNZ       ends_rows_3790
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3649
+	JNZ       ends_planes_3789
 	VZEROUPPER
 	RET
 
-ends_tiny_3639:
-ends_planes_3651:
+ends_tiny_3779:
+ends_planes_3791:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3652:
+ends_rows_3792:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -34485,24 +35737,24 @@ ends_rows_3652:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3652
+	JNZ       ends_rows_3792
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3651
+	JNZ       ends_planes_3791
 	VZEROUPPER
 	RET
 
-ends_ret_3636:
+ends_ret_3776:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_3653
+	JE      endsw_ret_3793
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_3653
+	JE      endsw_ret_3793
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -34522,23 +35774,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_3654:
+endsw_planes_3794:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_3655:
+endsw_rows_3795:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_3656:
+endsw_copy_3796:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_3656
+	JB        endsw_copy_3796
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -34554,15 +35806,15 @@ endsw_copy_3656:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_3655
+	JNZ       endsw_rows_3795
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_3654
+	JNZ       endsw_planes_3794
 	VZEROUPPER
 	RET
 
-endsw_ret_3653:
+endsw_ret_3793:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34570,7 +35822,7 @@ endsw_ret_3653:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3657
+	JZ    wrap_ret_3797
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34579,18 +35831,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3658:
+wrap_rows_3798:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3659
+	JB   cx_short_3799
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3661
+	JBE  copy_le2_3801
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3662
+	JBE  copy_le4_3802
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3663:
+copy_loop_3803:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34602,7 +35854,7 @@ copy_loop_3663:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3663
+	JB      copy_loop_3803
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34612,9 +35864,9 @@ copy_loop_3663:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3664
+	JMP     copy_done_3804
 
-copy_le4_3662:
+copy_le4_3802:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -34623,76 +35875,76 @@ copy_le4_3662:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3664
+	JMP     copy_done_3804
 
-copy_le2_3661:
+copy_le2_3801:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3664:
-	JMP cx_done_3660
+copy_done_3804:
+	JMP cx_done_3800
 
-cx_short_3659:
+cx_short_3799:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3666
+	JAE  ladder_3806
 	CMPQ BX, $0x00000008
-	JAE  ladder_3667
+	JAE  ladder_3807
 	CMPQ BX, $0x00000004
-	JAE  ladder_3668
+	JAE  ladder_3808
 	CMPQ BX, $0x00000002
-	JAE  ladder_3669
+	JAE  ladder_3809
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3665
-	JMP  ladder_3670
+	JB   ladder_done_3805
+	JMP  ladder_3810
 
-ladder_3666:
+ladder_3806:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3665
+	JMP     ladder_done_3805
 
-ladder_3667:
+ladder_3807:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3665
+	JMP  ladder_done_3805
 
-ladder_3668:
+ladder_3808:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3665
+	JMP  ladder_done_3805
 
-ladder_3669:
+ladder_3809:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3665
+	JMP  ladder_done_3805
 
-ladder_3670:
+ladder_3810:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3665:
-cx_done_3660:
+ladder_done_3805:
+cx_done_3800:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3671
+	JB   cx_short_3811
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3673
+	JBE  copy_le2_3813
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3674
+	JBE  copy_le4_3814
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3675:
+copy_loop_3815:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34704,7 +35956,7 @@ copy_loop_3675:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3675
+	JB      copy_loop_3815
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34714,9 +35966,9 @@ copy_loop_3675:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3676
+	JMP     copy_done_3816
 
-copy_le4_3674:
+copy_le4_3814:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -34725,77 +35977,77 @@ copy_le4_3674:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3676
+	JMP     copy_done_3816
 
-copy_le2_3673:
+copy_le2_3813:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3676:
-	JMP cx_done_3672
+copy_done_3816:
+	JMP cx_done_3812
 
-cx_short_3671:
+cx_short_3811:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3678
+	JAE  ladder_3818
 	CMPQ DX, $0x00000008
-	JAE  ladder_3679
+	JAE  ladder_3819
 	CMPQ DX, $0x00000004
-	JAE  ladder_3680
+	JAE  ladder_3820
 	CMPQ DX, $0x00000002
-	JAE  ladder_3681
+	JAE  ladder_3821
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3677
-	JMP  ladder_3682
+	JB   ladder_done_3817
+	JMP  ladder_3822
 
-ladder_3678:
+ladder_3818:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3677
+	JMP     ladder_done_3817
 
-ladder_3679:
+ladder_3819:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3677
+	JMP  ladder_done_3817
 
-ladder_3680:
+ladder_3820:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3677
+	JMP  ladder_done_3817
 
-ladder_3681:
+ladder_3821:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3677
+	JMP  ladder_done_3817
 
-ladder_3682:
+ladder_3822:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3677:
-cx_done_3672:
+ladder_done_3817:
+cx_done_3812:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3683
+	JB   cx_short_3823
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3685
+	JBE  copy_le2_3825
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3686
+	JBE  copy_le4_3826
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3687:
+copy_loop_3827:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -34807,7 +36059,7 @@ copy_loop_3687:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3687
+	JB      copy_loop_3827
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -34817,9 +36069,9 @@ copy_loop_3687:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3688
+	JMP     copy_done_3828
 
-copy_le4_3686:
+copy_le4_3826:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -34828,71 +36080,71 @@ copy_le4_3686:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3688
+	JMP     copy_done_3828
 
-copy_le2_3685:
+copy_le2_3825:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3688:
-	JMP cx_done_3684
+copy_done_3828:
+	JMP cx_done_3824
 
-cx_short_3683:
+cx_short_3823:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3690
+	JAE  ladder_3830
 	CMPQ SI, $0x00000008
-	JAE  ladder_3691
+	JAE  ladder_3831
 	CMPQ SI, $0x00000004
-	JAE  ladder_3692
+	JAE  ladder_3832
 	CMPQ SI, $0x00000002
-	JAE  ladder_3693
+	JAE  ladder_3833
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3689
-	JMP  ladder_3694
+	JB   ladder_done_3829
+	JMP  ladder_3834
 
-ladder_3690:
+ladder_3830:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3689
+	JMP     ladder_done_3829
 
-ladder_3691:
+ladder_3831:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3689
+	JMP  ladder_done_3829
 
-ladder_3692:
+ladder_3832:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3689
+	JMP  ladder_done_3829
 
-ladder_3693:
+ladder_3833:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3689
+	JMP  ladder_done_3829
 
-ladder_3694:
+ladder_3834:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3689:
-cx_done_3684:
+ladder_done_3829:
+cx_done_3824:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3658
+	JNZ  wrap_rows_3798
 	VZEROUPPER
 
-wrap_ret_3657:
+wrap_ret_3797:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -34900,7 +36152,7 @@ wrap_ret_3657:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3695
+	JZ    wrap_ret_3835
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -34909,18 +36161,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3696:
+wrap_rows_3836:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3697
+	JB   mid_small_3837
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3699
+	JBE  copy_le2_3839
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3700
+	JBE  copy_le4_3840
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3701:
+copy_loop_3841:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -34932,7 +36184,7 @@ copy_loop_3701:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3701
+	JB        copy_loop_3841
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -34942,9 +36194,9 @@ copy_loop_3701:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3702
+	JMP       copy_done_3842
 
-copy_le4_3700:
+copy_le4_3840:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -34953,28 +36205,28 @@ copy_le4_3700:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3702
+	JMP       copy_done_3842
 
-copy_le2_3699:
+copy_le2_3839:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3702:
-	JMP mid_done_3698
+copy_done_3842:
+	JMP mid_done_3838
 
-mid_small_3697:
+mid_small_3837:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3703
+	JB   cx_short_3843
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3705
+	JBE  copy_le2_3845
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3706
+	JBE  copy_le4_3846
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3707:
+copy_loop_3847:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -34986,7 +36238,7 @@ copy_loop_3707:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3707
+	JB      copy_loop_3847
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -34996,9 +36248,9 @@ copy_loop_3707:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3708
+	JMP     copy_done_3848
 
-copy_le4_3706:
+copy_le4_3846:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -35007,77 +36259,77 @@ copy_le4_3706:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3708
+	JMP     copy_done_3848
 
-copy_le2_3705:
+copy_le2_3845:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3708:
-	JMP cx_done_3704
+copy_done_3848:
+	JMP cx_done_3844
 
-cx_short_3703:
+cx_short_3843:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3710
+	JAE  ladder_3850
 	CMPQ BX, $0x00000008
-	JAE  ladder_3711
+	JAE  ladder_3851
 	CMPQ BX, $0x00000004
-	JAE  ladder_3712
+	JAE  ladder_3852
 	CMPQ BX, $0x00000002
-	JAE  ladder_3713
+	JAE  ladder_3853
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3709
-	JMP  ladder_3714
+	JB   ladder_done_3849
+	JMP  ladder_3854
 
-ladder_3710:
+ladder_3850:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3709
+	JMP     ladder_done_3849
 
-ladder_3711:
+ladder_3851:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3709
+	JMP  ladder_done_3849
 
-ladder_3712:
+ladder_3852:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3709
+	JMP  ladder_done_3849
 
-ladder_3713:
+ladder_3853:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3709
+	JMP  ladder_done_3849
 
-ladder_3714:
+ladder_3854:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3709:
-cx_done_3704:
-mid_done_3698:
+ladder_done_3849:
+cx_done_3844:
+mid_done_3838:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3715
+	JB   mid_small_3855
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3717
+	JBE  copy_le2_3857
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3718
+	JBE  copy_le4_3858
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3719:
+copy_loop_3859:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -35089,7 +36341,7 @@ copy_loop_3719:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3719
+	JB        copy_loop_3859
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -35099,9 +36351,9 @@ copy_loop_3719:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3720
+	JMP       copy_done_3860
 
-copy_le4_3718:
+copy_le4_3858:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -35110,28 +36362,28 @@ copy_le4_3718:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3720
+	JMP       copy_done_3860
 
-copy_le2_3717:
+copy_le2_3857:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3720:
-	JMP mid_done_3716
+copy_done_3860:
+	JMP mid_done_3856
 
-mid_small_3715:
+mid_small_3855:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3721
+	JB   cx_short_3861
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3723
+	JBE  copy_le2_3863
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3724
+	JBE  copy_le4_3864
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3725:
+copy_loop_3865:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35143,7 +36395,7 @@ copy_loop_3725:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3725
+	JB      copy_loop_3865
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35153,9 +36405,9 @@ copy_loop_3725:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3726
+	JMP     copy_done_3866
 
-copy_le4_3724:
+copy_le4_3864:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -35164,78 +36416,78 @@ copy_le4_3724:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3726
+	JMP     copy_done_3866
 
-copy_le2_3723:
+copy_le2_3863:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3726:
-	JMP cx_done_3722
+copy_done_3866:
+	JMP cx_done_3862
 
-cx_short_3721:
+cx_short_3861:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3728
+	JAE  ladder_3868
 	CMPQ DX, $0x00000008
-	JAE  ladder_3729
+	JAE  ladder_3869
 	CMPQ DX, $0x00000004
-	JAE  ladder_3730
+	JAE  ladder_3870
 	CMPQ DX, $0x00000002
-	JAE  ladder_3731
+	JAE  ladder_3871
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3727
-	JMP  ladder_3732
+	JB   ladder_done_3867
+	JMP  ladder_3872
 
-ladder_3728:
+ladder_3868:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3727
+	JMP     ladder_done_3867
 
-ladder_3729:
+ladder_3869:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3727
+	JMP  ladder_done_3867
 
-ladder_3730:
+ladder_3870:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3727
+	JMP  ladder_done_3867
 
-ladder_3731:
+ladder_3871:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3727
+	JMP  ladder_done_3867
 
-ladder_3732:
+ladder_3872:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3727:
-cx_done_3722:
-mid_done_3716:
+ladder_done_3867:
+cx_done_3862:
+mid_done_3856:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3733
+	JB   mid_small_3873
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3735
+	JBE  copy_le2_3875
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3736
+	JBE  copy_le4_3876
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3737:
+copy_loop_3877:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -35247,7 +36499,7 @@ copy_loop_3737:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3737
+	JB        copy_loop_3877
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -35257,9 +36509,9 @@ copy_loop_3737:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3738
+	JMP       copy_done_3878
 
-copy_le4_3736:
+copy_le4_3876:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -35268,28 +36520,28 @@ copy_le4_3736:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3738
+	JMP       copy_done_3878
 
-copy_le2_3735:
+copy_le2_3875:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3738:
-	JMP mid_done_3734
+copy_done_3878:
+	JMP mid_done_3874
 
-mid_small_3733:
+mid_small_3873:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3739
+	JB   cx_short_3879
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3741
+	JBE  copy_le2_3881
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3742
+	JBE  copy_le4_3882
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3743:
+copy_loop_3883:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35301,7 +36553,7 @@ copy_loop_3743:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3743
+	JB      copy_loop_3883
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35311,9 +36563,9 @@ copy_loop_3743:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3744
+	JMP     copy_done_3884
 
-copy_le4_3742:
+copy_le4_3882:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -35322,72 +36574,72 @@ copy_le4_3742:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3744
+	JMP     copy_done_3884
 
-copy_le2_3741:
+copy_le2_3881:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3744:
-	JMP cx_done_3740
+copy_done_3884:
+	JMP cx_done_3880
 
-cx_short_3739:
+cx_short_3879:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3746
+	JAE  ladder_3886
 	CMPQ SI, $0x00000008
-	JAE  ladder_3747
+	JAE  ladder_3887
 	CMPQ SI, $0x00000004
-	JAE  ladder_3748
+	JAE  ladder_3888
 	CMPQ SI, $0x00000002
-	JAE  ladder_3749
+	JAE  ladder_3889
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3745
-	JMP  ladder_3750
+	JB   ladder_done_3885
+	JMP  ladder_3890
 
-ladder_3746:
+ladder_3886:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3745
+	JMP     ladder_done_3885
 
-ladder_3747:
+ladder_3887:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3745
+	JMP  ladder_done_3885
 
-ladder_3748:
+ladder_3888:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3745
+	JMP  ladder_done_3885
 
-ladder_3749:
+ladder_3889:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3745
+	JMP  ladder_done_3885
 
-ladder_3750:
+ladder_3890:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3745:
-cx_done_3740:
-mid_done_3734:
+ladder_done_3885:
+cx_done_3880:
+mid_done_3874:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3696
+	JNZ  wrap_rows_3836
 	VZEROUPPER
 
-wrap_ret_3695:
+wrap_ret_3835:
 	RET
 
 // func storeFence()

@@ -262,20 +262,30 @@ func rowsKernel(a isa, r rowsArgs, pg patGen) {
 			cls = append(cls, c)
 		}
 	}
+	// Rows outside the classes go to the general loop, or for rowsConst
+	// first to the spill classes.
+	other := general
+	if r.K == 0 {
+		other = newLabel("spill")
+	}
 	labels := make([]string, len(cls))
 	for i, c := range cls {
 		labels[i] = newLabel(fmt.Sprintf("class%d", c.W))
 		CMPQ(r.mid, U32(c.minMid))
 		JAE(LabelRef(labels[i]))
 	}
-	JMP(LabelRef(general))
+	JMP(LabelRef(other))
 	for i, c := range cls {
 		Label(labels[i])
 		CMPQ(r.left, U32(c.W))
-		JA(LabelRef(general))
+		JA(LabelRef(other))
 		CMPQ(r.right, U32(c.W))
-		JA(LabelRef(general))
+		JA(LabelRef(other))
 		rowsClass(a, r, pg, c.W, w)
+	}
+	if r.K == 0 {
+		Label(other)
+		rowsSpillClasses(a, r, pg, w, general)
 	}
 
 	Label(general)
@@ -334,6 +344,118 @@ func rowsFillClasses(r rowsArgs, pg patGen, general string) {
 		RET()
 	}
 	Label(next)
+}
+
+// rowsSpillClasses emits, for rowsConst, the loops of rows whose pads are
+// wider than their mid's class allows (narrow rows of a few elements padded
+// by more: float32 rows of 1 element padded by 4 and 3 took 3.8 ns a row in
+// the general loop's size ladders). Each row is two fills of F bytes, the
+// smallest power of two F >= max(left, right) (up to 64: two stores each
+// at the AVX2 level), one at the row's start and one ending at its end, then the mid by a pair of moves of Wc bytes (mid in
+// [Wc, 2Wc]). Each fill covers its pad and spills into the mid, which the
+// copy overwrites, and may spill into the other pad with the pattern out of
+// phase (mid need not be a multiple of its period), so the fill that spills
+// past the mid goes first and the other overwrites what it put in its pad:
+// the class takes rows where one of them stays within its pad and the mid
+// (F <= left+mid: the start's; F <= mid+right: the end's). Other rows, and
+// mid outside [1, 64], go to the general loop.
+func rowsSpillClasses(a isa, r rowsArgs, pg patGen, w reg.Register, general string) {
+	const midMax = 64
+	TESTQ(r.mid, r.mid)
+	JZ(LabelRef(general))
+	CMPQ(r.mid, U32(midMax))
+	JA(LabelRef(general))
+	m := gp() // max(left, right)
+	MOVQ(r.left, m)
+	CMPQ(r.right, m)
+	CMOVQHI(r.right, m)
+	fills := []int{4, 8, 16, 32, 64}
+	fLabels := make([]string, len(fills))
+	for i, F := range fills {
+		fLabels[i] = newLabel(fmt.Sprintf("spill%d", F))
+		CMPQ(m, U32(F))
+		JBE(LabelRef(fLabels[i]))
+	}
+	JMP(LabelRef(general))
+	for i, F := range fills {
+		Label(fLabels[i])
+		// The fill that may spill into the other pad goes first; the other,
+		// which stays within its pad and the mid, overwrites that: the
+		// end's first where the start's stays within left+mid, else the
+		// start's (and the end's stays within mid+right).
+		t := gp()
+		LEAQ(ati(m, r.mid, 0), t)
+		CMPQ(t, U32(F))
+		JB(LabelRef(general)) // neither stays within its pad and the mid
+		first, second := gp(), gp()
+		MOVQ(w, first)
+		SUBQ(U32(F), first) // the end's fill
+		XORQ(second, second)
+		LEAQ(ati(r.left, r.mid, 0), t)
+		CMPQ(t, U32(F))
+		keep := newLabel("spill_order")
+		JAE(LabelRef(keep)) // the start's fill stays within left+mid: it goes second
+		XCHGQ(first, second)
+		Label(keep)
+		spillMids(a, r, pg, F, first, second, general)
+	}
+}
+
+// spillMids emits the mid dispatch and loops of spill class F
+// (rowsSpillClasses): fills at d+first, then d+second, then the mid by a
+// pair of Wc-byte moves, for Wc = 1, 2, ..., 32 (mid in [1, 64]).
+func spillMids(a isa, r rowsArgs, pg patGen, F int, first, second reg.Register, general string) {
+	mids := []int{1, 2, 4, 8, 16, 32}
+	if F == 64 && a.V == 64 {
+		// Mids of 32 bytes and more with fills of 64 took up to 1.13x
+		// the masked loop's time.
+		mids = mids[:len(mids)-1]
+	}
+	labels := make([]string, len(mids))
+	for i, Wc := range mids {
+		labels[i] = newLabel(fmt.Sprintf("spill%d_mid%d", F, Wc))
+		CMPQ(r.mid, U32(2*Wc))
+		if i < len(mids)-1 {
+			JB(LabelRef(labels[i]))
+		} else {
+			JBE(LabelRef(labels[i])) // the pair makes mid up to 2Wc
+		}
+	}
+	JMP(LabelRef(general)) // mid > 64, or 32 and more with ZMM fills
+	for i, Wc := range mids {
+		Label(labels[i])
+		rowsLoop(r, func() {
+			if F <= 8 {
+				g, _ := pg.gpr(F)
+				if F == 8 {
+					MOVQ(g, ati(r.d, first, 0))
+					MOVQ(g, ati(r.d, second, 0))
+				} else {
+					MOVL(g.(reg.GPVirtual).As32(), ati(r.d, first, 0))
+					MOVL(g.(reg.GPVirtual).As32(), ati(r.d, second, 0))
+				}
+			} else if F == 64 && a.V == 32 { // two stores a fill
+				v, _ := pg.vec(32)
+				VMOVDQU(v, ati(r.d, first, 0))
+				VMOVDQU(v, ati(r.d, first, 32))
+				VMOVDQU(v, ati(r.d, second, 0))
+				VMOVDQU(v, ati(r.d, second, 32))
+			} else {
+				v, _ := pg.vec(F)
+				store := VMOVDQU
+				if F == 64 {
+					store = func(a, b Op) { VMOVDQU64(a, b) }
+				}
+				store(v, ati(r.d, first, 0))
+				store(v, ati(r.d, second, 0))
+			}
+			dm := gp()
+			LEAQ(ati(r.d, r.left, 0), dm)
+			movePair(Wc, dm, r.s, r.mid)
+		})
+		VZEROUPPER()
+		RET()
+	}
 }
 
 // rowsClass emits the loops of width class W (mid >= W, left, right <= W,
@@ -406,6 +528,7 @@ func rowsClass(a isa, r rowsArgs, pg patGen, W int, w reg.Register) {
 
 // rowsLadderGeneral is the AVX2 loop for any geometry: each region exact.
 func rowsLadderGeneral(r rowsArgs, pg patGen) {
+	alignLoop() // placed after the spill classes, unaligned, it took up to 1.2x as long
 	rowsLoop(r, func() {
 		l, rt := pg.vec(32)
 		fillExactAVX2(r.d, r.left, l, pg.lazy(l), r.minW())
