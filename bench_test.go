@@ -79,8 +79,11 @@ func BenchmarkExtra(b *testing.B) {
 		// innermost levels one plane of the blocks kernel (cubes.go).
 		{Name: "u8_cubes_reflect", DType: "uint8", Shape: []int{3220, 2, 2, 3}, Mode: "reflect", Pads: []int{0, 0, 0, 2, 0, 1, 1, 2}},
 		{Name: "i16_cubes_value", DType: "int16", Shape: []int{1364, 1, 3, 1}, Mode: "constant", Pads: []int{0, 3, 0, 1, 0, 1, 2, 1}, Value: 3},
-		// Rows of 22-byte units mirrored (pieceRowChunksOf).
+		// Rows of 22-byte units mirrored (pieceRowChunksOf; without VBMI
+		// the pieces kernel), rows of 26-byte units edge-padded (the pieces
+		// kernel).
 		{Name: "u8_units_reflect3", DType: "uint8", Shape: []int{518, 11, 22}, Mode: "reflect", Pads: []int{0, 3, 0, 0, 3, 0}},
+		{Name: "i16_units_edge1", DType: "int16", Shape: []int{1120, 6, 13}, Mode: "edge", Pads: []int{0, 1, 0, 0, 0, 0}},
 		// Triples padded by their own width: at the levels without
 		// VBMI, the spill classes of rowsConst (KERNELS.md item 4).
 		{Name: "f32_triples_zero3", DType: "float32", Shape: []int{8192, 3}, Mode: "constant", Pads: []int{0, 3, 0, 3}},

@@ -54,6 +54,9 @@ type asmKernels struct {
 	// rowsWrap: rows whose pads are forward runs of the row (wrap); nil
 	// likewise.
 	rowsWrap func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int)
+	// rowsPieces: rows as copies of pieces of their own input by a pieces
+	// table (piecesOf); nil likewise.
+	rowsPieces func(dst, src *byte, rows, dstStride, srcStride int, tab *int32, pieces int)
 	// rowsShuffle: nil where the CPU or the architecture lacks it.
 	rowsShuffle func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr)
 	// rowsShuffle256: rows of 129 to 384 bytes from 64 to 256 by a

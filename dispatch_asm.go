@@ -272,6 +272,20 @@ func rowsWrapBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left,
 	})
 }
 
+// rowsPiecesBytes makes rows of width bytes as copies of pieces of their
+// input rows of mid bytes by a pieces table (piecesOf) if the level in use
+// has the kernel, and reports whether it did.
+func rowsPiecesBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, width, mid int, tab []int32) bool {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsPieces == nil || len(tab) == 0 || mid >= rowsMaxMidAsm {
+		return false
+	}
+	rowChunks(dst, src, pl, rows, dstStride, srcStride, width, mid, func(d, s *byte, n int) {
+		ks.rowsPieces(d, s, n, dstStride, srcStride, &tab[0], len(tab)/3)
+	})
+	return true
+}
+
 // halfLineMinMid is the shortest middle that halfLineRows counts: from it
 // the wide kernel copies middles by shifted blocks (asm/wide.go).
 const halfLineMinMid = 256

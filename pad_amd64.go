@@ -259,6 +259,7 @@ var asmKernelSets = []asmKernels{
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX2, rowsMirror2AVX2, rowsMirror4AVX2, rowsMirror8AVX2, rowsMirror16AVX2},
 		rowsWrap:          rowsWrapAVX2,
+		rowsPieces:        rowsPiecesAVX2,
 		rowsExpandDwords:  ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX2Table),
 		rowsShuffleDwords: rowsShuffleDwordsAVX2,
 		rowsShuffleNarrow: rowsShuffleNarrowAVX2,
@@ -279,6 +280,7 @@ var asmKernelSets = []asmKernels{
 		rowsMirror: [5]func(dst, src *byte, rows, dstStride, srcStride, left, mid, right, leftFrom, rightFrom int){
 			rowsMirror1AVX512, rowsMirror2AVX512, rowsMirror4AVX512, rowsMirror8AVX512, rowsMirror16AVX512},
 		rowsWrap:       rowsWrapAVX512,
+		rowsPieces:     rowsPiecesAVX2,
 		rowsShuffle:    ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffleAVX512),
 		rowsShuffle256: ifCPU(cpu.X86.HasAVX512VBMI, rowsShuffle256AVX512),
 		planeChunks:    ifCPU(cpu.X86.HasAVX512VBMI, planeChunksAVX512),

@@ -36642,6 +36642,140 @@ mid_done_3874:
 wrap_ret_3835:
 	RET
 
+// func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
+// Requires: AVX
+TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
+	MOVQ  rows+16(FP), AX
+	TESTQ AX, AX
+	JZ    pieces_ret_3891
+	MOVQ  pieces+48(FP), AX
+	TESTQ AX, AX
+	JZ    pieces_ret_3891
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+
+pieces_rows_3892:
+	MOVQ tab+40(FP), DX
+	MOVQ pieces+48(FP), BX
+
+pieces_loop_3893:
+	MOVLQSX (DX), SI
+	ADDQ    AX, SI
+	MOVLQSX 4(DX), DI
+	ADDQ    CX, DI
+	MOVLQSX 8(DX), R8
+	CMPQ    R8, $0x00000020
+	JB      cx_short_3894
+	CMPQ    R8, $0x00000040
+	JBE     copy_le2_3896
+	CMPQ    R8, $0x00000080
+	JBE     copy_le4_3897
+	LEAQ    -128(SI)(R8*1), R9
+	MOVQ    DI, R10
+
+copy_loop_3898:
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU 64(R10), Y2
+	VMOVDQU 96(R10), Y3
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VMOVDQU Y2, 64(SI)
+	VMOVDQU Y3, 96(SI)
+	ADDQ    $0x00000080, SI
+	ADDQ    $0x00000080, R10
+	CMPQ    SI, R9
+	JB      copy_loop_3898
+	LEAQ    -128(DI)(R8*1), R10
+	VMOVDQU (R10), Y0
+	VMOVDQU 32(R10), Y1
+	VMOVDQU 64(R10), Y2
+	VMOVDQU 96(R10), Y3
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, 32(R9)
+	VMOVDQU Y2, 64(R9)
+	VMOVDQU Y3, 96(R9)
+	JMP     copy_done_3899
+
+copy_le4_3897:
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU -64(DI)(R8*1), Y2
+	VMOVDQU -32(DI)(R8*1), Y3
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VMOVDQU Y2, -64(SI)(R8*1)
+	VMOVDQU Y3, -32(SI)(R8*1)
+	JMP     copy_done_3899
+
+copy_le2_3896:
+	VMOVDQU (DI), Y0
+	VMOVDQU -32(DI)(R8*1), Y1
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, -32(SI)(R8*1)
+
+copy_done_3899:
+	JMP cx_done_3895
+
+cx_short_3894:
+	CMPQ R8, $0x00000010
+	JAE  ladder_3901
+	CMPQ R8, $0x00000008
+	JAE  ladder_3902
+	CMPQ R8, $0x00000004
+	JAE  ladder_3903
+	CMPQ R8, $0x00000002
+	JAE  ladder_3904
+	CMPQ R8, $0x00000001
+	JB   ladder_done_3900
+	JMP  ladder_3905
+
+ladder_3901:
+	VMOVDQU (DI), X0
+	VMOVDQU -16(DI)(R8*1), X1
+	VMOVDQU X0, (SI)
+	VMOVDQU X1, -16(SI)(R8*1)
+	JMP     ladder_done_3900
+
+ladder_3902:
+	MOVQ (DI), R9
+	MOVQ -8(DI)(R8*1), DI
+	MOVQ R9, (SI)
+	MOVQ DI, -8(SI)(R8*1)
+	JMP  ladder_done_3900
+
+ladder_3903:
+	MOVL (DI), R9
+	MOVL -4(DI)(R8*1), DI
+	MOVL R9, (SI)
+	MOVL DI, -4(SI)(R8*1)
+	JMP  ladder_done_3900
+
+ladder_3904:
+	MOVW (DI), R9
+	MOVW -2(DI)(R8*1), DI
+	MOVW R9, (SI)
+	MOVW DI, -2(SI)(R8*1)
+	JMP  ladder_done_3900
+
+ladder_3905:
+	MOVB (DI), DI
+	MOVB DI, (SI)
+
+ladder_done_3900:
+cx_done_3895:
+	ADDQ $0x0c, DX
+	DECQ BX
+	JNZ  pieces_loop_3893
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  pieces_rows_3892
+	VZEROUPPER
+
+pieces_ret_3891:
+	RET
+
 // func storeFence()
 // Requires: MMX+
 TEXT ·storeFence(SB), NOSPLIT, $0

@@ -1186,6 +1186,27 @@ func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, 
 //go:noescape
 func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
 
+// rowsPiecesAVX2 makes rows as copies of pieces of their own input: row r of dst
+// (at r*dstStride) gets, for each of the pieces entries of tab (at, from,
+// n: three int32, n >= 0), n bytes at byte at from byte from of row r of
+// src (at r*srcStride). The pieces of a row do not overlap in dst. No
+// byte of dst outside the pieces is written, no byte of src outside them
+// read:
+//
+//	for r := 0; r < rows; r++ {
+//		d := dst[r*dstStride:]
+//		s := src[r*srcStride:]
+//		for i := 0; i < pieces; i++ {
+//			at, from, n := tab[3*i], tab[3*i+1], tab[3*i+2]
+//			copy(d[at:at+n], s[from:from+n])
+//		}
+//	}
+//
+// It requires AVX2.
+//
+//go:noescape
+func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
+
 // storeFence orders the streaming stores of the stream kernels made before
 // it before every store after it (SFENCE). It requires SSE.
 //

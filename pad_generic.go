@@ -2,6 +2,7 @@ package pad
 
 import (
 	"encoding/binary"
+	"math"
 	"reflect"
 	"sync"
 	"unsafe"
@@ -512,6 +513,9 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 	if k.planesAsRows(pb, count) {
 		pb, count, ds, ss = planes{count, ds, ss}, pb.n, pb.dst, pb.src
 	}
+	if t := k.tab.pieces; t != nil && rowsPiecesBytes(dst, src, pb, count, ds, ss, left+mid+right, mid, t.ent) {
+		return
+	}
 	switch {
 	case r.kind == rowConst:
 		rowsConstBytes(dst, src, pb, count, ds, ss, left, mid, right, &k.pat, k.stream)
@@ -688,6 +692,67 @@ func rowsMirrorGo(dst, src []byte, size, rows, dstStride, srcStride, left, mid, 
 		reverseGo(d[left+mid:], s[rightFrom+size-right:rightFrom+size], size)
 	}
 }
+
+// piecesMax is the most pieces a row of a pieces table (piecesOf) has,
+// edgePiecesMax the most units of an edge pad there.
+const (
+	piecesMax     = 64
+	edgePiecesMax = 12
+)
+
+// piecesOf returns the pieces table of rows of form r at element size
+// bytes, or nil: for the rows that the rows kernels make piece by piece in
+// Go, edge pads of units of other sizes than the kernels' (rowsEdgeGo) and
+// the rows of byPieces (rowsPiecesGo: mirrored units of such sizes, pads of
+// several pieces), of at most piecesMax pieces. Its entries are the
+// rowsPieces kernel's (at, from, n: a copy of n bytes of the input row from
+// byte from to byte at of the output row), the mid first, then a unit a
+// mirrored unit or an edge pad's unit, a piece a forward run.
+func piecesOf(r *rowForm, size int) *pieceTable {
+	unit := r.unit * size
+	left, mid, right := r.left*size, r.mid*size, r.right*size
+	width := left + mid + right
+	if mid == 0 || width > math.MaxInt32 {
+		return nil
+	}
+	tab := []int32{int32(left), 0, int32(mid)}
+	add := func(at, from, n int) { tab = append(tab, int32(at), int32(from), int32(n)) }
+	switch {
+	case r.kind == rowEdge && !kernelSize(unit):
+		if left/unit > edgePiecesMax || right/unit > edgePiecesMax {
+			return nil
+		}
+		for at := 0; at < left; at += unit {
+			add(at, 0, unit)
+		}
+		for at := left + mid; at < width; at += unit {
+			add(at, mid-unit, unit)
+		}
+	case r.byPieces(size):
+		for _, p := range r.pieces {
+			at, from, n := p.at*unit, (p.src-r.src)*unit, p.n*unit
+			if len(tab)/3 >= piecesMax {
+				return nil
+			}
+			if p.step > 0 {
+				add(at, from, n)
+				continue
+			}
+			for j := range p.n { // a reversed run: its units in reverse order
+				add(at+j*unit, from-j*unit, unit)
+			}
+		}
+	default:
+		return nil
+	}
+	if len(tab)/3 > piecesMax {
+		return nil
+	}
+	return &pieceTable{tab}
+}
+
+// pieceTable is a pieces table (piecesOf): three int32 a piece.
+type pieceTable struct{ ent []int32 }
 
 // rowsPiecesGo makes rows of the form rowPieces: row t of dst (at
 // t*dstStride) is mid bytes of src row t (at t*srcStride) at byte left,

@@ -48,6 +48,8 @@ func rowsWrapBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, left,
 	}
 }
 
+func rowsPiecesBytes([]byte, []byte, planes, int, int, int, int, int, []int32) bool { return false }
+
 func shuffleInUse() bool { return false }
 
 func repCopiesOn() bool { return false }

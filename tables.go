@@ -34,6 +34,7 @@ type sizeTables struct {
 	rowChunks   *rowChunkTable   // the innermost level's narrow rows, many at a time, by 64-byte blocks (chunks.go)
 	rowBlocks   *rowBlockTable   // or, without VBMI, by 32-byte blocks (chunks.go)
 	cubes       *cubeTables      // the blocks of the level above the plane level (cubes.go)
+	pieces      *pieceTable      // the innermost level's rows by the pieces kernel (piecesOf)
 	// periodic: the lines and expand tables were built where they apply.
 	periodic bool
 	// skipWide: the rows do not take the wide kernels, which the wide
@@ -91,6 +92,7 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		if n >= 2 && planeBlocksOn {
 			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
 		}
+		t.pieces = piecesOf(&lv.row, size)
 		if n >= 4 && planeBlocksOn {
 			t.cubes = cubeTablesOf(p.levels[n-4:], p.strides[n-4:], size)
 		}

@@ -97,6 +97,7 @@ func main() {
 	for _, a := range []isa{avx2, avx512} {
 		genRowsWrap(a)
 	}
+	genRowsPieces()
 	genStoreFence()
 	genCPUID()
 

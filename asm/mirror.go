@@ -207,3 +207,57 @@ func genRowsWrap(a isa) {
 		copyRowRun(a, pd, ps, r.right, 1)
 	})
 }
+
+func genRowsPieces() {
+	name := "rowsPiecesAVX2"
+	kernel(name, "func(dst, src *byte, rows, dstStride, srcStride int, tab *int32, pieces int)",
+		name+" makes rows as copies of pieces of their own input: row r of dst",
+		"(at r*dstStride) gets, for each of the pieces entries of tab (at, from,",
+		"n: three int32, n >= 0), n bytes at byte at from byte from of row r of",
+		"src (at r*srcStride). The pieces of a row do not overlap in dst. No",
+		"byte of dst outside the pieces is written, no byte of src outside them",
+		"read:",
+		"",
+		"\tfor r := 0; r < rows; r++ {\n\t\td := dst[r*dstStride:]\n\t\ts := src[r*srcStride:]\n"+
+			"\t\tfor i := 0; i < pieces; i++ {\n\t\t\tat, from, n := tab[3*i], tab[3*i+1], tab[3*i+2]\n"+
+			"\t\t\tcopy(d[at:at+n], s[from:from+n])\n\t\t}\n\t}",
+		"",
+		avx2.feature())
+	rowsM, dsM, ssM := paramMem("rows"), paramMem("dstStride"), paramMem("srcStride")
+	tabM, piecesM := paramMem("tab"), paramMem("pieces")
+	ret := newLabel("pieces_ret")
+	n := gp()
+	MOVQ(rowsM, n)
+	TESTQ(n, n)
+	JZ(LabelRef(ret))
+	MOVQ(piecesM, n)
+	TESTQ(n, n)
+	JZ(LabelRef(ret))
+	d := Load(Param("dst"), gp())
+	s := Load(Param("src"), gp())
+
+	rows, pieces := newLabel("pieces_rows"), newLabel("pieces_loop")
+	Label(rows)
+	p, c := gp(), gp()
+	MOVQ(tabM, p)
+	MOVQ(piecesM, c)
+	Label(pieces)
+	pd, ps, k := gp(), gp(), gp()
+	MOVLQSX(at(p, 0), pd)
+	ADDQ(d, pd)
+	MOVLQSX(at(p, 4), ps)
+	ADDQ(s, ps)
+	MOVLQSX(at(p, 8), k)
+	copyExactAVX2(pd, ps, k, 1)
+	ADDQ(U8(12), p)
+	DECQ(c)
+	JNZ(LabelRef(pieces))
+
+	ADDQ(dsM, d)
+	ADDQ(ssM, s)
+	DECQ(rowsM)
+	JNZ(LabelRef(rows))
+	VZEROUPPER()
+	Label(ret)
+	RET()
+}
