@@ -55,6 +55,9 @@ func BenchmarkExtra(b *testing.B) {
 		{Name: "u8_planes28_reflect1", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "reflect", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "i16_planes7_zero1", DType: "int16", Shape: []int{1, 512, 7, 7}, Mode: "constant", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "u8_planes4_edge1", DType: "uint8", Shape: []int{1, 1024, 4, 4}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
+		// Planes of 2x2 padded to 4x4, in groups though the narrow kernel
+		// takes them (narrowGroupMax).
+		{Name: "u8_planes2_edge1", DType: "uint8", Shape: []int{1, 16384, 2, 2}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		// Rows of 33 to 64 bytes from 16 to 32 (two 32-byte blocks a row).
 		{Name: "u8_planes28_edge3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "edge", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
 		{Name: "i16_planes14_zero3", DType: "int16", Shape: []int{1, 128, 14, 14}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},

@@ -336,6 +336,20 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	return t
 }
 
+// narrowGroupMax is the largest plane, in bytes out, that gets a blocks
+// table of groups (blockGroupOf) though a shuffle kernel takes it as one
+// narrow row: since the blocks kernel went by batches such planes made
+// many to a block take less time in groups. At the AVX2 level, in process
+// (plans with and without such groups alternated 7 rounds), 80 random
+// uint8, int16 and float32 planes of 1x1 to 4x6 padded to at most 64 bytes:
+// planes of up to 16 bytes 0.33-1.05x the time (uint8 [22222, 2, 2] padded
+// to [22222, 3, 3] with 3 6.3 -> 2.1x memmove), of 21 to 30 bytes
+// 0.68-1.10x, of 32 to 64 bytes 0.92-2.1x (uint8 [6250, 8, 4] edge-padded
+// 1.16-1.17x in reruns); with this bound 0.43-1.03x, median 1.00x, and
+// without VBMI 0.45-1.03x; uint8 [25384, 2, 1, 2] reflected to [25385, 2,
+// 1, 4] 5.2 -> 1.85x memmove.
+const narrowGroupMax = 24
+
 // blockGroup is the blocks kernel's table of groups (blockGroupOf).
 type blockGroup struct {
 	blockTable
@@ -368,7 +382,8 @@ type blockGroup struct {
 // 0.58-0.65x, int16 4x4, 5x5, 2x8 and 3x6 padded by 1 0.82-0.89x;
 // BenchmarkExtra at that level (6 alternated runs) uint8 [1, 512, 7, 7]
 // edge-padded by 1 1.89 -> 1.65 us (groups of 12 for the planes' own
-// blocks table), int16 [1, 512, 5, 5] 2.44 -> 1.95 us.
+// blocks table), int16 [1, 512, 5, 5] 2.44 -> 1.95 us. Planes of at most
+// narrowGroupMax bytes out get it either way.
 func blockGroupOf(pl, lv *level, planeStride, rowStride, stride, size, most int) *blockGroup {
 	if lv.outLen*lv.blk*size > blockRowMax {
 		return nil

@@ -332,8 +332,9 @@ func TestChunkGroupOf(t *testing.T) {
 
 // TestBlockGroupOf checks which planes the blocks kernel makes in groups:
 // those that neither shuffle kernel of the levels without VBMI (narrow,
-// words) takes a plane a row. The Go version of the blocks kernel with a
-// group's table must make the reference's planes.
+// words) takes a plane a row, and those of at most narrowGroupMax bytes
+// out. The Go version of the blocks kernel with a group's table must make
+// the reference's planes.
 func TestBlockGroupOf(t *testing.T) {
 	checkGroupTables(t, rand.New(rand.NewPCG(95, 96)), []groupTableCase{
 		{[]int{1, 28, 2, 2}, Edge, 2, 1, 28, 32, 1008, 112},    // 4 bytes in: no narrow table
@@ -341,6 +342,9 @@ func TestBlockGroupOf(t *testing.T) {
 		{[]int{1, 14, 4, 4}, Reflect, 1, 2, 14, 32, 1008, 448}, // int16 rows of 12 bytes
 		{[]int{2, 10, 3, 3}, Wrap, 1, 4, 10, 33, 1000, 360},    // float32, across the outer axis
 		{[]int{1, 40, 3, 3}, Edge, 1, 1, 0, 0, 0, 0},           // the narrow table's
+		{[]int{1, 64, 2, 2}, Edge, 1, 1, 64, 32, 1024, 256},    // 16 bytes out: the narrow table's too
+		{[]int{1, 40, 2, 4}, Edge, 1, 1, 40, 30, 960, 320},     // 24 bytes out (narrowGroupMax)
+		{[]int{1, 64, 2, 2}, Reflect, 1, 2, 0, 0, 0, 0},        // 32 bytes out: the narrow table's
 		{[]int{1, 10, 3, 3}, Edge, 1, 4, 0, 0, 0, 0},           // the words table's
 		{[]int{1, 28, 2, 2}, Constant, 2, 1, 0, 0, 0, 0},       // takes the value
 		{[]int{1, 10, 7, 7}, Edge, 3, 1, 0, 0, 0, 0},           // 169 bytes: the blocks kernel's own
@@ -369,9 +373,10 @@ func TestBlockGroupOf(t *testing.T) {
 // TestValueGroupOf checks which constant planes the blocks kernel makes in
 // groups (each byte of the value 0x80 in both shuffles' indexes, its
 // pattern's byte in v): those that neither shuffle kernel of the levels
-// without VBMI takes a plane a row, whatever their share of value. The Go
-// version of the blocks kernel with a group's table must make the
-// reference's planes with a zero value and with a nonzero one.
+// without VBMI takes a plane a row (or of at most narrowGroupMax bytes
+// out), whatever their share of value. The Go version of the blocks kernel
+// with a group's table must make the reference's planes with a zero value
+// and with a nonzero one.
 func TestValueGroupOf(t *testing.T) {
 	checkGroupTables(t, rand.New(rand.NewPCG(97, 98)), []groupTableCase{
 		{[]int{1, 24, 7, 7}, Constant, 1, 1, 12, 31, 972, 588},
@@ -381,6 +386,7 @@ func TestValueGroupOf(t *testing.T) {
 		{[]int{1, 14, 2, 8}, Constant, 2, 1, 14, 32, 1008, 224}, // 56 of 72 bytes the value
 		{[]int{1, 40, 1, 1}, Constant, 2, 1, 40, 32, 1000, 40},  // 24 of 25
 		{[]int{1, 8, 3, 3}, Constant, 1, 1, 0, 0, 0, 0},         // the narrow table's
+		{[]int{1, 40, 2, 2}, Constant, 1, 1, 40, 20, 640, 160},  // 16 bytes out: the narrow table's too
 		{[]int{1, 8, 7, 7}, Edge, 1, 1, 0, 0, 0, 0},             // no value: TestBlockGroupOf's
 	}, blockGroupTable(true))
 }
