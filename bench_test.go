@@ -74,6 +74,9 @@ func BenchmarkExtra(b *testing.B) {
 		{Name: "u8_pairs_reflect1", DType: "uint8", Shape: []int{65536, 2}, Mode: "reflect", Pads: []int{0, 1, 0, 0}},
 		// Tall planes of narrow rows (over 1 KiB: largeBlocksPay).
 		{Name: "u8_tall_edge1", DType: "uint8", Shape: []int{1, 128, 120, 10}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
+		// Tall planes of float32 pairs padded to triples: with VBMI the
+		// long run by the chunks kernel (rowChunksPlaneMin).
+		{Name: "f32_tall_edge", DType: "float32", Shape: []int{32, 3, 173, 2}, Mode: "edge", Pads: []int{0, 0, 0, 0, 0, 0, 2, 1}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
 		// Columns padded with a value, in planes after a pad plane: no
 		// plane kernel of the VBMI level takes them (avx2Fallback).

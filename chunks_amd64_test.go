@@ -292,3 +292,58 @@ func TestPieceRows(t *testing.T) {
 		t.Errorf("%v %v: chunks kernel calls (planes, dstPlane) %v, want %v", shape, spec, calls, want)
 	}
 }
+
+// TestTallPlaneRuns runs planes of narrow rows of 20 to 600 rows at every
+// level against the reference, then checks that with VBMI planes of at
+// least rowChunksPlaneMin rows take the chunks kernel for their long run
+// (planesByList leaves them to their runs) and shorter ones the shuffle
+// kernel's pass over their row list.
+func TestTallPlaneRuns(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(121, 122))
+	runRandomPlans(t, r, levels, 200, 4, func() ([]int, Spec, int, []byte) {
+		es, cols, rows := 1<<r.IntN(3), 1+r.IntN(4), 20+r.IntN(580)
+		mode := Mode(r.IntN(int(Symmetric) + 1))
+		pad := func(n int) int { return r.IntN(min(n-1, 2) + 1) }
+		spec := Spec{Mode: mode, Before: []int{0, pad(rows), pad(cols)}, After: []int{0, pad(rows), pad(cols)}}
+		return []int{1 + r.IntN(8), rows, cols}, spec, es, nil
+	}, func(p *Plan, es int) bool {
+		return p.tablesFor(es).rowChunks != nil && p.levels[len(p.levels)-2].inLen >= rowChunksPlaneMin
+	}, "have a row chunks table and planes of rowChunksPlaneMin rows")
+
+	ks := kernelsAt(levelAVX512)
+	if ks == nil || !ks.supported || ks.planeChunks == nil {
+		t.Skip("the CPU has no AVX-512 VBMI: no chunks kernel")
+	}
+	var chunks, shuffles int
+	chunk, shuffle := ks.planeChunks, ks.rowsShuffle
+	setForTest(t, &ks.planeChunks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, n, last, inLen int) {
+		chunks++
+		chunk(dst, src, planes, dstPlane, srcPlane, tab, n, last, inLen)
+	})
+	setForTest(t, &ks.rowsShuffle, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
+		shuffles++
+		shuffle(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
+	})
+	spec := Spec{Mode: Edge, Before: []int{0, 1, 0}, After: []int{0, 2, 1}}
+	for _, rows := range []int{rowChunksPlaneMin, rowChunksPlaneMin - 1} {
+		chunks, shuffles = 0, 0
+		shape := []int{8, rows, 2} // float32 rows of 8 bytes padded to 12
+		in := randomBytes(r, 4*prod(shape))
+		want, _, _ := refPad(in, 4, shape, spec, nil)
+		dst := make([]byte, len(want))
+		withLevel(levelAVX512, func() {
+			p, err := newExecPlan(shape, spec)
+			if err == nil {
+				err = p.RunBytes(dst, in, 4, nil)
+			}
+			if err != nil || !bytes.Equal(dst, want) {
+				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
+			}
+		})
+		tall := rows >= rowChunksPlaneMin
+		if tall && chunks == 0 || !tall && (chunks > 0 || shuffles == 0) {
+			t.Errorf("%v %v: %d chunks kernel calls, %d shuffle kernel calls; want the chunks kernel's: %v", shape, spec, chunks, shuffles, tall)
+		}
+	}
+}
