@@ -407,12 +407,18 @@ func TestCubes(t *testing.T) {
 // output.
 func checkAtLevel(t *testing.T, level kernelLevel, shape []int, spec Spec, in, value []byte) {
 	t.Helper()
-	want, _, _ := refPad(in, 1, shape, spec, value)
+	checkSizeAtLevel(t, level, shape, spec, 1, in, value)
+}
+
+// checkSizeAtLevel is checkAtLevel for elements of es bytes.
+func checkSizeAtLevel(t *testing.T, level kernelLevel, shape []int, spec Spec, es int, in, value []byte) {
+	t.Helper()
+	want, _, _ := refPad(in, es, shape, spec, value)
 	dst := make([]byte, len(want))
 	withLevel(level, func() {
 		p, err := newExecPlan(shape, spec)
 		if err == nil {
-			err = p.RunBytes(dst, in, 1, value)
+			err = p.RunBytes(dst, in, es, value)
 		}
 		if err != nil || !bytes.Equal(dst, want) {
 			t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)

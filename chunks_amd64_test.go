@@ -329,18 +329,7 @@ func TestTallPlaneRuns(t *testing.T) {
 	for _, rows := range []int{rowChunksPlaneMin, rowChunksPlaneMin - 1} {
 		chunks, shuffles = 0, 0
 		shape := []int{8, rows, 2} // float32 rows of 8 bytes padded to 12
-		in := randomBytes(r, 4*prod(shape))
-		want, _, _ := refPad(in, 4, shape, spec, nil)
-		dst := make([]byte, len(want))
-		withLevel(levelAVX512, func() {
-			p, err := newExecPlan(shape, spec)
-			if err == nil {
-				err = p.RunBytes(dst, in, 4, nil)
-			}
-			if err != nil || !bytes.Equal(dst, want) {
-				t.Fatalf("%v %v: output differs from the reference (%v)", shape, spec, err)
-			}
-		})
+		checkSizeAtLevel(t, levelAVX512, shape, spec, 4, randomBytes(r, 4*prod(shape)), nil)
 		tall := rows >= rowChunksPlaneMin
 		if tall && chunks == 0 || !tall && (chunks > 0 || shuffles == 0) {
 			t.Errorf("%v %v: %d chunks kernel calls, %d shuffle kernel calls; want the chunks kernel's: %v", shape, spec, chunks, shuffles, tall)

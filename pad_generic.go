@@ -724,8 +724,8 @@ const (
 // the rows of byPieces (rowsPiecesGo: mirrored units of such sizes, pads of
 // several pieces), of at most piecesMax pieces. Its entries are the
 // rowsPieces kernel's (at, from, n: a copy of n bytes of the input row from
-// byte from to byte at of the output row), the mid first, then a unit a
-// mirrored unit or an edge pad's unit, a piece a forward run.
+// byte from to byte at of the output row): the mid first, then one for
+// each unit of an edge pad or of a mirrored run, one for each forward run.
 func piecesOf(r *rowForm, size int) *pieceTable {
 	unit := r.unit * size
 	left, mid, right := r.left*size, r.mid*size, r.right*size
@@ -733,38 +733,45 @@ func piecesOf(r *rowForm, size int) *pieceTable {
 	if mid == 0 || width > math.MaxInt32 {
 		return nil
 	}
-	tab := []int32{int32(left), 0, int32(mid)}
-	add := func(at, from, n int) { tab = append(tab, int32(at), int32(from), int32(n)) }
+	edge := r.kind == rowEdge && !kernelSize(unit)
+	pieces := 1 // the mid
 	switch {
-	case r.kind == rowEdge && !kernelSize(unit):
+	case edge:
 		if left/unit > edgePiecesMax || right/unit > edgePiecesMax {
 			return nil
 		}
+		pieces += (left + right) / unit
+	case r.byPieces(size):
+		for _, p := range r.pieces {
+			pieces += 1 + (p.n-1)*btoi(p.step < 0)
+		}
+	default:
+		return nil
+	}
+	if pieces > piecesMax {
+		return nil
+	}
+	tab := make([]int32, 0, 3*pieces)
+	add := func(at, from, n int) { tab = append(tab, int32(at), int32(from), int32(n)) }
+	add(left, 0, mid)
+	if edge {
 		for at := 0; at < left; at += unit {
 			add(at, 0, unit)
 		}
 		for at := left + mid; at < width; at += unit {
 			add(at, mid-unit, unit)
 		}
-	case r.byPieces(size):
-		for _, p := range r.pieces {
-			at, from, n := p.at*unit, (p.src-r.src)*unit, p.n*unit
-			if len(tab)/3 >= piecesMax {
-				return nil
-			}
-			if p.step > 0 {
-				add(at, from, n)
-				continue
-			}
-			for j := range p.n { // a reversed run: its units in reverse order
-				add(at+j*unit, from-j*unit, unit)
-			}
-		}
-	default:
-		return nil
+		return &pieceTable{tab}
 	}
-	if len(tab)/3 > piecesMax {
-		return nil
+	for _, p := range r.pieces {
+		at, from := p.at*unit, (p.src-r.src)*unit
+		if p.step > 0 {
+			add(at, from, p.n*unit)
+			continue
+		}
+		for j := range p.n { // a reversed run: its units in reverse order
+			add(at+j*unit, from-j*unit, unit)
+		}
 	}
 	return &pieceTable{tab}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -211,5 +212,38 @@ func TestLinesEndsWhole(t *testing.T) {
 				t.Errorf("%v size %d, wideInCache %v: lines tables %v, want %v", c.shape, c.size, c.wideCache, tb.lines != nil, c.lines)
 			}
 		})
+	}
+}
+
+// TestPiecesOf checks the pieces tables of rows of units (piecesOf): the
+// mid, then a piece per unit of an edge pad or a mirrored run; none for
+// units the rows kernels take, for wrapped rows (one forward run a side:
+// rowsWrap), or for edge pads of more than edgePiecesMax units.
+func TestPiecesOf(t *testing.T) {
+	for _, c := range []struct {
+		shape         []int
+		mode          Mode
+		before, after int
+		size          int
+		want          []int32 // nil: no table
+	}{
+		{[]int{5, 2, 38}, Reflect, 1, 1, 1, []int32{38, 0, 76, 0, 38, 38, 114, 0, 38}},
+		{[]int{5, 3, 19}, Reflect, 2, 0, 2, []int32{76, 0, 114, 0, 76, 38, 38, 38, 38}},
+		{[]int{5, 2, 38}, Edge, 2, 1, 1, []int32{76, 0, 76, 0, 0, 38, 38, 0, 38, 152, 38, 38}},
+		{[]int{5, 2, 13}, Edge, edgePiecesMax, 0, 1, []int32{156, 0, 26, 0, 0, 13, 13, 0, 13, 26, 0, 13, 39, 0, 13, 52, 0, 13, 65, 0, 13, 78, 0, 13, 91, 0, 13, 104, 0, 13, 117, 0, 13, 130, 0, 13, 143, 0, 13}},
+		{[]int{5, 2, 13}, Edge, edgePiecesMax + 1, 0, 1, nil},
+		{[]int{5, 2, 2}, Edge, 1, 1, 2, nil},    // 4-byte units: rowsEdge4
+		{[]int{5, 3, 4}, Reflect, 1, 1, 1, nil}, // 4-byte units: rowsMirror4
+		{[]int{5, 3, 19}, Wrap, 1, 1, 1, nil},   // rowsWrap
+	} {
+		spec := Spec{Mode: c.mode, Before: []int{0, c.before, 0}, After: []int{0, c.after, 0}}
+		p, err := newExecPlan(c.shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := piecesOf(&p.levels[len(p.levels)-1].row, c.size)
+		if got == nil && c.want != nil || got != nil && !slices.Equal(got.ent, c.want) {
+			t.Errorf("%v %v size %d: pieces %v, want %v", c.shape, spec, c.size, got, c.want)
+		}
 	}
 }
