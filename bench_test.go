@@ -58,6 +58,9 @@ func BenchmarkExtra(b *testing.B) {
 		// Planes of 2x2 padded to 4x4, in groups though the narrow kernel
 		// takes them (narrowGroupMax).
 		{Name: "u8_planes2_edge1", DType: "uint8", Shape: []int{1, 16384, 2, 2}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
+		// ... and 3x1 padded to 6x2 with a value: with VBMI in groups by
+		// the AVX2 blocks kernel (vbmiValueGroupMax).
+		{Name: "u8_planes3x1_value", DType: "uint8", Shape: []int{1, 16384, 3, 1}, Mode: "constant", Pads: []int{0, 0, 2, 1, 0, 0, 1, 0}, Value: 3},
 		// Rows of 33 to 64 bytes from 16 to 32 (two 32-byte blocks a row).
 		{Name: "u8_planes28_edge3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "edge", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
 		{Name: "i16_planes14_zero3", DType: "int16", Shape: []int{1, 128, 14, 14}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},

@@ -113,8 +113,9 @@ func FuzzPlaneBlocks(f *testing.F) {
 // 512 planes in groups of 12 (blockGroupOf) in one call and the other 8 in
 // another, and that without the tables (planeBlocksOn) they do not;
 // constant-padded ones likewise, with the value's pattern where it is not
-// zero; and that with VBMI the planes of tables marked byAVX2 take it,
-// and those marked avx2Fallback where that level's kernels decline them.
+// zero; and that with VBMI the planes of tables marked byAVX2 take it
+// (value groups of tiny planes too), and those marked avx2Fallback where
+// that level's kernels decline them.
 func TestPlaneBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(73, 74))
@@ -223,6 +224,12 @@ func TestPlaneBlocks(t *testing.T) {
 		{[]int{1, 64, 44, 2}, Constant, []int{0, 1, 0, 2}, []int{0, 0, 0, 1}, []byte{3}, [][4]int{{64, 220, 37, 3}}},
 		{[]int{1, 64, 40, 2}, Constant, []int{0, 1, 1, 2}, []int{0, 0, 1, 1}, []byte{3}, [][4]int{{64, 210, 39, 3}}},
 		{[]int{1, 64, 40, 2}, Constant, []int{0, 0, 1, 2}, []int{0, 1, 1, 1}, []byte{3}, nil},
+		// Groups of planes that take the value, of at most
+		// vbmiValueGroupMax bytes: 12 bytes (uint8 3x1 to 6x2) in 12
+		// groups of 85 (1020 bytes), the other 4 planes by the shuffle
+		// kernel; 18 bytes (3x1 to 6x3) not.
+		{[]int{1, 1024, 3, 1}, Constant, []int{0, 0, 2, 1}, []int{0, 0, 1, 0}, []byte{3}, [][4]int{{12, 1020, 8, 3}}},
+		{[]int{1, 1024, 3, 1}, Constant, []int{0, 0, 2, 1}, []int{0, 0, 1, 1}, []byte{3}, [][4]int{}},
 	} {
 		if c.want == nil && c.value != nil && vbmi.rowsExpand == nil {
 			c.want = [][4]int{{64, 210, 39, 3}}
