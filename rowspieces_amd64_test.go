@@ -79,16 +79,7 @@ func randomPiecesCase(r *rand.Rand, width, mid, maxPiece int) *piecesCase {
 
 // piecesKernelSets returns the supported levels that have the kernel.
 func piecesKernelSets(t testing.TB) []asmKernels {
-	var sets []asmKernels
-	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsPieces != nil {
-			sets = append(sets, ks)
-		}
-	}
-	if len(sets) == 0 {
-		t.Skip("the CPU has no AVX2: no pieces kernel")
-	}
-	return sets
+	return kernelSetsWith(t, "pieces", func(ks *asmKernels) bool { return ks.rowsPieces != nil })
 }
 
 var (

@@ -50,14 +50,21 @@ func randomWrapCase(r *rand.Rand, left, mid, right int) *wrapCase {
 
 // wrapKernelSets returns the supported levels that have the kernel.
 func wrapKernelSets(t testing.TB) []asmKernels {
+	return kernelSetsWith(t, "wrap", func(ks *asmKernels) bool { return ks.rowsWrap != nil })
+}
+
+// kernelSetsWith returns the kernel sets of the supported levels that has
+// reports true of, and skips the test where there is none (the CPU has no
+// AVX2: no such kernel, named name).
+func kernelSetsWith(t testing.TB, name string, has func(ks *asmKernels) bool) []asmKernels {
 	var sets []asmKernels
-	for _, ks := range asmKernelSets {
-		if ks.supported && ks.rowsWrap != nil {
-			sets = append(sets, ks)
+	for i := range asmKernelSets {
+		if ks := &asmKernelSets[i]; ks.supported && has(ks) {
+			sets = append(sets, *ks)
 		}
 	}
 	if len(sets) == 0 {
-		t.Skip("the CPU has no AVX2: no wrap kernel")
+		t.Skipf("the CPU has no AVX2: no %s kernel", name)
 	}
 	return sets
 }

@@ -107,7 +107,8 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			if (t.plane == nil || t.plane.tab.narrow == nil) && planeBlocksOn {
 				t.blocks = blockTableOf(&p.levels[n-2], lv, p.strides[n-2], p.strides[n-1], size)
 			}
-			if t.plane != nil && (t.plane.tab.narrow == nil && t.plane.tab.words == nil || p.levels[n-2].outLen*p.levels[n-2].blk*size <= narrowGroupMax) && planeBlocksOn {
+			planeOut := p.levels[n-2].outLen * p.levels[n-2].blk * size
+			if t.plane != nil && (t.plane.tab.narrow == nil && t.plane.tab.words == nil || planeOut <= narrowGroupMax) && planeBlocksOn {
 				// Planes that no shuffle kernel of the levels without
 				// VBMI takes (blockGroupOf); where they have no blocks
 				// table of their own, in groups that fit the runs of

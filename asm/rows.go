@@ -245,7 +245,7 @@ func rowsKernel(a isa, r rowsArgs, pg patGen) {
 	JZ(LabelRef(ret))
 
 	if r.K == 0 {
-		rowsFillClasses(r, pg, general)
+		rowsFillClasses(a, r, pg, general)
 	}
 
 	// Classes (W, smallest mid), widest first. The ZMM class starts at
@@ -306,7 +306,7 @@ func rowsKernel(a isa, r rowsArgs, pg patGen) {
 // fills the pad rows of a batch of planes as such rows (pad_generic.go:
 // fills); the general loop's size ladder took longer than a clear a row
 // there. Other rows go on to the classes.
-func rowsFillClasses(r rowsArgs, pg patGen, general string) {
+func rowsFillClasses(a isa, r rowsArgs, pg patGen, general string) {
 	next := newLabel("fill_none")
 	TESTQ(r.mid, r.mid)
 	JNZ(LabelRef(next))
@@ -324,22 +324,7 @@ func rowsFillClasses(r rowsArgs, pg patGen, general string) {
 	JMP(LabelRef(general))
 	for i, W := range widths {
 		Label(labels[i])
-		rowsLoop(r, func() {
-			switch W {
-			case 8:
-				g, _ := pg.gpr(8)
-				MOVQ(g, at(r.d, 0))
-				MOVQ(g, ati(r.d, r.left, -8))
-			case 4:
-				g, _ := pg.gpr(4)
-				MOVL(g.(reg.GPVirtual).As32(), at(r.d, 0))
-				MOVL(g.(reg.GPVirtual).As32(), ati(r.d, r.left, -4))
-			default:
-				v, _ := pg.vec(W)
-				VMOVDQU(v, at(r.d, 0))
-				VMOVDQU(v, ati(r.d, r.left, -W))
-			}
-		})
+		rowsLoop(r, func() { storePattern(a, pg, W, at(r.d, 0), ati(r.d, r.left, -W)) })
 		VZEROUPPER()
 		RET()
 	}
@@ -425,36 +410,40 @@ func spillMids(a isa, r rowsArgs, pg patGen, F int, first, second reg.Register, 
 	for i, Wc := range mids {
 		Label(labels[i])
 		rowsLoop(r, func() {
-			if F <= 8 {
-				g, _ := pg.gpr(F)
-				if F == 8 {
-					MOVQ(g, ati(r.d, first, 0))
-					MOVQ(g, ati(r.d, second, 0))
-				} else {
-					MOVL(g.(reg.GPVirtual).As32(), ati(r.d, first, 0))
-					MOVL(g.(reg.GPVirtual).As32(), ati(r.d, second, 0))
-				}
-			} else if F == 64 && a.V == 32 { // two stores a fill
-				v, _ := pg.vec(32)
-				VMOVDQU(v, ati(r.d, first, 0))
-				VMOVDQU(v, ati(r.d, first, 32))
-				VMOVDQU(v, ati(r.d, second, 0))
-				VMOVDQU(v, ati(r.d, second, 32))
-			} else {
-				v, _ := pg.vec(F)
-				store := VMOVDQU
-				if F == 64 {
-					store = func(a, b Op) { VMOVDQU64(a, b) }
-				}
-				store(v, ati(r.d, first, 0))
-				store(v, ati(r.d, second, 0))
-			}
+			storePattern(a, pg, F, ati(r.d, first, 0), ati(r.d, second, 0))
 			dm := gp()
 			LEAQ(ati(r.d, r.left, 0), dm)
 			movePair(Wc, dm, r.s, r.mid)
 		})
 		VZEROUPPER()
 		RET()
+	}
+}
+
+// storePattern stores the first W bytes (4 to 64) of rowsConst's pattern
+// at each of ms in turn: from a general register up to 8, else a vector
+// of W bytes, or at the AVX2 level two YMM stores for 64.
+func storePattern(a isa, pg patGen, W int, ms ...Mem) {
+	for _, m := range ms {
+		switch {
+		case W == 8:
+			g, _ := pg.gpr(8)
+			MOVQ(g, m)
+		case W == 4:
+			g, _ := pg.gpr(4)
+			MOVL(g.(reg.GPVirtual).As32(), m)
+		case W == 64 && a.V == 32:
+			v, _ := pg.vec(32)
+			VMOVDQU(v, m)
+			m.Disp += 32
+			VMOVDQU(v, m)
+		case W == 64:
+			v, _ := pg.vec(64)
+			VMOVDQU64(v, m)
+		default:
+			v, _ := pg.vec(W)
+			VMOVDQU(v, m)
+		}
 	}
 }
 
