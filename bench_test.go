@@ -88,6 +88,10 @@ func BenchmarkExtra(b *testing.B) {
 		// innermost levels one plane of the blocks kernel (cubes.go).
 		{Name: "u8_cubes_reflect", DType: "uint8", Shape: []int{3220, 2, 2, 3}, Mode: "reflect", Pads: []int{0, 0, 0, 2, 0, 1, 1, 2}},
 		{Name: "i16_cubes_value", DType: "int16", Shape: []int{1364, 1, 3, 1}, Mode: "constant", Pads: []int{0, 3, 0, 1, 0, 1, 2, 1}, Value: 3},
+		// Small cubes of few segments: a planes call and a fill a cube,
+		// or, across, a call for each for a batch of cubes (exec.go).
+		{Name: "u8_cubes_across", DType: "uint8", Shape: []int{198, 1, 2, 84}, Mode: "constant", Pads: []int{0, 0, 0, 1, 0, 2, 2, 1}},
+		{Name: "f32_cubes_across", DType: "float32", Shape: []int{239, 3, 4, 18}, Mode: "wrap", Pads: []int{0, 0, 1, 2, 0, 2, 1, 3}},
 		// Rows of 22-byte units mirrored (pieceRowChunksOf; without VBMI
 		// the pieces kernel), rows of 26-byte units edge-padded (the pieces
 		// kernel).

@@ -390,7 +390,7 @@ func planeBlocksBy(byAVX2 bool, dst, src []byte, pl planes, t *blockTable, zeroV
 	if !t.takesValue || zeroValue {
 		pat = nil
 	}
-	batch := max(1, blocksBatchBytes/max(pl.dst, 1))
+	batch := max(1, blocksBatchBytes/max(t.width, 1)) // the planes' bytes, whatever their stride
 	planeTableCalls(dst, src, pl, t.width, t.inLen, func(d, s *byte, pl planes) {
 		ks.planeBlocks(d, s, pl.n, pl.dst, pl.src, &t.ent[0].a[0], len(t.ent), batch, pat)
 	})

@@ -4,8 +4,9 @@ import "sync"
 
 // The executor walks the levels of a compiled plan and hands the kernels
 // whole runs: a fill of many blocks, a copy of a run of input, a copy of
-// finished output, a block of rows padded alike. Offsets and counts are in
-// elements.
+// finished output, a block of rows padded alike; runs of small sub-tensors
+// go across, each segment for many of them (across). Offsets and counts
+// are in elements.
 
 // kernels is what the executor needs from an element representation.
 type kernels interface {
@@ -36,6 +37,12 @@ type kernels interface {
 	// flush ends a goroutine's share of a run: its stores are ordered
 	// before any it makes after (streaming stores need a fence).
 	flush()
+	// fills fills n elements at off and at count-1 more offsets stride
+	// elements apart.
+	fills(off, n, count, stride int)
+	// acrossBatch returns how many sub-tensors of blk elements the
+	// executor may make segment by segment (across); 1 for one at a time.
+	acrossBatch(blk int) int
 	// copyDirection reports which copies of finished blocks of blk
 	// elements to prefer: 1 from earlier blocks, -1 from later ones, 0
 	// either (segForms).
@@ -98,25 +105,7 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 	case segFill:
 		x.k.fill(at, s.n*blk)
 	case segSrc:
-		src := srcOff + s.src*stride
-		if l == len(x.levels)-1 {
-			x.k.copySrc(at, src, s.n, blk, s.step*stride)
-			return
-		}
-		if l+2 == len(x.levels) && x.k.rows(&x.levels[l+1], s.n, at, blk, src, s.step*stride, x.strides[l+1]) {
-			return
-		}
-		if l+3 == len(x.levels) &&
-			x.k.planes(&x.levels[l+1], &x.levels[l+2], s.n, at, blk, src, s.step*stride, x.strides[l+1], x.strides[l+2]) {
-			return
-		}
-		first := 0
-		if l+4 == len(x.levels) {
-			first = x.k.cubes(s.n, at, blk, src, s.step*stride)
-		}
-		for t := first; t < s.n; t++ {
-			x.run(l+1, at+t*blk, src+t*s.step*stride)
-		}
+		x.blocks(l, s.n, at, blk, srcOff+s.src*stride, s.step*stride)
 	case segDilate:
 		src, gap := srcOff+s.src*stride, s.step*blk
 		for t := 0; t < s.n; t++ {
@@ -133,6 +122,85 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 	case segRepeat:
 		repeat(x.k, at, s.n*blk, s.step*blk)
 	}
+}
+
+// blocks makes n blocks of level l, block t at dst offset at+t*dstStep
+// from the input block at src+t*srcStep; dstStep is the level's block
+// size unless l is above the two innermost levels (across).
+func (x *executor[K]) blocks(l, n, at, dstStep, src, srcStep int) {
+	last := len(x.levels) - 1
+	switch {
+	case l == last:
+		x.k.copySrc(at, src, n, x.levels[l].blk, srcStep)
+		return
+	case l+2 == len(x.levels) && x.k.rows(&x.levels[l+1], n, at, dstStep, src, srcStep, x.strides[l+1]):
+		return
+	case l+3 == len(x.levels) &&
+		x.k.planes(&x.levels[l+1], &x.levels[l+2], n, at, dstStep, src, srcStep, x.strides[l+1], x.strides[l+2]):
+		return
+	}
+	first := 0
+	if l+4 == len(x.levels) {
+		first = x.k.cubes(n, at, dstStep, src, srcStep)
+	}
+	at, src, n = at+first*dstStep, src+first*srcStep, n-first
+	if l+1 < last && n > 1 {
+		if per := min(x.k.acrossBatch(x.levels[l].blk), n); per > 1 && x.acrossPays(l+1, per) {
+			for p := 0; p < n; p += per {
+				x.across(l+1, min(per, n-p), at+p*dstStep, dstStep, src+p*srcStep, srcStep)
+			}
+			return
+		}
+	}
+	for t := range n {
+		x.run(l+1, at+t*dstStep, src+t*srcStep)
+	}
+}
+
+// Small sub-tensors go across: n sub-tensors of level l (above the
+// innermost) are made segment by segment, each segment for all n, rather
+// than one sub-tensor after the other. A run of s.n input blocks shorter
+// than n takes s.n calls of n blocks each (dstStep apart) where it took n
+// calls of s.n, and a fill one call where it took n. Each call costs a few
+// tens of ns before its first byte (uint8 [198, 1, 2, 84] zero-padded to
+// [198, 3, 4, 86], cubes of 1 KiB: a planes call and a fill a cube, 100
+// ns, 10x the memmove of the cube). The sub-tensors of a batch hold at
+// most acrossBytes of output (the kernels' acrossBatch), which the L2
+// cache keeps for the segments that copy finished blocks. PERFORMANCE.md,
+// "Small sub-tensors, segment by segment", has the figures.
+
+// across makes the n sub-tensors of level l at dst offsets at+p*dstStep
+// from the input at src+p*srcStep, segment by segment.
+func (x *executor[K]) across(l, n, at, dstStep, src, srcStep int) {
+	blk, stride := x.levels[l].blk, x.strides[l]
+	segs := x.segs(l)
+	for i := range segs {
+		s := &segs[i]
+		switch {
+		case s.kind == segFill:
+			x.k.fills(at+s.at*blk, s.n*blk, n, dstStep)
+		case s.kind == segSrc && s.n < n:
+			for t := range s.n {
+				x.blocks(l, n, at+(s.at+t)*blk, dstStep, src+(s.src+t*s.step)*stride, srcStep)
+			}
+		default:
+			for p := range n {
+				x.segment(l, at+p*dstStep, src+p*srcStep, s)
+			}
+		}
+	}
+}
+
+// acrossPays reports whether making n sub-tensors of level l across saves
+// calls: whether a run of their input blocks is shorter than n. Fills
+// alone do not pay: without such a run, across took the same time.
+func (x *executor[K]) acrossPays(l, n int) bool {
+	for _, s := range x.segs(l) {
+		if s.kind == segSrc && s.n < n {
+			return true
+		}
+	}
+	return false
 }
 
 // element makes one block of level l at dst offset at from the input
