@@ -46,3 +46,27 @@ func goesAcross(p *Plan, es int) bool {
 	x := executor[typedKernels[int32]]{levels: p.levels, strides: p.strides}
 	return per > 1 && x.acrossPays(1, per)
 }
+
+// TestPadRowFills runs random plans of planes with pad rows of zeros of 1
+// to 320 bytes at every level in use, with dst and src against guard
+// pages, against the reference: fills makes those of at most
+// zeroFillRowsMax bytes by the rows kernel, a batch of planes a call.
+func TestPadRowFills(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(135, 136))
+	runRandomPlans(t, r, levels, 300, 3, func() ([]int, Spec, int, []byte) {
+		es := 1 << r.IntN(4)
+		w := 1 + r.IntN(80/es)
+		shape := []int{1 + r.IntN(3), 1 + r.IntN(40), 1 + r.IntN(12), w}
+		spec := Spec{Mode: Constant, Before: []int{0, 0, r.IntN(4), r.IntN(3)}, After: []int{0, 0, 1 + r.IntN(3), r.IntN(3)}}
+		return shape, spec, es, nil
+	}, func(p *Plan, es int) bool {
+		pl := &p.levels[len(p.levels)-2]
+		for _, run := range pl.runs {
+			if fill := run.n * pl.blk * es; run.fill && fill > 64 && fill <= zeroFillRowsMax {
+				return true
+			}
+		}
+		return false
+	}, "fill 65 to zeroFillRowsMax bytes of pad rows a plane")
+}

@@ -156,17 +156,28 @@ func (k *byteKernels) fill(off, n int) {
 // level (in process, alternated): int16 and uint8 [1, 512, 7, 7] padded by
 // 1 with 3s 0.31-0.35x the time, uint8 [1, 128, 28, 28] by 2 0.71x; with
 // zeros 0.48-0.70x and 0.82x against a clear a plane, which stays faster
-// where a plane's fill is longer than rowsConst's fill classes (64 bytes:
-// uint8 [1, 32, 112, 112] padded by 2 with zeros, 232-byte fills, took
-// 1.17x its time by the rows call).
+// where a plane's zero fill is longer than zeroFillRowsMax.
 func (k *byteKernels) fills(off, n, count, stride int) {
 	size := k.size
-	if count > 1 && kernelSize(size) && len(k.src) > 0 && (!k.zero || n*size <= 64) {
+	if count > 1 && kernelSize(size) && len(k.src) > 0 && (!k.zero || n*size <= zeroFillRowsMax) {
 		rowsConstBytes(k.dst[off*size:], k.src, onePlane, count, stride*size, 0, n*size, 0, 0, &k.pat, k.stream)
 		return
 	}
 	fillEach(k, off, n, count, stride)
 }
+
+// zeroFillRowsMax is the longest zero fill, in bytes, that fills makes by
+// the rows kernel rather than by a clear a plane. It was rowsConst's fill
+// classes' 64 bytes. In process (with and without alternated 7 rounds),
+// 82 random zero-padded planes with pad rows of 48 to 400 bytes took
+// 0.55-1.09x the time with 256 at the default level, median 0.99x (uint8
+// [1284, 1, 47] padded to [1284, 3, 53]: 3.5 -> 2.0x memmove; the one at
+// 1.09x took 0.99x in two reruns), 0.84-1.12x at the AVX2 level, median
+// 1.00x (over 1.04x only planes whose fills the bound leaves alone); 60
+// planes with fills of 100 to 600 bytes (uint8 [1, 32, 112, 112] padded by
+// 2 among them) 0.85-1.09x with 256 and 0.86-1.04x with 512, the gains
+// all at fills of at most 256 bytes.
+const zeroFillRowsMax = 256
 
 // fillEach fills n elements at off and at count-1 more offsets stride
 // elements apart, a fill call each.
