@@ -125,8 +125,9 @@ func (x *executor[K]) segment(l, off, srcOff int, s *segment) {
 }
 
 // blocks makes n blocks of level l, block t at dst offset at+t*dstStep
-// from the input block at src+t*srcStep; dstStep is the level's block
-// size unless l is above the two innermost levels (across).
+// from the input block at src+t*srcStep. dstStep is the level's block
+// size at the innermost level (copySrc's units follow each other); above
+// it, across passes the stride of the sub-tensors it makes.
 func (x *executor[K]) blocks(l, n, at, dstStep, src, srcStep int) {
 	last := len(x.levels) - 1
 	switch {
