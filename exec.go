@@ -40,6 +40,9 @@ type kernels interface {
 	// fills fills n elements at off and at count-1 more offsets stride
 	// elements apart.
 	fills(off, n, count, stride int)
+	// copiesDst copies n elements within dst from from to off, and at
+	// count-1 more pairs of offsets stride elements after them.
+	copiesDst(off, from, n, count, stride int)
 	// acrossBatch returns how many sub-tensors of blk elements the
 	// executor may make segment by segment (across); 1 for one at a time.
 	acrossBatch(blk int) int
@@ -162,7 +165,8 @@ func (x *executor[K]) blocks(l, n, at, dstStep, src, srcStep int) {
 // innermost) are made segment by segment, each segment for all n, rather
 // than one sub-tensor after the other. A run of s.n input blocks shorter
 // than n takes s.n calls of n blocks each (dstStep apart) where it took n
-// calls of s.n, and a fill one call where it took n. Each call costs a few
+// calls of s.n, a fill one call where it took n, and a copy of finished
+// blocks one call (a run) or s.n (blocks in reverse) where it took n. Each call costs a few
 // tens of ns before its first byte (uint8 [198, 1, 2, 84] zero-padded to
 // [198, 3, 4, 86], cubes of 1 KiB: a planes call and a fill a cube, 100
 // ns, 10x the memmove of the cube). The sub-tensors of a batch hold at
@@ -183,6 +187,12 @@ func (x *executor[K]) across(l, n, at, dstStep, src, srcStep int) {
 		case s.kind == segSrc && s.n < n:
 			for t := range s.n {
 				x.blocks(l, n, at+(s.at+t)*blk, dstStep, src+(s.src+t*s.step)*stride, srcStep)
+			}
+		case s.kind == segDup && s.step == 1: // one run of blocks
+			x.k.copiesDst(at+s.at*blk, at+s.src*blk, s.n*blk, n, dstStep)
+		case s.kind == segDup && s.n < n:
+			for t := range s.n {
+				x.k.copiesDst(at+(s.at+t)*blk, at+(s.src+t*s.step)*blk, blk, n, dstStep)
 			}
 		default:
 			for p := range n {

@@ -179,6 +179,38 @@ func (k *byteKernels) fills(off, n, count, stride int) {
 // all at fills of at most 256 bytes.
 const zeroFillRowsMax = 256
 
+// copiesDst: one call of the constant rows kernel, the copies its rows'
+// middles, for copies of at most copiesRowsMax bytes.
+func (k *byteKernels) copiesDst(off, from, n, count, stride int) {
+	size := k.size
+	if count > 1 && kernelSize(size) && n*size <= copiesRowsMax && !k.stream {
+		rowsConstBytes(k.dst[off*size:], k.dst[from*size:], onePlane, count, stride*size, stride*size, 0, n*size, 0, &k.pat, false)
+		return
+	}
+	copyEach(k, off, from, n, count, stride)
+}
+
+// copiesRowsMax bounds the copies copiesDst makes by the rows kernel. In
+// process (with and without alternated 7 rounds), 85 edge, reflect and
+// wrap geometries that go across (PERFORMANCE.md, "Small sub-tensors,
+// segment by segment") took 0.61-1.23x the time with 2048 bytes at the
+// default level (the one over 1.02x took 0.97-1.00x in two reruns) and
+// 0.65-1.02x at the AVX2 level, median 0.99-1.00x (float64 [130, 2, 6, 3]
+// wrapped 3.0 -> 1.9x memmove); with 512 fewer
+// gained (int16 [62, 2, 2, 101] reflected 0.90x against 0.76x), and with
+// no bound copies of a few KiB took up to 1.11x (float32 [14, 4, 45, 7]
+// wrapped: 6 KiB a sub-tensor), where copy's memmove is as fast.
+const copiesRowsMax = 2048
+
+// copyEach makes copiesDst's copies a copyDst call each.
+func copyEach[K interface {
+	copyDst(off, from, count, width, step int)
+}](k K, off, from, n, count, stride int) {
+	for p := range count {
+		k.copyDst(off+p*stride, from+p*stride, 1, n, n)
+	}
+}
+
 // fillEach fills n elements at off and at count-1 more offsets stride
 // elements apart, a fill call each.
 func fillEach[K interface{ fill(off, n int) }](k K, off, n, count, stride int) {
@@ -960,6 +992,10 @@ func (k typedKernels[T]) flush() {}
 
 func (k typedKernels[T]) fills(off, n, count, stride int) { fillEach(k, off, n, count, stride) }
 
+func (k typedKernels[T]) copiesDst(off, from, n, count, stride int) {
+	copyEach(k, off, from, n, count, stride)
+}
+
 // acrossBatch: the typed kernels make no runs of planes or rows, whose
 // calls across saves.
 func (k typedKernels[T]) acrossBatch(int) int { return 1 }
@@ -1040,6 +1076,10 @@ func (k packedKernels) fill(off, n int) {
 func (k packedKernels) flush() {}
 
 func (k packedKernels) fills(off, n, count, stride int) { fillEach(k, off, n, count, stride) }
+
+func (k packedKernels) copiesDst(off, from, n, count, stride int) {
+	copyEach(k, off, from, n, count, stride)
+}
 
 func (k packedKernels) acrossBatch(int) int { return 1 }
 
