@@ -166,7 +166,8 @@ func (x *executor[K]) blocks(l, n, at, dstStep, src, srcStep int) {
 // than one sub-tensor after the other. A run of s.n input blocks shorter
 // than n takes s.n calls of n blocks each (dstStep apart) where it took n
 // calls of s.n, a fill one call where it took n, and a copy of finished
-// blocks one call (a run) or s.n (blocks in reverse) where it took n. Each call costs a few
+// blocks one call (a run, or a repeat no longer than its period) or s.n
+// (blocks in reverse, longer repeats) where it took n. Each call costs a few
 // tens of ns before its first byte (uint8 [198, 1, 2, 84] zero-padded to
 // [198, 3, 4, 86], cubes of 1 KiB: a planes call and a fill a cube, 100
 // ns, 10x the memmove of the cube). The sub-tensors of a batch hold at
@@ -193,6 +194,16 @@ func (x *executor[K]) across(l, n, at, dstStep, src, srcStep int) {
 		case s.kind == segDup && s.n < n:
 			for t := range s.n {
 				x.k.copiesDst(at+(s.at+t)*blk, at+(s.src+t*s.step)*blk, blk, n, dstStep)
+			}
+		case s.kind == segRepeat && s.n <= abs(s.step): // a copy of finished blocks
+			x.k.copiesDst(at+s.at*blk, at+(s.at-s.step)*blk, s.n*blk, n, dstStep)
+		case s.kind == segRepeat && s.n < n:
+			for i := range s.n {
+				t := i // block t reads block t-step, made before it
+				if s.step < 0 {
+					t = s.n - 1 - i
+				}
+				x.k.copiesDst(at+(s.at+t)*blk, at+(s.at+t-s.step)*blk, blk, n, dstStep)
 			}
 		default:
 			for p := range n {
