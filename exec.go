@@ -189,28 +189,40 @@ func (x *executor[K]) across(l, n, at, dstStep, src, srcStep int) {
 			for t := range s.n {
 				x.blocks(l, n, at+(s.at+t)*blk, dstStep, src+(s.src+t*s.step)*stride, srcStep)
 			}
-		case s.kind == segDup && s.step == 1: // one run of blocks
-			x.k.copiesDst(at+s.at*blk, at+s.src*blk, s.n*blk, n, dstStep)
-		case s.kind == segDup && s.n < n:
-			for t := range s.n {
-				x.k.copiesDst(at+(s.at+t)*blk, at+(s.src+t*s.step)*blk, blk, n, dstStep)
-			}
-		case s.kind == segRepeat && s.n <= abs(s.step): // a copy of finished blocks
-			x.k.copiesDst(at+s.at*blk, at+(s.at-s.step)*blk, s.n*blk, n, dstStep)
-		case s.kind == segRepeat && s.n < n:
-			for i := range s.n {
-				t := i // block t reads block t-step, made before it
-				if s.step < 0 {
-					t = s.n - 1 - i
-				}
-				x.k.copiesDst(at+(s.at+t)*blk, at+(s.at+t-s.step)*blk, blk, n, dstStep)
-			}
+		case (s.kind == segDup || s.kind == segRepeat) && x.copiesAcross(n, at, dstStep, blk, s):
 		default:
 			for p := range n {
 				x.segment(l, at+p*dstStep, src+p*srcStep, s)
 			}
 		}
 	}
+}
+
+// copiesAcross makes the copies of finished blocks of segment s (segDup,
+// segRepeat) for the n sub-tensors at at+p*dstStep, a copiesDst call for
+// them all, and reports whether it did: one call where the segment copies a
+// run of blocks, else one a block if that takes fewer calls than n.
+func (x *executor[K]) copiesAcross(n, at, dstStep, blk int, s *segment) bool {
+	from, step := s.src, s.step // block t copies block from+t*step
+	run := step == 1
+	if s.kind == segRepeat { // block t copies block t-s.step, maybe in s
+		from, step, run = s.at-s.step, 1, s.n <= abs(s.step)
+	}
+	switch {
+	case run:
+		x.k.copiesDst(at+s.at*blk, at+from*blk, s.n*blk, n, dstStep)
+	case s.n < n:
+		for i := range s.n {
+			t := i // a repeat's block t reads block t-s.step, made before it
+			if s.kind == segRepeat && s.step < 0 {
+				t = s.n - 1 - i
+			}
+			x.k.copiesDst(at+(s.at+t)*blk, at+(from+t*step)*blk, blk, n, dstStep)
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // acrossPays reports whether making n sub-tensors of level l across saves

@@ -1,7 +1,6 @@
 package pad
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -66,21 +65,13 @@ func TestAcross(t *testing.T) {
 		if p.outLen == 0 {
 			continue
 		}
-		in := make([]byte, 4*p.inLen)
-		for i := range p.inLen {
-			binary.LittleEndian.PutUint32(in[4*i:], uint32(i))
-		}
-		ref, _, err := refPad(in, 4, c.shape, c.spec, []byte{0xff, 0xff, 0xff, 0xff})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := make([]int32, p.outLen)
-		for i := range want {
-			want[i] = int32(binary.LittleEndian.Uint32(ref[4*i:]))
-		}
-		src := make([]int32, p.inLen)
+		src := make([]int32, p.inLen) // the input's indices; the value -1
 		for i := range src {
 			src[i] = int32(i)
+		}
+		want, _, err := rtExpectIdx(c, src, -1)
+		if err != nil {
+			t.Fatal(err)
 		}
 		var fills [2]int
 		for i, batch := range []int{1, 2 + r.IntN(7), 1000} {
