@@ -75,6 +75,11 @@ func BenchmarkExtra(b *testing.B) {
 		// to homogeneous coordinates, pairs reflected to triples.
 		{Name: "f32_points_value1", DType: "float32", Shape: []int{16384, 3}, Mode: "constant", Pads: []int{0, 0, 0, 1}, Value: 1},
 		{Name: "u8_pairs_reflect1", DType: "uint8", Shape: []int{65536, 2}, Mode: "reflect", Pads: []int{0, 1, 0, 0}},
+		// Long runs of constant rows by the expand kernels (rowExpandOf):
+		// an RGB image given an opaque alpha channel, and int16 rows of 5
+		// padded to 10 with a value.
+		{Name: "u8_rgb_alpha", DType: "uint8", Shape: []int{224 * 224, 3}, Mode: "constant", Pads: []int{0, 0, 0, 1}, Value: 255},
+		{Name: "i16_rows5_value", DType: "int16", Shape: []int{10240, 5}, Mode: "constant", Pads: []int{0, 3, 0, 2}, Value: 3},
 		// Tall planes of narrow rows (over 1 KiB: largeBlocksPay).
 		{Name: "u8_tall_edge1", DType: "uint8", Shape: []int{1, 128, 120, 10}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		// Tall planes of float32 pairs padded to triples: with VBMI the

@@ -101,6 +101,9 @@ type asmKernels struct {
 	// expandDwordsMaxWidth: the widest row, in bytes, whose planes take
 	// rowsExpandDwords (0: any); wider rows take the rows kernels.
 	expandDwordsMaxWidth int
+	// expandsRows: runs of constant rows that follow each other take the
+	// expand kernels where the plan has their table (rowExpandOf).
+	expandsRows bool
 
 	// copyRep: REP MOVSB (fast strings), where the CPU has ERMS; copyBytes
 	// uses it from repMinBytes on.
@@ -137,6 +140,9 @@ func shuffleLoadLimit(src []byte, mid int) uintptr {
 }
 
 // pageEnd returns the end of the 4 KiB page that holds src's last byte
+// addrPhase is the offset of b's first byte in its 64-byte line.
+func addrPhase(b []byte) int { return int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) & 63) }
+
 // (len(src) > 0): the expand kernels' srcEnd. Nothing before it faults.
 func pageEnd(src []byte) uintptr {
 	return uintptr(unsafe.Pointer(&src[len(src)-1])) | (4096 - 1) + 1

@@ -584,9 +584,6 @@ func linesMiddle(ks *asmKernels, d, s, whole []byte, t *linesTable, size int, g 
 	}
 }
 
-// addrPhase is the offset of b's first byte in its 64-byte line.
-func addrPhase(b []byte) int { return int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) & 63) }
-
 // rowsWideBytes makes rows of 128 bytes or more with pads of at most 64
 // bytes by a head-and-tail table (shuffle.go) if the level in use has the
 // kernel, and reports whether it did. Rows that follow each other take the
@@ -695,6 +692,13 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 		}
 	}
 	return true
+}
+
+// expandsRows reports whether the level in use makes runs of rows by the
+// expand kernels (asmKernels.expandsRows) with table t.
+func expandsRows(t *expandTable) bool {
+	ks := kernelsInUse()
+	return ks != nil && ks.expandsRows && (ks.rowsExpand != nil || ks.expandWords(t))
 }
 
 // expandWords reports whether the planes of table t take the word expand

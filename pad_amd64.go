@@ -297,6 +297,7 @@ var asmKernelSets = []asmKernels{
 		rowsLines:        ifCPU(cpu.X86.HasAVX512VBMI, rowsLinesAVX512),
 		rowsExpand:       ifCPU(cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VBMI, rowsExpandAVX512),
 		rowsExpandDwords: ifCPU(cpu.X86.HasPOPCNT, rowsExpandDwordsAVX512),
+		expandsRows:      true,
 
 		copyStream:        copyStreamAVX512,
 		rowsAlignedStream: ifCPU(cpu.X86.HasAVX512VBMI, rowsAlignedStreamAVX512),

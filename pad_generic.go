@@ -553,6 +553,14 @@ func (k *byteKernels) planesAsRows(pl planes, count int) bool {
 // off+p*pl.dst+t*dstStride from the input row at
 // srcOff+p*pl.src+t*srcStride (srcStride >= 0).
 func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, srcOff, srcStride, stride int) {
+	if !(k.rowsExpandRows(lv, pl, count, off, dstStride, srcOff, srcStride, stride)) {
+		k.rowsPlanesBy(lv, pl, count, off, dstStride, srcOff, srcStride, stride)
+	}
+}
+
+// rowsPlanesBy makes rowsPlanes's rows by the rows, shuffle and row table
+// kernels.
+func (k *byteKernels) rowsPlanesBy(lv *level, pl planes, count, off, dstStride, srcOff, srcStride, stride int) {
 	size, r := k.size, &lv.row
 	if r.kind == rowGeneral || r.kind == rowConst && !k.zero && !kernelSize(size) {
 		for p := range pl.n {
@@ -615,6 +623,48 @@ func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, sr
 			rowsWrapBytes(dst, src, pb, count, ds, ss, left, mid, right, lf*size, rf*size)
 		}
 	}
+}
+
+// rowsExpandRowsMin is the fewest bytes of output of a run of rows that
+// the expand kernel makes (rowsExpandRows).
+var rowsExpandRowsMin = 16 << 10
+
+// rowsExpandRows makes rowsPlanes's rows by the expand kernel, plane by
+// plane, when they are constant rows that follow each other in dst and src
+// and the plan has their table (rowExpandOf); it reports whether it did.
+// The kernel's blocks start on 64-byte boundaries: a plane's rows before
+// the first that starts on one go by the other kernels, and so does a
+// plane whose rows never start on one.
+func (k *byteKernels) rowsExpandRows(lv *level, pl planes, count, off, dstStride, srcOff, srcStride, stride int) bool {
+	t, size := k.tab.rowExpand, k.size
+	if t == nil || k.stream || dstStride*size != t.width || srcStride*size != t.mid || count*t.width < rowsExpandRowsMin || !expandsRows(t) {
+		return false
+	}
+	for p := range pl.n {
+		o, so := off+p*pl.dst, srcOff+p*pl.src
+		head := alignedRow(k.dst[o*size:], t.width, count)
+		if head < 0 || (count-head)*t.width < rowsExpandRowsMin {
+			head = count // the whole plane by the other kernels
+		} else {
+			rowsExpandPads(k.dst[(o+head*dstStride)*size:], k.src[(so+head*srcStride+lv.row.src*stride)*size:], planes{count - head, t.width, t.mid}, t.mid, t, &k.pat)
+		}
+		if head > 0 {
+			k.rowsPlanesBy(lv, onePlane, head, o, dstStride, so, srcStride, stride)
+		}
+	}
+	return true
+}
+
+// alignedRow returns the first of rows rows of width bytes that follow each
+// other from dst's start that starts on a 64-byte boundary, or -1.
+func alignedRow(dst []byte, width, rows int) int {
+	phase := addrPhase(dst)
+	for r := range min(rows, 64) {
+		if (phase+r*width)%64 == 0 {
+			return r
+		}
+	}
+	return -1
 }
 
 // rowPlanes makes the first rows of count rows ds bytes apart in each of

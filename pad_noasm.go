@@ -95,6 +95,8 @@ func rowsWideBytes([]byte, []byte, planes, int, int, int, int, int, int, *shuffl
 	return false
 }
 
+func expandsRows(*expandTable) bool { return false }
+
 func rowsExpandPads([]byte, []byte, planes, int, *expandTable, *[32]byte) bool { return false }
 
 func rowsAlignedPads([]byte, []byte, planes, int, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {

@@ -51,6 +51,32 @@ func expandOf(pl, lv *level, rowStride, size int) *expandTable {
 	return newExpandTable(pl.outLen*width, run.n, width, r.left*size, r.mid*size, top*width)
 }
 
+// rowExpandMaxWidth and rowExpandByteMaxWidth are the widest rows, in
+// bytes, that rowExpandOf makes a table for: of whole 4-byte words (the
+// word kernels), and of bytes.
+const (
+	rowExpandMaxWidth     = 24
+	rowExpandByteMaxWidth = 20
+)
+
+// rowExpandOf returns the expand table at element size bytes of the rows
+// of lv (constant padding) taken as a stream of rows that follow each
+// other in src (rowStride elements apart) and in dst, a row a plane, or
+// nil: the executor's runs of such rows (rowsExpandRows) that no plane
+// table takes.
+func rowExpandOf(lv *level, rowStride, size int) *expandTable {
+	r := &lv.row
+	width := lv.outLen * lv.blk * size
+	if r.kind != rowConst || r.mid == 0 || rowStride != r.mid || width > rowExpandMaxWidth {
+		return nil
+	}
+	t := newExpandTable(width, 1, width, r.left*size, r.mid*size, 0)
+	if t.dwords == nil && width > rowExpandByteMaxWidth {
+		return nil
+	}
+	return t
+}
+
 // newExpandTable returns the table of planes of plane bytes, or nil when
 // its period needs more than expandMaxEntries masks.
 func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {

@@ -400,3 +400,92 @@ func TestExpandDwordsMaxWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestExpandRows runs random plans of constant rows of up to
+// rowExpandMaxWidth bytes, tall planes with and without pad rows, at every
+// level in use, with dst and src against guard pages at random line phases
+// (so that runs start with rows before the first aligned one, and planes
+// whose rows never start on a line take the other kernels), against the
+// reference. It fails unless the expand kernels made rows in at least a
+// third of the plans where the level has them for runs of rows.
+func TestExpandRows(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(137, 138))
+	calls := 0
+	for _, l := range levels {
+		ks := kernelsAt(l)
+		if k := ks.rowsExpand; k != nil {
+			setForTest(t, &ks.rowsExpand, func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr) {
+				calls++
+				k(dst, src, n, tab, entries, pat, srcEnd)
+			})
+		}
+		if k := ks.rowsExpandDwords; k != nil {
+			setForTest(t, &ks.rowsExpandDwords, func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {
+				calls++
+				k(dst, src, n, tab, entries, pat, srcEnd)
+			})
+		}
+	}
+	a := newGuardArena(t, 2, 1<<20)
+	cases, taken, eligible := 200, 0, 0
+	if testing.Short() {
+		cases = 40
+	}
+	for range cases {
+		es := 1 << r.IntN(4)
+		var mid, left, right int
+		for {
+			mid, left, right = 1+r.IntN(rowExpandMaxWidth/es), r.IntN(4), r.IntN(4)
+			if left+right > 0 && (mid+left+right)*es <= rowExpandMaxWidth {
+				break
+			}
+		}
+		width := (mid + left + right) * es
+		rows := (rowsExpandRowsMin + r.IntN(3*rowsExpandRowsMin)) / width
+		shape := []int{rows, mid}
+		spec := Spec{Mode: Constant, Before: []int{0, left}, After: []int{0, right}}
+		if r.IntN(2) == 0 { // planes with pad rows
+			shape = []int{1 + r.IntN(3), rows, mid}
+			spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), left}, After: []int{0, r.IntN(3), right}}
+		}
+		var value []byte
+		if r.IntN(2) == 0 {
+			value = randomBytes(r, es)
+		}
+		p, err := newExecPlan(shape, spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, es*prod(shape))
+		want, _, err := refPad(in, es, shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range levels {
+			for pass := range 3 {
+				end := pass != 1
+				shift := r.IntN(64)
+				if pass == 2 {
+					shift = (-len(want)) & 63 // dst on a line boundary, its end at the guard page
+				}
+				dst, _ := a.place(0, len(want), shift, end)
+				src, _ := a.place(1, len(in), r.IntN(64), end)
+				before := calls
+				withLevel(l, func() {
+					a.runPlan(t, p, dst, src, in, es, value, want, fmt.Sprintf("%v %v size %d, level %v, %s, dst %d from its page", shape, spec, es, l, guardPass(end), shift))
+				})
+				if pass == 2 && l == active && kernelsInUse().expandsRows && p.tablesFor(es).rowExpand != nil {
+					eligible++
+					if calls > before {
+						taken++
+					}
+				}
+			}
+		}
+	}
+	if eligible > 0 && taken < eligible/3 {
+		t.Fatalf("the expand kernels made rows in only %d of %d plans where they could", taken, eligible)
+	}
+	t.Logf("the expand kernels made rows in %d of %d plans with tables at the level in use (%v)", taken, eligible, active)
+}

@@ -26,6 +26,7 @@ type sizeTables struct {
 	endsWords   *endsWordsTable  // or, of words, pads of up to 32 bytes
 	lines       *linesSet        // the planes of the level above, by the lines kernel (rowslines.go)
 	expand      *expandTable     // or by the expand kernel (rowsexpand.go)
+	rowExpand   *expandTable     // the innermost level's runs of rows, by the expand kernel (rowsexpand.go)
 	plane       *planeShuffle    // the planes of the level above, each as one narrow row (shuffle.go)
 	chunks      *chunkTable      // or by 64-byte blocks (chunks.go)
 	chunkGroups *chunkGroup      // before plane, groups of its planes by 64-byte blocks (chunks.go)
@@ -93,6 +94,12 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
 		}
 		t.pieces = piecesOf(&lv.row, size)
+		if n >= 2 {
+			t.rowExpand = rowExpandOf(lv, p.strides[n-2], size)
+			if e := t.rowExpand; e != nil && e.dwords == nil && byteExpandMaxWidth > 0 && e.width > byteExpandMaxWidth {
+				t.rowExpand = nil
+			}
+		}
 		if n >= 4 && planeBlocksOn {
 			t.cubes = cubeTablesOf(p.levels[n-4:], p.strides[n-4:], size)
 		}
