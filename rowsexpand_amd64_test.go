@@ -207,6 +207,9 @@ func testExpandPlanes(t *testing.T) {
 		if tp+bp == 0 {
 			tp = 1
 		}
+		if h > 2 && bp > 0 && r.IntN(4) == 0 {
+			tp = -1 - r.IntN(2) // a crop: input planes that do not follow each other
+		}
 		shape := []int{1 + r.IntN(2), 1 + r.IntN(6), h, w}
 		spec := Spec{Mode: Constant, Before: []int{0, 0, tp, lp}, After: []int{0, 0, bp, rp}}
 		p, err := newExecPlan(shape, spec, Workers(1))
@@ -402,13 +405,15 @@ func TestExpandDwordsMaxWidth(t *testing.T) {
 }
 
 // TestExpandRows runs random plans of constant rows of up to
-// rowExpandMaxWidth bytes, tall planes with and without pad rows, at every
-// level in use, with dst and src against guard pages at random line phases
-// (so that runs start with rows before the first aligned one, and planes
-// whose rows never start on a line take the other kernels), against the
-// reference. It fails unless the expand kernels made rows in at least a
-// third of the plans where the level has them for runs of rows.
+// rowExpandMaxWidth bytes (tall planes with and without pad rows), and of
+// planes of up to planeExpandMax bytes, at every level in use, with dst and
+// src against guard pages at random line phases (so that runs start with
+// rows before the first aligned one, and planes whose rows never start on
+// a line take the other kernels), against the reference. It fails unless
+// the expand kernels made rows in at least a third of the plans where the
+// level in use has them for such runs and planes.
 func TestExpandRows(t *testing.T) {
+	setForTest(t, &periodicAtFirstRun, true)
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(137, 138))
 	calls := 0
@@ -428,26 +433,44 @@ func TestExpandRows(t *testing.T) {
 		}
 	}
 	a := newGuardArena(t, 2, 1<<20)
-	cases, taken, eligible := 200, 0, 0
+	cases, taken, eligible := 300, 0, 0
 	if testing.Short() {
-		cases = 40
+		cases = 60
 	}
 	for range cases {
 		es := 1 << r.IntN(4)
-		var mid, left, right int
-		for {
-			mid, left, right = 1+r.IntN(rowExpandMaxWidth/es), r.IntN(4), r.IntN(4)
-			if left+right > 0 && (mid+left+right)*es <= rowExpandMaxWidth {
-				break
+		var shape []int
+		var spec Spec
+		switch kind := r.IntN(3); kind {
+		case 0, 1: // tall planes of rows, with pad rows or none
+			var mid, left, right int
+			for {
+				mid, left, right = 1+r.IntN(rowExpandMaxWidth/es), r.IntN(4), r.IntN(4)
+				if left+right > 0 && (mid+left+right)*es <= rowExpandMaxWidth {
+					break
+				}
 			}
-		}
-		width := (mid + left + right) * es
-		rows := (rowsExpandRowsMin + r.IntN(3*rowsExpandRowsMin)) / width
-		shape := []int{rows, mid}
-		spec := Spec{Mode: Constant, Before: []int{0, left}, After: []int{0, right}}
-		if r.IntN(2) == 0 { // planes with pad rows
-			shape = []int{1 + r.IntN(3), rows, mid}
-			spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), left}, After: []int{0, r.IntN(3), right}}
+			rows := (rowsExpandRowsMin + r.IntN(3*rowsExpandRowsMin)) / ((mid + left + right) * es)
+			shape = []int{rows, mid}
+			spec = Spec{Mode: Constant, Before: []int{0, left}, After: []int{0, right}}
+			if kind == 1 {
+				shape = []int{1 + r.IntN(3), rows, mid}
+				spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), left}, After: []int{0, r.IntN(3), right}}
+			}
+		default: // tiny planes
+			for {
+				h, w := 1+r.IntN(4), 1+r.IntN(4)
+				spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), r.IntN(3)}, After: []int{0, r.IntN(3), r.IntN(3)}}
+				plane := (h + spec.Before[1] + spec.After[1]) * (w + spec.Before[2] + spec.After[2]) * es
+				if spec.Before[1]+spec.After[1] > 0 && plane <= planeExpandMax+8 {
+					shape = []int{1 + r.IntN(40000/plane), h, w}
+					if h > 1 && spec.Before[1] == 0 && r.IntN(2) == 0 {
+						spec.Before[1] = -1 // a crop: the run starts at input row 1
+						shape[1]++
+					}
+					break
+				}
+			}
 		}
 		var value []byte
 		if r.IntN(2) == 0 {
@@ -462,6 +485,7 @@ func TestExpandRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		tb := p.tablesFor(es)
 		for _, l := range levels {
 			for pass := range 3 {
 				end := pass != 1
@@ -475,7 +499,9 @@ func TestExpandRows(t *testing.T) {
 				withLevel(l, func() {
 					a.runPlan(t, p, dst, src, in, es, value, want, fmt.Sprintf("%v %v size %d, level %v, %s, dst %d from its page", shape, spec, es, l, guardPass(end), shift))
 				})
-				if pass == 2 && l == active && kernelsInUse().expandsRows && p.tablesFor(es).rowExpand != nil {
+				rows := tb.rowExpand != nil && expandsRows(tb.rowExpand)
+				planes := tb.expand != nil && tb.expand.plane <= planeExpandMax && expandsRows(tb.expand)
+				if pass == 2 && l == active && (rows || planes) {
 					eligible++
 					if calls > before {
 						taken++
