@@ -438,44 +438,7 @@ func TestExpandRows(t *testing.T) {
 		cases = 60
 	}
 	for range cases {
-		es := 1 << r.IntN(4)
-		var shape []int
-		var spec Spec
-		switch kind := r.IntN(3); kind {
-		case 0, 1: // tall planes of rows, with pad rows or none
-			var mid, left, right int
-			for {
-				mid, left, right = 1+r.IntN(rowExpandMaxWidth/es), r.IntN(4), r.IntN(4)
-				if left+right > 0 && (mid+left+right)*es <= rowExpandMaxWidth {
-					break
-				}
-			}
-			rows := (rowsExpandRowsMin + r.IntN(3*rowsExpandRowsMin)) / ((mid + left + right) * es)
-			shape = []int{rows, mid}
-			spec = Spec{Mode: Constant, Before: []int{0, left}, After: []int{0, right}}
-			if kind == 1 {
-				shape = []int{1 + r.IntN(3), rows, mid}
-				spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), left}, After: []int{0, r.IntN(3), right}}
-			}
-		default: // tiny planes
-			for {
-				h, w := 1+r.IntN(4), 1+r.IntN(4)
-				spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), r.IntN(3)}, After: []int{0, r.IntN(3), r.IntN(3)}}
-				plane := (h + spec.Before[1] + spec.After[1]) * (w + spec.Before[2] + spec.After[2]) * es
-				if spec.Before[1]+spec.After[1] > 0 && plane <= planeExpandMax+8 {
-					shape = []int{1 + r.IntN(40000/plane), h, w}
-					if h > 1 && spec.Before[1] == 0 && r.IntN(2) == 0 {
-						spec.Before[1] = -1 // a crop: the run starts at input row 1
-						shape[1]++
-					}
-					break
-				}
-			}
-		}
-		var value []byte
-		if r.IntN(2) == 0 {
-			value = randomBytes(r, es)
-		}
+		shape, spec, es, value := drawExpandRows(r)
 		p, err := newExecPlan(shape, spec, Workers(1))
 		if err != nil {
 			t.Fatal(err)
@@ -514,4 +477,75 @@ func TestExpandRows(t *testing.T) {
 		t.Fatalf("the expand kernels made rows in only %d of %d plans where they could", taken, eligible)
 	}
 	t.Logf("the expand kernels made rows in %d of %d plans with tables at the level in use (%v)", taken, eligible, active)
+}
+
+// drawExpandRows draws a plan of TestExpandRows: constant rows of up to
+// rowExpandMaxWidth bytes in tall planes, with pad rows or none, or planes
+// of up to planeExpandMax+8 bytes, some with a crop; a value or none.
+func drawExpandRows(r *rand.Rand) (shape []int, spec Spec, es int, value []byte) {
+	es = 1 << r.IntN(4)
+	switch kind := r.IntN(3); kind {
+	case 0, 1: // tall planes of rows, with pad rows or none
+		var mid, left, right int
+		for {
+			mid, left, right = 1+r.IntN(rowExpandMaxWidth/es), r.IntN(4), r.IntN(4)
+			if left+right > 0 && (mid+left+right)*es <= rowExpandMaxWidth {
+				break
+			}
+		}
+		rows := (rowsExpandRowsMin + r.IntN(3*rowsExpandRowsMin)) / ((mid + left + right) * es)
+		shape = []int{rows, mid}
+		spec = Spec{Mode: Constant, Before: []int{0, left}, After: []int{0, right}}
+		if kind == 1 {
+			shape = []int{1 + r.IntN(3), rows, mid}
+			spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), left}, After: []int{0, r.IntN(3), right}}
+		}
+	default: // tiny planes
+		for {
+			h, w := 1+r.IntN(4), 1+r.IntN(4)
+			spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), r.IntN(3)}, After: []int{0, r.IntN(3), r.IntN(3)}}
+			plane := (h + spec.Before[1] + spec.After[1]) * (w + spec.Before[2] + spec.After[2]) * es
+			if spec.Before[1]+spec.After[1] > 0 && plane <= planeExpandMax+8 {
+				shape = []int{1 + r.IntN(40000/plane), h, w}
+				if h > 1 && spec.Before[1] == 0 && r.IntN(2) == 0 {
+					spec.Before[1] = -1 // a crop: the run starts at input row 1
+					shape[1]++
+				}
+				break
+			}
+		}
+	}
+	if r.IntN(2) == 0 {
+		value = randomBytes(r, es)
+	}
+	return shape, spec, es, value
+}
+
+// FuzzExpandRows runs TestExpandRows's plans, drawn from the fuzzer's
+// seeds, at the level in use with dst at any line phase and src against
+// guard pages, against the reference.
+func FuzzExpandRows(f *testing.F) {
+	f.Add(uint64(1), uint64(2), uint8(0))
+	f.Add(uint64(3), uint64(4), uint8(16))
+	f.Fuzz(func(t *testing.T, a, b uint64, shift uint8) {
+		r := rand.New(rand.NewPCG(a, b))
+		shape, spec, es, value := drawExpandRows(r)
+		p, err := newExecPlan(shape, spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, es*prod(shape))
+		want, _, err := refPad(in, es, shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arena := newGuardArena(t, 2, 1<<20)
+		for _, end := range []bool{false, true} {
+			dst, _ := arena.place(0, len(want), int(shift%64), end)
+			src, _ := arena.place(1, len(in), 0, end)
+			for range 2 { // the second run with the periodic tables
+				arena.runPlan(t, p, dst, src, in, es, value, want, fmt.Sprintf("%v %v size %d, %s, dst %d from its page", shape, spec, es, guardPass(end), shift%64))
+			}
+		}
+	})
 }
