@@ -139,10 +139,10 @@ func shuffleLoadLimit(src []byte, mid int) uintptr {
 	return pageEnd(src) - window
 }
 
-// pageEnd returns the end of the 4 KiB page that holds src's last byte
 // addrPhase is the offset of b's first byte in its 64-byte line.
 func addrPhase(b []byte) int { return int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) & 63) }
 
+// pageEnd returns the end of the 4 KiB page that holds src's last byte
 // (len(src) > 0): the expand kernels' srcEnd. Nothing before it faults.
 func pageEnd(src []byte) uintptr {
 	return uintptr(unsafe.Pointer(&src[len(src)-1])) | (4096 - 1) + 1

@@ -577,7 +577,7 @@ func (k *byteKernels) planesAsRows(pl planes, count int) bool {
 // off+p*pl.dst+t*dstStride from the input row at
 // srcOff+p*pl.src+t*srcStride (srcStride >= 0).
 func (k *byteKernels) rowsPlanes(lv *level, pl planes, count, off, dstStride, srcOff, srcStride, stride int) {
-	if !(k.rowsExpandRows(lv, pl, count, off, dstStride, srcOff, srcStride, stride)) {
+	if !k.rowsExpandRows(lv, pl, count, off, dstStride, srcOff, srcStride, stride) {
 		k.rowsPlanesBy(lv, pl, count, off, dstStride, srcOff, srcStride, stride)
 	}
 }

@@ -96,9 +96,6 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		t.pieces = piecesOf(&lv.row, size)
 		if n >= 2 {
 			t.rowExpand = rowExpandOf(lv, p.strides[n-2], size)
-			if e := t.rowExpand; e != nil && e.dwords == nil && byteExpandMaxWidth > 0 && e.width > byteExpandMaxWidth {
-				t.rowExpand = nil
-			}
 		}
 		if n >= 4 && planeBlocksOn {
 			t.cubes = cubeTablesOf(p.levels[n-4:], p.strides[n-4:], size)
