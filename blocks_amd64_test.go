@@ -200,17 +200,20 @@ func TestPlaneBlocks(t *testing.T) {
 	// 1 (808-byte planes of 4-byte rows). Constant-padded ones take it
 	// only where that level's kernels decline them (avx2Fallback): those
 	// with no pad rows before the shuffle kernel (64 of 220 bytes); those
-	// with pad rows in a run not on a 64-byte boundary, which the expand
-	// kernel wants (64 of 210 bytes after a pad plane); a run from the
-	// output's start, on one, only where the level has no byte expand
-	// kernel (without VBMI2).
+	// with pad rows before the first that starts on a 64-byte boundary,
+	// which the expand kernel wants (of 64 planes of 210 bytes after a
+	// pad plane, the first 31), or all of them where the level has no byte
+	// expand kernel (without VBMI2); a run from the output's start, on
+	// one, only there.
 	vbmi := kernelsAt(levelAVX512)
 	if vbmi == nil || !vbmi.supported || vbmi.planeChunks == nil {
 		t.Skip("the CPU has no AVX-512 VBMI")
 	}
 	var expanded [][4]int // the calls for planes the byte expand kernel makes where the level has it
+	shifted := [][4]int{{31, 210, 39, 3}}
 	if vbmi.rowsExpand == nil {
 		expanded = [][4]int{{64, 808, 10, -1}}
+		shifted = [][4]int{{64, 210, 39, 3}}
 	}
 	for _, c := range []struct {
 		shape         []int
@@ -222,7 +225,7 @@ func TestPlaneBlocks(t *testing.T) {
 		{[]int{1, 64, 200, 2}, Edge, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, [][4]int{{64, 808, 10, -1}}},
 		{[]int{1, 64, 200, 2}, Constant, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, expanded},
 		{[]int{1, 64, 44, 2}, Constant, []int{0, 1, 0, 2}, []int{0, 0, 0, 1}, []byte{3}, [][4]int{{64, 220, 37, 3}}},
-		{[]int{1, 64, 40, 2}, Constant, []int{0, 1, 1, 2}, []int{0, 0, 1, 1}, []byte{3}, [][4]int{{64, 210, 39, 3}}},
+		{[]int{1, 64, 40, 2}, Constant, []int{0, 1, 1, 2}, []int{0, 0, 1, 1}, []byte{3}, shifted},
 		{[]int{1, 64, 40, 2}, Constant, []int{0, 0, 1, 2}, []int{0, 1, 1, 1}, []byte{3}, nil},
 		// Groups of planes that take the value, of at most
 		// vbmiValueGroupMax bytes: 12 bytes (uint8 3x1 to 6x2) in 12

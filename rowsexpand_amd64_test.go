@@ -250,8 +250,9 @@ func testExpandPlanes(t *testing.T) {
 
 // BenchmarkExpandPlanes: conv pads (constant 0 around H and W by 1, float32)
 // through RunBytes with dst on a 64-byte boundary, where the expand kernel
-// runs, and 16 bytes off it, where the aligned kernel (wide rows) or the
-// shuffle kernel (narrow rows) runs, against the memmove of the output
+// runs, and 16 bytes off it, where it runs from the first plane that starts
+// on a line and the planes before that take the aligned kernel (wide rows)
+// or the shuffle kernel (narrow rows), against the memmove of the output
 // (suite case a: [1, 64, 56, 56]; then late-layer feature maps).
 func BenchmarkExpandPlanes(b *testing.B) {
 	for _, shape := range [][]int{{1, 64, 56, 56}, {1, 256, 14, 14}, {1, 512, 7, 7}} {
