@@ -439,16 +439,7 @@ func TestExpandRows(t *testing.T) {
 		cases = 60
 	}
 	for range cases {
-		shape, spec, es, value := drawExpandRows(r)
-		p, err := newExecPlan(shape, spec, Workers(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := randomBytes(r, es*prod(shape))
-		want, _, err := refPad(in, es, shape, spec, value)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, shape, spec, es, value, in, want := newExpandRowsCase(t, r)
 		tb := p.tablesFor(es)
 		for _, l := range levels {
 			for pass := range 3 {
@@ -478,6 +469,21 @@ func TestExpandRows(t *testing.T) {
 		t.Fatalf("the expand kernels made rows in only %d of %d plans where they could", taken, eligible)
 	}
 	t.Logf("the expand kernels made rows in %d of %d plans with tables at the level in use (%v)", taken, eligible, active)
+}
+
+// newExpandRowsCase draws a plan of TestExpandRows (drawExpandRows) and
+// returns it with its input and the reference's output.
+func newExpandRowsCase(t *testing.T, r *rand.Rand) (p *Plan, shape []int, spec Spec, es int, value, in, want []byte) {
+	shape, spec, es, value = drawExpandRows(r)
+	p, err := newExecPlan(shape, spec, Workers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = randomBytes(r, es*prod(shape))
+	if want, _, err = refPad(in, es, shape, spec, value); err != nil {
+		t.Fatal(err)
+	}
+	return p, shape, spec, es, value, in, want
 }
 
 // drawExpandRows draws a plan of TestExpandRows: constant rows of up to
@@ -529,17 +535,7 @@ func FuzzExpandRows(f *testing.F) {
 	f.Add(uint64(1), uint64(2), uint8(0))
 	f.Add(uint64(3), uint64(4), uint8(16))
 	f.Fuzz(func(t *testing.T, a, b uint64, shift uint8) {
-		r := rand.New(rand.NewPCG(a, b))
-		shape, spec, es, value := drawExpandRows(r)
-		p, err := newExecPlan(shape, spec, Workers(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := randomBytes(r, es*prod(shape))
-		want, _, err := refPad(in, es, shape, spec, value)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, shape, spec, es, value, in, want := newExpandRowsCase(t, rand.New(rand.NewPCG(a, b)))
 		arena := newGuardArena(t, 2, 1<<20)
 		for _, end := range []bool{false, true} {
 			dst, _ := arena.place(0, len(want), int(shift%64), end)
