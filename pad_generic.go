@@ -516,12 +516,8 @@ func (k *byteKernels) planesExpand(pl, lv *level, n, off, dstPlane, srcOff, srcP
 	if !ok || rowStride < 0 || k.stream {
 		return false
 	}
-	head := firstAligned(k.dst[off*size:], dstPlane*size, n)
+	head := expandAligned(k.dst[off*size:], k.src[(srcOff+run.src*rowStride+r.src*stride)*size:], planes{n, dstPlane * size, srcPlane * size}, rowStride*size, 0, k.tab.expand, &k.pat)
 	if head < 0 {
-		return false
-	}
-	o, so := off+head*dstPlane, srcOff+head*srcPlane
-	if !rowsExpandPads(k.dst[o*size:], k.src[(so+run.src*rowStride+r.src*stride)*size:], planes{n - head, dstPlane * size, srcPlane * size}, rowStride*size, k.tab.expand, &k.pat) {
 		return false
 	}
 	if head > 0 {
@@ -676,7 +672,7 @@ var rowsExpandRowsMin = 16 << 10
 // and the plan has their table (rowExpandOf); it reports whether it did.
 // The kernel's blocks start on 64-byte boundaries: a plane's rows before
 // the first that starts on one go by the other kernels, and so does a
-// plane whose rows never start on one.
+// plane whose rows never start on one (expandAligned).
 func (k *byteKernels) rowsExpandRows(lv *level, pl planes, count, off, dstStride, srcOff, srcStride, stride int) bool {
 	t, size := k.tab.rowExpand, k.size
 	if t == nil || k.stream || dstStride*size != t.width || srcStride*size != t.mid || count*t.width < rowsExpandRowsMin || !expandsRows(t) {
@@ -684,11 +680,9 @@ func (k *byteKernels) rowsExpandRows(lv *level, pl planes, count, off, dstStride
 	}
 	for p := range pl.n {
 		o, so := off+p*pl.dst, srcOff+p*pl.src
-		head := firstAligned(k.dst[o*size:], t.width, count)
-		if head < 0 || (count-head)*t.width < rowsExpandRowsMin {
+		head := expandAligned(k.dst[o*size:], k.src[(so+lv.row.src*stride)*size:], planes{count, t.width, t.mid}, t.mid, rowsExpandRowsMin, t, &k.pat)
+		if head < 0 {
 			head = count // the whole plane by the other kernels
-		} else {
-			rowsExpandPads(k.dst[(o+head*dstStride)*size:], k.src[(so+head*srcStride+lv.row.src*stride)*size:], planes{count - head, t.width, t.mid}, t.mid, t, &k.pat)
 		}
 		if head > 0 {
 			k.rowsPlanesBy(lv, onePlane, head, o, dstStride, so, srcStride, stride)
@@ -697,14 +691,23 @@ func (k *byteKernels) rowsExpandRows(lv *level, pl planes, count, off, dstStride
 	return true
 }
 
-// firstAligned returns the first of n blocks of width bytes that follow
-// each other from dst's start that starts on a 64-byte boundary, or -1.
-func firstAligned(dst []byte, width, n int) int {
+// expandAligned makes the blocks pl (byte strides: planes of table t, or
+// rows taken as planes) by the expand kernel (rowsExpandPads) from the
+// first whose dst starts on a 64-byte boundary, the kernel's phase, and
+// returns how many blocks before it are left to the caller (up to 63); or
+// -1, having made nothing, where no block within 64 starts on one, fewer
+// than minBytes of output would be made, or the kernel declines them.
+func expandAligned(dst, src []byte, pl planes, srcStride, minBytes int, t *expandTable, pat *[32]byte) int {
 	phase := addrPhase(dst)
-	for b := range min(n, 64) {
-		if (phase+b*width)%64 == 0 {
-			return b
+	for head := range min(pl.n, 64) {
+		if (phase+head*pl.dst)%64 != 0 {
+			continue
 		}
+		if (pl.n-head)*pl.dst < minBytes ||
+			!rowsExpandPads(dst[head*pl.dst:], src[head*pl.src:], planes{pl.n - head, pl.dst, pl.src}, srcStride, t, pat) {
+			return -1
+		}
+		return head
 	}
 	return -1
 }
