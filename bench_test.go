@@ -80,6 +80,9 @@ func BenchmarkExtra(b *testing.B) {
 		// padded to 10 with a value.
 		{Name: "u8_rgb_alpha", DType: "uint8", Shape: []int{224 * 224, 3}, Mode: "constant", Pads: []int{0, 0, 0, 1}, Value: 255},
 		{Name: "i16_rows5_value", DType: "int16", Shape: []int{10240, 5}, Mode: "constant", Pads: []int{0, 3, 0, 2}, Value: 3},
+		// Cubes of planes and pad planes by the expand kernel (cubeExpandOf):
+		// a batch of RGB images given a fourth channel and a conv pad.
+		{Name: "f32_batch_channels", DType: "float32", Shape: []int{8, 3, 32, 32}, Mode: "constant", Pads: []int{0, 0, 1, 1, 0, 1, 1, 1}},
 		// Tall planes of narrow rows (over 1 KiB: largeBlocksPay).
 		{Name: "u8_tall_edge1", DType: "uint8", Shape: []int{1, 128, 120, 10}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		// Tall planes of float32 pairs padded to triples: with VBMI the

@@ -101,8 +101,9 @@ type asmKernels struct {
 	// expandDwordsMaxWidth: the widest row, in bytes, whose planes take
 	// rowsExpandDwords (0: any); wider rows take the rows kernels.
 	expandDwordsMaxWidth int
-	// expandsRows: runs of constant rows that follow each other take the
-	// expand kernels where the plan has their table (rowExpandOf).
+	// expandsRows: runs of constant rows that follow each other, tiny
+	// planes and runs of cubes take the expand kernels where the plan has
+	// their table (rowExpandOf, planeExpandMax, cubeExpandOf).
 	expandsRows bool
 
 	// copyRep: REP MOVSB (fast strings), where the CPU has ERMS; copyBytes

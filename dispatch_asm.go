@@ -694,8 +694,9 @@ func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, p
 	return true
 }
 
-// expandsRows reports whether the level in use makes runs of rows by the
-// expand kernels (asmKernels.expandsRows) with table t.
+// expandsRows reports whether the level in use makes runs of rows, tiny
+// planes and runs of cubes by the expand kernels (asmKernels.expandsRows)
+// with table t.
 func expandsRows(t *expandTable) bool {
 	ks := kernelsInUse()
 	return ks != nil && ks.expandsRows && (ks.rowsExpand != nil || ks.expandWords(t))

@@ -29,11 +29,11 @@ type kernels interface {
 	// strides of pl and lv; or reports false to have the executor make them
 	// one by one.
 	planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, rowStride, stride int) bool
-	// cubes makes the first of n blocks of the level above the three
-	// innermost (cubes), block p at dst[off+p*dstCube:] from the input at
-	// src[srcOff+p*srcCube:], and returns how many it made; the executor
-	// makes the others.
-	cubes(n, off, dstCube, srcOff, srcCube int) int
+	// cubes makes some of n blocks of the level above the three innermost
+	// (cubes), block p at dst[off+p*dstCube:] from the input at
+	// src[srcOff+p*srcCube:], and returns which: the blocks from first to
+	// end (excluded); the executor makes the others.
+	cubes(n, off, dstCube, srcOff, srcCube int) (first, end int)
 	// flush ends a goroutine's share of a run: its stores are ordered
 	// before any it makes after (streaming stores need a fence).
 	flush()
@@ -143,12 +143,20 @@ func (x *executor[K]) blocks(l, n, at, dstStep, src, srcStep int) {
 		x.k.planes(&x.levels[l+1], &x.levels[l+2], n, at, dstStep, src, srcStep, x.strides[l+1], x.strides[l+2]):
 		return
 	}
-	first := 0
 	if l+4 == len(x.levels) {
-		first = x.k.cubes(n, at, dstStep, src, srcStep)
+		if first, end := x.k.cubes(n, at, dstStep, src, srcStep); end > first {
+			x.subTensors(l, first, at, dstStep, src, srcStep)
+			x.subTensors(l, n-end, at+end*dstStep, dstStep, src+end*srcStep, srcStep)
+			return
+		}
 	}
-	at, src, n = at+first*dstStep, src+first*srcStep, n-first
-	if l+1 < last && n > 1 {
+	x.subTensors(l, n, at, dstStep, src, srcStep)
+}
+
+// subTensors makes n blocks of level l as blocks does, by the levels
+// below: across, or one after the other.
+func (x *executor[K]) subTensors(l, n, at, dstStep, src, srcStep int) {
+	if l+1 < len(x.levels)-1 && n > 1 {
 		if per := min(x.k.acrossBatch(x.levels[l].blk), n); per > 1 && x.acrossPays(l+1, per) {
 			for p := 0; p < n; p += per {
 				x.across(l+1, min(per, n-p), at+p*dstStep, dstStep, src+p*srcStep, srcStep)

@@ -365,26 +365,36 @@ func (k *byteKernels) planes(pl, lv *level, n, off, dstPlane, srcOff, srcPlane, 
 	return true
 }
 
-// cubes makes the first cubes of the n at off (srcOff) by the plan's cube
-// tables (cubeTables), groups first, where the kernel is there and the
-// cubes lie as the tables assume, and returns how many it made.
-func (k *byteKernels) cubes(n, off, dstCube, srcOff, srcCube int) int {
-	t := k.tab.cubes
-	if srcCube < 0 || k.stream || t == nil {
-		return 0
+// cubes makes cubes of the n at off (srcOff): by the expand kernel from
+// the first on a line where the plan has its table (cubeExpandOf), else
+// the first ones by the plan's cube tables (cubeTables), groups first,
+// where the kernel is there and the cubes lie as the tables assume. It
+// returns the cubes it made, from first to end.
+func (k *byteKernels) cubes(n, off, dstCube, srcOff, srcCube int) (first, end int) {
+	if srcCube < 0 || k.stream {
+		return 0, 0
 	}
 	size := k.size
 	d, s, ps := k.dst[off*size:], k.src[srcOff*size:], planes{n, dstCube * size, srcCube * size}
+	if t := k.tab.cubeExpand; t != nil && n >= 2 && expandsRows(t) {
+		if head := expandAligned(d, s, ps, t.mid, 0, t, &k.pat); head >= 0 {
+			return head, n
+		}
+	}
+	t := k.tab.cubes
+	if t == nil {
+		return 0, 0
+	}
 	made := k.planeGroups(d, s, ps, t.chunkGroups, t.blockGroups)
 	if made == n {
-		return n
+		return 0, n
 	}
 	d, s, rest := d[made*ps.dst:], s[made*ps.src:], planes{n - made, ps.dst, ps.src}
 	if t.chunks != nil && planeChunksBytes(d, s, rest, t.chunks) ||
 		t.blocks != nil && planeBlocksBytes(d, s, rest, t.blocks, k.zero, &k.pat) {
-		return n
+		return 0, n
 	}
-	return made
+	return 0, made
 }
 
 // valueBlocks makes the planes pl (byte strides) by the plan's blocks table
@@ -1099,7 +1109,7 @@ func (k typedKernels[T]) copyDirection(int) int { return forcedCopyDirection }
 
 func (k typedKernels[T]) rows(*level, int, int, int, int, int, int) bool { return false }
 
-func (k typedKernels[T]) cubes(int, int, int, int, int) int { return 0 }
+func (k typedKernels[T]) cubes(int, int, int, int, int) (int, int) { return 0, 0 }
 
 func (k typedKernels[T]) planes(*level, *level, int, int, int, int, int, int, int) bool {
 	return false
@@ -1182,7 +1192,7 @@ func (k packedKernels) copyDirection(int) int { return forcedCopyDirection }
 
 func (k packedKernels) rows(*level, int, int, int, int, int, int) bool { return false }
 
-func (k packedKernels) cubes(int, int, int, int, int) int { return 0 }
+func (k packedKernels) cubes(int, int, int, int, int) (int, int) { return 0, 0 }
 
 func (k packedKernels) planes(*level, *level, int, int, int, int, int, int, int) bool {
 	return false

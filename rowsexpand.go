@@ -19,10 +19,12 @@ const expandCopies = 7
 
 // expandTable is the expand kernel's table of one element size for planes
 // of top pad bytes, rows rows of width bytes (left pad bytes, mid input
-// bytes, the rest pad) and bottom pad bytes: the mask of each 64-byte block
-// of a period of lcm(plane, 64) output bytes from a plane's start, plus
-// expandCopies copies of the first masks (the kernel reads eight a turn).
-// A short period is repeated to eight masks at least.
+// bytes, the rest pad) and bottom pad bytes, or for cubes of such planes
+// and pad planes (plane and rows are then a cube's bytes and input rows):
+// the mask of each 64-byte block of a period of lcm(plane, 64) output
+// bytes from a plane's start, plus expandCopies copies of the first masks
+// (the kernel reads eight a turn). A short period is repeated to eight
+// masks at least.
 type expandTable struct {
 	plane, rows, mid int
 	width            int // of a row, in bytes
@@ -49,6 +51,40 @@ func expandOf(pl, lv *level, rowStride, size int) *expandTable {
 	}
 	width := pl.blk * size
 	return newExpandTable(pl.outLen*width, run.n, width, r.left*size, r.mid*size, top*width)
+}
+
+// cubeExpandOf returns the expand table at element size bytes of the
+// cubes of cl (blocks of planes of pl) if each is pad planes around all
+// its input planes, one after the other in src, each plane as expandOf
+// takes it from all its input rows, or nil: a cube is then one stream of
+// the kernel, where the executor would make its pad planes and its run of
+// planes apart (a call, and a plane's head off a line, a cube).
+func cubeExpandOf(cl, pl, lv *level, planeStride, rowStride, size int) *expandTable {
+	r := &lv.row
+	top, _, run, ok := padRows(pl.runs, pl.outLen)
+	if !ok || r.kind != rowConst || r.mid == 0 || r.src != 0 || run.src != 0 || run.n != pl.inLen || rowStride != r.mid || planeStride != pl.inLen*rowStride {
+		return nil
+	}
+	first, planes := -1, 0 // the cube's run of input planes
+	for _, s := range cl.segs {
+		switch {
+		case s.kind == segFill:
+		case s.kind == segSrc && s.step == 1 && s.src == 0 && s.n == cl.inLen && first < 0:
+			first, planes = s.at, s.n
+		default:
+			return nil
+		}
+	}
+	width := pl.blk * size
+	plane := pl.outLen * width
+	if first < 0 || planes == cl.outLen || cl.blk*size != plane || cl.outLen > expandMaxEntries*64/max(plane, 1) {
+		return nil
+	}
+	return newExpandTableOf(cl.outLen*plane, planes*run.n, width, r.mid*size, func(t *expandTable, p int) {
+		for q := range planes {
+			t.setRows(p+(first+q)*plane+top*width, run.n, width, r.left*size, r.mid*size)
+		}
+	})
 }
 
 // rowExpandMaxWidth and rowExpandByteMaxWidth are the widest rows, in
@@ -80,7 +116,17 @@ func rowExpandOf(lv *level, rowStride, size int) *expandTable {
 // newExpandTable returns the table of planes of plane bytes, or nil when
 // its period needs more than expandMaxEntries masks.
 func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
-	period := lcm(plane, 64)
+	return newExpandTableOf(plane, rows, width, mid, func(t *expandTable, p int) {
+		t.setRows(p+top, rows, width, left, mid)
+	})
+}
+
+// newExpandTableOf returns the table of units of unit bytes (planes, or
+// cubes), each taking rows input rows of mid bytes into rows width bytes
+// wide, whose masks set(t, p) sets for the unit at byte p of the period;
+// or nil when its period needs more than expandMaxEntries masks.
+func newExpandTableOf(unit, rows, width, mid int, set func(t *expandTable, p int)) *expandTable {
+	period := lcm(unit, 64)
 	if period < 64*(expandCopies+1) { // a period of eight masks or more
 		period *= (64*(expandCopies+1) + period - 1) / period
 	}
@@ -88,17 +134,23 @@ func newExpandTable(plane, rows, width, left, mid, top int) *expandTable {
 	if entries > expandMaxEntries {
 		return nil
 	}
-	t := &expandTable{plane: plane, rows: rows, mid: mid, width: width, period: period, entries: entries, masks: make([]uint64, entries+expandCopies)}
-	for p := 0; p < period; p += plane {
-		for r := range rows {
-			t.setRange(p+top+r*width+left, p+top+r*width+left+mid)
-		}
+	t := &expandTable{plane: unit, rows: rows, mid: mid, width: width, period: period, entries: entries, masks: make([]uint64, entries+expandCopies)}
+	for p := 0; p < period; p += unit {
+		set(t, p)
 	}
 	for i := entries; i < entries+expandCopies; i++ {
 		t.masks[i] = t.masks[(i-entries)%entries]
 	}
 	t.dwords = dwordMasks(t.masks) // the copies' too
 	return t
+}
+
+// setRows sets the bits of rows rows width bytes apart from byte p of the
+// period, mid bytes from left each.
+func (t *expandTable) setRows(p, rows, width, left, mid int) {
+	for r := range rows {
+		t.setRange(p+r*width+left, p+r*width+left+mid)
+	}
 }
 
 // dwordMasks returns the word masks of the 32-byte halves of masks (bit i

@@ -406,13 +406,14 @@ func TestExpandDwordsMaxWidth(t *testing.T) {
 }
 
 // TestExpandRows runs random plans of constant rows of up to
-// rowExpandMaxWidth bytes (tall planes with and without pad rows), and of
-// planes of up to planeExpandMax bytes, at every level in use, with dst and
+// rowExpandMaxWidth bytes (tall planes with and without pad rows), of
+// planes of up to planeExpandMax bytes, and of cubes (cubeExpandOf), at
+// every level in use, with dst and
 // src against guard pages at random line phases (so that runs start with
 // rows before the first aligned one, and planes whose rows never start on
 // a line take the other kernels), against the reference. It fails unless
 // the expand kernels made rows in at least a third of the plans where the
-// level in use has them for such runs and planes.
+// level in use has them for such runs, planes and cubes.
 func TestExpandRows(t *testing.T) {
 	setForTest(t, &periodicAtFirstRun, true)
 	levels := supportedLevels(func(*asmKernels) bool { return true })
@@ -456,7 +457,8 @@ func TestExpandRows(t *testing.T) {
 				})
 				rows := tb.rowExpand != nil && expandsRows(tb.rowExpand)
 				planes := tb.expand != nil && tb.expand.plane <= planeExpandMax && expandsRows(tb.expand)
-				if pass == 2 && l == active && (rows || planes) {
+				cubes := tb.cubeExpand != nil && expandsRows(tb.cubeExpand)
+				if pass == 2 && l == active && (rows || planes || cubes) {
 					eligible++
 					if calls > before {
 						taken++
@@ -487,11 +489,12 @@ func newExpandRowsCase(t *testing.T, r *rand.Rand) (p *Plan, shape []int, spec S
 }
 
 // drawExpandRows draws a plan of TestExpandRows: constant rows of up to
-// rowExpandMaxWidth bytes in tall planes, with pad rows or none, or planes
-// of up to planeExpandMax+8 bytes, some with a crop; a value or none.
+// rowExpandMaxWidth bytes in tall planes, with pad rows or none, cubes of
+// up to 16 KiB, or planes of up to planeExpandMax+8 bytes, the last two
+// some with a crop; a value or none.
 func drawExpandRows(r *rand.Rand) (shape []int, spec Spec, es int, value []byte) {
 	es = 1 << r.IntN(4)
-	switch kind := r.IntN(3); kind {
+	switch kind := r.IntN(4); kind {
 	case 0, 1: // tall planes of rows, with pad rows or none
 		var mid, left, right int
 		for {
@@ -506,6 +509,20 @@ func drawExpandRows(r *rand.Rand) (shape []int, spec Spec, es int, value []byte)
 		if kind == 1 {
 			shape = []int{1 + r.IntN(3), rows, mid}
 			spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), left}, After: []int{0, r.IntN(3), right}}
+		}
+	case 2: // cubes: pad planes around planes of pad rows, some with a crop
+		for {
+			c, h, w := 1+r.IntN(6), 1+r.IntN(12), 1+r.IntN(12)
+			spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), r.IntN(3), r.IntN(3)}, After: []int{0, r.IntN(3), r.IntN(3), r.IntN(3)}}
+			cube := (c + spec.Before[1] + spec.After[1]) * (h + spec.Before[2] + spec.After[2]) * (w + spec.Before[3] + spec.After[3]) * es
+			if spec.Before[1]+spec.After[1] > 0 && cube <= 16<<10 {
+				shape = []int{2 + r.IntN(max(1, 100000/cube)), c, h, w}
+				if a := 1 + r.IntN(3); r.IntN(4) == 0 && spec.Before[a] == 0 {
+					spec.Before[a] = -1 // a crop: no cube table
+					shape[a]++
+				}
+				break
+			}
 		}
 	default: // tiny planes
 		for {

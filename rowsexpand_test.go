@@ -76,6 +76,68 @@ func TestExpandTable(t *testing.T) {
 	}
 }
 
+// TestCubeExpandTable checks which cubes take an expand table of their
+// own (cubeExpandOf) and its masks byte by byte against the definition: a
+// byte of a cube is taken when it falls in an input plane's input row's
+// input bytes. Cubes that are not pad planes around all their input
+// planes, each pad rows around all its input rows, take none.
+func TestCubeExpandTable(t *testing.T) {
+	for _, c := range []struct {
+		shape         []int
+		before, after []int
+		mode          Mode
+		size          int
+		table         bool
+	}{
+		{[]int{4, 3, 5, 6}, []int{0, 1, 1, 2}, []int{0, 2, 1, 0}, Constant, 4, true},
+		{[]int{4, 3, 5, 6}, []int{0, 1, 1, 2}, []int{0, 2, 1, 0}, Constant, 1, true},
+		{[]int{6, 35, 1, 35}, []int{0, 0, 1, 1}, []int{0, 2, 0, 0}, Constant, 2, true}, // pad planes after only
+		{[]int{4, 3, 5, 6}, []int{0, 0, 1, 2}, []int{0, 0, 1, 0}, Constant, 4, false},  // no pad plane: planes
+		{[]int{4, 3, 5, 6}, []int{0, -1, 1, 2}, []int{0, 2, 1, 0}, Constant, 4, false}, // a crop of planes
+		{[]int{4, 3, 5, 6}, []int{0, 1, -1, 2}, []int{0, 2, 2, 0}, Constant, 4, false}, // of rows
+		{[]int{4, 3, 5, 6}, []int{0, 1, 1, -1}, []int{0, 2, 1, 2}, Constant, 4, false}, // of a row's elements
+		{[]int{4, 3, 5, 6}, []int{0, 1, 1, 2}, []int{0, 2, 1, 0}, Edge, 4, false},
+		{[]int{2, 33, 2, 8}, []int{0, 3, 3, 2}, []int{0, 1, 2, 1}, Constant, 4, false}, // a period of 178 KiB
+	} {
+		p, err := NewPlan(c.shape, Spec{Mode: c.mode, Before: c.before, After: c.after})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(p.levels)
+		var tab *expandTable
+		if n >= 4 {
+			tab = cubeExpandOf(&p.levels[n-3], &p.levels[n-2], &p.levels[n-1], p.strides[n-3], p.strides[n-2], c.size)
+		}
+		if (tab != nil) != c.table {
+			t.Errorf("%v %v %v %v: cube table %v, want %v", c.shape, c.before, c.after, c.mode, tab != nil, c.table)
+		}
+		if tab == nil {
+			continue
+		}
+		k := len(c.shape)
+		out := make([]int, k)
+		for a := range k {
+			out[a] = c.shape[a] + c.before[a] + c.after[a]
+		}
+		plane, width := out[2]*out[3]*c.size, out[3]*c.size
+		if tab.plane != out[1]*plane || tab.rows != c.shape[1]*c.shape[2] || tab.mid != c.shape[3]*c.size || tab.width != width {
+			t.Errorf("%v: cube %d bytes, %d input rows of %d bytes, rows of %d; want %d, %d, %d, %d", c.shape, tab.plane, tab.rows, tab.mid, tab.width,
+				out[1]*plane, c.shape[1]*c.shape[2], c.shape[3]*c.size, width)
+		}
+		if tab.period%tab.plane != 0 || tab.period%64 != 0 || len(tab.masks) != tab.entries+expandCopies {
+			t.Errorf("%v: period %d, %d masks for %d entries", c.shape, tab.period, len(tab.masks), tab.entries)
+		}
+		for o := range tab.period + expandCopies*64 {
+			q := o % tab.period % tab.plane
+			pl, row, col := q/plane-c.before[1], q%plane/width-c.before[2], q%width/c.size-c.before[3]
+			want := pl >= 0 && pl < c.shape[1] && row >= 0 && row < c.shape[2] && col >= 0 && col < c.shape[3]
+			if got := tab.masks[o/64]>>(o%64)&1 != 0; got != want {
+				t.Fatalf("%v %v %v size %d: byte %d taken %v, want %v", c.shape, c.before, c.after, c.size, o, got, want)
+			}
+		}
+	}
+}
+
 // rowsExpandGo is the Go version of the expand kernel (KERNELS.md item
 // 11), for the tests: n bytes of dst by the masks of tab, entries of them
 // repeating.

@@ -27,6 +27,7 @@ type sizeTables struct {
 	lines       *linesSet        // the planes of the level above, by the lines kernel (rowslines.go)
 	expand      *expandTable     // or by the expand kernel (rowsexpand.go)
 	rowExpand   *expandTable     // the innermost level's runs of rows, by the expand kernel (rowsexpand.go)
+	cubeExpand  *expandTable     // the blocks of the level above the plane level, by the expand kernel (cubeExpandOf)
 	plane       *planeShuffle    // the planes of the level above, each as one narrow row (shuffle.go)
 	chunks      *chunkTable      // or by 64-byte blocks (chunks.go)
 	chunkGroups *chunkGroup      // before plane, groups of its planes by 64-byte blocks (chunks.go)
@@ -153,6 +154,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			t.lines = linesOf(pl, lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, dstPlanes, srcPlanes)
 		}
 		t.expand = expandOf(pl, lv, p.strides[n-2], size)
+		if n >= 4 {
+			t.cubeExpand = cubeExpandOf(&p.levels[n-3], pl, lv, p.strides[n-3], p.strides[n-2], size)
+		}
 		if e := t.expand; e != nil && e.dwords == nil && byteExpandMaxWidth > 0 && pl.blk*size > byteExpandMaxWidth {
 			t.expand = nil // the byte kernel, slower there than the others
 		}
