@@ -661,10 +661,11 @@ func alignedFor(ks *asmKernels, dstStride, width int, tab *shuffleTable, stream 
 // follow each other in dst and src, and dst starts on a 64-byte boundary
 // (the table's phase, as Go's large allocations do); it reports whether
 // it did. Each call makes whole periods of the table, so that each starts
-// at its first mask.
+// at its first mask; a table of the plan's planes only (expandTable.most)
+// takes at most those, in one call.
 func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, pat *[32]byte) bool {
 	ks := kernelsInUse()
-	if t == nil || ks == nil || pl.n == 0 || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
+	if t == nil || ks == nil || pl.n == 0 || t.most > 0 && pl.n > t.most || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
 		return false
 	}
 	words := ks.expandWords(t)

@@ -490,7 +490,7 @@ func newExpandRowsCase(t *testing.T, r *rand.Rand) (p *Plan, shape []int, spec S
 
 // drawExpandRows draws a plan of TestExpandRows: constant rows of up to
 // rowExpandMaxWidth bytes in tall planes, with pad rows or none, cubes of
-// up to 16 KiB, or planes of up to planeExpandMax+8 bytes, the last two
+// up to 32 KiB, or planes of up to planeExpandMax+8 bytes, the last two
 // some with a crop; a value or none.
 func drawExpandRows(r *rand.Rand) (shape []int, spec Spec, es int, value []byte) {
 	es = 1 << r.IntN(4)
@@ -512,11 +512,14 @@ func drawExpandRows(r *rand.Rand) (shape []int, spec Spec, es int, value []byte)
 		}
 	case 2: // cubes: pad planes around planes of pad rows, some with a crop
 		for {
-			c, h, w := 1+r.IntN(6), 1+r.IntN(12), 1+r.IntN(12)
+			c, h, w := 1+r.IntN(6), 1+r.IntN(24), 1+r.IntN(24) // some with periods past 2048 masks
 			spec = Spec{Mode: Constant, Before: []int{0, r.IntN(3), r.IntN(3), r.IntN(3)}, After: []int{0, r.IntN(3), r.IntN(3), r.IntN(3)}}
 			cube := (c + spec.Before[1] + spec.After[1]) * (h + spec.Before[2] + spec.After[2]) * (w + spec.Before[3] + spec.After[3]) * es
-			if spec.Before[1]+spec.After[1] > 0 && cube <= 16<<10 {
+			if spec.Before[1]+spec.After[1] > 0 && cube <= 32<<10 {
 				shape = []int{2 + r.IntN(max(1, 100000/cube)), c, h, w}
+				if r.IntN(2) == 0 {
+					shape[0] = 2 + r.IntN(3) // a few: a table of them only where the period is long
+				}
 				if a := 1 + r.IntN(3); r.IntN(4) == 0 && spec.Before[a] == 0 {
 					spec.Before[a] = -1 // a crop: no cube table
 					shape[a]++

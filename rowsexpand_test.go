@@ -97,7 +97,10 @@ func TestCubeExpandTable(t *testing.T) {
 		{[]int{4, 3, 5, 6}, []int{0, 1, -1, 2}, []int{0, 2, 2, 0}, Constant, 4, false}, // of rows
 		{[]int{4, 3, 5, 6}, []int{0, 1, 1, -1}, []int{0, 2, 1, 2}, Constant, 4, false}, // of a row's elements
 		{[]int{4, 3, 5, 6}, []int{0, 1, 1, 2}, []int{0, 2, 1, 0}, Edge, 4, false},
-		{[]int{2, 33, 2, 8}, []int{0, 3, 3, 2}, []int{0, 1, 2, 1}, Constant, 4, false}, // a period of 178 KiB
+		{[]int{2, 33, 2, 8}, []int{0, 3, 3, 2}, []int{0, 1, 2, 1}, Constant, 4, true},   // a period of 178 KiB: the two cubes only
+		{[]int{12, 33, 2, 8}, []int{0, 3, 3, 2}, []int{0, 1, 2, 1}, Constant, 4, false}, // 12 are past 2048 masks
+		{[]int{4, 1, 10, 10}, []int{0, 1, 1, 1}, []int{0, 2, 1, 1}, Constant, 4, true},  // one input plane of 576 bytes
+		{[]int{4, 1, 40, 40}, []int{0, 1, 1, 1}, []int{0, 2, 1, 1}, Constant, 4, false}, // of 7056 (cubeExpandPlaneMax)
 	} {
 		p, err := NewPlan(c.shape, Spec{Mode: c.mode, Before: c.before, After: c.after})
 		if err != nil {
@@ -106,7 +109,7 @@ func TestCubeExpandTable(t *testing.T) {
 		n := len(p.levels)
 		var tab *expandTable
 		if n >= 4 {
-			tab = cubeExpandOf(&p.levels[n-3], &p.levels[n-2], &p.levels[n-1], p.strides[n-3], p.strides[n-2], c.size)
+			tab = cubeExpandOf(&p.levels[n-3], &p.levels[n-2], &p.levels[n-1], p.strides[n-3], p.strides[n-2], c.size, c.shape[0])
 		}
 		if (tab != nil) != c.table {
 			t.Errorf("%v %v %v %v: cube table %v, want %v", c.shape, c.before, c.after, c.mode, tab != nil, c.table)
@@ -124,15 +127,57 @@ func TestCubeExpandTable(t *testing.T) {
 			t.Errorf("%v: cube %d bytes, %d input rows of %d bytes, rows of %d; want %d, %d, %d, %d", c.shape, tab.plane, tab.rows, tab.mid, tab.width,
 				out[1]*plane, c.shape[1]*c.shape[2], c.shape[3]*c.size, width)
 		}
-		if tab.period%tab.plane != 0 || tab.period%64 != 0 || len(tab.masks) != tab.entries+expandCopies {
-			t.Errorf("%v: period %d, %d masks for %d entries", c.shape, tab.period, len(tab.masks), tab.entries)
+		// A period of whole cubes, or of the plan's cubes and no more.
+		periodic := tab.most == 0 && tab.period%tab.plane == 0
+		bounded := tab.most == c.shape[0] && lcm(tab.plane, 64) > 64*expandMaxEntries && tab.period == (tab.most*tab.plane+63)&^63
+		if !periodic && !bounded || tab.period%64 != 0 || len(tab.masks) != tab.entries+expandCopies {
+			t.Errorf("%v: period %d (%d cubes at most), %d masks for %d entries", c.shape, tab.period, tab.most, len(tab.masks), tab.entries)
 		}
 		for o := range tab.period + expandCopies*64 {
 			q := o % tab.period % tab.plane
 			pl, row, col := q/plane-c.before[1], q%plane/width-c.before[2], q%width/c.size-c.before[3]
-			want := pl >= 0 && pl < c.shape[1] && row >= 0 && row < c.shape[2] && col >= 0 && col < c.shape[3]
+			want := pl >= 0 && pl < c.shape[1] && row >= 0 && row < c.shape[2] && col >= 0 && col < c.shape[3] &&
+				(tab.most == 0 || o%tab.period < tab.most*tab.plane)
 			if got := tab.masks[o/64]>>(o%64)&1 != 0; got != want {
 				t.Fatalf("%v %v %v size %d: byte %d taken %v, want %v", c.shape, c.before, c.after, c.size, o, got, want)
+			}
+		}
+	}
+}
+
+// TestExpandTableBounded checks the tables of planes whose period needs
+// more than expandMaxEntries masks: a plan whose planes fit in them has a
+// table of those planes only (expandTable.most), their masks byte by byte
+// and none after them; a plan of more planes has none.
+func TestExpandTableBounded(t *testing.T) {
+	for _, c := range []struct {
+		planes int
+		table  bool
+	}{{1, true}, {8, true}, {61, true}, {62, false}} {
+		// uint8 planes of 45x47 bytes: 2115, odd, a period of 2115 masks.
+		shape, spec := []int{c.planes, 43, 45}, Spec{Mode: Constant, Before: []int{0, 1, 1}, After: []int{0, 1, 1}}
+		p, err := NewPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(p.levels)
+		tab := expandOf(&p.levels[n-2], &p.levels[n-1], p.strides[n-2], 1, c.planes)
+		if (tab != nil) != c.table {
+			t.Fatalf("%d planes: table %v, want %v", c.planes, tab != nil, c.table)
+		}
+		if tab == nil {
+			continue
+		}
+		const plane, width = 45 * 47, 47
+		if tab.most != c.planes || tab.plane != plane || tab.period != max((c.planes*plane+63)&^63, 64*(expandCopies+1)) || tab.inBytes() != c.planes*43*45 {
+			t.Fatalf("%d planes: %d at most, plane %d, period %d, %d input bytes", c.planes, tab.most, tab.plane, tab.period, tab.inBytes())
+		}
+		for o := range tab.period {
+			q := o % plane
+			row, col := q/width-1, q%width-1
+			want := o < c.planes*plane && row >= 0 && row < 43 && col >= 0 && col < 45
+			if got := tab.masks[o/64]>>(o%64)&1 != 0; got != want {
+				t.Fatalf("%d planes: byte %d taken %v, want %v", c.planes, o, got, want)
 			}
 		}
 	}

@@ -153,9 +153,15 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 			}
 			t.lines = linesOf(pl, lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, dstPlanes, srcPlanes)
 		}
-		t.expand = expandOf(pl, lv, p.strides[n-2], size)
+		cubes, planes := 1, 1 // the plan's
+		for i, up := range p.levels[:n-2] {
+			if planes *= up.outLen; i < n-3 {
+				cubes *= up.outLen
+			}
+		}
+		t.expand = expandOf(pl, lv, p.strides[n-2], size, planes)
 		if n >= 4 {
-			t.cubeExpand = cubeExpandOf(&p.levels[n-3], pl, lv, p.strides[n-3], p.strides[n-2], size)
+			t.cubeExpand = cubeExpandOf(&p.levels[n-3], pl, lv, p.strides[n-3], p.strides[n-2], size, cubes)
 		}
 		if e := t.expand; e != nil && e.dwords == nil && byteExpandMaxWidth > 0 && pl.blk*size > byteExpandMaxWidth {
 			t.expand = nil // the byte kernel, slower there than the others
