@@ -473,6 +473,37 @@ func TestExpandRows(t *testing.T) {
 	t.Logf("the expand kernels made rows in %d of %d plans with tables at the level in use (%v)", taken, eligible, active)
 }
 
+// TestExpandWorkers runs TestExpandRows's plans on three workers, which
+// split the runs of rows, planes and cubes the expand kernels make (each
+// share from its first block on a line), against the reference.
+func TestExpandWorkers(t *testing.T) {
+	setForTest(t, &periodicAtFirstRun, true)
+	r := rand.New(rand.NewPCG(139, 140))
+	cases := 100
+	if testing.Short() {
+		cases = 20
+	}
+	for range cases {
+		shape, spec, es, value := drawExpandRows(r)
+		p, err := newExecPlan(shape, spec, Workers(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, es*prod(shape))
+		want, _, err := refPad(in, es, shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, len(want))
+		if err := p.RunBytes(got, in, es, value); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%v %v size %d, 3 workers: output differs from the reference", shape, spec, es)
+		}
+	}
+}
+
 // newExpandRowsCase draws a plan of TestExpandRows (drawExpandRows) and
 // returns it with its input and the reference's output.
 func newExpandRowsCase(t *testing.T, r *rand.Rand) (p *Plan, shape []int, spec Spec, es int, value, in, want []byte) {
