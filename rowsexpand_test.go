@@ -77,9 +77,9 @@ func TestExpandTable(t *testing.T) {
 }
 
 // TestCubeExpandTable checks which cubes take an expand table of their
-// own (cubeExpandOf) and its masks byte by byte against the definition: a
+// own (cubeExpandOf), its masks byte by byte against the definition (a
 // byte of a cube is taken when it falls in an input plane's input row's
-// input bytes. Cubes that are not pad planes around all their input
+// input bytes), and the plan's output against the reference's. Cubes that are not pad planes around all their input
 // planes, each pad rows around all its input rows, take none.
 func TestCubeExpandTable(t *testing.T) {
 	for _, c := range []struct {
@@ -113,6 +113,28 @@ func TestCubeExpandTable(t *testing.T) {
 		}
 		if (tab != nil) != c.table {
 			t.Errorf("%v %v %v %v: cube table %v, want %v", c.shape, c.before, c.after, c.mode, tab != nil, c.table)
+		}
+		// The plan's output, twice (the second run with the periodic
+		// tables), against the reference's.
+		spec := Spec{Mode: c.mode, Before: c.before, After: c.after}
+		ep, err := newExecPlan(c.shape, spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := make([]byte, c.size*prod(c.shape))
+		for i := range in {
+			in[i] = byte(7*i + 1)
+		}
+		value := []byte{3, 1, 4, 1, 5, 9, 2, 6}[:c.size]
+		want, _, err := refPad(in, c.size, c.shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for run := range 2 {
+			got := make([]byte, len(want))
+			if err := ep.RunBytes(got, in, c.size, value); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%v %v %v %v, run %d: output differs from the reference (%v)", c.shape, c.before, c.after, c.mode, run, err)
+			}
 		}
 		if tab == nil {
 			continue
