@@ -2,7 +2,10 @@
 
 package pad
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The dispatch wrappers of the architectures with assembly: they check
 // bounds, report memory to the race detector, split long runs into calls
@@ -664,16 +667,67 @@ func alignedFor(ks *asmKernels, dstStride, width int, tab *shuffleTable, stream 
 // at its first mask; a table of the plan's planes only (expandTable.most)
 // takes at most those, in one call.
 func rowsExpandPads(dst, src []byte, pl planes, srcStride int, t *expandTable, pat *[32]byte) bool {
-	ks := kernelsInUse()
-	if t == nil || ks == nil || pl.n == 0 || t.most > 0 && pl.n > t.most || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid || addrPhase(dst) != 0 {
+	ks := expandLevel(pl, srcStride, t)
+	if ks == nil || addrPhase(dst) != 0 {
 		return false
 	}
+	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
+	return expandCalls(ks, dst[:out], src[:in], t, pat)
+}
+
+// rowsExpandShifted makes the planes as rowsExpandPads does where dst
+// starts off a line: the bytes before its first line boundary here, the
+// others by the kernel with t's table shifted to that line
+// (expandTable.shiftedBy). It reports whether it did.
+func rowsExpandShifted(dst, src []byte, pl planes, srcStride int, t *expandTable, pat *[32]byte) bool {
+	ks, delta := expandLevel(pl, srcStride, t), (64-addrPhase(dst))%64
+	if ks == nil || delta == 0 || pl.n*t.plane < delta+64 {
+		return false
+	}
+	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
+	taken := bits.OnesCount64(t.masks[0] & (1<<delta - 1)) // the input the head takes
+	if taken == in {
+		return false
+	}
+	if !(ks.expandWords(t) && delta%4 == 0) && ks.rowsExpand == nil {
+		return false // the word kernel needs whole words from the line on
+	}
+	s := t.shiftedBy(delta)
+	var rot [32]byte // the pattern from the line on
+	for i := range rot {
+		rot[i] = pat[(i+delta)%32]
+	}
+	dst, src = dst[:out], src[:in]
+	for i, k := 0, 0; i < delta; i++ {
+		if t.masks[0]>>i&1 != 0 {
+			dst[i] = src[k]
+			k++
+		} else {
+			dst[i] = pat[i%32]
+		}
+	}
+	return expandCalls(ks, dst[delta:], src[taken:], s, &rot)
+}
+
+// expandLevel returns the kernels of the level in use if the planes pl
+// and their rows follow each other as table t's do, or nil.
+func expandLevel(pl planes, srcStride int, t *expandTable) *asmKernels {
+	ks := kernelsInUse()
+	if t == nil || ks == nil || pl.n == 0 || t.most > 0 && pl.n > t.most || pl.dst != t.plane || srcStride != t.mid || pl.src != t.rows*t.mid {
+		return nil
+	}
+	return ks
+}
+
+// expandCalls makes dst (on a line, at the start of t's period) from src
+// by the expand kernel of table t, whole periods a call, and reports
+// whether the level has a kernel for t.
+func expandCalls(ks *asmKernels, dst, src []byte, t *expandTable, pat *[32]byte) bool {
 	words := ks.expandWords(t)
 	if !words && ks.rowsExpand == nil {
 		return false
 	}
-	out, in := pl.n*t.plane, pl.n*t.rows*t.mid
-	dst, src = dst[:out], src[:in]
+	out, in := len(dst), len(src)
 	periods := max(1, chunkBytes/t.period)
 	per, perIn := periods*t.period, periods*t.inBytes() // output and input of a call
 	for o, i := 0, 0; o < out; o, i = o+per, i+perIn {

@@ -704,9 +704,13 @@ func (k *byteKernels) rowsExpandRows(lv *level, pl planes, count, off, dstStride
 // expandAligned makes the blocks pl (byte strides: planes of table t, or
 // rows taken as planes) by the expand kernel (rowsExpandPads) from the
 // first whose dst starts on a 64-byte boundary, the kernel's phase, and
-// returns how many blocks before it are left to the caller (up to 63); or
-// -1, having made nothing, where no block within 64 starts on one, fewer
-// than minBytes of output would be made, or the kernel declines them.
+// returns how many blocks before it are left to the caller (up to 63).
+// Where no block starts on one at any count (the phase of dst is not a
+// multiple of gcd64(block)), it makes them all from dst's first line
+// boundary by a shifted table (rowsExpandShifted) and returns 0. It
+// returns -1, having made nothing, where no block within 64 starts on a
+// line though a later one would (the caller's head of a run), fewer than
+// minBytes of output would be made, or the kernel declines them.
 func expandAligned(dst, src []byte, pl planes, srcStride, minBytes int, t *expandTable, pat *[32]byte) int {
 	phase := addrPhase(dst)
 	for head := range min(pl.n, 64) {
@@ -719,7 +723,10 @@ func expandAligned(dst, src []byte, pl planes, srcStride, minBytes int, t *expan
 		}
 		return head
 	}
-	return -1
+	if phase%gcd64(pl.dst) == 0 || pl.n*pl.dst < minBytes || !rowsExpandShifted(dst, src, pl, srcStride, t, pat) {
+		return -1
+	}
+	return 0
 }
 
 // rowPlanes makes the first rows of count rows ds bytes apart in each of

@@ -99,6 +99,8 @@ func expandsRows(*expandTable) bool { return false }
 
 func rowsExpandPads([]byte, []byte, planes, int, *expandTable, *[32]byte) bool { return false }
 
+func rowsExpandShifted([]byte, []byte, planes, int, *expandTable, *[32]byte) bool { return false }
+
 func rowsAlignedPads([]byte, []byte, planes, int, int, int, int, int, int, int, *shuffleTable, *[32]byte, bool) bool {
 	return false
 }

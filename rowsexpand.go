@@ -1,5 +1,7 @@
 package pad
 
+import "sync/atomic"
+
 // The expand kernel (KERNELS.md item 11) makes constant padding of planes
 // whose rows and planes follow each other in src and in dst (suite case a,
 // a conv pad of 56-float rows to 58) as one stream of 64-byte-aligned
@@ -35,6 +37,9 @@ type expandTable struct {
 	// planes; 0 for a periodic table.
 	most  int
 	masks []uint64
+	// shifts: the tables of streams that start 1 to 63 bytes into a
+	// plane, as shiftedBy builds them, index the shift.
+	shifts [64]atomic.Pointer[expandTable]
 	// dwords: when every 4-byte word of the period is taken whole or not
 	// at all (elements of 4, 8 or 16 bytes), the word masks of its 32-byte
 	// blocks (2*entries), plus copies of the first 2*expandCopies, for the word
@@ -172,6 +177,33 @@ func newExpandTableOf(unit, rows, width, mid, most int, set func(t *expandTable,
 	}
 	t.dwords = dwordMasks(t.masks) // the copies' too
 	return t
+}
+
+// shiftedBy returns t's table for a stream of its planes that starts
+// delta bytes (1 to 63) into a plane: mask j takes bytes delta+64j to
+// delta+64j+63 of the stream, so that a call whose dst starts delta bytes
+// before a line makes the bytes from that line on; the word masks where
+// delta is a multiple of 4. It is built at the first call with delta and
+// kept: 1024-byte planes (float32 [1, 256, 14, 14] padded by 1) at a dst
+// 16 bytes off a line never start on one, where expandAligned looks for
+// the first that does.
+func (t *expandTable) shiftedBy(delta int) *expandTable {
+	if s := t.shifts[delta].Load(); s != nil {
+		return s
+	}
+	s := &expandTable{plane: t.plane, rows: t.rows, mid: t.mid, width: t.width, period: t.period, entries: t.entries, most: t.most,
+		masks: make([]uint64, len(t.masks))}
+	for j := range t.entries {
+		s.masks[j] = t.masks[j]>>delta | t.masks[(j+1)%t.entries]<<(64-delta)
+	}
+	for i := t.entries; i < len(s.masks); i++ {
+		s.masks[i] = s.masks[i-t.entries]
+	}
+	if t.dwords != nil && delta%4 == 0 {
+		s.dwords = dwordMasks(s.masks)
+	}
+	t.shifts[delta].CompareAndSwap(nil, s)
+	return t.shifts[delta].Load()
 }
 
 // setRows sets the bits of rows rows width bytes apart from byte p of the

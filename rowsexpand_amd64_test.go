@@ -504,6 +504,69 @@ func TestExpandWorkers(t *testing.T) {
 	}
 }
 
+// TestExpandShifted runs plans whose planes, cubes or rows never start on
+// a line at dst's phase (their size a multiple of 64, or rows of 16 bytes
+// at a phase off 16), so that the expand kernels make them from dst's
+// first line boundary by a shifted table (rowsExpandShifted), at phases
+// that are and are not whole words, with dst and src against guard
+// pages, against the reference. Where the level has the byte kernel, it
+// fails unless the kernels ran at every phase.
+func TestExpandShifted(t *testing.T) {
+	setForTest(t, &periodicAtFirstRun, true)
+	ks := kernelsInUse()
+	if ks == nil {
+		t.Skip("no assembly kernels")
+	}
+	calls := 0
+	if f := ks.rowsExpand; f != nil {
+		setForTest(t, &ks.rowsExpand, func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr) {
+			calls++
+			f(dst, src, n, tab, entries, pat, srcEnd)
+		})
+	}
+	if f := ks.rowsExpandDwords; f != nil {
+		setForTest(t, &ks.rowsExpandDwords, func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {
+			calls++
+			f(dst, src, n, tab, entries, pat, srcEnd)
+		})
+	}
+	a := newGuardArena(t, 2, 1<<20)
+	r := rand.New(rand.NewPCG(141, 142))
+	for _, c := range []struct {
+		shape         []int
+		before, after []int
+		size          int
+	}{
+		{[]int{1, 24, 14, 14}, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, 4}, // 1024-byte planes
+		{[]int{1, 16, 30, 30}, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, 1}, // 1024-byte planes of bytes
+		{[]int{9, 3, 6, 6}, []int{0, 1, 1, 1}, []int{0, 0, 1, 1}, 8},    // 2048-byte cubes
+		{[]int{8192, 2}, []int{0, 1}, []int{0, 1}, 4},                   // 16-byte rows
+	} {
+		spec := Spec{Mode: Constant, Before: c.before, After: c.after}
+		p, err := newExecPlan(c.shape, spec, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := randomBytes(r, c.size*prod(c.shape))
+		value := randomBytes(r, c.size)
+		want, _, err := refPad(in, c.size, c.shape, spec, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, phase := range []int{0, 1, 4, 8, 16, 36, 60} {
+			dst, _ := a.place(0, len(want), phase, false)
+			src, _ := a.place(1, len(in), 0, true)
+			before := calls
+			for range 2 {
+				a.runPlan(t, p, dst, src, in, c.size, value, want, fmt.Sprintf("%v %v size %d, dst %d bytes into a line", c.shape, spec, c.size, phase))
+			}
+			if phase != 0 && ks.rowsExpand != nil && ks.expandsRows && calls == before {
+				t.Errorf("%v %v size %d, dst %d bytes into a line: no expand kernel ran", c.shape, spec, c.size, phase)
+			}
+		}
+	}
+}
+
 // newExpandRowsCase draws a plan of TestExpandRows (drawExpandRows) and
 // returns it with its input and the reference's output.
 func newExpandRowsCase(t *testing.T, r *rand.Rand) (p *Plan, shape []int, spec Spec, es int, value, in, want []byte) {
