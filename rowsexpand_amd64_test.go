@@ -420,19 +420,7 @@ func TestExpandRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(137, 138))
 	calls := 0
 	for _, l := range levels {
-		ks := kernelsAt(l)
-		if k := ks.rowsExpand; k != nil {
-			setForTest(t, &ks.rowsExpand, func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr) {
-				calls++
-				k(dst, src, n, tab, entries, pat, srcEnd)
-			})
-		}
-		if k := ks.rowsExpandDwords; k != nil {
-			setForTest(t, &ks.rowsExpandDwords, func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {
-				calls++
-				k(dst, src, n, tab, entries, pat, srcEnd)
-			})
-		}
+		countExpandCalls(t, kernelsAt(l), &calls)
 	}
 	a := newGuardArena(t, 2, 1<<20)
 	cases, taken, eligible := 300, 0, 0
@@ -518,18 +506,7 @@ func TestExpandShifted(t *testing.T) {
 		t.Skip("no assembly kernels")
 	}
 	calls := 0
-	if f := ks.rowsExpand; f != nil {
-		setForTest(t, &ks.rowsExpand, func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr) {
-			calls++
-			f(dst, src, n, tab, entries, pat, srcEnd)
-		})
-	}
-	if f := ks.rowsExpandDwords; f != nil {
-		setForTest(t, &ks.rowsExpandDwords, func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {
-			calls++
-			f(dst, src, n, tab, entries, pat, srcEnd)
-		})
-	}
+	countExpandCalls(t, ks, &calls)
 	a := newGuardArena(t, 2, 1<<20)
 	r := rand.New(rand.NewPCG(141, 142))
 	for _, c := range []struct {
@@ -564,6 +541,23 @@ func TestExpandShifted(t *testing.T) {
 				t.Errorf("%v %v size %d, dst %d bytes into a line: no expand kernel ran", c.shape, spec, c.size, phase)
 			}
 		}
+	}
+}
+
+// countExpandCalls counts the calls of ks's expand kernels (byte and
+// word) in *calls until the test ends.
+func countExpandCalls(t *testing.T, ks *asmKernels, calls *int) {
+	if k := ks.rowsExpand; k != nil {
+		setForTest(t, &ks.rowsExpand, func(dst, src *byte, n int, tab *uint64, entries int, pat *[32]byte, srcEnd uintptr) {
+			*calls++
+			k(dst, src, n, tab, entries, pat, srcEnd)
+		})
+	}
+	if k := ks.rowsExpandDwords; k != nil {
+		setForTest(t, &ks.rowsExpandDwords, func(dst, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr) {
+			*calls++
+			k(dst, src, n, tab, entries, pat, srcEnd)
+		})
 	}
 }
 
