@@ -53,8 +53,8 @@ type expandTable struct {
 // planes is how many the plan has.
 func expandOf(pl, lv *level, rowStride, size, planes int) *expandTable {
 	r := &lv.row
-	top, _, run, ok := padRows(pl.runs, pl.outLen)
-	if !ok || r.kind != rowConst || r.mid == 0 || run.n == 0 || rowStride != r.mid {
+	top, run, ok := expandPlane(pl, lv, rowStride)
+	if !ok {
 		return nil
 	}
 	if pl.outLen > expandMaxEntries*64/max(pl.blk, 1) {
@@ -64,6 +64,19 @@ func expandOf(pl, lv *level, rowStride, size, planes int) *expandTable {
 	return newExpandTableOf(pl.outLen*width, run.n, width, mid, planes, func(t *expandTable, p int) {
 		t.setRows(p+top*width, run.n, width, left, mid)
 	})
+}
+
+// expandPlane reports whether the planes of pl (rows of lv, rowStride
+// input elements apart) are what the expand tables take: pad rows of
+// constant padding (top of them first) around one run of consecutive
+// input rows, each row's pads taking no input byte.
+func expandPlane(pl, lv *level, rowStride int) (top int, run rowRun, ok bool) {
+	r := &lv.row
+	top, _, run, ok = padRows(pl.runs, pl.outLen)
+	if !ok || r.kind != rowConst || r.mid == 0 || run.n == 0 || rowStride != r.mid {
+		return 0, rowRun{}, false
+	}
+	return top, run, true
 }
 
 // cubeExpandPlaneMax bounds the planes, in bytes, of cubes of one input
@@ -86,8 +99,8 @@ const cubeExpandPlaneMax = 4 << 10
 // how many the plan has.
 func cubeExpandOf(cl, pl, lv *level, planeStride, rowStride, size, cubes int) *expandTable {
 	r := &lv.row
-	top, _, run, ok := padRows(pl.runs, pl.outLen)
-	if !ok || r.kind != rowConst || r.mid == 0 || r.src != 0 || run.src != 0 || run.n != pl.inLen || rowStride != r.mid || planeStride != pl.inLen*rowStride {
+	top, run, ok := expandPlane(pl, lv, rowStride)
+	if !ok || r.src != 0 || run.src != 0 || run.n != pl.inLen || planeStride != pl.inLen*rowStride {
 		return nil
 	}
 	first, planes := -1, 0 // the cube's run of input planes

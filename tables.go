@@ -146,20 +146,16 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		// ends kernel's 16 bytes (float64 reflected by 3) up to 1.36x.
 		endsWhole := t.skipWide && t.ends != nil && size >= 4 && lv.outLen*lv.blk*size <= linesEndsMaxWidth
 		wideLines := t.wide != nil && inCache && !endsWhole
-		if n >= 3 && pl.list != nil && (t.shuffle != nil && linesNarrowRows || wideLines) {
-			dstPlanes, srcPlanes := 1, 1
-			for _, up := range p.levels[:n-2] {
-				dstPlanes, srcPlanes = dstPlanes*up.outLen, srcPlanes*up.inLen
-			}
-			t.lines = linesOf(pl, lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, dstPlanes, srcPlanes)
-		}
-		cubes, planes := 1, 1 // the plan's
+		dstPlanes, srcPlanes, cubes := 1, 1, 1 // the plan's planes, and its cubes
 		for i, up := range p.levels[:n-2] {
-			if planes *= up.outLen; i < n-3 {
+			if dstPlanes, srcPlanes = dstPlanes*up.outLen, srcPlanes*up.inLen; i < n-3 {
 				cubes *= up.outLen
 			}
 		}
-		t.expand = expandOf(pl, lv, p.strides[n-2], size, planes)
+		if n >= 3 && pl.list != nil && (t.shuffle != nil && linesNarrowRows || wideLines) {
+			t.lines = linesOf(pl, lv, p.strides[n-3], p.strides[n-2], p.strides[n-1], size, dstPlanes, srcPlanes)
+		}
+		t.expand = expandOf(pl, lv, p.strides[n-2], size, dstPlanes)
 		if n >= 4 {
 			t.cubeExpand = cubeExpandOf(&p.levels[n-3], pl, lv, p.strides[n-3], p.strides[n-2], size, cubes)
 		}
