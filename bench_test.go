@@ -88,6 +88,9 @@ func BenchmarkExtra(b *testing.B) {
 		// Tall planes of float32 pairs padded to triples: with VBMI the
 		// long run by the chunks kernel (rowChunksPlaneMin).
 		{Name: "f32_tall_edge", DType: "float32", Shape: []int{32, 3, 173, 2}, Mode: "edge", Pads: []int{0, 0, 0, 0, 0, 0, 2, 1}},
+		// Shorter planes of float32 pairs padded to quadruples: with VBMI
+		// by the AVX2 blocks kernel (blockTable.byAVX2).
+		{Name: "f32_planes96_edge1", DType: "float32", Shape: []int{64, 96, 2}, Mode: "edge", Pads: []int{0, 1, 1, 0, 1, 1}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
 		// Columns padded with a value, in planes after a pad plane: no
 		// plane kernel of the VBMI level takes them (avx2Fallback).

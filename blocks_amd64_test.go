@@ -195,16 +195,18 @@ func TestPlaneBlocks(t *testing.T) {
 		}
 	}
 
-	// With VBMI, whose set has no blocks kernel, planes whose tables say
-	// so (byAVX2) take the AVX2 one: uint8 [1, 64, 200, 2] edge-padded by
-	// 1 (808-byte planes of 4-byte rows). Constant-padded ones take it
-	// only where that level's kernels decline them (avx2Fallback): those
-	// with no pad rows before the shuffle kernel (64 of 220 bytes); those
-	// with pad rows before the first that starts on a 64-byte boundary,
-	// which the expand kernel wants (of 64 planes of 210 bytes after a
-	// pad plane, the first 31), or all of them where the level has no byte
-	// expand kernel (without VBMI2); a run from the output's start, on
-	// one, only there.
+	// With VBMI, whose set has no blocks kernel, planes whose tables say so
+	// (byAVX2) take the AVX2 one: uint8 [1, 64, 200, 2] edge-padded by 1
+	// (808-byte planes of 4-byte rows), and float32 planes of fewer than
+	// rowChunksPlaneMin rows (1632-byte planes of 16-byte rows), not those
+	// of more, which take the chunks kernel by their runs. Constant-padded
+	// ones take it only where that level's kernels decline them
+	// (avx2Fallback): those with no pad rows before the shuffle kernel (64
+	// of 220 bytes); those with pad rows before the first that starts on a
+	// 64-byte boundary, which the expand kernel wants (of 64 planes of 210
+	// bytes after a pad plane, the first 31), or all of them where the
+	// level has no byte expand kernel (without VBMI2); a run from the
+	// output's start, on one, only there.
 	vbmi := kernelsAt(levelAVX512)
 	if vbmi == nil || !vbmi.supported || vbmi.planeChunks == nil {
 		t.Skip("the CPU has no AVX-512 VBMI")
@@ -221,32 +223,36 @@ func TestPlaneBlocks(t *testing.T) {
 		before, after []int
 		value         []byte
 		want          [][4]int
+		size          int // element size: 1 where 0
 	}{
-		{[]int{1, 64, 200, 2}, Edge, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, [][4]int{{64, 808, 10, -1}}},
-		{[]int{1, 64, 200, 2}, Constant, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, expanded},
-		{[]int{1, 64, 44, 2}, Constant, []int{0, 1, 0, 2}, []int{0, 0, 0, 1}, []byte{3}, [][4]int{{64, 220, 37, 3}}},
-		{[]int{1, 64, 40, 2}, Constant, []int{0, 1, 1, 2}, []int{0, 0, 1, 1}, []byte{3}, shifted},
-		{[]int{1, 64, 40, 2}, Constant, []int{0, 0, 1, 2}, []int{0, 1, 1, 1}, []byte{3}, nil},
+		{[]int{1, 64, 200, 2}, Edge, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, [][4]int{{64, 808, 10, -1}}, 0},
+		{[]int{1, 64, rowChunksPlaneMin - 28, 2}, Reflect, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, [][4]int{{64, 1632, 5, -1}}, 4},
+		{[]int{1, 64, rowChunksPlaneMin, 2}, Reflect, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, [][4]int{}, 4},
+		{[]int{1, 64, 200, 2}, Constant, []int{0, 0, 1, 1}, []int{0, 0, 1, 1}, nil, expanded, 0},
+		{[]int{1, 64, 44, 2}, Constant, []int{0, 1, 0, 2}, []int{0, 0, 0, 1}, []byte{3}, [][4]int{{64, 220, 37, 3}}, 0},
+		{[]int{1, 64, 40, 2}, Constant, []int{0, 1, 1, 2}, []int{0, 0, 1, 1}, []byte{3}, shifted, 0},
+		{[]int{1, 64, 40, 2}, Constant, []int{0, 0, 1, 2}, []int{0, 1, 1, 1}, []byte{3}, nil, 0},
 		// Groups of planes that take the value, of at most
 		// vbmiValueGroupMax bytes: 12 bytes (uint8 3x1 to 6x2) in 12
 		// groups of 85 (1020 bytes), the other 4 planes by the shuffle
 		// kernel; 18 bytes (3x1 to 6x3) not.
-		{[]int{1, 1024, 3, 1}, Constant, []int{0, 0, 2, 1}, []int{0, 0, 1, 0}, []byte{3}, [][4]int{{12, 1020, 8, 3}}},
-		{[]int{1, 1024, 3, 1}, Constant, []int{0, 0, 2, 1}, []int{0, 0, 1, 1}, []byte{3}, [][4]int{}},
+		{[]int{1, 1024, 3, 1}, Constant, []int{0, 0, 2, 1}, []int{0, 0, 1, 0}, []byte{3}, [][4]int{{12, 1020, 8, 3}}, 0},
+		{[]int{1, 1024, 3, 1}, Constant, []int{0, 0, 2, 1}, []int{0, 0, 1, 1}, []byte{3}, [][4]int{}, 0},
 	} {
 		if c.want == nil && c.value != nil && vbmi.rowsExpand == nil {
 			c.want = [][4]int{{64, 210, 39, 3}}
 		}
 		spec := Spec{Mode: c.mode, Before: c.before, After: c.after}
-		in := randomBytes(r, prod(c.shape))
-		want, _, _ := refPad(in, 1, c.shape, spec, c.value)
+		size := max(c.size, 1)
+		in := randomBytes(r, size*prod(c.shape))
+		want, _, _ := refPad(in, size, c.shape, spec, c.value)
 		dst := suite.AlignedBytes(len(want)) // on a 64-byte boundary, as the expand kernel wants
 		calls = nil
 		withLevel(levelAVX512, func() {
 			withValue(&periodicAtFirstRun, true, func() {
 				p, err := newExecPlan(c.shape, spec)
 				if err == nil {
-					err = p.RunBytes(dst, in, 1, c.value)
+					err = p.RunBytes(dst, in, size, c.value)
 				}
 				if err != nil || !bytes.Equal(dst, want) {
 					t.Fatalf("%v %v: output differs from the reference (%v)", c.shape, spec, err)

@@ -330,7 +330,7 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 	t := blocksOf(out, width, inLen, size)
 	if t != nil {
 		t.takesValue = takesValue
-		t.byAVX2 = !takesValue && size <= 2 && (row <= vbmiLargeBlocksMax || !large && row <= vbmiPlaneBlocksMax)
+		t.byAVX2 = !takesValue && (size <= 2 || pl.inLen < rowChunksPlaneMin) && (row <= vbmiLargeBlocksMax || !large && row <= vbmiPlaneBlocksMax)
 		t.avx2Fallback = takesValue && size <= 2 && (row <= vbmiLargeBlocksMax || !large && row <= vbmiValueBlocksMax)
 	}
 	return t
@@ -676,9 +676,20 @@ func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 //     2] by 1 7.3 -> 1.7x memmove); the 80 slowest of 1156 random
 //     geometries 0.14-1.06x (uint8 [456, 144, 2] edge-padded 14 -> 1.9x).
 //     Left out, each measured slower by it: constant planes (1.07-2.4x,
-//     which the expand and shuffle kernels make), float32 rows of 16 to
-//     20 bytes (1.05-1.17x), uint8 rows of 22 to 32 bytes (1.16-1.45x),
-//     and rows of 19 and 20 bytes in planes over 1 KiB (1.05-1.23x).
+//     which the expand and shuffle kernels make), uint8 rows of 22 to 32
+//     bytes (1.16-1.45x), and rows of 19 and 20 bytes in planes over 1 KiB
+//     (1.05-1.23x).
+//   - Plane tables of elements of 4 and 8 bytes, as above, of planes of
+//     fewer than rowChunksPlaneMin input rows and more than chunkInMax
+//     bytes in, which its shuffle kernel made a row at a time: 83
+//     float32 and float64 planes of 27 to 127 rows of 8 to 20 bytes
+//     (edge, reflect, wrap) took 0.34-1.02x the time, median 0.73x
+//     (float32 [40, 77, 1] padded to [40, 81, 2] 5.9 -> 2.0x memmove,
+//     [12, 83, 2] reflected to [12, 87, 4] 6.3 -> 4.5x); planes of 128
+//     rows or more 0.8-1.8x, most over 1.1x (their runs take the chunks
+//     kernel, rowChunksPlaneMin). An earlier round had put float32 rows
+//     of 16 to 20 bytes at 1.05-1.17x by it, on planes of 3x3 to 40x8,
+//     most of which the chunks kernel takes.
 //
 // vbmiValueBlocksMax is the widest row, in bytes, of planes of elements of
 // one or two bytes that take the value and that level makes by the AVX2

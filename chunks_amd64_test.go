@@ -296,8 +296,9 @@ func TestPieceRows(t *testing.T) {
 // TestTallPlaneRuns runs planes of narrow rows of 20 to 600 rows at every
 // level against the reference, then checks that with VBMI planes of at
 // least rowChunksPlaneMin rows take the chunks kernel for their long run
-// (planesByList leaves them to their runs) and shorter ones the shuffle
-// kernel's pass over their row list.
+// (planesByList leaves them to their runs) and shorter ones the AVX2
+// blocks kernel (blockTable.byAVX2), where the shuffle kernel made them a
+// row at a time.
 func TestTallPlaneRuns(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(121, 122))
@@ -315,8 +316,9 @@ func TestTallPlaneRuns(t *testing.T) {
 	if ks == nil || !ks.supported || ks.planeChunks == nil {
 		t.Skip("the CPU has no AVX-512 VBMI: no chunks kernel")
 	}
-	var chunks, shuffles int
-	chunk, shuffle := ks.planeChunks, ks.rowsShuffle
+	avx2 := kernelsAt(levelAVX2)
+	var chunks, shuffles, blocks int
+	chunk, shuffle, block := ks.planeChunks, ks.rowsShuffle, avx2.planeBlocks
 	setForTest(t, &ks.planeChunks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, n, last, inLen int) {
 		chunks++
 		chunk(dst, src, planes, dstPlane, srcPlane, tab, n, last, inLen)
@@ -325,14 +327,19 @@ func TestTallPlaneRuns(t *testing.T) {
 		shuffles++
 		shuffle(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
 	})
+	setForTest(t, &avx2.planeBlocks, func(dst, src *byte, planes, dstPlane, srcPlane int, tab *byte, n, batch int, pat *[32]byte) {
+		blocks++
+		block(dst, src, planes, dstPlane, srcPlane, tab, n, batch, pat)
+	})
 	spec := Spec{Mode: Edge, Before: []int{0, 1, 0}, After: []int{0, 2, 1}}
 	for _, rows := range []int{rowChunksPlaneMin, rowChunksPlaneMin - 1} {
-		chunks, shuffles = 0, 0
+		chunks, shuffles, blocks = 0, 0, 0
 		shape := []int{8, rows, 2} // float32 rows of 8 bytes padded to 12
 		checkSizeAtLevel(t, levelAVX512, shape, spec, 4, randomBytes(r, 4*prod(shape)), nil)
 		tall := rows >= rowChunksPlaneMin
-		if tall && chunks == 0 || !tall && (chunks > 0 || shuffles == 0) {
-			t.Errorf("%v %v: %d chunks kernel calls, %d shuffle kernel calls; want the chunks kernel's: %v", shape, spec, chunks, shuffles, tall)
+		if tall && (chunks == 0 || blocks > 0) || !tall && (chunks > 0 || shuffles > 0 || blocks != 1) {
+			t.Errorf("%v %v: %d chunks kernel calls, %d shuffle kernel calls, %d blocks kernel calls; want the chunks kernel's: %v, else one blocks kernel call",
+				shape, spec, chunks, shuffles, blocks, tall)
 		}
 	}
 }

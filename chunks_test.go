@@ -213,7 +213,9 @@ func TestBlockTableOf(t *testing.T) {
 		{[]int{1, 4, 17, 17}, Reflect, 1, 1, false, true, false},   // 19-byte rows
 		{[]int{1, 4, 8, 8}, Wrap, 1, 2, false, true, false},        // 20-byte rows
 		{[]int{1, 4, 20, 20}, Edge, 1, 1, false, false, false},     // 22-byte rows: more than vbmiPlaneBlocksMax
-		{[]int{1, 4, 200, 2}, Edge, 1, 4, false, false, false},     // elements of 4 bytes
+		{[]int{1, 4, 200, 2}, Edge, 1, 4, false, false, false},     // elements of 4 bytes, planes of rowChunksPlaneMin rows or more
+		{[]int{1, 4, 100, 2}, Edge, 1, 4, false, true, false},      // fewer
+		{[]int{1, 4, 100, 1}, Edge, 1, 8, false, false, false},     // 24-byte rows: more than vbmiPlaneBlocksMax
 		{[]int{1, 2, 300, 3}, Reflect, 1, 1, false, true, false},   // 1510 bytes of 5-byte rows
 		{[]int{1, 4, 150, 18}, Edge, 1, 1, false, false, false},    // 3040 bytes of 20-byte rows: vbmiLargeBlocksMax
 		{[]int{1, 4, 7, 7}, Constant, 1, 1, false, false, true},    // the value
