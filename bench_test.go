@@ -91,6 +91,9 @@ func BenchmarkExtra(b *testing.B) {
 		// Shorter planes of float32 pairs padded to quadruples: with VBMI
 		// by the AVX2 blocks kernel (blockTable.byAVX2).
 		{Name: "f32_planes96_edge1", DType: "float32", Shape: []int{64, 96, 2}, Mode: "edge", Pads: []int{0, 1, 1, 0, 1, 1}},
+		// Rows of 22 bytes, five at a time as one row of the VBMI level's
+		// shuffle kernel (rowGroupOf).
+		{Name: "u8_rows19_edge", DType: "uint8", Shape: []int{8192, 19}, Mode: "edge", Pads: []int{0, 1, 0, 2}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
 		// Columns padded with a value, in planes after a pad plane: no
 		// plane kernel of the VBMI level takes them (avx2Fallback).

@@ -740,8 +740,13 @@ func rowsFit(lv *level, rowStride, stride, size, inMax, outMax int) (width, k in
 // arguments) taken as one plane, and its input length in bytes, or nil
 // past inMax bytes in (planeMap).
 func rowsMap(lv *level, k, rowStride, stride, size, inMax int) (out []int32, inLen int) {
-	pl := level{segs: []segment{{kind: segSrc, n: k, step: 1}}, inLen: k, outLen: k, blk: lv.outLen * lv.blk}
+	pl := rowsLevel(lv, k)
 	return planeMap(&pl, lv, rowStride, stride, size, inMax)
+}
+
+// rowsLevel returns the level of a plane of k consecutive rows of lv.
+func rowsLevel(lv *level, k int) level {
+	return level{segs: []segment{{kind: segSrc, n: k, step: 1}}, inLen: k, outLen: k, blk: lv.outLen * lv.blk}
 }
 
 // rowChunkTable is the chunks table of rows of the innermost level taken

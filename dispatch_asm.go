@@ -352,6 +352,17 @@ func rowsShuffleBytes(dst, src []byte, pl planes, rows, dstStride, srcStride, wi
 	return true
 }
 
+// rowGroupsBytes makes n groups of rows of t in each of the planes pl
+// (byte strides), each group one row of the shuffle kernel of the VBMI
+// level (rowGroupOf), if the level in use has it, and reports whether it
+// did.
+func rowGroupsBytes(dst, src []byte, pl planes, n int, t *rowGroupTable, pat *[32]byte) bool {
+	if ks := kernelsInUse(); ks == nil || ks.rowsShuffle == nil {
+		return false
+	}
+	return rowsShuffleBytes(dst, src, pl, n, t.width, t.rows*t.srcStride, t.width, t.mid, &t.tab, pat)
+}
+
 // planeChunksBytes makes the planes pl by a block table (chunks.go) if
 // the level in use has the kernel, and reports whether it did.
 func planeChunksBytes(dst, src []byte, pl planes, t *chunkTable) bool {

@@ -762,9 +762,17 @@ func (k *byteKernels) rowPlanes(dst, src []byte, pl planes, count, ds, ss int) i
 		}
 	}
 	if t := k.tab.rowBlocks; t != nil {
-		return byTable(t.rows, t.width, t.srcStride, func(d, s []byte, pl planes) bool {
+		if done := byTable(t.rows, t.width, t.srcStride, func(d, s []byte, pl planes) bool {
 			return planeBlocksBytes(d, s, pl, &t.blockTable, k.zero, &k.pat)
-		})
+		}); done > 0 {
+			return done
+		}
+	}
+	if t := k.tab.rowGroups; t != nil && count >= t.rows && ds*t.rows == t.width && ss == t.srcStride {
+		// Every plane in one call, as the shuffle kernel takes them.
+		if n := count / t.rows; rowGroupsBytes(dst, src, pl, n, t, &k.pat) {
+			return n * t.rows
+		}
 	}
 	return 0
 }

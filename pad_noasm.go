@@ -62,6 +62,8 @@ func rowsShuffleBytes([]byte, []byte, planes, int, int, int, int, int, *shuffleT
 
 func planeChunksBytes([]byte, []byte, planes, *chunkTable) bool { return false }
 
+func rowGroupsBytes([]byte, []byte, planes, int, *rowGroupTable, *[32]byte) bool { return false }
+
 func planeBlocksBytes([]byte, []byte, planes, *blockTable, bool, *[32]byte) bool     { return false }
 func planeBlocksAVX2Bytes([]byte, []byte, planes, *blockTable, bool, *[32]byte) bool { return false }
 

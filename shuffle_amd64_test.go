@@ -376,3 +376,74 @@ func TestPlaneShuffle(t *testing.T) {
 		t.Errorf("%v %v: %d shuffle kernel calls of %d rows, want one of 512 (a plane a row)", shape, spec, calls, rows)
 	}
 }
+
+// TestRowGroups runs random plans of rows of 17 to 48 bytes out (rank 2
+// and 3, every mode, some cropped, with and without a value) at every
+// level this CPU has, against guard pages and the reference. Spies check
+// that with VBMI uint8 [1000, 19] edge-padded to [1000, 22] takes the
+// shuffle kernel five rows a row (200 rows of 110 bytes in one call), and
+// that float32 rows of 24 bytes take no group table (rowGroupOf).
+func TestRowGroups(t *testing.T) {
+	levels := supportedLevels(func(*asmKernels) bool { return true })
+	r := rand.New(rand.NewPCG(131, 132))
+	runRandomPlans(t, r, levels, 300, 5, func() ([]int, Spec, int, []byte) {
+		es := 1 << r.IntN(4)
+		w := max(1, (17+r.IntN(32))/es-r.IntN(3))
+		pad := func() int { return r.IntN(4) }
+		lp, rp := pad(), pad()
+		if w > 1 && r.IntN(5) == 0 {
+			lp = -1
+		}
+		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, lp}, After: []int{0, rp}}
+		shape := []int{1 + r.IntN(3000), w}
+		if r.IntN(3) == 0 {
+			shape = []int{1 + r.IntN(4), 1 + r.IntN(1000), w}
+			spec.Before, spec.After = []int{0, r.IntN(2), lp}, []int{0, r.IntN(2), rp}
+		}
+		var value []byte
+		if spec.Mode == Constant && r.IntN(2) == 0 {
+			value = randomBytes(r, es)
+		}
+		return shape, spec, es, value
+	}, func(p *Plan, es int) bool { return p.tablesFor(es).rowGroups != nil }, "have a row group table")
+
+	vbmi := kernelsAt(levelAVX512)
+	if vbmi == nil || !vbmi.supported || vbmi.rowsShuffle == nil {
+		t.Skip("the CPU has no AVX-512 VBMI: no shuffle kernel")
+	}
+	var calls [][2]int // rows and width of each call
+	shuffle := vbmi.rowsShuffle
+	setForTest(t, &vbmi.rowsShuffle, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
+		calls = append(calls, [2]int{rows, width})
+		shuffle(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
+	})
+	edge := func(before, after int) Spec {
+		return Spec{Mode: Edge, Before: []int{0, before}, After: []int{0, after}}
+	}
+	for _, c := range []struct {
+		shape []int
+		spec  Spec
+		size  int
+		want  [][2]int
+	}{
+		{[]int{1000, 19}, edge(1, 2), 1, [][2]int{{200, 110}}},
+		{[]int{1003, 19}, edge(1, 2), 1, [][2]int{{200, 110}, {3, 22}}}, // the rows past the last group one a row
+		{[]int{1000, 5}, edge(1, 1), 4, [][2]int{{250, 112}}},           // float32 rows of 28 bytes, four a row
+	} {
+		calls = nil
+		checkSizeAtLevel(t, levelAVX512, c.shape, c.spec, c.size, randomBytes(r, c.size*prod(c.shape)), nil)
+		if !slices.Equal(calls, c.want) {
+			t.Errorf("AVX-512, %v %v size %d: shuffle kernel calls (rows, width) %v, want %v", c.shape, c.spec, c.size, calls, c.want)
+		}
+	}
+	// No groups of float32 rows of 24 bytes, nor of rows of 32 bytes.
+	for _, shape := range [][]int{{1000, 4}, {1000, 6}} {
+		p, err := newExecPlan(shape, edge(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.tablesFor(4).rowGroups != nil {
+			t.Errorf("%v %v size 4: a row group table", shape, edge(1, 1))
+		}
+	}
+}

@@ -35,6 +35,7 @@ type sizeTables struct {
 	blocks      *blockTable      // or, without VBMI, by 32-byte blocks (chunks.go)
 	rowChunks   *rowChunkTable   // the innermost level's narrow rows, many at a time, by 64-byte blocks (chunks.go)
 	rowBlocks   *rowBlockTable   // or, without VBMI, by 32-byte blocks (chunks.go)
+	rowGroups   *rowGroupTable   // or, with VBMI, a few at a time as one row of the shuffle kernel (shuffle.go)
 	cubes       *cubeTables      // the blocks of the level above the plane level (cubes.go)
 	pieces      *pieceTable      // the innermost level's rows by the pieces kernel (piecesOf)
 	// periodic: the lines and expand tables were built where they apply.
@@ -93,6 +94,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		}
 		if n >= 2 && planeBlocksOn {
 			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
+		}
+		if n >= 2 {
+			t.rowGroups = rowGroupOf(lv, p.strides[n-2], p.strides[n-1], size)
 		}
 		t.pieces = piecesOf(&lv.row, size)
 		if n >= 2 {
