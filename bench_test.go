@@ -94,6 +94,9 @@ func BenchmarkExtra(b *testing.B) {
 		// Rows of 22 bytes, five at a time as one row of the VBMI level's
 		// shuffle kernel (rowGroupOf).
 		{Name: "u8_rows19_edge", DType: "uint8", Shape: []int{8192, 19}, Mode: "edge", Pads: []int{0, 1, 0, 2}},
+		// Wrapped rows of 13 bytes by the blocks kernel, whose blocks make
+		// 24 bytes each (rowBlocksOf): the AVX2 level.
+		{Name: "u8_rows11_wrap", DType: "uint8", Shape: []int{8192, 11}, Mode: "wrap", Pads: []int{0, 0, 0, 2}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
 		// Columns padded with a value, in planes after a pad plane: no
 		// plane kernel of the VBMI level takes them (avx2Fallback).

@@ -620,18 +620,23 @@ type rowBlockTable struct {
 // out (in whole blocks where that leaves more than one), or nil: rows of
 // more than rowTableMax bytes out, of rowsBlocksMin rows or fewer to a
 // plane, that blocks of two 16-byte windows do not make (blocksOf), or
-// whose blocks make few bytes each (more than 1.25 blocks per 32 bytes:
-// float32 rows of 5 elements wrapped by 1, 1.37 blocks, took 1.29x the
-// time). Rows of a few bytes, a row at a time, take a few stores each
-// (uint8 [68266, 2] reflected by 1 on axis 1: 64x memmove at the AVX2
-// level). At that level, in process (the rows with and without the table
-// alternated 7 rounds, about 200 KiB out), the 40 slowest of 600 random
-// geometries (rank 2 to 4, every mode, 1 to 3 pads) took 0.03-1.07x the
-// time, median 0.08x (30 of them 33-66x memmove before, 1.6-2.1x after;
-// the other 10 take no table); 43 chosen ones (uint8 to float64 rows of 1
-// to 22 elements, rank 2 to 4, every mode) 0.04-1.05x, median 0.79x
-// (float32 [16384, 3] padded by 1 with a value 3.2 -> 2.2x memmove), and
-// with AVX-512 but not VBMI 0.05-1.05x, median 0.82x.
+// whose blocks make few bytes each: more than 1.25 blocks per 32 bytes
+// (float32 rows of 5 elements wrapped by 1, 1.37 blocks, took 1.29x the
+// time), 2.5 for rows of at most 16 bytes (wrapped rows, whose pads come
+// from their far end: at the AVX2 level, in process, 26 uint8, int16 and
+// float32 geometries of 1.25 to 2.5 took 0.52-1.01x the time, median
+// 0.59x, uint8 [11112, 11] wrapped to [11117, 13] 4.3 -> 2.3x memmove; 110
+// of rows of 17 to 24 bytes 0.71-1.28x, median 1.01x). Rows of a few
+// bytes, a row at a time, take a few stores each (uint8 [68266, 2]
+// reflected by 1 on axis 1: 64x memmove at the AVX2 level). At that level,
+// in process (the rows with and without the table alternated 7 rounds,
+// about 200 KiB out), the 40 slowest of 600 random geometries (rank 2 to
+// 4, every mode, 1 to 3 pads) took 0.03-1.07x the time, median 0.08x (30
+// of them 33-66x memmove before, 1.6-2.1x after; the other 10 take no
+// table); 43 chosen ones (uint8 to float64 rows of 1 to 22 elements, rank
+// 2 to 4, every mode) 0.04-1.05x, median 0.79x (float32 [16384, 3] padded
+// by 1 with a value 3.2 -> 2.2x memmove), and with AVX-512 but not VBMI
+// 0.05-1.05x, median 0.82x.
 func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 	width, k := rowsFit(lv, rowStride, stride, size, blocksInMax, blocksInMax)
 	if k <= rowsBlocksMin {
@@ -648,7 +653,7 @@ func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 		return nil
 	}
 	t := blocksOf(out, k*width, inLen, size)
-	if t == nil || 4*32*len(t.ent) > 5*t.width {
+	if t == nil || 4*32*len(t.ent) > 5*t.width && (width > 16 || 2*32*len(t.ent) > 5*t.width) {
 		return nil // or blocks that make a few bytes each
 	}
 	t.takesValue = slices.Min(out) < 0

@@ -475,7 +475,8 @@ func TestRowBlocksOf(t *testing.T) {
 		{4, Edge, 1, 1, 4, 40, 30, 960, 640},
 		{10, Edge, -1, 2, 1, 64, 22, 704, 640}, // cropped: sources from the input row's start
 		{1, Constant, 1, 1, 2, 160, 30, 960, 320},
-		{10, Wrap, 1, 1, 2, 0, 0, 0, 0}, // blocks that make a few bytes each
+		{10, Wrap, 1, 1, 2, 0, 0, 0, 0},       // blocks that make a few bytes each
+		{11, Wrap, 0, 2, 1, 64, 34, 832, 704}, // 1.31 blocks per 32 bytes, rows of at most 16 bytes
 		{5, Wrap, 0, 1, 4, 0, 0, 0, 0},
 		{30, Edge, 1, 1, 1, 0, 0, 0, 0}, // 32-byte rows: more than rowTableMax
 	}, func(p *Plan, size int) *rowTable {
