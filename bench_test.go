@@ -97,6 +97,9 @@ func BenchmarkExtra(b *testing.B) {
 		// Wrapped rows of 13 bytes by the blocks kernel, whose blocks make
 		// 24 bytes each (rowBlocksOf): the AVX2 level.
 		{Name: "u8_rows11_wrap", DType: "uint8", Shape: []int{8192, 11}, Mode: "wrap", Pads: []int{0, 0, 0, 2}},
+		// int16 planes of 36-byte rows, which no shuffle kernel of the AVX2
+		// level takes: by the blocks kernel (blockTableOf).
+		{Name: "i16_planes14_reflect2", DType: "int16", Shape: []int{1, 256, 14, 14}, Mode: "reflect", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
 		// Columns padded with a value, in planes after a pad plane: no
 		// plane kernel of the VBMI level takes them (avx2Fallback).

@@ -324,10 +324,14 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 		return nil
 	}
 	takesValue := slices.Min(out) < 0
-	if row > blockRowMax && !takesValue || large && !largeBlocksPay(width, row, takesValue) {
+	wide := row > blockRowMax && !takesValue // rows of elements of one or two bytes only (wideBlocksPay)
+	if wide && (large || size > 2) || large && !largeBlocksPay(width, row, takesValue) {
 		return nil
 	}
 	t := blocksOf(out, width, inLen, size)
+	if wide && t != nil && 4*32*len(t.ent) > 5*width {
+		return nil // blocks that make part of their bytes: wrapped rows
+	}
 	if t != nil {
 		t.takesValue = takesValue
 		t.byAVX2 = !takesValue && (size <= 2 || pl.inLen < rowChunksPlaneMin) && (row <= vbmiLargeBlocksMax || !large && row <= vbmiPlaneBlocksMax)
@@ -572,7 +576,19 @@ const blocksBatchBytes = 8 << 10
 // 2, 31-byte rows, 1.03-1.12x); wider rows that take no value up to 1.71x
 // (float32 rows of 36 to 64 bytes, which the word kernel makes, and
 // wrapped int16 rows, whose blocks make only part of their bytes), but
-// zero-padded rows of 36 to 64 bytes 0.66-0.98x.
+// zero-padded rows of 36 to 64 bytes 0.66-0.98x. Those were against the
+// narrow and word shuffle kernels; rows of elements of one or two bytes
+// of 33 to 64 bytes went by the narrow kernel (up to 32 bytes in) or by
+// the ends kernel, 1.7 ns a row: they take the blocks kernel where
+// their blocks make whole 32 bytes (at most 1.25 blocks per 32 bytes, as
+// rowBlocksOf: edge and mirrored rows, not wrapped ones) in planes of at
+// most 1 KiB. At the AVX2 level, in process (7 alternated rounds), 120
+// random planes of rows of 33 to 64 bytes out (every type, edge, reflect,
+// wrap) took 0.55-1.02x the time, int16 and uint8 edge and reflect
+// planes median 0.71-0.81x (int16 [682, 3, 19] reflected to [682, 7, 21]
+// 4.1 -> 2.0x memmove), the others 0.98-1.02x; with AVX-512 but not
+// VBMI 0.55-1.05x. Without these bounds, wrapped rows and those of
+// elements of 4 and 8 bytes took up to 1.65x.
 const (
 	blockRowMax      = 32
 	blockValueRowMax = 64

@@ -171,7 +171,9 @@ func TestBlockTableOf(t *testing.T) {
 		{[]int{1, 4, 3, 3}, Edge, 2, 1, 0, 0, 0},          // 9 bytes of input
 		{[]int{1, 4, 7, 7}, Edge, 1, 4, 0, 0, 0},          // 36-byte rows
 		{[]int{1, 4, 6, 28}, Reflect, 1, 1, 10, 240, 168}, // 30-byte rows, the first from input row 1, the second from row 0
-		{[]int{1, 4, 6, 32}, Reflect, 1, 1, 0, 0, 0},      // 34-byte rows: more than blockRowMax
+		{[]int{1, 4, 6, 32}, Reflect, 1, 1, 10, 272, 192}, // 34-byte rows of bytes, in blocks of whole 32 bytes
+		{[]int{1, 4, 6, 32}, Wrap, 1, 1, 0, 0, 0},         // ... but not wrapped ones, whose blocks make part of them
+		{[]int{1, 4, 6, 8}, Reflect, 1, 4, 0, 0, 0},       // float32 rows of 40 bytes: more than blockRowMax
 		{[]int{1, 4, 6, 32}, Constant, 1, 1, 9, 272, 192}, // ... but they take a zero value: blockValueRowMax
 		{[]int{1, 4, 6, 64}, Constant, 1, 1, 0, 0, 0},     // 66-byte rows: more than blockValueRowMax
 		{[]int{2, 3, 7, 7}, Reflect, 2, 2, 8, 242, 98},    // a block of the last rows starts earlier
