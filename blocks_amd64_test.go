@@ -277,24 +277,7 @@ func TestRowBlocks(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(101, 102))
 	runRandomPlans(t, r, levels, 300, 5, func() ([]int, Spec, int, []byte) {
-		w := 1 + r.IntN(12)
-		pad := func() int { return r.IntN(4) }
-		lp, rp := pad(), pad()
-		if w > 1 && r.IntN(5) == 0 {
-			lp = -1
-		}
-		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, lp}, After: []int{0, rp}}
-		shape := []int{1 + r.IntN(3000), w}
-		if r.IntN(3) == 0 {
-			shape = []int{1 + r.IntN(4), 1 + r.IntN(1000), w}
-			spec.Before, spec.After = []int{0, r.IntN(2), lp}, []int{0, r.IntN(2), rp}
-		}
-		es := 1 << r.IntN(3)
-		var value []byte
-		if spec.Mode == Constant && r.IntN(2) == 0 {
-			value = randomBytes(r, es)
-		}
-		return shape, spec, es, value
+		return drawNarrowRows(r, 1+r.IntN(12), 1<<r.IntN(3))
 	}, func(p *Plan, es int) bool { return p.tablesFor(es).rowBlocks != nil }, "have a row blocks table")
 
 	ks := kernelsAt(levelAVX2)
@@ -338,6 +321,29 @@ func TestRowBlocks(t *testing.T) {
 	if want := [][2]int{{3, 960}}; !slices.Equal(calls, want) {
 		t.Errorf("AVX-512, [1000 1] %v: AVX2 blocks kernel calls (planes, dstPlane) %v, want %v", value, calls, want)
 	}
+}
+
+// drawNarrowRows draws a plan of rows of w elements of es bytes (rank 2,
+// or 3 with planes of up to 1000 rows), every mode, pads of up to 3 on the
+// rows' axis, some cropped, and up to 1 on the planes' rows; for constant
+// padding a random value half the time.
+func drawNarrowRows(r *rand.Rand, w, es int) ([]int, Spec, int, []byte) {
+	pad := func() int { return r.IntN(4) }
+	lp, rp := pad(), pad()
+	if w > 1 && r.IntN(5) == 0 {
+		lp = -1
+	}
+	spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, lp}, After: []int{0, rp}}
+	shape := []int{1 + r.IntN(3000), w}
+	if r.IntN(3) == 0 {
+		shape = []int{1 + r.IntN(4), 1 + r.IntN(1000), w}
+		spec.Before, spec.After = []int{0, r.IntN(2), lp}, []int{0, r.IntN(2), rp}
+	}
+	var value []byte
+	if spec.Mode == Constant && r.IntN(2) == 0 {
+		value = randomBytes(r, es)
+	}
+	return shape, spec, es, value
 }
 
 // TestCubes runs random plans of small cubes (rank 4 and 5, pads on the

@@ -388,23 +388,7 @@ func TestRowGroups(t *testing.T) {
 	r := rand.New(rand.NewPCG(131, 132))
 	runRandomPlans(t, r, levels, 300, 5, func() ([]int, Spec, int, []byte) {
 		es := 1 << r.IntN(4)
-		w := max(1, (17+r.IntN(32))/es-r.IntN(3))
-		pad := func() int { return r.IntN(4) }
-		lp, rp := pad(), pad()
-		if w > 1 && r.IntN(5) == 0 {
-			lp = -1
-		}
-		spec := Spec{Mode: Mode(r.IntN(int(Symmetric) + 1)), Before: []int{0, lp}, After: []int{0, rp}}
-		shape := []int{1 + r.IntN(3000), w}
-		if r.IntN(3) == 0 {
-			shape = []int{1 + r.IntN(4), 1 + r.IntN(1000), w}
-			spec.Before, spec.After = []int{0, r.IntN(2), lp}, []int{0, r.IntN(2), rp}
-		}
-		var value []byte
-		if spec.Mode == Constant && r.IntN(2) == 0 {
-			value = randomBytes(r, es)
-		}
-		return shape, spec, es, value
+		return drawNarrowRows(r, max(1, (17+r.IntN(32))/es-r.IntN(3)), es)
 	}, func(p *Plan, es int) bool { return p.tablesFor(es).rowGroups != nil }, "have a row group table")
 
 	vbmi := kernelsAt(levelAVX512)
