@@ -95,11 +95,9 @@ func (p *Plan) buildTables(size int, rows *sizeTables, periodic bool) *sizeTable
 		if n >= 2 && planeBlocksOn {
 			t.rowBlocks = rowBlocksOf(lv, p.strides[n-2], p.strides[n-1], size)
 		}
-		if n >= 2 {
-			t.rowGroups = rowGroupOf(lv, p.strides[n-2], p.strides[n-1], size)
-		}
 		t.pieces = piecesOf(&lv.row, size)
 		if n >= 2 {
+			t.rowGroups = rowGroupOf(lv, p.strides[n-2], p.strides[n-1], size)
 			t.rowExpand = rowExpandOf(lv, p.strides[n-2], size)
 		}
 		if n >= 4 && planeBlocksOn {
