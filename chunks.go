@@ -324,20 +324,24 @@ func blockTableOf(pl, lv *level, rowStride, stride, size int) *blockTable {
 		return nil
 	}
 	takesValue := slices.Min(out) < 0
-	wide := row > blockRowMax && !takesValue // rows of elements of one or two bytes only (wideBlocksPay)
+	wide := row > blockRowMax && !takesValue // planes of at most 1 KiB of elements of one or two bytes only (blockRowMax)
 	if wide && (large || size > 2) || large && !largeBlocksPay(width, row, takesValue) {
 		return nil
 	}
 	t := blocksOf(out, width, inLen, size)
-	if wide && t != nil && 4*32*len(t.ent) > 5*width {
-		return nil // blocks that make part of their bytes: wrapped rows
+	if t == nil || wide && t.blocksPast(5) {
+		return nil // wide rows whose blocks make part of their bytes: wrapped ones
 	}
-	if t != nil {
-		t.takesValue = takesValue
-		t.byAVX2 = !takesValue && (size <= 2 || pl.inLen < rowChunksPlaneMin) && (row <= vbmiLargeBlocksMax || !large && row <= vbmiPlaneBlocksMax)
-		t.avx2Fallback = takesValue && size <= 2 && (row <= vbmiLargeBlocksMax || !large && row <= vbmiValueBlocksMax)
-	}
+	t.takesValue = takesValue
+	t.byAVX2 = !takesValue && (size <= 2 || pl.inLen < rowChunksPlaneMin) && (row <= vbmiLargeBlocksMax || !large && row <= vbmiPlaneBlocksMax)
+	t.avx2Fallback = takesValue && size <= 2 && (row <= vbmiLargeBlocksMax || !large && row <= vbmiValueBlocksMax)
 	return t
+}
+
+// blocksPast reports whether t's blocks pass quarters/4 blocks per 32
+// bytes of its planes: blocks that make part of their bytes each.
+func (t *blockTable) blocksPast(quarters int) bool {
+	return 4*32*len(t.ent) > quarters*t.width
 }
 
 // narrowGroupMax is the largest plane, in bytes out, that gets a blocks
@@ -669,7 +673,7 @@ func rowBlocksOf(lv *level, rowStride, stride, size int) *rowBlockTable {
 		return nil
 	}
 	t := blocksOf(out, k*width, inLen, size)
-	if t == nil || 4*32*len(t.ent) > 5*t.width && (width > 16 || 2*32*len(t.ent) > 5*t.width) {
+	if t == nil || t.blocksPast(5) && (width > 16 || t.blocksPast(10)) {
 		return nil // or blocks that make a few bytes each
 	}
 	t.takesValue = slices.Min(out) < 0
