@@ -52,11 +52,15 @@ func TestTableRunsAllocateNothing(t *testing.T) {
 		t.Skip("allocations are not measured under -race")
 	}
 	setForTest(t, &periodicAtFirstRun, false) // as outside the tests
-	for _, s := range []Spec{
-		{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}, // expand, wide
-		{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}},  // shuffle, lines
+	for _, c := range []struct {
+		shape []int
+		spec  Spec
+	}{
+		{[]int{2, 3, 14, 14}, Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}}, // expand, wide
+		{[]int{2, 3, 14, 14}, Spec{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}},  // shuffle, lines
+		{[]int{2, 3, 40, 19}, Spec{Mode: Wrap, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 2}}},     // row groups and lists
 	} {
-		shape := []int{2, 3, 14, 14}
+		shape, s := c.shape, c.spec
 		p, err := NewPlan(shape, s, Workers(1))
 		if err != nil {
 			t.Fatal(err)

@@ -100,6 +100,10 @@ func BenchmarkExtra(b *testing.B) {
 		// int16 planes of 36-byte rows, which no shuffle kernel of the AVX2
 		// level takes: by the blocks kernel (blockTableOf).
 		{Name: "i16_planes14_reflect2", DType: "int16", Shape: []int{1, 256, 14, 14}, Mode: "reflect", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
+		// Planes of wrapped 24-byte rows with a wrapped pad row: the run of
+		// 102 rows by groups of five, the pad row by the list
+		// (planesByGroups).
+		{Name: "u8_planes102_wrap", DType: "uint8", Shape: []int{123, 102, 21}, Mode: "wrap", Pads: []int{0, 0, 1, 0, 1, 2}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
 		// Columns padded with a value, in planes after a pad plane: no
 		// plane kernel of the VBMI level takes them (avx2Fallback).
