@@ -341,7 +341,8 @@ func TestChunkGroupOf(t *testing.T) {
 // the reference's planes.
 func TestBlockGroupOf(t *testing.T) {
 	checkGroupTables(t, rand.New(rand.NewPCG(95, 96)), []groupTableCase{
-		{[]int{1, 28, 2, 2}, Edge, 2, 1, 28, 32, 1008, 112},    // 4 bytes in: no narrow table
+		{[]int{1, 28, 1, 2}, Edge, 2, 1, 28, 27, 840, 56},      // 2 bytes in: no narrow table
+		{[]int{1, 28, 2, 2}, Edge, 2, 1, 0, 0, 0, 0},           // 4 bytes in, 36 out: the narrow table's (C4O32)
 		{[]int{1, 24, 7, 7}, Edge, 1, 1, 12, 31, 972, 588},     // 81 bytes out
 		{[]int{1, 14, 4, 4}, Reflect, 1, 2, 14, 32, 1008, 448}, // int16 rows of 12 bytes
 		{[]int{2, 10, 3, 3}, Wrap, 1, 4, 10, 33, 1000, 360},    // float32, across the outer axis

@@ -32130,21 +32130,27 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	JE      shufn_d16o16_3389
 	CMPL    (DI), $0x06
 	JE      shufn_d16o32_3390
+	CMPL    (DI), $0x07
+	JE      shufn_c8o32_3391
+	CMPL    (DI), $0x08
+	JE      shufn_c4o32_3392
+	CMPL    (DI), $0x09
+	JE      shufn_c4o16_3393
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3391
+	JE      rowsShuffleNarrowAVX2_value_3394
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3392
+	JNE     shufn_list_3395
 
-shuf_planes_3394:
+shuf_planes_3397:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3396
+	JZ    shuf_done_3399
 	MOVQ  CX, R10
 
-shuf_rows_3397:
+shuf_rows_3400:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -32155,17 +32161,17 @@ shuf_rows_3397:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3397
+	JNZ            shuf_rows_3400
 
-shuf_done_3396:
+shuf_done_3399:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3394
+	JNZ  shuf_planes_3397
 	VZEROUPPER
 	RET
 
-shufn_list_3392:
+shufn_list_3395:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -32174,12 +32180,12 @@ shufn_list_3392:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3398
+	JZ      shuf_no_run_3401
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3398:
+shuf_no_run_3401:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32189,52 +32195,52 @@ shuf_no_run_3398:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3393
+	JA    shufn_list_loads_3396
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3399:
+shuf_offs_3402:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3400
+	JAE     shuf_offs_done_3403
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3399
+	JMP     shuf_offs_3402
 
-shuf_offs_done_3400:
+shuf_offs_done_3403:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3393
+	JA   shufn_list_loads_3396
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3401:
+shuf_offs_3404:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3402
+	JAE     shuf_offs_done_3405
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3401
+	JMP     shuf_offs_3404
 
-shuf_offs_done_3402:
+shuf_offs_done_3405:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3403:
+shuf_planes_3406:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3405
+	JZ      shuf_done_3408
 
-shuf_rows_3406:
+shuf_rows_3409:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -32247,16 +32253,16 @@ shuf_rows_3406:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3406
+	JNZ            shuf_rows_3409
 
-shuf_done_3405:
+shuf_done_3408:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3407
+	JZ    shuf_done_3410
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3408:
+shuf_rows_3411:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -32267,15 +32273,15 @@ shuf_rows_3408:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3408
+	JNZ            shuf_rows_3411
 
-shuf_done_3407:
+shuf_done_3410:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3409
+	JZ      shuf_done_3412
 
-shuf_rows_3410:
+shuf_rows_3413:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -32288,25 +32294,25 @@ shuf_rows_3410:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3410
+	JNZ            shuf_rows_3413
 
-shuf_done_3409:
+shuf_done_3412:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3403
+	JNZ  shuf_planes_3406
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3393:
-shuf_planes_3411:
+shufn_list_loads_3396:
+shuf_planes_3414:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3413
+	JZ    shuf_done_3416
 
-shuf_rows_3414:
+shuf_rows_3417:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32320,16 +32326,16 @@ shuf_rows_3414:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3414
+	JNZ            shuf_rows_3417
 
-shuf_done_3413:
+shuf_done_3416:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3415
+	JZ    shuf_done_3418
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3416:
+shuf_rows_3419:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -32340,15 +32346,15 @@ shuf_rows_3416:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3416
+	JNZ            shuf_rows_3419
 
-shuf_done_3415:
+shuf_done_3418:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3417
+	JZ    shuf_done_3420
 
-shuf_rows_3418:
+shuf_rows_3421:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32362,31 +32368,31 @@ shuf_rows_3418:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3418
+	JNZ            shuf_rows_3421
 
-shuf_done_3417:
+shuf_done_3420:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3411
+	JNZ  shuf_planes_3414
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3391:
+rowsShuffleNarrowAVX2_value_3394:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3419
+	JNE     shufn_list_3422
 
-shuf_planes_3421:
+shuf_planes_3424:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3423
+	JZ    shuf_done_3426
 	MOVQ  CX, R10
 
-shuf_rows_3424:
+shuf_rows_3427:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -32398,17 +32404,17 @@ shuf_rows_3424:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3424
+	JNZ            shuf_rows_3427
 
-shuf_done_3423:
+shuf_done_3426:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3421
+	JNZ  shuf_planes_3424
 	VZEROUPPER
 	RET
 
-shufn_list_3419:
+shufn_list_3422:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -32417,12 +32423,12 @@ shufn_list_3419:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3425
+	JZ      shuf_no_run_3428
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3425:
+shuf_no_run_3428:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32432,52 +32438,52 @@ shuf_no_run_3425:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3420
+	JA    shufn_list_loads_3423
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3426:
+shuf_offs_3429:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3427
+	JAE     shuf_offs_done_3430
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3426
+	JMP     shuf_offs_3429
 
-shuf_offs_done_3427:
+shuf_offs_done_3430:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3420
+	JA   shufn_list_loads_3423
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3428:
+shuf_offs_3431:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3429
+	JAE     shuf_offs_done_3432
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3428
+	JMP     shuf_offs_3431
 
-shuf_offs_done_3429:
+shuf_offs_done_3432:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3430:
+shuf_planes_3433:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3432
+	JZ      shuf_done_3435
 
-shuf_rows_3433:
+shuf_rows_3436:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -32491,16 +32497,16 @@ shuf_rows_3433:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3433
+	JNZ            shuf_rows_3436
 
-shuf_done_3432:
+shuf_done_3435:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3434
+	JZ    shuf_done_3437
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3435:
+shuf_rows_3438:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -32512,15 +32518,15 @@ shuf_rows_3435:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3435
+	JNZ            shuf_rows_3438
 
-shuf_done_3434:
+shuf_done_3437:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3436
+	JZ      shuf_done_3439
 
-shuf_rows_3437:
+shuf_rows_3440:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -32534,25 +32540,25 @@ shuf_rows_3437:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3437
+	JNZ            shuf_rows_3440
 
-shuf_done_3436:
+shuf_done_3439:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3430
+	JNZ  shuf_planes_3433
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3420:
-shuf_planes_3438:
+shufn_list_loads_3423:
+shuf_planes_3441:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3440
+	JZ    shuf_done_3443
 
-shuf_rows_3441:
+shuf_rows_3444:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32567,16 +32573,16 @@ shuf_rows_3441:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3441
+	JNZ            shuf_rows_3444
 
-shuf_done_3440:
+shuf_done_3443:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3442
+	JZ    shuf_done_3445
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3443:
+shuf_rows_3446:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -32588,15 +32594,15 @@ shuf_rows_3443:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3443
+	JNZ            shuf_rows_3446
 
-shuf_done_3442:
+shuf_done_3445:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3444
+	JZ    shuf_done_3447
 
-shuf_rows_3445:
+shuf_rows_3448:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32611,34 +32617,34 @@ shuf_rows_3445:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3445
+	JNZ            shuf_rows_3448
 
-shuf_done_3444:
+shuf_done_3447:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3438
+	JNZ  shuf_planes_3441
 	VZEROUPPER
 	RET
 
 shufn_c16o32_3385:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3446
+	JE      rowsShuffleNarrowAVX2_value_3449
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3447
+	JNE     shufn_list_3450
 
-shuf_planes_3449:
+shuf_planes_3452:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3451
+	JZ    shuf_done_3454
 	MOVQ  CX, R10
 
-shuf_rows_3452:
+shuf_rows_3455:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -32652,17 +32658,17 @@ shuf_rows_3452:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3452
+	JNZ            shuf_rows_3455
 
-shuf_done_3451:
+shuf_done_3454:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3449
+	JNZ  shuf_planes_3452
 	VZEROUPPER
 	RET
 
-shufn_list_3447:
+shufn_list_3450:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -32671,12 +32677,12 @@ shufn_list_3447:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3453
+	JZ      shuf_no_run_3456
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3453:
+shuf_no_run_3456:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32686,52 +32692,52 @@ shuf_no_run_3453:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3448
+	JA    shufn_list_loads_3451
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3454:
+shuf_offs_3457:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3455
+	JAE     shuf_offs_done_3458
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3454
+	JMP     shuf_offs_3457
 
-shuf_offs_done_3455:
+shuf_offs_done_3458:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3448
+	JA   shufn_list_loads_3451
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3456:
+shuf_offs_3459:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3457
+	JAE     shuf_offs_done_3460
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3456
+	JMP     shuf_offs_3459
 
-shuf_offs_done_3457:
+shuf_offs_done_3460:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3458:
+shuf_planes_3461:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3460
+	JZ      shuf_done_3463
 
-shuf_rows_3461:
+shuf_rows_3464:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -32747,16 +32753,16 @@ shuf_rows_3461:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3461
+	JNZ            shuf_rows_3464
 
-shuf_done_3460:
+shuf_done_3463:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3462
+	JZ    shuf_done_3465
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3463:
+shuf_rows_3466:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -32770,15 +32776,15 @@ shuf_rows_3463:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3463
+	JNZ            shuf_rows_3466
 
-shuf_done_3462:
+shuf_done_3465:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3464
+	JZ      shuf_done_3467
 
-shuf_rows_3465:
+shuf_rows_3468:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -32794,25 +32800,25 @@ shuf_rows_3465:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3465
+	JNZ            shuf_rows_3468
 
-shuf_done_3464:
+shuf_done_3467:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3458
+	JNZ  shuf_planes_3461
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3448:
-shuf_planes_3466:
+shufn_list_loads_3451:
+shuf_planes_3469:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3468
+	JZ    shuf_done_3471
 
-shuf_rows_3469:
+shuf_rows_3472:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32829,16 +32835,16 @@ shuf_rows_3469:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3469
+	JNZ            shuf_rows_3472
 
-shuf_done_3468:
+shuf_done_3471:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3470
+	JZ    shuf_done_3473
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3471:
+shuf_rows_3474:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -32852,15 +32858,15 @@ shuf_rows_3471:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3471
+	JNZ            shuf_rows_3474
 
-shuf_done_3470:
+shuf_done_3473:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3472
+	JZ    shuf_done_3475
 
-shuf_rows_3473:
+shuf_rows_3476:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32877,17 +32883,17 @@ shuf_rows_3473:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3473
+	JNZ            shuf_rows_3476
 
-shuf_done_3472:
+shuf_done_3475:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3466
+	JNZ  shuf_planes_3469
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3446:
+rowsShuffleNarrowAVX2_value_3449:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -32899,16 +32905,16 @@ rowsShuffleNarrowAVX2_value_3446:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3474
+	JNE     shufn_list_3477
 
-shuf_planes_3476:
+shuf_planes_3479:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3478
+	JZ    shuf_done_3481
 	MOVQ  CX, R10
 
-shuf_rows_3479:
+shuf_rows_3482:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -32924,17 +32930,17 @@ shuf_rows_3479:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3479
+	JNZ            shuf_rows_3482
 
-shuf_done_3478:
+shuf_done_3481:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3476
+	JNZ  shuf_planes_3479
 	VZEROUPPER
 	RET
 
-shufn_list_3474:
+shufn_list_3477:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -32943,12 +32949,12 @@ shufn_list_3474:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3480
+	JZ      shuf_no_run_3483
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3480:
+shuf_no_run_3483:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32958,52 +32964,52 @@ shuf_no_run_3480:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3475
+	JA    shufn_list_loads_3478
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3481:
+shuf_offs_3484:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3482
+	JAE     shuf_offs_done_3485
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3481
+	JMP     shuf_offs_3484
 
-shuf_offs_done_3482:
+shuf_offs_done_3485:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3475
+	JA   shufn_list_loads_3478
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3483:
+shuf_offs_3486:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3484
+	JAE     shuf_offs_done_3487
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3483
+	JMP     shuf_offs_3486
 
-shuf_offs_done_3484:
+shuf_offs_done_3487:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3485:
+shuf_planes_3488:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3487
+	JZ      shuf_done_3490
 
-shuf_rows_3488:
+shuf_rows_3491:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -33021,16 +33027,16 @@ shuf_rows_3488:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3488
+	JNZ            shuf_rows_3491
 
-shuf_done_3487:
+shuf_done_3490:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3489
+	JZ    shuf_done_3492
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3490:
+shuf_rows_3493:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -33046,15 +33052,15 @@ shuf_rows_3490:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3490
+	JNZ            shuf_rows_3493
 
-shuf_done_3489:
+shuf_done_3492:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3491
+	JZ      shuf_done_3494
 
-shuf_rows_3492:
+shuf_rows_3495:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -33072,25 +33078,25 @@ shuf_rows_3492:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3492
+	JNZ            shuf_rows_3495
 
-shuf_done_3491:
+shuf_done_3494:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3485
+	JNZ  shuf_planes_3488
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3475:
-shuf_planes_3493:
+shufn_list_loads_3478:
+shuf_planes_3496:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3495
+	JZ    shuf_done_3498
 
-shuf_rows_3496:
+shuf_rows_3499:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -33109,16 +33115,16 @@ shuf_rows_3496:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3496
+	JNZ            shuf_rows_3499
 
-shuf_done_3495:
+shuf_done_3498:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3497
+	JZ    shuf_done_3500
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3498:
+shuf_rows_3501:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -33134,15 +33140,15 @@ shuf_rows_3498:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3498
+	JNZ            shuf_rows_3501
 
-shuf_done_3497:
+shuf_done_3500:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3499
+	JZ    shuf_done_3502
 
-shuf_rows_3500:
+shuf_rows_3503:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -33161,31 +33167,31 @@ shuf_rows_3500:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3500
+	JNZ            shuf_rows_3503
 
-shuf_done_3499:
+shuf_done_3502:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3493
+	JNZ  shuf_planes_3496
 	VZEROUPPER
 	RET
 
 shufn_c8o16_3386:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3501
+	JE      rowsShuffleNarrowAVX2_value_3504
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3502
+	JNE     shufn_list_3505
 
-shuf_planes_3504:
+shuf_planes_3507:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3506
+	JZ    shuf_done_3509
 	MOVQ  CX, R10
 
-shuf_rows_3507:
+shuf_rows_3510:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -33195,17 +33201,17 @@ shuf_rows_3507:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3507
+	JNZ          shuf_rows_3510
 
-shuf_done_3506:
+shuf_done_3509:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3504
+	JNZ  shuf_planes_3507
 	VZEROUPPER
 	RET
 
-shufn_list_3502:
+shufn_list_3505:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33214,12 +33220,12 @@ shufn_list_3502:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3508
+	JZ      shuf_no_run_3511
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3508:
+shuf_no_run_3511:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33229,52 +33235,52 @@ shuf_no_run_3508:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3503
+	JA    shufn_list_loads_3506
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3509:
+shuf_offs_3512:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3510
+	JAE     shuf_offs_done_3513
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3509
+	JMP     shuf_offs_3512
 
-shuf_offs_done_3510:
+shuf_offs_done_3513:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3503
+	JA   shufn_list_loads_3506
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3511:
+shuf_offs_3514:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3512
+	JAE     shuf_offs_done_3515
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3511
+	JMP     shuf_offs_3514
 
-shuf_offs_done_3512:
+shuf_offs_done_3515:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3513:
+shuf_planes_3516:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3515
+	JZ      shuf_done_3518
 
-shuf_rows_3516:
+shuf_rows_3519:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -33286,16 +33292,16 @@ shuf_rows_3516:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3516
+	JNZ          shuf_rows_3519
 
-shuf_done_3515:
+shuf_done_3518:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3517
+	JZ    shuf_done_3520
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3518:
+shuf_rows_3521:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -33305,15 +33311,15 @@ shuf_rows_3518:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3518
+	JNZ          shuf_rows_3521
 
-shuf_done_3517:
+shuf_done_3520:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3519
+	JZ      shuf_done_3522
 
-shuf_rows_3520:
+shuf_rows_3523:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -33325,25 +33331,25 @@ shuf_rows_3520:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3520
+	JNZ          shuf_rows_3523
 
-shuf_done_3519:
+shuf_done_3522:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3513
+	JNZ  shuf_planes_3516
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3503:
-shuf_planes_3521:
+shufn_list_loads_3506:
+shuf_planes_3524:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3523
+	JZ    shuf_done_3526
 
-shuf_rows_3524:
+shuf_rows_3527:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33356,16 +33362,16 @@ shuf_rows_3524:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3524
+	JNZ          shuf_rows_3527
 
-shuf_done_3523:
+shuf_done_3526:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3525
+	JZ    shuf_done_3528
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3526:
+shuf_rows_3529:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -33375,15 +33381,15 @@ shuf_rows_3526:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3526
+	JNZ          shuf_rows_3529
 
-shuf_done_3525:
+shuf_done_3528:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3527
+	JZ    shuf_done_3530
 
-shuf_rows_3528:
+shuf_rows_3531:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33396,30 +33402,30 @@ shuf_rows_3528:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3528
+	JNZ          shuf_rows_3531
 
-shuf_done_3527:
+shuf_done_3530:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3521
+	JNZ  shuf_planes_3524
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3501:
+rowsShuffleNarrowAVX2_value_3504:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3529
+	JNE     shufn_list_3532
 
-shuf_planes_3531:
+shuf_planes_3534:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3533
+	JZ    shuf_done_3536
 	MOVQ  CX, R10
 
-shuf_rows_3534:
+shuf_rows_3537:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -33430,17 +33436,17 @@ shuf_rows_3534:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3534
+	JNZ          shuf_rows_3537
 
-shuf_done_3533:
+shuf_done_3536:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3531
+	JNZ  shuf_planes_3534
 	VZEROUPPER
 	RET
 
-shufn_list_3529:
+shufn_list_3532:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33449,12 +33455,12 @@ shufn_list_3529:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3535
+	JZ      shuf_no_run_3538
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3535:
+shuf_no_run_3538:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33464,52 +33470,52 @@ shuf_no_run_3535:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3530
+	JA    shufn_list_loads_3533
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3536:
+shuf_offs_3539:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3537
+	JAE     shuf_offs_done_3540
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3536
+	JMP     shuf_offs_3539
 
-shuf_offs_done_3537:
+shuf_offs_done_3540:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3530
+	JA   shufn_list_loads_3533
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3538:
+shuf_offs_3541:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3539
+	JAE     shuf_offs_done_3542
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3538
+	JMP     shuf_offs_3541
 
-shuf_offs_done_3539:
+shuf_offs_done_3542:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3540:
+shuf_planes_3543:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3542
+	JZ      shuf_done_3545
 
-shuf_rows_3543:
+shuf_rows_3546:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -33522,16 +33528,16 @@ shuf_rows_3543:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3543
+	JNZ          shuf_rows_3546
 
-shuf_done_3542:
+shuf_done_3545:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3544
+	JZ    shuf_done_3547
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3545:
+shuf_rows_3548:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -33542,15 +33548,15 @@ shuf_rows_3545:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3545
+	JNZ          shuf_rows_3548
 
-shuf_done_3544:
+shuf_done_3547:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3546
+	JZ      shuf_done_3549
 
-shuf_rows_3547:
+shuf_rows_3550:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -33563,25 +33569,25 @@ shuf_rows_3547:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3547
+	JNZ          shuf_rows_3550
 
-shuf_done_3546:
+shuf_done_3549:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3540
+	JNZ  shuf_planes_3543
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3530:
-shuf_planes_3548:
+shufn_list_loads_3533:
+shuf_planes_3551:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3550
+	JZ    shuf_done_3553
 
-shuf_rows_3551:
+shuf_rows_3554:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33595,16 +33601,16 @@ shuf_rows_3551:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3551
+	JNZ          shuf_rows_3554
 
-shuf_done_3550:
+shuf_done_3553:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3552
+	JZ    shuf_done_3555
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3553:
+shuf_rows_3556:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -33615,15 +33621,15 @@ shuf_rows_3553:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3553
+	JNZ          shuf_rows_3556
 
-shuf_done_3552:
+shuf_done_3555:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3554
+	JZ    shuf_done_3557
 
-shuf_rows_3555:
+shuf_rows_3558:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33637,50 +33643,51 @@ shuf_rows_3555:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3555
+	JNZ          shuf_rows_3558
 
-shuf_done_3554:
+shuf_done_3557:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3548
+	JNZ  shuf_planes_3551
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3389:
+shufn_c4o16_3393:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3556
+	JE      rowsShuffleNarrowAVX2_value_3559
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3557
+	JNE     shufn_list_3560
 
-shuf_planes_3559:
+shuf_planes_3562:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3561
+	JZ    shuf_done_3564
 	MOVQ  CX, R10
 
-shuf_rows_3562:
-	VMOVDQU      (R10), X1
-	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
-	VPERMD       Y1, Y0, Y1
+shuf_rows_3565:
+	VMOVD        (R10), X1
+	VPINSRD      $0x01, (R10)(R8*1), X1, X1
+	VINSERTI128  $0x01, X1, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
 	VMOVDQU      X1, (DI)
 	VEXTRACTI128 $0x01, Y1, (DI)(R9*1)
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3562
+	JNZ          shuf_rows_3565
 
-shuf_done_3561:
+shuf_done_3564:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3559
+	JNZ  shuf_planes_3562
 	VZEROUPPER
 	RET
 
-shufn_list_3557:
+shufn_list_3560:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33689,12 +33696,12 @@ shufn_list_3557:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3563
+	JZ      shuf_no_run_3566
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3563:
+shuf_no_run_3566:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33704,52 +33711,527 @@ shuf_no_run_3563:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3558
+	JA    shufn_list_loads_3561
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3564:
+shuf_offs_3567:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3565
+	JAE     shuf_offs_done_3568
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3564
+	JMP     shuf_offs_3567
 
-shuf_offs_done_3565:
+shuf_offs_done_3568:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3558
+	JA   shufn_list_loads_3561
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3566:
+shuf_offs_3569:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3567
+	JAE     shuf_offs_done_3570
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3566
+	JMP     shuf_offs_3569
 
-shuf_offs_done_3567:
+shuf_offs_done_3570:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3568:
+shuf_planes_3571:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3570
+	JZ      shuf_done_3573
 
-shuf_rows_3571:
+shuf_rows_3574:
+	VMOVQ        X7, R10
+	ADDQ         CX, R10
+	VMOVD        (R10), X8
+	VPINSRD      $0x01, (R10)(R8*1), X8, X8
+	VINSERTI128  $0x01, X8, Y8, Y8
+	VPSHUFB      Y0, Y8, Y8
+	VMOVDQU      X8, (DI)
+	VEXTRACTI128 $0x01, Y8, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y7, Y7
+	DECQ         R11
+	JNZ          shuf_rows_3574
+
+shuf_done_3573:
+	VMOVQ X3, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3575
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3576:
+	VMOVD        (R10), X9
+	VPINSRD      $0x01, (R10)(R8*1), X9, X9
+	VINSERTI128  $0x01, X9, Y9, Y9
+	VPSHUFB      Y0, Y9, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3576
+
+shuf_done_3575:
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3577
+
+shuf_rows_3578:
+	VMOVQ        X7, R10
+	ADDQ         CX, R10
+	VMOVD        (R10), X10
+	VPINSRD      $0x01, (R10)(R8*1), X10, X10
+	VINSERTI128  $0x01, X10, Y10, Y10
+	VPSHUFB      Y0, Y10, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y7, Y7
+	DECQ         R11
+	JNZ          shuf_rows_3578
+
+shuf_done_3577:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3571
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3561:
+shuf_planes_3579:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X2, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3581
+
+shuf_rows_3582:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVD        (R10), X7
+	VPINSRD      $0x01, (R10)(R8*1), X7, X7
+	VINSERTI128  $0x01, X7, Y7, Y7
+	VPSHUFB      Y0, Y7, Y7
+	VMOVDQU      X7, (DI)
+	VEXTRACTI128 $0x01, Y7, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3582
+
+shuf_done_3581:
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3583
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_3584:
+	VMOVD        (R10), X8
+	VPINSRD      $0x01, (R10)(R8*1), X8, X8
+	VINSERTI128  $0x01, X8, Y8, Y8
+	VPSHUFB      Y0, Y8, Y8
+	VMOVDQU      X8, (DI)
+	VEXTRACTI128 $0x01, Y8, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R12
+	JNZ          shuf_rows_3584
+
+shuf_done_3583:
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3585
+
+shuf_rows_3586:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVD        (R10), X9
+	VPINSRD      $0x01, (R10)(R8*1), X9, X9
+	VINSERTI128  $0x01, X9, Y9, Y9
+	VPSHUFB      Y0, Y9, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3586
+
+shuf_done_3585:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3579
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3559:
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 160(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3587
+
+shuf_planes_3589:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3591
+	MOVQ  CX, R10
+
+shuf_rows_3592:
+	VMOVD        (R10), X3
+	VPINSRD      $0x01, (R10)(R8*1), X3, X3
+	VINSERTI128  $0x01, X3, Y3, Y3
+	VPSHUFB      Y1, Y3, Y3
+	VPBLENDVB    Y2, Y3, Y0, Y3
+	VMOVDQU      X3, (DI)
+	VEXTRACTI128 $0x01, Y3, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3592
+
+shuf_done_3591:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3589
+	VZEROUPPER
+	RET
+
+shufn_list_3587:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X3
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X5
+	JZ      shuf_no_run_3593
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3593:
+	VMOVQ R11, X6
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X8
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X7
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3588
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3594:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3595
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3594
+
+shuf_offs_done_3595:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3588
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3596:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3597
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3596
+
+shuf_offs_done_3597:
+	VMOVDQU (SP), Y3
+	VMOVDQU 32(SP), Y8
+
+shuf_planes_3598:
+	MOVQ    AX, DI
+	VMOVDQA Y3, Y9
+	VMOVQ   X4, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3600
+
+shuf_rows_3601:
+	VMOVQ        X9, R10
+	ADDQ         CX, R10
+	VMOVD        (R10), X10
+	VPINSRD      $0x01, (R10)(R8*1), X10, X10
+	VINSERTI128  $0x01, X10, Y10, Y10
+	VPSHUFB      Y1, Y10, Y10
+	VPBLENDVB    Y2, Y10, Y0, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y9, Y9
+	DECQ         R11
+	JNZ          shuf_rows_3601
+
+shuf_done_3600:
+	VMOVQ X5, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3602
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_3603:
+	VMOVD        (R10), X11
+	VPINSRD      $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128  $0x01, X11, Y11, Y11
+	VPSHUFB      Y1, Y11, Y11
+	VPBLENDVB    Y2, Y11, Y0, Y11
+	VMOVDQU      X11, (DI)
+	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3603
+
+shuf_done_3602:
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3604
+
+shuf_rows_3605:
+	VMOVQ        X9, R10
+	ADDQ         CX, R10
+	VMOVD        (R10), X12
+	VPINSRD      $0x01, (R10)(R8*1), X12, X12
+	VINSERTI128  $0x01, X12, Y12, Y12
+	VPSHUFB      Y1, Y12, Y12
+	VPBLENDVB    Y2, Y12, Y0, Y12
+	VMOVDQU      X12, (DI)
+	VEXTRACTI128 $0x01, Y12, (DI)(R9*1)
+	ADDQ         DX, DI
+	VPERMQ       $0x39, Y9, Y9
+	DECQ         R11
+	JNZ          shuf_rows_3605
+
+shuf_done_3604:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3598
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3588:
+shuf_planes_3606:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3608
+
+shuf_rows_3609:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVD        (R10), X9
+	VPINSRD      $0x01, (R10)(R8*1), X9, X9
+	VINSERTI128  $0x01, X9, Y9, Y9
+	VPSHUFB      Y1, Y9, Y9
+	VPBLENDVB    Y2, Y9, Y0, Y9
+	VMOVDQU      X9, (DI)
+	VEXTRACTI128 $0x01, Y9, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3609
+
+shuf_done_3608:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3610
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_3611:
+	VMOVD        (R10), X10
+	VPINSRD      $0x01, (R10)(R8*1), X10, X10
+	VINSERTI128  $0x01, X10, Y10, Y10
+	VPSHUFB      Y1, Y10, Y10
+	VPBLENDVB    Y2, Y10, Y0, Y10
+	VMOVDQU      X10, (DI)
+	VEXTRACTI128 $0x01, Y10, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R12
+	JNZ          shuf_rows_3611
+
+shuf_done_3610:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3612
+
+shuf_rows_3613:
+	MOVLQSX      (R11), R10
+	IMULQ        BX, R10
+	ADDQ         CX, R10
+	VMOVD        (R10), X11
+	VPINSRD      $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128  $0x01, X11, Y11, Y11
+	VPSHUFB      Y1, Y11, Y11
+	VPBLENDVB    Y2, Y11, Y0, Y11
+	VMOVDQU      X11, (DI)
+	VEXTRACTI128 $0x01, Y11, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         $0x04, R11
+	DECQ         R12
+	JNZ          shuf_rows_3613
+
+shuf_done_3612:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3606
+	VZEROUPPER
+	RET
+
+shufn_d16o16_3389:
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3614
+	VMOVDQU 32(DI), Y0
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3615
+
+shuf_planes_3617:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3619
+	MOVQ  CX, R10
+
+shuf_rows_3620:
+	VMOVDQU      (R10), X1
+	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
+	VPERMD       Y1, Y0, Y1
+	VMOVDQU      X1, (DI)
+	VEXTRACTI128 $0x01, Y1, (DI)(R9*1)
+	ADDQ         DX, DI
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          shuf_rows_3620
+
+shuf_done_3619:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3617
+	VZEROUPPER
+	RET
+
+shufn_list_3615:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X2
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	JZ      shuf_no_run_3621
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3621:
+	VMOVQ R11, X4
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X6
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X5
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3616
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3622:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3623
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3622
+
+shuf_offs_done_3623:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3616
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3624:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3625
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3624
+
+shuf_offs_done_3625:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y6
+
+shuf_planes_3626:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y7
+	VMOVQ   X2, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3628
+
+shuf_rows_3629:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -33760,16 +34242,16 @@ shuf_rows_3571:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3571
+	JNZ          shuf_rows_3629
 
-shuf_done_3570:
+shuf_done_3628:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3572
+	JZ    shuf_done_3630
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3573:
+shuf_rows_3631:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -33778,15 +34260,15 @@ shuf_rows_3573:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3573
+	JNZ          shuf_rows_3631
 
-shuf_done_3572:
+shuf_done_3630:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3574
+	JZ      shuf_done_3632
 
-shuf_rows_3575:
+shuf_rows_3633:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -33797,25 +34279,25 @@ shuf_rows_3575:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3575
+	JNZ          shuf_rows_3633
 
-shuf_done_3574:
+shuf_done_3632:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3568
+	JNZ  shuf_planes_3626
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3558:
-shuf_planes_3576:
+shufn_list_loads_3616:
+shuf_planes_3634:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3578
+	JZ    shuf_done_3636
 
-shuf_rows_3579:
+shuf_rows_3637:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33827,16 +34309,16 @@ shuf_rows_3579:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3579
+	JNZ          shuf_rows_3637
 
-shuf_done_3578:
+shuf_done_3636:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3580
+	JZ    shuf_done_3638
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3581:
+shuf_rows_3639:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -33845,15 +34327,15 @@ shuf_rows_3581:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3581
+	JNZ          shuf_rows_3639
 
-shuf_done_3580:
+shuf_done_3638:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3582
+	JZ    shuf_done_3640
 
-shuf_rows_3583:
+shuf_rows_3641:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33865,30 +34347,30 @@ shuf_rows_3583:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3583
+	JNZ          shuf_rows_3641
 
-shuf_done_3582:
+shuf_done_3640:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3576
+	JNZ  shuf_planes_3634
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3556:
+rowsShuffleNarrowAVX2_value_3614:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3584
+	JNE     shufn_list_3642
 
-shuf_planes_3586:
+shuf_planes_3644:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3588
+	JZ    shuf_done_3646
 	MOVQ  CX, R10
 
-shuf_rows_3589:
+shuf_rows_3647:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -33898,17 +34380,17 @@ shuf_rows_3589:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3589
+	JNZ          shuf_rows_3647
 
-shuf_done_3588:
+shuf_done_3646:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3586
+	JNZ  shuf_planes_3644
 	VZEROUPPER
 	RET
 
-shufn_list_3584:
+shufn_list_3642:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33917,12 +34399,12 @@ shufn_list_3584:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3590
+	JZ      shuf_no_run_3648
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3590:
+shuf_no_run_3648:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33932,52 +34414,52 @@ shuf_no_run_3590:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3585
+	JA    shufn_list_loads_3643
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3591:
+shuf_offs_3649:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3592
+	JAE     shuf_offs_done_3650
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3591
+	JMP     shuf_offs_3649
 
-shuf_offs_done_3592:
+shuf_offs_done_3650:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3585
+	JA   shufn_list_loads_3643
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3593:
+shuf_offs_3651:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3594
+	JAE     shuf_offs_done_3652
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3593
+	JMP     shuf_offs_3651
 
-shuf_offs_done_3594:
+shuf_offs_done_3652:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3595:
+shuf_planes_3653:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3597
+	JZ      shuf_done_3655
 
-shuf_rows_3598:
+shuf_rows_3656:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -33989,16 +34471,16 @@ shuf_rows_3598:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3598
+	JNZ          shuf_rows_3656
 
-shuf_done_3597:
+shuf_done_3655:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3599
+	JZ    shuf_done_3657
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3600:
+shuf_rows_3658:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -34008,15 +34490,15 @@ shuf_rows_3600:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3600
+	JNZ          shuf_rows_3658
 
-shuf_done_3599:
+shuf_done_3657:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3601
+	JZ      shuf_done_3659
 
-shuf_rows_3602:
+shuf_rows_3660:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -34028,25 +34510,25 @@ shuf_rows_3602:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3602
+	JNZ          shuf_rows_3660
 
-shuf_done_3601:
+shuf_done_3659:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3595
+	JNZ  shuf_planes_3653
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3585:
-shuf_planes_3603:
+shufn_list_loads_3643:
+shuf_planes_3661:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3605
+	JZ    shuf_done_3663
 
-shuf_rows_3606:
+shuf_rows_3664:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -34059,16 +34541,16 @@ shuf_rows_3606:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3606
+	JNZ          shuf_rows_3664
 
-shuf_done_3605:
+shuf_done_3663:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3607
+	JZ    shuf_done_3665
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3608:
+shuf_rows_3666:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -34078,15 +34560,15 @@ shuf_rows_3608:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3608
+	JNZ          shuf_rows_3666
 
-shuf_done_3607:
+shuf_done_3665:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3609
+	JZ    shuf_done_3667
 
-shuf_rows_3610:
+shuf_rows_3668:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -34099,32 +34581,32 @@ shuf_rows_3610:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3610
+	JNZ          shuf_rows_3668
 
-shuf_done_3609:
+shuf_done_3667:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3603
+	JNZ  shuf_planes_3661
 	VZEROUPPER
 	RET
 
 shufn_d16o32_3390:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3611
+	JE      rowsShuffleNarrowAVX2_value_3669
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3612
+	JNE     shufn_list_3670
 
-shuf_planes_3614:
+shuf_planes_3672:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3616
+	JZ    shuf_done_3674
 	MOVQ  CX, R10
 
-shuf_rows_3617:
+shuf_rows_3675:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -34134,17 +34616,17 @@ shuf_rows_3617:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3617
+	JNZ         shuf_rows_3675
 
-shuf_done_3616:
+shuf_done_3674:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3614
+	JNZ  shuf_planes_3672
 	VZEROUPPER
 	RET
 
-shufn_list_3612:
+shufn_list_3670:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -34153,12 +34635,12 @@ shufn_list_3612:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3618
+	JZ      shuf_no_run_3676
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3618:
+shuf_no_run_3676:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34168,52 +34650,52 @@ shuf_no_run_3618:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3613
+	JA    shufn_list_loads_3671
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3619:
+shuf_offs_3677:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3620
+	JAE     shuf_offs_done_3678
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3619
+	JMP     shuf_offs_3677
 
-shuf_offs_done_3620:
+shuf_offs_done_3678:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3613
+	JA   shufn_list_loads_3671
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3621:
+shuf_offs_3679:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3622
+	JAE     shuf_offs_done_3680
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3621
+	JMP     shuf_offs_3679
 
-shuf_offs_done_3622:
+shuf_offs_done_3680:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3623:
+shuf_planes_3681:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3625
+	JZ      shuf_done_3683
 
-shuf_rows_3626:
+shuf_rows_3684:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -34225,16 +34707,16 @@ shuf_rows_3626:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3626
+	JNZ         shuf_rows_3684
 
-shuf_done_3625:
+shuf_done_3683:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3627
+	JZ    shuf_done_3685
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3628:
+shuf_rows_3686:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -34244,15 +34726,15 @@ shuf_rows_3628:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3628
+	JNZ         shuf_rows_3686
 
-shuf_done_3627:
+shuf_done_3685:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3629
+	JZ      shuf_done_3687
 
-shuf_rows_3630:
+shuf_rows_3688:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -34264,25 +34746,25 @@ shuf_rows_3630:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3630
+	JNZ         shuf_rows_3688
 
-shuf_done_3629:
+shuf_done_3687:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3623
+	JNZ  shuf_planes_3681
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3613:
-shuf_planes_3631:
+shufn_list_loads_3671:
+shuf_planes_3689:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3633
+	JZ    shuf_done_3691
 
-shuf_rows_3634:
+shuf_rows_3692:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -34295,16 +34777,16 @@ shuf_rows_3634:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3634
+	JNZ         shuf_rows_3692
 
-shuf_done_3633:
+shuf_done_3691:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3635
+	JZ    shuf_done_3693
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3636:
+shuf_rows_3694:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -34314,15 +34796,15 @@ shuf_rows_3636:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3636
+	JNZ         shuf_rows_3694
 
-shuf_done_3635:
+shuf_done_3693:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3637
+	JZ    shuf_done_3695
 
-shuf_rows_3638:
+shuf_rows_3696:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -34335,32 +34817,32 @@ shuf_rows_3638:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3638
+	JNZ         shuf_rows_3696
 
-shuf_done_3637:
+shuf_done_3695:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3631
+	JNZ  shuf_planes_3689
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3611:
+rowsShuffleNarrowAVX2_value_3669:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3639
+	JNE     shufn_list_3697
 
-shuf_planes_3641:
+shuf_planes_3699:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3643
+	JZ    shuf_done_3701
 	MOVQ  CX, R10
 
-shuf_rows_3644:
+shuf_rows_3702:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -34372,17 +34854,17 @@ shuf_rows_3644:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3644
+	JNZ         shuf_rows_3702
 
-shuf_done_3643:
+shuf_done_3701:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3641
+	JNZ  shuf_planes_3699
 	VZEROUPPER
 	RET
 
-shufn_list_3639:
+shufn_list_3697:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -34391,12 +34873,12 @@ shufn_list_3639:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3645
+	JZ      shuf_no_run_3703
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3645:
+shuf_no_run_3703:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34406,52 +34888,52 @@ shuf_no_run_3645:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3640
+	JA    shufn_list_loads_3698
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3646:
+shuf_offs_3704:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3647
+	JAE     shuf_offs_done_3705
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3646
+	JMP     shuf_offs_3704
 
-shuf_offs_done_3647:
+shuf_offs_done_3705:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3640
+	JA   shufn_list_loads_3698
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3648:
+shuf_offs_3706:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3649
+	JAE     shuf_offs_done_3707
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3648
+	JMP     shuf_offs_3706
 
-shuf_offs_done_3649:
+shuf_offs_done_3707:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3650:
+shuf_planes_3708:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3652
+	JZ      shuf_done_3710
 
-shuf_rows_3653:
+shuf_rows_3711:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -34465,16 +34947,16 @@ shuf_rows_3653:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3653
+	JNZ         shuf_rows_3711
 
-shuf_done_3652:
+shuf_done_3710:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3654
+	JZ    shuf_done_3712
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3655:
+shuf_rows_3713:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -34486,15 +34968,15 @@ shuf_rows_3655:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3655
+	JNZ         shuf_rows_3713
 
-shuf_done_3654:
+shuf_done_3712:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3656
+	JZ      shuf_done_3714
 
-shuf_rows_3657:
+shuf_rows_3715:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -34508,25 +34990,25 @@ shuf_rows_3657:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3657
+	JNZ         shuf_rows_3715
 
-shuf_done_3656:
+shuf_done_3714:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3650
+	JNZ  shuf_planes_3708
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3640:
-shuf_planes_3658:
+shufn_list_loads_3698:
+shuf_planes_3716:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3660
+	JZ    shuf_done_3718
 
-shuf_rows_3661:
+shuf_rows_3719:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -34541,16 +35023,16 @@ shuf_rows_3661:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3661
+	JNZ         shuf_rows_3719
 
-shuf_done_3660:
+shuf_done_3718:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3662
+	JZ    shuf_done_3720
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3663:
+shuf_rows_3721:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -34562,15 +35044,15 @@ shuf_rows_3663:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3663
+	JNZ         shuf_rows_3721
 
-shuf_done_3662:
+shuf_done_3720:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3664
+	JZ    shuf_done_3722
 
-shuf_rows_3665:
+shuf_rows_3723:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -34585,31 +35067,1031 @@ shuf_rows_3665:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3665
+	JNZ         shuf_rows_3723
 
-shuf_done_3664:
+shuf_done_3722:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3658
+	JNZ  shuf_planes_3716
+	VZEROUPPER
+	RET
+
+shufn_c8o32_3391:
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3724
+	VMOVDQU 32(DI), Y0
+	VMOVDQU 64(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3725
+
+shuf_planes_3727:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3729
+	MOVQ  CX, R10
+
+shuf_rows_3730:
+	VMOVQ       (R10), X1
+	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
+	VINSERTI128 $0x01, X1, Y1, Y1
+	VPSHUFB     Y0, Y1, Y3
+	VMOVDQU     Y3, (DI)
+	VPSHUFB     Y2, Y1, Y3
+	VMOVDQU     Y3, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3730
+
+shuf_done_3729:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3727
+	VZEROUPPER
+	RET
+
+shufn_list_3725:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	JZ      shuf_no_run_3731
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3731:
+	VMOVQ R11, X5
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X7
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X6
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3726
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3732:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3733
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3732
+
+shuf_offs_done_3733:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3726
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3734:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3735
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3734
+
+shuf_offs_done_3735:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y7
+
+shuf_planes_3736:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y8
+	VMOVQ   X3, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3738
+
+shuf_rows_3739:
+	VMOVQ       X8, R10
+	ADDQ        CX, R10
+	VMOVQ       (R10), X9
+	VPINSRQ     $0x01, (R10)(R8*1), X9, X9
+	VINSERTI128 $0x01, X9, Y9, Y9
+	VPSHUFB     Y0, Y9, Y10
+	VMOVDQU     Y10, (DI)
+	VPSHUFB     Y2, Y9, Y10
+	VMOVDQU     Y10, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y8, Y8
+	DECQ        R11
+	JNZ         shuf_rows_3739
+
+shuf_done_3738:
+	VMOVQ X4, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3740
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3741:
+	VMOVQ       (R10), X11
+	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPSHUFB     Y0, Y11, Y8
+	VMOVDQU     Y8, (DI)
+	VPSHUFB     Y2, Y11, Y8
+	VMOVDQU     Y8, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3741
+
+shuf_done_3740:
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3742
+
+shuf_rows_3743:
+	VMOVQ       X8, R10
+	ADDQ        CX, R10
+	VMOVQ       (R10), X12
+	VPINSRQ     $0x01, (R10)(R8*1), X12, X12
+	VINSERTI128 $0x01, X12, Y12, Y12
+	VPSHUFB     Y0, Y12, Y10
+	VMOVDQU     Y10, (DI)
+	VPSHUFB     Y2, Y12, Y10
+	VMOVDQU     Y10, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y8, Y8
+	DECQ        R11
+	JNZ         shuf_rows_3743
+
+shuf_done_3742:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3736
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3726:
+shuf_planes_3744:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3746
+
+shuf_rows_3747:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVQ       (R10), X8
+	VPINSRQ     $0x01, (R10)(R8*1), X8, X8
+	VINSERTI128 $0x01, X8, Y8, Y8
+	VPSHUFB     Y0, Y8, Y9
+	VMOVDQU     Y9, (DI)
+	VPSHUFB     Y2, Y8, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3747
+
+shuf_done_3746:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3748
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3749:
+	VMOVQ       (R10), X10
+	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
+	VINSERTI128 $0x01, X10, Y10, Y10
+	VPSHUFB     Y0, Y10, Y9
+	VMOVDQU     Y9, (DI)
+	VPSHUFB     Y2, Y10, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R12
+	JNZ         shuf_rows_3749
+
+shuf_done_3748:
+	VMOVQ X7, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3750
+
+shuf_rows_3751:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVQ       (R10), X11
+	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPSHUFB     Y0, Y11, Y9
+	VMOVDQU     Y9, (DI)
+	VPSHUFB     Y2, Y11, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3751
+
+shuf_done_3750:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3744
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3724:
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 160(DI), Y2
+	VMOVDQU 64(DI), Y3
+	VMOVDQU 192(DI), Y4
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3752
+
+shuf_planes_3754:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3756
+	MOVQ  CX, R10
+
+shuf_rows_3757:
+	VMOVQ       (R10), X5
+	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
+	VINSERTI128 $0x01, X5, Y5, Y5
+	VPSHUFB     Y1, Y5, Y6
+	VPBLENDVB   Y2, Y6, Y0, Y6
+	VMOVDQU     Y6, (DI)
+	VPSHUFB     Y3, Y5, Y6
+	VPBLENDVB   Y4, Y6, Y0, Y6
+	VMOVDQU     Y6, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3757
+
+shuf_done_3756:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3754
+	VZEROUPPER
+	RET
+
+shufn_list_3752:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X5
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X6
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X7
+	JZ      shuf_no_run_3758
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3758:
+	VMOVQ R11, X8
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X10
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X9
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3753
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3759:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3760
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3759
+
+shuf_offs_done_3760:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3753
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3761:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3762
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3761
+
+shuf_offs_done_3762:
+	VMOVDQU (SP), Y5
+	VMOVDQU 32(SP), Y10
+
+shuf_planes_3763:
+	MOVQ    AX, DI
+	VMOVDQA Y5, Y11
+	VMOVQ   X6, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3765
+
+shuf_rows_3766:
+	VMOVQ       X11, R10
+	ADDQ        CX, R10
+	VMOVQ       (R10), X12
+	VPINSRQ     $0x01, (R10)(R8*1), X12, X12
+	VINSERTI128 $0x01, X12, Y12, Y12
+	VPSHUFB     Y1, Y12, Y13
+	VPBLENDVB   Y2, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)
+	VPSHUFB     Y3, Y12, Y13
+	VPBLENDVB   Y4, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y11, Y11
+	DECQ        R11
+	JNZ         shuf_rows_3766
+
+shuf_done_3765:
+	VMOVQ X7, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3767
+	VMOVQ X8, R10
+	ADDQ  CX, R10
+
+shuf_rows_3768:
+	VMOVQ       (R10), X14
+	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
+	VINSERTI128 $0x01, X14, Y14, Y14
+	VPSHUFB     Y1, Y14, Y11
+	VPBLENDVB   Y2, Y11, Y0, Y11
+	VMOVDQU     Y11, (DI)
+	VPSHUFB     Y3, Y14, Y11
+	VPBLENDVB   Y4, Y11, Y0, Y11
+	VMOVDQU     Y11, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3768
+
+shuf_done_3767:
+	VMOVDQA Y10, Y11
+	VMOVQ   X9, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3769
+
+shuf_rows_3770:
+	VMOVQ       X11, R10
+	ADDQ        CX, R10
+	VMOVQ       (R10), X15
+	VPINSRQ     $0x01, (R10)(R8*1), X15, X15
+	VINSERTI128 $0x01, X15, Y15, Y15
+	VPSHUFB     Y1, Y15, Y13
+	VPBLENDVB   Y2, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)
+	VPSHUFB     Y3, Y15, Y13
+	VPBLENDVB   Y4, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y11, Y11
+	DECQ        R11
+	JNZ         shuf_rows_3770
+
+shuf_done_3769:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3763
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3753:
+shuf_planes_3771:
+	MOVQ  AX, DI
+	VMOVQ X5, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3773
+
+shuf_rows_3774:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVQ       (R10), X11
+	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPSHUFB     Y1, Y11, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPSHUFB     Y3, Y11, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3774
+
+shuf_done_3773:
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3775
+	VMOVQ X8, R10
+	ADDQ  CX, R10
+
+shuf_rows_3776:
+	VMOVQ       (R10), X13
+	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
+	VINSERTI128 $0x01, X13, Y13, Y13
+	VPSHUFB     Y1, Y13, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPSHUFB     Y3, Y13, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R12
+	JNZ         shuf_rows_3776
+
+shuf_done_3775:
+	VMOVQ X10, R11
+	VMOVQ X9, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3777
+
+shuf_rows_3778:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVQ       (R10), X14
+	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
+	VINSERTI128 $0x01, X14, Y14, Y14
+	VPSHUFB     Y1, Y14, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPSHUFB     Y3, Y14, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3778
+
+shuf_done_3777:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3771
+	VZEROUPPER
+	RET
+
+shufn_c4o32_3392:
+	CMPL    4(DI), $0x00
+	JE      rowsShuffleNarrowAVX2_value_3779
+	VMOVDQU 32(DI), Y0
+	VMOVDQU 64(DI), Y2
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3780
+
+shuf_planes_3782:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3784
+	MOVQ  CX, R10
+
+shuf_rows_3785:
+	VMOVD       (R10), X1
+	VPINSRD     $0x01, (R10)(R8*1), X1, X1
+	VINSERTI128 $0x01, X1, Y1, Y1
+	VPSHUFB     Y0, Y1, Y3
+	VMOVDQU     Y3, (DI)
+	VPSHUFB     Y2, Y1, Y3
+	VMOVDQU     Y3, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3785
+
+shuf_done_3784:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3782
+	VZEROUPPER
+	RET
+
+shufn_list_3780:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X1
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X3
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X4
+	JZ      shuf_no_run_3786
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3786:
+	VMOVQ R11, X5
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X7
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X6
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3781
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3787:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3788
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3787
+
+shuf_offs_done_3788:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3781
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3789:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3790
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3789
+
+shuf_offs_done_3790:
+	VMOVDQU (SP), Y1
+	VMOVDQU 32(SP), Y7
+
+shuf_planes_3791:
+	MOVQ    AX, DI
+	VMOVDQA Y1, Y8
+	VMOVQ   X3, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3793
+
+shuf_rows_3794:
+	VMOVQ       X8, R10
+	ADDQ        CX, R10
+	VMOVD       (R10), X9
+	VPINSRD     $0x01, (R10)(R8*1), X9, X9
+	VINSERTI128 $0x01, X9, Y9, Y9
+	VPSHUFB     Y0, Y9, Y10
+	VMOVDQU     Y10, (DI)
+	VPSHUFB     Y2, Y9, Y10
+	VMOVDQU     Y10, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y8, Y8
+	DECQ        R11
+	JNZ         shuf_rows_3794
+
+shuf_done_3793:
+	VMOVQ X4, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3795
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3796:
+	VMOVD       (R10), X11
+	VPINSRD     $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPSHUFB     Y0, Y11, Y8
+	VMOVDQU     Y8, (DI)
+	VPSHUFB     Y2, Y11, Y8
+	VMOVDQU     Y8, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3796
+
+shuf_done_3795:
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3797
+
+shuf_rows_3798:
+	VMOVQ       X8, R10
+	ADDQ        CX, R10
+	VMOVD       (R10), X12
+	VPINSRD     $0x01, (R10)(R8*1), X12, X12
+	VINSERTI128 $0x01, X12, Y12, Y12
+	VPSHUFB     Y0, Y12, Y10
+	VMOVDQU     Y10, (DI)
+	VPSHUFB     Y2, Y12, Y10
+	VMOVDQU     Y10, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y8, Y8
+	DECQ        R11
+	JNZ         shuf_rows_3798
+
+shuf_done_3797:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3791
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3781:
+shuf_planes_3799:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3801
+
+shuf_rows_3802:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVD       (R10), X8
+	VPINSRD     $0x01, (R10)(R8*1), X8, X8
+	VINSERTI128 $0x01, X8, Y8, Y8
+	VPSHUFB     Y0, Y8, Y9
+	VMOVDQU     Y9, (DI)
+	VPSHUFB     Y2, Y8, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3802
+
+shuf_done_3801:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3803
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3804:
+	VMOVD       (R10), X10
+	VPINSRD     $0x01, (R10)(R8*1), X10, X10
+	VINSERTI128 $0x01, X10, Y10, Y10
+	VPSHUFB     Y0, Y10, Y9
+	VMOVDQU     Y9, (DI)
+	VPSHUFB     Y2, Y10, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R12
+	JNZ         shuf_rows_3804
+
+shuf_done_3803:
+	VMOVQ X7, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3805
+
+shuf_rows_3806:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVD       (R10), X11
+	VPINSRD     $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPSHUFB     Y0, Y11, Y9
+	VMOVDQU     Y9, (DI)
+	VPSHUFB     Y2, Y11, Y9
+	VMOVDQU     Y9, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3806
+
+shuf_done_3805:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3799
+	VZEROUPPER
+	RET
+
+rowsShuffleNarrowAVX2_value_3779:
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 160(DI), Y2
+	VMOVDQU 64(DI), Y3
+	VMOVDQU 192(DI), Y4
+	CMPQ    rowIdx+80(FP), $0x00
+	JNE     shufn_list_3807
+
+shuf_planes_3809:
+	MOVQ  AX, DI
+	MOVQ  rows+16(FP), R11
+	TESTQ R11, R11
+	JZ    shuf_done_3811
+	MOVQ  CX, R10
+
+shuf_rows_3812:
+	VMOVD       (R10), X5
+	VPINSRD     $0x01, (R10)(R8*1), X5, X5
+	VINSERTI128 $0x01, X5, Y5, Y5
+	VPSHUFB     Y1, Y5, Y6
+	VPBLENDVB   Y2, Y6, Y0, Y6
+	VMOVDQU     Y6, (DI)
+	VPSHUFB     Y3, Y5, Y6
+	VPBLENDVB   Y4, Y6, Y0, Y6
+	VMOVDQU     Y6, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3812
+
+shuf_done_3811:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3809
+	VZEROUPPER
+	RET
+
+shufn_list_3807:
+	MOVQ    rowIdx+80(FP), DI
+	VMOVQ   DI, X5
+	MOVQ    run0+88(FP), R10
+	VMOVQ   R10, X6
+	XORQ    R11, R11
+	MOVQ    run1+96(FP), R10
+	SUBQ    run0+88(FP), R10
+	VMOVQ   R10, X7
+	JZ      shuf_no_run_3813
+	MOVQ    run0+88(FP), R10
+	MOVLQSX (DI)(R10*4), R11
+	IMULQ   BX, R11
+
+shuf_no_run_3813:
+	VMOVQ R11, X8
+	MOVQ  run1+96(FP), R10
+	LEAQ  (DI)(R10*4), R11
+	VMOVQ R11, X10
+	MOVQ  rows+16(FP), R10
+	SUBQ  run1+96(FP), R10
+	VMOVQ R10, X9
+	MOVQ  run0+88(FP), R11
+	CMPQ  R11, $0x04
+	JA    shufn_list_loads_3808
+	MOVQ  rowIdx+80(FP), DI
+	MOVQ  $0x00000000, R12
+	LEAQ  (DI)(R12*4), DI
+	XORQ  R10, R10
+
+shuf_offs_3814:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3815
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, (SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3814
+
+shuf_offs_done_3815:
+	MOVQ rows+16(FP), R11
+	SUBQ run1+96(FP), R11
+	CMPQ R11, $0x04
+	JA   shufn_list_loads_3808
+	MOVQ rowIdx+80(FP), DI
+	MOVQ run1+96(FP), R12
+	LEAQ (DI)(R12*4), DI
+	XORQ R10, R10
+
+shuf_offs_3816:
+	CMPQ    R10, R11
+	JAE     shuf_offs_done_3817
+	MOVLQSX (DI)(R10*4), R12
+	IMULQ   BX, R12
+	MOVQ    R12, 32(SP)(R10*8)
+	INCQ    R10
+	JMP     shuf_offs_3816
+
+shuf_offs_done_3817:
+	VMOVDQU (SP), Y5
+	VMOVDQU 32(SP), Y10
+
+shuf_planes_3818:
+	MOVQ    AX, DI
+	VMOVDQA Y5, Y11
+	VMOVQ   X6, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3820
+
+shuf_rows_3821:
+	VMOVQ       X11, R10
+	ADDQ        CX, R10
+	VMOVD       (R10), X12
+	VPINSRD     $0x01, (R10)(R8*1), X12, X12
+	VINSERTI128 $0x01, X12, Y12, Y12
+	VPSHUFB     Y1, Y12, Y13
+	VPBLENDVB   Y2, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)
+	VPSHUFB     Y3, Y12, Y13
+	VPBLENDVB   Y4, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y11, Y11
+	DECQ        R11
+	JNZ         shuf_rows_3821
+
+shuf_done_3820:
+	VMOVQ X7, R11
+	TESTQ R11, R11
+	JZ    shuf_done_3822
+	VMOVQ X8, R10
+	ADDQ  CX, R10
+
+shuf_rows_3823:
+	VMOVD       (R10), X14
+	VPINSRD     $0x01, (R10)(R8*1), X14, X14
+	VINSERTI128 $0x01, X14, Y14, Y14
+	VPSHUFB     Y1, Y14, Y11
+	VPBLENDVB   Y2, Y11, Y0, Y11
+	VMOVDQU     Y11, (DI)
+	VPSHUFB     Y3, Y14, Y11
+	VPBLENDVB   Y4, Y11, Y0, Y11
+	VMOVDQU     Y11, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R11
+	JNZ         shuf_rows_3823
+
+shuf_done_3822:
+	VMOVDQA Y10, Y11
+	VMOVQ   X9, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3824
+
+shuf_rows_3825:
+	VMOVQ       X11, R10
+	ADDQ        CX, R10
+	VMOVD       (R10), X15
+	VPINSRD     $0x01, (R10)(R8*1), X15, X15
+	VINSERTI128 $0x01, X15, Y15, Y15
+	VPSHUFB     Y1, Y15, Y13
+	VPBLENDVB   Y2, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)
+	VPSHUFB     Y3, Y15, Y13
+	VPBLENDVB   Y4, Y13, Y0, Y13
+	VMOVDQU     Y13, (DI)(R9*1)
+	ADDQ        DX, DI
+	VPERMQ      $0x39, Y11, Y11
+	DECQ        R11
+	JNZ         shuf_rows_3825
+
+shuf_done_3824:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3818
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3808:
+shuf_planes_3826:
+	MOVQ  AX, DI
+	VMOVQ X5, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3828
+
+shuf_rows_3829:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVD       (R10), X11
+	VPINSRD     $0x01, (R10)(R8*1), X11, X11
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPSHUFB     Y1, Y11, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPSHUFB     Y3, Y11, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3829
+
+shuf_done_3828:
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3830
+	VMOVQ X8, R10
+	ADDQ  CX, R10
+
+shuf_rows_3831:
+	VMOVD       (R10), X13
+	VPINSRD     $0x01, (R10)(R8*1), X13, X13
+	VINSERTI128 $0x01, X13, Y13, Y13
+	VPSHUFB     Y1, Y13, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPSHUFB     Y3, Y13, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        BX, R10
+	DECQ        R12
+	JNZ         shuf_rows_3831
+
+shuf_done_3830:
+	VMOVQ X10, R11
+	VMOVQ X9, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3832
+
+shuf_rows_3833:
+	MOVLQSX     (R11), R10
+	IMULQ       BX, R10
+	ADDQ        CX, R10
+	VMOVD       (R10), X14
+	VPINSRD     $0x01, (R10)(R8*1), X14, X14
+	VINSERTI128 $0x01, X14, Y14, Y14
+	VPSHUFB     Y1, Y14, Y12
+	VPBLENDVB   Y2, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)
+	VPSHUFB     Y3, Y14, Y12
+	VPBLENDVB   Y4, Y12, Y0, Y12
+	VMOVDQU     Y12, (DI)(R9*1)
+	ADDQ        DX, DI
+	ADDQ        $0x04, R11
+	DECQ        R12
+	JNZ         shuf_rows_3833
+
+shuf_done_3832:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3826
 	VZEROUPPER
 	RET
 
 shufn_c8o8_3387:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3666
+	JE      rowsShuffleNarrowAVX2_value_3834
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3667
+	JNE     shufn_list_3835
 
-shuf_planes_3669:
+shuf_planes_3837:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3671
+	JZ    shuf_done_3839
 	MOVQ  CX, R10
 
-shuf_rows_3672:
+shuf_rows_3840:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -34618,17 +36100,17 @@ shuf_rows_3672:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3672
+	JNZ     shuf_rows_3840
 
-shuf_done_3671:
+shuf_done_3839:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3669
+	JNZ  shuf_planes_3837
 	VZEROUPPER
 	RET
 
-shufn_list_3667:
+shufn_list_3835:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -34637,12 +36119,12 @@ shufn_list_3667:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3673
+	JZ      shuf_no_run_3841
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3673:
+shuf_no_run_3841:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34652,52 +36134,52 @@ shuf_no_run_3673:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3668
+	JA    shufn_list_loads_3836
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3674:
+shuf_offs_3842:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3675
+	JAE     shuf_offs_done_3843
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3674
+	JMP     shuf_offs_3842
 
-shuf_offs_done_3675:
+shuf_offs_done_3843:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3668
+	JA   shufn_list_loads_3836
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3676:
+shuf_offs_3844:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3677
+	JAE     shuf_offs_done_3845
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3676
+	JMP     shuf_offs_3844
 
-shuf_offs_done_3677:
+shuf_offs_done_3845:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3678:
+shuf_planes_3846:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3680
+	JZ      shuf_done_3848
 
-shuf_rows_3681:
+shuf_rows_3849:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -34708,16 +36190,16 @@ shuf_rows_3681:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3681
+	JNZ     shuf_rows_3849
 
-shuf_done_3680:
+shuf_done_3848:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3682
+	JZ    shuf_done_3850
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3683:
+shuf_rows_3851:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -34726,15 +36208,15 @@ shuf_rows_3683:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3683
+	JNZ     shuf_rows_3851
 
-shuf_done_3682:
+shuf_done_3850:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3684
+	JZ      shuf_done_3852
 
-shuf_rows_3685:
+shuf_rows_3853:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -34745,25 +36227,25 @@ shuf_rows_3685:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3685
+	JNZ     shuf_rows_3853
 
-shuf_done_3684:
+shuf_done_3852:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3678
+	JNZ  shuf_planes_3846
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3668:
-shuf_planes_3686:
+shufn_list_loads_3836:
+shuf_planes_3854:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3688
+	JZ    shuf_done_3856
 
-shuf_rows_3689:
+shuf_rows_3857:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -34775,16 +36257,16 @@ shuf_rows_3689:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3689
+	JNZ     shuf_rows_3857
 
-shuf_done_3688:
+shuf_done_3856:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3690
+	JZ    shuf_done_3858
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3691:
+shuf_rows_3859:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -34793,15 +36275,15 @@ shuf_rows_3691:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3691
+	JNZ     shuf_rows_3859
 
-shuf_done_3690:
+shuf_done_3858:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3692
+	JZ    shuf_done_3860
 
-shuf_rows_3693:
+shuf_rows_3861:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -34813,30 +36295,30 @@ shuf_rows_3693:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3693
+	JNZ     shuf_rows_3861
 
-shuf_done_3692:
+shuf_done_3860:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3686
+	JNZ  shuf_planes_3854
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3666:
+rowsShuffleNarrowAVX2_value_3834:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3694
+	JNE     shufn_list_3862
 
-shuf_planes_3696:
+shuf_planes_3864:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3698
+	JZ    shuf_done_3866
 	MOVQ  CX, R10
 
-shuf_rows_3699:
+shuf_rows_3867:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -34846,17 +36328,17 @@ shuf_rows_3699:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3699
+	JNZ       shuf_rows_3867
 
-shuf_done_3698:
+shuf_done_3866:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3696
+	JNZ  shuf_planes_3864
 	VZEROUPPER
 	RET
 
-shufn_list_3694:
+shufn_list_3862:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -34865,12 +36347,12 @@ shufn_list_3694:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3700
+	JZ      shuf_no_run_3868
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3700:
+shuf_no_run_3868:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34880,52 +36362,52 @@ shuf_no_run_3700:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3695
+	JA    shufn_list_loads_3863
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3701:
+shuf_offs_3869:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3702
+	JAE     shuf_offs_done_3870
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3701
+	JMP     shuf_offs_3869
 
-shuf_offs_done_3702:
+shuf_offs_done_3870:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3695
+	JA   shufn_list_loads_3863
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3703:
+shuf_offs_3871:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3704
+	JAE     shuf_offs_done_3872
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3703
+	JMP     shuf_offs_3871
 
-shuf_offs_done_3704:
+shuf_offs_done_3872:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3705:
+shuf_planes_3873:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3707
+	JZ      shuf_done_3875
 
-shuf_rows_3708:
+shuf_rows_3876:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -34937,16 +36419,16 @@ shuf_rows_3708:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3708
+	JNZ       shuf_rows_3876
 
-shuf_done_3707:
+shuf_done_3875:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3709
+	JZ    shuf_done_3877
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3710:
+shuf_rows_3878:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -34956,15 +36438,15 @@ shuf_rows_3710:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3710
+	JNZ       shuf_rows_3878
 
-shuf_done_3709:
+shuf_done_3877:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3711
+	JZ      shuf_done_3879
 
-shuf_rows_3712:
+shuf_rows_3880:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -34976,25 +36458,25 @@ shuf_rows_3712:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3712
+	JNZ       shuf_rows_3880
 
-shuf_done_3711:
+shuf_done_3879:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3705
+	JNZ  shuf_planes_3873
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3695:
-shuf_planes_3713:
+shufn_list_loads_3863:
+shuf_planes_3881:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3715
+	JZ    shuf_done_3883
 
-shuf_rows_3716:
+shuf_rows_3884:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -35007,16 +36489,16 @@ shuf_rows_3716:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3716
+	JNZ       shuf_rows_3884
 
-shuf_done_3715:
+shuf_done_3883:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3717
+	JZ    shuf_done_3885
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3718:
+shuf_rows_3886:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -35026,15 +36508,15 @@ shuf_rows_3718:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3718
+	JNZ       shuf_rows_3886
 
-shuf_done_3717:
+shuf_done_3885:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3719
+	JZ    shuf_done_3887
 
-shuf_rows_3720:
+shuf_rows_3888:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -35047,31 +36529,31 @@ shuf_rows_3720:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3720
+	JNZ       shuf_rows_3888
 
-shuf_done_3719:
+shuf_done_3887:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3713
+	JNZ  shuf_planes_3881
 	VZEROUPPER
 	RET
 
 shufn_c4o8_3388:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3721
+	JE      rowsShuffleNarrowAVX2_value_3889
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3722
+	JNE     shufn_list_3890
 
-shuf_planes_3724:
+shuf_planes_3892:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3726
+	JZ    shuf_done_3894
 	MOVQ  CX, R10
 
-shuf_rows_3727:
+shuf_rows_3895:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -35080,17 +36562,17 @@ shuf_rows_3727:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3727
+	JNZ     shuf_rows_3895
 
-shuf_done_3726:
+shuf_done_3894:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3724
+	JNZ  shuf_planes_3892
 	VZEROUPPER
 	RET
 
-shufn_list_3722:
+shufn_list_3890:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35099,12 +36581,12 @@ shufn_list_3722:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3728
+	JZ      shuf_no_run_3896
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3728:
+shuf_no_run_3896:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35114,52 +36596,52 @@ shuf_no_run_3728:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3723
+	JA    shufn_list_loads_3891
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3729:
+shuf_offs_3897:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3730
+	JAE     shuf_offs_done_3898
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3729
+	JMP     shuf_offs_3897
 
-shuf_offs_done_3730:
+shuf_offs_done_3898:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3723
+	JA   shufn_list_loads_3891
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3731:
+shuf_offs_3899:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3732
+	JAE     shuf_offs_done_3900
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3731
+	JMP     shuf_offs_3899
 
-shuf_offs_done_3732:
+shuf_offs_done_3900:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3733:
+shuf_planes_3901:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3735
+	JZ      shuf_done_3903
 
-shuf_rows_3736:
+shuf_rows_3904:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -35170,16 +36652,16 @@ shuf_rows_3736:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3736
+	JNZ     shuf_rows_3904
 
-shuf_done_3735:
+shuf_done_3903:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3737
+	JZ    shuf_done_3905
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3738:
+shuf_rows_3906:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -35188,15 +36670,15 @@ shuf_rows_3738:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3738
+	JNZ     shuf_rows_3906
 
-shuf_done_3737:
+shuf_done_3905:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3739
+	JZ      shuf_done_3907
 
-shuf_rows_3740:
+shuf_rows_3908:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -35207,25 +36689,25 @@ shuf_rows_3740:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3740
+	JNZ     shuf_rows_3908
 
-shuf_done_3739:
+shuf_done_3907:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3733
+	JNZ  shuf_planes_3901
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3723:
-shuf_planes_3741:
+shufn_list_loads_3891:
+shuf_planes_3909:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3743
+	JZ    shuf_done_3911
 
-shuf_rows_3744:
+shuf_rows_3912:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -35237,16 +36719,16 @@ shuf_rows_3744:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3744
+	JNZ     shuf_rows_3912
 
-shuf_done_3743:
+shuf_done_3911:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3745
+	JZ    shuf_done_3913
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3746:
+shuf_rows_3914:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -35255,15 +36737,15 @@ shuf_rows_3746:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3746
+	JNZ     shuf_rows_3914
 
-shuf_done_3745:
+shuf_done_3913:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3747
+	JZ    shuf_done_3915
 
-shuf_rows_3748:
+shuf_rows_3916:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -35275,30 +36757,30 @@ shuf_rows_3748:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3748
+	JNZ     shuf_rows_3916
 
-shuf_done_3747:
+shuf_done_3915:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3741
+	JNZ  shuf_planes_3909
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3721:
+rowsShuffleNarrowAVX2_value_3889:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3749
+	JNE     shufn_list_3917
 
-shuf_planes_3751:
+shuf_planes_3919:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3753
+	JZ    shuf_done_3921
 	MOVQ  CX, R10
 
-shuf_rows_3754:
+shuf_rows_3922:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -35308,17 +36790,17 @@ shuf_rows_3754:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3754
+	JNZ       shuf_rows_3922
 
-shuf_done_3753:
+shuf_done_3921:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3751
+	JNZ  shuf_planes_3919
 	VZEROUPPER
 	RET
 
-shufn_list_3749:
+shufn_list_3917:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35327,12 +36809,12 @@ shufn_list_3749:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3755
+	JZ      shuf_no_run_3923
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3755:
+shuf_no_run_3923:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35342,52 +36824,52 @@ shuf_no_run_3755:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3750
+	JA    shufn_list_loads_3918
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3756:
+shuf_offs_3924:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3757
+	JAE     shuf_offs_done_3925
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3756
+	JMP     shuf_offs_3924
 
-shuf_offs_done_3757:
+shuf_offs_done_3925:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3750
+	JA   shufn_list_loads_3918
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3758:
+shuf_offs_3926:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3759
+	JAE     shuf_offs_done_3927
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3758
+	JMP     shuf_offs_3926
 
-shuf_offs_done_3759:
+shuf_offs_done_3927:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3760:
+shuf_planes_3928:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3762
+	JZ      shuf_done_3930
 
-shuf_rows_3763:
+shuf_rows_3931:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -35399,16 +36881,16 @@ shuf_rows_3763:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3763
+	JNZ       shuf_rows_3931
 
-shuf_done_3762:
+shuf_done_3930:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3764
+	JZ    shuf_done_3932
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3765:
+shuf_rows_3933:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -35418,15 +36900,15 @@ shuf_rows_3765:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3765
+	JNZ       shuf_rows_3933
 
-shuf_done_3764:
+shuf_done_3932:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3766
+	JZ      shuf_done_3934
 
-shuf_rows_3767:
+shuf_rows_3935:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -35438,25 +36920,25 @@ shuf_rows_3767:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3767
+	JNZ       shuf_rows_3935
 
-shuf_done_3766:
+shuf_done_3934:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3760
+	JNZ  shuf_planes_3928
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3750:
-shuf_planes_3768:
+shufn_list_loads_3918:
+shuf_planes_3936:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3770
+	JZ    shuf_done_3938
 
-shuf_rows_3771:
+shuf_rows_3939:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -35469,16 +36951,16 @@ shuf_rows_3771:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3771
+	JNZ       shuf_rows_3939
 
-shuf_done_3770:
+shuf_done_3938:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3772
+	JZ    shuf_done_3940
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3773:
+shuf_rows_3941:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -35488,15 +36970,15 @@ shuf_rows_3773:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3773
+	JNZ       shuf_rows_3941
 
-shuf_done_3772:
+shuf_done_3940:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3774
+	JZ    shuf_done_3942
 
-shuf_rows_3775:
+shuf_rows_3943:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -35509,13 +36991,13 @@ shuf_rows_3775:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3775
+	JNZ       shuf_rows_3943
 
-shuf_done_3774:
+shuf_done_3942:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3768
+	JNZ  shuf_planes_3936
 	VZEROUPPER
 	RET
 
@@ -35523,9 +37005,9 @@ shuf_done_3774:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3776
+	JE      ends_ret_3944
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3776
+	JE      ends_ret_3944
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -35546,25 +37028,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3777
+	JB      ends_narrow_3945
 
-ends_planes_3780:
+ends_planes_3948:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3781:
+ends_rows_3949:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3782:
+ends_mid_3950:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3782
+	JB          ends_mid_3950
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -35583,36 +37065,36 @@ ends_mid_3782:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3781
+	JNZ         ends_rows_3949
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3780
+	JNZ         ends_planes_3948
 	VZEROUPPER
 	RET
 
-ends_narrow_3777:
+ends_narrow_3945:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3778
+	JL   ends_short_3946
 
-ends_planes_3783:
+ends_planes_3951:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3784:
+ends_rows_3952:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3785:
+ends_mid_3953:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_3785
+	JB        ends_mid_3953
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -35628,29 +37110,29 @@ ends_mid_3785:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3784
+	JNZ       ends_rows_3952
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3783
+	JNZ       ends_planes_3951
 	VZEROUPPER
 	RET
 
-ends_short_3778:
+ends_short_3946:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_3779
+	JLE  ends_tiny_3947
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_3786
+	JL   ends_halves_3954
 
-ends_planes_3787:
+ends_planes_3955:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3788:
+ends_rows_3956:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -35669,21 +37151,21 @@ ends_rows_3788:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3788
+	JNZ       ends_rows_3956
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3787
+	JNZ       ends_planes_3955
 	VZEROUPPER
 	RET
 
-ends_halves_3786:
-ends_planes_3789:
+ends_halves_3954:
+ends_planes_3957:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3790:
+ends_rows_3958:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -35704,21 +37186,21 @@ ends_rows_3790:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3790
+	JNZ       ends_rows_3958
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3789
+	JNZ       ends_planes_3957
 	VZEROUPPER
 	RET
 
-ends_tiny_3779:
-ends_planes_3791:
+ends_tiny_3947:
+ends_planes_3959:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3792:
+ends_rows_3960:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -35737,24 +37219,24 @@ ends_rows_3792:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3792
+	JNZ       ends_rows_3960
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3791
+	JNZ       ends_planes_3959
 	VZEROUPPER
 	RET
 
-ends_ret_3776:
+ends_ret_3944:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_3793
+	JE      endsw_ret_3961
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_3793
+	JE      endsw_ret_3961
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -35774,23 +37256,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_3794:
+endsw_planes_3962:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_3795:
+endsw_rows_3963:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_3796:
+endsw_copy_3964:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_3796
+	JB        endsw_copy_3964
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -35806,15 +37288,15 @@ endsw_copy_3796:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_3795
+	JNZ       endsw_rows_3963
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_3794
+	JNZ       endsw_planes_3962
 	VZEROUPPER
 	RET
 
-endsw_ret_3793:
+endsw_ret_3961:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -35822,7 +37304,7 @@ endsw_ret_3793:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3797
+	JZ    wrap_ret_3965
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -35831,18 +37313,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3798:
+wrap_rows_3966:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3799
+	JB   cx_short_3967
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3801
+	JBE  copy_le2_3969
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3802
+	JBE  copy_le4_3970
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3803:
+copy_loop_3971:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -35854,7 +37336,7 @@ copy_loop_3803:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3803
+	JB      copy_loop_3971
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -35864,9 +37346,9 @@ copy_loop_3803:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3804
+	JMP     copy_done_3972
 
-copy_le4_3802:
+copy_le4_3970:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -35875,76 +37357,76 @@ copy_le4_3802:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3804
+	JMP     copy_done_3972
 
-copy_le2_3801:
+copy_le2_3969:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3804:
-	JMP cx_done_3800
+copy_done_3972:
+	JMP cx_done_3968
 
-cx_short_3799:
+cx_short_3967:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3806
+	JAE  ladder_3974
 	CMPQ BX, $0x00000008
-	JAE  ladder_3807
+	JAE  ladder_3975
 	CMPQ BX, $0x00000004
-	JAE  ladder_3808
+	JAE  ladder_3976
 	CMPQ BX, $0x00000002
-	JAE  ladder_3809
+	JAE  ladder_3977
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3805
-	JMP  ladder_3810
+	JB   ladder_done_3973
+	JMP  ladder_3978
 
-ladder_3806:
+ladder_3974:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3805
+	JMP     ladder_done_3973
 
-ladder_3807:
+ladder_3975:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3805
+	JMP  ladder_done_3973
 
-ladder_3808:
+ladder_3976:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3805
+	JMP  ladder_done_3973
 
-ladder_3809:
+ladder_3977:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3805
+	JMP  ladder_done_3973
 
-ladder_3810:
+ladder_3978:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3805:
-cx_done_3800:
+ladder_done_3973:
+cx_done_3968:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3811
+	JB   cx_short_3979
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3813
+	JBE  copy_le2_3981
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3814
+	JBE  copy_le4_3982
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3815:
+copy_loop_3983:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -35956,7 +37438,7 @@ copy_loop_3815:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3815
+	JB      copy_loop_3983
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -35966,9 +37448,9 @@ copy_loop_3815:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3816
+	JMP     copy_done_3984
 
-copy_le4_3814:
+copy_le4_3982:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -35977,77 +37459,77 @@ copy_le4_3814:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3816
+	JMP     copy_done_3984
 
-copy_le2_3813:
+copy_le2_3981:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3816:
-	JMP cx_done_3812
+copy_done_3984:
+	JMP cx_done_3980
 
-cx_short_3811:
+cx_short_3979:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3818
+	JAE  ladder_3986
 	CMPQ DX, $0x00000008
-	JAE  ladder_3819
+	JAE  ladder_3987
 	CMPQ DX, $0x00000004
-	JAE  ladder_3820
+	JAE  ladder_3988
 	CMPQ DX, $0x00000002
-	JAE  ladder_3821
+	JAE  ladder_3989
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3817
-	JMP  ladder_3822
+	JB   ladder_done_3985
+	JMP  ladder_3990
 
-ladder_3818:
+ladder_3986:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3817
+	JMP     ladder_done_3985
 
-ladder_3819:
+ladder_3987:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3817
+	JMP  ladder_done_3985
 
-ladder_3820:
+ladder_3988:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3817
+	JMP  ladder_done_3985
 
-ladder_3821:
+ladder_3989:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3817
+	JMP  ladder_done_3985
 
-ladder_3822:
+ladder_3990:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3817:
-cx_done_3812:
+ladder_done_3985:
+cx_done_3980:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3823
+	JB   cx_short_3991
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3825
+	JBE  copy_le2_3993
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3826
+	JBE  copy_le4_3994
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3827:
+copy_loop_3995:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -36059,7 +37541,7 @@ copy_loop_3827:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3827
+	JB      copy_loop_3995
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -36069,9 +37551,9 @@ copy_loop_3827:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3828
+	JMP     copy_done_3996
 
-copy_le4_3826:
+copy_le4_3994:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -36080,71 +37562,71 @@ copy_le4_3826:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3828
+	JMP     copy_done_3996
 
-copy_le2_3825:
+copy_le2_3993:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3828:
-	JMP cx_done_3824
+copy_done_3996:
+	JMP cx_done_3992
 
-cx_short_3823:
+cx_short_3991:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3830
+	JAE  ladder_3998
 	CMPQ SI, $0x00000008
-	JAE  ladder_3831
+	JAE  ladder_3999
 	CMPQ SI, $0x00000004
-	JAE  ladder_3832
+	JAE  ladder_4000
 	CMPQ SI, $0x00000002
-	JAE  ladder_3833
+	JAE  ladder_4001
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3829
-	JMP  ladder_3834
+	JB   ladder_done_3997
+	JMP  ladder_4002
 
-ladder_3830:
+ladder_3998:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3829
+	JMP     ladder_done_3997
 
-ladder_3831:
+ladder_3999:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3829
+	JMP  ladder_done_3997
 
-ladder_3832:
+ladder_4000:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3829
+	JMP  ladder_done_3997
 
-ladder_3833:
+ladder_4001:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3829
+	JMP  ladder_done_3997
 
-ladder_3834:
+ladder_4002:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3829:
-cx_done_3824:
+ladder_done_3997:
+cx_done_3992:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3798
+	JNZ  wrap_rows_3966
 	VZEROUPPER
 
-wrap_ret_3797:
+wrap_ret_3965:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -36152,7 +37634,7 @@ wrap_ret_3797:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3835
+	JZ    wrap_ret_4003
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -36161,18 +37643,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3836:
+wrap_rows_4004:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_3837
+	JB   mid_small_4005
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_3839
+	JBE  copy_le2_4007
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_3840
+	JBE  copy_le4_4008
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3841:
+copy_loop_4009:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -36184,7 +37666,7 @@ copy_loop_3841:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_3841
+	JB        copy_loop_4009
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -36194,9 +37676,9 @@ copy_loop_3841:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_3842
+	JMP       copy_done_4010
 
-copy_le4_3840:
+copy_le4_4008:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -36205,28 +37687,28 @@ copy_le4_3840:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_3842
+	JMP       copy_done_4010
 
-copy_le2_3839:
+copy_le2_4007:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_3842:
-	JMP mid_done_3838
+copy_done_4010:
+	JMP mid_done_4006
 
-mid_small_3837:
+mid_small_4005:
 	CMPQ BX, $0x00000020
-	JB   cx_short_3843
+	JB   cx_short_4011
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3845
+	JBE  copy_le2_4013
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3846
+	JBE  copy_le4_4014
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3847:
+copy_loop_4015:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -36238,7 +37720,7 @@ copy_loop_3847:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3847
+	JB      copy_loop_4015
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -36248,9 +37730,9 @@ copy_loop_3847:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3848
+	JMP     copy_done_4016
 
-copy_le4_3846:
+copy_le4_4014:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -36259,77 +37741,77 @@ copy_le4_3846:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3848
+	JMP     copy_done_4016
 
-copy_le2_3845:
+copy_le2_4013:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3848:
-	JMP cx_done_3844
+copy_done_4016:
+	JMP cx_done_4012
 
-cx_short_3843:
+cx_short_4011:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3850
+	JAE  ladder_4018
 	CMPQ BX, $0x00000008
-	JAE  ladder_3851
+	JAE  ladder_4019
 	CMPQ BX, $0x00000004
-	JAE  ladder_3852
+	JAE  ladder_4020
 	CMPQ BX, $0x00000002
-	JAE  ladder_3853
+	JAE  ladder_4021
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3849
-	JMP  ladder_3854
+	JB   ladder_done_4017
+	JMP  ladder_4022
 
-ladder_3850:
+ladder_4018:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3849
+	JMP     ladder_done_4017
 
-ladder_3851:
+ladder_4019:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3849
+	JMP  ladder_done_4017
 
-ladder_3852:
+ladder_4020:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3849
+	JMP  ladder_done_4017
 
-ladder_3853:
+ladder_4021:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3849
+	JMP  ladder_done_4017
 
-ladder_3854:
+ladder_4022:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3849:
-cx_done_3844:
-mid_done_3838:
+ladder_done_4017:
+cx_done_4012:
+mid_done_4006:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_3855
+	JB   mid_small_4023
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_3857
+	JBE  copy_le2_4025
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_3858
+	JBE  copy_le4_4026
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3859:
+copy_loop_4027:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -36341,7 +37823,7 @@ copy_loop_3859:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3859
+	JB        copy_loop_4027
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -36351,9 +37833,9 @@ copy_loop_3859:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3860
+	JMP       copy_done_4028
 
-copy_le4_3858:
+copy_le4_4026:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -36362,28 +37844,28 @@ copy_le4_3858:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_3860
+	JMP       copy_done_4028
 
-copy_le2_3857:
+copy_le2_4025:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_3860:
-	JMP mid_done_3856
+copy_done_4028:
+	JMP mid_done_4024
 
-mid_small_3855:
+mid_small_4023:
 	CMPQ DX, $0x00000020
-	JB   cx_short_3861
+	JB   cx_short_4029
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3863
+	JBE  copy_le2_4031
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3864
+	JBE  copy_le4_4032
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3865:
+copy_loop_4033:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -36395,7 +37877,7 @@ copy_loop_3865:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3865
+	JB      copy_loop_4033
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -36405,9 +37887,9 @@ copy_loop_3865:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3866
+	JMP     copy_done_4034
 
-copy_le4_3864:
+copy_le4_4032:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -36416,78 +37898,78 @@ copy_le4_3864:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3866
+	JMP     copy_done_4034
 
-copy_le2_3863:
+copy_le2_4031:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3866:
-	JMP cx_done_3862
+copy_done_4034:
+	JMP cx_done_4030
 
-cx_short_3861:
+cx_short_4029:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3868
+	JAE  ladder_4036
 	CMPQ DX, $0x00000008
-	JAE  ladder_3869
+	JAE  ladder_4037
 	CMPQ DX, $0x00000004
-	JAE  ladder_3870
+	JAE  ladder_4038
 	CMPQ DX, $0x00000002
-	JAE  ladder_3871
+	JAE  ladder_4039
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3867
-	JMP  ladder_3872
+	JB   ladder_done_4035
+	JMP  ladder_4040
 
-ladder_3868:
+ladder_4036:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3867
+	JMP     ladder_done_4035
 
-ladder_3869:
+ladder_4037:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3867
+	JMP  ladder_done_4035
 
-ladder_3870:
+ladder_4038:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3867
+	JMP  ladder_done_4035
 
-ladder_3871:
+ladder_4039:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3867
+	JMP  ladder_done_4035
 
-ladder_3872:
+ladder_4040:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3867:
-cx_done_3862:
-mid_done_3856:
+ladder_done_4035:
+cx_done_4030:
+mid_done_4024:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_3873
+	JB   mid_small_4041
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_3875
+	JBE  copy_le2_4043
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_3876
+	JBE  copy_le4_4044
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3877:
+copy_loop_4045:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -36499,7 +37981,7 @@ copy_loop_3877:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_3877
+	JB        copy_loop_4045
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -36509,9 +37991,9 @@ copy_loop_3877:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_3878
+	JMP       copy_done_4046
 
-copy_le4_3876:
+copy_le4_4044:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -36520,28 +38002,28 @@ copy_le4_3876:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_3878
+	JMP       copy_done_4046
 
-copy_le2_3875:
+copy_le2_4043:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_3878:
-	JMP mid_done_3874
+copy_done_4046:
+	JMP mid_done_4042
 
-mid_small_3873:
+mid_small_4041:
 	CMPQ SI, $0x00000020
-	JB   cx_short_3879
+	JB   cx_short_4047
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3881
+	JBE  copy_le2_4049
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3882
+	JBE  copy_le4_4050
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3883:
+copy_loop_4051:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -36553,7 +38035,7 @@ copy_loop_3883:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3883
+	JB      copy_loop_4051
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -36563,9 +38045,9 @@ copy_loop_3883:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3884
+	JMP     copy_done_4052
 
-copy_le4_3882:
+copy_le4_4050:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -36574,72 +38056,72 @@ copy_le4_3882:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3884
+	JMP     copy_done_4052
 
-copy_le2_3881:
+copy_le2_4049:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3884:
-	JMP cx_done_3880
+copy_done_4052:
+	JMP cx_done_4048
 
-cx_short_3879:
+cx_short_4047:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3886
+	JAE  ladder_4054
 	CMPQ SI, $0x00000008
-	JAE  ladder_3887
+	JAE  ladder_4055
 	CMPQ SI, $0x00000004
-	JAE  ladder_3888
+	JAE  ladder_4056
 	CMPQ SI, $0x00000002
-	JAE  ladder_3889
+	JAE  ladder_4057
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3885
-	JMP  ladder_3890
+	JB   ladder_done_4053
+	JMP  ladder_4058
 
-ladder_3886:
+ladder_4054:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3885
+	JMP     ladder_done_4053
 
-ladder_3887:
+ladder_4055:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3885
+	JMP  ladder_done_4053
 
-ladder_3888:
+ladder_4056:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3885
+	JMP  ladder_done_4053
 
-ladder_3889:
+ladder_4057:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3885
+	JMP  ladder_done_4053
 
-ladder_3890:
+ladder_4058:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3885:
-cx_done_3880:
-mid_done_3874:
+ladder_done_4053:
+cx_done_4048:
+mid_done_4042:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3836
+	JNZ  wrap_rows_4004
 	VZEROUPPER
 
-wrap_ret_3835:
+wrap_ret_4003:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -36647,33 +38129,33 @@ wrap_ret_3835:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_3891
+	JZ    pieces_ret_4059
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_3891
+	JZ    pieces_ret_4059
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_3892:
+pieces_rows_4060:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_3893:
+pieces_loop_4061:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_3894
+	JB      cx_short_4062
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_3896
+	JBE     copy_le2_4064
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_3897
+	JBE     copy_le4_4065
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_3898:
+copy_loop_4066:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -36685,7 +38167,7 @@ copy_loop_3898:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_3898
+	JB      copy_loop_4066
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -36695,9 +38177,9 @@ copy_loop_3898:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_3899
+	JMP     copy_done_4067
 
-copy_le4_3897:
+copy_le4_4065:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -36706,74 +38188,74 @@ copy_le4_3897:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_3899
+	JMP     copy_done_4067
 
-copy_le2_3896:
+copy_le2_4064:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_3899:
-	JMP cx_done_3895
+copy_done_4067:
+	JMP cx_done_4063
 
-cx_short_3894:
+cx_short_4062:
 	CMPQ R8, $0x00000010
-	JAE  ladder_3901
+	JAE  ladder_4069
 	CMPQ R8, $0x00000008
-	JAE  ladder_3902
+	JAE  ladder_4070
 	CMPQ R8, $0x00000004
-	JAE  ladder_3903
+	JAE  ladder_4071
 	CMPQ R8, $0x00000002
-	JAE  ladder_3904
+	JAE  ladder_4072
 	CMPQ R8, $0x00000001
-	JB   ladder_done_3900
-	JMP  ladder_3905
+	JB   ladder_done_4068
+	JMP  ladder_4073
 
-ladder_3901:
+ladder_4069:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_3900
+	JMP     ladder_done_4068
 
-ladder_3902:
+ladder_4070:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_3900
+	JMP  ladder_done_4068
 
-ladder_3903:
+ladder_4071:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_3900
+	JMP  ladder_done_4068
 
-ladder_3904:
+ladder_4072:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_3900
+	JMP  ladder_done_4068
 
-ladder_3905:
+ladder_4073:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_3900:
-cx_done_3895:
+ladder_done_4068:
+cx_done_4063:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_3893
+	JNZ  pieces_loop_4061
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_3892
+	JNZ  pieces_rows_4060
 	VZEROUPPER
 
-pieces_ret_3891:
+pieces_ret_4059:
 	RET
 
 // func storeFence()

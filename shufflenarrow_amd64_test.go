@@ -94,7 +94,7 @@ func narrowKernelsOrSkip(t testing.TB) asmKernels {
 }
 
 // TestRowsShuffleNarrowKernel: every width and mid the kernel takes (all
-// seven shapes, with and without the value), between canaries, against the
+// ten shapes, with and without the value), between canaries, against the
 // byte table's Go version.
 func TestRowsShuffleNarrowKernel(t *testing.T) {
 	ks := narrowKernelsOrSkip(t)
@@ -120,8 +120,8 @@ func TestRowsShuffleNarrowKernel(t *testing.T) {
 			}
 		}
 	}
-	if len(shapes) != 14 {
-		t.Errorf("shapes drawn (shape, full): %v, want all seven with and without the value", shapes)
+	if len(shapes) != 20 {
+		t.Errorf("shapes drawn (shape, full): %v, want all ten with and without the value", shapes)
 	}
 	t.Logf("%d calls; by shape and full %v", calls, shapes)
 }
@@ -206,7 +206,16 @@ func TestNarrowTables(t *testing.T) {
 		mode  Mode
 		pad   int
 		size  int
-	}{{[]int{1, 64, 28, 28}, Reflect, 3, 1}, {[]int{1, 64, 7, 7}, Edge, 2, 4}, {[]int{1, 64, 12, 12}, Wrap, 1, 1}, {[]int{1, 64, 14, 14}, Wrap, 3, 2}} { // wrapped: no blocks table (edge and mirrored int16 rows of 40 bytes take one)
+		want  int32 // the rows' shape, or -1
+	}{
+		{[]int{1, 64, 28, 28}, Reflect, 3, 1, -1},
+		{[]int{1, 64, 7, 7}, Edge, 2, 4, -1},
+		{[]int{1, 64, 12, 12}, Wrap, 1, 1, -1},
+		{[]int{1, 64, 14, 14}, Wrap, 3, 2, -1},         // wrapped: no blocks table (edge and mirrored int16 rows of 40 bytes take one)
+		{[]int{1, 32, 30, 1}, Edge, 3, 8, narrowC8O32}, // 8 bytes in, 56 out
+		{[]int{1, 32, 30, 1}, Edge, 6, 4, narrowC4O32}, // 4 bytes in, 52 out
+		{[]int{1, 8, 226, 3}, Edge, 4, 2, narrowC4O16}, // 6 bytes in, 22 out
+	} {
 		spec := Spec{Mode: g.mode, Before: []int{0, 0, g.pad, g.pad}, After: []int{0, 0, g.pad, g.pad}}
 		p, err := newExecPlan(g.shape, spec)
 		if err != nil {
@@ -222,6 +231,9 @@ func TestNarrowTables(t *testing.T) {
 		}
 		if calls == 0 {
 			t.Errorf("%v %v at AVX2, %d-byte elements: the narrow shuffle kernel was not called", g.shape, spec, g.size)
+		}
+		if n := p.tablesFor(g.size).shuffle.narrow; g.want >= 0 && n.shape != g.want {
+			t.Errorf("%v %v, %d-byte elements: narrow shape %d, want %d", g.shape, spec, g.size, n.shape, g.want)
 		}
 	}
 }

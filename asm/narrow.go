@@ -16,6 +16,9 @@ const (
 	narrowC4O8          // two 4-byte pieces in an XMM, two 8-byte stores
 	narrowD16O16        // C16O16 by a word permutation
 	narrowD16O32        // C16O32 by word permutations
+	narrowC8O32         // two 8-byte pieces in both lanes, two 32-byte stores
+	narrowC4O32         // two 4-byte pieces in both lanes, two 32-byte stores
+	narrowC4O16         // two 4-byte pieces in both lanes, two 16-byte stores
 )
 
 // genRowsShuffleNarrow emits rowsShuffleNarrowAVX2: the shuffle kernel of
@@ -88,7 +91,7 @@ func genRowsShuffleNarrow() {
 	}
 
 	labels := []string{newLabel("shufn_c16o32"), newLabel("shufn_c8o16"), newLabel("shufn_c8o8"), newLabel("shufn_c4o8"),
-		newLabel("shufn_d16o16"), newLabel("shufn_d16o32")}
+		newLabel("shufn_d16o16"), newLabel("shufn_d16o32"), newLabel("shufn_c8o32"), newLabel("shufn_c4o32"), newLabel("shufn_c4o16")}
 	for i, l := range labels {
 		CMPL(at(tab, 0), U8(i+1))
 		JE(LabelRef(l))
@@ -199,40 +202,71 @@ func genRowsShuffleNarrow() {
 			})
 		})
 	}
-	// C8O16: the pieces in both lanes, one shuffle.
-	oneResult(labels[1], YMM, ypat, func(row reg.GPVirtual, a reg.VecVirtual) reg.VecVirtual {
-		w := YMM()
-		composite8(row, w.AsX())
-		VINSERTI128(U8(1), w.AsX(), w, w)
-		VPSHUFB(a, w, w)
-		return w
-	}, stores16)
-	// D16O16 and D16O32: rows in words, a result (of two blocks, or a
-	// block) one VPERMD of w by a's words.
+	// bothLanes loads a row's pieces by composite (8- or 4-byte pieces
+	// side by side) into both lanes of a YMM.
+	bothLanes := func(composite func(reg.GPVirtual, reg.Register)) func(row reg.GPVirtual) reg.VecVirtual {
+		return func(row reg.GPVirtual) reg.VecVirtual {
+			w := YMM()
+			composite(row, w.AsX())
+			VINSERTI128(U8(1), w.AsX(), w, w)
+			return w
+		}
+	}
+	// C8O16 and C4O16: the pieces in both lanes, one shuffle.
+	for _, c := range []struct {
+		label     int
+		composite func(reg.GPVirtual, reg.Register)
+	}{{1, composite8}, {8, composite4}} {
+		load := bothLanes(c.composite)
+		oneResult(labels[c.label], YMM, ypat, func(row reg.GPVirtual, a reg.VecVirtual) reg.VecVirtual {
+			w := load(row)
+			VPSHUFB(a, w, w)
+			return w
+		}, stores16)
+	}
+	// D16O16: rows in words, a result of two blocks one VPERMD of w by
+	// a's words.
 	oneResult(labels[4], YMM, ypat, func(row reg.GPVirtual, a reg.VecVirtual) reg.VecVirtual {
 		w := YMM()
 		composite16(row, w)
 		VPERMD(w, a, w)
 		return w
 	}, stores16)
-	shape(labels[5], func(full bool) {
-		var a, m [2]reg.VecVirtual
-		for k := range 2 {
-			a[k] = YMM()
-			VMOVDQU(at(tab, aOff+32*k), a[k])
-			m[k] = mask(full, mOff+32*k, YMM())
-		}
-		loops(func(dr, row reg.GPVirtual) {
-			w := YMM()
-			composite16(row, w)
-			for k, out := range []Mem{at(dr, 0), {Base: dr, Index: tail, Scale: 1}} {
-				x := YMM()
-				VPERMD(w, a[k], x)
-				blend(full, m[k], x, ypat)
-				VMOVDQU(x, out)
+	// twoBlocks emits a shape whose row is two results of 32 bytes, each
+	// op of the row's pieces (load) by its block's indexes, blended with
+	// the value.
+	twoBlocks := func(label string, load func(row reg.GPVirtual) reg.VecVirtual, op func(a, w, x reg.VecVirtual)) {
+		shape(label, func(full bool) {
+			var a, m [2]reg.VecVirtual
+			for k := range 2 {
+				a[k] = YMM()
+				VMOVDQU(at(tab, aOff+32*k), a[k])
+				m[k] = mask(full, mOff+32*k, YMM())
 			}
+			loops(func(dr, row reg.GPVirtual) {
+				w := load(row)
+				for k, out := range []Mem{at(dr, 0), {Base: dr, Index: tail, Scale: 1}} {
+					x := YMM()
+					op(a[k], w, x)
+					blend(full, m[k], x, ypat)
+					VMOVDQU(x, out)
+				}
+			})
 		})
-	})
+	}
+	// D16O32: a block one VPERMD of the 16-byte pieces by its words.
+	twoBlocks(labels[5], func(row reg.GPVirtual) reg.VecVirtual {
+		w := YMM()
+		composite16(row, w)
+		return w
+	}, func(a, w, x reg.VecVirtual) { VPERMD(w, a, x) })
+	// C8O32 and C4O32: a block one VPSHUFB of the pieces in both lanes.
+	for _, c := range []struct {
+		label     int
+		composite func(reg.GPVirtual, reg.Register)
+	}{{6, composite8}, {7, composite4}} {
+		twoBlocks(labels[c.label], bothLanes(c.composite), func(a, w, x reg.VecVirtual) { VPSHUFB(a, w, x) })
+	}
 	// C8O8 and C4O8: one XMM shuffle, its halves the two blocks.
 	for k, composite := range []func(reg.GPVirtual, reg.Register){composite8, composite4} {
 		oneResult(labels[2+k], XMM, ypat.AsX(), func(row reg.GPVirtual, a reg.VecVirtual) reg.VecVirtual {
