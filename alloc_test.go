@@ -58,7 +58,7 @@ func TestTableRunsAllocateNothing(t *testing.T) {
 	}{
 		{[]int{2, 3, 14, 14}, Spec{Mode: Constant, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 1}}}, // expand, wide
 		{[]int{2, 3, 14, 14}, Spec{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}},  // shuffle, lines
-		{[]int{2, 3, 40, 19}, Spec{Mode: Wrap, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 2}}},     // row groups and lists
+		{[]int{2, 30, 40, 19}, Spec{Mode: Wrap, Before: []int{0, 0, 1, 1}, After: []int{0, 0, 1, 2}}},    // row groups and lists
 	} {
 		shape, s := c.shape, c.spec
 		p, err := NewPlan(shape, s, Workers(1))

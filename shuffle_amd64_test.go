@@ -437,10 +437,31 @@ func TestRowGroups(t *testing.T) {
 // without a value) at every level this CPU has, against guard pages and
 // the reference. Spies check that with VBMI a plane's run of rows goes by
 // groups, the rows before and after them by their list (planesByGroups),
-// and that runs of fewer than rowGroupsRunMin rows keep their list.
+// and that runs of fewer than rowGroupsRunMin rows, and calls of fewer
+// than rowGroupsCallMin rows of runs, keep their list.
 func TestPlanesByGroups(t *testing.T) {
 	levels := supportedLevels(func(*asmKernels) bool { return true })
 	r := rand.New(rand.NewPCG(133, 134))
+	vbmi := kernelsAt(levelAVX512)
+	hasVBMI := vbmi != nil && vbmi.supported && vbmi.rowsShuffle != nil
+	type call struct {
+		rows, width int
+		listed      bool
+	}
+	var calls []call
+	// Listed calls right after a call of groups (rows wider than 48
+	// bytes, not listed) at the VBMI level: planesByGroups's.
+	byGroups := 0
+	if hasVBMI {
+		shuffle := vbmi.rowsShuffle
+		setForTest(t, &vbmi.rowsShuffle, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
+			if n := len(calls); rowIdx != nil && n > 0 && !calls[n-1].listed && calls[n-1].width > 48 {
+				byGroups++
+			}
+			calls = append(calls, call{rows, width, rowIdx != nil})
+			shuffle(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
+		})
+	}
 	runRandomPlans(t, r, levels, 200, 5, func() ([]int, Spec, int, []byte) {
 		es := 1 << r.IntN(4)
 		w := max(1, (17+r.IntN(32))/es-r.IntN(3))
@@ -456,25 +477,18 @@ func TestPlanesByGroups(t *testing.T) {
 		if spec.Mode == Constant && r.IntN(2) == 0 {
 			value = randomBytes(r, es)
 		}
-		return []int{1 + r.IntN(40), 32 + r.IntN(269), w}, spec, es, value
+		return []int{1 + r.IntN(60), 32 + r.IntN(269), w}, spec, es, value
 	}, func(p *Plan, es int) bool {
 		return p.tablesFor(es).rowGroups != nil && p.levels[len(p.levels)-2].list != nil
 	}, "have a row group table and a row list")
 
-	vbmi := kernelsAt(levelAVX512)
-	if vbmi == nil || !vbmi.supported || vbmi.rowsShuffle == nil {
+	if !hasVBMI {
 		t.Skip("the CPU has no AVX-512 VBMI: no shuffle kernel")
 	}
-	type call struct {
-		rows, width int
-		listed      bool
+	if min := 50; byGroups < min && !testing.Short() {
+		t.Errorf("%d listed calls after groups in the random plans, want at least %d", byGroups, min)
 	}
-	var calls []call
-	shuffle := vbmi.rowsShuffle
-	setForTest(t, &vbmi.rowsShuffle, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
-		calls = append(calls, call{rows, width, rowIdx != nil})
-		shuffle(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
-	})
+	t.Logf("%d listed calls after groups in the random plans", byGroups)
 	// uint8 rows of 19 bytes padded to 22 go five to a group of 110 bytes.
 	for _, c := range []struct {
 		shape         []int
@@ -482,10 +496,11 @@ func TestPlanesByGroups(t *testing.T) {
 		before, after int // pad rows
 		want          []call
 	}{
-		{[]int{10, 100, 19}, Reflect, 2, 1, []call{{20, 110, false}, {2, 22, true}, {1, 22, true}}},
-		{[]int{10, 101, 19}, Reflect, 2, 1, []call{{20, 110, false}, {2, 22, true}, {2, 22, true}}}, // the run's last row in the list after it
-		{[]int{10, 100, 19}, Edge, 0, 1, []call{{20, 110, false}, {1, 22, true}}},                   // no rows before the run
-		{[]int{10, 31, 19}, Wrap, 2, 1, []call{{34, 22, true}}},                                     // a run of 31 rows keeps its list
+		{[]int{11, 100, 19}, Reflect, 2, 1, []call{{20, 110, false}, {2, 22, true}, {1, 22, true}}},
+		{[]int{11, 101, 19}, Reflect, 2, 1, []call{{20, 110, false}, {2, 22, true}, {2, 22, true}}}, // the run's last row in the list after it
+		{[]int{11, 100, 19}, Edge, 0, 1, []call{{20, 110, false}, {1, 22, true}}},                   // no rows before the run
+		{[]int{40, 31, 19}, Wrap, 2, 1, []call{{34, 22, true}}},                                     // a run of 31 rows keeps its list
+		{[]int{10, 100, 19}, Reflect, 2, 1, []call{{103, 22, true}}},                                // and planes of 1000 rows of runs
 	} {
 		calls = nil
 		spec := Spec{Mode: c.mode, Before: []int{0, c.before, 1}, After: []int{0, c.after, 2}}
