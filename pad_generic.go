@@ -506,12 +506,13 @@ const rowGroupsCallMin = 1024
 // list would make a row a store. It reports whether it did. srcRows is
 // src from the planes' first input row, before any crop.
 func (k *byteKernels) planesByGroups(l *rowList, dst, src, srcRows []byte, ps planes, dstStride, srcStride, width, mid int) bool {
-	g, t := k.tab.rowGroups, k.tab.shuffle
-	if g == nil || t == nil || l.run1-l.run0 < rowGroupsRunMin || ps.n*(l.run1-l.run0) < rowGroupsCallMin || dstStride*g.rows != g.width || srcStride != g.srcStride ||
-		(len(l.idx)-1)*dstStride+width > chunkBytes {
+	g, t, run := k.tab.rowGroups, k.tab.shuffle, l.run1-l.run0
+	if g == nil || t == nil || run < rowGroupsRunMin || ps.n*run < rowGroupsCallMin ||
+		dstStride*g.rows != g.width || srcStride != g.srcStride ||
+		(len(l.idx)-1)*dstStride+width > chunkBytes { // as rowListBatches, so that the lists' calls below make their rows
 		return false
 	}
-	n := (l.run1 - l.run0) / g.rows
+	n := run / g.rows
 	end := l.run0 + n*g.rows
 	head := rowList{idx: l.idx[:l.run0], max: l.max}
 	tail := rowList{idx: l.idx[end:], max: l.max, run1: l.run1 - end}
