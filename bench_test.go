@@ -107,6 +107,9 @@ func BenchmarkExtra(b *testing.B) {
 		// Rows of one float64 edge-padded to five: without VBMI by the
 		// narrow shuffle kernel's 8-byte pieces and 32-byte blocks (C8O32).
 		{Name: "f64_rows1_edge2", DType: "float64", Shape: []int{64, 254, 1}, Mode: "edge", Pads: []int{0, 1, 2, 0, 1, 2}},
+		// Planes of two float64 rows of 54 edge-padded to four of 59: the
+		// middles by the rows kernel, not a lines call a plane (linesRunMin).
+		{Name: "f64_planes2_edge", DType: "float64", Shape: []int{108, 2, 54}, Mode: "edge", Pads: []int{0, 1, 2, 0, 1, 3}},
 		{Name: "u8_planes28_value3", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}, Value: 3},
 		// Columns padded with a value, in planes after a pad plane: no
 		// plane kernel of the VBMI level takes them (avx2Fallback).

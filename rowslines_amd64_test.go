@@ -310,3 +310,47 @@ func TestLinesNarrowRows(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesRunMin: the middles of planes of wide rows (float64 rows of
+// 472 bytes, pads of 16 and 24) take the lines kernel from linesRunMin
+// rows on, and the rows kernels below, with the reference's output.
+func TestLinesRunMin(t *testing.T) {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsLines == nil {
+		t.Skip("the level in use has no lines kernel (AVX-512 VBMI)")
+	}
+	calls, kernel := 0, ks.rowsLines
+	setForTest(t, &ks.rowsLines, func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64) {
+		calls++
+		kernel(dst, src, cur, first, n, tab, entries, head, tail)
+	})
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, h := range []int{2, 3, linesRunMin, 6} {
+		shape := []int{64, h, 54}
+		spec := Spec{Mode: Edge, Before: []int{0, 1, 2}, After: []int{0, 1, 3}}
+		in := randomBytes(r, 8*prod(shape))
+		want, _, err := refPad(in, 8, shape, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, dst := suite.AlignedBytes(len(in)), suite.AlignedBytes(len(want))
+		copy(src, in)
+		p, err := newExecPlan(shape, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls = 0
+		if err := p.RunBytes(dst, src, 8, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(dst, want) {
+			t.Errorf("%v %v: output differs from the reference", shape, spec)
+		}
+		if p.tablesFor(8).lines == nil && h != 3 { // 3 rows: phases with no table
+			t.Fatalf("%v %v: no lines tables", shape, spec)
+		}
+		if (calls > 0) != (h >= linesRunMin) {
+			t.Errorf("%v %v: %d lines kernel calls, want them from %d rows on", shape, spec, calls, linesRunMin)
+		}
+	}
+}
