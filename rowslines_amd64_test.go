@@ -273,16 +273,8 @@ func TestLinesNarrowRows(t *testing.T) {
 	if want := !(isAMD() && cpuFamily() >= 26); linesNarrowRows != want {
 		t.Errorf("linesNarrowRows %v, want %v (AMD %v, family %d)", linesNarrowRows, want, isAMD(), cpuFamily())
 	}
-	ks := kernelsInUse()
-	if ks == nil || ks.rowsLines == nil {
-		t.Skip("the level in use has no lines kernel (AVX-512 VBMI)")
-	}
+	calls := countLinesCalls(t)
 	setForTest(t, &linesNarrowRows, linesNarrowRows)
-	calls, kernel := 0, ks.rowsLines
-	setForTest(t, &ks.rowsLines, func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64) {
-		calls++
-		kernel(dst, src, cur, first, n, tab, entries, head, tail)
-	})
 	shape := []int{1, 32, 112, 112}
 	spec := Spec{Mode: Reflect, Before: []int{0, 0, 2, 2}, After: []int{0, 0, 2, 2}}
 	in := randomBytes(rand.New(rand.NewPCG(5, 6)), prod(shape))
@@ -293,7 +285,7 @@ func TestLinesNarrowRows(t *testing.T) {
 	src, dst := suite.AlignedBytes(len(in)), suite.AlignedBytes(len(want))
 	copy(src, in)
 	for _, on := range []bool{false, true} {
-		linesNarrowRows, calls = on, 0
+		linesNarrowRows, *calls = on, 0
 		p, err := newExecPlan(shape, spec)
 		if err != nil {
 			t.Fatal(err)
@@ -305,8 +297,8 @@ func TestLinesNarrowRows(t *testing.T) {
 		if !bytes.Equal(dst, want) {
 			t.Errorf("linesNarrowRows %v: output differs from the reference", on)
 		}
-		if tables := p.tablesFor(1).lines != nil; tables != on || (calls > 0) != on {
-			t.Errorf("linesNarrowRows %v: lines tables %v, %d lines kernel calls", on, tables, calls)
+		if tables := p.tablesFor(1).lines != nil; tables != on || (*calls > 0) != on {
+			t.Errorf("linesNarrowRows %v: lines tables %v, %d lines kernel calls", on, tables, *calls)
 		}
 	}
 }
@@ -315,15 +307,7 @@ func TestLinesNarrowRows(t *testing.T) {
 // 472 bytes, pads of 16 and 24) take the lines kernel from linesRunMin
 // rows on, and the rows kernels below, with the reference's output.
 func TestLinesRunMin(t *testing.T) {
-	ks := kernelsInUse()
-	if ks == nil || ks.rowsLines == nil {
-		t.Skip("the level in use has no lines kernel (AVX-512 VBMI)")
-	}
-	calls, kernel := 0, ks.rowsLines
-	setForTest(t, &ks.rowsLines, func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64) {
-		calls++
-		kernel(dst, src, cur, first, n, tab, entries, head, tail)
-	})
+	calls := countLinesCalls(t)
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, h := range []int{2, 3, linesRunMin, 6} {
 		shape := []int{64, h, 54}
@@ -339,7 +323,7 @@ func TestLinesRunMin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		calls = 0
+		*calls = 0
 		if err := p.RunBytes(dst, src, 8, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -349,8 +333,23 @@ func TestLinesRunMin(t *testing.T) {
 		if p.tablesFor(8).lines == nil && h != 3 { // 3 rows: phases with no table
 			t.Fatalf("%v %v: no lines tables", shape, spec)
 		}
-		if (calls > 0) != (h >= linesRunMin) {
-			t.Errorf("%v %v: %d lines kernel calls, want them from %d rows on", shape, spec, calls, linesRunMin)
+		if (*calls > 0) != (h >= linesRunMin) {
+			t.Errorf("%v %v: %d lines kernel calls, want them from %d rows on", shape, spec, *calls, linesRunMin)
 		}
 	}
+}
+
+// countLinesCalls counts the calls of the lines kernel of the level in
+// use for the rest of the test, and skips the test where it has none.
+func countLinesCalls(t *testing.T) *int {
+	ks := kernelsInUse()
+	if ks == nil || ks.rowsLines == nil {
+		t.Skip("the level in use has no lines kernel (AVX-512 VBMI)")
+	}
+	calls, kernel := new(int), ks.rowsLines
+	setForTest(t, &ks.rowsLines, func(dst, src *byte, cur, first, n int, tab *byte, entries int, head, tail uint64) {
+		*calls++
+		kernel(dst, src, cur, first, n, tab, entries, head, tail)
+	})
+	return calls
 }
