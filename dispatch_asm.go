@@ -462,9 +462,8 @@ func rowListShuffleBytes(dst, src []byte, pl planes, l *rowList, dstStride, srcS
 // l.idx[t] (mid bytes, srcStride apart), and reports true, if the list is
 // not empty and a plane holds at most chunkBytes; else false.
 func rowListBatches(dst, src []byte, pl planes, l *rowList, dstStride, srcStride, width, mid int, kernel func(d, s []byte, pl planes)) bool {
-	rows := len(l.idx)
-	plane := (rows-1)*dstStride + width // output bytes of a plane, from its first
-	if rows == 0 || plane > chunkBytes {
+	plane := l.planeBytes(dstStride, width)
+	if len(l.idx) == 0 || plane > chunkBytes {
 		return false
 	}
 	planeBatches(dst, src, pl, plane, l.max*srcStride+mid, func(d, s []byte) {

@@ -523,7 +523,7 @@ func (k *byteKernels) planesByGroups(l *rowList, dst, src, srcRows []byte, ps pl
 	g, t, run := k.tab.rowGroups, k.tab.shuffle, l.run1-l.run0
 	if g == nil || t == nil || run < rowGroupsRunMin || ps.n*run < rowGroupsCallMin ||
 		dstStride*g.rows != g.width || srcStride != g.srcStride ||
-		(len(l.idx)-1)*dstStride+width > chunkBytes { // as rowListBatches, so that the lists' calls below make their rows
+		l.planeBytes(dstStride, width) > chunkBytes { // as rowListBatches, so that the lists' calls below make their rows
 		return false
 	}
 	n := run / g.rows

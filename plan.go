@@ -268,6 +268,13 @@ type rowList struct {
 	run0, run1 int
 }
 
+// planeBytes returns the output bytes a plane of l's rows reaches from its
+// first, rows width bytes wide and dstStride apart: the kernels take a
+// plane of at most chunkBytes (rowListBatches).
+func (l *rowList) planeBytes(dstStride, width int) int {
+	return (len(l.idx)-1)*dstStride + width
+}
+
 // newRowList returns the list of idx, which must not be empty.
 func newRowList(idx []int32) *rowList {
 	l := &rowList{idx: idx, max: int(slices.Max(idx))}

@@ -395,12 +395,7 @@ func TestRowGroups(t *testing.T) {
 	if vbmi == nil || !vbmi.supported || vbmi.rowsShuffle == nil {
 		t.Skip("the CPU has no AVX-512 VBMI: no shuffle kernel")
 	}
-	var calls [][2]int // rows and width of each call
-	shuffle := vbmi.rowsShuffle
-	setForTest(t, &vbmi.rowsShuffle, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
-		calls = append(calls, [2]int{rows, width})
-		shuffle(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
-	})
+	calls := recordShuffleCalls(t, vbmi)
 	edge := func(before, after int) Spec {
 		return Spec{Mode: Edge, Before: []int{0, before}, After: []int{0, after}}
 	}
@@ -408,16 +403,16 @@ func TestRowGroups(t *testing.T) {
 		shape []int
 		spec  Spec
 		size  int
-		want  [][2]int
+		want  []shuffleCall
 	}{
-		{[]int{1000, 19}, edge(1, 2), 1, [][2]int{{200, 110}}},
-		{[]int{1003, 19}, edge(1, 2), 1, [][2]int{{200, 110}, {3, 22}}}, // the rows past the last group one a row
-		{[]int{1000, 5}, edge(1, 1), 4, [][2]int{{250, 112}}},           // float32 rows of 28 bytes, four a row
+		{[]int{1000, 19}, edge(1, 2), 1, []shuffleCall{{200, 110, false}}},
+		{[]int{1003, 19}, edge(1, 2), 1, []shuffleCall{{200, 110, false}, {3, 22, false}}}, // the rows past the last group one a row
+		{[]int{1000, 5}, edge(1, 1), 4, []shuffleCall{{250, 112, false}}},                  // float32 rows of 28 bytes, four a row
 	} {
-		calls = nil
+		*calls = nil
 		checkSizeAtLevel(t, levelAVX512, c.shape, c.spec, c.size, randomBytes(r, c.size*prod(c.shape)), nil)
-		if !slices.Equal(calls, c.want) {
-			t.Errorf("AVX-512, %v %v size %d: shuffle kernel calls (rows, width) %v, want %v", c.shape, c.spec, c.size, calls, c.want)
+		if !slices.Equal(*calls, c.want) {
+			t.Errorf("AVX-512, %v %v size %d: shuffle kernel calls (rows, width, listed) %v, want %v", c.shape, c.spec, c.size, *calls, c.want)
 		}
 	}
 	// No groups of float32 rows of 24 bytes, nor of rows of 32 bytes.
@@ -444,23 +439,9 @@ func TestPlanesByGroups(t *testing.T) {
 	r := rand.New(rand.NewPCG(133, 134))
 	vbmi := kernelsAt(levelAVX512)
 	hasVBMI := vbmi != nil && vbmi.supported && vbmi.rowsShuffle != nil
-	type call struct {
-		rows, width int
-		listed      bool
-	}
-	var calls []call
-	// Listed calls right after a call of groups (rows wider than 48
-	// bytes, not listed) at the VBMI level: planesByGroups's.
-	byGroups := 0
+	calls := new([]shuffleCall)
 	if hasVBMI {
-		shuffle := vbmi.rowsShuffle
-		setForTest(t, &vbmi.rowsShuffle, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
-			if n := len(calls); rowIdx != nil && n > 0 && !calls[n-1].listed && calls[n-1].width > 48 {
-				byGroups++
-			}
-			calls = append(calls, call{rows, width, rowIdx != nil})
-			shuffle(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
-		})
+		calls = recordShuffleCalls(t, vbmi)
 	}
 	runRandomPlans(t, r, levels, 200, 5, func() ([]int, Spec, int, []byte) {
 		es := 1 << r.IntN(4)
@@ -485,6 +466,14 @@ func TestPlanesByGroups(t *testing.T) {
 	if !hasVBMI {
 		t.Skip("the CPU has no AVX-512 VBMI: no shuffle kernel")
 	}
+	// Listed calls right after a call of groups (rows wider than 48
+	// bytes, not listed) at the VBMI level: planesByGroups's.
+	byGroups := 0
+	for i, c := range *calls {
+		if i > 0 && c.listed && !(*calls)[i-1].listed && (*calls)[i-1].width > 48 {
+			byGroups++
+		}
+	}
 	if min := 50; byGroups < min && !testing.Short() {
 		t.Errorf("%d listed calls after groups in the random plans, want at least %d", byGroups, min)
 	}
@@ -494,19 +483,37 @@ func TestPlanesByGroups(t *testing.T) {
 		shape         []int
 		mode          Mode
 		before, after int // pad rows
-		want          []call
+		want          []shuffleCall
 	}{
-		{[]int{11, 100, 19}, Reflect, 2, 1, []call{{20, 110, false}, {2, 22, true}, {1, 22, true}}},
-		{[]int{11, 101, 19}, Reflect, 2, 1, []call{{20, 110, false}, {2, 22, true}, {2, 22, true}}}, // the run's last row in the list after it
-		{[]int{11, 100, 19}, Edge, 0, 1, []call{{20, 110, false}, {1, 22, true}}},                   // no rows before the run
-		{[]int{40, 31, 19}, Wrap, 2, 1, []call{{34, 22, true}}},                                     // a run of 31 rows keeps its list
-		{[]int{10, 100, 19}, Reflect, 2, 1, []call{{103, 22, true}}},                                // and planes of 1000 rows of runs
+		{[]int{11, 100, 19}, Reflect, 2, 1, []shuffleCall{{20, 110, false}, {2, 22, true}, {1, 22, true}}},
+		{[]int{11, 101, 19}, Reflect, 2, 1, []shuffleCall{{20, 110, false}, {2, 22, true}, {2, 22, true}}}, // the run's last row in the list after it
+		{[]int{11, 100, 19}, Edge, 0, 1, []shuffleCall{{20, 110, false}, {1, 22, true}}},                   // no rows before the run
+		{[]int{40, 31, 19}, Wrap, 2, 1, []shuffleCall{{34, 22, true}}},                                     // a run of 31 rows keeps its list
+		{[]int{10, 100, 19}, Reflect, 2, 1, []shuffleCall{{103, 22, true}}},                                // and planes of 1000 rows of runs
 	} {
-		calls = nil
+		*calls = nil
 		spec := Spec{Mode: c.mode, Before: []int{0, c.before, 1}, After: []int{0, c.after, 2}}
 		checkSizeAtLevel(t, levelAVX512, c.shape, spec, 1, randomBytes(r, prod(c.shape)), nil)
-		if !slices.Equal(calls, c.want) {
-			t.Errorf("AVX-512, %v %v: shuffle kernel calls (rows, width, listed) %v, want %v", c.shape, spec, calls, c.want)
+		if !slices.Equal(*calls, c.want) {
+			t.Errorf("AVX-512, %v %v: shuffle kernel calls (rows, width, listed) %v, want %v", c.shape, spec, *calls, c.want)
 		}
 	}
+}
+
+// shuffleCall is one call of the VBMI shuffle kernel as a spy saw it:
+// rows of width bytes, listed when it had a row list.
+type shuffleCall struct {
+	rows, width int
+	listed      bool
+}
+
+// recordShuffleCalls records the calls of ks's shuffle kernel for the rest
+// of the test.
+func recordShuffleCalls(t *testing.T, ks *asmKernels) *[]shuffleCall {
+	calls, kernel := new([]shuffleCall), ks.rowsShuffle
+	setForTest(t, &ks.rowsShuffle, func(dst, src *byte, rows, dstStride, srcStride, width, mid int, tab *[144]byte, pat *[32]byte, planes, dstPlane, srcPlane int, rowIdx *int32, run0, run1 int, srcLimit uintptr) {
+		*calls = append(*calls, shuffleCall{rows, width, rowIdx != nil})
+		kernel(dst, src, rows, dstStride, srcStride, width, mid, tab, pat, planes, dstPlane, srcPlane, rowIdx, run0, run1, srcLimit)
+	})
+	return calls
 }
