@@ -134,6 +134,11 @@ func BenchmarkExtra(b *testing.B) {
 		// ends kernel (KERNELS.md item 14b).
 		{Name: "planes_wrap6", DType: "float32", Shape: []int{1, 79, 24, 24}, Mode: "wrap", Pads: []int{0, 0, 6, 6, 0, 0, 6, 6}},
 		{Name: "f64_planes_reflect3", DType: "float64", Shape: []int{1, 105, 16, 16}, Mode: "reflect", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
+		// Outputs of 65 to 160 elements, by the gather table (gatherMaxOut):
+		// four float32 rows of 24 reflected to 28, a uint8 8x12 patch
+		// edge-padded by 1.
+		{Name: "f32_small_reflect", DType: "float32", Shape: []int{4, 24}, Mode: "reflect", Pads: []int{0, 2, 0, 2}},
+		{Name: "u8_small_edge", DType: "uint8", Shape: []int{8, 12}, Mode: "edge", Pads: []int{1, 1, 1, 1}},
 	})
 }
 

@@ -57,7 +57,8 @@ func TestGatherLimits(t *testing.T) {
 	}{
 		{[]int{3, 2}, Spec{Before: []int{0, 2}, After: []int{0, 0}}, true},
 		{[]int{8, 8}, Spec{Before: []int{0, 0}, After: []int{0, 0}}, true},
-		{[]int{8, 8}, Spec{Before: []int{0, 0}, After: []int{0, 1}}, false},                 // 72 outputs
+		{[]int{8, 19}, Spec{Before: []int{0, 0}, After: []int{0, 1}}, true},                 // 160 outputs
+		{[]int{8, 20}, Spec{Before: []int{0, 0}, After: []int{0, 1}}, false},                // 168 outputs
 		{[]int{gatherMaxIn + 1}, Spec{Before: []int{-gatherMaxIn}, After: []int{0}}, false}, // 1 output of a big input
 		{[]int{0, 4}, Spec{Before: []int{0, 1}, After: []int{0, 1}}, false},                 // empty output
 	} {
@@ -103,4 +104,92 @@ func TestWideTablesAgreeWithCopy(t *testing.T) {
 		t.Fatal("no plan has a wide table")
 	}
 	t.Logf("%d wide tables", tables)
+}
+
+// TestGathers: outputs of up to gatherAnyMaxOut elements take the table
+// whatever the elements; larger ones only elements of at most 8 bytes
+// without pointers, as Run and RunBytes choose, and every choice gives the
+// executor's output.
+func TestGathers(t *testing.T) {
+	for _, c := range []struct {
+		inner int // [2, inner] padded to [2, inner+2]: 2*(inner+2) elements
+		size  int
+		free  bool
+		want  bool
+	}{
+		{30, 16, true, true},  // 64 elements
+		{30, 8, false, true},  // 64 elements
+		{31, 16, true, false}, // 66 elements of 16 bytes: a copy each
+		{31, 8, false, false}, // of pointers
+		{31, 8, true, true},   //
+		{78, 1, true, true},   // 160 elements
+		{78, 12, true, false}, //
+	} {
+		shape, s := []int{2, c.inner}, Spec{Mode: Edge, Before: []int{0, 1}, After: []int{0, 1}}
+		p, err := NewPlan(shape, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.gathers(c.size, c.free); got != c.want {
+			t.Errorf("%v of %d-byte elements (pointer-free %v): gathers %v, want %v", p.OutShape(), c.size, c.free, got, c.want)
+		}
+		pe, _ := newExecPlan(shape, s)
+		src := make([]byte, 2*c.inner*c.size)
+		for i := range src {
+			src[i] = byte(i*7 + 1)
+		}
+		got, want := make([]byte, 2*(c.inner+2)*c.size), make([]byte, 2*(c.inner+2)*c.size)
+		if err := p.RunBytes(got, src, c.size, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := pe.RunBytes(want, src, c.size, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v of %d-byte elements: RunBytes differs from the executor", p.OutShape(), c.size)
+		}
+	}
+	// Run's typed paths: strings (pointers) and complex128 (16 bytes) by
+	// the executor, float32 by the table, all as the reference.
+	p, err := NewPlan([]int{2, 40}, Spec{Mode: Reflect, Before: []int{0, 2}, After: []int{1, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.gather == nil {
+		t.Fatal("no gather table for 135 outputs")
+	}
+	ref := func(i int) int { // input index of output element i of [3, 45]
+		r, c := i/45, i%45
+		if r == 2 {
+			r = 0
+		}
+		c -= 2
+		if c < 0 {
+			c = -c
+		} else if c >= 40 {
+			c = 2*39 - c
+		}
+		return r*40 + c
+	}
+	strs, cplx, f32 := make([]string, 80), make([]complex128, 80), make([]float32, 80)
+	for i := range strs {
+		strs[i], cplx[i], f32[i] = string(rune('a'+i%26))+string(rune('A'+i/26)), complex(float64(i), -1), float32(i)+0.5
+	}
+	gs, gc, gf := make([]string, 135), make([]complex128, 135), make([]float32, 135)
+	if err := Run(p, gs, strs, "v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(p, gc, cplx, 9i); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(p, gf, f32, 7); err != nil {
+		t.Fatal(err)
+	}
+	for i := range gs {
+		j := ref(i)
+		ws, wc, wf := strs[j], cplx[j], f32[j]
+		if gs[i] != ws || gc[i] != wc || gf[i] != wf {
+			t.Fatalf("element %d: %q %v %v, want %q %v %v", i, gs[i], gc[i], gf[i], ws, wc, wf)
+		}
+	}
 }

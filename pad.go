@@ -273,11 +273,16 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 	if p.outLen == 0 {
 		return nil
 	}
-	if p.gather != nil {
+	if p.gather != nil && p.outLen <= gatherAnyMaxOut { // before byteSized's reflection, for the smallest outputs
 		gather(dst, src, p.gather, value)
 		return nil
 	}
-	if es, ok := byteSized[T](); ok {
+	es, ok := byteSized[T]()
+	if p.gathers(es, ok) {
+		gather(dst, src, p.gather, value)
+		return nil
+	}
+	if ok {
 		k := newByteKernels(asBytes(dst), asBytes(src), es)
 		k.tab, k.dense = p.tablesFor(es), true
 		k.setSmallValue(unsafe.Pointer(&value))
@@ -351,7 +356,7 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 	if p.outLen == 0 {
 		return nil
 	}
-	if p.gather != nil {
+	if p.gathers(elemSize, true) {
 		gatherBytes(dst, src, elemSize, p.gather, value)
 		return nil
 	}
