@@ -315,3 +315,32 @@ func TestRowsConstNoMid(t *testing.T) {
 		})
 	}
 }
+
+// TestSetPattern: the value repeats over the whole pattern at kernel sizes
+// (setPattern's uint64 forms and the 16-byte copy), stays as given at the
+// other sizes, and counts as zero only when every byte of it is zero,
+// whichever byte is not.
+func TestSetPattern(t *testing.T) {
+	for _, size := range []int{1, 2, 3, 4, 8, 12, 16} {
+		for nz := -1; nz < size; nz++ { // nz: the one nonzero byte, or none
+			v := make([]byte, size)
+			if nz >= 0 {
+				v[nz] = byte(0x80 | nz)
+			}
+			k := newByteKernels(nil, nil, size)
+			k.setValue(v)
+			if k.zero != (nz < 0) {
+				t.Errorf("size %d, value %x: zero %v", size, v, k.zero)
+			}
+			for i := range k.pat {
+				want := byte(0)
+				if kernelSize(size) || i < size {
+					want = v[i%size]
+				}
+				if k.pat[i] != want {
+					t.Fatalf("size %d, value %x: pattern %x", size, v, k.pat)
+				}
+			}
+		}
+	}
+}
