@@ -72,7 +72,9 @@ func gather[T any](dst, src []T, idx []int32, value T) {
 
 // gatherBytes is gather for elements of size bytes; value is one element or
 // empty (zero). Elements of 2, 4 and 8 bytes are moved as integers when
-// both slices are aligned for them (as allocations of such elements are).
+// both slices are aligned for them (as allocations of such elements are),
+// elements of 16 bytes as two uint64 at any alignment: a copy call each
+// took complex128 outputs of 12 to 38 elements 1.5-1.9x the time.
 func gatherBytes(dst, src []byte, size int, idx []int32, value []byte) {
 	aligned := (uintptr(unsafe.Pointer(unsafe.SliceData(dst)))|uintptr(unsafe.Pointer(unsafe.SliceData(src))))%uintptr(size) == 0
 	le := binary.LittleEndian
@@ -101,6 +103,22 @@ func gatherBytes(dst, src []byte, size int, idx []int32, value []byte) {
 			v = le.Uint64(value)
 		}
 		gather(asElems[uint64](dst), asElems[uint64](src), idx, v)
+	case size == 16:
+		var v0, v1 uint64
+		if len(value) > 0 {
+			v0, v1 = le.Uint64(value), le.Uint64(value[8:])
+		}
+		dst = dst[:16*len(idx)]
+		for i, j := range idx {
+			x0, x1 := v0, v1
+			if j >= 0 {
+				s := src[16*int(j):][:16]
+				x0, x1 = le.Uint64(s), le.Uint64(s[8:])
+			}
+			d := dst[16*i:][:16]
+			le.PutUint64(d, x0)
+			le.PutUint64(d[8:], x1)
+		}
 	default:
 		for i, j := range idx {
 			d := dst[i*size : (i+1)*size]

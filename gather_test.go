@@ -26,7 +26,11 @@ func TestGatherLayouts(t *testing.T) {
 		out := prod(p.OutShape())
 		for _, size := range []int{1, 2, 3, 4, 8, 12, 16} {
 			for _, off := range []int{0, 1} {
-				for _, value := range [][]byte{nil, bytes.Repeat([]byte{0xA5}, size)} {
+				distinct := make([]byte, size) // each byte its own, so that a value's halves cannot trade places
+				for i := range distinct {
+					distinct[i] = byte(0xA0 + i)
+				}
+				for _, value := range [][]byte{nil, distinct} {
 					src := make([]byte, 12*size+off)[off:]
 					for i := range src {
 						src[i] = byte(i + 1)
