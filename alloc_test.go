@@ -42,6 +42,26 @@ func TestRunsAllocateNothing(t *testing.T) {
 			}
 		}
 	}
+	// The run table (a few long runs).
+	p, err := NewPlan([]int{2, 40}, Spec{Mode: Edge, Before: []int{0, 3}, After: []int{0, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.runs == nil {
+		t.Fatal("no run table")
+	}
+	src, dst := make([]float32, 80), make([]float32, 90)
+	b, sb, value := make([]byte, 4*90), make([]byte, 4*80), []byte{1, 2, 3, 4}
+	strs, dstStrs := make([]string, 80), make([]string, 90)
+	for name, run := range map[string]func(){
+		"Run":        func() { Run(p, dst, src, 1.5) },
+		"RunBytes":   func() { p.RunBytes(b, sb, 4, value) },
+		"Run string": func() { Run(p, dstStrs, strs, "x") },
+	} {
+		if a := testing.AllocsPerRun(50, run); a != 0 {
+			t.Errorf("run table: %s allocates %v times per run", name, a)
+		}
+	}
 }
 
 // TestTableRunsAllocateNothing: a plan builds its kernels' tables at its

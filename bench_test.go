@@ -139,6 +139,11 @@ func BenchmarkExtra(b *testing.B) {
 		// edge-padded by 1.
 		{Name: "f32_small_reflect", DType: "float32", Shape: []int{4, 24}, Mode: "reflect", Pads: []int{0, 2, 0, 2}},
 		{Name: "u8_small_edge", DType: "uint8", Shape: []int{8, 12}, Mode: "edge", Pads: []int{1, 1, 1, 1}},
+		// Small outputs of a few long runs, by the run table (gatherRuns):
+		// a 1-D signal reflected by 3, four int16 sequences zero-padded
+		// from 500 to 512.
+		{Name: "f32_signal_reflect", DType: "float32", Shape: []int{1024}, Mode: "reflect", Pads: []int{3, 3}},
+		{Name: "i16_seqs_zero", DType: "int16", Shape: []int{4, 500}, Mode: "constant", Pads: []int{0, 0, 0, 12}},
 	})
 }
 

@@ -5,24 +5,30 @@ import (
 	"unsafe"
 )
 
-// Small outputs skip the executor: a plan whose output has at most
-// gatherMaxOut elements (from at most gatherMaxIn input elements) keeps a
-// table with the input index of every output element, or -1 for the
-// value, and a run is one loop over it. The executor's fixed cost (its
-// walk over the levels, a kernel call per run) dominates such outputs:
-// the ONNX spec example ([3, 2] to [3, 4]) took 75-110 ns through it, 25
-// ns through the table. The loop takes about 0.45 ns an element of up to
-// 8 bytes, the executor 55-110 ns and its kernels' time: in process, plans
-// built with the table and without alternated 7 rounds, 120 random plans
-// of 65 to 200 elements out (rank 1 to 3, every mode, elements of 1 to 8
-// bytes) took 0.12-1.21x the time with it up to 128 elements (median
-// 0.69x), 0.47-1.03x from 129 to 160 and 0.71-2.0x above. Elements wider
-// than 8 bytes, or that hold pointers, cost the loop more: 24 complex128
-// plans of 65 to 160 elements took 0.27-2.2x the time by the table,
-// geometric mean 1.5x, against 1.0-3.2x faster up to 64 elements; so they
-// keep the table up to gatherAnyMaxOut elements, the bound before this one.
+// Small outputs skip the executor. A plan whose output has at most
+// gatherRunsMaxOut elements (from at most gatherMaxIn input elements) and
+// is a few long runs, each a copy of the input, a fill with the value or
+// an input element repeated (a 1-D signal, a few rows padded at their
+// ends), keeps those runs (gatherRuns); failing that, one whose output has
+// at most gatherMaxOut elements keeps a table with the input index of
+// every output element, or -1 for the value, and a run is one loop over
+// it (gather). The executor's fixed cost (its walk over the levels, a
+// kernel call per run) dominates such outputs: the ONNX spec example ([3,
+// 2] to [3, 4]) took 75-110 ns through it, 25 ns through the table.
+//
+// The table's loop takes about 0.45 ns an element of up to 8 bytes, the
+// executor 55-110 ns and its kernels' time: in process, plans built with
+// the table and without alternated 7 rounds, 120 random plans of 65 to
+// 200 elements out (rank 1 to 3, every mode, elements of 1 to 8 bytes)
+// took 0.12-1.21x the time with it up to 128 elements (median 0.69x),
+// 0.47-1.03x from 129 to 160 and 0.71-2.0x above. Elements wider than 8
+// bytes, or that hold pointers, cost the loop more: 24 complex128 plans
+// of 65 to 160 elements took 0.27-2.2x the time by the table, geometric
+// mean 1.5x, against 1.0-3.2x faster up to 64 elements; so they keep the
+// table up to gatherAnyMaxOut elements, the bound before this one.
+//
 // gatherMaxOut is a variable so that tests can send small outputs through
-// the executor too.
+// the executor too: 0 sends every output there.
 var gatherMaxOut = 160
 
 // gatherAnyMaxOut is the most elements a run gathers whatever their type
@@ -31,18 +37,147 @@ const gatherAnyMaxOut = 64
 
 const gatherMaxIn = 4096
 
+// The bounds of run tables: at most gatherRunsMax runs of gatherRunsPer
+// elements or more on average, at most gatherRunsMaxOut elements out (the
+// index map that finds them is built at NewPlan) and, at run time,
+// gatherRunsMaxBytes of output, past which the executor's copy kernels
+// (REP MOVSB from 4 KiB on a Zen 5) beat the runtime's memmove. In
+// process, plans built with runs and without alternated 7 rounds (rank 1
+// and 2, up to four rows, every mode, elements of 1 to 16 bytes):
+//   - 110 plans of 100 to 4096 elements out, 0.5 to 64 KiB: geometric mean
+//     0.56x the time with up to 16 runs, 0.16-1.05x with up to 8 (a 1-D
+//     float32 [1099] padded by 3 zeros 2.56 -> 1.43x memmove); 9 to 12
+//     runs 0.60-1.25x. From 37 KiB, 0.79-1.17x;
+//   - 50 plans of 20 to 160 elements, against the element table: 0.16-0.75x
+//     the time with 8 elements a run or more, up to 1.22x with fewer.
+const (
+	gatherRunsMax      = 8
+	gatherRunsPer      = 8
+	gatherRunsMaxOut   = 4096
+	gatherRunsMaxBytes = 32 << 10
+)
+
 // gathers reports whether a run of elements of size bytes, which hold no
 // pointers if pointerFree, takes the plan's gather table.
 func (p *Plan) gathers(size int, pointerFree bool) bool {
 	return p.gather != nil && (p.outLen <= gatherAnyMaxOut || size <= 8 && pointerFree)
 }
 
-// buildGather sets p.gather when the output is small enough.
+// runsFit reports whether a run of elements of size bytes takes the plan's
+// run table.
+func (p *Plan) runsFit(size int) bool {
+	return p.runs != nil && p.outLen <= gatherRunsMaxBytes/size
+}
+
+// buildGather sets p.runs or p.gather when the output is small enough.
 func (p *Plan) buildGather() {
-	if p.outLen == 0 || p.outLen > gatherMaxOut || p.inLen > gatherMaxIn {
+	if p.outLen == 0 || p.outLen > max(gatherMaxOut, gatherRunsMaxOut) || p.inLen > gatherMaxIn || gatherMaxOut == 0 {
 		return
 	}
-	p.gather = indexMap(p.levels, p.strides, p.inLen, p.outLen)
+	idx := indexMap(p.levels, p.strides, p.inLen, p.outLen)
+	if runs := gatherRunsOf(idx, gatherRunsMax); runs != nil && len(runs)*gatherRunsPer <= p.outLen {
+		p.runs = runs
+	} else if p.outLen <= gatherMaxOut {
+		p.gather = idx
+	}
+}
+
+// gatherRun is a run of the output that one copy or fill makes: n elements
+// from dst element at, copies of the input from element src, or src's
+// element repeated (rep), or the value (src < 0).
+type gatherRun struct {
+	at, src, n int32
+	rep        bool
+}
+
+// gatherRunsOf returns the runs of the output whose input indexes are idx
+// (indexMap), or nil if there are more than most: stretches of the value,
+// of consecutive input elements, and of one input element repeated.
+func gatherRunsOf(idx []int32, most int) []gatherRun {
+	var runs []gatherRun
+	for i := 0; i < len(idx); {
+		j, rep := i+1, false
+		switch {
+		case idx[i] < 0:
+			for j < len(idx) && idx[j] < 0 {
+				j++
+			}
+		default:
+			for j < len(idx) && idx[j] == idx[j-1]+1 {
+				j++
+			}
+			if j == i+1 {
+				for j < len(idx) && idx[j] == idx[i] {
+					j++
+				}
+				rep = j > i+1
+			}
+		}
+		if len(runs) == most {
+			return nil
+		}
+		runs = append(runs, gatherRun{int32(i), idx[i], int32(j - i), rep})
+		i = j
+	}
+	return runs
+}
+
+// gatherRuns makes dst from src and value by runs, a copy or a fill each.
+func gatherRuns[T any](dst, src []T, runs []gatherRun, value T) {
+	for _, r := range runs {
+		d := dst[r.at : r.at+r.n]
+		switch {
+		case r.src >= 0 && !r.rep:
+			copy(d, src[r.src:])
+		case r.src >= 0:
+			v := src[r.src]
+			for i := range d {
+				d[i] = v
+			}
+		default:
+			for i := range d {
+				d[i] = value
+			}
+		}
+	}
+}
+
+// gatherRunsBytes is gatherRuns for elements of size bytes; value is one
+// element or empty (zero).
+func gatherRunsBytes(dst, src []byte, size int, runs []gatherRun, value []byte) {
+	for _, r := range runs {
+		d := dst[int(r.at)*size : int(r.at+r.n)*size]
+		switch {
+		case r.src >= 0 && !r.rep:
+			copy(d, src[int(r.src)*size:])
+		case r.src >= 0:
+			repeatElement(d, src[int(r.src)*size:][:size])
+		case len(value) == 0 || allZero(value):
+			clear(d)
+		default:
+			repeatElement(d, value)
+		}
+	}
+}
+
+// repeatElement fills d, a multiple of v's length, with copies of v: the
+// first 64 bytes of values of 1 to 8 bytes 8 bytes at a time, then copies
+// that double.
+func repeatElement(d, v []byte) {
+	n := 0
+	if rep, ok := repeated(v); ok {
+		for ; n+8 <= min(len(d), 64); n += 8 {
+			binary.LittleEndian.PutUint64(d[n:], rep)
+		}
+		for ; n < min(len(d), 64); n++ {
+			d[n] = byte(rep >> (8 * (n % 8)))
+		}
+	} else {
+		n = copy(d, v)
+	}
+	for n < len(d) {
+		n += copy(d[n:], d[:n])
+	}
 }
 
 // indexMap runs a program on the input indices 0..inLen-1 with -1 as the

@@ -2,6 +2,8 @@ package pad
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -52,26 +54,115 @@ func TestGatherLayouts(t *testing.T) {
 	}
 }
 
-// TestGatherLimits: tables are built for small outputs of small inputs only.
+// TestGatherLimits: run tables are built for small outputs of a few long
+// runs, element tables for small outputs of more runs, each of small
+// inputs only.
 func TestGatherLimits(t *testing.T) {
 	for _, c := range []struct {
 		shape []int
 		s     Spec
+		runs  int // the run table's length, or 0 for none
 		table bool
 	}{
-		{[]int{3, 2}, Spec{Before: []int{0, 2}, After: []int{0, 0}}, true},
-		{[]int{8, 8}, Spec{Before: []int{0, 0}, After: []int{0, 0}}, true},
-		{[]int{8, 19}, Spec{Before: []int{0, 0}, After: []int{0, 1}}, true},                 // 160 outputs
-		{[]int{8, 20}, Spec{Before: []int{0, 0}, After: []int{0, 1}}, false},                // 168 outputs
-		{[]int{gatherMaxIn + 1}, Spec{Before: []int{-gatherMaxIn}, After: []int{0}}, false}, // 1 output of a big input
-		{[]int{0, 4}, Spec{Before: []int{0, 1}, After: []int{0, 1}}, false},                 // empty output
+		{[]int{3, 2}, Spec{Before: []int{0, 2}, After: []int{0, 0}}, 0, true},                  // 6 runs of 12 elements
+		{[]int{8, 8}, Spec{Before: []int{0, 0}, After: []int{0, 0}}, 1, false},                 // one copy
+		{[]int{3, 20}, Spec{Before: []int{1, 2}, After: []int{0, 3}}, 7, false},                // 7 runs of 100 elements
+		{[]int{4, 20}, Spec{Before: []int{1, 2}, After: []int{0, 3}}, 0, true},                 // 9 runs of 125 elements
+		{[]int{8, 19}, Spec{Before: []int{0, 0}, After: []int{0, 1}}, 0, true},                 // 160 outputs, 16 runs
+		{[]int{8, 20}, Spec{Before: []int{0, 0}, After: []int{0, 1}}, 0, false},                // 168 outputs, 16 runs
+		{[]int{4093}, Spec{Before: []int{1}, After: []int{2}}, 3, false},                       // 4096 outputs
+		{[]int{4094}, Spec{Before: []int{1}, After: []int{2}}, 0, false},                       // 4097 outputs
+		{[]int{gatherMaxIn + 1}, Spec{Before: []int{-gatherMaxIn}, After: []int{0}}, 0, false}, // 1 output of a big input
+		{[]int{0, 4}, Spec{Before: []int{0, 1}, After: []int{0, 1}}, 0, false},                 // empty output
 	} {
 		p, err := NewPlan(c.shape, c.s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (p.gather != nil) != c.table {
-			t.Errorf("%v %v: gather table %v, want one: %v", c.shape, c.s, p.gather, c.table)
+		if len(p.runs) != c.runs || (p.gather != nil) != c.table {
+			t.Errorf("%v %v: %d runs and table %v, want %d and %v", c.shape, c.s, len(p.runs), p.gather != nil, c.runs, c.table)
+		}
+	}
+}
+
+// TestGatherRuns: the runs of a plan (copies, fills with the value,
+// repeats of an input element), and run tables against the executor at
+// every element size, aligned or not, with and without a value, through
+// RunBytes and Run, and past gatherRunsMaxBytes (by the executor).
+func TestGatherRuns(t *testing.T) {
+	p, err := NewPlan([]int{2, 30}, Spec{Mode: Edge, Before: []int{0, 3}, After: []int{0, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []gatherRun{{0, 0, 4, true}, {4, 1, 29, false}, {33, 29, 2, true}, {35, 30, 4, true}, {39, 31, 29, false}, {68, 59, 2, true}}
+	if !slices.Equal(p.runs, want) {
+		t.Errorf("runs %v, want %v", p.runs, want)
+	}
+	p, err = NewPlan([]int{2, 40}, Spec{Mode: Constant, Before: []int{1, 1}, After: []int{0, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []gatherRun{{0, -1, 45, false}, {45, 0, 40, false}, {85, -1, 4, false}, {89, 40, 40, false}, {129, -1, 3, false}}
+	if !slices.Equal(p.runs, want) {
+		t.Errorf("runs %v, want %v", p.runs, want)
+	}
+	for _, c := range []struct {
+		shape []int
+		s     Spec
+	}{
+		{[]int{2, 30}, Spec{Mode: Edge, Before: []int{0, 3}, After: []int{0, 2}}},
+		{[]int{2, 40}, Spec{Mode: Constant, Before: []int{1, 1}, After: []int{0, 3}}},
+		{[]int{100}, Spec{Mode: Reflect, Before: []int{2}, After: []int{1}}},
+		{[]int{3, 50}, Spec{Mode: Wrap, Before: []int{0, 0}, After: []int{0, 5}}},
+		{[]int{4000}, Spec{Mode: Constant, Before: []int{3}, After: []int{93}}}, // 64 KiB of 16-byte elements: the executor
+	} {
+		p, err := NewPlan(c.shape, c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.runs == nil {
+			t.Fatalf("%v %v: no run table", c.shape, c.s)
+		}
+		pe, _ := newExecPlan(c.shape, c.s)
+		in, out := prod(c.shape), prod(p.OutShape())
+		for _, size := range []int{1, 2, 3, 4, 8, 12, 16} {
+			for _, off := range []int{0, 1} {
+				distinct := make([]byte, size)
+				for i := range distinct {
+					distinct[i] = byte(0xA0 + i)
+				}
+				for _, value := range [][]byte{nil, make([]byte, size), distinct} {
+					src := make([]byte, in*size+off)[off:]
+					for i := range src {
+						src[i] = byte(i*7 + 1)
+					}
+					got := make([]byte, out*size+off)[off:]
+					want := make([]byte, out*size)
+					if err := p.RunBytes(got, src, size, value); err != nil {
+						t.Fatal(err)
+					}
+					if err := pe.RunBytes(want, src, size, value); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%v %v, size %d, offset %d, value %x: RunBytes differs from the executor", c.shape, c.s, size, off, value)
+					}
+				}
+			}
+		}
+		strs, f32 := make([]string, in), make([]float32, in)
+		for i := range strs {
+			strs[i], f32[i] = fmt.Sprint(i), float32(i)+0.5
+		}
+		gs, ws := make([]string, out), make([]string, out)
+		gf, wf := make([]float32, out), make([]float32, out)
+		for _, err := range []error{Run(p, gs, strs, "v"), Run(pe, ws, strs, "v"), Run(p, gf, f32, 7), Run(pe, wf, f32, 7)} {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.Equal(gs, ws) || !slices.Equal(gf, wf) {
+			t.Fatalf("%v %v: Run differs from the executor", c.shape, c.s)
 		}
 	}
 }
@@ -116,33 +207,36 @@ func TestWideTablesAgreeWithCopy(t *testing.T) {
 // executor's output.
 func TestGathers(t *testing.T) {
 	for _, c := range []struct {
-		inner int // [2, inner] padded to [2, inner+2]: 2*(inner+2) elements
-		size  int
-		free  bool
-		want  bool
+		rows, inner int // [rows, inner] padded to [rows, inner+2]: three runs a row
+		size        int
+		free        bool
+		want        bool
 	}{
-		{30, 16, true, true},  // 64 elements
-		{30, 8, false, true},  // 64 elements
-		{31, 16, true, false}, // 66 elements of 16 bytes: a copy each
-		{31, 8, false, false}, // of pointers
-		{31, 8, true, true},   //
-		{78, 1, true, true},   // 160 elements
-		{78, 12, true, false}, //
+		{8, 6, 16, true, true},   // 64 elements
+		{8, 6, 8, false, true},   // 64 elements
+		{6, 9, 16, true, false},  // 66 elements of 16 bytes: two moves each
+		{6, 9, 8, false, false},  // of pointers
+		{6, 9, 8, true, true},    //
+		{8, 18, 1, true, true},   // 160 elements
+		{8, 18, 12, true, false}, //
 	} {
-		shape, s := []int{2, c.inner}, Spec{Mode: Edge, Before: []int{0, 1}, After: []int{0, 1}}
+		shape, s := []int{c.rows, c.inner}, Spec{Mode: Edge, Before: []int{0, 1}, After: []int{0, 1}}
 		p, err := NewPlan(shape, s)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if p.runs != nil {
+			t.Fatalf("%v: a run table", p.OutShape())
 		}
 		if got := p.gathers(c.size, c.free); got != c.want {
 			t.Errorf("%v of %d-byte elements (pointer-free %v): gathers %v, want %v", p.OutShape(), c.size, c.free, got, c.want)
 		}
 		pe, _ := newExecPlan(shape, s)
-		src := make([]byte, 2*c.inner*c.size)
+		src := make([]byte, c.rows*c.inner*c.size)
 		for i := range src {
 			src[i] = byte(i*7 + 1)
 		}
-		got, want := make([]byte, 2*(c.inner+2)*c.size), make([]byte, 2*(c.inner+2)*c.size)
+		got, want := make([]byte, c.rows*(c.inner+2)*c.size), make([]byte, c.rows*(c.inner+2)*c.size)
 		if err := p.RunBytes(got, src, c.size, nil); err != nil {
 			t.Fatal(err)
 		}

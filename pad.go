@@ -202,8 +202,10 @@ type Plan struct {
 	workers int // Workers option; 0: the default
 
 	// Small outputs: the input index of each output element, -1 for the
-	// value (gather.go).
+	// value, or the runs of the output that a copy or a fill each makes
+	// (gather.go).
 	gather []int32
+	runs   []gatherRun
 
 	// The kernels' tables of levels at each kernel size (sizeIndex),
 	// built at the first runs with that size (tables.go).
@@ -271,6 +273,10 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 		return err
 	}
 	if p.outLen == 0 {
+		return nil
+	}
+	if p.runsFit(max(1, int(unsafe.Sizeof(value)))) {
+		gatherRuns(dst, src, p.runs, value)
 		return nil
 	}
 	if p.gather != nil && p.outLen <= gatherAnyMaxOut { // before byteSized's reflection, for the smallest outputs
@@ -354,6 +360,10 @@ func (p *Plan) RunBytes(dst, src []byte, elemSize int, value []byte) error {
 		return err
 	}
 	if p.outLen == 0 {
+		return nil
+	}
+	if p.runsFit(elemSize) {
+		gatherRunsBytes(dst, src, elemSize, p.runs, value)
 		return nil
 	}
 	if p.gathers(elemSize, true) {

@@ -154,7 +154,7 @@ func TestWorkersConcurrentRuns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
-		if p.gather != nil || p.levels[0].outLen < 2 {
+		if p.gather != nil || p.runs != nil || p.levels[0].outLen < 2 {
 			t.Fatalf("%v: the run is not split", c)
 		}
 		jobs = append(jobs, job{p, es, src, want})
