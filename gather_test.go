@@ -291,3 +291,29 @@ func TestGathers(t *testing.T) {
 		}
 	}
 }
+
+// TestDataRows: the rows of the innermost level that hold input, the
+// bound on runs that spares NewPlan the index map, saturating past
+// gatherRunsMax.
+func TestDataRows(t *testing.T) {
+	for _, c := range []struct {
+		shape []int
+		s     Spec
+		want  int
+	}{
+		{[]int{4000}, Spec{Mode: Reflect, Before: []int{3}, After: []int{3}}, 1},
+		{[]int{2, 40}, Spec{Before: []int{1, 1}, After: []int{0, 3}}, 2},                   // a pad row of the value
+		{[]int{2, 40}, Spec{Mode: Edge, Before: []int{1, 1}, After: []int{2, 3}}, 5},       // pad rows copied
+		{[]int{2, 3, 40}, Spec{Before: []int{0, 1, 1}, After: []int{1, 0, 3}}, 6},          // 2 of 3 planes, 3 of 4 rows
+		{[]int{16, 250}, Spec{Before: []int{0, 2}, After: []int{0, 4}}, gatherRunsMax + 1}, // saturated
+		{[]int{4, 8, 8}, Spec{Before: []int{1, 0, 0}, After: []int{1, 0, 0}}, 1},           // one level: planes of 64 as rows
+	} {
+		p, err := NewPlan(c.shape, c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dataRows(p.levels); got != c.want {
+			t.Errorf("%v %v: %d data rows, want %d", c.shape, c.s, got, c.want)
+		}
+	}
+}
