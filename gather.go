@@ -184,7 +184,7 @@ func gatherRunsBytes(dst, src []byte, size int, runs []gatherRun, value []byte) 
 		d := dst[int(r.at)*size : int(r.at+r.n)*size]
 		switch {
 		case r.src >= 0 && !r.rep:
-			copy(d, src[int(r.src)*size:])
+			copyRun(d, src[int(r.src)*size:][:len(d)])
 		case r.src >= 0:
 			repeatElement(d, src[int(r.src)*size:][:size])
 		case len(value) == 0 || allZero(value):
@@ -193,6 +193,18 @@ func gatherRunsBytes(dst, src []byte, size int, runs []gatherRun, value []byte) 
 			repeatElement(d, value)
 		}
 	}
+}
+
+// copyRun copies s to d, long runs as the executor does (copyBytes: REP
+// MOVSB where it beats the runtime's memmove): a float64 [3325] padded by
+// wrapping took 1.05-1.20x memmove by the runtime's, 0.93-0.96x through
+// the executor.
+func copyRun(d, s []byte) {
+	if repMinBytes > 0 && len(d) >= repMinBytes {
+		copyBytes(d, s, false)
+		return
+	}
+	copy(d, s)
 }
 
 // repeatElement fills d, a multiple of v's length, with copies of v: the

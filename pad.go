@@ -275,16 +275,19 @@ func Run[T any](p *Plan, dst, src []T, value T) error {
 	if p.outLen == 0 {
 		return nil
 	}
-	if p.runsFit(max(1, int(unsafe.Sizeof(value)))) {
-		gatherRuns(dst, src, p.runs, value)
-		return nil
-	}
 	if p.gather != nil && p.outLen <= gatherAnyMaxOut { // before byteSized's reflection, for the smallest outputs
 		gather(dst, src, p.gather, value)
 		return nil
 	}
 	es, ok := byteSized[T]()
-	if p.gathers(es, ok) {
+	switch {
+	case ok && p.runsFit(es):
+		gatherRunsBytes(asBytes(dst), asBytes(src), es, p.runs, unsafe.Slice((*byte)(unsafe.Pointer(&value)), es))
+		return nil
+	case !ok && p.runsFit(max(1, int(unsafe.Sizeof(value)))):
+		gatherRuns(dst, src, p.runs, value)
+		return nil
+	case p.gathers(es, ok):
 		gather(dst, src, p.gather, value)
 		return nil
 	}
