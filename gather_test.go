@@ -25,29 +25,37 @@ func TestGatherLayouts(t *testing.T) {
 		if p.gather == nil {
 			t.Fatalf("%v: no gather table", s)
 		}
-		out := prod(p.OutShape())
-		for _, size := range []int{1, 2, 3, 4, 8, 12, 16} {
-			for _, off := range []int{0, 1} {
-				distinct := make([]byte, size) // each byte its own, so that a value's halves cannot trade places
-				for i := range distinct {
-					distinct[i] = byte(0xA0 + i)
+		sameBytes(t, fmt.Sprint(s), p, pe, 12, prod(p.OutShape()))
+	}
+}
+
+// sameBytes checks that p's RunBytes makes what pe's does (in and out
+// elements) at every element size, aligned or not, with no value, a zero
+// one, and one whose bytes differ, so that a value's halves cannot trade
+// places unseen.
+func sameBytes(t *testing.T, name string, p, pe *Plan, in, out int) {
+	t.Helper()
+	for _, size := range []int{1, 2, 3, 4, 8, 12, 16} {
+		distinct := make([]byte, size)
+		for i := range distinct {
+			distinct[i] = byte(0xA0 + i)
+		}
+		for _, off := range []int{0, 1} {
+			for _, value := range [][]byte{nil, make([]byte, size), distinct} {
+				src := make([]byte, in*size+off)[off:]
+				for i := range src {
+					src[i] = byte(i*7 + 1)
 				}
-				for _, value := range [][]byte{nil, distinct} {
-					src := make([]byte, 12*size+off)[off:]
-					for i := range src {
-						src[i] = byte(i + 1)
-					}
-					got := make([]byte, out*size+off)[off:]
-					want := make([]byte, out*size)
-					if err := p.RunBytes(got, src, size, value); err != nil {
-						t.Fatal(err)
-					}
-					if err := pe.RunBytes(want, src, size, value); err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(got, want) {
-						t.Errorf("%v, size %d, offset %d, value %x:\n got %x\nwant %x", s, size, off, value, got, want)
-					}
+				got := make([]byte, out*size+off)[off:]
+				want := make([]byte, out*size)
+				if err := p.RunBytes(got, src, size, value); err != nil {
+					t.Fatal(err)
+				}
+				if err := pe.RunBytes(want, src, size, value); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s, size %d, offset %d, value %x:\n got %x\nwant %x", name, size, off, value, got, want)
 				}
 			}
 		}
@@ -125,31 +133,7 @@ func TestGatherRuns(t *testing.T) {
 		}
 		pe, _ := newExecPlan(c.shape, c.s)
 		in, out := prod(c.shape), prod(p.OutShape())
-		for _, size := range []int{1, 2, 3, 4, 8, 12, 16} {
-			for _, off := range []int{0, 1} {
-				distinct := make([]byte, size)
-				for i := range distinct {
-					distinct[i] = byte(0xA0 + i)
-				}
-				for _, value := range [][]byte{nil, make([]byte, size), distinct} {
-					src := make([]byte, in*size+off)[off:]
-					for i := range src {
-						src[i] = byte(i*7 + 1)
-					}
-					got := make([]byte, out*size+off)[off:]
-					want := make([]byte, out*size)
-					if err := p.RunBytes(got, src, size, value); err != nil {
-						t.Fatal(err)
-					}
-					if err := pe.RunBytes(want, src, size, value); err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(got, want) {
-						t.Fatalf("%v %v, size %d, offset %d, value %x: RunBytes differs from the executor", c.shape, c.s, size, off, value)
-					}
-				}
-			}
-		}
+		sameBytes(t, fmt.Sprint(c.shape, c.s), p, pe, in, out)
 		strs, f32 := make([]string, in), make([]float32, in)
 		for i := range strs {
 			strs[i], f32[i] = fmt.Sprint(i), float32(i)+0.5
