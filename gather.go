@@ -181,6 +181,7 @@ func gatherRuns[T any](dst, src []T, runs []gatherRun, value T) {
 // gatherRunsBytes is gatherRuns for elements of size bytes; value is one
 // element or empty (zero).
 func gatherRunsBytes(dst, src []byte, size int, runs []gatherRun, value []byte) {
+	zero := allZero(value)
 	for _, r := range runs {
 		d := dst[int(r.at)*size : int(r.at+r.n)*size]
 		switch {
@@ -188,7 +189,7 @@ func gatherRunsBytes(dst, src []byte, size int, runs []gatherRun, value []byte) 
 			copyRun(d, src[int(r.src)*size:][:len(d)])
 		case r.src >= 0:
 			repeatElement(d, src[int(r.src)*size:][:size])
-		case len(value) == 0 || allZero(value):
+		case zero:
 			clear(d)
 		default:
 			repeatElement(d, value)
@@ -210,21 +211,22 @@ func copyRun(d, s []byte) {
 
 // repeatElement fills d, a multiple of v's length, with copies of v: the
 // first 64 bytes of values of 1 to 8 bytes 8 bytes at a time, then copies
-// that double.
+// that double (fillPattern).
 func repeatElement(d, v []byte) {
-	n := 0
-	if rep, ok := repeated(v); ok {
-		for ; n+8 <= min(len(d), 64); n += 8 {
-			binary.LittleEndian.PutUint64(d[n:], rep)
-		}
-		for ; n < min(len(d), 64); n++ {
-			d[n] = byte(rep >> (8 * (n % 8)))
-		}
-	} else {
-		n = copy(d, v)
+	rep, ok := repeated(v)
+	if !ok {
+		fillPattern(d, v)
+		return
 	}
-	for n < len(d) {
-		n += copy(d[n:], d[:n])
+	n := 0
+	for ; n+8 <= min(len(d), 64); n += 8 {
+		binary.LittleEndian.PutUint64(d[n:], rep)
+	}
+	for ; n < min(len(d), 64); n++ {
+		d[n] = byte(rep >> (8 * (n % 8)))
+	}
+	if n < len(d) {
+		fillPattern(d, d[:n])
 	}
 }
 
