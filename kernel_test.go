@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"unsafe"
 )
 
 // canary surrounds test buffers: any byte a kernel writes outside the
@@ -81,6 +82,7 @@ func TestKernels(t *testing.T) {
 			t.Run("reverse", func(t *testing.T) { testReverse(t, ks) })
 			t.Run("rowsConst", func(t *testing.T) { testRows(t, ks, false) })
 			t.Run("rowsEdge", func(t *testing.T) { testRows(t, ks, true) })
+			t.Run("rowsTail", func(t *testing.T) { testRowsTail(t, ks) })
 		})
 	}
 }
@@ -193,6 +195,68 @@ func testRows(t *testing.T, ks asmKernels, edge bool) {
 			}
 		}
 	}
+}
+
+// pageEnding returns the offset in arena of n bytes that end e bytes
+// before a 4 KiB boundary.
+func pageEnding(arena []byte, n, e int) int {
+	end := len(arena) - 4096
+	end -= int((uintptr(unsafe.Pointer(&arena[0])) + uintptr(end)) & 4095)
+	return end - e - n
+}
+
+// testRowsTail checks the rows kernels' split of a call at the rows whose
+// masked windows could reach past the page of its last byte, which the
+// AVX-512 kernels make by their exact loop (rowsMaskedGeneral): calls in
+// the general loop (a pad over 64 bytes) of 1 to 21 rows, short src rows
+// among them, whose dst and src end 0 to 140 bytes before a page's end, so
+// that every count of such rows, from none to all, occurs. The bytes
+// around dst and all of src must keep their values.
+func testRowsTail(t *testing.T, ks asmKernels) {
+	r := rand.New(rand.NewPCG(7, 7))
+	dstArena, srcArena := make([]byte, 64<<10), make([]byte, 64<<10)
+	calls := 0
+	for i, size := range kernelSizes {
+		pat := patternOf(randomBytes(r, size))
+		for _, g := range [][3]int{{0, 1, 18}, {17, 2, 0}, {5, 4, 30}, {0, 14, 5}, {80, 40, 3}} {
+			l, mid, rt := g[0]*size, g[1]*size, g[2]*size
+			if l <= 64 && rt <= 64 {
+				rt = 65*size - rt // past every class and spill loop
+			}
+			width := l + mid + rt
+			for _, rows := range []int{1, 2, 5, 21} {
+				for e := 0; e <= 140; e += 1 + r.IntN(9) {
+					dstStride, srcStride := width+(e%3)*size, mid+(e%2)*size
+					n, srcN := (rows-1)*dstStride+width, (rows-1)*srcStride+mid
+					for j := range dstArena {
+						dstArena[j], srcArena[j] = byte(j*7), byte(j*5)
+					}
+					do, so := pageEnding(dstArena, n, e), pageEnding(srcArena, srcN, (e*7)%141)
+					dst, src := dstArena[do:do+n], srcArena[so:so+srcN]
+					data := randomBytes(r, srcN)
+					copy(src, data)
+					wantArena, keepSrc := bytes.Clone(dstArena), bytes.Clone(srcArena)
+					want := wantArena[do : do+n]
+					what := fmt.Sprintf("size %d rows %d left %d mid %d right %d, dst %d and src %d bytes before a page end",
+						size, rows, l, mid, rt, e, (e*7)%141)
+					for edge := range 2 {
+						if edge == 1 {
+							rowsEdgeGo(want, data, size, rows, dstStride, srcStride, l, mid, rt)
+							ks.rowsEdge[i](&dst[0], &src[0], rows, dstStride, srcStride, l, mid, rt)
+						} else {
+							rowsConstGo(want, data, rows, dstStride, srcStride, l, mid, rt, pat)
+							ks.rowsConst(&dst[0], &src[0], rows, dstStride, srcStride, l, mid, rt, pat)
+						}
+						if !bytes.Equal(dstArena, wantArena) || !bytes.Equal(srcArena, keepSrc) {
+							t.Fatalf("edge=%d %s:\n got %x\nwant %x", edge, what, dst, want)
+						}
+						calls++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d calls", calls)
 }
 
 // TestRequiredKernels fails when PAD_REQUIRE names a kernel level (go,

@@ -5831,7 +5831,7 @@ ret_527:
 
 // func rowsConstAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
 // Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·rowsConstAVX512(SB), NOSPLIT, $0-72
+TEXT ·rowsConstAVX512(SB), NOSPLIT, $16-72
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -6854,6 +6854,58 @@ rows_loop_692:
 	RET
 
 general_574:
+	MOVQ  DX, R10
+	DECQ  R10
+	IMULQ BX, R10
+	ADDQ  AX, R10
+	ADDQ  R11, R10
+	ADDQ  R9, R10
+	LEAQ  -1(R10), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_693:
+	CMPQ R13, DX
+	JAE  tail_counted_694
+	CMPQ R10, R12
+	JBE  tail_counted_694
+	INCQ R13
+	SUBQ BX, R10
+	JMP  tail_loop_693
+
+tail_counted_694:
+	MOVQ  R13, (SP)
+	TESTQ R8, R8
+	JZ    tail_src_none_695
+	MOVQ  DX, R10
+	DECQ  R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	ADDQ  R8, R10
+	LEAQ  -1(R10), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_696:
+	CMPQ R13, DX
+	JAE  tail_counted_697
+	CMPQ R10, R12
+	JBE  tail_counted_697
+	INCQ R13
+	SUBQ SI, R10
+	JMP  tail_loop_696
+
+tail_counted_697:
+	MOVQ R13, 8(SP)
+	MOVQ 8(SP), R10
+	CMPQ R10, (SP)
+	JBE  tail_src_none_695
+	MOVQ R10, (SP)
+
+tail_src_none_695:
+	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -6878,53 +6930,331 @@ general_574:
 	CMOVQEQ R9, R14
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
+	SUBQ    (SP), DX
+	JZ      tail_rows_698
 
-rows_loop_693:
+rows_loop_700:
 	XORQ R9, R9
 
-fm_loop_694:
+fm_loop_701:
 	CMPQ      R9, R12
-	JAE       fm_tail_695
+	JAE       fm_tail_702
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_694
+	JMP       fm_loop_701
 
-fm_tail_695:
+fm_tail_702:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_696:
+fm_loop_703:
 	CMPQ      R10, R14
-	JAE       fm_tail_697
+	JAE       fm_tail_704
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_696
+	JMP       fm_loop_703
 
-fm_tail_697:
+fm_tail_704:
 	VMOVDQU8 Z0, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_698
+	JZ       cm_skip_705
 	XORQ     R10, R10
 
-cm_loop_699:
+cm_loop_706:
 	CMPQ      R10, R13
-	JAE       cm_tail_700
+	JAE       cm_tail_707
 	VMOVDQU64 (CX)(R10*1), Z1
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_699
+	JMP       cm_loop_706
 
-cm_tail_700:
+cm_tail_707:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z1
 	VMOVDQU8   Z1, K2, (R9)(R13*1)
 
-cm_skip_698:
+cm_skip_705:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_693
+	JNZ  rows_loop_700
+
+tail_rows_698:
+	MOVQ    (SP), DX
+	TESTQ   DX, DX
+	JZ      tail_done_699
+	MOVQ    8(SP), R9
+	NOP
+	PCALIGN $0x40
+
+rows_loop_708:
+	CMPQ DI, $0x00000020
+	JB   fx_short_709
+	CMPQ DI, $0x00000040
+	JBE  fill_le2_711
+	CMPQ DI, $0x00000080
+	JBE  fill_le4_712
+	LEAQ -128(AX)(DI*1), R10
+	MOVQ AX, R11
+
+fill_loop_713:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y0, 32(R11)
+	VMOVDQU Y0, 64(R11)
+	VMOVDQU Y0, 96(R11)
+	ADDQ    $0x00000080, R11
+	CMPQ    R11, R10
+	JB      fill_loop_713
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU Y0, 96(R10)
+	JMP     fill_done_714
+
+fill_le4_712:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU Y0, -64(AX)(DI*1)
+	VMOVDQU Y0, -32(AX)(DI*1)
+	JMP     fill_done_714
+
+fill_le2_711:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, -32(AX)(DI*1)
+
+fill_done_714:
+	JMP fx_done_710
+
+fx_short_709:
+	CMPQ DI, $0x00000010
+	JAE  ladder_716
+	CMPQ DI, $0x00000008
+	JAE  ladder_717
+	CMPQ DI, $0x00000004
+	JAE  ladder_718
+	CMPQ DI, $0x00000002
+	JAE  ladder_719
+	CMPQ DI, $0x00000001
+	JB   ladder_done_715
+	JMP  ladder_720
+
+ladder_716:
+	VMOVDQU X0, (AX)
+	VMOVDQU X0, -16(AX)(DI*1)
+	JMP     ladder_done_715
+
+ladder_717:
+	VMOVQ X0, R10
+	MOVQ  R10, (AX)
+	MOVQ  R10, -8(AX)(DI*1)
+	JMP   ladder_done_715
+
+ladder_718:
+	VMOVQ X0, R10
+	MOVL  R10, (AX)
+	MOVL  R10, -4(AX)(DI*1)
+	JMP   ladder_done_715
+
+ladder_719:
+	VMOVQ X0, R10
+	MOVW  R10, (AX)
+	MOVW  R10, -2(AX)(DI*1)
+	JMP   ladder_done_715
+
+ladder_720:
+	VMOVQ X0, R10
+	MOVB  R10, (AX)
+
+ladder_done_715:
+fx_done_710:
+	LEAQ (AX)(DI*1), R10
+	ADDQ R8, R10
+	CMPQ R9, $0x00000020
+	JB   fx_short_721
+	CMPQ R9, $0x00000040
+	JBE  fill_le2_723
+	CMPQ R9, $0x00000080
+	JBE  fill_le4_724
+	LEAQ -128(R10)(R9*1), R11
+
+fill_loop_725:
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU Y0, 96(R10)
+	ADDQ    $0x00000080, R10
+	CMPQ    R10, R11
+	JB      fill_loop_725
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y0, 32(R11)
+	VMOVDQU Y0, 64(R11)
+	VMOVDQU Y0, 96(R11)
+	JMP     fill_done_726
+
+fill_le4_724:
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU Y0, -64(R10)(R9*1)
+	VMOVDQU Y0, -32(R10)(R9*1)
+	JMP     fill_done_726
+
+fill_le2_723:
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, -32(R10)(R9*1)
+
+fill_done_726:
+	JMP fx_done_722
+
+fx_short_721:
+	CMPQ R9, $0x00000010
+	JAE  ladder_728
+	CMPQ R9, $0x00000008
+	JAE  ladder_729
+	CMPQ R9, $0x00000004
+	JAE  ladder_730
+	CMPQ R9, $0x00000002
+	JAE  ladder_731
+	CMPQ R9, $0x00000001
+	JB   ladder_done_727
+	JMP  ladder_732
+
+ladder_728:
+	VMOVDQU X0, (R10)
+	VMOVDQU X0, -16(R10)(R9*1)
+	JMP     ladder_done_727
+
+ladder_729:
+	VMOVQ X0, R11
+	MOVQ  R11, (R10)
+	MOVQ  R11, -8(R10)(R9*1)
+	JMP   ladder_done_727
+
+ladder_730:
+	VMOVQ X0, R11
+	MOVL  R11, (R10)
+	MOVL  R11, -4(R10)(R9*1)
+	JMP   ladder_done_727
+
+ladder_731:
+	VMOVQ X0, R11
+	MOVW  R11, (R10)
+	MOVW  R11, -2(R10)(R9*1)
+	JMP   ladder_done_727
+
+ladder_732:
+	VMOVQ X0, R11
+	MOVB  R11, (R10)
+
+ladder_done_727:
+fx_done_722:
+	LEAQ (AX)(DI*1), R10
+	CMPQ R8, $0x00000020
+	JB   cx_short_733
+	CMPQ R8, $0x00000040
+	JBE  copy_le2_735
+	CMPQ R8, $0x00000080
+	JBE  copy_le4_736
+	LEAQ -128(R10)(R8*1), R11
+	MOVQ CX, R12
+
+copy_loop_737:
+	VMOVDQU (R12), Y1
+	VMOVDQU 32(R12), Y2
+	VMOVDQU 64(R12), Y3
+	VMOVDQU 96(R12), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, 64(R10)
+	VMOVDQU Y4, 96(R10)
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R12
+	CMPQ    R10, R11
+	JB      copy_loop_737
+	LEAQ    -128(CX)(R8*1), R12
+	VMOVDQU (R12), Y1
+	VMOVDQU 32(R12), Y2
+	VMOVDQU 64(R12), Y3
+	VMOVDQU 96(R12), Y4
+	VMOVDQU Y1, (R11)
+	VMOVDQU Y2, 32(R11)
+	VMOVDQU Y3, 64(R11)
+	VMOVDQU Y4, 96(R11)
+	JMP     copy_done_738
+
+copy_le4_736:
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQU -64(CX)(R8*1), Y3
+	VMOVDQU -32(CX)(R8*1), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, -64(R10)(R8*1)
+	VMOVDQU Y4, -32(R10)(R8*1)
+	JMP     copy_done_738
+
+copy_le2_735:
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, -32(R10)(R8*1)
+
+copy_done_738:
+	JMP cx_done_734
+
+cx_short_733:
+	CMPQ R8, $0x00000010
+	JAE  ladder_740
+	CMPQ R8, $0x00000008
+	JAE  ladder_741
+	CMPQ R8, $0x00000004
+	JAE  ladder_742
+	CMPQ R8, $0x00000002
+	JAE  ladder_743
+	CMPQ R8, $0x00000001
+	JB   ladder_done_739
+	JMP  ladder_744
+
+ladder_740:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R10)
+	VMOVDQU X2, -16(R10)(R8*1)
+	JMP     ladder_done_739
+
+ladder_741:
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R8*1), R12
+	MOVQ R11, (R10)
+	MOVQ R12, -8(R10)(R8*1)
+	JMP  ladder_done_739
+
+ladder_742:
+	MOVL (CX), R11
+	MOVL -4(CX)(R8*1), R12
+	MOVL R11, (R10)
+	MOVL R12, -4(R10)(R8*1)
+	JMP  ladder_done_739
+
+ladder_743:
+	MOVW (CX), R11
+	MOVW -2(CX)(R8*1), R12
+	MOVW R11, (R10)
+	MOVW R12, -2(R10)(R8*1)
+	JMP  ladder_done_739
+
+ladder_744:
+	MOVB (CX), R11
+	MOVB R11, (R10)
+
+ladder_done_739:
+cx_done_734:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_708
+
+tail_done_699:
 	VZEROUPPER
 
 ret_573:
@@ -6932,7 +7262,7 @@ ret_573:
 
 // func rowsEdge1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
-TEXT ·rowsEdge1AVX512(SB), NOSPLIT, $0-64
+TEXT ·rowsEdge1AVX512(SB), NOSPLIT, $16-64
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  rows+16(FP), DX
@@ -6943,32 +7273,32 @@ TEXT ·rowsEdge1AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_701
+	JZ    ret_745
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_701
+	JZ    ret_745
 	CMPQ  R8, $0x00000080
-	JAE   class64_703
+	JAE   class64_747
 	CMPQ  R8, $0x00000020
-	JAE   class32_704
+	JAE   class32_748
 	CMPQ  R8, $0x00000010
-	JAE   class16_705
+	JAE   class16_749
 	CMPQ  R8, $0x00000008
-	JAE   class8_706
+	JAE   class8_750
 	CMPQ  R8, $0x00000004
-	JAE   class4_707
-	JMP   general_702
+	JAE   class4_751
+	JMP   general_746
 
-class64_703:
+class64_747:
 	CMPQ DI, $0x00000040
-	JA   general_702
+	JA   general_746
 	CMPQ R9, $0x00000040
-	JA   general_702
+	JA   general_746
 	CMPQ R8, $0x00000080
-	JA   mid_le4_708
+	JA   mid_le4_752
 
-rows_loop_711:
+rows_loop_755:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -6981,15 +7311,15 @@ rows_loop_711:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_711
+	JNZ          rows_loop_755
 	VZEROUPPER
 	RET
 
-mid_le4_708:
+mid_le4_752:
 	CMPQ R8, $0x00000100
-	JA   mid_big_709
+	JA   mid_big_753
 
-rows_loop_712:
+rows_loop_756:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7006,15 +7336,15 @@ rows_loop_712:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_712
+	JNZ          rows_loop_756
 	VZEROUPPER
 	RET
 
-mid_big_709:
+mid_big_753:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_710
+	JAE  mid_huge_754
 
-rows_loop_713:
+rows_loop_757:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7023,7 +7353,7 @@ rows_loop_713:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_716:
+copy_loop_760:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -7035,7 +7365,7 @@ copy_loop_716:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_716
+	JB        copy_loop_760
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -7048,12 +7378,12 @@ copy_loop_716:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_713
+	JNZ       rows_loop_757
 	VZEROUPPER
 	RET
 
-mid_huge_710:
-rows_loop_718:
+mid_huge_754:
+rows_loop_762:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7068,9 +7398,9 @@ rows_loop_718:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_723
+	JAE          copy_tail_767
 
-copy_loop_721:
+copy_loop_765:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7082,9 +7412,9 @@ copy_loop_721:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_721
+	JB        copy_loop_765
 
-copy_tail_723:
+copy_tail_767:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7097,19 +7427,19 @@ copy_tail_723:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_718
+	JNZ       rows_loop_762
 	VZEROUPPER
 	RET
 
-class32_704:
+class32_748:
 	CMPQ DI, $0x00000020
-	JA   general_702
+	JA   general_746
 	CMPQ R9, $0x00000020
-	JA   general_702
+	JA   general_746
 	CMPQ R8, $0x00000040
-	JA   mid_le4_724
+	JA   mid_le4_768
 
-rows_loop_727:
+rows_loop_771:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7122,15 +7452,15 @@ rows_loop_727:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_727
+	JNZ          rows_loop_771
 	VZEROUPPER
 	RET
 
-mid_le4_724:
+mid_le4_768:
 	CMPQ R8, $0x00000080
-	JA   mid_big_725
+	JA   mid_big_769
 
-rows_loop_728:
+rows_loop_772:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7147,15 +7477,15 @@ rows_loop_728:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_728
+	JNZ          rows_loop_772
 	VZEROUPPER
 	RET
 
-mid_big_725:
+mid_big_769:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_726
+	JAE  mid_huge_770
 
-rows_loop_729:
+rows_loop_773:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7164,7 +7494,7 @@ rows_loop_729:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_732:
+copy_loop_776:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -7176,7 +7506,7 @@ copy_loop_732:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_732
+	JB      copy_loop_776
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -7189,12 +7519,12 @@ copy_loop_732:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_729
+	JNZ     rows_loop_773
 	VZEROUPPER
 	RET
 
-mid_huge_726:
-rows_loop_734:
+mid_huge_770:
+rows_loop_778:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7209,9 +7539,9 @@ rows_loop_734:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_739
+	JAE          copy_tail_783
 
-copy_loop_737:
+copy_loop_781:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7223,9 +7553,9 @@ copy_loop_737:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_737
+	JB      copy_loop_781
 
-copy_tail_739:
+copy_tail_783:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7238,17 +7568,17 @@ copy_tail_739:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_734
+	JNZ     rows_loop_778
 	VZEROUPPER
 	RET
 
-class16_705:
+class16_749:
 	CMPQ DI, $0x00000010
-	JA   general_702
+	JA   general_746
 	CMPQ R9, $0x00000010
-	JA   general_702
+	JA   general_746
 
-rows_loop_740:
+rows_loop_784:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -7261,17 +7591,17 @@ rows_loop_740:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_740
+	JNZ          rows_loop_784
 	VZEROUPPER
 	RET
 
-class8_706:
+class8_750:
 	CMPQ DI, $0x00000008
-	JA   general_702
+	JA   general_746
 	CMPQ R9, $0x00000008
-	JA   general_702
+	JA   general_746
 
-rows_loop_741:
+rows_loop_785:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R11
@@ -7286,17 +7616,17 @@ rows_loop_741:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_741
+	JNZ     rows_loop_785
 	VZEROUPPER
 	RET
 
-class4_707:
+class4_751:
 	CMPQ DI, $0x00000004
-	JA   general_702
+	JA   general_746
 	CMPQ R9, $0x00000004
-	JA   general_702
+	JA   general_746
 
-rows_loop_742:
+rows_loop_786:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -7311,11 +7641,63 @@ rows_loop_742:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_742
+	JNZ     rows_loop_786
 	VZEROUPPER
 	RET
 
-general_702:
+general_746:
+	MOVQ  DX, R10
+	DECQ  R10
+	IMULQ BX, R10
+	ADDQ  AX, R10
+	ADDQ  R11, R10
+	ADDQ  R9, R10
+	LEAQ  -1(R10), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_787:
+	CMPQ R13, DX
+	JAE  tail_counted_788
+	CMPQ R10, R12
+	JBE  tail_counted_788
+	INCQ R13
+	SUBQ BX, R10
+	JMP  tail_loop_787
+
+tail_counted_788:
+	MOVQ  R13, (SP)
+	TESTQ R8, R8
+	JZ    tail_src_none_789
+	MOVQ  DX, R10
+	DECQ  R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	ADDQ  R8, R10
+	LEAQ  -1(R10), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_790:
+	CMPQ R13, DX
+	JAE  tail_counted_791
+	CMPQ R10, R12
+	JBE  tail_counted_791
+	INCQ R13
+	SUBQ SI, R10
+	JMP  tail_loop_790
+
+tail_counted_791:
+	MOVQ R13, 8(SP)
+	MOVQ 8(SP), R10
+	CMPQ R10, (SP)
+	JBE  tail_src_none_789
+	MOVQ R10, (SP)
+
+tail_src_none_789:
+	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7340,63 +7722,343 @@ general_702:
 	CMOVQEQ R9, R14
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
+	SUBQ    (SP), DX
+	JZ      tail_rows_792
 
-rows_loop_743:
+rows_loop_794:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_744:
+fm_loop_795:
 	CMPQ      R9, R12
-	JAE       fm_tail_745
+	JAE       fm_tail_796
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_744
+	JMP       fm_loop_795
 
-fm_tail_745:
+fm_tail_796:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_746:
+fm_loop_797:
 	CMPQ      R10, R14
-	JAE       fm_tail_747
+	JAE       fm_tail_798
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_746
+	JMP       fm_loop_797
 
-fm_tail_747:
+fm_tail_798:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_748
+	JZ       cm_skip_799
 	XORQ     R10, R10
 
-cm_loop_749:
+cm_loop_800:
 	CMPQ      R10, R13
-	JAE       cm_tail_750
+	JAE       cm_tail_801
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_749
+	JMP       cm_loop_800
 
-cm_tail_750:
+cm_tail_801:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_748:
+cm_skip_799:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_743
+	JNZ  rows_loop_794
+
+tail_rows_792:
+	MOVQ    (SP), DX
+	TESTQ   DX, DX
+	JZ      tail_done_793
+	MOVQ    8(SP), R9
+	NOP
+	PCALIGN $0x40
+
+rows_loop_802:
+	VPBROADCASTB (CX), Y0
+	VPBROADCASTB -1(CX)(R8*1), Y1
+	CMPQ         DI, $0x00000020
+	JB           fx_short_803
+	CMPQ         DI, $0x00000040
+	JBE          fill_le2_805
+	CMPQ         DI, $0x00000080
+	JBE          fill_le4_806
+	LEAQ         -128(AX)(DI*1), R10
+	MOVQ         AX, R11
+
+fill_loop_807:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y0, 32(R11)
+	VMOVDQU Y0, 64(R11)
+	VMOVDQU Y0, 96(R11)
+	ADDQ    $0x00000080, R11
+	CMPQ    R11, R10
+	JB      fill_loop_807
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU Y0, 96(R10)
+	JMP     fill_done_808
+
+fill_le4_806:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU Y0, -64(AX)(DI*1)
+	VMOVDQU Y0, -32(AX)(DI*1)
+	JMP     fill_done_808
+
+fill_le2_805:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, -32(AX)(DI*1)
+
+fill_done_808:
+	JMP fx_done_804
+
+fx_short_803:
+	CMPQ DI, $0x00000010
+	JAE  ladder_810
+	CMPQ DI, $0x00000008
+	JAE  ladder_811
+	CMPQ DI, $0x00000004
+	JAE  ladder_812
+	CMPQ DI, $0x00000002
+	JAE  ladder_813
+	CMPQ DI, $0x00000001
+	JB   ladder_done_809
+	JMP  ladder_814
+
+ladder_810:
+	VMOVDQU X0, (AX)
+	VMOVDQU X0, -16(AX)(DI*1)
+	JMP     ladder_done_809
+
+ladder_811:
+	VMOVQ X0, R10
+	MOVQ  R10, (AX)
+	MOVQ  R10, -8(AX)(DI*1)
+	JMP   ladder_done_809
+
+ladder_812:
+	VMOVQ X0, R10
+	MOVL  R10, (AX)
+	MOVL  R10, -4(AX)(DI*1)
+	JMP   ladder_done_809
+
+ladder_813:
+	VMOVQ X0, R10
+	MOVW  R10, (AX)
+	MOVW  R10, -2(AX)(DI*1)
+	JMP   ladder_done_809
+
+ladder_814:
+	VMOVQ X0, R10
+	MOVB  R10, (AX)
+
+ladder_done_809:
+fx_done_804:
+	LEAQ (AX)(DI*1), R10
+	ADDQ R8, R10
+	CMPQ R9, $0x00000020
+	JB   fx_short_815
+	CMPQ R9, $0x00000040
+	JBE  fill_le2_817
+	CMPQ R9, $0x00000080
+	JBE  fill_le4_818
+	LEAQ -128(R10)(R9*1), R11
+
+fill_loop_819:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, 64(R10)
+	VMOVDQU Y1, 96(R10)
+	ADDQ    $0x00000080, R10
+	CMPQ    R10, R11
+	JB      fill_loop_819
+	VMOVDQU Y1, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y1, 64(R11)
+	VMOVDQU Y1, 96(R11)
+	JMP     fill_done_820
+
+fill_le4_818:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, -64(R10)(R9*1)
+	VMOVDQU Y1, -32(R10)(R9*1)
+	JMP     fill_done_820
+
+fill_le2_817:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, -32(R10)(R9*1)
+
+fill_done_820:
+	JMP fx_done_816
+
+fx_short_815:
+	CMPQ R9, $0x00000010
+	JAE  ladder_822
+	CMPQ R9, $0x00000008
+	JAE  ladder_823
+	CMPQ R9, $0x00000004
+	JAE  ladder_824
+	CMPQ R9, $0x00000002
+	JAE  ladder_825
+	CMPQ R9, $0x00000001
+	JB   ladder_done_821
+	JMP  ladder_826
+
+ladder_822:
+	VMOVDQU X1, (R10)
+	VMOVDQU X1, -16(R10)(R9*1)
+	JMP     ladder_done_821
+
+ladder_823:
+	VMOVQ X1, R11
+	MOVQ  R11, (R10)
+	MOVQ  R11, -8(R10)(R9*1)
+	JMP   ladder_done_821
+
+ladder_824:
+	VMOVQ X1, R11
+	MOVL  R11, (R10)
+	MOVL  R11, -4(R10)(R9*1)
+	JMP   ladder_done_821
+
+ladder_825:
+	VMOVQ X1, R11
+	MOVW  R11, (R10)
+	MOVW  R11, -2(R10)(R9*1)
+	JMP   ladder_done_821
+
+ladder_826:
+	VMOVQ X1, R11
+	MOVB  R11, (R10)
+
+ladder_done_821:
+fx_done_816:
+	LEAQ (AX)(DI*1), R10
+	CMPQ R8, $0x00000020
+	JB   cx_short_827
+	CMPQ R8, $0x00000040
+	JBE  copy_le2_829
+	CMPQ R8, $0x00000080
+	JBE  copy_le4_830
+	LEAQ -128(R10)(R8*1), R11
+	MOVQ CX, R12
+
+copy_loop_831:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R12
+	CMPQ    R10, R11
+	JB      copy_loop_831
+	LEAQ    -128(CX)(R8*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_832
+
+copy_le4_830:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(R8*1), Y2
+	VMOVDQU -32(CX)(R8*1), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, -64(R10)(R8*1)
+	VMOVDQU Y3, -32(R10)(R8*1)
+	JMP     copy_done_832
+
+copy_le2_829:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, -32(R10)(R8*1)
+
+copy_done_832:
+	JMP cx_done_828
+
+cx_short_827:
+	CMPQ R8, $0x00000010
+	JAE  ladder_834
+	CMPQ R8, $0x00000008
+	JAE  ladder_835
+	CMPQ R8, $0x00000004
+	JAE  ladder_836
+	CMPQ R8, $0x00000002
+	JAE  ladder_837
+	CMPQ R8, $0x00000001
+	JB   ladder_done_833
+	JMP  ladder_838
+
+ladder_834:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R10)
+	VMOVDQU X1, -16(R10)(R8*1)
+	JMP     ladder_done_833
+
+ladder_835:
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R8*1), R12
+	MOVQ R11, (R10)
+	MOVQ R12, -8(R10)(R8*1)
+	JMP  ladder_done_833
+
+ladder_836:
+	MOVL (CX), R11
+	MOVL -4(CX)(R8*1), R12
+	MOVL R11, (R10)
+	MOVL R12, -4(R10)(R8*1)
+	JMP  ladder_done_833
+
+ladder_837:
+	MOVW (CX), R11
+	MOVW -2(CX)(R8*1), R12
+	MOVW R11, (R10)
+	MOVW R12, -2(R10)(R8*1)
+	JMP  ladder_done_833
+
+ladder_838:
+	MOVB (CX), R11
+	MOVB R11, (R10)
+
+ladder_done_833:
+cx_done_828:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_802
+
+tail_done_793:
 	VZEROUPPER
 
-ret_701:
+ret_745:
 	RET
 
 // func rowsEdge2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
-TEXT ·rowsEdge2AVX512(SB), NOSPLIT, $0-64
+TEXT ·rowsEdge2AVX512(SB), NOSPLIT, $16-64
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  rows+16(FP), DX
@@ -7407,32 +8069,32 @@ TEXT ·rowsEdge2AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_751
+	JZ    ret_839
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_751
+	JZ    ret_839
 	CMPQ  R8, $0x00000080
-	JAE   class64_753
+	JAE   class64_841
 	CMPQ  R8, $0x00000020
-	JAE   class32_754
+	JAE   class32_842
 	CMPQ  R8, $0x00000010
-	JAE   class16_755
+	JAE   class16_843
 	CMPQ  R8, $0x00000008
-	JAE   class8_756
+	JAE   class8_844
 	CMPQ  R8, $0x00000004
-	JAE   class4_757
-	JMP   general_752
+	JAE   class4_845
+	JMP   general_840
 
-class64_753:
+class64_841:
 	CMPQ DI, $0x00000040
-	JA   general_752
+	JA   general_840
 	CMPQ R9, $0x00000040
-	JA   general_752
+	JA   general_840
 	CMPQ R8, $0x00000080
-	JA   mid_le4_758
+	JA   mid_le4_846
 
-rows_loop_761:
+rows_loop_849:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7445,15 +8107,15 @@ rows_loop_761:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_761
+	JNZ          rows_loop_849
 	VZEROUPPER
 	RET
 
-mid_le4_758:
+mid_le4_846:
 	CMPQ R8, $0x00000100
-	JA   mid_big_759
+	JA   mid_big_847
 
-rows_loop_762:
+rows_loop_850:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7470,15 +8132,15 @@ rows_loop_762:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_762
+	JNZ          rows_loop_850
 	VZEROUPPER
 	RET
 
-mid_big_759:
+mid_big_847:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_760
+	JAE  mid_huge_848
 
-rows_loop_763:
+rows_loop_851:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7487,7 +8149,7 @@ rows_loop_763:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_766:
+copy_loop_854:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -7499,7 +8161,7 @@ copy_loop_766:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_766
+	JB        copy_loop_854
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -7512,12 +8174,12 @@ copy_loop_766:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_763
+	JNZ       rows_loop_851
 	VZEROUPPER
 	RET
 
-mid_huge_760:
-rows_loop_768:
+mid_huge_848:
+rows_loop_856:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7532,9 +8194,9 @@ rows_loop_768:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_773
+	JAE          copy_tail_861
 
-copy_loop_771:
+copy_loop_859:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7546,9 +8208,9 @@ copy_loop_771:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_771
+	JB        copy_loop_859
 
-copy_tail_773:
+copy_tail_861:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7561,19 +8223,19 @@ copy_tail_773:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_768
+	JNZ       rows_loop_856
 	VZEROUPPER
 	RET
 
-class32_754:
+class32_842:
 	CMPQ DI, $0x00000020
-	JA   general_752
+	JA   general_840
 	CMPQ R9, $0x00000020
-	JA   general_752
+	JA   general_840
 	CMPQ R8, $0x00000040
-	JA   mid_le4_774
+	JA   mid_le4_862
 
-rows_loop_777:
+rows_loop_865:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7586,15 +8248,15 @@ rows_loop_777:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_777
+	JNZ          rows_loop_865
 	VZEROUPPER
 	RET
 
-mid_le4_774:
+mid_le4_862:
 	CMPQ R8, $0x00000080
-	JA   mid_big_775
+	JA   mid_big_863
 
-rows_loop_778:
+rows_loop_866:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7611,15 +8273,15 @@ rows_loop_778:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_778
+	JNZ          rows_loop_866
 	VZEROUPPER
 	RET
 
-mid_big_775:
+mid_big_863:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_776
+	JAE  mid_huge_864
 
-rows_loop_779:
+rows_loop_867:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7628,7 +8290,7 @@ rows_loop_779:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_782:
+copy_loop_870:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -7640,7 +8302,7 @@ copy_loop_782:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_782
+	JB      copy_loop_870
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -7653,12 +8315,12 @@ copy_loop_782:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_779
+	JNZ     rows_loop_867
 	VZEROUPPER
 	RET
 
-mid_huge_776:
-rows_loop_784:
+mid_huge_864:
+rows_loop_872:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7673,9 +8335,9 @@ rows_loop_784:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_789
+	JAE          copy_tail_877
 
-copy_loop_787:
+copy_loop_875:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7687,9 +8349,9 @@ copy_loop_787:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_787
+	JB      copy_loop_875
 
-copy_tail_789:
+copy_tail_877:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7702,17 +8364,17 @@ copy_tail_789:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_784
+	JNZ     rows_loop_872
 	VZEROUPPER
 	RET
 
-class16_755:
+class16_843:
 	CMPQ DI, $0x00000010
-	JA   general_752
+	JA   general_840
 	CMPQ R9, $0x00000010
-	JA   general_752
+	JA   general_840
 
-rows_loop_790:
+rows_loop_878:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -7725,17 +8387,17 @@ rows_loop_790:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_790
+	JNZ          rows_loop_878
 	VZEROUPPER
 	RET
 
-class8_756:
+class8_844:
 	CMPQ DI, $0x00000008
-	JA   general_752
+	JA   general_840
 	CMPQ R9, $0x00000008
-	JA   general_752
+	JA   general_840
 
-rows_loop_791:
+rows_loop_879:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R11
@@ -7750,17 +8412,17 @@ rows_loop_791:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_791
+	JNZ     rows_loop_879
 	VZEROUPPER
 	RET
 
-class4_757:
+class4_845:
 	CMPQ DI, $0x00000004
-	JA   general_752
+	JA   general_840
 	CMPQ R9, $0x00000004
-	JA   general_752
+	JA   general_840
 
-rows_loop_792:
+rows_loop_880:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -7775,11 +8437,63 @@ rows_loop_792:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_792
+	JNZ     rows_loop_880
 	VZEROUPPER
 	RET
 
-general_752:
+general_840:
+	MOVQ  DX, R10
+	DECQ  R10
+	IMULQ BX, R10
+	ADDQ  AX, R10
+	ADDQ  R11, R10
+	ADDQ  R9, R10
+	LEAQ  -1(R10), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_881:
+	CMPQ R13, DX
+	JAE  tail_counted_882
+	CMPQ R10, R12
+	JBE  tail_counted_882
+	INCQ R13
+	SUBQ BX, R10
+	JMP  tail_loop_881
+
+tail_counted_882:
+	MOVQ  R13, (SP)
+	TESTQ R8, R8
+	JZ    tail_src_none_883
+	MOVQ  DX, R10
+	DECQ  R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	ADDQ  R8, R10
+	LEAQ  -1(R10), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_884:
+	CMPQ R13, DX
+	JAE  tail_counted_885
+	CMPQ R10, R12
+	JBE  tail_counted_885
+	INCQ R13
+	SUBQ SI, R10
+	JMP  tail_loop_884
+
+tail_counted_885:
+	MOVQ R13, 8(SP)
+	MOVQ 8(SP), R10
+	CMPQ R10, (SP)
+	JBE  tail_src_none_883
+	MOVQ R10, (SP)
+
+tail_src_none_883:
+	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -7804,63 +8518,322 @@ general_752:
 	CMOVQEQ R9, R14
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
+	SUBQ    (SP), DX
+	JZ      tail_rows_886
 
-rows_loop_793:
+rows_loop_888:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_794:
+fm_loop_889:
 	CMPQ      R9, R12
-	JAE       fm_tail_795
+	JAE       fm_tail_890
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_794
+	JMP       fm_loop_889
 
-fm_tail_795:
+fm_tail_890:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_796:
+fm_loop_891:
 	CMPQ      R10, R14
-	JAE       fm_tail_797
+	JAE       fm_tail_892
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_796
+	JMP       fm_loop_891
 
-fm_tail_797:
+fm_tail_892:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_798
+	JZ       cm_skip_893
 	XORQ     R10, R10
 
-cm_loop_799:
+cm_loop_894:
 	CMPQ      R10, R13
-	JAE       cm_tail_800
+	JAE       cm_tail_895
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_799
+	JMP       cm_loop_894
 
-cm_tail_800:
+cm_tail_895:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_798:
+cm_skip_893:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_793
+	JNZ  rows_loop_888
+
+tail_rows_886:
+	MOVQ    (SP), DX
+	TESTQ   DX, DX
+	JZ      tail_done_887
+	MOVQ    8(SP), R9
+	NOP
+	PCALIGN $0x40
+
+rows_loop_896:
+	VPBROADCASTW (CX), Y0
+	VPBROADCASTW -2(CX)(R8*1), Y1
+	CMPQ         DI, $0x00000020
+	JB           fx_short_897
+	CMPQ         DI, $0x00000040
+	JBE          fill_le2_899
+	CMPQ         DI, $0x00000080
+	JBE          fill_le4_900
+	LEAQ         -128(AX)(DI*1), R10
+	MOVQ         AX, R11
+
+fill_loop_901:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y0, 32(R11)
+	VMOVDQU Y0, 64(R11)
+	VMOVDQU Y0, 96(R11)
+	ADDQ    $0x00000080, R11
+	CMPQ    R11, R10
+	JB      fill_loop_901
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU Y0, 96(R10)
+	JMP     fill_done_902
+
+fill_le4_900:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU Y0, -64(AX)(DI*1)
+	VMOVDQU Y0, -32(AX)(DI*1)
+	JMP     fill_done_902
+
+fill_le2_899:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, -32(AX)(DI*1)
+
+fill_done_902:
+	JMP fx_done_898
+
+fx_short_897:
+	CMPQ DI, $0x00000010
+	JAE  ladder_904
+	CMPQ DI, $0x00000008
+	JAE  ladder_905
+	CMPQ DI, $0x00000004
+	JAE  ladder_906
+	CMPQ DI, $0x00000002
+	JB   ladder_done_903
+	JMP  ladder_907
+
+ladder_904:
+	VMOVDQU X0, (AX)
+	VMOVDQU X0, -16(AX)(DI*1)
+	JMP     ladder_done_903
+
+ladder_905:
+	VMOVQ X0, R10
+	MOVQ  R10, (AX)
+	MOVQ  R10, -8(AX)(DI*1)
+	JMP   ladder_done_903
+
+ladder_906:
+	VMOVQ X0, R10
+	MOVL  R10, (AX)
+	MOVL  R10, -4(AX)(DI*1)
+	JMP   ladder_done_903
+
+ladder_907:
+	VMOVQ X0, R10
+	MOVW  R10, (AX)
+	MOVW  R10, -2(AX)(DI*1)
+
+ladder_done_903:
+fx_done_898:
+	LEAQ (AX)(DI*1), R10
+	ADDQ R8, R10
+	CMPQ R9, $0x00000020
+	JB   fx_short_908
+	CMPQ R9, $0x00000040
+	JBE  fill_le2_910
+	CMPQ R9, $0x00000080
+	JBE  fill_le4_911
+	LEAQ -128(R10)(R9*1), R11
+
+fill_loop_912:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, 64(R10)
+	VMOVDQU Y1, 96(R10)
+	ADDQ    $0x00000080, R10
+	CMPQ    R10, R11
+	JB      fill_loop_912
+	VMOVDQU Y1, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y1, 64(R11)
+	VMOVDQU Y1, 96(R11)
+	JMP     fill_done_913
+
+fill_le4_911:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, -64(R10)(R9*1)
+	VMOVDQU Y1, -32(R10)(R9*1)
+	JMP     fill_done_913
+
+fill_le2_910:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, -32(R10)(R9*1)
+
+fill_done_913:
+	JMP fx_done_909
+
+fx_short_908:
+	CMPQ R9, $0x00000010
+	JAE  ladder_915
+	CMPQ R9, $0x00000008
+	JAE  ladder_916
+	CMPQ R9, $0x00000004
+	JAE  ladder_917
+	CMPQ R9, $0x00000002
+	JB   ladder_done_914
+	JMP  ladder_918
+
+ladder_915:
+	VMOVDQU X1, (R10)
+	VMOVDQU X1, -16(R10)(R9*1)
+	JMP     ladder_done_914
+
+ladder_916:
+	VMOVQ X1, R11
+	MOVQ  R11, (R10)
+	MOVQ  R11, -8(R10)(R9*1)
+	JMP   ladder_done_914
+
+ladder_917:
+	VMOVQ X1, R11
+	MOVL  R11, (R10)
+	MOVL  R11, -4(R10)(R9*1)
+	JMP   ladder_done_914
+
+ladder_918:
+	VMOVQ X1, R11
+	MOVW  R11, (R10)
+	MOVW  R11, -2(R10)(R9*1)
+
+ladder_done_914:
+fx_done_909:
+	LEAQ (AX)(DI*1), R10
+	CMPQ R8, $0x00000020
+	JB   cx_short_919
+	CMPQ R8, $0x00000040
+	JBE  copy_le2_921
+	CMPQ R8, $0x00000080
+	JBE  copy_le4_922
+	LEAQ -128(R10)(R8*1), R11
+	MOVQ CX, R12
+
+copy_loop_923:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R12
+	CMPQ    R10, R11
+	JB      copy_loop_923
+	LEAQ    -128(CX)(R8*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_924
+
+copy_le4_922:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(R8*1), Y2
+	VMOVDQU -32(CX)(R8*1), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, -64(R10)(R8*1)
+	VMOVDQU Y3, -32(R10)(R8*1)
+	JMP     copy_done_924
+
+copy_le2_921:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, -32(R10)(R8*1)
+
+copy_done_924:
+	JMP cx_done_920
+
+cx_short_919:
+	CMPQ R8, $0x00000010
+	JAE  ladder_926
+	CMPQ R8, $0x00000008
+	JAE  ladder_927
+	CMPQ R8, $0x00000004
+	JAE  ladder_928
+	CMPQ R8, $0x00000002
+	JB   ladder_done_925
+	JMP  ladder_929
+
+ladder_926:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R10)
+	VMOVDQU X1, -16(R10)(R8*1)
+	JMP     ladder_done_925
+
+ladder_927:
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R8*1), R12
+	MOVQ R11, (R10)
+	MOVQ R12, -8(R10)(R8*1)
+	JMP  ladder_done_925
+
+ladder_928:
+	MOVL (CX), R11
+	MOVL -4(CX)(R8*1), R12
+	MOVL R11, (R10)
+	MOVL R12, -4(R10)(R8*1)
+	JMP  ladder_done_925
+
+ladder_929:
+	MOVW (CX), R11
+	MOVW -2(CX)(R8*1), R12
+	MOVW R11, (R10)
+	MOVW R12, -2(R10)(R8*1)
+
+ladder_done_925:
+cx_done_920:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_896
+
+tail_done_887:
 	VZEROUPPER
 
-ret_751:
+ret_839:
 	RET
 
 // func rowsEdge4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
-TEXT ·rowsEdge4AVX512(SB), NOSPLIT, $0-64
+TEXT ·rowsEdge4AVX512(SB), NOSPLIT, $16-64
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  rows+16(FP), DX
@@ -7871,32 +8844,32 @@ TEXT ·rowsEdge4AVX512(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_801
+	JZ    ret_930
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_801
+	JZ    ret_930
 	CMPQ  R8, $0x00000080
-	JAE   class64_803
+	JAE   class64_932
 	CMPQ  R8, $0x00000020
-	JAE   class32_804
+	JAE   class32_933
 	CMPQ  R8, $0x00000010
-	JAE   class16_805
+	JAE   class16_934
 	CMPQ  R8, $0x00000008
-	JAE   class8_806
+	JAE   class8_935
 	CMPQ  R8, $0x00000004
-	JAE   class4_807
-	JMP   general_802
+	JAE   class4_936
+	JMP   general_931
 
-class64_803:
+class64_932:
 	CMPQ DI, $0x00000040
-	JA   general_802
+	JA   general_931
 	CMPQ R9, $0x00000040
-	JA   general_802
+	JA   general_931
 	CMPQ R8, $0x00000080
-	JA   mid_le4_808
+	JA   mid_le4_937
 
-rows_loop_811:
+rows_loop_940:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7909,15 +8882,15 @@ rows_loop_811:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_811
+	JNZ          rows_loop_940
 	VZEROUPPER
 	RET
 
-mid_le4_808:
+mid_le4_937:
 	CMPQ R8, $0x00000100
-	JA   mid_big_809
+	JA   mid_big_938
 
-rows_loop_812:
+rows_loop_941:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7934,15 +8907,15 @@ rows_loop_812:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_812
+	JNZ          rows_loop_941
 	VZEROUPPER
 	RET
 
-mid_big_809:
+mid_big_938:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_810
+	JAE  mid_huge_939
 
-rows_loop_813:
+rows_loop_942:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7951,7 +8924,7 @@ rows_loop_813:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_816:
+copy_loop_945:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -7963,7 +8936,7 @@ copy_loop_816:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_816
+	JB        copy_loop_945
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -7976,12 +8949,12 @@ copy_loop_816:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_813
+	JNZ       rows_loop_942
 	VZEROUPPER
 	RET
 
-mid_huge_810:
-rows_loop_818:
+mid_huge_939:
+rows_loop_947:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7996,9 +8969,9 @@ rows_loop_818:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_823
+	JAE          copy_tail_952
 
-copy_loop_821:
+copy_loop_950:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -8010,9 +8983,9 @@ copy_loop_821:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_821
+	JB        copy_loop_950
 
-copy_tail_823:
+copy_tail_952:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -8025,19 +8998,19 @@ copy_tail_823:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_818
+	JNZ       rows_loop_947
 	VZEROUPPER
 	RET
 
-class32_804:
+class32_933:
 	CMPQ DI, $0x00000020
-	JA   general_802
+	JA   general_931
 	CMPQ R9, $0x00000020
-	JA   general_802
+	JA   general_931
 	CMPQ R8, $0x00000040
-	JA   mid_le4_824
+	JA   mid_le4_953
 
-rows_loop_827:
+rows_loop_956:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8050,15 +9023,15 @@ rows_loop_827:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_827
+	JNZ          rows_loop_956
 	VZEROUPPER
 	RET
 
-mid_le4_824:
+mid_le4_953:
 	CMPQ R8, $0x00000080
-	JA   mid_big_825
+	JA   mid_big_954
 
-rows_loop_828:
+rows_loop_957:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8075,15 +9048,15 @@ rows_loop_828:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_828
+	JNZ          rows_loop_957
 	VZEROUPPER
 	RET
 
-mid_big_825:
+mid_big_954:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_826
+	JAE  mid_huge_955
 
-rows_loop_829:
+rows_loop_958:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8092,7 +9065,7 @@ rows_loop_829:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_832:
+copy_loop_961:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8104,7 +9077,7 @@ copy_loop_832:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_832
+	JB      copy_loop_961
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8117,12 +9090,12 @@ copy_loop_832:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_829
+	JNZ     rows_loop_958
 	VZEROUPPER
 	RET
 
-mid_huge_826:
-rows_loop_834:
+mid_huge_955:
+rows_loop_963:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8137,9 +9110,9 @@ rows_loop_834:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_839
+	JAE          copy_tail_968
 
-copy_loop_837:
+copy_loop_966:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -8151,9 +9124,9 @@ copy_loop_837:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_837
+	JB      copy_loop_966
 
-copy_tail_839:
+copy_tail_968:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -8166,17 +9139,17 @@ copy_tail_839:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_834
+	JNZ     rows_loop_963
 	VZEROUPPER
 	RET
 
-class16_805:
+class16_934:
 	CMPQ DI, $0x00000010
-	JA   general_802
+	JA   general_931
 	CMPQ R9, $0x00000010
-	JA   general_802
+	JA   general_931
 
-rows_loop_840:
+rows_loop_969:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -8189,17 +9162,17 @@ rows_loop_840:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_840
+	JNZ          rows_loop_969
 	VZEROUPPER
 	RET
 
-class8_806:
+class8_935:
 	CMPQ DI, $0x00000008
-	JA   general_802
+	JA   general_931
 	CMPQ R9, $0x00000008
-	JA   general_802
+	JA   general_931
 
-rows_loop_841:
+rows_loop_970:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R11
@@ -8214,17 +9187,17 @@ rows_loop_841:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_841
+	JNZ     rows_loop_970
 	VZEROUPPER
 	RET
 
-class4_807:
+class4_936:
 	CMPQ DI, $0x00000004
-	JA   general_802
+	JA   general_931
 	CMPQ R9, $0x00000004
-	JA   general_802
+	JA   general_931
 
-rows_loop_842:
+rows_loop_971:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -8237,11 +9210,63 @@ rows_loop_842:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_842
+	JNZ     rows_loop_971
 	VZEROUPPER
 	RET
 
-general_802:
+general_931:
+	MOVQ  DX, R10
+	DECQ  R10
+	IMULQ BX, R10
+	ADDQ  AX, R10
+	ADDQ  R11, R10
+	ADDQ  R9, R10
+	LEAQ  -1(R10), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_972:
+	CMPQ R13, DX
+	JAE  tail_counted_973
+	CMPQ R10, R12
+	JBE  tail_counted_973
+	INCQ R13
+	SUBQ BX, R10
+	JMP  tail_loop_972
+
+tail_counted_973:
+	MOVQ  R13, (SP)
+	TESTQ R8, R8
+	JZ    tail_src_none_974
+	MOVQ  DX, R10
+	DECQ  R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	ADDQ  R8, R10
+	LEAQ  -1(R10), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_975:
+	CMPQ R13, DX
+	JAE  tail_counted_976
+	CMPQ R10, R12
+	JBE  tail_counted_976
+	INCQ R13
+	SUBQ SI, R10
+	JMP  tail_loop_975
+
+tail_counted_976:
+	MOVQ R13, 8(SP)
+	MOVQ 8(SP), R10
+	CMPQ R10, (SP)
+	JBE  tail_src_none_974
+	MOVQ R10, (SP)
+
+tail_src_none_974:
+	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -8266,63 +9291,297 @@ general_802:
 	CMOVQEQ R9, R14
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
+	SUBQ    (SP), DX
+	JZ      tail_rows_977
 
-rows_loop_843:
+rows_loop_979:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_844:
+fm_loop_980:
 	CMPQ      R9, R12
-	JAE       fm_tail_845
+	JAE       fm_tail_981
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_844
+	JMP       fm_loop_980
 
-fm_tail_845:
+fm_tail_981:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_846:
+fm_loop_982:
 	CMPQ      R10, R14
-	JAE       fm_tail_847
+	JAE       fm_tail_983
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_846
+	JMP       fm_loop_982
 
-fm_tail_847:
+fm_tail_983:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_848
+	JZ       cm_skip_984
 	XORQ     R10, R10
 
-cm_loop_849:
+cm_loop_985:
 	CMPQ      R10, R13
-	JAE       cm_tail_850
+	JAE       cm_tail_986
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_849
+	JMP       cm_loop_985
 
-cm_tail_850:
+cm_tail_986:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_848:
+cm_skip_984:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_843
+	JNZ  rows_loop_979
+
+tail_rows_977:
+	MOVQ    (SP), DX
+	TESTQ   DX, DX
+	JZ      tail_done_978
+	MOVQ    8(SP), R9
+	NOP
+	PCALIGN $0x40
+
+rows_loop_987:
+	VPBROADCASTD (CX), Y0
+	VPBROADCASTD -4(CX)(R8*1), Y1
+	CMPQ         DI, $0x00000020
+	JB           fx_short_988
+	CMPQ         DI, $0x00000040
+	JBE          fill_le2_990
+	CMPQ         DI, $0x00000080
+	JBE          fill_le4_991
+	LEAQ         -128(AX)(DI*1), R10
+	MOVQ         AX, R11
+
+fill_loop_992:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y0, 32(R11)
+	VMOVDQU Y0, 64(R11)
+	VMOVDQU Y0, 96(R11)
+	ADDQ    $0x00000080, R11
+	CMPQ    R11, R10
+	JB      fill_loop_992
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU Y0, 96(R10)
+	JMP     fill_done_993
+
+fill_le4_991:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU Y0, -64(AX)(DI*1)
+	VMOVDQU Y0, -32(AX)(DI*1)
+	JMP     fill_done_993
+
+fill_le2_990:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, -32(AX)(DI*1)
+
+fill_done_993:
+	JMP fx_done_989
+
+fx_short_988:
+	CMPQ DI, $0x00000010
+	JAE  ladder_995
+	CMPQ DI, $0x00000008
+	JAE  ladder_996
+	CMPQ DI, $0x00000004
+	JB   ladder_done_994
+	JMP  ladder_997
+
+ladder_995:
+	VMOVDQU X0, (AX)
+	VMOVDQU X0, -16(AX)(DI*1)
+	JMP     ladder_done_994
+
+ladder_996:
+	VMOVQ X0, R10
+	MOVQ  R10, (AX)
+	MOVQ  R10, -8(AX)(DI*1)
+	JMP   ladder_done_994
+
+ladder_997:
+	VMOVQ X0, R10
+	MOVL  R10, (AX)
+	MOVL  R10, -4(AX)(DI*1)
+
+ladder_done_994:
+fx_done_989:
+	LEAQ (AX)(DI*1), R10
+	ADDQ R8, R10
+	CMPQ R9, $0x00000020
+	JB   fx_short_998
+	CMPQ R9, $0x00000040
+	JBE  fill_le2_1000
+	CMPQ R9, $0x00000080
+	JBE  fill_le4_1001
+	LEAQ -128(R10)(R9*1), R11
+
+fill_loop_1002:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, 64(R10)
+	VMOVDQU Y1, 96(R10)
+	ADDQ    $0x00000080, R10
+	CMPQ    R10, R11
+	JB      fill_loop_1002
+	VMOVDQU Y1, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y1, 64(R11)
+	VMOVDQU Y1, 96(R11)
+	JMP     fill_done_1003
+
+fill_le4_1001:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, -64(R10)(R9*1)
+	VMOVDQU Y1, -32(R10)(R9*1)
+	JMP     fill_done_1003
+
+fill_le2_1000:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, -32(R10)(R9*1)
+
+fill_done_1003:
+	JMP fx_done_999
+
+fx_short_998:
+	CMPQ R9, $0x00000010
+	JAE  ladder_1005
+	CMPQ R9, $0x00000008
+	JAE  ladder_1006
+	CMPQ R9, $0x00000004
+	JB   ladder_done_1004
+	JMP  ladder_1007
+
+ladder_1005:
+	VMOVDQU X1, (R10)
+	VMOVDQU X1, -16(R10)(R9*1)
+	JMP     ladder_done_1004
+
+ladder_1006:
+	VMOVQ X1, R11
+	MOVQ  R11, (R10)
+	MOVQ  R11, -8(R10)(R9*1)
+	JMP   ladder_done_1004
+
+ladder_1007:
+	VMOVQ X1, R11
+	MOVL  R11, (R10)
+	MOVL  R11, -4(R10)(R9*1)
+
+ladder_done_1004:
+fx_done_999:
+	LEAQ (AX)(DI*1), R10
+	CMPQ R8, $0x00000020
+	JB   cx_short_1008
+	CMPQ R8, $0x00000040
+	JBE  copy_le2_1010
+	CMPQ R8, $0x00000080
+	JBE  copy_le4_1011
+	LEAQ -128(R10)(R8*1), R11
+	MOVQ CX, R12
+
+copy_loop_1012:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R12
+	CMPQ    R10, R11
+	JB      copy_loop_1012
+	LEAQ    -128(CX)(R8*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1013
+
+copy_le4_1011:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(R8*1), Y2
+	VMOVDQU -32(CX)(R8*1), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, -64(R10)(R8*1)
+	VMOVDQU Y3, -32(R10)(R8*1)
+	JMP     copy_done_1013
+
+copy_le2_1010:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, -32(R10)(R8*1)
+
+copy_done_1013:
+	JMP cx_done_1009
+
+cx_short_1008:
+	CMPQ R8, $0x00000010
+	JAE  ladder_1015
+	CMPQ R8, $0x00000008
+	JAE  ladder_1016
+	CMPQ R8, $0x00000004
+	JB   ladder_done_1014
+	JMP  ladder_1017
+
+ladder_1015:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R10)
+	VMOVDQU X1, -16(R10)(R8*1)
+	JMP     ladder_done_1014
+
+ladder_1016:
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R8*1), R12
+	MOVQ R11, (R10)
+	MOVQ R12, -8(R10)(R8*1)
+	JMP  ladder_done_1014
+
+ladder_1017:
+	MOVL (CX), R11
+	MOVL -4(CX)(R8*1), R12
+	MOVL R11, (R10)
+	MOVL R12, -4(R10)(R8*1)
+
+ladder_done_1014:
+cx_done_1009:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_987
+
+tail_done_978:
 	VZEROUPPER
 
-ret_801:
+ret_930:
 	RET
 
 // func rowsEdge8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
-TEXT ·rowsEdge8AVX512(SB), NOSPLIT, $0-64
+TEXT ·rowsEdge8AVX512(SB), NOSPLIT, $16-64
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  rows+16(FP), DX
@@ -8332,30 +9591,30 @@ TEXT ·rowsEdge8AVX512(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_851
+	JZ    ret_1018
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_851
+	JZ    ret_1018
 	CMPQ  R8, $0x00000080
-	JAE   class64_853
+	JAE   class64_1020
 	CMPQ  R8, $0x00000020
-	JAE   class32_854
+	JAE   class32_1021
 	CMPQ  R8, $0x00000010
-	JAE   class16_855
+	JAE   class16_1022
 	CMPQ  R8, $0x00000008
-	JAE   class8_856
-	JMP   general_852
+	JAE   class8_1023
+	JMP   general_1019
 
-class64_853:
+class64_1020:
 	CMPQ DI, $0x00000040
-	JA   general_852
+	JA   general_1019
 	CMPQ R9, $0x00000040
-	JA   general_852
+	JA   general_1019
 	CMPQ R8, $0x00000080
-	JA   mid_le4_857
+	JA   mid_le4_1024
 
-rows_loop_860:
+rows_loop_1027:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8368,15 +9627,15 @@ rows_loop_860:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_860
+	JNZ          rows_loop_1027
 	VZEROUPPER
 	RET
 
-mid_le4_857:
+mid_le4_1024:
 	CMPQ R8, $0x00000100
-	JA   mid_big_858
+	JA   mid_big_1025
 
-rows_loop_861:
+rows_loop_1028:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8393,15 +9652,15 @@ rows_loop_861:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_861
+	JNZ          rows_loop_1028
 	VZEROUPPER
 	RET
 
-mid_big_858:
+mid_big_1025:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_859
+	JAE  mid_huge_1026
 
-rows_loop_862:
+rows_loop_1029:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8410,7 +9669,7 @@ rows_loop_862:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_865:
+copy_loop_1032:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -8422,7 +9681,7 @@ copy_loop_865:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_865
+	JB        copy_loop_1032
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -8435,12 +9694,12 @@ copy_loop_865:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_862
+	JNZ       rows_loop_1029
 	VZEROUPPER
 	RET
 
-mid_huge_859:
-rows_loop_867:
+mid_huge_1026:
+rows_loop_1034:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8455,9 +9714,9 @@ rows_loop_867:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_872
+	JAE          copy_tail_1039
 
-copy_loop_870:
+copy_loop_1037:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -8469,9 +9728,9 @@ copy_loop_870:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_870
+	JB        copy_loop_1037
 
-copy_tail_872:
+copy_tail_1039:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -8484,19 +9743,19 @@ copy_tail_872:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_867
+	JNZ       rows_loop_1034
 	VZEROUPPER
 	RET
 
-class32_854:
+class32_1021:
 	CMPQ DI, $0x00000020
-	JA   general_852
+	JA   general_1019
 	CMPQ R9, $0x00000020
-	JA   general_852
+	JA   general_1019
 	CMPQ R8, $0x00000040
-	JA   mid_le4_873
+	JA   mid_le4_1040
 
-rows_loop_876:
+rows_loop_1043:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8509,15 +9768,15 @@ rows_loop_876:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_876
+	JNZ          rows_loop_1043
 	VZEROUPPER
 	RET
 
-mid_le4_873:
+mid_le4_1040:
 	CMPQ R8, $0x00000080
-	JA   mid_big_874
+	JA   mid_big_1041
 
-rows_loop_877:
+rows_loop_1044:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8534,15 +9793,15 @@ rows_loop_877:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_877
+	JNZ          rows_loop_1044
 	VZEROUPPER
 	RET
 
-mid_big_874:
+mid_big_1041:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_875
+	JAE  mid_huge_1042
 
-rows_loop_878:
+rows_loop_1045:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8551,7 +9810,7 @@ rows_loop_878:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_881:
+copy_loop_1048:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -8563,7 +9822,7 @@ copy_loop_881:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_881
+	JB      copy_loop_1048
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -8576,12 +9835,12 @@ copy_loop_881:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_878
+	JNZ     rows_loop_1045
 	VZEROUPPER
 	RET
 
-mid_huge_875:
-rows_loop_883:
+mid_huge_1042:
+rows_loop_1050:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8596,9 +9855,9 @@ rows_loop_883:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_888
+	JAE          copy_tail_1055
 
-copy_loop_886:
+copy_loop_1053:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -8610,9 +9869,9 @@ copy_loop_886:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_886
+	JB      copy_loop_1053
 
-copy_tail_888:
+copy_tail_1055:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -8625,17 +9884,17 @@ copy_tail_888:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_883
+	JNZ     rows_loop_1050
 	VZEROUPPER
 	RET
 
-class16_855:
+class16_1022:
 	CMPQ DI, $0x00000010
-	JA   general_852
+	JA   general_1019
 	CMPQ R9, $0x00000010
-	JA   general_852
+	JA   general_1019
 
-rows_loop_889:
+rows_loop_1056:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -8648,17 +9907,17 @@ rows_loop_889:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_889
+	JNZ          rows_loop_1056
 	VZEROUPPER
 	RET
 
-class8_856:
+class8_1023:
 	CMPQ DI, $0x00000008
-	JA   general_852
+	JA   general_1019
 	CMPQ R9, $0x00000008
-	JA   general_852
+	JA   general_1019
 
-rows_loop_890:
+rows_loop_1057:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R10
 	MOVQ R9, (AX)
@@ -8671,11 +9930,63 @@ rows_loop_890:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_890
+	JNZ  rows_loop_1057
 	VZEROUPPER
 	RET
 
-general_852:
+general_1019:
+	MOVQ  DX, R11
+	DECQ  R11
+	IMULQ BX, R11
+	ADDQ  AX, R11
+	ADDQ  R10, R11
+	ADDQ  R9, R11
+	LEAQ  -1(R11), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_1058:
+	CMPQ R13, DX
+	JAE  tail_counted_1059
+	CMPQ R11, R12
+	JBE  tail_counted_1059
+	INCQ R13
+	SUBQ BX, R11
+	JMP  tail_loop_1058
+
+tail_counted_1059:
+	MOVQ  R13, (SP)
+	TESTQ R8, R8
+	JZ    tail_src_none_1060
+	MOVQ  DX, R11
+	DECQ  R11
+	IMULQ SI, R11
+	ADDQ  CX, R11
+	ADDQ  R8, R11
+	LEAQ  -1(R11), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_1061:
+	CMPQ R13, DX
+	JAE  tail_counted_1062
+	CMPQ R11, R12
+	JBE  tail_counted_1062
+	INCQ R13
+	SUBQ SI, R11
+	JMP  tail_loop_1061
+
+tail_counted_1062:
+	MOVQ R13, 8(SP)
+	MOVQ 8(SP), R11
+	CMPQ R11, (SP)
+	JBE  tail_src_none_1060
+	MOVQ R11, (SP)
+
+tail_src_none_1060:
+	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -8700,63 +10011,272 @@ general_852:
 	CMOVQEQ R9, R14
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
+	SUBQ    (SP), DX
+	JZ      tail_rows_1063
 
-rows_loop_891:
+rows_loop_1065:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_892:
+fm_loop_1066:
 	CMPQ      R9, R12
-	JAE       fm_tail_893
+	JAE       fm_tail_1067
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_892
+	JMP       fm_loop_1066
 
-fm_tail_893:
+fm_tail_1067:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_894:
+fm_loop_1068:
 	CMPQ      R11, R14
-	JAE       fm_tail_895
+	JAE       fm_tail_1069
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_894
+	JMP       fm_loop_1068
 
-fm_tail_895:
+fm_tail_1069:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_896
+	JZ       cm_skip_1070
 	XORQ     R11, R11
 
-cm_loop_897:
+cm_loop_1071:
 	CMPQ      R11, R13
-	JAE       cm_tail_898
+	JAE       cm_tail_1072
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_897
+	JMP       cm_loop_1071
 
-cm_tail_898:
+cm_tail_1072:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_896:
+cm_skip_1070:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_891
+	JNZ  rows_loop_1065
+
+tail_rows_1063:
+	MOVQ    (SP), DX
+	TESTQ   DX, DX
+	JZ      tail_done_1064
+	MOVQ    8(SP), R9
+	NOP
+	PCALIGN $0x40
+
+rows_loop_1073:
+	VPBROADCASTQ (CX), Y0
+	VPBROADCASTQ -8(CX)(R8*1), Y1
+	CMPQ         DI, $0x00000020
+	JB           fx_short_1074
+	CMPQ         DI, $0x00000040
+	JBE          fill_le2_1076
+	CMPQ         DI, $0x00000080
+	JBE          fill_le4_1077
+	LEAQ         -128(AX)(DI*1), R10
+	MOVQ         AX, R11
+
+fill_loop_1078:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y0, 32(R11)
+	VMOVDQU Y0, 64(R11)
+	VMOVDQU Y0, 96(R11)
+	ADDQ    $0x00000080, R11
+	CMPQ    R11, R10
+	JB      fill_loop_1078
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU Y0, 96(R10)
+	JMP     fill_done_1079
+
+fill_le4_1077:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU Y0, -64(AX)(DI*1)
+	VMOVDQU Y0, -32(AX)(DI*1)
+	JMP     fill_done_1079
+
+fill_le2_1076:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, -32(AX)(DI*1)
+
+fill_done_1079:
+	JMP fx_done_1075
+
+fx_short_1074:
+	CMPQ DI, $0x00000010
+	JAE  ladder_1081
+	CMPQ DI, $0x00000008
+	JB   ladder_done_1080
+	JMP  ladder_1082
+
+ladder_1081:
+	VMOVDQU X0, (AX)
+	VMOVDQU X0, -16(AX)(DI*1)
+	JMP     ladder_done_1080
+
+ladder_1082:
+	VMOVQ X0, R10
+	MOVQ  R10, (AX)
+	MOVQ  R10, -8(AX)(DI*1)
+
+ladder_done_1080:
+fx_done_1075:
+	LEAQ (AX)(DI*1), R10
+	ADDQ R8, R10
+	CMPQ R9, $0x00000020
+	JB   fx_short_1083
+	CMPQ R9, $0x00000040
+	JBE  fill_le2_1085
+	CMPQ R9, $0x00000080
+	JBE  fill_le4_1086
+	LEAQ -128(R10)(R9*1), R11
+
+fill_loop_1087:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, 64(R10)
+	VMOVDQU Y1, 96(R10)
+	ADDQ    $0x00000080, R10
+	CMPQ    R10, R11
+	JB      fill_loop_1087
+	VMOVDQU Y1, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y1, 64(R11)
+	VMOVDQU Y1, 96(R11)
+	JMP     fill_done_1088
+
+fill_le4_1086:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, -64(R10)(R9*1)
+	VMOVDQU Y1, -32(R10)(R9*1)
+	JMP     fill_done_1088
+
+fill_le2_1085:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, -32(R10)(R9*1)
+
+fill_done_1088:
+	JMP fx_done_1084
+
+fx_short_1083:
+	CMPQ R9, $0x00000010
+	JAE  ladder_1090
+	CMPQ R9, $0x00000008
+	JB   ladder_done_1089
+	JMP  ladder_1091
+
+ladder_1090:
+	VMOVDQU X1, (R10)
+	VMOVDQU X1, -16(R10)(R9*1)
+	JMP     ladder_done_1089
+
+ladder_1091:
+	VMOVQ X1, R11
+	MOVQ  R11, (R10)
+	MOVQ  R11, -8(R10)(R9*1)
+
+ladder_done_1089:
+fx_done_1084:
+	LEAQ (AX)(DI*1), R10
+	CMPQ R8, $0x00000020
+	JB   cx_short_1092
+	CMPQ R8, $0x00000040
+	JBE  copy_le2_1094
+	CMPQ R8, $0x00000080
+	JBE  copy_le4_1095
+	LEAQ -128(R10)(R8*1), R11
+	MOVQ CX, R12
+
+copy_loop_1096:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R12
+	CMPQ    R10, R11
+	JB      copy_loop_1096
+	LEAQ    -128(CX)(R8*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1097
+
+copy_le4_1095:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(R8*1), Y2
+	VMOVDQU -32(CX)(R8*1), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, -64(R10)(R8*1)
+	VMOVDQU Y3, -32(R10)(R8*1)
+	JMP     copy_done_1097
+
+copy_le2_1094:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, -32(R10)(R8*1)
+
+copy_done_1097:
+	JMP cx_done_1093
+
+cx_short_1092:
+	CMPQ R8, $0x00000010
+	JAE  ladder_1099
+	CMPQ R8, $0x00000008
+	JB   ladder_done_1098
+	JMP  ladder_1100
+
+ladder_1099:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R10)
+	VMOVDQU X1, -16(R10)(R8*1)
+	JMP     ladder_done_1098
+
+ladder_1100:
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R8*1), R12
+	MOVQ R11, (R10)
+	MOVQ R12, -8(R10)(R8*1)
+
+ladder_done_1098:
+cx_done_1093:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_1073
+
+tail_done_1064:
 	VZEROUPPER
 
-ret_851:
+ret_1018:
 	RET
 
 // func rowsEdge16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
-TEXT ·rowsEdge16AVX512(SB), NOSPLIT, $0-64
+TEXT ·rowsEdge16AVX512(SB), NOSPLIT, $16-64
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  rows+16(FP), DX
@@ -8766,28 +10286,28 @@ TEXT ·rowsEdge16AVX512(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_899
+	JZ    ret_1101
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_899
+	JZ    ret_1101
 	CMPQ  R8, $0x00000080
-	JAE   class64_901
+	JAE   class64_1103
 	CMPQ  R8, $0x00000020
-	JAE   class32_902
+	JAE   class32_1104
 	CMPQ  R8, $0x00000010
-	JAE   class16_903
-	JMP   general_900
+	JAE   class16_1105
+	JMP   general_1102
 
-class64_901:
+class64_1103:
 	CMPQ DI, $0x00000040
-	JA   general_900
+	JA   general_1102
 	CMPQ R9, $0x00000040
-	JA   general_900
+	JA   general_1102
 	CMPQ R8, $0x00000080
-	JA   mid_le4_904
+	JA   mid_le4_1106
 
-rows_loop_907:
+rows_loop_1109:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -8800,15 +10320,15 @@ rows_loop_907:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_907
+	JNZ             rows_loop_1109
 	VZEROUPPER
 	RET
 
-mid_le4_904:
+mid_le4_1106:
 	CMPQ R8, $0x00000100
-	JA   mid_big_905
+	JA   mid_big_1107
 
-rows_loop_908:
+rows_loop_1110:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -8825,15 +10345,15 @@ rows_loop_908:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_908
+	JNZ             rows_loop_1110
 	VZEROUPPER
 	RET
 
-mid_big_905:
+mid_big_1107:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_906
+	JAE  mid_huge_1108
 
-rows_loop_909:
+rows_loop_1111:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -8842,7 +10362,7 @@ rows_loop_909:
 	LEAQ            -256(R9)(R8*1), R10
 	MOVQ            CX, R12
 
-copy_loop_912:
+copy_loop_1114:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -8854,7 +10374,7 @@ copy_loop_912:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_912
+	JB        copy_loop_1114
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -8867,12 +10387,12 @@ copy_loop_912:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_909
+	JNZ       rows_loop_1111
 	VZEROUPPER
 	RET
 
-mid_huge_906:
-rows_loop_914:
+mid_huge_1108:
+rows_loop_1116:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -8887,9 +10407,9 @@ rows_loop_914:
 	SUBQ            R9, R13
 	LEAQ            (CX)(R13*1), R9
 	CMPQ            R12, R10
-	JAE             copy_tail_919
+	JAE             copy_tail_1121
 
-copy_loop_917:
+copy_loop_1119:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -8901,9 +10421,9 @@ copy_loop_917:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_917
+	JB        copy_loop_1119
 
-copy_tail_919:
+copy_tail_1121:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -8916,19 +10436,19 @@ copy_tail_919:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_914
+	JNZ       rows_loop_1116
 	VZEROUPPER
 	RET
 
-class32_902:
+class32_1104:
 	CMPQ DI, $0x00000020
-	JA   general_900
+	JA   general_1102
 	CMPQ R9, $0x00000020
-	JA   general_900
+	JA   general_1102
 	CMPQ R8, $0x00000040
-	JA   mid_le4_920
+	JA   mid_le4_1122
 
-rows_loop_923:
+rows_loop_1125:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -8941,15 +10461,15 @@ rows_loop_923:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_923
+	JNZ            rows_loop_1125
 	VZEROUPPER
 	RET
 
-mid_le4_920:
+mid_le4_1122:
 	CMPQ R8, $0x00000080
-	JA   mid_big_921
+	JA   mid_big_1123
 
-rows_loop_924:
+rows_loop_1126:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -8966,15 +10486,15 @@ rows_loop_924:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_924
+	JNZ            rows_loop_1126
 	VZEROUPPER
 	RET
 
-mid_big_921:
+mid_big_1123:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_922
+	JAE  mid_huge_1124
 
-rows_loop_925:
+rows_loop_1127:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -8983,7 +10503,7 @@ rows_loop_925:
 	LEAQ           -128(R9)(R8*1), R10
 	MOVQ           CX, R12
 
-copy_loop_928:
+copy_loop_1130:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -8995,7 +10515,7 @@ copy_loop_928:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_928
+	JB      copy_loop_1130
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -9008,12 +10528,12 @@ copy_loop_928:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_925
+	JNZ     rows_loop_1127
 	VZEROUPPER
 	RET
 
-mid_huge_922:
-rows_loop_930:
+mid_huge_1124:
+rows_loop_1132:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -9028,9 +10548,9 @@ rows_loop_930:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R10
-	JAE            copy_tail_935
+	JAE            copy_tail_1137
 
-copy_loop_933:
+copy_loop_1135:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -9042,9 +10562,9 @@ copy_loop_933:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_933
+	JB      copy_loop_1135
 
-copy_tail_935:
+copy_tail_1137:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -9057,17 +10577,17 @@ copy_tail_935:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_930
+	JNZ     rows_loop_1132
 	VZEROUPPER
 	RET
 
-class16_903:
+class16_1105:
 	CMPQ DI, $0x00000010
-	JA   general_900
+	JA   general_1102
 	CMPQ R9, $0x00000010
-	JA   general_900
+	JA   general_1102
 
-rows_loop_936:
+rows_loop_1138:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -9080,11 +10600,63 @@ rows_loop_936:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_936
+	JNZ     rows_loop_1138
 	VZEROUPPER
 	RET
 
-general_900:
+general_1102:
+	MOVQ  DX, R11
+	DECQ  R11
+	IMULQ BX, R11
+	ADDQ  AX, R11
+	ADDQ  R10, R11
+	ADDQ  R9, R11
+	LEAQ  -1(R11), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_1139:
+	CMPQ R13, DX
+	JAE  tail_counted_1140
+	CMPQ R11, R12
+	JBE  tail_counted_1140
+	INCQ R13
+	SUBQ BX, R11
+	JMP  tail_loop_1139
+
+tail_counted_1140:
+	MOVQ  R13, (SP)
+	TESTQ R8, R8
+	JZ    tail_src_none_1141
+	MOVQ  DX, R11
+	DECQ  R11
+	IMULQ SI, R11
+	ADDQ  CX, R11
+	ADDQ  R8, R11
+	LEAQ  -1(R11), R12
+	ORQ   $0x00000fff, R12
+	SUBQ  $0x3f, R12
+	XORQ  R13, R13
+
+tail_loop_1142:
+	CMPQ R13, DX
+	JAE  tail_counted_1143
+	CMPQ R11, R12
+	JBE  tail_counted_1143
+	INCQ R13
+	SUBQ SI, R11
+	JMP  tail_loop_1142
+
+tail_counted_1143:
+	MOVQ R13, 8(SP)
+	MOVQ 8(SP), R11
+	CMPQ R11, (SP)
+	JBE  tail_src_none_1141
+	MOVQ R11, (SP)
+
+tail_src_none_1141:
+	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
 	SUBQ    $0x01, R12
@@ -9109,58 +10681,233 @@ general_900:
 	CMOVQEQ R9, R14
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
+	SUBQ    (SP), DX
+	JZ      tail_rows_1144
 
-rows_loop_937:
+rows_loop_1146:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	XORQ            R9, R9
 
-fm_loop_938:
+fm_loop_1147:
 	CMPQ      R9, R12
-	JAE       fm_tail_939
+	JAE       fm_tail_1148
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_938
+	JMP       fm_loop_1147
 
-fm_tail_939:
+fm_tail_1148:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_940:
+fm_loop_1149:
 	CMPQ      R11, R14
-	JAE       fm_tail_941
+	JAE       fm_tail_1150
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_940
+	JMP       fm_loop_1149
 
-fm_tail_941:
+fm_tail_1150:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_942
+	JZ       cm_skip_1151
 	XORQ     R11, R11
 
-cm_loop_943:
+cm_loop_1152:
 	CMPQ      R11, R13
-	JAE       cm_tail_944
+	JAE       cm_tail_1153
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_943
+	JMP       cm_loop_1152
 
-cm_tail_944:
+cm_tail_1153:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_942:
+cm_skip_1151:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_937
+	JNZ  rows_loop_1146
+
+tail_rows_1144:
+	MOVQ    (SP), DX
+	TESTQ   DX, DX
+	JZ      tail_done_1145
+	MOVQ    8(SP), R9
+	NOP
+	PCALIGN $0x40
+
+rows_loop_1154:
+	VBROADCASTI128 (CX), Y0
+	VBROADCASTI128 -16(CX)(R8*1), Y1
+	CMPQ           DI, $0x00000020
+	JB             fx_short_1155
+	CMPQ           DI, $0x00000040
+	JBE            fill_le2_1157
+	CMPQ           DI, $0x00000080
+	JBE            fill_le4_1158
+	LEAQ           -128(AX)(DI*1), R10
+	MOVQ           AX, R11
+
+fill_loop_1159:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y0, 32(R11)
+	VMOVDQU Y0, 64(R11)
+	VMOVDQU Y0, 96(R11)
+	ADDQ    $0x00000080, R11
+	CMPQ    R11, R10
+	JB      fill_loop_1159
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU Y0, 96(R10)
+	JMP     fill_done_1160
+
+fill_le4_1158:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU Y0, -64(AX)(DI*1)
+	VMOVDQU Y0, -32(AX)(DI*1)
+	JMP     fill_done_1160
+
+fill_le2_1157:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, -32(AX)(DI*1)
+
+fill_done_1160:
+	JMP fx_done_1156
+
+fx_short_1155:
+	CMPQ    DI, $0x00000010
+	JB      ladder_done_1161
+	VMOVDQU X0, (AX)
+	VMOVDQU X0, -16(AX)(DI*1)
+
+ladder_done_1161:
+fx_done_1156:
+	LEAQ (AX)(DI*1), R10
+	ADDQ R8, R10
+	CMPQ R9, $0x00000020
+	JB   fx_short_1163
+	CMPQ R9, $0x00000040
+	JBE  fill_le2_1165
+	CMPQ R9, $0x00000080
+	JBE  fill_le4_1166
+	LEAQ -128(R10)(R9*1), R11
+
+fill_loop_1167:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, 64(R10)
+	VMOVDQU Y1, 96(R10)
+	ADDQ    $0x00000080, R10
+	CMPQ    R10, R11
+	JB      fill_loop_1167
+	VMOVDQU Y1, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y1, 64(R11)
+	VMOVDQU Y1, 96(R11)
+	JMP     fill_done_1168
+
+fill_le4_1166:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y1, -64(R10)(R9*1)
+	VMOVDQU Y1, -32(R10)(R9*1)
+	JMP     fill_done_1168
+
+fill_le2_1165:
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y1, -32(R10)(R9*1)
+
+fill_done_1168:
+	JMP fx_done_1164
+
+fx_short_1163:
+	CMPQ    R9, $0x00000010
+	JB      ladder_done_1169
+	VMOVDQU X1, (R10)
+	VMOVDQU X1, -16(R10)(R9*1)
+
+ladder_done_1169:
+fx_done_1164:
+	LEAQ (AX)(DI*1), R10
+	CMPQ R8, $0x00000020
+	JB   cx_short_1171
+	CMPQ R8, $0x00000040
+	JBE  copy_le2_1173
+	CMPQ R8, $0x00000080
+	JBE  copy_le4_1174
+	LEAQ -128(R10)(R8*1), R11
+	MOVQ CX, R12
+
+copy_loop_1175:
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, 64(R10)
+	VMOVDQU Y3, 96(R10)
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R12
+	CMPQ    R10, R11
+	JB      copy_loop_1175
+	LEAQ    -128(CX)(R8*1), R12
+	VMOVDQU (R12), Y0
+	VMOVDQU 32(R12), Y1
+	VMOVDQU 64(R12), Y2
+	VMOVDQU 96(R12), Y3
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, 64(R11)
+	VMOVDQU Y3, 96(R11)
+	JMP     copy_done_1176
+
+copy_le4_1174:
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU -64(CX)(R8*1), Y2
+	VMOVDQU -32(CX)(R8*1), Y3
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, 32(R10)
+	VMOVDQU Y2, -64(R10)(R8*1)
+	VMOVDQU Y3, -32(R10)(R8*1)
+	JMP     copy_done_1176
+
+copy_le2_1173:
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R10)
+	VMOVDQU Y1, -32(R10)(R8*1)
+
+copy_done_1176:
+	JMP cx_done_1172
+
+cx_short_1171:
+	CMPQ    R8, $0x00000010
+	JB      ladder_done_1177
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R10)
+	VMOVDQU X1, -16(R10)(R8*1)
+
+ladder_done_1177:
+cx_done_1172:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_1154
+
+tail_done_1145:
 	VZEROUPPER
 
-ret_899:
+ret_1101:
 	RET
 
 // func rowsMirror1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9168,7 +10915,7 @@ ret_899:
 TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_945
+	JZ             ret_1179
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -9183,18 +10930,18 @@ TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_946:
+mirror_rows_1180:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_947
+	JB   cx_short_1181
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_949
+	JBE  copy_le2_1183
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_950
+	JBE  copy_le4_1184
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_951:
+copy_loop_1185:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9206,7 +10953,7 @@ copy_loop_951:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_951
+	JB      copy_loop_1185
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9216,9 +10963,9 @@ copy_loop_951:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_952
+	JMP     copy_done_1186
 
-copy_le4_950:
+copy_le4_1184:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9227,81 +10974,81 @@ copy_le4_950:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_952
+	JMP     copy_done_1186
 
-copy_le2_949:
+copy_le2_1183:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_952:
-	JMP cx_done_948
+copy_done_1186:
+	JMP cx_done_1182
 
-cx_short_947:
+cx_short_1181:
 	CMPQ BX, $0x00000010
-	JAE  ladder_954
+	JAE  ladder_1188
 	CMPQ BX, $0x00000008
-	JAE  ladder_955
+	JAE  ladder_1189
 	CMPQ BX, $0x00000004
-	JAE  ladder_956
+	JAE  ladder_1190
 	CMPQ BX, $0x00000002
-	JAE  ladder_957
+	JAE  ladder_1191
 	CMPQ BX, $0x00000001
-	JB   ladder_done_953
-	JMP  ladder_958
+	JB   ladder_done_1187
+	JMP  ladder_1192
 
-ladder_954:
+ladder_1188:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_953
+	JMP     ladder_done_1187
 
-ladder_955:
+ladder_1189:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_953
+	JMP  ladder_done_1187
 
-ladder_956:
+ladder_1190:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_953
+	JMP  ladder_done_1187
 
-ladder_957:
+ladder_1191:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_953
+	JMP  ladder_done_1187
 
-ladder_958:
+ladder_1192:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_953:
-cx_done_948:
+ladder_done_1187:
+cx_done_1182:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_959
+	JAE  mp_long_1193
 	CMPQ DX, $0x00000010
-	JAE  ladder_962
+	JAE  ladder_1196
 	CMPQ DX, $0x00000008
-	JAE  ladder_963
+	JAE  ladder_1197
 	CMPQ DX, $0x00000004
-	JAE  ladder_964
+	JAE  ladder_1198
 	CMPQ DX, $0x00000002
-	JAE  ladder_965
+	JAE  ladder_1199
 	CMPQ DX, $0x00000001
-	JB   ladder_done_961
-	JMP  ladder_966
+	JB   ladder_done_1195
+	JMP  ladder_1200
 
-ladder_962:
+ladder_1196:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -9310,75 +11057,75 @@ ladder_962:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_961
+	JMP     ladder_done_1195
 
-ladder_963:
+ladder_1197:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_961
+	JMP    ladder_done_1195
 
-ladder_964:
+ladder_1198:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_961
+	JMP    ladder_done_1195
 
-ladder_965:
+ladder_1199:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_961
+	JMP  ladder_done_1195
 
-ladder_966:
+ladder_1200:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_961:
-	JMP mp_done_960
+ladder_done_1195:
+	JMP mp_done_1194
 
-mp_long_959:
+mp_long_1193:
 	LEAQ -32(DX), R11
 
-mp_loop_967:
+mp_loop_1201:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_967
+	JGE     mp_loop_1201
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_960:
+mp_done_1194:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_968
+	JAE  mp_long_1202
 	CMPQ SI, $0x00000010
-	JAE  ladder_971
+	JAE  ladder_1205
 	CMPQ SI, $0x00000008
-	JAE  ladder_972
+	JAE  ladder_1206
 	CMPQ SI, $0x00000004
-	JAE  ladder_973
+	JAE  ladder_1207
 	CMPQ SI, $0x00000002
-	JAE  ladder_974
+	JAE  ladder_1208
 	CMPQ SI, $0x00000001
-	JB   ladder_done_970
-	JMP  ladder_975
+	JB   ladder_done_1204
+	JMP  ladder_1209
 
-ladder_971:
+ladder_1205:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -9387,64 +11134,64 @@ ladder_971:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_970
+	JMP     ladder_done_1204
 
-ladder_972:
+ladder_1206:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_970
+	JMP    ladder_done_1204
 
-ladder_973:
+ladder_1207:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_970
+	JMP    ladder_done_1204
 
-ladder_974:
+ladder_1208:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_970
+	JMP  ladder_done_1204
 
-ladder_975:
+ladder_1209:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_970:
-	JMP mp_done_969
+ladder_done_1204:
+	JMP mp_done_1203
 
-mp_long_968:
+mp_long_1202:
 	LEAQ -32(SI), R11
 
-mp_loop_976:
+mp_loop_1210:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_976
+	JGE     mp_loop_1210
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_969:
+mp_done_1203:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_946
+	JNZ  mirror_rows_1180
 	VZEROUPPER
 
-ret_945:
+ret_1179:
 	RET
 
 // func rowsMirror2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9452,7 +11199,7 @@ ret_945:
 TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_977
+	JZ             ret_1211
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -9467,18 +11214,18 @@ TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_978:
+mirror_rows_1212:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_979
+	JB   cx_short_1213
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_981
+	JBE  copy_le2_1215
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_982
+	JBE  copy_le4_1216
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_983:
+copy_loop_1217:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9490,7 +11237,7 @@ copy_loop_983:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_983
+	JB      copy_loop_1217
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9500,9 +11247,9 @@ copy_loop_983:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_984
+	JMP     copy_done_1218
 
-copy_le4_982:
+copy_le4_1216:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9511,72 +11258,72 @@ copy_le4_982:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_984
+	JMP     copy_done_1218
 
-copy_le2_981:
+copy_le2_1215:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_984:
-	JMP cx_done_980
+copy_done_1218:
+	JMP cx_done_1214
 
-cx_short_979:
+cx_short_1213:
 	CMPQ BX, $0x00000010
-	JAE  ladder_986
+	JAE  ladder_1220
 	CMPQ BX, $0x00000008
-	JAE  ladder_987
+	JAE  ladder_1221
 	CMPQ BX, $0x00000004
-	JAE  ladder_988
+	JAE  ladder_1222
 	CMPQ BX, $0x00000002
-	JB   ladder_done_985
-	JMP  ladder_989
+	JB   ladder_done_1219
+	JMP  ladder_1223
 
-ladder_986:
+ladder_1220:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_985
+	JMP     ladder_done_1219
 
-ladder_987:
+ladder_1221:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_985
+	JMP  ladder_done_1219
 
-ladder_988:
+ladder_1222:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_985
+	JMP  ladder_done_1219
 
-ladder_989:
+ladder_1223:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_985:
-cx_done_980:
+ladder_done_1219:
+cx_done_1214:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_990
+	JAE  mp_long_1224
 	CMPQ DX, $0x00000010
-	JAE  ladder_993
+	JAE  ladder_1227
 	CMPQ DX, $0x00000008
-	JAE  ladder_994
+	JAE  ladder_1228
 	CMPQ DX, $0x00000004
-	JAE  ladder_995
+	JAE  ladder_1229
 	CMPQ DX, $0x00000002
-	JB   ladder_done_992
-	JMP  ladder_996
+	JB   ladder_done_1226
+	JMP  ladder_1230
 
-ladder_993:
+ladder_1227:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -9585,64 +11332,64 @@ ladder_993:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_992
+	JMP     ladder_done_1226
 
-ladder_994:
+ladder_1228:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_992
+	JMP      ladder_done_1226
 
-ladder_995:
+ladder_1229:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_992
+	JMP  ladder_done_1226
 
-ladder_996:
+ladder_1230:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_992:
-	JMP mp_done_991
+ladder_done_1226:
+	JMP mp_done_1225
 
-mp_long_990:
+mp_long_1224:
 	LEAQ -32(DX), R11
 
-mp_loop_997:
+mp_loop_1231:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_997
+	JGE     mp_loop_1231
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_991:
+mp_done_1225:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_998
+	JAE  mp_long_1232
 	CMPQ SI, $0x00000010
-	JAE  ladder_1001
+	JAE  ladder_1235
 	CMPQ SI, $0x00000008
-	JAE  ladder_1002
+	JAE  ladder_1236
 	CMPQ SI, $0x00000004
-	JAE  ladder_1003
+	JAE  ladder_1237
 	CMPQ SI, $0x00000002
-	JB   ladder_done_1000
-	JMP  ladder_1004
+	JB   ladder_done_1234
+	JMP  ladder_1238
 
-ladder_1001:
+ladder_1235:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -9651,55 +11398,55 @@ ladder_1001:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1000
+	JMP     ladder_done_1234
 
-ladder_1002:
+ladder_1236:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_1000
+	JMP      ladder_done_1234
 
-ladder_1003:
+ladder_1237:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1000
+	JMP  ladder_done_1234
 
-ladder_1004:
+ladder_1238:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1000:
-	JMP mp_done_999
+ladder_done_1234:
+	JMP mp_done_1233
 
-mp_long_998:
+mp_long_1232:
 	LEAQ -32(SI), R11
 
-mp_loop_1005:
+mp_loop_1239:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1005
+	JGE     mp_loop_1239
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_999:
+mp_done_1233:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_978
+	JNZ  mirror_rows_1212
 	VZEROUPPER
 
-ret_977:
+ret_1211:
 	RET
 
 // func rowsMirror4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9707,7 +11454,7 @@ ret_977:
 TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_1006
+	JZ      ret_1240
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -9722,18 +11469,18 @@ TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_1007:
+mirror_rows_1241:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1008
+	JB   cx_short_1242
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1010
+	JBE  copy_le2_1244
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1011
+	JBE  copy_le4_1245
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1012:
+copy_loop_1246:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -9745,7 +11492,7 @@ copy_loop_1012:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1012
+	JB      copy_loop_1246
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -9755,9 +11502,9 @@ copy_loop_1012:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1013
+	JMP     copy_done_1247
 
-copy_le4_1011:
+copy_le4_1245:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -9766,152 +11513,152 @@ copy_le4_1011:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1013
+	JMP     copy_done_1247
 
-copy_le2_1010:
+copy_le2_1244:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1013:
-	JMP cx_done_1009
+copy_done_1247:
+	JMP cx_done_1243
 
-cx_short_1008:
+cx_short_1242:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1015
+	JAE  ladder_1249
 	CMPQ BX, $0x00000008
-	JAE  ladder_1016
+	JAE  ladder_1250
 	CMPQ BX, $0x00000004
-	JB   ladder_done_1014
-	JMP  ladder_1017
+	JB   ladder_done_1248
+	JMP  ladder_1251
 
-ladder_1015:
+ladder_1249:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1014
+	JMP     ladder_done_1248
 
-ladder_1016:
+ladder_1250:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1014
+	JMP  ladder_done_1248
 
-ladder_1017:
+ladder_1251:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_1014:
-cx_done_1009:
+ladder_done_1248:
+cx_done_1243:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1018
+	JAE  mp_long_1252
 	CMPQ DX, $0x00000010
-	JAE  ladder_1021
+	JAE  ladder_1255
 	CMPQ DX, $0x00000008
-	JAE  ladder_1022
+	JAE  ladder_1256
 	CMPQ DX, $0x00000004
-	JB   ladder_done_1020
-	JMP  ladder_1023
+	JB   ladder_done_1254
+	JMP  ladder_1257
 
-ladder_1021:
+ladder_1255:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1020
+	JMP     ladder_done_1254
 
-ladder_1022:
+ladder_1256:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1020
+	JMP  ladder_done_1254
 
-ladder_1023:
+ladder_1257:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1020:
-	JMP mp_done_1019
+ladder_done_1254:
+	JMP mp_done_1253
 
-mp_long_1018:
+mp_long_1252:
 	LEAQ -32(DX), R11
 
-mp_loop_1024:
+mp_loop_1258:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1024
+	JGE     mp_loop_1258
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1019:
+mp_done_1253:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1025
+	JAE  mp_long_1259
 	CMPQ SI, $0x00000010
-	JAE  ladder_1028
+	JAE  ladder_1262
 	CMPQ SI, $0x00000008
-	JAE  ladder_1029
+	JAE  ladder_1263
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1027
-	JMP  ladder_1030
+	JB   ladder_done_1261
+	JMP  ladder_1264
 
-ladder_1028:
+ladder_1262:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1027
+	JMP     ladder_done_1261
 
-ladder_1029:
+ladder_1263:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1027
+	JMP  ladder_done_1261
 
-ladder_1030:
+ladder_1264:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1027:
-	JMP mp_done_1026
+ladder_done_1261:
+	JMP mp_done_1260
 
-mp_long_1025:
+mp_long_1259:
 	LEAQ -32(SI), R11
 
-mp_loop_1031:
+mp_loop_1265:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1031
+	JGE     mp_loop_1265
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1026:
+mp_done_1260:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1007
+	JNZ  mirror_rows_1241
 	VZEROUPPER
 
-ret_1006:
+ret_1240:
 	RET
 
 // func rowsMirror8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -9919,7 +11666,7 @@ ret_1006:
 TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1032
+	JZ    ret_1266
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -9932,18 +11679,18 @@ TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1033:
+mirror_rows_1267:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1034
+	JB   cx_short_1268
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1036
+	JBE  copy_le2_1270
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1037
+	JBE  copy_le4_1271
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1038:
+copy_loop_1272:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -9955,7 +11702,7 @@ copy_loop_1038:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1038
+	JB      copy_loop_1272
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -9965,9 +11712,9 @@ copy_loop_1038:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1039
+	JMP     copy_done_1273
 
-copy_le4_1037:
+copy_le4_1271:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -9976,121 +11723,121 @@ copy_le4_1037:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1039
+	JMP     copy_done_1273
 
-copy_le2_1036:
+copy_le2_1270:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1039:
-	JMP cx_done_1035
+copy_done_1273:
+	JMP cx_done_1269
 
-cx_short_1034:
+cx_short_1268:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1041
+	JAE  ladder_1275
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1040
-	JMP  ladder_1042
+	JB   ladder_done_1274
+	JMP  ladder_1276
 
-ladder_1041:
+ladder_1275:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1040
+	JMP     ladder_done_1274
 
-ladder_1042:
+ladder_1276:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1040:
-cx_done_1035:
+ladder_done_1274:
+cx_done_1269:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1043
+	JAE  mp_long_1277
 	CMPQ DX, $0x00000010
-	JAE  ladder_1046
+	JAE  ladder_1280
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1045
-	JMP  ladder_1047
+	JB   ladder_done_1279
+	JMP  ladder_1281
 
-ladder_1046:
+ladder_1280:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1045
+	JMP     ladder_done_1279
 
-ladder_1047:
+ladder_1281:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1045:
-	JMP mp_done_1044
+ladder_done_1279:
+	JMP mp_done_1278
 
-mp_long_1043:
+mp_long_1277:
 	LEAQ -32(DX), R11
 
-mp_loop_1048:
+mp_loop_1282:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1048
+	JGE     mp_loop_1282
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1044:
+mp_done_1278:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1049
+	JAE  mp_long_1283
 	CMPQ SI, $0x00000010
-	JAE  ladder_1052
+	JAE  ladder_1286
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1051
-	JMP  ladder_1053
+	JB   ladder_done_1285
+	JMP  ladder_1287
 
-ladder_1052:
+ladder_1286:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1051
+	JMP     ladder_done_1285
 
-ladder_1053:
+ladder_1287:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1051:
-	JMP mp_done_1050
+ladder_done_1285:
+	JMP mp_done_1284
 
-mp_long_1049:
+mp_long_1283:
 	LEAQ -32(SI), R11
 
-mp_loop_1054:
+mp_loop_1288:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1054
+	JGE     mp_loop_1288
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1050:
+mp_done_1284:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1033
+	JNZ  mirror_rows_1267
 	VZEROUPPER
 
-ret_1032:
+ret_1266:
 	RET
 
 // func rowsMirror16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -10098,7 +11845,7 @@ ret_1032:
 TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1055
+	JZ    ret_1289
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -10111,18 +11858,18 @@ TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1056:
+mirror_rows_1290:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1057
+	JB   cx_short_1291
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1059
+	JBE  copy_le2_1293
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1060
+	JBE  copy_le4_1294
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1061:
+copy_loop_1295:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -10134,7 +11881,7 @@ copy_loop_1061:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1061
+	JB      copy_loop_1295
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -10144,9 +11891,9 @@ copy_loop_1061:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1062
+	JMP     copy_done_1296
 
-copy_le4_1060:
+copy_le4_1294:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -10155,85 +11902,85 @@ copy_le4_1060:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1062
+	JMP     copy_done_1296
 
-copy_le2_1059:
+copy_le2_1293:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1062:
-	JMP cx_done_1058
+copy_done_1296:
+	JMP cx_done_1292
 
-cx_short_1057:
+cx_short_1291:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1063
+	JB      ladder_done_1297
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1063:
-cx_done_1058:
+ladder_done_1297:
+cx_done_1292:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1065
+	JAE     mp_long_1299
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1067
+	JB      ladder_done_1301
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1067:
-	JMP mp_done_1066
+ladder_done_1301:
+	JMP mp_done_1300
 
-mp_long_1065:
+mp_long_1299:
 	LEAQ -32(DX), R11
 
-mp_loop_1069:
+mp_loop_1303:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1069
+	JGE     mp_loop_1303
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1066:
+mp_done_1300:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1070
+	JAE     mp_long_1304
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1072
+	JB      ladder_done_1306
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1072:
-	JMP mp_done_1071
+ladder_done_1306:
+	JMP mp_done_1305
 
-mp_long_1070:
+mp_long_1304:
 	LEAQ -32(SI), R11
 
-mp_loop_1074:
+mp_loop_1308:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1074
+	JGE     mp_loop_1308
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1071:
+mp_done_1305:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1056
+	JNZ  mirror_rows_1290
 	VZEROUPPER
 
-ret_1055:
+ret_1289:
 	RET
 
 // func rowsMirror1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -10241,7 +11988,7 @@ ret_1055:
 TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1075
+	JZ             ret_1309
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -10256,18 +12003,18 @@ TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_1076:
+mirror_rows_1310:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1077
+	JB   mid_small_1311
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1079
+	JBE  copy_le2_1313
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1080
+	JBE  copy_le4_1314
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1081:
+copy_loop_1315:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -10279,7 +12026,7 @@ copy_loop_1081:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1081
+	JB        copy_loop_1315
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -10289,9 +12036,9 @@ copy_loop_1081:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1082
+	JMP       copy_done_1316
 
-copy_le4_1080:
+copy_le4_1314:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -10300,28 +12047,28 @@ copy_le4_1080:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1082
+	JMP       copy_done_1316
 
-copy_le2_1079:
+copy_le2_1313:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1082:
-	JMP mid_done_1078
+copy_done_1316:
+	JMP mid_done_1312
 
-mid_small_1077:
+mid_small_1311:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1083
+	JB   cx_short_1317
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1085
+	JBE  copy_le2_1319
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1086
+	JBE  copy_le4_1320
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1087:
+copy_loop_1321:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -10333,7 +12080,7 @@ copy_loop_1087:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1087
+	JB      copy_loop_1321
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -10343,9 +12090,9 @@ copy_loop_1087:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1088
+	JMP     copy_done_1322
 
-copy_le4_1086:
+copy_le4_1320:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -10354,82 +12101,82 @@ copy_le4_1086:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1088
+	JMP     copy_done_1322
 
-copy_le2_1085:
+copy_le2_1319:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1088:
-	JMP cx_done_1084
+copy_done_1322:
+	JMP cx_done_1318
 
-cx_short_1083:
+cx_short_1317:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1090
+	JAE  ladder_1324
 	CMPQ BX, $0x00000008
-	JAE  ladder_1091
+	JAE  ladder_1325
 	CMPQ BX, $0x00000004
-	JAE  ladder_1092
+	JAE  ladder_1326
 	CMPQ BX, $0x00000002
-	JAE  ladder_1093
+	JAE  ladder_1327
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1089
-	JMP  ladder_1094
+	JB   ladder_done_1323
+	JMP  ladder_1328
 
-ladder_1090:
+ladder_1324:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1089
+	JMP     ladder_done_1323
 
-ladder_1091:
+ladder_1325:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1089
+	JMP  ladder_done_1323
 
-ladder_1092:
+ladder_1326:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1089
+	JMP  ladder_done_1323
 
-ladder_1093:
+ladder_1327:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1089
+	JMP  ladder_done_1323
 
-ladder_1094:
+ladder_1328:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1089:
-cx_done_1084:
-mid_done_1078:
+ladder_done_1323:
+cx_done_1318:
+mid_done_1312:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1095
+	JAE  mp_long_1329
 	CMPQ DX, $0x00000010
-	JAE  ladder_1098
+	JAE  ladder_1332
 	CMPQ DX, $0x00000008
-	JAE  ladder_1099
+	JAE  ladder_1333
 	CMPQ DX, $0x00000004
-	JAE  ladder_1100
+	JAE  ladder_1334
 	CMPQ DX, $0x00000002
-	JAE  ladder_1101
+	JAE  ladder_1335
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1097
-	JMP  ladder_1102
+	JB   ladder_done_1331
+	JMP  ladder_1336
 
-ladder_1098:
+ladder_1332:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -10438,75 +12185,75 @@ ladder_1098:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1097
+	JMP     ladder_done_1331
 
-ladder_1099:
+ladder_1333:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_1097
+	JMP    ladder_done_1331
 
-ladder_1100:
+ladder_1334:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_1097
+	JMP    ladder_done_1331
 
-ladder_1101:
+ladder_1335:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1097
+	JMP  ladder_done_1331
 
-ladder_1102:
+ladder_1336:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1097:
-	JMP mp_done_1096
+ladder_done_1331:
+	JMP mp_done_1330
 
-mp_long_1095:
+mp_long_1329:
 	LEAQ -32(DX), R11
 
-mp_loop_1103:
+mp_loop_1337:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1103
+	JGE     mp_loop_1337
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1096:
+mp_done_1330:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1104
+	JAE  mp_long_1338
 	CMPQ SI, $0x00000010
-	JAE  ladder_1107
+	JAE  ladder_1341
 	CMPQ SI, $0x00000008
-	JAE  ladder_1108
+	JAE  ladder_1342
 	CMPQ SI, $0x00000004
-	JAE  ladder_1109
+	JAE  ladder_1343
 	CMPQ SI, $0x00000002
-	JAE  ladder_1110
+	JAE  ladder_1344
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1106
-	JMP  ladder_1111
+	JB   ladder_done_1340
+	JMP  ladder_1345
 
-ladder_1107:
+ladder_1341:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -10515,64 +12262,64 @@ ladder_1107:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1106
+	JMP     ladder_done_1340
 
-ladder_1108:
+ladder_1342:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_1106
+	JMP    ladder_done_1340
 
-ladder_1109:
+ladder_1343:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_1106
+	JMP    ladder_done_1340
 
-ladder_1110:
+ladder_1344:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1106
+	JMP  ladder_done_1340
 
-ladder_1111:
+ladder_1345:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1106:
-	JMP mp_done_1105
+ladder_done_1340:
+	JMP mp_done_1339
 
-mp_long_1104:
+mp_long_1338:
 	LEAQ -32(SI), R11
 
-mp_loop_1112:
+mp_loop_1346:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1112
+	JGE     mp_loop_1346
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1105:
+mp_done_1339:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1076
+	JNZ  mirror_rows_1310
 	VZEROUPPER
 
-ret_1075:
+ret_1309:
 	RET
 
 // func rowsMirror2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -10580,7 +12327,7 @@ ret_1075:
 TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1113
+	JZ             ret_1347
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -10595,18 +12342,18 @@ TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_1114:
+mirror_rows_1348:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1115
+	JB   mid_small_1349
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1117
+	JBE  copy_le2_1351
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1118
+	JBE  copy_le4_1352
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1119:
+copy_loop_1353:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -10618,7 +12365,7 @@ copy_loop_1119:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1119
+	JB        copy_loop_1353
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -10628,9 +12375,9 @@ copy_loop_1119:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1120
+	JMP       copy_done_1354
 
-copy_le4_1118:
+copy_le4_1352:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -10639,28 +12386,28 @@ copy_le4_1118:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1120
+	JMP       copy_done_1354
 
-copy_le2_1117:
+copy_le2_1351:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1120:
-	JMP mid_done_1116
+copy_done_1354:
+	JMP mid_done_1350
 
-mid_small_1115:
+mid_small_1349:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1121
+	JB   cx_short_1355
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1123
+	JBE  copy_le2_1357
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1124
+	JBE  copy_le4_1358
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1125:
+copy_loop_1359:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -10672,7 +12419,7 @@ copy_loop_1125:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1125
+	JB      copy_loop_1359
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -10682,9 +12429,9 @@ copy_loop_1125:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1126
+	JMP     copy_done_1360
 
-copy_le4_1124:
+copy_le4_1358:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -10693,73 +12440,73 @@ copy_le4_1124:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1126
+	JMP     copy_done_1360
 
-copy_le2_1123:
+copy_le2_1357:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1126:
-	JMP cx_done_1122
+copy_done_1360:
+	JMP cx_done_1356
 
-cx_short_1121:
+cx_short_1355:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1128
+	JAE  ladder_1362
 	CMPQ BX, $0x00000008
-	JAE  ladder_1129
+	JAE  ladder_1363
 	CMPQ BX, $0x00000004
-	JAE  ladder_1130
+	JAE  ladder_1364
 	CMPQ BX, $0x00000002
-	JB   ladder_done_1127
-	JMP  ladder_1131
+	JB   ladder_done_1361
+	JMP  ladder_1365
 
-ladder_1128:
+ladder_1362:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1127
+	JMP     ladder_done_1361
 
-ladder_1129:
+ladder_1363:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1127
+	JMP  ladder_done_1361
 
-ladder_1130:
+ladder_1364:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1127
+	JMP  ladder_done_1361
 
-ladder_1131:
+ladder_1365:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_1127:
-cx_done_1122:
-mid_done_1116:
+ladder_done_1361:
+cx_done_1356:
+mid_done_1350:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1132
+	JAE  mp_long_1366
 	CMPQ DX, $0x00000010
-	JAE  ladder_1135
+	JAE  ladder_1369
 	CMPQ DX, $0x00000008
-	JAE  ladder_1136
+	JAE  ladder_1370
 	CMPQ DX, $0x00000004
-	JAE  ladder_1137
+	JAE  ladder_1371
 	CMPQ DX, $0x00000002
-	JB   ladder_done_1134
-	JMP  ladder_1138
+	JB   ladder_done_1368
+	JMP  ladder_1372
 
-ladder_1135:
+ladder_1369:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -10768,64 +12515,64 @@ ladder_1135:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1134
+	JMP     ladder_done_1368
 
-ladder_1136:
+ladder_1370:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_1134
+	JMP      ladder_done_1368
 
-ladder_1137:
+ladder_1371:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1134
+	JMP  ladder_done_1368
 
-ladder_1138:
+ladder_1372:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1134:
-	JMP mp_done_1133
+ladder_done_1368:
+	JMP mp_done_1367
 
-mp_long_1132:
+mp_long_1366:
 	LEAQ -32(DX), R11
 
-mp_loop_1139:
+mp_loop_1373:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1139
+	JGE     mp_loop_1373
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1133:
+mp_done_1367:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1140
+	JAE  mp_long_1374
 	CMPQ SI, $0x00000010
-	JAE  ladder_1143
+	JAE  ladder_1377
 	CMPQ SI, $0x00000008
-	JAE  ladder_1144
+	JAE  ladder_1378
 	CMPQ SI, $0x00000004
-	JAE  ladder_1145
+	JAE  ladder_1379
 	CMPQ SI, $0x00000002
-	JB   ladder_done_1142
-	JMP  ladder_1146
+	JB   ladder_done_1376
+	JMP  ladder_1380
 
-ladder_1143:
+ladder_1377:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -10834,55 +12581,55 @@ ladder_1143:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1142
+	JMP     ladder_done_1376
 
-ladder_1144:
+ladder_1378:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_1142
+	JMP      ladder_done_1376
 
-ladder_1145:
+ladder_1379:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1142
+	JMP  ladder_done_1376
 
-ladder_1146:
+ladder_1380:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1142:
-	JMP mp_done_1141
+ladder_done_1376:
+	JMP mp_done_1375
 
-mp_long_1140:
+mp_long_1374:
 	LEAQ -32(SI), R11
 
-mp_loop_1147:
+mp_loop_1381:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1147
+	JGE     mp_loop_1381
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1141:
+mp_done_1375:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1114
+	JNZ  mirror_rows_1348
 	VZEROUPPER
 
-ret_1113:
+ret_1347:
 	RET
 
 // func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -10890,7 +12637,7 @@ ret_1113:
 TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_1148
+	JZ      ret_1382
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -10905,18 +12652,18 @@ TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_1149:
+mirror_rows_1383:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1150
+	JB   mid_small_1384
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1152
+	JBE  copy_le2_1386
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1153
+	JBE  copy_le4_1387
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1154:
+copy_loop_1388:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -10928,7 +12675,7 @@ copy_loop_1154:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1154
+	JB        copy_loop_1388
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -10938,9 +12685,9 @@ copy_loop_1154:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1155
+	JMP       copy_done_1389
 
-copy_le4_1153:
+copy_le4_1387:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -10949,28 +12696,28 @@ copy_le4_1153:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1155
+	JMP       copy_done_1389
 
-copy_le2_1152:
+copy_le2_1386:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1155:
-	JMP mid_done_1151
+copy_done_1389:
+	JMP mid_done_1385
 
-mid_small_1150:
+mid_small_1384:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1156
+	JB   cx_short_1390
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1158
+	JBE  copy_le2_1392
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1159
+	JBE  copy_le4_1393
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1160:
+copy_loop_1394:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -10982,7 +12729,7 @@ copy_loop_1160:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1160
+	JB      copy_loop_1394
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -10992,9 +12739,9 @@ copy_loop_1160:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1161
+	JMP     copy_done_1395
 
-copy_le4_1159:
+copy_le4_1393:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -11003,153 +12750,153 @@ copy_le4_1159:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1161
+	JMP     copy_done_1395
 
-copy_le2_1158:
+copy_le2_1392:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1161:
-	JMP cx_done_1157
+copy_done_1395:
+	JMP cx_done_1391
 
-cx_short_1156:
+cx_short_1390:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1163
+	JAE  ladder_1397
 	CMPQ BX, $0x00000008
-	JAE  ladder_1164
+	JAE  ladder_1398
 	CMPQ BX, $0x00000004
-	JB   ladder_done_1162
-	JMP  ladder_1165
+	JB   ladder_done_1396
+	JMP  ladder_1399
 
-ladder_1163:
+ladder_1397:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1162
+	JMP     ladder_done_1396
 
-ladder_1164:
+ladder_1398:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1162
+	JMP  ladder_done_1396
 
-ladder_1165:
+ladder_1399:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_1162:
-cx_done_1157:
-mid_done_1151:
+ladder_done_1396:
+cx_done_1391:
+mid_done_1385:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1166
+	JAE  mp_long_1400
 	CMPQ DX, $0x00000010
-	JAE  ladder_1169
+	JAE  ladder_1403
 	CMPQ DX, $0x00000008
-	JAE  ladder_1170
+	JAE  ladder_1404
 	CMPQ DX, $0x00000004
-	JB   ladder_done_1168
-	JMP  ladder_1171
+	JB   ladder_done_1402
+	JMP  ladder_1405
 
-ladder_1169:
+ladder_1403:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1168
+	JMP     ladder_done_1402
 
-ladder_1170:
+ladder_1404:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1168
+	JMP  ladder_done_1402
 
-ladder_1171:
+ladder_1405:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1168:
-	JMP mp_done_1167
+ladder_done_1402:
+	JMP mp_done_1401
 
-mp_long_1166:
+mp_long_1400:
 	LEAQ -32(DX), R11
 
-mp_loop_1172:
+mp_loop_1406:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1172
+	JGE     mp_loop_1406
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1167:
+mp_done_1401:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1173
+	JAE  mp_long_1407
 	CMPQ SI, $0x00000010
-	JAE  ladder_1176
+	JAE  ladder_1410
 	CMPQ SI, $0x00000008
-	JAE  ladder_1177
+	JAE  ladder_1411
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1175
-	JMP  ladder_1178
+	JB   ladder_done_1409
+	JMP  ladder_1412
 
-ladder_1176:
+ladder_1410:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1175
+	JMP     ladder_done_1409
 
-ladder_1177:
+ladder_1411:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1175
+	JMP  ladder_done_1409
 
-ladder_1178:
+ladder_1412:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1175:
-	JMP mp_done_1174
+ladder_done_1409:
+	JMP mp_done_1408
 
-mp_long_1173:
+mp_long_1407:
 	LEAQ -32(SI), R11
 
-mp_loop_1179:
+mp_loop_1413:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1179
+	JGE     mp_loop_1413
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1174:
+mp_done_1408:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1149
+	JNZ  mirror_rows_1383
 	VZEROUPPER
 
-ret_1148:
+ret_1382:
 	RET
 
 // func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11157,7 +12904,7 @@ ret_1148:
 TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1180
+	JZ    ret_1414
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -11170,18 +12917,18 @@ TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1181:
+mirror_rows_1415:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1182
+	JB   mid_small_1416
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1184
+	JBE  copy_le2_1418
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1185
+	JBE  copy_le4_1419
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1186:
+copy_loop_1420:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -11193,7 +12940,7 @@ copy_loop_1186:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1186
+	JB        copy_loop_1420
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -11203,9 +12950,9 @@ copy_loop_1186:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1187
+	JMP       copy_done_1421
 
-copy_le4_1185:
+copy_le4_1419:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -11214,28 +12961,28 @@ copy_le4_1185:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1187
+	JMP       copy_done_1421
 
-copy_le2_1184:
+copy_le2_1418:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1187:
-	JMP mid_done_1183
+copy_done_1421:
+	JMP mid_done_1417
 
-mid_small_1182:
+mid_small_1416:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1188
+	JB   cx_short_1422
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1190
+	JBE  copy_le2_1424
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1191
+	JBE  copy_le4_1425
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1192:
+copy_loop_1426:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -11247,7 +12994,7 @@ copy_loop_1192:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1192
+	JB      copy_loop_1426
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -11257,9 +13004,9 @@ copy_loop_1192:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1193
+	JMP     copy_done_1427
 
-copy_le4_1191:
+copy_le4_1425:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -11268,122 +13015,122 @@ copy_le4_1191:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1193
+	JMP     copy_done_1427
 
-copy_le2_1190:
+copy_le2_1424:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1193:
-	JMP cx_done_1189
+copy_done_1427:
+	JMP cx_done_1423
 
-cx_short_1188:
+cx_short_1422:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1195
+	JAE  ladder_1429
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1194
-	JMP  ladder_1196
+	JB   ladder_done_1428
+	JMP  ladder_1430
 
-ladder_1195:
+ladder_1429:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1194
+	JMP     ladder_done_1428
 
-ladder_1196:
+ladder_1430:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1194:
-cx_done_1189:
-mid_done_1183:
+ladder_done_1428:
+cx_done_1423:
+mid_done_1417:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1197
+	JAE  mp_long_1431
 	CMPQ DX, $0x00000010
-	JAE  ladder_1200
+	JAE  ladder_1434
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1199
-	JMP  ladder_1201
+	JB   ladder_done_1433
+	JMP  ladder_1435
 
-ladder_1200:
+ladder_1434:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1199
+	JMP     ladder_done_1433
 
-ladder_1201:
+ladder_1435:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1199:
-	JMP mp_done_1198
+ladder_done_1433:
+	JMP mp_done_1432
 
-mp_long_1197:
+mp_long_1431:
 	LEAQ -32(DX), R11
 
-mp_loop_1202:
+mp_loop_1436:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1202
+	JGE     mp_loop_1436
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1198:
+mp_done_1432:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1203
+	JAE  mp_long_1437
 	CMPQ SI, $0x00000010
-	JAE  ladder_1206
+	JAE  ladder_1440
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1205
-	JMP  ladder_1207
+	JB   ladder_done_1439
+	JMP  ladder_1441
 
-ladder_1206:
+ladder_1440:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1205
+	JMP     ladder_done_1439
 
-ladder_1207:
+ladder_1441:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1205:
-	JMP mp_done_1204
+ladder_done_1439:
+	JMP mp_done_1438
 
-mp_long_1203:
+mp_long_1437:
 	LEAQ -32(SI), R11
 
-mp_loop_1208:
+mp_loop_1442:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1208
+	JGE     mp_loop_1442
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1204:
+mp_done_1438:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1181
+	JNZ  mirror_rows_1415
 	VZEROUPPER
 
-ret_1180:
+ret_1414:
 	RET
 
 // func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11391,7 +13138,7 @@ ret_1180:
 TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1209
+	JZ    ret_1443
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -11404,18 +13151,18 @@ TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1210:
+mirror_rows_1444:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1211
+	JB   mid_small_1445
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1213
+	JBE  copy_le2_1447
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1214
+	JBE  copy_le4_1448
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1215:
+copy_loop_1449:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -11427,7 +13174,7 @@ copy_loop_1215:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1215
+	JB        copy_loop_1449
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -11437,9 +13184,9 @@ copy_loop_1215:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1216
+	JMP       copy_done_1450
 
-copy_le4_1214:
+copy_le4_1448:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -11448,28 +13195,28 @@ copy_le4_1214:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1216
+	JMP       copy_done_1450
 
-copy_le2_1213:
+copy_le2_1447:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1216:
-	JMP mid_done_1212
+copy_done_1450:
+	JMP mid_done_1446
 
-mid_small_1211:
+mid_small_1445:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1217
+	JB   cx_short_1451
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1219
+	JBE  copy_le2_1453
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1220
+	JBE  copy_le4_1454
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1221:
+copy_loop_1455:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -11481,7 +13228,7 @@ copy_loop_1221:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1221
+	JB      copy_loop_1455
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -11491,9 +13238,9 @@ copy_loop_1221:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1222
+	JMP     copy_done_1456
 
-copy_le4_1220:
+copy_le4_1454:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -11502,86 +13249,86 @@ copy_le4_1220:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1222
+	JMP     copy_done_1456
 
-copy_le2_1219:
+copy_le2_1453:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1222:
-	JMP cx_done_1218
+copy_done_1456:
+	JMP cx_done_1452
 
-cx_short_1217:
+cx_short_1451:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1223
+	JB      ladder_done_1457
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1223:
-cx_done_1218:
-mid_done_1212:
+ladder_done_1457:
+cx_done_1452:
+mid_done_1446:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1225
+	JAE     mp_long_1459
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1227
+	JB      ladder_done_1461
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1227:
-	JMP mp_done_1226
+ladder_done_1461:
+	JMP mp_done_1460
 
-mp_long_1225:
+mp_long_1459:
 	LEAQ -32(DX), R11
 
-mp_loop_1229:
+mp_loop_1463:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1229
+	JGE     mp_loop_1463
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1226:
+mp_done_1460:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1230
+	JAE     mp_long_1464
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1232
+	JB      ladder_done_1466
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1232:
-	JMP mp_done_1231
+ladder_done_1466:
+	JMP mp_done_1465
 
-mp_long_1230:
+mp_long_1464:
 	LEAQ -32(SI), R11
 
-mp_loop_1234:
+mp_loop_1468:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1234
+	JGE     mp_loop_1468
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1231:
+mp_done_1465:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1210
+	JNZ  mirror_rows_1444
 	VZEROUPPER
 
-ret_1209:
+ret_1443:
 	RET
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
@@ -11598,9 +13345,9 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            pat+64(FP), R10
 	MOVQ            planes+72(FP), R11
 	TESTQ           DX, DX
-	JZ              shuf_ret_1235
+	JZ              shuf_ret_1469
 	TESTQ           R11, R11
-	JZ              shuf_ret_1235
+	JZ              shuf_ret_1469
 	LEAQ            lowmask64<>+0(SB), DX
 	MOVQ            $0x00000040, R12
 	CMPQ            DI, R12
@@ -11636,45 +13383,45 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            srcPlane+88(FP), R12
 	MOVQ            srcLimit+120(FP), R13
 	CMPQ            R8, $0x40
-	JBE             shuf_one_table_1236
+	JBE             shuf_one_table_1470
 	CMPQ            DI, $0x40
-	JBE             shuf_two_narrow_1239
+	JBE             shuf_two_narrow_1473
 	SUBQ            $0x40, R8
 	VPBROADCASTB    R8, Z3
 	MOVL            $0x00000040, AX
 	VPBROADCASTB    AX, Z4
 	VPCMPUB         $0x05, Z4, Z0, K3, K1
 	KORTESTQ        K1, K1
-	JNZ             shuf_both_halves_1240
+	JNZ             shuf_both_halves_1474
 	VPCMPUB         $0x01, Z3, Z1, K4, K1
 	KANDQ           K2, K1, K1
 	KORTESTQ        K1, K1
-	JNZ             shuf_both_halves_1240
+	JNZ             shuf_both_halves_1474
 	VPSUBB          Z3, Z1, Z1
 	CMPQ            DI, $0x50
-	JBE             shuf_store16_1241
+	JBE             shuf_store16_1475
 	CMPQ            DI, $0x60
-	JBE             shuf_store32_1242
+	JBE             shuf_store32_1476
 	CMPQ            rowIdx+96(FP), $0x00
-	JNE             shuf_list_1243
+	JNE             shuf_list_1477
 	DECQ            R11
-	JZ              shuf_last_plane_1246
+	JZ              shuf_last_plane_1480
 
-shuf_planes_1245:
+shuf_planes_1479:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1247
+	JZ    shuf_run_done_1481
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1248
+	JHI   shuf_run_checked_1482
 	TESTQ DI, DI
-	JZ    shuf_done_1249
+	JZ    shuf_done_1483
 
-shuf_rows_1250:
+shuf_rows_1484:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -11686,16 +13433,16 @@ shuf_rows_1250:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1250
+	JNZ       shuf_rows_1484
 
-shuf_done_1249:
-	JMP shuf_run_done_1247
+shuf_done_1483:
+	JMP shuf_run_done_1481
 
-shuf_run_checked_1248:
+shuf_run_checked_1482:
 	TESTQ DI, DI
-	JZ    shuf_done_1251
+	JZ    shuf_done_1485
 
-shuf_rows_1252:
+shuf_rows_1486:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -11707,31 +13454,31 @@ shuf_rows_1252:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1252
+	JNZ       shuf_rows_1486
 
-shuf_done_1251:
-shuf_run_done_1247:
+shuf_done_1485:
+shuf_run_done_1481:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1245
+	JNZ  shuf_planes_1479
 
-shuf_last_plane_1246:
+shuf_last_plane_1480:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1253
+	JZ    shuf_run_done_1487
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R9
 	IMULQ SI, R9
 	ADDQ  CX, R9
 	CMPQ  R9, R13
-	JHI   shuf_run_checked_1254
+	JHI   shuf_run_checked_1488
 	TESTQ DX, DX
-	JZ    shuf_done_1255
+	JZ    shuf_done_1489
 
-shuf_rows_1256:
+shuf_rows_1490:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -11740,23 +13487,23 @@ shuf_rows_1256:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1257
+	JHI       shuf_far_1491
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1258:
+shuf_stored_1492:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1256
+	JNZ  shuf_rows_1490
 
-shuf_done_1255:
-	JMP shuf_run_done_1253
+shuf_done_1489:
+	JMP shuf_run_done_1487
 
-shuf_run_checked_1254:
+shuf_run_checked_1488:
 	TESTQ DX, DX
-	JZ    shuf_done_1259
+	JZ    shuf_done_1493
 
-shuf_rows_1260:
+shuf_rows_1494:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -11765,21 +13512,21 @@ shuf_rows_1260:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1261
+	JHI       shuf_far_1495
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1262:
+shuf_stored_1496:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1260
+	JNZ  shuf_rows_1494
 
-shuf_done_1259:
-shuf_run_done_1253:
+shuf_done_1493:
+shuf_run_done_1487:
 	VZEROUPPER
 	RET
 
-shuf_list_1243:
+shuf_list_1477:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -11788,12 +13535,12 @@ shuf_list_1243:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1263
+	JZ      shuf_no_run_1497
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1263:
+shuf_no_run_1497:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -11803,1775 +13550,1775 @@ shuf_no_run_1263:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1244
+	JA    shuf_list_loads_1478
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R14
 	LEAQ  (AX)(R14*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1264:
+shuf_offs_1498:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1265
+	JAE     shuf_offs_done_1499
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1264
+	JMP     shuf_offs_1498
 
-shuf_offs_done_1265:
+shuf_offs_done_1499:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1244
+	JA   shuf_list_loads_1478
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R14
 	LEAQ (AX)(R14*4), AX
 	XORQ CX, CX
 
-shuf_offs_1266:
+shuf_offs_1500:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1267
+	JAE     shuf_offs_done_1501
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1266
+	JMP     shuf_offs_1500
 
-shuf_offs_done_1267:
+shuf_offs_done_1501:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_1269
-
-shuf_planes_1268:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1270
-
-shuf_rows_1271:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1271
-
-shuf_done_1270:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1272
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1273
-	TESTQ DI, DI
-	JZ    shuf_done_1274
-
-shuf_rows_1275:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1275
-
-shuf_done_1274:
-	JMP shuf_run_done_1272
-
-shuf_run_checked_1273:
-	TESTQ DI, DI
-	JZ    shuf_done_1276
-
-shuf_rows_1277:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1277
-
-shuf_done_1276:
-shuf_run_done_1272:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1278
-
-shuf_rows_1279:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1279
-
-shuf_done_1278:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1268
-
-shuf_last_plane_1269:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1280
-
-shuf_rows_1281:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z4, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z9, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1282
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1283:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1281
-
-shuf_done_1280:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1284
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R10
-	IMULQ SI, R10
-	ADDQ  CX, R10
-	CMPQ  R10, R13
-	JHI   shuf_run_checked_1285
-	TESTQ DX, DX
-	JZ    shuf_done_1286
-
-shuf_rows_1287:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1288
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1289:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1287
-
-shuf_done_1286:
-	JMP shuf_run_done_1284
-
-shuf_run_checked_1285:
-	TESTQ DX, DX
-	JZ    shuf_done_1290
-
-shuf_rows_1291:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1292
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1293:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1291
-
-shuf_done_1290:
-shuf_run_done_1284:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1294
-
-shuf_rows_1295:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z5
-	VMOVDQA64 Z2, Z6
-	VPERMB    Z4, Z0, K3, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z5, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1296
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1297:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1295
-
-shuf_done_1294:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1244:
-	DECQ R11
-	JZ   shuf_last_plane_1299
-
-shuf_planes_1298:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1300
-
-shuf_rows_1301:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1301
-
-shuf_done_1300:
-	VMOVQ X5, R14
-	TESTQ R14, R14
-	JZ    shuf_run_done_1302
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R14), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1303
-	TESTQ R14, R14
-	JZ    shuf_done_1304
-
-shuf_rows_1305:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1305
-
-shuf_done_1304:
-	JMP shuf_run_done_1302
-
-shuf_run_checked_1303:
-	TESTQ R14, R14
-	JZ    shuf_done_1306
-
-shuf_rows_1307:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1307
-
-shuf_done_1306:
-shuf_run_done_1302:
-	VMOVQ X8, DI
-	VMOVQ X7, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1308
-
-shuf_rows_1309:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1309
-
-shuf_done_1308:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1298
-
-shuf_last_plane_1299:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1310
-
-shuf_rows_1311:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z3, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1312
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1313:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1311
-
-shuf_done_1310:
-	VMOVQ X5, R10
-	TESTQ R10, R10
-	JZ    shuf_run_done_1314
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R10), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_1315
-	TESTQ R10, R10
-	JZ    shuf_done_1316
-
-shuf_rows_1317:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1318
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1319:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1317
-
-shuf_done_1316:
-	JMP shuf_run_done_1314
-
-shuf_run_checked_1315:
-	TESTQ R10, R10
-	JZ    shuf_done_1320
-
-shuf_rows_1321:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1322
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1323:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1321
-
-shuf_done_1320:
-shuf_run_done_1314:
-	VMOVQ X8, DX
-	VMOVQ X7, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1324
-
-shuf_rows_1325:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1326
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1327:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1325
-
-shuf_done_1324:
-	VZEROUPPER
-	RET
-
-shuf_store32_1242:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1328
-	DECQ R11
-	JZ   shuf_last_plane_1331
-
-shuf_planes_1330:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1332
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1333
-	TESTQ DI, DI
-	JZ    shuf_done_1334
-
-shuf_rows_1335:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Y3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1335
-
-shuf_done_1334:
-	JMP shuf_run_done_1332
-
-shuf_run_checked_1333:
-	TESTQ DI, DI
-	JZ    shuf_done_1336
-
-shuf_rows_1337:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Y3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1337
-
-shuf_done_1336:
-shuf_run_done_1332:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1330
-
-shuf_last_plane_1331:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1338
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R9
-	IMULQ SI, R9
-	ADDQ  CX, R9
-	CMPQ  R9, R13
-	JHI   shuf_run_checked_1339
-	TESTQ DX, DX
-	JZ    shuf_done_1340
-
-shuf_rows_1341:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1342
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1343:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1341
-
-shuf_done_1340:
-	JMP shuf_run_done_1338
-
-shuf_run_checked_1339:
-	TESTQ DX, DX
-	JZ    shuf_done_1344
-
-shuf_rows_1345:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1346
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1347:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1345
-
-shuf_done_1344:
-shuf_run_done_1338:
-	VZEROUPPER
-	RET
-
-shuf_list_1328:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1348
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1348:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1329
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1349:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1350
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1349
-
-shuf_offs_done_1350:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1329
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1351:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1352
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1351
-
-shuf_offs_done_1352:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1354
-
-shuf_planes_1353:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1355
-
-shuf_rows_1356:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1356
-
-shuf_done_1355:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1357
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1358
-	TESTQ DI, DI
-	JZ    shuf_done_1359
-
-shuf_rows_1360:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1360
-
-shuf_done_1359:
-	JMP shuf_run_done_1357
-
-shuf_run_checked_1358:
-	TESTQ DI, DI
-	JZ    shuf_done_1361
-
-shuf_rows_1362:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1362
-
-shuf_done_1361:
-shuf_run_done_1357:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1363
-
-shuf_rows_1364:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1364
-
-shuf_done_1363:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1353
-
-shuf_last_plane_1354:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1365
-
-shuf_rows_1366:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z4, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z9, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1367
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1368:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1366
-
-shuf_done_1365:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1369
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R10
-	IMULQ SI, R10
-	ADDQ  CX, R10
-	CMPQ  R10, R13
-	JHI   shuf_run_checked_1370
-	TESTQ DX, DX
-	JZ    shuf_done_1371
-
-shuf_rows_1372:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1373
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1374:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1372
-
-shuf_done_1371:
-	JMP shuf_run_done_1369
-
-shuf_run_checked_1370:
-	TESTQ DX, DX
-	JZ    shuf_done_1375
-
-shuf_rows_1376:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1377
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1378:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1376
-
-shuf_done_1375:
-shuf_run_done_1369:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1379
-
-shuf_rows_1380:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z5
-	VMOVDQA64 Z2, Z6
-	VPERMB    Z4, Z0, K3, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z5, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1381
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1382:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1380
-
-shuf_done_1379:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1329:
-	DECQ R11
-	JZ   shuf_last_plane_1384
-
-shuf_planes_1383:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1385
-
-shuf_rows_1386:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1386
-
-shuf_done_1385:
-	VMOVQ X5, R14
-	TESTQ R14, R14
-	JZ    shuf_run_done_1387
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R14), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1388
-	TESTQ R14, R14
-	JZ    shuf_done_1389
-
-shuf_rows_1390:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1390
-
-shuf_done_1389:
-	JMP shuf_run_done_1387
-
-shuf_run_checked_1388:
-	TESTQ R14, R14
-	JZ    shuf_done_1391
-
-shuf_rows_1392:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1392
-
-shuf_done_1391:
-shuf_run_done_1387:
-	VMOVQ X8, DI
-	VMOVQ X7, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1393
-
-shuf_rows_1394:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1394
-
-shuf_done_1393:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1383
-
-shuf_last_plane_1384:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1395
-
-shuf_rows_1396:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z3, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1397
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1398:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1396
-
-shuf_done_1395:
-	VMOVQ X5, R10
-	TESTQ R10, R10
-	JZ    shuf_run_done_1399
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R10), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_1400
-	TESTQ R10, R10
-	JZ    shuf_done_1401
-
-shuf_rows_1402:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1403
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1404:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1402
-
-shuf_done_1401:
-	JMP shuf_run_done_1399
-
-shuf_run_checked_1400:
-	TESTQ R10, R10
-	JZ    shuf_done_1405
-
-shuf_rows_1406:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1407
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1408:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1406
-
-shuf_done_1405:
-shuf_run_done_1399:
-	VMOVQ X8, DX
-	VMOVQ X7, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1409
-
-shuf_rows_1410:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1411
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1412:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1410
-
-shuf_done_1409:
-	VZEROUPPER
-	RET
-
-shuf_store16_1241:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1413
-	DECQ R11
-	JZ   shuf_last_plane_1416
-
-shuf_planes_1415:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1417
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1418
-	TESTQ DI, DI
-	JZ    shuf_done_1419
-
-shuf_rows_1420:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  X3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1420
-
-shuf_done_1419:
-	JMP shuf_run_done_1417
-
-shuf_run_checked_1418:
-	TESTQ DI, DI
-	JZ    shuf_done_1421
-
-shuf_rows_1422:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  X3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1422
-
-shuf_done_1421:
-shuf_run_done_1417:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1415
-
-shuf_last_plane_1416:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1423
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R9
-	IMULQ SI, R9
-	ADDQ  CX, R9
-	CMPQ  R9, R13
-	JHI   shuf_run_checked_1424
-	TESTQ DX, DX
-	JZ    shuf_done_1425
-
-shuf_rows_1426:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1427
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1428:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1426
-
-shuf_done_1425:
-	JMP shuf_run_done_1423
-
-shuf_run_checked_1424:
-	TESTQ DX, DX
-	JZ    shuf_done_1429
-
-shuf_rows_1430:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1431
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1432:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1430
-
-shuf_done_1429:
-shuf_run_done_1423:
-	VZEROUPPER
-	RET
-
-shuf_list_1413:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1433
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1433:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1414
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1434:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1435
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1434
-
-shuf_offs_done_1435:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1414
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1436:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1437
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1436
-
-shuf_offs_done_1437:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1439
-
-shuf_planes_1438:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1440
-
-shuf_rows_1441:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1441
-
-shuf_done_1440:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1442
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1443
-	TESTQ DI, DI
-	JZ    shuf_done_1444
-
-shuf_rows_1445:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1445
-
-shuf_done_1444:
-	JMP shuf_run_done_1442
-
-shuf_run_checked_1443:
-	TESTQ DI, DI
-	JZ    shuf_done_1446
-
-shuf_rows_1447:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1447
-
-shuf_done_1446:
-shuf_run_done_1442:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1448
-
-shuf_rows_1449:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1449
-
-shuf_done_1448:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1438
-
-shuf_last_plane_1439:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1450
-
-shuf_rows_1451:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z4, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z9, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1452
-	VMOVDQU8  X4, K2, 64(AX)
-
-shuf_stored_1453:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1451
-
-shuf_done_1450:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1454
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R10
-	IMULQ SI, R10
-	ADDQ  CX, R10
-	CMPQ  R10, R13
-	JHI   shuf_run_checked_1455
-	TESTQ DX, DX
-	JZ    shuf_done_1456
-
-shuf_rows_1457:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1458
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1459:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1457
-
-shuf_done_1456:
-	JMP shuf_run_done_1454
-
-shuf_run_checked_1455:
-	TESTQ DX, DX
-	JZ    shuf_done_1460
-
-shuf_rows_1461:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1462
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1463:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1461
-
-shuf_done_1460:
-shuf_run_done_1454:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1464
-
-shuf_rows_1465:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z5
-	VMOVDQA64 Z2, Z6
-	VPERMB    Z4, Z0, K3, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z5, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1466
-	VMOVDQU8  X4, K2, 64(AX)
-
-shuf_stored_1467:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1465
-
-shuf_done_1464:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1414:
-	DECQ R11
-	JZ   shuf_last_plane_1469
-
-shuf_planes_1468:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1470
-
-shuf_rows_1471:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1471
-
-shuf_done_1470:
-	VMOVQ X5, R14
-	TESTQ R14, R14
-	JZ    shuf_run_done_1472
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R14), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1473
-	TESTQ R14, R14
-	JZ    shuf_done_1474
-
-shuf_rows_1475:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1475
-
-shuf_done_1474:
-	JMP shuf_run_done_1472
-
-shuf_run_checked_1473:
-	TESTQ R14, R14
-	JZ    shuf_done_1476
-
-shuf_rows_1477:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1477
-
-shuf_done_1476:
-shuf_run_done_1472:
-	VMOVQ X8, DI
-	VMOVQ X7, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1478
-
-shuf_rows_1479:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1479
-
-shuf_done_1478:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1468
-
-shuf_last_plane_1469:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1480
-
-shuf_rows_1481:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z3, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1482
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1483:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1481
-
-shuf_done_1480:
-	VMOVQ X5, R10
-	TESTQ R10, R10
-	JZ    shuf_run_done_1484
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R10), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_1485
-	TESTQ R10, R10
-	JZ    shuf_done_1486
-
-shuf_rows_1487:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1488
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1489:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1487
-
-shuf_done_1486:
-	JMP shuf_run_done_1484
-
-shuf_run_checked_1485:
-	TESTQ R10, R10
-	JZ    shuf_done_1490
-
-shuf_rows_1491:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1492
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1493:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1491
-
-shuf_done_1490:
-shuf_run_done_1484:
-	VMOVQ X8, DX
-	VMOVQ X7, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1494
-
-shuf_rows_1495:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1496
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1497:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1495
-
-shuf_done_1494:
-	VZEROUPPER
-	RET
-
-shuf_both_halves_1240:
-	CMPQ DI, $0x50
-	JBE  shuf_store16_1498
-	CMPQ DI, $0x60
-	JBE  shuf_store32_1499
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1500
-	DECQ R11
-	JZ   shuf_last_plane_1503
+	JZ        shuf_last_plane_1503
 
 shuf_planes_1502:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1504
+
+shuf_rows_1505:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1505
+
+shuf_done_1504:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1506
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1507
+	TESTQ DI, DI
+	JZ    shuf_done_1508
+
+shuf_rows_1509:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1509
+
+shuf_done_1508:
+	JMP shuf_run_done_1506
+
+shuf_run_checked_1507:
+	TESTQ DI, DI
+	JZ    shuf_done_1510
+
+shuf_rows_1511:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1511
+
+shuf_done_1510:
+shuf_run_done_1506:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1512
+
+shuf_rows_1513:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1513
+
+shuf_done_1512:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1502
+
+shuf_last_plane_1503:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1514
+
+shuf_rows_1515:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1516
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1517:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1515
+
+shuf_done_1514:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1518
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1519
+	TESTQ DX, DX
+	JZ    shuf_done_1520
+
+shuf_rows_1521:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1522
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1523:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1521
+
+shuf_done_1520:
+	JMP shuf_run_done_1518
+
+shuf_run_checked_1519:
+	TESTQ DX, DX
+	JZ    shuf_done_1524
+
+shuf_rows_1525:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1526
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1527:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1525
+
+shuf_done_1524:
+shuf_run_done_1518:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1528
+
+shuf_rows_1529:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1530
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_1531:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1529
+
+shuf_done_1528:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1478:
+	DECQ R11
+	JZ   shuf_last_plane_1533
+
+shuf_planes_1532:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1534
+
+shuf_rows_1535:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1535
+
+shuf_done_1534:
+	VMOVQ X5, R14
+	TESTQ R14, R14
+	JZ    shuf_run_done_1536
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1537
+	TESTQ R14, R14
+	JZ    shuf_done_1538
+
+shuf_rows_1539:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1539
+
+shuf_done_1538:
+	JMP shuf_run_done_1536
+
+shuf_run_checked_1537:
+	TESTQ R14, R14
+	JZ    shuf_done_1540
+
+shuf_rows_1541:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1541
+
+shuf_done_1540:
+shuf_run_done_1536:
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1542
+
+shuf_rows_1543:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1543
+
+shuf_done_1542:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1532
+
+shuf_last_plane_1533:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1544
+
+shuf_rows_1545:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1546
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1547:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1545
+
+shuf_done_1544:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_run_done_1548
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1549
+	TESTQ R10, R10
+	JZ    shuf_done_1550
+
+shuf_rows_1551:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1552
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1553:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1551
+
+shuf_done_1550:
+	JMP shuf_run_done_1548
+
+shuf_run_checked_1549:
+	TESTQ R10, R10
+	JZ    shuf_done_1554
+
+shuf_rows_1555:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1556
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1557:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1555
+
+shuf_done_1554:
+shuf_run_done_1548:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1558
+
+shuf_rows_1559:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1560
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1561:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1559
+
+shuf_done_1558:
+	VZEROUPPER
+	RET
+
+shuf_store32_1476:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1562
+	DECQ R11
+	JZ   shuf_last_plane_1565
+
+shuf_planes_1564:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1504
+	JZ    shuf_run_done_1566
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1567
+	TESTQ DI, DI
+	JZ    shuf_done_1568
+
+shuf_rows_1569:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Y3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1569
+
+shuf_done_1568:
+	JMP shuf_run_done_1566
+
+shuf_run_checked_1567:
+	TESTQ DI, DI
+	JZ    shuf_done_1570
+
+shuf_rows_1571:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Y3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1571
+
+shuf_done_1570:
+shuf_run_done_1566:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1564
+
+shuf_last_plane_1565:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1572
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1573
+	TESTQ DX, DX
+	JZ    shuf_done_1574
+
+shuf_rows_1575:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1576
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1577:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1575
+
+shuf_done_1574:
+	JMP shuf_run_done_1572
+
+shuf_run_checked_1573:
+	TESTQ DX, DX
+	JZ    shuf_done_1578
+
+shuf_rows_1579:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1580
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1581:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1579
+
+shuf_done_1578:
+shuf_run_done_1572:
+	VZEROUPPER
+	RET
+
+shuf_list_1562:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1582
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1582:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1563
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1583:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1584
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1583
+
+shuf_offs_done_1584:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1563
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1585:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1586
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1585
+
+shuf_offs_done_1586:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1588
+
+shuf_planes_1587:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1589
+
+shuf_rows_1590:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1590
+
+shuf_done_1589:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1591
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1592
+	TESTQ DI, DI
+	JZ    shuf_done_1593
+
+shuf_rows_1594:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1594
+
+shuf_done_1593:
+	JMP shuf_run_done_1591
+
+shuf_run_checked_1592:
+	TESTQ DI, DI
+	JZ    shuf_done_1595
+
+shuf_rows_1596:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1596
+
+shuf_done_1595:
+shuf_run_done_1591:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1597
+
+shuf_rows_1598:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1598
+
+shuf_done_1597:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1587
+
+shuf_last_plane_1588:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1599
+
+shuf_rows_1600:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1601
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_1602:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1600
+
+shuf_done_1599:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1603
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1604
+	TESTQ DX, DX
+	JZ    shuf_done_1605
+
+shuf_rows_1606:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1607
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1608:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1606
+
+shuf_done_1605:
+	JMP shuf_run_done_1603
+
+shuf_run_checked_1604:
+	TESTQ DX, DX
+	JZ    shuf_done_1609
+
+shuf_rows_1610:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1611
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1612:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1610
+
+shuf_done_1609:
+shuf_run_done_1603:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1613
+
+shuf_rows_1614:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1615
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_1616:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1614
+
+shuf_done_1613:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1563:
+	DECQ R11
+	JZ   shuf_last_plane_1618
+
+shuf_planes_1617:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1619
+
+shuf_rows_1620:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1620
+
+shuf_done_1619:
+	VMOVQ X5, R14
+	TESTQ R14, R14
+	JZ    shuf_run_done_1621
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1622
+	TESTQ R14, R14
+	JZ    shuf_done_1623
+
+shuf_rows_1624:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1624
+
+shuf_done_1623:
+	JMP shuf_run_done_1621
+
+shuf_run_checked_1622:
+	TESTQ R14, R14
+	JZ    shuf_done_1625
+
+shuf_rows_1626:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1626
+
+shuf_done_1625:
+shuf_run_done_1621:
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1627
+
+shuf_rows_1628:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1628
+
+shuf_done_1627:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1617
+
+shuf_last_plane_1618:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1629
+
+shuf_rows_1630:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1631
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1632:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1630
+
+shuf_done_1629:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_run_done_1633
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1634
+	TESTQ R10, R10
+	JZ    shuf_done_1635
+
+shuf_rows_1636:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1637
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1638:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1636
+
+shuf_done_1635:
+	JMP shuf_run_done_1633
+
+shuf_run_checked_1634:
+	TESTQ R10, R10
+	JZ    shuf_done_1639
+
+shuf_rows_1640:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1641
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1642:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1640
+
+shuf_done_1639:
+shuf_run_done_1633:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1643
+
+shuf_rows_1644:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1645
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1646:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1644
+
+shuf_done_1643:
+	VZEROUPPER
+	RET
+
+shuf_store16_1475:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1647
+	DECQ R11
+	JZ   shuf_last_plane_1650
+
+shuf_planes_1649:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1651
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1652
+	TESTQ DI, DI
+	JZ    shuf_done_1653
+
+shuf_rows_1654:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  X3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1654
+
+shuf_done_1653:
+	JMP shuf_run_done_1651
+
+shuf_run_checked_1652:
+	TESTQ DI, DI
+	JZ    shuf_done_1655
+
+shuf_rows_1656:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  X3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1656
+
+shuf_done_1655:
+shuf_run_done_1651:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1649
+
+shuf_last_plane_1650:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1657
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1658
+	TESTQ DX, DX
+	JZ    shuf_done_1659
+
+shuf_rows_1660:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1661
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1662:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1660
+
+shuf_done_1659:
+	JMP shuf_run_done_1657
+
+shuf_run_checked_1658:
+	TESTQ DX, DX
+	JZ    shuf_done_1663
+
+shuf_rows_1664:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1665
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1666:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1664
+
+shuf_done_1663:
+shuf_run_done_1657:
+	VZEROUPPER
+	RET
+
+shuf_list_1647:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1667
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1667:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1648
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1668:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1669
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1668
+
+shuf_offs_done_1669:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1648
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1670:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1671
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1670
+
+shuf_offs_done_1671:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1673
+
+shuf_planes_1672:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1674
+
+shuf_rows_1675:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1675
+
+shuf_done_1674:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1676
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1677
+	TESTQ DI, DI
+	JZ    shuf_done_1678
+
+shuf_rows_1679:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1679
+
+shuf_done_1678:
+	JMP shuf_run_done_1676
+
+shuf_run_checked_1677:
+	TESTQ DI, DI
+	JZ    shuf_done_1680
+
+shuf_rows_1681:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1681
+
+shuf_done_1680:
+shuf_run_done_1676:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1682
+
+shuf_rows_1683:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1683
+
+shuf_done_1682:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1672
+
+shuf_last_plane_1673:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1684
+
+shuf_rows_1685:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1686
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_1687:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1685
+
+shuf_done_1684:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1688
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1689
+	TESTQ DX, DX
+	JZ    shuf_done_1690
+
+shuf_rows_1691:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1692
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1693:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1691
+
+shuf_done_1690:
+	JMP shuf_run_done_1688
+
+shuf_run_checked_1689:
+	TESTQ DX, DX
+	JZ    shuf_done_1694
+
+shuf_rows_1695:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1696
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1697:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1695
+
+shuf_done_1694:
+shuf_run_done_1688:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1698
+
+shuf_rows_1699:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1700
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_1701:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1699
+
+shuf_done_1698:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_1648:
+	DECQ R11
+	JZ   shuf_last_plane_1703
+
+shuf_planes_1702:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1704
+
+shuf_rows_1705:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1705
+
+shuf_done_1704:
+	VMOVQ X5, R14
+	TESTQ R14, R14
+	JZ    shuf_run_done_1706
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1707
+	TESTQ R14, R14
+	JZ    shuf_done_1708
+
+shuf_rows_1709:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1709
+
+shuf_done_1708:
+	JMP shuf_run_done_1706
+
+shuf_run_checked_1707:
+	TESTQ R14, R14
+	JZ    shuf_done_1710
+
+shuf_rows_1711:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1711
+
+shuf_done_1710:
+shuf_run_done_1706:
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1712
+
+shuf_rows_1713:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1713
+
+shuf_done_1712:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1702
+
+shuf_last_plane_1703:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1714
+
+shuf_rows_1715:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1716
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1717:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1715
+
+shuf_done_1714:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_run_done_1718
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1719
+	TESTQ R10, R10
+	JZ    shuf_done_1720
+
+shuf_rows_1721:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1722
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1723:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1721
+
+shuf_done_1720:
+	JMP shuf_run_done_1718
+
+shuf_run_checked_1719:
+	TESTQ R10, R10
+	JZ    shuf_done_1724
+
+shuf_rows_1725:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1726
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1727:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1725
+
+shuf_done_1724:
+shuf_run_done_1718:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1728
+
+shuf_rows_1729:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1730
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1731:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1729
+
+shuf_done_1728:
+	VZEROUPPER
+	RET
+
+shuf_both_halves_1474:
+	CMPQ DI, $0x50
+	JBE  shuf_store16_1732
+	CMPQ DI, $0x60
+	JBE  shuf_store32_1733
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1734
+	DECQ R11
+	JZ   shuf_last_plane_1737
+
+shuf_planes_1736:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1738
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1505
+	JHI   shuf_run_checked_1739
 	TESTQ DI, DI
-	JZ    shuf_done_1506
+	JZ    shuf_done_1740
 
-shuf_rows_1507:
+shuf_rows_1741:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -13585,22 +15332,22 @@ shuf_rows_1507:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1507
+	JNZ       shuf_rows_1741
 
-shuf_done_1506:
-	JMP shuf_run_done_1504
+shuf_done_1740:
+	JMP shuf_run_done_1738
 
-shuf_run_checked_1505:
+shuf_run_checked_1739:
 	TESTQ DI, DI
-	JZ    shuf_done_1508
+	JZ    shuf_done_1742
 
-shuf_rows_1509:
+shuf_rows_1743:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1510
+	JHI       shuf_masked_1744
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1511:
+shuf_loaded_1745:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -13612,31 +15359,31 @@ shuf_loaded_1511:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1509
+	JNZ       shuf_rows_1743
 
-shuf_done_1508:
-shuf_run_done_1504:
+shuf_done_1742:
+shuf_run_done_1738:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1502
+	JNZ  shuf_planes_1736
 
-shuf_last_plane_1503:
+shuf_last_plane_1737:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1512
+	JZ    shuf_run_done_1746
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1513
+	JHI   shuf_run_checked_1747
 	TESTQ DX, DX
-	JZ    shuf_done_1514
+	JZ    shuf_done_1748
 
-shuf_rows_1515:
+shuf_rows_1749:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -13647,29 +15394,29 @@ shuf_rows_1515:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1516
+	JHI       shuf_far_1750
 	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_stored_1517:
+shuf_stored_1751:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1515
+	JNZ  shuf_rows_1749
 
-shuf_done_1514:
-	JMP shuf_run_done_1512
+shuf_done_1748:
+	JMP shuf_run_done_1746
 
-shuf_run_checked_1513:
+shuf_run_checked_1747:
 	TESTQ DX, DX
-	JZ    shuf_done_1518
+	JZ    shuf_done_1752
 
-shuf_rows_1519:
+shuf_rows_1753:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1520
+	JHI       shuf_masked_1754
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1521:
+shuf_loaded_1755:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -13678,21 +15425,21 @@ shuf_loaded_1521:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1522
+	JHI       shuf_far_1756
 	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_stored_1523:
+shuf_stored_1757:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1519
+	JNZ  shuf_rows_1753
 
-shuf_done_1518:
-shuf_run_done_1512:
+shuf_done_1752:
+shuf_run_done_1746:
 	VZEROUPPER
 	RET
 
-shuf_list_1500:
+shuf_list_1734:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -13701,12 +15448,12 @@ shuf_list_1500:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1524
+	JZ      shuf_no_run_1758
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1524:
+shuf_no_run_1758:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -13716,62 +15463,62 @@ shuf_no_run_1524:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1501
+	JA    shuf_list_loads_1735
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1525:
+shuf_offs_1759:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1526
+	JAE     shuf_offs_done_1760
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1525
+	JMP     shuf_offs_1759
 
-shuf_offs_done_1526:
+shuf_offs_done_1760:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1501
+	JA   shuf_list_loads_1735
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1527:
+shuf_offs_1761:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1528
+	JAE     shuf_offs_done_1762
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1527
+	JMP     shuf_offs_1761
 
-shuf_offs_done_1528:
+shuf_offs_done_1762:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1530
+	JZ        shuf_last_plane_1764
 
-shuf_planes_1529:
+shuf_planes_1763:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1531
+	JZ        shuf_done_1765
 
-shuf_rows_1532:
+shuf_rows_1766:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1533
+	JHI       shuf_masked_1767
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1534:
+shuf_loaded_1768:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -13783,23 +15530,23 @@ shuf_loaded_1534:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1532
+	JNZ       shuf_rows_1766
 
-shuf_done_1531:
+shuf_done_1765:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1535
+	JZ    shuf_run_done_1769
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1536
+	JHI   shuf_run_checked_1770
 	TESTQ DI, DI
-	JZ    shuf_done_1537
+	JZ    shuf_done_1771
 
-shuf_rows_1538:
+shuf_rows_1772:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -13813,22 +15560,22 @@ shuf_rows_1538:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1538
+	JNZ       shuf_rows_1772
 
-shuf_done_1537:
-	JMP shuf_run_done_1535
+shuf_done_1771:
+	JMP shuf_run_done_1769
 
-shuf_run_checked_1536:
+shuf_run_checked_1770:
 	TESTQ DI, DI
-	JZ    shuf_done_1539
+	JZ    shuf_done_1773
 
-shuf_rows_1540:
+shuf_rows_1774:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1541
+	JHI       shuf_masked_1775
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1542:
+shuf_loaded_1776:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -13840,24 +15587,24 @@ shuf_loaded_1542:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1540
+	JNZ       shuf_rows_1774
 
-shuf_done_1539:
-shuf_run_done_1535:
+shuf_done_1773:
+shuf_run_done_1769:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1543
+	JZ        shuf_done_1777
 
-shuf_rows_1544:
+shuf_rows_1778:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1545
+	JHI       shuf_masked_1779
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1546:
+shuf_loaded_1780:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -13869,31 +15616,31 @@ shuf_loaded_1546:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1544
+	JNZ       shuf_rows_1778
 
-shuf_done_1543:
+shuf_done_1777:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1529
+	JNZ  shuf_planes_1763
 
-shuf_last_plane_1530:
+shuf_last_plane_1764:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1547
+	JZ        shuf_done_1781
 
-shuf_rows_1548:
+shuf_rows_1782:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1549
+	JHI       shuf_masked_1783
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1550:
+shuf_loaded_1784:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -13902,30 +15649,30 @@ shuf_loaded_1550:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1551
+	JHI       shuf_far_1785
 	VMOVDQU8  Z14, K2, 64(AX)
 
-shuf_stored_1552:
+shuf_stored_1786:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1548
+	JNZ     shuf_rows_1782
 
-shuf_done_1547:
+shuf_done_1781:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1553
+	JZ    shuf_run_done_1787
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1554
+	JHI   shuf_run_checked_1788
 	TESTQ DX, DX
-	JZ    shuf_done_1555
+	JZ    shuf_done_1789
 
-shuf_rows_1556:
+shuf_rows_1790:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -13936,29 +15683,29 @@ shuf_rows_1556:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1557
+	JHI       shuf_far_1791
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1558:
+shuf_stored_1792:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1556
+	JNZ  shuf_rows_1790
 
-shuf_done_1555:
-	JMP shuf_run_done_1553
+shuf_done_1789:
+	JMP shuf_run_done_1787
 
-shuf_run_checked_1554:
+shuf_run_checked_1788:
 	TESTQ DX, DX
-	JZ    shuf_done_1559
+	JZ    shuf_done_1793
 
-shuf_rows_1560:
+shuf_rows_1794:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1561
+	JHI       shuf_masked_1795
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1562:
+shuf_loaded_1796:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -13967,31 +15714,31 @@ shuf_loaded_1562:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1563
+	JHI       shuf_far_1797
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1564:
+shuf_stored_1798:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1560
+	JNZ  shuf_rows_1794
 
-shuf_done_1559:
-shuf_run_done_1553:
+shuf_done_1793:
+shuf_run_done_1787:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1565
+	JZ        shuf_done_1799
 
-shuf_rows_1566:
+shuf_rows_1800:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1567
+	JHI       shuf_masked_1801
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1568:
+shuf_loaded_1802:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -14000,40 +15747,40 @@ shuf_loaded_1568:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1569
+	JHI       shuf_far_1803
 	VMOVDQU8  Z18, K2, 64(AX)
 
-shuf_stored_1570:
+shuf_stored_1804:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1566
+	JNZ     shuf_rows_1800
 
-shuf_done_1565:
+shuf_done_1799:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1501:
+shuf_list_loads_1735:
 	DECQ R11
-	JZ   shuf_last_plane_1572
+	JZ   shuf_last_plane_1806
 
-shuf_planes_1571:
+shuf_planes_1805:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1573
+	JZ    shuf_done_1807
 
-shuf_rows_1574:
+shuf_rows_1808:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1575
+	JHI       shuf_masked_1809
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1576:
+shuf_loaded_1810:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -14045,23 +15792,23 @@ shuf_loaded_1576:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1574
+	JNZ       shuf_rows_1808
 
-shuf_done_1573:
+shuf_done_1807:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1577
+	JZ    shuf_run_done_1811
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1578
+	JHI   shuf_run_checked_1812
 	TESTQ R8, R8
-	JZ    shuf_done_1579
+	JZ    shuf_done_1813
 
-shuf_rows_1580:
+shuf_rows_1814:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -14075,22 +15822,22 @@ shuf_rows_1580:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1580
+	JNZ       shuf_rows_1814
 
-shuf_done_1579:
-	JMP shuf_run_done_1577
+shuf_done_1813:
+	JMP shuf_run_done_1811
 
-shuf_run_checked_1578:
+shuf_run_checked_1812:
 	TESTQ R8, R8
-	JZ    shuf_done_1581
+	JZ    shuf_done_1815
 
-shuf_rows_1582:
+shuf_rows_1816:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1583
+	JHI       shuf_masked_1817
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1584:
+shuf_loaded_1818:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -14102,25 +15849,25 @@ shuf_loaded_1584:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1582
+	JNZ       shuf_rows_1816
 
-shuf_done_1581:
-shuf_run_done_1577:
+shuf_done_1815:
+shuf_run_done_1811:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1585
+	JZ    shuf_done_1819
 
-shuf_rows_1586:
+shuf_rows_1820:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1587
+	JHI       shuf_masked_1821
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1588:
+shuf_loaded_1822:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -14132,32 +15879,32 @@ shuf_loaded_1588:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1586
+	JNZ       shuf_rows_1820
 
-shuf_done_1585:
+shuf_done_1819:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1571
+	JNZ  shuf_planes_1805
 
-shuf_last_plane_1572:
+shuf_last_plane_1806:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1589
+	JZ    shuf_done_1823
 
-shuf_rows_1590:
+shuf_rows_1824:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1591
+	JHI       shuf_masked_1825
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1592:
+shuf_loaded_1826:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -14166,30 +15913,30 @@ shuf_loaded_1592:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1593
+	JHI       shuf_far_1827
 	VMOVDQU8  Z17, K2, 64(AX)
 
-shuf_stored_1594:
+shuf_stored_1828:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1590
+	JNZ  shuf_rows_1824
 
-shuf_done_1589:
+shuf_done_1823:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1595
+	JZ    shuf_run_done_1829
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1596
+	JHI   shuf_run_checked_1830
 	TESTQ R8, R8
-	JZ    shuf_done_1597
+	JZ    shuf_done_1831
 
-shuf_rows_1598:
+shuf_rows_1832:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -14200,29 +15947,29 @@ shuf_rows_1598:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1599
+	JHI       shuf_far_1833
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1600:
+shuf_stored_1834:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1598
+	JNZ  shuf_rows_1832
 
-shuf_done_1597:
-	JMP shuf_run_done_1595
+shuf_done_1831:
+	JMP shuf_run_done_1829
 
-shuf_run_checked_1596:
+shuf_run_checked_1830:
 	TESTQ R8, R8
-	JZ    shuf_done_1601
+	JZ    shuf_done_1835
 
-shuf_rows_1602:
+shuf_rows_1836:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1603
+	JHI       shuf_masked_1837
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1604:
+shuf_loaded_1838:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -14231,32 +15978,32 @@ shuf_loaded_1604:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1605
+	JHI       shuf_far_1839
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1606:
+shuf_stored_1840:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1602
+	JNZ  shuf_rows_1836
 
-shuf_done_1601:
-shuf_run_done_1595:
+shuf_done_1835:
+shuf_run_done_1829:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1607
+	JZ    shuf_done_1841
 
-shuf_rows_1608:
+shuf_rows_1842:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1609
+	JHI       shuf_masked_1843
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1610:
+shuf_loaded_1844:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -14265,40 +16012,40 @@ shuf_loaded_1610:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1611
+	JHI       shuf_far_1845
 	VMOVDQU8  Z25, K2, 64(AX)
 
-shuf_stored_1612:
+shuf_stored_1846:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1608
+	JNZ  shuf_rows_1842
 
-shuf_done_1607:
+shuf_done_1841:
 	VZEROUPPER
 	RET
 
-shuf_store32_1499:
+shuf_store32_1733:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1613
+	JNE  shuf_list_1847
 	DECQ R11
-	JZ   shuf_last_plane_1616
+	JZ   shuf_last_plane_1850
 
-shuf_planes_1615:
+shuf_planes_1849:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1617
+	JZ    shuf_run_done_1851
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1618
+	JHI   shuf_run_checked_1852
 	TESTQ DI, DI
-	JZ    shuf_done_1619
+	JZ    shuf_done_1853
 
-shuf_rows_1620:
+shuf_rows_1854:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -14312,22 +16059,22 @@ shuf_rows_1620:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1620
+	JNZ       shuf_rows_1854
 
-shuf_done_1619:
-	JMP shuf_run_done_1617
+shuf_done_1853:
+	JMP shuf_run_done_1851
 
-shuf_run_checked_1618:
+shuf_run_checked_1852:
 	TESTQ DI, DI
-	JZ    shuf_done_1621
+	JZ    shuf_done_1855
 
-shuf_rows_1622:
+shuf_rows_1856:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1623
+	JHI       shuf_masked_1857
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1624:
+shuf_loaded_1858:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -14339,31 +16086,31 @@ shuf_loaded_1624:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1622
+	JNZ       shuf_rows_1856
 
-shuf_done_1621:
-shuf_run_done_1617:
+shuf_done_1855:
+shuf_run_done_1851:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1615
+	JNZ  shuf_planes_1849
 
-shuf_last_plane_1616:
+shuf_last_plane_1850:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1625
+	JZ    shuf_run_done_1859
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1626
+	JHI   shuf_run_checked_1860
 	TESTQ DX, DX
-	JZ    shuf_done_1627
+	JZ    shuf_done_1861
 
-shuf_rows_1628:
+shuf_rows_1862:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -14374,29 +16121,29 @@ shuf_rows_1628:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1629
+	JHI       shuf_far_1863
 	VMOVDQU8  Y10, K2, 64(AX)
 
-shuf_stored_1630:
+shuf_stored_1864:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1628
+	JNZ  shuf_rows_1862
 
-shuf_done_1627:
-	JMP shuf_run_done_1625
+shuf_done_1861:
+	JMP shuf_run_done_1859
 
-shuf_run_checked_1626:
+shuf_run_checked_1860:
 	TESTQ DX, DX
-	JZ    shuf_done_1631
+	JZ    shuf_done_1865
 
-shuf_rows_1632:
+shuf_rows_1866:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1633
+	JHI       shuf_masked_1867
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1634:
+shuf_loaded_1868:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -14405,21 +16152,21 @@ shuf_loaded_1634:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1635
+	JHI       shuf_far_1869
 	VMOVDQU8  Y10, K2, 64(AX)
 
-shuf_stored_1636:
+shuf_stored_1870:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1632
+	JNZ  shuf_rows_1866
 
-shuf_done_1631:
-shuf_run_done_1625:
+shuf_done_1865:
+shuf_run_done_1859:
 	VZEROUPPER
 	RET
 
-shuf_list_1613:
+shuf_list_1847:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -14428,12 +16175,12 @@ shuf_list_1613:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1637
+	JZ      shuf_no_run_1871
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1637:
+shuf_no_run_1871:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -14443,62 +16190,62 @@ shuf_no_run_1637:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1614
+	JA    shuf_list_loads_1848
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1638:
+shuf_offs_1872:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1639
+	JAE     shuf_offs_done_1873
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1638
+	JMP     shuf_offs_1872
 
-shuf_offs_done_1639:
+shuf_offs_done_1873:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1614
+	JA   shuf_list_loads_1848
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1640:
+shuf_offs_1874:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1641
+	JAE     shuf_offs_done_1875
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1640
+	JMP     shuf_offs_1874
 
-shuf_offs_done_1641:
+shuf_offs_done_1875:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1643
+	JZ        shuf_last_plane_1877
 
-shuf_planes_1642:
+shuf_planes_1876:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1644
+	JZ        shuf_done_1878
 
-shuf_rows_1645:
+shuf_rows_1879:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1646
+	JHI       shuf_masked_1880
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1647:
+shuf_loaded_1881:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -14510,23 +16257,23 @@ shuf_loaded_1647:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1645
+	JNZ       shuf_rows_1879
 
-shuf_done_1644:
+shuf_done_1878:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1648
+	JZ    shuf_run_done_1882
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1649
+	JHI   shuf_run_checked_1883
 	TESTQ DI, DI
-	JZ    shuf_done_1650
+	JZ    shuf_done_1884
 
-shuf_rows_1651:
+shuf_rows_1885:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -14540,22 +16287,22 @@ shuf_rows_1651:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1651
+	JNZ       shuf_rows_1885
 
-shuf_done_1650:
-	JMP shuf_run_done_1648
+shuf_done_1884:
+	JMP shuf_run_done_1882
 
-shuf_run_checked_1649:
+shuf_run_checked_1883:
 	TESTQ DI, DI
-	JZ    shuf_done_1652
+	JZ    shuf_done_1886
 
-shuf_rows_1653:
+shuf_rows_1887:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1654
+	JHI       shuf_masked_1888
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1655:
+shuf_loaded_1889:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -14567,24 +16314,24 @@ shuf_loaded_1655:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1653
+	JNZ       shuf_rows_1887
 
-shuf_done_1652:
-shuf_run_done_1648:
+shuf_done_1886:
+shuf_run_done_1882:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1656
+	JZ        shuf_done_1890
 
-shuf_rows_1657:
+shuf_rows_1891:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1658
+	JHI       shuf_masked_1892
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1659:
+shuf_loaded_1893:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -14596,31 +16343,31 @@ shuf_loaded_1659:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1657
+	JNZ       shuf_rows_1891
 
-shuf_done_1656:
+shuf_done_1890:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1642
+	JNZ  shuf_planes_1876
 
-shuf_last_plane_1643:
+shuf_last_plane_1877:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1660
+	JZ        shuf_done_1894
 
-shuf_rows_1661:
+shuf_rows_1895:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1662
+	JHI       shuf_masked_1896
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1663:
+shuf_loaded_1897:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -14629,30 +16376,30 @@ shuf_loaded_1663:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1664
+	JHI       shuf_far_1898
 	VMOVDQU8  Y14, K2, 64(AX)
 
-shuf_stored_1665:
+shuf_stored_1899:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1661
+	JNZ     shuf_rows_1895
 
-shuf_done_1660:
+shuf_done_1894:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1666
+	JZ    shuf_run_done_1900
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1667
+	JHI   shuf_run_checked_1901
 	TESTQ DX, DX
-	JZ    shuf_done_1668
+	JZ    shuf_done_1902
 
-shuf_rows_1669:
+shuf_rows_1903:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -14663,29 +16410,29 @@ shuf_rows_1669:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1670
+	JHI       shuf_far_1904
 	VMOVDQU8  Y16, K2, 64(AX)
 
-shuf_stored_1671:
+shuf_stored_1905:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1669
+	JNZ  shuf_rows_1903
 
-shuf_done_1668:
-	JMP shuf_run_done_1666
+shuf_done_1902:
+	JMP shuf_run_done_1900
 
-shuf_run_checked_1667:
+shuf_run_checked_1901:
 	TESTQ DX, DX
-	JZ    shuf_done_1672
+	JZ    shuf_done_1906
 
-shuf_rows_1673:
+shuf_rows_1907:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1674
+	JHI       shuf_masked_1908
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1675:
+shuf_loaded_1909:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -14694,31 +16441,31 @@ shuf_loaded_1675:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1676
+	JHI       shuf_far_1910
 	VMOVDQU8  Y16, K2, 64(AX)
 
-shuf_stored_1677:
+shuf_stored_1911:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1673
+	JNZ  shuf_rows_1907
 
-shuf_done_1672:
-shuf_run_done_1666:
+shuf_done_1906:
+shuf_run_done_1900:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1678
+	JZ        shuf_done_1912
 
-shuf_rows_1679:
+shuf_rows_1913:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1680
+	JHI       shuf_masked_1914
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1681:
+shuf_loaded_1915:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -14727,40 +16474,40 @@ shuf_loaded_1681:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1682
+	JHI       shuf_far_1916
 	VMOVDQU8  Y18, K2, 64(AX)
 
-shuf_stored_1683:
+shuf_stored_1917:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1679
+	JNZ     shuf_rows_1913
 
-shuf_done_1678:
+shuf_done_1912:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1614:
+shuf_list_loads_1848:
 	DECQ R11
-	JZ   shuf_last_plane_1685
+	JZ   shuf_last_plane_1919
 
-shuf_planes_1684:
+shuf_planes_1918:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1686
+	JZ    shuf_done_1920
 
-shuf_rows_1687:
+shuf_rows_1921:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1688
+	JHI       shuf_masked_1922
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1689:
+shuf_loaded_1923:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -14772,23 +16519,23 @@ shuf_loaded_1689:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1687
+	JNZ       shuf_rows_1921
 
-shuf_done_1686:
+shuf_done_1920:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1690
+	JZ    shuf_run_done_1924
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1691
+	JHI   shuf_run_checked_1925
 	TESTQ R8, R8
-	JZ    shuf_done_1692
+	JZ    shuf_done_1926
 
-shuf_rows_1693:
+shuf_rows_1927:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -14802,22 +16549,22 @@ shuf_rows_1693:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1693
+	JNZ       shuf_rows_1927
 
-shuf_done_1692:
-	JMP shuf_run_done_1690
+shuf_done_1926:
+	JMP shuf_run_done_1924
 
-shuf_run_checked_1691:
+shuf_run_checked_1925:
 	TESTQ R8, R8
-	JZ    shuf_done_1694
+	JZ    shuf_done_1928
 
-shuf_rows_1695:
+shuf_rows_1929:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1696
+	JHI       shuf_masked_1930
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1697:
+shuf_loaded_1931:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -14829,25 +16576,25 @@ shuf_loaded_1697:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1695
+	JNZ       shuf_rows_1929
 
-shuf_done_1694:
-shuf_run_done_1690:
+shuf_done_1928:
+shuf_run_done_1924:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1698
+	JZ    shuf_done_1932
 
-shuf_rows_1699:
+shuf_rows_1933:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1700
+	JHI       shuf_masked_1934
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1701:
+shuf_loaded_1935:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -14859,32 +16606,32 @@ shuf_loaded_1701:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1699
+	JNZ       shuf_rows_1933
 
-shuf_done_1698:
+shuf_done_1932:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1684
+	JNZ  shuf_planes_1918
 
-shuf_last_plane_1685:
+shuf_last_plane_1919:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1702
+	JZ    shuf_done_1936
 
-shuf_rows_1703:
+shuf_rows_1937:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1704
+	JHI       shuf_masked_1938
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1705:
+shuf_loaded_1939:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -14893,30 +16640,30 @@ shuf_loaded_1705:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1706
+	JHI       shuf_far_1940
 	VMOVDQU8  Y17, K2, 64(AX)
 
-shuf_stored_1707:
+shuf_stored_1941:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1703
+	JNZ  shuf_rows_1937
 
-shuf_done_1702:
+shuf_done_1936:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1708
+	JZ    shuf_run_done_1942
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1709
+	JHI   shuf_run_checked_1943
 	TESTQ R8, R8
-	JZ    shuf_done_1710
+	JZ    shuf_done_1944
 
-shuf_rows_1711:
+shuf_rows_1945:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -14927,29 +16674,29 @@ shuf_rows_1711:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1712
+	JHI       shuf_far_1946
 	VMOVDQU8  Y23, K2, 64(AX)
 
-shuf_stored_1713:
+shuf_stored_1947:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1711
+	JNZ  shuf_rows_1945
 
-shuf_done_1710:
-	JMP shuf_run_done_1708
+shuf_done_1944:
+	JMP shuf_run_done_1942
 
-shuf_run_checked_1709:
+shuf_run_checked_1943:
 	TESTQ R8, R8
-	JZ    shuf_done_1714
+	JZ    shuf_done_1948
 
-shuf_rows_1715:
+shuf_rows_1949:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1716
+	JHI       shuf_masked_1950
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1717:
+shuf_loaded_1951:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -14958,32 +16705,32 @@ shuf_loaded_1717:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1718
+	JHI       shuf_far_1952
 	VMOVDQU8  Y23, K2, 64(AX)
 
-shuf_stored_1719:
+shuf_stored_1953:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1715
+	JNZ  shuf_rows_1949
 
-shuf_done_1714:
-shuf_run_done_1708:
+shuf_done_1948:
+shuf_run_done_1942:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1720
+	JZ    shuf_done_1954
 
-shuf_rows_1721:
+shuf_rows_1955:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1722
+	JHI       shuf_masked_1956
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1723:
+shuf_loaded_1957:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -14992,40 +16739,40 @@ shuf_loaded_1723:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1724
+	JHI       shuf_far_1958
 	VMOVDQU8  Y25, K2, 64(AX)
 
-shuf_stored_1725:
+shuf_stored_1959:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1721
+	JNZ  shuf_rows_1955
 
-shuf_done_1720:
+shuf_done_1954:
 	VZEROUPPER
 	RET
 
-shuf_store16_1498:
+shuf_store16_1732:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1726
+	JNE  shuf_list_1960
 	DECQ R11
-	JZ   shuf_last_plane_1729
+	JZ   shuf_last_plane_1963
 
-shuf_planes_1728:
+shuf_planes_1962:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1730
+	JZ    shuf_run_done_1964
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1731
+	JHI   shuf_run_checked_1965
 	TESTQ DI, DI
-	JZ    shuf_done_1732
+	JZ    shuf_done_1966
 
-shuf_rows_1733:
+shuf_rows_1967:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -15039,22 +16786,22 @@ shuf_rows_1733:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1733
+	JNZ       shuf_rows_1967
 
-shuf_done_1732:
-	JMP shuf_run_done_1730
+shuf_done_1966:
+	JMP shuf_run_done_1964
 
-shuf_run_checked_1731:
+shuf_run_checked_1965:
 	TESTQ DI, DI
-	JZ    shuf_done_1734
+	JZ    shuf_done_1968
 
-shuf_rows_1735:
+shuf_rows_1969:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1736
+	JHI       shuf_masked_1970
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1737:
+shuf_loaded_1971:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -15066,31 +16813,31 @@ shuf_loaded_1737:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1735
+	JNZ       shuf_rows_1969
 
-shuf_done_1734:
-shuf_run_done_1730:
+shuf_done_1968:
+shuf_run_done_1964:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1728
+	JNZ  shuf_planes_1962
 
-shuf_last_plane_1729:
+shuf_last_plane_1963:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1738
+	JZ    shuf_run_done_1972
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1739
+	JHI   shuf_run_checked_1973
 	TESTQ DX, DX
-	JZ    shuf_done_1740
+	JZ    shuf_done_1974
 
-shuf_rows_1741:
+shuf_rows_1975:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -15101,29 +16848,29 @@ shuf_rows_1741:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1742
+	JHI       shuf_far_1976
 	VMOVDQU8  X10, K2, 64(AX)
 
-shuf_stored_1743:
+shuf_stored_1977:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1741
+	JNZ  shuf_rows_1975
 
-shuf_done_1740:
-	JMP shuf_run_done_1738
+shuf_done_1974:
+	JMP shuf_run_done_1972
 
-shuf_run_checked_1739:
+shuf_run_checked_1973:
 	TESTQ DX, DX
-	JZ    shuf_done_1744
+	JZ    shuf_done_1978
 
-shuf_rows_1745:
+shuf_rows_1979:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1746
+	JHI       shuf_masked_1980
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1747:
+shuf_loaded_1981:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -15132,21 +16879,21 @@ shuf_loaded_1747:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1748
+	JHI       shuf_far_1982
 	VMOVDQU8  X10, K2, 64(AX)
 
-shuf_stored_1749:
+shuf_stored_1983:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1745
+	JNZ  shuf_rows_1979
 
-shuf_done_1744:
-shuf_run_done_1738:
+shuf_done_1978:
+shuf_run_done_1972:
 	VZEROUPPER
 	RET
 
-shuf_list_1726:
+shuf_list_1960:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -15155,12 +16902,12 @@ shuf_list_1726:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1750
+	JZ      shuf_no_run_1984
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1750:
+shuf_no_run_1984:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -15170,62 +16917,62 @@ shuf_no_run_1750:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1727
+	JA    shuf_list_loads_1961
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1751:
+shuf_offs_1985:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1752
+	JAE     shuf_offs_done_1986
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1751
+	JMP     shuf_offs_1985
 
-shuf_offs_done_1752:
+shuf_offs_done_1986:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1727
+	JA   shuf_list_loads_1961
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1753:
+shuf_offs_1987:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1754
+	JAE     shuf_offs_done_1988
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1753
+	JMP     shuf_offs_1987
 
-shuf_offs_done_1754:
+shuf_offs_done_1988:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1756
+	JZ        shuf_last_plane_1990
 
-shuf_planes_1755:
+shuf_planes_1989:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1757
+	JZ        shuf_done_1991
 
-shuf_rows_1758:
+shuf_rows_1992:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1759
+	JHI       shuf_masked_1993
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1760:
+shuf_loaded_1994:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -15237,23 +16984,23 @@ shuf_loaded_1760:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1758
+	JNZ       shuf_rows_1992
 
-shuf_done_1757:
+shuf_done_1991:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1761
+	JZ    shuf_run_done_1995
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1762
+	JHI   shuf_run_checked_1996
 	TESTQ DI, DI
-	JZ    shuf_done_1763
+	JZ    shuf_done_1997
 
-shuf_rows_1764:
+shuf_rows_1998:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -15267,22 +17014,22 @@ shuf_rows_1764:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1764
+	JNZ       shuf_rows_1998
 
-shuf_done_1763:
-	JMP shuf_run_done_1761
+shuf_done_1997:
+	JMP shuf_run_done_1995
 
-shuf_run_checked_1762:
+shuf_run_checked_1996:
 	TESTQ DI, DI
-	JZ    shuf_done_1765
+	JZ    shuf_done_1999
 
-shuf_rows_1766:
+shuf_rows_2000:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1767
+	JHI       shuf_masked_2001
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1768:
+shuf_loaded_2002:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -15294,24 +17041,24 @@ shuf_loaded_1768:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1766
+	JNZ       shuf_rows_2000
 
-shuf_done_1765:
-shuf_run_done_1761:
+shuf_done_1999:
+shuf_run_done_1995:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1769
+	JZ        shuf_done_2003
 
-shuf_rows_1770:
+shuf_rows_2004:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1771
+	JHI       shuf_masked_2005
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1772:
+shuf_loaded_2006:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -15323,31 +17070,31 @@ shuf_loaded_1772:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1770
+	JNZ       shuf_rows_2004
 
-shuf_done_1769:
+shuf_done_2003:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1755
+	JNZ  shuf_planes_1989
 
-shuf_last_plane_1756:
+shuf_last_plane_1990:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1773
+	JZ        shuf_done_2007
 
-shuf_rows_1774:
+shuf_rows_2008:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1775
+	JHI       shuf_masked_2009
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1776:
+shuf_loaded_2010:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -15356,30 +17103,30 @@ shuf_loaded_1776:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1777
+	JHI       shuf_far_2011
 	VMOVDQU8  X14, K2, 64(AX)
 
-shuf_stored_1778:
+shuf_stored_2012:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1774
+	JNZ     shuf_rows_2008
 
-shuf_done_1773:
+shuf_done_2007:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1779
+	JZ    shuf_run_done_2013
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1780
+	JHI   shuf_run_checked_2014
 	TESTQ DX, DX
-	JZ    shuf_done_1781
+	JZ    shuf_done_2015
 
-shuf_rows_1782:
+shuf_rows_2016:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -15390,29 +17137,29 @@ shuf_rows_1782:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1783
+	JHI       shuf_far_2017
 	VMOVDQU8  X16, K2, 64(AX)
 
-shuf_stored_1784:
+shuf_stored_2018:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1782
+	JNZ  shuf_rows_2016
 
-shuf_done_1781:
-	JMP shuf_run_done_1779
+shuf_done_2015:
+	JMP shuf_run_done_2013
 
-shuf_run_checked_1780:
+shuf_run_checked_2014:
 	TESTQ DX, DX
-	JZ    shuf_done_1785
+	JZ    shuf_done_2019
 
-shuf_rows_1786:
+shuf_rows_2020:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1787
+	JHI       shuf_masked_2021
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1788:
+shuf_loaded_2022:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -15421,31 +17168,31 @@ shuf_loaded_1788:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1789
+	JHI       shuf_far_2023
 	VMOVDQU8  X16, K2, 64(AX)
 
-shuf_stored_1790:
+shuf_stored_2024:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1786
+	JNZ  shuf_rows_2020
 
-shuf_done_1785:
-shuf_run_done_1779:
+shuf_done_2019:
+shuf_run_done_2013:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1791
+	JZ        shuf_done_2025
 
-shuf_rows_1792:
+shuf_rows_2026:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1793
+	JHI       shuf_masked_2027
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1794:
+shuf_loaded_2028:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -15454,40 +17201,40 @@ shuf_loaded_1794:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1795
+	JHI       shuf_far_2029
 	VMOVDQU8  X18, K2, 64(AX)
 
-shuf_stored_1796:
+shuf_stored_2030:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1792
+	JNZ     shuf_rows_2026
 
-shuf_done_1791:
+shuf_done_2025:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1727:
+shuf_list_loads_1961:
 	DECQ R11
-	JZ   shuf_last_plane_1798
+	JZ   shuf_last_plane_2032
 
-shuf_planes_1797:
+shuf_planes_2031:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1799
+	JZ    shuf_done_2033
 
-shuf_rows_1800:
+shuf_rows_2034:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1801
+	JHI       shuf_masked_2035
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1802:
+shuf_loaded_2036:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -15499,23 +17246,23 @@ shuf_loaded_1802:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1800
+	JNZ       shuf_rows_2034
 
-shuf_done_1799:
+shuf_done_2033:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1803
+	JZ    shuf_run_done_2037
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1804
+	JHI   shuf_run_checked_2038
 	TESTQ R8, R8
-	JZ    shuf_done_1805
+	JZ    shuf_done_2039
 
-shuf_rows_1806:
+shuf_rows_2040:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -15529,22 +17276,22 @@ shuf_rows_1806:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1806
+	JNZ       shuf_rows_2040
 
-shuf_done_1805:
-	JMP shuf_run_done_1803
+shuf_done_2039:
+	JMP shuf_run_done_2037
 
-shuf_run_checked_1804:
+shuf_run_checked_2038:
 	TESTQ R8, R8
-	JZ    shuf_done_1807
+	JZ    shuf_done_2041
 
-shuf_rows_1808:
+shuf_rows_2042:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1809
+	JHI       shuf_masked_2043
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1810:
+shuf_loaded_2044:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -15556,25 +17303,25 @@ shuf_loaded_1810:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1808
+	JNZ       shuf_rows_2042
 
-shuf_done_1807:
-shuf_run_done_1803:
+shuf_done_2041:
+shuf_run_done_2037:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1811
+	JZ    shuf_done_2045
 
-shuf_rows_1812:
+shuf_rows_2046:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1813
+	JHI       shuf_masked_2047
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1814:
+shuf_loaded_2048:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -15586,32 +17333,32 @@ shuf_loaded_1814:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1812
+	JNZ       shuf_rows_2046
 
-shuf_done_1811:
+shuf_done_2045:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1797
+	JNZ  shuf_planes_2031
 
-shuf_last_plane_1798:
+shuf_last_plane_2032:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1815
+	JZ    shuf_done_2049
 
-shuf_rows_1816:
+shuf_rows_2050:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1817
+	JHI       shuf_masked_2051
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1818:
+shuf_loaded_2052:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -15620,30 +17367,30 @@ shuf_loaded_1818:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1819
+	JHI       shuf_far_2053
 	VMOVDQU8  X17, K2, 64(AX)
 
-shuf_stored_1820:
+shuf_stored_2054:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1816
+	JNZ  shuf_rows_2050
 
-shuf_done_1815:
+shuf_done_2049:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1821
+	JZ    shuf_run_done_2055
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1822
+	JHI   shuf_run_checked_2056
 	TESTQ R8, R8
-	JZ    shuf_done_1823
+	JZ    shuf_done_2057
 
-shuf_rows_1824:
+shuf_rows_2058:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -15654,29 +17401,29 @@ shuf_rows_1824:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1825
+	JHI       shuf_far_2059
 	VMOVDQU8  X23, K2, 64(AX)
 
-shuf_stored_1826:
+shuf_stored_2060:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1824
+	JNZ  shuf_rows_2058
 
-shuf_done_1823:
-	JMP shuf_run_done_1821
+shuf_done_2057:
+	JMP shuf_run_done_2055
 
-shuf_run_checked_1822:
+shuf_run_checked_2056:
 	TESTQ R8, R8
-	JZ    shuf_done_1827
+	JZ    shuf_done_2061
 
-shuf_rows_1828:
+shuf_rows_2062:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1829
+	JHI       shuf_masked_2063
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1830:
+shuf_loaded_2064:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -15685,32 +17432,32 @@ shuf_loaded_1830:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1831
+	JHI       shuf_far_2065
 	VMOVDQU8  X23, K2, 64(AX)
 
-shuf_stored_1832:
+shuf_stored_2066:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1828
+	JNZ  shuf_rows_2062
 
-shuf_done_1827:
-shuf_run_done_1821:
+shuf_done_2061:
+shuf_run_done_2055:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1833
+	JZ    shuf_done_2067
 
-shuf_rows_1834:
+shuf_rows_2068:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1835
+	JHI       shuf_masked_2069
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1836:
+shuf_loaded_2070:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -15719,40 +17466,40 @@ shuf_loaded_1836:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1837
+	JHI       shuf_far_2071
 	VMOVDQU8  X25, K2, 64(AX)
 
-shuf_stored_1838:
+shuf_stored_2072:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1834
+	JNZ  shuf_rows_2068
 
-shuf_done_1833:
+shuf_done_2067:
 	VZEROUPPER
 	RET
 
-shuf_two_narrow_1239:
+shuf_two_narrow_1473:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1839
+	JNE  shuf_list_2073
 	DECQ R11
-	JZ   shuf_last_plane_1842
+	JZ   shuf_last_plane_2076
 
-shuf_planes_1841:
+shuf_planes_2075:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1843
+	JZ    shuf_run_done_2077
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1844
+	JHI   shuf_run_checked_2078
 	TESTQ DI, DI
-	JZ    shuf_done_1845
+	JZ    shuf_done_2079
 
-shuf_rows_1846:
+shuf_rows_2080:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z7
@@ -15762,22 +17509,22 @@ shuf_rows_1846:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1846
+	JNZ       shuf_rows_2080
 
-shuf_done_1845:
-	JMP shuf_run_done_1843
+shuf_done_2079:
+	JMP shuf_run_done_2077
 
-shuf_run_checked_1844:
+shuf_run_checked_2078:
 	TESTQ DI, DI
-	JZ    shuf_done_1847
+	JZ    shuf_done_2081
 
-shuf_rows_1848:
+shuf_rows_2082:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1849
+	JHI       shuf_masked_2083
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1850:
+shuf_loaded_2084:
 	VMOVDQU64 Z0, Z7
 	VPERMI2B  Z6, Z1, Z7
 	VPBLENDMB Z7, Z2, K3, Z4
@@ -15785,79 +17532,79 @@ shuf_loaded_1850:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1848
+	JNZ       shuf_rows_2082
 
-shuf_done_1847:
-shuf_run_done_1843:
+shuf_done_2081:
+shuf_run_done_2077:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1841
+	JNZ  shuf_planes_2075
 
-shuf_last_plane_1842:
+shuf_last_plane_2076:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1851
+	JZ    shuf_run_done_2085
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1852
+	JHI   shuf_run_checked_2086
 	TESTQ DX, DX
-	JZ    shuf_done_1853
+	JZ    shuf_done_2087
 
-shuf_rows_1854:
+shuf_rows_2088:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_1855
+	JHI       shuf_far_2089
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_1856:
+shuf_stored_2090:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1854
+	JNZ  shuf_rows_2088
 
-shuf_done_1853:
-	JMP shuf_run_done_1851
+shuf_done_2087:
+	JMP shuf_run_done_2085
 
-shuf_run_checked_1852:
+shuf_run_checked_2086:
 	TESTQ DX, DX
-	JZ    shuf_done_1857
+	JZ    shuf_done_2091
 
-shuf_rows_1858:
+shuf_rows_2092:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1859
+	JHI       shuf_masked_2093
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1860:
+shuf_loaded_2094:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_1861
+	JHI       shuf_far_2095
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_1862:
+shuf_stored_2096:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1858
+	JNZ  shuf_rows_2092
 
-shuf_done_1857:
-shuf_run_done_1851:
+shuf_done_2091:
+shuf_run_done_2085:
 	VZEROUPPER
 	RET
 
-shuf_list_1839:
+shuf_list_2073:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -15866,12 +17613,12 @@ shuf_list_1839:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X11
-	JZ      shuf_no_run_1863
+	JZ      shuf_no_run_2097
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1863:
+shuf_no_run_2097:
 	VMOVQ DI, X12
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -15881,62 +17628,62 @@ shuf_no_run_1863:
 	VMOVQ CX, X13
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1840
+	JA    shuf_list_loads_2074
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1864:
+shuf_offs_2098:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1865
+	JAE     shuf_offs_done_2099
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1864
+	JMP     shuf_offs_2098
 
-shuf_offs_done_1865:
+shuf_offs_done_2099:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1840
+	JA   shuf_list_loads_2074
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1866:
+shuf_offs_2100:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1867
+	JAE     shuf_offs_done_2101
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1866
+	JMP     shuf_offs_2100
 
-shuf_offs_done_1867:
+shuf_offs_done_2101:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z14
 	DECQ      R11
-	JZ        shuf_last_plane_1869
+	JZ        shuf_last_plane_2103
 
-shuf_planes_1868:
+shuf_planes_2102:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z15
 	VMOVQ     X10, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1870
+	JZ        shuf_done_2104
 
-shuf_rows_1871:
+shuf_rows_2105:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1872
+	JHI       shuf_masked_2106
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_1873:
+shuf_loaded_2107:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z3
@@ -15944,23 +17691,23 @@ shuf_loaded_1873:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_1871
+	JNZ       shuf_rows_2105
 
-shuf_done_1870:
+shuf_done_2104:
 	VMOVQ X11, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1874
+	JZ    shuf_run_done_2108
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1875
+	JHI   shuf_run_checked_2109
 	TESTQ DI, DI
-	JZ    shuf_done_1876
+	JZ    shuf_done_2110
 
-shuf_rows_1877:
+shuf_rows_2111:
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 	VMOVDQU64 Z0, Z17
@@ -15970,22 +17717,22 @@ shuf_rows_1877:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1877
+	JNZ       shuf_rows_2111
 
-shuf_done_1876:
-	JMP shuf_run_done_1874
+shuf_done_2110:
+	JMP shuf_run_done_2108
 
-shuf_run_checked_1875:
+shuf_run_checked_2109:
 	TESTQ DI, DI
-	JZ    shuf_done_1878
+	JZ    shuf_done_2112
 
-shuf_rows_1879:
+shuf_rows_2113:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1880
+	JHI       shuf_masked_2114
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 
-shuf_loaded_1881:
+shuf_loaded_2115:
 	VMOVDQU64 Z0, Z17
 	VPERMI2B  Z16, Z15, Z17
 	VPBLENDMB Z17, Z2, K3, Z5
@@ -15993,24 +17740,24 @@ shuf_loaded_1881:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1879
+	JNZ       shuf_rows_2113
 
-shuf_done_1878:
-shuf_run_done_1874:
+shuf_done_2112:
+shuf_run_done_2108:
 	VMOVDQA64 Z14, Z15
 	VMOVQ     X13, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1882
+	JZ        shuf_done_2116
 
-shuf_rows_1883:
+shuf_rows_2117:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1884
+	JHI       shuf_masked_2118
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_1885:
+shuf_loaded_2119:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z6
@@ -16018,155 +17765,155 @@ shuf_loaded_1885:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_1883
+	JNZ       shuf_rows_2117
 
-shuf_done_1882:
+shuf_done_2116:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1868
+	JNZ  shuf_planes_2102
 
-shuf_last_plane_1869:
+shuf_last_plane_2103:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X10, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1886
+	JZ        shuf_done_2120
 
-shuf_rows_1887:
+shuf_rows_2121:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1888
+	JHI       shuf_masked_2122
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1889:
+shuf_loaded_2123:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z7
 	CMPQ      AX, DI
-	JHI       shuf_far_1890
+	JHI       shuf_far_2124
 	VMOVDQU8  Z7, K1, (AX)
 
-shuf_stored_1891:
+shuf_stored_2125:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_1887
+	JNZ     shuf_rows_2121
 
-shuf_done_1886:
+shuf_done_2120:
 	VMOVQ X11, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1892
+	JZ    shuf_run_done_2126
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1893
+	JHI   shuf_run_checked_2127
 	TESTQ DX, DX
-	JZ    shuf_done_1894
+	JZ    shuf_done_2128
 
-shuf_rows_1895:
+shuf_rows_2129:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_1896
+	JHI       shuf_far_2130
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_1897:
+shuf_stored_2131:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1895
+	JNZ  shuf_rows_2129
 
-shuf_done_1894:
-	JMP shuf_run_done_1892
+shuf_done_2128:
+	JMP shuf_run_done_2126
 
-shuf_run_checked_1893:
+shuf_run_checked_2127:
 	TESTQ DX, DX
-	JZ    shuf_done_1898
+	JZ    shuf_done_2132
 
-shuf_rows_1899:
+shuf_rows_2133:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1900
+	JHI       shuf_masked_2134
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1901:
+shuf_loaded_2135:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_1902
+	JHI       shuf_far_2136
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_1903:
+shuf_stored_2137:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1899
+	JNZ  shuf_rows_2133
 
-shuf_done_1898:
-shuf_run_done_1892:
+shuf_done_2132:
+shuf_run_done_2126:
 	VMOVDQA64 Z14, Z1
 	VMOVQ     X13, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1904
+	JZ        shuf_done_2138
 
-shuf_rows_1905:
+shuf_rows_2139:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1906
+	JHI       shuf_masked_2140
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1907:
+shuf_loaded_2141:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_1908
+	JHI       shuf_far_2142
 	VMOVDQU8  Z9, K1, (AX)
 
-shuf_stored_1909:
+shuf_stored_2143:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_1905
+	JNZ     shuf_rows_2139
 
-shuf_done_1904:
+shuf_done_2138:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1840:
+shuf_list_loads_2074:
 	DECQ R11
-	JZ   shuf_last_plane_1911
+	JZ   shuf_last_plane_2145
 
-shuf_planes_1910:
+shuf_planes_2144:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1912
+	JZ    shuf_done_2146
 
-shuf_rows_1913:
+shuf_rows_2147:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1914
+	JHI       shuf_masked_2148
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1915:
+shuf_loaded_2149:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z5
@@ -16174,23 +17921,23 @@ shuf_loaded_1915:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1913
+	JNZ       shuf_rows_2147
 
-shuf_done_1912:
+shuf_done_2146:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1916
+	JZ    shuf_run_done_2150
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1917
+	JHI   shuf_run_checked_2151
 	TESTQ R8, R8
-	JZ    shuf_done_1918
+	JZ    shuf_done_2152
 
-shuf_rows_1919:
+shuf_rows_2153:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z6
@@ -16200,22 +17947,22 @@ shuf_rows_1919:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1919
+	JNZ       shuf_rows_2153
 
-shuf_done_1918:
-	JMP shuf_run_done_1916
+shuf_done_2152:
+	JMP shuf_run_done_2150
 
-shuf_run_checked_1917:
+shuf_run_checked_2151:
 	TESTQ R8, R8
-	JZ    shuf_done_1920
+	JZ    shuf_done_2154
 
-shuf_rows_1921:
+shuf_rows_2155:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1922
+	JHI       shuf_masked_2156
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1923:
+shuf_loaded_2157:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z8
@@ -16223,25 +17970,25 @@ shuf_loaded_1923:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1921
+	JNZ       shuf_rows_2155
 
-shuf_done_1920:
-shuf_run_done_1916:
+shuf_done_2154:
+shuf_run_done_2150:
 	VMOVQ X14, DI
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1924
+	JZ    shuf_done_2158
 
-shuf_rows_1925:
+shuf_rows_2159:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1926
+	JHI       shuf_masked_2160
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1927:
+shuf_loaded_2161:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z9
@@ -16249,1554 +17996,161 @@ shuf_loaded_1927:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1925
+	JNZ       shuf_rows_2159
 
-shuf_done_1924:
+shuf_done_2158:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1910
+	JNZ  shuf_planes_2144
 
-shuf_last_plane_1911:
+shuf_last_plane_2145:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1928
+	JZ    shuf_done_2162
 
-shuf_rows_1929:
+shuf_rows_2163:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1930
+	JHI       shuf_masked_2164
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_1931:
+shuf_loaded_2165:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z15
 	CMPQ      AX, DI
-	JHI       shuf_far_1932
+	JHI       shuf_far_2166
 	VMOVDQU8  Z15, K1, (AX)
 
-shuf_stored_1933:
+shuf_stored_2167:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1929
+	JNZ  shuf_rows_2163
 
-shuf_done_1928:
+shuf_done_2162:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1934
+	JZ    shuf_run_done_2168
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1935
+	JHI   shuf_run_checked_2169
 	TESTQ R8, R8
-	JZ    shuf_done_1936
+	JZ    shuf_done_2170
 
-shuf_rows_1937:
+shuf_rows_2171:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
-	CMPQ      AX, DI
-	JHI       shuf_far_1938
-	VMOVDQU8  Z16, K1, (AX)
-
-shuf_stored_1939:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_1937
-
-shuf_done_1936:
-	JMP shuf_run_done_1934
-
-shuf_run_checked_1935:
-	TESTQ R8, R8
-	JZ    shuf_done_1940
-
-shuf_rows_1941:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1942
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 64(CX), Z3
-
-shuf_loaded_1943:
-	VMOVDQU64 Z0, Z4
-	VPERMI2B  Z3, Z1, Z4
-	VPBLENDMB Z4, Z2, K3, Z16
-	CMPQ      AX, DI
-	JHI       shuf_far_1944
-	VMOVDQU8  Z16, K1, (AX)
-
-shuf_stored_1945:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_1941
-
-shuf_done_1940:
-shuf_run_done_1934:
-	VMOVQ X14, DX
-	VMOVQ X13, R8
-	TESTQ R8, R8
-	JZ    shuf_done_1946
-
-shuf_rows_1947:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1948
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 64(CX), Z3
-
-shuf_loaded_1949:
-	VMOVDQU64 Z0, Z4
-	VPERMI2B  Z3, Z1, Z4
-	VPBLENDMB Z4, Z2, K3, Z17
-	CMPQ      AX, DI
-	JHI       shuf_far_1950
-	VMOVDQU8  Z17, K1, (AX)
-
-shuf_stored_1951:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R8
-	JNZ  shuf_rows_1947
-
-shuf_done_1946:
-	VZEROUPPER
-	RET
-
-shuf_one_table_1236:
-	CMPQ DI, $0x40
-	JB   shuf_narrow_1237
-	JE   shuf_full_1238
-	CMPQ DI, $0x50
-	JBE  shuf_store16_1952
-	CMPQ DI, $0x60
-	JBE  shuf_store32_1953
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1954
-	DECQ R11
-	JZ   shuf_last_plane_1957
-
-shuf_planes_1956:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1958
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1959
-	TESTQ DI, DI
-	JZ    shuf_done_1960
-
-shuf_rows_1961:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  Z4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1961
-
-shuf_done_1960:
-	JMP shuf_run_done_1958
-
-shuf_run_checked_1959:
-	TESTQ DI, DI
-	JZ    shuf_done_1962
-
-shuf_rows_1963:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1964
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1965:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  Z4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1963
-
-shuf_done_1962:
-shuf_run_done_1958:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1956
-
-shuf_last_plane_1957:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1966
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1967
-	TESTQ DX, DX
-	JZ    shuf_done_1968
-
-shuf_rows_1969:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1970
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1971:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1969
-
-shuf_done_1968:
-	JMP shuf_run_done_1966
-
-shuf_run_checked_1967:
-	TESTQ DX, DX
-	JZ    shuf_done_1972
-
-shuf_rows_1973:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1974
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_1975:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1976
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1977:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1973
-
-shuf_done_1972:
-shuf_run_done_1966:
-	VZEROUPPER
-	RET
-
-shuf_list_1954:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1978
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1978:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1955
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1979:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1980
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1979
-
-shuf_offs_done_1980:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1955
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_1981:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1982
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1981
-
-shuf_offs_done_1982:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1984
-
-shuf_planes_1983:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1985
-
-shuf_rows_1986:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1987
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_1988:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Z11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1986
-
-shuf_done_1985:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1989
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_1990
-	TESTQ DI, DI
-	JZ    shuf_done_1991
-
-shuf_rows_1992:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1992
-
-shuf_done_1991:
-	JMP shuf_run_done_1989
-
-shuf_run_checked_1990:
-	TESTQ DI, DI
-	JZ    shuf_done_1993
-
-shuf_rows_1994:
-	CMPQ      CX, R13
-	JHI       shuf_masked_1995
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_1996:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1994
-
-shuf_done_1993:
-shuf_run_done_1989:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1997
-
-shuf_rows_1998:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_1999
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_2000:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Z11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1998
-
-shuf_done_1997:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1983
-
-shuf_last_plane_1984:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2001
-
-shuf_rows_2002:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2003
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2004:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z1, K4, Z9
-	CMPQ      AX, DI
-	JHI       shuf_far_2005
-	VMOVDQU8  Z9, K2, 64(AX)
-
-shuf_stored_2006:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2002
-
-shuf_done_2001:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_2007
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2008
-	TESTQ DX, DX
-	JZ    shuf_done_2009
-
-shuf_rows_2010:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2011
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_2012:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2010
-
-shuf_done_2009:
-	JMP shuf_run_done_2007
-
-shuf_run_checked_2008:
-	TESTQ DX, DX
-	JZ    shuf_done_2013
-
-shuf_rows_2014:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2015
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2016:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2017
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_2018:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2014
-
-shuf_done_2013:
-shuf_run_done_2007:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2019
-
-shuf_rows_2020:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2021
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2022:
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z1, K4, Z5
-	CMPQ      AX, DI
-	JHI       shuf_far_2023
-	VMOVDQU8  Z5, K2, 64(AX)
-
-shuf_stored_2024:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2020
-
-shuf_done_2019:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1955:
-	DECQ R11
-	JZ   shuf_last_plane_2026
-
-shuf_planes_2025:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2027
-
-shuf_rows_2028:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2029
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2030:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_2028
-
-shuf_done_2027:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_2031
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_2032
-	TESTQ R8, R8
-	JZ    shuf_done_2033
-
-shuf_rows_2034:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_2034
-
-shuf_done_2033:
-	JMP shuf_run_done_2031
-
-shuf_run_checked_2032:
-	TESTQ R8, R8
-	JZ    shuf_done_2035
-
-shuf_rows_2036:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2037
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2038:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_2036
-
-shuf_done_2035:
-shuf_run_done_2031:
-	VMOVQ X8, DI
-	VMOVQ X7, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2039
-
-shuf_rows_2040:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2041
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2042:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_2040
-
-shuf_done_2039:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2025
-
-shuf_last_plane_2026:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2043
-
-shuf_rows_2044:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2045
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2046:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2047
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_2048:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R8
-	JNZ  shuf_rows_2044
-
-shuf_done_2043:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_2049
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_2050
-	TESTQ R8, R8
-	JZ    shuf_done_2051
-
-shuf_rows_2052:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2053
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_2054:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_2052
-
-shuf_done_2051:
-	JMP shuf_run_done_2049
-
-shuf_run_checked_2050:
-	TESTQ R8, R8
-	JZ    shuf_done_2055
-
-shuf_rows_2056:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2057
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2058:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2059
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_2060:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_2056
-
-shuf_done_2055:
-shuf_run_done_2049:
-	VMOVQ X8, DX
-	VMOVQ X7, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2061
-
-shuf_rows_2062:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2063
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2064:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2065
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_2066:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R8
-	JNZ  shuf_rows_2062
-
-shuf_done_2061:
-	VZEROUPPER
-	RET
-
-shuf_store32_1953:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2067
-	DECQ R11
-	JZ   shuf_last_plane_2070
-
-shuf_planes_2069:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_2071
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2072
-	TESTQ DI, DI
-	JZ    shuf_done_2073
-
-shuf_rows_2074:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  Y4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2074
-
-shuf_done_2073:
-	JMP shuf_run_done_2071
-
-shuf_run_checked_2072:
-	TESTQ DI, DI
-	JZ    shuf_done_2075
-
-shuf_rows_2076:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2077
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2078:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  Y4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2076
-
-shuf_done_2075:
-shuf_run_done_2071:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2069
-
-shuf_last_plane_2070:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_2079
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2080
-	TESTQ DX, DX
-	JZ    shuf_done_2081
-
-shuf_rows_2082:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2083
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2084:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2082
-
-shuf_done_2081:
-	JMP shuf_run_done_2079
-
-shuf_run_checked_2080:
-	TESTQ DX, DX
-	JZ    shuf_done_2085
-
-shuf_rows_2086:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2087
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2088:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2089
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2090:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2086
-
-shuf_done_2085:
-shuf_run_done_2079:
-	VZEROUPPER
-	RET
-
-shuf_list_2067:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_2091
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_2091:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2068
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R8
-	LEAQ  (AX)(R8*4), AX
-	XORQ  CX, CX
-
-shuf_offs_2092:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_2093
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_2092
-
-shuf_offs_done_2093:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_2068
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R8
-	LEAQ (AX)(R8*4), AX
-	XORQ CX, CX
-
-shuf_offs_2094:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_2095
-	MOVLQSX (AX)(CX*4), R8
-	IMULQ   SI, R8
-	MOVQ    R8, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_2094
-
-shuf_offs_done_2095:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_2097
-
-shuf_planes_2096:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_2098
-
-shuf_rows_2099:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2100
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_2101:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Y11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_2099
-
-shuf_done_2098:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_2102
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2103
-	TESTQ DI, DI
-	JZ    shuf_done_2104
-
-shuf_rows_2105:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2105
-
-shuf_done_2104:
-	JMP shuf_run_done_2102
-
-shuf_run_checked_2103:
-	TESTQ DI, DI
-	JZ    shuf_done_2106
-
-shuf_rows_2107:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2108
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2109:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2107
-
-shuf_done_2106:
-shuf_run_done_2102:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_2110
-
-shuf_rows_2111:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2112
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_2113:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Y11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_2111
-
-shuf_done_2110:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2096
-
-shuf_last_plane_2097:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2114
-
-shuf_rows_2115:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2116
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2117:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z1, K4, Z9
-	CMPQ      AX, DI
-	JHI       shuf_far_2118
-	VMOVDQU8  Y9, K2, 64(AX)
-
-shuf_stored_2119:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2115
-
-shuf_done_2114:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_2120
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2121
-	TESTQ DX, DX
-	JZ    shuf_done_2122
-
-shuf_rows_2123:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2124
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2125:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2123
-
-shuf_done_2122:
-	JMP shuf_run_done_2120
-
-shuf_run_checked_2121:
-	TESTQ DX, DX
-	JZ    shuf_done_2126
-
-shuf_rows_2127:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2128
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2129:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2130
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2131:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2127
-
-shuf_done_2126:
-shuf_run_done_2120:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2132
-
-shuf_rows_2133:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2134
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2135:
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z1, K4, Z5
-	CMPQ      AX, DI
-	JHI       shuf_far_2136
-	VMOVDQU8  Y5, K2, 64(AX)
-
-shuf_stored_2137:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2133
-
-shuf_done_2132:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_2068:
-	DECQ R11
-	JZ   shuf_last_plane_2139
-
-shuf_planes_2138:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2140
-
-shuf_rows_2141:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2142
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2143:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_2141
-
-shuf_done_2140:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_2144
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_2145
-	TESTQ R8, R8
-	JZ    shuf_done_2146
-
-shuf_rows_2147:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_2147
-
-shuf_done_2146:
-	JMP shuf_run_done_2144
-
-shuf_run_checked_2145:
-	TESTQ R8, R8
-	JZ    shuf_done_2148
-
-shuf_rows_2149:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2150
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2151:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_2149
-
-shuf_done_2148:
-shuf_run_done_2144:
-	VMOVQ X8, DI
-	VMOVQ X7, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2152
-
-shuf_rows_2153:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2154
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2155:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_2153
-
-shuf_done_2152:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2138
-
-shuf_last_plane_2139:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R8
-	TESTQ R8, R8
-	JZ    shuf_done_2156
-
-shuf_rows_2157:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2158
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2159:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2160
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2161:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R8
-	JNZ  shuf_rows_2157
-
-shuf_done_2156:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_2162
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_2163
-	TESTQ R8, R8
-	JZ    shuf_done_2164
-
-shuf_rows_2165:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2166
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2167:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  shuf_rows_2165
-
-shuf_done_2164:
-	JMP shuf_run_done_2162
-
-shuf_run_checked_2163:
-	TESTQ R8, R8
-	JZ    shuf_done_2168
-
-shuf_rows_2169:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2170
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2171:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
 	JHI       shuf_far_2172
-	VMOVDQU8  Y4, K2, 64(AX)
+	VMOVDQU8  Z16, K1, (AX)
 
 shuf_stored_2173:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2169
+	JNZ  shuf_rows_2171
 
-shuf_done_2168:
-shuf_run_done_2162:
-	VMOVQ X8, DX
-	VMOVQ X7, R8
+shuf_done_2170:
+	JMP shuf_run_done_2168
+
+shuf_run_checked_2169:
 	TESTQ R8, R8
 	JZ    shuf_done_2174
 
 shuf_rows_2175:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	CMPQ      CX, R13
 	JHI       shuf_masked_2176
-	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
 
 shuf_loaded_2177:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
 	JHI       shuf_far_2178
-	VMOVDQU8  Y4, K2, 64(AX)
+	VMOVDQU8  Z16, K1, (AX)
 
 shuf_stored_2179:
 	ADDQ BX, AX
-	ADDQ $0x04, DX
+	ADDQ SI, CX
 	DECQ R8
 	JNZ  shuf_rows_2175
 
 shuf_done_2174:
+shuf_run_done_2168:
+	VMOVQ X14, DX
+	VMOVQ X13, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2180
+
+shuf_rows_2181:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2182
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z3
+
+shuf_loaded_2183:
+	VMOVDQU64 Z0, Z4
+	VPERMI2B  Z3, Z1, Z4
+	VPBLENDMB Z4, Z2, K3, Z17
+	CMPQ      AX, DI
+	JHI       shuf_far_2184
+	VMOVDQU8  Z17, K1, (AX)
+
+shuf_stored_2185:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2181
+
+shuf_done_2180:
 	VZEROUPPER
 	RET
 
-shuf_store16_1952:
+shuf_one_table_1470:
+	CMPQ DI, $0x40
+	JB   shuf_narrow_1471
+	JE   shuf_full_1472
+	CMPQ DI, $0x50
+	JBE  shuf_store16_2186
+	CMPQ DI, $0x60
+	JBE  shuf_store32_2187
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2180
+	JNE  shuf_list_2188
 	DECQ R11
-	JZ   shuf_last_plane_2183
+	JZ   shuf_last_plane_2191
 
-shuf_planes_2182:
+shuf_planes_2190:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2184
+	JZ    shuf_run_done_2192
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2185
-	TESTQ DI, DI
-	JZ    shuf_done_2186
-
-shuf_rows_2187:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  X4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2187
-
-shuf_done_2186:
-	JMP shuf_run_done_2184
-
-shuf_run_checked_2185:
-	TESTQ DI, DI
-	JZ    shuf_done_2188
-
-shuf_rows_2189:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2190
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2191:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	VMOVDQU8  X4, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2189
-
-shuf_done_2188:
-shuf_run_done_2184:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2182
-
-shuf_last_plane_2183:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_2192
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
 	JHI   shuf_run_checked_2193
-	TESTQ DX, DX
+	TESTQ DI, DI
 	JZ    shuf_done_2194
 
 shuf_rows_2195:
@@ -17806,50 +18160,109 @@ shuf_rows_2195:
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2196
-	VMOVDQU8  X4, K2, 64(AX)
-
-shuf_stored_2197:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2195
+	VMOVDQU8  Z4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2195
 
 shuf_done_2194:
 	JMP shuf_run_done_2192
 
 shuf_run_checked_2193:
-	TESTQ DX, DX
-	JZ    shuf_done_2198
+	TESTQ DI, DI
+	JZ    shuf_done_2196
 
-shuf_rows_2199:
+shuf_rows_2197:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2200
+	JHI       shuf_masked_2198
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2201:
+shuf_loaded_2199:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Z4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2197
+
+shuf_done_2196:
+shuf_run_done_2192:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2190
+
+shuf_last_plane_2191:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2200
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2201
+	TESTQ DX, DX
+	JZ    shuf_done_2202
+
+shuf_rows_2203:
+	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2202
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_2204
+	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2203:
+shuf_stored_2205:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2199
+	JNZ  shuf_rows_2203
 
-shuf_done_2198:
-shuf_run_done_2192:
+shuf_done_2202:
+	JMP shuf_run_done_2200
+
+shuf_run_checked_2201:
+	TESTQ DX, DX
+	JZ    shuf_done_2206
+
+shuf_rows_2207:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2208
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2209:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2210
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2211:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2207
+
+shuf_done_2206:
+shuf_run_done_2200:
 	VZEROUPPER
 	RET
 
-shuf_list_2180:
+shuf_list_2188:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -17858,12 +18271,12 @@ shuf_list_2180:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_2204
+	JZ      shuf_no_run_2212
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2204:
+shuf_no_run_2212:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -17873,201 +18286,201 @@ shuf_no_run_2204:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2181
+	JA    shuf_list_loads_2189
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2205:
+shuf_offs_2213:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2206
+	JAE     shuf_offs_done_2214
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2205
+	JMP     shuf_offs_2213
 
-shuf_offs_done_2206:
+shuf_offs_done_2214:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2181
+	JA   shuf_list_loads_2189
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2207:
+shuf_offs_2215:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2208
+	JAE     shuf_offs_done_2216
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2207
+	JMP     shuf_offs_2215
 
-shuf_offs_done_2208:
+shuf_offs_done_2216:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_2210
+	JZ        shuf_last_plane_2218
 
-shuf_planes_2209:
+shuf_planes_2217:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2211
+	JZ        shuf_done_2219
 
-shuf_rows_2212:
+shuf_rows_2220:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2213
+	JHI       shuf_masked_2221
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2214:
+shuf_loaded_2222:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  X11, K2, 64(AX)
+	VMOVDQU8  Z11, K2, 64(AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2212
+	JNZ       shuf_rows_2220
 
-shuf_done_2211:
+shuf_done_2219:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2215
+	JZ    shuf_run_done_2223
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2216
+	JHI   shuf_run_checked_2224
 	TESTQ DI, DI
-	JZ    shuf_done_2217
+	JZ    shuf_done_2225
 
-shuf_rows_2218:
+shuf_rows_2226:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2218
+	JNZ       shuf_rows_2226
 
-shuf_done_2217:
-	JMP shuf_run_done_2215
+shuf_done_2225:
+	JMP shuf_run_done_2223
 
-shuf_run_checked_2216:
+shuf_run_checked_2224:
 	TESTQ DI, DI
-	JZ    shuf_done_2219
+	JZ    shuf_done_2227
 
-shuf_rows_2220:
+shuf_rows_2228:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2221
+	JHI       shuf_masked_2229
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2222:
+shuf_loaded_2230:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2220
+	JNZ       shuf_rows_2228
 
-shuf_done_2219:
-shuf_run_done_2215:
+shuf_done_2227:
+shuf_run_done_2223:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2223
+	JZ        shuf_done_2231
 
-shuf_rows_2224:
+shuf_rows_2232:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2225
+	JHI       shuf_masked_2233
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2226:
+shuf_loaded_2234:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  X11, K2, 64(AX)
+	VMOVDQU8  Z11, K2, 64(AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2224
+	JNZ       shuf_rows_2232
 
-shuf_done_2223:
+shuf_done_2231:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2209
+	JNZ  shuf_planes_2217
 
-shuf_last_plane_2210:
+shuf_last_plane_2218:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2227
+	JZ        shuf_done_2235
 
-shuf_rows_2228:
+shuf_rows_2236:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2229
+	JHI       shuf_masked_2237
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2230:
+shuf_loaded_2238:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z1, K4, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_2231
-	VMOVDQU8  X9, K2, 64(AX)
+	JHI       shuf_far_2239
+	VMOVDQU8  Z9, K2, 64(AX)
 
-shuf_stored_2232:
+shuf_stored_2240:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2228
+	JNZ     shuf_rows_2236
 
-shuf_done_2227:
+shuf_done_2235:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2233
+	JZ    shuf_run_done_2241
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2234
+	JHI   shuf_run_checked_2242
 	TESTQ DX, DX
-	JZ    shuf_done_2235
+	JZ    shuf_done_2243
 
-shuf_rows_2236:
+shuf_rows_2244:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18075,143 +18488,92 @@ shuf_rows_2236:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2237
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_2245
+	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2238:
+shuf_stored_2246:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2236
+	JNZ  shuf_rows_2244
 
-shuf_done_2235:
-	JMP shuf_run_done_2233
+shuf_done_2243:
+	JMP shuf_run_done_2241
 
-shuf_run_checked_2234:
+shuf_run_checked_2242:
 	TESTQ DX, DX
-	JZ    shuf_done_2239
+	JZ    shuf_done_2247
 
-shuf_rows_2240:
+shuf_rows_2248:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2241
+	JHI       shuf_masked_2249
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2242:
+shuf_loaded_2250:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2243
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_2251
+	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2244:
+shuf_stored_2252:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2240
+	JNZ  shuf_rows_2248
 
-shuf_done_2239:
-shuf_run_done_2233:
+shuf_done_2247:
+shuf_run_done_2241:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2245
+	JZ        shuf_done_2253
 
-shuf_rows_2246:
+shuf_rows_2254:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2247
+	JHI       shuf_masked_2255
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2248:
+shuf_loaded_2256:
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z1, K4, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2249
-	VMOVDQU8  X5, K2, 64(AX)
+	JHI       shuf_far_2257
+	VMOVDQU8  Z5, K2, 64(AX)
 
-shuf_stored_2250:
+shuf_stored_2258:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2246
+	JNZ     shuf_rows_2254
 
-shuf_done_2245:
+shuf_done_2253:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2181:
+shuf_list_loads_2189:
 	DECQ R11
-	JZ   shuf_last_plane_2252
+	JZ   shuf_last_plane_2260
 
-shuf_planes_2251:
+shuf_planes_2259:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2253
-
-shuf_rows_2254:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2255
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2256:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
-	JNZ       shuf_rows_2254
-
-shuf_done_2253:
-	VMOVQ X5, R8
-	TESTQ R8, R8
-	JZ    shuf_run_done_2257
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R8), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_2258
-	TESTQ R8, R8
-	JZ    shuf_done_2259
-
-shuf_rows_2260:
-	VMOVDQU64 (CX), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R8
-	JNZ       shuf_rows_2260
-
-shuf_done_2259:
-	JMP shuf_run_done_2257
-
-shuf_run_checked_2258:
-	TESTQ R8, R8
 	JZ    shuf_done_2261
 
 shuf_rows_2262:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
 	CMPQ      CX, R13
 	JHI       shuf_masked_2263
 	VMOVDQU64 (CX), Z9
@@ -18222,28 +18584,1335 @@ shuf_loaded_2264:
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
+	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      SI, CX
+	ADDQ      $0x04, DI
 	DECQ      R8
 	JNZ       shuf_rows_2262
 
 shuf_done_2261:
-shuf_run_done_2257:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2265
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2266
+	TESTQ R8, R8
+	JZ    shuf_done_2267
+
+shuf_rows_2268:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2268
+
+shuf_done_2267:
+	JMP shuf_run_done_2265
+
+shuf_run_checked_2266:
+	TESTQ R8, R8
+	JZ    shuf_done_2269
+
+shuf_rows_2270:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2271
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2272:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2270
+
+shuf_done_2269:
+shuf_run_done_2265:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2265
+	JZ    shuf_done_2273
 
-shuf_rows_2266:
+shuf_rows_2274:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2267
+	JHI       shuf_masked_2275
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2268:
+shuf_loaded_2276:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2274
+
+shuf_done_2273:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2259
+
+shuf_last_plane_2260:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2277
+
+shuf_rows_2278:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2279
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2280:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2281
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2282:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2278
+
+shuf_done_2277:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2283
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_2284
+	TESTQ R8, R8
+	JZ    shuf_done_2285
+
+shuf_rows_2286:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2287
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2288:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2286
+
+shuf_done_2285:
+	JMP shuf_run_done_2283
+
+shuf_run_checked_2284:
+	TESTQ R8, R8
+	JZ    shuf_done_2289
+
+shuf_rows_2290:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2291
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2292:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2293
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2294:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2290
+
+shuf_done_2289:
+shuf_run_done_2283:
+	VMOVQ X8, DX
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2295
+
+shuf_rows_2296:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2297
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2298:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2299
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2300:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2296
+
+shuf_done_2295:
+	VZEROUPPER
+	RET
+
+shuf_store32_2187:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_2301
+	DECQ R11
+	JZ   shuf_last_plane_2304
+
+shuf_planes_2303:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2305
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2306
+	TESTQ DI, DI
+	JZ    shuf_done_2307
+
+shuf_rows_2308:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Y4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2308
+
+shuf_done_2307:
+	JMP shuf_run_done_2305
+
+shuf_run_checked_2306:
+	TESTQ DI, DI
+	JZ    shuf_done_2309
+
+shuf_rows_2310:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2311
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2312:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  Y4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2310
+
+shuf_done_2309:
+shuf_run_done_2305:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2303
+
+shuf_last_plane_2304:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2313
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2314
+	TESTQ DX, DX
+	JZ    shuf_done_2315
+
+shuf_rows_2316:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2317
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2318:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2316
+
+shuf_done_2315:
+	JMP shuf_run_done_2313
+
+shuf_run_checked_2314:
+	TESTQ DX, DX
+	JZ    shuf_done_2319
+
+shuf_rows_2320:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2321
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2322:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2323
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2324:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2320
+
+shuf_done_2319:
+shuf_run_done_2313:
+	VZEROUPPER
+	RET
+
+shuf_list_2301:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_2325
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_2325:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_2302
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_2326:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2327
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2326
+
+shuf_offs_done_2327:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_2302
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_2328:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2329
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2328
+
+shuf_offs_done_2329:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_2331
+
+shuf_planes_2330:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2332
+
+shuf_rows_2333:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2334
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2335:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Y11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2333
+
+shuf_done_2332:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2336
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2337
+	TESTQ DI, DI
+	JZ    shuf_done_2338
+
+shuf_rows_2339:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2339
+
+shuf_done_2338:
+	JMP shuf_run_done_2336
+
+shuf_run_checked_2337:
+	TESTQ DI, DI
+	JZ    shuf_done_2340
+
+shuf_rows_2341:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2342
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2343:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2341
+
+shuf_done_2340:
+shuf_run_done_2336:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2344
+
+shuf_rows_2345:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2346
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2347:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Y11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2345
+
+shuf_done_2344:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2330
+
+shuf_last_plane_2331:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2348
+
+shuf_rows_2349:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2350
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2351:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_2352
+	VMOVDQU8  Y9, K2, 64(AX)
+
+shuf_stored_2353:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2349
+
+shuf_done_2348:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2354
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2355
+	TESTQ DX, DX
+	JZ    shuf_done_2356
+
+shuf_rows_2357:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2358
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2359:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2357
+
+shuf_done_2356:
+	JMP shuf_run_done_2354
+
+shuf_run_checked_2355:
+	TESTQ DX, DX
+	JZ    shuf_done_2360
+
+shuf_rows_2361:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2362
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2363:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2364
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2365:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2361
+
+shuf_done_2360:
+shuf_run_done_2354:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2366
+
+shuf_rows_2367:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2368
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2369:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_2370
+	VMOVDQU8  Y5, K2, 64(AX)
+
+shuf_stored_2371:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2367
+
+shuf_done_2366:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2302:
+	DECQ R11
+	JZ   shuf_last_plane_2373
+
+shuf_planes_2372:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2374
+
+shuf_rows_2375:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2376
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2377:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2375
+
+shuf_done_2374:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2378
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2379
+	TESTQ R8, R8
+	JZ    shuf_done_2380
+
+shuf_rows_2381:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2381
+
+shuf_done_2380:
+	JMP shuf_run_done_2378
+
+shuf_run_checked_2379:
+	TESTQ R8, R8
+	JZ    shuf_done_2382
+
+shuf_rows_2383:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2384
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2385:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2383
+
+shuf_done_2382:
+shuf_run_done_2378:
+	VMOVQ X8, DI
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2386
+
+shuf_rows_2387:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2388
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2389:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2387
+
+shuf_done_2386:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2372
+
+shuf_last_plane_2373:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2390
+
+shuf_rows_2391:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2392
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2393:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2394
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2395:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2391
+
+shuf_done_2390:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2396
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_2397
+	TESTQ R8, R8
+	JZ    shuf_done_2398
+
+shuf_rows_2399:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2400
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2401:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2399
+
+shuf_done_2398:
+	JMP shuf_run_done_2396
+
+shuf_run_checked_2397:
+	TESTQ R8, R8
+	JZ    shuf_done_2402
+
+shuf_rows_2403:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2404
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2405:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2406
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2407:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  shuf_rows_2403
+
+shuf_done_2402:
+shuf_run_done_2396:
+	VMOVQ X8, DX
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2408
+
+shuf_rows_2409:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2410
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2411:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2412
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2413:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R8
+	JNZ  shuf_rows_2409
+
+shuf_done_2408:
+	VZEROUPPER
+	RET
+
+shuf_store16_2186:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_2414
+	DECQ R11
+	JZ   shuf_last_plane_2417
+
+shuf_planes_2416:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2418
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2419
+	TESTQ DI, DI
+	JZ    shuf_done_2420
+
+shuf_rows_2421:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  X4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2421
+
+shuf_done_2420:
+	JMP shuf_run_done_2418
+
+shuf_run_checked_2419:
+	TESTQ DI, DI
+	JZ    shuf_done_2422
+
+shuf_rows_2423:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2424
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2425:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	VMOVDQU8  X4, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2423
+
+shuf_done_2422:
+shuf_run_done_2418:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2416
+
+shuf_last_plane_2417:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2426
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2427
+	TESTQ DX, DX
+	JZ    shuf_done_2428
+
+shuf_rows_2429:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2430
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2431:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2429
+
+shuf_done_2428:
+	JMP shuf_run_done_2426
+
+shuf_run_checked_2427:
+	TESTQ DX, DX
+	JZ    shuf_done_2432
+
+shuf_rows_2433:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2434
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2435:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2436
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2437:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2433
+
+shuf_done_2432:
+shuf_run_done_2426:
+	VZEROUPPER
+	RET
+
+shuf_list_2414:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_2438
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_2438:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_2415
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R8
+	LEAQ  (AX)(R8*4), AX
+	XORQ  CX, CX
+
+shuf_offs_2439:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2440
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2439
+
+shuf_offs_done_2440:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_2415
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R8
+	LEAQ (AX)(R8*4), AX
+	XORQ CX, CX
+
+shuf_offs_2441:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_2442
+	MOVLQSX (AX)(CX*4), R8
+	IMULQ   SI, R8
+	MOVQ    R8, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_2441
+
+shuf_offs_done_2442:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_2444
+
+shuf_planes_2443:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2445
+
+shuf_rows_2446:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2447
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2448:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  X11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2446
+
+shuf_done_2445:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_2449
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2450
+	TESTQ DI, DI
+	JZ    shuf_done_2451
+
+shuf_rows_2452:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2452
+
+shuf_done_2451:
+	JMP shuf_run_done_2449
+
+shuf_run_checked_2450:
+	TESTQ DI, DI
+	JZ    shuf_done_2453
+
+shuf_rows_2454:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2455
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2456:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_2454
+
+shuf_done_2453:
+shuf_run_done_2449:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2457
+
+shuf_rows_2458:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2459
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2460:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  X11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2458
+
+shuf_done_2457:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2443
+
+shuf_last_plane_2444:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2461
+
+shuf_rows_2462:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2463
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2464:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_2465
+	VMOVDQU8  X9, K2, 64(AX)
+
+shuf_stored_2466:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2462
+
+shuf_done_2461:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2467
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2468
+	TESTQ DX, DX
+	JZ    shuf_done_2469
+
+shuf_rows_2470:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2471
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2472:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2470
+
+shuf_done_2469:
+	JMP shuf_run_done_2467
+
+shuf_run_checked_2468:
+	TESTQ DX, DX
+	JZ    shuf_done_2473
+
+shuf_rows_2474:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2475
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2476:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2477
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2478:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2474
+
+shuf_done_2473:
+shuf_run_done_2467:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2479
+
+shuf_rows_2480:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2481
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2482:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_2483
+	VMOVDQU8  X5, K2, 64(AX)
+
+shuf_stored_2484:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2480
+
+shuf_done_2479:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2415:
+	DECQ R11
+	JZ   shuf_last_plane_2486
+
+shuf_planes_2485:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2487
+
+shuf_rows_2488:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2489
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2490:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -18253,61 +19922,139 @@ shuf_loaded_2268:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2266
+	JNZ       shuf_rows_2488
 
-shuf_done_2265:
+shuf_done_2487:
+	VMOVQ X5, R8
+	TESTQ R8, R8
+	JZ    shuf_run_done_2491
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R8), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_2492
+	TESTQ R8, R8
+	JZ    shuf_done_2493
+
+shuf_rows_2494:
+	VMOVDQU64 (CX), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2494
+
+shuf_done_2493:
+	JMP shuf_run_done_2491
+
+shuf_run_checked_2492:
+	TESTQ R8, R8
+	JZ    shuf_done_2495
+
+shuf_rows_2496:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2497
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2498:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R8
+	JNZ       shuf_rows_2496
+
+shuf_done_2495:
+shuf_run_done_2491:
+	VMOVQ X8, DI
+	VMOVQ X7, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2499
+
+shuf_rows_2500:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2501
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2502:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2500
+
+shuf_done_2499:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2251
+	JNZ  shuf_planes_2485
 
-shuf_last_plane_2252:
+shuf_last_plane_2486:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2269
+	JZ    shuf_done_2503
 
-shuf_rows_2270:
+shuf_rows_2504:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2271
+	JHI       shuf_masked_2505
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2272:
+shuf_loaded_2506:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2273
+	JHI       shuf_far_2507
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2274:
+shuf_stored_2508:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2270
+	JNZ  shuf_rows_2504
 
-shuf_done_2269:
+shuf_done_2503:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2275
+	JZ    shuf_run_done_2509
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2276
+	JHI   shuf_run_checked_2510
 	TESTQ R8, R8
-	JZ    shuf_done_2277
+	JZ    shuf_done_2511
 
-shuf_rows_2278:
+shuf_rows_2512:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18315,106 +20062,106 @@ shuf_rows_2278:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2279
+	JHI       shuf_far_2513
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2280:
+shuf_stored_2514:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2278
+	JNZ  shuf_rows_2512
 
-shuf_done_2277:
-	JMP shuf_run_done_2275
+shuf_done_2511:
+	JMP shuf_run_done_2509
 
-shuf_run_checked_2276:
+shuf_run_checked_2510:
 	TESTQ R8, R8
-	JZ    shuf_done_2281
+	JZ    shuf_done_2515
 
-shuf_rows_2282:
+shuf_rows_2516:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2283
+	JHI       shuf_masked_2517
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2284:
+shuf_loaded_2518:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2285
+	JHI       shuf_far_2519
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2286:
+shuf_stored_2520:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2282
+	JNZ  shuf_rows_2516
 
-shuf_done_2281:
-shuf_run_done_2275:
+shuf_done_2515:
+shuf_run_done_2509:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2287
+	JZ    shuf_done_2521
 
-shuf_rows_2288:
+shuf_rows_2522:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2289
+	JHI       shuf_masked_2523
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2290:
+shuf_loaded_2524:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2291
+	JHI       shuf_far_2525
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2292:
+shuf_stored_2526:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2288
+	JNZ  shuf_rows_2522
 
-shuf_done_2287:
+shuf_done_2521:
 	VZEROUPPER
 	RET
 
-shuf_narrow_1237:
+shuf_narrow_1471:
 	MOVQ    DI, AX
 	CMPQ    R8, AX
 	CMOVQGT R8, AX
 	CMPQ    AX, $0x10
-	JBE     shuf_store16_2293
+	JBE     shuf_store16_2527
 	CMPQ    AX, $0x20
-	JBE     shuf_store32_2294
+	JBE     shuf_store32_2528
 	CMPQ    rowIdx+96(FP), $0x00
-	JNE     shuf_list_2295
+	JNE     shuf_list_2529
 	DECQ    R11
-	JZ      shuf_last_plane_2298
+	JZ      shuf_last_plane_2532
 
-shuf_planes_2297:
+shuf_planes_2531:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2299
+	JZ    shuf_run_done_2533
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2300
+	JHI   shuf_run_checked_2534
 	TESTQ DI, DI
-	JZ    shuf_done_2301
+	JZ    shuf_done_2535
 
-shuf_rows_2302:
+shuf_rows_2536:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
@@ -18422,96 +20169,96 @@ shuf_rows_2302:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2302
+	JNZ       shuf_rows_2536
 
-shuf_done_2301:
-	JMP shuf_run_done_2299
+shuf_done_2535:
+	JMP shuf_run_done_2533
 
-shuf_run_checked_2300:
+shuf_run_checked_2534:
 	TESTQ DI, DI
-	JZ    shuf_done_2303
+	JZ    shuf_done_2537
 
-shuf_rows_2304:
+shuf_rows_2538:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2305
+	JHI       shuf_masked_2539
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2306:
+shuf_loaded_2540:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU8  Z3, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2304
+	JNZ       shuf_rows_2538
 
-shuf_done_2303:
-shuf_run_done_2299:
+shuf_done_2537:
+shuf_run_done_2533:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2297
+	JNZ  shuf_planes_2531
 
-shuf_last_plane_2298:
+shuf_last_plane_2532:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2307
+	JZ    shuf_run_done_2541
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2308
+	JHI   shuf_run_checked_2542
 	TESTQ DX, DX
-	JZ    shuf_done_2309
+	JZ    shuf_done_2543
 
-shuf_rows_2310:
+shuf_rows_2544:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2311
+	JHI       shuf_far_2545
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2312:
+shuf_stored_2546:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2310
+	JNZ  shuf_rows_2544
 
-shuf_done_2309:
-	JMP shuf_run_done_2307
+shuf_done_2543:
+	JMP shuf_run_done_2541
 
-shuf_run_checked_2308:
+shuf_run_checked_2542:
 	TESTQ DX, DX
-	JZ    shuf_done_2313
+	JZ    shuf_done_2547
 
-shuf_rows_2314:
+shuf_rows_2548:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2315
+	JHI       shuf_masked_2549
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2316:
+shuf_loaded_2550:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2317
+	JHI       shuf_far_2551
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2318:
+shuf_stored_2552:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2314
+	JNZ  shuf_rows_2548
 
-shuf_done_2313:
-shuf_run_done_2307:
+shuf_done_2547:
+shuf_run_done_2541:
 	VZEROUPPER
 	RET
 
-shuf_list_2295:
+shuf_list_2529:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -18520,12 +20267,12 @@ shuf_list_2295:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_2319
+	JZ      shuf_no_run_2553
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2319:
+shuf_no_run_2553:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -18535,84 +20282,84 @@ shuf_no_run_2319:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2296
+	JA    shuf_list_loads_2530
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2320:
+shuf_offs_2554:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2321
+	JAE     shuf_offs_done_2555
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2320
+	JMP     shuf_offs_2554
 
-shuf_offs_done_2321:
+shuf_offs_done_2555:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2296
+	JA   shuf_list_loads_2530
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2322:
+shuf_offs_2556:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2323
+	JAE     shuf_offs_done_2557
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2322
+	JMP     shuf_offs_2556
 
-shuf_offs_done_2323:
+shuf_offs_done_2557:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 	DECQ      R11
-	JZ        shuf_last_plane_2325
+	JZ        shuf_last_plane_2559
 
-shuf_planes_2324:
+shuf_planes_2558:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2326
+	JZ        shuf_done_2560
 
-shuf_rows_2327:
+shuf_rows_2561:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2328
+	JHI       shuf_masked_2562
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2329:
+shuf_loaded_2563:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2327
+	JNZ       shuf_rows_2561
 
-shuf_done_2326:
+shuf_done_2560:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2330
+	JZ    shuf_run_done_2564
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2331
+	JHI   shuf_run_checked_2565
 	TESTQ DI, DI
-	JZ    shuf_done_2332
+	JZ    shuf_done_2566
 
-shuf_rows_2333:
+shuf_rows_2567:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -18620,213 +20367,213 @@ shuf_rows_2333:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2333
+	JNZ       shuf_rows_2567
 
-shuf_done_2332:
-	JMP shuf_run_done_2330
+shuf_done_2566:
+	JMP shuf_run_done_2564
 
-shuf_run_checked_2331:
+shuf_run_checked_2565:
 	TESTQ DI, DI
-	JZ    shuf_done_2334
+	JZ    shuf_done_2568
 
-shuf_rows_2335:
+shuf_rows_2569:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2336
+	JHI       shuf_masked_2570
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2337:
+shuf_loaded_2571:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2335
+	JNZ       shuf_rows_2569
 
-shuf_done_2334:
-shuf_run_done_2330:
+shuf_done_2568:
+shuf_run_done_2564:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2338
+	JZ        shuf_done_2572
 
-shuf_rows_2339:
+shuf_rows_2573:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2340
+	JHI       shuf_masked_2574
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2341:
+shuf_loaded_2575:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2339
+	JNZ       shuf_rows_2573
 
-shuf_done_2338:
+shuf_done_2572:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2324
+	JNZ  shuf_planes_2558
 
-shuf_last_plane_2325:
+shuf_last_plane_2559:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X3, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2342
+	JZ        shuf_done_2576
 
-shuf_rows_2343:
+shuf_rows_2577:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2344
+	JHI       shuf_masked_2578
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2345:
+shuf_loaded_2579:
 	VMOVDQA64 Z2, Z8
 	VPERMB    Z3, Z0, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_2346
+	JHI       shuf_far_2580
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_2347:
+shuf_stored_2581:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2343
+	JNZ     shuf_rows_2577
 
-shuf_done_2342:
+shuf_done_2576:
 	VMOVQ X4, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2348
+	JZ    shuf_run_done_2582
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2349
+	JHI   shuf_run_checked_2583
 	TESTQ DX, DX
-	JZ    shuf_done_2350
+	JZ    shuf_done_2584
 
-shuf_rows_2351:
+shuf_rows_2585:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2352
+	JHI       shuf_far_2586
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2353:
+shuf_stored_2587:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2351
+	JNZ  shuf_rows_2585
 
-shuf_done_2350:
-	JMP shuf_run_done_2348
+shuf_done_2584:
+	JMP shuf_run_done_2582
 
-shuf_run_checked_2349:
+shuf_run_checked_2583:
 	TESTQ DX, DX
-	JZ    shuf_done_2354
+	JZ    shuf_done_2588
 
-shuf_rows_2355:
+shuf_rows_2589:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2356
+	JHI       shuf_masked_2590
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2357:
+shuf_loaded_2591:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2358
+	JHI       shuf_far_2592
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2359:
+shuf_stored_2593:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2355
+	JNZ  shuf_rows_2589
 
-shuf_done_2354:
-shuf_run_done_2348:
+shuf_done_2588:
+shuf_run_done_2582:
 	VMOVDQA64 Z7, Z1
 	VMOVQ     X6, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2360
+	JZ        shuf_done_2594
 
-shuf_rows_2361:
+shuf_rows_2595:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2362
+	JHI       shuf_masked_2596
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2363:
+shuf_loaded_2597:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2364
+	JHI       shuf_far_2598
 	VMOVDQU8  Z4, K1, (AX)
 
-shuf_stored_2365:
+shuf_stored_2599:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2361
+	JNZ     shuf_rows_2595
 
-shuf_done_2360:
+shuf_done_2594:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2296:
+shuf_list_loads_2530:
 	DECQ R11
-	JZ   shuf_last_plane_2367
+	JZ   shuf_last_plane_2601
 
-shuf_planes_2366:
+shuf_planes_2600:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2368
+	JZ    shuf_done_2602
 
-shuf_rows_2369:
+shuf_rows_2603:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2370
+	JHI       shuf_masked_2604
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2371:
+shuf_loaded_2605:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2369
+	JNZ       shuf_rows_2603
 
-shuf_done_2368:
+shuf_done_2602:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2372
+	JZ    shuf_run_done_2606
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2373
+	JHI   shuf_run_checked_2607
 	TESTQ R8, R8
-	JZ    shuf_done_2374
+	JZ    shuf_done_2608
 
-shuf_rows_2375:
+shuf_rows_2609:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -18834,194 +20581,194 @@ shuf_rows_2375:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2375
+	JNZ       shuf_rows_2609
 
-shuf_done_2374:
-	JMP shuf_run_done_2372
+shuf_done_2608:
+	JMP shuf_run_done_2606
 
-shuf_run_checked_2373:
+shuf_run_checked_2607:
 	TESTQ R8, R8
-	JZ    shuf_done_2376
+	JZ    shuf_done_2610
 
-shuf_rows_2377:
+shuf_rows_2611:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2378
+	JHI       shuf_masked_2612
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2379:
+shuf_loaded_2613:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2377
+	JNZ       shuf_rows_2611
 
-shuf_done_2376:
-shuf_run_done_2372:
+shuf_done_2610:
+shuf_run_done_2606:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2380
+	JZ    shuf_done_2614
 
-shuf_rows_2381:
+shuf_rows_2615:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2382
+	JHI       shuf_masked_2616
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2383:
+shuf_loaded_2617:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2381
+	JNZ       shuf_rows_2615
 
-shuf_done_2380:
+shuf_done_2614:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2366
+	JNZ  shuf_planes_2600
 
-shuf_last_plane_2367:
+shuf_last_plane_2601:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2384
+	JZ    shuf_done_2618
 
-shuf_rows_2385:
+shuf_rows_2619:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2386
+	JHI       shuf_masked_2620
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2387:
+shuf_loaded_2621:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2388
+	JHI       shuf_far_2622
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2389:
+shuf_stored_2623:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2385
+	JNZ  shuf_rows_2619
 
-shuf_done_2384:
+shuf_done_2618:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2390
+	JZ    shuf_run_done_2624
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2391
+	JHI   shuf_run_checked_2625
 	TESTQ R8, R8
-	JZ    shuf_done_2392
+	JZ    shuf_done_2626
 
-shuf_rows_2393:
+shuf_rows_2627:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2394
+	JHI       shuf_far_2628
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2395:
+shuf_stored_2629:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2393
+	JNZ  shuf_rows_2627
 
-shuf_done_2392:
-	JMP shuf_run_done_2390
+shuf_done_2626:
+	JMP shuf_run_done_2624
 
-shuf_run_checked_2391:
+shuf_run_checked_2625:
 	TESTQ R8, R8
-	JZ    shuf_done_2396
+	JZ    shuf_done_2630
 
-shuf_rows_2397:
+shuf_rows_2631:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2398
+	JHI       shuf_masked_2632
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2399:
+shuf_loaded_2633:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2400
+	JHI       shuf_far_2634
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2401:
+shuf_stored_2635:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2397
+	JNZ  shuf_rows_2631
 
-shuf_done_2396:
-shuf_run_done_2390:
+shuf_done_2630:
+shuf_run_done_2624:
 	VMOVQ X7, DX
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2402
+	JZ    shuf_done_2636
 
-shuf_rows_2403:
+shuf_rows_2637:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2404
+	JHI       shuf_masked_2638
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2405:
+shuf_loaded_2639:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2406
+	JHI       shuf_far_2640
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2407:
+shuf_stored_2641:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2403
+	JNZ  shuf_rows_2637
 
-shuf_done_2402:
+shuf_done_2636:
 	VZEROUPPER
 	RET
 
-shuf_store32_2294:
+shuf_store32_2528:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2408
+	JNE  shuf_list_2642
 	DECQ R11
-	JZ   shuf_last_plane_2411
+	JZ   shuf_last_plane_2645
 
-shuf_planes_2410:
+shuf_planes_2644:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2412
+	JZ    shuf_run_done_2646
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2413
+	JHI   shuf_run_checked_2647
 	TESTQ DI, DI
-	JZ    shuf_done_2414
+	JZ    shuf_done_2648
 
-shuf_rows_2415:
+shuf_rows_2649:
 	VMOVDQU   (CX), Y3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
@@ -19029,96 +20776,96 @@ shuf_rows_2415:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2415
+	JNZ       shuf_rows_2649
 
-shuf_done_2414:
-	JMP shuf_run_done_2412
+shuf_done_2648:
+	JMP shuf_run_done_2646
 
-shuf_run_checked_2413:
+shuf_run_checked_2647:
 	TESTQ DI, DI
-	JZ    shuf_done_2416
+	JZ    shuf_done_2650
 
-shuf_rows_2417:
+shuf_rows_2651:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2418
+	JHI     shuf_masked_2652
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2419:
+shuf_loaded_2653:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	VMOVDQU8  Y1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2417
+	JNZ       shuf_rows_2651
 
-shuf_done_2416:
-shuf_run_done_2412:
+shuf_done_2650:
+shuf_run_done_2646:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2410
+	JNZ  shuf_planes_2644
 
-shuf_last_plane_2411:
+shuf_last_plane_2645:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2420
+	JZ    shuf_run_done_2654
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2421
+	JHI   shuf_run_checked_2655
 	TESTQ DX, DX
-	JZ    shuf_done_2422
+	JZ    shuf_done_2656
 
-shuf_rows_2423:
+shuf_rows_2657:
 	VMOVDQU   (CX), Y3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2424
+	JHI       shuf_far_2658
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2425:
+shuf_stored_2659:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2423
+	JNZ  shuf_rows_2657
 
-shuf_done_2422:
-	JMP shuf_run_done_2420
+shuf_done_2656:
+	JMP shuf_run_done_2654
 
-shuf_run_checked_2421:
+shuf_run_checked_2655:
 	TESTQ DX, DX
-	JZ    shuf_done_2426
+	JZ    shuf_done_2660
 
-shuf_rows_2427:
+shuf_rows_2661:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2428
+	JHI     shuf_masked_2662
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2429:
+shuf_loaded_2663:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2430
+	JHI       shuf_far_2664
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2431:
+shuf_stored_2665:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2427
+	JNZ  shuf_rows_2661
 
-shuf_done_2426:
-shuf_run_done_2420:
+shuf_done_2660:
+shuf_run_done_2654:
 	VZEROUPPER
 	RET
 
-shuf_list_2408:
+shuf_list_2642:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -19127,12 +20874,12 @@ shuf_list_2408:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_2432
+	JZ      shuf_no_run_2666
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2432:
+shuf_no_run_2666:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -19142,84 +20889,84 @@ shuf_no_run_2432:
 	VMOVQ CX, X9
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2409
+	JA    shuf_list_loads_2643
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2433:
+shuf_offs_2667:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2434
+	JAE     shuf_offs_done_2668
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2433
+	JMP     shuf_offs_2667
 
-shuf_offs_done_2434:
+shuf_offs_done_2668:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2409
+	JA   shuf_list_loads_2643
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2435:
+shuf_offs_2669:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2436
+	JAE     shuf_offs_done_2670
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2435
+	JMP     shuf_offs_2669
 
-shuf_offs_done_2436:
+shuf_offs_done_2670:
 	VMOVDQU64 (SP), Z10
 	VMOVDQU64 64(SP), Z11
 	DECQ      R11
-	JZ        shuf_last_plane_2438
+	JZ        shuf_last_plane_2672
 
-shuf_planes_2437:
+shuf_planes_2671:
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z12
 	VMOVQ     X1, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2439
+	JZ        shuf_done_2673
 
-shuf_rows_2440:
+shuf_rows_2674:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2441
+	JHI     shuf_masked_2675
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2442:
+shuf_loaded_2676:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z3, Z0, K3, Z13
 	VMOVDQU8  Y13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2440
+	JNZ       shuf_rows_2674
 
-shuf_done_2439:
+shuf_done_2673:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2443
+	JZ    shuf_run_done_2677
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2444
+	JHI   shuf_run_checked_2678
 	TESTQ DI, DI
-	JZ    shuf_done_2445
+	JZ    shuf_done_2679
 
-shuf_rows_2446:
+shuf_rows_2680:
 	VMOVDQU   (CX), Y4
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z4, Z0, K3, Z12
@@ -19227,213 +20974,213 @@ shuf_rows_2446:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2446
+	JNZ       shuf_rows_2680
 
-shuf_done_2445:
-	JMP shuf_run_done_2443
+shuf_done_2679:
+	JMP shuf_run_done_2677
 
-shuf_run_checked_2444:
+shuf_run_checked_2678:
 	TESTQ DI, DI
-	JZ    shuf_done_2447
+	JZ    shuf_done_2681
 
-shuf_rows_2448:
+shuf_rows_2682:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2449
+	JHI     shuf_masked_2683
 	VMOVDQU (CX), Y5
 
-shuf_loaded_2450:
+shuf_loaded_2684:
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z5, Z0, K3, Z12
 	VMOVDQU8  Y12, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2448
+	JNZ       shuf_rows_2682
 
-shuf_done_2447:
-shuf_run_done_2443:
+shuf_done_2681:
+shuf_run_done_2677:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X9, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2451
+	JZ        shuf_done_2685
 
-shuf_rows_2452:
+shuf_rows_2686:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2453
+	JHI     shuf_masked_2687
 	VMOVDQU (CX), Y6
 
-shuf_loaded_2454:
+shuf_loaded_2688:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z6, Z0, K3, Z13
 	VMOVDQU8  Y13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2452
+	JNZ       shuf_rows_2686
 
-shuf_done_2451:
+shuf_done_2685:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2437
+	JNZ  shuf_planes_2671
 
-shuf_last_plane_2438:
+shuf_last_plane_2672:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z3
 	VMOVQ     X1, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2455
+	JZ        shuf_done_2689
 
-shuf_rows_2456:
+shuf_rows_2690:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2457
+	JHI     shuf_masked_2691
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2458:
+shuf_loaded_2692:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2459
+	JHI       shuf_far_2693
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2460:
+shuf_stored_2694:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2456
+	JNZ     shuf_rows_2690
 
-shuf_done_2455:
+shuf_done_2689:
 	VMOVQ X7, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2461
+	JZ    shuf_run_done_2695
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2462
+	JHI   shuf_run_checked_2696
 	TESTQ DX, DX
-	JZ    shuf_done_2463
+	JZ    shuf_done_2697
 
-shuf_rows_2464:
+shuf_rows_2698:
 	VMOVDQU   (CX), Y7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2465
+	JHI       shuf_far_2699
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2466:
+shuf_stored_2700:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2464
+	JNZ  shuf_rows_2698
 
-shuf_done_2463:
-	JMP shuf_run_done_2461
+shuf_done_2697:
+	JMP shuf_run_done_2695
 
-shuf_run_checked_2462:
+shuf_run_checked_2696:
 	TESTQ DX, DX
-	JZ    shuf_done_2467
+	JZ    shuf_done_2701
 
-shuf_rows_2468:
+shuf_rows_2702:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2469
+	JHI     shuf_masked_2703
 	VMOVDQU (CX), Y7
 
-shuf_loaded_2470:
+shuf_loaded_2704:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2471
+	JHI       shuf_far_2705
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2472:
+shuf_stored_2706:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2468
+	JNZ  shuf_rows_2702
 
-shuf_done_2467:
-shuf_run_done_2461:
+shuf_done_2701:
+shuf_run_done_2695:
 	VMOVDQA64 Z11, Z3
 	VMOVQ     X9, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2473
+	JZ        shuf_done_2707
 
-shuf_rows_2474:
+shuf_rows_2708:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2475
+	JHI     shuf_masked_2709
 	VMOVDQU (CX), Y8
 
-shuf_loaded_2476:
+shuf_loaded_2710:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z8, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2477
+	JHI       shuf_far_2711
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2478:
+shuf_stored_2712:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2474
+	JNZ     shuf_rows_2708
 
-shuf_done_2473:
+shuf_done_2707:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2409:
+shuf_list_loads_2643:
 	DECQ R11
-	JZ   shuf_last_plane_2480
+	JZ   shuf_last_plane_2714
 
-shuf_planes_2479:
+shuf_planes_2713:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2481
+	JZ    shuf_done_2715
 
-shuf_rows_2482:
+shuf_rows_2716:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2483
+	JHI     shuf_masked_2717
 	VMOVDQU (CX), Y5
 
-shuf_loaded_2484:
+shuf_loaded_2718:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z5, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2482
+	JNZ       shuf_rows_2716
 
-shuf_done_2481:
+shuf_done_2715:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2485
+	JZ    shuf_run_done_2719
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2486
+	JHI   shuf_run_checked_2720
 	TESTQ R8, R8
-	JZ    shuf_done_2487
+	JZ    shuf_done_2721
 
-shuf_rows_2488:
+shuf_rows_2722:
 	VMOVDQU   (CX), Y10
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z10, Z0, K3, Z6
@@ -19441,194 +21188,194 @@ shuf_rows_2488:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2488
+	JNZ       shuf_rows_2722
 
-shuf_done_2487:
-	JMP shuf_run_done_2485
+shuf_done_2721:
+	JMP shuf_run_done_2719
 
-shuf_run_checked_2486:
+shuf_run_checked_2720:
 	TESTQ R8, R8
-	JZ    shuf_done_2489
+	JZ    shuf_done_2723
 
-shuf_rows_2490:
+shuf_rows_2724:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2491
+	JHI     shuf_masked_2725
 	VMOVDQU (CX), Y11
 
-shuf_loaded_2492:
+shuf_loaded_2726:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z11, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2490
+	JNZ       shuf_rows_2724
 
-shuf_done_2489:
-shuf_run_done_2485:
+shuf_done_2723:
+shuf_run_done_2719:
 	VMOVQ X4, DI
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2493
+	JZ    shuf_done_2727
 
-shuf_rows_2494:
+shuf_rows_2728:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2495
+	JHI     shuf_masked_2729
 	VMOVDQU (CX), Y12
 
-shuf_loaded_2496:
+shuf_loaded_2730:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z12, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2494
+	JNZ       shuf_rows_2728
 
-shuf_done_2493:
+shuf_done_2727:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2479
+	JNZ  shuf_planes_2713
 
-shuf_last_plane_2480:
+shuf_last_plane_2714:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2497
+	JZ    shuf_done_2731
 
-shuf_rows_2498:
+shuf_rows_2732:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2499
+	JHI     shuf_masked_2733
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2500:
+shuf_loaded_2734:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2501
+	JHI       shuf_far_2735
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2502:
+shuf_stored_2736:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2498
+	JNZ  shuf_rows_2732
 
-shuf_done_2497:
+shuf_done_2731:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2503
+	JZ    shuf_run_done_2737
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2504
+	JHI   shuf_run_checked_2738
 	TESTQ R8, R8
-	JZ    shuf_done_2505
+	JZ    shuf_done_2739
 
-shuf_rows_2506:
+shuf_rows_2740:
 	VMOVDQU   (CX), Y7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2507
+	JHI       shuf_far_2741
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2508:
+shuf_stored_2742:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2506
+	JNZ  shuf_rows_2740
 
-shuf_done_2505:
-	JMP shuf_run_done_2503
+shuf_done_2739:
+	JMP shuf_run_done_2737
 
-shuf_run_checked_2504:
+shuf_run_checked_2738:
 	TESTQ R8, R8
-	JZ    shuf_done_2509
+	JZ    shuf_done_2743
 
-shuf_rows_2510:
+shuf_rows_2744:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2511
+	JHI     shuf_masked_2745
 	VMOVDQU (CX), Y7
 
-shuf_loaded_2512:
+shuf_loaded_2746:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2513
+	JHI       shuf_far_2747
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2514:
+shuf_stored_2748:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2510
+	JNZ  shuf_rows_2744
 
-shuf_done_2509:
-shuf_run_done_2503:
+shuf_done_2743:
+shuf_run_done_2737:
 	VMOVQ X4, DX
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2515
+	JZ    shuf_done_2749
 
-shuf_rows_2516:
+shuf_rows_2750:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2517
+	JHI     shuf_masked_2751
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2518:
+shuf_loaded_2752:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2519
+	JHI       shuf_far_2753
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2520:
+shuf_stored_2754:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2516
+	JNZ  shuf_rows_2750
 
-shuf_done_2515:
+shuf_done_2749:
 	VZEROUPPER
 	RET
 
-shuf_store16_2293:
+shuf_store16_2527:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2521
+	JNE  shuf_list_2755
 	DECQ R11
-	JZ   shuf_last_plane_2524
+	JZ   shuf_last_plane_2758
 
-shuf_planes_2523:
+shuf_planes_2757:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2525
+	JZ    shuf_run_done_2759
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2526
+	JHI   shuf_run_checked_2760
 	TESTQ DI, DI
-	JZ    shuf_done_2527
+	JZ    shuf_done_2761
 
-shuf_rows_2528:
+shuf_rows_2762:
 	VMOVDQU   (CX), X3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
@@ -19636,96 +21383,96 @@ shuf_rows_2528:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2528
+	JNZ       shuf_rows_2762
 
-shuf_done_2527:
-	JMP shuf_run_done_2525
+shuf_done_2761:
+	JMP shuf_run_done_2759
 
-shuf_run_checked_2526:
+shuf_run_checked_2760:
 	TESTQ DI, DI
-	JZ    shuf_done_2529
+	JZ    shuf_done_2763
 
-shuf_rows_2530:
+shuf_rows_2764:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2531
+	JHI     shuf_masked_2765
 	VMOVDQU (CX), X4
 
-shuf_loaded_2532:
+shuf_loaded_2766:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	VMOVDQU8  X1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2530
+	JNZ       shuf_rows_2764
 
-shuf_done_2529:
-shuf_run_done_2525:
+shuf_done_2763:
+shuf_run_done_2759:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2523
+	JNZ  shuf_planes_2757
 
-shuf_last_plane_2524:
+shuf_last_plane_2758:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2533
+	JZ    shuf_run_done_2767
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2534
+	JHI   shuf_run_checked_2768
 	TESTQ DX, DX
-	JZ    shuf_done_2535
+	JZ    shuf_done_2769
 
-shuf_rows_2536:
+shuf_rows_2770:
 	VMOVDQU   (CX), X3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2537
+	JHI       shuf_far_2771
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2538:
+shuf_stored_2772:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2536
+	JNZ  shuf_rows_2770
 
-shuf_done_2535:
-	JMP shuf_run_done_2533
+shuf_done_2769:
+	JMP shuf_run_done_2767
 
-shuf_run_checked_2534:
+shuf_run_checked_2768:
 	TESTQ DX, DX
-	JZ    shuf_done_2539
+	JZ    shuf_done_2773
 
-shuf_rows_2540:
+shuf_rows_2774:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2541
+	JHI     shuf_masked_2775
 	VMOVDQU (CX), X3
 
-shuf_loaded_2542:
+shuf_loaded_2776:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2543
+	JHI       shuf_far_2777
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2544:
+shuf_stored_2778:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2540
+	JNZ  shuf_rows_2774
 
-shuf_done_2539:
-shuf_run_done_2533:
+shuf_done_2773:
+shuf_run_done_2767:
 	VZEROUPPER
 	RET
 
-shuf_list_2521:
+shuf_list_2755:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -19734,12 +21481,12 @@ shuf_list_2521:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_2545
+	JZ      shuf_no_run_2779
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2545:
+shuf_no_run_2779:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -19749,84 +21496,84 @@ shuf_no_run_2545:
 	VMOVQ CX, X9
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2522
+	JA    shuf_list_loads_2756
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2546:
+shuf_offs_2780:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2547
+	JAE     shuf_offs_done_2781
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2546
+	JMP     shuf_offs_2780
 
-shuf_offs_done_2547:
+shuf_offs_done_2781:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2522
+	JA   shuf_list_loads_2756
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2548:
+shuf_offs_2782:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2549
+	JAE     shuf_offs_done_2783
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2548
+	JMP     shuf_offs_2782
 
-shuf_offs_done_2549:
+shuf_offs_done_2783:
 	VMOVDQU64 (SP), Z10
 	VMOVDQU64 64(SP), Z11
 	DECQ      R11
-	JZ        shuf_last_plane_2551
+	JZ        shuf_last_plane_2785
 
-shuf_planes_2550:
+shuf_planes_2784:
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z12
 	VMOVQ     X1, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2552
+	JZ        shuf_done_2786
 
-shuf_rows_2553:
+shuf_rows_2787:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2554
+	JHI     shuf_masked_2788
 	VMOVDQU (CX), X3
 
-shuf_loaded_2555:
+shuf_loaded_2789:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z3, Z0, K3, Z13
 	VMOVDQU8  X13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2553
+	JNZ       shuf_rows_2787
 
-shuf_done_2552:
+shuf_done_2786:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2556
+	JZ    shuf_run_done_2790
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2557
+	JHI   shuf_run_checked_2791
 	TESTQ DI, DI
-	JZ    shuf_done_2558
+	JZ    shuf_done_2792
 
-shuf_rows_2559:
+shuf_rows_2793:
 	VMOVDQU   (CX), X4
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z4, Z0, K3, Z12
@@ -19834,213 +21581,213 @@ shuf_rows_2559:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2559
+	JNZ       shuf_rows_2793
 
-shuf_done_2558:
-	JMP shuf_run_done_2556
+shuf_done_2792:
+	JMP shuf_run_done_2790
 
-shuf_run_checked_2557:
+shuf_run_checked_2791:
 	TESTQ DI, DI
-	JZ    shuf_done_2560
+	JZ    shuf_done_2794
 
-shuf_rows_2561:
+shuf_rows_2795:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2562
+	JHI     shuf_masked_2796
 	VMOVDQU (CX), X5
 
-shuf_loaded_2563:
+shuf_loaded_2797:
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z5, Z0, K3, Z12
 	VMOVDQU8  X12, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2561
+	JNZ       shuf_rows_2795
 
-shuf_done_2560:
-shuf_run_done_2556:
+shuf_done_2794:
+shuf_run_done_2790:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X9, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2564
+	JZ        shuf_done_2798
 
-shuf_rows_2565:
+shuf_rows_2799:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2566
+	JHI     shuf_masked_2800
 	VMOVDQU (CX), X6
 
-shuf_loaded_2567:
+shuf_loaded_2801:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z6, Z0, K3, Z13
 	VMOVDQU8  X13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2565
+	JNZ       shuf_rows_2799
 
-shuf_done_2564:
+shuf_done_2798:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2550
+	JNZ  shuf_planes_2784
 
-shuf_last_plane_2551:
+shuf_last_plane_2785:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z3
 	VMOVQ     X1, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2568
+	JZ        shuf_done_2802
 
-shuf_rows_2569:
+shuf_rows_2803:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2570
+	JHI     shuf_masked_2804
 	VMOVDQU (CX), X4
 
-shuf_loaded_2571:
+shuf_loaded_2805:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2572
+	JHI       shuf_far_2806
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2573:
+shuf_stored_2807:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2569
+	JNZ     shuf_rows_2803
 
-shuf_done_2568:
+shuf_done_2802:
 	VMOVQ X7, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2574
+	JZ    shuf_run_done_2808
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2575
+	JHI   shuf_run_checked_2809
 	TESTQ DX, DX
-	JZ    shuf_done_2576
+	JZ    shuf_done_2810
 
-shuf_rows_2577:
+shuf_rows_2811:
 	VMOVDQU   (CX), X7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2578
+	JHI       shuf_far_2812
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2579:
+shuf_stored_2813:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2577
+	JNZ  shuf_rows_2811
 
-shuf_done_2576:
-	JMP shuf_run_done_2574
+shuf_done_2810:
+	JMP shuf_run_done_2808
 
-shuf_run_checked_2575:
+shuf_run_checked_2809:
 	TESTQ DX, DX
-	JZ    shuf_done_2580
+	JZ    shuf_done_2814
 
-shuf_rows_2581:
+shuf_rows_2815:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2582
+	JHI     shuf_masked_2816
 	VMOVDQU (CX), X7
 
-shuf_loaded_2583:
+shuf_loaded_2817:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2584
+	JHI       shuf_far_2818
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2585:
+shuf_stored_2819:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2581
+	JNZ  shuf_rows_2815
 
-shuf_done_2580:
-shuf_run_done_2574:
+shuf_done_2814:
+shuf_run_done_2808:
 	VMOVDQA64 Z11, Z3
 	VMOVQ     X9, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2586
+	JZ        shuf_done_2820
 
-shuf_rows_2587:
+shuf_rows_2821:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2588
+	JHI     shuf_masked_2822
 	VMOVDQU (CX), X8
 
-shuf_loaded_2589:
+shuf_loaded_2823:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z8, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2590
+	JHI       shuf_far_2824
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2591:
+shuf_stored_2825:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2587
+	JNZ     shuf_rows_2821
 
-shuf_done_2586:
+shuf_done_2820:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2522:
+shuf_list_loads_2756:
 	DECQ R11
-	JZ   shuf_last_plane_2593
+	JZ   shuf_last_plane_2827
 
-shuf_planes_2592:
+shuf_planes_2826:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2594
+	JZ    shuf_done_2828
 
-shuf_rows_2595:
+shuf_rows_2829:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2596
+	JHI     shuf_masked_2830
 	VMOVDQU (CX), X5
 
-shuf_loaded_2597:
+shuf_loaded_2831:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z5, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2595
+	JNZ       shuf_rows_2829
 
-shuf_done_2594:
+shuf_done_2828:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2598
+	JZ    shuf_run_done_2832
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2599
+	JHI   shuf_run_checked_2833
 	TESTQ R8, R8
-	JZ    shuf_done_2600
+	JZ    shuf_done_2834
 
-shuf_rows_2601:
+shuf_rows_2835:
 	VMOVDQU   (CX), X10
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z10, Z0, K3, Z6
@@ -20048,192 +21795,192 @@ shuf_rows_2601:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2601
+	JNZ       shuf_rows_2835
 
-shuf_done_2600:
-	JMP shuf_run_done_2598
+shuf_done_2834:
+	JMP shuf_run_done_2832
 
-shuf_run_checked_2599:
+shuf_run_checked_2833:
 	TESTQ R8, R8
-	JZ    shuf_done_2602
+	JZ    shuf_done_2836
 
-shuf_rows_2603:
+shuf_rows_2837:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2604
+	JHI     shuf_masked_2838
 	VMOVDQU (CX), X11
 
-shuf_loaded_2605:
+shuf_loaded_2839:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z11, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2603
+	JNZ       shuf_rows_2837
 
-shuf_done_2602:
-shuf_run_done_2598:
+shuf_done_2836:
+shuf_run_done_2832:
 	VMOVQ X4, DI
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2606
+	JZ    shuf_done_2840
 
-shuf_rows_2607:
+shuf_rows_2841:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2608
+	JHI     shuf_masked_2842
 	VMOVDQU (CX), X12
 
-shuf_loaded_2609:
+shuf_loaded_2843:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z12, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2607
+	JNZ       shuf_rows_2841
 
-shuf_done_2606:
+shuf_done_2840:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2592
+	JNZ  shuf_planes_2826
 
-shuf_last_plane_2593:
+shuf_last_plane_2827:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2610
+	JZ    shuf_done_2844
 
-shuf_rows_2611:
+shuf_rows_2845:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2612
+	JHI     shuf_masked_2846
 	VMOVDQU (CX), X3
 
-shuf_loaded_2613:
+shuf_loaded_2847:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2614
+	JHI       shuf_far_2848
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2615:
+shuf_stored_2849:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2611
+	JNZ  shuf_rows_2845
 
-shuf_done_2610:
+shuf_done_2844:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2616
+	JZ    shuf_run_done_2850
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2617
+	JHI   shuf_run_checked_2851
 	TESTQ R8, R8
-	JZ    shuf_done_2618
+	JZ    shuf_done_2852
 
-shuf_rows_2619:
+shuf_rows_2853:
 	VMOVDQU   (CX), X7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2620
+	JHI       shuf_far_2854
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2621:
+shuf_stored_2855:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2619
+	JNZ  shuf_rows_2853
 
-shuf_done_2618:
-	JMP shuf_run_done_2616
+shuf_done_2852:
+	JMP shuf_run_done_2850
 
-shuf_run_checked_2617:
+shuf_run_checked_2851:
 	TESTQ R8, R8
-	JZ    shuf_done_2622
+	JZ    shuf_done_2856
 
-shuf_rows_2623:
+shuf_rows_2857:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2624
+	JHI     shuf_masked_2858
 	VMOVDQU (CX), X7
 
-shuf_loaded_2625:
+shuf_loaded_2859:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2626
+	JHI       shuf_far_2860
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2627:
+shuf_stored_2861:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2623
+	JNZ  shuf_rows_2857
 
-shuf_done_2622:
-shuf_run_done_2616:
+shuf_done_2856:
+shuf_run_done_2850:
 	VMOVQ X4, DX
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2628
+	JZ    shuf_done_2862
 
-shuf_rows_2629:
+shuf_rows_2863:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2630
+	JHI     shuf_masked_2864
 	VMOVDQU (CX), X4
 
-shuf_loaded_2631:
+shuf_loaded_2865:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2632
+	JHI       shuf_far_2866
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2633:
+shuf_stored_2867:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2629
+	JNZ  shuf_rows_2863
 
-shuf_done_2628:
+shuf_done_2862:
 	VZEROUPPER
 	RET
 
-shuf_full_1238:
+shuf_full_1472:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2634
+	JNE  shuf_list_2868
 
-shuf_planes_2636:
+shuf_planes_2870:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2638
+	JZ    shuf_run_done_2872
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2639
+	JHI   shuf_run_checked_2873
 	TESTQ DI, DI
-	JZ    shuf_done_2640
+	JZ    shuf_done_2874
 
-shuf_rows_2641:
+shuf_rows_2875:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
@@ -20241,39 +21988,39 @@ shuf_rows_2641:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2641
+	JNZ       shuf_rows_2875
 
-shuf_done_2640:
-	JMP shuf_run_done_2638
+shuf_done_2874:
+	JMP shuf_run_done_2872
 
-shuf_run_checked_2639:
+shuf_run_checked_2873:
 	TESTQ DI, DI
-	JZ    shuf_done_2642
+	JZ    shuf_done_2876
 
-shuf_rows_2643:
+shuf_rows_2877:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2644
+	JHI       shuf_masked_2878
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2645:
+shuf_loaded_2879:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2643
+	JNZ       shuf_rows_2877
 
-shuf_done_2642:
-shuf_run_done_2638:
+shuf_done_2876:
+shuf_run_done_2872:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2636
+	JNZ  shuf_planes_2870
 	VZEROUPPER
 	RET
 
-shuf_list_2634:
+shuf_list_2868:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -20282,12 +22029,12 @@ shuf_list_2634:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_2646
+	JZ      shuf_no_run_2880
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2646:
+shuf_no_run_2880:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -20297,82 +22044,82 @@ shuf_no_run_2646:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2635
+	JA    shuf_list_loads_2869
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2647:
+shuf_offs_2881:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2648
+	JAE     shuf_offs_done_2882
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2647
+	JMP     shuf_offs_2881
 
-shuf_offs_done_2648:
+shuf_offs_done_2882:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2635
+	JA   shuf_list_loads_2869
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2649:
+shuf_offs_2883:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2650
+	JAE     shuf_offs_done_2884
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2649
+	JMP     shuf_offs_2883
 
-shuf_offs_done_2650:
+shuf_offs_done_2884:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 
-shuf_planes_2651:
+shuf_planes_2885:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2653
+	JZ        shuf_done_2887
 
-shuf_rows_2654:
+shuf_rows_2888:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2655
+	JHI       shuf_masked_2889
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2656:
+shuf_loaded_2890:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2654
+	JNZ       shuf_rows_2888
 
-shuf_done_2653:
+shuf_done_2887:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2657
+	JZ    shuf_run_done_2891
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2658
+	JHI   shuf_run_checked_2892
 	TESTQ DI, DI
-	JZ    shuf_done_2659
+	JZ    shuf_done_2893
 
-shuf_rows_2660:
+shuf_rows_2894:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -20380,100 +22127,100 @@ shuf_rows_2660:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2660
+	JNZ       shuf_rows_2894
 
-shuf_done_2659:
-	JMP shuf_run_done_2657
+shuf_done_2893:
+	JMP shuf_run_done_2891
 
-shuf_run_checked_2658:
+shuf_run_checked_2892:
 	TESTQ DI, DI
-	JZ    shuf_done_2661
+	JZ    shuf_done_2895
 
-shuf_rows_2662:
+shuf_rows_2896:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2663
+	JHI       shuf_masked_2897
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2664:
+shuf_loaded_2898:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2662
+	JNZ       shuf_rows_2896
 
-shuf_done_2661:
-shuf_run_done_2657:
+shuf_done_2895:
+shuf_run_done_2891:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2665
+	JZ        shuf_done_2899
 
-shuf_rows_2666:
+shuf_rows_2900:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2667
+	JHI       shuf_masked_2901
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2668:
+shuf_loaded_2902:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2666
+	JNZ       shuf_rows_2900
 
-shuf_done_2665:
+shuf_done_2899:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2651
+	JNZ  shuf_planes_2885
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2635:
-shuf_planes_2669:
+shuf_list_loads_2869:
+shuf_planes_2903:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2671
+	JZ    shuf_done_2905
 
-shuf_rows_2672:
+shuf_rows_2906:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2673
+	JHI       shuf_masked_2907
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2674:
+shuf_loaded_2908:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2672
+	JNZ       shuf_rows_2906
 
-shuf_done_2671:
+shuf_done_2905:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2675
+	JZ    shuf_run_done_2909
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2676
+	JHI   shuf_run_checked_2910
 	TESTQ R8, R8
-	JZ    shuf_done_2677
+	JZ    shuf_done_2911
 
-shuf_rows_2678:
+shuf_rows_2912:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -20481,65 +22228,65 @@ shuf_rows_2678:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2678
+	JNZ       shuf_rows_2912
 
-shuf_done_2677:
-	JMP shuf_run_done_2675
+shuf_done_2911:
+	JMP shuf_run_done_2909
 
-shuf_run_checked_2676:
+shuf_run_checked_2910:
 	TESTQ R8, R8
-	JZ    shuf_done_2679
+	JZ    shuf_done_2913
 
-shuf_rows_2680:
+shuf_rows_2914:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2681
+	JHI       shuf_masked_2915
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2682:
+shuf_loaded_2916:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2680
+	JNZ       shuf_rows_2914
 
-shuf_done_2679:
-shuf_run_done_2675:
+shuf_done_2913:
+shuf_run_done_2909:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2683
+	JZ    shuf_done_2917
 
-shuf_rows_2684:
+shuf_rows_2918:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2685
+	JHI       shuf_masked_2919
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2686:
+shuf_loaded_2920:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2684
+	JNZ       shuf_rows_2918
 
-shuf_done_2683:
+shuf_done_2917:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2669
+	JNZ  shuf_planes_2903
 	VZEROUPPER
 	RET
 
-shuf_ret_1235:
+shuf_ret_1469:
 	RET
 
-shuf_far_1257:
+shuf_far_1491:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -20547,9 +22294,9 @@ shuf_far_1257:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1258
+	JMP          shuf_stored_1492
 
-shuf_far_1261:
+shuf_far_1495:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -20557,825 +22304,289 @@ shuf_far_1261:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1262
-
-shuf_far_1282:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	VPERMB       Z4, Z9, Z4
-	VPMOVB2M     Z9, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1283
-
-shuf_far_1288:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1289
-
-shuf_far_1292:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1293
-
-shuf_far_1296:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	VPERMB       Z4, Z5, Z4
-	VPMOVB2M     Z5, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1297
-
-shuf_far_1312:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1313
-
-shuf_far_1318:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1319
-
-shuf_far_1322:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1323
-
-shuf_far_1326:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1327
-
-shuf_far_1342:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1343
-
-shuf_far_1346:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1347
-
-shuf_far_1367:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	VPERMB       Z4, Z9, Z4
-	VPMOVB2M     Z9, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1368
-
-shuf_far_1373:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1374
-
-shuf_far_1377:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1378
-
-shuf_far_1381:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	VPERMB       Z4, Z5, Z4
-	VPMOVB2M     Z5, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1382
-
-shuf_far_1397:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1398
-
-shuf_far_1403:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1404
-
-shuf_far_1407:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1408
-
-shuf_far_1411:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1412
-
-shuf_far_1427:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1428
-
-shuf_far_1431:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1432
-
-shuf_far_1452:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	VPERMB       Z4, Z9, Z4
-	VPMOVB2M     Z9, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1453
-
-shuf_far_1458:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1459
-
-shuf_far_1462:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1463
-
-shuf_far_1466:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	VPERMB       Z4, Z5, Z4
-	VPMOVB2M     Z5, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1467
-
-shuf_far_1482:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1483
-
-shuf_far_1488:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1489
-
-shuf_far_1492:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1493
-
-shuf_far_1496:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1497
-
-shuf_masked_1510:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1511
+	JMP          shuf_stored_1496
 
 shuf_far_1516:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
 	JMP          shuf_stored_1517
 
-shuf_masked_1520:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1521
-
 shuf_far_1522:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
 	JMP          shuf_stored_1523
 
-shuf_masked_1533:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1534
-
-shuf_masked_1541:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z24
-	VPADDB       iota64<>+0(SB), Z24, Z24
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z23
-	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1542
-
-shuf_masked_1545:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1546
-
-shuf_masked_1549:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z4
-	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1550
-
-shuf_far_1551:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z14, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1552
-
-shuf_far_1557:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1558
-
-shuf_masked_1561:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1562
-
-shuf_far_1563:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1564
-
-shuf_masked_1567:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VMOVDQU64    (CX), Z4
-	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1568
-
-shuf_far_1569:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z18, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1570
-
-shuf_masked_1575:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1576
-
-shuf_masked_1583:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VMOVDQU64    (CX), Z5
-	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1584
-
-shuf_masked_1587:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1588
-
-shuf_masked_1591:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
+shuf_far_1526:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1592
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1527
 
-shuf_far_1593:
+shuf_far_1530:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z17, Z3, Z4
-	VPMOVB2M     Z3, K1
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1594
+	JMP          shuf_stored_1531
 
-shuf_far_1599:
+shuf_far_1546:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1547
+
+shuf_far_1552:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1600
-
-shuf_masked_1603:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VMOVDQU64    (CX), Z3
-	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1604
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1553
 
-shuf_far_1605:
+shuf_far_1556:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1606
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1557
 
-shuf_masked_1609:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
+shuf_far_1560:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1561
+
+shuf_far_1576:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1577
+
+shuf_far_1580:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1581
+
+shuf_far_1601:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1602
+
+shuf_far_1607:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1610
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1608
 
 shuf_far_1611:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z25, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
 	JMP          shuf_stored_1612
 
-shuf_masked_1623:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1624
-
-shuf_far_1629:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1630
-
-shuf_masked_1633:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1634
-
-shuf_far_1635:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1636
-
-shuf_masked_1646:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1647
-
-shuf_masked_1654:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z24
-	VPADDB       iota64<>+0(SB), Z24, Z24
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z23
-	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1655
-
-shuf_masked_1658:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1659
-
-shuf_masked_1662:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z5
+shuf_far_1615:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z4
-	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1663
-
-shuf_far_1664:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z14, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1665
-
-shuf_far_1670:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1671
-
-shuf_masked_1674:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1675
-
-shuf_far_1676:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1677
-
-shuf_masked_1680:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VMOVDQU64    (CX), Z4
-	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1681
-
-shuf_far_1682:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z18, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1683
-
-shuf_masked_1688:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1689
-
-shuf_masked_1696:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VMOVDQU64    (CX), Z5
-	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1697
-
-shuf_masked_1700:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1701
-
-shuf_masked_1704:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1705
-
-shuf_far_1706:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z17, Z3, Z4
-	VPMOVB2M     Z3, K1
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1707
+	JMP          shuf_stored_1616
 
-shuf_far_1712:
+shuf_far_1631:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1632
+
+shuf_far_1637:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1713
-
-shuf_masked_1716:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VMOVDQU64    (CX), Z3
-	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1717
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1638
 
-shuf_far_1718:
+shuf_far_1641:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1719
-
-shuf_masked_1722:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z4
+	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1723
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1642
 
-shuf_far_1724:
+shuf_far_1645:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z25, Z3, Z4
-	VPMOVB2M     Z3, K1
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1646
+
+shuf_far_1661:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1662
+
+shuf_far_1665:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1666
+
+shuf_far_1686:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1725
+	JMP          shuf_stored_1687
 
-shuf_masked_1736:
+shuf_far_1692:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1693
+
+shuf_far_1696:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1697
+
+shuf_far_1700:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1701
+
+shuf_far_1716:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1717
+
+shuf_far_1722:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1723
+
+shuf_far_1726:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1727
+
+shuf_far_1730:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1731
+
+shuf_masked_1744:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21385,9 +22596,9 @@ shuf_masked_1736:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1737
+	JMP          shuf_loaded_1745
 
-shuf_far_1742:
+shuf_far_1750:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21395,9 +22606,9 @@ shuf_far_1742:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1743
+	JMP          shuf_stored_1751
 
-shuf_masked_1746:
+shuf_masked_1754:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21407,9 +22618,9 @@ shuf_masked_1746:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1747
+	JMP          shuf_loaded_1755
 
-shuf_far_1748:
+shuf_far_1756:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21417,33 +22628,33 @@ shuf_far_1748:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1749
-
-shuf_masked_1759:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1760
+	JMP          shuf_stored_1757
 
 shuf_masked_1767:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1768
+
+shuf_masked_1775:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z24
 	VPADDB       iota64<>+0(SB), Z24, Z24
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1768
+	JMP          shuf_loaded_1776
 
-shuf_masked_1771:
+shuf_masked_1779:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21453,9 +22664,9 @@ shuf_masked_1771:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1772
+	JMP          shuf_loaded_1780
 
-shuf_masked_1775:
+shuf_masked_1783:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21465,9 +22676,9 @@ shuf_masked_1775:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1776
+	JMP          shuf_loaded_1784
 
-shuf_far_1777:
+shuf_far_1785:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -21475,9 +22686,9 @@ shuf_far_1777:
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1778
+	JMP          shuf_stored_1786
 
-shuf_far_1783:
+shuf_far_1791:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21485,9 +22696,9 @@ shuf_far_1783:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1784
+	JMP          shuf_stored_1792
 
-shuf_masked_1787:
+shuf_masked_1795:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21497,9 +22708,9 @@ shuf_masked_1787:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1788
+	JMP          shuf_loaded_1796
 
-shuf_far_1789:
+shuf_far_1797:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21507,9 +22718,9 @@ shuf_far_1789:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1790
+	JMP          shuf_stored_1798
 
-shuf_masked_1793:
+shuf_masked_1801:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -21519,9 +22730,9 @@ shuf_masked_1793:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1794
+	JMP          shuf_loaded_1802
 
-shuf_far_1795:
+shuf_far_1803:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -21529,9 +22740,9 @@ shuf_far_1795:
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1796
+	JMP          shuf_stored_1804
 
-shuf_masked_1801:
+shuf_masked_1809:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21541,9 +22752,9 @@ shuf_masked_1801:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1802
+	JMP          shuf_loaded_1810
 
-shuf_masked_1809:
+shuf_masked_1817:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -21553,9 +22764,9 @@ shuf_masked_1809:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1810
+	JMP          shuf_loaded_1818
 
-shuf_masked_1813:
+shuf_masked_1821:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21565,9 +22776,9 @@ shuf_masked_1813:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1814
+	JMP          shuf_loaded_1822
 
-shuf_masked_1817:
+shuf_masked_1825:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21577,9 +22788,9 @@ shuf_masked_1817:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1818
+	JMP          shuf_loaded_1826
 
-shuf_far_1819:
+shuf_far_1827:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -21587,9 +22798,9 @@ shuf_far_1819:
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1820
+	JMP          shuf_stored_1828
 
-shuf_far_1825:
+shuf_far_1833:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -21597,9 +22808,9 @@ shuf_far_1825:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1826
+	JMP          shuf_stored_1834
 
-shuf_masked_1829:
+shuf_masked_1837:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -21609,9 +22820,9 @@ shuf_masked_1829:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1830
+	JMP          shuf_loaded_1838
 
-shuf_far_1831:
+shuf_far_1839:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -21619,9 +22830,9 @@ shuf_far_1831:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1832
+	JMP          shuf_stored_1840
 
-shuf_masked_1835:
+shuf_masked_1843:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21631,9 +22842,9 @@ shuf_masked_1835:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1836
+	JMP          shuf_loaded_1844
 
-shuf_far_1837:
+shuf_far_1845:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -21641,9 +22852,545 @@ shuf_far_1837:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1838
+	JMP          shuf_stored_1846
 
-shuf_masked_1849:
+shuf_masked_1857:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1858
+
+shuf_far_1863:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1864
+
+shuf_masked_1867:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1868
+
+shuf_far_1869:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1870
+
+shuf_masked_1880:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1881
+
+shuf_masked_1888:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z24
+	VPADDB       iota64<>+0(SB), Z24, Z24
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z23
+	VPERMB       (R8), Z24, Z24
+	JMP          shuf_loaded_1889
+
+shuf_masked_1892:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1893
+
+shuf_masked_1896:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z4
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_1897
+
+shuf_far_1898:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z14, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1899
+
+shuf_far_1904:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1905
+
+shuf_masked_1908:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1909
+
+shuf_far_1910:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1911
+
+shuf_masked_1914:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VMOVDQU64    (CX), Z4
+	VPERMB       (SI), Z5, Z5
+	JMP          shuf_loaded_1915
+
+shuf_far_1916:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z18, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1917
+
+shuf_masked_1922:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1923
+
+shuf_masked_1930:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VMOVDQU64    (CX), Z5
+	VPERMB       (DI), Z6, Z6
+	JMP          shuf_loaded_1931
+
+shuf_masked_1934:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1935
+
+shuf_masked_1938:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1939
+
+shuf_far_1940:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z17, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1941
+
+shuf_far_1946:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1947
+
+shuf_masked_1950:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DX), Z4, Z4
+	JMP          shuf_loaded_1951
+
+shuf_far_1952:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1953
+
+shuf_masked_1956:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1957
+
+shuf_far_1958:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z25, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1959
+
+shuf_masked_1970:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1971
+
+shuf_far_1976:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1977
+
+shuf_masked_1980:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1981
+
+shuf_far_1982:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1983
+
+shuf_masked_1993:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1994
+
+shuf_masked_2001:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z24
+	VPADDB       iota64<>+0(SB), Z24, Z24
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z23
+	VPERMB       (R8), Z24, Z24
+	JMP          shuf_loaded_2002
+
+shuf_masked_2005:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_2006
+
+shuf_masked_2009:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z4
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_2010
+
+shuf_far_2011:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z14, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2012
+
+shuf_far_2017:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2018
+
+shuf_masked_2021:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_2022
+
+shuf_far_2023:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2024
+
+shuf_masked_2027:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VMOVDQU64    (CX), Z4
+	VPERMB       (SI), Z5, Z5
+	JMP          shuf_loaded_2028
+
+shuf_far_2029:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z18, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2030
+
+shuf_masked_2035:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_2036
+
+shuf_masked_2043:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VMOVDQU64    (CX), Z5
+	VPERMB       (DI), Z6, Z6
+	JMP          shuf_loaded_2044
+
+shuf_masked_2047:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_2048
+
+shuf_masked_2051:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_2052
+
+shuf_far_2053:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z17, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2054
+
+shuf_far_2059:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2060
+
+shuf_masked_2063:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DX), Z4, Z4
+	JMP          shuf_loaded_2064
+
+shuf_far_2065:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2066
+
+shuf_masked_2069:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_2070
+
+shuf_far_2071:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z25, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2072
+
+shuf_masked_2083:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21653,9 +23400,9 @@ shuf_masked_1849:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_1850
+	JMP          shuf_loaded_2084
 
-shuf_far_1855:
+shuf_far_2089:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -21663,9 +23410,9 @@ shuf_far_1855:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1856
+	JMP          shuf_stored_2090
 
-shuf_masked_1859:
+shuf_masked_2093:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21675,9 +23422,9 @@ shuf_masked_1859:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1860
+	JMP          shuf_loaded_2094
 
-shuf_far_1861:
+shuf_far_2095:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -21685,9 +23432,9 @@ shuf_far_1861:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1862
+	JMP          shuf_stored_2096
 
-shuf_masked_1872:
+shuf_masked_2106:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21697,9 +23444,9 @@ shuf_masked_1872:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_1873
+	JMP          shuf_loaded_2107
 
-shuf_masked_1880:
+shuf_masked_2114:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21709,9 +23456,9 @@ shuf_masked_1880:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z15
 	VPERMB       (R8), Z16, Z16
-	JMP          shuf_loaded_1881
+	JMP          shuf_loaded_2115
 
-shuf_masked_1884:
+shuf_masked_2118:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21721,9 +23468,9 @@ shuf_masked_1884:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_1885
+	JMP          shuf_loaded_2119
 
-shuf_masked_1888:
+shuf_masked_2122:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21733,9 +23480,9 @@ shuf_masked_1888:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1889
+	JMP          shuf_loaded_2123
 
-shuf_far_1890:
+shuf_far_2124:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -21743,9 +23490,9 @@ shuf_far_1890:
 	VPERMB       Z7, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1891
+	JMP          shuf_stored_2125
 
-shuf_far_1896:
+shuf_far_2130:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -21753,9 +23500,9 @@ shuf_far_1896:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1897
+	JMP          shuf_stored_2131
 
-shuf_masked_1900:
+shuf_masked_2134:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21765,9 +23512,9 @@ shuf_masked_1900:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1901
+	JMP          shuf_loaded_2135
 
-shuf_far_1902:
+shuf_far_2136:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -21775,9 +23522,9 @@ shuf_far_1902:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_1903
+	JMP          shuf_stored_2137
 
-shuf_masked_1906:
+shuf_masked_2140:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -21787,9 +23534,9 @@ shuf_masked_1906:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_1907
+	JMP          shuf_loaded_2141
 
-shuf_far_1908:
+shuf_far_2142:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -21797,9 +23544,9 @@ shuf_far_1908:
 	VPERMB       Z9, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1909
+	JMP          shuf_stored_2143
 
-shuf_masked_1914:
+shuf_masked_2148:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21809,9 +23556,9 @@ shuf_masked_1914:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_1915
+	JMP          shuf_loaded_2149
 
-shuf_masked_1922:
+shuf_masked_2156:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -21821,9 +23568,9 @@ shuf_masked_1922:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DI), Z4, Z4
-	JMP          shuf_loaded_1923
+	JMP          shuf_loaded_2157
 
-shuf_masked_1926:
+shuf_masked_2160:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -21833,9 +23580,9 @@ shuf_masked_1926:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_1927
+	JMP          shuf_loaded_2161
 
-shuf_masked_1930:
+shuf_masked_2164:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21845,9 +23592,9 @@ shuf_masked_1930:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1931
+	JMP          shuf_loaded_2165
 
-shuf_far_1932:
+shuf_far_2166:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -21855,9 +23602,9 @@ shuf_far_1932:
 	VPERMB       Z15, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1933
+	JMP          shuf_stored_2167
 
-shuf_far_1938:
+shuf_far_2172:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -21865,9 +23612,9 @@ shuf_far_1938:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_1939
+	JMP          shuf_stored_2173
 
-shuf_masked_1942:
+shuf_masked_2176:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -21877,9 +23624,9 @@ shuf_masked_1942:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z1
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_1943
+	JMP          shuf_loaded_2177
 
-shuf_far_1944:
+shuf_far_2178:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -21887,9 +23634,9 @@ shuf_far_1944:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_1945
+	JMP          shuf_stored_2179
 
-shuf_masked_1948:
+shuf_masked_2182:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -21899,9 +23646,9 @@ shuf_masked_1948:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_1949
+	JMP          shuf_loaded_2183
 
-shuf_far_1950:
+shuf_far_2184:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -21909,9 +23656,9 @@ shuf_far_1950:
 	VPERMB       Z17, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_1951
+	JMP          shuf_stored_2185
 
-shuf_masked_1964:
+shuf_masked_2198:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21920,9 +23667,9 @@ shuf_masked_1964:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1965
+	JMP          shuf_loaded_2199
 
-shuf_far_1970:
+shuf_far_2204:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21930,9 +23677,9 @@ shuf_far_1970:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1971
+	JMP          shuf_stored_2205
 
-shuf_masked_1974:
+shuf_masked_2208:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -21941,9 +23688,9 @@ shuf_masked_1974:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_1975
+	JMP          shuf_loaded_2209
 
-shuf_far_1976:
+shuf_far_2210:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -21951,539 +23698,31 @@ shuf_far_1976:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1977
-
-shuf_masked_1987:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_1988
-
-shuf_masked_1995:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_1996
-
-shuf_masked_1999:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2000
-
-shuf_masked_2003:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2004
-
-shuf_far_2005:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z9, Z4, Z9
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2006
-
-shuf_far_2011:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2012
-
-shuf_masked_2015:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2016
-
-shuf_far_2017:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2018
-
-shuf_masked_2021:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2022
-
-shuf_far_2023:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z5, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2024
-
-shuf_masked_2029:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2030
-
-shuf_masked_2037:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2038
-
-shuf_masked_2041:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2042
-
-shuf_masked_2045:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2046
-
-shuf_far_2047:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2048
-
-shuf_far_2053:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2054
-
-shuf_masked_2057:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2058
-
-shuf_far_2059:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2060
-
-shuf_masked_2063:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2064
-
-shuf_far_2065:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2066
-
-shuf_masked_2077:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2078
-
-shuf_far_2083:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2084
-
-shuf_masked_2087:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2088
-
-shuf_far_2089:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2090
-
-shuf_masked_2100:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2101
-
-shuf_masked_2108:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2109
-
-shuf_masked_2112:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2113
-
-shuf_masked_2116:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2117
-
-shuf_far_2118:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z9, Z4, Z9
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2119
-
-shuf_far_2124:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2125
-
-shuf_masked_2128:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2129
-
-shuf_far_2130:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2131
-
-shuf_masked_2134:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2135
-
-shuf_far_2136:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z5, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2137
-
-shuf_masked_2142:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2143
-
-shuf_masked_2150:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2151
-
-shuf_masked_2154:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2155
-
-shuf_masked_2158:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2159
-
-shuf_far_2160:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2161
-
-shuf_far_2166:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2167
-
-shuf_masked_2170:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2171
-
-shuf_far_2172:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2173
-
-shuf_masked_2176:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2177
-
-shuf_far_2178:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2179
-
-shuf_masked_2190:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2191
-
-shuf_far_2196:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2197
-
-shuf_masked_2200:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2201
-
-shuf_far_2202:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2203
-
-shuf_masked_2213:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2214
+	JMP          shuf_stored_2211
 
 shuf_masked_2221:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2222
+
+shuf_masked_2229:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2222
+	JMP          shuf_loaded_2230
 
-shuf_masked_2225:
+shuf_masked_2233:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22492,9 +23731,9 @@ shuf_masked_2225:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2226
+	JMP          shuf_loaded_2234
 
-shuf_masked_2229:
+shuf_masked_2237:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22503,9 +23742,9 @@ shuf_masked_2229:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2230
+	JMP          shuf_loaded_2238
 
-shuf_far_2231:
+shuf_far_2239:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22513,9 +23752,9 @@ shuf_far_2231:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2232
+	JMP          shuf_stored_2240
 
-shuf_far_2237:
+shuf_far_2245:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -22523,9 +23762,9 @@ shuf_far_2237:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2238
+	JMP          shuf_stored_2246
 
-shuf_masked_2241:
+shuf_masked_2249:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22534,9 +23773,9 @@ shuf_masked_2241:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2242
+	JMP          shuf_loaded_2250
 
-shuf_far_2243:
+shuf_far_2251:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -22544,9 +23783,9 @@ shuf_far_2243:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2244
+	JMP          shuf_stored_2252
 
-shuf_masked_2247:
+shuf_masked_2255:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -22555,9 +23794,9 @@ shuf_masked_2247:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2248
+	JMP          shuf_loaded_2256
 
-shuf_far_2249:
+shuf_far_2257:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22565,9 +23804,9 @@ shuf_far_2249:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2250
+	JMP          shuf_stored_2258
 
-shuf_masked_2255:
+shuf_masked_2263:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22576,9 +23815,9 @@ shuf_masked_2255:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2256
+	JMP          shuf_loaded_2264
 
-shuf_masked_2263:
+shuf_masked_2271:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -22587,9 +23826,9 @@ shuf_masked_2263:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2264
+	JMP          shuf_loaded_2272
 
-shuf_masked_2267:
+shuf_masked_2275:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22598,9 +23837,9 @@ shuf_masked_2267:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2268
+	JMP          shuf_loaded_2276
 
-shuf_masked_2271:
+shuf_masked_2279:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -22609,9 +23848,9 @@ shuf_masked_2271:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2272
+	JMP          shuf_loaded_2280
 
-shuf_far_2273:
+shuf_far_2281:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -22619,9 +23858,9 @@ shuf_far_2273:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2274
+	JMP          shuf_stored_2282
 
-shuf_far_2279:
+shuf_far_2287:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -22629,9 +23868,9 @@ shuf_far_2279:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2280
+	JMP          shuf_stored_2288
 
-shuf_masked_2283:
+shuf_masked_2291:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -22640,9 +23879,9 @@ shuf_masked_2283:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2284
+	JMP          shuf_loaded_2292
 
-shuf_far_2285:
+shuf_far_2293:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -22650,9 +23889,9 @@ shuf_far_2285:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2286
+	JMP          shuf_stored_2294
 
-shuf_masked_2289:
+shuf_masked_2297:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -22661,9 +23900,9 @@ shuf_masked_2289:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2290
+	JMP          shuf_loaded_2298
 
-shuf_far_2291:
+shuf_far_2299:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -22671,51 +23910,62 @@ shuf_far_2291:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2292
+	JMP          shuf_stored_2300
 
-shuf_masked_2305:
+shuf_masked_2311:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2306
-
-shuf_far_2311:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2312
-
-shuf_masked_2315:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2316
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2312
 
 shuf_far_2317:
 	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
 	JMP          shuf_stored_2318
 
-shuf_masked_2328:
+shuf_masked_2321:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2322
+
+shuf_far_2323:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2324
+
+shuf_masked_2334:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2335
+
+shuf_masked_2342:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22724,9 +23974,506 @@ shuf_masked_2328:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2329
+	JMP          shuf_loaded_2343
 
-shuf_masked_2336:
+shuf_masked_2346:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2347
+
+shuf_masked_2350:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_2351
+
+shuf_far_2352:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z9, Z4, Z9
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2353
+
+shuf_far_2358:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2359
+
+shuf_masked_2362:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2363
+
+shuf_far_2364:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2365
+
+shuf_masked_2368:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z4, Z4
+	JMP          shuf_loaded_2369
+
+shuf_far_2370:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z5, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2371
+
+shuf_masked_2376:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2377
+
+shuf_masked_2384:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z9, Z9
+	JMP          shuf_loaded_2385
+
+shuf_masked_2388:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2389
+
+shuf_masked_2392:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2393
+
+shuf_far_2394:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2395
+
+shuf_far_2400:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2401
+
+shuf_masked_2404:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z3, Z3
+	JMP          shuf_loaded_2405
+
+shuf_far_2406:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2407
+
+shuf_masked_2410:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2411
+
+shuf_far_2412:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2413
+
+shuf_masked_2424:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2425
+
+shuf_far_2430:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2431
+
+shuf_masked_2434:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2435
+
+shuf_far_2436:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2437
+
+shuf_masked_2447:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2448
+
+shuf_masked_2455:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_2456
+
+shuf_masked_2459:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2460
+
+shuf_masked_2463:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_2464
+
+shuf_far_2465:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z9, Z4, Z9
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2466
+
+shuf_far_2471:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2472
+
+shuf_masked_2475:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2476
+
+shuf_far_2477:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2478
+
+shuf_masked_2481:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z4, Z4
+	JMP          shuf_loaded_2482
+
+shuf_far_2483:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z5, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2484
+
+shuf_masked_2489:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2490
+
+shuf_masked_2497:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z9, Z9
+	JMP          shuf_loaded_2498
+
+shuf_masked_2501:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2502
+
+shuf_masked_2505:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2506
+
+shuf_far_2507:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2508
+
+shuf_far_2513:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2514
+
+shuf_masked_2517:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z3, Z3
+	JMP          shuf_loaded_2518
+
+shuf_far_2519:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2520
+
+shuf_masked_2523:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2524
+
+shuf_far_2525:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2526
+
+shuf_masked_2539:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_2540
+
+shuf_far_2545:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2546
+
+shuf_masked_2549:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_2550
+
+shuf_far_2551:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2552
+
+shuf_masked_2562:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_2563
+
+shuf_masked_2570:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22735,9 +24482,9 @@ shuf_masked_2336:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_2337
+	JMP          shuf_loaded_2571
 
-shuf_masked_2340:
+shuf_masked_2574:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22746,9 +24493,9 @@ shuf_masked_2340:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2341
+	JMP          shuf_loaded_2575
 
-shuf_masked_2344:
+shuf_masked_2578:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22757,9 +24504,9 @@ shuf_masked_2344:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2345
+	JMP          shuf_loaded_2579
 
-shuf_far_2346:
+shuf_far_2580:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -22767,9 +24514,9 @@ shuf_far_2346:
 	VPERMB       Z8, Z3, Z8
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z8, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2347
+	JMP          shuf_stored_2581
 
-shuf_far_2352:
+shuf_far_2586:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -22777,9 +24524,9 @@ shuf_far_2352:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2353
+	JMP          shuf_stored_2587
 
-shuf_masked_2356:
+shuf_masked_2590:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22788,9 +24535,9 @@ shuf_masked_2356:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2357
+	JMP          shuf_loaded_2591
 
-shuf_far_2358:
+shuf_far_2592:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -22798,9 +24545,9 @@ shuf_far_2358:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2359
+	JMP          shuf_stored_2593
 
-shuf_masked_2362:
+shuf_masked_2596:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -22809,9 +24556,9 @@ shuf_masked_2362:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z3, Z3
-	JMP          shuf_loaded_2363
+	JMP          shuf_loaded_2597
 
-shuf_far_2364:
+shuf_far_2598:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -22819,9 +24566,9 @@ shuf_far_2364:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2365
+	JMP          shuf_stored_2599
 
-shuf_masked_2370:
+shuf_masked_2604:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22830,9 +24577,9 @@ shuf_masked_2370:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2371
+	JMP          shuf_loaded_2605
 
-shuf_masked_2378:
+shuf_masked_2612:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -22841,9 +24588,9 @@ shuf_masked_2378:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_2379
+	JMP          shuf_loaded_2613
 
-shuf_masked_2382:
+shuf_masked_2616:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22852,9 +24599,9 @@ shuf_masked_2382:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2383
+	JMP          shuf_loaded_2617
 
-shuf_masked_2386:
+shuf_masked_2620:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -22863,9 +24610,9 @@ shuf_masked_2386:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_2387
+	JMP          shuf_loaded_2621
 
-shuf_far_2388:
+shuf_far_2622:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -22873,9 +24620,9 @@ shuf_far_2388:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2389
+	JMP          shuf_stored_2623
 
-shuf_far_2394:
+shuf_far_2628:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -22883,9 +24630,9 @@ shuf_far_2394:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2395
+	JMP          shuf_stored_2629
 
-shuf_masked_2398:
+shuf_masked_2632:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -22894,9 +24641,9 @@ shuf_masked_2398:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z1
-	JMP          shuf_loaded_2399
+	JMP          shuf_loaded_2633
 
-shuf_far_2400:
+shuf_far_2634:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -22904,9 +24651,9 @@ shuf_far_2400:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2401
+	JMP          shuf_stored_2635
 
-shuf_masked_2404:
+shuf_masked_2638:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -22915,9 +24662,9 @@ shuf_masked_2404:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_2405
+	JMP          shuf_loaded_2639
 
-shuf_far_2406:
+shuf_far_2640:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -22925,9 +24672,9 @@ shuf_far_2406:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2407
+	JMP          shuf_stored_2641
 
-shuf_masked_2418:
+shuf_masked_2652:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22936,9 +24683,9 @@ shuf_masked_2418:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2419
+	JMP          shuf_loaded_2653
 
-shuf_far_2424:
+shuf_far_2658:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -22946,9 +24693,9 @@ shuf_far_2424:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2425
+	JMP          shuf_stored_2659
 
-shuf_masked_2428:
+shuf_masked_2662:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22957,9 +24704,9 @@ shuf_masked_2428:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z3
-	JMP          shuf_loaded_2429
+	JMP          shuf_loaded_2663
 
-shuf_far_2430:
+shuf_far_2664:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -22967,9 +24714,9 @@ shuf_far_2430:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2431
+	JMP          shuf_stored_2665
 
-shuf_masked_2441:
+shuf_masked_2675:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22978,9 +24725,9 @@ shuf_masked_2441:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2442
+	JMP          shuf_loaded_2676
 
-shuf_masked_2449:
+shuf_masked_2683:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22989,9 +24736,9 @@ shuf_masked_2449:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2450
+	JMP          shuf_loaded_2684
 
-shuf_masked_2453:
+shuf_masked_2687:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23000,9 +24747,9 @@ shuf_masked_2453:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2454
+	JMP          shuf_loaded_2688
 
-shuf_masked_2457:
+shuf_masked_2691:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23011,9 +24758,9 @@ shuf_masked_2457:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2458
+	JMP          shuf_loaded_2692
 
-shuf_far_2459:
+shuf_far_2693:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -23021,9 +24768,9 @@ shuf_far_2459:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2460
+	JMP          shuf_stored_2694
 
-shuf_far_2465:
+shuf_far_2699:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -23031,9 +24778,9 @@ shuf_far_2465:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2466
+	JMP          shuf_stored_2700
 
-shuf_masked_2469:
+shuf_masked_2703:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23042,9 +24789,9 @@ shuf_masked_2469:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z7
-	JMP          shuf_loaded_2470
+	JMP          shuf_loaded_2704
 
-shuf_far_2471:
+shuf_far_2705:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -23052,9 +24799,9 @@ shuf_far_2471:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2472
+	JMP          shuf_stored_2706
 
-shuf_masked_2475:
+shuf_masked_2709:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -23063,9 +24810,9 @@ shuf_masked_2475:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z1, Z8
-	JMP          shuf_loaded_2476
+	JMP          shuf_loaded_2710
 
-shuf_far_2477:
+shuf_far_2711:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z4
@@ -23073,9 +24820,9 @@ shuf_far_2477:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2478
+	JMP          shuf_stored_2712
 
-shuf_masked_2483:
+shuf_masked_2717:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23084,9 +24831,9 @@ shuf_masked_2483:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z5, Z5
-	JMP          shuf_loaded_2484
+	JMP          shuf_loaded_2718
 
-shuf_masked_2491:
+shuf_masked_2725:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23095,9 +24842,9 @@ shuf_masked_2491:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z6, Z11
-	JMP          shuf_loaded_2492
+	JMP          shuf_loaded_2726
 
-shuf_masked_2495:
+shuf_masked_2729:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23106,9 +24853,9 @@ shuf_masked_2495:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z6, Z12
-	JMP          shuf_loaded_2496
+	JMP          shuf_loaded_2730
 
-shuf_masked_2499:
+shuf_masked_2733:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23117,9 +24864,9 @@ shuf_masked_2499:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z3
-	JMP          shuf_loaded_2500
+	JMP          shuf_loaded_2734
 
-shuf_far_2501:
+shuf_far_2735:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -23127,9 +24874,9 @@ shuf_far_2501:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2502
+	JMP          shuf_stored_2736
 
-shuf_far_2507:
+shuf_far_2741:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -23137,9 +24884,9 @@ shuf_far_2507:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2508
+	JMP          shuf_stored_2742
 
-shuf_masked_2511:
+shuf_masked_2745:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -23148,9 +24895,9 @@ shuf_masked_2511:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z7
-	JMP          shuf_loaded_2512
+	JMP          shuf_loaded_2746
 
-shuf_far_2513:
+shuf_far_2747:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -23158,9 +24905,9 @@ shuf_far_2513:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2514
+	JMP          shuf_stored_2748
 
-shuf_masked_2517:
+shuf_masked_2751:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23169,9 +24916,9 @@ shuf_masked_2517:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z4
-	JMP          shuf_loaded_2518
+	JMP          shuf_loaded_2752
 
-shuf_far_2519:
+shuf_far_2753:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -23179,9 +24926,9 @@ shuf_far_2519:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2520
+	JMP          shuf_stored_2754
 
-shuf_masked_2531:
+shuf_masked_2765:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23190,9 +24937,9 @@ shuf_masked_2531:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2532
+	JMP          shuf_loaded_2766
 
-shuf_far_2537:
+shuf_far_2771:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -23200,9 +24947,9 @@ shuf_far_2537:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2538
+	JMP          shuf_stored_2772
 
-shuf_masked_2541:
+shuf_masked_2775:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23211,9 +24958,9 @@ shuf_masked_2541:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z3
-	JMP          shuf_loaded_2542
+	JMP          shuf_loaded_2776
 
-shuf_far_2543:
+shuf_far_2777:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -23221,9 +24968,9 @@ shuf_far_2543:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2544
+	JMP          shuf_stored_2778
 
-shuf_masked_2554:
+shuf_masked_2788:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23232,9 +24979,9 @@ shuf_masked_2554:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2555
+	JMP          shuf_loaded_2789
 
-shuf_masked_2562:
+shuf_masked_2796:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23243,9 +24990,9 @@ shuf_masked_2562:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2563
+	JMP          shuf_loaded_2797
 
-shuf_masked_2566:
+shuf_masked_2800:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23254,9 +25001,9 @@ shuf_masked_2566:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2567
+	JMP          shuf_loaded_2801
 
-shuf_masked_2570:
+shuf_masked_2804:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23265,9 +25012,9 @@ shuf_masked_2570:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2571
+	JMP          shuf_loaded_2805
 
-shuf_far_2572:
+shuf_far_2806:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -23275,9 +25022,9 @@ shuf_far_2572:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2573
+	JMP          shuf_stored_2807
 
-shuf_far_2578:
+shuf_far_2812:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -23285,9 +25032,9 @@ shuf_far_2578:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2579
+	JMP          shuf_stored_2813
 
-shuf_masked_2582:
+shuf_masked_2816:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23296,9 +25043,9 @@ shuf_masked_2582:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z7
-	JMP          shuf_loaded_2583
+	JMP          shuf_loaded_2817
 
-shuf_far_2584:
+shuf_far_2818:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -23306,9 +25053,9 @@ shuf_far_2584:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2585
+	JMP          shuf_stored_2819
 
-shuf_masked_2588:
+shuf_masked_2822:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -23317,9 +25064,9 @@ shuf_masked_2588:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z1, Z8
-	JMP          shuf_loaded_2589
+	JMP          shuf_loaded_2823
 
-shuf_far_2590:
+shuf_far_2824:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z4
@@ -23327,9 +25074,9 @@ shuf_far_2590:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2591
+	JMP          shuf_stored_2825
 
-shuf_masked_2596:
+shuf_masked_2830:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23338,9 +25085,9 @@ shuf_masked_2596:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z5, Z5
-	JMP          shuf_loaded_2597
+	JMP          shuf_loaded_2831
 
-shuf_masked_2604:
+shuf_masked_2838:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23349,9 +25096,9 @@ shuf_masked_2604:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z6, Z11
-	JMP          shuf_loaded_2605
+	JMP          shuf_loaded_2839
 
-shuf_masked_2608:
+shuf_masked_2842:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23360,9 +25107,9 @@ shuf_masked_2608:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z6, Z12
-	JMP          shuf_loaded_2609
+	JMP          shuf_loaded_2843
 
-shuf_masked_2612:
+shuf_masked_2846:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23371,9 +25118,9 @@ shuf_masked_2612:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z3
-	JMP          shuf_loaded_2613
+	JMP          shuf_loaded_2847
 
-shuf_far_2614:
+shuf_far_2848:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -23381,9 +25128,9 @@ shuf_far_2614:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2615
+	JMP          shuf_stored_2849
 
-shuf_far_2620:
+shuf_far_2854:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -23391,9 +25138,9 @@ shuf_far_2620:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2621
+	JMP          shuf_stored_2855
 
-shuf_masked_2624:
+shuf_masked_2858:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -23402,9 +25149,9 @@ shuf_masked_2624:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z7
-	JMP          shuf_loaded_2625
+	JMP          shuf_loaded_2859
 
-shuf_far_2626:
+shuf_far_2860:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -23412,9 +25159,9 @@ shuf_far_2626:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2627
+	JMP          shuf_stored_2861
 
-shuf_masked_2630:
+shuf_masked_2864:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23423,9 +25170,9 @@ shuf_masked_2630:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z4
-	JMP          shuf_loaded_2631
+	JMP          shuf_loaded_2865
 
-shuf_far_2632:
+shuf_far_2866:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -23433,9 +25180,9 @@ shuf_far_2632:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2633
+	JMP          shuf_stored_2867
 
-shuf_masked_2644:
+shuf_masked_2878:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23444,9 +25191,9 @@ shuf_masked_2644:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2645
+	JMP          shuf_loaded_2879
 
-shuf_masked_2655:
+shuf_masked_2889:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23455,9 +25202,9 @@ shuf_masked_2655:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2656
+	JMP          shuf_loaded_2890
 
-shuf_masked_2663:
+shuf_masked_2897:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23466,9 +25213,9 @@ shuf_masked_2663:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_2664
+	JMP          shuf_loaded_2898
 
-shuf_masked_2667:
+shuf_masked_2901:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23477,9 +25224,9 @@ shuf_masked_2667:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2668
+	JMP          shuf_loaded_2902
 
-shuf_masked_2673:
+shuf_masked_2907:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23488,9 +25235,9 @@ shuf_masked_2673:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2674
+	JMP          shuf_loaded_2908
 
-shuf_masked_2681:
+shuf_masked_2915:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23499,9 +25246,9 @@ shuf_masked_2681:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_2682
+	JMP          shuf_loaded_2916
 
-shuf_masked_2685:
+shuf_masked_2919:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23510,7 +25257,7 @@ shuf_masked_2685:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2686
+	JMP          shuf_loaded_2920
 
 // func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[384]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX512F, AVX512VBMI, CMOV
@@ -23540,24 +25287,24 @@ TEXT ·rowsShuffle256AVX512(SB), NOSPLIT, $144-112
 	VMOVDQU64 256(DI), Z4
 	VMOVDQU64 320(DI), Z5
 	CMPQ      R8, $0x40
-	JA        shuf256_slotted_2687
+	JA        shuf256_slotted_2921
 	CMPQ      R9, $0x00000100
-	JA        shuf256_6_2688
+	JA        shuf256_6_2922
 	CMPQ      R9, $0x000000c0
-	JA        shuf256_5_2689
+	JA        shuf256_5_2923
 	CMPQ      R9, $0x00000080
-	JA        shuf256_4_2690
+	JA        shuf256_4_2924
 	CMPQ      rowIdx+88(FP), $0x00
-	JNE       shuf256_list_2691
+	JNE       shuf256_list_2925
 
-shuf_planes_2693:
+shuf_planes_2927:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2695
+	JZ    shuf_done_2929
 	MOVQ  CX, R10
 
-shuf_rows_2696:
+shuf_rows_2930:
 	VMOVDQA64 Z0, Z3
 	VMOVDQU64 (R10)(R8*1), Z4
 	VMOVDQU64 (R10), Z5
@@ -23572,17 +25319,17 @@ shuf_rows_2696:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2696
+	JNZ       shuf_rows_2930
 
-shuf_done_2695:
+shuf_done_2929:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2693
+	JNZ  shuf_planes_2927
 	VZEROUPPER
 	RET
 
-shuf256_list_2691:
+shuf256_list_2925:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+96(FP), R10
@@ -23591,12 +25338,12 @@ shuf256_list_2691:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2697
+	JZ      shuf_no_run_2931
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2697:
+shuf_no_run_2931:
 	VMOVQ R11, X6
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -23606,52 +25353,52 @@ shuf_no_run_2697:
 	VMOVQ R10, X7
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2692
+	JA    shuf256_list_loads_2926
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2698:
+shuf_offs_2932:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2699
+	JAE     shuf_offs_done_2933
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2698
+	JMP     shuf_offs_2932
 
-shuf_offs_done_2699:
+shuf_offs_done_2933:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2692
+	JA   shuf256_list_loads_2926
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2700:
+shuf_offs_2934:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2701
+	JAE     shuf_offs_done_2935
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2700
+	JMP     shuf_offs_2934
 
-shuf_offs_done_2701:
+shuf_offs_done_2935:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_2702:
+shuf_planes_2936:
 	MOVQ      AX, DI
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2704
+	JZ        shuf_done_2938
 
-shuf_rows_2705:
+shuf_rows_2939:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -23668,16 +25415,16 @@ shuf_rows_2705:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2705
+	JNZ       shuf_rows_2939
 
-shuf_done_2704:
+shuf_done_2938:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2706
+	JZ    shuf_done_2940
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2707:
+shuf_rows_2941:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -23692,15 +25439,15 @@ shuf_rows_2707:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2707
+	JNZ       shuf_rows_2941
 
-shuf_done_2706:
+shuf_done_2940:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2708
+	JZ        shuf_done_2942
 
-shuf_rows_2709:
+shuf_rows_2943:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -23717,25 +25464,25 @@ shuf_rows_2709:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2709
+	JNZ       shuf_rows_2943
 
-shuf_done_2708:
+shuf_done_2942:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2702
+	JNZ  shuf_planes_2936
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2692:
-shuf_planes_2710:
+shuf256_list_loads_2926:
+shuf_planes_2944:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2712
+	JZ    shuf_done_2946
 
-shuf_rows_2713:
+shuf_rows_2947:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -23753,16 +25500,16 @@ shuf_rows_2713:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2713
+	JNZ       shuf_rows_2947
 
-shuf_done_2712:
+shuf_done_2946:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2714
+	JZ    shuf_done_2948
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2715:
+shuf_rows_2949:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -23777,15 +25524,15 @@ shuf_rows_2715:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2715
+	JNZ       shuf_rows_2949
 
-shuf_done_2714:
+shuf_done_2948:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2716
+	JZ    shuf_done_2950
 
-shuf_rows_2717:
+shuf_rows_2951:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -23803,28 +25550,28 @@ shuf_rows_2717:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2717
+	JNZ       shuf_rows_2951
 
-shuf_done_2716:
+shuf_done_2950:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2710
+	JNZ  shuf_planes_2944
 	VZEROUPPER
 	RET
 
-shuf256_4_2690:
+shuf256_4_2924:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2718
+	JNE  shuf256_list_2952
 
-shuf_planes_2720:
+shuf_planes_2954:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2722
+	JZ    shuf_done_2956
 	MOVQ  CX, R10
 
-shuf_rows_2723:
+shuf_rows_2957:
 	VMOVDQA64 Z0, Z4
 	VMOVDQU64 (R10)(R8*1), Z5
 	VMOVDQU64 (R10), Z6
@@ -23842,17 +25589,17 @@ shuf_rows_2723:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2723
+	JNZ       shuf_rows_2957
 
-shuf_done_2722:
+shuf_done_2956:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2720
+	JNZ  shuf_planes_2954
 	VZEROUPPER
 	RET
 
-shuf256_list_2718:
+shuf256_list_2952:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+96(FP), R10
@@ -23861,12 +25608,12 @@ shuf256_list_2718:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2724
+	JZ      shuf_no_run_2958
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2724:
+shuf_no_run_2958:
 	VMOVQ R11, X7
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -23876,52 +25623,52 @@ shuf_no_run_2724:
 	VMOVQ R10, X8
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2719
+	JA    shuf256_list_loads_2953
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2725:
+shuf_offs_2959:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2726
+	JAE     shuf_offs_done_2960
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2725
+	JMP     shuf_offs_2959
 
-shuf_offs_done_2726:
+shuf_offs_done_2960:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2719
+	JA   shuf256_list_loads_2953
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2727:
+shuf_offs_2961:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2728
+	JAE     shuf_offs_done_2962
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2727
+	JMP     shuf_offs_2961
 
-shuf_offs_done_2728:
+shuf_offs_done_2962:
 	VMOVDQU64 (SP), Z4
 	VMOVDQU64 64(SP), Z9
 
-shuf_planes_2729:
+shuf_planes_2963:
 	MOVQ      AX, DI
 	VMOVDQA64 Z4, Z10
 	VMOVQ     X5, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2731
+	JZ        shuf_done_2965
 
-shuf_rows_2732:
+shuf_rows_2966:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -23941,16 +25688,16 @@ shuf_rows_2732:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2732
+	JNZ       shuf_rows_2966
 
-shuf_done_2731:
+shuf_done_2965:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2733
+	JZ    shuf_done_2967
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2734:
+shuf_rows_2968:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -23968,15 +25715,15 @@ shuf_rows_2734:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2734
+	JNZ       shuf_rows_2968
 
-shuf_done_2733:
+shuf_done_2967:
 	VMOVDQA64 Z9, Z10
 	VMOVQ     X8, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2735
+	JZ        shuf_done_2969
 
-shuf_rows_2736:
+shuf_rows_2970:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -23996,25 +25743,25 @@ shuf_rows_2736:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2736
+	JNZ       shuf_rows_2970
 
-shuf_done_2735:
+shuf_done_2969:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2729
+	JNZ  shuf_planes_2963
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2719:
-shuf_planes_2737:
+shuf256_list_loads_2953:
+shuf_planes_2971:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2739
+	JZ    shuf_done_2973
 
-shuf_rows_2740:
+shuf_rows_2974:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24035,16 +25782,16 @@ shuf_rows_2740:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2740
+	JNZ       shuf_rows_2974
 
-shuf_done_2739:
+shuf_done_2973:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2741
+	JZ    shuf_done_2975
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2742:
+shuf_rows_2976:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -24062,15 +25809,15 @@ shuf_rows_2742:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2742
+	JNZ       shuf_rows_2976
 
-shuf_done_2741:
+shuf_done_2975:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2743
+	JZ    shuf_done_2977
 
-shuf_rows_2744:
+shuf_rows_2978:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24091,28 +25838,28 @@ shuf_rows_2744:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2744
+	JNZ       shuf_rows_2978
 
-shuf_done_2743:
+shuf_done_2977:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2737
+	JNZ  shuf_planes_2971
 	VZEROUPPER
 	RET
 
-shuf256_5_2689:
+shuf256_5_2923:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2745
+	JNE  shuf256_list_2979
 
-shuf_planes_2747:
+shuf_planes_2981:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2749
+	JZ    shuf_done_2983
 	MOVQ  CX, R10
 
-shuf_rows_2750:
+shuf_rows_2984:
 	VMOVDQA64 Z0, Z5
 	VMOVDQU64 (R10)(R8*1), Z6
 	VMOVDQU64 (R10), Z7
@@ -24133,17 +25880,17 @@ shuf_rows_2750:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2750
+	JNZ       shuf_rows_2984
 
-shuf_done_2749:
+shuf_done_2983:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2747
+	JNZ  shuf_planes_2981
 	VZEROUPPER
 	RET
 
-shuf256_list_2745:
+shuf256_list_2979:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+96(FP), R10
@@ -24152,12 +25899,12 @@ shuf256_list_2745:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_2751
+	JZ      shuf_no_run_2985
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2751:
+shuf_no_run_2985:
 	VMOVQ R11, X8
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -24167,52 +25914,52 @@ shuf_no_run_2751:
 	VMOVQ R10, X9
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2746
+	JA    shuf256_list_loads_2980
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2752:
+shuf_offs_2986:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2753
+	JAE     shuf_offs_done_2987
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2752
+	JMP     shuf_offs_2986
 
-shuf_offs_done_2753:
+shuf_offs_done_2987:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2746
+	JA   shuf256_list_loads_2980
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2754:
+shuf_offs_2988:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2755
+	JAE     shuf_offs_done_2989
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2754
+	JMP     shuf_offs_2988
 
-shuf_offs_done_2755:
+shuf_offs_done_2989:
 	VMOVDQU64 (SP), Z5
 	VMOVDQU64 64(SP), Z10
 
-shuf_planes_2756:
+shuf_planes_2990:
 	MOVQ      AX, DI
 	VMOVDQA64 Z5, Z11
 	VMOVQ     X6, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2758
+	JZ        shuf_done_2992
 
-shuf_rows_2759:
+shuf_rows_2993:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -24235,16 +25982,16 @@ shuf_rows_2759:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2759
+	JNZ       shuf_rows_2993
 
-shuf_done_2758:
+shuf_done_2992:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2760
+	JZ    shuf_done_2994
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2761:
+shuf_rows_2995:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -24265,15 +26012,15 @@ shuf_rows_2761:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2761
+	JNZ       shuf_rows_2995
 
-shuf_done_2760:
+shuf_done_2994:
 	VMOVDQA64 Z10, Z11
 	VMOVQ     X9, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2762
+	JZ        shuf_done_2996
 
-shuf_rows_2763:
+shuf_rows_2997:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -24296,25 +26043,25 @@ shuf_rows_2763:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2763
+	JNZ       shuf_rows_2997
 
-shuf_done_2762:
+shuf_done_2996:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2756
+	JNZ  shuf_planes_2990
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2746:
-shuf_planes_2764:
+shuf256_list_loads_2980:
+shuf_planes_2998:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2766
+	JZ    shuf_done_3000
 
-shuf_rows_2767:
+shuf_rows_3001:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24338,16 +26085,16 @@ shuf_rows_2767:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2767
+	JNZ       shuf_rows_3001
 
-shuf_done_2766:
+shuf_done_3000:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2768
+	JZ    shuf_done_3002
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2769:
+shuf_rows_3003:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -24368,15 +26115,15 @@ shuf_rows_2769:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2769
+	JNZ       shuf_rows_3003
 
-shuf_done_2768:
+shuf_done_3002:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2770
+	JZ    shuf_done_3004
 
-shuf_rows_2771:
+shuf_rows_3005:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24400,28 +26147,28 @@ shuf_rows_2771:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2771
+	JNZ       shuf_rows_3005
 
-shuf_done_2770:
+shuf_done_3004:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2764
+	JNZ  shuf_planes_2998
 	VZEROUPPER
 	RET
 
-shuf256_6_2688:
+shuf256_6_2922:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2772
+	JNE  shuf256_list_3006
 
-shuf_planes_2774:
+shuf_planes_3008:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2776
+	JZ    shuf_done_3010
 	MOVQ  CX, R10
 
-shuf_rows_2777:
+shuf_rows_3011:
 	VMOVDQA64 Z0, Z6
 	VMOVDQU64 (R10)(R8*1), Z7
 	VMOVDQU64 (R10), Z8
@@ -24445,17 +26192,17 @@ shuf_rows_2777:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2777
+	JNZ       shuf_rows_3011
 
-shuf_done_2776:
+shuf_done_3010:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2774
+	JNZ  shuf_planes_3008
 	VZEROUPPER
 	RET
 
-shuf256_list_2772:
+shuf256_list_3006:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X6
 	MOVQ    run0+96(FP), R10
@@ -24464,12 +26211,12 @@ shuf256_list_2772:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X8
-	JZ      shuf_no_run_2778
+	JZ      shuf_no_run_3012
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2778:
+shuf_no_run_3012:
 	VMOVQ R11, X9
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -24479,52 +26226,52 @@ shuf_no_run_2778:
 	VMOVQ R10, X10
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2773
+	JA    shuf256_list_loads_3007
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2779:
+shuf_offs_3013:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2780
+	JAE     shuf_offs_done_3014
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2779
+	JMP     shuf_offs_3013
 
-shuf_offs_done_2780:
+shuf_offs_done_3014:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2773
+	JA   shuf256_list_loads_3007
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2781:
+shuf_offs_3015:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2782
+	JAE     shuf_offs_done_3016
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2781
+	JMP     shuf_offs_3015
 
-shuf_offs_done_2782:
+shuf_offs_done_3016:
 	VMOVDQU64 (SP), Z6
 	VMOVDQU64 64(SP), Z11
 
-shuf_planes_2783:
+shuf_planes_3017:
 	MOVQ      AX, DI
 	VMOVDQA64 Z6, Z12
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2785
+	JZ        shuf_done_3019
 
-shuf_rows_2786:
+shuf_rows_3020:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -24550,16 +26297,16 @@ shuf_rows_2786:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_2786
+	JNZ       shuf_rows_3020
 
-shuf_done_2785:
+shuf_done_3019:
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2787
+	JZ    shuf_done_3021
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_2788:
+shuf_rows_3022:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -24583,15 +26330,15 @@ shuf_rows_2788:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2788
+	JNZ       shuf_rows_3022
 
-shuf_done_2787:
+shuf_done_3021:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X10, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2789
+	JZ        shuf_done_3023
 
-shuf_rows_2790:
+shuf_rows_3024:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -24617,25 +26364,25 @@ shuf_rows_2790:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_2790
+	JNZ       shuf_rows_3024
 
-shuf_done_2789:
+shuf_done_3023:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2783
+	JNZ  shuf_planes_3017
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2773:
-shuf_planes_2791:
+shuf256_list_loads_3007:
+shuf_planes_3025:
 	MOVQ  AX, DI
 	VMOVQ X6, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2793
+	JZ    shuf_done_3027
 
-shuf_rows_2794:
+shuf_rows_3028:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24662,16 +26409,16 @@ shuf_rows_2794:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2794
+	JNZ       shuf_rows_3028
 
-shuf_done_2793:
+shuf_done_3027:
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2795
+	JZ    shuf_done_3029
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_2796:
+shuf_rows_3030:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -24695,15 +26442,15 @@ shuf_rows_2796:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2796
+	JNZ       shuf_rows_3030
 
-shuf_done_2795:
+shuf_done_3029:
 	VMOVQ X11, R11
 	VMOVQ X10, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2797
+	JZ    shuf_done_3031
 
-shuf_rows_2798:
+shuf_rows_3032:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24730,34 +26477,34 @@ shuf_rows_2798:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2798
+	JNZ       shuf_rows_3032
 
-shuf_done_2797:
+shuf_done_3031:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2791
+	JNZ  shuf_planes_3025
 	VZEROUPPER
 	RET
 
-shuf256_slotted_2687:
+shuf256_slotted_2921:
 	CMPQ R9, $0x00000100
-	JA   shuf256_6_2799
+	JA   shuf256_6_3033
 	CMPQ R9, $0x000000c0
-	JA   shuf256_5_2800
+	JA   shuf256_5_3034
 	CMPQ R9, $0x00000080
-	JA   shuf256_4_2801
+	JA   shuf256_4_3035
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2802
+	JNE  shuf256_list_3036
 
-shuf_planes_2804:
+shuf_planes_3038:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2806
+	JZ    shuf_done_3040
 	MOVQ  CX, R10
 
-shuf_rows_2807:
+shuf_rows_3041:
 	VMOVDQA64 Z0, Z3
 	VMOVDQU64 (R10)(R8*1), Z4
 	VMOVDQU64 (R10), Z5
@@ -24774,17 +26521,17 @@ shuf_rows_2807:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2807
+	JNZ       shuf_rows_3041
 
-shuf_done_2806:
+shuf_done_3040:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2804
+	JNZ  shuf_planes_3038
 	VZEROUPPER
 	RET
 
-shuf256_list_2802:
+shuf256_list_3036:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+96(FP), R10
@@ -24793,12 +26540,12 @@ shuf256_list_2802:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2808
+	JZ      shuf_no_run_3042
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2808:
+shuf_no_run_3042:
 	VMOVQ R11, X6
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -24808,52 +26555,52 @@ shuf_no_run_2808:
 	VMOVQ R10, X7
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2803
+	JA    shuf256_list_loads_3037
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2809:
+shuf_offs_3043:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2810
+	JAE     shuf_offs_done_3044
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2809
+	JMP     shuf_offs_3043
 
-shuf_offs_done_2810:
+shuf_offs_done_3044:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2803
+	JA   shuf256_list_loads_3037
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2811:
+shuf_offs_3045:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2812
+	JAE     shuf_offs_done_3046
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2811
+	JMP     shuf_offs_3045
 
-shuf_offs_done_2812:
+shuf_offs_done_3046:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_2813:
+shuf_planes_3047:
 	MOVQ      AX, DI
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2815
+	JZ        shuf_done_3049
 
-shuf_rows_2816:
+shuf_rows_3050:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -24872,16 +26619,16 @@ shuf_rows_2816:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2816
+	JNZ       shuf_rows_3050
 
-shuf_done_2815:
+shuf_done_3049:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2817
+	JZ    shuf_done_3051
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2818:
+shuf_rows_3052:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -24898,15 +26645,15 @@ shuf_rows_2818:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2818
+	JNZ       shuf_rows_3052
 
-shuf_done_2817:
+shuf_done_3051:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2819
+	JZ        shuf_done_3053
 
-shuf_rows_2820:
+shuf_rows_3054:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -24925,25 +26672,25 @@ shuf_rows_2820:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2820
+	JNZ       shuf_rows_3054
 
-shuf_done_2819:
+shuf_done_3053:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2813
+	JNZ  shuf_planes_3047
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2803:
-shuf_planes_2821:
+shuf256_list_loads_3037:
+shuf_planes_3055:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2823
+	JZ    shuf_done_3057
 
-shuf_rows_2824:
+shuf_rows_3058:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -24963,16 +26710,16 @@ shuf_rows_2824:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2824
+	JNZ       shuf_rows_3058
 
-shuf_done_2823:
+shuf_done_3057:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2825
+	JZ    shuf_done_3059
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2826:
+shuf_rows_3060:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -24989,15 +26736,15 @@ shuf_rows_2826:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2826
+	JNZ       shuf_rows_3060
 
-shuf_done_2825:
+shuf_done_3059:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2827
+	JZ    shuf_done_3061
 
-shuf_rows_2828:
+shuf_rows_3062:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25017,28 +26764,28 @@ shuf_rows_2828:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2828
+	JNZ       shuf_rows_3062
 
-shuf_done_2827:
+shuf_done_3061:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2821
+	JNZ  shuf_planes_3055
 	VZEROUPPER
 	RET
 
-shuf256_4_2801:
+shuf256_4_3035:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2829
+	JNE  shuf256_list_3063
 
-shuf_planes_2831:
+shuf_planes_3065:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2833
+	JZ    shuf_done_3067
 	MOVQ  CX, R10
 
-shuf_rows_2834:
+shuf_rows_3068:
 	VMOVDQA64 Z0, Z4
 	VMOVDQU64 (R10)(R8*1), Z5
 	VMOVDQU64 (R10), Z6
@@ -25060,17 +26807,17 @@ shuf_rows_2834:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2834
+	JNZ       shuf_rows_3068
 
-shuf_done_2833:
+shuf_done_3067:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2831
+	JNZ  shuf_planes_3065
 	VZEROUPPER
 	RET
 
-shuf256_list_2829:
+shuf256_list_3063:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+96(FP), R10
@@ -25079,12 +26826,12 @@ shuf256_list_2829:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2835
+	JZ      shuf_no_run_3069
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2835:
+shuf_no_run_3069:
 	VMOVQ R11, X7
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -25094,52 +26841,52 @@ shuf_no_run_2835:
 	VMOVQ R10, X8
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2830
+	JA    shuf256_list_loads_3064
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2836:
+shuf_offs_3070:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2837
+	JAE     shuf_offs_done_3071
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2836
+	JMP     shuf_offs_3070
 
-shuf_offs_done_2837:
+shuf_offs_done_3071:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2830
+	JA   shuf256_list_loads_3064
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2838:
+shuf_offs_3072:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2839
+	JAE     shuf_offs_done_3073
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2838
+	JMP     shuf_offs_3072
 
-shuf_offs_done_2839:
+shuf_offs_done_3073:
 	VMOVDQU64 (SP), Z4
 	VMOVDQU64 64(SP), Z9
 
-shuf_planes_2840:
+shuf_planes_3074:
 	MOVQ      AX, DI
 	VMOVDQA64 Z4, Z10
 	VMOVQ     X5, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2842
+	JZ        shuf_done_3076
 
-shuf_rows_2843:
+shuf_rows_3077:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -25163,16 +26910,16 @@ shuf_rows_2843:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2843
+	JNZ       shuf_rows_3077
 
-shuf_done_2842:
+shuf_done_3076:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2844
+	JZ    shuf_done_3078
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2845:
+shuf_rows_3079:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -25194,15 +26941,15 @@ shuf_rows_2845:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2845
+	JNZ       shuf_rows_3079
 
-shuf_done_2844:
+shuf_done_3078:
 	VMOVDQA64 Z9, Z10
 	VMOVQ     X8, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2846
+	JZ        shuf_done_3080
 
-shuf_rows_2847:
+shuf_rows_3081:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -25226,25 +26973,25 @@ shuf_rows_2847:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2847
+	JNZ       shuf_rows_3081
 
-shuf_done_2846:
+shuf_done_3080:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2840
+	JNZ  shuf_planes_3074
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2830:
-shuf_planes_2848:
+shuf256_list_loads_3064:
+shuf_planes_3082:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2850
+	JZ    shuf_done_3084
 
-shuf_rows_2851:
+shuf_rows_3085:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25269,16 +27016,16 @@ shuf_rows_2851:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2851
+	JNZ       shuf_rows_3085
 
-shuf_done_2850:
+shuf_done_3084:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2852
+	JZ    shuf_done_3086
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2853:
+shuf_rows_3087:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -25300,15 +27047,15 @@ shuf_rows_2853:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2853
+	JNZ       shuf_rows_3087
 
-shuf_done_2852:
+shuf_done_3086:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2854
+	JZ    shuf_done_3088
 
-shuf_rows_2855:
+shuf_rows_3089:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25333,28 +27080,28 @@ shuf_rows_2855:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2855
+	JNZ       shuf_rows_3089
 
-shuf_done_2854:
+shuf_done_3088:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2848
+	JNZ  shuf_planes_3082
 	VZEROUPPER
 	RET
 
-shuf256_5_2800:
+shuf256_5_3034:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2856
+	JNE  shuf256_list_3090
 
-shuf_planes_2858:
+shuf_planes_3092:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2860
+	JZ    shuf_done_3094
 	MOVQ  CX, R10
 
-shuf_rows_2861:
+shuf_rows_3095:
 	VMOVDQA64 Z0, Z5
 	VMOVDQU64 (R10)(R8*1), Z6
 	VMOVDQU64 (R10), Z7
@@ -25379,17 +27126,17 @@ shuf_rows_2861:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2861
+	JNZ       shuf_rows_3095
 
-shuf_done_2860:
+shuf_done_3094:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2858
+	JNZ  shuf_planes_3092
 	VZEROUPPER
 	RET
 
-shuf256_list_2856:
+shuf256_list_3090:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+96(FP), R10
@@ -25398,12 +27145,12 @@ shuf256_list_2856:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_2862
+	JZ      shuf_no_run_3096
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2862:
+shuf_no_run_3096:
 	VMOVQ R11, X8
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -25413,52 +27160,52 @@ shuf_no_run_2862:
 	VMOVQ R10, X9
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2857
+	JA    shuf256_list_loads_3091
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2863:
+shuf_offs_3097:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2864
+	JAE     shuf_offs_done_3098
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2863
+	JMP     shuf_offs_3097
 
-shuf_offs_done_2864:
+shuf_offs_done_3098:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2857
+	JA   shuf256_list_loads_3091
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2865:
+shuf_offs_3099:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2866
+	JAE     shuf_offs_done_3100
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2865
+	JMP     shuf_offs_3099
 
-shuf_offs_done_2866:
+shuf_offs_done_3100:
 	VMOVDQU64 (SP), Z5
 	VMOVDQU64 64(SP), Z10
 
-shuf_planes_2867:
+shuf_planes_3101:
 	MOVQ      AX, DI
 	VMOVDQA64 Z5, Z11
 	VMOVQ     X6, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2869
+	JZ        shuf_done_3103
 
-shuf_rows_2870:
+shuf_rows_3104:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -25485,16 +27232,16 @@ shuf_rows_2870:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2870
+	JNZ       shuf_rows_3104
 
-shuf_done_2869:
+shuf_done_3103:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2871
+	JZ    shuf_done_3105
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2872:
+shuf_rows_3106:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -25519,15 +27266,15 @@ shuf_rows_2872:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2872
+	JNZ       shuf_rows_3106
 
-shuf_done_2871:
+shuf_done_3105:
 	VMOVDQA64 Z10, Z11
 	VMOVQ     X9, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2873
+	JZ        shuf_done_3107
 
-shuf_rows_2874:
+shuf_rows_3108:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -25554,25 +27301,25 @@ shuf_rows_2874:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2874
+	JNZ       shuf_rows_3108
 
-shuf_done_2873:
+shuf_done_3107:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2867
+	JNZ  shuf_planes_3101
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2857:
-shuf_planes_2875:
+shuf256_list_loads_3091:
+shuf_planes_3109:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2877
+	JZ    shuf_done_3111
 
-shuf_rows_2878:
+shuf_rows_3112:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25600,16 +27347,16 @@ shuf_rows_2878:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2878
+	JNZ       shuf_rows_3112
 
-shuf_done_2877:
+shuf_done_3111:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2879
+	JZ    shuf_done_3113
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2880:
+shuf_rows_3114:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -25634,15 +27381,15 @@ shuf_rows_2880:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2880
+	JNZ       shuf_rows_3114
 
-shuf_done_2879:
+shuf_done_3113:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2881
+	JZ    shuf_done_3115
 
-shuf_rows_2882:
+shuf_rows_3116:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25670,28 +27417,28 @@ shuf_rows_2882:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2882
+	JNZ       shuf_rows_3116
 
-shuf_done_2881:
+shuf_done_3115:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2875
+	JNZ  shuf_planes_3109
 	VZEROUPPER
 	RET
 
-shuf256_6_2799:
+shuf256_6_3033:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2883
+	JNE  shuf256_list_3117
 
-shuf_planes_2885:
+shuf_planes_3119:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2887
+	JZ    shuf_done_3121
 	MOVQ  CX, R10
 
-shuf_rows_2888:
+shuf_rows_3122:
 	VMOVDQA64 Z0, Z6
 	VMOVDQU64 (R10)(R8*1), Z7
 	VMOVDQU64 (R10), Z8
@@ -25719,17 +27466,17 @@ shuf_rows_2888:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2888
+	JNZ       shuf_rows_3122
 
-shuf_done_2887:
+shuf_done_3121:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2885
+	JNZ  shuf_planes_3119
 	VZEROUPPER
 	RET
 
-shuf256_list_2883:
+shuf256_list_3117:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X6
 	MOVQ    run0+96(FP), R10
@@ -25738,12 +27485,12 @@ shuf256_list_2883:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X8
-	JZ      shuf_no_run_2889
+	JZ      shuf_no_run_3123
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2889:
+shuf_no_run_3123:
 	VMOVQ R11, X9
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -25753,52 +27500,52 @@ shuf_no_run_2889:
 	VMOVQ R10, X10
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2884
+	JA    shuf256_list_loads_3118
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2890:
+shuf_offs_3124:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2891
+	JAE     shuf_offs_done_3125
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2890
+	JMP     shuf_offs_3124
 
-shuf_offs_done_2891:
+shuf_offs_done_3125:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2884
+	JA   shuf256_list_loads_3118
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2892:
+shuf_offs_3126:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2893
+	JAE     shuf_offs_done_3127
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2892
+	JMP     shuf_offs_3126
 
-shuf_offs_done_2893:
+shuf_offs_done_3127:
 	VMOVDQU64 (SP), Z6
 	VMOVDQU64 64(SP), Z11
 
-shuf_planes_2894:
+shuf_planes_3128:
 	MOVQ      AX, DI
 	VMOVDQA64 Z6, Z12
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2896
+	JZ        shuf_done_3130
 
-shuf_rows_2897:
+shuf_rows_3131:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -25828,16 +27575,16 @@ shuf_rows_2897:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_2897
+	JNZ       shuf_rows_3131
 
-shuf_done_2896:
+shuf_done_3130:
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2898
+	JZ    shuf_done_3132
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_2899:
+shuf_rows_3133:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -25865,15 +27612,15 @@ shuf_rows_2899:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2899
+	JNZ       shuf_rows_3133
 
-shuf_done_2898:
+shuf_done_3132:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X10, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2900
+	JZ        shuf_done_3134
 
-shuf_rows_2901:
+shuf_rows_3135:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -25903,25 +27650,25 @@ shuf_rows_2901:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_2901
+	JNZ       shuf_rows_3135
 
-shuf_done_2900:
+shuf_done_3134:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2894
+	JNZ  shuf_planes_3128
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2884:
-shuf_planes_2902:
+shuf256_list_loads_3118:
+shuf_planes_3136:
 	MOVQ  AX, DI
 	VMOVQ X6, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2904
+	JZ    shuf_done_3138
 
-shuf_rows_2905:
+shuf_rows_3139:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25952,16 +27699,16 @@ shuf_rows_2905:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2905
+	JNZ       shuf_rows_3139
 
-shuf_done_2904:
+shuf_done_3138:
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2906
+	JZ    shuf_done_3140
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_2907:
+shuf_rows_3141:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -25989,15 +27736,15 @@ shuf_rows_2907:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2907
+	JNZ       shuf_rows_3141
 
-shuf_done_2906:
+shuf_done_3140:
 	VMOVQ X11, R11
 	VMOVQ X10, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2908
+	JZ    shuf_done_3142
 
-shuf_rows_2909:
+shuf_rows_3143:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26028,13 +27775,13 @@ shuf_rows_2909:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2909
+	JNZ       shuf_rows_3143
 
-shuf_done_2908:
+shuf_done_3142:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2902
+	JNZ  shuf_planes_3136
 	VZEROUPPER
 	RET
 
@@ -26049,9 +27796,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    last+56(FP), DI
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
-	JZ      chunks_ret_2910
+	JZ      chunks_ret_3144
 	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_2911
+	JA      chunks_wide_in_3145
 	MOVQ    R8, R9
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    $0x00000040, R11
@@ -26069,36 +27816,36 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x0000007f, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_2912
+	JE      chunks_2_3146
 	CMPQ    SI, $0x03
-	JE      chunks_3_2913
+	JE      chunks_3_3147
 	CMPQ    SI, $0x04
-	JE      chunks_4_2914
+	JE      chunks_4_3148
 	CMPQ    SI, $0x05
-	JE      chunks_5_2915
+	JE      chunks_5_3149
 	CMPQ    SI, $0x06
-	JE      chunks_6_2916
+	JE      chunks_6_3150
 	CMPQ    SI, $0x07
-	JE      chunks_7_2917
+	JE      chunks_7_3151
 	CMPQ    SI, $0x08
-	JE      chunks_8_2918
-	JMP     chunks_ret_2910
+	JE      chunks_8_3152
+	JMP     chunks_ret_3144
 
-chunks_2_2912:
+chunks_2_3146:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_2920
+	JZ        chunks_2_last_3154
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_2919:
+chunks_2_planes_3153:
 	CMPQ      CX, R9
-	JA        chunks_2_near_2921
+	JA        chunks_2_near_3155
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 
-chunks_2_loaded_2922:
+chunks_2_loaded_3156:
 	VMOVDQA64 Z0, Z4
 	VPERMI2B  Z3, Z2, Z4
 	VMOVDQU64 Z4, (AX)
@@ -26108,33 +27855,33 @@ chunks_2_loaded_2922:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_2919
+	JNZ       chunks_2_planes_3153
 
-chunks_2_last_2920:
+chunks_2_last_3154:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2923
+	JA        chunks_rotated_3157
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
-	JMP       chunks_loaded_2924
+	JMP       chunks_loaded_3158
 
-chunks_rotated_2923:
+chunks_rotated_3157:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2925
+	JA           chunks_upper_3159
 	VPERMB       (BX), Z4, Z2
 	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_loaded_2924
+	JMP          chunks_loaded_3158
 
-chunks_upper_2925:
+chunks_upper_3159:
 	VMOVDQU64 (CX), Z2
 	VPERMB    (BX), Z4, Z3
 
-chunks_loaded_2924:
+chunks_loaded_3158:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z3, Z2, Z0
 	VMOVDQU64 Z0, (AX)
@@ -26144,27 +27891,27 @@ chunks_loaded_2924:
 	VZEROUPPER
 	RET
 
-chunks_2_near_2921:
+chunks_2_near_3155:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
-	JMP        chunks_2_loaded_2922
+	JMP        chunks_2_loaded_3156
 
-chunks_3_2913:
+chunks_3_3147:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_2927
+	JZ        chunks_3_last_3161
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_2926:
+chunks_3_planes_3160:
 	CMPQ      CX, R9
-	JA        chunks_3_near_2928
+	JA        chunks_3_near_3162
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-chunks_3_loaded_2929:
+chunks_3_loaded_3163:
 	VMOVDQA64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VMOVDQU64 Z5, (AX)
@@ -26177,33 +27924,33 @@ chunks_3_loaded_2929:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_2926
+	JNZ       chunks_3_planes_3160
 
-chunks_3_last_2927:
+chunks_3_last_3161:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2930
+	JA        chunks_rotated_3164
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
-	JMP       chunks_loaded_2931
+	JMP       chunks_loaded_3165
 
-chunks_rotated_2930:
+chunks_rotated_3164:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2932
+	JA           chunks_upper_3166
 	VPERMB       (BX), Z5, Z3
 	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_loaded_2931
+	JMP          chunks_loaded_3165
 
-chunks_upper_2932:
+chunks_upper_3166:
 	VMOVDQU64 (CX), Z3
 	VPERMB    (BX), Z5, Z4
 
-chunks_loaded_2931:
+chunks_loaded_3165:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)
@@ -26216,28 +27963,28 @@ chunks_loaded_2931:
 	VZEROUPPER
 	RET
 
-chunks_3_near_2928:
+chunks_3_near_3162:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        chunks_3_loaded_2929
+	JMP        chunks_3_loaded_3163
 
-chunks_4_2914:
+chunks_4_3148:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_2934
+	JZ        chunks_4_last_3168
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_2933:
+chunks_4_planes_3167:
 	CMPQ      CX, R9
-	JA        chunks_4_near_2935
+	JA        chunks_4_near_3169
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-chunks_4_loaded_2936:
+chunks_4_loaded_3170:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VMOVDQU64 Z6, (AX)
@@ -26253,33 +28000,33 @@ chunks_4_loaded_2936:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_2933
+	JNZ       chunks_4_planes_3167
 
-chunks_4_last_2934:
+chunks_4_last_3168:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2937
+	JA        chunks_rotated_3171
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
-	JMP       chunks_loaded_2938
+	JMP       chunks_loaded_3172
 
-chunks_rotated_2937:
+chunks_rotated_3171:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
 	VPADDB       iota64<>+0(SB), Z6, Z6
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2939
+	JA           chunks_upper_3173
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_2938
+	JMP          chunks_loaded_3172
 
-chunks_upper_2939:
+chunks_upper_3173:
 	VMOVDQU64 (CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_2938:
+chunks_loaded_3172:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)
@@ -26295,29 +28042,29 @@ chunks_loaded_2938:
 	VZEROUPPER
 	RET
 
-chunks_4_near_2935:
+chunks_4_near_3169:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        chunks_4_loaded_2936
+	JMP        chunks_4_loaded_3170
 
-chunks_5_2915:
+chunks_5_3149:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_2941
+	JZ        chunks_5_last_3175
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_2940:
+chunks_5_planes_3174:
 	CMPQ      CX, R9
-	JA        chunks_5_near_2942
+	JA        chunks_5_near_3176
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-chunks_5_loaded_2943:
+chunks_5_loaded_3177:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z6, Z5, Z7
 	VMOVDQU64 Z7, (AX)
@@ -26336,33 +28083,33 @@ chunks_5_loaded_2943:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_2940
+	JNZ       chunks_5_planes_3174
 
-chunks_5_last_2941:
+chunks_5_last_3175:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2944
+	JA        chunks_rotated_3178
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
-	JMP       chunks_loaded_2945
+	JMP       chunks_loaded_3179
 
-chunks_rotated_2944:
+chunks_rotated_3178:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
 	VPADDB       iota64<>+0(SB), Z7, Z7
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2946
+	JA           chunks_upper_3180
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_2945
+	JMP          chunks_loaded_3179
 
-chunks_upper_2946:
+chunks_upper_3180:
 	VMOVDQU64 (CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_2945:
+chunks_loaded_3179:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)
@@ -26381,12 +28128,12 @@ chunks_loaded_2945:
 	VZEROUPPER
 	RET
 
-chunks_5_near_2942:
+chunks_5_near_3176:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        chunks_5_loaded_2943
+	JMP        chunks_5_loaded_3177
 
-chunks_6_2916:
+chunks_6_3150:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -26394,17 +28141,17 @@ chunks_6_2916:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_2948
+	JZ        chunks_6_last_3182
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_2947:
+chunks_6_planes_3181:
 	CMPQ      CX, R9
-	JA        chunks_6_near_2949
+	JA        chunks_6_near_3183
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 
-chunks_6_loaded_2950:
+chunks_6_loaded_3184:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z7, Z6, Z8
 	VMOVDQU64 Z8, (AX)
@@ -26426,33 +28173,33 @@ chunks_6_loaded_2950:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_2947
+	JNZ       chunks_6_planes_3181
 
-chunks_6_last_2948:
+chunks_6_last_3182:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2951
+	JA        chunks_rotated_3185
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
-	JMP       chunks_loaded_2952
+	JMP       chunks_loaded_3186
 
-chunks_rotated_2951:
+chunks_rotated_3185:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
 	VPADDB       iota64<>+0(SB), Z8, Z8
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2953
+	JA           chunks_upper_3187
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_2952
+	JMP          chunks_loaded_3186
 
-chunks_upper_2953:
+chunks_upper_3187:
 	VMOVDQU64 (CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_2952:
+chunks_loaded_3186:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)
@@ -26474,12 +28221,12 @@ chunks_loaded_2952:
 	VZEROUPPER
 	RET
 
-chunks_6_near_2949:
+chunks_6_near_3183:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
-	JMP        chunks_6_loaded_2950
+	JMP        chunks_6_loaded_3184
 
-chunks_7_2917:
+chunks_7_3151:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -26488,17 +28235,17 @@ chunks_7_2917:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_2955
+	JZ        chunks_7_last_3189
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_2954:
+chunks_7_planes_3188:
 	CMPQ      CX, R9
-	JA        chunks_7_near_2956
+	JA        chunks_7_near_3190
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 
-chunks_7_loaded_2957:
+chunks_7_loaded_3191:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z8, Z7, Z9
 	VMOVDQU64 Z9, (AX)
@@ -26523,33 +28270,33 @@ chunks_7_loaded_2957:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_2954
+	JNZ       chunks_7_planes_3188
 
-chunks_7_last_2955:
+chunks_7_last_3189:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2958
+	JA        chunks_rotated_3192
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
-	JMP       chunks_loaded_2959
+	JMP       chunks_loaded_3193
 
-chunks_rotated_2958:
+chunks_rotated_3192:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2960
+	JA           chunks_upper_3194
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_2959
+	JMP          chunks_loaded_3193
 
-chunks_upper_2960:
+chunks_upper_3194:
 	VMOVDQU64 (CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_2959:
+chunks_loaded_3193:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)
@@ -26574,12 +28321,12 @@ chunks_loaded_2959:
 	VZEROUPPER
 	RET
 
-chunks_7_near_2956:
+chunks_7_near_3190:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
-	JMP        chunks_7_loaded_2957
+	JMP        chunks_7_loaded_3191
 
-chunks_8_2918:
+chunks_8_3152:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -26589,17 +28336,17 @@ chunks_8_2918:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_2962
+	JZ        chunks_8_last_3196
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_2961:
+chunks_8_planes_3195:
 	CMPQ      CX, R9
-	JA        chunks_8_near_2963
+	JA        chunks_8_near_3197
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 
-chunks_8_loaded_2964:
+chunks_8_loaded_3198:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z9, Z8, Z10
 	VMOVDQU64 Z10, (AX)
@@ -26627,33 +28374,33 @@ chunks_8_loaded_2964:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_2961
+	JNZ       chunks_8_planes_3195
 
-chunks_8_last_2962:
+chunks_8_last_3196:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2965
+	JA        chunks_rotated_3199
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
-	JMP       chunks_loaded_2966
+	JMP       chunks_loaded_3200
 
-chunks_rotated_2965:
+chunks_rotated_3199:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
 	VPADDB       iota64<>+0(SB), Z10, Z10
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_2967
+	JA           chunks_upper_3201
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_2966
+	JMP          chunks_loaded_3200
 
-chunks_upper_2967:
+chunks_upper_3201:
 	VMOVDQU64 (CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_2966:
+chunks_loaded_3200:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)
@@ -26681,12 +28428,12 @@ chunks_loaded_2966:
 	VZEROUPPER
 	RET
 
-chunks_8_near_2963:
+chunks_8_near_3197:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
-	JMP        chunks_8_loaded_2964
+	JMP        chunks_8_loaded_3198
 
-chunks_wide_in_2911:
+chunks_wide_in_3145:
 	MOVQ    R8, R9
 	SUBQ    $0x00000080, R9
 	LEAQ    lowmask64<>+0(SB), R10
@@ -26705,38 +28452,38 @@ chunks_wide_in_2911:
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x000000ff, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_2968
+	JE      chunks_2_3202
 	CMPQ    SI, $0x03
-	JE      chunks_3_2969
+	JE      chunks_3_3203
 	CMPQ    SI, $0x04
-	JE      chunks_4_2970
+	JE      chunks_4_3204
 	CMPQ    SI, $0x05
-	JE      chunks_5_2971
+	JE      chunks_5_3205
 	CMPQ    SI, $0x06
-	JE      chunks_6_2972
+	JE      chunks_6_3206
 	CMPQ    SI, $0x07
-	JE      chunks_7_2973
+	JE      chunks_7_3207
 	CMPQ    SI, $0x08
-	JE      chunks_8_2974
-	JMP     chunks_ret_2910
+	JE      chunks_8_3208
+	JMP     chunks_ret_3144
 
-chunks_2_2968:
+chunks_2_3202:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_2976
+	JZ        chunks_2_last_3210
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_2975:
+chunks_2_planes_3209:
 	CMPQ      CX, R9
-	JA        chunks_2_near_2977
+	JA        chunks_2_near_3211
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
 
-chunks_2_loaded_2978:
+chunks_2_loaded_3212:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -26754,19 +28501,19 @@ chunks_2_loaded_2978:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_2975
+	JNZ       chunks_2_planes_3209
 
-chunks_2_last_2976:
+chunks_2_last_3210:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2979
+	JA        chunks_rotated_3213
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
-	JMP       chunks_loaded_2980
+	JMP       chunks_loaded_3214
 
-chunks_rotated_2979:
+chunks_rotated_3213:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
@@ -26775,16 +28522,16 @@ chunks_rotated_2979:
 	VMOVDQU64    (CX), Z2
 	VMOVDQU64    64(CX), Z3
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2981
+	JA           chunks_upper_3215
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_2980
+	JMP          chunks_loaded_3214
 
-chunks_upper_2981:
+chunks_upper_3215:
 	VMOVDQU64 128(CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_2980:
+chunks_loaded_3214:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -26802,31 +28549,31 @@ chunks_loaded_2980:
 	VZEROUPPER
 	RET
 
-chunks_2_near_2977:
+chunks_2_near_3211:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
 	VMOVDQU8.Z 192(CX), K2, Z5
-	JMP        chunks_2_loaded_2978
+	JMP        chunks_2_loaded_3212
 
-chunks_3_2969:
+chunks_3_3203:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_2983
+	JZ        chunks_3_last_3217
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_2982:
+chunks_3_planes_3216:
 	CMPQ      CX, R9
-	JA        chunks_3_near_2984
+	JA        chunks_3_near_3218
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
 
-chunks_3_loaded_2985:
+chunks_3_loaded_3219:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -26851,19 +28598,19 @@ chunks_3_loaded_2985:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_2982
+	JNZ       chunks_3_planes_3216
 
-chunks_3_last_2983:
+chunks_3_last_3217:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2986
+	JA        chunks_rotated_3220
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
-	JMP       chunks_loaded_2987
+	JMP       chunks_loaded_3221
 
-chunks_rotated_2986:
+chunks_rotated_3220:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
@@ -26872,16 +28619,16 @@ chunks_rotated_2986:
 	VMOVDQU64    (CX), Z3
 	VMOVDQU64    64(CX), Z4
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2988
+	JA           chunks_upper_3222
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_2987
+	JMP          chunks_loaded_3221
 
-chunks_upper_2988:
+chunks_upper_3222:
 	VMOVDQU64 128(CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_2987:
+chunks_loaded_3221:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -26906,32 +28653,32 @@ chunks_loaded_2987:
 	VZEROUPPER
 	RET
 
-chunks_3_near_2984:
+chunks_3_near_3218:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
 	VMOVDQU8.Z 192(CX), K2, Z6
-	JMP        chunks_3_loaded_2985
+	JMP        chunks_3_loaded_3219
 
-chunks_4_2970:
+chunks_4_3204:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_2990
+	JZ        chunks_4_last_3224
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_2989:
+chunks_4_planes_3223:
 	CMPQ      CX, R9
-	JA        chunks_4_near_2991
+	JA        chunks_4_near_3225
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
 
-chunks_4_loaded_2992:
+chunks_4_loaded_3226:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -26963,19 +28710,19 @@ chunks_4_loaded_2992:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_2989
+	JNZ       chunks_4_planes_3223
 
-chunks_4_last_2990:
+chunks_4_last_3224:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_2993
+	JA        chunks_rotated_3227
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
-	JMP       chunks_loaded_2994
+	JMP       chunks_loaded_3228
 
-chunks_rotated_2993:
+chunks_rotated_3227:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
@@ -26984,16 +28731,16 @@ chunks_rotated_2993:
 	VMOVDQU64    (CX), Z4
 	VMOVDQU64    64(CX), Z5
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_2995
+	JA           chunks_upper_3229
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_2994
+	JMP          chunks_loaded_3228
 
-chunks_upper_2995:
+chunks_upper_3229:
 	VMOVDQU64 128(CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_2994:
+chunks_loaded_3228:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -27025,33 +28772,33 @@ chunks_loaded_2994:
 	VZEROUPPER
 	RET
 
-chunks_4_near_2991:
+chunks_4_near_3225:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
 	VMOVDQU8.Z 192(CX), K2, Z7
-	JMP        chunks_4_loaded_2992
+	JMP        chunks_4_loaded_3226
 
-chunks_5_2971:
+chunks_5_3205:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_2997
+	JZ        chunks_5_last_3231
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_2996:
+chunks_5_planes_3230:
 	CMPQ      CX, R9
-	JA        chunks_5_near_2998
+	JA        chunks_5_near_3232
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
 
-chunks_5_loaded_2999:
+chunks_5_loaded_3233:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -27090,19 +28837,19 @@ chunks_5_loaded_2999:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_2996
+	JNZ       chunks_5_planes_3230
 
-chunks_5_last_2997:
+chunks_5_last_3231:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3000
+	JA        chunks_rotated_3234
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
-	JMP       chunks_loaded_3001
+	JMP       chunks_loaded_3235
 
-chunks_rotated_3000:
+chunks_rotated_3234:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
@@ -27111,16 +28858,16 @@ chunks_rotated_3000:
 	VMOVDQU64    (CX), Z5
 	VMOVDQU64    64(CX), Z6
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3002
+	JA           chunks_upper_3236
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_3001
+	JMP          chunks_loaded_3235
 
-chunks_upper_3002:
+chunks_upper_3236:
 	VMOVDQU64 128(CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_3001:
+chunks_loaded_3235:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -27159,14 +28906,14 @@ chunks_loaded_3001:
 	VZEROUPPER
 	RET
 
-chunks_5_near_2998:
+chunks_5_near_3232:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
 	VMOVDQU8.Z 192(CX), K2, Z8
-	JMP        chunks_5_loaded_2999
+	JMP        chunks_5_loaded_3233
 
-chunks_6_2972:
+chunks_6_3206:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -27174,19 +28921,19 @@ chunks_6_2972:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_3004
+	JZ        chunks_6_last_3238
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_3003:
+chunks_6_planes_3237:
 	CMPQ      CX, R9
-	JA        chunks_6_near_3005
+	JA        chunks_6_near_3239
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
 
-chunks_6_loaded_3006:
+chunks_6_loaded_3240:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -27232,19 +28979,19 @@ chunks_6_loaded_3006:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_3003
+	JNZ       chunks_6_planes_3237
 
-chunks_6_last_3004:
+chunks_6_last_3238:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3007
+	JA        chunks_rotated_3241
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
-	JMP       chunks_loaded_3008
+	JMP       chunks_loaded_3242
 
-chunks_rotated_3007:
+chunks_rotated_3241:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
@@ -27253,16 +29000,16 @@ chunks_rotated_3007:
 	VMOVDQU64    (CX), Z6
 	VMOVDQU64    64(CX), Z7
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3009
+	JA           chunks_upper_3243
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_3008
+	JMP          chunks_loaded_3242
 
-chunks_upper_3009:
+chunks_upper_3243:
 	VMOVDQU64 128(CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_3008:
+chunks_loaded_3242:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -27308,14 +29055,14 @@ chunks_loaded_3008:
 	VZEROUPPER
 	RET
 
-chunks_6_near_3005:
+chunks_6_near_3239:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
 	VMOVDQU8.Z 192(CX), K2, Z9
-	JMP        chunks_6_loaded_3006
+	JMP        chunks_6_loaded_3240
 
-chunks_7_2973:
+chunks_7_3207:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -27324,19 +29071,19 @@ chunks_7_2973:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_3011
+	JZ        chunks_7_last_3245
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_3010:
+chunks_7_planes_3244:
 	CMPQ      CX, R9
-	JA        chunks_7_near_3012
+	JA        chunks_7_near_3246
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
 
-chunks_7_loaded_3013:
+chunks_7_loaded_3247:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -27389,19 +29136,19 @@ chunks_7_loaded_3013:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_3010
+	JNZ       chunks_7_planes_3244
 
-chunks_7_last_3011:
+chunks_7_last_3245:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3014
+	JA        chunks_rotated_3248
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
-	JMP       chunks_loaded_3015
+	JMP       chunks_loaded_3249
 
-chunks_rotated_3014:
+chunks_rotated_3248:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z11
@@ -27410,16 +29157,16 @@ chunks_rotated_3014:
 	VMOVDQU64    (CX), Z7
 	VMOVDQU64    64(CX), Z8
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3016
+	JA           chunks_upper_3250
 	VPERMB       (BX), Z11, Z9
 	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_loaded_3015
+	JMP          chunks_loaded_3249
 
-chunks_upper_3016:
+chunks_upper_3250:
 	VMOVDQU64 128(CX), Z9
 	VPERMB    (BX), Z11, Z10
 
-chunks_loaded_3015:
+chunks_loaded_3249:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -27472,14 +29219,14 @@ chunks_loaded_3015:
 	VZEROUPPER
 	RET
 
-chunks_7_near_3012:
+chunks_7_near_3246:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
 	VMOVDQU8.Z 192(CX), K2, Z10
-	JMP        chunks_7_loaded_3013
+	JMP        chunks_7_loaded_3247
 
-chunks_8_2974:
+chunks_8_3208:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -27489,19 +29236,19 @@ chunks_8_2974:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_3018
+	JZ        chunks_8_last_3252
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_3017:
+chunks_8_planes_3251:
 	CMPQ      CX, R9
-	JA        chunks_8_near_3019
+	JA        chunks_8_near_3253
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
 
-chunks_8_loaded_3020:
+chunks_8_loaded_3254:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -27561,19 +29308,19 @@ chunks_8_loaded_3020:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_3017
+	JNZ       chunks_8_planes_3251
 
-chunks_8_last_3018:
+chunks_8_last_3252:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3021
+	JA        chunks_rotated_3255
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
-	JMP       chunks_loaded_3022
+	JMP       chunks_loaded_3256
 
-chunks_rotated_3021:
+chunks_rotated_3255:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z12
@@ -27582,16 +29329,16 @@ chunks_rotated_3021:
 	VMOVDQU64    (CX), Z8
 	VMOVDQU64    64(CX), Z9
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3023
+	JA           chunks_upper_3257
 	VPERMB       (BX), Z12, Z10
 	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_loaded_3022
+	JMP          chunks_loaded_3256
 
-chunks_upper_3023:
+chunks_upper_3257:
 	VMOVDQU64 128(CX), Z10
 	VPERMB    (BX), Z12, Z11
 
-chunks_loaded_3022:
+chunks_loaded_3256:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -27651,14 +29398,14 @@ chunks_loaded_3022:
 	VZEROUPPER
 	RET
 
-chunks_8_near_3019:
+chunks_8_near_3253:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
 	VMOVDQU8.Z 192(CX), K2, Z11
-	JMP        chunks_8_loaded_3020
+	JMP        chunks_8_loaded_3254
 
-chunks_ret_2910:
+chunks_ret_3144:
 	RET
 
 // func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int, pat *[32]byte)
@@ -27675,15 +29422,15 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $8-72
 	MOVQ  DI, (SP)
 	MOVQ  pat+64(FP), DI
 	TESTQ DI, DI
-	JNZ   blocks_value_3024
+	JNZ   blocks_value_3258
 
-blocks_batch_3025:
+blocks_batch_3259:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_3026:
+blocks_block_3260:
 	VMOVDQU        (R8), Y0
 	VMOVDQU        32(R8), Y1
 	MOVQ           96(R8), R9
@@ -27695,7 +29442,7 @@ blocks_block_3026:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_3027
+	JZ             blocks_even_3261
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -27705,11 +29452,11 @@ blocks_block_3026:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_3028
+	JZ             blocks_next_3262
 
-blocks_even_3027:
+blocks_even_3261:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_3029
+	JZ             blocks_quads_3263
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -27725,9 +29472,9 @@ blocks_even_3027:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_3028
+	JZ             blocks_next_3262
 
-blocks_quads_3029:
+blocks_quads_3263:
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -27757,12 +29504,12 @@ blocks_quads_3029:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_3029
+	JNZ            blocks_quads_3263
 
-blocks_next_3028:
+blocks_next_3262:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_3026
+	JNE   blocks_block_3260
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -27770,21 +29517,21 @@ blocks_next_3028:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_3025
+	JG    blocks_batch_3259
 	VZEROUPPER
 	RET
 
-blocks_value_3024:
+blocks_value_3258:
 	MOVQ           pat+64(FP), DI
 	VBROADCASTI128 (DI), Y0
 
-blocks_batch_3030:
+blocks_batch_3264:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_3031:
+blocks_block_3265:
 	VMOVDQU        (R8), Y1
 	VMOVDQU        32(R8), Y2
 	VPSHUFB        64(R8), Y0, Y3
@@ -27797,7 +29544,7 @@ blocks_block_3031:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_3032
+	JZ             blocks_even_3266
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -27808,11 +29555,11 @@ blocks_block_3031:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_3033
+	JZ             blocks_next_3267
 
-blocks_even_3032:
+blocks_even_3266:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_3034
+	JZ             blocks_quads_3268
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -27830,9 +29577,9 @@ blocks_even_3032:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_3033
+	JZ             blocks_next_3267
 
-blocks_quads_3034:
+blocks_quads_3268:
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -27866,12 +29613,12 @@ blocks_quads_3034:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_3034
+	JNZ            blocks_quads_3268
 
-blocks_next_3033:
+blocks_next_3267:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_3031
+	JNE   blocks_block_3265
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -27879,7 +29626,7 @@ blocks_next_3033:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_3030
+	JG    blocks_batch_3264
 	VZEROUPPER
 	RET
 
@@ -27891,9 +29638,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_3035
+	JZ              wide_ret_3269
 	TESTQ           BX, BX
-	JZ              wide_ret_3035
+	JZ              wide_ret_3269
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -27912,10 +29659,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_3036
+	JB              wide_mshort_3270
 	XORQ            DX, DX
 
-wide_mshort_3036:
+wide_mshort_3270:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -27924,32 +29671,32 @@ wide_mshort_3036:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_3037:
+wide_planes_3271:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_3038:
+wide_rows_3272:
 	CMPQ SI, $0x00000080
-	JB   wide_short_3039
+	JB   wide_short_3273
 	CMPQ SI, $0x00000140
-	JAE  wide_long_3043
+	JAE  wide_long_3277
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_3041:
+wide_mid_loop_3275:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_3042
+	JAE       wide_mid_last_3276
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_3041
+	JMP       wide_mid_loop_3275
 
-wide_mid_last_3042:
+wide_mid_last_3276:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_3040
+	JMP       wide_mid_done_3274
 
-wide_long_3043:
+wide_long_3277:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -27968,9 +29715,9 @@ wide_long_3043:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_3046
+	JAE          shift1_top_3280
 
-shift4_3044:
+shift4_3278:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -27985,30 +29732,30 @@ shift4_3044:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_3044
+	JB        shift4_3278
 
-shift1_top_3046:
+shift1_top_3280:
 	LEAQ -64(R11), R11
 
-shift1_3045:
+shift1_3279:
 	CMPQ      R10, R11
-	JAE       shift_done_3047
+	JAE       shift_done_3281
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_3045
+	JMP       shift1_3279
 
-shift_done_3047:
+shift_done_3281:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_3040
+	JMP       wide_mid_done_3274
 
-wide_short_3039:
+wide_short_3273:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_3040:
+wide_mid_done_3274:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -28024,16 +29771,16 @@ wide_mid_done_3040:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_3038
+	JNZ       wide_rows_3272
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_3037
+	JNZ       wide_planes_3271
 	VZEROUPPER
 
-wide_ret_3035:
+wide_ret_3269:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -28041,10 +29788,10 @@ wide_ret_3035:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3048
+	JZ              aligned_ret_3282
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3048
+	JZ              aligned_ret_3282
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -28091,9 +29838,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3049
+	JZ              aligned_fixed_3283
 
-aligned_planes_3050:
+aligned_planes_3284:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -28121,9 +29868,9 @@ aligned_planes_3050:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3052
+	JA           aligned_top_done_3286
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3051
+	JAE          aligned_top_3285
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -28143,15 +29890,15 @@ aligned_planes_3050:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3051:
+aligned_top_3285:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_3052
+	JA        aligned_top_done_3286
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3051
+	JMP       aligned_top_3285
 
-aligned_top_done_3052:
+aligned_top_done_3286:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -28162,9 +29909,9 @@ aligned_top_done_3052:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3053:
+aligned_gap_3287:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3054
+	JAE          aligned_gap_done_3288
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -28193,15 +29940,15 @@ aligned_gap_3053:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3053
+	JMP          aligned_gap_3287
 
-aligned_gap_done_3054:
+aligned_gap_done_3288:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3056
-	JMP  aligned_body_3058
+	JE   aligned_general_3290
+	JMP  aligned_body_3292
 
-aligned_rows_3057:
+aligned_rows_3291:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -28230,7 +29977,7 @@ aligned_rows_3057:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3059
+	JE           aligned_one_gap_3293
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -28245,10 +29992,10 @@ aligned_rows_3057:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_3059:
+aligned_one_gap_3293:
 	ADDQ $0x40, AX
 
-aligned_body_3058:
+aligned_body_3292:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -28258,7 +30005,7 @@ aligned_body_3058:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3061
+	JGT          aligned_copy_done_3295
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -28268,15 +30015,15 @@ aligned_body_3058:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3060:
+aligned_copy_3294:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3060
+	JLE       aligned_copy_3294
 
-aligned_copy_done_3061:
+aligned_copy_done_3295:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -28285,13 +30032,13 @@ aligned_copy_done_3061:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3057
-	JMP  aligned_last_3055
+	JNZ  aligned_rows_3291
+	JMP  aligned_last_3289
 
-aligned_general_3056:
-	JMP aligned_body_3063
+aligned_general_3290:
+	JMP aligned_body_3297
 
-aligned_rows_3062:
+aligned_rows_3296:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -28303,9 +30050,9 @@ aligned_rows_3062:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3064:
+aligned_gap_3298:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3065
+	JAE          aligned_gap_done_3299
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -28320,10 +30067,10 @@ aligned_gap_3064:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3064
+	JMP          aligned_gap_3298
 
-aligned_gap_done_3065:
-aligned_body_3063:
+aligned_gap_done_3299:
+aligned_body_3297:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -28333,7 +30080,7 @@ aligned_body_3063:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3067
+	JGT          aligned_copy_done_3301
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -28343,15 +30090,15 @@ aligned_body_3063:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3066:
+aligned_copy_3300:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3066
+	JLE       aligned_copy_3300
 
-aligned_copy_done_3067:
+aligned_copy_done_3301:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -28360,16 +30107,16 @@ aligned_copy_done_3067:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3062
+	JNZ  aligned_rows_3296
 
-aligned_last_3055:
+aligned_last_3289:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3068:
+aligned_gap_3302:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3069
+	JAE          aligned_gap_done_3303
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -28397,20 +30144,20 @@ aligned_gap_3068:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3068
+	JMP          aligned_gap_3302
 
-aligned_gap_done_3069:
-aligned_bottom_3070:
+aligned_gap_done_3303:
+aligned_bottom_3304:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3071
+	JA        aligned_bottom_done_3305
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3070
+	JMP       aligned_bottom_3304
 
-aligned_bottom_done_3071:
+aligned_bottom_done_3305:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3072
+	JAE      aligned_bottom_end_3306
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -28429,18 +30176,18 @@ aligned_bottom_done_3071:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3072:
+aligned_bottom_end_3306:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3050
+	JNZ  aligned_planes_3284
 	VZEROUPPER
-	JMP  aligned_ret_3048
+	JMP  aligned_ret_3282
 
-aligned_fixed_3049:
-aligned_planes_3073:
+aligned_fixed_3283:
+aligned_planes_3307:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -28466,9 +30213,9 @@ aligned_planes_3073:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3075
+	JA           aligned_top_done_3309
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3074
+	JAE          aligned_top_3308
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -28488,22 +30235,22 @@ aligned_planes_3073:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3074:
+aligned_top_3308:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_3075
+	JA        aligned_top_done_3309
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3074
+	JMP       aligned_top_3308
 
-aligned_top_done_3075:
+aligned_top_done_3309:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3076:
+aligned_gap_3310:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3077
+	JAE       aligned_gap_done_3311
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -28528,15 +30275,15 @@ aligned_gap_3076:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3076
+	JMP       aligned_gap_3310
 
-aligned_gap_done_3077:
+aligned_gap_done_3311:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3079
-	JMP  aligned_body_3081
+	JE   aligned_general_3313
+	JMP  aligned_body_3315
 
-aligned_rows_3080:
+aligned_rows_3314:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -28555,7 +30302,7 @@ aligned_rows_3080:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3082
+	JE        aligned_one_gap_3316
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -28566,17 +30313,17 @@ aligned_rows_3080:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_3082:
+aligned_one_gap_3316:
 	ADDQ $0x40, AX
 
-aligned_body_3081:
+aligned_body_3315:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3084
+	JGT          aligned_copy_done_3318
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -28586,15 +30333,15 @@ aligned_body_3081:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3083:
+aligned_copy_3317:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3083
+	JLE       aligned_copy_3317
 
-aligned_copy_done_3084:
+aligned_copy_done_3318:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -28602,21 +30349,21 @@ aligned_copy_done_3084:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3080
-	JMP  aligned_last_3078
+	JNZ  aligned_rows_3314
+	JMP  aligned_last_3312
 
-aligned_general_3079:
-	JMP aligned_body_3086
+aligned_general_3313:
+	JMP aligned_body_3320
 
-aligned_rows_3085:
+aligned_rows_3319:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3087:
+aligned_gap_3321:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3088
+	JAE       aligned_gap_done_3322
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -28627,17 +30374,17 @@ aligned_gap_3087:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3087
+	JMP       aligned_gap_3321
 
-aligned_gap_done_3088:
-aligned_body_3086:
+aligned_gap_done_3322:
+aligned_body_3320:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3090
+	JGT          aligned_copy_done_3324
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -28647,15 +30394,15 @@ aligned_body_3086:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3089:
+aligned_copy_3323:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3089
+	JLE       aligned_copy_3323
 
-aligned_copy_done_3090:
+aligned_copy_done_3324:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -28663,15 +30410,15 @@ aligned_copy_done_3090:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3085
+	JNZ  aligned_rows_3319
 
-aligned_last_3078:
+aligned_last_3312:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3091:
+aligned_gap_3325:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3092
+	JAE       aligned_gap_done_3326
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -28695,20 +30442,20 @@ aligned_gap_3091:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3091
+	JMP       aligned_gap_3325
 
-aligned_gap_done_3092:
-aligned_bottom_3093:
+aligned_gap_done_3326:
+aligned_bottom_3327:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3094
+	JA        aligned_bottom_done_3328
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3093
+	JMP       aligned_bottom_3327
 
-aligned_bottom_done_3094:
+aligned_bottom_done_3328:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3095
+	JAE      aligned_bottom_end_3329
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -28727,16 +30474,16 @@ aligned_bottom_done_3094:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3095:
+aligned_bottom_end_3329:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3073
+	JNZ  aligned_planes_3307
 	VZEROUPPER
 
-aligned_ret_3048:
+aligned_ret_3282:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -28744,10 +30491,10 @@ aligned_ret_3048:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3096
+	JZ              aligned_ret_3330
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3096
+	JZ              aligned_ret_3330
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -28794,9 +30541,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3097
+	JZ              aligned_fixed_3331
 
-aligned_planes_3098:
+aligned_planes_3332:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -28824,9 +30571,9 @@ aligned_planes_3098:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3100
+	JA           aligned_top_done_3334
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3099
+	JAE          aligned_top_3333
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -28846,15 +30593,15 @@ aligned_planes_3098:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3099:
+aligned_top_3333:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_3100
+	JA       aligned_top_done_3334
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3099
+	JMP      aligned_top_3333
 
-aligned_top_done_3100:
+aligned_top_done_3334:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -28865,9 +30612,9 @@ aligned_top_done_3100:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3101:
+aligned_gap_3335:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3102
+	JAE          aligned_gap_done_3336
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -28896,15 +30643,15 @@ aligned_gap_3101:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3101
+	JMP          aligned_gap_3335
 
-aligned_gap_done_3102:
+aligned_gap_done_3336:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3104
-	JMP  aligned_body_3106
+	JE   aligned_general_3338
+	JMP  aligned_body_3340
 
-aligned_rows_3105:
+aligned_rows_3339:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -28933,7 +30680,7 @@ aligned_rows_3105:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3107
+	JE           aligned_one_gap_3341
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -28948,10 +30695,10 @@ aligned_rows_3105:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_3107:
+aligned_one_gap_3341:
 	ADDQ $0x40, AX
 
-aligned_body_3106:
+aligned_body_3340:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -28961,7 +30708,7 @@ aligned_body_3106:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3109
+	JGT          aligned_copy_done_3343
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -28971,15 +30718,15 @@ aligned_body_3106:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3108:
+aligned_copy_3342:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3108
+	JLE       aligned_copy_3342
 
-aligned_copy_done_3109:
+aligned_copy_done_3343:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -28988,13 +30735,13 @@ aligned_copy_done_3109:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3105
-	JMP  aligned_last_3103
+	JNZ  aligned_rows_3339
+	JMP  aligned_last_3337
 
-aligned_general_3104:
-	JMP aligned_body_3111
+aligned_general_3338:
+	JMP aligned_body_3345
 
-aligned_rows_3110:
+aligned_rows_3344:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -29006,9 +30753,9 @@ aligned_rows_3110:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3112:
+aligned_gap_3346:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3113
+	JAE          aligned_gap_done_3347
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -29023,10 +30770,10 @@ aligned_gap_3112:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3112
+	JMP          aligned_gap_3346
 
-aligned_gap_done_3113:
-aligned_body_3111:
+aligned_gap_done_3347:
+aligned_body_3345:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -29036,7 +30783,7 @@ aligned_body_3111:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3115
+	JGT          aligned_copy_done_3349
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -29046,15 +30793,15 @@ aligned_body_3111:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3114:
+aligned_copy_3348:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3114
+	JLE       aligned_copy_3348
 
-aligned_copy_done_3115:
+aligned_copy_done_3349:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -29063,16 +30810,16 @@ aligned_copy_done_3115:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3110
+	JNZ  aligned_rows_3344
 
-aligned_last_3103:
+aligned_last_3337:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3116:
+aligned_gap_3350:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3117
+	JAE          aligned_gap_done_3351
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -29100,20 +30847,20 @@ aligned_gap_3116:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3116
+	JMP          aligned_gap_3350
 
-aligned_gap_done_3117:
-aligned_bottom_3118:
+aligned_gap_done_3351:
+aligned_bottom_3352:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3119
+	JA       aligned_bottom_done_3353
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3118
+	JMP      aligned_bottom_3352
 
-aligned_bottom_done_3119:
+aligned_bottom_done_3353:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3120
+	JAE      aligned_bottom_end_3354
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -29132,18 +30879,18 @@ aligned_bottom_done_3119:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3120:
+aligned_bottom_end_3354:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3098
+	JNZ  aligned_planes_3332
 	VZEROUPPER
-	JMP  aligned_ret_3096
+	JMP  aligned_ret_3330
 
-aligned_fixed_3097:
-aligned_planes_3121:
+aligned_fixed_3331:
+aligned_planes_3355:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -29169,9 +30916,9 @@ aligned_planes_3121:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3123
+	JA           aligned_top_done_3357
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3122
+	JAE          aligned_top_3356
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -29191,22 +30938,22 @@ aligned_planes_3121:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3122:
+aligned_top_3356:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_3123
+	JA       aligned_top_done_3357
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3122
+	JMP      aligned_top_3356
 
-aligned_top_done_3123:
+aligned_top_done_3357:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3124:
+aligned_gap_3358:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3125
+	JAE       aligned_gap_done_3359
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -29231,15 +30978,15 @@ aligned_gap_3124:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3124
+	JMP       aligned_gap_3358
 
-aligned_gap_done_3125:
+aligned_gap_done_3359:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3127
-	JMP  aligned_body_3129
+	JE   aligned_general_3361
+	JMP  aligned_body_3363
 
-aligned_rows_3128:
+aligned_rows_3362:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -29258,7 +31005,7 @@ aligned_rows_3128:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3130
+	JE        aligned_one_gap_3364
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -29269,17 +31016,17 @@ aligned_rows_3128:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_3130:
+aligned_one_gap_3364:
 	ADDQ $0x40, AX
 
-aligned_body_3129:
+aligned_body_3363:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3132
+	JGT          aligned_copy_done_3366
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -29289,15 +31036,15 @@ aligned_body_3129:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3131:
+aligned_copy_3365:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3131
+	JLE       aligned_copy_3365
 
-aligned_copy_done_3132:
+aligned_copy_done_3366:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -29305,21 +31052,21 @@ aligned_copy_done_3132:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3128
-	JMP  aligned_last_3126
+	JNZ  aligned_rows_3362
+	JMP  aligned_last_3360
 
-aligned_general_3127:
-	JMP aligned_body_3134
+aligned_general_3361:
+	JMP aligned_body_3368
 
-aligned_rows_3133:
+aligned_rows_3367:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3135:
+aligned_gap_3369:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3136
+	JAE       aligned_gap_done_3370
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -29330,17 +31077,17 @@ aligned_gap_3135:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3135
+	JMP       aligned_gap_3369
 
-aligned_gap_done_3136:
-aligned_body_3134:
+aligned_gap_done_3370:
+aligned_body_3368:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3138
+	JGT          aligned_copy_done_3372
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -29350,15 +31097,15 @@ aligned_body_3134:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3137:
+aligned_copy_3371:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3137
+	JLE       aligned_copy_3371
 
-aligned_copy_done_3138:
+aligned_copy_done_3372:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -29366,15 +31113,15 @@ aligned_copy_done_3138:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3133
+	JNZ  aligned_rows_3367
 
-aligned_last_3126:
+aligned_last_3360:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3139:
+aligned_gap_3373:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3140
+	JAE       aligned_gap_done_3374
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -29398,20 +31145,20 @@ aligned_gap_3139:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3139
+	JMP       aligned_gap_3373
 
-aligned_gap_done_3140:
-aligned_bottom_3141:
+aligned_gap_done_3374:
+aligned_bottom_3375:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3142
+	JA       aligned_bottom_done_3376
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3141
+	JMP      aligned_bottom_3375
 
-aligned_bottom_done_3142:
+aligned_bottom_done_3376:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3143
+	JAE      aligned_bottom_end_3377
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -29430,16 +31177,16 @@ aligned_bottom_done_3142:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3143:
+aligned_bottom_end_3377:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3121
+	JNZ  aligned_planes_3355
 	VZEROUPPER
 
-aligned_ret_3096:
+aligned_ret_3330:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -29465,12 +31212,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_3144
+	JNE       lines_more_3378
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_3145
+	JMP       lines_ret_3379
 
-lines_more_3144:
+lines_more_3378:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -29478,26 +31225,26 @@ lines_more_3144:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3147
+	JB       lines_single_3381
 
-lines_pairs_3146:
+lines_pairs_3380:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3149
+	JZ        lines_noadv_3383
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3149:
+lines_noadv_3383:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3150
+	JZ        lines_noadv_3384
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3150:
+lines_noadv_3384:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -29509,37 +31256,37 @@ lines_noadv_3150:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_3146
+	JAE       lines_pairs_3380
 
-lines_single_3147:
+lines_single_3381:
 	CMPQ      BX, $0x01
-	JE        lines_last_3148
+	JE        lines_last_3382
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3151
+	JZ        lines_noadv_3385
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3151:
+lines_noadv_3385:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_3148:
+lines_last_3382:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3152
+	JZ        lines_noadv_3386
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3152:
+lines_noadv_3386:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_3145:
+lines_ret_3379:
 	VZEROUPPER
 	RET
 
@@ -29561,11 +31308,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3154
+	JB              expand_singles_3388
 
-expand_turns_3153:
+expand_turns_3387:
 	CMPQ      CX, R8
-	JA        expand_singles_3154
+	JA        expand_singles_3388
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -29638,20 +31385,20 @@ expand_turns_3153:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3153
+	JAE       expand_turns_3387
 
-expand_singles_3154:
+expand_singles_3388:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3155
+	JB        expand_tail_3389
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3157
+	JA        expand_far_3391
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3158:
+expand_near_3392:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -29662,11 +31409,11 @@ expand_near_3158:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3154
+	JMP       expand_singles_3388
 
-expand_tail_3155:
+expand_tail_3389:
 	TESTQ     DX, DX
-	JZ        expand_ret_3156
+	JZ        expand_ret_3390
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -29675,20 +31422,20 @@ expand_tail_3155:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3159
+	JA        expand_far_3393
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3160:
+expand_near_3394:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3156:
+expand_ret_3390:
 	VZEROUPPER
 	RET
 
-expand_far_3157:
+expand_far_3391:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -29696,9 +31443,9 @@ expand_far_3157:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3158
+	JMP          expand_near_3392
 
-expand_far_3159:
+expand_far_3393:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -29706,7 +31453,7 @@ expand_far_3159:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3160
+	JMP          expand_near_3394
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -29725,11 +31472,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3162
+	JB              expandd_singles_3396
 
-expandd_turns_3161:
+expandd_turns_3395:
 	CMPQ      CX, R8
-	JA        expandd_singles_3162
+	JA        expandd_singles_3396
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -29814,20 +31561,20 @@ expandd_turns_3161:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3161
+	JAE       expandd_turns_3395
 
-expandd_singles_3162:
+expandd_singles_3396:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3163
+	JB        expandd_tail_3397
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3165
+	JA        expandd_far_3399
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3166:
+expandd_near_3400:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -29838,11 +31585,11 @@ expandd_near_3166:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3162
+	JMP       expandd_singles_3396
 
-expandd_tail_3163:
+expandd_tail_3397:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3164
+	JZ        expandd_ret_3398
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -29852,20 +31599,20 @@ expandd_tail_3163:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3167
+	JA        expandd_far_3401
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3168:
+expandd_near_3402:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3164:
+expandd_ret_3398:
 	VZEROUPPER
 	RET
 
-expandd_far_3165:
+expandd_far_3399:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -29878,9 +31625,9 @@ expandd_far_3165:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3166
+	JMP          expandd_near_3400
 
-expandd_far_3167:
+expandd_far_3401:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -29893,7 +31640,7 @@ expandd_far_3167:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3168
+	JMP          expandd_near_3402
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -29915,24 +31662,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3170
+	JB      expandw_single_3404
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3169:
+expandw_pairs_3403:
 	CMPQ    CX, R9
-	JA      expandw_single_3170
+	JA      expandw_single_3404
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3173
+	JNE     expandw_general_3407
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3174
+	JMP     expandw_next_3408
 
-expandw_general_3173:
+expandw_general_3407:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -29952,27 +31699,27 @@ expandw_general_3173:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3174:
+expandw_next_3408:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3169
+	JAE     expandw_pairs_3403
 
-expandw_single_3170:
+expandw_single_3404:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3171
+	JB      expandw_tail_3405
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3179
+	JA      expandw_far_3413
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3180:
+expandw_near_3414:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -29982,11 +31729,11 @@ expandw_near_3180:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3170
+	JMP       expandw_single_3404
 
-expandw_tail_3171:
+expandw_tail_3405:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3172
+	JZ        expandw_ret_3406
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -29997,19 +31744,19 @@ expandw_tail_3171:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3181
+	JA        expandw_far_3415
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3182:
+expandw_near_3416:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3172:
+expandw_ret_3406:
 	VZEROUPPER
 	RET
 
-expandw_far_3179:
+expandw_far_3413:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -30021,9 +31768,9 @@ expandw_far_3179:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3180
+	JMP          expandw_near_3414
 
-expandw_far_3181:
+expandw_far_3415:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -30035,7 +31782,7 @@ expandw_far_3181:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3182
+	JMP          expandw_near_3416
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -30049,25 +31796,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3183
+	JNE     shufw_not2_3417
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3184
+	JE      shufw_blocks2_value_3418
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3185
+	JNE     shufw_list_3419
 
-shuf_planes_3187:
+shuf_planes_3421:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3189
+	JZ    shuf_done_3423
 	MOVQ  CX, R11
 
-shuf_rows_3190:
+shuf_rows_3424:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -30077,17 +31824,17 @@ shuf_rows_3190:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3190
+	JNZ     shuf_rows_3424
 
-shuf_done_3189:
+shuf_done_3423:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3187
+	JNZ  shuf_planes_3421
 	VZEROUPPER
 	RET
 
-shufw_list_3185:
+shufw_list_3419:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -30096,12 +31843,12 @@ shufw_list_3185:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3191
+	JZ      shuf_no_run_3425
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3191:
+shuf_no_run_3425:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -30111,52 +31858,52 @@ shuf_no_run_3191:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3186
+	JA    shufw_list_loads_3420
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3192:
+shuf_offs_3426:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3193
+	JAE     shuf_offs_done_3427
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3192
+	JMP     shuf_offs_3426
 
-shuf_offs_done_3193:
+shuf_offs_done_3427:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3186
+	JA   shufw_list_loads_3420
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3194:
+shuf_offs_3428:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3195
+	JAE     shuf_offs_done_3429
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3194
+	JMP     shuf_offs_3428
 
-shuf_offs_done_3195:
+shuf_offs_done_3429:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3196:
+shuf_planes_3430:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3198
+	JZ      shuf_done_3432
 
-shuf_rows_3199:
+shuf_rows_3433:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -30168,16 +31915,16 @@ shuf_rows_3199:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3199
+	JNZ     shuf_rows_3433
 
-shuf_done_3198:
+shuf_done_3432:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3200
+	JZ    shuf_done_3434
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3201:
+shuf_rows_3435:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -30187,15 +31934,15 @@ shuf_rows_3201:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3201
+	JNZ     shuf_rows_3435
 
-shuf_done_3200:
+shuf_done_3434:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3202
+	JZ      shuf_done_3436
 
-shuf_rows_3203:
+shuf_rows_3437:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -30207,25 +31954,25 @@ shuf_rows_3203:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3203
+	JNZ     shuf_rows_3437
 
-shuf_done_3202:
+shuf_done_3436:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3196
+	JNZ  shuf_planes_3430
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3186:
-shuf_planes_3204:
+shufw_list_loads_3420:
+shuf_planes_3438:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3206
+	JZ    shuf_done_3440
 
-shuf_rows_3207:
+shuf_rows_3441:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -30238,16 +31985,16 @@ shuf_rows_3207:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3207
+	JNZ     shuf_rows_3441
 
-shuf_done_3206:
+shuf_done_3440:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3208
+	JZ    shuf_done_3442
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3209:
+shuf_rows_3443:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -30257,15 +32004,15 @@ shuf_rows_3209:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3209
+	JNZ     shuf_rows_3443
 
-shuf_done_3208:
+shuf_done_3442:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3210
+	JZ    shuf_done_3444
 
-shuf_rows_3211:
+shuf_rows_3445:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -30278,28 +32025,28 @@ shuf_rows_3211:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3211
+	JNZ     shuf_rows_3445
 
-shuf_done_3210:
+shuf_done_3444:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3204
+	JNZ  shuf_planes_3438
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3184:
+shufw_blocks2_value_3418:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3212
+	JNE  shufw_list_3446
 
-shuf_planes_3214:
+shuf_planes_3448:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3216
+	JZ    shuf_done_3450
 	MOVQ  CX, R11
 
-shuf_rows_3217:
+shuf_rows_3451:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -30311,17 +32058,17 @@ shuf_rows_3217:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3217
+	JNZ       shuf_rows_3451
 
-shuf_done_3216:
+shuf_done_3450:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3214
+	JNZ  shuf_planes_3448
 	VZEROUPPER
 	RET
 
-shufw_list_3212:
+shufw_list_3446:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -30330,12 +32077,12 @@ shufw_list_3212:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3218
+	JZ      shuf_no_run_3452
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3218:
+shuf_no_run_3452:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -30345,52 +32092,52 @@ shuf_no_run_3218:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3213
+	JA    shufw_list_loads_3447
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3219:
+shuf_offs_3453:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3220
+	JAE     shuf_offs_done_3454
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3219
+	JMP     shuf_offs_3453
 
-shuf_offs_done_3220:
+shuf_offs_done_3454:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3213
+	JA   shufw_list_loads_3447
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3221:
+shuf_offs_3455:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3222
+	JAE     shuf_offs_done_3456
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3221
+	JMP     shuf_offs_3455
 
-shuf_offs_done_3222:
+shuf_offs_done_3456:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3223:
+shuf_planes_3457:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3225
+	JZ      shuf_done_3459
 
-shuf_rows_3226:
+shuf_rows_3460:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -30404,16 +32151,16 @@ shuf_rows_3226:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3226
+	JNZ       shuf_rows_3460
 
-shuf_done_3225:
+shuf_done_3459:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3227
+	JZ    shuf_done_3461
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3228:
+shuf_rows_3462:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -30425,15 +32172,15 @@ shuf_rows_3228:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3228
+	JNZ       shuf_rows_3462
 
-shuf_done_3227:
+shuf_done_3461:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3229
+	JZ      shuf_done_3463
 
-shuf_rows_3230:
+shuf_rows_3464:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -30447,25 +32194,25 @@ shuf_rows_3230:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3230
+	JNZ       shuf_rows_3464
 
-shuf_done_3229:
+shuf_done_3463:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3223
+	JNZ  shuf_planes_3457
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3213:
-shuf_planes_3231:
+shufw_list_loads_3447:
+shuf_planes_3465:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3233
+	JZ    shuf_done_3467
 
-shuf_rows_3234:
+shuf_rows_3468:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -30480,16 +32227,16 @@ shuf_rows_3234:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3234
+	JNZ       shuf_rows_3468
 
-shuf_done_3233:
+shuf_done_3467:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3235
+	JZ    shuf_done_3469
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3236:
+shuf_rows_3470:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -30501,15 +32248,15 @@ shuf_rows_3236:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3236
+	JNZ       shuf_rows_3470
 
-shuf_done_3235:
+shuf_done_3469:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3237
+	JZ    shuf_done_3471
 
-shuf_rows_3238:
+shuf_rows_3472:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -30524,35 +32271,35 @@ shuf_rows_3238:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3238
+	JNZ       shuf_rows_3472
 
-shuf_done_3237:
+shuf_done_3471:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3231
+	JNZ  shuf_planes_3465
 	VZEROUPPER
 	RET
 
-shufw_not2_3183:
+shufw_not2_3417:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3239
+	JNE     shufw_not3_3473
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3240
+	JE      shufw_blocks3_value_3474
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3241
+	JNE     shufw_list_3475
 
-shuf_planes_3243:
+shuf_planes_3477:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3245
+	JZ    shuf_done_3479
 	MOVQ  CX, R9
 
-shuf_rows_3246:
+shuf_rows_3480:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -30570,17 +32317,17 @@ shuf_rows_3246:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3246
+	JNZ     shuf_rows_3480
 
-shuf_done_3245:
+shuf_done_3479:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3243
+	JNZ  shuf_planes_3477
 	VZEROUPPER
 	RET
 
-shufw_list_3241:
+shufw_list_3475:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -30589,12 +32336,12 @@ shufw_list_3241:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3247
+	JZ      shuf_no_run_3481
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3247:
+shuf_no_run_3481:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -30604,52 +32351,52 @@ shuf_no_run_3247:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3242
+	JA    shufw_list_loads_3476
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3248:
+shuf_offs_3482:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3249
+	JAE     shuf_offs_done_3483
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3248
+	JMP     shuf_offs_3482
 
-shuf_offs_done_3249:
+shuf_offs_done_3483:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3242
+	JA   shufw_list_loads_3476
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3250:
+shuf_offs_3484:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3251
+	JAE     shuf_offs_done_3485
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3250
+	JMP     shuf_offs_3484
 
-shuf_offs_done_3251:
+shuf_offs_done_3485:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3252:
+shuf_planes_3486:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3254
+	JZ      shuf_done_3488
 
-shuf_rows_3255:
+shuf_rows_3489:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -30669,16 +32416,16 @@ shuf_rows_3255:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3255
+	JNZ     shuf_rows_3489
 
-shuf_done_3254:
+shuf_done_3488:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3256
+	JZ    shuf_done_3490
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3257:
+shuf_rows_3491:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -30696,15 +32443,15 @@ shuf_rows_3257:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3257
+	JNZ     shuf_rows_3491
 
-shuf_done_3256:
+shuf_done_3490:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3258
+	JZ      shuf_done_3492
 
-shuf_rows_3259:
+shuf_rows_3493:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -30724,25 +32471,25 @@ shuf_rows_3259:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3259
+	JNZ     shuf_rows_3493
 
-shuf_done_3258:
+shuf_done_3492:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3252
+	JNZ  shuf_planes_3486
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3242:
-shuf_planes_3260:
+shufw_list_loads_3476:
+shuf_planes_3494:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3262
+	JZ    shuf_done_3496
 
-shuf_rows_3263:
+shuf_rows_3497:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -30763,16 +32510,16 @@ shuf_rows_3263:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3263
+	JNZ     shuf_rows_3497
 
-shuf_done_3262:
+shuf_done_3496:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3264
+	JZ    shuf_done_3498
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3265:
+shuf_rows_3499:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -30790,15 +32537,15 @@ shuf_rows_3265:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3265
+	JNZ     shuf_rows_3499
 
-shuf_done_3264:
+shuf_done_3498:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3266
+	JZ    shuf_done_3500
 
-shuf_rows_3267:
+shuf_rows_3501:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -30819,28 +32566,28 @@ shuf_rows_3267:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3267
+	JNZ     shuf_rows_3501
 
-shuf_done_3266:
+shuf_done_3500:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3260
+	JNZ  shuf_planes_3494
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3240:
+shufw_blocks3_value_3474:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3268
+	JNE  shufw_list_3502
 
-shuf_planes_3270:
+shuf_planes_3504:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3272
+	JZ    shuf_done_3506
 	MOVQ  CX, R9
 
-shuf_rows_3273:
+shuf_rows_3507:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -30861,17 +32608,17 @@ shuf_rows_3273:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3273
+	JNZ       shuf_rows_3507
 
-shuf_done_3272:
+shuf_done_3506:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3270
+	JNZ  shuf_planes_3504
 	VZEROUPPER
 	RET
 
-shufw_list_3268:
+shufw_list_3502:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -30880,12 +32627,12 @@ shufw_list_3268:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3274
+	JZ      shuf_no_run_3508
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3274:
+shuf_no_run_3508:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -30895,52 +32642,52 @@ shuf_no_run_3274:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3269
+	JA    shufw_list_loads_3503
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3275:
+shuf_offs_3509:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3276
+	JAE     shuf_offs_done_3510
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3275
+	JMP     shuf_offs_3509
 
-shuf_offs_done_3276:
+shuf_offs_done_3510:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3269
+	JA   shufw_list_loads_3503
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3277:
+shuf_offs_3511:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3278
+	JAE     shuf_offs_done_3512
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3277
+	JMP     shuf_offs_3511
 
-shuf_offs_done_3278:
+shuf_offs_done_3512:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3279:
+shuf_planes_3513:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3281
+	JZ      shuf_done_3515
 
-shuf_rows_3282:
+shuf_rows_3516:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -30963,16 +32710,16 @@ shuf_rows_3282:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3282
+	JNZ       shuf_rows_3516
 
-shuf_done_3281:
+shuf_done_3515:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3283
+	JZ    shuf_done_3517
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3284:
+shuf_rows_3518:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -30993,15 +32740,15 @@ shuf_rows_3284:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3284
+	JNZ       shuf_rows_3518
 
-shuf_done_3283:
+shuf_done_3517:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3285
+	JZ      shuf_done_3519
 
-shuf_rows_3286:
+shuf_rows_3520:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -31024,25 +32771,25 @@ shuf_rows_3286:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3286
+	JNZ       shuf_rows_3520
 
-shuf_done_3285:
+shuf_done_3519:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3279
+	JNZ  shuf_planes_3513
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3269:
-shuf_planes_3287:
+shufw_list_loads_3503:
+shuf_planes_3521:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3289
+	JZ    shuf_done_3523
 
-shuf_rows_3290:
+shuf_rows_3524:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -31066,16 +32813,16 @@ shuf_rows_3290:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3290
+	JNZ       shuf_rows_3524
 
-shuf_done_3289:
+shuf_done_3523:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3291
+	JZ    shuf_done_3525
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3292:
+shuf_rows_3526:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -31096,15 +32843,15 @@ shuf_rows_3292:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3292
+	JNZ       shuf_rows_3526
 
-shuf_done_3291:
+shuf_done_3525:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3293
+	JZ    shuf_done_3527
 
-shuf_rows_3294:
+shuf_rows_3528:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -31128,36 +32875,36 @@ shuf_rows_3294:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3294
+	JNZ       shuf_rows_3528
 
-shuf_done_3293:
+shuf_done_3527:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3287
+	JNZ  shuf_planes_3521
 	VZEROUPPER
 	RET
 
-shufw_not3_3239:
+shufw_not3_3473:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3295
+	JNE     shufw_not4_3529
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3296
+	JE      shufw_blocks4_value_3530
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3297
+	JNE     shufw_list_3531
 
-shuf_planes_3299:
+shuf_planes_3533:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3301
+	JZ    shuf_done_3535
 	MOVQ  CX, R9
 
-shuf_rows_3302:
+shuf_rows_3536:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -31180,17 +32927,17 @@ shuf_rows_3302:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3302
+	JNZ     shuf_rows_3536
 
-shuf_done_3301:
+shuf_done_3535:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3299
+	JNZ  shuf_planes_3533
 	VZEROUPPER
 	RET
 
-shufw_list_3297:
+shufw_list_3531:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -31199,12 +32946,12 @@ shufw_list_3297:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3303
+	JZ      shuf_no_run_3537
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3303:
+shuf_no_run_3537:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -31214,52 +32961,52 @@ shuf_no_run_3303:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3298
+	JA    shufw_list_loads_3532
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3304:
+shuf_offs_3538:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3305
+	JAE     shuf_offs_done_3539
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3304
+	JMP     shuf_offs_3538
 
-shuf_offs_done_3305:
+shuf_offs_done_3539:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3298
+	JA   shufw_list_loads_3532
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3306:
+shuf_offs_3540:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3307
+	JAE     shuf_offs_done_3541
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3306
+	JMP     shuf_offs_3540
 
-shuf_offs_done_3307:
+shuf_offs_done_3541:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3308:
+shuf_planes_3542:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3310
+	JZ      shuf_done_3544
 
-shuf_rows_3311:
+shuf_rows_3545:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -31284,16 +33031,16 @@ shuf_rows_3311:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3311
+	JNZ     shuf_rows_3545
 
-shuf_done_3310:
+shuf_done_3544:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3312
+	JZ    shuf_done_3546
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3313:
+shuf_rows_3547:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -31316,15 +33063,15 @@ shuf_rows_3313:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3313
+	JNZ     shuf_rows_3547
 
-shuf_done_3312:
+shuf_done_3546:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3314
+	JZ      shuf_done_3548
 
-shuf_rows_3315:
+shuf_rows_3549:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -31349,25 +33096,25 @@ shuf_rows_3315:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3315
+	JNZ     shuf_rows_3549
 
-shuf_done_3314:
+shuf_done_3548:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3308
+	JNZ  shuf_planes_3542
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3298:
-shuf_planes_3316:
+shufw_list_loads_3532:
+shuf_planes_3550:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3318
+	JZ    shuf_done_3552
 
-shuf_rows_3319:
+shuf_rows_3553:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -31393,16 +33140,16 @@ shuf_rows_3319:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3319
+	JNZ     shuf_rows_3553
 
-shuf_done_3318:
+shuf_done_3552:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3320
+	JZ    shuf_done_3554
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3321:
+shuf_rows_3555:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -31425,15 +33172,15 @@ shuf_rows_3321:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3321
+	JNZ     shuf_rows_3555
 
-shuf_done_3320:
+shuf_done_3554:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3322
+	JZ    shuf_done_3556
 
-shuf_rows_3323:
+shuf_rows_3557:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -31459,28 +33206,28 @@ shuf_rows_3323:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3323
+	JNZ     shuf_rows_3557
 
-shuf_done_3322:
+shuf_done_3556:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3316
+	JNZ  shuf_planes_3550
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3296:
+shufw_blocks4_value_3530:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3324
+	JNE  shufw_list_3558
 
-shuf_planes_3326:
+shuf_planes_3560:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3328
+	JZ    shuf_done_3562
 	MOVQ  CX, R9
 
-shuf_rows_3329:
+shuf_rows_3563:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -31507,17 +33254,17 @@ shuf_rows_3329:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3329
+	JNZ       shuf_rows_3563
 
-shuf_done_3328:
+shuf_done_3562:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3326
+	JNZ  shuf_planes_3560
 	VZEROUPPER
 	RET
 
-shufw_list_3324:
+shufw_list_3558:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -31526,12 +33273,12 @@ shufw_list_3324:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3330
+	JZ      shuf_no_run_3564
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3330:
+shuf_no_run_3564:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -31541,52 +33288,52 @@ shuf_no_run_3330:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3325
+	JA    shufw_list_loads_3559
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3331:
+shuf_offs_3565:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3332
+	JAE     shuf_offs_done_3566
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3331
+	JMP     shuf_offs_3565
 
-shuf_offs_done_3332:
+shuf_offs_done_3566:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3325
+	JA   shufw_list_loads_3559
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3333:
+shuf_offs_3567:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3334
+	JAE     shuf_offs_done_3568
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3333
+	JMP     shuf_offs_3567
 
-shuf_offs_done_3334:
+shuf_offs_done_3568:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3335:
+shuf_planes_3569:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3337
+	JZ      shuf_done_3571
 
-shuf_rows_3338:
+shuf_rows_3572:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -31615,16 +33362,16 @@ shuf_rows_3338:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3338
+	JNZ       shuf_rows_3572
 
-shuf_done_3337:
+shuf_done_3571:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3339
+	JZ    shuf_done_3573
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3340:
+shuf_rows_3574:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -31651,15 +33398,15 @@ shuf_rows_3340:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3340
+	JNZ       shuf_rows_3574
 
-shuf_done_3339:
+shuf_done_3573:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3341
+	JZ      shuf_done_3575
 
-shuf_rows_3342:
+shuf_rows_3576:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -31688,25 +33435,25 @@ shuf_rows_3342:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3342
+	JNZ       shuf_rows_3576
 
-shuf_done_3341:
+shuf_done_3575:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3335
+	JNZ  shuf_planes_3569
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3325:
-shuf_planes_3343:
+shufw_list_loads_3559:
+shuf_planes_3577:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3345
+	JZ    shuf_done_3579
 
-shuf_rows_3346:
+shuf_rows_3580:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -31736,16 +33483,16 @@ shuf_rows_3346:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3346
+	JNZ       shuf_rows_3580
 
-shuf_done_3345:
+shuf_done_3579:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3347
+	JZ    shuf_done_3581
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3348:
+shuf_rows_3582:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -31772,15 +33519,15 @@ shuf_rows_3348:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3348
+	JNZ       shuf_rows_3582
 
-shuf_done_3347:
+shuf_done_3581:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3349
+	JZ    shuf_done_3583
 
-shuf_rows_3350:
+shuf_rows_3584:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -31810,35 +33557,35 @@ shuf_rows_3350:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3350
+	JNZ       shuf_rows_3584
 
-shuf_done_3349:
+shuf_done_3583:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3343
+	JNZ  shuf_planes_3577
 	VZEROUPPER
 	RET
 
-shufw_not4_3295:
+shufw_not4_3529:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3351
+	JNE     shufw_list_3585
 
-shuf_planes_3353:
+shuf_planes_3587:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3355
+	JZ    shuf_done_3589
 	MOVQ  CX, R10
 
-shuf_rows_3356:
+shuf_rows_3590:
 	MOVQ R8, R12
 
-shufw_blocks_3357:
+shufw_blocks_3591:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -31848,21 +33595,21 @@ shufw_blocks_3357:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3357
+	JB        shufw_blocks_3591
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3356
+	JNZ       shuf_rows_3590
 
-shuf_done_3355:
+shuf_done_3589:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3353
+	JNZ  shuf_planes_3587
 	VZEROUPPER
 	RET
 
-shufw_list_3351:
+shufw_list_3585:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -31871,12 +33618,12 @@ shufw_list_3351:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3358
+	JZ      shuf_no_run_3592
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3358:
+shuf_no_run_3592:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -31886,57 +33633,57 @@ shuf_no_run_3358:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3352
+	JA    shufw_list_loads_3586
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3359:
+shuf_offs_3593:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3360
+	JAE     shuf_offs_done_3594
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3359
+	JMP     shuf_offs_3593
 
-shuf_offs_done_3360:
+shuf_offs_done_3594:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3352
+	JA   shufw_list_loads_3586
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3361:
+shuf_offs_3595:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3362
+	JAE     shuf_offs_done_3596
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3361
+	JMP     shuf_offs_3595
 
-shuf_offs_done_3362:
+shuf_offs_done_3596:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3363:
+shuf_planes_3597:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3365
+	JZ      shuf_done_3599
 
-shuf_rows_3366:
+shuf_rows_3600:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3367:
+shufw_blocks_3601:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -31946,23 +33693,23 @@ shufw_blocks_3367:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3367
+	JB        shufw_blocks_3601
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3366
+	JNZ       shuf_rows_3600
 
-shuf_done_3365:
+shuf_done_3599:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3368
+	JZ    shuf_done_3602
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3369:
+shuf_rows_3603:
 	MOVQ R8, R12
 
-shufw_blocks_3370:
+shufw_blocks_3604:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -31972,24 +33719,24 @@ shufw_blocks_3370:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3370
+	JB        shufw_blocks_3604
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3369
+	JNZ       shuf_rows_3603
 
-shuf_done_3368:
+shuf_done_3602:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3371
+	JZ      shuf_done_3605
 
-shuf_rows_3372:
+shuf_rows_3606:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3373:
+shufw_blocks_3607:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -31999,35 +33746,35 @@ shufw_blocks_3373:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3373
+	JB        shufw_blocks_3607
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3372
+	JNZ       shuf_rows_3606
 
-shuf_done_3371:
+shuf_done_3605:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3363
+	JNZ  shuf_planes_3597
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3352:
-shuf_planes_3374:
+shufw_list_loads_3586:
+shuf_planes_3608:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3376
+	JZ    shuf_done_3610
 
-shuf_rows_3377:
+shuf_rows_3611:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3378:
+shufw_blocks_3612:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -32037,23 +33784,23 @@ shufw_blocks_3378:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3378
+	JB        shufw_blocks_3612
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3377
+	JNZ       shuf_rows_3611
 
-shuf_done_3376:
+shuf_done_3610:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3379
+	JZ    shuf_done_3613
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3380:
+shuf_rows_3614:
 	MOVQ R8, R11
 
-shufw_blocks_3381:
+shufw_blocks_3615:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -32063,25 +33810,25 @@ shufw_blocks_3381:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3381
+	JB        shufw_blocks_3615
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3380
+	JNZ       shuf_rows_3614
 
-shuf_done_3379:
+shuf_done_3613:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3382
+	JZ    shuf_done_3616
 
-shuf_rows_3383:
+shuf_rows_3617:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3384:
+shufw_blocks_3618:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -32091,17 +33838,17 @@ shufw_blocks_3384:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3384
+	JB        shufw_blocks_3618
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3383
+	JNZ       shuf_rows_3617
 
-shuf_done_3382:
+shuf_done_3616:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3374
+	JNZ  shuf_planes_3608
 	VZEROUPPER
 	RET
 
@@ -32119,38 +33866,38 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3385
+	JE      shufn_c16o32_3619
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3386
+	JE      shufn_c8o16_3620
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3387
+	JE      shufn_c8o8_3621
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3388
+	JE      shufn_c4o8_3622
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3389
+	JE      shufn_d16o16_3623
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3390
+	JE      shufn_d16o32_3624
 	CMPL    (DI), $0x07
-	JE      shufn_c8o32_3391
+	JE      shufn_c8o32_3625
 	CMPL    (DI), $0x08
-	JE      shufn_c4o32_3392
+	JE      shufn_c4o32_3626
 	CMPL    (DI), $0x09
-	JE      shufn_c4o16_3393
+	JE      shufn_c4o16_3627
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3394
+	JE      rowsShuffleNarrowAVX2_value_3628
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3395
+	JNE     shufn_list_3629
 
-shuf_planes_3397:
+shuf_planes_3631:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3399
+	JZ    shuf_done_3633
 	MOVQ  CX, R10
 
-shuf_rows_3400:
+shuf_rows_3634:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -32161,17 +33908,17 @@ shuf_rows_3400:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3400
+	JNZ            shuf_rows_3634
 
-shuf_done_3399:
+shuf_done_3633:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3397
+	JNZ  shuf_planes_3631
 	VZEROUPPER
 	RET
 
-shufn_list_3395:
+shufn_list_3629:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -32180,12 +33927,12 @@ shufn_list_3395:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3401
+	JZ      shuf_no_run_3635
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3401:
+shuf_no_run_3635:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32195,52 +33942,52 @@ shuf_no_run_3401:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3396
+	JA    shufn_list_loads_3630
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3402:
+shuf_offs_3636:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3403
+	JAE     shuf_offs_done_3637
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3402
+	JMP     shuf_offs_3636
 
-shuf_offs_done_3403:
+shuf_offs_done_3637:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3396
+	JA   shufn_list_loads_3630
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3404:
+shuf_offs_3638:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3405
+	JAE     shuf_offs_done_3639
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3404
+	JMP     shuf_offs_3638
 
-shuf_offs_done_3405:
+shuf_offs_done_3639:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3406:
+shuf_planes_3640:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3408
+	JZ      shuf_done_3642
 
-shuf_rows_3409:
+shuf_rows_3643:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -32253,16 +34000,16 @@ shuf_rows_3409:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3409
+	JNZ            shuf_rows_3643
 
-shuf_done_3408:
+shuf_done_3642:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3410
+	JZ    shuf_done_3644
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3411:
+shuf_rows_3645:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -32273,15 +34020,15 @@ shuf_rows_3411:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3411
+	JNZ            shuf_rows_3645
 
-shuf_done_3410:
+shuf_done_3644:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3412
+	JZ      shuf_done_3646
 
-shuf_rows_3413:
+shuf_rows_3647:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -32294,25 +34041,25 @@ shuf_rows_3413:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3413
+	JNZ            shuf_rows_3647
 
-shuf_done_3412:
+shuf_done_3646:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3406
+	JNZ  shuf_planes_3640
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3396:
-shuf_planes_3414:
+shufn_list_loads_3630:
+shuf_planes_3648:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3416
+	JZ    shuf_done_3650
 
-shuf_rows_3417:
+shuf_rows_3651:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32326,16 +34073,16 @@ shuf_rows_3417:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3417
+	JNZ            shuf_rows_3651
 
-shuf_done_3416:
+shuf_done_3650:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3418
+	JZ    shuf_done_3652
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3419:
+shuf_rows_3653:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -32346,15 +34093,15 @@ shuf_rows_3419:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3419
+	JNZ            shuf_rows_3653
 
-shuf_done_3418:
+shuf_done_3652:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3420
+	JZ    shuf_done_3654
 
-shuf_rows_3421:
+shuf_rows_3655:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32368,31 +34115,31 @@ shuf_rows_3421:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3421
+	JNZ            shuf_rows_3655
 
-shuf_done_3420:
+shuf_done_3654:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3414
+	JNZ  shuf_planes_3648
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3394:
+rowsShuffleNarrowAVX2_value_3628:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3422
+	JNE     shufn_list_3656
 
-shuf_planes_3424:
+shuf_planes_3658:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3426
+	JZ    shuf_done_3660
 	MOVQ  CX, R10
 
-shuf_rows_3427:
+shuf_rows_3661:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -32404,17 +34151,17 @@ shuf_rows_3427:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3427
+	JNZ            shuf_rows_3661
 
-shuf_done_3426:
+shuf_done_3660:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3424
+	JNZ  shuf_planes_3658
 	VZEROUPPER
 	RET
 
-shufn_list_3422:
+shufn_list_3656:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -32423,12 +34170,12 @@ shufn_list_3422:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3428
+	JZ      shuf_no_run_3662
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3428:
+shuf_no_run_3662:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32438,52 +34185,52 @@ shuf_no_run_3428:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3423
+	JA    shufn_list_loads_3657
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3429:
+shuf_offs_3663:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3430
+	JAE     shuf_offs_done_3664
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3429
+	JMP     shuf_offs_3663
 
-shuf_offs_done_3430:
+shuf_offs_done_3664:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3423
+	JA   shufn_list_loads_3657
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3431:
+shuf_offs_3665:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3432
+	JAE     shuf_offs_done_3666
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3431
+	JMP     shuf_offs_3665
 
-shuf_offs_done_3432:
+shuf_offs_done_3666:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3433:
+shuf_planes_3667:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3435
+	JZ      shuf_done_3669
 
-shuf_rows_3436:
+shuf_rows_3670:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -32497,16 +34244,16 @@ shuf_rows_3436:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3436
+	JNZ            shuf_rows_3670
 
-shuf_done_3435:
+shuf_done_3669:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3437
+	JZ    shuf_done_3671
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3438:
+shuf_rows_3672:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -32518,15 +34265,15 @@ shuf_rows_3438:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3438
+	JNZ            shuf_rows_3672
 
-shuf_done_3437:
+shuf_done_3671:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3439
+	JZ      shuf_done_3673
 
-shuf_rows_3440:
+shuf_rows_3674:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -32540,25 +34287,25 @@ shuf_rows_3440:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3440
+	JNZ            shuf_rows_3674
 
-shuf_done_3439:
+shuf_done_3673:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3433
+	JNZ  shuf_planes_3667
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3423:
-shuf_planes_3441:
+shufn_list_loads_3657:
+shuf_planes_3675:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3443
+	JZ    shuf_done_3677
 
-shuf_rows_3444:
+shuf_rows_3678:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32573,16 +34320,16 @@ shuf_rows_3444:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3444
+	JNZ            shuf_rows_3678
 
-shuf_done_3443:
+shuf_done_3677:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3445
+	JZ    shuf_done_3679
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3446:
+shuf_rows_3680:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -32594,15 +34341,15 @@ shuf_rows_3446:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3446
+	JNZ            shuf_rows_3680
 
-shuf_done_3445:
+shuf_done_3679:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3447
+	JZ    shuf_done_3681
 
-shuf_rows_3448:
+shuf_rows_3682:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32617,34 +34364,34 @@ shuf_rows_3448:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3448
+	JNZ            shuf_rows_3682
 
-shuf_done_3447:
+shuf_done_3681:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3441
+	JNZ  shuf_planes_3675
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3385:
+shufn_c16o32_3619:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3449
+	JE      rowsShuffleNarrowAVX2_value_3683
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3450
+	JNE     shufn_list_3684
 
-shuf_planes_3452:
+shuf_planes_3686:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3454
+	JZ    shuf_done_3688
 	MOVQ  CX, R10
 
-shuf_rows_3455:
+shuf_rows_3689:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -32658,17 +34405,17 @@ shuf_rows_3455:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3455
+	JNZ            shuf_rows_3689
 
-shuf_done_3454:
+shuf_done_3688:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3452
+	JNZ  shuf_planes_3686
 	VZEROUPPER
 	RET
 
-shufn_list_3450:
+shufn_list_3684:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -32677,12 +34424,12 @@ shufn_list_3450:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3456
+	JZ      shuf_no_run_3690
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3456:
+shuf_no_run_3690:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32692,52 +34439,52 @@ shuf_no_run_3456:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3451
+	JA    shufn_list_loads_3685
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3457:
+shuf_offs_3691:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3458
+	JAE     shuf_offs_done_3692
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3457
+	JMP     shuf_offs_3691
 
-shuf_offs_done_3458:
+shuf_offs_done_3692:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3451
+	JA   shufn_list_loads_3685
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3459:
+shuf_offs_3693:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3460
+	JAE     shuf_offs_done_3694
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3459
+	JMP     shuf_offs_3693
 
-shuf_offs_done_3460:
+shuf_offs_done_3694:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3461:
+shuf_planes_3695:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3463
+	JZ      shuf_done_3697
 
-shuf_rows_3464:
+shuf_rows_3698:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -32753,16 +34500,16 @@ shuf_rows_3464:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3464
+	JNZ            shuf_rows_3698
 
-shuf_done_3463:
+shuf_done_3697:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3465
+	JZ    shuf_done_3699
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3466:
+shuf_rows_3700:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -32776,15 +34523,15 @@ shuf_rows_3466:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3466
+	JNZ            shuf_rows_3700
 
-shuf_done_3465:
+shuf_done_3699:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3467
+	JZ      shuf_done_3701
 
-shuf_rows_3468:
+shuf_rows_3702:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -32800,25 +34547,25 @@ shuf_rows_3468:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3468
+	JNZ            shuf_rows_3702
 
-shuf_done_3467:
+shuf_done_3701:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3461
+	JNZ  shuf_planes_3695
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3451:
-shuf_planes_3469:
+shufn_list_loads_3685:
+shuf_planes_3703:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3471
+	JZ    shuf_done_3705
 
-shuf_rows_3472:
+shuf_rows_3706:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32835,16 +34582,16 @@ shuf_rows_3472:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3472
+	JNZ            shuf_rows_3706
 
-shuf_done_3471:
+shuf_done_3705:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3473
+	JZ    shuf_done_3707
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3474:
+shuf_rows_3708:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -32858,15 +34605,15 @@ shuf_rows_3474:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3474
+	JNZ            shuf_rows_3708
 
-shuf_done_3473:
+shuf_done_3707:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3475
+	JZ    shuf_done_3709
 
-shuf_rows_3476:
+shuf_rows_3710:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -32883,17 +34630,17 @@ shuf_rows_3476:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3476
+	JNZ            shuf_rows_3710
 
-shuf_done_3475:
+shuf_done_3709:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3469
+	JNZ  shuf_planes_3703
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3449:
+rowsShuffleNarrowAVX2_value_3683:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -32905,16 +34652,16 @@ rowsShuffleNarrowAVX2_value_3449:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3477
+	JNE     shufn_list_3711
 
-shuf_planes_3479:
+shuf_planes_3713:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3481
+	JZ    shuf_done_3715
 	MOVQ  CX, R10
 
-shuf_rows_3482:
+shuf_rows_3716:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -32930,17 +34677,17 @@ shuf_rows_3482:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3482
+	JNZ            shuf_rows_3716
 
-shuf_done_3481:
+shuf_done_3715:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3479
+	JNZ  shuf_planes_3713
 	VZEROUPPER
 	RET
 
-shufn_list_3477:
+shufn_list_3711:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -32949,12 +34696,12 @@ shufn_list_3477:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3483
+	JZ      shuf_no_run_3717
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3483:
+shuf_no_run_3717:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -32964,52 +34711,52 @@ shuf_no_run_3483:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3478
+	JA    shufn_list_loads_3712
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3484:
+shuf_offs_3718:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3485
+	JAE     shuf_offs_done_3719
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3484
+	JMP     shuf_offs_3718
 
-shuf_offs_done_3485:
+shuf_offs_done_3719:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3478
+	JA   shufn_list_loads_3712
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3486:
+shuf_offs_3720:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3487
+	JAE     shuf_offs_done_3721
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3486
+	JMP     shuf_offs_3720
 
-shuf_offs_done_3487:
+shuf_offs_done_3721:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3488:
+shuf_planes_3722:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3490
+	JZ      shuf_done_3724
 
-shuf_rows_3491:
+shuf_rows_3725:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -33027,16 +34774,16 @@ shuf_rows_3491:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3491
+	JNZ            shuf_rows_3725
 
-shuf_done_3490:
+shuf_done_3724:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3492
+	JZ    shuf_done_3726
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3493:
+shuf_rows_3727:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -33052,15 +34799,15 @@ shuf_rows_3493:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3493
+	JNZ            shuf_rows_3727
 
-shuf_done_3492:
+shuf_done_3726:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3494
+	JZ      shuf_done_3728
 
-shuf_rows_3495:
+shuf_rows_3729:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -33078,25 +34825,25 @@ shuf_rows_3495:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3495
+	JNZ            shuf_rows_3729
 
-shuf_done_3494:
+shuf_done_3728:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3488
+	JNZ  shuf_planes_3722
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3478:
-shuf_planes_3496:
+shufn_list_loads_3712:
+shuf_planes_3730:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3498
+	JZ    shuf_done_3732
 
-shuf_rows_3499:
+shuf_rows_3733:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -33115,16 +34862,16 @@ shuf_rows_3499:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3499
+	JNZ            shuf_rows_3733
 
-shuf_done_3498:
+shuf_done_3732:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3500
+	JZ    shuf_done_3734
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3501:
+shuf_rows_3735:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -33140,15 +34887,15 @@ shuf_rows_3501:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3501
+	JNZ            shuf_rows_3735
 
-shuf_done_3500:
+shuf_done_3734:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3502
+	JZ    shuf_done_3736
 
-shuf_rows_3503:
+shuf_rows_3737:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -33167,31 +34914,31 @@ shuf_rows_3503:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3503
+	JNZ            shuf_rows_3737
 
-shuf_done_3502:
+shuf_done_3736:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3496
+	JNZ  shuf_planes_3730
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3386:
+shufn_c8o16_3620:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3504
+	JE      rowsShuffleNarrowAVX2_value_3738
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3505
+	JNE     shufn_list_3739
 
-shuf_planes_3507:
+shuf_planes_3741:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3509
+	JZ    shuf_done_3743
 	MOVQ  CX, R10
 
-shuf_rows_3510:
+shuf_rows_3744:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -33201,17 +34948,17 @@ shuf_rows_3510:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3510
+	JNZ          shuf_rows_3744
 
-shuf_done_3509:
+shuf_done_3743:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3507
+	JNZ  shuf_planes_3741
 	VZEROUPPER
 	RET
 
-shufn_list_3505:
+shufn_list_3739:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33220,12 +34967,12 @@ shufn_list_3505:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3511
+	JZ      shuf_no_run_3745
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3511:
+shuf_no_run_3745:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33235,52 +34982,52 @@ shuf_no_run_3511:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3506
+	JA    shufn_list_loads_3740
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3512:
+shuf_offs_3746:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3513
+	JAE     shuf_offs_done_3747
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3512
+	JMP     shuf_offs_3746
 
-shuf_offs_done_3513:
+shuf_offs_done_3747:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3506
+	JA   shufn_list_loads_3740
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3514:
+shuf_offs_3748:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3515
+	JAE     shuf_offs_done_3749
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3514
+	JMP     shuf_offs_3748
 
-shuf_offs_done_3515:
+shuf_offs_done_3749:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3516:
+shuf_planes_3750:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3518
+	JZ      shuf_done_3752
 
-shuf_rows_3519:
+shuf_rows_3753:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -33292,16 +35039,16 @@ shuf_rows_3519:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3519
+	JNZ          shuf_rows_3753
 
-shuf_done_3518:
+shuf_done_3752:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3520
+	JZ    shuf_done_3754
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3521:
+shuf_rows_3755:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -33311,15 +35058,15 @@ shuf_rows_3521:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3521
+	JNZ          shuf_rows_3755
 
-shuf_done_3520:
+shuf_done_3754:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3522
+	JZ      shuf_done_3756
 
-shuf_rows_3523:
+shuf_rows_3757:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -33331,25 +35078,25 @@ shuf_rows_3523:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3523
+	JNZ          shuf_rows_3757
 
-shuf_done_3522:
+shuf_done_3756:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3516
+	JNZ  shuf_planes_3750
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3506:
-shuf_planes_3524:
+shufn_list_loads_3740:
+shuf_planes_3758:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3526
+	JZ    shuf_done_3760
 
-shuf_rows_3527:
+shuf_rows_3761:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33362,16 +35109,16 @@ shuf_rows_3527:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3527
+	JNZ          shuf_rows_3761
 
-shuf_done_3526:
+shuf_done_3760:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3528
+	JZ    shuf_done_3762
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3529:
+shuf_rows_3763:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -33381,15 +35128,15 @@ shuf_rows_3529:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3529
+	JNZ          shuf_rows_3763
 
-shuf_done_3528:
+shuf_done_3762:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3530
+	JZ    shuf_done_3764
 
-shuf_rows_3531:
+shuf_rows_3765:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33402,30 +35149,30 @@ shuf_rows_3531:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3531
+	JNZ          shuf_rows_3765
 
-shuf_done_3530:
+shuf_done_3764:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3524
+	JNZ  shuf_planes_3758
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3504:
+rowsShuffleNarrowAVX2_value_3738:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3532
+	JNE     shufn_list_3766
 
-shuf_planes_3534:
+shuf_planes_3768:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3536
+	JZ    shuf_done_3770
 	MOVQ  CX, R10
 
-shuf_rows_3537:
+shuf_rows_3771:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -33436,17 +35183,17 @@ shuf_rows_3537:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3537
+	JNZ          shuf_rows_3771
 
-shuf_done_3536:
+shuf_done_3770:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3534
+	JNZ  shuf_planes_3768
 	VZEROUPPER
 	RET
 
-shufn_list_3532:
+shufn_list_3766:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33455,12 +35202,12 @@ shufn_list_3532:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3538
+	JZ      shuf_no_run_3772
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3538:
+shuf_no_run_3772:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33470,52 +35217,52 @@ shuf_no_run_3538:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3533
+	JA    shufn_list_loads_3767
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3539:
+shuf_offs_3773:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3540
+	JAE     shuf_offs_done_3774
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3539
+	JMP     shuf_offs_3773
 
-shuf_offs_done_3540:
+shuf_offs_done_3774:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3533
+	JA   shufn_list_loads_3767
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3541:
+shuf_offs_3775:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3542
+	JAE     shuf_offs_done_3776
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3541
+	JMP     shuf_offs_3775
 
-shuf_offs_done_3542:
+shuf_offs_done_3776:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3543:
+shuf_planes_3777:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3545
+	JZ      shuf_done_3779
 
-shuf_rows_3546:
+shuf_rows_3780:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -33528,16 +35275,16 @@ shuf_rows_3546:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3546
+	JNZ          shuf_rows_3780
 
-shuf_done_3545:
+shuf_done_3779:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3547
+	JZ    shuf_done_3781
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3548:
+shuf_rows_3782:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -33548,15 +35295,15 @@ shuf_rows_3548:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3548
+	JNZ          shuf_rows_3782
 
-shuf_done_3547:
+shuf_done_3781:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3549
+	JZ      shuf_done_3783
 
-shuf_rows_3550:
+shuf_rows_3784:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -33569,25 +35316,25 @@ shuf_rows_3550:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3550
+	JNZ          shuf_rows_3784
 
-shuf_done_3549:
+shuf_done_3783:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3543
+	JNZ  shuf_planes_3777
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3533:
-shuf_planes_3551:
+shufn_list_loads_3767:
+shuf_planes_3785:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3553
+	JZ    shuf_done_3787
 
-shuf_rows_3554:
+shuf_rows_3788:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33601,16 +35348,16 @@ shuf_rows_3554:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3554
+	JNZ          shuf_rows_3788
 
-shuf_done_3553:
+shuf_done_3787:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3555
+	JZ    shuf_done_3789
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3556:
+shuf_rows_3790:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -33621,15 +35368,15 @@ shuf_rows_3556:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3556
+	JNZ          shuf_rows_3790
 
-shuf_done_3555:
+shuf_done_3789:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3557
+	JZ    shuf_done_3791
 
-shuf_rows_3558:
+shuf_rows_3792:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33643,31 +35390,31 @@ shuf_rows_3558:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3558
+	JNZ          shuf_rows_3792
 
-shuf_done_3557:
+shuf_done_3791:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3551
+	JNZ  shuf_planes_3785
 	VZEROUPPER
 	RET
 
-shufn_c4o16_3393:
+shufn_c4o16_3627:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3559
+	JE      rowsShuffleNarrowAVX2_value_3793
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3560
+	JNE     shufn_list_3794
 
-shuf_planes_3562:
+shuf_planes_3796:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3564
+	JZ    shuf_done_3798
 	MOVQ  CX, R10
 
-shuf_rows_3565:
+shuf_rows_3799:
 	VMOVD        (R10), X1
 	VPINSRD      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -33677,17 +35424,17 @@ shuf_rows_3565:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3565
+	JNZ          shuf_rows_3799
 
-shuf_done_3564:
+shuf_done_3798:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3562
+	JNZ  shuf_planes_3796
 	VZEROUPPER
 	RET
 
-shufn_list_3560:
+shufn_list_3794:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -33696,12 +35443,12 @@ shufn_list_3560:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3566
+	JZ      shuf_no_run_3800
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3566:
+shuf_no_run_3800:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33711,52 +35458,52 @@ shuf_no_run_3566:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3561
+	JA    shufn_list_loads_3795
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3567:
+shuf_offs_3801:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3568
+	JAE     shuf_offs_done_3802
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3567
+	JMP     shuf_offs_3801
 
-shuf_offs_done_3568:
+shuf_offs_done_3802:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3561
+	JA   shufn_list_loads_3795
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3569:
+shuf_offs_3803:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3570
+	JAE     shuf_offs_done_3804
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3569
+	JMP     shuf_offs_3803
 
-shuf_offs_done_3570:
+shuf_offs_done_3804:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3571:
+shuf_planes_3805:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3573
+	JZ      shuf_done_3807
 
-shuf_rows_3574:
+shuf_rows_3808:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X8
@@ -33768,16 +35515,16 @@ shuf_rows_3574:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3574
+	JNZ          shuf_rows_3808
 
-shuf_done_3573:
+shuf_done_3807:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3575
+	JZ    shuf_done_3809
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3576:
+shuf_rows_3810:
 	VMOVD        (R10), X9
 	VPINSRD      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -33787,15 +35534,15 @@ shuf_rows_3576:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3576
+	JNZ          shuf_rows_3810
 
-shuf_done_3575:
+shuf_done_3809:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3577
+	JZ      shuf_done_3811
 
-shuf_rows_3578:
+shuf_rows_3812:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -33807,25 +35554,25 @@ shuf_rows_3578:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3578
+	JNZ          shuf_rows_3812
 
-shuf_done_3577:
+shuf_done_3811:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3571
+	JNZ  shuf_planes_3805
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3561:
-shuf_planes_3579:
+shufn_list_loads_3795:
+shuf_planes_3813:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3581
+	JZ    shuf_done_3815
 
-shuf_rows_3582:
+shuf_rows_3816:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33838,16 +35585,16 @@ shuf_rows_3582:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3582
+	JNZ          shuf_rows_3816
 
-shuf_done_3581:
+shuf_done_3815:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3583
+	JZ    shuf_done_3817
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3584:
+shuf_rows_3818:
 	VMOVD        (R10), X8
 	VPINSRD      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -33857,15 +35604,15 @@ shuf_rows_3584:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3584
+	JNZ          shuf_rows_3818
 
-shuf_done_3583:
+shuf_done_3817:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3585
+	JZ    shuf_done_3819
 
-shuf_rows_3586:
+shuf_rows_3820:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -33878,30 +35625,30 @@ shuf_rows_3586:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3586
+	JNZ          shuf_rows_3820
 
-shuf_done_3585:
+shuf_done_3819:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3579
+	JNZ  shuf_planes_3813
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3559:
+rowsShuffleNarrowAVX2_value_3793:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3587
+	JNE     shufn_list_3821
 
-shuf_planes_3589:
+shuf_planes_3823:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3591
+	JZ    shuf_done_3825
 	MOVQ  CX, R10
 
-shuf_rows_3592:
+shuf_rows_3826:
 	VMOVD        (R10), X3
 	VPINSRD      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -33912,17 +35659,17 @@ shuf_rows_3592:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3592
+	JNZ          shuf_rows_3826
 
-shuf_done_3591:
+shuf_done_3825:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3589
+	JNZ  shuf_planes_3823
 	VZEROUPPER
 	RET
 
-shufn_list_3587:
+shufn_list_3821:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -33931,12 +35678,12 @@ shufn_list_3587:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3593
+	JZ      shuf_no_run_3827
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3593:
+shuf_no_run_3827:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33946,52 +35693,52 @@ shuf_no_run_3593:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3588
+	JA    shufn_list_loads_3822
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3594:
+shuf_offs_3828:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3595
+	JAE     shuf_offs_done_3829
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3594
+	JMP     shuf_offs_3828
 
-shuf_offs_done_3595:
+shuf_offs_done_3829:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3588
+	JA   shufn_list_loads_3822
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3596:
+shuf_offs_3830:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3597
+	JAE     shuf_offs_done_3831
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3596
+	JMP     shuf_offs_3830
 
-shuf_offs_done_3597:
+shuf_offs_done_3831:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3598:
+shuf_planes_3832:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3600
+	JZ      shuf_done_3834
 
-shuf_rows_3601:
+shuf_rows_3835:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -34004,16 +35751,16 @@ shuf_rows_3601:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3601
+	JNZ          shuf_rows_3835
 
-shuf_done_3600:
+shuf_done_3834:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3602
+	JZ    shuf_done_3836
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3603:
+shuf_rows_3837:
 	VMOVD        (R10), X11
 	VPINSRD      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -34024,15 +35771,15 @@ shuf_rows_3603:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3603
+	JNZ          shuf_rows_3837
 
-shuf_done_3602:
+shuf_done_3836:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3604
+	JZ      shuf_done_3838
 
-shuf_rows_3605:
+shuf_rows_3839:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X12
@@ -34045,25 +35792,25 @@ shuf_rows_3605:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3605
+	JNZ          shuf_rows_3839
 
-shuf_done_3604:
+shuf_done_3838:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3598
+	JNZ  shuf_planes_3832
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3588:
-shuf_planes_3606:
+shufn_list_loads_3822:
+shuf_planes_3840:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3608
+	JZ    shuf_done_3842
 
-shuf_rows_3609:
+shuf_rows_3843:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -34077,16 +35824,16 @@ shuf_rows_3609:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3609
+	JNZ          shuf_rows_3843
 
-shuf_done_3608:
+shuf_done_3842:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3610
+	JZ    shuf_done_3844
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3611:
+shuf_rows_3845:
 	VMOVD        (R10), X10
 	VPINSRD      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -34097,15 +35844,15 @@ shuf_rows_3611:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3611
+	JNZ          shuf_rows_3845
 
-shuf_done_3610:
+shuf_done_3844:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3612
+	JZ    shuf_done_3846
 
-shuf_rows_3613:
+shuf_rows_3847:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -34119,31 +35866,31 @@ shuf_rows_3613:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3613
+	JNZ          shuf_rows_3847
 
-shuf_done_3612:
+shuf_done_3846:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3606
+	JNZ  shuf_planes_3840
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3389:
+shufn_d16o16_3623:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3614
+	JE      rowsShuffleNarrowAVX2_value_3848
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3615
+	JNE     shufn_list_3849
 
-shuf_planes_3617:
+shuf_planes_3851:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3619
+	JZ    shuf_done_3853
 	MOVQ  CX, R10
 
-shuf_rows_3620:
+shuf_rows_3854:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -34152,17 +35899,17 @@ shuf_rows_3620:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3620
+	JNZ          shuf_rows_3854
 
-shuf_done_3619:
+shuf_done_3853:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3617
+	JNZ  shuf_planes_3851
 	VZEROUPPER
 	RET
 
-shufn_list_3615:
+shufn_list_3849:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -34171,12 +35918,12 @@ shufn_list_3615:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3621
+	JZ      shuf_no_run_3855
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3621:
+shuf_no_run_3855:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34186,52 +35933,52 @@ shuf_no_run_3621:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3616
+	JA    shufn_list_loads_3850
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3622:
+shuf_offs_3856:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3623
+	JAE     shuf_offs_done_3857
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3622
+	JMP     shuf_offs_3856
 
-shuf_offs_done_3623:
+shuf_offs_done_3857:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3616
+	JA   shufn_list_loads_3850
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3624:
+shuf_offs_3858:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3625
+	JAE     shuf_offs_done_3859
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3624
+	JMP     shuf_offs_3858
 
-shuf_offs_done_3625:
+shuf_offs_done_3859:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3626:
+shuf_planes_3860:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3628
+	JZ      shuf_done_3862
 
-shuf_rows_3629:
+shuf_rows_3863:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -34242,16 +35989,16 @@ shuf_rows_3629:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3629
+	JNZ          shuf_rows_3863
 
-shuf_done_3628:
+shuf_done_3862:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3630
+	JZ    shuf_done_3864
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3631:
+shuf_rows_3865:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -34260,15 +36007,15 @@ shuf_rows_3631:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3631
+	JNZ          shuf_rows_3865
 
-shuf_done_3630:
+shuf_done_3864:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3632
+	JZ      shuf_done_3866
 
-shuf_rows_3633:
+shuf_rows_3867:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -34279,25 +36026,25 @@ shuf_rows_3633:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3633
+	JNZ          shuf_rows_3867
 
-shuf_done_3632:
+shuf_done_3866:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3626
+	JNZ  shuf_planes_3860
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3616:
-shuf_planes_3634:
+shufn_list_loads_3850:
+shuf_planes_3868:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3636
+	JZ    shuf_done_3870
 
-shuf_rows_3637:
+shuf_rows_3871:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -34309,16 +36056,16 @@ shuf_rows_3637:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3637
+	JNZ          shuf_rows_3871
 
-shuf_done_3636:
+shuf_done_3870:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3638
+	JZ    shuf_done_3872
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3639:
+shuf_rows_3873:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -34327,15 +36074,15 @@ shuf_rows_3639:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3639
+	JNZ          shuf_rows_3873
 
-shuf_done_3638:
+shuf_done_3872:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3640
+	JZ    shuf_done_3874
 
-shuf_rows_3641:
+shuf_rows_3875:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -34347,30 +36094,30 @@ shuf_rows_3641:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3641
+	JNZ          shuf_rows_3875
 
-shuf_done_3640:
+shuf_done_3874:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3634
+	JNZ  shuf_planes_3868
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3614:
+rowsShuffleNarrowAVX2_value_3848:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3642
+	JNE     shufn_list_3876
 
-shuf_planes_3644:
+shuf_planes_3878:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3646
+	JZ    shuf_done_3880
 	MOVQ  CX, R10
 
-shuf_rows_3647:
+shuf_rows_3881:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -34380,17 +36127,17 @@ shuf_rows_3647:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3647
+	JNZ          shuf_rows_3881
 
-shuf_done_3646:
+shuf_done_3880:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3644
+	JNZ  shuf_planes_3878
 	VZEROUPPER
 	RET
 
-shufn_list_3642:
+shufn_list_3876:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -34399,12 +36146,12 @@ shufn_list_3642:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3648
+	JZ      shuf_no_run_3882
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3648:
+shuf_no_run_3882:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34414,52 +36161,52 @@ shuf_no_run_3648:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3643
+	JA    shufn_list_loads_3877
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3649:
+shuf_offs_3883:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3650
+	JAE     shuf_offs_done_3884
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3649
+	JMP     shuf_offs_3883
 
-shuf_offs_done_3650:
+shuf_offs_done_3884:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3643
+	JA   shufn_list_loads_3877
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3651:
+shuf_offs_3885:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3652
+	JAE     shuf_offs_done_3886
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3651
+	JMP     shuf_offs_3885
 
-shuf_offs_done_3652:
+shuf_offs_done_3886:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3653:
+shuf_planes_3887:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3655
+	JZ      shuf_done_3889
 
-shuf_rows_3656:
+shuf_rows_3890:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -34471,16 +36218,16 @@ shuf_rows_3656:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3656
+	JNZ          shuf_rows_3890
 
-shuf_done_3655:
+shuf_done_3889:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3657
+	JZ    shuf_done_3891
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3658:
+shuf_rows_3892:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -34490,15 +36237,15 @@ shuf_rows_3658:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3658
+	JNZ          shuf_rows_3892
 
-shuf_done_3657:
+shuf_done_3891:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3659
+	JZ      shuf_done_3893
 
-shuf_rows_3660:
+shuf_rows_3894:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -34510,25 +36257,25 @@ shuf_rows_3660:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3660
+	JNZ          shuf_rows_3894
 
-shuf_done_3659:
+shuf_done_3893:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3653
+	JNZ  shuf_planes_3887
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3643:
-shuf_planes_3661:
+shufn_list_loads_3877:
+shuf_planes_3895:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3663
+	JZ    shuf_done_3897
 
-shuf_rows_3664:
+shuf_rows_3898:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -34541,16 +36288,16 @@ shuf_rows_3664:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3664
+	JNZ          shuf_rows_3898
 
-shuf_done_3663:
+shuf_done_3897:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3665
+	JZ    shuf_done_3899
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3666:
+shuf_rows_3900:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -34560,15 +36307,15 @@ shuf_rows_3666:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3666
+	JNZ          shuf_rows_3900
 
-shuf_done_3665:
+shuf_done_3899:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3667
+	JZ    shuf_done_3901
 
-shuf_rows_3668:
+shuf_rows_3902:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -34581,32 +36328,32 @@ shuf_rows_3668:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3668
+	JNZ          shuf_rows_3902
 
-shuf_done_3667:
+shuf_done_3901:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3661
+	JNZ  shuf_planes_3895
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3390:
+shufn_d16o32_3624:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3669
+	JE      rowsShuffleNarrowAVX2_value_3903
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3670
+	JNE     shufn_list_3904
 
-shuf_planes_3672:
+shuf_planes_3906:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3674
+	JZ    shuf_done_3908
 	MOVQ  CX, R10
 
-shuf_rows_3675:
+shuf_rows_3909:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -34616,17 +36363,17 @@ shuf_rows_3675:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3675
+	JNZ         shuf_rows_3909
 
-shuf_done_3674:
+shuf_done_3908:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3672
+	JNZ  shuf_planes_3906
 	VZEROUPPER
 	RET
 
-shufn_list_3670:
+shufn_list_3904:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -34635,12 +36382,12 @@ shufn_list_3670:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3676
+	JZ      shuf_no_run_3910
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3676:
+shuf_no_run_3910:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34650,52 +36397,52 @@ shuf_no_run_3676:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3671
+	JA    shufn_list_loads_3905
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3677:
+shuf_offs_3911:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3678
+	JAE     shuf_offs_done_3912
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3677
+	JMP     shuf_offs_3911
 
-shuf_offs_done_3678:
+shuf_offs_done_3912:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3671
+	JA   shufn_list_loads_3905
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3679:
+shuf_offs_3913:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3680
+	JAE     shuf_offs_done_3914
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3679
+	JMP     shuf_offs_3913
 
-shuf_offs_done_3680:
+shuf_offs_done_3914:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3681:
+shuf_planes_3915:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3683
+	JZ      shuf_done_3917
 
-shuf_rows_3684:
+shuf_rows_3918:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -34707,16 +36454,16 @@ shuf_rows_3684:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3684
+	JNZ         shuf_rows_3918
 
-shuf_done_3683:
+shuf_done_3917:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3685
+	JZ    shuf_done_3919
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3686:
+shuf_rows_3920:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -34726,15 +36473,15 @@ shuf_rows_3686:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3686
+	JNZ         shuf_rows_3920
 
-shuf_done_3685:
+shuf_done_3919:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3687
+	JZ      shuf_done_3921
 
-shuf_rows_3688:
+shuf_rows_3922:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -34746,25 +36493,25 @@ shuf_rows_3688:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3688
+	JNZ         shuf_rows_3922
 
-shuf_done_3687:
+shuf_done_3921:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3681
+	JNZ  shuf_planes_3915
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3671:
-shuf_planes_3689:
+shufn_list_loads_3905:
+shuf_planes_3923:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3691
+	JZ    shuf_done_3925
 
-shuf_rows_3692:
+shuf_rows_3926:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -34777,16 +36524,16 @@ shuf_rows_3692:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3692
+	JNZ         shuf_rows_3926
 
-shuf_done_3691:
+shuf_done_3925:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3693
+	JZ    shuf_done_3927
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3694:
+shuf_rows_3928:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -34796,15 +36543,15 @@ shuf_rows_3694:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3694
+	JNZ         shuf_rows_3928
 
-shuf_done_3693:
+shuf_done_3927:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3695
+	JZ    shuf_done_3929
 
-shuf_rows_3696:
+shuf_rows_3930:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -34817,32 +36564,32 @@ shuf_rows_3696:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3696
+	JNZ         shuf_rows_3930
 
-shuf_done_3695:
+shuf_done_3929:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3689
+	JNZ  shuf_planes_3923
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3669:
+rowsShuffleNarrowAVX2_value_3903:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3697
+	JNE     shufn_list_3931
 
-shuf_planes_3699:
+shuf_planes_3933:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3701
+	JZ    shuf_done_3935
 	MOVQ  CX, R10
 
-shuf_rows_3702:
+shuf_rows_3936:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -34854,17 +36601,17 @@ shuf_rows_3702:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3702
+	JNZ         shuf_rows_3936
 
-shuf_done_3701:
+shuf_done_3935:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3699
+	JNZ  shuf_planes_3933
 	VZEROUPPER
 	RET
 
-shufn_list_3697:
+shufn_list_3931:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -34873,12 +36620,12 @@ shufn_list_3697:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3703
+	JZ      shuf_no_run_3937
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3703:
+shuf_no_run_3937:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34888,52 +36635,52 @@ shuf_no_run_3703:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3698
+	JA    shufn_list_loads_3932
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3704:
+shuf_offs_3938:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3705
+	JAE     shuf_offs_done_3939
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3704
+	JMP     shuf_offs_3938
 
-shuf_offs_done_3705:
+shuf_offs_done_3939:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3698
+	JA   shufn_list_loads_3932
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3706:
+shuf_offs_3940:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3707
+	JAE     shuf_offs_done_3941
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3706
+	JMP     shuf_offs_3940
 
-shuf_offs_done_3707:
+shuf_offs_done_3941:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3708:
+shuf_planes_3942:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3710
+	JZ      shuf_done_3944
 
-shuf_rows_3711:
+shuf_rows_3945:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -34947,16 +36694,16 @@ shuf_rows_3711:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3711
+	JNZ         shuf_rows_3945
 
-shuf_done_3710:
+shuf_done_3944:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3712
+	JZ    shuf_done_3946
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3713:
+shuf_rows_3947:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -34968,15 +36715,15 @@ shuf_rows_3713:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3713
+	JNZ         shuf_rows_3947
 
-shuf_done_3712:
+shuf_done_3946:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3714
+	JZ      shuf_done_3948
 
-shuf_rows_3715:
+shuf_rows_3949:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -34990,25 +36737,25 @@ shuf_rows_3715:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3715
+	JNZ         shuf_rows_3949
 
-shuf_done_3714:
+shuf_done_3948:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3708
+	JNZ  shuf_planes_3942
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3698:
-shuf_planes_3716:
+shufn_list_loads_3932:
+shuf_planes_3950:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3718
+	JZ    shuf_done_3952
 
-shuf_rows_3719:
+shuf_rows_3953:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -35023,16 +36770,16 @@ shuf_rows_3719:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3719
+	JNZ         shuf_rows_3953
 
-shuf_done_3718:
+shuf_done_3952:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3720
+	JZ    shuf_done_3954
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3721:
+shuf_rows_3955:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -35044,15 +36791,15 @@ shuf_rows_3721:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3721
+	JNZ         shuf_rows_3955
 
-shuf_done_3720:
+shuf_done_3954:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3722
+	JZ    shuf_done_3956
 
-shuf_rows_3723:
+shuf_rows_3957:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -35067,32 +36814,32 @@ shuf_rows_3723:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3723
+	JNZ         shuf_rows_3957
 
-shuf_done_3722:
+shuf_done_3956:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3716
+	JNZ  shuf_planes_3950
 	VZEROUPPER
 	RET
 
-shufn_c8o32_3391:
+shufn_c8o32_3625:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3724
+	JE      rowsShuffleNarrowAVX2_value_3958
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3725
+	JNE     shufn_list_3959
 
-shuf_planes_3727:
+shuf_planes_3961:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3729
+	JZ    shuf_done_3963
 	MOVQ  CX, R10
 
-shuf_rows_3730:
+shuf_rows_3964:
 	VMOVQ       (R10), X1
 	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -35103,17 +36850,17 @@ shuf_rows_3730:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3730
+	JNZ         shuf_rows_3964
 
-shuf_done_3729:
+shuf_done_3963:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3727
+	JNZ  shuf_planes_3961
 	VZEROUPPER
 	RET
 
-shufn_list_3725:
+shufn_list_3959:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35122,12 +36869,12 @@ shufn_list_3725:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3731
+	JZ      shuf_no_run_3965
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3731:
+shuf_no_run_3965:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35137,52 +36884,52 @@ shuf_no_run_3731:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3726
+	JA    shufn_list_loads_3960
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3732:
+shuf_offs_3966:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3733
+	JAE     shuf_offs_done_3967
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3732
+	JMP     shuf_offs_3966
 
-shuf_offs_done_3733:
+shuf_offs_done_3967:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3726
+	JA   shufn_list_loads_3960
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3734:
+shuf_offs_3968:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3735
+	JAE     shuf_offs_done_3969
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3734
+	JMP     shuf_offs_3968
 
-shuf_offs_done_3735:
+shuf_offs_done_3969:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3736:
+shuf_planes_3970:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3738
+	JZ      shuf_done_3972
 
-shuf_rows_3739:
+shuf_rows_3973:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X9
@@ -35195,16 +36942,16 @@ shuf_rows_3739:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3739
+	JNZ         shuf_rows_3973
 
-shuf_done_3738:
+shuf_done_3972:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3740
+	JZ    shuf_done_3974
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3741:
+shuf_rows_3975:
 	VMOVQ       (R10), X11
 	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -35215,15 +36962,15 @@ shuf_rows_3741:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3741
+	JNZ         shuf_rows_3975
 
-shuf_done_3740:
+shuf_done_3974:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3742
+	JZ      shuf_done_3976
 
-shuf_rows_3743:
+shuf_rows_3977:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -35236,25 +36983,25 @@ shuf_rows_3743:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3743
+	JNZ         shuf_rows_3977
 
-shuf_done_3742:
+shuf_done_3976:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3736
+	JNZ  shuf_planes_3970
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3726:
-shuf_planes_3744:
+shufn_list_loads_3960:
+shuf_planes_3978:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3746
+	JZ    shuf_done_3980
 
-shuf_rows_3747:
+shuf_rows_3981:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -35268,16 +37015,16 @@ shuf_rows_3747:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3747
+	JNZ         shuf_rows_3981
 
-shuf_done_3746:
+shuf_done_3980:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3748
+	JZ    shuf_done_3982
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3749:
+shuf_rows_3983:
 	VMOVQ       (R10), X10
 	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -35288,15 +37035,15 @@ shuf_rows_3749:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3749
+	JNZ         shuf_rows_3983
 
-shuf_done_3748:
+shuf_done_3982:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3750
+	JZ    shuf_done_3984
 
-shuf_rows_3751:
+shuf_rows_3985:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -35310,32 +37057,32 @@ shuf_rows_3751:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3751
+	JNZ         shuf_rows_3985
 
-shuf_done_3750:
+shuf_done_3984:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3744
+	JNZ  shuf_planes_3978
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3724:
+rowsShuffleNarrowAVX2_value_3958:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3752
+	JNE     shufn_list_3986
 
-shuf_planes_3754:
+shuf_planes_3988:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3756
+	JZ    shuf_done_3990
 	MOVQ  CX, R10
 
-shuf_rows_3757:
+shuf_rows_3991:
 	VMOVQ       (R10), X5
 	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -35348,17 +37095,17 @@ shuf_rows_3757:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3757
+	JNZ         shuf_rows_3991
 
-shuf_done_3756:
+shuf_done_3990:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3754
+	JNZ  shuf_planes_3988
 	VZEROUPPER
 	RET
 
-shufn_list_3752:
+shufn_list_3986:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -35367,12 +37114,12 @@ shufn_list_3752:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3758
+	JZ      shuf_no_run_3992
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3758:
+shuf_no_run_3992:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35382,52 +37129,52 @@ shuf_no_run_3758:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3753
+	JA    shufn_list_loads_3987
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3759:
+shuf_offs_3993:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3760
+	JAE     shuf_offs_done_3994
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3759
+	JMP     shuf_offs_3993
 
-shuf_offs_done_3760:
+shuf_offs_done_3994:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3753
+	JA   shufn_list_loads_3987
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3761:
+shuf_offs_3995:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3762
+	JAE     shuf_offs_done_3996
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3761
+	JMP     shuf_offs_3995
 
-shuf_offs_done_3762:
+shuf_offs_done_3996:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3763:
+shuf_planes_3997:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3765
+	JZ      shuf_done_3999
 
-shuf_rows_3766:
+shuf_rows_4000:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -35442,16 +37189,16 @@ shuf_rows_3766:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3766
+	JNZ         shuf_rows_4000
 
-shuf_done_3765:
+shuf_done_3999:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3767
+	JZ    shuf_done_4001
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3768:
+shuf_rows_4002:
 	VMOVQ       (R10), X14
 	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -35464,15 +37211,15 @@ shuf_rows_3768:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3768
+	JNZ         shuf_rows_4002
 
-shuf_done_3767:
+shuf_done_4001:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3769
+	JZ      shuf_done_4003
 
-shuf_rows_3770:
+shuf_rows_4004:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X15
@@ -35487,25 +37234,25 @@ shuf_rows_3770:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3770
+	JNZ         shuf_rows_4004
 
-shuf_done_3769:
+shuf_done_4003:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3763
+	JNZ  shuf_planes_3997
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3753:
-shuf_planes_3771:
+shufn_list_loads_3987:
+shuf_planes_4005:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3773
+	JZ    shuf_done_4007
 
-shuf_rows_3774:
+shuf_rows_4008:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -35521,16 +37268,16 @@ shuf_rows_3774:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3774
+	JNZ         shuf_rows_4008
 
-shuf_done_3773:
+shuf_done_4007:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3775
+	JZ    shuf_done_4009
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3776:
+shuf_rows_4010:
 	VMOVQ       (R10), X13
 	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -35543,15 +37290,15 @@ shuf_rows_3776:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3776
+	JNZ         shuf_rows_4010
 
-shuf_done_3775:
+shuf_done_4009:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3777
+	JZ    shuf_done_4011
 
-shuf_rows_3778:
+shuf_rows_4012:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -35567,32 +37314,32 @@ shuf_rows_3778:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3778
+	JNZ         shuf_rows_4012
 
-shuf_done_3777:
+shuf_done_4011:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3771
+	JNZ  shuf_planes_4005
 	VZEROUPPER
 	RET
 
-shufn_c4o32_3392:
+shufn_c4o32_3626:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3779
+	JE      rowsShuffleNarrowAVX2_value_4013
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3780
+	JNE     shufn_list_4014
 
-shuf_planes_3782:
+shuf_planes_4016:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3784
+	JZ    shuf_done_4018
 	MOVQ  CX, R10
 
-shuf_rows_3785:
+shuf_rows_4019:
 	VMOVD       (R10), X1
 	VPINSRD     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -35603,17 +37350,17 @@ shuf_rows_3785:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3785
+	JNZ         shuf_rows_4019
 
-shuf_done_3784:
+shuf_done_4018:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3782
+	JNZ  shuf_planes_4016
 	VZEROUPPER
 	RET
 
-shufn_list_3780:
+shufn_list_4014:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35622,12 +37369,12 @@ shufn_list_3780:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3786
+	JZ      shuf_no_run_4020
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3786:
+shuf_no_run_4020:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35637,52 +37384,52 @@ shuf_no_run_3786:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3781
+	JA    shufn_list_loads_4015
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3787:
+shuf_offs_4021:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3788
+	JAE     shuf_offs_done_4022
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3787
+	JMP     shuf_offs_4021
 
-shuf_offs_done_3788:
+shuf_offs_done_4022:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3781
+	JA   shufn_list_loads_4015
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3789:
+shuf_offs_4023:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3790
+	JAE     shuf_offs_done_4024
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3789
+	JMP     shuf_offs_4023
 
-shuf_offs_done_3790:
+shuf_offs_done_4024:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3791:
+shuf_planes_4025:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3793
+	JZ      shuf_done_4027
 
-shuf_rows_3794:
+shuf_rows_4028:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X9
@@ -35695,16 +37442,16 @@ shuf_rows_3794:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3794
+	JNZ         shuf_rows_4028
 
-shuf_done_3793:
+shuf_done_4027:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3795
+	JZ    shuf_done_4029
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3796:
+shuf_rows_4030:
 	VMOVD       (R10), X11
 	VPINSRD     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -35715,15 +37462,15 @@ shuf_rows_3796:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3796
+	JNZ         shuf_rows_4030
 
-shuf_done_3795:
+shuf_done_4029:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3797
+	JZ      shuf_done_4031
 
-shuf_rows_3798:
+shuf_rows_4032:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -35736,25 +37483,25 @@ shuf_rows_3798:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3798
+	JNZ         shuf_rows_4032
 
-shuf_done_3797:
+shuf_done_4031:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3791
+	JNZ  shuf_planes_4025
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3781:
-shuf_planes_3799:
+shufn_list_loads_4015:
+shuf_planes_4033:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3801
+	JZ    shuf_done_4035
 
-shuf_rows_3802:
+shuf_rows_4036:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -35768,16 +37515,16 @@ shuf_rows_3802:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3802
+	JNZ         shuf_rows_4036
 
-shuf_done_3801:
+shuf_done_4035:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3803
+	JZ    shuf_done_4037
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3804:
+shuf_rows_4038:
 	VMOVD       (R10), X10
 	VPINSRD     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -35788,15 +37535,15 @@ shuf_rows_3804:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3804
+	JNZ         shuf_rows_4038
 
-shuf_done_3803:
+shuf_done_4037:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3805
+	JZ    shuf_done_4039
 
-shuf_rows_3806:
+shuf_rows_4040:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -35810,32 +37557,32 @@ shuf_rows_3806:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3806
+	JNZ         shuf_rows_4040
 
-shuf_done_3805:
+shuf_done_4039:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3799
+	JNZ  shuf_planes_4033
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3779:
+rowsShuffleNarrowAVX2_value_4013:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3807
+	JNE     shufn_list_4041
 
-shuf_planes_3809:
+shuf_planes_4043:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3811
+	JZ    shuf_done_4045
 	MOVQ  CX, R10
 
-shuf_rows_3812:
+shuf_rows_4046:
 	VMOVD       (R10), X5
 	VPINSRD     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -35848,17 +37595,17 @@ shuf_rows_3812:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3812
+	JNZ         shuf_rows_4046
 
-shuf_done_3811:
+shuf_done_4045:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3809
+	JNZ  shuf_planes_4043
 	VZEROUPPER
 	RET
 
-shufn_list_3807:
+shufn_list_4041:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -35867,12 +37614,12 @@ shufn_list_3807:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3813
+	JZ      shuf_no_run_4047
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3813:
+shuf_no_run_4047:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35882,52 +37629,52 @@ shuf_no_run_3813:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3808
+	JA    shufn_list_loads_4042
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3814:
+shuf_offs_4048:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3815
+	JAE     shuf_offs_done_4049
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3814
+	JMP     shuf_offs_4048
 
-shuf_offs_done_3815:
+shuf_offs_done_4049:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3808
+	JA   shufn_list_loads_4042
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3816:
+shuf_offs_4050:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3817
+	JAE     shuf_offs_done_4051
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3816
+	JMP     shuf_offs_4050
 
-shuf_offs_done_3817:
+shuf_offs_done_4051:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3818:
+shuf_planes_4052:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3820
+	JZ      shuf_done_4054
 
-shuf_rows_3821:
+shuf_rows_4055:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -35942,16 +37689,16 @@ shuf_rows_3821:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3821
+	JNZ         shuf_rows_4055
 
-shuf_done_3820:
+shuf_done_4054:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3822
+	JZ    shuf_done_4056
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3823:
+shuf_rows_4057:
 	VMOVD       (R10), X14
 	VPINSRD     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -35964,15 +37711,15 @@ shuf_rows_3823:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3823
+	JNZ         shuf_rows_4057
 
-shuf_done_3822:
+shuf_done_4056:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3824
+	JZ      shuf_done_4058
 
-shuf_rows_3825:
+shuf_rows_4059:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X15
@@ -35987,25 +37734,25 @@ shuf_rows_3825:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3825
+	JNZ         shuf_rows_4059
 
-shuf_done_3824:
+shuf_done_4058:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3818
+	JNZ  shuf_planes_4052
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3808:
-shuf_planes_3826:
+shufn_list_loads_4042:
+shuf_planes_4060:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3828
+	JZ    shuf_done_4062
 
-shuf_rows_3829:
+shuf_rows_4063:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36021,16 +37768,16 @@ shuf_rows_3829:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3829
+	JNZ         shuf_rows_4063
 
-shuf_done_3828:
+shuf_done_4062:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3830
+	JZ    shuf_done_4064
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3831:
+shuf_rows_4065:
 	VMOVD       (R10), X13
 	VPINSRD     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -36043,15 +37790,15 @@ shuf_rows_3831:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3831
+	JNZ         shuf_rows_4065
 
-shuf_done_3830:
+shuf_done_4064:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3832
+	JZ    shuf_done_4066
 
-shuf_rows_3833:
+shuf_rows_4067:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36067,31 +37814,31 @@ shuf_rows_3833:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3833
+	JNZ         shuf_rows_4067
 
-shuf_done_3832:
+shuf_done_4066:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3826
+	JNZ  shuf_planes_4060
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3387:
+shufn_c8o8_3621:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3834
+	JE      rowsShuffleNarrowAVX2_value_4068
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3835
+	JNE     shufn_list_4069
 
-shuf_planes_3837:
+shuf_planes_4071:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3839
+	JZ    shuf_done_4073
 	MOVQ  CX, R10
 
-shuf_rows_3840:
+shuf_rows_4074:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -36100,17 +37847,17 @@ shuf_rows_3840:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3840
+	JNZ     shuf_rows_4074
 
-shuf_done_3839:
+shuf_done_4073:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3837
+	JNZ  shuf_planes_4071
 	VZEROUPPER
 	RET
 
-shufn_list_3835:
+shufn_list_4069:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36119,12 +37866,12 @@ shufn_list_3835:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3841
+	JZ      shuf_no_run_4075
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3841:
+shuf_no_run_4075:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36134,52 +37881,52 @@ shuf_no_run_3841:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3836
+	JA    shufn_list_loads_4070
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3842:
+shuf_offs_4076:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3843
+	JAE     shuf_offs_done_4077
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3842
+	JMP     shuf_offs_4076
 
-shuf_offs_done_3843:
+shuf_offs_done_4077:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3836
+	JA   shufn_list_loads_4070
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3844:
+shuf_offs_4078:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3845
+	JAE     shuf_offs_done_4079
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3844
+	JMP     shuf_offs_4078
 
-shuf_offs_done_3845:
+shuf_offs_done_4079:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3846:
+shuf_planes_4080:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3848
+	JZ      shuf_done_4082
 
-shuf_rows_3849:
+shuf_rows_4083:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -36190,16 +37937,16 @@ shuf_rows_3849:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3849
+	JNZ     shuf_rows_4083
 
-shuf_done_3848:
+shuf_done_4082:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3850
+	JZ    shuf_done_4084
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3851:
+shuf_rows_4085:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -36208,15 +37955,15 @@ shuf_rows_3851:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3851
+	JNZ     shuf_rows_4085
 
-shuf_done_3850:
+shuf_done_4084:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3852
+	JZ      shuf_done_4086
 
-shuf_rows_3853:
+shuf_rows_4087:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -36227,25 +37974,25 @@ shuf_rows_3853:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3853
+	JNZ     shuf_rows_4087
 
-shuf_done_3852:
+shuf_done_4086:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3846
+	JNZ  shuf_planes_4080
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3836:
-shuf_planes_3854:
+shufn_list_loads_4070:
+shuf_planes_4088:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3856
+	JZ    shuf_done_4090
 
-shuf_rows_3857:
+shuf_rows_4091:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -36257,16 +38004,16 @@ shuf_rows_3857:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3857
+	JNZ     shuf_rows_4091
 
-shuf_done_3856:
+shuf_done_4090:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3858
+	JZ    shuf_done_4092
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3859:
+shuf_rows_4093:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -36275,15 +38022,15 @@ shuf_rows_3859:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3859
+	JNZ     shuf_rows_4093
 
-shuf_done_3858:
+shuf_done_4092:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3860
+	JZ    shuf_done_4094
 
-shuf_rows_3861:
+shuf_rows_4095:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -36295,30 +38042,30 @@ shuf_rows_3861:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3861
+	JNZ     shuf_rows_4095
 
-shuf_done_3860:
+shuf_done_4094:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3854
+	JNZ  shuf_planes_4088
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3834:
+rowsShuffleNarrowAVX2_value_4068:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3862
+	JNE     shufn_list_4096
 
-shuf_planes_3864:
+shuf_planes_4098:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3866
+	JZ    shuf_done_4100
 	MOVQ  CX, R10
 
-shuf_rows_3867:
+shuf_rows_4101:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -36328,17 +38075,17 @@ shuf_rows_3867:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3867
+	JNZ       shuf_rows_4101
 
-shuf_done_3866:
+shuf_done_4100:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3864
+	JNZ  shuf_planes_4098
 	VZEROUPPER
 	RET
 
-shufn_list_3862:
+shufn_list_4096:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36347,12 +38094,12 @@ shufn_list_3862:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3868
+	JZ      shuf_no_run_4102
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3868:
+shuf_no_run_4102:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36362,52 +38109,52 @@ shuf_no_run_3868:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3863
+	JA    shufn_list_loads_4097
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3869:
+shuf_offs_4103:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3870
+	JAE     shuf_offs_done_4104
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3869
+	JMP     shuf_offs_4103
 
-shuf_offs_done_3870:
+shuf_offs_done_4104:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3863
+	JA   shufn_list_loads_4097
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3871:
+shuf_offs_4105:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3872
+	JAE     shuf_offs_done_4106
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3871
+	JMP     shuf_offs_4105
 
-shuf_offs_done_3872:
+shuf_offs_done_4106:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3873:
+shuf_planes_4107:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3875
+	JZ      shuf_done_4109
 
-shuf_rows_3876:
+shuf_rows_4110:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -36419,16 +38166,16 @@ shuf_rows_3876:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3876
+	JNZ       shuf_rows_4110
 
-shuf_done_3875:
+shuf_done_4109:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3877
+	JZ    shuf_done_4111
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3878:
+shuf_rows_4112:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -36438,15 +38185,15 @@ shuf_rows_3878:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3878
+	JNZ       shuf_rows_4112
 
-shuf_done_3877:
+shuf_done_4111:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3879
+	JZ      shuf_done_4113
 
-shuf_rows_3880:
+shuf_rows_4114:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -36458,25 +38205,25 @@ shuf_rows_3880:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3880
+	JNZ       shuf_rows_4114
 
-shuf_done_3879:
+shuf_done_4113:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3873
+	JNZ  shuf_planes_4107
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3863:
-shuf_planes_3881:
+shufn_list_loads_4097:
+shuf_planes_4115:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3883
+	JZ    shuf_done_4117
 
-shuf_rows_3884:
+shuf_rows_4118:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -36489,16 +38236,16 @@ shuf_rows_3884:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3884
+	JNZ       shuf_rows_4118
 
-shuf_done_3883:
+shuf_done_4117:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3885
+	JZ    shuf_done_4119
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3886:
+shuf_rows_4120:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -36508,15 +38255,15 @@ shuf_rows_3886:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3886
+	JNZ       shuf_rows_4120
 
-shuf_done_3885:
+shuf_done_4119:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3887
+	JZ    shuf_done_4121
 
-shuf_rows_3888:
+shuf_rows_4122:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -36529,31 +38276,31 @@ shuf_rows_3888:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3888
+	JNZ       shuf_rows_4122
 
-shuf_done_3887:
+shuf_done_4121:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3881
+	JNZ  shuf_planes_4115
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3388:
+shufn_c4o8_3622:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3889
+	JE      rowsShuffleNarrowAVX2_value_4123
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3890
+	JNE     shufn_list_4124
 
-shuf_planes_3892:
+shuf_planes_4126:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3894
+	JZ    shuf_done_4128
 	MOVQ  CX, R10
 
-shuf_rows_3895:
+shuf_rows_4129:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -36562,17 +38309,17 @@ shuf_rows_3895:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3895
+	JNZ     shuf_rows_4129
 
-shuf_done_3894:
+shuf_done_4128:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3892
+	JNZ  shuf_planes_4126
 	VZEROUPPER
 	RET
 
-shufn_list_3890:
+shufn_list_4124:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36581,12 +38328,12 @@ shufn_list_3890:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3896
+	JZ      shuf_no_run_4130
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3896:
+shuf_no_run_4130:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36596,52 +38343,52 @@ shuf_no_run_3896:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3891
+	JA    shufn_list_loads_4125
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3897:
+shuf_offs_4131:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3898
+	JAE     shuf_offs_done_4132
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3897
+	JMP     shuf_offs_4131
 
-shuf_offs_done_3898:
+shuf_offs_done_4132:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3891
+	JA   shufn_list_loads_4125
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3899:
+shuf_offs_4133:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3900
+	JAE     shuf_offs_done_4134
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3899
+	JMP     shuf_offs_4133
 
-shuf_offs_done_3900:
+shuf_offs_done_4134:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3901:
+shuf_planes_4135:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3903
+	JZ      shuf_done_4137
 
-shuf_rows_3904:
+shuf_rows_4138:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -36652,16 +38399,16 @@ shuf_rows_3904:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3904
+	JNZ     shuf_rows_4138
 
-shuf_done_3903:
+shuf_done_4137:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3905
+	JZ    shuf_done_4139
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3906:
+shuf_rows_4140:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -36670,15 +38417,15 @@ shuf_rows_3906:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_3906
+	JNZ     shuf_rows_4140
 
-shuf_done_3905:
+shuf_done_4139:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3907
+	JZ      shuf_done_4141
 
-shuf_rows_3908:
+shuf_rows_4142:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -36689,25 +38436,25 @@ shuf_rows_3908:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_3908
+	JNZ     shuf_rows_4142
 
-shuf_done_3907:
+shuf_done_4141:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3901
+	JNZ  shuf_planes_4135
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3891:
-shuf_planes_3909:
+shufn_list_loads_4125:
+shuf_planes_4143:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3911
+	JZ    shuf_done_4145
 
-shuf_rows_3912:
+shuf_rows_4146:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -36719,16 +38466,16 @@ shuf_rows_3912:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3912
+	JNZ     shuf_rows_4146
 
-shuf_done_3911:
+shuf_done_4145:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3913
+	JZ    shuf_done_4147
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3914:
+shuf_rows_4148:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -36737,15 +38484,15 @@ shuf_rows_3914:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_3914
+	JNZ     shuf_rows_4148
 
-shuf_done_3913:
+shuf_done_4147:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3915
+	JZ    shuf_done_4149
 
-shuf_rows_3916:
+shuf_rows_4150:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -36757,30 +38504,30 @@ shuf_rows_3916:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_3916
+	JNZ     shuf_rows_4150
 
-shuf_done_3915:
+shuf_done_4149:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3909
+	JNZ  shuf_planes_4143
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3889:
+rowsShuffleNarrowAVX2_value_4123:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3917
+	JNE     shufn_list_4151
 
-shuf_planes_3919:
+shuf_planes_4153:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3921
+	JZ    shuf_done_4155
 	MOVQ  CX, R10
 
-shuf_rows_3922:
+shuf_rows_4156:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -36790,17 +38537,17 @@ shuf_rows_3922:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3922
+	JNZ       shuf_rows_4156
 
-shuf_done_3921:
+shuf_done_4155:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3919
+	JNZ  shuf_planes_4153
 	VZEROUPPER
 	RET
 
-shufn_list_3917:
+shufn_list_4151:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36809,12 +38556,12 @@ shufn_list_3917:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3923
+	JZ      shuf_no_run_4157
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3923:
+shuf_no_run_4157:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36824,52 +38571,52 @@ shuf_no_run_3923:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3918
+	JA    shufn_list_loads_4152
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3924:
+shuf_offs_4158:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3925
+	JAE     shuf_offs_done_4159
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3924
+	JMP     shuf_offs_4158
 
-shuf_offs_done_3925:
+shuf_offs_done_4159:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3918
+	JA   shufn_list_loads_4152
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3926:
+shuf_offs_4160:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3927
+	JAE     shuf_offs_done_4161
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3926
+	JMP     shuf_offs_4160
 
-shuf_offs_done_3927:
+shuf_offs_done_4161:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3928:
+shuf_planes_4162:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3930
+	JZ      shuf_done_4164
 
-shuf_rows_3931:
+shuf_rows_4165:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -36881,16 +38628,16 @@ shuf_rows_3931:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3931
+	JNZ       shuf_rows_4165
 
-shuf_done_3930:
+shuf_done_4164:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3932
+	JZ    shuf_done_4166
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3933:
+shuf_rows_4167:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -36900,15 +38647,15 @@ shuf_rows_3933:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3933
+	JNZ       shuf_rows_4167
 
-shuf_done_3932:
+shuf_done_4166:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3934
+	JZ      shuf_done_4168
 
-shuf_rows_3935:
+shuf_rows_4169:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -36920,25 +38667,25 @@ shuf_rows_3935:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_3935
+	JNZ       shuf_rows_4169
 
-shuf_done_3934:
+shuf_done_4168:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3928
+	JNZ  shuf_planes_4162
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3918:
-shuf_planes_3936:
+shufn_list_loads_4152:
+shuf_planes_4170:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3938
+	JZ    shuf_done_4172
 
-shuf_rows_3939:
+shuf_rows_4173:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -36951,16 +38698,16 @@ shuf_rows_3939:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3939
+	JNZ       shuf_rows_4173
 
-shuf_done_3938:
+shuf_done_4172:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3940
+	JZ    shuf_done_4174
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3941:
+shuf_rows_4175:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -36970,15 +38717,15 @@ shuf_rows_3941:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3941
+	JNZ       shuf_rows_4175
 
-shuf_done_3940:
+shuf_done_4174:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3942
+	JZ    shuf_done_4176
 
-shuf_rows_3943:
+shuf_rows_4177:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -36991,13 +38738,13 @@ shuf_rows_3943:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3943
+	JNZ       shuf_rows_4177
 
-shuf_done_3942:
+shuf_done_4176:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3936
+	JNZ  shuf_planes_4170
 	VZEROUPPER
 	RET
 
@@ -37005,9 +38752,9 @@ shuf_done_3942:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_3944
+	JE      ends_ret_4178
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_3944
+	JE      ends_ret_4178
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -37028,25 +38775,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_3945
+	JB      ends_narrow_4179
 
-ends_planes_3948:
+ends_planes_4182:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3949:
+ends_rows_4183:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3950:
+ends_mid_4184:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_3950
+	JB          ends_mid_4184
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -37065,36 +38812,36 @@ ends_mid_3950:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_3949
+	JNZ         ends_rows_4183
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_3948
+	JNZ         ends_planes_4182
 	VZEROUPPER
 	RET
 
-ends_narrow_3945:
+ends_narrow_4179:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_3946
+	JL   ends_short_4180
 
-ends_planes_3951:
+ends_planes_4185:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3952:
+ends_rows_4186:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_3953:
+ends_mid_4187:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_3953
+	JB        ends_mid_4187
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -37110,29 +38857,29 @@ ends_mid_3953:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3952
+	JNZ       ends_rows_4186
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3951
+	JNZ       ends_planes_4185
 	VZEROUPPER
 	RET
 
-ends_short_3946:
+ends_short_4180:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_3947
+	JLE  ends_tiny_4181
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_3954
+	JL   ends_halves_4188
 
-ends_planes_3955:
+ends_planes_4189:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3956:
+ends_rows_4190:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -37151,21 +38898,21 @@ ends_rows_3956:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3956
+	JNZ       ends_rows_4190
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3955
+	JNZ       ends_planes_4189
 	VZEROUPPER
 	RET
 
-ends_halves_3954:
-ends_planes_3957:
+ends_halves_4188:
+ends_planes_4191:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_3958:
+ends_rows_4192:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -37186,21 +38933,21 @@ ends_rows_3958:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_3958
+	JNZ       ends_rows_4192
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3957
+	JNZ       ends_planes_4191
 	VZEROUPPER
 	RET
 
-ends_tiny_3947:
-ends_planes_3959:
+ends_tiny_4181:
+ends_planes_4193:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_3960:
+ends_rows_4194:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -37219,24 +38966,24 @@ ends_rows_3960:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_3960
+	JNZ       ends_rows_4194
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_3959
+	JNZ       ends_planes_4193
 	VZEROUPPER
 	RET
 
-ends_ret_3944:
+ends_ret_4178:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_3961
+	JE      endsw_ret_4195
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_3961
+	JE      endsw_ret_4195
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -37256,23 +39003,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_3962:
+endsw_planes_4196:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_3963:
+endsw_rows_4197:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_3964:
+endsw_copy_4198:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_3964
+	JB        endsw_copy_4198
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -37288,15 +39035,15 @@ endsw_copy_3964:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_3963
+	JNZ       endsw_rows_4197
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_3962
+	JNZ       endsw_planes_4196
 	VZEROUPPER
 	RET
 
-endsw_ret_3961:
+endsw_ret_4195:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -37304,7 +39051,7 @@ endsw_ret_3961:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_3965
+	JZ    wrap_ret_4199
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -37313,18 +39060,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_3966:
+wrap_rows_4200:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_3967
+	JB   cx_short_4201
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_3969
+	JBE  copy_le2_4203
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_3970
+	JBE  copy_le4_4204
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_3971:
+copy_loop_4205:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -37336,7 +39083,7 @@ copy_loop_3971:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_3971
+	JB      copy_loop_4205
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -37346,9 +39093,9 @@ copy_loop_3971:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_3972
+	JMP     copy_done_4206
 
-copy_le4_3970:
+copy_le4_4204:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -37357,76 +39104,76 @@ copy_le4_3970:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_3972
+	JMP     copy_done_4206
 
-copy_le2_3969:
+copy_le2_4203:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_3972:
-	JMP cx_done_3968
+copy_done_4206:
+	JMP cx_done_4202
 
-cx_short_3967:
+cx_short_4201:
 	CMPQ BX, $0x00000010
-	JAE  ladder_3974
+	JAE  ladder_4208
 	CMPQ BX, $0x00000008
-	JAE  ladder_3975
+	JAE  ladder_4209
 	CMPQ BX, $0x00000004
-	JAE  ladder_3976
+	JAE  ladder_4210
 	CMPQ BX, $0x00000002
-	JAE  ladder_3977
+	JAE  ladder_4211
 	CMPQ BX, $0x00000001
-	JB   ladder_done_3973
-	JMP  ladder_3978
+	JB   ladder_done_4207
+	JMP  ladder_4212
 
-ladder_3974:
+ladder_4208:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_3973
+	JMP     ladder_done_4207
 
-ladder_3975:
+ladder_4209:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_3973
+	JMP  ladder_done_4207
 
-ladder_3976:
+ladder_4210:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_3973
+	JMP  ladder_done_4207
 
-ladder_3977:
+ladder_4211:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_3973
+	JMP  ladder_done_4207
 
-ladder_3978:
+ladder_4212:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3973:
-cx_done_3968:
+ladder_done_4207:
+cx_done_4202:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_3979
+	JB   cx_short_4213
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_3981
+	JBE  copy_le2_4215
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_3982
+	JBE  copy_le4_4216
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_3983:
+copy_loop_4217:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -37438,7 +39185,7 @@ copy_loop_3983:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3983
+	JB      copy_loop_4217
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -37448,9 +39195,9 @@ copy_loop_3983:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3984
+	JMP     copy_done_4218
 
-copy_le4_3982:
+copy_le4_4216:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -37459,77 +39206,77 @@ copy_le4_3982:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_3984
+	JMP     copy_done_4218
 
-copy_le2_3981:
+copy_le2_4215:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_3984:
-	JMP cx_done_3980
+copy_done_4218:
+	JMP cx_done_4214
 
-cx_short_3979:
+cx_short_4213:
 	CMPQ DX, $0x00000010
-	JAE  ladder_3986
+	JAE  ladder_4220
 	CMPQ DX, $0x00000008
-	JAE  ladder_3987
+	JAE  ladder_4221
 	CMPQ DX, $0x00000004
-	JAE  ladder_3988
+	JAE  ladder_4222
 	CMPQ DX, $0x00000002
-	JAE  ladder_3989
+	JAE  ladder_4223
 	CMPQ DX, $0x00000001
-	JB   ladder_done_3985
-	JMP  ladder_3990
+	JB   ladder_done_4219
+	JMP  ladder_4224
 
-ladder_3986:
+ladder_4220:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_3985
+	JMP     ladder_done_4219
 
-ladder_3987:
+ladder_4221:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_3985
+	JMP  ladder_done_4219
 
-ladder_3988:
+ladder_4222:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_3985
+	JMP  ladder_done_4219
 
-ladder_3989:
+ladder_4223:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_3985
+	JMP  ladder_done_4219
 
-ladder_3990:
+ladder_4224:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3985:
-cx_done_3980:
+ladder_done_4219:
+cx_done_4214:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_3991
+	JB   cx_short_4225
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_3993
+	JBE  copy_le2_4227
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_3994
+	JBE  copy_le4_4228
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_3995:
+copy_loop_4229:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -37541,7 +39288,7 @@ copy_loop_3995:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_3995
+	JB      copy_loop_4229
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -37551,9 +39298,9 @@ copy_loop_3995:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_3996
+	JMP     copy_done_4230
 
-copy_le4_3994:
+copy_le4_4228:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -37562,71 +39309,71 @@ copy_le4_3994:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_3996
+	JMP     copy_done_4230
 
-copy_le2_3993:
+copy_le2_4227:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_3996:
-	JMP cx_done_3992
+copy_done_4230:
+	JMP cx_done_4226
 
-cx_short_3991:
+cx_short_4225:
 	CMPQ SI, $0x00000010
-	JAE  ladder_3998
+	JAE  ladder_4232
 	CMPQ SI, $0x00000008
-	JAE  ladder_3999
+	JAE  ladder_4233
 	CMPQ SI, $0x00000004
-	JAE  ladder_4000
+	JAE  ladder_4234
 	CMPQ SI, $0x00000002
-	JAE  ladder_4001
+	JAE  ladder_4235
 	CMPQ SI, $0x00000001
-	JB   ladder_done_3997
-	JMP  ladder_4002
+	JB   ladder_done_4231
+	JMP  ladder_4236
 
-ladder_3998:
+ladder_4232:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_3997
+	JMP     ladder_done_4231
 
-ladder_3999:
+ladder_4233:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_3997
+	JMP  ladder_done_4231
 
-ladder_4000:
+ladder_4234:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_3997
+	JMP  ladder_done_4231
 
-ladder_4001:
+ladder_4235:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_3997
+	JMP  ladder_done_4231
 
-ladder_4002:
+ladder_4236:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_3997:
-cx_done_3992:
+ladder_done_4231:
+cx_done_4226:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_3966
+	JNZ  wrap_rows_4200
 	VZEROUPPER
 
-wrap_ret_3965:
+wrap_ret_4199:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -37634,7 +39381,7 @@ wrap_ret_3965:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4003
+	JZ    wrap_ret_4237
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -37643,18 +39390,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4004:
+wrap_rows_4238:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_4005
+	JB   mid_small_4239
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_4007
+	JBE  copy_le2_4241
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_4008
+	JBE  copy_le4_4242
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4009:
+copy_loop_4243:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -37666,7 +39413,7 @@ copy_loop_4009:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_4009
+	JB        copy_loop_4243
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -37676,9 +39423,9 @@ copy_loop_4009:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_4010
+	JMP       copy_done_4244
 
-copy_le4_4008:
+copy_le4_4242:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -37687,28 +39434,28 @@ copy_le4_4008:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_4010
+	JMP       copy_done_4244
 
-copy_le2_4007:
+copy_le2_4241:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_4010:
-	JMP mid_done_4006
+copy_done_4244:
+	JMP mid_done_4240
 
-mid_small_4005:
+mid_small_4239:
 	CMPQ BX, $0x00000020
-	JB   cx_short_4011
+	JB   cx_short_4245
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4013
+	JBE  copy_le2_4247
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4014
+	JBE  copy_le4_4248
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4015:
+copy_loop_4249:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -37720,7 +39467,7 @@ copy_loop_4015:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4015
+	JB      copy_loop_4249
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -37730,9 +39477,9 @@ copy_loop_4015:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4016
+	JMP     copy_done_4250
 
-copy_le4_4014:
+copy_le4_4248:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -37741,77 +39488,77 @@ copy_le4_4014:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4016
+	JMP     copy_done_4250
 
-copy_le2_4013:
+copy_le2_4247:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4016:
-	JMP cx_done_4012
+copy_done_4250:
+	JMP cx_done_4246
 
-cx_short_4011:
+cx_short_4245:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4018
+	JAE  ladder_4252
 	CMPQ BX, $0x00000008
-	JAE  ladder_4019
+	JAE  ladder_4253
 	CMPQ BX, $0x00000004
-	JAE  ladder_4020
+	JAE  ladder_4254
 	CMPQ BX, $0x00000002
-	JAE  ladder_4021
+	JAE  ladder_4255
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4017
-	JMP  ladder_4022
+	JB   ladder_done_4251
+	JMP  ladder_4256
 
-ladder_4018:
+ladder_4252:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4017
+	JMP     ladder_done_4251
 
-ladder_4019:
+ladder_4253:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4017
+	JMP  ladder_done_4251
 
-ladder_4020:
+ladder_4254:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4017
+	JMP  ladder_done_4251
 
-ladder_4021:
+ladder_4255:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4017
+	JMP  ladder_done_4251
 
-ladder_4022:
+ladder_4256:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4017:
-cx_done_4012:
-mid_done_4006:
+ladder_done_4251:
+cx_done_4246:
+mid_done_4240:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_4023
+	JB   mid_small_4257
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_4025
+	JBE  copy_le2_4259
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_4026
+	JBE  copy_le4_4260
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4027:
+copy_loop_4261:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -37823,7 +39570,7 @@ copy_loop_4027:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4027
+	JB        copy_loop_4261
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -37833,9 +39580,9 @@ copy_loop_4027:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4028
+	JMP       copy_done_4262
 
-copy_le4_4026:
+copy_le4_4260:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -37844,28 +39591,28 @@ copy_le4_4026:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_4028
+	JMP       copy_done_4262
 
-copy_le2_4025:
+copy_le2_4259:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_4028:
-	JMP mid_done_4024
+copy_done_4262:
+	JMP mid_done_4258
 
-mid_small_4023:
+mid_small_4257:
 	CMPQ DX, $0x00000020
-	JB   cx_short_4029
+	JB   cx_short_4263
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4031
+	JBE  copy_le2_4265
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4032
+	JBE  copy_le4_4266
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4033:
+copy_loop_4267:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -37877,7 +39624,7 @@ copy_loop_4033:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4033
+	JB      copy_loop_4267
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -37887,9 +39634,9 @@ copy_loop_4033:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4034
+	JMP     copy_done_4268
 
-copy_le4_4032:
+copy_le4_4266:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -37898,78 +39645,78 @@ copy_le4_4032:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4034
+	JMP     copy_done_4268
 
-copy_le2_4031:
+copy_le2_4265:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4034:
-	JMP cx_done_4030
+copy_done_4268:
+	JMP cx_done_4264
 
-cx_short_4029:
+cx_short_4263:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4036
+	JAE  ladder_4270
 	CMPQ DX, $0x00000008
-	JAE  ladder_4037
+	JAE  ladder_4271
 	CMPQ DX, $0x00000004
-	JAE  ladder_4038
+	JAE  ladder_4272
 	CMPQ DX, $0x00000002
-	JAE  ladder_4039
+	JAE  ladder_4273
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4035
-	JMP  ladder_4040
+	JB   ladder_done_4269
+	JMP  ladder_4274
 
-ladder_4036:
+ladder_4270:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4035
+	JMP     ladder_done_4269
 
-ladder_4037:
+ladder_4271:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4035
+	JMP  ladder_done_4269
 
-ladder_4038:
+ladder_4272:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4035
+	JMP  ladder_done_4269
 
-ladder_4039:
+ladder_4273:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4035
+	JMP  ladder_done_4269
 
-ladder_4040:
+ladder_4274:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4035:
-cx_done_4030:
-mid_done_4024:
+ladder_done_4269:
+cx_done_4264:
+mid_done_4258:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_4041
+	JB   mid_small_4275
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_4043
+	JBE  copy_le2_4277
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_4044
+	JBE  copy_le4_4278
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4045:
+copy_loop_4279:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -37981,7 +39728,7 @@ copy_loop_4045:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4045
+	JB        copy_loop_4279
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -37991,9 +39738,9 @@ copy_loop_4045:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4046
+	JMP       copy_done_4280
 
-copy_le4_4044:
+copy_le4_4278:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -38002,28 +39749,28 @@ copy_le4_4044:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_4046
+	JMP       copy_done_4280
 
-copy_le2_4043:
+copy_le2_4277:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_4046:
-	JMP mid_done_4042
+copy_done_4280:
+	JMP mid_done_4276
 
-mid_small_4041:
+mid_small_4275:
 	CMPQ SI, $0x00000020
-	JB   cx_short_4047
+	JB   cx_short_4281
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4049
+	JBE  copy_le2_4283
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4050
+	JBE  copy_le4_4284
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4051:
+copy_loop_4285:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -38035,7 +39782,7 @@ copy_loop_4051:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4051
+	JB      copy_loop_4285
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -38045,9 +39792,9 @@ copy_loop_4051:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4052
+	JMP     copy_done_4286
 
-copy_le4_4050:
+copy_le4_4284:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -38056,72 +39803,72 @@ copy_le4_4050:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4052
+	JMP     copy_done_4286
 
-copy_le2_4049:
+copy_le2_4283:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4052:
-	JMP cx_done_4048
+copy_done_4286:
+	JMP cx_done_4282
 
-cx_short_4047:
+cx_short_4281:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4054
+	JAE  ladder_4288
 	CMPQ SI, $0x00000008
-	JAE  ladder_4055
+	JAE  ladder_4289
 	CMPQ SI, $0x00000004
-	JAE  ladder_4056
+	JAE  ladder_4290
 	CMPQ SI, $0x00000002
-	JAE  ladder_4057
+	JAE  ladder_4291
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4053
-	JMP  ladder_4058
+	JB   ladder_done_4287
+	JMP  ladder_4292
 
-ladder_4054:
+ladder_4288:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4053
+	JMP     ladder_done_4287
 
-ladder_4055:
+ladder_4289:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4053
+	JMP  ladder_done_4287
 
-ladder_4056:
+ladder_4290:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4053
+	JMP  ladder_done_4287
 
-ladder_4057:
+ladder_4291:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4053
+	JMP  ladder_done_4287
 
-ladder_4058:
+ladder_4292:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4053:
-cx_done_4048:
-mid_done_4042:
+ladder_done_4287:
+cx_done_4282:
+mid_done_4276:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4004
+	JNZ  wrap_rows_4238
 	VZEROUPPER
 
-wrap_ret_4003:
+wrap_ret_4237:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -38129,33 +39876,33 @@ wrap_ret_4003:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4059
+	JZ    pieces_ret_4293
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4059
+	JZ    pieces_ret_4293
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_4060:
+pieces_rows_4294:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_4061:
+pieces_loop_4295:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_4062
+	JB      cx_short_4296
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_4064
+	JBE     copy_le2_4298
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_4065
+	JBE     copy_le4_4299
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_4066:
+copy_loop_4300:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -38167,7 +39914,7 @@ copy_loop_4066:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_4066
+	JB      copy_loop_4300
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -38177,9 +39924,9 @@ copy_loop_4066:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_4067
+	JMP     copy_done_4301
 
-copy_le4_4065:
+copy_le4_4299:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -38188,74 +39935,74 @@ copy_le4_4065:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_4067
+	JMP     copy_done_4301
 
-copy_le2_4064:
+copy_le2_4298:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_4067:
-	JMP cx_done_4063
+copy_done_4301:
+	JMP cx_done_4297
 
-cx_short_4062:
+cx_short_4296:
 	CMPQ R8, $0x00000010
-	JAE  ladder_4069
+	JAE  ladder_4303
 	CMPQ R8, $0x00000008
-	JAE  ladder_4070
+	JAE  ladder_4304
 	CMPQ R8, $0x00000004
-	JAE  ladder_4071
+	JAE  ladder_4305
 	CMPQ R8, $0x00000002
-	JAE  ladder_4072
+	JAE  ladder_4306
 	CMPQ R8, $0x00000001
-	JB   ladder_done_4068
-	JMP  ladder_4073
+	JB   ladder_done_4302
+	JMP  ladder_4307
 
-ladder_4069:
+ladder_4303:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_4068
+	JMP     ladder_done_4302
 
-ladder_4070:
+ladder_4304:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_4068
+	JMP  ladder_done_4302
 
-ladder_4071:
+ladder_4305:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_4068
+	JMP  ladder_done_4302
 
-ladder_4072:
+ladder_4306:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_4068
+	JMP  ladder_done_4302
 
-ladder_4073:
+ladder_4307:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_4068:
-cx_done_4063:
+ladder_done_4302:
+cx_done_4297:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_4061
+	JNZ  pieces_loop_4295
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_4060
+	JNZ  pieces_rows_4294
 	VZEROUPPER
 
-pieces_ret_4059:
+pieces_ret_4293:
 	RET
 
 // func storeFence()
