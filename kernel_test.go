@@ -80,6 +80,7 @@ func TestKernels(t *testing.T) {
 				t.Run("copyRep", func(t *testing.T) { testCopy(t, ks.copyRep) })
 			}
 			t.Run("reverse", func(t *testing.T) { testReverse(t, ks) })
+			t.Run("reverseTail", func(t *testing.T) { testReverseTail(t, ks) })
 			t.Run("rowsConst", func(t *testing.T) { testRows(t, ks, false) })
 			t.Run("rowsEdge", func(t *testing.T) { testRows(t, ks, true) })
 			t.Run("rowsTail", func(t *testing.T) { testRowsTail(t, ks) })
@@ -203,6 +204,37 @@ func pageEnding(arena []byte, n, e int) int {
 	end := len(arena) - 4096
 	end -= int((uintptr(unsafe.Pointer(&arena[0])) + uintptr(end)) & 4095)
 	return end - e - n
+}
+
+// testReverseTail checks the short reversals (under 64 bytes) whose dst or
+// src ends 0 to 70 bytes before a page's end, where the AVX-512 kernels
+// take the window that ends at the buffer's end (windowPast), in every
+// combination for src and dst. The bytes around dst and all of src must
+// keep their values.
+func testReverseTail(t *testing.T, ks asmKernels) {
+	r := rand.New(rand.NewPCG(8, 8))
+	dstArena, srcArena := make([]byte, 16<<10), make([]byte, 16<<10)
+	for i, size := range kernelSizes {
+		for n := size; n < 64; n += size {
+			for e := 0; e <= 70; e += 1 + r.IntN(4) {
+				for _, se := range []int{e, 70 - e, (e * 5) % 71} {
+					for j := range dstArena {
+						dstArena[j], srcArena[j] = byte(j*7), byte(j*5)
+					}
+					do, so := pageEnding(dstArena, n, e), pageEnding(srcArena, n, se)
+					data := randomBytes(r, n)
+					copy(srcArena[so:], data)
+					wantArena, keepSrc := bytes.Clone(dstArena), bytes.Clone(srcArena)
+					reverseGo(wantArena[do:do+n], data, size)
+					ks.reverse[i](&dstArena[do], &srcArena[so], n)
+					if !bytes.Equal(dstArena, wantArena) || !bytes.Equal(srcArena, keepSrc) {
+						t.Fatalf("reverse%d n %d, dst %d and src %d bytes before a page end:\n got %x\nwant %x",
+							size, n, e, se, dstArena[do:do+n], wantArena[do:do+n])
+					}
+				}
+			}
+		}
+	}
 }
 
 // testRowsTail checks the rows kernels' split of a call at the rows whose

@@ -1902,20 +1902,66 @@ rev_done_114:
 	RET
 
 short_109:
-	LEAQ         lowmask64<>+0(SB), BX
-	KMOVQ        (BX)(DX*8), K1
-	CMPQ         DX, $0x00000020
-	JAE          rev_y32_118
-	CMPQ         DX, $0x00000010
-	JAE          rev_x16_119
-	LEAQ         -1(DX), DX
-	VPBROADCASTB DX, X0
-	LEAQ         iota16x5<>+0(SB), DX
-	VPSUBB       (DX), X0, X0
-	VMOVDQU8.Z   (CX), K1, X1
-	VPSHUFB      X0, X1, X1
-	VMOVDQU8     X1, K1, (AX)
-	JMP          rev_sdone_120
+	LEAQ  lowmask64<>+0(SB), BX
+	KMOVQ (BX)(DX*8), K1
+	CMPQ  DX, $0x00000020
+	JAE   rev_y32_118
+	CMPQ  DX, $0x00000010
+	JAE   rev_x16_119
+	LEAQ  -1(DX), BX
+	LEAQ  -1(AX)(DX*1), SI
+	ORQ   $0x00000fff, SI
+	SUBQ  $0x0f, SI
+	CMPQ  AX, SI
+	JHI   rev_d_far_122
+
+rev_d_decided_125:
+	LEAQ       -1(CX)(DX*1), SI
+	ORQ        $0x00000fff, SI
+	SUBQ       $0x0f, SI
+	CMPQ       CX, SI
+	JHI        rev_s_far_121
+	VMOVDQU8.Z (CX), K1, X0
+
+rev_s_loaded_124:
+	VPBROADCASTB BX, X1
+	LEAQ         iota16x5<>+0(SB), CX
+	VPSUBB       (CX), X1, X1
+	VPSHUFB      X1, X0, X0
+	LEAQ         -1(AX)(DX*1), CX
+	ORQ          $0x00000fff, CX
+	SUBQ         $0x0f, CX
+	CMPQ         AX, CX
+	JHI          rev_d_back_123
+	VMOVDQU8     X0, K1, (AX)
+
+rev_stored_126:
+	JMP rev_sdone_120
+
+rev_d_far_122:
+	ADDQ $0x10, BX
+	SUBQ DX, BX
+	JMP  rev_d_decided_125
+
+rev_s_far_121:
+	ADDQ       $0x10, BX
+	SUBQ       DX, BX
+	MOVQ       $0x00000010, SI
+	SUBQ       DX, SI
+	LEAQ       lowmask64<>+0(SB), DI
+	KMOVQ      (DI)(SI*8), K2
+	KNOTQ      K2, K2
+	VMOVDQU8.Z -16(CX)(DX*1), K2, X0
+	JMP        rev_s_loaded_124
+
+rev_d_back_123:
+	MOVQ     $0x00000010, CX
+	SUBQ     DX, CX
+	LEAQ     lowmask64<>+0(SB), BX
+	KMOVQ    (BX)(CX*8), K2
+	KNOTQ    K2, K2
+	VMOVDQU8 X0, K2, -16(AX)(DX*1)
+	JMP      rev_stored_126
 
 rev_x16_119:
 	LEAQ    revconsts<>+0(SB), BX
@@ -1951,19 +1997,19 @@ TEXT ·reverse2AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_122
+	JZ        ret_128
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 192(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_121
+	JB        short_127
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_123
+	JBE       rev_le2_129
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_124
+	JBE       rev_le4_130
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000001, AX
-	JNZ       rev_plain_127
+	JNZ       rev_plain_133
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -1972,9 +2018,9 @@ TEXT ·reverse2AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_125
+	JAE       rev_tail_131
 
-rev_loop_128:
+rev_loop_134:
 	VPERMW    192(SI), Z0, Z1
 	VPERMW    128(SI), Z0, Z2
 	VPERMW    64(SI), Z0, Z3
@@ -1986,13 +2032,13 @@ rev_loop_128:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_128
-	JMP       rev_tail_125
+	JB        rev_loop_134
+	JMP       rev_tail_131
 
-rev_plain_127:
+rev_plain_133:
 	MOVQ AX, DX
 
-rev_loop_129:
+rev_loop_135:
 	VPERMW    192(SI), Z0, Z1
 	VPERMW    128(SI), Z0, Z2
 	VPERMW    64(SI), Z0, Z3
@@ -2004,9 +2050,9 @@ rev_loop_129:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_129
+	JB        rev_loop_135
 
-rev_tail_125:
+rev_tail_131:
 	VPERMW    192(CX), Z0, Z1
 	VPERMW    128(CX), Z0, Z2
 	VPERMW    64(CX), Z0, Z3
@@ -2015,9 +2061,9 @@ rev_tail_125:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_126
+	JMP       rev_done_132
 
-rev_le4_124:
+rev_le4_130:
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VPERMW    -128(CX)(DX*1), Z0, Z2
 	VPERMW    64(CX), Z0, Z3
@@ -2026,32 +2072,80 @@ rev_le4_124:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_126
+	JMP       rev_done_132
 
-rev_le2_123:
+rev_le2_129:
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VPERMW    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_126:
+rev_done_132:
 	VZEROUPPER
 	RET
 
-short_121:
-	LEAQ         lowmask64<>+0(SB), BX
-	KMOVQ        (BX)(DX*8), K1
-	MOVQ         $0x00000040, BX
-	SUBQ         DX, BX
-	SHRQ         $0x01, BX
-	VPBROADCASTW BX, Z1
-	VPSUBW       Z1, Z0, Z0
-	VMOVDQU8.Z   (CX), K1, Z1
+short_127:
+	LEAQ  lowmask64<>+0(SB), BX
+	KMOVQ (BX)(DX*8), K1
+	MOVQ  $0x00000040, BX
+	SUBQ  DX, BX
+	SHRQ  $0x01, BX
+	MOVQ  BX, SI
+	LEAQ  -1(AX)(DX*1), DI
+	ORQ   $0x00000fff, DI
+	SUBQ  $0x3f, DI
+	CMPQ  AX, DI
+	JHI   rev_d_far_137
+
+rev_d_decided_139:
+	LEAQ       -1(CX)(DX*1), DI
+	ORQ        $0x00000fff, DI
+	SUBQ       $0x3f, DI
+	CMPQ       CX, DI
+	JHI        rev_s_far_136
+	VMOVDQU8.Z (CX), K1, Z1
+
+rev_s_loaded_138:
+	VPBROADCASTW BX, Z2
+	VPSUBW       Z2, Z0, Z0
 	VPERMW       Z1, Z0, Z1
+	LEAQ         -1(AX)(DX*1), CX
+	ORQ          $0x00000fff, CX
+	SUBQ         $0x3f, CX
+	CMPQ         AX, CX
+	JHI          rev_d_back_140
 	VMOVDQU8     Z1, K1, (AX)
+
+rev_stored_141:
+	JMP rev_short_done_142
+
+rev_d_far_137:
+	SUBQ SI, BX
+	JMP  rev_d_decided_139
+
+rev_s_far_136:
+	SUBQ       SI, BX
+	MOVQ       $0x00000040, SI
+	SUBQ       DX, SI
+	LEAQ       lowmask64<>+0(SB), DI
+	KMOVQ      (DI)(SI*8), K2
+	KNOTQ      K2, K2
+	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
+	JMP        rev_s_loaded_138
+
+rev_d_back_140:
+	MOVQ     $0x00000040, CX
+	SUBQ     DX, CX
+	LEAQ     lowmask64<>+0(SB), BX
+	KMOVQ    (BX)(CX*8), K2
+	KNOTQ    K2, K2
+	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
+	JMP      rev_stored_141
+
+rev_short_done_142:
 	VZEROUPPER
 
-ret_122:
+ret_128:
 	RET
 
 // func reverse4AVX512(dst *byte, src *byte, n int)
@@ -2061,19 +2155,19 @@ TEXT ·reverse4AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_131
+	JZ        ret_144
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 64(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_130
+	JB        short_143
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_132
+	JBE       rev_le2_145
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_133
+	JBE       rev_le4_146
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000003, AX
-	JNZ       rev_plain_136
+	JNZ       rev_plain_149
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -2082,9 +2176,9 @@ TEXT ·reverse4AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_134
+	JAE       rev_tail_147
 
-rev_loop_137:
+rev_loop_150:
 	VPERMD    192(SI), Z0, Z1
 	VPERMD    128(SI), Z0, Z2
 	VPERMD    64(SI), Z0, Z3
@@ -2096,13 +2190,13 @@ rev_loop_137:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_137
-	JMP       rev_tail_134
+	JB        rev_loop_150
+	JMP       rev_tail_147
 
-rev_plain_136:
+rev_plain_149:
 	MOVQ AX, DX
 
-rev_loop_138:
+rev_loop_151:
 	VPERMD    192(SI), Z0, Z1
 	VPERMD    128(SI), Z0, Z2
 	VPERMD    64(SI), Z0, Z3
@@ -2114,9 +2208,9 @@ rev_loop_138:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_138
+	JB        rev_loop_151
 
-rev_tail_134:
+rev_tail_147:
 	VPERMD    192(CX), Z0, Z1
 	VPERMD    128(CX), Z0, Z2
 	VPERMD    64(CX), Z0, Z3
@@ -2125,9 +2219,9 @@ rev_tail_134:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_135
+	JMP       rev_done_148
 
-rev_le4_133:
+rev_le4_146:
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VPERMD    -128(CX)(DX*1), Z0, Z2
 	VPERMD    64(CX), Z0, Z3
@@ -2136,32 +2230,80 @@ rev_le4_133:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_135
+	JMP       rev_done_148
 
-rev_le2_132:
+rev_le2_145:
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VPERMD    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_135:
+rev_done_148:
 	VZEROUPPER
 	RET
 
-short_130:
-	LEAQ         lowmask64<>+0(SB), BX
-	KMOVQ        (BX)(DX*8), K1
-	MOVQ         $0x00000040, BX
-	SUBQ         DX, BX
-	SHRQ         $0x02, BX
-	VPBROADCASTD BX, Z1
-	VPSUBD       Z1, Z0, Z0
-	VMOVDQU8.Z   (CX), K1, Z1
+short_143:
+	LEAQ  lowmask64<>+0(SB), BX
+	KMOVQ (BX)(DX*8), K1
+	MOVQ  $0x00000040, BX
+	SUBQ  DX, BX
+	SHRQ  $0x02, BX
+	MOVQ  BX, SI
+	LEAQ  -1(AX)(DX*1), DI
+	ORQ   $0x00000fff, DI
+	SUBQ  $0x3f, DI
+	CMPQ  AX, DI
+	JHI   rev_d_far_153
+
+rev_d_decided_155:
+	LEAQ       -1(CX)(DX*1), DI
+	ORQ        $0x00000fff, DI
+	SUBQ       $0x3f, DI
+	CMPQ       CX, DI
+	JHI        rev_s_far_152
+	VMOVDQU8.Z (CX), K1, Z1
+
+rev_s_loaded_154:
+	VPBROADCASTD BX, Z2
+	VPSUBD       Z2, Z0, Z0
 	VPERMD       Z1, Z0, Z1
+	LEAQ         -1(AX)(DX*1), CX
+	ORQ          $0x00000fff, CX
+	SUBQ         $0x3f, CX
+	CMPQ         AX, CX
+	JHI          rev_d_back_156
 	VMOVDQU8     Z1, K1, (AX)
+
+rev_stored_157:
+	JMP rev_short_done_158
+
+rev_d_far_153:
+	SUBQ SI, BX
+	JMP  rev_d_decided_155
+
+rev_s_far_152:
+	SUBQ       SI, BX
+	MOVQ       $0x00000040, SI
+	SUBQ       DX, SI
+	LEAQ       lowmask64<>+0(SB), DI
+	KMOVQ      (DI)(SI*8), K2
+	KNOTQ      K2, K2
+	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
+	JMP        rev_s_loaded_154
+
+rev_d_back_156:
+	MOVQ     $0x00000040, CX
+	SUBQ     DX, CX
+	LEAQ     lowmask64<>+0(SB), BX
+	KMOVQ    (BX)(CX*8), K2
+	KNOTQ    K2, K2
+	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
+	JMP      rev_stored_157
+
+rev_short_done_158:
 	VZEROUPPER
 
-ret_131:
+ret_144:
 	RET
 
 // func reverse8AVX512(dst *byte, src *byte, n int)
@@ -2171,19 +2313,19 @@ TEXT ·reverse8AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_140
+	JZ        ret_160
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 128(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_139
+	JB        short_159
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_141
+	JBE       rev_le2_161
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_142
+	JBE       rev_le4_162
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000007, AX
-	JNZ       rev_plain_145
+	JNZ       rev_plain_165
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -2192,9 +2334,9 @@ TEXT ·reverse8AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_143
+	JAE       rev_tail_163
 
-rev_loop_146:
+rev_loop_166:
 	VPERMQ    192(SI), Z0, Z1
 	VPERMQ    128(SI), Z0, Z2
 	VPERMQ    64(SI), Z0, Z3
@@ -2206,13 +2348,13 @@ rev_loop_146:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_146
-	JMP       rev_tail_143
+	JB        rev_loop_166
+	JMP       rev_tail_163
 
-rev_plain_145:
+rev_plain_165:
 	MOVQ AX, DX
 
-rev_loop_147:
+rev_loop_167:
 	VPERMQ    192(SI), Z0, Z1
 	VPERMQ    128(SI), Z0, Z2
 	VPERMQ    64(SI), Z0, Z3
@@ -2224,9 +2366,9 @@ rev_loop_147:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_147
+	JB        rev_loop_167
 
-rev_tail_143:
+rev_tail_163:
 	VPERMQ    192(CX), Z0, Z1
 	VPERMQ    128(CX), Z0, Z2
 	VPERMQ    64(CX), Z0, Z3
@@ -2235,9 +2377,9 @@ rev_tail_143:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_144
+	JMP       rev_done_164
 
-rev_le4_142:
+rev_le4_162:
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VPERMQ    -128(CX)(DX*1), Z0, Z2
 	VPERMQ    64(CX), Z0, Z3
@@ -2246,32 +2388,80 @@ rev_le4_142:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_144
+	JMP       rev_done_164
 
-rev_le2_141:
+rev_le2_161:
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VPERMQ    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_144:
+rev_done_164:
 	VZEROUPPER
 	RET
 
-short_139:
-	LEAQ         lowmask64<>+0(SB), BX
-	KMOVQ        (BX)(DX*8), K1
-	MOVQ         $0x00000040, BX
-	SUBQ         DX, BX
-	SHRQ         $0x03, BX
-	VPBROADCASTQ BX, Z1
-	VPSUBQ       Z1, Z0, Z0
-	VMOVDQU8.Z   (CX), K1, Z1
+short_159:
+	LEAQ  lowmask64<>+0(SB), BX
+	KMOVQ (BX)(DX*8), K1
+	MOVQ  $0x00000040, BX
+	SUBQ  DX, BX
+	SHRQ  $0x03, BX
+	MOVQ  BX, SI
+	LEAQ  -1(AX)(DX*1), DI
+	ORQ   $0x00000fff, DI
+	SUBQ  $0x3f, DI
+	CMPQ  AX, DI
+	JHI   rev_d_far_169
+
+rev_d_decided_171:
+	LEAQ       -1(CX)(DX*1), DI
+	ORQ        $0x00000fff, DI
+	SUBQ       $0x3f, DI
+	CMPQ       CX, DI
+	JHI        rev_s_far_168
+	VMOVDQU8.Z (CX), K1, Z1
+
+rev_s_loaded_170:
+	VPBROADCASTQ BX, Z2
+	VPSUBQ       Z2, Z0, Z0
 	VPERMQ       Z1, Z0, Z1
+	LEAQ         -1(AX)(DX*1), CX
+	ORQ          $0x00000fff, CX
+	SUBQ         $0x3f, CX
+	CMPQ         AX, CX
+	JHI          rev_d_back_172
 	VMOVDQU8     Z1, K1, (AX)
+
+rev_stored_173:
+	JMP rev_short_done_174
+
+rev_d_far_169:
+	SUBQ SI, BX
+	JMP  rev_d_decided_171
+
+rev_s_far_168:
+	SUBQ       SI, BX
+	MOVQ       $0x00000040, SI
+	SUBQ       DX, SI
+	LEAQ       lowmask64<>+0(SB), DI
+	KMOVQ      (DI)(SI*8), K2
+	KNOTQ      K2, K2
+	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
+	JMP        rev_s_loaded_170
+
+rev_d_back_172:
+	MOVQ     $0x00000040, CX
+	SUBQ     DX, CX
+	LEAQ     lowmask64<>+0(SB), BX
+	KMOVQ    (BX)(CX*8), K2
+	KNOTQ    K2, K2
+	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
+	JMP      rev_stored_173
+
+rev_short_done_174:
 	VZEROUPPER
 
-ret_140:
+ret_160:
 	RET
 
 // func reverse16AVX512(dst *byte, src *byte, n int)
@@ -2281,19 +2471,19 @@ TEXT ·reverse16AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_149
+	JZ        ret_176
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 256(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_148
+	JB        short_175
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_150
+	JBE       rev_le2_177
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_151
+	JBE       rev_le4_178
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x0000000f, AX
-	JNZ       rev_plain_154
+	JNZ       rev_plain_181
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -2302,9 +2492,9 @@ TEXT ·reverse16AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_152
+	JAE       rev_tail_179
 
-rev_loop_155:
+rev_loop_182:
 	VPERMQ    192(SI), Z0, Z1
 	VPERMQ    128(SI), Z0, Z2
 	VPERMQ    64(SI), Z0, Z3
@@ -2316,13 +2506,13 @@ rev_loop_155:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_155
-	JMP       rev_tail_152
+	JB        rev_loop_182
+	JMP       rev_tail_179
 
-rev_plain_154:
+rev_plain_181:
 	MOVQ AX, DX
 
-rev_loop_156:
+rev_loop_183:
 	VPERMQ    192(SI), Z0, Z1
 	VPERMQ    128(SI), Z0, Z2
 	VPERMQ    64(SI), Z0, Z3
@@ -2334,9 +2524,9 @@ rev_loop_156:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_156
+	JB        rev_loop_183
 
-rev_tail_152:
+rev_tail_179:
 	VPERMQ    192(CX), Z0, Z1
 	VPERMQ    128(CX), Z0, Z2
 	VPERMQ    64(CX), Z0, Z3
@@ -2345,9 +2535,9 @@ rev_tail_152:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_153
+	JMP       rev_done_180
 
-rev_le4_151:
+rev_le4_178:
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VPERMQ    -128(CX)(DX*1), Z0, Z2
 	VPERMQ    64(CX), Z0, Z3
@@ -2356,32 +2546,80 @@ rev_le4_151:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_153
+	JMP       rev_done_180
 
-rev_le2_150:
+rev_le2_177:
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VPERMQ    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_153:
+rev_done_180:
 	VZEROUPPER
 	RET
 
-short_148:
-	LEAQ         lowmask64<>+0(SB), BX
-	KMOVQ        (BX)(DX*8), K1
-	MOVQ         $0x00000040, BX
-	SUBQ         DX, BX
-	SHRQ         $0x03, BX
-	VPBROADCASTQ BX, Z1
-	VPSUBQ       Z1, Z0, Z0
-	VMOVDQU8.Z   (CX), K1, Z1
+short_175:
+	LEAQ  lowmask64<>+0(SB), BX
+	KMOVQ (BX)(DX*8), K1
+	MOVQ  $0x00000040, BX
+	SUBQ  DX, BX
+	SHRQ  $0x03, BX
+	MOVQ  BX, SI
+	LEAQ  -1(AX)(DX*1), DI
+	ORQ   $0x00000fff, DI
+	SUBQ  $0x3f, DI
+	CMPQ  AX, DI
+	JHI   rev_d_far_185
+
+rev_d_decided_187:
+	LEAQ       -1(CX)(DX*1), DI
+	ORQ        $0x00000fff, DI
+	SUBQ       $0x3f, DI
+	CMPQ       CX, DI
+	JHI        rev_s_far_184
+	VMOVDQU8.Z (CX), K1, Z1
+
+rev_s_loaded_186:
+	VPBROADCASTQ BX, Z2
+	VPSUBQ       Z2, Z0, Z0
 	VPERMQ       Z1, Z0, Z1
+	LEAQ         -1(AX)(DX*1), CX
+	ORQ          $0x00000fff, CX
+	SUBQ         $0x3f, CX
+	CMPQ         AX, CX
+	JHI          rev_d_back_188
 	VMOVDQU8     Z1, K1, (AX)
+
+rev_stored_189:
+	JMP rev_short_done_190
+
+rev_d_far_185:
+	SUBQ SI, BX
+	JMP  rev_d_decided_187
+
+rev_s_far_184:
+	SUBQ       SI, BX
+	MOVQ       $0x00000040, SI
+	SUBQ       DX, SI
+	LEAQ       lowmask64<>+0(SB), DI
+	KMOVQ      (DI)(SI*8), K2
+	KNOTQ      K2, K2
+	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
+	JMP        rev_s_loaded_186
+
+rev_d_back_188:
+	MOVQ     $0x00000040, CX
+	SUBQ     DX, CX
+	LEAQ     lowmask64<>+0(SB), BX
+	KMOVQ    (BX)(CX*8), K2
+	KNOTQ    K2, K2
+	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
+	JMP      rev_stored_189
+
+rev_short_done_190:
 	VZEROUPPER
 
-ret_149:
+ret_176:
 	RET
 
 // func rowsConstAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
@@ -2399,91 +2637,91 @@ TEXT ·rowsConstAVX2(SB), NOSPLIT, $0-72
 	VMOVDQU (R10), Y0
 	MOVQ    (R10), R10
 	TESTQ   DX, DX
-	JZ      ret_157
+	JZ      ret_191
 	LEAQ    (DI)(R8*1), R11
 	LEAQ    (R11)(R9*1), R11
 	TESTQ   R11, R11
-	JZ      ret_157
+	JZ      ret_191
 	TESTQ   R8, R8
-	JNZ     fill_none_159
+	JNZ     fill_none_193
 	TESTQ   R9, R9
-	JNZ     fill_none_159
+	JNZ     fill_none_193
 	CMPQ    DI, $0x40
-	JA      general_158
+	JA      general_192
 	CMPQ    DI, $0x20
-	JAE     fill32_160
+	JAE     fill32_194
 	CMPQ    DI, $0x10
-	JAE     fill16_161
+	JAE     fill16_195
 	CMPQ    DI, $0x08
-	JAE     fill8_162
+	JAE     fill8_196
 	CMPQ    DI, $0x04
-	JAE     fill4_163
-	JMP     general_158
+	JAE     fill4_197
+	JMP     general_192
 
-fill32_160:
-rows_loop_164:
+fill32_194:
+rows_loop_198:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_164
+	JNZ     rows_loop_198
 	VZEROUPPER
 	RET
 
-fill16_161:
-rows_loop_165:
+fill16_195:
+rows_loop_199:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_165
+	JNZ     rows_loop_199
 	VZEROUPPER
 	RET
 
-fill8_162:
-rows_loop_166:
+fill8_196:
+rows_loop_200:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_166
+	JNZ  rows_loop_200
 	VZEROUPPER
 	RET
 
-fill4_163:
-rows_loop_167:
+fill4_197:
+rows_loop_201:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_167
+	JNZ  rows_loop_201
 	VZEROUPPER
 	RET
 
-fill_none_159:
+fill_none_193:
 	CMPQ R8, $0x00000020
-	JAE  class32_169
+	JAE  class32_203
 	CMPQ R8, $0x00000010
-	JAE  class16_170
+	JAE  class16_204
 	CMPQ R8, $0x00000008
-	JAE  class8_171
+	JAE  class8_205
 	CMPQ R8, $0x00000004
-	JAE  class4_172
-	JMP  spill_168
+	JAE  class4_206
+	JMP  spill_202
 
-class32_169:
+class32_203:
 	CMPQ DI, $0x00000020
-	JA   spill_168
+	JA   spill_202
 	CMPQ R9, $0x00000020
-	JA   spill_168
+	JA   spill_202
 	CMPQ R8, $0x00000040
-	JA   mid_le4_173
+	JA   mid_le4_207
 
-rows_loop_176:
+rows_loop_210:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2494,15 +2732,15 @@ rows_loop_176:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_176
+	JNZ     rows_loop_210
 	VZEROUPPER
 	RET
 
-mid_le4_173:
+mid_le4_207:
 	CMPQ R8, $0x00000080
-	JA   mid_big_174
+	JA   mid_big_208
 
-rows_loop_177:
+rows_loop_211:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2517,22 +2755,22 @@ rows_loop_177:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_177
+	JNZ     rows_loop_211
 	VZEROUPPER
 	RET
 
-mid_big_174:
+mid_big_208:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_175
+	JAE  mid_huge_209
 
-rows_loop_178:
+rows_loop_212:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R12
 
-copy_loop_181:
+copy_loop_215:
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
 	VMOVDQU 64(R12), Y3
@@ -2544,7 +2782,7 @@ copy_loop_181:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_181
+	JB      copy_loop_215
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
@@ -2557,12 +2795,12 @@ copy_loop_181:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_178
+	JNZ     rows_loop_212
 	VZEROUPPER
 	RET
 
-mid_huge_175:
-rows_loop_183:
+mid_huge_209:
+rows_loop_217:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2575,9 +2813,9 @@ rows_loop_183:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R12, R10
-	JAE     copy_tail_188
+	JAE     copy_tail_222
 
-copy_loop_186:
+copy_loop_220:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -2589,9 +2827,9 @@ copy_loop_186:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_186
+	JB      copy_loop_220
 
-copy_tail_188:
+copy_tail_222:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -2604,17 +2842,17 @@ copy_tail_188:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_183
+	JNZ     rows_loop_217
 	VZEROUPPER
 	RET
 
-class16_170:
+class16_204:
 	CMPQ DI, $0x00000010
-	JA   spill_168
+	JA   spill_202
 	CMPQ R9, $0x00000010
-	JA   spill_168
+	JA   spill_202
 
-rows_loop_189:
+rows_loop_223:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2625,17 +2863,17 @@ rows_loop_189:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_189
+	JNZ     rows_loop_223
 	VZEROUPPER
 	RET
 
-class8_171:
+class8_205:
 	CMPQ DI, $0x00000008
-	JA   spill_168
+	JA   spill_202
 	CMPQ R9, $0x00000008
-	JA   spill_168
+	JA   spill_202
 
-rows_loop_190:
+rows_loop_224:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2646,17 +2884,17 @@ rows_loop_190:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_190
+	JNZ  rows_loop_224
 	VZEROUPPER
 	RET
 
-class4_172:
+class4_206:
 	CMPQ DI, $0x00000004
-	JA   spill_168
+	JA   spill_202
 	CMPQ R9, $0x00000004
-	JA   spill_168
+	JA   spill_202
 
-rows_loop_191:
+rows_loop_225:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2667,58 +2905,58 @@ rows_loop_191:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_191
+	JNZ  rows_loop_225
 	VZEROUPPER
 	RET
 
-spill_168:
+spill_202:
 	TESTQ   R8, R8
-	JZ      general_158
+	JZ      general_192
 	CMPQ    R8, $0x00000040
-	JA      general_158
+	JA      general_192
 	MOVQ    DI, R12
 	CMPQ    R9, R12
 	CMOVQHI R9, R12
 	CMPQ    R12, $0x00000004
-	JBE     spill4_192
+	JBE     spill4_226
 	CMPQ    R12, $0x00000008
-	JBE     spill8_193
+	JBE     spill8_227
 	CMPQ    R12, $0x00000010
-	JBE     spill16_194
+	JBE     spill16_228
 	CMPQ    R12, $0x00000020
-	JBE     spill32_195
+	JBE     spill32_229
 	CMPQ    R12, $0x00000040
-	JBE     spill64_196
-	JMP     general_158
+	JBE     spill64_230
+	JMP     general_192
 
-spill4_192:
+spill4_226:
 	LEAQ  (R12)(R8*1), R12
 	CMPQ  R12, $0x00000004
-	JB    general_158
+	JB    general_192
 	SUBQ  $0x00000004, R11
 	XORQ  R13, R13
 	LEAQ  (DI)(R8*1), R12
 	CMPQ  R12, $0x00000004
-	JAE   spill_order_197
+	JAE   spill_order_231
 	XCHGQ R11, R13
 
-spill_order_197:
+spill_order_231:
 	CMPQ R8, $0x00000002
-	JB   spill4_mid1_198
+	JB   spill4_mid1_232
 	CMPQ R8, $0x00000004
-	JB   spill4_mid2_199
+	JB   spill4_mid2_233
 	CMPQ R8, $0x00000008
-	JB   spill4_mid4_200
+	JB   spill4_mid4_234
 	CMPQ R8, $0x00000010
-	JB   spill4_mid8_201
+	JB   spill4_mid8_235
 	CMPQ R8, $0x00000020
-	JB   spill4_mid16_202
+	JB   spill4_mid16_236
 	CMPQ R8, $0x00000040
-	JBE  spill4_mid32_203
-	JMP  general_158
+	JBE  spill4_mid32_237
+	JMP  general_192
 
-spill4_mid1_198:
-rows_loop_204:
+spill4_mid1_232:
+rows_loop_238:
 	MOVL R10, (AX)(R11*1)
 	MOVL R10, (AX)(R13*1)
 	LEAQ (AX)(DI*1), R8
@@ -2727,12 +2965,12 @@ rows_loop_204:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_204
+	JNZ  rows_loop_238
 	VZEROUPPER
 	RET
 
-spill4_mid2_199:
-rows_loop_205:
+spill4_mid2_233:
+rows_loop_239:
 	MOVL R10, (AX)(R11*1)
 	MOVL R10, (AX)(R13*1)
 	LEAQ (AX)(DI*1), R9
@@ -2743,12 +2981,12 @@ rows_loop_205:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_205
+	JNZ  rows_loop_239
 	VZEROUPPER
 	RET
 
-spill4_mid4_200:
-rows_loop_206:
+spill4_mid4_234:
+rows_loop_240:
 	MOVL R10, (AX)(R11*1)
 	MOVL R10, (AX)(R13*1)
 	LEAQ (AX)(DI*1), R9
@@ -2759,12 +2997,12 @@ rows_loop_206:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_206
+	JNZ  rows_loop_240
 	VZEROUPPER
 	RET
 
-spill4_mid8_201:
-rows_loop_207:
+spill4_mid8_235:
+rows_loop_241:
 	MOVL R10, (AX)(R11*1)
 	MOVL R10, (AX)(R13*1)
 	LEAQ (AX)(DI*1), R9
@@ -2775,12 +3013,12 @@ rows_loop_207:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_207
+	JNZ  rows_loop_241
 	VZEROUPPER
 	RET
 
-spill4_mid16_202:
-rows_loop_208:
+spill4_mid16_236:
+rows_loop_242:
 	MOVL    R10, (AX)(R11*1)
 	MOVL    R10, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2791,299 +3029,19 @@ rows_loop_208:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_208
+	JNZ     rows_loop_242
 	VZEROUPPER
 	RET
 
-spill4_mid32_203:
-rows_loop_209:
-	MOVL    R10, (AX)(R11*1)
-	MOVL    R10, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y0
-	VMOVDQU -32(CX)(R8*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_209
-	VZEROUPPER
-	RET
-
-spill8_193:
-	LEAQ  (R12)(R8*1), R12
-	CMPQ  R12, $0x00000008
-	JB    general_158
-	SUBQ  $0x00000008, R11
-	XORQ  R13, R13
-	LEAQ  (DI)(R8*1), R12
-	CMPQ  R12, $0x00000008
-	JAE   spill_order_210
-	XCHGQ R11, R13
-
-spill_order_210:
-	CMPQ R8, $0x00000002
-	JB   spill8_mid1_211
-	CMPQ R8, $0x00000004
-	JB   spill8_mid2_212
-	CMPQ R8, $0x00000008
-	JB   spill8_mid4_213
-	CMPQ R8, $0x00000010
-	JB   spill8_mid8_214
-	CMPQ R8, $0x00000020
-	JB   spill8_mid16_215
-	CMPQ R8, $0x00000040
-	JBE  spill8_mid32_216
-	JMP  general_158
-
-spill8_mid1_211:
-rows_loop_217:
-	MOVQ R10, (AX)(R11*1)
-	MOVQ R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R8
-	MOVB (CX), R9
-	MOVB R9, (R8)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_217
-	VZEROUPPER
-	RET
-
-spill8_mid2_212:
-rows_loop_218:
-	MOVQ R10, (AX)(R11*1)
-	MOVQ R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R9
-	MOVW (CX), R12
-	MOVW -2(CX)(R8*1), R14
-	MOVW R12, (R9)
-	MOVW R14, -2(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_218
-	VZEROUPPER
-	RET
-
-spill8_mid4_213:
-rows_loop_219:
-	MOVQ R10, (AX)(R11*1)
-	MOVQ R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R9
-	MOVL (CX), R12
-	MOVL -4(CX)(R8*1), R14
-	MOVL R12, (R9)
-	MOVL R14, -4(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_219
-	VZEROUPPER
-	RET
-
-spill8_mid8_214:
-rows_loop_220:
-	MOVQ R10, (AX)(R11*1)
-	MOVQ R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R9
-	MOVQ (CX), R12
-	MOVQ -8(CX)(R8*1), R14
-	MOVQ R12, (R9)
-	MOVQ R14, -8(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_220
-	VZEROUPPER
-	RET
-
-spill8_mid16_215:
-rows_loop_221:
-	MOVQ    R10, (AX)(R11*1)
-	MOVQ    R10, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), X0
-	VMOVDQU -16(CX)(R8*1), X1
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_221
-	VZEROUPPER
-	RET
-
-spill8_mid32_216:
-rows_loop_222:
-	MOVQ    R10, (AX)(R11*1)
-	MOVQ    R10, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y0
-	VMOVDQU -32(CX)(R8*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_222
-	VZEROUPPER
-	RET
-
-spill16_194:
-	LEAQ  (R12)(R8*1), R12
-	CMPQ  R12, $0x00000010
-	JB    general_158
-	SUBQ  $0x00000010, R11
-	XORQ  R13, R13
-	LEAQ  (DI)(R8*1), R12
-	CMPQ  R12, $0x00000010
-	JAE   spill_order_223
-	XCHGQ R11, R13
-
-spill_order_223:
-	CMPQ R8, $0x00000002
-	JB   spill16_mid1_224
-	CMPQ R8, $0x00000004
-	JB   spill16_mid2_225
-	CMPQ R8, $0x00000008
-	JB   spill16_mid4_226
-	CMPQ R8, $0x00000010
-	JB   spill16_mid8_227
-	CMPQ R8, $0x00000020
-	JB   spill16_mid16_228
-	CMPQ R8, $0x00000040
-	JBE  spill16_mid32_229
-	JMP  general_158
-
-spill16_mid1_224:
-rows_loop_230:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R8
-	MOVB    (CX), R9
-	MOVB    R9, (R8)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_230
-	VZEROUPPER
-	RET
-
-spill16_mid2_225:
-rows_loop_231:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVW    (CX), R10
-	MOVW    -2(CX)(R8*1), R12
-	MOVW    R10, (R9)
-	MOVW    R12, -2(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_231
-	VZEROUPPER
-	RET
-
-spill16_mid4_226:
-rows_loop_232:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVL    (CX), R10
-	MOVL    -4(CX)(R8*1), R12
-	MOVL    R10, (R9)
-	MOVL    R12, -4(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_232
-	VZEROUPPER
-	RET
-
-spill16_mid8_227:
-rows_loop_233:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVQ    (CX), R10
-	MOVQ    -8(CX)(R8*1), R12
-	MOVQ    R10, (R9)
-	MOVQ    R12, -8(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_233
-	VZEROUPPER
-	RET
-
-spill16_mid16_228:
-rows_loop_234:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), X1
-	VMOVDQU -16(CX)(R8*1), X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_234
-	VZEROUPPER
-	RET
-
-spill16_mid32_229:
-rows_loop_235:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y1
-	VMOVDQU -32(CX)(R8*1), Y2
-	VMOVDQU Y1, (R9)
-	VMOVDQU Y2, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_235
-	VZEROUPPER
-	RET
-
-spill32_195:
-	LEAQ  (R12)(R8*1), R12
-	CMPQ  R12, $0x00000020
-	JB    general_158
-	SUBQ  $0x00000020, R11
-	XORQ  R13, R13
-	LEAQ  (DI)(R8*1), R12
-	CMPQ  R12, $0x00000020
-	JAE   spill_order_236
-	XCHGQ R11, R13
-
-spill_order_236:
-	CMPQ R8, $0x00000002
-	JB   spill32_mid1_237
-	CMPQ R8, $0x00000004
-	JB   spill32_mid2_238
-	CMPQ R8, $0x00000008
-	JB   spill32_mid4_239
-	CMPQ R8, $0x00000010
-	JB   spill32_mid8_240
-	CMPQ R8, $0x00000020
-	JB   spill32_mid16_241
-	CMPQ R8, $0x00000040
-	JBE  spill32_mid32_242
-	JMP  general_158
-
-spill32_mid1_237:
+spill4_mid32_237:
 rows_loop_243:
-	VMOVDQU Y0, (AX)(R11*1)
-	VMOVDQU Y0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R8
-	MOVB    (CX), R9
-	MOVB    R9, (R8)
+	MOVL    R10, (AX)(R11*1)
+	MOVL    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
@@ -3091,8 +3049,288 @@ rows_loop_243:
 	VZEROUPPER
 	RET
 
-spill32_mid2_238:
-rows_loop_244:
+spill8_227:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000008
+	JB    general_192
+	SUBQ  $0x00000008, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000008
+	JAE   spill_order_244
+	XCHGQ R11, R13
+
+spill_order_244:
+	CMPQ R8, $0x00000002
+	JB   spill8_mid1_245
+	CMPQ R8, $0x00000004
+	JB   spill8_mid2_246
+	CMPQ R8, $0x00000008
+	JB   spill8_mid4_247
+	CMPQ R8, $0x00000010
+	JB   spill8_mid8_248
+	CMPQ R8, $0x00000020
+	JB   spill8_mid16_249
+	CMPQ R8, $0x00000040
+	JBE  spill8_mid32_250
+	JMP  general_192
+
+spill8_mid1_245:
+rows_loop_251:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R8
+	MOVB (CX), R9
+	MOVB R9, (R8)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_251
+	VZEROUPPER
+	RET
+
+spill8_mid2_246:
+rows_loop_252:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R12
+	MOVW -2(CX)(R8*1), R14
+	MOVW R12, (R9)
+	MOVW R14, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_252
+	VZEROUPPER
+	RET
+
+spill8_mid4_247:
+rows_loop_253:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R12
+	MOVL -4(CX)(R8*1), R14
+	MOVL R12, (R9)
+	MOVL R14, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_253
+	VZEROUPPER
+	RET
+
+spill8_mid8_248:
+rows_loop_254:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVQ (CX), R12
+	MOVQ -8(CX)(R8*1), R14
+	MOVQ R12, (R9)
+	MOVQ R14, -8(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_254
+	VZEROUPPER
+	RET
+
+spill8_mid16_249:
+rows_loop_255:
+	MOVQ    R10, (AX)(R11*1)
+	MOVQ    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_255
+	VZEROUPPER
+	RET
+
+spill8_mid32_250:
+rows_loop_256:
+	MOVQ    R10, (AX)(R11*1)
+	MOVQ    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_256
+	VZEROUPPER
+	RET
+
+spill16_228:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000010
+	JB    general_192
+	SUBQ  $0x00000010, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000010
+	JAE   spill_order_257
+	XCHGQ R11, R13
+
+spill_order_257:
+	CMPQ R8, $0x00000002
+	JB   spill16_mid1_258
+	CMPQ R8, $0x00000004
+	JB   spill16_mid2_259
+	CMPQ R8, $0x00000008
+	JB   spill16_mid4_260
+	CMPQ R8, $0x00000010
+	JB   spill16_mid8_261
+	CMPQ R8, $0x00000020
+	JB   spill16_mid16_262
+	CMPQ R8, $0x00000040
+	JBE  spill16_mid32_263
+	JMP  general_192
+
+spill16_mid1_258:
+rows_loop_264:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_264
+	VZEROUPPER
+	RET
+
+spill16_mid2_259:
+rows_loop_265:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R12
+	MOVW    R10, (R9)
+	MOVW    R12, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_265
+	VZEROUPPER
+	RET
+
+spill16_mid4_260:
+rows_loop_266:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R12
+	MOVL    R10, (R9)
+	MOVL    R12, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_266
+	VZEROUPPER
+	RET
+
+spill16_mid8_261:
+rows_loop_267:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R12
+	MOVQ    R10, (R9)
+	MOVQ    R12, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_267
+	VZEROUPPER
+	RET
+
+spill16_mid16_262:
+rows_loop_268:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_268
+	VZEROUPPER
+	RET
+
+spill16_mid32_263:
+rows_loop_269:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_269
+	VZEROUPPER
+	RET
+
+spill32_229:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000020
+	JB    general_192
+	SUBQ  $0x00000020, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000020
+	JAE   spill_order_270
+	XCHGQ R11, R13
+
+spill_order_270:
+	CMPQ R8, $0x00000002
+	JB   spill32_mid1_271
+	CMPQ R8, $0x00000004
+	JB   spill32_mid2_272
+	CMPQ R8, $0x00000008
+	JB   spill32_mid4_273
+	CMPQ R8, $0x00000010
+	JB   spill32_mid8_274
+	CMPQ R8, $0x00000020
+	JB   spill32_mid16_275
+	CMPQ R8, $0x00000040
+	JBE  spill32_mid32_276
+	JMP  general_192
+
+spill32_mid1_271:
+rows_loop_277:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_277
+	VZEROUPPER
+	RET
+
+spill32_mid2_272:
+rows_loop_278:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3103,12 +3341,12 @@ rows_loop_244:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_244
+	JNZ     rows_loop_278
 	VZEROUPPER
 	RET
 
-spill32_mid4_239:
-rows_loop_245:
+spill32_mid4_273:
+rows_loop_279:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3119,12 +3357,12 @@ rows_loop_245:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_245
+	JNZ     rows_loop_279
 	VZEROUPPER
 	RET
 
-spill32_mid8_240:
-rows_loop_246:
+spill32_mid8_274:
+rows_loop_280:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3135,12 +3373,12 @@ rows_loop_246:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_246
+	JNZ     rows_loop_280
 	VZEROUPPER
 	RET
 
-spill32_mid16_241:
-rows_loop_247:
+spill32_mid16_275:
+rows_loop_281:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3151,12 +3389,12 @@ rows_loop_247:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_247
+	JNZ     rows_loop_281
 	VZEROUPPER
 	RET
 
-spill32_mid32_242:
-rows_loop_248:
+spill32_mid32_276:
+rows_loop_282:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3167,38 +3405,38 @@ rows_loop_248:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_248
+	JNZ     rows_loop_282
 	VZEROUPPER
 	RET
 
-spill64_196:
+spill64_230:
 	LEAQ  (R12)(R8*1), R12
 	CMPQ  R12, $0x00000040
-	JB    general_158
+	JB    general_192
 	SUBQ  $0x00000040, R11
 	XORQ  R13, R13
 	LEAQ  (DI)(R8*1), R12
 	CMPQ  R12, $0x00000040
-	JAE   spill_order_249
+	JAE   spill_order_283
 	XCHGQ R11, R13
 
-spill_order_249:
+spill_order_283:
 	CMPQ R8, $0x00000002
-	JB   spill64_mid1_250
+	JB   spill64_mid1_284
 	CMPQ R8, $0x00000004
-	JB   spill64_mid2_251
+	JB   spill64_mid2_285
 	CMPQ R8, $0x00000008
-	JB   spill64_mid4_252
+	JB   spill64_mid4_286
 	CMPQ R8, $0x00000010
-	JB   spill64_mid8_253
+	JB   spill64_mid8_287
 	CMPQ R8, $0x00000020
-	JB   spill64_mid16_254
+	JB   spill64_mid16_288
 	CMPQ R8, $0x00000040
-	JBE  spill64_mid32_255
-	JMP  general_158
+	JBE  spill64_mid32_289
+	JMP  general_192
 
-spill64_mid1_250:
-rows_loop_256:
+spill64_mid1_284:
+rows_loop_290:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3209,12 +3447,12 @@ rows_loop_256:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_256
+	JNZ     rows_loop_290
 	VZEROUPPER
 	RET
 
-spill64_mid2_251:
-rows_loop_257:
+spill64_mid2_285:
+rows_loop_291:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3227,12 +3465,12 @@ rows_loop_257:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_257
+	JNZ     rows_loop_291
 	VZEROUPPER
 	RET
 
-spill64_mid4_252:
-rows_loop_258:
+spill64_mid4_286:
+rows_loop_292:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3245,12 +3483,12 @@ rows_loop_258:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_258
+	JNZ     rows_loop_292
 	VZEROUPPER
 	RET
 
-spill64_mid8_253:
-rows_loop_259:
+spill64_mid8_287:
+rows_loop_293:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3263,12 +3501,12 @@ rows_loop_259:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_259
+	JNZ     rows_loop_293
 	VZEROUPPER
 	RET
 
-spill64_mid16_254:
-rows_loop_260:
+spill64_mid16_288:
+rows_loop_294:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3281,12 +3519,12 @@ rows_loop_260:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_260
+	JNZ     rows_loop_294
 	VZEROUPPER
 	RET
 
-spill64_mid32_255:
-rows_loop_261:
+spill64_mid32_289:
+rows_loop_295:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3299,177 +3537,177 @@ rows_loop_261:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_261
+	JNZ     rows_loop_295
 	VZEROUPPER
 	RET
 
-general_158:
+general_192:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_262:
+rows_loop_296:
 	CMPQ DI, $0x00000020
-	JB   fx_short_263
+	JB   fx_short_297
 	CMPQ DI, $0x00000040
-	JBE  fill_le2_265
+	JBE  fill_le2_299
 	CMPQ DI, $0x00000080
-	JBE  fill_le4_266
+	JBE  fill_le4_300
 	LEAQ -128(AX)(DI*1), R11
 	MOVQ AX, R12
 
-fill_loop_267:
+fill_loop_301:
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
 	ADDQ    $0x00000080, R12
 	CMPQ    R12, R11
-	JB      fill_loop_267
+	JB      fill_loop_301
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
-	JMP     fill_done_268
+	JMP     fill_done_302
 
-fill_le4_266:
+fill_le4_300:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_268
+	JMP     fill_done_302
 
-fill_le2_265:
+fill_le2_299:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_268:
-	JMP fx_done_264
+fill_done_302:
+	JMP fx_done_298
 
-fx_short_263:
+fx_short_297:
 	CMPQ DI, $0x00000010
-	JAE  ladder_270
+	JAE  ladder_304
 	CMPQ DI, $0x00000008
-	JAE  ladder_271
+	JAE  ladder_305
 	CMPQ DI, $0x00000004
-	JAE  ladder_272
+	JAE  ladder_306
 	CMPQ DI, $0x00000002
-	JAE  ladder_273
+	JAE  ladder_307
 	CMPQ DI, $0x00000001
-	JB   ladder_done_269
-	JMP  ladder_274
+	JB   ladder_done_303
+	JMP  ladder_308
 
-ladder_270:
+ladder_304:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_269
+	JMP     ladder_done_303
 
-ladder_271:
+ladder_305:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
-	JMP  ladder_done_269
+	JMP  ladder_done_303
 
-ladder_272:
+ladder_306:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
-	JMP  ladder_done_269
+	JMP  ladder_done_303
 
-ladder_273:
+ladder_307:
 	MOVW R10, (AX)
 	MOVW R10, -2(AX)(DI*1)
-	JMP  ladder_done_269
+	JMP  ladder_done_303
 
-ladder_274:
+ladder_308:
 	MOVB R10, (AX)
 
-ladder_done_269:
-fx_done_264:
+ladder_done_303:
+fx_done_298:
 	LEAQ (AX)(DI*1), R11
 	ADDQ R8, R11
 	CMPQ R9, $0x00000020
-	JB   fx_short_275
+	JB   fx_short_309
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_277
+	JBE  fill_le2_311
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_278
+	JBE  fill_le4_312
 	LEAQ -128(R11)(R9*1), R12
 
-fill_loop_279:
+fill_loop_313:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R12
-	JB      fill_loop_279
+	JB      fill_loop_313
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
-	JMP     fill_done_280
+	JMP     fill_done_314
 
-fill_le4_278:
+fill_le4_312:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, -64(R11)(R9*1)
 	VMOVDQU Y0, -32(R11)(R9*1)
-	JMP     fill_done_280
+	JMP     fill_done_314
 
-fill_le2_277:
+fill_le2_311:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, -32(R11)(R9*1)
 
-fill_done_280:
-	JMP fx_done_276
+fill_done_314:
+	JMP fx_done_310
 
-fx_short_275:
+fx_short_309:
 	CMPQ R9, $0x00000010
-	JAE  ladder_282
+	JAE  ladder_316
 	CMPQ R9, $0x00000008
-	JAE  ladder_283
+	JAE  ladder_317
 	CMPQ R9, $0x00000004
-	JAE  ladder_284
+	JAE  ladder_318
 	CMPQ R9, $0x00000002
-	JAE  ladder_285
+	JAE  ladder_319
 	CMPQ R9, $0x00000001
-	JB   ladder_done_281
-	JMP  ladder_286
+	JB   ladder_done_315
+	JMP  ladder_320
 
-ladder_282:
+ladder_316:
 	VMOVDQU X0, (R11)
 	VMOVDQU X0, -16(R11)(R9*1)
-	JMP     ladder_done_281
+	JMP     ladder_done_315
 
-ladder_283:
+ladder_317:
 	MOVQ R10, (R11)
 	MOVQ R10, -8(R11)(R9*1)
-	JMP  ladder_done_281
+	JMP  ladder_done_315
 
-ladder_284:
+ladder_318:
 	MOVL R10, (R11)
 	MOVL R10, -4(R11)(R9*1)
-	JMP  ladder_done_281
+	JMP  ladder_done_315
 
-ladder_285:
+ladder_319:
 	MOVW R10, (R11)
 	MOVW R10, -2(R11)(R9*1)
-	JMP  ladder_done_281
+	JMP  ladder_done_315
 
-ladder_286:
+ladder_320:
 	MOVB R10, (R11)
 
-ladder_done_281:
-fx_done_276:
+ladder_done_315:
+fx_done_310:
 	LEAQ (AX)(DI*1), R11
 	CMPQ R8, $0x00000020
-	JB   cx_short_287
+	JB   cx_short_321
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_289
+	JBE  copy_le2_323
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_290
+	JBE  copy_le4_324
 	LEAQ -128(R11)(R8*1), R12
 	MOVQ CX, R13
 
-copy_loop_291:
+copy_loop_325:
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
 	VMOVDQU 64(R13), Y3
@@ -3481,7 +3719,7 @@ copy_loop_291:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R13
 	CMPQ    R11, R12
-	JB      copy_loop_291
+	JB      copy_loop_325
 	LEAQ    -128(CX)(R8*1), R13
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
@@ -3491,9 +3729,9 @@ copy_loop_291:
 	VMOVDQU Y2, 32(R12)
 	VMOVDQU Y3, 64(R12)
 	VMOVDQU Y4, 96(R12)
-	JMP     copy_done_292
+	JMP     copy_done_326
 
-copy_le4_290:
+copy_le4_324:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(R8*1), Y3
@@ -3502,71 +3740,71 @@ copy_le4_290:
 	VMOVDQU Y2, 32(R11)
 	VMOVDQU Y3, -64(R11)(R8*1)
 	VMOVDQU Y4, -32(R11)(R8*1)
-	JMP     copy_done_292
+	JMP     copy_done_326
 
-copy_le2_289:
+copy_le2_323:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(R8*1), Y2
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y2, -32(R11)(R8*1)
 
-copy_done_292:
-	JMP cx_done_288
+copy_done_326:
+	JMP cx_done_322
 
-cx_short_287:
+cx_short_321:
 	CMPQ R8, $0x00000010
-	JAE  ladder_294
+	JAE  ladder_328
 	CMPQ R8, $0x00000008
-	JAE  ladder_295
+	JAE  ladder_329
 	CMPQ R8, $0x00000004
-	JAE  ladder_296
+	JAE  ladder_330
 	CMPQ R8, $0x00000002
-	JAE  ladder_297
+	JAE  ladder_331
 	CMPQ R8, $0x00000001
-	JB   ladder_done_293
-	JMP  ladder_298
+	JB   ladder_done_327
+	JMP  ladder_332
 
-ladder_294:
+ladder_328:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(R8*1), X2
 	VMOVDQU X1, (R11)
 	VMOVDQU X2, -16(R11)(R8*1)
-	JMP     ladder_done_293
+	JMP     ladder_done_327
 
-ladder_295:
+ladder_329:
 	MOVQ (CX), R12
 	MOVQ -8(CX)(R8*1), R13
 	MOVQ R12, (R11)
 	MOVQ R13, -8(R11)(R8*1)
-	JMP  ladder_done_293
+	JMP  ladder_done_327
 
-ladder_296:
+ladder_330:
 	MOVL (CX), R12
 	MOVL -4(CX)(R8*1), R13
 	MOVL R12, (R11)
 	MOVL R13, -4(R11)(R8*1)
-	JMP  ladder_done_293
+	JMP  ladder_done_327
 
-ladder_297:
+ladder_331:
 	MOVW (CX), R12
 	MOVW -2(CX)(R8*1), R13
 	MOVW R12, (R11)
 	MOVW R13, -2(R11)(R8*1)
-	JMP  ladder_done_293
+	JMP  ladder_done_327
 
-ladder_298:
+ladder_332:
 	MOVB (CX), R12
 	MOVB R12, (R11)
 
-ladder_done_293:
-cx_done_288:
+ladder_done_327:
+cx_done_322:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_262
+	JNZ  rows_loop_296
 	VZEROUPPER
 
-ret_157:
+ret_191:
 	RET
 
 // func rowsEdge1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -3582,30 +3820,30 @@ TEXT ·rowsEdge1AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_299
+	JZ    ret_333
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_299
+	JZ    ret_333
 	CMPQ  R8, $0x00000020
-	JAE   class32_301
+	JAE   class32_335
 	CMPQ  R8, $0x00000010
-	JAE   class16_302
+	JAE   class16_336
 	CMPQ  R8, $0x00000008
-	JAE   class8_303
+	JAE   class8_337
 	CMPQ  R8, $0x00000004
-	JAE   class4_304
-	JMP   general_300
+	JAE   class4_338
+	JMP   general_334
 
-class32_301:
+class32_335:
 	CMPQ DI, $0x00000020
-	JA   general_300
+	JA   general_334
 	CMPQ R9, $0x00000020
-	JA   general_300
+	JA   general_334
 	CMPQ R8, $0x00000040
-	JA   mid_le4_305
+	JA   mid_le4_339
 
-rows_loop_308:
+rows_loop_342:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3618,15 +3856,15 @@ rows_loop_308:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_308
+	JNZ          rows_loop_342
 	VZEROUPPER
 	RET
 
-mid_le4_305:
+mid_le4_339:
 	CMPQ R8, $0x00000080
-	JA   mid_big_306
+	JA   mid_big_340
 
-rows_loop_309:
+rows_loop_343:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3643,15 +3881,15 @@ rows_loop_309:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_309
+	JNZ          rows_loop_343
 	VZEROUPPER
 	RET
 
-mid_big_306:
+mid_big_340:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_307
+	JAE  mid_huge_341
 
-rows_loop_310:
+rows_loop_344:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3660,7 +3898,7 @@ rows_loop_310:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_313:
+copy_loop_347:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3672,7 +3910,7 @@ copy_loop_313:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_313
+	JB      copy_loop_347
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3685,12 +3923,12 @@ copy_loop_313:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_310
+	JNZ     rows_loop_344
 	VZEROUPPER
 	RET
 
-mid_huge_307:
-rows_loop_315:
+mid_huge_341:
+rows_loop_349:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3705,9 +3943,9 @@ rows_loop_315:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_320
+	JAE          copy_tail_354
 
-copy_loop_318:
+copy_loop_352:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -3719,9 +3957,9 @@ copy_loop_318:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_318
+	JB      copy_loop_352
 
-copy_tail_320:
+copy_tail_354:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -3734,17 +3972,17 @@ copy_tail_320:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_315
+	JNZ     rows_loop_349
 	VZEROUPPER
 	RET
 
-class16_302:
+class16_336:
 	CMPQ DI, $0x00000010
-	JA   general_300
+	JA   general_334
 	CMPQ R9, $0x00000010
-	JA   general_300
+	JA   general_334
 
-rows_loop_321:
+rows_loop_355:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -3757,17 +3995,17 @@ rows_loop_321:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_321
+	JNZ          rows_loop_355
 	VZEROUPPER
 	RET
 
-class8_303:
+class8_337:
 	CMPQ DI, $0x00000008
-	JA   general_300
+	JA   general_334
 	CMPQ R9, $0x00000008
-	JA   general_300
+	JA   general_334
 
-rows_loop_322:
+rows_loop_356:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R12
@@ -3782,17 +4020,17 @@ rows_loop_322:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_322
+	JNZ     rows_loop_356
 	VZEROUPPER
 	RET
 
-class4_304:
+class4_338:
 	CMPQ DI, $0x00000004
-	JA   general_300
+	JA   general_334
 	CMPQ R9, $0x00000004
-	JA   general_300
+	JA   general_334
 
-rows_loop_323:
+rows_loop_357:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -3807,187 +4045,187 @@ rows_loop_323:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_323
+	JNZ     rows_loop_357
 	VZEROUPPER
 	RET
 
-general_300:
+general_334:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_324:
+rows_loop_358:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_325
+	JB           fx_short_359
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_327
+	JBE          fill_le2_361
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_328
+	JBE          fill_le4_362
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_329:
+fill_loop_363:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_329
+	JB      fill_loop_363
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_330
+	JMP     fill_done_364
 
-fill_le4_328:
+fill_le4_362:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_330
+	JMP     fill_done_364
 
-fill_le2_327:
+fill_le2_361:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_330:
-	JMP fx_done_326
+fill_done_364:
+	JMP fx_done_360
 
-fx_short_325:
+fx_short_359:
 	CMPQ DI, $0x00000010
-	JAE  ladder_332
+	JAE  ladder_366
 	CMPQ DI, $0x00000008
-	JAE  ladder_333
+	JAE  ladder_367
 	CMPQ DI, $0x00000004
-	JAE  ladder_334
+	JAE  ladder_368
 	CMPQ DI, $0x00000002
-	JAE  ladder_335
+	JAE  ladder_369
 	CMPQ DI, $0x00000001
-	JB   ladder_done_331
-	JMP  ladder_336
+	JB   ladder_done_365
+	JMP  ladder_370
 
-ladder_332:
+ladder_366:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_331
+	JMP     ladder_done_365
 
-ladder_333:
+ladder_367:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_331
+	JMP   ladder_done_365
 
-ladder_334:
+ladder_368:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_331
+	JMP   ladder_done_365
 
-ladder_335:
+ladder_369:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_331
+	JMP   ladder_done_365
 
-ladder_336:
+ladder_370:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_331:
-fx_done_326:
+ladder_done_365:
+fx_done_360:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_337
+	JB   fx_short_371
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_339
+	JBE  fill_le2_373
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_340
+	JBE  fill_le4_374
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_341:
+fill_loop_375:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_341
+	JB      fill_loop_375
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_342
+	JMP     fill_done_376
 
-fill_le4_340:
+fill_le4_374:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_342
+	JMP     fill_done_376
 
-fill_le2_339:
+fill_le2_373:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_342:
-	JMP fx_done_338
+fill_done_376:
+	JMP fx_done_372
 
-fx_short_337:
+fx_short_371:
 	CMPQ R9, $0x00000010
-	JAE  ladder_344
+	JAE  ladder_378
 	CMPQ R9, $0x00000008
-	JAE  ladder_345
+	JAE  ladder_379
 	CMPQ R9, $0x00000004
-	JAE  ladder_346
+	JAE  ladder_380
 	CMPQ R9, $0x00000002
-	JAE  ladder_347
+	JAE  ladder_381
 	CMPQ R9, $0x00000001
-	JB   ladder_done_343
-	JMP  ladder_348
+	JB   ladder_done_377
+	JMP  ladder_382
 
-ladder_344:
+ladder_378:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_343
+	JMP     ladder_done_377
 
-ladder_345:
+ladder_379:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_343
+	JMP   ladder_done_377
 
-ladder_346:
+ladder_380:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_343
+	JMP   ladder_done_377
 
-ladder_347:
+ladder_381:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_343
+	JMP   ladder_done_377
 
-ladder_348:
+ladder_382:
 	VMOVQ X1, R11
 	MOVB  R11, (R10)
 
-ladder_done_343:
-fx_done_338:
+ladder_done_377:
+fx_done_372:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_349
+	JB   cx_short_383
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_351
+	JBE  copy_le2_385
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_352
+	JBE  copy_le4_386
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_353:
+copy_loop_387:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3999,7 +4237,7 @@ copy_loop_353:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_353
+	JB      copy_loop_387
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4009,9 +4247,9 @@ copy_loop_353:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_354
+	JMP     copy_done_388
 
-copy_le4_352:
+copy_le4_386:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4020,71 +4258,71 @@ copy_le4_352:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_354
+	JMP     copy_done_388
 
-copy_le2_351:
+copy_le2_385:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_354:
-	JMP cx_done_350
+copy_done_388:
+	JMP cx_done_384
 
-cx_short_349:
+cx_short_383:
 	CMPQ R8, $0x00000010
-	JAE  ladder_356
+	JAE  ladder_390
 	CMPQ R8, $0x00000008
-	JAE  ladder_357
+	JAE  ladder_391
 	CMPQ R8, $0x00000004
-	JAE  ladder_358
+	JAE  ladder_392
 	CMPQ R8, $0x00000002
-	JAE  ladder_359
+	JAE  ladder_393
 	CMPQ R8, $0x00000001
-	JB   ladder_done_355
-	JMP  ladder_360
+	JB   ladder_done_389
+	JMP  ladder_394
 
-ladder_356:
+ladder_390:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_355
+	JMP     ladder_done_389
 
-ladder_357:
+ladder_391:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_355
+	JMP  ladder_done_389
 
-ladder_358:
+ladder_392:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_355
+	JMP  ladder_done_389
 
-ladder_359:
+ladder_393:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_355
+	JMP  ladder_done_389
 
-ladder_360:
+ladder_394:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_355:
-cx_done_350:
+ladder_done_389:
+cx_done_384:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_324
+	JNZ  rows_loop_358
 	VZEROUPPER
 
-ret_299:
+ret_333:
 	RET
 
 // func rowsEdge2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4100,30 +4338,30 @@ TEXT ·rowsEdge2AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_361
+	JZ    ret_395
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_361
+	JZ    ret_395
 	CMPQ  R8, $0x00000020
-	JAE   class32_363
+	JAE   class32_397
 	CMPQ  R8, $0x00000010
-	JAE   class16_364
+	JAE   class16_398
 	CMPQ  R8, $0x00000008
-	JAE   class8_365
+	JAE   class8_399
 	CMPQ  R8, $0x00000004
-	JAE   class4_366
-	JMP   general_362
+	JAE   class4_400
+	JMP   general_396
 
-class32_363:
+class32_397:
 	CMPQ DI, $0x00000020
-	JA   general_362
+	JA   general_396
 	CMPQ R9, $0x00000020
-	JA   general_362
+	JA   general_396
 	CMPQ R8, $0x00000040
-	JA   mid_le4_367
+	JA   mid_le4_401
 
-rows_loop_370:
+rows_loop_404:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4136,15 +4374,15 @@ rows_loop_370:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_370
+	JNZ          rows_loop_404
 	VZEROUPPER
 	RET
 
-mid_le4_367:
+mid_le4_401:
 	CMPQ R8, $0x00000080
-	JA   mid_big_368
+	JA   mid_big_402
 
-rows_loop_371:
+rows_loop_405:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4161,15 +4399,15 @@ rows_loop_371:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_371
+	JNZ          rows_loop_405
 	VZEROUPPER
 	RET
 
-mid_big_368:
+mid_big_402:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_369
+	JAE  mid_huge_403
 
-rows_loop_372:
+rows_loop_406:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4178,7 +4416,7 @@ rows_loop_372:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_375:
+copy_loop_409:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4190,7 +4428,7 @@ copy_loop_375:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_375
+	JB      copy_loop_409
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4203,12 +4441,12 @@ copy_loop_375:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_372
+	JNZ     rows_loop_406
 	VZEROUPPER
 	RET
 
-mid_huge_369:
-rows_loop_377:
+mid_huge_403:
+rows_loop_411:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4223,9 +4461,9 @@ rows_loop_377:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_382
+	JAE          copy_tail_416
 
-copy_loop_380:
+copy_loop_414:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4237,9 +4475,9 @@ copy_loop_380:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_380
+	JB      copy_loop_414
 
-copy_tail_382:
+copy_tail_416:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4252,17 +4490,17 @@ copy_tail_382:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_377
+	JNZ     rows_loop_411
 	VZEROUPPER
 	RET
 
-class16_364:
+class16_398:
 	CMPQ DI, $0x00000010
-	JA   general_362
+	JA   general_396
 	CMPQ R9, $0x00000010
-	JA   general_362
+	JA   general_396
 
-rows_loop_383:
+rows_loop_417:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -4275,17 +4513,17 @@ rows_loop_383:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_383
+	JNZ          rows_loop_417
 	VZEROUPPER
 	RET
 
-class8_365:
+class8_399:
 	CMPQ DI, $0x00000008
-	JA   general_362
+	JA   general_396
 	CMPQ R9, $0x00000008
-	JA   general_362
+	JA   general_396
 
-rows_loop_384:
+rows_loop_418:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R12
@@ -4300,17 +4538,17 @@ rows_loop_384:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_384
+	JNZ     rows_loop_418
 	VZEROUPPER
 	RET
 
-class4_366:
+class4_400:
 	CMPQ DI, $0x00000004
-	JA   general_362
+	JA   general_396
 	CMPQ R9, $0x00000004
-	JA   general_362
+	JA   general_396
 
-rows_loop_385:
+rows_loop_419:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -4325,173 +4563,173 @@ rows_loop_385:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_385
+	JNZ     rows_loop_419
 	VZEROUPPER
 	RET
 
-general_362:
+general_396:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_386:
+rows_loop_420:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_387
+	JB           fx_short_421
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_389
+	JBE          fill_le2_423
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_390
+	JBE          fill_le4_424
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_391:
+fill_loop_425:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_391
+	JB      fill_loop_425
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_392
+	JMP     fill_done_426
 
-fill_le4_390:
+fill_le4_424:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_392
+	JMP     fill_done_426
 
-fill_le2_389:
+fill_le2_423:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_392:
-	JMP fx_done_388
+fill_done_426:
+	JMP fx_done_422
 
-fx_short_387:
+fx_short_421:
 	CMPQ DI, $0x00000010
-	JAE  ladder_394
+	JAE  ladder_428
 	CMPQ DI, $0x00000008
-	JAE  ladder_395
+	JAE  ladder_429
 	CMPQ DI, $0x00000004
-	JAE  ladder_396
+	JAE  ladder_430
 	CMPQ DI, $0x00000002
-	JB   ladder_done_393
-	JMP  ladder_397
+	JB   ladder_done_427
+	JMP  ladder_431
 
-ladder_394:
+ladder_428:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_393
+	JMP     ladder_done_427
 
-ladder_395:
+ladder_429:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_393
+	JMP   ladder_done_427
 
-ladder_396:
+ladder_430:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_393
+	JMP   ladder_done_427
 
-ladder_397:
+ladder_431:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
 
-ladder_done_393:
-fx_done_388:
+ladder_done_427:
+fx_done_422:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_398
+	JB   fx_short_432
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_400
+	JBE  fill_le2_434
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_401
+	JBE  fill_le4_435
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_402:
+fill_loop_436:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_402
+	JB      fill_loop_436
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_403
+	JMP     fill_done_437
 
-fill_le4_401:
+fill_le4_435:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_403
+	JMP     fill_done_437
 
-fill_le2_400:
+fill_le2_434:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_403:
-	JMP fx_done_399
+fill_done_437:
+	JMP fx_done_433
 
-fx_short_398:
+fx_short_432:
 	CMPQ R9, $0x00000010
-	JAE  ladder_405
+	JAE  ladder_439
 	CMPQ R9, $0x00000008
-	JAE  ladder_406
+	JAE  ladder_440
 	CMPQ R9, $0x00000004
-	JAE  ladder_407
+	JAE  ladder_441
 	CMPQ R9, $0x00000002
-	JB   ladder_done_404
-	JMP  ladder_408
+	JB   ladder_done_438
+	JMP  ladder_442
 
-ladder_405:
+ladder_439:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_404
+	JMP     ladder_done_438
 
-ladder_406:
+ladder_440:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_404
+	JMP   ladder_done_438
 
-ladder_407:
+ladder_441:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_404
+	JMP   ladder_done_438
 
-ladder_408:
+ladder_442:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
 
-ladder_done_404:
-fx_done_399:
+ladder_done_438:
+fx_done_433:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_409
+	JB   cx_short_443
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_411
+	JBE  copy_le2_445
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_412
+	JBE  copy_le4_446
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_413:
+copy_loop_447:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4503,7 +4741,7 @@ copy_loop_413:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_413
+	JB      copy_loop_447
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4513,9 +4751,9 @@ copy_loop_413:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_414
+	JMP     copy_done_448
 
-copy_le4_412:
+copy_le4_446:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4524,64 +4762,64 @@ copy_le4_412:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_414
+	JMP     copy_done_448
 
-copy_le2_411:
+copy_le2_445:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_414:
-	JMP cx_done_410
+copy_done_448:
+	JMP cx_done_444
 
-cx_short_409:
+cx_short_443:
 	CMPQ R8, $0x00000010
-	JAE  ladder_416
+	JAE  ladder_450
 	CMPQ R8, $0x00000008
-	JAE  ladder_417
+	JAE  ladder_451
 	CMPQ R8, $0x00000004
-	JAE  ladder_418
+	JAE  ladder_452
 	CMPQ R8, $0x00000002
-	JB   ladder_done_415
-	JMP  ladder_419
+	JB   ladder_done_449
+	JMP  ladder_453
 
-ladder_416:
+ladder_450:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_415
+	JMP     ladder_done_449
 
-ladder_417:
+ladder_451:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_415
+	JMP  ladder_done_449
 
-ladder_418:
+ladder_452:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_415
+	JMP  ladder_done_449
 
-ladder_419:
+ladder_453:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
 
-ladder_done_415:
-cx_done_410:
+ladder_done_449:
+cx_done_444:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_386
+	JNZ  rows_loop_420
 	VZEROUPPER
 
-ret_361:
+ret_395:
 	RET
 
 // func rowsEdge4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4597,30 +4835,30 @@ TEXT ·rowsEdge4AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_420
+	JZ    ret_454
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_420
+	JZ    ret_454
 	CMPQ  R8, $0x00000020
-	JAE   class32_422
+	JAE   class32_456
 	CMPQ  R8, $0x00000010
-	JAE   class16_423
+	JAE   class16_457
 	CMPQ  R8, $0x00000008
-	JAE   class8_424
+	JAE   class8_458
 	CMPQ  R8, $0x00000004
-	JAE   class4_425
-	JMP   general_421
+	JAE   class4_459
+	JMP   general_455
 
-class32_422:
+class32_456:
 	CMPQ DI, $0x00000020
-	JA   general_421
+	JA   general_455
 	CMPQ R9, $0x00000020
-	JA   general_421
+	JA   general_455
 	CMPQ R8, $0x00000040
-	JA   mid_le4_426
+	JA   mid_le4_460
 
-rows_loop_429:
+rows_loop_463:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4633,15 +4871,15 @@ rows_loop_429:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_429
+	JNZ          rows_loop_463
 	VZEROUPPER
 	RET
 
-mid_le4_426:
+mid_le4_460:
 	CMPQ R8, $0x00000080
-	JA   mid_big_427
+	JA   mid_big_461
 
-rows_loop_430:
+rows_loop_464:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4658,15 +4896,15 @@ rows_loop_430:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_430
+	JNZ          rows_loop_464
 	VZEROUPPER
 	RET
 
-mid_big_427:
+mid_big_461:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_428
+	JAE  mid_huge_462
 
-rows_loop_431:
+rows_loop_465:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4675,7 +4913,7 @@ rows_loop_431:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_434:
+copy_loop_468:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4687,7 +4925,7 @@ copy_loop_434:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_434
+	JB      copy_loop_468
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4700,12 +4938,12 @@ copy_loop_434:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_431
+	JNZ     rows_loop_465
 	VZEROUPPER
 	RET
 
-mid_huge_428:
-rows_loop_436:
+mid_huge_462:
+rows_loop_470:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4720,9 +4958,9 @@ rows_loop_436:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_441
+	JAE          copy_tail_475
 
-copy_loop_439:
+copy_loop_473:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4734,9 +4972,9 @@ copy_loop_439:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_439
+	JB      copy_loop_473
 
-copy_tail_441:
+copy_tail_475:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4749,17 +4987,17 @@ copy_tail_441:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_436
+	JNZ     rows_loop_470
 	VZEROUPPER
 	RET
 
-class16_423:
+class16_457:
 	CMPQ DI, $0x00000010
-	JA   general_421
+	JA   general_455
 	CMPQ R9, $0x00000010
-	JA   general_421
+	JA   general_455
 
-rows_loop_442:
+rows_loop_476:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -4772,17 +5010,17 @@ rows_loop_442:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_442
+	JNZ          rows_loop_476
 	VZEROUPPER
 	RET
 
-class8_424:
+class8_458:
 	CMPQ DI, $0x00000008
-	JA   general_421
+	JA   general_455
 	CMPQ R9, $0x00000008
-	JA   general_421
+	JA   general_455
 
-rows_loop_443:
+rows_loop_477:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R12
@@ -4797,17 +5035,17 @@ rows_loop_443:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_443
+	JNZ     rows_loop_477
 	VZEROUPPER
 	RET
 
-class4_425:
+class4_459:
 	CMPQ DI, $0x00000004
-	JA   general_421
+	JA   general_455
 	CMPQ R9, $0x00000004
-	JA   general_421
+	JA   general_455
 
-rows_loop_444:
+rows_loop_478:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -4820,157 +5058,157 @@ rows_loop_444:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_444
+	JNZ     rows_loop_478
 	VZEROUPPER
 	RET
 
-general_421:
+general_455:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_445:
+rows_loop_479:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_446
+	JB           fx_short_480
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_448
+	JBE          fill_le2_482
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_449
+	JBE          fill_le4_483
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_450:
+fill_loop_484:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_450
+	JB      fill_loop_484
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_451
+	JMP     fill_done_485
 
-fill_le4_449:
+fill_le4_483:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_451
+	JMP     fill_done_485
 
-fill_le2_448:
+fill_le2_482:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_451:
-	JMP fx_done_447
+fill_done_485:
+	JMP fx_done_481
 
-fx_short_446:
+fx_short_480:
 	CMPQ DI, $0x00000010
-	JAE  ladder_453
+	JAE  ladder_487
 	CMPQ DI, $0x00000008
-	JAE  ladder_454
+	JAE  ladder_488
 	CMPQ DI, $0x00000004
-	JB   ladder_done_452
-	JMP  ladder_455
+	JB   ladder_done_486
+	JMP  ladder_489
 
-ladder_453:
+ladder_487:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_452
+	JMP     ladder_done_486
 
-ladder_454:
+ladder_488:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_452
+	JMP   ladder_done_486
 
-ladder_455:
+ladder_489:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
 
-ladder_done_452:
-fx_done_447:
+ladder_done_486:
+fx_done_481:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_456
+	JB   fx_short_490
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_458
+	JBE  fill_le2_492
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_459
+	JBE  fill_le4_493
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_460:
+fill_loop_494:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_460
+	JB      fill_loop_494
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_461
+	JMP     fill_done_495
 
-fill_le4_459:
+fill_le4_493:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_461
+	JMP     fill_done_495
 
-fill_le2_458:
+fill_le2_492:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_461:
-	JMP fx_done_457
+fill_done_495:
+	JMP fx_done_491
 
-fx_short_456:
+fx_short_490:
 	CMPQ R9, $0x00000010
-	JAE  ladder_463
+	JAE  ladder_497
 	CMPQ R9, $0x00000008
-	JAE  ladder_464
+	JAE  ladder_498
 	CMPQ R9, $0x00000004
-	JB   ladder_done_462
-	JMP  ladder_465
+	JB   ladder_done_496
+	JMP  ladder_499
 
-ladder_463:
+ladder_497:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_462
+	JMP     ladder_done_496
 
-ladder_464:
+ladder_498:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_462
+	JMP   ladder_done_496
 
-ladder_465:
+ladder_499:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
 
-ladder_done_462:
-fx_done_457:
+ladder_done_496:
+fx_done_491:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_466
+	JB   cx_short_500
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_468
+	JBE  copy_le2_502
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_469
+	JBE  copy_le4_503
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_470:
+copy_loop_504:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4982,7 +5220,7 @@ copy_loop_470:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_470
+	JB      copy_loop_504
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4992,9 +5230,9 @@ copy_loop_470:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_471
+	JMP     copy_done_505
 
-copy_le4_469:
+copy_le4_503:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -5003,55 +5241,55 @@ copy_le4_469:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_471
+	JMP     copy_done_505
 
-copy_le2_468:
+copy_le2_502:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_471:
-	JMP cx_done_467
+copy_done_505:
+	JMP cx_done_501
 
-cx_short_466:
+cx_short_500:
 	CMPQ R8, $0x00000010
-	JAE  ladder_473
+	JAE  ladder_507
 	CMPQ R8, $0x00000008
-	JAE  ladder_474
+	JAE  ladder_508
 	CMPQ R8, $0x00000004
-	JB   ladder_done_472
-	JMP  ladder_475
+	JB   ladder_done_506
+	JMP  ladder_509
 
-ladder_473:
+ladder_507:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_472
+	JMP     ladder_done_506
 
-ladder_474:
+ladder_508:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_472
+	JMP  ladder_done_506
 
-ladder_475:
+ladder_509:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
 
-ladder_done_472:
-cx_done_467:
+ladder_done_506:
+cx_done_501:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_445
+	JNZ  rows_loop_479
 	VZEROUPPER
 
-ret_420:
+ret_454:
 	RET
 
 // func rowsEdge8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -5066,28 +5304,28 @@ TEXT ·rowsEdge8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_476
+	JZ    ret_510
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_476
+	JZ    ret_510
 	CMPQ  R8, $0x00000020
-	JAE   class32_478
+	JAE   class32_512
 	CMPQ  R8, $0x00000010
-	JAE   class16_479
+	JAE   class16_513
 	CMPQ  R8, $0x00000008
-	JAE   class8_480
-	JMP   general_477
+	JAE   class8_514
+	JMP   general_511
 
-class32_478:
+class32_512:
 	CMPQ DI, $0x00000020
-	JA   general_477
+	JA   general_511
 	CMPQ R9, $0x00000020
-	JA   general_477
+	JA   general_511
 	CMPQ R8, $0x00000040
-	JA   mid_le4_481
+	JA   mid_le4_515
 
-rows_loop_484:
+rows_loop_518:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5100,15 +5338,15 @@ rows_loop_484:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_484
+	JNZ          rows_loop_518
 	VZEROUPPER
 	RET
 
-mid_le4_481:
+mid_le4_515:
 	CMPQ R8, $0x00000080
-	JA   mid_big_482
+	JA   mid_big_516
 
-rows_loop_485:
+rows_loop_519:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5125,15 +5363,15 @@ rows_loop_485:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_485
+	JNZ          rows_loop_519
 	VZEROUPPER
 	RET
 
-mid_big_482:
+mid_big_516:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_483
+	JAE  mid_huge_517
 
-rows_loop_486:
+rows_loop_520:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5142,7 +5380,7 @@ rows_loop_486:
 	LEAQ         -128(R9)(R8*1), R11
 	MOVQ         CX, R12
 
-copy_loop_489:
+copy_loop_523:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5154,7 +5392,7 @@ copy_loop_489:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_489
+	JB      copy_loop_523
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5167,12 +5405,12 @@ copy_loop_489:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_486
+	JNZ     rows_loop_520
 	VZEROUPPER
 	RET
 
-mid_huge_483:
-rows_loop_491:
+mid_huge_517:
+rows_loop_525:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5187,9 +5425,9 @@ rows_loop_491:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R11
-	JAE          copy_tail_496
+	JAE          copy_tail_530
 
-copy_loop_494:
+copy_loop_528:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -5201,9 +5439,9 @@ copy_loop_494:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_494
+	JB      copy_loop_528
 
-copy_tail_496:
+copy_tail_530:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -5216,17 +5454,17 @@ copy_tail_496:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_491
+	JNZ     rows_loop_525
 	VZEROUPPER
 	RET
 
-class16_479:
+class16_513:
 	CMPQ DI, $0x00000010
-	JA   general_477
+	JA   general_511
 	CMPQ R9, $0x00000010
-	JA   general_477
+	JA   general_511
 
-rows_loop_497:
+rows_loop_531:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -5239,17 +5477,17 @@ rows_loop_497:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_497
+	JNZ          rows_loop_531
 	VZEROUPPER
 	RET
 
-class8_480:
+class8_514:
 	CMPQ DI, $0x00000008
-	JA   general_477
+	JA   general_511
 	CMPQ R9, $0x00000008
-	JA   general_477
+	JA   general_511
 
-rows_loop_498:
+rows_loop_532:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R11
 	MOVQ R9, (AX)
@@ -5262,141 +5500,141 @@ rows_loop_498:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_498
+	JNZ  rows_loop_532
 	VZEROUPPER
 	RET
 
-general_477:
+general_511:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_499:
+rows_loop_533:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_500
+	JB           fx_short_534
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_502
+	JBE          fill_le2_536
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_503
+	JBE          fill_le4_537
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_504:
+fill_loop_538:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_504
+	JB      fill_loop_538
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_505
+	JMP     fill_done_539
 
-fill_le4_503:
+fill_le4_537:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_505
+	JMP     fill_done_539
 
-fill_le2_502:
+fill_le2_536:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_505:
-	JMP fx_done_501
+fill_done_539:
+	JMP fx_done_535
 
-fx_short_500:
+fx_short_534:
 	CMPQ DI, $0x00000010
-	JAE  ladder_507
+	JAE  ladder_541
 	CMPQ DI, $0x00000008
-	JB   ladder_done_506
-	JMP  ladder_508
+	JB   ladder_done_540
+	JMP  ladder_542
 
-ladder_507:
+ladder_541:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_506
+	JMP     ladder_done_540
 
-ladder_508:
+ladder_542:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
 
-ladder_done_506:
-fx_done_501:
+ladder_done_540:
+fx_done_535:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_509
+	JB   fx_short_543
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_511
+	JBE  fill_le2_545
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_512
+	JBE  fill_le4_546
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_513:
+fill_loop_547:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_513
+	JB      fill_loop_547
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_514
+	JMP     fill_done_548
 
-fill_le4_512:
+fill_le4_546:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_514
+	JMP     fill_done_548
 
-fill_le2_511:
+fill_le2_545:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_514:
-	JMP fx_done_510
+fill_done_548:
+	JMP fx_done_544
 
-fx_short_509:
+fx_short_543:
 	CMPQ R9, $0x00000010
-	JAE  ladder_516
+	JAE  ladder_550
 	CMPQ R9, $0x00000008
-	JB   ladder_done_515
-	JMP  ladder_517
+	JB   ladder_done_549
+	JMP  ladder_551
 
-ladder_516:
+ladder_550:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_515
+	JMP     ladder_done_549
 
-ladder_517:
+ladder_551:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
 
-ladder_done_515:
-fx_done_510:
+ladder_done_549:
+fx_done_544:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_518
+	JB   cx_short_552
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_520
+	JBE  copy_le2_554
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_521
+	JBE  copy_le4_555
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_522:
+copy_loop_556:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5408,7 +5646,7 @@ copy_loop_522:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_522
+	JB      copy_loop_556
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5418,9 +5656,9 @@ copy_loop_522:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_523
+	JMP     copy_done_557
 
-copy_le4_521:
+copy_le4_555:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -5429,46 +5667,46 @@ copy_le4_521:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_523
+	JMP     copy_done_557
 
-copy_le2_520:
+copy_le2_554:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_523:
-	JMP cx_done_519
+copy_done_557:
+	JMP cx_done_553
 
-cx_short_518:
+cx_short_552:
 	CMPQ R8, $0x00000010
-	JAE  ladder_525
+	JAE  ladder_559
 	CMPQ R8, $0x00000008
-	JB   ladder_done_524
-	JMP  ladder_526
+	JB   ladder_done_558
+	JMP  ladder_560
 
-ladder_525:
+ladder_559:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_524
+	JMP     ladder_done_558
 
-ladder_526:
+ladder_560:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
 
-ladder_done_524:
-cx_done_519:
+ladder_done_558:
+cx_done_553:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_499
+	JNZ  rows_loop_533
 	VZEROUPPER
 
-ret_476:
+ret_510:
 	RET
 
 // func rowsEdge16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -5483,26 +5721,26 @@ TEXT ·rowsEdge16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_527
+	JZ    ret_561
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_527
+	JZ    ret_561
 	CMPQ  R8, $0x00000020
-	JAE   class32_529
+	JAE   class32_563
 	CMPQ  R8, $0x00000010
-	JAE   class16_530
-	JMP   general_528
+	JAE   class16_564
+	JMP   general_562
 
-class32_529:
+class32_563:
 	CMPQ DI, $0x00000020
-	JA   general_528
+	JA   general_562
 	CMPQ R9, $0x00000020
-	JA   general_528
+	JA   general_562
 	CMPQ R8, $0x00000040
-	JA   mid_le4_531
+	JA   mid_le4_565
 
-rows_loop_534:
+rows_loop_568:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -5515,15 +5753,15 @@ rows_loop_534:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_534
+	JNZ            rows_loop_568
 	VZEROUPPER
 	RET
 
-mid_le4_531:
+mid_le4_565:
 	CMPQ R8, $0x00000080
-	JA   mid_big_532
+	JA   mid_big_566
 
-rows_loop_535:
+rows_loop_569:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -5540,15 +5778,15 @@ rows_loop_535:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_535
+	JNZ            rows_loop_569
 	VZEROUPPER
 	RET
 
-mid_big_532:
+mid_big_566:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_533
+	JAE  mid_huge_567
 
-rows_loop_536:
+rows_loop_570:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -5557,7 +5795,7 @@ rows_loop_536:
 	LEAQ           -128(R9)(R8*1), R11
 	MOVQ           CX, R12
 
-copy_loop_539:
+copy_loop_573:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5569,7 +5807,7 @@ copy_loop_539:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_539
+	JB      copy_loop_573
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5582,12 +5820,12 @@ copy_loop_539:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_536
+	JNZ     rows_loop_570
 	VZEROUPPER
 	RET
 
-mid_huge_533:
-rows_loop_541:
+mid_huge_567:
+rows_loop_575:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -5602,9 +5840,9 @@ rows_loop_541:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R11
-	JAE            copy_tail_546
+	JAE            copy_tail_580
 
-copy_loop_544:
+copy_loop_578:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -5616,9 +5854,9 @@ copy_loop_544:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_544
+	JB      copy_loop_578
 
-copy_tail_546:
+copy_tail_580:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -5631,17 +5869,17 @@ copy_tail_546:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_541
+	JNZ     rows_loop_575
 	VZEROUPPER
 	RET
 
-class16_530:
+class16_564:
 	CMPQ DI, $0x00000010
-	JA   general_528
+	JA   general_562
 	CMPQ R9, $0x00000010
-	JA   general_528
+	JA   general_562
 
-rows_loop_547:
+rows_loop_581:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -5654,119 +5892,119 @@ rows_loop_547:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_547
+	JNZ     rows_loop_581
 	VZEROUPPER
 	RET
 
-general_528:
+general_562:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_548:
+rows_loop_582:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	CMPQ           DI, $0x00000020
-	JB             fx_short_549
+	JB             fx_short_583
 	CMPQ           DI, $0x00000040
-	JBE            fill_le2_551
+	JBE            fill_le2_585
 	CMPQ           DI, $0x00000080
-	JBE            fill_le4_552
+	JBE            fill_le4_586
 	LEAQ           -128(AX)(DI*1), R10
 	MOVQ           AX, R11
 
-fill_loop_553:
+fill_loop_587:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_553
+	JB      fill_loop_587
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_554
+	JMP     fill_done_588
 
-fill_le4_552:
+fill_le4_586:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_554
+	JMP     fill_done_588
 
-fill_le2_551:
+fill_le2_585:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_554:
-	JMP fx_done_550
+fill_done_588:
+	JMP fx_done_584
 
-fx_short_549:
+fx_short_583:
 	CMPQ    DI, $0x00000010
-	JB      ladder_done_555
+	JB      ladder_done_589
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 
-ladder_done_555:
-fx_done_550:
+ladder_done_589:
+fx_done_584:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_557
+	JB   fx_short_591
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_559
+	JBE  fill_le2_593
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_560
+	JBE  fill_le4_594
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_561:
+fill_loop_595:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_561
+	JB      fill_loop_595
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_562
+	JMP     fill_done_596
 
-fill_le4_560:
+fill_le4_594:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_562
+	JMP     fill_done_596
 
-fill_le2_559:
+fill_le2_593:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_562:
-	JMP fx_done_558
+fill_done_596:
+	JMP fx_done_592
 
-fx_short_557:
+fx_short_591:
 	CMPQ    R9, $0x00000010
-	JB      ladder_done_563
+	JB      ladder_done_597
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
 
-ladder_done_563:
-fx_done_558:
+ladder_done_597:
+fx_done_592:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_565
+	JB   cx_short_599
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_567
+	JBE  copy_le2_601
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_568
+	JBE  copy_le4_602
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_569:
+copy_loop_603:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5778,7 +6016,7 @@ copy_loop_569:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_569
+	JB      copy_loop_603
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5788,9 +6026,9 @@ copy_loop_569:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_570
+	JMP     copy_done_604
 
-copy_le4_568:
+copy_le4_602:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -5799,34 +6037,34 @@ copy_le4_568:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_570
+	JMP     copy_done_604
 
-copy_le2_567:
+copy_le2_601:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_570:
-	JMP cx_done_566
+copy_done_604:
+	JMP cx_done_600
 
-cx_short_565:
+cx_short_599:
 	CMPQ    R8, $0x00000010
-	JB      ladder_done_571
+	JB      ladder_done_605
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
 
-ladder_done_571:
-cx_done_566:
+ladder_done_605:
+cx_done_600:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_548
+	JNZ  rows_loop_582
 	VZEROUPPER
 
-ret_527:
+ret_561:
 	RET
 
 // func rowsConstAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
@@ -5844,93 +6082,93 @@ TEXT ·rowsConstAVX512(SB), NOSPLIT, $16-72
 	VBROADCASTI64X4 (R10), Z0
 	MOVQ            (R10), R10
 	TESTQ           DX, DX
-	JZ              ret_573
+	JZ              ret_607
 	LEAQ            (DI)(R8*1), R11
 	LEAQ            (R11)(R9*1), R12
 	TESTQ           R12, R12
-	JZ              ret_573
+	JZ              ret_607
 	TESTQ           R8, R8
-	JNZ             fill_none_575
+	JNZ             fill_none_609
 	TESTQ           R9, R9
-	JNZ             fill_none_575
+	JNZ             fill_none_609
 	CMPQ            DI, $0x40
-	JA              general_574
+	JA              general_608
 	CMPQ            DI, $0x20
-	JAE             fill32_576
+	JAE             fill32_610
 	CMPQ            DI, $0x10
-	JAE             fill16_577
+	JAE             fill16_611
 	CMPQ            DI, $0x08
-	JAE             fill8_578
+	JAE             fill8_612
 	CMPQ            DI, $0x04
-	JAE             fill4_579
-	JMP             general_574
+	JAE             fill4_613
+	JMP             general_608
 
-fill32_576:
-rows_loop_580:
+fill32_610:
+rows_loop_614:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_580
+	JNZ     rows_loop_614
 	VZEROUPPER
 	RET
 
-fill16_577:
-rows_loop_581:
+fill16_611:
+rows_loop_615:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_581
+	JNZ     rows_loop_615
 	VZEROUPPER
 	RET
 
-fill8_578:
-rows_loop_582:
+fill8_612:
+rows_loop_616:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_582
+	JNZ  rows_loop_616
 	VZEROUPPER
 	RET
 
-fill4_579:
-rows_loop_583:
+fill4_613:
+rows_loop_617:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_583
+	JNZ  rows_loop_617
 	VZEROUPPER
 	RET
 
-fill_none_575:
+fill_none_609:
 	CMPQ R8, $0x00000080
-	JAE  class64_585
+	JAE  class64_619
 	CMPQ R8, $0x00000020
-	JAE  class32_586
+	JAE  class32_620
 	CMPQ R8, $0x00000010
-	JAE  class16_587
+	JAE  class16_621
 	CMPQ R8, $0x00000008
-	JAE  class8_588
+	JAE  class8_622
 	CMPQ R8, $0x00000004
-	JAE  class4_589
-	JMP  spill_584
+	JAE  class4_623
+	JMP  spill_618
 
-class64_585:
+class64_619:
 	CMPQ DI, $0x00000040
-	JA   spill_584
+	JA   spill_618
 	CMPQ R9, $0x00000040
-	JA   spill_584
+	JA   spill_618
 	CMPQ R8, $0x00000080
-	JA   mid_le4_590
+	JA   mid_le4_624
 
-rows_loop_593:
+rows_loop_627:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5941,15 +6179,15 @@ rows_loop_593:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_593
+	JNZ       rows_loop_627
 	VZEROUPPER
 	RET
 
-mid_le4_590:
+mid_le4_624:
 	CMPQ R8, $0x00000100
-	JA   mid_big_591
+	JA   mid_big_625
 
-rows_loop_594:
+rows_loop_628:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -5964,22 +6202,22 @@ rows_loop_594:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_594
+	JNZ       rows_loop_628
 	VZEROUPPER
 	RET
 
-mid_big_591:
+mid_big_625:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_592
+	JAE  mid_huge_626
 
-rows_loop_595:
+rows_loop_629:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
 	LEAQ      -256(R9)(R8*1), R10
 	MOVQ      CX, R11
 
-copy_loop_598:
+copy_loop_632:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -5991,7 +6229,7 @@ copy_loop_598:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_598
+	JB        copy_loop_632
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -6004,12 +6242,12 @@ copy_loop_598:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_595
+	JNZ       rows_loop_629
 	VZEROUPPER
 	RET
 
-mid_huge_592:
-rows_loop_600:
+mid_huge_626:
+rows_loop_634:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -6022,9 +6260,9 @@ rows_loop_600:
 	SUBQ      R9, R13
 	LEAQ      (CX)(R13*1), R9
 	CMPQ      R11, R10
-	JAE       copy_tail_605
+	JAE       copy_tail_639
 
-copy_loop_603:
+copy_loop_637:
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
 	VMOVDQU64 128(R9), Z3
@@ -6036,9 +6274,9 @@ copy_loop_603:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_603
+	JB        copy_loop_637
 
-copy_tail_605:
+copy_tail_639:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
@@ -6051,19 +6289,19 @@ copy_tail_605:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_600
+	JNZ       rows_loop_634
 	VZEROUPPER
 	RET
 
-class32_586:
+class32_620:
 	CMPQ DI, $0x00000020
-	JA   spill_584
+	JA   spill_618
 	CMPQ R9, $0x00000020
-	JA   spill_584
+	JA   spill_618
 	CMPQ R8, $0x00000040
-	JA   mid_le4_606
+	JA   mid_le4_640
 
-rows_loop_609:
+rows_loop_643:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6074,15 +6312,15 @@ rows_loop_609:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_609
+	JNZ     rows_loop_643
 	VZEROUPPER
 	RET
 
-mid_le4_606:
+mid_le4_640:
 	CMPQ R8, $0x00000080
-	JA   mid_big_607
+	JA   mid_big_641
 
-rows_loop_610:
+rows_loop_644:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6097,22 +6335,22 @@ rows_loop_610:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_610
+	JNZ     rows_loop_644
 	VZEROUPPER
 	RET
 
-mid_big_607:
+mid_big_641:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_608
+	JAE  mid_huge_642
 
-rows_loop_611:
+rows_loop_645:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R11
 
-copy_loop_614:
+copy_loop_648:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -6124,7 +6362,7 @@ copy_loop_614:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_614
+	JB      copy_loop_648
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -6137,12 +6375,12 @@ copy_loop_614:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_611
+	JNZ     rows_loop_645
 	VZEROUPPER
 	RET
 
-mid_huge_608:
-rows_loop_616:
+mid_huge_642:
+rows_loop_650:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6155,9 +6393,9 @@ rows_loop_616:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R11, R10
-	JAE     copy_tail_621
+	JAE     copy_tail_655
 
-copy_loop_619:
+copy_loop_653:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -6169,9 +6407,9 @@ copy_loop_619:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_619
+	JB      copy_loop_653
 
-copy_tail_621:
+copy_tail_655:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -6184,17 +6422,17 @@ copy_tail_621:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_616
+	JNZ     rows_loop_650
 	VZEROUPPER
 	RET
 
-class16_587:
+class16_621:
 	CMPQ DI, $0x00000010
-	JA   spill_584
+	JA   spill_618
 	CMPQ R9, $0x00000010
-	JA   spill_584
+	JA   spill_618
 
-rows_loop_622:
+rows_loop_656:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6205,17 +6443,17 @@ rows_loop_622:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_622
+	JNZ     rows_loop_656
 	VZEROUPPER
 	RET
 
-class8_588:
+class8_622:
 	CMPQ DI, $0x00000008
-	JA   spill_584
+	JA   spill_618
 	CMPQ R9, $0x00000008
-	JA   spill_584
+	JA   spill_618
 
-rows_loop_623:
+rows_loop_657:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -6226,17 +6464,17 @@ rows_loop_623:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_623
+	JNZ  rows_loop_657
 	VZEROUPPER
 	RET
 
-class4_589:
+class4_623:
 	CMPQ DI, $0x00000004
-	JA   spill_584
+	JA   spill_618
 	CMPQ R9, $0x00000004
-	JA   spill_584
+	JA   spill_618
 
-rows_loop_624:
+rows_loop_658:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -6247,58 +6485,58 @@ rows_loop_624:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_624
+	JNZ  rows_loop_658
 	VZEROUPPER
 	RET
 
-spill_584:
+spill_618:
 	TESTQ   R8, R8
-	JZ      general_574
+	JZ      general_608
 	CMPQ    R8, $0x00000040
-	JA      general_574
+	JA      general_608
 	MOVQ    DI, R13
 	CMPQ    R9, R13
 	CMOVQHI R9, R13
 	CMPQ    R13, $0x00000004
-	JBE     spill4_625
+	JBE     spill4_659
 	CMPQ    R13, $0x00000008
-	JBE     spill8_626
+	JBE     spill8_660
 	CMPQ    R13, $0x00000010
-	JBE     spill16_627
+	JBE     spill16_661
 	CMPQ    R13, $0x00000020
-	JBE     spill32_628
+	JBE     spill32_662
 	CMPQ    R13, $0x00000040
-	JBE     spill64_629
-	JMP     general_574
+	JBE     spill64_663
+	JMP     general_608
 
-spill4_625:
+spill4_659:
 	LEAQ  (R13)(R8*1), R13
 	CMPQ  R13, $0x00000004
-	JB    general_574
+	JB    general_608
 	SUBQ  $0x00000004, R12
 	XORQ  R14, R14
 	LEAQ  (DI)(R8*1), R13
 	CMPQ  R13, $0x00000004
-	JAE   spill_order_630
+	JAE   spill_order_664
 	XCHGQ R12, R14
 
-spill_order_630:
+spill_order_664:
 	CMPQ R8, $0x00000002
-	JB   spill4_mid1_631
+	JB   spill4_mid1_665
 	CMPQ R8, $0x00000004
-	JB   spill4_mid2_632
+	JB   spill4_mid2_666
 	CMPQ R8, $0x00000008
-	JB   spill4_mid4_633
+	JB   spill4_mid4_667
 	CMPQ R8, $0x00000010
-	JB   spill4_mid8_634
+	JB   spill4_mid8_668
 	CMPQ R8, $0x00000020
-	JB   spill4_mid16_635
+	JB   spill4_mid16_669
 	CMPQ R8, $0x00000040
-	JBE  spill4_mid32_636
-	JMP  general_574
+	JBE  spill4_mid32_670
+	JMP  general_608
 
-spill4_mid1_631:
-rows_loop_637:
+spill4_mid1_665:
+rows_loop_671:
 	MOVL R10, (AX)(R12*1)
 	MOVL R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R8
@@ -6307,12 +6545,12 @@ rows_loop_637:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_637
+	JNZ  rows_loop_671
 	VZEROUPPER
 	RET
 
-spill4_mid2_632:
-rows_loop_638:
+spill4_mid2_666:
+rows_loop_672:
 	MOVL R10, (AX)(R12*1)
 	MOVL R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R9
@@ -6323,12 +6561,12 @@ rows_loop_638:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_638
+	JNZ  rows_loop_672
 	VZEROUPPER
 	RET
 
-spill4_mid4_633:
-rows_loop_639:
+spill4_mid4_667:
+rows_loop_673:
 	MOVL R10, (AX)(R12*1)
 	MOVL R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R9
@@ -6339,12 +6577,12 @@ rows_loop_639:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_639
+	JNZ  rows_loop_673
 	VZEROUPPER
 	RET
 
-spill4_mid8_634:
-rows_loop_640:
+spill4_mid8_668:
+rows_loop_674:
 	MOVL R10, (AX)(R12*1)
 	MOVL R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R9
@@ -6355,12 +6593,12 @@ rows_loop_640:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_640
+	JNZ  rows_loop_674
 	VZEROUPPER
 	RET
 
-spill4_mid16_635:
-rows_loop_641:
+spill4_mid16_669:
+rows_loop_675:
 	MOVL    R10, (AX)(R12*1)
 	MOVL    R10, (AX)(R14*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6371,299 +6609,19 @@ rows_loop_641:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_641
+	JNZ     rows_loop_675
 	VZEROUPPER
 	RET
 
-spill4_mid32_636:
-rows_loop_642:
-	MOVL    R10, (AX)(R12*1)
-	MOVL    R10, (AX)(R14*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y0
-	VMOVDQU -32(CX)(R8*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_642
-	VZEROUPPER
-	RET
-
-spill8_626:
-	LEAQ  (R13)(R8*1), R13
-	CMPQ  R13, $0x00000008
-	JB    general_574
-	SUBQ  $0x00000008, R12
-	XORQ  R14, R14
-	LEAQ  (DI)(R8*1), R13
-	CMPQ  R13, $0x00000008
-	JAE   spill_order_643
-	XCHGQ R12, R14
-
-spill_order_643:
-	CMPQ R8, $0x00000002
-	JB   spill8_mid1_644
-	CMPQ R8, $0x00000004
-	JB   spill8_mid2_645
-	CMPQ R8, $0x00000008
-	JB   spill8_mid4_646
-	CMPQ R8, $0x00000010
-	JB   spill8_mid8_647
-	CMPQ R8, $0x00000020
-	JB   spill8_mid16_648
-	CMPQ R8, $0x00000040
-	JBE  spill8_mid32_649
-	JMP  general_574
-
-spill8_mid1_644:
-rows_loop_650:
-	MOVQ R10, (AX)(R12*1)
-	MOVQ R10, (AX)(R14*1)
-	LEAQ (AX)(DI*1), R8
-	MOVB (CX), R9
-	MOVB R9, (R8)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_650
-	VZEROUPPER
-	RET
-
-spill8_mid2_645:
-rows_loop_651:
-	MOVQ R10, (AX)(R12*1)
-	MOVQ R10, (AX)(R14*1)
-	LEAQ (AX)(DI*1), R9
-	MOVW (CX), R11
-	MOVW -2(CX)(R8*1), R13
-	MOVW R11, (R9)
-	MOVW R13, -2(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_651
-	VZEROUPPER
-	RET
-
-spill8_mid4_646:
-rows_loop_652:
-	MOVQ R10, (AX)(R12*1)
-	MOVQ R10, (AX)(R14*1)
-	LEAQ (AX)(DI*1), R9
-	MOVL (CX), R11
-	MOVL -4(CX)(R8*1), R13
-	MOVL R11, (R9)
-	MOVL R13, -4(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_652
-	VZEROUPPER
-	RET
-
-spill8_mid8_647:
-rows_loop_653:
-	MOVQ R10, (AX)(R12*1)
-	MOVQ R10, (AX)(R14*1)
-	LEAQ (AX)(DI*1), R9
-	MOVQ (CX), R11
-	MOVQ -8(CX)(R8*1), R13
-	MOVQ R11, (R9)
-	MOVQ R13, -8(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_653
-	VZEROUPPER
-	RET
-
-spill8_mid16_648:
-rows_loop_654:
-	MOVQ    R10, (AX)(R12*1)
-	MOVQ    R10, (AX)(R14*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), X0
-	VMOVDQU -16(CX)(R8*1), X1
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_654
-	VZEROUPPER
-	RET
-
-spill8_mid32_649:
-rows_loop_655:
-	MOVQ    R10, (AX)(R12*1)
-	MOVQ    R10, (AX)(R14*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y0
-	VMOVDQU -32(CX)(R8*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_655
-	VZEROUPPER
-	RET
-
-spill16_627:
-	LEAQ  (R13)(R8*1), R10
-	CMPQ  R10, $0x00000010
-	JB    general_574
-	SUBQ  $0x00000010, R12
-	XORQ  R13, R13
-	LEAQ  (DI)(R8*1), R10
-	CMPQ  R10, $0x00000010
-	JAE   spill_order_656
-	XCHGQ R12, R13
-
-spill_order_656:
-	CMPQ R8, $0x00000002
-	JB   spill16_mid1_657
-	CMPQ R8, $0x00000004
-	JB   spill16_mid2_658
-	CMPQ R8, $0x00000008
-	JB   spill16_mid4_659
-	CMPQ R8, $0x00000010
-	JB   spill16_mid8_660
-	CMPQ R8, $0x00000020
-	JB   spill16_mid16_661
-	CMPQ R8, $0x00000040
-	JBE  spill16_mid32_662
-	JMP  general_574
-
-spill16_mid1_657:
-rows_loop_663:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R8
-	MOVB    (CX), R9
-	MOVB    R9, (R8)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_663
-	VZEROUPPER
-	RET
-
-spill16_mid2_658:
-rows_loop_664:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVW    (CX), R10
-	MOVW    -2(CX)(R8*1), R11
-	MOVW    R10, (R9)
-	MOVW    R11, -2(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_664
-	VZEROUPPER
-	RET
-
-spill16_mid4_659:
-rows_loop_665:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVL    (CX), R10
-	MOVL    -4(CX)(R8*1), R11
-	MOVL    R10, (R9)
-	MOVL    R11, -4(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_665
-	VZEROUPPER
-	RET
-
-spill16_mid8_660:
-rows_loop_666:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVQ    (CX), R10
-	MOVQ    -8(CX)(R8*1), R11
-	MOVQ    R10, (R9)
-	MOVQ    R11, -8(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_666
-	VZEROUPPER
-	RET
-
-spill16_mid16_661:
-rows_loop_667:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), X1
-	VMOVDQU -16(CX)(R8*1), X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_667
-	VZEROUPPER
-	RET
-
-spill16_mid32_662:
-rows_loop_668:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y1
-	VMOVDQU -32(CX)(R8*1), Y2
-	VMOVDQU Y1, (R9)
-	VMOVDQU Y2, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_668
-	VZEROUPPER
-	RET
-
-spill32_628:
-	LEAQ  (R13)(R8*1), R10
-	CMPQ  R10, $0x00000020
-	JB    general_574
-	SUBQ  $0x00000020, R12
-	XORQ  R13, R13
-	LEAQ  (DI)(R8*1), R10
-	CMPQ  R10, $0x00000020
-	JAE   spill_order_669
-	XCHGQ R12, R13
-
-spill_order_669:
-	CMPQ R8, $0x00000002
-	JB   spill32_mid1_670
-	CMPQ R8, $0x00000004
-	JB   spill32_mid2_671
-	CMPQ R8, $0x00000008
-	JB   spill32_mid4_672
-	CMPQ R8, $0x00000010
-	JB   spill32_mid8_673
-	CMPQ R8, $0x00000020
-	JB   spill32_mid16_674
-	CMPQ R8, $0x00000040
-	JBE  spill32_mid32_675
-	JMP  general_574
-
-spill32_mid1_670:
+spill4_mid32_670:
 rows_loop_676:
-	VMOVDQU Y0, (AX)(R12*1)
-	VMOVDQU Y0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R8
-	MOVB    (CX), R9
-	MOVB    R9, (R8)
+	MOVL    R10, (AX)(R12*1)
+	MOVL    R10, (AX)(R14*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
@@ -6671,8 +6629,288 @@ rows_loop_676:
 	VZEROUPPER
 	RET
 
-spill32_mid2_671:
-rows_loop_677:
+spill8_660:
+	LEAQ  (R13)(R8*1), R13
+	CMPQ  R13, $0x00000008
+	JB    general_608
+	SUBQ  $0x00000008, R12
+	XORQ  R14, R14
+	LEAQ  (DI)(R8*1), R13
+	CMPQ  R13, $0x00000008
+	JAE   spill_order_677
+	XCHGQ R12, R14
+
+spill_order_677:
+	CMPQ R8, $0x00000002
+	JB   spill8_mid1_678
+	CMPQ R8, $0x00000004
+	JB   spill8_mid2_679
+	CMPQ R8, $0x00000008
+	JB   spill8_mid4_680
+	CMPQ R8, $0x00000010
+	JB   spill8_mid8_681
+	CMPQ R8, $0x00000020
+	JB   spill8_mid16_682
+	CMPQ R8, $0x00000040
+	JBE  spill8_mid32_683
+	JMP  general_608
+
+spill8_mid1_678:
+rows_loop_684:
+	MOVQ R10, (AX)(R12*1)
+	MOVQ R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R8
+	MOVB (CX), R9
+	MOVB R9, (R8)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_684
+	VZEROUPPER
+	RET
+
+spill8_mid2_679:
+rows_loop_685:
+	MOVQ R10, (AX)(R12*1)
+	MOVQ R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R11
+	MOVW -2(CX)(R8*1), R13
+	MOVW R11, (R9)
+	MOVW R13, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_685
+	VZEROUPPER
+	RET
+
+spill8_mid4_680:
+rows_loop_686:
+	MOVQ R10, (AX)(R12*1)
+	MOVQ R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R11
+	MOVL -4(CX)(R8*1), R13
+	MOVL R11, (R9)
+	MOVL R13, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_686
+	VZEROUPPER
+	RET
+
+spill8_mid8_681:
+rows_loop_687:
+	MOVQ R10, (AX)(R12*1)
+	MOVQ R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R8*1), R13
+	MOVQ R11, (R9)
+	MOVQ R13, -8(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_687
+	VZEROUPPER
+	RET
+
+spill8_mid16_682:
+rows_loop_688:
+	MOVQ    R10, (AX)(R12*1)
+	MOVQ    R10, (AX)(R14*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_688
+	VZEROUPPER
+	RET
+
+spill8_mid32_683:
+rows_loop_689:
+	MOVQ    R10, (AX)(R12*1)
+	MOVQ    R10, (AX)(R14*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_689
+	VZEROUPPER
+	RET
+
+spill16_661:
+	LEAQ  (R13)(R8*1), R10
+	CMPQ  R10, $0x00000010
+	JB    general_608
+	SUBQ  $0x00000010, R12
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R10
+	CMPQ  R10, $0x00000010
+	JAE   spill_order_690
+	XCHGQ R12, R13
+
+spill_order_690:
+	CMPQ R8, $0x00000002
+	JB   spill16_mid1_691
+	CMPQ R8, $0x00000004
+	JB   spill16_mid2_692
+	CMPQ R8, $0x00000008
+	JB   spill16_mid4_693
+	CMPQ R8, $0x00000010
+	JB   spill16_mid8_694
+	CMPQ R8, $0x00000020
+	JB   spill16_mid16_695
+	CMPQ R8, $0x00000040
+	JBE  spill16_mid32_696
+	JMP  general_608
+
+spill16_mid1_691:
+rows_loop_697:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_697
+	VZEROUPPER
+	RET
+
+spill16_mid2_692:
+rows_loop_698:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R11
+	MOVW    R10, (R9)
+	MOVW    R11, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_698
+	VZEROUPPER
+	RET
+
+spill16_mid4_693:
+rows_loop_699:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R11
+	MOVL    R10, (R9)
+	MOVL    R11, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_699
+	VZEROUPPER
+	RET
+
+spill16_mid8_694:
+rows_loop_700:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R11
+	MOVQ    R10, (R9)
+	MOVQ    R11, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_700
+	VZEROUPPER
+	RET
+
+spill16_mid16_695:
+rows_loop_701:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_701
+	VZEROUPPER
+	RET
+
+spill16_mid32_696:
+rows_loop_702:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_702
+	VZEROUPPER
+	RET
+
+spill32_662:
+	LEAQ  (R13)(R8*1), R10
+	CMPQ  R10, $0x00000020
+	JB    general_608
+	SUBQ  $0x00000020, R12
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R10
+	CMPQ  R10, $0x00000020
+	JAE   spill_order_703
+	XCHGQ R12, R13
+
+spill_order_703:
+	CMPQ R8, $0x00000002
+	JB   spill32_mid1_704
+	CMPQ R8, $0x00000004
+	JB   spill32_mid2_705
+	CMPQ R8, $0x00000008
+	JB   spill32_mid4_706
+	CMPQ R8, $0x00000010
+	JB   spill32_mid8_707
+	CMPQ R8, $0x00000020
+	JB   spill32_mid16_708
+	CMPQ R8, $0x00000040
+	JBE  spill32_mid32_709
+	JMP  general_608
+
+spill32_mid1_704:
+rows_loop_710:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_710
+	VZEROUPPER
+	RET
+
+spill32_mid2_705:
+rows_loop_711:
 	VMOVDQU Y0, (AX)(R12*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6683,12 +6921,12 @@ rows_loop_677:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_677
+	JNZ     rows_loop_711
 	VZEROUPPER
 	RET
 
-spill32_mid4_672:
-rows_loop_678:
+spill32_mid4_706:
+rows_loop_712:
 	VMOVDQU Y0, (AX)(R12*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6699,12 +6937,12 @@ rows_loop_678:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_678
+	JNZ     rows_loop_712
 	VZEROUPPER
 	RET
 
-spill32_mid8_673:
-rows_loop_679:
+spill32_mid8_707:
+rows_loop_713:
 	VMOVDQU Y0, (AX)(R12*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6715,12 +6953,12 @@ rows_loop_679:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_679
+	JNZ     rows_loop_713
 	VZEROUPPER
 	RET
 
-spill32_mid16_674:
-rows_loop_680:
+spill32_mid16_708:
+rows_loop_714:
 	VMOVDQU Y0, (AX)(R12*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6731,12 +6969,12 @@ rows_loop_680:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_680
+	JNZ     rows_loop_714
 	VZEROUPPER
 	RET
 
-spill32_mid32_675:
-rows_loop_681:
+spill32_mid32_709:
+rows_loop_715:
 	VMOVDQU Y0, (AX)(R12*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6747,36 +6985,36 @@ rows_loop_681:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_681
+	JNZ     rows_loop_715
 	VZEROUPPER
 	RET
 
-spill64_629:
+spill64_663:
 	LEAQ  (R13)(R8*1), R10
 	CMPQ  R10, $0x00000040
-	JB    general_574
+	JB    general_608
 	SUBQ  $0x00000040, R12
 	XORQ  R13, R13
 	LEAQ  (DI)(R8*1), R10
 	CMPQ  R10, $0x00000040
-	JAE   spill_order_682
+	JAE   spill_order_716
 	XCHGQ R12, R13
 
-spill_order_682:
+spill_order_716:
 	CMPQ R8, $0x00000002
-	JB   spill64_mid1_683
+	JB   spill64_mid1_717
 	CMPQ R8, $0x00000004
-	JB   spill64_mid2_684
+	JB   spill64_mid2_718
 	CMPQ R8, $0x00000008
-	JB   spill64_mid4_685
+	JB   spill64_mid4_719
 	CMPQ R8, $0x00000010
-	JB   spill64_mid8_686
+	JB   spill64_mid8_720
 	CMPQ R8, $0x00000020
-	JBE  spill64_mid16_687
-	JMP  general_574
+	JBE  spill64_mid16_721
+	JMP  general_608
 
-spill64_mid1_683:
-rows_loop_688:
+spill64_mid1_717:
+rows_loop_722:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R8
@@ -6785,12 +7023,12 @@ rows_loop_688:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_688
+	JNZ       rows_loop_722
 	VZEROUPPER
 	RET
 
-spill64_mid2_684:
-rows_loop_689:
+spill64_mid2_718:
+rows_loop_723:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R9
@@ -6801,12 +7039,12 @@ rows_loop_689:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_689
+	JNZ       rows_loop_723
 	VZEROUPPER
 	RET
 
-spill64_mid4_685:
-rows_loop_690:
+spill64_mid4_719:
+rows_loop_724:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R9
@@ -6817,12 +7055,12 @@ rows_loop_690:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_690
+	JNZ       rows_loop_724
 	VZEROUPPER
 	RET
 
-spill64_mid8_686:
-rows_loop_691:
+spill64_mid8_720:
+rows_loop_725:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R9
@@ -6833,12 +7071,12 @@ rows_loop_691:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_691
+	JNZ       rows_loop_725
 	VZEROUPPER
 	RET
 
-spill64_mid16_687:
-rows_loop_692:
+spill64_mid16_721:
+rows_loop_726:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R9
@@ -6849,11 +7087,11 @@ rows_loop_692:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_692
+	JNZ       rows_loop_726
 	VZEROUPPER
 	RET
 
-general_574:
+general_608:
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ BX, R10
@@ -6865,19 +7103,19 @@ general_574:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_693:
+tail_loop_727:
 	CMPQ R13, DX
-	JAE  tail_counted_694
+	JAE  tail_counted_728
 	CMPQ R10, R12
-	JBE  tail_counted_694
+	JBE  tail_counted_728
 	INCQ R13
 	SUBQ BX, R10
-	JMP  tail_loop_693
+	JMP  tail_loop_727
 
-tail_counted_694:
+tail_counted_728:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_695
+	JZ    tail_src_none_729
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ SI, R10
@@ -6888,23 +7126,23 @@ tail_counted_694:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_696:
+tail_loop_730:
 	CMPQ R13, DX
-	JAE  tail_counted_697
+	JAE  tail_counted_731
 	CMPQ R10, R12
-	JBE  tail_counted_697
+	JBE  tail_counted_731
 	INCQ R13
 	SUBQ SI, R10
-	JMP  tail_loop_696
+	JMP  tail_loop_730
 
-tail_counted_697:
+tail_counted_731:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R10
 	CMPQ R10, (SP)
-	JBE  tail_src_none_695
+	JBE  tail_src_none_729
 	MOVQ R10, (SP)
 
-tail_src_none_695:
+tail_src_none_729:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
@@ -6931,234 +7169,234 @@ tail_src_none_695:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_698
+	JZ      tail_rows_732
 
-rows_loop_700:
+rows_loop_734:
 	XORQ R9, R9
 
-fm_loop_701:
+fm_loop_735:
 	CMPQ      R9, R12
-	JAE       fm_tail_702
+	JAE       fm_tail_736
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_701
+	JMP       fm_loop_735
 
-fm_tail_702:
+fm_tail_736:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_703:
+fm_loop_737:
 	CMPQ      R10, R14
-	JAE       fm_tail_704
+	JAE       fm_tail_738
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_703
+	JMP       fm_loop_737
 
-fm_tail_704:
+fm_tail_738:
 	VMOVDQU8 Z0, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_705
+	JZ       cm_skip_739
 	XORQ     R10, R10
 
-cm_loop_706:
+cm_loop_740:
 	CMPQ      R10, R13
-	JAE       cm_tail_707
+	JAE       cm_tail_741
 	VMOVDQU64 (CX)(R10*1), Z1
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_706
+	JMP       cm_loop_740
 
-cm_tail_707:
+cm_tail_741:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z1
 	VMOVDQU8   Z1, K2, (R9)(R13*1)
 
-cm_skip_705:
+cm_skip_739:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_700
+	JNZ  rows_loop_734
 
-tail_rows_698:
+tail_rows_732:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_699
+	JZ      tail_done_733
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_708:
+rows_loop_742:
 	CMPQ DI, $0x00000020
-	JB   fx_short_709
+	JB   fx_short_743
 	CMPQ DI, $0x00000040
-	JBE  fill_le2_711
+	JBE  fill_le2_745
 	CMPQ DI, $0x00000080
-	JBE  fill_le4_712
+	JBE  fill_le4_746
 	LEAQ -128(AX)(DI*1), R10
 	MOVQ AX, R11
 
-fill_loop_713:
+fill_loop_747:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_713
+	JB      fill_loop_747
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_714
+	JMP     fill_done_748
 
-fill_le4_712:
+fill_le4_746:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_714
+	JMP     fill_done_748
 
-fill_le2_711:
+fill_le2_745:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_714:
-	JMP fx_done_710
+fill_done_748:
+	JMP fx_done_744
 
-fx_short_709:
+fx_short_743:
 	CMPQ DI, $0x00000010
-	JAE  ladder_716
+	JAE  ladder_750
 	CMPQ DI, $0x00000008
-	JAE  ladder_717
+	JAE  ladder_751
 	CMPQ DI, $0x00000004
-	JAE  ladder_718
+	JAE  ladder_752
 	CMPQ DI, $0x00000002
-	JAE  ladder_719
+	JAE  ladder_753
 	CMPQ DI, $0x00000001
-	JB   ladder_done_715
-	JMP  ladder_720
+	JB   ladder_done_749
+	JMP  ladder_754
 
-ladder_716:
+ladder_750:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_715
+	JMP     ladder_done_749
 
-ladder_717:
+ladder_751:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_715
+	JMP   ladder_done_749
 
-ladder_718:
+ladder_752:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_715
+	JMP   ladder_done_749
 
-ladder_719:
+ladder_753:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_715
+	JMP   ladder_done_749
 
-ladder_720:
+ladder_754:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_715:
-fx_done_710:
+ladder_done_749:
+fx_done_744:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_721
+	JB   fx_short_755
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_723
+	JBE  fill_le2_757
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_724
+	JBE  fill_le4_758
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_725:
+fill_loop_759:
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_725
+	JB      fill_loop_759
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
-	JMP     fill_done_726
+	JMP     fill_done_760
 
-fill_le4_724:
+fill_le4_758:
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, -64(R10)(R9*1)
 	VMOVDQU Y0, -32(R10)(R9*1)
-	JMP     fill_done_726
+	JMP     fill_done_760
 
-fill_le2_723:
+fill_le2_757:
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, -32(R10)(R9*1)
 
-fill_done_726:
-	JMP fx_done_722
+fill_done_760:
+	JMP fx_done_756
 
-fx_short_721:
+fx_short_755:
 	CMPQ R9, $0x00000010
-	JAE  ladder_728
+	JAE  ladder_762
 	CMPQ R9, $0x00000008
-	JAE  ladder_729
+	JAE  ladder_763
 	CMPQ R9, $0x00000004
-	JAE  ladder_730
+	JAE  ladder_764
 	CMPQ R9, $0x00000002
-	JAE  ladder_731
+	JAE  ladder_765
 	CMPQ R9, $0x00000001
-	JB   ladder_done_727
-	JMP  ladder_732
+	JB   ladder_done_761
+	JMP  ladder_766
 
-ladder_728:
+ladder_762:
 	VMOVDQU X0, (R10)
 	VMOVDQU X0, -16(R10)(R9*1)
-	JMP     ladder_done_727
+	JMP     ladder_done_761
 
-ladder_729:
+ladder_763:
 	VMOVQ X0, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_727
+	JMP   ladder_done_761
 
-ladder_730:
+ladder_764:
 	VMOVQ X0, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_727
+	JMP   ladder_done_761
 
-ladder_731:
+ladder_765:
 	VMOVQ X0, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_727
+	JMP   ladder_done_761
 
-ladder_732:
+ladder_766:
 	VMOVQ X0, R11
 	MOVB  R11, (R10)
 
-ladder_done_727:
-fx_done_722:
+ladder_done_761:
+fx_done_756:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_733
+	JB   cx_short_767
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_735
+	JBE  copy_le2_769
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_736
+	JBE  copy_le4_770
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_737:
+copy_loop_771:
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
 	VMOVDQU 64(R12), Y3
@@ -7170,7 +7408,7 @@ copy_loop_737:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_737
+	JB      copy_loop_771
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
@@ -7180,9 +7418,9 @@ copy_loop_737:
 	VMOVDQU Y2, 32(R11)
 	VMOVDQU Y3, 64(R11)
 	VMOVDQU Y4, 96(R11)
-	JMP     copy_done_738
+	JMP     copy_done_772
 
-copy_le4_736:
+copy_le4_770:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(R8*1), Y3
@@ -7191,73 +7429,73 @@ copy_le4_736:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, -64(R10)(R8*1)
 	VMOVDQU Y4, -32(R10)(R8*1)
-	JMP     copy_done_738
+	JMP     copy_done_772
 
-copy_le2_735:
+copy_le2_769:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(R8*1), Y2
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y2, -32(R10)(R8*1)
 
-copy_done_738:
-	JMP cx_done_734
+copy_done_772:
+	JMP cx_done_768
 
-cx_short_733:
+cx_short_767:
 	CMPQ R8, $0x00000010
-	JAE  ladder_740
+	JAE  ladder_774
 	CMPQ R8, $0x00000008
-	JAE  ladder_741
+	JAE  ladder_775
 	CMPQ R8, $0x00000004
-	JAE  ladder_742
+	JAE  ladder_776
 	CMPQ R8, $0x00000002
-	JAE  ladder_743
+	JAE  ladder_777
 	CMPQ R8, $0x00000001
-	JB   ladder_done_739
-	JMP  ladder_744
+	JB   ladder_done_773
+	JMP  ladder_778
 
-ladder_740:
+ladder_774:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(R8*1), X2
 	VMOVDQU X1, (R10)
 	VMOVDQU X2, -16(R10)(R8*1)
-	JMP     ladder_done_739
+	JMP     ladder_done_773
 
-ladder_741:
+ladder_775:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_739
+	JMP  ladder_done_773
 
-ladder_742:
+ladder_776:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_739
+	JMP  ladder_done_773
 
-ladder_743:
+ladder_777:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_739
+	JMP  ladder_done_773
 
-ladder_744:
+ladder_778:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_739:
-cx_done_734:
+ladder_done_773:
+cx_done_768:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_708
+	JNZ  rows_loop_742
 
-tail_done_699:
+tail_done_733:
 	VZEROUPPER
 
-ret_573:
+ret_607:
 	RET
 
 // func rowsEdge1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -7273,32 +7511,32 @@ TEXT ·rowsEdge1AVX512(SB), NOSPLIT, $16-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_745
+	JZ    ret_779
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_745
+	JZ    ret_779
 	CMPQ  R8, $0x00000080
-	JAE   class64_747
+	JAE   class64_781
 	CMPQ  R8, $0x00000020
-	JAE   class32_748
+	JAE   class32_782
 	CMPQ  R8, $0x00000010
-	JAE   class16_749
+	JAE   class16_783
 	CMPQ  R8, $0x00000008
-	JAE   class8_750
+	JAE   class8_784
 	CMPQ  R8, $0x00000004
-	JAE   class4_751
-	JMP   general_746
+	JAE   class4_785
+	JMP   general_780
 
-class64_747:
+class64_781:
 	CMPQ DI, $0x00000040
-	JA   general_746
+	JA   general_780
 	CMPQ R9, $0x00000040
-	JA   general_746
+	JA   general_780
 	CMPQ R8, $0x00000080
-	JA   mid_le4_752
+	JA   mid_le4_786
 
-rows_loop_755:
+rows_loop_789:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7311,15 +7549,15 @@ rows_loop_755:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_755
+	JNZ          rows_loop_789
 	VZEROUPPER
 	RET
 
-mid_le4_752:
+mid_le4_786:
 	CMPQ R8, $0x00000100
-	JA   mid_big_753
+	JA   mid_big_787
 
-rows_loop_756:
+rows_loop_790:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7336,15 +7574,15 @@ rows_loop_756:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_756
+	JNZ          rows_loop_790
 	VZEROUPPER
 	RET
 
-mid_big_753:
+mid_big_787:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_754
+	JAE  mid_huge_788
 
-rows_loop_757:
+rows_loop_791:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7353,7 +7591,7 @@ rows_loop_757:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_760:
+copy_loop_794:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -7365,7 +7603,7 @@ copy_loop_760:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_760
+	JB        copy_loop_794
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -7378,12 +7616,12 @@ copy_loop_760:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_757
+	JNZ       rows_loop_791
 	VZEROUPPER
 	RET
 
-mid_huge_754:
-rows_loop_762:
+mid_huge_788:
+rows_loop_796:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7398,9 +7636,9 @@ rows_loop_762:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_767
+	JAE          copy_tail_801
 
-copy_loop_765:
+copy_loop_799:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7412,9 +7650,9 @@ copy_loop_765:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_765
+	JB        copy_loop_799
 
-copy_tail_767:
+copy_tail_801:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7427,19 +7665,19 @@ copy_tail_767:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_762
+	JNZ       rows_loop_796
 	VZEROUPPER
 	RET
 
-class32_748:
+class32_782:
 	CMPQ DI, $0x00000020
-	JA   general_746
+	JA   general_780
 	CMPQ R9, $0x00000020
-	JA   general_746
+	JA   general_780
 	CMPQ R8, $0x00000040
-	JA   mid_le4_768
+	JA   mid_le4_802
 
-rows_loop_771:
+rows_loop_805:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7452,15 +7690,15 @@ rows_loop_771:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_771
+	JNZ          rows_loop_805
 	VZEROUPPER
 	RET
 
-mid_le4_768:
+mid_le4_802:
 	CMPQ R8, $0x00000080
-	JA   mid_big_769
+	JA   mid_big_803
 
-rows_loop_772:
+rows_loop_806:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7477,15 +7715,15 @@ rows_loop_772:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_772
+	JNZ          rows_loop_806
 	VZEROUPPER
 	RET
 
-mid_big_769:
+mid_big_803:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_770
+	JAE  mid_huge_804
 
-rows_loop_773:
+rows_loop_807:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7494,7 +7732,7 @@ rows_loop_773:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_776:
+copy_loop_810:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -7506,7 +7744,7 @@ copy_loop_776:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_776
+	JB      copy_loop_810
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -7519,12 +7757,12 @@ copy_loop_776:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_773
+	JNZ     rows_loop_807
 	VZEROUPPER
 	RET
 
-mid_huge_770:
-rows_loop_778:
+mid_huge_804:
+rows_loop_812:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7539,9 +7777,9 @@ rows_loop_778:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_783
+	JAE          copy_tail_817
 
-copy_loop_781:
+copy_loop_815:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7553,9 +7791,9 @@ copy_loop_781:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_781
+	JB      copy_loop_815
 
-copy_tail_783:
+copy_tail_817:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7568,17 +7806,17 @@ copy_tail_783:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_778
+	JNZ     rows_loop_812
 	VZEROUPPER
 	RET
 
-class16_749:
+class16_783:
 	CMPQ DI, $0x00000010
-	JA   general_746
+	JA   general_780
 	CMPQ R9, $0x00000010
-	JA   general_746
+	JA   general_780
 
-rows_loop_784:
+rows_loop_818:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -7591,17 +7829,17 @@ rows_loop_784:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_784
+	JNZ          rows_loop_818
 	VZEROUPPER
 	RET
 
-class8_750:
+class8_784:
 	CMPQ DI, $0x00000008
-	JA   general_746
+	JA   general_780
 	CMPQ R9, $0x00000008
-	JA   general_746
+	JA   general_780
 
-rows_loop_785:
+rows_loop_819:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R11
@@ -7616,17 +7854,17 @@ rows_loop_785:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_785
+	JNZ     rows_loop_819
 	VZEROUPPER
 	RET
 
-class4_751:
+class4_785:
 	CMPQ DI, $0x00000004
-	JA   general_746
+	JA   general_780
 	CMPQ R9, $0x00000004
-	JA   general_746
+	JA   general_780
 
-rows_loop_786:
+rows_loop_820:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -7641,11 +7879,11 @@ rows_loop_786:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_786
+	JNZ     rows_loop_820
 	VZEROUPPER
 	RET
 
-general_746:
+general_780:
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ BX, R10
@@ -7657,19 +7895,19 @@ general_746:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_787:
+tail_loop_821:
 	CMPQ R13, DX
-	JAE  tail_counted_788
+	JAE  tail_counted_822
 	CMPQ R10, R12
-	JBE  tail_counted_788
+	JBE  tail_counted_822
 	INCQ R13
 	SUBQ BX, R10
-	JMP  tail_loop_787
+	JMP  tail_loop_821
 
-tail_counted_788:
+tail_counted_822:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_789
+	JZ    tail_src_none_823
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ SI, R10
@@ -7680,23 +7918,23 @@ tail_counted_788:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_790:
+tail_loop_824:
 	CMPQ R13, DX
-	JAE  tail_counted_791
+	JAE  tail_counted_825
 	CMPQ R10, R12
-	JBE  tail_counted_791
+	JBE  tail_counted_825
 	INCQ R13
 	SUBQ SI, R10
-	JMP  tail_loop_790
+	JMP  tail_loop_824
 
-tail_counted_791:
+tail_counted_825:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R10
 	CMPQ R10, (SP)
-	JBE  tail_src_none_789
+	JBE  tail_src_none_823
 	MOVQ R10, (SP)
 
-tail_src_none_789:
+tail_src_none_823:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
@@ -7723,238 +7961,238 @@ tail_src_none_789:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_792
+	JZ      tail_rows_826
 
-rows_loop_794:
+rows_loop_828:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_795:
+fm_loop_829:
 	CMPQ      R9, R12
-	JAE       fm_tail_796
+	JAE       fm_tail_830
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_795
+	JMP       fm_loop_829
 
-fm_tail_796:
+fm_tail_830:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_797:
+fm_loop_831:
 	CMPQ      R10, R14
-	JAE       fm_tail_798
+	JAE       fm_tail_832
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_797
+	JMP       fm_loop_831
 
-fm_tail_798:
+fm_tail_832:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_799
+	JZ       cm_skip_833
 	XORQ     R10, R10
 
-cm_loop_800:
+cm_loop_834:
 	CMPQ      R10, R13
-	JAE       cm_tail_801
+	JAE       cm_tail_835
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_800
+	JMP       cm_loop_834
 
-cm_tail_801:
+cm_tail_835:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_799:
+cm_skip_833:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_794
+	JNZ  rows_loop_828
 
-tail_rows_792:
+tail_rows_826:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_793
+	JZ      tail_done_827
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_802:
+rows_loop_836:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_803
+	JB           fx_short_837
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_805
+	JBE          fill_le2_839
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_806
+	JBE          fill_le4_840
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_807:
+fill_loop_841:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_807
+	JB      fill_loop_841
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_808
+	JMP     fill_done_842
 
-fill_le4_806:
+fill_le4_840:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_808
+	JMP     fill_done_842
 
-fill_le2_805:
+fill_le2_839:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_808:
-	JMP fx_done_804
+fill_done_842:
+	JMP fx_done_838
 
-fx_short_803:
+fx_short_837:
 	CMPQ DI, $0x00000010
-	JAE  ladder_810
+	JAE  ladder_844
 	CMPQ DI, $0x00000008
-	JAE  ladder_811
+	JAE  ladder_845
 	CMPQ DI, $0x00000004
-	JAE  ladder_812
+	JAE  ladder_846
 	CMPQ DI, $0x00000002
-	JAE  ladder_813
+	JAE  ladder_847
 	CMPQ DI, $0x00000001
-	JB   ladder_done_809
-	JMP  ladder_814
+	JB   ladder_done_843
+	JMP  ladder_848
 
-ladder_810:
+ladder_844:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_809
+	JMP     ladder_done_843
 
-ladder_811:
+ladder_845:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_809
+	JMP   ladder_done_843
 
-ladder_812:
+ladder_846:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_809
+	JMP   ladder_done_843
 
-ladder_813:
+ladder_847:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_809
+	JMP   ladder_done_843
 
-ladder_814:
+ladder_848:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_809:
-fx_done_804:
+ladder_done_843:
+fx_done_838:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_815
+	JB   fx_short_849
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_817
+	JBE  fill_le2_851
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_818
+	JBE  fill_le4_852
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_819:
+fill_loop_853:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_819
+	JB      fill_loop_853
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_820
+	JMP     fill_done_854
 
-fill_le4_818:
+fill_le4_852:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_820
+	JMP     fill_done_854
 
-fill_le2_817:
+fill_le2_851:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_820:
-	JMP fx_done_816
+fill_done_854:
+	JMP fx_done_850
 
-fx_short_815:
+fx_short_849:
 	CMPQ R9, $0x00000010
-	JAE  ladder_822
+	JAE  ladder_856
 	CMPQ R9, $0x00000008
-	JAE  ladder_823
+	JAE  ladder_857
 	CMPQ R9, $0x00000004
-	JAE  ladder_824
+	JAE  ladder_858
 	CMPQ R9, $0x00000002
-	JAE  ladder_825
+	JAE  ladder_859
 	CMPQ R9, $0x00000001
-	JB   ladder_done_821
-	JMP  ladder_826
+	JB   ladder_done_855
+	JMP  ladder_860
 
-ladder_822:
+ladder_856:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_821
+	JMP     ladder_done_855
 
-ladder_823:
+ladder_857:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_821
+	JMP   ladder_done_855
 
-ladder_824:
+ladder_858:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_821
+	JMP   ladder_done_855
 
-ladder_825:
+ladder_859:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_821
+	JMP   ladder_done_855
 
-ladder_826:
+ladder_860:
 	VMOVQ X1, R11
 	MOVB  R11, (R10)
 
-ladder_done_821:
-fx_done_816:
+ladder_done_855:
+fx_done_850:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_827
+	JB   cx_short_861
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_829
+	JBE  copy_le2_863
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_830
+	JBE  copy_le4_864
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_831:
+copy_loop_865:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -7966,7 +8204,7 @@ copy_loop_831:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_831
+	JB      copy_loop_865
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -7976,9 +8214,9 @@ copy_loop_831:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_832
+	JMP     copy_done_866
 
-copy_le4_830:
+copy_le4_864:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -7987,73 +8225,73 @@ copy_le4_830:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_832
+	JMP     copy_done_866
 
-copy_le2_829:
+copy_le2_863:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_832:
-	JMP cx_done_828
+copy_done_866:
+	JMP cx_done_862
 
-cx_short_827:
+cx_short_861:
 	CMPQ R8, $0x00000010
-	JAE  ladder_834
+	JAE  ladder_868
 	CMPQ R8, $0x00000008
-	JAE  ladder_835
+	JAE  ladder_869
 	CMPQ R8, $0x00000004
-	JAE  ladder_836
+	JAE  ladder_870
 	CMPQ R8, $0x00000002
-	JAE  ladder_837
+	JAE  ladder_871
 	CMPQ R8, $0x00000001
-	JB   ladder_done_833
-	JMP  ladder_838
+	JB   ladder_done_867
+	JMP  ladder_872
 
-ladder_834:
+ladder_868:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_833
+	JMP     ladder_done_867
 
-ladder_835:
+ladder_869:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_833
+	JMP  ladder_done_867
 
-ladder_836:
+ladder_870:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_833
+	JMP  ladder_done_867
 
-ladder_837:
+ladder_871:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_833
+	JMP  ladder_done_867
 
-ladder_838:
+ladder_872:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_833:
-cx_done_828:
+ladder_done_867:
+cx_done_862:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_802
+	JNZ  rows_loop_836
 
-tail_done_793:
+tail_done_827:
 	VZEROUPPER
 
-ret_745:
+ret_779:
 	RET
 
 // func rowsEdge2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -8069,32 +8307,32 @@ TEXT ·rowsEdge2AVX512(SB), NOSPLIT, $16-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_839
+	JZ    ret_873
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_839
+	JZ    ret_873
 	CMPQ  R8, $0x00000080
-	JAE   class64_841
+	JAE   class64_875
 	CMPQ  R8, $0x00000020
-	JAE   class32_842
+	JAE   class32_876
 	CMPQ  R8, $0x00000010
-	JAE   class16_843
+	JAE   class16_877
 	CMPQ  R8, $0x00000008
-	JAE   class8_844
+	JAE   class8_878
 	CMPQ  R8, $0x00000004
-	JAE   class4_845
-	JMP   general_840
+	JAE   class4_879
+	JMP   general_874
 
-class64_841:
+class64_875:
 	CMPQ DI, $0x00000040
-	JA   general_840
+	JA   general_874
 	CMPQ R9, $0x00000040
-	JA   general_840
+	JA   general_874
 	CMPQ R8, $0x00000080
-	JA   mid_le4_846
+	JA   mid_le4_880
 
-rows_loop_849:
+rows_loop_883:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8107,15 +8345,15 @@ rows_loop_849:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_849
+	JNZ          rows_loop_883
 	VZEROUPPER
 	RET
 
-mid_le4_846:
+mid_le4_880:
 	CMPQ R8, $0x00000100
-	JA   mid_big_847
+	JA   mid_big_881
 
-rows_loop_850:
+rows_loop_884:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8132,15 +8370,15 @@ rows_loop_850:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_850
+	JNZ          rows_loop_884
 	VZEROUPPER
 	RET
 
-mid_big_847:
+mid_big_881:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_848
+	JAE  mid_huge_882
 
-rows_loop_851:
+rows_loop_885:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8149,7 +8387,7 @@ rows_loop_851:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_854:
+copy_loop_888:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -8161,7 +8399,7 @@ copy_loop_854:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_854
+	JB        copy_loop_888
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -8174,12 +8412,12 @@ copy_loop_854:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_851
+	JNZ       rows_loop_885
 	VZEROUPPER
 	RET
 
-mid_huge_848:
-rows_loop_856:
+mid_huge_882:
+rows_loop_890:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8194,9 +8432,9 @@ rows_loop_856:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_861
+	JAE          copy_tail_895
 
-copy_loop_859:
+copy_loop_893:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -8208,9 +8446,9 @@ copy_loop_859:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_859
+	JB        copy_loop_893
 
-copy_tail_861:
+copy_tail_895:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -8223,19 +8461,19 @@ copy_tail_861:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_856
+	JNZ       rows_loop_890
 	VZEROUPPER
 	RET
 
-class32_842:
+class32_876:
 	CMPQ DI, $0x00000020
-	JA   general_840
+	JA   general_874
 	CMPQ R9, $0x00000020
-	JA   general_840
+	JA   general_874
 	CMPQ R8, $0x00000040
-	JA   mid_le4_862
+	JA   mid_le4_896
 
-rows_loop_865:
+rows_loop_899:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8248,15 +8486,15 @@ rows_loop_865:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_865
+	JNZ          rows_loop_899
 	VZEROUPPER
 	RET
 
-mid_le4_862:
+mid_le4_896:
 	CMPQ R8, $0x00000080
-	JA   mid_big_863
+	JA   mid_big_897
 
-rows_loop_866:
+rows_loop_900:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8273,15 +8511,15 @@ rows_loop_866:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_866
+	JNZ          rows_loop_900
 	VZEROUPPER
 	RET
 
-mid_big_863:
+mid_big_897:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_864
+	JAE  mid_huge_898
 
-rows_loop_867:
+rows_loop_901:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8290,7 +8528,7 @@ rows_loop_867:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_870:
+copy_loop_904:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8302,7 +8540,7 @@ copy_loop_870:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_870
+	JB      copy_loop_904
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8315,12 +8553,12 @@ copy_loop_870:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_867
+	JNZ     rows_loop_901
 	VZEROUPPER
 	RET
 
-mid_huge_864:
-rows_loop_872:
+mid_huge_898:
+rows_loop_906:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8335,9 +8573,9 @@ rows_loop_872:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_877
+	JAE          copy_tail_911
 
-copy_loop_875:
+copy_loop_909:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -8349,9 +8587,9 @@ copy_loop_875:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_875
+	JB      copy_loop_909
 
-copy_tail_877:
+copy_tail_911:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -8364,17 +8602,17 @@ copy_tail_877:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_872
+	JNZ     rows_loop_906
 	VZEROUPPER
 	RET
 
-class16_843:
+class16_877:
 	CMPQ DI, $0x00000010
-	JA   general_840
+	JA   general_874
 	CMPQ R9, $0x00000010
-	JA   general_840
+	JA   general_874
 
-rows_loop_878:
+rows_loop_912:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -8387,17 +8625,17 @@ rows_loop_878:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_878
+	JNZ          rows_loop_912
 	VZEROUPPER
 	RET
 
-class8_844:
+class8_878:
 	CMPQ DI, $0x00000008
-	JA   general_840
+	JA   general_874
 	CMPQ R9, $0x00000008
-	JA   general_840
+	JA   general_874
 
-rows_loop_879:
+rows_loop_913:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R11
@@ -8412,17 +8650,17 @@ rows_loop_879:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_879
+	JNZ     rows_loop_913
 	VZEROUPPER
 	RET
 
-class4_845:
+class4_879:
 	CMPQ DI, $0x00000004
-	JA   general_840
+	JA   general_874
 	CMPQ R9, $0x00000004
-	JA   general_840
+	JA   general_874
 
-rows_loop_880:
+rows_loop_914:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -8437,11 +8675,11 @@ rows_loop_880:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_880
+	JNZ     rows_loop_914
 	VZEROUPPER
 	RET
 
-general_840:
+general_874:
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ BX, R10
@@ -8453,19 +8691,19 @@ general_840:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_881:
+tail_loop_915:
 	CMPQ R13, DX
-	JAE  tail_counted_882
+	JAE  tail_counted_916
 	CMPQ R10, R12
-	JBE  tail_counted_882
+	JBE  tail_counted_916
 	INCQ R13
 	SUBQ BX, R10
-	JMP  tail_loop_881
+	JMP  tail_loop_915
 
-tail_counted_882:
+tail_counted_916:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_883
+	JZ    tail_src_none_917
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ SI, R10
@@ -8476,23 +8714,23 @@ tail_counted_882:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_884:
+tail_loop_918:
 	CMPQ R13, DX
-	JAE  tail_counted_885
+	JAE  tail_counted_919
 	CMPQ R10, R12
-	JBE  tail_counted_885
+	JBE  tail_counted_919
 	INCQ R13
 	SUBQ SI, R10
-	JMP  tail_loop_884
+	JMP  tail_loop_918
 
-tail_counted_885:
+tail_counted_919:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R10
 	CMPQ R10, (SP)
-	JBE  tail_src_none_883
+	JBE  tail_src_none_917
 	MOVQ R10, (SP)
 
-tail_src_none_883:
+tail_src_none_917:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
@@ -8519,224 +8757,224 @@ tail_src_none_883:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_886
+	JZ      tail_rows_920
 
-rows_loop_888:
+rows_loop_922:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_889:
+fm_loop_923:
 	CMPQ      R9, R12
-	JAE       fm_tail_890
+	JAE       fm_tail_924
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_889
+	JMP       fm_loop_923
 
-fm_tail_890:
+fm_tail_924:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_891:
+fm_loop_925:
 	CMPQ      R10, R14
-	JAE       fm_tail_892
+	JAE       fm_tail_926
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_891
+	JMP       fm_loop_925
 
-fm_tail_892:
+fm_tail_926:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_893
+	JZ       cm_skip_927
 	XORQ     R10, R10
 
-cm_loop_894:
+cm_loop_928:
 	CMPQ      R10, R13
-	JAE       cm_tail_895
+	JAE       cm_tail_929
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_894
+	JMP       cm_loop_928
 
-cm_tail_895:
+cm_tail_929:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_893:
+cm_skip_927:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_888
+	JNZ  rows_loop_922
 
-tail_rows_886:
+tail_rows_920:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_887
+	JZ      tail_done_921
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_896:
+rows_loop_930:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_897
+	JB           fx_short_931
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_899
+	JBE          fill_le2_933
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_900
+	JBE          fill_le4_934
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_901:
+fill_loop_935:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_901
+	JB      fill_loop_935
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_902
+	JMP     fill_done_936
 
-fill_le4_900:
+fill_le4_934:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_902
+	JMP     fill_done_936
 
-fill_le2_899:
+fill_le2_933:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_902:
-	JMP fx_done_898
+fill_done_936:
+	JMP fx_done_932
 
-fx_short_897:
+fx_short_931:
 	CMPQ DI, $0x00000010
-	JAE  ladder_904
+	JAE  ladder_938
 	CMPQ DI, $0x00000008
-	JAE  ladder_905
+	JAE  ladder_939
 	CMPQ DI, $0x00000004
-	JAE  ladder_906
+	JAE  ladder_940
 	CMPQ DI, $0x00000002
-	JB   ladder_done_903
-	JMP  ladder_907
+	JB   ladder_done_937
+	JMP  ladder_941
 
-ladder_904:
+ladder_938:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_903
+	JMP     ladder_done_937
 
-ladder_905:
+ladder_939:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_903
+	JMP   ladder_done_937
 
-ladder_906:
+ladder_940:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_903
+	JMP   ladder_done_937
 
-ladder_907:
+ladder_941:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
 
-ladder_done_903:
-fx_done_898:
+ladder_done_937:
+fx_done_932:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_908
+	JB   fx_short_942
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_910
+	JBE  fill_le2_944
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_911
+	JBE  fill_le4_945
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_912:
+fill_loop_946:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_912
+	JB      fill_loop_946
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_913
+	JMP     fill_done_947
 
-fill_le4_911:
+fill_le4_945:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_913
+	JMP     fill_done_947
 
-fill_le2_910:
+fill_le2_944:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_913:
-	JMP fx_done_909
+fill_done_947:
+	JMP fx_done_943
 
-fx_short_908:
+fx_short_942:
 	CMPQ R9, $0x00000010
-	JAE  ladder_915
+	JAE  ladder_949
 	CMPQ R9, $0x00000008
-	JAE  ladder_916
+	JAE  ladder_950
 	CMPQ R9, $0x00000004
-	JAE  ladder_917
+	JAE  ladder_951
 	CMPQ R9, $0x00000002
-	JB   ladder_done_914
-	JMP  ladder_918
+	JB   ladder_done_948
+	JMP  ladder_952
 
-ladder_915:
+ladder_949:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_914
+	JMP     ladder_done_948
 
-ladder_916:
+ladder_950:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_914
+	JMP   ladder_done_948
 
-ladder_917:
+ladder_951:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_914
+	JMP   ladder_done_948
 
-ladder_918:
+ladder_952:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
 
-ladder_done_914:
-fx_done_909:
+ladder_done_948:
+fx_done_943:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_919
+	JB   cx_short_953
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_921
+	JBE  copy_le2_955
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_922
+	JBE  copy_le4_956
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_923:
+copy_loop_957:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -8748,7 +8986,7 @@ copy_loop_923:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_923
+	JB      copy_loop_957
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -8758,9 +8996,9 @@ copy_loop_923:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_924
+	JMP     copy_done_958
 
-copy_le4_922:
+copy_le4_956:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -8769,66 +9007,66 @@ copy_le4_922:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_924
+	JMP     copy_done_958
 
-copy_le2_921:
+copy_le2_955:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_924:
-	JMP cx_done_920
+copy_done_958:
+	JMP cx_done_954
 
-cx_short_919:
+cx_short_953:
 	CMPQ R8, $0x00000010
-	JAE  ladder_926
+	JAE  ladder_960
 	CMPQ R8, $0x00000008
-	JAE  ladder_927
+	JAE  ladder_961
 	CMPQ R8, $0x00000004
-	JAE  ladder_928
+	JAE  ladder_962
 	CMPQ R8, $0x00000002
-	JB   ladder_done_925
-	JMP  ladder_929
+	JB   ladder_done_959
+	JMP  ladder_963
 
-ladder_926:
+ladder_960:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_925
+	JMP     ladder_done_959
 
-ladder_927:
+ladder_961:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_925
+	JMP  ladder_done_959
 
-ladder_928:
+ladder_962:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_925
+	JMP  ladder_done_959
 
-ladder_929:
+ladder_963:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
 
-ladder_done_925:
-cx_done_920:
+ladder_done_959:
+cx_done_954:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_896
+	JNZ  rows_loop_930
 
-tail_done_887:
+tail_done_921:
 	VZEROUPPER
 
-ret_839:
+ret_873:
 	RET
 
 // func rowsEdge4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -8844,32 +9082,32 @@ TEXT ·rowsEdge4AVX512(SB), NOSPLIT, $16-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_930
+	JZ    ret_964
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_930
+	JZ    ret_964
 	CMPQ  R8, $0x00000080
-	JAE   class64_932
+	JAE   class64_966
 	CMPQ  R8, $0x00000020
-	JAE   class32_933
+	JAE   class32_967
 	CMPQ  R8, $0x00000010
-	JAE   class16_934
+	JAE   class16_968
 	CMPQ  R8, $0x00000008
-	JAE   class8_935
+	JAE   class8_969
 	CMPQ  R8, $0x00000004
-	JAE   class4_936
-	JMP   general_931
+	JAE   class4_970
+	JMP   general_965
 
-class64_932:
+class64_966:
 	CMPQ DI, $0x00000040
-	JA   general_931
+	JA   general_965
 	CMPQ R9, $0x00000040
-	JA   general_931
+	JA   general_965
 	CMPQ R8, $0x00000080
-	JA   mid_le4_937
+	JA   mid_le4_971
 
-rows_loop_940:
+rows_loop_974:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8882,15 +9120,15 @@ rows_loop_940:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_940
+	JNZ          rows_loop_974
 	VZEROUPPER
 	RET
 
-mid_le4_937:
+mid_le4_971:
 	CMPQ R8, $0x00000100
-	JA   mid_big_938
+	JA   mid_big_972
 
-rows_loop_941:
+rows_loop_975:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8907,15 +9145,15 @@ rows_loop_941:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_941
+	JNZ          rows_loop_975
 	VZEROUPPER
 	RET
 
-mid_big_938:
+mid_big_972:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_939
+	JAE  mid_huge_973
 
-rows_loop_942:
+rows_loop_976:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8924,7 +9162,7 @@ rows_loop_942:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_945:
+copy_loop_979:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -8936,7 +9174,7 @@ copy_loop_945:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_945
+	JB        copy_loop_979
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -8949,12 +9187,12 @@ copy_loop_945:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_942
+	JNZ       rows_loop_976
 	VZEROUPPER
 	RET
 
-mid_huge_939:
-rows_loop_947:
+mid_huge_973:
+rows_loop_981:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8969,9 +9207,9 @@ rows_loop_947:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_952
+	JAE          copy_tail_986
 
-copy_loop_950:
+copy_loop_984:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -8983,9 +9221,9 @@ copy_loop_950:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_950
+	JB        copy_loop_984
 
-copy_tail_952:
+copy_tail_986:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -8998,19 +9236,19 @@ copy_tail_952:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_947
+	JNZ       rows_loop_981
 	VZEROUPPER
 	RET
 
-class32_933:
+class32_967:
 	CMPQ DI, $0x00000020
-	JA   general_931
+	JA   general_965
 	CMPQ R9, $0x00000020
-	JA   general_931
+	JA   general_965
 	CMPQ R8, $0x00000040
-	JA   mid_le4_953
+	JA   mid_le4_987
 
-rows_loop_956:
+rows_loop_990:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9023,15 +9261,15 @@ rows_loop_956:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_956
+	JNZ          rows_loop_990
 	VZEROUPPER
 	RET
 
-mid_le4_953:
+mid_le4_987:
 	CMPQ R8, $0x00000080
-	JA   mid_big_954
+	JA   mid_big_988
 
-rows_loop_957:
+rows_loop_991:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9048,15 +9286,15 @@ rows_loop_957:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_957
+	JNZ          rows_loop_991
 	VZEROUPPER
 	RET
 
-mid_big_954:
+mid_big_988:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_955
+	JAE  mid_huge_989
 
-rows_loop_958:
+rows_loop_992:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9065,7 +9303,7 @@ rows_loop_958:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_961:
+copy_loop_995:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -9077,7 +9315,7 @@ copy_loop_961:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_961
+	JB      copy_loop_995
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -9090,12 +9328,12 @@ copy_loop_961:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_958
+	JNZ     rows_loop_992
 	VZEROUPPER
 	RET
 
-mid_huge_955:
-rows_loop_963:
+mid_huge_989:
+rows_loop_997:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9110,9 +9348,9 @@ rows_loop_963:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_968
+	JAE          copy_tail_1002
 
-copy_loop_966:
+copy_loop_1000:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -9124,9 +9362,9 @@ copy_loop_966:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_966
+	JB      copy_loop_1000
 
-copy_tail_968:
+copy_tail_1002:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -9139,17 +9377,17 @@ copy_tail_968:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_963
+	JNZ     rows_loop_997
 	VZEROUPPER
 	RET
 
-class16_934:
+class16_968:
 	CMPQ DI, $0x00000010
-	JA   general_931
+	JA   general_965
 	CMPQ R9, $0x00000010
-	JA   general_931
+	JA   general_965
 
-rows_loop_969:
+rows_loop_1003:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -9162,17 +9400,17 @@ rows_loop_969:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_969
+	JNZ          rows_loop_1003
 	VZEROUPPER
 	RET
 
-class8_935:
+class8_969:
 	CMPQ DI, $0x00000008
-	JA   general_931
+	JA   general_965
 	CMPQ R9, $0x00000008
-	JA   general_931
+	JA   general_965
 
-rows_loop_970:
+rows_loop_1004:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R11
@@ -9187,17 +9425,17 @@ rows_loop_970:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_970
+	JNZ     rows_loop_1004
 	VZEROUPPER
 	RET
 
-class4_936:
+class4_970:
 	CMPQ DI, $0x00000004
-	JA   general_931
+	JA   general_965
 	CMPQ R9, $0x00000004
-	JA   general_931
+	JA   general_965
 
-rows_loop_971:
+rows_loop_1005:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -9210,11 +9448,11 @@ rows_loop_971:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_971
+	JNZ     rows_loop_1005
 	VZEROUPPER
 	RET
 
-general_931:
+general_965:
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ BX, R10
@@ -9226,19 +9464,19 @@ general_931:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_972:
+tail_loop_1006:
 	CMPQ R13, DX
-	JAE  tail_counted_973
+	JAE  tail_counted_1007
 	CMPQ R10, R12
-	JBE  tail_counted_973
+	JBE  tail_counted_1007
 	INCQ R13
 	SUBQ BX, R10
-	JMP  tail_loop_972
+	JMP  tail_loop_1006
 
-tail_counted_973:
+tail_counted_1007:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_974
+	JZ    tail_src_none_1008
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ SI, R10
@@ -9249,23 +9487,23 @@ tail_counted_973:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_975:
+tail_loop_1009:
 	CMPQ R13, DX
-	JAE  tail_counted_976
+	JAE  tail_counted_1010
 	CMPQ R10, R12
-	JBE  tail_counted_976
+	JBE  tail_counted_1010
 	INCQ R13
 	SUBQ SI, R10
-	JMP  tail_loop_975
+	JMP  tail_loop_1009
 
-tail_counted_976:
+tail_counted_1010:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R10
 	CMPQ R10, (SP)
-	JBE  tail_src_none_974
+	JBE  tail_src_none_1008
 	MOVQ R10, (SP)
 
-tail_src_none_974:
+tail_src_none_1008:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
@@ -9292,208 +9530,208 @@ tail_src_none_974:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_977
+	JZ      tail_rows_1011
 
-rows_loop_979:
+rows_loop_1013:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_980:
+fm_loop_1014:
 	CMPQ      R9, R12
-	JAE       fm_tail_981
+	JAE       fm_tail_1015
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_980
+	JMP       fm_loop_1014
 
-fm_tail_981:
+fm_tail_1015:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_982:
+fm_loop_1016:
 	CMPQ      R10, R14
-	JAE       fm_tail_983
+	JAE       fm_tail_1017
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_982
+	JMP       fm_loop_1016
 
-fm_tail_983:
+fm_tail_1017:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_984
+	JZ       cm_skip_1018
 	XORQ     R10, R10
 
-cm_loop_985:
+cm_loop_1019:
 	CMPQ      R10, R13
-	JAE       cm_tail_986
+	JAE       cm_tail_1020
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_985
+	JMP       cm_loop_1019
 
-cm_tail_986:
+cm_tail_1020:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_984:
+cm_skip_1018:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_979
+	JNZ  rows_loop_1013
 
-tail_rows_977:
+tail_rows_1011:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_978
+	JZ      tail_done_1012
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_987:
+rows_loop_1021:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_988
+	JB           fx_short_1022
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_990
+	JBE          fill_le2_1024
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_991
+	JBE          fill_le4_1025
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_992:
+fill_loop_1026:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_992
+	JB      fill_loop_1026
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_993
+	JMP     fill_done_1027
 
-fill_le4_991:
+fill_le4_1025:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_993
+	JMP     fill_done_1027
 
-fill_le2_990:
+fill_le2_1024:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_993:
-	JMP fx_done_989
+fill_done_1027:
+	JMP fx_done_1023
 
-fx_short_988:
+fx_short_1022:
 	CMPQ DI, $0x00000010
-	JAE  ladder_995
+	JAE  ladder_1029
 	CMPQ DI, $0x00000008
-	JAE  ladder_996
+	JAE  ladder_1030
 	CMPQ DI, $0x00000004
-	JB   ladder_done_994
-	JMP  ladder_997
+	JB   ladder_done_1028
+	JMP  ladder_1031
 
-ladder_995:
+ladder_1029:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_994
+	JMP     ladder_done_1028
 
-ladder_996:
+ladder_1030:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_994
+	JMP   ladder_done_1028
 
-ladder_997:
+ladder_1031:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
 
-ladder_done_994:
-fx_done_989:
+ladder_done_1028:
+fx_done_1023:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_998
+	JB   fx_short_1032
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_1000
+	JBE  fill_le2_1034
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_1001
+	JBE  fill_le4_1035
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_1002:
+fill_loop_1036:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_1002
+	JB      fill_loop_1036
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_1003
+	JMP     fill_done_1037
 
-fill_le4_1001:
+fill_le4_1035:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_1003
+	JMP     fill_done_1037
 
-fill_le2_1000:
+fill_le2_1034:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_1003:
-	JMP fx_done_999
+fill_done_1037:
+	JMP fx_done_1033
 
-fx_short_998:
+fx_short_1032:
 	CMPQ R9, $0x00000010
-	JAE  ladder_1005
+	JAE  ladder_1039
 	CMPQ R9, $0x00000008
-	JAE  ladder_1006
+	JAE  ladder_1040
 	CMPQ R9, $0x00000004
-	JB   ladder_done_1004
-	JMP  ladder_1007
+	JB   ladder_done_1038
+	JMP  ladder_1041
 
-ladder_1005:
+ladder_1039:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_1004
+	JMP     ladder_done_1038
 
-ladder_1006:
+ladder_1040:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_1004
+	JMP   ladder_done_1038
 
-ladder_1007:
+ladder_1041:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
 
-ladder_done_1004:
-fx_done_999:
+ladder_done_1038:
+fx_done_1033:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_1008
+	JB   cx_short_1042
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_1010
+	JBE  copy_le2_1044
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_1011
+	JBE  copy_le4_1045
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_1012:
+copy_loop_1046:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -9505,7 +9743,7 @@ copy_loop_1012:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_1012
+	JB      copy_loop_1046
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -9515,9 +9753,9 @@ copy_loop_1012:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1013
+	JMP     copy_done_1047
 
-copy_le4_1011:
+copy_le4_1045:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -9526,57 +9764,57 @@ copy_le4_1011:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_1013
+	JMP     copy_done_1047
 
-copy_le2_1010:
+copy_le2_1044:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_1013:
-	JMP cx_done_1009
+copy_done_1047:
+	JMP cx_done_1043
 
-cx_short_1008:
+cx_short_1042:
 	CMPQ R8, $0x00000010
-	JAE  ladder_1015
+	JAE  ladder_1049
 	CMPQ R8, $0x00000008
-	JAE  ladder_1016
+	JAE  ladder_1050
 	CMPQ R8, $0x00000004
-	JB   ladder_done_1014
-	JMP  ladder_1017
+	JB   ladder_done_1048
+	JMP  ladder_1051
 
-ladder_1015:
+ladder_1049:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_1014
+	JMP     ladder_done_1048
 
-ladder_1016:
+ladder_1050:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_1014
+	JMP  ladder_done_1048
 
-ladder_1017:
+ladder_1051:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
 
-ladder_done_1014:
-cx_done_1009:
+ladder_done_1048:
+cx_done_1043:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_987
+	JNZ  rows_loop_1021
 
-tail_done_978:
+tail_done_1012:
 	VZEROUPPER
 
-ret_930:
+ret_964:
 	RET
 
 // func rowsEdge8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -9591,30 +9829,30 @@ TEXT ·rowsEdge8AVX512(SB), NOSPLIT, $16-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_1018
+	JZ    ret_1052
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_1018
+	JZ    ret_1052
 	CMPQ  R8, $0x00000080
-	JAE   class64_1020
+	JAE   class64_1054
 	CMPQ  R8, $0x00000020
-	JAE   class32_1021
+	JAE   class32_1055
 	CMPQ  R8, $0x00000010
-	JAE   class16_1022
+	JAE   class16_1056
 	CMPQ  R8, $0x00000008
-	JAE   class8_1023
-	JMP   general_1019
+	JAE   class8_1057
+	JMP   general_1053
 
-class64_1020:
+class64_1054:
 	CMPQ DI, $0x00000040
-	JA   general_1019
+	JA   general_1053
 	CMPQ R9, $0x00000040
-	JA   general_1019
+	JA   general_1053
 	CMPQ R8, $0x00000080
-	JA   mid_le4_1024
+	JA   mid_le4_1058
 
-rows_loop_1027:
+rows_loop_1061:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9627,15 +9865,15 @@ rows_loop_1027:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1027
+	JNZ          rows_loop_1061
 	VZEROUPPER
 	RET
 
-mid_le4_1024:
+mid_le4_1058:
 	CMPQ R8, $0x00000100
-	JA   mid_big_1025
+	JA   mid_big_1059
 
-rows_loop_1028:
+rows_loop_1062:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9652,15 +9890,15 @@ rows_loop_1028:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1028
+	JNZ          rows_loop_1062
 	VZEROUPPER
 	RET
 
-mid_big_1025:
+mid_big_1059:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_1026
+	JAE  mid_huge_1060
 
-rows_loop_1029:
+rows_loop_1063:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9669,7 +9907,7 @@ rows_loop_1029:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_1032:
+copy_loop_1066:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -9681,7 +9919,7 @@ copy_loop_1032:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_1032
+	JB        copy_loop_1066
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -9694,12 +9932,12 @@ copy_loop_1032:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_1029
+	JNZ       rows_loop_1063
 	VZEROUPPER
 	RET
 
-mid_huge_1026:
-rows_loop_1034:
+mid_huge_1060:
+rows_loop_1068:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9714,9 +9952,9 @@ rows_loop_1034:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_1039
+	JAE          copy_tail_1073
 
-copy_loop_1037:
+copy_loop_1071:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -9728,9 +9966,9 @@ copy_loop_1037:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_1037
+	JB        copy_loop_1071
 
-copy_tail_1039:
+copy_tail_1073:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -9743,19 +9981,19 @@ copy_tail_1039:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_1034
+	JNZ       rows_loop_1068
 	VZEROUPPER
 	RET
 
-class32_1021:
+class32_1055:
 	CMPQ DI, $0x00000020
-	JA   general_1019
+	JA   general_1053
 	CMPQ R9, $0x00000020
-	JA   general_1019
+	JA   general_1053
 	CMPQ R8, $0x00000040
-	JA   mid_le4_1040
+	JA   mid_le4_1074
 
-rows_loop_1043:
+rows_loop_1077:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9768,15 +10006,15 @@ rows_loop_1043:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1043
+	JNZ          rows_loop_1077
 	VZEROUPPER
 	RET
 
-mid_le4_1040:
+mid_le4_1074:
 	CMPQ R8, $0x00000080
-	JA   mid_big_1041
+	JA   mid_big_1075
 
-rows_loop_1044:
+rows_loop_1078:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9793,15 +10031,15 @@ rows_loop_1044:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1044
+	JNZ          rows_loop_1078
 	VZEROUPPER
 	RET
 
-mid_big_1041:
+mid_big_1075:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_1042
+	JAE  mid_huge_1076
 
-rows_loop_1045:
+rows_loop_1079:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9810,7 +10048,7 @@ rows_loop_1045:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_1048:
+copy_loop_1082:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -9822,7 +10060,7 @@ copy_loop_1048:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_1048
+	JB      copy_loop_1082
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -9835,12 +10073,12 @@ copy_loop_1048:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1045
+	JNZ     rows_loop_1079
 	VZEROUPPER
 	RET
 
-mid_huge_1042:
-rows_loop_1050:
+mid_huge_1076:
+rows_loop_1084:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9855,9 +10093,9 @@ rows_loop_1050:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_1055
+	JAE          copy_tail_1089
 
-copy_loop_1053:
+copy_loop_1087:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -9869,9 +10107,9 @@ copy_loop_1053:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_1053
+	JB      copy_loop_1087
 
-copy_tail_1055:
+copy_tail_1089:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -9884,17 +10122,17 @@ copy_tail_1055:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1050
+	JNZ     rows_loop_1084
 	VZEROUPPER
 	RET
 
-class16_1022:
+class16_1056:
 	CMPQ DI, $0x00000010
-	JA   general_1019
+	JA   general_1053
 	CMPQ R9, $0x00000010
-	JA   general_1019
+	JA   general_1053
 
-rows_loop_1056:
+rows_loop_1090:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -9907,17 +10145,17 @@ rows_loop_1056:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1056
+	JNZ          rows_loop_1090
 	VZEROUPPER
 	RET
 
-class8_1023:
+class8_1057:
 	CMPQ DI, $0x00000008
-	JA   general_1019
+	JA   general_1053
 	CMPQ R9, $0x00000008
-	JA   general_1019
+	JA   general_1053
 
-rows_loop_1057:
+rows_loop_1091:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R10
 	MOVQ R9, (AX)
@@ -9930,11 +10168,11 @@ rows_loop_1057:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1057
+	JNZ  rows_loop_1091
 	VZEROUPPER
 	RET
 
-general_1019:
+general_1053:
 	MOVQ  DX, R11
 	DECQ  R11
 	IMULQ BX, R11
@@ -9946,19 +10184,19 @@ general_1019:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1058:
+tail_loop_1092:
 	CMPQ R13, DX
-	JAE  tail_counted_1059
+	JAE  tail_counted_1093
 	CMPQ R11, R12
-	JBE  tail_counted_1059
+	JBE  tail_counted_1093
 	INCQ R13
 	SUBQ BX, R11
-	JMP  tail_loop_1058
+	JMP  tail_loop_1092
 
-tail_counted_1059:
+tail_counted_1093:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_1060
+	JZ    tail_src_none_1094
 	MOVQ  DX, R11
 	DECQ  R11
 	IMULQ SI, R11
@@ -9969,23 +10207,23 @@ tail_counted_1059:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1061:
+tail_loop_1095:
 	CMPQ R13, DX
-	JAE  tail_counted_1062
+	JAE  tail_counted_1096
 	CMPQ R11, R12
-	JBE  tail_counted_1062
+	JBE  tail_counted_1096
 	INCQ R13
 	SUBQ SI, R11
-	JMP  tail_loop_1061
+	JMP  tail_loop_1095
 
-tail_counted_1062:
+tail_counted_1096:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R11
 	CMPQ R11, (SP)
-	JBE  tail_src_none_1060
+	JBE  tail_src_none_1094
 	MOVQ R11, (SP)
 
-tail_src_none_1060:
+tail_src_none_1094:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
@@ -10012,192 +10250,192 @@ tail_src_none_1060:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_1063
+	JZ      tail_rows_1097
 
-rows_loop_1065:
+rows_loop_1099:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_1066:
+fm_loop_1100:
 	CMPQ      R9, R12
-	JAE       fm_tail_1067
+	JAE       fm_tail_1101
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_1066
+	JMP       fm_loop_1100
 
-fm_tail_1067:
+fm_tail_1101:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_1068:
+fm_loop_1102:
 	CMPQ      R11, R14
-	JAE       fm_tail_1069
+	JAE       fm_tail_1103
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_1068
+	JMP       fm_loop_1102
 
-fm_tail_1069:
+fm_tail_1103:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_1070
+	JZ       cm_skip_1104
 	XORQ     R11, R11
 
-cm_loop_1071:
+cm_loop_1105:
 	CMPQ      R11, R13
-	JAE       cm_tail_1072
+	JAE       cm_tail_1106
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_1071
+	JMP       cm_loop_1105
 
-cm_tail_1072:
+cm_tail_1106:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_1070:
+cm_skip_1104:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1065
+	JNZ  rows_loop_1099
 
-tail_rows_1063:
+tail_rows_1097:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_1064
+	JZ      tail_done_1098
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_1073:
+rows_loop_1107:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_1074
+	JB           fx_short_1108
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_1076
+	JBE          fill_le2_1110
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_1077
+	JBE          fill_le4_1111
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_1078:
+fill_loop_1112:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_1078
+	JB      fill_loop_1112
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_1079
+	JMP     fill_done_1113
 
-fill_le4_1077:
+fill_le4_1111:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_1079
+	JMP     fill_done_1113
 
-fill_le2_1076:
+fill_le2_1110:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_1079:
-	JMP fx_done_1075
+fill_done_1113:
+	JMP fx_done_1109
 
-fx_short_1074:
+fx_short_1108:
 	CMPQ DI, $0x00000010
-	JAE  ladder_1081
+	JAE  ladder_1115
 	CMPQ DI, $0x00000008
-	JB   ladder_done_1080
-	JMP  ladder_1082
+	JB   ladder_done_1114
+	JMP  ladder_1116
 
-ladder_1081:
+ladder_1115:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_1080
+	JMP     ladder_done_1114
 
-ladder_1082:
+ladder_1116:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
 
-ladder_done_1080:
-fx_done_1075:
+ladder_done_1114:
+fx_done_1109:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_1083
+	JB   fx_short_1117
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_1085
+	JBE  fill_le2_1119
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_1086
+	JBE  fill_le4_1120
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_1087:
+fill_loop_1121:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_1087
+	JB      fill_loop_1121
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_1088
+	JMP     fill_done_1122
 
-fill_le4_1086:
+fill_le4_1120:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_1088
+	JMP     fill_done_1122
 
-fill_le2_1085:
+fill_le2_1119:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_1088:
-	JMP fx_done_1084
+fill_done_1122:
+	JMP fx_done_1118
 
-fx_short_1083:
+fx_short_1117:
 	CMPQ R9, $0x00000010
-	JAE  ladder_1090
+	JAE  ladder_1124
 	CMPQ R9, $0x00000008
-	JB   ladder_done_1089
-	JMP  ladder_1091
+	JB   ladder_done_1123
+	JMP  ladder_1125
 
-ladder_1090:
+ladder_1124:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_1089
+	JMP     ladder_done_1123
 
-ladder_1091:
+ladder_1125:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
 
-ladder_done_1089:
-fx_done_1084:
+ladder_done_1123:
+fx_done_1118:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_1092
+	JB   cx_short_1126
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_1094
+	JBE  copy_le2_1128
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_1095
+	JBE  copy_le4_1129
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_1096:
+copy_loop_1130:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -10209,7 +10447,7 @@ copy_loop_1096:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_1096
+	JB      copy_loop_1130
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -10219,9 +10457,9 @@ copy_loop_1096:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1097
+	JMP     copy_done_1131
 
-copy_le4_1095:
+copy_le4_1129:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -10230,48 +10468,48 @@ copy_le4_1095:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_1097
+	JMP     copy_done_1131
 
-copy_le2_1094:
+copy_le2_1128:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_1097:
-	JMP cx_done_1093
+copy_done_1131:
+	JMP cx_done_1127
 
-cx_short_1092:
+cx_short_1126:
 	CMPQ R8, $0x00000010
-	JAE  ladder_1099
+	JAE  ladder_1133
 	CMPQ R8, $0x00000008
-	JB   ladder_done_1098
-	JMP  ladder_1100
+	JB   ladder_done_1132
+	JMP  ladder_1134
 
-ladder_1099:
+ladder_1133:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_1098
+	JMP     ladder_done_1132
 
-ladder_1100:
+ladder_1134:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
 
-ladder_done_1098:
-cx_done_1093:
+ladder_done_1132:
+cx_done_1127:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1073
+	JNZ  rows_loop_1107
 
-tail_done_1064:
+tail_done_1098:
 	VZEROUPPER
 
-ret_1018:
+ret_1052:
 	RET
 
 // func rowsEdge16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -10286,28 +10524,28 @@ TEXT ·rowsEdge16AVX512(SB), NOSPLIT, $16-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_1101
+	JZ    ret_1135
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_1101
+	JZ    ret_1135
 	CMPQ  R8, $0x00000080
-	JAE   class64_1103
+	JAE   class64_1137
 	CMPQ  R8, $0x00000020
-	JAE   class32_1104
+	JAE   class32_1138
 	CMPQ  R8, $0x00000010
-	JAE   class16_1105
-	JMP   general_1102
+	JAE   class16_1139
+	JMP   general_1136
 
-class64_1103:
+class64_1137:
 	CMPQ DI, $0x00000040
-	JA   general_1102
+	JA   general_1136
 	CMPQ R9, $0x00000040
-	JA   general_1102
+	JA   general_1136
 	CMPQ R8, $0x00000080
-	JA   mid_le4_1106
+	JA   mid_le4_1140
 
-rows_loop_1109:
+rows_loop_1143:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -10320,15 +10558,15 @@ rows_loop_1109:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_1109
+	JNZ             rows_loop_1143
 	VZEROUPPER
 	RET
 
-mid_le4_1106:
+mid_le4_1140:
 	CMPQ R8, $0x00000100
-	JA   mid_big_1107
+	JA   mid_big_1141
 
-rows_loop_1110:
+rows_loop_1144:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -10345,15 +10583,15 @@ rows_loop_1110:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_1110
+	JNZ             rows_loop_1144
 	VZEROUPPER
 	RET
 
-mid_big_1107:
+mid_big_1141:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_1108
+	JAE  mid_huge_1142
 
-rows_loop_1111:
+rows_loop_1145:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -10362,7 +10600,7 @@ rows_loop_1111:
 	LEAQ            -256(R9)(R8*1), R10
 	MOVQ            CX, R12
 
-copy_loop_1114:
+copy_loop_1148:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -10374,7 +10612,7 @@ copy_loop_1114:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_1114
+	JB        copy_loop_1148
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -10387,12 +10625,12 @@ copy_loop_1114:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_1111
+	JNZ       rows_loop_1145
 	VZEROUPPER
 	RET
 
-mid_huge_1108:
-rows_loop_1116:
+mid_huge_1142:
+rows_loop_1150:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -10407,9 +10645,9 @@ rows_loop_1116:
 	SUBQ            R9, R13
 	LEAQ            (CX)(R13*1), R9
 	CMPQ            R12, R10
-	JAE             copy_tail_1121
+	JAE             copy_tail_1155
 
-copy_loop_1119:
+copy_loop_1153:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -10421,9 +10659,9 @@ copy_loop_1119:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_1119
+	JB        copy_loop_1153
 
-copy_tail_1121:
+copy_tail_1155:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -10436,19 +10674,19 @@ copy_tail_1121:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_1116
+	JNZ       rows_loop_1150
 	VZEROUPPER
 	RET
 
-class32_1104:
+class32_1138:
 	CMPQ DI, $0x00000020
-	JA   general_1102
+	JA   general_1136
 	CMPQ R9, $0x00000020
-	JA   general_1102
+	JA   general_1136
 	CMPQ R8, $0x00000040
-	JA   mid_le4_1122
+	JA   mid_le4_1156
 
-rows_loop_1125:
+rows_loop_1159:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -10461,15 +10699,15 @@ rows_loop_1125:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_1125
+	JNZ            rows_loop_1159
 	VZEROUPPER
 	RET
 
-mid_le4_1122:
+mid_le4_1156:
 	CMPQ R8, $0x00000080
-	JA   mid_big_1123
+	JA   mid_big_1157
 
-rows_loop_1126:
+rows_loop_1160:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -10486,15 +10724,15 @@ rows_loop_1126:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_1126
+	JNZ            rows_loop_1160
 	VZEROUPPER
 	RET
 
-mid_big_1123:
+mid_big_1157:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_1124
+	JAE  mid_huge_1158
 
-rows_loop_1127:
+rows_loop_1161:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -10503,7 +10741,7 @@ rows_loop_1127:
 	LEAQ           -128(R9)(R8*1), R10
 	MOVQ           CX, R12
 
-copy_loop_1130:
+copy_loop_1164:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -10515,7 +10753,7 @@ copy_loop_1130:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_1130
+	JB      copy_loop_1164
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -10528,12 +10766,12 @@ copy_loop_1130:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1127
+	JNZ     rows_loop_1161
 	VZEROUPPER
 	RET
 
-mid_huge_1124:
-rows_loop_1132:
+mid_huge_1158:
+rows_loop_1166:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -10548,9 +10786,9 @@ rows_loop_1132:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R10
-	JAE            copy_tail_1137
+	JAE            copy_tail_1171
 
-copy_loop_1135:
+copy_loop_1169:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -10562,9 +10800,9 @@ copy_loop_1135:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_1135
+	JB      copy_loop_1169
 
-copy_tail_1137:
+copy_tail_1171:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -10577,17 +10815,17 @@ copy_tail_1137:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1132
+	JNZ     rows_loop_1166
 	VZEROUPPER
 	RET
 
-class16_1105:
+class16_1139:
 	CMPQ DI, $0x00000010
-	JA   general_1102
+	JA   general_1136
 	CMPQ R9, $0x00000010
-	JA   general_1102
+	JA   general_1136
 
-rows_loop_1138:
+rows_loop_1172:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -10600,11 +10838,11 @@ rows_loop_1138:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1138
+	JNZ     rows_loop_1172
 	VZEROUPPER
 	RET
 
-general_1102:
+general_1136:
 	MOVQ  DX, R11
 	DECQ  R11
 	IMULQ BX, R11
@@ -10616,19 +10854,19 @@ general_1102:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1139:
+tail_loop_1173:
 	CMPQ R13, DX
-	JAE  tail_counted_1140
+	JAE  tail_counted_1174
 	CMPQ R11, R12
-	JBE  tail_counted_1140
+	JBE  tail_counted_1174
 	INCQ R13
 	SUBQ BX, R11
-	JMP  tail_loop_1139
+	JMP  tail_loop_1173
 
-tail_counted_1140:
+tail_counted_1174:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_1141
+	JZ    tail_src_none_1175
 	MOVQ  DX, R11
 	DECQ  R11
 	IMULQ SI, R11
@@ -10639,23 +10877,23 @@ tail_counted_1140:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1142:
+tail_loop_1176:
 	CMPQ R13, DX
-	JAE  tail_counted_1143
+	JAE  tail_counted_1177
 	CMPQ R11, R12
-	JBE  tail_counted_1143
+	JBE  tail_counted_1177
 	INCQ R13
 	SUBQ SI, R11
-	JMP  tail_loop_1142
+	JMP  tail_loop_1176
 
-tail_counted_1143:
+tail_counted_1177:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R11
 	CMPQ R11, (SP)
-	JBE  tail_src_none_1141
+	JBE  tail_src_none_1175
 	MOVQ R11, (SP)
 
-tail_src_none_1141:
+tail_src_none_1175:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
@@ -10682,170 +10920,170 @@ tail_src_none_1141:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_1144
+	JZ      tail_rows_1178
 
-rows_loop_1146:
+rows_loop_1180:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	XORQ            R9, R9
 
-fm_loop_1147:
+fm_loop_1181:
 	CMPQ      R9, R12
-	JAE       fm_tail_1148
+	JAE       fm_tail_1182
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_1147
+	JMP       fm_loop_1181
 
-fm_tail_1148:
+fm_tail_1182:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_1149:
+fm_loop_1183:
 	CMPQ      R11, R14
-	JAE       fm_tail_1150
+	JAE       fm_tail_1184
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_1149
+	JMP       fm_loop_1183
 
-fm_tail_1150:
+fm_tail_1184:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_1151
+	JZ       cm_skip_1185
 	XORQ     R11, R11
 
-cm_loop_1152:
+cm_loop_1186:
 	CMPQ      R11, R13
-	JAE       cm_tail_1153
+	JAE       cm_tail_1187
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_1152
+	JMP       cm_loop_1186
 
-cm_tail_1153:
+cm_tail_1187:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_1151:
+cm_skip_1185:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1146
+	JNZ  rows_loop_1180
 
-tail_rows_1144:
+tail_rows_1178:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_1145
+	JZ      tail_done_1179
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_1154:
+rows_loop_1188:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	CMPQ           DI, $0x00000020
-	JB             fx_short_1155
+	JB             fx_short_1189
 	CMPQ           DI, $0x00000040
-	JBE            fill_le2_1157
+	JBE            fill_le2_1191
 	CMPQ           DI, $0x00000080
-	JBE            fill_le4_1158
+	JBE            fill_le4_1192
 	LEAQ           -128(AX)(DI*1), R10
 	MOVQ           AX, R11
 
-fill_loop_1159:
+fill_loop_1193:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_1159
+	JB      fill_loop_1193
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_1160
+	JMP     fill_done_1194
 
-fill_le4_1158:
+fill_le4_1192:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_1160
+	JMP     fill_done_1194
 
-fill_le2_1157:
+fill_le2_1191:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_1160:
-	JMP fx_done_1156
+fill_done_1194:
+	JMP fx_done_1190
 
-fx_short_1155:
+fx_short_1189:
 	CMPQ    DI, $0x00000010
-	JB      ladder_done_1161
+	JB      ladder_done_1195
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 
-ladder_done_1161:
-fx_done_1156:
+ladder_done_1195:
+fx_done_1190:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_1163
+	JB   fx_short_1197
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_1165
+	JBE  fill_le2_1199
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_1166
+	JBE  fill_le4_1200
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_1167:
+fill_loop_1201:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_1167
+	JB      fill_loop_1201
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_1168
+	JMP     fill_done_1202
 
-fill_le4_1166:
+fill_le4_1200:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_1168
+	JMP     fill_done_1202
 
-fill_le2_1165:
+fill_le2_1199:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_1168:
-	JMP fx_done_1164
+fill_done_1202:
+	JMP fx_done_1198
 
-fx_short_1163:
+fx_short_1197:
 	CMPQ    R9, $0x00000010
-	JB      ladder_done_1169
+	JB      ladder_done_1203
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
 
-ladder_done_1169:
-fx_done_1164:
+ladder_done_1203:
+fx_done_1198:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_1171
+	JB   cx_short_1205
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_1173
+	JBE  copy_le2_1207
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_1174
+	JBE  copy_le4_1208
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_1175:
+copy_loop_1209:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -10857,7 +11095,7 @@ copy_loop_1175:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_1175
+	JB      copy_loop_1209
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -10867,9 +11105,9 @@ copy_loop_1175:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1176
+	JMP     copy_done_1210
 
-copy_le4_1174:
+copy_le4_1208:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -10878,36 +11116,36 @@ copy_le4_1174:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_1176
+	JMP     copy_done_1210
 
-copy_le2_1173:
+copy_le2_1207:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_1176:
-	JMP cx_done_1172
+copy_done_1210:
+	JMP cx_done_1206
 
-cx_short_1171:
+cx_short_1205:
 	CMPQ    R8, $0x00000010
-	JB      ladder_done_1177
+	JB      ladder_done_1211
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
 
-ladder_done_1177:
-cx_done_1172:
+ladder_done_1211:
+cx_done_1206:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1154
+	JNZ  rows_loop_1188
 
-tail_done_1145:
+tail_done_1179:
 	VZEROUPPER
 
-ret_1101:
+ret_1135:
 	RET
 
 // func rowsMirror1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -10915,7 +11153,7 @@ ret_1101:
 TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1179
+	JZ             ret_1213
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -10930,18 +11168,18 @@ TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_1180:
+mirror_rows_1214:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1181
+	JB   cx_short_1215
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1183
+	JBE  copy_le2_1217
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1184
+	JBE  copy_le4_1218
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1185:
+copy_loop_1219:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -10953,7 +11191,7 @@ copy_loop_1185:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1185
+	JB      copy_loop_1219
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -10963,9 +11201,9 @@ copy_loop_1185:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1186
+	JMP     copy_done_1220
 
-copy_le4_1184:
+copy_le4_1218:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -10974,81 +11212,81 @@ copy_le4_1184:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1186
+	JMP     copy_done_1220
 
-copy_le2_1183:
+copy_le2_1217:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1186:
-	JMP cx_done_1182
+copy_done_1220:
+	JMP cx_done_1216
 
-cx_short_1181:
+cx_short_1215:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1188
+	JAE  ladder_1222
 	CMPQ BX, $0x00000008
-	JAE  ladder_1189
+	JAE  ladder_1223
 	CMPQ BX, $0x00000004
-	JAE  ladder_1190
+	JAE  ladder_1224
 	CMPQ BX, $0x00000002
-	JAE  ladder_1191
+	JAE  ladder_1225
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1187
-	JMP  ladder_1192
+	JB   ladder_done_1221
+	JMP  ladder_1226
 
-ladder_1188:
+ladder_1222:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1187
+	JMP     ladder_done_1221
 
-ladder_1189:
+ladder_1223:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1187
+	JMP  ladder_done_1221
 
-ladder_1190:
+ladder_1224:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1187
+	JMP  ladder_done_1221
 
-ladder_1191:
+ladder_1225:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1187
+	JMP  ladder_done_1221
 
-ladder_1192:
+ladder_1226:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1187:
-cx_done_1182:
+ladder_done_1221:
+cx_done_1216:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1193
+	JAE  mp_long_1227
 	CMPQ DX, $0x00000010
-	JAE  ladder_1196
+	JAE  ladder_1230
 	CMPQ DX, $0x00000008
-	JAE  ladder_1197
+	JAE  ladder_1231
 	CMPQ DX, $0x00000004
-	JAE  ladder_1198
+	JAE  ladder_1232
 	CMPQ DX, $0x00000002
-	JAE  ladder_1199
+	JAE  ladder_1233
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1195
-	JMP  ladder_1200
+	JB   ladder_done_1229
+	JMP  ladder_1234
 
-ladder_1196:
+ladder_1230:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -11057,75 +11295,75 @@ ladder_1196:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1195
+	JMP     ladder_done_1229
 
-ladder_1197:
+ladder_1231:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_1195
+	JMP    ladder_done_1229
 
-ladder_1198:
+ladder_1232:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_1195
+	JMP    ladder_done_1229
 
-ladder_1199:
+ladder_1233:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1195
+	JMP  ladder_done_1229
 
-ladder_1200:
+ladder_1234:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1195:
-	JMP mp_done_1194
+ladder_done_1229:
+	JMP mp_done_1228
 
-mp_long_1193:
+mp_long_1227:
 	LEAQ -32(DX), R11
 
-mp_loop_1201:
+mp_loop_1235:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1201
+	JGE     mp_loop_1235
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1194:
+mp_done_1228:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1202
+	JAE  mp_long_1236
 	CMPQ SI, $0x00000010
-	JAE  ladder_1205
+	JAE  ladder_1239
 	CMPQ SI, $0x00000008
-	JAE  ladder_1206
+	JAE  ladder_1240
 	CMPQ SI, $0x00000004
-	JAE  ladder_1207
+	JAE  ladder_1241
 	CMPQ SI, $0x00000002
-	JAE  ladder_1208
+	JAE  ladder_1242
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1204
-	JMP  ladder_1209
+	JB   ladder_done_1238
+	JMP  ladder_1243
 
-ladder_1205:
+ladder_1239:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -11134,64 +11372,64 @@ ladder_1205:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1204
+	JMP     ladder_done_1238
 
-ladder_1206:
+ladder_1240:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_1204
+	JMP    ladder_done_1238
 
-ladder_1207:
+ladder_1241:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_1204
+	JMP    ladder_done_1238
 
-ladder_1208:
+ladder_1242:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1204
+	JMP  ladder_done_1238
 
-ladder_1209:
+ladder_1243:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1204:
-	JMP mp_done_1203
+ladder_done_1238:
+	JMP mp_done_1237
 
-mp_long_1202:
+mp_long_1236:
 	LEAQ -32(SI), R11
 
-mp_loop_1210:
+mp_loop_1244:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1210
+	JGE     mp_loop_1244
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1203:
+mp_done_1237:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1180
+	JNZ  mirror_rows_1214
 	VZEROUPPER
 
-ret_1179:
+ret_1213:
 	RET
 
 // func rowsMirror2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11199,7 +11437,7 @@ ret_1179:
 TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1211
+	JZ             ret_1245
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -11214,18 +11452,18 @@ TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_1212:
+mirror_rows_1246:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1213
+	JB   cx_short_1247
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1215
+	JBE  copy_le2_1249
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1216
+	JBE  copy_le4_1250
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1217:
+copy_loop_1251:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -11237,7 +11475,7 @@ copy_loop_1217:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1217
+	JB      copy_loop_1251
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -11247,9 +11485,9 @@ copy_loop_1217:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1218
+	JMP     copy_done_1252
 
-copy_le4_1216:
+copy_le4_1250:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -11258,72 +11496,72 @@ copy_le4_1216:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1218
+	JMP     copy_done_1252
 
-copy_le2_1215:
+copy_le2_1249:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1218:
-	JMP cx_done_1214
+copy_done_1252:
+	JMP cx_done_1248
 
-cx_short_1213:
+cx_short_1247:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1220
+	JAE  ladder_1254
 	CMPQ BX, $0x00000008
-	JAE  ladder_1221
+	JAE  ladder_1255
 	CMPQ BX, $0x00000004
-	JAE  ladder_1222
+	JAE  ladder_1256
 	CMPQ BX, $0x00000002
-	JB   ladder_done_1219
-	JMP  ladder_1223
+	JB   ladder_done_1253
+	JMP  ladder_1257
 
-ladder_1220:
+ladder_1254:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1219
+	JMP     ladder_done_1253
 
-ladder_1221:
+ladder_1255:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1219
+	JMP  ladder_done_1253
 
-ladder_1222:
+ladder_1256:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1219
+	JMP  ladder_done_1253
 
-ladder_1223:
+ladder_1257:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_1219:
-cx_done_1214:
+ladder_done_1253:
+cx_done_1248:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1224
+	JAE  mp_long_1258
 	CMPQ DX, $0x00000010
-	JAE  ladder_1227
+	JAE  ladder_1261
 	CMPQ DX, $0x00000008
-	JAE  ladder_1228
+	JAE  ladder_1262
 	CMPQ DX, $0x00000004
-	JAE  ladder_1229
+	JAE  ladder_1263
 	CMPQ DX, $0x00000002
-	JB   ladder_done_1226
-	JMP  ladder_1230
+	JB   ladder_done_1260
+	JMP  ladder_1264
 
-ladder_1227:
+ladder_1261:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -11332,64 +11570,64 @@ ladder_1227:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1226
+	JMP     ladder_done_1260
 
-ladder_1228:
+ladder_1262:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_1226
+	JMP      ladder_done_1260
 
-ladder_1229:
+ladder_1263:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1226
+	JMP  ladder_done_1260
 
-ladder_1230:
+ladder_1264:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1226:
-	JMP mp_done_1225
+ladder_done_1260:
+	JMP mp_done_1259
 
-mp_long_1224:
+mp_long_1258:
 	LEAQ -32(DX), R11
 
-mp_loop_1231:
+mp_loop_1265:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1231
+	JGE     mp_loop_1265
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1225:
+mp_done_1259:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1232
+	JAE  mp_long_1266
 	CMPQ SI, $0x00000010
-	JAE  ladder_1235
+	JAE  ladder_1269
 	CMPQ SI, $0x00000008
-	JAE  ladder_1236
+	JAE  ladder_1270
 	CMPQ SI, $0x00000004
-	JAE  ladder_1237
+	JAE  ladder_1271
 	CMPQ SI, $0x00000002
-	JB   ladder_done_1234
-	JMP  ladder_1238
+	JB   ladder_done_1268
+	JMP  ladder_1272
 
-ladder_1235:
+ladder_1269:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -11398,55 +11636,55 @@ ladder_1235:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1234
+	JMP     ladder_done_1268
 
-ladder_1236:
+ladder_1270:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_1234
+	JMP      ladder_done_1268
 
-ladder_1237:
+ladder_1271:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1234
+	JMP  ladder_done_1268
 
-ladder_1238:
+ladder_1272:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1234:
-	JMP mp_done_1233
+ladder_done_1268:
+	JMP mp_done_1267
 
-mp_long_1232:
+mp_long_1266:
 	LEAQ -32(SI), R11
 
-mp_loop_1239:
+mp_loop_1273:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1239
+	JGE     mp_loop_1273
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1233:
+mp_done_1267:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1212
+	JNZ  mirror_rows_1246
 	VZEROUPPER
 
-ret_1211:
+ret_1245:
 	RET
 
 // func rowsMirror4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11454,7 +11692,7 @@ ret_1211:
 TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_1240
+	JZ      ret_1274
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -11469,18 +11707,18 @@ TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_1241:
+mirror_rows_1275:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1242
+	JB   cx_short_1276
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1244
+	JBE  copy_le2_1278
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1245
+	JBE  copy_le4_1279
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1246:
+copy_loop_1280:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -11492,7 +11730,7 @@ copy_loop_1246:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1246
+	JB      copy_loop_1280
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -11502,9 +11740,9 @@ copy_loop_1246:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1247
+	JMP     copy_done_1281
 
-copy_le4_1245:
+copy_le4_1279:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -11513,152 +11751,152 @@ copy_le4_1245:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1247
+	JMP     copy_done_1281
 
-copy_le2_1244:
+copy_le2_1278:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1247:
-	JMP cx_done_1243
+copy_done_1281:
+	JMP cx_done_1277
 
-cx_short_1242:
+cx_short_1276:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1249
+	JAE  ladder_1283
 	CMPQ BX, $0x00000008
-	JAE  ladder_1250
+	JAE  ladder_1284
 	CMPQ BX, $0x00000004
-	JB   ladder_done_1248
-	JMP  ladder_1251
+	JB   ladder_done_1282
+	JMP  ladder_1285
 
-ladder_1249:
+ladder_1283:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1248
+	JMP     ladder_done_1282
 
-ladder_1250:
+ladder_1284:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1248
+	JMP  ladder_done_1282
 
-ladder_1251:
+ladder_1285:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_1248:
-cx_done_1243:
+ladder_done_1282:
+cx_done_1277:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1252
+	JAE  mp_long_1286
 	CMPQ DX, $0x00000010
-	JAE  ladder_1255
+	JAE  ladder_1289
 	CMPQ DX, $0x00000008
-	JAE  ladder_1256
+	JAE  ladder_1290
 	CMPQ DX, $0x00000004
-	JB   ladder_done_1254
-	JMP  ladder_1257
+	JB   ladder_done_1288
+	JMP  ladder_1291
 
-ladder_1255:
+ladder_1289:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1254
+	JMP     ladder_done_1288
 
-ladder_1256:
+ladder_1290:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1254
+	JMP  ladder_done_1288
 
-ladder_1257:
+ladder_1291:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1254:
-	JMP mp_done_1253
+ladder_done_1288:
+	JMP mp_done_1287
 
-mp_long_1252:
+mp_long_1286:
 	LEAQ -32(DX), R11
 
-mp_loop_1258:
+mp_loop_1292:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1258
+	JGE     mp_loop_1292
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1253:
+mp_done_1287:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1259
+	JAE  mp_long_1293
 	CMPQ SI, $0x00000010
-	JAE  ladder_1262
+	JAE  ladder_1296
 	CMPQ SI, $0x00000008
-	JAE  ladder_1263
+	JAE  ladder_1297
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1261
-	JMP  ladder_1264
+	JB   ladder_done_1295
+	JMP  ladder_1298
 
-ladder_1262:
+ladder_1296:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1261
+	JMP     ladder_done_1295
 
-ladder_1263:
+ladder_1297:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1261
+	JMP  ladder_done_1295
 
-ladder_1264:
+ladder_1298:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1261:
-	JMP mp_done_1260
+ladder_done_1295:
+	JMP mp_done_1294
 
-mp_long_1259:
+mp_long_1293:
 	LEAQ -32(SI), R11
 
-mp_loop_1265:
+mp_loop_1299:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1265
+	JGE     mp_loop_1299
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1260:
+mp_done_1294:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1241
+	JNZ  mirror_rows_1275
 	VZEROUPPER
 
-ret_1240:
+ret_1274:
 	RET
 
 // func rowsMirror8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11666,7 +11904,7 @@ ret_1240:
 TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1266
+	JZ    ret_1300
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -11679,18 +11917,18 @@ TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1267:
+mirror_rows_1301:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1268
+	JB   cx_short_1302
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1270
+	JBE  copy_le2_1304
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1271
+	JBE  copy_le4_1305
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1272:
+copy_loop_1306:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -11702,7 +11940,7 @@ copy_loop_1272:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1272
+	JB      copy_loop_1306
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -11712,9 +11950,9 @@ copy_loop_1272:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1273
+	JMP     copy_done_1307
 
-copy_le4_1271:
+copy_le4_1305:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -11723,121 +11961,121 @@ copy_le4_1271:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1273
+	JMP     copy_done_1307
 
-copy_le2_1270:
+copy_le2_1304:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1273:
-	JMP cx_done_1269
+copy_done_1307:
+	JMP cx_done_1303
 
-cx_short_1268:
+cx_short_1302:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1275
+	JAE  ladder_1309
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1274
-	JMP  ladder_1276
+	JB   ladder_done_1308
+	JMP  ladder_1310
 
-ladder_1275:
+ladder_1309:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1274
+	JMP     ladder_done_1308
 
-ladder_1276:
+ladder_1310:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1274:
-cx_done_1269:
+ladder_done_1308:
+cx_done_1303:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1277
+	JAE  mp_long_1311
 	CMPQ DX, $0x00000010
-	JAE  ladder_1280
+	JAE  ladder_1314
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1279
-	JMP  ladder_1281
+	JB   ladder_done_1313
+	JMP  ladder_1315
 
-ladder_1280:
+ladder_1314:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1279
+	JMP     ladder_done_1313
 
-ladder_1281:
+ladder_1315:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1279:
-	JMP mp_done_1278
+ladder_done_1313:
+	JMP mp_done_1312
 
-mp_long_1277:
+mp_long_1311:
 	LEAQ -32(DX), R11
 
-mp_loop_1282:
+mp_loop_1316:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1282
+	JGE     mp_loop_1316
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1278:
+mp_done_1312:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1283
+	JAE  mp_long_1317
 	CMPQ SI, $0x00000010
-	JAE  ladder_1286
+	JAE  ladder_1320
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1285
-	JMP  ladder_1287
+	JB   ladder_done_1319
+	JMP  ladder_1321
 
-ladder_1286:
+ladder_1320:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1285
+	JMP     ladder_done_1319
 
-ladder_1287:
+ladder_1321:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1285:
-	JMP mp_done_1284
+ladder_done_1319:
+	JMP mp_done_1318
 
-mp_long_1283:
+mp_long_1317:
 	LEAQ -32(SI), R11
 
-mp_loop_1288:
+mp_loop_1322:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1288
+	JGE     mp_loop_1322
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1284:
+mp_done_1318:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1267
+	JNZ  mirror_rows_1301
 	VZEROUPPER
 
-ret_1266:
+ret_1300:
 	RET
 
 // func rowsMirror16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11845,7 +12083,7 @@ ret_1266:
 TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1289
+	JZ    ret_1323
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -11858,18 +12096,18 @@ TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1290:
+mirror_rows_1324:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1291
+	JB   cx_short_1325
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1293
+	JBE  copy_le2_1327
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1294
+	JBE  copy_le4_1328
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1295:
+copy_loop_1329:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -11881,7 +12119,7 @@ copy_loop_1295:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1295
+	JB      copy_loop_1329
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -11891,9 +12129,9 @@ copy_loop_1295:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1296
+	JMP     copy_done_1330
 
-copy_le4_1294:
+copy_le4_1328:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -11902,85 +12140,85 @@ copy_le4_1294:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1296
+	JMP     copy_done_1330
 
-copy_le2_1293:
+copy_le2_1327:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1296:
-	JMP cx_done_1292
+copy_done_1330:
+	JMP cx_done_1326
 
-cx_short_1291:
+cx_short_1325:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1297
+	JB      ladder_done_1331
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1297:
-cx_done_1292:
+ladder_done_1331:
+cx_done_1326:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1299
+	JAE     mp_long_1333
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1301
+	JB      ladder_done_1335
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1301:
-	JMP mp_done_1300
+ladder_done_1335:
+	JMP mp_done_1334
 
-mp_long_1299:
+mp_long_1333:
 	LEAQ -32(DX), R11
 
-mp_loop_1303:
+mp_loop_1337:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1303
+	JGE     mp_loop_1337
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1300:
+mp_done_1334:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1304
+	JAE     mp_long_1338
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1306
+	JB      ladder_done_1340
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1306:
-	JMP mp_done_1305
+ladder_done_1340:
+	JMP mp_done_1339
 
-mp_long_1304:
+mp_long_1338:
 	LEAQ -32(SI), R11
 
-mp_loop_1308:
+mp_loop_1342:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1308
+	JGE     mp_loop_1342
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1305:
+mp_done_1339:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1290
+	JNZ  mirror_rows_1324
 	VZEROUPPER
 
-ret_1289:
+ret_1323:
 	RET
 
 // func rowsMirror1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11988,7 +12226,7 @@ ret_1289:
 TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1309
+	JZ             ret_1343
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -12003,18 +12241,18 @@ TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_1310:
+mirror_rows_1344:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1311
+	JB   mid_small_1345
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1313
+	JBE  copy_le2_1347
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1314
+	JBE  copy_le4_1348
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1315:
+copy_loop_1349:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -12026,7 +12264,7 @@ copy_loop_1315:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1315
+	JB        copy_loop_1349
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -12036,9 +12274,9 @@ copy_loop_1315:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1316
+	JMP       copy_done_1350
 
-copy_le4_1314:
+copy_le4_1348:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -12047,28 +12285,28 @@ copy_le4_1314:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1316
+	JMP       copy_done_1350
 
-copy_le2_1313:
+copy_le2_1347:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1316:
-	JMP mid_done_1312
+copy_done_1350:
+	JMP mid_done_1346
 
-mid_small_1311:
+mid_small_1345:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1317
+	JB   cx_short_1351
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1319
+	JBE  copy_le2_1353
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1320
+	JBE  copy_le4_1354
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1321:
+copy_loop_1355:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -12080,7 +12318,7 @@ copy_loop_1321:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1321
+	JB      copy_loop_1355
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -12090,9 +12328,9 @@ copy_loop_1321:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1322
+	JMP     copy_done_1356
 
-copy_le4_1320:
+copy_le4_1354:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -12101,82 +12339,82 @@ copy_le4_1320:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1322
+	JMP     copy_done_1356
 
-copy_le2_1319:
+copy_le2_1353:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1322:
-	JMP cx_done_1318
+copy_done_1356:
+	JMP cx_done_1352
 
-cx_short_1317:
+cx_short_1351:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1324
+	JAE  ladder_1358
 	CMPQ BX, $0x00000008
-	JAE  ladder_1325
+	JAE  ladder_1359
 	CMPQ BX, $0x00000004
-	JAE  ladder_1326
+	JAE  ladder_1360
 	CMPQ BX, $0x00000002
-	JAE  ladder_1327
+	JAE  ladder_1361
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1323
-	JMP  ladder_1328
+	JB   ladder_done_1357
+	JMP  ladder_1362
 
-ladder_1324:
+ladder_1358:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1323
+	JMP     ladder_done_1357
 
-ladder_1325:
+ladder_1359:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1323
+	JMP  ladder_done_1357
 
-ladder_1326:
+ladder_1360:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1323
+	JMP  ladder_done_1357
 
-ladder_1327:
+ladder_1361:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1323
+	JMP  ladder_done_1357
 
-ladder_1328:
+ladder_1362:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1323:
-cx_done_1318:
-mid_done_1312:
+ladder_done_1357:
+cx_done_1352:
+mid_done_1346:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1329
+	JAE  mp_long_1363
 	CMPQ DX, $0x00000010
-	JAE  ladder_1332
+	JAE  ladder_1366
 	CMPQ DX, $0x00000008
-	JAE  ladder_1333
+	JAE  ladder_1367
 	CMPQ DX, $0x00000004
-	JAE  ladder_1334
+	JAE  ladder_1368
 	CMPQ DX, $0x00000002
-	JAE  ladder_1335
+	JAE  ladder_1369
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1331
-	JMP  ladder_1336
+	JB   ladder_done_1365
+	JMP  ladder_1370
 
-ladder_1332:
+ladder_1366:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -12185,75 +12423,75 @@ ladder_1332:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1331
+	JMP     ladder_done_1365
 
-ladder_1333:
+ladder_1367:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_1331
+	JMP    ladder_done_1365
 
-ladder_1334:
+ladder_1368:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_1331
+	JMP    ladder_done_1365
 
-ladder_1335:
+ladder_1369:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1331
+	JMP  ladder_done_1365
 
-ladder_1336:
+ladder_1370:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1331:
-	JMP mp_done_1330
+ladder_done_1365:
+	JMP mp_done_1364
 
-mp_long_1329:
+mp_long_1363:
 	LEAQ -32(DX), R11
 
-mp_loop_1337:
+mp_loop_1371:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1337
+	JGE     mp_loop_1371
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1330:
+mp_done_1364:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1338
+	JAE  mp_long_1372
 	CMPQ SI, $0x00000010
-	JAE  ladder_1341
+	JAE  ladder_1375
 	CMPQ SI, $0x00000008
-	JAE  ladder_1342
+	JAE  ladder_1376
 	CMPQ SI, $0x00000004
-	JAE  ladder_1343
+	JAE  ladder_1377
 	CMPQ SI, $0x00000002
-	JAE  ladder_1344
+	JAE  ladder_1378
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1340
-	JMP  ladder_1345
+	JB   ladder_done_1374
+	JMP  ladder_1379
 
-ladder_1341:
+ladder_1375:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -12262,64 +12500,64 @@ ladder_1341:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1340
+	JMP     ladder_done_1374
 
-ladder_1342:
+ladder_1376:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_1340
+	JMP    ladder_done_1374
 
-ladder_1343:
+ladder_1377:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_1340
+	JMP    ladder_done_1374
 
-ladder_1344:
+ladder_1378:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1340
+	JMP  ladder_done_1374
 
-ladder_1345:
+ladder_1379:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1340:
-	JMP mp_done_1339
+ladder_done_1374:
+	JMP mp_done_1373
 
-mp_long_1338:
+mp_long_1372:
 	LEAQ -32(SI), R11
 
-mp_loop_1346:
+mp_loop_1380:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1346
+	JGE     mp_loop_1380
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1339:
+mp_done_1373:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1310
+	JNZ  mirror_rows_1344
 	VZEROUPPER
 
-ret_1309:
+ret_1343:
 	RET
 
 // func rowsMirror2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -12327,7 +12565,7 @@ ret_1309:
 TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1347
+	JZ             ret_1381
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -12342,18 +12580,18 @@ TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_1348:
+mirror_rows_1382:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1349
+	JB   mid_small_1383
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1351
+	JBE  copy_le2_1385
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1352
+	JBE  copy_le4_1386
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1353:
+copy_loop_1387:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -12365,7 +12603,7 @@ copy_loop_1353:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1353
+	JB        copy_loop_1387
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -12375,9 +12613,9 @@ copy_loop_1353:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1354
+	JMP       copy_done_1388
 
-copy_le4_1352:
+copy_le4_1386:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -12386,28 +12624,28 @@ copy_le4_1352:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1354
+	JMP       copy_done_1388
 
-copy_le2_1351:
+copy_le2_1385:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1354:
-	JMP mid_done_1350
+copy_done_1388:
+	JMP mid_done_1384
 
-mid_small_1349:
+mid_small_1383:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1355
+	JB   cx_short_1389
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1357
+	JBE  copy_le2_1391
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1358
+	JBE  copy_le4_1392
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1359:
+copy_loop_1393:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -12419,7 +12657,7 @@ copy_loop_1359:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1359
+	JB      copy_loop_1393
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -12429,9 +12667,9 @@ copy_loop_1359:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1360
+	JMP     copy_done_1394
 
-copy_le4_1358:
+copy_le4_1392:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -12440,359 +12678,58 @@ copy_le4_1358:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1360
+	JMP     copy_done_1394
 
-copy_le2_1357:
+copy_le2_1391:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1360:
-	JMP cx_done_1356
+copy_done_1394:
+	JMP cx_done_1390
 
-cx_short_1355:
+cx_short_1389:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1362
+	JAE  ladder_1396
 	CMPQ BX, $0x00000008
-	JAE  ladder_1363
+	JAE  ladder_1397
 	CMPQ BX, $0x00000004
-	JAE  ladder_1364
+	JAE  ladder_1398
 	CMPQ BX, $0x00000002
-	JB   ladder_done_1361
-	JMP  ladder_1365
+	JB   ladder_done_1395
+	JMP  ladder_1399
 
-ladder_1362:
+ladder_1396:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1361
+	JMP     ladder_done_1395
 
-ladder_1363:
+ladder_1397:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1361
+	JMP  ladder_done_1395
 
-ladder_1364:
+ladder_1398:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1361
+	JMP  ladder_done_1395
 
-ladder_1365:
+ladder_1399:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_1361:
-cx_done_1356:
-mid_done_1350:
-	MOVQ AX, R9
-	LEAQ (CX)(DI*1), R10
-	CMPQ DX, $0x00000020
-	JAE  mp_long_1366
-	CMPQ DX, $0x00000010
-	JAE  ladder_1369
-	CMPQ DX, $0x00000008
-	JAE  ladder_1370
-	CMPQ DX, $0x00000004
-	JAE  ladder_1371
-	CMPQ DX, $0x00000002
-	JB   ladder_done_1368
-	JMP  ladder_1372
-
-ladder_1369:
-	LEAQ    revconsts<>+0(SB), R11
-	VMOVDQU 16(R11), X3
-	VMOVDQU -16(R10)(DX*1), X1
-	VMOVDQU (R10), X2
-	VPSHUFB X3, X1, X1
-	VPSHUFB X3, X2, X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1368
-
-ladder_1370:
-	VMOVQ    -8(R10)(DX*1), X1
-	VMOVQ    (R10), X2
-	VPSHUFLW $0x1b, X1, X1
-	VPSHUFLW $0x1b, X2, X2
-	VMOVQ    X1, (R9)
-	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_1368
-
-ladder_1371:
-	MOVL -4(R10)(DX*1), R11
-	MOVL (R10), R10
-	ROLL $0x10, R11
-	ROLL $0x10, R10
-	MOVL R11, (R9)
-	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1368
-
-ladder_1372:
-	MOVW (R10), R10
-	MOVW R10, (R9)
-
-ladder_done_1368:
-	JMP mp_done_1367
-
-mp_long_1366:
-	LEAQ -32(DX), R11
-
-mp_loop_1373:
-	VPERMQ  $0x4e, (R10)(R11*1), Y1
-	VPSHUFB Y0, Y1, Y1
-	VMOVDQU Y1, (R9)
-	ADDQ    $0x20, R9
-	SUBQ    $0x20, R11
-	JGE     mp_loop_1373
-	VPERMQ  $0x4e, (R10), Y1
-	VPSHUFB Y0, Y1, Y1
-	VMOVDQU Y1, (R9)(R11*1)
-
-mp_done_1367:
-	LEAQ (AX)(DX*1), R9
-	ADDQ BX, R9
-	LEAQ (CX)(R8*1), R10
-	CMPQ SI, $0x00000020
-	JAE  mp_long_1374
-	CMPQ SI, $0x00000010
-	JAE  ladder_1377
-	CMPQ SI, $0x00000008
-	JAE  ladder_1378
-	CMPQ SI, $0x00000004
-	JAE  ladder_1379
-	CMPQ SI, $0x00000002
-	JB   ladder_done_1376
-	JMP  ladder_1380
-
-ladder_1377:
-	LEAQ    revconsts<>+0(SB), R11
-	VMOVDQU 16(R11), X3
-	VMOVDQU -16(R10)(SI*1), X1
-	VMOVDQU (R10), X2
-	VPSHUFB X3, X1, X1
-	VPSHUFB X3, X2, X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1376
-
-ladder_1378:
-	VMOVQ    -8(R10)(SI*1), X1
-	VMOVQ    (R10), X2
-	VPSHUFLW $0x1b, X1, X1
-	VPSHUFLW $0x1b, X2, X2
-	VMOVQ    X1, (R9)
-	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_1376
-
-ladder_1379:
-	MOVL -4(R10)(SI*1), R11
-	MOVL (R10), R10
-	ROLL $0x10, R11
-	ROLL $0x10, R10
-	MOVL R11, (R9)
-	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1376
-
-ladder_1380:
-	MOVW (R10), R10
-	MOVW R10, (R9)
-
-ladder_done_1376:
-	JMP mp_done_1375
-
-mp_long_1374:
-	LEAQ -32(SI), R11
-
-mp_loop_1381:
-	VPERMQ  $0x4e, (R10)(R11*1), Y1
-	VPSHUFB Y0, Y1, Y1
-	VMOVDQU Y1, (R9)
-	ADDQ    $0x20, R9
-	SUBQ    $0x20, R11
-	JGE     mp_loop_1381
-	VPERMQ  $0x4e, (R10), Y1
-	VPSHUFB Y0, Y1, Y1
-	VMOVDQU Y1, (R9)(R11*1)
-
-mp_done_1375:
-	ADDQ dstStride+24(FP), AX
-	ADDQ srcStride+32(FP), CX
-	DECQ rows+16(FP)
-	JNZ  mirror_rows_1348
-	VZEROUPPER
-
-ret_1347:
-	RET
-
-// func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
-// Requires: AVX, AVX2, AVX512F
-TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
-	MOVQ    rows+16(FP), AX
-	TESTQ   AX, AX
-	JZ      ret_1382
-	MOVQ    dst+0(FP), AX
-	MOVQ    src+8(FP), CX
-	MOVQ    left+40(FP), DX
-	MOVQ    mid+48(FP), BX
-	MOVQ    right+56(FP), SI
-	MOVQ    leftFrom+64(FP), DI
-	ADDQ    $0x00000004, DI
-	SUBQ    DX, DI
-	MOVQ    rightFrom+72(FP), R8
-	ADDQ    $0x00000004, R8
-	SUBQ    SI, R8
-	LEAQ    revconsts<>+0(SB), R9
-	VMOVDQU 32(R9), Y0
-
-mirror_rows_1383:
-	LEAQ (AX)(DX*1), R9
-	CMPQ BX, $0x00000080
-	JB   mid_small_1384
-	CMPQ BX, $0x00000080
-	JBE  copy_le2_1386
-	CMPQ BX, $0x00000100
-	JBE  copy_le4_1387
-	LEAQ -256(R9)(BX*1), R10
-	MOVQ CX, R11
-
-copy_loop_1388:
-	VMOVDQU64 (R11), Z1
-	VMOVDQU64 64(R11), Z2
-	VMOVDQU64 128(R11), Z3
-	VMOVDQU64 192(R11), Z4
-	VMOVDQU64 Z1, (R9)
-	VMOVDQU64 Z2, 64(R9)
-	VMOVDQU64 Z3, 128(R9)
-	VMOVDQU64 Z4, 192(R9)
-	ADDQ      $0x00000100, R9
-	ADDQ      $0x00000100, R11
-	CMPQ      R9, R10
-	JB        copy_loop_1388
-	LEAQ      -256(CX)(BX*1), R11
-	VMOVDQU64 (R11), Z1
-	VMOVDQU64 64(R11), Z2
-	VMOVDQU64 128(R11), Z3
-	VMOVDQU64 192(R11), Z4
-	VMOVDQU64 Z1, (R10)
-	VMOVDQU64 Z2, 64(R10)
-	VMOVDQU64 Z3, 128(R10)
-	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1389
-
-copy_le4_1387:
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 64(CX), Z2
-	VMOVDQU64 -128(CX)(BX*1), Z3
-	VMOVDQU64 -64(CX)(BX*1), Z4
-	VMOVDQU64 Z1, (R9)
-	VMOVDQU64 Z2, 64(R9)
-	VMOVDQU64 Z3, -128(R9)(BX*1)
-	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1389
-
-copy_le2_1386:
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 -64(CX)(BX*1), Z2
-	VMOVDQU64 Z1, (R9)
-	VMOVDQU64 Z2, -64(R9)(BX*1)
-
-copy_done_1389:
-	JMP mid_done_1385
-
-mid_small_1384:
-	CMPQ BX, $0x00000020
-	JB   cx_short_1390
-	CMPQ BX, $0x00000040
-	JBE  copy_le2_1392
-	CMPQ BX, $0x00000080
-	JBE  copy_le4_1393
-	LEAQ -128(R9)(BX*1), R10
-	MOVQ CX, R11
-
-copy_loop_1394:
-	VMOVDQU (R11), Y1
-	VMOVDQU 32(R11), Y2
-	VMOVDQU 64(R11), Y3
-	VMOVDQU 96(R11), Y4
-	VMOVDQU Y1, (R9)
-	VMOVDQU Y2, 32(R9)
-	VMOVDQU Y3, 64(R9)
-	VMOVDQU Y4, 96(R9)
-	ADDQ    $0x00000080, R9
-	ADDQ    $0x00000080, R11
-	CMPQ    R9, R10
-	JB      copy_loop_1394
-	LEAQ    -128(CX)(BX*1), R11
-	VMOVDQU (R11), Y1
-	VMOVDQU 32(R11), Y2
-	VMOVDQU 64(R11), Y3
-	VMOVDQU 96(R11), Y4
-	VMOVDQU Y1, (R10)
-	VMOVDQU Y2, 32(R10)
-	VMOVDQU Y3, 64(R10)
-	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1395
-
-copy_le4_1393:
-	VMOVDQU (CX), Y1
-	VMOVDQU 32(CX), Y2
-	VMOVDQU -64(CX)(BX*1), Y3
-	VMOVDQU -32(CX)(BX*1), Y4
-	VMOVDQU Y1, (R9)
-	VMOVDQU Y2, 32(R9)
-	VMOVDQU Y3, -64(R9)(BX*1)
-	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1395
-
-copy_le2_1392:
-	VMOVDQU (CX), Y1
-	VMOVDQU -32(CX)(BX*1), Y2
-	VMOVDQU Y1, (R9)
-	VMOVDQU Y2, -32(R9)(BX*1)
-
-copy_done_1395:
-	JMP cx_done_1391
-
-cx_short_1390:
-	CMPQ BX, $0x00000010
-	JAE  ladder_1397
-	CMPQ BX, $0x00000008
-	JAE  ladder_1398
-	CMPQ BX, $0x00000004
-	JB   ladder_done_1396
-	JMP  ladder_1399
-
-ladder_1397:
-	VMOVDQU (CX), X1
-	VMOVDQU -16(CX)(BX*1), X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1396
-
-ladder_1398:
-	MOVQ (CX), R10
-	MOVQ -8(CX)(BX*1), R11
-	MOVQ R10, (R9)
-	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1396
-
-ladder_1399:
-	MOVL (CX), R10
-	MOVL -4(CX)(BX*1), R11
-	MOVL R10, (R9)
-	MOVL R11, -4(R9)(BX*1)
-
-ladder_done_1396:
-cx_done_1391:
-mid_done_1385:
+ladder_done_1395:
+cx_done_1390:
+mid_done_1384:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
@@ -12802,28 +12739,43 @@ mid_done_1385:
 	CMPQ DX, $0x00000008
 	JAE  ladder_1404
 	CMPQ DX, $0x00000004
+	JAE  ladder_1405
+	CMPQ DX, $0x00000002
 	JB   ladder_done_1402
-	JMP  ladder_1405
+	JMP  ladder_1406
 
 ladder_1403:
-	VPSHUFD $0x1b, -16(R10)(DX*1), X1
-	VPSHUFD $0x1b, (R10), X2
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU 16(R11), X3
+	VMOVDQU -16(R10)(DX*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
 	JMP     ladder_done_1402
 
 ladder_1404:
-	MOVQ -8(R10)(DX*1), R11
-	MOVQ (R10), R10
-	ROLQ $0x20, R11
-	ROLQ $0x20, R10
-	MOVQ R11, (R9)
-	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1402
+	VMOVQ    -8(R10)(DX*1), X1
+	VMOVQ    (R10), X2
+	VPSHUFLW $0x1b, X1, X1
+	VPSHUFLW $0x1b, X2, X2
+	VMOVQ    X1, (R9)
+	VMOVQ    X2, -8(R9)(DX*1)
+	JMP      ladder_done_1402
 
 ladder_1405:
+	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
-	MOVL R10, (R9)
+	ROLL $0x10, R11
+	ROLL $0x10, R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(DX*1)
+	JMP  ladder_done_1402
+
+ladder_1406:
+	MOVW (R10), R10
+	MOVW R10, (R9)
 
 ladder_done_1402:
 	JMP mp_done_1401
@@ -12831,13 +12783,15 @@ ladder_done_1402:
 mp_long_1400:
 	LEAQ -32(DX), R11
 
-mp_loop_1406:
-	VPERMD  (R10)(R11*1), Y0, Y1
+mp_loop_1407:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1406
-	VPERMD  (R10), Y0, Y1
+	JGE     mp_loop_1407
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
 mp_done_1401:
@@ -12845,58 +12799,342 @@ mp_done_1401:
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1407
+	JAE  mp_long_1408
 	CMPQ SI, $0x00000010
-	JAE  ladder_1410
-	CMPQ SI, $0x00000008
 	JAE  ladder_1411
+	CMPQ SI, $0x00000008
+	JAE  ladder_1412
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1409
-	JMP  ladder_1412
+	JAE  ladder_1413
+	CMPQ SI, $0x00000002
+	JB   ladder_done_1410
+	JMP  ladder_1414
 
-ladder_1410:
+ladder_1411:
+	LEAQ    revconsts<>+0(SB), R11
+	VMOVDQU 16(R11), X3
+	VMOVDQU -16(R10)(SI*1), X1
+	VMOVDQU (R10), X2
+	VPSHUFB X3, X1, X1
+	VPSHUFB X3, X2, X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(SI*1)
+	JMP     ladder_done_1410
+
+ladder_1412:
+	VMOVQ    -8(R10)(SI*1), X1
+	VMOVQ    (R10), X2
+	VPSHUFLW $0x1b, X1, X1
+	VPSHUFLW $0x1b, X2, X2
+	VMOVQ    X1, (R9)
+	VMOVQ    X2, -8(R9)(SI*1)
+	JMP      ladder_done_1410
+
+ladder_1413:
+	MOVL -4(R10)(SI*1), R11
+	MOVL (R10), R10
+	ROLL $0x10, R11
+	ROLL $0x10, R10
+	MOVL R11, (R9)
+	MOVL R10, -4(R9)(SI*1)
+	JMP  ladder_done_1410
+
+ladder_1414:
+	MOVW (R10), R10
+	MOVW R10, (R9)
+
+ladder_done_1410:
+	JMP mp_done_1409
+
+mp_long_1408:
+	LEAQ -32(SI), R11
+
+mp_loop_1415:
+	VPERMQ  $0x4e, (R10)(R11*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_1415
+	VPERMQ  $0x4e, (R10), Y1
+	VPSHUFB Y0, Y1, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_1409:
+	ADDQ dstStride+24(FP), AX
+	ADDQ srcStride+32(FP), CX
+	DECQ rows+16(FP)
+	JNZ  mirror_rows_1382
+	VZEROUPPER
+
+ret_1381:
+	RET
+
+// func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
+	MOVQ    rows+16(FP), AX
+	TESTQ   AX, AX
+	JZ      ret_1416
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    left+40(FP), DX
+	MOVQ    mid+48(FP), BX
+	MOVQ    right+56(FP), SI
+	MOVQ    leftFrom+64(FP), DI
+	ADDQ    $0x00000004, DI
+	SUBQ    DX, DI
+	MOVQ    rightFrom+72(FP), R8
+	ADDQ    $0x00000004, R8
+	SUBQ    SI, R8
+	LEAQ    revconsts<>+0(SB), R9
+	VMOVDQU 32(R9), Y0
+
+mirror_rows_1417:
+	LEAQ (AX)(DX*1), R9
+	CMPQ BX, $0x00000080
+	JB   mid_small_1418
+	CMPQ BX, $0x00000080
+	JBE  copy_le2_1420
+	CMPQ BX, $0x00000100
+	JBE  copy_le4_1421
+	LEAQ -256(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_1422:
+	VMOVDQU64 (R11), Z1
+	VMOVDQU64 64(R11), Z2
+	VMOVDQU64 128(R11), Z3
+	VMOVDQU64 192(R11), Z4
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, 64(R9)
+	VMOVDQU64 Z3, 128(R9)
+	VMOVDQU64 Z4, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000100, R11
+	CMPQ      R9, R10
+	JB        copy_loop_1422
+	LEAQ      -256(CX)(BX*1), R11
+	VMOVDQU64 (R11), Z1
+	VMOVDQU64 64(R11), Z2
+	VMOVDQU64 128(R11), Z3
+	VMOVDQU64 192(R11), Z4
+	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z2, 64(R10)
+	VMOVDQU64 Z3, 128(R10)
+	VMOVDQU64 Z4, 192(R10)
+	JMP       copy_done_1423
+
+copy_le4_1421:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 64(CX), Z2
+	VMOVDQU64 -128(CX)(BX*1), Z3
+	VMOVDQU64 -64(CX)(BX*1), Z4
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, 64(R9)
+	VMOVDQU64 Z3, -128(R9)(BX*1)
+	VMOVDQU64 Z4, -64(R9)(BX*1)
+	JMP       copy_done_1423
+
+copy_le2_1420:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 -64(CX)(BX*1), Z2
+	VMOVDQU64 Z1, (R9)
+	VMOVDQU64 Z2, -64(R9)(BX*1)
+
+copy_done_1423:
+	JMP mid_done_1419
+
+mid_small_1418:
+	CMPQ BX, $0x00000020
+	JB   cx_short_1424
+	CMPQ BX, $0x00000040
+	JBE  copy_le2_1426
+	CMPQ BX, $0x00000080
+	JBE  copy_le4_1427
+	LEAQ -128(R9)(BX*1), R10
+	MOVQ CX, R11
+
+copy_loop_1428:
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, 64(R9)
+	VMOVDQU Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R11
+	CMPQ    R9, R10
+	JB      copy_loop_1428
+	LEAQ    -128(CX)(BX*1), R11
+	VMOVDQU (R11), Y1
+	VMOVDQU 32(R11), Y2
+	VMOVDQU 64(R11), Y3
+	VMOVDQU 96(R11), Y4
+	VMOVDQU Y1, (R10)
+	VMOVDQU Y2, 32(R10)
+	VMOVDQU Y3, 64(R10)
+	VMOVDQU Y4, 96(R10)
+	JMP     copy_done_1429
+
+copy_le4_1427:
+	VMOVDQU (CX), Y1
+	VMOVDQU 32(CX), Y2
+	VMOVDQU -64(CX)(BX*1), Y3
+	VMOVDQU -32(CX)(BX*1), Y4
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, 32(R9)
+	VMOVDQU Y3, -64(R9)(BX*1)
+	VMOVDQU Y4, -32(R9)(BX*1)
+	JMP     copy_done_1429
+
+copy_le2_1426:
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(BX*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(BX*1)
+
+copy_done_1429:
+	JMP cx_done_1425
+
+cx_short_1424:
+	CMPQ BX, $0x00000010
+	JAE  ladder_1431
+	CMPQ BX, $0x00000008
+	JAE  ladder_1432
+	CMPQ BX, $0x00000004
+	JB   ladder_done_1430
+	JMP  ladder_1433
+
+ladder_1431:
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(BX*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(BX*1)
+	JMP     ladder_done_1430
+
+ladder_1432:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(BX*1), R11
+	MOVQ R10, (R9)
+	MOVQ R11, -8(R9)(BX*1)
+	JMP  ladder_done_1430
+
+ladder_1433:
+	MOVL (CX), R10
+	MOVL -4(CX)(BX*1), R11
+	MOVL R10, (R9)
+	MOVL R11, -4(R9)(BX*1)
+
+ladder_done_1430:
+cx_done_1425:
+mid_done_1419:
+	MOVQ AX, R9
+	LEAQ (CX)(DI*1), R10
+	CMPQ DX, $0x00000020
+	JAE  mp_long_1434
+	CMPQ DX, $0x00000010
+	JAE  ladder_1437
+	CMPQ DX, $0x00000008
+	JAE  ladder_1438
+	CMPQ DX, $0x00000004
+	JB   ladder_done_1436
+	JMP  ladder_1439
+
+ladder_1437:
+	VPSHUFD $0x1b, -16(R10)(DX*1), X1
+	VPSHUFD $0x1b, (R10), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(DX*1)
+	JMP     ladder_done_1436
+
+ladder_1438:
+	MOVQ -8(R10)(DX*1), R11
+	MOVQ (R10), R10
+	ROLQ $0x20, R11
+	ROLQ $0x20, R10
+	MOVQ R11, (R9)
+	MOVQ R10, -8(R9)(DX*1)
+	JMP  ladder_done_1436
+
+ladder_1439:
+	MOVL (R10), R10
+	MOVL R10, (R9)
+
+ladder_done_1436:
+	JMP mp_done_1435
+
+mp_long_1434:
+	LEAQ -32(DX), R11
+
+mp_loop_1440:
+	VPERMD  (R10)(R11*1), Y0, Y1
+	VMOVDQU Y1, (R9)
+	ADDQ    $0x20, R9
+	SUBQ    $0x20, R11
+	JGE     mp_loop_1440
+	VPERMD  (R10), Y0, Y1
+	VMOVDQU Y1, (R9)(R11*1)
+
+mp_done_1435:
+	LEAQ (AX)(DX*1), R9
+	ADDQ BX, R9
+	LEAQ (CX)(R8*1), R10
+	CMPQ SI, $0x00000020
+	JAE  mp_long_1441
+	CMPQ SI, $0x00000010
+	JAE  ladder_1444
+	CMPQ SI, $0x00000008
+	JAE  ladder_1445
+	CMPQ SI, $0x00000004
+	JB   ladder_done_1443
+	JMP  ladder_1446
+
+ladder_1444:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1409
+	JMP     ladder_done_1443
 
-ladder_1411:
+ladder_1445:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1409
+	JMP  ladder_done_1443
 
-ladder_1412:
+ladder_1446:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1409:
-	JMP mp_done_1408
+ladder_done_1443:
+	JMP mp_done_1442
 
-mp_long_1407:
+mp_long_1441:
 	LEAQ -32(SI), R11
 
-mp_loop_1413:
+mp_loop_1447:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1413
+	JGE     mp_loop_1447
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1408:
+mp_done_1442:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1383
+	JNZ  mirror_rows_1417
 	VZEROUPPER
 
-ret_1382:
+ret_1416:
 	RET
 
 // func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -12904,7 +13142,7 @@ ret_1382:
 TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1414
+	JZ    ret_1448
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -12917,18 +13155,18 @@ TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1415:
+mirror_rows_1449:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1416
+	JB   mid_small_1450
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1418
+	JBE  copy_le2_1452
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1419
+	JBE  copy_le4_1453
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1420:
+copy_loop_1454:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -12940,7 +13178,7 @@ copy_loop_1420:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1420
+	JB        copy_loop_1454
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -12950,9 +13188,9 @@ copy_loop_1420:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1421
+	JMP       copy_done_1455
 
-copy_le4_1419:
+copy_le4_1453:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -12961,28 +13199,28 @@ copy_le4_1419:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1421
+	JMP       copy_done_1455
 
-copy_le2_1418:
+copy_le2_1452:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1421:
-	JMP mid_done_1417
+copy_done_1455:
+	JMP mid_done_1451
 
-mid_small_1416:
+mid_small_1450:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1422
+	JB   cx_short_1456
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1424
+	JBE  copy_le2_1458
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1425
+	JBE  copy_le4_1459
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1426:
+copy_loop_1460:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -12994,7 +13232,7 @@ copy_loop_1426:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1426
+	JB      copy_loop_1460
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -13004,9 +13242,9 @@ copy_loop_1426:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1427
+	JMP     copy_done_1461
 
-copy_le4_1425:
+copy_le4_1459:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -13015,122 +13253,122 @@ copy_le4_1425:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1427
+	JMP     copy_done_1461
 
-copy_le2_1424:
+copy_le2_1458:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1427:
-	JMP cx_done_1423
+copy_done_1461:
+	JMP cx_done_1457
 
-cx_short_1422:
+cx_short_1456:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1429
+	JAE  ladder_1463
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1428
-	JMP  ladder_1430
+	JB   ladder_done_1462
+	JMP  ladder_1464
 
-ladder_1429:
+ladder_1463:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1428
+	JMP     ladder_done_1462
 
-ladder_1430:
+ladder_1464:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1428:
-cx_done_1423:
-mid_done_1417:
+ladder_done_1462:
+cx_done_1457:
+mid_done_1451:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1431
+	JAE  mp_long_1465
 	CMPQ DX, $0x00000010
-	JAE  ladder_1434
+	JAE  ladder_1468
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1433
-	JMP  ladder_1435
+	JB   ladder_done_1467
+	JMP  ladder_1469
 
-ladder_1434:
+ladder_1468:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1433
+	JMP     ladder_done_1467
 
-ladder_1435:
+ladder_1469:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1433:
-	JMP mp_done_1432
+ladder_done_1467:
+	JMP mp_done_1466
 
-mp_long_1431:
+mp_long_1465:
 	LEAQ -32(DX), R11
 
-mp_loop_1436:
+mp_loop_1470:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1436
+	JGE     mp_loop_1470
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1432:
+mp_done_1466:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1437
+	JAE  mp_long_1471
 	CMPQ SI, $0x00000010
-	JAE  ladder_1440
+	JAE  ladder_1474
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1439
-	JMP  ladder_1441
+	JB   ladder_done_1473
+	JMP  ladder_1475
 
-ladder_1440:
+ladder_1474:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1439
+	JMP     ladder_done_1473
 
-ladder_1441:
+ladder_1475:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1439:
-	JMP mp_done_1438
+ladder_done_1473:
+	JMP mp_done_1472
 
-mp_long_1437:
+mp_long_1471:
 	LEAQ -32(SI), R11
 
-mp_loop_1442:
+mp_loop_1476:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1442
+	JGE     mp_loop_1476
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1438:
+mp_done_1472:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1415
+	JNZ  mirror_rows_1449
 	VZEROUPPER
 
-ret_1414:
+ret_1448:
 	RET
 
 // func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -13138,7 +13376,7 @@ ret_1414:
 TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1443
+	JZ    ret_1477
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -13151,18 +13389,18 @@ TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1444:
+mirror_rows_1478:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1445
+	JB   mid_small_1479
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1447
+	JBE  copy_le2_1481
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1448
+	JBE  copy_le4_1482
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1449:
+copy_loop_1483:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -13174,7 +13412,7 @@ copy_loop_1449:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1449
+	JB        copy_loop_1483
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -13184,9 +13422,9 @@ copy_loop_1449:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1450
+	JMP       copy_done_1484
 
-copy_le4_1448:
+copy_le4_1482:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -13195,28 +13433,28 @@ copy_le4_1448:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1450
+	JMP       copy_done_1484
 
-copy_le2_1447:
+copy_le2_1481:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1450:
-	JMP mid_done_1446
+copy_done_1484:
+	JMP mid_done_1480
 
-mid_small_1445:
+mid_small_1479:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1451
+	JB   cx_short_1485
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1453
+	JBE  copy_le2_1487
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1454
+	JBE  copy_le4_1488
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1455:
+copy_loop_1489:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -13228,7 +13466,7 @@ copy_loop_1455:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1455
+	JB      copy_loop_1489
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -13238,9 +13476,9 @@ copy_loop_1455:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1456
+	JMP     copy_done_1490
 
-copy_le4_1454:
+copy_le4_1488:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -13249,86 +13487,86 @@ copy_le4_1454:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1456
+	JMP     copy_done_1490
 
-copy_le2_1453:
+copy_le2_1487:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1456:
-	JMP cx_done_1452
+copy_done_1490:
+	JMP cx_done_1486
 
-cx_short_1451:
+cx_short_1485:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1457
+	JB      ladder_done_1491
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1457:
-cx_done_1452:
-mid_done_1446:
+ladder_done_1491:
+cx_done_1486:
+mid_done_1480:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1459
+	JAE     mp_long_1493
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1461
+	JB      ladder_done_1495
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1461:
-	JMP mp_done_1460
+ladder_done_1495:
+	JMP mp_done_1494
 
-mp_long_1459:
+mp_long_1493:
 	LEAQ -32(DX), R11
 
-mp_loop_1463:
+mp_loop_1497:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1463
+	JGE     mp_loop_1497
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1460:
+mp_done_1494:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1464
+	JAE     mp_long_1498
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1466
+	JB      ladder_done_1500
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1466:
-	JMP mp_done_1465
+ladder_done_1500:
+	JMP mp_done_1499
 
-mp_long_1464:
+mp_long_1498:
 	LEAQ -32(SI), R11
 
-mp_loop_1468:
+mp_loop_1502:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1468
+	JGE     mp_loop_1502
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1465:
+mp_done_1499:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1444
+	JNZ  mirror_rows_1478
 	VZEROUPPER
 
-ret_1443:
+ret_1477:
 	RET
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
@@ -13345,9 +13583,9 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            pat+64(FP), R10
 	MOVQ            planes+72(FP), R11
 	TESTQ           DX, DX
-	JZ              shuf_ret_1469
+	JZ              shuf_ret_1503
 	TESTQ           R11, R11
-	JZ              shuf_ret_1469
+	JZ              shuf_ret_1503
 	LEAQ            lowmask64<>+0(SB), DX
 	MOVQ            $0x00000040, R12
 	CMPQ            DI, R12
@@ -13383,45 +13621,45 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            srcPlane+88(FP), R12
 	MOVQ            srcLimit+120(FP), R13
 	CMPQ            R8, $0x40
-	JBE             shuf_one_table_1470
+	JBE             shuf_one_table_1504
 	CMPQ            DI, $0x40
-	JBE             shuf_two_narrow_1473
+	JBE             shuf_two_narrow_1507
 	SUBQ            $0x40, R8
 	VPBROADCASTB    R8, Z3
 	MOVL            $0x00000040, AX
 	VPBROADCASTB    AX, Z4
 	VPCMPUB         $0x05, Z4, Z0, K3, K1
 	KORTESTQ        K1, K1
-	JNZ             shuf_both_halves_1474
+	JNZ             shuf_both_halves_1508
 	VPCMPUB         $0x01, Z3, Z1, K4, K1
 	KANDQ           K2, K1, K1
 	KORTESTQ        K1, K1
-	JNZ             shuf_both_halves_1474
+	JNZ             shuf_both_halves_1508
 	VPSUBB          Z3, Z1, Z1
 	CMPQ            DI, $0x50
-	JBE             shuf_store16_1475
+	JBE             shuf_store16_1509
 	CMPQ            DI, $0x60
-	JBE             shuf_store32_1476
+	JBE             shuf_store32_1510
 	CMPQ            rowIdx+96(FP), $0x00
-	JNE             shuf_list_1477
+	JNE             shuf_list_1511
 	DECQ            R11
-	JZ              shuf_last_plane_1480
+	JZ              shuf_last_plane_1514
 
-shuf_planes_1479:
+shuf_planes_1513:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1481
+	JZ    shuf_run_done_1515
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1482
+	JHI   shuf_run_checked_1516
 	TESTQ DI, DI
-	JZ    shuf_done_1483
+	JZ    shuf_done_1517
 
-shuf_rows_1484:
+shuf_rows_1518:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -13433,16 +13671,16 @@ shuf_rows_1484:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1484
+	JNZ       shuf_rows_1518
 
-shuf_done_1483:
-	JMP shuf_run_done_1481
+shuf_done_1517:
+	JMP shuf_run_done_1515
 
-shuf_run_checked_1482:
+shuf_run_checked_1516:
 	TESTQ DI, DI
-	JZ    shuf_done_1485
+	JZ    shuf_done_1519
 
-shuf_rows_1486:
+shuf_rows_1520:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -13454,31 +13692,31 @@ shuf_rows_1486:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1486
+	JNZ       shuf_rows_1520
 
-shuf_done_1485:
-shuf_run_done_1481:
+shuf_done_1519:
+shuf_run_done_1515:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1479
+	JNZ  shuf_planes_1513
 
-shuf_last_plane_1480:
+shuf_last_plane_1514:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1487
+	JZ    shuf_run_done_1521
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R9
 	IMULQ SI, R9
 	ADDQ  CX, R9
 	CMPQ  R9, R13
-	JHI   shuf_run_checked_1488
+	JHI   shuf_run_checked_1522
 	TESTQ DX, DX
-	JZ    shuf_done_1489
+	JZ    shuf_done_1523
 
-shuf_rows_1490:
+shuf_rows_1524:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -13487,23 +13725,23 @@ shuf_rows_1490:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1491
+	JHI       shuf_far_1525
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1492:
+shuf_stored_1526:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1490
+	JNZ  shuf_rows_1524
 
-shuf_done_1489:
-	JMP shuf_run_done_1487
+shuf_done_1523:
+	JMP shuf_run_done_1521
 
-shuf_run_checked_1488:
+shuf_run_checked_1522:
 	TESTQ DX, DX
-	JZ    shuf_done_1493
+	JZ    shuf_done_1527
 
-shuf_rows_1494:
+shuf_rows_1528:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -13512,21 +13750,21 @@ shuf_rows_1494:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1495
+	JHI       shuf_far_1529
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1496:
+shuf_stored_1530:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1494
+	JNZ  shuf_rows_1528
 
-shuf_done_1493:
-shuf_run_done_1487:
+shuf_done_1527:
+shuf_run_done_1521:
 	VZEROUPPER
 	RET
 
-shuf_list_1477:
+shuf_list_1511:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -13535,12 +13773,12 @@ shuf_list_1477:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1497
+	JZ      shuf_no_run_1531
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1497:
+shuf_no_run_1531:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -13550,54 +13788,54 @@ shuf_no_run_1497:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1478
+	JA    shuf_list_loads_1512
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R14
 	LEAQ  (AX)(R14*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1498:
+shuf_offs_1532:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1499
+	JAE     shuf_offs_done_1533
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1498
+	JMP     shuf_offs_1532
 
-shuf_offs_done_1499:
+shuf_offs_done_1533:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1478
+	JA   shuf_list_loads_1512
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R14
 	LEAQ (AX)(R14*4), AX
 	XORQ CX, CX
 
-shuf_offs_1500:
+shuf_offs_1534:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1501
+	JAE     shuf_offs_done_1535
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1500
+	JMP     shuf_offs_1534
 
-shuf_offs_done_1501:
+shuf_offs_done_1535:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_1503
+	JZ        shuf_last_plane_1537
 
-shuf_planes_1502:
+shuf_planes_1536:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1504
+	JZ        shuf_done_1538
 
-shuf_rows_1505:
+shuf_rows_1539:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
@@ -13611,23 +13849,23 @@ shuf_rows_1505:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1505
+	JNZ       shuf_rows_1539
 
-shuf_done_1504:
+shuf_done_1538:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1506
+	JZ    shuf_run_done_1540
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1507
+	JHI   shuf_run_checked_1541
 	TESTQ DI, DI
-	JZ    shuf_done_1508
+	JZ    shuf_done_1542
 
-shuf_rows_1509:
+shuf_rows_1543:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -13639,16 +13877,16 @@ shuf_rows_1509:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1509
+	JNZ       shuf_rows_1543
 
-shuf_done_1508:
-	JMP shuf_run_done_1506
+shuf_done_1542:
+	JMP shuf_run_done_1540
 
-shuf_run_checked_1507:
+shuf_run_checked_1541:
 	TESTQ DI, DI
-	JZ    shuf_done_1510
+	JZ    shuf_done_1544
 
-shuf_rows_1511:
+shuf_rows_1545:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -13660,16 +13898,16 @@ shuf_rows_1511:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1511
+	JNZ       shuf_rows_1545
 
-shuf_done_1510:
-shuf_run_done_1506:
+shuf_done_1544:
+shuf_run_done_1540:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1512
+	JZ        shuf_done_1546
 
-shuf_rows_1513:
+shuf_rows_1547:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
@@ -13683,23 +13921,23 @@ shuf_rows_1513:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1513
+	JNZ       shuf_rows_1547
 
-shuf_done_1512:
+shuf_done_1546:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1502
+	JNZ  shuf_planes_1536
 
-shuf_last_plane_1503:
+shuf_last_plane_1537:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1514
+	JZ        shuf_done_1548
 
-shuf_rows_1515:
+shuf_rows_1549:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -13710,276 +13948,27 @@ shuf_rows_1515:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z9, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1516
+	JHI       shuf_far_1550
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1517:
+shuf_stored_1551:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1515
+	JNZ     shuf_rows_1549
 
-shuf_done_1514:
+shuf_done_1548:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1518
+	JZ    shuf_run_done_1552
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R10
 	IMULQ SI, R10
 	ADDQ  CX, R10
 	CMPQ  R10, R13
-	JHI   shuf_run_checked_1519
+	JHI   shuf_run_checked_1553
 	TESTQ DX, DX
-	JZ    shuf_done_1520
-
-shuf_rows_1521:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1522
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1523:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1521
-
-shuf_done_1520:
-	JMP shuf_run_done_1518
-
-shuf_run_checked_1519:
-	TESTQ DX, DX
-	JZ    shuf_done_1524
-
-shuf_rows_1525:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1526
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1527:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1525
-
-shuf_done_1524:
-shuf_run_done_1518:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1528
-
-shuf_rows_1529:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z5
-	VMOVDQA64 Z2, Z6
-	VPERMB    Z4, Z0, K3, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z5, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1530
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_1531:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1529
-
-shuf_done_1528:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_1478:
-	DECQ R11
-	JZ   shuf_last_plane_1533
-
-shuf_planes_1532:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1534
-
-shuf_rows_1535:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1535
-
-shuf_done_1534:
-	VMOVQ X5, R14
-	TESTQ R14, R14
-	JZ    shuf_run_done_1536
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R14), DI
-	IMULQ SI, DI
-	ADDQ  CX, DI
-	CMPQ  DI, R13
-	JHI   shuf_run_checked_1537
-	TESTQ R14, R14
-	JZ    shuf_done_1538
-
-shuf_rows_1539:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1539
-
-shuf_done_1538:
-	JMP shuf_run_done_1536
-
-shuf_run_checked_1537:
-	TESTQ R14, R14
-	JZ    shuf_done_1540
-
-shuf_rows_1541:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      R14
-	JNZ       shuf_rows_1541
-
-shuf_done_1540:
-shuf_run_done_1536:
-	VMOVQ X8, DI
-	VMOVQ X7, R14
-	TESTQ R14, R14
-	JZ    shuf_done_1542
-
-shuf_rows_1543:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R14
-	JNZ       shuf_rows_1543
-
-shuf_done_1542:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1532
-
-shuf_last_plane_1533:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	VMOVQ X3, DX
-	VMOVQ X4, R10
-	TESTQ R10, R10
-	JZ    shuf_done_1544
-
-shuf_rows_1545:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z3, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1546
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1547:
-	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
-	JNZ  shuf_rows_1545
-
-shuf_done_1544:
-	VMOVQ X5, R10
-	TESTQ R10, R10
-	JZ    shuf_run_done_1548
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(R10), DX
-	IMULQ SI, DX
-	ADDQ  CX, DX
-	CMPQ  DX, R13
-	JHI   shuf_run_checked_1549
-	TESTQ R10, R10
-	JZ    shuf_done_1550
-
-shuf_rows_1551:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1552
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1553:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R10
-	JNZ  shuf_rows_1551
-
-shuf_done_1550:
-	JMP shuf_run_done_1548
-
-shuf_run_checked_1549:
-	TESTQ R10, R10
 	JZ    shuf_done_1554
 
 shuf_rows_1555:
@@ -13997,20 +13986,17 @@ shuf_rows_1555:
 shuf_stored_1557:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ R10
+	DECQ DX
 	JNZ  shuf_rows_1555
 
 shuf_done_1554:
-shuf_run_done_1548:
-	VMOVQ X8, DX
-	VMOVQ X7, R10
-	TESTQ R10, R10
+	JMP shuf_run_done_1552
+
+shuf_run_checked_1553:
+	TESTQ DX, DX
 	JZ    shuf_done_1558
 
 shuf_rows_1559:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14024,397 +14010,18 @@ shuf_rows_1559:
 
 shuf_stored_1561:
 	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
+	ADDQ SI, CX
+	DECQ DX
 	JNZ  shuf_rows_1559
 
 shuf_done_1558:
-	VZEROUPPER
-	RET
-
-shuf_store32_1476:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1562
-	DECQ R11
-	JZ   shuf_last_plane_1565
-
-shuf_planes_1564:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1566
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1567
-	TESTQ DI, DI
-	JZ    shuf_done_1568
-
-shuf_rows_1569:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Y3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1569
-
-shuf_done_1568:
-	JMP shuf_run_done_1566
-
-shuf_run_checked_1567:
-	TESTQ DI, DI
-	JZ    shuf_done_1570
-
-shuf_rows_1571:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  Y3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1571
-
-shuf_done_1570:
-shuf_run_done_1566:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1564
-
-shuf_last_plane_1565:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1572
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R9
-	IMULQ SI, R9
-	ADDQ  CX, R9
-	CMPQ  R9, R13
-	JHI   shuf_run_checked_1573
-	TESTQ DX, DX
-	JZ    shuf_done_1574
-
-shuf_rows_1575:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1576
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1577:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1575
-
-shuf_done_1574:
-	JMP shuf_run_done_1572
-
-shuf_run_checked_1573:
-	TESTQ DX, DX
-	JZ    shuf_done_1578
-
-shuf_rows_1579:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1580
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1581:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1579
-
-shuf_done_1578:
-shuf_run_done_1572:
-	VZEROUPPER
-	RET
-
-shuf_list_1562:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1582
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1582:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1563
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1583:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1584
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1583
-
-shuf_offs_done_1584:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1563
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1585:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1586
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1585
-
-shuf_offs_done_1586:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1588
-
-shuf_planes_1587:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1589
-
-shuf_rows_1590:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1590
-
-shuf_done_1589:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1591
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1592
-	TESTQ DI, DI
-	JZ    shuf_done_1593
-
-shuf_rows_1594:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1594
-
-shuf_done_1593:
-	JMP shuf_run_done_1591
-
-shuf_run_checked_1592:
-	TESTQ DI, DI
-	JZ    shuf_done_1595
-
-shuf_rows_1596:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1596
-
-shuf_done_1595:
-shuf_run_done_1591:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1597
-
-shuf_rows_1598:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1598
-
-shuf_done_1597:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1587
-
-shuf_last_plane_1588:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1599
-
-shuf_rows_1600:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z4, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z9, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1601
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_1602:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1600
-
-shuf_done_1599:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1603
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R10
-	IMULQ SI, R10
-	ADDQ  CX, R10
-	CMPQ  R10, R13
-	JHI   shuf_run_checked_1604
-	TESTQ DX, DX
-	JZ    shuf_done_1605
-
-shuf_rows_1606:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1607
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1608:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1606
-
-shuf_done_1605:
-	JMP shuf_run_done_1603
-
-shuf_run_checked_1604:
-	TESTQ DX, DX
-	JZ    shuf_done_1609
-
-shuf_rows_1610:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1611
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1612:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1610
-
-shuf_done_1609:
-shuf_run_done_1603:
+shuf_run_done_1552:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1613
+	JZ        shuf_done_1562
 
-shuf_rows_1614:
+shuf_rows_1563:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -14425,31 +14032,31 @@ shuf_rows_1614:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z5, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1615
-	VMOVDQU8  Y4, K2, 64(AX)
+	JHI       shuf_far_1564
+	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1616:
+shuf_stored_1565:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1614
+	JNZ     shuf_rows_1563
 
-shuf_done_1613:
+shuf_done_1562:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1563:
+shuf_list_loads_1512:
 	DECQ R11
-	JZ   shuf_last_plane_1618
+	JZ   shuf_last_plane_1567
 
-shuf_planes_1617:
+shuf_planes_1566:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1619
+	JZ    shuf_done_1568
 
-shuf_rows_1620:
+shuf_rows_1569:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14460,27 +14067,27 @@ shuf_rows_1620:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1620
+	JNZ       shuf_rows_1569
 
-shuf_done_1619:
+shuf_done_1568:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1621
+	JZ    shuf_run_done_1570
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R14), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1622
+	JHI   shuf_run_checked_1571
 	TESTQ R14, R14
-	JZ    shuf_done_1623
+	JZ    shuf_done_1572
 
-shuf_rows_1624:
+shuf_rows_1573:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -14488,20 +14095,20 @@ shuf_rows_1624:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1624
+	JNZ       shuf_rows_1573
 
-shuf_done_1623:
-	JMP shuf_run_done_1621
+shuf_done_1572:
+	JMP shuf_run_done_1570
 
-shuf_run_checked_1622:
+shuf_run_checked_1571:
 	TESTQ R14, R14
-	JZ    shuf_done_1625
+	JZ    shuf_done_1574
 
-shuf_rows_1626:
+shuf_rows_1575:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -14509,20 +14116,20 @@ shuf_rows_1626:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1626
+	JNZ       shuf_rows_1575
 
-shuf_done_1625:
-shuf_run_done_1621:
+shuf_done_1574:
+shuf_run_done_1570:
 	VMOVQ X8, DI
 	VMOVQ X7, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1627
+	JZ    shuf_done_1576
 
-shuf_rows_1628:
+shuf_rows_1577:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14533,27 +14140,27 @@ shuf_rows_1628:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
+	VMOVDQU8  Z9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1628
+	JNZ       shuf_rows_1577
 
-shuf_done_1627:
+shuf_done_1576:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1617
+	JNZ  shuf_planes_1566
 
-shuf_last_plane_1618:
+shuf_last_plane_1567:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1629
+	JZ    shuf_done_1578
 
-shuf_rows_1630:
+shuf_rows_1579:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14565,30 +14172,30 @@ shuf_rows_1630:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1631
-	VMOVDQU8  Y3, K2, 64(AX)
+	JHI       shuf_far_1580
+	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1632:
+shuf_stored_1581:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1630
+	JNZ  shuf_rows_1579
 
-shuf_done_1629:
+shuf_done_1578:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_run_done_1633
+	JZ    shuf_run_done_1582
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R10), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1634
+	JHI   shuf_run_checked_1583
 	TESTQ R10, R10
-	JZ    shuf_done_1635
+	JZ    shuf_done_1584
 
-shuf_rows_1636:
+shuf_rows_1585:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14597,20 +14204,402 @@ shuf_rows_1636:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1637
-	VMOVDQU8  Y3, K2, 64(AX)
+	JHI       shuf_far_1586
+	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1638:
+shuf_stored_1587:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1636
+	JNZ  shuf_rows_1585
 
-shuf_done_1635:
-	JMP shuf_run_done_1633
+shuf_done_1584:
+	JMP shuf_run_done_1582
 
-shuf_run_checked_1634:
+shuf_run_checked_1583:
 	TESTQ R10, R10
+	JZ    shuf_done_1588
+
+shuf_rows_1589:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1590
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1591:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1589
+
+shuf_done_1588:
+shuf_run_done_1582:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1592
+
+shuf_rows_1593:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1594
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1595:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1593
+
+shuf_done_1592:
+	VZEROUPPER
+	RET
+
+shuf_store32_1510:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1596
+	DECQ R11
+	JZ   shuf_last_plane_1599
+
+shuf_planes_1598:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1600
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1601
+	TESTQ DI, DI
+	JZ    shuf_done_1602
+
+shuf_rows_1603:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Y3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1603
+
+shuf_done_1602:
+	JMP shuf_run_done_1600
+
+shuf_run_checked_1601:
+	TESTQ DI, DI
+	JZ    shuf_done_1604
+
+shuf_rows_1605:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  Y3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1605
+
+shuf_done_1604:
+shuf_run_done_1600:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1598
+
+shuf_last_plane_1599:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1606
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1607
+	TESTQ DX, DX
+	JZ    shuf_done_1608
+
+shuf_rows_1609:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1610
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1611:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1609
+
+shuf_done_1608:
+	JMP shuf_run_done_1606
+
+shuf_run_checked_1607:
+	TESTQ DX, DX
+	JZ    shuf_done_1612
+
+shuf_rows_1613:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1614
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1615:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1613
+
+shuf_done_1612:
+shuf_run_done_1606:
+	VZEROUPPER
+	RET
+
+shuf_list_1596:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1616
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1616:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1597
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1617:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1618
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1617
+
+shuf_offs_done_1618:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1597
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1619:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1620
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1619
+
+shuf_offs_done_1620:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1622
+
+shuf_planes_1621:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1623
+
+shuf_rows_1624:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1624
+
+shuf_done_1623:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1625
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1626
+	TESTQ DI, DI
+	JZ    shuf_done_1627
+
+shuf_rows_1628:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1628
+
+shuf_done_1627:
+	JMP shuf_run_done_1625
+
+shuf_run_checked_1626:
+	TESTQ DI, DI
+	JZ    shuf_done_1629
+
+shuf_rows_1630:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1630
+
+shuf_done_1629:
+shuf_run_done_1625:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1631
+
+shuf_rows_1632:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1632
+
+shuf_done_1631:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1621
+
+shuf_last_plane_1622:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1633
+
+shuf_rows_1634:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1635
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_1636:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1634
+
+shuf_done_1633:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1637
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1638
+	TESTQ DX, DX
 	JZ    shuf_done_1639
 
 shuf_rows_1640:
@@ -14628,20 +14617,17 @@ shuf_rows_1640:
 shuf_stored_1642:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ R10
+	DECQ DX
 	JNZ  shuf_rows_1640
 
 shuf_done_1639:
-shuf_run_done_1633:
-	VMOVQ X8, DX
-	VMOVQ X7, R10
-	TESTQ R10, R10
+	JMP shuf_run_done_1637
+
+shuf_run_checked_1638:
+	TESTQ DX, DX
 	JZ    shuf_done_1643
 
 shuf_rows_1644:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14655,397 +14641,18 @@ shuf_rows_1644:
 
 shuf_stored_1646:
 	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
+	ADDQ SI, CX
+	DECQ DX
 	JNZ  shuf_rows_1644
 
 shuf_done_1643:
-	VZEROUPPER
-	RET
-
-shuf_store16_1475:
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1647
-	DECQ R11
-	JZ   shuf_last_plane_1650
-
-shuf_planes_1649:
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1651
-	MOVQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1652
-	TESTQ DI, DI
-	JZ    shuf_done_1653
-
-shuf_rows_1654:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  X3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1654
-
-shuf_done_1653:
-	JMP shuf_run_done_1651
-
-shuf_run_checked_1652:
-	TESTQ DI, DI
-	JZ    shuf_done_1655
-
-shuf_rows_1656:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	VMOVDQU8  X3, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1656
-
-shuf_done_1655:
-shuf_run_done_1651:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1649
-
-shuf_last_plane_1650:
-	MOVQ  136(SP), DI
-	MOVQ  DX, AX
-	MOVQ  rows+16(FP), DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1657
-	MOVQ  R9, CX
-	LEAQ  -1(DX), R9
-	IMULQ SI, R9
-	ADDQ  CX, R9
-	CMPQ  R9, R13
-	JHI   shuf_run_checked_1658
-	TESTQ DX, DX
-	JZ    shuf_done_1659
-
-shuf_rows_1660:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1661
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1662:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1660
-
-shuf_done_1659:
-	JMP shuf_run_done_1657
-
-shuf_run_checked_1658:
-	TESTQ DX, DX
-	JZ    shuf_done_1663
-
-shuf_rows_1664:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1665
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1666:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1664
-
-shuf_done_1663:
-shuf_run_done_1657:
-	VZEROUPPER
-	RET
-
-shuf_list_1647:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1667
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1667:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1648
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1668:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1669
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1668
-
-shuf_offs_done_1669:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1648
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1670:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1671
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1670
-
-shuf_offs_done_1671:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1673
-
-shuf_planes_1672:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1674
-
-shuf_rows_1675:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1675
-
-shuf_done_1674:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1676
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1677
-	TESTQ DI, DI
-	JZ    shuf_done_1678
-
-shuf_rows_1679:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1679
-
-shuf_done_1678:
-	JMP shuf_run_done_1676
-
-shuf_run_checked_1677:
-	TESTQ DI, DI
-	JZ    shuf_done_1680
-
-shuf_rows_1681:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1681
-
-shuf_done_1680:
-shuf_run_done_1676:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1682
-
-shuf_rows_1683:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1683
-
-shuf_done_1682:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_1672
-
-shuf_last_plane_1673:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_1684
-
-shuf_rows_1685:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (CX)(R8*1), Z9
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z4, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z9, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_1686
-	VMOVDQU8  X4, K2, 64(AX)
-
-shuf_stored_1687:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_1685
-
-shuf_done_1684:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_1688
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R10
-	IMULQ SI, R10
-	ADDQ  CX, R10
-	CMPQ  R10, R13
-	JHI   shuf_run_checked_1689
-	TESTQ DX, DX
-	JZ    shuf_done_1690
-
-shuf_rows_1691:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1692
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1693:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1691
-
-shuf_done_1690:
-	JMP shuf_run_done_1688
-
-shuf_run_checked_1689:
-	TESTQ DX, DX
-	JZ    shuf_done_1694
-
-shuf_rows_1695:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1696
-	VMOVDQU8  X3, K2, 64(AX)
-
-shuf_stored_1697:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1695
-
-shuf_done_1694:
-shuf_run_done_1688:
+shuf_run_done_1637:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1698
+	JZ        shuf_done_1647
 
-shuf_rows_1699:
+shuf_rows_1648:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -15056,31 +14663,31 @@ shuf_rows_1699:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z5, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1700
-	VMOVDQU8  X4, K2, 64(AX)
+	JHI       shuf_far_1649
+	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_1701:
+shuf_stored_1650:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1699
+	JNZ     shuf_rows_1648
 
-shuf_done_1698:
+shuf_done_1647:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1648:
+shuf_list_loads_1597:
 	DECQ R11
-	JZ   shuf_last_plane_1703
+	JZ   shuf_last_plane_1652
 
-shuf_planes_1702:
+shuf_planes_1651:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1704
+	JZ    shuf_done_1653
 
-shuf_rows_1705:
+shuf_rows_1654:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -15091,27 +14698,27 @@ shuf_rows_1705:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Y9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1705
+	JNZ       shuf_rows_1654
 
-shuf_done_1704:
+shuf_done_1653:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1706
+	JZ    shuf_run_done_1655
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R14), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1707
+	JHI   shuf_run_checked_1656
 	TESTQ R14, R14
-	JZ    shuf_done_1708
+	JZ    shuf_done_1657
 
-shuf_rows_1709:
+shuf_rows_1658:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -15119,20 +14726,20 @@ shuf_rows_1709:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Y9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1709
+	JNZ       shuf_rows_1658
 
-shuf_done_1708:
-	JMP shuf_run_done_1706
+shuf_done_1657:
+	JMP shuf_run_done_1655
 
-shuf_run_checked_1707:
+shuf_run_checked_1656:
 	TESTQ R14, R14
-	JZ    shuf_done_1710
+	JZ    shuf_done_1659
 
-shuf_rows_1711:
+shuf_rows_1660:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -15140,20 +14747,20 @@ shuf_rows_1711:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Y9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1711
+	JNZ       shuf_rows_1660
 
-shuf_done_1710:
-shuf_run_done_1706:
+shuf_done_1659:
+shuf_run_done_1655:
 	VMOVQ X8, DI
 	VMOVQ X7, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1712
+	JZ    shuf_done_1661
 
-shuf_rows_1713:
+shuf_rows_1662:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -15164,27 +14771,27 @@ shuf_rows_1713:
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  X9, K2, 64(AX)
+	VMOVDQU8  Y9, K2, 64(AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1713
+	JNZ       shuf_rows_1662
 
-shuf_done_1712:
+shuf_done_1661:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1702
+	JNZ  shuf_planes_1651
 
-shuf_last_plane_1703:
+shuf_last_plane_1652:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1714
+	JZ    shuf_done_1663
 
-shuf_rows_1715:
+shuf_rows_1664:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -15196,30 +14803,30 @@ shuf_rows_1715:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1716
-	VMOVDQU8  X3, K2, 64(AX)
+	JHI       shuf_far_1665
+	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1717:
+shuf_stored_1666:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1715
+	JNZ  shuf_rows_1664
 
-shuf_done_1714:
+shuf_done_1663:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_run_done_1718
+	JZ    shuf_run_done_1667
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R10), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1719
+	JHI   shuf_run_checked_1668
 	TESTQ R10, R10
-	JZ    shuf_done_1720
+	JZ    shuf_done_1669
 
-shuf_rows_1721:
+shuf_rows_1670:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -15228,20 +14835,402 @@ shuf_rows_1721:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1722
-	VMOVDQU8  X3, K2, 64(AX)
+	JHI       shuf_far_1671
+	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1723:
+shuf_stored_1672:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1721
+	JNZ  shuf_rows_1670
 
-shuf_done_1720:
-	JMP shuf_run_done_1718
+shuf_done_1669:
+	JMP shuf_run_done_1667
 
-shuf_run_checked_1719:
+shuf_run_checked_1668:
 	TESTQ R10, R10
+	JZ    shuf_done_1673
+
+shuf_rows_1674:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1675
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1676:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1674
+
+shuf_done_1673:
+shuf_run_done_1667:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1677
+
+shuf_rows_1678:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1679
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1680:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1678
+
+shuf_done_1677:
+	VZEROUPPER
+	RET
+
+shuf_store16_1509:
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1681
+	DECQ R11
+	JZ   shuf_last_plane_1684
+
+shuf_planes_1683:
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1685
+	MOVQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1686
+	TESTQ DI, DI
+	JZ    shuf_done_1687
+
+shuf_rows_1688:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  X3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1688
+
+shuf_done_1687:
+	JMP shuf_run_done_1685
+
+shuf_run_checked_1686:
+	TESTQ DI, DI
+	JZ    shuf_done_1689
+
+shuf_rows_1690:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	VMOVDQU8  X3, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1690
+
+shuf_done_1689:
+shuf_run_done_1685:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1683
+
+shuf_last_plane_1684:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	MOVQ  rows+16(FP), DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1691
+	MOVQ  R9, CX
+	LEAQ  -1(DX), R9
+	IMULQ SI, R9
+	ADDQ  CX, R9
+	CMPQ  R9, R13
+	JHI   shuf_run_checked_1692
+	TESTQ DX, DX
+	JZ    shuf_done_1693
+
+shuf_rows_1694:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1695
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1696:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1694
+
+shuf_done_1693:
+	JMP shuf_run_done_1691
+
+shuf_run_checked_1692:
+	TESTQ DX, DX
+	JZ    shuf_done_1697
+
+shuf_rows_1698:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1699
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1700:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1698
+
+shuf_done_1697:
+shuf_run_done_1691:
+	VZEROUPPER
+	RET
+
+shuf_list_1681:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1701
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
+
+shuf_no_run_1701:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1682
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
+
+shuf_offs_1702:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1703
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1702
+
+shuf_offs_done_1703:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1682
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1704:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1705
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1704
+
+shuf_offs_done_1705:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1707
+
+shuf_planes_1706:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1708
+
+shuf_rows_1709:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1709
+
+shuf_done_1708:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1710
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1711
+	TESTQ DI, DI
+	JZ    shuf_done_1712
+
+shuf_rows_1713:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1713
+
+shuf_done_1712:
+	JMP shuf_run_done_1710
+
+shuf_run_checked_1711:
+	TESTQ DI, DI
+	JZ    shuf_done_1714
+
+shuf_rows_1715:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1715
+
+shuf_done_1714:
+shuf_run_done_1710:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1716
+
+shuf_rows_1717:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1717
+
+shuf_done_1716:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1706
+
+shuf_last_plane_1707:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1718
+
+shuf_rows_1719:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z9
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z4, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z9, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1720
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_1721:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1719
+
+shuf_done_1718:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_1722
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R10
+	IMULQ SI, R10
+	ADDQ  CX, R10
+	CMPQ  R10, R13
+	JHI   shuf_run_checked_1723
+	TESTQ DX, DX
 	JZ    shuf_done_1724
 
 shuf_rows_1725:
@@ -15259,20 +15248,17 @@ shuf_rows_1725:
 shuf_stored_1727:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ R10
+	DECQ DX
 	JNZ  shuf_rows_1725
 
 shuf_done_1724:
-shuf_run_done_1718:
-	VMOVQ X8, DX
-	VMOVQ X7, R10
-	TESTQ R10, R10
+	JMP shuf_run_done_1722
+
+shuf_run_checked_1723:
+	TESTQ DX, DX
 	JZ    shuf_done_1728
 
 shuf_rows_1729:
-	MOVLQSX   (DX), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -15286,39 +15272,291 @@ shuf_rows_1729:
 
 shuf_stored_1731:
 	ADDQ BX, AX
-	ADDQ $0x04, DX
-	DECQ R10
+	ADDQ SI, CX
+	DECQ DX
 	JNZ  shuf_rows_1729
 
 shuf_done_1728:
+shuf_run_done_1722:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_1732
+
+shuf_rows_1733:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (CX)(R8*1), Z5
+	VMOVDQA64 Z2, Z6
+	VPERMB    Z4, Z0, K3, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z5, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_1734
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_1735:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_1733
+
+shuf_done_1732:
 	VZEROUPPER
 	RET
 
-shuf_both_halves_1474:
-	CMPQ DI, $0x50
-	JBE  shuf_store16_1732
-	CMPQ DI, $0x60
-	JBE  shuf_store32_1733
-	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1734
+shuf_list_loads_1682:
 	DECQ R11
 	JZ   shuf_last_plane_1737
 
 shuf_planes_1736:
 	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1738
+
+shuf_rows_1739:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1739
+
+shuf_done_1738:
+	VMOVQ X5, R14
+	TESTQ R14, R14
+	JZ    shuf_run_done_1740
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R14), DI
+	IMULQ SI, DI
+	ADDQ  CX, DI
+	CMPQ  DI, R13
+	JHI   shuf_run_checked_1741
+	TESTQ R14, R14
+	JZ    shuf_done_1742
+
+shuf_rows_1743:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1743
+
+shuf_done_1742:
+	JMP shuf_run_done_1740
+
+shuf_run_checked_1741:
+	TESTQ R14, R14
+	JZ    shuf_done_1744
+
+shuf_rows_1745:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      R14
+	JNZ       shuf_rows_1745
+
+shuf_done_1744:
+shuf_run_done_1740:
+	VMOVQ X8, DI
+	VMOVQ X7, R14
+	TESTQ R14, R14
+	JZ    shuf_done_1746
+
+shuf_rows_1747:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  X9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R14
+	JNZ       shuf_rows_1747
+
+shuf_done_1746:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_1736
+
+shuf_last_plane_1737:
+	MOVQ  136(SP), DI
+	MOVQ  DX, AX
+	VMOVQ X3, DX
+	VMOVQ X4, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1748
+
+shuf_rows_1749:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z3, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1750
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1751:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1749
+
+shuf_done_1748:
+	VMOVQ X5, R10
+	TESTQ R10, R10
+	JZ    shuf_run_done_1752
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(R10), DX
+	IMULQ SI, DX
+	ADDQ  CX, DX
+	CMPQ  DX, R13
+	JHI   shuf_run_checked_1753
+	TESTQ R10, R10
+	JZ    shuf_done_1754
+
+shuf_rows_1755:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1756
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1757:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1755
+
+shuf_done_1754:
+	JMP shuf_run_done_1752
+
+shuf_run_checked_1753:
+	TESTQ R10, R10
+	JZ    shuf_done_1758
+
+shuf_rows_1759:
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1760
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1761:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R10
+	JNZ  shuf_rows_1759
+
+shuf_done_1758:
+shuf_run_done_1752:
+	VMOVQ X8, DX
+	VMOVQ X7, R10
+	TESTQ R10, R10
+	JZ    shuf_done_1762
+
+shuf_rows_1763:
+	MOVLQSX   (DX), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1764
+	VMOVDQU8  X3, K2, 64(AX)
+
+shuf_stored_1765:
+	ADDQ BX, AX
+	ADDQ $0x04, DX
+	DECQ R10
+	JNZ  shuf_rows_1763
+
+shuf_done_1762:
+	VZEROUPPER
+	RET
+
+shuf_both_halves_1508:
+	CMPQ DI, $0x50
+	JBE  shuf_store16_1766
+	CMPQ DI, $0x60
+	JBE  shuf_store32_1767
+	CMPQ rowIdx+96(FP), $0x00
+	JNE  shuf_list_1768
+	DECQ R11
+	JZ   shuf_last_plane_1771
+
+shuf_planes_1770:
+	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1738
+	JZ    shuf_run_done_1772
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1739
+	JHI   shuf_run_checked_1773
 	TESTQ DI, DI
-	JZ    shuf_done_1740
+	JZ    shuf_done_1774
 
-shuf_rows_1741:
+shuf_rows_1775:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -15332,22 +15570,22 @@ shuf_rows_1741:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1741
+	JNZ       shuf_rows_1775
 
-shuf_done_1740:
-	JMP shuf_run_done_1738
+shuf_done_1774:
+	JMP shuf_run_done_1772
 
-shuf_run_checked_1739:
+shuf_run_checked_1773:
 	TESTQ DI, DI
-	JZ    shuf_done_1742
+	JZ    shuf_done_1776
 
-shuf_rows_1743:
+shuf_rows_1777:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1744
+	JHI       shuf_masked_1778
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1745:
+shuf_loaded_1779:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -15359,31 +15597,31 @@ shuf_loaded_1745:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1743
+	JNZ       shuf_rows_1777
 
-shuf_done_1742:
-shuf_run_done_1738:
+shuf_done_1776:
+shuf_run_done_1772:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1736
+	JNZ  shuf_planes_1770
 
-shuf_last_plane_1737:
+shuf_last_plane_1771:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1746
+	JZ    shuf_run_done_1780
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1747
+	JHI   shuf_run_checked_1781
 	TESTQ DX, DX
-	JZ    shuf_done_1748
+	JZ    shuf_done_1782
 
-shuf_rows_1749:
+shuf_rows_1783:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -15394,29 +15632,29 @@ shuf_rows_1749:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1750
+	JHI       shuf_far_1784
 	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_stored_1751:
+shuf_stored_1785:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1749
+	JNZ  shuf_rows_1783
 
-shuf_done_1748:
-	JMP shuf_run_done_1746
+shuf_done_1782:
+	JMP shuf_run_done_1780
 
-shuf_run_checked_1747:
+shuf_run_checked_1781:
 	TESTQ DX, DX
-	JZ    shuf_done_1752
+	JZ    shuf_done_1786
 
-shuf_rows_1753:
+shuf_rows_1787:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1754
+	JHI       shuf_masked_1788
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1755:
+shuf_loaded_1789:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -15425,21 +15663,21 @@ shuf_loaded_1755:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1756
+	JHI       shuf_far_1790
 	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_stored_1757:
+shuf_stored_1791:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1753
+	JNZ  shuf_rows_1787
 
-shuf_done_1752:
-shuf_run_done_1746:
+shuf_done_1786:
+shuf_run_done_1780:
 	VZEROUPPER
 	RET
 
-shuf_list_1734:
+shuf_list_1768:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -15448,12 +15686,12 @@ shuf_list_1734:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1758
+	JZ      shuf_no_run_1792
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1758:
+shuf_no_run_1792:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -15463,62 +15701,62 @@ shuf_no_run_1758:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1735
+	JA    shuf_list_loads_1769
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1759:
+shuf_offs_1793:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1760
+	JAE     shuf_offs_done_1794
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1759
+	JMP     shuf_offs_1793
 
-shuf_offs_done_1760:
+shuf_offs_done_1794:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1735
+	JA   shuf_list_loads_1769
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1761:
+shuf_offs_1795:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1762
+	JAE     shuf_offs_done_1796
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1761
+	JMP     shuf_offs_1795
 
-shuf_offs_done_1762:
+shuf_offs_done_1796:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1764
+	JZ        shuf_last_plane_1798
 
-shuf_planes_1763:
+shuf_planes_1797:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1765
+	JZ        shuf_done_1799
 
-shuf_rows_1766:
+shuf_rows_1800:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1767
+	JHI       shuf_masked_1801
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1768:
+shuf_loaded_1802:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -15530,23 +15768,23 @@ shuf_loaded_1768:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1766
+	JNZ       shuf_rows_1800
 
-shuf_done_1765:
+shuf_done_1799:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1769
+	JZ    shuf_run_done_1803
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1770
+	JHI   shuf_run_checked_1804
 	TESTQ DI, DI
-	JZ    shuf_done_1771
+	JZ    shuf_done_1805
 
-shuf_rows_1772:
+shuf_rows_1806:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -15560,22 +15798,22 @@ shuf_rows_1772:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1772
+	JNZ       shuf_rows_1806
 
-shuf_done_1771:
-	JMP shuf_run_done_1769
+shuf_done_1805:
+	JMP shuf_run_done_1803
 
-shuf_run_checked_1770:
+shuf_run_checked_1804:
 	TESTQ DI, DI
-	JZ    shuf_done_1773
+	JZ    shuf_done_1807
 
-shuf_rows_1774:
+shuf_rows_1808:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1775
+	JHI       shuf_masked_1809
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1776:
+shuf_loaded_1810:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -15587,24 +15825,24 @@ shuf_loaded_1776:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1774
+	JNZ       shuf_rows_1808
 
-shuf_done_1773:
-shuf_run_done_1769:
+shuf_done_1807:
+shuf_run_done_1803:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1777
+	JZ        shuf_done_1811
 
-shuf_rows_1778:
+shuf_rows_1812:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1779
+	JHI       shuf_masked_1813
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1780:
+shuf_loaded_1814:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -15616,31 +15854,31 @@ shuf_loaded_1780:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1778
+	JNZ       shuf_rows_1812
 
-shuf_done_1777:
+shuf_done_1811:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1763
+	JNZ  shuf_planes_1797
 
-shuf_last_plane_1764:
+shuf_last_plane_1798:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1781
+	JZ        shuf_done_1815
 
-shuf_rows_1782:
+shuf_rows_1816:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1783
+	JHI       shuf_masked_1817
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1784:
+shuf_loaded_1818:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -15649,30 +15887,30 @@ shuf_loaded_1784:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1785
+	JHI       shuf_far_1819
 	VMOVDQU8  Z14, K2, 64(AX)
 
-shuf_stored_1786:
+shuf_stored_1820:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1782
+	JNZ     shuf_rows_1816
 
-shuf_done_1781:
+shuf_done_1815:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1787
+	JZ    shuf_run_done_1821
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1788
+	JHI   shuf_run_checked_1822
 	TESTQ DX, DX
-	JZ    shuf_done_1789
+	JZ    shuf_done_1823
 
-shuf_rows_1790:
+shuf_rows_1824:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -15683,29 +15921,29 @@ shuf_rows_1790:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1791
+	JHI       shuf_far_1825
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1792:
+shuf_stored_1826:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1790
+	JNZ  shuf_rows_1824
 
-shuf_done_1789:
-	JMP shuf_run_done_1787
+shuf_done_1823:
+	JMP shuf_run_done_1821
 
-shuf_run_checked_1788:
+shuf_run_checked_1822:
 	TESTQ DX, DX
-	JZ    shuf_done_1793
+	JZ    shuf_done_1827
 
-shuf_rows_1794:
+shuf_rows_1828:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1795
+	JHI       shuf_masked_1829
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1796:
+shuf_loaded_1830:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -15714,31 +15952,31 @@ shuf_loaded_1796:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1797
+	JHI       shuf_far_1831
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1798:
+shuf_stored_1832:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1794
+	JNZ  shuf_rows_1828
 
-shuf_done_1793:
-shuf_run_done_1787:
+shuf_done_1827:
+shuf_run_done_1821:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1799
+	JZ        shuf_done_1833
 
-shuf_rows_1800:
+shuf_rows_1834:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1801
+	JHI       shuf_masked_1835
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1802:
+shuf_loaded_1836:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -15747,40 +15985,40 @@ shuf_loaded_1802:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1803
+	JHI       shuf_far_1837
 	VMOVDQU8  Z18, K2, 64(AX)
 
-shuf_stored_1804:
+shuf_stored_1838:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1800
+	JNZ     shuf_rows_1834
 
-shuf_done_1799:
+shuf_done_1833:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1735:
+shuf_list_loads_1769:
 	DECQ R11
-	JZ   shuf_last_plane_1806
+	JZ   shuf_last_plane_1840
 
-shuf_planes_1805:
+shuf_planes_1839:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1807
+	JZ    shuf_done_1841
 
-shuf_rows_1808:
+shuf_rows_1842:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1809
+	JHI       shuf_masked_1843
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1810:
+shuf_loaded_1844:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -15792,23 +16030,23 @@ shuf_loaded_1810:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1808
+	JNZ       shuf_rows_1842
 
-shuf_done_1807:
+shuf_done_1841:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1811
+	JZ    shuf_run_done_1845
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1812
+	JHI   shuf_run_checked_1846
 	TESTQ R8, R8
-	JZ    shuf_done_1813
+	JZ    shuf_done_1847
 
-shuf_rows_1814:
+shuf_rows_1848:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -15822,22 +16060,22 @@ shuf_rows_1814:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1814
+	JNZ       shuf_rows_1848
 
-shuf_done_1813:
-	JMP shuf_run_done_1811
+shuf_done_1847:
+	JMP shuf_run_done_1845
 
-shuf_run_checked_1812:
+shuf_run_checked_1846:
 	TESTQ R8, R8
-	JZ    shuf_done_1815
+	JZ    shuf_done_1849
 
-shuf_rows_1816:
+shuf_rows_1850:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1817
+	JHI       shuf_masked_1851
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1818:
+shuf_loaded_1852:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -15849,25 +16087,25 @@ shuf_loaded_1818:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1816
+	JNZ       shuf_rows_1850
 
-shuf_done_1815:
-shuf_run_done_1811:
+shuf_done_1849:
+shuf_run_done_1845:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1819
+	JZ    shuf_done_1853
 
-shuf_rows_1820:
+shuf_rows_1854:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1821
+	JHI       shuf_masked_1855
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1822:
+shuf_loaded_1856:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -15879,32 +16117,32 @@ shuf_loaded_1822:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1820
+	JNZ       shuf_rows_1854
 
-shuf_done_1819:
+shuf_done_1853:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1805
+	JNZ  shuf_planes_1839
 
-shuf_last_plane_1806:
+shuf_last_plane_1840:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1823
+	JZ    shuf_done_1857
 
-shuf_rows_1824:
+shuf_rows_1858:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1825
+	JHI       shuf_masked_1859
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1826:
+shuf_loaded_1860:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -15913,30 +16151,30 @@ shuf_loaded_1826:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1827
+	JHI       shuf_far_1861
 	VMOVDQU8  Z17, K2, 64(AX)
 
-shuf_stored_1828:
+shuf_stored_1862:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1824
+	JNZ  shuf_rows_1858
 
-shuf_done_1823:
+shuf_done_1857:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1829
+	JZ    shuf_run_done_1863
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1830
+	JHI   shuf_run_checked_1864
 	TESTQ R8, R8
-	JZ    shuf_done_1831
+	JZ    shuf_done_1865
 
-shuf_rows_1832:
+shuf_rows_1866:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -15947,29 +16185,29 @@ shuf_rows_1832:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1833
+	JHI       shuf_far_1867
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1834:
+shuf_stored_1868:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1832
+	JNZ  shuf_rows_1866
 
-shuf_done_1831:
-	JMP shuf_run_done_1829
+shuf_done_1865:
+	JMP shuf_run_done_1863
 
-shuf_run_checked_1830:
+shuf_run_checked_1864:
 	TESTQ R8, R8
-	JZ    shuf_done_1835
+	JZ    shuf_done_1869
 
-shuf_rows_1836:
+shuf_rows_1870:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1837
+	JHI       shuf_masked_1871
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1838:
+shuf_loaded_1872:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -15978,32 +16216,32 @@ shuf_loaded_1838:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1839
+	JHI       shuf_far_1873
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1840:
+shuf_stored_1874:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1836
+	JNZ  shuf_rows_1870
 
-shuf_done_1835:
-shuf_run_done_1829:
+shuf_done_1869:
+shuf_run_done_1863:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1841
+	JZ    shuf_done_1875
 
-shuf_rows_1842:
+shuf_rows_1876:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1843
+	JHI       shuf_masked_1877
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1844:
+shuf_loaded_1878:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -16012,40 +16250,40 @@ shuf_loaded_1844:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1845
+	JHI       shuf_far_1879
 	VMOVDQU8  Z25, K2, 64(AX)
 
-shuf_stored_1846:
+shuf_stored_1880:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1842
+	JNZ  shuf_rows_1876
 
-shuf_done_1841:
+shuf_done_1875:
 	VZEROUPPER
 	RET
 
-shuf_store32_1733:
+shuf_store32_1767:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1847
+	JNE  shuf_list_1881
 	DECQ R11
-	JZ   shuf_last_plane_1850
+	JZ   shuf_last_plane_1884
 
-shuf_planes_1849:
+shuf_planes_1883:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1851
+	JZ    shuf_run_done_1885
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1852
+	JHI   shuf_run_checked_1886
 	TESTQ DI, DI
-	JZ    shuf_done_1853
+	JZ    shuf_done_1887
 
-shuf_rows_1854:
+shuf_rows_1888:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -16059,22 +16297,22 @@ shuf_rows_1854:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1854
+	JNZ       shuf_rows_1888
 
-shuf_done_1853:
-	JMP shuf_run_done_1851
+shuf_done_1887:
+	JMP shuf_run_done_1885
 
-shuf_run_checked_1852:
+shuf_run_checked_1886:
 	TESTQ DI, DI
-	JZ    shuf_done_1855
+	JZ    shuf_done_1889
 
-shuf_rows_1856:
+shuf_rows_1890:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1857
+	JHI       shuf_masked_1891
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1858:
+shuf_loaded_1892:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -16086,31 +16324,31 @@ shuf_loaded_1858:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1856
+	JNZ       shuf_rows_1890
 
-shuf_done_1855:
-shuf_run_done_1851:
+shuf_done_1889:
+shuf_run_done_1885:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1849
+	JNZ  shuf_planes_1883
 
-shuf_last_plane_1850:
+shuf_last_plane_1884:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1859
+	JZ    shuf_run_done_1893
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1860
+	JHI   shuf_run_checked_1894
 	TESTQ DX, DX
-	JZ    shuf_done_1861
+	JZ    shuf_done_1895
 
-shuf_rows_1862:
+shuf_rows_1896:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -16121,29 +16359,29 @@ shuf_rows_1862:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1863
+	JHI       shuf_far_1897
 	VMOVDQU8  Y10, K2, 64(AX)
 
-shuf_stored_1864:
+shuf_stored_1898:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1862
+	JNZ  shuf_rows_1896
 
-shuf_done_1861:
-	JMP shuf_run_done_1859
+shuf_done_1895:
+	JMP shuf_run_done_1893
 
-shuf_run_checked_1860:
+shuf_run_checked_1894:
 	TESTQ DX, DX
-	JZ    shuf_done_1865
+	JZ    shuf_done_1899
 
-shuf_rows_1866:
+shuf_rows_1900:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1867
+	JHI       shuf_masked_1901
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1868:
+shuf_loaded_1902:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -16152,21 +16390,21 @@ shuf_loaded_1868:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1869
+	JHI       shuf_far_1903
 	VMOVDQU8  Y10, K2, 64(AX)
 
-shuf_stored_1870:
+shuf_stored_1904:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1866
+	JNZ  shuf_rows_1900
 
-shuf_done_1865:
-shuf_run_done_1859:
+shuf_done_1899:
+shuf_run_done_1893:
 	VZEROUPPER
 	RET
 
-shuf_list_1847:
+shuf_list_1881:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -16175,12 +16413,12 @@ shuf_list_1847:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1871
+	JZ      shuf_no_run_1905
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1871:
+shuf_no_run_1905:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -16190,62 +16428,62 @@ shuf_no_run_1871:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1848
+	JA    shuf_list_loads_1882
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1872:
+shuf_offs_1906:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1873
+	JAE     shuf_offs_done_1907
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1872
+	JMP     shuf_offs_1906
 
-shuf_offs_done_1873:
+shuf_offs_done_1907:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1848
+	JA   shuf_list_loads_1882
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1874:
+shuf_offs_1908:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1875
+	JAE     shuf_offs_done_1909
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1874
+	JMP     shuf_offs_1908
 
-shuf_offs_done_1875:
+shuf_offs_done_1909:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1877
+	JZ        shuf_last_plane_1911
 
-shuf_planes_1876:
+shuf_planes_1910:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1878
+	JZ        shuf_done_1912
 
-shuf_rows_1879:
+shuf_rows_1913:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1880
+	JHI       shuf_masked_1914
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1881:
+shuf_loaded_1915:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -16257,23 +16495,23 @@ shuf_loaded_1881:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1879
+	JNZ       shuf_rows_1913
 
-shuf_done_1878:
+shuf_done_1912:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1882
+	JZ    shuf_run_done_1916
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1883
+	JHI   shuf_run_checked_1917
 	TESTQ DI, DI
-	JZ    shuf_done_1884
+	JZ    shuf_done_1918
 
-shuf_rows_1885:
+shuf_rows_1919:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -16287,22 +16525,22 @@ shuf_rows_1885:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1885
+	JNZ       shuf_rows_1919
 
-shuf_done_1884:
-	JMP shuf_run_done_1882
+shuf_done_1918:
+	JMP shuf_run_done_1916
 
-shuf_run_checked_1883:
+shuf_run_checked_1917:
 	TESTQ DI, DI
-	JZ    shuf_done_1886
+	JZ    shuf_done_1920
 
-shuf_rows_1887:
+shuf_rows_1921:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1888
+	JHI       shuf_masked_1922
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1889:
+shuf_loaded_1923:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -16314,24 +16552,24 @@ shuf_loaded_1889:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1887
+	JNZ       shuf_rows_1921
 
-shuf_done_1886:
-shuf_run_done_1882:
+shuf_done_1920:
+shuf_run_done_1916:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1890
+	JZ        shuf_done_1924
 
-shuf_rows_1891:
+shuf_rows_1925:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1892
+	JHI       shuf_masked_1926
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1893:
+shuf_loaded_1927:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -16343,31 +16581,31 @@ shuf_loaded_1893:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1891
+	JNZ       shuf_rows_1925
 
-shuf_done_1890:
+shuf_done_1924:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1876
+	JNZ  shuf_planes_1910
 
-shuf_last_plane_1877:
+shuf_last_plane_1911:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1894
+	JZ        shuf_done_1928
 
-shuf_rows_1895:
+shuf_rows_1929:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1896
+	JHI       shuf_masked_1930
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1897:
+shuf_loaded_1931:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -16376,30 +16614,30 @@ shuf_loaded_1897:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1898
+	JHI       shuf_far_1932
 	VMOVDQU8  Y14, K2, 64(AX)
 
-shuf_stored_1899:
+shuf_stored_1933:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1895
+	JNZ     shuf_rows_1929
 
-shuf_done_1894:
+shuf_done_1928:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1900
+	JZ    shuf_run_done_1934
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1901
+	JHI   shuf_run_checked_1935
 	TESTQ DX, DX
-	JZ    shuf_done_1902
+	JZ    shuf_done_1936
 
-shuf_rows_1903:
+shuf_rows_1937:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -16410,29 +16648,29 @@ shuf_rows_1903:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1904
+	JHI       shuf_far_1938
 	VMOVDQU8  Y16, K2, 64(AX)
 
-shuf_stored_1905:
+shuf_stored_1939:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1903
+	JNZ  shuf_rows_1937
 
-shuf_done_1902:
-	JMP shuf_run_done_1900
+shuf_done_1936:
+	JMP shuf_run_done_1934
 
-shuf_run_checked_1901:
+shuf_run_checked_1935:
 	TESTQ DX, DX
-	JZ    shuf_done_1906
+	JZ    shuf_done_1940
 
-shuf_rows_1907:
+shuf_rows_1941:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1908
+	JHI       shuf_masked_1942
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1909:
+shuf_loaded_1943:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -16441,31 +16679,31 @@ shuf_loaded_1909:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1910
+	JHI       shuf_far_1944
 	VMOVDQU8  Y16, K2, 64(AX)
 
-shuf_stored_1911:
+shuf_stored_1945:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1907
+	JNZ  shuf_rows_1941
 
-shuf_done_1906:
-shuf_run_done_1900:
+shuf_done_1940:
+shuf_run_done_1934:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1912
+	JZ        shuf_done_1946
 
-shuf_rows_1913:
+shuf_rows_1947:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1914
+	JHI       shuf_masked_1948
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1915:
+shuf_loaded_1949:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -16474,40 +16712,40 @@ shuf_loaded_1915:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1916
+	JHI       shuf_far_1950
 	VMOVDQU8  Y18, K2, 64(AX)
 
-shuf_stored_1917:
+shuf_stored_1951:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1913
+	JNZ     shuf_rows_1947
 
-shuf_done_1912:
+shuf_done_1946:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1848:
+shuf_list_loads_1882:
 	DECQ R11
-	JZ   shuf_last_plane_1919
+	JZ   shuf_last_plane_1953
 
-shuf_planes_1918:
+shuf_planes_1952:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1920
+	JZ    shuf_done_1954
 
-shuf_rows_1921:
+shuf_rows_1955:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1922
+	JHI       shuf_masked_1956
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1923:
+shuf_loaded_1957:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -16519,23 +16757,23 @@ shuf_loaded_1923:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1921
+	JNZ       shuf_rows_1955
 
-shuf_done_1920:
+shuf_done_1954:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1924
+	JZ    shuf_run_done_1958
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1925
+	JHI   shuf_run_checked_1959
 	TESTQ R8, R8
-	JZ    shuf_done_1926
+	JZ    shuf_done_1960
 
-shuf_rows_1927:
+shuf_rows_1961:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -16549,22 +16787,22 @@ shuf_rows_1927:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1927
+	JNZ       shuf_rows_1961
 
-shuf_done_1926:
-	JMP shuf_run_done_1924
+shuf_done_1960:
+	JMP shuf_run_done_1958
 
-shuf_run_checked_1925:
+shuf_run_checked_1959:
 	TESTQ R8, R8
-	JZ    shuf_done_1928
+	JZ    shuf_done_1962
 
-shuf_rows_1929:
+shuf_rows_1963:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1930
+	JHI       shuf_masked_1964
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1931:
+shuf_loaded_1965:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -16576,25 +16814,25 @@ shuf_loaded_1931:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1929
+	JNZ       shuf_rows_1963
 
-shuf_done_1928:
-shuf_run_done_1924:
+shuf_done_1962:
+shuf_run_done_1958:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1932
+	JZ    shuf_done_1966
 
-shuf_rows_1933:
+shuf_rows_1967:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1934
+	JHI       shuf_masked_1968
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1935:
+shuf_loaded_1969:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -16606,32 +16844,32 @@ shuf_loaded_1935:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1933
+	JNZ       shuf_rows_1967
 
-shuf_done_1932:
+shuf_done_1966:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1918
+	JNZ  shuf_planes_1952
 
-shuf_last_plane_1919:
+shuf_last_plane_1953:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1936
+	JZ    shuf_done_1970
 
-shuf_rows_1937:
+shuf_rows_1971:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1938
+	JHI       shuf_masked_1972
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1939:
+shuf_loaded_1973:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -16640,30 +16878,30 @@ shuf_loaded_1939:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1940
+	JHI       shuf_far_1974
 	VMOVDQU8  Y17, K2, 64(AX)
 
-shuf_stored_1941:
+shuf_stored_1975:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1937
+	JNZ  shuf_rows_1971
 
-shuf_done_1936:
+shuf_done_1970:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1942
+	JZ    shuf_run_done_1976
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1943
+	JHI   shuf_run_checked_1977
 	TESTQ R8, R8
-	JZ    shuf_done_1944
+	JZ    shuf_done_1978
 
-shuf_rows_1945:
+shuf_rows_1979:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -16674,29 +16912,29 @@ shuf_rows_1945:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1946
+	JHI       shuf_far_1980
 	VMOVDQU8  Y23, K2, 64(AX)
 
-shuf_stored_1947:
+shuf_stored_1981:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1945
+	JNZ  shuf_rows_1979
 
-shuf_done_1944:
-	JMP shuf_run_done_1942
+shuf_done_1978:
+	JMP shuf_run_done_1976
 
-shuf_run_checked_1943:
+shuf_run_checked_1977:
 	TESTQ R8, R8
-	JZ    shuf_done_1948
+	JZ    shuf_done_1982
 
-shuf_rows_1949:
+shuf_rows_1983:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1950
+	JHI       shuf_masked_1984
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1951:
+shuf_loaded_1985:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -16705,32 +16943,32 @@ shuf_loaded_1951:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1952
+	JHI       shuf_far_1986
 	VMOVDQU8  Y23, K2, 64(AX)
 
-shuf_stored_1953:
+shuf_stored_1987:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1949
+	JNZ  shuf_rows_1983
 
-shuf_done_1948:
-shuf_run_done_1942:
+shuf_done_1982:
+shuf_run_done_1976:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1954
+	JZ    shuf_done_1988
 
-shuf_rows_1955:
+shuf_rows_1989:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1956
+	JHI       shuf_masked_1990
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1957:
+shuf_loaded_1991:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -16739,40 +16977,40 @@ shuf_loaded_1957:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1958
+	JHI       shuf_far_1992
 	VMOVDQU8  Y25, K2, 64(AX)
 
-shuf_stored_1959:
+shuf_stored_1993:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1955
+	JNZ  shuf_rows_1989
 
-shuf_done_1954:
+shuf_done_1988:
 	VZEROUPPER
 	RET
 
-shuf_store16_1732:
+shuf_store16_1766:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1960
+	JNE  shuf_list_1994
 	DECQ R11
-	JZ   shuf_last_plane_1963
+	JZ   shuf_last_plane_1997
 
-shuf_planes_1962:
+shuf_planes_1996:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1964
+	JZ    shuf_run_done_1998
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1965
+	JHI   shuf_run_checked_1999
 	TESTQ DI, DI
-	JZ    shuf_done_1966
+	JZ    shuf_done_2000
 
-shuf_rows_1967:
+shuf_rows_2001:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -16786,22 +17024,22 @@ shuf_rows_1967:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1967
+	JNZ       shuf_rows_2001
 
-shuf_done_1966:
-	JMP shuf_run_done_1964
+shuf_done_2000:
+	JMP shuf_run_done_1998
 
-shuf_run_checked_1965:
+shuf_run_checked_1999:
 	TESTQ DI, DI
-	JZ    shuf_done_1968
+	JZ    shuf_done_2002
 
-shuf_rows_1969:
+shuf_rows_2003:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1970
+	JHI       shuf_masked_2004
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1971:
+shuf_loaded_2005:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -16813,31 +17051,31 @@ shuf_loaded_1971:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1969
+	JNZ       shuf_rows_2003
 
-shuf_done_1968:
-shuf_run_done_1964:
+shuf_done_2002:
+shuf_run_done_1998:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1962
+	JNZ  shuf_planes_1996
 
-shuf_last_plane_1963:
+shuf_last_plane_1997:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1972
+	JZ    shuf_run_done_2006
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1973
+	JHI   shuf_run_checked_2007
 	TESTQ DX, DX
-	JZ    shuf_done_1974
+	JZ    shuf_done_2008
 
-shuf_rows_1975:
+shuf_rows_2009:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -16848,29 +17086,29 @@ shuf_rows_1975:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1976
+	JHI       shuf_far_2010
 	VMOVDQU8  X10, K2, 64(AX)
 
-shuf_stored_1977:
+shuf_stored_2011:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1975
+	JNZ  shuf_rows_2009
 
-shuf_done_1974:
-	JMP shuf_run_done_1972
+shuf_done_2008:
+	JMP shuf_run_done_2006
 
-shuf_run_checked_1973:
+shuf_run_checked_2007:
 	TESTQ DX, DX
-	JZ    shuf_done_1978
+	JZ    shuf_done_2012
 
-shuf_rows_1979:
+shuf_rows_2013:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1980
+	JHI       shuf_masked_2014
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1981:
+shuf_loaded_2015:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -16879,21 +17117,21 @@ shuf_loaded_1981:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1982
+	JHI       shuf_far_2016
 	VMOVDQU8  X10, K2, 64(AX)
 
-shuf_stored_1983:
+shuf_stored_2017:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1979
+	JNZ  shuf_rows_2013
 
-shuf_done_1978:
-shuf_run_done_1972:
+shuf_done_2012:
+shuf_run_done_2006:
 	VZEROUPPER
 	RET
 
-shuf_list_1960:
+shuf_list_1994:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -16902,12 +17140,12 @@ shuf_list_1960:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1984
+	JZ      shuf_no_run_2018
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1984:
+shuf_no_run_2018:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -16917,62 +17155,62 @@ shuf_no_run_1984:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1961
+	JA    shuf_list_loads_1995
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1985:
+shuf_offs_2019:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1986
+	JAE     shuf_offs_done_2020
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1985
+	JMP     shuf_offs_2019
 
-shuf_offs_done_1986:
+shuf_offs_done_2020:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1961
+	JA   shuf_list_loads_1995
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1987:
+shuf_offs_2021:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1988
+	JAE     shuf_offs_done_2022
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1987
+	JMP     shuf_offs_2021
 
-shuf_offs_done_1988:
+shuf_offs_done_2022:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1990
+	JZ        shuf_last_plane_2024
 
-shuf_planes_1989:
+shuf_planes_2023:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1991
+	JZ        shuf_done_2025
 
-shuf_rows_1992:
+shuf_rows_2026:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1993
+	JHI       shuf_masked_2027
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1994:
+shuf_loaded_2028:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -16984,23 +17222,23 @@ shuf_loaded_1994:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1992
+	JNZ       shuf_rows_2026
 
-shuf_done_1991:
+shuf_done_2025:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1995
+	JZ    shuf_run_done_2029
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1996
+	JHI   shuf_run_checked_2030
 	TESTQ DI, DI
-	JZ    shuf_done_1997
+	JZ    shuf_done_2031
 
-shuf_rows_1998:
+shuf_rows_2032:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -17014,22 +17252,22 @@ shuf_rows_1998:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1998
+	JNZ       shuf_rows_2032
 
-shuf_done_1997:
-	JMP shuf_run_done_1995
+shuf_done_2031:
+	JMP shuf_run_done_2029
 
-shuf_run_checked_1996:
+shuf_run_checked_2030:
 	TESTQ DI, DI
-	JZ    shuf_done_1999
+	JZ    shuf_done_2033
 
-shuf_rows_2000:
+shuf_rows_2034:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2001
+	JHI       shuf_masked_2035
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_2002:
+shuf_loaded_2036:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -17041,24 +17279,24 @@ shuf_loaded_2002:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2000
+	JNZ       shuf_rows_2034
 
-shuf_done_1999:
-shuf_run_done_1995:
+shuf_done_2033:
+shuf_run_done_2029:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2003
+	JZ        shuf_done_2037
 
-shuf_rows_2004:
+shuf_rows_2038:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2005
+	JHI       shuf_masked_2039
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_2006:
+shuf_loaded_2040:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -17070,31 +17308,31 @@ shuf_loaded_2006:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_2004
+	JNZ       shuf_rows_2038
 
-shuf_done_2003:
+shuf_done_2037:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1989
+	JNZ  shuf_planes_2023
 
-shuf_last_plane_1990:
+shuf_last_plane_2024:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2007
+	JZ        shuf_done_2041
 
-shuf_rows_2008:
+shuf_rows_2042:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2009
+	JHI       shuf_masked_2043
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_2010:
+shuf_loaded_2044:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -17103,30 +17341,30 @@ shuf_loaded_2010:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_2011
+	JHI       shuf_far_2045
 	VMOVDQU8  X14, K2, 64(AX)
 
-shuf_stored_2012:
+shuf_stored_2046:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2008
+	JNZ     shuf_rows_2042
 
-shuf_done_2007:
+shuf_done_2041:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2013
+	JZ    shuf_run_done_2047
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2014
+	JHI   shuf_run_checked_2048
 	TESTQ DX, DX
-	JZ    shuf_done_2015
+	JZ    shuf_done_2049
 
-shuf_rows_2016:
+shuf_rows_2050:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -17137,29 +17375,29 @@ shuf_rows_2016:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_2017
+	JHI       shuf_far_2051
 	VMOVDQU8  X16, K2, 64(AX)
 
-shuf_stored_2018:
+shuf_stored_2052:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2016
+	JNZ  shuf_rows_2050
 
-shuf_done_2015:
-	JMP shuf_run_done_2013
+shuf_done_2049:
+	JMP shuf_run_done_2047
 
-shuf_run_checked_2014:
+shuf_run_checked_2048:
 	TESTQ DX, DX
-	JZ    shuf_done_2019
+	JZ    shuf_done_2053
 
-shuf_rows_2020:
+shuf_rows_2054:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2021
+	JHI       shuf_masked_2055
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2022:
+shuf_loaded_2056:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -17168,31 +17406,31 @@ shuf_loaded_2022:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_2023
+	JHI       shuf_far_2057
 	VMOVDQU8  X16, K2, 64(AX)
 
-shuf_stored_2024:
+shuf_stored_2058:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2020
+	JNZ  shuf_rows_2054
 
-shuf_done_2019:
-shuf_run_done_2013:
+shuf_done_2053:
+shuf_run_done_2047:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2025
+	JZ        shuf_done_2059
 
-shuf_rows_2026:
+shuf_rows_2060:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2027
+	JHI       shuf_masked_2061
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_2028:
+shuf_loaded_2062:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -17201,40 +17439,40 @@ shuf_loaded_2028:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_2029
+	JHI       shuf_far_2063
 	VMOVDQU8  X18, K2, 64(AX)
 
-shuf_stored_2030:
+shuf_stored_2064:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2026
+	JNZ     shuf_rows_2060
 
-shuf_done_2025:
+shuf_done_2059:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1961:
+shuf_list_loads_1995:
 	DECQ R11
-	JZ   shuf_last_plane_2032
+	JZ   shuf_last_plane_2066
 
-shuf_planes_2031:
+shuf_planes_2065:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2033
+	JZ    shuf_done_2067
 
-shuf_rows_2034:
+shuf_rows_2068:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2035
+	JHI       shuf_masked_2069
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_2036:
+shuf_loaded_2070:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -17246,23 +17484,23 @@ shuf_loaded_2036:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2034
+	JNZ       shuf_rows_2068
 
-shuf_done_2033:
+shuf_done_2067:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2037
+	JZ    shuf_run_done_2071
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2038
+	JHI   shuf_run_checked_2072
 	TESTQ R8, R8
-	JZ    shuf_done_2039
+	JZ    shuf_done_2073
 
-shuf_rows_2040:
+shuf_rows_2074:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -17276,22 +17514,22 @@ shuf_rows_2040:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2040
+	JNZ       shuf_rows_2074
 
-shuf_done_2039:
-	JMP shuf_run_done_2037
+shuf_done_2073:
+	JMP shuf_run_done_2071
 
-shuf_run_checked_2038:
+shuf_run_checked_2072:
 	TESTQ R8, R8
-	JZ    shuf_done_2041
+	JZ    shuf_done_2075
 
-shuf_rows_2042:
+shuf_rows_2076:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2043
+	JHI       shuf_masked_2077
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_2044:
+shuf_loaded_2078:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -17303,25 +17541,25 @@ shuf_loaded_2044:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2042
+	JNZ       shuf_rows_2076
 
-shuf_done_2041:
-shuf_run_done_2037:
+shuf_done_2075:
+shuf_run_done_2071:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2045
+	JZ    shuf_done_2079
 
-shuf_rows_2046:
+shuf_rows_2080:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2047
+	JHI       shuf_masked_2081
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_2048:
+shuf_loaded_2082:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -17333,32 +17571,32 @@ shuf_loaded_2048:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2046
+	JNZ       shuf_rows_2080
 
-shuf_done_2045:
+shuf_done_2079:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2031
+	JNZ  shuf_planes_2065
 
-shuf_last_plane_2032:
+shuf_last_plane_2066:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2049
+	JZ    shuf_done_2083
 
-shuf_rows_2050:
+shuf_rows_2084:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2051
+	JHI       shuf_masked_2085
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2052:
+shuf_loaded_2086:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -17367,30 +17605,30 @@ shuf_loaded_2052:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_2053
+	JHI       shuf_far_2087
 	VMOVDQU8  X17, K2, 64(AX)
 
-shuf_stored_2054:
+shuf_stored_2088:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2050
+	JNZ  shuf_rows_2084
 
-shuf_done_2049:
+shuf_done_2083:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2055
+	JZ    shuf_run_done_2089
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2056
+	JHI   shuf_run_checked_2090
 	TESTQ R8, R8
-	JZ    shuf_done_2057
+	JZ    shuf_done_2091
 
-shuf_rows_2058:
+shuf_rows_2092:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -17401,29 +17639,29 @@ shuf_rows_2058:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_2059
+	JHI       shuf_far_2093
 	VMOVDQU8  X23, K2, 64(AX)
 
-shuf_stored_2060:
+shuf_stored_2094:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2058
+	JNZ  shuf_rows_2092
 
-shuf_done_2057:
-	JMP shuf_run_done_2055
+shuf_done_2091:
+	JMP shuf_run_done_2089
 
-shuf_run_checked_2056:
+shuf_run_checked_2090:
 	TESTQ R8, R8
-	JZ    shuf_done_2061
+	JZ    shuf_done_2095
 
-shuf_rows_2062:
+shuf_rows_2096:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2063
+	JHI       shuf_masked_2097
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2064:
+shuf_loaded_2098:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -17432,32 +17670,32 @@ shuf_loaded_2064:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_2065
+	JHI       shuf_far_2099
 	VMOVDQU8  X23, K2, 64(AX)
 
-shuf_stored_2066:
+shuf_stored_2100:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2062
+	JNZ  shuf_rows_2096
 
-shuf_done_2061:
-shuf_run_done_2055:
+shuf_done_2095:
+shuf_run_done_2089:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2067
+	JZ    shuf_done_2101
 
-shuf_rows_2068:
+shuf_rows_2102:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2069
+	JHI       shuf_masked_2103
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2070:
+shuf_loaded_2104:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -17466,40 +17704,40 @@ shuf_loaded_2070:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_2071
+	JHI       shuf_far_2105
 	VMOVDQU8  X25, K2, 64(AX)
 
-shuf_stored_2072:
+shuf_stored_2106:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2068
+	JNZ  shuf_rows_2102
 
-shuf_done_2067:
+shuf_done_2101:
 	VZEROUPPER
 	RET
 
-shuf_two_narrow_1473:
+shuf_two_narrow_1507:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2073
+	JNE  shuf_list_2107
 	DECQ R11
-	JZ   shuf_last_plane_2076
+	JZ   shuf_last_plane_2110
 
-shuf_planes_2075:
+shuf_planes_2109:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2077
+	JZ    shuf_run_done_2111
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2078
+	JHI   shuf_run_checked_2112
 	TESTQ DI, DI
-	JZ    shuf_done_2079
+	JZ    shuf_done_2113
 
-shuf_rows_2080:
+shuf_rows_2114:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z7
@@ -17509,22 +17747,22 @@ shuf_rows_2080:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2080
+	JNZ       shuf_rows_2114
 
-shuf_done_2079:
-	JMP shuf_run_done_2077
+shuf_done_2113:
+	JMP shuf_run_done_2111
 
-shuf_run_checked_2078:
+shuf_run_checked_2112:
 	TESTQ DI, DI
-	JZ    shuf_done_2081
+	JZ    shuf_done_2115
 
-shuf_rows_2082:
+shuf_rows_2116:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2083
+	JHI       shuf_masked_2117
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_2084:
+shuf_loaded_2118:
 	VMOVDQU64 Z0, Z7
 	VPERMI2B  Z6, Z1, Z7
 	VPBLENDMB Z7, Z2, K3, Z4
@@ -17532,79 +17770,79 @@ shuf_loaded_2084:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2082
+	JNZ       shuf_rows_2116
 
-shuf_done_2081:
-shuf_run_done_2077:
+shuf_done_2115:
+shuf_run_done_2111:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2075
+	JNZ  shuf_planes_2109
 
-shuf_last_plane_2076:
+shuf_last_plane_2110:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2085
+	JZ    shuf_run_done_2119
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2086
+	JHI   shuf_run_checked_2120
 	TESTQ DX, DX
-	JZ    shuf_done_2087
+	JZ    shuf_done_2121
 
-shuf_rows_2088:
+shuf_rows_2122:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2089
+	JHI       shuf_far_2123
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_2090:
+shuf_stored_2124:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2088
+	JNZ  shuf_rows_2122
 
-shuf_done_2087:
-	JMP shuf_run_done_2085
+shuf_done_2121:
+	JMP shuf_run_done_2119
 
-shuf_run_checked_2086:
+shuf_run_checked_2120:
 	TESTQ DX, DX
-	JZ    shuf_done_2091
+	JZ    shuf_done_2125
 
-shuf_rows_2092:
+shuf_rows_2126:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2093
+	JHI       shuf_masked_2127
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2094:
+shuf_loaded_2128:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2095
+	JHI       shuf_far_2129
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_2096:
+shuf_stored_2130:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2092
+	JNZ  shuf_rows_2126
 
-shuf_done_2091:
-shuf_run_done_2085:
+shuf_done_2125:
+shuf_run_done_2119:
 	VZEROUPPER
 	RET
 
-shuf_list_2073:
+shuf_list_2107:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -17613,12 +17851,12 @@ shuf_list_2073:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X11
-	JZ      shuf_no_run_2097
+	JZ      shuf_no_run_2131
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2097:
+shuf_no_run_2131:
 	VMOVQ DI, X12
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -17628,62 +17866,62 @@ shuf_no_run_2097:
 	VMOVQ CX, X13
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2074
+	JA    shuf_list_loads_2108
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2098:
+shuf_offs_2132:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2099
+	JAE     shuf_offs_done_2133
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2098
+	JMP     shuf_offs_2132
 
-shuf_offs_done_2099:
+shuf_offs_done_2133:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2074
+	JA   shuf_list_loads_2108
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2100:
+shuf_offs_2134:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2101
+	JAE     shuf_offs_done_2135
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2100
+	JMP     shuf_offs_2134
 
-shuf_offs_done_2101:
+shuf_offs_done_2135:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z14
 	DECQ      R11
-	JZ        shuf_last_plane_2103
+	JZ        shuf_last_plane_2137
 
-shuf_planes_2102:
+shuf_planes_2136:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z15
 	VMOVQ     X10, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2104
+	JZ        shuf_done_2138
 
-shuf_rows_2105:
+shuf_rows_2139:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2106
+	JHI       shuf_masked_2140
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_2107:
+shuf_loaded_2141:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z3
@@ -17691,23 +17929,23 @@ shuf_loaded_2107:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_2105
+	JNZ       shuf_rows_2139
 
-shuf_done_2104:
+shuf_done_2138:
 	VMOVQ X11, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2108
+	JZ    shuf_run_done_2142
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2109
+	JHI   shuf_run_checked_2143
 	TESTQ DI, DI
-	JZ    shuf_done_2110
+	JZ    shuf_done_2144
 
-shuf_rows_2111:
+shuf_rows_2145:
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 	VMOVDQU64 Z0, Z17
@@ -17717,22 +17955,22 @@ shuf_rows_2111:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2111
+	JNZ       shuf_rows_2145
 
-shuf_done_2110:
-	JMP shuf_run_done_2108
+shuf_done_2144:
+	JMP shuf_run_done_2142
 
-shuf_run_checked_2109:
+shuf_run_checked_2143:
 	TESTQ DI, DI
-	JZ    shuf_done_2112
+	JZ    shuf_done_2146
 
-shuf_rows_2113:
+shuf_rows_2147:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2114
+	JHI       shuf_masked_2148
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 
-shuf_loaded_2115:
+shuf_loaded_2149:
 	VMOVDQU64 Z0, Z17
 	VPERMI2B  Z16, Z15, Z17
 	VPBLENDMB Z17, Z2, K3, Z5
@@ -17740,24 +17978,24 @@ shuf_loaded_2115:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2113
+	JNZ       shuf_rows_2147
 
-shuf_done_2112:
-shuf_run_done_2108:
+shuf_done_2146:
+shuf_run_done_2142:
 	VMOVDQA64 Z14, Z15
 	VMOVQ     X13, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2116
+	JZ        shuf_done_2150
 
-shuf_rows_2117:
+shuf_rows_2151:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2118
+	JHI       shuf_masked_2152
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_2119:
+shuf_loaded_2153:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z6
@@ -17765,155 +18003,155 @@ shuf_loaded_2119:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_2117
+	JNZ       shuf_rows_2151
 
-shuf_done_2116:
+shuf_done_2150:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2102
+	JNZ  shuf_planes_2136
 
-shuf_last_plane_2103:
+shuf_last_plane_2137:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X10, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2120
+	JZ        shuf_done_2154
 
-shuf_rows_2121:
+shuf_rows_2155:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2122
+	JHI       shuf_masked_2156
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2123:
+shuf_loaded_2157:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z7
 	CMPQ      AX, DI
-	JHI       shuf_far_2124
+	JHI       shuf_far_2158
 	VMOVDQU8  Z7, K1, (AX)
 
-shuf_stored_2125:
+shuf_stored_2159:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2121
+	JNZ     shuf_rows_2155
 
-shuf_done_2120:
+shuf_done_2154:
 	VMOVQ X11, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2126
+	JZ    shuf_run_done_2160
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2127
+	JHI   shuf_run_checked_2161
 	TESTQ DX, DX
-	JZ    shuf_done_2128
+	JZ    shuf_done_2162
 
-shuf_rows_2129:
+shuf_rows_2163:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_2130
+	JHI       shuf_far_2164
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_2131:
+shuf_stored_2165:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2129
+	JNZ  shuf_rows_2163
 
-shuf_done_2128:
-	JMP shuf_run_done_2126
+shuf_done_2162:
+	JMP shuf_run_done_2160
 
-shuf_run_checked_2127:
+shuf_run_checked_2161:
 	TESTQ DX, DX
-	JZ    shuf_done_2132
+	JZ    shuf_done_2166
 
-shuf_rows_2133:
+shuf_rows_2167:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2134
+	JHI       shuf_masked_2168
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2135:
+shuf_loaded_2169:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_2136
+	JHI       shuf_far_2170
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_2137:
+shuf_stored_2171:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2133
+	JNZ  shuf_rows_2167
 
-shuf_done_2132:
-shuf_run_done_2126:
+shuf_done_2166:
+shuf_run_done_2160:
 	VMOVDQA64 Z14, Z1
 	VMOVQ     X13, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2138
+	JZ        shuf_done_2172
 
-shuf_rows_2139:
+shuf_rows_2173:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2140
+	JHI       shuf_masked_2174
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2141:
+shuf_loaded_2175:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_2142
+	JHI       shuf_far_2176
 	VMOVDQU8  Z9, K1, (AX)
 
-shuf_stored_2143:
+shuf_stored_2177:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2139
+	JNZ     shuf_rows_2173
 
-shuf_done_2138:
+shuf_done_2172:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2074:
+shuf_list_loads_2108:
 	DECQ R11
-	JZ   shuf_last_plane_2145
+	JZ   shuf_last_plane_2179
 
-shuf_planes_2144:
+shuf_planes_2178:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2146
+	JZ    shuf_done_2180
 
-shuf_rows_2147:
+shuf_rows_2181:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2148
+	JHI       shuf_masked_2182
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2149:
+shuf_loaded_2183:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z5
@@ -17921,23 +18159,23 @@ shuf_loaded_2149:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2147
+	JNZ       shuf_rows_2181
 
-shuf_done_2146:
+shuf_done_2180:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2150
+	JZ    shuf_run_done_2184
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2151
+	JHI   shuf_run_checked_2185
 	TESTQ R8, R8
-	JZ    shuf_done_2152
+	JZ    shuf_done_2186
 
-shuf_rows_2153:
+shuf_rows_2187:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z6
@@ -17947,22 +18185,22 @@ shuf_rows_2153:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2153
+	JNZ       shuf_rows_2187
 
-shuf_done_2152:
-	JMP shuf_run_done_2150
+shuf_done_2186:
+	JMP shuf_run_done_2184
 
-shuf_run_checked_2151:
+shuf_run_checked_2185:
 	TESTQ R8, R8
-	JZ    shuf_done_2154
+	JZ    shuf_done_2188
 
-shuf_rows_2155:
+shuf_rows_2189:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2156
+	JHI       shuf_masked_2190
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2157:
+shuf_loaded_2191:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z8
@@ -17970,25 +18208,25 @@ shuf_loaded_2157:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2155
+	JNZ       shuf_rows_2189
 
-shuf_done_2154:
-shuf_run_done_2150:
+shuf_done_2188:
+shuf_run_done_2184:
 	VMOVQ X14, DI
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2158
+	JZ    shuf_done_2192
 
-shuf_rows_2159:
+shuf_rows_2193:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2160
+	JHI       shuf_masked_2194
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2161:
+shuf_loaded_2195:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z9
@@ -17996,164 +18234,164 @@ shuf_loaded_2161:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2159
+	JNZ       shuf_rows_2193
 
-shuf_done_2158:
+shuf_done_2192:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2144
+	JNZ  shuf_planes_2178
 
-shuf_last_plane_2145:
+shuf_last_plane_2179:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2162
+	JZ    shuf_done_2196
 
-shuf_rows_2163:
+shuf_rows_2197:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2164
+	JHI       shuf_masked_2198
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2165:
+shuf_loaded_2199:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z15
 	CMPQ      AX, DI
-	JHI       shuf_far_2166
+	JHI       shuf_far_2200
 	VMOVDQU8  Z15, K1, (AX)
 
-shuf_stored_2167:
+shuf_stored_2201:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2163
+	JNZ  shuf_rows_2197
 
-shuf_done_2162:
+shuf_done_2196:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2168
+	JZ    shuf_run_done_2202
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2169
+	JHI   shuf_run_checked_2203
 	TESTQ R8, R8
-	JZ    shuf_done_2170
+	JZ    shuf_done_2204
 
-shuf_rows_2171:
+shuf_rows_2205:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_2172
+	JHI       shuf_far_2206
 	VMOVDQU8  Z16, K1, (AX)
 
-shuf_stored_2173:
+shuf_stored_2207:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2171
+	JNZ  shuf_rows_2205
 
-shuf_done_2170:
-	JMP shuf_run_done_2168
+shuf_done_2204:
+	JMP shuf_run_done_2202
 
-shuf_run_checked_2169:
+shuf_run_checked_2203:
 	TESTQ R8, R8
-	JZ    shuf_done_2174
+	JZ    shuf_done_2208
 
-shuf_rows_2175:
+shuf_rows_2209:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2176
+	JHI       shuf_masked_2210
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2177:
+shuf_loaded_2211:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_2178
+	JHI       shuf_far_2212
 	VMOVDQU8  Z16, K1, (AX)
 
-shuf_stored_2179:
+shuf_stored_2213:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2175
+	JNZ  shuf_rows_2209
 
-shuf_done_2174:
-shuf_run_done_2168:
+shuf_done_2208:
+shuf_run_done_2202:
 	VMOVQ X14, DX
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2180
+	JZ    shuf_done_2214
 
-shuf_rows_2181:
+shuf_rows_2215:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2182
+	JHI       shuf_masked_2216
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2183:
+shuf_loaded_2217:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_2184
+	JHI       shuf_far_2218
 	VMOVDQU8  Z17, K1, (AX)
 
-shuf_stored_2185:
+shuf_stored_2219:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2181
+	JNZ  shuf_rows_2215
 
-shuf_done_2180:
+shuf_done_2214:
 	VZEROUPPER
 	RET
 
-shuf_one_table_1470:
+shuf_one_table_1504:
 	CMPQ DI, $0x40
-	JB   shuf_narrow_1471
-	JE   shuf_full_1472
+	JB   shuf_narrow_1505
+	JE   shuf_full_1506
 	CMPQ DI, $0x50
-	JBE  shuf_store16_2186
+	JBE  shuf_store16_2220
 	CMPQ DI, $0x60
-	JBE  shuf_store32_2187
+	JBE  shuf_store32_2221
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2188
+	JNE  shuf_list_2222
 	DECQ R11
-	JZ   shuf_last_plane_2191
+	JZ   shuf_last_plane_2225
 
-shuf_planes_2190:
+shuf_planes_2224:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2192
+	JZ    shuf_run_done_2226
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2193
+	JHI   shuf_run_checked_2227
 	TESTQ DI, DI
-	JZ    shuf_done_2194
+	JZ    shuf_done_2228
 
-shuf_rows_2195:
+shuf_rows_2229:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18164,21 +18402,21 @@ shuf_rows_2195:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2195
+	JNZ       shuf_rows_2229
 
-shuf_done_2194:
-	JMP shuf_run_done_2192
+shuf_done_2228:
+	JMP shuf_run_done_2226
 
-shuf_run_checked_2193:
+shuf_run_checked_2227:
 	TESTQ DI, DI
-	JZ    shuf_done_2196
+	JZ    shuf_done_2230
 
-shuf_rows_2197:
+shuf_rows_2231:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2198
+	JHI       shuf_masked_2232
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2199:
+shuf_loaded_2233:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
@@ -18188,31 +18426,31 @@ shuf_loaded_2199:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2197
+	JNZ       shuf_rows_2231
 
-shuf_done_2196:
-shuf_run_done_2192:
+shuf_done_2230:
+shuf_run_done_2226:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2190
+	JNZ  shuf_planes_2224
 
-shuf_last_plane_2191:
+shuf_last_plane_2225:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2200
+	JZ    shuf_run_done_2234
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2201
+	JHI   shuf_run_checked_2235
 	TESTQ DX, DX
-	JZ    shuf_done_2202
+	JZ    shuf_done_2236
 
-shuf_rows_2203:
+shuf_rows_2237:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18220,49 +18458,49 @@ shuf_rows_2203:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2204
+	JHI       shuf_far_2238
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2205:
+shuf_stored_2239:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2203
+	JNZ  shuf_rows_2237
 
-shuf_done_2202:
-	JMP shuf_run_done_2200
+shuf_done_2236:
+	JMP shuf_run_done_2234
 
-shuf_run_checked_2201:
+shuf_run_checked_2235:
 	TESTQ DX, DX
-	JZ    shuf_done_2206
+	JZ    shuf_done_2240
 
-shuf_rows_2207:
+shuf_rows_2241:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2208
+	JHI       shuf_masked_2242
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2209:
+shuf_loaded_2243:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2210
+	JHI       shuf_far_2244
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2211:
+shuf_stored_2245:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2207
+	JNZ  shuf_rows_2241
 
-shuf_done_2206:
-shuf_run_done_2200:
+shuf_done_2240:
+shuf_run_done_2234:
 	VZEROUPPER
 	RET
 
-shuf_list_2188:
+shuf_list_2222:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -18271,12 +18509,12 @@ shuf_list_2188:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_2212
+	JZ      shuf_no_run_2246
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2212:
+shuf_no_run_2246:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -18286,61 +18524,61 @@ shuf_no_run_2212:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2189
+	JA    shuf_list_loads_2223
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2213:
+shuf_offs_2247:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2214
+	JAE     shuf_offs_done_2248
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2213
+	JMP     shuf_offs_2247
 
-shuf_offs_done_2214:
+shuf_offs_done_2248:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2189
+	JA   shuf_list_loads_2223
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2215:
+shuf_offs_2249:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2216
+	JAE     shuf_offs_done_2250
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2215
+	JMP     shuf_offs_2249
 
-shuf_offs_done_2216:
+shuf_offs_done_2250:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_2218
+	JZ        shuf_last_plane_2252
 
-shuf_planes_2217:
+shuf_planes_2251:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2219
+	JZ        shuf_done_2253
 
-shuf_rows_2220:
+shuf_rows_2254:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2221
+	JHI       shuf_masked_2255
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2222:
+shuf_loaded_2256:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -18350,23 +18588,23 @@ shuf_loaded_2222:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2220
+	JNZ       shuf_rows_2254
 
-shuf_done_2219:
+shuf_done_2253:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2223
+	JZ    shuf_run_done_2257
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2224
+	JHI   shuf_run_checked_2258
 	TESTQ DI, DI
-	JZ    shuf_done_2225
+	JZ    shuf_done_2259
 
-shuf_rows_2226:
+shuf_rows_2260:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -18377,203 +18615,16 @@ shuf_rows_2226:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2226
+	JNZ       shuf_rows_2260
 
-shuf_done_2225:
-	JMP shuf_run_done_2223
+shuf_done_2259:
+	JMP shuf_run_done_2257
 
-shuf_run_checked_2224:
+shuf_run_checked_2258:
 	TESTQ DI, DI
-	JZ    shuf_done_2227
-
-shuf_rows_2228:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2229
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2230:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2228
-
-shuf_done_2227:
-shuf_run_done_2223:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_2231
-
-shuf_rows_2232:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2233
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_2234:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Z11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_2232
-
-shuf_done_2231:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2217
-
-shuf_last_plane_2218:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2235
-
-shuf_rows_2236:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2237
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2238:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z1, K4, Z9
-	CMPQ      AX, DI
-	JHI       shuf_far_2239
-	VMOVDQU8  Z9, K2, 64(AX)
-
-shuf_stored_2240:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2236
-
-shuf_done_2235:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_2241
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2242
-	TESTQ DX, DX
-	JZ    shuf_done_2243
-
-shuf_rows_2244:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2245
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_2246:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2244
-
-shuf_done_2243:
-	JMP shuf_run_done_2241
-
-shuf_run_checked_2242:
-	TESTQ DX, DX
-	JZ    shuf_done_2247
-
-shuf_rows_2248:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2249
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2250:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2251
-	VMOVDQU8  Z4, K2, 64(AX)
-
-shuf_stored_2252:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2248
-
-shuf_done_2247:
-shuf_run_done_2241:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2253
-
-shuf_rows_2254:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2255
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2256:
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z1, K4, Z5
-	CMPQ      AX, DI
-	JHI       shuf_far_2257
-	VMOVDQU8  Z5, K2, 64(AX)
-
-shuf_stored_2258:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2254
-
-shuf_done_2253:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_2189:
-	DECQ R11
-	JZ   shuf_last_plane_2260
-
-shuf_planes_2259:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R8
-	TESTQ R8, R8
 	JZ    shuf_done_2261
 
 shuf_rows_2262:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	CMPQ      CX, R13
 	JHI       shuf_masked_2263
 	VMOVDQU64 (CX), Z9
@@ -18586,25 +18637,212 @@ shuf_loaded_2264:
 	VPERMB    Z9, Z1, K4, Z10
 	VMOVDQU8  Z10, K2, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
+	ADDQ      SI, CX
+	DECQ      DI
 	JNZ       shuf_rows_2262
 
 shuf_done_2261:
+shuf_run_done_2257:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2265
+
+shuf_rows_2266:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2267
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2268:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Z11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2266
+
+shuf_done_2265:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2251
+
+shuf_last_plane_2252:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2269
+
+shuf_rows_2270:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2271
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2272:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_2273
+	VMOVDQU8  Z9, K2, 64(AX)
+
+shuf_stored_2274:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2270
+
+shuf_done_2269:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2275
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2276
+	TESTQ DX, DX
+	JZ    shuf_done_2277
+
+shuf_rows_2278:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2279
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2280:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2278
+
+shuf_done_2277:
+	JMP shuf_run_done_2275
+
+shuf_run_checked_2276:
+	TESTQ DX, DX
+	JZ    shuf_done_2281
+
+shuf_rows_2282:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2283
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2284:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2285
+	VMOVDQU8  Z4, K2, 64(AX)
+
+shuf_stored_2286:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2282
+
+shuf_done_2281:
+shuf_run_done_2275:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2287
+
+shuf_rows_2288:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2289
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2290:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_2291
+	VMOVDQU8  Z5, K2, 64(AX)
+
+shuf_stored_2292:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2288
+
+shuf_done_2287:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2223:
+	DECQ R11
+	JZ   shuf_last_plane_2294
+
+shuf_planes_2293:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2295
+
+shuf_rows_2296:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2297
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2298:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2296
+
+shuf_done_2295:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2265
+	JZ    shuf_run_done_2299
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2266
+	JHI   shuf_run_checked_2300
 	TESTQ R8, R8
-	JZ    shuf_done_2267
+	JZ    shuf_done_2301
 
-shuf_rows_2268:
+shuf_rows_2302:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -18615,21 +18853,21 @@ shuf_rows_2268:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2268
+	JNZ       shuf_rows_2302
 
-shuf_done_2267:
-	JMP shuf_run_done_2265
+shuf_done_2301:
+	JMP shuf_run_done_2299
 
-shuf_run_checked_2266:
+shuf_run_checked_2300:
 	TESTQ R8, R8
-	JZ    shuf_done_2269
+	JZ    shuf_done_2303
 
-shuf_rows_2270:
+shuf_rows_2304:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2271
+	JHI       shuf_masked_2305
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2272:
+shuf_loaded_2306:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -18639,24 +18877,24 @@ shuf_loaded_2272:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2270
+	JNZ       shuf_rows_2304
 
-shuf_done_2269:
-shuf_run_done_2265:
+shuf_done_2303:
+shuf_run_done_2299:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2273
+	JZ    shuf_done_2307
 
-shuf_rows_2274:
+shuf_rows_2308:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2275
+	JHI       shuf_masked_2309
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2276:
+shuf_loaded_2310:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -18666,61 +18904,61 @@ shuf_loaded_2276:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2274
+	JNZ       shuf_rows_2308
 
-shuf_done_2273:
+shuf_done_2307:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2259
+	JNZ  shuf_planes_2293
 
-shuf_last_plane_2260:
+shuf_last_plane_2294:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2277
+	JZ    shuf_done_2311
 
-shuf_rows_2278:
+shuf_rows_2312:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2279
+	JHI       shuf_masked_2313
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2280:
+shuf_loaded_2314:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2281
+	JHI       shuf_far_2315
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2282:
+shuf_stored_2316:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2278
+	JNZ  shuf_rows_2312
 
-shuf_done_2277:
+shuf_done_2311:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2283
+	JZ    shuf_run_done_2317
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2284
+	JHI   shuf_run_checked_2318
 	TESTQ R8, R8
-	JZ    shuf_done_2285
+	JZ    shuf_done_2319
 
-shuf_rows_2286:
+shuf_rows_2320:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18728,99 +18966,99 @@ shuf_rows_2286:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2287
+	JHI       shuf_far_2321
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2288:
+shuf_stored_2322:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2286
+	JNZ  shuf_rows_2320
 
-shuf_done_2285:
-	JMP shuf_run_done_2283
+shuf_done_2319:
+	JMP shuf_run_done_2317
 
-shuf_run_checked_2284:
+shuf_run_checked_2318:
 	TESTQ R8, R8
-	JZ    shuf_done_2289
+	JZ    shuf_done_2323
 
-shuf_rows_2290:
+shuf_rows_2324:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2291
+	JHI       shuf_masked_2325
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2292:
+shuf_loaded_2326:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2293
+	JHI       shuf_far_2327
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2294:
+shuf_stored_2328:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2290
+	JNZ  shuf_rows_2324
 
-shuf_done_2289:
-shuf_run_done_2283:
+shuf_done_2323:
+shuf_run_done_2317:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2295
+	JZ    shuf_done_2329
 
-shuf_rows_2296:
+shuf_rows_2330:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2297
+	JHI       shuf_masked_2331
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2298:
+shuf_loaded_2332:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2299
+	JHI       shuf_far_2333
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2300:
+shuf_stored_2334:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2296
+	JNZ  shuf_rows_2330
 
-shuf_done_2295:
+shuf_done_2329:
 	VZEROUPPER
 	RET
 
-shuf_store32_2187:
+shuf_store32_2221:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2301
+	JNE  shuf_list_2335
 	DECQ R11
-	JZ   shuf_last_plane_2304
+	JZ   shuf_last_plane_2338
 
-shuf_planes_2303:
+shuf_planes_2337:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2305
+	JZ    shuf_run_done_2339
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2306
+	JHI   shuf_run_checked_2340
 	TESTQ DI, DI
-	JZ    shuf_done_2307
+	JZ    shuf_done_2341
 
-shuf_rows_2308:
+shuf_rows_2342:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18831,21 +19069,21 @@ shuf_rows_2308:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2308
+	JNZ       shuf_rows_2342
 
-shuf_done_2307:
-	JMP shuf_run_done_2305
+shuf_done_2341:
+	JMP shuf_run_done_2339
 
-shuf_run_checked_2306:
+shuf_run_checked_2340:
 	TESTQ DI, DI
-	JZ    shuf_done_2309
+	JZ    shuf_done_2343
 
-shuf_rows_2310:
+shuf_rows_2344:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2311
+	JHI       shuf_masked_2345
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2312:
+shuf_loaded_2346:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
@@ -18855,31 +19093,31 @@ shuf_loaded_2312:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2310
+	JNZ       shuf_rows_2344
 
-shuf_done_2309:
-shuf_run_done_2305:
+shuf_done_2343:
+shuf_run_done_2339:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2303
+	JNZ  shuf_planes_2337
 
-shuf_last_plane_2304:
+shuf_last_plane_2338:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2313
+	JZ    shuf_run_done_2347
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2314
+	JHI   shuf_run_checked_2348
 	TESTQ DX, DX
-	JZ    shuf_done_2315
+	JZ    shuf_done_2349
 
-shuf_rows_2316:
+shuf_rows_2350:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18887,49 +19125,49 @@ shuf_rows_2316:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2317
+	JHI       shuf_far_2351
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2318:
+shuf_stored_2352:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2316
+	JNZ  shuf_rows_2350
 
-shuf_done_2315:
-	JMP shuf_run_done_2313
+shuf_done_2349:
+	JMP shuf_run_done_2347
 
-shuf_run_checked_2314:
+shuf_run_checked_2348:
 	TESTQ DX, DX
-	JZ    shuf_done_2319
+	JZ    shuf_done_2353
 
-shuf_rows_2320:
+shuf_rows_2354:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2321
+	JHI       shuf_masked_2355
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2322:
+shuf_loaded_2356:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2323
+	JHI       shuf_far_2357
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2324:
+shuf_stored_2358:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2320
+	JNZ  shuf_rows_2354
 
-shuf_done_2319:
-shuf_run_done_2313:
+shuf_done_2353:
+shuf_run_done_2347:
 	VZEROUPPER
 	RET
 
-shuf_list_2301:
+shuf_list_2335:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -18938,12 +19176,12 @@ shuf_list_2301:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_2325
+	JZ      shuf_no_run_2359
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2325:
+shuf_no_run_2359:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -18953,61 +19191,61 @@ shuf_no_run_2325:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2302
+	JA    shuf_list_loads_2336
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2326:
+shuf_offs_2360:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2327
+	JAE     shuf_offs_done_2361
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2326
+	JMP     shuf_offs_2360
 
-shuf_offs_done_2327:
+shuf_offs_done_2361:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2302
+	JA   shuf_list_loads_2336
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2328:
+shuf_offs_2362:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2329
+	JAE     shuf_offs_done_2363
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2328
+	JMP     shuf_offs_2362
 
-shuf_offs_done_2329:
+shuf_offs_done_2363:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_2331
+	JZ        shuf_last_plane_2365
 
-shuf_planes_2330:
+shuf_planes_2364:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2332
+	JZ        shuf_done_2366
 
-shuf_rows_2333:
+shuf_rows_2367:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2334
+	JHI       shuf_masked_2368
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2335:
+shuf_loaded_2369:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -19017,23 +19255,23 @@ shuf_loaded_2335:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2333
+	JNZ       shuf_rows_2367
 
-shuf_done_2332:
+shuf_done_2366:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2336
+	JZ    shuf_run_done_2370
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2337
+	JHI   shuf_run_checked_2371
 	TESTQ DI, DI
-	JZ    shuf_done_2338
+	JZ    shuf_done_2372
 
-shuf_rows_2339:
+shuf_rows_2373:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -19044,203 +19282,16 @@ shuf_rows_2339:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2339
+	JNZ       shuf_rows_2373
 
-shuf_done_2338:
-	JMP shuf_run_done_2336
+shuf_done_2372:
+	JMP shuf_run_done_2370
 
-shuf_run_checked_2337:
+shuf_run_checked_2371:
 	TESTQ DI, DI
-	JZ    shuf_done_2340
-
-shuf_rows_2341:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2342
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2343:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2341
-
-shuf_done_2340:
-shuf_run_done_2336:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_2344
-
-shuf_rows_2345:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2346
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_2347:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  Y11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_2345
-
-shuf_done_2344:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2330
-
-shuf_last_plane_2331:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2348
-
-shuf_rows_2349:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2350
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2351:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z1, K4, Z9
-	CMPQ      AX, DI
-	JHI       shuf_far_2352
-	VMOVDQU8  Y9, K2, 64(AX)
-
-shuf_stored_2353:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2349
-
-shuf_done_2348:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_2354
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2355
-	TESTQ DX, DX
-	JZ    shuf_done_2356
-
-shuf_rows_2357:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2358
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2359:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2357
-
-shuf_done_2356:
-	JMP shuf_run_done_2354
-
-shuf_run_checked_2355:
-	TESTQ DX, DX
-	JZ    shuf_done_2360
-
-shuf_rows_2361:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2362
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2363:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2364
-	VMOVDQU8  Y4, K2, 64(AX)
-
-shuf_stored_2365:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2361
-
-shuf_done_2360:
-shuf_run_done_2354:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2366
-
-shuf_rows_2367:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2368
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2369:
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z1, K4, Z5
-	CMPQ      AX, DI
-	JHI       shuf_far_2370
-	VMOVDQU8  Y5, K2, 64(AX)
-
-shuf_stored_2371:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2367
-
-shuf_done_2366:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_2302:
-	DECQ R11
-	JZ   shuf_last_plane_2373
-
-shuf_planes_2372:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R8
-	TESTQ R8, R8
 	JZ    shuf_done_2374
 
 shuf_rows_2375:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	CMPQ      CX, R13
 	JHI       shuf_masked_2376
 	VMOVDQU64 (CX), Z9
@@ -19253,25 +19304,212 @@ shuf_loaded_2377:
 	VPERMB    Z9, Z1, K4, Z10
 	VMOVDQU8  Y10, K2, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
+	ADDQ      SI, CX
+	DECQ      DI
 	JNZ       shuf_rows_2375
 
 shuf_done_2374:
+shuf_run_done_2370:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2378
+
+shuf_rows_2379:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2380
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2381:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  Y11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2379
+
+shuf_done_2378:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2364
+
+shuf_last_plane_2365:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2382
+
+shuf_rows_2383:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2384
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2385:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_2386
+	VMOVDQU8  Y9, K2, 64(AX)
+
+shuf_stored_2387:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2383
+
+shuf_done_2382:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2388
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2389
+	TESTQ DX, DX
+	JZ    shuf_done_2390
+
+shuf_rows_2391:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2392
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2393:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2391
+
+shuf_done_2390:
+	JMP shuf_run_done_2388
+
+shuf_run_checked_2389:
+	TESTQ DX, DX
+	JZ    shuf_done_2394
+
+shuf_rows_2395:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2396
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2397:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2398
+	VMOVDQU8  Y4, K2, 64(AX)
+
+shuf_stored_2399:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2395
+
+shuf_done_2394:
+shuf_run_done_2388:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2400
+
+shuf_rows_2401:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2402
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2403:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_2404
+	VMOVDQU8  Y5, K2, 64(AX)
+
+shuf_stored_2405:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2401
+
+shuf_done_2400:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2336:
+	DECQ R11
+	JZ   shuf_last_plane_2407
+
+shuf_planes_2406:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2408
+
+shuf_rows_2409:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2410
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2411:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2409
+
+shuf_done_2408:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2378
+	JZ    shuf_run_done_2412
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2379
+	JHI   shuf_run_checked_2413
 	TESTQ R8, R8
-	JZ    shuf_done_2380
+	JZ    shuf_done_2414
 
-shuf_rows_2381:
+shuf_rows_2415:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -19282,21 +19520,21 @@ shuf_rows_2381:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2381
+	JNZ       shuf_rows_2415
 
-shuf_done_2380:
-	JMP shuf_run_done_2378
+shuf_done_2414:
+	JMP shuf_run_done_2412
 
-shuf_run_checked_2379:
+shuf_run_checked_2413:
 	TESTQ R8, R8
-	JZ    shuf_done_2382
+	JZ    shuf_done_2416
 
-shuf_rows_2383:
+shuf_rows_2417:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2384
+	JHI       shuf_masked_2418
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2385:
+shuf_loaded_2419:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -19306,24 +19544,24 @@ shuf_loaded_2385:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2383
+	JNZ       shuf_rows_2417
 
-shuf_done_2382:
-shuf_run_done_2378:
+shuf_done_2416:
+shuf_run_done_2412:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2386
+	JZ    shuf_done_2420
 
-shuf_rows_2387:
+shuf_rows_2421:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2388
+	JHI       shuf_masked_2422
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2389:
+shuf_loaded_2423:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -19333,61 +19571,61 @@ shuf_loaded_2389:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2387
+	JNZ       shuf_rows_2421
 
-shuf_done_2386:
+shuf_done_2420:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2372
+	JNZ  shuf_planes_2406
 
-shuf_last_plane_2373:
+shuf_last_plane_2407:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2390
+	JZ    shuf_done_2424
 
-shuf_rows_2391:
+shuf_rows_2425:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2392
+	JHI       shuf_masked_2426
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2393:
+shuf_loaded_2427:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2394
+	JHI       shuf_far_2428
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2395:
+shuf_stored_2429:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2391
+	JNZ  shuf_rows_2425
 
-shuf_done_2390:
+shuf_done_2424:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2396
+	JZ    shuf_run_done_2430
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2397
+	JHI   shuf_run_checked_2431
 	TESTQ R8, R8
-	JZ    shuf_done_2398
+	JZ    shuf_done_2432
 
-shuf_rows_2399:
+shuf_rows_2433:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19395,99 +19633,99 @@ shuf_rows_2399:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2400
+	JHI       shuf_far_2434
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2401:
+shuf_stored_2435:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2399
+	JNZ  shuf_rows_2433
 
-shuf_done_2398:
-	JMP shuf_run_done_2396
+shuf_done_2432:
+	JMP shuf_run_done_2430
 
-shuf_run_checked_2397:
+shuf_run_checked_2431:
 	TESTQ R8, R8
-	JZ    shuf_done_2402
+	JZ    shuf_done_2436
 
-shuf_rows_2403:
+shuf_rows_2437:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2404
+	JHI       shuf_masked_2438
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2405:
+shuf_loaded_2439:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2406
+	JHI       shuf_far_2440
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2407:
+shuf_stored_2441:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2403
+	JNZ  shuf_rows_2437
 
-shuf_done_2402:
-shuf_run_done_2396:
+shuf_done_2436:
+shuf_run_done_2430:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2408
+	JZ    shuf_done_2442
 
-shuf_rows_2409:
+shuf_rows_2443:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2410
+	JHI       shuf_masked_2444
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2411:
+shuf_loaded_2445:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2412
+	JHI       shuf_far_2446
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2413:
+shuf_stored_2447:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2409
+	JNZ  shuf_rows_2443
 
-shuf_done_2408:
+shuf_done_2442:
 	VZEROUPPER
 	RET
 
-shuf_store16_2186:
+shuf_store16_2220:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2414
+	JNE  shuf_list_2448
 	DECQ R11
-	JZ   shuf_last_plane_2417
+	JZ   shuf_last_plane_2451
 
-shuf_planes_2416:
+shuf_planes_2450:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2418
+	JZ    shuf_run_done_2452
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2419
+	JHI   shuf_run_checked_2453
 	TESTQ DI, DI
-	JZ    shuf_done_2420
+	JZ    shuf_done_2454
 
-shuf_rows_2421:
+shuf_rows_2455:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19498,21 +19736,21 @@ shuf_rows_2421:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2421
+	JNZ       shuf_rows_2455
 
-shuf_done_2420:
-	JMP shuf_run_done_2418
+shuf_done_2454:
+	JMP shuf_run_done_2452
 
-shuf_run_checked_2419:
+shuf_run_checked_2453:
 	TESTQ DI, DI
-	JZ    shuf_done_2422
+	JZ    shuf_done_2456
 
-shuf_rows_2423:
+shuf_rows_2457:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2424
+	JHI       shuf_masked_2458
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2425:
+shuf_loaded_2459:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
@@ -19522,31 +19760,31 @@ shuf_loaded_2425:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2423
+	JNZ       shuf_rows_2457
 
-shuf_done_2422:
-shuf_run_done_2418:
+shuf_done_2456:
+shuf_run_done_2452:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2416
+	JNZ  shuf_planes_2450
 
-shuf_last_plane_2417:
+shuf_last_plane_2451:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2426
+	JZ    shuf_run_done_2460
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2427
+	JHI   shuf_run_checked_2461
 	TESTQ DX, DX
-	JZ    shuf_done_2428
+	JZ    shuf_done_2462
 
-shuf_rows_2429:
+shuf_rows_2463:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19554,49 +19792,49 @@ shuf_rows_2429:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2430
+	JHI       shuf_far_2464
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2431:
+shuf_stored_2465:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2429
+	JNZ  shuf_rows_2463
 
-shuf_done_2428:
-	JMP shuf_run_done_2426
+shuf_done_2462:
+	JMP shuf_run_done_2460
 
-shuf_run_checked_2427:
+shuf_run_checked_2461:
 	TESTQ DX, DX
-	JZ    shuf_done_2432
+	JZ    shuf_done_2466
 
-shuf_rows_2433:
+shuf_rows_2467:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2434
+	JHI       shuf_masked_2468
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2435:
+shuf_loaded_2469:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2436
+	JHI       shuf_far_2470
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2437:
+shuf_stored_2471:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2433
+	JNZ  shuf_rows_2467
 
-shuf_done_2432:
-shuf_run_done_2426:
+shuf_done_2466:
+shuf_run_done_2460:
 	VZEROUPPER
 	RET
 
-shuf_list_2414:
+shuf_list_2448:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -19605,12 +19843,12 @@ shuf_list_2414:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_2438
+	JZ      shuf_no_run_2472
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2438:
+shuf_no_run_2472:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -19620,61 +19858,61 @@ shuf_no_run_2438:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2415
+	JA    shuf_list_loads_2449
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2439:
+shuf_offs_2473:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2440
+	JAE     shuf_offs_done_2474
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2439
+	JMP     shuf_offs_2473
 
-shuf_offs_done_2440:
+shuf_offs_done_2474:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2415
+	JA   shuf_list_loads_2449
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2441:
+shuf_offs_2475:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2442
+	JAE     shuf_offs_done_2476
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2441
+	JMP     shuf_offs_2475
 
-shuf_offs_done_2442:
+shuf_offs_done_2476:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_2444
+	JZ        shuf_last_plane_2478
 
-shuf_planes_2443:
+shuf_planes_2477:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2445
+	JZ        shuf_done_2479
 
-shuf_rows_2446:
+shuf_rows_2480:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2447
+	JHI       shuf_masked_2481
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2448:
+shuf_loaded_2482:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -19684,23 +19922,23 @@ shuf_loaded_2448:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2446
+	JNZ       shuf_rows_2480
 
-shuf_done_2445:
+shuf_done_2479:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2449
+	JZ    shuf_run_done_2483
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2450
+	JHI   shuf_run_checked_2484
 	TESTQ DI, DI
-	JZ    shuf_done_2451
+	JZ    shuf_done_2485
 
-shuf_rows_2452:
+shuf_rows_2486:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -19711,203 +19949,16 @@ shuf_rows_2452:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2452
+	JNZ       shuf_rows_2486
 
-shuf_done_2451:
-	JMP shuf_run_done_2449
+shuf_done_2485:
+	JMP shuf_run_done_2483
 
-shuf_run_checked_2450:
+shuf_run_checked_2484:
 	TESTQ DI, DI
-	JZ    shuf_done_2453
-
-shuf_rows_2454:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2455
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2456:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z1, K4, Z10
-	VMOVDQU8  X10, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2454
-
-shuf_done_2453:
-shuf_run_done_2449:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_2457
-
-shuf_rows_2458:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2459
-	VMOVDQU64 (CX), Z10
-
-shuf_loaded_2460:
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z10, Z1, K4, Z11
-	VMOVDQU8  X11, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_2458
-
-shuf_done_2457:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2443
-
-shuf_last_plane_2444:
-	MOVQ      136(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z3
-	VMOVQ     X4, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2461
-
-shuf_rows_2462:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2463
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2464:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z0, K3, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z4, Z1, K4, Z9
-	CMPQ      AX, DI
-	JHI       shuf_far_2465
-	VMOVDQU8  X9, K2, 64(AX)
-
-shuf_stored_2466:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2462
-
-shuf_done_2461:
-	VMOVQ X5, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_2467
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2468
-	TESTQ DX, DX
-	JZ    shuf_done_2469
-
-shuf_rows_2470:
-	VMOVDQU64 (CX), Z3
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2471
-	VMOVDQU8  X4, K2, 64(AX)
-
-shuf_stored_2472:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2470
-
-shuf_done_2469:
-	JMP shuf_run_done_2467
-
-shuf_run_checked_2468:
-	TESTQ DX, DX
-	JZ    shuf_done_2473
-
-shuf_rows_2474:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2475
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2476:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z1, K4, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2477
-	VMOVDQU8  X4, K2, 64(AX)
-
-shuf_stored_2478:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2474
-
-shuf_done_2473:
-shuf_run_done_2467:
-	VMOVDQA64 Z8, Z3
-	VMOVQ     X7, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2479
-
-shuf_rows_2480:
-	VMOVQ     X3, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2481
-	VMOVDQU64 (CX), Z4
-
-shuf_loaded_2482:
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z4, Z1, K4, Z5
-	CMPQ      AX, DI
-	JHI       shuf_far_2483
-	VMOVDQU8  X5, K2, 64(AX)
-
-shuf_stored_2484:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z3, Z3, Z3
-	DECQ    DX
-	JNZ     shuf_rows_2480
-
-shuf_done_2479:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_2415:
-	DECQ R11
-	JZ   shuf_last_plane_2486
-
-shuf_planes_2485:
-	MOVQ  DX, AX
-	VMOVQ X3, DI
-	VMOVQ X4, R8
-	TESTQ R8, R8
 	JZ    shuf_done_2487
 
 shuf_rows_2488:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	CMPQ      CX, R13
 	JHI       shuf_masked_2489
 	VMOVDQU64 (CX), Z9
@@ -19920,25 +19971,212 @@ shuf_loaded_2490:
 	VPERMB    Z9, Z1, K4, Z10
 	VMOVDQU8  X10, K2, 64(AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
+	ADDQ      SI, CX
+	DECQ      DI
 	JNZ       shuf_rows_2488
 
 shuf_done_2487:
+shuf_run_done_2483:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2491
+
+shuf_rows_2492:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2493
+	VMOVDQU64 (CX), Z10
+
+shuf_loaded_2494:
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z10, Z1, K4, Z11
+	VMOVDQU8  X11, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_2492
+
+shuf_done_2491:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2477
+
+shuf_last_plane_2478:
+	MOVQ      136(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z3
+	VMOVQ     X4, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2495
+
+shuf_rows_2496:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2497
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2498:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z0, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z4, Z1, K4, Z9
+	CMPQ      AX, DI
+	JHI       shuf_far_2499
+	VMOVDQU8  X9, K2, 64(AX)
+
+shuf_stored_2500:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2496
+
+shuf_done_2495:
+	VMOVQ X5, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2501
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2502
+	TESTQ DX, DX
+	JZ    shuf_done_2503
+
+shuf_rows_2504:
+	VMOVDQU64 (CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2505
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2506:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2504
+
+shuf_done_2503:
+	JMP shuf_run_done_2501
+
+shuf_run_checked_2502:
+	TESTQ DX, DX
+	JZ    shuf_done_2507
+
+shuf_rows_2508:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2509
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2510:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z1, K4, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2511
+	VMOVDQU8  X4, K2, 64(AX)
+
+shuf_stored_2512:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2508
+
+shuf_done_2507:
+shuf_run_done_2501:
+	VMOVDQA64 Z8, Z3
+	VMOVQ     X7, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2513
+
+shuf_rows_2514:
+	VMOVQ     X3, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2515
+	VMOVDQU64 (CX), Z4
+
+shuf_loaded_2516:
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z4, Z1, K4, Z5
+	CMPQ      AX, DI
+	JHI       shuf_far_2517
+	VMOVDQU8  X5, K2, 64(AX)
+
+shuf_stored_2518:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z3, Z3, Z3
+	DECQ    DX
+	JNZ     shuf_rows_2514
+
+shuf_done_2513:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2449:
+	DECQ R11
+	JZ   shuf_last_plane_2520
+
+shuf_planes_2519:
+	MOVQ  DX, AX
+	VMOVQ X3, DI
+	VMOVQ X4, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2521
+
+shuf_rows_2522:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2523
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2524:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z1, K4, Z10
+	VMOVDQU8  X10, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2522
+
+shuf_done_2521:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2491
+	JZ    shuf_run_done_2525
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2492
+	JHI   shuf_run_checked_2526
 	TESTQ R8, R8
-	JZ    shuf_done_2493
+	JZ    shuf_done_2527
 
-shuf_rows_2494:
+shuf_rows_2528:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -19949,21 +20187,21 @@ shuf_rows_2494:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2494
+	JNZ       shuf_rows_2528
 
-shuf_done_2493:
-	JMP shuf_run_done_2491
+shuf_done_2527:
+	JMP shuf_run_done_2525
 
-shuf_run_checked_2492:
+shuf_run_checked_2526:
 	TESTQ R8, R8
-	JZ    shuf_done_2495
+	JZ    shuf_done_2529
 
-shuf_rows_2496:
+shuf_rows_2530:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2497
+	JHI       shuf_masked_2531
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2498:
+shuf_loaded_2532:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -19973,24 +20211,24 @@ shuf_loaded_2498:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2496
+	JNZ       shuf_rows_2530
 
-shuf_done_2495:
-shuf_run_done_2491:
+shuf_done_2529:
+shuf_run_done_2525:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2499
+	JZ    shuf_done_2533
 
-shuf_rows_2500:
+shuf_rows_2534:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2501
+	JHI       shuf_masked_2535
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2502:
+shuf_loaded_2536:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -20000,61 +20238,61 @@ shuf_loaded_2502:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2500
+	JNZ       shuf_rows_2534
 
-shuf_done_2499:
+shuf_done_2533:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2485
+	JNZ  shuf_planes_2519
 
-shuf_last_plane_2486:
+shuf_last_plane_2520:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2503
+	JZ    shuf_done_2537
 
-shuf_rows_2504:
+shuf_rows_2538:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2505
+	JHI       shuf_masked_2539
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2506:
+shuf_loaded_2540:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2507
+	JHI       shuf_far_2541
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2508:
+shuf_stored_2542:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2504
+	JNZ  shuf_rows_2538
 
-shuf_done_2503:
+shuf_done_2537:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2509
+	JZ    shuf_run_done_2543
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2510
+	JHI   shuf_run_checked_2544
 	TESTQ R8, R8
-	JZ    shuf_done_2511
+	JZ    shuf_done_2545
 
-shuf_rows_2512:
+shuf_rows_2546:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -20062,106 +20300,106 @@ shuf_rows_2512:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2513
+	JHI       shuf_far_2547
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2514:
+shuf_stored_2548:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2512
+	JNZ  shuf_rows_2546
 
-shuf_done_2511:
-	JMP shuf_run_done_2509
+shuf_done_2545:
+	JMP shuf_run_done_2543
 
-shuf_run_checked_2510:
+shuf_run_checked_2544:
 	TESTQ R8, R8
-	JZ    shuf_done_2515
+	JZ    shuf_done_2549
 
-shuf_rows_2516:
+shuf_rows_2550:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2517
+	JHI       shuf_masked_2551
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2518:
+shuf_loaded_2552:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2519
+	JHI       shuf_far_2553
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2520:
+shuf_stored_2554:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2516
+	JNZ  shuf_rows_2550
 
-shuf_done_2515:
-shuf_run_done_2509:
+shuf_done_2549:
+shuf_run_done_2543:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2521
+	JZ    shuf_done_2555
 
-shuf_rows_2522:
+shuf_rows_2556:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2523
+	JHI       shuf_masked_2557
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2524:
+shuf_loaded_2558:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2525
+	JHI       shuf_far_2559
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2526:
+shuf_stored_2560:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2522
+	JNZ  shuf_rows_2556
 
-shuf_done_2521:
+shuf_done_2555:
 	VZEROUPPER
 	RET
 
-shuf_narrow_1471:
+shuf_narrow_1505:
 	MOVQ    DI, AX
 	CMPQ    R8, AX
 	CMOVQGT R8, AX
 	CMPQ    AX, $0x10
-	JBE     shuf_store16_2527
+	JBE     shuf_store16_2561
 	CMPQ    AX, $0x20
-	JBE     shuf_store32_2528
+	JBE     shuf_store32_2562
 	CMPQ    rowIdx+96(FP), $0x00
-	JNE     shuf_list_2529
+	JNE     shuf_list_2563
 	DECQ    R11
-	JZ      shuf_last_plane_2532
+	JZ      shuf_last_plane_2566
 
-shuf_planes_2531:
+shuf_planes_2565:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2533
+	JZ    shuf_run_done_2567
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2534
+	JHI   shuf_run_checked_2568
 	TESTQ DI, DI
-	JZ    shuf_done_2535
+	JZ    shuf_done_2569
 
-shuf_rows_2536:
+shuf_rows_2570:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
@@ -20169,96 +20407,96 @@ shuf_rows_2536:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2536
+	JNZ       shuf_rows_2570
 
-shuf_done_2535:
-	JMP shuf_run_done_2533
+shuf_done_2569:
+	JMP shuf_run_done_2567
 
-shuf_run_checked_2534:
+shuf_run_checked_2568:
 	TESTQ DI, DI
-	JZ    shuf_done_2537
+	JZ    shuf_done_2571
 
-shuf_rows_2538:
+shuf_rows_2572:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2539
+	JHI       shuf_masked_2573
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2540:
+shuf_loaded_2574:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU8  Z3, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2538
+	JNZ       shuf_rows_2572
 
-shuf_done_2537:
-shuf_run_done_2533:
+shuf_done_2571:
+shuf_run_done_2567:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2531
+	JNZ  shuf_planes_2565
 
-shuf_last_plane_2532:
+shuf_last_plane_2566:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2541
+	JZ    shuf_run_done_2575
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2542
+	JHI   shuf_run_checked_2576
 	TESTQ DX, DX
-	JZ    shuf_done_2543
+	JZ    shuf_done_2577
 
-shuf_rows_2544:
+shuf_rows_2578:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2545
+	JHI       shuf_far_2579
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2546:
+shuf_stored_2580:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2544
+	JNZ  shuf_rows_2578
 
-shuf_done_2543:
-	JMP shuf_run_done_2541
+shuf_done_2577:
+	JMP shuf_run_done_2575
 
-shuf_run_checked_2542:
+shuf_run_checked_2576:
 	TESTQ DX, DX
-	JZ    shuf_done_2547
+	JZ    shuf_done_2581
 
-shuf_rows_2548:
+shuf_rows_2582:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2549
+	JHI       shuf_masked_2583
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2550:
+shuf_loaded_2584:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2551
+	JHI       shuf_far_2585
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2552:
+shuf_stored_2586:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2548
+	JNZ  shuf_rows_2582
 
-shuf_done_2547:
-shuf_run_done_2541:
+shuf_done_2581:
+shuf_run_done_2575:
 	VZEROUPPER
 	RET
 
-shuf_list_2529:
+shuf_list_2563:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -20267,12 +20505,12 @@ shuf_list_2529:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_2553
+	JZ      shuf_no_run_2587
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2553:
+shuf_no_run_2587:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -20282,84 +20520,84 @@ shuf_no_run_2553:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2530
+	JA    shuf_list_loads_2564
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2554:
+shuf_offs_2588:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2555
+	JAE     shuf_offs_done_2589
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2554
+	JMP     shuf_offs_2588
 
-shuf_offs_done_2555:
+shuf_offs_done_2589:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2530
+	JA   shuf_list_loads_2564
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2556:
+shuf_offs_2590:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2557
+	JAE     shuf_offs_done_2591
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2556
+	JMP     shuf_offs_2590
 
-shuf_offs_done_2557:
+shuf_offs_done_2591:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 	DECQ      R11
-	JZ        shuf_last_plane_2559
+	JZ        shuf_last_plane_2593
 
-shuf_planes_2558:
+shuf_planes_2592:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2560
+	JZ        shuf_done_2594
 
-shuf_rows_2561:
+shuf_rows_2595:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2562
+	JHI       shuf_masked_2596
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2563:
+shuf_loaded_2597:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2561
+	JNZ       shuf_rows_2595
 
-shuf_done_2560:
+shuf_done_2594:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2564
+	JZ    shuf_run_done_2598
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2565
+	JHI   shuf_run_checked_2599
 	TESTQ DI, DI
-	JZ    shuf_done_2566
+	JZ    shuf_done_2600
 
-shuf_rows_2567:
+shuf_rows_2601:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -20367,185 +20605,16 @@ shuf_rows_2567:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2567
+	JNZ       shuf_rows_2601
 
-shuf_done_2566:
-	JMP shuf_run_done_2564
+shuf_done_2600:
+	JMP shuf_run_done_2598
 
-shuf_run_checked_2565:
+shuf_run_checked_2599:
 	TESTQ DI, DI
-	JZ    shuf_done_2568
-
-shuf_rows_2569:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2570
-	VMOVDQU64 (CX), Z8
-
-shuf_loaded_2571:
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z8, Z0, K3, Z9
-	VMOVDQU8  Z9, K1, (AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_2569
-
-shuf_done_2568:
-shuf_run_done_2564:
-	VMOVDQA64 Z7, Z8
-	VMOVQ     X6, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_2572
-
-shuf_rows_2573:
-	VMOVQ     X8, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2574
-	VMOVDQU64 (CX), Z9
-
-shuf_loaded_2575:
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z9, Z0, K3, Z10
-	VMOVDQU8  Z10, K1, (AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z8, Z8, Z8
-	DECQ      DI
-	JNZ       shuf_rows_2573
-
-shuf_done_2572:
-	ADDQ R10, DX
-	ADDQ R12, R9
-	DECQ R11
-	JNZ  shuf_planes_2558
-
-shuf_last_plane_2559:
-	MOVQ      128(SP), DI
-	MOVQ      DX, AX
-	VMOVDQA64 Z1, Z1
-	VMOVQ     X3, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2576
-
-shuf_rows_2577:
-	VMOVQ     X1, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2578
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2579:
-	VMOVDQA64 Z2, Z8
-	VPERMB    Z3, Z0, K3, Z8
-	CMPQ      AX, DI
-	JHI       shuf_far_2580
-	VMOVDQU8  Z8, K1, (AX)
-
-shuf_stored_2581:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z1, Z1, Z1
-	DECQ    DX
-	JNZ     shuf_rows_2577
-
-shuf_done_2576:
-	VMOVQ X4, DX
-	TESTQ DX, DX
-	JZ    shuf_run_done_2582
-	VMOVQ X5, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DX), R8
-	IMULQ SI, R8
-	ADDQ  CX, R8
-	CMPQ  R8, R13
-	JHI   shuf_run_checked_2583
-	TESTQ DX, DX
-	JZ    shuf_done_2584
-
-shuf_rows_2585:
-	VMOVDQU64 (CX), Z1
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_2586
-	VMOVDQU8  Z3, K1, (AX)
-
-shuf_stored_2587:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2585
-
-shuf_done_2584:
-	JMP shuf_run_done_2582
-
-shuf_run_checked_2583:
-	TESTQ DX, DX
-	JZ    shuf_done_2588
-
-shuf_rows_2589:
-	CMPQ      CX, R13
-	JHI       shuf_masked_2590
-	VMOVDQU64 (CX), Z1
-
-shuf_loaded_2591:
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z1, Z0, K3, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_2592
-	VMOVDQU8  Z3, K1, (AX)
-
-shuf_stored_2593:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_2589
-
-shuf_done_2588:
-shuf_run_done_2582:
-	VMOVDQA64 Z7, Z1
-	VMOVQ     X6, DX
-	TESTQ     DX, DX
-	JZ        shuf_done_2594
-
-shuf_rows_2595:
-	VMOVQ     X1, CX
-	ADDQ      R9, CX
-	CMPQ      CX, R13
-	JHI       shuf_masked_2596
-	VMOVDQU64 (CX), Z3
-
-shuf_loaded_2597:
-	VMOVDQA64 Z2, Z4
-	VPERMB    Z3, Z0, K3, Z4
-	CMPQ      AX, DI
-	JHI       shuf_far_2598
-	VMOVDQU8  Z4, K1, (AX)
-
-shuf_stored_2599:
-	ADDQ    BX, AX
-	VALIGNQ $0x01, Z1, Z1, Z1
-	DECQ    DX
-	JNZ     shuf_rows_2595
-
-shuf_done_2594:
-	VZEROUPPER
-	RET
-
-shuf_list_loads_2530:
-	DECQ R11
-	JZ   shuf_last_plane_2601
-
-shuf_planes_2600:
-	MOVQ  DX, AX
-	VMOVQ X1, DI
-	VMOVQ X3, R8
-	TESTQ R8, R8
 	JZ    shuf_done_2602
 
 shuf_rows_2603:
-	MOVLQSX   (DI), CX
-	IMULQ     SI, CX
-	ADDQ      R9, CX
 	CMPQ      CX, R13
 	JHI       shuf_masked_2604
 	VMOVDQU64 (CX), Z8
@@ -20555,25 +20624,194 @@ shuf_loaded_2605:
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
-	ADDQ      $0x04, DI
-	DECQ      R8
+	ADDQ      SI, CX
+	DECQ      DI
 	JNZ       shuf_rows_2603
 
 shuf_done_2602:
+shuf_run_done_2598:
+	VMOVDQA64 Z7, Z8
+	VMOVQ     X6, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_2606
+
+shuf_rows_2607:
+	VMOVQ     X8, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2608
+	VMOVDQU64 (CX), Z9
+
+shuf_loaded_2609:
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z9, Z0, K3, Z10
+	VMOVDQU8  Z10, K1, (AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z8, Z8, Z8
+	DECQ      DI
+	JNZ       shuf_rows_2607
+
+shuf_done_2606:
+	ADDQ R10, DX
+	ADDQ R12, R9
+	DECQ R11
+	JNZ  shuf_planes_2592
+
+shuf_last_plane_2593:
+	MOVQ      128(SP), DI
+	MOVQ      DX, AX
+	VMOVDQA64 Z1, Z1
+	VMOVQ     X3, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2610
+
+shuf_rows_2611:
+	VMOVQ     X1, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2612
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2613:
+	VMOVDQA64 Z2, Z8
+	VPERMB    Z3, Z0, K3, Z8
+	CMPQ      AX, DI
+	JHI       shuf_far_2614
+	VMOVDQU8  Z8, K1, (AX)
+
+shuf_stored_2615:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z1, Z1, Z1
+	DECQ    DX
+	JNZ     shuf_rows_2611
+
+shuf_done_2610:
+	VMOVQ X4, DX
+	TESTQ DX, DX
+	JZ    shuf_run_done_2616
+	VMOVQ X5, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DX), R8
+	IMULQ SI, R8
+	ADDQ  CX, R8
+	CMPQ  R8, R13
+	JHI   shuf_run_checked_2617
+	TESTQ DX, DX
+	JZ    shuf_done_2618
+
+shuf_rows_2619:
+	VMOVDQU64 (CX), Z1
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_2620
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_2621:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2619
+
+shuf_done_2618:
+	JMP shuf_run_done_2616
+
+shuf_run_checked_2617:
+	TESTQ DX, DX
+	JZ    shuf_done_2622
+
+shuf_rows_2623:
+	CMPQ      CX, R13
+	JHI       shuf_masked_2624
+	VMOVDQU64 (CX), Z1
+
+shuf_loaded_2625:
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z1, Z0, K3, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_2626
+	VMOVDQU8  Z3, K1, (AX)
+
+shuf_stored_2627:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_2623
+
+shuf_done_2622:
+shuf_run_done_2616:
+	VMOVDQA64 Z7, Z1
+	VMOVQ     X6, DX
+	TESTQ     DX, DX
+	JZ        shuf_done_2628
+
+shuf_rows_2629:
+	VMOVQ     X1, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2630
+	VMOVDQU64 (CX), Z3
+
+shuf_loaded_2631:
+	VMOVDQA64 Z2, Z4
+	VPERMB    Z3, Z0, K3, Z4
+	CMPQ      AX, DI
+	JHI       shuf_far_2632
+	VMOVDQU8  Z4, K1, (AX)
+
+shuf_stored_2633:
+	ADDQ    BX, AX
+	VALIGNQ $0x01, Z1, Z1, Z1
+	DECQ    DX
+	JNZ     shuf_rows_2629
+
+shuf_done_2628:
+	VZEROUPPER
+	RET
+
+shuf_list_loads_2564:
+	DECQ R11
+	JZ   shuf_last_plane_2635
+
+shuf_planes_2634:
+	MOVQ  DX, AX
+	VMOVQ X1, DI
+	VMOVQ X3, R8
+	TESTQ R8, R8
+	JZ    shuf_done_2636
+
+shuf_rows_2637:
+	MOVLQSX   (DI), CX
+	IMULQ     SI, CX
+	ADDQ      R9, CX
+	CMPQ      CX, R13
+	JHI       shuf_masked_2638
+	VMOVDQU64 (CX), Z8
+
+shuf_loaded_2639:
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z8, Z0, K3, Z9
+	VMOVDQU8  Z9, K1, (AX)
+	ADDQ      BX, AX
+	ADDQ      $0x04, DI
+	DECQ      R8
+	JNZ       shuf_rows_2637
+
+shuf_done_2636:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2606
+	JZ    shuf_run_done_2640
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2607
+	JHI   shuf_run_checked_2641
 	TESTQ R8, R8
-	JZ    shuf_done_2608
+	JZ    shuf_done_2642
 
-shuf_rows_2609:
+shuf_rows_2643:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -20581,194 +20819,194 @@ shuf_rows_2609:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2609
+	JNZ       shuf_rows_2643
 
-shuf_done_2608:
-	JMP shuf_run_done_2606
+shuf_done_2642:
+	JMP shuf_run_done_2640
 
-shuf_run_checked_2607:
+shuf_run_checked_2641:
 	TESTQ R8, R8
-	JZ    shuf_done_2610
+	JZ    shuf_done_2644
 
-shuf_rows_2611:
+shuf_rows_2645:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2612
+	JHI       shuf_masked_2646
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2613:
+shuf_loaded_2647:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2611
+	JNZ       shuf_rows_2645
 
-shuf_done_2610:
-shuf_run_done_2606:
+shuf_done_2644:
+shuf_run_done_2640:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2614
+	JZ    shuf_done_2648
 
-shuf_rows_2615:
+shuf_rows_2649:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2616
+	JHI       shuf_masked_2650
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2617:
+shuf_loaded_2651:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2615
+	JNZ       shuf_rows_2649
 
-shuf_done_2614:
+shuf_done_2648:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2600
+	JNZ  shuf_planes_2634
 
-shuf_last_plane_2601:
+shuf_last_plane_2635:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2618
+	JZ    shuf_done_2652
 
-shuf_rows_2619:
+shuf_rows_2653:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2620
+	JHI       shuf_masked_2654
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2621:
+shuf_loaded_2655:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2622
+	JHI       shuf_far_2656
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2623:
+shuf_stored_2657:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2619
+	JNZ  shuf_rows_2653
 
-shuf_done_2618:
+shuf_done_2652:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2624
+	JZ    shuf_run_done_2658
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2625
+	JHI   shuf_run_checked_2659
 	TESTQ R8, R8
-	JZ    shuf_done_2626
+	JZ    shuf_done_2660
 
-shuf_rows_2627:
+shuf_rows_2661:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2628
+	JHI       shuf_far_2662
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2629:
+shuf_stored_2663:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2627
+	JNZ  shuf_rows_2661
 
-shuf_done_2626:
-	JMP shuf_run_done_2624
+shuf_done_2660:
+	JMP shuf_run_done_2658
 
-shuf_run_checked_2625:
+shuf_run_checked_2659:
 	TESTQ R8, R8
-	JZ    shuf_done_2630
+	JZ    shuf_done_2664
 
-shuf_rows_2631:
+shuf_rows_2665:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2632
+	JHI       shuf_masked_2666
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2633:
+shuf_loaded_2667:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2634
+	JHI       shuf_far_2668
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2635:
+shuf_stored_2669:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2631
+	JNZ  shuf_rows_2665
 
-shuf_done_2630:
-shuf_run_done_2624:
+shuf_done_2664:
+shuf_run_done_2658:
 	VMOVQ X7, DX
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2636
+	JZ    shuf_done_2670
 
-shuf_rows_2637:
+shuf_rows_2671:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2638
+	JHI       shuf_masked_2672
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2639:
+shuf_loaded_2673:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2640
+	JHI       shuf_far_2674
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2641:
+shuf_stored_2675:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2637
+	JNZ  shuf_rows_2671
 
-shuf_done_2636:
+shuf_done_2670:
 	VZEROUPPER
 	RET
 
-shuf_store32_2528:
+shuf_store32_2562:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2642
+	JNE  shuf_list_2676
 	DECQ R11
-	JZ   shuf_last_plane_2645
+	JZ   shuf_last_plane_2679
 
-shuf_planes_2644:
+shuf_planes_2678:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2646
+	JZ    shuf_run_done_2680
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2647
+	JHI   shuf_run_checked_2681
 	TESTQ DI, DI
-	JZ    shuf_done_2648
+	JZ    shuf_done_2682
 
-shuf_rows_2649:
+shuf_rows_2683:
 	VMOVDQU   (CX), Y3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
@@ -20776,96 +21014,96 @@ shuf_rows_2649:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2649
+	JNZ       shuf_rows_2683
 
-shuf_done_2648:
-	JMP shuf_run_done_2646
+shuf_done_2682:
+	JMP shuf_run_done_2680
 
-shuf_run_checked_2647:
+shuf_run_checked_2681:
 	TESTQ DI, DI
-	JZ    shuf_done_2650
+	JZ    shuf_done_2684
 
-shuf_rows_2651:
+shuf_rows_2685:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2652
+	JHI     shuf_masked_2686
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2653:
+shuf_loaded_2687:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	VMOVDQU8  Y1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2651
+	JNZ       shuf_rows_2685
 
-shuf_done_2650:
-shuf_run_done_2646:
+shuf_done_2684:
+shuf_run_done_2680:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2644
+	JNZ  shuf_planes_2678
 
-shuf_last_plane_2645:
+shuf_last_plane_2679:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2654
+	JZ    shuf_run_done_2688
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2655
+	JHI   shuf_run_checked_2689
 	TESTQ DX, DX
-	JZ    shuf_done_2656
+	JZ    shuf_done_2690
 
-shuf_rows_2657:
+shuf_rows_2691:
 	VMOVDQU   (CX), Y3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2658
+	JHI       shuf_far_2692
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2659:
+shuf_stored_2693:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2657
+	JNZ  shuf_rows_2691
 
-shuf_done_2656:
-	JMP shuf_run_done_2654
+shuf_done_2690:
+	JMP shuf_run_done_2688
 
-shuf_run_checked_2655:
+shuf_run_checked_2689:
 	TESTQ DX, DX
-	JZ    shuf_done_2660
+	JZ    shuf_done_2694
 
-shuf_rows_2661:
+shuf_rows_2695:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2662
+	JHI     shuf_masked_2696
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2663:
+shuf_loaded_2697:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2664
+	JHI       shuf_far_2698
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2665:
+shuf_stored_2699:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2661
+	JNZ  shuf_rows_2695
 
-shuf_done_2660:
-shuf_run_done_2654:
+shuf_done_2694:
+shuf_run_done_2688:
 	VZEROUPPER
 	RET
 
-shuf_list_2642:
+shuf_list_2676:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -20874,12 +21112,12 @@ shuf_list_2642:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_2666
+	JZ      shuf_no_run_2700
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2666:
+shuf_no_run_2700:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -20889,84 +21127,84 @@ shuf_no_run_2666:
 	VMOVQ CX, X9
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2643
+	JA    shuf_list_loads_2677
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2667:
+shuf_offs_2701:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2668
+	JAE     shuf_offs_done_2702
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2667
+	JMP     shuf_offs_2701
 
-shuf_offs_done_2668:
+shuf_offs_done_2702:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2643
+	JA   shuf_list_loads_2677
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2669:
+shuf_offs_2703:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2670
+	JAE     shuf_offs_done_2704
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2669
+	JMP     shuf_offs_2703
 
-shuf_offs_done_2670:
+shuf_offs_done_2704:
 	VMOVDQU64 (SP), Z10
 	VMOVDQU64 64(SP), Z11
 	DECQ      R11
-	JZ        shuf_last_plane_2672
+	JZ        shuf_last_plane_2706
 
-shuf_planes_2671:
+shuf_planes_2705:
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z12
 	VMOVQ     X1, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2673
+	JZ        shuf_done_2707
 
-shuf_rows_2674:
+shuf_rows_2708:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2675
+	JHI     shuf_masked_2709
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2676:
+shuf_loaded_2710:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z3, Z0, K3, Z13
 	VMOVDQU8  Y13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2674
+	JNZ       shuf_rows_2708
 
-shuf_done_2673:
+shuf_done_2707:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2677
+	JZ    shuf_run_done_2711
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2678
+	JHI   shuf_run_checked_2712
 	TESTQ DI, DI
-	JZ    shuf_done_2679
+	JZ    shuf_done_2713
 
-shuf_rows_2680:
+shuf_rows_2714:
 	VMOVDQU   (CX), Y4
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z4, Z0, K3, Z12
@@ -20974,213 +21212,213 @@ shuf_rows_2680:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2680
+	JNZ       shuf_rows_2714
 
-shuf_done_2679:
-	JMP shuf_run_done_2677
+shuf_done_2713:
+	JMP shuf_run_done_2711
 
-shuf_run_checked_2678:
+shuf_run_checked_2712:
 	TESTQ DI, DI
-	JZ    shuf_done_2681
+	JZ    shuf_done_2715
 
-shuf_rows_2682:
+shuf_rows_2716:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2683
+	JHI     shuf_masked_2717
 	VMOVDQU (CX), Y5
 
-shuf_loaded_2684:
+shuf_loaded_2718:
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z5, Z0, K3, Z12
 	VMOVDQU8  Y12, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2682
+	JNZ       shuf_rows_2716
 
-shuf_done_2681:
-shuf_run_done_2677:
+shuf_done_2715:
+shuf_run_done_2711:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X9, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2685
+	JZ        shuf_done_2719
 
-shuf_rows_2686:
+shuf_rows_2720:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2687
+	JHI     shuf_masked_2721
 	VMOVDQU (CX), Y6
 
-shuf_loaded_2688:
+shuf_loaded_2722:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z6, Z0, K3, Z13
 	VMOVDQU8  Y13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2686
+	JNZ       shuf_rows_2720
 
-shuf_done_2685:
+shuf_done_2719:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2671
+	JNZ  shuf_planes_2705
 
-shuf_last_plane_2672:
+shuf_last_plane_2706:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z3
 	VMOVQ     X1, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2689
+	JZ        shuf_done_2723
 
-shuf_rows_2690:
+shuf_rows_2724:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2691
+	JHI     shuf_masked_2725
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2692:
+shuf_loaded_2726:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2693
+	JHI       shuf_far_2727
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2694:
+shuf_stored_2728:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2690
+	JNZ     shuf_rows_2724
 
-shuf_done_2689:
+shuf_done_2723:
 	VMOVQ X7, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2695
+	JZ    shuf_run_done_2729
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2696
+	JHI   shuf_run_checked_2730
 	TESTQ DX, DX
-	JZ    shuf_done_2697
+	JZ    shuf_done_2731
 
-shuf_rows_2698:
+shuf_rows_2732:
 	VMOVDQU   (CX), Y7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2699
+	JHI       shuf_far_2733
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2700:
+shuf_stored_2734:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2698
+	JNZ  shuf_rows_2732
 
-shuf_done_2697:
-	JMP shuf_run_done_2695
+shuf_done_2731:
+	JMP shuf_run_done_2729
 
-shuf_run_checked_2696:
+shuf_run_checked_2730:
 	TESTQ DX, DX
-	JZ    shuf_done_2701
+	JZ    shuf_done_2735
 
-shuf_rows_2702:
+shuf_rows_2736:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2703
+	JHI     shuf_masked_2737
 	VMOVDQU (CX), Y7
 
-shuf_loaded_2704:
+shuf_loaded_2738:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2705
+	JHI       shuf_far_2739
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2706:
+shuf_stored_2740:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2702
+	JNZ  shuf_rows_2736
 
-shuf_done_2701:
-shuf_run_done_2695:
+shuf_done_2735:
+shuf_run_done_2729:
 	VMOVDQA64 Z11, Z3
 	VMOVQ     X9, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2707
+	JZ        shuf_done_2741
 
-shuf_rows_2708:
+shuf_rows_2742:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2709
+	JHI     shuf_masked_2743
 	VMOVDQU (CX), Y8
 
-shuf_loaded_2710:
+shuf_loaded_2744:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z8, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2711
+	JHI       shuf_far_2745
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2712:
+shuf_stored_2746:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2708
+	JNZ     shuf_rows_2742
 
-shuf_done_2707:
+shuf_done_2741:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2643:
+shuf_list_loads_2677:
 	DECQ R11
-	JZ   shuf_last_plane_2714
+	JZ   shuf_last_plane_2748
 
-shuf_planes_2713:
+shuf_planes_2747:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2715
+	JZ    shuf_done_2749
 
-shuf_rows_2716:
+shuf_rows_2750:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2717
+	JHI     shuf_masked_2751
 	VMOVDQU (CX), Y5
 
-shuf_loaded_2718:
+shuf_loaded_2752:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z5, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2716
+	JNZ       shuf_rows_2750
 
-shuf_done_2715:
+shuf_done_2749:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2719
+	JZ    shuf_run_done_2753
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2720
+	JHI   shuf_run_checked_2754
 	TESTQ R8, R8
-	JZ    shuf_done_2721
+	JZ    shuf_done_2755
 
-shuf_rows_2722:
+shuf_rows_2756:
 	VMOVDQU   (CX), Y10
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z10, Z0, K3, Z6
@@ -21188,194 +21426,194 @@ shuf_rows_2722:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2722
+	JNZ       shuf_rows_2756
 
-shuf_done_2721:
-	JMP shuf_run_done_2719
+shuf_done_2755:
+	JMP shuf_run_done_2753
 
-shuf_run_checked_2720:
+shuf_run_checked_2754:
 	TESTQ R8, R8
-	JZ    shuf_done_2723
+	JZ    shuf_done_2757
 
-shuf_rows_2724:
+shuf_rows_2758:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2725
+	JHI     shuf_masked_2759
 	VMOVDQU (CX), Y11
 
-shuf_loaded_2726:
+shuf_loaded_2760:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z11, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2724
+	JNZ       shuf_rows_2758
 
-shuf_done_2723:
-shuf_run_done_2719:
+shuf_done_2757:
+shuf_run_done_2753:
 	VMOVQ X4, DI
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2727
+	JZ    shuf_done_2761
 
-shuf_rows_2728:
+shuf_rows_2762:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2729
+	JHI     shuf_masked_2763
 	VMOVDQU (CX), Y12
 
-shuf_loaded_2730:
+shuf_loaded_2764:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z12, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2728
+	JNZ       shuf_rows_2762
 
-shuf_done_2727:
+shuf_done_2761:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2713
+	JNZ  shuf_planes_2747
 
-shuf_last_plane_2714:
+shuf_last_plane_2748:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2731
+	JZ    shuf_done_2765
 
-shuf_rows_2732:
+shuf_rows_2766:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2733
+	JHI     shuf_masked_2767
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2734:
+shuf_loaded_2768:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2735
+	JHI       shuf_far_2769
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2736:
+shuf_stored_2770:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2732
+	JNZ  shuf_rows_2766
 
-shuf_done_2731:
+shuf_done_2765:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2737
+	JZ    shuf_run_done_2771
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2738
+	JHI   shuf_run_checked_2772
 	TESTQ R8, R8
-	JZ    shuf_done_2739
+	JZ    shuf_done_2773
 
-shuf_rows_2740:
+shuf_rows_2774:
 	VMOVDQU   (CX), Y7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2741
+	JHI       shuf_far_2775
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2742:
+shuf_stored_2776:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2740
+	JNZ  shuf_rows_2774
 
-shuf_done_2739:
-	JMP shuf_run_done_2737
+shuf_done_2773:
+	JMP shuf_run_done_2771
 
-shuf_run_checked_2738:
+shuf_run_checked_2772:
 	TESTQ R8, R8
-	JZ    shuf_done_2743
+	JZ    shuf_done_2777
 
-shuf_rows_2744:
+shuf_rows_2778:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2745
+	JHI     shuf_masked_2779
 	VMOVDQU (CX), Y7
 
-shuf_loaded_2746:
+shuf_loaded_2780:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2747
+	JHI       shuf_far_2781
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2748:
+shuf_stored_2782:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2744
+	JNZ  shuf_rows_2778
 
-shuf_done_2743:
-shuf_run_done_2737:
+shuf_done_2777:
+shuf_run_done_2771:
 	VMOVQ X4, DX
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2749
+	JZ    shuf_done_2783
 
-shuf_rows_2750:
+shuf_rows_2784:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2751
+	JHI     shuf_masked_2785
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2752:
+shuf_loaded_2786:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2753
+	JHI       shuf_far_2787
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2754:
+shuf_stored_2788:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2750
+	JNZ  shuf_rows_2784
 
-shuf_done_2749:
+shuf_done_2783:
 	VZEROUPPER
 	RET
 
-shuf_store16_2527:
+shuf_store16_2561:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2755
+	JNE  shuf_list_2789
 	DECQ R11
-	JZ   shuf_last_plane_2758
+	JZ   shuf_last_plane_2792
 
-shuf_planes_2757:
+shuf_planes_2791:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2759
+	JZ    shuf_run_done_2793
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2760
+	JHI   shuf_run_checked_2794
 	TESTQ DI, DI
-	JZ    shuf_done_2761
+	JZ    shuf_done_2795
 
-shuf_rows_2762:
+shuf_rows_2796:
 	VMOVDQU   (CX), X3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
@@ -21383,96 +21621,96 @@ shuf_rows_2762:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2762
+	JNZ       shuf_rows_2796
 
-shuf_done_2761:
-	JMP shuf_run_done_2759
+shuf_done_2795:
+	JMP shuf_run_done_2793
 
-shuf_run_checked_2760:
+shuf_run_checked_2794:
 	TESTQ DI, DI
-	JZ    shuf_done_2763
+	JZ    shuf_done_2797
 
-shuf_rows_2764:
+shuf_rows_2798:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2765
+	JHI     shuf_masked_2799
 	VMOVDQU (CX), X4
 
-shuf_loaded_2766:
+shuf_loaded_2800:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	VMOVDQU8  X1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2764
+	JNZ       shuf_rows_2798
 
-shuf_done_2763:
-shuf_run_done_2759:
+shuf_done_2797:
+shuf_run_done_2793:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2757
+	JNZ  shuf_planes_2791
 
-shuf_last_plane_2758:
+shuf_last_plane_2792:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2767
+	JZ    shuf_run_done_2801
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2768
+	JHI   shuf_run_checked_2802
 	TESTQ DX, DX
-	JZ    shuf_done_2769
+	JZ    shuf_done_2803
 
-shuf_rows_2770:
+shuf_rows_2804:
 	VMOVDQU   (CX), X3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2771
+	JHI       shuf_far_2805
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2772:
+shuf_stored_2806:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2770
+	JNZ  shuf_rows_2804
 
-shuf_done_2769:
-	JMP shuf_run_done_2767
+shuf_done_2803:
+	JMP shuf_run_done_2801
 
-shuf_run_checked_2768:
+shuf_run_checked_2802:
 	TESTQ DX, DX
-	JZ    shuf_done_2773
+	JZ    shuf_done_2807
 
-shuf_rows_2774:
+shuf_rows_2808:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2775
+	JHI     shuf_masked_2809
 	VMOVDQU (CX), X3
 
-shuf_loaded_2776:
+shuf_loaded_2810:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2777
+	JHI       shuf_far_2811
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2778:
+shuf_stored_2812:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2774
+	JNZ  shuf_rows_2808
 
-shuf_done_2773:
-shuf_run_done_2767:
+shuf_done_2807:
+shuf_run_done_2801:
 	VZEROUPPER
 	RET
 
-shuf_list_2755:
+shuf_list_2789:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -21481,12 +21719,12 @@ shuf_list_2755:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_2779
+	JZ      shuf_no_run_2813
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2779:
+shuf_no_run_2813:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -21496,84 +21734,84 @@ shuf_no_run_2779:
 	VMOVQ CX, X9
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2756
+	JA    shuf_list_loads_2790
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2780:
+shuf_offs_2814:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2781
+	JAE     shuf_offs_done_2815
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2780
+	JMP     shuf_offs_2814
 
-shuf_offs_done_2781:
+shuf_offs_done_2815:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2756
+	JA   shuf_list_loads_2790
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2782:
+shuf_offs_2816:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2783
+	JAE     shuf_offs_done_2817
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2782
+	JMP     shuf_offs_2816
 
-shuf_offs_done_2783:
+shuf_offs_done_2817:
 	VMOVDQU64 (SP), Z10
 	VMOVDQU64 64(SP), Z11
 	DECQ      R11
-	JZ        shuf_last_plane_2785
+	JZ        shuf_last_plane_2819
 
-shuf_planes_2784:
+shuf_planes_2818:
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z12
 	VMOVQ     X1, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2786
+	JZ        shuf_done_2820
 
-shuf_rows_2787:
+shuf_rows_2821:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2788
+	JHI     shuf_masked_2822
 	VMOVDQU (CX), X3
 
-shuf_loaded_2789:
+shuf_loaded_2823:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z3, Z0, K3, Z13
 	VMOVDQU8  X13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2787
+	JNZ       shuf_rows_2821
 
-shuf_done_2786:
+shuf_done_2820:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2790
+	JZ    shuf_run_done_2824
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2791
+	JHI   shuf_run_checked_2825
 	TESTQ DI, DI
-	JZ    shuf_done_2792
+	JZ    shuf_done_2826
 
-shuf_rows_2793:
+shuf_rows_2827:
 	VMOVDQU   (CX), X4
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z4, Z0, K3, Z12
@@ -21581,213 +21819,213 @@ shuf_rows_2793:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2793
+	JNZ       shuf_rows_2827
 
-shuf_done_2792:
-	JMP shuf_run_done_2790
+shuf_done_2826:
+	JMP shuf_run_done_2824
 
-shuf_run_checked_2791:
+shuf_run_checked_2825:
 	TESTQ DI, DI
-	JZ    shuf_done_2794
+	JZ    shuf_done_2828
 
-shuf_rows_2795:
+shuf_rows_2829:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2796
+	JHI     shuf_masked_2830
 	VMOVDQU (CX), X5
 
-shuf_loaded_2797:
+shuf_loaded_2831:
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z5, Z0, K3, Z12
 	VMOVDQU8  X12, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2795
+	JNZ       shuf_rows_2829
 
-shuf_done_2794:
-shuf_run_done_2790:
+shuf_done_2828:
+shuf_run_done_2824:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X9, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2798
+	JZ        shuf_done_2832
 
-shuf_rows_2799:
+shuf_rows_2833:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2800
+	JHI     shuf_masked_2834
 	VMOVDQU (CX), X6
 
-shuf_loaded_2801:
+shuf_loaded_2835:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z6, Z0, K3, Z13
 	VMOVDQU8  X13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2799
+	JNZ       shuf_rows_2833
 
-shuf_done_2798:
+shuf_done_2832:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2784
+	JNZ  shuf_planes_2818
 
-shuf_last_plane_2785:
+shuf_last_plane_2819:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z3
 	VMOVQ     X1, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2802
+	JZ        shuf_done_2836
 
-shuf_rows_2803:
+shuf_rows_2837:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2804
+	JHI     shuf_masked_2838
 	VMOVDQU (CX), X4
 
-shuf_loaded_2805:
+shuf_loaded_2839:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2806
+	JHI       shuf_far_2840
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2807:
+shuf_stored_2841:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2803
+	JNZ     shuf_rows_2837
 
-shuf_done_2802:
+shuf_done_2836:
 	VMOVQ X7, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2808
+	JZ    shuf_run_done_2842
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2809
+	JHI   shuf_run_checked_2843
 	TESTQ DX, DX
-	JZ    shuf_done_2810
+	JZ    shuf_done_2844
 
-shuf_rows_2811:
+shuf_rows_2845:
 	VMOVDQU   (CX), X7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2812
+	JHI       shuf_far_2846
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2813:
+shuf_stored_2847:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2811
+	JNZ  shuf_rows_2845
 
-shuf_done_2810:
-	JMP shuf_run_done_2808
+shuf_done_2844:
+	JMP shuf_run_done_2842
 
-shuf_run_checked_2809:
+shuf_run_checked_2843:
 	TESTQ DX, DX
-	JZ    shuf_done_2814
+	JZ    shuf_done_2848
 
-shuf_rows_2815:
+shuf_rows_2849:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2816
+	JHI     shuf_masked_2850
 	VMOVDQU (CX), X7
 
-shuf_loaded_2817:
+shuf_loaded_2851:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2818
+	JHI       shuf_far_2852
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2819:
+shuf_stored_2853:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2815
+	JNZ  shuf_rows_2849
 
-shuf_done_2814:
-shuf_run_done_2808:
+shuf_done_2848:
+shuf_run_done_2842:
 	VMOVDQA64 Z11, Z3
 	VMOVQ     X9, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2820
+	JZ        shuf_done_2854
 
-shuf_rows_2821:
+shuf_rows_2855:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2822
+	JHI     shuf_masked_2856
 	VMOVDQU (CX), X8
 
-shuf_loaded_2823:
+shuf_loaded_2857:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z8, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2824
+	JHI       shuf_far_2858
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2825:
+shuf_stored_2859:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2821
+	JNZ     shuf_rows_2855
 
-shuf_done_2820:
+shuf_done_2854:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2756:
+shuf_list_loads_2790:
 	DECQ R11
-	JZ   shuf_last_plane_2827
+	JZ   shuf_last_plane_2861
 
-shuf_planes_2826:
+shuf_planes_2860:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2828
+	JZ    shuf_done_2862
 
-shuf_rows_2829:
+shuf_rows_2863:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2830
+	JHI     shuf_masked_2864
 	VMOVDQU (CX), X5
 
-shuf_loaded_2831:
+shuf_loaded_2865:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z5, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2829
+	JNZ       shuf_rows_2863
 
-shuf_done_2828:
+shuf_done_2862:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2832
+	JZ    shuf_run_done_2866
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2833
+	JHI   shuf_run_checked_2867
 	TESTQ R8, R8
-	JZ    shuf_done_2834
+	JZ    shuf_done_2868
 
-shuf_rows_2835:
+shuf_rows_2869:
 	VMOVDQU   (CX), X10
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z10, Z0, K3, Z6
@@ -21795,192 +22033,192 @@ shuf_rows_2835:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2835
+	JNZ       shuf_rows_2869
 
-shuf_done_2834:
-	JMP shuf_run_done_2832
+shuf_done_2868:
+	JMP shuf_run_done_2866
 
-shuf_run_checked_2833:
+shuf_run_checked_2867:
 	TESTQ R8, R8
-	JZ    shuf_done_2836
+	JZ    shuf_done_2870
 
-shuf_rows_2837:
+shuf_rows_2871:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2838
+	JHI     shuf_masked_2872
 	VMOVDQU (CX), X11
 
-shuf_loaded_2839:
+shuf_loaded_2873:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z11, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2837
+	JNZ       shuf_rows_2871
 
-shuf_done_2836:
-shuf_run_done_2832:
+shuf_done_2870:
+shuf_run_done_2866:
 	VMOVQ X4, DI
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2840
+	JZ    shuf_done_2874
 
-shuf_rows_2841:
+shuf_rows_2875:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2842
+	JHI     shuf_masked_2876
 	VMOVDQU (CX), X12
 
-shuf_loaded_2843:
+shuf_loaded_2877:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z12, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2841
+	JNZ       shuf_rows_2875
 
-shuf_done_2840:
+shuf_done_2874:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2826
+	JNZ  shuf_planes_2860
 
-shuf_last_plane_2827:
+shuf_last_plane_2861:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2844
+	JZ    shuf_done_2878
 
-shuf_rows_2845:
+shuf_rows_2879:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2846
+	JHI     shuf_masked_2880
 	VMOVDQU (CX), X3
 
-shuf_loaded_2847:
+shuf_loaded_2881:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2848
+	JHI       shuf_far_2882
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2849:
+shuf_stored_2883:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2845
+	JNZ  shuf_rows_2879
 
-shuf_done_2844:
+shuf_done_2878:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2850
+	JZ    shuf_run_done_2884
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2851
+	JHI   shuf_run_checked_2885
 	TESTQ R8, R8
-	JZ    shuf_done_2852
+	JZ    shuf_done_2886
 
-shuf_rows_2853:
+shuf_rows_2887:
 	VMOVDQU   (CX), X7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2854
+	JHI       shuf_far_2888
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2855:
+shuf_stored_2889:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2853
+	JNZ  shuf_rows_2887
 
-shuf_done_2852:
-	JMP shuf_run_done_2850
+shuf_done_2886:
+	JMP shuf_run_done_2884
 
-shuf_run_checked_2851:
+shuf_run_checked_2885:
 	TESTQ R8, R8
-	JZ    shuf_done_2856
+	JZ    shuf_done_2890
 
-shuf_rows_2857:
+shuf_rows_2891:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2858
+	JHI     shuf_masked_2892
 	VMOVDQU (CX), X7
 
-shuf_loaded_2859:
+shuf_loaded_2893:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2860
+	JHI       shuf_far_2894
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2861:
+shuf_stored_2895:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2857
+	JNZ  shuf_rows_2891
 
-shuf_done_2856:
-shuf_run_done_2850:
+shuf_done_2890:
+shuf_run_done_2884:
 	VMOVQ X4, DX
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2862
+	JZ    shuf_done_2896
 
-shuf_rows_2863:
+shuf_rows_2897:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2864
+	JHI     shuf_masked_2898
 	VMOVDQU (CX), X4
 
-shuf_loaded_2865:
+shuf_loaded_2899:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2866
+	JHI       shuf_far_2900
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2867:
+shuf_stored_2901:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2863
+	JNZ  shuf_rows_2897
 
-shuf_done_2862:
+shuf_done_2896:
 	VZEROUPPER
 	RET
 
-shuf_full_1472:
+shuf_full_1506:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2868
+	JNE  shuf_list_2902
 
-shuf_planes_2870:
+shuf_planes_2904:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2872
+	JZ    shuf_run_done_2906
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2873
+	JHI   shuf_run_checked_2907
 	TESTQ DI, DI
-	JZ    shuf_done_2874
+	JZ    shuf_done_2908
 
-shuf_rows_2875:
+shuf_rows_2909:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
@@ -21988,39 +22226,39 @@ shuf_rows_2875:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2875
+	JNZ       shuf_rows_2909
 
-shuf_done_2874:
-	JMP shuf_run_done_2872
+shuf_done_2908:
+	JMP shuf_run_done_2906
 
-shuf_run_checked_2873:
+shuf_run_checked_2907:
 	TESTQ DI, DI
-	JZ    shuf_done_2876
+	JZ    shuf_done_2910
 
-shuf_rows_2877:
+shuf_rows_2911:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2878
+	JHI       shuf_masked_2912
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2879:
+shuf_loaded_2913:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2877
+	JNZ       shuf_rows_2911
 
-shuf_done_2876:
-shuf_run_done_2872:
+shuf_done_2910:
+shuf_run_done_2906:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2870
+	JNZ  shuf_planes_2904
 	VZEROUPPER
 	RET
 
-shuf_list_2868:
+shuf_list_2902:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -22029,12 +22267,12 @@ shuf_list_2868:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_2880
+	JZ      shuf_no_run_2914
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2880:
+shuf_no_run_2914:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -22044,82 +22282,82 @@ shuf_no_run_2880:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2869
+	JA    shuf_list_loads_2903
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2881:
+shuf_offs_2915:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2882
+	JAE     shuf_offs_done_2916
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2881
+	JMP     shuf_offs_2915
 
-shuf_offs_done_2882:
+shuf_offs_done_2916:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2869
+	JA   shuf_list_loads_2903
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2883:
+shuf_offs_2917:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2884
+	JAE     shuf_offs_done_2918
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2883
+	JMP     shuf_offs_2917
 
-shuf_offs_done_2884:
+shuf_offs_done_2918:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 
-shuf_planes_2885:
+shuf_planes_2919:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2887
+	JZ        shuf_done_2921
 
-shuf_rows_2888:
+shuf_rows_2922:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2889
+	JHI       shuf_masked_2923
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2890:
+shuf_loaded_2924:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2888
+	JNZ       shuf_rows_2922
 
-shuf_done_2887:
+shuf_done_2921:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2891
+	JZ    shuf_run_done_2925
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2892
+	JHI   shuf_run_checked_2926
 	TESTQ DI, DI
-	JZ    shuf_done_2893
+	JZ    shuf_done_2927
 
-shuf_rows_2894:
+shuf_rows_2928:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -22127,100 +22365,100 @@ shuf_rows_2894:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2894
+	JNZ       shuf_rows_2928
 
-shuf_done_2893:
-	JMP shuf_run_done_2891
+shuf_done_2927:
+	JMP shuf_run_done_2925
 
-shuf_run_checked_2892:
+shuf_run_checked_2926:
 	TESTQ DI, DI
-	JZ    shuf_done_2895
+	JZ    shuf_done_2929
 
-shuf_rows_2896:
+shuf_rows_2930:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2897
+	JHI       shuf_masked_2931
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2898:
+shuf_loaded_2932:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2896
+	JNZ       shuf_rows_2930
 
-shuf_done_2895:
-shuf_run_done_2891:
+shuf_done_2929:
+shuf_run_done_2925:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2899
+	JZ        shuf_done_2933
 
-shuf_rows_2900:
+shuf_rows_2934:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2901
+	JHI       shuf_masked_2935
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2902:
+shuf_loaded_2936:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2900
+	JNZ       shuf_rows_2934
 
-shuf_done_2899:
+shuf_done_2933:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2885
+	JNZ  shuf_planes_2919
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2869:
-shuf_planes_2903:
+shuf_list_loads_2903:
+shuf_planes_2937:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2905
+	JZ    shuf_done_2939
 
-shuf_rows_2906:
+shuf_rows_2940:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2907
+	JHI       shuf_masked_2941
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2908:
+shuf_loaded_2942:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2906
+	JNZ       shuf_rows_2940
 
-shuf_done_2905:
+shuf_done_2939:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2909
+	JZ    shuf_run_done_2943
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2910
+	JHI   shuf_run_checked_2944
 	TESTQ R8, R8
-	JZ    shuf_done_2911
+	JZ    shuf_done_2945
 
-shuf_rows_2912:
+shuf_rows_2946:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -22228,65 +22466,65 @@ shuf_rows_2912:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2912
+	JNZ       shuf_rows_2946
 
-shuf_done_2911:
-	JMP shuf_run_done_2909
+shuf_done_2945:
+	JMP shuf_run_done_2943
 
-shuf_run_checked_2910:
+shuf_run_checked_2944:
 	TESTQ R8, R8
-	JZ    shuf_done_2913
+	JZ    shuf_done_2947
 
-shuf_rows_2914:
+shuf_rows_2948:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2915
+	JHI       shuf_masked_2949
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2916:
+shuf_loaded_2950:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2914
+	JNZ       shuf_rows_2948
 
-shuf_done_2913:
-shuf_run_done_2909:
+shuf_done_2947:
+shuf_run_done_2943:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2917
+	JZ    shuf_done_2951
 
-shuf_rows_2918:
+shuf_rows_2952:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2919
+	JHI       shuf_masked_2953
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2920:
+shuf_loaded_2954:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2918
+	JNZ       shuf_rows_2952
 
-shuf_done_2917:
+shuf_done_2951:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2903
+	JNZ  shuf_planes_2937
 	VZEROUPPER
 	RET
 
-shuf_ret_1469:
+shuf_ret_1503:
 	RET
 
-shuf_far_1491:
+shuf_far_1525:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -22294,9 +22532,9 @@ shuf_far_1491:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1492
+	JMP          shuf_stored_1526
 
-shuf_far_1495:
+shuf_far_1529:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -22304,9 +22542,9 @@ shuf_far_1495:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1496
+	JMP          shuf_stored_1530
 
-shuf_far_1516:
+shuf_far_1550:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z9
@@ -22314,129 +22552,29 @@ shuf_far_1516:
 	VPERMB       Z4, Z9, Z4
 	VPMOVB2M     Z9, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1517
-
-shuf_far_1522:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1523
-
-shuf_far_1526:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1527
-
-shuf_far_1530:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	VPERMB       Z4, Z5, Z4
-	VPMOVB2M     Z5, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1531
-
-shuf_far_1546:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1547
-
-shuf_far_1552:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1553
+	JMP          shuf_stored_1551
 
 shuf_far_1556:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
 	JMP          shuf_stored_1557
 
 shuf_far_1560:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
 	JMP          shuf_stored_1561
 
-shuf_far_1576:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1577
-
-shuf_far_1580:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1581
-
-shuf_far_1601:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	VPERMB       Z4, Z9, Z4
-	VPMOVB2M     Z9, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1602
-
-shuf_far_1607:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1608
-
-shuf_far_1611:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1612
-
-shuf_far_1615:
+shuf_far_1564:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z5
@@ -22444,9 +22582,9 @@ shuf_far_1615:
 	VPERMB       Z4, Z5, Z4
 	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1616
+	JMP          shuf_stored_1565
 
-shuf_far_1631:
+shuf_far_1580:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22454,9 +22592,9 @@ shuf_far_1631:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1632
+	JMP          shuf_stored_1581
 
-shuf_far_1637:
+shuf_far_1586:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -22464,79 +22602,79 @@ shuf_far_1637:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1638
+	JMP          shuf_stored_1587
+
+shuf_far_1590:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1591
+
+shuf_far_1594:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1595
+
+shuf_far_1610:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1611
+
+shuf_far_1614:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1615
+
+shuf_far_1635:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1636
 
 shuf_far_1641:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
 	JMP          shuf_stored_1642
 
 shuf_far_1645:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
 	JMP          shuf_stored_1646
 
-shuf_far_1661:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1662
-
-shuf_far_1665:
-	MOVQ         width+40(FP), R9
-	ADDQ         $0x00, R9
-	VPBROADCASTB R9, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1666
-
-shuf_far_1686:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	VPERMB       Z4, Z9, Z4
-	VPMOVB2M     Z9, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1687
-
-shuf_far_1692:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1693
-
-shuf_far_1696:
-	MOVQ         width+40(FP), R10
-	ADDQ         $0x00, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z3, Z4, Z3
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1697
-
-shuf_far_1700:
+shuf_far_1649:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z5
@@ -22544,9 +22682,9 @@ shuf_far_1700:
 	VPERMB       Z4, Z5, Z4
 	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1701
+	JMP          shuf_stored_1650
 
-shuf_far_1716:
+shuf_far_1665:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22554,9 +22692,9 @@ shuf_far_1716:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1717
+	JMP          shuf_stored_1666
 
-shuf_far_1722:
+shuf_far_1671:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -22564,19 +22702,89 @@ shuf_far_1722:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1723
+	JMP          shuf_stored_1672
+
+shuf_far_1675:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1676
+
+shuf_far_1679:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1680
+
+shuf_far_1695:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1696
+
+shuf_far_1699:
+	MOVQ         width+40(FP), R9
+	ADDQ         $0x00, R9
+	VPBROADCASTB R9, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
+	JMP          shuf_stored_1700
+
+shuf_far_1720:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	VPERMB       Z4, Z9, Z4
+	VPMOVB2M     Z9, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1721
 
 shuf_far_1726:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z4
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
 	JMP          shuf_stored_1727
 
 shuf_far_1730:
+	MOVQ         width+40(FP), R10
+	ADDQ         $0x00, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
+	JMP          shuf_stored_1731
+
+shuf_far_1734:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z4, Z5, Z4
+	VPMOVB2M     Z5, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1735
+
+shuf_far_1750:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22584,121 +22792,39 @@ shuf_far_1730:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1731
-
-shuf_masked_1744:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1745
-
-shuf_far_1750:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
 	JMP          shuf_stored_1751
 
-shuf_masked_1754:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1755
-
 shuf_far_1756:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
 	JMP          shuf_stored_1757
 
-shuf_masked_1767:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1768
+shuf_far_1760:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z3, Z4, Z3
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1761
 
-shuf_masked_1775:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z24
-	VPADDB       iota64<>+0(SB), Z24, Z24
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z23
-	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1776
-
-shuf_masked_1779:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1780
-
-shuf_masked_1783:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z4
-	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1784
-
-shuf_far_1785:
+shuf_far_1764:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z14, Z4, Z5
+	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1786
+	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1765
 
-shuf_far_1791:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1792
-
-shuf_masked_1795:
+shuf_masked_1778:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22708,143 +22834,255 @@ shuf_masked_1795:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1796
+	JMP          shuf_loaded_1779
 
-shuf_far_1797:
+shuf_far_1784:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
+	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1798
+	JMP          shuf_stored_1785
+
+shuf_masked_1788:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1789
+
+shuf_far_1790:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1791
 
 shuf_masked_1801:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VMOVDQU64    (CX), Z4
-	VPERMB       (SI), Z5, Z5
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
 	JMP          shuf_loaded_1802
 
-shuf_far_1803:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z18, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1804
-
 shuf_masked_1809:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z24
+	VPADDB       iota64<>+0(SB), Z24, Z24
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z23
+	VPERMB       (R8), Z24, Z24
 	JMP          shuf_loaded_1810
 
+shuf_masked_1813:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_1814
+
 shuf_masked_1817:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VMOVDQU64    (CX), Z5
-	VPERMB       (DI), Z6, Z6
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z4
+	VPERMB       (R8), Z5, Z5
 	JMP          shuf_loaded_1818
 
-shuf_masked_1821:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1822
-
-shuf_masked_1825:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1826
-
-shuf_far_1827:
+shuf_far_1819:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z17, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1828
-
-shuf_far_1833:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1834
-
-shuf_masked_1837:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z4
+	VPBROADCASTB CX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VMOVDQU64    (CX), Z3
-	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1838
+	VPERMB       Z14, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1820
 
-shuf_far_1839:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
+shuf_far_1825:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
+	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1840
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1826
+
+shuf_masked_1829:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_1830
+
+shuf_far_1831:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_1832
+
+shuf_masked_1835:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VMOVDQU64    (CX), Z4
+	VPERMB       (SI), Z5, Z5
+	JMP          shuf_loaded_1836
+
+shuf_far_1837:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z18, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1838
 
 shuf_masked_1843:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
 	JMP          shuf_loaded_1844
 
-shuf_far_1845:
+shuf_masked_1851:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VMOVDQU64    (CX), Z5
+	VPERMB       (DI), Z6, Z6
+	JMP          shuf_loaded_1852
+
+shuf_masked_1855:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_1856
+
+shuf_masked_1859:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1860
+
+shuf_far_1861:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z17, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_1862
+
+shuf_far_1867:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1868
+
+shuf_masked_1871:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DX), Z4, Z4
+	JMP          shuf_loaded_1872
+
+shuf_far_1873:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_1874
+
+shuf_masked_1877:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_1878
+
+shuf_far_1879:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -22852,9 +23090,9 @@ shuf_far_1845:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1846
+	JMP          shuf_stored_1880
 
-shuf_masked_1857:
+shuf_masked_1891:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22864,9 +23102,9 @@ shuf_masked_1857:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1858
+	JMP          shuf_loaded_1892
 
-shuf_far_1863:
+shuf_far_1897:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -22874,9 +23112,9 @@ shuf_far_1863:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1864
+	JMP          shuf_stored_1898
 
-shuf_masked_1867:
+shuf_masked_1901:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22886,9 +23124,9 @@ shuf_masked_1867:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1868
+	JMP          shuf_loaded_1902
 
-shuf_far_1869:
+shuf_far_1903:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -22896,277 +23134,9 @@ shuf_far_1869:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1870
-
-shuf_masked_1880:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1881
-
-shuf_masked_1888:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z24
-	VPADDB       iota64<>+0(SB), Z24, Z24
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z23
-	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1889
-
-shuf_masked_1892:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z25
-	VPADDB       iota64<>+0(SB), Z25, Z25
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z24
-	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1893
-
-shuf_masked_1896:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z4
-	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1897
-
-shuf_far_1898:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z14, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1899
-
-shuf_far_1904:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1905
-
-shuf_masked_1908:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1909
-
-shuf_far_1910:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z16, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1911
+	JMP          shuf_stored_1904
 
 shuf_masked_1914:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VMOVDQU64    (CX), Z4
-	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1915
-
-shuf_far_1916:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z18, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1917
-
-shuf_masked_1922:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1923
-
-shuf_masked_1930:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VMOVDQU64    (CX), Z5
-	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1931
-
-shuf_masked_1934:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VMOVDQU64    (CX), Z5
-	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1935
-
-shuf_masked_1938:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1939
-
-shuf_far_1940:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z17, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1941
-
-shuf_far_1946:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1947
-
-shuf_masked_1950:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VMOVDQU64    (CX), Z3
-	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1951
-
-shuf_far_1952:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z23, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1953
-
-shuf_masked_1956:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1957
-
-shuf_far_1958:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z25, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1959
-
-shuf_masked_1970:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1971
-
-shuf_far_1976:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1977
-
-shuf_masked_1980:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VMOVDQU64    (CX), Z3
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1981
-
-shuf_far_1982:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z10, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1983
-
-shuf_masked_1993:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23176,9 +23146,9 @@ shuf_masked_1993:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1994
+	JMP          shuf_loaded_1915
 
-shuf_masked_2001:
+shuf_masked_1922:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23188,9 +23158,9 @@ shuf_masked_2001:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_2002
+	JMP          shuf_loaded_1923
 
-shuf_masked_2005:
+shuf_masked_1926:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23200,9 +23170,9 @@ shuf_masked_2005:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_2006
+	JMP          shuf_loaded_1927
 
-shuf_masked_2009:
+shuf_masked_1930:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23212,9 +23182,9 @@ shuf_masked_2009:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2010
+	JMP          shuf_loaded_1931
 
-shuf_far_2011:
+shuf_far_1932:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -23222,9 +23192,9 @@ shuf_far_2011:
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2012
+	JMP          shuf_stored_1933
 
-shuf_far_2017:
+shuf_far_1938:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23232,9 +23202,9 @@ shuf_far_2017:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2018
+	JMP          shuf_stored_1939
 
-shuf_masked_2021:
+shuf_masked_1942:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23244,9 +23214,9 @@ shuf_masked_2021:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2022
+	JMP          shuf_loaded_1943
 
-shuf_far_2023:
+shuf_far_1944:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23254,9 +23224,9 @@ shuf_far_2023:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2024
+	JMP          shuf_stored_1945
 
-shuf_masked_2027:
+shuf_masked_1948:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -23266,9 +23236,9 @@ shuf_masked_2027:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_2028
+	JMP          shuf_loaded_1949
 
-shuf_far_2029:
+shuf_far_1950:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -23276,9 +23246,9 @@ shuf_far_2029:
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2030
+	JMP          shuf_stored_1951
 
-shuf_masked_2035:
+shuf_masked_1956:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23288,9 +23258,9 @@ shuf_masked_2035:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_2036
+	JMP          shuf_loaded_1957
 
-shuf_masked_2043:
+shuf_masked_1964:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23300,9 +23270,9 @@ shuf_masked_2043:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_2044
+	JMP          shuf_loaded_1965
 
-shuf_masked_2047:
+shuf_masked_1968:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23312,9 +23282,9 @@ shuf_masked_2047:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_2048
+	JMP          shuf_loaded_1969
 
-shuf_masked_2051:
+shuf_masked_1972:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23324,9 +23294,9 @@ shuf_masked_2051:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_2052
+	JMP          shuf_loaded_1973
 
-shuf_far_2053:
+shuf_far_1974:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23334,9 +23304,9 @@ shuf_far_2053:
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2054
+	JMP          shuf_stored_1975
 
-shuf_far_2059:
+shuf_far_1980:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -23344,9 +23314,9 @@ shuf_far_2059:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2060
+	JMP          shuf_stored_1981
 
-shuf_masked_2063:
+shuf_masked_1984:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -23356,9 +23326,9 @@ shuf_masked_2063:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_2064
+	JMP          shuf_loaded_1985
 
-shuf_far_2065:
+shuf_far_1986:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -23366,9 +23336,9 @@ shuf_far_2065:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2066
+	JMP          shuf_stored_1987
 
-shuf_masked_2069:
+shuf_masked_1990:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23378,9 +23348,9 @@ shuf_masked_2069:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_2070
+	JMP          shuf_loaded_1991
 
-shuf_far_2071:
+shuf_far_1992:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23388,9 +23358,277 @@ shuf_far_2071:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2072
+	JMP          shuf_stored_1993
 
-shuf_masked_2083:
+shuf_masked_2004:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_2005
+
+shuf_far_2010:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2011
+
+shuf_masked_2014:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_2015
+
+shuf_far_2016:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z10, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2017
+
+shuf_masked_2027:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_2028
+
+shuf_masked_2035:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z24
+	VPADDB       iota64<>+0(SB), Z24, Z24
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z23
+	VPERMB       (R8), Z24, Z24
+	JMP          shuf_loaded_2036
+
+shuf_masked_2039:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z25
+	VPADDB       iota64<>+0(SB), Z25, Z25
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z24
+	VPERMB       (R8), Z25, Z25
+	JMP          shuf_loaded_2040
+
+shuf_masked_2043:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z4
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_2044
+
+shuf_far_2045:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z14, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2046
+
+shuf_far_2051:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2052
+
+shuf_masked_2055:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_2056
+
+shuf_far_2057:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z16, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2058
+
+shuf_masked_2061:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VMOVDQU64    (CX), Z4
+	VPERMB       (SI), Z5, Z5
+	JMP          shuf_loaded_2062
+
+shuf_far_2063:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z18, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2064
+
+shuf_masked_2069:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_2070
+
+shuf_masked_2077:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VMOVDQU64    (CX), Z5
+	VPERMB       (DI), Z6, Z6
+	JMP          shuf_loaded_2078
+
+shuf_masked_2081:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VMOVDQU64    (CX), Z5
+	VPERMB       (R14), Z6, Z6
+	JMP          shuf_loaded_2082
+
+shuf_masked_2085:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_2086
+
+shuf_far_2087:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z17, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2088
+
+shuf_far_2093:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2094
+
+shuf_masked_2097:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VMOVDQU64    (CX), Z3
+	VPERMB       (DX), Z4, Z4
+	JMP          shuf_loaded_2098
+
+shuf_far_2099:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z23, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2100
+
+shuf_masked_2103:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VMOVDQU64    (CX), Z3
+	VPERMB       (R10), Z4, Z4
+	JMP          shuf_loaded_2104
+
+shuf_far_2105:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z25, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2106
+
+shuf_masked_2117:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23400,9 +23638,9 @@ shuf_masked_2083:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2084
+	JMP          shuf_loaded_2118
 
-shuf_far_2089:
+shuf_far_2123:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -23410,9 +23648,9 @@ shuf_far_2089:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2090
+	JMP          shuf_stored_2124
 
-shuf_masked_2093:
+shuf_masked_2127:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23422,9 +23660,9 @@ shuf_masked_2093:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2094
+	JMP          shuf_loaded_2128
 
-shuf_far_2095:
+shuf_far_2129:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -23432,9 +23670,9 @@ shuf_far_2095:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2096
+	JMP          shuf_stored_2130
 
-shuf_masked_2106:
+shuf_masked_2140:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23444,9 +23682,9 @@ shuf_masked_2106:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_2107
+	JMP          shuf_loaded_2141
 
-shuf_masked_2114:
+shuf_masked_2148:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23456,9 +23694,9 @@ shuf_masked_2114:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z15
 	VPERMB       (R8), Z16, Z16
-	JMP          shuf_loaded_2115
+	JMP          shuf_loaded_2149
 
-shuf_masked_2118:
+shuf_masked_2152:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23468,9 +23706,9 @@ shuf_masked_2118:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_2119
+	JMP          shuf_loaded_2153
 
-shuf_masked_2122:
+shuf_masked_2156:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23480,9 +23718,9 @@ shuf_masked_2122:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2123
+	JMP          shuf_loaded_2157
 
-shuf_far_2124:
+shuf_far_2158:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -23490,9 +23728,9 @@ shuf_far_2124:
 	VPERMB       Z7, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2125
+	JMP          shuf_stored_2159
 
-shuf_far_2130:
+shuf_far_2164:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -23500,9 +23738,9 @@ shuf_far_2130:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2131
+	JMP          shuf_stored_2165
 
-shuf_masked_2134:
+shuf_masked_2168:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23512,9 +23750,9 @@ shuf_masked_2134:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2135
+	JMP          shuf_loaded_2169
 
-shuf_far_2136:
+shuf_far_2170:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -23522,9 +23760,9 @@ shuf_far_2136:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2137
+	JMP          shuf_stored_2171
 
-shuf_masked_2140:
+shuf_masked_2174:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -23534,9 +23772,9 @@ shuf_masked_2140:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2141
+	JMP          shuf_loaded_2175
 
-shuf_far_2142:
+shuf_far_2176:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -23544,9 +23782,9 @@ shuf_far_2142:
 	VPERMB       Z9, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2143
+	JMP          shuf_stored_2177
 
-shuf_masked_2148:
+shuf_masked_2182:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23556,9 +23794,9 @@ shuf_masked_2148:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_2149
+	JMP          shuf_loaded_2183
 
-shuf_masked_2156:
+shuf_masked_2190:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23568,9 +23806,9 @@ shuf_masked_2156:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DI), Z4, Z4
-	JMP          shuf_loaded_2157
+	JMP          shuf_loaded_2191
 
-shuf_masked_2160:
+shuf_masked_2194:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23580,9 +23818,9 @@ shuf_masked_2160:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_2161
+	JMP          shuf_loaded_2195
 
-shuf_masked_2164:
+shuf_masked_2198:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23592,9 +23830,9 @@ shuf_masked_2164:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2165
+	JMP          shuf_loaded_2199
 
-shuf_far_2166:
+shuf_far_2200:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -23602,9 +23840,9 @@ shuf_far_2166:
 	VPERMB       Z15, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2167
+	JMP          shuf_stored_2201
 
-shuf_far_2172:
+shuf_far_2206:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -23612,9 +23850,9 @@ shuf_far_2172:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2173
+	JMP          shuf_stored_2207
 
-shuf_masked_2176:
+shuf_masked_2210:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -23624,9 +23862,9 @@ shuf_masked_2176:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z1
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2177
+	JMP          shuf_loaded_2211
 
-shuf_far_2178:
+shuf_far_2212:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -23634,9 +23872,9 @@ shuf_far_2178:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2179
+	JMP          shuf_stored_2213
 
-shuf_masked_2182:
+shuf_masked_2216:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23646,9 +23884,9 @@ shuf_masked_2182:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2183
+	JMP          shuf_loaded_2217
 
-shuf_far_2184:
+shuf_far_2218:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -23656,9 +23894,9 @@ shuf_far_2184:
 	VPERMB       Z17, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2185
+	JMP          shuf_stored_2219
 
-shuf_masked_2198:
+shuf_masked_2232:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23667,9 +23905,9 @@ shuf_masked_2198:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2199
+	JMP          shuf_loaded_2233
 
-shuf_far_2204:
+shuf_far_2238:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23677,9 +23915,9 @@ shuf_far_2204:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2205
+	JMP          shuf_stored_2239
 
-shuf_masked_2208:
+shuf_masked_2242:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23688,9 +23926,9 @@ shuf_masked_2208:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2209
+	JMP          shuf_loaded_2243
 
-shuf_far_2210:
+shuf_far_2244:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23698,211 +23936,159 @@ shuf_far_2210:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2211
-
-shuf_masked_2221:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2222
-
-shuf_masked_2229:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2230
-
-shuf_masked_2233:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2234
-
-shuf_masked_2237:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2238
-
-shuf_far_2239:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z9, Z4, Z9
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2240
-
-shuf_far_2245:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2246
-
-shuf_masked_2249:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2250
-
-shuf_far_2251:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2252
+	JMP          shuf_stored_2245
 
 shuf_masked_2255:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VPERMB       (SI), Z4, Z4
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
 	JMP          shuf_loaded_2256
 
-shuf_far_2257:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z5, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2258
-
 shuf_masked_2263:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z9
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
 	JMP          shuf_loaded_2264
 
+shuf_masked_2267:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2268
+
 shuf_masked_2271:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VPERMB       (DI), Z9, Z9
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z4, Z4
 	JMP          shuf_loaded_2272
 
-shuf_masked_2275:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2276
-
-shuf_masked_2279:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2280
-
-shuf_far_2281:
+shuf_far_2273:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z9, Z4, Z9
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2274
+
+shuf_far_2279:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2282
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2280
 
-shuf_far_2287:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
+shuf_masked_2283:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2284
+
+shuf_far_2285:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2288
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2286
 
-shuf_masked_2291:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2292
+shuf_masked_2289:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z4, Z4
+	JMP          shuf_loaded_2290
 
-shuf_far_2293:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2294
+shuf_far_2291:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z5, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2292
 
 shuf_masked_2297:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z3, Z3
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
 	JMP          shuf_loaded_2298
 
-shuf_far_2299:
+shuf_masked_2305:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z9, Z9
+	JMP          shuf_loaded_2306
+
+shuf_masked_2309:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2310
+
+shuf_masked_2313:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2314
+
+shuf_far_2315:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23910,115 +24096,61 @@ shuf_far_2299:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2300
+	JMP          shuf_stored_2316
 
-shuf_masked_2311:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2312
-
-shuf_far_2317:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
+shuf_far_2321:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2318
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2322
 
-shuf_masked_2321:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
+shuf_masked_2325:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2322
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z3, Z3
+	JMP          shuf_loaded_2326
 
-shuf_far_2323:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
+shuf_far_2327:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2324
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2328
 
-shuf_masked_2334:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2335
+shuf_masked_2331:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2332
 
-shuf_masked_2342:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2343
-
-shuf_masked_2346:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2347
-
-shuf_masked_2350:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2351
-
-shuf_far_2352:
+shuf_far_2333:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z9, Z4, Z9
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2353
-
-shuf_far_2358:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
+	VPBROADCASTB CX, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2359
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2334
 
-shuf_masked_2362:
+shuf_masked_2345:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24027,9 +24159,9 @@ shuf_masked_2362:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2363
+	JMP          shuf_loaded_2346
 
-shuf_far_2364:
+shuf_far_2351:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24037,178 +24169,30 @@ shuf_far_2364:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2365
+	JMP          shuf_stored_2352
+
+shuf_masked_2355:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2356
+
+shuf_far_2357:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2358
 
 shuf_masked_2368:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2369
-
-shuf_far_2370:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z5, Z4, Z5
-	VPMOVB2M     Z4, K1
-	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2371
-
-shuf_masked_2376:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2377
-
-shuf_masked_2384:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2385
-
-shuf_masked_2388:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2389
-
-shuf_masked_2392:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2393
-
-shuf_far_2394:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2395
-
-shuf_far_2400:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2401
-
-shuf_masked_2404:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2405
-
-shuf_far_2406:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x00, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2407
-
-shuf_masked_2410:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2411
-
-shuf_far_2412:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x00, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2413
-
-shuf_masked_2424:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2425
-
-shuf_far_2430:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2431
-
-shuf_masked_2434:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2435
-
-shuf_far_2436:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x00, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z4, Z3, Z4
-	VPMOVB2M     Z3, K1
-	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2437
-
-shuf_masked_2447:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24217,9 +24201,9 @@ shuf_masked_2447:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2448
+	JMP          shuf_loaded_2369
 
-shuf_masked_2455:
+shuf_masked_2376:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24228,9 +24212,9 @@ shuf_masked_2455:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2456
+	JMP          shuf_loaded_2377
 
-shuf_masked_2459:
+shuf_masked_2380:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24239,9 +24223,9 @@ shuf_masked_2459:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2460
+	JMP          shuf_loaded_2381
 
-shuf_masked_2463:
+shuf_masked_2384:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24250,9 +24234,9 @@ shuf_masked_2463:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2464
+	JMP          shuf_loaded_2385
 
-shuf_far_2465:
+shuf_far_2386:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -24260,9 +24244,9 @@ shuf_far_2465:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2466
+	JMP          shuf_stored_2387
 
-shuf_far_2471:
+shuf_far_2392:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24270,9 +24254,9 @@ shuf_far_2471:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2472
+	JMP          shuf_stored_2393
 
-shuf_masked_2475:
+shuf_masked_2396:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24281,9 +24265,9 @@ shuf_masked_2475:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2476
+	JMP          shuf_loaded_2397
 
-shuf_far_2477:
+shuf_far_2398:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24291,9 +24275,9 @@ shuf_far_2477:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2478
+	JMP          shuf_stored_2399
 
-shuf_masked_2481:
+shuf_masked_2402:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -24302,9 +24286,9 @@ shuf_masked_2481:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2482
+	JMP          shuf_loaded_2403
 
-shuf_far_2483:
+shuf_far_2404:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -24312,9 +24296,9 @@ shuf_far_2483:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2484
+	JMP          shuf_stored_2405
 
-shuf_masked_2489:
+shuf_masked_2410:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24323,9 +24307,9 @@ shuf_masked_2489:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2490
+	JMP          shuf_loaded_2411
 
-shuf_masked_2497:
+shuf_masked_2418:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -24334,9 +24318,9 @@ shuf_masked_2497:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2498
+	JMP          shuf_loaded_2419
 
-shuf_masked_2501:
+shuf_masked_2422:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24345,9 +24329,9 @@ shuf_masked_2501:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2502
+	JMP          shuf_loaded_2423
 
-shuf_masked_2505:
+shuf_masked_2426:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24356,9 +24340,9 @@ shuf_masked_2505:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2506
+	JMP          shuf_loaded_2427
 
-shuf_far_2507:
+shuf_far_2428:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -24366,9 +24350,9 @@ shuf_far_2507:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2508
+	JMP          shuf_stored_2429
 
-shuf_far_2513:
+shuf_far_2434:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -24376,9 +24360,9 @@ shuf_far_2513:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2514
+	JMP          shuf_stored_2435
 
-shuf_masked_2517:
+shuf_masked_2438:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -24387,9 +24371,9 @@ shuf_masked_2517:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2518
+	JMP          shuf_loaded_2439
 
-shuf_far_2519:
+shuf_far_2440:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -24397,9 +24381,9 @@ shuf_far_2519:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2520
+	JMP          shuf_stored_2441
 
-shuf_masked_2523:
+shuf_masked_2444:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24408,9 +24392,9 @@ shuf_masked_2523:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2524
+	JMP          shuf_loaded_2445
 
-shuf_far_2525:
+shuf_far_2446:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -24418,51 +24402,62 @@ shuf_far_2525:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2526
+	JMP          shuf_stored_2447
 
-shuf_masked_2539:
+shuf_masked_2458:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2540
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2459
 
-shuf_far_2545:
+shuf_far_2464:
 	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2546
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2465
 
-shuf_masked_2549:
+shuf_masked_2468:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2550
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2469
 
-shuf_far_2551:
+shuf_far_2470:
 	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	VPERMB       Z3, Z1, Z3
-	VPMOVB2M     Z1, K2
-	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2552
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2471
 
-shuf_masked_2562:
+shuf_masked_2481:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2482
+
+shuf_masked_2489:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24471,9 +24466,252 @@ shuf_masked_2562:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2563
+	JMP          shuf_loaded_2490
 
-shuf_masked_2570:
+shuf_masked_2493:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z10, Z10
+	JMP          shuf_loaded_2494
+
+shuf_masked_2497:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z4, Z4
+	JMP          shuf_loaded_2498
+
+shuf_far_2499:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z9, Z4, Z9
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2500
+
+shuf_far_2505:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2506
+
+shuf_masked_2509:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2510
+
+shuf_far_2511:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x00, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
+	JMP          shuf_stored_2512
+
+shuf_masked_2515:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z4, Z4
+	JMP          shuf_loaded_2516
+
+shuf_far_2517:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z5, Z4, Z5
+	VPMOVB2M     Z4, K1
+	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2518
+
+shuf_masked_2523:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2524
+
+shuf_masked_2531:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z9, Z9
+	JMP          shuf_loaded_2532
+
+shuf_masked_2535:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z9, Z9
+	JMP          shuf_loaded_2536
+
+shuf_masked_2539:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2540
+
+shuf_far_2541:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2542
+
+shuf_far_2547:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2548
+
+shuf_masked_2551:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z3, Z3
+	JMP          shuf_loaded_2552
+
+shuf_far_2553:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x00, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
+	JMP          shuf_stored_2554
+
+shuf_masked_2557:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z3, Z3
+	JMP          shuf_loaded_2558
+
+shuf_far_2559:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x00, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z4, Z3, Z4
+	VPMOVB2M     Z3, K1
+	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
+	JMP          shuf_stored_2560
+
+shuf_masked_2573:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_2574
+
+shuf_far_2579:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2580
+
+shuf_masked_2583:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z1
+	JMP          shuf_loaded_2584
+
+shuf_far_2585:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	VPERMB       Z3, Z1, Z3
+	VPMOVB2M     Z1, K2
+	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2586
+
+shuf_masked_2596:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z9, Z9
+	JMP          shuf_loaded_2597
+
+shuf_masked_2604:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24482,9 +24720,9 @@ shuf_masked_2570:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_2571
+	JMP          shuf_loaded_2605
 
-shuf_masked_2574:
+shuf_masked_2608:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24493,9 +24731,9 @@ shuf_masked_2574:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2575
+	JMP          shuf_loaded_2609
 
-shuf_masked_2578:
+shuf_masked_2612:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24504,9 +24742,9 @@ shuf_masked_2578:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2579
+	JMP          shuf_loaded_2613
 
-shuf_far_2580:
+shuf_far_2614:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -24514,9 +24752,9 @@ shuf_far_2580:
 	VPERMB       Z8, Z3, Z8
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z8, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2581
+	JMP          shuf_stored_2615
 
-shuf_far_2586:
+shuf_far_2620:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -24524,9 +24762,9 @@ shuf_far_2586:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2587
+	JMP          shuf_stored_2621
 
-shuf_masked_2590:
+shuf_masked_2624:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24535,9 +24773,9 @@ shuf_masked_2590:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2591
+	JMP          shuf_loaded_2625
 
-shuf_far_2592:
+shuf_far_2626:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -24545,9 +24783,9 @@ shuf_far_2592:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2593
+	JMP          shuf_stored_2627
 
-shuf_masked_2596:
+shuf_masked_2630:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -24556,9 +24794,9 @@ shuf_masked_2596:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z3, Z3
-	JMP          shuf_loaded_2597
+	JMP          shuf_loaded_2631
 
-shuf_far_2598:
+shuf_far_2632:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -24566,9 +24804,9 @@ shuf_far_2598:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2599
+	JMP          shuf_stored_2633
 
-shuf_masked_2604:
+shuf_masked_2638:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24577,9 +24815,9 @@ shuf_masked_2604:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2605
+	JMP          shuf_loaded_2639
 
-shuf_masked_2612:
+shuf_masked_2646:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -24588,9 +24826,9 @@ shuf_masked_2612:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_2613
+	JMP          shuf_loaded_2647
 
-shuf_masked_2616:
+shuf_masked_2650:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24599,9 +24837,9 @@ shuf_masked_2616:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2617
+	JMP          shuf_loaded_2651
 
-shuf_masked_2620:
+shuf_masked_2654:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24610,9 +24848,9 @@ shuf_masked_2620:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_2621
+	JMP          shuf_loaded_2655
 
-shuf_far_2622:
+shuf_far_2656:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -24620,9 +24858,9 @@ shuf_far_2622:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2623
+	JMP          shuf_stored_2657
 
-shuf_far_2628:
+shuf_far_2662:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -24630,9 +24868,9 @@ shuf_far_2628:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2629
+	JMP          shuf_stored_2663
 
-shuf_masked_2632:
+shuf_masked_2666:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -24641,9 +24879,9 @@ shuf_masked_2632:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z1
-	JMP          shuf_loaded_2633
+	JMP          shuf_loaded_2667
 
-shuf_far_2634:
+shuf_far_2668:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -24651,9 +24889,9 @@ shuf_far_2634:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2635
+	JMP          shuf_stored_2669
 
-shuf_masked_2638:
+shuf_masked_2672:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24662,9 +24900,9 @@ shuf_masked_2638:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_2639
+	JMP          shuf_loaded_2673
 
-shuf_far_2640:
+shuf_far_2674:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -24672,9 +24910,9 @@ shuf_far_2640:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2641
+	JMP          shuf_stored_2675
 
-shuf_masked_2652:
+shuf_masked_2686:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24683,9 +24921,9 @@ shuf_masked_2652:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2653
+	JMP          shuf_loaded_2687
 
-shuf_far_2658:
+shuf_far_2692:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -24693,9 +24931,9 @@ shuf_far_2658:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2659
+	JMP          shuf_stored_2693
 
-shuf_masked_2662:
+shuf_masked_2696:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24704,9 +24942,9 @@ shuf_masked_2662:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z3
-	JMP          shuf_loaded_2663
+	JMP          shuf_loaded_2697
 
-shuf_far_2664:
+shuf_far_2698:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -24714,263 +24952,9 @@ shuf_far_2664:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2665
-
-shuf_masked_2675:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2676
-
-shuf_masked_2683:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2684
-
-shuf_masked_2687:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2688
-
-shuf_masked_2691:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2692
-
-shuf_far_2693:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x40, CX
-	VPBROADCASTB CX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	VPERMB       Z1, Z5, Z1
-	VPMOVB2M     Z5, K2
-	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2694
-
-shuf_far_2699:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z1, Z3, Z1
-	VPMOVB2M     Z3, K2
-	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2700
-
-shuf_masked_2703:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z7
-	JMP          shuf_loaded_2704
-
-shuf_far_2705:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z1, Z3, Z1
-	VPMOVB2M     Z3, K2
-	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2706
+	JMP          shuf_stored_2699
 
 shuf_masked_2709:
-	MOVQ         mid+48(FP), SI
-	NEGQ         SI
-	ADDQ         $0x40, SI
-	VPBROADCASTB SI, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         SI
-	LEAQ         (CX)(SI*1), SI
-	VPERMB       (SI), Z1, Z8
-	JMP          shuf_loaded_2710
-
-shuf_far_2711:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x40, CX
-	VPBROADCASTB CX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z1, Z4, Z1
-	VPMOVB2M     Z4, K2
-	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2712
-
-shuf_masked_2717:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z5, Z5
-	JMP          shuf_loaded_2718
-
-shuf_masked_2725:
-	MOVQ         mid+48(FP), DI
-	NEGQ         DI
-	ADDQ         $0x40, DI
-	VPBROADCASTB DI, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         DI
-	LEAQ         (CX)(DI*1), DI
-	VPERMB       (DI), Z6, Z11
-	JMP          shuf_loaded_2726
-
-shuf_masked_2729:
-	MOVQ         mid+48(FP), R14
-	NEGQ         R14
-	ADDQ         $0x40, R14
-	VPBROADCASTB R14, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         R14
-	LEAQ         (CX)(R14*1), R14
-	VPERMB       (R14), Z6, Z12
-	JMP          shuf_loaded_2730
-
-shuf_masked_2733:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z1, Z3
-	JMP          shuf_loaded_2734
-
-shuf_far_2735:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x40, CX
-	VPBROADCASTB CX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	VPERMB       Z1, Z5, Z1
-	VPMOVB2M     Z5, K2
-	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2736
-
-shuf_far_2741:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z1, Z3, Z1
-	VPMOVB2M     Z3, K2
-	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2742
-
-shuf_masked_2745:
-	MOVQ         mid+48(FP), DX
-	NEGQ         DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         DX
-	LEAQ         (CX)(DX*1), DX
-	VPERMB       (DX), Z1, Z7
-	JMP          shuf_loaded_2746
-
-shuf_far_2747:
-	MOVQ         width+40(FP), DX
-	ADDQ         $0x40, DX
-	VPBROADCASTB DX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z1, Z3, Z1
-	VPMOVB2M     Z3, K2
-	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2748
-
-shuf_masked_2751:
-	MOVQ         mid+48(FP), R10
-	NEGQ         R10
-	ADDQ         $0x40, R10
-	VPBROADCASTB R10, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R10
-	LEAQ         (CX)(R10*1), R10
-	VPERMB       (R10), Z1, Z4
-	JMP          shuf_loaded_2752
-
-shuf_far_2753:
-	MOVQ         width+40(FP), CX
-	ADDQ         $0x40, CX
-	VPBROADCASTB CX, Z3
-	VPADDB       iota64<>+0(SB), Z3, Z3
-	VPERMB       Z1, Z3, Z1
-	VPMOVB2M     Z3, K2
-	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2754
-
-shuf_masked_2765:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2766
-
-shuf_far_2771:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z1, Z4, Z1
-	VPMOVB2M     Z4, K2
-	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2772
-
-shuf_masked_2775:
-	MOVQ         mid+48(FP), R8
-	NEGQ         R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z1
-	VPADDB       iota64<>+0(SB), Z1, Z1
-	NEGQ         R8
-	LEAQ         (CX)(R8*1), R8
-	VPERMB       (R8), Z1, Z3
-	JMP          shuf_loaded_2776
-
-shuf_far_2777:
-	MOVQ         width+40(FP), R8
-	ADDQ         $0x40, R8
-	VPBROADCASTB R8, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	VPERMB       Z1, Z4, Z1
-	VPMOVB2M     Z4, K2
-	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2778
-
-shuf_masked_2788:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24979,9 +24963,9 @@ shuf_masked_2788:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2789
+	JMP          shuf_loaded_2710
 
-shuf_masked_2796:
+shuf_masked_2717:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24990,9 +24974,9 @@ shuf_masked_2796:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2797
+	JMP          shuf_loaded_2718
 
-shuf_masked_2800:
+shuf_masked_2721:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25001,9 +24985,9 @@ shuf_masked_2800:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2801
+	JMP          shuf_loaded_2722
 
-shuf_masked_2804:
+shuf_masked_2725:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25012,9 +24996,9 @@ shuf_masked_2804:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2805
+	JMP          shuf_loaded_2726
 
-shuf_far_2806:
+shuf_far_2727:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -25022,9 +25006,9 @@ shuf_far_2806:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2807
+	JMP          shuf_stored_2728
 
-shuf_far_2812:
+shuf_far_2733:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -25032,9 +25016,9 @@ shuf_far_2812:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2813
+	JMP          shuf_stored_2734
 
-shuf_masked_2816:
+shuf_masked_2737:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25043,9 +25027,9 @@ shuf_masked_2816:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z7
-	JMP          shuf_loaded_2817
+	JMP          shuf_loaded_2738
 
-shuf_far_2818:
+shuf_far_2739:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -25053,9 +25037,9 @@ shuf_far_2818:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2819
+	JMP          shuf_stored_2740
 
-shuf_masked_2822:
+shuf_masked_2743:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -25064,9 +25048,9 @@ shuf_masked_2822:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z1, Z8
-	JMP          shuf_loaded_2823
+	JMP          shuf_loaded_2744
 
-shuf_far_2824:
+shuf_far_2745:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z4
@@ -25074,9 +25058,9 @@ shuf_far_2824:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2825
+	JMP          shuf_stored_2746
 
-shuf_masked_2830:
+shuf_masked_2751:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25085,9 +25069,9 @@ shuf_masked_2830:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z5, Z5
-	JMP          shuf_loaded_2831
+	JMP          shuf_loaded_2752
 
-shuf_masked_2838:
+shuf_masked_2759:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -25096,9 +25080,9 @@ shuf_masked_2838:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z6, Z11
-	JMP          shuf_loaded_2839
+	JMP          shuf_loaded_2760
 
-shuf_masked_2842:
+shuf_masked_2763:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25107,9 +25091,9 @@ shuf_masked_2842:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z6, Z12
-	JMP          shuf_loaded_2843
+	JMP          shuf_loaded_2764
 
-shuf_masked_2846:
+shuf_masked_2767:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -25118,9 +25102,9 @@ shuf_masked_2846:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z3
-	JMP          shuf_loaded_2847
+	JMP          shuf_loaded_2768
 
-shuf_far_2848:
+shuf_far_2769:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -25128,9 +25112,9 @@ shuf_far_2848:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2849
+	JMP          shuf_stored_2770
 
-shuf_far_2854:
+shuf_far_2775:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -25138,9 +25122,9 @@ shuf_far_2854:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2855
+	JMP          shuf_stored_2776
 
-shuf_masked_2858:
+shuf_masked_2779:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -25149,9 +25133,9 @@ shuf_masked_2858:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z7
-	JMP          shuf_loaded_2859
+	JMP          shuf_loaded_2780
 
-shuf_far_2860:
+shuf_far_2781:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -25159,9 +25143,9 @@ shuf_far_2860:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2861
+	JMP          shuf_stored_2782
 
-shuf_masked_2864:
+shuf_masked_2785:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -25170,9 +25154,9 @@ shuf_masked_2864:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z4
-	JMP          shuf_loaded_2865
+	JMP          shuf_loaded_2786
 
-shuf_far_2866:
+shuf_far_2787:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -25180,9 +25164,263 @@ shuf_far_2866:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2867
+	JMP          shuf_stored_2788
 
-shuf_masked_2878:
+shuf_masked_2799:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z4
+	JMP          shuf_loaded_2800
+
+shuf_far_2805:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2806
+
+shuf_masked_2809:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z3
+	JMP          shuf_loaded_2810
+
+shuf_far_2811:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2812
+
+shuf_masked_2822:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z3, Z3
+	JMP          shuf_loaded_2823
+
+shuf_masked_2830:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z5, Z5
+	JMP          shuf_loaded_2831
+
+shuf_masked_2834:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z6, Z6
+	JMP          shuf_loaded_2835
+
+shuf_masked_2838:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z4
+	JMP          shuf_loaded_2839
+
+shuf_far_2840:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z1, Z5, Z1
+	VPMOVB2M     Z5, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2841
+
+shuf_far_2846:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2847
+
+shuf_masked_2850:
+	MOVQ         mid+48(FP), R8
+	NEGQ         R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R8
+	LEAQ         (CX)(R8*1), R8
+	VPERMB       (R8), Z1, Z7
+	JMP          shuf_loaded_2851
+
+shuf_far_2852:
+	MOVQ         width+40(FP), R8
+	ADDQ         $0x40, R8
+	VPBROADCASTB R8, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
+	JMP          shuf_stored_2853
+
+shuf_masked_2856:
+	MOVQ         mid+48(FP), SI
+	NEGQ         SI
+	ADDQ         $0x40, SI
+	VPBROADCASTB SI, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         SI
+	LEAQ         (CX)(SI*1), SI
+	VPERMB       (SI), Z1, Z8
+	JMP          shuf_loaded_2857
+
+shuf_far_2858:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	VPERMB       Z1, Z4, Z1
+	VPMOVB2M     Z4, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2859
+
+shuf_masked_2864:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z5, Z5
+	JMP          shuf_loaded_2865
+
+shuf_masked_2872:
+	MOVQ         mid+48(FP), DI
+	NEGQ         DI
+	ADDQ         $0x40, DI
+	VPBROADCASTB DI, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         DI
+	LEAQ         (CX)(DI*1), DI
+	VPERMB       (DI), Z6, Z11
+	JMP          shuf_loaded_2873
+
+shuf_masked_2876:
+	MOVQ         mid+48(FP), R14
+	NEGQ         R14
+	ADDQ         $0x40, R14
+	VPBROADCASTB R14, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         R14
+	LEAQ         (CX)(R14*1), R14
+	VPERMB       (R14), Z6, Z12
+	JMP          shuf_loaded_2877
+
+shuf_masked_2880:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z3
+	JMP          shuf_loaded_2881
+
+shuf_far_2882:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	VPERMB       Z1, Z5, Z1
+	VPMOVB2M     Z5, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2883
+
+shuf_far_2888:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_2889
+
+shuf_masked_2892:
+	MOVQ         mid+48(FP), DX
+	NEGQ         DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         DX
+	LEAQ         (CX)(DX*1), DX
+	VPERMB       (DX), Z1, Z7
+	JMP          shuf_loaded_2893
+
+shuf_far_2894:
+	MOVQ         width+40(FP), DX
+	ADDQ         $0x40, DX
+	VPBROADCASTB DX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
+	JMP          shuf_stored_2895
+
+shuf_masked_2898:
+	MOVQ         mid+48(FP), R10
+	NEGQ         R10
+	ADDQ         $0x40, R10
+	VPBROADCASTB R10, Z1
+	VPADDB       iota64<>+0(SB), Z1, Z1
+	NEGQ         R10
+	LEAQ         (CX)(R10*1), R10
+	VPERMB       (R10), Z1, Z4
+	JMP          shuf_loaded_2899
+
+shuf_far_2900:
+	MOVQ         width+40(FP), CX
+	ADDQ         $0x40, CX
+	VPBROADCASTB CX, Z3
+	VPADDB       iota64<>+0(SB), Z3, Z3
+	VPERMB       Z1, Z3, Z1
+	VPMOVB2M     Z3, K2
+	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
+	JMP          shuf_stored_2901
+
+shuf_masked_2912:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25191,9 +25429,9 @@ shuf_masked_2878:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2879
+	JMP          shuf_loaded_2913
 
-shuf_masked_2889:
+shuf_masked_2923:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25202,9 +25440,9 @@ shuf_masked_2889:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2890
+	JMP          shuf_loaded_2924
 
-shuf_masked_2897:
+shuf_masked_2931:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25213,9 +25451,9 @@ shuf_masked_2897:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_2898
+	JMP          shuf_loaded_2932
 
-shuf_masked_2901:
+shuf_masked_2935:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25224,9 +25462,9 @@ shuf_masked_2901:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2902
+	JMP          shuf_loaded_2936
 
-shuf_masked_2907:
+shuf_masked_2941:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25235,9 +25473,9 @@ shuf_masked_2907:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2908
+	JMP          shuf_loaded_2942
 
-shuf_masked_2915:
+shuf_masked_2949:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -25246,9 +25484,9 @@ shuf_masked_2915:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_2916
+	JMP          shuf_loaded_2950
 
-shuf_masked_2919:
+shuf_masked_2953:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25257,7 +25495,7 @@ shuf_masked_2919:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2920
+	JMP          shuf_loaded_2954
 
 // func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[384]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX512F, AVX512VBMI, CMOV
@@ -25287,24 +25525,24 @@ TEXT ·rowsShuffle256AVX512(SB), NOSPLIT, $144-112
 	VMOVDQU64 256(DI), Z4
 	VMOVDQU64 320(DI), Z5
 	CMPQ      R8, $0x40
-	JA        shuf256_slotted_2921
+	JA        shuf256_slotted_2955
 	CMPQ      R9, $0x00000100
-	JA        shuf256_6_2922
+	JA        shuf256_6_2956
 	CMPQ      R9, $0x000000c0
-	JA        shuf256_5_2923
+	JA        shuf256_5_2957
 	CMPQ      R9, $0x00000080
-	JA        shuf256_4_2924
+	JA        shuf256_4_2958
 	CMPQ      rowIdx+88(FP), $0x00
-	JNE       shuf256_list_2925
+	JNE       shuf256_list_2959
 
-shuf_planes_2927:
+shuf_planes_2961:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2929
+	JZ    shuf_done_2963
 	MOVQ  CX, R10
 
-shuf_rows_2930:
+shuf_rows_2964:
 	VMOVDQA64 Z0, Z3
 	VMOVDQU64 (R10)(R8*1), Z4
 	VMOVDQU64 (R10), Z5
@@ -25319,17 +25557,17 @@ shuf_rows_2930:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2930
+	JNZ       shuf_rows_2964
 
-shuf_done_2929:
+shuf_done_2963:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2927
+	JNZ  shuf_planes_2961
 	VZEROUPPER
 	RET
 
-shuf256_list_2925:
+shuf256_list_2959:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+96(FP), R10
@@ -25338,12 +25576,12 @@ shuf256_list_2925:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2931
+	JZ      shuf_no_run_2965
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2931:
+shuf_no_run_2965:
 	VMOVQ R11, X6
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -25353,52 +25591,52 @@ shuf_no_run_2931:
 	VMOVQ R10, X7
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2926
+	JA    shuf256_list_loads_2960
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2932:
+shuf_offs_2966:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2933
+	JAE     shuf_offs_done_2967
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2932
+	JMP     shuf_offs_2966
 
-shuf_offs_done_2933:
+shuf_offs_done_2967:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2926
+	JA   shuf256_list_loads_2960
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2934:
+shuf_offs_2968:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2935
+	JAE     shuf_offs_done_2969
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2934
+	JMP     shuf_offs_2968
 
-shuf_offs_done_2935:
+shuf_offs_done_2969:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_2936:
+shuf_planes_2970:
 	MOVQ      AX, DI
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2938
+	JZ        shuf_done_2972
 
-shuf_rows_2939:
+shuf_rows_2973:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -25415,16 +25653,16 @@ shuf_rows_2939:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2939
+	JNZ       shuf_rows_2973
 
-shuf_done_2938:
+shuf_done_2972:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2940
+	JZ    shuf_done_2974
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2941:
+shuf_rows_2975:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -25439,15 +25677,15 @@ shuf_rows_2941:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2941
+	JNZ       shuf_rows_2975
 
-shuf_done_2940:
+shuf_done_2974:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2942
+	JZ        shuf_done_2976
 
-shuf_rows_2943:
+shuf_rows_2977:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -25464,25 +25702,25 @@ shuf_rows_2943:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2943
+	JNZ       shuf_rows_2977
 
-shuf_done_2942:
+shuf_done_2976:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2936
+	JNZ  shuf_planes_2970
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2926:
-shuf_planes_2944:
+shuf256_list_loads_2960:
+shuf_planes_2978:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2946
+	JZ    shuf_done_2980
 
-shuf_rows_2947:
+shuf_rows_2981:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25500,16 +25738,16 @@ shuf_rows_2947:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2947
+	JNZ       shuf_rows_2981
 
-shuf_done_2946:
+shuf_done_2980:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2948
+	JZ    shuf_done_2982
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2949:
+shuf_rows_2983:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -25524,15 +25762,15 @@ shuf_rows_2949:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2949
+	JNZ       shuf_rows_2983
 
-shuf_done_2948:
+shuf_done_2982:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2950
+	JZ    shuf_done_2984
 
-shuf_rows_2951:
+shuf_rows_2985:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25550,28 +25788,28 @@ shuf_rows_2951:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2951
+	JNZ       shuf_rows_2985
 
-shuf_done_2950:
+shuf_done_2984:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2944
+	JNZ  shuf_planes_2978
 	VZEROUPPER
 	RET
 
-shuf256_4_2924:
+shuf256_4_2958:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2952
+	JNE  shuf256_list_2986
 
-shuf_planes_2954:
+shuf_planes_2988:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2956
+	JZ    shuf_done_2990
 	MOVQ  CX, R10
 
-shuf_rows_2957:
+shuf_rows_2991:
 	VMOVDQA64 Z0, Z4
 	VMOVDQU64 (R10)(R8*1), Z5
 	VMOVDQU64 (R10), Z6
@@ -25589,17 +25827,17 @@ shuf_rows_2957:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2957
+	JNZ       shuf_rows_2991
 
-shuf_done_2956:
+shuf_done_2990:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2954
+	JNZ  shuf_planes_2988
 	VZEROUPPER
 	RET
 
-shuf256_list_2952:
+shuf256_list_2986:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+96(FP), R10
@@ -25608,12 +25846,12 @@ shuf256_list_2952:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2958
+	JZ      shuf_no_run_2992
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2958:
+shuf_no_run_2992:
 	VMOVQ R11, X7
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -25623,52 +25861,52 @@ shuf_no_run_2958:
 	VMOVQ R10, X8
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2953
+	JA    shuf256_list_loads_2987
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2959:
+shuf_offs_2993:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2960
+	JAE     shuf_offs_done_2994
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2959
+	JMP     shuf_offs_2993
 
-shuf_offs_done_2960:
+shuf_offs_done_2994:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2953
+	JA   shuf256_list_loads_2987
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2961:
+shuf_offs_2995:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2962
+	JAE     shuf_offs_done_2996
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2961
+	JMP     shuf_offs_2995
 
-shuf_offs_done_2962:
+shuf_offs_done_2996:
 	VMOVDQU64 (SP), Z4
 	VMOVDQU64 64(SP), Z9
 
-shuf_planes_2963:
+shuf_planes_2997:
 	MOVQ      AX, DI
 	VMOVDQA64 Z4, Z10
 	VMOVQ     X5, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2965
+	JZ        shuf_done_2999
 
-shuf_rows_2966:
+shuf_rows_3000:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -25688,16 +25926,16 @@ shuf_rows_2966:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2966
+	JNZ       shuf_rows_3000
 
-shuf_done_2965:
+shuf_done_2999:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2967
+	JZ    shuf_done_3001
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2968:
+shuf_rows_3002:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -25715,15 +25953,15 @@ shuf_rows_2968:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2968
+	JNZ       shuf_rows_3002
 
-shuf_done_2967:
+shuf_done_3001:
 	VMOVDQA64 Z9, Z10
 	VMOVQ     X8, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2969
+	JZ        shuf_done_3003
 
-shuf_rows_2970:
+shuf_rows_3004:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -25743,25 +25981,25 @@ shuf_rows_2970:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_2970
+	JNZ       shuf_rows_3004
 
-shuf_done_2969:
+shuf_done_3003:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2963
+	JNZ  shuf_planes_2997
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2953:
-shuf_planes_2971:
+shuf256_list_loads_2987:
+shuf_planes_3005:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2973
+	JZ    shuf_done_3007
 
-shuf_rows_2974:
+shuf_rows_3008:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25782,16 +26020,16 @@ shuf_rows_2974:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2974
+	JNZ       shuf_rows_3008
 
-shuf_done_2973:
+shuf_done_3007:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2975
+	JZ    shuf_done_3009
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_2976:
+shuf_rows_3010:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -25809,15 +26047,15 @@ shuf_rows_2976:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2976
+	JNZ       shuf_rows_3010
 
-shuf_done_2975:
+shuf_done_3009:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2977
+	JZ    shuf_done_3011
 
-shuf_rows_2978:
+shuf_rows_3012:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25838,28 +26076,28 @@ shuf_rows_2978:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2978
+	JNZ       shuf_rows_3012
 
-shuf_done_2977:
+shuf_done_3011:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2971
+	JNZ  shuf_planes_3005
 	VZEROUPPER
 	RET
 
-shuf256_5_2923:
+shuf256_5_2957:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2979
+	JNE  shuf256_list_3013
 
-shuf_planes_2981:
+shuf_planes_3015:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2983
+	JZ    shuf_done_3017
 	MOVQ  CX, R10
 
-shuf_rows_2984:
+shuf_rows_3018:
 	VMOVDQA64 Z0, Z5
 	VMOVDQU64 (R10)(R8*1), Z6
 	VMOVDQU64 (R10), Z7
@@ -25880,17 +26118,17 @@ shuf_rows_2984:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2984
+	JNZ       shuf_rows_3018
 
-shuf_done_2983:
+shuf_done_3017:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2981
+	JNZ  shuf_planes_3015
 	VZEROUPPER
 	RET
 
-shuf256_list_2979:
+shuf256_list_3013:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+96(FP), R10
@@ -25899,12 +26137,12 @@ shuf256_list_2979:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_2985
+	JZ      shuf_no_run_3019
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2985:
+shuf_no_run_3019:
 	VMOVQ R11, X8
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -25914,52 +26152,52 @@ shuf_no_run_2985:
 	VMOVQ R10, X9
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2980
+	JA    shuf256_list_loads_3014
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2986:
+shuf_offs_3020:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2987
+	JAE     shuf_offs_done_3021
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2986
+	JMP     shuf_offs_3020
 
-shuf_offs_done_2987:
+shuf_offs_done_3021:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2980
+	JA   shuf256_list_loads_3014
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2988:
+shuf_offs_3022:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2989
+	JAE     shuf_offs_done_3023
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2988
+	JMP     shuf_offs_3022
 
-shuf_offs_done_2989:
+shuf_offs_done_3023:
 	VMOVDQU64 (SP), Z5
 	VMOVDQU64 64(SP), Z10
 
-shuf_planes_2990:
+shuf_planes_3024:
 	MOVQ      AX, DI
 	VMOVDQA64 Z5, Z11
 	VMOVQ     X6, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2992
+	JZ        shuf_done_3026
 
-shuf_rows_2993:
+shuf_rows_3027:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -25982,16 +26220,16 @@ shuf_rows_2993:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2993
+	JNZ       shuf_rows_3027
 
-shuf_done_2992:
+shuf_done_3026:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2994
+	JZ    shuf_done_3028
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_2995:
+shuf_rows_3029:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -26012,15 +26250,15 @@ shuf_rows_2995:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2995
+	JNZ       shuf_rows_3029
 
-shuf_done_2994:
+shuf_done_3028:
 	VMOVDQA64 Z10, Z11
 	VMOVQ     X9, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2996
+	JZ        shuf_done_3030
 
-shuf_rows_2997:
+shuf_rows_3031:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -26043,25 +26281,25 @@ shuf_rows_2997:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_2997
+	JNZ       shuf_rows_3031
 
-shuf_done_2996:
+shuf_done_3030:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2990
+	JNZ  shuf_planes_3024
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2980:
-shuf_planes_2998:
+shuf256_list_loads_3014:
+shuf_planes_3032:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3000
+	JZ    shuf_done_3034
 
-shuf_rows_3001:
+shuf_rows_3035:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26085,16 +26323,16 @@ shuf_rows_3001:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3001
+	JNZ       shuf_rows_3035
 
-shuf_done_3000:
+shuf_done_3034:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3002
+	JZ    shuf_done_3036
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3003:
+shuf_rows_3037:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -26115,15 +26353,15 @@ shuf_rows_3003:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3003
+	JNZ       shuf_rows_3037
 
-shuf_done_3002:
+shuf_done_3036:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3004
+	JZ    shuf_done_3038
 
-shuf_rows_3005:
+shuf_rows_3039:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26147,28 +26385,28 @@ shuf_rows_3005:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3005
+	JNZ       shuf_rows_3039
 
-shuf_done_3004:
+shuf_done_3038:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2998
+	JNZ  shuf_planes_3032
 	VZEROUPPER
 	RET
 
-shuf256_6_2922:
+shuf256_6_2956:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3006
+	JNE  shuf256_list_3040
 
-shuf_planes_3008:
+shuf_planes_3042:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3010
+	JZ    shuf_done_3044
 	MOVQ  CX, R10
 
-shuf_rows_3011:
+shuf_rows_3045:
 	VMOVDQA64 Z0, Z6
 	VMOVDQU64 (R10)(R8*1), Z7
 	VMOVDQU64 (R10), Z8
@@ -26192,17 +26430,17 @@ shuf_rows_3011:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3011
+	JNZ       shuf_rows_3045
 
-shuf_done_3010:
+shuf_done_3044:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3008
+	JNZ  shuf_planes_3042
 	VZEROUPPER
 	RET
 
-shuf256_list_3006:
+shuf256_list_3040:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X6
 	MOVQ    run0+96(FP), R10
@@ -26211,12 +26449,12 @@ shuf256_list_3006:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X8
-	JZ      shuf_no_run_3012
+	JZ      shuf_no_run_3046
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3012:
+shuf_no_run_3046:
 	VMOVQ R11, X9
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -26226,52 +26464,52 @@ shuf_no_run_3012:
 	VMOVQ R10, X10
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3007
+	JA    shuf256_list_loads_3041
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3013:
+shuf_offs_3047:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3014
+	JAE     shuf_offs_done_3048
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3013
+	JMP     shuf_offs_3047
 
-shuf_offs_done_3014:
+shuf_offs_done_3048:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3007
+	JA   shuf256_list_loads_3041
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3015:
+shuf_offs_3049:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3016
+	JAE     shuf_offs_done_3050
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3015
+	JMP     shuf_offs_3049
 
-shuf_offs_done_3016:
+shuf_offs_done_3050:
 	VMOVDQU64 (SP), Z6
 	VMOVDQU64 64(SP), Z11
 
-shuf_planes_3017:
+shuf_planes_3051:
 	MOVQ      AX, DI
 	VMOVDQA64 Z6, Z12
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3019
+	JZ        shuf_done_3053
 
-shuf_rows_3020:
+shuf_rows_3054:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -26297,16 +26535,16 @@ shuf_rows_3020:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_3020
+	JNZ       shuf_rows_3054
 
-shuf_done_3019:
+shuf_done_3053:
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3021
+	JZ    shuf_done_3055
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_3022:
+shuf_rows_3056:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -26330,15 +26568,15 @@ shuf_rows_3022:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3022
+	JNZ       shuf_rows_3056
 
-shuf_done_3021:
+shuf_done_3055:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X10, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3023
+	JZ        shuf_done_3057
 
-shuf_rows_3024:
+shuf_rows_3058:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -26364,25 +26602,25 @@ shuf_rows_3024:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_3024
+	JNZ       shuf_rows_3058
 
-shuf_done_3023:
+shuf_done_3057:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3017
+	JNZ  shuf_planes_3051
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3007:
-shuf_planes_3025:
+shuf256_list_loads_3041:
+shuf_planes_3059:
 	MOVQ  AX, DI
 	VMOVQ X6, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3027
+	JZ    shuf_done_3061
 
-shuf_rows_3028:
+shuf_rows_3062:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26409,16 +26647,16 @@ shuf_rows_3028:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3028
+	JNZ       shuf_rows_3062
 
-shuf_done_3027:
+shuf_done_3061:
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3029
+	JZ    shuf_done_3063
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_3030:
+shuf_rows_3064:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -26442,15 +26680,15 @@ shuf_rows_3030:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3030
+	JNZ       shuf_rows_3064
 
-shuf_done_3029:
+shuf_done_3063:
 	VMOVQ X11, R11
 	VMOVQ X10, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3031
+	JZ    shuf_done_3065
 
-shuf_rows_3032:
+shuf_rows_3066:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26477,34 +26715,34 @@ shuf_rows_3032:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3032
+	JNZ       shuf_rows_3066
 
-shuf_done_3031:
+shuf_done_3065:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3025
+	JNZ  shuf_planes_3059
 	VZEROUPPER
 	RET
 
-shuf256_slotted_2921:
+shuf256_slotted_2955:
 	CMPQ R9, $0x00000100
-	JA   shuf256_6_3033
+	JA   shuf256_6_3067
 	CMPQ R9, $0x000000c0
-	JA   shuf256_5_3034
+	JA   shuf256_5_3068
 	CMPQ R9, $0x00000080
-	JA   shuf256_4_3035
+	JA   shuf256_4_3069
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3036
+	JNE  shuf256_list_3070
 
-shuf_planes_3038:
+shuf_planes_3072:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3040
+	JZ    shuf_done_3074
 	MOVQ  CX, R10
 
-shuf_rows_3041:
+shuf_rows_3075:
 	VMOVDQA64 Z0, Z3
 	VMOVDQU64 (R10)(R8*1), Z4
 	VMOVDQU64 (R10), Z5
@@ -26521,17 +26759,17 @@ shuf_rows_3041:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3041
+	JNZ       shuf_rows_3075
 
-shuf_done_3040:
+shuf_done_3074:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3038
+	JNZ  shuf_planes_3072
 	VZEROUPPER
 	RET
 
-shuf256_list_3036:
+shuf256_list_3070:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+96(FP), R10
@@ -26540,12 +26778,12 @@ shuf256_list_3036:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3042
+	JZ      shuf_no_run_3076
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3042:
+shuf_no_run_3076:
 	VMOVQ R11, X6
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -26555,52 +26793,52 @@ shuf_no_run_3042:
 	VMOVQ R10, X7
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3037
+	JA    shuf256_list_loads_3071
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3043:
+shuf_offs_3077:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3044
+	JAE     shuf_offs_done_3078
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3043
+	JMP     shuf_offs_3077
 
-shuf_offs_done_3044:
+shuf_offs_done_3078:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3037
+	JA   shuf256_list_loads_3071
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3045:
+shuf_offs_3079:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3046
+	JAE     shuf_offs_done_3080
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3045
+	JMP     shuf_offs_3079
 
-shuf_offs_done_3046:
+shuf_offs_done_3080:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_3047:
+shuf_planes_3081:
 	MOVQ      AX, DI
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3049
+	JZ        shuf_done_3083
 
-shuf_rows_3050:
+shuf_rows_3084:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -26619,16 +26857,16 @@ shuf_rows_3050:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_3050
+	JNZ       shuf_rows_3084
 
-shuf_done_3049:
+shuf_done_3083:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3051
+	JZ    shuf_done_3085
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3052:
+shuf_rows_3086:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -26645,15 +26883,15 @@ shuf_rows_3052:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3052
+	JNZ       shuf_rows_3086
 
-shuf_done_3051:
+shuf_done_3085:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3053
+	JZ        shuf_done_3087
 
-shuf_rows_3054:
+shuf_rows_3088:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -26672,25 +26910,25 @@ shuf_rows_3054:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_3054
+	JNZ       shuf_rows_3088
 
-shuf_done_3053:
+shuf_done_3087:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3047
+	JNZ  shuf_planes_3081
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3037:
-shuf_planes_3055:
+shuf256_list_loads_3071:
+shuf_planes_3089:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3057
+	JZ    shuf_done_3091
 
-shuf_rows_3058:
+shuf_rows_3092:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26710,16 +26948,16 @@ shuf_rows_3058:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3058
+	JNZ       shuf_rows_3092
 
-shuf_done_3057:
+shuf_done_3091:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3059
+	JZ    shuf_done_3093
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3060:
+shuf_rows_3094:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -26736,15 +26974,15 @@ shuf_rows_3060:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3060
+	JNZ       shuf_rows_3094
 
-shuf_done_3059:
+shuf_done_3093:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3061
+	JZ    shuf_done_3095
 
-shuf_rows_3062:
+shuf_rows_3096:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26764,28 +27002,28 @@ shuf_rows_3062:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3062
+	JNZ       shuf_rows_3096
 
-shuf_done_3061:
+shuf_done_3095:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3055
+	JNZ  shuf_planes_3089
 	VZEROUPPER
 	RET
 
-shuf256_4_3035:
+shuf256_4_3069:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3063
+	JNE  shuf256_list_3097
 
-shuf_planes_3065:
+shuf_planes_3099:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3067
+	JZ    shuf_done_3101
 	MOVQ  CX, R10
 
-shuf_rows_3068:
+shuf_rows_3102:
 	VMOVDQA64 Z0, Z4
 	VMOVDQU64 (R10)(R8*1), Z5
 	VMOVDQU64 (R10), Z6
@@ -26807,17 +27045,17 @@ shuf_rows_3068:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3068
+	JNZ       shuf_rows_3102
 
-shuf_done_3067:
+shuf_done_3101:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3065
+	JNZ  shuf_planes_3099
 	VZEROUPPER
 	RET
 
-shuf256_list_3063:
+shuf256_list_3097:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+96(FP), R10
@@ -26826,12 +27064,12 @@ shuf256_list_3063:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3069
+	JZ      shuf_no_run_3103
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3069:
+shuf_no_run_3103:
 	VMOVQ R11, X7
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -26841,52 +27079,52 @@ shuf_no_run_3069:
 	VMOVQ R10, X8
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3064
+	JA    shuf256_list_loads_3098
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3070:
+shuf_offs_3104:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3071
+	JAE     shuf_offs_done_3105
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3070
+	JMP     shuf_offs_3104
 
-shuf_offs_done_3071:
+shuf_offs_done_3105:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3064
+	JA   shuf256_list_loads_3098
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3072:
+shuf_offs_3106:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3073
+	JAE     shuf_offs_done_3107
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3072
+	JMP     shuf_offs_3106
 
-shuf_offs_done_3073:
+shuf_offs_done_3107:
 	VMOVDQU64 (SP), Z4
 	VMOVDQU64 64(SP), Z9
 
-shuf_planes_3074:
+shuf_planes_3108:
 	MOVQ      AX, DI
 	VMOVDQA64 Z4, Z10
 	VMOVQ     X5, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3076
+	JZ        shuf_done_3110
 
-shuf_rows_3077:
+shuf_rows_3111:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -26910,16 +27148,16 @@ shuf_rows_3077:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_3077
+	JNZ       shuf_rows_3111
 
-shuf_done_3076:
+shuf_done_3110:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3078
+	JZ    shuf_done_3112
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3079:
+shuf_rows_3113:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -26941,15 +27179,15 @@ shuf_rows_3079:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3079
+	JNZ       shuf_rows_3113
 
-shuf_done_3078:
+shuf_done_3112:
 	VMOVDQA64 Z9, Z10
 	VMOVQ     X8, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3080
+	JZ        shuf_done_3114
 
-shuf_rows_3081:
+shuf_rows_3115:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -26973,25 +27211,25 @@ shuf_rows_3081:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_3081
+	JNZ       shuf_rows_3115
 
-shuf_done_3080:
+shuf_done_3114:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3074
+	JNZ  shuf_planes_3108
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3064:
-shuf_planes_3082:
+shuf256_list_loads_3098:
+shuf_planes_3116:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3084
+	JZ    shuf_done_3118
 
-shuf_rows_3085:
+shuf_rows_3119:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27016,16 +27254,16 @@ shuf_rows_3085:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3085
+	JNZ       shuf_rows_3119
 
-shuf_done_3084:
+shuf_done_3118:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3086
+	JZ    shuf_done_3120
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3087:
+shuf_rows_3121:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -27047,15 +27285,15 @@ shuf_rows_3087:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3087
+	JNZ       shuf_rows_3121
 
-shuf_done_3086:
+shuf_done_3120:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3088
+	JZ    shuf_done_3122
 
-shuf_rows_3089:
+shuf_rows_3123:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27080,28 +27318,28 @@ shuf_rows_3089:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3089
+	JNZ       shuf_rows_3123
 
-shuf_done_3088:
+shuf_done_3122:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3082
+	JNZ  shuf_planes_3116
 	VZEROUPPER
 	RET
 
-shuf256_5_3034:
+shuf256_5_3068:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3090
+	JNE  shuf256_list_3124
 
-shuf_planes_3092:
+shuf_planes_3126:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3094
+	JZ    shuf_done_3128
 	MOVQ  CX, R10
 
-shuf_rows_3095:
+shuf_rows_3129:
 	VMOVDQA64 Z0, Z5
 	VMOVDQU64 (R10)(R8*1), Z6
 	VMOVDQU64 (R10), Z7
@@ -27126,17 +27364,17 @@ shuf_rows_3095:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3095
+	JNZ       shuf_rows_3129
 
-shuf_done_3094:
+shuf_done_3128:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3092
+	JNZ  shuf_planes_3126
 	VZEROUPPER
 	RET
 
-shuf256_list_3090:
+shuf256_list_3124:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+96(FP), R10
@@ -27145,12 +27383,12 @@ shuf256_list_3090:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3096
+	JZ      shuf_no_run_3130
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3096:
+shuf_no_run_3130:
 	VMOVQ R11, X8
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -27160,52 +27398,52 @@ shuf_no_run_3096:
 	VMOVQ R10, X9
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3091
+	JA    shuf256_list_loads_3125
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3097:
+shuf_offs_3131:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3098
+	JAE     shuf_offs_done_3132
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3097
+	JMP     shuf_offs_3131
 
-shuf_offs_done_3098:
+shuf_offs_done_3132:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3091
+	JA   shuf256_list_loads_3125
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3099:
+shuf_offs_3133:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3100
+	JAE     shuf_offs_done_3134
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3099
+	JMP     shuf_offs_3133
 
-shuf_offs_done_3100:
+shuf_offs_done_3134:
 	VMOVDQU64 (SP), Z5
 	VMOVDQU64 64(SP), Z10
 
-shuf_planes_3101:
+shuf_planes_3135:
 	MOVQ      AX, DI
 	VMOVDQA64 Z5, Z11
 	VMOVQ     X6, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3103
+	JZ        shuf_done_3137
 
-shuf_rows_3104:
+shuf_rows_3138:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -27232,16 +27470,16 @@ shuf_rows_3104:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_3104
+	JNZ       shuf_rows_3138
 
-shuf_done_3103:
+shuf_done_3137:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3105
+	JZ    shuf_done_3139
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3106:
+shuf_rows_3140:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -27266,15 +27504,15 @@ shuf_rows_3106:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3106
+	JNZ       shuf_rows_3140
 
-shuf_done_3105:
+shuf_done_3139:
 	VMOVDQA64 Z10, Z11
 	VMOVQ     X9, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3107
+	JZ        shuf_done_3141
 
-shuf_rows_3108:
+shuf_rows_3142:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -27301,25 +27539,25 @@ shuf_rows_3108:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_3108
+	JNZ       shuf_rows_3142
 
-shuf_done_3107:
+shuf_done_3141:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3101
+	JNZ  shuf_planes_3135
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3091:
-shuf_planes_3109:
+shuf256_list_loads_3125:
+shuf_planes_3143:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3111
+	JZ    shuf_done_3145
 
-shuf_rows_3112:
+shuf_rows_3146:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27347,16 +27585,16 @@ shuf_rows_3112:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3112
+	JNZ       shuf_rows_3146
 
-shuf_done_3111:
+shuf_done_3145:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3113
+	JZ    shuf_done_3147
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3114:
+shuf_rows_3148:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -27381,15 +27619,15 @@ shuf_rows_3114:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3114
+	JNZ       shuf_rows_3148
 
-shuf_done_3113:
+shuf_done_3147:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3115
+	JZ    shuf_done_3149
 
-shuf_rows_3116:
+shuf_rows_3150:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27417,28 +27655,28 @@ shuf_rows_3116:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3116
+	JNZ       shuf_rows_3150
 
-shuf_done_3115:
+shuf_done_3149:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3109
+	JNZ  shuf_planes_3143
 	VZEROUPPER
 	RET
 
-shuf256_6_3033:
+shuf256_6_3067:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3117
+	JNE  shuf256_list_3151
 
-shuf_planes_3119:
+shuf_planes_3153:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3121
+	JZ    shuf_done_3155
 	MOVQ  CX, R10
 
-shuf_rows_3122:
+shuf_rows_3156:
 	VMOVDQA64 Z0, Z6
 	VMOVDQU64 (R10)(R8*1), Z7
 	VMOVDQU64 (R10), Z8
@@ -27466,17 +27704,17 @@ shuf_rows_3122:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3122
+	JNZ       shuf_rows_3156
 
-shuf_done_3121:
+shuf_done_3155:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3119
+	JNZ  shuf_planes_3153
 	VZEROUPPER
 	RET
 
-shuf256_list_3117:
+shuf256_list_3151:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X6
 	MOVQ    run0+96(FP), R10
@@ -27485,12 +27723,12 @@ shuf256_list_3117:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X8
-	JZ      shuf_no_run_3123
+	JZ      shuf_no_run_3157
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3123:
+shuf_no_run_3157:
 	VMOVQ R11, X9
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -27500,52 +27738,52 @@ shuf_no_run_3123:
 	VMOVQ R10, X10
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3118
+	JA    shuf256_list_loads_3152
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3124:
+shuf_offs_3158:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3125
+	JAE     shuf_offs_done_3159
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3124
+	JMP     shuf_offs_3158
 
-shuf_offs_done_3125:
+shuf_offs_done_3159:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3118
+	JA   shuf256_list_loads_3152
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3126:
+shuf_offs_3160:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3127
+	JAE     shuf_offs_done_3161
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3126
+	JMP     shuf_offs_3160
 
-shuf_offs_done_3127:
+shuf_offs_done_3161:
 	VMOVDQU64 (SP), Z6
 	VMOVDQU64 64(SP), Z11
 
-shuf_planes_3128:
+shuf_planes_3162:
 	MOVQ      AX, DI
 	VMOVDQA64 Z6, Z12
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3130
+	JZ        shuf_done_3164
 
-shuf_rows_3131:
+shuf_rows_3165:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -27575,16 +27813,16 @@ shuf_rows_3131:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_3131
+	JNZ       shuf_rows_3165
 
-shuf_done_3130:
+shuf_done_3164:
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3132
+	JZ    shuf_done_3166
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_3133:
+shuf_rows_3167:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -27612,15 +27850,15 @@ shuf_rows_3133:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3133
+	JNZ       shuf_rows_3167
 
-shuf_done_3132:
+shuf_done_3166:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X10, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3134
+	JZ        shuf_done_3168
 
-shuf_rows_3135:
+shuf_rows_3169:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -27650,25 +27888,25 @@ shuf_rows_3135:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_3135
+	JNZ       shuf_rows_3169
 
-shuf_done_3134:
+shuf_done_3168:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3128
+	JNZ  shuf_planes_3162
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3118:
-shuf_planes_3136:
+shuf256_list_loads_3152:
+shuf_planes_3170:
 	MOVQ  AX, DI
 	VMOVQ X6, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3138
+	JZ    shuf_done_3172
 
-shuf_rows_3139:
+shuf_rows_3173:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27699,16 +27937,16 @@ shuf_rows_3139:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3139
+	JNZ       shuf_rows_3173
 
-shuf_done_3138:
+shuf_done_3172:
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3140
+	JZ    shuf_done_3174
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_3141:
+shuf_rows_3175:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -27736,15 +27974,15 @@ shuf_rows_3141:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3141
+	JNZ       shuf_rows_3175
 
-shuf_done_3140:
+shuf_done_3174:
 	VMOVQ X11, R11
 	VMOVQ X10, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3142
+	JZ    shuf_done_3176
 
-shuf_rows_3143:
+shuf_rows_3177:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27775,13 +28013,13 @@ shuf_rows_3143:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3143
+	JNZ       shuf_rows_3177
 
-shuf_done_3142:
+shuf_done_3176:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3136
+	JNZ  shuf_planes_3170
 	VZEROUPPER
 	RET
 
@@ -27796,9 +28034,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ    last+56(FP), DI
 	MOVQ    inLen+64(FP), R8
 	TESTQ   DX, DX
-	JZ      chunks_ret_3144
+	JZ      chunks_ret_3178
 	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_3145
+	JA      chunks_wide_in_3179
 	MOVQ    R8, R9
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    $0x00000040, R11
@@ -27816,36 +28054,36 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x0000007f, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_3146
+	JE      chunks_2_3180
 	CMPQ    SI, $0x03
-	JE      chunks_3_3147
+	JE      chunks_3_3181
 	CMPQ    SI, $0x04
-	JE      chunks_4_3148
+	JE      chunks_4_3182
 	CMPQ    SI, $0x05
-	JE      chunks_5_3149
+	JE      chunks_5_3183
 	CMPQ    SI, $0x06
-	JE      chunks_6_3150
+	JE      chunks_6_3184
 	CMPQ    SI, $0x07
-	JE      chunks_7_3151
+	JE      chunks_7_3185
 	CMPQ    SI, $0x08
-	JE      chunks_8_3152
-	JMP     chunks_ret_3144
+	JE      chunks_8_3186
+	JMP     chunks_ret_3178
 
-chunks_2_3146:
+chunks_2_3180:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_3154
+	JZ        chunks_2_last_3188
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_3153:
+chunks_2_planes_3187:
 	CMPQ      CX, R9
-	JA        chunks_2_near_3155
+	JA        chunks_2_near_3189
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 
-chunks_2_loaded_3156:
+chunks_2_loaded_3190:
 	VMOVDQA64 Z0, Z4
 	VPERMI2B  Z3, Z2, Z4
 	VMOVDQU64 Z4, (AX)
@@ -27855,33 +28093,33 @@ chunks_2_loaded_3156:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_3153
+	JNZ       chunks_2_planes_3187
 
-chunks_2_last_3154:
+chunks_2_last_3188:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3157
+	JA        chunks_rotated_3191
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
-	JMP       chunks_loaded_3158
+	JMP       chunks_loaded_3192
 
-chunks_rotated_3157:
+chunks_rotated_3191:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z4
 	VPADDB       iota64<>+0(SB), Z4, Z4
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3159
+	JA           chunks_upper_3193
 	VPERMB       (BX), Z4, Z2
 	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_loaded_3158
+	JMP          chunks_loaded_3192
 
-chunks_upper_3159:
+chunks_upper_3193:
 	VMOVDQU64 (CX), Z2
 	VPERMB    (BX), Z4, Z3
 
-chunks_loaded_3158:
+chunks_loaded_3192:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z3, Z2, Z0
 	VMOVDQU64 Z0, (AX)
@@ -27891,27 +28129,27 @@ chunks_loaded_3158:
 	VZEROUPPER
 	RET
 
-chunks_2_near_3155:
+chunks_2_near_3189:
 	VMOVDQU8.Z (CX), K1, Z2
 	VMOVDQU8.Z 64(CX), K2, Z3
-	JMP        chunks_2_loaded_3156
+	JMP        chunks_2_loaded_3190
 
-chunks_3_3147:
+chunks_3_3181:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_3161
+	JZ        chunks_3_last_3195
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_3160:
+chunks_3_planes_3194:
 	CMPQ      CX, R9
-	JA        chunks_3_near_3162
+	JA        chunks_3_near_3196
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-chunks_3_loaded_3163:
+chunks_3_loaded_3197:
 	VMOVDQA64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VMOVDQU64 Z5, (AX)
@@ -27924,33 +28162,33 @@ chunks_3_loaded_3163:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_3160
+	JNZ       chunks_3_planes_3194
 
-chunks_3_last_3161:
+chunks_3_last_3195:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3164
+	JA        chunks_rotated_3198
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
-	JMP       chunks_loaded_3165
+	JMP       chunks_loaded_3199
 
-chunks_rotated_3164:
+chunks_rotated_3198:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3166
+	JA           chunks_upper_3200
 	VPERMB       (BX), Z5, Z3
 	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_loaded_3165
+	JMP          chunks_loaded_3199
 
-chunks_upper_3166:
+chunks_upper_3200:
 	VMOVDQU64 (CX), Z3
 	VPERMB    (BX), Z5, Z4
 
-chunks_loaded_3165:
+chunks_loaded_3199:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)
@@ -27963,28 +28201,28 @@ chunks_loaded_3165:
 	VZEROUPPER
 	RET
 
-chunks_3_near_3162:
+chunks_3_near_3196:
 	VMOVDQU8.Z (CX), K1, Z3
 	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        chunks_3_loaded_3163
+	JMP        chunks_3_loaded_3197
 
-chunks_4_3148:
+chunks_4_3182:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_3168
+	JZ        chunks_4_last_3202
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_3167:
+chunks_4_planes_3201:
 	CMPQ      CX, R9
-	JA        chunks_4_near_3169
+	JA        chunks_4_near_3203
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-chunks_4_loaded_3170:
+chunks_4_loaded_3204:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VMOVDQU64 Z6, (AX)
@@ -28000,33 +28238,33 @@ chunks_4_loaded_3170:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_3167
+	JNZ       chunks_4_planes_3201
 
-chunks_4_last_3168:
+chunks_4_last_3202:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3171
+	JA        chunks_rotated_3205
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
-	JMP       chunks_loaded_3172
+	JMP       chunks_loaded_3206
 
-chunks_rotated_3171:
+chunks_rotated_3205:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
 	VPADDB       iota64<>+0(SB), Z6, Z6
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3173
+	JA           chunks_upper_3207
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_3172
+	JMP          chunks_loaded_3206
 
-chunks_upper_3173:
+chunks_upper_3207:
 	VMOVDQU64 (CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_3172:
+chunks_loaded_3206:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28042,29 +28280,29 @@ chunks_loaded_3172:
 	VZEROUPPER
 	RET
 
-chunks_4_near_3169:
+chunks_4_near_3203:
 	VMOVDQU8.Z (CX), K1, Z4
 	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        chunks_4_loaded_3170
+	JMP        chunks_4_loaded_3204
 
-chunks_5_3149:
+chunks_5_3183:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_3175
+	JZ        chunks_5_last_3209
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_3174:
+chunks_5_planes_3208:
 	CMPQ      CX, R9
-	JA        chunks_5_near_3176
+	JA        chunks_5_near_3210
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-chunks_5_loaded_3177:
+chunks_5_loaded_3211:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z6, Z5, Z7
 	VMOVDQU64 Z7, (AX)
@@ -28083,33 +28321,33 @@ chunks_5_loaded_3177:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_3174
+	JNZ       chunks_5_planes_3208
 
-chunks_5_last_3175:
+chunks_5_last_3209:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3178
+	JA        chunks_rotated_3212
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
-	JMP       chunks_loaded_3179
+	JMP       chunks_loaded_3213
 
-chunks_rotated_3178:
+chunks_rotated_3212:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
 	VPADDB       iota64<>+0(SB), Z7, Z7
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3180
+	JA           chunks_upper_3214
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_3179
+	JMP          chunks_loaded_3213
 
-chunks_upper_3180:
+chunks_upper_3214:
 	VMOVDQU64 (CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_3179:
+chunks_loaded_3213:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28128,12 +28366,12 @@ chunks_loaded_3179:
 	VZEROUPPER
 	RET
 
-chunks_5_near_3176:
+chunks_5_near_3210:
 	VMOVDQU8.Z (CX), K1, Z5
 	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        chunks_5_loaded_3177
+	JMP        chunks_5_loaded_3211
 
-chunks_6_3150:
+chunks_6_3184:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -28141,17 +28379,17 @@ chunks_6_3150:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_3182
+	JZ        chunks_6_last_3216
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_3181:
+chunks_6_planes_3215:
 	CMPQ      CX, R9
-	JA        chunks_6_near_3183
+	JA        chunks_6_near_3217
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 
-chunks_6_loaded_3184:
+chunks_6_loaded_3218:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z7, Z6, Z8
 	VMOVDQU64 Z8, (AX)
@@ -28173,33 +28411,33 @@ chunks_6_loaded_3184:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_3181
+	JNZ       chunks_6_planes_3215
 
-chunks_6_last_3182:
+chunks_6_last_3216:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3185
+	JA        chunks_rotated_3219
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
-	JMP       chunks_loaded_3186
+	JMP       chunks_loaded_3220
 
-chunks_rotated_3185:
+chunks_rotated_3219:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
 	VPADDB       iota64<>+0(SB), Z8, Z8
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3187
+	JA           chunks_upper_3221
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_3186
+	JMP          chunks_loaded_3220
 
-chunks_upper_3187:
+chunks_upper_3221:
 	VMOVDQU64 (CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_3186:
+chunks_loaded_3220:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28221,12 +28459,12 @@ chunks_loaded_3186:
 	VZEROUPPER
 	RET
 
-chunks_6_near_3183:
+chunks_6_near_3217:
 	VMOVDQU8.Z (CX), K1, Z6
 	VMOVDQU8.Z 64(CX), K2, Z7
-	JMP        chunks_6_loaded_3184
+	JMP        chunks_6_loaded_3218
 
-chunks_7_3151:
+chunks_7_3185:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -28235,17 +28473,17 @@ chunks_7_3151:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_3189
+	JZ        chunks_7_last_3223
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_3188:
+chunks_7_planes_3222:
 	CMPQ      CX, R9
-	JA        chunks_7_near_3190
+	JA        chunks_7_near_3224
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 
-chunks_7_loaded_3191:
+chunks_7_loaded_3225:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z8, Z7, Z9
 	VMOVDQU64 Z9, (AX)
@@ -28270,33 +28508,33 @@ chunks_7_loaded_3191:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_3188
+	JNZ       chunks_7_planes_3222
 
-chunks_7_last_3189:
+chunks_7_last_3223:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3192
+	JA        chunks_rotated_3226
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
-	JMP       chunks_loaded_3193
+	JMP       chunks_loaded_3227
 
-chunks_rotated_3192:
+chunks_rotated_3226:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3194
+	JA           chunks_upper_3228
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_3193
+	JMP          chunks_loaded_3227
 
-chunks_upper_3194:
+chunks_upper_3228:
 	VMOVDQU64 (CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_3193:
+chunks_loaded_3227:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28321,12 +28559,12 @@ chunks_loaded_3193:
 	VZEROUPPER
 	RET
 
-chunks_7_near_3190:
+chunks_7_near_3224:
 	VMOVDQU8.Z (CX), K1, Z7
 	VMOVDQU8.Z 64(CX), K2, Z8
-	JMP        chunks_7_loaded_3191
+	JMP        chunks_7_loaded_3225
 
-chunks_8_3152:
+chunks_8_3186:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -28336,17 +28574,17 @@ chunks_8_3152:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_3196
+	JZ        chunks_8_last_3230
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_3195:
+chunks_8_planes_3229:
 	CMPQ      CX, R9
-	JA        chunks_8_near_3197
+	JA        chunks_8_near_3231
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 
-chunks_8_loaded_3198:
+chunks_8_loaded_3232:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z9, Z8, Z10
 	VMOVDQU64 Z10, (AX)
@@ -28374,33 +28612,33 @@ chunks_8_loaded_3198:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_3195
+	JNZ       chunks_8_planes_3229
 
-chunks_8_last_3196:
+chunks_8_last_3230:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3199
+	JA        chunks_rotated_3233
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
-	JMP       chunks_loaded_3200
+	JMP       chunks_loaded_3234
 
-chunks_rotated_3199:
+chunks_rotated_3233:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
 	VPADDB       iota64<>+0(SB), Z10, Z10
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3201
+	JA           chunks_upper_3235
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_3200
+	JMP          chunks_loaded_3234
 
-chunks_upper_3201:
+chunks_upper_3235:
 	VMOVDQU64 (CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_3200:
+chunks_loaded_3234:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28428,12 +28666,12 @@ chunks_loaded_3200:
 	VZEROUPPER
 	RET
 
-chunks_8_near_3197:
+chunks_8_near_3231:
 	VMOVDQU8.Z (CX), K1, Z8
 	VMOVDQU8.Z 64(CX), K2, Z9
-	JMP        chunks_8_loaded_3198
+	JMP        chunks_8_loaded_3232
 
-chunks_wide_in_3145:
+chunks_wide_in_3179:
 	MOVQ    R8, R9
 	SUBQ    $0x00000080, R9
 	LEAQ    lowmask64<>+0(SB), R10
@@ -28452,38 +28690,38 @@ chunks_wide_in_3145:
 	ORQ     $0x00000fff, R9
 	SUBQ    $0x000000ff, R9
 	CMPQ    SI, $0x02
-	JE      chunks_2_3202
+	JE      chunks_2_3236
 	CMPQ    SI, $0x03
-	JE      chunks_3_3203
+	JE      chunks_3_3237
 	CMPQ    SI, $0x04
-	JE      chunks_4_3204
+	JE      chunks_4_3238
 	CMPQ    SI, $0x05
-	JE      chunks_5_3205
+	JE      chunks_5_3239
 	CMPQ    SI, $0x06
-	JE      chunks_6_3206
+	JE      chunks_6_3240
 	CMPQ    SI, $0x07
-	JE      chunks_7_3207
+	JE      chunks_7_3241
 	CMPQ    SI, $0x08
-	JE      chunks_8_3208
-	JMP     chunks_ret_3144
+	JE      chunks_8_3242
+	JMP     chunks_ret_3178
 
-chunks_2_3202:
+chunks_2_3236:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_3210
+	JZ        chunks_2_last_3244
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_3209:
+chunks_2_planes_3243:
 	CMPQ      CX, R9
-	JA        chunks_2_near_3211
+	JA        chunks_2_near_3245
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
 
-chunks_2_loaded_3212:
+chunks_2_loaded_3246:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -28501,19 +28739,19 @@ chunks_2_loaded_3212:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_3209
+	JNZ       chunks_2_planes_3243
 
-chunks_2_last_3210:
+chunks_2_last_3244:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3213
+	JA        chunks_rotated_3247
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
-	JMP       chunks_loaded_3214
+	JMP       chunks_loaded_3248
 
-chunks_rotated_3213:
+chunks_rotated_3247:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
@@ -28522,16 +28760,16 @@ chunks_rotated_3213:
 	VMOVDQU64    (CX), Z2
 	VMOVDQU64    64(CX), Z3
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3215
+	JA           chunks_upper_3249
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_3214
+	JMP          chunks_loaded_3248
 
-chunks_upper_3215:
+chunks_upper_3249:
 	VMOVDQU64 128(CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_3214:
+chunks_loaded_3248:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -28549,31 +28787,31 @@ chunks_loaded_3214:
 	VZEROUPPER
 	RET
 
-chunks_2_near_3211:
+chunks_2_near_3245:
 	VMOVDQU64  (CX), Z2
 	VMOVDQU64  64(CX), Z3
 	VMOVDQU8.Z 128(CX), K1, Z4
 	VMOVDQU8.Z 192(CX), K2, Z5
-	JMP        chunks_2_loaded_3212
+	JMP        chunks_2_loaded_3246
 
-chunks_3_3203:
+chunks_3_3237:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_3217
+	JZ        chunks_3_last_3251
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_3216:
+chunks_3_planes_3250:
 	CMPQ      CX, R9
-	JA        chunks_3_near_3218
+	JA        chunks_3_near_3252
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
 
-chunks_3_loaded_3219:
+chunks_3_loaded_3253:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -28598,19 +28836,19 @@ chunks_3_loaded_3219:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_3216
+	JNZ       chunks_3_planes_3250
 
-chunks_3_last_3217:
+chunks_3_last_3251:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3220
+	JA        chunks_rotated_3254
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
-	JMP       chunks_loaded_3221
+	JMP       chunks_loaded_3255
 
-chunks_rotated_3220:
+chunks_rotated_3254:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
@@ -28619,16 +28857,16 @@ chunks_rotated_3220:
 	VMOVDQU64    (CX), Z3
 	VMOVDQU64    64(CX), Z4
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3222
+	JA           chunks_upper_3256
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_3221
+	JMP          chunks_loaded_3255
 
-chunks_upper_3222:
+chunks_upper_3256:
 	VMOVDQU64 128(CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_3221:
+chunks_loaded_3255:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -28653,32 +28891,32 @@ chunks_loaded_3221:
 	VZEROUPPER
 	RET
 
-chunks_3_near_3218:
+chunks_3_near_3252:
 	VMOVDQU64  (CX), Z3
 	VMOVDQU64  64(CX), Z4
 	VMOVDQU8.Z 128(CX), K1, Z5
 	VMOVDQU8.Z 192(CX), K2, Z6
-	JMP        chunks_3_loaded_3219
+	JMP        chunks_3_loaded_3253
 
-chunks_4_3204:
+chunks_4_3238:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_3224
+	JZ        chunks_4_last_3258
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_3223:
+chunks_4_planes_3257:
 	CMPQ      CX, R9
-	JA        chunks_4_near_3225
+	JA        chunks_4_near_3259
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
 
-chunks_4_loaded_3226:
+chunks_4_loaded_3260:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -28710,19 +28948,19 @@ chunks_4_loaded_3226:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_3223
+	JNZ       chunks_4_planes_3257
 
-chunks_4_last_3224:
+chunks_4_last_3258:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3227
+	JA        chunks_rotated_3261
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
-	JMP       chunks_loaded_3228
+	JMP       chunks_loaded_3262
 
-chunks_rotated_3227:
+chunks_rotated_3261:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
@@ -28731,16 +28969,16 @@ chunks_rotated_3227:
 	VMOVDQU64    (CX), Z4
 	VMOVDQU64    64(CX), Z5
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3229
+	JA           chunks_upper_3263
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_3228
+	JMP          chunks_loaded_3262
 
-chunks_upper_3229:
+chunks_upper_3263:
 	VMOVDQU64 128(CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_3228:
+chunks_loaded_3262:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -28772,33 +29010,33 @@ chunks_loaded_3228:
 	VZEROUPPER
 	RET
 
-chunks_4_near_3225:
+chunks_4_near_3259:
 	VMOVDQU64  (CX), Z4
 	VMOVDQU64  64(CX), Z5
 	VMOVDQU8.Z 128(CX), K1, Z6
 	VMOVDQU8.Z 192(CX), K2, Z7
-	JMP        chunks_4_loaded_3226
+	JMP        chunks_4_loaded_3260
 
-chunks_5_3205:
+chunks_5_3239:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_3231
+	JZ        chunks_5_last_3265
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_3230:
+chunks_5_planes_3264:
 	CMPQ      CX, R9
-	JA        chunks_5_near_3232
+	JA        chunks_5_near_3266
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
 
-chunks_5_loaded_3233:
+chunks_5_loaded_3267:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -28837,19 +29075,19 @@ chunks_5_loaded_3233:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_3230
+	JNZ       chunks_5_planes_3264
 
-chunks_5_last_3231:
+chunks_5_last_3265:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3234
+	JA        chunks_rotated_3268
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
-	JMP       chunks_loaded_3235
+	JMP       chunks_loaded_3269
 
-chunks_rotated_3234:
+chunks_rotated_3268:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
@@ -28858,16 +29096,16 @@ chunks_rotated_3234:
 	VMOVDQU64    (CX), Z5
 	VMOVDQU64    64(CX), Z6
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3236
+	JA           chunks_upper_3270
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_3235
+	JMP          chunks_loaded_3269
 
-chunks_upper_3236:
+chunks_upper_3270:
 	VMOVDQU64 128(CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_3235:
+chunks_loaded_3269:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -28906,14 +29144,14 @@ chunks_loaded_3235:
 	VZEROUPPER
 	RET
 
-chunks_5_near_3232:
+chunks_5_near_3266:
 	VMOVDQU64  (CX), Z5
 	VMOVDQU64  64(CX), Z6
 	VMOVDQU8.Z 128(CX), K1, Z7
 	VMOVDQU8.Z 192(CX), K2, Z8
-	JMP        chunks_5_loaded_3233
+	JMP        chunks_5_loaded_3267
 
-chunks_6_3206:
+chunks_6_3240:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -28921,19 +29159,19 @@ chunks_6_3206:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_3238
+	JZ        chunks_6_last_3272
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_3237:
+chunks_6_planes_3271:
 	CMPQ      CX, R9
-	JA        chunks_6_near_3239
+	JA        chunks_6_near_3273
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
 
-chunks_6_loaded_3240:
+chunks_6_loaded_3274:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -28979,19 +29217,19 @@ chunks_6_loaded_3240:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_3237
+	JNZ       chunks_6_planes_3271
 
-chunks_6_last_3238:
+chunks_6_last_3272:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3241
+	JA        chunks_rotated_3275
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
-	JMP       chunks_loaded_3242
+	JMP       chunks_loaded_3276
 
-chunks_rotated_3241:
+chunks_rotated_3275:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
@@ -29000,16 +29238,16 @@ chunks_rotated_3241:
 	VMOVDQU64    (CX), Z6
 	VMOVDQU64    64(CX), Z7
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3243
+	JA           chunks_upper_3277
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_3242
+	JMP          chunks_loaded_3276
 
-chunks_upper_3243:
+chunks_upper_3277:
 	VMOVDQU64 128(CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_3242:
+chunks_loaded_3276:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -29055,14 +29293,14 @@ chunks_loaded_3242:
 	VZEROUPPER
 	RET
 
-chunks_6_near_3239:
+chunks_6_near_3273:
 	VMOVDQU64  (CX), Z6
 	VMOVDQU64  64(CX), Z7
 	VMOVDQU8.Z 128(CX), K1, Z8
 	VMOVDQU8.Z 192(CX), K2, Z9
-	JMP        chunks_6_loaded_3240
+	JMP        chunks_6_loaded_3274
 
-chunks_7_3207:
+chunks_7_3241:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -29071,19 +29309,19 @@ chunks_7_3207:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_3245
+	JZ        chunks_7_last_3279
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_3244:
+chunks_7_planes_3278:
 	CMPQ      CX, R9
-	JA        chunks_7_near_3246
+	JA        chunks_7_near_3280
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
 
-chunks_7_loaded_3247:
+chunks_7_loaded_3281:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -29136,19 +29374,19 @@ chunks_7_loaded_3247:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_3244
+	JNZ       chunks_7_planes_3278
 
-chunks_7_last_3245:
+chunks_7_last_3279:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3248
+	JA        chunks_rotated_3282
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
-	JMP       chunks_loaded_3249
+	JMP       chunks_loaded_3283
 
-chunks_rotated_3248:
+chunks_rotated_3282:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z11
@@ -29157,16 +29395,16 @@ chunks_rotated_3248:
 	VMOVDQU64    (CX), Z7
 	VMOVDQU64    64(CX), Z8
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3250
+	JA           chunks_upper_3284
 	VPERMB       (BX), Z11, Z9
 	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_loaded_3249
+	JMP          chunks_loaded_3283
 
-chunks_upper_3250:
+chunks_upper_3284:
 	VMOVDQU64 128(CX), Z9
 	VPERMB    (BX), Z11, Z10
 
-chunks_loaded_3249:
+chunks_loaded_3283:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -29219,14 +29457,14 @@ chunks_loaded_3249:
 	VZEROUPPER
 	RET
 
-chunks_7_near_3246:
+chunks_7_near_3280:
 	VMOVDQU64  (CX), Z7
 	VMOVDQU64  64(CX), Z8
 	VMOVDQU8.Z 128(CX), K1, Z9
 	VMOVDQU8.Z 192(CX), K2, Z10
-	JMP        chunks_7_loaded_3247
+	JMP        chunks_7_loaded_3281
 
-chunks_8_3208:
+chunks_8_3242:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -29236,19 +29474,19 @@ chunks_8_3208:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_3252
+	JZ        chunks_8_last_3286
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_3251:
+chunks_8_planes_3285:
 	CMPQ      CX, R9
-	JA        chunks_8_near_3253
+	JA        chunks_8_near_3287
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
 
-chunks_8_loaded_3254:
+chunks_8_loaded_3288:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -29308,19 +29546,19 @@ chunks_8_loaded_3254:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_3251
+	JNZ       chunks_8_planes_3285
 
-chunks_8_last_3252:
+chunks_8_last_3286:
 	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
-	JA        chunks_rotated_3255
+	JA        chunks_rotated_3289
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
-	JMP       chunks_loaded_3256
+	JMP       chunks_loaded_3290
 
-chunks_rotated_3255:
+chunks_rotated_3289:
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z12
@@ -29329,16 +29567,16 @@ chunks_rotated_3255:
 	VMOVDQU64    (CX), Z8
 	VMOVDQU64    64(CX), Z9
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3257
+	JA           chunks_upper_3291
 	VPERMB       (BX), Z12, Z10
 	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_loaded_3256
+	JMP          chunks_loaded_3290
 
-chunks_upper_3257:
+chunks_upper_3291:
 	VMOVDQU64 128(CX), Z10
 	VPERMB    (BX), Z12, Z11
 
-chunks_loaded_3256:
+chunks_loaded_3290:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -29398,14 +29636,14 @@ chunks_loaded_3256:
 	VZEROUPPER
 	RET
 
-chunks_8_near_3253:
+chunks_8_near_3287:
 	VMOVDQU64  (CX), Z8
 	VMOVDQU64  64(CX), Z9
 	VMOVDQU8.Z 128(CX), K1, Z10
 	VMOVDQU8.Z 192(CX), K2, Z11
-	JMP        chunks_8_loaded_3254
+	JMP        chunks_8_loaded_3288
 
-chunks_ret_3144:
+chunks_ret_3178:
 	RET
 
 // func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int, pat *[32]byte)
@@ -29422,15 +29660,15 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $8-72
 	MOVQ  DI, (SP)
 	MOVQ  pat+64(FP), DI
 	TESTQ DI, DI
-	JNZ   blocks_value_3258
+	JNZ   blocks_value_3292
 
-blocks_batch_3259:
+blocks_batch_3293:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_3260:
+blocks_block_3294:
 	VMOVDQU        (R8), Y0
 	VMOVDQU        32(R8), Y1
 	MOVQ           96(R8), R9
@@ -29442,7 +29680,7 @@ blocks_block_3260:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_3261
+	JZ             blocks_even_3295
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29452,11 +29690,11 @@ blocks_block_3260:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_3262
+	JZ             blocks_next_3296
 
-blocks_even_3261:
+blocks_even_3295:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_3263
+	JZ             blocks_quads_3297
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29472,9 +29710,9 @@ blocks_even_3261:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_3262
+	JZ             blocks_next_3296
 
-blocks_quads_3263:
+blocks_quads_3297:
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29504,12 +29742,12 @@ blocks_quads_3263:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_3263
+	JNZ            blocks_quads_3297
 
-blocks_next_3262:
+blocks_next_3296:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_3260
+	JNE   blocks_block_3294
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -29517,21 +29755,21 @@ blocks_next_3262:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_3259
+	JG    blocks_batch_3293
 	VZEROUPPER
 	RET
 
-blocks_value_3258:
+blocks_value_3292:
 	MOVQ           pat+64(FP), DI
 	VBROADCASTI128 (DI), Y0
 
-blocks_batch_3264:
+blocks_batch_3298:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_3265:
+blocks_block_3299:
 	VMOVDQU        (R8), Y1
 	VMOVDQU        32(R8), Y2
 	VPSHUFB        64(R8), Y0, Y3
@@ -29544,7 +29782,7 @@ blocks_block_3265:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_3266
+	JZ             blocks_even_3300
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29555,11 +29793,11 @@ blocks_block_3265:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_3267
+	JZ             blocks_next_3301
 
-blocks_even_3266:
+blocks_even_3300:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_3268
+	JZ             blocks_quads_3302
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29577,9 +29815,9 @@ blocks_even_3266:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_3267
+	JZ             blocks_next_3301
 
-blocks_quads_3268:
+blocks_quads_3302:
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29613,12 +29851,12 @@ blocks_quads_3268:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_3268
+	JNZ            blocks_quads_3302
 
-blocks_next_3267:
+blocks_next_3301:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_3265
+	JNE   blocks_block_3299
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -29626,7 +29864,7 @@ blocks_next_3267:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_3264
+	JG    blocks_batch_3298
 	VZEROUPPER
 	RET
 
@@ -29638,9 +29876,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_3269
+	JZ              wide_ret_3303
 	TESTQ           BX, BX
-	JZ              wide_ret_3269
+	JZ              wide_ret_3303
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -29659,10 +29897,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_3270
+	JB              wide_mshort_3304
 	XORQ            DX, DX
 
-wide_mshort_3270:
+wide_mshort_3304:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -29671,32 +29909,32 @@ wide_mshort_3270:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_3271:
+wide_planes_3305:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_3272:
+wide_rows_3306:
 	CMPQ SI, $0x00000080
-	JB   wide_short_3273
+	JB   wide_short_3307
 	CMPQ SI, $0x00000140
-	JAE  wide_long_3277
+	JAE  wide_long_3311
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_3275:
+wide_mid_loop_3309:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_3276
+	JAE       wide_mid_last_3310
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_3275
+	JMP       wide_mid_loop_3309
 
-wide_mid_last_3276:
+wide_mid_last_3310:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_3274
+	JMP       wide_mid_done_3308
 
-wide_long_3277:
+wide_long_3311:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -29715,9 +29953,9 @@ wide_long_3277:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_3280
+	JAE          shift1_top_3314
 
-shift4_3278:
+shift4_3312:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -29732,30 +29970,30 @@ shift4_3278:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_3278
+	JB        shift4_3312
 
-shift1_top_3280:
+shift1_top_3314:
 	LEAQ -64(R11), R11
 
-shift1_3279:
+shift1_3313:
 	CMPQ      R10, R11
-	JAE       shift_done_3281
+	JAE       shift_done_3315
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_3279
+	JMP       shift1_3313
 
-shift_done_3281:
+shift_done_3315:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_3274
+	JMP       wide_mid_done_3308
 
-wide_short_3273:
+wide_short_3307:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_3274:
+wide_mid_done_3308:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -29771,16 +30009,16 @@ wide_mid_done_3274:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_3272
+	JNZ       wide_rows_3306
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_3271
+	JNZ       wide_planes_3305
 	VZEROUPPER
 
-wide_ret_3269:
+wide_ret_3303:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -29788,10 +30026,10 @@ wide_ret_3269:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3282
+	JZ              aligned_ret_3316
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3282
+	JZ              aligned_ret_3316
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -29838,9 +30076,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3283
+	JZ              aligned_fixed_3317
 
-aligned_planes_3284:
+aligned_planes_3318:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -29868,9 +30106,9 @@ aligned_planes_3284:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3286
+	JA           aligned_top_done_3320
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3285
+	JAE          aligned_top_3319
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -29890,15 +30128,15 @@ aligned_planes_3284:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3285:
+aligned_top_3319:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_3286
+	JA        aligned_top_done_3320
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3285
+	JMP       aligned_top_3319
 
-aligned_top_done_3286:
+aligned_top_done_3320:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -29909,9 +30147,9 @@ aligned_top_done_3286:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3287:
+aligned_gap_3321:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3288
+	JAE          aligned_gap_done_3322
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -29940,15 +30178,15 @@ aligned_gap_3287:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3287
+	JMP          aligned_gap_3321
 
-aligned_gap_done_3288:
+aligned_gap_done_3322:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3290
-	JMP  aligned_body_3292
+	JE   aligned_general_3324
+	JMP  aligned_body_3326
 
-aligned_rows_3291:
+aligned_rows_3325:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -29977,7 +30215,7 @@ aligned_rows_3291:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3293
+	JE           aligned_one_gap_3327
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -29992,10 +30230,10 @@ aligned_rows_3291:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_3293:
+aligned_one_gap_3327:
 	ADDQ $0x40, AX
 
-aligned_body_3292:
+aligned_body_3326:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30005,7 +30243,7 @@ aligned_body_3292:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3295
+	JGT          aligned_copy_done_3329
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30015,15 +30253,15 @@ aligned_body_3292:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3294:
+aligned_copy_3328:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3294
+	JLE       aligned_copy_3328
 
-aligned_copy_done_3295:
+aligned_copy_done_3329:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30032,13 +30270,13 @@ aligned_copy_done_3295:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3291
-	JMP  aligned_last_3289
+	JNZ  aligned_rows_3325
+	JMP  aligned_last_3323
 
-aligned_general_3290:
-	JMP aligned_body_3297
+aligned_general_3324:
+	JMP aligned_body_3331
 
-aligned_rows_3296:
+aligned_rows_3330:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -30050,9 +30288,9 @@ aligned_rows_3296:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3298:
+aligned_gap_3332:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3299
+	JAE          aligned_gap_done_3333
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -30067,10 +30305,10 @@ aligned_gap_3298:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3298
+	JMP          aligned_gap_3332
 
-aligned_gap_done_3299:
-aligned_body_3297:
+aligned_gap_done_3333:
+aligned_body_3331:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30080,7 +30318,7 @@ aligned_body_3297:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3301
+	JGT          aligned_copy_done_3335
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30090,15 +30328,15 @@ aligned_body_3297:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3300:
+aligned_copy_3334:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3300
+	JLE       aligned_copy_3334
 
-aligned_copy_done_3301:
+aligned_copy_done_3335:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30107,16 +30345,16 @@ aligned_copy_done_3301:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3296
+	JNZ  aligned_rows_3330
 
-aligned_last_3289:
+aligned_last_3323:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3302:
+aligned_gap_3336:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3303
+	JAE          aligned_gap_done_3337
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -30144,20 +30382,20 @@ aligned_gap_3302:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3302
+	JMP          aligned_gap_3336
 
-aligned_gap_done_3303:
-aligned_bottom_3304:
+aligned_gap_done_3337:
+aligned_bottom_3338:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3305
+	JA        aligned_bottom_done_3339
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3304
+	JMP       aligned_bottom_3338
 
-aligned_bottom_done_3305:
+aligned_bottom_done_3339:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3306
+	JAE      aligned_bottom_end_3340
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30176,18 +30414,18 @@ aligned_bottom_done_3305:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3306:
+aligned_bottom_end_3340:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3284
+	JNZ  aligned_planes_3318
 	VZEROUPPER
-	JMP  aligned_ret_3282
+	JMP  aligned_ret_3316
 
-aligned_fixed_3283:
-aligned_planes_3307:
+aligned_fixed_3317:
+aligned_planes_3341:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30213,9 +30451,9 @@ aligned_planes_3307:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3309
+	JA           aligned_top_done_3343
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3308
+	JAE          aligned_top_3342
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -30235,22 +30473,22 @@ aligned_planes_3307:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3308:
+aligned_top_3342:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_3309
+	JA        aligned_top_done_3343
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3308
+	JMP       aligned_top_3342
 
-aligned_top_done_3309:
+aligned_top_done_3343:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3310:
+aligned_gap_3344:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3311
+	JAE       aligned_gap_done_3345
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30275,15 +30513,15 @@ aligned_gap_3310:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3310
+	JMP       aligned_gap_3344
 
-aligned_gap_done_3311:
+aligned_gap_done_3345:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3313
-	JMP  aligned_body_3315
+	JE   aligned_general_3347
+	JMP  aligned_body_3349
 
-aligned_rows_3314:
+aligned_rows_3348:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -30302,7 +30540,7 @@ aligned_rows_3314:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3316
+	JE        aligned_one_gap_3350
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -30313,17 +30551,17 @@ aligned_rows_3314:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_3316:
+aligned_one_gap_3350:
 	ADDQ $0x40, AX
 
-aligned_body_3315:
+aligned_body_3349:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3318
+	JGT          aligned_copy_done_3352
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -30333,15 +30571,15 @@ aligned_body_3315:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3317:
+aligned_copy_3351:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3317
+	JLE       aligned_copy_3351
 
-aligned_copy_done_3318:
+aligned_copy_done_3352:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -30349,21 +30587,21 @@ aligned_copy_done_3318:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3314
-	JMP  aligned_last_3312
+	JNZ  aligned_rows_3348
+	JMP  aligned_last_3346
 
-aligned_general_3313:
-	JMP aligned_body_3320
+aligned_general_3347:
+	JMP aligned_body_3354
 
-aligned_rows_3319:
+aligned_rows_3353:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3321:
+aligned_gap_3355:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3322
+	JAE       aligned_gap_done_3356
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -30374,17 +30612,17 @@ aligned_gap_3321:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3321
+	JMP       aligned_gap_3355
 
-aligned_gap_done_3322:
-aligned_body_3320:
+aligned_gap_done_3356:
+aligned_body_3354:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3324
+	JGT          aligned_copy_done_3358
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -30394,15 +30632,15 @@ aligned_body_3320:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3323:
+aligned_copy_3357:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3323
+	JLE       aligned_copy_3357
 
-aligned_copy_done_3324:
+aligned_copy_done_3358:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -30410,15 +30648,15 @@ aligned_copy_done_3324:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3319
+	JNZ  aligned_rows_3353
 
-aligned_last_3312:
+aligned_last_3346:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3325:
+aligned_gap_3359:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3326
+	JAE       aligned_gap_done_3360
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30442,20 +30680,20 @@ aligned_gap_3325:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3325
+	JMP       aligned_gap_3359
 
-aligned_gap_done_3326:
-aligned_bottom_3327:
+aligned_gap_done_3360:
+aligned_bottom_3361:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3328
+	JA        aligned_bottom_done_3362
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3327
+	JMP       aligned_bottom_3361
 
-aligned_bottom_done_3328:
+aligned_bottom_done_3362:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3329
+	JAE      aligned_bottom_end_3363
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30474,16 +30712,16 @@ aligned_bottom_done_3328:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3329:
+aligned_bottom_end_3363:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3307
+	JNZ  aligned_planes_3341
 	VZEROUPPER
 
-aligned_ret_3282:
+aligned_ret_3316:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -30491,10 +30729,10 @@ aligned_ret_3282:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3330
+	JZ              aligned_ret_3364
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3330
+	JZ              aligned_ret_3364
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -30541,9 +30779,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3331
+	JZ              aligned_fixed_3365
 
-aligned_planes_3332:
+aligned_planes_3366:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30571,9 +30809,9 @@ aligned_planes_3332:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3334
+	JA           aligned_top_done_3368
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3333
+	JAE          aligned_top_3367
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -30593,15 +30831,15 @@ aligned_planes_3332:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3333:
+aligned_top_3367:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_3334
+	JA       aligned_top_done_3368
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3333
+	JMP      aligned_top_3367
 
-aligned_top_done_3334:
+aligned_top_done_3368:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -30612,9 +30850,9 @@ aligned_top_done_3334:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3335:
+aligned_gap_3369:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3336
+	JAE          aligned_gap_done_3370
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -30643,15 +30881,15 @@ aligned_gap_3335:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3335
+	JMP          aligned_gap_3369
 
-aligned_gap_done_3336:
+aligned_gap_done_3370:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3338
-	JMP  aligned_body_3340
+	JE   aligned_general_3372
+	JMP  aligned_body_3374
 
-aligned_rows_3339:
+aligned_rows_3373:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -30680,7 +30918,7 @@ aligned_rows_3339:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3341
+	JE           aligned_one_gap_3375
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -30695,10 +30933,10 @@ aligned_rows_3339:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_3341:
+aligned_one_gap_3375:
 	ADDQ $0x40, AX
 
-aligned_body_3340:
+aligned_body_3374:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30708,7 +30946,7 @@ aligned_body_3340:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3343
+	JGT          aligned_copy_done_3377
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30718,15 +30956,15 @@ aligned_body_3340:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3342:
+aligned_copy_3376:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3342
+	JLE       aligned_copy_3376
 
-aligned_copy_done_3343:
+aligned_copy_done_3377:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30735,13 +30973,13 @@ aligned_copy_done_3343:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3339
-	JMP  aligned_last_3337
+	JNZ  aligned_rows_3373
+	JMP  aligned_last_3371
 
-aligned_general_3338:
-	JMP aligned_body_3345
+aligned_general_3372:
+	JMP aligned_body_3379
 
-aligned_rows_3344:
+aligned_rows_3378:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -30753,9 +30991,9 @@ aligned_rows_3344:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3346:
+aligned_gap_3380:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3347
+	JAE          aligned_gap_done_3381
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -30770,10 +31008,10 @@ aligned_gap_3346:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3346
+	JMP          aligned_gap_3380
 
-aligned_gap_done_3347:
-aligned_body_3345:
+aligned_gap_done_3381:
+aligned_body_3379:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30783,7 +31021,7 @@ aligned_body_3345:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3349
+	JGT          aligned_copy_done_3383
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30793,15 +31031,15 @@ aligned_body_3345:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3348:
+aligned_copy_3382:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3348
+	JLE       aligned_copy_3382
 
-aligned_copy_done_3349:
+aligned_copy_done_3383:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30810,16 +31048,16 @@ aligned_copy_done_3349:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3344
+	JNZ  aligned_rows_3378
 
-aligned_last_3337:
+aligned_last_3371:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3350:
+aligned_gap_3384:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3351
+	JAE          aligned_gap_done_3385
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -30847,20 +31085,20 @@ aligned_gap_3350:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3350
+	JMP          aligned_gap_3384
 
-aligned_gap_done_3351:
-aligned_bottom_3352:
+aligned_gap_done_3385:
+aligned_bottom_3386:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3353
+	JA       aligned_bottom_done_3387
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3352
+	JMP      aligned_bottom_3386
 
-aligned_bottom_done_3353:
+aligned_bottom_done_3387:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3354
+	JAE      aligned_bottom_end_3388
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30879,18 +31117,18 @@ aligned_bottom_done_3353:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3354:
+aligned_bottom_end_3388:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3332
+	JNZ  aligned_planes_3366
 	VZEROUPPER
-	JMP  aligned_ret_3330
+	JMP  aligned_ret_3364
 
-aligned_fixed_3331:
-aligned_planes_3355:
+aligned_fixed_3365:
+aligned_planes_3389:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30916,9 +31154,9 @@ aligned_planes_3355:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3357
+	JA           aligned_top_done_3391
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3356
+	JAE          aligned_top_3390
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -30938,22 +31176,22 @@ aligned_planes_3355:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3356:
+aligned_top_3390:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_3357
+	JA       aligned_top_done_3391
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3356
+	JMP      aligned_top_3390
 
-aligned_top_done_3357:
+aligned_top_done_3391:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3358:
+aligned_gap_3392:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3359
+	JAE       aligned_gap_done_3393
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30978,15 +31216,15 @@ aligned_gap_3358:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3358
+	JMP       aligned_gap_3392
 
-aligned_gap_done_3359:
+aligned_gap_done_3393:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3361
-	JMP  aligned_body_3363
+	JE   aligned_general_3395
+	JMP  aligned_body_3397
 
-aligned_rows_3362:
+aligned_rows_3396:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -31005,7 +31243,7 @@ aligned_rows_3362:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3364
+	JE        aligned_one_gap_3398
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -31016,17 +31254,17 @@ aligned_rows_3362:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_3364:
+aligned_one_gap_3398:
 	ADDQ $0x40, AX
 
-aligned_body_3363:
+aligned_body_3397:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3366
+	JGT          aligned_copy_done_3400
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -31036,15 +31274,15 @@ aligned_body_3363:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3365:
+aligned_copy_3399:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3365
+	JLE       aligned_copy_3399
 
-aligned_copy_done_3366:
+aligned_copy_done_3400:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -31052,21 +31290,21 @@ aligned_copy_done_3366:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3362
-	JMP  aligned_last_3360
+	JNZ  aligned_rows_3396
+	JMP  aligned_last_3394
 
-aligned_general_3361:
-	JMP aligned_body_3368
+aligned_general_3395:
+	JMP aligned_body_3402
 
-aligned_rows_3367:
+aligned_rows_3401:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3369:
+aligned_gap_3403:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3370
+	JAE       aligned_gap_done_3404
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -31077,17 +31315,17 @@ aligned_gap_3369:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3369
+	JMP       aligned_gap_3403
 
-aligned_gap_done_3370:
-aligned_body_3368:
+aligned_gap_done_3404:
+aligned_body_3402:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3372
+	JGT          aligned_copy_done_3406
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -31097,15 +31335,15 @@ aligned_body_3368:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3371:
+aligned_copy_3405:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3371
+	JLE       aligned_copy_3405
 
-aligned_copy_done_3372:
+aligned_copy_done_3406:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -31113,15 +31351,15 @@ aligned_copy_done_3372:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3367
+	JNZ  aligned_rows_3401
 
-aligned_last_3360:
+aligned_last_3394:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3373:
+aligned_gap_3407:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3374
+	JAE       aligned_gap_done_3408
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -31145,20 +31383,20 @@ aligned_gap_3373:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3373
+	JMP       aligned_gap_3407
 
-aligned_gap_done_3374:
-aligned_bottom_3375:
+aligned_gap_done_3408:
+aligned_bottom_3409:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3376
+	JA       aligned_bottom_done_3410
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3375
+	JMP      aligned_bottom_3409
 
-aligned_bottom_done_3376:
+aligned_bottom_done_3410:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3377
+	JAE      aligned_bottom_end_3411
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31177,16 +31415,16 @@ aligned_bottom_done_3376:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3377:
+aligned_bottom_end_3411:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3355
+	JNZ  aligned_planes_3389
 	VZEROUPPER
 
-aligned_ret_3330:
+aligned_ret_3364:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -31212,12 +31450,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_3378
+	JNE       lines_more_3412
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_3379
+	JMP       lines_ret_3413
 
-lines_more_3378:
+lines_more_3412:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -31225,26 +31463,26 @@ lines_more_3378:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3381
+	JB       lines_single_3415
 
-lines_pairs_3380:
+lines_pairs_3414:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3383
+	JZ        lines_noadv_3417
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3383:
+lines_noadv_3417:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3384
+	JZ        lines_noadv_3418
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3384:
+lines_noadv_3418:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -31256,37 +31494,37 @@ lines_noadv_3384:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_3380
+	JAE       lines_pairs_3414
 
-lines_single_3381:
+lines_single_3415:
 	CMPQ      BX, $0x01
-	JE        lines_last_3382
+	JE        lines_last_3416
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3385
+	JZ        lines_noadv_3419
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3385:
+lines_noadv_3419:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_3382:
+lines_last_3416:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3386
+	JZ        lines_noadv_3420
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3386:
+lines_noadv_3420:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_3379:
+lines_ret_3413:
 	VZEROUPPER
 	RET
 
@@ -31308,11 +31546,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3388
+	JB              expand_singles_3422
 
-expand_turns_3387:
+expand_turns_3421:
 	CMPQ      CX, R8
-	JA        expand_singles_3388
+	JA        expand_singles_3422
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -31385,20 +31623,20 @@ expand_turns_3387:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3387
+	JAE       expand_turns_3421
 
-expand_singles_3388:
+expand_singles_3422:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3389
+	JB        expand_tail_3423
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3391
+	JA        expand_far_3425
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3392:
+expand_near_3426:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -31409,11 +31647,11 @@ expand_near_3392:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3388
+	JMP       expand_singles_3422
 
-expand_tail_3389:
+expand_tail_3423:
 	TESTQ     DX, DX
-	JZ        expand_ret_3390
+	JZ        expand_ret_3424
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -31422,20 +31660,20 @@ expand_tail_3389:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3393
+	JA        expand_far_3427
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3394:
+expand_near_3428:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3390:
+expand_ret_3424:
 	VZEROUPPER
 	RET
 
-expand_far_3391:
+expand_far_3425:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -31443,9 +31681,9 @@ expand_far_3391:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3392
+	JMP          expand_near_3426
 
-expand_far_3393:
+expand_far_3427:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -31453,7 +31691,7 @@ expand_far_3393:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3394
+	JMP          expand_near_3428
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -31472,11 +31710,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3396
+	JB              expandd_singles_3430
 
-expandd_turns_3395:
+expandd_turns_3429:
 	CMPQ      CX, R8
-	JA        expandd_singles_3396
+	JA        expandd_singles_3430
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -31561,20 +31799,20 @@ expandd_turns_3395:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3395
+	JAE       expandd_turns_3429
 
-expandd_singles_3396:
+expandd_singles_3430:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3397
+	JB        expandd_tail_3431
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3399
+	JA        expandd_far_3433
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3400:
+expandd_near_3434:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -31585,11 +31823,11 @@ expandd_near_3400:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3396
+	JMP       expandd_singles_3430
 
-expandd_tail_3397:
+expandd_tail_3431:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3398
+	JZ        expandd_ret_3432
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -31599,20 +31837,20 @@ expandd_tail_3397:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3401
+	JA        expandd_far_3435
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3402:
+expandd_near_3436:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3398:
+expandd_ret_3432:
 	VZEROUPPER
 	RET
 
-expandd_far_3399:
+expandd_far_3433:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -31625,9 +31863,9 @@ expandd_far_3399:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3400
+	JMP          expandd_near_3434
 
-expandd_far_3401:
+expandd_far_3435:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -31640,7 +31878,7 @@ expandd_far_3401:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3402
+	JMP          expandd_near_3436
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -31662,24 +31900,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3404
+	JB      expandw_single_3438
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3403:
+expandw_pairs_3437:
 	CMPQ    CX, R9
-	JA      expandw_single_3404
+	JA      expandw_single_3438
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3407
+	JNE     expandw_general_3441
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3408
+	JMP     expandw_next_3442
 
-expandw_general_3407:
+expandw_general_3441:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -31699,27 +31937,27 @@ expandw_general_3407:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3408:
+expandw_next_3442:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3403
+	JAE     expandw_pairs_3437
 
-expandw_single_3404:
+expandw_single_3438:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3405
+	JB      expandw_tail_3439
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3413
+	JA      expandw_far_3447
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3414:
+expandw_near_3448:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -31729,11 +31967,11 @@ expandw_near_3414:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3404
+	JMP       expandw_single_3438
 
-expandw_tail_3405:
+expandw_tail_3439:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3406
+	JZ        expandw_ret_3440
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -31744,19 +31982,19 @@ expandw_tail_3405:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3415
+	JA        expandw_far_3449
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3416:
+expandw_near_3450:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3406:
+expandw_ret_3440:
 	VZEROUPPER
 	RET
 
-expandw_far_3413:
+expandw_far_3447:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -31768,9 +32006,9 @@ expandw_far_3413:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3414
+	JMP          expandw_near_3448
 
-expandw_far_3415:
+expandw_far_3449:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -31782,7 +32020,7 @@ expandw_far_3415:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3416
+	JMP          expandw_near_3450
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -31796,25 +32034,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3417
+	JNE     shufw_not2_3451
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3418
+	JE      shufw_blocks2_value_3452
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3419
+	JNE     shufw_list_3453
 
-shuf_planes_3421:
+shuf_planes_3455:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3423
+	JZ    shuf_done_3457
 	MOVQ  CX, R11
 
-shuf_rows_3424:
+shuf_rows_3458:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -31824,17 +32062,17 @@ shuf_rows_3424:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3424
+	JNZ     shuf_rows_3458
 
-shuf_done_3423:
+shuf_done_3457:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3421
+	JNZ  shuf_planes_3455
 	VZEROUPPER
 	RET
 
-shufw_list_3419:
+shufw_list_3453:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -31843,12 +32081,12 @@ shufw_list_3419:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3425
+	JZ      shuf_no_run_3459
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3425:
+shuf_no_run_3459:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -31858,52 +32096,52 @@ shuf_no_run_3425:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3420
+	JA    shufw_list_loads_3454
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3426:
+shuf_offs_3460:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3427
+	JAE     shuf_offs_done_3461
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3426
+	JMP     shuf_offs_3460
 
-shuf_offs_done_3427:
+shuf_offs_done_3461:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3420
+	JA   shufw_list_loads_3454
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3428:
+shuf_offs_3462:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3429
+	JAE     shuf_offs_done_3463
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3428
+	JMP     shuf_offs_3462
 
-shuf_offs_done_3429:
+shuf_offs_done_3463:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3430:
+shuf_planes_3464:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3432
+	JZ      shuf_done_3466
 
-shuf_rows_3433:
+shuf_rows_3467:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -31915,16 +32153,16 @@ shuf_rows_3433:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3433
+	JNZ     shuf_rows_3467
 
-shuf_done_3432:
+shuf_done_3466:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3434
+	JZ    shuf_done_3468
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3435:
+shuf_rows_3469:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -31934,15 +32172,15 @@ shuf_rows_3435:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3435
+	JNZ     shuf_rows_3469
 
-shuf_done_3434:
+shuf_done_3468:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3436
+	JZ      shuf_done_3470
 
-shuf_rows_3437:
+shuf_rows_3471:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -31954,25 +32192,25 @@ shuf_rows_3437:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3437
+	JNZ     shuf_rows_3471
 
-shuf_done_3436:
+shuf_done_3470:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3430
+	JNZ  shuf_planes_3464
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3420:
-shuf_planes_3438:
+shufw_list_loads_3454:
+shuf_planes_3472:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3440
+	JZ    shuf_done_3474
 
-shuf_rows_3441:
+shuf_rows_3475:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -31985,16 +32223,16 @@ shuf_rows_3441:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3441
+	JNZ     shuf_rows_3475
 
-shuf_done_3440:
+shuf_done_3474:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3442
+	JZ    shuf_done_3476
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3443:
+shuf_rows_3477:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32004,15 +32242,15 @@ shuf_rows_3443:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3443
+	JNZ     shuf_rows_3477
 
-shuf_done_3442:
+shuf_done_3476:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3444
+	JZ    shuf_done_3478
 
-shuf_rows_3445:
+shuf_rows_3479:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32025,28 +32263,28 @@ shuf_rows_3445:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3445
+	JNZ     shuf_rows_3479
 
-shuf_done_3444:
+shuf_done_3478:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3438
+	JNZ  shuf_planes_3472
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3418:
+shufw_blocks2_value_3452:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3446
+	JNE  shufw_list_3480
 
-shuf_planes_3448:
+shuf_planes_3482:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3450
+	JZ    shuf_done_3484
 	MOVQ  CX, R11
 
-shuf_rows_3451:
+shuf_rows_3485:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -32058,17 +32296,17 @@ shuf_rows_3451:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3451
+	JNZ       shuf_rows_3485
 
-shuf_done_3450:
+shuf_done_3484:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3448
+	JNZ  shuf_planes_3482
 	VZEROUPPER
 	RET
 
-shufw_list_3446:
+shufw_list_3480:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -32077,12 +32315,12 @@ shufw_list_3446:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3452
+	JZ      shuf_no_run_3486
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3452:
+shuf_no_run_3486:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32092,52 +32330,52 @@ shuf_no_run_3452:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3447
+	JA    shufw_list_loads_3481
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3453:
+shuf_offs_3487:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3454
+	JAE     shuf_offs_done_3488
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3453
+	JMP     shuf_offs_3487
 
-shuf_offs_done_3454:
+shuf_offs_done_3488:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3447
+	JA   shufw_list_loads_3481
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3455:
+shuf_offs_3489:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3456
+	JAE     shuf_offs_done_3490
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3455
+	JMP     shuf_offs_3489
 
-shuf_offs_done_3456:
+shuf_offs_done_3490:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3457:
+shuf_planes_3491:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3459
+	JZ      shuf_done_3493
 
-shuf_rows_3460:
+shuf_rows_3494:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32151,16 +32389,16 @@ shuf_rows_3460:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3460
+	JNZ       shuf_rows_3494
 
-shuf_done_3459:
+shuf_done_3493:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3461
+	JZ    shuf_done_3495
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3462:
+shuf_rows_3496:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32172,15 +32410,15 @@ shuf_rows_3462:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3462
+	JNZ       shuf_rows_3496
 
-shuf_done_3461:
+shuf_done_3495:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3463
+	JZ      shuf_done_3497
 
-shuf_rows_3464:
+shuf_rows_3498:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32194,25 +32432,25 @@ shuf_rows_3464:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3464
+	JNZ       shuf_rows_3498
 
-shuf_done_3463:
+shuf_done_3497:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3457
+	JNZ  shuf_planes_3491
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3447:
-shuf_planes_3465:
+shufw_list_loads_3481:
+shuf_planes_3499:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3467
+	JZ    shuf_done_3501
 
-shuf_rows_3468:
+shuf_rows_3502:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32227,16 +32465,16 @@ shuf_rows_3468:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3468
+	JNZ       shuf_rows_3502
 
-shuf_done_3467:
+shuf_done_3501:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3469
+	JZ    shuf_done_3503
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3470:
+shuf_rows_3504:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32248,15 +32486,15 @@ shuf_rows_3470:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3470
+	JNZ       shuf_rows_3504
 
-shuf_done_3469:
+shuf_done_3503:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3471
+	JZ    shuf_done_3505
 
-shuf_rows_3472:
+shuf_rows_3506:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32271,35 +32509,35 @@ shuf_rows_3472:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3472
+	JNZ       shuf_rows_3506
 
-shuf_done_3471:
+shuf_done_3505:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3465
+	JNZ  shuf_planes_3499
 	VZEROUPPER
 	RET
 
-shufw_not2_3417:
+shufw_not2_3451:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3473
+	JNE     shufw_not3_3507
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3474
+	JE      shufw_blocks3_value_3508
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3475
+	JNE     shufw_list_3509
 
-shuf_planes_3477:
+shuf_planes_3511:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3479
+	JZ    shuf_done_3513
 	MOVQ  CX, R9
 
-shuf_rows_3480:
+shuf_rows_3514:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -32317,17 +32555,17 @@ shuf_rows_3480:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3480
+	JNZ     shuf_rows_3514
 
-shuf_done_3479:
+shuf_done_3513:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3477
+	JNZ  shuf_planes_3511
 	VZEROUPPER
 	RET
 
-shufw_list_3475:
+shufw_list_3509:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -32336,12 +32574,12 @@ shufw_list_3475:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3481
+	JZ      shuf_no_run_3515
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3481:
+shuf_no_run_3515:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32351,52 +32589,52 @@ shuf_no_run_3481:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3476
+	JA    shufw_list_loads_3510
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3482:
+shuf_offs_3516:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3483
+	JAE     shuf_offs_done_3517
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3482
+	JMP     shuf_offs_3516
 
-shuf_offs_done_3483:
+shuf_offs_done_3517:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3476
+	JA   shufw_list_loads_3510
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3484:
+shuf_offs_3518:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3485
+	JAE     shuf_offs_done_3519
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3484
+	JMP     shuf_offs_3518
 
-shuf_offs_done_3485:
+shuf_offs_done_3519:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3486:
+shuf_planes_3520:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3488
+	JZ      shuf_done_3522
 
-shuf_rows_3489:
+shuf_rows_3523:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32416,16 +32654,16 @@ shuf_rows_3489:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3489
+	JNZ     shuf_rows_3523
 
-shuf_done_3488:
+shuf_done_3522:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3490
+	JZ    shuf_done_3524
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3491:
+shuf_rows_3525:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -32443,15 +32681,15 @@ shuf_rows_3491:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3491
+	JNZ     shuf_rows_3525
 
-shuf_done_3490:
+shuf_done_3524:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3492
+	JZ      shuf_done_3526
 
-shuf_rows_3493:
+shuf_rows_3527:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32471,25 +32709,25 @@ shuf_rows_3493:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3493
+	JNZ     shuf_rows_3527
 
-shuf_done_3492:
+shuf_done_3526:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3486
+	JNZ  shuf_planes_3520
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3476:
-shuf_planes_3494:
+shufw_list_loads_3510:
+shuf_planes_3528:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3496
+	JZ    shuf_done_3530
 
-shuf_rows_3497:
+shuf_rows_3531:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -32510,16 +32748,16 @@ shuf_rows_3497:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3497
+	JNZ     shuf_rows_3531
 
-shuf_done_3496:
+shuf_done_3530:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3498
+	JZ    shuf_done_3532
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3499:
+shuf_rows_3533:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -32537,15 +32775,15 @@ shuf_rows_3499:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3499
+	JNZ     shuf_rows_3533
 
-shuf_done_3498:
+shuf_done_3532:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3500
+	JZ    shuf_done_3534
 
-shuf_rows_3501:
+shuf_rows_3535:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -32566,28 +32804,28 @@ shuf_rows_3501:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3501
+	JNZ     shuf_rows_3535
 
-shuf_done_3500:
+shuf_done_3534:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3494
+	JNZ  shuf_planes_3528
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3474:
+shufw_blocks3_value_3508:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3502
+	JNE  shufw_list_3536
 
-shuf_planes_3504:
+shuf_planes_3538:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3506
+	JZ    shuf_done_3540
 	MOVQ  CX, R9
 
-shuf_rows_3507:
+shuf_rows_3541:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -32608,17 +32846,17 @@ shuf_rows_3507:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3507
+	JNZ       shuf_rows_3541
 
-shuf_done_3506:
+shuf_done_3540:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3504
+	JNZ  shuf_planes_3538
 	VZEROUPPER
 	RET
 
-shufw_list_3502:
+shufw_list_3536:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -32627,12 +32865,12 @@ shufw_list_3502:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3508
+	JZ      shuf_no_run_3542
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3508:
+shuf_no_run_3542:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32642,52 +32880,52 @@ shuf_no_run_3508:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3503
+	JA    shufw_list_loads_3537
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3509:
+shuf_offs_3543:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3510
+	JAE     shuf_offs_done_3544
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3509
+	JMP     shuf_offs_3543
 
-shuf_offs_done_3510:
+shuf_offs_done_3544:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3503
+	JA   shufw_list_loads_3537
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3511:
+shuf_offs_3545:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3512
+	JAE     shuf_offs_done_3546
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3511
+	JMP     shuf_offs_3545
 
-shuf_offs_done_3512:
+shuf_offs_done_3546:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3513:
+shuf_planes_3547:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3515
+	JZ      shuf_done_3549
 
-shuf_rows_3516:
+shuf_rows_3550:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -32710,16 +32948,16 @@ shuf_rows_3516:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3516
+	JNZ       shuf_rows_3550
 
-shuf_done_3515:
+shuf_done_3549:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3517
+	JZ    shuf_done_3551
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3518:
+shuf_rows_3552:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -32740,15 +32978,15 @@ shuf_rows_3518:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3518
+	JNZ       shuf_rows_3552
 
-shuf_done_3517:
+shuf_done_3551:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3519
+	JZ      shuf_done_3553
 
-shuf_rows_3520:
+shuf_rows_3554:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -32771,25 +33009,25 @@ shuf_rows_3520:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3520
+	JNZ       shuf_rows_3554
 
-shuf_done_3519:
+shuf_done_3553:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3513
+	JNZ  shuf_planes_3547
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3503:
-shuf_planes_3521:
+shufw_list_loads_3537:
+shuf_planes_3555:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3523
+	JZ    shuf_done_3557
 
-shuf_rows_3524:
+shuf_rows_3558:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -32813,16 +33051,16 @@ shuf_rows_3524:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3524
+	JNZ       shuf_rows_3558
 
-shuf_done_3523:
+shuf_done_3557:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3525
+	JZ    shuf_done_3559
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3526:
+shuf_rows_3560:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -32843,15 +33081,15 @@ shuf_rows_3526:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3526
+	JNZ       shuf_rows_3560
 
-shuf_done_3525:
+shuf_done_3559:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3527
+	JZ    shuf_done_3561
 
-shuf_rows_3528:
+shuf_rows_3562:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -32875,36 +33113,36 @@ shuf_rows_3528:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3528
+	JNZ       shuf_rows_3562
 
-shuf_done_3527:
+shuf_done_3561:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3521
+	JNZ  shuf_planes_3555
 	VZEROUPPER
 	RET
 
-shufw_not3_3473:
+shufw_not3_3507:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3529
+	JNE     shufw_not4_3563
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3530
+	JE      shufw_blocks4_value_3564
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3531
+	JNE     shufw_list_3565
 
-shuf_planes_3533:
+shuf_planes_3567:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3535
+	JZ    shuf_done_3569
 	MOVQ  CX, R9
 
-shuf_rows_3536:
+shuf_rows_3570:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -32927,17 +33165,17 @@ shuf_rows_3536:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3536
+	JNZ     shuf_rows_3570
 
-shuf_done_3535:
+shuf_done_3569:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3533
+	JNZ  shuf_planes_3567
 	VZEROUPPER
 	RET
 
-shufw_list_3531:
+shufw_list_3565:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -32946,12 +33184,12 @@ shufw_list_3531:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3537
+	JZ      shuf_no_run_3571
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3537:
+shuf_no_run_3571:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32961,52 +33199,52 @@ shuf_no_run_3537:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3532
+	JA    shufw_list_loads_3566
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3538:
+shuf_offs_3572:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3539
+	JAE     shuf_offs_done_3573
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3538
+	JMP     shuf_offs_3572
 
-shuf_offs_done_3539:
+shuf_offs_done_3573:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3532
+	JA   shufw_list_loads_3566
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3540:
+shuf_offs_3574:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3541
+	JAE     shuf_offs_done_3575
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3540
+	JMP     shuf_offs_3574
 
-shuf_offs_done_3541:
+shuf_offs_done_3575:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3542:
+shuf_planes_3576:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3544
+	JZ      shuf_done_3578
 
-shuf_rows_3545:
+shuf_rows_3579:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33031,16 +33269,16 @@ shuf_rows_3545:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3545
+	JNZ     shuf_rows_3579
 
-shuf_done_3544:
+shuf_done_3578:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3546
+	JZ    shuf_done_3580
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3547:
+shuf_rows_3581:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -33063,15 +33301,15 @@ shuf_rows_3547:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3547
+	JNZ     shuf_rows_3581
 
-shuf_done_3546:
+shuf_done_3580:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3548
+	JZ      shuf_done_3582
 
-shuf_rows_3549:
+shuf_rows_3583:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33096,25 +33334,25 @@ shuf_rows_3549:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3549
+	JNZ     shuf_rows_3583
 
-shuf_done_3548:
+shuf_done_3582:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3542
+	JNZ  shuf_planes_3576
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3532:
-shuf_planes_3550:
+shufw_list_loads_3566:
+shuf_planes_3584:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3552
+	JZ    shuf_done_3586
 
-shuf_rows_3553:
+shuf_rows_3587:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33140,16 +33378,16 @@ shuf_rows_3553:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3553
+	JNZ     shuf_rows_3587
 
-shuf_done_3552:
+shuf_done_3586:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3554
+	JZ    shuf_done_3588
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3555:
+shuf_rows_3589:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -33172,15 +33410,15 @@ shuf_rows_3555:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3555
+	JNZ     shuf_rows_3589
 
-shuf_done_3554:
+shuf_done_3588:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3556
+	JZ    shuf_done_3590
 
-shuf_rows_3557:
+shuf_rows_3591:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33206,28 +33444,28 @@ shuf_rows_3557:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3557
+	JNZ     shuf_rows_3591
 
-shuf_done_3556:
+shuf_done_3590:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3550
+	JNZ  shuf_planes_3584
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3530:
+shufw_blocks4_value_3564:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3558
+	JNE  shufw_list_3592
 
-shuf_planes_3560:
+shuf_planes_3594:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3562
+	JZ    shuf_done_3596
 	MOVQ  CX, R9
 
-shuf_rows_3563:
+shuf_rows_3597:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -33254,17 +33492,17 @@ shuf_rows_3563:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3563
+	JNZ       shuf_rows_3597
 
-shuf_done_3562:
+shuf_done_3596:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3560
+	JNZ  shuf_planes_3594
 	VZEROUPPER
 	RET
 
-shufw_list_3558:
+shufw_list_3592:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -33273,12 +33511,12 @@ shufw_list_3558:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3564
+	JZ      shuf_no_run_3598
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3564:
+shuf_no_run_3598:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33288,52 +33526,52 @@ shuf_no_run_3564:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3559
+	JA    shufw_list_loads_3593
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3565:
+shuf_offs_3599:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3566
+	JAE     shuf_offs_done_3600
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3565
+	JMP     shuf_offs_3599
 
-shuf_offs_done_3566:
+shuf_offs_done_3600:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3559
+	JA   shufw_list_loads_3593
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3567:
+shuf_offs_3601:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3568
+	JAE     shuf_offs_done_3602
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3567
+	JMP     shuf_offs_3601
 
-shuf_offs_done_3568:
+shuf_offs_done_3602:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3569:
+shuf_planes_3603:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3571
+	JZ      shuf_done_3605
 
-shuf_rows_3572:
+shuf_rows_3606:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33362,16 +33600,16 @@ shuf_rows_3572:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3572
+	JNZ       shuf_rows_3606
 
-shuf_done_3571:
+shuf_done_3605:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3573
+	JZ    shuf_done_3607
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3574:
+shuf_rows_3608:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -33398,15 +33636,15 @@ shuf_rows_3574:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3574
+	JNZ       shuf_rows_3608
 
-shuf_done_3573:
+shuf_done_3607:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3575
+	JZ      shuf_done_3609
 
-shuf_rows_3576:
+shuf_rows_3610:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33435,25 +33673,25 @@ shuf_rows_3576:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3576
+	JNZ       shuf_rows_3610
 
-shuf_done_3575:
+shuf_done_3609:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3569
+	JNZ  shuf_planes_3603
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3559:
-shuf_planes_3577:
+shufw_list_loads_3593:
+shuf_planes_3611:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3579
+	JZ    shuf_done_3613
 
-shuf_rows_3580:
+shuf_rows_3614:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33483,16 +33721,16 @@ shuf_rows_3580:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3580
+	JNZ       shuf_rows_3614
 
-shuf_done_3579:
+shuf_done_3613:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3581
+	JZ    shuf_done_3615
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3582:
+shuf_rows_3616:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -33519,15 +33757,15 @@ shuf_rows_3582:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3582
+	JNZ       shuf_rows_3616
 
-shuf_done_3581:
+shuf_done_3615:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3583
+	JZ    shuf_done_3617
 
-shuf_rows_3584:
+shuf_rows_3618:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33557,35 +33795,35 @@ shuf_rows_3584:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3584
+	JNZ       shuf_rows_3618
 
-shuf_done_3583:
+shuf_done_3617:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3577
+	JNZ  shuf_planes_3611
 	VZEROUPPER
 	RET
 
-shufw_not4_3529:
+shufw_not4_3563:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3585
+	JNE     shufw_list_3619
 
-shuf_planes_3587:
+shuf_planes_3621:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3589
+	JZ    shuf_done_3623
 	MOVQ  CX, R10
 
-shuf_rows_3590:
+shuf_rows_3624:
 	MOVQ R8, R12
 
-shufw_blocks_3591:
+shufw_blocks_3625:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -33595,21 +33833,21 @@ shufw_blocks_3591:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3591
+	JB        shufw_blocks_3625
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3590
+	JNZ       shuf_rows_3624
 
-shuf_done_3589:
+shuf_done_3623:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3587
+	JNZ  shuf_planes_3621
 	VZEROUPPER
 	RET
 
-shufw_list_3585:
+shufw_list_3619:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -33618,12 +33856,12 @@ shufw_list_3585:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3592
+	JZ      shuf_no_run_3626
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3592:
+shuf_no_run_3626:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -33633,57 +33871,57 @@ shuf_no_run_3592:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3586
+	JA    shufw_list_loads_3620
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3593:
+shuf_offs_3627:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3594
+	JAE     shuf_offs_done_3628
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3593
+	JMP     shuf_offs_3627
 
-shuf_offs_done_3594:
+shuf_offs_done_3628:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3586
+	JA   shufw_list_loads_3620
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3595:
+shuf_offs_3629:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3596
+	JAE     shuf_offs_done_3630
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3595
+	JMP     shuf_offs_3629
 
-shuf_offs_done_3596:
+shuf_offs_done_3630:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3597:
+shuf_planes_3631:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3599
+	JZ      shuf_done_3633
 
-shuf_rows_3600:
+shuf_rows_3634:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3601:
+shufw_blocks_3635:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -33693,23 +33931,23 @@ shufw_blocks_3601:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3601
+	JB        shufw_blocks_3635
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3600
+	JNZ       shuf_rows_3634
 
-shuf_done_3599:
+shuf_done_3633:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3602
+	JZ    shuf_done_3636
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3603:
+shuf_rows_3637:
 	MOVQ R8, R12
 
-shufw_blocks_3604:
+shufw_blocks_3638:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -33719,24 +33957,24 @@ shufw_blocks_3604:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3604
+	JB        shufw_blocks_3638
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3603
+	JNZ       shuf_rows_3637
 
-shuf_done_3602:
+shuf_done_3636:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3605
+	JZ      shuf_done_3639
 
-shuf_rows_3606:
+shuf_rows_3640:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3607:
+shufw_blocks_3641:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -33746,35 +33984,35 @@ shufw_blocks_3607:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3607
+	JB        shufw_blocks_3641
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3606
+	JNZ       shuf_rows_3640
 
-shuf_done_3605:
+shuf_done_3639:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3597
+	JNZ  shuf_planes_3631
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3586:
-shuf_planes_3608:
+shufw_list_loads_3620:
+shuf_planes_3642:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3610
+	JZ    shuf_done_3644
 
-shuf_rows_3611:
+shuf_rows_3645:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3612:
+shufw_blocks_3646:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -33784,23 +34022,23 @@ shufw_blocks_3612:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3612
+	JB        shufw_blocks_3646
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3611
+	JNZ       shuf_rows_3645
 
-shuf_done_3610:
+shuf_done_3644:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3613
+	JZ    shuf_done_3647
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3614:
+shuf_rows_3648:
 	MOVQ R8, R11
 
-shufw_blocks_3615:
+shufw_blocks_3649:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -33810,25 +34048,25 @@ shufw_blocks_3615:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3615
+	JB        shufw_blocks_3649
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3614
+	JNZ       shuf_rows_3648
 
-shuf_done_3613:
+shuf_done_3647:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3616
+	JZ    shuf_done_3650
 
-shuf_rows_3617:
+shuf_rows_3651:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3618:
+shufw_blocks_3652:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -33838,17 +34076,17 @@ shufw_blocks_3618:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3618
+	JB        shufw_blocks_3652
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3617
+	JNZ       shuf_rows_3651
 
-shuf_done_3616:
+shuf_done_3650:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3608
+	JNZ  shuf_planes_3642
 	VZEROUPPER
 	RET
 
@@ -33866,38 +34104,38 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3619
+	JE      shufn_c16o32_3653
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3620
+	JE      shufn_c8o16_3654
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3621
+	JE      shufn_c8o8_3655
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3622
+	JE      shufn_c4o8_3656
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3623
+	JE      shufn_d16o16_3657
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3624
+	JE      shufn_d16o32_3658
 	CMPL    (DI), $0x07
-	JE      shufn_c8o32_3625
+	JE      shufn_c8o32_3659
 	CMPL    (DI), $0x08
-	JE      shufn_c4o32_3626
+	JE      shufn_c4o32_3660
 	CMPL    (DI), $0x09
-	JE      shufn_c4o16_3627
+	JE      shufn_c4o16_3661
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3628
+	JE      rowsShuffleNarrowAVX2_value_3662
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3629
+	JNE     shufn_list_3663
 
-shuf_planes_3631:
+shuf_planes_3665:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3633
+	JZ    shuf_done_3667
 	MOVQ  CX, R10
 
-shuf_rows_3634:
+shuf_rows_3668:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -33908,17 +34146,17 @@ shuf_rows_3634:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3634
+	JNZ            shuf_rows_3668
 
-shuf_done_3633:
+shuf_done_3667:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3631
+	JNZ  shuf_planes_3665
 	VZEROUPPER
 	RET
 
-shufn_list_3629:
+shufn_list_3663:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -33927,12 +34165,12 @@ shufn_list_3629:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3635
+	JZ      shuf_no_run_3669
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3635:
+shuf_no_run_3669:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -33942,52 +34180,52 @@ shuf_no_run_3635:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3630
+	JA    shufn_list_loads_3664
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3636:
+shuf_offs_3670:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3637
+	JAE     shuf_offs_done_3671
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3636
+	JMP     shuf_offs_3670
 
-shuf_offs_done_3637:
+shuf_offs_done_3671:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3630
+	JA   shufn_list_loads_3664
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3638:
+shuf_offs_3672:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3639
+	JAE     shuf_offs_done_3673
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3638
+	JMP     shuf_offs_3672
 
-shuf_offs_done_3639:
+shuf_offs_done_3673:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3640:
+shuf_planes_3674:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3642
+	JZ      shuf_done_3676
 
-shuf_rows_3643:
+shuf_rows_3677:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34000,16 +34238,16 @@ shuf_rows_3643:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3643
+	JNZ            shuf_rows_3677
 
-shuf_done_3642:
+shuf_done_3676:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3644
+	JZ    shuf_done_3678
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3645:
+shuf_rows_3679:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34020,15 +34258,15 @@ shuf_rows_3645:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3645
+	JNZ            shuf_rows_3679
 
-shuf_done_3644:
+shuf_done_3678:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3646
+	JZ      shuf_done_3680
 
-shuf_rows_3647:
+shuf_rows_3681:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34041,25 +34279,25 @@ shuf_rows_3647:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3647
+	JNZ            shuf_rows_3681
 
-shuf_done_3646:
+shuf_done_3680:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3640
+	JNZ  shuf_planes_3674
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3630:
-shuf_planes_3648:
+shufn_list_loads_3664:
+shuf_planes_3682:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3650
+	JZ    shuf_done_3684
 
-shuf_rows_3651:
+shuf_rows_3685:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34073,16 +34311,16 @@ shuf_rows_3651:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3651
+	JNZ            shuf_rows_3685
 
-shuf_done_3650:
+shuf_done_3684:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3652
+	JZ    shuf_done_3686
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3653:
+shuf_rows_3687:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34093,15 +34331,15 @@ shuf_rows_3653:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3653
+	JNZ            shuf_rows_3687
 
-shuf_done_3652:
+shuf_done_3686:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3654
+	JZ    shuf_done_3688
 
-shuf_rows_3655:
+shuf_rows_3689:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34115,31 +34353,31 @@ shuf_rows_3655:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3655
+	JNZ            shuf_rows_3689
 
-shuf_done_3654:
+shuf_done_3688:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3648
+	JNZ  shuf_planes_3682
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3628:
+rowsShuffleNarrowAVX2_value_3662:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3656
+	JNE     shufn_list_3690
 
-shuf_planes_3658:
+shuf_planes_3692:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3660
+	JZ    shuf_done_3694
 	MOVQ  CX, R10
 
-shuf_rows_3661:
+shuf_rows_3695:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -34151,17 +34389,17 @@ shuf_rows_3661:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3661
+	JNZ            shuf_rows_3695
 
-shuf_done_3660:
+shuf_done_3694:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3658
+	JNZ  shuf_planes_3692
 	VZEROUPPER
 	RET
 
-shufn_list_3656:
+shufn_list_3690:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34170,12 +34408,12 @@ shufn_list_3656:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3662
+	JZ      shuf_no_run_3696
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3662:
+shuf_no_run_3696:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34185,52 +34423,52 @@ shuf_no_run_3662:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3657
+	JA    shufn_list_loads_3691
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3663:
+shuf_offs_3697:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3664
+	JAE     shuf_offs_done_3698
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3663
+	JMP     shuf_offs_3697
 
-shuf_offs_done_3664:
+shuf_offs_done_3698:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3657
+	JA   shufn_list_loads_3691
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3665:
+shuf_offs_3699:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3666
+	JAE     shuf_offs_done_3700
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3665
+	JMP     shuf_offs_3699
 
-shuf_offs_done_3666:
+shuf_offs_done_3700:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3667:
+shuf_planes_3701:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3669
+	JZ      shuf_done_3703
 
-shuf_rows_3670:
+shuf_rows_3704:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34244,16 +34482,16 @@ shuf_rows_3670:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3670
+	JNZ            shuf_rows_3704
 
-shuf_done_3669:
+shuf_done_3703:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3671
+	JZ    shuf_done_3705
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3672:
+shuf_rows_3706:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34265,15 +34503,15 @@ shuf_rows_3672:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3672
+	JNZ            shuf_rows_3706
 
-shuf_done_3671:
+shuf_done_3705:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3673
+	JZ      shuf_done_3707
 
-shuf_rows_3674:
+shuf_rows_3708:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34287,25 +34525,25 @@ shuf_rows_3674:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3674
+	JNZ            shuf_rows_3708
 
-shuf_done_3673:
+shuf_done_3707:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3667
+	JNZ  shuf_planes_3701
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3657:
-shuf_planes_3675:
+shufn_list_loads_3691:
+shuf_planes_3709:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3677
+	JZ    shuf_done_3711
 
-shuf_rows_3678:
+shuf_rows_3712:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34320,16 +34558,16 @@ shuf_rows_3678:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3678
+	JNZ            shuf_rows_3712
 
-shuf_done_3677:
+shuf_done_3711:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3679
+	JZ    shuf_done_3713
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3680:
+shuf_rows_3714:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34341,15 +34579,15 @@ shuf_rows_3680:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3680
+	JNZ            shuf_rows_3714
 
-shuf_done_3679:
+shuf_done_3713:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3681
+	JZ    shuf_done_3715
 
-shuf_rows_3682:
+shuf_rows_3716:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34364,34 +34602,34 @@ shuf_rows_3682:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3682
+	JNZ            shuf_rows_3716
 
-shuf_done_3681:
+shuf_done_3715:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3675
+	JNZ  shuf_planes_3709
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3619:
+shufn_c16o32_3653:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3683
+	JE      rowsShuffleNarrowAVX2_value_3717
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3684
+	JNE     shufn_list_3718
 
-shuf_planes_3686:
+shuf_planes_3720:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3688
+	JZ    shuf_done_3722
 	MOVQ  CX, R10
 
-shuf_rows_3689:
+shuf_rows_3723:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -34405,17 +34643,17 @@ shuf_rows_3689:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3689
+	JNZ            shuf_rows_3723
 
-shuf_done_3688:
+shuf_done_3722:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3686
+	JNZ  shuf_planes_3720
 	VZEROUPPER
 	RET
 
-shufn_list_3684:
+shufn_list_3718:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34424,12 +34662,12 @@ shufn_list_3684:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3690
+	JZ      shuf_no_run_3724
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3690:
+shuf_no_run_3724:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34439,52 +34677,52 @@ shuf_no_run_3690:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3685
+	JA    shufn_list_loads_3719
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3691:
+shuf_offs_3725:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3692
+	JAE     shuf_offs_done_3726
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3691
+	JMP     shuf_offs_3725
 
-shuf_offs_done_3692:
+shuf_offs_done_3726:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3685
+	JA   shufn_list_loads_3719
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3693:
+shuf_offs_3727:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3694
+	JAE     shuf_offs_done_3728
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3693
+	JMP     shuf_offs_3727
 
-shuf_offs_done_3694:
+shuf_offs_done_3728:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3695:
+shuf_planes_3729:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3697
+	JZ      shuf_done_3731
 
-shuf_rows_3698:
+shuf_rows_3732:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34500,16 +34738,16 @@ shuf_rows_3698:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3698
+	JNZ            shuf_rows_3732
 
-shuf_done_3697:
+shuf_done_3731:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3699
+	JZ    shuf_done_3733
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3700:
+shuf_rows_3734:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -34523,15 +34761,15 @@ shuf_rows_3700:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3700
+	JNZ            shuf_rows_3734
 
-shuf_done_3699:
+shuf_done_3733:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3701
+	JZ      shuf_done_3735
 
-shuf_rows_3702:
+shuf_rows_3736:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34547,25 +34785,25 @@ shuf_rows_3702:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3702
+	JNZ            shuf_rows_3736
 
-shuf_done_3701:
+shuf_done_3735:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3695
+	JNZ  shuf_planes_3729
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3685:
-shuf_planes_3703:
+shufn_list_loads_3719:
+shuf_planes_3737:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3705
+	JZ    shuf_done_3739
 
-shuf_rows_3706:
+shuf_rows_3740:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34582,16 +34820,16 @@ shuf_rows_3706:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3706
+	JNZ            shuf_rows_3740
 
-shuf_done_3705:
+shuf_done_3739:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3707
+	JZ    shuf_done_3741
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3708:
+shuf_rows_3742:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -34605,15 +34843,15 @@ shuf_rows_3708:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3708
+	JNZ            shuf_rows_3742
 
-shuf_done_3707:
+shuf_done_3741:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3709
+	JZ    shuf_done_3743
 
-shuf_rows_3710:
+shuf_rows_3744:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34630,17 +34868,17 @@ shuf_rows_3710:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3710
+	JNZ            shuf_rows_3744
 
-shuf_done_3709:
+shuf_done_3743:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3703
+	JNZ  shuf_planes_3737
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3683:
+rowsShuffleNarrowAVX2_value_3717:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -34652,16 +34890,16 @@ rowsShuffleNarrowAVX2_value_3683:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3711
+	JNE     shufn_list_3745
 
-shuf_planes_3713:
+shuf_planes_3747:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3715
+	JZ    shuf_done_3749
 	MOVQ  CX, R10
 
-shuf_rows_3716:
+shuf_rows_3750:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -34677,17 +34915,17 @@ shuf_rows_3716:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3716
+	JNZ            shuf_rows_3750
 
-shuf_done_3715:
+shuf_done_3749:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3713
+	JNZ  shuf_planes_3747
 	VZEROUPPER
 	RET
 
-shufn_list_3711:
+shufn_list_3745:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -34696,12 +34934,12 @@ shufn_list_3711:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3717
+	JZ      shuf_no_run_3751
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3717:
+shuf_no_run_3751:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34711,52 +34949,52 @@ shuf_no_run_3717:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3712
+	JA    shufn_list_loads_3746
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3718:
+shuf_offs_3752:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3719
+	JAE     shuf_offs_done_3753
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3718
+	JMP     shuf_offs_3752
 
-shuf_offs_done_3719:
+shuf_offs_done_3753:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3712
+	JA   shufn_list_loads_3746
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3720:
+shuf_offs_3754:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3721
+	JAE     shuf_offs_done_3755
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3720
+	JMP     shuf_offs_3754
 
-shuf_offs_done_3721:
+shuf_offs_done_3755:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3722:
+shuf_planes_3756:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3724
+	JZ      shuf_done_3758
 
-shuf_rows_3725:
+shuf_rows_3759:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34774,16 +35012,16 @@ shuf_rows_3725:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3725
+	JNZ            shuf_rows_3759
 
-shuf_done_3724:
+shuf_done_3758:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3726
+	JZ    shuf_done_3760
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3727:
+shuf_rows_3761:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -34799,15 +35037,15 @@ shuf_rows_3727:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3727
+	JNZ            shuf_rows_3761
 
-shuf_done_3726:
+shuf_done_3760:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3728
+	JZ      shuf_done_3762
 
-shuf_rows_3729:
+shuf_rows_3763:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34825,25 +35063,25 @@ shuf_rows_3729:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3729
+	JNZ            shuf_rows_3763
 
-shuf_done_3728:
+shuf_done_3762:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3722
+	JNZ  shuf_planes_3756
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3712:
-shuf_planes_3730:
+shufn_list_loads_3746:
+shuf_planes_3764:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3732
+	JZ    shuf_done_3766
 
-shuf_rows_3733:
+shuf_rows_3767:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34862,16 +35100,16 @@ shuf_rows_3733:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3733
+	JNZ            shuf_rows_3767
 
-shuf_done_3732:
+shuf_done_3766:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3734
+	JZ    shuf_done_3768
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3735:
+shuf_rows_3769:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -34887,15 +35125,15 @@ shuf_rows_3735:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3735
+	JNZ            shuf_rows_3769
 
-shuf_done_3734:
+shuf_done_3768:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3736
+	JZ    shuf_done_3770
 
-shuf_rows_3737:
+shuf_rows_3771:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34914,31 +35152,31 @@ shuf_rows_3737:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3737
+	JNZ            shuf_rows_3771
 
-shuf_done_3736:
+shuf_done_3770:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3730
+	JNZ  shuf_planes_3764
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3620:
+shufn_c8o16_3654:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3738
+	JE      rowsShuffleNarrowAVX2_value_3772
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3739
+	JNE     shufn_list_3773
 
-shuf_planes_3741:
+shuf_planes_3775:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3743
+	JZ    shuf_done_3777
 	MOVQ  CX, R10
 
-shuf_rows_3744:
+shuf_rows_3778:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -34948,17 +35186,17 @@ shuf_rows_3744:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3744
+	JNZ          shuf_rows_3778
 
-shuf_done_3743:
+shuf_done_3777:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3741
+	JNZ  shuf_planes_3775
 	VZEROUPPER
 	RET
 
-shufn_list_3739:
+shufn_list_3773:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -34967,12 +35205,12 @@ shufn_list_3739:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3745
+	JZ      shuf_no_run_3779
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3745:
+shuf_no_run_3779:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34982,52 +35220,52 @@ shuf_no_run_3745:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3740
+	JA    shufn_list_loads_3774
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3746:
+shuf_offs_3780:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3747
+	JAE     shuf_offs_done_3781
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3746
+	JMP     shuf_offs_3780
 
-shuf_offs_done_3747:
+shuf_offs_done_3781:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3740
+	JA   shufn_list_loads_3774
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3748:
+shuf_offs_3782:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3749
+	JAE     shuf_offs_done_3783
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3748
+	JMP     shuf_offs_3782
 
-shuf_offs_done_3749:
+shuf_offs_done_3783:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3750:
+shuf_planes_3784:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3752
+	JZ      shuf_done_3786
 
-shuf_rows_3753:
+shuf_rows_3787:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -35039,16 +35277,16 @@ shuf_rows_3753:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3753
+	JNZ          shuf_rows_3787
 
-shuf_done_3752:
+shuf_done_3786:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3754
+	JZ    shuf_done_3788
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3755:
+shuf_rows_3789:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35058,15 +35296,15 @@ shuf_rows_3755:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3755
+	JNZ          shuf_rows_3789
 
-shuf_done_3754:
+shuf_done_3788:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3756
+	JZ      shuf_done_3790
 
-shuf_rows_3757:
+shuf_rows_3791:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35078,25 +35316,25 @@ shuf_rows_3757:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3757
+	JNZ          shuf_rows_3791
 
-shuf_done_3756:
+shuf_done_3790:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3750
+	JNZ  shuf_planes_3784
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3740:
-shuf_planes_3758:
+shufn_list_loads_3774:
+shuf_planes_3792:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3760
+	JZ    shuf_done_3794
 
-shuf_rows_3761:
+shuf_rows_3795:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35109,16 +35347,16 @@ shuf_rows_3761:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3761
+	JNZ          shuf_rows_3795
 
-shuf_done_3760:
+shuf_done_3794:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3762
+	JZ    shuf_done_3796
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3763:
+shuf_rows_3797:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -35128,15 +35366,15 @@ shuf_rows_3763:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3763
+	JNZ          shuf_rows_3797
 
-shuf_done_3762:
+shuf_done_3796:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3764
+	JZ    shuf_done_3798
 
-shuf_rows_3765:
+shuf_rows_3799:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35149,30 +35387,30 @@ shuf_rows_3765:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3765
+	JNZ          shuf_rows_3799
 
-shuf_done_3764:
+shuf_done_3798:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3758
+	JNZ  shuf_planes_3792
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3738:
+rowsShuffleNarrowAVX2_value_3772:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3766
+	JNE     shufn_list_3800
 
-shuf_planes_3768:
+shuf_planes_3802:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3770
+	JZ    shuf_done_3804
 	MOVQ  CX, R10
 
-shuf_rows_3771:
+shuf_rows_3805:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -35183,17 +35421,17 @@ shuf_rows_3771:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3771
+	JNZ          shuf_rows_3805
 
-shuf_done_3770:
+shuf_done_3804:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3768
+	JNZ  shuf_planes_3802
 	VZEROUPPER
 	RET
 
-shufn_list_3766:
+shufn_list_3800:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35202,12 +35440,12 @@ shufn_list_3766:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3772
+	JZ      shuf_no_run_3806
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3772:
+shuf_no_run_3806:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35217,52 +35455,52 @@ shuf_no_run_3772:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3767
+	JA    shufn_list_loads_3801
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3773:
+shuf_offs_3807:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3774
+	JAE     shuf_offs_done_3808
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3773
+	JMP     shuf_offs_3807
 
-shuf_offs_done_3774:
+shuf_offs_done_3808:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3767
+	JA   shufn_list_loads_3801
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3775:
+shuf_offs_3809:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3776
+	JAE     shuf_offs_done_3810
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3775
+	JMP     shuf_offs_3809
 
-shuf_offs_done_3776:
+shuf_offs_done_3810:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3777:
+shuf_planes_3811:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3779
+	JZ      shuf_done_3813
 
-shuf_rows_3780:
+shuf_rows_3814:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35275,16 +35513,16 @@ shuf_rows_3780:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3780
+	JNZ          shuf_rows_3814
 
-shuf_done_3779:
+shuf_done_3813:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3781
+	JZ    shuf_done_3815
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3782:
+shuf_rows_3816:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -35295,15 +35533,15 @@ shuf_rows_3782:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3782
+	JNZ          shuf_rows_3816
 
-shuf_done_3781:
+shuf_done_3815:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3783
+	JZ      shuf_done_3817
 
-shuf_rows_3784:
+shuf_rows_3818:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -35316,25 +35554,25 @@ shuf_rows_3784:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3784
+	JNZ          shuf_rows_3818
 
-shuf_done_3783:
+shuf_done_3817:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3777
+	JNZ  shuf_planes_3811
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3767:
-shuf_planes_3785:
+shufn_list_loads_3801:
+shuf_planes_3819:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3787
+	JZ    shuf_done_3821
 
-shuf_rows_3788:
+shuf_rows_3822:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35348,16 +35586,16 @@ shuf_rows_3788:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3788
+	JNZ          shuf_rows_3822
 
-shuf_done_3787:
+shuf_done_3821:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3789
+	JZ    shuf_done_3823
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3790:
+shuf_rows_3824:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -35368,15 +35606,15 @@ shuf_rows_3790:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3790
+	JNZ          shuf_rows_3824
 
-shuf_done_3789:
+shuf_done_3823:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3791
+	JZ    shuf_done_3825
 
-shuf_rows_3792:
+shuf_rows_3826:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35390,31 +35628,31 @@ shuf_rows_3792:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3792
+	JNZ          shuf_rows_3826
 
-shuf_done_3791:
+shuf_done_3825:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3785
+	JNZ  shuf_planes_3819
 	VZEROUPPER
 	RET
 
-shufn_c4o16_3627:
+shufn_c4o16_3661:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3793
+	JE      rowsShuffleNarrowAVX2_value_3827
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3794
+	JNE     shufn_list_3828
 
-shuf_planes_3796:
+shuf_planes_3830:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3798
+	JZ    shuf_done_3832
 	MOVQ  CX, R10
 
-shuf_rows_3799:
+shuf_rows_3833:
 	VMOVD        (R10), X1
 	VPINSRD      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35424,17 +35662,17 @@ shuf_rows_3799:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3799
+	JNZ          shuf_rows_3833
 
-shuf_done_3798:
+shuf_done_3832:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3796
+	JNZ  shuf_planes_3830
 	VZEROUPPER
 	RET
 
-shufn_list_3794:
+shufn_list_3828:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35443,12 +35681,12 @@ shufn_list_3794:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3800
+	JZ      shuf_no_run_3834
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3800:
+shuf_no_run_3834:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35458,52 +35696,52 @@ shuf_no_run_3800:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3795
+	JA    shufn_list_loads_3829
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3801:
+shuf_offs_3835:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3802
+	JAE     shuf_offs_done_3836
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3801
+	JMP     shuf_offs_3835
 
-shuf_offs_done_3802:
+shuf_offs_done_3836:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3795
+	JA   shufn_list_loads_3829
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3803:
+shuf_offs_3837:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3804
+	JAE     shuf_offs_done_3838
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3803
+	JMP     shuf_offs_3837
 
-shuf_offs_done_3804:
+shuf_offs_done_3838:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3805:
+shuf_planes_3839:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3807
+	JZ      shuf_done_3841
 
-shuf_rows_3808:
+shuf_rows_3842:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X8
@@ -35515,16 +35753,16 @@ shuf_rows_3808:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3808
+	JNZ          shuf_rows_3842
 
-shuf_done_3807:
+shuf_done_3841:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3809
+	JZ    shuf_done_3843
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3810:
+shuf_rows_3844:
 	VMOVD        (R10), X9
 	VPINSRD      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35534,15 +35772,15 @@ shuf_rows_3810:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3810
+	JNZ          shuf_rows_3844
 
-shuf_done_3809:
+shuf_done_3843:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3811
+	JZ      shuf_done_3845
 
-shuf_rows_3812:
+shuf_rows_3846:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -35554,25 +35792,25 @@ shuf_rows_3812:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3812
+	JNZ          shuf_rows_3846
 
-shuf_done_3811:
+shuf_done_3845:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3805
+	JNZ  shuf_planes_3839
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3795:
-shuf_planes_3813:
+shufn_list_loads_3829:
+shuf_planes_3847:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3815
+	JZ    shuf_done_3849
 
-shuf_rows_3816:
+shuf_rows_3850:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35585,16 +35823,16 @@ shuf_rows_3816:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3816
+	JNZ          shuf_rows_3850
 
-shuf_done_3815:
+shuf_done_3849:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3817
+	JZ    shuf_done_3851
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3818:
+shuf_rows_3852:
 	VMOVD        (R10), X8
 	VPINSRD      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -35604,15 +35842,15 @@ shuf_rows_3818:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3818
+	JNZ          shuf_rows_3852
 
-shuf_done_3817:
+shuf_done_3851:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3819
+	JZ    shuf_done_3853
 
-shuf_rows_3820:
+shuf_rows_3854:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35625,30 +35863,30 @@ shuf_rows_3820:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3820
+	JNZ          shuf_rows_3854
 
-shuf_done_3819:
+shuf_done_3853:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3813
+	JNZ  shuf_planes_3847
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3793:
+rowsShuffleNarrowAVX2_value_3827:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3821
+	JNE     shufn_list_3855
 
-shuf_planes_3823:
+shuf_planes_3857:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3825
+	JZ    shuf_done_3859
 	MOVQ  CX, R10
 
-shuf_rows_3826:
+shuf_rows_3860:
 	VMOVD        (R10), X3
 	VPINSRD      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -35659,17 +35897,17 @@ shuf_rows_3826:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3826
+	JNZ          shuf_rows_3860
 
-shuf_done_3825:
+shuf_done_3859:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3823
+	JNZ  shuf_planes_3857
 	VZEROUPPER
 	RET
 
-shufn_list_3821:
+shufn_list_3855:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35678,12 +35916,12 @@ shufn_list_3821:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3827
+	JZ      shuf_no_run_3861
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3827:
+shuf_no_run_3861:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35693,52 +35931,52 @@ shuf_no_run_3827:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3822
+	JA    shufn_list_loads_3856
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3828:
+shuf_offs_3862:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3829
+	JAE     shuf_offs_done_3863
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3828
+	JMP     shuf_offs_3862
 
-shuf_offs_done_3829:
+shuf_offs_done_3863:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3822
+	JA   shufn_list_loads_3856
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3830:
+shuf_offs_3864:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3831
+	JAE     shuf_offs_done_3865
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3830
+	JMP     shuf_offs_3864
 
-shuf_offs_done_3831:
+shuf_offs_done_3865:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3832:
+shuf_planes_3866:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3834
+	JZ      shuf_done_3868
 
-shuf_rows_3835:
+shuf_rows_3869:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -35751,16 +35989,16 @@ shuf_rows_3835:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3835
+	JNZ          shuf_rows_3869
 
-shuf_done_3834:
+shuf_done_3868:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3836
+	JZ    shuf_done_3870
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3837:
+shuf_rows_3871:
 	VMOVD        (R10), X11
 	VPINSRD      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -35771,15 +36009,15 @@ shuf_rows_3837:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3837
+	JNZ          shuf_rows_3871
 
-shuf_done_3836:
+shuf_done_3870:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3838
+	JZ      shuf_done_3872
 
-shuf_rows_3839:
+shuf_rows_3873:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X12
@@ -35792,25 +36030,25 @@ shuf_rows_3839:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3839
+	JNZ          shuf_rows_3873
 
-shuf_done_3838:
+shuf_done_3872:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3832
+	JNZ  shuf_planes_3866
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3822:
-shuf_planes_3840:
+shufn_list_loads_3856:
+shuf_planes_3874:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3842
+	JZ    shuf_done_3876
 
-shuf_rows_3843:
+shuf_rows_3877:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35824,16 +36062,16 @@ shuf_rows_3843:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3843
+	JNZ          shuf_rows_3877
 
-shuf_done_3842:
+shuf_done_3876:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3844
+	JZ    shuf_done_3878
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3845:
+shuf_rows_3879:
 	VMOVD        (R10), X10
 	VPINSRD      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -35844,15 +36082,15 @@ shuf_rows_3845:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3845
+	JNZ          shuf_rows_3879
 
-shuf_done_3844:
+shuf_done_3878:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3846
+	JZ    shuf_done_3880
 
-shuf_rows_3847:
+shuf_rows_3881:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35866,31 +36104,31 @@ shuf_rows_3847:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3847
+	JNZ          shuf_rows_3881
 
-shuf_done_3846:
+shuf_done_3880:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3840
+	JNZ  shuf_planes_3874
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3623:
+shufn_d16o16_3657:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3848
+	JE      rowsShuffleNarrowAVX2_value_3882
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3849
+	JNE     shufn_list_3883
 
-shuf_planes_3851:
+shuf_planes_3885:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3853
+	JZ    shuf_done_3887
 	MOVQ  CX, R10
 
-shuf_rows_3854:
+shuf_rows_3888:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -35899,17 +36137,17 @@ shuf_rows_3854:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3854
+	JNZ          shuf_rows_3888
 
-shuf_done_3853:
+shuf_done_3887:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3851
+	JNZ  shuf_planes_3885
 	VZEROUPPER
 	RET
 
-shufn_list_3849:
+shufn_list_3883:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35918,12 +36156,12 @@ shufn_list_3849:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3855
+	JZ      shuf_no_run_3889
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3855:
+shuf_no_run_3889:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35933,52 +36171,52 @@ shuf_no_run_3855:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3850
+	JA    shufn_list_loads_3884
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3856:
+shuf_offs_3890:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3857
+	JAE     shuf_offs_done_3891
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3856
+	JMP     shuf_offs_3890
 
-shuf_offs_done_3857:
+shuf_offs_done_3891:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3850
+	JA   shufn_list_loads_3884
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3858:
+shuf_offs_3892:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3859
+	JAE     shuf_offs_done_3893
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3858
+	JMP     shuf_offs_3892
 
-shuf_offs_done_3859:
+shuf_offs_done_3893:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3860:
+shuf_planes_3894:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3862
+	JZ      shuf_done_3896
 
-shuf_rows_3863:
+shuf_rows_3897:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -35989,16 +36227,16 @@ shuf_rows_3863:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3863
+	JNZ          shuf_rows_3897
 
-shuf_done_3862:
+shuf_done_3896:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3864
+	JZ    shuf_done_3898
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3865:
+shuf_rows_3899:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -36007,15 +36245,15 @@ shuf_rows_3865:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3865
+	JNZ          shuf_rows_3899
 
-shuf_done_3864:
+shuf_done_3898:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3866
+	JZ      shuf_done_3900
 
-shuf_rows_3867:
+shuf_rows_3901:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36026,25 +36264,25 @@ shuf_rows_3867:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3867
+	JNZ          shuf_rows_3901
 
-shuf_done_3866:
+shuf_done_3900:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3860
+	JNZ  shuf_planes_3894
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3850:
-shuf_planes_3868:
+shufn_list_loads_3884:
+shuf_planes_3902:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3870
+	JZ    shuf_done_3904
 
-shuf_rows_3871:
+shuf_rows_3905:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36056,16 +36294,16 @@ shuf_rows_3871:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3871
+	JNZ          shuf_rows_3905
 
-shuf_done_3870:
+shuf_done_3904:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3872
+	JZ    shuf_done_3906
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3873:
+shuf_rows_3907:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -36074,15 +36312,15 @@ shuf_rows_3873:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3873
+	JNZ          shuf_rows_3907
 
-shuf_done_3872:
+shuf_done_3906:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3874
+	JZ    shuf_done_3908
 
-shuf_rows_3875:
+shuf_rows_3909:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36094,30 +36332,30 @@ shuf_rows_3875:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3875
+	JNZ          shuf_rows_3909
 
-shuf_done_3874:
+shuf_done_3908:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3868
+	JNZ  shuf_planes_3902
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3848:
+rowsShuffleNarrowAVX2_value_3882:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3876
+	JNE     shufn_list_3910
 
-shuf_planes_3878:
+shuf_planes_3912:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3880
+	JZ    shuf_done_3914
 	MOVQ  CX, R10
 
-shuf_rows_3881:
+shuf_rows_3915:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -36127,17 +36365,17 @@ shuf_rows_3881:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3881
+	JNZ          shuf_rows_3915
 
-shuf_done_3880:
+shuf_done_3914:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3878
+	JNZ  shuf_planes_3912
 	VZEROUPPER
 	RET
 
-shufn_list_3876:
+shufn_list_3910:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36146,12 +36384,12 @@ shufn_list_3876:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3882
+	JZ      shuf_no_run_3916
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3882:
+shuf_no_run_3916:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36161,52 +36399,52 @@ shuf_no_run_3882:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3877
+	JA    shufn_list_loads_3911
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3883:
+shuf_offs_3917:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3884
+	JAE     shuf_offs_done_3918
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3883
+	JMP     shuf_offs_3917
 
-shuf_offs_done_3884:
+shuf_offs_done_3918:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3877
+	JA   shufn_list_loads_3911
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3885:
+shuf_offs_3919:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3886
+	JAE     shuf_offs_done_3920
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3885
+	JMP     shuf_offs_3919
 
-shuf_offs_done_3886:
+shuf_offs_done_3920:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3887:
+shuf_planes_3921:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3889
+	JZ      shuf_done_3923
 
-shuf_rows_3890:
+shuf_rows_3924:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36218,16 +36456,16 @@ shuf_rows_3890:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3890
+	JNZ          shuf_rows_3924
 
-shuf_done_3889:
+shuf_done_3923:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3891
+	JZ    shuf_done_3925
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3892:
+shuf_rows_3926:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -36237,15 +36475,15 @@ shuf_rows_3892:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3892
+	JNZ          shuf_rows_3926
 
-shuf_done_3891:
+shuf_done_3925:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3893
+	JZ      shuf_done_3927
 
-shuf_rows_3894:
+shuf_rows_3928:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -36257,25 +36495,25 @@ shuf_rows_3894:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3894
+	JNZ          shuf_rows_3928
 
-shuf_done_3893:
+shuf_done_3927:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3887
+	JNZ  shuf_planes_3921
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3877:
-shuf_planes_3895:
+shufn_list_loads_3911:
+shuf_planes_3929:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3897
+	JZ    shuf_done_3931
 
-shuf_rows_3898:
+shuf_rows_3932:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36288,16 +36526,16 @@ shuf_rows_3898:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3898
+	JNZ          shuf_rows_3932
 
-shuf_done_3897:
+shuf_done_3931:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3899
+	JZ    shuf_done_3933
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3900:
+shuf_rows_3934:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -36307,15 +36545,15 @@ shuf_rows_3900:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3900
+	JNZ          shuf_rows_3934
 
-shuf_done_3899:
+shuf_done_3933:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3901
+	JZ    shuf_done_3935
 
-shuf_rows_3902:
+shuf_rows_3936:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36328,32 +36566,32 @@ shuf_rows_3902:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3902
+	JNZ          shuf_rows_3936
 
-shuf_done_3901:
+shuf_done_3935:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3895
+	JNZ  shuf_planes_3929
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3624:
+shufn_d16o32_3658:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3903
+	JE      rowsShuffleNarrowAVX2_value_3937
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3904
+	JNE     shufn_list_3938
 
-shuf_planes_3906:
+shuf_planes_3940:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3908
+	JZ    shuf_done_3942
 	MOVQ  CX, R10
 
-shuf_rows_3909:
+shuf_rows_3943:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -36363,17 +36601,17 @@ shuf_rows_3909:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3909
+	JNZ         shuf_rows_3943
 
-shuf_done_3908:
+shuf_done_3942:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3906
+	JNZ  shuf_planes_3940
 	VZEROUPPER
 	RET
 
-shufn_list_3904:
+shufn_list_3938:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36382,12 +36620,12 @@ shufn_list_3904:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3910
+	JZ      shuf_no_run_3944
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3910:
+shuf_no_run_3944:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36397,52 +36635,52 @@ shuf_no_run_3910:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3905
+	JA    shufn_list_loads_3939
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3911:
+shuf_offs_3945:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3912
+	JAE     shuf_offs_done_3946
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3911
+	JMP     shuf_offs_3945
 
-shuf_offs_done_3912:
+shuf_offs_done_3946:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3905
+	JA   shufn_list_loads_3939
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3913:
+shuf_offs_3947:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3914
+	JAE     shuf_offs_done_3948
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3913
+	JMP     shuf_offs_3947
 
-shuf_offs_done_3914:
+shuf_offs_done_3948:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3915:
+shuf_planes_3949:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3917
+	JZ      shuf_done_3951
 
-shuf_rows_3918:
+shuf_rows_3952:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -36454,16 +36692,16 @@ shuf_rows_3918:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3918
+	JNZ         shuf_rows_3952
 
-shuf_done_3917:
+shuf_done_3951:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3919
+	JZ    shuf_done_3953
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3920:
+shuf_rows_3954:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -36473,15 +36711,15 @@ shuf_rows_3920:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3920
+	JNZ         shuf_rows_3954
 
-shuf_done_3919:
+shuf_done_3953:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3921
+	JZ      shuf_done_3955
 
-shuf_rows_3922:
+shuf_rows_3956:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -36493,25 +36731,25 @@ shuf_rows_3922:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3922
+	JNZ         shuf_rows_3956
 
-shuf_done_3921:
+shuf_done_3955:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3915
+	JNZ  shuf_planes_3949
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3905:
-shuf_planes_3923:
+shufn_list_loads_3939:
+shuf_planes_3957:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3925
+	JZ    shuf_done_3959
 
-shuf_rows_3926:
+shuf_rows_3960:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36524,16 +36762,16 @@ shuf_rows_3926:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3926
+	JNZ         shuf_rows_3960
 
-shuf_done_3925:
+shuf_done_3959:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3927
+	JZ    shuf_done_3961
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3928:
+shuf_rows_3962:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -36543,15 +36781,15 @@ shuf_rows_3928:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3928
+	JNZ         shuf_rows_3962
 
-shuf_done_3927:
+shuf_done_3961:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3929
+	JZ    shuf_done_3963
 
-shuf_rows_3930:
+shuf_rows_3964:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36564,32 +36802,32 @@ shuf_rows_3930:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3930
+	JNZ         shuf_rows_3964
 
-shuf_done_3929:
+shuf_done_3963:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3923
+	JNZ  shuf_planes_3957
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3903:
+rowsShuffleNarrowAVX2_value_3937:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3931
+	JNE     shufn_list_3965
 
-shuf_planes_3933:
+shuf_planes_3967:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3935
+	JZ    shuf_done_3969
 	MOVQ  CX, R10
 
-shuf_rows_3936:
+shuf_rows_3970:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -36601,17 +36839,17 @@ shuf_rows_3936:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3936
+	JNZ         shuf_rows_3970
 
-shuf_done_3935:
+shuf_done_3969:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3933
+	JNZ  shuf_planes_3967
 	VZEROUPPER
 	RET
 
-shufn_list_3931:
+shufn_list_3965:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -36620,12 +36858,12 @@ shufn_list_3931:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3937
+	JZ      shuf_no_run_3971
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3937:
+shuf_no_run_3971:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36635,52 +36873,52 @@ shuf_no_run_3937:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3932
+	JA    shufn_list_loads_3966
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3938:
+shuf_offs_3972:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3939
+	JAE     shuf_offs_done_3973
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3938
+	JMP     shuf_offs_3972
 
-shuf_offs_done_3939:
+shuf_offs_done_3973:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3932
+	JA   shufn_list_loads_3966
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3940:
+shuf_offs_3974:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3941
+	JAE     shuf_offs_done_3975
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3940
+	JMP     shuf_offs_3974
 
-shuf_offs_done_3941:
+shuf_offs_done_3975:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3942:
+shuf_planes_3976:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3944
+	JZ      shuf_done_3978
 
-shuf_rows_3945:
+shuf_rows_3979:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -36694,16 +36932,16 @@ shuf_rows_3945:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3945
+	JNZ         shuf_rows_3979
 
-shuf_done_3944:
+shuf_done_3978:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3946
+	JZ    shuf_done_3980
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3947:
+shuf_rows_3981:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -36715,15 +36953,15 @@ shuf_rows_3947:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3947
+	JNZ         shuf_rows_3981
 
-shuf_done_3946:
+shuf_done_3980:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3948
+	JZ      shuf_done_3982
 
-shuf_rows_3949:
+shuf_rows_3983:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -36737,25 +36975,25 @@ shuf_rows_3949:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3949
+	JNZ         shuf_rows_3983
 
-shuf_done_3948:
+shuf_done_3982:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3942
+	JNZ  shuf_planes_3976
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3932:
-shuf_planes_3950:
+shufn_list_loads_3966:
+shuf_planes_3984:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3952
+	JZ    shuf_done_3986
 
-shuf_rows_3953:
+shuf_rows_3987:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36770,16 +37008,16 @@ shuf_rows_3953:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3953
+	JNZ         shuf_rows_3987
 
-shuf_done_3952:
+shuf_done_3986:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3954
+	JZ    shuf_done_3988
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3955:
+shuf_rows_3989:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -36791,15 +37029,15 @@ shuf_rows_3955:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3955
+	JNZ         shuf_rows_3989
 
-shuf_done_3954:
+shuf_done_3988:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3956
+	JZ    shuf_done_3990
 
-shuf_rows_3957:
+shuf_rows_3991:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36814,32 +37052,32 @@ shuf_rows_3957:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3957
+	JNZ         shuf_rows_3991
 
-shuf_done_3956:
+shuf_done_3990:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3950
+	JNZ  shuf_planes_3984
 	VZEROUPPER
 	RET
 
-shufn_c8o32_3625:
+shufn_c8o32_3659:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3958
+	JE      rowsShuffleNarrowAVX2_value_3992
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3959
+	JNE     shufn_list_3993
 
-shuf_planes_3961:
+shuf_planes_3995:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3963
+	JZ    shuf_done_3997
 	MOVQ  CX, R10
 
-shuf_rows_3964:
+shuf_rows_3998:
 	VMOVQ       (R10), X1
 	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -36850,17 +37088,17 @@ shuf_rows_3964:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3964
+	JNZ         shuf_rows_3998
 
-shuf_done_3963:
+shuf_done_3997:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3961
+	JNZ  shuf_planes_3995
 	VZEROUPPER
 	RET
 
-shufn_list_3959:
+shufn_list_3993:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36869,12 +37107,12 @@ shufn_list_3959:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3965
+	JZ      shuf_no_run_3999
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3965:
+shuf_no_run_3999:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36884,52 +37122,52 @@ shuf_no_run_3965:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3960
+	JA    shufn_list_loads_3994
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3966:
+shuf_offs_4000:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3967
+	JAE     shuf_offs_done_4001
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3966
+	JMP     shuf_offs_4000
 
-shuf_offs_done_3967:
+shuf_offs_done_4001:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3960
+	JA   shufn_list_loads_3994
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3968:
+shuf_offs_4002:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3969
+	JAE     shuf_offs_done_4003
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3968
+	JMP     shuf_offs_4002
 
-shuf_offs_done_3969:
+shuf_offs_done_4003:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3970:
+shuf_planes_4004:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3972
+	JZ      shuf_done_4006
 
-shuf_rows_3973:
+shuf_rows_4007:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X9
@@ -36942,16 +37180,16 @@ shuf_rows_3973:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3973
+	JNZ         shuf_rows_4007
 
-shuf_done_3972:
+shuf_done_4006:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3974
+	JZ    shuf_done_4008
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3975:
+shuf_rows_4009:
 	VMOVQ       (R10), X11
 	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -36962,15 +37200,15 @@ shuf_rows_3975:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3975
+	JNZ         shuf_rows_4009
 
-shuf_done_3974:
+shuf_done_4008:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3976
+	JZ      shuf_done_4010
 
-shuf_rows_3977:
+shuf_rows_4011:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -36983,25 +37221,25 @@ shuf_rows_3977:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3977
+	JNZ         shuf_rows_4011
 
-shuf_done_3976:
+shuf_done_4010:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3970
+	JNZ  shuf_planes_4004
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3960:
-shuf_planes_3978:
+shufn_list_loads_3994:
+shuf_planes_4012:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3980
+	JZ    shuf_done_4014
 
-shuf_rows_3981:
+shuf_rows_4015:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37015,16 +37253,16 @@ shuf_rows_3981:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3981
+	JNZ         shuf_rows_4015
 
-shuf_done_3980:
+shuf_done_4014:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3982
+	JZ    shuf_done_4016
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3983:
+shuf_rows_4017:
 	VMOVQ       (R10), X10
 	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37035,15 +37273,15 @@ shuf_rows_3983:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3983
+	JNZ         shuf_rows_4017
 
-shuf_done_3982:
+shuf_done_4016:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3984
+	JZ    shuf_done_4018
 
-shuf_rows_3985:
+shuf_rows_4019:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37057,32 +37295,32 @@ shuf_rows_3985:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3985
+	JNZ         shuf_rows_4019
 
-shuf_done_3984:
+shuf_done_4018:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3978
+	JNZ  shuf_planes_4012
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3958:
+rowsShuffleNarrowAVX2_value_3992:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3986
+	JNE     shufn_list_4020
 
-shuf_planes_3988:
+shuf_planes_4022:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3990
+	JZ    shuf_done_4024
 	MOVQ  CX, R10
 
-shuf_rows_3991:
+shuf_rows_4025:
 	VMOVQ       (R10), X5
 	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -37095,17 +37333,17 @@ shuf_rows_3991:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3991
+	JNZ         shuf_rows_4025
 
-shuf_done_3990:
+shuf_done_4024:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3988
+	JNZ  shuf_planes_4022
 	VZEROUPPER
 	RET
 
-shufn_list_3986:
+shufn_list_4020:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37114,12 +37352,12 @@ shufn_list_3986:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3992
+	JZ      shuf_no_run_4026
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3992:
+shuf_no_run_4026:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37129,52 +37367,52 @@ shuf_no_run_3992:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3987
+	JA    shufn_list_loads_4021
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3993:
+shuf_offs_4027:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3994
+	JAE     shuf_offs_done_4028
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3993
+	JMP     shuf_offs_4027
 
-shuf_offs_done_3994:
+shuf_offs_done_4028:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3987
+	JA   shufn_list_loads_4021
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3995:
+shuf_offs_4029:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3996
+	JAE     shuf_offs_done_4030
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3995
+	JMP     shuf_offs_4029
 
-shuf_offs_done_3996:
+shuf_offs_done_4030:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3997:
+shuf_planes_4031:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3999
+	JZ      shuf_done_4033
 
-shuf_rows_4000:
+shuf_rows_4034:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37189,16 +37427,16 @@ shuf_rows_4000:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4000
+	JNZ         shuf_rows_4034
 
-shuf_done_3999:
+shuf_done_4033:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4001
+	JZ    shuf_done_4035
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4002:
+shuf_rows_4036:
 	VMOVQ       (R10), X14
 	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -37211,15 +37449,15 @@ shuf_rows_4002:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4002
+	JNZ         shuf_rows_4036
 
-shuf_done_4001:
+shuf_done_4035:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4003
+	JZ      shuf_done_4037
 
-shuf_rows_4004:
+shuf_rows_4038:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X15
@@ -37234,25 +37472,25 @@ shuf_rows_4004:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4004
+	JNZ         shuf_rows_4038
 
-shuf_done_4003:
+shuf_done_4037:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3997
+	JNZ  shuf_planes_4031
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3987:
-shuf_planes_4005:
+shufn_list_loads_4021:
+shuf_planes_4039:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4007
+	JZ    shuf_done_4041
 
-shuf_rows_4008:
+shuf_rows_4042:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37268,16 +37506,16 @@ shuf_rows_4008:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4008
+	JNZ         shuf_rows_4042
 
-shuf_done_4007:
+shuf_done_4041:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4009
+	JZ    shuf_done_4043
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4010:
+shuf_rows_4044:
 	VMOVQ       (R10), X13
 	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -37290,15 +37528,15 @@ shuf_rows_4010:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4010
+	JNZ         shuf_rows_4044
 
-shuf_done_4009:
+shuf_done_4043:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4011
+	JZ    shuf_done_4045
 
-shuf_rows_4012:
+shuf_rows_4046:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37314,32 +37552,32 @@ shuf_rows_4012:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4012
+	JNZ         shuf_rows_4046
 
-shuf_done_4011:
+shuf_done_4045:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4005
+	JNZ  shuf_planes_4039
 	VZEROUPPER
 	RET
 
-shufn_c4o32_3626:
+shufn_c4o32_3660:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4013
+	JE      rowsShuffleNarrowAVX2_value_4047
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4014
+	JNE     shufn_list_4048
 
-shuf_planes_4016:
+shuf_planes_4050:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4018
+	JZ    shuf_done_4052
 	MOVQ  CX, R10
 
-shuf_rows_4019:
+shuf_rows_4053:
 	VMOVD       (R10), X1
 	VPINSRD     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37350,17 +37588,17 @@ shuf_rows_4019:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4019
+	JNZ         shuf_rows_4053
 
-shuf_done_4018:
+shuf_done_4052:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4016
+	JNZ  shuf_planes_4050
 	VZEROUPPER
 	RET
 
-shufn_list_4014:
+shufn_list_4048:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37369,12 +37607,12 @@ shufn_list_4014:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4020
+	JZ      shuf_no_run_4054
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4020:
+shuf_no_run_4054:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37384,52 +37622,52 @@ shuf_no_run_4020:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4015
+	JA    shufn_list_loads_4049
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4021:
+shuf_offs_4055:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4022
+	JAE     shuf_offs_done_4056
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4021
+	JMP     shuf_offs_4055
 
-shuf_offs_done_4022:
+shuf_offs_done_4056:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4015
+	JA   shufn_list_loads_4049
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4023:
+shuf_offs_4057:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4024
+	JAE     shuf_offs_done_4058
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4023
+	JMP     shuf_offs_4057
 
-shuf_offs_done_4024:
+shuf_offs_done_4058:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4025:
+shuf_planes_4059:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4027
+	JZ      shuf_done_4061
 
-shuf_rows_4028:
+shuf_rows_4062:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X9
@@ -37442,16 +37680,16 @@ shuf_rows_4028:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4028
+	JNZ         shuf_rows_4062
 
-shuf_done_4027:
+shuf_done_4061:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4029
+	JZ    shuf_done_4063
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4030:
+shuf_rows_4064:
 	VMOVD       (R10), X11
 	VPINSRD     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37462,15 +37700,15 @@ shuf_rows_4030:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4030
+	JNZ         shuf_rows_4064
 
-shuf_done_4029:
+shuf_done_4063:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4031
+	JZ      shuf_done_4065
 
-shuf_rows_4032:
+shuf_rows_4066:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -37483,25 +37721,25 @@ shuf_rows_4032:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4032
+	JNZ         shuf_rows_4066
 
-shuf_done_4031:
+shuf_done_4065:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4025
+	JNZ  shuf_planes_4059
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4015:
-shuf_planes_4033:
+shufn_list_loads_4049:
+shuf_planes_4067:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4035
+	JZ    shuf_done_4069
 
-shuf_rows_4036:
+shuf_rows_4070:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37515,16 +37753,16 @@ shuf_rows_4036:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4036
+	JNZ         shuf_rows_4070
 
-shuf_done_4035:
+shuf_done_4069:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4037
+	JZ    shuf_done_4071
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4038:
+shuf_rows_4072:
 	VMOVD       (R10), X10
 	VPINSRD     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37535,15 +37773,15 @@ shuf_rows_4038:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4038
+	JNZ         shuf_rows_4072
 
-shuf_done_4037:
+shuf_done_4071:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4039
+	JZ    shuf_done_4073
 
-shuf_rows_4040:
+shuf_rows_4074:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37557,32 +37795,32 @@ shuf_rows_4040:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4040
+	JNZ         shuf_rows_4074
 
-shuf_done_4039:
+shuf_done_4073:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4033
+	JNZ  shuf_planes_4067
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4013:
+rowsShuffleNarrowAVX2_value_4047:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4041
+	JNE     shufn_list_4075
 
-shuf_planes_4043:
+shuf_planes_4077:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4045
+	JZ    shuf_done_4079
 	MOVQ  CX, R10
 
-shuf_rows_4046:
+shuf_rows_4080:
 	VMOVD       (R10), X5
 	VPINSRD     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -37595,17 +37833,17 @@ shuf_rows_4046:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4046
+	JNZ         shuf_rows_4080
 
-shuf_done_4045:
+shuf_done_4079:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4043
+	JNZ  shuf_planes_4077
 	VZEROUPPER
 	RET
 
-shufn_list_4041:
+shufn_list_4075:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37614,12 +37852,12 @@ shufn_list_4041:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4047
+	JZ      shuf_no_run_4081
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4047:
+shuf_no_run_4081:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37629,52 +37867,52 @@ shuf_no_run_4047:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4042
+	JA    shufn_list_loads_4076
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4048:
+shuf_offs_4082:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4049
+	JAE     shuf_offs_done_4083
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4048
+	JMP     shuf_offs_4082
 
-shuf_offs_done_4049:
+shuf_offs_done_4083:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4042
+	JA   shufn_list_loads_4076
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4050:
+shuf_offs_4084:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4051
+	JAE     shuf_offs_done_4085
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4050
+	JMP     shuf_offs_4084
 
-shuf_offs_done_4051:
+shuf_offs_done_4085:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4052:
+shuf_planes_4086:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4054
+	JZ      shuf_done_4088
 
-shuf_rows_4055:
+shuf_rows_4089:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -37689,16 +37927,16 @@ shuf_rows_4055:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4055
+	JNZ         shuf_rows_4089
 
-shuf_done_4054:
+shuf_done_4088:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4056
+	JZ    shuf_done_4090
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4057:
+shuf_rows_4091:
 	VMOVD       (R10), X14
 	VPINSRD     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -37711,15 +37949,15 @@ shuf_rows_4057:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4057
+	JNZ         shuf_rows_4091
 
-shuf_done_4056:
+shuf_done_4090:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4058
+	JZ      shuf_done_4092
 
-shuf_rows_4059:
+shuf_rows_4093:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X15
@@ -37734,25 +37972,25 @@ shuf_rows_4059:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4059
+	JNZ         shuf_rows_4093
 
-shuf_done_4058:
+shuf_done_4092:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4052
+	JNZ  shuf_planes_4086
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4042:
-shuf_planes_4060:
+shufn_list_loads_4076:
+shuf_planes_4094:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4062
+	JZ    shuf_done_4096
 
-shuf_rows_4063:
+shuf_rows_4097:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37768,16 +38006,16 @@ shuf_rows_4063:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4063
+	JNZ         shuf_rows_4097
 
-shuf_done_4062:
+shuf_done_4096:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4064
+	JZ    shuf_done_4098
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4065:
+shuf_rows_4099:
 	VMOVD       (R10), X13
 	VPINSRD     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -37790,15 +38028,15 @@ shuf_rows_4065:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4065
+	JNZ         shuf_rows_4099
 
-shuf_done_4064:
+shuf_done_4098:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4066
+	JZ    shuf_done_4100
 
-shuf_rows_4067:
+shuf_rows_4101:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37814,31 +38052,31 @@ shuf_rows_4067:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4067
+	JNZ         shuf_rows_4101
 
-shuf_done_4066:
+shuf_done_4100:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4060
+	JNZ  shuf_planes_4094
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3621:
+shufn_c8o8_3655:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4068
+	JE      rowsShuffleNarrowAVX2_value_4102
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4069
+	JNE     shufn_list_4103
 
-shuf_planes_4071:
+shuf_planes_4105:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4073
+	JZ    shuf_done_4107
 	MOVQ  CX, R10
 
-shuf_rows_4074:
+shuf_rows_4108:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -37847,17 +38085,17 @@ shuf_rows_4074:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4074
+	JNZ     shuf_rows_4108
 
-shuf_done_4073:
+shuf_done_4107:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4071
+	JNZ  shuf_planes_4105
 	VZEROUPPER
 	RET
 
-shufn_list_4069:
+shufn_list_4103:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37866,12 +38104,12 @@ shufn_list_4069:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4075
+	JZ      shuf_no_run_4109
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4075:
+shuf_no_run_4109:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37881,52 +38119,52 @@ shuf_no_run_4075:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4070
+	JA    shufn_list_loads_4104
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4076:
+shuf_offs_4110:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4077
+	JAE     shuf_offs_done_4111
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4076
+	JMP     shuf_offs_4110
 
-shuf_offs_done_4077:
+shuf_offs_done_4111:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4070
+	JA   shufn_list_loads_4104
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4078:
+shuf_offs_4112:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4079
+	JAE     shuf_offs_done_4113
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4078
+	JMP     shuf_offs_4112
 
-shuf_offs_done_4079:
+shuf_offs_done_4113:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4080:
+shuf_planes_4114:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4082
+	JZ      shuf_done_4116
 
-shuf_rows_4083:
+shuf_rows_4117:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -37937,16 +38175,16 @@ shuf_rows_4083:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4083
+	JNZ     shuf_rows_4117
 
-shuf_done_4082:
+shuf_done_4116:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4084
+	JZ    shuf_done_4118
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4085:
+shuf_rows_4119:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -37955,15 +38193,15 @@ shuf_rows_4085:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4085
+	JNZ     shuf_rows_4119
 
-shuf_done_4084:
+shuf_done_4118:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4086
+	JZ      shuf_done_4120
 
-shuf_rows_4087:
+shuf_rows_4121:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -37974,25 +38212,25 @@ shuf_rows_4087:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4087
+	JNZ     shuf_rows_4121
 
-shuf_done_4086:
+shuf_done_4120:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4080
+	JNZ  shuf_planes_4114
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4070:
-shuf_planes_4088:
+shufn_list_loads_4104:
+shuf_planes_4122:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4090
+	JZ    shuf_done_4124
 
-shuf_rows_4091:
+shuf_rows_4125:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38004,16 +38242,16 @@ shuf_rows_4091:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4091
+	JNZ     shuf_rows_4125
 
-shuf_done_4090:
+shuf_done_4124:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4092
+	JZ    shuf_done_4126
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4093:
+shuf_rows_4127:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38022,15 +38260,15 @@ shuf_rows_4093:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4093
+	JNZ     shuf_rows_4127
 
-shuf_done_4092:
+shuf_done_4126:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4094
+	JZ    shuf_done_4128
 
-shuf_rows_4095:
+shuf_rows_4129:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38042,30 +38280,30 @@ shuf_rows_4095:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4095
+	JNZ     shuf_rows_4129
 
-shuf_done_4094:
+shuf_done_4128:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4088
+	JNZ  shuf_planes_4122
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4068:
+rowsShuffleNarrowAVX2_value_4102:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4096
+	JNE     shufn_list_4130
 
-shuf_planes_4098:
+shuf_planes_4132:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4100
+	JZ    shuf_done_4134
 	MOVQ  CX, R10
 
-shuf_rows_4101:
+shuf_rows_4135:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38075,17 +38313,17 @@ shuf_rows_4101:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4101
+	JNZ       shuf_rows_4135
 
-shuf_done_4100:
+shuf_done_4134:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4098
+	JNZ  shuf_planes_4132
 	VZEROUPPER
 	RET
 
-shufn_list_4096:
+shufn_list_4130:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38094,12 +38332,12 @@ shufn_list_4096:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4102
+	JZ      shuf_no_run_4136
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4102:
+shuf_no_run_4136:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38109,52 +38347,52 @@ shuf_no_run_4102:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4097
+	JA    shufn_list_loads_4131
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4103:
+shuf_offs_4137:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4104
+	JAE     shuf_offs_done_4138
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4103
+	JMP     shuf_offs_4137
 
-shuf_offs_done_4104:
+shuf_offs_done_4138:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4097
+	JA   shufn_list_loads_4131
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4105:
+shuf_offs_4139:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4106
+	JAE     shuf_offs_done_4140
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4105
+	JMP     shuf_offs_4139
 
-shuf_offs_done_4106:
+shuf_offs_done_4140:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4107:
+shuf_planes_4141:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4109
+	JZ      shuf_done_4143
 
-shuf_rows_4110:
+shuf_rows_4144:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38166,16 +38404,16 @@ shuf_rows_4110:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4110
+	JNZ       shuf_rows_4144
 
-shuf_done_4109:
+shuf_done_4143:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4111
+	JZ    shuf_done_4145
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4112:
+shuf_rows_4146:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38185,15 +38423,15 @@ shuf_rows_4112:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4112
+	JNZ       shuf_rows_4146
 
-shuf_done_4111:
+shuf_done_4145:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4113
+	JZ      shuf_done_4147
 
-shuf_rows_4114:
+shuf_rows_4148:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38205,25 +38443,25 @@ shuf_rows_4114:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4114
+	JNZ       shuf_rows_4148
 
-shuf_done_4113:
+shuf_done_4147:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4107
+	JNZ  shuf_planes_4141
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4097:
-shuf_planes_4115:
+shufn_list_loads_4131:
+shuf_planes_4149:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4117
+	JZ    shuf_done_4151
 
-shuf_rows_4118:
+shuf_rows_4152:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38236,16 +38474,16 @@ shuf_rows_4118:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4118
+	JNZ       shuf_rows_4152
 
-shuf_done_4117:
+shuf_done_4151:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4119
+	JZ    shuf_done_4153
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4120:
+shuf_rows_4154:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38255,15 +38493,15 @@ shuf_rows_4120:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4120
+	JNZ       shuf_rows_4154
 
-shuf_done_4119:
+shuf_done_4153:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4121
+	JZ    shuf_done_4155
 
-shuf_rows_4122:
+shuf_rows_4156:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38276,31 +38514,31 @@ shuf_rows_4122:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4122
+	JNZ       shuf_rows_4156
 
-shuf_done_4121:
+shuf_done_4155:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4115
+	JNZ  shuf_planes_4149
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3622:
+shufn_c4o8_3656:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4123
+	JE      rowsShuffleNarrowAVX2_value_4157
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4124
+	JNE     shufn_list_4158
 
-shuf_planes_4126:
+shuf_planes_4160:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4128
+	JZ    shuf_done_4162
 	MOVQ  CX, R10
 
-shuf_rows_4129:
+shuf_rows_4163:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38309,17 +38547,17 @@ shuf_rows_4129:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4129
+	JNZ     shuf_rows_4163
 
-shuf_done_4128:
+shuf_done_4162:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4126
+	JNZ  shuf_planes_4160
 	VZEROUPPER
 	RET
 
-shufn_list_4124:
+shufn_list_4158:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38328,12 +38566,12 @@ shufn_list_4124:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4130
+	JZ      shuf_no_run_4164
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4130:
+shuf_no_run_4164:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38343,52 +38581,52 @@ shuf_no_run_4130:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4125
+	JA    shufn_list_loads_4159
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4131:
+shuf_offs_4165:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4132
+	JAE     shuf_offs_done_4166
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4131
+	JMP     shuf_offs_4165
 
-shuf_offs_done_4132:
+shuf_offs_done_4166:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4125
+	JA   shufn_list_loads_4159
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4133:
+shuf_offs_4167:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4134
+	JAE     shuf_offs_done_4168
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4133
+	JMP     shuf_offs_4167
 
-shuf_offs_done_4134:
+shuf_offs_done_4168:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4135:
+shuf_planes_4169:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4137
+	JZ      shuf_done_4171
 
-shuf_rows_4138:
+shuf_rows_4172:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38399,16 +38637,16 @@ shuf_rows_4138:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4138
+	JNZ     shuf_rows_4172
 
-shuf_done_4137:
+shuf_done_4171:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4139
+	JZ    shuf_done_4173
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4140:
+shuf_rows_4174:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38417,15 +38655,15 @@ shuf_rows_4140:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4140
+	JNZ     shuf_rows_4174
 
-shuf_done_4139:
+shuf_done_4173:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4141
+	JZ      shuf_done_4175
 
-shuf_rows_4142:
+shuf_rows_4176:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38436,25 +38674,25 @@ shuf_rows_4142:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4142
+	JNZ     shuf_rows_4176
 
-shuf_done_4141:
+shuf_done_4175:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4135
+	JNZ  shuf_planes_4169
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4125:
-shuf_planes_4143:
+shufn_list_loads_4159:
+shuf_planes_4177:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4145
+	JZ    shuf_done_4179
 
-shuf_rows_4146:
+shuf_rows_4180:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38466,16 +38704,16 @@ shuf_rows_4146:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4146
+	JNZ     shuf_rows_4180
 
-shuf_done_4145:
+shuf_done_4179:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4147
+	JZ    shuf_done_4181
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4148:
+shuf_rows_4182:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38484,15 +38722,15 @@ shuf_rows_4148:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4148
+	JNZ     shuf_rows_4182
 
-shuf_done_4147:
+shuf_done_4181:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4149
+	JZ    shuf_done_4183
 
-shuf_rows_4150:
+shuf_rows_4184:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38504,30 +38742,30 @@ shuf_rows_4150:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4150
+	JNZ     shuf_rows_4184
 
-shuf_done_4149:
+shuf_done_4183:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4143
+	JNZ  shuf_planes_4177
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4123:
+rowsShuffleNarrowAVX2_value_4157:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4151
+	JNE     shufn_list_4185
 
-shuf_planes_4153:
+shuf_planes_4187:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4155
+	JZ    shuf_done_4189
 	MOVQ  CX, R10
 
-shuf_rows_4156:
+shuf_rows_4190:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38537,17 +38775,17 @@ shuf_rows_4156:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4156
+	JNZ       shuf_rows_4190
 
-shuf_done_4155:
+shuf_done_4189:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4153
+	JNZ  shuf_planes_4187
 	VZEROUPPER
 	RET
 
-shufn_list_4151:
+shufn_list_4185:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38556,12 +38794,12 @@ shufn_list_4151:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4157
+	JZ      shuf_no_run_4191
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4157:
+shuf_no_run_4191:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38571,52 +38809,52 @@ shuf_no_run_4157:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4152
+	JA    shufn_list_loads_4186
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4158:
+shuf_offs_4192:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4159
+	JAE     shuf_offs_done_4193
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4158
+	JMP     shuf_offs_4192
 
-shuf_offs_done_4159:
+shuf_offs_done_4193:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4152
+	JA   shufn_list_loads_4186
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4160:
+shuf_offs_4194:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4161
+	JAE     shuf_offs_done_4195
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4160
+	JMP     shuf_offs_4194
 
-shuf_offs_done_4161:
+shuf_offs_done_4195:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4162:
+shuf_planes_4196:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4164
+	JZ      shuf_done_4198
 
-shuf_rows_4165:
+shuf_rows_4199:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -38628,16 +38866,16 @@ shuf_rows_4165:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4165
+	JNZ       shuf_rows_4199
 
-shuf_done_4164:
+shuf_done_4198:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4166
+	JZ    shuf_done_4200
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4167:
+shuf_rows_4201:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38647,15 +38885,15 @@ shuf_rows_4167:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4167
+	JNZ       shuf_rows_4201
 
-shuf_done_4166:
+shuf_done_4200:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4168
+	JZ      shuf_done_4202
 
-shuf_rows_4169:
+shuf_rows_4203:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -38667,25 +38905,25 @@ shuf_rows_4169:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4169
+	JNZ       shuf_rows_4203
 
-shuf_done_4168:
+shuf_done_4202:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4162
+	JNZ  shuf_planes_4196
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4152:
-shuf_planes_4170:
+shufn_list_loads_4186:
+shuf_planes_4204:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4172
+	JZ    shuf_done_4206
 
-shuf_rows_4173:
+shuf_rows_4207:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38698,16 +38936,16 @@ shuf_rows_4173:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4173
+	JNZ       shuf_rows_4207
 
-shuf_done_4172:
+shuf_done_4206:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4174
+	JZ    shuf_done_4208
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4175:
+shuf_rows_4209:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38717,15 +38955,15 @@ shuf_rows_4175:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4175
+	JNZ       shuf_rows_4209
 
-shuf_done_4174:
+shuf_done_4208:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4176
+	JZ    shuf_done_4210
 
-shuf_rows_4177:
+shuf_rows_4211:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38738,13 +38976,13 @@ shuf_rows_4177:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4177
+	JNZ       shuf_rows_4211
 
-shuf_done_4176:
+shuf_done_4210:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4170
+	JNZ  shuf_planes_4204
 	VZEROUPPER
 	RET
 
@@ -38752,9 +38990,9 @@ shuf_done_4176:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_4178
+	JE      ends_ret_4212
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_4178
+	JE      ends_ret_4212
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -38775,25 +39013,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_4179
+	JB      ends_narrow_4213
 
-ends_planes_4182:
+ends_planes_4216:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4183:
+ends_rows_4217:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4184:
+ends_mid_4218:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_4184
+	JB          ends_mid_4218
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -38812,36 +39050,36 @@ ends_mid_4184:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_4183
+	JNZ         ends_rows_4217
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_4182
+	JNZ         ends_planes_4216
 	VZEROUPPER
 	RET
 
-ends_narrow_4179:
+ends_narrow_4213:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_4180
+	JL   ends_short_4214
 
-ends_planes_4185:
+ends_planes_4219:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4186:
+ends_rows_4220:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4187:
+ends_mid_4221:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_4187
+	JB        ends_mid_4221
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -38857,29 +39095,29 @@ ends_mid_4187:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4186
+	JNZ       ends_rows_4220
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4185
+	JNZ       ends_planes_4219
 	VZEROUPPER
 	RET
 
-ends_short_4180:
+ends_short_4214:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_4181
+	JLE  ends_tiny_4215
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_4188
+	JL   ends_halves_4222
 
-ends_planes_4189:
+ends_planes_4223:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4190:
+ends_rows_4224:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -38898,21 +39136,21 @@ ends_rows_4190:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4190
+	JNZ       ends_rows_4224
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4189
+	JNZ       ends_planes_4223
 	VZEROUPPER
 	RET
 
-ends_halves_4188:
-ends_planes_4191:
+ends_halves_4222:
+ends_planes_4225:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4192:
+ends_rows_4226:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -38933,21 +39171,21 @@ ends_rows_4192:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4192
+	JNZ       ends_rows_4226
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4191
+	JNZ       ends_planes_4225
 	VZEROUPPER
 	RET
 
-ends_tiny_4181:
-ends_planes_4193:
+ends_tiny_4215:
+ends_planes_4227:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4194:
+ends_rows_4228:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -38966,24 +39204,24 @@ ends_rows_4194:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4194
+	JNZ       ends_rows_4228
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4193
+	JNZ       ends_planes_4227
 	VZEROUPPER
 	RET
 
-ends_ret_4178:
+ends_ret_4212:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_4195
+	JE      endsw_ret_4229
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_4195
+	JE      endsw_ret_4229
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -39003,23 +39241,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_4196:
+endsw_planes_4230:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_4197:
+endsw_rows_4231:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_4198:
+endsw_copy_4232:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_4198
+	JB        endsw_copy_4232
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -39035,15 +39273,15 @@ endsw_copy_4198:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_4197
+	JNZ       endsw_rows_4231
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_4196
+	JNZ       endsw_planes_4230
 	VZEROUPPER
 	RET
 
-endsw_ret_4195:
+endsw_ret_4229:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39051,7 +39289,7 @@ endsw_ret_4195:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4199
+	JZ    wrap_ret_4233
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39060,18 +39298,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4200:
+wrap_rows_4234:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_4201
+	JB   cx_short_4235
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4203
+	JBE  copy_le2_4237
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4204
+	JBE  copy_le4_4238
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4205:
+copy_loop_4239:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39083,7 +39321,7 @@ copy_loop_4205:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4205
+	JB      copy_loop_4239
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39093,9 +39331,9 @@ copy_loop_4205:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4206
+	JMP     copy_done_4240
 
-copy_le4_4204:
+copy_le4_4238:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39104,76 +39342,76 @@ copy_le4_4204:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4206
+	JMP     copy_done_4240
 
-copy_le2_4203:
+copy_le2_4237:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4206:
-	JMP cx_done_4202
+copy_done_4240:
+	JMP cx_done_4236
 
-cx_short_4201:
+cx_short_4235:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4208
+	JAE  ladder_4242
 	CMPQ BX, $0x00000008
-	JAE  ladder_4209
+	JAE  ladder_4243
 	CMPQ BX, $0x00000004
-	JAE  ladder_4210
+	JAE  ladder_4244
 	CMPQ BX, $0x00000002
-	JAE  ladder_4211
+	JAE  ladder_4245
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4207
-	JMP  ladder_4212
+	JB   ladder_done_4241
+	JMP  ladder_4246
 
-ladder_4208:
+ladder_4242:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4207
+	JMP     ladder_done_4241
 
-ladder_4209:
+ladder_4243:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4207
+	JMP  ladder_done_4241
 
-ladder_4210:
+ladder_4244:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4207
+	JMP  ladder_done_4241
 
-ladder_4211:
+ladder_4245:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4207
+	JMP  ladder_done_4241
 
-ladder_4212:
+ladder_4246:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4207:
-cx_done_4202:
+ladder_done_4241:
+cx_done_4236:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_4213
+	JB   cx_short_4247
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4215
+	JBE  copy_le2_4249
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4216
+	JBE  copy_le4_4250
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4217:
+copy_loop_4251:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39185,7 +39423,7 @@ copy_loop_4217:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4217
+	JB      copy_loop_4251
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39195,9 +39433,9 @@ copy_loop_4217:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4218
+	JMP     copy_done_4252
 
-copy_le4_4216:
+copy_le4_4250:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -39206,77 +39444,77 @@ copy_le4_4216:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4218
+	JMP     copy_done_4252
 
-copy_le2_4215:
+copy_le2_4249:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4218:
-	JMP cx_done_4214
+copy_done_4252:
+	JMP cx_done_4248
 
-cx_short_4213:
+cx_short_4247:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4220
+	JAE  ladder_4254
 	CMPQ DX, $0x00000008
-	JAE  ladder_4221
+	JAE  ladder_4255
 	CMPQ DX, $0x00000004
-	JAE  ladder_4222
+	JAE  ladder_4256
 	CMPQ DX, $0x00000002
-	JAE  ladder_4223
+	JAE  ladder_4257
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4219
-	JMP  ladder_4224
+	JB   ladder_done_4253
+	JMP  ladder_4258
 
-ladder_4220:
+ladder_4254:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4219
+	JMP     ladder_done_4253
 
-ladder_4221:
+ladder_4255:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4219
+	JMP  ladder_done_4253
 
-ladder_4222:
+ladder_4256:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4219
+	JMP  ladder_done_4253
 
-ladder_4223:
+ladder_4257:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4219
+	JMP  ladder_done_4253
 
-ladder_4224:
+ladder_4258:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4219:
-cx_done_4214:
+ladder_done_4253:
+cx_done_4248:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_4225
+	JB   cx_short_4259
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4227
+	JBE  copy_le2_4261
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4228
+	JBE  copy_le4_4262
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4229:
+copy_loop_4263:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39288,7 +39526,7 @@ copy_loop_4229:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4229
+	JB      copy_loop_4263
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39298,9 +39536,9 @@ copy_loop_4229:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4230
+	JMP     copy_done_4264
 
-copy_le4_4228:
+copy_le4_4262:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -39309,71 +39547,71 @@ copy_le4_4228:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4230
+	JMP     copy_done_4264
 
-copy_le2_4227:
+copy_le2_4261:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4230:
-	JMP cx_done_4226
+copy_done_4264:
+	JMP cx_done_4260
 
-cx_short_4225:
+cx_short_4259:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4232
+	JAE  ladder_4266
 	CMPQ SI, $0x00000008
-	JAE  ladder_4233
+	JAE  ladder_4267
 	CMPQ SI, $0x00000004
-	JAE  ladder_4234
+	JAE  ladder_4268
 	CMPQ SI, $0x00000002
-	JAE  ladder_4235
+	JAE  ladder_4269
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4231
-	JMP  ladder_4236
+	JB   ladder_done_4265
+	JMP  ladder_4270
 
-ladder_4232:
+ladder_4266:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4231
+	JMP     ladder_done_4265
 
-ladder_4233:
+ladder_4267:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4231
+	JMP  ladder_done_4265
 
-ladder_4234:
+ladder_4268:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4231
+	JMP  ladder_done_4265
 
-ladder_4235:
+ladder_4269:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4231
+	JMP  ladder_done_4265
 
-ladder_4236:
+ladder_4270:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4231:
-cx_done_4226:
+ladder_done_4265:
+cx_done_4260:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4200
+	JNZ  wrap_rows_4234
 	VZEROUPPER
 
-wrap_ret_4199:
+wrap_ret_4233:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39381,7 +39619,7 @@ wrap_ret_4199:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4237
+	JZ    wrap_ret_4271
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39390,18 +39628,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4238:
+wrap_rows_4272:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_4239
+	JB   mid_small_4273
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_4241
+	JBE  copy_le2_4275
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_4242
+	JBE  copy_le4_4276
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4243:
+copy_loop_4277:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -39413,7 +39651,7 @@ copy_loop_4243:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_4243
+	JB        copy_loop_4277
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -39423,9 +39661,9 @@ copy_loop_4243:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_4244
+	JMP       copy_done_4278
 
-copy_le4_4242:
+copy_le4_4276:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -39434,28 +39672,28 @@ copy_le4_4242:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_4244
+	JMP       copy_done_4278
 
-copy_le2_4241:
+copy_le2_4275:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_4244:
-	JMP mid_done_4240
+copy_done_4278:
+	JMP mid_done_4274
 
-mid_small_4239:
+mid_small_4273:
 	CMPQ BX, $0x00000020
-	JB   cx_short_4245
+	JB   cx_short_4279
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4247
+	JBE  copy_le2_4281
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4248
+	JBE  copy_le4_4282
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4249:
+copy_loop_4283:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39467,7 +39705,7 @@ copy_loop_4249:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4249
+	JB      copy_loop_4283
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39477,9 +39715,9 @@ copy_loop_4249:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4250
+	JMP     copy_done_4284
 
-copy_le4_4248:
+copy_le4_4282:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39488,77 +39726,77 @@ copy_le4_4248:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4250
+	JMP     copy_done_4284
 
-copy_le2_4247:
+copy_le2_4281:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4250:
-	JMP cx_done_4246
+copy_done_4284:
+	JMP cx_done_4280
 
-cx_short_4245:
+cx_short_4279:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4252
+	JAE  ladder_4286
 	CMPQ BX, $0x00000008
-	JAE  ladder_4253
+	JAE  ladder_4287
 	CMPQ BX, $0x00000004
-	JAE  ladder_4254
+	JAE  ladder_4288
 	CMPQ BX, $0x00000002
-	JAE  ladder_4255
+	JAE  ladder_4289
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4251
-	JMP  ladder_4256
+	JB   ladder_done_4285
+	JMP  ladder_4290
 
-ladder_4252:
+ladder_4286:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4251
+	JMP     ladder_done_4285
 
-ladder_4253:
+ladder_4287:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4251
+	JMP  ladder_done_4285
 
-ladder_4254:
+ladder_4288:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4251
+	JMP  ladder_done_4285
 
-ladder_4255:
+ladder_4289:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4251
+	JMP  ladder_done_4285
 
-ladder_4256:
+ladder_4290:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4251:
-cx_done_4246:
-mid_done_4240:
+ladder_done_4285:
+cx_done_4280:
+mid_done_4274:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_4257
+	JB   mid_small_4291
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_4259
+	JBE  copy_le2_4293
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_4260
+	JBE  copy_le4_4294
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4261:
+copy_loop_4295:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -39570,7 +39808,7 @@ copy_loop_4261:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4261
+	JB        copy_loop_4295
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -39580,9 +39818,9 @@ copy_loop_4261:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4262
+	JMP       copy_done_4296
 
-copy_le4_4260:
+copy_le4_4294:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -39591,28 +39829,28 @@ copy_le4_4260:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_4262
+	JMP       copy_done_4296
 
-copy_le2_4259:
+copy_le2_4293:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_4262:
-	JMP mid_done_4258
+copy_done_4296:
+	JMP mid_done_4292
 
-mid_small_4257:
+mid_small_4291:
 	CMPQ DX, $0x00000020
-	JB   cx_short_4263
+	JB   cx_short_4297
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4265
+	JBE  copy_le2_4299
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4266
+	JBE  copy_le4_4300
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4267:
+copy_loop_4301:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39624,7 +39862,7 @@ copy_loop_4267:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4267
+	JB      copy_loop_4301
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39634,9 +39872,9 @@ copy_loop_4267:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4268
+	JMP     copy_done_4302
 
-copy_le4_4266:
+copy_le4_4300:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -39645,78 +39883,78 @@ copy_le4_4266:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4268
+	JMP     copy_done_4302
 
-copy_le2_4265:
+copy_le2_4299:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4268:
-	JMP cx_done_4264
+copy_done_4302:
+	JMP cx_done_4298
 
-cx_short_4263:
+cx_short_4297:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4270
+	JAE  ladder_4304
 	CMPQ DX, $0x00000008
-	JAE  ladder_4271
+	JAE  ladder_4305
 	CMPQ DX, $0x00000004
-	JAE  ladder_4272
+	JAE  ladder_4306
 	CMPQ DX, $0x00000002
-	JAE  ladder_4273
+	JAE  ladder_4307
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4269
-	JMP  ladder_4274
+	JB   ladder_done_4303
+	JMP  ladder_4308
 
-ladder_4270:
+ladder_4304:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4269
+	JMP     ladder_done_4303
 
-ladder_4271:
+ladder_4305:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4269
+	JMP  ladder_done_4303
 
-ladder_4272:
+ladder_4306:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4269
+	JMP  ladder_done_4303
 
-ladder_4273:
+ladder_4307:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4269
+	JMP  ladder_done_4303
 
-ladder_4274:
+ladder_4308:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4269:
-cx_done_4264:
-mid_done_4258:
+ladder_done_4303:
+cx_done_4298:
+mid_done_4292:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_4275
+	JB   mid_small_4309
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_4277
+	JBE  copy_le2_4311
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_4278
+	JBE  copy_le4_4312
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4279:
+copy_loop_4313:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -39728,7 +39966,7 @@ copy_loop_4279:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4279
+	JB        copy_loop_4313
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -39738,9 +39976,9 @@ copy_loop_4279:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4280
+	JMP       copy_done_4314
 
-copy_le4_4278:
+copy_le4_4312:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -39749,28 +39987,28 @@ copy_le4_4278:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_4280
+	JMP       copy_done_4314
 
-copy_le2_4277:
+copy_le2_4311:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_4280:
-	JMP mid_done_4276
+copy_done_4314:
+	JMP mid_done_4310
 
-mid_small_4275:
+mid_small_4309:
 	CMPQ SI, $0x00000020
-	JB   cx_short_4281
+	JB   cx_short_4315
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4283
+	JBE  copy_le2_4317
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4284
+	JBE  copy_le4_4318
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4285:
+copy_loop_4319:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39782,7 +40020,7 @@ copy_loop_4285:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4285
+	JB      copy_loop_4319
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39792,9 +40030,9 @@ copy_loop_4285:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4286
+	JMP     copy_done_4320
 
-copy_le4_4284:
+copy_le4_4318:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -39803,72 +40041,72 @@ copy_le4_4284:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4286
+	JMP     copy_done_4320
 
-copy_le2_4283:
+copy_le2_4317:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4286:
-	JMP cx_done_4282
+copy_done_4320:
+	JMP cx_done_4316
 
-cx_short_4281:
+cx_short_4315:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4288
+	JAE  ladder_4322
 	CMPQ SI, $0x00000008
-	JAE  ladder_4289
+	JAE  ladder_4323
 	CMPQ SI, $0x00000004
-	JAE  ladder_4290
+	JAE  ladder_4324
 	CMPQ SI, $0x00000002
-	JAE  ladder_4291
+	JAE  ladder_4325
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4287
-	JMP  ladder_4292
+	JB   ladder_done_4321
+	JMP  ladder_4326
 
-ladder_4288:
+ladder_4322:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4287
+	JMP     ladder_done_4321
 
-ladder_4289:
+ladder_4323:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4287
+	JMP  ladder_done_4321
 
-ladder_4290:
+ladder_4324:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4287
+	JMP  ladder_done_4321
 
-ladder_4291:
+ladder_4325:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4287
+	JMP  ladder_done_4321
 
-ladder_4292:
+ladder_4326:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4287:
-cx_done_4282:
-mid_done_4276:
+ladder_done_4321:
+cx_done_4316:
+mid_done_4310:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4238
+	JNZ  wrap_rows_4272
 	VZEROUPPER
 
-wrap_ret_4237:
+wrap_ret_4271:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -39876,33 +40114,33 @@ wrap_ret_4237:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4293
+	JZ    pieces_ret_4327
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4293
+	JZ    pieces_ret_4327
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_4294:
+pieces_rows_4328:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_4295:
+pieces_loop_4329:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_4296
+	JB      cx_short_4330
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_4298
+	JBE     copy_le2_4332
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_4299
+	JBE     copy_le4_4333
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_4300:
+copy_loop_4334:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -39914,7 +40152,7 @@ copy_loop_4300:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_4300
+	JB      copy_loop_4334
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -39924,9 +40162,9 @@ copy_loop_4300:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_4301
+	JMP     copy_done_4335
 
-copy_le4_4299:
+copy_le4_4333:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -39935,74 +40173,74 @@ copy_le4_4299:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_4301
+	JMP     copy_done_4335
 
-copy_le2_4298:
+copy_le2_4332:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_4301:
-	JMP cx_done_4297
+copy_done_4335:
+	JMP cx_done_4331
 
-cx_short_4296:
+cx_short_4330:
 	CMPQ R8, $0x00000010
-	JAE  ladder_4303
+	JAE  ladder_4337
 	CMPQ R8, $0x00000008
-	JAE  ladder_4304
+	JAE  ladder_4338
 	CMPQ R8, $0x00000004
-	JAE  ladder_4305
+	JAE  ladder_4339
 	CMPQ R8, $0x00000002
-	JAE  ladder_4306
+	JAE  ladder_4340
 	CMPQ R8, $0x00000001
-	JB   ladder_done_4302
-	JMP  ladder_4307
+	JB   ladder_done_4336
+	JMP  ladder_4341
 
-ladder_4303:
+ladder_4337:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_4302
+	JMP     ladder_done_4336
 
-ladder_4304:
+ladder_4338:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_4302
+	JMP  ladder_done_4336
 
-ladder_4305:
+ladder_4339:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_4302
+	JMP  ladder_done_4336
 
-ladder_4306:
+ladder_4340:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_4302
+	JMP  ladder_done_4336
 
-ladder_4307:
+ladder_4341:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_4302:
-cx_done_4297:
+ladder_done_4336:
+cx_done_4331:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_4295
+	JNZ  pieces_loop_4329
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_4294
+	JNZ  pieces_rows_4328
 	VZEROUPPER
 
-pieces_ret_4293:
+pieces_ret_4327:
 	RET
 
 // func storeFence()
