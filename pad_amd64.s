@@ -28024,50 +28024,42 @@ shuf_done_3176:
 	RET
 
 // func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
-	MOVQ    dst+0(FP), AX
-	MOVQ    src+8(FP), CX
-	MOVQ    planes+16(FP), DX
-	MOVQ    tab+40(FP), BX
-	MOVQ    chunks+48(FP), SI
-	MOVQ    last+56(FP), DI
-	MOVQ    inLen+64(FP), R8
-	TESTQ   DX, DX
-	JZ      chunks_ret_3178
-	CMPQ    R8, $0x00000080
-	JA      chunks_wide_in_3179
-	MOVQ    R8, R9
-	LEAQ    lowmask64<>+0(SB), R10
-	MOVQ    $0x00000040, R11
-	CMPQ    R9, R11
-	CMOVQLT R9, R11
-	SUBQ    R11, R9
-	KMOVQ   (R10)(R11*8), K1
-	KMOVQ   (R10)(R9*8), K2
-	MOVQ    DX, R9
-	DECQ    R9
-	IMULQ   srcPlane+32(FP), R9
-	ADDQ    CX, R9
-	ADDQ    R8, R9
-	DECQ    R9
-	ORQ     $0x00000fff, R9
-	SUBQ    $0x0000007f, R9
-	CMPQ    SI, $0x02
-	JE      chunks_2_3180
-	CMPQ    SI, $0x03
-	JE      chunks_3_3181
-	CMPQ    SI, $0x04
-	JE      chunks_4_3182
-	CMPQ    SI, $0x05
-	JE      chunks_5_3183
-	CMPQ    SI, $0x06
-	JE      chunks_6_3184
-	CMPQ    SI, $0x07
-	JE      chunks_7_3185
-	CMPQ    SI, $0x08
-	JE      chunks_8_3186
-	JMP     chunks_ret_3178
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  planes+16(FP), DX
+	MOVQ  tab+40(FP), BX
+	MOVQ  chunks+48(FP), SI
+	MOVQ  last+56(FP), DI
+	MOVQ  inLen+64(FP), R8
+	TESTQ DX, DX
+	JZ    chunks_ret_3178
+	CMPQ  R8, $0x00000080
+	JA    chunks_wide_in_3179
+	MOVQ  DX, R9
+	DECQ  R9
+	IMULQ srcPlane+32(FP), R9
+	ADDQ  CX, R9
+	ADDQ  R8, R9
+	DECQ  R9
+	ORQ   $0x00000fff, R9
+	SUBQ  $0x0000007f, R9
+	CMPQ  SI, $0x02
+	JE    chunks_2_3180
+	CMPQ  SI, $0x03
+	JE    chunks_3_3181
+	CMPQ  SI, $0x04
+	JE    chunks_4_3182
+	CMPQ  SI, $0x05
+	JE    chunks_5_3183
+	CMPQ  SI, $0x06
+	JE    chunks_6_3184
+	CMPQ  SI, $0x07
+	JE    chunks_7_3185
+	CMPQ  SI, $0x08
+	JE    chunks_8_3186
+	JMP   chunks_ret_3178
 
 chunks_2_3180:
 	VMOVDQU64 (BX), Z0
@@ -28096,7 +28088,6 @@ chunks_2_loaded_3190:
 	JNZ       chunks_2_planes_3187
 
 chunks_2_last_3188:
-	MOVQ      inLen+64(FP), DX
 	CMPQ      CX, R9
 	JA        chunks_rotated_3191
 	VMOVDQU64 (CX), Z2
@@ -28104,6 +28095,7 @@ chunks_2_last_3188:
 	JMP       chunks_loaded_3192
 
 chunks_rotated_3191:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z4
@@ -28113,12 +28105,13 @@ chunks_rotated_3191:
 	JA           chunks_upper_3193
 	VPERMB       (BX), Z4, Z2
 	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_loaded_3192
+	JMP          chunks_rotated_done_3194
 
 chunks_upper_3193:
 	VMOVDQU64 (CX), Z2
 	VPERMB    (BX), Z4, Z3
 
+chunks_rotated_done_3194:
 chunks_loaded_3192:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z3, Z2, Z0
@@ -28130,26 +28123,41 @@ chunks_loaded_3192:
 	RET
 
 chunks_2_near_3189:
-	VMOVDQU8.Z (CX), K1, Z2
-	VMOVDQU8.Z 64(CX), K2, Z3
-	JMP        chunks_2_loaded_3190
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z4
+	VPADDB       iota64<>+0(SB), Z4, Z4
+	NEGQ         BX
+	CMPQ         BX, $0x00000040
+	JA           chunks_upper_3195
+	VPERMB       (SI), Z4, Z2
+	VPXORQ       Z3, Z3, Z3
+	JMP          chunks_rotated_done_3196
+
+chunks_upper_3195:
+	VMOVDQU64 (CX), Z2
+	VPERMB    (SI), Z4, Z3
+
+chunks_rotated_done_3196:
+	JMP chunks_2_loaded_3190
 
 chunks_3_3181:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_3195
+	JZ        chunks_3_last_3198
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_3194:
+chunks_3_planes_3197:
 	CMPQ      CX, R9
-	JA        chunks_3_near_3196
+	JA        chunks_3_near_3199
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-chunks_3_loaded_3197:
+chunks_3_loaded_3200:
 	VMOVDQA64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VMOVDQU64 Z5, (AX)
@@ -28162,33 +28170,34 @@ chunks_3_loaded_3197:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_3194
+	JNZ       chunks_3_planes_3197
 
-chunks_3_last_3195:
-	MOVQ      inLen+64(FP), DX
+chunks_3_last_3198:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3198
+	JA        chunks_rotated_3201
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
-	JMP       chunks_loaded_3199
+	JMP       chunks_loaded_3202
 
-chunks_rotated_3198:
+chunks_rotated_3201:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z5
 	VPADDB       iota64<>+0(SB), Z5, Z5
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3200
+	JA           chunks_upper_3203
 	VPERMB       (BX), Z5, Z3
 	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_loaded_3199
+	JMP          chunks_rotated_done_3204
 
-chunks_upper_3200:
+chunks_upper_3203:
 	VMOVDQU64 (CX), Z3
 	VPERMB    (BX), Z5, Z4
 
-chunks_loaded_3199:
+chunks_rotated_done_3204:
+chunks_loaded_3202:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28201,10 +28210,25 @@ chunks_loaded_3199:
 	VZEROUPPER
 	RET
 
-chunks_3_near_3196:
-	VMOVDQU8.Z (CX), K1, Z3
-	VMOVDQU8.Z 64(CX), K2, Z4
-	JMP        chunks_3_loaded_3197
+chunks_3_near_3199:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z5
+	VPADDB       iota64<>+0(SB), Z5, Z5
+	NEGQ         BX
+	CMPQ         BX, $0x00000040
+	JA           chunks_upper_3205
+	VPERMB       (SI), Z5, Z3
+	VPXORQ       Z4, Z4, Z4
+	JMP          chunks_rotated_done_3206
+
+chunks_upper_3205:
+	VMOVDQU64 (CX), Z3
+	VPERMB    (SI), Z5, Z4
+
+chunks_rotated_done_3206:
+	JMP chunks_3_loaded_3200
 
 chunks_4_3182:
 	VMOVDQU64 (BX), Z0
@@ -28212,17 +28236,17 @@ chunks_4_3182:
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_3202
+	JZ        chunks_4_last_3208
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_3201:
+chunks_4_planes_3207:
 	CMPQ      CX, R9
-	JA        chunks_4_near_3203
+	JA        chunks_4_near_3209
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-chunks_4_loaded_3204:
+chunks_4_loaded_3210:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VMOVDQU64 Z6, (AX)
@@ -28238,33 +28262,34 @@ chunks_4_loaded_3204:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_3201
+	JNZ       chunks_4_planes_3207
 
-chunks_4_last_3202:
-	MOVQ      inLen+64(FP), DX
+chunks_4_last_3208:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3205
+	JA        chunks_rotated_3211
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
-	JMP       chunks_loaded_3206
+	JMP       chunks_loaded_3212
 
-chunks_rotated_3205:
+chunks_rotated_3211:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
 	VPADDB       iota64<>+0(SB), Z6, Z6
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3207
+	JA           chunks_upper_3213
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_3206
+	JMP          chunks_rotated_done_3214
 
-chunks_upper_3207:
+chunks_upper_3213:
 	VMOVDQU64 (CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_3206:
+chunks_rotated_done_3214:
+chunks_loaded_3212:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28280,10 +28305,25 @@ chunks_loaded_3206:
 	VZEROUPPER
 	RET
 
-chunks_4_near_3203:
-	VMOVDQU8.Z (CX), K1, Z4
-	VMOVDQU8.Z 64(CX), K2, Z5
-	JMP        chunks_4_loaded_3204
+chunks_4_near_3209:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         BX
+	CMPQ         BX, $0x00000040
+	JA           chunks_upper_3215
+	VPERMB       (SI), Z6, Z4
+	VPXORQ       Z5, Z5, Z5
+	JMP          chunks_rotated_done_3216
+
+chunks_upper_3215:
+	VMOVDQU64 (CX), Z4
+	VPERMB    (SI), Z6, Z5
+
+chunks_rotated_done_3216:
+	JMP chunks_4_loaded_3210
 
 chunks_5_3183:
 	VMOVDQU64 (BX), Z0
@@ -28292,17 +28332,17 @@ chunks_5_3183:
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_3209
+	JZ        chunks_5_last_3218
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_3208:
+chunks_5_planes_3217:
 	CMPQ      CX, R9
-	JA        chunks_5_near_3210
+	JA        chunks_5_near_3219
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-chunks_5_loaded_3211:
+chunks_5_loaded_3220:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z6, Z5, Z7
 	VMOVDQU64 Z7, (AX)
@@ -28321,33 +28361,34 @@ chunks_5_loaded_3211:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_3208
+	JNZ       chunks_5_planes_3217
 
-chunks_5_last_3209:
-	MOVQ      inLen+64(FP), DX
+chunks_5_last_3218:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3212
+	JA        chunks_rotated_3221
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
-	JMP       chunks_loaded_3213
+	JMP       chunks_loaded_3222
 
-chunks_rotated_3212:
+chunks_rotated_3221:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
 	VPADDB       iota64<>+0(SB), Z7, Z7
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3214
+	JA           chunks_upper_3223
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_3213
+	JMP          chunks_rotated_done_3224
 
-chunks_upper_3214:
+chunks_upper_3223:
 	VMOVDQU64 (CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_3213:
+chunks_rotated_done_3224:
+chunks_loaded_3222:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28366,10 +28407,25 @@ chunks_loaded_3213:
 	VZEROUPPER
 	RET
 
-chunks_5_near_3210:
-	VMOVDQU8.Z (CX), K1, Z5
-	VMOVDQU8.Z 64(CX), K2, Z6
-	JMP        chunks_5_loaded_3211
+chunks_5_near_3219:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z7
+	VPADDB       iota64<>+0(SB), Z7, Z7
+	NEGQ         BX
+	CMPQ         BX, $0x00000040
+	JA           chunks_upper_3225
+	VPERMB       (SI), Z7, Z5
+	VPXORQ       Z6, Z6, Z6
+	JMP          chunks_rotated_done_3226
+
+chunks_upper_3225:
+	VMOVDQU64 (CX), Z5
+	VPERMB    (SI), Z7, Z6
+
+chunks_rotated_done_3226:
+	JMP chunks_5_loaded_3220
 
 chunks_6_3184:
 	VMOVDQU64 (BX), Z0
@@ -28379,17 +28435,17 @@ chunks_6_3184:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_3216
+	JZ        chunks_6_last_3228
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_3215:
+chunks_6_planes_3227:
 	CMPQ      CX, R9
-	JA        chunks_6_near_3217
+	JA        chunks_6_near_3229
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 
-chunks_6_loaded_3218:
+chunks_6_loaded_3230:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z7, Z6, Z8
 	VMOVDQU64 Z8, (AX)
@@ -28411,33 +28467,34 @@ chunks_6_loaded_3218:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_3215
+	JNZ       chunks_6_planes_3227
 
-chunks_6_last_3216:
-	MOVQ      inLen+64(FP), DX
+chunks_6_last_3228:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3219
+	JA        chunks_rotated_3231
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
-	JMP       chunks_loaded_3220
+	JMP       chunks_loaded_3232
 
-chunks_rotated_3219:
+chunks_rotated_3231:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
 	VPADDB       iota64<>+0(SB), Z8, Z8
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3221
+	JA           chunks_upper_3233
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_3220
+	JMP          chunks_rotated_done_3234
 
-chunks_upper_3221:
+chunks_upper_3233:
 	VMOVDQU64 (CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_3220:
+chunks_rotated_done_3234:
+chunks_loaded_3232:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28459,10 +28516,25 @@ chunks_loaded_3220:
 	VZEROUPPER
 	RET
 
-chunks_6_near_3217:
-	VMOVDQU8.Z (CX), K1, Z6
-	VMOVDQU8.Z 64(CX), K2, Z7
-	JMP        chunks_6_loaded_3218
+chunks_6_near_3229:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         BX
+	CMPQ         BX, $0x00000040
+	JA           chunks_upper_3235
+	VPERMB       (SI), Z8, Z6
+	VPXORQ       Z7, Z7, Z7
+	JMP          chunks_rotated_done_3236
+
+chunks_upper_3235:
+	VMOVDQU64 (CX), Z6
+	VPERMB    (SI), Z8, Z7
+
+chunks_rotated_done_3236:
+	JMP chunks_6_loaded_3230
 
 chunks_7_3185:
 	VMOVDQU64 (BX), Z0
@@ -28473,17 +28545,17 @@ chunks_7_3185:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_3223
+	JZ        chunks_7_last_3238
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_3222:
+chunks_7_planes_3237:
 	CMPQ      CX, R9
-	JA        chunks_7_near_3224
+	JA        chunks_7_near_3239
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 
-chunks_7_loaded_3225:
+chunks_7_loaded_3240:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z8, Z7, Z9
 	VMOVDQU64 Z9, (AX)
@@ -28508,33 +28580,34 @@ chunks_7_loaded_3225:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_3222
+	JNZ       chunks_7_planes_3237
 
-chunks_7_last_3223:
-	MOVQ      inLen+64(FP), DX
+chunks_7_last_3238:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3226
+	JA        chunks_rotated_3241
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
-	JMP       chunks_loaded_3227
+	JMP       chunks_loaded_3242
 
-chunks_rotated_3226:
+chunks_rotated_3241:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
 	VPADDB       iota64<>+0(SB), Z9, Z9
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3228
+	JA           chunks_upper_3243
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_3227
+	JMP          chunks_rotated_done_3244
 
-chunks_upper_3228:
+chunks_upper_3243:
 	VMOVDQU64 (CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_3227:
+chunks_rotated_done_3244:
+chunks_loaded_3242:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28559,10 +28632,25 @@ chunks_loaded_3227:
 	VZEROUPPER
 	RET
 
-chunks_7_near_3224:
-	VMOVDQU8.Z (CX), K1, Z7
-	VMOVDQU8.Z 64(CX), K2, Z8
-	JMP        chunks_7_loaded_3225
+chunks_7_near_3239:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         BX
+	CMPQ         BX, $0x00000040
+	JA           chunks_upper_3245
+	VPERMB       (SI), Z9, Z7
+	VPXORQ       Z8, Z8, Z8
+	JMP          chunks_rotated_done_3246
+
+chunks_upper_3245:
+	VMOVDQU64 (CX), Z7
+	VPERMB    (SI), Z9, Z8
+
+chunks_rotated_done_3246:
+	JMP chunks_7_loaded_3240
 
 chunks_8_3186:
 	VMOVDQU64 (BX), Z0
@@ -28574,17 +28662,17 @@ chunks_8_3186:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_3230
+	JZ        chunks_8_last_3248
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_3229:
+chunks_8_planes_3247:
 	CMPQ      CX, R9
-	JA        chunks_8_near_3231
+	JA        chunks_8_near_3249
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 
-chunks_8_loaded_3232:
+chunks_8_loaded_3250:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z9, Z8, Z10
 	VMOVDQU64 Z10, (AX)
@@ -28612,33 +28700,34 @@ chunks_8_loaded_3232:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_3229
+	JNZ       chunks_8_planes_3247
 
-chunks_8_last_3230:
-	MOVQ      inLen+64(FP), DX
+chunks_8_last_3248:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3233
+	JA        chunks_rotated_3251
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
-	JMP       chunks_loaded_3234
+	JMP       chunks_loaded_3252
 
-chunks_rotated_3233:
+chunks_rotated_3251:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
 	VPADDB       iota64<>+0(SB), Z10, Z10
 	NEGQ         DX
 	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3235
+	JA           chunks_upper_3253
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_3234
+	JMP          chunks_rotated_done_3254
 
-chunks_upper_3235:
+chunks_upper_3253:
 	VMOVDQU64 (CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_3234:
+chunks_rotated_done_3254:
+chunks_loaded_3252:
 	VMOVDQA64 Z0, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28666,92 +28755,98 @@ chunks_loaded_3234:
 	VZEROUPPER
 	RET
 
-chunks_8_near_3231:
-	VMOVDQU8.Z (CX), K1, Z8
-	VMOVDQU8.Z 64(CX), K2, Z9
-	JMP        chunks_8_loaded_3232
+chunks_8_near_3249:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         BX
+	CMPQ         BX, $0x00000040
+	JA           chunks_upper_3255
+	VPERMB       (SI), Z10, Z8
+	VPXORQ       Z9, Z9, Z9
+	JMP          chunks_rotated_done_3256
+
+chunks_upper_3255:
+	VMOVDQU64 (CX), Z8
+	VPERMB    (SI), Z10, Z9
+
+chunks_rotated_done_3256:
+	JMP chunks_8_loaded_3250
 
 chunks_wide_in_3179:
-	MOVQ    R8, R9
-	SUBQ    $0x00000080, R9
-	LEAQ    lowmask64<>+0(SB), R10
-	MOVQ    $0x00000040, R11
-	CMPQ    R9, R11
-	CMOVQLT R9, R11
-	SUBQ    R11, R9
-	KMOVQ   (R10)(R11*8), K1
-	KMOVQ   (R10)(R9*8), K2
-	MOVQ    DX, R9
-	DECQ    R9
-	IMULQ   srcPlane+32(FP), R9
-	ADDQ    CX, R9
-	ADDQ    R8, R9
-	DECQ    R9
-	ORQ     $0x00000fff, R9
-	SUBQ    $0x000000ff, R9
-	CMPQ    SI, $0x02
-	JE      chunks_2_3236
-	CMPQ    SI, $0x03
-	JE      chunks_3_3237
-	CMPQ    SI, $0x04
-	JE      chunks_4_3238
-	CMPQ    SI, $0x05
-	JE      chunks_5_3239
-	CMPQ    SI, $0x06
-	JE      chunks_6_3240
-	CMPQ    SI, $0x07
-	JE      chunks_7_3241
-	CMPQ    SI, $0x08
-	JE      chunks_8_3242
-	JMP     chunks_ret_3178
+	MOVQ  DX, R9
+	DECQ  R9
+	IMULQ srcPlane+32(FP), R9
+	ADDQ  CX, R9
+	ADDQ  R8, R9
+	DECQ  R9
+	ORQ   $0x00000fff, R9
+	SUBQ  $0x000000ff, R9
+	CMPQ  SI, $0x02
+	JE    chunks_2_3257
+	CMPQ  SI, $0x03
+	JE    chunks_3_3258
+	CMPQ  SI, $0x04
+	JE    chunks_4_3259
+	CMPQ  SI, $0x05
+	JE    chunks_5_3260
+	CMPQ  SI, $0x06
+	JE    chunks_6_3261
+	CMPQ  SI, $0x07
+	JE    chunks_7_3262
+	CMPQ  SI, $0x08
+	JE    chunks_8_3263
+	JMP   chunks_ret_3178
 
-chunks_2_3236:
+chunks_2_3257:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	DECQ      DX
-	JZ        chunks_2_last_3244
+	JZ        chunks_2_last_3265
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_3243:
+chunks_2_planes_3264:
 	CMPQ      CX, R9
-	JA        chunks_2_near_3245
+	JA        chunks_2_near_3266
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
 
-chunks_2_loaded_3246:
+chunks_2_loaded_3267:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z5, Z4, Z7
-	VPMOVB2M  Z0, K3
-	VPBLENDMB Z7, Z6, K3, Z6
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z7, Z6, K1, Z6
 	VMOVDQU64 Z6, (AX)
 	VMOVDQA64 Z1, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z1, Z2
 	VPERMI2B  Z5, Z4, Z2
-	VPMOVB2M  Z1, K3
-	VPBLENDMB Z2, Z6, K3, Z6
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z2, Z6, K1, Z6
 	VMOVDQU64 Z6, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_3243
+	JNZ       chunks_2_planes_3264
 
-chunks_2_last_3244:
-	MOVQ      inLen+64(FP), DX
+chunks_2_last_3265:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3247
+	JA        chunks_rotated_3268
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 128(CX), Z4
 	VMOVDQU64 192(CX), Z5
-	JMP       chunks_loaded_3248
+	JMP       chunks_loaded_3269
 
-chunks_rotated_3247:
+chunks_rotated_3268:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z6
@@ -28760,16 +28855,17 @@ chunks_rotated_3247:
 	VMOVDQU64    (CX), Z2
 	VMOVDQU64    64(CX), Z3
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3249
+	JA           chunks_upper_3270
 	VPERMB       (BX), Z6, Z4
 	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_loaded_3248
+	JMP          chunks_rotated_done_3271
 
-chunks_upper_3249:
+chunks_upper_3270:
 	VMOVDQU64 128(CX), Z4
 	VPERMB    (BX), Z6, Z5
 
-chunks_loaded_3248:
+chunks_rotated_done_3271:
+chunks_loaded_3269:
 	VMOVDQA64 Z0, Z6
 	VPERMI2B  Z3, Z2, Z6
 	VMOVDQA64 Z0, Z7
@@ -28787,68 +28883,83 @@ chunks_loaded_3248:
 	VZEROUPPER
 	RET
 
-chunks_2_near_3245:
-	VMOVDQU64  (CX), Z2
-	VMOVDQU64  64(CX), Z3
-	VMOVDQU8.Z 128(CX), K1, Z4
-	VMOVDQU8.Z 192(CX), K2, Z5
-	JMP        chunks_2_loaded_3246
+chunks_2_near_3266:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z6
+	VPADDB       iota64<>+0(SB), Z6, Z6
+	NEGQ         BX
+	VMOVDQU64    (CX), Z2
+	VMOVDQU64    64(CX), Z3
+	CMPQ         BX, $0x000000c0
+	JA           chunks_upper_3272
+	VPERMB       (SI), Z6, Z4
+	VPXORQ       Z5, Z5, Z5
+	JMP          chunks_rotated_done_3273
 
-chunks_3_3237:
+chunks_upper_3272:
+	VMOVDQU64 128(CX), Z4
+	VPERMB    (SI), Z6, Z5
+
+chunks_rotated_done_3273:
+	JMP chunks_2_loaded_3267
+
+chunks_3_3258:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	DECQ      DX
-	JZ        chunks_3_last_3251
+	JZ        chunks_3_last_3275
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_3250:
+chunks_3_planes_3274:
 	CMPQ      CX, R9
-	JA        chunks_3_near_3252
+	JA        chunks_3_near_3276
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
 
-chunks_3_loaded_3253:
+chunks_3_loaded_3277:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
-	VPMOVB2M  Z0, K3
-	VPBLENDMB Z8, Z7, K3, Z7
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z8, Z7, K1, Z7
 	VMOVDQU64 Z7, (AX)
 	VMOVDQA64 Z1, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z1, Z8
 	VPERMI2B  Z6, Z5, Z8
-	VPMOVB2M  Z1, K3
-	VPBLENDMB Z8, Z7, K3, Z7
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z8, Z7, K1, Z7
 	VMOVDQU64 Z7, 64(AX)
 	VMOVDQA64 Z2, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z2, Z3
 	VPERMI2B  Z6, Z5, Z3
-	VPMOVB2M  Z2, K3
-	VPBLENDMB Z3, Z7, K3, Z7
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z3, Z7, K1, Z7
 	VMOVDQU64 Z7, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_3250
+	JNZ       chunks_3_planes_3274
 
-chunks_3_last_3251:
-	MOVQ      inLen+64(FP), DX
+chunks_3_last_3275:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3254
+	JA        chunks_rotated_3278
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
-	JMP       chunks_loaded_3255
+	JMP       chunks_loaded_3279
 
-chunks_rotated_3254:
+chunks_rotated_3278:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z7
@@ -28857,16 +28968,17 @@ chunks_rotated_3254:
 	VMOVDQU64    (CX), Z3
 	VMOVDQU64    64(CX), Z4
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3256
+	JA           chunks_upper_3280
 	VPERMB       (BX), Z7, Z5
 	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_loaded_3255
+	JMP          chunks_rotated_done_3281
 
-chunks_upper_3256:
+chunks_upper_3280:
 	VMOVDQU64 128(CX), Z5
 	VPERMB    (BX), Z7, Z6
 
-chunks_loaded_3255:
+chunks_rotated_done_3281:
+chunks_loaded_3279:
 	VMOVDQA64 Z0, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z0, Z8
@@ -28891,76 +29003,91 @@ chunks_loaded_3255:
 	VZEROUPPER
 	RET
 
-chunks_3_near_3252:
-	VMOVDQU64  (CX), Z3
-	VMOVDQU64  64(CX), Z4
-	VMOVDQU8.Z 128(CX), K1, Z5
-	VMOVDQU8.Z 192(CX), K2, Z6
-	JMP        chunks_3_loaded_3253
+chunks_3_near_3276:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z7
+	VPADDB       iota64<>+0(SB), Z7, Z7
+	NEGQ         BX
+	VMOVDQU64    (CX), Z3
+	VMOVDQU64    64(CX), Z4
+	CMPQ         BX, $0x000000c0
+	JA           chunks_upper_3282
+	VPERMB       (SI), Z7, Z5
+	VPXORQ       Z6, Z6, Z6
+	JMP          chunks_rotated_done_3283
 
-chunks_4_3238:
+chunks_upper_3282:
+	VMOVDQU64 128(CX), Z5
+	VPERMB    (SI), Z7, Z6
+
+chunks_rotated_done_3283:
+	JMP chunks_3_loaded_3277
+
+chunks_4_3259:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_3258
+	JZ        chunks_4_last_3285
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_3257:
+chunks_4_planes_3284:
 	CMPQ      CX, R9
-	JA        chunks_4_near_3259
+	JA        chunks_4_near_3286
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
 
-chunks_4_loaded_3260:
+chunks_4_loaded_3287:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z7, Z6, Z9
-	VPMOVB2M  Z0, K3
-	VPBLENDMB Z9, Z8, K3, Z8
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z9, Z8, K1, Z8
 	VMOVDQU64 Z8, (AX)
 	VMOVDQA64 Z1, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z1, Z9
 	VPERMI2B  Z7, Z6, Z9
-	VPMOVB2M  Z1, K3
-	VPBLENDMB Z9, Z8, K3, Z8
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z9, Z8, K1, Z8
 	VMOVDQU64 Z8, 64(AX)
 	VMOVDQA64 Z2, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z2, Z9
 	VPERMI2B  Z7, Z6, Z9
-	VPMOVB2M  Z2, K3
-	VPBLENDMB Z9, Z8, K3, Z8
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z9, Z8, K1, Z8
 	VMOVDQU64 Z8, 128(AX)
 	VMOVDQA64 Z3, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z3, Z4
 	VPERMI2B  Z7, Z6, Z4
-	VPMOVB2M  Z3, K3
-	VPBLENDMB Z4, Z8, K3, Z8
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z4, Z8, K1, Z8
 	VMOVDQU64 Z8, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_3257
+	JNZ       chunks_4_planes_3284
 
-chunks_4_last_3258:
-	MOVQ      inLen+64(FP), DX
+chunks_4_last_3285:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3261
+	JA        chunks_rotated_3288
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
-	JMP       chunks_loaded_3262
+	JMP       chunks_loaded_3289
 
-chunks_rotated_3261:
+chunks_rotated_3288:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z8
@@ -28969,16 +29096,17 @@ chunks_rotated_3261:
 	VMOVDQU64    (CX), Z4
 	VMOVDQU64    64(CX), Z5
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3263
+	JA           chunks_upper_3290
 	VPERMB       (BX), Z8, Z6
 	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_loaded_3262
+	JMP          chunks_rotated_done_3291
 
-chunks_upper_3263:
+chunks_upper_3290:
 	VMOVDQU64 128(CX), Z6
 	VPERMB    (BX), Z8, Z7
 
-chunks_loaded_3262:
+chunks_rotated_done_3291:
+chunks_loaded_3289:
 	VMOVDQA64 Z0, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z0, Z9
@@ -29010,84 +29138,99 @@ chunks_loaded_3262:
 	VZEROUPPER
 	RET
 
-chunks_4_near_3259:
-	VMOVDQU64  (CX), Z4
-	VMOVDQU64  64(CX), Z5
-	VMOVDQU8.Z 128(CX), K1, Z6
-	VMOVDQU8.Z 192(CX), K2, Z7
-	JMP        chunks_4_loaded_3260
+chunks_4_near_3286:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z8
+	VPADDB       iota64<>+0(SB), Z8, Z8
+	NEGQ         BX
+	VMOVDQU64    (CX), Z4
+	VMOVDQU64    64(CX), Z5
+	CMPQ         BX, $0x000000c0
+	JA           chunks_upper_3292
+	VPERMB       (SI), Z8, Z6
+	VPXORQ       Z7, Z7, Z7
+	JMP          chunks_rotated_done_3293
 
-chunks_5_3239:
+chunks_upper_3292:
+	VMOVDQU64 128(CX), Z6
+	VPERMB    (SI), Z8, Z7
+
+chunks_rotated_done_3293:
+	JMP chunks_4_loaded_3287
+
+chunks_5_3260:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
 	VMOVDQU64 192(BX), Z3
 	VMOVDQU64 256(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_3265
+	JZ        chunks_5_last_3295
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_3264:
+chunks_5_planes_3294:
 	CMPQ      CX, R9
-	JA        chunks_5_near_3266
+	JA        chunks_5_near_3296
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
 
-chunks_5_loaded_3267:
+chunks_5_loaded_3297:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z8, Z7, Z10
-	VPMOVB2M  Z0, K3
-	VPBLENDMB Z10, Z9, K3, Z9
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z10, Z9, K1, Z9
 	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z1, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z1, Z10
 	VPERMI2B  Z8, Z7, Z10
-	VPMOVB2M  Z1, K3
-	VPBLENDMB Z10, Z9, K3, Z9
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z10, Z9, K1, Z9
 	VMOVDQU64 Z9, 64(AX)
 	VMOVDQA64 Z2, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z2, Z10
 	VPERMI2B  Z8, Z7, Z10
-	VPMOVB2M  Z2, K3
-	VPBLENDMB Z10, Z9, K3, Z9
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z10, Z9, K1, Z9
 	VMOVDQU64 Z9, 128(AX)
 	VMOVDQA64 Z3, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z3, Z10
 	VPERMI2B  Z8, Z7, Z10
-	VPMOVB2M  Z3, K3
-	VPBLENDMB Z10, Z9, K3, Z9
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z10, Z9, K1, Z9
 	VMOVDQU64 Z9, 192(AX)
 	VMOVDQA64 Z4, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z4, Z5
 	VPERMI2B  Z8, Z7, Z5
-	VPMOVB2M  Z4, K3
-	VPBLENDMB Z5, Z9, K3, Z9
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z5, Z9, K1, Z9
 	VMOVDQU64 Z9, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_3264
+	JNZ       chunks_5_planes_3294
 
-chunks_5_last_3265:
-	MOVQ      inLen+64(FP), DX
+chunks_5_last_3295:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3268
+	JA        chunks_rotated_3298
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
-	JMP       chunks_loaded_3269
+	JMP       chunks_loaded_3299
 
-chunks_rotated_3268:
+chunks_rotated_3298:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z9
@@ -29096,16 +29239,17 @@ chunks_rotated_3268:
 	VMOVDQU64    (CX), Z5
 	VMOVDQU64    64(CX), Z6
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3270
+	JA           chunks_upper_3300
 	VPERMB       (BX), Z9, Z7
 	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_loaded_3269
+	JMP          chunks_rotated_done_3301
 
-chunks_upper_3270:
+chunks_upper_3300:
 	VMOVDQU64 128(CX), Z7
 	VPERMB    (BX), Z9, Z8
 
-chunks_loaded_3269:
+chunks_rotated_done_3301:
+chunks_loaded_3299:
 	VMOVDQA64 Z0, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z0, Z10
@@ -29144,14 +29288,29 @@ chunks_loaded_3269:
 	VZEROUPPER
 	RET
 
-chunks_5_near_3266:
-	VMOVDQU64  (CX), Z5
-	VMOVDQU64  64(CX), Z6
-	VMOVDQU8.Z 128(CX), K1, Z7
-	VMOVDQU8.Z 192(CX), K2, Z8
-	JMP        chunks_5_loaded_3267
+chunks_5_near_3296:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z9
+	VPADDB       iota64<>+0(SB), Z9, Z9
+	NEGQ         BX
+	VMOVDQU64    (CX), Z5
+	VMOVDQU64    64(CX), Z6
+	CMPQ         BX, $0x000000c0
+	JA           chunks_upper_3302
+	VPERMB       (SI), Z9, Z7
+	VPXORQ       Z8, Z8, Z8
+	JMP          chunks_rotated_done_3303
 
-chunks_6_3240:
+chunks_upper_3302:
+	VMOVDQU64 128(CX), Z7
+	VPERMB    (SI), Z9, Z8
+
+chunks_rotated_done_3303:
+	JMP chunks_5_loaded_3297
+
+chunks_6_3261:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -29159,77 +29318,77 @@ chunks_6_3240:
 	VMOVDQU64 256(BX), Z4
 	VMOVDQU64 320(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_3272
+	JZ        chunks_6_last_3305
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_3271:
+chunks_6_planes_3304:
 	CMPQ      CX, R9
-	JA        chunks_6_near_3273
+	JA        chunks_6_near_3306
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
 
-chunks_6_loaded_3274:
+chunks_6_loaded_3307:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z9, Z8, Z11
-	VPMOVB2M  Z0, K3
-	VPBLENDMB Z11, Z10, K3, Z10
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z11, Z10, K1, Z10
 	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z1, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z1, Z11
 	VPERMI2B  Z9, Z8, Z11
-	VPMOVB2M  Z1, K3
-	VPBLENDMB Z11, Z10, K3, Z10
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z11, Z10, K1, Z10
 	VMOVDQU64 Z10, 64(AX)
 	VMOVDQA64 Z2, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z2, Z11
 	VPERMI2B  Z9, Z8, Z11
-	VPMOVB2M  Z2, K3
-	VPBLENDMB Z11, Z10, K3, Z10
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z11, Z10, K1, Z10
 	VMOVDQU64 Z10, 128(AX)
 	VMOVDQA64 Z3, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z3, Z11
 	VPERMI2B  Z9, Z8, Z11
-	VPMOVB2M  Z3, K3
-	VPBLENDMB Z11, Z10, K3, Z10
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z11, Z10, K1, Z10
 	VMOVDQU64 Z10, 192(AX)
 	VMOVDQA64 Z4, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z4, Z11
 	VPERMI2B  Z9, Z8, Z11
-	VPMOVB2M  Z4, K3
-	VPBLENDMB Z11, Z10, K3, Z10
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z11, Z10, K1, Z10
 	VMOVDQU64 Z10, 256(AX)
 	VMOVDQA64 Z5, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z5, Z6
 	VPERMI2B  Z9, Z8, Z6
-	VPMOVB2M  Z5, K3
-	VPBLENDMB Z6, Z10, K3, Z10
+	VPMOVB2M  Z5, K1
+	VPBLENDMB Z6, Z10, K1, Z10
 	VMOVDQU64 Z10, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_3271
+	JNZ       chunks_6_planes_3304
 
-chunks_6_last_3272:
-	MOVQ      inLen+64(FP), DX
+chunks_6_last_3305:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3275
+	JA        chunks_rotated_3308
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
-	JMP       chunks_loaded_3276
+	JMP       chunks_loaded_3309
 
-chunks_rotated_3275:
+chunks_rotated_3308:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z10
@@ -29238,16 +29397,17 @@ chunks_rotated_3275:
 	VMOVDQU64    (CX), Z6
 	VMOVDQU64    64(CX), Z7
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3277
+	JA           chunks_upper_3310
 	VPERMB       (BX), Z10, Z8
 	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_loaded_3276
+	JMP          chunks_rotated_done_3311
 
-chunks_upper_3277:
+chunks_upper_3310:
 	VMOVDQU64 128(CX), Z8
 	VPERMB    (BX), Z10, Z9
 
-chunks_loaded_3276:
+chunks_rotated_done_3311:
+chunks_loaded_3309:
 	VMOVDQA64 Z0, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z0, Z11
@@ -29293,14 +29453,29 @@ chunks_loaded_3276:
 	VZEROUPPER
 	RET
 
-chunks_6_near_3273:
-	VMOVDQU64  (CX), Z6
-	VMOVDQU64  64(CX), Z7
-	VMOVDQU8.Z 128(CX), K1, Z8
-	VMOVDQU8.Z 192(CX), K2, Z9
-	JMP        chunks_6_loaded_3274
+chunks_6_near_3306:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z10
+	VPADDB       iota64<>+0(SB), Z10, Z10
+	NEGQ         BX
+	VMOVDQU64    (CX), Z6
+	VMOVDQU64    64(CX), Z7
+	CMPQ         BX, $0x000000c0
+	JA           chunks_upper_3312
+	VPERMB       (SI), Z10, Z8
+	VPXORQ       Z9, Z9, Z9
+	JMP          chunks_rotated_done_3313
 
-chunks_7_3241:
+chunks_upper_3312:
+	VMOVDQU64 128(CX), Z8
+	VPERMB    (SI), Z10, Z9
+
+chunks_rotated_done_3313:
+	JMP chunks_6_loaded_3307
+
+chunks_7_3262:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -29309,84 +29484,84 @@ chunks_7_3241:
 	VMOVDQU64 320(BX), Z5
 	VMOVDQU64 384(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_3279
+	JZ        chunks_7_last_3315
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_3278:
+chunks_7_planes_3314:
 	CMPQ      CX, R9
-	JA        chunks_7_near_3280
+	JA        chunks_7_near_3316
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
 
-chunks_7_loaded_3281:
+chunks_7_loaded_3317:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z10, Z9, Z12
-	VPMOVB2M  Z0, K3
-	VPBLENDMB Z12, Z11, K3, Z11
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z12, Z11, K1, Z11
 	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z1, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z1, Z12
 	VPERMI2B  Z10, Z9, Z12
-	VPMOVB2M  Z1, K3
-	VPBLENDMB Z12, Z11, K3, Z11
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z12, Z11, K1, Z11
 	VMOVDQU64 Z11, 64(AX)
 	VMOVDQA64 Z2, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z2, Z12
 	VPERMI2B  Z10, Z9, Z12
-	VPMOVB2M  Z2, K3
-	VPBLENDMB Z12, Z11, K3, Z11
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z12, Z11, K1, Z11
 	VMOVDQU64 Z11, 128(AX)
 	VMOVDQA64 Z3, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z3, Z12
 	VPERMI2B  Z10, Z9, Z12
-	VPMOVB2M  Z3, K3
-	VPBLENDMB Z12, Z11, K3, Z11
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z12, Z11, K1, Z11
 	VMOVDQU64 Z11, 192(AX)
 	VMOVDQA64 Z4, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z4, Z12
 	VPERMI2B  Z10, Z9, Z12
-	VPMOVB2M  Z4, K3
-	VPBLENDMB Z12, Z11, K3, Z11
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z12, Z11, K1, Z11
 	VMOVDQU64 Z11, 256(AX)
 	VMOVDQA64 Z5, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z5, Z12
 	VPERMI2B  Z10, Z9, Z12
-	VPMOVB2M  Z5, K3
-	VPBLENDMB Z12, Z11, K3, Z11
+	VPMOVB2M  Z5, K1
+	VPBLENDMB Z12, Z11, K1, Z11
 	VMOVDQU64 Z11, 320(AX)
 	VMOVDQA64 Z6, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z6, Z7
 	VPERMI2B  Z10, Z9, Z7
-	VPMOVB2M  Z6, K3
-	VPBLENDMB Z7, Z11, K3, Z11
+	VPMOVB2M  Z6, K1
+	VPBLENDMB Z7, Z11, K1, Z11
 	VMOVDQU64 Z11, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_3278
+	JNZ       chunks_7_planes_3314
 
-chunks_7_last_3279:
-	MOVQ      inLen+64(FP), DX
+chunks_7_last_3315:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3282
+	JA        chunks_rotated_3318
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
-	JMP       chunks_loaded_3283
+	JMP       chunks_loaded_3319
 
-chunks_rotated_3282:
+chunks_rotated_3318:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z11
@@ -29395,16 +29570,17 @@ chunks_rotated_3282:
 	VMOVDQU64    (CX), Z7
 	VMOVDQU64    64(CX), Z8
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3284
+	JA           chunks_upper_3320
 	VPERMB       (BX), Z11, Z9
 	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_loaded_3283
+	JMP          chunks_rotated_done_3321
 
-chunks_upper_3284:
+chunks_upper_3320:
 	VMOVDQU64 128(CX), Z9
 	VPERMB    (BX), Z11, Z10
 
-chunks_loaded_3283:
+chunks_rotated_done_3321:
+chunks_loaded_3319:
 	VMOVDQA64 Z0, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z0, Z12
@@ -29457,14 +29633,29 @@ chunks_loaded_3283:
 	VZEROUPPER
 	RET
 
-chunks_7_near_3280:
-	VMOVDQU64  (CX), Z7
-	VMOVDQU64  64(CX), Z8
-	VMOVDQU8.Z 128(CX), K1, Z9
-	VMOVDQU8.Z 192(CX), K2, Z10
-	JMP        chunks_7_loaded_3281
+chunks_7_near_3316:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z11
+	VPADDB       iota64<>+0(SB), Z11, Z11
+	NEGQ         BX
+	VMOVDQU64    (CX), Z7
+	VMOVDQU64    64(CX), Z8
+	CMPQ         BX, $0x000000c0
+	JA           chunks_upper_3322
+	VPERMB       (SI), Z11, Z9
+	VPXORQ       Z10, Z10, Z10
+	JMP          chunks_rotated_done_3323
 
-chunks_8_3242:
+chunks_upper_3322:
+	VMOVDQU64 128(CX), Z9
+	VPERMB    (SI), Z11, Z10
+
+chunks_rotated_done_3323:
+	JMP chunks_7_loaded_3317
+
+chunks_8_3263:
 	VMOVDQU64 (BX), Z0
 	VMOVDQU64 64(BX), Z1
 	VMOVDQU64 128(BX), Z2
@@ -29474,91 +29665,91 @@ chunks_8_3242:
 	VMOVDQU64 384(BX), Z6
 	VMOVDQU64 448(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_3286
+	JZ        chunks_8_last_3325
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_3285:
+chunks_8_planes_3324:
 	CMPQ      CX, R9
-	JA        chunks_8_near_3287
+	JA        chunks_8_near_3326
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
 
-chunks_8_loaded_3288:
+chunks_8_loaded_3327:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
 	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z0, K3
-	VPBLENDMB Z13, Z12, K3, Z12
+	VPMOVB2M  Z0, K1
+	VPBLENDMB Z13, Z12, K1, Z12
 	VMOVDQU64 Z12, (AX)
 	VMOVDQA64 Z1, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z1, Z13
 	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z1, K3
-	VPBLENDMB Z13, Z12, K3, Z12
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z13, Z12, K1, Z12
 	VMOVDQU64 Z12, 64(AX)
 	VMOVDQA64 Z2, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z2, Z13
 	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z2, K3
-	VPBLENDMB Z13, Z12, K3, Z12
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z13, Z12, K1, Z12
 	VMOVDQU64 Z12, 128(AX)
 	VMOVDQA64 Z3, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z3, Z13
 	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z3, K3
-	VPBLENDMB Z13, Z12, K3, Z12
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z13, Z12, K1, Z12
 	VMOVDQU64 Z12, 192(AX)
 	VMOVDQA64 Z4, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z4, Z13
 	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z4, K3
-	VPBLENDMB Z13, Z12, K3, Z12
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z13, Z12, K1, Z12
 	VMOVDQU64 Z12, 256(AX)
 	VMOVDQA64 Z5, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z5, Z13
 	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z5, K3
-	VPBLENDMB Z13, Z12, K3, Z12
+	VPMOVB2M  Z5, K1
+	VPBLENDMB Z13, Z12, K1, Z12
 	VMOVDQU64 Z12, 320(AX)
 	VMOVDQA64 Z6, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z6, Z13
 	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z6, K3
-	VPBLENDMB Z13, Z12, K3, Z12
+	VPMOVB2M  Z6, K1
+	VPBLENDMB Z13, Z12, K1, Z12
 	VMOVDQU64 Z12, 384(AX)
 	VMOVDQA64 Z7, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z7, Z8
 	VPERMI2B  Z11, Z10, Z8
-	VPMOVB2M  Z7, K3
-	VPBLENDMB Z8, Z12, K3, Z12
+	VPMOVB2M  Z7, K1
+	VPBLENDMB Z8, Z12, K1, Z12
 	VMOVDQU64 Z12, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_3285
+	JNZ       chunks_8_planes_3324
 
-chunks_8_last_3286:
-	MOVQ      inLen+64(FP), DX
+chunks_8_last_3325:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3289
+	JA        chunks_rotated_3328
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
-	JMP       chunks_loaded_3290
+	JMP       chunks_loaded_3329
 
-chunks_rotated_3289:
+chunks_rotated_3328:
+	MOVQ         inLen+64(FP), DX
 	LEAQ         -64(CX)(DX*1), BX
 	NEGQ         DX
 	VPBROADCASTB DX, Z12
@@ -29567,16 +29758,17 @@ chunks_rotated_3289:
 	VMOVDQU64    (CX), Z8
 	VMOVDQU64    64(CX), Z9
 	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3291
+	JA           chunks_upper_3330
 	VPERMB       (BX), Z12, Z10
 	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_loaded_3290
+	JMP          chunks_rotated_done_3331
 
-chunks_upper_3291:
+chunks_upper_3330:
 	VMOVDQU64 128(CX), Z10
 	VPERMB    (BX), Z12, Z11
 
-chunks_loaded_3290:
+chunks_rotated_done_3331:
+chunks_loaded_3329:
 	VMOVDQA64 Z0, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z0, Z13
@@ -29636,12 +29828,27 @@ chunks_loaded_3290:
 	VZEROUPPER
 	RET
 
-chunks_8_near_3287:
-	VMOVDQU64  (CX), Z8
-	VMOVDQU64  64(CX), Z9
-	VMOVDQU8.Z 128(CX), K1, Z10
-	VMOVDQU8.Z 192(CX), K2, Z11
-	JMP        chunks_8_loaded_3288
+chunks_8_near_3326:
+	MOVQ         inLen+64(FP), BX
+	LEAQ         -64(CX)(BX*1), SI
+	NEGQ         BX
+	VPBROADCASTB BX, Z12
+	VPADDB       iota64<>+0(SB), Z12, Z12
+	NEGQ         BX
+	VMOVDQU64    (CX), Z8
+	VMOVDQU64    64(CX), Z9
+	CMPQ         BX, $0x000000c0
+	JA           chunks_upper_3332
+	VPERMB       (SI), Z12, Z10
+	VPXORQ       Z11, Z11, Z11
+	JMP          chunks_rotated_done_3333
+
+chunks_upper_3332:
+	VMOVDQU64 128(CX), Z10
+	VPERMB    (SI), Z12, Z11
+
+chunks_rotated_done_3333:
+	JMP chunks_8_loaded_3327
 
 chunks_ret_3178:
 	RET
@@ -29660,15 +29867,15 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $8-72
 	MOVQ  DI, (SP)
 	MOVQ  pat+64(FP), DI
 	TESTQ DI, DI
-	JNZ   blocks_value_3292
+	JNZ   blocks_value_3334
 
-blocks_batch_3293:
+blocks_batch_3335:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_3294:
+blocks_block_3336:
 	VMOVDQU        (R8), Y0
 	VMOVDQU        32(R8), Y1
 	MOVQ           96(R8), R9
@@ -29680,7 +29887,7 @@ blocks_block_3294:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_3295
+	JZ             blocks_even_3337
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29690,11 +29897,11 @@ blocks_block_3294:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_3296
+	JZ             blocks_next_3338
 
-blocks_even_3295:
+blocks_even_3337:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_3297
+	JZ             blocks_quads_3339
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29710,9 +29917,9 @@ blocks_even_3295:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_3296
+	JZ             blocks_next_3338
 
-blocks_quads_3297:
+blocks_quads_3339:
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29742,12 +29949,12 @@ blocks_quads_3297:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_3297
+	JNZ            blocks_quads_3339
 
-blocks_next_3296:
+blocks_next_3338:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_3294
+	JNE   blocks_block_3336
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -29755,21 +29962,21 @@ blocks_next_3296:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_3293
+	JG    blocks_batch_3335
 	VZEROUPPER
 	RET
 
-blocks_value_3292:
+blocks_value_3334:
 	MOVQ           pat+64(FP), DI
 	VBROADCASTI128 (DI), Y0
 
-blocks_batch_3298:
+blocks_batch_3340:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_3299:
+blocks_block_3341:
 	VMOVDQU        (R8), Y1
 	VMOVDQU        32(R8), Y2
 	VPSHUFB        64(R8), Y0, Y3
@@ -29782,7 +29989,7 @@ blocks_block_3299:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_3300
+	JZ             blocks_even_3342
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29793,11 +30000,11 @@ blocks_block_3299:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_3301
+	JZ             blocks_next_3343
 
-blocks_even_3300:
+blocks_even_3342:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_3302
+	JZ             blocks_quads_3344
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29815,9 +30022,9 @@ blocks_even_3300:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_3301
+	JZ             blocks_next_3343
 
-blocks_quads_3302:
+blocks_quads_3344:
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29851,12 +30058,12 @@ blocks_quads_3302:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_3302
+	JNZ            blocks_quads_3344
 
-blocks_next_3301:
+blocks_next_3343:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_3299
+	JNE   blocks_block_3341
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -29864,7 +30071,7 @@ blocks_next_3301:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_3298
+	JG    blocks_batch_3340
 	VZEROUPPER
 	RET
 
@@ -29876,9 +30083,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_3303
+	JZ              wide_ret_3345
 	TESTQ           BX, BX
-	JZ              wide_ret_3303
+	JZ              wide_ret_3345
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -29897,10 +30104,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            DI, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_3304
+	JB              wide_mshort_3346
 	XORQ            DX, DX
 
-wide_mshort_3304:
+wide_mshort_3346:
 	LEAQ  lowmask64<>+0(SB), DI
 	KMOVQ (DI)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -29909,32 +30116,32 @@ wide_mshort_3304:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), DI
 
-wide_planes_3305:
+wide_planes_3347:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_3306:
+wide_rows_3348:
 	CMPQ SI, $0x00000080
-	JB   wide_short_3307
+	JB   wide_short_3349
 	CMPQ SI, $0x00000140
-	JAE  wide_long_3311
+	JAE  wide_long_3353
 	MOVQ $0x00000040, R8
 
-wide_mid_loop_3309:
+wide_mid_loop_3351:
 	LEAQ      64(R8), R8
 	CMPQ      R8, SI
-	JAE       wide_mid_last_3310
+	JAE       wide_mid_last_3352
 	VMOVDQU64 -128(CX)(R8*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R8*1)
-	JMP       wide_mid_loop_3309
+	JMP       wide_mid_loop_3351
 
-wide_mid_last_3310:
+wide_mid_last_3352:
 	VMOVDQU64 -128(CX)(SI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(SI*1)
-	JMP       wide_mid_done_3308
+	JMP       wide_mid_done_3350
 
-wide_long_3311:
+wide_long_3353:
 	LEAQ         64(AX), R8
 	LEAQ         -64(SI), R9
 	VMOVDQU64    (CX), Z3
@@ -29953,9 +30160,9 @@ wide_long_3311:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R11), R12
 	CMPQ         R10, R12
-	JAE          shift1_top_3314
+	JAE          shift1_top_3356
 
-shift4_3312:
+shift4_3354:
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 64(R10)(R8*1), Z5
@@ -29970,30 +30177,30 @@ shift4_3312:
 	VMOVDQA64 Z7, 192(R10)
 	ADDQ      $0x00000100, R10
 	CMPQ      R10, R12
-	JB        shift4_3312
+	JB        shift4_3354
 
-shift1_top_3314:
+shift1_top_3356:
 	LEAQ -64(R11), R11
 
-shift1_3313:
+shift1_3355:
 	CMPQ      R10, R11
-	JAE       shift_done_3315
+	JAE       shift_done_3357
 	VMOVDQA64 (R10)(R8*1), Z4
 	VPERMT2B  (R10)(R13*1), Z3, Z4
 	VMOVDQA64 Z4, (R10)
 	ADDQ      $0x40, R10
-	JMP       shift1_3313
+	JMP       shift1_3355
 
-shift_done_3315:
+shift_done_3357:
 	VMOVDQU64 -64(CX)(R9*1), Z3
 	VMOVDQU64 Z3, (R11)
-	JMP       wide_mid_done_3308
+	JMP       wide_mid_done_3350
 
-wide_short_3307:
+wide_short_3349:
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_3308:
+wide_mid_done_3350:
 	MOVQ      (SP), R8
 	MOVQ      8(SP), R9
 	VMOVDQU64 (CX)(R8*1), Z3
@@ -30009,16 +30216,16 @@ wide_mid_done_3308:
 	ADDQ      BX, AX
 	ADDQ      DI, CX
 	DECQ      DX
-	JNZ       wide_rows_3306
+	JNZ       wide_rows_3348
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_3305
+	JNZ       wide_planes_3347
 	VZEROUPPER
 
-wide_ret_3303:
+wide_ret_3345:
 	RET
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -30026,10 +30233,10 @@ wide_ret_3303:
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3316
+	JZ              aligned_ret_3358
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3316
+	JZ              aligned_ret_3358
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -30076,9 +30283,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3317
+	JZ              aligned_fixed_3359
 
-aligned_planes_3318:
+aligned_planes_3360:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30106,9 +30313,9 @@ aligned_planes_3318:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3320
+	JA           aligned_top_done_3362
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3319
+	JAE          aligned_top_3361
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -30128,15 +30335,15 @@ aligned_planes_3318:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3319:
+aligned_top_3361:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_3320
+	JA        aligned_top_done_3362
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3319
+	JMP       aligned_top_3361
 
-aligned_top_done_3320:
+aligned_top_done_3362:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -30147,9 +30354,9 @@ aligned_top_done_3320:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3321:
+aligned_gap_3363:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3322
+	JAE          aligned_gap_done_3364
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -30178,15 +30385,15 @@ aligned_gap_3321:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3321
+	JMP          aligned_gap_3363
 
-aligned_gap_done_3322:
+aligned_gap_done_3364:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3324
-	JMP  aligned_body_3326
+	JE   aligned_general_3366
+	JMP  aligned_body_3368
 
-aligned_rows_3325:
+aligned_rows_3367:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -30215,7 +30422,7 @@ aligned_rows_3325:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3327
+	JE           aligned_one_gap_3369
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -30230,10 +30437,10 @@ aligned_rows_3325:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_3327:
+aligned_one_gap_3369:
 	ADDQ $0x40, AX
 
-aligned_body_3326:
+aligned_body_3368:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30243,7 +30450,7 @@ aligned_body_3326:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3329
+	JGT          aligned_copy_done_3371
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30253,15 +30460,15 @@ aligned_body_3326:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3328:
+aligned_copy_3370:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3328
+	JLE       aligned_copy_3370
 
-aligned_copy_done_3329:
+aligned_copy_done_3371:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30270,13 +30477,13 @@ aligned_copy_done_3329:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3325
-	JMP  aligned_last_3323
+	JNZ  aligned_rows_3367
+	JMP  aligned_last_3365
 
-aligned_general_3324:
-	JMP aligned_body_3331
+aligned_general_3366:
+	JMP aligned_body_3373
 
-aligned_rows_3330:
+aligned_rows_3372:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -30288,9 +30495,9 @@ aligned_rows_3330:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3332:
+aligned_gap_3374:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3333
+	JAE          aligned_gap_done_3375
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -30305,10 +30512,10 @@ aligned_gap_3332:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3332
+	JMP          aligned_gap_3374
 
-aligned_gap_done_3333:
-aligned_body_3331:
+aligned_gap_done_3375:
+aligned_body_3373:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30318,7 +30525,7 @@ aligned_body_3331:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3335
+	JGT          aligned_copy_done_3377
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30328,15 +30535,15 @@ aligned_body_3331:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3334:
+aligned_copy_3376:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3334
+	JLE       aligned_copy_3376
 
-aligned_copy_done_3335:
+aligned_copy_done_3377:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30345,16 +30552,16 @@ aligned_copy_done_3335:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3330
+	JNZ  aligned_rows_3372
 
-aligned_last_3323:
+aligned_last_3365:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3336:
+aligned_gap_3378:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3337
+	JAE          aligned_gap_done_3379
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -30382,20 +30589,20 @@ aligned_gap_3336:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3336
+	JMP          aligned_gap_3378
 
-aligned_gap_done_3337:
-aligned_bottom_3338:
+aligned_gap_done_3379:
+aligned_bottom_3380:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3339
+	JA        aligned_bottom_done_3381
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3338
+	JMP       aligned_bottom_3380
 
-aligned_bottom_done_3339:
+aligned_bottom_done_3381:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3340
+	JAE      aligned_bottom_end_3382
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30414,18 +30621,18 @@ aligned_bottom_done_3339:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3340:
+aligned_bottom_end_3382:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3318
+	JNZ  aligned_planes_3360
 	VZEROUPPER
-	JMP  aligned_ret_3316
+	JMP  aligned_ret_3358
 
-aligned_fixed_3317:
-aligned_planes_3341:
+aligned_fixed_3359:
+aligned_planes_3383:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30451,9 +30658,9 @@ aligned_planes_3341:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3343
+	JA           aligned_top_done_3385
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3342
+	JAE          aligned_top_3384
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -30473,22 +30680,22 @@ aligned_planes_3341:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3342:
+aligned_top_3384:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_3343
+	JA        aligned_top_done_3385
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3342
+	JMP       aligned_top_3384
 
-aligned_top_done_3343:
+aligned_top_done_3385:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3344:
+aligned_gap_3386:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3345
+	JAE       aligned_gap_done_3387
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30513,15 +30720,15 @@ aligned_gap_3344:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3344
+	JMP       aligned_gap_3386
 
-aligned_gap_done_3345:
+aligned_gap_done_3387:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3347
-	JMP  aligned_body_3349
+	JE   aligned_general_3389
+	JMP  aligned_body_3391
 
-aligned_rows_3348:
+aligned_rows_3390:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -30540,7 +30747,7 @@ aligned_rows_3348:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3350
+	JE        aligned_one_gap_3392
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -30551,17 +30758,17 @@ aligned_rows_3348:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_3350:
+aligned_one_gap_3392:
 	ADDQ $0x40, AX
 
-aligned_body_3349:
+aligned_body_3391:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3352
+	JGT          aligned_copy_done_3394
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -30571,15 +30778,15 @@ aligned_body_3349:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3351:
+aligned_copy_3393:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3351
+	JLE       aligned_copy_3393
 
-aligned_copy_done_3352:
+aligned_copy_done_3394:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -30587,21 +30794,21 @@ aligned_copy_done_3352:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3348
-	JMP  aligned_last_3346
+	JNZ  aligned_rows_3390
+	JMP  aligned_last_3388
 
-aligned_general_3347:
-	JMP aligned_body_3354
+aligned_general_3389:
+	JMP aligned_body_3396
 
-aligned_rows_3353:
+aligned_rows_3395:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3355:
+aligned_gap_3397:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3356
+	JAE       aligned_gap_done_3398
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -30612,17 +30819,17 @@ aligned_gap_3355:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3355
+	JMP       aligned_gap_3397
 
-aligned_gap_done_3356:
-aligned_body_3354:
+aligned_gap_done_3398:
+aligned_body_3396:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3358
+	JGT          aligned_copy_done_3400
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -30632,15 +30839,15 @@ aligned_body_3354:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3357:
+aligned_copy_3399:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3357
+	JLE       aligned_copy_3399
 
-aligned_copy_done_3358:
+aligned_copy_done_3400:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -30648,15 +30855,15 @@ aligned_copy_done_3358:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3353
+	JNZ  aligned_rows_3395
 
-aligned_last_3346:
+aligned_last_3388:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3359:
+aligned_gap_3401:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3360
+	JAE       aligned_gap_done_3402
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30680,20 +30887,20 @@ aligned_gap_3359:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3359
+	JMP       aligned_gap_3401
 
-aligned_gap_done_3360:
-aligned_bottom_3361:
+aligned_gap_done_3402:
+aligned_bottom_3403:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3362
+	JA        aligned_bottom_done_3404
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3361
+	JMP       aligned_bottom_3403
 
-aligned_bottom_done_3362:
+aligned_bottom_done_3404:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3363
+	JAE      aligned_bottom_end_3405
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30712,16 +30919,16 @@ aligned_bottom_done_3362:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3363:
+aligned_bottom_end_3405:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3341
+	JNZ  aligned_planes_3383
 	VZEROUPPER
 
-aligned_ret_3316:
+aligned_ret_3358:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -30729,10 +30936,10 @@ aligned_ret_3316:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3364
+	JZ              aligned_ret_3406
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3364
+	JZ              aligned_ret_3406
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -30779,9 +30986,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3365
+	JZ              aligned_fixed_3407
 
-aligned_planes_3366:
+aligned_planes_3408:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30809,9 +31016,9 @@ aligned_planes_3366:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3368
+	JA           aligned_top_done_3410
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3367
+	JAE          aligned_top_3409
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -30831,15 +31038,15 @@ aligned_planes_3366:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3367:
+aligned_top_3409:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_3368
+	JA       aligned_top_done_3410
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3367
+	JMP      aligned_top_3409
 
-aligned_top_done_3368:
+aligned_top_done_3410:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -30850,9 +31057,9 @@ aligned_top_done_3368:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3369:
+aligned_gap_3411:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3370
+	JAE          aligned_gap_done_3412
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -30881,15 +31088,15 @@ aligned_gap_3369:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3369
+	JMP          aligned_gap_3411
 
-aligned_gap_done_3370:
+aligned_gap_done_3412:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3372
-	JMP  aligned_body_3374
+	JE   aligned_general_3414
+	JMP  aligned_body_3416
 
-aligned_rows_3373:
+aligned_rows_3415:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -30918,7 +31125,7 @@ aligned_rows_3373:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3375
+	JE           aligned_one_gap_3417
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -30933,10 +31140,10 @@ aligned_rows_3373:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_3375:
+aligned_one_gap_3417:
 	ADDQ $0x40, AX
 
-aligned_body_3374:
+aligned_body_3416:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30946,7 +31153,7 @@ aligned_body_3374:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3377
+	JGT          aligned_copy_done_3419
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30956,15 +31163,15 @@ aligned_body_3374:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3376:
+aligned_copy_3418:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3376
+	JLE       aligned_copy_3418
 
-aligned_copy_done_3377:
+aligned_copy_done_3419:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30973,13 +31180,13 @@ aligned_copy_done_3377:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3373
-	JMP  aligned_last_3371
+	JNZ  aligned_rows_3415
+	JMP  aligned_last_3413
 
-aligned_general_3372:
-	JMP aligned_body_3379
+aligned_general_3414:
+	JMP aligned_body_3421
 
-aligned_rows_3378:
+aligned_rows_3420:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -30991,9 +31198,9 @@ aligned_rows_3378:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3380:
+aligned_gap_3422:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3381
+	JAE          aligned_gap_done_3423
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -31008,10 +31215,10 @@ aligned_gap_3380:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3380
+	JMP          aligned_gap_3422
 
-aligned_gap_done_3381:
-aligned_body_3379:
+aligned_gap_done_3423:
+aligned_body_3421:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -31021,7 +31228,7 @@ aligned_body_3379:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3383
+	JGT          aligned_copy_done_3425
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -31031,15 +31238,15 @@ aligned_body_3379:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3382:
+aligned_copy_3424:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3382
+	JLE       aligned_copy_3424
 
-aligned_copy_done_3383:
+aligned_copy_done_3425:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -31048,16 +31255,16 @@ aligned_copy_done_3383:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3378
+	JNZ  aligned_rows_3420
 
-aligned_last_3371:
+aligned_last_3413:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3384:
+aligned_gap_3426:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3385
+	JAE          aligned_gap_done_3427
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -31085,20 +31292,20 @@ aligned_gap_3384:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3384
+	JMP          aligned_gap_3426
 
-aligned_gap_done_3385:
-aligned_bottom_3386:
+aligned_gap_done_3427:
+aligned_bottom_3428:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3387
+	JA       aligned_bottom_done_3429
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3386
+	JMP      aligned_bottom_3428
 
-aligned_bottom_done_3387:
+aligned_bottom_done_3429:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3388
+	JAE      aligned_bottom_end_3430
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31117,18 +31324,18 @@ aligned_bottom_done_3387:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3388:
+aligned_bottom_end_3430:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3366
+	JNZ  aligned_planes_3408
 	VZEROUPPER
-	JMP  aligned_ret_3364
+	JMP  aligned_ret_3406
 
-aligned_fixed_3365:
-aligned_planes_3389:
+aligned_fixed_3407:
+aligned_planes_3431:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -31154,9 +31361,9 @@ aligned_planes_3389:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3391
+	JA           aligned_top_done_3433
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3390
+	JAE          aligned_top_3432
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -31176,22 +31383,22 @@ aligned_planes_3389:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3390:
+aligned_top_3432:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_3391
+	JA       aligned_top_done_3433
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3390
+	JMP      aligned_top_3432
 
-aligned_top_done_3391:
+aligned_top_done_3433:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3392:
+aligned_gap_3434:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3393
+	JAE       aligned_gap_done_3435
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -31216,15 +31423,15 @@ aligned_gap_3392:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3392
+	JMP       aligned_gap_3434
 
-aligned_gap_done_3393:
+aligned_gap_done_3435:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3395
-	JMP  aligned_body_3397
+	JE   aligned_general_3437
+	JMP  aligned_body_3439
 
-aligned_rows_3396:
+aligned_rows_3438:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -31243,7 +31450,7 @@ aligned_rows_3396:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3398
+	JE        aligned_one_gap_3440
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -31254,17 +31461,17 @@ aligned_rows_3396:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_3398:
+aligned_one_gap_3440:
 	ADDQ $0x40, AX
 
-aligned_body_3397:
+aligned_body_3439:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3400
+	JGT          aligned_copy_done_3442
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -31274,15 +31481,15 @@ aligned_body_3397:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3399:
+aligned_copy_3441:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3399
+	JLE       aligned_copy_3441
 
-aligned_copy_done_3400:
+aligned_copy_done_3442:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -31290,21 +31497,21 @@ aligned_copy_done_3400:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3396
-	JMP  aligned_last_3394
+	JNZ  aligned_rows_3438
+	JMP  aligned_last_3436
 
-aligned_general_3395:
-	JMP aligned_body_3402
+aligned_general_3437:
+	JMP aligned_body_3444
 
-aligned_rows_3401:
+aligned_rows_3443:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3403:
+aligned_gap_3445:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3404
+	JAE       aligned_gap_done_3446
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -31315,17 +31522,17 @@ aligned_gap_3403:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3403
+	JMP       aligned_gap_3445
 
-aligned_gap_done_3404:
-aligned_body_3402:
+aligned_gap_done_3446:
+aligned_body_3444:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3406
+	JGT          aligned_copy_done_3448
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -31335,15 +31542,15 @@ aligned_body_3402:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3405:
+aligned_copy_3447:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3405
+	JLE       aligned_copy_3447
 
-aligned_copy_done_3406:
+aligned_copy_done_3448:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -31351,15 +31558,15 @@ aligned_copy_done_3406:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3401
+	JNZ  aligned_rows_3443
 
-aligned_last_3394:
+aligned_last_3436:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3407:
+aligned_gap_3449:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3408
+	JAE       aligned_gap_done_3450
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -31383,20 +31590,20 @@ aligned_gap_3407:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3407
+	JMP       aligned_gap_3449
 
-aligned_gap_done_3408:
-aligned_bottom_3409:
+aligned_gap_done_3450:
+aligned_bottom_3451:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3410
+	JA       aligned_bottom_done_3452
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3409
+	JMP      aligned_bottom_3451
 
-aligned_bottom_done_3410:
+aligned_bottom_done_3452:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3411
+	JAE      aligned_bottom_end_3453
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31415,16 +31622,16 @@ aligned_bottom_done_3410:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3411:
+aligned_bottom_end_3453:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3389
+	JNZ  aligned_planes_3431
 	VZEROUPPER
 
-aligned_ret_3364:
+aligned_ret_3406:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -31450,12 +31657,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_3412
+	JNE       lines_more_3454
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_3413
+	JMP       lines_ret_3455
 
-lines_more_3412:
+lines_more_3454:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -31463,26 +31670,26 @@ lines_more_3412:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3415
+	JB       lines_single_3457
 
-lines_pairs_3414:
+lines_pairs_3456:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3417
+	JZ        lines_noadv_3459
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3417:
+lines_noadv_3459:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3418
+	JZ        lines_noadv_3460
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3418:
+lines_noadv_3460:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -31494,37 +31701,37 @@ lines_noadv_3418:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_3414
+	JAE       lines_pairs_3456
 
-lines_single_3415:
+lines_single_3457:
 	CMPQ      BX, $0x01
-	JE        lines_last_3416
+	JE        lines_last_3458
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3419
+	JZ        lines_noadv_3461
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3419:
+lines_noadv_3461:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_3416:
+lines_last_3458:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3420
+	JZ        lines_noadv_3462
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3420:
+lines_noadv_3462:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_3413:
+lines_ret_3455:
 	VZEROUPPER
 	RET
 
@@ -31546,11 +31753,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3422
+	JB              expand_singles_3464
 
-expand_turns_3421:
+expand_turns_3463:
 	CMPQ      CX, R8
-	JA        expand_singles_3422
+	JA        expand_singles_3464
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -31623,20 +31830,20 @@ expand_turns_3421:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3421
+	JAE       expand_turns_3463
 
-expand_singles_3422:
+expand_singles_3464:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3423
+	JB        expand_tail_3465
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3425
+	JA        expand_far_3467
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3426:
+expand_near_3468:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -31647,11 +31854,11 @@ expand_near_3426:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3422
+	JMP       expand_singles_3464
 
-expand_tail_3423:
+expand_tail_3465:
 	TESTQ     DX, DX
-	JZ        expand_ret_3424
+	JZ        expand_ret_3466
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -31660,20 +31867,20 @@ expand_tail_3423:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3427
+	JA        expand_far_3469
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3428:
+expand_near_3470:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3424:
+expand_ret_3466:
 	VZEROUPPER
 	RET
 
-expand_far_3425:
+expand_far_3467:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -31681,9 +31888,9 @@ expand_far_3425:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3426
+	JMP          expand_near_3468
 
-expand_far_3427:
+expand_far_3469:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -31691,7 +31898,7 @@ expand_far_3427:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3428
+	JMP          expand_near_3470
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -31710,11 +31917,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3430
+	JB              expandd_singles_3472
 
-expandd_turns_3429:
+expandd_turns_3471:
 	CMPQ      CX, R8
-	JA        expandd_singles_3430
+	JA        expandd_singles_3472
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -31799,20 +32006,20 @@ expandd_turns_3429:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3429
+	JAE       expandd_turns_3471
 
-expandd_singles_3430:
+expandd_singles_3472:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3431
+	JB        expandd_tail_3473
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3433
+	JA        expandd_far_3475
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3434:
+expandd_near_3476:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -31823,11 +32030,11 @@ expandd_near_3434:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3430
+	JMP       expandd_singles_3472
 
-expandd_tail_3431:
+expandd_tail_3473:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3432
+	JZ        expandd_ret_3474
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -31837,20 +32044,20 @@ expandd_tail_3431:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3435
+	JA        expandd_far_3477
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3436:
+expandd_near_3478:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3432:
+expandd_ret_3474:
 	VZEROUPPER
 	RET
 
-expandd_far_3433:
+expandd_far_3475:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -31863,9 +32070,9 @@ expandd_far_3433:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3434
+	JMP          expandd_near_3476
 
-expandd_far_3435:
+expandd_far_3477:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -31878,7 +32085,7 @@ expandd_far_3435:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3436
+	JMP          expandd_near_3478
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -31900,24 +32107,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3438
+	JB      expandw_single_3480
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3437:
+expandw_pairs_3479:
 	CMPQ    CX, R9
-	JA      expandw_single_3438
+	JA      expandw_single_3480
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3441
+	JNE     expandw_general_3483
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3442
+	JMP     expandw_next_3484
 
-expandw_general_3441:
+expandw_general_3483:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -31937,27 +32144,27 @@ expandw_general_3441:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3442:
+expandw_next_3484:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3437
+	JAE     expandw_pairs_3479
 
-expandw_single_3438:
+expandw_single_3480:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3439
+	JB      expandw_tail_3481
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3447
+	JA      expandw_far_3489
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3448:
+expandw_near_3490:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -31967,11 +32174,11 @@ expandw_near_3448:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3438
+	JMP       expandw_single_3480
 
-expandw_tail_3439:
+expandw_tail_3481:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3440
+	JZ        expandw_ret_3482
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -31982,19 +32189,19 @@ expandw_tail_3439:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3449
+	JA        expandw_far_3491
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3450:
+expandw_near_3492:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3440:
+expandw_ret_3482:
 	VZEROUPPER
 	RET
 
-expandw_far_3447:
+expandw_far_3489:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -32006,9 +32213,9 @@ expandw_far_3447:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3448
+	JMP          expandw_near_3490
 
-expandw_far_3449:
+expandw_far_3491:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -32020,7 +32227,7 @@ expandw_far_3449:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3450
+	JMP          expandw_near_3492
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -32034,25 +32241,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3451
+	JNE     shufw_not2_3493
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3452
+	JE      shufw_blocks2_value_3494
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3453
+	JNE     shufw_list_3495
 
-shuf_planes_3455:
+shuf_planes_3497:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3457
+	JZ    shuf_done_3499
 	MOVQ  CX, R11
 
-shuf_rows_3458:
+shuf_rows_3500:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -32062,17 +32269,17 @@ shuf_rows_3458:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3458
+	JNZ     shuf_rows_3500
 
-shuf_done_3457:
+shuf_done_3499:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3455
+	JNZ  shuf_planes_3497
 	VZEROUPPER
 	RET
 
-shufw_list_3453:
+shufw_list_3495:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -32081,12 +32288,12 @@ shufw_list_3453:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3459
+	JZ      shuf_no_run_3501
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3459:
+shuf_no_run_3501:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32096,52 +32303,52 @@ shuf_no_run_3459:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3454
+	JA    shufw_list_loads_3496
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3460:
+shuf_offs_3502:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3461
+	JAE     shuf_offs_done_3503
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3460
+	JMP     shuf_offs_3502
 
-shuf_offs_done_3461:
+shuf_offs_done_3503:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3454
+	JA   shufw_list_loads_3496
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3462:
+shuf_offs_3504:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3463
+	JAE     shuf_offs_done_3505
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3462
+	JMP     shuf_offs_3504
 
-shuf_offs_done_3463:
+shuf_offs_done_3505:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3464:
+shuf_planes_3506:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3466
+	JZ      shuf_done_3508
 
-shuf_rows_3467:
+shuf_rows_3509:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32153,16 +32360,16 @@ shuf_rows_3467:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3467
+	JNZ     shuf_rows_3509
 
-shuf_done_3466:
+shuf_done_3508:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3468
+	JZ    shuf_done_3510
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3469:
+shuf_rows_3511:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32172,15 +32379,15 @@ shuf_rows_3469:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3469
+	JNZ     shuf_rows_3511
 
-shuf_done_3468:
+shuf_done_3510:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3470
+	JZ      shuf_done_3512
 
-shuf_rows_3471:
+shuf_rows_3513:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32192,25 +32399,25 @@ shuf_rows_3471:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3471
+	JNZ     shuf_rows_3513
 
-shuf_done_3470:
+shuf_done_3512:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3464
+	JNZ  shuf_planes_3506
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3454:
-shuf_planes_3472:
+shufw_list_loads_3496:
+shuf_planes_3514:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3474
+	JZ    shuf_done_3516
 
-shuf_rows_3475:
+shuf_rows_3517:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32223,16 +32430,16 @@ shuf_rows_3475:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3475
+	JNZ     shuf_rows_3517
 
-shuf_done_3474:
+shuf_done_3516:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3476
+	JZ    shuf_done_3518
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3477:
+shuf_rows_3519:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32242,15 +32449,15 @@ shuf_rows_3477:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3477
+	JNZ     shuf_rows_3519
 
-shuf_done_3476:
+shuf_done_3518:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3478
+	JZ    shuf_done_3520
 
-shuf_rows_3479:
+shuf_rows_3521:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32263,28 +32470,28 @@ shuf_rows_3479:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3479
+	JNZ     shuf_rows_3521
 
-shuf_done_3478:
+shuf_done_3520:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3472
+	JNZ  shuf_planes_3514
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3452:
+shufw_blocks2_value_3494:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3480
+	JNE  shufw_list_3522
 
-shuf_planes_3482:
+shuf_planes_3524:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3484
+	JZ    shuf_done_3526
 	MOVQ  CX, R11
 
-shuf_rows_3485:
+shuf_rows_3527:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -32296,17 +32503,17 @@ shuf_rows_3485:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3485
+	JNZ       shuf_rows_3527
 
-shuf_done_3484:
+shuf_done_3526:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3482
+	JNZ  shuf_planes_3524
 	VZEROUPPER
 	RET
 
-shufw_list_3480:
+shufw_list_3522:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -32315,12 +32522,12 @@ shufw_list_3480:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3486
+	JZ      shuf_no_run_3528
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3486:
+shuf_no_run_3528:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32330,52 +32537,52 @@ shuf_no_run_3486:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3481
+	JA    shufw_list_loads_3523
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3487:
+shuf_offs_3529:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3488
+	JAE     shuf_offs_done_3530
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3487
+	JMP     shuf_offs_3529
 
-shuf_offs_done_3488:
+shuf_offs_done_3530:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3481
+	JA   shufw_list_loads_3523
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3489:
+shuf_offs_3531:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3490
+	JAE     shuf_offs_done_3532
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3489
+	JMP     shuf_offs_3531
 
-shuf_offs_done_3490:
+shuf_offs_done_3532:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3491:
+shuf_planes_3533:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3493
+	JZ      shuf_done_3535
 
-shuf_rows_3494:
+shuf_rows_3536:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32389,16 +32596,16 @@ shuf_rows_3494:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3494
+	JNZ       shuf_rows_3536
 
-shuf_done_3493:
+shuf_done_3535:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3495
+	JZ    shuf_done_3537
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3496:
+shuf_rows_3538:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32410,15 +32617,15 @@ shuf_rows_3496:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3496
+	JNZ       shuf_rows_3538
 
-shuf_done_3495:
+shuf_done_3537:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3497
+	JZ      shuf_done_3539
 
-shuf_rows_3498:
+shuf_rows_3540:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32432,25 +32639,25 @@ shuf_rows_3498:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3498
+	JNZ       shuf_rows_3540
 
-shuf_done_3497:
+shuf_done_3539:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3491
+	JNZ  shuf_planes_3533
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3481:
-shuf_planes_3499:
+shufw_list_loads_3523:
+shuf_planes_3541:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3501
+	JZ    shuf_done_3543
 
-shuf_rows_3502:
+shuf_rows_3544:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32465,16 +32672,16 @@ shuf_rows_3502:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3502
+	JNZ       shuf_rows_3544
 
-shuf_done_3501:
+shuf_done_3543:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3503
+	JZ    shuf_done_3545
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3504:
+shuf_rows_3546:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32486,15 +32693,15 @@ shuf_rows_3504:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3504
+	JNZ       shuf_rows_3546
 
-shuf_done_3503:
+shuf_done_3545:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3505
+	JZ    shuf_done_3547
 
-shuf_rows_3506:
+shuf_rows_3548:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32509,35 +32716,35 @@ shuf_rows_3506:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3506
+	JNZ       shuf_rows_3548
 
-shuf_done_3505:
+shuf_done_3547:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3499
+	JNZ  shuf_planes_3541
 	VZEROUPPER
 	RET
 
-shufw_not2_3451:
+shufw_not2_3493:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3507
+	JNE     shufw_not3_3549
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3508
+	JE      shufw_blocks3_value_3550
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3509
+	JNE     shufw_list_3551
 
-shuf_planes_3511:
+shuf_planes_3553:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3513
+	JZ    shuf_done_3555
 	MOVQ  CX, R9
 
-shuf_rows_3514:
+shuf_rows_3556:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -32555,17 +32762,17 @@ shuf_rows_3514:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3514
+	JNZ     shuf_rows_3556
 
-shuf_done_3513:
+shuf_done_3555:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3511
+	JNZ  shuf_planes_3553
 	VZEROUPPER
 	RET
 
-shufw_list_3509:
+shufw_list_3551:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -32574,12 +32781,12 @@ shufw_list_3509:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3515
+	JZ      shuf_no_run_3557
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3515:
+shuf_no_run_3557:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32589,52 +32796,52 @@ shuf_no_run_3515:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3510
+	JA    shufw_list_loads_3552
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3516:
+shuf_offs_3558:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3517
+	JAE     shuf_offs_done_3559
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3516
+	JMP     shuf_offs_3558
 
-shuf_offs_done_3517:
+shuf_offs_done_3559:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3510
+	JA   shufw_list_loads_3552
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3518:
+shuf_offs_3560:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3519
+	JAE     shuf_offs_done_3561
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3518
+	JMP     shuf_offs_3560
 
-shuf_offs_done_3519:
+shuf_offs_done_3561:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3520:
+shuf_planes_3562:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3522
+	JZ      shuf_done_3564
 
-shuf_rows_3523:
+shuf_rows_3565:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32654,16 +32861,16 @@ shuf_rows_3523:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3523
+	JNZ     shuf_rows_3565
 
-shuf_done_3522:
+shuf_done_3564:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3524
+	JZ    shuf_done_3566
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3525:
+shuf_rows_3567:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -32681,15 +32888,15 @@ shuf_rows_3525:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3525
+	JNZ     shuf_rows_3567
 
-shuf_done_3524:
+shuf_done_3566:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3526
+	JZ      shuf_done_3568
 
-shuf_rows_3527:
+shuf_rows_3569:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32709,25 +32916,25 @@ shuf_rows_3527:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3527
+	JNZ     shuf_rows_3569
 
-shuf_done_3526:
+shuf_done_3568:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3520
+	JNZ  shuf_planes_3562
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3510:
-shuf_planes_3528:
+shufw_list_loads_3552:
+shuf_planes_3570:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3530
+	JZ    shuf_done_3572
 
-shuf_rows_3531:
+shuf_rows_3573:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -32748,16 +32955,16 @@ shuf_rows_3531:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3531
+	JNZ     shuf_rows_3573
 
-shuf_done_3530:
+shuf_done_3572:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3532
+	JZ    shuf_done_3574
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3533:
+shuf_rows_3575:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -32775,15 +32982,15 @@ shuf_rows_3533:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3533
+	JNZ     shuf_rows_3575
 
-shuf_done_3532:
+shuf_done_3574:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3534
+	JZ    shuf_done_3576
 
-shuf_rows_3535:
+shuf_rows_3577:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -32804,28 +33011,28 @@ shuf_rows_3535:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3535
+	JNZ     shuf_rows_3577
 
-shuf_done_3534:
+shuf_done_3576:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3528
+	JNZ  shuf_planes_3570
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3508:
+shufw_blocks3_value_3550:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3536
+	JNE  shufw_list_3578
 
-shuf_planes_3538:
+shuf_planes_3580:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3540
+	JZ    shuf_done_3582
 	MOVQ  CX, R9
 
-shuf_rows_3541:
+shuf_rows_3583:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -32846,17 +33053,17 @@ shuf_rows_3541:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3541
+	JNZ       shuf_rows_3583
 
-shuf_done_3540:
+shuf_done_3582:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3538
+	JNZ  shuf_planes_3580
 	VZEROUPPER
 	RET
 
-shufw_list_3536:
+shufw_list_3578:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -32865,12 +33072,12 @@ shufw_list_3536:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3542
+	JZ      shuf_no_run_3584
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3542:
+shuf_no_run_3584:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32880,52 +33087,52 @@ shuf_no_run_3542:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3537
+	JA    shufw_list_loads_3579
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3543:
+shuf_offs_3585:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3544
+	JAE     shuf_offs_done_3586
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3543
+	JMP     shuf_offs_3585
 
-shuf_offs_done_3544:
+shuf_offs_done_3586:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3537
+	JA   shufw_list_loads_3579
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3545:
+shuf_offs_3587:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3546
+	JAE     shuf_offs_done_3588
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3545
+	JMP     shuf_offs_3587
 
-shuf_offs_done_3546:
+shuf_offs_done_3588:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3547:
+shuf_planes_3589:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3549
+	JZ      shuf_done_3591
 
-shuf_rows_3550:
+shuf_rows_3592:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -32948,16 +33155,16 @@ shuf_rows_3550:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3550
+	JNZ       shuf_rows_3592
 
-shuf_done_3549:
+shuf_done_3591:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3551
+	JZ    shuf_done_3593
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3552:
+shuf_rows_3594:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -32978,15 +33185,15 @@ shuf_rows_3552:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3552
+	JNZ       shuf_rows_3594
 
-shuf_done_3551:
+shuf_done_3593:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3553
+	JZ      shuf_done_3595
 
-shuf_rows_3554:
+shuf_rows_3596:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33009,25 +33216,25 @@ shuf_rows_3554:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3554
+	JNZ       shuf_rows_3596
 
-shuf_done_3553:
+shuf_done_3595:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3547
+	JNZ  shuf_planes_3589
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3537:
-shuf_planes_3555:
+shufw_list_loads_3579:
+shuf_planes_3597:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3557
+	JZ    shuf_done_3599
 
-shuf_rows_3558:
+shuf_rows_3600:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33051,16 +33258,16 @@ shuf_rows_3558:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3558
+	JNZ       shuf_rows_3600
 
-shuf_done_3557:
+shuf_done_3599:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3559
+	JZ    shuf_done_3601
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3560:
+shuf_rows_3602:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -33081,15 +33288,15 @@ shuf_rows_3560:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3560
+	JNZ       shuf_rows_3602
 
-shuf_done_3559:
+shuf_done_3601:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3561
+	JZ    shuf_done_3603
 
-shuf_rows_3562:
+shuf_rows_3604:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33113,36 +33320,36 @@ shuf_rows_3562:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3562
+	JNZ       shuf_rows_3604
 
-shuf_done_3561:
+shuf_done_3603:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3555
+	JNZ  shuf_planes_3597
 	VZEROUPPER
 	RET
 
-shufw_not3_3507:
+shufw_not3_3549:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3563
+	JNE     shufw_not4_3605
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3564
+	JE      shufw_blocks4_value_3606
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3565
+	JNE     shufw_list_3607
 
-shuf_planes_3567:
+shuf_planes_3609:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3569
+	JZ    shuf_done_3611
 	MOVQ  CX, R9
 
-shuf_rows_3570:
+shuf_rows_3612:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -33165,17 +33372,17 @@ shuf_rows_3570:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3570
+	JNZ     shuf_rows_3612
 
-shuf_done_3569:
+shuf_done_3611:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3567
+	JNZ  shuf_planes_3609
 	VZEROUPPER
 	RET
 
-shufw_list_3565:
+shufw_list_3607:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -33184,12 +33391,12 @@ shufw_list_3565:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3571
+	JZ      shuf_no_run_3613
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3571:
+shuf_no_run_3613:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33199,52 +33406,52 @@ shuf_no_run_3571:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3566
+	JA    shufw_list_loads_3608
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3572:
+shuf_offs_3614:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3573
+	JAE     shuf_offs_done_3615
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3572
+	JMP     shuf_offs_3614
 
-shuf_offs_done_3573:
+shuf_offs_done_3615:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3566
+	JA   shufw_list_loads_3608
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3574:
+shuf_offs_3616:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3575
+	JAE     shuf_offs_done_3617
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3574
+	JMP     shuf_offs_3616
 
-shuf_offs_done_3575:
+shuf_offs_done_3617:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3576:
+shuf_planes_3618:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3578
+	JZ      shuf_done_3620
 
-shuf_rows_3579:
+shuf_rows_3621:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33269,16 +33476,16 @@ shuf_rows_3579:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3579
+	JNZ     shuf_rows_3621
 
-shuf_done_3578:
+shuf_done_3620:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3580
+	JZ    shuf_done_3622
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3581:
+shuf_rows_3623:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -33301,15 +33508,15 @@ shuf_rows_3581:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3581
+	JNZ     shuf_rows_3623
 
-shuf_done_3580:
+shuf_done_3622:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3582
+	JZ      shuf_done_3624
 
-shuf_rows_3583:
+shuf_rows_3625:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33334,25 +33541,25 @@ shuf_rows_3583:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3583
+	JNZ     shuf_rows_3625
 
-shuf_done_3582:
+shuf_done_3624:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3576
+	JNZ  shuf_planes_3618
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3566:
-shuf_planes_3584:
+shufw_list_loads_3608:
+shuf_planes_3626:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3586
+	JZ    shuf_done_3628
 
-shuf_rows_3587:
+shuf_rows_3629:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33378,16 +33585,16 @@ shuf_rows_3587:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3587
+	JNZ     shuf_rows_3629
 
-shuf_done_3586:
+shuf_done_3628:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3588
+	JZ    shuf_done_3630
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3589:
+shuf_rows_3631:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -33410,15 +33617,15 @@ shuf_rows_3589:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3589
+	JNZ     shuf_rows_3631
 
-shuf_done_3588:
+shuf_done_3630:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3590
+	JZ    shuf_done_3632
 
-shuf_rows_3591:
+shuf_rows_3633:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33444,28 +33651,28 @@ shuf_rows_3591:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3591
+	JNZ     shuf_rows_3633
 
-shuf_done_3590:
+shuf_done_3632:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3584
+	JNZ  shuf_planes_3626
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3564:
+shufw_blocks4_value_3606:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3592
+	JNE  shufw_list_3634
 
-shuf_planes_3594:
+shuf_planes_3636:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3596
+	JZ    shuf_done_3638
 	MOVQ  CX, R9
 
-shuf_rows_3597:
+shuf_rows_3639:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -33492,17 +33699,17 @@ shuf_rows_3597:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3597
+	JNZ       shuf_rows_3639
 
-shuf_done_3596:
+shuf_done_3638:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3594
+	JNZ  shuf_planes_3636
 	VZEROUPPER
 	RET
 
-shufw_list_3592:
+shufw_list_3634:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -33511,12 +33718,12 @@ shufw_list_3592:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3598
+	JZ      shuf_no_run_3640
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3598:
+shuf_no_run_3640:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33526,52 +33733,52 @@ shuf_no_run_3598:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3593
+	JA    shufw_list_loads_3635
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3599:
+shuf_offs_3641:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3600
+	JAE     shuf_offs_done_3642
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3599
+	JMP     shuf_offs_3641
 
-shuf_offs_done_3600:
+shuf_offs_done_3642:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3593
+	JA   shufw_list_loads_3635
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3601:
+shuf_offs_3643:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3602
+	JAE     shuf_offs_done_3644
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3601
+	JMP     shuf_offs_3643
 
-shuf_offs_done_3602:
+shuf_offs_done_3644:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3603:
+shuf_planes_3645:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3605
+	JZ      shuf_done_3647
 
-shuf_rows_3606:
+shuf_rows_3648:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33600,16 +33807,16 @@ shuf_rows_3606:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3606
+	JNZ       shuf_rows_3648
 
-shuf_done_3605:
+shuf_done_3647:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3607
+	JZ    shuf_done_3649
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3608:
+shuf_rows_3650:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -33636,15 +33843,15 @@ shuf_rows_3608:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3608
+	JNZ       shuf_rows_3650
 
-shuf_done_3607:
+shuf_done_3649:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3609
+	JZ      shuf_done_3651
 
-shuf_rows_3610:
+shuf_rows_3652:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33673,25 +33880,25 @@ shuf_rows_3610:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3610
+	JNZ       shuf_rows_3652
 
-shuf_done_3609:
+shuf_done_3651:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3603
+	JNZ  shuf_planes_3645
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3593:
-shuf_planes_3611:
+shufw_list_loads_3635:
+shuf_planes_3653:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3613
+	JZ    shuf_done_3655
 
-shuf_rows_3614:
+shuf_rows_3656:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33721,16 +33928,16 @@ shuf_rows_3614:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3614
+	JNZ       shuf_rows_3656
 
-shuf_done_3613:
+shuf_done_3655:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3615
+	JZ    shuf_done_3657
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3616:
+shuf_rows_3658:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -33757,15 +33964,15 @@ shuf_rows_3616:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3616
+	JNZ       shuf_rows_3658
 
-shuf_done_3615:
+shuf_done_3657:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3617
+	JZ    shuf_done_3659
 
-shuf_rows_3618:
+shuf_rows_3660:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33795,35 +34002,35 @@ shuf_rows_3618:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3618
+	JNZ       shuf_rows_3660
 
-shuf_done_3617:
+shuf_done_3659:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3611
+	JNZ  shuf_planes_3653
 	VZEROUPPER
 	RET
 
-shufw_not4_3563:
+shufw_not4_3605:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3619
+	JNE     shufw_list_3661
 
-shuf_planes_3621:
+shuf_planes_3663:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3623
+	JZ    shuf_done_3665
 	MOVQ  CX, R10
 
-shuf_rows_3624:
+shuf_rows_3666:
 	MOVQ R8, R12
 
-shufw_blocks_3625:
+shufw_blocks_3667:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -33833,21 +34040,21 @@ shufw_blocks_3625:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3625
+	JB        shufw_blocks_3667
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3624
+	JNZ       shuf_rows_3666
 
-shuf_done_3623:
+shuf_done_3665:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3621
+	JNZ  shuf_planes_3663
 	VZEROUPPER
 	RET
 
-shufw_list_3619:
+shufw_list_3661:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -33856,12 +34063,12 @@ shufw_list_3619:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3626
+	JZ      shuf_no_run_3668
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3626:
+shuf_no_run_3668:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -33871,57 +34078,57 @@ shuf_no_run_3626:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3620
+	JA    shufw_list_loads_3662
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3627:
+shuf_offs_3669:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3628
+	JAE     shuf_offs_done_3670
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3627
+	JMP     shuf_offs_3669
 
-shuf_offs_done_3628:
+shuf_offs_done_3670:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3620
+	JA   shufw_list_loads_3662
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3629:
+shuf_offs_3671:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3630
+	JAE     shuf_offs_done_3672
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3629
+	JMP     shuf_offs_3671
 
-shuf_offs_done_3630:
+shuf_offs_done_3672:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3631:
+shuf_planes_3673:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3633
+	JZ      shuf_done_3675
 
-shuf_rows_3634:
+shuf_rows_3676:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3635:
+shufw_blocks_3677:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -33931,23 +34138,23 @@ shufw_blocks_3635:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3635
+	JB        shufw_blocks_3677
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3634
+	JNZ       shuf_rows_3676
 
-shuf_done_3633:
+shuf_done_3675:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3636
+	JZ    shuf_done_3678
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3637:
+shuf_rows_3679:
 	MOVQ R8, R12
 
-shufw_blocks_3638:
+shufw_blocks_3680:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -33957,24 +34164,24 @@ shufw_blocks_3638:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3638
+	JB        shufw_blocks_3680
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3637
+	JNZ       shuf_rows_3679
 
-shuf_done_3636:
+shuf_done_3678:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3639
+	JZ      shuf_done_3681
 
-shuf_rows_3640:
+shuf_rows_3682:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3641:
+shufw_blocks_3683:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -33984,35 +34191,35 @@ shufw_blocks_3641:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3641
+	JB        shufw_blocks_3683
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3640
+	JNZ       shuf_rows_3682
 
-shuf_done_3639:
+shuf_done_3681:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3631
+	JNZ  shuf_planes_3673
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3620:
-shuf_planes_3642:
+shufw_list_loads_3662:
+shuf_planes_3684:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3644
+	JZ    shuf_done_3686
 
-shuf_rows_3645:
+shuf_rows_3687:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3646:
+shufw_blocks_3688:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34022,23 +34229,23 @@ shufw_blocks_3646:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3646
+	JB        shufw_blocks_3688
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3645
+	JNZ       shuf_rows_3687
 
-shuf_done_3644:
+shuf_done_3686:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3647
+	JZ    shuf_done_3689
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3648:
+shuf_rows_3690:
 	MOVQ R8, R11
 
-shufw_blocks_3649:
+shufw_blocks_3691:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -34048,25 +34255,25 @@ shufw_blocks_3649:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3649
+	JB        shufw_blocks_3691
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3648
+	JNZ       shuf_rows_3690
 
-shuf_done_3647:
+shuf_done_3689:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3650
+	JZ    shuf_done_3692
 
-shuf_rows_3651:
+shuf_rows_3693:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3652:
+shufw_blocks_3694:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34076,17 +34283,17 @@ shufw_blocks_3652:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3652
+	JB        shufw_blocks_3694
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3651
+	JNZ       shuf_rows_3693
 
-shuf_done_3650:
+shuf_done_3692:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3642
+	JNZ  shuf_planes_3684
 	VZEROUPPER
 	RET
 
@@ -34104,38 +34311,38 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3653
+	JE      shufn_c16o32_3695
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3654
+	JE      shufn_c8o16_3696
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3655
+	JE      shufn_c8o8_3697
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3656
+	JE      shufn_c4o8_3698
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3657
+	JE      shufn_d16o16_3699
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3658
+	JE      shufn_d16o32_3700
 	CMPL    (DI), $0x07
-	JE      shufn_c8o32_3659
+	JE      shufn_c8o32_3701
 	CMPL    (DI), $0x08
-	JE      shufn_c4o32_3660
+	JE      shufn_c4o32_3702
 	CMPL    (DI), $0x09
-	JE      shufn_c4o16_3661
+	JE      shufn_c4o16_3703
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3662
+	JE      rowsShuffleNarrowAVX2_value_3704
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3663
+	JNE     shufn_list_3705
 
-shuf_planes_3665:
+shuf_planes_3707:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3667
+	JZ    shuf_done_3709
 	MOVQ  CX, R10
 
-shuf_rows_3668:
+shuf_rows_3710:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -34146,17 +34353,17 @@ shuf_rows_3668:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3668
+	JNZ            shuf_rows_3710
 
-shuf_done_3667:
+shuf_done_3709:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3665
+	JNZ  shuf_planes_3707
 	VZEROUPPER
 	RET
 
-shufn_list_3663:
+shufn_list_3705:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -34165,12 +34372,12 @@ shufn_list_3663:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3669
+	JZ      shuf_no_run_3711
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3669:
+shuf_no_run_3711:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34180,52 +34387,52 @@ shuf_no_run_3669:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3664
+	JA    shufn_list_loads_3706
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3670:
+shuf_offs_3712:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3671
+	JAE     shuf_offs_done_3713
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3670
+	JMP     shuf_offs_3712
 
-shuf_offs_done_3671:
+shuf_offs_done_3713:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3664
+	JA   shufn_list_loads_3706
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3672:
+shuf_offs_3714:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3673
+	JAE     shuf_offs_done_3715
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3672
+	JMP     shuf_offs_3714
 
-shuf_offs_done_3673:
+shuf_offs_done_3715:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3674:
+shuf_planes_3716:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3676
+	JZ      shuf_done_3718
 
-shuf_rows_3677:
+shuf_rows_3719:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34238,16 +34445,16 @@ shuf_rows_3677:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3677
+	JNZ            shuf_rows_3719
 
-shuf_done_3676:
+shuf_done_3718:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3678
+	JZ    shuf_done_3720
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3679:
+shuf_rows_3721:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34258,15 +34465,15 @@ shuf_rows_3679:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3679
+	JNZ            shuf_rows_3721
 
-shuf_done_3678:
+shuf_done_3720:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3680
+	JZ      shuf_done_3722
 
-shuf_rows_3681:
+shuf_rows_3723:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34279,25 +34486,25 @@ shuf_rows_3681:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3681
+	JNZ            shuf_rows_3723
 
-shuf_done_3680:
+shuf_done_3722:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3674
+	JNZ  shuf_planes_3716
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3664:
-shuf_planes_3682:
+shufn_list_loads_3706:
+shuf_planes_3724:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3684
+	JZ    shuf_done_3726
 
-shuf_rows_3685:
+shuf_rows_3727:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34311,16 +34518,16 @@ shuf_rows_3685:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3685
+	JNZ            shuf_rows_3727
 
-shuf_done_3684:
+shuf_done_3726:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3686
+	JZ    shuf_done_3728
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3687:
+shuf_rows_3729:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34331,15 +34538,15 @@ shuf_rows_3687:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3687
+	JNZ            shuf_rows_3729
 
-shuf_done_3686:
+shuf_done_3728:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3688
+	JZ    shuf_done_3730
 
-shuf_rows_3689:
+shuf_rows_3731:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34353,31 +34560,31 @@ shuf_rows_3689:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3689
+	JNZ            shuf_rows_3731
 
-shuf_done_3688:
+shuf_done_3730:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3682
+	JNZ  shuf_planes_3724
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3662:
+rowsShuffleNarrowAVX2_value_3704:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3690
+	JNE     shufn_list_3732
 
-shuf_planes_3692:
+shuf_planes_3734:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3694
+	JZ    shuf_done_3736
 	MOVQ  CX, R10
 
-shuf_rows_3695:
+shuf_rows_3737:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -34389,17 +34596,17 @@ shuf_rows_3695:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3695
+	JNZ            shuf_rows_3737
 
-shuf_done_3694:
+shuf_done_3736:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3692
+	JNZ  shuf_planes_3734
 	VZEROUPPER
 	RET
 
-shufn_list_3690:
+shufn_list_3732:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34408,12 +34615,12 @@ shufn_list_3690:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3696
+	JZ      shuf_no_run_3738
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3696:
+shuf_no_run_3738:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34423,52 +34630,52 @@ shuf_no_run_3696:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3691
+	JA    shufn_list_loads_3733
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3697:
+shuf_offs_3739:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3698
+	JAE     shuf_offs_done_3740
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3697
+	JMP     shuf_offs_3739
 
-shuf_offs_done_3698:
+shuf_offs_done_3740:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3691
+	JA   shufn_list_loads_3733
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3699:
+shuf_offs_3741:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3700
+	JAE     shuf_offs_done_3742
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3699
+	JMP     shuf_offs_3741
 
-shuf_offs_done_3700:
+shuf_offs_done_3742:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3701:
+shuf_planes_3743:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3703
+	JZ      shuf_done_3745
 
-shuf_rows_3704:
+shuf_rows_3746:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34482,16 +34689,16 @@ shuf_rows_3704:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3704
+	JNZ            shuf_rows_3746
 
-shuf_done_3703:
+shuf_done_3745:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3705
+	JZ    shuf_done_3747
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3706:
+shuf_rows_3748:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34503,15 +34710,15 @@ shuf_rows_3706:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3706
+	JNZ            shuf_rows_3748
 
-shuf_done_3705:
+shuf_done_3747:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3707
+	JZ      shuf_done_3749
 
-shuf_rows_3708:
+shuf_rows_3750:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34525,25 +34732,25 @@ shuf_rows_3708:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3708
+	JNZ            shuf_rows_3750
 
-shuf_done_3707:
+shuf_done_3749:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3701
+	JNZ  shuf_planes_3743
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3691:
-shuf_planes_3709:
+shufn_list_loads_3733:
+shuf_planes_3751:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3711
+	JZ    shuf_done_3753
 
-shuf_rows_3712:
+shuf_rows_3754:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34558,16 +34765,16 @@ shuf_rows_3712:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3712
+	JNZ            shuf_rows_3754
 
-shuf_done_3711:
+shuf_done_3753:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3713
+	JZ    shuf_done_3755
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3714:
+shuf_rows_3756:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34579,15 +34786,15 @@ shuf_rows_3714:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3714
+	JNZ            shuf_rows_3756
 
-shuf_done_3713:
+shuf_done_3755:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3715
+	JZ    shuf_done_3757
 
-shuf_rows_3716:
+shuf_rows_3758:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34602,34 +34809,34 @@ shuf_rows_3716:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3716
+	JNZ            shuf_rows_3758
 
-shuf_done_3715:
+shuf_done_3757:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3709
+	JNZ  shuf_planes_3751
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3653:
+shufn_c16o32_3695:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3717
+	JE      rowsShuffleNarrowAVX2_value_3759
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3718
+	JNE     shufn_list_3760
 
-shuf_planes_3720:
+shuf_planes_3762:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3722
+	JZ    shuf_done_3764
 	MOVQ  CX, R10
 
-shuf_rows_3723:
+shuf_rows_3765:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -34643,17 +34850,17 @@ shuf_rows_3723:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3723
+	JNZ            shuf_rows_3765
 
-shuf_done_3722:
+shuf_done_3764:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3720
+	JNZ  shuf_planes_3762
 	VZEROUPPER
 	RET
 
-shufn_list_3718:
+shufn_list_3760:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34662,12 +34869,12 @@ shufn_list_3718:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3724
+	JZ      shuf_no_run_3766
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3724:
+shuf_no_run_3766:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34677,52 +34884,52 @@ shuf_no_run_3724:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3719
+	JA    shufn_list_loads_3761
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3725:
+shuf_offs_3767:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3726
+	JAE     shuf_offs_done_3768
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3725
+	JMP     shuf_offs_3767
 
-shuf_offs_done_3726:
+shuf_offs_done_3768:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3719
+	JA   shufn_list_loads_3761
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3727:
+shuf_offs_3769:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3728
+	JAE     shuf_offs_done_3770
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3727
+	JMP     shuf_offs_3769
 
-shuf_offs_done_3728:
+shuf_offs_done_3770:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3729:
+shuf_planes_3771:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3731
+	JZ      shuf_done_3773
 
-shuf_rows_3732:
+shuf_rows_3774:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34738,16 +34945,16 @@ shuf_rows_3732:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3732
+	JNZ            shuf_rows_3774
 
-shuf_done_3731:
+shuf_done_3773:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3733
+	JZ    shuf_done_3775
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3734:
+shuf_rows_3776:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -34761,15 +34968,15 @@ shuf_rows_3734:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3734
+	JNZ            shuf_rows_3776
 
-shuf_done_3733:
+shuf_done_3775:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3735
+	JZ      shuf_done_3777
 
-shuf_rows_3736:
+shuf_rows_3778:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34785,25 +34992,25 @@ shuf_rows_3736:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3736
+	JNZ            shuf_rows_3778
 
-shuf_done_3735:
+shuf_done_3777:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3729
+	JNZ  shuf_planes_3771
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3719:
-shuf_planes_3737:
+shufn_list_loads_3761:
+shuf_planes_3779:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3739
+	JZ    shuf_done_3781
 
-shuf_rows_3740:
+shuf_rows_3782:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34820,16 +35027,16 @@ shuf_rows_3740:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3740
+	JNZ            shuf_rows_3782
 
-shuf_done_3739:
+shuf_done_3781:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3741
+	JZ    shuf_done_3783
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3742:
+shuf_rows_3784:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -34843,15 +35050,15 @@ shuf_rows_3742:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3742
+	JNZ            shuf_rows_3784
 
-shuf_done_3741:
+shuf_done_3783:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3743
+	JZ    shuf_done_3785
 
-shuf_rows_3744:
+shuf_rows_3786:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34868,17 +35075,17 @@ shuf_rows_3744:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3744
+	JNZ            shuf_rows_3786
 
-shuf_done_3743:
+shuf_done_3785:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3737
+	JNZ  shuf_planes_3779
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3717:
+rowsShuffleNarrowAVX2_value_3759:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -34890,16 +35097,16 @@ rowsShuffleNarrowAVX2_value_3717:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3745
+	JNE     shufn_list_3787
 
-shuf_planes_3747:
+shuf_planes_3789:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3749
+	JZ    shuf_done_3791
 	MOVQ  CX, R10
 
-shuf_rows_3750:
+shuf_rows_3792:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -34915,17 +35122,17 @@ shuf_rows_3750:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3750
+	JNZ            shuf_rows_3792
 
-shuf_done_3749:
+shuf_done_3791:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3747
+	JNZ  shuf_planes_3789
 	VZEROUPPER
 	RET
 
-shufn_list_3745:
+shufn_list_3787:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -34934,12 +35141,12 @@ shufn_list_3745:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3751
+	JZ      shuf_no_run_3793
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3751:
+shuf_no_run_3793:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34949,52 +35156,52 @@ shuf_no_run_3751:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3746
+	JA    shufn_list_loads_3788
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3752:
+shuf_offs_3794:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3753
+	JAE     shuf_offs_done_3795
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3752
+	JMP     shuf_offs_3794
 
-shuf_offs_done_3753:
+shuf_offs_done_3795:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3746
+	JA   shufn_list_loads_3788
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3754:
+shuf_offs_3796:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3755
+	JAE     shuf_offs_done_3797
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3754
+	JMP     shuf_offs_3796
 
-shuf_offs_done_3755:
+shuf_offs_done_3797:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3756:
+shuf_planes_3798:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3758
+	JZ      shuf_done_3800
 
-shuf_rows_3759:
+shuf_rows_3801:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35012,16 +35219,16 @@ shuf_rows_3759:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3759
+	JNZ            shuf_rows_3801
 
-shuf_done_3758:
+shuf_done_3800:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3760
+	JZ    shuf_done_3802
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3761:
+shuf_rows_3803:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35037,15 +35244,15 @@ shuf_rows_3761:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3761
+	JNZ            shuf_rows_3803
 
-shuf_done_3760:
+shuf_done_3802:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3762
+	JZ      shuf_done_3804
 
-shuf_rows_3763:
+shuf_rows_3805:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35063,25 +35270,25 @@ shuf_rows_3763:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3763
+	JNZ            shuf_rows_3805
 
-shuf_done_3762:
+shuf_done_3804:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3756
+	JNZ  shuf_planes_3798
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3746:
-shuf_planes_3764:
+shufn_list_loads_3788:
+shuf_planes_3806:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3766
+	JZ    shuf_done_3808
 
-shuf_rows_3767:
+shuf_rows_3809:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35100,16 +35307,16 @@ shuf_rows_3767:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3767
+	JNZ            shuf_rows_3809
 
-shuf_done_3766:
+shuf_done_3808:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3768
+	JZ    shuf_done_3810
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3769:
+shuf_rows_3811:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35125,15 +35332,15 @@ shuf_rows_3769:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3769
+	JNZ            shuf_rows_3811
 
-shuf_done_3768:
+shuf_done_3810:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3770
+	JZ    shuf_done_3812
 
-shuf_rows_3771:
+shuf_rows_3813:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35152,31 +35359,31 @@ shuf_rows_3771:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3771
+	JNZ            shuf_rows_3813
 
-shuf_done_3770:
+shuf_done_3812:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3764
+	JNZ  shuf_planes_3806
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3654:
+shufn_c8o16_3696:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3772
+	JE      rowsShuffleNarrowAVX2_value_3814
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3773
+	JNE     shufn_list_3815
 
-shuf_planes_3775:
+shuf_planes_3817:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3777
+	JZ    shuf_done_3819
 	MOVQ  CX, R10
 
-shuf_rows_3778:
+shuf_rows_3820:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35186,17 +35393,17 @@ shuf_rows_3778:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3778
+	JNZ          shuf_rows_3820
 
-shuf_done_3777:
+shuf_done_3819:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3775
+	JNZ  shuf_planes_3817
 	VZEROUPPER
 	RET
 
-shufn_list_3773:
+shufn_list_3815:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35205,12 +35412,12 @@ shufn_list_3773:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3779
+	JZ      shuf_no_run_3821
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3779:
+shuf_no_run_3821:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35220,52 +35427,52 @@ shuf_no_run_3779:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3774
+	JA    shufn_list_loads_3816
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3780:
+shuf_offs_3822:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3781
+	JAE     shuf_offs_done_3823
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3780
+	JMP     shuf_offs_3822
 
-shuf_offs_done_3781:
+shuf_offs_done_3823:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3774
+	JA   shufn_list_loads_3816
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3782:
+shuf_offs_3824:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3783
+	JAE     shuf_offs_done_3825
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3782
+	JMP     shuf_offs_3824
 
-shuf_offs_done_3783:
+shuf_offs_done_3825:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3784:
+shuf_planes_3826:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3786
+	JZ      shuf_done_3828
 
-shuf_rows_3787:
+shuf_rows_3829:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -35277,16 +35484,16 @@ shuf_rows_3787:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3787
+	JNZ          shuf_rows_3829
 
-shuf_done_3786:
+shuf_done_3828:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3788
+	JZ    shuf_done_3830
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3789:
+shuf_rows_3831:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35296,15 +35503,15 @@ shuf_rows_3789:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3789
+	JNZ          shuf_rows_3831
 
-shuf_done_3788:
+shuf_done_3830:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3790
+	JZ      shuf_done_3832
 
-shuf_rows_3791:
+shuf_rows_3833:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35316,25 +35523,25 @@ shuf_rows_3791:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3791
+	JNZ          shuf_rows_3833
 
-shuf_done_3790:
+shuf_done_3832:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3784
+	JNZ  shuf_planes_3826
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3774:
-shuf_planes_3792:
+shufn_list_loads_3816:
+shuf_planes_3834:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3794
+	JZ    shuf_done_3836
 
-shuf_rows_3795:
+shuf_rows_3837:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35347,16 +35554,16 @@ shuf_rows_3795:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3795
+	JNZ          shuf_rows_3837
 
-shuf_done_3794:
+shuf_done_3836:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3796
+	JZ    shuf_done_3838
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3797:
+shuf_rows_3839:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -35366,15 +35573,15 @@ shuf_rows_3797:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3797
+	JNZ          shuf_rows_3839
 
-shuf_done_3796:
+shuf_done_3838:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3798
+	JZ    shuf_done_3840
 
-shuf_rows_3799:
+shuf_rows_3841:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35387,30 +35594,30 @@ shuf_rows_3799:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3799
+	JNZ          shuf_rows_3841
 
-shuf_done_3798:
+shuf_done_3840:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3792
+	JNZ  shuf_planes_3834
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3772:
+rowsShuffleNarrowAVX2_value_3814:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3800
+	JNE     shufn_list_3842
 
-shuf_planes_3802:
+shuf_planes_3844:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3804
+	JZ    shuf_done_3846
 	MOVQ  CX, R10
 
-shuf_rows_3805:
+shuf_rows_3847:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -35421,17 +35628,17 @@ shuf_rows_3805:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3805
+	JNZ          shuf_rows_3847
 
-shuf_done_3804:
+shuf_done_3846:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3802
+	JNZ  shuf_planes_3844
 	VZEROUPPER
 	RET
 
-shufn_list_3800:
+shufn_list_3842:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35440,12 +35647,12 @@ shufn_list_3800:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3806
+	JZ      shuf_no_run_3848
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3806:
+shuf_no_run_3848:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35455,52 +35662,52 @@ shuf_no_run_3806:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3801
+	JA    shufn_list_loads_3843
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3807:
+shuf_offs_3849:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3808
+	JAE     shuf_offs_done_3850
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3807
+	JMP     shuf_offs_3849
 
-shuf_offs_done_3808:
+shuf_offs_done_3850:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3801
+	JA   shufn_list_loads_3843
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3809:
+shuf_offs_3851:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3810
+	JAE     shuf_offs_done_3852
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3809
+	JMP     shuf_offs_3851
 
-shuf_offs_done_3810:
+shuf_offs_done_3852:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3811:
+shuf_planes_3853:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3813
+	JZ      shuf_done_3855
 
-shuf_rows_3814:
+shuf_rows_3856:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35513,16 +35720,16 @@ shuf_rows_3814:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3814
+	JNZ          shuf_rows_3856
 
-shuf_done_3813:
+shuf_done_3855:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3815
+	JZ    shuf_done_3857
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3816:
+shuf_rows_3858:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -35533,15 +35740,15 @@ shuf_rows_3816:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3816
+	JNZ          shuf_rows_3858
 
-shuf_done_3815:
+shuf_done_3857:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3817
+	JZ      shuf_done_3859
 
-shuf_rows_3818:
+shuf_rows_3860:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -35554,25 +35761,25 @@ shuf_rows_3818:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3818
+	JNZ          shuf_rows_3860
 
-shuf_done_3817:
+shuf_done_3859:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3811
+	JNZ  shuf_planes_3853
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3801:
-shuf_planes_3819:
+shufn_list_loads_3843:
+shuf_planes_3861:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3821
+	JZ    shuf_done_3863
 
-shuf_rows_3822:
+shuf_rows_3864:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35586,16 +35793,16 @@ shuf_rows_3822:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3822
+	JNZ          shuf_rows_3864
 
-shuf_done_3821:
+shuf_done_3863:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3823
+	JZ    shuf_done_3865
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3824:
+shuf_rows_3866:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -35606,15 +35813,15 @@ shuf_rows_3824:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3824
+	JNZ          shuf_rows_3866
 
-shuf_done_3823:
+shuf_done_3865:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3825
+	JZ    shuf_done_3867
 
-shuf_rows_3826:
+shuf_rows_3868:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35628,31 +35835,31 @@ shuf_rows_3826:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3826
+	JNZ          shuf_rows_3868
 
-shuf_done_3825:
+shuf_done_3867:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3819
+	JNZ  shuf_planes_3861
 	VZEROUPPER
 	RET
 
-shufn_c4o16_3661:
+shufn_c4o16_3703:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3827
+	JE      rowsShuffleNarrowAVX2_value_3869
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3828
+	JNE     shufn_list_3870
 
-shuf_planes_3830:
+shuf_planes_3872:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3832
+	JZ    shuf_done_3874
 	MOVQ  CX, R10
 
-shuf_rows_3833:
+shuf_rows_3875:
 	VMOVD        (R10), X1
 	VPINSRD      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35662,17 +35869,17 @@ shuf_rows_3833:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3833
+	JNZ          shuf_rows_3875
 
-shuf_done_3832:
+shuf_done_3874:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3830
+	JNZ  shuf_planes_3872
 	VZEROUPPER
 	RET
 
-shufn_list_3828:
+shufn_list_3870:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35681,12 +35888,12 @@ shufn_list_3828:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3834
+	JZ      shuf_no_run_3876
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3834:
+shuf_no_run_3876:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35696,52 +35903,52 @@ shuf_no_run_3834:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3829
+	JA    shufn_list_loads_3871
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3835:
+shuf_offs_3877:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3836
+	JAE     shuf_offs_done_3878
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3835
+	JMP     shuf_offs_3877
 
-shuf_offs_done_3836:
+shuf_offs_done_3878:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3829
+	JA   shufn_list_loads_3871
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3837:
+shuf_offs_3879:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3838
+	JAE     shuf_offs_done_3880
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3837
+	JMP     shuf_offs_3879
 
-shuf_offs_done_3838:
+shuf_offs_done_3880:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3839:
+shuf_planes_3881:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3841
+	JZ      shuf_done_3883
 
-shuf_rows_3842:
+shuf_rows_3884:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X8
@@ -35753,16 +35960,16 @@ shuf_rows_3842:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3842
+	JNZ          shuf_rows_3884
 
-shuf_done_3841:
+shuf_done_3883:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3843
+	JZ    shuf_done_3885
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3844:
+shuf_rows_3886:
 	VMOVD        (R10), X9
 	VPINSRD      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35772,15 +35979,15 @@ shuf_rows_3844:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3844
+	JNZ          shuf_rows_3886
 
-shuf_done_3843:
+shuf_done_3885:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3845
+	JZ      shuf_done_3887
 
-shuf_rows_3846:
+shuf_rows_3888:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -35792,25 +35999,25 @@ shuf_rows_3846:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3846
+	JNZ          shuf_rows_3888
 
-shuf_done_3845:
+shuf_done_3887:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3839
+	JNZ  shuf_planes_3881
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3829:
-shuf_planes_3847:
+shufn_list_loads_3871:
+shuf_planes_3889:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3849
+	JZ    shuf_done_3891
 
-shuf_rows_3850:
+shuf_rows_3892:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35823,16 +36030,16 @@ shuf_rows_3850:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3850
+	JNZ          shuf_rows_3892
 
-shuf_done_3849:
+shuf_done_3891:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3851
+	JZ    shuf_done_3893
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3852:
+shuf_rows_3894:
 	VMOVD        (R10), X8
 	VPINSRD      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -35842,15 +36049,15 @@ shuf_rows_3852:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3852
+	JNZ          shuf_rows_3894
 
-shuf_done_3851:
+shuf_done_3893:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3853
+	JZ    shuf_done_3895
 
-shuf_rows_3854:
+shuf_rows_3896:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35863,30 +36070,30 @@ shuf_rows_3854:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3854
+	JNZ          shuf_rows_3896
 
-shuf_done_3853:
+shuf_done_3895:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3847
+	JNZ  shuf_planes_3889
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3827:
+rowsShuffleNarrowAVX2_value_3869:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3855
+	JNE     shufn_list_3897
 
-shuf_planes_3857:
+shuf_planes_3899:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3859
+	JZ    shuf_done_3901
 	MOVQ  CX, R10
 
-shuf_rows_3860:
+shuf_rows_3902:
 	VMOVD        (R10), X3
 	VPINSRD      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -35897,17 +36104,17 @@ shuf_rows_3860:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3860
+	JNZ          shuf_rows_3902
 
-shuf_done_3859:
+shuf_done_3901:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3857
+	JNZ  shuf_planes_3899
 	VZEROUPPER
 	RET
 
-shufn_list_3855:
+shufn_list_3897:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35916,12 +36123,12 @@ shufn_list_3855:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3861
+	JZ      shuf_no_run_3903
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3861:
+shuf_no_run_3903:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35931,52 +36138,52 @@ shuf_no_run_3861:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3856
+	JA    shufn_list_loads_3898
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3862:
+shuf_offs_3904:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3863
+	JAE     shuf_offs_done_3905
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3862
+	JMP     shuf_offs_3904
 
-shuf_offs_done_3863:
+shuf_offs_done_3905:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3856
+	JA   shufn_list_loads_3898
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3864:
+shuf_offs_3906:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3865
+	JAE     shuf_offs_done_3907
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3864
+	JMP     shuf_offs_3906
 
-shuf_offs_done_3865:
+shuf_offs_done_3907:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3866:
+shuf_planes_3908:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3868
+	JZ      shuf_done_3910
 
-shuf_rows_3869:
+shuf_rows_3911:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -35989,16 +36196,16 @@ shuf_rows_3869:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3869
+	JNZ          shuf_rows_3911
 
-shuf_done_3868:
+shuf_done_3910:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3870
+	JZ    shuf_done_3912
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3871:
+shuf_rows_3913:
 	VMOVD        (R10), X11
 	VPINSRD      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -36009,15 +36216,15 @@ shuf_rows_3871:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3871
+	JNZ          shuf_rows_3913
 
-shuf_done_3870:
+shuf_done_3912:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3872
+	JZ      shuf_done_3914
 
-shuf_rows_3873:
+shuf_rows_3915:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X12
@@ -36030,25 +36237,25 @@ shuf_rows_3873:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3873
+	JNZ          shuf_rows_3915
 
-shuf_done_3872:
+shuf_done_3914:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3866
+	JNZ  shuf_planes_3908
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3856:
-shuf_planes_3874:
+shufn_list_loads_3898:
+shuf_planes_3916:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3876
+	JZ    shuf_done_3918
 
-shuf_rows_3877:
+shuf_rows_3919:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36062,16 +36269,16 @@ shuf_rows_3877:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3877
+	JNZ          shuf_rows_3919
 
-shuf_done_3876:
+shuf_done_3918:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3878
+	JZ    shuf_done_3920
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3879:
+shuf_rows_3921:
 	VMOVD        (R10), X10
 	VPINSRD      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -36082,15 +36289,15 @@ shuf_rows_3879:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3879
+	JNZ          shuf_rows_3921
 
-shuf_done_3878:
+shuf_done_3920:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3880
+	JZ    shuf_done_3922
 
-shuf_rows_3881:
+shuf_rows_3923:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36104,31 +36311,31 @@ shuf_rows_3881:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3881
+	JNZ          shuf_rows_3923
 
-shuf_done_3880:
+shuf_done_3922:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3874
+	JNZ  shuf_planes_3916
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3657:
+shufn_d16o16_3699:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3882
+	JE      rowsShuffleNarrowAVX2_value_3924
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3883
+	JNE     shufn_list_3925
 
-shuf_planes_3885:
+shuf_planes_3927:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3887
+	JZ    shuf_done_3929
 	MOVQ  CX, R10
 
-shuf_rows_3888:
+shuf_rows_3930:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -36137,17 +36344,17 @@ shuf_rows_3888:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3888
+	JNZ          shuf_rows_3930
 
-shuf_done_3887:
+shuf_done_3929:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3885
+	JNZ  shuf_planes_3927
 	VZEROUPPER
 	RET
 
-shufn_list_3883:
+shufn_list_3925:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36156,12 +36363,12 @@ shufn_list_3883:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3889
+	JZ      shuf_no_run_3931
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3889:
+shuf_no_run_3931:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36171,52 +36378,52 @@ shuf_no_run_3889:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3884
+	JA    shufn_list_loads_3926
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3890:
+shuf_offs_3932:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3891
+	JAE     shuf_offs_done_3933
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3890
+	JMP     shuf_offs_3932
 
-shuf_offs_done_3891:
+shuf_offs_done_3933:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3884
+	JA   shufn_list_loads_3926
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3892:
+shuf_offs_3934:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3893
+	JAE     shuf_offs_done_3935
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3892
+	JMP     shuf_offs_3934
 
-shuf_offs_done_3893:
+shuf_offs_done_3935:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3894:
+shuf_planes_3936:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3896
+	JZ      shuf_done_3938
 
-shuf_rows_3897:
+shuf_rows_3939:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -36227,16 +36434,16 @@ shuf_rows_3897:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3897
+	JNZ          shuf_rows_3939
 
-shuf_done_3896:
+shuf_done_3938:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3898
+	JZ    shuf_done_3940
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3899:
+shuf_rows_3941:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -36245,15 +36452,15 @@ shuf_rows_3899:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3899
+	JNZ          shuf_rows_3941
 
-shuf_done_3898:
+shuf_done_3940:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3900
+	JZ      shuf_done_3942
 
-shuf_rows_3901:
+shuf_rows_3943:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36264,25 +36471,25 @@ shuf_rows_3901:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3901
+	JNZ          shuf_rows_3943
 
-shuf_done_3900:
+shuf_done_3942:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3894
+	JNZ  shuf_planes_3936
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3884:
-shuf_planes_3902:
+shufn_list_loads_3926:
+shuf_planes_3944:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3904
+	JZ    shuf_done_3946
 
-shuf_rows_3905:
+shuf_rows_3947:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36294,16 +36501,16 @@ shuf_rows_3905:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3905
+	JNZ          shuf_rows_3947
 
-shuf_done_3904:
+shuf_done_3946:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3906
+	JZ    shuf_done_3948
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3907:
+shuf_rows_3949:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -36312,15 +36519,15 @@ shuf_rows_3907:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3907
+	JNZ          shuf_rows_3949
 
-shuf_done_3906:
+shuf_done_3948:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3908
+	JZ    shuf_done_3950
 
-shuf_rows_3909:
+shuf_rows_3951:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36332,30 +36539,30 @@ shuf_rows_3909:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3909
+	JNZ          shuf_rows_3951
 
-shuf_done_3908:
+shuf_done_3950:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3902
+	JNZ  shuf_planes_3944
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3882:
+rowsShuffleNarrowAVX2_value_3924:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3910
+	JNE     shufn_list_3952
 
-shuf_planes_3912:
+shuf_planes_3954:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3914
+	JZ    shuf_done_3956
 	MOVQ  CX, R10
 
-shuf_rows_3915:
+shuf_rows_3957:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -36365,17 +36572,17 @@ shuf_rows_3915:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3915
+	JNZ          shuf_rows_3957
 
-shuf_done_3914:
+shuf_done_3956:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3912
+	JNZ  shuf_planes_3954
 	VZEROUPPER
 	RET
 
-shufn_list_3910:
+shufn_list_3952:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36384,12 +36591,12 @@ shufn_list_3910:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3916
+	JZ      shuf_no_run_3958
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3916:
+shuf_no_run_3958:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36399,52 +36606,52 @@ shuf_no_run_3916:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3911
+	JA    shufn_list_loads_3953
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3917:
+shuf_offs_3959:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3918
+	JAE     shuf_offs_done_3960
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3917
+	JMP     shuf_offs_3959
 
-shuf_offs_done_3918:
+shuf_offs_done_3960:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3911
+	JA   shufn_list_loads_3953
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3919:
+shuf_offs_3961:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3920
+	JAE     shuf_offs_done_3962
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3919
+	JMP     shuf_offs_3961
 
-shuf_offs_done_3920:
+shuf_offs_done_3962:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3921:
+shuf_planes_3963:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3923
+	JZ      shuf_done_3965
 
-shuf_rows_3924:
+shuf_rows_3966:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36456,16 +36663,16 @@ shuf_rows_3924:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3924
+	JNZ          shuf_rows_3966
 
-shuf_done_3923:
+shuf_done_3965:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3925
+	JZ    shuf_done_3967
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3926:
+shuf_rows_3968:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -36475,15 +36682,15 @@ shuf_rows_3926:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3926
+	JNZ          shuf_rows_3968
 
-shuf_done_3925:
+shuf_done_3967:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3927
+	JZ      shuf_done_3969
 
-shuf_rows_3928:
+shuf_rows_3970:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -36495,25 +36702,25 @@ shuf_rows_3928:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3928
+	JNZ          shuf_rows_3970
 
-shuf_done_3927:
+shuf_done_3969:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3921
+	JNZ  shuf_planes_3963
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3911:
-shuf_planes_3929:
+shufn_list_loads_3953:
+shuf_planes_3971:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3931
+	JZ    shuf_done_3973
 
-shuf_rows_3932:
+shuf_rows_3974:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36526,16 +36733,16 @@ shuf_rows_3932:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3932
+	JNZ          shuf_rows_3974
 
-shuf_done_3931:
+shuf_done_3973:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3933
+	JZ    shuf_done_3975
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3934:
+shuf_rows_3976:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -36545,15 +36752,15 @@ shuf_rows_3934:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3934
+	JNZ          shuf_rows_3976
 
-shuf_done_3933:
+shuf_done_3975:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3935
+	JZ    shuf_done_3977
 
-shuf_rows_3936:
+shuf_rows_3978:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36566,32 +36773,32 @@ shuf_rows_3936:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3936
+	JNZ          shuf_rows_3978
 
-shuf_done_3935:
+shuf_done_3977:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3929
+	JNZ  shuf_planes_3971
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3658:
+shufn_d16o32_3700:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3937
+	JE      rowsShuffleNarrowAVX2_value_3979
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3938
+	JNE     shufn_list_3980
 
-shuf_planes_3940:
+shuf_planes_3982:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3942
+	JZ    shuf_done_3984
 	MOVQ  CX, R10
 
-shuf_rows_3943:
+shuf_rows_3985:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -36601,17 +36808,17 @@ shuf_rows_3943:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3943
+	JNZ         shuf_rows_3985
 
-shuf_done_3942:
+shuf_done_3984:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3940
+	JNZ  shuf_planes_3982
 	VZEROUPPER
 	RET
 
-shufn_list_3938:
+shufn_list_3980:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36620,12 +36827,12 @@ shufn_list_3938:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3944
+	JZ      shuf_no_run_3986
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3944:
+shuf_no_run_3986:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36635,52 +36842,52 @@ shuf_no_run_3944:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3939
+	JA    shufn_list_loads_3981
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3945:
+shuf_offs_3987:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3946
+	JAE     shuf_offs_done_3988
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3945
+	JMP     shuf_offs_3987
 
-shuf_offs_done_3946:
+shuf_offs_done_3988:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3939
+	JA   shufn_list_loads_3981
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3947:
+shuf_offs_3989:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3948
+	JAE     shuf_offs_done_3990
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3947
+	JMP     shuf_offs_3989
 
-shuf_offs_done_3948:
+shuf_offs_done_3990:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3949:
+shuf_planes_3991:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3951
+	JZ      shuf_done_3993
 
-shuf_rows_3952:
+shuf_rows_3994:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -36692,16 +36899,16 @@ shuf_rows_3952:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3952
+	JNZ         shuf_rows_3994
 
-shuf_done_3951:
+shuf_done_3993:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3953
+	JZ    shuf_done_3995
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3954:
+shuf_rows_3996:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -36711,15 +36918,15 @@ shuf_rows_3954:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3954
+	JNZ         shuf_rows_3996
 
-shuf_done_3953:
+shuf_done_3995:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3955
+	JZ      shuf_done_3997
 
-shuf_rows_3956:
+shuf_rows_3998:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -36731,25 +36938,25 @@ shuf_rows_3956:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3956
+	JNZ         shuf_rows_3998
 
-shuf_done_3955:
+shuf_done_3997:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3949
+	JNZ  shuf_planes_3991
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3939:
-shuf_planes_3957:
+shufn_list_loads_3981:
+shuf_planes_3999:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3959
+	JZ    shuf_done_4001
 
-shuf_rows_3960:
+shuf_rows_4002:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36762,16 +36969,16 @@ shuf_rows_3960:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3960
+	JNZ         shuf_rows_4002
 
-shuf_done_3959:
+shuf_done_4001:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3961
+	JZ    shuf_done_4003
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3962:
+shuf_rows_4004:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -36781,15 +36988,15 @@ shuf_rows_3962:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3962
+	JNZ         shuf_rows_4004
 
-shuf_done_3961:
+shuf_done_4003:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3963
+	JZ    shuf_done_4005
 
-shuf_rows_3964:
+shuf_rows_4006:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36802,32 +37009,32 @@ shuf_rows_3964:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3964
+	JNZ         shuf_rows_4006
 
-shuf_done_3963:
+shuf_done_4005:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3957
+	JNZ  shuf_planes_3999
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3937:
+rowsShuffleNarrowAVX2_value_3979:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3965
+	JNE     shufn_list_4007
 
-shuf_planes_3967:
+shuf_planes_4009:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3969
+	JZ    shuf_done_4011
 	MOVQ  CX, R10
 
-shuf_rows_3970:
+shuf_rows_4012:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -36839,17 +37046,17 @@ shuf_rows_3970:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3970
+	JNZ         shuf_rows_4012
 
-shuf_done_3969:
+shuf_done_4011:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3967
+	JNZ  shuf_planes_4009
 	VZEROUPPER
 	RET
 
-shufn_list_3965:
+shufn_list_4007:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -36858,12 +37065,12 @@ shufn_list_3965:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3971
+	JZ      shuf_no_run_4013
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3971:
+shuf_no_run_4013:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36873,52 +37080,52 @@ shuf_no_run_3971:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3966
+	JA    shufn_list_loads_4008
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3972:
+shuf_offs_4014:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3973
+	JAE     shuf_offs_done_4015
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3972
+	JMP     shuf_offs_4014
 
-shuf_offs_done_3973:
+shuf_offs_done_4015:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3966
+	JA   shufn_list_loads_4008
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3974:
+shuf_offs_4016:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3975
+	JAE     shuf_offs_done_4017
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3974
+	JMP     shuf_offs_4016
 
-shuf_offs_done_3975:
+shuf_offs_done_4017:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3976:
+shuf_planes_4018:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3978
+	JZ      shuf_done_4020
 
-shuf_rows_3979:
+shuf_rows_4021:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -36932,16 +37139,16 @@ shuf_rows_3979:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3979
+	JNZ         shuf_rows_4021
 
-shuf_done_3978:
+shuf_done_4020:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3980
+	JZ    shuf_done_4022
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3981:
+shuf_rows_4023:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -36953,15 +37160,15 @@ shuf_rows_3981:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3981
+	JNZ         shuf_rows_4023
 
-shuf_done_3980:
+shuf_done_4022:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3982
+	JZ      shuf_done_4024
 
-shuf_rows_3983:
+shuf_rows_4025:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -36975,25 +37182,25 @@ shuf_rows_3983:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_3983
+	JNZ         shuf_rows_4025
 
-shuf_done_3982:
+shuf_done_4024:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3976
+	JNZ  shuf_planes_4018
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3966:
-shuf_planes_3984:
+shufn_list_loads_4008:
+shuf_planes_4026:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3986
+	JZ    shuf_done_4028
 
-shuf_rows_3987:
+shuf_rows_4029:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37008,16 +37215,16 @@ shuf_rows_3987:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3987
+	JNZ         shuf_rows_4029
 
-shuf_done_3986:
+shuf_done_4028:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3988
+	JZ    shuf_done_4030
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3989:
+shuf_rows_4031:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -37029,15 +37236,15 @@ shuf_rows_3989:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_3989
+	JNZ         shuf_rows_4031
 
-shuf_done_3988:
+shuf_done_4030:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3990
+	JZ    shuf_done_4032
 
-shuf_rows_3991:
+shuf_rows_4033:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37052,32 +37259,32 @@ shuf_rows_3991:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_3991
+	JNZ         shuf_rows_4033
 
-shuf_done_3990:
+shuf_done_4032:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3984
+	JNZ  shuf_planes_4026
 	VZEROUPPER
 	RET
 
-shufn_c8o32_3659:
+shufn_c8o32_3701:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3992
+	JE      rowsShuffleNarrowAVX2_value_4034
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3993
+	JNE     shufn_list_4035
 
-shuf_planes_3995:
+shuf_planes_4037:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3997
+	JZ    shuf_done_4039
 	MOVQ  CX, R10
 
-shuf_rows_3998:
+shuf_rows_4040:
 	VMOVQ       (R10), X1
 	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37088,17 +37295,17 @@ shuf_rows_3998:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3998
+	JNZ         shuf_rows_4040
 
-shuf_done_3997:
+shuf_done_4039:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3995
+	JNZ  shuf_planes_4037
 	VZEROUPPER
 	RET
 
-shufn_list_3993:
+shufn_list_4035:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37107,12 +37314,12 @@ shufn_list_3993:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3999
+	JZ      shuf_no_run_4041
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3999:
+shuf_no_run_4041:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37122,52 +37329,52 @@ shuf_no_run_3999:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3994
+	JA    shufn_list_loads_4036
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4000:
+shuf_offs_4042:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4001
+	JAE     shuf_offs_done_4043
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4000
+	JMP     shuf_offs_4042
 
-shuf_offs_done_4001:
+shuf_offs_done_4043:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3994
+	JA   shufn_list_loads_4036
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4002:
+shuf_offs_4044:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4003
+	JAE     shuf_offs_done_4045
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4002
+	JMP     shuf_offs_4044
 
-shuf_offs_done_4003:
+shuf_offs_done_4045:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4004:
+shuf_planes_4046:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4006
+	JZ      shuf_done_4048
 
-shuf_rows_4007:
+shuf_rows_4049:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X9
@@ -37180,16 +37387,16 @@ shuf_rows_4007:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4007
+	JNZ         shuf_rows_4049
 
-shuf_done_4006:
+shuf_done_4048:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4008
+	JZ    shuf_done_4050
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4009:
+shuf_rows_4051:
 	VMOVQ       (R10), X11
 	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37200,15 +37407,15 @@ shuf_rows_4009:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4009
+	JNZ         shuf_rows_4051
 
-shuf_done_4008:
+shuf_done_4050:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4010
+	JZ      shuf_done_4052
 
-shuf_rows_4011:
+shuf_rows_4053:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37221,25 +37428,25 @@ shuf_rows_4011:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4011
+	JNZ         shuf_rows_4053
 
-shuf_done_4010:
+shuf_done_4052:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4004
+	JNZ  shuf_planes_4046
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3994:
-shuf_planes_4012:
+shufn_list_loads_4036:
+shuf_planes_4054:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4014
+	JZ    shuf_done_4056
 
-shuf_rows_4015:
+shuf_rows_4057:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37253,16 +37460,16 @@ shuf_rows_4015:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4015
+	JNZ         shuf_rows_4057
 
-shuf_done_4014:
+shuf_done_4056:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4016
+	JZ    shuf_done_4058
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4017:
+shuf_rows_4059:
 	VMOVQ       (R10), X10
 	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37273,15 +37480,15 @@ shuf_rows_4017:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4017
+	JNZ         shuf_rows_4059
 
-shuf_done_4016:
+shuf_done_4058:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4018
+	JZ    shuf_done_4060
 
-shuf_rows_4019:
+shuf_rows_4061:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37295,32 +37502,32 @@ shuf_rows_4019:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4019
+	JNZ         shuf_rows_4061
 
-shuf_done_4018:
+shuf_done_4060:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4012
+	JNZ  shuf_planes_4054
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3992:
+rowsShuffleNarrowAVX2_value_4034:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4020
+	JNE     shufn_list_4062
 
-shuf_planes_4022:
+shuf_planes_4064:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4024
+	JZ    shuf_done_4066
 	MOVQ  CX, R10
 
-shuf_rows_4025:
+shuf_rows_4067:
 	VMOVQ       (R10), X5
 	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -37333,17 +37540,17 @@ shuf_rows_4025:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4025
+	JNZ         shuf_rows_4067
 
-shuf_done_4024:
+shuf_done_4066:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4022
+	JNZ  shuf_planes_4064
 	VZEROUPPER
 	RET
 
-shufn_list_4020:
+shufn_list_4062:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37352,12 +37559,12 @@ shufn_list_4020:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4026
+	JZ      shuf_no_run_4068
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4026:
+shuf_no_run_4068:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37367,52 +37574,52 @@ shuf_no_run_4026:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4021
+	JA    shufn_list_loads_4063
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4027:
+shuf_offs_4069:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4028
+	JAE     shuf_offs_done_4070
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4027
+	JMP     shuf_offs_4069
 
-shuf_offs_done_4028:
+shuf_offs_done_4070:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4021
+	JA   shufn_list_loads_4063
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4029:
+shuf_offs_4071:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4030
+	JAE     shuf_offs_done_4072
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4029
+	JMP     shuf_offs_4071
 
-shuf_offs_done_4030:
+shuf_offs_done_4072:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4031:
+shuf_planes_4073:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4033
+	JZ      shuf_done_4075
 
-shuf_rows_4034:
+shuf_rows_4076:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37427,16 +37634,16 @@ shuf_rows_4034:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4034
+	JNZ         shuf_rows_4076
 
-shuf_done_4033:
+shuf_done_4075:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4035
+	JZ    shuf_done_4077
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4036:
+shuf_rows_4078:
 	VMOVQ       (R10), X14
 	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -37449,15 +37656,15 @@ shuf_rows_4036:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4036
+	JNZ         shuf_rows_4078
 
-shuf_done_4035:
+shuf_done_4077:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4037
+	JZ      shuf_done_4079
 
-shuf_rows_4038:
+shuf_rows_4080:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X15
@@ -37472,25 +37679,25 @@ shuf_rows_4038:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4038
+	JNZ         shuf_rows_4080
 
-shuf_done_4037:
+shuf_done_4079:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4031
+	JNZ  shuf_planes_4073
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4021:
-shuf_planes_4039:
+shufn_list_loads_4063:
+shuf_planes_4081:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4041
+	JZ    shuf_done_4083
 
-shuf_rows_4042:
+shuf_rows_4084:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37506,16 +37713,16 @@ shuf_rows_4042:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4042
+	JNZ         shuf_rows_4084
 
-shuf_done_4041:
+shuf_done_4083:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4043
+	JZ    shuf_done_4085
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4044:
+shuf_rows_4086:
 	VMOVQ       (R10), X13
 	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -37528,15 +37735,15 @@ shuf_rows_4044:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4044
+	JNZ         shuf_rows_4086
 
-shuf_done_4043:
+shuf_done_4085:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4045
+	JZ    shuf_done_4087
 
-shuf_rows_4046:
+shuf_rows_4088:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37552,32 +37759,32 @@ shuf_rows_4046:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4046
+	JNZ         shuf_rows_4088
 
-shuf_done_4045:
+shuf_done_4087:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4039
+	JNZ  shuf_planes_4081
 	VZEROUPPER
 	RET
 
-shufn_c4o32_3660:
+shufn_c4o32_3702:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4047
+	JE      rowsShuffleNarrowAVX2_value_4089
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4048
+	JNE     shufn_list_4090
 
-shuf_planes_4050:
+shuf_planes_4092:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4052
+	JZ    shuf_done_4094
 	MOVQ  CX, R10
 
-shuf_rows_4053:
+shuf_rows_4095:
 	VMOVD       (R10), X1
 	VPINSRD     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37588,17 +37795,17 @@ shuf_rows_4053:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4053
+	JNZ         shuf_rows_4095
 
-shuf_done_4052:
+shuf_done_4094:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4050
+	JNZ  shuf_planes_4092
 	VZEROUPPER
 	RET
 
-shufn_list_4048:
+shufn_list_4090:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37607,12 +37814,12 @@ shufn_list_4048:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4054
+	JZ      shuf_no_run_4096
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4054:
+shuf_no_run_4096:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37622,52 +37829,52 @@ shuf_no_run_4054:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4049
+	JA    shufn_list_loads_4091
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4055:
+shuf_offs_4097:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4056
+	JAE     shuf_offs_done_4098
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4055
+	JMP     shuf_offs_4097
 
-shuf_offs_done_4056:
+shuf_offs_done_4098:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4049
+	JA   shufn_list_loads_4091
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4057:
+shuf_offs_4099:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4058
+	JAE     shuf_offs_done_4100
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4057
+	JMP     shuf_offs_4099
 
-shuf_offs_done_4058:
+shuf_offs_done_4100:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4059:
+shuf_planes_4101:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4061
+	JZ      shuf_done_4103
 
-shuf_rows_4062:
+shuf_rows_4104:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X9
@@ -37680,16 +37887,16 @@ shuf_rows_4062:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4062
+	JNZ         shuf_rows_4104
 
-shuf_done_4061:
+shuf_done_4103:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4063
+	JZ    shuf_done_4105
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4064:
+shuf_rows_4106:
 	VMOVD       (R10), X11
 	VPINSRD     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37700,15 +37907,15 @@ shuf_rows_4064:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4064
+	JNZ         shuf_rows_4106
 
-shuf_done_4063:
+shuf_done_4105:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4065
+	JZ      shuf_done_4107
 
-shuf_rows_4066:
+shuf_rows_4108:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -37721,25 +37928,25 @@ shuf_rows_4066:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4066
+	JNZ         shuf_rows_4108
 
-shuf_done_4065:
+shuf_done_4107:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4059
+	JNZ  shuf_planes_4101
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4049:
-shuf_planes_4067:
+shufn_list_loads_4091:
+shuf_planes_4109:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4069
+	JZ    shuf_done_4111
 
-shuf_rows_4070:
+shuf_rows_4112:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37753,16 +37960,16 @@ shuf_rows_4070:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4070
+	JNZ         shuf_rows_4112
 
-shuf_done_4069:
+shuf_done_4111:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4071
+	JZ    shuf_done_4113
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4072:
+shuf_rows_4114:
 	VMOVD       (R10), X10
 	VPINSRD     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37773,15 +37980,15 @@ shuf_rows_4072:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4072
+	JNZ         shuf_rows_4114
 
-shuf_done_4071:
+shuf_done_4113:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4073
+	JZ    shuf_done_4115
 
-shuf_rows_4074:
+shuf_rows_4116:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37795,32 +38002,32 @@ shuf_rows_4074:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4074
+	JNZ         shuf_rows_4116
 
-shuf_done_4073:
+shuf_done_4115:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4067
+	JNZ  shuf_planes_4109
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4047:
+rowsShuffleNarrowAVX2_value_4089:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4075
+	JNE     shufn_list_4117
 
-shuf_planes_4077:
+shuf_planes_4119:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4079
+	JZ    shuf_done_4121
 	MOVQ  CX, R10
 
-shuf_rows_4080:
+shuf_rows_4122:
 	VMOVD       (R10), X5
 	VPINSRD     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -37833,17 +38040,17 @@ shuf_rows_4080:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4080
+	JNZ         shuf_rows_4122
 
-shuf_done_4079:
+shuf_done_4121:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4077
+	JNZ  shuf_planes_4119
 	VZEROUPPER
 	RET
 
-shufn_list_4075:
+shufn_list_4117:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37852,12 +38059,12 @@ shufn_list_4075:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4081
+	JZ      shuf_no_run_4123
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4081:
+shuf_no_run_4123:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37867,52 +38074,52 @@ shuf_no_run_4081:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4076
+	JA    shufn_list_loads_4118
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4082:
+shuf_offs_4124:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4083
+	JAE     shuf_offs_done_4125
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4082
+	JMP     shuf_offs_4124
 
-shuf_offs_done_4083:
+shuf_offs_done_4125:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4076
+	JA   shufn_list_loads_4118
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4084:
+shuf_offs_4126:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4085
+	JAE     shuf_offs_done_4127
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4084
+	JMP     shuf_offs_4126
 
-shuf_offs_done_4085:
+shuf_offs_done_4127:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4086:
+shuf_planes_4128:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4088
+	JZ      shuf_done_4130
 
-shuf_rows_4089:
+shuf_rows_4131:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -37927,16 +38134,16 @@ shuf_rows_4089:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4089
+	JNZ         shuf_rows_4131
 
-shuf_done_4088:
+shuf_done_4130:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4090
+	JZ    shuf_done_4132
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4091:
+shuf_rows_4133:
 	VMOVD       (R10), X14
 	VPINSRD     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -37949,15 +38156,15 @@ shuf_rows_4091:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4091
+	JNZ         shuf_rows_4133
 
-shuf_done_4090:
+shuf_done_4132:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4092
+	JZ      shuf_done_4134
 
-shuf_rows_4093:
+shuf_rows_4135:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X15
@@ -37972,25 +38179,25 @@ shuf_rows_4093:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4093
+	JNZ         shuf_rows_4135
 
-shuf_done_4092:
+shuf_done_4134:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4086
+	JNZ  shuf_planes_4128
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4076:
-shuf_planes_4094:
+shufn_list_loads_4118:
+shuf_planes_4136:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4096
+	JZ    shuf_done_4138
 
-shuf_rows_4097:
+shuf_rows_4139:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38006,16 +38213,16 @@ shuf_rows_4097:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4097
+	JNZ         shuf_rows_4139
 
-shuf_done_4096:
+shuf_done_4138:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4098
+	JZ    shuf_done_4140
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4099:
+shuf_rows_4141:
 	VMOVD       (R10), X13
 	VPINSRD     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -38028,15 +38235,15 @@ shuf_rows_4099:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4099
+	JNZ         shuf_rows_4141
 
-shuf_done_4098:
+shuf_done_4140:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4100
+	JZ    shuf_done_4142
 
-shuf_rows_4101:
+shuf_rows_4143:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38052,31 +38259,31 @@ shuf_rows_4101:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4101
+	JNZ         shuf_rows_4143
 
-shuf_done_4100:
+shuf_done_4142:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4094
+	JNZ  shuf_planes_4136
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3655:
+shufn_c8o8_3697:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4102
+	JE      rowsShuffleNarrowAVX2_value_4144
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4103
+	JNE     shufn_list_4145
 
-shuf_planes_4105:
+shuf_planes_4147:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4107
+	JZ    shuf_done_4149
 	MOVQ  CX, R10
 
-shuf_rows_4108:
+shuf_rows_4150:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38085,17 +38292,17 @@ shuf_rows_4108:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4108
+	JNZ     shuf_rows_4150
 
-shuf_done_4107:
+shuf_done_4149:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4105
+	JNZ  shuf_planes_4147
 	VZEROUPPER
 	RET
 
-shufn_list_4103:
+shufn_list_4145:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38104,12 +38311,12 @@ shufn_list_4103:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4109
+	JZ      shuf_no_run_4151
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4109:
+shuf_no_run_4151:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38119,52 +38326,52 @@ shuf_no_run_4109:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4104
+	JA    shufn_list_loads_4146
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4110:
+shuf_offs_4152:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4111
+	JAE     shuf_offs_done_4153
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4110
+	JMP     shuf_offs_4152
 
-shuf_offs_done_4111:
+shuf_offs_done_4153:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4104
+	JA   shufn_list_loads_4146
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4112:
+shuf_offs_4154:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4113
+	JAE     shuf_offs_done_4155
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4112
+	JMP     shuf_offs_4154
 
-shuf_offs_done_4113:
+shuf_offs_done_4155:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4114:
+shuf_planes_4156:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4116
+	JZ      shuf_done_4158
 
-shuf_rows_4117:
+shuf_rows_4159:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38175,16 +38382,16 @@ shuf_rows_4117:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4117
+	JNZ     shuf_rows_4159
 
-shuf_done_4116:
+shuf_done_4158:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4118
+	JZ    shuf_done_4160
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4119:
+shuf_rows_4161:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38193,15 +38400,15 @@ shuf_rows_4119:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4119
+	JNZ     shuf_rows_4161
 
-shuf_done_4118:
+shuf_done_4160:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4120
+	JZ      shuf_done_4162
 
-shuf_rows_4121:
+shuf_rows_4163:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38212,25 +38419,25 @@ shuf_rows_4121:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4121
+	JNZ     shuf_rows_4163
 
-shuf_done_4120:
+shuf_done_4162:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4114
+	JNZ  shuf_planes_4156
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4104:
-shuf_planes_4122:
+shufn_list_loads_4146:
+shuf_planes_4164:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4124
+	JZ    shuf_done_4166
 
-shuf_rows_4125:
+shuf_rows_4167:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38242,16 +38449,16 @@ shuf_rows_4125:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4125
+	JNZ     shuf_rows_4167
 
-shuf_done_4124:
+shuf_done_4166:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4126
+	JZ    shuf_done_4168
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4127:
+shuf_rows_4169:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38260,15 +38467,15 @@ shuf_rows_4127:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4127
+	JNZ     shuf_rows_4169
 
-shuf_done_4126:
+shuf_done_4168:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4128
+	JZ    shuf_done_4170
 
-shuf_rows_4129:
+shuf_rows_4171:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38280,30 +38487,30 @@ shuf_rows_4129:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4129
+	JNZ     shuf_rows_4171
 
-shuf_done_4128:
+shuf_done_4170:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4122
+	JNZ  shuf_planes_4164
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4102:
+rowsShuffleNarrowAVX2_value_4144:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4130
+	JNE     shufn_list_4172
 
-shuf_planes_4132:
+shuf_planes_4174:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4134
+	JZ    shuf_done_4176
 	MOVQ  CX, R10
 
-shuf_rows_4135:
+shuf_rows_4177:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38313,17 +38520,17 @@ shuf_rows_4135:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4135
+	JNZ       shuf_rows_4177
 
-shuf_done_4134:
+shuf_done_4176:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4132
+	JNZ  shuf_planes_4174
 	VZEROUPPER
 	RET
 
-shufn_list_4130:
+shufn_list_4172:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38332,12 +38539,12 @@ shufn_list_4130:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4136
+	JZ      shuf_no_run_4178
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4136:
+shuf_no_run_4178:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38347,52 +38554,52 @@ shuf_no_run_4136:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4131
+	JA    shufn_list_loads_4173
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4137:
+shuf_offs_4179:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4138
+	JAE     shuf_offs_done_4180
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4137
+	JMP     shuf_offs_4179
 
-shuf_offs_done_4138:
+shuf_offs_done_4180:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4131
+	JA   shufn_list_loads_4173
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4139:
+shuf_offs_4181:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4140
+	JAE     shuf_offs_done_4182
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4139
+	JMP     shuf_offs_4181
 
-shuf_offs_done_4140:
+shuf_offs_done_4182:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4141:
+shuf_planes_4183:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4143
+	JZ      shuf_done_4185
 
-shuf_rows_4144:
+shuf_rows_4186:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38404,16 +38611,16 @@ shuf_rows_4144:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4144
+	JNZ       shuf_rows_4186
 
-shuf_done_4143:
+shuf_done_4185:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4145
+	JZ    shuf_done_4187
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4146:
+shuf_rows_4188:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38423,15 +38630,15 @@ shuf_rows_4146:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4146
+	JNZ       shuf_rows_4188
 
-shuf_done_4145:
+shuf_done_4187:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4147
+	JZ      shuf_done_4189
 
-shuf_rows_4148:
+shuf_rows_4190:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38443,25 +38650,25 @@ shuf_rows_4148:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4148
+	JNZ       shuf_rows_4190
 
-shuf_done_4147:
+shuf_done_4189:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4141
+	JNZ  shuf_planes_4183
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4131:
-shuf_planes_4149:
+shufn_list_loads_4173:
+shuf_planes_4191:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4151
+	JZ    shuf_done_4193
 
-shuf_rows_4152:
+shuf_rows_4194:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38474,16 +38681,16 @@ shuf_rows_4152:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4152
+	JNZ       shuf_rows_4194
 
-shuf_done_4151:
+shuf_done_4193:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4153
+	JZ    shuf_done_4195
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4154:
+shuf_rows_4196:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38493,15 +38700,15 @@ shuf_rows_4154:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4154
+	JNZ       shuf_rows_4196
 
-shuf_done_4153:
+shuf_done_4195:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4155
+	JZ    shuf_done_4197
 
-shuf_rows_4156:
+shuf_rows_4198:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38514,31 +38721,31 @@ shuf_rows_4156:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4156
+	JNZ       shuf_rows_4198
 
-shuf_done_4155:
+shuf_done_4197:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4149
+	JNZ  shuf_planes_4191
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3656:
+shufn_c4o8_3698:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4157
+	JE      rowsShuffleNarrowAVX2_value_4199
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4158
+	JNE     shufn_list_4200
 
-shuf_planes_4160:
+shuf_planes_4202:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4162
+	JZ    shuf_done_4204
 	MOVQ  CX, R10
 
-shuf_rows_4163:
+shuf_rows_4205:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38547,17 +38754,17 @@ shuf_rows_4163:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4163
+	JNZ     shuf_rows_4205
 
-shuf_done_4162:
+shuf_done_4204:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4160
+	JNZ  shuf_planes_4202
 	VZEROUPPER
 	RET
 
-shufn_list_4158:
+shufn_list_4200:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38566,12 +38773,12 @@ shufn_list_4158:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4164
+	JZ      shuf_no_run_4206
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4164:
+shuf_no_run_4206:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38581,52 +38788,52 @@ shuf_no_run_4164:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4159
+	JA    shufn_list_loads_4201
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4165:
+shuf_offs_4207:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4166
+	JAE     shuf_offs_done_4208
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4165
+	JMP     shuf_offs_4207
 
-shuf_offs_done_4166:
+shuf_offs_done_4208:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4159
+	JA   shufn_list_loads_4201
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4167:
+shuf_offs_4209:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4168
+	JAE     shuf_offs_done_4210
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4167
+	JMP     shuf_offs_4209
 
-shuf_offs_done_4168:
+shuf_offs_done_4210:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4169:
+shuf_planes_4211:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4171
+	JZ      shuf_done_4213
 
-shuf_rows_4172:
+shuf_rows_4214:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38637,16 +38844,16 @@ shuf_rows_4172:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4172
+	JNZ     shuf_rows_4214
 
-shuf_done_4171:
+shuf_done_4213:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4173
+	JZ    shuf_done_4215
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4174:
+shuf_rows_4216:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38655,15 +38862,15 @@ shuf_rows_4174:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4174
+	JNZ     shuf_rows_4216
 
-shuf_done_4173:
+shuf_done_4215:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4175
+	JZ      shuf_done_4217
 
-shuf_rows_4176:
+shuf_rows_4218:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38674,25 +38881,25 @@ shuf_rows_4176:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4176
+	JNZ     shuf_rows_4218
 
-shuf_done_4175:
+shuf_done_4217:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4169
+	JNZ  shuf_planes_4211
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4159:
-shuf_planes_4177:
+shufn_list_loads_4201:
+shuf_planes_4219:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4179
+	JZ    shuf_done_4221
 
-shuf_rows_4180:
+shuf_rows_4222:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38704,16 +38911,16 @@ shuf_rows_4180:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4180
+	JNZ     shuf_rows_4222
 
-shuf_done_4179:
+shuf_done_4221:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4181
+	JZ    shuf_done_4223
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4182:
+shuf_rows_4224:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38722,15 +38929,15 @@ shuf_rows_4182:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4182
+	JNZ     shuf_rows_4224
 
-shuf_done_4181:
+shuf_done_4223:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4183
+	JZ    shuf_done_4225
 
-shuf_rows_4184:
+shuf_rows_4226:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38742,30 +38949,30 @@ shuf_rows_4184:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4184
+	JNZ     shuf_rows_4226
 
-shuf_done_4183:
+shuf_done_4225:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4177
+	JNZ  shuf_planes_4219
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4157:
+rowsShuffleNarrowAVX2_value_4199:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4185
+	JNE     shufn_list_4227
 
-shuf_planes_4187:
+shuf_planes_4229:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4189
+	JZ    shuf_done_4231
 	MOVQ  CX, R10
 
-shuf_rows_4190:
+shuf_rows_4232:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38775,17 +38982,17 @@ shuf_rows_4190:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4190
+	JNZ       shuf_rows_4232
 
-shuf_done_4189:
+shuf_done_4231:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4187
+	JNZ  shuf_planes_4229
 	VZEROUPPER
 	RET
 
-shufn_list_4185:
+shufn_list_4227:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38794,12 +39001,12 @@ shufn_list_4185:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4191
+	JZ      shuf_no_run_4233
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4191:
+shuf_no_run_4233:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38809,52 +39016,52 @@ shuf_no_run_4191:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4186
+	JA    shufn_list_loads_4228
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4192:
+shuf_offs_4234:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4193
+	JAE     shuf_offs_done_4235
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4192
+	JMP     shuf_offs_4234
 
-shuf_offs_done_4193:
+shuf_offs_done_4235:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4186
+	JA   shufn_list_loads_4228
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4194:
+shuf_offs_4236:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4195
+	JAE     shuf_offs_done_4237
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4194
+	JMP     shuf_offs_4236
 
-shuf_offs_done_4195:
+shuf_offs_done_4237:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4196:
+shuf_planes_4238:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4198
+	JZ      shuf_done_4240
 
-shuf_rows_4199:
+shuf_rows_4241:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -38866,16 +39073,16 @@ shuf_rows_4199:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4199
+	JNZ       shuf_rows_4241
 
-shuf_done_4198:
+shuf_done_4240:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4200
+	JZ    shuf_done_4242
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4201:
+shuf_rows_4243:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38885,15 +39092,15 @@ shuf_rows_4201:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4201
+	JNZ       shuf_rows_4243
 
-shuf_done_4200:
+shuf_done_4242:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4202
+	JZ      shuf_done_4244
 
-shuf_rows_4203:
+shuf_rows_4245:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -38905,25 +39112,25 @@ shuf_rows_4203:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4203
+	JNZ       shuf_rows_4245
 
-shuf_done_4202:
+shuf_done_4244:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4196
+	JNZ  shuf_planes_4238
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4186:
-shuf_planes_4204:
+shufn_list_loads_4228:
+shuf_planes_4246:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4206
+	JZ    shuf_done_4248
 
-shuf_rows_4207:
+shuf_rows_4249:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38936,16 +39143,16 @@ shuf_rows_4207:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4207
+	JNZ       shuf_rows_4249
 
-shuf_done_4206:
+shuf_done_4248:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4208
+	JZ    shuf_done_4250
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4209:
+shuf_rows_4251:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38955,15 +39162,15 @@ shuf_rows_4209:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4209
+	JNZ       shuf_rows_4251
 
-shuf_done_4208:
+shuf_done_4250:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4210
+	JZ    shuf_done_4252
 
-shuf_rows_4211:
+shuf_rows_4253:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38976,13 +39183,13 @@ shuf_rows_4211:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4211
+	JNZ       shuf_rows_4253
 
-shuf_done_4210:
+shuf_done_4252:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4204
+	JNZ  shuf_planes_4246
 	VZEROUPPER
 	RET
 
@@ -38990,9 +39197,9 @@ shuf_done_4210:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_4212
+	JE      ends_ret_4254
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_4212
+	JE      ends_ret_4254
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -39013,25 +39220,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_4213
+	JB      ends_narrow_4255
 
-ends_planes_4216:
+ends_planes_4258:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4217:
+ends_rows_4259:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4218:
+ends_mid_4260:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_4218
+	JB          ends_mid_4260
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -39050,36 +39257,36 @@ ends_mid_4218:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_4217
+	JNZ         ends_rows_4259
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_4216
+	JNZ         ends_planes_4258
 	VZEROUPPER
 	RET
 
-ends_narrow_4213:
+ends_narrow_4255:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_4214
+	JL   ends_short_4256
 
-ends_planes_4219:
+ends_planes_4261:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4220:
+ends_rows_4262:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4221:
+ends_mid_4263:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_4221
+	JB        ends_mid_4263
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -39095,29 +39302,29 @@ ends_mid_4221:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4220
+	JNZ       ends_rows_4262
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4219
+	JNZ       ends_planes_4261
 	VZEROUPPER
 	RET
 
-ends_short_4214:
+ends_short_4256:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_4215
+	JLE  ends_tiny_4257
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_4222
+	JL   ends_halves_4264
 
-ends_planes_4223:
+ends_planes_4265:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4224:
+ends_rows_4266:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39136,21 +39343,21 @@ ends_rows_4224:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4224
+	JNZ       ends_rows_4266
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4223
+	JNZ       ends_planes_4265
 	VZEROUPPER
 	RET
 
-ends_halves_4222:
-ends_planes_4225:
+ends_halves_4264:
+ends_planes_4267:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4226:
+ends_rows_4268:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -39171,21 +39378,21 @@ ends_rows_4226:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4226
+	JNZ       ends_rows_4268
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4225
+	JNZ       ends_planes_4267
 	VZEROUPPER
 	RET
 
-ends_tiny_4215:
-ends_planes_4227:
+ends_tiny_4257:
+ends_planes_4269:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4228:
+ends_rows_4270:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39204,24 +39411,24 @@ ends_rows_4228:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4228
+	JNZ       ends_rows_4270
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4227
+	JNZ       ends_planes_4269
 	VZEROUPPER
 	RET
 
-ends_ret_4212:
+ends_ret_4254:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_4229
+	JE      endsw_ret_4271
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_4229
+	JE      endsw_ret_4271
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -39241,23 +39448,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_4230:
+endsw_planes_4272:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_4231:
+endsw_rows_4273:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_4232:
+endsw_copy_4274:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_4232
+	JB        endsw_copy_4274
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -39273,15 +39480,15 @@ endsw_copy_4232:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_4231
+	JNZ       endsw_rows_4273
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_4230
+	JNZ       endsw_planes_4272
 	VZEROUPPER
 	RET
 
-endsw_ret_4229:
+endsw_ret_4271:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39289,7 +39496,7 @@ endsw_ret_4229:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4233
+	JZ    wrap_ret_4275
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39298,18 +39505,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4234:
+wrap_rows_4276:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_4235
+	JB   cx_short_4277
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4237
+	JBE  copy_le2_4279
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4238
+	JBE  copy_le4_4280
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4239:
+copy_loop_4281:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39321,7 +39528,7 @@ copy_loop_4239:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4239
+	JB      copy_loop_4281
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39331,9 +39538,9 @@ copy_loop_4239:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4240
+	JMP     copy_done_4282
 
-copy_le4_4238:
+copy_le4_4280:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39342,76 +39549,76 @@ copy_le4_4238:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4240
+	JMP     copy_done_4282
 
-copy_le2_4237:
+copy_le2_4279:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4240:
-	JMP cx_done_4236
+copy_done_4282:
+	JMP cx_done_4278
 
-cx_short_4235:
+cx_short_4277:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4242
+	JAE  ladder_4284
 	CMPQ BX, $0x00000008
-	JAE  ladder_4243
+	JAE  ladder_4285
 	CMPQ BX, $0x00000004
-	JAE  ladder_4244
+	JAE  ladder_4286
 	CMPQ BX, $0x00000002
-	JAE  ladder_4245
+	JAE  ladder_4287
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4241
-	JMP  ladder_4246
+	JB   ladder_done_4283
+	JMP  ladder_4288
 
-ladder_4242:
+ladder_4284:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4241
+	JMP     ladder_done_4283
 
-ladder_4243:
+ladder_4285:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4241
+	JMP  ladder_done_4283
 
-ladder_4244:
+ladder_4286:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4241
+	JMP  ladder_done_4283
 
-ladder_4245:
+ladder_4287:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4241
+	JMP  ladder_done_4283
 
-ladder_4246:
+ladder_4288:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4241:
-cx_done_4236:
+ladder_done_4283:
+cx_done_4278:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_4247
+	JB   cx_short_4289
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4249
+	JBE  copy_le2_4291
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4250
+	JBE  copy_le4_4292
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4251:
+copy_loop_4293:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39423,7 +39630,7 @@ copy_loop_4251:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4251
+	JB      copy_loop_4293
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39433,9 +39640,9 @@ copy_loop_4251:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4252
+	JMP     copy_done_4294
 
-copy_le4_4250:
+copy_le4_4292:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -39444,77 +39651,77 @@ copy_le4_4250:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4252
+	JMP     copy_done_4294
 
-copy_le2_4249:
+copy_le2_4291:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4252:
-	JMP cx_done_4248
+copy_done_4294:
+	JMP cx_done_4290
 
-cx_short_4247:
+cx_short_4289:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4254
+	JAE  ladder_4296
 	CMPQ DX, $0x00000008
-	JAE  ladder_4255
+	JAE  ladder_4297
 	CMPQ DX, $0x00000004
-	JAE  ladder_4256
+	JAE  ladder_4298
 	CMPQ DX, $0x00000002
-	JAE  ladder_4257
+	JAE  ladder_4299
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4253
-	JMP  ladder_4258
+	JB   ladder_done_4295
+	JMP  ladder_4300
 
-ladder_4254:
+ladder_4296:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4253
+	JMP     ladder_done_4295
 
-ladder_4255:
+ladder_4297:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4253
+	JMP  ladder_done_4295
 
-ladder_4256:
+ladder_4298:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4253
+	JMP  ladder_done_4295
 
-ladder_4257:
+ladder_4299:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4253
+	JMP  ladder_done_4295
 
-ladder_4258:
+ladder_4300:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4253:
-cx_done_4248:
+ladder_done_4295:
+cx_done_4290:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_4259
+	JB   cx_short_4301
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4261
+	JBE  copy_le2_4303
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4262
+	JBE  copy_le4_4304
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4263:
+copy_loop_4305:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39526,7 +39733,7 @@ copy_loop_4263:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4263
+	JB      copy_loop_4305
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39536,9 +39743,9 @@ copy_loop_4263:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4264
+	JMP     copy_done_4306
 
-copy_le4_4262:
+copy_le4_4304:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -39547,71 +39754,71 @@ copy_le4_4262:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4264
+	JMP     copy_done_4306
 
-copy_le2_4261:
+copy_le2_4303:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4264:
-	JMP cx_done_4260
+copy_done_4306:
+	JMP cx_done_4302
 
-cx_short_4259:
+cx_short_4301:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4266
+	JAE  ladder_4308
 	CMPQ SI, $0x00000008
-	JAE  ladder_4267
+	JAE  ladder_4309
 	CMPQ SI, $0x00000004
-	JAE  ladder_4268
+	JAE  ladder_4310
 	CMPQ SI, $0x00000002
-	JAE  ladder_4269
+	JAE  ladder_4311
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4265
-	JMP  ladder_4270
+	JB   ladder_done_4307
+	JMP  ladder_4312
 
-ladder_4266:
+ladder_4308:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4265
+	JMP     ladder_done_4307
 
-ladder_4267:
+ladder_4309:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4265
+	JMP  ladder_done_4307
 
-ladder_4268:
+ladder_4310:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4265
+	JMP  ladder_done_4307
 
-ladder_4269:
+ladder_4311:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4265
+	JMP  ladder_done_4307
 
-ladder_4270:
+ladder_4312:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4265:
-cx_done_4260:
+ladder_done_4307:
+cx_done_4302:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4234
+	JNZ  wrap_rows_4276
 	VZEROUPPER
 
-wrap_ret_4233:
+wrap_ret_4275:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39619,7 +39826,7 @@ wrap_ret_4233:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4271
+	JZ    wrap_ret_4313
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39628,18 +39835,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4272:
+wrap_rows_4314:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_4273
+	JB   mid_small_4315
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_4275
+	JBE  copy_le2_4317
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_4276
+	JBE  copy_le4_4318
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4277:
+copy_loop_4319:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -39651,7 +39858,7 @@ copy_loop_4277:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_4277
+	JB        copy_loop_4319
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -39661,9 +39868,9 @@ copy_loop_4277:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_4278
+	JMP       copy_done_4320
 
-copy_le4_4276:
+copy_le4_4318:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -39672,28 +39879,28 @@ copy_le4_4276:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_4278
+	JMP       copy_done_4320
 
-copy_le2_4275:
+copy_le2_4317:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_4278:
-	JMP mid_done_4274
+copy_done_4320:
+	JMP mid_done_4316
 
-mid_small_4273:
+mid_small_4315:
 	CMPQ BX, $0x00000020
-	JB   cx_short_4279
+	JB   cx_short_4321
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4281
+	JBE  copy_le2_4323
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4282
+	JBE  copy_le4_4324
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4283:
+copy_loop_4325:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39705,7 +39912,7 @@ copy_loop_4283:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4283
+	JB      copy_loop_4325
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39715,9 +39922,9 @@ copy_loop_4283:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4284
+	JMP     copy_done_4326
 
-copy_le4_4282:
+copy_le4_4324:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39726,77 +39933,77 @@ copy_le4_4282:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4284
+	JMP     copy_done_4326
 
-copy_le2_4281:
+copy_le2_4323:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4284:
-	JMP cx_done_4280
+copy_done_4326:
+	JMP cx_done_4322
 
-cx_short_4279:
+cx_short_4321:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4286
+	JAE  ladder_4328
 	CMPQ BX, $0x00000008
-	JAE  ladder_4287
+	JAE  ladder_4329
 	CMPQ BX, $0x00000004
-	JAE  ladder_4288
+	JAE  ladder_4330
 	CMPQ BX, $0x00000002
-	JAE  ladder_4289
+	JAE  ladder_4331
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4285
-	JMP  ladder_4290
+	JB   ladder_done_4327
+	JMP  ladder_4332
 
-ladder_4286:
+ladder_4328:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4285
+	JMP     ladder_done_4327
 
-ladder_4287:
+ladder_4329:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4285
+	JMP  ladder_done_4327
 
-ladder_4288:
+ladder_4330:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4285
+	JMP  ladder_done_4327
 
-ladder_4289:
+ladder_4331:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4285
+	JMP  ladder_done_4327
 
-ladder_4290:
+ladder_4332:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4285:
-cx_done_4280:
-mid_done_4274:
+ladder_done_4327:
+cx_done_4322:
+mid_done_4316:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_4291
+	JB   mid_small_4333
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_4293
+	JBE  copy_le2_4335
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_4294
+	JBE  copy_le4_4336
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4295:
+copy_loop_4337:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -39808,7 +40015,7 @@ copy_loop_4295:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4295
+	JB        copy_loop_4337
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -39818,9 +40025,9 @@ copy_loop_4295:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4296
+	JMP       copy_done_4338
 
-copy_le4_4294:
+copy_le4_4336:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -39829,28 +40036,28 @@ copy_le4_4294:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_4296
+	JMP       copy_done_4338
 
-copy_le2_4293:
+copy_le2_4335:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_4296:
-	JMP mid_done_4292
+copy_done_4338:
+	JMP mid_done_4334
 
-mid_small_4291:
+mid_small_4333:
 	CMPQ DX, $0x00000020
-	JB   cx_short_4297
+	JB   cx_short_4339
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4299
+	JBE  copy_le2_4341
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4300
+	JBE  copy_le4_4342
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4301:
+copy_loop_4343:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39862,7 +40069,7 @@ copy_loop_4301:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4301
+	JB      copy_loop_4343
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39872,9 +40079,9 @@ copy_loop_4301:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4302
+	JMP     copy_done_4344
 
-copy_le4_4300:
+copy_le4_4342:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -39883,78 +40090,78 @@ copy_le4_4300:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4302
+	JMP     copy_done_4344
 
-copy_le2_4299:
+copy_le2_4341:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4302:
-	JMP cx_done_4298
+copy_done_4344:
+	JMP cx_done_4340
 
-cx_short_4297:
+cx_short_4339:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4304
+	JAE  ladder_4346
 	CMPQ DX, $0x00000008
-	JAE  ladder_4305
+	JAE  ladder_4347
 	CMPQ DX, $0x00000004
-	JAE  ladder_4306
+	JAE  ladder_4348
 	CMPQ DX, $0x00000002
-	JAE  ladder_4307
+	JAE  ladder_4349
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4303
-	JMP  ladder_4308
+	JB   ladder_done_4345
+	JMP  ladder_4350
 
-ladder_4304:
+ladder_4346:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4303
+	JMP     ladder_done_4345
 
-ladder_4305:
+ladder_4347:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4303
+	JMP  ladder_done_4345
 
-ladder_4306:
+ladder_4348:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4303
+	JMP  ladder_done_4345
 
-ladder_4307:
+ladder_4349:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4303
+	JMP  ladder_done_4345
 
-ladder_4308:
+ladder_4350:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4303:
-cx_done_4298:
-mid_done_4292:
+ladder_done_4345:
+cx_done_4340:
+mid_done_4334:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_4309
+	JB   mid_small_4351
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_4311
+	JBE  copy_le2_4353
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_4312
+	JBE  copy_le4_4354
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4313:
+copy_loop_4355:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -39966,7 +40173,7 @@ copy_loop_4313:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4313
+	JB        copy_loop_4355
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -39976,9 +40183,9 @@ copy_loop_4313:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4314
+	JMP       copy_done_4356
 
-copy_le4_4312:
+copy_le4_4354:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -39987,28 +40194,28 @@ copy_le4_4312:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_4314
+	JMP       copy_done_4356
 
-copy_le2_4311:
+copy_le2_4353:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_4314:
-	JMP mid_done_4310
+copy_done_4356:
+	JMP mid_done_4352
 
-mid_small_4309:
+mid_small_4351:
 	CMPQ SI, $0x00000020
-	JB   cx_short_4315
+	JB   cx_short_4357
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4317
+	JBE  copy_le2_4359
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4318
+	JBE  copy_le4_4360
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4319:
+copy_loop_4361:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40020,7 +40227,7 @@ copy_loop_4319:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4319
+	JB      copy_loop_4361
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40030,9 +40237,9 @@ copy_loop_4319:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4320
+	JMP     copy_done_4362
 
-copy_le4_4318:
+copy_le4_4360:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -40041,72 +40248,72 @@ copy_le4_4318:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4320
+	JMP     copy_done_4362
 
-copy_le2_4317:
+copy_le2_4359:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4320:
-	JMP cx_done_4316
+copy_done_4362:
+	JMP cx_done_4358
 
-cx_short_4315:
+cx_short_4357:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4322
+	JAE  ladder_4364
 	CMPQ SI, $0x00000008
-	JAE  ladder_4323
+	JAE  ladder_4365
 	CMPQ SI, $0x00000004
-	JAE  ladder_4324
+	JAE  ladder_4366
 	CMPQ SI, $0x00000002
-	JAE  ladder_4325
+	JAE  ladder_4367
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4321
-	JMP  ladder_4326
+	JB   ladder_done_4363
+	JMP  ladder_4368
 
-ladder_4322:
+ladder_4364:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4321
+	JMP     ladder_done_4363
 
-ladder_4323:
+ladder_4365:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4321
+	JMP  ladder_done_4363
 
-ladder_4324:
+ladder_4366:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4321
+	JMP  ladder_done_4363
 
-ladder_4325:
+ladder_4367:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4321
+	JMP  ladder_done_4363
 
-ladder_4326:
+ladder_4368:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4321:
-cx_done_4316:
-mid_done_4310:
+ladder_done_4363:
+cx_done_4358:
+mid_done_4352:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4272
+	JNZ  wrap_rows_4314
 	VZEROUPPER
 
-wrap_ret_4271:
+wrap_ret_4313:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -40114,33 +40321,33 @@ wrap_ret_4271:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4327
+	JZ    pieces_ret_4369
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4327
+	JZ    pieces_ret_4369
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_4328:
+pieces_rows_4370:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_4329:
+pieces_loop_4371:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_4330
+	JB      cx_short_4372
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_4332
+	JBE     copy_le2_4374
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_4333
+	JBE     copy_le4_4375
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_4334:
+copy_loop_4376:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -40152,7 +40359,7 @@ copy_loop_4334:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_4334
+	JB      copy_loop_4376
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -40162,9 +40369,9 @@ copy_loop_4334:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_4335
+	JMP     copy_done_4377
 
-copy_le4_4333:
+copy_le4_4375:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -40173,74 +40380,74 @@ copy_le4_4333:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_4335
+	JMP     copy_done_4377
 
-copy_le2_4332:
+copy_le2_4374:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_4335:
-	JMP cx_done_4331
+copy_done_4377:
+	JMP cx_done_4373
 
-cx_short_4330:
+cx_short_4372:
 	CMPQ R8, $0x00000010
-	JAE  ladder_4337
+	JAE  ladder_4379
 	CMPQ R8, $0x00000008
-	JAE  ladder_4338
+	JAE  ladder_4380
 	CMPQ R8, $0x00000004
-	JAE  ladder_4339
+	JAE  ladder_4381
 	CMPQ R8, $0x00000002
-	JAE  ladder_4340
+	JAE  ladder_4382
 	CMPQ R8, $0x00000001
-	JB   ladder_done_4336
-	JMP  ladder_4341
+	JB   ladder_done_4378
+	JMP  ladder_4383
 
-ladder_4337:
+ladder_4379:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_4336
+	JMP     ladder_done_4378
 
-ladder_4338:
+ladder_4380:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_4336
+	JMP  ladder_done_4378
 
-ladder_4339:
+ladder_4381:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_4336
+	JMP  ladder_done_4378
 
-ladder_4340:
+ladder_4382:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_4336
+	JMP  ladder_done_4378
 
-ladder_4341:
+ladder_4383:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_4336:
-cx_done_4331:
+ladder_done_4378:
+cx_done_4373:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_4329
+	JNZ  pieces_loop_4371
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_4328
+	JNZ  pieces_rows_4370
 	VZEROUPPER
 
-pieces_ret_4327:
+pieces_ret_4369:
 	RET
 
 // func storeFence()

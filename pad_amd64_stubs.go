@@ -838,7 +838,7 @@ func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStri
 // which must agree there), each byte i of block c taken from byte
 // tab[64*c+i] (below inLen) of the plane's input src[p*srcPlane:][:inLen],
 // 1 <= inLen <= 256, which is read whole, as 128 or 256 bytes where those
-// end in the page of the call's last input byte, else under masks:
+// end in the page of the call's last input byte, else up to its last byte:
 //
 //	for p := 0; p < planes; p++ {
 //		d := dst[p*dstPlane:]

@@ -25,7 +25,7 @@ func genPlaneChunks() {
 		"which must agree there), each byte i of block c taken from byte",
 		"tab[64*c+i] (below inLen) of the plane's input src[p*srcPlane:][:inLen],",
 		"1 <= inLen <= 256, which is read whole, as 128 or 256 bytes where those",
-		"end in the page of the call's last input byte, else under masks:",
+		"end in the page of the call's last input byte, else up to its last byte:",
 		"",
 		"\tfor p := 0; p < planes; p++ {\n\t\td := dst[p*dstPlane:]\n\t\ts := src[p*srcPlane:]\n"+
 			"\t\tfor c := 0; c < chunks; c++ {\n\t\t\to := 64 * c\n\t\t\tif c == chunks-1 {\n\t\t\t\to = last\n\t\t\t}\n"+
@@ -59,27 +59,11 @@ func genPlaneChunks() {
 // 256 (four vectors: a block is a VPERMI2B of the first two and one of the
 // last two, blended by bit 7 of its indexes).
 func planeChunksLoops(d, s, planes, tab, chunks, last, inLen reg.Register, ret string, wideIn bool) {
-	// The masks of the input's last two vectors (of the only two without
-	// wideIn): n bytes of them are in the plane.
-	n, tbl, a := gp(), gp(), gp()
-	MOVQ(inLen, n)
-	if wideIn {
-		SUBQ(U32(128), n)
-	}
-	LEAQ(maskTable, tbl)
-	MOVQ(U32(64), a)
-	CMPQ(n, a)
-	CMOVQLT(n, a) // a = min(n, 64)
-	SUBQ(a, n)
-	kLo, kHi := kreg(), kreg()
-	KMOVQ(Mem{Base: tbl, Index: a, Scale: 8}, kLo)
-	KMOVQ(Mem{Base: tbl, Index: n, Scale: 8}, kHi)
-
 	// A plane's input is loaded as whole vectors while they end in the
 	// page of the call's last input byte (s <= limit), bytes past inLen
-	// that no index takes included, else under the masks: on a Zen 5 the
-	// masked loads made uint8 [1, 512, 7, 7] planes reflected by 3 in 1.1x
-	// the time.
+	// that no index takes included, else by rotatedLoads: on a Zen 5
+	// masked loads of every plane made uint8 [1, 512, 7, 7] planes
+	// reflected by 3 in 1.1x the time.
 	vecs := 2
 	if wideIn {
 		vecs = 4
@@ -113,17 +97,6 @@ func planeChunksLoops(d, s, planes, tab, chunks, last, inLen reg.Register, ret s
 		var in [4]reg.VecVirtual
 		for i := range in {
 			in[i] = ZMM()
-		}
-		masked := func() {
-			if wideIn {
-				VMOVDQU64(at(s, 0), in[0])
-				VMOVDQU64(at(s, 64), in[1])
-				VMOVDQU8_Z(at(s, 128), kLo, in[2])
-				VMOVDQU8_Z(at(s, 192), kHi, in[3])
-			} else {
-				VMOVDQU8_Z(at(s, 0), kLo, in[0])
-				VMOVDQU8_Z(at(s, 64), kHi, in[1])
-			}
 		}
 		blocks := func() {
 			for j := range idx {
@@ -170,28 +143,36 @@ func planeChunksLoops(d, s, planes, tab, chunks, last, inLen reg.Register, ret s
 		VZEROUPPER()
 		RET()
 		Label(near) // out of the loop: the planes near the input's end
-		masked()
+		rotatedLoads(s, in, wideIn)
 		JMP(LabelRef(loaded))
 	}
 }
 
 // chunksLastLoads loads the input of the call's last plane into in: as
 // whole vectors (whole) when they end in the page of its last byte (s <=
-// limit), else whole vectors up to the one that holds the last byte,
-// which is the 64 bytes that end there (in that page), rotated into place
-// by the index iota-inLen (mod 64), and zeros after it. A masked load
-// whose masked bytes lie in a page that is not present costs a microcode
-// assist of about 190 ns on a Zen 5 (KERNELS.md item 7).
+// limit), else by rotatedLoads.
 func chunksLastLoads(s, limit reg.Register, in [4]reg.VecVirtual, wideIn bool, whole func()) {
-	n := gp()
-	Load(Param("inLen"), n)
 	rotated, done := newLabel("chunks_rotated"), newLabel("chunks_loaded")
 	CMPQ(s, limit)
 	JA(LabelRef(rotated))
 	whole()
 	JMP(LabelRef(done))
-
 	Label(rotated)
+	rotatedLoads(s, in, wideIn)
+	Label(done)
+}
+
+// rotatedLoads loads the plane's input at s into in as whole vectors up to
+// the one that holds its last byte, which is the 64 bytes that end there
+// (in that page), rotated into place by the index iota-inLen (mod 64), and
+// zeros after it: no byte past the plane's input is read, so no load
+// reaches past the page of the call's last input byte. A masked load
+// whose masked bytes lie in a page that is not present costs a microcode
+// assist of about 190 ns on a Zen 5 (KERNELS.md item 7), at each of the
+// last planes whose vectors would reach past it.
+func rotatedLoads(s reg.Register, in [4]reg.VecVirtual, wideIn bool) {
+	n := gp()
+	Load(Param("inLen"), n)
 	w := gp()
 	LEAQ(Mem{Base: s, Index: n, Scale: 1, Disp: -64}, w) // the 64 bytes that end at the last
 	rot := ZMM()
@@ -205,7 +186,7 @@ func chunksLastLoads(s, limit reg.Register, in [4]reg.VecVirtual, wideIn bool, w
 		VMOVDQU64(at(s, 64), in[1])
 	}
 	// The last byte is in vector first (n <= 64*first+64) or first+1.
-	upper := newLabel("chunks_upper")
+	upper, done := newLabel("chunks_upper"), newLabel("chunks_rotated_done")
 	CMPQ(n, U32(64*first+64))
 	JA(LabelRef(upper))
 	VPERMB(at(w, 0), rot, in[first])
