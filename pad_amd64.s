@@ -30077,7 +30077,7 @@ blocks_next_3343:
 
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
+TEXT ·rowsWideAVX512(SB), NOSPLIT, $56-104
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -30093,6 +30093,32 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	VMOVDQU64       64(DX), Z1
 	MOVQ            pat+72(FP), DX
 	VBROADCASTI64X4 (DX), Z2
+	MOVQ            planes+80(FP), DX
+	DECQ            DX
+	IMULQ           dstPlane+88(FP), DX
+	MOVQ            rows+16(FP), SI
+	DECQ            SI
+	IMULQ           dstStride+24(FP), SI
+	ADDQ            SI, DX
+	ADDQ            AX, DX
+	ADDQ            width+40(FP), DX
+	DECQ            DX
+	ORQ             $0x00000fff, DX
+	SUBQ            $0x7f, DX
+	MOVQ            DX, 40(SP)
+	MOVQ            planes+80(FP), DX
+	DECQ            DX
+	IMULQ           srcPlane+96(FP), DX
+	MOVQ            rows+16(FP), SI
+	DECQ            SI
+	IMULQ           srcStride+32(FP), SI
+	ADDQ            SI, DX
+	ADDQ            CX, DX
+	ADDQ            mid+48(FP), DX
+	DECQ            DX
+	ORQ             $0x00000fff, DX
+	SUBQ            $0x3f, DX
+	MOVQ            DX, 48(SP)
 	MOVQ            width+40(FP), DX
 	LEAQ            -64(DX), SI
 	MOVQ            left+56(FP), DI
@@ -30197,6 +30223,10 @@ shift_done_3357:
 	JMP       wide_mid_done_3350
 
 wide_short_3349:
+	CMPQ       AX, 40(SP)
+	JHI        wide_mid_exact_3358
+	CMPQ       CX, 48(SP)
+	JHI        wide_mid_exact_3358
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
@@ -30228,15 +30258,74 @@ wide_mid_done_3350:
 wide_ret_3345:
 	RET
 
+wide_mid_exact_3358:
+	LEAQ 64(AX), R8
+	LEAQ -64(SI), R9
+	CMPQ R9, $0x00000020
+	JAE  ladder_3360
+	CMPQ R9, $0x00000010
+	JAE  ladder_3361
+	CMPQ R9, $0x00000008
+	JAE  ladder_3362
+	CMPQ R9, $0x00000004
+	JAE  ladder_3363
+	CMPQ R9, $0x00000002
+	JAE  ladder_3364
+	CMPQ R9, $0x00000001
+	JB   ladder_done_3359
+	JMP  ladder_3365
+
+ladder_3360:
+	VMOVDQU (CX), Y3
+	VMOVDQU -32(CX)(R9*1), Y4
+	VMOVDQU Y3, (R8)
+	VMOVDQU Y4, -32(R8)(R9*1)
+	JMP     ladder_done_3359
+
+ladder_3361:
+	VMOVDQU (CX), X3
+	VMOVDQU -16(CX)(R9*1), X4
+	VMOVDQU X3, (R8)
+	VMOVDQU X4, -16(R8)(R9*1)
+	JMP     ladder_done_3359
+
+ladder_3362:
+	MOVQ (CX), R10
+	MOVQ -8(CX)(R9*1), R11
+	MOVQ R10, (R8)
+	MOVQ R11, -8(R8)(R9*1)
+	JMP  ladder_done_3359
+
+ladder_3363:
+	MOVL (CX), R10
+	MOVL -4(CX)(R9*1), R11
+	MOVL R10, (R8)
+	MOVL R11, -4(R8)(R9*1)
+	JMP  ladder_done_3359
+
+ladder_3364:
+	MOVW (CX), R10
+	MOVW -2(CX)(R9*1), R11
+	MOVW R10, (R8)
+	MOVW R11, -2(R8)(R9*1)
+	JMP  ladder_done_3359
+
+ladder_3365:
+	MOVB (CX), R9
+	MOVB R9, (R8)
+
+ladder_done_3359:
+	JMP wide_mid_done_3350
+
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3358
+	JZ              aligned_ret_3366
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3358
+	JZ              aligned_ret_3366
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -30283,9 +30372,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3359
+	JZ              aligned_fixed_3367
 
-aligned_planes_3360:
+aligned_planes_3368:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30313,9 +30402,9 @@ aligned_planes_3360:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3362
+	JA           aligned_top_done_3370
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3361
+	JAE          aligned_top_3369
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -30335,15 +30424,15 @@ aligned_planes_3360:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3361:
+aligned_top_3369:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_3362
+	JA        aligned_top_done_3370
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3361
+	JMP       aligned_top_3369
 
-aligned_top_done_3362:
+aligned_top_done_3370:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -30354,9 +30443,9 @@ aligned_top_done_3362:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3363:
+aligned_gap_3371:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3364
+	JAE          aligned_gap_done_3372
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -30385,15 +30474,15 @@ aligned_gap_3363:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3363
+	JMP          aligned_gap_3371
 
-aligned_gap_done_3364:
+aligned_gap_done_3372:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3366
-	JMP  aligned_body_3368
+	JE   aligned_general_3374
+	JMP  aligned_body_3376
 
-aligned_rows_3367:
+aligned_rows_3375:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -30422,7 +30511,7 @@ aligned_rows_3367:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3369
+	JE           aligned_one_gap_3377
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -30437,10 +30526,10 @@ aligned_rows_3367:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_3369:
+aligned_one_gap_3377:
 	ADDQ $0x40, AX
 
-aligned_body_3368:
+aligned_body_3376:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30450,7 +30539,7 @@ aligned_body_3368:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3371
+	JGT          aligned_copy_done_3379
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30460,15 +30549,15 @@ aligned_body_3368:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3370:
+aligned_copy_3378:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3370
+	JLE       aligned_copy_3378
 
-aligned_copy_done_3371:
+aligned_copy_done_3379:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30477,13 +30566,13 @@ aligned_copy_done_3371:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3367
-	JMP  aligned_last_3365
+	JNZ  aligned_rows_3375
+	JMP  aligned_last_3373
 
-aligned_general_3366:
-	JMP aligned_body_3373
+aligned_general_3374:
+	JMP aligned_body_3381
 
-aligned_rows_3372:
+aligned_rows_3380:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -30495,9 +30584,9 @@ aligned_rows_3372:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3374:
+aligned_gap_3382:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3375
+	JAE          aligned_gap_done_3383
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -30512,10 +30601,10 @@ aligned_gap_3374:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3374
+	JMP          aligned_gap_3382
 
-aligned_gap_done_3375:
-aligned_body_3373:
+aligned_gap_done_3383:
+aligned_body_3381:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30525,7 +30614,7 @@ aligned_body_3373:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3377
+	JGT          aligned_copy_done_3385
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30535,15 +30624,15 @@ aligned_body_3373:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3376:
+aligned_copy_3384:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3376
+	JLE       aligned_copy_3384
 
-aligned_copy_done_3377:
+aligned_copy_done_3385:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30552,16 +30641,16 @@ aligned_copy_done_3377:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3372
+	JNZ  aligned_rows_3380
 
-aligned_last_3365:
+aligned_last_3373:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3378:
+aligned_gap_3386:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3379
+	JAE          aligned_gap_done_3387
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -30589,20 +30678,20 @@ aligned_gap_3378:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3378
+	JMP          aligned_gap_3386
 
-aligned_gap_done_3379:
-aligned_bottom_3380:
+aligned_gap_done_3387:
+aligned_bottom_3388:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3381
+	JA        aligned_bottom_done_3389
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3380
+	JMP       aligned_bottom_3388
 
-aligned_bottom_done_3381:
+aligned_bottom_done_3389:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3382
+	JAE      aligned_bottom_end_3390
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30621,18 +30710,18 @@ aligned_bottom_done_3381:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3382:
+aligned_bottom_end_3390:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3360
+	JNZ  aligned_planes_3368
 	VZEROUPPER
-	JMP  aligned_ret_3358
+	JMP  aligned_ret_3366
 
-aligned_fixed_3359:
-aligned_planes_3383:
+aligned_fixed_3367:
+aligned_planes_3391:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30658,9 +30747,9 @@ aligned_planes_3383:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3385
+	JA           aligned_top_done_3393
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3384
+	JAE          aligned_top_3392
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -30680,22 +30769,22 @@ aligned_planes_3383:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3384:
+aligned_top_3392:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_3385
+	JA        aligned_top_done_3393
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3384
+	JMP       aligned_top_3392
 
-aligned_top_done_3385:
+aligned_top_done_3393:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3386:
+aligned_gap_3394:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3387
+	JAE       aligned_gap_done_3395
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30720,15 +30809,15 @@ aligned_gap_3386:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3386
+	JMP       aligned_gap_3394
 
-aligned_gap_done_3387:
+aligned_gap_done_3395:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3389
-	JMP  aligned_body_3391
+	JE   aligned_general_3397
+	JMP  aligned_body_3399
 
-aligned_rows_3390:
+aligned_rows_3398:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -30747,7 +30836,7 @@ aligned_rows_3390:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3392
+	JE        aligned_one_gap_3400
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -30758,17 +30847,17 @@ aligned_rows_3390:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 
-aligned_one_gap_3392:
+aligned_one_gap_3400:
 	ADDQ $0x40, AX
 
-aligned_body_3391:
+aligned_body_3399:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3394
+	JGT          aligned_copy_done_3402
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -30778,15 +30867,15 @@ aligned_body_3391:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3393:
+aligned_copy_3401:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3393
+	JLE       aligned_copy_3401
 
-aligned_copy_done_3394:
+aligned_copy_done_3402:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -30794,21 +30883,21 @@ aligned_copy_done_3394:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3390
-	JMP  aligned_last_3388
+	JNZ  aligned_rows_3398
+	JMP  aligned_last_3396
 
-aligned_general_3389:
-	JMP aligned_body_3396
+aligned_general_3397:
+	JMP aligned_body_3404
 
-aligned_rows_3395:
+aligned_rows_3403:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3397:
+aligned_gap_3405:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3398
+	JAE       aligned_gap_done_3406
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -30819,17 +30908,17 @@ aligned_gap_3397:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVDQA64 Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3397
+	JMP       aligned_gap_3405
 
-aligned_gap_done_3398:
-aligned_body_3396:
+aligned_gap_done_3406:
+aligned_body_3404:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3400
+	JGT          aligned_copy_done_3408
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -30839,15 +30928,15 @@ aligned_body_3396:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3399:
+aligned_copy_3407:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVDQA64 Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3399
+	JLE       aligned_copy_3407
 
-aligned_copy_done_3400:
+aligned_copy_done_3408:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -30855,15 +30944,15 @@ aligned_copy_done_3400:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3395
+	JNZ  aligned_rows_3403
 
-aligned_last_3388:
+aligned_last_3396:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3401:
+aligned_gap_3409:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3402
+	JAE       aligned_gap_done_3410
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -30887,20 +30976,20 @@ aligned_gap_3401:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3401
+	JMP       aligned_gap_3409
 
-aligned_gap_done_3402:
-aligned_bottom_3403:
+aligned_gap_done_3410:
+aligned_bottom_3411:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3404
+	JA        aligned_bottom_done_3412
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3403
+	JMP       aligned_bottom_3411
 
-aligned_bottom_done_3404:
+aligned_bottom_done_3412:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3405
+	JAE      aligned_bottom_end_3413
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30919,16 +31008,16 @@ aligned_bottom_done_3404:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3405:
+aligned_bottom_end_3413:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3383
+	JNZ  aligned_planes_3391
 	VZEROUPPER
 
-aligned_ret_3358:
+aligned_ret_3366:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -30936,10 +31025,10 @@ aligned_ret_3358:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3406
+	JZ              aligned_ret_3414
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3406
+	JZ              aligned_ret_3414
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -30986,9 +31075,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3407
+	JZ              aligned_fixed_3415
 
-aligned_planes_3408:
+aligned_planes_3416:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -31016,9 +31105,9 @@ aligned_planes_3408:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3410
+	JA           aligned_top_done_3418
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3409
+	JAE          aligned_top_3417
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -31038,15 +31127,15 @@ aligned_planes_3408:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3409:
+aligned_top_3417:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_3410
+	JA       aligned_top_done_3418
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3409
+	JMP      aligned_top_3417
 
-aligned_top_done_3410:
+aligned_top_done_3418:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -31057,9 +31146,9 @@ aligned_top_done_3410:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3411:
+aligned_gap_3419:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3412
+	JAE          aligned_gap_done_3420
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -31088,15 +31177,15 @@ aligned_gap_3411:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3411
+	JMP          aligned_gap_3419
 
-aligned_gap_done_3412:
+aligned_gap_done_3420:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3414
-	JMP  aligned_body_3416
+	JE   aligned_general_3422
+	JMP  aligned_body_3424
 
-aligned_rows_3415:
+aligned_rows_3423:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -31125,7 +31214,7 @@ aligned_rows_3415:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3417
+	JE           aligned_one_gap_3425
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -31140,10 +31229,10 @@ aligned_rows_3415:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_3417:
+aligned_one_gap_3425:
 	ADDQ $0x40, AX
 
-aligned_body_3416:
+aligned_body_3424:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -31153,7 +31242,7 @@ aligned_body_3416:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3419
+	JGT          aligned_copy_done_3427
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -31163,15 +31252,15 @@ aligned_body_3416:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3418:
+aligned_copy_3426:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3418
+	JLE       aligned_copy_3426
 
-aligned_copy_done_3419:
+aligned_copy_done_3427:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -31180,13 +31269,13 @@ aligned_copy_done_3419:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3415
-	JMP  aligned_last_3413
+	JNZ  aligned_rows_3423
+	JMP  aligned_last_3421
 
-aligned_general_3414:
-	JMP aligned_body_3421
+aligned_general_3422:
+	JMP aligned_body_3429
 
-aligned_rows_3420:
+aligned_rows_3428:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -31198,9 +31287,9 @@ aligned_rows_3420:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3422:
+aligned_gap_3430:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3423
+	JAE          aligned_gap_done_3431
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -31215,10 +31304,10 @@ aligned_gap_3422:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3422
+	JMP          aligned_gap_3430
 
-aligned_gap_done_3423:
-aligned_body_3421:
+aligned_gap_done_3431:
+aligned_body_3429:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -31228,7 +31317,7 @@ aligned_body_3421:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3425
+	JGT          aligned_copy_done_3433
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -31238,15 +31327,15 @@ aligned_body_3421:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3424:
+aligned_copy_3432:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3424
+	JLE       aligned_copy_3432
 
-aligned_copy_done_3425:
+aligned_copy_done_3433:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -31255,16 +31344,16 @@ aligned_copy_done_3425:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3420
+	JNZ  aligned_rows_3428
 
-aligned_last_3413:
+aligned_last_3421:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3426:
+aligned_gap_3434:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3427
+	JAE          aligned_gap_done_3435
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -31292,20 +31381,20 @@ aligned_gap_3426:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3426
+	JMP          aligned_gap_3434
 
-aligned_gap_done_3427:
-aligned_bottom_3428:
+aligned_gap_done_3435:
+aligned_bottom_3436:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3429
+	JA       aligned_bottom_done_3437
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3428
+	JMP      aligned_bottom_3436
 
-aligned_bottom_done_3429:
+aligned_bottom_done_3437:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3430
+	JAE      aligned_bottom_end_3438
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31324,18 +31413,18 @@ aligned_bottom_done_3429:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3430:
+aligned_bottom_end_3438:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3408
+	JNZ  aligned_planes_3416
 	VZEROUPPER
-	JMP  aligned_ret_3406
+	JMP  aligned_ret_3414
 
-aligned_fixed_3407:
-aligned_planes_3431:
+aligned_fixed_3415:
+aligned_planes_3439:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -31361,9 +31450,9 @@ aligned_planes_3431:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3433
+	JA           aligned_top_done_3441
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3432
+	JAE          aligned_top_3440
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -31383,22 +31472,22 @@ aligned_planes_3431:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3432:
+aligned_top_3440:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_3433
+	JA       aligned_top_done_3441
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3432
+	JMP      aligned_top_3440
 
-aligned_top_done_3433:
+aligned_top_done_3441:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3434:
+aligned_gap_3442:
 	CMPQ      AX, BX
-	JAE       aligned_gap_done_3435
+	JAE       aligned_gap_done_3443
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -31423,15 +31512,15 @@ aligned_gap_3434:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3434
+	JMP       aligned_gap_3442
 
-aligned_gap_done_3435:
+aligned_gap_done_3443:
 	MOVQ rows+16(FP), SI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3437
-	JMP  aligned_body_3439
+	JE   aligned_general_3445
+	JMP  aligned_body_3447
 
-aligned_rows_3438:
+aligned_rows_3446:
 	MOVQ      48(SP), DI
 	MOVQ      56(SP), R8
 	MOVQ      CX, R9
@@ -31450,7 +31539,7 @@ aligned_rows_3438:
 	LEAQ      -1(CX)(AX*1), AX
 	ANDQ      $-64, AX
 	CMPQ      AX, R9
-	JE        aligned_one_gap_3440
+	JE        aligned_one_gap_3448
 	MOVQ      CX, R9
 	SUBQ      AX, R9
 	VMOVDQA64 Z0, Z1
@@ -31461,17 +31550,17 @@ aligned_rows_3438:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 
-aligned_one_gap_3440:
+aligned_one_gap_3448:
 	ADDQ $0x40, AX
 
-aligned_body_3439:
+aligned_body_3447:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3442
+	JGT          aligned_copy_done_3450
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -31481,15 +31570,15 @@ aligned_body_3439:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3441:
+aligned_copy_3449:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3441
+	JLE       aligned_copy_3449
 
-aligned_copy_done_3442:
+aligned_copy_done_3450:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -31497,21 +31586,21 @@ aligned_copy_done_3442:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3438
-	JMP  aligned_last_3436
+	JNZ  aligned_rows_3446
+	JMP  aligned_last_3444
 
-aligned_general_3437:
-	JMP aligned_body_3444
+aligned_general_3445:
+	JMP aligned_body_3452
 
-aligned_rows_3443:
+aligned_rows_3451:
 	MOVQ left+48(FP), DI
 	ADDQ CX, DI
 	MOVQ 48(SP), R8
 	MOVQ 56(SP), R9
 
-aligned_gap_3445:
+aligned_gap_3453:
 	CMPQ      AX, DI
-	JAE       aligned_gap_done_3446
+	JAE       aligned_gap_done_3454
 	MOVQ      CX, R10
 	SUBQ      AX, R10
 	VMOVDQA64 Z0, Z1
@@ -31522,17 +31611,17 @@ aligned_gap_3445:
 	VMOVDQU8  (AX)(DX*1), K1, Z1
 	VMOVNTDQ  Z1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3445
+	JMP       aligned_gap_3453
 
-aligned_gap_done_3446:
-aligned_body_3444:
+aligned_gap_done_3454:
+aligned_body_3452:
 	MOVQ         mid+40(FP), BX
 	MOVQ         left+48(FP), DI
 	ADDQ         CX, BX
 	ADDQ         DI, BX
 	SUBQ         $0x40, BX
 	CMPQ         AX, BX
-	JGT          aligned_copy_done_3448
+	JGT          aligned_copy_done_3456
 	MOVQ         DX, DI
 	ANDQ         $-64, DI
 	LEAQ         63(DX), R8
@@ -31542,15 +31631,15 @@ aligned_body_3444:
 	VPBROADCASTB R9, Z1
 	VPADDB       Z3, Z1, Z1
 
-aligned_copy_3447:
+aligned_copy_3455:
 	VMOVDQA64 (AX)(DI*1), Z4
 	VPERMT2B  (AX)(R8*1), Z1, Z4
 	VMOVNTDQ  Z4, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, BX
-	JLE       aligned_copy_3447
+	JLE       aligned_copy_3455
 
-aligned_copy_done_3448:
+aligned_copy_done_3456:
 	MOVQ DX, BX
 	MOVQ width+32(FP), DI
 	ADDQ DI, CX
@@ -31558,15 +31647,15 @@ aligned_copy_done_3448:
 	SUBQ DI, DX
 	ADDQ R8, DX
 	DECQ SI
-	JNZ  aligned_rows_3443
+	JNZ  aligned_rows_3451
 
-aligned_last_3436:
+aligned_last_3444:
 	MOVQ 24(SP), DX
 	MOVQ 48(SP), SI
 
-aligned_gap_3449:
+aligned_gap_3457:
 	CMPQ      AX, DX
-	JAE       aligned_gap_done_3450
+	JAE       aligned_gap_done_3458
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
@@ -31590,20 +31679,20 @@ aligned_gap_3449:
 	KANDQ     K2, K1, K1
 	VMOVDQU8  Z1, K1, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_gap_3449
+	JMP       aligned_gap_3457
 
-aligned_gap_done_3450:
-aligned_bottom_3451:
+aligned_gap_done_3458:
+aligned_bottom_3459:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3452
+	JA       aligned_bottom_done_3460
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3451
+	JMP      aligned_bottom_3459
 
-aligned_bottom_done_3452:
+aligned_bottom_done_3460:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3453
+	JAE      aligned_bottom_end_3461
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31622,16 +31711,16 @@ aligned_bottom_done_3452:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3453:
+aligned_bottom_end_3461:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3431
+	JNZ  aligned_planes_3439
 	VZEROUPPER
 
-aligned_ret_3406:
+aligned_ret_3414:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -31657,12 +31746,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_3454
+	JNE       lines_more_3462
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_3455
+	JMP       lines_ret_3463
 
-lines_more_3454:
+lines_more_3462:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -31670,26 +31759,26 @@ lines_more_3454:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3457
+	JB       lines_single_3465
 
-lines_pairs_3456:
+lines_pairs_3464:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3459
+	JZ        lines_noadv_3467
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3459:
+lines_noadv_3467:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3460
+	JZ        lines_noadv_3468
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3460:
+lines_noadv_3468:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -31701,37 +31790,37 @@ lines_noadv_3460:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_3456
+	JAE       lines_pairs_3464
 
-lines_single_3457:
+lines_single_3465:
 	CMPQ      BX, $0x01
-	JE        lines_last_3458
+	JE        lines_last_3466
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3461
+	JZ        lines_noadv_3469
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3461:
+lines_noadv_3469:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_3458:
+lines_last_3466:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3462
+	JZ        lines_noadv_3470
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3462:
+lines_noadv_3470:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_3455:
+lines_ret_3463:
 	VZEROUPPER
 	RET
 
@@ -31753,11 +31842,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3464
+	JB              expand_singles_3472
 
-expand_turns_3463:
+expand_turns_3471:
 	CMPQ      CX, R8
-	JA        expand_singles_3464
+	JA        expand_singles_3472
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -31830,20 +31919,20 @@ expand_turns_3463:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3463
+	JAE       expand_turns_3471
 
-expand_singles_3464:
+expand_singles_3472:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3465
+	JB        expand_tail_3473
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3467
+	JA        expand_far_3475
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3468:
+expand_near_3476:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -31854,11 +31943,11 @@ expand_near_3468:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3464
+	JMP       expand_singles_3472
 
-expand_tail_3465:
+expand_tail_3473:
 	TESTQ     DX, DX
-	JZ        expand_ret_3466
+	JZ        expand_ret_3474
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -31867,20 +31956,20 @@ expand_tail_3465:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3469
+	JA        expand_far_3477
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3470:
+expand_near_3478:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3466:
+expand_ret_3474:
 	VZEROUPPER
 	RET
 
-expand_far_3467:
+expand_far_3475:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -31888,9 +31977,9 @@ expand_far_3467:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3468
+	JMP          expand_near_3476
 
-expand_far_3469:
+expand_far_3477:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -31898,7 +31987,7 @@ expand_far_3469:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3470
+	JMP          expand_near_3478
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -31917,11 +32006,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3472
+	JB              expandd_singles_3480
 
-expandd_turns_3471:
+expandd_turns_3479:
 	CMPQ      CX, R8
-	JA        expandd_singles_3472
+	JA        expandd_singles_3480
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -32006,20 +32095,20 @@ expandd_turns_3471:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3471
+	JAE       expandd_turns_3479
 
-expandd_singles_3472:
+expandd_singles_3480:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3473
+	JB        expandd_tail_3481
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3475
+	JA        expandd_far_3483
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3476:
+expandd_near_3484:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -32030,11 +32119,11 @@ expandd_near_3476:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3472
+	JMP       expandd_singles_3480
 
-expandd_tail_3473:
+expandd_tail_3481:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3474
+	JZ        expandd_ret_3482
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -32044,20 +32133,20 @@ expandd_tail_3473:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3477
+	JA        expandd_far_3485
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3478:
+expandd_near_3486:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3474:
+expandd_ret_3482:
 	VZEROUPPER
 	RET
 
-expandd_far_3475:
+expandd_far_3483:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -32070,9 +32159,9 @@ expandd_far_3475:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3476
+	JMP          expandd_near_3484
 
-expandd_far_3477:
+expandd_far_3485:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -32085,7 +32174,7 @@ expandd_far_3477:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3478
+	JMP          expandd_near_3486
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -32107,24 +32196,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3480
+	JB      expandw_single_3488
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3479:
+expandw_pairs_3487:
 	CMPQ    CX, R9
-	JA      expandw_single_3480
+	JA      expandw_single_3488
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3483
+	JNE     expandw_general_3491
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3484
+	JMP     expandw_next_3492
 
-expandw_general_3483:
+expandw_general_3491:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -32144,27 +32233,27 @@ expandw_general_3483:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3484:
+expandw_next_3492:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3479
+	JAE     expandw_pairs_3487
 
-expandw_single_3480:
+expandw_single_3488:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3481
+	JB      expandw_tail_3489
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3489
+	JA      expandw_far_3497
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3490:
+expandw_near_3498:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -32174,11 +32263,11 @@ expandw_near_3490:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3480
+	JMP       expandw_single_3488
 
-expandw_tail_3481:
+expandw_tail_3489:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3482
+	JZ        expandw_ret_3490
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -32189,19 +32278,19 @@ expandw_tail_3481:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3491
+	JA        expandw_far_3499
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3492:
+expandw_near_3500:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3482:
+expandw_ret_3490:
 	VZEROUPPER
 	RET
 
-expandw_far_3489:
+expandw_far_3497:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -32213,9 +32302,9 @@ expandw_far_3489:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3490
+	JMP          expandw_near_3498
 
-expandw_far_3491:
+expandw_far_3499:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -32227,7 +32316,7 @@ expandw_far_3491:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3492
+	JMP          expandw_near_3500
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -32241,25 +32330,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3493
+	JNE     shufw_not2_3501
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3494
+	JE      shufw_blocks2_value_3502
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3495
+	JNE     shufw_list_3503
 
-shuf_planes_3497:
+shuf_planes_3505:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3499
+	JZ    shuf_done_3507
 	MOVQ  CX, R11
 
-shuf_rows_3500:
+shuf_rows_3508:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -32269,17 +32358,17 @@ shuf_rows_3500:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3500
+	JNZ     shuf_rows_3508
 
-shuf_done_3499:
+shuf_done_3507:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3497
+	JNZ  shuf_planes_3505
 	VZEROUPPER
 	RET
 
-shufw_list_3495:
+shufw_list_3503:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -32288,12 +32377,12 @@ shufw_list_3495:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3501
+	JZ      shuf_no_run_3509
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3501:
+shuf_no_run_3509:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32303,138 +32392,68 @@ shuf_no_run_3501:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3496
+	JA    shufw_list_loads_3504
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3502:
+shuf_offs_3510:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3503
+	JAE     shuf_offs_done_3511
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3502
+	JMP     shuf_offs_3510
 
-shuf_offs_done_3503:
+shuf_offs_done_3511:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3496
+	JA   shufw_list_loads_3504
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3504:
+shuf_offs_3512:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3505
+	JAE     shuf_offs_done_3513
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3504
+	JMP     shuf_offs_3512
 
-shuf_offs_done_3505:
+shuf_offs_done_3513:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3506:
+shuf_planes_3514:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3508
-
-shuf_rows_3509:
-	VMOVQ   X8, R11
-	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y9
-	VMOVDQU (R11)(R9*1), Y10
-	VPERMD  Y9, Y1, Y9
-	VPERMD  Y10, Y2, Y10
-	VMOVDQU Y9, (DI)
-	VMOVDQU Y10, (DI)(R10*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y8, Y8
-	DECQ    R12
-	JNZ     shuf_rows_3509
-
-shuf_done_3508:
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3510
-	VMOVQ X5, R11
-	ADDQ  CX, R11
-
-shuf_rows_3511:
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R11
-	DECQ    R12
-	JNZ     shuf_rows_3511
-
-shuf_done_3510:
-	VMOVDQA Y7, Y8
-	VMOVQ   X6, R12
-	TESTQ   R12, R12
-	JZ      shuf_done_3512
-
-shuf_rows_3513:
-	VMOVQ   X8, R11
-	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y9
-	VMOVDQU (R11)(R9*1), Y10
-	VPERMD  Y9, Y1, Y9
-	VPERMD  Y10, Y2, Y10
-	VMOVDQU Y9, (DI)
-	VMOVDQU Y10, (DI)(R10*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y8, Y8
-	DECQ    R12
-	JNZ     shuf_rows_3513
-
-shuf_done_3512:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_3506
-	VZEROUPPER
-	RET
-
-shufw_list_loads_3496:
-shuf_planes_3514:
-	MOVQ  AX, DI
-	VMOVQ X0, R12
-	VMOVQ X3, R13
-	TESTQ R13, R13
-	JZ    shuf_done_3516
+	JZ      shuf_done_3516
 
 shuf_rows_3517:
-	MOVLQSX (R12), R11
-	IMULQ   BX, R11
+	VMOVQ   X8, R11
 	ADDQ    CX, R11
-	VMOVDQU (R11)(R8*1), Y8
-	VMOVDQU (R11)(R9*1), Y9
-	VPERMD  Y8, Y1, Y8
-	VPERMD  Y9, Y2, Y9
-	VMOVDQU Y8, (DI)
-	VMOVDQU Y9, (DI)(R10*1)
+	VMOVDQU (R11)(R8*1), Y9
+	VMOVDQU (R11)(R9*1), Y10
+	VPERMD  Y9, Y1, Y9
+	VPERMD  Y10, Y2, Y10
+	VMOVDQU Y9, (DI)
+	VMOVDQU Y10, (DI)(R10*1)
 	ADDQ    DX, DI
-	ADDQ    $0x04, R12
-	DECQ    R13
+	VPERMQ  $0x39, Y8, Y8
+	DECQ    R12
 	JNZ     shuf_rows_3517
 
 shuf_done_3516:
-	VMOVQ X4, R13
-	TESTQ R13, R13
+	VMOVQ X4, R12
+	TESTQ R12, R12
 	JZ    shuf_done_3518
 	VMOVQ X5, R11
 	ADDQ  CX, R11
@@ -32448,16 +32467,46 @@ shuf_rows_3519:
 	VMOVDQU Y9, (DI)(R10*1)
 	ADDQ    DX, DI
 	ADDQ    BX, R11
-	DECQ    R13
+	DECQ    R12
 	JNZ     shuf_rows_3519
 
 shuf_done_3518:
-	VMOVQ X7, R12
-	VMOVQ X6, R13
-	TESTQ R13, R13
-	JZ    shuf_done_3520
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_3520
 
 shuf_rows_3521:
+	VMOVQ   X8, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y9
+	VMOVDQU (R11)(R9*1), Y10
+	VPERMD  Y9, Y1, Y9
+	VPERMD  Y10, Y2, Y10
+	VMOVDQU Y9, (DI)
+	VMOVDQU Y10, (DI)(R10*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y8, Y8
+	DECQ    R12
+	JNZ     shuf_rows_3521
+
+shuf_done_3520:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3514
+	VZEROUPPER
+	RET
+
+shufw_list_loads_3504:
+shuf_planes_3522:
+	MOVQ  AX, DI
+	VMOVQ X0, R12
+	VMOVQ X3, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3524
+
+shuf_rows_3525:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32470,28 +32519,68 @@ shuf_rows_3521:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3521
+	JNZ     shuf_rows_3525
 
-shuf_done_3520:
+shuf_done_3524:
+	VMOVQ X4, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3526
+	VMOVQ X5, R11
+	ADDQ  CX, R11
+
+shuf_rows_3527:
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R11
+	DECQ    R13
+	JNZ     shuf_rows_3527
+
+shuf_done_3526:
+	VMOVQ X7, R12
+	VMOVQ X6, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3528
+
+shuf_rows_3529:
+	MOVLQSX (R12), R11
+	IMULQ   BX, R11
+	ADDQ    CX, R11
+	VMOVDQU (R11)(R8*1), Y8
+	VMOVDQU (R11)(R9*1), Y9
+	VPERMD  Y8, Y1, Y8
+	VPERMD  Y9, Y2, Y9
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R10*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R12
+	DECQ    R13
+	JNZ     shuf_rows_3529
+
+shuf_done_3528:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3514
+	JNZ  shuf_planes_3522
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3494:
+shufw_blocks2_value_3502:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3522
+	JNE  shufw_list_3530
 
-shuf_planes_3524:
+shuf_planes_3532:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3526
+	JZ    shuf_done_3534
 	MOVQ  CX, R11
 
-shuf_rows_3527:
+shuf_rows_3535:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -32503,17 +32592,17 @@ shuf_rows_3527:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3527
+	JNZ       shuf_rows_3535
 
-shuf_done_3526:
+shuf_done_3534:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3524
+	JNZ  shuf_planes_3532
 	VZEROUPPER
 	RET
 
-shufw_list_3522:
+shufw_list_3530:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -32522,12 +32611,12 @@ shufw_list_3522:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3528
+	JZ      shuf_no_run_3536
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3528:
+shuf_no_run_3536:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32537,146 +32626,70 @@ shuf_no_run_3528:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3523
+	JA    shufw_list_loads_3531
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3529:
+shuf_offs_3537:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3530
+	JAE     shuf_offs_done_3538
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3529
+	JMP     shuf_offs_3537
 
-shuf_offs_done_3530:
+shuf_offs_done_3538:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3523
+	JA   shufw_list_loads_3531
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3531:
+shuf_offs_3539:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3532
+	JAE     shuf_offs_done_3540
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3531
+	JMP     shuf_offs_3539
 
-shuf_offs_done_3532:
+shuf_offs_done_3540:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3533:
+shuf_planes_3541:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3535
-
-shuf_rows_3536:
-	VMOVQ     X9, R11
-	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y10
-	VMOVDQU   (R11)(R9*1), Y11
-	VPERMD    Y10, Y1, Y10
-	VPERMD    Y11, Y2, Y11
-	VBLENDVPS Y1, Y10, Y0, Y10
-	VBLENDVPS Y2, Y11, Y0, Y11
-	VMOVDQU   Y10, (DI)
-	VMOVDQU   Y11, (DI)(R10*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R12
-	JNZ       shuf_rows_3536
-
-shuf_done_3535:
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3537
-	VMOVQ X6, R11
-	ADDQ  CX, R11
-
-shuf_rows_3538:
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R11
-	DECQ      R12
-	JNZ       shuf_rows_3538
-
-shuf_done_3537:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R12
-	TESTQ   R12, R12
-	JZ      shuf_done_3539
-
-shuf_rows_3540:
-	VMOVQ     X9, R11
-	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y10
-	VMOVDQU   (R11)(R9*1), Y11
-	VPERMD    Y10, Y1, Y10
-	VPERMD    Y11, Y2, Y11
-	VBLENDVPS Y1, Y10, Y0, Y10
-	VBLENDVPS Y2, Y11, Y0, Y11
-	VMOVDQU   Y10, (DI)
-	VMOVDQU   Y11, (DI)(R10*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R12
-	JNZ       shuf_rows_3540
-
-shuf_done_3539:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_3533
-	VZEROUPPER
-	RET
-
-shufw_list_loads_3523:
-shuf_planes_3541:
-	MOVQ  AX, DI
-	VMOVQ X3, R12
-	VMOVQ X4, R13
-	TESTQ R13, R13
-	JZ    shuf_done_3543
+	JZ      shuf_done_3543
 
 shuf_rows_3544:
-	MOVLQSX   (R12), R11
-	IMULQ     BX, R11
+	VMOVQ     X9, R11
 	ADDQ      CX, R11
-	VMOVDQU   (R11)(R8*1), Y9
-	VMOVDQU   (R11)(R9*1), Y10
-	VPERMD    Y9, Y1, Y9
-	VPERMD    Y10, Y2, Y10
-	VBLENDVPS Y1, Y9, Y0, Y9
-	VBLENDVPS Y2, Y10, Y0, Y10
-	VMOVDQU   Y9, (DI)
-	VMOVDQU   Y10, (DI)(R10*1)
+	VMOVDQU   (R11)(R8*1), Y10
+	VMOVDQU   (R11)(R9*1), Y11
+	VPERMD    Y10, Y1, Y10
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y1, Y10, Y0, Y10
+	VBLENDVPS Y2, Y11, Y0, Y11
+	VMOVDQU   Y10, (DI)
+	VMOVDQU   Y11, (DI)(R10*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R12
-	DECQ      R13
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R12
 	JNZ       shuf_rows_3544
 
 shuf_done_3543:
-	VMOVQ X5, R13
-	TESTQ R13, R13
+	VMOVQ X5, R12
+	TESTQ R12, R12
 	JZ    shuf_done_3545
 	VMOVQ X6, R11
 	ADDQ  CX, R11
@@ -32692,16 +32705,48 @@ shuf_rows_3546:
 	VMOVDQU   Y10, (DI)(R10*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R11
-	DECQ      R13
+	DECQ      R12
 	JNZ       shuf_rows_3546
 
 shuf_done_3545:
-	VMOVQ X8, R12
-	VMOVQ X7, R13
-	TESTQ R13, R13
-	JZ    shuf_done_3547
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R12
+	TESTQ   R12, R12
+	JZ      shuf_done_3547
 
 shuf_rows_3548:
+	VMOVQ     X9, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y10
+	VMOVDQU   (R11)(R9*1), Y11
+	VPERMD    Y10, Y1, Y10
+	VPERMD    Y11, Y2, Y11
+	VBLENDVPS Y1, Y10, Y0, Y10
+	VBLENDVPS Y2, Y11, Y0, Y11
+	VMOVDQU   Y10, (DI)
+	VMOVDQU   Y11, (DI)(R10*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R12
+	JNZ       shuf_rows_3548
+
+shuf_done_3547:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3541
+	VZEROUPPER
+	RET
+
+shufw_list_loads_3531:
+shuf_planes_3549:
+	MOVQ  AX, DI
+	VMOVQ X3, R12
+	VMOVQ X4, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3551
+
+shuf_rows_3552:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32716,35 +32761,79 @@ shuf_rows_3548:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3548
+	JNZ       shuf_rows_3552
 
-shuf_done_3547:
+shuf_done_3551:
+	VMOVQ X5, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3553
+	VMOVQ X6, R11
+	ADDQ  CX, R11
+
+shuf_rows_3554:
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R11
+	DECQ      R13
+	JNZ       shuf_rows_3554
+
+shuf_done_3553:
+	VMOVQ X8, R12
+	VMOVQ X7, R13
+	TESTQ R13, R13
+	JZ    shuf_done_3555
+
+shuf_rows_3556:
+	MOVLQSX   (R12), R11
+	IMULQ     BX, R11
+	ADDQ      CX, R11
+	VMOVDQU   (R11)(R8*1), Y9
+	VMOVDQU   (R11)(R9*1), Y10
+	VPERMD    Y9, Y1, Y9
+	VPERMD    Y10, Y2, Y10
+	VBLENDVPS Y1, Y9, Y0, Y9
+	VBLENDVPS Y2, Y10, Y0, Y10
+	VMOVDQU   Y9, (DI)
+	VMOVDQU   Y10, (DI)(R10*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R12
+	DECQ      R13
+	JNZ       shuf_rows_3556
+
+shuf_done_3555:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3541
+	JNZ  shuf_planes_3549
 	VZEROUPPER
 	RET
 
-shufw_not2_3493:
+shufw_not2_3501:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3549
+	JNE     shufw_not3_3557
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3550
+	JE      shufw_blocks3_value_3558
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3551
+	JNE     shufw_list_3559
 
-shuf_planes_3553:
+shuf_planes_3561:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3555
+	JZ    shuf_done_3563
 	MOVQ  CX, R9
 
-shuf_rows_3556:
+shuf_rows_3564:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -32762,17 +32851,17 @@ shuf_rows_3556:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3556
+	JNZ     shuf_rows_3564
 
-shuf_done_3555:
+shuf_done_3563:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3553
+	JNZ  shuf_planes_3561
 	VZEROUPPER
 	RET
 
-shufw_list_3551:
+shufw_list_3559:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -32781,12 +32870,12 @@ shufw_list_3551:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3557
+	JZ      shuf_no_run_3565
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3557:
+shuf_no_run_3565:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32796,52 +32885,52 @@ shuf_no_run_3557:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3552
+	JA    shufw_list_loads_3560
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3558:
+shuf_offs_3566:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3559
+	JAE     shuf_offs_done_3567
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3558
+	JMP     shuf_offs_3566
 
-shuf_offs_done_3559:
+shuf_offs_done_3567:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3552
+	JA   shufw_list_loads_3560
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3560:
+shuf_offs_3568:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3561
+	JAE     shuf_offs_done_3569
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3560
+	JMP     shuf_offs_3568
 
-shuf_offs_done_3561:
+shuf_offs_done_3569:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3562:
+shuf_planes_3570:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3564
+	JZ      shuf_done_3572
 
-shuf_rows_3565:
+shuf_rows_3573:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32861,16 +32950,16 @@ shuf_rows_3565:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3565
+	JNZ     shuf_rows_3573
 
-shuf_done_3564:
+shuf_done_3572:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3566
+	JZ    shuf_done_3574
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3567:
+shuf_rows_3575:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -32888,15 +32977,15 @@ shuf_rows_3567:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3567
+	JNZ     shuf_rows_3575
 
-shuf_done_3566:
+shuf_done_3574:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3568
+	JZ      shuf_done_3576
 
-shuf_rows_3569:
+shuf_rows_3577:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32916,25 +33005,25 @@ shuf_rows_3569:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3569
+	JNZ     shuf_rows_3577
 
-shuf_done_3568:
+shuf_done_3576:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3562
+	JNZ  shuf_planes_3570
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3552:
-shuf_planes_3570:
+shufw_list_loads_3560:
+shuf_planes_3578:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3572
+	JZ    shuf_done_3580
 
-shuf_rows_3573:
+shuf_rows_3581:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -32955,16 +33044,16 @@ shuf_rows_3573:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3573
+	JNZ     shuf_rows_3581
 
-shuf_done_3572:
+shuf_done_3580:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3574
+	JZ    shuf_done_3582
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3575:
+shuf_rows_3583:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -32982,15 +33071,15 @@ shuf_rows_3575:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3575
+	JNZ     shuf_rows_3583
 
-shuf_done_3574:
+shuf_done_3582:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3576
+	JZ    shuf_done_3584
 
-shuf_rows_3577:
+shuf_rows_3585:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33011,28 +33100,28 @@ shuf_rows_3577:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3577
+	JNZ     shuf_rows_3585
 
-shuf_done_3576:
+shuf_done_3584:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3570
+	JNZ  shuf_planes_3578
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3550:
+shufw_blocks3_value_3558:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3578
+	JNE  shufw_list_3586
 
-shuf_planes_3580:
+shuf_planes_3588:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3582
+	JZ    shuf_done_3590
 	MOVQ  CX, R9
 
-shuf_rows_3583:
+shuf_rows_3591:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -33053,17 +33142,17 @@ shuf_rows_3583:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3583
+	JNZ       shuf_rows_3591
 
-shuf_done_3582:
+shuf_done_3590:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3580
+	JNZ  shuf_planes_3588
 	VZEROUPPER
 	RET
 
-shufw_list_3578:
+shufw_list_3586:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -33072,12 +33161,12 @@ shufw_list_3578:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3584
+	JZ      shuf_no_run_3592
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3584:
+shuf_no_run_3592:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33087,52 +33176,52 @@ shuf_no_run_3584:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3579
+	JA    shufw_list_loads_3587
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3585:
+shuf_offs_3593:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3586
+	JAE     shuf_offs_done_3594
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3585
+	JMP     shuf_offs_3593
 
-shuf_offs_done_3586:
+shuf_offs_done_3594:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3579
+	JA   shufw_list_loads_3587
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3587:
+shuf_offs_3595:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3588
+	JAE     shuf_offs_done_3596
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3587
+	JMP     shuf_offs_3595
 
-shuf_offs_done_3588:
+shuf_offs_done_3596:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3589:
+shuf_planes_3597:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3591
+	JZ      shuf_done_3599
 
-shuf_rows_3592:
+shuf_rows_3600:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33155,16 +33244,16 @@ shuf_rows_3592:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3592
+	JNZ       shuf_rows_3600
 
-shuf_done_3591:
+shuf_done_3599:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3593
+	JZ    shuf_done_3601
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3594:
+shuf_rows_3602:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -33185,15 +33274,15 @@ shuf_rows_3594:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3594
+	JNZ       shuf_rows_3602
 
-shuf_done_3593:
+shuf_done_3601:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3595
+	JZ      shuf_done_3603
 
-shuf_rows_3596:
+shuf_rows_3604:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33216,25 +33305,25 @@ shuf_rows_3596:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3596
+	JNZ       shuf_rows_3604
 
-shuf_done_3595:
+shuf_done_3603:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3589
+	JNZ  shuf_planes_3597
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3579:
-shuf_planes_3597:
+shufw_list_loads_3587:
+shuf_planes_3605:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3599
+	JZ    shuf_done_3607
 
-shuf_rows_3600:
+shuf_rows_3608:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33258,16 +33347,16 @@ shuf_rows_3600:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3600
+	JNZ       shuf_rows_3608
 
-shuf_done_3599:
+shuf_done_3607:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3601
+	JZ    shuf_done_3609
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3602:
+shuf_rows_3610:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -33288,15 +33377,15 @@ shuf_rows_3602:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3602
+	JNZ       shuf_rows_3610
 
-shuf_done_3601:
+shuf_done_3609:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3603
+	JZ    shuf_done_3611
 
-shuf_rows_3604:
+shuf_rows_3612:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33320,36 +33409,36 @@ shuf_rows_3604:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3604
+	JNZ       shuf_rows_3612
 
-shuf_done_3603:
+shuf_done_3611:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3597
+	JNZ  shuf_planes_3605
 	VZEROUPPER
 	RET
 
-shufw_not3_3549:
+shufw_not3_3557:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3605
+	JNE     shufw_not4_3613
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3606
+	JE      shufw_blocks4_value_3614
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3607
+	JNE     shufw_list_3615
 
-shuf_planes_3609:
+shuf_planes_3617:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3611
+	JZ    shuf_done_3619
 	MOVQ  CX, R9
 
-shuf_rows_3612:
+shuf_rows_3620:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -33372,17 +33461,17 @@ shuf_rows_3612:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3612
+	JNZ     shuf_rows_3620
 
-shuf_done_3611:
+shuf_done_3619:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3609
+	JNZ  shuf_planes_3617
 	VZEROUPPER
 	RET
 
-shufw_list_3607:
+shufw_list_3615:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -33391,12 +33480,12 @@ shufw_list_3607:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3613
+	JZ      shuf_no_run_3621
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3613:
+shuf_no_run_3621:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33406,52 +33495,52 @@ shuf_no_run_3613:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3608
+	JA    shufw_list_loads_3616
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3614:
+shuf_offs_3622:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3615
+	JAE     shuf_offs_done_3623
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3614
+	JMP     shuf_offs_3622
 
-shuf_offs_done_3615:
+shuf_offs_done_3623:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3608
+	JA   shufw_list_loads_3616
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3616:
+shuf_offs_3624:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3617
+	JAE     shuf_offs_done_3625
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3616
+	JMP     shuf_offs_3624
 
-shuf_offs_done_3617:
+shuf_offs_done_3625:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3618:
+shuf_planes_3626:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3620
+	JZ      shuf_done_3628
 
-shuf_rows_3621:
+shuf_rows_3629:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33476,16 +33565,16 @@ shuf_rows_3621:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3621
+	JNZ     shuf_rows_3629
 
-shuf_done_3620:
+shuf_done_3628:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3622
+	JZ    shuf_done_3630
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3623:
+shuf_rows_3631:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -33508,15 +33597,15 @@ shuf_rows_3623:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3623
+	JNZ     shuf_rows_3631
 
-shuf_done_3622:
+shuf_done_3630:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3624
+	JZ      shuf_done_3632
 
-shuf_rows_3625:
+shuf_rows_3633:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33541,25 +33630,25 @@ shuf_rows_3625:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3625
+	JNZ     shuf_rows_3633
 
-shuf_done_3624:
+shuf_done_3632:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3618
+	JNZ  shuf_planes_3626
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3608:
-shuf_planes_3626:
+shufw_list_loads_3616:
+shuf_planes_3634:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3628
+	JZ    shuf_done_3636
 
-shuf_rows_3629:
+shuf_rows_3637:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33585,16 +33674,16 @@ shuf_rows_3629:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3629
+	JNZ     shuf_rows_3637
 
-shuf_done_3628:
+shuf_done_3636:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3630
+	JZ    shuf_done_3638
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3631:
+shuf_rows_3639:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -33617,15 +33706,15 @@ shuf_rows_3631:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3631
+	JNZ     shuf_rows_3639
 
-shuf_done_3630:
+shuf_done_3638:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3632
+	JZ    shuf_done_3640
 
-shuf_rows_3633:
+shuf_rows_3641:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33651,28 +33740,28 @@ shuf_rows_3633:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3633
+	JNZ     shuf_rows_3641
 
-shuf_done_3632:
+shuf_done_3640:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3626
+	JNZ  shuf_planes_3634
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3606:
+shufw_blocks4_value_3614:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3634
+	JNE  shufw_list_3642
 
-shuf_planes_3636:
+shuf_planes_3644:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3638
+	JZ    shuf_done_3646
 	MOVQ  CX, R9
 
-shuf_rows_3639:
+shuf_rows_3647:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -33699,17 +33788,17 @@ shuf_rows_3639:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3639
+	JNZ       shuf_rows_3647
 
-shuf_done_3638:
+shuf_done_3646:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3636
+	JNZ  shuf_planes_3644
 	VZEROUPPER
 	RET
 
-shufw_list_3634:
+shufw_list_3642:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -33718,12 +33807,12 @@ shufw_list_3634:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3640
+	JZ      shuf_no_run_3648
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3640:
+shuf_no_run_3648:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33733,52 +33822,52 @@ shuf_no_run_3640:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3635
+	JA    shufw_list_loads_3643
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3641:
+shuf_offs_3649:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3642
+	JAE     shuf_offs_done_3650
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3641
+	JMP     shuf_offs_3649
 
-shuf_offs_done_3642:
+shuf_offs_done_3650:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3635
+	JA   shufw_list_loads_3643
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3643:
+shuf_offs_3651:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3644
+	JAE     shuf_offs_done_3652
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3643
+	JMP     shuf_offs_3651
 
-shuf_offs_done_3644:
+shuf_offs_done_3652:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3645:
+shuf_planes_3653:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3647
+	JZ      shuf_done_3655
 
-shuf_rows_3648:
+shuf_rows_3656:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33807,16 +33896,16 @@ shuf_rows_3648:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3648
+	JNZ       shuf_rows_3656
 
-shuf_done_3647:
+shuf_done_3655:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3649
+	JZ    shuf_done_3657
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3650:
+shuf_rows_3658:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -33843,15 +33932,15 @@ shuf_rows_3650:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3650
+	JNZ       shuf_rows_3658
 
-shuf_done_3649:
+shuf_done_3657:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3651
+	JZ      shuf_done_3659
 
-shuf_rows_3652:
+shuf_rows_3660:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33880,25 +33969,25 @@ shuf_rows_3652:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3652
+	JNZ       shuf_rows_3660
 
-shuf_done_3651:
+shuf_done_3659:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3645
+	JNZ  shuf_planes_3653
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3635:
-shuf_planes_3653:
+shufw_list_loads_3643:
+shuf_planes_3661:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3655
+	JZ    shuf_done_3663
 
-shuf_rows_3656:
+shuf_rows_3664:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33928,16 +34017,16 @@ shuf_rows_3656:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3656
+	JNZ       shuf_rows_3664
 
-shuf_done_3655:
+shuf_done_3663:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3657
+	JZ    shuf_done_3665
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3658:
+shuf_rows_3666:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -33964,15 +34053,15 @@ shuf_rows_3658:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3658
+	JNZ       shuf_rows_3666
 
-shuf_done_3657:
+shuf_done_3665:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3659
+	JZ    shuf_done_3667
 
-shuf_rows_3660:
+shuf_rows_3668:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -34002,35 +34091,35 @@ shuf_rows_3660:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3660
+	JNZ       shuf_rows_3668
 
-shuf_done_3659:
+shuf_done_3667:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3653
+	JNZ  shuf_planes_3661
 	VZEROUPPER
 	RET
 
-shufw_not4_3605:
+shufw_not4_3613:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3661
+	JNE     shufw_list_3669
 
-shuf_planes_3663:
+shuf_planes_3671:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3665
+	JZ    shuf_done_3673
 	MOVQ  CX, R10
 
-shuf_rows_3666:
+shuf_rows_3674:
 	MOVQ R8, R12
 
-shufw_blocks_3667:
+shufw_blocks_3675:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -34040,21 +34129,21 @@ shufw_blocks_3667:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3667
+	JB        shufw_blocks_3675
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3666
+	JNZ       shuf_rows_3674
 
-shuf_done_3665:
+shuf_done_3673:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3663
+	JNZ  shuf_planes_3671
 	VZEROUPPER
 	RET
 
-shufw_list_3661:
+shufw_list_3669:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -34063,12 +34152,12 @@ shufw_list_3661:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3668
+	JZ      shuf_no_run_3676
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3668:
+shuf_no_run_3676:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -34078,57 +34167,57 @@ shuf_no_run_3668:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3662
+	JA    shufw_list_loads_3670
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3669:
+shuf_offs_3677:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3670
+	JAE     shuf_offs_done_3678
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3669
+	JMP     shuf_offs_3677
 
-shuf_offs_done_3670:
+shuf_offs_done_3678:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3662
+	JA   shufw_list_loads_3670
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3671:
+shuf_offs_3679:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3672
+	JAE     shuf_offs_done_3680
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3671
+	JMP     shuf_offs_3679
 
-shuf_offs_done_3672:
+shuf_offs_done_3680:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3673:
+shuf_planes_3681:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3675
+	JZ      shuf_done_3683
 
-shuf_rows_3676:
+shuf_rows_3684:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3677:
+shufw_blocks_3685:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34138,23 +34227,23 @@ shufw_blocks_3677:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3677
+	JB        shufw_blocks_3685
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3676
+	JNZ       shuf_rows_3684
 
-shuf_done_3675:
+shuf_done_3683:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3678
+	JZ    shuf_done_3686
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3679:
+shuf_rows_3687:
 	MOVQ R8, R12
 
-shufw_blocks_3680:
+shufw_blocks_3688:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -34164,24 +34253,24 @@ shufw_blocks_3680:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3680
+	JB        shufw_blocks_3688
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3679
+	JNZ       shuf_rows_3687
 
-shuf_done_3678:
+shuf_done_3686:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3681
+	JZ      shuf_done_3689
 
-shuf_rows_3682:
+shuf_rows_3690:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3683:
+shufw_blocks_3691:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34191,35 +34280,35 @@ shufw_blocks_3683:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3683
+	JB        shufw_blocks_3691
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3682
+	JNZ       shuf_rows_3690
 
-shuf_done_3681:
+shuf_done_3689:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3673
+	JNZ  shuf_planes_3681
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3662:
-shuf_planes_3684:
+shufw_list_loads_3670:
+shuf_planes_3692:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3686
+	JZ    shuf_done_3694
 
-shuf_rows_3687:
+shuf_rows_3695:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3688:
+shufw_blocks_3696:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34229,23 +34318,23 @@ shufw_blocks_3688:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3688
+	JB        shufw_blocks_3696
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3687
+	JNZ       shuf_rows_3695
 
-shuf_done_3686:
+shuf_done_3694:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3689
+	JZ    shuf_done_3697
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3690:
+shuf_rows_3698:
 	MOVQ R8, R11
 
-shufw_blocks_3691:
+shufw_blocks_3699:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -34255,25 +34344,25 @@ shufw_blocks_3691:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3691
+	JB        shufw_blocks_3699
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3690
+	JNZ       shuf_rows_3698
 
-shuf_done_3689:
+shuf_done_3697:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3692
+	JZ    shuf_done_3700
 
-shuf_rows_3693:
+shuf_rows_3701:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3694:
+shufw_blocks_3702:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34283,17 +34372,17 @@ shufw_blocks_3694:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3694
+	JB        shufw_blocks_3702
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3693
+	JNZ       shuf_rows_3701
 
-shuf_done_3692:
+shuf_done_3700:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3684
+	JNZ  shuf_planes_3692
 	VZEROUPPER
 	RET
 
@@ -34311,38 +34400,38 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3695
+	JE      shufn_c16o32_3703
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3696
+	JE      shufn_c8o16_3704
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3697
+	JE      shufn_c8o8_3705
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3698
+	JE      shufn_c4o8_3706
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3699
+	JE      shufn_d16o16_3707
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3700
+	JE      shufn_d16o32_3708
 	CMPL    (DI), $0x07
-	JE      shufn_c8o32_3701
+	JE      shufn_c8o32_3709
 	CMPL    (DI), $0x08
-	JE      shufn_c4o32_3702
+	JE      shufn_c4o32_3710
 	CMPL    (DI), $0x09
-	JE      shufn_c4o16_3703
+	JE      shufn_c4o16_3711
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3704
+	JE      rowsShuffleNarrowAVX2_value_3712
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3705
+	JNE     shufn_list_3713
 
-shuf_planes_3707:
+shuf_planes_3715:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3709
+	JZ    shuf_done_3717
 	MOVQ  CX, R10
 
-shuf_rows_3710:
+shuf_rows_3718:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -34353,17 +34442,17 @@ shuf_rows_3710:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3710
+	JNZ            shuf_rows_3718
 
-shuf_done_3709:
+shuf_done_3717:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3707
+	JNZ  shuf_planes_3715
 	VZEROUPPER
 	RET
 
-shufn_list_3705:
+shufn_list_3713:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -34372,12 +34461,12 @@ shufn_list_3705:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3711
+	JZ      shuf_no_run_3719
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3711:
+shuf_no_run_3719:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34387,142 +34476,69 @@ shuf_no_run_3711:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3706
+	JA    shufn_list_loads_3714
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3712:
+shuf_offs_3720:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3713
+	JAE     shuf_offs_done_3721
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3712
+	JMP     shuf_offs_3720
 
-shuf_offs_done_3713:
+shuf_offs_done_3721:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3706
+	JA   shufn_list_loads_3714
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3714:
+shuf_offs_3722:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3715
+	JAE     shuf_offs_done_3723
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3714
+	JMP     shuf_offs_3722
 
-shuf_offs_done_3715:
+shuf_offs_done_3723:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3716:
+shuf_planes_3724:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3718
-
-shuf_rows_3719:
-	VMOVQ          X8, R10
-	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y9
-	VBROADCASTI128 (R10)(R8*1), Y10
-	VPSHUFB        Y0, Y9, Y9
-	VPSHUFB        Y1, Y10, Y10
-	VPOR           Y9, Y10, Y9
-	VMOVDQU        X9, (DI)
-	VEXTRACTI128   $0x01, Y9, (DI)(R9*1)
-	ADDQ           DX, DI
-	VPERMQ         $0x39, Y8, Y8
-	DECQ           R11
-	JNZ            shuf_rows_3719
-
-shuf_done_3718:
-	VMOVQ X4, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3720
-	VMOVQ X5, R10
-	ADDQ  CX, R10
-
-shuf_rows_3721:
-	VBROADCASTI128 (R10), Y8
-	VBROADCASTI128 (R10)(R8*1), Y9
-	VPSHUFB        Y0, Y8, Y8
-	VPSHUFB        Y1, Y9, Y9
-	VPOR           Y8, Y9, Y8
-	VMOVDQU        X8, (DI)
-	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
-	ADDQ           DX, DI
-	ADDQ           BX, R10
-	DECQ           R11
-	JNZ            shuf_rows_3721
-
-shuf_done_3720:
-	VMOVDQA Y7, Y8
-	VMOVQ   X6, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_3722
-
-shuf_rows_3723:
-	VMOVQ          X8, R10
-	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y9
-	VBROADCASTI128 (R10)(R8*1), Y10
-	VPSHUFB        Y0, Y9, Y9
-	VPSHUFB        Y1, Y10, Y10
-	VPOR           Y9, Y10, Y9
-	VMOVDQU        X9, (DI)
-	VEXTRACTI128   $0x01, Y9, (DI)(R9*1)
-	ADDQ           DX, DI
-	VPERMQ         $0x39, Y8, Y8
-	DECQ           R11
-	JNZ            shuf_rows_3723
-
-shuf_done_3722:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_3716
-	VZEROUPPER
-	RET
-
-shufn_list_loads_3706:
-shuf_planes_3724:
-	MOVQ  AX, DI
-	VMOVQ X2, R11
-	VMOVQ X3, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3726
+	JZ      shuf_done_3726
 
 shuf_rows_3727:
-	MOVLQSX        (R11), R10
-	IMULQ          BX, R10
+	VMOVQ          X8, R10
 	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y8
-	VBROADCASTI128 (R10)(R8*1), Y9
-	VPSHUFB        Y0, Y8, Y8
-	VPSHUFB        Y1, Y9, Y9
-	VPOR           Y8, Y9, Y8
-	VMOVDQU        X8, (DI)
-	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
+	VBROADCASTI128 (R10), Y9
+	VBROADCASTI128 (R10)(R8*1), Y10
+	VPSHUFB        Y0, Y9, Y9
+	VPSHUFB        Y1, Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VMOVDQU        X9, (DI)
+	VEXTRACTI128   $0x01, Y9, (DI)(R9*1)
 	ADDQ           DX, DI
-	ADDQ           $0x04, R11
-	DECQ           R12
+	VPERMQ         $0x39, Y8, Y8
+	DECQ           R11
 	JNZ            shuf_rows_3727
 
 shuf_done_3726:
-	VMOVQ X4, R12
-	TESTQ R12, R12
+	VMOVQ X4, R11
+	TESTQ R11, R11
 	JZ    shuf_done_3728
 	VMOVQ X5, R10
 	ADDQ  CX, R10
@@ -34537,16 +34553,47 @@ shuf_rows_3729:
 	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
 	ADDQ           DX, DI
 	ADDQ           BX, R10
-	DECQ           R12
+	DECQ           R11
 	JNZ            shuf_rows_3729
 
 shuf_done_3728:
-	VMOVQ X7, R11
-	VMOVQ X6, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3730
+	VMOVDQA Y7, Y8
+	VMOVQ   X6, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3730
 
 shuf_rows_3731:
+	VMOVQ          X8, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y9
+	VBROADCASTI128 (R10)(R8*1), Y10
+	VPSHUFB        Y0, Y9, Y9
+	VPSHUFB        Y1, Y10, Y10
+	VPOR           Y9, Y10, Y9
+	VMOVDQU        X9, (DI)
+	VEXTRACTI128   $0x01, Y9, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y8, Y8
+	DECQ           R11
+	JNZ            shuf_rows_3731
+
+shuf_done_3730:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3724
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3714:
+shuf_planes_3732:
+	MOVQ  AX, DI
+	VMOVQ X2, R11
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3734
+
+shuf_rows_3735:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34560,31 +34607,73 @@ shuf_rows_3731:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3731
+	JNZ            shuf_rows_3735
 
-shuf_done_3730:
+shuf_done_3734:
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3736
+	VMOVQ X5, R10
+	ADDQ  CX, R10
+
+shuf_rows_3737:
+	VBROADCASTI128 (R10), Y8
+	VBROADCASTI128 (R10)(R8*1), Y9
+	VPSHUFB        Y0, Y8, Y8
+	VPSHUFB        Y1, Y9, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        X8, (DI)
+	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R12
+	JNZ            shuf_rows_3737
+
+shuf_done_3736:
+	VMOVQ X7, R11
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3738
+
+shuf_rows_3739:
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y8
+	VBROADCASTI128 (R10)(R8*1), Y9
+	VPSHUFB        Y0, Y8, Y8
+	VPSHUFB        Y1, Y9, Y9
+	VPOR           Y8, Y9, Y8
+	VMOVDQU        X8, (DI)
+	VEXTRACTI128   $0x01, Y8, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
+	JNZ            shuf_rows_3739
+
+shuf_done_3738:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3724
+	JNZ  shuf_planes_3732
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3704:
+rowsShuffleNarrowAVX2_value_3712:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3732
+	JNE     shufn_list_3740
 
-shuf_planes_3734:
+shuf_planes_3742:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3736
+	JZ    shuf_done_3744
 	MOVQ  CX, R10
 
-shuf_rows_3737:
+shuf_rows_3745:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -34596,17 +34685,17 @@ shuf_rows_3737:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3737
+	JNZ            shuf_rows_3745
 
-shuf_done_3736:
+shuf_done_3744:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3734
+	JNZ  shuf_planes_3742
 	VZEROUPPER
 	RET
 
-shufn_list_3732:
+shufn_list_3740:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34615,12 +34704,12 @@ shufn_list_3732:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3738
+	JZ      shuf_no_run_3746
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3738:
+shuf_no_run_3746:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34630,146 +34719,70 @@ shuf_no_run_3738:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3733
+	JA    shufn_list_loads_3741
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3739:
+shuf_offs_3747:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3740
+	JAE     shuf_offs_done_3748
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3739
+	JMP     shuf_offs_3747
 
-shuf_offs_done_3740:
+shuf_offs_done_3748:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3733
+	JA   shufn_list_loads_3741
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3741:
+shuf_offs_3749:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3742
+	JAE     shuf_offs_done_3750
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3741
+	JMP     shuf_offs_3749
 
-shuf_offs_done_3742:
+shuf_offs_done_3750:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3743:
+shuf_planes_3751:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3745
-
-shuf_rows_3746:
-	VMOVQ          X10, R10
-	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y11
-	VBROADCASTI128 (R10)(R8*1), Y12
-	VPSHUFB        Y1, Y11, Y11
-	VPSHUFB        Y2, Y12, Y12
-	VPOR           Y11, Y12, Y11
-	VPBLENDVB      Y3, Y11, Y0, Y11
-	VMOVDQU        X11, (DI)
-	VEXTRACTI128   $0x01, Y11, (DI)(R9*1)
-	ADDQ           DX, DI
-	VPERMQ         $0x39, Y10, Y10
-	DECQ           R11
-	JNZ            shuf_rows_3746
-
-shuf_done_3745:
-	VMOVQ X6, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3747
-	VMOVQ X7, R10
-	ADDQ  CX, R10
-
-shuf_rows_3748:
-	VBROADCASTI128 (R10), Y10
-	VBROADCASTI128 (R10)(R8*1), Y11
-	VPSHUFB        Y1, Y10, Y10
-	VPSHUFB        Y2, Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VPBLENDVB      Y3, Y10, Y0, Y10
-	VMOVDQU        X10, (DI)
-	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
-	ADDQ           DX, DI
-	ADDQ           BX, R10
-	DECQ           R11
-	JNZ            shuf_rows_3748
-
-shuf_done_3747:
-	VMOVDQA Y9, Y10
-	VMOVQ   X8, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_3749
-
-shuf_rows_3750:
-	VMOVQ          X10, R10
-	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y11
-	VBROADCASTI128 (R10)(R8*1), Y12
-	VPSHUFB        Y1, Y11, Y11
-	VPSHUFB        Y2, Y12, Y12
-	VPOR           Y11, Y12, Y11
-	VPBLENDVB      Y3, Y11, Y0, Y11
-	VMOVDQU        X11, (DI)
-	VEXTRACTI128   $0x01, Y11, (DI)(R9*1)
-	ADDQ           DX, DI
-	VPERMQ         $0x39, Y10, Y10
-	DECQ           R11
-	JNZ            shuf_rows_3750
-
-shuf_done_3749:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_3743
-	VZEROUPPER
-	RET
-
-shufn_list_loads_3733:
-shuf_planes_3751:
-	MOVQ  AX, DI
-	VMOVQ X4, R11
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3753
+	JZ      shuf_done_3753
 
 shuf_rows_3754:
-	MOVLQSX        (R11), R10
-	IMULQ          BX, R10
+	VMOVQ          X10, R10
 	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y10
-	VBROADCASTI128 (R10)(R8*1), Y11
-	VPSHUFB        Y1, Y10, Y10
-	VPSHUFB        Y2, Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VPBLENDVB      Y3, Y10, Y0, Y10
-	VMOVDQU        X10, (DI)
-	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y1, Y11, Y11
+	VPSHUFB        Y2, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y3, Y11, Y0, Y11
+	VMOVDQU        X11, (DI)
+	VEXTRACTI128   $0x01, Y11, (DI)(R9*1)
 	ADDQ           DX, DI
-	ADDQ           $0x04, R11
-	DECQ           R12
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
 	JNZ            shuf_rows_3754
 
 shuf_done_3753:
-	VMOVQ X6, R12
-	TESTQ R12, R12
+	VMOVQ X6, R11
+	TESTQ R11, R11
 	JZ    shuf_done_3755
 	VMOVQ X7, R10
 	ADDQ  CX, R10
@@ -34785,16 +34798,48 @@ shuf_rows_3756:
 	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
 	ADDQ           DX, DI
 	ADDQ           BX, R10
-	DECQ           R12
+	DECQ           R11
 	JNZ            shuf_rows_3756
 
 shuf_done_3755:
-	VMOVQ X9, R11
-	VMOVQ X8, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3757
+	VMOVDQA Y9, Y10
+	VMOVQ   X8, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3757
 
 shuf_rows_3758:
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y1, Y11, Y11
+	VPSHUFB        Y2, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VPBLENDVB      Y3, Y11, Y0, Y11
+	VMOVDQU        X11, (DI)
+	VEXTRACTI128   $0x01, Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
+	JNZ            shuf_rows_3758
+
+shuf_done_3757:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3751
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3741:
+shuf_planes_3759:
+	MOVQ  AX, DI
+	VMOVQ X4, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3761
+
+shuf_rows_3762:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34809,34 +34854,78 @@ shuf_rows_3758:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3758
+	JNZ            shuf_rows_3762
 
-shuf_done_3757:
+shuf_done_3761:
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3763
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+
+shuf_rows_3764:
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y10
+	VPSHUFB        Y2, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y3, Y10, Y0, Y10
+	VMOVDQU        X10, (DI)
+	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R12
+	JNZ            shuf_rows_3764
+
+shuf_done_3763:
+	VMOVQ X9, R11
+	VMOVQ X8, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3765
+
+shuf_rows_3766:
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y10
+	VPSHUFB        Y2, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPBLENDVB      Y3, Y10, Y0, Y10
+	VMOVDQU        X10, (DI)
+	VEXTRACTI128   $0x01, Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
+	JNZ            shuf_rows_3766
+
+shuf_done_3765:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3751
+	JNZ  shuf_planes_3759
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3695:
+shufn_c16o32_3703:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3759
+	JE      rowsShuffleNarrowAVX2_value_3767
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3760
+	JNE     shufn_list_3768
 
-shuf_planes_3762:
+shuf_planes_3770:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3764
+	JZ    shuf_done_3772
 	MOVQ  CX, R10
 
-shuf_rows_3765:
+shuf_rows_3773:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -34850,17 +34939,17 @@ shuf_rows_3765:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3765
+	JNZ            shuf_rows_3773
 
-shuf_done_3764:
+shuf_done_3772:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3762
+	JNZ  shuf_planes_3770
 	VZEROUPPER
 	RET
 
-shufn_list_3760:
+shufn_list_3768:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34869,12 +34958,12 @@ shufn_list_3760:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3766
+	JZ      shuf_no_run_3774
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3766:
+shuf_no_run_3774:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34884,154 +34973,72 @@ shuf_no_run_3766:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3761
+	JA    shufn_list_loads_3769
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3767:
+shuf_offs_3775:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3768
+	JAE     shuf_offs_done_3776
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3767
+	JMP     shuf_offs_3775
 
-shuf_offs_done_3768:
+shuf_offs_done_3776:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3761
+	JA   shufn_list_loads_3769
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3769:
+shuf_offs_3777:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3770
+	JAE     shuf_offs_done_3778
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3769
+	JMP     shuf_offs_3777
 
-shuf_offs_done_3770:
+shuf_offs_done_3778:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3771:
+shuf_planes_3779:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3773
-
-shuf_rows_3774:
-	VMOVQ          X10, R10
-	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y11
-	VBROADCASTI128 (R10)(R8*1), Y12
-	VPSHUFB        Y0, Y11, Y13
-	VPSHUFB        Y1, Y12, Y14
-	VPOR           Y13, Y14, Y13
-	VMOVDQU        Y13, (DI)
-	VPSHUFB        Y2, Y11, Y11
-	VPSHUFB        Y3, Y12, Y12
-	VPOR           Y11, Y12, Y11
-	VMOVDQU        Y11, (DI)(R9*1)
-	ADDQ           DX, DI
-	VPERMQ         $0x39, Y10, Y10
-	DECQ           R11
-	JNZ            shuf_rows_3774
-
-shuf_done_3773:
-	VMOVQ X6, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3775
-	VMOVQ X7, R10
-	ADDQ  CX, R10
-
-shuf_rows_3776:
-	VBROADCASTI128 (R10), Y10
-	VBROADCASTI128 (R10)(R8*1), Y11
-	VPSHUFB        Y0, Y10, Y12
-	VPSHUFB        Y1, Y11, Y13
-	VPOR           Y12, Y13, Y12
-	VMOVDQU        Y12, (DI)
-	VPSHUFB        Y2, Y10, Y10
-	VPSHUFB        Y3, Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VMOVDQU        Y10, (DI)(R9*1)
-	ADDQ           DX, DI
-	ADDQ           BX, R10
-	DECQ           R11
-	JNZ            shuf_rows_3776
-
-shuf_done_3775:
-	VMOVDQA Y9, Y10
-	VMOVQ   X8, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_3777
-
-shuf_rows_3778:
-	VMOVQ          X10, R10
-	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y11
-	VBROADCASTI128 (R10)(R8*1), Y12
-	VPSHUFB        Y0, Y11, Y13
-	VPSHUFB        Y1, Y12, Y14
-	VPOR           Y13, Y14, Y13
-	VMOVDQU        Y13, (DI)
-	VPSHUFB        Y2, Y11, Y11
-	VPSHUFB        Y3, Y12, Y12
-	VPOR           Y11, Y12, Y11
-	VMOVDQU        Y11, (DI)(R9*1)
-	ADDQ           DX, DI
-	VPERMQ         $0x39, Y10, Y10
-	DECQ           R11
-	JNZ            shuf_rows_3778
-
-shuf_done_3777:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_3771
-	VZEROUPPER
-	RET
-
-shufn_list_loads_3761:
-shuf_planes_3779:
-	MOVQ  AX, DI
-	VMOVQ X4, R11
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3781
+	JZ      shuf_done_3781
 
 shuf_rows_3782:
-	MOVLQSX        (R11), R10
-	IMULQ          BX, R10
+	VMOVQ          X10, R10
 	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y10
-	VBROADCASTI128 (R10)(R8*1), Y11
-	VPSHUFB        Y0, Y10, Y12
-	VPSHUFB        Y1, Y11, Y13
-	VPOR           Y12, Y13, Y12
-	VMOVDQU        Y12, (DI)
-	VPSHUFB        Y2, Y10, Y10
-	VPSHUFB        Y3, Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VMOVDQU        Y10, (DI)(R9*1)
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y0, Y11, Y13
+	VPSHUFB        Y1, Y12, Y14
+	VPOR           Y13, Y14, Y13
+	VMOVDQU        Y13, (DI)
+	VPSHUFB        Y2, Y11, Y11
+	VPSHUFB        Y3, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VMOVDQU        Y11, (DI)(R9*1)
 	ADDQ           DX, DI
-	ADDQ           $0x04, R11
-	DECQ           R12
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
 	JNZ            shuf_rows_3782
 
 shuf_done_3781:
-	VMOVQ X6, R12
-	TESTQ R12, R12
+	VMOVQ X6, R11
+	TESTQ R11, R11
 	JZ    shuf_done_3783
 	VMOVQ X7, R10
 	ADDQ  CX, R10
@@ -35049,16 +35056,50 @@ shuf_rows_3784:
 	VMOVDQU        Y10, (DI)(R9*1)
 	ADDQ           DX, DI
 	ADDQ           BX, R10
-	DECQ           R12
+	DECQ           R11
 	JNZ            shuf_rows_3784
 
 shuf_done_3783:
-	VMOVQ X9, R11
-	VMOVQ X8, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3785
+	VMOVDQA Y9, Y10
+	VMOVQ   X8, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3785
 
 shuf_rows_3786:
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y0, Y11, Y13
+	VPSHUFB        Y1, Y12, Y14
+	VPOR           Y13, Y14, Y13
+	VMOVDQU        Y13, (DI)
+	VPSHUFB        Y2, Y11, Y11
+	VPSHUFB        Y3, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VMOVDQU        Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
+	JNZ            shuf_rows_3786
+
+shuf_done_3785:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3779
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3769:
+shuf_planes_3787:
+	MOVQ  AX, DI
+	VMOVQ X4, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3789
+
+shuf_rows_3790:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35075,17 +35116,65 @@ shuf_rows_3786:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3786
+	JNZ            shuf_rows_3790
 
-shuf_done_3785:
+shuf_done_3789:
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3791
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+
+shuf_rows_3792:
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y0, Y10, Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y2, Y10, Y10
+	VPSHUFB        Y3, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R12
+	JNZ            shuf_rows_3792
+
+shuf_done_3791:
+	VMOVQ X9, R11
+	VMOVQ X8, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3793
+
+shuf_rows_3794:
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y0, Y10, Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y2, Y10, Y10
+	VPSHUFB        Y3, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
+	JNZ            shuf_rows_3794
+
+shuf_done_3793:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3779
+	JNZ  shuf_planes_3787
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3759:
+rowsShuffleNarrowAVX2_value_3767:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -35097,16 +35186,16 @@ rowsShuffleNarrowAVX2_value_3759:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3787
+	JNE     shufn_list_3795
 
-shuf_planes_3789:
+shuf_planes_3797:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3791
+	JZ    shuf_done_3799
 	MOVQ  CX, R10
 
-shuf_rows_3792:
+shuf_rows_3800:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -35122,17 +35211,17 @@ shuf_rows_3792:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3792
+	JNZ            shuf_rows_3800
 
-shuf_done_3791:
+shuf_done_3799:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3789
+	JNZ  shuf_planes_3797
 	VZEROUPPER
 	RET
 
-shufn_list_3787:
+shufn_list_3795:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -35141,12 +35230,12 @@ shufn_list_3787:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3793
+	JZ      shuf_no_run_3801
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3793:
+shuf_no_run_3801:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35156,162 +35245,74 @@ shuf_no_run_3793:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3788
+	JA    shufn_list_loads_3796
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3794:
+shuf_offs_3802:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3795
+	JAE     shuf_offs_done_3803
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3794
+	JMP     shuf_offs_3802
 
-shuf_offs_done_3795:
+shuf_offs_done_3803:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3788
+	JA   shufn_list_loads_3796
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3796:
+shuf_offs_3804:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3797
+	JAE     shuf_offs_done_3805
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3796
+	JMP     shuf_offs_3804
 
-shuf_offs_done_3797:
+shuf_offs_done_3805:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3798:
+shuf_planes_3806:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3800
-
-shuf_rows_3801:
-	VMOVQ          X10, R10
-	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y11
-	VBROADCASTI128 (R10)(R8*1), Y12
-	VPSHUFB        Y1, Y11, Y13
-	VPSHUFB        Y2, Y12, Y14
-	VPOR           Y13, Y14, Y13
-	VPOR           64(SP), Y13, Y13
-	VMOVDQU        Y13, (DI)
-	VPSHUFB        Y3, Y11, Y11
-	VPSHUFB        Y4, Y12, Y12
-	VPOR           Y11, Y12, Y11
-	VPOR           96(SP), Y11, Y11
-	VMOVDQU        Y11, (DI)(R9*1)
-	ADDQ           DX, DI
-	VPERMQ         $0x39, Y10, Y10
-	DECQ           R11
-	JNZ            shuf_rows_3801
-
-shuf_done_3800:
-	VMOVQ X6, R11
-	TESTQ R11, R11
-	JZ    shuf_done_3802
-	VMOVQ X7, R10
-	ADDQ  CX, R10
-
-shuf_rows_3803:
-	VBROADCASTI128 (R10), Y10
-	VBROADCASTI128 (R10)(R8*1), Y11
-	VPSHUFB        Y1, Y10, Y12
-	VPSHUFB        Y2, Y11, Y13
-	VPOR           Y12, Y13, Y12
-	VPOR           64(SP), Y12, Y12
-	VMOVDQU        Y12, (DI)
-	VPSHUFB        Y3, Y10, Y10
-	VPSHUFB        Y4, Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VPOR           96(SP), Y10, Y10
-	VMOVDQU        Y10, (DI)(R9*1)
-	ADDQ           DX, DI
-	ADDQ           BX, R10
-	DECQ           R11
-	JNZ            shuf_rows_3803
-
-shuf_done_3802:
-	VMOVDQA Y9, Y10
-	VMOVQ   X8, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_3804
-
-shuf_rows_3805:
-	VMOVQ          X10, R10
-	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y11
-	VBROADCASTI128 (R10)(R8*1), Y12
-	VPSHUFB        Y1, Y11, Y13
-	VPSHUFB        Y2, Y12, Y14
-	VPOR           Y13, Y14, Y13
-	VPOR           64(SP), Y13, Y13
-	VMOVDQU        Y13, (DI)
-	VPSHUFB        Y3, Y11, Y11
-	VPSHUFB        Y4, Y12, Y12
-	VPOR           Y11, Y12, Y11
-	VPOR           96(SP), Y11, Y11
-	VMOVDQU        Y11, (DI)(R9*1)
-	ADDQ           DX, DI
-	VPERMQ         $0x39, Y10, Y10
-	DECQ           R11
-	JNZ            shuf_rows_3805
-
-shuf_done_3804:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_3798
-	VZEROUPPER
-	RET
-
-shufn_list_loads_3788:
-shuf_planes_3806:
-	MOVQ  AX, DI
-	VMOVQ X0, R11
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3808
+	JZ      shuf_done_3808
 
 shuf_rows_3809:
-	MOVLQSX        (R11), R10
-	IMULQ          BX, R10
+	VMOVQ          X10, R10
 	ADDQ           CX, R10
-	VBROADCASTI128 (R10), Y10
-	VBROADCASTI128 (R10)(R8*1), Y11
-	VPSHUFB        Y1, Y10, Y12
-	VPSHUFB        Y2, Y11, Y13
-	VPOR           Y12, Y13, Y12
-	VPOR           64(SP), Y12, Y12
-	VMOVDQU        Y12, (DI)
-	VPSHUFB        Y3, Y10, Y10
-	VPSHUFB        Y4, Y11, Y11
-	VPOR           Y10, Y11, Y10
-	VPOR           96(SP), Y10, Y10
-	VMOVDQU        Y10, (DI)(R9*1)
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPSHUFB        Y2, Y12, Y14
+	VPOR           Y13, Y14, Y13
+	VPOR           64(SP), Y13, Y13
+	VMOVDQU        Y13, (DI)
+	VPSHUFB        Y3, Y11, Y11
+	VPSHUFB        Y4, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VPOR           96(SP), Y11, Y11
+	VMOVDQU        Y11, (DI)(R9*1)
 	ADDQ           DX, DI
-	ADDQ           $0x04, R11
-	DECQ           R12
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
 	JNZ            shuf_rows_3809
 
 shuf_done_3808:
-	VMOVQ X6, R12
-	TESTQ R12, R12
+	VMOVQ X6, R11
+	TESTQ R11, R11
 	JZ    shuf_done_3810
 	VMOVQ X7, R10
 	ADDQ  CX, R10
@@ -35331,16 +35332,52 @@ shuf_rows_3811:
 	VMOVDQU        Y10, (DI)(R9*1)
 	ADDQ           DX, DI
 	ADDQ           BX, R10
-	DECQ           R12
+	DECQ           R11
 	JNZ            shuf_rows_3811
 
 shuf_done_3810:
-	VMOVQ X9, R11
-	VMOVQ X8, R12
-	TESTQ R12, R12
-	JZ    shuf_done_3812
+	VMOVDQA Y9, Y10
+	VMOVQ   X8, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_3812
 
 shuf_rows_3813:
+	VMOVQ          X10, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y11
+	VBROADCASTI128 (R10)(R8*1), Y12
+	VPSHUFB        Y1, Y11, Y13
+	VPSHUFB        Y2, Y12, Y14
+	VPOR           Y13, Y14, Y13
+	VPOR           64(SP), Y13, Y13
+	VMOVDQU        Y13, (DI)
+	VPSHUFB        Y3, Y11, Y11
+	VPSHUFB        Y4, Y12, Y12
+	VPOR           Y11, Y12, Y11
+	VPOR           96(SP), Y11, Y11
+	VMOVDQU        Y11, (DI)(R9*1)
+	ADDQ           DX, DI
+	VPERMQ         $0x39, Y10, Y10
+	DECQ           R11
+	JNZ            shuf_rows_3813
+
+shuf_done_3812:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_3806
+	VZEROUPPER
+	RET
+
+shufn_list_loads_3796:
+shuf_planes_3814:
+	MOVQ  AX, DI
+	VMOVQ X0, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3816
+
+shuf_rows_3817:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35359,31 +35396,83 @@ shuf_rows_3813:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3813
+	JNZ            shuf_rows_3817
 
-shuf_done_3812:
+shuf_done_3816:
+	VMOVQ X6, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3818
+	VMOVQ X7, R10
+	ADDQ  CX, R10
+
+shuf_rows_3819:
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y12
+	VPSHUFB        Y2, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VPOR           64(SP), Y12, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y3, Y10, Y10
+	VPSHUFB        Y4, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPOR           96(SP), Y10, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           BX, R10
+	DECQ           R12
+	JNZ            shuf_rows_3819
+
+shuf_done_3818:
+	VMOVQ X9, R11
+	VMOVQ X8, R12
+	TESTQ R12, R12
+	JZ    shuf_done_3820
+
+shuf_rows_3821:
+	MOVLQSX        (R11), R10
+	IMULQ          BX, R10
+	ADDQ           CX, R10
+	VBROADCASTI128 (R10), Y10
+	VBROADCASTI128 (R10)(R8*1), Y11
+	VPSHUFB        Y1, Y10, Y12
+	VPSHUFB        Y2, Y11, Y13
+	VPOR           Y12, Y13, Y12
+	VPOR           64(SP), Y12, Y12
+	VMOVDQU        Y12, (DI)
+	VPSHUFB        Y3, Y10, Y10
+	VPSHUFB        Y4, Y11, Y11
+	VPOR           Y10, Y11, Y10
+	VPOR           96(SP), Y10, Y10
+	VMOVDQU        Y10, (DI)(R9*1)
+	ADDQ           DX, DI
+	ADDQ           $0x04, R11
+	DECQ           R12
+	JNZ            shuf_rows_3821
+
+shuf_done_3820:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3806
+	JNZ  shuf_planes_3814
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3696:
+shufn_c8o16_3704:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3814
+	JE      rowsShuffleNarrowAVX2_value_3822
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3815
+	JNE     shufn_list_3823
 
-shuf_planes_3817:
+shuf_planes_3825:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3819
+	JZ    shuf_done_3827
 	MOVQ  CX, R10
 
-shuf_rows_3820:
+shuf_rows_3828:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35393,17 +35482,17 @@ shuf_rows_3820:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3820
+	JNZ          shuf_rows_3828
 
-shuf_done_3819:
+shuf_done_3827:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3817
+	JNZ  shuf_planes_3825
 	VZEROUPPER
 	RET
 
-shufn_list_3815:
+shufn_list_3823:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35412,12 +35501,12 @@ shufn_list_3815:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3821
+	JZ      shuf_no_run_3829
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3821:
+shuf_no_run_3829:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35427,52 +35516,52 @@ shuf_no_run_3821:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3816
+	JA    shufn_list_loads_3824
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3822:
+shuf_offs_3830:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3823
+	JAE     shuf_offs_done_3831
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3822
+	JMP     shuf_offs_3830
 
-shuf_offs_done_3823:
+shuf_offs_done_3831:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3816
+	JA   shufn_list_loads_3824
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3824:
+shuf_offs_3832:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3825
+	JAE     shuf_offs_done_3833
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3824
+	JMP     shuf_offs_3832
 
-shuf_offs_done_3825:
+shuf_offs_done_3833:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3826:
+shuf_planes_3834:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3828
+	JZ      shuf_done_3836
 
-shuf_rows_3829:
+shuf_rows_3837:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -35484,16 +35573,16 @@ shuf_rows_3829:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3829
+	JNZ          shuf_rows_3837
 
-shuf_done_3828:
+shuf_done_3836:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3830
+	JZ    shuf_done_3838
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3831:
+shuf_rows_3839:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35503,15 +35592,15 @@ shuf_rows_3831:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3831
+	JNZ          shuf_rows_3839
 
-shuf_done_3830:
+shuf_done_3838:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3832
+	JZ      shuf_done_3840
 
-shuf_rows_3833:
+shuf_rows_3841:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35523,25 +35612,25 @@ shuf_rows_3833:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3833
+	JNZ          shuf_rows_3841
 
-shuf_done_3832:
+shuf_done_3840:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3826
+	JNZ  shuf_planes_3834
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3816:
-shuf_planes_3834:
+shufn_list_loads_3824:
+shuf_planes_3842:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3836
+	JZ    shuf_done_3844
 
-shuf_rows_3837:
+shuf_rows_3845:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35554,16 +35643,16 @@ shuf_rows_3837:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3837
+	JNZ          shuf_rows_3845
 
-shuf_done_3836:
+shuf_done_3844:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3838
+	JZ    shuf_done_3846
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3839:
+shuf_rows_3847:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -35573,15 +35662,15 @@ shuf_rows_3839:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3839
+	JNZ          shuf_rows_3847
 
-shuf_done_3838:
+shuf_done_3846:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3840
+	JZ    shuf_done_3848
 
-shuf_rows_3841:
+shuf_rows_3849:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35594,30 +35683,30 @@ shuf_rows_3841:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3841
+	JNZ          shuf_rows_3849
 
-shuf_done_3840:
+shuf_done_3848:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3834
+	JNZ  shuf_planes_3842
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3814:
+rowsShuffleNarrowAVX2_value_3822:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3842
+	JNE     shufn_list_3850
 
-shuf_planes_3844:
+shuf_planes_3852:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3846
+	JZ    shuf_done_3854
 	MOVQ  CX, R10
 
-shuf_rows_3847:
+shuf_rows_3855:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -35628,17 +35717,17 @@ shuf_rows_3847:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3847
+	JNZ          shuf_rows_3855
 
-shuf_done_3846:
+shuf_done_3854:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3844
+	JNZ  shuf_planes_3852
 	VZEROUPPER
 	RET
 
-shufn_list_3842:
+shufn_list_3850:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35647,12 +35736,12 @@ shufn_list_3842:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3848
+	JZ      shuf_no_run_3856
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3848:
+shuf_no_run_3856:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35662,52 +35751,52 @@ shuf_no_run_3848:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3843
+	JA    shufn_list_loads_3851
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3849:
+shuf_offs_3857:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3850
+	JAE     shuf_offs_done_3858
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3849
+	JMP     shuf_offs_3857
 
-shuf_offs_done_3850:
+shuf_offs_done_3858:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3843
+	JA   shufn_list_loads_3851
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3851:
+shuf_offs_3859:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3852
+	JAE     shuf_offs_done_3860
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3851
+	JMP     shuf_offs_3859
 
-shuf_offs_done_3852:
+shuf_offs_done_3860:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3853:
+shuf_planes_3861:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3855
+	JZ      shuf_done_3863
 
-shuf_rows_3856:
+shuf_rows_3864:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35720,16 +35809,16 @@ shuf_rows_3856:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3856
+	JNZ          shuf_rows_3864
 
-shuf_done_3855:
+shuf_done_3863:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3857
+	JZ    shuf_done_3865
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3858:
+shuf_rows_3866:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -35740,15 +35829,15 @@ shuf_rows_3858:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3858
+	JNZ          shuf_rows_3866
 
-shuf_done_3857:
+shuf_done_3865:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3859
+	JZ      shuf_done_3867
 
-shuf_rows_3860:
+shuf_rows_3868:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -35761,25 +35850,25 @@ shuf_rows_3860:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3860
+	JNZ          shuf_rows_3868
 
-shuf_done_3859:
+shuf_done_3867:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3853
+	JNZ  shuf_planes_3861
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3843:
-shuf_planes_3861:
+shufn_list_loads_3851:
+shuf_planes_3869:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3863
+	JZ    shuf_done_3871
 
-shuf_rows_3864:
+shuf_rows_3872:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35793,16 +35882,16 @@ shuf_rows_3864:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3864
+	JNZ          shuf_rows_3872
 
-shuf_done_3863:
+shuf_done_3871:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3865
+	JZ    shuf_done_3873
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3866:
+shuf_rows_3874:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -35813,15 +35902,15 @@ shuf_rows_3866:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3866
+	JNZ          shuf_rows_3874
 
-shuf_done_3865:
+shuf_done_3873:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3867
+	JZ    shuf_done_3875
 
-shuf_rows_3868:
+shuf_rows_3876:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35835,31 +35924,31 @@ shuf_rows_3868:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3868
+	JNZ          shuf_rows_3876
 
-shuf_done_3867:
+shuf_done_3875:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3861
+	JNZ  shuf_planes_3869
 	VZEROUPPER
 	RET
 
-shufn_c4o16_3703:
+shufn_c4o16_3711:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3869
+	JE      rowsShuffleNarrowAVX2_value_3877
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3870
+	JNE     shufn_list_3878
 
-shuf_planes_3872:
+shuf_planes_3880:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3874
+	JZ    shuf_done_3882
 	MOVQ  CX, R10
 
-shuf_rows_3875:
+shuf_rows_3883:
 	VMOVD        (R10), X1
 	VPINSRD      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35869,17 +35958,17 @@ shuf_rows_3875:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3875
+	JNZ          shuf_rows_3883
 
-shuf_done_3874:
+shuf_done_3882:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3872
+	JNZ  shuf_planes_3880
 	VZEROUPPER
 	RET
 
-shufn_list_3870:
+shufn_list_3878:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35888,12 +35977,12 @@ shufn_list_3870:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3876
+	JZ      shuf_no_run_3884
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3876:
+shuf_no_run_3884:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35903,52 +35992,52 @@ shuf_no_run_3876:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3871
+	JA    shufn_list_loads_3879
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3877:
+shuf_offs_3885:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3878
+	JAE     shuf_offs_done_3886
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3877
+	JMP     shuf_offs_3885
 
-shuf_offs_done_3878:
+shuf_offs_done_3886:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3871
+	JA   shufn_list_loads_3879
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3879:
+shuf_offs_3887:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3880
+	JAE     shuf_offs_done_3888
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3879
+	JMP     shuf_offs_3887
 
-shuf_offs_done_3880:
+shuf_offs_done_3888:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3881:
+shuf_planes_3889:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3883
+	JZ      shuf_done_3891
 
-shuf_rows_3884:
+shuf_rows_3892:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X8
@@ -35960,16 +36049,16 @@ shuf_rows_3884:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3884
+	JNZ          shuf_rows_3892
 
-shuf_done_3883:
+shuf_done_3891:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3885
+	JZ    shuf_done_3893
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3886:
+shuf_rows_3894:
 	VMOVD        (R10), X9
 	VPINSRD      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35979,15 +36068,15 @@ shuf_rows_3886:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3886
+	JNZ          shuf_rows_3894
 
-shuf_done_3885:
+shuf_done_3893:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3887
+	JZ      shuf_done_3895
 
-shuf_rows_3888:
+shuf_rows_3896:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -35999,25 +36088,25 @@ shuf_rows_3888:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3888
+	JNZ          shuf_rows_3896
 
-shuf_done_3887:
+shuf_done_3895:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3881
+	JNZ  shuf_planes_3889
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3871:
-shuf_planes_3889:
+shufn_list_loads_3879:
+shuf_planes_3897:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3891
+	JZ    shuf_done_3899
 
-shuf_rows_3892:
+shuf_rows_3900:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36030,16 +36119,16 @@ shuf_rows_3892:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3892
+	JNZ          shuf_rows_3900
 
-shuf_done_3891:
+shuf_done_3899:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3893
+	JZ    shuf_done_3901
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3894:
+shuf_rows_3902:
 	VMOVD        (R10), X8
 	VPINSRD      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -36049,15 +36138,15 @@ shuf_rows_3894:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3894
+	JNZ          shuf_rows_3902
 
-shuf_done_3893:
+shuf_done_3901:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3895
+	JZ    shuf_done_3903
 
-shuf_rows_3896:
+shuf_rows_3904:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36070,30 +36159,30 @@ shuf_rows_3896:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3896
+	JNZ          shuf_rows_3904
 
-shuf_done_3895:
+shuf_done_3903:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3889
+	JNZ  shuf_planes_3897
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3869:
+rowsShuffleNarrowAVX2_value_3877:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3897
+	JNE     shufn_list_3905
 
-shuf_planes_3899:
+shuf_planes_3907:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3901
+	JZ    shuf_done_3909
 	MOVQ  CX, R10
 
-shuf_rows_3902:
+shuf_rows_3910:
 	VMOVD        (R10), X3
 	VPINSRD      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -36104,17 +36193,17 @@ shuf_rows_3902:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3902
+	JNZ          shuf_rows_3910
 
-shuf_done_3901:
+shuf_done_3909:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3899
+	JNZ  shuf_planes_3907
 	VZEROUPPER
 	RET
 
-shufn_list_3897:
+shufn_list_3905:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36123,12 +36212,12 @@ shufn_list_3897:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3903
+	JZ      shuf_no_run_3911
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3903:
+shuf_no_run_3911:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36138,52 +36227,52 @@ shuf_no_run_3903:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3898
+	JA    shufn_list_loads_3906
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3904:
+shuf_offs_3912:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3905
+	JAE     shuf_offs_done_3913
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3904
+	JMP     shuf_offs_3912
 
-shuf_offs_done_3905:
+shuf_offs_done_3913:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3898
+	JA   shufn_list_loads_3906
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3906:
+shuf_offs_3914:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3907
+	JAE     shuf_offs_done_3915
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3906
+	JMP     shuf_offs_3914
 
-shuf_offs_done_3907:
+shuf_offs_done_3915:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3908:
+shuf_planes_3916:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3910
+	JZ      shuf_done_3918
 
-shuf_rows_3911:
+shuf_rows_3919:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -36196,16 +36285,16 @@ shuf_rows_3911:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3911
+	JNZ          shuf_rows_3919
 
-shuf_done_3910:
+shuf_done_3918:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3912
+	JZ    shuf_done_3920
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3913:
+shuf_rows_3921:
 	VMOVD        (R10), X11
 	VPINSRD      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -36216,15 +36305,15 @@ shuf_rows_3913:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3913
+	JNZ          shuf_rows_3921
 
-shuf_done_3912:
+shuf_done_3920:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3914
+	JZ      shuf_done_3922
 
-shuf_rows_3915:
+shuf_rows_3923:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X12
@@ -36237,25 +36326,25 @@ shuf_rows_3915:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3915
+	JNZ          shuf_rows_3923
 
-shuf_done_3914:
+shuf_done_3922:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3908
+	JNZ  shuf_planes_3916
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3898:
-shuf_planes_3916:
+shufn_list_loads_3906:
+shuf_planes_3924:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3918
+	JZ    shuf_done_3926
 
-shuf_rows_3919:
+shuf_rows_3927:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36269,16 +36358,16 @@ shuf_rows_3919:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3919
+	JNZ          shuf_rows_3927
 
-shuf_done_3918:
+shuf_done_3926:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3920
+	JZ    shuf_done_3928
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3921:
+shuf_rows_3929:
 	VMOVD        (R10), X10
 	VPINSRD      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -36289,15 +36378,15 @@ shuf_rows_3921:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3921
+	JNZ          shuf_rows_3929
 
-shuf_done_3920:
+shuf_done_3928:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3922
+	JZ    shuf_done_3930
 
-shuf_rows_3923:
+shuf_rows_3931:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36311,31 +36400,31 @@ shuf_rows_3923:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3923
+	JNZ          shuf_rows_3931
 
-shuf_done_3922:
+shuf_done_3930:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3916
+	JNZ  shuf_planes_3924
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3699:
+shufn_d16o16_3707:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3924
+	JE      rowsShuffleNarrowAVX2_value_3932
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3925
+	JNE     shufn_list_3933
 
-shuf_planes_3927:
+shuf_planes_3935:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3929
+	JZ    shuf_done_3937
 	MOVQ  CX, R10
 
-shuf_rows_3930:
+shuf_rows_3938:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -36344,17 +36433,17 @@ shuf_rows_3930:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3930
+	JNZ          shuf_rows_3938
 
-shuf_done_3929:
+shuf_done_3937:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3927
+	JNZ  shuf_planes_3935
 	VZEROUPPER
 	RET
 
-shufn_list_3925:
+shufn_list_3933:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36363,12 +36452,12 @@ shufn_list_3925:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3931
+	JZ      shuf_no_run_3939
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3931:
+shuf_no_run_3939:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36378,52 +36467,52 @@ shuf_no_run_3931:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3926
+	JA    shufn_list_loads_3934
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3932:
+shuf_offs_3940:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3933
+	JAE     shuf_offs_done_3941
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3932
+	JMP     shuf_offs_3940
 
-shuf_offs_done_3933:
+shuf_offs_done_3941:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3926
+	JA   shufn_list_loads_3934
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3934:
+shuf_offs_3942:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3935
+	JAE     shuf_offs_done_3943
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3934
+	JMP     shuf_offs_3942
 
-shuf_offs_done_3935:
+shuf_offs_done_3943:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3936:
+shuf_planes_3944:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3938
+	JZ      shuf_done_3946
 
-shuf_rows_3939:
+shuf_rows_3947:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -36434,16 +36523,16 @@ shuf_rows_3939:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3939
+	JNZ          shuf_rows_3947
 
-shuf_done_3938:
+shuf_done_3946:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3940
+	JZ    shuf_done_3948
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3941:
+shuf_rows_3949:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -36452,15 +36541,15 @@ shuf_rows_3941:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3941
+	JNZ          shuf_rows_3949
 
-shuf_done_3940:
+shuf_done_3948:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3942
+	JZ      shuf_done_3950
 
-shuf_rows_3943:
+shuf_rows_3951:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36471,25 +36560,25 @@ shuf_rows_3943:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3943
+	JNZ          shuf_rows_3951
 
-shuf_done_3942:
+shuf_done_3950:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3936
+	JNZ  shuf_planes_3944
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3926:
-shuf_planes_3944:
+shufn_list_loads_3934:
+shuf_planes_3952:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3946
+	JZ    shuf_done_3954
 
-shuf_rows_3947:
+shuf_rows_3955:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36501,16 +36590,16 @@ shuf_rows_3947:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3947
+	JNZ          shuf_rows_3955
 
-shuf_done_3946:
+shuf_done_3954:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3948
+	JZ    shuf_done_3956
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3949:
+shuf_rows_3957:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -36519,15 +36608,15 @@ shuf_rows_3949:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3949
+	JNZ          shuf_rows_3957
 
-shuf_done_3948:
+shuf_done_3956:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3950
+	JZ    shuf_done_3958
 
-shuf_rows_3951:
+shuf_rows_3959:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36539,30 +36628,30 @@ shuf_rows_3951:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3951
+	JNZ          shuf_rows_3959
 
-shuf_done_3950:
+shuf_done_3958:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3944
+	JNZ  shuf_planes_3952
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3924:
+rowsShuffleNarrowAVX2_value_3932:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3952
+	JNE     shufn_list_3960
 
-shuf_planes_3954:
+shuf_planes_3962:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3956
+	JZ    shuf_done_3964
 	MOVQ  CX, R10
 
-shuf_rows_3957:
+shuf_rows_3965:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -36572,17 +36661,17 @@ shuf_rows_3957:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3957
+	JNZ          shuf_rows_3965
 
-shuf_done_3956:
+shuf_done_3964:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3954
+	JNZ  shuf_planes_3962
 	VZEROUPPER
 	RET
 
-shufn_list_3952:
+shufn_list_3960:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36591,12 +36680,12 @@ shufn_list_3952:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3958
+	JZ      shuf_no_run_3966
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3958:
+shuf_no_run_3966:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36606,52 +36695,52 @@ shuf_no_run_3958:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3953
+	JA    shufn_list_loads_3961
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3959:
+shuf_offs_3967:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3960
+	JAE     shuf_offs_done_3968
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3959
+	JMP     shuf_offs_3967
 
-shuf_offs_done_3960:
+shuf_offs_done_3968:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3953
+	JA   shufn_list_loads_3961
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3961:
+shuf_offs_3969:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3962
+	JAE     shuf_offs_done_3970
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3961
+	JMP     shuf_offs_3969
 
-shuf_offs_done_3962:
+shuf_offs_done_3970:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3963:
+shuf_planes_3971:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3965
+	JZ      shuf_done_3973
 
-shuf_rows_3966:
+shuf_rows_3974:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36663,16 +36752,16 @@ shuf_rows_3966:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3966
+	JNZ          shuf_rows_3974
 
-shuf_done_3965:
+shuf_done_3973:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3967
+	JZ    shuf_done_3975
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3968:
+shuf_rows_3976:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -36682,15 +36771,15 @@ shuf_rows_3968:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3968
+	JNZ          shuf_rows_3976
 
-shuf_done_3967:
+shuf_done_3975:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3969
+	JZ      shuf_done_3977
 
-shuf_rows_3970:
+shuf_rows_3978:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -36702,25 +36791,25 @@ shuf_rows_3970:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3970
+	JNZ          shuf_rows_3978
 
-shuf_done_3969:
+shuf_done_3977:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3963
+	JNZ  shuf_planes_3971
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3953:
-shuf_planes_3971:
+shufn_list_loads_3961:
+shuf_planes_3979:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3973
+	JZ    shuf_done_3981
 
-shuf_rows_3974:
+shuf_rows_3982:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36733,16 +36822,16 @@ shuf_rows_3974:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3974
+	JNZ          shuf_rows_3982
 
-shuf_done_3973:
+shuf_done_3981:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3975
+	JZ    shuf_done_3983
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3976:
+shuf_rows_3984:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -36752,15 +36841,15 @@ shuf_rows_3976:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3976
+	JNZ          shuf_rows_3984
 
-shuf_done_3975:
+shuf_done_3983:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3977
+	JZ    shuf_done_3985
 
-shuf_rows_3978:
+shuf_rows_3986:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36773,32 +36862,32 @@ shuf_rows_3978:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3978
+	JNZ          shuf_rows_3986
 
-shuf_done_3977:
+shuf_done_3985:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3971
+	JNZ  shuf_planes_3979
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3700:
+shufn_d16o32_3708:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3979
+	JE      rowsShuffleNarrowAVX2_value_3987
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3980
+	JNE     shufn_list_3988
 
-shuf_planes_3982:
+shuf_planes_3990:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3984
+	JZ    shuf_done_3992
 	MOVQ  CX, R10
 
-shuf_rows_3985:
+shuf_rows_3993:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -36808,17 +36897,17 @@ shuf_rows_3985:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3985
+	JNZ         shuf_rows_3993
 
-shuf_done_3984:
+shuf_done_3992:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3982
+	JNZ  shuf_planes_3990
 	VZEROUPPER
 	RET
 
-shufn_list_3980:
+shufn_list_3988:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36827,12 +36916,12 @@ shufn_list_3980:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3986
+	JZ      shuf_no_run_3994
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3986:
+shuf_no_run_3994:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36842,52 +36931,52 @@ shuf_no_run_3986:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3981
+	JA    shufn_list_loads_3989
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3987:
+shuf_offs_3995:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3988
+	JAE     shuf_offs_done_3996
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3987
+	JMP     shuf_offs_3995
 
-shuf_offs_done_3988:
+shuf_offs_done_3996:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3981
+	JA   shufn_list_loads_3989
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3989:
+shuf_offs_3997:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3990
+	JAE     shuf_offs_done_3998
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3989
+	JMP     shuf_offs_3997
 
-shuf_offs_done_3990:
+shuf_offs_done_3998:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3991:
+shuf_planes_3999:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3993
+	JZ      shuf_done_4001
 
-shuf_rows_3994:
+shuf_rows_4002:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -36899,16 +36988,16 @@ shuf_rows_3994:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3994
+	JNZ         shuf_rows_4002
 
-shuf_done_3993:
+shuf_done_4001:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3995
+	JZ    shuf_done_4003
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3996:
+shuf_rows_4004:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -36918,15 +37007,15 @@ shuf_rows_3996:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3996
+	JNZ         shuf_rows_4004
 
-shuf_done_3995:
+shuf_done_4003:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3997
+	JZ      shuf_done_4005
 
-shuf_rows_3998:
+shuf_rows_4006:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -36938,25 +37027,25 @@ shuf_rows_3998:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_3998
+	JNZ         shuf_rows_4006
 
-shuf_done_3997:
+shuf_done_4005:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3991
+	JNZ  shuf_planes_3999
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3981:
-shuf_planes_3999:
+shufn_list_loads_3989:
+shuf_planes_4007:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4001
+	JZ    shuf_done_4009
 
-shuf_rows_4002:
+shuf_rows_4010:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36969,16 +37058,16 @@ shuf_rows_4002:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4002
+	JNZ         shuf_rows_4010
 
-shuf_done_4001:
+shuf_done_4009:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4003
+	JZ    shuf_done_4011
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4004:
+shuf_rows_4012:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -36988,15 +37077,15 @@ shuf_rows_4004:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4004
+	JNZ         shuf_rows_4012
 
-shuf_done_4003:
+shuf_done_4011:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4005
+	JZ    shuf_done_4013
 
-shuf_rows_4006:
+shuf_rows_4014:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37009,32 +37098,32 @@ shuf_rows_4006:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4006
+	JNZ         shuf_rows_4014
 
-shuf_done_4005:
+shuf_done_4013:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3999
+	JNZ  shuf_planes_4007
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3979:
+rowsShuffleNarrowAVX2_value_3987:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4007
+	JNE     shufn_list_4015
 
-shuf_planes_4009:
+shuf_planes_4017:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4011
+	JZ    shuf_done_4019
 	MOVQ  CX, R10
 
-shuf_rows_4012:
+shuf_rows_4020:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -37046,17 +37135,17 @@ shuf_rows_4012:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4012
+	JNZ         shuf_rows_4020
 
-shuf_done_4011:
+shuf_done_4019:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4009
+	JNZ  shuf_planes_4017
 	VZEROUPPER
 	RET
 
-shufn_list_4007:
+shufn_list_4015:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37065,12 +37154,12 @@ shufn_list_4007:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4013
+	JZ      shuf_no_run_4021
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4013:
+shuf_no_run_4021:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37080,52 +37169,52 @@ shuf_no_run_4013:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4008
+	JA    shufn_list_loads_4016
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4014:
+shuf_offs_4022:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4015
+	JAE     shuf_offs_done_4023
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4014
+	JMP     shuf_offs_4022
 
-shuf_offs_done_4015:
+shuf_offs_done_4023:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4008
+	JA   shufn_list_loads_4016
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4016:
+shuf_offs_4024:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4017
+	JAE     shuf_offs_done_4025
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4016
+	JMP     shuf_offs_4024
 
-shuf_offs_done_4017:
+shuf_offs_done_4025:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4018:
+shuf_planes_4026:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4020
+	JZ      shuf_done_4028
 
-shuf_rows_4021:
+shuf_rows_4029:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -37139,16 +37228,16 @@ shuf_rows_4021:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4021
+	JNZ         shuf_rows_4029
 
-shuf_done_4020:
+shuf_done_4028:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4022
+	JZ    shuf_done_4030
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4023:
+shuf_rows_4031:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -37160,15 +37249,15 @@ shuf_rows_4023:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4023
+	JNZ         shuf_rows_4031
 
-shuf_done_4022:
+shuf_done_4030:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4024
+	JZ      shuf_done_4032
 
-shuf_rows_4025:
+shuf_rows_4033:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -37182,25 +37271,25 @@ shuf_rows_4025:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4025
+	JNZ         shuf_rows_4033
 
-shuf_done_4024:
+shuf_done_4032:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4018
+	JNZ  shuf_planes_4026
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4008:
-shuf_planes_4026:
+shufn_list_loads_4016:
+shuf_planes_4034:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4028
+	JZ    shuf_done_4036
 
-shuf_rows_4029:
+shuf_rows_4037:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37215,16 +37304,16 @@ shuf_rows_4029:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4029
+	JNZ         shuf_rows_4037
 
-shuf_done_4028:
+shuf_done_4036:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4030
+	JZ    shuf_done_4038
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4031:
+shuf_rows_4039:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -37236,15 +37325,15 @@ shuf_rows_4031:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4031
+	JNZ         shuf_rows_4039
 
-shuf_done_4030:
+shuf_done_4038:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4032
+	JZ    shuf_done_4040
 
-shuf_rows_4033:
+shuf_rows_4041:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37259,32 +37348,32 @@ shuf_rows_4033:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4033
+	JNZ         shuf_rows_4041
 
-shuf_done_4032:
+shuf_done_4040:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4026
+	JNZ  shuf_planes_4034
 	VZEROUPPER
 	RET
 
-shufn_c8o32_3701:
+shufn_c8o32_3709:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4034
+	JE      rowsShuffleNarrowAVX2_value_4042
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4035
+	JNE     shufn_list_4043
 
-shuf_planes_4037:
+shuf_planes_4045:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4039
+	JZ    shuf_done_4047
 	MOVQ  CX, R10
 
-shuf_rows_4040:
+shuf_rows_4048:
 	VMOVQ       (R10), X1
 	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37295,17 +37384,17 @@ shuf_rows_4040:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4040
+	JNZ         shuf_rows_4048
 
-shuf_done_4039:
+shuf_done_4047:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4037
+	JNZ  shuf_planes_4045
 	VZEROUPPER
 	RET
 
-shufn_list_4035:
+shufn_list_4043:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37314,12 +37403,12 @@ shufn_list_4035:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4041
+	JZ      shuf_no_run_4049
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4041:
+shuf_no_run_4049:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37329,52 +37418,52 @@ shuf_no_run_4041:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4036
+	JA    shufn_list_loads_4044
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4042:
+shuf_offs_4050:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4043
+	JAE     shuf_offs_done_4051
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4042
+	JMP     shuf_offs_4050
 
-shuf_offs_done_4043:
+shuf_offs_done_4051:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4036
+	JA   shufn_list_loads_4044
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4044:
+shuf_offs_4052:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4045
+	JAE     shuf_offs_done_4053
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4044
+	JMP     shuf_offs_4052
 
-shuf_offs_done_4045:
+shuf_offs_done_4053:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4046:
+shuf_planes_4054:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4048
+	JZ      shuf_done_4056
 
-shuf_rows_4049:
+shuf_rows_4057:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X9
@@ -37387,16 +37476,16 @@ shuf_rows_4049:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4049
+	JNZ         shuf_rows_4057
 
-shuf_done_4048:
+shuf_done_4056:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4050
+	JZ    shuf_done_4058
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4051:
+shuf_rows_4059:
 	VMOVQ       (R10), X11
 	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37407,15 +37496,15 @@ shuf_rows_4051:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4051
+	JNZ         shuf_rows_4059
 
-shuf_done_4050:
+shuf_done_4058:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4052
+	JZ      shuf_done_4060
 
-shuf_rows_4053:
+shuf_rows_4061:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37428,25 +37517,25 @@ shuf_rows_4053:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4053
+	JNZ         shuf_rows_4061
 
-shuf_done_4052:
+shuf_done_4060:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4046
+	JNZ  shuf_planes_4054
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4036:
-shuf_planes_4054:
+shufn_list_loads_4044:
+shuf_planes_4062:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4056
+	JZ    shuf_done_4064
 
-shuf_rows_4057:
+shuf_rows_4065:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37460,16 +37549,16 @@ shuf_rows_4057:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4057
+	JNZ         shuf_rows_4065
 
-shuf_done_4056:
+shuf_done_4064:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4058
+	JZ    shuf_done_4066
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4059:
+shuf_rows_4067:
 	VMOVQ       (R10), X10
 	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37480,15 +37569,15 @@ shuf_rows_4059:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4059
+	JNZ         shuf_rows_4067
 
-shuf_done_4058:
+shuf_done_4066:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4060
+	JZ    shuf_done_4068
 
-shuf_rows_4061:
+shuf_rows_4069:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37502,32 +37591,32 @@ shuf_rows_4061:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4061
+	JNZ         shuf_rows_4069
 
-shuf_done_4060:
+shuf_done_4068:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4054
+	JNZ  shuf_planes_4062
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4034:
+rowsShuffleNarrowAVX2_value_4042:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4062
+	JNE     shufn_list_4070
 
-shuf_planes_4064:
+shuf_planes_4072:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4066
+	JZ    shuf_done_4074
 	MOVQ  CX, R10
 
-shuf_rows_4067:
+shuf_rows_4075:
 	VMOVQ       (R10), X5
 	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -37540,17 +37629,17 @@ shuf_rows_4067:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4067
+	JNZ         shuf_rows_4075
 
-shuf_done_4066:
+shuf_done_4074:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4064
+	JNZ  shuf_planes_4072
 	VZEROUPPER
 	RET
 
-shufn_list_4062:
+shufn_list_4070:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37559,12 +37648,12 @@ shufn_list_4062:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4068
+	JZ      shuf_no_run_4076
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4068:
+shuf_no_run_4076:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37574,52 +37663,52 @@ shuf_no_run_4068:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4063
+	JA    shufn_list_loads_4071
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4069:
+shuf_offs_4077:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4070
+	JAE     shuf_offs_done_4078
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4069
+	JMP     shuf_offs_4077
 
-shuf_offs_done_4070:
+shuf_offs_done_4078:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4063
+	JA   shufn_list_loads_4071
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4071:
+shuf_offs_4079:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4072
+	JAE     shuf_offs_done_4080
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4071
+	JMP     shuf_offs_4079
 
-shuf_offs_done_4072:
+shuf_offs_done_4080:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4073:
+shuf_planes_4081:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4075
+	JZ      shuf_done_4083
 
-shuf_rows_4076:
+shuf_rows_4084:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37634,16 +37723,16 @@ shuf_rows_4076:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4076
+	JNZ         shuf_rows_4084
 
-shuf_done_4075:
+shuf_done_4083:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4077
+	JZ    shuf_done_4085
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4078:
+shuf_rows_4086:
 	VMOVQ       (R10), X14
 	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -37656,15 +37745,15 @@ shuf_rows_4078:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4078
+	JNZ         shuf_rows_4086
 
-shuf_done_4077:
+shuf_done_4085:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4079
+	JZ      shuf_done_4087
 
-shuf_rows_4080:
+shuf_rows_4088:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X15
@@ -37679,25 +37768,25 @@ shuf_rows_4080:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4080
+	JNZ         shuf_rows_4088
 
-shuf_done_4079:
+shuf_done_4087:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4073
+	JNZ  shuf_planes_4081
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4063:
-shuf_planes_4081:
+shufn_list_loads_4071:
+shuf_planes_4089:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4083
+	JZ    shuf_done_4091
 
-shuf_rows_4084:
+shuf_rows_4092:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37713,16 +37802,16 @@ shuf_rows_4084:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4084
+	JNZ         shuf_rows_4092
 
-shuf_done_4083:
+shuf_done_4091:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4085
+	JZ    shuf_done_4093
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4086:
+shuf_rows_4094:
 	VMOVQ       (R10), X13
 	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -37735,15 +37824,15 @@ shuf_rows_4086:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4086
+	JNZ         shuf_rows_4094
 
-shuf_done_4085:
+shuf_done_4093:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4087
+	JZ    shuf_done_4095
 
-shuf_rows_4088:
+shuf_rows_4096:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37759,32 +37848,32 @@ shuf_rows_4088:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4088
+	JNZ         shuf_rows_4096
 
-shuf_done_4087:
+shuf_done_4095:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4081
+	JNZ  shuf_planes_4089
 	VZEROUPPER
 	RET
 
-shufn_c4o32_3702:
+shufn_c4o32_3710:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4089
+	JE      rowsShuffleNarrowAVX2_value_4097
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4090
+	JNE     shufn_list_4098
 
-shuf_planes_4092:
+shuf_planes_4100:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4094
+	JZ    shuf_done_4102
 	MOVQ  CX, R10
 
-shuf_rows_4095:
+shuf_rows_4103:
 	VMOVD       (R10), X1
 	VPINSRD     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37795,17 +37884,17 @@ shuf_rows_4095:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4095
+	JNZ         shuf_rows_4103
 
-shuf_done_4094:
+shuf_done_4102:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4092
+	JNZ  shuf_planes_4100
 	VZEROUPPER
 	RET
 
-shufn_list_4090:
+shufn_list_4098:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37814,12 +37903,12 @@ shufn_list_4090:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4096
+	JZ      shuf_no_run_4104
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4096:
+shuf_no_run_4104:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37829,52 +37918,52 @@ shuf_no_run_4096:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4091
+	JA    shufn_list_loads_4099
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4097:
+shuf_offs_4105:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4098
+	JAE     shuf_offs_done_4106
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4097
+	JMP     shuf_offs_4105
 
-shuf_offs_done_4098:
+shuf_offs_done_4106:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4091
+	JA   shufn_list_loads_4099
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4099:
+shuf_offs_4107:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4100
+	JAE     shuf_offs_done_4108
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4099
+	JMP     shuf_offs_4107
 
-shuf_offs_done_4100:
+shuf_offs_done_4108:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4101:
+shuf_planes_4109:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4103
+	JZ      shuf_done_4111
 
-shuf_rows_4104:
+shuf_rows_4112:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X9
@@ -37887,16 +37976,16 @@ shuf_rows_4104:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4104
+	JNZ         shuf_rows_4112
 
-shuf_done_4103:
+shuf_done_4111:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4105
+	JZ    shuf_done_4113
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4106:
+shuf_rows_4114:
 	VMOVD       (R10), X11
 	VPINSRD     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37907,15 +37996,15 @@ shuf_rows_4106:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4106
+	JNZ         shuf_rows_4114
 
-shuf_done_4105:
+shuf_done_4113:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4107
+	JZ      shuf_done_4115
 
-shuf_rows_4108:
+shuf_rows_4116:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -37928,25 +38017,25 @@ shuf_rows_4108:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4108
+	JNZ         shuf_rows_4116
 
-shuf_done_4107:
+shuf_done_4115:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4101
+	JNZ  shuf_planes_4109
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4091:
-shuf_planes_4109:
+shufn_list_loads_4099:
+shuf_planes_4117:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4111
+	JZ    shuf_done_4119
 
-shuf_rows_4112:
+shuf_rows_4120:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37960,16 +38049,16 @@ shuf_rows_4112:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4112
+	JNZ         shuf_rows_4120
 
-shuf_done_4111:
+shuf_done_4119:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4113
+	JZ    shuf_done_4121
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4114:
+shuf_rows_4122:
 	VMOVD       (R10), X10
 	VPINSRD     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37980,15 +38069,15 @@ shuf_rows_4114:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4114
+	JNZ         shuf_rows_4122
 
-shuf_done_4113:
+shuf_done_4121:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4115
+	JZ    shuf_done_4123
 
-shuf_rows_4116:
+shuf_rows_4124:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38002,32 +38091,32 @@ shuf_rows_4116:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4116
+	JNZ         shuf_rows_4124
 
-shuf_done_4115:
+shuf_done_4123:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4109
+	JNZ  shuf_planes_4117
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4089:
+rowsShuffleNarrowAVX2_value_4097:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4117
+	JNE     shufn_list_4125
 
-shuf_planes_4119:
+shuf_planes_4127:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4121
+	JZ    shuf_done_4129
 	MOVQ  CX, R10
 
-shuf_rows_4122:
+shuf_rows_4130:
 	VMOVD       (R10), X5
 	VPINSRD     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -38040,17 +38129,17 @@ shuf_rows_4122:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4122
+	JNZ         shuf_rows_4130
 
-shuf_done_4121:
+shuf_done_4129:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4119
+	JNZ  shuf_planes_4127
 	VZEROUPPER
 	RET
 
-shufn_list_4117:
+shufn_list_4125:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -38059,12 +38148,12 @@ shufn_list_4117:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4123
+	JZ      shuf_no_run_4131
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4123:
+shuf_no_run_4131:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38074,52 +38163,52 @@ shuf_no_run_4123:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4118
+	JA    shufn_list_loads_4126
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4124:
+shuf_offs_4132:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4125
+	JAE     shuf_offs_done_4133
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4124
+	JMP     shuf_offs_4132
 
-shuf_offs_done_4125:
+shuf_offs_done_4133:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4118
+	JA   shufn_list_loads_4126
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4126:
+shuf_offs_4134:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4127
+	JAE     shuf_offs_done_4135
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4126
+	JMP     shuf_offs_4134
 
-shuf_offs_done_4127:
+shuf_offs_done_4135:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4128:
+shuf_planes_4136:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4130
+	JZ      shuf_done_4138
 
-shuf_rows_4131:
+shuf_rows_4139:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -38134,16 +38223,16 @@ shuf_rows_4131:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4131
+	JNZ         shuf_rows_4139
 
-shuf_done_4130:
+shuf_done_4138:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4132
+	JZ    shuf_done_4140
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4133:
+shuf_rows_4141:
 	VMOVD       (R10), X14
 	VPINSRD     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -38156,15 +38245,15 @@ shuf_rows_4133:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4133
+	JNZ         shuf_rows_4141
 
-shuf_done_4132:
+shuf_done_4140:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4134
+	JZ      shuf_done_4142
 
-shuf_rows_4135:
+shuf_rows_4143:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X15
@@ -38179,25 +38268,25 @@ shuf_rows_4135:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4135
+	JNZ         shuf_rows_4143
 
-shuf_done_4134:
+shuf_done_4142:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4128
+	JNZ  shuf_planes_4136
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4118:
-shuf_planes_4136:
+shufn_list_loads_4126:
+shuf_planes_4144:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4138
+	JZ    shuf_done_4146
 
-shuf_rows_4139:
+shuf_rows_4147:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38213,16 +38302,16 @@ shuf_rows_4139:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4139
+	JNZ         shuf_rows_4147
 
-shuf_done_4138:
+shuf_done_4146:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4140
+	JZ    shuf_done_4148
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4141:
+shuf_rows_4149:
 	VMOVD       (R10), X13
 	VPINSRD     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -38235,15 +38324,15 @@ shuf_rows_4141:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4141
+	JNZ         shuf_rows_4149
 
-shuf_done_4140:
+shuf_done_4148:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4142
+	JZ    shuf_done_4150
 
-shuf_rows_4143:
+shuf_rows_4151:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38259,31 +38348,31 @@ shuf_rows_4143:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4143
+	JNZ         shuf_rows_4151
 
-shuf_done_4142:
+shuf_done_4150:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4136
+	JNZ  shuf_planes_4144
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3697:
+shufn_c8o8_3705:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4144
+	JE      rowsShuffleNarrowAVX2_value_4152
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4145
+	JNE     shufn_list_4153
 
-shuf_planes_4147:
+shuf_planes_4155:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4149
+	JZ    shuf_done_4157
 	MOVQ  CX, R10
 
-shuf_rows_4150:
+shuf_rows_4158:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38292,17 +38381,17 @@ shuf_rows_4150:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4150
+	JNZ     shuf_rows_4158
 
-shuf_done_4149:
+shuf_done_4157:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4147
+	JNZ  shuf_planes_4155
 	VZEROUPPER
 	RET
 
-shufn_list_4145:
+shufn_list_4153:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38311,12 +38400,12 @@ shufn_list_4145:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4151
+	JZ      shuf_no_run_4159
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4151:
+shuf_no_run_4159:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38326,134 +38415,67 @@ shuf_no_run_4151:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4146
+	JA    shufn_list_loads_4154
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4152:
+shuf_offs_4160:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4153
+	JAE     shuf_offs_done_4161
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4152
+	JMP     shuf_offs_4160
 
-shuf_offs_done_4153:
+shuf_offs_done_4161:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4146
+	JA   shufn_list_loads_4154
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4154:
+shuf_offs_4162:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4155
+	JAE     shuf_offs_done_4163
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4154
+	JMP     shuf_offs_4162
 
-shuf_offs_done_4155:
+shuf_offs_done_4163:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4156:
+shuf_planes_4164:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4158
-
-shuf_rows_4159:
-	VMOVQ   X7, R10
-	ADDQ    CX, R10
-	VMOVQ   (R10), X8
-	VPINSRQ $0x01, (R10)(R8*1), X8, X8
-	VPSHUFB X0, X8, X8
-	VMOVQ   X8, (DI)
-	VPEXTRQ $0x01, X8, (DI)(R9*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y7, Y7
-	DECQ    R11
-	JNZ     shuf_rows_4159
-
-shuf_done_4158:
-	VMOVQ X3, R11
-	TESTQ R11, R11
-	JZ    shuf_done_4160
-	VMOVQ X4, R10
-	ADDQ  CX, R10
-
-shuf_rows_4161:
-	VMOVQ   (R10), X7
-	VPINSRQ $0x01, (R10)(R8*1), X7, X7
-	VPSHUFB X0, X7, X7
-	VMOVQ   X7, (DI)
-	VPEXTRQ $0x01, X7, (DI)(R9*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R10
-	DECQ    R11
-	JNZ     shuf_rows_4161
-
-shuf_done_4160:
-	VMOVDQA Y6, Y7
-	VMOVQ   X5, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_4162
-
-shuf_rows_4163:
-	VMOVQ   X7, R10
-	ADDQ    CX, R10
-	VMOVQ   (R10), X8
-	VPINSRQ $0x01, (R10)(R8*1), X8, X8
-	VPSHUFB X0, X8, X8
-	VMOVQ   X8, (DI)
-	VPEXTRQ $0x01, X8, (DI)(R9*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y7, Y7
-	DECQ    R11
-	JNZ     shuf_rows_4163
-
-shuf_done_4162:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_4156
-	VZEROUPPER
-	RET
-
-shufn_list_loads_4146:
-shuf_planes_4164:
-	MOVQ  AX, DI
-	VMOVQ X1, R11
-	VMOVQ X2, R12
-	TESTQ R12, R12
-	JZ    shuf_done_4166
+	JZ      shuf_done_4166
 
 shuf_rows_4167:
-	MOVLQSX (R11), R10
-	IMULQ   BX, R10
+	VMOVQ   X7, R10
 	ADDQ    CX, R10
-	VMOVQ   (R10), X7
-	VPINSRQ $0x01, (R10)(R8*1), X7, X7
-	VPSHUFB X0, X7, X7
-	VMOVQ   X7, (DI)
-	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	VMOVQ   (R10), X8
+	VPINSRQ $0x01, (R10)(R8*1), X8, X8
+	VPSHUFB X0, X8, X8
+	VMOVQ   X8, (DI)
+	VPEXTRQ $0x01, X8, (DI)(R9*1)
 	ADDQ    DX, DI
-	ADDQ    $0x04, R11
-	DECQ    R12
+	VPERMQ  $0x39, Y7, Y7
+	DECQ    R11
 	JNZ     shuf_rows_4167
 
 shuf_done_4166:
-	VMOVQ X3, R12
-	TESTQ R12, R12
+	VMOVQ X3, R11
+	TESTQ R11, R11
 	JZ    shuf_done_4168
 	VMOVQ X4, R10
 	ADDQ  CX, R10
@@ -38466,16 +38488,45 @@ shuf_rows_4169:
 	VPEXTRQ $0x01, X7, (DI)(R9*1)
 	ADDQ    DX, DI
 	ADDQ    BX, R10
-	DECQ    R12
+	DECQ    R11
 	JNZ     shuf_rows_4169
 
 shuf_done_4168:
-	VMOVQ X6, R11
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_4170
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_4170
 
 shuf_rows_4171:
+	VMOVQ   X7, R10
+	ADDQ    CX, R10
+	VMOVQ   (R10), X8
+	VPINSRQ $0x01, (R10)(R8*1), X8, X8
+	VPSHUFB X0, X8, X8
+	VMOVQ   X8, (DI)
+	VPEXTRQ $0x01, X8, (DI)(R9*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y7, Y7
+	DECQ    R11
+	JNZ     shuf_rows_4171
+
+shuf_done_4170:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_4164
+	VZEROUPPER
+	RET
+
+shufn_list_loads_4154:
+shuf_planes_4172:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X2, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4174
+
+shuf_rows_4175:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38487,30 +38538,68 @@ shuf_rows_4171:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4171
+	JNZ     shuf_rows_4175
 
-shuf_done_4170:
+shuf_done_4174:
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4176
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_4177:
+	VMOVQ   (R10), X7
+	VPINSRQ $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R12
+	JNZ     shuf_rows_4177
+
+shuf_done_4176:
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4178
+
+shuf_rows_4179:
+	MOVLQSX (R11), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	VMOVQ   (R10), X7
+	VPINSRQ $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R11
+	DECQ    R12
+	JNZ     shuf_rows_4179
+
+shuf_done_4178:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4164
+	JNZ  shuf_planes_4172
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4144:
+rowsShuffleNarrowAVX2_value_4152:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4172
+	JNE     shufn_list_4180
 
-shuf_planes_4174:
+shuf_planes_4182:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4176
+	JZ    shuf_done_4184
 	MOVQ  CX, R10
 
-shuf_rows_4177:
+shuf_rows_4185:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38520,17 +38609,17 @@ shuf_rows_4177:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4177
+	JNZ       shuf_rows_4185
 
-shuf_done_4176:
+shuf_done_4184:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4174
+	JNZ  shuf_planes_4182
 	VZEROUPPER
 	RET
 
-shufn_list_4172:
+shufn_list_4180:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38539,12 +38628,12 @@ shufn_list_4172:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4178
+	JZ      shuf_no_run_4186
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4178:
+shuf_no_run_4186:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38554,138 +38643,68 @@ shuf_no_run_4178:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4173
+	JA    shufn_list_loads_4181
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4179:
+shuf_offs_4187:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4180
+	JAE     shuf_offs_done_4188
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4179
+	JMP     shuf_offs_4187
 
-shuf_offs_done_4180:
+shuf_offs_done_4188:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4173
+	JA   shufn_list_loads_4181
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4181:
+shuf_offs_4189:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4182
+	JAE     shuf_offs_done_4190
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4181
+	JMP     shuf_offs_4189
 
-shuf_offs_done_4182:
+shuf_offs_done_4190:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4183:
+shuf_planes_4191:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4185
-
-shuf_rows_4186:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVQ     (R10), X10
-	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_4186
-
-shuf_done_4185:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_4187
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_4188:
-	VMOVQ     (R10), X9
-	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
-	DECQ      R11
-	JNZ       shuf_rows_4188
-
-shuf_done_4187:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_4189
-
-shuf_rows_4190:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVQ     (R10), X10
-	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_4190
-
-shuf_done_4189:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_4183
-	VZEROUPPER
-	RET
-
-shufn_list_loads_4173:
-shuf_planes_4191:
-	MOVQ  AX, DI
-	VMOVQ X3, R11
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_4193
+	JZ      shuf_done_4193
 
 shuf_rows_4194:
-	MOVLQSX   (R11), R10
-	IMULQ     BX, R10
+	VMOVQ     X9, R10
 	ADDQ      CX, R10
-	VMOVQ     (R10), X9
-	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	VMOVQ     (R10), X10
+	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R11
-	DECQ      R12
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
 	JNZ       shuf_rows_4194
 
 shuf_done_4193:
-	VMOVQ X5, R12
-	TESTQ R12, R12
+	VMOVQ X5, R11
+	TESTQ R11, R11
 	JZ    shuf_done_4195
 	VMOVQ X6, R10
 	ADDQ  CX, R10
@@ -38699,16 +38718,46 @@ shuf_rows_4196:
 	VPEXTRQ   $0x01, X9, (DI)(R9*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R10
-	DECQ      R12
+	DECQ      R11
 	JNZ       shuf_rows_4196
 
 shuf_done_4195:
-	VMOVQ X8, R11
-	VMOVQ X7, R12
-	TESTQ R12, R12
-	JZ    shuf_done_4197
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_4197
 
 shuf_rows_4198:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X10
+	VPINSRQ   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_4198
+
+shuf_done_4197:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_4191
+	VZEROUPPER
+	RET
+
+shufn_list_loads_4181:
+shuf_planes_4199:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4201
+
+shuf_rows_4202:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38721,31 +38770,71 @@ shuf_rows_4198:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4198
+	JNZ       shuf_rows_4202
 
-shuf_done_4197:
+shuf_done_4201:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4203
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_4204:
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_4204
+
+shuf_done_4203:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4205
+
+shuf_rows_4206:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVQ     (R10), X9
+	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_4206
+
+shuf_done_4205:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4191
+	JNZ  shuf_planes_4199
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3698:
+shufn_c4o8_3706:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4199
+	JE      rowsShuffleNarrowAVX2_value_4207
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4200
+	JNE     shufn_list_4208
 
-shuf_planes_4202:
+shuf_planes_4210:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4204
+	JZ    shuf_done_4212
 	MOVQ  CX, R10
 
-shuf_rows_4205:
+shuf_rows_4213:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38754,17 +38843,17 @@ shuf_rows_4205:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4205
+	JNZ     shuf_rows_4213
 
-shuf_done_4204:
+shuf_done_4212:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4202
+	JNZ  shuf_planes_4210
 	VZEROUPPER
 	RET
 
-shufn_list_4200:
+shufn_list_4208:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38773,12 +38862,12 @@ shufn_list_4200:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4206
+	JZ      shuf_no_run_4214
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4206:
+shuf_no_run_4214:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38788,134 +38877,67 @@ shuf_no_run_4206:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4201
+	JA    shufn_list_loads_4209
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4207:
+shuf_offs_4215:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4208
+	JAE     shuf_offs_done_4216
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4207
+	JMP     shuf_offs_4215
 
-shuf_offs_done_4208:
+shuf_offs_done_4216:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4201
+	JA   shufn_list_loads_4209
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4209:
+shuf_offs_4217:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4210
+	JAE     shuf_offs_done_4218
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4209
+	JMP     shuf_offs_4217
 
-shuf_offs_done_4210:
+shuf_offs_done_4218:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4211:
+shuf_planes_4219:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4213
-
-shuf_rows_4214:
-	VMOVQ   X7, R10
-	ADDQ    CX, R10
-	VMOVD   (R10), X8
-	VPINSRD $0x01, (R10)(R8*1), X8, X8
-	VPSHUFB X0, X8, X8
-	VMOVQ   X8, (DI)
-	VPEXTRQ $0x01, X8, (DI)(R9*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y7, Y7
-	DECQ    R11
-	JNZ     shuf_rows_4214
-
-shuf_done_4213:
-	VMOVQ X3, R11
-	TESTQ R11, R11
-	JZ    shuf_done_4215
-	VMOVQ X4, R10
-	ADDQ  CX, R10
-
-shuf_rows_4216:
-	VMOVD   (R10), X7
-	VPINSRD $0x01, (R10)(R8*1), X7, X7
-	VPSHUFB X0, X7, X7
-	VMOVQ   X7, (DI)
-	VPEXTRQ $0x01, X7, (DI)(R9*1)
-	ADDQ    DX, DI
-	ADDQ    BX, R10
-	DECQ    R11
-	JNZ     shuf_rows_4216
-
-shuf_done_4215:
-	VMOVDQA Y6, Y7
-	VMOVQ   X5, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_4217
-
-shuf_rows_4218:
-	VMOVQ   X7, R10
-	ADDQ    CX, R10
-	VMOVD   (R10), X8
-	VPINSRD $0x01, (R10)(R8*1), X8, X8
-	VPSHUFB X0, X8, X8
-	VMOVQ   X8, (DI)
-	VPEXTRQ $0x01, X8, (DI)(R9*1)
-	ADDQ    DX, DI
-	VPERMQ  $0x39, Y7, Y7
-	DECQ    R11
-	JNZ     shuf_rows_4218
-
-shuf_done_4217:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_4211
-	VZEROUPPER
-	RET
-
-shufn_list_loads_4201:
-shuf_planes_4219:
-	MOVQ  AX, DI
-	VMOVQ X1, R11
-	VMOVQ X2, R12
-	TESTQ R12, R12
-	JZ    shuf_done_4221
+	JZ      shuf_done_4221
 
 shuf_rows_4222:
-	MOVLQSX (R11), R10
-	IMULQ   BX, R10
+	VMOVQ   X7, R10
 	ADDQ    CX, R10
-	VMOVD   (R10), X7
-	VPINSRD $0x01, (R10)(R8*1), X7, X7
-	VPSHUFB X0, X7, X7
-	VMOVQ   X7, (DI)
-	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	VMOVD   (R10), X8
+	VPINSRD $0x01, (R10)(R8*1), X8, X8
+	VPSHUFB X0, X8, X8
+	VMOVQ   X8, (DI)
+	VPEXTRQ $0x01, X8, (DI)(R9*1)
 	ADDQ    DX, DI
-	ADDQ    $0x04, R11
-	DECQ    R12
+	VPERMQ  $0x39, Y7, Y7
+	DECQ    R11
 	JNZ     shuf_rows_4222
 
 shuf_done_4221:
-	VMOVQ X3, R12
-	TESTQ R12, R12
+	VMOVQ X3, R11
+	TESTQ R11, R11
 	JZ    shuf_done_4223
 	VMOVQ X4, R10
 	ADDQ  CX, R10
@@ -38928,16 +38950,45 @@ shuf_rows_4224:
 	VPEXTRQ $0x01, X7, (DI)(R9*1)
 	ADDQ    DX, DI
 	ADDQ    BX, R10
-	DECQ    R12
+	DECQ    R11
 	JNZ     shuf_rows_4224
 
 shuf_done_4223:
-	VMOVQ X6, R11
-	VMOVQ X5, R12
-	TESTQ R12, R12
-	JZ    shuf_done_4225
+	VMOVDQA Y6, Y7
+	VMOVQ   X5, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_4225
 
 shuf_rows_4226:
+	VMOVQ   X7, R10
+	ADDQ    CX, R10
+	VMOVD   (R10), X8
+	VPINSRD $0x01, (R10)(R8*1), X8, X8
+	VPSHUFB X0, X8, X8
+	VMOVQ   X8, (DI)
+	VPEXTRQ $0x01, X8, (DI)(R9*1)
+	ADDQ    DX, DI
+	VPERMQ  $0x39, Y7, Y7
+	DECQ    R11
+	JNZ     shuf_rows_4226
+
+shuf_done_4225:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_4219
+	VZEROUPPER
+	RET
+
+shufn_list_loads_4209:
+shuf_planes_4227:
+	MOVQ  AX, DI
+	VMOVQ X1, R11
+	VMOVQ X2, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4229
+
+shuf_rows_4230:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38949,30 +39000,68 @@ shuf_rows_4226:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4226
+	JNZ     shuf_rows_4230
 
-shuf_done_4225:
+shuf_done_4229:
+	VMOVQ X3, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4231
+	VMOVQ X4, R10
+	ADDQ  CX, R10
+
+shuf_rows_4232:
+	VMOVD   (R10), X7
+	VPINSRD $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    BX, R10
+	DECQ    R12
+	JNZ     shuf_rows_4232
+
+shuf_done_4231:
+	VMOVQ X6, R11
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4233
+
+shuf_rows_4234:
+	MOVLQSX (R11), R10
+	IMULQ   BX, R10
+	ADDQ    CX, R10
+	VMOVD   (R10), X7
+	VPINSRD $0x01, (R10)(R8*1), X7, X7
+	VPSHUFB X0, X7, X7
+	VMOVQ   X7, (DI)
+	VPEXTRQ $0x01, X7, (DI)(R9*1)
+	ADDQ    DX, DI
+	ADDQ    $0x04, R11
+	DECQ    R12
+	JNZ     shuf_rows_4234
+
+shuf_done_4233:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4219
+	JNZ  shuf_planes_4227
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4199:
+rowsShuffleNarrowAVX2_value_4207:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4227
+	JNE     shufn_list_4235
 
-shuf_planes_4229:
+shuf_planes_4237:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4231
+	JZ    shuf_done_4239
 	MOVQ  CX, R10
 
-shuf_rows_4232:
+shuf_rows_4240:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38982,17 +39071,17 @@ shuf_rows_4232:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4232
+	JNZ       shuf_rows_4240
 
-shuf_done_4231:
+shuf_done_4239:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4229
+	JNZ  shuf_planes_4237
 	VZEROUPPER
 	RET
 
-shufn_list_4227:
+shufn_list_4235:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -39001,12 +39090,12 @@ shufn_list_4227:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4233
+	JZ      shuf_no_run_4241
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4233:
+shuf_no_run_4241:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -39016,138 +39105,68 @@ shuf_no_run_4233:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4228
+	JA    shufn_list_loads_4236
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4234:
+shuf_offs_4242:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4235
+	JAE     shuf_offs_done_4243
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4234
+	JMP     shuf_offs_4242
 
-shuf_offs_done_4235:
+shuf_offs_done_4243:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4228
+	JA   shufn_list_loads_4236
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4236:
+shuf_offs_4244:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4237
+	JAE     shuf_offs_done_4245
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4236
+	JMP     shuf_offs_4244
 
-shuf_offs_done_4237:
+shuf_offs_done_4245:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4238:
+shuf_planes_4246:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4240
-
-shuf_rows_4241:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVD     (R10), X10
-	VPINSRD   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_4241
-
-shuf_done_4240:
-	VMOVQ X5, R11
-	TESTQ R11, R11
-	JZ    shuf_done_4242
-	VMOVQ X6, R10
-	ADDQ  CX, R10
-
-shuf_rows_4243:
-	VMOVD     (R10), X9
-	VPINSRD   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
-	ADDQ      DX, DI
-	ADDQ      BX, R10
-	DECQ      R11
-	JNZ       shuf_rows_4243
-
-shuf_done_4242:
-	VMOVDQA Y8, Y9
-	VMOVQ   X7, R11
-	TESTQ   R11, R11
-	JZ      shuf_done_4244
-
-shuf_rows_4245:
-	VMOVQ     X9, R10
-	ADDQ      CX, R10
-	VMOVD     (R10), X10
-	VPINSRD   $0x01, (R10)(R8*1), X10, X10
-	VPSHUFB   X1, X10, X10
-	VPBLENDVB X2, X10, X0, X10
-	VMOVQ     X10, (DI)
-	VPEXTRQ   $0x01, X10, (DI)(R9*1)
-	ADDQ      DX, DI
-	VPERMQ    $0x39, Y9, Y9
-	DECQ      R11
-	JNZ       shuf_rows_4245
-
-shuf_done_4244:
-	ADDQ dstPlane+64(FP), AX
-	ADDQ srcPlane+72(FP), CX
-	DECQ SI
-	JNZ  shuf_planes_4238
-	VZEROUPPER
-	RET
-
-shufn_list_loads_4228:
-shuf_planes_4246:
-	MOVQ  AX, DI
-	VMOVQ X3, R11
-	VMOVQ X4, R12
-	TESTQ R12, R12
-	JZ    shuf_done_4248
+	JZ      shuf_done_4248
 
 shuf_rows_4249:
-	MOVLQSX   (R11), R10
-	IMULQ     BX, R10
+	VMOVQ     X9, R10
 	ADDQ      CX, R10
-	VMOVD     (R10), X9
-	VPINSRD   $0x01, (R10)(R8*1), X9, X9
-	VPSHUFB   X1, X9, X9
-	VPBLENDVB X2, X9, X0, X9
-	VMOVQ     X9, (DI)
-	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	VMOVD     (R10), X10
+	VPINSRD   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
 	ADDQ      DX, DI
-	ADDQ      $0x04, R11
-	DECQ      R12
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
 	JNZ       shuf_rows_4249
 
 shuf_done_4248:
-	VMOVQ X5, R12
-	TESTQ R12, R12
+	VMOVQ X5, R11
+	TESTQ R11, R11
 	JZ    shuf_done_4250
 	VMOVQ X6, R10
 	ADDQ  CX, R10
@@ -39161,16 +39180,46 @@ shuf_rows_4251:
 	VPEXTRQ   $0x01, X9, (DI)(R9*1)
 	ADDQ      DX, DI
 	ADDQ      BX, R10
-	DECQ      R12
+	DECQ      R11
 	JNZ       shuf_rows_4251
 
 shuf_done_4250:
-	VMOVQ X8, R11
-	VMOVQ X7, R12
-	TESTQ R12, R12
-	JZ    shuf_done_4252
+	VMOVDQA Y8, Y9
+	VMOVQ   X7, R11
+	TESTQ   R11, R11
+	JZ      shuf_done_4252
 
 shuf_rows_4253:
+	VMOVQ     X9, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X10
+	VPINSRD   $0x01, (R10)(R8*1), X10, X10
+	VPSHUFB   X1, X10, X10
+	VPBLENDVB X2, X10, X0, X10
+	VMOVQ     X10, (DI)
+	VPEXTRQ   $0x01, X10, (DI)(R9*1)
+	ADDQ      DX, DI
+	VPERMQ    $0x39, Y9, Y9
+	DECQ      R11
+	JNZ       shuf_rows_4253
+
+shuf_done_4252:
+	ADDQ dstPlane+64(FP), AX
+	ADDQ srcPlane+72(FP), CX
+	DECQ SI
+	JNZ  shuf_planes_4246
+	VZEROUPPER
+	RET
+
+shufn_list_loads_4236:
+shuf_planes_4254:
+	MOVQ  AX, DI
+	VMOVQ X3, R11
+	VMOVQ X4, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4256
+
+shuf_rows_4257:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39183,13 +39232,53 @@ shuf_rows_4253:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4253
+	JNZ       shuf_rows_4257
 
-shuf_done_4252:
+shuf_done_4256:
+	VMOVQ X5, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4258
+	VMOVQ X6, R10
+	ADDQ  CX, R10
+
+shuf_rows_4259:
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      BX, R10
+	DECQ      R12
+	JNZ       shuf_rows_4259
+
+shuf_done_4258:
+	VMOVQ X8, R11
+	VMOVQ X7, R12
+	TESTQ R12, R12
+	JZ    shuf_done_4260
+
+shuf_rows_4261:
+	MOVLQSX   (R11), R10
+	IMULQ     BX, R10
+	ADDQ      CX, R10
+	VMOVD     (R10), X9
+	VPINSRD   $0x01, (R10)(R8*1), X9, X9
+	VPSHUFB   X1, X9, X9
+	VPBLENDVB X2, X9, X0, X9
+	VMOVQ     X9, (DI)
+	VPEXTRQ   $0x01, X9, (DI)(R9*1)
+	ADDQ      DX, DI
+	ADDQ      $0x04, R11
+	DECQ      R12
+	JNZ       shuf_rows_4261
+
+shuf_done_4260:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4246
+	JNZ  shuf_planes_4254
 	VZEROUPPER
 	RET
 
@@ -39197,9 +39286,9 @@ shuf_done_4252:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_4254
+	JE      ends_ret_4262
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_4254
+	JE      ends_ret_4262
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -39220,25 +39309,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_4255
+	JB      ends_narrow_4263
 
-ends_planes_4258:
+ends_planes_4266:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4259:
+ends_rows_4267:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4260:
+ends_mid_4268:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_4260
+	JB          ends_mid_4268
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -39257,36 +39346,36 @@ ends_mid_4260:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_4259
+	JNZ         ends_rows_4267
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_4258
+	JNZ         ends_planes_4266
 	VZEROUPPER
 	RET
 
-ends_narrow_4255:
+ends_narrow_4263:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_4256
+	JL   ends_short_4264
 
-ends_planes_4261:
+ends_planes_4269:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4262:
+ends_rows_4270:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4263:
+ends_mid_4271:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_4263
+	JB        ends_mid_4271
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -39302,29 +39391,29 @@ ends_mid_4263:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4262
+	JNZ       ends_rows_4270
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4261
+	JNZ       ends_planes_4269
 	VZEROUPPER
 	RET
 
-ends_short_4256:
+ends_short_4264:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_4257
+	JLE  ends_tiny_4265
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_4264
+	JL   ends_halves_4272
 
-ends_planes_4265:
+ends_planes_4273:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4266:
+ends_rows_4274:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39343,21 +39432,21 @@ ends_rows_4266:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4266
+	JNZ       ends_rows_4274
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4265
+	JNZ       ends_planes_4273
 	VZEROUPPER
 	RET
 
-ends_halves_4264:
-ends_planes_4267:
+ends_halves_4272:
+ends_planes_4275:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4268:
+ends_rows_4276:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -39378,21 +39467,21 @@ ends_rows_4268:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4268
+	JNZ       ends_rows_4276
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4267
+	JNZ       ends_planes_4275
 	VZEROUPPER
 	RET
 
-ends_tiny_4257:
-ends_planes_4269:
+ends_tiny_4265:
+ends_planes_4277:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4270:
+ends_rows_4278:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39411,24 +39500,24 @@ ends_rows_4270:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4270
+	JNZ       ends_rows_4278
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4269
+	JNZ       ends_planes_4277
 	VZEROUPPER
 	RET
 
-ends_ret_4254:
+ends_ret_4262:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_4271
+	JE      endsw_ret_4279
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_4271
+	JE      endsw_ret_4279
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -39448,23 +39537,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_4272:
+endsw_planes_4280:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_4273:
+endsw_rows_4281:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_4274:
+endsw_copy_4282:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_4274
+	JB        endsw_copy_4282
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -39480,15 +39569,15 @@ endsw_copy_4274:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_4273
+	JNZ       endsw_rows_4281
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_4272
+	JNZ       endsw_planes_4280
 	VZEROUPPER
 	RET
 
-endsw_ret_4271:
+endsw_ret_4279:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39496,7 +39585,7 @@ endsw_ret_4271:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4275
+	JZ    wrap_ret_4283
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39505,18 +39594,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4276:
+wrap_rows_4284:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_4277
+	JB   cx_short_4285
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4279
+	JBE  copy_le2_4287
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4280
+	JBE  copy_le4_4288
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4281:
+copy_loop_4289:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39528,7 +39617,7 @@ copy_loop_4281:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4281
+	JB      copy_loop_4289
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39538,9 +39627,9 @@ copy_loop_4281:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4282
+	JMP     copy_done_4290
 
-copy_le4_4280:
+copy_le4_4288:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39549,76 +39638,76 @@ copy_le4_4280:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4282
+	JMP     copy_done_4290
 
-copy_le2_4279:
+copy_le2_4287:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4282:
-	JMP cx_done_4278
+copy_done_4290:
+	JMP cx_done_4286
 
-cx_short_4277:
+cx_short_4285:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4284
+	JAE  ladder_4292
 	CMPQ BX, $0x00000008
-	JAE  ladder_4285
+	JAE  ladder_4293
 	CMPQ BX, $0x00000004
-	JAE  ladder_4286
+	JAE  ladder_4294
 	CMPQ BX, $0x00000002
-	JAE  ladder_4287
+	JAE  ladder_4295
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4283
-	JMP  ladder_4288
+	JB   ladder_done_4291
+	JMP  ladder_4296
 
-ladder_4284:
+ladder_4292:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4283
+	JMP     ladder_done_4291
 
-ladder_4285:
+ladder_4293:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4283
+	JMP  ladder_done_4291
 
-ladder_4286:
+ladder_4294:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4283
+	JMP  ladder_done_4291
 
-ladder_4287:
+ladder_4295:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4283
+	JMP  ladder_done_4291
 
-ladder_4288:
+ladder_4296:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4283:
-cx_done_4278:
+ladder_done_4291:
+cx_done_4286:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_4289
+	JB   cx_short_4297
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4291
+	JBE  copy_le2_4299
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4292
+	JBE  copy_le4_4300
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4293:
+copy_loop_4301:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39630,7 +39719,7 @@ copy_loop_4293:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4293
+	JB      copy_loop_4301
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39640,9 +39729,9 @@ copy_loop_4293:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4294
+	JMP     copy_done_4302
 
-copy_le4_4292:
+copy_le4_4300:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -39651,77 +39740,77 @@ copy_le4_4292:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4294
+	JMP     copy_done_4302
 
-copy_le2_4291:
+copy_le2_4299:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4294:
-	JMP cx_done_4290
+copy_done_4302:
+	JMP cx_done_4298
 
-cx_short_4289:
+cx_short_4297:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4296
+	JAE  ladder_4304
 	CMPQ DX, $0x00000008
-	JAE  ladder_4297
+	JAE  ladder_4305
 	CMPQ DX, $0x00000004
-	JAE  ladder_4298
+	JAE  ladder_4306
 	CMPQ DX, $0x00000002
-	JAE  ladder_4299
+	JAE  ladder_4307
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4295
-	JMP  ladder_4300
+	JB   ladder_done_4303
+	JMP  ladder_4308
 
-ladder_4296:
+ladder_4304:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4295
+	JMP     ladder_done_4303
 
-ladder_4297:
+ladder_4305:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4295
+	JMP  ladder_done_4303
 
-ladder_4298:
+ladder_4306:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4295
+	JMP  ladder_done_4303
 
-ladder_4299:
+ladder_4307:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4295
+	JMP  ladder_done_4303
 
-ladder_4300:
+ladder_4308:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4295:
-cx_done_4290:
+ladder_done_4303:
+cx_done_4298:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_4301
+	JB   cx_short_4309
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4303
+	JBE  copy_le2_4311
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4304
+	JBE  copy_le4_4312
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4305:
+copy_loop_4313:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39733,7 +39822,7 @@ copy_loop_4305:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4305
+	JB      copy_loop_4313
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39743,9 +39832,9 @@ copy_loop_4305:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4306
+	JMP     copy_done_4314
 
-copy_le4_4304:
+copy_le4_4312:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -39754,71 +39843,71 @@ copy_le4_4304:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4306
+	JMP     copy_done_4314
 
-copy_le2_4303:
+copy_le2_4311:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4306:
-	JMP cx_done_4302
+copy_done_4314:
+	JMP cx_done_4310
 
-cx_short_4301:
+cx_short_4309:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4308
+	JAE  ladder_4316
 	CMPQ SI, $0x00000008
-	JAE  ladder_4309
+	JAE  ladder_4317
 	CMPQ SI, $0x00000004
-	JAE  ladder_4310
+	JAE  ladder_4318
 	CMPQ SI, $0x00000002
-	JAE  ladder_4311
+	JAE  ladder_4319
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4307
-	JMP  ladder_4312
+	JB   ladder_done_4315
+	JMP  ladder_4320
 
-ladder_4308:
+ladder_4316:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4307
+	JMP     ladder_done_4315
 
-ladder_4309:
+ladder_4317:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4307
+	JMP  ladder_done_4315
 
-ladder_4310:
+ladder_4318:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4307
+	JMP  ladder_done_4315
 
-ladder_4311:
+ladder_4319:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4307
+	JMP  ladder_done_4315
 
-ladder_4312:
+ladder_4320:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4307:
-cx_done_4302:
+ladder_done_4315:
+cx_done_4310:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4276
+	JNZ  wrap_rows_4284
 	VZEROUPPER
 
-wrap_ret_4275:
+wrap_ret_4283:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39826,7 +39915,7 @@ wrap_ret_4275:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4313
+	JZ    wrap_ret_4321
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39835,18 +39924,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4314:
+wrap_rows_4322:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_4315
+	JB   mid_small_4323
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_4317
+	JBE  copy_le2_4325
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_4318
+	JBE  copy_le4_4326
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4319:
+copy_loop_4327:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -39858,7 +39947,7 @@ copy_loop_4319:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_4319
+	JB        copy_loop_4327
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -39868,9 +39957,9 @@ copy_loop_4319:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_4320
+	JMP       copy_done_4328
 
-copy_le4_4318:
+copy_le4_4326:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -39879,28 +39968,28 @@ copy_le4_4318:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_4320
+	JMP       copy_done_4328
 
-copy_le2_4317:
+copy_le2_4325:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_4320:
-	JMP mid_done_4316
+copy_done_4328:
+	JMP mid_done_4324
 
-mid_small_4315:
+mid_small_4323:
 	CMPQ BX, $0x00000020
-	JB   cx_short_4321
+	JB   cx_short_4329
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4323
+	JBE  copy_le2_4331
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4324
+	JBE  copy_le4_4332
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4325:
+copy_loop_4333:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39912,7 +40001,7 @@ copy_loop_4325:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4325
+	JB      copy_loop_4333
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39922,9 +40011,9 @@ copy_loop_4325:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4326
+	JMP     copy_done_4334
 
-copy_le4_4324:
+copy_le4_4332:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39933,77 +40022,77 @@ copy_le4_4324:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4326
+	JMP     copy_done_4334
 
-copy_le2_4323:
+copy_le2_4331:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4326:
-	JMP cx_done_4322
+copy_done_4334:
+	JMP cx_done_4330
 
-cx_short_4321:
+cx_short_4329:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4328
+	JAE  ladder_4336
 	CMPQ BX, $0x00000008
-	JAE  ladder_4329
+	JAE  ladder_4337
 	CMPQ BX, $0x00000004
-	JAE  ladder_4330
+	JAE  ladder_4338
 	CMPQ BX, $0x00000002
-	JAE  ladder_4331
+	JAE  ladder_4339
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4327
-	JMP  ladder_4332
+	JB   ladder_done_4335
+	JMP  ladder_4340
 
-ladder_4328:
+ladder_4336:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4327
+	JMP     ladder_done_4335
 
-ladder_4329:
+ladder_4337:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4327
+	JMP  ladder_done_4335
 
-ladder_4330:
+ladder_4338:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4327
+	JMP  ladder_done_4335
 
-ladder_4331:
+ladder_4339:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4327
+	JMP  ladder_done_4335
 
-ladder_4332:
+ladder_4340:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4327:
-cx_done_4322:
-mid_done_4316:
+ladder_done_4335:
+cx_done_4330:
+mid_done_4324:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_4333
+	JB   mid_small_4341
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_4335
+	JBE  copy_le2_4343
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_4336
+	JBE  copy_le4_4344
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4337:
+copy_loop_4345:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40015,7 +40104,7 @@ copy_loop_4337:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4337
+	JB        copy_loop_4345
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40025,9 +40114,9 @@ copy_loop_4337:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4338
+	JMP       copy_done_4346
 
-copy_le4_4336:
+copy_le4_4344:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -40036,28 +40125,28 @@ copy_le4_4336:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_4338
+	JMP       copy_done_4346
 
-copy_le2_4335:
+copy_le2_4343:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_4338:
-	JMP mid_done_4334
+copy_done_4346:
+	JMP mid_done_4342
 
-mid_small_4333:
+mid_small_4341:
 	CMPQ DX, $0x00000020
-	JB   cx_short_4339
+	JB   cx_short_4347
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4341
+	JBE  copy_le2_4349
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4342
+	JBE  copy_le4_4350
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4343:
+copy_loop_4351:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40069,7 +40158,7 @@ copy_loop_4343:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4343
+	JB      copy_loop_4351
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40079,9 +40168,9 @@ copy_loop_4343:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4344
+	JMP     copy_done_4352
 
-copy_le4_4342:
+copy_le4_4350:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -40090,78 +40179,78 @@ copy_le4_4342:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4344
+	JMP     copy_done_4352
 
-copy_le2_4341:
+copy_le2_4349:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4344:
-	JMP cx_done_4340
+copy_done_4352:
+	JMP cx_done_4348
 
-cx_short_4339:
+cx_short_4347:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4346
+	JAE  ladder_4354
 	CMPQ DX, $0x00000008
-	JAE  ladder_4347
+	JAE  ladder_4355
 	CMPQ DX, $0x00000004
-	JAE  ladder_4348
+	JAE  ladder_4356
 	CMPQ DX, $0x00000002
-	JAE  ladder_4349
+	JAE  ladder_4357
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4345
-	JMP  ladder_4350
+	JB   ladder_done_4353
+	JMP  ladder_4358
 
-ladder_4346:
+ladder_4354:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4345
+	JMP     ladder_done_4353
 
-ladder_4347:
+ladder_4355:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4345
+	JMP  ladder_done_4353
 
-ladder_4348:
+ladder_4356:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4345
+	JMP  ladder_done_4353
 
-ladder_4349:
+ladder_4357:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4345
+	JMP  ladder_done_4353
 
-ladder_4350:
+ladder_4358:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4345:
-cx_done_4340:
-mid_done_4334:
+ladder_done_4353:
+cx_done_4348:
+mid_done_4342:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_4351
+	JB   mid_small_4359
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_4353
+	JBE  copy_le2_4361
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_4354
+	JBE  copy_le4_4362
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4355:
+copy_loop_4363:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40173,7 +40262,7 @@ copy_loop_4355:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4355
+	JB        copy_loop_4363
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40183,9 +40272,9 @@ copy_loop_4355:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4356
+	JMP       copy_done_4364
 
-copy_le4_4354:
+copy_le4_4362:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -40194,28 +40283,28 @@ copy_le4_4354:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_4356
+	JMP       copy_done_4364
 
-copy_le2_4353:
+copy_le2_4361:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_4356:
-	JMP mid_done_4352
+copy_done_4364:
+	JMP mid_done_4360
 
-mid_small_4351:
+mid_small_4359:
 	CMPQ SI, $0x00000020
-	JB   cx_short_4357
+	JB   cx_short_4365
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4359
+	JBE  copy_le2_4367
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4360
+	JBE  copy_le4_4368
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4361:
+copy_loop_4369:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40227,7 +40316,7 @@ copy_loop_4361:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4361
+	JB      copy_loop_4369
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40237,9 +40326,9 @@ copy_loop_4361:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4362
+	JMP     copy_done_4370
 
-copy_le4_4360:
+copy_le4_4368:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -40248,72 +40337,72 @@ copy_le4_4360:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4362
+	JMP     copy_done_4370
 
-copy_le2_4359:
+copy_le2_4367:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4362:
-	JMP cx_done_4358
+copy_done_4370:
+	JMP cx_done_4366
 
-cx_short_4357:
+cx_short_4365:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4364
+	JAE  ladder_4372
 	CMPQ SI, $0x00000008
-	JAE  ladder_4365
+	JAE  ladder_4373
 	CMPQ SI, $0x00000004
-	JAE  ladder_4366
+	JAE  ladder_4374
 	CMPQ SI, $0x00000002
-	JAE  ladder_4367
+	JAE  ladder_4375
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4363
-	JMP  ladder_4368
+	JB   ladder_done_4371
+	JMP  ladder_4376
 
-ladder_4364:
+ladder_4372:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4363
+	JMP     ladder_done_4371
 
-ladder_4365:
+ladder_4373:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4363
+	JMP  ladder_done_4371
 
-ladder_4366:
+ladder_4374:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4363
+	JMP  ladder_done_4371
 
-ladder_4367:
+ladder_4375:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4363
+	JMP  ladder_done_4371
 
-ladder_4368:
+ladder_4376:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4363:
-cx_done_4358:
-mid_done_4352:
+ladder_done_4371:
+cx_done_4366:
+mid_done_4360:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4314
+	JNZ  wrap_rows_4322
 	VZEROUPPER
 
-wrap_ret_4313:
+wrap_ret_4321:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -40321,33 +40410,33 @@ wrap_ret_4313:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4369
+	JZ    pieces_ret_4377
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4369
+	JZ    pieces_ret_4377
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_4370:
+pieces_rows_4378:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_4371:
+pieces_loop_4379:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_4372
+	JB      cx_short_4380
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_4374
+	JBE     copy_le2_4382
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_4375
+	JBE     copy_le4_4383
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_4376:
+copy_loop_4384:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -40359,7 +40448,7 @@ copy_loop_4376:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_4376
+	JB      copy_loop_4384
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -40369,9 +40458,9 @@ copy_loop_4376:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_4377
+	JMP     copy_done_4385
 
-copy_le4_4375:
+copy_le4_4383:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -40380,74 +40469,74 @@ copy_le4_4375:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_4377
+	JMP     copy_done_4385
 
-copy_le2_4374:
+copy_le2_4382:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_4377:
-	JMP cx_done_4373
+copy_done_4385:
+	JMP cx_done_4381
 
-cx_short_4372:
+cx_short_4380:
 	CMPQ R8, $0x00000010
-	JAE  ladder_4379
+	JAE  ladder_4387
 	CMPQ R8, $0x00000008
-	JAE  ladder_4380
+	JAE  ladder_4388
 	CMPQ R8, $0x00000004
-	JAE  ladder_4381
+	JAE  ladder_4389
 	CMPQ R8, $0x00000002
-	JAE  ladder_4382
+	JAE  ladder_4390
 	CMPQ R8, $0x00000001
-	JB   ladder_done_4378
-	JMP  ladder_4383
+	JB   ladder_done_4386
+	JMP  ladder_4391
 
-ladder_4379:
+ladder_4387:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_4378
+	JMP     ladder_done_4386
 
-ladder_4380:
+ladder_4388:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_4378
+	JMP  ladder_done_4386
 
-ladder_4381:
+ladder_4389:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_4378
+	JMP  ladder_done_4386
 
-ladder_4382:
+ladder_4390:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_4378
+	JMP  ladder_done_4386
 
-ladder_4383:
+ladder_4391:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_4378:
-cx_done_4373:
+ladder_done_4386:
+cx_done_4381:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_4371
+	JNZ  pieces_loop_4379
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_4370
+	JNZ  pieces_rows_4378
 	VZEROUPPER
 
-pieces_ret_4369:
+pieces_ret_4377:
 	RET
 
 // func storeFence()
