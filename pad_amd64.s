@@ -28026,44 +28026,47 @@ shuf_done_3176:
 // func planeChunksAVX512(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, chunks int, last int, inLen int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  planes+16(FP), DX
-	MOVQ  tab+40(FP), BX
-	MOVQ  chunks+48(FP), SI
-	MOVQ  last+56(FP), DI
-	MOVQ  inLen+64(FP), R8
-	TESTQ DX, DX
-	JZ    chunks_ret_3178
-	CMPQ  R8, $0x00000080
-	JA    chunks_wide_in_3179
-	MOVQ  DX, R9
-	DECQ  R9
-	IMULQ srcPlane+32(FP), R9
-	ADDQ  CX, R9
-	ADDQ  R8, R9
-	DECQ  R9
-	ORQ   $0x00000fff, R9
-	SUBQ  $0x0000007f, R9
-	CMPQ  SI, $0x02
-	JE    chunks_2_3180
-	CMPQ  SI, $0x03
-	JE    chunks_3_3181
-	CMPQ  SI, $0x04
-	JE    chunks_4_3182
-	CMPQ  SI, $0x05
-	JE    chunks_5_3183
-	CMPQ  SI, $0x06
-	JE    chunks_6_3184
-	CMPQ  SI, $0x07
-	JE    chunks_7_3185
-	CMPQ  SI, $0x08
-	JE    chunks_8_3186
-	JMP   chunks_ret_3178
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         planes+16(FP), DX
+	MOVQ         tab+40(FP), BX
+	MOVQ         chunks+48(FP), SI
+	MOVQ         last+56(FP), DI
+	MOVQ         inLen+64(FP), R8
+	TESTQ        DX, DX
+	JZ           chunks_ret_3178
+	CMPQ         R8, $0x00000080
+	JA           chunks_wide_in_3179
+	MOVQ         DX, R9
+	DECQ         R9
+	IMULQ        srcPlane+32(FP), R9
+	ADDQ         CX, R9
+	ADDQ         R8, R9
+	DECQ         R9
+	ORQ          $0x00000fff, R9
+	SUBQ         $0x0000007f, R9
+	NEGQ         R8
+	VPBROADCASTB R8, Z0
+	VPADDB       iota64<>+0(SB), Z0, Z0
+	CMPQ         SI, $0x02
+	JE           chunks_2_3180
+	CMPQ         SI, $0x03
+	JE           chunks_3_3181
+	CMPQ         SI, $0x04
+	JE           chunks_4_3182
+	CMPQ         SI, $0x05
+	JE           chunks_5_3183
+	CMPQ         SI, $0x06
+	JE           chunks_6_3184
+	CMPQ         SI, $0x07
+	JE           chunks_7_3185
+	CMPQ         SI, $0x08
+	JE           chunks_8_3186
+	JMP          chunks_ret_3178
 
 chunks_2_3180:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
 	DECQ      DX
 	JZ        chunks_2_last_3188
 	NOP
@@ -28072,16 +28075,16 @@ chunks_2_3180:
 chunks_2_planes_3187:
 	CMPQ      CX, R9
 	JA        chunks_2_near_3189
-	VMOVDQU64 (CX), Z2
-	VMOVDQU64 64(CX), Z3
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
 
 chunks_2_loaded_3190:
-	VMOVDQA64 Z0, Z4
-	VPERMI2B  Z3, Z2, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQA64 Z1, Z4
-	VPERMI2B  Z3, Z2, Z4
-	VMOVDQU64 Z4, (AX)(DI*1)
+	VMOVDQA64 Z1, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z5
+	VPERMI2B  Z4, Z3, Z5
+	VMOVDQU64 Z5, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
@@ -28090,62 +28093,54 @@ chunks_2_loaded_3190:
 chunks_2_last_3188:
 	CMPQ      CX, R9
 	JA        chunks_rotated_3191
-	VMOVDQU64 (CX), Z2
-	VMOVDQU64 64(CX), Z3
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
 	JMP       chunks_loaded_3192
 
 chunks_rotated_3191:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         DX
-	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3193
-	VPERMB       (BX), Z4, Z2
-	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_rotated_done_3194
+	MOVQ   inLen+64(FP), DX
+	LEAQ   -64(CX)(DX*1), BX
+	CMPQ   DX, $0x00000040
+	JA     chunks_upper_3193
+	VPERMB (BX), Z0, Z3
+	VPXORQ Z4, Z4, Z4
+	JMP    chunks_rotated_done_3194
 
 chunks_upper_3193:
-	VMOVDQU64 (CX), Z2
-	VPERMB    (BX), Z4, Z3
+	VMOVDQU64 (CX), Z3
+	VPERMB    (BX), Z0, Z4
 
 chunks_rotated_done_3194:
 chunks_loaded_3192:
-	VMOVDQA64 Z0, Z0
-	VPERMI2B  Z3, Z2, Z0
-	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z1, Z0
-	VPERMI2B  Z3, Z2, Z0
+	VPERMI2B  Z4, Z3, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
 chunks_2_near_3189:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z4
-	VPADDB       iota64<>+0(SB), Z4, Z4
-	NEGQ         BX
-	CMPQ         BX, $0x00000040
-	JA           chunks_upper_3195
-	VPERMB       (SI), Z4, Z2
-	VPXORQ       Z3, Z3, Z3
-	JMP          chunks_rotated_done_3196
+	MOVQ   inLen+64(FP), BX
+	LEAQ   -64(CX)(BX*1), SI
+	CMPQ   BX, $0x00000040
+	JA     chunks_upper_3195
+	VPERMB (SI), Z0, Z3
+	VPXORQ Z4, Z4, Z4
+	JMP    chunks_rotated_done_3196
 
 chunks_upper_3195:
-	VMOVDQU64 (CX), Z2
-	VPERMB    (SI), Z4, Z3
+	VMOVDQU64 (CX), Z3
+	VPERMB    (SI), Z0, Z4
 
 chunks_rotated_done_3196:
 	JMP chunks_2_loaded_3190
 
 chunks_3_3181:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
 	DECQ      DX
 	JZ        chunks_3_last_3198
 	NOP
@@ -28154,19 +28149,19 @@ chunks_3_3181:
 chunks_3_planes_3197:
 	CMPQ      CX, R9
 	JA        chunks_3_near_3199
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
 
 chunks_3_loaded_3200:
-	VMOVDQA64 Z0, Z5
-	VPERMI2B  Z4, Z3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z1, Z5
-	VPERMI2B  Z4, Z3, Z5
-	VMOVDQU64 Z5, 64(AX)
-	VMOVDQA64 Z2, Z5
-	VPERMI2B  Z4, Z3, Z5
-	VMOVDQU64 Z5, (AX)(DI*1)
+	VMOVDQA64 Z1, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VMOVDQU64 Z6, (AX)
+	VMOVDQA64 Z2, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VMOVDQU64 Z6, 64(AX)
+	VMOVDQA64 Z3, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VMOVDQU64 Z6, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
@@ -28175,66 +28170,58 @@ chunks_3_loaded_3200:
 chunks_3_last_3198:
 	CMPQ      CX, R9
 	JA        chunks_rotated_3201
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 64(CX), Z4
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
 	JMP       chunks_loaded_3202
 
 chunks_rotated_3201:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         DX
-	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3203
-	VPERMB       (BX), Z5, Z3
-	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_rotated_done_3204
+	MOVQ   inLen+64(FP), DX
+	LEAQ   -64(CX)(DX*1), BX
+	CMPQ   DX, $0x00000040
+	JA     chunks_upper_3203
+	VPERMB (BX), Z0, Z4
+	VPXORQ Z5, Z5, Z5
+	JMP    chunks_rotated_done_3204
 
 chunks_upper_3203:
-	VMOVDQU64 (CX), Z3
-	VPERMB    (BX), Z5, Z4
+	VMOVDQU64 (CX), Z4
+	VPERMB    (BX), Z0, Z5
 
 chunks_rotated_done_3204:
 chunks_loaded_3202:
-	VMOVDQA64 Z0, Z0
-	VPERMI2B  Z4, Z3, Z0
-	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z1, Z0
-	VPERMI2B  Z4, Z3, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
-	VPERMI2B  Z4, Z3, Z0
+	VPERMI2B  Z5, Z4, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
 chunks_3_near_3199:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z5
-	VPADDB       iota64<>+0(SB), Z5, Z5
-	NEGQ         BX
-	CMPQ         BX, $0x00000040
-	JA           chunks_upper_3205
-	VPERMB       (SI), Z5, Z3
-	VPXORQ       Z4, Z4, Z4
-	JMP          chunks_rotated_done_3206
+	MOVQ   inLen+64(FP), BX
+	LEAQ   -64(CX)(BX*1), SI
+	CMPQ   BX, $0x00000040
+	JA     chunks_upper_3205
+	VPERMB (SI), Z0, Z4
+	VPXORQ Z5, Z5, Z5
+	JMP    chunks_rotated_done_3206
 
 chunks_upper_3205:
-	VMOVDQU64 (CX), Z3
-	VPERMB    (SI), Z5, Z4
+	VMOVDQU64 (CX), Z4
+	VPERMB    (SI), Z0, Z5
 
 chunks_rotated_done_3206:
 	JMP chunks_3_loaded_3200
 
 chunks_4_3182:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
 	DECQ      DX
 	JZ        chunks_4_last_3208
 	NOP
@@ -28243,22 +28230,22 @@ chunks_4_3182:
 chunks_4_planes_3207:
 	CMPQ      CX, R9
 	JA        chunks_4_near_3209
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
 
 chunks_4_loaded_3210:
-	VMOVDQA64 Z0, Z6
-	VPERMI2B  Z5, Z4, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z1, Z6
-	VPERMI2B  Z5, Z4, Z6
-	VMOVDQU64 Z6, 64(AX)
-	VMOVDQA64 Z2, Z6
-	VPERMI2B  Z5, Z4, Z6
-	VMOVDQU64 Z6, 128(AX)
-	VMOVDQA64 Z3, Z6
-	VPERMI2B  Z5, Z4, Z6
-	VMOVDQU64 Z6, (AX)(DI*1)
+	VMOVDQA64 Z1, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, (AX)
+	VMOVDQA64 Z2, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, 64(AX)
+	VMOVDQA64 Z3, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, 128(AX)
+	VMOVDQA64 Z4, Z7
+	VPERMI2B  Z6, Z5, Z7
+	VMOVDQU64 Z7, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
@@ -28267,70 +28254,62 @@ chunks_4_loaded_3210:
 chunks_4_last_3208:
 	CMPQ      CX, R9
 	JA        chunks_rotated_3211
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
 	JMP       chunks_loaded_3212
 
 chunks_rotated_3211:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         DX
-	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3213
-	VPERMB       (BX), Z6, Z4
-	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_rotated_done_3214
+	MOVQ   inLen+64(FP), DX
+	LEAQ   -64(CX)(DX*1), BX
+	CMPQ   DX, $0x00000040
+	JA     chunks_upper_3213
+	VPERMB (BX), Z0, Z5
+	VPXORQ Z6, Z6, Z6
+	JMP    chunks_rotated_done_3214
 
 chunks_upper_3213:
-	VMOVDQU64 (CX), Z4
-	VPERMB    (BX), Z6, Z5
+	VMOVDQU64 (CX), Z5
+	VPERMB    (BX), Z0, Z6
 
 chunks_rotated_done_3214:
 chunks_loaded_3212:
-	VMOVDQA64 Z0, Z0
-	VPERMI2B  Z5, Z4, Z0
-	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z1, Z0
-	VPERMI2B  Z5, Z4, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
-	VPERMI2B  Z5, Z4, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
-	VPERMI2B  Z5, Z4, Z0
+	VPERMI2B  Z6, Z5, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
 chunks_4_near_3209:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         BX
-	CMPQ         BX, $0x00000040
-	JA           chunks_upper_3215
-	VPERMB       (SI), Z6, Z4
-	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_rotated_done_3216
+	MOVQ   inLen+64(FP), BX
+	LEAQ   -64(CX)(BX*1), SI
+	CMPQ   BX, $0x00000040
+	JA     chunks_upper_3215
+	VPERMB (SI), Z0, Z5
+	VPXORQ Z6, Z6, Z6
+	JMP    chunks_rotated_done_3216
 
 chunks_upper_3215:
-	VMOVDQU64 (CX), Z4
-	VPERMB    (SI), Z6, Z5
+	VMOVDQU64 (CX), Z5
+	VPERMB    (SI), Z0, Z6
 
 chunks_rotated_done_3216:
 	JMP chunks_4_loaded_3210
 
 chunks_5_3183:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
-	VMOVDQU64 256(BX), Z4
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
+	VMOVDQU64 256(BX), Z5
 	DECQ      DX
 	JZ        chunks_5_last_3218
 	NOP
@@ -28339,25 +28318,25 @@ chunks_5_3183:
 chunks_5_planes_3217:
 	CMPQ      CX, R9
 	JA        chunks_5_near_3219
-	VMOVDQU64 (CX), Z5
-	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 (CX), Z6
+	VMOVDQU64 64(CX), Z7
 
 chunks_5_loaded_3220:
-	VMOVDQA64 Z0, Z7
-	VPERMI2B  Z6, Z5, Z7
-	VMOVDQU64 Z7, (AX)
-	VMOVDQA64 Z1, Z7
-	VPERMI2B  Z6, Z5, Z7
-	VMOVDQU64 Z7, 64(AX)
-	VMOVDQA64 Z2, Z7
-	VPERMI2B  Z6, Z5, Z7
-	VMOVDQU64 Z7, 128(AX)
-	VMOVDQA64 Z3, Z7
-	VPERMI2B  Z6, Z5, Z7
-	VMOVDQU64 Z7, 192(AX)
-	VMOVDQA64 Z4, Z7
-	VPERMI2B  Z6, Z5, Z7
-	VMOVDQU64 Z7, (AX)(DI*1)
+	VMOVDQA64 Z1, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, (AX)
+	VMOVDQA64 Z2, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, 64(AX)
+	VMOVDQA64 Z3, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, 128(AX)
+	VMOVDQA64 Z4, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, 192(AX)
+	VMOVDQA64 Z5, Z8
+	VPERMI2B  Z7, Z6, Z8
+	VMOVDQU64 Z8, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
@@ -28366,74 +28345,66 @@ chunks_5_loaded_3220:
 chunks_5_last_3218:
 	CMPQ      CX, R9
 	JA        chunks_rotated_3221
-	VMOVDQU64 (CX), Z5
-	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 (CX), Z6
+	VMOVDQU64 64(CX), Z7
 	JMP       chunks_loaded_3222
 
 chunks_rotated_3221:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z7
-	VPADDB       iota64<>+0(SB), Z7, Z7
-	NEGQ         DX
-	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3223
-	VPERMB       (BX), Z7, Z5
-	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_rotated_done_3224
+	MOVQ   inLen+64(FP), DX
+	LEAQ   -64(CX)(DX*1), BX
+	CMPQ   DX, $0x00000040
+	JA     chunks_upper_3223
+	VPERMB (BX), Z0, Z6
+	VPXORQ Z7, Z7, Z7
+	JMP    chunks_rotated_done_3224
 
 chunks_upper_3223:
-	VMOVDQU64 (CX), Z5
-	VPERMB    (BX), Z7, Z6
+	VMOVDQU64 (CX), Z6
+	VPERMB    (BX), Z0, Z7
 
 chunks_rotated_done_3224:
 chunks_loaded_3222:
-	VMOVDQA64 Z0, Z0
-	VPERMI2B  Z6, Z5, Z0
-	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z1, Z0
-	VPERMI2B  Z6, Z5, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
-	VPERMI2B  Z6, Z5, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
-	VPERMI2B  Z6, Z5, Z0
-	VMOVDQU64 Z0, 192(AX)
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, 128(AX)
 	VMOVDQA64 Z4, Z0
-	VPERMI2B  Z6, Z5, Z0
+	VPERMI2B  Z7, Z6, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z5, Z0
+	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
 chunks_5_near_3219:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z7
-	VPADDB       iota64<>+0(SB), Z7, Z7
-	NEGQ         BX
-	CMPQ         BX, $0x00000040
-	JA           chunks_upper_3225
-	VPERMB       (SI), Z7, Z5
-	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_rotated_done_3226
+	MOVQ   inLen+64(FP), BX
+	LEAQ   -64(CX)(BX*1), SI
+	CMPQ   BX, $0x00000040
+	JA     chunks_upper_3225
+	VPERMB (SI), Z0, Z6
+	VPXORQ Z7, Z7, Z7
+	JMP    chunks_rotated_done_3226
 
 chunks_upper_3225:
-	VMOVDQU64 (CX), Z5
-	VPERMB    (SI), Z7, Z6
+	VMOVDQU64 (CX), Z6
+	VPERMB    (SI), Z0, Z7
 
 chunks_rotated_done_3226:
 	JMP chunks_5_loaded_3220
 
 chunks_6_3184:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
-	VMOVDQU64 256(BX), Z4
-	VMOVDQU64 320(BX), Z5
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
+	VMOVDQU64 256(BX), Z5
+	VMOVDQU64 320(BX), Z6
 	DECQ      DX
 	JZ        chunks_6_last_3228
 	NOP
@@ -28442,28 +28413,28 @@ chunks_6_3184:
 chunks_6_planes_3227:
 	CMPQ      CX, R9
 	JA        chunks_6_near_3229
-	VMOVDQU64 (CX), Z6
-	VMOVDQU64 64(CX), Z7
+	VMOVDQU64 (CX), Z7
+	VMOVDQU64 64(CX), Z8
 
 chunks_6_loaded_3230:
-	VMOVDQA64 Z0, Z8
-	VPERMI2B  Z7, Z6, Z8
-	VMOVDQU64 Z8, (AX)
-	VMOVDQA64 Z1, Z8
-	VPERMI2B  Z7, Z6, Z8
-	VMOVDQU64 Z8, 64(AX)
-	VMOVDQA64 Z2, Z8
-	VPERMI2B  Z7, Z6, Z8
-	VMOVDQU64 Z8, 128(AX)
-	VMOVDQA64 Z3, Z8
-	VPERMI2B  Z7, Z6, Z8
-	VMOVDQU64 Z8, 192(AX)
-	VMOVDQA64 Z4, Z8
-	VPERMI2B  Z7, Z6, Z8
-	VMOVDQU64 Z8, 256(AX)
-	VMOVDQA64 Z5, Z8
-	VPERMI2B  Z7, Z6, Z8
-	VMOVDQU64 Z8, (AX)(DI*1)
+	VMOVDQA64 Z1, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 64(AX)
+	VMOVDQA64 Z3, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 128(AX)
+	VMOVDQA64 Z4, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 192(AX)
+	VMOVDQA64 Z5, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, 256(AX)
+	VMOVDQA64 Z6, Z9
+	VPERMI2B  Z8, Z7, Z9
+	VMOVDQU64 Z9, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
@@ -28472,78 +28443,70 @@ chunks_6_loaded_3230:
 chunks_6_last_3228:
 	CMPQ      CX, R9
 	JA        chunks_rotated_3231
-	VMOVDQU64 (CX), Z6
-	VMOVDQU64 64(CX), Z7
+	VMOVDQU64 (CX), Z7
+	VMOVDQU64 64(CX), Z8
 	JMP       chunks_loaded_3232
 
 chunks_rotated_3231:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z8
-	VPADDB       iota64<>+0(SB), Z8, Z8
-	NEGQ         DX
-	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3233
-	VPERMB       (BX), Z8, Z6
-	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_rotated_done_3234
+	MOVQ   inLen+64(FP), DX
+	LEAQ   -64(CX)(DX*1), BX
+	CMPQ   DX, $0x00000040
+	JA     chunks_upper_3233
+	VPERMB (BX), Z0, Z7
+	VPXORQ Z8, Z8, Z8
+	JMP    chunks_rotated_done_3234
 
 chunks_upper_3233:
-	VMOVDQU64 (CX), Z6
-	VPERMB    (BX), Z8, Z7
+	VMOVDQU64 (CX), Z7
+	VPERMB    (BX), Z0, Z8
 
 chunks_rotated_done_3234:
 chunks_loaded_3232:
-	VMOVDQA64 Z0, Z0
-	VPERMI2B  Z7, Z6, Z0
-	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z1, Z0
-	VPERMI2B  Z7, Z6, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
-	VPERMI2B  Z7, Z6, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
-	VPERMI2B  Z7, Z6, Z0
-	VMOVDQU64 Z0, 192(AX)
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 128(AX)
 	VMOVDQA64 Z4, Z0
-	VPERMI2B  Z7, Z6, Z0
-	VMOVDQU64 Z0, 256(AX)
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 192(AX)
 	VMOVDQA64 Z5, Z0
-	VPERMI2B  Z7, Z6, Z0
+	VPERMI2B  Z8, Z7, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQA64 Z6, Z0
+	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
 chunks_6_near_3229:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z8
-	VPADDB       iota64<>+0(SB), Z8, Z8
-	NEGQ         BX
-	CMPQ         BX, $0x00000040
-	JA           chunks_upper_3235
-	VPERMB       (SI), Z8, Z6
-	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_rotated_done_3236
+	MOVQ   inLen+64(FP), BX
+	LEAQ   -64(CX)(BX*1), SI
+	CMPQ   BX, $0x00000040
+	JA     chunks_upper_3235
+	VPERMB (SI), Z0, Z7
+	VPXORQ Z8, Z8, Z8
+	JMP    chunks_rotated_done_3236
 
 chunks_upper_3235:
-	VMOVDQU64 (CX), Z6
-	VPERMB    (SI), Z8, Z7
+	VMOVDQU64 (CX), Z7
+	VPERMB    (SI), Z0, Z8
 
 chunks_rotated_done_3236:
 	JMP chunks_6_loaded_3230
 
 chunks_7_3185:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
-	VMOVDQU64 256(BX), Z4
-	VMOVDQU64 320(BX), Z5
-	VMOVDQU64 384(BX), Z6
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
+	VMOVDQU64 256(BX), Z5
+	VMOVDQU64 320(BX), Z6
+	VMOVDQU64 384(BX), Z7
 	DECQ      DX
 	JZ        chunks_7_last_3238
 	NOP
@@ -28552,31 +28515,31 @@ chunks_7_3185:
 chunks_7_planes_3237:
 	CMPQ      CX, R9
 	JA        chunks_7_near_3239
-	VMOVDQU64 (CX), Z7
-	VMOVDQU64 64(CX), Z8
+	VMOVDQU64 (CX), Z8
+	VMOVDQU64 64(CX), Z9
 
 chunks_7_loaded_3240:
-	VMOVDQA64 Z0, Z9
-	VPERMI2B  Z8, Z7, Z9
-	VMOVDQU64 Z9, (AX)
-	VMOVDQA64 Z1, Z9
-	VPERMI2B  Z8, Z7, Z9
-	VMOVDQU64 Z9, 64(AX)
-	VMOVDQA64 Z2, Z9
-	VPERMI2B  Z8, Z7, Z9
-	VMOVDQU64 Z9, 128(AX)
-	VMOVDQA64 Z3, Z9
-	VPERMI2B  Z8, Z7, Z9
-	VMOVDQU64 Z9, 192(AX)
-	VMOVDQA64 Z4, Z9
-	VPERMI2B  Z8, Z7, Z9
-	VMOVDQU64 Z9, 256(AX)
-	VMOVDQA64 Z5, Z9
-	VPERMI2B  Z8, Z7, Z9
-	VMOVDQU64 Z9, 320(AX)
-	VMOVDQA64 Z6, Z9
-	VPERMI2B  Z8, Z7, Z9
-	VMOVDQU64 Z9, (AX)(DI*1)
+	VMOVDQA64 Z1, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 64(AX)
+	VMOVDQA64 Z3, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 128(AX)
+	VMOVDQA64 Z4, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 192(AX)
+	VMOVDQA64 Z5, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 256(AX)
+	VMOVDQA64 Z6, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, 320(AX)
+	VMOVDQA64 Z7, Z10
+	VPERMI2B  Z9, Z8, Z10
+	VMOVDQU64 Z10, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
@@ -28585,82 +28548,74 @@ chunks_7_loaded_3240:
 chunks_7_last_3238:
 	CMPQ      CX, R9
 	JA        chunks_rotated_3241
-	VMOVDQU64 (CX), Z7
-	VMOVDQU64 64(CX), Z8
+	VMOVDQU64 (CX), Z8
+	VMOVDQU64 64(CX), Z9
 	JMP       chunks_loaded_3242
 
 chunks_rotated_3241:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         DX
-	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3243
-	VPERMB       (BX), Z9, Z7
-	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_rotated_done_3244
+	MOVQ   inLen+64(FP), DX
+	LEAQ   -64(CX)(DX*1), BX
+	CMPQ   DX, $0x00000040
+	JA     chunks_upper_3243
+	VPERMB (BX), Z0, Z8
+	VPXORQ Z9, Z9, Z9
+	JMP    chunks_rotated_done_3244
 
 chunks_upper_3243:
-	VMOVDQU64 (CX), Z7
-	VPERMB    (BX), Z9, Z8
+	VMOVDQU64 (CX), Z8
+	VPERMB    (BX), Z0, Z9
 
 chunks_rotated_done_3244:
 chunks_loaded_3242:
-	VMOVDQA64 Z0, Z0
-	VPERMI2B  Z8, Z7, Z0
-	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z1, Z0
-	VPERMI2B  Z8, Z7, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
-	VPERMI2B  Z8, Z7, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
-	VPERMI2B  Z8, Z7, Z0
-	VMOVDQU64 Z0, 192(AX)
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 128(AX)
 	VMOVDQA64 Z4, Z0
-	VPERMI2B  Z8, Z7, Z0
-	VMOVDQU64 Z0, 256(AX)
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 192(AX)
 	VMOVDQA64 Z5, Z0
-	VPERMI2B  Z8, Z7, Z0
-	VMOVDQU64 Z0, 320(AX)
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 256(AX)
 	VMOVDQA64 Z6, Z0
-	VPERMI2B  Z8, Z7, Z0
+	VPERMI2B  Z9, Z8, Z0
+	VMOVDQU64 Z0, 320(AX)
+	VMOVDQA64 Z7, Z0
+	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
 chunks_7_near_3239:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         BX
-	CMPQ         BX, $0x00000040
-	JA           chunks_upper_3245
-	VPERMB       (SI), Z9, Z7
-	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_rotated_done_3246
+	MOVQ   inLen+64(FP), BX
+	LEAQ   -64(CX)(BX*1), SI
+	CMPQ   BX, $0x00000040
+	JA     chunks_upper_3245
+	VPERMB (SI), Z0, Z8
+	VPXORQ Z9, Z9, Z9
+	JMP    chunks_rotated_done_3246
 
 chunks_upper_3245:
-	VMOVDQU64 (CX), Z7
-	VPERMB    (SI), Z9, Z8
+	VMOVDQU64 (CX), Z8
+	VPERMB    (SI), Z0, Z9
 
 chunks_rotated_done_3246:
 	JMP chunks_7_loaded_3240
 
 chunks_8_3186:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
-	VMOVDQU64 256(BX), Z4
-	VMOVDQU64 320(BX), Z5
-	VMOVDQU64 384(BX), Z6
-	VMOVDQU64 448(BX), Z7
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
+	VMOVDQU64 256(BX), Z5
+	VMOVDQU64 320(BX), Z6
+	VMOVDQU64 384(BX), Z7
+	VMOVDQU64 448(BX), Z8
 	DECQ      DX
 	JZ        chunks_8_last_3248
 	NOP
@@ -28669,34 +28624,34 @@ chunks_8_3186:
 chunks_8_planes_3247:
 	CMPQ      CX, R9
 	JA        chunks_8_near_3249
-	VMOVDQU64 (CX), Z8
-	VMOVDQU64 64(CX), Z9
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 64(CX), Z10
 
 chunks_8_loaded_3250:
-	VMOVDQA64 Z0, Z10
-	VPERMI2B  Z9, Z8, Z10
-	VMOVDQU64 Z10, (AX)
-	VMOVDQA64 Z1, Z10
-	VPERMI2B  Z9, Z8, Z10
-	VMOVDQU64 Z10, 64(AX)
-	VMOVDQA64 Z2, Z10
-	VPERMI2B  Z9, Z8, Z10
-	VMOVDQU64 Z10, 128(AX)
-	VMOVDQA64 Z3, Z10
-	VPERMI2B  Z9, Z8, Z10
-	VMOVDQU64 Z10, 192(AX)
-	VMOVDQA64 Z4, Z10
-	VPERMI2B  Z9, Z8, Z10
-	VMOVDQU64 Z10, 256(AX)
-	VMOVDQA64 Z5, Z10
-	VPERMI2B  Z9, Z8, Z10
-	VMOVDQU64 Z10, 320(AX)
-	VMOVDQA64 Z6, Z10
-	VPERMI2B  Z9, Z8, Z10
-	VMOVDQU64 Z10, 384(AX)
-	VMOVDQA64 Z7, Z10
-	VPERMI2B  Z9, Z8, Z10
-	VMOVDQU64 Z10, (AX)(DI*1)
+	VMOVDQA64 Z1, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VMOVDQU64 Z11, 64(AX)
+	VMOVDQA64 Z3, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VMOVDQU64 Z11, 128(AX)
+	VMOVDQA64 Z4, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VMOVDQU64 Z11, 192(AX)
+	VMOVDQA64 Z5, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VMOVDQU64 Z11, 256(AX)
+	VMOVDQA64 Z6, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VMOVDQU64 Z11, 320(AX)
+	VMOVDQA64 Z7, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VMOVDQU64 Z11, 384(AX)
+	VMOVDQA64 Z8, Z11
+	VPERMI2B  Z10, Z9, Z11
+	VMOVDQU64 Z11, (AX)(DI*1)
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
@@ -28705,104 +28660,99 @@ chunks_8_loaded_3250:
 chunks_8_last_3248:
 	CMPQ      CX, R9
 	JA        chunks_rotated_3251
-	VMOVDQU64 (CX), Z8
-	VMOVDQU64 64(CX), Z9
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 64(CX), Z10
 	JMP       chunks_loaded_3252
 
 chunks_rotated_3251:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         DX
-	CMPQ         DX, $0x00000040
-	JA           chunks_upper_3253
-	VPERMB       (BX), Z10, Z8
-	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_rotated_done_3254
+	MOVQ   inLen+64(FP), DX
+	LEAQ   -64(CX)(DX*1), BX
+	CMPQ   DX, $0x00000040
+	JA     chunks_upper_3253
+	VPERMB (BX), Z0, Z9
+	VPXORQ Z10, Z10, Z10
+	JMP    chunks_rotated_done_3254
 
 chunks_upper_3253:
-	VMOVDQU64 (CX), Z8
-	VPERMB    (BX), Z10, Z9
+	VMOVDQU64 (CX), Z9
+	VPERMB    (BX), Z0, Z10
 
 chunks_rotated_done_3254:
 chunks_loaded_3252:
-	VMOVDQA64 Z0, Z0
-	VPERMI2B  Z9, Z8, Z0
-	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z1, Z0
-	VPERMI2B  Z9, Z8, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
-	VPERMI2B  Z9, Z8, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
-	VPERMI2B  Z9, Z8, Z0
-	VMOVDQU64 Z0, 192(AX)
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQU64 Z0, 128(AX)
 	VMOVDQA64 Z4, Z0
-	VPERMI2B  Z9, Z8, Z0
-	VMOVDQU64 Z0, 256(AX)
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQU64 Z0, 192(AX)
 	VMOVDQA64 Z5, Z0
-	VPERMI2B  Z9, Z8, Z0
-	VMOVDQU64 Z0, 320(AX)
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQU64 Z0, 256(AX)
 	VMOVDQA64 Z6, Z0
-	VPERMI2B  Z9, Z8, Z0
-	VMOVDQU64 Z0, 384(AX)
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQU64 Z0, 320(AX)
 	VMOVDQA64 Z7, Z0
-	VPERMI2B  Z9, Z8, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQU64 Z0, 384(AX)
+	VMOVDQA64 Z8, Z0
+	VPERMI2B  Z10, Z9, Z0
 	VMOVDQU64 Z0, (AX)(DI*1)
 	VZEROUPPER
 	RET
 
 chunks_8_near_3249:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         BX
-	CMPQ         BX, $0x00000040
-	JA           chunks_upper_3255
-	VPERMB       (SI), Z10, Z8
-	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_rotated_done_3256
+	MOVQ   inLen+64(FP), BX
+	LEAQ   -64(CX)(BX*1), SI
+	CMPQ   BX, $0x00000040
+	JA     chunks_upper_3255
+	VPERMB (SI), Z0, Z9
+	VPXORQ Z10, Z10, Z10
+	JMP    chunks_rotated_done_3256
 
 chunks_upper_3255:
-	VMOVDQU64 (CX), Z8
-	VPERMB    (SI), Z10, Z9
+	VMOVDQU64 (CX), Z9
+	VPERMB    (SI), Z0, Z10
 
 chunks_rotated_done_3256:
 	JMP chunks_8_loaded_3250
 
 chunks_wide_in_3179:
-	MOVQ  DX, R9
-	DECQ  R9
-	IMULQ srcPlane+32(FP), R9
-	ADDQ  CX, R9
-	ADDQ  R8, R9
-	DECQ  R9
-	ORQ   $0x00000fff, R9
-	SUBQ  $0x000000ff, R9
-	CMPQ  SI, $0x02
-	JE    chunks_2_3257
-	CMPQ  SI, $0x03
-	JE    chunks_3_3258
-	CMPQ  SI, $0x04
-	JE    chunks_4_3259
-	CMPQ  SI, $0x05
-	JE    chunks_5_3260
-	CMPQ  SI, $0x06
-	JE    chunks_6_3261
-	CMPQ  SI, $0x07
-	JE    chunks_7_3262
-	CMPQ  SI, $0x08
-	JE    chunks_8_3263
-	JMP   chunks_ret_3178
+	MOVQ         DX, R9
+	DECQ         R9
+	IMULQ        srcPlane+32(FP), R9
+	ADDQ         CX, R9
+	ADDQ         R8, R9
+	DECQ         R9
+	ORQ          $0x00000fff, R9
+	SUBQ         $0x000000ff, R9
+	NEGQ         R8
+	VPBROADCASTB R8, Z0
+	VPADDB       iota64<>+0(SB), Z0, Z0
+	CMPQ         SI, $0x02
+	JE           chunks_2_3257
+	CMPQ         SI, $0x03
+	JE           chunks_3_3258
+	CMPQ         SI, $0x04
+	JE           chunks_4_3259
+	CMPQ         SI, $0x05
+	JE           chunks_5_3260
+	CMPQ         SI, $0x06
+	JE           chunks_6_3261
+	CMPQ         SI, $0x07
+	JE           chunks_7_3262
+	CMPQ         SI, $0x08
+	JE           chunks_8_3263
+	JMP          chunks_ret_3178
 
 chunks_2_3257:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
 	DECQ      DX
 	JZ        chunks_2_last_3265
 	NOP
@@ -28811,132 +28761,19 @@ chunks_2_3257:
 chunks_2_planes_3264:
 	CMPQ      CX, R9
 	JA        chunks_2_near_3266
-	VMOVDQU64 (CX), Z2
-	VMOVDQU64 64(CX), Z3
-	VMOVDQU64 128(CX), Z4
-	VMOVDQU64 192(CX), Z5
-
-chunks_2_loaded_3267:
-	VMOVDQA64 Z0, Z6
-	VPERMI2B  Z3, Z2, Z6
-	VMOVDQA64 Z0, Z7
-	VPERMI2B  Z5, Z4, Z7
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z7, Z6, K1, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z1, Z6
-	VPERMI2B  Z3, Z2, Z6
-	VMOVDQA64 Z1, Z2
-	VPERMI2B  Z5, Z4, Z2
-	VPMOVB2M  Z1, K1
-	VPBLENDMB Z2, Z6, K1, Z6
-	VMOVDQU64 Z6, (AX)(DI*1)
-	ADDQ      dstPlane+24(FP), AX
-	ADDQ      srcPlane+32(FP), CX
-	DECQ      DX
-	JNZ       chunks_2_planes_3264
-
-chunks_2_last_3265:
-	CMPQ      CX, R9
-	JA        chunks_rotated_3268
-	VMOVDQU64 (CX), Z2
-	VMOVDQU64 64(CX), Z3
-	VMOVDQU64 128(CX), Z4
-	VMOVDQU64 192(CX), Z5
-	JMP       chunks_loaded_3269
-
-chunks_rotated_3268:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         DX
-	VMOVDQU64    (CX), Z2
-	VMOVDQU64    64(CX), Z3
-	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3270
-	VPERMB       (BX), Z6, Z4
-	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_rotated_done_3271
-
-chunks_upper_3270:
-	VMOVDQU64 128(CX), Z4
-	VPERMB    (BX), Z6, Z5
-
-chunks_rotated_done_3271:
-chunks_loaded_3269:
-	VMOVDQA64 Z0, Z6
-	VPERMI2B  Z3, Z2, Z6
-	VMOVDQA64 Z0, Z7
-	VPERMI2B  Z5, Z4, Z7
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z7, Z6, K1, Z6
-	VMOVDQU64 Z6, (AX)
-	VMOVDQA64 Z1, Z0
-	VPERMI2B  Z3, Z2, Z0
-	VMOVDQA64 Z1, Z2
-	VPERMI2B  Z5, Z4, Z2
-	VPMOVB2M  Z1, K1
-	VPBLENDMB Z2, Z0, K1, Z0
-	VMOVDQU64 Z0, (AX)(DI*1)
-	VZEROUPPER
-	RET
-
-chunks_2_near_3266:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z6
-	VPADDB       iota64<>+0(SB), Z6, Z6
-	NEGQ         BX
-	VMOVDQU64    (CX), Z2
-	VMOVDQU64    64(CX), Z3
-	CMPQ         BX, $0x000000c0
-	JA           chunks_upper_3272
-	VPERMB       (SI), Z6, Z4
-	VPXORQ       Z5, Z5, Z5
-	JMP          chunks_rotated_done_3273
-
-chunks_upper_3272:
-	VMOVDQU64 128(CX), Z4
-	VPERMB    (SI), Z6, Z5
-
-chunks_rotated_done_3273:
-	JMP chunks_2_loaded_3267
-
-chunks_3_3258:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	DECQ      DX
-	JZ        chunks_3_last_3275
-	NOP
-	PCALIGN   $0x40
-
-chunks_3_planes_3274:
-	CMPQ      CX, R9
-	JA        chunks_3_near_3276
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
 
-chunks_3_loaded_3277:
-	VMOVDQA64 Z0, Z7
-	VPERMI2B  Z4, Z3, Z7
-	VMOVDQA64 Z0, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z8, Z7, K1, Z7
-	VMOVDQU64 Z7, (AX)
+chunks_2_loaded_3267:
 	VMOVDQA64 Z1, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z1, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z8, Z7, K1, Z7
-	VMOVDQU64 Z7, 64(AX)
+	VMOVDQU64 Z7, (AX)
 	VMOVDQA64 Z2, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z2, Z3
@@ -28947,52 +28784,41 @@ chunks_3_loaded_3277:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_3274
+	JNZ       chunks_2_planes_3264
 
-chunks_3_last_3275:
+chunks_2_last_3265:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3278
+	JA        chunks_rotated_3268
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
-	JMP       chunks_loaded_3279
+	JMP       chunks_loaded_3269
 
-chunks_rotated_3278:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z7
-	VPADDB       iota64<>+0(SB), Z7, Z7
-	NEGQ         DX
-	VMOVDQU64    (CX), Z3
-	VMOVDQU64    64(CX), Z4
-	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3280
-	VPERMB       (BX), Z7, Z5
-	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_rotated_done_3281
+chunks_rotated_3268:
+	MOVQ      inLen+64(FP), DX
+	LEAQ      -64(CX)(DX*1), BX
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	CMPQ      DX, $0x000000c0
+	JA        chunks_upper_3270
+	VPERMB    (BX), Z0, Z5
+	VPXORQ    Z6, Z6, Z6
+	JMP       chunks_rotated_done_3271
 
-chunks_upper_3280:
+chunks_upper_3270:
 	VMOVDQU64 128(CX), Z5
-	VPERMB    (BX), Z7, Z6
+	VPERMB    (BX), Z0, Z6
 
-chunks_rotated_done_3281:
-chunks_loaded_3279:
-	VMOVDQA64 Z0, Z7
-	VPERMI2B  Z4, Z3, Z7
-	VMOVDQA64 Z0, Z8
-	VPERMI2B  Z6, Z5, Z8
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z8, Z7, K1, Z7
-	VMOVDQU64 Z7, (AX)
+chunks_rotated_done_3271:
+chunks_loaded_3269:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQA64 Z1, Z7
 	VPERMI2B  Z6, Z5, Z7
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z7, Z0, K1, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQA64 Z2, Z1
@@ -29003,68 +28829,56 @@ chunks_loaded_3279:
 	VZEROUPPER
 	RET
 
-chunks_3_near_3276:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z7
-	VPADDB       iota64<>+0(SB), Z7, Z7
-	NEGQ         BX
-	VMOVDQU64    (CX), Z3
-	VMOVDQU64    64(CX), Z4
-	CMPQ         BX, $0x000000c0
-	JA           chunks_upper_3282
-	VPERMB       (SI), Z7, Z5
-	VPXORQ       Z6, Z6, Z6
-	JMP          chunks_rotated_done_3283
+chunks_2_near_3266:
+	MOVQ      inLen+64(FP), BX
+	LEAQ      -64(CX)(BX*1), SI
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 64(CX), Z4
+	CMPQ      BX, $0x000000c0
+	JA        chunks_upper_3272
+	VPERMB    (SI), Z0, Z5
+	VPXORQ    Z6, Z6, Z6
+	JMP       chunks_rotated_done_3273
 
-chunks_upper_3282:
+chunks_upper_3272:
 	VMOVDQU64 128(CX), Z5
-	VPERMB    (SI), Z7, Z6
+	VPERMB    (SI), Z0, Z6
 
-chunks_rotated_done_3283:
-	JMP chunks_3_loaded_3277
+chunks_rotated_done_3273:
+	JMP chunks_2_loaded_3267
 
-chunks_4_3259:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
+chunks_3_3258:
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
 	DECQ      DX
-	JZ        chunks_4_last_3285
+	JZ        chunks_3_last_3275
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_3284:
+chunks_3_planes_3274:
 	CMPQ      CX, R9
-	JA        chunks_4_near_3286
+	JA        chunks_3_near_3276
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
 
-chunks_4_loaded_3287:
-	VMOVDQA64 Z0, Z8
-	VPERMI2B  Z5, Z4, Z8
-	VMOVDQA64 Z0, Z9
-	VPERMI2B  Z7, Z6, Z9
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z9, Z8, K1, Z8
-	VMOVDQU64 Z8, (AX)
+chunks_3_loaded_3277:
 	VMOVDQA64 Z1, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z1, Z9
 	VPERMI2B  Z7, Z6, Z9
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z9, Z8, K1, Z8
-	VMOVDQU64 Z8, 64(AX)
+	VMOVDQU64 Z8, (AX)
 	VMOVDQA64 Z2, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z2, Z9
 	VPERMI2B  Z7, Z6, Z9
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z9, Z8, K1, Z8
-	VMOVDQU64 Z8, 128(AX)
+	VMOVDQU64 Z8, 64(AX)
 	VMOVDQA64 Z3, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z3, Z4
@@ -29075,59 +28889,48 @@ chunks_4_loaded_3287:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_3284
+	JNZ       chunks_3_planes_3274
 
-chunks_4_last_3285:
+chunks_3_last_3275:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3288
+	JA        chunks_rotated_3278
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
-	JMP       chunks_loaded_3289
+	JMP       chunks_loaded_3279
 
-chunks_rotated_3288:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z8
-	VPADDB       iota64<>+0(SB), Z8, Z8
-	NEGQ         DX
-	VMOVDQU64    (CX), Z4
-	VMOVDQU64    64(CX), Z5
-	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3290
-	VPERMB       (BX), Z8, Z6
-	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_rotated_done_3291
+chunks_rotated_3278:
+	MOVQ      inLen+64(FP), DX
+	LEAQ      -64(CX)(DX*1), BX
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+	CMPQ      DX, $0x000000c0
+	JA        chunks_upper_3280
+	VPERMB    (BX), Z0, Z6
+	VPXORQ    Z7, Z7, Z7
+	JMP       chunks_rotated_done_3281
 
-chunks_upper_3290:
+chunks_upper_3280:
 	VMOVDQU64 128(CX), Z6
-	VPERMB    (BX), Z8, Z7
+	VPERMB    (BX), Z0, Z7
 
-chunks_rotated_done_3291:
-chunks_loaded_3289:
-	VMOVDQA64 Z0, Z8
-	VPERMI2B  Z5, Z4, Z8
-	VMOVDQA64 Z0, Z9
-	VPERMI2B  Z7, Z6, Z9
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z9, Z8, K1, Z8
-	VMOVDQU64 Z8, (AX)
+chunks_rotated_done_3281:
+chunks_loaded_3279:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQA64 Z1, Z8
 	VPERMI2B  Z7, Z6, Z8
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z8, Z0, K1, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQA64 Z2, Z1
 	VPERMI2B  Z7, Z6, Z1
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQA64 Z3, Z1
@@ -29138,76 +28941,64 @@ chunks_loaded_3289:
 	VZEROUPPER
 	RET
 
-chunks_4_near_3286:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z8
-	VPADDB       iota64<>+0(SB), Z8, Z8
-	NEGQ         BX
-	VMOVDQU64    (CX), Z4
-	VMOVDQU64    64(CX), Z5
-	CMPQ         BX, $0x000000c0
-	JA           chunks_upper_3292
-	VPERMB       (SI), Z8, Z6
-	VPXORQ       Z7, Z7, Z7
-	JMP          chunks_rotated_done_3293
+chunks_3_near_3276:
+	MOVQ      inLen+64(FP), BX
+	LEAQ      -64(CX)(BX*1), SI
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+	CMPQ      BX, $0x000000c0
+	JA        chunks_upper_3282
+	VPERMB    (SI), Z0, Z6
+	VPXORQ    Z7, Z7, Z7
+	JMP       chunks_rotated_done_3283
 
-chunks_upper_3292:
+chunks_upper_3282:
 	VMOVDQU64 128(CX), Z6
-	VPERMB    (SI), Z8, Z7
+	VPERMB    (SI), Z0, Z7
 
-chunks_rotated_done_3293:
-	JMP chunks_4_loaded_3287
+chunks_rotated_done_3283:
+	JMP chunks_3_loaded_3277
 
-chunks_5_3260:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
-	VMOVDQU64 256(BX), Z4
+chunks_4_3259:
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
 	DECQ      DX
-	JZ        chunks_5_last_3295
+	JZ        chunks_4_last_3285
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_3294:
+chunks_4_planes_3284:
 	CMPQ      CX, R9
-	JA        chunks_5_near_3296
+	JA        chunks_4_near_3286
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
 
-chunks_5_loaded_3297:
-	VMOVDQA64 Z0, Z9
-	VPERMI2B  Z6, Z5, Z9
-	VMOVDQA64 Z0, Z10
-	VPERMI2B  Z8, Z7, Z10
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z10, Z9, K1, Z9
-	VMOVDQU64 Z9, (AX)
+chunks_4_loaded_3287:
 	VMOVDQA64 Z1, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z1, Z10
 	VPERMI2B  Z8, Z7, Z10
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z10, Z9, K1, Z9
-	VMOVDQU64 Z9, 64(AX)
+	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z2, Z10
 	VPERMI2B  Z8, Z7, Z10
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z10, Z9, K1, Z9
-	VMOVDQU64 Z9, 128(AX)
+	VMOVDQU64 Z9, 64(AX)
 	VMOVDQA64 Z3, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z3, Z10
 	VPERMI2B  Z8, Z7, Z10
 	VPMOVB2M  Z3, K1
 	VPBLENDMB Z10, Z9, K1, Z9
-	VMOVDQU64 Z9, 192(AX)
+	VMOVDQU64 Z9, 128(AX)
 	VMOVDQA64 Z4, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z4, Z5
@@ -29218,66 +29009,55 @@ chunks_5_loaded_3297:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_3294
+	JNZ       chunks_4_planes_3284
 
-chunks_5_last_3295:
+chunks_4_last_3285:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3298
+	JA        chunks_rotated_3288
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
-	JMP       chunks_loaded_3299
+	JMP       chunks_loaded_3289
 
-chunks_rotated_3298:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         DX
-	VMOVDQU64    (CX), Z5
-	VMOVDQU64    64(CX), Z6
-	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3300
-	VPERMB       (BX), Z9, Z7
-	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_rotated_done_3301
+chunks_rotated_3288:
+	MOVQ      inLen+64(FP), DX
+	LEAQ      -64(CX)(DX*1), BX
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	CMPQ      DX, $0x000000c0
+	JA        chunks_upper_3290
+	VPERMB    (BX), Z0, Z7
+	VPXORQ    Z8, Z8, Z8
+	JMP       chunks_rotated_done_3291
 
-chunks_upper_3300:
+chunks_upper_3290:
 	VMOVDQU64 128(CX), Z7
-	VPERMB    (BX), Z9, Z8
+	VPERMB    (BX), Z0, Z8
 
-chunks_rotated_done_3301:
-chunks_loaded_3299:
-	VMOVDQA64 Z0, Z9
-	VPERMI2B  Z6, Z5, Z9
-	VMOVDQA64 Z0, Z10
-	VPERMI2B  Z8, Z7, Z10
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z10, Z9, K1, Z9
-	VMOVDQU64 Z9, (AX)
+chunks_rotated_done_3291:
+chunks_loaded_3289:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQA64 Z1, Z9
 	VPERMI2B  Z8, Z7, Z9
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z9, Z0, K1, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQA64 Z2, Z1
 	VPERMI2B  Z8, Z7, Z1
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQA64 Z3, Z1
 	VPERMI2B  Z8, Z7, Z1
 	VPMOVB2M  Z3, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 192(AX)
+	VMOVDQU64 Z0, 128(AX)
 	VMOVDQA64 Z4, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQA64 Z4, Z1
@@ -29288,84 +29068,72 @@ chunks_loaded_3299:
 	VZEROUPPER
 	RET
 
-chunks_5_near_3296:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z9
-	VPADDB       iota64<>+0(SB), Z9, Z9
-	NEGQ         BX
-	VMOVDQU64    (CX), Z5
-	VMOVDQU64    64(CX), Z6
-	CMPQ         BX, $0x000000c0
-	JA           chunks_upper_3302
-	VPERMB       (SI), Z9, Z7
-	VPXORQ       Z8, Z8, Z8
-	JMP          chunks_rotated_done_3303
+chunks_4_near_3286:
+	MOVQ      inLen+64(FP), BX
+	LEAQ      -64(CX)(BX*1), SI
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
+	CMPQ      BX, $0x000000c0
+	JA        chunks_upper_3292
+	VPERMB    (SI), Z0, Z7
+	VPXORQ    Z8, Z8, Z8
+	JMP       chunks_rotated_done_3293
 
-chunks_upper_3302:
+chunks_upper_3292:
 	VMOVDQU64 128(CX), Z7
-	VPERMB    (SI), Z9, Z8
+	VPERMB    (SI), Z0, Z8
 
-chunks_rotated_done_3303:
-	JMP chunks_5_loaded_3297
+chunks_rotated_done_3293:
+	JMP chunks_4_loaded_3287
 
-chunks_6_3261:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
-	VMOVDQU64 256(BX), Z4
-	VMOVDQU64 320(BX), Z5
+chunks_5_3260:
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
+	VMOVDQU64 256(BX), Z5
 	DECQ      DX
-	JZ        chunks_6_last_3305
+	JZ        chunks_5_last_3295
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_3304:
+chunks_5_planes_3294:
 	CMPQ      CX, R9
-	JA        chunks_6_near_3306
+	JA        chunks_5_near_3296
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
 
-chunks_6_loaded_3307:
-	VMOVDQA64 Z0, Z10
-	VPERMI2B  Z7, Z6, Z10
-	VMOVDQA64 Z0, Z11
-	VPERMI2B  Z9, Z8, Z11
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z11, Z10, K1, Z10
-	VMOVDQU64 Z10, (AX)
+chunks_5_loaded_3297:
 	VMOVDQA64 Z1, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z1, Z11
 	VPERMI2B  Z9, Z8, Z11
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z11, Z10, K1, Z10
-	VMOVDQU64 Z10, 64(AX)
+	VMOVDQU64 Z10, (AX)
 	VMOVDQA64 Z2, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z2, Z11
 	VPERMI2B  Z9, Z8, Z11
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z11, Z10, K1, Z10
-	VMOVDQU64 Z10, 128(AX)
+	VMOVDQU64 Z10, 64(AX)
 	VMOVDQA64 Z3, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z3, Z11
 	VPERMI2B  Z9, Z8, Z11
 	VPMOVB2M  Z3, K1
 	VPBLENDMB Z11, Z10, K1, Z10
-	VMOVDQU64 Z10, 192(AX)
+	VMOVDQU64 Z10, 128(AX)
 	VMOVDQA64 Z4, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z4, Z11
 	VPERMI2B  Z9, Z8, Z11
 	VPMOVB2M  Z4, K1
 	VPBLENDMB Z11, Z10, K1, Z10
-	VMOVDQU64 Z10, 256(AX)
+	VMOVDQU64 Z10, 192(AX)
 	VMOVDQA64 Z5, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z5, Z6
@@ -29376,73 +29144,62 @@ chunks_6_loaded_3307:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_3304
+	JNZ       chunks_5_planes_3294
 
-chunks_6_last_3305:
+chunks_5_last_3295:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3308
+	JA        chunks_rotated_3298
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
-	JMP       chunks_loaded_3309
+	JMP       chunks_loaded_3299
 
-chunks_rotated_3308:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         DX
-	VMOVDQU64    (CX), Z6
-	VMOVDQU64    64(CX), Z7
-	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3310
-	VPERMB       (BX), Z10, Z8
-	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_rotated_done_3311
+chunks_rotated_3298:
+	MOVQ      inLen+64(FP), DX
+	LEAQ      -64(CX)(DX*1), BX
+	VMOVDQU64 (CX), Z6
+	VMOVDQU64 64(CX), Z7
+	CMPQ      DX, $0x000000c0
+	JA        chunks_upper_3300
+	VPERMB    (BX), Z0, Z8
+	VPXORQ    Z9, Z9, Z9
+	JMP       chunks_rotated_done_3301
 
-chunks_upper_3310:
+chunks_upper_3300:
 	VMOVDQU64 128(CX), Z8
-	VPERMB    (BX), Z10, Z9
+	VPERMB    (BX), Z0, Z9
 
-chunks_rotated_done_3311:
-chunks_loaded_3309:
-	VMOVDQA64 Z0, Z10
-	VPERMI2B  Z7, Z6, Z10
-	VMOVDQA64 Z0, Z11
-	VPERMI2B  Z9, Z8, Z11
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z11, Z10, K1, Z10
-	VMOVDQU64 Z10, (AX)
+chunks_rotated_done_3301:
+chunks_loaded_3299:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQA64 Z1, Z10
 	VPERMI2B  Z9, Z8, Z10
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z10, Z0, K1, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQA64 Z2, Z1
 	VPERMI2B  Z9, Z8, Z1
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQA64 Z3, Z1
 	VPERMI2B  Z9, Z8, Z1
 	VPMOVB2M  Z3, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 192(AX)
+	VMOVDQU64 Z0, 128(AX)
 	VMOVDQA64 Z4, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQA64 Z4, Z1
 	VPERMI2B  Z9, Z8, Z1
 	VPMOVB2M  Z4, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 256(AX)
+	VMOVDQU64 Z0, 192(AX)
 	VMOVDQA64 Z5, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQA64 Z5, Z1
@@ -29453,92 +29210,80 @@ chunks_loaded_3309:
 	VZEROUPPER
 	RET
 
-chunks_6_near_3306:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z10
-	VPADDB       iota64<>+0(SB), Z10, Z10
-	NEGQ         BX
-	VMOVDQU64    (CX), Z6
-	VMOVDQU64    64(CX), Z7
-	CMPQ         BX, $0x000000c0
-	JA           chunks_upper_3312
-	VPERMB       (SI), Z10, Z8
-	VPXORQ       Z9, Z9, Z9
-	JMP          chunks_rotated_done_3313
+chunks_5_near_3296:
+	MOVQ      inLen+64(FP), BX
+	LEAQ      -64(CX)(BX*1), SI
+	VMOVDQU64 (CX), Z6
+	VMOVDQU64 64(CX), Z7
+	CMPQ      BX, $0x000000c0
+	JA        chunks_upper_3302
+	VPERMB    (SI), Z0, Z8
+	VPXORQ    Z9, Z9, Z9
+	JMP       chunks_rotated_done_3303
 
-chunks_upper_3312:
+chunks_upper_3302:
 	VMOVDQU64 128(CX), Z8
-	VPERMB    (SI), Z10, Z9
+	VPERMB    (SI), Z0, Z9
 
-chunks_rotated_done_3313:
-	JMP chunks_6_loaded_3307
+chunks_rotated_done_3303:
+	JMP chunks_5_loaded_3297
 
-chunks_7_3262:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
-	VMOVDQU64 256(BX), Z4
-	VMOVDQU64 320(BX), Z5
-	VMOVDQU64 384(BX), Z6
+chunks_6_3261:
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
+	VMOVDQU64 256(BX), Z5
+	VMOVDQU64 320(BX), Z6
 	DECQ      DX
-	JZ        chunks_7_last_3315
+	JZ        chunks_6_last_3305
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_3314:
+chunks_6_planes_3304:
 	CMPQ      CX, R9
-	JA        chunks_7_near_3316
+	JA        chunks_6_near_3306
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
 
-chunks_7_loaded_3317:
-	VMOVDQA64 Z0, Z11
-	VPERMI2B  Z8, Z7, Z11
-	VMOVDQA64 Z0, Z12
-	VPERMI2B  Z10, Z9, Z12
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z12, Z11, K1, Z11
-	VMOVDQU64 Z11, (AX)
+chunks_6_loaded_3307:
 	VMOVDQA64 Z1, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z1, Z12
 	VPERMI2B  Z10, Z9, Z12
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z12, Z11, K1, Z11
-	VMOVDQU64 Z11, 64(AX)
+	VMOVDQU64 Z11, (AX)
 	VMOVDQA64 Z2, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z2, Z12
 	VPERMI2B  Z10, Z9, Z12
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z12, Z11, K1, Z11
-	VMOVDQU64 Z11, 128(AX)
+	VMOVDQU64 Z11, 64(AX)
 	VMOVDQA64 Z3, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z3, Z12
 	VPERMI2B  Z10, Z9, Z12
 	VPMOVB2M  Z3, K1
 	VPBLENDMB Z12, Z11, K1, Z11
-	VMOVDQU64 Z11, 192(AX)
+	VMOVDQU64 Z11, 128(AX)
 	VMOVDQA64 Z4, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z4, Z12
 	VPERMI2B  Z10, Z9, Z12
 	VPMOVB2M  Z4, K1
 	VPBLENDMB Z12, Z11, K1, Z11
-	VMOVDQU64 Z11, 256(AX)
+	VMOVDQU64 Z11, 192(AX)
 	VMOVDQA64 Z5, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z5, Z12
 	VPERMI2B  Z10, Z9, Z12
 	VPMOVB2M  Z5, K1
 	VPBLENDMB Z12, Z11, K1, Z11
-	VMOVDQU64 Z11, 320(AX)
+	VMOVDQU64 Z11, 256(AX)
 	VMOVDQA64 Z6, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z6, Z7
@@ -29549,80 +29294,69 @@ chunks_7_loaded_3317:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_3314
+	JNZ       chunks_6_planes_3304
 
-chunks_7_last_3315:
+chunks_6_last_3305:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3318
+	JA        chunks_rotated_3308
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
-	JMP       chunks_loaded_3319
+	JMP       chunks_loaded_3309
 
-chunks_rotated_3318:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z11
-	VPADDB       iota64<>+0(SB), Z11, Z11
-	NEGQ         DX
-	VMOVDQU64    (CX), Z7
-	VMOVDQU64    64(CX), Z8
-	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3320
-	VPERMB       (BX), Z11, Z9
-	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_rotated_done_3321
+chunks_rotated_3308:
+	MOVQ      inLen+64(FP), DX
+	LEAQ      -64(CX)(DX*1), BX
+	VMOVDQU64 (CX), Z7
+	VMOVDQU64 64(CX), Z8
+	CMPQ      DX, $0x000000c0
+	JA        chunks_upper_3310
+	VPERMB    (BX), Z0, Z9
+	VPXORQ    Z10, Z10, Z10
+	JMP       chunks_rotated_done_3311
 
-chunks_upper_3320:
+chunks_upper_3310:
 	VMOVDQU64 128(CX), Z9
-	VPERMB    (BX), Z11, Z10
+	VPERMB    (BX), Z0, Z10
 
-chunks_rotated_done_3321:
-chunks_loaded_3319:
-	VMOVDQA64 Z0, Z11
-	VPERMI2B  Z8, Z7, Z11
-	VMOVDQA64 Z0, Z12
-	VPERMI2B  Z10, Z9, Z12
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z12, Z11, K1, Z11
-	VMOVDQU64 Z11, (AX)
+chunks_rotated_done_3311:
+chunks_loaded_3309:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQA64 Z1, Z11
 	VPERMI2B  Z10, Z9, Z11
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z11, Z0, K1, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQA64 Z2, Z1
 	VPERMI2B  Z10, Z9, Z1
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQA64 Z3, Z1
 	VPERMI2B  Z10, Z9, Z1
 	VPMOVB2M  Z3, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 192(AX)
+	VMOVDQU64 Z0, 128(AX)
 	VMOVDQA64 Z4, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQA64 Z4, Z1
 	VPERMI2B  Z10, Z9, Z1
 	VPMOVB2M  Z4, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 256(AX)
+	VMOVDQU64 Z0, 192(AX)
 	VMOVDQA64 Z5, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQA64 Z5, Z1
 	VPERMI2B  Z10, Z9, Z1
 	VPMOVB2M  Z5, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 320(AX)
+	VMOVDQU64 Z0, 256(AX)
 	VMOVDQA64 Z6, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQA64 Z6, Z1
@@ -29633,100 +29367,88 @@ chunks_loaded_3319:
 	VZEROUPPER
 	RET
 
-chunks_7_near_3316:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z11
-	VPADDB       iota64<>+0(SB), Z11, Z11
-	NEGQ         BX
-	VMOVDQU64    (CX), Z7
-	VMOVDQU64    64(CX), Z8
-	CMPQ         BX, $0x000000c0
-	JA           chunks_upper_3322
-	VPERMB       (SI), Z11, Z9
-	VPXORQ       Z10, Z10, Z10
-	JMP          chunks_rotated_done_3323
+chunks_6_near_3306:
+	MOVQ      inLen+64(FP), BX
+	LEAQ      -64(CX)(BX*1), SI
+	VMOVDQU64 (CX), Z7
+	VMOVDQU64 64(CX), Z8
+	CMPQ      BX, $0x000000c0
+	JA        chunks_upper_3312
+	VPERMB    (SI), Z0, Z9
+	VPXORQ    Z10, Z10, Z10
+	JMP       chunks_rotated_done_3313
 
-chunks_upper_3322:
+chunks_upper_3312:
 	VMOVDQU64 128(CX), Z9
-	VPERMB    (SI), Z11, Z10
+	VPERMB    (SI), Z0, Z10
 
-chunks_rotated_done_3323:
-	JMP chunks_7_loaded_3317
+chunks_rotated_done_3313:
+	JMP chunks_6_loaded_3307
 
-chunks_8_3263:
-	VMOVDQU64 (BX), Z0
-	VMOVDQU64 64(BX), Z1
-	VMOVDQU64 128(BX), Z2
-	VMOVDQU64 192(BX), Z3
-	VMOVDQU64 256(BX), Z4
-	VMOVDQU64 320(BX), Z5
-	VMOVDQU64 384(BX), Z6
-	VMOVDQU64 448(BX), Z7
+chunks_7_3262:
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
+	VMOVDQU64 256(BX), Z5
+	VMOVDQU64 320(BX), Z6
+	VMOVDQU64 384(BX), Z7
 	DECQ      DX
-	JZ        chunks_8_last_3325
+	JZ        chunks_7_last_3315
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_3324:
+chunks_7_planes_3314:
 	CMPQ      CX, R9
-	JA        chunks_8_near_3326
+	JA        chunks_7_near_3316
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
 
-chunks_8_loaded_3327:
-	VMOVDQA64 Z0, Z12
-	VPERMI2B  Z9, Z8, Z12
-	VMOVDQA64 Z0, Z13
-	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z13, Z12, K1, Z12
-	VMOVDQU64 Z12, (AX)
+chunks_7_loaded_3317:
 	VMOVDQA64 Z1, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z1, Z13
 	VPERMI2B  Z11, Z10, Z13
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z13, Z12, K1, Z12
-	VMOVDQU64 Z12, 64(AX)
+	VMOVDQU64 Z12, (AX)
 	VMOVDQA64 Z2, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z2, Z13
 	VPERMI2B  Z11, Z10, Z13
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z13, Z12, K1, Z12
-	VMOVDQU64 Z12, 128(AX)
+	VMOVDQU64 Z12, 64(AX)
 	VMOVDQA64 Z3, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z3, Z13
 	VPERMI2B  Z11, Z10, Z13
 	VPMOVB2M  Z3, K1
 	VPBLENDMB Z13, Z12, K1, Z12
-	VMOVDQU64 Z12, 192(AX)
+	VMOVDQU64 Z12, 128(AX)
 	VMOVDQA64 Z4, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z4, Z13
 	VPERMI2B  Z11, Z10, Z13
 	VPMOVB2M  Z4, K1
 	VPBLENDMB Z13, Z12, K1, Z12
-	VMOVDQU64 Z12, 256(AX)
+	VMOVDQU64 Z12, 192(AX)
 	VMOVDQA64 Z5, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z5, Z13
 	VPERMI2B  Z11, Z10, Z13
 	VPMOVB2M  Z5, K1
 	VPBLENDMB Z13, Z12, K1, Z12
-	VMOVDQU64 Z12, 320(AX)
+	VMOVDQU64 Z12, 256(AX)
 	VMOVDQA64 Z6, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z6, Z13
 	VPERMI2B  Z11, Z10, Z13
 	VPMOVB2M  Z6, K1
 	VPBLENDMB Z13, Z12, K1, Z12
-	VMOVDQU64 Z12, 384(AX)
+	VMOVDQU64 Z12, 320(AX)
 	VMOVDQA64 Z7, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z7, Z8
@@ -29737,87 +29459,76 @@ chunks_8_loaded_3327:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_3324
+	JNZ       chunks_7_planes_3314
 
-chunks_8_last_3325:
+chunks_7_last_3315:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3328
+	JA        chunks_rotated_3318
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
-	JMP       chunks_loaded_3329
+	JMP       chunks_loaded_3319
 
-chunks_rotated_3328:
-	MOVQ         inLen+64(FP), DX
-	LEAQ         -64(CX)(DX*1), BX
-	NEGQ         DX
-	VPBROADCASTB DX, Z12
-	VPADDB       iota64<>+0(SB), Z12, Z12
-	NEGQ         DX
-	VMOVDQU64    (CX), Z8
-	VMOVDQU64    64(CX), Z9
-	CMPQ         DX, $0x000000c0
-	JA           chunks_upper_3330
-	VPERMB       (BX), Z12, Z10
-	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_rotated_done_3331
+chunks_rotated_3318:
+	MOVQ      inLen+64(FP), DX
+	LEAQ      -64(CX)(DX*1), BX
+	VMOVDQU64 (CX), Z8
+	VMOVDQU64 64(CX), Z9
+	CMPQ      DX, $0x000000c0
+	JA        chunks_upper_3320
+	VPERMB    (BX), Z0, Z10
+	VPXORQ    Z11, Z11, Z11
+	JMP       chunks_rotated_done_3321
 
-chunks_upper_3330:
+chunks_upper_3320:
 	VMOVDQU64 128(CX), Z10
-	VPERMB    (BX), Z12, Z11
+	VPERMB    (BX), Z0, Z11
 
-chunks_rotated_done_3331:
-chunks_loaded_3329:
-	VMOVDQA64 Z0, Z12
-	VPERMI2B  Z9, Z8, Z12
-	VMOVDQA64 Z0, Z13
-	VPERMI2B  Z11, Z10, Z13
-	VPMOVB2M  Z0, K1
-	VPBLENDMB Z13, Z12, K1, Z12
-	VMOVDQU64 Z12, (AX)
+chunks_rotated_done_3321:
+chunks_loaded_3319:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQA64 Z1, Z12
 	VPERMI2B  Z11, Z10, Z12
 	VPMOVB2M  Z1, K1
 	VPBLENDMB Z12, Z0, K1, Z0
-	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 Z0, (AX)
 	VMOVDQA64 Z2, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQA64 Z2, Z1
 	VPERMI2B  Z11, Z10, Z1
 	VPMOVB2M  Z2, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 Z0, 64(AX)
 	VMOVDQA64 Z3, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQA64 Z3, Z1
 	VPERMI2B  Z11, Z10, Z1
 	VPMOVB2M  Z3, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 192(AX)
+	VMOVDQU64 Z0, 128(AX)
 	VMOVDQA64 Z4, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQA64 Z4, Z1
 	VPERMI2B  Z11, Z10, Z1
 	VPMOVB2M  Z4, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 256(AX)
+	VMOVDQU64 Z0, 192(AX)
 	VMOVDQA64 Z5, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQA64 Z5, Z1
 	VPERMI2B  Z11, Z10, Z1
 	VPMOVB2M  Z5, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 320(AX)
+	VMOVDQU64 Z0, 256(AX)
 	VMOVDQA64 Z6, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQA64 Z6, Z1
 	VPERMI2B  Z11, Z10, Z1
 	VPMOVB2M  Z6, K1
 	VPBLENDMB Z1, Z0, K1, Z0
-	VMOVDQU64 Z0, 384(AX)
+	VMOVDQU64 Z0, 320(AX)
 	VMOVDQA64 Z7, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQA64 Z7, Z1
@@ -29828,24 +29539,207 @@ chunks_loaded_3329:
 	VZEROUPPER
 	RET
 
+chunks_7_near_3316:
+	MOVQ      inLen+64(FP), BX
+	LEAQ      -64(CX)(BX*1), SI
+	VMOVDQU64 (CX), Z8
+	VMOVDQU64 64(CX), Z9
+	CMPQ      BX, $0x000000c0
+	JA        chunks_upper_3322
+	VPERMB    (SI), Z0, Z10
+	VPXORQ    Z11, Z11, Z11
+	JMP       chunks_rotated_done_3323
+
+chunks_upper_3322:
+	VMOVDQU64 128(CX), Z10
+	VPERMB    (SI), Z0, Z11
+
+chunks_rotated_done_3323:
+	JMP chunks_7_loaded_3317
+
+chunks_8_3263:
+	VMOVDQU64 (BX), Z1
+	VMOVDQU64 64(BX), Z2
+	VMOVDQU64 128(BX), Z3
+	VMOVDQU64 192(BX), Z4
+	VMOVDQU64 256(BX), Z5
+	VMOVDQU64 320(BX), Z6
+	VMOVDQU64 384(BX), Z7
+	VMOVDQU64 448(BX), Z8
+	DECQ      DX
+	JZ        chunks_8_last_3325
+	NOP
+	PCALIGN   $0x40
+
+chunks_8_planes_3324:
+	CMPQ      CX, R9
+	JA        chunks_8_near_3326
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 64(CX), Z10
+	VMOVDQU64 128(CX), Z11
+	VMOVDQU64 192(CX), Z12
+
+chunks_8_loaded_3327:
+	VMOVDQA64 Z1, Z13
+	VPERMI2B  Z10, Z9, Z13
+	VMOVDQA64 Z1, Z14
+	VPERMI2B  Z12, Z11, Z14
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z14, Z13, K1, Z13
+	VMOVDQU64 Z13, (AX)
+	VMOVDQA64 Z2, Z13
+	VPERMI2B  Z10, Z9, Z13
+	VMOVDQA64 Z2, Z14
+	VPERMI2B  Z12, Z11, Z14
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z14, Z13, K1, Z13
+	VMOVDQU64 Z13, 64(AX)
+	VMOVDQA64 Z3, Z13
+	VPERMI2B  Z10, Z9, Z13
+	VMOVDQA64 Z3, Z14
+	VPERMI2B  Z12, Z11, Z14
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z14, Z13, K1, Z13
+	VMOVDQU64 Z13, 128(AX)
+	VMOVDQA64 Z4, Z13
+	VPERMI2B  Z10, Z9, Z13
+	VMOVDQA64 Z4, Z14
+	VPERMI2B  Z12, Z11, Z14
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z14, Z13, K1, Z13
+	VMOVDQU64 Z13, 192(AX)
+	VMOVDQA64 Z5, Z13
+	VPERMI2B  Z10, Z9, Z13
+	VMOVDQA64 Z5, Z14
+	VPERMI2B  Z12, Z11, Z14
+	VPMOVB2M  Z5, K1
+	VPBLENDMB Z14, Z13, K1, Z13
+	VMOVDQU64 Z13, 256(AX)
+	VMOVDQA64 Z6, Z13
+	VPERMI2B  Z10, Z9, Z13
+	VMOVDQA64 Z6, Z14
+	VPERMI2B  Z12, Z11, Z14
+	VPMOVB2M  Z6, K1
+	VPBLENDMB Z14, Z13, K1, Z13
+	VMOVDQU64 Z13, 320(AX)
+	VMOVDQA64 Z7, Z13
+	VPERMI2B  Z10, Z9, Z13
+	VMOVDQA64 Z7, Z14
+	VPERMI2B  Z12, Z11, Z14
+	VPMOVB2M  Z7, K1
+	VPBLENDMB Z14, Z13, K1, Z13
+	VMOVDQU64 Z13, 384(AX)
+	VMOVDQA64 Z8, Z13
+	VPERMI2B  Z10, Z9, Z13
+	VMOVDQA64 Z8, Z9
+	VPERMI2B  Z12, Z11, Z9
+	VPMOVB2M  Z8, K1
+	VPBLENDMB Z9, Z13, K1, Z13
+	VMOVDQU64 Z13, (AX)(DI*1)
+	ADDQ      dstPlane+24(FP), AX
+	ADDQ      srcPlane+32(FP), CX
+	DECQ      DX
+	JNZ       chunks_8_planes_3324
+
+chunks_8_last_3325:
+	CMPQ      CX, R9
+	JA        chunks_rotated_3328
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 64(CX), Z10
+	VMOVDQU64 128(CX), Z11
+	VMOVDQU64 192(CX), Z12
+	JMP       chunks_loaded_3329
+
+chunks_rotated_3328:
+	MOVQ      inLen+64(FP), DX
+	LEAQ      -64(CX)(DX*1), BX
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 64(CX), Z10
+	CMPQ      DX, $0x000000c0
+	JA        chunks_upper_3330
+	VPERMB    (BX), Z0, Z11
+	VPXORQ    Z12, Z12, Z12
+	JMP       chunks_rotated_done_3331
+
+chunks_upper_3330:
+	VMOVDQU64 128(CX), Z11
+	VPERMB    (BX), Z0, Z12
+
+chunks_rotated_done_3331:
+chunks_loaded_3329:
+	VMOVDQA64 Z1, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQA64 Z1, Z13
+	VPERMI2B  Z12, Z11, Z13
+	VPMOVB2M  Z1, K1
+	VPBLENDMB Z13, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQA64 Z2, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQA64 Z2, Z1
+	VPERMI2B  Z12, Z11, Z1
+	VPMOVB2M  Z2, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQA64 Z3, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQA64 Z3, Z1
+	VPERMI2B  Z12, Z11, Z1
+	VPMOVB2M  Z3, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQA64 Z4, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQA64 Z4, Z1
+	VPERMI2B  Z12, Z11, Z1
+	VPMOVB2M  Z4, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 192(AX)
+	VMOVDQA64 Z5, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQA64 Z5, Z1
+	VPERMI2B  Z12, Z11, Z1
+	VPMOVB2M  Z5, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQA64 Z6, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQA64 Z6, Z1
+	VPERMI2B  Z12, Z11, Z1
+	VPMOVB2M  Z6, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 320(AX)
+	VMOVDQA64 Z7, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQA64 Z7, Z1
+	VPERMI2B  Z12, Z11, Z1
+	VPMOVB2M  Z7, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 384(AX)
+	VMOVDQA64 Z8, Z0
+	VPERMI2B  Z10, Z9, Z0
+	VMOVDQA64 Z8, Z1
+	VPERMI2B  Z12, Z11, Z1
+	VPMOVB2M  Z8, K1
+	VPBLENDMB Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (AX)(DI*1)
+	VZEROUPPER
+	RET
+
 chunks_8_near_3326:
-	MOVQ         inLen+64(FP), BX
-	LEAQ         -64(CX)(BX*1), SI
-	NEGQ         BX
-	VPBROADCASTB BX, Z12
-	VPADDB       iota64<>+0(SB), Z12, Z12
-	NEGQ         BX
-	VMOVDQU64    (CX), Z8
-	VMOVDQU64    64(CX), Z9
-	CMPQ         BX, $0x000000c0
-	JA           chunks_upper_3332
-	VPERMB       (SI), Z12, Z10
-	VPXORQ       Z11, Z11, Z11
-	JMP          chunks_rotated_done_3333
+	MOVQ      inLen+64(FP), BX
+	LEAQ      -64(CX)(BX*1), SI
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 64(CX), Z10
+	CMPQ      BX, $0x000000c0
+	JA        chunks_upper_3332
+	VPERMB    (SI), Z0, Z11
+	VPXORQ    Z12, Z12, Z12
+	JMP       chunks_rotated_done_3333
 
 chunks_upper_3332:
-	VMOVDQU64 128(CX), Z10
-	VPERMB    (SI), Z12, Z11
+	VMOVDQU64 128(CX), Z11
+	VPERMB    (SI), Z0, Z12
 
 chunks_rotated_done_3333:
 	JMP chunks_8_loaded_3327
@@ -30077,7 +29971,7 @@ blocks_next_3343:
 
 // func rowsWideAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·rowsWideAVX512(SB), NOSPLIT, $56-104
+TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            dst+0(FP), AX
 	MOVQ            src+8(FP), CX
 	MOVQ            rows+16(FP), DX
@@ -30093,54 +29987,40 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $56-104
 	VMOVDQU64       64(DX), Z1
 	MOVQ            pat+72(FP), DX
 	VBROADCASTI64X4 (DX), Z2
-	MOVQ            planes+80(FP), DX
-	DECQ            DX
-	IMULQ           dstPlane+88(FP), DX
-	MOVQ            rows+16(FP), SI
+	MOVQ            planes+80(FP), SI
 	DECQ            SI
-	IMULQ           dstStride+24(FP), SI
-	ADDQ            SI, DX
-	ADDQ            AX, DX
-	ADDQ            width+40(FP), DX
+	IMULQ           srcPlane+96(FP), SI
+	MOVQ            rows+16(FP), DX
 	DECQ            DX
-	ORQ             $0x00000fff, DX
-	SUBQ            $0x7f, DX
-	MOVQ            DX, 40(SP)
-	MOVQ            planes+80(FP), DX
-	DECQ            DX
-	IMULQ           srcPlane+96(FP), DX
-	MOVQ            rows+16(FP), SI
+	IMULQ           srcStride+32(FP), DX
+	ADDQ            DX, SI
+	ADDQ            CX, SI
+	ADDQ            mid+48(FP), SI
 	DECQ            SI
-	IMULQ           srcStride+32(FP), SI
-	ADDQ            SI, DX
-	ADDQ            CX, DX
-	ADDQ            mid+48(FP), DX
-	DECQ            DX
-	ORQ             $0x00000fff, DX
-	SUBQ            $0x3f, DX
-	MOVQ            DX, 48(SP)
+	ORQ             $0x00000fff, SI
+	SUBQ            $0x3f, SI
 	MOVQ            width+40(FP), DX
-	LEAQ            -64(DX), SI
-	MOVQ            left+56(FP), DI
-	LEAQ            -64(DI), R8
-	MOVQ            mid+48(FP), R9
-	LEAQ            -128(R9)(DI*1), DI
-	SUBQ            R8, CX
-	MOVQ            R8, (SP)
-	MOVQ            DI, 8(SP)
+	LEAQ            -64(DX), DI
+	MOVQ            left+56(FP), R8
+	LEAQ            -64(R8), R9
+	MOVQ            mid+48(FP), R10
+	LEAQ            -128(R10)(R8*1), R8
+	SUBQ            R9, CX
+	MOVQ            R9, (SP)
+	MOVQ            R8, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
 	JB              wide_mshort_3346
 	XORQ            DX, DX
 
 wide_mshort_3346:
-	LEAQ  lowmask64<>+0(SB), DI
-	KMOVQ (DI)(DX*8), K3
+	LEAQ  lowmask64<>+0(SB), R8
+	KMOVQ (R8)(DX*8), K3
 	MOVQ  AX, 16(SP)
 	MOVQ  CX, 24(SP)
 	MOVQ  BX, 32(SP)
 	MOVQ  dstStride+24(FP), BX
-	MOVQ  srcStride+32(FP), DI
+	MOVQ  srcStride+32(FP), R8
 
 wide_planes_3347:
 	MOVQ 16(SP), AX
@@ -30148,93 +30028,91 @@ wide_planes_3347:
 	MOVQ rows+16(FP), DX
 
 wide_rows_3348:
-	CMPQ SI, $0x00000080
+	CMPQ DI, $0x00000080
 	JB   wide_short_3349
-	CMPQ SI, $0x00000140
+	CMPQ DI, $0x00000140
 	JAE  wide_long_3353
-	MOVQ $0x00000040, R8
+	MOVQ $0x00000040, R9
 
 wide_mid_loop_3351:
-	LEAQ      64(R8), R8
-	CMPQ      R8, SI
+	LEAQ      64(R9), R9
+	CMPQ      R9, DI
 	JAE       wide_mid_last_3352
-	VMOVDQU64 -128(CX)(R8*1), Z3
-	VMOVDQU64 Z3, -64(AX)(R8*1)
+	VMOVDQU64 -128(CX)(R9*1), Z3
+	VMOVDQU64 Z3, -64(AX)(R9*1)
 	JMP       wide_mid_loop_3351
 
 wide_mid_last_3352:
-	VMOVDQU64 -128(CX)(SI*1), Z3
-	VMOVDQU64 Z3, -64(AX)(SI*1)
+	VMOVDQU64 -128(CX)(DI*1), Z3
+	VMOVDQU64 Z3, -64(AX)(DI*1)
 	JMP       wide_mid_done_3350
 
 wide_long_3353:
-	LEAQ         64(AX), R8
-	LEAQ         -64(SI), R9
+	LEAQ         64(AX), R9
+	LEAQ         -64(DI), R10
 	VMOVDQU64    (CX), Z3
-	VMOVDQU64    Z3, (R8)
-	LEAQ         (R8)(R9*1), R11
-	LEAQ         64(R8), R10
-	ANDQ         $-64, R10
-	MOVQ         CX, R12
-	SUBQ         R8, R12
-	MOVQ         R12, R8
-	ANDQ         $-64, R8
-	LEAQ         63(R12), R13
-	ANDQ         $-64, R13
-	ANDQ         $0x3f, R12
-	VPBROADCASTB R12, Z3
+	VMOVDQU64    Z3, (R9)
+	LEAQ         (R9)(R10*1), R12
+	LEAQ         64(R9), R11
+	ANDQ         $-64, R11
+	MOVQ         CX, R13
+	SUBQ         R9, R13
+	MOVQ         R13, R9
+	ANDQ         $-64, R9
+	LEAQ         63(R13), R14
+	ANDQ         $-64, R14
+	ANDQ         $0x3f, R13
+	VPBROADCASTB R13, Z3
 	VPADDB       iota64<>+0(SB), Z3, Z3
-	LEAQ         -256(R11), R12
-	CMPQ         R10, R12
+	LEAQ         -256(R12), R13
+	CMPQ         R11, R13
 	JAE          shift1_top_3356
 
 shift4_3354:
-	VMOVDQA64 (R10)(R8*1), Z4
-	VPERMT2B  (R10)(R13*1), Z3, Z4
-	VMOVDQA64 64(R10)(R8*1), Z5
-	VPERMT2B  64(R10)(R13*1), Z3, Z5
-	VMOVDQA64 128(R10)(R8*1), Z6
-	VPERMT2B  128(R10)(R13*1), Z3, Z6
-	VMOVDQA64 192(R10)(R8*1), Z7
-	VPERMT2B  192(R10)(R13*1), Z3, Z7
-	VMOVDQA64 Z4, (R10)
-	VMOVDQA64 Z5, 64(R10)
-	VMOVDQA64 Z6, 128(R10)
-	VMOVDQA64 Z7, 192(R10)
-	ADDQ      $0x00000100, R10
-	CMPQ      R10, R12
+	VMOVDQA64 (R11)(R9*1), Z4
+	VPERMT2B  (R11)(R14*1), Z3, Z4
+	VMOVDQA64 64(R11)(R9*1), Z5
+	VPERMT2B  64(R11)(R14*1), Z3, Z5
+	VMOVDQA64 128(R11)(R9*1), Z6
+	VPERMT2B  128(R11)(R14*1), Z3, Z6
+	VMOVDQA64 192(R11)(R9*1), Z7
+	VPERMT2B  192(R11)(R14*1), Z3, Z7
+	VMOVDQA64 Z4, (R11)
+	VMOVDQA64 Z5, 64(R11)
+	VMOVDQA64 Z6, 128(R11)
+	VMOVDQA64 Z7, 192(R11)
+	ADDQ      $0x00000100, R11
+	CMPQ      R11, R13
 	JB        shift4_3354
 
 shift1_top_3356:
-	LEAQ -64(R11), R11
+	LEAQ -64(R12), R12
 
 shift1_3355:
-	CMPQ      R10, R11
+	CMPQ      R11, R12
 	JAE       shift_done_3357
-	VMOVDQA64 (R10)(R8*1), Z4
-	VPERMT2B  (R10)(R13*1), Z3, Z4
-	VMOVDQA64 Z4, (R10)
-	ADDQ      $0x40, R10
+	VMOVDQA64 (R11)(R9*1), Z4
+	VPERMT2B  (R11)(R14*1), Z3, Z4
+	VMOVDQA64 Z4, (R11)
+	ADDQ      $0x40, R11
 	JMP       shift1_3355
 
 shift_done_3357:
-	VMOVDQU64 -64(CX)(R9*1), Z3
-	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 -64(CX)(R10*1), Z3
+	VMOVDQU64 Z3, (R12)
 	JMP       wide_mid_done_3350
 
 wide_short_3349:
-	CMPQ       AX, 40(SP)
-	JHI        wide_mid_exact_3358
-	CMPQ       CX, 48(SP)
+	CMPQ       CX, SI
 	JHI        wide_mid_exact_3358
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
 wide_mid_done_3350:
-	MOVQ      (SP), R8
-	MOVQ      8(SP), R9
-	VMOVDQU64 (CX)(R8*1), Z3
-	VMOVDQU64 (CX)(R9*1), Z4
+	MOVQ      (SP), R9
+	MOVQ      8(SP), R10
+	VMOVDQU64 (CX)(R9*1), Z3
+	VMOVDQU64 (CX)(R10*1), Z4
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K1, Z5
@@ -30242,9 +30120,9 @@ wide_mid_done_3350:
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K2, Z6
 	VMOVDQU64 Z5, (AX)
-	VMOVDQU64 Z6, (AX)(SI*1)
+	VMOVDQU64 Z6, (AX)(DI*1)
 	ADDQ      BX, AX
-	ADDQ      DI, CX
+	ADDQ      R8, CX
 	DECQ      DX
 	JNZ       wide_rows_3348
 	MOVQ      dstPlane+88(FP), AX
@@ -30259,60 +30137,60 @@ wide_ret_3345:
 	RET
 
 wide_mid_exact_3358:
-	LEAQ 64(AX), R8
-	LEAQ -64(SI), R9
-	CMPQ R9, $0x00000020
+	LEAQ 64(AX), R9
+	LEAQ -64(DI), R10
+	CMPQ R10, $0x00000020
 	JAE  ladder_3360
-	CMPQ R9, $0x00000010
+	CMPQ R10, $0x00000010
 	JAE  ladder_3361
-	CMPQ R9, $0x00000008
+	CMPQ R10, $0x00000008
 	JAE  ladder_3362
-	CMPQ R9, $0x00000004
+	CMPQ R10, $0x00000004
 	JAE  ladder_3363
-	CMPQ R9, $0x00000002
+	CMPQ R10, $0x00000002
 	JAE  ladder_3364
-	CMPQ R9, $0x00000001
+	CMPQ R10, $0x00000001
 	JB   ladder_done_3359
 	JMP  ladder_3365
 
 ladder_3360:
 	VMOVDQU (CX), Y3
-	VMOVDQU -32(CX)(R9*1), Y4
-	VMOVDQU Y3, (R8)
-	VMOVDQU Y4, -32(R8)(R9*1)
+	VMOVDQU -32(CX)(R10*1), Y4
+	VMOVDQU Y3, (R9)
+	VMOVDQU Y4, -32(R9)(R10*1)
 	JMP     ladder_done_3359
 
 ladder_3361:
 	VMOVDQU (CX), X3
-	VMOVDQU -16(CX)(R9*1), X4
-	VMOVDQU X3, (R8)
-	VMOVDQU X4, -16(R8)(R9*1)
+	VMOVDQU -16(CX)(R10*1), X4
+	VMOVDQU X3, (R9)
+	VMOVDQU X4, -16(R9)(R10*1)
 	JMP     ladder_done_3359
 
 ladder_3362:
-	MOVQ (CX), R10
-	MOVQ -8(CX)(R9*1), R11
-	MOVQ R10, (R8)
-	MOVQ R11, -8(R8)(R9*1)
+	MOVQ (CX), R11
+	MOVQ -8(CX)(R10*1), R12
+	MOVQ R11, (R9)
+	MOVQ R12, -8(R9)(R10*1)
 	JMP  ladder_done_3359
 
 ladder_3363:
-	MOVL (CX), R10
-	MOVL -4(CX)(R9*1), R11
-	MOVL R10, (R8)
-	MOVL R11, -4(R8)(R9*1)
+	MOVL (CX), R11
+	MOVL -4(CX)(R10*1), R12
+	MOVL R11, (R9)
+	MOVL R12, -4(R9)(R10*1)
 	JMP  ladder_done_3359
 
 ladder_3364:
-	MOVW (CX), R10
-	MOVW -2(CX)(R9*1), R11
-	MOVW R10, (R8)
-	MOVW R11, -2(R8)(R9*1)
+	MOVW (CX), R11
+	MOVW -2(CX)(R10*1), R12
+	MOVW R11, (R9)
+	MOVW R12, -2(R9)(R10*1)
 	JMP  ladder_done_3359
 
 ladder_3365:
-	MOVB (CX), R9
-	MOVB R9, (R8)
+	MOVB (CX), R10
+	MOVB R10, (R9)
 
 ladder_done_3359:
 	JMP wide_mid_done_3350

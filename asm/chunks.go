@@ -78,6 +78,15 @@ func planeChunksLoops(d, s, planes, tab, chunks, last, inLen reg.Register, ret s
 	ORQ(U32(4095), limit)       // its page's last byte
 	SUBQ(U32(64*vecs-1), limit) // the last address whose vectors end there
 
+	// The rotation of rotatedLoads, iota-inLen, once a call.
+	rot := ZMM()
+	{
+		t := gp()
+		MOVQ(inLen, t)
+		NEGQ(t)
+		byteRamp(t, iota64, rot)
+	}
+
 	// One loop a block count, its tables in registers: loading a block's
 	// indexes with it made the kernel take about 1.4x as long.
 	labels := make([]string, chunksMax+1)
@@ -138,12 +147,12 @@ func planeChunksLoops(d, s, planes, tab, chunks, last, inLen reg.Register, ret s
 		DECQ(planes)
 		JNZ(LabelRef(loop))
 		Label(lastPlane)
-		chunksLastLoads(s, limit, in, wideIn, whole)
+		chunksLastLoads(s, limit, rot, in, wideIn, whole)
 		blocks()
 		VZEROUPPER()
 		RET()
 		Label(near) // out of the loop: the planes near the input's end
-		rotatedLoads(s, in, wideIn)
+		rotatedLoads(s, rot, in, wideIn)
 		JMP(LabelRef(loaded))
 	}
 }
@@ -151,35 +160,31 @@ func planeChunksLoops(d, s, planes, tab, chunks, last, inLen reg.Register, ret s
 // chunksLastLoads loads the input of the call's last plane into in: as
 // whole vectors (whole) when they end in the page of its last byte (s <=
 // limit), else by rotatedLoads.
-func chunksLastLoads(s, limit reg.Register, in [4]reg.VecVirtual, wideIn bool, whole func()) {
+func chunksLastLoads(s, limit reg.Register, rot reg.VecVirtual, in [4]reg.VecVirtual, wideIn bool, whole func()) {
 	rotated, done := newLabel("chunks_rotated"), newLabel("chunks_loaded")
 	CMPQ(s, limit)
 	JA(LabelRef(rotated))
 	whole()
 	JMP(LabelRef(done))
 	Label(rotated)
-	rotatedLoads(s, in, wideIn)
+	rotatedLoads(s, rot, in, wideIn)
 	Label(done)
 }
 
 // rotatedLoads loads the plane's input at s into in as whole vectors up to
 // the one that holds its last byte, which is the 64 bytes that end there
-// (in that page), rotated into place by the index iota-inLen (mod 64), and
+// (in that page), rotated into place by rot, the index iota-inLen (mod 64), and
 // zeros after it: no byte past the plane's input is read, so no load
 // reaches past the page of the call's last input byte. A masked load
 // whose masked bytes lie in a page that is not present costs a microcode
 // assist of about 190 ns on a Zen 5 (KERNELS.md item 7), at each of the
 // last planes whose vectors would reach past it.
-func rotatedLoads(s reg.Register, in [4]reg.VecVirtual, wideIn bool) {
+func rotatedLoads(s reg.Register, rot reg.VecVirtual, in [4]reg.VecVirtual, wideIn bool) {
 	n := gp()
 	Load(Param("inLen"), n)
 	w := gp()
 	LEAQ(Mem{Base: s, Index: n, Scale: 1, Disp: -64}, w) // the 64 bytes that end at the last
-	rot := ZMM()
-	NEGQ(n)
-	byteRamp(n, iota64, rot) // iota-inLen
-	NEGQ(n)
-	first := 0 // the vectors before the pair
+	first := 0                                           // the vectors before the pair
 	if wideIn {
 		first = 2
 		VMOVDQU64(at(s, 0), in[0])
