@@ -52,45 +52,31 @@ func genRowsWide() {
 	// wb = mid-128+left; kM is the mask of a middle shorter than 64 bytes
 	// (width < 192). wa, wb, the plane bases and the plane count live in
 	// the frame: the long middle's aligned copy needs the registers.
-	loc := AllocLocal(56)
+	loc := AllocLocal(40)
 	locWa, locWb, locD0, locS0, locPlanes := loc.Offset(0), loc.Offset(8), loc.Offset(16), loc.Offset(24), loc.Offset(32)
-	// A short middle's masked load and store take 64-byte windows, which
-	// pass the row's end. A masked access whose masked-off bytes lie in a
-	// page that is not present costs a microcode assist of about 190 ns on
-	// a Zen 5, though it touches nothing there: rows whose windows would
-	// reach past the page of the call's last byte (the last row's store,
-	// the last rows' loads) copy their middle exactly instead. locDLimit
-	// and locSLimit are the highest row (d) and middle source (s) address
-	// whose window ends in that page.
-	locDLimit, locSLimit := loc.Offset(40), loc.Offset(48)
+	// A short middle's masked load takes a 64-byte window, which may pass
+	// the src row's end (its store stays in the dst row, of 128 bytes or
+	// more). A masked access whose masked-off bytes lie in a page that is
+	// not present costs a microcode assist of about 190 ns on a Zen 5,
+	// though it touches nothing there: a middle whose window would reach
+	// past the page of the call's last src byte (the last row's, or every
+	// row's for srcStride 0) is copied exactly instead. sLimit is the
+	// highest middle source address whose window ends in that page.
+	sLimit := gp()
 	{
-		last := gp()
-		Load(Param("planes"), last)
-		DECQ(last)
-		IMULQ(paramMem("dstPlane"), last)
-		x := Load(Param("rows"), gp())
-		DECQ(x)
-		IMULQ(paramMem("dstStride"), x)
-		ADDQ(x, last)
-		ADDQ(d, last)
-		ADDQ(paramMem("width"), last)
-		DECQ(last)
-		ORQ(U32(4095), last)
-		SUBQ(U8(127), last) // the page's end - 64, less the middle's offset 64
-		MOVQ(last, locDLimit)
-		Load(Param("planes"), last)
-		DECQ(last)
-		IMULQ(paramMem("srcPlane"), last)
+		x := gp()
+		Load(Param("planes"), sLimit)
+		DECQ(sLimit)
+		IMULQ(paramMem("srcPlane"), sLimit)
 		Load(Param("rows"), x)
 		DECQ(x)
 		IMULQ(paramMem("srcStride"), x)
-		ADDQ(x, last)
-		ADDQ(s, last)
-		ADDQ(paramMem("mid"), last)
-		DECQ(last)
-		ORQ(U32(4095), last)
-		SUBQ(U8(63), last)
-		MOVQ(last, locSLimit)
+		ADDQ(x, sLimit)
+		ADDQ(s, sLimit)
+		ADDQ(paramMem("mid"), sLimit)
+		DECQ(sLimit)
+		ORQ(U32(4095), sLimit)
+		SUBQ(U8(63), sLimit)
 	}
 	width := Load(Param("width"), gp())
 	t := gp()
@@ -158,9 +144,7 @@ func genRowsWide() {
 		JMP(LabelRef(done))
 		Label(short)
 		exact := newLabel("wide_mid_exact")
-		CMPQ(d, locDLimit)
-		JHI(LabelRef(exact))
-		CMPQ(s, locSLimit)
+		CMPQ(s, sLimit)
 		JHI(LabelRef(exact))
 		z3 := ZMM()
 		VMOVDQU8_Z(at(s, 0), kM, z3)
