@@ -24,7 +24,11 @@ import (
 // Suite case c (the shuffle kernel's loads of its last rows) and planes of
 // 32-byte int16 rows (its masked stores of the last rows) went from about
 // +240 ns absent to even on an Oxide Zen 5 VM, and small uint8 planes (the
-// chunks kernel's loads of the last plane) from about +220 ns.
+// chunks kernel's loads of the last plane) from about +220 ns. The last
+// five cases are the general rows loop's last rows (a pad over 64 bytes,
+// once with short src rows), a short reversal, the chunks kernel's planes
+// near the input's end and the wide kernel's short middle, each once +190
+// to +1400 ns absent.
 func BenchmarkNeighborPages(b *testing.B) {
 	cases := []suite.Case{
 		{Name: "c_edge_small", DType: "float32", Shape: []int{1, 256, 14, 14}, Mode: "edge", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
@@ -35,6 +39,11 @@ func BenchmarkNeighborPages(b *testing.B) {
 		{Name: "f32_expand_const3", DType: "float32", Shape: []int{1, 256, 14, 14}, Mode: "constant", Pads: []int{0, 0, 3, 3, 0, 0, 3, 3}},
 		{Name: "u8_expand_const1", DType: "uint8", Shape: []int{1, 128, 28, 28}, Mode: "constant", Pads: []int{0, 0, 1, 1, 0, 0, 1, 1}},
 		{Name: "g_u8_reflect", DType: "uint8", Shape: []int{1, 32, 112, 112}, Mode: "reflect", Pads: []int{0, 0, 2, 2, 0, 0, 2, 2}},
+		{Name: "i64_rows_zero14", DType: "int64", Shape: []int{8, 50}, Mode: "constant", Pads: []int{0, 0, 0, 14}},
+		{Name: "f64_column_value", DType: "float64", Shape: []int{66, 1}, Mode: "constant", Pads: []int{0, 13, 0, 36}, Value: 3},
+		{Name: "i16_pairs_reflect", DType: "int16", Shape: []int{64, 2}, Mode: "reflect", Pads: []int{2, 1, 2, 1}},
+		{Name: "u8_planes2x20_symmetric", DType: "uint8", Shape: []int{80, 2, 20}, Mode: "symmetric", Pads: []int{0, 1, 19, 0, 1, 19}},
+		{Name: "u8_rows17_zero", DType: "uint8", Shape: []int{56, 5, 17}, Mode: "constant", Pads: []int{1, 0, 0, 0, 3, 0}},
 	}
 	for _, c := range cases {
 		b.Run("case="+c.Name, func(b *testing.B) {
