@@ -931,12 +931,27 @@ pair_27:
 	RET
 
 short_25:
+	LEAQ     -1(AX)(CX*1), DX
+	ORQ      $0x00000fff, DX
+	SUBQ     $0x1f, DX
+	CMPQ     AX, DX
+	JHI      fill_far_33
 	LEAQ     lowmask64<>+0(SB), DX
 	KMOVQ    (DX)(CX*8), K1
 	VMOVDQU8 Y0, K1, (AX)
 	VZEROUPPER
 
 ret_26:
+	RET
+
+fill_far_33:
+	MOVQ     $0x00000020, DX
+	SUBQ     CX, DX
+	LEAQ     lowmask64<>+0(SB), BX
+	KMOVQ    (BX)(DX*8), K1
+	KNOTQ    K1, K1
+	VMOVDQU8 Y0, K1, -32(AX)(CX*1)
+	VZEROUPPER
 	RET
 
 // func copyAVX512(dst *byte, src *byte, n int)
@@ -946,15 +961,15 @@ TEXT ·copyAVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_34
+	JZ        ret_35
 	CMPQ      DX, $0x00000020
-	JBE       short_33
+	JBE       short_34
 	CMPQ      DX, $0x00000040
-	JBE       pair_35
+	JBE       pair_36
 	CMPQ      DX, $0x00000080
-	JBE       copy_le2_36
+	JBE       copy_le2_37
 	CMPQ      DX, $0x00000100
-	JBE       copy_le4_37
+	JBE       copy_le4_38
 	LEAQ      -256(AX)(DX*1), BX
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 Z0, (AX)
@@ -964,9 +979,9 @@ TEXT ·copyAVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	LEAQ      (CX)(DI*1), AX
 	CMPQ      SI, BX
-	JAE       copy_tail_40
+	JAE       copy_tail_41
 
-copy_loop_38:
+copy_loop_39:
 	VMOVDQU64 (AX), Z0
 	VMOVDQU64 64(AX), Z1
 	VMOVDQU64 128(AX), Z2
@@ -978,9 +993,9 @@ copy_loop_38:
 	ADDQ      $0x00000100, SI
 	ADDQ      $0x00000100, AX
 	CMPQ      SI, BX
-	JB        copy_loop_38
+	JB        copy_loop_39
 
-copy_tail_40:
+copy_tail_41:
 	LEAQ      -256(CX)(DX*1), AX
 	VMOVDQU64 (AX), Z0
 	VMOVDQU64 64(AX), Z1
@@ -990,9 +1005,9 @@ copy_tail_40:
 	VMOVDQU64 Z1, 64(BX)
 	VMOVDQU64 Z2, 128(BX)
 	VMOVDQU64 Z3, 192(BX)
-	JMP       copy_done_39
+	JMP       copy_done_40
 
-copy_le4_37:
+copy_le4_38:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(DX*1), Z2
@@ -1001,19 +1016,19 @@ copy_le4_37:
 	VMOVDQU64 Z1, 64(AX)
 	VMOVDQU64 Z2, -128(AX)(DX*1)
 	VMOVDQU64 Z3, -64(AX)(DX*1)
-	JMP       copy_done_39
+	JMP       copy_done_40
 
-copy_le2_36:
+copy_le2_37:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(DX*1), Z1
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z1, -64(AX)(DX*1)
 
-copy_done_39:
+copy_done_40:
 	VZEROUPPER
 	RET
 
-pair_35:
+pair_36:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(DX*1), Y1
 	VMOVDQU Y0, (AX)
@@ -1021,14 +1036,73 @@ pair_35:
 	VZEROUPPER
 	RET
 
-short_33:
+short_34:
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	SUBQ       $0x1f, BX
+	CMPQ       CX, BX
+	JHI        copy_far_42
+	LEAQ       -1(AX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	SUBQ       $0x1f, BX
+	CMPQ       AX, BX
+	JHI        copy_far_42
 	LEAQ       lowmask64<>+0(SB), BX
 	KMOVQ      (BX)(DX*8), K1
 	VMOVDQU8.Z (CX), K1, Y0
 	VMOVDQU8   Y0, K1, (AX)
 	VZEROUPPER
 
-ret_34:
+ret_35:
+	RET
+
+copy_far_42:
+	CMPQ DX, $0x00000010
+	JAE  ladder_44
+	CMPQ DX, $0x00000008
+	JAE  ladder_45
+	CMPQ DX, $0x00000004
+	JAE  ladder_46
+	CMPQ DX, $0x00000002
+	JAE  ladder_47
+	CMPQ DX, $0x00000001
+	JB   ladder_done_43
+	JMP  ladder_48
+
+ladder_44:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(DX*1), X1
+	VMOVDQU X0, (AX)
+	VMOVDQU X1, -16(AX)(DX*1)
+	JMP     ladder_done_43
+
+ladder_45:
+	MOVQ (CX), BX
+	MOVQ -8(CX)(DX*1), CX
+	MOVQ BX, (AX)
+	MOVQ CX, -8(AX)(DX*1)
+	JMP  ladder_done_43
+
+ladder_46:
+	MOVL (CX), BX
+	MOVL -4(CX)(DX*1), CX
+	MOVL BX, (AX)
+	MOVL CX, -4(AX)(DX*1)
+	JMP  ladder_done_43
+
+ladder_47:
+	MOVW (CX), BX
+	MOVW -2(CX)(DX*1), CX
+	MOVW BX, (AX)
+	MOVW CX, -2(AX)(DX*1)
+	JMP  ladder_done_43
+
+ladder_48:
+	MOVB (CX), CL
+	MOVB CL, (AX)
+
+ladder_done_43:
+	VZEROUPPER
 	RET
 
 // func copyStreamAVX512(dst *byte, src *byte, n int)
@@ -1038,15 +1112,15 @@ TEXT ·copyStreamAVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_42
+	JZ        ret_50
 	CMPQ      DX, $0x00000020
-	JBE       short_41
+	JBE       short_49
 	CMPQ      DX, $0x00000040
-	JBE       pair_43
+	JBE       pair_51
 	CMPQ      DX, $0x00000080
-	JBE       copy_le2_44
+	JBE       copy_le2_52
 	CMPQ      DX, $0x00000100
-	JBE       copy_le4_45
+	JBE       copy_le4_53
 	LEAQ      -256(AX)(DX*1), BX
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 Z0, (AX)
@@ -1056,9 +1130,9 @@ TEXT ·copyStreamAVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	LEAQ      (CX)(DI*1), AX
 	CMPQ      SI, BX
-	JAE       copy_tail_48
+	JAE       copy_tail_56
 
-copy_loop_46:
+copy_loop_54:
 	VMOVDQU64 (AX), Z0
 	VMOVDQU64 64(AX), Z1
 	VMOVDQU64 128(AX), Z2
@@ -1070,9 +1144,9 @@ copy_loop_46:
 	ADDQ      $0x00000100, SI
 	ADDQ      $0x00000100, AX
 	CMPQ      SI, BX
-	JB        copy_loop_46
+	JB        copy_loop_54
 
-copy_tail_48:
+copy_tail_56:
 	LEAQ      -256(CX)(DX*1), AX
 	VMOVDQU64 (AX), Z0
 	VMOVDQU64 64(AX), Z1
@@ -1082,9 +1156,9 @@ copy_tail_48:
 	VMOVDQU64 Z1, 64(BX)
 	VMOVDQU64 Z2, 128(BX)
 	VMOVDQU64 Z3, 192(BX)
-	JMP       copy_done_47
+	JMP       copy_done_55
 
-copy_le4_45:
+copy_le4_53:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(DX*1), Z2
@@ -1093,19 +1167,19 @@ copy_le4_45:
 	VMOVDQU64 Z1, 64(AX)
 	VMOVDQU64 Z2, -128(AX)(DX*1)
 	VMOVDQU64 Z3, -64(AX)(DX*1)
-	JMP       copy_done_47
+	JMP       copy_done_55
 
-copy_le2_44:
+copy_le2_52:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(DX*1), Z1
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z1, -64(AX)(DX*1)
 
-copy_done_47:
+copy_done_55:
 	VZEROUPPER
 	RET
 
-pair_43:
+pair_51:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(DX*1), Y1
 	VMOVDQU Y0, (AX)
@@ -1113,14 +1187,73 @@ pair_43:
 	VZEROUPPER
 	RET
 
-short_41:
+short_49:
+	LEAQ       -1(CX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	SUBQ       $0x1f, BX
+	CMPQ       CX, BX
+	JHI        copy_far_57
+	LEAQ       -1(AX)(DX*1), BX
+	ORQ        $0x00000fff, BX
+	SUBQ       $0x1f, BX
+	CMPQ       AX, BX
+	JHI        copy_far_57
 	LEAQ       lowmask64<>+0(SB), BX
 	KMOVQ      (BX)(DX*8), K1
 	VMOVDQU8.Z (CX), K1, Y0
 	VMOVDQU8   Y0, K1, (AX)
 	VZEROUPPER
 
-ret_42:
+ret_50:
+	RET
+
+copy_far_57:
+	CMPQ DX, $0x00000010
+	JAE  ladder_59
+	CMPQ DX, $0x00000008
+	JAE  ladder_60
+	CMPQ DX, $0x00000004
+	JAE  ladder_61
+	CMPQ DX, $0x00000002
+	JAE  ladder_62
+	CMPQ DX, $0x00000001
+	JB   ladder_done_58
+	JMP  ladder_63
+
+ladder_59:
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(DX*1), X1
+	VMOVDQU X0, (AX)
+	VMOVDQU X1, -16(AX)(DX*1)
+	JMP     ladder_done_58
+
+ladder_60:
+	MOVQ (CX), BX
+	MOVQ -8(CX)(DX*1), CX
+	MOVQ BX, (AX)
+	MOVQ CX, -8(AX)(DX*1)
+	JMP  ladder_done_58
+
+ladder_61:
+	MOVL (CX), BX
+	MOVL -4(CX)(DX*1), CX
+	MOVL BX, (AX)
+	MOVL CX, -4(AX)(DX*1)
+	JMP  ladder_done_58
+
+ladder_62:
+	MOVW (CX), BX
+	MOVW -2(CX)(DX*1), CX
+	MOVW BX, (AX)
+	MOVW CX, -2(AX)(DX*1)
+	JMP  ladder_done_58
+
+ladder_63:
+	MOVB (CX), CL
+	MOVB CL, (AX)
+
+ladder_done_58:
+	VZEROUPPER
 	RET
 
 // func copyRep(dst *byte, src *byte, n int)
@@ -1141,13 +1274,13 @@ TEXT ·reverse1AVX2(SB), NOSPLIT, $0-24
 	MOVQ           src+8(FP), CX
 	MOVQ           n+16(FP), DX
 	CMPQ           DX, $0x00000020
-	JB             short_49
+	JB             short_64
 	LEAQ           revconsts<>+0(SB), BX
 	VBROADCASTI128 (BX), Y0
 	CMPQ           DX, $0x00000040
-	JBE            rev_le2_50
+	JBE            rev_le2_65
 	CMPQ           DX, $0x00000080
-	JBE            rev_le4_51
+	JBE            rev_le4_66
 	LEAQ           -128(AX)(DX*1), BX
 	LEAQ           -128(CX)(DX*1), SI
 	VPERMQ         $0x4e, -32(CX)(DX*1), Y1
@@ -1159,196 +1292,7 @@ TEXT ·reverse1AVX2(SB), NOSPLIT, $0-24
 	SUBQ           AX, DI
 	SUBQ           DI, SI
 	CMPQ           DX, BX
-	JAE            rev_tail_52
-
-rev_loop_55:
-	VPERMQ  $0x4e, 96(SI), Y1
-	VPSHUFB Y0, Y1, Y1
-	VPERMQ  $0x4e, 64(SI), Y2
-	VPSHUFB Y0, Y2, Y2
-	VPERMQ  $0x4e, 32(SI), Y3
-	VPSHUFB Y0, Y3, Y3
-	VPERMQ  $0x4e, (SI), Y4
-	VPSHUFB Y0, Y4, Y4
-	VMOVDQU Y1, (DX)
-	VMOVDQU Y2, 32(DX)
-	VMOVDQU Y3, 64(DX)
-	VMOVDQU Y4, 96(DX)
-	ADDQ    $0x00000080, DX
-	SUBQ    $0x00000080, SI
-	CMPQ    DX, BX
-	JB      rev_loop_55
-	JMP     rev_tail_52
-	MOVQ AX, DX
-
-rev_loop_56:
-	VPERMQ  $0x4e, 96(SI), Y1
-	VPSHUFB Y0, Y1, Y1
-	VPERMQ  $0x4e, 64(SI), Y2
-	VPSHUFB Y0, Y2, Y2
-	VPERMQ  $0x4e, 32(SI), Y3
-	VPSHUFB Y0, Y3, Y3
-	VPERMQ  $0x4e, (SI), Y4
-	VPSHUFB Y0, Y4, Y4
-	VMOVDQU Y1, (DX)
-	VMOVDQU Y2, 32(DX)
-	VMOVDQU Y3, 64(DX)
-	VMOVDQU Y4, 96(DX)
-	ADDQ    $0x00000080, DX
-	SUBQ    $0x00000080, SI
-	CMPQ    DX, BX
-	JB      rev_loop_56
-
-rev_tail_52:
-	VPERMQ  $0x4e, 96(CX), Y1
-	VPSHUFB Y0, Y1, Y1
-	VPERMQ  $0x4e, 64(CX), Y2
-	VPSHUFB Y0, Y2, Y2
-	VPERMQ  $0x4e, 32(CX), Y3
-	VPSHUFB Y0, Y3, Y3
-	VPERMQ  $0x4e, (CX), Y4
-	VPSHUFB Y0, Y4, Y4
-	VMOVDQU Y1, (BX)
-	VMOVDQU Y2, 32(BX)
-	VMOVDQU Y3, 64(BX)
-	VMOVDQU Y4, 96(BX)
-	JMP     rev_done_53
-
-rev_le4_51:
-	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
-	VPSHUFB Y0, Y1, Y1
-	VPERMQ  $0x4e, -64(CX)(DX*1), Y2
-	VPSHUFB Y0, Y2, Y2
-	VPERMQ  $0x4e, 32(CX), Y3
-	VPSHUFB Y0, Y3, Y3
-	VPERMQ  $0x4e, (CX), Y4
-	VPSHUFB Y0, Y4, Y4
-	VMOVDQU Y1, (AX)
-	VMOVDQU Y2, 32(AX)
-	VMOVDQU Y3, -64(AX)(DX*1)
-	VMOVDQU Y4, -32(AX)(DX*1)
-	JMP     rev_done_53
-
-rev_le2_50:
-	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
-	VPSHUFB Y0, Y1, Y1
-	VPERMQ  $0x4e, (CX), Y2
-	VPSHUFB Y0, Y2, Y2
-	VMOVDQU Y1, (AX)
-	VMOVDQU Y2, -32(AX)(DX*1)
-
-rev_done_53:
-	VZEROUPPER
-	RET
-
-short_49:
-	CMPQ DX, $0x00000010
-	JAE  ladder_58
-	CMPQ DX, $0x00000008
-	JAE  ladder_59
-	CMPQ DX, $0x00000004
-	JAE  ladder_60
-	CMPQ DX, $0x00000002
-	JAE  ladder_61
-	CMPQ DX, $0x00000001
-	JB   ladder_done_57
-	JMP  ladder_62
-
-ladder_58:
-	LEAQ    revconsts<>+0(SB), BX
-	VMOVDQU (BX), X2
-	VMOVDQU -16(CX)(DX*1), X0
-	VMOVDQU (CX), X1
-	VPSHUFB X2, X0, X0
-	VPSHUFB X2, X1, X1
-	VMOVDQU X0, (AX)
-	VMOVDQU X1, -16(AX)(DX*1)
-	JMP     ladder_done_57
-
-ladder_59:
-	MOVQ   -8(CX)(DX*1), BX
-	MOVQ   (CX), CX
-	BSWAPQ BX
-	BSWAPQ CX
-	MOVQ   BX, (AX)
-	MOVQ   CX, -8(AX)(DX*1)
-	JMP    ladder_done_57
-
-ladder_60:
-	MOVL   -4(CX)(DX*1), BX
-	MOVL   (CX), CX
-	BSWAPL BX
-	BSWAPL CX
-	MOVL   BX, (AX)
-	MOVL   CX, -4(AX)(DX*1)
-	JMP    ladder_done_57
-
-ladder_61:
-	MOVW -2(CX)(DX*1), BX
-	MOVW (CX), CX
-	ROLW $0x08, BX
-	ROLW $0x08, CX
-	MOVW BX, (AX)
-	MOVW CX, -2(AX)(DX*1)
-	JMP  ladder_done_57
-
-ladder_62:
-	MOVB (CX), CL
-	MOVB CL, (AX)
-
-ladder_done_57:
-	RET
-
-// func reverse2AVX2(dst *byte, src *byte, n int)
-// Requires: AVX, AVX2
-TEXT ·reverse2AVX2(SB), NOSPLIT, $0-24
-	MOVQ           dst+0(FP), AX
-	MOVQ           src+8(FP), CX
-	MOVQ           n+16(FP), DX
-	CMPQ           DX, $0x00000020
-	JB             short_63
-	LEAQ           revconsts<>+0(SB), BX
-	VBROADCASTI128 16(BX), Y0
-	CMPQ           DX, $0x00000040
-	JBE            rev_le2_64
-	CMPQ           DX, $0x00000080
-	JBE            rev_le4_65
-	LEAQ           -128(AX)(DX*1), BX
-	LEAQ           -128(CX)(DX*1), SI
-	TESTQ          $0x00000001, AX
-	JNZ            rev_plain_68
-	VPERMQ         $0x4e, -32(CX)(DX*1), Y1
-	VPSHUFB        Y0, Y1, Y1
-	VMOVDQU        Y1, (AX)
-	LEAQ           32(AX), DX
-	ANDQ           $-32, DX
-	MOVQ           DX, DI
-	SUBQ           AX, DI
-	SUBQ           DI, SI
-	CMPQ           DX, BX
-	JAE            rev_tail_66
-
-rev_loop_69:
-	VPERMQ  $0x4e, 96(SI), Y1
-	VPSHUFB Y0, Y1, Y1
-	VPERMQ  $0x4e, 64(SI), Y2
-	VPSHUFB Y0, Y2, Y2
-	VPERMQ  $0x4e, 32(SI), Y3
-	VPSHUFB Y0, Y3, Y3
-	VPERMQ  $0x4e, (SI), Y4
-	VPSHUFB Y0, Y4, Y4
-	VMOVDQU Y1, (DX)
-	VMOVDQU Y2, 32(DX)
-	VMOVDQU Y3, 64(DX)
-	VMOVDQU Y4, 96(DX)
-	ADDQ    $0x00000080, DX
-	SUBQ    $0x00000080, SI
-	CMPQ    DX, BX
-	JB      rev_loop_69
-	JMP     rev_tail_66
-
-rev_plain_68:
-	MOVQ AX, DX
+	JAE            rev_tail_67
 
 rev_loop_70:
 	VPERMQ  $0x4e, 96(SI), Y1
@@ -1367,8 +1311,28 @@ rev_loop_70:
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
 	JB      rev_loop_70
+	JMP     rev_tail_67
+	MOVQ AX, DX
 
-rev_tail_66:
+rev_loop_71:
+	VPERMQ  $0x4e, 96(SI), Y1
+	VPSHUFB Y0, Y1, Y1
+	VPERMQ  $0x4e, 64(SI), Y2
+	VPSHUFB Y0, Y2, Y2
+	VPERMQ  $0x4e, 32(SI), Y3
+	VPSHUFB Y0, Y3, Y3
+	VPERMQ  $0x4e, (SI), Y4
+	VPSHUFB Y0, Y4, Y4
+	VMOVDQU Y1, (DX)
+	VMOVDQU Y2, 32(DX)
+	VMOVDQU Y3, 64(DX)
+	VMOVDQU Y4, 96(DX)
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000080, SI
+	CMPQ    DX, BX
+	JB      rev_loop_71
+
+rev_tail_67:
 	VPERMQ  $0x4e, 96(CX), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, 64(CX), Y2
@@ -1381,9 +1345,9 @@ rev_tail_66:
 	VMOVDQU Y2, 32(BX)
 	VMOVDQU Y3, 64(BX)
 	VMOVDQU Y4, 96(BX)
-	JMP     rev_done_67
+	JMP     rev_done_68
 
-rev_le4_65:
+rev_le4_66:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, -64(CX)(DX*1), Y2
@@ -1396,9 +1360,9 @@ rev_le4_65:
 	VMOVDQU Y2, 32(AX)
 	VMOVDQU Y3, -64(AX)(DX*1)
 	VMOVDQU Y4, -32(AX)(DX*1)
-	JMP     rev_done_67
+	JMP     rev_done_68
 
-rev_le2_64:
+rev_le2_65:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VPERMQ  $0x4e, (CX), Y2
@@ -1406,22 +1370,191 @@ rev_le2_64:
 	VMOVDQU Y1, (AX)
 	VMOVDQU Y2, -32(AX)(DX*1)
 
-rev_done_67:
+rev_done_68:
 	VZEROUPPER
 	RET
 
-short_63:
+short_64:
 	CMPQ DX, $0x00000010
-	JAE  ladder_72
-	CMPQ DX, $0x00000008
 	JAE  ladder_73
-	CMPQ DX, $0x00000004
+	CMPQ DX, $0x00000008
 	JAE  ladder_74
+	CMPQ DX, $0x00000004
+	JAE  ladder_75
 	CMPQ DX, $0x00000002
-	JB   ladder_done_71
-	JMP  ladder_75
+	JAE  ladder_76
+	CMPQ DX, $0x00000001
+	JB   ladder_done_72
+	JMP  ladder_77
 
-ladder_72:
+ladder_73:
+	LEAQ    revconsts<>+0(SB), BX
+	VMOVDQU (BX), X2
+	VMOVDQU -16(CX)(DX*1), X0
+	VMOVDQU (CX), X1
+	VPSHUFB X2, X0, X0
+	VPSHUFB X2, X1, X1
+	VMOVDQU X0, (AX)
+	VMOVDQU X1, -16(AX)(DX*1)
+	JMP     ladder_done_72
+
+ladder_74:
+	MOVQ   -8(CX)(DX*1), BX
+	MOVQ   (CX), CX
+	BSWAPQ BX
+	BSWAPQ CX
+	MOVQ   BX, (AX)
+	MOVQ   CX, -8(AX)(DX*1)
+	JMP    ladder_done_72
+
+ladder_75:
+	MOVL   -4(CX)(DX*1), BX
+	MOVL   (CX), CX
+	BSWAPL BX
+	BSWAPL CX
+	MOVL   BX, (AX)
+	MOVL   CX, -4(AX)(DX*1)
+	JMP    ladder_done_72
+
+ladder_76:
+	MOVW -2(CX)(DX*1), BX
+	MOVW (CX), CX
+	ROLW $0x08, BX
+	ROLW $0x08, CX
+	MOVW BX, (AX)
+	MOVW CX, -2(AX)(DX*1)
+	JMP  ladder_done_72
+
+ladder_77:
+	MOVB (CX), CL
+	MOVB CL, (AX)
+
+ladder_done_72:
+	RET
+
+// func reverse2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·reverse2AVX2(SB), NOSPLIT, $0-24
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	CMPQ           DX, $0x00000020
+	JB             short_78
+	LEAQ           revconsts<>+0(SB), BX
+	VBROADCASTI128 16(BX), Y0
+	CMPQ           DX, $0x00000040
+	JBE            rev_le2_79
+	CMPQ           DX, $0x00000080
+	JBE            rev_le4_80
+	LEAQ           -128(AX)(DX*1), BX
+	LEAQ           -128(CX)(DX*1), SI
+	TESTQ          $0x00000001, AX
+	JNZ            rev_plain_83
+	VPERMQ         $0x4e, -32(CX)(DX*1), Y1
+	VPSHUFB        Y0, Y1, Y1
+	VMOVDQU        Y1, (AX)
+	LEAQ           32(AX), DX
+	ANDQ           $-32, DX
+	MOVQ           DX, DI
+	SUBQ           AX, DI
+	SUBQ           DI, SI
+	CMPQ           DX, BX
+	JAE            rev_tail_81
+
+rev_loop_84:
+	VPERMQ  $0x4e, 96(SI), Y1
+	VPSHUFB Y0, Y1, Y1
+	VPERMQ  $0x4e, 64(SI), Y2
+	VPSHUFB Y0, Y2, Y2
+	VPERMQ  $0x4e, 32(SI), Y3
+	VPSHUFB Y0, Y3, Y3
+	VPERMQ  $0x4e, (SI), Y4
+	VPSHUFB Y0, Y4, Y4
+	VMOVDQU Y1, (DX)
+	VMOVDQU Y2, 32(DX)
+	VMOVDQU Y3, 64(DX)
+	VMOVDQU Y4, 96(DX)
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000080, SI
+	CMPQ    DX, BX
+	JB      rev_loop_84
+	JMP     rev_tail_81
+
+rev_plain_83:
+	MOVQ AX, DX
+
+rev_loop_85:
+	VPERMQ  $0x4e, 96(SI), Y1
+	VPSHUFB Y0, Y1, Y1
+	VPERMQ  $0x4e, 64(SI), Y2
+	VPSHUFB Y0, Y2, Y2
+	VPERMQ  $0x4e, 32(SI), Y3
+	VPSHUFB Y0, Y3, Y3
+	VPERMQ  $0x4e, (SI), Y4
+	VPSHUFB Y0, Y4, Y4
+	VMOVDQU Y1, (DX)
+	VMOVDQU Y2, 32(DX)
+	VMOVDQU Y3, 64(DX)
+	VMOVDQU Y4, 96(DX)
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000080, SI
+	CMPQ    DX, BX
+	JB      rev_loop_85
+
+rev_tail_81:
+	VPERMQ  $0x4e, 96(CX), Y1
+	VPSHUFB Y0, Y1, Y1
+	VPERMQ  $0x4e, 64(CX), Y2
+	VPSHUFB Y0, Y2, Y2
+	VPERMQ  $0x4e, 32(CX), Y3
+	VPSHUFB Y0, Y3, Y3
+	VPERMQ  $0x4e, (CX), Y4
+	VPSHUFB Y0, Y4, Y4
+	VMOVDQU Y1, (BX)
+	VMOVDQU Y2, 32(BX)
+	VMOVDQU Y3, 64(BX)
+	VMOVDQU Y4, 96(BX)
+	JMP     rev_done_82
+
+rev_le4_80:
+	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VPERMQ  $0x4e, -64(CX)(DX*1), Y2
+	VPSHUFB Y0, Y2, Y2
+	VPERMQ  $0x4e, 32(CX), Y3
+	VPSHUFB Y0, Y3, Y3
+	VPERMQ  $0x4e, (CX), Y4
+	VPSHUFB Y0, Y4, Y4
+	VMOVDQU Y1, (AX)
+	VMOVDQU Y2, 32(AX)
+	VMOVDQU Y3, -64(AX)(DX*1)
+	VMOVDQU Y4, -32(AX)(DX*1)
+	JMP     rev_done_82
+
+rev_le2_79:
+	VPERMQ  $0x4e, -32(CX)(DX*1), Y1
+	VPSHUFB Y0, Y1, Y1
+	VPERMQ  $0x4e, (CX), Y2
+	VPSHUFB Y0, Y2, Y2
+	VMOVDQU Y1, (AX)
+	VMOVDQU Y2, -32(AX)(DX*1)
+
+rev_done_82:
+	VZEROUPPER
+	RET
+
+short_78:
+	CMPQ DX, $0x00000010
+	JAE  ladder_87
+	CMPQ DX, $0x00000008
+	JAE  ladder_88
+	CMPQ DX, $0x00000004
+	JAE  ladder_89
+	CMPQ DX, $0x00000002
+	JB   ladder_done_86
+	JMP  ladder_90
+
+ladder_87:
 	LEAQ    revconsts<>+0(SB), BX
 	VMOVDQU 16(BX), X2
 	VMOVDQU -16(CX)(DX*1), X0
@@ -1430,31 +1563,31 @@ ladder_72:
 	VPSHUFB X2, X1, X1
 	VMOVDQU X0, (AX)
 	VMOVDQU X1, -16(AX)(DX*1)
-	JMP     ladder_done_71
+	JMP     ladder_done_86
 
-ladder_73:
+ladder_88:
 	VMOVQ    -8(CX)(DX*1), X0
 	VMOVQ    (CX), X1
 	VPSHUFLW $0x1b, X0, X0
 	VPSHUFLW $0x1b, X1, X1
 	VMOVQ    X0, (AX)
 	VMOVQ    X1, -8(AX)(DX*1)
-	JMP      ladder_done_71
+	JMP      ladder_done_86
 
-ladder_74:
+ladder_89:
 	MOVL -4(CX)(DX*1), BX
 	MOVL (CX), CX
 	ROLL $0x10, BX
 	ROLL $0x10, CX
 	MOVL BX, (AX)
 	MOVL CX, -4(AX)(DX*1)
-	JMP  ladder_done_71
+	JMP  ladder_done_86
 
-ladder_75:
+ladder_90:
 	MOVW (CX), CX
 	MOVW CX, (AX)
 
-ladder_done_71:
+ladder_done_86:
 	RET
 
 // func reverse4AVX2(dst *byte, src *byte, n int)
@@ -1464,17 +1597,17 @@ TEXT ·reverse4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	CMPQ    DX, $0x00000020
-	JB      short_76
+	JB      short_91
 	LEAQ    revconsts<>+0(SB), BX
 	VMOVDQU 32(BX), Y0
 	CMPQ    DX, $0x00000040
-	JBE     rev_le2_77
+	JBE     rev_le2_92
 	CMPQ    DX, $0x00000080
-	JBE     rev_le4_78
+	JBE     rev_le4_93
 	LEAQ    -128(AX)(DX*1), BX
 	LEAQ    -128(CX)(DX*1), SI
 	TESTQ   $0x00000003, AX
-	JNZ     rev_plain_81
+	JNZ     rev_plain_96
 	VPERMD  -32(CX)(DX*1), Y0, Y1
 	VMOVDQU Y1, (AX)
 	LEAQ    32(AX), DX
@@ -1483,9 +1616,9 @@ TEXT ·reverse4AVX2(SB), NOSPLIT, $0-24
 	SUBQ    AX, DI
 	SUBQ    DI, SI
 	CMPQ    DX, BX
-	JAE     rev_tail_79
+	JAE     rev_tail_94
 
-rev_loop_82:
+rev_loop_97:
 	VPERMD  96(SI), Y0, Y1
 	VPERMD  64(SI), Y0, Y2
 	VPERMD  32(SI), Y0, Y3
@@ -1497,13 +1630,13 @@ rev_loop_82:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_82
-	JMP     rev_tail_79
+	JB      rev_loop_97
+	JMP     rev_tail_94
 
-rev_plain_81:
+rev_plain_96:
 	MOVQ AX, DX
 
-rev_loop_83:
+rev_loop_98:
 	VPERMD  96(SI), Y0, Y1
 	VPERMD  64(SI), Y0, Y2
 	VPERMD  32(SI), Y0, Y3
@@ -1515,9 +1648,9 @@ rev_loop_83:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_83
+	JB      rev_loop_98
 
-rev_tail_79:
+rev_tail_94:
 	VPERMD  96(CX), Y0, Y1
 	VPERMD  64(CX), Y0, Y2
 	VPERMD  32(CX), Y0, Y3
@@ -1526,9 +1659,9 @@ rev_tail_79:
 	VMOVDQU Y2, 32(BX)
 	VMOVDQU Y3, 64(BX)
 	VMOVDQU Y4, 96(BX)
-	JMP     rev_done_80
+	JMP     rev_done_95
 
-rev_le4_78:
+rev_le4_93:
 	VPERMD  -32(CX)(DX*1), Y0, Y1
 	VPERMD  -64(CX)(DX*1), Y0, Y2
 	VPERMD  32(CX), Y0, Y3
@@ -1537,48 +1670,48 @@ rev_le4_78:
 	VMOVDQU Y2, 32(AX)
 	VMOVDQU Y3, -64(AX)(DX*1)
 	VMOVDQU Y0, -32(AX)(DX*1)
-	JMP     rev_done_80
+	JMP     rev_done_95
 
-rev_le2_77:
+rev_le2_92:
 	VPERMD  -32(CX)(DX*1), Y0, Y1
 	VPERMD  (CX), Y0, Y0
 	VMOVDQU Y1, (AX)
 	VMOVDQU Y0, -32(AX)(DX*1)
 
-rev_done_80:
+rev_done_95:
 	VZEROUPPER
 	RET
 
-short_76:
+short_91:
 	CMPQ DX, $0x00000010
-	JAE  ladder_85
+	JAE  ladder_100
 	CMPQ DX, $0x00000008
-	JAE  ladder_86
+	JAE  ladder_101
 	CMPQ DX, $0x00000004
-	JB   ladder_done_84
-	JMP  ladder_87
+	JB   ladder_done_99
+	JMP  ladder_102
 
-ladder_85:
+ladder_100:
 	VPSHUFD $0x1b, -16(CX)(DX*1), X0
 	VPSHUFD $0x1b, (CX), X1
 	VMOVDQU X0, (AX)
 	VMOVDQU X1, -16(AX)(DX*1)
-	JMP     ladder_done_84
+	JMP     ladder_done_99
 
-ladder_86:
+ladder_101:
 	MOVQ -8(CX)(DX*1), BX
 	MOVQ (CX), CX
 	ROLQ $0x20, BX
 	ROLQ $0x20, CX
 	MOVQ BX, (AX)
 	MOVQ CX, -8(AX)(DX*1)
-	JMP  ladder_done_84
+	JMP  ladder_done_99
 
-ladder_87:
+ladder_102:
 	MOVL (CX), CX
 	MOVL CX, (AX)
 
-ladder_done_84:
+ladder_done_99:
 	RET
 
 // func reverse8AVX2(dst *byte, src *byte, n int)
@@ -1588,15 +1721,15 @@ TEXT ·reverse8AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	CMPQ    DX, $0x00000020
-	JB      short_88
+	JB      short_103
 	CMPQ    DX, $0x00000040
-	JBE     rev_le2_89
+	JBE     rev_le2_104
 	CMPQ    DX, $0x00000080
-	JBE     rev_le4_90
+	JBE     rev_le4_105
 	LEAQ    -128(AX)(DX*1), BX
 	LEAQ    -128(CX)(DX*1), SI
 	TESTQ   $0x00000007, AX
-	JNZ     rev_plain_93
+	JNZ     rev_plain_108
 	VPERMQ  $0x1b, -32(CX)(DX*1), Y0
 	VMOVDQU Y0, (AX)
 	LEAQ    32(AX), DX
@@ -1605,9 +1738,9 @@ TEXT ·reverse8AVX2(SB), NOSPLIT, $0-24
 	SUBQ    AX, DI
 	SUBQ    DI, SI
 	CMPQ    DX, BX
-	JAE     rev_tail_91
+	JAE     rev_tail_106
 
-rev_loop_94:
+rev_loop_109:
 	VPERMQ  $0x1b, 96(SI), Y0
 	VPERMQ  $0x1b, 64(SI), Y1
 	VPERMQ  $0x1b, 32(SI), Y2
@@ -1619,13 +1752,13 @@ rev_loop_94:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_94
-	JMP     rev_tail_91
+	JB      rev_loop_109
+	JMP     rev_tail_106
 
-rev_plain_93:
+rev_plain_108:
 	MOVQ AX, DX
 
-rev_loop_95:
+rev_loop_110:
 	VPERMQ  $0x1b, 96(SI), Y0
 	VPERMQ  $0x1b, 64(SI), Y1
 	VPERMQ  $0x1b, 32(SI), Y2
@@ -1637,9 +1770,9 @@ rev_loop_95:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_95
+	JB      rev_loop_110
 
-rev_tail_91:
+rev_tail_106:
 	VPERMQ  $0x1b, 96(CX), Y0
 	VPERMQ  $0x1b, 64(CX), Y1
 	VPERMQ  $0x1b, 32(CX), Y2
@@ -1648,9 +1781,9 @@ rev_tail_91:
 	VMOVDQU Y1, 32(BX)
 	VMOVDQU Y2, 64(BX)
 	VMOVDQU Y3, 96(BX)
-	JMP     rev_done_92
+	JMP     rev_done_107
 
-rev_le4_90:
+rev_le4_105:
 	VPERMQ  $0x1b, -32(CX)(DX*1), Y0
 	VPERMQ  $0x1b, -64(CX)(DX*1), Y1
 	VPERMQ  $0x1b, 32(CX), Y2
@@ -1659,37 +1792,37 @@ rev_le4_90:
 	VMOVDQU Y1, 32(AX)
 	VMOVDQU Y2, -64(AX)(DX*1)
 	VMOVDQU Y3, -32(AX)(DX*1)
-	JMP     rev_done_92
+	JMP     rev_done_107
 
-rev_le2_89:
+rev_le2_104:
 	VPERMQ  $0x1b, -32(CX)(DX*1), Y0
 	VPERMQ  $0x1b, (CX), Y1
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y1, -32(AX)(DX*1)
 
-rev_done_92:
+rev_done_107:
 	VZEROUPPER
 	RET
 
-short_88:
+short_103:
 	CMPQ DX, $0x00000010
-	JAE  ladder_97
+	JAE  ladder_112
 	CMPQ DX, $0x00000008
-	JB   ladder_done_96
-	JMP  ladder_98
+	JB   ladder_done_111
+	JMP  ladder_113
 
-ladder_97:
+ladder_112:
 	VPSHUFD $0x4e, -16(CX)(DX*1), X0
 	VPSHUFD $0x4e, (CX), X1
 	VMOVDQU X0, (AX)
 	VMOVDQU X1, -16(AX)(DX*1)
-	JMP     ladder_done_96
+	JMP     ladder_done_111
 
-ladder_98:
+ladder_113:
 	MOVQ (CX), CX
 	MOVQ CX, (AX)
 
-ladder_done_96:
+ladder_done_111:
 	RET
 
 // func reverse16AVX2(dst *byte, src *byte, n int)
@@ -1699,15 +1832,15 @@ TEXT ·reverse16AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	CMPQ    DX, $0x00000020
-	JB      short_99
+	JB      short_114
 	CMPQ    DX, $0x00000040
-	JBE     rev_le2_100
+	JBE     rev_le2_115
 	CMPQ    DX, $0x00000080
-	JBE     rev_le4_101
+	JBE     rev_le4_116
 	LEAQ    -128(AX)(DX*1), BX
 	LEAQ    -128(CX)(DX*1), SI
 	TESTQ   $0x0000000f, AX
-	JNZ     rev_plain_104
+	JNZ     rev_plain_119
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y0
 	VMOVDQU Y0, (AX)
 	LEAQ    32(AX), DX
@@ -1716,9 +1849,9 @@ TEXT ·reverse16AVX2(SB), NOSPLIT, $0-24
 	SUBQ    AX, DI
 	SUBQ    DI, SI
 	CMPQ    DX, BX
-	JAE     rev_tail_102
+	JAE     rev_tail_117
 
-rev_loop_105:
+rev_loop_120:
 	VPERMQ  $0x4e, 96(SI), Y0
 	VPERMQ  $0x4e, 64(SI), Y1
 	VPERMQ  $0x4e, 32(SI), Y2
@@ -1730,13 +1863,13 @@ rev_loop_105:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_105
-	JMP     rev_tail_102
+	JB      rev_loop_120
+	JMP     rev_tail_117
 
-rev_plain_104:
+rev_plain_119:
 	MOVQ AX, DX
 
-rev_loop_106:
+rev_loop_121:
 	VPERMQ  $0x4e, 96(SI), Y0
 	VPERMQ  $0x4e, 64(SI), Y1
 	VPERMQ  $0x4e, 32(SI), Y2
@@ -1748,9 +1881,9 @@ rev_loop_106:
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, SI
 	CMPQ    DX, BX
-	JB      rev_loop_106
+	JB      rev_loop_121
 
-rev_tail_102:
+rev_tail_117:
 	VPERMQ  $0x4e, 96(CX), Y0
 	VPERMQ  $0x4e, 64(CX), Y1
 	VPERMQ  $0x4e, 32(CX), Y2
@@ -1759,9 +1892,9 @@ rev_tail_102:
 	VMOVDQU Y1, 32(BX)
 	VMOVDQU Y2, 64(BX)
 	VMOVDQU Y3, 96(BX)
-	JMP     rev_done_103
+	JMP     rev_done_118
 
-rev_le4_101:
+rev_le4_116:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y0
 	VPERMQ  $0x4e, -64(CX)(DX*1), Y1
 	VPERMQ  $0x4e, 32(CX), Y2
@@ -1770,25 +1903,25 @@ rev_le4_101:
 	VMOVDQU Y1, 32(AX)
 	VMOVDQU Y2, -64(AX)(DX*1)
 	VMOVDQU Y3, -32(AX)(DX*1)
-	JMP     rev_done_103
+	JMP     rev_done_118
 
-rev_le2_100:
+rev_le2_115:
 	VPERMQ  $0x4e, -32(CX)(DX*1), Y0
 	VPERMQ  $0x4e, (CX), Y1
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y1, -32(AX)(DX*1)
 
-rev_done_103:
+rev_done_118:
 	VZEROUPPER
 	RET
 
-short_99:
+short_114:
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_107
+	JB      ladder_done_122
 	VMOVDQU (CX), X0
 	VMOVDQU X0, (AX)
 
-ladder_done_107:
+ladder_done_122:
 	RET
 
 // func reverse1AVX512(dst *byte, src *byte, n int)
@@ -1798,16 +1931,16 @@ TEXT ·reverse1AVX512(SB), NOSPLIT, $0-24
 	MOVQ            src+8(FP), CX
 	MOVQ            n+16(FP), DX
 	TESTQ           DX, DX
-	JZ              ret_110
+	JZ              ret_125
 	CMPQ            DX, $0x00000040
-	JB              short_109
+	JB              short_124
 	LEAQ            revconsts<>+0(SB), BX
 	VMOVDQU64       256(BX), Z0
 	VBROADCASTI32X4 (BX), Z1
 	CMPQ            DX, $0x00000080
-	JBE             rev_le2_111
+	JBE             rev_le2_126
 	CMPQ            DX, $0x00000100
-	JBE             rev_le4_112
+	JBE             rev_le4_127
 	LEAQ            -256(AX)(DX*1), BX
 	LEAQ            -256(CX)(DX*1), SI
 	VPERMQ          -64(CX)(DX*1), Z0, Z2
@@ -1819,9 +1952,9 @@ TEXT ·reverse1AVX512(SB), NOSPLIT, $0-24
 	SUBQ            AX, DI
 	SUBQ            DI, SI
 	CMPQ            DX, BX
-	JAE             rev_tail_113
+	JAE             rev_tail_128
 
-rev_loop_116:
+rev_loop_131:
 	VPERMQ    192(SI), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    128(SI), Z0, Z3
@@ -1837,11 +1970,11 @@ rev_loop_116:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_116
-	JMP       rev_tail_113
+	JB        rev_loop_131
+	JMP       rev_tail_128
 	MOVQ AX, DX
 
-rev_loop_117:
+rev_loop_132:
 	VPERMQ    192(SI), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    128(SI), Z0, Z3
@@ -1857,9 +1990,9 @@ rev_loop_117:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_117
+	JB        rev_loop_132
 
-rev_tail_113:
+rev_tail_128:
 	VPERMQ    192(CX), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    128(CX), Z0, Z3
@@ -1872,9 +2005,9 @@ rev_tail_113:
 	VMOVDQU64 Z3, 64(BX)
 	VMOVDQU64 Z4, 128(BX)
 	VMOVDQU64 Z5, 192(BX)
-	JMP       rev_done_114
+	JMP       rev_done_129
 
-rev_le4_112:
+rev_le4_127:
 	VPERMQ    -64(CX)(DX*1), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    -128(CX)(DX*1), Z0, Z3
@@ -1887,9 +2020,9 @@ rev_le4_112:
 	VMOVDQU64 Z3, 64(AX)
 	VMOVDQU64 Z4, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_114
+	JMP       rev_done_129
 
-rev_le2_111:
+rev_le2_126:
 	VPERMQ    -64(CX)(DX*1), Z0, Z2
 	VPSHUFB   Z1, Z2, Z2
 	VPERMQ    (CX), Z0, Z0
@@ -1897,33 +2030,33 @@ rev_le2_111:
 	VMOVDQU64 Z2, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_114:
+rev_done_129:
 	VZEROUPPER
 	RET
 
-short_109:
+short_124:
 	LEAQ  lowmask64<>+0(SB), BX
 	KMOVQ (BX)(DX*8), K1
 	CMPQ  DX, $0x00000020
-	JAE   rev_y32_118
+	JAE   rev_y32_133
 	CMPQ  DX, $0x00000010
-	JAE   rev_x16_119
+	JAE   rev_x16_134
 	LEAQ  -1(DX), BX
 	LEAQ  -1(AX)(DX*1), SI
 	ORQ   $0x00000fff, SI
 	SUBQ  $0x0f, SI
 	CMPQ  AX, SI
-	JHI   rev_d_far_122
+	JHI   rev_d_far_137
 
-rev_d_decided_125:
+rev_d_decided_140:
 	LEAQ       -1(CX)(DX*1), SI
 	ORQ        $0x00000fff, SI
 	SUBQ       $0x0f, SI
 	CMPQ       CX, SI
-	JHI        rev_s_far_121
+	JHI        rev_s_far_136
 	VMOVDQU8.Z (CX), K1, X0
 
-rev_s_loaded_124:
+rev_s_loaded_139:
 	VPBROADCASTB BX, X1
 	LEAQ         iota16x5<>+0(SB), CX
 	VPSUBB       (CX), X1, X1
@@ -1932,18 +2065,18 @@ rev_s_loaded_124:
 	ORQ          $0x00000fff, CX
 	SUBQ         $0x0f, CX
 	CMPQ         AX, CX
-	JHI          rev_d_back_123
+	JHI          rev_d_back_138
 	VMOVDQU8     X0, K1, (AX)
 
-rev_stored_126:
-	JMP rev_sdone_120
+rev_stored_141:
+	JMP rev_sdone_135
 
-rev_d_far_122:
+rev_d_far_137:
 	ADDQ $0x10, BX
 	SUBQ DX, BX
-	JMP  rev_d_decided_125
+	JMP  rev_d_decided_140
 
-rev_s_far_121:
+rev_s_far_136:
 	ADDQ       $0x10, BX
 	SUBQ       DX, BX
 	MOVQ       $0x00000010, SI
@@ -1952,18 +2085,18 @@ rev_s_far_121:
 	KMOVQ      (DI)(SI*8), K2
 	KNOTQ      K2, K2
 	VMOVDQU8.Z -16(CX)(DX*1), K2, X0
-	JMP        rev_s_loaded_124
+	JMP        rev_s_loaded_139
 
-rev_d_back_123:
+rev_d_back_138:
 	MOVQ     $0x00000010, CX
 	SUBQ     DX, CX
 	LEAQ     lowmask64<>+0(SB), BX
 	KMOVQ    (BX)(CX*8), K2
 	KNOTQ    K2, K2
 	VMOVDQU8 X0, K2, -16(AX)(DX*1)
-	JMP      rev_stored_126
+	JMP      rev_stored_141
 
-rev_x16_119:
+rev_x16_134:
 	LEAQ    revconsts<>+0(SB), BX
 	VMOVDQU (BX), X0
 	VMOVDQU -16(CX)(DX*1), X1
@@ -1972,9 +2105,9 @@ rev_x16_119:
 	VPSHUFB X0, X2, X2
 	VMOVDQU X1, (AX)
 	VMOVDQU X2, -16(AX)(DX*1)
-	JMP     rev_sdone_120
+	JMP     rev_sdone_135
 
-rev_y32_118:
+rev_y32_133:
 	LEAQ           revconsts<>+0(SB), BX
 	VBROADCASTI128 (BX), Y0
 	VPERMQ         $0x4e, -32(CX)(DX*1), Y1
@@ -1984,10 +2117,10 @@ rev_y32_118:
 	VMOVDQU        Y1, (AX)
 	VMOVDQU        Y2, -32(AX)(DX*1)
 
-rev_sdone_120:
+rev_sdone_135:
 	VZEROUPPER
 
-ret_110:
+ret_125:
 	RET
 
 // func reverse2AVX512(dst *byte, src *byte, n int)
@@ -1997,19 +2130,19 @@ TEXT ·reverse2AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_128
+	JZ        ret_143
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 192(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_127
+	JB        short_142
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_129
+	JBE       rev_le2_144
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_130
+	JBE       rev_le4_145
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000001, AX
-	JNZ       rev_plain_133
+	JNZ       rev_plain_148
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -2018,9 +2151,9 @@ TEXT ·reverse2AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_131
+	JAE       rev_tail_146
 
-rev_loop_134:
+rev_loop_149:
 	VPERMW    192(SI), Z0, Z1
 	VPERMW    128(SI), Z0, Z2
 	VPERMW    64(SI), Z0, Z3
@@ -2032,13 +2165,13 @@ rev_loop_134:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_134
-	JMP       rev_tail_131
+	JB        rev_loop_149
+	JMP       rev_tail_146
 
-rev_plain_133:
+rev_plain_148:
 	MOVQ AX, DX
 
-rev_loop_135:
+rev_loop_150:
 	VPERMW    192(SI), Z0, Z1
 	VPERMW    128(SI), Z0, Z2
 	VPERMW    64(SI), Z0, Z3
@@ -2050,9 +2183,9 @@ rev_loop_135:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_135
+	JB        rev_loop_150
 
-rev_tail_131:
+rev_tail_146:
 	VPERMW    192(CX), Z0, Z1
 	VPERMW    128(CX), Z0, Z2
 	VPERMW    64(CX), Z0, Z3
@@ -2061,9 +2194,9 @@ rev_tail_131:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_132
+	JMP       rev_done_147
 
-rev_le4_130:
+rev_le4_145:
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VPERMW    -128(CX)(DX*1), Z0, Z2
 	VPERMW    64(CX), Z0, Z3
@@ -2072,19 +2205,19 @@ rev_le4_130:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_132
+	JMP       rev_done_147
 
-rev_le2_129:
+rev_le2_144:
 	VPERMW    -64(CX)(DX*1), Z0, Z1
 	VPERMW    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_132:
+rev_done_147:
 	VZEROUPPER
 	RET
 
-short_127:
+short_142:
 	LEAQ  lowmask64<>+0(SB), BX
 	KMOVQ (BX)(DX*8), K1
 	MOVQ  $0x00000040, BX
@@ -2095,17 +2228,17 @@ short_127:
 	ORQ   $0x00000fff, DI
 	SUBQ  $0x3f, DI
 	CMPQ  AX, DI
-	JHI   rev_d_far_137
+	JHI   rev_d_far_152
 
-rev_d_decided_139:
+rev_d_decided_154:
 	LEAQ       -1(CX)(DX*1), DI
 	ORQ        $0x00000fff, DI
 	SUBQ       $0x3f, DI
 	CMPQ       CX, DI
-	JHI        rev_s_far_136
+	JHI        rev_s_far_151
 	VMOVDQU8.Z (CX), K1, Z1
 
-rev_s_loaded_138:
+rev_s_loaded_153:
 	VPBROADCASTW BX, Z2
 	VPSUBW       Z2, Z0, Z0
 	VPERMW       Z1, Z0, Z1
@@ -2113,17 +2246,17 @@ rev_s_loaded_138:
 	ORQ          $0x00000fff, CX
 	SUBQ         $0x3f, CX
 	CMPQ         AX, CX
-	JHI          rev_d_back_140
+	JHI          rev_d_back_155
 	VMOVDQU8     Z1, K1, (AX)
 
-rev_stored_141:
-	JMP rev_short_done_142
+rev_stored_156:
+	JMP rev_short_done_157
 
-rev_d_far_137:
+rev_d_far_152:
 	SUBQ SI, BX
-	JMP  rev_d_decided_139
+	JMP  rev_d_decided_154
 
-rev_s_far_136:
+rev_s_far_151:
 	SUBQ       SI, BX
 	MOVQ       $0x00000040, SI
 	SUBQ       DX, SI
@@ -2131,21 +2264,21 @@ rev_s_far_136:
 	KMOVQ      (DI)(SI*8), K2
 	KNOTQ      K2, K2
 	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
-	JMP        rev_s_loaded_138
+	JMP        rev_s_loaded_153
 
-rev_d_back_140:
+rev_d_back_155:
 	MOVQ     $0x00000040, CX
 	SUBQ     DX, CX
 	LEAQ     lowmask64<>+0(SB), BX
 	KMOVQ    (BX)(CX*8), K2
 	KNOTQ    K2, K2
 	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
-	JMP      rev_stored_141
+	JMP      rev_stored_156
 
-rev_short_done_142:
+rev_short_done_157:
 	VZEROUPPER
 
-ret_128:
+ret_143:
 	RET
 
 // func reverse4AVX512(dst *byte, src *byte, n int)
@@ -2155,19 +2288,19 @@ TEXT ·reverse4AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_144
+	JZ        ret_159
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 64(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_143
+	JB        short_158
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_145
+	JBE       rev_le2_160
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_146
+	JBE       rev_le4_161
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000003, AX
-	JNZ       rev_plain_149
+	JNZ       rev_plain_164
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -2176,9 +2309,9 @@ TEXT ·reverse4AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_147
+	JAE       rev_tail_162
 
-rev_loop_150:
+rev_loop_165:
 	VPERMD    192(SI), Z0, Z1
 	VPERMD    128(SI), Z0, Z2
 	VPERMD    64(SI), Z0, Z3
@@ -2190,13 +2323,13 @@ rev_loop_150:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_150
-	JMP       rev_tail_147
+	JB        rev_loop_165
+	JMP       rev_tail_162
 
-rev_plain_149:
+rev_plain_164:
 	MOVQ AX, DX
 
-rev_loop_151:
+rev_loop_166:
 	VPERMD    192(SI), Z0, Z1
 	VPERMD    128(SI), Z0, Z2
 	VPERMD    64(SI), Z0, Z3
@@ -2208,9 +2341,9 @@ rev_loop_151:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_151
+	JB        rev_loop_166
 
-rev_tail_147:
+rev_tail_162:
 	VPERMD    192(CX), Z0, Z1
 	VPERMD    128(CX), Z0, Z2
 	VPERMD    64(CX), Z0, Z3
@@ -2219,9 +2352,9 @@ rev_tail_147:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_148
+	JMP       rev_done_163
 
-rev_le4_146:
+rev_le4_161:
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VPERMD    -128(CX)(DX*1), Z0, Z2
 	VPERMD    64(CX), Z0, Z3
@@ -2230,19 +2363,19 @@ rev_le4_146:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_148
+	JMP       rev_done_163
 
-rev_le2_145:
+rev_le2_160:
 	VPERMD    -64(CX)(DX*1), Z0, Z1
 	VPERMD    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_148:
+rev_done_163:
 	VZEROUPPER
 	RET
 
-short_143:
+short_158:
 	LEAQ  lowmask64<>+0(SB), BX
 	KMOVQ (BX)(DX*8), K1
 	MOVQ  $0x00000040, BX
@@ -2253,17 +2386,17 @@ short_143:
 	ORQ   $0x00000fff, DI
 	SUBQ  $0x3f, DI
 	CMPQ  AX, DI
-	JHI   rev_d_far_153
+	JHI   rev_d_far_168
 
-rev_d_decided_155:
+rev_d_decided_170:
 	LEAQ       -1(CX)(DX*1), DI
 	ORQ        $0x00000fff, DI
 	SUBQ       $0x3f, DI
 	CMPQ       CX, DI
-	JHI        rev_s_far_152
+	JHI        rev_s_far_167
 	VMOVDQU8.Z (CX), K1, Z1
 
-rev_s_loaded_154:
+rev_s_loaded_169:
 	VPBROADCASTD BX, Z2
 	VPSUBD       Z2, Z0, Z0
 	VPERMD       Z1, Z0, Z1
@@ -2271,17 +2404,17 @@ rev_s_loaded_154:
 	ORQ          $0x00000fff, CX
 	SUBQ         $0x3f, CX
 	CMPQ         AX, CX
-	JHI          rev_d_back_156
+	JHI          rev_d_back_171
 	VMOVDQU8     Z1, K1, (AX)
 
-rev_stored_157:
-	JMP rev_short_done_158
+rev_stored_172:
+	JMP rev_short_done_173
 
-rev_d_far_153:
+rev_d_far_168:
 	SUBQ SI, BX
-	JMP  rev_d_decided_155
+	JMP  rev_d_decided_170
 
-rev_s_far_152:
+rev_s_far_167:
 	SUBQ       SI, BX
 	MOVQ       $0x00000040, SI
 	SUBQ       DX, SI
@@ -2289,21 +2422,21 @@ rev_s_far_152:
 	KMOVQ      (DI)(SI*8), K2
 	KNOTQ      K2, K2
 	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
-	JMP        rev_s_loaded_154
+	JMP        rev_s_loaded_169
 
-rev_d_back_156:
+rev_d_back_171:
 	MOVQ     $0x00000040, CX
 	SUBQ     DX, CX
 	LEAQ     lowmask64<>+0(SB), BX
 	KMOVQ    (BX)(CX*8), K2
 	KNOTQ    K2, K2
 	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
-	JMP      rev_stored_157
+	JMP      rev_stored_172
 
-rev_short_done_158:
+rev_short_done_173:
 	VZEROUPPER
 
-ret_144:
+ret_159:
 	RET
 
 // func reverse8AVX512(dst *byte, src *byte, n int)
@@ -2313,19 +2446,19 @@ TEXT ·reverse8AVX512(SB), NOSPLIT, $0-24
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	TESTQ     DX, DX
-	JZ        ret_160
+	JZ        ret_175
 	LEAQ      revconsts<>+0(SB), BX
 	VMOVDQU64 128(BX), Z0
 	CMPQ      DX, $0x00000040
-	JB        short_159
+	JB        short_174
 	CMPQ      DX, $0x00000080
-	JBE       rev_le2_161
+	JBE       rev_le2_176
 	CMPQ      DX, $0x00000100
-	JBE       rev_le4_162
+	JBE       rev_le4_177
 	LEAQ      -256(AX)(DX*1), BX
 	LEAQ      -256(CX)(DX*1), SI
 	TESTQ     $0x00000007, AX
-	JNZ       rev_plain_165
+	JNZ       rev_plain_180
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VMOVDQU64 Z1, (AX)
 	LEAQ      64(AX), DX
@@ -2334,9 +2467,9 @@ TEXT ·reverse8AVX512(SB), NOSPLIT, $0-24
 	SUBQ      AX, DI
 	SUBQ      DI, SI
 	CMPQ      DX, BX
-	JAE       rev_tail_163
+	JAE       rev_tail_178
 
-rev_loop_166:
+rev_loop_181:
 	VPERMQ    192(SI), Z0, Z1
 	VPERMQ    128(SI), Z0, Z2
 	VPERMQ    64(SI), Z0, Z3
@@ -2348,151 +2481,11 @@ rev_loop_166:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_166
-	JMP       rev_tail_163
+	JB        rev_loop_181
+	JMP       rev_tail_178
 
-rev_plain_165:
+rev_plain_180:
 	MOVQ AX, DX
-
-rev_loop_167:
-	VPERMQ    192(SI), Z0, Z1
-	VPERMQ    128(SI), Z0, Z2
-	VPERMQ    64(SI), Z0, Z3
-	VPERMQ    (SI), Z0, Z4
-	VMOVDQU64 Z1, (DX)
-	VMOVDQU64 Z2, 64(DX)
-	VMOVDQU64 Z3, 128(DX)
-	VMOVDQU64 Z4, 192(DX)
-	ADDQ      $0x00000100, DX
-	SUBQ      $0x00000100, SI
-	CMPQ      DX, BX
-	JB        rev_loop_167
-
-rev_tail_163:
-	VPERMQ    192(CX), Z0, Z1
-	VPERMQ    128(CX), Z0, Z2
-	VPERMQ    64(CX), Z0, Z3
-	VPERMQ    (CX), Z0, Z4
-	VMOVDQU64 Z1, (BX)
-	VMOVDQU64 Z2, 64(BX)
-	VMOVDQU64 Z3, 128(BX)
-	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_164
-
-rev_le4_162:
-	VPERMQ    -64(CX)(DX*1), Z0, Z1
-	VPERMQ    -128(CX)(DX*1), Z0, Z2
-	VPERMQ    64(CX), Z0, Z3
-	VPERMQ    (CX), Z0, Z0
-	VMOVDQU64 Z1, (AX)
-	VMOVDQU64 Z2, 64(AX)
-	VMOVDQU64 Z3, -128(AX)(DX*1)
-	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_164
-
-rev_le2_161:
-	VPERMQ    -64(CX)(DX*1), Z0, Z1
-	VPERMQ    (CX), Z0, Z0
-	VMOVDQU64 Z1, (AX)
-	VMOVDQU64 Z0, -64(AX)(DX*1)
-
-rev_done_164:
-	VZEROUPPER
-	RET
-
-short_159:
-	LEAQ  lowmask64<>+0(SB), BX
-	KMOVQ (BX)(DX*8), K1
-	MOVQ  $0x00000040, BX
-	SUBQ  DX, BX
-	SHRQ  $0x03, BX
-	MOVQ  BX, SI
-	LEAQ  -1(AX)(DX*1), DI
-	ORQ   $0x00000fff, DI
-	SUBQ  $0x3f, DI
-	CMPQ  AX, DI
-	JHI   rev_d_far_169
-
-rev_d_decided_171:
-	LEAQ       -1(CX)(DX*1), DI
-	ORQ        $0x00000fff, DI
-	SUBQ       $0x3f, DI
-	CMPQ       CX, DI
-	JHI        rev_s_far_168
-	VMOVDQU8.Z (CX), K1, Z1
-
-rev_s_loaded_170:
-	VPBROADCASTQ BX, Z2
-	VPSUBQ       Z2, Z0, Z0
-	VPERMQ       Z1, Z0, Z1
-	LEAQ         -1(AX)(DX*1), CX
-	ORQ          $0x00000fff, CX
-	SUBQ         $0x3f, CX
-	CMPQ         AX, CX
-	JHI          rev_d_back_172
-	VMOVDQU8     Z1, K1, (AX)
-
-rev_stored_173:
-	JMP rev_short_done_174
-
-rev_d_far_169:
-	SUBQ SI, BX
-	JMP  rev_d_decided_171
-
-rev_s_far_168:
-	SUBQ       SI, BX
-	MOVQ       $0x00000040, SI
-	SUBQ       DX, SI
-	LEAQ       lowmask64<>+0(SB), DI
-	KMOVQ      (DI)(SI*8), K2
-	KNOTQ      K2, K2
-	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
-	JMP        rev_s_loaded_170
-
-rev_d_back_172:
-	MOVQ     $0x00000040, CX
-	SUBQ     DX, CX
-	LEAQ     lowmask64<>+0(SB), BX
-	KMOVQ    (BX)(CX*8), K2
-	KNOTQ    K2, K2
-	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
-	JMP      rev_stored_173
-
-rev_short_done_174:
-	VZEROUPPER
-
-ret_160:
-	RET
-
-// func reverse16AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·reverse16AVX512(SB), NOSPLIT, $0-24
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	TESTQ     DX, DX
-	JZ        ret_176
-	LEAQ      revconsts<>+0(SB), BX
-	VMOVDQU64 256(BX), Z0
-	CMPQ      DX, $0x00000040
-	JB        short_175
-	CMPQ      DX, $0x00000080
-	JBE       rev_le2_177
-	CMPQ      DX, $0x00000100
-	JBE       rev_le4_178
-	LEAQ      -256(AX)(DX*1), BX
-	LEAQ      -256(CX)(DX*1), SI
-	TESTQ     $0x0000000f, AX
-	JNZ       rev_plain_181
-	VPERMQ    -64(CX)(DX*1), Z0, Z1
-	VMOVDQU64 Z1, (AX)
-	LEAQ      64(AX), DX
-	ANDQ      $-64, DX
-	MOVQ      DX, DI
-	SUBQ      AX, DI
-	SUBQ      DI, SI
-	CMPQ      DX, BX
-	JAE       rev_tail_179
 
 rev_loop_182:
 	VPERMQ    192(SI), Z0, Z1
@@ -2507,12 +2500,134 @@ rev_loop_182:
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
 	JB        rev_loop_182
-	JMP       rev_tail_179
 
-rev_plain_181:
-	MOVQ AX, DX
+rev_tail_178:
+	VPERMQ    192(CX), Z0, Z1
+	VPERMQ    128(CX), Z0, Z2
+	VPERMQ    64(CX), Z0, Z3
+	VPERMQ    (CX), Z0, Z4
+	VMOVDQU64 Z1, (BX)
+	VMOVDQU64 Z2, 64(BX)
+	VMOVDQU64 Z3, 128(BX)
+	VMOVDQU64 Z4, 192(BX)
+	JMP       rev_done_179
 
-rev_loop_183:
+rev_le4_177:
+	VPERMQ    -64(CX)(DX*1), Z0, Z1
+	VPERMQ    -128(CX)(DX*1), Z0, Z2
+	VPERMQ    64(CX), Z0, Z3
+	VPERMQ    (CX), Z0, Z0
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 Z2, 64(AX)
+	VMOVDQU64 Z3, -128(AX)(DX*1)
+	VMOVDQU64 Z0, -64(AX)(DX*1)
+	JMP       rev_done_179
+
+rev_le2_176:
+	VPERMQ    -64(CX)(DX*1), Z0, Z1
+	VPERMQ    (CX), Z0, Z0
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 Z0, -64(AX)(DX*1)
+
+rev_done_179:
+	VZEROUPPER
+	RET
+
+short_174:
+	LEAQ  lowmask64<>+0(SB), BX
+	KMOVQ (BX)(DX*8), K1
+	MOVQ  $0x00000040, BX
+	SUBQ  DX, BX
+	SHRQ  $0x03, BX
+	MOVQ  BX, SI
+	LEAQ  -1(AX)(DX*1), DI
+	ORQ   $0x00000fff, DI
+	SUBQ  $0x3f, DI
+	CMPQ  AX, DI
+	JHI   rev_d_far_184
+
+rev_d_decided_186:
+	LEAQ       -1(CX)(DX*1), DI
+	ORQ        $0x00000fff, DI
+	SUBQ       $0x3f, DI
+	CMPQ       CX, DI
+	JHI        rev_s_far_183
+	VMOVDQU8.Z (CX), K1, Z1
+
+rev_s_loaded_185:
+	VPBROADCASTQ BX, Z2
+	VPSUBQ       Z2, Z0, Z0
+	VPERMQ       Z1, Z0, Z1
+	LEAQ         -1(AX)(DX*1), CX
+	ORQ          $0x00000fff, CX
+	SUBQ         $0x3f, CX
+	CMPQ         AX, CX
+	JHI          rev_d_back_187
+	VMOVDQU8     Z1, K1, (AX)
+
+rev_stored_188:
+	JMP rev_short_done_189
+
+rev_d_far_184:
+	SUBQ SI, BX
+	JMP  rev_d_decided_186
+
+rev_s_far_183:
+	SUBQ       SI, BX
+	MOVQ       $0x00000040, SI
+	SUBQ       DX, SI
+	LEAQ       lowmask64<>+0(SB), DI
+	KMOVQ      (DI)(SI*8), K2
+	KNOTQ      K2, K2
+	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
+	JMP        rev_s_loaded_185
+
+rev_d_back_187:
+	MOVQ     $0x00000040, CX
+	SUBQ     DX, CX
+	LEAQ     lowmask64<>+0(SB), BX
+	KMOVQ    (BX)(CX*8), K2
+	KNOTQ    K2, K2
+	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
+	JMP      rev_stored_188
+
+rev_short_done_189:
+	VZEROUPPER
+
+ret_175:
+	RET
+
+// func reverse16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·reverse16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	TESTQ     DX, DX
+	JZ        ret_191
+	LEAQ      revconsts<>+0(SB), BX
+	VMOVDQU64 256(BX), Z0
+	CMPQ      DX, $0x00000040
+	JB        short_190
+	CMPQ      DX, $0x00000080
+	JBE       rev_le2_192
+	CMPQ      DX, $0x00000100
+	JBE       rev_le4_193
+	LEAQ      -256(AX)(DX*1), BX
+	LEAQ      -256(CX)(DX*1), SI
+	TESTQ     $0x0000000f, AX
+	JNZ       rev_plain_196
+	VPERMQ    -64(CX)(DX*1), Z0, Z1
+	VMOVDQU64 Z1, (AX)
+	LEAQ      64(AX), DX
+	ANDQ      $-64, DX
+	MOVQ      DX, DI
+	SUBQ      AX, DI
+	SUBQ      DI, SI
+	CMPQ      DX, BX
+	JAE       rev_tail_194
+
+rev_loop_197:
 	VPERMQ    192(SI), Z0, Z1
 	VPERMQ    128(SI), Z0, Z2
 	VPERMQ    64(SI), Z0, Z3
@@ -2524,9 +2639,27 @@ rev_loop_183:
 	ADDQ      $0x00000100, DX
 	SUBQ      $0x00000100, SI
 	CMPQ      DX, BX
-	JB        rev_loop_183
+	JB        rev_loop_197
+	JMP       rev_tail_194
 
-rev_tail_179:
+rev_plain_196:
+	MOVQ AX, DX
+
+rev_loop_198:
+	VPERMQ    192(SI), Z0, Z1
+	VPERMQ    128(SI), Z0, Z2
+	VPERMQ    64(SI), Z0, Z3
+	VPERMQ    (SI), Z0, Z4
+	VMOVDQU64 Z1, (DX)
+	VMOVDQU64 Z2, 64(DX)
+	VMOVDQU64 Z3, 128(DX)
+	VMOVDQU64 Z4, 192(DX)
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000100, SI
+	CMPQ      DX, BX
+	JB        rev_loop_198
+
+rev_tail_194:
 	VPERMQ    192(CX), Z0, Z1
 	VPERMQ    128(CX), Z0, Z2
 	VPERMQ    64(CX), Z0, Z3
@@ -2535,9 +2668,9 @@ rev_tail_179:
 	VMOVDQU64 Z2, 64(BX)
 	VMOVDQU64 Z3, 128(BX)
 	VMOVDQU64 Z4, 192(BX)
-	JMP       rev_done_180
+	JMP       rev_done_195
 
-rev_le4_178:
+rev_le4_193:
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VPERMQ    -128(CX)(DX*1), Z0, Z2
 	VPERMQ    64(CX), Z0, Z3
@@ -2546,19 +2679,19 @@ rev_le4_178:
 	VMOVDQU64 Z2, 64(AX)
 	VMOVDQU64 Z3, -128(AX)(DX*1)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
-	JMP       rev_done_180
+	JMP       rev_done_195
 
-rev_le2_177:
+rev_le2_192:
 	VPERMQ    -64(CX)(DX*1), Z0, Z1
 	VPERMQ    (CX), Z0, Z0
 	VMOVDQU64 Z1, (AX)
 	VMOVDQU64 Z0, -64(AX)(DX*1)
 
-rev_done_180:
+rev_done_195:
 	VZEROUPPER
 	RET
 
-short_175:
+short_190:
 	LEAQ  lowmask64<>+0(SB), BX
 	KMOVQ (BX)(DX*8), K1
 	MOVQ  $0x00000040, BX
@@ -2569,17 +2702,17 @@ short_175:
 	ORQ   $0x00000fff, DI
 	SUBQ  $0x3f, DI
 	CMPQ  AX, DI
-	JHI   rev_d_far_185
+	JHI   rev_d_far_200
 
-rev_d_decided_187:
+rev_d_decided_202:
 	LEAQ       -1(CX)(DX*1), DI
 	ORQ        $0x00000fff, DI
 	SUBQ       $0x3f, DI
 	CMPQ       CX, DI
-	JHI        rev_s_far_184
+	JHI        rev_s_far_199
 	VMOVDQU8.Z (CX), K1, Z1
 
-rev_s_loaded_186:
+rev_s_loaded_201:
 	VPBROADCASTQ BX, Z2
 	VPSUBQ       Z2, Z0, Z0
 	VPERMQ       Z1, Z0, Z1
@@ -2587,17 +2720,17 @@ rev_s_loaded_186:
 	ORQ          $0x00000fff, CX
 	SUBQ         $0x3f, CX
 	CMPQ         AX, CX
-	JHI          rev_d_back_188
+	JHI          rev_d_back_203
 	VMOVDQU8     Z1, K1, (AX)
 
-rev_stored_189:
-	JMP rev_short_done_190
+rev_stored_204:
+	JMP rev_short_done_205
 
-rev_d_far_185:
+rev_d_far_200:
 	SUBQ SI, BX
-	JMP  rev_d_decided_187
+	JMP  rev_d_decided_202
 
-rev_s_far_184:
+rev_s_far_199:
 	SUBQ       SI, BX
 	MOVQ       $0x00000040, SI
 	SUBQ       DX, SI
@@ -2605,21 +2738,21 @@ rev_s_far_184:
 	KMOVQ      (DI)(SI*8), K2
 	KNOTQ      K2, K2
 	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
-	JMP        rev_s_loaded_186
+	JMP        rev_s_loaded_201
 
-rev_d_back_188:
+rev_d_back_203:
 	MOVQ     $0x00000040, CX
 	SUBQ     DX, CX
 	LEAQ     lowmask64<>+0(SB), BX
 	KMOVQ    (BX)(CX*8), K2
 	KNOTQ    K2, K2
 	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
-	JMP      rev_stored_189
+	JMP      rev_stored_204
 
-rev_short_done_190:
+rev_short_done_205:
 	VZEROUPPER
 
-ret_176:
+ret_191:
 	RET
 
 // func rowsConstAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
@@ -2637,91 +2770,91 @@ TEXT ·rowsConstAVX2(SB), NOSPLIT, $0-72
 	VMOVDQU (R10), Y0
 	MOVQ    (R10), R10
 	TESTQ   DX, DX
-	JZ      ret_191
+	JZ      ret_206
 	LEAQ    (DI)(R8*1), R11
 	LEAQ    (R11)(R9*1), R11
 	TESTQ   R11, R11
-	JZ      ret_191
+	JZ      ret_206
 	TESTQ   R8, R8
-	JNZ     fill_none_193
+	JNZ     fill_none_208
 	TESTQ   R9, R9
-	JNZ     fill_none_193
+	JNZ     fill_none_208
 	CMPQ    DI, $0x40
-	JA      general_192
+	JA      general_207
 	CMPQ    DI, $0x20
-	JAE     fill32_194
+	JAE     fill32_209
 	CMPQ    DI, $0x10
-	JAE     fill16_195
+	JAE     fill16_210
 	CMPQ    DI, $0x08
-	JAE     fill8_196
+	JAE     fill8_211
 	CMPQ    DI, $0x04
-	JAE     fill4_197
-	JMP     general_192
+	JAE     fill4_212
+	JMP     general_207
 
-fill32_194:
-rows_loop_198:
+fill32_209:
+rows_loop_213:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_198
+	JNZ     rows_loop_213
 	VZEROUPPER
 	RET
 
-fill16_195:
-rows_loop_199:
+fill16_210:
+rows_loop_214:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_199
+	JNZ     rows_loop_214
 	VZEROUPPER
 	RET
 
-fill8_196:
-rows_loop_200:
+fill8_211:
+rows_loop_215:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_200
+	JNZ  rows_loop_215
 	VZEROUPPER
 	RET
 
-fill4_197:
-rows_loop_201:
+fill4_212:
+rows_loop_216:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_201
+	JNZ  rows_loop_216
 	VZEROUPPER
 	RET
 
-fill_none_193:
+fill_none_208:
 	CMPQ R8, $0x00000020
-	JAE  class32_203
+	JAE  class32_218
 	CMPQ R8, $0x00000010
-	JAE  class16_204
+	JAE  class16_219
 	CMPQ R8, $0x00000008
-	JAE  class8_205
+	JAE  class8_220
 	CMPQ R8, $0x00000004
-	JAE  class4_206
-	JMP  spill_202
+	JAE  class4_221
+	JMP  spill_217
 
-class32_203:
+class32_218:
 	CMPQ DI, $0x00000020
-	JA   spill_202
+	JA   spill_217
 	CMPQ R9, $0x00000020
-	JA   spill_202
+	JA   spill_217
 	CMPQ R8, $0x00000040
-	JA   mid_le4_207
+	JA   mid_le4_222
 
-rows_loop_210:
+rows_loop_225:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2732,15 +2865,15 @@ rows_loop_210:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_210
+	JNZ     rows_loop_225
 	VZEROUPPER
 	RET
 
-mid_le4_207:
+mid_le4_222:
 	CMPQ R8, $0x00000080
-	JA   mid_big_208
+	JA   mid_big_223
 
-rows_loop_211:
+rows_loop_226:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2755,22 +2888,22 @@ rows_loop_211:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_211
+	JNZ     rows_loop_226
 	VZEROUPPER
 	RET
 
-mid_big_208:
+mid_big_223:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_209
+	JAE  mid_huge_224
 
-rows_loop_212:
+rows_loop_227:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R12
 
-copy_loop_215:
+copy_loop_230:
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
 	VMOVDQU 64(R12), Y3
@@ -2782,7 +2915,7 @@ copy_loop_215:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_215
+	JB      copy_loop_230
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
@@ -2795,12 +2928,12 @@ copy_loop_215:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_212
+	JNZ     rows_loop_227
 	VZEROUPPER
 	RET
 
-mid_huge_209:
-rows_loop_217:
+mid_huge_224:
+rows_loop_232:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2813,9 +2946,9 @@ rows_loop_217:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R12, R10
-	JAE     copy_tail_222
+	JAE     copy_tail_237
 
-copy_loop_220:
+copy_loop_235:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -2827,9 +2960,9 @@ copy_loop_220:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_220
+	JB      copy_loop_235
 
-copy_tail_222:
+copy_tail_237:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -2842,17 +2975,17 @@ copy_tail_222:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_217
+	JNZ     rows_loop_232
 	VZEROUPPER
 	RET
 
-class16_204:
+class16_219:
 	CMPQ DI, $0x00000010
-	JA   spill_202
+	JA   spill_217
 	CMPQ R9, $0x00000010
-	JA   spill_202
+	JA   spill_217
 
-rows_loop_223:
+rows_loop_238:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R11*1)
 	LEAQ    (AX)(DI*1), R9
@@ -2863,17 +2996,17 @@ rows_loop_223:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_223
+	JNZ     rows_loop_238
 	VZEROUPPER
 	RET
 
-class8_205:
+class8_220:
 	CMPQ DI, $0x00000008
-	JA   spill_202
+	JA   spill_217
 	CMPQ R9, $0x00000008
-	JA   spill_202
+	JA   spill_217
 
-rows_loop_224:
+rows_loop_239:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2884,17 +3017,17 @@ rows_loop_224:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_224
+	JNZ  rows_loop_239
 	VZEROUPPER
 	RET
 
-class4_206:
+class4_221:
 	CMPQ DI, $0x00000004
-	JA   spill_202
+	JA   spill_217
 	CMPQ R9, $0x00000004
-	JA   spill_202
+	JA   spill_217
 
-rows_loop_225:
+rows_loop_240:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(R11*1)
 	LEAQ (AX)(DI*1), R9
@@ -2905,215 +3038,63 @@ rows_loop_225:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_225
-	VZEROUPPER
-	RET
-
-spill_202:
-	TESTQ   R8, R8
-	JZ      general_192
-	CMPQ    R8, $0x00000040
-	JA      general_192
-	MOVQ    DI, R12
-	CMPQ    R9, R12
-	CMOVQHI R9, R12
-	CMPQ    R12, $0x00000004
-	JBE     spill4_226
-	CMPQ    R12, $0x00000008
-	JBE     spill8_227
-	CMPQ    R12, $0x00000010
-	JBE     spill16_228
-	CMPQ    R12, $0x00000020
-	JBE     spill32_229
-	CMPQ    R12, $0x00000040
-	JBE     spill64_230
-	JMP     general_192
-
-spill4_226:
-	LEAQ  (R12)(R8*1), R12
-	CMPQ  R12, $0x00000004
-	JB    general_192
-	SUBQ  $0x00000004, R11
-	XORQ  R13, R13
-	LEAQ  (DI)(R8*1), R12
-	CMPQ  R12, $0x00000004
-	JAE   spill_order_231
-	XCHGQ R11, R13
-
-spill_order_231:
-	CMPQ R8, $0x00000002
-	JB   spill4_mid1_232
-	CMPQ R8, $0x00000004
-	JB   spill4_mid2_233
-	CMPQ R8, $0x00000008
-	JB   spill4_mid4_234
-	CMPQ R8, $0x00000010
-	JB   spill4_mid8_235
-	CMPQ R8, $0x00000020
-	JB   spill4_mid16_236
-	CMPQ R8, $0x00000040
-	JBE  spill4_mid32_237
-	JMP  general_192
-
-spill4_mid1_232:
-rows_loop_238:
-	MOVL R10, (AX)(R11*1)
-	MOVL R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R8
-	MOVB (CX), R9
-	MOVB R9, (R8)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_238
-	VZEROUPPER
-	RET
-
-spill4_mid2_233:
-rows_loop_239:
-	MOVL R10, (AX)(R11*1)
-	MOVL R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R9
-	MOVW (CX), R12
-	MOVW -2(CX)(R8*1), R14
-	MOVW R12, (R9)
-	MOVW R14, -2(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_239
-	VZEROUPPER
-	RET
-
-spill4_mid4_234:
-rows_loop_240:
-	MOVL R10, (AX)(R11*1)
-	MOVL R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R9
-	MOVL (CX), R12
-	MOVL -4(CX)(R8*1), R14
-	MOVL R12, (R9)
-	MOVL R14, -4(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
 	JNZ  rows_loop_240
 	VZEROUPPER
 	RET
 
-spill4_mid8_235:
-rows_loop_241:
-	MOVL R10, (AX)(R11*1)
-	MOVL R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R9
-	MOVQ (CX), R12
-	MOVQ -8(CX)(R8*1), R14
-	MOVQ R12, (R9)
-	MOVQ R14, -8(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_241
-	VZEROUPPER
-	RET
+spill_217:
+	TESTQ   R8, R8
+	JZ      general_207
+	CMPQ    R8, $0x00000040
+	JA      general_207
+	MOVQ    DI, R12
+	CMPQ    R9, R12
+	CMOVQHI R9, R12
+	CMPQ    R12, $0x00000004
+	JBE     spill4_241
+	CMPQ    R12, $0x00000008
+	JBE     spill8_242
+	CMPQ    R12, $0x00000010
+	JBE     spill16_243
+	CMPQ    R12, $0x00000020
+	JBE     spill32_244
+	CMPQ    R12, $0x00000040
+	JBE     spill64_245
+	JMP     general_207
 
-spill4_mid16_236:
-rows_loop_242:
-	MOVL    R10, (AX)(R11*1)
-	MOVL    R10, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), X0
-	VMOVDQU -16(CX)(R8*1), X1
-	VMOVDQU X0, (R9)
-	VMOVDQU X1, -16(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_242
-	VZEROUPPER
-	RET
-
-spill4_mid32_237:
-rows_loop_243:
-	MOVL    R10, (AX)(R11*1)
-	MOVL    R10, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y0
-	VMOVDQU -32(CX)(R8*1), Y1
-	VMOVDQU Y0, (R9)
-	VMOVDQU Y1, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_243
-	VZEROUPPER
-	RET
-
-spill8_227:
+spill4_241:
 	LEAQ  (R12)(R8*1), R12
-	CMPQ  R12, $0x00000008
-	JB    general_192
-	SUBQ  $0x00000008, R11
+	CMPQ  R12, $0x00000004
+	JB    general_207
+	SUBQ  $0x00000004, R11
 	XORQ  R13, R13
 	LEAQ  (DI)(R8*1), R12
-	CMPQ  R12, $0x00000008
-	JAE   spill_order_244
+	CMPQ  R12, $0x00000004
+	JAE   spill_order_246
 	XCHGQ R11, R13
 
-spill_order_244:
+spill_order_246:
 	CMPQ R8, $0x00000002
-	JB   spill8_mid1_245
+	JB   spill4_mid1_247
 	CMPQ R8, $0x00000004
-	JB   spill8_mid2_246
+	JB   spill4_mid2_248
 	CMPQ R8, $0x00000008
-	JB   spill8_mid4_247
+	JB   spill4_mid4_249
 	CMPQ R8, $0x00000010
-	JB   spill8_mid8_248
+	JB   spill4_mid8_250
 	CMPQ R8, $0x00000020
-	JB   spill8_mid16_249
+	JB   spill4_mid16_251
 	CMPQ R8, $0x00000040
-	JBE  spill8_mid32_250
-	JMP  general_192
+	JBE  spill4_mid32_252
+	JMP  general_207
 
-spill8_mid1_245:
-rows_loop_251:
-	MOVQ R10, (AX)(R11*1)
-	MOVQ R10, (AX)(R13*1)
+spill4_mid1_247:
+rows_loop_253:
+	MOVL R10, (AX)(R11*1)
+	MOVL R10, (AX)(R13*1)
 	LEAQ (AX)(DI*1), R8
 	MOVB (CX), R9
 	MOVB R9, (R8)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_251
-	VZEROUPPER
-	RET
-
-spill8_mid2_246:
-rows_loop_252:
-	MOVQ R10, (AX)(R11*1)
-	MOVQ R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R9
-	MOVW (CX), R12
-	MOVW -2(CX)(R8*1), R14
-	MOVW R12, (R9)
-	MOVW R14, -2(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_252
-	VZEROUPPER
-	RET
-
-spill8_mid4_247:
-rows_loop_253:
-	MOVQ R10, (AX)(R11*1)
-	MOVQ R10, (AX)(R13*1)
-	LEAQ (AX)(DI*1), R9
-	MOVL (CX), R12
-	MOVL -4(CX)(R8*1), R14
-	MOVL R12, (R9)
-	MOVL R14, -4(R9)(R8*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
@@ -3121,8 +3102,160 @@ rows_loop_253:
 	VZEROUPPER
 	RET
 
-spill8_mid8_248:
+spill4_mid2_248:
 rows_loop_254:
+	MOVL R10, (AX)(R11*1)
+	MOVL R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R12
+	MOVW -2(CX)(R8*1), R14
+	MOVW R12, (R9)
+	MOVW R14, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_254
+	VZEROUPPER
+	RET
+
+spill4_mid4_249:
+rows_loop_255:
+	MOVL R10, (AX)(R11*1)
+	MOVL R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R12
+	MOVL -4(CX)(R8*1), R14
+	MOVL R12, (R9)
+	MOVL R14, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_255
+	VZEROUPPER
+	RET
+
+spill4_mid8_250:
+rows_loop_256:
+	MOVL R10, (AX)(R11*1)
+	MOVL R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVQ (CX), R12
+	MOVQ -8(CX)(R8*1), R14
+	MOVQ R12, (R9)
+	MOVQ R14, -8(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_256
+	VZEROUPPER
+	RET
+
+spill4_mid16_251:
+rows_loop_257:
+	MOVL    R10, (AX)(R11*1)
+	MOVL    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X0
+	VMOVDQU -16(CX)(R8*1), X1
+	VMOVDQU X0, (R9)
+	VMOVDQU X1, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_257
+	VZEROUPPER
+	RET
+
+spill4_mid32_252:
+rows_loop_258:
+	MOVL    R10, (AX)(R11*1)
+	MOVL    R10, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y0
+	VMOVDQU -32(CX)(R8*1), Y1
+	VMOVDQU Y0, (R9)
+	VMOVDQU Y1, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_258
+	VZEROUPPER
+	RET
+
+spill8_242:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000008
+	JB    general_207
+	SUBQ  $0x00000008, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000008
+	JAE   spill_order_259
+	XCHGQ R11, R13
+
+spill_order_259:
+	CMPQ R8, $0x00000002
+	JB   spill8_mid1_260
+	CMPQ R8, $0x00000004
+	JB   spill8_mid2_261
+	CMPQ R8, $0x00000008
+	JB   spill8_mid4_262
+	CMPQ R8, $0x00000010
+	JB   spill8_mid8_263
+	CMPQ R8, $0x00000020
+	JB   spill8_mid16_264
+	CMPQ R8, $0x00000040
+	JBE  spill8_mid32_265
+	JMP  general_207
+
+spill8_mid1_260:
+rows_loop_266:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R8
+	MOVB (CX), R9
+	MOVB R9, (R8)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_266
+	VZEROUPPER
+	RET
+
+spill8_mid2_261:
+rows_loop_267:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R12
+	MOVW -2(CX)(R8*1), R14
+	MOVW R12, (R9)
+	MOVW R14, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_267
+	VZEROUPPER
+	RET
+
+spill8_mid4_262:
+rows_loop_268:
+	MOVQ R10, (AX)(R11*1)
+	MOVQ R10, (AX)(R13*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R12
+	MOVL -4(CX)(R8*1), R14
+	MOVL R12, (R9)
+	MOVL R14, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_268
+	VZEROUPPER
+	RET
+
+spill8_mid8_263:
+rows_loop_269:
 	MOVQ R10, (AX)(R11*1)
 	MOVQ R10, (AX)(R13*1)
 	LEAQ (AX)(DI*1), R9
@@ -3133,12 +3266,12 @@ rows_loop_254:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_254
+	JNZ  rows_loop_269
 	VZEROUPPER
 	RET
 
-spill8_mid16_249:
-rows_loop_255:
+spill8_mid16_264:
+rows_loop_270:
 	MOVQ    R10, (AX)(R11*1)
 	MOVQ    R10, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3149,12 +3282,12 @@ rows_loop_255:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_255
+	JNZ     rows_loop_270
 	VZEROUPPER
 	RET
 
-spill8_mid32_250:
-rows_loop_256:
+spill8_mid32_265:
+rows_loop_271:
 	MOVQ    R10, (AX)(R11*1)
 	MOVQ    R10, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3165,195 +3298,43 @@ rows_loop_256:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_256
+	JNZ     rows_loop_271
 	VZEROUPPER
 	RET
 
-spill16_228:
+spill16_243:
 	LEAQ  (R12)(R8*1), R12
 	CMPQ  R12, $0x00000010
-	JB    general_192
+	JB    general_207
 	SUBQ  $0x00000010, R11
 	XORQ  R13, R13
 	LEAQ  (DI)(R8*1), R12
 	CMPQ  R12, $0x00000010
-	JAE   spill_order_257
+	JAE   spill_order_272
 	XCHGQ R11, R13
 
-spill_order_257:
+spill_order_272:
 	CMPQ R8, $0x00000002
-	JB   spill16_mid1_258
+	JB   spill16_mid1_273
 	CMPQ R8, $0x00000004
-	JB   spill16_mid2_259
+	JB   spill16_mid2_274
 	CMPQ R8, $0x00000008
-	JB   spill16_mid4_260
+	JB   spill16_mid4_275
 	CMPQ R8, $0x00000010
-	JB   spill16_mid8_261
+	JB   spill16_mid8_276
 	CMPQ R8, $0x00000020
-	JB   spill16_mid16_262
+	JB   spill16_mid16_277
 	CMPQ R8, $0x00000040
-	JBE  spill16_mid32_263
-	JMP  general_192
+	JBE  spill16_mid32_278
+	JMP  general_207
 
-spill16_mid1_258:
-rows_loop_264:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R8
-	MOVB    (CX), R9
-	MOVB    R9, (R8)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_264
-	VZEROUPPER
-	RET
-
-spill16_mid2_259:
-rows_loop_265:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVW    (CX), R10
-	MOVW    -2(CX)(R8*1), R12
-	MOVW    R10, (R9)
-	MOVW    R12, -2(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_265
-	VZEROUPPER
-	RET
-
-spill16_mid4_260:
-rows_loop_266:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVL    (CX), R10
-	MOVL    -4(CX)(R8*1), R12
-	MOVL    R10, (R9)
-	MOVL    R12, -4(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_266
-	VZEROUPPER
-	RET
-
-spill16_mid8_261:
-rows_loop_267:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVQ    (CX), R10
-	MOVQ    -8(CX)(R8*1), R12
-	MOVQ    R10, (R9)
-	MOVQ    R12, -8(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_267
-	VZEROUPPER
-	RET
-
-spill16_mid16_262:
-rows_loop_268:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), X1
-	VMOVDQU -16(CX)(R8*1), X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_268
-	VZEROUPPER
-	RET
-
-spill16_mid32_263:
-rows_loop_269:
-	VMOVDQU X0, (AX)(R11*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y1
-	VMOVDQU -32(CX)(R8*1), Y2
-	VMOVDQU Y1, (R9)
-	VMOVDQU Y2, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_269
-	VZEROUPPER
-	RET
-
-spill32_229:
-	LEAQ  (R12)(R8*1), R12
-	CMPQ  R12, $0x00000020
-	JB    general_192
-	SUBQ  $0x00000020, R11
-	XORQ  R13, R13
-	LEAQ  (DI)(R8*1), R12
-	CMPQ  R12, $0x00000020
-	JAE   spill_order_270
-	XCHGQ R11, R13
-
-spill_order_270:
-	CMPQ R8, $0x00000002
-	JB   spill32_mid1_271
-	CMPQ R8, $0x00000004
-	JB   spill32_mid2_272
-	CMPQ R8, $0x00000008
-	JB   spill32_mid4_273
-	CMPQ R8, $0x00000010
-	JB   spill32_mid8_274
-	CMPQ R8, $0x00000020
-	JB   spill32_mid16_275
-	CMPQ R8, $0x00000040
-	JBE  spill32_mid32_276
-	JMP  general_192
-
-spill32_mid1_271:
-rows_loop_277:
-	VMOVDQU Y0, (AX)(R11*1)
-	VMOVDQU Y0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R8
-	MOVB    (CX), R9
-	MOVB    R9, (R8)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_277
-	VZEROUPPER
-	RET
-
-spill32_mid2_272:
-rows_loop_278:
-	VMOVDQU Y0, (AX)(R11*1)
-	VMOVDQU Y0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVW    (CX), R10
-	MOVW    -2(CX)(R8*1), R12
-	MOVW    R10, (R9)
-	MOVW    R12, -2(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_278
-	VZEROUPPER
-	RET
-
-spill32_mid4_273:
+spill16_mid1_273:
 rows_loop_279:
-	VMOVDQU Y0, (AX)(R11*1)
-	VMOVDQU Y0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVL    (CX), R10
-	MOVL    -4(CX)(R8*1), R12
-	MOVL    R10, (R9)
-	MOVL    R12, -4(R9)(R8*1)
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
@@ -3361,8 +3342,160 @@ rows_loop_279:
 	VZEROUPPER
 	RET
 
-spill32_mid8_274:
+spill16_mid2_274:
 rows_loop_280:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R12
+	MOVW    R10, (R9)
+	MOVW    R12, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_280
+	VZEROUPPER
+	RET
+
+spill16_mid4_275:
+rows_loop_281:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R12
+	MOVL    R10, (R9)
+	MOVL    R12, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_281
+	VZEROUPPER
+	RET
+
+spill16_mid8_276:
+rows_loop_282:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R12
+	MOVQ    R10, (R9)
+	MOVQ    R12, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_282
+	VZEROUPPER
+	RET
+
+spill16_mid16_277:
+rows_loop_283:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_283
+	VZEROUPPER
+	RET
+
+spill16_mid32_278:
+rows_loop_284:
+	VMOVDQU X0, (AX)(R11*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_284
+	VZEROUPPER
+	RET
+
+spill32_244:
+	LEAQ  (R12)(R8*1), R12
+	CMPQ  R12, $0x00000020
+	JB    general_207
+	SUBQ  $0x00000020, R11
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R12
+	CMPQ  R12, $0x00000020
+	JAE   spill_order_285
+	XCHGQ R11, R13
+
+spill_order_285:
+	CMPQ R8, $0x00000002
+	JB   spill32_mid1_286
+	CMPQ R8, $0x00000004
+	JB   spill32_mid2_287
+	CMPQ R8, $0x00000008
+	JB   spill32_mid4_288
+	CMPQ R8, $0x00000010
+	JB   spill32_mid8_289
+	CMPQ R8, $0x00000020
+	JB   spill32_mid16_290
+	CMPQ R8, $0x00000040
+	JBE  spill32_mid32_291
+	JMP  general_207
+
+spill32_mid1_286:
+rows_loop_292:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_292
+	VZEROUPPER
+	RET
+
+spill32_mid2_287:
+rows_loop_293:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R12
+	MOVW    R10, (R9)
+	MOVW    R12, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_293
+	VZEROUPPER
+	RET
+
+spill32_mid4_288:
+rows_loop_294:
+	VMOVDQU Y0, (AX)(R11*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R12
+	MOVL    R10, (R9)
+	MOVL    R12, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_294
+	VZEROUPPER
+	RET
+
+spill32_mid8_289:
+rows_loop_295:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3373,12 +3506,12 @@ rows_loop_280:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_280
+	JNZ     rows_loop_295
 	VZEROUPPER
 	RET
 
-spill32_mid16_275:
-rows_loop_281:
+spill32_mid16_290:
+rows_loop_296:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3389,12 +3522,12 @@ rows_loop_281:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_281
+	JNZ     rows_loop_296
 	VZEROUPPER
 	RET
 
-spill32_mid32_276:
-rows_loop_282:
+spill32_mid32_291:
+rows_loop_297:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -3405,38 +3538,38 @@ rows_loop_282:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_282
+	JNZ     rows_loop_297
 	VZEROUPPER
 	RET
 
-spill64_230:
+spill64_245:
 	LEAQ  (R12)(R8*1), R12
 	CMPQ  R12, $0x00000040
-	JB    general_192
+	JB    general_207
 	SUBQ  $0x00000040, R11
 	XORQ  R13, R13
 	LEAQ  (DI)(R8*1), R12
 	CMPQ  R12, $0x00000040
-	JAE   spill_order_283
+	JAE   spill_order_298
 	XCHGQ R11, R13
 
-spill_order_283:
+spill_order_298:
 	CMPQ R8, $0x00000002
-	JB   spill64_mid1_284
+	JB   spill64_mid1_299
 	CMPQ R8, $0x00000004
-	JB   spill64_mid2_285
+	JB   spill64_mid2_300
 	CMPQ R8, $0x00000008
-	JB   spill64_mid4_286
+	JB   spill64_mid4_301
 	CMPQ R8, $0x00000010
-	JB   spill64_mid8_287
+	JB   spill64_mid8_302
 	CMPQ R8, $0x00000020
-	JB   spill64_mid16_288
+	JB   spill64_mid16_303
 	CMPQ R8, $0x00000040
-	JBE  spill64_mid32_289
-	JMP  general_192
+	JBE  spill64_mid32_304
+	JMP  general_207
 
-spill64_mid1_284:
-rows_loop_290:
+spill64_mid1_299:
+rows_loop_305:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3447,12 +3580,12 @@ rows_loop_290:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_290
+	JNZ     rows_loop_305
 	VZEROUPPER
 	RET
 
-spill64_mid2_285:
-rows_loop_291:
+spill64_mid2_300:
+rows_loop_306:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3465,12 +3598,12 @@ rows_loop_291:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_291
+	JNZ     rows_loop_306
 	VZEROUPPER
 	RET
 
-spill64_mid4_286:
-rows_loop_292:
+spill64_mid4_301:
+rows_loop_307:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3483,12 +3616,12 @@ rows_loop_292:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_292
+	JNZ     rows_loop_307
 	VZEROUPPER
 	RET
 
-spill64_mid8_287:
-rows_loop_293:
+spill64_mid8_302:
+rows_loop_308:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3501,12 +3634,12 @@ rows_loop_293:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_293
+	JNZ     rows_loop_308
 	VZEROUPPER
 	RET
 
-spill64_mid16_288:
-rows_loop_294:
+spill64_mid16_303:
+rows_loop_309:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3519,12 +3652,12 @@ rows_loop_294:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_294
+	JNZ     rows_loop_309
 	VZEROUPPER
 	RET
 
-spill64_mid32_289:
-rows_loop_295:
+spill64_mid32_304:
+rows_loop_310:
 	VMOVDQU Y0, (AX)(R11*1)
 	VMOVDQU Y0, 32(AX)(R11*1)
 	VMOVDQU Y0, (AX)(R13*1)
@@ -3537,177 +3670,177 @@ rows_loop_295:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_295
+	JNZ     rows_loop_310
 	VZEROUPPER
 	RET
 
-general_192:
+general_207:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_296:
+rows_loop_311:
 	CMPQ DI, $0x00000020
-	JB   fx_short_297
+	JB   fx_short_312
 	CMPQ DI, $0x00000040
-	JBE  fill_le2_299
+	JBE  fill_le2_314
 	CMPQ DI, $0x00000080
-	JBE  fill_le4_300
+	JBE  fill_le4_315
 	LEAQ -128(AX)(DI*1), R11
 	MOVQ AX, R12
 
-fill_loop_301:
+fill_loop_316:
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
 	ADDQ    $0x00000080, R12
 	CMPQ    R12, R11
-	JB      fill_loop_301
+	JB      fill_loop_316
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
-	JMP     fill_done_302
+	JMP     fill_done_317
 
-fill_le4_300:
+fill_le4_315:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_302
+	JMP     fill_done_317
 
-fill_le2_299:
+fill_le2_314:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_302:
-	JMP fx_done_298
+fill_done_317:
+	JMP fx_done_313
 
-fx_short_297:
+fx_short_312:
 	CMPQ DI, $0x00000010
-	JAE  ladder_304
+	JAE  ladder_319
 	CMPQ DI, $0x00000008
-	JAE  ladder_305
+	JAE  ladder_320
 	CMPQ DI, $0x00000004
-	JAE  ladder_306
+	JAE  ladder_321
 	CMPQ DI, $0x00000002
-	JAE  ladder_307
+	JAE  ladder_322
 	CMPQ DI, $0x00000001
-	JB   ladder_done_303
-	JMP  ladder_308
+	JB   ladder_done_318
+	JMP  ladder_323
 
-ladder_304:
+ladder_319:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_303
+	JMP     ladder_done_318
 
-ladder_305:
+ladder_320:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
-	JMP  ladder_done_303
+	JMP  ladder_done_318
 
-ladder_306:
+ladder_321:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
-	JMP  ladder_done_303
+	JMP  ladder_done_318
 
-ladder_307:
+ladder_322:
 	MOVW R10, (AX)
 	MOVW R10, -2(AX)(DI*1)
-	JMP  ladder_done_303
+	JMP  ladder_done_318
 
-ladder_308:
+ladder_323:
 	MOVB R10, (AX)
 
-ladder_done_303:
-fx_done_298:
+ladder_done_318:
+fx_done_313:
 	LEAQ (AX)(DI*1), R11
 	ADDQ R8, R11
 	CMPQ R9, $0x00000020
-	JB   fx_short_309
+	JB   fx_short_324
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_311
+	JBE  fill_le2_326
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_312
+	JBE  fill_le4_327
 	LEAQ -128(R11)(R9*1), R12
 
-fill_loop_313:
+fill_loop_328:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R12
-	JB      fill_loop_313
+	JB      fill_loop_328
 	VMOVDQU Y0, (R12)
 	VMOVDQU Y0, 32(R12)
 	VMOVDQU Y0, 64(R12)
 	VMOVDQU Y0, 96(R12)
-	JMP     fill_done_314
+	JMP     fill_done_329
 
-fill_le4_312:
+fill_le4_327:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, -64(R11)(R9*1)
 	VMOVDQU Y0, -32(R11)(R9*1)
-	JMP     fill_done_314
+	JMP     fill_done_329
 
-fill_le2_311:
+fill_le2_326:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, -32(R11)(R9*1)
 
-fill_done_314:
-	JMP fx_done_310
+fill_done_329:
+	JMP fx_done_325
 
-fx_short_309:
+fx_short_324:
 	CMPQ R9, $0x00000010
-	JAE  ladder_316
+	JAE  ladder_331
 	CMPQ R9, $0x00000008
-	JAE  ladder_317
+	JAE  ladder_332
 	CMPQ R9, $0x00000004
-	JAE  ladder_318
+	JAE  ladder_333
 	CMPQ R9, $0x00000002
-	JAE  ladder_319
+	JAE  ladder_334
 	CMPQ R9, $0x00000001
-	JB   ladder_done_315
-	JMP  ladder_320
+	JB   ladder_done_330
+	JMP  ladder_335
 
-ladder_316:
+ladder_331:
 	VMOVDQU X0, (R11)
 	VMOVDQU X0, -16(R11)(R9*1)
-	JMP     ladder_done_315
+	JMP     ladder_done_330
 
-ladder_317:
+ladder_332:
 	MOVQ R10, (R11)
 	MOVQ R10, -8(R11)(R9*1)
-	JMP  ladder_done_315
+	JMP  ladder_done_330
 
-ladder_318:
+ladder_333:
 	MOVL R10, (R11)
 	MOVL R10, -4(R11)(R9*1)
-	JMP  ladder_done_315
+	JMP  ladder_done_330
 
-ladder_319:
+ladder_334:
 	MOVW R10, (R11)
 	MOVW R10, -2(R11)(R9*1)
-	JMP  ladder_done_315
+	JMP  ladder_done_330
 
-ladder_320:
+ladder_335:
 	MOVB R10, (R11)
 
-ladder_done_315:
-fx_done_310:
+ladder_done_330:
+fx_done_325:
 	LEAQ (AX)(DI*1), R11
 	CMPQ R8, $0x00000020
-	JB   cx_short_321
+	JB   cx_short_336
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_323
+	JBE  copy_le2_338
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_324
+	JBE  copy_le4_339
 	LEAQ -128(R11)(R8*1), R12
 	MOVQ CX, R13
 
-copy_loop_325:
+copy_loop_340:
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
 	VMOVDQU 64(R13), Y3
@@ -3719,7 +3852,7 @@ copy_loop_325:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R13
 	CMPQ    R11, R12
-	JB      copy_loop_325
+	JB      copy_loop_340
 	LEAQ    -128(CX)(R8*1), R13
 	VMOVDQU (R13), Y1
 	VMOVDQU 32(R13), Y2
@@ -3729,9 +3862,9 @@ copy_loop_325:
 	VMOVDQU Y2, 32(R12)
 	VMOVDQU Y3, 64(R12)
 	VMOVDQU Y4, 96(R12)
-	JMP     copy_done_326
+	JMP     copy_done_341
 
-copy_le4_324:
+copy_le4_339:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(R8*1), Y3
@@ -3740,71 +3873,71 @@ copy_le4_324:
 	VMOVDQU Y2, 32(R11)
 	VMOVDQU Y3, -64(R11)(R8*1)
 	VMOVDQU Y4, -32(R11)(R8*1)
-	JMP     copy_done_326
+	JMP     copy_done_341
 
-copy_le2_323:
+copy_le2_338:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(R8*1), Y2
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y2, -32(R11)(R8*1)
 
-copy_done_326:
-	JMP cx_done_322
+copy_done_341:
+	JMP cx_done_337
 
-cx_short_321:
+cx_short_336:
 	CMPQ R8, $0x00000010
-	JAE  ladder_328
+	JAE  ladder_343
 	CMPQ R8, $0x00000008
-	JAE  ladder_329
+	JAE  ladder_344
 	CMPQ R8, $0x00000004
-	JAE  ladder_330
+	JAE  ladder_345
 	CMPQ R8, $0x00000002
-	JAE  ladder_331
+	JAE  ladder_346
 	CMPQ R8, $0x00000001
-	JB   ladder_done_327
-	JMP  ladder_332
+	JB   ladder_done_342
+	JMP  ladder_347
 
-ladder_328:
+ladder_343:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(R8*1), X2
 	VMOVDQU X1, (R11)
 	VMOVDQU X2, -16(R11)(R8*1)
-	JMP     ladder_done_327
+	JMP     ladder_done_342
 
-ladder_329:
+ladder_344:
 	MOVQ (CX), R12
 	MOVQ -8(CX)(R8*1), R13
 	MOVQ R12, (R11)
 	MOVQ R13, -8(R11)(R8*1)
-	JMP  ladder_done_327
+	JMP  ladder_done_342
 
-ladder_330:
+ladder_345:
 	MOVL (CX), R12
 	MOVL -4(CX)(R8*1), R13
 	MOVL R12, (R11)
 	MOVL R13, -4(R11)(R8*1)
-	JMP  ladder_done_327
+	JMP  ladder_done_342
 
-ladder_331:
+ladder_346:
 	MOVW (CX), R12
 	MOVW -2(CX)(R8*1), R13
 	MOVW R12, (R11)
 	MOVW R13, -2(R11)(R8*1)
-	JMP  ladder_done_327
+	JMP  ladder_done_342
 
-ladder_332:
+ladder_347:
 	MOVB (CX), R12
 	MOVB R12, (R11)
 
-ladder_done_327:
-cx_done_322:
+ladder_done_342:
+cx_done_337:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_296
+	JNZ  rows_loop_311
 	VZEROUPPER
 
-ret_191:
+ret_206:
 	RET
 
 // func rowsEdge1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -3820,30 +3953,30 @@ TEXT ·rowsEdge1AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_333
+	JZ    ret_348
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_333
+	JZ    ret_348
 	CMPQ  R8, $0x00000020
-	JAE   class32_335
+	JAE   class32_350
 	CMPQ  R8, $0x00000010
-	JAE   class16_336
+	JAE   class16_351
 	CMPQ  R8, $0x00000008
-	JAE   class8_337
+	JAE   class8_352
 	CMPQ  R8, $0x00000004
-	JAE   class4_338
-	JMP   general_334
+	JAE   class4_353
+	JMP   general_349
 
-class32_335:
+class32_350:
 	CMPQ DI, $0x00000020
-	JA   general_334
+	JA   general_349
 	CMPQ R9, $0x00000020
-	JA   general_334
+	JA   general_349
 	CMPQ R8, $0x00000040
-	JA   mid_le4_339
+	JA   mid_le4_354
 
-rows_loop_342:
+rows_loop_357:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3856,15 +3989,15 @@ rows_loop_342:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_342
+	JNZ          rows_loop_357
 	VZEROUPPER
 	RET
 
-mid_le4_339:
+mid_le4_354:
 	CMPQ R8, $0x00000080
-	JA   mid_big_340
+	JA   mid_big_355
 
-rows_loop_343:
+rows_loop_358:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3881,15 +4014,15 @@ rows_loop_343:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_343
+	JNZ          rows_loop_358
 	VZEROUPPER
 	RET
 
-mid_big_340:
+mid_big_355:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_341
+	JAE  mid_huge_356
 
-rows_loop_344:
+rows_loop_359:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3898,7 +4031,7 @@ rows_loop_344:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_347:
+copy_loop_362:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -3910,7 +4043,7 @@ copy_loop_347:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_347
+	JB      copy_loop_362
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -3923,12 +4056,12 @@ copy_loop_347:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_344
+	JNZ     rows_loop_359
 	VZEROUPPER
 	RET
 
-mid_huge_341:
-rows_loop_349:
+mid_huge_356:
+rows_loop_364:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -3943,9 +4076,9 @@ rows_loop_349:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_354
+	JAE          copy_tail_369
 
-copy_loop_352:
+copy_loop_367:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -3957,9 +4090,9 @@ copy_loop_352:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_352
+	JB      copy_loop_367
 
-copy_tail_354:
+copy_tail_369:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -3972,17 +4105,17 @@ copy_tail_354:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_349
+	JNZ     rows_loop_364
 	VZEROUPPER
 	RET
 
-class16_336:
+class16_351:
 	CMPQ DI, $0x00000010
-	JA   general_334
+	JA   general_349
 	CMPQ R9, $0x00000010
-	JA   general_334
+	JA   general_349
 
-rows_loop_355:
+rows_loop_370:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -3995,17 +4128,17 @@ rows_loop_355:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_355
+	JNZ          rows_loop_370
 	VZEROUPPER
 	RET
 
-class8_337:
+class8_352:
 	CMPQ DI, $0x00000008
-	JA   general_334
+	JA   general_349
 	CMPQ R9, $0x00000008
-	JA   general_334
+	JA   general_349
 
-rows_loop_356:
+rows_loop_371:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R12
@@ -4020,17 +4153,17 @@ rows_loop_356:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_356
+	JNZ     rows_loop_371
 	VZEROUPPER
 	RET
 
-class4_338:
+class4_353:
 	CMPQ DI, $0x00000004
-	JA   general_334
+	JA   general_349
 	CMPQ R9, $0x00000004
-	JA   general_334
+	JA   general_349
 
-rows_loop_357:
+rows_loop_372:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -4045,187 +4178,187 @@ rows_loop_357:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_357
+	JNZ     rows_loop_372
 	VZEROUPPER
 	RET
 
-general_334:
+general_349:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_358:
+rows_loop_373:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_359
+	JB           fx_short_374
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_361
+	JBE          fill_le2_376
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_362
+	JBE          fill_le4_377
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_363:
+fill_loop_378:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_363
+	JB      fill_loop_378
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_364
+	JMP     fill_done_379
 
-fill_le4_362:
+fill_le4_377:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_364
+	JMP     fill_done_379
 
-fill_le2_361:
+fill_le2_376:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_364:
-	JMP fx_done_360
+fill_done_379:
+	JMP fx_done_375
 
-fx_short_359:
+fx_short_374:
 	CMPQ DI, $0x00000010
-	JAE  ladder_366
+	JAE  ladder_381
 	CMPQ DI, $0x00000008
-	JAE  ladder_367
+	JAE  ladder_382
 	CMPQ DI, $0x00000004
-	JAE  ladder_368
+	JAE  ladder_383
 	CMPQ DI, $0x00000002
-	JAE  ladder_369
+	JAE  ladder_384
 	CMPQ DI, $0x00000001
-	JB   ladder_done_365
-	JMP  ladder_370
+	JB   ladder_done_380
+	JMP  ladder_385
 
-ladder_366:
+ladder_381:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_365
+	JMP     ladder_done_380
 
-ladder_367:
+ladder_382:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_365
+	JMP   ladder_done_380
 
-ladder_368:
+ladder_383:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_365
+	JMP   ladder_done_380
 
-ladder_369:
+ladder_384:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_365
+	JMP   ladder_done_380
 
-ladder_370:
+ladder_385:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_365:
-fx_done_360:
+ladder_done_380:
+fx_done_375:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_371
+	JB   fx_short_386
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_373
+	JBE  fill_le2_388
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_374
+	JBE  fill_le4_389
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_375:
+fill_loop_390:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_375
+	JB      fill_loop_390
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_376
+	JMP     fill_done_391
 
-fill_le4_374:
+fill_le4_389:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_376
+	JMP     fill_done_391
 
-fill_le2_373:
+fill_le2_388:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_376:
-	JMP fx_done_372
+fill_done_391:
+	JMP fx_done_387
 
-fx_short_371:
+fx_short_386:
 	CMPQ R9, $0x00000010
-	JAE  ladder_378
+	JAE  ladder_393
 	CMPQ R9, $0x00000008
-	JAE  ladder_379
+	JAE  ladder_394
 	CMPQ R9, $0x00000004
-	JAE  ladder_380
+	JAE  ladder_395
 	CMPQ R9, $0x00000002
-	JAE  ladder_381
+	JAE  ladder_396
 	CMPQ R9, $0x00000001
-	JB   ladder_done_377
-	JMP  ladder_382
+	JB   ladder_done_392
+	JMP  ladder_397
 
-ladder_378:
+ladder_393:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_377
+	JMP     ladder_done_392
 
-ladder_379:
+ladder_394:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_377
+	JMP   ladder_done_392
 
-ladder_380:
+ladder_395:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_377
+	JMP   ladder_done_392
 
-ladder_381:
+ladder_396:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_377
+	JMP   ladder_done_392
 
-ladder_382:
+ladder_397:
 	VMOVQ X1, R11
 	MOVB  R11, (R10)
 
-ladder_done_377:
-fx_done_372:
+ladder_done_392:
+fx_done_387:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_383
+	JB   cx_short_398
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_385
+	JBE  copy_le2_400
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_386
+	JBE  copy_le4_401
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_387:
+copy_loop_402:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4237,7 +4370,7 @@ copy_loop_387:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_387
+	JB      copy_loop_402
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4247,9 +4380,9 @@ copy_loop_387:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_388
+	JMP     copy_done_403
 
-copy_le4_386:
+copy_le4_401:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4258,71 +4391,71 @@ copy_le4_386:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_388
+	JMP     copy_done_403
 
-copy_le2_385:
+copy_le2_400:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_388:
-	JMP cx_done_384
+copy_done_403:
+	JMP cx_done_399
 
-cx_short_383:
+cx_short_398:
 	CMPQ R8, $0x00000010
-	JAE  ladder_390
+	JAE  ladder_405
 	CMPQ R8, $0x00000008
-	JAE  ladder_391
+	JAE  ladder_406
 	CMPQ R8, $0x00000004
-	JAE  ladder_392
+	JAE  ladder_407
 	CMPQ R8, $0x00000002
-	JAE  ladder_393
+	JAE  ladder_408
 	CMPQ R8, $0x00000001
-	JB   ladder_done_389
-	JMP  ladder_394
+	JB   ladder_done_404
+	JMP  ladder_409
 
-ladder_390:
+ladder_405:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_389
+	JMP     ladder_done_404
 
-ladder_391:
+ladder_406:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_389
+	JMP  ladder_done_404
 
-ladder_392:
+ladder_407:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_389
+	JMP  ladder_done_404
 
-ladder_393:
+ladder_408:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_389
+	JMP  ladder_done_404
 
-ladder_394:
+ladder_409:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_389:
-cx_done_384:
+ladder_done_404:
+cx_done_399:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_358
+	JNZ  rows_loop_373
 	VZEROUPPER
 
-ret_333:
+ret_348:
 	RET
 
 // func rowsEdge2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4338,30 +4471,30 @@ TEXT ·rowsEdge2AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_395
+	JZ    ret_410
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_395
+	JZ    ret_410
 	CMPQ  R8, $0x00000020
-	JAE   class32_397
+	JAE   class32_412
 	CMPQ  R8, $0x00000010
-	JAE   class16_398
+	JAE   class16_413
 	CMPQ  R8, $0x00000008
-	JAE   class8_399
+	JAE   class8_414
 	CMPQ  R8, $0x00000004
-	JAE   class4_400
-	JMP   general_396
+	JAE   class4_415
+	JMP   general_411
 
-class32_397:
+class32_412:
 	CMPQ DI, $0x00000020
-	JA   general_396
+	JA   general_411
 	CMPQ R9, $0x00000020
-	JA   general_396
+	JA   general_411
 	CMPQ R8, $0x00000040
-	JA   mid_le4_401
+	JA   mid_le4_416
 
-rows_loop_404:
+rows_loop_419:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4374,15 +4507,15 @@ rows_loop_404:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_404
+	JNZ          rows_loop_419
 	VZEROUPPER
 	RET
 
-mid_le4_401:
+mid_le4_416:
 	CMPQ R8, $0x00000080
-	JA   mid_big_402
+	JA   mid_big_417
 
-rows_loop_405:
+rows_loop_420:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4399,15 +4532,15 @@ rows_loop_405:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_405
+	JNZ          rows_loop_420
 	VZEROUPPER
 	RET
 
-mid_big_402:
+mid_big_417:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_403
+	JAE  mid_huge_418
 
-rows_loop_406:
+rows_loop_421:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4416,7 +4549,7 @@ rows_loop_406:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_409:
+copy_loop_424:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4428,7 +4561,7 @@ copy_loop_409:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_409
+	JB      copy_loop_424
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4441,12 +4574,12 @@ copy_loop_409:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_406
+	JNZ     rows_loop_421
 	VZEROUPPER
 	RET
 
-mid_huge_403:
-rows_loop_411:
+mid_huge_418:
+rows_loop_426:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4461,9 +4594,9 @@ rows_loop_411:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_416
+	JAE          copy_tail_431
 
-copy_loop_414:
+copy_loop_429:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4475,9 +4608,9 @@ copy_loop_414:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_414
+	JB      copy_loop_429
 
-copy_tail_416:
+copy_tail_431:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4490,17 +4623,17 @@ copy_tail_416:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_411
+	JNZ     rows_loop_426
 	VZEROUPPER
 	RET
 
-class16_398:
+class16_413:
 	CMPQ DI, $0x00000010
-	JA   general_396
+	JA   general_411
 	CMPQ R9, $0x00000010
-	JA   general_396
+	JA   general_411
 
-rows_loop_417:
+rows_loop_432:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -4513,17 +4646,17 @@ rows_loop_417:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_417
+	JNZ          rows_loop_432
 	VZEROUPPER
 	RET
 
-class8_399:
+class8_414:
 	CMPQ DI, $0x00000008
-	JA   general_396
+	JA   general_411
 	CMPQ R9, $0x00000008
-	JA   general_396
+	JA   general_411
 
-rows_loop_418:
+rows_loop_433:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R12
@@ -4538,17 +4671,17 @@ rows_loop_418:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_418
+	JNZ     rows_loop_433
 	VZEROUPPER
 	RET
 
-class4_400:
+class4_415:
 	CMPQ DI, $0x00000004
-	JA   general_396
+	JA   general_411
 	CMPQ R9, $0x00000004
-	JA   general_396
+	JA   general_411
 
-rows_loop_419:
+rows_loop_434:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -4563,173 +4696,173 @@ rows_loop_419:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_419
+	JNZ     rows_loop_434
 	VZEROUPPER
 	RET
 
-general_396:
+general_411:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_420:
+rows_loop_435:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_421
+	JB           fx_short_436
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_423
+	JBE          fill_le2_438
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_424
+	JBE          fill_le4_439
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_425:
+fill_loop_440:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_425
+	JB      fill_loop_440
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_426
+	JMP     fill_done_441
 
-fill_le4_424:
+fill_le4_439:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_426
+	JMP     fill_done_441
 
-fill_le2_423:
+fill_le2_438:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_426:
-	JMP fx_done_422
+fill_done_441:
+	JMP fx_done_437
 
-fx_short_421:
+fx_short_436:
 	CMPQ DI, $0x00000010
-	JAE  ladder_428
+	JAE  ladder_443
 	CMPQ DI, $0x00000008
-	JAE  ladder_429
+	JAE  ladder_444
 	CMPQ DI, $0x00000004
-	JAE  ladder_430
+	JAE  ladder_445
 	CMPQ DI, $0x00000002
-	JB   ladder_done_427
-	JMP  ladder_431
+	JB   ladder_done_442
+	JMP  ladder_446
 
-ladder_428:
+ladder_443:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_427
+	JMP     ladder_done_442
 
-ladder_429:
+ladder_444:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_427
+	JMP   ladder_done_442
 
-ladder_430:
+ladder_445:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_427
+	JMP   ladder_done_442
 
-ladder_431:
+ladder_446:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
 
-ladder_done_427:
-fx_done_422:
+ladder_done_442:
+fx_done_437:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_432
+	JB   fx_short_447
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_434
+	JBE  fill_le2_449
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_435
+	JBE  fill_le4_450
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_436:
+fill_loop_451:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_436
+	JB      fill_loop_451
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_437
+	JMP     fill_done_452
 
-fill_le4_435:
+fill_le4_450:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_437
+	JMP     fill_done_452
 
-fill_le2_434:
+fill_le2_449:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_437:
-	JMP fx_done_433
+fill_done_452:
+	JMP fx_done_448
 
-fx_short_432:
+fx_short_447:
 	CMPQ R9, $0x00000010
-	JAE  ladder_439
+	JAE  ladder_454
 	CMPQ R9, $0x00000008
-	JAE  ladder_440
+	JAE  ladder_455
 	CMPQ R9, $0x00000004
-	JAE  ladder_441
+	JAE  ladder_456
 	CMPQ R9, $0x00000002
-	JB   ladder_done_438
-	JMP  ladder_442
+	JB   ladder_done_453
+	JMP  ladder_457
 
-ladder_439:
+ladder_454:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_438
+	JMP     ladder_done_453
 
-ladder_440:
+ladder_455:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_438
+	JMP   ladder_done_453
 
-ladder_441:
+ladder_456:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_438
+	JMP   ladder_done_453
 
-ladder_442:
+ladder_457:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
 
-ladder_done_438:
-fx_done_433:
+ladder_done_453:
+fx_done_448:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_443
+	JB   cx_short_458
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_445
+	JBE  copy_le2_460
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_446
+	JBE  copy_le4_461
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_447:
+copy_loop_462:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4741,7 +4874,7 @@ copy_loop_447:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_447
+	JB      copy_loop_462
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4751,9 +4884,9 @@ copy_loop_447:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_448
+	JMP     copy_done_463
 
-copy_le4_446:
+copy_le4_461:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -4762,64 +4895,64 @@ copy_le4_446:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_448
+	JMP     copy_done_463
 
-copy_le2_445:
+copy_le2_460:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_448:
-	JMP cx_done_444
+copy_done_463:
+	JMP cx_done_459
 
-cx_short_443:
+cx_short_458:
 	CMPQ R8, $0x00000010
-	JAE  ladder_450
+	JAE  ladder_465
 	CMPQ R8, $0x00000008
-	JAE  ladder_451
+	JAE  ladder_466
 	CMPQ R8, $0x00000004
-	JAE  ladder_452
+	JAE  ladder_467
 	CMPQ R8, $0x00000002
-	JB   ladder_done_449
-	JMP  ladder_453
+	JB   ladder_done_464
+	JMP  ladder_468
 
-ladder_450:
+ladder_465:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_449
+	JMP     ladder_done_464
 
-ladder_451:
+ladder_466:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_449
+	JMP  ladder_done_464
 
-ladder_452:
+ladder_467:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_449
+	JMP  ladder_done_464
 
-ladder_453:
+ladder_468:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
 
-ladder_done_449:
-cx_done_444:
+ladder_done_464:
+cx_done_459:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_420
+	JNZ  rows_loop_435
 	VZEROUPPER
 
-ret_395:
+ret_410:
 	RET
 
 // func rowsEdge4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -4835,30 +4968,30 @@ TEXT ·rowsEdge4AVX2(SB), NOSPLIT, $0-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_454
+	JZ    ret_469
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_454
+	JZ    ret_469
 	CMPQ  R8, $0x00000020
-	JAE   class32_456
+	JAE   class32_471
 	CMPQ  R8, $0x00000010
-	JAE   class16_457
+	JAE   class16_472
 	CMPQ  R8, $0x00000008
-	JAE   class8_458
+	JAE   class8_473
 	CMPQ  R8, $0x00000004
-	JAE   class4_459
-	JMP   general_455
+	JAE   class4_474
+	JMP   general_470
 
-class32_456:
+class32_471:
 	CMPQ DI, $0x00000020
-	JA   general_455
+	JA   general_470
 	CMPQ R9, $0x00000020
-	JA   general_455
+	JA   general_470
 	CMPQ R8, $0x00000040
-	JA   mid_le4_460
+	JA   mid_le4_475
 
-rows_loop_463:
+rows_loop_478:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4871,15 +5004,15 @@ rows_loop_463:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_463
+	JNZ          rows_loop_478
 	VZEROUPPER
 	RET
 
-mid_le4_460:
+mid_le4_475:
 	CMPQ R8, $0x00000080
-	JA   mid_big_461
+	JA   mid_big_476
 
-rows_loop_464:
+rows_loop_479:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4896,15 +5029,15 @@ rows_loop_464:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_464
+	JNZ          rows_loop_479
 	VZEROUPPER
 	RET
 
-mid_big_461:
+mid_big_476:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_462
+	JAE  mid_huge_477
 
-rows_loop_465:
+rows_loop_480:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4913,7 +5046,7 @@ rows_loop_465:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_468:
+copy_loop_483:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -4925,7 +5058,7 @@ copy_loop_468:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_468
+	JB      copy_loop_483
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -4938,12 +5071,12 @@ copy_loop_468:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_465
+	JNZ     rows_loop_480
 	VZEROUPPER
 	RET
 
-mid_huge_462:
-rows_loop_470:
+mid_huge_477:
+rows_loop_485:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -4958,9 +5091,9 @@ rows_loop_470:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_475
+	JAE          copy_tail_490
 
-copy_loop_473:
+copy_loop_488:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -4972,9 +5105,9 @@ copy_loop_473:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_473
+	JB      copy_loop_488
 
-copy_tail_475:
+copy_tail_490:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -4987,17 +5120,17 @@ copy_tail_475:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_470
+	JNZ     rows_loop_485
 	VZEROUPPER
 	RET
 
-class16_457:
+class16_472:
 	CMPQ DI, $0x00000010
-	JA   general_455
+	JA   general_470
 	CMPQ R9, $0x00000010
-	JA   general_455
+	JA   general_470
 
-rows_loop_476:
+rows_loop_491:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -5010,17 +5143,17 @@ rows_loop_476:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_476
+	JNZ          rows_loop_491
 	VZEROUPPER
 	RET
 
-class8_458:
+class8_473:
 	CMPQ DI, $0x00000008
-	JA   general_455
+	JA   general_470
 	CMPQ R9, $0x00000008
-	JA   general_455
+	JA   general_470
 
-rows_loop_477:
+rows_loop_492:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R12
@@ -5035,17 +5168,17 @@ rows_loop_477:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_477
+	JNZ     rows_loop_492
 	VZEROUPPER
 	RET
 
-class4_459:
+class4_474:
 	CMPQ DI, $0x00000004
-	JA   general_455
+	JA   general_470
 	CMPQ R9, $0x00000004
-	JA   general_455
+	JA   general_470
 
-rows_loop_478:
+rows_loop_493:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -5058,157 +5191,157 @@ rows_loop_478:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_478
+	JNZ     rows_loop_493
 	VZEROUPPER
 	RET
 
-general_455:
+general_470:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_479:
+rows_loop_494:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_480
+	JB           fx_short_495
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_482
+	JBE          fill_le2_497
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_483
+	JBE          fill_le4_498
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_484:
+fill_loop_499:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_484
+	JB      fill_loop_499
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_485
+	JMP     fill_done_500
 
-fill_le4_483:
+fill_le4_498:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_485
+	JMP     fill_done_500
 
-fill_le2_482:
+fill_le2_497:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_485:
-	JMP fx_done_481
+fill_done_500:
+	JMP fx_done_496
 
-fx_short_480:
+fx_short_495:
 	CMPQ DI, $0x00000010
-	JAE  ladder_487
+	JAE  ladder_502
 	CMPQ DI, $0x00000008
-	JAE  ladder_488
+	JAE  ladder_503
 	CMPQ DI, $0x00000004
-	JB   ladder_done_486
-	JMP  ladder_489
+	JB   ladder_done_501
+	JMP  ladder_504
 
-ladder_487:
+ladder_502:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_486
+	JMP     ladder_done_501
 
-ladder_488:
+ladder_503:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_486
+	JMP   ladder_done_501
 
-ladder_489:
+ladder_504:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
 
-ladder_done_486:
-fx_done_481:
+ladder_done_501:
+fx_done_496:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_490
+	JB   fx_short_505
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_492
+	JBE  fill_le2_507
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_493
+	JBE  fill_le4_508
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_494:
+fill_loop_509:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_494
+	JB      fill_loop_509
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_495
+	JMP     fill_done_510
 
-fill_le4_493:
+fill_le4_508:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_495
+	JMP     fill_done_510
 
-fill_le2_492:
+fill_le2_507:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_495:
-	JMP fx_done_491
+fill_done_510:
+	JMP fx_done_506
 
-fx_short_490:
+fx_short_505:
 	CMPQ R9, $0x00000010
-	JAE  ladder_497
+	JAE  ladder_512
 	CMPQ R9, $0x00000008
-	JAE  ladder_498
+	JAE  ladder_513
 	CMPQ R9, $0x00000004
-	JB   ladder_done_496
-	JMP  ladder_499
+	JB   ladder_done_511
+	JMP  ladder_514
 
-ladder_497:
+ladder_512:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_496
+	JMP     ladder_done_511
 
-ladder_498:
+ladder_513:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_496
+	JMP   ladder_done_511
 
-ladder_499:
+ladder_514:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
 
-ladder_done_496:
-fx_done_491:
+ladder_done_511:
+fx_done_506:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_500
+	JB   cx_short_515
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_502
+	JBE  copy_le2_517
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_503
+	JBE  copy_le4_518
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_504:
+copy_loop_519:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5220,7 +5353,7 @@ copy_loop_504:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_504
+	JB      copy_loop_519
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5230,9 +5363,9 @@ copy_loop_504:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_505
+	JMP     copy_done_520
 
-copy_le4_503:
+copy_le4_518:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -5241,55 +5374,55 @@ copy_le4_503:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_505
+	JMP     copy_done_520
 
-copy_le2_502:
+copy_le2_517:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_505:
-	JMP cx_done_501
+copy_done_520:
+	JMP cx_done_516
 
-cx_short_500:
+cx_short_515:
 	CMPQ R8, $0x00000010
-	JAE  ladder_507
+	JAE  ladder_522
 	CMPQ R8, $0x00000008
-	JAE  ladder_508
+	JAE  ladder_523
 	CMPQ R8, $0x00000004
-	JB   ladder_done_506
-	JMP  ladder_509
+	JB   ladder_done_521
+	JMP  ladder_524
 
-ladder_507:
+ladder_522:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_506
+	JMP     ladder_done_521
 
-ladder_508:
+ladder_523:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_506
+	JMP  ladder_done_521
 
-ladder_509:
+ladder_524:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
 
-ladder_done_506:
-cx_done_501:
+ladder_done_521:
+cx_done_516:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_479
+	JNZ  rows_loop_494
 	VZEROUPPER
 
-ret_454:
+ret_469:
 	RET
 
 // func rowsEdge8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -5304,28 +5437,28 @@ TEXT ·rowsEdge8AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_510
+	JZ    ret_525
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_510
+	JZ    ret_525
 	CMPQ  R8, $0x00000020
-	JAE   class32_512
+	JAE   class32_527
 	CMPQ  R8, $0x00000010
-	JAE   class16_513
+	JAE   class16_528
 	CMPQ  R8, $0x00000008
-	JAE   class8_514
-	JMP   general_511
+	JAE   class8_529
+	JMP   general_526
 
-class32_512:
+class32_527:
 	CMPQ DI, $0x00000020
-	JA   general_511
+	JA   general_526
 	CMPQ R9, $0x00000020
-	JA   general_511
+	JA   general_526
 	CMPQ R8, $0x00000040
-	JA   mid_le4_515
+	JA   mid_le4_530
 
-rows_loop_518:
+rows_loop_533:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5338,15 +5471,15 @@ rows_loop_518:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_518
+	JNZ          rows_loop_533
 	VZEROUPPER
 	RET
 
-mid_le4_515:
+mid_le4_530:
 	CMPQ R8, $0x00000080
-	JA   mid_big_516
+	JA   mid_big_531
 
-rows_loop_519:
+rows_loop_534:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5363,15 +5496,15 @@ rows_loop_519:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_519
+	JNZ          rows_loop_534
 	VZEROUPPER
 	RET
 
-mid_big_516:
+mid_big_531:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_517
+	JAE  mid_huge_532
 
-rows_loop_520:
+rows_loop_535:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5380,7 +5513,7 @@ rows_loop_520:
 	LEAQ         -128(R9)(R8*1), R11
 	MOVQ         CX, R12
 
-copy_loop_523:
+copy_loop_538:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5392,7 +5525,7 @@ copy_loop_523:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_523
+	JB      copy_loop_538
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5405,12 +5538,12 @@ copy_loop_523:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_520
+	JNZ     rows_loop_535
 	VZEROUPPER
 	RET
 
-mid_huge_517:
-rows_loop_525:
+mid_huge_532:
+rows_loop_540:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -5425,9 +5558,9 @@ rows_loop_525:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R11
-	JAE          copy_tail_530
+	JAE          copy_tail_545
 
-copy_loop_528:
+copy_loop_543:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -5439,9 +5572,9 @@ copy_loop_528:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_528
+	JB      copy_loop_543
 
-copy_tail_530:
+copy_tail_545:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -5454,17 +5587,17 @@ copy_tail_530:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_525
+	JNZ     rows_loop_540
 	VZEROUPPER
 	RET
 
-class16_513:
+class16_528:
 	CMPQ DI, $0x00000010
-	JA   general_511
+	JA   general_526
 	CMPQ R9, $0x00000010
-	JA   general_511
+	JA   general_526
 
-rows_loop_531:
+rows_loop_546:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -5477,17 +5610,17 @@ rows_loop_531:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_531
+	JNZ          rows_loop_546
 	VZEROUPPER
 	RET
 
-class8_514:
+class8_529:
 	CMPQ DI, $0x00000008
-	JA   general_511
+	JA   general_526
 	CMPQ R9, $0x00000008
-	JA   general_511
+	JA   general_526
 
-rows_loop_532:
+rows_loop_547:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R11
 	MOVQ R9, (AX)
@@ -5500,141 +5633,141 @@ rows_loop_532:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_532
+	JNZ  rows_loop_547
 	VZEROUPPER
 	RET
 
-general_511:
+general_526:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_533:
+rows_loop_548:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_534
+	JB           fx_short_549
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_536
+	JBE          fill_le2_551
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_537
+	JBE          fill_le4_552
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_538:
+fill_loop_553:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_538
+	JB      fill_loop_553
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_539
+	JMP     fill_done_554
 
-fill_le4_537:
+fill_le4_552:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_539
+	JMP     fill_done_554
 
-fill_le2_536:
+fill_le2_551:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_539:
-	JMP fx_done_535
+fill_done_554:
+	JMP fx_done_550
 
-fx_short_534:
+fx_short_549:
 	CMPQ DI, $0x00000010
-	JAE  ladder_541
+	JAE  ladder_556
 	CMPQ DI, $0x00000008
-	JB   ladder_done_540
-	JMP  ladder_542
+	JB   ladder_done_555
+	JMP  ladder_557
 
-ladder_541:
+ladder_556:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_540
+	JMP     ladder_done_555
 
-ladder_542:
+ladder_557:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
 
-ladder_done_540:
-fx_done_535:
+ladder_done_555:
+fx_done_550:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_543
+	JB   fx_short_558
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_545
+	JBE  fill_le2_560
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_546
+	JBE  fill_le4_561
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_547:
+fill_loop_562:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_547
+	JB      fill_loop_562
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_548
+	JMP     fill_done_563
 
-fill_le4_546:
+fill_le4_561:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_548
+	JMP     fill_done_563
 
-fill_le2_545:
+fill_le2_560:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_548:
-	JMP fx_done_544
+fill_done_563:
+	JMP fx_done_559
 
-fx_short_543:
+fx_short_558:
 	CMPQ R9, $0x00000010
-	JAE  ladder_550
+	JAE  ladder_565
 	CMPQ R9, $0x00000008
-	JB   ladder_done_549
-	JMP  ladder_551
+	JB   ladder_done_564
+	JMP  ladder_566
 
-ladder_550:
+ladder_565:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_549
+	JMP     ladder_done_564
 
-ladder_551:
+ladder_566:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
 
-ladder_done_549:
-fx_done_544:
+ladder_done_564:
+fx_done_559:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_552
+	JB   cx_short_567
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_554
+	JBE  copy_le2_569
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_555
+	JBE  copy_le4_570
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_556:
+copy_loop_571:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5646,7 +5779,7 @@ copy_loop_556:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_556
+	JB      copy_loop_571
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5656,9 +5789,9 @@ copy_loop_556:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_557
+	JMP     copy_done_572
 
-copy_le4_555:
+copy_le4_570:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -5667,46 +5800,46 @@ copy_le4_555:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_557
+	JMP     copy_done_572
 
-copy_le2_554:
+copy_le2_569:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_557:
-	JMP cx_done_553
+copy_done_572:
+	JMP cx_done_568
 
-cx_short_552:
+cx_short_567:
 	CMPQ R8, $0x00000010
-	JAE  ladder_559
+	JAE  ladder_574
 	CMPQ R8, $0x00000008
-	JB   ladder_done_558
-	JMP  ladder_560
+	JB   ladder_done_573
+	JMP  ladder_575
 
-ladder_559:
+ladder_574:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_558
+	JMP     ladder_done_573
 
-ladder_560:
+ladder_575:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
 
-ladder_done_558:
-cx_done_553:
+ladder_done_573:
+cx_done_568:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_533
+	JNZ  rows_loop_548
 	VZEROUPPER
 
-ret_510:
+ret_525:
 	RET
 
 // func rowsEdge16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -5721,26 +5854,26 @@ TEXT ·rowsEdge16AVX2(SB), NOSPLIT, $0-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_561
+	JZ    ret_576
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R10
 	TESTQ R10, R10
-	JZ    ret_561
+	JZ    ret_576
 	CMPQ  R8, $0x00000020
-	JAE   class32_563
+	JAE   class32_578
 	CMPQ  R8, $0x00000010
-	JAE   class16_564
-	JMP   general_562
+	JAE   class16_579
+	JMP   general_577
 
-class32_563:
+class32_578:
 	CMPQ DI, $0x00000020
-	JA   general_562
+	JA   general_577
 	CMPQ R9, $0x00000020
-	JA   general_562
+	JA   general_577
 	CMPQ R8, $0x00000040
-	JA   mid_le4_565
+	JA   mid_le4_580
 
-rows_loop_568:
+rows_loop_583:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -5753,15 +5886,15 @@ rows_loop_568:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_568
+	JNZ            rows_loop_583
 	VZEROUPPER
 	RET
 
-mid_le4_565:
+mid_le4_580:
 	CMPQ R8, $0x00000080
-	JA   mid_big_566
+	JA   mid_big_581
 
-rows_loop_569:
+rows_loop_584:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -5778,15 +5911,15 @@ rows_loop_569:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_569
+	JNZ            rows_loop_584
 	VZEROUPPER
 	RET
 
-mid_big_566:
+mid_big_581:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_567
+	JAE  mid_huge_582
 
-rows_loop_570:
+rows_loop_585:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -5795,7 +5928,7 @@ rows_loop_570:
 	LEAQ           -128(R9)(R8*1), R11
 	MOVQ           CX, R12
 
-copy_loop_573:
+copy_loop_588:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -5807,7 +5940,7 @@ copy_loop_573:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_573
+	JB      copy_loop_588
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -5820,12 +5953,12 @@ copy_loop_573:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_570
+	JNZ     rows_loop_585
 	VZEROUPPER
 	RET
 
-mid_huge_567:
-rows_loop_575:
+mid_huge_582:
+rows_loop_590:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -5840,9 +5973,9 @@ rows_loop_575:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R11
-	JAE            copy_tail_580
+	JAE            copy_tail_595
 
-copy_loop_578:
+copy_loop_593:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -5854,9 +5987,9 @@ copy_loop_578:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R11
-	JB      copy_loop_578
+	JB      copy_loop_593
 
-copy_tail_580:
+copy_tail_595:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -5869,17 +6002,17 @@ copy_tail_580:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_575
+	JNZ     rows_loop_590
 	VZEROUPPER
 	RET
 
-class16_564:
+class16_579:
 	CMPQ DI, $0x00000010
-	JA   general_562
+	JA   general_577
 	CMPQ R9, $0x00000010
-	JA   general_562
+	JA   general_577
 
-rows_loop_581:
+rows_loop_596:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -5892,119 +6025,119 @@ rows_loop_581:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_581
+	JNZ     rows_loop_596
 	VZEROUPPER
 	RET
 
-general_562:
+general_577:
 	NOP
 	PCALIGN $0x40
 
-rows_loop_582:
+rows_loop_597:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	CMPQ           DI, $0x00000020
-	JB             fx_short_583
+	JB             fx_short_598
 	CMPQ           DI, $0x00000040
-	JBE            fill_le2_585
+	JBE            fill_le2_600
 	CMPQ           DI, $0x00000080
-	JBE            fill_le4_586
+	JBE            fill_le4_601
 	LEAQ           -128(AX)(DI*1), R10
 	MOVQ           AX, R11
 
-fill_loop_587:
+fill_loop_602:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_587
+	JB      fill_loop_602
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_588
+	JMP     fill_done_603
 
-fill_le4_586:
+fill_le4_601:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_588
+	JMP     fill_done_603
 
-fill_le2_585:
+fill_le2_600:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_588:
-	JMP fx_done_584
+fill_done_603:
+	JMP fx_done_599
 
-fx_short_583:
+fx_short_598:
 	CMPQ    DI, $0x00000010
-	JB      ladder_done_589
+	JB      ladder_done_604
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 
-ladder_done_589:
-fx_done_584:
+ladder_done_604:
+fx_done_599:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_591
+	JB   fx_short_606
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_593
+	JBE  fill_le2_608
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_594
+	JBE  fill_le4_609
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_595:
+fill_loop_610:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_595
+	JB      fill_loop_610
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_596
+	JMP     fill_done_611
 
-fill_le4_594:
+fill_le4_609:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_596
+	JMP     fill_done_611
 
-fill_le2_593:
+fill_le2_608:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_596:
-	JMP fx_done_592
+fill_done_611:
+	JMP fx_done_607
 
-fx_short_591:
+fx_short_606:
 	CMPQ    R9, $0x00000010
-	JB      ladder_done_597
+	JB      ladder_done_612
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
 
-ladder_done_597:
-fx_done_592:
+ladder_done_612:
+fx_done_607:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_599
+	JB   cx_short_614
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_601
+	JBE  copy_le2_616
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_602
+	JBE  copy_le4_617
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_603:
+copy_loop_618:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -6016,7 +6149,7 @@ copy_loop_603:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_603
+	JB      copy_loop_618
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -6026,9 +6159,9 @@ copy_loop_603:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_604
+	JMP     copy_done_619
 
-copy_le4_602:
+copy_le4_617:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -6037,34 +6170,34 @@ copy_le4_602:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_604
+	JMP     copy_done_619
 
-copy_le2_601:
+copy_le2_616:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_604:
-	JMP cx_done_600
+copy_done_619:
+	JMP cx_done_615
 
-cx_short_599:
+cx_short_614:
 	CMPQ    R8, $0x00000010
-	JB      ladder_done_605
+	JB      ladder_done_620
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
 
-ladder_done_605:
-cx_done_600:
+ladder_done_620:
+cx_done_615:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_582
+	JNZ  rows_loop_597
 	VZEROUPPER
 
-ret_561:
+ret_576:
 	RET
 
 // func rowsConstAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, pat *[32]byte)
@@ -6082,93 +6215,93 @@ TEXT ·rowsConstAVX512(SB), NOSPLIT, $16-72
 	VBROADCASTI64X4 (R10), Z0
 	MOVQ            (R10), R10
 	TESTQ           DX, DX
-	JZ              ret_607
+	JZ              ret_622
 	LEAQ            (DI)(R8*1), R11
 	LEAQ            (R11)(R9*1), R12
 	TESTQ           R12, R12
-	JZ              ret_607
+	JZ              ret_622
 	TESTQ           R8, R8
-	JNZ             fill_none_609
+	JNZ             fill_none_624
 	TESTQ           R9, R9
-	JNZ             fill_none_609
+	JNZ             fill_none_624
 	CMPQ            DI, $0x40
-	JA              general_608
+	JA              general_623
 	CMPQ            DI, $0x20
-	JAE             fill32_610
+	JAE             fill32_625
 	CMPQ            DI, $0x10
-	JAE             fill16_611
+	JAE             fill16_626
 	CMPQ            DI, $0x08
-	JAE             fill8_612
+	JAE             fill8_627
 	CMPQ            DI, $0x04
-	JAE             fill4_613
-	JMP             general_608
+	JAE             fill4_628
+	JMP             general_623
 
-fill32_610:
-rows_loop_614:
+fill32_625:
+rows_loop_629:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_614
+	JNZ     rows_loop_629
 	VZEROUPPER
 	RET
 
-fill16_611:
-rows_loop_615:
+fill16_626:
+rows_loop_630:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_615
+	JNZ     rows_loop_630
 	VZEROUPPER
 	RET
 
-fill8_612:
-rows_loop_616:
+fill8_627:
+rows_loop_631:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_616
+	JNZ  rows_loop_631
 	VZEROUPPER
 	RET
 
-fill4_613:
-rows_loop_617:
+fill4_628:
+rows_loop_632:
 	MOVL R10, (AX)
 	MOVL R10, -4(AX)(DI*1)
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_617
+	JNZ  rows_loop_632
 	VZEROUPPER
 	RET
 
-fill_none_609:
+fill_none_624:
 	CMPQ R8, $0x00000080
-	JAE  class64_619
+	JAE  class64_634
 	CMPQ R8, $0x00000020
-	JAE  class32_620
+	JAE  class32_635
 	CMPQ R8, $0x00000010
-	JAE  class16_621
+	JAE  class16_636
 	CMPQ R8, $0x00000008
-	JAE  class8_622
+	JAE  class8_637
 	CMPQ R8, $0x00000004
-	JAE  class4_623
-	JMP  spill_618
+	JAE  class4_638
+	JMP  spill_633
 
-class64_619:
+class64_634:
 	CMPQ DI, $0x00000040
-	JA   spill_618
+	JA   spill_633
 	CMPQ R9, $0x00000040
-	JA   spill_618
+	JA   spill_633
 	CMPQ R8, $0x00000080
-	JA   mid_le4_624
+	JA   mid_le4_639
 
-rows_loop_627:
+rows_loop_642:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -6179,15 +6312,15 @@ rows_loop_627:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_627
+	JNZ       rows_loop_642
 	VZEROUPPER
 	RET
 
-mid_le4_624:
+mid_le4_639:
 	CMPQ R8, $0x00000100
-	JA   mid_big_625
+	JA   mid_big_640
 
-rows_loop_628:
+rows_loop_643:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -6202,22 +6335,22 @@ rows_loop_628:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_628
+	JNZ       rows_loop_643
 	VZEROUPPER
 	RET
 
-mid_big_625:
+mid_big_640:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_626
+	JAE  mid_huge_641
 
-rows_loop_629:
+rows_loop_644:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
 	LEAQ      -256(R9)(R8*1), R10
 	MOVQ      CX, R11
 
-copy_loop_632:
+copy_loop_647:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -6229,7 +6362,7 @@ copy_loop_632:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_632
+	JB        copy_loop_647
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -6242,12 +6375,12 @@ copy_loop_632:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_629
+	JNZ       rows_loop_644
 	VZEROUPPER
 	RET
 
-mid_huge_626:
-rows_loop_634:
+mid_huge_641:
+rows_loop_649:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z0, -64(AX)(R12*1)
 	LEAQ      (AX)(DI*1), R9
@@ -6260,9 +6393,9 @@ rows_loop_634:
 	SUBQ      R9, R13
 	LEAQ      (CX)(R13*1), R9
 	CMPQ      R11, R10
-	JAE       copy_tail_639
+	JAE       copy_tail_654
 
-copy_loop_637:
+copy_loop_652:
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
 	VMOVDQU64 128(R9), Z3
@@ -6274,9 +6407,9 @@ copy_loop_637:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_637
+	JB        copy_loop_652
 
-copy_tail_639:
+copy_tail_654:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z1
 	VMOVDQU64 64(R9), Z2
@@ -6289,19 +6422,19 @@ copy_tail_639:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_634
+	JNZ       rows_loop_649
 	VZEROUPPER
 	RET
 
-class32_620:
+class32_635:
 	CMPQ DI, $0x00000020
-	JA   spill_618
+	JA   spill_633
 	CMPQ R9, $0x00000020
-	JA   spill_618
+	JA   spill_633
 	CMPQ R8, $0x00000040
-	JA   mid_le4_640
+	JA   mid_le4_655
 
-rows_loop_643:
+rows_loop_658:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6312,15 +6445,15 @@ rows_loop_643:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_643
+	JNZ     rows_loop_658
 	VZEROUPPER
 	RET
 
-mid_le4_640:
+mid_le4_655:
 	CMPQ R8, $0x00000080
-	JA   mid_big_641
+	JA   mid_big_656
 
-rows_loop_644:
+rows_loop_659:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6335,22 +6468,22 @@ rows_loop_644:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_644
+	JNZ     rows_loop_659
 	VZEROUPPER
 	RET
 
-mid_big_641:
+mid_big_656:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_642
+	JAE  mid_huge_657
 
-rows_loop_645:
+rows_loop_660:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
 	LEAQ    -128(R9)(R8*1), R10
 	MOVQ    CX, R11
 
-copy_loop_648:
+copy_loop_663:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -6362,7 +6495,7 @@ copy_loop_648:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_648
+	JB      copy_loop_663
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -6375,12 +6508,12 @@ copy_loop_648:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_645
+	JNZ     rows_loop_660
 	VZEROUPPER
 	RET
 
-mid_huge_642:
-rows_loop_650:
+mid_huge_657:
+rows_loop_665:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6393,9 +6526,9 @@ rows_loop_650:
 	SUBQ    R9, R13
 	LEAQ    (CX)(R13*1), R9
 	CMPQ    R11, R10
-	JAE     copy_tail_655
+	JAE     copy_tail_670
 
-copy_loop_653:
+copy_loop_668:
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
 	VMOVDQU 64(R9), Y3
@@ -6407,9 +6540,9 @@ copy_loop_653:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_653
+	JB      copy_loop_668
 
-copy_tail_655:
+copy_tail_670:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y1
 	VMOVDQU 32(R9), Y2
@@ -6422,17 +6555,17 @@ copy_tail_655:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_650
+	JNZ     rows_loop_665
 	VZEROUPPER
 	RET
 
-class16_621:
+class16_636:
 	CMPQ DI, $0x00000010
-	JA   spill_618
+	JA   spill_633
 	CMPQ R9, $0x00000010
-	JA   spill_618
+	JA   spill_633
 
-rows_loop_656:
+rows_loop_671:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(R12*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6443,17 +6576,17 @@ rows_loop_656:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_656
+	JNZ     rows_loop_671
 	VZEROUPPER
 	RET
 
-class8_622:
+class8_637:
 	CMPQ DI, $0x00000008
-	JA   spill_618
+	JA   spill_633
 	CMPQ R9, $0x00000008
-	JA   spill_618
+	JA   spill_633
 
-rows_loop_657:
+rows_loop_672:
 	MOVQ R10, (AX)
 	MOVQ R10, -8(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
@@ -6464,111 +6597,19 @@ rows_loop_657:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_657
-	VZEROUPPER
-	RET
-
-class4_623:
-	CMPQ DI, $0x00000004
-	JA   spill_618
-	CMPQ R9, $0x00000004
-	JA   spill_618
-
-rows_loop_658:
-	MOVL R10, (AX)
-	MOVL R10, -4(AX)(R12*1)
-	LEAQ (AX)(DI*1), R9
-	MOVL (CX), R11
-	MOVL -4(CX)(R8*1), R13
-	MOVL R11, (R9)
-	MOVL R13, -4(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_658
-	VZEROUPPER
-	RET
-
-spill_618:
-	TESTQ   R8, R8
-	JZ      general_608
-	CMPQ    R8, $0x00000040
-	JA      general_608
-	MOVQ    DI, R13
-	CMPQ    R9, R13
-	CMOVQHI R9, R13
-	CMPQ    R13, $0x00000004
-	JBE     spill4_659
-	CMPQ    R13, $0x00000008
-	JBE     spill8_660
-	CMPQ    R13, $0x00000010
-	JBE     spill16_661
-	CMPQ    R13, $0x00000020
-	JBE     spill32_662
-	CMPQ    R13, $0x00000040
-	JBE     spill64_663
-	JMP     general_608
-
-spill4_659:
-	LEAQ  (R13)(R8*1), R13
-	CMPQ  R13, $0x00000004
-	JB    general_608
-	SUBQ  $0x00000004, R12
-	XORQ  R14, R14
-	LEAQ  (DI)(R8*1), R13
-	CMPQ  R13, $0x00000004
-	JAE   spill_order_664
-	XCHGQ R12, R14
-
-spill_order_664:
-	CMPQ R8, $0x00000002
-	JB   spill4_mid1_665
-	CMPQ R8, $0x00000004
-	JB   spill4_mid2_666
-	CMPQ R8, $0x00000008
-	JB   spill4_mid4_667
-	CMPQ R8, $0x00000010
-	JB   spill4_mid8_668
-	CMPQ R8, $0x00000020
-	JB   spill4_mid16_669
-	CMPQ R8, $0x00000040
-	JBE  spill4_mid32_670
-	JMP  general_608
-
-spill4_mid1_665:
-rows_loop_671:
-	MOVL R10, (AX)(R12*1)
-	MOVL R10, (AX)(R14*1)
-	LEAQ (AX)(DI*1), R8
-	MOVB (CX), R9
-	MOVB R9, (R8)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  rows_loop_671
-	VZEROUPPER
-	RET
-
-spill4_mid2_666:
-rows_loop_672:
-	MOVL R10, (AX)(R12*1)
-	MOVL R10, (AX)(R14*1)
-	LEAQ (AX)(DI*1), R9
-	MOVW (CX), R11
-	MOVW -2(CX)(R8*1), R13
-	MOVW R11, (R9)
-	MOVW R13, -2(R9)(R8*1)
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
 	JNZ  rows_loop_672
 	VZEROUPPER
 	RET
 
-spill4_mid4_667:
+class4_638:
+	CMPQ DI, $0x00000004
+	JA   spill_633
+	CMPQ R9, $0x00000004
+	JA   spill_633
+
 rows_loop_673:
-	MOVL R10, (AX)(R12*1)
-	MOVL R10, (AX)(R14*1)
+	MOVL R10, (AX)
+	MOVL R10, -4(AX)(R12*1)
 	LEAQ (AX)(DI*1), R9
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R13
@@ -6581,8 +6622,100 @@ rows_loop_673:
 	VZEROUPPER
 	RET
 
-spill4_mid8_668:
-rows_loop_674:
+spill_633:
+	TESTQ   R8, R8
+	JZ      general_623
+	CMPQ    R8, $0x00000040
+	JA      general_623
+	MOVQ    DI, R13
+	CMPQ    R9, R13
+	CMOVQHI R9, R13
+	CMPQ    R13, $0x00000004
+	JBE     spill4_674
+	CMPQ    R13, $0x00000008
+	JBE     spill8_675
+	CMPQ    R13, $0x00000010
+	JBE     spill16_676
+	CMPQ    R13, $0x00000020
+	JBE     spill32_677
+	CMPQ    R13, $0x00000040
+	JBE     spill64_678
+	JMP     general_623
+
+spill4_674:
+	LEAQ  (R13)(R8*1), R13
+	CMPQ  R13, $0x00000004
+	JB    general_623
+	SUBQ  $0x00000004, R12
+	XORQ  R14, R14
+	LEAQ  (DI)(R8*1), R13
+	CMPQ  R13, $0x00000004
+	JAE   spill_order_679
+	XCHGQ R12, R14
+
+spill_order_679:
+	CMPQ R8, $0x00000002
+	JB   spill4_mid1_680
+	CMPQ R8, $0x00000004
+	JB   spill4_mid2_681
+	CMPQ R8, $0x00000008
+	JB   spill4_mid4_682
+	CMPQ R8, $0x00000010
+	JB   spill4_mid8_683
+	CMPQ R8, $0x00000020
+	JB   spill4_mid16_684
+	CMPQ R8, $0x00000040
+	JBE  spill4_mid32_685
+	JMP  general_623
+
+spill4_mid1_680:
+rows_loop_686:
+	MOVL R10, (AX)(R12*1)
+	MOVL R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R8
+	MOVB (CX), R9
+	MOVB R9, (R8)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_686
+	VZEROUPPER
+	RET
+
+spill4_mid2_681:
+rows_loop_687:
+	MOVL R10, (AX)(R12*1)
+	MOVL R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVW (CX), R11
+	MOVW -2(CX)(R8*1), R13
+	MOVW R11, (R9)
+	MOVW R13, -2(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_687
+	VZEROUPPER
+	RET
+
+spill4_mid4_682:
+rows_loop_688:
+	MOVL R10, (AX)(R12*1)
+	MOVL R10, (AX)(R14*1)
+	LEAQ (AX)(DI*1), R9
+	MOVL (CX), R11
+	MOVL -4(CX)(R8*1), R13
+	MOVL R11, (R9)
+	MOVL R13, -4(R9)(R8*1)
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  rows_loop_688
+	VZEROUPPER
+	RET
+
+spill4_mid8_683:
+rows_loop_689:
 	MOVL R10, (AX)(R12*1)
 	MOVL R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R9
@@ -6593,12 +6726,12 @@ rows_loop_674:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_674
+	JNZ  rows_loop_689
 	VZEROUPPER
 	RET
 
-spill4_mid16_669:
-rows_loop_675:
+spill4_mid16_684:
+rows_loop_690:
 	MOVL    R10, (AX)(R12*1)
 	MOVL    R10, (AX)(R14*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6609,12 +6742,12 @@ rows_loop_675:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_675
+	JNZ     rows_loop_690
 	VZEROUPPER
 	RET
 
-spill4_mid32_670:
-rows_loop_676:
+spill4_mid32_685:
+rows_loop_691:
 	MOVL    R10, (AX)(R12*1)
 	MOVL    R10, (AX)(R14*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6625,38 +6758,38 @@ rows_loop_676:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_676
+	JNZ     rows_loop_691
 	VZEROUPPER
 	RET
 
-spill8_660:
+spill8_675:
 	LEAQ  (R13)(R8*1), R13
 	CMPQ  R13, $0x00000008
-	JB    general_608
+	JB    general_623
 	SUBQ  $0x00000008, R12
 	XORQ  R14, R14
 	LEAQ  (DI)(R8*1), R13
 	CMPQ  R13, $0x00000008
-	JAE   spill_order_677
+	JAE   spill_order_692
 	XCHGQ R12, R14
 
-spill_order_677:
+spill_order_692:
 	CMPQ R8, $0x00000002
-	JB   spill8_mid1_678
+	JB   spill8_mid1_693
 	CMPQ R8, $0x00000004
-	JB   spill8_mid2_679
+	JB   spill8_mid2_694
 	CMPQ R8, $0x00000008
-	JB   spill8_mid4_680
+	JB   spill8_mid4_695
 	CMPQ R8, $0x00000010
-	JB   spill8_mid8_681
+	JB   spill8_mid8_696
 	CMPQ R8, $0x00000020
-	JB   spill8_mid16_682
+	JB   spill8_mid16_697
 	CMPQ R8, $0x00000040
-	JBE  spill8_mid32_683
-	JMP  general_608
+	JBE  spill8_mid32_698
+	JMP  general_623
 
-spill8_mid1_678:
-rows_loop_684:
+spill8_mid1_693:
+rows_loop_699:
 	MOVQ R10, (AX)(R12*1)
 	MOVQ R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R8
@@ -6665,12 +6798,12 @@ rows_loop_684:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_684
+	JNZ  rows_loop_699
 	VZEROUPPER
 	RET
 
-spill8_mid2_679:
-rows_loop_685:
+spill8_mid2_694:
+rows_loop_700:
 	MOVQ R10, (AX)(R12*1)
 	MOVQ R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R9
@@ -6681,12 +6814,12 @@ rows_loop_685:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_685
+	JNZ  rows_loop_700
 	VZEROUPPER
 	RET
 
-spill8_mid4_680:
-rows_loop_686:
+spill8_mid4_695:
+rows_loop_701:
 	MOVQ R10, (AX)(R12*1)
 	MOVQ R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R9
@@ -6697,12 +6830,12 @@ rows_loop_686:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_686
+	JNZ  rows_loop_701
 	VZEROUPPER
 	RET
 
-spill8_mid8_681:
-rows_loop_687:
+spill8_mid8_696:
+rows_loop_702:
 	MOVQ R10, (AX)(R12*1)
 	MOVQ R10, (AX)(R14*1)
 	LEAQ (AX)(DI*1), R9
@@ -6713,12 +6846,12 @@ rows_loop_687:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_687
+	JNZ  rows_loop_702
 	VZEROUPPER
 	RET
 
-spill8_mid16_682:
-rows_loop_688:
+spill8_mid16_697:
+rows_loop_703:
 	MOVQ    R10, (AX)(R12*1)
 	MOVQ    R10, (AX)(R14*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6729,12 +6862,12 @@ rows_loop_688:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_688
+	JNZ     rows_loop_703
 	VZEROUPPER
 	RET
 
-spill8_mid32_683:
-rows_loop_689:
+spill8_mid32_698:
+rows_loop_704:
 	MOVQ    R10, (AX)(R12*1)
 	MOVQ    R10, (AX)(R14*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6745,195 +6878,43 @@ rows_loop_689:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_689
+	JNZ     rows_loop_704
 	VZEROUPPER
 	RET
 
-spill16_661:
+spill16_676:
 	LEAQ  (R13)(R8*1), R10
 	CMPQ  R10, $0x00000010
-	JB    general_608
+	JB    general_623
 	SUBQ  $0x00000010, R12
 	XORQ  R13, R13
 	LEAQ  (DI)(R8*1), R10
 	CMPQ  R10, $0x00000010
-	JAE   spill_order_690
+	JAE   spill_order_705
 	XCHGQ R12, R13
 
-spill_order_690:
+spill_order_705:
 	CMPQ R8, $0x00000002
-	JB   spill16_mid1_691
+	JB   spill16_mid1_706
 	CMPQ R8, $0x00000004
-	JB   spill16_mid2_692
+	JB   spill16_mid2_707
 	CMPQ R8, $0x00000008
-	JB   spill16_mid4_693
+	JB   spill16_mid4_708
 	CMPQ R8, $0x00000010
-	JB   spill16_mid8_694
+	JB   spill16_mid8_709
 	CMPQ R8, $0x00000020
-	JB   spill16_mid16_695
+	JB   spill16_mid16_710
 	CMPQ R8, $0x00000040
-	JBE  spill16_mid32_696
-	JMP  general_608
+	JBE  spill16_mid32_711
+	JMP  general_623
 
-spill16_mid1_691:
-rows_loop_697:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R8
-	MOVB    (CX), R9
-	MOVB    R9, (R8)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_697
-	VZEROUPPER
-	RET
-
-spill16_mid2_692:
-rows_loop_698:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVW    (CX), R10
-	MOVW    -2(CX)(R8*1), R11
-	MOVW    R10, (R9)
-	MOVW    R11, -2(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_698
-	VZEROUPPER
-	RET
-
-spill16_mid4_693:
-rows_loop_699:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVL    (CX), R10
-	MOVL    -4(CX)(R8*1), R11
-	MOVL    R10, (R9)
-	MOVL    R11, -4(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_699
-	VZEROUPPER
-	RET
-
-spill16_mid8_694:
-rows_loop_700:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVQ    (CX), R10
-	MOVQ    -8(CX)(R8*1), R11
-	MOVQ    R10, (R9)
-	MOVQ    R11, -8(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_700
-	VZEROUPPER
-	RET
-
-spill16_mid16_695:
-rows_loop_701:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), X1
-	VMOVDQU -16(CX)(R8*1), X2
-	VMOVDQU X1, (R9)
-	VMOVDQU X2, -16(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_701
-	VZEROUPPER
-	RET
-
-spill16_mid32_696:
-rows_loop_702:
-	VMOVDQU X0, (AX)(R12*1)
-	VMOVDQU X0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	VMOVDQU (CX), Y1
-	VMOVDQU -32(CX)(R8*1), Y2
-	VMOVDQU Y1, (R9)
-	VMOVDQU Y2, -32(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_702
-	VZEROUPPER
-	RET
-
-spill32_662:
-	LEAQ  (R13)(R8*1), R10
-	CMPQ  R10, $0x00000020
-	JB    general_608
-	SUBQ  $0x00000020, R12
-	XORQ  R13, R13
-	LEAQ  (DI)(R8*1), R10
-	CMPQ  R10, $0x00000020
-	JAE   spill_order_703
-	XCHGQ R12, R13
-
-spill_order_703:
-	CMPQ R8, $0x00000002
-	JB   spill32_mid1_704
-	CMPQ R8, $0x00000004
-	JB   spill32_mid2_705
-	CMPQ R8, $0x00000008
-	JB   spill32_mid4_706
-	CMPQ R8, $0x00000010
-	JB   spill32_mid8_707
-	CMPQ R8, $0x00000020
-	JB   spill32_mid16_708
-	CMPQ R8, $0x00000040
-	JBE  spill32_mid32_709
-	JMP  general_608
-
-spill32_mid1_704:
-rows_loop_710:
-	VMOVDQU Y0, (AX)(R12*1)
-	VMOVDQU Y0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R8
-	MOVB    (CX), R9
-	MOVB    R9, (R8)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_710
-	VZEROUPPER
-	RET
-
-spill32_mid2_705:
-rows_loop_711:
-	VMOVDQU Y0, (AX)(R12*1)
-	VMOVDQU Y0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVW    (CX), R10
-	MOVW    -2(CX)(R8*1), R11
-	MOVW    R10, (R9)
-	MOVW    R11, -2(R9)(R8*1)
-	ADDQ    BX, AX
-	ADDQ    SI, CX
-	DECQ    DX
-	JNZ     rows_loop_711
-	VZEROUPPER
-	RET
-
-spill32_mid4_706:
+spill16_mid1_706:
 rows_loop_712:
-	VMOVDQU Y0, (AX)(R12*1)
-	VMOVDQU Y0, (AX)(R13*1)
-	LEAQ    (AX)(DI*1), R9
-	MOVL    (CX), R10
-	MOVL    -4(CX)(R8*1), R11
-	MOVL    R10, (R9)
-	MOVL    R11, -4(R9)(R8*1)
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
@@ -6941,8 +6922,160 @@ rows_loop_712:
 	VZEROUPPER
 	RET
 
-spill32_mid8_707:
+spill16_mid2_707:
 rows_loop_713:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R11
+	MOVW    R10, (R9)
+	MOVW    R11, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_713
+	VZEROUPPER
+	RET
+
+spill16_mid4_708:
+rows_loop_714:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R11
+	MOVL    R10, (R9)
+	MOVL    R11, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_714
+	VZEROUPPER
+	RET
+
+spill16_mid8_709:
+rows_loop_715:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVQ    (CX), R10
+	MOVQ    -8(CX)(R8*1), R11
+	MOVQ    R10, (R9)
+	MOVQ    R11, -8(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_715
+	VZEROUPPER
+	RET
+
+spill16_mid16_710:
+rows_loop_716:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), X1
+	VMOVDQU -16(CX)(R8*1), X2
+	VMOVDQU X1, (R9)
+	VMOVDQU X2, -16(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_716
+	VZEROUPPER
+	RET
+
+spill16_mid32_711:
+rows_loop_717:
+	VMOVDQU X0, (AX)(R12*1)
+	VMOVDQU X0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	VMOVDQU (CX), Y1
+	VMOVDQU -32(CX)(R8*1), Y2
+	VMOVDQU Y1, (R9)
+	VMOVDQU Y2, -32(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_717
+	VZEROUPPER
+	RET
+
+spill32_677:
+	LEAQ  (R13)(R8*1), R10
+	CMPQ  R10, $0x00000020
+	JB    general_623
+	SUBQ  $0x00000020, R12
+	XORQ  R13, R13
+	LEAQ  (DI)(R8*1), R10
+	CMPQ  R10, $0x00000020
+	JAE   spill_order_718
+	XCHGQ R12, R13
+
+spill_order_718:
+	CMPQ R8, $0x00000002
+	JB   spill32_mid1_719
+	CMPQ R8, $0x00000004
+	JB   spill32_mid2_720
+	CMPQ R8, $0x00000008
+	JB   spill32_mid4_721
+	CMPQ R8, $0x00000010
+	JB   spill32_mid8_722
+	CMPQ R8, $0x00000020
+	JB   spill32_mid16_723
+	CMPQ R8, $0x00000040
+	JBE  spill32_mid32_724
+	JMP  general_623
+
+spill32_mid1_719:
+rows_loop_725:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R8
+	MOVB    (CX), R9
+	MOVB    R9, (R8)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_725
+	VZEROUPPER
+	RET
+
+spill32_mid2_720:
+rows_loop_726:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVW    (CX), R10
+	MOVW    -2(CX)(R8*1), R11
+	MOVW    R10, (R9)
+	MOVW    R11, -2(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_726
+	VZEROUPPER
+	RET
+
+spill32_mid4_721:
+rows_loop_727:
+	VMOVDQU Y0, (AX)(R12*1)
+	VMOVDQU Y0, (AX)(R13*1)
+	LEAQ    (AX)(DI*1), R9
+	MOVL    (CX), R10
+	MOVL    -4(CX)(R8*1), R11
+	MOVL    R10, (R9)
+	MOVL    R11, -4(R9)(R8*1)
+	ADDQ    BX, AX
+	ADDQ    SI, CX
+	DECQ    DX
+	JNZ     rows_loop_727
+	VZEROUPPER
+	RET
+
+spill32_mid8_722:
+rows_loop_728:
 	VMOVDQU Y0, (AX)(R12*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6953,12 +7086,12 @@ rows_loop_713:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_713
+	JNZ     rows_loop_728
 	VZEROUPPER
 	RET
 
-spill32_mid16_708:
-rows_loop_714:
+spill32_mid16_723:
+rows_loop_729:
 	VMOVDQU Y0, (AX)(R12*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6969,12 +7102,12 @@ rows_loop_714:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_714
+	JNZ     rows_loop_729
 	VZEROUPPER
 	RET
 
-spill32_mid32_709:
-rows_loop_715:
+spill32_mid32_724:
+rows_loop_730:
 	VMOVDQU Y0, (AX)(R12*1)
 	VMOVDQU Y0, (AX)(R13*1)
 	LEAQ    (AX)(DI*1), R9
@@ -6985,36 +7118,36 @@ rows_loop_715:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_715
+	JNZ     rows_loop_730
 	VZEROUPPER
 	RET
 
-spill64_663:
+spill64_678:
 	LEAQ  (R13)(R8*1), R10
 	CMPQ  R10, $0x00000040
-	JB    general_608
+	JB    general_623
 	SUBQ  $0x00000040, R12
 	XORQ  R13, R13
 	LEAQ  (DI)(R8*1), R10
 	CMPQ  R10, $0x00000040
-	JAE   spill_order_716
+	JAE   spill_order_731
 	XCHGQ R12, R13
 
-spill_order_716:
+spill_order_731:
 	CMPQ R8, $0x00000002
-	JB   spill64_mid1_717
+	JB   spill64_mid1_732
 	CMPQ R8, $0x00000004
-	JB   spill64_mid2_718
+	JB   spill64_mid2_733
 	CMPQ R8, $0x00000008
-	JB   spill64_mid4_719
+	JB   spill64_mid4_734
 	CMPQ R8, $0x00000010
-	JB   spill64_mid8_720
+	JB   spill64_mid8_735
 	CMPQ R8, $0x00000020
-	JBE  spill64_mid16_721
-	JMP  general_608
+	JBE  spill64_mid16_736
+	JMP  general_623
 
-spill64_mid1_717:
-rows_loop_722:
+spill64_mid1_732:
+rows_loop_737:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R8
@@ -7023,12 +7156,12 @@ rows_loop_722:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_722
+	JNZ       rows_loop_737
 	VZEROUPPER
 	RET
 
-spill64_mid2_718:
-rows_loop_723:
+spill64_mid2_733:
+rows_loop_738:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R9
@@ -7039,12 +7172,12 @@ rows_loop_723:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_723
+	JNZ       rows_loop_738
 	VZEROUPPER
 	RET
 
-spill64_mid4_719:
-rows_loop_724:
+spill64_mid4_734:
+rows_loop_739:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R9
@@ -7055,12 +7188,12 @@ rows_loop_724:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_724
+	JNZ       rows_loop_739
 	VZEROUPPER
 	RET
 
-spill64_mid8_720:
-rows_loop_725:
+spill64_mid8_735:
+rows_loop_740:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R9
@@ -7071,12 +7204,12 @@ rows_loop_725:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_725
+	JNZ       rows_loop_740
 	VZEROUPPER
 	RET
 
-spill64_mid16_721:
-rows_loop_726:
+spill64_mid16_736:
+rows_loop_741:
 	VMOVDQU64 Z0, (AX)(R12*1)
 	VMOVDQU64 Z0, (AX)(R13*1)
 	LEAQ      (AX)(DI*1), R9
@@ -7087,11 +7220,11 @@ rows_loop_726:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_726
+	JNZ       rows_loop_741
 	VZEROUPPER
 	RET
 
-general_608:
+general_623:
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ BX, R10
@@ -7103,19 +7236,19 @@ general_608:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_727:
+tail_loop_742:
 	CMPQ R13, DX
-	JAE  tail_counted_728
+	JAE  tail_counted_743
 	CMPQ R10, R12
-	JBE  tail_counted_728
+	JBE  tail_counted_743
 	INCQ R13
 	SUBQ BX, R10
-	JMP  tail_loop_727
+	JMP  tail_loop_742
 
-tail_counted_728:
+tail_counted_743:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_729
+	JZ    tail_src_none_744
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ SI, R10
@@ -7126,23 +7259,23 @@ tail_counted_728:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_730:
+tail_loop_745:
 	CMPQ R13, DX
-	JAE  tail_counted_731
+	JAE  tail_counted_746
 	CMPQ R10, R12
-	JBE  tail_counted_731
+	JBE  tail_counted_746
 	INCQ R13
 	SUBQ SI, R10
-	JMP  tail_loop_730
+	JMP  tail_loop_745
 
-tail_counted_731:
+tail_counted_746:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R10
 	CMPQ R10, (SP)
-	JBE  tail_src_none_729
+	JBE  tail_src_none_744
 	MOVQ R10, (SP)
 
-tail_src_none_729:
+tail_src_none_744:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
@@ -7169,234 +7302,234 @@ tail_src_none_729:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_732
+	JZ      tail_rows_747
 
-rows_loop_734:
+rows_loop_749:
 	XORQ R9, R9
 
-fm_loop_735:
+fm_loop_750:
 	CMPQ      R9, R12
-	JAE       fm_tail_736
+	JAE       fm_tail_751
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_735
+	JMP       fm_loop_750
 
-fm_tail_736:
+fm_tail_751:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_737:
+fm_loop_752:
 	CMPQ      R10, R14
-	JAE       fm_tail_738
+	JAE       fm_tail_753
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_737
+	JMP       fm_loop_752
 
-fm_tail_738:
+fm_tail_753:
 	VMOVDQU8 Z0, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_739
+	JZ       cm_skip_754
 	XORQ     R10, R10
 
-cm_loop_740:
+cm_loop_755:
 	CMPQ      R10, R13
-	JAE       cm_tail_741
+	JAE       cm_tail_756
 	VMOVDQU64 (CX)(R10*1), Z1
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_740
+	JMP       cm_loop_755
 
-cm_tail_741:
+cm_tail_756:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z1
 	VMOVDQU8   Z1, K2, (R9)(R13*1)
 
-cm_skip_739:
+cm_skip_754:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_734
+	JNZ  rows_loop_749
 
-tail_rows_732:
+tail_rows_747:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_733
+	JZ      tail_done_748
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_742:
+rows_loop_757:
 	CMPQ DI, $0x00000020
-	JB   fx_short_743
+	JB   fx_short_758
 	CMPQ DI, $0x00000040
-	JBE  fill_le2_745
+	JBE  fill_le2_760
 	CMPQ DI, $0x00000080
-	JBE  fill_le4_746
+	JBE  fill_le4_761
 	LEAQ -128(AX)(DI*1), R10
 	MOVQ AX, R11
 
-fill_loop_747:
+fill_loop_762:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_747
+	JB      fill_loop_762
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_748
+	JMP     fill_done_763
 
-fill_le4_746:
+fill_le4_761:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_748
+	JMP     fill_done_763
 
-fill_le2_745:
+fill_le2_760:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_748:
-	JMP fx_done_744
+fill_done_763:
+	JMP fx_done_759
 
-fx_short_743:
+fx_short_758:
 	CMPQ DI, $0x00000010
-	JAE  ladder_750
+	JAE  ladder_765
 	CMPQ DI, $0x00000008
-	JAE  ladder_751
+	JAE  ladder_766
 	CMPQ DI, $0x00000004
-	JAE  ladder_752
+	JAE  ladder_767
 	CMPQ DI, $0x00000002
-	JAE  ladder_753
+	JAE  ladder_768
 	CMPQ DI, $0x00000001
-	JB   ladder_done_749
-	JMP  ladder_754
+	JB   ladder_done_764
+	JMP  ladder_769
 
-ladder_750:
+ladder_765:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_749
+	JMP     ladder_done_764
 
-ladder_751:
+ladder_766:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_749
+	JMP   ladder_done_764
 
-ladder_752:
+ladder_767:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_749
+	JMP   ladder_done_764
 
-ladder_753:
+ladder_768:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_749
+	JMP   ladder_done_764
 
-ladder_754:
+ladder_769:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_749:
-fx_done_744:
+ladder_done_764:
+fx_done_759:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_755
+	JB   fx_short_770
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_757
+	JBE  fill_le2_772
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_758
+	JBE  fill_le4_773
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_759:
+fill_loop_774:
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_759
+	JB      fill_loop_774
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
-	JMP     fill_done_760
+	JMP     fill_done_775
 
-fill_le4_758:
+fill_le4_773:
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, -64(R10)(R9*1)
 	VMOVDQU Y0, -32(R10)(R9*1)
-	JMP     fill_done_760
+	JMP     fill_done_775
 
-fill_le2_757:
+fill_le2_772:
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, -32(R10)(R9*1)
 
-fill_done_760:
-	JMP fx_done_756
+fill_done_775:
+	JMP fx_done_771
 
-fx_short_755:
+fx_short_770:
 	CMPQ R9, $0x00000010
-	JAE  ladder_762
+	JAE  ladder_777
 	CMPQ R9, $0x00000008
-	JAE  ladder_763
+	JAE  ladder_778
 	CMPQ R9, $0x00000004
-	JAE  ladder_764
+	JAE  ladder_779
 	CMPQ R9, $0x00000002
-	JAE  ladder_765
+	JAE  ladder_780
 	CMPQ R9, $0x00000001
-	JB   ladder_done_761
-	JMP  ladder_766
+	JB   ladder_done_776
+	JMP  ladder_781
 
-ladder_762:
+ladder_777:
 	VMOVDQU X0, (R10)
 	VMOVDQU X0, -16(R10)(R9*1)
-	JMP     ladder_done_761
+	JMP     ladder_done_776
 
-ladder_763:
+ladder_778:
 	VMOVQ X0, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_761
+	JMP   ladder_done_776
 
-ladder_764:
+ladder_779:
 	VMOVQ X0, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_761
+	JMP   ladder_done_776
 
-ladder_765:
+ladder_780:
 	VMOVQ X0, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_761
+	JMP   ladder_done_776
 
-ladder_766:
+ladder_781:
 	VMOVQ X0, R11
 	MOVB  R11, (R10)
 
-ladder_done_761:
-fx_done_756:
+ladder_done_776:
+fx_done_771:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_767
+	JB   cx_short_782
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_769
+	JBE  copy_le2_784
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_770
+	JBE  copy_le4_785
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_771:
+copy_loop_786:
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
 	VMOVDQU 64(R12), Y3
@@ -7408,7 +7541,7 @@ copy_loop_771:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_771
+	JB      copy_loop_786
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y1
 	VMOVDQU 32(R12), Y2
@@ -7418,9 +7551,9 @@ copy_loop_771:
 	VMOVDQU Y2, 32(R11)
 	VMOVDQU Y3, 64(R11)
 	VMOVDQU Y4, 96(R11)
-	JMP     copy_done_772
+	JMP     copy_done_787
 
-copy_le4_770:
+copy_le4_785:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(R8*1), Y3
@@ -7429,73 +7562,73 @@ copy_le4_770:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, -64(R10)(R8*1)
 	VMOVDQU Y4, -32(R10)(R8*1)
-	JMP     copy_done_772
+	JMP     copy_done_787
 
-copy_le2_769:
+copy_le2_784:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(R8*1), Y2
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y2, -32(R10)(R8*1)
 
-copy_done_772:
-	JMP cx_done_768
+copy_done_787:
+	JMP cx_done_783
 
-cx_short_767:
+cx_short_782:
 	CMPQ R8, $0x00000010
-	JAE  ladder_774
+	JAE  ladder_789
 	CMPQ R8, $0x00000008
-	JAE  ladder_775
+	JAE  ladder_790
 	CMPQ R8, $0x00000004
-	JAE  ladder_776
+	JAE  ladder_791
 	CMPQ R8, $0x00000002
-	JAE  ladder_777
+	JAE  ladder_792
 	CMPQ R8, $0x00000001
-	JB   ladder_done_773
-	JMP  ladder_778
+	JB   ladder_done_788
+	JMP  ladder_793
 
-ladder_774:
+ladder_789:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(R8*1), X2
 	VMOVDQU X1, (R10)
 	VMOVDQU X2, -16(R10)(R8*1)
-	JMP     ladder_done_773
+	JMP     ladder_done_788
 
-ladder_775:
+ladder_790:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_773
+	JMP  ladder_done_788
 
-ladder_776:
+ladder_791:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_773
+	JMP  ladder_done_788
 
-ladder_777:
+ladder_792:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_773
+	JMP  ladder_done_788
 
-ladder_778:
+ladder_793:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_773:
-cx_done_768:
+ladder_done_788:
+cx_done_783:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_742
+	JNZ  rows_loop_757
 
-tail_done_733:
+tail_done_748:
 	VZEROUPPER
 
-ret_607:
+ret_622:
 	RET
 
 // func rowsEdge1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -7511,32 +7644,32 @@ TEXT ·rowsEdge1AVX512(SB), NOSPLIT, $16-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0101010101010101, R10
 	TESTQ DX, DX
-	JZ    ret_779
+	JZ    ret_794
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_779
+	JZ    ret_794
 	CMPQ  R8, $0x00000080
-	JAE   class64_781
+	JAE   class64_796
 	CMPQ  R8, $0x00000020
-	JAE   class32_782
+	JAE   class32_797
 	CMPQ  R8, $0x00000010
-	JAE   class16_783
+	JAE   class16_798
 	CMPQ  R8, $0x00000008
-	JAE   class8_784
+	JAE   class8_799
 	CMPQ  R8, $0x00000004
-	JAE   class4_785
-	JMP   general_780
+	JAE   class4_800
+	JMP   general_795
 
-class64_781:
+class64_796:
 	CMPQ DI, $0x00000040
-	JA   general_780
+	JA   general_795
 	CMPQ R9, $0x00000040
-	JA   general_780
+	JA   general_795
 	CMPQ R8, $0x00000080
-	JA   mid_le4_786
+	JA   mid_le4_801
 
-rows_loop_789:
+rows_loop_804:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7549,15 +7682,15 @@ rows_loop_789:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_789
+	JNZ          rows_loop_804
 	VZEROUPPER
 	RET
 
-mid_le4_786:
+mid_le4_801:
 	CMPQ R8, $0x00000100
-	JA   mid_big_787
+	JA   mid_big_802
 
-rows_loop_790:
+rows_loop_805:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7574,15 +7707,15 @@ rows_loop_790:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_790
+	JNZ          rows_loop_805
 	VZEROUPPER
 	RET
 
-mid_big_787:
+mid_big_802:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_788
+	JAE  mid_huge_803
 
-rows_loop_791:
+rows_loop_806:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7591,7 +7724,7 @@ rows_loop_791:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_794:
+copy_loop_809:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -7603,7 +7736,7 @@ copy_loop_794:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_794
+	JB        copy_loop_809
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -7616,12 +7749,12 @@ copy_loop_794:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_791
+	JNZ       rows_loop_806
 	VZEROUPPER
 	RET
 
-mid_huge_788:
-rows_loop_796:
+mid_huge_803:
+rows_loop_811:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -7636,9 +7769,9 @@ rows_loop_796:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_801
+	JAE          copy_tail_816
 
-copy_loop_799:
+copy_loop_814:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -7650,9 +7783,9 @@ copy_loop_799:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_799
+	JB        copy_loop_814
 
-copy_tail_801:
+copy_tail_816:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -7665,19 +7798,19 @@ copy_tail_801:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_796
+	JNZ       rows_loop_811
 	VZEROUPPER
 	RET
 
-class32_782:
+class32_797:
 	CMPQ DI, $0x00000020
-	JA   general_780
+	JA   general_795
 	CMPQ R9, $0x00000020
-	JA   general_780
+	JA   general_795
 	CMPQ R8, $0x00000040
-	JA   mid_le4_802
+	JA   mid_le4_817
 
-rows_loop_805:
+rows_loop_820:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7690,15 +7823,15 @@ rows_loop_805:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_805
+	JNZ          rows_loop_820
 	VZEROUPPER
 	RET
 
-mid_le4_802:
+mid_le4_817:
 	CMPQ R8, $0x00000080
-	JA   mid_big_803
+	JA   mid_big_818
 
-rows_loop_806:
+rows_loop_821:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7715,15 +7848,15 @@ rows_loop_806:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_806
+	JNZ          rows_loop_821
 	VZEROUPPER
 	RET
 
-mid_big_803:
+mid_big_818:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_804
+	JAE  mid_huge_819
 
-rows_loop_807:
+rows_loop_822:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7732,7 +7865,7 @@ rows_loop_807:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_810:
+copy_loop_825:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -7744,7 +7877,7 @@ copy_loop_810:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_810
+	JB      copy_loop_825
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -7757,12 +7890,12 @@ copy_loop_810:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_807
+	JNZ     rows_loop_822
 	VZEROUPPER
 	RET
 
-mid_huge_804:
-rows_loop_812:
+mid_huge_819:
+rows_loop_827:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -7777,9 +7910,9 @@ rows_loop_812:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_817
+	JAE          copy_tail_832
 
-copy_loop_815:
+copy_loop_830:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -7791,9 +7924,9 @@ copy_loop_815:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_815
+	JB      copy_loop_830
 
-copy_tail_817:
+copy_tail_832:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -7806,17 +7939,17 @@ copy_tail_817:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_812
+	JNZ     rows_loop_827
 	VZEROUPPER
 	RET
 
-class16_783:
+class16_798:
 	CMPQ DI, $0x00000010
-	JA   general_780
+	JA   general_795
 	CMPQ R9, $0x00000010
-	JA   general_780
+	JA   general_795
 
-rows_loop_818:
+rows_loop_833:
 	VPBROADCASTB (CX), X0
 	VPBROADCASTB -1(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -7829,17 +7962,17 @@ rows_loop_818:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_818
+	JNZ          rows_loop_833
 	VZEROUPPER
 	RET
 
-class8_784:
+class8_799:
 	CMPQ DI, $0x00000008
-	JA   general_780
+	JA   general_795
 	CMPQ R9, $0x00000008
-	JA   general_780
+	JA   general_795
 
-rows_loop_819:
+rows_loop_834:
 	MOVBQZX (CX), R9
 	IMULQ   R10, R9
 	MOVBQZX -1(CX)(R8*1), R11
@@ -7854,17 +7987,17 @@ rows_loop_819:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_819
+	JNZ     rows_loop_834
 	VZEROUPPER
 	RET
 
-class4_785:
+class4_800:
 	CMPQ DI, $0x00000004
-	JA   general_780
+	JA   general_795
 	CMPQ R9, $0x00000004
-	JA   general_780
+	JA   general_795
 
-rows_loop_820:
+rows_loop_835:
 	MOVBQZX (CX), R9
 	IMUL3L  $0x01010101, R9, R9
 	MOVBQZX -1(CX)(R8*1), R10
@@ -7879,11 +8012,11 @@ rows_loop_820:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_820
+	JNZ     rows_loop_835
 	VZEROUPPER
 	RET
 
-general_780:
+general_795:
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ BX, R10
@@ -7895,19 +8028,19 @@ general_780:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_821:
+tail_loop_836:
 	CMPQ R13, DX
-	JAE  tail_counted_822
+	JAE  tail_counted_837
 	CMPQ R10, R12
-	JBE  tail_counted_822
+	JBE  tail_counted_837
 	INCQ R13
 	SUBQ BX, R10
-	JMP  tail_loop_821
+	JMP  tail_loop_836
 
-tail_counted_822:
+tail_counted_837:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_823
+	JZ    tail_src_none_838
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ SI, R10
@@ -7918,23 +8051,23 @@ tail_counted_822:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_824:
+tail_loop_839:
 	CMPQ R13, DX
-	JAE  tail_counted_825
+	JAE  tail_counted_840
 	CMPQ R10, R12
-	JBE  tail_counted_825
+	JBE  tail_counted_840
 	INCQ R13
 	SUBQ SI, R10
-	JMP  tail_loop_824
+	JMP  tail_loop_839
 
-tail_counted_825:
+tail_counted_840:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R10
 	CMPQ R10, (SP)
-	JBE  tail_src_none_823
+	JBE  tail_src_none_838
 	MOVQ R10, (SP)
 
-tail_src_none_823:
+tail_src_none_838:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
@@ -7961,238 +8094,238 @@ tail_src_none_823:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_826
+	JZ      tail_rows_841
 
-rows_loop_828:
+rows_loop_843:
 	VPBROADCASTB (CX), Z0
 	VPBROADCASTB -1(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_829:
+fm_loop_844:
 	CMPQ      R9, R12
-	JAE       fm_tail_830
+	JAE       fm_tail_845
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_829
+	JMP       fm_loop_844
 
-fm_tail_830:
+fm_tail_845:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_831:
+fm_loop_846:
 	CMPQ      R10, R14
-	JAE       fm_tail_832
+	JAE       fm_tail_847
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_831
+	JMP       fm_loop_846
 
-fm_tail_832:
+fm_tail_847:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_833
+	JZ       cm_skip_848
 	XORQ     R10, R10
 
-cm_loop_834:
+cm_loop_849:
 	CMPQ      R10, R13
-	JAE       cm_tail_835
+	JAE       cm_tail_850
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_834
+	JMP       cm_loop_849
 
-cm_tail_835:
+cm_tail_850:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_833:
+cm_skip_848:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_828
+	JNZ  rows_loop_843
 
-tail_rows_826:
+tail_rows_841:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_827
+	JZ      tail_done_842
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_836:
+rows_loop_851:
 	VPBROADCASTB (CX), Y0
 	VPBROADCASTB -1(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_837
+	JB           fx_short_852
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_839
+	JBE          fill_le2_854
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_840
+	JBE          fill_le4_855
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_841:
+fill_loop_856:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_841
+	JB      fill_loop_856
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_842
+	JMP     fill_done_857
 
-fill_le4_840:
+fill_le4_855:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_842
+	JMP     fill_done_857
 
-fill_le2_839:
+fill_le2_854:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_842:
-	JMP fx_done_838
+fill_done_857:
+	JMP fx_done_853
 
-fx_short_837:
+fx_short_852:
 	CMPQ DI, $0x00000010
-	JAE  ladder_844
+	JAE  ladder_859
 	CMPQ DI, $0x00000008
-	JAE  ladder_845
+	JAE  ladder_860
 	CMPQ DI, $0x00000004
-	JAE  ladder_846
+	JAE  ladder_861
 	CMPQ DI, $0x00000002
-	JAE  ladder_847
+	JAE  ladder_862
 	CMPQ DI, $0x00000001
-	JB   ladder_done_843
-	JMP  ladder_848
+	JB   ladder_done_858
+	JMP  ladder_863
 
-ladder_844:
+ladder_859:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_843
+	JMP     ladder_done_858
 
-ladder_845:
+ladder_860:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_843
+	JMP   ladder_done_858
 
-ladder_846:
+ladder_861:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_843
+	JMP   ladder_done_858
 
-ladder_847:
+ladder_862:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
-	JMP   ladder_done_843
+	JMP   ladder_done_858
 
-ladder_848:
+ladder_863:
 	VMOVQ X0, R10
 	MOVB  R10, (AX)
 
-ladder_done_843:
-fx_done_838:
+ladder_done_858:
+fx_done_853:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_849
+	JB   fx_short_864
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_851
+	JBE  fill_le2_866
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_852
+	JBE  fill_le4_867
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_853:
+fill_loop_868:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_853
+	JB      fill_loop_868
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_854
+	JMP     fill_done_869
 
-fill_le4_852:
+fill_le4_867:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_854
+	JMP     fill_done_869
 
-fill_le2_851:
+fill_le2_866:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_854:
-	JMP fx_done_850
+fill_done_869:
+	JMP fx_done_865
 
-fx_short_849:
+fx_short_864:
 	CMPQ R9, $0x00000010
-	JAE  ladder_856
+	JAE  ladder_871
 	CMPQ R9, $0x00000008
-	JAE  ladder_857
+	JAE  ladder_872
 	CMPQ R9, $0x00000004
-	JAE  ladder_858
+	JAE  ladder_873
 	CMPQ R9, $0x00000002
-	JAE  ladder_859
+	JAE  ladder_874
 	CMPQ R9, $0x00000001
-	JB   ladder_done_855
-	JMP  ladder_860
+	JB   ladder_done_870
+	JMP  ladder_875
 
-ladder_856:
+ladder_871:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_855
+	JMP     ladder_done_870
 
-ladder_857:
+ladder_872:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_855
+	JMP   ladder_done_870
 
-ladder_858:
+ladder_873:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_855
+	JMP   ladder_done_870
 
-ladder_859:
+ladder_874:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
-	JMP   ladder_done_855
+	JMP   ladder_done_870
 
-ladder_860:
+ladder_875:
 	VMOVQ X1, R11
 	MOVB  R11, (R10)
 
-ladder_done_855:
-fx_done_850:
+ladder_done_870:
+fx_done_865:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_861
+	JB   cx_short_876
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_863
+	JBE  copy_le2_878
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_864
+	JBE  copy_le4_879
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_865:
+copy_loop_880:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -8204,7 +8337,7 @@ copy_loop_865:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_865
+	JB      copy_loop_880
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -8214,9 +8347,9 @@ copy_loop_865:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_866
+	JMP     copy_done_881
 
-copy_le4_864:
+copy_le4_879:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -8225,73 +8358,73 @@ copy_le4_864:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_866
+	JMP     copy_done_881
 
-copy_le2_863:
+copy_le2_878:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_866:
-	JMP cx_done_862
+copy_done_881:
+	JMP cx_done_877
 
-cx_short_861:
+cx_short_876:
 	CMPQ R8, $0x00000010
-	JAE  ladder_868
+	JAE  ladder_883
 	CMPQ R8, $0x00000008
-	JAE  ladder_869
+	JAE  ladder_884
 	CMPQ R8, $0x00000004
-	JAE  ladder_870
+	JAE  ladder_885
 	CMPQ R8, $0x00000002
-	JAE  ladder_871
+	JAE  ladder_886
 	CMPQ R8, $0x00000001
-	JB   ladder_done_867
-	JMP  ladder_872
+	JB   ladder_done_882
+	JMP  ladder_887
 
-ladder_868:
+ladder_883:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_867
+	JMP     ladder_done_882
 
-ladder_869:
+ladder_884:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_867
+	JMP  ladder_done_882
 
-ladder_870:
+ladder_885:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_867
+	JMP  ladder_done_882
 
-ladder_871:
+ladder_886:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
-	JMP  ladder_done_867
+	JMP  ladder_done_882
 
-ladder_872:
+ladder_887:
 	MOVB (CX), R11
 	MOVB R11, (R10)
 
-ladder_done_867:
-cx_done_862:
+ladder_done_882:
+cx_done_877:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_836
+	JNZ  rows_loop_851
 
-tail_done_827:
+tail_done_842:
 	VZEROUPPER
 
-ret_779:
+ret_794:
 	RET
 
 // func rowsEdge2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -8307,32 +8440,32 @@ TEXT ·rowsEdge2AVX512(SB), NOSPLIT, $16-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0001000100010001, R10
 	TESTQ DX, DX
-	JZ    ret_873
+	JZ    ret_888
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_873
+	JZ    ret_888
 	CMPQ  R8, $0x00000080
-	JAE   class64_875
+	JAE   class64_890
 	CMPQ  R8, $0x00000020
-	JAE   class32_876
+	JAE   class32_891
 	CMPQ  R8, $0x00000010
-	JAE   class16_877
+	JAE   class16_892
 	CMPQ  R8, $0x00000008
-	JAE   class8_878
+	JAE   class8_893
 	CMPQ  R8, $0x00000004
-	JAE   class4_879
-	JMP   general_874
+	JAE   class4_894
+	JMP   general_889
 
-class64_875:
+class64_890:
 	CMPQ DI, $0x00000040
-	JA   general_874
+	JA   general_889
 	CMPQ R9, $0x00000040
-	JA   general_874
+	JA   general_889
 	CMPQ R8, $0x00000080
-	JA   mid_le4_880
+	JA   mid_le4_895
 
-rows_loop_883:
+rows_loop_898:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8345,15 +8478,15 @@ rows_loop_883:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_883
+	JNZ          rows_loop_898
 	VZEROUPPER
 	RET
 
-mid_le4_880:
+mid_le4_895:
 	CMPQ R8, $0x00000100
-	JA   mid_big_881
+	JA   mid_big_896
 
-rows_loop_884:
+rows_loop_899:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8370,15 +8503,15 @@ rows_loop_884:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_884
+	JNZ          rows_loop_899
 	VZEROUPPER
 	RET
 
-mid_big_881:
+mid_big_896:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_882
+	JAE  mid_huge_897
 
-rows_loop_885:
+rows_loop_900:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8387,7 +8520,7 @@ rows_loop_885:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_888:
+copy_loop_903:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -8399,7 +8532,7 @@ copy_loop_888:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_888
+	JB        copy_loop_903
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -8412,12 +8545,12 @@ copy_loop_888:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_885
+	JNZ       rows_loop_900
 	VZEROUPPER
 	RET
 
-mid_huge_882:
-rows_loop_890:
+mid_huge_897:
+rows_loop_905:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -8432,9 +8565,9 @@ rows_loop_890:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_895
+	JAE          copy_tail_910
 
-copy_loop_893:
+copy_loop_908:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -8446,9 +8579,9 @@ copy_loop_893:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_893
+	JB        copy_loop_908
 
-copy_tail_895:
+copy_tail_910:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -8461,19 +8594,19 @@ copy_tail_895:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_890
+	JNZ       rows_loop_905
 	VZEROUPPER
 	RET
 
-class32_876:
+class32_891:
 	CMPQ DI, $0x00000020
-	JA   general_874
+	JA   general_889
 	CMPQ R9, $0x00000020
-	JA   general_874
+	JA   general_889
 	CMPQ R8, $0x00000040
-	JA   mid_le4_896
+	JA   mid_le4_911
 
-rows_loop_899:
+rows_loop_914:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8486,15 +8619,15 @@ rows_loop_899:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_899
+	JNZ          rows_loop_914
 	VZEROUPPER
 	RET
 
-mid_le4_896:
+mid_le4_911:
 	CMPQ R8, $0x00000080
-	JA   mid_big_897
+	JA   mid_big_912
 
-rows_loop_900:
+rows_loop_915:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8511,15 +8644,15 @@ rows_loop_900:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_900
+	JNZ          rows_loop_915
 	VZEROUPPER
 	RET
 
-mid_big_897:
+mid_big_912:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_898
+	JAE  mid_huge_913
 
-rows_loop_901:
+rows_loop_916:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8528,7 +8661,7 @@ rows_loop_901:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_904:
+copy_loop_919:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -8540,7 +8673,7 @@ copy_loop_904:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_904
+	JB      copy_loop_919
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -8553,12 +8686,12 @@ copy_loop_904:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_901
+	JNZ     rows_loop_916
 	VZEROUPPER
 	RET
 
-mid_huge_898:
-rows_loop_906:
+mid_huge_913:
+rows_loop_921:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -8573,9 +8706,9 @@ rows_loop_906:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_911
+	JAE          copy_tail_926
 
-copy_loop_909:
+copy_loop_924:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -8587,9 +8720,9 @@ copy_loop_909:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_909
+	JB      copy_loop_924
 
-copy_tail_911:
+copy_tail_926:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -8602,17 +8735,17 @@ copy_tail_911:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_906
+	JNZ     rows_loop_921
 	VZEROUPPER
 	RET
 
-class16_877:
+class16_892:
 	CMPQ DI, $0x00000010
-	JA   general_874
+	JA   general_889
 	CMPQ R9, $0x00000010
-	JA   general_874
+	JA   general_889
 
-rows_loop_912:
+rows_loop_927:
 	VPBROADCASTW (CX), X0
 	VPBROADCASTW -2(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -8625,17 +8758,17 @@ rows_loop_912:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_912
+	JNZ          rows_loop_927
 	VZEROUPPER
 	RET
 
-class8_878:
+class8_893:
 	CMPQ DI, $0x00000008
-	JA   general_874
+	JA   general_889
 	CMPQ R9, $0x00000008
-	JA   general_874
+	JA   general_889
 
-rows_loop_913:
+rows_loop_928:
 	MOVWQZX (CX), R9
 	IMULQ   R10, R9
 	MOVWQZX -2(CX)(R8*1), R11
@@ -8650,17 +8783,17 @@ rows_loop_913:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_913
+	JNZ     rows_loop_928
 	VZEROUPPER
 	RET
 
-class4_879:
+class4_894:
 	CMPQ DI, $0x00000004
-	JA   general_874
+	JA   general_889
 	CMPQ R9, $0x00000004
-	JA   general_874
+	JA   general_889
 
-rows_loop_914:
+rows_loop_929:
 	MOVWQZX (CX), R9
 	IMUL3L  $0x00010001, R9, R9
 	MOVWQZX -2(CX)(R8*1), R10
@@ -8675,11 +8808,11 @@ rows_loop_914:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_914
+	JNZ     rows_loop_929
 	VZEROUPPER
 	RET
 
-general_874:
+general_889:
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ BX, R10
@@ -8691,19 +8824,19 @@ general_874:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_915:
+tail_loop_930:
 	CMPQ R13, DX
-	JAE  tail_counted_916
+	JAE  tail_counted_931
 	CMPQ R10, R12
-	JBE  tail_counted_916
+	JBE  tail_counted_931
 	INCQ R13
 	SUBQ BX, R10
-	JMP  tail_loop_915
+	JMP  tail_loop_930
 
-tail_counted_916:
+tail_counted_931:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_917
+	JZ    tail_src_none_932
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ SI, R10
@@ -8714,23 +8847,23 @@ tail_counted_916:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_918:
+tail_loop_933:
 	CMPQ R13, DX
-	JAE  tail_counted_919
+	JAE  tail_counted_934
 	CMPQ R10, R12
-	JBE  tail_counted_919
+	JBE  tail_counted_934
 	INCQ R13
 	SUBQ SI, R10
-	JMP  tail_loop_918
+	JMP  tail_loop_933
 
-tail_counted_919:
+tail_counted_934:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R10
 	CMPQ R10, (SP)
-	JBE  tail_src_none_917
+	JBE  tail_src_none_932
 	MOVQ R10, (SP)
 
-tail_src_none_917:
+tail_src_none_932:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
@@ -8757,224 +8890,224 @@ tail_src_none_917:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_920
+	JZ      tail_rows_935
 
-rows_loop_922:
+rows_loop_937:
 	VPBROADCASTW (CX), Z0
 	VPBROADCASTW -2(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_923:
+fm_loop_938:
 	CMPQ      R9, R12
-	JAE       fm_tail_924
+	JAE       fm_tail_939
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_923
+	JMP       fm_loop_938
 
-fm_tail_924:
+fm_tail_939:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_925:
+fm_loop_940:
 	CMPQ      R10, R14
-	JAE       fm_tail_926
+	JAE       fm_tail_941
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_925
+	JMP       fm_loop_940
 
-fm_tail_926:
+fm_tail_941:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_927
+	JZ       cm_skip_942
 	XORQ     R10, R10
 
-cm_loop_928:
+cm_loop_943:
 	CMPQ      R10, R13
-	JAE       cm_tail_929
+	JAE       cm_tail_944
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_928
+	JMP       cm_loop_943
 
-cm_tail_929:
+cm_tail_944:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_927:
+cm_skip_942:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_922
+	JNZ  rows_loop_937
 
-tail_rows_920:
+tail_rows_935:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_921
+	JZ      tail_done_936
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_930:
+rows_loop_945:
 	VPBROADCASTW (CX), Y0
 	VPBROADCASTW -2(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_931
+	JB           fx_short_946
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_933
+	JBE          fill_le2_948
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_934
+	JBE          fill_le4_949
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_935:
+fill_loop_950:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_935
+	JB      fill_loop_950
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_936
+	JMP     fill_done_951
 
-fill_le4_934:
+fill_le4_949:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_936
+	JMP     fill_done_951
 
-fill_le2_933:
+fill_le2_948:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_936:
-	JMP fx_done_932
+fill_done_951:
+	JMP fx_done_947
 
-fx_short_931:
+fx_short_946:
 	CMPQ DI, $0x00000010
-	JAE  ladder_938
+	JAE  ladder_953
 	CMPQ DI, $0x00000008
-	JAE  ladder_939
+	JAE  ladder_954
 	CMPQ DI, $0x00000004
-	JAE  ladder_940
+	JAE  ladder_955
 	CMPQ DI, $0x00000002
-	JB   ladder_done_937
-	JMP  ladder_941
+	JB   ladder_done_952
+	JMP  ladder_956
 
-ladder_938:
+ladder_953:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_937
+	JMP     ladder_done_952
 
-ladder_939:
+ladder_954:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_937
+	JMP   ladder_done_952
 
-ladder_940:
+ladder_955:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
-	JMP   ladder_done_937
+	JMP   ladder_done_952
 
-ladder_941:
+ladder_956:
 	VMOVQ X0, R10
 	MOVW  R10, (AX)
 	MOVW  R10, -2(AX)(DI*1)
 
-ladder_done_937:
-fx_done_932:
+ladder_done_952:
+fx_done_947:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_942
+	JB   fx_short_957
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_944
+	JBE  fill_le2_959
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_945
+	JBE  fill_le4_960
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_946:
+fill_loop_961:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_946
+	JB      fill_loop_961
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_947
+	JMP     fill_done_962
 
-fill_le4_945:
+fill_le4_960:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_947
+	JMP     fill_done_962
 
-fill_le2_944:
+fill_le2_959:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_947:
-	JMP fx_done_943
+fill_done_962:
+	JMP fx_done_958
 
-fx_short_942:
+fx_short_957:
 	CMPQ R9, $0x00000010
-	JAE  ladder_949
+	JAE  ladder_964
 	CMPQ R9, $0x00000008
-	JAE  ladder_950
+	JAE  ladder_965
 	CMPQ R9, $0x00000004
-	JAE  ladder_951
+	JAE  ladder_966
 	CMPQ R9, $0x00000002
-	JB   ladder_done_948
-	JMP  ladder_952
+	JB   ladder_done_963
+	JMP  ladder_967
 
-ladder_949:
+ladder_964:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_948
+	JMP     ladder_done_963
 
-ladder_950:
+ladder_965:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_948
+	JMP   ladder_done_963
 
-ladder_951:
+ladder_966:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
-	JMP   ladder_done_948
+	JMP   ladder_done_963
 
-ladder_952:
+ladder_967:
 	VMOVQ X1, R11
 	MOVW  R11, (R10)
 	MOVW  R11, -2(R10)(R9*1)
 
-ladder_done_948:
-fx_done_943:
+ladder_done_963:
+fx_done_958:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_953
+	JB   cx_short_968
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_955
+	JBE  copy_le2_970
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_956
+	JBE  copy_le4_971
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_957:
+copy_loop_972:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -8986,7 +9119,7 @@ copy_loop_957:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_957
+	JB      copy_loop_972
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -8996,9 +9129,9 @@ copy_loop_957:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_958
+	JMP     copy_done_973
 
-copy_le4_956:
+copy_le4_971:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -9007,66 +9140,66 @@ copy_le4_956:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_958
+	JMP     copy_done_973
 
-copy_le2_955:
+copy_le2_970:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_958:
-	JMP cx_done_954
+copy_done_973:
+	JMP cx_done_969
 
-cx_short_953:
+cx_short_968:
 	CMPQ R8, $0x00000010
-	JAE  ladder_960
+	JAE  ladder_975
 	CMPQ R8, $0x00000008
-	JAE  ladder_961
+	JAE  ladder_976
 	CMPQ R8, $0x00000004
-	JAE  ladder_962
+	JAE  ladder_977
 	CMPQ R8, $0x00000002
-	JB   ladder_done_959
-	JMP  ladder_963
+	JB   ladder_done_974
+	JMP  ladder_978
 
-ladder_960:
+ladder_975:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_959
+	JMP     ladder_done_974
 
-ladder_961:
+ladder_976:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_959
+	JMP  ladder_done_974
 
-ladder_962:
+ladder_977:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
-	JMP  ladder_done_959
+	JMP  ladder_done_974
 
-ladder_963:
+ladder_978:
 	MOVW (CX), R11
 	MOVW -2(CX)(R8*1), R12
 	MOVW R11, (R10)
 	MOVW R12, -2(R10)(R8*1)
 
-ladder_done_959:
-cx_done_954:
+ladder_done_974:
+cx_done_969:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_930
+	JNZ  rows_loop_945
 
-tail_done_921:
+tail_done_936:
 	VZEROUPPER
 
-ret_873:
+ret_888:
 	RET
 
 // func rowsEdge4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -9082,32 +9215,32 @@ TEXT ·rowsEdge4AVX512(SB), NOSPLIT, $16-64
 	MOVQ  right+56(FP), R9
 	MOVQ  $0x0000000100000001, R10
 	TESTQ DX, DX
-	JZ    ret_964
+	JZ    ret_979
 	LEAQ  (DI)(R8*1), R11
 	LEAQ  (R11)(R9*1), R12
 	TESTQ R12, R12
-	JZ    ret_964
+	JZ    ret_979
 	CMPQ  R8, $0x00000080
-	JAE   class64_966
+	JAE   class64_981
 	CMPQ  R8, $0x00000020
-	JAE   class32_967
+	JAE   class32_982
 	CMPQ  R8, $0x00000010
-	JAE   class16_968
+	JAE   class16_983
 	CMPQ  R8, $0x00000008
-	JAE   class8_969
+	JAE   class8_984
 	CMPQ  R8, $0x00000004
-	JAE   class4_970
-	JMP   general_965
+	JAE   class4_985
+	JMP   general_980
 
-class64_966:
+class64_981:
 	CMPQ DI, $0x00000040
-	JA   general_965
+	JA   general_980
 	CMPQ R9, $0x00000040
-	JA   general_965
+	JA   general_980
 	CMPQ R8, $0x00000080
-	JA   mid_le4_971
+	JA   mid_le4_986
 
-rows_loop_974:
+rows_loop_989:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9120,15 +9253,15 @@ rows_loop_974:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_974
+	JNZ          rows_loop_989
 	VZEROUPPER
 	RET
 
-mid_le4_971:
+mid_le4_986:
 	CMPQ R8, $0x00000100
-	JA   mid_big_972
+	JA   mid_big_987
 
-rows_loop_975:
+rows_loop_990:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9145,15 +9278,15 @@ rows_loop_975:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_975
+	JNZ          rows_loop_990
 	VZEROUPPER
 	RET
 
-mid_big_972:
+mid_big_987:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_973
+	JAE  mid_huge_988
 
-rows_loop_976:
+rows_loop_991:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9162,7 +9295,7 @@ rows_loop_976:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_979:
+copy_loop_994:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -9174,7 +9307,7 @@ copy_loop_979:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_979
+	JB        copy_loop_994
 	LEAQ      -256(CX)(R8*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -9187,12 +9320,12 @@ copy_loop_979:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_976
+	JNZ       rows_loop_991
 	VZEROUPPER
 	RET
 
-mid_huge_973:
-rows_loop_981:
+mid_huge_988:
+rows_loop_996:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9207,9 +9340,9 @@ rows_loop_981:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_986
+	JAE          copy_tail_1001
 
-copy_loop_984:
+copy_loop_999:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -9221,9 +9354,9 @@ copy_loop_984:
 	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R9
 	CMPQ      R11, R10
-	JB        copy_loop_984
+	JB        copy_loop_999
 
-copy_tail_986:
+copy_tail_1001:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -9236,19 +9369,19 @@ copy_tail_986:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_981
+	JNZ       rows_loop_996
 	VZEROUPPER
 	RET
 
-class32_967:
+class32_982:
 	CMPQ DI, $0x00000020
-	JA   general_965
+	JA   general_980
 	CMPQ R9, $0x00000020
-	JA   general_965
+	JA   general_980
 	CMPQ R8, $0x00000040
-	JA   mid_le4_987
+	JA   mid_le4_1002
 
-rows_loop_990:
+rows_loop_1005:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9261,15 +9394,15 @@ rows_loop_990:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_990
+	JNZ          rows_loop_1005
 	VZEROUPPER
 	RET
 
-mid_le4_987:
+mid_le4_1002:
 	CMPQ R8, $0x00000080
-	JA   mid_big_988
+	JA   mid_big_1003
 
-rows_loop_991:
+rows_loop_1006:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9286,15 +9419,15 @@ rows_loop_991:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_991
+	JNZ          rows_loop_1006
 	VZEROUPPER
 	RET
 
-mid_big_988:
+mid_big_1003:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_989
+	JAE  mid_huge_1004
 
-rows_loop_992:
+rows_loop_1007:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9303,7 +9436,7 @@ rows_loop_992:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R11
 
-copy_loop_995:
+copy_loop_1010:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -9315,7 +9448,7 @@ copy_loop_995:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_995
+	JB      copy_loop_1010
 	LEAQ    -128(CX)(R8*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -9328,12 +9461,12 @@ copy_loop_995:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_992
+	JNZ     rows_loop_1007
 	VZEROUPPER
 	RET
 
-mid_huge_989:
-rows_loop_997:
+mid_huge_1004:
+rows_loop_1012:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -9348,9 +9481,9 @@ rows_loop_997:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R11, R10
-	JAE          copy_tail_1002
+	JAE          copy_tail_1017
 
-copy_loop_1000:
+copy_loop_1015:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -9362,9 +9495,9 @@ copy_loop_1000:
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R9
 	CMPQ    R11, R10
-	JB      copy_loop_1000
+	JB      copy_loop_1015
 
-copy_tail_1002:
+copy_tail_1017:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -9377,17 +9510,17 @@ copy_tail_1002:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_997
+	JNZ     rows_loop_1012
 	VZEROUPPER
 	RET
 
-class16_968:
+class16_983:
 	CMPQ DI, $0x00000010
-	JA   general_965
+	JA   general_980
 	CMPQ R9, $0x00000010
-	JA   general_965
+	JA   general_980
 
-rows_loop_1003:
+rows_loop_1018:
 	VPBROADCASTD (CX), X0
 	VPBROADCASTD -4(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -9400,17 +9533,17 @@ rows_loop_1003:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1003
+	JNZ          rows_loop_1018
 	VZEROUPPER
 	RET
 
-class8_969:
+class8_984:
 	CMPQ DI, $0x00000008
-	JA   general_965
+	JA   general_980
 	CMPQ R9, $0x00000008
-	JA   general_965
+	JA   general_980
 
-rows_loop_1004:
+rows_loop_1019:
 	MOVLQZX (CX), R9
 	IMULQ   R10, R9
 	MOVLQZX -4(CX)(R8*1), R11
@@ -9425,17 +9558,17 @@ rows_loop_1004:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1004
+	JNZ     rows_loop_1019
 	VZEROUPPER
 	RET
 
-class4_970:
+class4_985:
 	CMPQ DI, $0x00000004
-	JA   general_965
+	JA   general_980
 	CMPQ R9, $0x00000004
-	JA   general_965
+	JA   general_980
 
-rows_loop_1005:
+rows_loop_1020:
 	MOVLQZX (CX), R9
 	MOVLQZX -4(CX)(R8*1), R10
 	MOVL    R9, (AX)
@@ -9448,11 +9581,11 @@ rows_loop_1005:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1005
+	JNZ     rows_loop_1020
 	VZEROUPPER
 	RET
 
-general_965:
+general_980:
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ BX, R10
@@ -9464,19 +9597,19 @@ general_965:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1006:
+tail_loop_1021:
 	CMPQ R13, DX
-	JAE  tail_counted_1007
+	JAE  tail_counted_1022
 	CMPQ R10, R12
-	JBE  tail_counted_1007
+	JBE  tail_counted_1022
 	INCQ R13
 	SUBQ BX, R10
-	JMP  tail_loop_1006
+	JMP  tail_loop_1021
 
-tail_counted_1007:
+tail_counted_1022:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_1008
+	JZ    tail_src_none_1023
 	MOVQ  DX, R10
 	DECQ  R10
 	IMULQ SI, R10
@@ -9487,23 +9620,23 @@ tail_counted_1007:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1009:
+tail_loop_1024:
 	CMPQ R13, DX
-	JAE  tail_counted_1010
+	JAE  tail_counted_1025
 	CMPQ R10, R12
-	JBE  tail_counted_1010
+	JBE  tail_counted_1025
 	INCQ R13
 	SUBQ SI, R10
-	JMP  tail_loop_1009
+	JMP  tail_loop_1024
 
-tail_counted_1010:
+tail_counted_1025:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R10
 	CMPQ R10, (SP)
-	JBE  tail_src_none_1008
+	JBE  tail_src_none_1023
 	MOVQ R10, (SP)
 
-tail_src_none_1008:
+tail_src_none_1023:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R10
 	MOVQ    DI, R12
@@ -9530,208 +9663,208 @@ tail_src_none_1008:
 	SUBQ    R14, R9
 	KMOVQ   (R10)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_1011
+	JZ      tail_rows_1026
 
-rows_loop_1013:
+rows_loop_1028:
 	VPBROADCASTD (CX), Z0
 	VPBROADCASTD -4(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_1014:
+fm_loop_1029:
 	CMPQ      R9, R12
-	JAE       fm_tail_1015
+	JAE       fm_tail_1030
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_1014
+	JMP       fm_loop_1029
 
-fm_tail_1015:
+fm_tail_1030:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R11*1), R9
 	XORQ     R10, R10
 
-fm_loop_1016:
+fm_loop_1031:
 	CMPQ      R10, R14
-	JAE       fm_tail_1017
+	JAE       fm_tail_1032
 	VMOVDQU64 Z1, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       fm_loop_1016
+	JMP       fm_loop_1031
 
-fm_tail_1017:
+fm_tail_1032:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_1018
+	JZ       cm_skip_1033
 	XORQ     R10, R10
 
-cm_loop_1019:
+cm_loop_1034:
 	CMPQ      R10, R13
-	JAE       cm_tail_1020
+	JAE       cm_tail_1035
 	VMOVDQU64 (CX)(R10*1), Z0
 	VMOVDQU64 Z0, (R9)(R10*1)
 	ADDQ      $0x40, R10
-	JMP       cm_loop_1019
+	JMP       cm_loop_1034
 
-cm_tail_1020:
+cm_tail_1035:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_1018:
+cm_skip_1033:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1013
+	JNZ  rows_loop_1028
 
-tail_rows_1011:
+tail_rows_1026:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_1012
+	JZ      tail_done_1027
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_1021:
+rows_loop_1036:
 	VPBROADCASTD (CX), Y0
 	VPBROADCASTD -4(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_1022
+	JB           fx_short_1037
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_1024
+	JBE          fill_le2_1039
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_1025
+	JBE          fill_le4_1040
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_1026:
+fill_loop_1041:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_1026
+	JB      fill_loop_1041
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_1027
+	JMP     fill_done_1042
 
-fill_le4_1025:
+fill_le4_1040:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_1027
+	JMP     fill_done_1042
 
-fill_le2_1024:
+fill_le2_1039:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_1027:
-	JMP fx_done_1023
+fill_done_1042:
+	JMP fx_done_1038
 
-fx_short_1022:
+fx_short_1037:
 	CMPQ DI, $0x00000010
-	JAE  ladder_1029
+	JAE  ladder_1044
 	CMPQ DI, $0x00000008
-	JAE  ladder_1030
+	JAE  ladder_1045
 	CMPQ DI, $0x00000004
-	JB   ladder_done_1028
-	JMP  ladder_1031
+	JB   ladder_done_1043
+	JMP  ladder_1046
 
-ladder_1029:
+ladder_1044:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_1028
+	JMP     ladder_done_1043
 
-ladder_1030:
+ladder_1045:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
-	JMP   ladder_done_1028
+	JMP   ladder_done_1043
 
-ladder_1031:
+ladder_1046:
 	VMOVQ X0, R10
 	MOVL  R10, (AX)
 	MOVL  R10, -4(AX)(DI*1)
 
-ladder_done_1028:
-fx_done_1023:
+ladder_done_1043:
+fx_done_1038:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_1032
+	JB   fx_short_1047
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_1034
+	JBE  fill_le2_1049
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_1035
+	JBE  fill_le4_1050
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_1036:
+fill_loop_1051:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_1036
+	JB      fill_loop_1051
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_1037
+	JMP     fill_done_1052
 
-fill_le4_1035:
+fill_le4_1050:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_1037
+	JMP     fill_done_1052
 
-fill_le2_1034:
+fill_le2_1049:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_1037:
-	JMP fx_done_1033
+fill_done_1052:
+	JMP fx_done_1048
 
-fx_short_1032:
+fx_short_1047:
 	CMPQ R9, $0x00000010
-	JAE  ladder_1039
+	JAE  ladder_1054
 	CMPQ R9, $0x00000008
-	JAE  ladder_1040
+	JAE  ladder_1055
 	CMPQ R9, $0x00000004
-	JB   ladder_done_1038
-	JMP  ladder_1041
+	JB   ladder_done_1053
+	JMP  ladder_1056
 
-ladder_1039:
+ladder_1054:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_1038
+	JMP     ladder_done_1053
 
-ladder_1040:
+ladder_1055:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
-	JMP   ladder_done_1038
+	JMP   ladder_done_1053
 
-ladder_1041:
+ladder_1056:
 	VMOVQ X1, R11
 	MOVL  R11, (R10)
 	MOVL  R11, -4(R10)(R9*1)
 
-ladder_done_1038:
-fx_done_1033:
+ladder_done_1053:
+fx_done_1048:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_1042
+	JB   cx_short_1057
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_1044
+	JBE  copy_le2_1059
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_1045
+	JBE  copy_le4_1060
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_1046:
+copy_loop_1061:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -9743,7 +9876,7 @@ copy_loop_1046:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_1046
+	JB      copy_loop_1061
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -9753,9 +9886,9 @@ copy_loop_1046:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1047
+	JMP     copy_done_1062
 
-copy_le4_1045:
+copy_le4_1060:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -9764,57 +9897,57 @@ copy_le4_1045:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_1047
+	JMP     copy_done_1062
 
-copy_le2_1044:
+copy_le2_1059:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_1047:
-	JMP cx_done_1043
+copy_done_1062:
+	JMP cx_done_1058
 
-cx_short_1042:
+cx_short_1057:
 	CMPQ R8, $0x00000010
-	JAE  ladder_1049
+	JAE  ladder_1064
 	CMPQ R8, $0x00000008
-	JAE  ladder_1050
+	JAE  ladder_1065
 	CMPQ R8, $0x00000004
-	JB   ladder_done_1048
-	JMP  ladder_1051
+	JB   ladder_done_1063
+	JMP  ladder_1066
 
-ladder_1049:
+ladder_1064:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_1048
+	JMP     ladder_done_1063
 
-ladder_1050:
+ladder_1065:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
-	JMP  ladder_done_1048
+	JMP  ladder_done_1063
 
-ladder_1051:
+ladder_1066:
 	MOVL (CX), R11
 	MOVL -4(CX)(R8*1), R12
 	MOVL R11, (R10)
 	MOVL R12, -4(R10)(R8*1)
 
-ladder_done_1048:
-cx_done_1043:
+ladder_done_1063:
+cx_done_1058:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1021
+	JNZ  rows_loop_1036
 
-tail_done_1012:
+tail_done_1027:
 	VZEROUPPER
 
-ret_964:
+ret_979:
 	RET
 
 // func rowsEdge8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -9829,30 +9962,30 @@ TEXT ·rowsEdge8AVX512(SB), NOSPLIT, $16-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_1052
+	JZ    ret_1067
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_1052
+	JZ    ret_1067
 	CMPQ  R8, $0x00000080
-	JAE   class64_1054
+	JAE   class64_1069
 	CMPQ  R8, $0x00000020
-	JAE   class32_1055
+	JAE   class32_1070
 	CMPQ  R8, $0x00000010
-	JAE   class16_1056
+	JAE   class16_1071
 	CMPQ  R8, $0x00000008
-	JAE   class8_1057
-	JMP   general_1053
+	JAE   class8_1072
+	JMP   general_1068
 
-class64_1054:
+class64_1069:
 	CMPQ DI, $0x00000040
-	JA   general_1053
+	JA   general_1068
 	CMPQ R9, $0x00000040
-	JA   general_1053
+	JA   general_1068
 	CMPQ R8, $0x00000080
-	JA   mid_le4_1058
+	JA   mid_le4_1073
 
-rows_loop_1061:
+rows_loop_1076:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9865,15 +9998,15 @@ rows_loop_1061:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1061
+	JNZ          rows_loop_1076
 	VZEROUPPER
 	RET
 
-mid_le4_1058:
+mid_le4_1073:
 	CMPQ R8, $0x00000100
-	JA   mid_big_1059
+	JA   mid_big_1074
 
-rows_loop_1062:
+rows_loop_1077:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9890,15 +10023,15 @@ rows_loop_1062:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1062
+	JNZ          rows_loop_1077
 	VZEROUPPER
 	RET
 
-mid_big_1059:
+mid_big_1074:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_1060
+	JAE  mid_huge_1075
 
-rows_loop_1063:
+rows_loop_1078:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9907,7 +10040,7 @@ rows_loop_1063:
 	LEAQ         -256(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_1066:
+copy_loop_1081:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -9919,7 +10052,7 @@ copy_loop_1066:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_1066
+	JB        copy_loop_1081
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -9932,12 +10065,12 @@ copy_loop_1066:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_1063
+	JNZ       rows_loop_1078
 	VZEROUPPER
 	RET
 
-mid_huge_1060:
-rows_loop_1068:
+mid_huge_1075:
+rows_loop_1083:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	VMOVDQU64    Z0, (AX)
@@ -9952,9 +10085,9 @@ rows_loop_1068:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_1073
+	JAE          copy_tail_1088
 
-copy_loop_1071:
+copy_loop_1086:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -9966,9 +10099,9 @@ copy_loop_1071:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_1071
+	JB        copy_loop_1086
 
-copy_tail_1073:
+copy_tail_1088:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -9981,19 +10114,19 @@ copy_tail_1073:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_1068
+	JNZ       rows_loop_1083
 	VZEROUPPER
 	RET
 
-class32_1055:
+class32_1070:
 	CMPQ DI, $0x00000020
-	JA   general_1053
+	JA   general_1068
 	CMPQ R9, $0x00000020
-	JA   general_1053
+	JA   general_1068
 	CMPQ R8, $0x00000040
-	JA   mid_le4_1074
+	JA   mid_le4_1089
 
-rows_loop_1077:
+rows_loop_1092:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -10006,15 +10139,15 @@ rows_loop_1077:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1077
+	JNZ          rows_loop_1092
 	VZEROUPPER
 	RET
 
-mid_le4_1074:
+mid_le4_1089:
 	CMPQ R8, $0x00000080
-	JA   mid_big_1075
+	JA   mid_big_1090
 
-rows_loop_1078:
+rows_loop_1093:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -10031,15 +10164,15 @@ rows_loop_1078:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1078
+	JNZ          rows_loop_1093
 	VZEROUPPER
 	RET
 
-mid_big_1075:
+mid_big_1090:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_1076
+	JAE  mid_huge_1091
 
-rows_loop_1079:
+rows_loop_1094:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -10048,7 +10181,7 @@ rows_loop_1079:
 	LEAQ         -128(R9)(R8*1), R10
 	MOVQ         CX, R12
 
-copy_loop_1082:
+copy_loop_1097:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -10060,7 +10193,7 @@ copy_loop_1082:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_1082
+	JB      copy_loop_1097
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -10073,12 +10206,12 @@ copy_loop_1082:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1079
+	JNZ     rows_loop_1094
 	VZEROUPPER
 	RET
 
-mid_huge_1076:
-rows_loop_1084:
+mid_huge_1091:
+rows_loop_1099:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	VMOVDQU      Y0, (AX)
@@ -10093,9 +10226,9 @@ rows_loop_1084:
 	SUBQ         R9, R13
 	LEAQ         (CX)(R13*1), R9
 	CMPQ         R12, R10
-	JAE          copy_tail_1089
+	JAE          copy_tail_1104
 
-copy_loop_1087:
+copy_loop_1102:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -10107,9 +10240,9 @@ copy_loop_1087:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_1087
+	JB      copy_loop_1102
 
-copy_tail_1089:
+copy_tail_1104:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -10122,17 +10255,17 @@ copy_tail_1089:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1084
+	JNZ     rows_loop_1099
 	VZEROUPPER
 	RET
 
-class16_1056:
+class16_1071:
 	CMPQ DI, $0x00000010
-	JA   general_1053
+	JA   general_1068
 	CMPQ R9, $0x00000010
-	JA   general_1053
+	JA   general_1068
 
-rows_loop_1090:
+rows_loop_1105:
 	VPBROADCASTQ (CX), X0
 	VPBROADCASTQ -8(CX)(R8*1), X1
 	VMOVDQU      X0, (AX)
@@ -10145,17 +10278,17 @@ rows_loop_1090:
 	ADDQ         BX, AX
 	ADDQ         SI, CX
 	DECQ         DX
-	JNZ          rows_loop_1090
+	JNZ          rows_loop_1105
 	VZEROUPPER
 	RET
 
-class8_1057:
+class8_1072:
 	CMPQ DI, $0x00000008
-	JA   general_1053
+	JA   general_1068
 	CMPQ R9, $0x00000008
-	JA   general_1053
+	JA   general_1068
 
-rows_loop_1091:
+rows_loop_1106:
 	MOVQ (CX), R9
 	MOVQ -8(CX)(R8*1), R10
 	MOVQ R9, (AX)
@@ -10168,11 +10301,11 @@ rows_loop_1091:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1091
+	JNZ  rows_loop_1106
 	VZEROUPPER
 	RET
 
-general_1053:
+general_1068:
 	MOVQ  DX, R11
 	DECQ  R11
 	IMULQ BX, R11
@@ -10184,19 +10317,19 @@ general_1053:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1092:
+tail_loop_1107:
 	CMPQ R13, DX
-	JAE  tail_counted_1093
+	JAE  tail_counted_1108
 	CMPQ R11, R12
-	JBE  tail_counted_1093
+	JBE  tail_counted_1108
 	INCQ R13
 	SUBQ BX, R11
-	JMP  tail_loop_1092
+	JMP  tail_loop_1107
 
-tail_counted_1093:
+tail_counted_1108:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_1094
+	JZ    tail_src_none_1109
 	MOVQ  DX, R11
 	DECQ  R11
 	IMULQ SI, R11
@@ -10207,23 +10340,23 @@ tail_counted_1093:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1095:
+tail_loop_1110:
 	CMPQ R13, DX
-	JAE  tail_counted_1096
+	JAE  tail_counted_1111
 	CMPQ R11, R12
-	JBE  tail_counted_1096
+	JBE  tail_counted_1111
 	INCQ R13
 	SUBQ SI, R11
-	JMP  tail_loop_1095
+	JMP  tail_loop_1110
 
-tail_counted_1096:
+tail_counted_1111:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R11
 	CMPQ R11, (SP)
-	JBE  tail_src_none_1094
+	JBE  tail_src_none_1109
 	MOVQ R11, (SP)
 
-tail_src_none_1094:
+tail_src_none_1109:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
@@ -10250,192 +10383,192 @@ tail_src_none_1094:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_1097
+	JZ      tail_rows_1112
 
-rows_loop_1099:
+rows_loop_1114:
 	VPBROADCASTQ (CX), Z0
 	VPBROADCASTQ -8(CX)(R8*1), Z1
 	XORQ         R9, R9
 
-fm_loop_1100:
+fm_loop_1115:
 	CMPQ      R9, R12
-	JAE       fm_tail_1101
+	JAE       fm_tail_1116
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_1100
+	JMP       fm_loop_1115
 
-fm_tail_1101:
+fm_tail_1116:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_1102:
+fm_loop_1117:
 	CMPQ      R11, R14
-	JAE       fm_tail_1103
+	JAE       fm_tail_1118
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_1102
+	JMP       fm_loop_1117
 
-fm_tail_1103:
+fm_tail_1118:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_1104
+	JZ       cm_skip_1119
 	XORQ     R11, R11
 
-cm_loop_1105:
+cm_loop_1120:
 	CMPQ      R11, R13
-	JAE       cm_tail_1106
+	JAE       cm_tail_1121
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_1105
+	JMP       cm_loop_1120
 
-cm_tail_1106:
+cm_tail_1121:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_1104:
+cm_skip_1119:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1099
+	JNZ  rows_loop_1114
 
-tail_rows_1097:
+tail_rows_1112:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_1098
+	JZ      tail_done_1113
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_1107:
+rows_loop_1122:
 	VPBROADCASTQ (CX), Y0
 	VPBROADCASTQ -8(CX)(R8*1), Y1
 	CMPQ         DI, $0x00000020
-	JB           fx_short_1108
+	JB           fx_short_1123
 	CMPQ         DI, $0x00000040
-	JBE          fill_le2_1110
+	JBE          fill_le2_1125
 	CMPQ         DI, $0x00000080
-	JBE          fill_le4_1111
+	JBE          fill_le4_1126
 	LEAQ         -128(AX)(DI*1), R10
 	MOVQ         AX, R11
 
-fill_loop_1112:
+fill_loop_1127:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_1112
+	JB      fill_loop_1127
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_1113
+	JMP     fill_done_1128
 
-fill_le4_1111:
+fill_le4_1126:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_1113
+	JMP     fill_done_1128
 
-fill_le2_1110:
+fill_le2_1125:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_1113:
-	JMP fx_done_1109
+fill_done_1128:
+	JMP fx_done_1124
 
-fx_short_1108:
+fx_short_1123:
 	CMPQ DI, $0x00000010
-	JAE  ladder_1115
+	JAE  ladder_1130
 	CMPQ DI, $0x00000008
-	JB   ladder_done_1114
-	JMP  ladder_1116
+	JB   ladder_done_1129
+	JMP  ladder_1131
 
-ladder_1115:
+ladder_1130:
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
-	JMP     ladder_done_1114
+	JMP     ladder_done_1129
 
-ladder_1116:
+ladder_1131:
 	VMOVQ X0, R10
 	MOVQ  R10, (AX)
 	MOVQ  R10, -8(AX)(DI*1)
 
-ladder_done_1114:
-fx_done_1109:
+ladder_done_1129:
+fx_done_1124:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_1117
+	JB   fx_short_1132
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_1119
+	JBE  fill_le2_1134
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_1120
+	JBE  fill_le4_1135
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_1121:
+fill_loop_1136:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_1121
+	JB      fill_loop_1136
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_1122
+	JMP     fill_done_1137
 
-fill_le4_1120:
+fill_le4_1135:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_1122
+	JMP     fill_done_1137
 
-fill_le2_1119:
+fill_le2_1134:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_1122:
-	JMP fx_done_1118
+fill_done_1137:
+	JMP fx_done_1133
 
-fx_short_1117:
+fx_short_1132:
 	CMPQ R9, $0x00000010
-	JAE  ladder_1124
+	JAE  ladder_1139
 	CMPQ R9, $0x00000008
-	JB   ladder_done_1123
-	JMP  ladder_1125
+	JB   ladder_done_1138
+	JMP  ladder_1140
 
-ladder_1124:
+ladder_1139:
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
-	JMP     ladder_done_1123
+	JMP     ladder_done_1138
 
-ladder_1125:
+ladder_1140:
 	VMOVQ X1, R11
 	MOVQ  R11, (R10)
 	MOVQ  R11, -8(R10)(R9*1)
 
-ladder_done_1123:
-fx_done_1118:
+ladder_done_1138:
+fx_done_1133:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_1126
+	JB   cx_short_1141
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_1128
+	JBE  copy_le2_1143
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_1129
+	JBE  copy_le4_1144
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_1130:
+copy_loop_1145:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -10447,7 +10580,7 @@ copy_loop_1130:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_1130
+	JB      copy_loop_1145
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -10457,9 +10590,9 @@ copy_loop_1130:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1131
+	JMP     copy_done_1146
 
-copy_le4_1129:
+copy_le4_1144:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -10468,48 +10601,48 @@ copy_le4_1129:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_1131
+	JMP     copy_done_1146
 
-copy_le2_1128:
+copy_le2_1143:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_1131:
-	JMP cx_done_1127
+copy_done_1146:
+	JMP cx_done_1142
 
-cx_short_1126:
+cx_short_1141:
 	CMPQ R8, $0x00000010
-	JAE  ladder_1133
+	JAE  ladder_1148
 	CMPQ R8, $0x00000008
-	JB   ladder_done_1132
-	JMP  ladder_1134
+	JB   ladder_done_1147
+	JMP  ladder_1149
 
-ladder_1133:
+ladder_1148:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
-	JMP     ladder_done_1132
+	JMP     ladder_done_1147
 
-ladder_1134:
+ladder_1149:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R8*1), R12
 	MOVQ R11, (R10)
 	MOVQ R12, -8(R10)(R8*1)
 
-ladder_done_1132:
-cx_done_1127:
+ladder_done_1147:
+cx_done_1142:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1107
+	JNZ  rows_loop_1122
 
-tail_done_1098:
+tail_done_1113:
 	VZEROUPPER
 
-ret_1052:
+ret_1067:
 	RET
 
 // func rowsEdge16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int)
@@ -10524,28 +10657,28 @@ TEXT ·rowsEdge16AVX512(SB), NOSPLIT, $16-64
 	MOVQ  mid+48(FP), R8
 	MOVQ  right+56(FP), R9
 	TESTQ DX, DX
-	JZ    ret_1135
+	JZ    ret_1150
 	LEAQ  (DI)(R8*1), R10
 	LEAQ  (R10)(R9*1), R11
 	TESTQ R11, R11
-	JZ    ret_1135
+	JZ    ret_1150
 	CMPQ  R8, $0x00000080
-	JAE   class64_1137
+	JAE   class64_1152
 	CMPQ  R8, $0x00000020
-	JAE   class32_1138
+	JAE   class32_1153
 	CMPQ  R8, $0x00000010
-	JAE   class16_1139
-	JMP   general_1136
+	JAE   class16_1154
+	JMP   general_1151
 
-class64_1137:
+class64_1152:
 	CMPQ DI, $0x00000040
-	JA   general_1136
+	JA   general_1151
 	CMPQ R9, $0x00000040
-	JA   general_1136
+	JA   general_1151
 	CMPQ R8, $0x00000080
-	JA   mid_le4_1140
+	JA   mid_le4_1155
 
-rows_loop_1143:
+rows_loop_1158:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -10558,15 +10691,15 @@ rows_loop_1143:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_1143
+	JNZ             rows_loop_1158
 	VZEROUPPER
 	RET
 
-mid_le4_1140:
+mid_le4_1155:
 	CMPQ R8, $0x00000100
-	JA   mid_big_1141
+	JA   mid_big_1156
 
-rows_loop_1144:
+rows_loop_1159:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -10583,15 +10716,15 @@ rows_loop_1144:
 	ADDQ            BX, AX
 	ADDQ            SI, CX
 	DECQ            DX
-	JNZ             rows_loop_1144
+	JNZ             rows_loop_1159
 	VZEROUPPER
 	RET
 
-mid_big_1141:
+mid_big_1156:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_1142
+	JAE  mid_huge_1157
 
-rows_loop_1145:
+rows_loop_1160:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -10600,7 +10733,7 @@ rows_loop_1145:
 	LEAQ            -256(R9)(R8*1), R10
 	MOVQ            CX, R12
 
-copy_loop_1148:
+copy_loop_1163:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -10612,7 +10745,7 @@ copy_loop_1148:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R10
-	JB        copy_loop_1148
+	JB        copy_loop_1163
 	LEAQ      -256(CX)(R8*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -10625,12 +10758,12 @@ copy_loop_1148:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_1145
+	JNZ       rows_loop_1160
 	VZEROUPPER
 	RET
 
-mid_huge_1142:
-rows_loop_1150:
+mid_huge_1157:
+rows_loop_1165:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	VMOVDQU64       Z0, (AX)
@@ -10645,9 +10778,9 @@ rows_loop_1150:
 	SUBQ            R9, R13
 	LEAQ            (CX)(R13*1), R9
 	CMPQ            R12, R10
-	JAE             copy_tail_1155
+	JAE             copy_tail_1170
 
-copy_loop_1153:
+copy_loop_1168:
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
 	VMOVDQU64 128(R9), Z2
@@ -10659,9 +10792,9 @@ copy_loop_1153:
 	ADDQ      $0x00000100, R12
 	ADDQ      $0x00000100, R9
 	CMPQ      R12, R10
-	JB        copy_loop_1153
+	JB        copy_loop_1168
 
-copy_tail_1155:
+copy_tail_1170:
 	LEAQ      -256(CX)(R8*1), R9
 	VMOVDQU64 (R9), Z0
 	VMOVDQU64 64(R9), Z1
@@ -10674,19 +10807,19 @@ copy_tail_1155:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DX
-	JNZ       rows_loop_1150
+	JNZ       rows_loop_1165
 	VZEROUPPER
 	RET
 
-class32_1138:
+class32_1153:
 	CMPQ DI, $0x00000020
-	JA   general_1136
+	JA   general_1151
 	CMPQ R9, $0x00000020
-	JA   general_1136
+	JA   general_1151
 	CMPQ R8, $0x00000040
-	JA   mid_le4_1156
+	JA   mid_le4_1171
 
-rows_loop_1159:
+rows_loop_1174:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -10699,15 +10832,15 @@ rows_loop_1159:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_1159
+	JNZ            rows_loop_1174
 	VZEROUPPER
 	RET
 
-mid_le4_1156:
+mid_le4_1171:
 	CMPQ R8, $0x00000080
-	JA   mid_big_1157
+	JA   mid_big_1172
 
-rows_loop_1160:
+rows_loop_1175:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -10724,15 +10857,15 @@ rows_loop_1160:
 	ADDQ           BX, AX
 	ADDQ           SI, CX
 	DECQ           DX
-	JNZ            rows_loop_1160
+	JNZ            rows_loop_1175
 	VZEROUPPER
 	RET
 
-mid_big_1157:
+mid_big_1172:
 	CMPQ R8, $0x00000400
-	JAE  mid_huge_1158
+	JAE  mid_huge_1173
 
-rows_loop_1161:
+rows_loop_1176:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -10741,7 +10874,7 @@ rows_loop_1161:
 	LEAQ           -128(R9)(R8*1), R10
 	MOVQ           CX, R12
 
-copy_loop_1164:
+copy_loop_1179:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -10753,7 +10886,7 @@ copy_loop_1164:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R10
-	JB      copy_loop_1164
+	JB      copy_loop_1179
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -10766,12 +10899,12 @@ copy_loop_1164:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1161
+	JNZ     rows_loop_1176
 	VZEROUPPER
 	RET
 
-mid_huge_1158:
-rows_loop_1166:
+mid_huge_1173:
+rows_loop_1181:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	VMOVDQU        Y0, (AX)
@@ -10786,9 +10919,9 @@ rows_loop_1166:
 	SUBQ           R9, R13
 	LEAQ           (CX)(R13*1), R9
 	CMPQ           R12, R10
-	JAE            copy_tail_1171
+	JAE            copy_tail_1186
 
-copy_loop_1169:
+copy_loop_1184:
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
 	VMOVDQU 64(R9), Y2
@@ -10800,9 +10933,9 @@ copy_loop_1169:
 	ADDQ    $0x00000080, R12
 	ADDQ    $0x00000080, R9
 	CMPQ    R12, R10
-	JB      copy_loop_1169
+	JB      copy_loop_1184
 
-copy_tail_1171:
+copy_tail_1186:
 	LEAQ    -128(CX)(R8*1), R9
 	VMOVDQU (R9), Y0
 	VMOVDQU 32(R9), Y1
@@ -10815,17 +10948,17 @@ copy_tail_1171:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1166
+	JNZ     rows_loop_1181
 	VZEROUPPER
 	RET
 
-class16_1139:
+class16_1154:
 	CMPQ DI, $0x00000010
-	JA   general_1136
+	JA   general_1151
 	CMPQ R9, $0x00000010
-	JA   general_1136
+	JA   general_1151
 
-rows_loop_1172:
+rows_loop_1187:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (AX)
@@ -10838,11 +10971,11 @@ rows_loop_1172:
 	ADDQ    BX, AX
 	ADDQ    SI, CX
 	DECQ    DX
-	JNZ     rows_loop_1172
+	JNZ     rows_loop_1187
 	VZEROUPPER
 	RET
 
-general_1136:
+general_1151:
 	MOVQ  DX, R11
 	DECQ  R11
 	IMULQ BX, R11
@@ -10854,19 +10987,19 @@ general_1136:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1173:
+tail_loop_1188:
 	CMPQ R13, DX
-	JAE  tail_counted_1174
+	JAE  tail_counted_1189
 	CMPQ R11, R12
-	JBE  tail_counted_1174
+	JBE  tail_counted_1189
 	INCQ R13
 	SUBQ BX, R11
-	JMP  tail_loop_1173
+	JMP  tail_loop_1188
 
-tail_counted_1174:
+tail_counted_1189:
 	MOVQ  R13, (SP)
 	TESTQ R8, R8
-	JZ    tail_src_none_1175
+	JZ    tail_src_none_1190
 	MOVQ  DX, R11
 	DECQ  R11
 	IMULQ SI, R11
@@ -10877,23 +11010,23 @@ tail_counted_1174:
 	SUBQ  $0x3f, R12
 	XORQ  R13, R13
 
-tail_loop_1176:
+tail_loop_1191:
 	CMPQ R13, DX
-	JAE  tail_counted_1177
+	JAE  tail_counted_1192
 	CMPQ R11, R12
-	JBE  tail_counted_1177
+	JBE  tail_counted_1192
 	INCQ R13
 	SUBQ SI, R11
-	JMP  tail_loop_1176
+	JMP  tail_loop_1191
 
-tail_counted_1177:
+tail_counted_1192:
 	MOVQ R13, 8(SP)
 	MOVQ 8(SP), R11
 	CMPQ R11, (SP)
-	JBE  tail_src_none_1175
+	JBE  tail_src_none_1190
 	MOVQ R11, (SP)
 
-tail_src_none_1175:
+tail_src_none_1190:
 	MOVQ    R9, 8(SP)
 	LEAQ    lowmask64<>+0(SB), R11
 	MOVQ    DI, R12
@@ -10920,170 +11053,170 @@ tail_src_none_1175:
 	SUBQ    R14, R9
 	KMOVQ   (R11)(R9*8), K3
 	SUBQ    (SP), DX
-	JZ      tail_rows_1178
+	JZ      tail_rows_1193
 
-rows_loop_1180:
+rows_loop_1195:
 	VBROADCASTI32X4 (CX), Z0
 	VBROADCASTI32X4 -16(CX)(R8*1), Z1
 	XORQ            R9, R9
 
-fm_loop_1181:
+fm_loop_1196:
 	CMPQ      R9, R12
-	JAE       fm_tail_1182
+	JAE       fm_tail_1197
 	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x40, R9
-	JMP       fm_loop_1181
+	JMP       fm_loop_1196
 
-fm_tail_1182:
+fm_tail_1197:
 	VMOVDQU8 Z0, K1, (AX)(R12*1)
 	LEAQ     (AX)(R10*1), R9
 	XORQ     R11, R11
 
-fm_loop_1183:
+fm_loop_1198:
 	CMPQ      R11, R14
-	JAE       fm_tail_1184
+	JAE       fm_tail_1199
 	VMOVDQU64 Z1, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       fm_loop_1183
+	JMP       fm_loop_1198
 
-fm_tail_1184:
+fm_tail_1199:
 	VMOVDQU8 Z1, K3, (R9)(R14*1)
 	LEAQ     (AX)(DI*1), R9
 	TESTQ    R8, R8
-	JZ       cm_skip_1185
+	JZ       cm_skip_1200
 	XORQ     R11, R11
 
-cm_loop_1186:
+cm_loop_1201:
 	CMPQ      R11, R13
-	JAE       cm_tail_1187
+	JAE       cm_tail_1202
 	VMOVDQU64 (CX)(R11*1), Z0
 	VMOVDQU64 Z0, (R9)(R11*1)
 	ADDQ      $0x40, R11
-	JMP       cm_loop_1186
+	JMP       cm_loop_1201
 
-cm_tail_1187:
+cm_tail_1202:
 	VMOVDQU8.Z (CX)(R13*1), K2, Z0
 	VMOVDQU8   Z0, K2, (R9)(R13*1)
 
-cm_skip_1185:
+cm_skip_1200:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1180
+	JNZ  rows_loop_1195
 
-tail_rows_1178:
+tail_rows_1193:
 	MOVQ    (SP), DX
 	TESTQ   DX, DX
-	JZ      tail_done_1179
+	JZ      tail_done_1194
 	MOVQ    8(SP), R9
 	NOP
 	PCALIGN $0x40
 
-rows_loop_1188:
+rows_loop_1203:
 	VBROADCASTI128 (CX), Y0
 	VBROADCASTI128 -16(CX)(R8*1), Y1
 	CMPQ           DI, $0x00000020
-	JB             fx_short_1189
+	JB             fx_short_1204
 	CMPQ           DI, $0x00000040
-	JBE            fill_le2_1191
+	JBE            fill_le2_1206
 	CMPQ           DI, $0x00000080
-	JBE            fill_le4_1192
+	JBE            fill_le4_1207
 	LEAQ           -128(AX)(DI*1), R10
 	MOVQ           AX, R11
 
-fill_loop_1193:
+fill_loop_1208:
 	VMOVDQU Y0, (R11)
 	VMOVDQU Y0, 32(R11)
 	VMOVDQU Y0, 64(R11)
 	VMOVDQU Y0, 96(R11)
 	ADDQ    $0x00000080, R11
 	CMPQ    R11, R10
-	JB      fill_loop_1193
+	JB      fill_loop_1208
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y0, 32(R10)
 	VMOVDQU Y0, 64(R10)
 	VMOVDQU Y0, 96(R10)
-	JMP     fill_done_1194
+	JMP     fill_done_1209
 
-fill_le4_1192:
+fill_le4_1207:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, 32(AX)
 	VMOVDQU Y0, -64(AX)(DI*1)
 	VMOVDQU Y0, -32(AX)(DI*1)
-	JMP     fill_done_1194
+	JMP     fill_done_1209
 
-fill_le2_1191:
+fill_le2_1206:
 	VMOVDQU Y0, (AX)
 	VMOVDQU Y0, -32(AX)(DI*1)
 
-fill_done_1194:
-	JMP fx_done_1190
+fill_done_1209:
+	JMP fx_done_1205
 
-fx_short_1189:
+fx_short_1204:
 	CMPQ    DI, $0x00000010
-	JB      ladder_done_1195
+	JB      ladder_done_1210
 	VMOVDQU X0, (AX)
 	VMOVDQU X0, -16(AX)(DI*1)
 
-ladder_done_1195:
-fx_done_1190:
+ladder_done_1210:
+fx_done_1205:
 	LEAQ (AX)(DI*1), R10
 	ADDQ R8, R10
 	CMPQ R9, $0x00000020
-	JB   fx_short_1197
+	JB   fx_short_1212
 	CMPQ R9, $0x00000040
-	JBE  fill_le2_1199
+	JBE  fill_le2_1214
 	CMPQ R9, $0x00000080
-	JBE  fill_le4_1200
+	JBE  fill_le4_1215
 	LEAQ -128(R10)(R9*1), R11
 
-fill_loop_1201:
+fill_loop_1216:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, 64(R10)
 	VMOVDQU Y1, 96(R10)
 	ADDQ    $0x00000080, R10
 	CMPQ    R10, R11
-	JB      fill_loop_1201
+	JB      fill_loop_1216
 	VMOVDQU Y1, (R11)
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y1, 64(R11)
 	VMOVDQU Y1, 96(R11)
-	JMP     fill_done_1202
+	JMP     fill_done_1217
 
-fill_le4_1200:
+fill_le4_1215:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y1, -64(R10)(R9*1)
 	VMOVDQU Y1, -32(R10)(R9*1)
-	JMP     fill_done_1202
+	JMP     fill_done_1217
 
-fill_le2_1199:
+fill_le2_1214:
 	VMOVDQU Y1, (R10)
 	VMOVDQU Y1, -32(R10)(R9*1)
 
-fill_done_1202:
-	JMP fx_done_1198
+fill_done_1217:
+	JMP fx_done_1213
 
-fx_short_1197:
+fx_short_1212:
 	CMPQ    R9, $0x00000010
-	JB      ladder_done_1203
+	JB      ladder_done_1218
 	VMOVDQU X1, (R10)
 	VMOVDQU X1, -16(R10)(R9*1)
 
-ladder_done_1203:
-fx_done_1198:
+ladder_done_1218:
+fx_done_1213:
 	LEAQ (AX)(DI*1), R10
 	CMPQ R8, $0x00000020
-	JB   cx_short_1205
+	JB   cx_short_1220
 	CMPQ R8, $0x00000040
-	JBE  copy_le2_1207
+	JBE  copy_le2_1222
 	CMPQ R8, $0x00000080
-	JBE  copy_le4_1208
+	JBE  copy_le4_1223
 	LEAQ -128(R10)(R8*1), R11
 	MOVQ CX, R12
 
-copy_loop_1209:
+copy_loop_1224:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -11095,7 +11228,7 @@ copy_loop_1209:
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R12
 	CMPQ    R10, R11
-	JB      copy_loop_1209
+	JB      copy_loop_1224
 	LEAQ    -128(CX)(R8*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -11105,9 +11238,9 @@ copy_loop_1209:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_1210
+	JMP     copy_done_1225
 
-copy_le4_1208:
+copy_le4_1223:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(R8*1), Y2
@@ -11116,36 +11249,36 @@ copy_le4_1208:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, -64(R10)(R8*1)
 	VMOVDQU Y3, -32(R10)(R8*1)
-	JMP     copy_done_1210
+	JMP     copy_done_1225
 
-copy_le2_1207:
+copy_le2_1222:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(R8*1), Y1
 	VMOVDQU Y0, (R10)
 	VMOVDQU Y1, -32(R10)(R8*1)
 
-copy_done_1210:
-	JMP cx_done_1206
+copy_done_1225:
+	JMP cx_done_1221
 
-cx_short_1205:
+cx_short_1220:
 	CMPQ    R8, $0x00000010
-	JB      ladder_done_1211
+	JB      ladder_done_1226
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(R8*1), X1
 	VMOVDQU X0, (R10)
 	VMOVDQU X1, -16(R10)(R8*1)
 
-ladder_done_1211:
-cx_done_1206:
+ladder_done_1226:
+cx_done_1221:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  rows_loop_1188
+	JNZ  rows_loop_1203
 
-tail_done_1179:
+tail_done_1194:
 	VZEROUPPER
 
-ret_1135:
+ret_1150:
 	RET
 
 // func rowsMirror1AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11153,7 +11286,7 @@ ret_1135:
 TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1213
+	JZ             ret_1228
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -11168,18 +11301,18 @@ TEXT ·rowsMirror1AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_1214:
+mirror_rows_1229:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1215
+	JB   cx_short_1230
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1217
+	JBE  copy_le2_1232
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1218
+	JBE  copy_le4_1233
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1219:
+copy_loop_1234:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -11191,7 +11324,7 @@ copy_loop_1219:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1219
+	JB      copy_loop_1234
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -11201,9 +11334,9 @@ copy_loop_1219:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1220
+	JMP     copy_done_1235
 
-copy_le4_1218:
+copy_le4_1233:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -11212,81 +11345,81 @@ copy_le4_1218:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1220
+	JMP     copy_done_1235
 
-copy_le2_1217:
+copy_le2_1232:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1220:
-	JMP cx_done_1216
+copy_done_1235:
+	JMP cx_done_1231
 
-cx_short_1215:
+cx_short_1230:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1222
+	JAE  ladder_1237
 	CMPQ BX, $0x00000008
-	JAE  ladder_1223
+	JAE  ladder_1238
 	CMPQ BX, $0x00000004
-	JAE  ladder_1224
+	JAE  ladder_1239
 	CMPQ BX, $0x00000002
-	JAE  ladder_1225
+	JAE  ladder_1240
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1221
-	JMP  ladder_1226
+	JB   ladder_done_1236
+	JMP  ladder_1241
 
-ladder_1222:
+ladder_1237:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1221
+	JMP     ladder_done_1236
 
-ladder_1223:
+ladder_1238:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1221
+	JMP  ladder_done_1236
 
-ladder_1224:
+ladder_1239:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1221
+	JMP  ladder_done_1236
 
-ladder_1225:
+ladder_1240:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1221
+	JMP  ladder_done_1236
 
-ladder_1226:
+ladder_1241:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1221:
-cx_done_1216:
+ladder_done_1236:
+cx_done_1231:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1227
+	JAE  mp_long_1242
 	CMPQ DX, $0x00000010
-	JAE  ladder_1230
+	JAE  ladder_1245
 	CMPQ DX, $0x00000008
-	JAE  ladder_1231
+	JAE  ladder_1246
 	CMPQ DX, $0x00000004
-	JAE  ladder_1232
+	JAE  ladder_1247
 	CMPQ DX, $0x00000002
-	JAE  ladder_1233
+	JAE  ladder_1248
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1229
-	JMP  ladder_1234
+	JB   ladder_done_1244
+	JMP  ladder_1249
 
-ladder_1230:
+ladder_1245:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -11295,75 +11428,75 @@ ladder_1230:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1229
+	JMP     ladder_done_1244
 
-ladder_1231:
+ladder_1246:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_1229
+	JMP    ladder_done_1244
 
-ladder_1232:
+ladder_1247:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_1229
+	JMP    ladder_done_1244
 
-ladder_1233:
+ladder_1248:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1229
+	JMP  ladder_done_1244
 
-ladder_1234:
+ladder_1249:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1229:
-	JMP mp_done_1228
+ladder_done_1244:
+	JMP mp_done_1243
 
-mp_long_1227:
+mp_long_1242:
 	LEAQ -32(DX), R11
 
-mp_loop_1235:
+mp_loop_1250:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1235
+	JGE     mp_loop_1250
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1228:
+mp_done_1243:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1236
+	JAE  mp_long_1251
 	CMPQ SI, $0x00000010
-	JAE  ladder_1239
+	JAE  ladder_1254
 	CMPQ SI, $0x00000008
-	JAE  ladder_1240
+	JAE  ladder_1255
 	CMPQ SI, $0x00000004
-	JAE  ladder_1241
+	JAE  ladder_1256
 	CMPQ SI, $0x00000002
-	JAE  ladder_1242
+	JAE  ladder_1257
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1238
-	JMP  ladder_1243
+	JB   ladder_done_1253
+	JMP  ladder_1258
 
-ladder_1239:
+ladder_1254:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -11372,64 +11505,64 @@ ladder_1239:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1238
+	JMP     ladder_done_1253
 
-ladder_1240:
+ladder_1255:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_1238
+	JMP    ladder_done_1253
 
-ladder_1241:
+ladder_1256:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_1238
+	JMP    ladder_done_1253
 
-ladder_1242:
+ladder_1257:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1238
+	JMP  ladder_done_1253
 
-ladder_1243:
+ladder_1258:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1238:
-	JMP mp_done_1237
+ladder_done_1253:
+	JMP mp_done_1252
 
-mp_long_1236:
+mp_long_1251:
 	LEAQ -32(SI), R11
 
-mp_loop_1244:
+mp_loop_1259:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1244
+	JGE     mp_loop_1259
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1237:
+mp_done_1252:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1214
+	JNZ  mirror_rows_1229
 	VZEROUPPER
 
-ret_1213:
+ret_1228:
 	RET
 
 // func rowsMirror2AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11437,7 +11570,7 @@ ret_1213:
 TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1245
+	JZ             ret_1260
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -11452,18 +11585,18 @@ TEXT ·rowsMirror2AVX2(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_1246:
+mirror_rows_1261:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1247
+	JB   cx_short_1262
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1249
+	JBE  copy_le2_1264
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1250
+	JBE  copy_le4_1265
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1251:
+copy_loop_1266:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -11475,7 +11608,7 @@ copy_loop_1251:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1251
+	JB      copy_loop_1266
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -11485,9 +11618,9 @@ copy_loop_1251:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1252
+	JMP     copy_done_1267
 
-copy_le4_1250:
+copy_le4_1265:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -11496,72 +11629,72 @@ copy_le4_1250:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1252
+	JMP     copy_done_1267
 
-copy_le2_1249:
+copy_le2_1264:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1252:
-	JMP cx_done_1248
+copy_done_1267:
+	JMP cx_done_1263
 
-cx_short_1247:
+cx_short_1262:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1254
+	JAE  ladder_1269
 	CMPQ BX, $0x00000008
-	JAE  ladder_1255
+	JAE  ladder_1270
 	CMPQ BX, $0x00000004
-	JAE  ladder_1256
+	JAE  ladder_1271
 	CMPQ BX, $0x00000002
-	JB   ladder_done_1253
-	JMP  ladder_1257
+	JB   ladder_done_1268
+	JMP  ladder_1272
 
-ladder_1254:
+ladder_1269:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1253
+	JMP     ladder_done_1268
 
-ladder_1255:
+ladder_1270:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1253
+	JMP  ladder_done_1268
 
-ladder_1256:
+ladder_1271:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1253
+	JMP  ladder_done_1268
 
-ladder_1257:
+ladder_1272:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_1253:
-cx_done_1248:
+ladder_done_1268:
+cx_done_1263:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1258
+	JAE  mp_long_1273
 	CMPQ DX, $0x00000010
-	JAE  ladder_1261
+	JAE  ladder_1276
 	CMPQ DX, $0x00000008
-	JAE  ladder_1262
+	JAE  ladder_1277
 	CMPQ DX, $0x00000004
-	JAE  ladder_1263
+	JAE  ladder_1278
 	CMPQ DX, $0x00000002
-	JB   ladder_done_1260
-	JMP  ladder_1264
+	JB   ladder_done_1275
+	JMP  ladder_1279
 
-ladder_1261:
+ladder_1276:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -11570,64 +11703,64 @@ ladder_1261:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1260
+	JMP     ladder_done_1275
 
-ladder_1262:
+ladder_1277:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_1260
+	JMP      ladder_done_1275
 
-ladder_1263:
+ladder_1278:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1260
+	JMP  ladder_done_1275
 
-ladder_1264:
+ladder_1279:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1260:
-	JMP mp_done_1259
+ladder_done_1275:
+	JMP mp_done_1274
 
-mp_long_1258:
+mp_long_1273:
 	LEAQ -32(DX), R11
 
-mp_loop_1265:
+mp_loop_1280:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1265
+	JGE     mp_loop_1280
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1259:
+mp_done_1274:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1266
+	JAE  mp_long_1281
 	CMPQ SI, $0x00000010
-	JAE  ladder_1269
+	JAE  ladder_1284
 	CMPQ SI, $0x00000008
-	JAE  ladder_1270
+	JAE  ladder_1285
 	CMPQ SI, $0x00000004
-	JAE  ladder_1271
+	JAE  ladder_1286
 	CMPQ SI, $0x00000002
-	JB   ladder_done_1268
-	JMP  ladder_1272
+	JB   ladder_done_1283
+	JMP  ladder_1287
 
-ladder_1269:
+ladder_1284:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -11636,55 +11769,55 @@ ladder_1269:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1268
+	JMP     ladder_done_1283
 
-ladder_1270:
+ladder_1285:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_1268
+	JMP      ladder_done_1283
 
-ladder_1271:
+ladder_1286:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1268
+	JMP  ladder_done_1283
 
-ladder_1272:
+ladder_1287:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1268:
-	JMP mp_done_1267
+ladder_done_1283:
+	JMP mp_done_1282
 
-mp_long_1266:
+mp_long_1281:
 	LEAQ -32(SI), R11
 
-mp_loop_1273:
+mp_loop_1288:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1273
+	JGE     mp_loop_1288
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1267:
+mp_done_1282:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1246
+	JNZ  mirror_rows_1261
 	VZEROUPPER
 
-ret_1245:
+ret_1260:
 	RET
 
 // func rowsMirror4AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11692,7 +11825,7 @@ ret_1245:
 TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_1274
+	JZ      ret_1289
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -11707,18 +11840,18 @@ TEXT ·rowsMirror4AVX2(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_1275:
+mirror_rows_1290:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1276
+	JB   cx_short_1291
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1278
+	JBE  copy_le2_1293
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1279
+	JBE  copy_le4_1294
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1280:
+copy_loop_1295:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -11730,7 +11863,7 @@ copy_loop_1280:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1280
+	JB      copy_loop_1295
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -11740,9 +11873,9 @@ copy_loop_1280:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1281
+	JMP     copy_done_1296
 
-copy_le4_1279:
+copy_le4_1294:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -11751,152 +11884,152 @@ copy_le4_1279:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1281
+	JMP     copy_done_1296
 
-copy_le2_1278:
+copy_le2_1293:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1281:
-	JMP cx_done_1277
+copy_done_1296:
+	JMP cx_done_1292
 
-cx_short_1276:
+cx_short_1291:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1283
+	JAE  ladder_1298
 	CMPQ BX, $0x00000008
-	JAE  ladder_1284
+	JAE  ladder_1299
 	CMPQ BX, $0x00000004
-	JB   ladder_done_1282
-	JMP  ladder_1285
+	JB   ladder_done_1297
+	JMP  ladder_1300
 
-ladder_1283:
+ladder_1298:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1282
+	JMP     ladder_done_1297
 
-ladder_1284:
+ladder_1299:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1282
+	JMP  ladder_done_1297
 
-ladder_1285:
+ladder_1300:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_1282:
-cx_done_1277:
+ladder_done_1297:
+cx_done_1292:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1286
+	JAE  mp_long_1301
 	CMPQ DX, $0x00000010
-	JAE  ladder_1289
+	JAE  ladder_1304
 	CMPQ DX, $0x00000008
-	JAE  ladder_1290
+	JAE  ladder_1305
 	CMPQ DX, $0x00000004
-	JB   ladder_done_1288
-	JMP  ladder_1291
+	JB   ladder_done_1303
+	JMP  ladder_1306
 
-ladder_1289:
+ladder_1304:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1288
+	JMP     ladder_done_1303
 
-ladder_1290:
+ladder_1305:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1288
+	JMP  ladder_done_1303
 
-ladder_1291:
+ladder_1306:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1288:
-	JMP mp_done_1287
+ladder_done_1303:
+	JMP mp_done_1302
 
-mp_long_1286:
+mp_long_1301:
 	LEAQ -32(DX), R11
 
-mp_loop_1292:
+mp_loop_1307:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1292
+	JGE     mp_loop_1307
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1287:
+mp_done_1302:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1293
+	JAE  mp_long_1308
 	CMPQ SI, $0x00000010
-	JAE  ladder_1296
+	JAE  ladder_1311
 	CMPQ SI, $0x00000008
-	JAE  ladder_1297
+	JAE  ladder_1312
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1295
-	JMP  ladder_1298
+	JB   ladder_done_1310
+	JMP  ladder_1313
 
-ladder_1296:
+ladder_1311:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1295
+	JMP     ladder_done_1310
 
-ladder_1297:
+ladder_1312:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1295
+	JMP  ladder_done_1310
 
-ladder_1298:
+ladder_1313:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1295:
-	JMP mp_done_1294
+ladder_done_1310:
+	JMP mp_done_1309
 
-mp_long_1293:
+mp_long_1308:
 	LEAQ -32(SI), R11
 
-mp_loop_1299:
+mp_loop_1314:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1299
+	JGE     mp_loop_1314
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1294:
+mp_done_1309:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1275
+	JNZ  mirror_rows_1290
 	VZEROUPPER
 
-ret_1274:
+ret_1289:
 	RET
 
 // func rowsMirror8AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -11904,7 +12037,7 @@ ret_1274:
 TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1300
+	JZ    ret_1315
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -11917,18 +12050,18 @@ TEXT ·rowsMirror8AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1301:
+mirror_rows_1316:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1302
+	JB   cx_short_1317
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1304
+	JBE  copy_le2_1319
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1305
+	JBE  copy_le4_1320
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1306:
+copy_loop_1321:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -11940,7 +12073,7 @@ copy_loop_1306:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1306
+	JB      copy_loop_1321
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -11950,9 +12083,9 @@ copy_loop_1306:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1307
+	JMP     copy_done_1322
 
-copy_le4_1305:
+copy_le4_1320:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -11961,121 +12094,121 @@ copy_le4_1305:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1307
+	JMP     copy_done_1322
 
-copy_le2_1304:
+copy_le2_1319:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1307:
-	JMP cx_done_1303
+copy_done_1322:
+	JMP cx_done_1318
 
-cx_short_1302:
+cx_short_1317:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1309
+	JAE  ladder_1324
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1308
-	JMP  ladder_1310
+	JB   ladder_done_1323
+	JMP  ladder_1325
 
-ladder_1309:
+ladder_1324:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1308
+	JMP     ladder_done_1323
 
-ladder_1310:
+ladder_1325:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1308:
-cx_done_1303:
+ladder_done_1323:
+cx_done_1318:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1311
+	JAE  mp_long_1326
 	CMPQ DX, $0x00000010
-	JAE  ladder_1314
+	JAE  ladder_1329
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1313
-	JMP  ladder_1315
+	JB   ladder_done_1328
+	JMP  ladder_1330
 
-ladder_1314:
+ladder_1329:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1313
+	JMP     ladder_done_1328
 
-ladder_1315:
+ladder_1330:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1313:
-	JMP mp_done_1312
+ladder_done_1328:
+	JMP mp_done_1327
 
-mp_long_1311:
+mp_long_1326:
 	LEAQ -32(DX), R11
 
-mp_loop_1316:
+mp_loop_1331:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1316
+	JGE     mp_loop_1331
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1312:
+mp_done_1327:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1317
+	JAE  mp_long_1332
 	CMPQ SI, $0x00000010
-	JAE  ladder_1320
+	JAE  ladder_1335
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1319
-	JMP  ladder_1321
+	JB   ladder_done_1334
+	JMP  ladder_1336
 
-ladder_1320:
+ladder_1335:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1319
+	JMP     ladder_done_1334
 
-ladder_1321:
+ladder_1336:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1319:
-	JMP mp_done_1318
+ladder_done_1334:
+	JMP mp_done_1333
 
-mp_long_1317:
+mp_long_1332:
 	LEAQ -32(SI), R11
 
-mp_loop_1322:
+mp_loop_1337:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1322
+	JGE     mp_loop_1337
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1318:
+mp_done_1333:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1301
+	JNZ  mirror_rows_1316
 	VZEROUPPER
 
-ret_1300:
+ret_1315:
 	RET
 
 // func rowsMirror16AVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -12083,7 +12216,7 @@ ret_1300:
 TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1323
+	JZ    ret_1338
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -12096,18 +12229,18 @@ TEXT ·rowsMirror16AVX2(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1324:
+mirror_rows_1339:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_1325
+	JB   cx_short_1340
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1327
+	JBE  copy_le2_1342
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1328
+	JBE  copy_le4_1343
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1329:
+copy_loop_1344:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -12119,7 +12252,7 @@ copy_loop_1329:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1329
+	JB      copy_loop_1344
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -12129,9 +12262,9 @@ copy_loop_1329:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1330
+	JMP     copy_done_1345
 
-copy_le4_1328:
+copy_le4_1343:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -12140,85 +12273,85 @@ copy_le4_1328:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1330
+	JMP     copy_done_1345
 
-copy_le2_1327:
+copy_le2_1342:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1330:
-	JMP cx_done_1326
+copy_done_1345:
+	JMP cx_done_1341
 
-cx_short_1325:
+cx_short_1340:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1331
+	JB      ladder_done_1346
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1331:
-cx_done_1326:
+ladder_done_1346:
+cx_done_1341:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1333
+	JAE     mp_long_1348
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1335
+	JB      ladder_done_1350
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1335:
-	JMP mp_done_1334
+ladder_done_1350:
+	JMP mp_done_1349
 
-mp_long_1333:
+mp_long_1348:
 	LEAQ -32(DX), R11
 
-mp_loop_1337:
+mp_loop_1352:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1337
+	JGE     mp_loop_1352
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1334:
+mp_done_1349:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1338
+	JAE     mp_long_1353
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1340
+	JB      ladder_done_1355
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1340:
-	JMP mp_done_1339
+ladder_done_1355:
+	JMP mp_done_1354
 
-mp_long_1338:
+mp_long_1353:
 	LEAQ -32(SI), R11
 
-mp_loop_1342:
+mp_loop_1357:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1342
+	JGE     mp_loop_1357
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1339:
+mp_done_1354:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1324
+	JNZ  mirror_rows_1339
 	VZEROUPPER
 
-ret_1323:
+ret_1338:
 	RET
 
 // func rowsMirror1AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -12226,7 +12359,7 @@ ret_1323:
 TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1343
+	JZ             ret_1358
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -12241,18 +12374,18 @@ TEXT ·rowsMirror1AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 (R9), Y0
 
-mirror_rows_1344:
+mirror_rows_1359:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1345
+	JB   mid_small_1360
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1347
+	JBE  copy_le2_1362
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1348
+	JBE  copy_le4_1363
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1349:
+copy_loop_1364:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -12264,7 +12397,7 @@ copy_loop_1349:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1349
+	JB        copy_loop_1364
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -12274,9 +12407,9 @@ copy_loop_1349:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1350
+	JMP       copy_done_1365
 
-copy_le4_1348:
+copy_le4_1363:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -12285,28 +12418,28 @@ copy_le4_1348:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1350
+	JMP       copy_done_1365
 
-copy_le2_1347:
+copy_le2_1362:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1350:
-	JMP mid_done_1346
+copy_done_1365:
+	JMP mid_done_1361
 
-mid_small_1345:
+mid_small_1360:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1351
+	JB   cx_short_1366
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1353
+	JBE  copy_le2_1368
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1354
+	JBE  copy_le4_1369
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1355:
+copy_loop_1370:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -12318,7 +12451,7 @@ copy_loop_1355:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1355
+	JB      copy_loop_1370
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -12328,9 +12461,9 @@ copy_loop_1355:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1356
+	JMP     copy_done_1371
 
-copy_le4_1354:
+copy_le4_1369:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -12339,82 +12472,82 @@ copy_le4_1354:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1356
+	JMP     copy_done_1371
 
-copy_le2_1353:
+copy_le2_1368:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1356:
-	JMP cx_done_1352
+copy_done_1371:
+	JMP cx_done_1367
 
-cx_short_1351:
+cx_short_1366:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1358
+	JAE  ladder_1373
 	CMPQ BX, $0x00000008
-	JAE  ladder_1359
+	JAE  ladder_1374
 	CMPQ BX, $0x00000004
-	JAE  ladder_1360
+	JAE  ladder_1375
 	CMPQ BX, $0x00000002
-	JAE  ladder_1361
+	JAE  ladder_1376
 	CMPQ BX, $0x00000001
-	JB   ladder_done_1357
-	JMP  ladder_1362
+	JB   ladder_done_1372
+	JMP  ladder_1377
 
-ladder_1358:
+ladder_1373:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1357
+	JMP     ladder_done_1372
 
-ladder_1359:
+ladder_1374:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1357
+	JMP  ladder_done_1372
 
-ladder_1360:
+ladder_1375:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1357
+	JMP  ladder_done_1372
 
-ladder_1361:
+ladder_1376:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_1357
+	JMP  ladder_done_1372
 
-ladder_1362:
+ladder_1377:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_1357:
-cx_done_1352:
-mid_done_1346:
+ladder_done_1372:
+cx_done_1367:
+mid_done_1361:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1363
+	JAE  mp_long_1378
 	CMPQ DX, $0x00000010
-	JAE  ladder_1366
+	JAE  ladder_1381
 	CMPQ DX, $0x00000008
-	JAE  ladder_1367
+	JAE  ladder_1382
 	CMPQ DX, $0x00000004
-	JAE  ladder_1368
+	JAE  ladder_1383
 	CMPQ DX, $0x00000002
-	JAE  ladder_1369
+	JAE  ladder_1384
 	CMPQ DX, $0x00000001
-	JB   ladder_done_1365
-	JMP  ladder_1370
+	JB   ladder_done_1380
+	JMP  ladder_1385
 
-ladder_1366:
+ladder_1381:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -12423,75 +12556,75 @@ ladder_1366:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1365
+	JMP     ladder_done_1380
 
-ladder_1367:
+ladder_1382:
 	MOVQ   -8(R10)(DX*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(DX*1)
-	JMP    ladder_done_1365
+	JMP    ladder_done_1380
 
-ladder_1368:
+ladder_1383:
 	MOVL   -4(R10)(DX*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(DX*1)
-	JMP    ladder_done_1365
+	JMP    ladder_done_1380
 
-ladder_1369:
+ladder_1384:
 	MOVW -2(R10)(DX*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_1365
+	JMP  ladder_done_1380
 
-ladder_1370:
+ladder_1385:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1365:
-	JMP mp_done_1364
+ladder_done_1380:
+	JMP mp_done_1379
 
-mp_long_1363:
+mp_long_1378:
 	LEAQ -32(DX), R11
 
-mp_loop_1371:
+mp_loop_1386:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1371
+	JGE     mp_loop_1386
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1364:
+mp_done_1379:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1372
+	JAE  mp_long_1387
 	CMPQ SI, $0x00000010
-	JAE  ladder_1375
+	JAE  ladder_1390
 	CMPQ SI, $0x00000008
-	JAE  ladder_1376
+	JAE  ladder_1391
 	CMPQ SI, $0x00000004
-	JAE  ladder_1377
+	JAE  ladder_1392
 	CMPQ SI, $0x00000002
-	JAE  ladder_1378
+	JAE  ladder_1393
 	CMPQ SI, $0x00000001
-	JB   ladder_done_1374
-	JMP  ladder_1379
+	JB   ladder_done_1389
+	JMP  ladder_1394
 
-ladder_1375:
+ladder_1390:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU (R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -12500,64 +12633,64 @@ ladder_1375:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1374
+	JMP     ladder_done_1389
 
-ladder_1376:
+ladder_1391:
 	MOVQ   -8(R10)(SI*1), R11
 	MOVQ   (R10), R10
 	BSWAPQ R11
 	BSWAPQ R10
 	MOVQ   R11, (R9)
 	MOVQ   R10, -8(R9)(SI*1)
-	JMP    ladder_done_1374
+	JMP    ladder_done_1389
 
-ladder_1377:
+ladder_1392:
 	MOVL   -4(R10)(SI*1), R11
 	MOVL   (R10), R10
 	BSWAPL R11
 	BSWAPL R10
 	MOVL   R11, (R9)
 	MOVL   R10, -4(R9)(SI*1)
-	JMP    ladder_done_1374
+	JMP    ladder_done_1389
 
-ladder_1378:
+ladder_1393:
 	MOVW -2(R10)(SI*1), R11
 	MOVW (R10), R10
 	ROLW $0x08, R11
 	ROLW $0x08, R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_1374
+	JMP  ladder_done_1389
 
-ladder_1379:
+ladder_1394:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_1374:
-	JMP mp_done_1373
+ladder_done_1389:
+	JMP mp_done_1388
 
-mp_long_1372:
+mp_long_1387:
 	LEAQ -32(SI), R11
 
-mp_loop_1380:
+mp_loop_1395:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1380
+	JGE     mp_loop_1395
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1373:
+mp_done_1388:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1344
+	JNZ  mirror_rows_1359
 	VZEROUPPER
 
-ret_1343:
+ret_1358:
 	RET
 
 // func rowsMirror2AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -12565,7 +12698,7 @@ ret_1343:
 TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	MOVQ           rows+16(FP), AX
 	TESTQ          AX, AX
-	JZ             ret_1381
+	JZ             ret_1396
 	MOVQ           dst+0(FP), AX
 	MOVQ           src+8(FP), CX
 	MOVQ           left+40(FP), DX
@@ -12580,18 +12713,18 @@ TEXT ·rowsMirror2AVX512(SB), NOSPLIT, $0-80
 	LEAQ           revconsts<>+0(SB), R9
 	VBROADCASTI128 16(R9), Y0
 
-mirror_rows_1382:
+mirror_rows_1397:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1383
+	JB   mid_small_1398
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1385
+	JBE  copy_le2_1400
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1386
+	JBE  copy_le4_1401
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1387:
+copy_loop_1402:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -12603,7 +12736,7 @@ copy_loop_1387:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1387
+	JB        copy_loop_1402
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -12613,9 +12746,9 @@ copy_loop_1387:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1388
+	JMP       copy_done_1403
 
-copy_le4_1386:
+copy_le4_1401:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -12624,28 +12757,28 @@ copy_le4_1386:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1388
+	JMP       copy_done_1403
 
-copy_le2_1385:
+copy_le2_1400:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1388:
-	JMP mid_done_1384
+copy_done_1403:
+	JMP mid_done_1399
 
-mid_small_1383:
+mid_small_1398:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1389
+	JB   cx_short_1404
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1391
+	JBE  copy_le2_1406
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1392
+	JBE  copy_le4_1407
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1393:
+copy_loop_1408:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -12657,7 +12790,7 @@ copy_loop_1393:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1393
+	JB      copy_loop_1408
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -12667,9 +12800,9 @@ copy_loop_1393:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1394
+	JMP     copy_done_1409
 
-copy_le4_1392:
+copy_le4_1407:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -12678,73 +12811,73 @@ copy_le4_1392:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1394
+	JMP     copy_done_1409
 
-copy_le2_1391:
+copy_le2_1406:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1394:
-	JMP cx_done_1390
+copy_done_1409:
+	JMP cx_done_1405
 
-cx_short_1389:
+cx_short_1404:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1396
+	JAE  ladder_1411
 	CMPQ BX, $0x00000008
-	JAE  ladder_1397
+	JAE  ladder_1412
 	CMPQ BX, $0x00000004
-	JAE  ladder_1398
+	JAE  ladder_1413
 	CMPQ BX, $0x00000002
-	JB   ladder_done_1395
-	JMP  ladder_1399
+	JB   ladder_done_1410
+	JMP  ladder_1414
 
-ladder_1396:
+ladder_1411:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1395
+	JMP     ladder_done_1410
 
-ladder_1397:
+ladder_1412:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1395
+	JMP  ladder_done_1410
 
-ladder_1398:
+ladder_1413:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_1395
+	JMP  ladder_done_1410
 
-ladder_1399:
+ladder_1414:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
 
-ladder_done_1395:
-cx_done_1390:
-mid_done_1384:
+ladder_done_1410:
+cx_done_1405:
+mid_done_1399:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1400
+	JAE  mp_long_1415
 	CMPQ DX, $0x00000010
-	JAE  ladder_1403
+	JAE  ladder_1418
 	CMPQ DX, $0x00000008
-	JAE  ladder_1404
+	JAE  ladder_1419
 	CMPQ DX, $0x00000004
-	JAE  ladder_1405
+	JAE  ladder_1420
 	CMPQ DX, $0x00000002
-	JB   ladder_done_1402
-	JMP  ladder_1406
+	JB   ladder_done_1417
+	JMP  ladder_1421
 
-ladder_1403:
+ladder_1418:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(DX*1), X1
@@ -12753,64 +12886,64 @@ ladder_1403:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1402
+	JMP     ladder_done_1417
 
-ladder_1404:
+ladder_1419:
 	VMOVQ    -8(R10)(DX*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(DX*1)
-	JMP      ladder_done_1402
+	JMP      ladder_done_1417
 
-ladder_1405:
+ladder_1420:
 	MOVL -4(R10)(DX*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_1402
+	JMP  ladder_done_1417
 
-ladder_1406:
+ladder_1421:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1402:
-	JMP mp_done_1401
+ladder_done_1417:
+	JMP mp_done_1416
 
-mp_long_1400:
+mp_long_1415:
 	LEAQ -32(DX), R11
 
-mp_loop_1407:
+mp_loop_1422:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1407
+	JGE     mp_loop_1422
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1401:
+mp_done_1416:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1408
+	JAE  mp_long_1423
 	CMPQ SI, $0x00000010
-	JAE  ladder_1411
+	JAE  ladder_1426
 	CMPQ SI, $0x00000008
-	JAE  ladder_1412
+	JAE  ladder_1427
 	CMPQ SI, $0x00000004
-	JAE  ladder_1413
+	JAE  ladder_1428
 	CMPQ SI, $0x00000002
-	JB   ladder_done_1410
-	JMP  ladder_1414
+	JB   ladder_done_1425
+	JMP  ladder_1429
 
-ladder_1411:
+ladder_1426:
 	LEAQ    revconsts<>+0(SB), R11
 	VMOVDQU 16(R11), X3
 	VMOVDQU -16(R10)(SI*1), X1
@@ -12819,55 +12952,55 @@ ladder_1411:
 	VPSHUFB X3, X2, X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1410
+	JMP     ladder_done_1425
 
-ladder_1412:
+ladder_1427:
 	VMOVQ    -8(R10)(SI*1), X1
 	VMOVQ    (R10), X2
 	VPSHUFLW $0x1b, X1, X1
 	VPSHUFLW $0x1b, X2, X2
 	VMOVQ    X1, (R9)
 	VMOVQ    X2, -8(R9)(SI*1)
-	JMP      ladder_done_1410
+	JMP      ladder_done_1425
 
-ladder_1413:
+ladder_1428:
 	MOVL -4(R10)(SI*1), R11
 	MOVL (R10), R10
 	ROLL $0x10, R11
 	ROLL $0x10, R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_1410
+	JMP  ladder_done_1425
 
-ladder_1414:
+ladder_1429:
 	MOVW (R10), R10
 	MOVW R10, (R9)
 
-ladder_done_1410:
-	JMP mp_done_1409
+ladder_done_1425:
+	JMP mp_done_1424
 
-mp_long_1408:
+mp_long_1423:
 	LEAQ -32(SI), R11
 
-mp_loop_1415:
+mp_loop_1430:
 	VPERMQ  $0x4e, (R10)(R11*1), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1415
+	JGE     mp_loop_1430
 	VPERMQ  $0x4e, (R10), Y1
 	VPSHUFB Y0, Y1, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1409:
+mp_done_1424:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1382
+	JNZ  mirror_rows_1397
 	VZEROUPPER
 
-ret_1381:
+ret_1396:
 	RET
 
 // func rowsMirror4AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -12875,7 +13008,7 @@ ret_1381:
 TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	MOVQ    rows+16(FP), AX
 	TESTQ   AX, AX
-	JZ      ret_1416
+	JZ      ret_1431
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    left+40(FP), DX
@@ -12890,18 +13023,18 @@ TEXT ·rowsMirror4AVX512(SB), NOSPLIT, $0-80
 	LEAQ    revconsts<>+0(SB), R9
 	VMOVDQU 32(R9), Y0
 
-mirror_rows_1417:
+mirror_rows_1432:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1418
+	JB   mid_small_1433
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1420
+	JBE  copy_le2_1435
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1421
+	JBE  copy_le4_1436
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1422:
+copy_loop_1437:
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
 	VMOVDQU64 128(R11), Z3
@@ -12913,7 +13046,7 @@ copy_loop_1422:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1422
+	JB        copy_loop_1437
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z1
 	VMOVDQU64 64(R11), Z2
@@ -12923,9 +13056,9 @@ copy_loop_1422:
 	VMOVDQU64 Z2, 64(R10)
 	VMOVDQU64 Z3, 128(R10)
 	VMOVDQU64 Z4, 192(R10)
-	JMP       copy_done_1423
+	JMP       copy_done_1438
 
-copy_le4_1421:
+copy_le4_1436:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z2
 	VMOVDQU64 -128(CX)(BX*1), Z3
@@ -12934,28 +13067,28 @@ copy_le4_1421:
 	VMOVDQU64 Z2, 64(R9)
 	VMOVDQU64 Z3, -128(R9)(BX*1)
 	VMOVDQU64 Z4, -64(R9)(BX*1)
-	JMP       copy_done_1423
+	JMP       copy_done_1438
 
-copy_le2_1420:
+copy_le2_1435:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 -64(CX)(BX*1), Z2
 	VMOVDQU64 Z1, (R9)
 	VMOVDQU64 Z2, -64(R9)(BX*1)
 
-copy_done_1423:
-	JMP mid_done_1419
+copy_done_1438:
+	JMP mid_done_1434
 
-mid_small_1418:
+mid_small_1433:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1424
+	JB   cx_short_1439
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1426
+	JBE  copy_le2_1441
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1427
+	JBE  copy_le4_1442
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1428:
+copy_loop_1443:
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
 	VMOVDQU 64(R11), Y3
@@ -12967,7 +13100,7 @@ copy_loop_1428:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1428
+	JB      copy_loop_1443
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y1
 	VMOVDQU 32(R11), Y2
@@ -12977,9 +13110,9 @@ copy_loop_1428:
 	VMOVDQU Y2, 32(R10)
 	VMOVDQU Y3, 64(R10)
 	VMOVDQU Y4, 96(R10)
-	JMP     copy_done_1429
+	JMP     copy_done_1444
 
-copy_le4_1427:
+copy_le4_1442:
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQU -64(CX)(BX*1), Y3
@@ -12988,153 +13121,153 @@ copy_le4_1427:
 	VMOVDQU Y2, 32(R9)
 	VMOVDQU Y3, -64(R9)(BX*1)
 	VMOVDQU Y4, -32(R9)(BX*1)
-	JMP     copy_done_1429
+	JMP     copy_done_1444
 
-copy_le2_1426:
+copy_le2_1441:
 	VMOVDQU (CX), Y1
 	VMOVDQU -32(CX)(BX*1), Y2
 	VMOVDQU Y1, (R9)
 	VMOVDQU Y2, -32(R9)(BX*1)
 
-copy_done_1429:
-	JMP cx_done_1425
+copy_done_1444:
+	JMP cx_done_1440
 
-cx_short_1424:
+cx_short_1439:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1431
+	JAE  ladder_1446
 	CMPQ BX, $0x00000008
-	JAE  ladder_1432
+	JAE  ladder_1447
 	CMPQ BX, $0x00000004
-	JB   ladder_done_1430
-	JMP  ladder_1433
+	JB   ladder_done_1445
+	JMP  ladder_1448
 
-ladder_1431:
+ladder_1446:
 	VMOVDQU (CX), X1
 	VMOVDQU -16(CX)(BX*1), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(BX*1)
-	JMP     ladder_done_1430
+	JMP     ladder_done_1445
 
-ladder_1432:
+ladder_1447:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_1430
+	JMP  ladder_done_1445
 
-ladder_1433:
+ladder_1448:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
 
-ladder_done_1430:
-cx_done_1425:
-mid_done_1419:
+ladder_done_1445:
+cx_done_1440:
+mid_done_1434:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1434
+	JAE  mp_long_1449
 	CMPQ DX, $0x00000010
-	JAE  ladder_1437
+	JAE  ladder_1452
 	CMPQ DX, $0x00000008
-	JAE  ladder_1438
+	JAE  ladder_1453
 	CMPQ DX, $0x00000004
-	JB   ladder_done_1436
-	JMP  ladder_1439
+	JB   ladder_done_1451
+	JMP  ladder_1454
 
-ladder_1437:
+ladder_1452:
 	VPSHUFD $0x1b, -16(R10)(DX*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(DX*1)
-	JMP     ladder_done_1436
+	JMP     ladder_done_1451
 
-ladder_1438:
+ladder_1453:
 	MOVQ -8(R10)(DX*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_1436
+	JMP  ladder_done_1451
 
-ladder_1439:
+ladder_1454:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1436:
-	JMP mp_done_1435
+ladder_done_1451:
+	JMP mp_done_1450
 
-mp_long_1434:
+mp_long_1449:
 	LEAQ -32(DX), R11
 
-mp_loop_1440:
+mp_loop_1455:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1440
+	JGE     mp_loop_1455
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1435:
+mp_done_1450:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1441
+	JAE  mp_long_1456
 	CMPQ SI, $0x00000010
-	JAE  ladder_1444
+	JAE  ladder_1459
 	CMPQ SI, $0x00000008
-	JAE  ladder_1445
+	JAE  ladder_1460
 	CMPQ SI, $0x00000004
-	JB   ladder_done_1443
-	JMP  ladder_1446
+	JB   ladder_done_1458
+	JMP  ladder_1461
 
-ladder_1444:
+ladder_1459:
 	VPSHUFD $0x1b, -16(R10)(SI*1), X1
 	VPSHUFD $0x1b, (R10), X2
 	VMOVDQU X1, (R9)
 	VMOVDQU X2, -16(R9)(SI*1)
-	JMP     ladder_done_1443
+	JMP     ladder_done_1458
 
-ladder_1445:
+ladder_1460:
 	MOVQ -8(R10)(SI*1), R11
 	MOVQ (R10), R10
 	ROLQ $0x20, R11
 	ROLQ $0x20, R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_1443
+	JMP  ladder_done_1458
 
-ladder_1446:
+ladder_1461:
 	MOVL (R10), R10
 	MOVL R10, (R9)
 
-ladder_done_1443:
-	JMP mp_done_1442
+ladder_done_1458:
+	JMP mp_done_1457
 
-mp_long_1441:
+mp_long_1456:
 	LEAQ -32(SI), R11
 
-mp_loop_1447:
+mp_loop_1462:
 	VPERMD  (R10)(R11*1), Y0, Y1
 	VMOVDQU Y1, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1447
+	JGE     mp_loop_1462
 	VPERMD  (R10), Y0, Y1
 	VMOVDQU Y1, (R9)(R11*1)
 
-mp_done_1442:
+mp_done_1457:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1417
+	JNZ  mirror_rows_1432
 	VZEROUPPER
 
-ret_1416:
+ret_1431:
 	RET
 
 // func rowsMirror8AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -13142,7 +13275,7 @@ ret_1416:
 TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1448
+	JZ    ret_1463
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -13155,18 +13288,18 @@ TEXT ·rowsMirror8AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000008, R8
 	SUBQ  SI, R8
 
-mirror_rows_1449:
+mirror_rows_1464:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1450
+	JB   mid_small_1465
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1452
+	JBE  copy_le2_1467
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1453
+	JBE  copy_le4_1468
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1454:
+copy_loop_1469:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -13178,7 +13311,7 @@ copy_loop_1454:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1454
+	JB        copy_loop_1469
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -13188,9 +13321,9 @@ copy_loop_1454:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1455
+	JMP       copy_done_1470
 
-copy_le4_1453:
+copy_le4_1468:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -13199,28 +13332,28 @@ copy_le4_1453:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1455
+	JMP       copy_done_1470
 
-copy_le2_1452:
+copy_le2_1467:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1455:
-	JMP mid_done_1451
+copy_done_1470:
+	JMP mid_done_1466
 
-mid_small_1450:
+mid_small_1465:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1456
+	JB   cx_short_1471
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1458
+	JBE  copy_le2_1473
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1459
+	JBE  copy_le4_1474
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1460:
+copy_loop_1475:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -13232,7 +13365,7 @@ copy_loop_1460:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1460
+	JB      copy_loop_1475
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -13242,9 +13375,9 @@ copy_loop_1460:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1461
+	JMP     copy_done_1476
 
-copy_le4_1459:
+copy_le4_1474:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -13253,122 +13386,122 @@ copy_le4_1459:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1461
+	JMP     copy_done_1476
 
-copy_le2_1458:
+copy_le2_1473:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1461:
-	JMP cx_done_1457
+copy_done_1476:
+	JMP cx_done_1472
 
-cx_short_1456:
+cx_short_1471:
 	CMPQ BX, $0x00000010
-	JAE  ladder_1463
+	JAE  ladder_1478
 	CMPQ BX, $0x00000008
-	JB   ladder_done_1462
-	JMP  ladder_1464
+	JB   ladder_done_1477
+	JMP  ladder_1479
 
-ladder_1463:
+ladder_1478:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_1462
+	JMP     ladder_done_1477
 
-ladder_1464:
+ladder_1479:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
 
-ladder_done_1462:
-cx_done_1457:
-mid_done_1451:
+ladder_done_1477:
+cx_done_1472:
+mid_done_1466:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JAE  mp_long_1465
+	JAE  mp_long_1480
 	CMPQ DX, $0x00000010
-	JAE  ladder_1468
+	JAE  ladder_1483
 	CMPQ DX, $0x00000008
-	JB   ladder_done_1467
-	JMP  ladder_1469
+	JB   ladder_done_1482
+	JMP  ladder_1484
 
-ladder_1468:
+ladder_1483:
 	VPSHUFD $0x4e, -16(R10)(DX*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_1467
+	JMP     ladder_done_1482
 
-ladder_1469:
+ladder_1484:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1467:
-	JMP mp_done_1466
+ladder_done_1482:
+	JMP mp_done_1481
 
-mp_long_1465:
+mp_long_1480:
 	LEAQ -32(DX), R11
 
-mp_loop_1470:
+mp_loop_1485:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1470
+	JGE     mp_loop_1485
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1466:
+mp_done_1481:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JAE  mp_long_1471
+	JAE  mp_long_1486
 	CMPQ SI, $0x00000010
-	JAE  ladder_1474
+	JAE  ladder_1489
 	CMPQ SI, $0x00000008
-	JB   ladder_done_1473
-	JMP  ladder_1475
+	JB   ladder_done_1488
+	JMP  ladder_1490
 
-ladder_1474:
+ladder_1489:
 	VPSHUFD $0x4e, -16(R10)(SI*1), X0
 	VPSHUFD $0x4e, (R10), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_1473
+	JMP     ladder_done_1488
 
-ladder_1475:
+ladder_1490:
 	MOVQ (R10), R10
 	MOVQ R10, (R9)
 
-ladder_done_1473:
-	JMP mp_done_1472
+ladder_done_1488:
+	JMP mp_done_1487
 
-mp_long_1471:
+mp_long_1486:
 	LEAQ -32(SI), R11
 
-mp_loop_1476:
+mp_loop_1491:
 	VPERMQ  $0x1b, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1476
+	JGE     mp_loop_1491
 	VPERMQ  $0x1b, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1472:
+mp_done_1487:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1449
+	JNZ  mirror_rows_1464
 	VZEROUPPER
 
-ret_1448:
+ret_1463:
 	RET
 
 // func rowsMirror16AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -13376,7 +13509,7 @@ ret_1448:
 TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    ret_1477
+	JZ    ret_1492
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -13389,18 +13522,18 @@ TEXT ·rowsMirror16AVX512(SB), NOSPLIT, $0-80
 	ADDQ  $0x00000010, R8
 	SUBQ  SI, R8
 
-mirror_rows_1478:
+mirror_rows_1493:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_1479
+	JB   mid_small_1494
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_1481
+	JBE  copy_le2_1496
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_1482
+	JBE  copy_le4_1497
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1483:
+copy_loop_1498:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -13412,7 +13545,7 @@ copy_loop_1483:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_1483
+	JB        copy_loop_1498
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -13422,9 +13555,9 @@ copy_loop_1483:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_1484
+	JMP       copy_done_1499
 
-copy_le4_1482:
+copy_le4_1497:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -13433,28 +13566,28 @@ copy_le4_1482:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_1484
+	JMP       copy_done_1499
 
-copy_le2_1481:
+copy_le2_1496:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_1484:
-	JMP mid_done_1480
+copy_done_1499:
+	JMP mid_done_1495
 
-mid_small_1479:
+mid_small_1494:
 	CMPQ BX, $0x00000020
-	JB   cx_short_1485
+	JB   cx_short_1500
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_1487
+	JBE  copy_le2_1502
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_1488
+	JBE  copy_le4_1503
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_1489:
+copy_loop_1504:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -13466,7 +13599,7 @@ copy_loop_1489:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_1489
+	JB      copy_loop_1504
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -13476,9 +13609,9 @@ copy_loop_1489:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_1490
+	JMP     copy_done_1505
 
-copy_le4_1488:
+copy_le4_1503:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -13487,86 +13620,86 @@ copy_le4_1488:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_1490
+	JMP     copy_done_1505
 
-copy_le2_1487:
+copy_le2_1502:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_1490:
-	JMP cx_done_1486
+copy_done_1505:
+	JMP cx_done_1501
 
-cx_short_1485:
+cx_short_1500:
 	CMPQ    BX, $0x00000010
-	JB      ladder_done_1491
+	JB      ladder_done_1506
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
 
-ladder_done_1491:
-cx_done_1486:
-mid_done_1480:
+ladder_done_1506:
+cx_done_1501:
+mid_done_1495:
 	MOVQ    AX, R9
 	LEAQ    (CX)(DI*1), R10
 	CMPQ    DX, $0x00000020
-	JAE     mp_long_1493
+	JAE     mp_long_1508
 	CMPQ    DX, $0x00000010
-	JB      ladder_done_1495
+	JB      ladder_done_1510
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1495:
-	JMP mp_done_1494
+ladder_done_1510:
+	JMP mp_done_1509
 
-mp_long_1493:
+mp_long_1508:
 	LEAQ -32(DX), R11
 
-mp_loop_1497:
+mp_loop_1512:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1497
+	JGE     mp_loop_1512
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1494:
+mp_done_1509:
 	LEAQ    (AX)(DX*1), R9
 	ADDQ    BX, R9
 	LEAQ    (CX)(R8*1), R10
 	CMPQ    SI, $0x00000020
-	JAE     mp_long_1498
+	JAE     mp_long_1513
 	CMPQ    SI, $0x00000010
-	JB      ladder_done_1500
+	JB      ladder_done_1515
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 
-ladder_done_1500:
-	JMP mp_done_1499
+ladder_done_1515:
+	JMP mp_done_1514
 
-mp_long_1498:
+mp_long_1513:
 	LEAQ -32(SI), R11
 
-mp_loop_1502:
+mp_loop_1517:
 	VPERMQ  $0x4e, (R10)(R11*1), Y0
 	VMOVDQU Y0, (R9)
 	ADDQ    $0x20, R9
 	SUBQ    $0x20, R11
-	JGE     mp_loop_1502
+	JGE     mp_loop_1517
 	VPERMQ  $0x4e, (R10), Y0
 	VMOVDQU Y0, (R9)(R11*1)
 
-mp_done_1499:
+mp_done_1514:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  mirror_rows_1478
+	JNZ  mirror_rows_1493
 	VZEROUPPER
 
-ret_1477:
+ret_1492:
 	RET
 
 // func rowsShuffleAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int, srcLimit uintptr)
@@ -13583,9 +13716,9 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            pat+64(FP), R10
 	MOVQ            planes+72(FP), R11
 	TESTQ           DX, DX
-	JZ              shuf_ret_1503
+	JZ              shuf_ret_1518
 	TESTQ           R11, R11
-	JZ              shuf_ret_1503
+	JZ              shuf_ret_1518
 	LEAQ            lowmask64<>+0(SB), DX
 	MOVQ            $0x00000040, R12
 	CMPQ            DI, R12
@@ -13621,45 +13754,45 @@ TEXT ·rowsShuffleAVX512(SB), NOSPLIT, $144-128
 	MOVQ            srcPlane+88(FP), R12
 	MOVQ            srcLimit+120(FP), R13
 	CMPQ            R8, $0x40
-	JBE             shuf_one_table_1504
+	JBE             shuf_one_table_1519
 	CMPQ            DI, $0x40
-	JBE             shuf_two_narrow_1507
+	JBE             shuf_two_narrow_1522
 	SUBQ            $0x40, R8
 	VPBROADCASTB    R8, Z3
 	MOVL            $0x00000040, AX
 	VPBROADCASTB    AX, Z4
 	VPCMPUB         $0x05, Z4, Z0, K3, K1
 	KORTESTQ        K1, K1
-	JNZ             shuf_both_halves_1508
+	JNZ             shuf_both_halves_1523
 	VPCMPUB         $0x01, Z3, Z1, K4, K1
 	KANDQ           K2, K1, K1
 	KORTESTQ        K1, K1
-	JNZ             shuf_both_halves_1508
+	JNZ             shuf_both_halves_1523
 	VPSUBB          Z3, Z1, Z1
 	CMPQ            DI, $0x50
-	JBE             shuf_store16_1509
+	JBE             shuf_store16_1524
 	CMPQ            DI, $0x60
-	JBE             shuf_store32_1510
+	JBE             shuf_store32_1525
 	CMPQ            rowIdx+96(FP), $0x00
-	JNE             shuf_list_1511
+	JNE             shuf_list_1526
 	DECQ            R11
-	JZ              shuf_last_plane_1514
+	JZ              shuf_last_plane_1529
 
-shuf_planes_1513:
+shuf_planes_1528:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1515
+	JZ    shuf_run_done_1530
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1516
+	JHI   shuf_run_checked_1531
 	TESTQ DI, DI
-	JZ    shuf_done_1517
+	JZ    shuf_done_1532
 
-shuf_rows_1518:
+shuf_rows_1533:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -13671,16 +13804,16 @@ shuf_rows_1518:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1518
+	JNZ       shuf_rows_1533
 
-shuf_done_1517:
-	JMP shuf_run_done_1515
+shuf_done_1532:
+	JMP shuf_run_done_1530
 
-shuf_run_checked_1516:
+shuf_run_checked_1531:
 	TESTQ DI, DI
-	JZ    shuf_done_1519
+	JZ    shuf_done_1534
 
-shuf_rows_1520:
+shuf_rows_1535:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -13692,222 +13825,150 @@ shuf_rows_1520:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1520
+	JNZ       shuf_rows_1535
 
-shuf_done_1519:
-shuf_run_done_1515:
+shuf_done_1534:
+shuf_run_done_1530:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1513
+	JNZ  shuf_planes_1528
 
-shuf_last_plane_1514:
+shuf_last_plane_1529:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1521
+	JZ    shuf_run_done_1536
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R9
 	IMULQ SI, R9
 	ADDQ  CX, R9
 	CMPQ  R9, R13
-	JHI   shuf_run_checked_1522
+	JHI   shuf_run_checked_1537
 	TESTQ DX, DX
-	JZ    shuf_done_1523
-
-shuf_rows_1524:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1525
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1526:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1524
-
-shuf_done_1523:
-	JMP shuf_run_done_1521
-
-shuf_run_checked_1522:
-	TESTQ DX, DX
-	JZ    shuf_done_1527
-
-shuf_rows_1528:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1529
-	VMOVDQU8  Z3, K2, 64(AX)
-
-shuf_stored_1530:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1528
-
-shuf_done_1527:
-shuf_run_done_1521:
-	VZEROUPPER
-	RET
-
-shuf_list_1511:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1531
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1531:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1512
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1532:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1533
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1532
-
-shuf_offs_done_1533:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1512
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1534:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1535
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1534
-
-shuf_offs_done_1535:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1537
-
-shuf_planes_1536:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1538
+	JZ    shuf_done_1538
 
 shuf_rows_1539:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Z10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1539
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1540
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1541:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1539
 
 shuf_done_1538:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1540
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1541
-	TESTQ DI, DI
+	JMP shuf_run_done_1536
+
+shuf_run_checked_1537:
+	TESTQ DX, DX
 	JZ    shuf_done_1542
 
 shuf_rows_1543:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1543
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1544
+	VMOVDQU8  Z3, K2, 64(AX)
+
+shuf_stored_1545:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1543
 
 shuf_done_1542:
-	JMP shuf_run_done_1540
+shuf_run_done_1536:
+	VZEROUPPER
+	RET
 
-shuf_run_checked_1541:
-	TESTQ DI, DI
-	JZ    shuf_done_1544
+shuf_list_1526:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1546
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
 
-shuf_rows_1545:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Z9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1545
+shuf_no_run_1546:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1527
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
 
-shuf_done_1544:
-shuf_run_done_1540:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
+shuf_offs_1547:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1548
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1547
+
+shuf_offs_done_1548:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1527
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1549:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1550
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1549
+
+shuf_offs_done_1550:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1552
+
+shuf_planes_1551:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1546
+	JZ        shuf_done_1553
 
-shuf_rows_1547:
+shuf_rows_1554:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
@@ -13921,23 +13982,95 @@ shuf_rows_1547:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1547
+	JNZ       shuf_rows_1554
 
-shuf_done_1546:
+shuf_done_1553:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1555
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1556
+	TESTQ DI, DI
+	JZ    shuf_done_1557
+
+shuf_rows_1558:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1558
+
+shuf_done_1557:
+	JMP shuf_run_done_1555
+
+shuf_run_checked_1556:
+	TESTQ DI, DI
+	JZ    shuf_done_1559
+
+shuf_rows_1560:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Z9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1560
+
+shuf_done_1559:
+shuf_run_done_1555:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1561
+
+shuf_rows_1562:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Z10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1562
+
+shuf_done_1561:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1536
+	JNZ  shuf_planes_1551
 
-shuf_last_plane_1537:
+shuf_last_plane_1552:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1548
+	JZ        shuf_done_1563
 
-shuf_rows_1549:
+shuf_rows_1564:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -13948,30 +14081,30 @@ shuf_rows_1549:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z9, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1550
+	JHI       shuf_far_1565
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1551:
+shuf_stored_1566:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1549
+	JNZ     shuf_rows_1564
 
-shuf_done_1548:
+shuf_done_1563:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1552
+	JZ    shuf_run_done_1567
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R10
 	IMULQ SI, R10
 	ADDQ  CX, R10
 	CMPQ  R10, R13
-	JHI   shuf_run_checked_1553
+	JHI   shuf_run_checked_1568
 	TESTQ DX, DX
-	JZ    shuf_done_1554
+	JZ    shuf_done_1569
 
-shuf_rows_1555:
+shuf_rows_1570:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -13980,23 +14113,23 @@ shuf_rows_1555:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1556
+	JHI       shuf_far_1571
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1557:
+shuf_stored_1572:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1555
+	JNZ  shuf_rows_1570
 
-shuf_done_1554:
-	JMP shuf_run_done_1552
+shuf_done_1569:
+	JMP shuf_run_done_1567
 
-shuf_run_checked_1553:
+shuf_run_checked_1568:
 	TESTQ DX, DX
-	JZ    shuf_done_1558
+	JZ    shuf_done_1573
 
-shuf_rows_1559:
+shuf_rows_1574:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14005,23 +14138,23 @@ shuf_rows_1559:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1560
+	JHI       shuf_far_1575
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1561:
+shuf_stored_1576:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1559
+	JNZ  shuf_rows_1574
 
-shuf_done_1558:
-shuf_run_done_1552:
+shuf_done_1573:
+shuf_run_done_1567:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1562
+	JZ        shuf_done_1577
 
-shuf_rows_1563:
+shuf_rows_1578:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -14032,31 +14165,31 @@ shuf_rows_1563:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z5, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1564
+	JHI       shuf_far_1579
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_1565:
+shuf_stored_1580:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1563
+	JNZ     shuf_rows_1578
 
-shuf_done_1562:
+shuf_done_1577:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1512:
+shuf_list_loads_1527:
 	DECQ R11
-	JZ   shuf_last_plane_1567
+	JZ   shuf_last_plane_1582
 
-shuf_planes_1566:
+shuf_planes_1581:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1568
+	JZ    shuf_done_1583
 
-shuf_rows_1569:
+shuf_rows_1584:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14071,23 +14204,23 @@ shuf_rows_1569:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1569
+	JNZ       shuf_rows_1584
 
-shuf_done_1568:
+shuf_done_1583:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1570
+	JZ    shuf_run_done_1585
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R14), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1571
+	JHI   shuf_run_checked_1586
 	TESTQ R14, R14
-	JZ    shuf_done_1572
+	JZ    shuf_done_1587
 
-shuf_rows_1573:
+shuf_rows_1588:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -14099,16 +14232,16 @@ shuf_rows_1573:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1573
+	JNZ       shuf_rows_1588
 
-shuf_done_1572:
-	JMP shuf_run_done_1570
+shuf_done_1587:
+	JMP shuf_run_done_1585
 
-shuf_run_checked_1571:
+shuf_run_checked_1586:
 	TESTQ R14, R14
-	JZ    shuf_done_1574
+	JZ    shuf_done_1589
 
-shuf_rows_1575:
+shuf_rows_1590:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -14120,16 +14253,16 @@ shuf_rows_1575:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1575
+	JNZ       shuf_rows_1590
 
-shuf_done_1574:
-shuf_run_done_1570:
+shuf_done_1589:
+shuf_run_done_1585:
 	VMOVQ X8, DI
 	VMOVQ X7, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1576
+	JZ    shuf_done_1591
 
-shuf_rows_1577:
+shuf_rows_1592:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14144,23 +14277,23 @@ shuf_rows_1577:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1577
+	JNZ       shuf_rows_1592
 
-shuf_done_1576:
+shuf_done_1591:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1566
+	JNZ  shuf_planes_1581
 
-shuf_last_plane_1567:
+shuf_last_plane_1582:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1578
+	JZ    shuf_done_1593
 
-shuf_rows_1579:
+shuf_rows_1594:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14172,30 +14305,30 @@ shuf_rows_1579:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1580
+	JHI       shuf_far_1595
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1581:
+shuf_stored_1596:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1579
+	JNZ  shuf_rows_1594
 
-shuf_done_1578:
+shuf_done_1593:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_run_done_1582
+	JZ    shuf_run_done_1597
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R10), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1583
+	JHI   shuf_run_checked_1598
 	TESTQ R10, R10
-	JZ    shuf_done_1584
+	JZ    shuf_done_1599
 
-shuf_rows_1585:
+shuf_rows_1600:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14204,23 +14337,23 @@ shuf_rows_1585:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1586
+	JHI       shuf_far_1601
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1587:
+shuf_stored_1602:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1585
+	JNZ  shuf_rows_1600
 
-shuf_done_1584:
-	JMP shuf_run_done_1582
+shuf_done_1599:
+	JMP shuf_run_done_1597
 
-shuf_run_checked_1583:
+shuf_run_checked_1598:
 	TESTQ R10, R10
-	JZ    shuf_done_1588
+	JZ    shuf_done_1603
 
-shuf_rows_1589:
+shuf_rows_1604:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14229,23 +14362,23 @@ shuf_rows_1589:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1590
+	JHI       shuf_far_1605
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1591:
+shuf_stored_1606:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1589
+	JNZ  shuf_rows_1604
 
-shuf_done_1588:
-shuf_run_done_1582:
+shuf_done_1603:
+shuf_run_done_1597:
 	VMOVQ X8, DX
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1592
+	JZ    shuf_done_1607
 
-shuf_rows_1593:
+shuf_rows_1608:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14257,40 +14390,40 @@ shuf_rows_1593:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1594
+	JHI       shuf_far_1609
 	VMOVDQU8  Z3, K2, 64(AX)
 
-shuf_stored_1595:
+shuf_stored_1610:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1593
+	JNZ  shuf_rows_1608
 
-shuf_done_1592:
+shuf_done_1607:
 	VZEROUPPER
 	RET
 
-shuf_store32_1510:
+shuf_store32_1525:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1596
+	JNE  shuf_list_1611
 	DECQ R11
-	JZ   shuf_last_plane_1599
+	JZ   shuf_last_plane_1614
 
-shuf_planes_1598:
+shuf_planes_1613:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1600
+	JZ    shuf_run_done_1615
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1601
+	JHI   shuf_run_checked_1616
 	TESTQ DI, DI
-	JZ    shuf_done_1602
+	JZ    shuf_done_1617
 
-shuf_rows_1603:
+shuf_rows_1618:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14302,16 +14435,16 @@ shuf_rows_1603:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1603
+	JNZ       shuf_rows_1618
 
-shuf_done_1602:
-	JMP shuf_run_done_1600
+shuf_done_1617:
+	JMP shuf_run_done_1615
 
-shuf_run_checked_1601:
+shuf_run_checked_1616:
 	TESTQ DI, DI
-	JZ    shuf_done_1604
+	JZ    shuf_done_1619
 
-shuf_rows_1605:
+shuf_rows_1620:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14323,222 +14456,150 @@ shuf_rows_1605:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1605
+	JNZ       shuf_rows_1620
 
-shuf_done_1604:
-shuf_run_done_1600:
+shuf_done_1619:
+shuf_run_done_1615:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1598
+	JNZ  shuf_planes_1613
 
-shuf_last_plane_1599:
+shuf_last_plane_1614:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1606
+	JZ    shuf_run_done_1621
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R9
 	IMULQ SI, R9
 	ADDQ  CX, R9
 	CMPQ  R9, R13
-	JHI   shuf_run_checked_1607
+	JHI   shuf_run_checked_1622
 	TESTQ DX, DX
-	JZ    shuf_done_1608
-
-shuf_rows_1609:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1610
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1611:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1609
-
-shuf_done_1608:
-	JMP shuf_run_done_1606
-
-shuf_run_checked_1607:
-	TESTQ DX, DX
-	JZ    shuf_done_1612
-
-shuf_rows_1613:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (CX)(R8*1), Z4
-	VMOVDQA64 Z2, Z5
-	VPERMB    Z3, Z0, K3, Z5
-	VMOVDQU64 Z5, (AX)
-	VMOVDQA64 Z2, Z3
-	VPERMB    Z4, Z1, K4, Z3
-	CMPQ      AX, DI
-	JHI       shuf_far_1614
-	VMOVDQU8  Y3, K2, 64(AX)
-
-shuf_stored_1615:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DX
-	JNZ  shuf_rows_1613
-
-shuf_done_1612:
-shuf_run_done_1606:
-	VZEROUPPER
-	RET
-
-shuf_list_1596:
-	MOVQ    rowIdx+96(FP), AX
-	VMOVQ   AX, X3
-	MOVQ    run0+104(FP), CX
-	VMOVQ   CX, X4
-	XORQ    DI, DI
-	MOVQ    run1+112(FP), CX
-	SUBQ    run0+104(FP), CX
-	VMOVQ   CX, X5
-	JZ      shuf_no_run_1616
-	MOVQ    run0+104(FP), CX
-	MOVLQSX (AX)(CX*4), DI
-	IMULQ   SI, DI
-
-shuf_no_run_1616:
-	VMOVQ DI, X6
-	MOVQ  run1+112(FP), CX
-	LEAQ  (AX)(CX*4), DI
-	VMOVQ DI, X8
-	MOVQ  rows+16(FP), CX
-	SUBQ  run1+112(FP), CX
-	VMOVQ CX, X7
-	MOVQ  run0+104(FP), DI
-	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1597
-	MOVQ  rowIdx+96(FP), AX
-	MOVQ  $0x00000000, R14
-	LEAQ  (AX)(R14*4), AX
-	XORQ  CX, CX
-
-shuf_offs_1617:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1618
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, (SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1617
-
-shuf_offs_done_1618:
-	MOVQ rows+16(FP), DI
-	SUBQ run1+112(FP), DI
-	CMPQ DI, $0x08
-	JA   shuf_list_loads_1597
-	MOVQ rowIdx+96(FP), AX
-	MOVQ run1+112(FP), R14
-	LEAQ (AX)(R14*4), AX
-	XORQ CX, CX
-
-shuf_offs_1619:
-	CMPQ    CX, DI
-	JAE     shuf_offs_done_1620
-	MOVLQSX (AX)(CX*4), R14
-	IMULQ   SI, R14
-	MOVQ    R14, 64(SP)(CX*8)
-	INCQ    CX
-	JMP     shuf_offs_1619
-
-shuf_offs_done_1620:
-	VMOVDQU64 (SP), Z3
-	VMOVDQU64 64(SP), Z8
-	DECQ      R11
-	JZ        shuf_last_plane_1622
-
-shuf_planes_1621:
-	MOVQ      DX, AX
-	VMOVDQA64 Z3, Z9
-	VMOVQ     X4, DI
-	TESTQ     DI, DI
-	JZ        shuf_done_1623
+	JZ    shuf_done_1623
 
 shuf_rows_1624:
-	VMOVQ     X9, CX
-	ADDQ      R9, CX
-	VMOVDQU64 (CX), Z10
-	VMOVDQU64 (CX)(R8*1), Z11
-	VMOVDQA64 Z2, Z12
-	VPERMB    Z10, Z0, K3, Z12
-	VMOVDQU64 Z12, (AX)
-	VMOVDQA64 Z2, Z10
-	VPERMB    Z11, Z1, K4, Z10
-	VMOVDQU8  Y10, K2, 64(AX)
-	ADDQ      BX, AX
-	VALIGNQ   $0x01, Z9, Z9, Z9
-	DECQ      DI
-	JNZ       shuf_rows_1624
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1625
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1626:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1624
 
 shuf_done_1623:
-	VMOVQ X5, DI
-	TESTQ DI, DI
-	JZ    shuf_run_done_1625
-	VMOVQ X6, CX
-	ADDQ  R9, CX
-	LEAQ  -1(DI), R14
-	IMULQ SI, R14
-	ADDQ  CX, R14
-	CMPQ  R14, R13
-	JHI   shuf_run_checked_1626
-	TESTQ DI, DI
+	JMP shuf_run_done_1621
+
+shuf_run_checked_1622:
+	TESTQ DX, DX
 	JZ    shuf_done_1627
 
 shuf_rows_1628:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1628
+	VMOVDQU64 (CX), Z3
+	VMOVDQU64 (CX)(R8*1), Z4
+	VMOVDQA64 Z2, Z5
+	VPERMB    Z3, Z0, K3, Z5
+	VMOVDQU64 Z5, (AX)
+	VMOVDQA64 Z2, Z3
+	VPERMB    Z4, Z1, K4, Z3
+	CMPQ      AX, DI
+	JHI       shuf_far_1629
+	VMOVDQU8  Y3, K2, 64(AX)
+
+shuf_stored_1630:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DX
+	JNZ  shuf_rows_1628
 
 shuf_done_1627:
-	JMP shuf_run_done_1625
+shuf_run_done_1621:
+	VZEROUPPER
+	RET
 
-shuf_run_checked_1626:
-	TESTQ DI, DI
-	JZ    shuf_done_1629
+shuf_list_1611:
+	MOVQ    rowIdx+96(FP), AX
+	VMOVQ   AX, X3
+	MOVQ    run0+104(FP), CX
+	VMOVQ   CX, X4
+	XORQ    DI, DI
+	MOVQ    run1+112(FP), CX
+	SUBQ    run0+104(FP), CX
+	VMOVQ   CX, X5
+	JZ      shuf_no_run_1631
+	MOVQ    run0+104(FP), CX
+	MOVLQSX (AX)(CX*4), DI
+	IMULQ   SI, DI
 
-shuf_rows_1630:
-	VMOVDQU64 (CX), Z9
-	VMOVDQU64 (CX)(R8*1), Z10
-	VMOVDQA64 Z2, Z11
-	VPERMB    Z9, Z0, K3, Z11
-	VMOVDQU64 Z11, (AX)
-	VMOVDQA64 Z2, Z9
-	VPERMB    Z10, Z1, K4, Z9
-	VMOVDQU8  Y9, K2, 64(AX)
-	ADDQ      BX, AX
-	ADDQ      SI, CX
-	DECQ      DI
-	JNZ       shuf_rows_1630
+shuf_no_run_1631:
+	VMOVQ DI, X6
+	MOVQ  run1+112(FP), CX
+	LEAQ  (AX)(CX*4), DI
+	VMOVQ DI, X8
+	MOVQ  rows+16(FP), CX
+	SUBQ  run1+112(FP), CX
+	VMOVQ CX, X7
+	MOVQ  run0+104(FP), DI
+	CMPQ  DI, $0x08
+	JA    shuf_list_loads_1612
+	MOVQ  rowIdx+96(FP), AX
+	MOVQ  $0x00000000, R14
+	LEAQ  (AX)(R14*4), AX
+	XORQ  CX, CX
 
-shuf_done_1629:
-shuf_run_done_1625:
-	VMOVDQA64 Z8, Z9
-	VMOVQ     X7, DI
+shuf_offs_1632:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1633
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, (SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1632
+
+shuf_offs_done_1633:
+	MOVQ rows+16(FP), DI
+	SUBQ run1+112(FP), DI
+	CMPQ DI, $0x08
+	JA   shuf_list_loads_1612
+	MOVQ rowIdx+96(FP), AX
+	MOVQ run1+112(FP), R14
+	LEAQ (AX)(R14*4), AX
+	XORQ CX, CX
+
+shuf_offs_1634:
+	CMPQ    CX, DI
+	JAE     shuf_offs_done_1635
+	MOVLQSX (AX)(CX*4), R14
+	IMULQ   SI, R14
+	MOVQ    R14, 64(SP)(CX*8)
+	INCQ    CX
+	JMP     shuf_offs_1634
+
+shuf_offs_done_1635:
+	VMOVDQU64 (SP), Z3
+	VMOVDQU64 64(SP), Z8
+	DECQ      R11
+	JZ        shuf_last_plane_1637
+
+shuf_planes_1636:
+	MOVQ      DX, AX
+	VMOVDQA64 Z3, Z9
+	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1631
+	JZ        shuf_done_1638
 
-shuf_rows_1632:
+shuf_rows_1639:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
@@ -14552,23 +14613,95 @@ shuf_rows_1632:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1632
+	JNZ       shuf_rows_1639
 
-shuf_done_1631:
+shuf_done_1638:
+	VMOVQ X5, DI
+	TESTQ DI, DI
+	JZ    shuf_run_done_1640
+	VMOVQ X6, CX
+	ADDQ  R9, CX
+	LEAQ  -1(DI), R14
+	IMULQ SI, R14
+	ADDQ  CX, R14
+	CMPQ  R14, R13
+	JHI   shuf_run_checked_1641
+	TESTQ DI, DI
+	JZ    shuf_done_1642
+
+shuf_rows_1643:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1643
+
+shuf_done_1642:
+	JMP shuf_run_done_1640
+
+shuf_run_checked_1641:
+	TESTQ DI, DI
+	JZ    shuf_done_1644
+
+shuf_rows_1645:
+	VMOVDQU64 (CX), Z9
+	VMOVDQU64 (CX)(R8*1), Z10
+	VMOVDQA64 Z2, Z11
+	VPERMB    Z9, Z0, K3, Z11
+	VMOVDQU64 Z11, (AX)
+	VMOVDQA64 Z2, Z9
+	VPERMB    Z10, Z1, K4, Z9
+	VMOVDQU8  Y9, K2, 64(AX)
+	ADDQ      BX, AX
+	ADDQ      SI, CX
+	DECQ      DI
+	JNZ       shuf_rows_1645
+
+shuf_done_1644:
+shuf_run_done_1640:
+	VMOVDQA64 Z8, Z9
+	VMOVQ     X7, DI
+	TESTQ     DI, DI
+	JZ        shuf_done_1646
+
+shuf_rows_1647:
+	VMOVQ     X9, CX
+	ADDQ      R9, CX
+	VMOVDQU64 (CX), Z10
+	VMOVDQU64 (CX)(R8*1), Z11
+	VMOVDQA64 Z2, Z12
+	VPERMB    Z10, Z0, K3, Z12
+	VMOVDQU64 Z12, (AX)
+	VMOVDQA64 Z2, Z10
+	VPERMB    Z11, Z1, K4, Z10
+	VMOVDQU8  Y10, K2, 64(AX)
+	ADDQ      BX, AX
+	VALIGNQ   $0x01, Z9, Z9, Z9
+	DECQ      DI
+	JNZ       shuf_rows_1647
+
+shuf_done_1646:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1621
+	JNZ  shuf_planes_1636
 
-shuf_last_plane_1622:
+shuf_last_plane_1637:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1633
+	JZ        shuf_done_1648
 
-shuf_rows_1634:
+shuf_rows_1649:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -14579,30 +14712,30 @@ shuf_rows_1634:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z9, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1635
+	JHI       shuf_far_1650
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_1636:
+shuf_stored_1651:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1634
+	JNZ     shuf_rows_1649
 
-shuf_done_1633:
+shuf_done_1648:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1637
+	JZ    shuf_run_done_1652
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R10
 	IMULQ SI, R10
 	ADDQ  CX, R10
 	CMPQ  R10, R13
-	JHI   shuf_run_checked_1638
+	JHI   shuf_run_checked_1653
 	TESTQ DX, DX
-	JZ    shuf_done_1639
+	JZ    shuf_done_1654
 
-shuf_rows_1640:
+shuf_rows_1655:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14611,23 +14744,23 @@ shuf_rows_1640:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1641
+	JHI       shuf_far_1656
 	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1642:
+shuf_stored_1657:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1640
+	JNZ  shuf_rows_1655
 
-shuf_done_1639:
-	JMP shuf_run_done_1637
+shuf_done_1654:
+	JMP shuf_run_done_1652
 
-shuf_run_checked_1638:
+shuf_run_checked_1653:
 	TESTQ DX, DX
-	JZ    shuf_done_1643
+	JZ    shuf_done_1658
 
-shuf_rows_1644:
+shuf_rows_1659:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14636,23 +14769,23 @@ shuf_rows_1644:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1645
+	JHI       shuf_far_1660
 	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1646:
+shuf_stored_1661:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1644
+	JNZ  shuf_rows_1659
 
-shuf_done_1643:
-shuf_run_done_1637:
+shuf_done_1658:
+shuf_run_done_1652:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1647
+	JZ        shuf_done_1662
 
-shuf_rows_1648:
+shuf_rows_1663:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -14663,31 +14796,31 @@ shuf_rows_1648:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z5, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1649
+	JHI       shuf_far_1664
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_1650:
+shuf_stored_1665:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1648
+	JNZ     shuf_rows_1663
 
-shuf_done_1647:
+shuf_done_1662:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1597:
+shuf_list_loads_1612:
 	DECQ R11
-	JZ   shuf_last_plane_1652
+	JZ   shuf_last_plane_1667
 
-shuf_planes_1651:
+shuf_planes_1666:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1653
+	JZ    shuf_done_1668
 
-shuf_rows_1654:
+shuf_rows_1669:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14702,23 +14835,23 @@ shuf_rows_1654:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1654
+	JNZ       shuf_rows_1669
 
-shuf_done_1653:
+shuf_done_1668:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1655
+	JZ    shuf_run_done_1670
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R14), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1656
+	JHI   shuf_run_checked_1671
 	TESTQ R14, R14
-	JZ    shuf_done_1657
+	JZ    shuf_done_1672
 
-shuf_rows_1658:
+shuf_rows_1673:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -14730,16 +14863,16 @@ shuf_rows_1658:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1658
+	JNZ       shuf_rows_1673
 
-shuf_done_1657:
-	JMP shuf_run_done_1655
+shuf_done_1672:
+	JMP shuf_run_done_1670
 
-shuf_run_checked_1656:
+shuf_run_checked_1671:
 	TESTQ R14, R14
-	JZ    shuf_done_1659
+	JZ    shuf_done_1674
 
-shuf_rows_1660:
+shuf_rows_1675:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -14751,16 +14884,16 @@ shuf_rows_1660:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1660
+	JNZ       shuf_rows_1675
 
-shuf_done_1659:
-shuf_run_done_1655:
+shuf_done_1674:
+shuf_run_done_1670:
 	VMOVQ X8, DI
 	VMOVQ X7, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1661
+	JZ    shuf_done_1676
 
-shuf_rows_1662:
+shuf_rows_1677:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14775,23 +14908,23 @@ shuf_rows_1662:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1662
+	JNZ       shuf_rows_1677
 
-shuf_done_1661:
+shuf_done_1676:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1651
+	JNZ  shuf_planes_1666
 
-shuf_last_plane_1652:
+shuf_last_plane_1667:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1663
+	JZ    shuf_done_1678
 
-shuf_rows_1664:
+shuf_rows_1679:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14803,30 +14936,30 @@ shuf_rows_1664:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1665
+	JHI       shuf_far_1680
 	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1666:
+shuf_stored_1681:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1664
+	JNZ  shuf_rows_1679
 
-shuf_done_1663:
+shuf_done_1678:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_run_done_1667
+	JZ    shuf_run_done_1682
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R10), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1668
+	JHI   shuf_run_checked_1683
 	TESTQ R10, R10
-	JZ    shuf_done_1669
+	JZ    shuf_done_1684
 
-shuf_rows_1670:
+shuf_rows_1685:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14835,23 +14968,23 @@ shuf_rows_1670:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1671
+	JHI       shuf_far_1686
 	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1672:
+shuf_stored_1687:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1670
+	JNZ  shuf_rows_1685
 
-shuf_done_1669:
-	JMP shuf_run_done_1667
+shuf_done_1684:
+	JMP shuf_run_done_1682
 
-shuf_run_checked_1668:
+shuf_run_checked_1683:
 	TESTQ R10, R10
-	JZ    shuf_done_1673
+	JZ    shuf_done_1688
 
-shuf_rows_1674:
+shuf_rows_1689:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14860,23 +14993,23 @@ shuf_rows_1674:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1675
+	JHI       shuf_far_1690
 	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1676:
+shuf_stored_1691:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1674
+	JNZ  shuf_rows_1689
 
-shuf_done_1673:
-shuf_run_done_1667:
+shuf_done_1688:
+shuf_run_done_1682:
 	VMOVQ X8, DX
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1677
+	JZ    shuf_done_1692
 
-shuf_rows_1678:
+shuf_rows_1693:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -14888,40 +15021,40 @@ shuf_rows_1678:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1679
+	JHI       shuf_far_1694
 	VMOVDQU8  Y3, K2, 64(AX)
 
-shuf_stored_1680:
+shuf_stored_1695:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1678
+	JNZ  shuf_rows_1693
 
-shuf_done_1677:
+shuf_done_1692:
 	VZEROUPPER
 	RET
 
-shuf_store16_1509:
+shuf_store16_1524:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1681
+	JNE  shuf_list_1696
 	DECQ R11
-	JZ   shuf_last_plane_1684
+	JZ   shuf_last_plane_1699
 
-shuf_planes_1683:
+shuf_planes_1698:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1685
+	JZ    shuf_run_done_1700
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1686
+	JHI   shuf_run_checked_1701
 	TESTQ DI, DI
-	JZ    shuf_done_1687
+	JZ    shuf_done_1702
 
-shuf_rows_1688:
+shuf_rows_1703:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14933,16 +15066,16 @@ shuf_rows_1688:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1688
+	JNZ       shuf_rows_1703
 
-shuf_done_1687:
-	JMP shuf_run_done_1685
+shuf_done_1702:
+	JMP shuf_run_done_1700
 
-shuf_run_checked_1686:
+shuf_run_checked_1701:
 	TESTQ DI, DI
-	JZ    shuf_done_1689
+	JZ    shuf_done_1704
 
-shuf_rows_1690:
+shuf_rows_1705:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14954,31 +15087,31 @@ shuf_rows_1690:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1690
+	JNZ       shuf_rows_1705
 
-shuf_done_1689:
-shuf_run_done_1685:
+shuf_done_1704:
+shuf_run_done_1700:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1683
+	JNZ  shuf_planes_1698
 
-shuf_last_plane_1684:
+shuf_last_plane_1699:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1691
+	JZ    shuf_run_done_1706
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R9
 	IMULQ SI, R9
 	ADDQ  CX, R9
 	CMPQ  R9, R13
-	JHI   shuf_run_checked_1692
+	JHI   shuf_run_checked_1707
 	TESTQ DX, DX
-	JZ    shuf_done_1693
+	JZ    shuf_done_1708
 
-shuf_rows_1694:
+shuf_rows_1709:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -14987,23 +15120,23 @@ shuf_rows_1694:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1695
+	JHI       shuf_far_1710
 	VMOVDQU8  X3, K2, 64(AX)
 
-shuf_stored_1696:
+shuf_stored_1711:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1694
+	JNZ  shuf_rows_1709
 
-shuf_done_1693:
-	JMP shuf_run_done_1691
+shuf_done_1708:
+	JMP shuf_run_done_1706
 
-shuf_run_checked_1692:
+shuf_run_checked_1707:
 	TESTQ DX, DX
-	JZ    shuf_done_1697
+	JZ    shuf_done_1712
 
-shuf_rows_1698:
+shuf_rows_1713:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -15012,21 +15145,21 @@ shuf_rows_1698:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1699
+	JHI       shuf_far_1714
 	VMOVDQU8  X3, K2, 64(AX)
 
-shuf_stored_1700:
+shuf_stored_1715:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1698
+	JNZ  shuf_rows_1713
 
-shuf_done_1697:
-shuf_run_done_1691:
+shuf_done_1712:
+shuf_run_done_1706:
 	VZEROUPPER
 	RET
 
-shuf_list_1681:
+shuf_list_1696:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -15035,12 +15168,12 @@ shuf_list_1681:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_1701
+	JZ      shuf_no_run_1716
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1701:
+shuf_no_run_1716:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -15050,54 +15183,54 @@ shuf_no_run_1701:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1682
+	JA    shuf_list_loads_1697
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R14
 	LEAQ  (AX)(R14*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1702:
+shuf_offs_1717:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1703
+	JAE     shuf_offs_done_1718
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1702
+	JMP     shuf_offs_1717
 
-shuf_offs_done_1703:
+shuf_offs_done_1718:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1682
+	JA   shuf_list_loads_1697
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R14
 	LEAQ (AX)(R14*4), AX
 	XORQ CX, CX
 
-shuf_offs_1704:
+shuf_offs_1719:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1705
+	JAE     shuf_offs_done_1720
 	MOVLQSX (AX)(CX*4), R14
 	IMULQ   SI, R14
 	MOVQ    R14, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1704
+	JMP     shuf_offs_1719
 
-shuf_offs_done_1705:
+shuf_offs_done_1720:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_1707
+	JZ        shuf_last_plane_1722
 
-shuf_planes_1706:
+shuf_planes_1721:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1708
+	JZ        shuf_done_1723
 
-shuf_rows_1709:
+shuf_rows_1724:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
@@ -15111,23 +15244,23 @@ shuf_rows_1709:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1709
+	JNZ       shuf_rows_1724
 
-shuf_done_1708:
+shuf_done_1723:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1710
+	JZ    shuf_run_done_1725
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R14
 	IMULQ SI, R14
 	ADDQ  CX, R14
 	CMPQ  R14, R13
-	JHI   shuf_run_checked_1711
+	JHI   shuf_run_checked_1726
 	TESTQ DI, DI
-	JZ    shuf_done_1712
+	JZ    shuf_done_1727
 
-shuf_rows_1713:
+shuf_rows_1728:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -15139,16 +15272,16 @@ shuf_rows_1713:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1713
+	JNZ       shuf_rows_1728
 
-shuf_done_1712:
-	JMP shuf_run_done_1710
+shuf_done_1727:
+	JMP shuf_run_done_1725
 
-shuf_run_checked_1711:
+shuf_run_checked_1726:
 	TESTQ DI, DI
-	JZ    shuf_done_1714
+	JZ    shuf_done_1729
 
-shuf_rows_1715:
+shuf_rows_1730:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -15160,16 +15293,16 @@ shuf_rows_1715:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1715
+	JNZ       shuf_rows_1730
 
-shuf_done_1714:
-shuf_run_done_1710:
+shuf_done_1729:
+shuf_run_done_1725:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1716
+	JZ        shuf_done_1731
 
-shuf_rows_1717:
+shuf_rows_1732:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z10
@@ -15183,23 +15316,23 @@ shuf_rows_1717:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_1717
+	JNZ       shuf_rows_1732
 
-shuf_done_1716:
+shuf_done_1731:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1706
+	JNZ  shuf_planes_1721
 
-shuf_last_plane_1707:
+shuf_last_plane_1722:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1718
+	JZ        shuf_done_1733
 
-shuf_rows_1719:
+shuf_rows_1734:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -15210,30 +15343,30 @@ shuf_rows_1719:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z9, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1720
+	JHI       shuf_far_1735
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_1721:
+shuf_stored_1736:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1719
+	JNZ     shuf_rows_1734
 
-shuf_done_1718:
+shuf_done_1733:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1722
+	JZ    shuf_run_done_1737
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R10
 	IMULQ SI, R10
 	ADDQ  CX, R10
 	CMPQ  R10, R13
-	JHI   shuf_run_checked_1723
+	JHI   shuf_run_checked_1738
 	TESTQ DX, DX
-	JZ    shuf_done_1724
+	JZ    shuf_done_1739
 
-shuf_rows_1725:
+shuf_rows_1740:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -15242,23 +15375,23 @@ shuf_rows_1725:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1726
+	JHI       shuf_far_1741
 	VMOVDQU8  X3, K2, 64(AX)
 
-shuf_stored_1727:
+shuf_stored_1742:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1725
+	JNZ  shuf_rows_1740
 
-shuf_done_1724:
-	JMP shuf_run_done_1722
+shuf_done_1739:
+	JMP shuf_run_done_1737
 
-shuf_run_checked_1723:
+shuf_run_checked_1738:
 	TESTQ DX, DX
-	JZ    shuf_done_1728
+	JZ    shuf_done_1743
 
-shuf_rows_1729:
+shuf_rows_1744:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -15267,23 +15400,23 @@ shuf_rows_1729:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1730
+	JHI       shuf_far_1745
 	VMOVDQU8  X3, K2, 64(AX)
 
-shuf_stored_1731:
+shuf_stored_1746:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1729
+	JNZ  shuf_rows_1744
 
-shuf_done_1728:
-shuf_run_done_1722:
+shuf_done_1743:
+shuf_run_done_1737:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1732
+	JZ        shuf_done_1747
 
-shuf_rows_1733:
+shuf_rows_1748:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	VMOVDQU64 (CX), Z4
@@ -15294,31 +15427,31 @@ shuf_rows_1733:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z5, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_1734
+	JHI       shuf_far_1749
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_1735:
+shuf_stored_1750:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1733
+	JNZ     shuf_rows_1748
 
-shuf_done_1732:
+shuf_done_1747:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1682:
+shuf_list_loads_1697:
 	DECQ R11
-	JZ   shuf_last_plane_1737
+	JZ   shuf_last_plane_1752
 
-shuf_planes_1736:
+shuf_planes_1751:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1738
+	JZ    shuf_done_1753
 
-shuf_rows_1739:
+shuf_rows_1754:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -15333,23 +15466,23 @@ shuf_rows_1739:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1739
+	JNZ       shuf_rows_1754
 
-shuf_done_1738:
+shuf_done_1753:
 	VMOVQ X5, R14
 	TESTQ R14, R14
-	JZ    shuf_run_done_1740
+	JZ    shuf_run_done_1755
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R14), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1741
+	JHI   shuf_run_checked_1756
 	TESTQ R14, R14
-	JZ    shuf_done_1742
+	JZ    shuf_done_1757
 
-shuf_rows_1743:
+shuf_rows_1758:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -15361,16 +15494,16 @@ shuf_rows_1743:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1743
+	JNZ       shuf_rows_1758
 
-shuf_done_1742:
-	JMP shuf_run_done_1740
+shuf_done_1757:
+	JMP shuf_run_done_1755
 
-shuf_run_checked_1741:
+shuf_run_checked_1756:
 	TESTQ R14, R14
-	JZ    shuf_done_1744
+	JZ    shuf_done_1759
 
-shuf_rows_1745:
+shuf_rows_1760:
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 (CX)(R8*1), Z10
 	VMOVDQA64 Z2, Z11
@@ -15382,16 +15515,16 @@ shuf_rows_1745:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R14
-	JNZ       shuf_rows_1745
+	JNZ       shuf_rows_1760
 
-shuf_done_1744:
-shuf_run_done_1740:
+shuf_done_1759:
+shuf_run_done_1755:
 	VMOVQ X8, DI
 	VMOVQ X7, R14
 	TESTQ R14, R14
-	JZ    shuf_done_1746
+	JZ    shuf_done_1761
 
-shuf_rows_1747:
+shuf_rows_1762:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -15406,23 +15539,23 @@ shuf_rows_1747:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R14
-	JNZ       shuf_rows_1747
+	JNZ       shuf_rows_1762
 
-shuf_done_1746:
+shuf_done_1761:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1736
+	JNZ  shuf_planes_1751
 
-shuf_last_plane_1737:
+shuf_last_plane_1752:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1748
+	JZ    shuf_done_1763
 
-shuf_rows_1749:
+shuf_rows_1764:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -15434,30 +15567,30 @@ shuf_rows_1749:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1750
+	JHI       shuf_far_1765
 	VMOVDQU8  X3, K2, 64(AX)
 
-shuf_stored_1751:
+shuf_stored_1766:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1749
+	JNZ  shuf_rows_1764
 
-shuf_done_1748:
+shuf_done_1763:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_run_done_1752
+	JZ    shuf_run_done_1767
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R10), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1753
+	JHI   shuf_run_checked_1768
 	TESTQ R10, R10
-	JZ    shuf_done_1754
+	JZ    shuf_done_1769
 
-shuf_rows_1755:
+shuf_rows_1770:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -15466,23 +15599,23 @@ shuf_rows_1755:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1756
+	JHI       shuf_far_1771
 	VMOVDQU8  X3, K2, 64(AX)
 
-shuf_stored_1757:
+shuf_stored_1772:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1755
+	JNZ  shuf_rows_1770
 
-shuf_done_1754:
-	JMP shuf_run_done_1752
+shuf_done_1769:
+	JMP shuf_run_done_1767
 
-shuf_run_checked_1753:
+shuf_run_checked_1768:
 	TESTQ R10, R10
-	JZ    shuf_done_1758
+	JZ    shuf_done_1773
 
-shuf_rows_1759:
+shuf_rows_1774:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (CX)(R8*1), Z4
 	VMOVDQA64 Z2, Z5
@@ -15491,23 +15624,23 @@ shuf_rows_1759:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1760
+	JHI       shuf_far_1775
 	VMOVDQU8  X3, K2, 64(AX)
 
-shuf_stored_1761:
+shuf_stored_1776:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R10
-	JNZ  shuf_rows_1759
+	JNZ  shuf_rows_1774
 
-shuf_done_1758:
-shuf_run_done_1752:
+shuf_done_1773:
+shuf_run_done_1767:
 	VMOVQ X8, DX
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_1762
+	JZ    shuf_done_1777
 
-shuf_rows_1763:
+shuf_rows_1778:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
@@ -15519,44 +15652,44 @@ shuf_rows_1763:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z4, Z1, K4, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_1764
+	JHI       shuf_far_1779
 	VMOVDQU8  X3, K2, 64(AX)
 
-shuf_stored_1765:
+shuf_stored_1780:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R10
-	JNZ  shuf_rows_1763
+	JNZ  shuf_rows_1778
 
-shuf_done_1762:
+shuf_done_1777:
 	VZEROUPPER
 	RET
 
-shuf_both_halves_1508:
+shuf_both_halves_1523:
 	CMPQ DI, $0x50
-	JBE  shuf_store16_1766
+	JBE  shuf_store16_1781
 	CMPQ DI, $0x60
-	JBE  shuf_store32_1767
+	JBE  shuf_store32_1782
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1768
+	JNE  shuf_list_1783
 	DECQ R11
-	JZ   shuf_last_plane_1771
+	JZ   shuf_last_plane_1786
 
-shuf_planes_1770:
+shuf_planes_1785:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1772
+	JZ    shuf_run_done_1787
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1773
+	JHI   shuf_run_checked_1788
 	TESTQ DI, DI
-	JZ    shuf_done_1774
+	JZ    shuf_done_1789
 
-shuf_rows_1775:
+shuf_rows_1790:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -15570,22 +15703,22 @@ shuf_rows_1775:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1775
+	JNZ       shuf_rows_1790
 
-shuf_done_1774:
-	JMP shuf_run_done_1772
+shuf_done_1789:
+	JMP shuf_run_done_1787
 
-shuf_run_checked_1773:
+shuf_run_checked_1788:
 	TESTQ DI, DI
-	JZ    shuf_done_1776
+	JZ    shuf_done_1791
 
-shuf_rows_1777:
+shuf_rows_1792:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1778
+	JHI       shuf_masked_1793
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1779:
+shuf_loaded_1794:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -15597,31 +15730,31 @@ shuf_loaded_1779:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1777
+	JNZ       shuf_rows_1792
 
-shuf_done_1776:
-shuf_run_done_1772:
+shuf_done_1791:
+shuf_run_done_1787:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1770
+	JNZ  shuf_planes_1785
 
-shuf_last_plane_1771:
+shuf_last_plane_1786:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1780
+	JZ    shuf_run_done_1795
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1781
+	JHI   shuf_run_checked_1796
 	TESTQ DX, DX
-	JZ    shuf_done_1782
+	JZ    shuf_done_1797
 
-shuf_rows_1783:
+shuf_rows_1798:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -15632,29 +15765,29 @@ shuf_rows_1783:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1784
+	JHI       shuf_far_1799
 	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_stored_1785:
+shuf_stored_1800:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1783
+	JNZ  shuf_rows_1798
 
-shuf_done_1782:
-	JMP shuf_run_done_1780
+shuf_done_1797:
+	JMP shuf_run_done_1795
 
-shuf_run_checked_1781:
+shuf_run_checked_1796:
 	TESTQ DX, DX
-	JZ    shuf_done_1786
+	JZ    shuf_done_1801
 
-shuf_rows_1787:
+shuf_rows_1802:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1788
+	JHI       shuf_masked_1803
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1789:
+shuf_loaded_1804:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -15663,21 +15796,21 @@ shuf_loaded_1789:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1790
+	JHI       shuf_far_1805
 	VMOVDQU8  Z10, K2, 64(AX)
 
-shuf_stored_1791:
+shuf_stored_1806:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1787
+	JNZ  shuf_rows_1802
 
-shuf_done_1786:
-shuf_run_done_1780:
+shuf_done_1801:
+shuf_run_done_1795:
 	VZEROUPPER
 	RET
 
-shuf_list_1768:
+shuf_list_1783:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -15686,12 +15819,12 @@ shuf_list_1768:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1792
+	JZ      shuf_no_run_1807
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1792:
+shuf_no_run_1807:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -15701,62 +15834,62 @@ shuf_no_run_1792:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1769
+	JA    shuf_list_loads_1784
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1793:
+shuf_offs_1808:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1794
+	JAE     shuf_offs_done_1809
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1793
+	JMP     shuf_offs_1808
 
-shuf_offs_done_1794:
+shuf_offs_done_1809:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1769
+	JA   shuf_list_loads_1784
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1795:
+shuf_offs_1810:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1796
+	JAE     shuf_offs_done_1811
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1795
+	JMP     shuf_offs_1810
 
-shuf_offs_done_1796:
+shuf_offs_done_1811:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1798
+	JZ        shuf_last_plane_1813
 
-shuf_planes_1797:
+shuf_planes_1812:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1799
+	JZ        shuf_done_1814
 
-shuf_rows_1800:
+shuf_rows_1815:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1801
+	JHI       shuf_masked_1816
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1802:
+shuf_loaded_1817:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -15768,23 +15901,23 @@ shuf_loaded_1802:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1800
+	JNZ       shuf_rows_1815
 
-shuf_done_1799:
+shuf_done_1814:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1803
+	JZ    shuf_run_done_1818
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1804
+	JHI   shuf_run_checked_1819
 	TESTQ DI, DI
-	JZ    shuf_done_1805
+	JZ    shuf_done_1820
 
-shuf_rows_1806:
+shuf_rows_1821:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -15798,22 +15931,22 @@ shuf_rows_1806:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1806
+	JNZ       shuf_rows_1821
 
-shuf_done_1805:
-	JMP shuf_run_done_1803
+shuf_done_1820:
+	JMP shuf_run_done_1818
 
-shuf_run_checked_1804:
+shuf_run_checked_1819:
 	TESTQ DI, DI
-	JZ    shuf_done_1807
+	JZ    shuf_done_1822
 
-shuf_rows_1808:
+shuf_rows_1823:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1809
+	JHI       shuf_masked_1824
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1810:
+shuf_loaded_1825:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -15825,24 +15958,24 @@ shuf_loaded_1810:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1808
+	JNZ       shuf_rows_1823
 
-shuf_done_1807:
-shuf_run_done_1803:
+shuf_done_1822:
+shuf_run_done_1818:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1811
+	JZ        shuf_done_1826
 
-shuf_rows_1812:
+shuf_rows_1827:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1813
+	JHI       shuf_masked_1828
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1814:
+shuf_loaded_1829:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -15854,31 +15987,31 @@ shuf_loaded_1814:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1812
+	JNZ       shuf_rows_1827
 
-shuf_done_1811:
+shuf_done_1826:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1797
+	JNZ  shuf_planes_1812
 
-shuf_last_plane_1798:
+shuf_last_plane_1813:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1815
+	JZ        shuf_done_1830
 
-shuf_rows_1816:
+shuf_rows_1831:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1817
+	JHI       shuf_masked_1832
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1818:
+shuf_loaded_1833:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -15887,30 +16020,30 @@ shuf_loaded_1818:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1819
+	JHI       shuf_far_1834
 	VMOVDQU8  Z14, K2, 64(AX)
 
-shuf_stored_1820:
+shuf_stored_1835:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1816
+	JNZ     shuf_rows_1831
 
-shuf_done_1815:
+shuf_done_1830:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1821
+	JZ    shuf_run_done_1836
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1822
+	JHI   shuf_run_checked_1837
 	TESTQ DX, DX
-	JZ    shuf_done_1823
+	JZ    shuf_done_1838
 
-shuf_rows_1824:
+shuf_rows_1839:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -15921,29 +16054,29 @@ shuf_rows_1824:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1825
+	JHI       shuf_far_1840
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1826:
+shuf_stored_1841:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1824
+	JNZ  shuf_rows_1839
 
-shuf_done_1823:
-	JMP shuf_run_done_1821
+shuf_done_1838:
+	JMP shuf_run_done_1836
 
-shuf_run_checked_1822:
+shuf_run_checked_1837:
 	TESTQ DX, DX
-	JZ    shuf_done_1827
+	JZ    shuf_done_1842
 
-shuf_rows_1828:
+shuf_rows_1843:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1829
+	JHI       shuf_masked_1844
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1830:
+shuf_loaded_1845:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -15952,31 +16085,31 @@ shuf_loaded_1830:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1831
+	JHI       shuf_far_1846
 	VMOVDQU8  Z16, K2, 64(AX)
 
-shuf_stored_1832:
+shuf_stored_1847:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1828
+	JNZ  shuf_rows_1843
 
-shuf_done_1827:
-shuf_run_done_1821:
+shuf_done_1842:
+shuf_run_done_1836:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1833
+	JZ        shuf_done_1848
 
-shuf_rows_1834:
+shuf_rows_1849:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1835
+	JHI       shuf_masked_1850
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1836:
+shuf_loaded_1851:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -15985,40 +16118,40 @@ shuf_loaded_1836:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1837
+	JHI       shuf_far_1852
 	VMOVDQU8  Z18, K2, 64(AX)
 
-shuf_stored_1838:
+shuf_stored_1853:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1834
+	JNZ     shuf_rows_1849
 
-shuf_done_1833:
+shuf_done_1848:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1769:
+shuf_list_loads_1784:
 	DECQ R11
-	JZ   shuf_last_plane_1840
+	JZ   shuf_last_plane_1855
 
-shuf_planes_1839:
+shuf_planes_1854:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1841
+	JZ    shuf_done_1856
 
-shuf_rows_1842:
+shuf_rows_1857:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1843
+	JHI       shuf_masked_1858
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1844:
+shuf_loaded_1859:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -16030,23 +16163,23 @@ shuf_loaded_1844:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1842
+	JNZ       shuf_rows_1857
 
-shuf_done_1841:
+shuf_done_1856:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1845
+	JZ    shuf_run_done_1860
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1846
+	JHI   shuf_run_checked_1861
 	TESTQ R8, R8
-	JZ    shuf_done_1847
+	JZ    shuf_done_1862
 
-shuf_rows_1848:
+shuf_rows_1863:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -16060,22 +16193,22 @@ shuf_rows_1848:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1848
+	JNZ       shuf_rows_1863
 
-shuf_done_1847:
-	JMP shuf_run_done_1845
+shuf_done_1862:
+	JMP shuf_run_done_1860
 
-shuf_run_checked_1846:
+shuf_run_checked_1861:
 	TESTQ R8, R8
-	JZ    shuf_done_1849
+	JZ    shuf_done_1864
 
-shuf_rows_1850:
+shuf_rows_1865:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1851
+	JHI       shuf_masked_1866
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1852:
+shuf_loaded_1867:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -16087,25 +16220,25 @@ shuf_loaded_1852:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1850
+	JNZ       shuf_rows_1865
 
-shuf_done_1849:
-shuf_run_done_1845:
+shuf_done_1864:
+shuf_run_done_1860:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1853
+	JZ    shuf_done_1868
 
-shuf_rows_1854:
+shuf_rows_1869:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1855
+	JHI       shuf_masked_1870
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1856:
+shuf_loaded_1871:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -16117,32 +16250,32 @@ shuf_loaded_1856:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1854
+	JNZ       shuf_rows_1869
 
-shuf_done_1853:
+shuf_done_1868:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1839
+	JNZ  shuf_planes_1854
 
-shuf_last_plane_1840:
+shuf_last_plane_1855:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1857
+	JZ    shuf_done_1872
 
-shuf_rows_1858:
+shuf_rows_1873:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1859
+	JHI       shuf_masked_1874
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1860:
+shuf_loaded_1875:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -16151,30 +16284,30 @@ shuf_loaded_1860:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1861
+	JHI       shuf_far_1876
 	VMOVDQU8  Z17, K2, 64(AX)
 
-shuf_stored_1862:
+shuf_stored_1877:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1858
+	JNZ  shuf_rows_1873
 
-shuf_done_1857:
+shuf_done_1872:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1863
+	JZ    shuf_run_done_1878
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1864
+	JHI   shuf_run_checked_1879
 	TESTQ R8, R8
-	JZ    shuf_done_1865
+	JZ    shuf_done_1880
 
-shuf_rows_1866:
+shuf_rows_1881:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -16185,29 +16318,29 @@ shuf_rows_1866:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1867
+	JHI       shuf_far_1882
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1868:
+shuf_stored_1883:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1866
+	JNZ  shuf_rows_1881
 
-shuf_done_1865:
-	JMP shuf_run_done_1863
+shuf_done_1880:
+	JMP shuf_run_done_1878
 
-shuf_run_checked_1864:
+shuf_run_checked_1879:
 	TESTQ R8, R8
-	JZ    shuf_done_1869
+	JZ    shuf_done_1884
 
-shuf_rows_1870:
+shuf_rows_1885:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1871
+	JHI       shuf_masked_1886
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1872:
+shuf_loaded_1887:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -16216,32 +16349,32 @@ shuf_loaded_1872:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1873
+	JHI       shuf_far_1888
 	VMOVDQU8  Z23, K2, 64(AX)
 
-shuf_stored_1874:
+shuf_stored_1889:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1870
+	JNZ  shuf_rows_1885
 
-shuf_done_1869:
-shuf_run_done_1863:
+shuf_done_1884:
+shuf_run_done_1878:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1875
+	JZ    shuf_done_1890
 
-shuf_rows_1876:
+shuf_rows_1891:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1877
+	JHI       shuf_masked_1892
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1878:
+shuf_loaded_1893:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -16250,40 +16383,40 @@ shuf_loaded_1878:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1879
+	JHI       shuf_far_1894
 	VMOVDQU8  Z25, K2, 64(AX)
 
-shuf_stored_1880:
+shuf_stored_1895:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1876
+	JNZ  shuf_rows_1891
 
-shuf_done_1875:
+shuf_done_1890:
 	VZEROUPPER
 	RET
 
-shuf_store32_1767:
+shuf_store32_1782:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1881
+	JNE  shuf_list_1896
 	DECQ R11
-	JZ   shuf_last_plane_1884
+	JZ   shuf_last_plane_1899
 
-shuf_planes_1883:
+shuf_planes_1898:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1885
+	JZ    shuf_run_done_1900
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1886
+	JHI   shuf_run_checked_1901
 	TESTQ DI, DI
-	JZ    shuf_done_1887
+	JZ    shuf_done_1902
 
-shuf_rows_1888:
+shuf_rows_1903:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -16297,22 +16430,22 @@ shuf_rows_1888:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1888
+	JNZ       shuf_rows_1903
 
-shuf_done_1887:
-	JMP shuf_run_done_1885
+shuf_done_1902:
+	JMP shuf_run_done_1900
 
-shuf_run_checked_1886:
+shuf_run_checked_1901:
 	TESTQ DI, DI
-	JZ    shuf_done_1889
+	JZ    shuf_done_1904
 
-shuf_rows_1890:
+shuf_rows_1905:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1891
+	JHI       shuf_masked_1906
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1892:
+shuf_loaded_1907:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -16324,31 +16457,31 @@ shuf_loaded_1892:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1890
+	JNZ       shuf_rows_1905
 
-shuf_done_1889:
-shuf_run_done_1885:
+shuf_done_1904:
+shuf_run_done_1900:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1883
+	JNZ  shuf_planes_1898
 
-shuf_last_plane_1884:
+shuf_last_plane_1899:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1893
+	JZ    shuf_run_done_1908
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1894
+	JHI   shuf_run_checked_1909
 	TESTQ DX, DX
-	JZ    shuf_done_1895
+	JZ    shuf_done_1910
 
-shuf_rows_1896:
+shuf_rows_1911:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -16359,29 +16492,29 @@ shuf_rows_1896:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1897
+	JHI       shuf_far_1912
 	VMOVDQU8  Y10, K2, 64(AX)
 
-shuf_stored_1898:
+shuf_stored_1913:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1896
+	JNZ  shuf_rows_1911
 
-shuf_done_1895:
-	JMP shuf_run_done_1893
+shuf_done_1910:
+	JMP shuf_run_done_1908
 
-shuf_run_checked_1894:
+shuf_run_checked_1909:
 	TESTQ DX, DX
-	JZ    shuf_done_1899
+	JZ    shuf_done_1914
 
-shuf_rows_1900:
+shuf_rows_1915:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1901
+	JHI       shuf_masked_1916
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1902:
+shuf_loaded_1917:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -16390,21 +16523,21 @@ shuf_loaded_1902:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_1903
+	JHI       shuf_far_1918
 	VMOVDQU8  Y10, K2, 64(AX)
 
-shuf_stored_1904:
+shuf_stored_1919:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1900
+	JNZ  shuf_rows_1915
 
-shuf_done_1899:
-shuf_run_done_1893:
+shuf_done_1914:
+shuf_run_done_1908:
 	VZEROUPPER
 	RET
 
-shuf_list_1881:
+shuf_list_1896:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -16413,12 +16546,12 @@ shuf_list_1881:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_1905
+	JZ      shuf_no_run_1920
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_1905:
+shuf_no_run_1920:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -16428,62 +16561,62 @@ shuf_no_run_1905:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1882
+	JA    shuf_list_loads_1897
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_1906:
+shuf_offs_1921:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1907
+	JAE     shuf_offs_done_1922
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1906
+	JMP     shuf_offs_1921
 
-shuf_offs_done_1907:
+shuf_offs_done_1922:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1882
+	JA   shuf_list_loads_1897
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_1908:
+shuf_offs_1923:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_1909
+	JAE     shuf_offs_done_1924
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_1908
+	JMP     shuf_offs_1923
 
-shuf_offs_done_1909:
+shuf_offs_done_1924:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_1911
+	JZ        shuf_last_plane_1926
 
-shuf_planes_1910:
+shuf_planes_1925:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1912
+	JZ        shuf_done_1927
 
-shuf_rows_1913:
+shuf_rows_1928:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1914
+	JHI       shuf_masked_1929
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1915:
+shuf_loaded_1930:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -16495,23 +16628,23 @@ shuf_loaded_1915:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1913
+	JNZ       shuf_rows_1928
 
-shuf_done_1912:
+shuf_done_1927:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1916
+	JZ    shuf_run_done_1931
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1917
+	JHI   shuf_run_checked_1932
 	TESTQ DI, DI
-	JZ    shuf_done_1918
+	JZ    shuf_done_1933
 
-shuf_rows_1919:
+shuf_rows_1934:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -16525,22 +16658,22 @@ shuf_rows_1919:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1919
+	JNZ       shuf_rows_1934
 
-shuf_done_1918:
-	JMP shuf_run_done_1916
+shuf_done_1933:
+	JMP shuf_run_done_1931
 
-shuf_run_checked_1917:
+shuf_run_checked_1932:
 	TESTQ DI, DI
-	JZ    shuf_done_1920
+	JZ    shuf_done_1935
 
-shuf_rows_1921:
+shuf_rows_1936:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1922
+	JHI       shuf_masked_1937
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_1923:
+shuf_loaded_1938:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -16552,24 +16685,24 @@ shuf_loaded_1923:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_1921
+	JNZ       shuf_rows_1936
 
-shuf_done_1920:
-shuf_run_done_1916:
+shuf_done_1935:
+shuf_run_done_1931:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_1924
+	JZ        shuf_done_1939
 
-shuf_rows_1925:
+shuf_rows_1940:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1926
+	JHI       shuf_masked_1941
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_1927:
+shuf_loaded_1942:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -16581,31 +16714,31 @@ shuf_loaded_1927:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_1925
+	JNZ       shuf_rows_1940
 
-shuf_done_1924:
+shuf_done_1939:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1910
+	JNZ  shuf_planes_1925
 
-shuf_last_plane_1911:
+shuf_last_plane_1926:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1928
+	JZ        shuf_done_1943
 
-shuf_rows_1929:
+shuf_rows_1944:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1930
+	JHI       shuf_masked_1945
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1931:
+shuf_loaded_1946:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -16614,30 +16747,30 @@ shuf_loaded_1931:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_1932
+	JHI       shuf_far_1947
 	VMOVDQU8  Y14, K2, 64(AX)
 
-shuf_stored_1933:
+shuf_stored_1948:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1929
+	JNZ     shuf_rows_1944
 
-shuf_done_1928:
+shuf_done_1943:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_1934
+	JZ    shuf_run_done_1949
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1935
+	JHI   shuf_run_checked_1950
 	TESTQ DX, DX
-	JZ    shuf_done_1936
+	JZ    shuf_done_1951
 
-shuf_rows_1937:
+shuf_rows_1952:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -16648,29 +16781,29 @@ shuf_rows_1937:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1938
+	JHI       shuf_far_1953
 	VMOVDQU8  Y16, K2, 64(AX)
 
-shuf_stored_1939:
+shuf_stored_1954:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1937
+	JNZ  shuf_rows_1952
 
-shuf_done_1936:
-	JMP shuf_run_done_1934
+shuf_done_1951:
+	JMP shuf_run_done_1949
 
-shuf_run_checked_1935:
+shuf_run_checked_1950:
 	TESTQ DX, DX
-	JZ    shuf_done_1940
+	JZ    shuf_done_1955
 
-shuf_rows_1941:
+shuf_rows_1956:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1942
+	JHI       shuf_masked_1957
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1943:
+shuf_loaded_1958:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -16679,31 +16812,31 @@ shuf_loaded_1943:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_1944
+	JHI       shuf_far_1959
 	VMOVDQU8  Y16, K2, 64(AX)
 
-shuf_stored_1945:
+shuf_stored_1960:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_1941
+	JNZ  shuf_rows_1956
 
-shuf_done_1940:
-shuf_run_done_1934:
+shuf_done_1955:
+shuf_run_done_1949:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_1946
+	JZ        shuf_done_1961
 
-shuf_rows_1947:
+shuf_rows_1962:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1948
+	JHI       shuf_masked_1963
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_1949:
+shuf_loaded_1964:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -16712,40 +16845,40 @@ shuf_loaded_1949:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_1950
+	JHI       shuf_far_1965
 	VMOVDQU8  Y18, K2, 64(AX)
 
-shuf_stored_1951:
+shuf_stored_1966:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_1947
+	JNZ     shuf_rows_1962
 
-shuf_done_1946:
+shuf_done_1961:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1882:
+shuf_list_loads_1897:
 	DECQ R11
-	JZ   shuf_last_plane_1953
+	JZ   shuf_last_plane_1968
 
-shuf_planes_1952:
+shuf_planes_1967:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1954
+	JZ    shuf_done_1969
 
-shuf_rows_1955:
+shuf_rows_1970:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1956
+	JHI       shuf_masked_1971
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1957:
+shuf_loaded_1972:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -16757,23 +16890,23 @@ shuf_loaded_1957:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1955
+	JNZ       shuf_rows_1970
 
-shuf_done_1954:
+shuf_done_1969:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1958
+	JZ    shuf_run_done_1973
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_1959
+	JHI   shuf_run_checked_1974
 	TESTQ R8, R8
-	JZ    shuf_done_1960
+	JZ    shuf_done_1975
 
-shuf_rows_1961:
+shuf_rows_1976:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -16787,22 +16920,22 @@ shuf_rows_1961:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1961
+	JNZ       shuf_rows_1976
 
-shuf_done_1960:
-	JMP shuf_run_done_1958
+shuf_done_1975:
+	JMP shuf_run_done_1973
 
-shuf_run_checked_1959:
+shuf_run_checked_1974:
 	TESTQ R8, R8
-	JZ    shuf_done_1962
+	JZ    shuf_done_1977
 
-shuf_rows_1963:
+shuf_rows_1978:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1964
+	JHI       shuf_masked_1979
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1965:
+shuf_loaded_1980:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -16814,25 +16947,25 @@ shuf_loaded_1965:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_1963
+	JNZ       shuf_rows_1978
 
-shuf_done_1962:
-shuf_run_done_1958:
+shuf_done_1977:
+shuf_run_done_1973:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1966
+	JZ    shuf_done_1981
 
-shuf_rows_1967:
+shuf_rows_1982:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1968
+	JHI       shuf_masked_1983
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_1969:
+shuf_loaded_1984:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -16844,32 +16977,32 @@ shuf_loaded_1969:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_1967
+	JNZ       shuf_rows_1982
 
-shuf_done_1966:
+shuf_done_1981:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1952
+	JNZ  shuf_planes_1967
 
-shuf_last_plane_1953:
+shuf_last_plane_1968:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1970
+	JZ    shuf_done_1985
 
-shuf_rows_1971:
+shuf_rows_1986:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1972
+	JHI       shuf_masked_1987
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1973:
+shuf_loaded_1988:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -16878,30 +17011,30 @@ shuf_loaded_1973:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_1974
+	JHI       shuf_far_1989
 	VMOVDQU8  Y17, K2, 64(AX)
 
-shuf_stored_1975:
+shuf_stored_1990:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1971
+	JNZ  shuf_rows_1986
 
-shuf_done_1970:
+shuf_done_1985:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_1976
+	JZ    shuf_run_done_1991
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_1977
+	JHI   shuf_run_checked_1992
 	TESTQ R8, R8
-	JZ    shuf_done_1978
+	JZ    shuf_done_1993
 
-shuf_rows_1979:
+shuf_rows_1994:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -16912,29 +17045,29 @@ shuf_rows_1979:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1980
+	JHI       shuf_far_1995
 	VMOVDQU8  Y23, K2, 64(AX)
 
-shuf_stored_1981:
+shuf_stored_1996:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1979
+	JNZ  shuf_rows_1994
 
-shuf_done_1978:
-	JMP shuf_run_done_1976
+shuf_done_1993:
+	JMP shuf_run_done_1991
 
-shuf_run_checked_1977:
+shuf_run_checked_1992:
 	TESTQ R8, R8
-	JZ    shuf_done_1982
+	JZ    shuf_done_1997
 
-shuf_rows_1983:
+shuf_rows_1998:
 	CMPQ      CX, R13
-	JHI       shuf_masked_1984
+	JHI       shuf_masked_1999
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1985:
+shuf_loaded_2000:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -16943,32 +17076,32 @@ shuf_loaded_1985:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_1986
+	JHI       shuf_far_2001
 	VMOVDQU8  Y23, K2, 64(AX)
 
-shuf_stored_1987:
+shuf_stored_2002:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_1983
+	JNZ  shuf_rows_1998
 
-shuf_done_1982:
-shuf_run_done_1976:
+shuf_done_1997:
+shuf_run_done_1991:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_1988
+	JZ    shuf_done_2003
 
-shuf_rows_1989:
+shuf_rows_2004:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_1990
+	JHI       shuf_masked_2005
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_1991:
+shuf_loaded_2006:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -16977,40 +17110,40 @@ shuf_loaded_1991:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_1992
+	JHI       shuf_far_2007
 	VMOVDQU8  Y25, K2, 64(AX)
 
-shuf_stored_1993:
+shuf_stored_2008:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_1989
+	JNZ  shuf_rows_2004
 
-shuf_done_1988:
+shuf_done_2003:
 	VZEROUPPER
 	RET
 
-shuf_store16_1766:
+shuf_store16_1781:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_1994
+	JNE  shuf_list_2009
 	DECQ R11
-	JZ   shuf_last_plane_1997
+	JZ   shuf_last_plane_2012
 
-shuf_planes_1996:
+shuf_planes_2011:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_1998
+	JZ    shuf_run_done_2013
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_1999
+	JHI   shuf_run_checked_2014
 	TESTQ DI, DI
-	JZ    shuf_done_2000
+	JZ    shuf_done_2015
 
-shuf_rows_2001:
+shuf_rows_2016:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z11
@@ -17024,22 +17157,22 @@ shuf_rows_2001:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2001
+	JNZ       shuf_rows_2016
 
-shuf_done_2000:
-	JMP shuf_run_done_1998
+shuf_done_2015:
+	JMP shuf_run_done_2013
 
-shuf_run_checked_1999:
+shuf_run_checked_2014:
 	TESTQ DI, DI
-	JZ    shuf_done_2002
+	JZ    shuf_done_2017
 
-shuf_rows_2003:
+shuf_rows_2018:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2004
+	JHI       shuf_masked_2019
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2005:
+shuf_loaded_2020:
 	VMOVDQU64 Z0, Z11
 	VPERMI2B  Z4, Z3, Z11
 	VPBLENDMB Z11, Z2, K3, Z7
@@ -17051,31 +17184,31 @@ shuf_loaded_2005:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2003
+	JNZ       shuf_rows_2018
 
-shuf_done_2002:
-shuf_run_done_1998:
+shuf_done_2017:
+shuf_run_done_2013:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_1996
+	JNZ  shuf_planes_2011
 
-shuf_last_plane_1997:
+shuf_last_plane_2012:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2006
+	JZ    shuf_run_done_2021
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2007
+	JHI   shuf_run_checked_2022
 	TESTQ DX, DX
-	JZ    shuf_done_2008
+	JZ    shuf_done_2023
 
-shuf_rows_2009:
+shuf_rows_2024:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -17086,29 +17219,29 @@ shuf_rows_2009:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_2010
+	JHI       shuf_far_2025
 	VMOVDQU8  X10, K2, 64(AX)
 
-shuf_stored_2011:
+shuf_stored_2026:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2009
+	JNZ  shuf_rows_2024
 
-shuf_done_2008:
-	JMP shuf_run_done_2006
+shuf_done_2023:
+	JMP shuf_run_done_2021
 
-shuf_run_checked_2007:
+shuf_run_checked_2022:
 	TESTQ DX, DX
-	JZ    shuf_done_2012
+	JZ    shuf_done_2027
 
-shuf_rows_2013:
+shuf_rows_2028:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2014
+	JHI       shuf_masked_2029
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2015:
+shuf_loaded_2030:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
@@ -17117,21 +17250,21 @@ shuf_loaded_2015:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z10
 	CMPQ      AX, DI
-	JHI       shuf_far_2016
+	JHI       shuf_far_2031
 	VMOVDQU8  X10, K2, 64(AX)
 
-shuf_stored_2017:
+shuf_stored_2032:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2013
+	JNZ  shuf_rows_2028
 
-shuf_done_2012:
-shuf_run_done_2006:
+shuf_done_2027:
+shuf_run_done_2021:
 	VZEROUPPER
 	RET
 
-shuf_list_1994:
+shuf_list_2009:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -17140,12 +17273,12 @@ shuf_list_1994:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X19
-	JZ      shuf_no_run_2018
+	JZ      shuf_no_run_2033
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2018:
+shuf_no_run_2033:
 	VMOVQ DI, X20
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -17155,62 +17288,62 @@ shuf_no_run_2018:
 	VMOVQ CX, X21
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_1995
+	JA    shuf_list_loads_2010
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2019:
+shuf_offs_2034:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2020
+	JAE     shuf_offs_done_2035
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2019
+	JMP     shuf_offs_2034
 
-shuf_offs_done_2020:
+shuf_offs_done_2035:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_1995
+	JA   shuf_list_loads_2010
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2021:
+shuf_offs_2036:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2022
+	JAE     shuf_offs_done_2037
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2021
+	JMP     shuf_offs_2036
 
-shuf_offs_done_2022:
+shuf_offs_done_2037:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z22
 	DECQ      R11
-	JZ        shuf_last_plane_2024
+	JZ        shuf_last_plane_2039
 
-shuf_planes_2023:
+shuf_planes_2038:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z23
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2025
+	JZ        shuf_done_2040
 
-shuf_rows_2026:
+shuf_rows_2041:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2027
+	JHI       shuf_masked_2042
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_2028:
+shuf_loaded_2043:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z5
@@ -17222,23 +17355,23 @@ shuf_loaded_2028:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_2026
+	JNZ       shuf_rows_2041
 
-shuf_done_2025:
+shuf_done_2040:
 	VMOVQ X19, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2029
+	JZ    shuf_run_done_2044
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2030
+	JHI   shuf_run_checked_2045
 	TESTQ DI, DI
-	JZ    shuf_done_2031
+	JZ    shuf_done_2046
 
-shuf_rows_2032:
+shuf_rows_2047:
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 	VMOVDQU64 Z0, Z25
@@ -17252,22 +17385,22 @@ shuf_rows_2032:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2032
+	JNZ       shuf_rows_2047
 
-shuf_done_2031:
-	JMP shuf_run_done_2029
+shuf_done_2046:
+	JMP shuf_run_done_2044
 
-shuf_run_checked_2030:
+shuf_run_checked_2045:
 	TESTQ DI, DI
-	JZ    shuf_done_2033
+	JZ    shuf_done_2048
 
-shuf_rows_2034:
+shuf_rows_2049:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2035
+	JHI       shuf_masked_2050
 	VMOVDQU64 (CX), Z23
 	VMOVDQU64 64(CX), Z24
 
-shuf_loaded_2036:
+shuf_loaded_2051:
 	VMOVDQU64 Z0, Z25
 	VPERMI2B  Z24, Z23, Z25
 	VPBLENDMB Z25, Z2, K3, Z9
@@ -17279,24 +17412,24 @@ shuf_loaded_2036:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2034
+	JNZ       shuf_rows_2049
 
-shuf_done_2033:
-shuf_run_done_2029:
+shuf_done_2048:
+shuf_run_done_2044:
 	VMOVDQA64 Z22, Z23
 	VMOVQ     X21, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2037
+	JZ        shuf_done_2052
 
-shuf_rows_2038:
+shuf_rows_2053:
 	VMOVQ     X23, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2039
+	JHI       shuf_masked_2054
 	VMOVDQU64 (CX), Z24
 	VMOVDQU64 64(CX), Z25
 
-shuf_loaded_2040:
+shuf_loaded_2055:
 	VMOVDQU64 Z0, Z26
 	VPERMI2B  Z25, Z24, Z26
 	VPBLENDMB Z26, Z2, K3, Z11
@@ -17308,31 +17441,31 @@ shuf_loaded_2040:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z23, Z23, Z23
 	DECQ      DI
-	JNZ       shuf_rows_2038
+	JNZ       shuf_rows_2053
 
-shuf_done_2037:
+shuf_done_2052:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2023
+	JNZ  shuf_planes_2038
 
-shuf_last_plane_2024:
+shuf_last_plane_2039:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2041
+	JZ        shuf_done_2056
 
-shuf_rows_2042:
+shuf_rows_2057:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2043
+	JHI       shuf_masked_2058
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_2044:
+shuf_loaded_2059:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z13
@@ -17341,30 +17474,30 @@ shuf_loaded_2044:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z14
 	CMPQ      AX, DI
-	JHI       shuf_far_2045
+	JHI       shuf_far_2060
 	VMOVDQU8  X14, K2, 64(AX)
 
-shuf_stored_2046:
+shuf_stored_2061:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2042
+	JNZ     shuf_rows_2057
 
-shuf_done_2041:
+shuf_done_2056:
 	VMOVQ X19, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2047
+	JZ    shuf_run_done_2062
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2048
+	JHI   shuf_run_checked_2063
 	TESTQ DX, DX
-	JZ    shuf_done_2049
+	JZ    shuf_done_2064
 
-shuf_rows_2050:
+shuf_rows_2065:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -17375,29 +17508,29 @@ shuf_rows_2050:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_2051
+	JHI       shuf_far_2066
 	VMOVDQU8  X16, K2, 64(AX)
 
-shuf_stored_2052:
+shuf_stored_2067:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2050
+	JNZ  shuf_rows_2065
 
-shuf_done_2049:
-	JMP shuf_run_done_2047
+shuf_done_2064:
+	JMP shuf_run_done_2062
 
-shuf_run_checked_2048:
+shuf_run_checked_2063:
 	TESTQ DX, DX
-	JZ    shuf_done_2053
+	JZ    shuf_done_2068
 
-shuf_rows_2054:
+shuf_rows_2069:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2055
+	JHI       shuf_masked_2070
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2056:
+shuf_loaded_2071:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z15
@@ -17406,31 +17539,31 @@ shuf_loaded_2056:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_2057
+	JHI       shuf_far_2072
 	VMOVDQU8  X16, K2, 64(AX)
 
-shuf_stored_2058:
+shuf_stored_2073:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2054
+	JNZ  shuf_rows_2069
 
-shuf_done_2053:
-shuf_run_done_2047:
+shuf_done_2068:
+shuf_run_done_2062:
 	VMOVDQA64 Z22, Z3
 	VMOVQ     X21, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2059
+	JZ        shuf_done_2074
 
-shuf_rows_2060:
+shuf_rows_2075:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2061
+	JHI       shuf_masked_2076
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-shuf_loaded_2062:
+shuf_loaded_2077:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K3, Z17
@@ -17439,40 +17572,40 @@ shuf_loaded_2062:
 	VPERMI2B  Z5, Z4, Z6
 	VPBLENDMB Z6, Z2, K4, Z18
 	CMPQ      AX, DI
-	JHI       shuf_far_2063
+	JHI       shuf_far_2078
 	VMOVDQU8  X18, K2, 64(AX)
 
-shuf_stored_2064:
+shuf_stored_2079:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2060
+	JNZ     shuf_rows_2075
 
-shuf_done_2059:
+shuf_done_2074:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_1995:
+shuf_list_loads_2010:
 	DECQ R11
-	JZ   shuf_last_plane_2066
+	JZ   shuf_last_plane_2081
 
-shuf_planes_2065:
+shuf_planes_2080:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2067
+	JZ    shuf_done_2082
 
-shuf_rows_2068:
+shuf_rows_2083:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2069
+	JHI       shuf_masked_2084
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_2070:
+shuf_loaded_2085:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z7
@@ -17484,23 +17617,23 @@ shuf_loaded_2070:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2068
+	JNZ       shuf_rows_2083
 
-shuf_done_2067:
+shuf_done_2082:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2071
+	JZ    shuf_run_done_2086
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2072
+	JHI   shuf_run_checked_2087
 	TESTQ R8, R8
-	JZ    shuf_done_2073
+	JZ    shuf_done_2088
 
-shuf_rows_2074:
+shuf_rows_2089:
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z8
@@ -17514,22 +17647,22 @@ shuf_rows_2074:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2074
+	JNZ       shuf_rows_2089
 
-shuf_done_2073:
-	JMP shuf_run_done_2071
+shuf_done_2088:
+	JMP shuf_run_done_2086
 
-shuf_run_checked_2072:
+shuf_run_checked_2087:
 	TESTQ R8, R8
-	JZ    shuf_done_2075
+	JZ    shuf_done_2090
 
-shuf_rows_2076:
+shuf_rows_2091:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2077
+	JHI       shuf_masked_2092
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_2078:
+shuf_loaded_2093:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z12
@@ -17541,25 +17674,25 @@ shuf_loaded_2078:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2076
+	JNZ       shuf_rows_2091
 
-shuf_done_2075:
-shuf_run_done_2071:
+shuf_done_2090:
+shuf_run_done_2086:
 	VMOVQ X22, DI
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2079
+	JZ    shuf_done_2094
 
-shuf_rows_2080:
+shuf_rows_2095:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2081
+	JHI       shuf_masked_2096
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_2082:
+shuf_loaded_2097:
 	VMOVDQU64 Z0, Z8
 	VPERMI2B  Z6, Z5, Z8
 	VPBLENDMB Z8, Z2, K3, Z14
@@ -17571,32 +17704,32 @@ shuf_loaded_2082:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2080
+	JNZ       shuf_rows_2095
 
-shuf_done_2079:
+shuf_done_2094:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2065
+	JNZ  shuf_planes_2080
 
-shuf_last_plane_2066:
+shuf_last_plane_2081:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2083
+	JZ    shuf_done_2098
 
-shuf_rows_2084:
+shuf_rows_2099:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2085
+	JHI       shuf_masked_2100
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2086:
+shuf_loaded_2101:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z16
@@ -17605,30 +17738,30 @@ shuf_loaded_2086:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_2087
+	JHI       shuf_far_2102
 	VMOVDQU8  X17, K2, 64(AX)
 
-shuf_stored_2088:
+shuf_stored_2103:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2084
+	JNZ  shuf_rows_2099
 
-shuf_done_2083:
+shuf_done_2098:
 	VMOVQ X19, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2089
+	JZ    shuf_run_done_2104
 	VMOVQ X20, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2090
+	JHI   shuf_run_checked_2105
 	TESTQ R8, R8
-	JZ    shuf_done_2091
+	JZ    shuf_done_2106
 
-shuf_rows_2092:
+shuf_rows_2107:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z5
@@ -17639,29 +17772,29 @@ shuf_rows_2092:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_2093
+	JHI       shuf_far_2108
 	VMOVDQU8  X23, K2, 64(AX)
 
-shuf_stored_2094:
+shuf_stored_2109:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2092
+	JNZ  shuf_rows_2107
 
-shuf_done_2091:
-	JMP shuf_run_done_2089
+shuf_done_2106:
+	JMP shuf_run_done_2104
 
-shuf_run_checked_2090:
+shuf_run_checked_2105:
 	TESTQ R8, R8
-	JZ    shuf_done_2095
+	JZ    shuf_done_2110
 
-shuf_rows_2096:
+shuf_rows_2111:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2097
+	JHI       shuf_masked_2112
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2098:
+shuf_loaded_2113:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z18
@@ -17670,32 +17803,32 @@ shuf_loaded_2098:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z23
 	CMPQ      AX, DI
-	JHI       shuf_far_2099
+	JHI       shuf_far_2114
 	VMOVDQU8  X23, K2, 64(AX)
 
-shuf_stored_2100:
+shuf_stored_2115:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2096
+	JNZ  shuf_rows_2111
 
-shuf_done_2095:
-shuf_run_done_2089:
+shuf_done_2110:
+shuf_run_done_2104:
 	VMOVQ X22, DX
 	VMOVQ X21, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2101
+	JZ    shuf_done_2116
 
-shuf_rows_2102:
+shuf_rows_2117:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2103
+	JHI       shuf_masked_2118
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2104:
+shuf_loaded_2119:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z24
@@ -17704,40 +17837,40 @@ shuf_loaded_2104:
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K4, Z25
 	CMPQ      AX, DI
-	JHI       shuf_far_2105
+	JHI       shuf_far_2120
 	VMOVDQU8  X25, K2, 64(AX)
 
-shuf_stored_2106:
+shuf_stored_2121:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2102
+	JNZ  shuf_rows_2117
 
-shuf_done_2101:
+shuf_done_2116:
 	VZEROUPPER
 	RET
 
-shuf_two_narrow_1507:
+shuf_two_narrow_1522:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2107
+	JNE  shuf_list_2122
 	DECQ R11
-	JZ   shuf_last_plane_2110
+	JZ   shuf_last_plane_2125
 
-shuf_planes_2109:
+shuf_planes_2124:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2111
+	JZ    shuf_run_done_2126
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2112
+	JHI   shuf_run_checked_2127
 	TESTQ DI, DI
-	JZ    shuf_done_2113
+	JZ    shuf_done_2128
 
-shuf_rows_2114:
+shuf_rows_2129:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 Z0, Z7
@@ -17747,22 +17880,22 @@ shuf_rows_2114:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2114
+	JNZ       shuf_rows_2129
 
-shuf_done_2113:
-	JMP shuf_run_done_2111
+shuf_done_2128:
+	JMP shuf_run_done_2126
 
-shuf_run_checked_2112:
+shuf_run_checked_2127:
 	TESTQ DI, DI
-	JZ    shuf_done_2115
+	JZ    shuf_done_2130
 
-shuf_rows_2116:
+shuf_rows_2131:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2117
+	JHI       shuf_masked_2132
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z6
 
-shuf_loaded_2118:
+shuf_loaded_2133:
 	VMOVDQU64 Z0, Z7
 	VPERMI2B  Z6, Z1, Z7
 	VPBLENDMB Z7, Z2, K3, Z4
@@ -17770,79 +17903,79 @@ shuf_loaded_2118:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2116
+	JNZ       shuf_rows_2131
 
-shuf_done_2115:
-shuf_run_done_2111:
+shuf_done_2130:
+shuf_run_done_2126:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2109
+	JNZ  shuf_planes_2124
 
-shuf_last_plane_2110:
+shuf_last_plane_2125:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2119
+	JZ    shuf_run_done_2134
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2120
+	JHI   shuf_run_checked_2135
 	TESTQ DX, DX
-	JZ    shuf_done_2121
+	JZ    shuf_done_2136
 
-shuf_rows_2122:
+shuf_rows_2137:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2123
+	JHI       shuf_far_2138
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_2124:
+shuf_stored_2139:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2122
+	JNZ  shuf_rows_2137
 
-shuf_done_2121:
-	JMP shuf_run_done_2119
+shuf_done_2136:
+	JMP shuf_run_done_2134
 
-shuf_run_checked_2120:
+shuf_run_checked_2135:
 	TESTQ DX, DX
-	JZ    shuf_done_2125
+	JZ    shuf_done_2140
 
-shuf_rows_2126:
+shuf_rows_2141:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2127
+	JHI       shuf_masked_2142
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2128:
+shuf_loaded_2143:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2129
+	JHI       shuf_far_2144
 	VMOVDQU8  Z5, K1, (AX)
 
-shuf_stored_2130:
+shuf_stored_2145:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2126
+	JNZ  shuf_rows_2141
 
-shuf_done_2125:
-shuf_run_done_2119:
+shuf_done_2140:
+shuf_run_done_2134:
 	VZEROUPPER
 	RET
 
-shuf_list_2107:
+shuf_list_2122:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -17851,12 +17984,12 @@ shuf_list_2107:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X11
-	JZ      shuf_no_run_2131
+	JZ      shuf_no_run_2146
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2131:
+shuf_no_run_2146:
 	VMOVQ DI, X12
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -17866,62 +17999,62 @@ shuf_no_run_2131:
 	VMOVQ CX, X13
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2108
+	JA    shuf_list_loads_2123
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2132:
+shuf_offs_2147:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2133
+	JAE     shuf_offs_done_2148
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2132
+	JMP     shuf_offs_2147
 
-shuf_offs_done_2133:
+shuf_offs_done_2148:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2108
+	JA   shuf_list_loads_2123
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2134:
+shuf_offs_2149:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2135
+	JAE     shuf_offs_done_2150
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2134
+	JMP     shuf_offs_2149
 
-shuf_offs_done_2135:
+shuf_offs_done_2150:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z14
 	DECQ      R11
-	JZ        shuf_last_plane_2137
+	JZ        shuf_last_plane_2152
 
-shuf_planes_2136:
+shuf_planes_2151:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z15
 	VMOVQ     X10, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2138
+	JZ        shuf_done_2153
 
-shuf_rows_2139:
+shuf_rows_2154:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2140
+	JHI       shuf_masked_2155
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_2141:
+shuf_loaded_2156:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z3
@@ -17929,23 +18062,23 @@ shuf_loaded_2141:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_2139
+	JNZ       shuf_rows_2154
 
-shuf_done_2138:
+shuf_done_2153:
 	VMOVQ X11, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2142
+	JZ    shuf_run_done_2157
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2143
+	JHI   shuf_run_checked_2158
 	TESTQ DI, DI
-	JZ    shuf_done_2144
+	JZ    shuf_done_2159
 
-shuf_rows_2145:
+shuf_rows_2160:
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 	VMOVDQU64 Z0, Z17
@@ -17955,22 +18088,22 @@ shuf_rows_2145:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2145
+	JNZ       shuf_rows_2160
 
-shuf_done_2144:
-	JMP shuf_run_done_2142
+shuf_done_2159:
+	JMP shuf_run_done_2157
 
-shuf_run_checked_2143:
+shuf_run_checked_2158:
 	TESTQ DI, DI
-	JZ    shuf_done_2146
+	JZ    shuf_done_2161
 
-shuf_rows_2147:
+shuf_rows_2162:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2148
+	JHI       shuf_masked_2163
 	VMOVDQU64 (CX), Z15
 	VMOVDQU64 64(CX), Z16
 
-shuf_loaded_2149:
+shuf_loaded_2164:
 	VMOVDQU64 Z0, Z17
 	VPERMI2B  Z16, Z15, Z17
 	VPBLENDMB Z17, Z2, K3, Z5
@@ -17978,24 +18111,24 @@ shuf_loaded_2149:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2147
+	JNZ       shuf_rows_2162
 
-shuf_done_2146:
-shuf_run_done_2142:
+shuf_done_2161:
+shuf_run_done_2157:
 	VMOVDQA64 Z14, Z15
 	VMOVQ     X13, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2150
+	JZ        shuf_done_2165
 
-shuf_rows_2151:
+shuf_rows_2166:
 	VMOVQ     X15, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2152
+	JHI       shuf_masked_2167
 	VMOVDQU64 (CX), Z16
 	VMOVDQU64 64(CX), Z17
 
-shuf_loaded_2153:
+shuf_loaded_2168:
 	VMOVDQU64 Z0, Z18
 	VPERMI2B  Z17, Z16, Z18
 	VPBLENDMB Z18, Z2, K3, Z6
@@ -18003,155 +18136,155 @@ shuf_loaded_2153:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z15, Z15, Z15
 	DECQ      DI
-	JNZ       shuf_rows_2151
+	JNZ       shuf_rows_2166
 
-shuf_done_2150:
+shuf_done_2165:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2136
+	JNZ  shuf_planes_2151
 
-shuf_last_plane_2137:
+shuf_last_plane_2152:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X10, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2154
+	JZ        shuf_done_2169
 
-shuf_rows_2155:
+shuf_rows_2170:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2156
+	JHI       shuf_masked_2171
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2157:
+shuf_loaded_2172:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z7
 	CMPQ      AX, DI
-	JHI       shuf_far_2158
+	JHI       shuf_far_2173
 	VMOVDQU8  Z7, K1, (AX)
 
-shuf_stored_2159:
+shuf_stored_2174:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2155
+	JNZ     shuf_rows_2170
 
-shuf_done_2154:
+shuf_done_2169:
 	VMOVQ X11, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2160
+	JZ    shuf_run_done_2175
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2161
+	JHI   shuf_run_checked_2176
 	TESTQ DX, DX
-	JZ    shuf_done_2162
+	JZ    shuf_done_2177
 
-shuf_rows_2163:
+shuf_rows_2178:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_2164
+	JHI       shuf_far_2179
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_2165:
+shuf_stored_2180:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2163
+	JNZ  shuf_rows_2178
 
-shuf_done_2162:
-	JMP shuf_run_done_2160
+shuf_done_2177:
+	JMP shuf_run_done_2175
 
-shuf_run_checked_2161:
+shuf_run_checked_2176:
 	TESTQ DX, DX
-	JZ    shuf_done_2166
+	JZ    shuf_done_2181
 
-shuf_rows_2167:
+shuf_rows_2182:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2168
+	JHI       shuf_masked_2183
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2169:
+shuf_loaded_2184:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_2170
+	JHI       shuf_far_2185
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_2171:
+shuf_stored_2186:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2167
+	JNZ  shuf_rows_2182
 
-shuf_done_2166:
-shuf_run_done_2160:
+shuf_done_2181:
+shuf_run_done_2175:
 	VMOVDQA64 Z14, Z1
 	VMOVQ     X13, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2172
+	JZ        shuf_done_2187
 
-shuf_rows_2173:
+shuf_rows_2188:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2174
+	JHI       shuf_masked_2189
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2175:
+shuf_loaded_2190:
 	VMOVDQU64 Z0, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VPBLENDMB Z5, Z2, K3, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_2176
+	JHI       shuf_far_2191
 	VMOVDQU8  Z9, K1, (AX)
 
-shuf_stored_2177:
+shuf_stored_2192:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2173
+	JNZ     shuf_rows_2188
 
-shuf_done_2172:
+shuf_done_2187:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2108:
+shuf_list_loads_2123:
 	DECQ R11
-	JZ   shuf_last_plane_2179
+	JZ   shuf_last_plane_2194
 
-shuf_planes_2178:
+shuf_planes_2193:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2180
+	JZ    shuf_done_2195
 
-shuf_rows_2181:
+shuf_rows_2196:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2182
+	JHI       shuf_masked_2197
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2183:
+shuf_loaded_2198:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z5
@@ -18159,23 +18292,23 @@ shuf_loaded_2183:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2181
+	JNZ       shuf_rows_2196
 
-shuf_done_2180:
+shuf_done_2195:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2184
+	JZ    shuf_run_done_2199
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2185
+	JHI   shuf_run_checked_2200
 	TESTQ R8, R8
-	JZ    shuf_done_2186
+	JZ    shuf_done_2201
 
-shuf_rows_2187:
+shuf_rows_2202:
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 Z0, Z6
@@ -18185,22 +18318,22 @@ shuf_rows_2187:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2187
+	JNZ       shuf_rows_2202
 
-shuf_done_2186:
-	JMP shuf_run_done_2184
+shuf_done_2201:
+	JMP shuf_run_done_2199
 
-shuf_run_checked_2185:
+shuf_run_checked_2200:
 	TESTQ R8, R8
-	JZ    shuf_done_2188
+	JZ    shuf_done_2203
 
-shuf_rows_2189:
+shuf_rows_2204:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2190
+	JHI       shuf_masked_2205
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2191:
+shuf_loaded_2206:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z8
@@ -18208,25 +18341,25 @@ shuf_loaded_2191:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2189
+	JNZ       shuf_rows_2204
 
-shuf_done_2188:
-shuf_run_done_2184:
+shuf_done_2203:
+shuf_run_done_2199:
 	VMOVQ X14, DI
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2192
+	JZ    shuf_done_2207
 
-shuf_rows_2193:
+shuf_rows_2208:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2194
+	JHI       shuf_masked_2209
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-shuf_loaded_2195:
+shuf_loaded_2210:
 	VMOVDQU64 Z0, Z6
 	VPERMI2B  Z4, Z3, Z6
 	VPBLENDMB Z6, Z2, K3, Z9
@@ -18234,164 +18367,164 @@ shuf_loaded_2195:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2193
+	JNZ       shuf_rows_2208
 
-shuf_done_2192:
+shuf_done_2207:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2178
+	JNZ  shuf_planes_2193
 
-shuf_last_plane_2179:
+shuf_last_plane_2194:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X10, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2196
+	JZ    shuf_done_2211
 
-shuf_rows_2197:
+shuf_rows_2212:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2198
+	JHI       shuf_masked_2213
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2199:
+shuf_loaded_2214:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z15
 	CMPQ      AX, DI
-	JHI       shuf_far_2200
+	JHI       shuf_far_2215
 	VMOVDQU8  Z15, K1, (AX)
 
-shuf_stored_2201:
+shuf_stored_2216:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2197
+	JNZ  shuf_rows_2212
 
-shuf_done_2196:
+shuf_done_2211:
 	VMOVQ X11, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2202
+	JZ    shuf_run_done_2217
 	VMOVQ X12, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2203
+	JHI   shuf_run_checked_2218
 	TESTQ R8, R8
-	JZ    shuf_done_2204
+	JZ    shuf_done_2219
 
-shuf_rows_2205:
+shuf_rows_2220:
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_2206
+	JHI       shuf_far_2221
 	VMOVDQU8  Z16, K1, (AX)
 
-shuf_stored_2207:
+shuf_stored_2222:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2205
+	JNZ  shuf_rows_2220
 
-shuf_done_2204:
-	JMP shuf_run_done_2202
+shuf_done_2219:
+	JMP shuf_run_done_2217
 
-shuf_run_checked_2203:
+shuf_run_checked_2218:
 	TESTQ R8, R8
-	JZ    shuf_done_2208
+	JZ    shuf_done_2223
 
-shuf_rows_2209:
+shuf_rows_2224:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2210
+	JHI       shuf_masked_2225
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2211:
+shuf_loaded_2226:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z16
 	CMPQ      AX, DI
-	JHI       shuf_far_2212
+	JHI       shuf_far_2227
 	VMOVDQU8  Z16, K1, (AX)
 
-shuf_stored_2213:
+shuf_stored_2228:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2209
+	JNZ  shuf_rows_2224
 
-shuf_done_2208:
-shuf_run_done_2202:
+shuf_done_2223:
+shuf_run_done_2217:
 	VMOVQ X14, DX
 	VMOVQ X13, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2214
+	JZ    shuf_done_2229
 
-shuf_rows_2215:
+shuf_rows_2230:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2216
+	JHI       shuf_masked_2231
 	VMOVDQU64 (CX), Z1
 	VMOVDQU64 64(CX), Z3
 
-shuf_loaded_2217:
+shuf_loaded_2232:
 	VMOVDQU64 Z0, Z4
 	VPERMI2B  Z3, Z1, Z4
 	VPBLENDMB Z4, Z2, K3, Z17
 	CMPQ      AX, DI
-	JHI       shuf_far_2218
+	JHI       shuf_far_2233
 	VMOVDQU8  Z17, K1, (AX)
 
-shuf_stored_2219:
+shuf_stored_2234:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2215
+	JNZ  shuf_rows_2230
 
-shuf_done_2214:
+shuf_done_2229:
 	VZEROUPPER
 	RET
 
-shuf_one_table_1504:
+shuf_one_table_1519:
 	CMPQ DI, $0x40
-	JB   shuf_narrow_1505
-	JE   shuf_full_1506
+	JB   shuf_narrow_1520
+	JE   shuf_full_1521
 	CMPQ DI, $0x50
-	JBE  shuf_store16_2220
+	JBE  shuf_store16_2235
 	CMPQ DI, $0x60
-	JBE  shuf_store32_2221
+	JBE  shuf_store32_2236
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2222
+	JNE  shuf_list_2237
 	DECQ R11
-	JZ   shuf_last_plane_2225
+	JZ   shuf_last_plane_2240
 
-shuf_planes_2224:
+shuf_planes_2239:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2226
+	JZ    shuf_run_done_2241
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2227
+	JHI   shuf_run_checked_2242
 	TESTQ DI, DI
-	JZ    shuf_done_2228
+	JZ    shuf_done_2243
 
-shuf_rows_2229:
+shuf_rows_2244:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18402,21 +18535,21 @@ shuf_rows_2229:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2229
+	JNZ       shuf_rows_2244
 
-shuf_done_2228:
-	JMP shuf_run_done_2226
+shuf_done_2243:
+	JMP shuf_run_done_2241
 
-shuf_run_checked_2227:
+shuf_run_checked_2242:
 	TESTQ DI, DI
-	JZ    shuf_done_2230
+	JZ    shuf_done_2245
 
-shuf_rows_2231:
+shuf_rows_2246:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2232
+	JHI       shuf_masked_2247
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2233:
+shuf_loaded_2248:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
@@ -18426,31 +18559,31 @@ shuf_loaded_2233:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2231
+	JNZ       shuf_rows_2246
 
-shuf_done_2230:
-shuf_run_done_2226:
+shuf_done_2245:
+shuf_run_done_2241:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2224
+	JNZ  shuf_planes_2239
 
-shuf_last_plane_2225:
+shuf_last_plane_2240:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2234
+	JZ    shuf_run_done_2249
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2235
+	JHI   shuf_run_checked_2250
 	TESTQ DX, DX
-	JZ    shuf_done_2236
+	JZ    shuf_done_2251
 
-shuf_rows_2237:
+shuf_rows_2252:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18458,49 +18591,49 @@ shuf_rows_2237:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2238
+	JHI       shuf_far_2253
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2239:
+shuf_stored_2254:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2237
+	JNZ  shuf_rows_2252
 
-shuf_done_2236:
-	JMP shuf_run_done_2234
+shuf_done_2251:
+	JMP shuf_run_done_2249
 
-shuf_run_checked_2235:
+shuf_run_checked_2250:
 	TESTQ DX, DX
-	JZ    shuf_done_2240
+	JZ    shuf_done_2255
 
-shuf_rows_2241:
+shuf_rows_2256:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2242
+	JHI       shuf_masked_2257
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2243:
+shuf_loaded_2258:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2244
+	JHI       shuf_far_2259
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2245:
+shuf_stored_2260:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2241
+	JNZ  shuf_rows_2256
 
-shuf_done_2240:
-shuf_run_done_2234:
+shuf_done_2255:
+shuf_run_done_2249:
 	VZEROUPPER
 	RET
 
-shuf_list_2222:
+shuf_list_2237:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -18509,12 +18642,12 @@ shuf_list_2222:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_2246
+	JZ      shuf_no_run_2261
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2246:
+shuf_no_run_2261:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -18524,61 +18657,61 @@ shuf_no_run_2246:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2223
+	JA    shuf_list_loads_2238
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2247:
+shuf_offs_2262:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2248
+	JAE     shuf_offs_done_2263
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2247
+	JMP     shuf_offs_2262
 
-shuf_offs_done_2248:
+shuf_offs_done_2263:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2223
+	JA   shuf_list_loads_2238
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2249:
+shuf_offs_2264:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2250
+	JAE     shuf_offs_done_2265
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2249
+	JMP     shuf_offs_2264
 
-shuf_offs_done_2250:
+shuf_offs_done_2265:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_2252
+	JZ        shuf_last_plane_2267
 
-shuf_planes_2251:
+shuf_planes_2266:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2253
+	JZ        shuf_done_2268
 
-shuf_rows_2254:
+shuf_rows_2269:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2255
+	JHI       shuf_masked_2270
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2256:
+shuf_loaded_2271:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -18588,23 +18721,23 @@ shuf_loaded_2256:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2254
+	JNZ       shuf_rows_2269
 
-shuf_done_2253:
+shuf_done_2268:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2257
+	JZ    shuf_run_done_2272
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2258
+	JHI   shuf_run_checked_2273
 	TESTQ DI, DI
-	JZ    shuf_done_2259
+	JZ    shuf_done_2274
 
-shuf_rows_2260:
+shuf_rows_2275:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -18615,21 +18748,21 @@ shuf_rows_2260:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2260
+	JNZ       shuf_rows_2275
 
-shuf_done_2259:
-	JMP shuf_run_done_2257
+shuf_done_2274:
+	JMP shuf_run_done_2272
 
-shuf_run_checked_2258:
+shuf_run_checked_2273:
 	TESTQ DI, DI
-	JZ    shuf_done_2261
+	JZ    shuf_done_2276
 
-shuf_rows_2262:
+shuf_rows_2277:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2263
+	JHI       shuf_masked_2278
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2264:
+shuf_loaded_2279:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -18639,23 +18772,23 @@ shuf_loaded_2264:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2262
+	JNZ       shuf_rows_2277
 
-shuf_done_2261:
-shuf_run_done_2257:
+shuf_done_2276:
+shuf_run_done_2272:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2265
+	JZ        shuf_done_2280
 
-shuf_rows_2266:
+shuf_rows_2281:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2267
+	JHI       shuf_masked_2282
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2268:
+shuf_loaded_2283:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -18665,60 +18798,60 @@ shuf_loaded_2268:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2266
+	JNZ       shuf_rows_2281
 
-shuf_done_2265:
+shuf_done_2280:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2251
+	JNZ  shuf_planes_2266
 
-shuf_last_plane_2252:
+shuf_last_plane_2267:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2269
+	JZ        shuf_done_2284
 
-shuf_rows_2270:
+shuf_rows_2285:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2271
+	JHI       shuf_masked_2286
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2272:
+shuf_loaded_2287:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z1, K4, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_2273
+	JHI       shuf_far_2288
 	VMOVDQU8  Z9, K2, 64(AX)
 
-shuf_stored_2274:
+shuf_stored_2289:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2270
+	JNZ     shuf_rows_2285
 
-shuf_done_2269:
+shuf_done_2284:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2275
+	JZ    shuf_run_done_2290
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2276
+	JHI   shuf_run_checked_2291
 	TESTQ DX, DX
-	JZ    shuf_done_2277
+	JZ    shuf_done_2292
 
-shuf_rows_2278:
+shuf_rows_2293:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18726,97 +18859,97 @@ shuf_rows_2278:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2279
+	JHI       shuf_far_2294
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2280:
+shuf_stored_2295:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2278
+	JNZ  shuf_rows_2293
 
-shuf_done_2277:
-	JMP shuf_run_done_2275
+shuf_done_2292:
+	JMP shuf_run_done_2290
 
-shuf_run_checked_2276:
+shuf_run_checked_2291:
 	TESTQ DX, DX
-	JZ    shuf_done_2281
+	JZ    shuf_done_2296
 
-shuf_rows_2282:
+shuf_rows_2297:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2283
+	JHI       shuf_masked_2298
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2284:
+shuf_loaded_2299:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2285
+	JHI       shuf_far_2300
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2286:
+shuf_stored_2301:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2282
+	JNZ  shuf_rows_2297
 
-shuf_done_2281:
-shuf_run_done_2275:
+shuf_done_2296:
+shuf_run_done_2290:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2287
+	JZ        shuf_done_2302
 
-shuf_rows_2288:
+shuf_rows_2303:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2289
+	JHI       shuf_masked_2304
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2290:
+shuf_loaded_2305:
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z1, K4, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2291
+	JHI       shuf_far_2306
 	VMOVDQU8  Z5, K2, 64(AX)
 
-shuf_stored_2292:
+shuf_stored_2307:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2288
+	JNZ     shuf_rows_2303
 
-shuf_done_2287:
+shuf_done_2302:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2223:
+shuf_list_loads_2238:
 	DECQ R11
-	JZ   shuf_last_plane_2294
+	JZ   shuf_last_plane_2309
 
-shuf_planes_2293:
+shuf_planes_2308:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2295
+	JZ    shuf_done_2310
 
-shuf_rows_2296:
+shuf_rows_2311:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2297
+	JHI       shuf_masked_2312
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2298:
+shuf_loaded_2313:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -18826,23 +18959,23 @@ shuf_loaded_2298:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2296
+	JNZ       shuf_rows_2311
 
-shuf_done_2295:
+shuf_done_2310:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2299
+	JZ    shuf_run_done_2314
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2300
+	JHI   shuf_run_checked_2315
 	TESTQ R8, R8
-	JZ    shuf_done_2301
+	JZ    shuf_done_2316
 
-shuf_rows_2302:
+shuf_rows_2317:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -18853,21 +18986,21 @@ shuf_rows_2302:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2302
+	JNZ       shuf_rows_2317
 
-shuf_done_2301:
-	JMP shuf_run_done_2299
+shuf_done_2316:
+	JMP shuf_run_done_2314
 
-shuf_run_checked_2300:
+shuf_run_checked_2315:
 	TESTQ R8, R8
-	JZ    shuf_done_2303
+	JZ    shuf_done_2318
 
-shuf_rows_2304:
+shuf_rows_2319:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2305
+	JHI       shuf_masked_2320
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2306:
+shuf_loaded_2321:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -18877,24 +19010,24 @@ shuf_loaded_2306:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2304
+	JNZ       shuf_rows_2319
 
-shuf_done_2303:
-shuf_run_done_2299:
+shuf_done_2318:
+shuf_run_done_2314:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2307
+	JZ    shuf_done_2322
 
-shuf_rows_2308:
+shuf_rows_2323:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2309
+	JHI       shuf_masked_2324
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2310:
+shuf_loaded_2325:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -18904,61 +19037,61 @@ shuf_loaded_2310:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2308
+	JNZ       shuf_rows_2323
 
-shuf_done_2307:
+shuf_done_2322:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2293
+	JNZ  shuf_planes_2308
 
-shuf_last_plane_2294:
+shuf_last_plane_2309:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2311
+	JZ    shuf_done_2326
 
-shuf_rows_2312:
+shuf_rows_2327:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2313
+	JHI       shuf_masked_2328
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2314:
+shuf_loaded_2329:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2315
+	JHI       shuf_far_2330
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2316:
+shuf_stored_2331:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2312
+	JNZ  shuf_rows_2327
 
-shuf_done_2311:
+shuf_done_2326:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2317
+	JZ    shuf_run_done_2332
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2318
+	JHI   shuf_run_checked_2333
 	TESTQ R8, R8
-	JZ    shuf_done_2319
+	JZ    shuf_done_2334
 
-shuf_rows_2320:
+shuf_rows_2335:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -18966,99 +19099,99 @@ shuf_rows_2320:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2321
+	JHI       shuf_far_2336
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2322:
+shuf_stored_2337:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2320
+	JNZ  shuf_rows_2335
 
-shuf_done_2319:
-	JMP shuf_run_done_2317
+shuf_done_2334:
+	JMP shuf_run_done_2332
 
-shuf_run_checked_2318:
+shuf_run_checked_2333:
 	TESTQ R8, R8
-	JZ    shuf_done_2323
+	JZ    shuf_done_2338
 
-shuf_rows_2324:
+shuf_rows_2339:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2325
+	JHI       shuf_masked_2340
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2326:
+shuf_loaded_2341:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2327
+	JHI       shuf_far_2342
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2328:
+shuf_stored_2343:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2324
+	JNZ  shuf_rows_2339
 
-shuf_done_2323:
-shuf_run_done_2317:
+shuf_done_2338:
+shuf_run_done_2332:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2329
+	JZ    shuf_done_2344
 
-shuf_rows_2330:
+shuf_rows_2345:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2331
+	JHI       shuf_masked_2346
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2332:
+shuf_loaded_2347:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2333
+	JHI       shuf_far_2348
 	VMOVDQU8  Z4, K2, 64(AX)
 
-shuf_stored_2334:
+shuf_stored_2349:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2330
+	JNZ  shuf_rows_2345
 
-shuf_done_2329:
+shuf_done_2344:
 	VZEROUPPER
 	RET
 
-shuf_store32_2221:
+shuf_store32_2236:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2335
+	JNE  shuf_list_2350
 	DECQ R11
-	JZ   shuf_last_plane_2338
+	JZ   shuf_last_plane_2353
 
-shuf_planes_2337:
+shuf_planes_2352:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2339
+	JZ    shuf_run_done_2354
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2340
+	JHI   shuf_run_checked_2355
 	TESTQ DI, DI
-	JZ    shuf_done_2341
+	JZ    shuf_done_2356
 
-shuf_rows_2342:
+shuf_rows_2357:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19069,21 +19202,21 @@ shuf_rows_2342:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2342
+	JNZ       shuf_rows_2357
 
-shuf_done_2341:
-	JMP shuf_run_done_2339
+shuf_done_2356:
+	JMP shuf_run_done_2354
 
-shuf_run_checked_2340:
+shuf_run_checked_2355:
 	TESTQ DI, DI
-	JZ    shuf_done_2343
+	JZ    shuf_done_2358
 
-shuf_rows_2344:
+shuf_rows_2359:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2345
+	JHI       shuf_masked_2360
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2346:
+shuf_loaded_2361:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
@@ -19093,31 +19226,31 @@ shuf_loaded_2346:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2344
+	JNZ       shuf_rows_2359
 
-shuf_done_2343:
-shuf_run_done_2339:
+shuf_done_2358:
+shuf_run_done_2354:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2337
+	JNZ  shuf_planes_2352
 
-shuf_last_plane_2338:
+shuf_last_plane_2353:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2347
+	JZ    shuf_run_done_2362
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2348
+	JHI   shuf_run_checked_2363
 	TESTQ DX, DX
-	JZ    shuf_done_2349
+	JZ    shuf_done_2364
 
-shuf_rows_2350:
+shuf_rows_2365:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19125,49 +19258,49 @@ shuf_rows_2350:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2351
+	JHI       shuf_far_2366
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2352:
+shuf_stored_2367:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2350
+	JNZ  shuf_rows_2365
 
-shuf_done_2349:
-	JMP shuf_run_done_2347
+shuf_done_2364:
+	JMP shuf_run_done_2362
 
-shuf_run_checked_2348:
+shuf_run_checked_2363:
 	TESTQ DX, DX
-	JZ    shuf_done_2353
+	JZ    shuf_done_2368
 
-shuf_rows_2354:
+shuf_rows_2369:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2355
+	JHI       shuf_masked_2370
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2356:
+shuf_loaded_2371:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2357
+	JHI       shuf_far_2372
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2358:
+shuf_stored_2373:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2354
+	JNZ  shuf_rows_2369
 
-shuf_done_2353:
-shuf_run_done_2347:
+shuf_done_2368:
+shuf_run_done_2362:
 	VZEROUPPER
 	RET
 
-shuf_list_2335:
+shuf_list_2350:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -19176,12 +19309,12 @@ shuf_list_2335:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_2359
+	JZ      shuf_no_run_2374
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2359:
+shuf_no_run_2374:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -19191,61 +19324,61 @@ shuf_no_run_2359:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2336
+	JA    shuf_list_loads_2351
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2360:
+shuf_offs_2375:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2361
+	JAE     shuf_offs_done_2376
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2360
+	JMP     shuf_offs_2375
 
-shuf_offs_done_2361:
+shuf_offs_done_2376:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2336
+	JA   shuf_list_loads_2351
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2362:
+shuf_offs_2377:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2363
+	JAE     shuf_offs_done_2378
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2362
+	JMP     shuf_offs_2377
 
-shuf_offs_done_2363:
+shuf_offs_done_2378:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_2365
+	JZ        shuf_last_plane_2380
 
-shuf_planes_2364:
+shuf_planes_2379:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2366
+	JZ        shuf_done_2381
 
-shuf_rows_2367:
+shuf_rows_2382:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2368
+	JHI       shuf_masked_2383
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2369:
+shuf_loaded_2384:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -19255,23 +19388,23 @@ shuf_loaded_2369:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2367
+	JNZ       shuf_rows_2382
 
-shuf_done_2366:
+shuf_done_2381:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2370
+	JZ    shuf_run_done_2385
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2371
+	JHI   shuf_run_checked_2386
 	TESTQ DI, DI
-	JZ    shuf_done_2372
+	JZ    shuf_done_2387
 
-shuf_rows_2373:
+shuf_rows_2388:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -19282,21 +19415,21 @@ shuf_rows_2373:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2373
+	JNZ       shuf_rows_2388
 
-shuf_done_2372:
-	JMP shuf_run_done_2370
+shuf_done_2387:
+	JMP shuf_run_done_2385
 
-shuf_run_checked_2371:
+shuf_run_checked_2386:
 	TESTQ DI, DI
-	JZ    shuf_done_2374
+	JZ    shuf_done_2389
 
-shuf_rows_2375:
+shuf_rows_2390:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2376
+	JHI       shuf_masked_2391
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2377:
+shuf_loaded_2392:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -19306,23 +19439,23 @@ shuf_loaded_2377:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2375
+	JNZ       shuf_rows_2390
 
-shuf_done_2374:
-shuf_run_done_2370:
+shuf_done_2389:
+shuf_run_done_2385:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2378
+	JZ        shuf_done_2393
 
-shuf_rows_2379:
+shuf_rows_2394:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2380
+	JHI       shuf_masked_2395
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2381:
+shuf_loaded_2396:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -19332,60 +19465,60 @@ shuf_loaded_2381:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2379
+	JNZ       shuf_rows_2394
 
-shuf_done_2378:
+shuf_done_2393:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2364
+	JNZ  shuf_planes_2379
 
-shuf_last_plane_2365:
+shuf_last_plane_2380:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2382
+	JZ        shuf_done_2397
 
-shuf_rows_2383:
+shuf_rows_2398:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2384
+	JHI       shuf_masked_2399
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2385:
+shuf_loaded_2400:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z1, K4, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_2386
+	JHI       shuf_far_2401
 	VMOVDQU8  Y9, K2, 64(AX)
 
-shuf_stored_2387:
+shuf_stored_2402:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2383
+	JNZ     shuf_rows_2398
 
-shuf_done_2382:
+shuf_done_2397:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2388
+	JZ    shuf_run_done_2403
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2389
+	JHI   shuf_run_checked_2404
 	TESTQ DX, DX
-	JZ    shuf_done_2390
+	JZ    shuf_done_2405
 
-shuf_rows_2391:
+shuf_rows_2406:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19393,97 +19526,97 @@ shuf_rows_2391:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2392
+	JHI       shuf_far_2407
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2393:
+shuf_stored_2408:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2391
+	JNZ  shuf_rows_2406
 
-shuf_done_2390:
-	JMP shuf_run_done_2388
+shuf_done_2405:
+	JMP shuf_run_done_2403
 
-shuf_run_checked_2389:
+shuf_run_checked_2404:
 	TESTQ DX, DX
-	JZ    shuf_done_2394
+	JZ    shuf_done_2409
 
-shuf_rows_2395:
+shuf_rows_2410:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2396
+	JHI       shuf_masked_2411
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2397:
+shuf_loaded_2412:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2398
+	JHI       shuf_far_2413
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2399:
+shuf_stored_2414:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2395
+	JNZ  shuf_rows_2410
 
-shuf_done_2394:
-shuf_run_done_2388:
+shuf_done_2409:
+shuf_run_done_2403:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2400
+	JZ        shuf_done_2415
 
-shuf_rows_2401:
+shuf_rows_2416:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2402
+	JHI       shuf_masked_2417
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2403:
+shuf_loaded_2418:
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z1, K4, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2404
+	JHI       shuf_far_2419
 	VMOVDQU8  Y5, K2, 64(AX)
 
-shuf_stored_2405:
+shuf_stored_2420:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2401
+	JNZ     shuf_rows_2416
 
-shuf_done_2400:
+shuf_done_2415:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2336:
+shuf_list_loads_2351:
 	DECQ R11
-	JZ   shuf_last_plane_2407
+	JZ   shuf_last_plane_2422
 
-shuf_planes_2406:
+shuf_planes_2421:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2408
+	JZ    shuf_done_2423
 
-shuf_rows_2409:
+shuf_rows_2424:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2410
+	JHI       shuf_masked_2425
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2411:
+shuf_loaded_2426:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -19493,23 +19626,23 @@ shuf_loaded_2411:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2409
+	JNZ       shuf_rows_2424
 
-shuf_done_2408:
+shuf_done_2423:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2412
+	JZ    shuf_run_done_2427
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2413
+	JHI   shuf_run_checked_2428
 	TESTQ R8, R8
-	JZ    shuf_done_2414
+	JZ    shuf_done_2429
 
-shuf_rows_2415:
+shuf_rows_2430:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -19520,21 +19653,21 @@ shuf_rows_2415:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2415
+	JNZ       shuf_rows_2430
 
-shuf_done_2414:
-	JMP shuf_run_done_2412
+shuf_done_2429:
+	JMP shuf_run_done_2427
 
-shuf_run_checked_2413:
+shuf_run_checked_2428:
 	TESTQ R8, R8
-	JZ    shuf_done_2416
+	JZ    shuf_done_2431
 
-shuf_rows_2417:
+shuf_rows_2432:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2418
+	JHI       shuf_masked_2433
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2419:
+shuf_loaded_2434:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -19544,24 +19677,24 @@ shuf_loaded_2419:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2417
+	JNZ       shuf_rows_2432
 
-shuf_done_2416:
-shuf_run_done_2412:
+shuf_done_2431:
+shuf_run_done_2427:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2420
+	JZ    shuf_done_2435
 
-shuf_rows_2421:
+shuf_rows_2436:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2422
+	JHI       shuf_masked_2437
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2423:
+shuf_loaded_2438:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -19571,61 +19704,61 @@ shuf_loaded_2423:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2421
+	JNZ       shuf_rows_2436
 
-shuf_done_2420:
+shuf_done_2435:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2406
+	JNZ  shuf_planes_2421
 
-shuf_last_plane_2407:
+shuf_last_plane_2422:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2424
+	JZ    shuf_done_2439
 
-shuf_rows_2425:
+shuf_rows_2440:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2426
+	JHI       shuf_masked_2441
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2427:
+shuf_loaded_2442:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2428
+	JHI       shuf_far_2443
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2429:
+shuf_stored_2444:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2425
+	JNZ  shuf_rows_2440
 
-shuf_done_2424:
+shuf_done_2439:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2430
+	JZ    shuf_run_done_2445
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2431
+	JHI   shuf_run_checked_2446
 	TESTQ R8, R8
-	JZ    shuf_done_2432
+	JZ    shuf_done_2447
 
-shuf_rows_2433:
+shuf_rows_2448:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19633,99 +19766,99 @@ shuf_rows_2433:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2434
+	JHI       shuf_far_2449
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2435:
+shuf_stored_2450:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2433
+	JNZ  shuf_rows_2448
 
-shuf_done_2432:
-	JMP shuf_run_done_2430
+shuf_done_2447:
+	JMP shuf_run_done_2445
 
-shuf_run_checked_2431:
+shuf_run_checked_2446:
 	TESTQ R8, R8
-	JZ    shuf_done_2436
+	JZ    shuf_done_2451
 
-shuf_rows_2437:
+shuf_rows_2452:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2438
+	JHI       shuf_masked_2453
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2439:
+shuf_loaded_2454:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2440
+	JHI       shuf_far_2455
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2441:
+shuf_stored_2456:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2437
+	JNZ  shuf_rows_2452
 
-shuf_done_2436:
-shuf_run_done_2430:
+shuf_done_2451:
+shuf_run_done_2445:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2442
+	JZ    shuf_done_2457
 
-shuf_rows_2443:
+shuf_rows_2458:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2444
+	JHI       shuf_masked_2459
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2445:
+shuf_loaded_2460:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2446
+	JHI       shuf_far_2461
 	VMOVDQU8  Y4, K2, 64(AX)
 
-shuf_stored_2447:
+shuf_stored_2462:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2443
+	JNZ  shuf_rows_2458
 
-shuf_done_2442:
+shuf_done_2457:
 	VZEROUPPER
 	RET
 
-shuf_store16_2220:
+shuf_store16_2235:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2448
+	JNE  shuf_list_2463
 	DECQ R11
-	JZ   shuf_last_plane_2451
+	JZ   shuf_last_plane_2466
 
-shuf_planes_2450:
+shuf_planes_2465:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2452
+	JZ    shuf_run_done_2467
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2453
+	JHI   shuf_run_checked_2468
 	TESTQ DI, DI
-	JZ    shuf_done_2454
+	JZ    shuf_done_2469
 
-shuf_rows_2455:
+shuf_rows_2470:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19736,21 +19869,21 @@ shuf_rows_2455:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2455
+	JNZ       shuf_rows_2470
 
-shuf_done_2454:
-	JMP shuf_run_done_2452
+shuf_done_2469:
+	JMP shuf_run_done_2467
 
-shuf_run_checked_2453:
+shuf_run_checked_2468:
 	TESTQ DI, DI
-	JZ    shuf_done_2456
+	JZ    shuf_done_2471
 
-shuf_rows_2457:
+shuf_rows_2472:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2458
+	JHI       shuf_masked_2473
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2459:
+shuf_loaded_2474:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
@@ -19760,31 +19893,31 @@ shuf_loaded_2459:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2457
+	JNZ       shuf_rows_2472
 
-shuf_done_2456:
-shuf_run_done_2452:
+shuf_done_2471:
+shuf_run_done_2467:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2450
+	JNZ  shuf_planes_2465
 
-shuf_last_plane_2451:
+shuf_last_plane_2466:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2460
+	JZ    shuf_run_done_2475
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2461
+	JHI   shuf_run_checked_2476
 	TESTQ DX, DX
-	JZ    shuf_done_2462
+	JZ    shuf_done_2477
 
-shuf_rows_2463:
+shuf_rows_2478:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -19792,49 +19925,49 @@ shuf_rows_2463:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2464
+	JHI       shuf_far_2479
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2465:
+shuf_stored_2480:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2463
+	JNZ  shuf_rows_2478
 
-shuf_done_2462:
-	JMP shuf_run_done_2460
+shuf_done_2477:
+	JMP shuf_run_done_2475
 
-shuf_run_checked_2461:
+shuf_run_checked_2476:
 	TESTQ DX, DX
-	JZ    shuf_done_2466
+	JZ    shuf_done_2481
 
-shuf_rows_2467:
+shuf_rows_2482:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2468
+	JHI       shuf_masked_2483
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2469:
+shuf_loaded_2484:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2470
+	JHI       shuf_far_2485
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2471:
+shuf_stored_2486:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2467
+	JNZ  shuf_rows_2482
 
-shuf_done_2466:
-shuf_run_done_2460:
+shuf_done_2481:
+shuf_run_done_2475:
 	VZEROUPPER
 	RET
 
-shuf_list_2448:
+shuf_list_2463:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -19843,12 +19976,12 @@ shuf_list_2448:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X5
-	JZ      shuf_no_run_2472
+	JZ      shuf_no_run_2487
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2472:
+shuf_no_run_2487:
 	VMOVQ DI, X6
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -19858,61 +19991,61 @@ shuf_no_run_2472:
 	VMOVQ CX, X7
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2449
+	JA    shuf_list_loads_2464
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2473:
+shuf_offs_2488:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2474
+	JAE     shuf_offs_done_2489
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2473
+	JMP     shuf_offs_2488
 
-shuf_offs_done_2474:
+shuf_offs_done_2489:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2449
+	JA   shuf_list_loads_2464
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2475:
+shuf_offs_2490:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2476
+	JAE     shuf_offs_done_2491
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2475
+	JMP     shuf_offs_2490
 
-shuf_offs_done_2476:
+shuf_offs_done_2491:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 	DECQ      R11
-	JZ        shuf_last_plane_2478
+	JZ        shuf_last_plane_2493
 
-shuf_planes_2477:
+shuf_planes_2492:
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2479
+	JZ        shuf_done_2494
 
-shuf_rows_2480:
+shuf_rows_2495:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2481
+	JHI       shuf_masked_2496
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2482:
+shuf_loaded_2497:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -19922,23 +20055,23 @@ shuf_loaded_2482:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2480
+	JNZ       shuf_rows_2495
 
-shuf_done_2479:
+shuf_done_2494:
 	VMOVQ X5, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2483
+	JZ    shuf_run_done_2498
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2484
+	JHI   shuf_run_checked_2499
 	TESTQ DI, DI
-	JZ    shuf_done_2485
+	JZ    shuf_done_2500
 
-shuf_rows_2486:
+shuf_rows_2501:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -19949,21 +20082,21 @@ shuf_rows_2486:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2486
+	JNZ       shuf_rows_2501
 
-shuf_done_2485:
-	JMP shuf_run_done_2483
+shuf_done_2500:
+	JMP shuf_run_done_2498
 
-shuf_run_checked_2484:
+shuf_run_checked_2499:
 	TESTQ DI, DI
-	JZ    shuf_done_2487
+	JZ    shuf_done_2502
 
-shuf_rows_2488:
+shuf_rows_2503:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2489
+	JHI       shuf_masked_2504
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2490:
+shuf_loaded_2505:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -19973,23 +20106,23 @@ shuf_loaded_2490:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2488
+	JNZ       shuf_rows_2503
 
-shuf_done_2487:
-shuf_run_done_2483:
+shuf_done_2502:
+shuf_run_done_2498:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2491
+	JZ        shuf_done_2506
 
-shuf_rows_2492:
+shuf_rows_2507:
 	VMOVQ     X9, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2493
+	JHI       shuf_masked_2508
 	VMOVDQU64 (CX), Z10
 
-shuf_loaded_2494:
+shuf_loaded_2509:
 	VMOVDQA64 Z2, Z11
 	VPERMB    Z10, Z0, K3, Z11
 	VMOVDQU64 Z11, (AX)
@@ -19999,60 +20132,60 @@ shuf_loaded_2494:
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      DI
-	JNZ       shuf_rows_2492
+	JNZ       shuf_rows_2507
 
-shuf_done_2491:
+shuf_done_2506:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2477
+	JNZ  shuf_planes_2492
 
-shuf_last_plane_2478:
+shuf_last_plane_2493:
 	MOVQ      136(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z3, Z3
 	VMOVQ     X4, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2495
+	JZ        shuf_done_2510
 
-shuf_rows_2496:
+shuf_rows_2511:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2497
+	JHI       shuf_masked_2512
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2498:
+shuf_loaded_2513:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z4, Z1, K4, Z9
 	CMPQ      AX, DI
-	JHI       shuf_far_2499
+	JHI       shuf_far_2514
 	VMOVDQU8  X9, K2, 64(AX)
 
-shuf_stored_2500:
+shuf_stored_2515:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2496
+	JNZ     shuf_rows_2511
 
-shuf_done_2495:
+shuf_done_2510:
 	VMOVQ X5, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2501
+	JZ    shuf_run_done_2516
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2502
+	JHI   shuf_run_checked_2517
 	TESTQ DX, DX
-	JZ    shuf_done_2503
+	JZ    shuf_done_2518
 
-shuf_rows_2504:
+shuf_rows_2519:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -20060,97 +20193,97 @@ shuf_rows_2504:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2505
+	JHI       shuf_far_2520
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2506:
+shuf_stored_2521:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2504
+	JNZ  shuf_rows_2519
 
-shuf_done_2503:
-	JMP shuf_run_done_2501
+shuf_done_2518:
+	JMP shuf_run_done_2516
 
-shuf_run_checked_2502:
+shuf_run_checked_2517:
 	TESTQ DX, DX
-	JZ    shuf_done_2507
+	JZ    shuf_done_2522
 
-shuf_rows_2508:
+shuf_rows_2523:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2509
+	JHI       shuf_masked_2524
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2510:
+shuf_loaded_2525:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2511
+	JHI       shuf_far_2526
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2512:
+shuf_stored_2527:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2508
+	JNZ  shuf_rows_2523
 
-shuf_done_2507:
-shuf_run_done_2501:
+shuf_done_2522:
+shuf_run_done_2516:
 	VMOVDQA64 Z8, Z3
 	VMOVQ     X7, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2513
+	JZ        shuf_done_2528
 
-shuf_rows_2514:
+shuf_rows_2529:
 	VMOVQ     X3, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2515
+	JHI       shuf_masked_2530
 	VMOVDQU64 (CX), Z4
 
-shuf_loaded_2516:
+shuf_loaded_2531:
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z0, K3, Z5
 	VMOVDQU64 Z5, (AX)
 	VMOVDQA64 Z2, Z5
 	VPERMB    Z4, Z1, K4, Z5
 	CMPQ      AX, DI
-	JHI       shuf_far_2517
+	JHI       shuf_far_2532
 	VMOVDQU8  X5, K2, 64(AX)
 
-shuf_stored_2518:
+shuf_stored_2533:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2514
+	JNZ     shuf_rows_2529
 
-shuf_done_2513:
+shuf_done_2528:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2449:
+shuf_list_loads_2464:
 	DECQ R11
-	JZ   shuf_last_plane_2520
+	JZ   shuf_last_plane_2535
 
-shuf_planes_2519:
+shuf_planes_2534:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2521
+	JZ    shuf_done_2536
 
-shuf_rows_2522:
+shuf_rows_2537:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2523
+	JHI       shuf_masked_2538
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2524:
+shuf_loaded_2539:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -20160,23 +20293,23 @@ shuf_loaded_2524:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2522
+	JNZ       shuf_rows_2537
 
-shuf_done_2521:
+shuf_done_2536:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2525
+	JZ    shuf_run_done_2540
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2526
+	JHI   shuf_run_checked_2541
 	TESTQ R8, R8
-	JZ    shuf_done_2527
+	JZ    shuf_done_2542
 
-shuf_rows_2528:
+shuf_rows_2543:
 	VMOVDQU64 (CX), Z9
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
@@ -20187,21 +20320,21 @@ shuf_rows_2528:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2528
+	JNZ       shuf_rows_2543
 
-shuf_done_2527:
-	JMP shuf_run_done_2525
+shuf_done_2542:
+	JMP shuf_run_done_2540
 
-shuf_run_checked_2526:
+shuf_run_checked_2541:
 	TESTQ R8, R8
-	JZ    shuf_done_2529
+	JZ    shuf_done_2544
 
-shuf_rows_2530:
+shuf_rows_2545:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2531
+	JHI       shuf_masked_2546
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2532:
+shuf_loaded_2547:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -20211,24 +20344,24 @@ shuf_loaded_2532:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2530
+	JNZ       shuf_rows_2545
 
-shuf_done_2529:
-shuf_run_done_2525:
+shuf_done_2544:
+shuf_run_done_2540:
 	VMOVQ X8, DI
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2533
+	JZ    shuf_done_2548
 
-shuf_rows_2534:
+shuf_rows_2549:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2535
+	JHI       shuf_masked_2550
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2536:
+shuf_loaded_2551:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
@@ -20238,61 +20371,61 @@ shuf_loaded_2536:
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2534
+	JNZ       shuf_rows_2549
 
-shuf_done_2533:
+shuf_done_2548:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2519
+	JNZ  shuf_planes_2534
 
-shuf_last_plane_2520:
+shuf_last_plane_2535:
 	MOVQ  136(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2537
+	JZ    shuf_done_2552
 
-shuf_rows_2538:
+shuf_rows_2553:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2539
+	JHI       shuf_masked_2554
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2540:
+shuf_loaded_2555:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2541
+	JHI       shuf_far_2556
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2542:
+shuf_stored_2557:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2538
+	JNZ  shuf_rows_2553
 
-shuf_done_2537:
+shuf_done_2552:
 	VMOVQ X5, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2543
+	JZ    shuf_run_done_2558
 	VMOVQ X6, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2544
+	JHI   shuf_run_checked_2559
 	TESTQ R8, R8
-	JZ    shuf_done_2545
+	JZ    shuf_done_2560
 
-shuf_rows_2546:
+shuf_rows_2561:
 	VMOVDQU64 (CX), Z3
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
@@ -20300,106 +20433,106 @@ shuf_rows_2546:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2547
+	JHI       shuf_far_2562
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2548:
+shuf_stored_2563:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2546
+	JNZ  shuf_rows_2561
 
-shuf_done_2545:
-	JMP shuf_run_done_2543
+shuf_done_2560:
+	JMP shuf_run_done_2558
 
-shuf_run_checked_2544:
+shuf_run_checked_2559:
 	TESTQ R8, R8
-	JZ    shuf_done_2549
+	JZ    shuf_done_2564
 
-shuf_rows_2550:
+shuf_rows_2565:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2551
+	JHI       shuf_masked_2566
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2552:
+shuf_loaded_2567:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2553
+	JHI       shuf_far_2568
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2554:
+shuf_stored_2569:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2550
+	JNZ  shuf_rows_2565
 
-shuf_done_2549:
-shuf_run_done_2543:
+shuf_done_2564:
+shuf_run_done_2558:
 	VMOVQ X8, DX
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2555
+	JZ    shuf_done_2570
 
-shuf_rows_2556:
+shuf_rows_2571:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2557
+	JHI       shuf_masked_2572
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2558:
+shuf_loaded_2573:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	VMOVDQU64 Z4, (AX)
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z1, K4, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2559
+	JHI       shuf_far_2574
 	VMOVDQU8  X4, K2, 64(AX)
 
-shuf_stored_2560:
+shuf_stored_2575:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2556
+	JNZ  shuf_rows_2571
 
-shuf_done_2555:
+shuf_done_2570:
 	VZEROUPPER
 	RET
 
-shuf_narrow_1505:
+shuf_narrow_1520:
 	MOVQ    DI, AX
 	CMPQ    R8, AX
 	CMOVQGT R8, AX
 	CMPQ    AX, $0x10
-	JBE     shuf_store16_2561
+	JBE     shuf_store16_2576
 	CMPQ    AX, $0x20
-	JBE     shuf_store32_2562
+	JBE     shuf_store32_2577
 	CMPQ    rowIdx+96(FP), $0x00
-	JNE     shuf_list_2563
+	JNE     shuf_list_2578
 	DECQ    R11
-	JZ      shuf_last_plane_2566
+	JZ      shuf_last_plane_2581
 
-shuf_planes_2565:
+shuf_planes_2580:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2567
+	JZ    shuf_run_done_2582
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2568
+	JHI   shuf_run_checked_2583
 	TESTQ DI, DI
-	JZ    shuf_done_2569
+	JZ    shuf_done_2584
 
-shuf_rows_2570:
+shuf_rows_2585:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
@@ -20407,96 +20540,96 @@ shuf_rows_2570:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2570
+	JNZ       shuf_rows_2585
 
-shuf_done_2569:
-	JMP shuf_run_done_2567
+shuf_done_2584:
+	JMP shuf_run_done_2582
 
-shuf_run_checked_2568:
+shuf_run_checked_2583:
 	TESTQ DI, DI
-	JZ    shuf_done_2571
+	JZ    shuf_done_2586
 
-shuf_rows_2572:
+shuf_rows_2587:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2573
+	JHI       shuf_masked_2588
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2574:
+shuf_loaded_2589:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU8  Z3, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2572
+	JNZ       shuf_rows_2587
 
-shuf_done_2571:
-shuf_run_done_2567:
+shuf_done_2586:
+shuf_run_done_2582:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2565
+	JNZ  shuf_planes_2580
 
-shuf_last_plane_2566:
+shuf_last_plane_2581:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2575
+	JZ    shuf_run_done_2590
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2576
+	JHI   shuf_run_checked_2591
 	TESTQ DX, DX
-	JZ    shuf_done_2577
+	JZ    shuf_done_2592
 
-shuf_rows_2578:
+shuf_rows_2593:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2579
+	JHI       shuf_far_2594
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2580:
+shuf_stored_2595:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2578
+	JNZ  shuf_rows_2593
 
-shuf_done_2577:
-	JMP shuf_run_done_2575
+shuf_done_2592:
+	JMP shuf_run_done_2590
 
-shuf_run_checked_2576:
+shuf_run_checked_2591:
 	TESTQ DX, DX
-	JZ    shuf_done_2581
+	JZ    shuf_done_2596
 
-shuf_rows_2582:
+shuf_rows_2597:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2583
+	JHI       shuf_masked_2598
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2584:
+shuf_loaded_2599:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2585
+	JHI       shuf_far_2600
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2586:
+shuf_stored_2601:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2582
+	JNZ  shuf_rows_2597
 
-shuf_done_2581:
-shuf_run_done_2575:
+shuf_done_2596:
+shuf_run_done_2590:
 	VZEROUPPER
 	RET
 
-shuf_list_2563:
+shuf_list_2578:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -20505,12 +20638,12 @@ shuf_list_2563:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_2587
+	JZ      shuf_no_run_2602
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2587:
+shuf_no_run_2602:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -20520,84 +20653,84 @@ shuf_no_run_2587:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2564
+	JA    shuf_list_loads_2579
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2588:
+shuf_offs_2603:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2589
+	JAE     shuf_offs_done_2604
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2588
+	JMP     shuf_offs_2603
 
-shuf_offs_done_2589:
+shuf_offs_done_2604:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2564
+	JA   shuf_list_loads_2579
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2590:
+shuf_offs_2605:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2591
+	JAE     shuf_offs_done_2606
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2590
+	JMP     shuf_offs_2605
 
-shuf_offs_done_2591:
+shuf_offs_done_2606:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 	DECQ      R11
-	JZ        shuf_last_plane_2593
+	JZ        shuf_last_plane_2608
 
-shuf_planes_2592:
+shuf_planes_2607:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2594
+	JZ        shuf_done_2609
 
-shuf_rows_2595:
+shuf_rows_2610:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2596
+	JHI       shuf_masked_2611
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2597:
+shuf_loaded_2612:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2595
+	JNZ       shuf_rows_2610
 
-shuf_done_2594:
+shuf_done_2609:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2598
+	JZ    shuf_run_done_2613
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2599
+	JHI   shuf_run_checked_2614
 	TESTQ DI, DI
-	JZ    shuf_done_2600
+	JZ    shuf_done_2615
 
-shuf_rows_2601:
+shuf_rows_2616:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -20605,213 +20738,213 @@ shuf_rows_2601:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2601
+	JNZ       shuf_rows_2616
 
-shuf_done_2600:
-	JMP shuf_run_done_2598
+shuf_done_2615:
+	JMP shuf_run_done_2613
 
-shuf_run_checked_2599:
+shuf_run_checked_2614:
 	TESTQ DI, DI
-	JZ    shuf_done_2602
+	JZ    shuf_done_2617
 
-shuf_rows_2603:
+shuf_rows_2618:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2604
+	JHI       shuf_masked_2619
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2605:
+shuf_loaded_2620:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2603
+	JNZ       shuf_rows_2618
 
-shuf_done_2602:
-shuf_run_done_2598:
+shuf_done_2617:
+shuf_run_done_2613:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2606
+	JZ        shuf_done_2621
 
-shuf_rows_2607:
+shuf_rows_2622:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2608
+	JHI       shuf_masked_2623
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2609:
+shuf_loaded_2624:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU8  Z10, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2607
+	JNZ       shuf_rows_2622
 
-shuf_done_2606:
+shuf_done_2621:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2592
+	JNZ  shuf_planes_2607
 
-shuf_last_plane_2593:
+shuf_last_plane_2608:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z1
 	VMOVQ     X3, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2610
+	JZ        shuf_done_2625
 
-shuf_rows_2611:
+shuf_rows_2626:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2612
+	JHI       shuf_masked_2627
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2613:
+shuf_loaded_2628:
 	VMOVDQA64 Z2, Z8
 	VPERMB    Z3, Z0, K3, Z8
 	CMPQ      AX, DI
-	JHI       shuf_far_2614
+	JHI       shuf_far_2629
 	VMOVDQU8  Z8, K1, (AX)
 
-shuf_stored_2615:
+shuf_stored_2630:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2611
+	JNZ     shuf_rows_2626
 
-shuf_done_2610:
+shuf_done_2625:
 	VMOVQ X4, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2616
+	JZ    shuf_run_done_2631
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2617
+	JHI   shuf_run_checked_2632
 	TESTQ DX, DX
-	JZ    shuf_done_2618
+	JZ    shuf_done_2633
 
-shuf_rows_2619:
+shuf_rows_2634:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2620
+	JHI       shuf_far_2635
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2621:
+shuf_stored_2636:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2619
+	JNZ  shuf_rows_2634
 
-shuf_done_2618:
-	JMP shuf_run_done_2616
+shuf_done_2633:
+	JMP shuf_run_done_2631
 
-shuf_run_checked_2617:
+shuf_run_checked_2632:
 	TESTQ DX, DX
-	JZ    shuf_done_2622
+	JZ    shuf_done_2637
 
-shuf_rows_2623:
+shuf_rows_2638:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2624
+	JHI       shuf_masked_2639
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2625:
+shuf_loaded_2640:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2626
+	JHI       shuf_far_2641
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2627:
+shuf_stored_2642:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2623
+	JNZ  shuf_rows_2638
 
-shuf_done_2622:
-shuf_run_done_2616:
+shuf_done_2637:
+shuf_run_done_2631:
 	VMOVDQA64 Z7, Z1
 	VMOVQ     X6, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2628
+	JZ        shuf_done_2643
 
-shuf_rows_2629:
+shuf_rows_2644:
 	VMOVQ     X1, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2630
+	JHI       shuf_masked_2645
 	VMOVDQU64 (CX), Z3
 
-shuf_loaded_2631:
+shuf_loaded_2646:
 	VMOVDQA64 Z2, Z4
 	VPERMB    Z3, Z0, K3, Z4
 	CMPQ      AX, DI
-	JHI       shuf_far_2632
+	JHI       shuf_far_2647
 	VMOVDQU8  Z4, K1, (AX)
 
-shuf_stored_2633:
+shuf_stored_2648:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z1, Z1, Z1
 	DECQ    DX
-	JNZ     shuf_rows_2629
+	JNZ     shuf_rows_2644
 
-shuf_done_2628:
+shuf_done_2643:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2564:
+shuf_list_loads_2579:
 	DECQ R11
-	JZ   shuf_last_plane_2635
+	JZ   shuf_last_plane_2650
 
-shuf_planes_2634:
+shuf_planes_2649:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2636
+	JZ    shuf_done_2651
 
-shuf_rows_2637:
+shuf_rows_2652:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2638
+	JHI       shuf_masked_2653
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2639:
+shuf_loaded_2654:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2637
+	JNZ       shuf_rows_2652
 
-shuf_done_2636:
+shuf_done_2651:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2640
+	JZ    shuf_run_done_2655
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2641
+	JHI   shuf_run_checked_2656
 	TESTQ R8, R8
-	JZ    shuf_done_2642
+	JZ    shuf_done_2657
 
-shuf_rows_2643:
+shuf_rows_2658:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -20819,194 +20952,194 @@ shuf_rows_2643:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2643
+	JNZ       shuf_rows_2658
 
-shuf_done_2642:
-	JMP shuf_run_done_2640
+shuf_done_2657:
+	JMP shuf_run_done_2655
 
-shuf_run_checked_2641:
+shuf_run_checked_2656:
 	TESTQ R8, R8
-	JZ    shuf_done_2644
+	JZ    shuf_done_2659
 
-shuf_rows_2645:
+shuf_rows_2660:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2646
+	JHI       shuf_masked_2661
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2647:
+shuf_loaded_2662:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2645
+	JNZ       shuf_rows_2660
 
-shuf_done_2644:
-shuf_run_done_2640:
+shuf_done_2659:
+shuf_run_done_2655:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2648
+	JZ    shuf_done_2663
 
-shuf_rows_2649:
+shuf_rows_2664:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2650
+	JHI       shuf_masked_2665
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2651:
+shuf_loaded_2666:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU8  Z9, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2649
+	JNZ       shuf_rows_2664
 
-shuf_done_2648:
+shuf_done_2663:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2634
+	JNZ  shuf_planes_2649
 
-shuf_last_plane_2635:
+shuf_last_plane_2650:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X1, DX
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2652
+	JZ    shuf_done_2667
 
-shuf_rows_2653:
+shuf_rows_2668:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2654
+	JHI       shuf_masked_2669
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2655:
+shuf_loaded_2670:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2656
+	JHI       shuf_far_2671
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2657:
+shuf_stored_2672:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2653
+	JNZ  shuf_rows_2668
 
-shuf_done_2652:
+shuf_done_2667:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2658
+	JZ    shuf_run_done_2673
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2659
+	JHI   shuf_run_checked_2674
 	TESTQ R8, R8
-	JZ    shuf_done_2660
+	JZ    shuf_done_2675
 
-shuf_rows_2661:
+shuf_rows_2676:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2662
+	JHI       shuf_far_2677
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2663:
+shuf_stored_2678:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2661
+	JNZ  shuf_rows_2676
 
-shuf_done_2660:
-	JMP shuf_run_done_2658
+shuf_done_2675:
+	JMP shuf_run_done_2673
 
-shuf_run_checked_2659:
+shuf_run_checked_2674:
 	TESTQ R8, R8
-	JZ    shuf_done_2664
+	JZ    shuf_done_2679
 
-shuf_rows_2665:
+shuf_rows_2680:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2666
+	JHI       shuf_masked_2681
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2667:
+shuf_loaded_2682:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2668
+	JHI       shuf_far_2683
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2669:
+shuf_stored_2684:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2665
+	JNZ  shuf_rows_2680
 
-shuf_done_2664:
-shuf_run_done_2658:
+shuf_done_2679:
+shuf_run_done_2673:
 	VMOVQ X7, DX
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2670
+	JZ    shuf_done_2685
 
-shuf_rows_2671:
+shuf_rows_2686:
 	MOVLQSX   (DX), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2672
+	JHI       shuf_masked_2687
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2673:
+shuf_loaded_2688:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	CMPQ      AX, DI
-	JHI       shuf_far_2674
+	JHI       shuf_far_2689
 	VMOVDQU8  Z3, K1, (AX)
 
-shuf_stored_2675:
+shuf_stored_2690:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2671
+	JNZ  shuf_rows_2686
 
-shuf_done_2670:
+shuf_done_2685:
 	VZEROUPPER
 	RET
 
-shuf_store32_2562:
+shuf_store32_2577:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2676
+	JNE  shuf_list_2691
 	DECQ R11
-	JZ   shuf_last_plane_2679
+	JZ   shuf_last_plane_2694
 
-shuf_planes_2678:
+shuf_planes_2693:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2680
+	JZ    shuf_run_done_2695
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2681
+	JHI   shuf_run_checked_2696
 	TESTQ DI, DI
-	JZ    shuf_done_2682
+	JZ    shuf_done_2697
 
-shuf_rows_2683:
+shuf_rows_2698:
 	VMOVDQU   (CX), Y3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
@@ -21014,96 +21147,96 @@ shuf_rows_2683:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2683
+	JNZ       shuf_rows_2698
 
-shuf_done_2682:
-	JMP shuf_run_done_2680
+shuf_done_2697:
+	JMP shuf_run_done_2695
 
-shuf_run_checked_2681:
+shuf_run_checked_2696:
 	TESTQ DI, DI
-	JZ    shuf_done_2684
+	JZ    shuf_done_2699
 
-shuf_rows_2685:
+shuf_rows_2700:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2686
+	JHI     shuf_masked_2701
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2687:
+shuf_loaded_2702:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	VMOVDQU8  Y1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2685
+	JNZ       shuf_rows_2700
 
-shuf_done_2684:
-shuf_run_done_2680:
+shuf_done_2699:
+shuf_run_done_2695:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2678
+	JNZ  shuf_planes_2693
 
-shuf_last_plane_2679:
+shuf_last_plane_2694:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2688
+	JZ    shuf_run_done_2703
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2689
+	JHI   shuf_run_checked_2704
 	TESTQ DX, DX
-	JZ    shuf_done_2690
+	JZ    shuf_done_2705
 
-shuf_rows_2691:
+shuf_rows_2706:
 	VMOVDQU   (CX), Y3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2692
+	JHI       shuf_far_2707
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2693:
+shuf_stored_2708:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2691
+	JNZ  shuf_rows_2706
 
-shuf_done_2690:
-	JMP shuf_run_done_2688
+shuf_done_2705:
+	JMP shuf_run_done_2703
 
-shuf_run_checked_2689:
+shuf_run_checked_2704:
 	TESTQ DX, DX
-	JZ    shuf_done_2694
+	JZ    shuf_done_2709
 
-shuf_rows_2695:
+shuf_rows_2710:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2696
+	JHI     shuf_masked_2711
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2697:
+shuf_loaded_2712:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2698
+	JHI       shuf_far_2713
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2699:
+shuf_stored_2714:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2695
+	JNZ  shuf_rows_2710
 
-shuf_done_2694:
-shuf_run_done_2688:
+shuf_done_2709:
+shuf_run_done_2703:
 	VZEROUPPER
 	RET
 
-shuf_list_2676:
+shuf_list_2691:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -21112,12 +21245,12 @@ shuf_list_2676:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_2700
+	JZ      shuf_no_run_2715
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2700:
+shuf_no_run_2715:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -21127,84 +21260,84 @@ shuf_no_run_2700:
 	VMOVQ CX, X9
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2677
+	JA    shuf_list_loads_2692
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2701:
+shuf_offs_2716:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2702
+	JAE     shuf_offs_done_2717
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2701
+	JMP     shuf_offs_2716
 
-shuf_offs_done_2702:
+shuf_offs_done_2717:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2677
+	JA   shuf_list_loads_2692
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2703:
+shuf_offs_2718:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2704
+	JAE     shuf_offs_done_2719
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2703
+	JMP     shuf_offs_2718
 
-shuf_offs_done_2704:
+shuf_offs_done_2719:
 	VMOVDQU64 (SP), Z10
 	VMOVDQU64 64(SP), Z11
 	DECQ      R11
-	JZ        shuf_last_plane_2706
+	JZ        shuf_last_plane_2721
 
-shuf_planes_2705:
+shuf_planes_2720:
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z12
 	VMOVQ     X1, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2707
+	JZ        shuf_done_2722
 
-shuf_rows_2708:
+shuf_rows_2723:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2709
+	JHI     shuf_masked_2724
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2710:
+shuf_loaded_2725:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z3, Z0, K3, Z13
 	VMOVDQU8  Y13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2708
+	JNZ       shuf_rows_2723
 
-shuf_done_2707:
+shuf_done_2722:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2711
+	JZ    shuf_run_done_2726
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2712
+	JHI   shuf_run_checked_2727
 	TESTQ DI, DI
-	JZ    shuf_done_2713
+	JZ    shuf_done_2728
 
-shuf_rows_2714:
+shuf_rows_2729:
 	VMOVDQU   (CX), Y4
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z4, Z0, K3, Z12
@@ -21212,213 +21345,213 @@ shuf_rows_2714:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2714
+	JNZ       shuf_rows_2729
 
-shuf_done_2713:
-	JMP shuf_run_done_2711
+shuf_done_2728:
+	JMP shuf_run_done_2726
 
-shuf_run_checked_2712:
+shuf_run_checked_2727:
 	TESTQ DI, DI
-	JZ    shuf_done_2715
+	JZ    shuf_done_2730
 
-shuf_rows_2716:
+shuf_rows_2731:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2717
+	JHI     shuf_masked_2732
 	VMOVDQU (CX), Y5
 
-shuf_loaded_2718:
+shuf_loaded_2733:
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z5, Z0, K3, Z12
 	VMOVDQU8  Y12, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2716
+	JNZ       shuf_rows_2731
 
-shuf_done_2715:
-shuf_run_done_2711:
+shuf_done_2730:
+shuf_run_done_2726:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X9, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2719
+	JZ        shuf_done_2734
 
-shuf_rows_2720:
+shuf_rows_2735:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2721
+	JHI     shuf_masked_2736
 	VMOVDQU (CX), Y6
 
-shuf_loaded_2722:
+shuf_loaded_2737:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z6, Z0, K3, Z13
 	VMOVDQU8  Y13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2720
+	JNZ       shuf_rows_2735
 
-shuf_done_2719:
+shuf_done_2734:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2705
+	JNZ  shuf_planes_2720
 
-shuf_last_plane_2706:
+shuf_last_plane_2721:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z3
 	VMOVQ     X1, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2723
+	JZ        shuf_done_2738
 
-shuf_rows_2724:
+shuf_rows_2739:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2725
+	JHI     shuf_masked_2740
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2726:
+shuf_loaded_2741:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2727
+	JHI       shuf_far_2742
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2728:
+shuf_stored_2743:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2724
+	JNZ     shuf_rows_2739
 
-shuf_done_2723:
+shuf_done_2738:
 	VMOVQ X7, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2729
+	JZ    shuf_run_done_2744
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2730
+	JHI   shuf_run_checked_2745
 	TESTQ DX, DX
-	JZ    shuf_done_2731
+	JZ    shuf_done_2746
 
-shuf_rows_2732:
+shuf_rows_2747:
 	VMOVDQU   (CX), Y7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2733
+	JHI       shuf_far_2748
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2734:
+shuf_stored_2749:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2732
+	JNZ  shuf_rows_2747
 
-shuf_done_2731:
-	JMP shuf_run_done_2729
+shuf_done_2746:
+	JMP shuf_run_done_2744
 
-shuf_run_checked_2730:
+shuf_run_checked_2745:
 	TESTQ DX, DX
-	JZ    shuf_done_2735
+	JZ    shuf_done_2750
 
-shuf_rows_2736:
+shuf_rows_2751:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2737
+	JHI     shuf_masked_2752
 	VMOVDQU (CX), Y7
 
-shuf_loaded_2738:
+shuf_loaded_2753:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2739
+	JHI       shuf_far_2754
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2740:
+shuf_stored_2755:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2736
+	JNZ  shuf_rows_2751
 
-shuf_done_2735:
-shuf_run_done_2729:
+shuf_done_2750:
+shuf_run_done_2744:
 	VMOVDQA64 Z11, Z3
 	VMOVQ     X9, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2741
+	JZ        shuf_done_2756
 
-shuf_rows_2742:
+shuf_rows_2757:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2743
+	JHI     shuf_masked_2758
 	VMOVDQU (CX), Y8
 
-shuf_loaded_2744:
+shuf_loaded_2759:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z8, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2745
+	JHI       shuf_far_2760
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2746:
+shuf_stored_2761:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2742
+	JNZ     shuf_rows_2757
 
-shuf_done_2741:
+shuf_done_2756:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2677:
+shuf_list_loads_2692:
 	DECQ R11
-	JZ   shuf_last_plane_2748
+	JZ   shuf_last_plane_2763
 
-shuf_planes_2747:
+shuf_planes_2762:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2749
+	JZ    shuf_done_2764
 
-shuf_rows_2750:
+shuf_rows_2765:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2751
+	JHI     shuf_masked_2766
 	VMOVDQU (CX), Y5
 
-shuf_loaded_2752:
+shuf_loaded_2767:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z5, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2750
+	JNZ       shuf_rows_2765
 
-shuf_done_2749:
+shuf_done_2764:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2753
+	JZ    shuf_run_done_2768
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2754
+	JHI   shuf_run_checked_2769
 	TESTQ R8, R8
-	JZ    shuf_done_2755
+	JZ    shuf_done_2770
 
-shuf_rows_2756:
+shuf_rows_2771:
 	VMOVDQU   (CX), Y10
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z10, Z0, K3, Z6
@@ -21426,194 +21559,194 @@ shuf_rows_2756:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2756
+	JNZ       shuf_rows_2771
 
-shuf_done_2755:
-	JMP shuf_run_done_2753
+shuf_done_2770:
+	JMP shuf_run_done_2768
 
-shuf_run_checked_2754:
+shuf_run_checked_2769:
 	TESTQ R8, R8
-	JZ    shuf_done_2757
+	JZ    shuf_done_2772
 
-shuf_rows_2758:
+shuf_rows_2773:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2759
+	JHI     shuf_masked_2774
 	VMOVDQU (CX), Y11
 
-shuf_loaded_2760:
+shuf_loaded_2775:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z11, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2758
+	JNZ       shuf_rows_2773
 
-shuf_done_2757:
-shuf_run_done_2753:
+shuf_done_2772:
+shuf_run_done_2768:
 	VMOVQ X4, DI
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2761
+	JZ    shuf_done_2776
 
-shuf_rows_2762:
+shuf_rows_2777:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2763
+	JHI     shuf_masked_2778
 	VMOVDQU (CX), Y12
 
-shuf_loaded_2764:
+shuf_loaded_2779:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z12, Z0, K3, Z6
 	VMOVDQU8  Y6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2762
+	JNZ       shuf_rows_2777
 
-shuf_done_2761:
+shuf_done_2776:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2747
+	JNZ  shuf_planes_2762
 
-shuf_last_plane_2748:
+shuf_last_plane_2763:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2765
+	JZ    shuf_done_2780
 
-shuf_rows_2766:
+shuf_rows_2781:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2767
+	JHI     shuf_masked_2782
 	VMOVDQU (CX), Y3
 
-shuf_loaded_2768:
+shuf_loaded_2783:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2769
+	JHI       shuf_far_2784
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2770:
+shuf_stored_2785:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2766
+	JNZ  shuf_rows_2781
 
-shuf_done_2765:
+shuf_done_2780:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2771
+	JZ    shuf_run_done_2786
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2772
+	JHI   shuf_run_checked_2787
 	TESTQ R8, R8
-	JZ    shuf_done_2773
+	JZ    shuf_done_2788
 
-shuf_rows_2774:
+shuf_rows_2789:
 	VMOVDQU   (CX), Y7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2775
+	JHI       shuf_far_2790
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2776:
+shuf_stored_2791:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2774
+	JNZ  shuf_rows_2789
 
-shuf_done_2773:
-	JMP shuf_run_done_2771
+shuf_done_2788:
+	JMP shuf_run_done_2786
 
-shuf_run_checked_2772:
+shuf_run_checked_2787:
 	TESTQ R8, R8
-	JZ    shuf_done_2777
+	JZ    shuf_done_2792
 
-shuf_rows_2778:
+shuf_rows_2793:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2779
+	JHI     shuf_masked_2794
 	VMOVDQU (CX), Y7
 
-shuf_loaded_2780:
+shuf_loaded_2795:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2781
+	JHI       shuf_far_2796
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2782:
+shuf_stored_2797:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2778
+	JNZ  shuf_rows_2793
 
-shuf_done_2777:
-shuf_run_done_2771:
+shuf_done_2792:
+shuf_run_done_2786:
 	VMOVQ X4, DX
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2783
+	JZ    shuf_done_2798
 
-shuf_rows_2784:
+shuf_rows_2799:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2785
+	JHI     shuf_masked_2800
 	VMOVDQU (CX), Y4
 
-shuf_loaded_2786:
+shuf_loaded_2801:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2787
+	JHI       shuf_far_2802
 	VMOVDQU8  Y1, K1, (AX)
 
-shuf_stored_2788:
+shuf_stored_2803:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2784
+	JNZ  shuf_rows_2799
 
-shuf_done_2783:
+shuf_done_2798:
 	VZEROUPPER
 	RET
 
-shuf_store16_2561:
+shuf_store16_2576:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2789
+	JNE  shuf_list_2804
 	DECQ R11
-	JZ   shuf_last_plane_2792
+	JZ   shuf_last_plane_2807
 
-shuf_planes_2791:
+shuf_planes_2806:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2793
+	JZ    shuf_run_done_2808
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2794
+	JHI   shuf_run_checked_2809
 	TESTQ DI, DI
-	JZ    shuf_done_2795
+	JZ    shuf_done_2810
 
-shuf_rows_2796:
+shuf_rows_2811:
 	VMOVDQU   (CX), X3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
@@ -21621,96 +21754,96 @@ shuf_rows_2796:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2796
+	JNZ       shuf_rows_2811
 
-shuf_done_2795:
-	JMP shuf_run_done_2793
+shuf_done_2810:
+	JMP shuf_run_done_2808
 
-shuf_run_checked_2794:
+shuf_run_checked_2809:
 	TESTQ DI, DI
-	JZ    shuf_done_2797
+	JZ    shuf_done_2812
 
-shuf_rows_2798:
+shuf_rows_2813:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2799
+	JHI     shuf_masked_2814
 	VMOVDQU (CX), X4
 
-shuf_loaded_2800:
+shuf_loaded_2815:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	VMOVDQU8  X1, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2798
+	JNZ       shuf_rows_2813
 
-shuf_done_2797:
-shuf_run_done_2793:
+shuf_done_2812:
+shuf_run_done_2808:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2791
+	JNZ  shuf_planes_2806
 
-shuf_last_plane_2792:
+shuf_last_plane_2807:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2801
+	JZ    shuf_run_done_2816
 	MOVQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2802
+	JHI   shuf_run_checked_2817
 	TESTQ DX, DX
-	JZ    shuf_done_2803
+	JZ    shuf_done_2818
 
-shuf_rows_2804:
+shuf_rows_2819:
 	VMOVDQU   (CX), X3
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2805
+	JHI       shuf_far_2820
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2806:
+shuf_stored_2821:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2804
+	JNZ  shuf_rows_2819
 
-shuf_done_2803:
-	JMP shuf_run_done_2801
+shuf_done_2818:
+	JMP shuf_run_done_2816
 
-shuf_run_checked_2802:
+shuf_run_checked_2817:
 	TESTQ DX, DX
-	JZ    shuf_done_2807
+	JZ    shuf_done_2822
 
-shuf_rows_2808:
+shuf_rows_2823:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2809
+	JHI     shuf_masked_2824
 	VMOVDQU (CX), X3
 
-shuf_loaded_2810:
+shuf_loaded_2825:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2811
+	JHI       shuf_far_2826
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2812:
+shuf_stored_2827:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2808
+	JNZ  shuf_rows_2823
 
-shuf_done_2807:
-shuf_run_done_2801:
+shuf_done_2822:
+shuf_run_done_2816:
 	VZEROUPPER
 	RET
 
-shuf_list_2789:
+shuf_list_2804:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X3
 	MOVQ    run0+104(FP), CX
@@ -21719,12 +21852,12 @@ shuf_list_2789:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X7
-	JZ      shuf_no_run_2813
+	JZ      shuf_no_run_2828
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2813:
+shuf_no_run_2828:
 	VMOVQ DI, X8
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -21734,84 +21867,84 @@ shuf_no_run_2813:
 	VMOVQ CX, X9
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2790
+	JA    shuf_list_loads_2805
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2814:
+shuf_offs_2829:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2815
+	JAE     shuf_offs_done_2830
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2814
+	JMP     shuf_offs_2829
 
-shuf_offs_done_2815:
+shuf_offs_done_2830:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2790
+	JA   shuf_list_loads_2805
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2816:
+shuf_offs_2831:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2817
+	JAE     shuf_offs_done_2832
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2816
+	JMP     shuf_offs_2831
 
-shuf_offs_done_2817:
+shuf_offs_done_2832:
 	VMOVDQU64 (SP), Z10
 	VMOVDQU64 64(SP), Z11
 	DECQ      R11
-	JZ        shuf_last_plane_2819
+	JZ        shuf_last_plane_2834
 
-shuf_planes_2818:
+shuf_planes_2833:
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z12
 	VMOVQ     X1, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2820
+	JZ        shuf_done_2835
 
-shuf_rows_2821:
+shuf_rows_2836:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2822
+	JHI     shuf_masked_2837
 	VMOVDQU (CX), X3
 
-shuf_loaded_2823:
+shuf_loaded_2838:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z3, Z0, K3, Z13
 	VMOVDQU8  X13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2821
+	JNZ       shuf_rows_2836
 
-shuf_done_2820:
+shuf_done_2835:
 	VMOVQ X7, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2824
+	JZ    shuf_run_done_2839
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2825
+	JHI   shuf_run_checked_2840
 	TESTQ DI, DI
-	JZ    shuf_done_2826
+	JZ    shuf_done_2841
 
-shuf_rows_2827:
+shuf_rows_2842:
 	VMOVDQU   (CX), X4
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z4, Z0, K3, Z12
@@ -21819,213 +21952,213 @@ shuf_rows_2827:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2827
+	JNZ       shuf_rows_2842
 
-shuf_done_2826:
-	JMP shuf_run_done_2824
+shuf_done_2841:
+	JMP shuf_run_done_2839
 
-shuf_run_checked_2825:
+shuf_run_checked_2840:
 	TESTQ DI, DI
-	JZ    shuf_done_2828
+	JZ    shuf_done_2843
 
-shuf_rows_2829:
+shuf_rows_2844:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2830
+	JHI     shuf_masked_2845
 	VMOVDQU (CX), X5
 
-shuf_loaded_2831:
+shuf_loaded_2846:
 	VMOVDQA64 Z2, Z12
 	VPERMB    Z5, Z0, K3, Z12
 	VMOVDQU8  X12, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2829
+	JNZ       shuf_rows_2844
 
-shuf_done_2828:
-shuf_run_done_2824:
+shuf_done_2843:
+shuf_run_done_2839:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X9, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2832
+	JZ        shuf_done_2847
 
-shuf_rows_2833:
+shuf_rows_2848:
 	VMOVQ   X12, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2834
+	JHI     shuf_masked_2849
 	VMOVDQU (CX), X6
 
-shuf_loaded_2835:
+shuf_loaded_2850:
 	VMOVDQA64 Z2, Z13
 	VPERMB    Z6, Z0, K3, Z13
 	VMOVDQU8  X13, K1, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      DI
-	JNZ       shuf_rows_2833
+	JNZ       shuf_rows_2848
 
-shuf_done_2832:
+shuf_done_2847:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2818
+	JNZ  shuf_planes_2833
 
-shuf_last_plane_2819:
+shuf_last_plane_2834:
 	MOVQ      128(SP), DI
 	MOVQ      DX, AX
 	VMOVDQA64 Z10, Z3
 	VMOVQ     X1, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2836
+	JZ        shuf_done_2851
 
-shuf_rows_2837:
+shuf_rows_2852:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2838
+	JHI     shuf_masked_2853
 	VMOVDQU (CX), X4
 
-shuf_loaded_2839:
+shuf_loaded_2854:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2840
+	JHI       shuf_far_2855
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2841:
+shuf_stored_2856:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2837
+	JNZ     shuf_rows_2852
 
-shuf_done_2836:
+shuf_done_2851:
 	VMOVQ X7, DX
 	TESTQ DX, DX
-	JZ    shuf_run_done_2842
+	JZ    shuf_run_done_2857
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DX), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2843
+	JHI   shuf_run_checked_2858
 	TESTQ DX, DX
-	JZ    shuf_done_2844
+	JZ    shuf_done_2859
 
-shuf_rows_2845:
+shuf_rows_2860:
 	VMOVDQU   (CX), X7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2846
+	JHI       shuf_far_2861
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2847:
+shuf_stored_2862:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2845
+	JNZ  shuf_rows_2860
 
-shuf_done_2844:
-	JMP shuf_run_done_2842
+shuf_done_2859:
+	JMP shuf_run_done_2857
 
-shuf_run_checked_2843:
+shuf_run_checked_2858:
 	TESTQ DX, DX
-	JZ    shuf_done_2848
+	JZ    shuf_done_2863
 
-shuf_rows_2849:
+shuf_rows_2864:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2850
+	JHI     shuf_masked_2865
 	VMOVDQU (CX), X7
 
-shuf_loaded_2851:
+shuf_loaded_2866:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2852
+	JHI       shuf_far_2867
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2853:
+shuf_stored_2868:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DX
-	JNZ  shuf_rows_2849
+	JNZ  shuf_rows_2864
 
-shuf_done_2848:
-shuf_run_done_2842:
+shuf_done_2863:
+shuf_run_done_2857:
 	VMOVDQA64 Z11, Z3
 	VMOVQ     X9, DX
 	TESTQ     DX, DX
-	JZ        shuf_done_2854
+	JZ        shuf_done_2869
 
-shuf_rows_2855:
+shuf_rows_2870:
 	VMOVQ   X3, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2856
+	JHI     shuf_masked_2871
 	VMOVDQU (CX), X8
 
-shuf_loaded_2857:
+shuf_loaded_2872:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z8, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2858
+	JHI       shuf_far_2873
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2859:
+shuf_stored_2874:
 	ADDQ    BX, AX
 	VALIGNQ $0x01, Z3, Z3, Z3
 	DECQ    DX
-	JNZ     shuf_rows_2855
+	JNZ     shuf_rows_2870
 
-shuf_done_2854:
+shuf_done_2869:
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2790:
+shuf_list_loads_2805:
 	DECQ R11
-	JZ   shuf_last_plane_2861
+	JZ   shuf_last_plane_2876
 
-shuf_planes_2860:
+shuf_planes_2875:
 	MOVQ  DX, AX
 	VMOVQ X3, DI
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2862
+	JZ    shuf_done_2877
 
-shuf_rows_2863:
+shuf_rows_2878:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2864
+	JHI     shuf_masked_2879
 	VMOVDQU (CX), X5
 
-shuf_loaded_2865:
+shuf_loaded_2880:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z5, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2863
+	JNZ       shuf_rows_2878
 
-shuf_done_2862:
+shuf_done_2877:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2866
+	JZ    shuf_run_done_2881
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2867
+	JHI   shuf_run_checked_2882
 	TESTQ R8, R8
-	JZ    shuf_done_2868
+	JZ    shuf_done_2883
 
-shuf_rows_2869:
+shuf_rows_2884:
 	VMOVDQU   (CX), X10
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z10, Z0, K3, Z6
@@ -22033,192 +22166,192 @@ shuf_rows_2869:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2869
+	JNZ       shuf_rows_2884
 
-shuf_done_2868:
-	JMP shuf_run_done_2866
+shuf_done_2883:
+	JMP shuf_run_done_2881
 
-shuf_run_checked_2867:
+shuf_run_checked_2882:
 	TESTQ R8, R8
-	JZ    shuf_done_2870
+	JZ    shuf_done_2885
 
-shuf_rows_2871:
+shuf_rows_2886:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2872
+	JHI     shuf_masked_2887
 	VMOVDQU (CX), X11
 
-shuf_loaded_2873:
+shuf_loaded_2888:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z11, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2871
+	JNZ       shuf_rows_2886
 
-shuf_done_2870:
-shuf_run_done_2866:
+shuf_done_2885:
+shuf_run_done_2881:
 	VMOVQ X4, DI
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2874
+	JZ    shuf_done_2889
 
-shuf_rows_2875:
+shuf_rows_2890:
 	MOVLQSX (DI), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2876
+	JHI     shuf_masked_2891
 	VMOVDQU (CX), X12
 
-shuf_loaded_2877:
+shuf_loaded_2892:
 	VMOVDQA64 Z2, Z6
 	VPERMB    Z12, Z0, K3, Z6
 	VMOVDQU8  X6, K1, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2875
+	JNZ       shuf_rows_2890
 
-shuf_done_2874:
+shuf_done_2889:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2860
+	JNZ  shuf_planes_2875
 
-shuf_last_plane_2861:
+shuf_last_plane_2876:
 	MOVQ  128(SP), DI
 	MOVQ  DX, AX
 	VMOVQ X3, DX
 	VMOVQ X1, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2878
+	JZ    shuf_done_2893
 
-shuf_rows_2879:
+shuf_rows_2894:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2880
+	JHI     shuf_masked_2895
 	VMOVDQU (CX), X3
 
-shuf_loaded_2881:
+shuf_loaded_2896:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z3, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2882
+	JHI       shuf_far_2897
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2883:
+shuf_stored_2898:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2879
+	JNZ  shuf_rows_2894
 
-shuf_done_2878:
+shuf_done_2893:
 	VMOVQ X7, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2884
+	JZ    shuf_run_done_2899
 	VMOVQ X8, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DX
 	IMULQ SI, DX
 	ADDQ  CX, DX
 	CMPQ  DX, R13
-	JHI   shuf_run_checked_2885
+	JHI   shuf_run_checked_2900
 	TESTQ R8, R8
-	JZ    shuf_done_2886
+	JZ    shuf_done_2901
 
-shuf_rows_2887:
+shuf_rows_2902:
 	VMOVDQU   (CX), X7
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2888
+	JHI       shuf_far_2903
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2889:
+shuf_stored_2904:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2887
+	JNZ  shuf_rows_2902
 
-shuf_done_2886:
-	JMP shuf_run_done_2884
+shuf_done_2901:
+	JMP shuf_run_done_2899
 
-shuf_run_checked_2885:
+shuf_run_checked_2900:
 	TESTQ R8, R8
-	JZ    shuf_done_2890
+	JZ    shuf_done_2905
 
-shuf_rows_2891:
+shuf_rows_2906:
 	CMPQ    CX, R13
-	JHI     shuf_masked_2892
+	JHI     shuf_masked_2907
 	VMOVDQU (CX), X7
 
-shuf_loaded_2893:
+shuf_loaded_2908:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z7, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2894
+	JHI       shuf_far_2909
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2895:
+shuf_stored_2910:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  shuf_rows_2891
+	JNZ  shuf_rows_2906
 
-shuf_done_2890:
-shuf_run_done_2884:
+shuf_done_2905:
+shuf_run_done_2899:
 	VMOVQ X4, DX
 	VMOVQ X9, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2896
+	JZ    shuf_done_2911
 
-shuf_rows_2897:
+shuf_rows_2912:
 	MOVLQSX (DX), CX
 	IMULQ   SI, CX
 	ADDQ    R9, CX
 	CMPQ    CX, R13
-	JHI     shuf_masked_2898
+	JHI     shuf_masked_2913
 	VMOVDQU (CX), X4
 
-shuf_loaded_2899:
+shuf_loaded_2914:
 	VMOVDQA64 Z2, Z1
 	VPERMB    Z4, Z0, K3, Z1
 	CMPQ      AX, DI
-	JHI       shuf_far_2900
+	JHI       shuf_far_2915
 	VMOVDQU8  X1, K1, (AX)
 
-shuf_stored_2901:
+shuf_stored_2916:
 	ADDQ BX, AX
 	ADDQ $0x04, DX
 	DECQ R8
-	JNZ  shuf_rows_2897
+	JNZ  shuf_rows_2912
 
-shuf_done_2896:
+shuf_done_2911:
 	VZEROUPPER
 	RET
 
-shuf_full_1506:
+shuf_full_1521:
 	CMPQ rowIdx+96(FP), $0x00
-	JNE  shuf_list_2902
+	JNE  shuf_list_2917
 
-shuf_planes_2904:
+shuf_planes_2919:
 	MOVQ  DX, AX
 	MOVQ  rows+16(FP), DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2906
+	JZ    shuf_run_done_2921
 	MOVQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2907
+	JHI   shuf_run_checked_2922
 	TESTQ DI, DI
-	JZ    shuf_done_2908
+	JZ    shuf_done_2923
 
-shuf_rows_2909:
+shuf_rows_2924:
 	VMOVDQU64 (CX), Z1
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
@@ -22226,39 +22359,39 @@ shuf_rows_2909:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2909
+	JNZ       shuf_rows_2924
 
-shuf_done_2908:
-	JMP shuf_run_done_2906
+shuf_done_2923:
+	JMP shuf_run_done_2921
 
-shuf_run_checked_2907:
+shuf_run_checked_2922:
 	TESTQ DI, DI
-	JZ    shuf_done_2910
+	JZ    shuf_done_2925
 
-shuf_rows_2911:
+shuf_rows_2926:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2912
+	JHI       shuf_masked_2927
 	VMOVDQU64 (CX), Z1
 
-shuf_loaded_2913:
+shuf_loaded_2928:
 	VMOVDQA64 Z2, Z3
 	VPERMB    Z1, Z0, K3, Z3
 	VMOVDQU64 Z3, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2911
+	JNZ       shuf_rows_2926
 
-shuf_done_2910:
-shuf_run_done_2906:
+shuf_done_2925:
+shuf_run_done_2921:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2904
+	JNZ  shuf_planes_2919
 	VZEROUPPER
 	RET
 
-shuf_list_2902:
+shuf_list_2917:
 	MOVQ    rowIdx+96(FP), AX
 	VMOVQ   AX, X1
 	MOVQ    run0+104(FP), CX
@@ -22267,12 +22400,12 @@ shuf_list_2902:
 	MOVQ    run1+112(FP), CX
 	SUBQ    run0+104(FP), CX
 	VMOVQ   CX, X4
-	JZ      shuf_no_run_2914
+	JZ      shuf_no_run_2929
 	MOVQ    run0+104(FP), CX
 	MOVLQSX (AX)(CX*4), DI
 	IMULQ   SI, DI
 
-shuf_no_run_2914:
+shuf_no_run_2929:
 	VMOVQ DI, X5
 	MOVQ  run1+112(FP), CX
 	LEAQ  (AX)(CX*4), DI
@@ -22282,82 +22415,82 @@ shuf_no_run_2914:
 	VMOVQ CX, X6
 	MOVQ  run0+104(FP), DI
 	CMPQ  DI, $0x08
-	JA    shuf_list_loads_2903
+	JA    shuf_list_loads_2918
 	MOVQ  rowIdx+96(FP), AX
 	MOVQ  $0x00000000, R8
 	LEAQ  (AX)(R8*4), AX
 	XORQ  CX, CX
 
-shuf_offs_2915:
+shuf_offs_2930:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2916
+	JAE     shuf_offs_done_2931
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, (SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2915
+	JMP     shuf_offs_2930
 
-shuf_offs_done_2916:
+shuf_offs_done_2931:
 	MOVQ rows+16(FP), DI
 	SUBQ run1+112(FP), DI
 	CMPQ DI, $0x08
-	JA   shuf_list_loads_2903
+	JA   shuf_list_loads_2918
 	MOVQ rowIdx+96(FP), AX
 	MOVQ run1+112(FP), R8
 	LEAQ (AX)(R8*4), AX
 	XORQ CX, CX
 
-shuf_offs_2917:
+shuf_offs_2932:
 	CMPQ    CX, DI
-	JAE     shuf_offs_done_2918
+	JAE     shuf_offs_done_2933
 	MOVLQSX (AX)(CX*4), R8
 	IMULQ   SI, R8
 	MOVQ    R8, 64(SP)(CX*8)
 	INCQ    CX
-	JMP     shuf_offs_2917
+	JMP     shuf_offs_2932
 
-shuf_offs_done_2918:
+shuf_offs_done_2933:
 	VMOVDQU64 (SP), Z1
 	VMOVDQU64 64(SP), Z7
 
-shuf_planes_2919:
+shuf_planes_2934:
 	MOVQ      DX, AX
 	VMOVDQA64 Z1, Z8
 	VMOVQ     X3, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2921
+	JZ        shuf_done_2936
 
-shuf_rows_2922:
+shuf_rows_2937:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2923
+	JHI       shuf_masked_2938
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2924:
+shuf_loaded_2939:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2922
+	JNZ       shuf_rows_2937
 
-shuf_done_2921:
+shuf_done_2936:
 	VMOVQ X4, DI
 	TESTQ DI, DI
-	JZ    shuf_run_done_2925
+	JZ    shuf_run_done_2940
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(DI), R8
 	IMULQ SI, R8
 	ADDQ  CX, R8
 	CMPQ  R8, R13
-	JHI   shuf_run_checked_2926
+	JHI   shuf_run_checked_2941
 	TESTQ DI, DI
-	JZ    shuf_done_2927
+	JZ    shuf_done_2942
 
-shuf_rows_2928:
+shuf_rows_2943:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -22365,100 +22498,100 @@ shuf_rows_2928:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2928
+	JNZ       shuf_rows_2943
 
-shuf_done_2927:
-	JMP shuf_run_done_2925
+shuf_done_2942:
+	JMP shuf_run_done_2940
 
-shuf_run_checked_2926:
+shuf_run_checked_2941:
 	TESTQ DI, DI
-	JZ    shuf_done_2929
+	JZ    shuf_done_2944
 
-shuf_rows_2930:
+shuf_rows_2945:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2931
+	JHI       shuf_masked_2946
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2932:
+shuf_loaded_2947:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      DI
-	JNZ       shuf_rows_2930
+	JNZ       shuf_rows_2945
 
-shuf_done_2929:
-shuf_run_done_2925:
+shuf_done_2944:
+shuf_run_done_2940:
 	VMOVDQA64 Z7, Z8
 	VMOVQ     X6, DI
 	TESTQ     DI, DI
-	JZ        shuf_done_2933
+	JZ        shuf_done_2948
 
-shuf_rows_2934:
+shuf_rows_2949:
 	VMOVQ     X8, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2935
+	JHI       shuf_masked_2950
 	VMOVDQU64 (CX), Z9
 
-shuf_loaded_2936:
+shuf_loaded_2951:
 	VMOVDQA64 Z2, Z10
 	VPERMB    Z9, Z0, K3, Z10
 	VMOVDQU64 Z10, (AX)
 	ADDQ      BX, AX
 	VALIGNQ   $0x01, Z8, Z8, Z8
 	DECQ      DI
-	JNZ       shuf_rows_2934
+	JNZ       shuf_rows_2949
 
-shuf_done_2933:
+shuf_done_2948:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2919
+	JNZ  shuf_planes_2934
 	VZEROUPPER
 	RET
 
-shuf_list_loads_2903:
-shuf_planes_2937:
+shuf_list_loads_2918:
+shuf_planes_2952:
 	MOVQ  DX, AX
 	VMOVQ X1, DI
 	VMOVQ X3, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2939
+	JZ    shuf_done_2954
 
-shuf_rows_2940:
+shuf_rows_2955:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2941
+	JHI       shuf_masked_2956
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2942:
+shuf_loaded_2957:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2940
+	JNZ       shuf_rows_2955
 
-shuf_done_2939:
+shuf_done_2954:
 	VMOVQ X4, R8
 	TESTQ R8, R8
-	JZ    shuf_run_done_2943
+	JZ    shuf_run_done_2958
 	VMOVQ X5, CX
 	ADDQ  R9, CX
 	LEAQ  -1(R8), DI
 	IMULQ SI, DI
 	ADDQ  CX, DI
 	CMPQ  DI, R13
-	JHI   shuf_run_checked_2944
+	JHI   shuf_run_checked_2959
 	TESTQ R8, R8
-	JZ    shuf_done_2945
+	JZ    shuf_done_2960
 
-shuf_rows_2946:
+shuf_rows_2961:
 	VMOVDQU64 (CX), Z8
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
@@ -22466,65 +22599,65 @@ shuf_rows_2946:
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2946
+	JNZ       shuf_rows_2961
 
-shuf_done_2945:
-	JMP shuf_run_done_2943
+shuf_done_2960:
+	JMP shuf_run_done_2958
 
-shuf_run_checked_2944:
+shuf_run_checked_2959:
 	TESTQ R8, R8
-	JZ    shuf_done_2947
+	JZ    shuf_done_2962
 
-shuf_rows_2948:
+shuf_rows_2963:
 	CMPQ      CX, R13
-	JHI       shuf_masked_2949
+	JHI       shuf_masked_2964
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2950:
+shuf_loaded_2965:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      SI, CX
 	DECQ      R8
-	JNZ       shuf_rows_2948
+	JNZ       shuf_rows_2963
 
-shuf_done_2947:
-shuf_run_done_2943:
+shuf_done_2962:
+shuf_run_done_2958:
 	VMOVQ X7, DI
 	VMOVQ X6, R8
 	TESTQ R8, R8
-	JZ    shuf_done_2951
+	JZ    shuf_done_2966
 
-shuf_rows_2952:
+shuf_rows_2967:
 	MOVLQSX   (DI), CX
 	IMULQ     SI, CX
 	ADDQ      R9, CX
 	CMPQ      CX, R13
-	JHI       shuf_masked_2953
+	JHI       shuf_masked_2968
 	VMOVDQU64 (CX), Z8
 
-shuf_loaded_2954:
+shuf_loaded_2969:
 	VMOVDQA64 Z2, Z9
 	VPERMB    Z8, Z0, K3, Z9
 	VMOVDQU64 Z9, (AX)
 	ADDQ      BX, AX
 	ADDQ      $0x04, DI
 	DECQ      R8
-	JNZ       shuf_rows_2952
+	JNZ       shuf_rows_2967
 
-shuf_done_2951:
+shuf_done_2966:
 	ADDQ R10, DX
 	ADDQ R12, R9
 	DECQ R11
-	JNZ  shuf_planes_2937
+	JNZ  shuf_planes_2952
 	VZEROUPPER
 	RET
 
-shuf_ret_1503:
+shuf_ret_1518:
 	RET
 
-shuf_far_1525:
+shuf_far_1540:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -22532,9 +22665,9 @@ shuf_far_1525:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1526
+	JMP          shuf_stored_1541
 
-shuf_far_1529:
+shuf_far_1544:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -22542,9 +22675,9 @@ shuf_far_1529:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1530
+	JMP          shuf_stored_1545
 
-shuf_far_1550:
+shuf_far_1565:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z9
@@ -22552,9 +22685,9 @@ shuf_far_1550:
 	VPERMB       Z4, Z9, Z4
 	VPMOVB2M     Z9, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1551
+	JMP          shuf_stored_1566
 
-shuf_far_1556:
+shuf_far_1571:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
@@ -22562,9 +22695,9 @@ shuf_far_1556:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1557
+	JMP          shuf_stored_1572
 
-shuf_far_1560:
+shuf_far_1575:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
@@ -22572,9 +22705,9 @@ shuf_far_1560:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1561
+	JMP          shuf_stored_1576
 
-shuf_far_1564:
+shuf_far_1579:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z5
@@ -22582,9 +22715,9 @@ shuf_far_1564:
 	VPERMB       Z4, Z5, Z4
 	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1565
+	JMP          shuf_stored_1580
 
-shuf_far_1580:
+shuf_far_1595:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22592,9 +22725,9 @@ shuf_far_1580:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1581
+	JMP          shuf_stored_1596
 
-shuf_far_1586:
+shuf_far_1601:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -22602,9 +22735,9 @@ shuf_far_1586:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1587
+	JMP          shuf_stored_1602
 
-shuf_far_1590:
+shuf_far_1605:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -22612,9 +22745,9 @@ shuf_far_1590:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1591
+	JMP          shuf_stored_1606
 
-shuf_far_1594:
+shuf_far_1609:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22622,9 +22755,9 @@ shuf_far_1594:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1595
+	JMP          shuf_stored_1610
 
-shuf_far_1610:
+shuf_far_1625:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -22632,9 +22765,9 @@ shuf_far_1610:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1611
+	JMP          shuf_stored_1626
 
-shuf_far_1614:
+shuf_far_1629:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -22642,9 +22775,9 @@ shuf_far_1614:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1615
+	JMP          shuf_stored_1630
 
-shuf_far_1635:
+shuf_far_1650:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z9
@@ -22652,9 +22785,9 @@ shuf_far_1635:
 	VPERMB       Z4, Z9, Z4
 	VPMOVB2M     Z9, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1636
+	JMP          shuf_stored_1651
 
-shuf_far_1641:
+shuf_far_1656:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
@@ -22662,9 +22795,9 @@ shuf_far_1641:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1642
+	JMP          shuf_stored_1657
 
-shuf_far_1645:
+shuf_far_1660:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
@@ -22672,9 +22805,9 @@ shuf_far_1645:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1646
+	JMP          shuf_stored_1661
 
-shuf_far_1649:
+shuf_far_1664:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z5
@@ -22682,9 +22815,9 @@ shuf_far_1649:
 	VPERMB       Z4, Z5, Z4
 	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1650
+	JMP          shuf_stored_1665
 
-shuf_far_1665:
+shuf_far_1680:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22692,9 +22825,9 @@ shuf_far_1665:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1666
+	JMP          shuf_stored_1681
 
-shuf_far_1671:
+shuf_far_1686:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -22702,9 +22835,9 @@ shuf_far_1671:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1672
+	JMP          shuf_stored_1687
 
-shuf_far_1675:
+shuf_far_1690:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -22712,9 +22845,9 @@ shuf_far_1675:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1676
+	JMP          shuf_stored_1691
 
-shuf_far_1679:
+shuf_far_1694:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22722,9 +22855,9 @@ shuf_far_1679:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1680
+	JMP          shuf_stored_1695
 
-shuf_far_1695:
+shuf_far_1710:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -22732,9 +22865,9 @@ shuf_far_1695:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1696
+	JMP          shuf_stored_1711
 
-shuf_far_1699:
+shuf_far_1714:
 	MOVQ         width+40(FP), R9
 	ADDQ         $0x00, R9
 	VPBROADCASTB R9, Z4
@@ -22742,9 +22875,9 @@ shuf_far_1699:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R9*1)
-	JMP          shuf_stored_1700
+	JMP          shuf_stored_1715
 
-shuf_far_1720:
+shuf_far_1735:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z9
@@ -22752,9 +22885,9 @@ shuf_far_1720:
 	VPERMB       Z4, Z9, Z4
 	VPMOVB2M     Z9, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1721
+	JMP          shuf_stored_1736
 
-shuf_far_1726:
+shuf_far_1741:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
@@ -22762,9 +22895,9 @@ shuf_far_1726:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1727
+	JMP          shuf_stored_1742
 
-shuf_far_1730:
+shuf_far_1745:
 	MOVQ         width+40(FP), R10
 	ADDQ         $0x00, R10
 	VPBROADCASTB R10, Z4
@@ -22772,9 +22905,9 @@ shuf_far_1730:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(R10*1)
-	JMP          shuf_stored_1731
+	JMP          shuf_stored_1746
 
-shuf_far_1734:
+shuf_far_1749:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z5
@@ -22782,9 +22915,9 @@ shuf_far_1734:
 	VPERMB       Z4, Z5, Z4
 	VPMOVB2M     Z5, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1735
+	JMP          shuf_stored_1750
 
-shuf_far_1750:
+shuf_far_1765:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22792,9 +22925,9 @@ shuf_far_1750:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1751
+	JMP          shuf_stored_1766
 
-shuf_far_1756:
+shuf_far_1771:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -22802,9 +22935,9 @@ shuf_far_1756:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1757
+	JMP          shuf_stored_1772
 
-shuf_far_1760:
+shuf_far_1775:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z4
@@ -22812,9 +22945,9 @@ shuf_far_1760:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1761
+	JMP          shuf_stored_1776
 
-shuf_far_1764:
+shuf_far_1779:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22822,9 +22955,9 @@ shuf_far_1764:
 	VPERMB       Z3, Z4, Z3
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z3, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1765
+	JMP          shuf_stored_1780
 
-shuf_masked_1778:
+shuf_masked_1793:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22834,9 +22967,9 @@ shuf_masked_1778:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1779
+	JMP          shuf_loaded_1794
 
-shuf_far_1784:
+shuf_far_1799:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -22844,9 +22977,9 @@ shuf_far_1784:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1785
+	JMP          shuf_stored_1800
 
-shuf_masked_1788:
+shuf_masked_1803:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22856,9 +22989,9 @@ shuf_masked_1788:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1789
+	JMP          shuf_loaded_1804
 
-shuf_far_1790:
+shuf_far_1805:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -22866,9 +22999,9 @@ shuf_far_1790:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1791
+	JMP          shuf_stored_1806
 
-shuf_masked_1801:
+shuf_masked_1816:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22878,9 +23011,9 @@ shuf_masked_1801:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1802
+	JMP          shuf_loaded_1817
 
-shuf_masked_1809:
+shuf_masked_1824:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22890,9 +23023,9 @@ shuf_masked_1809:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1810
+	JMP          shuf_loaded_1825
 
-shuf_masked_1813:
+shuf_masked_1828:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22902,9 +23035,9 @@ shuf_masked_1813:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1814
+	JMP          shuf_loaded_1829
 
-shuf_masked_1817:
+shuf_masked_1832:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22914,9 +23047,9 @@ shuf_masked_1817:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1818
+	JMP          shuf_loaded_1833
 
-shuf_far_1819:
+shuf_far_1834:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22924,9 +23057,9 @@ shuf_far_1819:
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1820
+	JMP          shuf_stored_1835
 
-shuf_far_1825:
+shuf_far_1840:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -22934,9 +23067,9 @@ shuf_far_1825:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1826
+	JMP          shuf_stored_1841
 
-shuf_masked_1829:
+shuf_masked_1844:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -22946,9 +23079,9 @@ shuf_masked_1829:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1830
+	JMP          shuf_loaded_1845
 
-shuf_far_1831:
+shuf_far_1846:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -22956,9 +23089,9 @@ shuf_far_1831:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1832
+	JMP          shuf_stored_1847
 
-shuf_masked_1835:
+shuf_masked_1850:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -22968,9 +23101,9 @@ shuf_masked_1835:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1836
+	JMP          shuf_loaded_1851
 
-shuf_far_1837:
+shuf_far_1852:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -22978,9 +23111,9 @@ shuf_far_1837:
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1838
+	JMP          shuf_stored_1853
 
-shuf_masked_1843:
+shuf_masked_1858:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -22990,9 +23123,9 @@ shuf_masked_1843:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1844
+	JMP          shuf_loaded_1859
 
-shuf_masked_1851:
+shuf_masked_1866:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23002,9 +23135,9 @@ shuf_masked_1851:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1852
+	JMP          shuf_loaded_1867
 
-shuf_masked_1855:
+shuf_masked_1870:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23014,9 +23147,9 @@ shuf_masked_1855:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1856
+	JMP          shuf_loaded_1871
 
-shuf_masked_1859:
+shuf_masked_1874:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23026,9 +23159,9 @@ shuf_masked_1859:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1860
+	JMP          shuf_loaded_1875
 
-shuf_far_1861:
+shuf_far_1876:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23036,9 +23169,9 @@ shuf_far_1861:
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1862
+	JMP          shuf_stored_1877
 
-shuf_far_1867:
+shuf_far_1882:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -23046,9 +23179,9 @@ shuf_far_1867:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1868
+	JMP          shuf_stored_1883
 
-shuf_masked_1871:
+shuf_masked_1886:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -23058,9 +23191,9 @@ shuf_masked_1871:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1872
+	JMP          shuf_loaded_1887
 
-shuf_far_1873:
+shuf_far_1888:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -23068,9 +23201,9 @@ shuf_far_1873:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1874
+	JMP          shuf_stored_1889
 
-shuf_masked_1877:
+shuf_masked_1892:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23080,9 +23213,9 @@ shuf_masked_1877:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1878
+	JMP          shuf_loaded_1893
 
-shuf_far_1879:
+shuf_far_1894:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23090,9 +23223,9 @@ shuf_far_1879:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1880
+	JMP          shuf_stored_1895
 
-shuf_masked_1891:
+shuf_masked_1906:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23102,9 +23235,9 @@ shuf_masked_1891:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1892
+	JMP          shuf_loaded_1907
 
-shuf_far_1897:
+shuf_far_1912:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23112,9 +23245,9 @@ shuf_far_1897:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1898
+	JMP          shuf_stored_1913
 
-shuf_masked_1901:
+shuf_masked_1916:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23124,9 +23257,9 @@ shuf_masked_1901:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1902
+	JMP          shuf_loaded_1917
 
-shuf_far_1903:
+shuf_far_1918:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23134,9 +23267,9 @@ shuf_far_1903:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1904
+	JMP          shuf_stored_1919
 
-shuf_masked_1914:
+shuf_masked_1929:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23146,9 +23279,9 @@ shuf_masked_1914:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1915
+	JMP          shuf_loaded_1930
 
-shuf_masked_1922:
+shuf_masked_1937:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23158,9 +23291,9 @@ shuf_masked_1922:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_1923
+	JMP          shuf_loaded_1938
 
-shuf_masked_1926:
+shuf_masked_1941:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23170,9 +23303,9 @@ shuf_masked_1926:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_1927
+	JMP          shuf_loaded_1942
 
-shuf_masked_1930:
+shuf_masked_1945:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23182,9 +23315,9 @@ shuf_masked_1930:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_1931
+	JMP          shuf_loaded_1946
 
-shuf_far_1932:
+shuf_far_1947:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -23192,9 +23325,9 @@ shuf_far_1932:
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1933
+	JMP          shuf_stored_1948
 
-shuf_far_1938:
+shuf_far_1953:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23202,9 +23335,9 @@ shuf_far_1938:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1939
+	JMP          shuf_stored_1954
 
-shuf_masked_1942:
+shuf_masked_1957:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23214,9 +23347,9 @@ shuf_masked_1942:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_1943
+	JMP          shuf_loaded_1958
 
-shuf_far_1944:
+shuf_far_1959:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23224,9 +23357,9 @@ shuf_far_1944:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_1945
+	JMP          shuf_stored_1960
 
-shuf_masked_1948:
+shuf_masked_1963:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -23236,9 +23369,9 @@ shuf_masked_1948:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_1949
+	JMP          shuf_loaded_1964
 
-shuf_far_1950:
+shuf_far_1965:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -23246,9 +23379,9 @@ shuf_far_1950:
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1951
+	JMP          shuf_stored_1966
 
-shuf_masked_1956:
+shuf_masked_1971:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23258,9 +23391,9 @@ shuf_masked_1956:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1957
+	JMP          shuf_loaded_1972
 
-shuf_masked_1964:
+shuf_masked_1979:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23270,9 +23403,9 @@ shuf_masked_1964:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_1965
+	JMP          shuf_loaded_1980
 
-shuf_masked_1968:
+shuf_masked_1983:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23282,9 +23415,9 @@ shuf_masked_1968:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_1969
+	JMP          shuf_loaded_1984
 
-shuf_masked_1972:
+shuf_masked_1987:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23294,9 +23427,9 @@ shuf_masked_1972:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1973
+	JMP          shuf_loaded_1988
 
-shuf_far_1974:
+shuf_far_1989:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23304,9 +23437,9 @@ shuf_far_1974:
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1975
+	JMP          shuf_stored_1990
 
-shuf_far_1980:
+shuf_far_1995:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -23314,9 +23447,9 @@ shuf_far_1980:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1981
+	JMP          shuf_stored_1996
 
-shuf_masked_1984:
+shuf_masked_1999:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -23326,9 +23459,9 @@ shuf_masked_1984:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_1985
+	JMP          shuf_loaded_2000
 
-shuf_far_1986:
+shuf_far_2001:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -23336,9 +23469,9 @@ shuf_far_1986:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_1987
+	JMP          shuf_stored_2002
 
-shuf_masked_1990:
+shuf_masked_2005:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23348,9 +23481,9 @@ shuf_masked_1990:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_1991
+	JMP          shuf_loaded_2006
 
-shuf_far_1992:
+shuf_far_2007:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23358,9 +23491,9 @@ shuf_far_1992:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_1993
+	JMP          shuf_stored_2008
 
-shuf_masked_2004:
+shuf_masked_2019:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23370,9 +23503,9 @@ shuf_masked_2004:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2005
+	JMP          shuf_loaded_2020
 
-shuf_far_2010:
+shuf_far_2025:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23380,9 +23513,9 @@ shuf_far_2010:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2011
+	JMP          shuf_stored_2026
 
-shuf_masked_2014:
+shuf_masked_2029:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23392,9 +23525,9 @@ shuf_masked_2014:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2015
+	JMP          shuf_loaded_2030
 
-shuf_far_2016:
+shuf_far_2031:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23402,9 +23535,9 @@ shuf_far_2016:
 	VPERMB       Z10, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2017
+	JMP          shuf_stored_2032
 
-shuf_masked_2027:
+shuf_masked_2042:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23414,9 +23547,9 @@ shuf_masked_2027:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_2028
+	JMP          shuf_loaded_2043
 
-shuf_masked_2035:
+shuf_masked_2050:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23426,9 +23559,9 @@ shuf_masked_2035:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z23
 	VPERMB       (R8), Z24, Z24
-	JMP          shuf_loaded_2036
+	JMP          shuf_loaded_2051
 
-shuf_masked_2039:
+shuf_masked_2054:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23438,9 +23571,9 @@ shuf_masked_2039:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z24
 	VPERMB       (R8), Z25, Z25
-	JMP          shuf_loaded_2040
+	JMP          shuf_loaded_2055
 
-shuf_masked_2043:
+shuf_masked_2058:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23450,9 +23583,9 @@ shuf_masked_2043:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z4
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2044
+	JMP          shuf_loaded_2059
 
-shuf_far_2045:
+shuf_far_2060:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -23460,9 +23593,9 @@ shuf_far_2045:
 	VPERMB       Z14, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2046
+	JMP          shuf_stored_2061
 
-shuf_far_2051:
+shuf_far_2066:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23470,9 +23603,9 @@ shuf_far_2051:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2052
+	JMP          shuf_stored_2067
 
-shuf_masked_2055:
+shuf_masked_2070:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23482,9 +23615,9 @@ shuf_masked_2055:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2056
+	JMP          shuf_loaded_2071
 
-shuf_far_2057:
+shuf_far_2072:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23492,9 +23625,9 @@ shuf_far_2057:
 	VPERMB       Z16, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2058
+	JMP          shuf_stored_2073
 
-shuf_masked_2061:
+shuf_masked_2076:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -23504,9 +23637,9 @@ shuf_masked_2061:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z4
 	VPERMB       (SI), Z5, Z5
-	JMP          shuf_loaded_2062
+	JMP          shuf_loaded_2077
 
-shuf_far_2063:
+shuf_far_2078:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -23514,9 +23647,9 @@ shuf_far_2063:
 	VPERMB       Z18, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2064
+	JMP          shuf_stored_2079
 
-shuf_masked_2069:
+shuf_masked_2084:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23526,9 +23659,9 @@ shuf_masked_2069:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_2070
+	JMP          shuf_loaded_2085
 
-shuf_masked_2077:
+shuf_masked_2092:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23538,9 +23671,9 @@ shuf_masked_2077:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z5
 	VPERMB       (DI), Z6, Z6
-	JMP          shuf_loaded_2078
+	JMP          shuf_loaded_2093
 
-shuf_masked_2081:
+shuf_masked_2096:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23550,9 +23683,9 @@ shuf_masked_2081:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z5
 	VPERMB       (R14), Z6, Z6
-	JMP          shuf_loaded_2082
+	JMP          shuf_loaded_2097
 
-shuf_masked_2085:
+shuf_masked_2100:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23562,9 +23695,9 @@ shuf_masked_2085:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_2086
+	JMP          shuf_loaded_2101
 
-shuf_far_2087:
+shuf_far_2102:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23572,9 +23705,9 @@ shuf_far_2087:
 	VPERMB       Z17, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2088
+	JMP          shuf_stored_2103
 
-shuf_far_2093:
+shuf_far_2108:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -23582,9 +23715,9 @@ shuf_far_2093:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2094
+	JMP          shuf_stored_2109
 
-shuf_masked_2097:
+shuf_masked_2112:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -23594,9 +23727,9 @@ shuf_masked_2097:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DX), Z4, Z4
-	JMP          shuf_loaded_2098
+	JMP          shuf_loaded_2113
 
-shuf_far_2099:
+shuf_far_2114:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -23604,9 +23737,9 @@ shuf_far_2099:
 	VPERMB       Z23, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2100
+	JMP          shuf_stored_2115
 
-shuf_masked_2103:
+shuf_masked_2118:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23616,9 +23749,9 @@ shuf_masked_2103:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R10), Z4, Z4
-	JMP          shuf_loaded_2104
+	JMP          shuf_loaded_2119
 
-shuf_far_2105:
+shuf_far_2120:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -23626,9 +23759,9 @@ shuf_far_2105:
 	VPERMB       Z25, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2106
+	JMP          shuf_stored_2121
 
-shuf_masked_2117:
+shuf_masked_2132:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23638,9 +23771,9 @@ shuf_masked_2117:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2118
+	JMP          shuf_loaded_2133
 
-shuf_far_2123:
+shuf_far_2138:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -23648,9 +23781,9 @@ shuf_far_2123:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2124
+	JMP          shuf_stored_2139
 
-shuf_masked_2127:
+shuf_masked_2142:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23660,9 +23793,9 @@ shuf_masked_2127:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2128
+	JMP          shuf_loaded_2143
 
-shuf_far_2129:
+shuf_far_2144:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -23670,9 +23803,9 @@ shuf_far_2129:
 	VPERMB       Z5, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2130
+	JMP          shuf_stored_2145
 
-shuf_masked_2140:
+shuf_masked_2155:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23682,9 +23815,9 @@ shuf_masked_2140:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_2141
+	JMP          shuf_loaded_2156
 
-shuf_masked_2148:
+shuf_masked_2163:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23694,9 +23827,9 @@ shuf_masked_2148:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z15
 	VPERMB       (R8), Z16, Z16
-	JMP          shuf_loaded_2149
+	JMP          shuf_loaded_2164
 
-shuf_masked_2152:
+shuf_masked_2167:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23706,9 +23839,9 @@ shuf_masked_2152:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z16
 	VPERMB       (R8), Z17, Z17
-	JMP          shuf_loaded_2153
+	JMP          shuf_loaded_2168
 
-shuf_masked_2156:
+shuf_masked_2171:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23718,9 +23851,9 @@ shuf_masked_2156:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2157
+	JMP          shuf_loaded_2172
 
-shuf_far_2158:
+shuf_far_2173:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -23728,9 +23861,9 @@ shuf_far_2158:
 	VPERMB       Z7, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2159
+	JMP          shuf_stored_2174
 
-shuf_far_2164:
+shuf_far_2179:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -23738,9 +23871,9 @@ shuf_far_2164:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2165
+	JMP          shuf_stored_2180
 
-shuf_masked_2168:
+shuf_masked_2183:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23750,9 +23883,9 @@ shuf_masked_2168:
 	LEAQ         (CX)(R8*1), R8
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2169
+	JMP          shuf_loaded_2184
 
-shuf_far_2170:
+shuf_far_2185:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -23760,9 +23893,9 @@ shuf_far_2170:
 	VPERMB       Z8, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2171
+	JMP          shuf_stored_2186
 
-shuf_masked_2174:
+shuf_masked_2189:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -23772,9 +23905,9 @@ shuf_masked_2174:
 	LEAQ         (CX)(SI*1), SI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2175
+	JMP          shuf_loaded_2190
 
-shuf_far_2176:
+shuf_far_2191:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -23782,9 +23915,9 @@ shuf_far_2176:
 	VPERMB       Z9, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2177
+	JMP          shuf_stored_2192
 
-shuf_masked_2182:
+shuf_masked_2197:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23794,9 +23927,9 @@ shuf_masked_2182:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_2183
+	JMP          shuf_loaded_2198
 
-shuf_masked_2190:
+shuf_masked_2205:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -23806,9 +23939,9 @@ shuf_masked_2190:
 	LEAQ         (CX)(DI*1), DI
 	VMOVDQU64    (CX), Z3
 	VPERMB       (DI), Z4, Z4
-	JMP          shuf_loaded_2191
+	JMP          shuf_loaded_2206
 
-shuf_masked_2194:
+shuf_masked_2209:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -23818,9 +23951,9 @@ shuf_masked_2194:
 	LEAQ         (CX)(R14*1), R14
 	VMOVDQU64    (CX), Z3
 	VPERMB       (R14), Z4, Z4
-	JMP          shuf_loaded_2195
+	JMP          shuf_loaded_2210
 
-shuf_masked_2198:
+shuf_masked_2213:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23830,9 +23963,9 @@ shuf_masked_2198:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2199
+	JMP          shuf_loaded_2214
 
-shuf_far_2200:
+shuf_far_2215:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -23840,9 +23973,9 @@ shuf_far_2200:
 	VPERMB       Z15, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2201
+	JMP          shuf_stored_2216
 
-shuf_far_2206:
+shuf_far_2221:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -23850,9 +23983,9 @@ shuf_far_2206:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2207
+	JMP          shuf_stored_2222
 
-shuf_masked_2210:
+shuf_masked_2225:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -23862,9 +23995,9 @@ shuf_masked_2210:
 	LEAQ         (CX)(DX*1), DX
 	VMOVDQU64    (CX), Z1
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2211
+	JMP          shuf_loaded_2226
 
-shuf_far_2212:
+shuf_far_2227:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -23872,9 +24005,9 @@ shuf_far_2212:
 	VPERMB       Z16, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2213
+	JMP          shuf_stored_2228
 
-shuf_masked_2216:
+shuf_masked_2231:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -23884,9 +24017,9 @@ shuf_masked_2216:
 	LEAQ         (CX)(R10*1), R10
 	VMOVDQU64    (CX), Z1
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2217
+	JMP          shuf_loaded_2232
 
-shuf_far_2218:
+shuf_far_2233:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -23894,9 +24027,9 @@ shuf_far_2218:
 	VPERMB       Z17, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2219
+	JMP          shuf_stored_2234
 
-shuf_masked_2232:
+shuf_masked_2247:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23905,9 +24038,9 @@ shuf_masked_2232:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2233
+	JMP          shuf_loaded_2248
 
-shuf_far_2238:
+shuf_far_2253:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23915,9 +24048,9 @@ shuf_far_2238:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2239
+	JMP          shuf_stored_2254
 
-shuf_masked_2242:
+shuf_masked_2257:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23926,9 +24059,9 @@ shuf_masked_2242:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2243
+	JMP          shuf_loaded_2258
 
-shuf_far_2244:
+shuf_far_2259:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -23936,9 +24069,9 @@ shuf_far_2244:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2245
+	JMP          shuf_stored_2260
 
-shuf_masked_2255:
+shuf_masked_2270:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23947,9 +24080,9 @@ shuf_masked_2255:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2256
+	JMP          shuf_loaded_2271
 
-shuf_masked_2263:
+shuf_masked_2278:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23958,9 +24091,9 @@ shuf_masked_2263:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2264
+	JMP          shuf_loaded_2279
 
-shuf_masked_2267:
+shuf_masked_2282:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23969,9 +24102,9 @@ shuf_masked_2267:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2268
+	JMP          shuf_loaded_2283
 
-shuf_masked_2271:
+shuf_masked_2286:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -23980,9 +24113,9 @@ shuf_masked_2271:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2272
+	JMP          shuf_loaded_2287
 
-shuf_far_2273:
+shuf_far_2288:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -23990,9 +24123,9 @@ shuf_far_2273:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2274
+	JMP          shuf_stored_2289
 
-shuf_far_2279:
+shuf_far_2294:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24000,9 +24133,9 @@ shuf_far_2279:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2280
+	JMP          shuf_stored_2295
 
-shuf_masked_2283:
+shuf_masked_2298:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24011,9 +24144,9 @@ shuf_masked_2283:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2284
+	JMP          shuf_loaded_2299
 
-shuf_far_2285:
+shuf_far_2300:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24021,9 +24154,9 @@ shuf_far_2285:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2286
+	JMP          shuf_stored_2301
 
-shuf_masked_2289:
+shuf_masked_2304:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -24032,9 +24165,9 @@ shuf_masked_2289:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2290
+	JMP          shuf_loaded_2305
 
-shuf_far_2291:
+shuf_far_2306:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -24042,9 +24175,9 @@ shuf_far_2291:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2292
+	JMP          shuf_stored_2307
 
-shuf_masked_2297:
+shuf_masked_2312:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24053,9 +24186,9 @@ shuf_masked_2297:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2298
+	JMP          shuf_loaded_2313
 
-shuf_masked_2305:
+shuf_masked_2320:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -24064,9 +24197,9 @@ shuf_masked_2305:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2306
+	JMP          shuf_loaded_2321
 
-shuf_masked_2309:
+shuf_masked_2324:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24075,9 +24208,9 @@ shuf_masked_2309:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2310
+	JMP          shuf_loaded_2325
 
-shuf_masked_2313:
+shuf_masked_2328:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24086,9 +24219,9 @@ shuf_masked_2313:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2314
+	JMP          shuf_loaded_2329
 
-shuf_far_2315:
+shuf_far_2330:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -24096,9 +24229,9 @@ shuf_far_2315:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2316
+	JMP          shuf_stored_2331
 
-shuf_far_2321:
+shuf_far_2336:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -24106,9 +24239,9 @@ shuf_far_2321:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2322
+	JMP          shuf_stored_2337
 
-shuf_masked_2325:
+shuf_masked_2340:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -24117,9 +24250,9 @@ shuf_masked_2325:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2326
+	JMP          shuf_loaded_2341
 
-shuf_far_2327:
+shuf_far_2342:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -24127,9 +24260,9 @@ shuf_far_2327:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2328
+	JMP          shuf_stored_2343
 
-shuf_masked_2331:
+shuf_masked_2346:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24138,9 +24271,9 @@ shuf_masked_2331:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2332
+	JMP          shuf_loaded_2347
 
-shuf_far_2333:
+shuf_far_2348:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -24148,9 +24281,9 @@ shuf_far_2333:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2334
+	JMP          shuf_stored_2349
 
-shuf_masked_2345:
+shuf_masked_2360:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24159,9 +24292,9 @@ shuf_masked_2345:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2346
+	JMP          shuf_loaded_2361
 
-shuf_far_2351:
+shuf_far_2366:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24169,9 +24302,9 @@ shuf_far_2351:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2352
+	JMP          shuf_stored_2367
 
-shuf_masked_2355:
+shuf_masked_2370:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24180,9 +24313,9 @@ shuf_masked_2355:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2356
+	JMP          shuf_loaded_2371
 
-shuf_far_2357:
+shuf_far_2372:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24190,9 +24323,9 @@ shuf_far_2357:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2358
+	JMP          shuf_stored_2373
 
-shuf_masked_2368:
+shuf_masked_2383:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24201,9 +24334,9 @@ shuf_masked_2368:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2369
+	JMP          shuf_loaded_2384
 
-shuf_masked_2376:
+shuf_masked_2391:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24212,9 +24345,9 @@ shuf_masked_2376:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2377
+	JMP          shuf_loaded_2392
 
-shuf_masked_2380:
+shuf_masked_2395:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24223,9 +24356,9 @@ shuf_masked_2380:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2381
+	JMP          shuf_loaded_2396
 
-shuf_masked_2384:
+shuf_masked_2399:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24234,9 +24367,9 @@ shuf_masked_2384:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2385
+	JMP          shuf_loaded_2400
 
-shuf_far_2386:
+shuf_far_2401:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -24244,9 +24377,9 @@ shuf_far_2386:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2387
+	JMP          shuf_stored_2402
 
-shuf_far_2392:
+shuf_far_2407:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24254,9 +24387,9 @@ shuf_far_2392:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2393
+	JMP          shuf_stored_2408
 
-shuf_masked_2396:
+shuf_masked_2411:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24265,9 +24398,9 @@ shuf_masked_2396:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2397
+	JMP          shuf_loaded_2412
 
-shuf_far_2398:
+shuf_far_2413:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24275,9 +24408,9 @@ shuf_far_2398:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2399
+	JMP          shuf_stored_2414
 
-shuf_masked_2402:
+shuf_masked_2417:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -24286,9 +24419,9 @@ shuf_masked_2402:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2403
+	JMP          shuf_loaded_2418
 
-shuf_far_2404:
+shuf_far_2419:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -24296,9 +24429,9 @@ shuf_far_2404:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2405
+	JMP          shuf_stored_2420
 
-shuf_masked_2410:
+shuf_masked_2425:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24307,9 +24440,9 @@ shuf_masked_2410:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2411
+	JMP          shuf_loaded_2426
 
-shuf_masked_2418:
+shuf_masked_2433:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -24318,9 +24451,9 @@ shuf_masked_2418:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2419
+	JMP          shuf_loaded_2434
 
-shuf_masked_2422:
+shuf_masked_2437:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24329,9 +24462,9 @@ shuf_masked_2422:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2423
+	JMP          shuf_loaded_2438
 
-shuf_masked_2426:
+shuf_masked_2441:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24340,9 +24473,9 @@ shuf_masked_2426:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2427
+	JMP          shuf_loaded_2442
 
-shuf_far_2428:
+shuf_far_2443:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -24350,9 +24483,9 @@ shuf_far_2428:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2429
+	JMP          shuf_stored_2444
 
-shuf_far_2434:
+shuf_far_2449:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -24360,9 +24493,9 @@ shuf_far_2434:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2435
+	JMP          shuf_stored_2450
 
-shuf_masked_2438:
+shuf_masked_2453:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -24371,9 +24504,9 @@ shuf_masked_2438:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2439
+	JMP          shuf_loaded_2454
 
-shuf_far_2440:
+shuf_far_2455:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -24381,9 +24514,9 @@ shuf_far_2440:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2441
+	JMP          shuf_stored_2456
 
-shuf_masked_2444:
+shuf_masked_2459:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24392,9 +24525,9 @@ shuf_masked_2444:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2445
+	JMP          shuf_loaded_2460
 
-shuf_far_2446:
+shuf_far_2461:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -24402,9 +24535,9 @@ shuf_far_2446:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2447
+	JMP          shuf_stored_2462
 
-shuf_masked_2458:
+shuf_masked_2473:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24413,9 +24546,9 @@ shuf_masked_2458:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2459
+	JMP          shuf_loaded_2474
 
-shuf_far_2464:
+shuf_far_2479:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24423,9 +24556,9 @@ shuf_far_2464:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2465
+	JMP          shuf_stored_2480
 
-shuf_masked_2468:
+shuf_masked_2483:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24434,9 +24567,9 @@ shuf_masked_2468:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2469
+	JMP          shuf_loaded_2484
 
-shuf_far_2470:
+shuf_far_2485:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24444,9 +24577,9 @@ shuf_far_2470:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2471
+	JMP          shuf_stored_2486
 
-shuf_masked_2481:
+shuf_masked_2496:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24455,9 +24588,9 @@ shuf_masked_2481:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2482
+	JMP          shuf_loaded_2497
 
-shuf_masked_2489:
+shuf_masked_2504:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24466,9 +24599,9 @@ shuf_masked_2489:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2490
+	JMP          shuf_loaded_2505
 
-shuf_masked_2493:
+shuf_masked_2508:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24477,9 +24610,9 @@ shuf_masked_2493:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z10, Z10
-	JMP          shuf_loaded_2494
+	JMP          shuf_loaded_2509
 
-shuf_masked_2497:
+shuf_masked_2512:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24488,9 +24621,9 @@ shuf_masked_2497:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z4, Z4
-	JMP          shuf_loaded_2498
+	JMP          shuf_loaded_2513
 
-shuf_far_2499:
+shuf_far_2514:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -24498,9 +24631,9 @@ shuf_far_2499:
 	VPERMB       Z9, Z4, Z9
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z9, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2500
+	JMP          shuf_stored_2515
 
-shuf_far_2505:
+shuf_far_2520:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24508,9 +24641,9 @@ shuf_far_2505:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2506
+	JMP          shuf_stored_2521
 
-shuf_masked_2509:
+shuf_masked_2524:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24519,9 +24652,9 @@ shuf_masked_2509:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2510
+	JMP          shuf_loaded_2525
 
-shuf_far_2511:
+shuf_far_2526:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x00, R8
 	VPBROADCASTB R8, Z3
@@ -24529,9 +24662,9 @@ shuf_far_2511:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(R8*1)
-	JMP          shuf_stored_2512
+	JMP          shuf_stored_2527
 
-shuf_masked_2515:
+shuf_masked_2530:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -24540,9 +24673,9 @@ shuf_masked_2515:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z4, Z4
-	JMP          shuf_loaded_2516
+	JMP          shuf_loaded_2531
 
-shuf_far_2517:
+shuf_far_2532:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z4
@@ -24550,9 +24683,9 @@ shuf_far_2517:
 	VPERMB       Z5, Z4, Z5
 	VPMOVB2M     Z4, K1
 	VMOVDQU8     Z5, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2518
+	JMP          shuf_stored_2533
 
-shuf_masked_2523:
+shuf_masked_2538:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24561,9 +24694,9 @@ shuf_masked_2523:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2524
+	JMP          shuf_loaded_2539
 
-shuf_masked_2531:
+shuf_masked_2546:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -24572,9 +24705,9 @@ shuf_masked_2531:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z9, Z9
-	JMP          shuf_loaded_2532
+	JMP          shuf_loaded_2547
 
-shuf_masked_2535:
+shuf_masked_2550:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24583,9 +24716,9 @@ shuf_masked_2535:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z9, Z9
-	JMP          shuf_loaded_2536
+	JMP          shuf_loaded_2551
 
-shuf_masked_2539:
+shuf_masked_2554:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24594,9 +24727,9 @@ shuf_masked_2539:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2540
+	JMP          shuf_loaded_2555
 
-shuf_far_2541:
+shuf_far_2556:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -24604,9 +24737,9 @@ shuf_far_2541:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2542
+	JMP          shuf_stored_2557
 
-shuf_far_2547:
+shuf_far_2562:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -24614,9 +24747,9 @@ shuf_far_2547:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2548
+	JMP          shuf_stored_2563
 
-shuf_masked_2551:
+shuf_masked_2566:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -24625,9 +24758,9 @@ shuf_masked_2551:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z3, Z3
-	JMP          shuf_loaded_2552
+	JMP          shuf_loaded_2567
 
-shuf_far_2553:
+shuf_far_2568:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x00, DX
 	VPBROADCASTB DX, Z3
@@ -24635,9 +24768,9 @@ shuf_far_2553:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(DX*1)
-	JMP          shuf_stored_2554
+	JMP          shuf_stored_2569
 
-shuf_masked_2557:
+shuf_masked_2572:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24646,9 +24779,9 @@ shuf_masked_2557:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z3, Z3
-	JMP          shuf_loaded_2558
+	JMP          shuf_loaded_2573
 
-shuf_far_2559:
+shuf_far_2574:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x00, CX
 	VPBROADCASTB CX, Z3
@@ -24656,9 +24789,9 @@ shuf_far_2559:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K1
 	VMOVDQU8     Z4, K1, -64(AX)(CX*1)
-	JMP          shuf_stored_2560
+	JMP          shuf_stored_2575
 
-shuf_masked_2573:
+shuf_masked_2588:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24667,9 +24800,9 @@ shuf_masked_2573:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2574
+	JMP          shuf_loaded_2589
 
-shuf_far_2579:
+shuf_far_2594:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -24677,9 +24810,9 @@ shuf_far_2579:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2580
+	JMP          shuf_stored_2595
 
-shuf_masked_2583:
+shuf_masked_2598:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24688,9 +24821,9 @@ shuf_masked_2583:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2584
+	JMP          shuf_loaded_2599
 
-shuf_far_2585:
+shuf_far_2600:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -24698,9 +24831,9 @@ shuf_far_2585:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2586
+	JMP          shuf_stored_2601
 
-shuf_masked_2596:
+shuf_masked_2611:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24709,9 +24842,9 @@ shuf_masked_2596:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2597
+	JMP          shuf_loaded_2612
 
-shuf_masked_2604:
+shuf_masked_2619:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24720,9 +24853,9 @@ shuf_masked_2604:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_2605
+	JMP          shuf_loaded_2620
 
-shuf_masked_2608:
+shuf_masked_2623:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24731,9 +24864,9 @@ shuf_masked_2608:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2609
+	JMP          shuf_loaded_2624
 
-shuf_masked_2612:
+shuf_masked_2627:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24742,9 +24875,9 @@ shuf_masked_2612:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2613
+	JMP          shuf_loaded_2628
 
-shuf_far_2614:
+shuf_far_2629:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -24752,9 +24885,9 @@ shuf_far_2614:
 	VPERMB       Z8, Z3, Z8
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z8, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2615
+	JMP          shuf_stored_2630
 
-shuf_far_2620:
+shuf_far_2635:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -24762,9 +24895,9 @@ shuf_far_2620:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2621
+	JMP          shuf_stored_2636
 
-shuf_masked_2624:
+shuf_masked_2639:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24773,9 +24906,9 @@ shuf_masked_2624:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2625
+	JMP          shuf_loaded_2640
 
-shuf_far_2626:
+shuf_far_2641:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z1
@@ -24783,9 +24916,9 @@ shuf_far_2626:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2627
+	JMP          shuf_stored_2642
 
-shuf_masked_2630:
+shuf_masked_2645:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -24794,9 +24927,9 @@ shuf_masked_2630:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z3, Z3
-	JMP          shuf_loaded_2631
+	JMP          shuf_loaded_2646
 
-shuf_far_2632:
+shuf_far_2647:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -24804,9 +24937,9 @@ shuf_far_2632:
 	VPERMB       Z4, Z3, Z4
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z4, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2633
+	JMP          shuf_stored_2648
 
-shuf_masked_2638:
+shuf_masked_2653:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24815,9 +24948,9 @@ shuf_masked_2638:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2639
+	JMP          shuf_loaded_2654
 
-shuf_masked_2646:
+shuf_masked_2661:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -24826,9 +24959,9 @@ shuf_masked_2646:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_2647
+	JMP          shuf_loaded_2662
 
-shuf_masked_2650:
+shuf_masked_2665:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -24837,9 +24970,9 @@ shuf_masked_2650:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2651
+	JMP          shuf_loaded_2666
 
-shuf_masked_2654:
+shuf_masked_2669:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24848,9 +24981,9 @@ shuf_masked_2654:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_2655
+	JMP          shuf_loaded_2670
 
-shuf_far_2656:
+shuf_far_2671:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -24858,9 +24991,9 @@ shuf_far_2656:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2657
+	JMP          shuf_stored_2672
 
-shuf_far_2662:
+shuf_far_2677:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -24868,9 +25001,9 @@ shuf_far_2662:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2663
+	JMP          shuf_stored_2678
 
-shuf_masked_2666:
+shuf_masked_2681:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -24879,9 +25012,9 @@ shuf_masked_2666:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z1
-	JMP          shuf_loaded_2667
+	JMP          shuf_loaded_2682
 
-shuf_far_2668:
+shuf_far_2683:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z1
@@ -24889,9 +25022,9 @@ shuf_far_2668:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2669
+	JMP          shuf_stored_2684
 
-shuf_masked_2672:
+shuf_masked_2687:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -24900,9 +25033,9 @@ shuf_masked_2672:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z1
-	JMP          shuf_loaded_2673
+	JMP          shuf_loaded_2688
 
-shuf_far_2674:
+shuf_far_2689:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z1
@@ -24910,9 +25043,9 @@ shuf_far_2674:
 	VPERMB       Z3, Z1, Z3
 	VPMOVB2M     Z1, K2
 	VMOVDQU8     Z3, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2675
+	JMP          shuf_stored_2690
 
-shuf_masked_2686:
+shuf_masked_2701:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24921,9 +25054,9 @@ shuf_masked_2686:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2687
+	JMP          shuf_loaded_2702
 
-shuf_far_2692:
+shuf_far_2707:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -24931,9 +25064,9 @@ shuf_far_2692:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2693
+	JMP          shuf_stored_2708
 
-shuf_masked_2696:
+shuf_masked_2711:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24942,9 +25075,9 @@ shuf_masked_2696:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z3
-	JMP          shuf_loaded_2697
+	JMP          shuf_loaded_2712
 
-shuf_far_2698:
+shuf_far_2713:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -24952,9 +25085,9 @@ shuf_far_2698:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2699
+	JMP          shuf_stored_2714
 
-shuf_masked_2709:
+shuf_masked_2724:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24963,9 +25096,9 @@ shuf_masked_2709:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2710
+	JMP          shuf_loaded_2725
 
-shuf_masked_2717:
+shuf_masked_2732:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24974,9 +25107,9 @@ shuf_masked_2717:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2718
+	JMP          shuf_loaded_2733
 
-shuf_masked_2721:
+shuf_masked_2736:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24985,9 +25118,9 @@ shuf_masked_2721:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2722
+	JMP          shuf_loaded_2737
 
-shuf_masked_2725:
+shuf_masked_2740:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -24996,9 +25129,9 @@ shuf_masked_2725:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2726
+	JMP          shuf_loaded_2741
 
-shuf_far_2727:
+shuf_far_2742:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -25006,9 +25139,9 @@ shuf_far_2727:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2728
+	JMP          shuf_stored_2743
 
-shuf_far_2733:
+shuf_far_2748:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -25016,9 +25149,9 @@ shuf_far_2733:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2734
+	JMP          shuf_stored_2749
 
-shuf_masked_2737:
+shuf_masked_2752:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25027,9 +25160,9 @@ shuf_masked_2737:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z7
-	JMP          shuf_loaded_2738
+	JMP          shuf_loaded_2753
 
-shuf_far_2739:
+shuf_far_2754:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -25037,9 +25170,9 @@ shuf_far_2739:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2740
+	JMP          shuf_stored_2755
 
-shuf_masked_2743:
+shuf_masked_2758:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -25048,9 +25181,9 @@ shuf_masked_2743:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z1, Z8
-	JMP          shuf_loaded_2744
+	JMP          shuf_loaded_2759
 
-shuf_far_2745:
+shuf_far_2760:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z4
@@ -25058,9 +25191,9 @@ shuf_far_2745:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2746
+	JMP          shuf_stored_2761
 
-shuf_masked_2751:
+shuf_masked_2766:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25069,9 +25202,9 @@ shuf_masked_2751:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z5, Z5
-	JMP          shuf_loaded_2752
+	JMP          shuf_loaded_2767
 
-shuf_masked_2759:
+shuf_masked_2774:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -25080,9 +25213,9 @@ shuf_masked_2759:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z6, Z11
-	JMP          shuf_loaded_2760
+	JMP          shuf_loaded_2775
 
-shuf_masked_2763:
+shuf_masked_2778:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25091,9 +25224,9 @@ shuf_masked_2763:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z6, Z12
-	JMP          shuf_loaded_2764
+	JMP          shuf_loaded_2779
 
-shuf_masked_2767:
+shuf_masked_2782:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -25102,9 +25235,9 @@ shuf_masked_2767:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z3
-	JMP          shuf_loaded_2768
+	JMP          shuf_loaded_2783
 
-shuf_far_2769:
+shuf_far_2784:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -25112,9 +25245,9 @@ shuf_far_2769:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2770
+	JMP          shuf_stored_2785
 
-shuf_far_2775:
+shuf_far_2790:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -25122,9 +25255,9 @@ shuf_far_2775:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2776
+	JMP          shuf_stored_2791
 
-shuf_masked_2779:
+shuf_masked_2794:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -25133,9 +25266,9 @@ shuf_masked_2779:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z7
-	JMP          shuf_loaded_2780
+	JMP          shuf_loaded_2795
 
-shuf_far_2781:
+shuf_far_2796:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -25143,9 +25276,9 @@ shuf_far_2781:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2782
+	JMP          shuf_stored_2797
 
-shuf_masked_2785:
+shuf_masked_2800:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -25154,9 +25287,9 @@ shuf_masked_2785:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z4
-	JMP          shuf_loaded_2786
+	JMP          shuf_loaded_2801
 
-shuf_far_2787:
+shuf_far_2802:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -25164,9 +25297,9 @@ shuf_far_2787:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2788
+	JMP          shuf_stored_2803
 
-shuf_masked_2799:
+shuf_masked_2814:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25175,9 +25308,9 @@ shuf_masked_2799:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2800
+	JMP          shuf_loaded_2815
 
-shuf_far_2805:
+shuf_far_2820:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -25185,9 +25318,9 @@ shuf_far_2805:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2806
+	JMP          shuf_stored_2821
 
-shuf_masked_2809:
+shuf_masked_2824:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25196,9 +25329,9 @@ shuf_masked_2809:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z3
-	JMP          shuf_loaded_2810
+	JMP          shuf_loaded_2825
 
-shuf_far_2811:
+shuf_far_2826:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z4
@@ -25206,9 +25339,9 @@ shuf_far_2811:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2812
+	JMP          shuf_stored_2827
 
-shuf_masked_2822:
+shuf_masked_2837:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25217,9 +25350,9 @@ shuf_masked_2822:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z3, Z3
-	JMP          shuf_loaded_2823
+	JMP          shuf_loaded_2838
 
-shuf_masked_2830:
+shuf_masked_2845:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25228,9 +25361,9 @@ shuf_masked_2830:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z5, Z5
-	JMP          shuf_loaded_2831
+	JMP          shuf_loaded_2846
 
-shuf_masked_2834:
+shuf_masked_2849:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25239,9 +25372,9 @@ shuf_masked_2834:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z6, Z6
-	JMP          shuf_loaded_2835
+	JMP          shuf_loaded_2850
 
-shuf_masked_2838:
+shuf_masked_2853:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25250,9 +25383,9 @@ shuf_masked_2838:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z4
-	JMP          shuf_loaded_2839
+	JMP          shuf_loaded_2854
 
-shuf_far_2840:
+shuf_far_2855:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -25260,9 +25393,9 @@ shuf_far_2840:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2841
+	JMP          shuf_stored_2856
 
-shuf_far_2846:
+shuf_far_2861:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -25270,9 +25403,9 @@ shuf_far_2846:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2847
+	JMP          shuf_stored_2862
 
-shuf_masked_2850:
+shuf_masked_2865:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25281,9 +25414,9 @@ shuf_masked_2850:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z7
-	JMP          shuf_loaded_2851
+	JMP          shuf_loaded_2866
 
-shuf_far_2852:
+shuf_far_2867:
 	MOVQ         width+40(FP), R8
 	ADDQ         $0x40, R8
 	VPBROADCASTB R8, Z3
@@ -25291,9 +25424,9 @@ shuf_far_2852:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(R8*1)
-	JMP          shuf_stored_2853
+	JMP          shuf_stored_2868
 
-shuf_masked_2856:
+shuf_masked_2871:
 	MOVQ         mid+48(FP), SI
 	NEGQ         SI
 	ADDQ         $0x40, SI
@@ -25302,9 +25435,9 @@ shuf_masked_2856:
 	NEGQ         SI
 	LEAQ         (CX)(SI*1), SI
 	VPERMB       (SI), Z1, Z8
-	JMP          shuf_loaded_2857
+	JMP          shuf_loaded_2872
 
-shuf_far_2858:
+shuf_far_2873:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z4
@@ -25312,9 +25445,9 @@ shuf_far_2858:
 	VPERMB       Z1, Z4, Z1
 	VPMOVB2M     Z4, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2859
+	JMP          shuf_stored_2874
 
-shuf_masked_2864:
+shuf_masked_2879:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25323,9 +25456,9 @@ shuf_masked_2864:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z5, Z5
-	JMP          shuf_loaded_2865
+	JMP          shuf_loaded_2880
 
-shuf_masked_2872:
+shuf_masked_2887:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -25334,9 +25467,9 @@ shuf_masked_2872:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z6, Z11
-	JMP          shuf_loaded_2873
+	JMP          shuf_loaded_2888
 
-shuf_masked_2876:
+shuf_masked_2891:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25345,9 +25478,9 @@ shuf_masked_2876:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z6, Z12
-	JMP          shuf_loaded_2877
+	JMP          shuf_loaded_2892
 
-shuf_masked_2880:
+shuf_masked_2895:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -25356,9 +25489,9 @@ shuf_masked_2880:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z3
-	JMP          shuf_loaded_2881
+	JMP          shuf_loaded_2896
 
-shuf_far_2882:
+shuf_far_2897:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z5
@@ -25366,9 +25499,9 @@ shuf_far_2882:
 	VPERMB       Z1, Z5, Z1
 	VPMOVB2M     Z5, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2883
+	JMP          shuf_stored_2898
 
-shuf_far_2888:
+shuf_far_2903:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -25376,9 +25509,9 @@ shuf_far_2888:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2889
+	JMP          shuf_stored_2904
 
-shuf_masked_2892:
+shuf_masked_2907:
 	MOVQ         mid+48(FP), DX
 	NEGQ         DX
 	ADDQ         $0x40, DX
@@ -25387,9 +25520,9 @@ shuf_masked_2892:
 	NEGQ         DX
 	LEAQ         (CX)(DX*1), DX
 	VPERMB       (DX), Z1, Z7
-	JMP          shuf_loaded_2893
+	JMP          shuf_loaded_2908
 
-shuf_far_2894:
+shuf_far_2909:
 	MOVQ         width+40(FP), DX
 	ADDQ         $0x40, DX
 	VPBROADCASTB DX, Z3
@@ -25397,9 +25530,9 @@ shuf_far_2894:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(DX*1)
-	JMP          shuf_stored_2895
+	JMP          shuf_stored_2910
 
-shuf_masked_2898:
+shuf_masked_2913:
 	MOVQ         mid+48(FP), R10
 	NEGQ         R10
 	ADDQ         $0x40, R10
@@ -25408,9 +25541,9 @@ shuf_masked_2898:
 	NEGQ         R10
 	LEAQ         (CX)(R10*1), R10
 	VPERMB       (R10), Z1, Z4
-	JMP          shuf_loaded_2899
+	JMP          shuf_loaded_2914
 
-shuf_far_2900:
+shuf_far_2915:
 	MOVQ         width+40(FP), CX
 	ADDQ         $0x40, CX
 	VPBROADCASTB CX, Z3
@@ -25418,9 +25551,9 @@ shuf_far_2900:
 	VPERMB       Z1, Z3, Z1
 	VPMOVB2M     Z3, K2
 	VMOVDQU8     Z1, K2, -128(AX)(CX*1)
-	JMP          shuf_stored_2901
+	JMP          shuf_stored_2916
 
-shuf_masked_2912:
+shuf_masked_2927:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25429,9 +25562,9 @@ shuf_masked_2912:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z1, Z1
-	JMP          shuf_loaded_2913
+	JMP          shuf_loaded_2928
 
-shuf_masked_2923:
+shuf_masked_2938:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25440,9 +25573,9 @@ shuf_masked_2923:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2924
+	JMP          shuf_loaded_2939
 
-shuf_masked_2931:
+shuf_masked_2946:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25451,9 +25584,9 @@ shuf_masked_2931:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z8, Z8
-	JMP          shuf_loaded_2932
+	JMP          shuf_loaded_2947
 
-shuf_masked_2935:
+shuf_masked_2950:
 	MOVQ         mid+48(FP), R8
 	NEGQ         R8
 	ADDQ         $0x40, R8
@@ -25462,9 +25595,9 @@ shuf_masked_2935:
 	NEGQ         R8
 	LEAQ         (CX)(R8*1), R8
 	VPERMB       (R8), Z9, Z9
-	JMP          shuf_loaded_2936
+	JMP          shuf_loaded_2951
 
-shuf_masked_2941:
+shuf_masked_2956:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25473,9 +25606,9 @@ shuf_masked_2941:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2942
+	JMP          shuf_loaded_2957
 
-shuf_masked_2949:
+shuf_masked_2964:
 	MOVQ         mid+48(FP), DI
 	NEGQ         DI
 	ADDQ         $0x40, DI
@@ -25484,9 +25617,9 @@ shuf_masked_2949:
 	NEGQ         DI
 	LEAQ         (CX)(DI*1), DI
 	VPERMB       (DI), Z8, Z8
-	JMP          shuf_loaded_2950
+	JMP          shuf_loaded_2965
 
-shuf_masked_2953:
+shuf_masked_2968:
 	MOVQ         mid+48(FP), R14
 	NEGQ         R14
 	ADDQ         $0x40, R14
@@ -25495,7 +25628,7 @@ shuf_masked_2953:
 	NEGQ         R14
 	LEAQ         (CX)(R14*1), R14
 	VPERMB       (R14), Z8, Z8
-	JMP          shuf_loaded_2954
+	JMP          shuf_loaded_2969
 
 // func rowsShuffle256AVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, tab *[384]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX512F, AVX512VBMI, CMOV
@@ -25525,24 +25658,24 @@ TEXT ·rowsShuffle256AVX512(SB), NOSPLIT, $144-112
 	VMOVDQU64 256(DI), Z4
 	VMOVDQU64 320(DI), Z5
 	CMPQ      R8, $0x40
-	JA        shuf256_slotted_2955
+	JA        shuf256_slotted_2970
 	CMPQ      R9, $0x00000100
-	JA        shuf256_6_2956
+	JA        shuf256_6_2971
 	CMPQ      R9, $0x000000c0
-	JA        shuf256_5_2957
+	JA        shuf256_5_2972
 	CMPQ      R9, $0x00000080
-	JA        shuf256_4_2958
+	JA        shuf256_4_2973
 	CMPQ      rowIdx+88(FP), $0x00
-	JNE       shuf256_list_2959
+	JNE       shuf256_list_2974
 
-shuf_planes_2961:
+shuf_planes_2976:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2963
+	JZ    shuf_done_2978
 	MOVQ  CX, R10
 
-shuf_rows_2964:
+shuf_rows_2979:
 	VMOVDQA64 Z0, Z3
 	VMOVDQU64 (R10)(R8*1), Z4
 	VMOVDQU64 (R10), Z5
@@ -25557,17 +25690,17 @@ shuf_rows_2964:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2964
+	JNZ       shuf_rows_2979
 
-shuf_done_2963:
+shuf_done_2978:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2961
+	JNZ  shuf_planes_2976
 	VZEROUPPER
 	RET
 
-shuf256_list_2959:
+shuf256_list_2974:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+96(FP), R10
@@ -25576,12 +25709,12 @@ shuf256_list_2959:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_2965
+	JZ      shuf_no_run_2980
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2965:
+shuf_no_run_2980:
 	VMOVQ R11, X6
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -25591,52 +25724,52 @@ shuf_no_run_2965:
 	VMOVQ R10, X7
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2960
+	JA    shuf256_list_loads_2975
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2966:
+shuf_offs_2981:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2967
+	JAE     shuf_offs_done_2982
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2966
+	JMP     shuf_offs_2981
 
-shuf_offs_done_2967:
+shuf_offs_done_2982:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2960
+	JA   shuf256_list_loads_2975
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2968:
+shuf_offs_2983:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2969
+	JAE     shuf_offs_done_2984
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2968
+	JMP     shuf_offs_2983
 
-shuf_offs_done_2969:
+shuf_offs_done_2984:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_2970:
+shuf_planes_2985:
 	MOVQ      AX, DI
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2972
+	JZ        shuf_done_2987
 
-shuf_rows_2973:
+shuf_rows_2988:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -25653,16 +25786,16 @@ shuf_rows_2973:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2973
+	JNZ       shuf_rows_2988
 
-shuf_done_2972:
+shuf_done_2987:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_2974
+	JZ    shuf_done_2989
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2975:
+shuf_rows_2990:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -25677,15 +25810,15 @@ shuf_rows_2975:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2975
+	JNZ       shuf_rows_2990
 
-shuf_done_2974:
+shuf_done_2989:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2976
+	JZ        shuf_done_2991
 
-shuf_rows_2977:
+shuf_rows_2992:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -25702,25 +25835,25 @@ shuf_rows_2977:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_2977
+	JNZ       shuf_rows_2992
 
-shuf_done_2976:
+shuf_done_2991:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2970
+	JNZ  shuf_planes_2985
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2960:
-shuf_planes_2978:
+shuf256_list_loads_2975:
+shuf_planes_2993:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2980
+	JZ    shuf_done_2995
 
-shuf_rows_2981:
+shuf_rows_2996:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25738,16 +25871,16 @@ shuf_rows_2981:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2981
+	JNZ       shuf_rows_2996
 
-shuf_done_2980:
+shuf_done_2995:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2982
+	JZ    shuf_done_2997
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_2983:
+shuf_rows_2998:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -25762,15 +25895,15 @@ shuf_rows_2983:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_2983
+	JNZ       shuf_rows_2998
 
-shuf_done_2982:
+shuf_done_2997:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_2984
+	JZ    shuf_done_2999
 
-shuf_rows_2985:
+shuf_rows_3000:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -25788,28 +25921,28 @@ shuf_rows_2985:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_2985
+	JNZ       shuf_rows_3000
 
-shuf_done_2984:
+shuf_done_2999:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2978
+	JNZ  shuf_planes_2993
 	VZEROUPPER
 	RET
 
-shuf256_4_2958:
+shuf256_4_2973:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_2986
+	JNE  shuf256_list_3001
 
-shuf_planes_2988:
+shuf_planes_3003:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_2990
+	JZ    shuf_done_3005
 	MOVQ  CX, R10
 
-shuf_rows_2991:
+shuf_rows_3006:
 	VMOVDQA64 Z0, Z4
 	VMOVDQU64 (R10)(R8*1), Z5
 	VMOVDQU64 (R10), Z6
@@ -25827,17 +25960,17 @@ shuf_rows_2991:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_2991
+	JNZ       shuf_rows_3006
 
-shuf_done_2990:
+shuf_done_3005:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2988
+	JNZ  shuf_planes_3003
 	VZEROUPPER
 	RET
 
-shuf256_list_2986:
+shuf256_list_3001:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+96(FP), R10
@@ -25846,12 +25979,12 @@ shuf256_list_2986:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_2992
+	JZ      shuf_no_run_3007
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_2992:
+shuf_no_run_3007:
 	VMOVQ R11, X7
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -25861,52 +25994,52 @@ shuf_no_run_2992:
 	VMOVQ R10, X8
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_2987
+	JA    shuf256_list_loads_3002
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_2993:
+shuf_offs_3008:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2994
+	JAE     shuf_offs_done_3009
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2993
+	JMP     shuf_offs_3008
 
-shuf_offs_done_2994:
+shuf_offs_done_3009:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_2987
+	JA   shuf256_list_loads_3002
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_2995:
+shuf_offs_3010:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_2996
+	JAE     shuf_offs_done_3011
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_2995
+	JMP     shuf_offs_3010
 
-shuf_offs_done_2996:
+shuf_offs_done_3011:
 	VMOVDQU64 (SP), Z4
 	VMOVDQU64 64(SP), Z9
 
-shuf_planes_2997:
+shuf_planes_3012:
 	MOVQ      AX, DI
 	VMOVDQA64 Z4, Z10
 	VMOVQ     X5, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_2999
+	JZ        shuf_done_3014
 
-shuf_rows_3000:
+shuf_rows_3015:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -25926,16 +26059,16 @@ shuf_rows_3000:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_3000
+	JNZ       shuf_rows_3015
 
-shuf_done_2999:
+shuf_done_3014:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3001
+	JZ    shuf_done_3016
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3002:
+shuf_rows_3017:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -25953,15 +26086,15 @@ shuf_rows_3002:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3002
+	JNZ       shuf_rows_3017
 
-shuf_done_3001:
+shuf_done_3016:
 	VMOVDQA64 Z9, Z10
 	VMOVQ     X8, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3003
+	JZ        shuf_done_3018
 
-shuf_rows_3004:
+shuf_rows_3019:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -25981,25 +26114,25 @@ shuf_rows_3004:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_3004
+	JNZ       shuf_rows_3019
 
-shuf_done_3003:
+shuf_done_3018:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_2997
+	JNZ  shuf_planes_3012
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_2987:
-shuf_planes_3005:
+shuf256_list_loads_3002:
+shuf_planes_3020:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3007
+	JZ    shuf_done_3022
 
-shuf_rows_3008:
+shuf_rows_3023:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26020,16 +26153,16 @@ shuf_rows_3008:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3008
+	JNZ       shuf_rows_3023
 
-shuf_done_3007:
+shuf_done_3022:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3009
+	JZ    shuf_done_3024
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3010:
+shuf_rows_3025:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -26047,15 +26180,15 @@ shuf_rows_3010:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3010
+	JNZ       shuf_rows_3025
 
-shuf_done_3009:
+shuf_done_3024:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3011
+	JZ    shuf_done_3026
 
-shuf_rows_3012:
+shuf_rows_3027:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26076,28 +26209,28 @@ shuf_rows_3012:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3012
+	JNZ       shuf_rows_3027
 
-shuf_done_3011:
+shuf_done_3026:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3005
+	JNZ  shuf_planes_3020
 	VZEROUPPER
 	RET
 
-shuf256_5_2957:
+shuf256_5_2972:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3013
+	JNE  shuf256_list_3028
 
-shuf_planes_3015:
+shuf_planes_3030:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3017
+	JZ    shuf_done_3032
 	MOVQ  CX, R10
 
-shuf_rows_3018:
+shuf_rows_3033:
 	VMOVDQA64 Z0, Z5
 	VMOVDQU64 (R10)(R8*1), Z6
 	VMOVDQU64 (R10), Z7
@@ -26118,17 +26251,17 @@ shuf_rows_3018:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3018
+	JNZ       shuf_rows_3033
 
-shuf_done_3017:
+shuf_done_3032:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3015
+	JNZ  shuf_planes_3030
 	VZEROUPPER
 	RET
 
-shuf256_list_3013:
+shuf256_list_3028:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+96(FP), R10
@@ -26137,12 +26270,12 @@ shuf256_list_3013:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3019
+	JZ      shuf_no_run_3034
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3019:
+shuf_no_run_3034:
 	VMOVQ R11, X8
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -26152,52 +26285,52 @@ shuf_no_run_3019:
 	VMOVQ R10, X9
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3014
+	JA    shuf256_list_loads_3029
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3020:
+shuf_offs_3035:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3021
+	JAE     shuf_offs_done_3036
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3020
+	JMP     shuf_offs_3035
 
-shuf_offs_done_3021:
+shuf_offs_done_3036:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3014
+	JA   shuf256_list_loads_3029
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3022:
+shuf_offs_3037:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3023
+	JAE     shuf_offs_done_3038
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3022
+	JMP     shuf_offs_3037
 
-shuf_offs_done_3023:
+shuf_offs_done_3038:
 	VMOVDQU64 (SP), Z5
 	VMOVDQU64 64(SP), Z10
 
-shuf_planes_3024:
+shuf_planes_3039:
 	MOVQ      AX, DI
 	VMOVDQA64 Z5, Z11
 	VMOVQ     X6, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3026
+	JZ        shuf_done_3041
 
-shuf_rows_3027:
+shuf_rows_3042:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -26220,16 +26353,16 @@ shuf_rows_3027:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_3027
+	JNZ       shuf_rows_3042
 
-shuf_done_3026:
+shuf_done_3041:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3028
+	JZ    shuf_done_3043
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3029:
+shuf_rows_3044:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -26250,15 +26383,15 @@ shuf_rows_3029:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3029
+	JNZ       shuf_rows_3044
 
-shuf_done_3028:
+shuf_done_3043:
 	VMOVDQA64 Z10, Z11
 	VMOVQ     X9, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3030
+	JZ        shuf_done_3045
 
-shuf_rows_3031:
+shuf_rows_3046:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -26281,25 +26414,25 @@ shuf_rows_3031:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_3031
+	JNZ       shuf_rows_3046
 
-shuf_done_3030:
+shuf_done_3045:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3024
+	JNZ  shuf_planes_3039
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3014:
-shuf_planes_3032:
+shuf256_list_loads_3029:
+shuf_planes_3047:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3034
+	JZ    shuf_done_3049
 
-shuf_rows_3035:
+shuf_rows_3050:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26323,16 +26456,16 @@ shuf_rows_3035:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3035
+	JNZ       shuf_rows_3050
 
-shuf_done_3034:
+shuf_done_3049:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3036
+	JZ    shuf_done_3051
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3037:
+shuf_rows_3052:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -26353,15 +26486,15 @@ shuf_rows_3037:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3037
+	JNZ       shuf_rows_3052
 
-shuf_done_3036:
+shuf_done_3051:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3038
+	JZ    shuf_done_3053
 
-shuf_rows_3039:
+shuf_rows_3054:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26385,28 +26518,28 @@ shuf_rows_3039:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3039
+	JNZ       shuf_rows_3054
 
-shuf_done_3038:
+shuf_done_3053:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3032
+	JNZ  shuf_planes_3047
 	VZEROUPPER
 	RET
 
-shuf256_6_2956:
+shuf256_6_2971:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3040
+	JNE  shuf256_list_3055
 
-shuf_planes_3042:
+shuf_planes_3057:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3044
+	JZ    shuf_done_3059
 	MOVQ  CX, R10
 
-shuf_rows_3045:
+shuf_rows_3060:
 	VMOVDQA64 Z0, Z6
 	VMOVDQU64 (R10)(R8*1), Z7
 	VMOVDQU64 (R10), Z8
@@ -26430,17 +26563,17 @@ shuf_rows_3045:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3045
+	JNZ       shuf_rows_3060
 
-shuf_done_3044:
+shuf_done_3059:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3042
+	JNZ  shuf_planes_3057
 	VZEROUPPER
 	RET
 
-shuf256_list_3040:
+shuf256_list_3055:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X6
 	MOVQ    run0+96(FP), R10
@@ -26449,12 +26582,12 @@ shuf256_list_3040:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X8
-	JZ      shuf_no_run_3046
+	JZ      shuf_no_run_3061
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3046:
+shuf_no_run_3061:
 	VMOVQ R11, X9
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -26464,52 +26597,52 @@ shuf_no_run_3046:
 	VMOVQ R10, X10
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3041
+	JA    shuf256_list_loads_3056
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3047:
+shuf_offs_3062:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3048
+	JAE     shuf_offs_done_3063
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3047
+	JMP     shuf_offs_3062
 
-shuf_offs_done_3048:
+shuf_offs_done_3063:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3041
+	JA   shuf256_list_loads_3056
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3049:
+shuf_offs_3064:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3050
+	JAE     shuf_offs_done_3065
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3049
+	JMP     shuf_offs_3064
 
-shuf_offs_done_3050:
+shuf_offs_done_3065:
 	VMOVDQU64 (SP), Z6
 	VMOVDQU64 64(SP), Z11
 
-shuf_planes_3051:
+shuf_planes_3066:
 	MOVQ      AX, DI
 	VMOVDQA64 Z6, Z12
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3053
+	JZ        shuf_done_3068
 
-shuf_rows_3054:
+shuf_rows_3069:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -26535,16 +26668,16 @@ shuf_rows_3054:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_3054
+	JNZ       shuf_rows_3069
 
-shuf_done_3053:
+shuf_done_3068:
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3055
+	JZ    shuf_done_3070
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_3056:
+shuf_rows_3071:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -26568,15 +26701,15 @@ shuf_rows_3056:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3056
+	JNZ       shuf_rows_3071
 
-shuf_done_3055:
+shuf_done_3070:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X10, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3057
+	JZ        shuf_done_3072
 
-shuf_rows_3058:
+shuf_rows_3073:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -26602,25 +26735,25 @@ shuf_rows_3058:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_3058
+	JNZ       shuf_rows_3073
 
-shuf_done_3057:
+shuf_done_3072:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3051
+	JNZ  shuf_planes_3066
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3041:
-shuf_planes_3059:
+shuf256_list_loads_3056:
+shuf_planes_3074:
 	MOVQ  AX, DI
 	VMOVQ X6, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3061
+	JZ    shuf_done_3076
 
-shuf_rows_3062:
+shuf_rows_3077:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26647,16 +26780,16 @@ shuf_rows_3062:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3062
+	JNZ       shuf_rows_3077
 
-shuf_done_3061:
+shuf_done_3076:
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3063
+	JZ    shuf_done_3078
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_3064:
+shuf_rows_3079:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -26680,15 +26813,15 @@ shuf_rows_3064:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3064
+	JNZ       shuf_rows_3079
 
-shuf_done_3063:
+shuf_done_3078:
 	VMOVQ X11, R11
 	VMOVQ X10, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3065
+	JZ    shuf_done_3080
 
-shuf_rows_3066:
+shuf_rows_3081:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26715,34 +26848,34 @@ shuf_rows_3066:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3066
+	JNZ       shuf_rows_3081
 
-shuf_done_3065:
+shuf_done_3080:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3059
+	JNZ  shuf_planes_3074
 	VZEROUPPER
 	RET
 
-shuf256_slotted_2955:
+shuf256_slotted_2970:
 	CMPQ R9, $0x00000100
-	JA   shuf256_6_3067
+	JA   shuf256_6_3082
 	CMPQ R9, $0x000000c0
-	JA   shuf256_5_3068
+	JA   shuf256_5_3083
 	CMPQ R9, $0x00000080
-	JA   shuf256_4_3069
+	JA   shuf256_4_3084
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3070
+	JNE  shuf256_list_3085
 
-shuf_planes_3072:
+shuf_planes_3087:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3074
+	JZ    shuf_done_3089
 	MOVQ  CX, R10
 
-shuf_rows_3075:
+shuf_rows_3090:
 	VMOVDQA64 Z0, Z3
 	VMOVDQU64 (R10)(R8*1), Z4
 	VMOVDQU64 (R10), Z5
@@ -26759,17 +26892,17 @@ shuf_rows_3075:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3075
+	JNZ       shuf_rows_3090
 
-shuf_done_3074:
+shuf_done_3089:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3072
+	JNZ  shuf_planes_3087
 	VZEROUPPER
 	RET
 
-shuf256_list_3070:
+shuf256_list_3085:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+96(FP), R10
@@ -26778,12 +26911,12 @@ shuf256_list_3070:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3076
+	JZ      shuf_no_run_3091
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3076:
+shuf_no_run_3091:
 	VMOVQ R11, X6
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -26793,52 +26926,52 @@ shuf_no_run_3076:
 	VMOVQ R10, X7
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3071
+	JA    shuf256_list_loads_3086
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3077:
+shuf_offs_3092:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3078
+	JAE     shuf_offs_done_3093
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3077
+	JMP     shuf_offs_3092
 
-shuf_offs_done_3078:
+shuf_offs_done_3093:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3071
+	JA   shuf256_list_loads_3086
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3079:
+shuf_offs_3094:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3080
+	JAE     shuf_offs_done_3095
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3079
+	JMP     shuf_offs_3094
 
-shuf_offs_done_3080:
+shuf_offs_done_3095:
 	VMOVDQU64 (SP), Z3
 	VMOVDQU64 64(SP), Z8
 
-shuf_planes_3081:
+shuf_planes_3096:
 	MOVQ      AX, DI
 	VMOVDQA64 Z3, Z9
 	VMOVQ     X4, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3083
+	JZ        shuf_done_3098
 
-shuf_rows_3084:
+shuf_rows_3099:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -26857,16 +26990,16 @@ shuf_rows_3084:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_3084
+	JNZ       shuf_rows_3099
 
-shuf_done_3083:
+shuf_done_3098:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3085
+	JZ    shuf_done_3100
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3086:
+shuf_rows_3101:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -26883,15 +27016,15 @@ shuf_rows_3086:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3086
+	JNZ       shuf_rows_3101
 
-shuf_done_3085:
+shuf_done_3100:
 	VMOVDQA64 Z8, Z9
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3087
+	JZ        shuf_done_3102
 
-shuf_rows_3088:
+shuf_rows_3103:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z10
@@ -26910,25 +27043,25 @@ shuf_rows_3088:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z9, Z9, Z9
 	DECQ      R11
-	JNZ       shuf_rows_3088
+	JNZ       shuf_rows_3103
 
-shuf_done_3087:
+shuf_done_3102:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3081
+	JNZ  shuf_planes_3096
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3071:
-shuf_planes_3089:
+shuf256_list_loads_3086:
+shuf_planes_3104:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3091
+	JZ    shuf_done_3106
 
-shuf_rows_3092:
+shuf_rows_3107:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -26948,16 +27081,16 @@ shuf_rows_3092:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3092
+	JNZ       shuf_rows_3107
 
-shuf_done_3091:
+shuf_done_3106:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3093
+	JZ    shuf_done_3108
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3094:
+shuf_rows_3109:
 	VMOVDQA64 Z0, Z9
 	VMOVDQU64 (R10)(R8*1), Z10
 	VMOVDQU64 (R10), Z11
@@ -26974,15 +27107,15 @@ shuf_rows_3094:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3094
+	JNZ       shuf_rows_3109
 
-shuf_done_3093:
+shuf_done_3108:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3095
+	JZ    shuf_done_3110
 
-shuf_rows_3096:
+shuf_rows_3111:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27002,28 +27135,28 @@ shuf_rows_3096:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3096
+	JNZ       shuf_rows_3111
 
-shuf_done_3095:
+shuf_done_3110:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3089
+	JNZ  shuf_planes_3104
 	VZEROUPPER
 	RET
 
-shuf256_4_3069:
+shuf256_4_3084:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3097
+	JNE  shuf256_list_3112
 
-shuf_planes_3099:
+shuf_planes_3114:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3101
+	JZ    shuf_done_3116
 	MOVQ  CX, R10
 
-shuf_rows_3102:
+shuf_rows_3117:
 	VMOVDQA64 Z0, Z4
 	VMOVDQU64 (R10)(R8*1), Z5
 	VMOVDQU64 (R10), Z6
@@ -27045,17 +27178,17 @@ shuf_rows_3102:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3102
+	JNZ       shuf_rows_3117
 
-shuf_done_3101:
+shuf_done_3116:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3099
+	JNZ  shuf_planes_3114
 	VZEROUPPER
 	RET
 
-shuf256_list_3097:
+shuf256_list_3112:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+96(FP), R10
@@ -27064,12 +27197,12 @@ shuf256_list_3097:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3103
+	JZ      shuf_no_run_3118
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3103:
+shuf_no_run_3118:
 	VMOVQ R11, X7
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -27079,52 +27212,52 @@ shuf_no_run_3103:
 	VMOVQ R10, X8
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3098
+	JA    shuf256_list_loads_3113
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3104:
+shuf_offs_3119:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3105
+	JAE     shuf_offs_done_3120
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3104
+	JMP     shuf_offs_3119
 
-shuf_offs_done_3105:
+shuf_offs_done_3120:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3098
+	JA   shuf256_list_loads_3113
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3106:
+shuf_offs_3121:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3107
+	JAE     shuf_offs_done_3122
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3106
+	JMP     shuf_offs_3121
 
-shuf_offs_done_3107:
+shuf_offs_done_3122:
 	VMOVDQU64 (SP), Z4
 	VMOVDQU64 64(SP), Z9
 
-shuf_planes_3108:
+shuf_planes_3123:
 	MOVQ      AX, DI
 	VMOVDQA64 Z4, Z10
 	VMOVQ     X5, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3110
+	JZ        shuf_done_3125
 
-shuf_rows_3111:
+shuf_rows_3126:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -27148,16 +27281,16 @@ shuf_rows_3111:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_3111
+	JNZ       shuf_rows_3126
 
-shuf_done_3110:
+shuf_done_3125:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3112
+	JZ    shuf_done_3127
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3113:
+shuf_rows_3128:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -27179,15 +27312,15 @@ shuf_rows_3113:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3113
+	JNZ       shuf_rows_3128
 
-shuf_done_3112:
+shuf_done_3127:
 	VMOVDQA64 Z9, Z10
 	VMOVQ     X8, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3114
+	JZ        shuf_done_3129
 
-shuf_rows_3115:
+shuf_rows_3130:
 	VMOVQ     X10, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z11
@@ -27211,25 +27344,25 @@ shuf_rows_3115:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z10, Z10, Z10
 	DECQ      R11
-	JNZ       shuf_rows_3115
+	JNZ       shuf_rows_3130
 
-shuf_done_3114:
+shuf_done_3129:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3108
+	JNZ  shuf_planes_3123
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3098:
-shuf_planes_3116:
+shuf256_list_loads_3113:
+shuf_planes_3131:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3118
+	JZ    shuf_done_3133
 
-shuf_rows_3119:
+shuf_rows_3134:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27254,16 +27387,16 @@ shuf_rows_3119:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3119
+	JNZ       shuf_rows_3134
 
-shuf_done_3118:
+shuf_done_3133:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3120
+	JZ    shuf_done_3135
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3121:
+shuf_rows_3136:
 	VMOVDQA64 Z0, Z10
 	VMOVDQU64 (R10)(R8*1), Z11
 	VMOVDQU64 (R10), Z12
@@ -27285,15 +27418,15 @@ shuf_rows_3121:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3121
+	JNZ       shuf_rows_3136
 
-shuf_done_3120:
+shuf_done_3135:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3122
+	JZ    shuf_done_3137
 
-shuf_rows_3123:
+shuf_rows_3138:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27318,28 +27451,28 @@ shuf_rows_3123:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3123
+	JNZ       shuf_rows_3138
 
-shuf_done_3122:
+shuf_done_3137:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3116
+	JNZ  shuf_planes_3131
 	VZEROUPPER
 	RET
 
-shuf256_5_3068:
+shuf256_5_3083:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3124
+	JNE  shuf256_list_3139
 
-shuf_planes_3126:
+shuf_planes_3141:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3128
+	JZ    shuf_done_3143
 	MOVQ  CX, R10
 
-shuf_rows_3129:
+shuf_rows_3144:
 	VMOVDQA64 Z0, Z5
 	VMOVDQU64 (R10)(R8*1), Z6
 	VMOVDQU64 (R10), Z7
@@ -27364,17 +27497,17 @@ shuf_rows_3129:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3129
+	JNZ       shuf_rows_3144
 
-shuf_done_3128:
+shuf_done_3143:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3126
+	JNZ  shuf_planes_3141
 	VZEROUPPER
 	RET
 
-shuf256_list_3124:
+shuf256_list_3139:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+96(FP), R10
@@ -27383,12 +27516,12 @@ shuf256_list_3124:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_3130
+	JZ      shuf_no_run_3145
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3130:
+shuf_no_run_3145:
 	VMOVQ R11, X8
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -27398,52 +27531,52 @@ shuf_no_run_3130:
 	VMOVQ R10, X9
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3125
+	JA    shuf256_list_loads_3140
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3131:
+shuf_offs_3146:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3132
+	JAE     shuf_offs_done_3147
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3131
+	JMP     shuf_offs_3146
 
-shuf_offs_done_3132:
+shuf_offs_done_3147:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3125
+	JA   shuf256_list_loads_3140
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3133:
+shuf_offs_3148:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3134
+	JAE     shuf_offs_done_3149
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3133
+	JMP     shuf_offs_3148
 
-shuf_offs_done_3134:
+shuf_offs_done_3149:
 	VMOVDQU64 (SP), Z5
 	VMOVDQU64 64(SP), Z10
 
-shuf_planes_3135:
+shuf_planes_3150:
 	MOVQ      AX, DI
 	VMOVDQA64 Z5, Z11
 	VMOVQ     X6, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3137
+	JZ        shuf_done_3152
 
-shuf_rows_3138:
+shuf_rows_3153:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -27470,16 +27603,16 @@ shuf_rows_3138:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_3138
+	JNZ       shuf_rows_3153
 
-shuf_done_3137:
+shuf_done_3152:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3139
+	JZ    shuf_done_3154
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3140:
+shuf_rows_3155:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -27504,15 +27637,15 @@ shuf_rows_3140:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3140
+	JNZ       shuf_rows_3155
 
-shuf_done_3139:
+shuf_done_3154:
 	VMOVDQA64 Z10, Z11
 	VMOVQ     X9, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3141
+	JZ        shuf_done_3156
 
-shuf_rows_3142:
+shuf_rows_3157:
 	VMOVQ     X11, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z12
@@ -27539,25 +27672,25 @@ shuf_rows_3142:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z11, Z11, Z11
 	DECQ      R11
-	JNZ       shuf_rows_3142
+	JNZ       shuf_rows_3157
 
-shuf_done_3141:
+shuf_done_3156:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3135
+	JNZ  shuf_planes_3150
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3125:
-shuf_planes_3143:
+shuf256_list_loads_3140:
+shuf_planes_3158:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3145
+	JZ    shuf_done_3160
 
-shuf_rows_3146:
+shuf_rows_3161:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27585,16 +27718,16 @@ shuf_rows_3146:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3146
+	JNZ       shuf_rows_3161
 
-shuf_done_3145:
+shuf_done_3160:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3147
+	JZ    shuf_done_3162
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_3148:
+shuf_rows_3163:
 	VMOVDQA64 Z0, Z11
 	VMOVDQU64 (R10)(R8*1), Z12
 	VMOVDQU64 (R10), Z13
@@ -27619,15 +27752,15 @@ shuf_rows_3148:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3148
+	JNZ       shuf_rows_3163
 
-shuf_done_3147:
+shuf_done_3162:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3149
+	JZ    shuf_done_3164
 
-shuf_rows_3150:
+shuf_rows_3165:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27655,28 +27788,28 @@ shuf_rows_3150:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3150
+	JNZ       shuf_rows_3165
 
-shuf_done_3149:
+shuf_done_3164:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3143
+	JNZ  shuf_planes_3158
 	VZEROUPPER
 	RET
 
-shuf256_6_3067:
+shuf256_6_3082:
 	CMPQ rowIdx+88(FP), $0x00
-	JNE  shuf256_list_3151
+	JNE  shuf256_list_3166
 
-shuf_planes_3153:
+shuf_planes_3168:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3155
+	JZ    shuf_done_3170
 	MOVQ  CX, R10
 
-shuf_rows_3156:
+shuf_rows_3171:
 	VMOVDQA64 Z0, Z6
 	VMOVDQU64 (R10)(R8*1), Z7
 	VMOVDQU64 (R10), Z8
@@ -27704,17 +27837,17 @@ shuf_rows_3156:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3156
+	JNZ       shuf_rows_3171
 
-shuf_done_3155:
+shuf_done_3170:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3153
+	JNZ  shuf_planes_3168
 	VZEROUPPER
 	RET
 
-shuf256_list_3151:
+shuf256_list_3166:
 	MOVQ    rowIdx+88(FP), DI
 	VMOVQ   DI, X6
 	MOVQ    run0+96(FP), R10
@@ -27723,12 +27856,12 @@ shuf256_list_3151:
 	MOVQ    run1+104(FP), R10
 	SUBQ    run0+96(FP), R10
 	VMOVQ   R10, X8
-	JZ      shuf_no_run_3157
+	JZ      shuf_no_run_3172
 	MOVQ    run0+96(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3157:
+shuf_no_run_3172:
 	VMOVQ R11, X9
 	MOVQ  run1+104(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -27738,52 +27871,52 @@ shuf_no_run_3157:
 	VMOVQ R10, X10
 	MOVQ  run0+96(FP), R11
 	CMPQ  R11, $0x08
-	JA    shuf256_list_loads_3152
+	JA    shuf256_list_loads_3167
 	MOVQ  rowIdx+88(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3158:
+shuf_offs_3173:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3159
+	JAE     shuf_offs_done_3174
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3158
+	JMP     shuf_offs_3173
 
-shuf_offs_done_3159:
+shuf_offs_done_3174:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+104(FP), R11
 	CMPQ R11, $0x08
-	JA   shuf256_list_loads_3152
+	JA   shuf256_list_loads_3167
 	MOVQ rowIdx+88(FP), DI
 	MOVQ run1+104(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3160:
+shuf_offs_3175:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3161
+	JAE     shuf_offs_done_3176
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 64(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3160
+	JMP     shuf_offs_3175
 
-shuf_offs_done_3161:
+shuf_offs_done_3176:
 	VMOVDQU64 (SP), Z6
 	VMOVDQU64 64(SP), Z11
 
-shuf_planes_3162:
+shuf_planes_3177:
 	MOVQ      AX, DI
 	VMOVDQA64 Z6, Z12
 	VMOVQ     X7, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3164
+	JZ        shuf_done_3179
 
-shuf_rows_3165:
+shuf_rows_3180:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -27813,16 +27946,16 @@ shuf_rows_3165:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_3165
+	JNZ       shuf_rows_3180
 
-shuf_done_3164:
+shuf_done_3179:
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3166
+	JZ    shuf_done_3181
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_3167:
+shuf_rows_3182:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -27850,15 +27983,15 @@ shuf_rows_3167:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3167
+	JNZ       shuf_rows_3182
 
-shuf_done_3166:
+shuf_done_3181:
 	VMOVDQA64 Z11, Z12
 	VMOVQ     X10, R11
 	TESTQ     R11, R11
-	JZ        shuf_done_3168
+	JZ        shuf_done_3183
 
-shuf_rows_3169:
+shuf_rows_3184:
 	VMOVQ     X12, R10
 	ADDQ      CX, R10
 	VMOVDQA64 Z0, Z13
@@ -27888,25 +28021,25 @@ shuf_rows_3169:
 	ADDQ      DX, DI
 	VALIGNQ   $0x01, Z12, Z12, Z12
 	DECQ      R11
-	JNZ       shuf_rows_3169
+	JNZ       shuf_rows_3184
 
-shuf_done_3168:
+shuf_done_3183:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3162
+	JNZ  shuf_planes_3177
 	VZEROUPPER
 	RET
 
-shuf256_list_loads_3152:
-shuf_planes_3170:
+shuf256_list_loads_3167:
+shuf_planes_3185:
 	MOVQ  AX, DI
 	VMOVQ X6, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3172
+	JZ    shuf_done_3187
 
-shuf_rows_3173:
+shuf_rows_3188:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -27937,16 +28070,16 @@ shuf_rows_3173:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3173
+	JNZ       shuf_rows_3188
 
-shuf_done_3172:
+shuf_done_3187:
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3174
+	JZ    shuf_done_3189
 	VMOVQ X9, R10
 	ADDQ  CX, R10
 
-shuf_rows_3175:
+shuf_rows_3190:
 	VMOVDQA64 Z0, Z12
 	VMOVDQU64 (R10)(R8*1), Z13
 	VMOVDQU64 (R10), Z14
@@ -27974,15 +28107,15 @@ shuf_rows_3175:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3175
+	JNZ       shuf_rows_3190
 
-shuf_done_3174:
+shuf_done_3189:
 	VMOVQ X11, R11
 	VMOVQ X10, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3176
+	JZ    shuf_done_3191
 
-shuf_rows_3177:
+shuf_rows_3192:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -28013,13 +28146,13 @@ shuf_rows_3177:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3177
+	JNZ       shuf_rows_3192
 
-shuf_done_3176:
+shuf_done_3191:
 	ADDQ dstPlane+72(FP), AX
 	ADDQ srcPlane+80(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3170
+	JNZ  shuf_planes_3185
 	VZEROUPPER
 	RET
 
@@ -28034,9 +28167,9 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	MOVQ         last+56(FP), DI
 	MOVQ         inLen+64(FP), R8
 	TESTQ        DX, DX
-	JZ           chunks_ret_3178
+	JZ           chunks_ret_3193
 	CMPQ         R8, $0x00000080
-	JA           chunks_wide_in_3179
+	JA           chunks_wide_in_3194
 	MOVQ         DX, R9
 	DECQ         R9
 	IMULQ        srcPlane+32(FP), R9
@@ -28049,36 +28182,36 @@ TEXT ·planeChunksAVX512(SB), NOSPLIT, $0-72
 	VPBROADCASTB R8, Z0
 	VPADDB       iota64<>+0(SB), Z0, Z0
 	CMPQ         SI, $0x02
-	JE           chunks_2_3180
+	JE           chunks_2_3195
 	CMPQ         SI, $0x03
-	JE           chunks_3_3181
+	JE           chunks_3_3196
 	CMPQ         SI, $0x04
-	JE           chunks_4_3182
+	JE           chunks_4_3197
 	CMPQ         SI, $0x05
-	JE           chunks_5_3183
+	JE           chunks_5_3198
 	CMPQ         SI, $0x06
-	JE           chunks_6_3184
+	JE           chunks_6_3199
 	CMPQ         SI, $0x07
-	JE           chunks_7_3185
+	JE           chunks_7_3200
 	CMPQ         SI, $0x08
-	JE           chunks_8_3186
-	JMP          chunks_ret_3178
+	JE           chunks_8_3201
+	JMP          chunks_ret_3193
 
-chunks_2_3180:
+chunks_2_3195:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	DECQ      DX
-	JZ        chunks_2_last_3188
+	JZ        chunks_2_last_3203
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_3187:
+chunks_2_planes_3202:
 	CMPQ      CX, R9
-	JA        chunks_2_near_3189
+	JA        chunks_2_near_3204
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 
-chunks_2_loaded_3190:
+chunks_2_loaded_3205:
 	VMOVDQA64 Z1, Z5
 	VPERMI2B  Z4, Z3, Z5
 	VMOVDQU64 Z5, (AX)
@@ -28088,30 +28221,30 @@ chunks_2_loaded_3190:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_3187
+	JNZ       chunks_2_planes_3202
 
-chunks_2_last_3188:
+chunks_2_last_3203:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3191
+	JA        chunks_rotated_3206
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
-	JMP       chunks_loaded_3192
+	JMP       chunks_loaded_3207
 
-chunks_rotated_3191:
+chunks_rotated_3206:
 	MOVQ   inLen+64(FP), DX
 	LEAQ   -64(CX)(DX*1), BX
 	CMPQ   DX, $0x00000040
-	JA     chunks_upper_3193
+	JA     chunks_upper_3208
 	VPERMB (BX), Z0, Z3
 	VPXORQ Z4, Z4, Z4
-	JMP    chunks_rotated_done_3194
+	JMP    chunks_rotated_done_3209
 
-chunks_upper_3193:
+chunks_upper_3208:
 	VMOVDQU64 (CX), Z3
 	VPERMB    (BX), Z0, Z4
 
-chunks_rotated_done_3194:
-chunks_loaded_3192:
+chunks_rotated_done_3209:
+chunks_loaded_3207:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28121,38 +28254,38 @@ chunks_loaded_3192:
 	VZEROUPPER
 	RET
 
-chunks_2_near_3189:
+chunks_2_near_3204:
 	MOVQ   inLen+64(FP), BX
 	LEAQ   -64(CX)(BX*1), SI
 	CMPQ   BX, $0x00000040
-	JA     chunks_upper_3195
+	JA     chunks_upper_3210
 	VPERMB (SI), Z0, Z3
 	VPXORQ Z4, Z4, Z4
-	JMP    chunks_rotated_done_3196
+	JMP    chunks_rotated_done_3211
 
-chunks_upper_3195:
+chunks_upper_3210:
 	VMOVDQU64 (CX), Z3
 	VPERMB    (SI), Z0, Z4
 
-chunks_rotated_done_3196:
-	JMP chunks_2_loaded_3190
+chunks_rotated_done_3211:
+	JMP chunks_2_loaded_3205
 
-chunks_3_3181:
+chunks_3_3196:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
 	DECQ      DX
-	JZ        chunks_3_last_3198
+	JZ        chunks_3_last_3213
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_3197:
+chunks_3_planes_3212:
 	CMPQ      CX, R9
-	JA        chunks_3_near_3199
+	JA        chunks_3_near_3214
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 
-chunks_3_loaded_3200:
+chunks_3_loaded_3215:
 	VMOVDQA64 Z1, Z6
 	VPERMI2B  Z5, Z4, Z6
 	VMOVDQU64 Z6, (AX)
@@ -28165,30 +28298,30 @@ chunks_3_loaded_3200:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_3197
+	JNZ       chunks_3_planes_3212
 
-chunks_3_last_3198:
+chunks_3_last_3213:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3201
+	JA        chunks_rotated_3216
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
-	JMP       chunks_loaded_3202
+	JMP       chunks_loaded_3217
 
-chunks_rotated_3201:
+chunks_rotated_3216:
 	MOVQ   inLen+64(FP), DX
 	LEAQ   -64(CX)(DX*1), BX
 	CMPQ   DX, $0x00000040
-	JA     chunks_upper_3203
+	JA     chunks_upper_3218
 	VPERMB (BX), Z0, Z4
 	VPXORQ Z5, Z5, Z5
-	JMP    chunks_rotated_done_3204
+	JMP    chunks_rotated_done_3219
 
-chunks_upper_3203:
+chunks_upper_3218:
 	VMOVDQU64 (CX), Z4
 	VPERMB    (BX), Z0, Z5
 
-chunks_rotated_done_3204:
-chunks_loaded_3202:
+chunks_rotated_done_3219:
+chunks_loaded_3217:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28201,39 +28334,39 @@ chunks_loaded_3202:
 	VZEROUPPER
 	RET
 
-chunks_3_near_3199:
+chunks_3_near_3214:
 	MOVQ   inLen+64(FP), BX
 	LEAQ   -64(CX)(BX*1), SI
 	CMPQ   BX, $0x00000040
-	JA     chunks_upper_3205
+	JA     chunks_upper_3220
 	VPERMB (SI), Z0, Z4
 	VPXORQ Z5, Z5, Z5
-	JMP    chunks_rotated_done_3206
+	JMP    chunks_rotated_done_3221
 
-chunks_upper_3205:
+chunks_upper_3220:
 	VMOVDQU64 (CX), Z4
 	VPERMB    (SI), Z0, Z5
 
-chunks_rotated_done_3206:
-	JMP chunks_3_loaded_3200
+chunks_rotated_done_3221:
+	JMP chunks_3_loaded_3215
 
-chunks_4_3182:
+chunks_4_3197:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
 	VMOVDQU64 192(BX), Z4
 	DECQ      DX
-	JZ        chunks_4_last_3208
+	JZ        chunks_4_last_3223
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_3207:
+chunks_4_planes_3222:
 	CMPQ      CX, R9
-	JA        chunks_4_near_3209
+	JA        chunks_4_near_3224
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 
-chunks_4_loaded_3210:
+chunks_4_loaded_3225:
 	VMOVDQA64 Z1, Z7
 	VPERMI2B  Z6, Z5, Z7
 	VMOVDQU64 Z7, (AX)
@@ -28249,30 +28382,30 @@ chunks_4_loaded_3210:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_3207
+	JNZ       chunks_4_planes_3222
 
-chunks_4_last_3208:
+chunks_4_last_3223:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3211
+	JA        chunks_rotated_3226
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
-	JMP       chunks_loaded_3212
+	JMP       chunks_loaded_3227
 
-chunks_rotated_3211:
+chunks_rotated_3226:
 	MOVQ   inLen+64(FP), DX
 	LEAQ   -64(CX)(DX*1), BX
 	CMPQ   DX, $0x00000040
-	JA     chunks_upper_3213
+	JA     chunks_upper_3228
 	VPERMB (BX), Z0, Z5
 	VPXORQ Z6, Z6, Z6
-	JMP    chunks_rotated_done_3214
+	JMP    chunks_rotated_done_3229
 
-chunks_upper_3213:
+chunks_upper_3228:
 	VMOVDQU64 (CX), Z5
 	VPERMB    (BX), Z0, Z6
 
-chunks_rotated_done_3214:
-chunks_loaded_3212:
+chunks_rotated_done_3229:
+chunks_loaded_3227:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28288,40 +28421,40 @@ chunks_loaded_3212:
 	VZEROUPPER
 	RET
 
-chunks_4_near_3209:
+chunks_4_near_3224:
 	MOVQ   inLen+64(FP), BX
 	LEAQ   -64(CX)(BX*1), SI
 	CMPQ   BX, $0x00000040
-	JA     chunks_upper_3215
+	JA     chunks_upper_3230
 	VPERMB (SI), Z0, Z5
 	VPXORQ Z6, Z6, Z6
-	JMP    chunks_rotated_done_3216
+	JMP    chunks_rotated_done_3231
 
-chunks_upper_3215:
+chunks_upper_3230:
 	VMOVDQU64 (CX), Z5
 	VPERMB    (SI), Z0, Z6
 
-chunks_rotated_done_3216:
-	JMP chunks_4_loaded_3210
+chunks_rotated_done_3231:
+	JMP chunks_4_loaded_3225
 
-chunks_5_3183:
+chunks_5_3198:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
 	VMOVDQU64 192(BX), Z4
 	VMOVDQU64 256(BX), Z5
 	DECQ      DX
-	JZ        chunks_5_last_3218
+	JZ        chunks_5_last_3233
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_3217:
+chunks_5_planes_3232:
 	CMPQ      CX, R9
-	JA        chunks_5_near_3219
+	JA        chunks_5_near_3234
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 
-chunks_5_loaded_3220:
+chunks_5_loaded_3235:
 	VMOVDQA64 Z1, Z8
 	VPERMI2B  Z7, Z6, Z8
 	VMOVDQU64 Z8, (AX)
@@ -28340,30 +28473,30 @@ chunks_5_loaded_3220:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_3217
+	JNZ       chunks_5_planes_3232
 
-chunks_5_last_3218:
+chunks_5_last_3233:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3221
+	JA        chunks_rotated_3236
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
-	JMP       chunks_loaded_3222
+	JMP       chunks_loaded_3237
 
-chunks_rotated_3221:
+chunks_rotated_3236:
 	MOVQ   inLen+64(FP), DX
 	LEAQ   -64(CX)(DX*1), BX
 	CMPQ   DX, $0x00000040
-	JA     chunks_upper_3223
+	JA     chunks_upper_3238
 	VPERMB (BX), Z0, Z6
 	VPXORQ Z7, Z7, Z7
-	JMP    chunks_rotated_done_3224
+	JMP    chunks_rotated_done_3239
 
-chunks_upper_3223:
+chunks_upper_3238:
 	VMOVDQU64 (CX), Z6
 	VPERMB    (BX), Z0, Z7
 
-chunks_rotated_done_3224:
-chunks_loaded_3222:
+chunks_rotated_done_3239:
+chunks_loaded_3237:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28382,23 +28515,23 @@ chunks_loaded_3222:
 	VZEROUPPER
 	RET
 
-chunks_5_near_3219:
+chunks_5_near_3234:
 	MOVQ   inLen+64(FP), BX
 	LEAQ   -64(CX)(BX*1), SI
 	CMPQ   BX, $0x00000040
-	JA     chunks_upper_3225
+	JA     chunks_upper_3240
 	VPERMB (SI), Z0, Z6
 	VPXORQ Z7, Z7, Z7
-	JMP    chunks_rotated_done_3226
+	JMP    chunks_rotated_done_3241
 
-chunks_upper_3225:
+chunks_upper_3240:
 	VMOVDQU64 (CX), Z6
 	VPERMB    (SI), Z0, Z7
 
-chunks_rotated_done_3226:
-	JMP chunks_5_loaded_3220
+chunks_rotated_done_3241:
+	JMP chunks_5_loaded_3235
 
-chunks_6_3184:
+chunks_6_3199:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
@@ -28406,17 +28539,17 @@ chunks_6_3184:
 	VMOVDQU64 256(BX), Z5
 	VMOVDQU64 320(BX), Z6
 	DECQ      DX
-	JZ        chunks_6_last_3228
+	JZ        chunks_6_last_3243
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_3227:
+chunks_6_planes_3242:
 	CMPQ      CX, R9
-	JA        chunks_6_near_3229
+	JA        chunks_6_near_3244
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 
-chunks_6_loaded_3230:
+chunks_6_loaded_3245:
 	VMOVDQA64 Z1, Z9
 	VPERMI2B  Z8, Z7, Z9
 	VMOVDQU64 Z9, (AX)
@@ -28438,30 +28571,30 @@ chunks_6_loaded_3230:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_3227
+	JNZ       chunks_6_planes_3242
 
-chunks_6_last_3228:
+chunks_6_last_3243:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3231
+	JA        chunks_rotated_3246
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
-	JMP       chunks_loaded_3232
+	JMP       chunks_loaded_3247
 
-chunks_rotated_3231:
+chunks_rotated_3246:
 	MOVQ   inLen+64(FP), DX
 	LEAQ   -64(CX)(DX*1), BX
 	CMPQ   DX, $0x00000040
-	JA     chunks_upper_3233
+	JA     chunks_upper_3248
 	VPERMB (BX), Z0, Z7
 	VPXORQ Z8, Z8, Z8
-	JMP    chunks_rotated_done_3234
+	JMP    chunks_rotated_done_3249
 
-chunks_upper_3233:
+chunks_upper_3248:
 	VMOVDQU64 (CX), Z7
 	VPERMB    (BX), Z0, Z8
 
-chunks_rotated_done_3234:
-chunks_loaded_3232:
+chunks_rotated_done_3249:
+chunks_loaded_3247:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28483,23 +28616,23 @@ chunks_loaded_3232:
 	VZEROUPPER
 	RET
 
-chunks_6_near_3229:
+chunks_6_near_3244:
 	MOVQ   inLen+64(FP), BX
 	LEAQ   -64(CX)(BX*1), SI
 	CMPQ   BX, $0x00000040
-	JA     chunks_upper_3235
+	JA     chunks_upper_3250
 	VPERMB (SI), Z0, Z7
 	VPXORQ Z8, Z8, Z8
-	JMP    chunks_rotated_done_3236
+	JMP    chunks_rotated_done_3251
 
-chunks_upper_3235:
+chunks_upper_3250:
 	VMOVDQU64 (CX), Z7
 	VPERMB    (SI), Z0, Z8
 
-chunks_rotated_done_3236:
-	JMP chunks_6_loaded_3230
+chunks_rotated_done_3251:
+	JMP chunks_6_loaded_3245
 
-chunks_7_3185:
+chunks_7_3200:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
@@ -28508,17 +28641,17 @@ chunks_7_3185:
 	VMOVDQU64 320(BX), Z6
 	VMOVDQU64 384(BX), Z7
 	DECQ      DX
-	JZ        chunks_7_last_3238
+	JZ        chunks_7_last_3253
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_3237:
+chunks_7_planes_3252:
 	CMPQ      CX, R9
-	JA        chunks_7_near_3239
+	JA        chunks_7_near_3254
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 
-chunks_7_loaded_3240:
+chunks_7_loaded_3255:
 	VMOVDQA64 Z1, Z10
 	VPERMI2B  Z9, Z8, Z10
 	VMOVDQU64 Z10, (AX)
@@ -28543,30 +28676,30 @@ chunks_7_loaded_3240:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_3237
+	JNZ       chunks_7_planes_3252
 
-chunks_7_last_3238:
+chunks_7_last_3253:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3241
+	JA        chunks_rotated_3256
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
-	JMP       chunks_loaded_3242
+	JMP       chunks_loaded_3257
 
-chunks_rotated_3241:
+chunks_rotated_3256:
 	MOVQ   inLen+64(FP), DX
 	LEAQ   -64(CX)(DX*1), BX
 	CMPQ   DX, $0x00000040
-	JA     chunks_upper_3243
+	JA     chunks_upper_3258
 	VPERMB (BX), Z0, Z8
 	VPXORQ Z9, Z9, Z9
-	JMP    chunks_rotated_done_3244
+	JMP    chunks_rotated_done_3259
 
-chunks_upper_3243:
+chunks_upper_3258:
 	VMOVDQU64 (CX), Z8
 	VPERMB    (BX), Z0, Z9
 
-chunks_rotated_done_3244:
-chunks_loaded_3242:
+chunks_rotated_done_3259:
+chunks_loaded_3257:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28591,23 +28724,23 @@ chunks_loaded_3242:
 	VZEROUPPER
 	RET
 
-chunks_7_near_3239:
+chunks_7_near_3254:
 	MOVQ   inLen+64(FP), BX
 	LEAQ   -64(CX)(BX*1), SI
 	CMPQ   BX, $0x00000040
-	JA     chunks_upper_3245
+	JA     chunks_upper_3260
 	VPERMB (SI), Z0, Z8
 	VPXORQ Z9, Z9, Z9
-	JMP    chunks_rotated_done_3246
+	JMP    chunks_rotated_done_3261
 
-chunks_upper_3245:
+chunks_upper_3260:
 	VMOVDQU64 (CX), Z8
 	VPERMB    (SI), Z0, Z9
 
-chunks_rotated_done_3246:
-	JMP chunks_7_loaded_3240
+chunks_rotated_done_3261:
+	JMP chunks_7_loaded_3255
 
-chunks_8_3186:
+chunks_8_3201:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
@@ -28617,17 +28750,17 @@ chunks_8_3186:
 	VMOVDQU64 384(BX), Z7
 	VMOVDQU64 448(BX), Z8
 	DECQ      DX
-	JZ        chunks_8_last_3248
+	JZ        chunks_8_last_3263
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_3247:
+chunks_8_planes_3262:
 	CMPQ      CX, R9
-	JA        chunks_8_near_3249
+	JA        chunks_8_near_3264
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 64(CX), Z10
 
-chunks_8_loaded_3250:
+chunks_8_loaded_3265:
 	VMOVDQA64 Z1, Z11
 	VPERMI2B  Z10, Z9, Z11
 	VMOVDQU64 Z11, (AX)
@@ -28655,30 +28788,30 @@ chunks_8_loaded_3250:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_3247
+	JNZ       chunks_8_planes_3262
 
-chunks_8_last_3248:
+chunks_8_last_3263:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3251
+	JA        chunks_rotated_3266
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 64(CX), Z10
-	JMP       chunks_loaded_3252
+	JMP       chunks_loaded_3267
 
-chunks_rotated_3251:
+chunks_rotated_3266:
 	MOVQ   inLen+64(FP), DX
 	LEAQ   -64(CX)(DX*1), BX
 	CMPQ   DX, $0x00000040
-	JA     chunks_upper_3253
+	JA     chunks_upper_3268
 	VPERMB (BX), Z0, Z9
 	VPXORQ Z10, Z10, Z10
-	JMP    chunks_rotated_done_3254
+	JMP    chunks_rotated_done_3269
 
-chunks_upper_3253:
+chunks_upper_3268:
 	VMOVDQU64 (CX), Z9
 	VPERMB    (BX), Z0, Z10
 
-chunks_rotated_done_3254:
-chunks_loaded_3252:
+chunks_rotated_done_3269:
+chunks_loaded_3267:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z10, Z9, Z0
 	VMOVDQU64 Z0, (AX)
@@ -28706,23 +28839,23 @@ chunks_loaded_3252:
 	VZEROUPPER
 	RET
 
-chunks_8_near_3249:
+chunks_8_near_3264:
 	MOVQ   inLen+64(FP), BX
 	LEAQ   -64(CX)(BX*1), SI
 	CMPQ   BX, $0x00000040
-	JA     chunks_upper_3255
+	JA     chunks_upper_3270
 	VPERMB (SI), Z0, Z9
 	VPXORQ Z10, Z10, Z10
-	JMP    chunks_rotated_done_3256
+	JMP    chunks_rotated_done_3271
 
-chunks_upper_3255:
+chunks_upper_3270:
 	VMOVDQU64 (CX), Z9
 	VPERMB    (SI), Z0, Z10
 
-chunks_rotated_done_3256:
-	JMP chunks_8_loaded_3250
+chunks_rotated_done_3271:
+	JMP chunks_8_loaded_3265
 
-chunks_wide_in_3179:
+chunks_wide_in_3194:
 	MOVQ         DX, R9
 	DECQ         R9
 	IMULQ        srcPlane+32(FP), R9
@@ -28735,38 +28868,38 @@ chunks_wide_in_3179:
 	VPBROADCASTB R8, Z0
 	VPADDB       iota64<>+0(SB), Z0, Z0
 	CMPQ         SI, $0x02
-	JE           chunks_2_3257
+	JE           chunks_2_3272
 	CMPQ         SI, $0x03
-	JE           chunks_3_3258
+	JE           chunks_3_3273
 	CMPQ         SI, $0x04
-	JE           chunks_4_3259
+	JE           chunks_4_3274
 	CMPQ         SI, $0x05
-	JE           chunks_5_3260
+	JE           chunks_5_3275
 	CMPQ         SI, $0x06
-	JE           chunks_6_3261
+	JE           chunks_6_3276
 	CMPQ         SI, $0x07
-	JE           chunks_7_3262
+	JE           chunks_7_3277
 	CMPQ         SI, $0x08
-	JE           chunks_8_3263
-	JMP          chunks_ret_3178
+	JE           chunks_8_3278
+	JMP          chunks_ret_3193
 
-chunks_2_3257:
+chunks_2_3272:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	DECQ      DX
-	JZ        chunks_2_last_3265
+	JZ        chunks_2_last_3280
 	NOP
 	PCALIGN   $0x40
 
-chunks_2_planes_3264:
+chunks_2_planes_3279:
 	CMPQ      CX, R9
-	JA        chunks_2_near_3266
+	JA        chunks_2_near_3281
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
 
-chunks_2_loaded_3267:
+chunks_2_loaded_3282:
 	VMOVDQA64 Z1, Z7
 	VPERMI2B  Z4, Z3, Z7
 	VMOVDQA64 Z1, Z8
@@ -28784,34 +28917,34 @@ chunks_2_loaded_3267:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_2_planes_3264
+	JNZ       chunks_2_planes_3279
 
-chunks_2_last_3265:
+chunks_2_last_3280:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3268
+	JA        chunks_rotated_3283
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	VMOVDQU64 128(CX), Z5
 	VMOVDQU64 192(CX), Z6
-	JMP       chunks_loaded_3269
+	JMP       chunks_loaded_3284
 
-chunks_rotated_3268:
+chunks_rotated_3283:
 	MOVQ      inLen+64(FP), DX
 	LEAQ      -64(CX)(DX*1), BX
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	CMPQ      DX, $0x000000c0
-	JA        chunks_upper_3270
+	JA        chunks_upper_3285
 	VPERMB    (BX), Z0, Z5
 	VPXORQ    Z6, Z6, Z6
-	JMP       chunks_rotated_done_3271
+	JMP       chunks_rotated_done_3286
 
-chunks_upper_3270:
+chunks_upper_3285:
 	VMOVDQU64 128(CX), Z5
 	VPERMB    (BX), Z0, Z6
 
-chunks_rotated_done_3271:
-chunks_loaded_3269:
+chunks_rotated_done_3286:
+chunks_loaded_3284:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z4, Z3, Z0
 	VMOVDQA64 Z1, Z7
@@ -28829,42 +28962,42 @@ chunks_loaded_3269:
 	VZEROUPPER
 	RET
 
-chunks_2_near_3266:
+chunks_2_near_3281:
 	MOVQ      inLen+64(FP), BX
 	LEAQ      -64(CX)(BX*1), SI
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 64(CX), Z4
 	CMPQ      BX, $0x000000c0
-	JA        chunks_upper_3272
+	JA        chunks_upper_3287
 	VPERMB    (SI), Z0, Z5
 	VPXORQ    Z6, Z6, Z6
-	JMP       chunks_rotated_done_3273
+	JMP       chunks_rotated_done_3288
 
-chunks_upper_3272:
+chunks_upper_3287:
 	VMOVDQU64 128(CX), Z5
 	VPERMB    (SI), Z0, Z6
 
-chunks_rotated_done_3273:
-	JMP chunks_2_loaded_3267
+chunks_rotated_done_3288:
+	JMP chunks_2_loaded_3282
 
-chunks_3_3258:
+chunks_3_3273:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
 	DECQ      DX
-	JZ        chunks_3_last_3275
+	JZ        chunks_3_last_3290
 	NOP
 	PCALIGN   $0x40
 
-chunks_3_planes_3274:
+chunks_3_planes_3289:
 	CMPQ      CX, R9
-	JA        chunks_3_near_3276
+	JA        chunks_3_near_3291
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
 
-chunks_3_loaded_3277:
+chunks_3_loaded_3292:
 	VMOVDQA64 Z1, Z8
 	VPERMI2B  Z5, Z4, Z8
 	VMOVDQA64 Z1, Z9
@@ -28889,34 +29022,34 @@ chunks_3_loaded_3277:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_3_planes_3274
+	JNZ       chunks_3_planes_3289
 
-chunks_3_last_3275:
+chunks_3_last_3290:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3278
+	JA        chunks_rotated_3293
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	VMOVDQU64 128(CX), Z6
 	VMOVDQU64 192(CX), Z7
-	JMP       chunks_loaded_3279
+	JMP       chunks_loaded_3294
 
-chunks_rotated_3278:
+chunks_rotated_3293:
 	MOVQ      inLen+64(FP), DX
 	LEAQ      -64(CX)(DX*1), BX
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	CMPQ      DX, $0x000000c0
-	JA        chunks_upper_3280
+	JA        chunks_upper_3295
 	VPERMB    (BX), Z0, Z6
 	VPXORQ    Z7, Z7, Z7
-	JMP       chunks_rotated_done_3281
+	JMP       chunks_rotated_done_3296
 
-chunks_upper_3280:
+chunks_upper_3295:
 	VMOVDQU64 128(CX), Z6
 	VPERMB    (BX), Z0, Z7
 
-chunks_rotated_done_3281:
-chunks_loaded_3279:
+chunks_rotated_done_3296:
+chunks_loaded_3294:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z5, Z4, Z0
 	VMOVDQA64 Z1, Z8
@@ -28941,43 +29074,43 @@ chunks_loaded_3279:
 	VZEROUPPER
 	RET
 
-chunks_3_near_3276:
+chunks_3_near_3291:
 	MOVQ      inLen+64(FP), BX
 	LEAQ      -64(CX)(BX*1), SI
 	VMOVDQU64 (CX), Z4
 	VMOVDQU64 64(CX), Z5
 	CMPQ      BX, $0x000000c0
-	JA        chunks_upper_3282
+	JA        chunks_upper_3297
 	VPERMB    (SI), Z0, Z6
 	VPXORQ    Z7, Z7, Z7
-	JMP       chunks_rotated_done_3283
+	JMP       chunks_rotated_done_3298
 
-chunks_upper_3282:
+chunks_upper_3297:
 	VMOVDQU64 128(CX), Z6
 	VPERMB    (SI), Z0, Z7
 
-chunks_rotated_done_3283:
-	JMP chunks_3_loaded_3277
+chunks_rotated_done_3298:
+	JMP chunks_3_loaded_3292
 
-chunks_4_3259:
+chunks_4_3274:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
 	VMOVDQU64 192(BX), Z4
 	DECQ      DX
-	JZ        chunks_4_last_3285
+	JZ        chunks_4_last_3300
 	NOP
 	PCALIGN   $0x40
 
-chunks_4_planes_3284:
+chunks_4_planes_3299:
 	CMPQ      CX, R9
-	JA        chunks_4_near_3286
+	JA        chunks_4_near_3301
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
 
-chunks_4_loaded_3287:
+chunks_4_loaded_3302:
 	VMOVDQA64 Z1, Z9
 	VPERMI2B  Z6, Z5, Z9
 	VMOVDQA64 Z1, Z10
@@ -29009,34 +29142,34 @@ chunks_4_loaded_3287:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_4_planes_3284
+	JNZ       chunks_4_planes_3299
 
-chunks_4_last_3285:
+chunks_4_last_3300:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3288
+	JA        chunks_rotated_3303
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	VMOVDQU64 128(CX), Z7
 	VMOVDQU64 192(CX), Z8
-	JMP       chunks_loaded_3289
+	JMP       chunks_loaded_3304
 
-chunks_rotated_3288:
+chunks_rotated_3303:
 	MOVQ      inLen+64(FP), DX
 	LEAQ      -64(CX)(DX*1), BX
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	CMPQ      DX, $0x000000c0
-	JA        chunks_upper_3290
+	JA        chunks_upper_3305
 	VPERMB    (BX), Z0, Z7
 	VPXORQ    Z8, Z8, Z8
-	JMP       chunks_rotated_done_3291
+	JMP       chunks_rotated_done_3306
 
-chunks_upper_3290:
+chunks_upper_3305:
 	VMOVDQU64 128(CX), Z7
 	VPERMB    (BX), Z0, Z8
 
-chunks_rotated_done_3291:
-chunks_loaded_3289:
+chunks_rotated_done_3306:
+chunks_loaded_3304:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z6, Z5, Z0
 	VMOVDQA64 Z1, Z9
@@ -29068,44 +29201,44 @@ chunks_loaded_3289:
 	VZEROUPPER
 	RET
 
-chunks_4_near_3286:
+chunks_4_near_3301:
 	MOVQ      inLen+64(FP), BX
 	LEAQ      -64(CX)(BX*1), SI
 	VMOVDQU64 (CX), Z5
 	VMOVDQU64 64(CX), Z6
 	CMPQ      BX, $0x000000c0
-	JA        chunks_upper_3292
+	JA        chunks_upper_3307
 	VPERMB    (SI), Z0, Z7
 	VPXORQ    Z8, Z8, Z8
-	JMP       chunks_rotated_done_3293
+	JMP       chunks_rotated_done_3308
 
-chunks_upper_3292:
+chunks_upper_3307:
 	VMOVDQU64 128(CX), Z7
 	VPERMB    (SI), Z0, Z8
 
-chunks_rotated_done_3293:
-	JMP chunks_4_loaded_3287
+chunks_rotated_done_3308:
+	JMP chunks_4_loaded_3302
 
-chunks_5_3260:
+chunks_5_3275:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
 	VMOVDQU64 192(BX), Z4
 	VMOVDQU64 256(BX), Z5
 	DECQ      DX
-	JZ        chunks_5_last_3295
+	JZ        chunks_5_last_3310
 	NOP
 	PCALIGN   $0x40
 
-chunks_5_planes_3294:
+chunks_5_planes_3309:
 	CMPQ      CX, R9
-	JA        chunks_5_near_3296
+	JA        chunks_5_near_3311
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
 
-chunks_5_loaded_3297:
+chunks_5_loaded_3312:
 	VMOVDQA64 Z1, Z10
 	VPERMI2B  Z7, Z6, Z10
 	VMOVDQA64 Z1, Z11
@@ -29144,34 +29277,34 @@ chunks_5_loaded_3297:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_5_planes_3294
+	JNZ       chunks_5_planes_3309
 
-chunks_5_last_3295:
+chunks_5_last_3310:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3298
+	JA        chunks_rotated_3313
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	VMOVDQU64 128(CX), Z8
 	VMOVDQU64 192(CX), Z9
-	JMP       chunks_loaded_3299
+	JMP       chunks_loaded_3314
 
-chunks_rotated_3298:
+chunks_rotated_3313:
 	MOVQ      inLen+64(FP), DX
 	LEAQ      -64(CX)(DX*1), BX
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	CMPQ      DX, $0x000000c0
-	JA        chunks_upper_3300
+	JA        chunks_upper_3315
 	VPERMB    (BX), Z0, Z8
 	VPXORQ    Z9, Z9, Z9
-	JMP       chunks_rotated_done_3301
+	JMP       chunks_rotated_done_3316
 
-chunks_upper_3300:
+chunks_upper_3315:
 	VMOVDQU64 128(CX), Z8
 	VPERMB    (BX), Z0, Z9
 
-chunks_rotated_done_3301:
-chunks_loaded_3299:
+chunks_rotated_done_3316:
+chunks_loaded_3314:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z7, Z6, Z0
 	VMOVDQA64 Z1, Z10
@@ -29210,25 +29343,25 @@ chunks_loaded_3299:
 	VZEROUPPER
 	RET
 
-chunks_5_near_3296:
+chunks_5_near_3311:
 	MOVQ      inLen+64(FP), BX
 	LEAQ      -64(CX)(BX*1), SI
 	VMOVDQU64 (CX), Z6
 	VMOVDQU64 64(CX), Z7
 	CMPQ      BX, $0x000000c0
-	JA        chunks_upper_3302
+	JA        chunks_upper_3317
 	VPERMB    (SI), Z0, Z8
 	VPXORQ    Z9, Z9, Z9
-	JMP       chunks_rotated_done_3303
+	JMP       chunks_rotated_done_3318
 
-chunks_upper_3302:
+chunks_upper_3317:
 	VMOVDQU64 128(CX), Z8
 	VPERMB    (SI), Z0, Z9
 
-chunks_rotated_done_3303:
-	JMP chunks_5_loaded_3297
+chunks_rotated_done_3318:
+	JMP chunks_5_loaded_3312
 
-chunks_6_3261:
+chunks_6_3276:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
@@ -29236,19 +29369,19 @@ chunks_6_3261:
 	VMOVDQU64 256(BX), Z5
 	VMOVDQU64 320(BX), Z6
 	DECQ      DX
-	JZ        chunks_6_last_3305
+	JZ        chunks_6_last_3320
 	NOP
 	PCALIGN   $0x40
 
-chunks_6_planes_3304:
+chunks_6_planes_3319:
 	CMPQ      CX, R9
-	JA        chunks_6_near_3306
+	JA        chunks_6_near_3321
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
 
-chunks_6_loaded_3307:
+chunks_6_loaded_3322:
 	VMOVDQA64 Z1, Z11
 	VPERMI2B  Z8, Z7, Z11
 	VMOVDQA64 Z1, Z12
@@ -29294,34 +29427,34 @@ chunks_6_loaded_3307:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_6_planes_3304
+	JNZ       chunks_6_planes_3319
 
-chunks_6_last_3305:
+chunks_6_last_3320:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3308
+	JA        chunks_rotated_3323
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	VMOVDQU64 128(CX), Z9
 	VMOVDQU64 192(CX), Z10
-	JMP       chunks_loaded_3309
+	JMP       chunks_loaded_3324
 
-chunks_rotated_3308:
+chunks_rotated_3323:
 	MOVQ      inLen+64(FP), DX
 	LEAQ      -64(CX)(DX*1), BX
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	CMPQ      DX, $0x000000c0
-	JA        chunks_upper_3310
+	JA        chunks_upper_3325
 	VPERMB    (BX), Z0, Z9
 	VPXORQ    Z10, Z10, Z10
-	JMP       chunks_rotated_done_3311
+	JMP       chunks_rotated_done_3326
 
-chunks_upper_3310:
+chunks_upper_3325:
 	VMOVDQU64 128(CX), Z9
 	VPERMB    (BX), Z0, Z10
 
-chunks_rotated_done_3311:
-chunks_loaded_3309:
+chunks_rotated_done_3326:
+chunks_loaded_3324:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z8, Z7, Z0
 	VMOVDQA64 Z1, Z11
@@ -29367,25 +29500,25 @@ chunks_loaded_3309:
 	VZEROUPPER
 	RET
 
-chunks_6_near_3306:
+chunks_6_near_3321:
 	MOVQ      inLen+64(FP), BX
 	LEAQ      -64(CX)(BX*1), SI
 	VMOVDQU64 (CX), Z7
 	VMOVDQU64 64(CX), Z8
 	CMPQ      BX, $0x000000c0
-	JA        chunks_upper_3312
+	JA        chunks_upper_3327
 	VPERMB    (SI), Z0, Z9
 	VPXORQ    Z10, Z10, Z10
-	JMP       chunks_rotated_done_3313
+	JMP       chunks_rotated_done_3328
 
-chunks_upper_3312:
+chunks_upper_3327:
 	VMOVDQU64 128(CX), Z9
 	VPERMB    (SI), Z0, Z10
 
-chunks_rotated_done_3313:
-	JMP chunks_6_loaded_3307
+chunks_rotated_done_3328:
+	JMP chunks_6_loaded_3322
 
-chunks_7_3262:
+chunks_7_3277:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
@@ -29394,19 +29527,19 @@ chunks_7_3262:
 	VMOVDQU64 320(BX), Z6
 	VMOVDQU64 384(BX), Z7
 	DECQ      DX
-	JZ        chunks_7_last_3315
+	JZ        chunks_7_last_3330
 	NOP
 	PCALIGN   $0x40
 
-chunks_7_planes_3314:
+chunks_7_planes_3329:
 	CMPQ      CX, R9
-	JA        chunks_7_near_3316
+	JA        chunks_7_near_3331
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
 
-chunks_7_loaded_3317:
+chunks_7_loaded_3332:
 	VMOVDQA64 Z1, Z12
 	VPERMI2B  Z9, Z8, Z12
 	VMOVDQA64 Z1, Z13
@@ -29459,34 +29592,34 @@ chunks_7_loaded_3317:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_7_planes_3314
+	JNZ       chunks_7_planes_3329
 
-chunks_7_last_3315:
+chunks_7_last_3330:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3318
+	JA        chunks_rotated_3333
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	VMOVDQU64 128(CX), Z10
 	VMOVDQU64 192(CX), Z11
-	JMP       chunks_loaded_3319
+	JMP       chunks_loaded_3334
 
-chunks_rotated_3318:
+chunks_rotated_3333:
 	MOVQ      inLen+64(FP), DX
 	LEAQ      -64(CX)(DX*1), BX
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	CMPQ      DX, $0x000000c0
-	JA        chunks_upper_3320
+	JA        chunks_upper_3335
 	VPERMB    (BX), Z0, Z10
 	VPXORQ    Z11, Z11, Z11
-	JMP       chunks_rotated_done_3321
+	JMP       chunks_rotated_done_3336
 
-chunks_upper_3320:
+chunks_upper_3335:
 	VMOVDQU64 128(CX), Z10
 	VPERMB    (BX), Z0, Z11
 
-chunks_rotated_done_3321:
-chunks_loaded_3319:
+chunks_rotated_done_3336:
+chunks_loaded_3334:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z9, Z8, Z0
 	VMOVDQA64 Z1, Z12
@@ -29539,25 +29672,25 @@ chunks_loaded_3319:
 	VZEROUPPER
 	RET
 
-chunks_7_near_3316:
+chunks_7_near_3331:
 	MOVQ      inLen+64(FP), BX
 	LEAQ      -64(CX)(BX*1), SI
 	VMOVDQU64 (CX), Z8
 	VMOVDQU64 64(CX), Z9
 	CMPQ      BX, $0x000000c0
-	JA        chunks_upper_3322
+	JA        chunks_upper_3337
 	VPERMB    (SI), Z0, Z10
 	VPXORQ    Z11, Z11, Z11
-	JMP       chunks_rotated_done_3323
+	JMP       chunks_rotated_done_3338
 
-chunks_upper_3322:
+chunks_upper_3337:
 	VMOVDQU64 128(CX), Z10
 	VPERMB    (SI), Z0, Z11
 
-chunks_rotated_done_3323:
-	JMP chunks_7_loaded_3317
+chunks_rotated_done_3338:
+	JMP chunks_7_loaded_3332
 
-chunks_8_3263:
+chunks_8_3278:
 	VMOVDQU64 (BX), Z1
 	VMOVDQU64 64(BX), Z2
 	VMOVDQU64 128(BX), Z3
@@ -29567,19 +29700,19 @@ chunks_8_3263:
 	VMOVDQU64 384(BX), Z7
 	VMOVDQU64 448(BX), Z8
 	DECQ      DX
-	JZ        chunks_8_last_3325
+	JZ        chunks_8_last_3340
 	NOP
 	PCALIGN   $0x40
 
-chunks_8_planes_3324:
+chunks_8_planes_3339:
 	CMPQ      CX, R9
-	JA        chunks_8_near_3326
+	JA        chunks_8_near_3341
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 64(CX), Z10
 	VMOVDQU64 128(CX), Z11
 	VMOVDQU64 192(CX), Z12
 
-chunks_8_loaded_3327:
+chunks_8_loaded_3342:
 	VMOVDQA64 Z1, Z13
 	VPERMI2B  Z10, Z9, Z13
 	VMOVDQA64 Z1, Z14
@@ -29639,34 +29772,34 @@ chunks_8_loaded_3327:
 	ADDQ      dstPlane+24(FP), AX
 	ADDQ      srcPlane+32(FP), CX
 	DECQ      DX
-	JNZ       chunks_8_planes_3324
+	JNZ       chunks_8_planes_3339
 
-chunks_8_last_3325:
+chunks_8_last_3340:
 	CMPQ      CX, R9
-	JA        chunks_rotated_3328
+	JA        chunks_rotated_3343
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 64(CX), Z10
 	VMOVDQU64 128(CX), Z11
 	VMOVDQU64 192(CX), Z12
-	JMP       chunks_loaded_3329
+	JMP       chunks_loaded_3344
 
-chunks_rotated_3328:
+chunks_rotated_3343:
 	MOVQ      inLen+64(FP), DX
 	LEAQ      -64(CX)(DX*1), BX
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 64(CX), Z10
 	CMPQ      DX, $0x000000c0
-	JA        chunks_upper_3330
+	JA        chunks_upper_3345
 	VPERMB    (BX), Z0, Z11
 	VPXORQ    Z12, Z12, Z12
-	JMP       chunks_rotated_done_3331
+	JMP       chunks_rotated_done_3346
 
-chunks_upper_3330:
+chunks_upper_3345:
 	VMOVDQU64 128(CX), Z11
 	VPERMB    (BX), Z0, Z12
 
-chunks_rotated_done_3331:
-chunks_loaded_3329:
+chunks_rotated_done_3346:
+chunks_loaded_3344:
 	VMOVDQA64 Z1, Z0
 	VPERMI2B  Z10, Z9, Z0
 	VMOVDQA64 Z1, Z13
@@ -29726,25 +29859,25 @@ chunks_loaded_3329:
 	VZEROUPPER
 	RET
 
-chunks_8_near_3326:
+chunks_8_near_3341:
 	MOVQ      inLen+64(FP), BX
 	LEAQ      -64(CX)(BX*1), SI
 	VMOVDQU64 (CX), Z9
 	VMOVDQU64 64(CX), Z10
 	CMPQ      BX, $0x000000c0
-	JA        chunks_upper_3332
+	JA        chunks_upper_3347
 	VPERMB    (SI), Z0, Z11
 	VPXORQ    Z12, Z12, Z12
-	JMP       chunks_rotated_done_3333
+	JMP       chunks_rotated_done_3348
 
-chunks_upper_3332:
+chunks_upper_3347:
 	VMOVDQU64 128(CX), Z11
 	VPERMB    (SI), Z0, Z12
 
-chunks_rotated_done_3333:
-	JMP chunks_8_loaded_3327
+chunks_rotated_done_3348:
+	JMP chunks_8_loaded_3342
 
-chunks_ret_3178:
+chunks_ret_3193:
 	RET
 
 // func planeBlocksAVX2(dst *byte, src *byte, planes int, dstPlane int, srcPlane int, tab *byte, blocks int, batch int, pat *[32]byte)
@@ -29761,15 +29894,15 @@ TEXT ·planeBlocksAVX2(SB), NOSPLIT, $8-72
 	MOVQ  DI, (SP)
 	MOVQ  pat+64(FP), DI
 	TESTQ DI, DI
-	JNZ   blocks_value_3334
+	JNZ   blocks_value_3349
 
-blocks_batch_3335:
+blocks_batch_3350:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_3336:
+blocks_block_3351:
 	VMOVDQU        (R8), Y0
 	VMOVDQU        32(R8), Y1
 	MOVQ           96(R8), R9
@@ -29781,7 +29914,7 @@ blocks_block_3336:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_3337
+	JZ             blocks_even_3352
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29791,11 +29924,11 @@ blocks_block_3336:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_3338
+	JZ             blocks_next_3353
 
-blocks_even_3337:
+blocks_even_3352:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_3339
+	JZ             blocks_quads_3354
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29811,9 +29944,9 @@ blocks_even_3337:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_3338
+	JZ             blocks_next_3353
 
-blocks_quads_3339:
+blocks_quads_3354:
 	VBROADCASTI128 (R9), Y2
 	VBROADCASTI128 (R9)(R10*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -29843,12 +29976,12 @@ blocks_quads_3339:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_3339
+	JNZ            blocks_quads_3354
 
-blocks_next_3338:
+blocks_next_3353:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_3336
+	JNE   blocks_block_3351
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -29856,21 +29989,21 @@ blocks_next_3338:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_3335
+	JG    blocks_batch_3350
 	VZEROUPPER
 	RET
 
-blocks_value_3334:
+blocks_value_3349:
 	MOVQ           pat+64(FP), DI
 	VBROADCASTI128 (DI), Y0
 
-blocks_batch_3340:
+blocks_batch_3355:
 	MOVQ    batch+56(FP), DI
 	CMPQ    DI, (SP)
 	CMOVQGT (SP), DI
 	MOVQ    tab+40(FP), R8
 
-blocks_block_3341:
+blocks_block_3356:
 	VMOVDQU        (R8), Y1
 	VMOVDQU        32(R8), Y2
 	VPSHUFB        64(R8), Y0, Y3
@@ -29883,7 +30016,7 @@ blocks_block_3341:
 	ADDQ           AX, R12
 	MOVQ           DI, R13
 	TESTQ          $0x00000001, R13
-	JZ             blocks_even_3342
+	JZ             blocks_even_3357
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29894,11 +30027,11 @@ blocks_block_3341:
 	ADDQ           BX, R9
 	ADDQ           DX, R12
 	DECQ           R13
-	JZ             blocks_next_3343
+	JZ             blocks_next_3358
 
-blocks_even_3342:
+blocks_even_3357:
 	TESTQ          $0x00000002, R13
-	JZ             blocks_quads_3344
+	JZ             blocks_quads_3359
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29916,9 +30049,9 @@ blocks_even_3342:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x02, R13
-	JZ             blocks_next_3343
+	JZ             blocks_next_3358
 
-blocks_quads_3344:
+blocks_quads_3359:
 	VBROADCASTI128 (R9), Y4
 	VBROADCASTI128 (R9)(R10*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -29952,12 +30085,12 @@ blocks_quads_3344:
 	LEAQ           (R9)(BX*2), R9
 	LEAQ           (R12)(DX*2), R12
 	SUBQ           $0x04, R13
-	JNZ            blocks_quads_3344
+	JNZ            blocks_quads_3359
 
-blocks_next_3343:
+blocks_next_3358:
 	ADDQ  $0x80, R8
 	CMPQ  R8, SI
-	JNE   blocks_block_3341
+	JNE   blocks_block_3356
 	MOVQ  DI, R8
 	IMULQ DX, R8
 	ADDQ  R8, AX
@@ -29965,7 +30098,7 @@ blocks_next_3343:
 	ADDQ  DI, CX
 	MOVQ  batch+56(FP), R8
 	SUBQ  R8, (SP)
-	JG    blocks_batch_3340
+	JG    blocks_batch_3355
 	VZEROUPPER
 	RET
 
@@ -29977,9 +30110,9 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            rows+16(FP), DX
 	MOVQ            planes+80(FP), BX
 	TESTQ           DX, DX
-	JZ              wide_ret_3345
+	JZ              wide_ret_3360
 	TESTQ           BX, BX
-	JZ              wide_ret_3345
+	JZ              wide_ret_3360
 	MOVQ            tab+64(FP), DX
 	KMOVQ           128(DX), K1
 	KMOVQ           136(DX), K2
@@ -30010,10 +30143,10 @@ TEXT ·rowsWideAVX512(SB), NOSPLIT, $40-104
 	MOVQ            R8, 8(SP)
 	LEAQ            -128(DX), DX
 	CMPQ            DX, $0x40
-	JB              wide_mshort_3346
+	JB              wide_mshort_3361
 	XORQ            DX, DX
 
-wide_mshort_3346:
+wide_mshort_3361:
 	LEAQ  lowmask64<>+0(SB), R8
 	KMOVQ (R8)(DX*8), K3
 	MOVQ  AX, 16(SP)
@@ -30022,32 +30155,32 @@ wide_mshort_3346:
 	MOVQ  dstStride+24(FP), BX
 	MOVQ  srcStride+32(FP), R8
 
-wide_planes_3347:
+wide_planes_3362:
 	MOVQ 16(SP), AX
 	MOVQ 24(SP), CX
 	MOVQ rows+16(FP), DX
 
-wide_rows_3348:
+wide_rows_3363:
 	CMPQ DI, $0x00000080
-	JB   wide_short_3349
+	JB   wide_short_3364
 	CMPQ DI, $0x00000140
-	JAE  wide_long_3353
+	JAE  wide_long_3368
 	MOVQ $0x00000040, R9
 
-wide_mid_loop_3351:
+wide_mid_loop_3366:
 	LEAQ      64(R9), R9
 	CMPQ      R9, DI
-	JAE       wide_mid_last_3352
+	JAE       wide_mid_last_3367
 	VMOVDQU64 -128(CX)(R9*1), Z3
 	VMOVDQU64 Z3, -64(AX)(R9*1)
-	JMP       wide_mid_loop_3351
+	JMP       wide_mid_loop_3366
 
-wide_mid_last_3352:
+wide_mid_last_3367:
 	VMOVDQU64 -128(CX)(DI*1), Z3
 	VMOVDQU64 Z3, -64(AX)(DI*1)
-	JMP       wide_mid_done_3350
+	JMP       wide_mid_done_3365
 
-wide_long_3353:
+wide_long_3368:
 	LEAQ         64(AX), R9
 	LEAQ         -64(DI), R10
 	VMOVDQU64    (CX), Z3
@@ -30066,9 +30199,9 @@ wide_long_3353:
 	VPADDB       iota64<>+0(SB), Z3, Z3
 	LEAQ         -256(R12), R13
 	CMPQ         R11, R13
-	JAE          shift1_top_3356
+	JAE          shift1_top_3371
 
-shift4_3354:
+shift4_3369:
 	VMOVDQA64 (R11)(R9*1), Z4
 	VPERMT2B  (R11)(R14*1), Z3, Z4
 	VMOVDQA64 64(R11)(R9*1), Z5
@@ -30083,32 +30216,32 @@ shift4_3354:
 	VMOVDQA64 Z7, 192(R11)
 	ADDQ      $0x00000100, R11
 	CMPQ      R11, R13
-	JB        shift4_3354
+	JB        shift4_3369
 
-shift1_top_3356:
+shift1_top_3371:
 	LEAQ -64(R12), R12
 
-shift1_3355:
+shift1_3370:
 	CMPQ      R11, R12
-	JAE       shift_done_3357
+	JAE       shift_done_3372
 	VMOVDQA64 (R11)(R9*1), Z4
 	VPERMT2B  (R11)(R14*1), Z3, Z4
 	VMOVDQA64 Z4, (R11)
 	ADDQ      $0x40, R11
-	JMP       shift1_3355
+	JMP       shift1_3370
 
-shift_done_3357:
+shift_done_3372:
 	VMOVDQU64 -64(CX)(R10*1), Z3
 	VMOVDQU64 Z3, (R12)
-	JMP       wide_mid_done_3350
+	JMP       wide_mid_done_3365
 
-wide_short_3349:
+wide_short_3364:
 	CMPQ       CX, SI
-	JHI        wide_mid_exact_3358
+	JHI        wide_mid_exact_3373
 	VMOVDQU8.Z (CX), K3, Z3
 	VMOVDQU8   Z3, K3, 64(AX)
 
-wide_mid_done_3350:
+wide_mid_done_3365:
 	MOVQ      (SP), R9
 	MOVQ      8(SP), R10
 	VMOVDQU64 (CX)(R9*1), Z3
@@ -30124,86 +30257,86 @@ wide_mid_done_3350:
 	ADDQ      BX, AX
 	ADDQ      R8, CX
 	DECQ      DX
-	JNZ       wide_rows_3348
+	JNZ       wide_rows_3363
 	MOVQ      dstPlane+88(FP), AX
 	ADDQ      AX, 16(SP)
 	MOVQ      srcPlane+96(FP), AX
 	ADDQ      AX, 24(SP)
 	DECQ      32(SP)
-	JNZ       wide_planes_3347
+	JNZ       wide_planes_3362
 	VZEROUPPER
 
-wide_ret_3345:
+wide_ret_3360:
 	RET
 
-wide_mid_exact_3358:
+wide_mid_exact_3373:
 	LEAQ 64(AX), R9
 	LEAQ -64(DI), R10
 	CMPQ R10, $0x00000020
-	JAE  ladder_3360
+	JAE  ladder_3375
 	CMPQ R10, $0x00000010
-	JAE  ladder_3361
+	JAE  ladder_3376
 	CMPQ R10, $0x00000008
-	JAE  ladder_3362
+	JAE  ladder_3377
 	CMPQ R10, $0x00000004
-	JAE  ladder_3363
+	JAE  ladder_3378
 	CMPQ R10, $0x00000002
-	JAE  ladder_3364
+	JAE  ladder_3379
 	CMPQ R10, $0x00000001
-	JB   ladder_done_3359
-	JMP  ladder_3365
+	JB   ladder_done_3374
+	JMP  ladder_3380
 
-ladder_3360:
+ladder_3375:
 	VMOVDQU (CX), Y3
 	VMOVDQU -32(CX)(R10*1), Y4
 	VMOVDQU Y3, (R9)
 	VMOVDQU Y4, -32(R9)(R10*1)
-	JMP     ladder_done_3359
+	JMP     ladder_done_3374
 
-ladder_3361:
+ladder_3376:
 	VMOVDQU (CX), X3
 	VMOVDQU -16(CX)(R10*1), X4
 	VMOVDQU X3, (R9)
 	VMOVDQU X4, -16(R9)(R10*1)
-	JMP     ladder_done_3359
+	JMP     ladder_done_3374
 
-ladder_3362:
+ladder_3377:
 	MOVQ (CX), R11
 	MOVQ -8(CX)(R10*1), R12
 	MOVQ R11, (R9)
 	MOVQ R12, -8(R9)(R10*1)
-	JMP  ladder_done_3359
+	JMP  ladder_done_3374
 
-ladder_3363:
+ladder_3378:
 	MOVL (CX), R11
 	MOVL -4(CX)(R10*1), R12
 	MOVL R11, (R9)
 	MOVL R12, -4(R9)(R10*1)
-	JMP  ladder_done_3359
+	JMP  ladder_done_3374
 
-ladder_3364:
+ladder_3379:
 	MOVW (CX), R11
 	MOVW -2(CX)(R10*1), R12
 	MOVW R11, (R9)
 	MOVW R12, -2(R9)(R10*1)
-	JMP  ladder_done_3359
+	JMP  ladder_done_3374
 
-ladder_3365:
+ladder_3380:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_3359:
-	JMP wide_mid_done_3350
+ladder_done_3374:
+	JMP wide_mid_done_3365
 
 // func rowsAlignedAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
 TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3366
+	JZ              aligned_ret_3381
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3366
+	JZ              aligned_ret_3381
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -30250,9 +30383,9 @@ TEXT ·rowsAlignedAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3367
+	JZ              aligned_fixed_3382
 
-aligned_planes_3368:
+aligned_planes_3383:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30280,9 +30413,9 @@ aligned_planes_3368:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3370
+	JA           aligned_top_done_3385
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3369
+	JAE          aligned_top_3384
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -30302,15 +30435,15 @@ aligned_planes_3368:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3369:
+aligned_top_3384:
 	LEAQ      64(AX), SI
 	CMPQ      SI, CX
-	JA        aligned_top_done_3370
+	JA        aligned_top_done_3385
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3369
+	JMP       aligned_top_3384
 
-aligned_top_done_3370:
+aligned_top_done_3385:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -30321,9 +30454,9 @@ aligned_top_done_3370:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3371:
+aligned_gap_3386:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3372
+	JAE          aligned_gap_done_3387
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -30352,15 +30485,15 @@ aligned_gap_3371:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3371
+	JMP          aligned_gap_3386
 
-aligned_gap_done_3372:
+aligned_gap_done_3387:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3374
-	JMP  aligned_body_3376
+	JE   aligned_general_3389
+	JMP  aligned_body_3391
 
-aligned_rows_3375:
+aligned_rows_3390:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -30389,7 +30522,7 @@ aligned_rows_3375:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3377
+	JE           aligned_one_gap_3392
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -30404,10 +30537,10 @@ aligned_rows_3375:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 
-aligned_one_gap_3377:
+aligned_one_gap_3392:
 	ADDQ $0x40, AX
 
-aligned_body_3376:
+aligned_body_3391:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30417,7 +30550,7 @@ aligned_body_3376:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3379
+	JGT          aligned_copy_done_3394
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30427,15 +30560,15 @@ aligned_body_3376:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3378:
+aligned_copy_3393:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3378
+	JLE       aligned_copy_3393
 
-aligned_copy_done_3379:
+aligned_copy_done_3394:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30444,13 +30577,13 @@ aligned_copy_done_3379:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3375
-	JMP  aligned_last_3373
+	JNZ  aligned_rows_3390
+	JMP  aligned_last_3388
 
-aligned_general_3374:
-	JMP aligned_body_3381
+aligned_general_3389:
+	JMP aligned_body_3396
 
-aligned_rows_3380:
+aligned_rows_3395:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -30462,9 +30595,9 @@ aligned_rows_3380:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3382:
+aligned_gap_3397:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3383
+	JAE          aligned_gap_done_3398
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -30479,10 +30612,10 @@ aligned_gap_3382:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVDQA64    Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3382
+	JMP          aligned_gap_3397
 
-aligned_gap_done_3383:
-aligned_body_3381:
+aligned_gap_done_3398:
+aligned_body_3396:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -30492,7 +30625,7 @@ aligned_body_3381:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3385
+	JGT          aligned_copy_done_3400
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -30502,15 +30635,15 @@ aligned_body_3381:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3384:
+aligned_copy_3399:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVDQA64 Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3384
+	JLE       aligned_copy_3399
 
-aligned_copy_done_3385:
+aligned_copy_done_3400:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -30519,16 +30652,16 @@ aligned_copy_done_3385:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3380
+	JNZ  aligned_rows_3395
 
-aligned_last_3373:
+aligned_last_3388:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3386:
+aligned_gap_3401:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3387
+	JAE          aligned_gap_done_3402
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -30556,20 +30689,20 @@ aligned_gap_3386:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3386
+	JMP          aligned_gap_3401
 
-aligned_gap_done_3387:
-aligned_bottom_3388:
+aligned_gap_done_3402:
+aligned_bottom_3403:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3389
+	JA        aligned_bottom_done_3404
 	VMOVDQA64 Z8, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3388
+	JMP       aligned_bottom_3403
 
-aligned_bottom_done_3389:
+aligned_bottom_done_3404:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3390
+	JAE      aligned_bottom_end_3405
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30588,18 +30721,18 @@ aligned_bottom_done_3389:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3390:
+aligned_bottom_end_3405:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3368
+	JNZ  aligned_planes_3383
 	VZEROUPPER
-	JMP  aligned_ret_3366
+	JMP  aligned_ret_3381
 
-aligned_fixed_3367:
-aligned_planes_3391:
+aligned_fixed_3382:
+aligned_planes_3406:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30625,9 +30758,9 @@ aligned_planes_3391:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3393
+	JA           aligned_top_done_3408
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3392
+	JAE          aligned_top_3407
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -30647,195 +30780,28 @@ aligned_planes_3391:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3392:
+aligned_top_3407:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        aligned_top_done_3393
+	JA        aligned_top_done_3408
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_top_3392
+	JMP       aligned_top_3407
 
-aligned_top_done_3393:
+aligned_top_done_3408:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3394:
-	CMPQ      AX, BX
-	JAE       aligned_gap_done_3395
-	MOVQ      CX, DI
-	SUBQ      AX, DI
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (SI)(DI*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	MOVQ      80(SP), DI
-	SUBQ      AX, DI
-	XORQ      R8, R8
-	CMPQ      DI, R8
-	CMOVQLT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KNOTQ     K1, K1
-	MOVQ      88(SP), DI
-	SUBQ      AX, DI
-	MOVQ      $0x00000040, R8
-	CMPQ      DI, R8
-	CMOVQGT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KANDQ     K2, K1, K1
-	VMOVDQU8  Z1, K1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_3394
-
-aligned_gap_done_3395:
-	MOVQ rows+16(FP), SI
-	CMPQ 72(SP), $0x00
-	JE   aligned_general_3397
-	JMP  aligned_body_3399
-
-aligned_rows_3398:
-	MOVQ      48(SP), DI
-	MOVQ      56(SP), R8
-	MOVQ      CX, R9
-	SUBQ      64(SP), R9
-	ANDQ      $-64, R9
-	MOVQ      CX, AX
-	SUBQ      R9, AX
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(AX*8), K1
-	VMOVDQU8  (R9)(BX*1), K1, Z1
-	KMOVQ     (R8)(AX*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (R9)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (R9)
-	MOVQ      left+48(FP), AX
-	LEAQ      -1(CX)(AX*1), AX
-	ANDQ      $-64, AX
-	CMPQ      AX, R9
-	JE        aligned_one_gap_3400
-	MOVQ      CX, R9
-	SUBQ      AX, R9
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(R9*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R8)(R9*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
-
-aligned_one_gap_3400:
-	ADDQ $0x40, AX
-
-aligned_body_3399:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_3402
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_3401:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVDQA64 Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_3401
-
-aligned_copy_done_3402:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_3398
-	JMP  aligned_last_3396
-
-aligned_general_3397:
-	JMP aligned_body_3404
-
-aligned_rows_3403:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_3405:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_3406
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVDQA64 Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_3405
-
-aligned_gap_done_3406:
-aligned_body_3404:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_3408
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_3407:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVDQA64 Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_3407
-
-aligned_copy_done_3408:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_3403
-
-aligned_last_3396:
-	MOVQ 24(SP), DX
-	MOVQ 48(SP), SI
-
 aligned_gap_3409:
-	CMPQ      AX, DX
+	CMPQ      AX, BX
 	JAE       aligned_gap_done_3410
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
 	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
@@ -30857,17 +30823,184 @@ aligned_gap_3409:
 	JMP       aligned_gap_3409
 
 aligned_gap_done_3410:
-aligned_bottom_3411:
+	MOVQ rows+16(FP), SI
+	CMPQ 72(SP), $0x00
+	JE   aligned_general_3412
+	JMP  aligned_body_3414
+
+aligned_rows_3413:
+	MOVQ      48(SP), DI
+	MOVQ      56(SP), R8
+	MOVQ      CX, R9
+	SUBQ      64(SP), R9
+	ANDQ      $-64, R9
+	MOVQ      CX, AX
+	SUBQ      R9, AX
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(AX*8), K1
+	VMOVDQU8  (R9)(BX*1), K1, Z1
+	KMOVQ     (R8)(AX*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (R9)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (R9)
+	MOVQ      left+48(FP), AX
+	LEAQ      -1(CX)(AX*1), AX
+	ANDQ      $-64, AX
+	CMPQ      AX, R9
+	JE        aligned_one_gap_3415
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+
+aligned_one_gap_3415:
+	ADDQ $0x40, AX
+
+aligned_body_3414:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_3417
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_3416:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_3416
+
+aligned_copy_done_3417:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_3413
+	JMP  aligned_last_3411
+
+aligned_general_3412:
+	JMP aligned_body_3419
+
+aligned_rows_3418:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_3420:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_3421
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVDQA64 Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_3420
+
+aligned_gap_done_3421:
+aligned_body_3419:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_3423
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_3422:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVDQA64 Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_3422
+
+aligned_copy_done_3423:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_3418
+
+aligned_last_3411:
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), SI
+
+aligned_gap_3424:
+	CMPQ      AX, DX
+	JAE       aligned_gap_done_3425
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	MOVQ      80(SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_3424
+
+aligned_gap_done_3425:
+aligned_bottom_3426:
 	LEAQ      64(AX), CX
 	CMPQ      CX, 88(SP)
-	JA        aligned_bottom_done_3412
+	JA        aligned_bottom_done_3427
 	VMOVDQA64 Z0, (AX)
 	ADDQ      $0x40, AX
-	JMP       aligned_bottom_3411
+	JMP       aligned_bottom_3426
 
-aligned_bottom_done_3412:
+aligned_bottom_done_3427:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3413
+	JAE      aligned_bottom_end_3428
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -30886,16 +31019,16 @@ aligned_bottom_done_3412:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3413:
+aligned_bottom_end_3428:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3391
+	JNZ  aligned_planes_3406
 	VZEROUPPER
 
-aligned_ret_3366:
+aligned_ret_3381:
 	RET
 
 // func rowsAlignedStreamAVX512(dst *byte, src *byte, rows int, srcStride int, width int, mid int, left int, tab *[144]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, top int, bottom int)
@@ -30903,10 +31036,10 @@ aligned_ret_3366:
 TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	MOVQ            rows+16(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3414
+	JZ              aligned_ret_3429
 	MOVQ            planes+72(FP), AX
 	TESTQ           AX, AX
-	JZ              aligned_ret_3414
+	JZ              aligned_ret_3429
 	MOVQ            tab+56(FP), AX
 	KMOVQ           128(AX), K1
 	KMOVQ           136(AX), K2
@@ -30953,9 +31086,9 @@ TEXT ·rowsAlignedStreamAVX512(SB), NOSPLIT, $96-112
 	SUBQ            $0x40, CX
 	MOVQ            CX, 40(SP)
 	TESTQ           DX, DX
-	JZ              aligned_fixed_3415
+	JZ              aligned_fixed_3430
 
-aligned_planes_3416:
+aligned_planes_3431:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -30983,9 +31116,9 @@ aligned_planes_3416:
 	VPERMB       Z2, Z8, Z8
 	LEAQ         64(AX), SI
 	CMPQ         SI, CX
-	JA           aligned_top_done_3418
+	JA           aligned_top_done_3433
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3417
+	JAE          aligned_top_3432
 	MOVQ         80(SP), SI
 	SUBQ         AX, SI
 	XORQ         DI, DI
@@ -31005,15 +31138,15 @@ aligned_planes_3416:
 	VMOVDQU8     Z8, K3, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3417:
+aligned_top_3432:
 	LEAQ     64(AX), SI
 	CMPQ     SI, CX
-	JA       aligned_top_done_3418
+	JA       aligned_top_done_3433
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3417
+	JMP      aligned_top_3432
 
-aligned_top_done_3418:
+aligned_top_done_3433:
 	MOVQ      40(SP), SI
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(SI*1), Z7
@@ -31024,9 +31157,9 @@ aligned_top_done_3418:
 	ADDQ      CX, SI
 	MOVQ      56(SP), DI
 
-aligned_gap_3419:
+aligned_gap_3434:
 	CMPQ         AX, SI
-	JAE          aligned_gap_done_3420
+	JAE          aligned_gap_done_3435
 	MOVQ         CX, R8
 	SUBQ         AX, R8
 	MOVQ         $0x00000040, R9
@@ -31055,15 +31188,15 @@ aligned_gap_3419:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z9, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3419
+	JMP          aligned_gap_3434
 
-aligned_gap_done_3420:
+aligned_gap_done_3435:
 	MOVQ rows+16(FP), DI
 	CMPQ 72(SP), $0x00
-	JE   aligned_general_3422
-	JMP  aligned_body_3424
+	JE   aligned_general_3437
+	JMP  aligned_body_3439
 
-aligned_rows_3423:
+aligned_rows_3438:
 	MOVQ         40(SP), AX
 	VMOVDQU64    (DX), Z6
 	VMOVDQU64    (DX)(AX*1), Z7
@@ -31092,7 +31225,7 @@ aligned_rows_3423:
 	LEAQ         -1(CX)(AX*1), AX
 	ANDQ         $-64, AX
 	CMPQ         AX, R10
-	JE           aligned_one_gap_3425
+	JE           aligned_one_gap_3440
 	MOVQ         CX, R10
 	SUBQ         AX, R10
 	MOVQ         $0x00000040, R11
@@ -31107,10 +31240,10 @@ aligned_rows_3423:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 
-aligned_one_gap_3425:
+aligned_one_gap_3440:
 	ADDQ $0x40, AX
 
-aligned_body_3424:
+aligned_body_3439:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -31120,7 +31253,7 @@ aligned_body_3424:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3427
+	JGT          aligned_copy_done_3442
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -31130,15 +31263,15 @@ aligned_body_3424:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3426:
+aligned_copy_3441:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3426
+	JLE       aligned_copy_3441
 
-aligned_copy_done_3427:
+aligned_copy_done_3442:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -31147,13 +31280,13 @@ aligned_copy_done_3427:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3423
-	JMP  aligned_last_3421
+	JNZ  aligned_rows_3438
+	JMP  aligned_last_3436
 
-aligned_general_3422:
-	JMP aligned_body_3429
+aligned_general_3437:
+	JMP aligned_body_3444
 
-aligned_rows_3428:
+aligned_rows_3443:
 	MOVQ      40(SP), R8
 	VMOVDQU64 (DX), Z6
 	VMOVDQU64 (DX)(R8*1), Z7
@@ -31165,9 +31298,9 @@ aligned_rows_3428:
 	MOVQ      48(SP), R9
 	MOVQ      56(SP), R10
 
-aligned_gap_3430:
+aligned_gap_3445:
 	CMPQ         AX, R8
-	JAE          aligned_gap_done_3431
+	JAE          aligned_gap_done_3446
 	MOVQ         CX, R11
 	SUBQ         AX, R11
 	MOVQ         $0x00000040, R12
@@ -31182,10 +31315,10 @@ aligned_gap_3430:
 	VMOVDQU8     (AX)(BX*1), K3, Z9
 	VMOVNTDQ     Z9, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3430
+	JMP          aligned_gap_3445
 
-aligned_gap_done_3431:
-aligned_body_3429:
+aligned_gap_done_3446:
+aligned_body_3444:
 	VMOVDQU64    Z1, Z5
 	VPERMI2B     Z7, Z6, Z5
 	VPBLENDMB    Z5, Z2, K2, Z5
@@ -31195,7 +31328,7 @@ aligned_body_3429:
 	ADDQ         R8, SI
 	SUBQ         $0x40, SI
 	CMPQ         AX, SI
-	JGT          aligned_copy_done_3433
+	JGT          aligned_copy_done_3448
 	MOVQ         BX, R8
 	ANDQ         $-64, R8
 	LEAQ         63(BX), R9
@@ -31205,15 +31338,15 @@ aligned_body_3429:
 	VPBROADCASTB R10, Z4
 	VPADDB       Z3, Z4, Z4
 
-aligned_copy_3432:
+aligned_copy_3447:
 	VMOVDQA64 (AX)(R8*1), Z6
 	VPERMT2B  (AX)(R9*1), Z4, Z6
 	VMOVNTDQ  Z6, (AX)
 	ADDQ      $0x40, AX
 	CMPQ      AX, SI
-	JLE       aligned_copy_3432
+	JLE       aligned_copy_3447
 
-aligned_copy_done_3433:
+aligned_copy_done_3448:
 	MOVQ BX, SI
 	MOVQ width+32(FP), R8
 	ADDQ R8, CX
@@ -31222,16 +31355,16 @@ aligned_copy_done_3433:
 	SUBQ R8, BX
 	ADDQ R9, BX
 	DECQ DI
-	JNZ  aligned_rows_3428
+	JNZ  aligned_rows_3443
 
-aligned_last_3421:
+aligned_last_3436:
 	VMOVDQU64 Z2, Z4
 	MOVQ      24(SP), DX
 	MOVQ      48(SP), BX
 
-aligned_gap_3434:
+aligned_gap_3449:
 	CMPQ         AX, DX
-	JAE          aligned_gap_done_3435
+	JAE          aligned_gap_done_3450
 	MOVQ         CX, DI
 	SUBQ         AX, DI
 	MOVQ         $0x00000040, R8
@@ -31259,20 +31392,20 @@ aligned_gap_3434:
 	KANDQ        K4, K3, K3
 	VMOVDQU8     Z6, K3, (AX)
 	ADDQ         $0x40, AX
-	JMP          aligned_gap_3434
+	JMP          aligned_gap_3449
 
-aligned_gap_done_3435:
-aligned_bottom_3436:
+aligned_gap_done_3450:
+aligned_bottom_3451:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3437
+	JA       aligned_bottom_done_3452
 	VMOVNTDQ Z8, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3436
+	JMP      aligned_bottom_3451
 
-aligned_bottom_done_3437:
+aligned_bottom_done_3452:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3438
+	JAE      aligned_bottom_end_3453
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31291,18 +31424,18 @@ aligned_bottom_done_3437:
 	KANDQ    K4, K3, K3
 	VMOVDQU8 Z8, K3, (AX)
 
-aligned_bottom_end_3438:
+aligned_bottom_end_3453:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3416
+	JNZ  aligned_planes_3431
 	VZEROUPPER
-	JMP  aligned_ret_3414
+	JMP  aligned_ret_3429
 
-aligned_fixed_3415:
-aligned_planes_3439:
+aligned_fixed_3430:
+aligned_planes_3454:
 	MOVQ         (SP), CX
 	MOVQ         8(SP), DX
 	MOVQ         rows+16(FP), AX
@@ -31328,9 +31461,9 @@ aligned_planes_3439:
 	VPERMB       Z2, Z0, Z0
 	LEAQ         64(AX), BX
 	CMPQ         BX, CX
-	JA           aligned_top_done_3441
+	JA           aligned_top_done_3456
 	CMPQ         AX, 80(SP)
-	JAE          aligned_top_3440
+	JAE          aligned_top_3455
 	MOVQ         80(SP), BX
 	SUBQ         AX, BX
 	XORQ         SI, SI
@@ -31350,195 +31483,28 @@ aligned_planes_3439:
 	VMOVDQU8     Z0, K1, (AX)
 	ADDQ         $0x40, AX
 
-aligned_top_3440:
+aligned_top_3455:
 	LEAQ     64(AX), BX
 	CMPQ     BX, CX
-	JA       aligned_top_done_3441
+	JA       aligned_top_done_3456
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_top_3440
+	JMP      aligned_top_3455
 
-aligned_top_done_3441:
+aligned_top_done_3456:
 	MOVQ 32(SP), BX
 	ADDQ CX, BX
 	MOVQ 56(SP), SI
 
-aligned_gap_3442:
-	CMPQ      AX, BX
-	JAE       aligned_gap_done_3443
-	MOVQ      CX, DI
-	SUBQ      AX, DI
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (SI)(DI*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	MOVQ      80(SP), DI
-	SUBQ      AX, DI
-	XORQ      R8, R8
-	CMPQ      DI, R8
-	CMOVQLT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K1
-	KNOTQ     K1, K1
-	MOVQ      88(SP), DI
-	SUBQ      AX, DI
-	MOVQ      $0x00000040, R8
-	CMPQ      DI, R8
-	CMOVQGT   R8, DI
-	LEAQ      lowmask64<>+0(SB), R8
-	KMOVQ     (R8)(DI*8), K2
-	KANDQ     K2, K1, K1
-	VMOVDQU8  Z1, K1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_3442
-
-aligned_gap_done_3443:
-	MOVQ rows+16(FP), SI
-	CMPQ 72(SP), $0x00
-	JE   aligned_general_3445
-	JMP  aligned_body_3447
-
-aligned_rows_3446:
-	MOVQ      48(SP), DI
-	MOVQ      56(SP), R8
-	MOVQ      CX, R9
-	SUBQ      64(SP), R9
-	ANDQ      $-64, R9
-	MOVQ      CX, AX
-	SUBQ      R9, AX
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(AX*8), K1
-	VMOVDQU8  (R9)(BX*1), K1, Z1
-	KMOVQ     (R8)(AX*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (R9)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (R9)
-	MOVQ      left+48(FP), AX
-	LEAQ      -1(CX)(AX*1), AX
-	ANDQ      $-64, AX
-	CMPQ      AX, R9
-	JE        aligned_one_gap_3448
-	MOVQ      CX, R9
-	SUBQ      AX, R9
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (DI)(R9*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R8)(R9*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
-
-aligned_one_gap_3448:
-	ADDQ $0x40, AX
-
-aligned_body_3447:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_3450
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_3449:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVNTDQ  Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_3449
-
-aligned_copy_done_3450:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_3446
-	JMP  aligned_last_3444
-
-aligned_general_3445:
-	JMP aligned_body_3452
-
-aligned_rows_3451:
-	MOVQ left+48(FP), DI
-	ADDQ CX, DI
-	MOVQ 48(SP), R8
-	MOVQ 56(SP), R9
-
-aligned_gap_3453:
-	CMPQ      AX, DI
-	JAE       aligned_gap_done_3454
-	MOVQ      CX, R10
-	SUBQ      AX, R10
-	VMOVDQA64 Z0, Z1
-	KMOVQ     (R8)(R10*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
-	KMOVQ     (R9)(R10*8), K1
-	KNOTQ     K1, K1
-	VMOVDQU8  (AX)(DX*1), K1, Z1
-	VMOVNTDQ  Z1, (AX)
-	ADDQ      $0x40, AX
-	JMP       aligned_gap_3453
-
-aligned_gap_done_3454:
-aligned_body_3452:
-	MOVQ         mid+40(FP), BX
-	MOVQ         left+48(FP), DI
-	ADDQ         CX, BX
-	ADDQ         DI, BX
-	SUBQ         $0x40, BX
-	CMPQ         AX, BX
-	JGT          aligned_copy_done_3456
-	MOVQ         DX, DI
-	ANDQ         $-64, DI
-	LEAQ         63(DX), R8
-	ANDQ         $-64, R8
-	MOVQ         DX, R9
-	ANDQ         $0x3f, R9
-	VPBROADCASTB R9, Z1
-	VPADDB       Z3, Z1, Z1
-
-aligned_copy_3455:
-	VMOVDQA64 (AX)(DI*1), Z4
-	VPERMT2B  (AX)(R8*1), Z1, Z4
-	VMOVNTDQ  Z4, (AX)
-	ADDQ      $0x40, AX
-	CMPQ      AX, BX
-	JLE       aligned_copy_3455
-
-aligned_copy_done_3456:
-	MOVQ DX, BX
-	MOVQ width+32(FP), DI
-	ADDQ DI, CX
-	MOVQ srcStride+24(FP), R8
-	SUBQ DI, DX
-	ADDQ R8, DX
-	DECQ SI
-	JNZ  aligned_rows_3451
-
-aligned_last_3444:
-	MOVQ 24(SP), DX
-	MOVQ 48(SP), SI
-
 aligned_gap_3457:
-	CMPQ      AX, DX
+	CMPQ      AX, BX
 	JAE       aligned_gap_done_3458
 	MOVQ      CX, DI
 	SUBQ      AX, DI
 	VMOVDQA64 Z0, Z1
 	KMOVQ     (SI)(DI*8), K1
-	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
 	MOVQ      80(SP), DI
 	SUBQ      AX, DI
 	XORQ      R8, R8
@@ -31560,17 +31526,184 @@ aligned_gap_3457:
 	JMP       aligned_gap_3457
 
 aligned_gap_done_3458:
-aligned_bottom_3459:
+	MOVQ rows+16(FP), SI
+	CMPQ 72(SP), $0x00
+	JE   aligned_general_3460
+	JMP  aligned_body_3462
+
+aligned_rows_3461:
+	MOVQ      48(SP), DI
+	MOVQ      56(SP), R8
+	MOVQ      CX, R9
+	SUBQ      64(SP), R9
+	ANDQ      $-64, R9
+	MOVQ      CX, AX
+	SUBQ      R9, AX
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(AX*8), K1
+	VMOVDQU8  (R9)(BX*1), K1, Z1
+	KMOVQ     (R8)(AX*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (R9)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (R9)
+	MOVQ      left+48(FP), AX
+	LEAQ      -1(CX)(AX*1), AX
+	ANDQ      $-64, AX
+	CMPQ      AX, R9
+	JE        aligned_one_gap_3463
+	MOVQ      CX, R9
+	SUBQ      AX, R9
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (DI)(R9*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R8)(R9*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+
+aligned_one_gap_3463:
+	ADDQ $0x40, AX
+
+aligned_body_3462:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_3465
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_3464:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_3464
+
+aligned_copy_done_3465:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_3461
+	JMP  aligned_last_3459
+
+aligned_general_3460:
+	JMP aligned_body_3467
+
+aligned_rows_3466:
+	MOVQ left+48(FP), DI
+	ADDQ CX, DI
+	MOVQ 48(SP), R8
+	MOVQ 56(SP), R9
+
+aligned_gap_3468:
+	CMPQ      AX, DI
+	JAE       aligned_gap_done_3469
+	MOVQ      CX, R10
+	SUBQ      AX, R10
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (R8)(R10*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	KMOVQ     (R9)(R10*8), K1
+	KNOTQ     K1, K1
+	VMOVDQU8  (AX)(DX*1), K1, Z1
+	VMOVNTDQ  Z1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_3468
+
+aligned_gap_done_3469:
+aligned_body_3467:
+	MOVQ         mid+40(FP), BX
+	MOVQ         left+48(FP), DI
+	ADDQ         CX, BX
+	ADDQ         DI, BX
+	SUBQ         $0x40, BX
+	CMPQ         AX, BX
+	JGT          aligned_copy_done_3471
+	MOVQ         DX, DI
+	ANDQ         $-64, DI
+	LEAQ         63(DX), R8
+	ANDQ         $-64, R8
+	MOVQ         DX, R9
+	ANDQ         $0x3f, R9
+	VPBROADCASTB R9, Z1
+	VPADDB       Z3, Z1, Z1
+
+aligned_copy_3470:
+	VMOVDQA64 (AX)(DI*1), Z4
+	VPERMT2B  (AX)(R8*1), Z1, Z4
+	VMOVNTDQ  Z4, (AX)
+	ADDQ      $0x40, AX
+	CMPQ      AX, BX
+	JLE       aligned_copy_3470
+
+aligned_copy_done_3471:
+	MOVQ DX, BX
+	MOVQ width+32(FP), DI
+	ADDQ DI, CX
+	MOVQ srcStride+24(FP), R8
+	SUBQ DI, DX
+	ADDQ R8, DX
+	DECQ SI
+	JNZ  aligned_rows_3466
+
+aligned_last_3459:
+	MOVQ 24(SP), DX
+	MOVQ 48(SP), SI
+
+aligned_gap_3472:
+	CMPQ      AX, DX
+	JAE       aligned_gap_done_3473
+	MOVQ      CX, DI
+	SUBQ      AX, DI
+	VMOVDQA64 Z0, Z1
+	KMOVQ     (SI)(DI*8), K1
+	VMOVDQU8  (AX)(BX*1), K1, Z1
+	MOVQ      80(SP), DI
+	SUBQ      AX, DI
+	XORQ      R8, R8
+	CMPQ      DI, R8
+	CMOVQLT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K1
+	KNOTQ     K1, K1
+	MOVQ      88(SP), DI
+	SUBQ      AX, DI
+	MOVQ      $0x00000040, R8
+	CMPQ      DI, R8
+	CMOVQGT   R8, DI
+	LEAQ      lowmask64<>+0(SB), R8
+	KMOVQ     (R8)(DI*8), K2
+	KANDQ     K2, K1, K1
+	VMOVDQU8  Z1, K1, (AX)
+	ADDQ      $0x40, AX
+	JMP       aligned_gap_3472
+
+aligned_gap_done_3473:
+aligned_bottom_3474:
 	LEAQ     64(AX), CX
 	CMPQ     CX, 88(SP)
-	JA       aligned_bottom_done_3460
+	JA       aligned_bottom_done_3475
 	VMOVNTDQ Z0, (AX)
 	ADDQ     $0x40, AX
-	JMP      aligned_bottom_3459
+	JMP      aligned_bottom_3474
 
-aligned_bottom_done_3460:
+aligned_bottom_done_3475:
 	CMPQ     AX, 88(SP)
-	JAE      aligned_bottom_end_3461
+	JAE      aligned_bottom_end_3476
 	MOVQ     80(SP), CX
 	SUBQ     AX, CX
 	XORQ     DX, DX
@@ -31589,16 +31722,16 @@ aligned_bottom_done_3460:
 	KANDQ    K2, K1, K1
 	VMOVDQU8 Z0, K1, (AX)
 
-aligned_bottom_end_3461:
+aligned_bottom_end_3476:
 	MOVQ dstPlane+80(FP), AX
 	ADDQ AX, (SP)
 	MOVQ srcPlane+88(FP), AX
 	ADDQ AX, 8(SP)
 	DECQ 16(SP)
-	JNZ  aligned_planes_3439
+	JNZ  aligned_planes_3454
 	VZEROUPPER
 
-aligned_ret_3414:
+aligned_ret_3429:
 	RET
 
 // func rowsLinesAVX512(dst *byte, src *byte, cur int, first int, n int, tab *byte, entries int, head uint64, tail uint64)
@@ -31624,12 +31757,12 @@ TEXT ·rowsLinesAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	CMPQ      BX, $0x01
-	JNE       lines_more_3462
+	JNE       lines_more_3477
 	KANDQ     K1, K2, K1
 	VMOVDQU8  Z2, K1, (AX)
-	JMP       lines_ret_3463
+	JMP       lines_ret_3478
 
-lines_more_3462:
+lines_more_3477:
 	VMOVDQU8 Z2, K1, (AX)
 	SHLQ     $0x06, DI
 	LEAQ     64(SI)(DI*1), DX
@@ -31637,26 +31770,26 @@ lines_more_3462:
 	ADDQ     $0x40, AX
 	DECQ     BX
 	CMPQ     BX, $0x03
-	JB       lines_single_3465
+	JB       lines_single_3480
 
-lines_pairs_3464:
+lines_pairs_3479:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3467
+	JZ        lines_noadv_3482
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3467:
+lines_noadv_3482:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	TESTB     $0x80, 64(SI)
-	JZ        lines_noadv_3468
+	JZ        lines_noadv_3483
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3468:
+lines_noadv_3483:
 	VMOVDQU64 64(SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, 64(AX)
@@ -31668,37 +31801,37 @@ lines_noadv_3468:
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x02, BX
 	CMPQ      BX, $0x03
-	JAE       lines_pairs_3464
+	JAE       lines_pairs_3479
 
-lines_single_3465:
+lines_single_3480:
 	CMPQ      BX, $0x01
-	JE        lines_last_3466
+	JE        lines_last_3481
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3469
+	JZ        lines_noadv_3484
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3469:
+lines_noadv_3484:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQA64 Z2, (AX)
 	ADDQ      $0x40, SI
 	ADDQ      $0x40, AX
 
-lines_last_3466:
+lines_last_3481:
 	TESTB     $0x80, (SI)
-	JZ        lines_noadv_3470
+	JZ        lines_noadv_3485
 	VMOVDQA64 Z1, Z0
 	ADDQ      $0x40, CX
 	VMOVDQA64 (CX), Z1
 
-lines_noadv_3470:
+lines_noadv_3485:
 	VMOVDQU64 (SI), Z2
 	VPERMI2B  Z1, Z0, Z2
 	VMOVDQU8  Z2, K2, (AX)
 
-lines_ret_3463:
+lines_ret_3478:
 	VZEROUPPER
 	RET
 
@@ -31720,11 +31853,11 @@ TEXT ·rowsExpandAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expand_singles_3472
+	JB              expand_singles_3487
 
-expand_turns_3471:
+expand_turns_3486:
 	CMPQ      CX, R8
-	JA        expand_singles_3472
+	JA        expand_singles_3487
 	MOVQ      (BX), R9
 	KMOVQ     R9, K1
 	POPCNTQ   R9, R9
@@ -31797,20 +31930,20 @@ expand_turns_3471:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expand_turns_3471
+	JAE       expand_turns_3486
 
-expand_singles_3472:
+expand_singles_3487:
 	CMPQ      DX, $0x40
-	JB        expand_tail_3473
+	JB        expand_tail_3488
 	MOVQ      (BX), R8
 	KMOVQ     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expand_far_3475
+	JA        expand_far_3490
 	VMOVDQU64 (CX), Z2
 	VPEXPANDB Z2, K1, Z1
 
-expand_near_3476:
+expand_near_3491:
 	POPCNTQ   R8, R8
 	ADDQ      R8, CX
 	VMOVDQA64 Z1, (AX)
@@ -31821,11 +31954,11 @@ expand_near_3476:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expand_singles_3472
+	JMP       expand_singles_3487
 
-expand_tail_3473:
+expand_tail_3488:
 	TESTQ     DX, DX
-	JZ        expand_ret_3474
+	JZ        expand_ret_3489
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
 	KMOVQ     K1, DX
@@ -31834,20 +31967,20 @@ expand_tail_3473:
 	KMOVQ     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expand_far_3477
+	JA        expand_far_3492
 	VMOVDQU64 (CX), Z1
 	VPEXPANDB Z1, K2, Z0
 
-expand_near_3478:
+expand_near_3493:
 	POPCNTQ  BX, BX
 	ADDQ     BX, CX
 	VMOVDQU8 Z0, K1, (AX)
 
-expand_ret_3474:
+expand_ret_3489:
 	VZEROUPPER
 	RET
 
-expand_far_3475:
+expand_far_3490:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	VPBROADCASTB R9, Z2
@@ -31855,9 +31988,9 @@ expand_far_3475:
 	MOVQ         (SP), R9
 	VPERMB       (R9), Z2, Z2
 	VPEXPANDB    Z2, K1, Z1
-	JMP          expand_near_3476
+	JMP          expand_near_3491
 
-expand_far_3477:
+expand_far_3492:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	VPBROADCASTB DX, Z1
@@ -31865,7 +31998,7 @@ expand_far_3477:
 	MOVQ         (SP), DX
 	VPERMB       (DX), Z1, Z1
 	VPEXPANDB    Z1, K2, Z0
-	JMP          expand_near_3478
+	JMP          expand_near_3493
 
 // func rowsExpandDwordsAVX512(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, srcEnd uintptr)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, POPCNT
@@ -31884,11 +32017,11 @@ TEXT ·rowsExpandDwordsAVX512(SB), NOSPLIT, $8-56
 	MOVQ            (SP), R8
 	SUBQ            $0x000001c0, R8
 	CMPQ            DX, $0x00000200
-	JB              expandd_singles_3480
+	JB              expandd_singles_3495
 
-expandd_turns_3479:
+expandd_turns_3494:
 	CMPQ      CX, R8
-	JA        expandd_singles_3480
+	JA        expandd_singles_3495
 	MOVQ      (BX), R9
 	KMOVW     R9, K1
 	MOVQ      R9, R10
@@ -31973,20 +32106,20 @@ expandd_turns_3479:
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, DX
 	CMPQ      DX, $0x00000200
-	JAE       expandd_turns_3479
+	JAE       expandd_turns_3494
 
-expandd_singles_3480:
+expandd_singles_3495:
 	CMPQ      DX, $0x40
-	JB        expandd_tail_3481
+	JB        expandd_tail_3496
 	MOVWQZX   (BX), R8
 	KMOVW     R8, K1
 	VMOVDQA64 Z0, Z1
 	CMPQ      CX, (SP)
-	JA        expandd_far_3483
+	JA        expandd_far_3498
 	VMOVDQU64 (CX), Z2
 	VPEXPANDD Z2, K1, Z1
 
-expandd_near_3484:
+expandd_near_3499:
 	POPCNTQ   R8, R8
 	LEAQ      (CX)(R8*4), CX
 	VMOVDQA64 Z1, (AX)
@@ -31997,11 +32130,11 @@ expandd_near_3484:
 	CMOVQCC   R8, BX
 	ADDQ      $0x40, AX
 	SUBQ      $0x40, DX
-	JMP       expandd_singles_3480
+	JMP       expandd_singles_3495
 
-expandd_tail_3481:
+expandd_tail_3496:
 	TESTQ     DX, DX
-	JZ        expandd_ret_3482
+	JZ        expandd_ret_3497
 	SHRQ      $0x02, DX
 	LEAQ      lowmask64<>+0(SB), SI
 	KMOVQ     (SI)(DX*8), K1
@@ -32011,20 +32144,20 @@ expandd_tail_3481:
 	KMOVW     BX, K2
 	VMOVDQA64 Z0, Z0
 	CMPQ      CX, (SP)
-	JA        expandd_far_3485
+	JA        expandd_far_3500
 	VMOVDQU64 (CX), Z1
 	VPEXPANDD Z1, K2, Z0
 
-expandd_near_3486:
+expandd_near_3501:
 	POPCNTQ   BX, BX
 	LEAQ      (CX)(BX*4), CX
 	VMOVDQU32 Z0, K1, (AX)
 
-expandd_ret_3482:
+expandd_ret_3497:
 	VZEROUPPER
 	RET
 
-expandd_far_3483:
+expandd_far_3498:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -32037,9 +32170,9 @@ expandd_far_3483:
 	VPADDD       Z3, Z2, Z2
 	VPERMD       (CX)(R10*1), Z2, Z2
 	VPEXPANDD    Z2, K1, Z1
-	JMP          expandd_near_3484
+	JMP          expandd_near_3499
 
-expandd_far_3485:
+expandd_far_3500:
 	MOVQ         CX, DX
 	SUBQ         (SP), DX
 	ADDQ         $0x03, DX
@@ -32052,7 +32185,7 @@ expandd_far_3485:
 	VPADDD       Z2, Z1, Z1
 	VPERMD       (CX)(SI*1), Z1, Z1
 	VPEXPANDD    Z1, K2, Z0
-	JMP          expandd_near_3486
+	JMP          expandd_near_3501
 
 // func rowsExpandDwordsAVX2(dst *byte, src *byte, n int, tab *byte, entries int, pat *[32]byte, lut *[265][8]uint32, srcEnd uintptr)
 // Requires: AVX, AVX2, CMOV, POPCNT
@@ -32074,24 +32207,24 @@ TEXT ·rowsExpandDwordsAVX2(SB), NOSPLIT, $8-64
 	MOVQ    (SP), R9
 	SUBQ    $0x20, R9
 	CMPQ    DX, $0x40
-	JB      expandw_single_3488
+	JB      expandw_single_3503
 	NOP
 	PCALIGN $0x40
 
-expandw_pairs_3487:
+expandw_pairs_3502:
 	CMPQ    CX, R9
-	JA      expandw_single_3488
+	JA      expandw_single_3503
 	MOVWQZX (BX), R10
 	CMPQ    R10, $0x0000ffff
-	JNE     expandw_general_3491
+	JNE     expandw_general_3506
 	VMOVDQU (CX), Y1
 	VMOVDQU 32(CX), Y2
 	VMOVDQA Y1, (AX)
 	VMOVDQA Y2, 32(AX)
 	ADDQ    $0x40, CX
-	JMP     expandw_next_3492
+	JMP     expandw_next_3507
 
-expandw_general_3491:
+expandw_general_3506:
 	MOVBQZX   (BX), R10
 	POPCNTQ   R10, R11
 	SHLQ      $0x05, R10
@@ -32111,27 +32244,27 @@ expandw_general_3491:
 	ADDQ      R11, CX
 	ADDQ      R12, CX
 
-expandw_next_3492:
+expandw_next_3507:
 	ADDQ    $0x02, BX
 	CMPQ    BX, SI
 	CMOVQEQ DI, BX
 	ADDQ    $0x40, AX
 	SUBQ    $0x40, DX
 	CMPQ    DX, $0x40
-	JAE     expandw_pairs_3487
+	JAE     expandw_pairs_3502
 
-expandw_single_3488:
+expandw_single_3503:
 	CMPQ    DX, $0x20
-	JB      expandw_tail_3489
+	JB      expandw_tail_3504
 	MOVBQZX (BX), R9
 	POPCNTQ R9, R10
 	SHLQ    $0x05, R9
 	VMOVDQU (R8)(R9*1), Y1
 	CMPQ    CX, (SP)
-	JA      expandw_far_3497
+	JA      expandw_far_3512
 	VPERMD  (CX), Y1, Y2
 
-expandw_near_3498:
+expandw_near_3513:
 	VBLENDVPS Y1, Y2, Y0, Y2
 	SHLQ      $0x02, R10
 	VMOVDQA   Y2, (AX)
@@ -32141,11 +32274,11 @@ expandw_near_3498:
 	CMOVQEQ   DI, BX
 	ADDQ      $0x20, AX
 	SUBQ      $0x20, DX
-	JMP       expandw_single_3488
+	JMP       expandw_single_3503
 
-expandw_tail_3489:
+expandw_tail_3504:
 	TESTQ     DX, DX
-	JZ        expandw_ret_3490
+	JZ        expandw_ret_3505
 	SHRQ      $0x02, DX
 	MOVBQZX   (BX), BX
 	SHLQ      $0x05, DX
@@ -32156,19 +32289,19 @@ expandw_tail_3489:
 	SHLQ      $0x05, BX
 	VMOVDQU   (R8)(BX*1), Y2
 	CMPQ      CX, (SP)
-	JA        expandw_far_3499
+	JA        expandw_far_3514
 	VPERMD    (CX), Y2, Y3
 
-expandw_near_3500:
+expandw_near_3515:
 	VBLENDVPS  Y2, Y3, Y0, Y3
 	SHLQ       $0x02, DX
 	VPMASKMOVD Y3, Y1, (AX)
 
-expandw_ret_3490:
+expandw_ret_3505:
 	VZEROUPPER
 	RET
 
-expandw_far_3497:
+expandw_far_3512:
 	MOVQ         CX, R9
 	SUBQ         (SP), R9
 	ADDQ         $0x03, R9
@@ -32180,9 +32313,9 @@ expandw_far_3497:
 	VPBROADCASTD X2, Y2
 	VPADDD       Y2, Y1, Y2
 	VPERMD       (CX)(R11*1), Y2, Y2
-	JMP          expandw_near_3498
+	JMP          expandw_near_3513
 
-expandw_far_3499:
+expandw_far_3514:
 	MOVQ         CX, BX
 	SUBQ         (SP), BX
 	ADDQ         $0x03, BX
@@ -32194,7 +32327,7 @@ expandw_far_3499:
 	VPBROADCASTD X3, Y3
 	VPADDD       Y3, Y2, Y3
 	VPERMD       (CX)(SI*1), Y3, Y3
-	JMP          expandw_near_3500
+	JMP          expandw_near_3515
 
 // func rowsShuffleDwordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *[200]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int, rowIdx *int32, run0 int, run1 int)
 // Requires: AVX, AVX2
@@ -32208,25 +32341,25 @@ TEXT ·rowsShuffleDwordsAVX2(SB), NOSPLIT, $64-104
 	MOVQ    planes+56(FP), SI
 	MOVQ    tab+40(FP), DI
 	CMPL    (DI), $0x02
-	JNE     shufw_not2_3501
+	JNE     shufw_not2_3516
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	MOVQ    16(DI), R8
 	MOVQ    64(DI), R9
 	MOVQ    56(DI), R10
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks2_value_3502
+	JE      shufw_blocks2_value_3517
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3503
+	JNE     shufw_list_3518
 
-shuf_planes_3505:
+shuf_planes_3520:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3507
+	JZ    shuf_done_3522
 	MOVQ  CX, R11
 
-shuf_rows_3508:
+shuf_rows_3523:
 	VMOVDQU (R11)(R8*1), Y0
 	VMOVDQU (R11)(R9*1), Y3
 	VPERMD  Y0, Y1, Y0
@@ -32236,17 +32369,17 @@ shuf_rows_3508:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3508
+	JNZ     shuf_rows_3523
 
-shuf_done_3507:
+shuf_done_3522:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3505
+	JNZ  shuf_planes_3520
 	VZEROUPPER
 	RET
 
-shufw_list_3503:
+shufw_list_3518:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R11
@@ -32255,12 +32388,12 @@ shufw_list_3503:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X4
-	JZ      shuf_no_run_3509
+	JZ      shuf_no_run_3524
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3509:
+shuf_no_run_3524:
 	VMOVQ R12, X5
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32270,52 +32403,52 @@ shuf_no_run_3509:
 	VMOVQ R11, X6
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3504
+	JA    shufw_list_loads_3519
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3510:
+shuf_offs_3525:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3511
+	JAE     shuf_offs_done_3526
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3510
+	JMP     shuf_offs_3525
 
-shuf_offs_done_3511:
+shuf_offs_done_3526:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3504
+	JA   shufw_list_loads_3519
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3512:
+shuf_offs_3527:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3513
+	JAE     shuf_offs_done_3528
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3512
+	JMP     shuf_offs_3527
 
-shuf_offs_done_3513:
+shuf_offs_done_3528:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3514:
+shuf_planes_3529:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y8
 	VMOVQ   X3, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3516
+	JZ      shuf_done_3531
 
-shuf_rows_3517:
+shuf_rows_3532:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32327,16 +32460,16 @@ shuf_rows_3517:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3517
+	JNZ     shuf_rows_3532
 
-shuf_done_3516:
+shuf_done_3531:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3518
+	JZ    shuf_done_3533
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3519:
+shuf_rows_3534:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32346,15 +32479,15 @@ shuf_rows_3519:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R12
-	JNZ     shuf_rows_3519
+	JNZ     shuf_rows_3534
 
-shuf_done_3518:
+shuf_done_3533:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3520
+	JZ      shuf_done_3535
 
-shuf_rows_3521:
+shuf_rows_3536:
 	VMOVQ   X8, R11
 	ADDQ    CX, R11
 	VMOVDQU (R11)(R8*1), Y9
@@ -32366,25 +32499,25 @@ shuf_rows_3521:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y8, Y8
 	DECQ    R12
-	JNZ     shuf_rows_3521
+	JNZ     shuf_rows_3536
 
-shuf_done_3520:
+shuf_done_3535:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3514
+	JNZ  shuf_planes_3529
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3504:
-shuf_planes_3522:
+shufw_list_loads_3519:
+shuf_planes_3537:
 	MOVQ  AX, DI
 	VMOVQ X0, R12
 	VMOVQ X3, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3524
+	JZ    shuf_done_3539
 
-shuf_rows_3525:
+shuf_rows_3540:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32397,16 +32530,16 @@ shuf_rows_3525:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3525
+	JNZ     shuf_rows_3540
 
-shuf_done_3524:
+shuf_done_3539:
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3526
+	JZ    shuf_done_3541
 	VMOVQ X5, R11
 	ADDQ  CX, R11
 
-shuf_rows_3527:
+shuf_rows_3542:
 	VMOVDQU (R11)(R8*1), Y8
 	VMOVDQU (R11)(R9*1), Y9
 	VPERMD  Y8, Y1, Y8
@@ -32416,15 +32549,15 @@ shuf_rows_3527:
 	ADDQ    DX, DI
 	ADDQ    BX, R11
 	DECQ    R13
-	JNZ     shuf_rows_3527
+	JNZ     shuf_rows_3542
 
-shuf_done_3526:
+shuf_done_3541:
 	VMOVQ X7, R12
 	VMOVQ X6, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3528
+	JZ    shuf_done_3543
 
-shuf_rows_3529:
+shuf_rows_3544:
 	MOVLQSX (R12), R11
 	IMULQ   BX, R11
 	ADDQ    CX, R11
@@ -32437,28 +32570,28 @@ shuf_rows_3529:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R12
 	DECQ    R13
-	JNZ     shuf_rows_3529
+	JNZ     shuf_rows_3544
 
-shuf_done_3528:
+shuf_done_3543:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3522
+	JNZ  shuf_planes_3537
 	VZEROUPPER
 	RET
 
-shufw_blocks2_value_3502:
+shufw_blocks2_value_3517:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3530
+	JNE  shufw_list_3545
 
-shuf_planes_3532:
+shuf_planes_3547:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R12
 	TESTQ R12, R12
-	JZ    shuf_done_3534
+	JZ    shuf_done_3549
 	MOVQ  CX, R11
 
-shuf_rows_3535:
+shuf_rows_3550:
 	VMOVDQU   (R11)(R8*1), Y3
 	VMOVDQU   (R11)(R9*1), Y4
 	VPERMD    Y3, Y1, Y3
@@ -32470,17 +32603,17 @@ shuf_rows_3535:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3535
+	JNZ       shuf_rows_3550
 
-shuf_done_3534:
+shuf_done_3549:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3532
+	JNZ  shuf_planes_3547
 	VZEROUPPER
 	RET
 
-shufw_list_3530:
+shufw_list_3545:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R11
@@ -32489,12 +32622,12 @@ shufw_list_3530:
 	MOVQ    run1+96(FP), R11
 	SUBQ    run0+88(FP), R11
 	VMOVQ   R11, X5
-	JZ      shuf_no_run_3536
+	JZ      shuf_no_run_3551
 	MOVQ    run0+88(FP), R11
 	MOVLQSX (DI)(R11*4), R12
 	IMULQ   BX, R12
 
-shuf_no_run_3536:
+shuf_no_run_3551:
 	VMOVQ R12, X6
 	MOVQ  run1+96(FP), R11
 	LEAQ  (DI)(R11*4), R12
@@ -32504,52 +32637,52 @@ shuf_no_run_3536:
 	VMOVQ R11, X7
 	MOVQ  run0+88(FP), R12
 	CMPQ  R12, $0x04
-	JA    shufw_list_loads_3531
+	JA    shufw_list_loads_3546
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R13
 	LEAQ  (DI)(R13*4), DI
 	XORQ  R11, R11
 
-shuf_offs_3537:
+shuf_offs_3552:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3538
+	JAE     shuf_offs_done_3553
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, (SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3537
+	JMP     shuf_offs_3552
 
-shuf_offs_done_3538:
+shuf_offs_done_3553:
 	MOVQ rows+16(FP), R12
 	SUBQ run1+96(FP), R12
 	CMPQ R12, $0x04
-	JA   shufw_list_loads_3531
+	JA   shufw_list_loads_3546
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R13
 	LEAQ (DI)(R13*4), DI
 	XORQ R11, R11
 
-shuf_offs_3539:
+shuf_offs_3554:
 	CMPQ    R11, R12
-	JAE     shuf_offs_done_3540
+	JAE     shuf_offs_done_3555
 	MOVLQSX (DI)(R11*4), R13
 	IMULQ   BX, R13
 	MOVQ    R13, 32(SP)(R11*8)
 	INCQ    R11
-	JMP     shuf_offs_3539
+	JMP     shuf_offs_3554
 
-shuf_offs_done_3540:
+shuf_offs_done_3555:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3541:
+shuf_planes_3556:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3543
+	JZ      shuf_done_3558
 
-shuf_rows_3544:
+shuf_rows_3559:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32563,16 +32696,16 @@ shuf_rows_3544:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3544
+	JNZ       shuf_rows_3559
 
-shuf_done_3543:
+shuf_done_3558:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3545
+	JZ    shuf_done_3560
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3546:
+shuf_rows_3561:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32584,15 +32717,15 @@ shuf_rows_3546:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R12
-	JNZ       shuf_rows_3546
+	JNZ       shuf_rows_3561
 
-shuf_done_3545:
+shuf_done_3560:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R12
 	TESTQ   R12, R12
-	JZ      shuf_done_3547
+	JZ      shuf_done_3562
 
-shuf_rows_3548:
+shuf_rows_3563:
 	VMOVQ     X9, R11
 	ADDQ      CX, R11
 	VMOVDQU   (R11)(R8*1), Y10
@@ -32606,25 +32739,25 @@ shuf_rows_3548:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R12
-	JNZ       shuf_rows_3548
+	JNZ       shuf_rows_3563
 
-shuf_done_3547:
+shuf_done_3562:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3541
+	JNZ  shuf_planes_3556
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3531:
-shuf_planes_3549:
+shufw_list_loads_3546:
+shuf_planes_3564:
 	MOVQ  AX, DI
 	VMOVQ X3, R12
 	VMOVQ X4, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3551
+	JZ    shuf_done_3566
 
-shuf_rows_3552:
+shuf_rows_3567:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32639,16 +32772,16 @@ shuf_rows_3552:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3552
+	JNZ       shuf_rows_3567
 
-shuf_done_3551:
+shuf_done_3566:
 	VMOVQ X5, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3553
+	JZ    shuf_done_3568
 	VMOVQ X6, R11
 	ADDQ  CX, R11
 
-shuf_rows_3554:
+shuf_rows_3569:
 	VMOVDQU   (R11)(R8*1), Y9
 	VMOVDQU   (R11)(R9*1), Y10
 	VPERMD    Y9, Y1, Y9
@@ -32660,15 +32793,15 @@ shuf_rows_3554:
 	ADDQ      DX, DI
 	ADDQ      BX, R11
 	DECQ      R13
-	JNZ       shuf_rows_3554
+	JNZ       shuf_rows_3569
 
-shuf_done_3553:
+shuf_done_3568:
 	VMOVQ X8, R12
 	VMOVQ X7, R13
 	TESTQ R13, R13
-	JZ    shuf_done_3555
+	JZ    shuf_done_3570
 
-shuf_rows_3556:
+shuf_rows_3571:
 	MOVLQSX   (R12), R11
 	IMULQ     BX, R11
 	ADDQ      CX, R11
@@ -32683,35 +32816,35 @@ shuf_rows_3556:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R12
 	DECQ      R13
-	JNZ       shuf_rows_3556
+	JNZ       shuf_rows_3571
 
-shuf_done_3555:
+shuf_done_3570:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3549
+	JNZ  shuf_planes_3564
 	VZEROUPPER
 	RET
 
-shufw_not2_3501:
+shufw_not2_3516:
 	CMPL    (DI), $0x03
-	JNE     shufw_not3_3557
+	JNE     shufw_not3_3572
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks3_value_3558
+	JE      shufw_blocks3_value_3573
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3559
+	JNE     shufw_list_3574
 
-shuf_planes_3561:
+shuf_planes_3576:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3563
+	JZ    shuf_done_3578
 	MOVQ  CX, R9
 
-shuf_rows_3564:
+shuf_rows_3579:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -32729,17 +32862,17 @@ shuf_rows_3564:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3564
+	JNZ     shuf_rows_3579
 
-shuf_done_3563:
+shuf_done_3578:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3561
+	JNZ  shuf_planes_3576
 	VZEROUPPER
 	RET
 
-shufw_list_3559:
+shufw_list_3574:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -32748,12 +32881,12 @@ shufw_list_3559:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X5
-	JZ      shuf_no_run_3565
+	JZ      shuf_no_run_3580
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3565:
+shuf_no_run_3580:
 	VMOVQ R10, X6
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -32763,52 +32896,52 @@ shuf_no_run_3565:
 	VMOVQ R9, X7
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3560
+	JA    shufw_list_loads_3575
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3566:
+shuf_offs_3581:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3567
+	JAE     shuf_offs_done_3582
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3566
+	JMP     shuf_offs_3581
 
-shuf_offs_done_3567:
+shuf_offs_done_3582:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3560
+	JA   shufw_list_loads_3575
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3568:
+shuf_offs_3583:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3569
+	JAE     shuf_offs_done_3584
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3568
+	JMP     shuf_offs_3583
 
-shuf_offs_done_3569:
+shuf_offs_done_3584:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3570:
+shuf_planes_3585:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y9
 	VMOVQ   X4, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3572
+	JZ      shuf_done_3587
 
-shuf_rows_3573:
+shuf_rows_3588:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32828,16 +32961,16 @@ shuf_rows_3573:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3573
+	JNZ     shuf_rows_3588
 
-shuf_done_3572:
+shuf_done_3587:
 	VMOVQ X5, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3574
+	JZ    shuf_done_3589
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3575:
+shuf_rows_3590:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y9
 	MOVQ    64(DI), R11
@@ -32855,15 +32988,15 @@ shuf_rows_3575:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3575
+	JNZ     shuf_rows_3590
 
-shuf_done_3574:
+shuf_done_3589:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3576
+	JZ      shuf_done_3591
 
-shuf_rows_3577:
+shuf_rows_3592:
 	VMOVQ   X9, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -32883,25 +33016,25 @@ shuf_rows_3577:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y9, Y9
 	DECQ    R10
-	JNZ     shuf_rows_3577
+	JNZ     shuf_rows_3592
 
-shuf_done_3576:
+shuf_done_3591:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3570
+	JNZ  shuf_planes_3585
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3560:
-shuf_planes_3578:
+shufw_list_loads_3575:
+shuf_planes_3593:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3580
+	JZ    shuf_done_3595
 
-shuf_rows_3581:
+shuf_rows_3596:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -32922,16 +33055,16 @@ shuf_rows_3581:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3581
+	JNZ     shuf_rows_3596
 
-shuf_done_3580:
+shuf_done_3595:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3582
+	JZ    shuf_done_3597
 	VMOVQ X6, R9
 	ADDQ  CX, R9
 
-shuf_rows_3583:
+shuf_rows_3598:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y9
 	MOVQ    64(DI), R10
@@ -32949,15 +33082,15 @@ shuf_rows_3583:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3583
+	JNZ     shuf_rows_3598
 
-shuf_done_3582:
+shuf_done_3597:
 	VMOVQ X8, R10
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3584
+	JZ    shuf_done_3599
 
-shuf_rows_3585:
+shuf_rows_3600:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -32978,28 +33111,28 @@ shuf_rows_3585:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3585
+	JNZ     shuf_rows_3600
 
-shuf_done_3584:
+shuf_done_3599:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3578
+	JNZ  shuf_planes_3593
 	VZEROUPPER
 	RET
 
-shufw_blocks3_value_3558:
+shufw_blocks3_value_3573:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3586
+	JNE  shufw_list_3601
 
-shuf_planes_3588:
+shuf_planes_3603:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3590
+	JZ    shuf_done_3605
 	MOVQ  CX, R9
 
-shuf_rows_3591:
+shuf_rows_3606:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y4
 	MOVQ      64(DI), R11
@@ -33020,17 +33153,17 @@ shuf_rows_3591:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3591
+	JNZ       shuf_rows_3606
 
-shuf_done_3590:
+shuf_done_3605:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3588
+	JNZ  shuf_planes_3603
 	VZEROUPPER
 	RET
 
-shufw_list_3586:
+shufw_list_3601:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X4
 	MOVQ    run0+88(FP), R9
@@ -33039,12 +33172,12 @@ shufw_list_3586:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3592
+	JZ      shuf_no_run_3607
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3592:
+shuf_no_run_3607:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33054,52 +33187,52 @@ shuf_no_run_3592:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3587
+	JA    shufw_list_loads_3602
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3593:
+shuf_offs_3608:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3594
+	JAE     shuf_offs_done_3609
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3593
+	JMP     shuf_offs_3608
 
-shuf_offs_done_3594:
+shuf_offs_done_3609:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3587
+	JA   shufw_list_loads_3602
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3595:
+shuf_offs_3610:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3596
+	JAE     shuf_offs_done_3611
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3595
+	JMP     shuf_offs_3610
 
-shuf_offs_done_3596:
+shuf_offs_done_3611:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3597:
+shuf_planes_3612:
 	MOVQ    AX, R8
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3599
+	JZ      shuf_done_3614
 
-shuf_rows_3600:
+shuf_rows_3615:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33122,16 +33255,16 @@ shuf_rows_3600:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3600
+	JNZ       shuf_rows_3615
 
-shuf_done_3599:
+shuf_done_3614:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3601
+	JZ    shuf_done_3616
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3602:
+shuf_rows_3617:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y10
 	MOVQ      64(DI), R11
@@ -33152,15 +33285,15 @@ shuf_rows_3602:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3602
+	JNZ       shuf_rows_3617
 
-shuf_done_3601:
+shuf_done_3616:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3603
+	JZ      shuf_done_3618
 
-shuf_rows_3604:
+shuf_rows_3619:
 	VMOVQ     X10, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33183,25 +33316,25 @@ shuf_rows_3604:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y10, Y10
 	DECQ      R10
-	JNZ       shuf_rows_3604
+	JNZ       shuf_rows_3619
 
-shuf_done_3603:
+shuf_done_3618:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3597
+	JNZ  shuf_planes_3612
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3587:
-shuf_planes_3605:
+shufw_list_loads_3602:
+shuf_planes_3620:
 	MOVQ  AX, R8
 	VMOVQ X4, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3607
+	JZ    shuf_done_3622
 
-shuf_rows_3608:
+shuf_rows_3623:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33225,16 +33358,16 @@ shuf_rows_3608:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3608
+	JNZ       shuf_rows_3623
 
-shuf_done_3607:
+shuf_done_3622:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3609
+	JZ    shuf_done_3624
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3610:
+shuf_rows_3625:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y10
 	MOVQ      64(DI), R10
@@ -33255,15 +33388,15 @@ shuf_rows_3610:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3610
+	JNZ       shuf_rows_3625
 
-shuf_done_3609:
+shuf_done_3624:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3611
+	JZ    shuf_done_3626
 
-shuf_rows_3612:
+shuf_rows_3627:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33287,36 +33420,36 @@ shuf_rows_3612:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3612
+	JNZ       shuf_rows_3627
 
-shuf_done_3611:
+shuf_done_3626:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3605
+	JNZ  shuf_planes_3620
 	VZEROUPPER
 	RET
 
-shufw_not3_3557:
+shufw_not3_3572:
 	CMPL    (DI), $0x04
-	JNE     shufw_not4_3613
+	JNE     shufw_not4_3628
 	VMOVDQU 24(DI), Y1
 	VMOVDQU 72(DI), Y2
 	VMOVDQU 120(DI), Y3
 	VMOVDQU 168(DI), Y4
 	CMPL    4(DI), $0x00
-	JE      shufw_blocks4_value_3614
+	JE      shufw_blocks4_value_3629
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3615
+	JNE     shufw_list_3630
 
-shuf_planes_3617:
+shuf_planes_3632:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3619
+	JZ    shuf_done_3634
 	MOVQ  CX, R9
 
-shuf_rows_3620:
+shuf_rows_3635:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y0
 	MOVQ    64(DI), R11
@@ -33339,17 +33472,17 @@ shuf_rows_3620:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3620
+	JNZ     shuf_rows_3635
 
-shuf_done_3619:
+shuf_done_3634:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3617
+	JNZ  shuf_planes_3632
 	VZEROUPPER
 	RET
 
-shufw_list_3615:
+shufw_list_3630:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X0
 	MOVQ    run0+88(FP), R9
@@ -33358,12 +33491,12 @@ shufw_list_3615:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X6
-	JZ      shuf_no_run_3621
+	JZ      shuf_no_run_3636
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3621:
+shuf_no_run_3636:
 	VMOVQ R10, X7
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33373,52 +33506,52 @@ shuf_no_run_3621:
 	VMOVQ R9, X8
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3616
+	JA    shufw_list_loads_3631
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3622:
+shuf_offs_3637:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3623
+	JAE     shuf_offs_done_3638
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3622
+	JMP     shuf_offs_3637
 
-shuf_offs_done_3623:
+shuf_offs_done_3638:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3616
+	JA   shufw_list_loads_3631
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3624:
+shuf_offs_3639:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3625
+	JAE     shuf_offs_done_3640
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3624
+	JMP     shuf_offs_3639
 
-shuf_offs_done_3625:
+shuf_offs_done_3640:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3626:
+shuf_planes_3641:
 	MOVQ    AX, R8
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3628
+	JZ      shuf_done_3643
 
-shuf_rows_3629:
+shuf_rows_3644:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33443,16 +33576,16 @@ shuf_rows_3629:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3629
+	JNZ     shuf_rows_3644
 
-shuf_done_3628:
+shuf_done_3643:
 	VMOVQ X6, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3630
+	JZ    shuf_done_3645
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3631:
+shuf_rows_3646:
 	MOVQ    16(DI), R11
 	VMOVDQU (R9)(R11*1), Y10
 	MOVQ    64(DI), R11
@@ -33475,15 +33608,15 @@ shuf_rows_3631:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R10
-	JNZ     shuf_rows_3631
+	JNZ     shuf_rows_3646
 
-shuf_done_3630:
+shuf_done_3645:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3632
+	JZ      shuf_done_3647
 
-shuf_rows_3633:
+shuf_rows_3648:
 	VMOVQ   X10, R9
 	ADDQ    CX, R9
 	MOVQ    16(DI), R11
@@ -33508,25 +33641,25 @@ shuf_rows_3633:
 	ADDQ    DX, R8
 	VPERMQ  $0x39, Y10, Y10
 	DECQ    R10
-	JNZ     shuf_rows_3633
+	JNZ     shuf_rows_3648
 
-shuf_done_3632:
+shuf_done_3647:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3626
+	JNZ  shuf_planes_3641
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3616:
-shuf_planes_3634:
+shufw_list_loads_3631:
+shuf_planes_3649:
 	MOVQ  AX, R8
 	VMOVQ X0, R10
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3636
+	JZ    shuf_done_3651
 
-shuf_rows_3637:
+shuf_rows_3652:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33552,16 +33685,16 @@ shuf_rows_3637:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3637
+	JNZ     shuf_rows_3652
 
-shuf_done_3636:
+shuf_done_3651:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3638
+	JZ    shuf_done_3653
 	VMOVQ X7, R9
 	ADDQ  CX, R9
 
-shuf_rows_3639:
+shuf_rows_3654:
 	MOVQ    16(DI), R10
 	VMOVDQU (R9)(R10*1), Y10
 	MOVQ    64(DI), R10
@@ -33584,15 +33717,15 @@ shuf_rows_3639:
 	ADDQ    DX, R8
 	ADDQ    BX, R9
 	DECQ    R11
-	JNZ     shuf_rows_3639
+	JNZ     shuf_rows_3654
 
-shuf_done_3638:
+shuf_done_3653:
 	VMOVQ X9, R10
 	VMOVQ X8, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3640
+	JZ    shuf_done_3655
 
-shuf_rows_3641:
+shuf_rows_3656:
 	MOVLQSX (R10), R9
 	IMULQ   BX, R9
 	ADDQ    CX, R9
@@ -33618,28 +33751,28 @@ shuf_rows_3641:
 	ADDQ    DX, R8
 	ADDQ    $0x04, R10
 	DECQ    R11
-	JNZ     shuf_rows_3641
+	JNZ     shuf_rows_3656
 
-shuf_done_3640:
+shuf_done_3655:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3634
+	JNZ  shuf_planes_3649
 	VZEROUPPER
 	RET
 
-shufw_blocks4_value_3614:
+shufw_blocks4_value_3629:
 	CMPQ rowIdx+80(FP), $0x00
-	JNE  shufw_list_3642
+	JNE  shufw_list_3657
 
-shuf_planes_3644:
+shuf_planes_3659:
 	MOVQ  AX, R8
 	MOVQ  rows+16(FP), R10
 	TESTQ R10, R10
-	JZ    shuf_done_3646
+	JZ    shuf_done_3661
 	MOVQ  CX, R9
 
-shuf_rows_3647:
+shuf_rows_3662:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y5
 	MOVQ      64(DI), R11
@@ -33666,17 +33799,17 @@ shuf_rows_3647:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3647
+	JNZ       shuf_rows_3662
 
-shuf_done_3646:
+shuf_done_3661:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3644
+	JNZ  shuf_planes_3659
 	VZEROUPPER
 	RET
 
-shufw_list_3642:
+shufw_list_3657:
 	MOVQ    rowIdx+80(FP), R8
 	VMOVQ   R8, X5
 	MOVQ    run0+88(FP), R9
@@ -33685,12 +33818,12 @@ shufw_list_3642:
 	MOVQ    run1+96(FP), R9
 	SUBQ    run0+88(FP), R9
 	VMOVQ   R9, X7
-	JZ      shuf_no_run_3648
+	JZ      shuf_no_run_3663
 	MOVQ    run0+88(FP), R9
 	MOVLQSX (R8)(R9*4), R10
 	IMULQ   BX, R10
 
-shuf_no_run_3648:
+shuf_no_run_3663:
 	VMOVQ R10, X8
 	MOVQ  run1+96(FP), R9
 	LEAQ  (R8)(R9*4), R10
@@ -33700,52 +33833,52 @@ shuf_no_run_3648:
 	VMOVQ R9, X9
 	MOVQ  run0+88(FP), R10
 	CMPQ  R10, $0x04
-	JA    shufw_list_loads_3643
+	JA    shufw_list_loads_3658
 	MOVQ  rowIdx+80(FP), R8
 	MOVQ  $0x00000000, R11
 	LEAQ  (R8)(R11*4), R8
 	XORQ  R9, R9
 
-shuf_offs_3649:
+shuf_offs_3664:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3650
+	JAE     shuf_offs_done_3665
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, (SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3649
+	JMP     shuf_offs_3664
 
-shuf_offs_done_3650:
+shuf_offs_done_3665:
 	MOVQ rows+16(FP), R10
 	SUBQ run1+96(FP), R10
 	CMPQ R10, $0x04
-	JA   shufw_list_loads_3643
+	JA   shufw_list_loads_3658
 	MOVQ rowIdx+80(FP), R8
 	MOVQ run1+96(FP), R11
 	LEAQ (R8)(R11*4), R8
 	XORQ R9, R9
 
-shuf_offs_3651:
+shuf_offs_3666:
 	CMPQ    R9, R10
-	JAE     shuf_offs_done_3652
+	JAE     shuf_offs_done_3667
 	MOVLQSX (R8)(R9*4), R11
 	IMULQ   BX, R11
 	MOVQ    R11, 32(SP)(R9*8)
 	INCQ    R9
-	JMP     shuf_offs_3651
+	JMP     shuf_offs_3666
 
-shuf_offs_done_3652:
+shuf_offs_done_3667:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_3653:
+shuf_planes_3668:
 	MOVQ    AX, R8
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3655
+	JZ      shuf_done_3670
 
-shuf_rows_3656:
+shuf_rows_3671:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33774,16 +33907,16 @@ shuf_rows_3656:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3656
+	JNZ       shuf_rows_3671
 
-shuf_done_3655:
+shuf_done_3670:
 	VMOVQ X7, R10
 	TESTQ R10, R10
-	JZ    shuf_done_3657
+	JZ    shuf_done_3672
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3658:
+shuf_rows_3673:
 	MOVQ      16(DI), R11
 	VMOVDQU   (R9)(R11*1), Y11
 	MOVQ      64(DI), R11
@@ -33810,15 +33943,15 @@ shuf_rows_3658:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R10
-	JNZ       shuf_rows_3658
+	JNZ       shuf_rows_3673
 
-shuf_done_3657:
+shuf_done_3672:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R10
 	TESTQ   R10, R10
-	JZ      shuf_done_3659
+	JZ      shuf_done_3674
 
-shuf_rows_3660:
+shuf_rows_3675:
 	VMOVQ     X11, R9
 	ADDQ      CX, R9
 	MOVQ      16(DI), R11
@@ -33847,25 +33980,25 @@ shuf_rows_3660:
 	ADDQ      DX, R8
 	VPERMQ    $0x39, Y11, Y11
 	DECQ      R10
-	JNZ       shuf_rows_3660
+	JNZ       shuf_rows_3675
 
-shuf_done_3659:
+shuf_done_3674:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3653
+	JNZ  shuf_planes_3668
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3643:
-shuf_planes_3661:
+shufw_list_loads_3658:
+shuf_planes_3676:
 	MOVQ  AX, R8
 	VMOVQ X5, R10
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3663
+	JZ    shuf_done_3678
 
-shuf_rows_3664:
+shuf_rows_3679:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33895,16 +34028,16 @@ shuf_rows_3664:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3664
+	JNZ       shuf_rows_3679
 
-shuf_done_3663:
+shuf_done_3678:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3665
+	JZ    shuf_done_3680
 	VMOVQ X8, R9
 	ADDQ  CX, R9
 
-shuf_rows_3666:
+shuf_rows_3681:
 	MOVQ      16(DI), R10
 	VMOVDQU   (R9)(R10*1), Y11
 	MOVQ      64(DI), R10
@@ -33931,15 +34064,15 @@ shuf_rows_3666:
 	ADDQ      DX, R8
 	ADDQ      BX, R9
 	DECQ      R11
-	JNZ       shuf_rows_3666
+	JNZ       shuf_rows_3681
 
-shuf_done_3665:
+shuf_done_3680:
 	VMOVQ X10, R10
 	VMOVQ X9, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3667
+	JZ    shuf_done_3682
 
-shuf_rows_3668:
+shuf_rows_3683:
 	MOVLQSX   (R10), R9
 	IMULQ     BX, R9
 	ADDQ      CX, R9
@@ -33969,35 +34102,35 @@ shuf_rows_3668:
 	ADDQ      DX, R8
 	ADDQ      $0x04, R10
 	DECQ      R11
-	JNZ       shuf_rows_3668
+	JNZ       shuf_rows_3683
 
-shuf_done_3667:
+shuf_done_3682:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3661
+	JNZ  shuf_planes_3676
 	VZEROUPPER
 	RET
 
-shufw_not4_3613:
+shufw_not4_3628:
 	LEAQ    8(DI), R8
 	MOVLQZX (DI), DI
 	IMUL3Q  $0x30, DI, DI
 	ADDQ    R8, DI
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufw_list_3669
+	JNE     shufw_list_3684
 
-shuf_planes_3671:
+shuf_planes_3686:
 	MOVQ  AX, R9
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3673
+	JZ    shuf_done_3688
 	MOVQ  CX, R10
 
-shuf_rows_3674:
+shuf_rows_3689:
 	MOVQ R8, R12
 
-shufw_blocks_3675:
+shufw_blocks_3690:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y1
 	VMOVDQU   16(R12), Y2
@@ -34007,21 +34140,21 @@ shufw_blocks_3675:
 	VMOVDQU   Y1, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3675
+	JB        shufw_blocks_3690
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3674
+	JNZ       shuf_rows_3689
 
-shuf_done_3673:
+shuf_done_3688:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3671
+	JNZ  shuf_planes_3686
 	VZEROUPPER
 	RET
 
-shufw_list_3669:
+shufw_list_3684:
 	MOVQ    rowIdx+80(FP), R9
 	VMOVQ   R9, X1
 	MOVQ    run0+88(FP), R10
@@ -34030,12 +34163,12 @@ shufw_list_3669:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3676
+	JZ      shuf_no_run_3691
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (R9)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3676:
+shuf_no_run_3691:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (R9)(R10*4), R11
@@ -34045,57 +34178,57 @@ shuf_no_run_3676:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufw_list_loads_3670
+	JA    shufw_list_loads_3685
 	MOVQ  rowIdx+80(FP), R9
 	MOVQ  $0x00000000, R12
 	LEAQ  (R9)(R12*4), R9
 	XORQ  R10, R10
 
-shuf_offs_3677:
+shuf_offs_3692:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3678
+	JAE     shuf_offs_done_3693
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3677
+	JMP     shuf_offs_3692
 
-shuf_offs_done_3678:
+shuf_offs_done_3693:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufw_list_loads_3670
+	JA   shufw_list_loads_3685
 	MOVQ rowIdx+80(FP), R9
 	MOVQ run1+96(FP), R12
 	LEAQ (R9)(R12*4), R9
 	XORQ R10, R10
 
-shuf_offs_3679:
+shuf_offs_3694:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3680
+	JAE     shuf_offs_done_3695
 	MOVLQSX (R9)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3679
+	JMP     shuf_offs_3694
 
-shuf_offs_done_3680:
+shuf_offs_done_3695:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3681:
+shuf_planes_3696:
 	MOVQ    AX, R9
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3683
+	JZ      shuf_done_3698
 
-shuf_rows_3684:
+shuf_rows_3699:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3685:
+shufw_blocks_3700:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34105,23 +34238,23 @@ shufw_blocks_3685:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3685
+	JB        shufw_blocks_3700
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3684
+	JNZ       shuf_rows_3699
 
-shuf_done_3683:
+shuf_done_3698:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3686
+	JZ    shuf_done_3701
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3687:
+shuf_rows_3702:
 	MOVQ R8, R12
 
-shufw_blocks_3688:
+shufw_blocks_3703:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R12), Y8
@@ -34131,24 +34264,24 @@ shufw_blocks_3688:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3688
+	JB        shufw_blocks_3703
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_3687
+	JNZ       shuf_rows_3702
 
-shuf_done_3686:
+shuf_done_3701:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3689
+	JZ      shuf_done_3704
 
-shuf_rows_3690:
+shuf_rows_3705:
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 	MOVQ  R8, R12
 
-shufw_blocks_3691:
+shufw_blocks_3706:
 	MOVQ      8(R12), R13
 	VMOVDQU   (R10)(R13*1), Y8
 	VMOVDQU   16(R12), Y9
@@ -34158,35 +34291,35 @@ shufw_blocks_3691:
 	VMOVDQU   Y8, (R9)(R13*1)
 	ADDQ      $0x30, R12
 	CMPQ      R12, DI
-	JB        shufw_blocks_3691
+	JB        shufw_blocks_3706
 	ADDQ      DX, R9
 	VPERMQ    $0x39, Y7, Y7
 	DECQ      R11
-	JNZ       shuf_rows_3690
+	JNZ       shuf_rows_3705
 
-shuf_done_3689:
+shuf_done_3704:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3681
+	JNZ  shuf_planes_3696
 	VZEROUPPER
 	RET
 
-shufw_list_loads_3670:
-shuf_planes_3692:
+shufw_list_loads_3685:
+shuf_planes_3707:
 	MOVQ  AX, R9
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3694
+	JZ    shuf_done_3709
 
-shuf_rows_3695:
+shuf_rows_3710:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3696:
+shufw_blocks_3711:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34196,23 +34329,23 @@ shufw_blocks_3696:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3696
+	JB        shufw_blocks_3711
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3695
+	JNZ       shuf_rows_3710
 
-shuf_done_3694:
+shuf_done_3709:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3697
+	JZ    shuf_done_3712
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3698:
+shuf_rows_3713:
 	MOVQ R8, R11
 
-shufw_blocks_3699:
+shufw_blocks_3714:
 	MOVQ      8(R11), R13
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   16(R11), Y8
@@ -34222,25 +34355,25 @@ shufw_blocks_3699:
 	VMOVDQU   Y7, (R9)(R13*1)
 	ADDQ      $0x30, R11
 	CMPQ      R11, DI
-	JB        shufw_blocks_3699
+	JB        shufw_blocks_3714
 	ADDQ      DX, R9
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_3698
+	JNZ       shuf_rows_3713
 
-shuf_done_3697:
+shuf_done_3712:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3700
+	JZ    shuf_done_3715
 
-shuf_rows_3701:
+shuf_rows_3716:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
 	MOVQ    R8, R13
 
-shufw_blocks_3702:
+shufw_blocks_3717:
 	MOVQ      8(R13), R14
 	VMOVDQU   (R10)(R14*1), Y7
 	VMOVDQU   16(R13), Y8
@@ -34250,17 +34383,17 @@ shufw_blocks_3702:
 	VMOVDQU   Y7, (R9)(R14*1)
 	ADDQ      $0x30, R13
 	CMPQ      R13, DI
-	JB        shufw_blocks_3702
+	JB        shufw_blocks_3717
 	ADDQ      DX, R9
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_3701
+	JNZ       shuf_rows_3716
 
-shuf_done_3700:
+shuf_done_3715:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3692
+	JNZ  shuf_planes_3707
 	VZEROUPPER
 	RET
 
@@ -34278,38 +34411,38 @@ TEXT ·rowsShuffleNarrowAVX2(SB), NOSPLIT, $128-104
 	MOVQ    8(DI), R8
 	MOVQ    16(DI), R9
 	CMPL    (DI), $0x01
-	JE      shufn_c16o32_3703
+	JE      shufn_c16o32_3718
 	CMPL    (DI), $0x02
-	JE      shufn_c8o16_3704
+	JE      shufn_c8o16_3719
 	CMPL    (DI), $0x03
-	JE      shufn_c8o8_3705
+	JE      shufn_c8o8_3720
 	CMPL    (DI), $0x04
-	JE      shufn_c4o8_3706
+	JE      shufn_c4o8_3721
 	CMPL    (DI), $0x05
-	JE      shufn_d16o16_3707
+	JE      shufn_d16o16_3722
 	CMPL    (DI), $0x06
-	JE      shufn_d16o32_3708
+	JE      shufn_d16o32_3723
 	CMPL    (DI), $0x07
-	JE      shufn_c8o32_3709
+	JE      shufn_c8o32_3724
 	CMPL    (DI), $0x08
-	JE      shufn_c4o32_3710
+	JE      shufn_c4o32_3725
 	CMPL    (DI), $0x09
-	JE      shufn_c4o16_3711
+	JE      shufn_c4o16_3726
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3712
+	JE      rowsShuffleNarrowAVX2_value_3727
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3713
+	JNE     shufn_list_3728
 
-shuf_planes_3715:
+shuf_planes_3730:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3717
+	JZ    shuf_done_3732
 	MOVQ  CX, R10
 
-shuf_rows_3718:
+shuf_rows_3733:
 	VBROADCASTI128 (R10), Y2
 	VBROADCASTI128 (R10)(R8*1), Y3
 	VPSHUFB        Y0, Y2, Y2
@@ -34320,17 +34453,17 @@ shuf_rows_3718:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3718
+	JNZ            shuf_rows_3733
 
-shuf_done_3717:
+shuf_done_3732:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3715
+	JNZ  shuf_planes_3730
 	VZEROUPPER
 	RET
 
-shufn_list_3713:
+shufn_list_3728:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X2
 	MOVQ    run0+88(FP), R10
@@ -34339,12 +34472,12 @@ shufn_list_3713:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3719
+	JZ      shuf_no_run_3734
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3719:
+shuf_no_run_3734:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34354,52 +34487,52 @@ shuf_no_run_3719:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3714
+	JA    shufn_list_loads_3729
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3720:
+shuf_offs_3735:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3721
+	JAE     shuf_offs_done_3736
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3720
+	JMP     shuf_offs_3735
 
-shuf_offs_done_3721:
+shuf_offs_done_3736:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3714
+	JA   shufn_list_loads_3729
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3722:
+shuf_offs_3737:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3723
+	JAE     shuf_offs_done_3738
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3722
+	JMP     shuf_offs_3737
 
-shuf_offs_done_3723:
+shuf_offs_done_3738:
 	VMOVDQU (SP), Y2
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3724:
+shuf_planes_3739:
 	MOVQ    AX, DI
 	VMOVDQA Y2, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3726
+	JZ      shuf_done_3741
 
-shuf_rows_3727:
+shuf_rows_3742:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34412,16 +34545,16 @@ shuf_rows_3727:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3727
+	JNZ            shuf_rows_3742
 
-shuf_done_3726:
+shuf_done_3741:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3728
+	JZ    shuf_done_3743
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3729:
+shuf_rows_3744:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34432,15 +34565,15 @@ shuf_rows_3729:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3729
+	JNZ            shuf_rows_3744
 
-shuf_done_3728:
+shuf_done_3743:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3730
+	JZ      shuf_done_3745
 
-shuf_rows_3731:
+shuf_rows_3746:
 	VMOVQ          X8, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y9
@@ -34453,25 +34586,25 @@ shuf_rows_3731:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y8, Y8
 	DECQ           R11
-	JNZ            shuf_rows_3731
+	JNZ            shuf_rows_3746
 
-shuf_done_3730:
+shuf_done_3745:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3724
+	JNZ  shuf_planes_3739
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3714:
-shuf_planes_3732:
+shufn_list_loads_3729:
+shuf_planes_3747:
 	MOVQ  AX, DI
 	VMOVQ X2, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3734
+	JZ    shuf_done_3749
 
-shuf_rows_3735:
+shuf_rows_3750:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34485,16 +34618,16 @@ shuf_rows_3735:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3735
+	JNZ            shuf_rows_3750
 
-shuf_done_3734:
+shuf_done_3749:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3736
+	JZ    shuf_done_3751
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_3737:
+shuf_rows_3752:
 	VBROADCASTI128 (R10), Y8
 	VBROADCASTI128 (R10)(R8*1), Y9
 	VPSHUFB        Y0, Y8, Y8
@@ -34505,15 +34638,15 @@ shuf_rows_3737:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3737
+	JNZ            shuf_rows_3752
 
-shuf_done_3736:
+shuf_done_3751:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3738
+	JZ    shuf_done_3753
 
-shuf_rows_3739:
+shuf_rows_3754:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34527,31 +34660,31 @@ shuf_rows_3739:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3739
+	JNZ            shuf_rows_3754
 
-shuf_done_3738:
+shuf_done_3753:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3732
+	JNZ  shuf_planes_3747
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3712:
+rowsShuffleNarrowAVX2_value_3727:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3740
+	JNE     shufn_list_3755
 
-shuf_planes_3742:
+shuf_planes_3757:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3744
+	JZ    shuf_done_3759
 	MOVQ  CX, R10
 
-shuf_rows_3745:
+shuf_rows_3760:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y4, Y4
@@ -34563,17 +34696,17 @@ shuf_rows_3745:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3745
+	JNZ            shuf_rows_3760
 
-shuf_done_3744:
+shuf_done_3759:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3742
+	JNZ  shuf_planes_3757
 	VZEROUPPER
 	RET
 
-shufn_list_3740:
+shufn_list_3755:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34582,12 +34715,12 @@ shufn_list_3740:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3746
+	JZ      shuf_no_run_3761
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3746:
+shuf_no_run_3761:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34597,52 +34730,52 @@ shuf_no_run_3746:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3741
+	JA    shufn_list_loads_3756
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3747:
+shuf_offs_3762:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3748
+	JAE     shuf_offs_done_3763
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3747
+	JMP     shuf_offs_3762
 
-shuf_offs_done_3748:
+shuf_offs_done_3763:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3741
+	JA   shufn_list_loads_3756
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3749:
+shuf_offs_3764:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3750
+	JAE     shuf_offs_done_3765
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3749
+	JMP     shuf_offs_3764
 
-shuf_offs_done_3750:
+shuf_offs_done_3765:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3751:
+shuf_planes_3766:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3753
+	JZ      shuf_done_3768
 
-shuf_rows_3754:
+shuf_rows_3769:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34656,16 +34789,16 @@ shuf_rows_3754:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3754
+	JNZ            shuf_rows_3769
 
-shuf_done_3753:
+shuf_done_3768:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3755
+	JZ    shuf_done_3770
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3756:
+shuf_rows_3771:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34677,15 +34810,15 @@ shuf_rows_3756:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3756
+	JNZ            shuf_rows_3771
 
-shuf_done_3755:
+shuf_done_3770:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3757
+	JZ      shuf_done_3772
 
-shuf_rows_3758:
+shuf_rows_3773:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34699,25 +34832,25 @@ shuf_rows_3758:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3758
+	JNZ            shuf_rows_3773
 
-shuf_done_3757:
+shuf_done_3772:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3751
+	JNZ  shuf_planes_3766
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3741:
-shuf_planes_3759:
+shufn_list_loads_3756:
+shuf_planes_3774:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3761
+	JZ    shuf_done_3776
 
-shuf_rows_3762:
+shuf_rows_3777:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34732,16 +34865,16 @@ shuf_rows_3762:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3762
+	JNZ            shuf_rows_3777
 
-shuf_done_3761:
+shuf_done_3776:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3763
+	JZ    shuf_done_3778
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3764:
+shuf_rows_3779:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y10
@@ -34753,15 +34886,15 @@ shuf_rows_3764:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3764
+	JNZ            shuf_rows_3779
 
-shuf_done_3763:
+shuf_done_3778:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3765
+	JZ    shuf_done_3780
 
-shuf_rows_3766:
+shuf_rows_3781:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34776,34 +34909,34 @@ shuf_rows_3766:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3766
+	JNZ            shuf_rows_3781
 
-shuf_done_3765:
+shuf_done_3780:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3759
+	JNZ  shuf_planes_3774
 	VZEROUPPER
 	RET
 
-shufn_c16o32_3703:
+shufn_c16o32_3718:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3767
+	JE      rowsShuffleNarrowAVX2_value_3782
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 96(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 128(DI), Y3
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3768
+	JNE     shufn_list_3783
 
-shuf_planes_3770:
+shuf_planes_3785:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3772
+	JZ    shuf_done_3787
 	MOVQ  CX, R10
 
-shuf_rows_3773:
+shuf_rows_3788:
 	VBROADCASTI128 (R10), Y4
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y0, Y4, Y6
@@ -34817,17 +34950,17 @@ shuf_rows_3773:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3773
+	JNZ            shuf_rows_3788
 
-shuf_done_3772:
+shuf_done_3787:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3770
+	JNZ  shuf_planes_3785
 	VZEROUPPER
 	RET
 
-shufn_list_3768:
+shufn_list_3783:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X4
 	MOVQ    run0+88(FP), R10
@@ -34836,12 +34969,12 @@ shufn_list_3768:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3774
+	JZ      shuf_no_run_3789
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3774:
+shuf_no_run_3789:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -34851,52 +34984,52 @@ shuf_no_run_3774:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3769
+	JA    shufn_list_loads_3784
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3775:
+shuf_offs_3790:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3776
+	JAE     shuf_offs_done_3791
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3775
+	JMP     shuf_offs_3790
 
-shuf_offs_done_3776:
+shuf_offs_done_3791:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3769
+	JA   shufn_list_loads_3784
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3777:
+shuf_offs_3792:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3778
+	JAE     shuf_offs_done_3793
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3777
+	JMP     shuf_offs_3792
 
-shuf_offs_done_3778:
+shuf_offs_done_3793:
 	VMOVDQU (SP), Y4
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3779:
+shuf_planes_3794:
 	MOVQ    AX, DI
 	VMOVDQA Y4, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3781
+	JZ      shuf_done_3796
 
-shuf_rows_3782:
+shuf_rows_3797:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34912,16 +35045,16 @@ shuf_rows_3782:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3782
+	JNZ            shuf_rows_3797
 
-shuf_done_3781:
+shuf_done_3796:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3783
+	JZ    shuf_done_3798
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3784:
+shuf_rows_3799:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -34935,15 +35068,15 @@ shuf_rows_3784:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3784
+	JNZ            shuf_rows_3799
 
-shuf_done_3783:
+shuf_done_3798:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3785
+	JZ      shuf_done_3800
 
-shuf_rows_3786:
+shuf_rows_3801:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -34959,25 +35092,25 @@ shuf_rows_3786:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3786
+	JNZ            shuf_rows_3801
 
-shuf_done_3785:
+shuf_done_3800:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3779
+	JNZ  shuf_planes_3794
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3769:
-shuf_planes_3787:
+shufn_list_loads_3784:
+shuf_planes_3802:
 	MOVQ  AX, DI
 	VMOVQ X4, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3789
+	JZ    shuf_done_3804
 
-shuf_rows_3790:
+shuf_rows_3805:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -34994,16 +35127,16 @@ shuf_rows_3790:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3790
+	JNZ            shuf_rows_3805
 
-shuf_done_3789:
+shuf_done_3804:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3791
+	JZ    shuf_done_3806
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3792:
+shuf_rows_3807:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y0, Y10, Y12
@@ -35017,15 +35150,15 @@ shuf_rows_3792:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3792
+	JNZ            shuf_rows_3807
 
-shuf_done_3791:
+shuf_done_3806:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3793
+	JZ    shuf_done_3808
 
-shuf_rows_3794:
+shuf_rows_3809:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35042,17 +35175,17 @@ shuf_rows_3794:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3794
+	JNZ            shuf_rows_3809
 
-shuf_done_3793:
+shuf_done_3808:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3787
+	JNZ  shuf_planes_3802
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3767:
+rowsShuffleNarrowAVX2_value_3782:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 96(DI), Y2
 	VMOVDQU 160(DI), Y3
@@ -35064,16 +35197,16 @@ rowsShuffleNarrowAVX2_value_3767:
 	VPANDN  Y0, Y5, Y5
 	VMOVDQU Y5, 96(SP)
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3795
+	JNE     shufn_list_3810
 
-shuf_planes_3797:
+shuf_planes_3812:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3799
+	JZ    shuf_done_3814
 	MOVQ  CX, R10
 
-shuf_rows_3800:
+shuf_rows_3815:
 	VBROADCASTI128 (R10), Y0
 	VBROADCASTI128 (R10)(R8*1), Y5
 	VPSHUFB        Y1, Y0, Y6
@@ -35089,17 +35222,17 @@ shuf_rows_3800:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3800
+	JNZ            shuf_rows_3815
 
-shuf_done_3799:
+shuf_done_3814:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3797
+	JNZ  shuf_planes_3812
 	VZEROUPPER
 	RET
 
-shufn_list_3795:
+shufn_list_3810:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X0
 	MOVQ    run0+88(FP), R10
@@ -35108,12 +35241,12 @@ shufn_list_3795:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X6
-	JZ      shuf_no_run_3801
+	JZ      shuf_no_run_3816
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3801:
+shuf_no_run_3816:
 	VMOVQ R11, X7
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35123,52 +35256,52 @@ shuf_no_run_3801:
 	VMOVQ R10, X8
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3796
+	JA    shufn_list_loads_3811
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3802:
+shuf_offs_3817:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3803
+	JAE     shuf_offs_done_3818
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3802
+	JMP     shuf_offs_3817
 
-shuf_offs_done_3803:
+shuf_offs_done_3818:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3796
+	JA   shufn_list_loads_3811
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3804:
+shuf_offs_3819:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3805
+	JAE     shuf_offs_done_3820
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3804
+	JMP     shuf_offs_3819
 
-shuf_offs_done_3805:
+shuf_offs_done_3820:
 	VMOVDQU (SP), Y0
 	VMOVDQU 32(SP), Y9
 
-shuf_planes_3806:
+shuf_planes_3821:
 	MOVQ    AX, DI
 	VMOVDQA Y0, Y10
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3808
+	JZ      shuf_done_3823
 
-shuf_rows_3809:
+shuf_rows_3824:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35186,16 +35319,16 @@ shuf_rows_3809:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3809
+	JNZ            shuf_rows_3824
 
-shuf_done_3808:
+shuf_done_3823:
 	VMOVQ X6, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3810
+	JZ    shuf_done_3825
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3811:
+shuf_rows_3826:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35211,15 +35344,15 @@ shuf_rows_3811:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R11
-	JNZ            shuf_rows_3811
+	JNZ            shuf_rows_3826
 
-shuf_done_3810:
+shuf_done_3825:
 	VMOVDQA Y9, Y10
 	VMOVQ   X8, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3812
+	JZ      shuf_done_3827
 
-shuf_rows_3813:
+shuf_rows_3828:
 	VMOVQ          X10, R10
 	ADDQ           CX, R10
 	VBROADCASTI128 (R10), Y11
@@ -35237,25 +35370,25 @@ shuf_rows_3813:
 	ADDQ           DX, DI
 	VPERMQ         $0x39, Y10, Y10
 	DECQ           R11
-	JNZ            shuf_rows_3813
+	JNZ            shuf_rows_3828
 
-shuf_done_3812:
+shuf_done_3827:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3806
+	JNZ  shuf_planes_3821
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3796:
-shuf_planes_3814:
+shufn_list_loads_3811:
+shuf_planes_3829:
 	MOVQ  AX, DI
 	VMOVQ X0, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3816
+	JZ    shuf_done_3831
 
-shuf_rows_3817:
+shuf_rows_3832:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35274,16 +35407,16 @@ shuf_rows_3817:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3817
+	JNZ            shuf_rows_3832
 
-shuf_done_3816:
+shuf_done_3831:
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3818
+	JZ    shuf_done_3833
 	VMOVQ X7, R10
 	ADDQ  CX, R10
 
-shuf_rows_3819:
+shuf_rows_3834:
 	VBROADCASTI128 (R10), Y10
 	VBROADCASTI128 (R10)(R8*1), Y11
 	VPSHUFB        Y1, Y10, Y12
@@ -35299,15 +35432,15 @@ shuf_rows_3819:
 	ADDQ           DX, DI
 	ADDQ           BX, R10
 	DECQ           R12
-	JNZ            shuf_rows_3819
+	JNZ            shuf_rows_3834
 
-shuf_done_3818:
+shuf_done_3833:
 	VMOVQ X9, R11
 	VMOVQ X8, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3820
+	JZ    shuf_done_3835
 
-shuf_rows_3821:
+shuf_rows_3836:
 	MOVLQSX        (R11), R10
 	IMULQ          BX, R10
 	ADDQ           CX, R10
@@ -35326,31 +35459,31 @@ shuf_rows_3821:
 	ADDQ           DX, DI
 	ADDQ           $0x04, R11
 	DECQ           R12
-	JNZ            shuf_rows_3821
+	JNZ            shuf_rows_3836
 
-shuf_done_3820:
+shuf_done_3835:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3814
+	JNZ  shuf_planes_3829
 	VZEROUPPER
 	RET
 
-shufn_c8o16_3704:
+shufn_c8o16_3719:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3822
+	JE      rowsShuffleNarrowAVX2_value_3837
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3823
+	JNE     shufn_list_3838
 
-shuf_planes_3825:
+shuf_planes_3840:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3827
+	JZ    shuf_done_3842
 	MOVQ  CX, R10
 
-shuf_rows_3828:
+shuf_rows_3843:
 	VMOVQ        (R10), X1
 	VPINSRQ      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35360,17 +35493,17 @@ shuf_rows_3828:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3828
+	JNZ          shuf_rows_3843
 
-shuf_done_3827:
+shuf_done_3842:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3825
+	JNZ  shuf_planes_3840
 	VZEROUPPER
 	RET
 
-shufn_list_3823:
+shufn_list_3838:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35379,12 +35512,12 @@ shufn_list_3823:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3829
+	JZ      shuf_no_run_3844
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3829:
+shuf_no_run_3844:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35394,52 +35527,52 @@ shuf_no_run_3829:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3824
+	JA    shufn_list_loads_3839
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3830:
+shuf_offs_3845:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3831
+	JAE     shuf_offs_done_3846
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3830
+	JMP     shuf_offs_3845
 
-shuf_offs_done_3831:
+shuf_offs_done_3846:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3824
+	JA   shufn_list_loads_3839
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3832:
+shuf_offs_3847:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3833
+	JAE     shuf_offs_done_3848
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3832
+	JMP     shuf_offs_3847
 
-shuf_offs_done_3833:
+shuf_offs_done_3848:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3834:
+shuf_planes_3849:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3836
+	JZ      shuf_done_3851
 
-shuf_rows_3837:
+shuf_rows_3852:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X8
@@ -35451,16 +35584,16 @@ shuf_rows_3837:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3837
+	JNZ          shuf_rows_3852
 
-shuf_done_3836:
+shuf_done_3851:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3838
+	JZ    shuf_done_3853
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3839:
+shuf_rows_3854:
 	VMOVQ        (R10), X9
 	VPINSRQ      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35470,15 +35603,15 @@ shuf_rows_3839:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3839
+	JNZ          shuf_rows_3854
 
-shuf_done_3838:
+shuf_done_3853:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3840
+	JZ      shuf_done_3855
 
-shuf_rows_3841:
+shuf_rows_3856:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35490,25 +35623,25 @@ shuf_rows_3841:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3841
+	JNZ          shuf_rows_3856
 
-shuf_done_3840:
+shuf_done_3855:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3834
+	JNZ  shuf_planes_3849
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3824:
-shuf_planes_3842:
+shufn_list_loads_3839:
+shuf_planes_3857:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3844
+	JZ    shuf_done_3859
 
-shuf_rows_3845:
+shuf_rows_3860:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35521,16 +35654,16 @@ shuf_rows_3845:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3845
+	JNZ          shuf_rows_3860
 
-shuf_done_3844:
+shuf_done_3859:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3846
+	JZ    shuf_done_3861
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3847:
+shuf_rows_3862:
 	VMOVQ        (R10), X8
 	VPINSRQ      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -35540,15 +35673,15 @@ shuf_rows_3847:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3847
+	JNZ          shuf_rows_3862
 
-shuf_done_3846:
+shuf_done_3861:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3848
+	JZ    shuf_done_3863
 
-shuf_rows_3849:
+shuf_rows_3864:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35561,30 +35694,30 @@ shuf_rows_3849:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3849
+	JNZ          shuf_rows_3864
 
-shuf_done_3848:
+shuf_done_3863:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3842
+	JNZ  shuf_planes_3857
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3822:
+rowsShuffleNarrowAVX2_value_3837:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3850
+	JNE     shufn_list_3865
 
-shuf_planes_3852:
+shuf_planes_3867:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3854
+	JZ    shuf_done_3869
 	MOVQ  CX, R10
 
-shuf_rows_3855:
+shuf_rows_3870:
 	VMOVQ        (R10), X3
 	VPINSRQ      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -35595,17 +35728,17 @@ shuf_rows_3855:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3855
+	JNZ          shuf_rows_3870
 
-shuf_done_3854:
+shuf_done_3869:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3852
+	JNZ  shuf_planes_3867
 	VZEROUPPER
 	RET
 
-shufn_list_3850:
+shufn_list_3865:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -35614,12 +35747,12 @@ shufn_list_3850:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3856
+	JZ      shuf_no_run_3871
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3856:
+shuf_no_run_3871:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35629,52 +35762,52 @@ shuf_no_run_3856:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3851
+	JA    shufn_list_loads_3866
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3857:
+shuf_offs_3872:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3858
+	JAE     shuf_offs_done_3873
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3857
+	JMP     shuf_offs_3872
 
-shuf_offs_done_3858:
+shuf_offs_done_3873:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3851
+	JA   shufn_list_loads_3866
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3859:
+shuf_offs_3874:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3860
+	JAE     shuf_offs_done_3875
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3859
+	JMP     shuf_offs_3874
 
-shuf_offs_done_3860:
+shuf_offs_done_3875:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3861:
+shuf_planes_3876:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3863
+	JZ      shuf_done_3878
 
-shuf_rows_3864:
+shuf_rows_3879:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X10
@@ -35687,16 +35820,16 @@ shuf_rows_3864:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3864
+	JNZ          shuf_rows_3879
 
-shuf_done_3863:
+shuf_done_3878:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3865
+	JZ    shuf_done_3880
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3866:
+shuf_rows_3881:
 	VMOVQ        (R10), X11
 	VPINSRQ      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -35707,15 +35840,15 @@ shuf_rows_3866:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3866
+	JNZ          shuf_rows_3881
 
-shuf_done_3865:
+shuf_done_3880:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3867
+	JZ      shuf_done_3882
 
-shuf_rows_3868:
+shuf_rows_3883:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVQ        (R10), X12
@@ -35728,25 +35861,25 @@ shuf_rows_3868:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3868
+	JNZ          shuf_rows_3883
 
-shuf_done_3867:
+shuf_done_3882:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3861
+	JNZ  shuf_planes_3876
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3851:
-shuf_planes_3869:
+shufn_list_loads_3866:
+shuf_planes_3884:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3871
+	JZ    shuf_done_3886
 
-shuf_rows_3872:
+shuf_rows_3887:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35760,16 +35893,16 @@ shuf_rows_3872:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3872
+	JNZ          shuf_rows_3887
 
-shuf_done_3871:
+shuf_done_3886:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3873
+	JZ    shuf_done_3888
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3874:
+shuf_rows_3889:
 	VMOVQ        (R10), X10
 	VPINSRQ      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -35780,15 +35913,15 @@ shuf_rows_3874:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3874
+	JNZ          shuf_rows_3889
 
-shuf_done_3873:
+shuf_done_3888:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3875
+	JZ    shuf_done_3890
 
-shuf_rows_3876:
+shuf_rows_3891:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35802,31 +35935,31 @@ shuf_rows_3876:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3876
+	JNZ          shuf_rows_3891
 
-shuf_done_3875:
+shuf_done_3890:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3869
+	JNZ  shuf_planes_3884
 	VZEROUPPER
 	RET
 
-shufn_c4o16_3711:
+shufn_c4o16_3726:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3877
+	JE      rowsShuffleNarrowAVX2_value_3892
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3878
+	JNE     shufn_list_3893
 
-shuf_planes_3880:
+shuf_planes_3895:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3882
+	JZ    shuf_done_3897
 	MOVQ  CX, R10
 
-shuf_rows_3883:
+shuf_rows_3898:
 	VMOVD        (R10), X1
 	VPINSRD      $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128  $0x01, X1, Y1, Y1
@@ -35836,17 +35969,17 @@ shuf_rows_3883:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3883
+	JNZ          shuf_rows_3898
 
-shuf_done_3882:
+shuf_done_3897:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3880
+	JNZ  shuf_planes_3895
 	VZEROUPPER
 	RET
 
-shufn_list_3878:
+shufn_list_3893:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -35855,12 +35988,12 @@ shufn_list_3878:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3884
+	JZ      shuf_no_run_3899
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3884:
+shuf_no_run_3899:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -35870,52 +36003,52 @@ shuf_no_run_3884:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3879
+	JA    shufn_list_loads_3894
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3885:
+shuf_offs_3900:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3886
+	JAE     shuf_offs_done_3901
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3885
+	JMP     shuf_offs_3900
 
-shuf_offs_done_3886:
+shuf_offs_done_3901:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3879
+	JA   shufn_list_loads_3894
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3887:
+shuf_offs_3902:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3888
+	JAE     shuf_offs_done_3903
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3887
+	JMP     shuf_offs_3902
 
-shuf_offs_done_3888:
+shuf_offs_done_3903:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3889:
+shuf_planes_3904:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3891
+	JZ      shuf_done_3906
 
-shuf_rows_3892:
+shuf_rows_3907:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X8
@@ -35927,16 +36060,16 @@ shuf_rows_3892:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3892
+	JNZ          shuf_rows_3907
 
-shuf_done_3891:
+shuf_done_3906:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3893
+	JZ    shuf_done_3908
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3894:
+shuf_rows_3909:
 	VMOVD        (R10), X9
 	VPINSRD      $0x01, (R10)(R8*1), X9, X9
 	VINSERTI128  $0x01, X9, Y9, Y9
@@ -35946,15 +36079,15 @@ shuf_rows_3894:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3894
+	JNZ          shuf_rows_3909
 
-shuf_done_3893:
+shuf_done_3908:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3895
+	JZ      shuf_done_3910
 
-shuf_rows_3896:
+shuf_rows_3911:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -35966,25 +36099,25 @@ shuf_rows_3896:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3896
+	JNZ          shuf_rows_3911
 
-shuf_done_3895:
+shuf_done_3910:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3889
+	JNZ  shuf_planes_3904
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3879:
-shuf_planes_3897:
+shufn_list_loads_3894:
+shuf_planes_3912:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3899
+	JZ    shuf_done_3914
 
-shuf_rows_3900:
+shuf_rows_3915:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -35997,16 +36130,16 @@ shuf_rows_3900:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3900
+	JNZ          shuf_rows_3915
 
-shuf_done_3899:
+shuf_done_3914:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3901
+	JZ    shuf_done_3916
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3902:
+shuf_rows_3917:
 	VMOVD        (R10), X8
 	VPINSRD      $0x01, (R10)(R8*1), X8, X8
 	VINSERTI128  $0x01, X8, Y8, Y8
@@ -36016,15 +36149,15 @@ shuf_rows_3902:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3902
+	JNZ          shuf_rows_3917
 
-shuf_done_3901:
+shuf_done_3916:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3903
+	JZ    shuf_done_3918
 
-shuf_rows_3904:
+shuf_rows_3919:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36037,30 +36170,30 @@ shuf_rows_3904:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3904
+	JNZ          shuf_rows_3919
 
-shuf_done_3903:
+shuf_done_3918:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3897
+	JNZ  shuf_planes_3912
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3877:
+rowsShuffleNarrowAVX2_value_3892:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3905
+	JNE     shufn_list_3920
 
-shuf_planes_3907:
+shuf_planes_3922:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3909
+	JZ    shuf_done_3924
 	MOVQ  CX, R10
 
-shuf_rows_3910:
+shuf_rows_3925:
 	VMOVD        (R10), X3
 	VPINSRD      $0x01, (R10)(R8*1), X3, X3
 	VINSERTI128  $0x01, X3, Y3, Y3
@@ -36071,17 +36204,17 @@ shuf_rows_3910:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3910
+	JNZ          shuf_rows_3925
 
-shuf_done_3909:
+shuf_done_3924:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3907
+	JNZ  shuf_planes_3922
 	VZEROUPPER
 	RET
 
-shufn_list_3905:
+shufn_list_3920:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36090,12 +36223,12 @@ shufn_list_3905:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3911
+	JZ      shuf_no_run_3926
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3911:
+shuf_no_run_3926:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36105,52 +36238,52 @@ shuf_no_run_3911:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3906
+	JA    shufn_list_loads_3921
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3912:
+shuf_offs_3927:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3913
+	JAE     shuf_offs_done_3928
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3912
+	JMP     shuf_offs_3927
 
-shuf_offs_done_3913:
+shuf_offs_done_3928:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3906
+	JA   shufn_list_loads_3921
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3914:
+shuf_offs_3929:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3915
+	JAE     shuf_offs_done_3930
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3914
+	JMP     shuf_offs_3929
 
-shuf_offs_done_3915:
+shuf_offs_done_3930:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3916:
+shuf_planes_3931:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3918
+	JZ      shuf_done_3933
 
-shuf_rows_3919:
+shuf_rows_3934:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X10
@@ -36163,16 +36296,16 @@ shuf_rows_3919:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3919
+	JNZ          shuf_rows_3934
 
-shuf_done_3918:
+shuf_done_3933:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3920
+	JZ    shuf_done_3935
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3921:
+shuf_rows_3936:
 	VMOVD        (R10), X11
 	VPINSRD      $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128  $0x01, X11, Y11, Y11
@@ -36183,15 +36316,15 @@ shuf_rows_3921:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3921
+	JNZ          shuf_rows_3936
 
-shuf_done_3920:
+shuf_done_3935:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3922
+	JZ      shuf_done_3937
 
-shuf_rows_3923:
+shuf_rows_3938:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVD        (R10), X12
@@ -36204,25 +36337,25 @@ shuf_rows_3923:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3923
+	JNZ          shuf_rows_3938
 
-shuf_done_3922:
+shuf_done_3937:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3916
+	JNZ  shuf_planes_3931
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3906:
-shuf_planes_3924:
+shufn_list_loads_3921:
+shuf_planes_3939:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3926
+	JZ    shuf_done_3941
 
-shuf_rows_3927:
+shuf_rows_3942:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36236,16 +36369,16 @@ shuf_rows_3927:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3927
+	JNZ          shuf_rows_3942
 
-shuf_done_3926:
+shuf_done_3941:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3928
+	JZ    shuf_done_3943
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3929:
+shuf_rows_3944:
 	VMOVD        (R10), X10
 	VPINSRD      $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128  $0x01, X10, Y10, Y10
@@ -36256,15 +36389,15 @@ shuf_rows_3929:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3929
+	JNZ          shuf_rows_3944
 
-shuf_done_3928:
+shuf_done_3943:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3930
+	JZ    shuf_done_3945
 
-shuf_rows_3931:
+shuf_rows_3946:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36278,31 +36411,31 @@ shuf_rows_3931:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3931
+	JNZ          shuf_rows_3946
 
-shuf_done_3930:
+shuf_done_3945:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3924
+	JNZ  shuf_planes_3939
 	VZEROUPPER
 	RET
 
-shufn_d16o16_3707:
+shufn_d16o16_3722:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3932
+	JE      rowsShuffleNarrowAVX2_value_3947
 	VMOVDQU 32(DI), Y0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3933
+	JNE     shufn_list_3948
 
-shuf_planes_3935:
+shuf_planes_3950:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3937
+	JZ    shuf_done_3952
 	MOVQ  CX, R10
 
-shuf_rows_3938:
+shuf_rows_3953:
 	VMOVDQU      (R10), X1
 	VINSERTI128  $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD       Y1, Y0, Y1
@@ -36311,17 +36444,17 @@ shuf_rows_3938:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3938
+	JNZ          shuf_rows_3953
 
-shuf_done_3937:
+shuf_done_3952:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3935
+	JNZ  shuf_planes_3950
 	VZEROUPPER
 	RET
 
-shufn_list_3933:
+shufn_list_3948:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36330,12 +36463,12 @@ shufn_list_3933:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_3939
+	JZ      shuf_no_run_3954
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3939:
+shuf_no_run_3954:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36345,52 +36478,52 @@ shuf_no_run_3939:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3934
+	JA    shufn_list_loads_3949
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3940:
+shuf_offs_3955:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3941
+	JAE     shuf_offs_done_3956
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3940
+	JMP     shuf_offs_3955
 
-shuf_offs_done_3941:
+shuf_offs_done_3956:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3934
+	JA   shufn_list_loads_3949
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3942:
+shuf_offs_3957:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3943
+	JAE     shuf_offs_done_3958
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3942
+	JMP     shuf_offs_3957
 
-shuf_offs_done_3943:
+shuf_offs_done_3958:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_3944:
+shuf_planes_3959:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3946
+	JZ      shuf_done_3961
 
-shuf_rows_3947:
+shuf_rows_3962:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X8
@@ -36401,16 +36534,16 @@ shuf_rows_3947:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3947
+	JNZ          shuf_rows_3962
 
-shuf_done_3946:
+shuf_done_3961:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3948
+	JZ    shuf_done_3963
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3949:
+shuf_rows_3964:
 	VMOVDQU      (R10), X9
 	VINSERTI128  $0x01, (R10)(R8*1), Y9, Y9
 	VPERMD       Y9, Y0, Y9
@@ -36419,15 +36552,15 @@ shuf_rows_3949:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3949
+	JNZ          shuf_rows_3964
 
-shuf_done_3948:
+shuf_done_3963:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3950
+	JZ      shuf_done_3965
 
-shuf_rows_3951:
+shuf_rows_3966:
 	VMOVQ        X7, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36438,25 +36571,25 @@ shuf_rows_3951:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y7, Y7
 	DECQ         R11
-	JNZ          shuf_rows_3951
+	JNZ          shuf_rows_3966
 
-shuf_done_3950:
+shuf_done_3965:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3944
+	JNZ  shuf_planes_3959
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3934:
-shuf_planes_3952:
+shufn_list_loads_3949:
+shuf_planes_3967:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3954
+	JZ    shuf_done_3969
 
-shuf_rows_3955:
+shuf_rows_3970:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36468,16 +36601,16 @@ shuf_rows_3955:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3955
+	JNZ          shuf_rows_3970
 
-shuf_done_3954:
+shuf_done_3969:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3956
+	JZ    shuf_done_3971
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_3957:
+shuf_rows_3972:
 	VMOVDQU      (R10), X8
 	VINSERTI128  $0x01, (R10)(R8*1), Y8, Y8
 	VPERMD       Y8, Y0, Y8
@@ -36486,15 +36619,15 @@ shuf_rows_3957:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3957
+	JNZ          shuf_rows_3972
 
-shuf_done_3956:
+shuf_done_3971:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3958
+	JZ    shuf_done_3973
 
-shuf_rows_3959:
+shuf_rows_3974:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36506,30 +36639,30 @@ shuf_rows_3959:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3959
+	JNZ          shuf_rows_3974
 
-shuf_done_3958:
+shuf_done_3973:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3952
+	JNZ  shuf_planes_3967
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3932:
+rowsShuffleNarrowAVX2_value_3947:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3960
+	JNE     shufn_list_3975
 
-shuf_planes_3962:
+shuf_planes_3977:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3964
+	JZ    shuf_done_3979
 	MOVQ  CX, R10
 
-shuf_rows_3965:
+shuf_rows_3980:
 	VMOVDQU      (R10), X3
 	VINSERTI128  $0x01, (R10)(R8*1), Y3, Y3
 	VPERMD       Y3, Y1, Y3
@@ -36539,17 +36672,17 @@ shuf_rows_3965:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3965
+	JNZ          shuf_rows_3980
 
-shuf_done_3964:
+shuf_done_3979:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3962
+	JNZ  shuf_planes_3977
 	VZEROUPPER
 	RET
 
-shufn_list_3960:
+shufn_list_3975:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -36558,12 +36691,12 @@ shufn_list_3960:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_3966
+	JZ      shuf_no_run_3981
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3966:
+shuf_no_run_3981:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36573,52 +36706,52 @@ shuf_no_run_3966:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3961
+	JA    shufn_list_loads_3976
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3967:
+shuf_offs_3982:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3968
+	JAE     shuf_offs_done_3983
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3967
+	JMP     shuf_offs_3982
 
-shuf_offs_done_3968:
+shuf_offs_done_3983:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3961
+	JA   shufn_list_loads_3976
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3969:
+shuf_offs_3984:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3970
+	JAE     shuf_offs_done_3985
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3969
+	JMP     shuf_offs_3984
 
-shuf_offs_done_3970:
+shuf_offs_done_3985:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_3971:
+shuf_planes_3986:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3973
+	JZ      shuf_done_3988
 
-shuf_rows_3974:
+shuf_rows_3989:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X10
@@ -36630,16 +36763,16 @@ shuf_rows_3974:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3974
+	JNZ          shuf_rows_3989
 
-shuf_done_3973:
+shuf_done_3988:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_3975
+	JZ    shuf_done_3990
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3976:
+shuf_rows_3991:
 	VMOVDQU      (R10), X11
 	VINSERTI128  $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD       Y11, Y1, Y11
@@ -36649,15 +36782,15 @@ shuf_rows_3976:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R11
-	JNZ          shuf_rows_3976
+	JNZ          shuf_rows_3991
 
-shuf_done_3975:
+shuf_done_3990:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_3977
+	JZ      shuf_done_3992
 
-shuf_rows_3978:
+shuf_rows_3993:
 	VMOVQ        X9, R10
 	ADDQ         CX, R10
 	VMOVDQU      (R10), X12
@@ -36669,25 +36802,25 @@ shuf_rows_3978:
 	ADDQ         DX, DI
 	VPERMQ       $0x39, Y9, Y9
 	DECQ         R11
-	JNZ          shuf_rows_3978
+	JNZ          shuf_rows_3993
 
-shuf_done_3977:
+shuf_done_3992:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3971
+	JNZ  shuf_planes_3986
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3961:
-shuf_planes_3979:
+shufn_list_loads_3976:
+shuf_planes_3994:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3981
+	JZ    shuf_done_3996
 
-shuf_rows_3982:
+shuf_rows_3997:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36700,16 +36833,16 @@ shuf_rows_3982:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3982
+	JNZ          shuf_rows_3997
 
-shuf_done_3981:
+shuf_done_3996:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3983
+	JZ    shuf_done_3998
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_3984:
+shuf_rows_3999:
 	VMOVDQU      (R10), X10
 	VINSERTI128  $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD       Y10, Y1, Y10
@@ -36719,15 +36852,15 @@ shuf_rows_3984:
 	ADDQ         DX, DI
 	ADDQ         BX, R10
 	DECQ         R12
-	JNZ          shuf_rows_3984
+	JNZ          shuf_rows_3999
 
-shuf_done_3983:
+shuf_done_3998:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_3985
+	JZ    shuf_done_4000
 
-shuf_rows_3986:
+shuf_rows_4001:
 	MOVLQSX      (R11), R10
 	IMULQ        BX, R10
 	ADDQ         CX, R10
@@ -36740,32 +36873,32 @@ shuf_rows_3986:
 	ADDQ         DX, DI
 	ADDQ         $0x04, R11
 	DECQ         R12
-	JNZ          shuf_rows_3986
+	JNZ          shuf_rows_4001
 
-shuf_done_3985:
+shuf_done_4000:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3979
+	JNZ  shuf_planes_3994
 	VZEROUPPER
 	RET
 
-shufn_d16o32_3708:
+shufn_d16o32_3723:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_3987
+	JE      rowsShuffleNarrowAVX2_value_4002
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_3988
+	JNE     shufn_list_4003
 
-shuf_planes_3990:
+shuf_planes_4005:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_3992
+	JZ    shuf_done_4007
 	MOVQ  CX, R10
 
-shuf_rows_3993:
+shuf_rows_4008:
 	VMOVDQU     (R10), X1
 	VINSERTI128 $0x01, (R10)(R8*1), Y1, Y1
 	VPERMD      Y1, Y0, Y3
@@ -36775,17 +36908,17 @@ shuf_rows_3993:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_3993
+	JNZ         shuf_rows_4008
 
-shuf_done_3992:
+shuf_done_4007:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3990
+	JNZ  shuf_planes_4005
 	VZEROUPPER
 	RET
 
-shufn_list_3988:
+shufn_list_4003:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -36794,12 +36927,12 @@ shufn_list_3988:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_3994
+	JZ      shuf_no_run_4009
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_3994:
+shuf_no_run_4009:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -36809,52 +36942,52 @@ shuf_no_run_3994:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_3989
+	JA    shufn_list_loads_4004
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_3995:
+shuf_offs_4010:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3996
+	JAE     shuf_offs_done_4011
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3995
+	JMP     shuf_offs_4010
 
-shuf_offs_done_3996:
+shuf_offs_done_4011:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_3989
+	JA   shufn_list_loads_4004
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_3997:
+shuf_offs_4012:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_3998
+	JAE     shuf_offs_done_4013
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_3997
+	JMP     shuf_offs_4012
 
-shuf_offs_done_3998:
+shuf_offs_done_4013:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_3999:
+shuf_planes_4014:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4001
+	JZ      shuf_done_4016
 
-shuf_rows_4002:
+shuf_rows_4017:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X9
@@ -36866,16 +36999,16 @@ shuf_rows_4002:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4002
+	JNZ         shuf_rows_4017
 
-shuf_done_4001:
+shuf_done_4016:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4003
+	JZ    shuf_done_4018
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4004:
+shuf_rows_4019:
 	VMOVDQU     (R10), X11
 	VINSERTI128 $0x01, (R10)(R8*1), Y11, Y11
 	VPERMD      Y11, Y0, Y8
@@ -36885,15 +37018,15 @@ shuf_rows_4004:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4004
+	JNZ         shuf_rows_4019
 
-shuf_done_4003:
+shuf_done_4018:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4005
+	JZ      shuf_done_4020
 
-shuf_rows_4006:
+shuf_rows_4021:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -36905,25 +37038,25 @@ shuf_rows_4006:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4006
+	JNZ         shuf_rows_4021
 
-shuf_done_4005:
+shuf_done_4020:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_3999
+	JNZ  shuf_planes_4014
 	VZEROUPPER
 	RET
 
-shufn_list_loads_3989:
-shuf_planes_4007:
+shufn_list_loads_4004:
+shuf_planes_4022:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4009
+	JZ    shuf_done_4024
 
-shuf_rows_4010:
+shuf_rows_4025:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36936,16 +37069,16 @@ shuf_rows_4010:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4010
+	JNZ         shuf_rows_4025
 
-shuf_done_4009:
+shuf_done_4024:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4011
+	JZ    shuf_done_4026
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4012:
+shuf_rows_4027:
 	VMOVDQU     (R10), X10
 	VINSERTI128 $0x01, (R10)(R8*1), Y10, Y10
 	VPERMD      Y10, Y0, Y9
@@ -36955,15 +37088,15 @@ shuf_rows_4012:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4012
+	JNZ         shuf_rows_4027
 
-shuf_done_4011:
+shuf_done_4026:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4013
+	JZ    shuf_done_4028
 
-shuf_rows_4014:
+shuf_rows_4029:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -36976,32 +37109,32 @@ shuf_rows_4014:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4014
+	JNZ         shuf_rows_4029
 
-shuf_done_4013:
+shuf_done_4028:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4007
+	JNZ  shuf_planes_4022
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_3987:
+rowsShuffleNarrowAVX2_value_4002:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4015
+	JNE     shufn_list_4030
 
-shuf_planes_4017:
+shuf_planes_4032:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4019
+	JZ    shuf_done_4034
 	MOVQ  CX, R10
 
-shuf_rows_4020:
+shuf_rows_4035:
 	VMOVDQU     (R10), X5
 	VINSERTI128 $0x01, (R10)(R8*1), Y5, Y5
 	VPERMD      Y5, Y1, Y6
@@ -37013,17 +37146,17 @@ shuf_rows_4020:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4020
+	JNZ         shuf_rows_4035
 
-shuf_done_4019:
+shuf_done_4034:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4017
+	JNZ  shuf_planes_4032
 	VZEROUPPER
 	RET
 
-shufn_list_4015:
+shufn_list_4030:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37032,12 +37165,12 @@ shufn_list_4015:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4021
+	JZ      shuf_no_run_4036
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4021:
+shuf_no_run_4036:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37047,52 +37180,52 @@ shuf_no_run_4021:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4016
+	JA    shufn_list_loads_4031
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4022:
+shuf_offs_4037:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4023
+	JAE     shuf_offs_done_4038
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4022
+	JMP     shuf_offs_4037
 
-shuf_offs_done_4023:
+shuf_offs_done_4038:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4016
+	JA   shufn_list_loads_4031
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4024:
+shuf_offs_4039:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4025
+	JAE     shuf_offs_done_4040
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4024
+	JMP     shuf_offs_4039
 
-shuf_offs_done_4025:
+shuf_offs_done_4040:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4026:
+shuf_planes_4041:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4028
+	JZ      shuf_done_4043
 
-shuf_rows_4029:
+shuf_rows_4044:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X12
@@ -37106,16 +37239,16 @@ shuf_rows_4029:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4029
+	JNZ         shuf_rows_4044
 
-shuf_done_4028:
+shuf_done_4043:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4030
+	JZ    shuf_done_4045
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4031:
+shuf_rows_4046:
 	VMOVDQU     (R10), X14
 	VINSERTI128 $0x01, (R10)(R8*1), Y14, Y14
 	VPERMD      Y14, Y1, Y11
@@ -37127,15 +37260,15 @@ shuf_rows_4031:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4031
+	JNZ         shuf_rows_4046
 
-shuf_done_4030:
+shuf_done_4045:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4032
+	JZ      shuf_done_4047
 
-shuf_rows_4033:
+shuf_rows_4048:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVDQU     (R10), X15
@@ -37149,25 +37282,25 @@ shuf_rows_4033:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4033
+	JNZ         shuf_rows_4048
 
-shuf_done_4032:
+shuf_done_4047:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4026
+	JNZ  shuf_planes_4041
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4016:
-shuf_planes_4034:
+shufn_list_loads_4031:
+shuf_planes_4049:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4036
+	JZ    shuf_done_4051
 
-shuf_rows_4037:
+shuf_rows_4052:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37182,16 +37315,16 @@ shuf_rows_4037:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4037
+	JNZ         shuf_rows_4052
 
-shuf_done_4036:
+shuf_done_4051:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4038
+	JZ    shuf_done_4053
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4039:
+shuf_rows_4054:
 	VMOVDQU     (R10), X13
 	VINSERTI128 $0x01, (R10)(R8*1), Y13, Y13
 	VPERMD      Y13, Y1, Y12
@@ -37203,15 +37336,15 @@ shuf_rows_4039:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4039
+	JNZ         shuf_rows_4054
 
-shuf_done_4038:
+shuf_done_4053:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4040
+	JZ    shuf_done_4055
 
-shuf_rows_4041:
+shuf_rows_4056:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37226,32 +37359,32 @@ shuf_rows_4041:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4041
+	JNZ         shuf_rows_4056
 
-shuf_done_4040:
+shuf_done_4055:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4034
+	JNZ  shuf_planes_4049
 	VZEROUPPER
 	RET
 
-shufn_c8o32_3709:
+shufn_c8o32_3724:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4042
+	JE      rowsShuffleNarrowAVX2_value_4057
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4043
+	JNE     shufn_list_4058
 
-shuf_planes_4045:
+shuf_planes_4060:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4047
+	JZ    shuf_done_4062
 	MOVQ  CX, R10
 
-shuf_rows_4048:
+shuf_rows_4063:
 	VMOVQ       (R10), X1
 	VPINSRQ     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37262,17 +37395,17 @@ shuf_rows_4048:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4048
+	JNZ         shuf_rows_4063
 
-shuf_done_4047:
+shuf_done_4062:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4045
+	JNZ  shuf_planes_4060
 	VZEROUPPER
 	RET
 
-shufn_list_4043:
+shufn_list_4058:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37281,12 +37414,12 @@ shufn_list_4043:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4049
+	JZ      shuf_no_run_4064
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4049:
+shuf_no_run_4064:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37296,52 +37429,52 @@ shuf_no_run_4049:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4044
+	JA    shufn_list_loads_4059
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4050:
+shuf_offs_4065:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4051
+	JAE     shuf_offs_done_4066
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4050
+	JMP     shuf_offs_4065
 
-shuf_offs_done_4051:
+shuf_offs_done_4066:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4044
+	JA   shufn_list_loads_4059
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4052:
+shuf_offs_4067:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4053
+	JAE     shuf_offs_done_4068
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4052
+	JMP     shuf_offs_4067
 
-shuf_offs_done_4053:
+shuf_offs_done_4068:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4054:
+shuf_planes_4069:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4056
+	JZ      shuf_done_4071
 
-shuf_rows_4057:
+shuf_rows_4072:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X9
@@ -37354,16 +37487,16 @@ shuf_rows_4057:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4057
+	JNZ         shuf_rows_4072
 
-shuf_done_4056:
+shuf_done_4071:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4058
+	JZ    shuf_done_4073
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4059:
+shuf_rows_4074:
 	VMOVQ       (R10), X11
 	VPINSRQ     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37374,15 +37507,15 @@ shuf_rows_4059:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4059
+	JNZ         shuf_rows_4074
 
-shuf_done_4058:
+shuf_done_4073:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4060
+	JZ      shuf_done_4075
 
-shuf_rows_4061:
+shuf_rows_4076:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37395,25 +37528,25 @@ shuf_rows_4061:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4061
+	JNZ         shuf_rows_4076
 
-shuf_done_4060:
+shuf_done_4075:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4054
+	JNZ  shuf_planes_4069
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4044:
-shuf_planes_4062:
+shufn_list_loads_4059:
+shuf_planes_4077:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4064
+	JZ    shuf_done_4079
 
-shuf_rows_4065:
+shuf_rows_4080:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37427,16 +37560,16 @@ shuf_rows_4065:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4065
+	JNZ         shuf_rows_4080
 
-shuf_done_4064:
+shuf_done_4079:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4066
+	JZ    shuf_done_4081
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4067:
+shuf_rows_4082:
 	VMOVQ       (R10), X10
 	VPINSRQ     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37447,15 +37580,15 @@ shuf_rows_4067:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4067
+	JNZ         shuf_rows_4082
 
-shuf_done_4066:
+shuf_done_4081:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4068
+	JZ    shuf_done_4083
 
-shuf_rows_4069:
+shuf_rows_4084:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37469,32 +37602,32 @@ shuf_rows_4069:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4069
+	JNZ         shuf_rows_4084
 
-shuf_done_4068:
+shuf_done_4083:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4062
+	JNZ  shuf_planes_4077
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4042:
+rowsShuffleNarrowAVX2_value_4057:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4070
+	JNE     shufn_list_4085
 
-shuf_planes_4072:
+shuf_planes_4087:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4074
+	JZ    shuf_done_4089
 	MOVQ  CX, R10
 
-shuf_rows_4075:
+shuf_rows_4090:
 	VMOVQ       (R10), X5
 	VPINSRQ     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -37507,17 +37640,17 @@ shuf_rows_4075:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4075
+	JNZ         shuf_rows_4090
 
-shuf_done_4074:
+shuf_done_4089:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4072
+	JNZ  shuf_planes_4087
 	VZEROUPPER
 	RET
 
-shufn_list_4070:
+shufn_list_4085:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -37526,12 +37659,12 @@ shufn_list_4070:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4076
+	JZ      shuf_no_run_4091
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4076:
+shuf_no_run_4091:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37541,52 +37674,52 @@ shuf_no_run_4076:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4071
+	JA    shufn_list_loads_4086
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4077:
+shuf_offs_4092:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4078
+	JAE     shuf_offs_done_4093
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4077
+	JMP     shuf_offs_4092
 
-shuf_offs_done_4078:
+shuf_offs_done_4093:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4071
+	JA   shufn_list_loads_4086
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4079:
+shuf_offs_4094:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4080
+	JAE     shuf_offs_done_4095
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4079
+	JMP     shuf_offs_4094
 
-shuf_offs_done_4080:
+shuf_offs_done_4095:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4081:
+shuf_planes_4096:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4083
+	JZ      shuf_done_4098
 
-shuf_rows_4084:
+shuf_rows_4099:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X12
@@ -37601,16 +37734,16 @@ shuf_rows_4084:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4084
+	JNZ         shuf_rows_4099
 
-shuf_done_4083:
+shuf_done_4098:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4085
+	JZ    shuf_done_4100
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4086:
+shuf_rows_4101:
 	VMOVQ       (R10), X14
 	VPINSRQ     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -37623,15 +37756,15 @@ shuf_rows_4086:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4086
+	JNZ         shuf_rows_4101
 
-shuf_done_4085:
+shuf_done_4100:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4087
+	JZ      shuf_done_4102
 
-shuf_rows_4088:
+shuf_rows_4103:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVQ       (R10), X15
@@ -37646,25 +37779,25 @@ shuf_rows_4088:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4088
+	JNZ         shuf_rows_4103
 
-shuf_done_4087:
+shuf_done_4102:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4081
+	JNZ  shuf_planes_4096
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4071:
-shuf_planes_4089:
+shufn_list_loads_4086:
+shuf_planes_4104:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4091
+	JZ    shuf_done_4106
 
-shuf_rows_4092:
+shuf_rows_4107:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37680,16 +37813,16 @@ shuf_rows_4092:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4092
+	JNZ         shuf_rows_4107
 
-shuf_done_4091:
+shuf_done_4106:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4093
+	JZ    shuf_done_4108
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4094:
+shuf_rows_4109:
 	VMOVQ       (R10), X13
 	VPINSRQ     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -37702,15 +37835,15 @@ shuf_rows_4094:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4094
+	JNZ         shuf_rows_4109
 
-shuf_done_4093:
+shuf_done_4108:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4095
+	JZ    shuf_done_4110
 
-shuf_rows_4096:
+shuf_rows_4111:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37726,32 +37859,32 @@ shuf_rows_4096:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4096
+	JNZ         shuf_rows_4111
 
-shuf_done_4095:
+shuf_done_4110:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4089
+	JNZ  shuf_planes_4104
 	VZEROUPPER
 	RET
 
-shufn_c4o32_3710:
+shufn_c4o32_3725:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4097
+	JE      rowsShuffleNarrowAVX2_value_4112
 	VMOVDQU 32(DI), Y0
 	VMOVDQU 64(DI), Y2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4098
+	JNE     shufn_list_4113
 
-shuf_planes_4100:
+shuf_planes_4115:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4102
+	JZ    shuf_done_4117
 	MOVQ  CX, R10
 
-shuf_rows_4103:
+shuf_rows_4118:
 	VMOVD       (R10), X1
 	VPINSRD     $0x01, (R10)(R8*1), X1, X1
 	VINSERTI128 $0x01, X1, Y1, Y1
@@ -37762,17 +37895,17 @@ shuf_rows_4103:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4103
+	JNZ         shuf_rows_4118
 
-shuf_done_4102:
+shuf_done_4117:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4100
+	JNZ  shuf_planes_4115
 	VZEROUPPER
 	RET
 
-shufn_list_4098:
+shufn_list_4113:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -37781,12 +37914,12 @@ shufn_list_4098:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X4
-	JZ      shuf_no_run_4104
+	JZ      shuf_no_run_4119
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4104:
+shuf_no_run_4119:
 	VMOVQ R11, X5
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -37796,52 +37929,52 @@ shuf_no_run_4104:
 	VMOVQ R10, X6
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4099
+	JA    shufn_list_loads_4114
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4105:
+shuf_offs_4120:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4106
+	JAE     shuf_offs_done_4121
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4105
+	JMP     shuf_offs_4120
 
-shuf_offs_done_4106:
+shuf_offs_done_4121:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4099
+	JA   shufn_list_loads_4114
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4107:
+shuf_offs_4122:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4108
+	JAE     shuf_offs_done_4123
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4107
+	JMP     shuf_offs_4122
 
-shuf_offs_done_4108:
+shuf_offs_done_4123:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y7
 
-shuf_planes_4109:
+shuf_planes_4124:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y8
 	VMOVQ   X3, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4111
+	JZ      shuf_done_4126
 
-shuf_rows_4112:
+shuf_rows_4127:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X9
@@ -37854,16 +37987,16 @@ shuf_rows_4112:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4112
+	JNZ         shuf_rows_4127
 
-shuf_done_4111:
+shuf_done_4126:
 	VMOVQ X4, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4113
+	JZ    shuf_done_4128
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4114:
+shuf_rows_4129:
 	VMOVD       (R10), X11
 	VPINSRD     $0x01, (R10)(R8*1), X11, X11
 	VINSERTI128 $0x01, X11, Y11, Y11
@@ -37874,15 +38007,15 @@ shuf_rows_4114:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4114
+	JNZ         shuf_rows_4129
 
-shuf_done_4113:
+shuf_done_4128:
 	VMOVDQA Y7, Y8
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4115
+	JZ      shuf_done_4130
 
-shuf_rows_4116:
+shuf_rows_4131:
 	VMOVQ       X8, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -37895,25 +38028,25 @@ shuf_rows_4116:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y8, Y8
 	DECQ        R11
-	JNZ         shuf_rows_4116
+	JNZ         shuf_rows_4131
 
-shuf_done_4115:
+shuf_done_4130:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4109
+	JNZ  shuf_planes_4124
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4099:
-shuf_planes_4117:
+shufn_list_loads_4114:
+shuf_planes_4132:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4119
+	JZ    shuf_done_4134
 
-shuf_rows_4120:
+shuf_rows_4135:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37927,16 +38060,16 @@ shuf_rows_4120:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4120
+	JNZ         shuf_rows_4135
 
-shuf_done_4119:
+shuf_done_4134:
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4121
+	JZ    shuf_done_4136
 	VMOVQ X5, R10
 	ADDQ  CX, R10
 
-shuf_rows_4122:
+shuf_rows_4137:
 	VMOVD       (R10), X10
 	VPINSRD     $0x01, (R10)(R8*1), X10, X10
 	VINSERTI128 $0x01, X10, Y10, Y10
@@ -37947,15 +38080,15 @@ shuf_rows_4122:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4122
+	JNZ         shuf_rows_4137
 
-shuf_done_4121:
+shuf_done_4136:
 	VMOVQ X7, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4123
+	JZ    shuf_done_4138
 
-shuf_rows_4124:
+shuf_rows_4139:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -37969,32 +38102,32 @@ shuf_rows_4124:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4124
+	JNZ         shuf_rows_4139
 
-shuf_done_4123:
+shuf_done_4138:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4117
+	JNZ  shuf_planes_4132
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4097:
+rowsShuffleNarrowAVX2_value_4112:
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 160(DI), Y2
 	VMOVDQU 64(DI), Y3
 	VMOVDQU 192(DI), Y4
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4125
+	JNE     shufn_list_4140
 
-shuf_planes_4127:
+shuf_planes_4142:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4129
+	JZ    shuf_done_4144
 	MOVQ  CX, R10
 
-shuf_rows_4130:
+shuf_rows_4145:
 	VMOVD       (R10), X5
 	VPINSRD     $0x01, (R10)(R8*1), X5, X5
 	VINSERTI128 $0x01, X5, Y5, Y5
@@ -38007,17 +38140,17 @@ shuf_rows_4130:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4130
+	JNZ         shuf_rows_4145
 
-shuf_done_4129:
+shuf_done_4144:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4127
+	JNZ  shuf_planes_4142
 	VZEROUPPER
 	RET
 
-shufn_list_4125:
+shufn_list_4140:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X5
 	MOVQ    run0+88(FP), R10
@@ -38026,12 +38159,12 @@ shufn_list_4125:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X7
-	JZ      shuf_no_run_4131
+	JZ      shuf_no_run_4146
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4131:
+shuf_no_run_4146:
 	VMOVQ R11, X8
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38041,52 +38174,52 @@ shuf_no_run_4131:
 	VMOVQ R10, X9
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4126
+	JA    shufn_list_loads_4141
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4132:
+shuf_offs_4147:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4133
+	JAE     shuf_offs_done_4148
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4132
+	JMP     shuf_offs_4147
 
-shuf_offs_done_4133:
+shuf_offs_done_4148:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4126
+	JA   shufn_list_loads_4141
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4134:
+shuf_offs_4149:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4135
+	JAE     shuf_offs_done_4150
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4134
+	JMP     shuf_offs_4149
 
-shuf_offs_done_4135:
+shuf_offs_done_4150:
 	VMOVDQU (SP), Y5
 	VMOVDQU 32(SP), Y10
 
-shuf_planes_4136:
+shuf_planes_4151:
 	MOVQ    AX, DI
 	VMOVDQA Y5, Y11
 	VMOVQ   X6, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4138
+	JZ      shuf_done_4153
 
-shuf_rows_4139:
+shuf_rows_4154:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X12
@@ -38101,16 +38234,16 @@ shuf_rows_4139:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4139
+	JNZ         shuf_rows_4154
 
-shuf_done_4138:
+shuf_done_4153:
 	VMOVQ X7, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4140
+	JZ    shuf_done_4155
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4141:
+shuf_rows_4156:
 	VMOVD       (R10), X14
 	VPINSRD     $0x01, (R10)(R8*1), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
@@ -38123,15 +38256,15 @@ shuf_rows_4141:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R11
-	JNZ         shuf_rows_4141
+	JNZ         shuf_rows_4156
 
-shuf_done_4140:
+shuf_done_4155:
 	VMOVDQA Y10, Y11
 	VMOVQ   X9, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4142
+	JZ      shuf_done_4157
 
-shuf_rows_4143:
+shuf_rows_4158:
 	VMOVQ       X11, R10
 	ADDQ        CX, R10
 	VMOVD       (R10), X15
@@ -38146,25 +38279,25 @@ shuf_rows_4143:
 	ADDQ        DX, DI
 	VPERMQ      $0x39, Y11, Y11
 	DECQ        R11
-	JNZ         shuf_rows_4143
+	JNZ         shuf_rows_4158
 
-shuf_done_4142:
+shuf_done_4157:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4136
+	JNZ  shuf_planes_4151
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4126:
-shuf_planes_4144:
+shufn_list_loads_4141:
+shuf_planes_4159:
 	MOVQ  AX, DI
 	VMOVQ X5, R11
 	VMOVQ X6, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4146
+	JZ    shuf_done_4161
 
-shuf_rows_4147:
+shuf_rows_4162:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38180,16 +38313,16 @@ shuf_rows_4147:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4147
+	JNZ         shuf_rows_4162
 
-shuf_done_4146:
+shuf_done_4161:
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4148
+	JZ    shuf_done_4163
 	VMOVQ X8, R10
 	ADDQ  CX, R10
 
-shuf_rows_4149:
+shuf_rows_4164:
 	VMOVD       (R10), X13
 	VPINSRD     $0x01, (R10)(R8*1), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -38202,15 +38335,15 @@ shuf_rows_4149:
 	ADDQ        DX, DI
 	ADDQ        BX, R10
 	DECQ        R12
-	JNZ         shuf_rows_4149
+	JNZ         shuf_rows_4164
 
-shuf_done_4148:
+shuf_done_4163:
 	VMOVQ X10, R11
 	VMOVQ X9, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4150
+	JZ    shuf_done_4165
 
-shuf_rows_4151:
+shuf_rows_4166:
 	MOVLQSX     (R11), R10
 	IMULQ       BX, R10
 	ADDQ        CX, R10
@@ -38226,31 +38359,31 @@ shuf_rows_4151:
 	ADDQ        DX, DI
 	ADDQ        $0x04, R11
 	DECQ        R12
-	JNZ         shuf_rows_4151
+	JNZ         shuf_rows_4166
 
-shuf_done_4150:
+shuf_done_4165:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4144
+	JNZ  shuf_planes_4159
 	VZEROUPPER
 	RET
 
-shufn_c8o8_3705:
+shufn_c8o8_3720:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4152
+	JE      rowsShuffleNarrowAVX2_value_4167
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4153
+	JNE     shufn_list_4168
 
-shuf_planes_4155:
+shuf_planes_4170:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4157
+	JZ    shuf_done_4172
 	MOVQ  CX, R10
 
-shuf_rows_4158:
+shuf_rows_4173:
 	VMOVQ   (R10), X1
 	VPINSRQ $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38259,17 +38392,17 @@ shuf_rows_4158:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4158
+	JNZ     shuf_rows_4173
 
-shuf_done_4157:
+shuf_done_4172:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4155
+	JNZ  shuf_planes_4170
 	VZEROUPPER
 	RET
 
-shufn_list_4153:
+shufn_list_4168:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38278,12 +38411,12 @@ shufn_list_4153:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4159
+	JZ      shuf_no_run_4174
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4159:
+shuf_no_run_4174:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38293,52 +38426,52 @@ shuf_no_run_4159:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4154
+	JA    shufn_list_loads_4169
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4160:
+shuf_offs_4175:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4161
+	JAE     shuf_offs_done_4176
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4160
+	JMP     shuf_offs_4175
 
-shuf_offs_done_4161:
+shuf_offs_done_4176:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4154
+	JA   shufn_list_loads_4169
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4162:
+shuf_offs_4177:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4163
+	JAE     shuf_offs_done_4178
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4162
+	JMP     shuf_offs_4177
 
-shuf_offs_done_4163:
+shuf_offs_done_4178:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4164:
+shuf_planes_4179:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4166
+	JZ      shuf_done_4181
 
-shuf_rows_4167:
+shuf_rows_4182:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38349,16 +38482,16 @@ shuf_rows_4167:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4167
+	JNZ     shuf_rows_4182
 
-shuf_done_4166:
+shuf_done_4181:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4168
+	JZ    shuf_done_4183
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4169:
+shuf_rows_4184:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38367,15 +38500,15 @@ shuf_rows_4169:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4169
+	JNZ     shuf_rows_4184
 
-shuf_done_4168:
+shuf_done_4183:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4170
+	JZ      shuf_done_4185
 
-shuf_rows_4171:
+shuf_rows_4186:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVQ   (R10), X8
@@ -38386,25 +38519,25 @@ shuf_rows_4171:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4171
+	JNZ     shuf_rows_4186
 
-shuf_done_4170:
+shuf_done_4185:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4164
+	JNZ  shuf_planes_4179
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4154:
-shuf_planes_4172:
+shufn_list_loads_4169:
+shuf_planes_4187:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4174
+	JZ    shuf_done_4189
 
-shuf_rows_4175:
+shuf_rows_4190:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38416,16 +38549,16 @@ shuf_rows_4175:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4175
+	JNZ     shuf_rows_4190
 
-shuf_done_4174:
+shuf_done_4189:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4176
+	JZ    shuf_done_4191
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4177:
+shuf_rows_4192:
 	VMOVQ   (R10), X7
 	VPINSRQ $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38434,15 +38567,15 @@ shuf_rows_4177:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4177
+	JNZ     shuf_rows_4192
 
-shuf_done_4176:
+shuf_done_4191:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4178
+	JZ    shuf_done_4193
 
-shuf_rows_4179:
+shuf_rows_4194:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38454,30 +38587,30 @@ shuf_rows_4179:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4179
+	JNZ     shuf_rows_4194
 
-shuf_done_4178:
+shuf_done_4193:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4172
+	JNZ  shuf_planes_4187
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4152:
+rowsShuffleNarrowAVX2_value_4167:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4180
+	JNE     shufn_list_4195
 
-shuf_planes_4182:
+shuf_planes_4197:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4184
+	JZ    shuf_done_4199
 	MOVQ  CX, R10
 
-shuf_rows_4185:
+shuf_rows_4200:
 	VMOVQ     (R10), X3
 	VPINSRQ   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38487,17 +38620,17 @@ shuf_rows_4185:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4185
+	JNZ       shuf_rows_4200
 
-shuf_done_4184:
+shuf_done_4199:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4182
+	JNZ  shuf_planes_4197
 	VZEROUPPER
 	RET
 
-shufn_list_4180:
+shufn_list_4195:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38506,12 +38639,12 @@ shufn_list_4180:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4186
+	JZ      shuf_no_run_4201
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4186:
+shuf_no_run_4201:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38521,52 +38654,52 @@ shuf_no_run_4186:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4181
+	JA    shufn_list_loads_4196
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4187:
+shuf_offs_4202:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4188
+	JAE     shuf_offs_done_4203
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4187
+	JMP     shuf_offs_4202
 
-shuf_offs_done_4188:
+shuf_offs_done_4203:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4181
+	JA   shufn_list_loads_4196
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4189:
+shuf_offs_4204:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4190
+	JAE     shuf_offs_done_4205
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4189
+	JMP     shuf_offs_4204
 
-shuf_offs_done_4190:
+shuf_offs_done_4205:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4191:
+shuf_planes_4206:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4193
+	JZ      shuf_done_4208
 
-shuf_rows_4194:
+shuf_rows_4209:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38578,16 +38711,16 @@ shuf_rows_4194:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4194
+	JNZ       shuf_rows_4209
 
-shuf_done_4193:
+shuf_done_4208:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4195
+	JZ    shuf_done_4210
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4196:
+shuf_rows_4211:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38597,15 +38730,15 @@ shuf_rows_4196:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4196
+	JNZ       shuf_rows_4211
 
-shuf_done_4195:
+shuf_done_4210:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4197
+	JZ      shuf_done_4212
 
-shuf_rows_4198:
+shuf_rows_4213:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVQ     (R10), X10
@@ -38617,25 +38750,25 @@ shuf_rows_4198:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4198
+	JNZ       shuf_rows_4213
 
-shuf_done_4197:
+shuf_done_4212:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4191
+	JNZ  shuf_planes_4206
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4181:
-shuf_planes_4199:
+shufn_list_loads_4196:
+shuf_planes_4214:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4201
+	JZ    shuf_done_4216
 
-shuf_rows_4202:
+shuf_rows_4217:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38648,16 +38781,16 @@ shuf_rows_4202:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4202
+	JNZ       shuf_rows_4217
 
-shuf_done_4201:
+shuf_done_4216:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4203
+	JZ    shuf_done_4218
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4204:
+shuf_rows_4219:
 	VMOVQ     (R10), X9
 	VPINSRQ   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -38667,15 +38800,15 @@ shuf_rows_4204:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4204
+	JNZ       shuf_rows_4219
 
-shuf_done_4203:
+shuf_done_4218:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4205
+	JZ    shuf_done_4220
 
-shuf_rows_4206:
+shuf_rows_4221:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -38688,31 +38821,31 @@ shuf_rows_4206:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4206
+	JNZ       shuf_rows_4221
 
-shuf_done_4205:
+shuf_done_4220:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4199
+	JNZ  shuf_planes_4214
 	VZEROUPPER
 	RET
 
-shufn_c4o8_3706:
+shufn_c4o8_3721:
 	CMPL    4(DI), $0x00
-	JE      rowsShuffleNarrowAVX2_value_4207
+	JE      rowsShuffleNarrowAVX2_value_4222
 	VMOVDQU 32(DI), X0
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4208
+	JNE     shufn_list_4223
 
-shuf_planes_4210:
+shuf_planes_4225:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4212
+	JZ    shuf_done_4227
 	MOVQ  CX, R10
 
-shuf_rows_4213:
+shuf_rows_4228:
 	VMOVD   (R10), X1
 	VPINSRD $0x01, (R10)(R8*1), X1, X1
 	VPSHUFB X0, X1, X1
@@ -38721,17 +38854,17 @@ shuf_rows_4213:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4213
+	JNZ     shuf_rows_4228
 
-shuf_done_4212:
+shuf_done_4227:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4210
+	JNZ  shuf_planes_4225
 	VZEROUPPER
 	RET
 
-shufn_list_4208:
+shufn_list_4223:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X1
 	MOVQ    run0+88(FP), R10
@@ -38740,12 +38873,12 @@ shufn_list_4208:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X3
-	JZ      shuf_no_run_4214
+	JZ      shuf_no_run_4229
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4214:
+shuf_no_run_4229:
 	VMOVQ R11, X4
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38755,52 +38888,52 @@ shuf_no_run_4214:
 	VMOVQ R10, X5
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4209
+	JA    shufn_list_loads_4224
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4215:
+shuf_offs_4230:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4216
+	JAE     shuf_offs_done_4231
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4215
+	JMP     shuf_offs_4230
 
-shuf_offs_done_4216:
+shuf_offs_done_4231:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4209
+	JA   shufn_list_loads_4224
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4217:
+shuf_offs_4232:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4218
+	JAE     shuf_offs_done_4233
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4217
+	JMP     shuf_offs_4232
 
-shuf_offs_done_4218:
+shuf_offs_done_4233:
 	VMOVDQU (SP), Y1
 	VMOVDQU 32(SP), Y6
 
-shuf_planes_4219:
+shuf_planes_4234:
 	MOVQ    AX, DI
 	VMOVDQA Y1, Y7
 	VMOVQ   X2, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4221
+	JZ      shuf_done_4236
 
-shuf_rows_4222:
+shuf_rows_4237:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38811,16 +38944,16 @@ shuf_rows_4222:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4222
+	JNZ     shuf_rows_4237
 
-shuf_done_4221:
+shuf_done_4236:
 	VMOVQ X3, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4223
+	JZ    shuf_done_4238
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4224:
+shuf_rows_4239:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38829,15 +38962,15 @@ shuf_rows_4224:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     shuf_rows_4224
+	JNZ     shuf_rows_4239
 
-shuf_done_4223:
+shuf_done_4238:
 	VMOVDQA Y6, Y7
 	VMOVQ   X5, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4225
+	JZ      shuf_done_4240
 
-shuf_rows_4226:
+shuf_rows_4241:
 	VMOVQ   X7, R10
 	ADDQ    CX, R10
 	VMOVD   (R10), X8
@@ -38848,25 +38981,25 @@ shuf_rows_4226:
 	ADDQ    DX, DI
 	VPERMQ  $0x39, Y7, Y7
 	DECQ    R11
-	JNZ     shuf_rows_4226
+	JNZ     shuf_rows_4241
 
-shuf_done_4225:
+shuf_done_4240:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4219
+	JNZ  shuf_planes_4234
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4209:
-shuf_planes_4227:
+shufn_list_loads_4224:
+shuf_planes_4242:
 	MOVQ  AX, DI
 	VMOVQ X1, R11
 	VMOVQ X2, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4229
+	JZ    shuf_done_4244
 
-shuf_rows_4230:
+shuf_rows_4245:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38878,16 +39011,16 @@ shuf_rows_4230:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4230
+	JNZ     shuf_rows_4245
 
-shuf_done_4229:
+shuf_done_4244:
 	VMOVQ X3, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4231
+	JZ    shuf_done_4246
 	VMOVQ X4, R10
 	ADDQ  CX, R10
 
-shuf_rows_4232:
+shuf_rows_4247:
 	VMOVD   (R10), X7
 	VPINSRD $0x01, (R10)(R8*1), X7, X7
 	VPSHUFB X0, X7, X7
@@ -38896,15 +39029,15 @@ shuf_rows_4232:
 	ADDQ    DX, DI
 	ADDQ    BX, R10
 	DECQ    R12
-	JNZ     shuf_rows_4232
+	JNZ     shuf_rows_4247
 
-shuf_done_4231:
+shuf_done_4246:
 	VMOVQ X6, R11
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4233
+	JZ    shuf_done_4248
 
-shuf_rows_4234:
+shuf_rows_4249:
 	MOVLQSX (R11), R10
 	IMULQ   BX, R10
 	ADDQ    CX, R10
@@ -38916,30 +39049,30 @@ shuf_rows_4234:
 	ADDQ    DX, DI
 	ADDQ    $0x04, R11
 	DECQ    R12
-	JNZ     shuf_rows_4234
+	JNZ     shuf_rows_4249
 
-shuf_done_4233:
+shuf_done_4248:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4227
+	JNZ  shuf_planes_4242
 	VZEROUPPER
 	RET
 
-rowsShuffleNarrowAVX2_value_4207:
+rowsShuffleNarrowAVX2_value_4222:
 	VMOVDQU 32(DI), X1
 	VMOVDQU 160(DI), X2
 	CMPQ    rowIdx+80(FP), $0x00
-	JNE     shufn_list_4235
+	JNE     shufn_list_4250
 
-shuf_planes_4237:
+shuf_planes_4252:
 	MOVQ  AX, DI
 	MOVQ  rows+16(FP), R11
 	TESTQ R11, R11
-	JZ    shuf_done_4239
+	JZ    shuf_done_4254
 	MOVQ  CX, R10
 
-shuf_rows_4240:
+shuf_rows_4255:
 	VMOVD     (R10), X3
 	VPINSRD   $0x01, (R10)(R8*1), X3, X3
 	VPSHUFB   X1, X3, X3
@@ -38949,17 +39082,17 @@ shuf_rows_4240:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4240
+	JNZ       shuf_rows_4255
 
-shuf_done_4239:
+shuf_done_4254:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4237
+	JNZ  shuf_planes_4252
 	VZEROUPPER
 	RET
 
-shufn_list_4235:
+shufn_list_4250:
 	MOVQ    rowIdx+80(FP), DI
 	VMOVQ   DI, X3
 	MOVQ    run0+88(FP), R10
@@ -38968,12 +39101,12 @@ shufn_list_4235:
 	MOVQ    run1+96(FP), R10
 	SUBQ    run0+88(FP), R10
 	VMOVQ   R10, X5
-	JZ      shuf_no_run_4241
+	JZ      shuf_no_run_4256
 	MOVQ    run0+88(FP), R10
 	MOVLQSX (DI)(R10*4), R11
 	IMULQ   BX, R11
 
-shuf_no_run_4241:
+shuf_no_run_4256:
 	VMOVQ R11, X6
 	MOVQ  run1+96(FP), R10
 	LEAQ  (DI)(R10*4), R11
@@ -38983,52 +39116,52 @@ shuf_no_run_4241:
 	VMOVQ R10, X7
 	MOVQ  run0+88(FP), R11
 	CMPQ  R11, $0x04
-	JA    shufn_list_loads_4236
+	JA    shufn_list_loads_4251
 	MOVQ  rowIdx+80(FP), DI
 	MOVQ  $0x00000000, R12
 	LEAQ  (DI)(R12*4), DI
 	XORQ  R10, R10
 
-shuf_offs_4242:
+shuf_offs_4257:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4243
+	JAE     shuf_offs_done_4258
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, (SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4242
+	JMP     shuf_offs_4257
 
-shuf_offs_done_4243:
+shuf_offs_done_4258:
 	MOVQ rows+16(FP), R11
 	SUBQ run1+96(FP), R11
 	CMPQ R11, $0x04
-	JA   shufn_list_loads_4236
+	JA   shufn_list_loads_4251
 	MOVQ rowIdx+80(FP), DI
 	MOVQ run1+96(FP), R12
 	LEAQ (DI)(R12*4), DI
 	XORQ R10, R10
 
-shuf_offs_4244:
+shuf_offs_4259:
 	CMPQ    R10, R11
-	JAE     shuf_offs_done_4245
+	JAE     shuf_offs_done_4260
 	MOVLQSX (DI)(R10*4), R12
 	IMULQ   BX, R12
 	MOVQ    R12, 32(SP)(R10*8)
 	INCQ    R10
-	JMP     shuf_offs_4244
+	JMP     shuf_offs_4259
 
-shuf_offs_done_4245:
+shuf_offs_done_4260:
 	VMOVDQU (SP), Y3
 	VMOVDQU 32(SP), Y8
 
-shuf_planes_4246:
+shuf_planes_4261:
 	MOVQ    AX, DI
 	VMOVDQA Y3, Y9
 	VMOVQ   X4, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4248
+	JZ      shuf_done_4263
 
-shuf_rows_4249:
+shuf_rows_4264:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -39040,16 +39173,16 @@ shuf_rows_4249:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4249
+	JNZ       shuf_rows_4264
 
-shuf_done_4248:
+shuf_done_4263:
 	VMOVQ X5, R11
 	TESTQ R11, R11
-	JZ    shuf_done_4250
+	JZ    shuf_done_4265
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4251:
+shuf_rows_4266:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39059,15 +39192,15 @@ shuf_rows_4251:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R11
-	JNZ       shuf_rows_4251
+	JNZ       shuf_rows_4266
 
-shuf_done_4250:
+shuf_done_4265:
 	VMOVDQA Y8, Y9
 	VMOVQ   X7, R11
 	TESTQ   R11, R11
-	JZ      shuf_done_4252
+	JZ      shuf_done_4267
 
-shuf_rows_4253:
+shuf_rows_4268:
 	VMOVQ     X9, R10
 	ADDQ      CX, R10
 	VMOVD     (R10), X10
@@ -39079,25 +39212,25 @@ shuf_rows_4253:
 	ADDQ      DX, DI
 	VPERMQ    $0x39, Y9, Y9
 	DECQ      R11
-	JNZ       shuf_rows_4253
+	JNZ       shuf_rows_4268
 
-shuf_done_4252:
+shuf_done_4267:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4246
+	JNZ  shuf_planes_4261
 	VZEROUPPER
 	RET
 
-shufn_list_loads_4236:
-shuf_planes_4254:
+shufn_list_loads_4251:
+shuf_planes_4269:
 	MOVQ  AX, DI
 	VMOVQ X3, R11
 	VMOVQ X4, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4256
+	JZ    shuf_done_4271
 
-shuf_rows_4257:
+shuf_rows_4272:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39110,16 +39243,16 @@ shuf_rows_4257:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4257
+	JNZ       shuf_rows_4272
 
-shuf_done_4256:
+shuf_done_4271:
 	VMOVQ X5, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4258
+	JZ    shuf_done_4273
 	VMOVQ X6, R10
 	ADDQ  CX, R10
 
-shuf_rows_4259:
+shuf_rows_4274:
 	VMOVD     (R10), X9
 	VPINSRD   $0x01, (R10)(R8*1), X9, X9
 	VPSHUFB   X1, X9, X9
@@ -39129,15 +39262,15 @@ shuf_rows_4259:
 	ADDQ      DX, DI
 	ADDQ      BX, R10
 	DECQ      R12
-	JNZ       shuf_rows_4259
+	JNZ       shuf_rows_4274
 
-shuf_done_4258:
+shuf_done_4273:
 	VMOVQ X8, R11
 	VMOVQ X7, R12
 	TESTQ R12, R12
-	JZ    shuf_done_4260
+	JZ    shuf_done_4275
 
-shuf_rows_4261:
+shuf_rows_4276:
 	MOVLQSX   (R11), R10
 	IMULQ     BX, R10
 	ADDQ      CX, R10
@@ -39150,13 +39283,13 @@ shuf_rows_4261:
 	ADDQ      DX, DI
 	ADDQ      $0x04, R11
 	DECQ      R12
-	JNZ       shuf_rows_4261
+	JNZ       shuf_rows_4276
 
-shuf_done_4260:
+shuf_done_4275:
 	ADDQ dstPlane+64(FP), AX
 	ADDQ srcPlane+72(FP), CX
 	DECQ SI
-	JNZ  shuf_planes_4254
+	JNZ  shuf_planes_4269
 	VZEROUPPER
 	RET
 
@@ -39164,9 +39297,9 @@ shuf_done_4260:
 // Requires: AVX, AVX2
 TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	CMPQ    rows+16(FP), $0x00
-	JE      ends_ret_4262
+	JE      ends_ret_4277
 	CMPQ    planes+80(FP), $0x00
-	JE      ends_ret_4262
+	JE      ends_ret_4277
 	MOVQ    tab+64(FP), AX
 	VMOVDQU (AX), X0
 	VMOVDQU 16(AX), X1
@@ -39187,25 +39320,25 @@ TEXT ·rowsEndsAVX2(SB), NOSPLIT, $0-104
 	ADDQ    $0x10, SI
 	LEAQ    -80(DX), DI
 	CMPQ    DX, $0x000000b0
-	JB      ends_narrow_4263
+	JB      ends_narrow_4278
 
-ends_planes_4266:
+ends_planes_4281:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4267:
+ends_rows_4282:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4268:
+ends_mid_4283:
 	VMOVDQU     16(R11)(R12*1), Y9
 	VMOVDQU     Y9, 32(R8)(R12*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DI
-	JB          ends_mid_4268
+	JB          ends_mid_4283
 	VMOVDQU     16(R11)(DI*1), Y9
 	VMOVDQU     Y9, 32(R8)(DI*1)
 	VPSHUFB     X0, X7, X10
@@ -39224,36 +39357,36 @@ ends_mid_4268:
 	ADDQ        dstStride+24(FP), R8
 	ADDQ        srcStride+32(FP), R9
 	DECQ        R10
-	JNZ         ends_rows_4267
+	JNZ         ends_rows_4282
 	ADDQ        dstPlane+88(FP), AX
 	ADDQ        srcPlane+96(FP), CX
 	DECQ        planes+80(FP)
-	JNZ         ends_planes_4266
+	JNZ         ends_planes_4281
 	VZEROUPPER
 	RET
 
-ends_narrow_4263:
+ends_narrow_4278:
 	ADDQ $0x20, DI
 	CMPQ DI, $0x00
-	JL   ends_short_4264
+	JL   ends_short_4279
 
-ends_planes_4269:
+ends_planes_4284:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4270:
+ends_rows_4285:
 	VMOVDQU (R9), X7
 	VMOVDQU (R9)(BX*1), X8
 	LEAQ    (R9)(SI*1), R11
 	XORQ    R12, R12
 
-ends_mid_4271:
+ends_mid_4286:
 	VMOVDQU   (R11)(R12*1), Y9
 	VMOVDQU   Y9, 16(R8)(R12*1)
 	ADDQ      $0x20, R12
 	CMPQ      R12, DI
-	JB        ends_mid_4271
+	JB        ends_mid_4286
 	VMOVDQU   (R11)(DI*1), Y9
 	VMOVDQU   Y9, 16(R8)(DI*1)
 	VPSHUFB   X0, X7, X9
@@ -39269,29 +39402,29 @@ ends_mid_4271:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4270
+	JNZ       ends_rows_4285
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4269
+	JNZ       ends_planes_4284
 	VZEROUPPER
 	RET
 
-ends_short_4264:
+ends_short_4279:
 	ADDQ $0x10, DI
 	CMPQ DI, $0x00
-	JLE  ends_tiny_4265
+	JLE  ends_tiny_4280
 	MOVQ BX, R8
 	SUBQ SI, R8
 	CMPQ R8, $0x10
-	JL   ends_halves_4272
+	JL   ends_halves_4287
 
-ends_planes_4273:
+ends_planes_4288:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4274:
+ends_rows_4289:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39310,21 +39443,21 @@ ends_rows_4274:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4274
+	JNZ       ends_rows_4289
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4273
+	JNZ       ends_planes_4288
 	VZEROUPPER
 	RET
 
-ends_halves_4272:
-ends_planes_4275:
+ends_halves_4287:
+ends_planes_4290:
 	MOVQ AX, R8
 	MOVQ CX, R9
 	MOVQ rows+16(FP), R10
 
-ends_rows_4276:
+ends_rows_4291:
 	VMOVDQU   (R9), X7
 	VMOVDQU   (R9)(BX*1), X8
 	LEAQ      (R9)(SI*1), R11
@@ -39345,21 +39478,21 @@ ends_rows_4276:
 	ADDQ      dstStride+24(FP), R8
 	ADDQ      srcStride+32(FP), R9
 	DECQ      R10
-	JNZ       ends_rows_4276
+	JNZ       ends_rows_4291
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4275
+	JNZ       ends_planes_4290
 	VZEROUPPER
 	RET
 
-ends_tiny_4265:
-ends_planes_4277:
+ends_tiny_4280:
+ends_planes_4292:
 	MOVQ AX, DI
 	MOVQ CX, R8
 	MOVQ rows+16(FP), R9
 
-ends_rows_4278:
+ends_rows_4293:
 	VMOVDQU   (R8), X7
 	VMOVDQU   (R8)(BX*1), X8
 	LEAQ      (R8)(SI*1), R10
@@ -39378,24 +39511,24 @@ ends_rows_4278:
 	ADDQ      dstStride+24(FP), DI
 	ADDQ      srcStride+32(FP), R8
 	DECQ      R9
-	JNZ       ends_rows_4278
+	JNZ       ends_rows_4293
 	ADDQ      dstPlane+88(FP), AX
 	ADDQ      srcPlane+96(FP), CX
 	DECQ      planes+80(FP)
-	JNZ       ends_planes_4277
+	JNZ       ends_planes_4292
 	VZEROUPPER
 	RET
 
-ends_ret_4262:
+ends_ret_4277:
 	RET
 
 // func rowsEndsWordsAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, width int, mid int, left int, aAt int, bBefore int, tab *[128]byte, pat *[32]byte, planes int, dstPlane int, srcPlane int)
 // Requires: AVX, AVX2
 TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	CMPQ    rows+16(FP), $0x00
-	JE      endsw_ret_4279
+	JE      endsw_ret_4294
 	CMPQ    planes+96(FP), $0x00
-	JE      endsw_ret_4279
+	JE      endsw_ret_4294
 	MOVQ    tab+80(FP), AX
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y1
@@ -39415,23 +39548,23 @@ TEXT ·rowsEndsWordsAVX2(SB), NOSPLIT, $0-120
 	MOVQ    aAt+64(FP), DI
 	MOVQ    left+56(FP), R8
 
-endsw_planes_4280:
+endsw_planes_4295:
 	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ rows+16(FP), R11
 
-endsw_rows_4281:
+endsw_rows_4296:
 	VMOVDQU (R10)(DI*1), Y5
 	VMOVDQU (R10)(SI*1), Y6
 	LEAQ    (R9)(R8*1), R12
 	XORQ    R13, R13
 
-endsw_copy_4282:
+endsw_copy_4297:
 	VMOVDQU   (R10)(R13*1), Y7
 	VMOVDQU   Y7, (R12)(R13*1)
 	ADDQ      $0x20, R13
 	CMPQ      R13, BX
-	JB        endsw_copy_4282
+	JB        endsw_copy_4297
 	VMOVDQU   (R10)(BX*1), Y7
 	VMOVDQU   Y7, (R12)(BX*1)
 	VPERMD    Y5, Y0, Y7
@@ -39447,15 +39580,15 @@ endsw_copy_4282:
 	ADDQ      dstStride+24(FP), R9
 	ADDQ      srcStride+32(FP), R10
 	DECQ      R11
-	JNZ       endsw_rows_4281
+	JNZ       endsw_rows_4296
 	ADDQ      dstPlane+104(FP), AX
 	ADDQ      srcPlane+112(FP), CX
 	DECQ      planes+96(FP)
-	JNZ       endsw_planes_4280
+	JNZ       endsw_planes_4295
 	VZEROUPPER
 	RET
 
-endsw_ret_4279:
+endsw_ret_4294:
 	RET
 
 // func rowsWrapAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39463,7 +39596,7 @@ endsw_ret_4279:
 TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4283
+	JZ    wrap_ret_4298
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39472,18 +39605,18 @@ TEXT ·rowsWrapAVX2(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4284:
+wrap_rows_4299:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000020
-	JB   cx_short_4285
+	JB   cx_short_4300
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4287
+	JBE  copy_le2_4302
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4288
+	JBE  copy_le4_4303
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4289:
+copy_loop_4304:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39495,7 +39628,7 @@ copy_loop_4289:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4289
+	JB      copy_loop_4304
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39505,9 +39638,9 @@ copy_loop_4289:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4290
+	JMP     copy_done_4305
 
-copy_le4_4288:
+copy_le4_4303:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39516,76 +39649,76 @@ copy_le4_4288:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4290
+	JMP     copy_done_4305
 
-copy_le2_4287:
+copy_le2_4302:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4290:
-	JMP cx_done_4286
+copy_done_4305:
+	JMP cx_done_4301
 
-cx_short_4285:
+cx_short_4300:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4292
+	JAE  ladder_4307
 	CMPQ BX, $0x00000008
-	JAE  ladder_4293
+	JAE  ladder_4308
 	CMPQ BX, $0x00000004
-	JAE  ladder_4294
+	JAE  ladder_4309
 	CMPQ BX, $0x00000002
-	JAE  ladder_4295
+	JAE  ladder_4310
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4291
-	JMP  ladder_4296
+	JB   ladder_done_4306
+	JMP  ladder_4311
 
-ladder_4292:
+ladder_4307:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4291
+	JMP     ladder_done_4306
 
-ladder_4293:
+ladder_4308:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4291
+	JMP  ladder_done_4306
 
-ladder_4294:
+ladder_4309:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4291
+	JMP  ladder_done_4306
 
-ladder_4295:
+ladder_4310:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4291
+	JMP  ladder_done_4306
 
-ladder_4296:
+ladder_4311:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4291:
-cx_done_4286:
+ladder_done_4306:
+cx_done_4301:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000020
-	JB   cx_short_4297
+	JB   cx_short_4312
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4299
+	JBE  copy_le2_4314
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4300
+	JBE  copy_le4_4315
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4301:
+copy_loop_4316:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39597,7 +39730,7 @@ copy_loop_4301:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4301
+	JB      copy_loop_4316
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39607,9 +39740,9 @@ copy_loop_4301:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4302
+	JMP     copy_done_4317
 
-copy_le4_4300:
+copy_le4_4315:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -39618,77 +39751,77 @@ copy_le4_4300:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4302
+	JMP     copy_done_4317
 
-copy_le2_4299:
+copy_le2_4314:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4302:
-	JMP cx_done_4298
+copy_done_4317:
+	JMP cx_done_4313
 
-cx_short_4297:
+cx_short_4312:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4304
+	JAE  ladder_4319
 	CMPQ DX, $0x00000008
-	JAE  ladder_4305
+	JAE  ladder_4320
 	CMPQ DX, $0x00000004
-	JAE  ladder_4306
+	JAE  ladder_4321
 	CMPQ DX, $0x00000002
-	JAE  ladder_4307
+	JAE  ladder_4322
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4303
-	JMP  ladder_4308
+	JB   ladder_done_4318
+	JMP  ladder_4323
 
-ladder_4304:
+ladder_4319:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4303
+	JMP     ladder_done_4318
 
-ladder_4305:
+ladder_4320:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4303
+	JMP  ladder_done_4318
 
-ladder_4306:
+ladder_4321:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4303
+	JMP  ladder_done_4318
 
-ladder_4307:
+ladder_4322:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4303
+	JMP  ladder_done_4318
 
-ladder_4308:
+ladder_4323:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4303:
-cx_done_4298:
+ladder_done_4318:
+cx_done_4313:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000020
-	JB   cx_short_4309
+	JB   cx_short_4324
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4311
+	JBE  copy_le2_4326
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4312
+	JBE  copy_le4_4327
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4313:
+copy_loop_4328:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -39700,7 +39833,7 @@ copy_loop_4313:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4313
+	JB      copy_loop_4328
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -39710,9 +39843,9 @@ copy_loop_4313:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4314
+	JMP     copy_done_4329
 
-copy_le4_4312:
+copy_le4_4327:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -39721,71 +39854,71 @@ copy_le4_4312:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4314
+	JMP     copy_done_4329
 
-copy_le2_4311:
+copy_le2_4326:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4314:
-	JMP cx_done_4310
+copy_done_4329:
+	JMP cx_done_4325
 
-cx_short_4309:
+cx_short_4324:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4316
+	JAE  ladder_4331
 	CMPQ SI, $0x00000008
-	JAE  ladder_4317
+	JAE  ladder_4332
 	CMPQ SI, $0x00000004
-	JAE  ladder_4318
+	JAE  ladder_4333
 	CMPQ SI, $0x00000002
-	JAE  ladder_4319
+	JAE  ladder_4334
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4315
-	JMP  ladder_4320
+	JB   ladder_done_4330
+	JMP  ladder_4335
 
-ladder_4316:
+ladder_4331:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4315
+	JMP     ladder_done_4330
 
-ladder_4317:
+ladder_4332:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4315
+	JMP  ladder_done_4330
 
-ladder_4318:
+ladder_4333:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4315
+	JMP  ladder_done_4330
 
-ladder_4319:
+ladder_4334:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4315
+	JMP  ladder_done_4330
 
-ladder_4320:
+ladder_4335:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4315:
-cx_done_4310:
+ladder_done_4330:
+cx_done_4325:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4284
+	JNZ  wrap_rows_4299
 	VZEROUPPER
 
-wrap_ret_4283:
+wrap_ret_4298:
 	RET
 
 // func rowsWrapAVX512(dst *byte, src *byte, rows int, dstStride int, srcStride int, left int, mid int, right int, leftFrom int, rightFrom int)
@@ -39793,7 +39926,7 @@ wrap_ret_4283:
 TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    wrap_ret_4321
+	JZ    wrap_ret_4336
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  left+40(FP), DX
@@ -39802,18 +39935,18 @@ TEXT ·rowsWrapAVX512(SB), NOSPLIT, $0-80
 	MOVQ  leftFrom+64(FP), DI
 	MOVQ  rightFrom+72(FP), R8
 
-wrap_rows_4322:
+wrap_rows_4337:
 	LEAQ (AX)(DX*1), R9
 	CMPQ BX, $0x00000080
-	JB   mid_small_4323
+	JB   mid_small_4338
 	CMPQ BX, $0x00000080
-	JBE  copy_le2_4325
+	JBE  copy_le2_4340
 	CMPQ BX, $0x00000100
-	JBE  copy_le4_4326
+	JBE  copy_le4_4341
 	LEAQ -256(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4327:
+copy_loop_4342:
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
 	VMOVDQU64 128(R11), Z2
@@ -39825,7 +39958,7 @@ copy_loop_4327:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R11
 	CMPQ      R9, R10
-	JB        copy_loop_4327
+	JB        copy_loop_4342
 	LEAQ      -256(CX)(BX*1), R11
 	VMOVDQU64 (R11), Z0
 	VMOVDQU64 64(R11), Z1
@@ -39835,9 +39968,9 @@ copy_loop_4327:
 	VMOVDQU64 Z1, 64(R10)
 	VMOVDQU64 Z2, 128(R10)
 	VMOVDQU64 Z3, 192(R10)
-	JMP       copy_done_4328
+	JMP       copy_done_4343
 
-copy_le4_4326:
+copy_le4_4341:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 -128(CX)(BX*1), Z2
@@ -39846,28 +39979,28 @@ copy_le4_4326:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(BX*1)
 	VMOVDQU64 Z3, -64(R9)(BX*1)
-	JMP       copy_done_4328
+	JMP       copy_done_4343
 
-copy_le2_4325:
+copy_le2_4340:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 -64(CX)(BX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(BX*1)
 
-copy_done_4328:
-	JMP mid_done_4324
+copy_done_4343:
+	JMP mid_done_4339
 
-mid_small_4323:
+mid_small_4338:
 	CMPQ BX, $0x00000020
-	JB   cx_short_4329
+	JB   cx_short_4344
 	CMPQ BX, $0x00000040
-	JBE  copy_le2_4331
+	JBE  copy_le2_4346
 	CMPQ BX, $0x00000080
-	JBE  copy_le4_4332
+	JBE  copy_le4_4347
 	LEAQ -128(R9)(BX*1), R10
 	MOVQ CX, R11
 
-copy_loop_4333:
+copy_loop_4348:
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
 	VMOVDQU 64(R11), Y2
@@ -39879,7 +40012,7 @@ copy_loop_4333:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R11
 	CMPQ    R9, R10
-	JB      copy_loop_4333
+	JB      copy_loop_4348
 	LEAQ    -128(CX)(BX*1), R11
 	VMOVDQU (R11), Y0
 	VMOVDQU 32(R11), Y1
@@ -39889,9 +40022,9 @@ copy_loop_4333:
 	VMOVDQU Y1, 32(R10)
 	VMOVDQU Y2, 64(R10)
 	VMOVDQU Y3, 96(R10)
-	JMP     copy_done_4334
+	JMP     copy_done_4349
 
-copy_le4_4332:
+copy_le4_4347:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU -64(CX)(BX*1), Y2
@@ -39900,77 +40033,77 @@ copy_le4_4332:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(BX*1)
 	VMOVDQU Y3, -32(R9)(BX*1)
-	JMP     copy_done_4334
+	JMP     copy_done_4349
 
-copy_le2_4331:
+copy_le2_4346:
 	VMOVDQU (CX), Y0
 	VMOVDQU -32(CX)(BX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(BX*1)
 
-copy_done_4334:
-	JMP cx_done_4330
+copy_done_4349:
+	JMP cx_done_4345
 
-cx_short_4329:
+cx_short_4344:
 	CMPQ BX, $0x00000010
-	JAE  ladder_4336
+	JAE  ladder_4351
 	CMPQ BX, $0x00000008
-	JAE  ladder_4337
+	JAE  ladder_4352
 	CMPQ BX, $0x00000004
-	JAE  ladder_4338
+	JAE  ladder_4353
 	CMPQ BX, $0x00000002
-	JAE  ladder_4339
+	JAE  ladder_4354
 	CMPQ BX, $0x00000001
-	JB   ladder_done_4335
-	JMP  ladder_4340
+	JB   ladder_done_4350
+	JMP  ladder_4355
 
-ladder_4336:
+ladder_4351:
 	VMOVDQU (CX), X0
 	VMOVDQU -16(CX)(BX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(BX*1)
-	JMP     ladder_done_4335
+	JMP     ladder_done_4350
 
-ladder_4337:
+ladder_4352:
 	MOVQ (CX), R10
 	MOVQ -8(CX)(BX*1), R11
 	MOVQ R10, (R9)
 	MOVQ R11, -8(R9)(BX*1)
-	JMP  ladder_done_4335
+	JMP  ladder_done_4350
 
-ladder_4338:
+ladder_4353:
 	MOVL (CX), R10
 	MOVL -4(CX)(BX*1), R11
 	MOVL R10, (R9)
 	MOVL R11, -4(R9)(BX*1)
-	JMP  ladder_done_4335
+	JMP  ladder_done_4350
 
-ladder_4339:
+ladder_4354:
 	MOVW (CX), R10
 	MOVW -2(CX)(BX*1), R11
 	MOVW R10, (R9)
 	MOVW R11, -2(R9)(BX*1)
-	JMP  ladder_done_4335
+	JMP  ladder_done_4350
 
-ladder_4340:
+ladder_4355:
 	MOVB (CX), R10
 	MOVB R10, (R9)
 
-ladder_done_4335:
-cx_done_4330:
-mid_done_4324:
+ladder_done_4350:
+cx_done_4345:
+mid_done_4339:
 	MOVQ AX, R9
 	LEAQ (CX)(DI*1), R10
 	CMPQ DX, $0x00000080
-	JB   mid_small_4341
+	JB   mid_small_4356
 	CMPQ DX, $0x00000080
-	JBE  copy_le2_4343
+	JBE  copy_le2_4358
 	CMPQ DX, $0x00000100
-	JBE  copy_le4_4344
+	JBE  copy_le4_4359
 	LEAQ -256(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4345:
+copy_loop_4360:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -39982,7 +40115,7 @@ copy_loop_4345:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4345
+	JB        copy_loop_4360
 	LEAQ      -256(R10)(DX*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -39992,9 +40125,9 @@ copy_loop_4345:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4346
+	JMP       copy_done_4361
 
-copy_le4_4344:
+copy_le4_4359:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(DX*1), Z2
@@ -40003,28 +40136,28 @@ copy_le4_4344:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(DX*1)
 	VMOVDQU64 Z3, -64(R9)(DX*1)
-	JMP       copy_done_4346
+	JMP       copy_done_4361
 
-copy_le2_4343:
+copy_le2_4358:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(DX*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(DX*1)
 
-copy_done_4346:
-	JMP mid_done_4342
+copy_done_4361:
+	JMP mid_done_4357
 
-mid_small_4341:
+mid_small_4356:
 	CMPQ DX, $0x00000020
-	JB   cx_short_4347
+	JB   cx_short_4362
 	CMPQ DX, $0x00000040
-	JBE  copy_le2_4349
+	JBE  copy_le2_4364
 	CMPQ DX, $0x00000080
-	JBE  copy_le4_4350
+	JBE  copy_le4_4365
 	LEAQ -128(R9)(DX*1), R11
 	MOVQ R10, R12
 
-copy_loop_4351:
+copy_loop_4366:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40036,7 +40169,7 @@ copy_loop_4351:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4351
+	JB      copy_loop_4366
 	LEAQ    -128(R10)(DX*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40046,9 +40179,9 @@ copy_loop_4351:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4352
+	JMP     copy_done_4367
 
-copy_le4_4350:
+copy_le4_4365:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(DX*1), Y2
@@ -40057,78 +40190,78 @@ copy_le4_4350:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(DX*1)
 	VMOVDQU Y3, -32(R9)(DX*1)
-	JMP     copy_done_4352
+	JMP     copy_done_4367
 
-copy_le2_4349:
+copy_le2_4364:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(DX*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(DX*1)
 
-copy_done_4352:
-	JMP cx_done_4348
+copy_done_4367:
+	JMP cx_done_4363
 
-cx_short_4347:
+cx_short_4362:
 	CMPQ DX, $0x00000010
-	JAE  ladder_4354
+	JAE  ladder_4369
 	CMPQ DX, $0x00000008
-	JAE  ladder_4355
+	JAE  ladder_4370
 	CMPQ DX, $0x00000004
-	JAE  ladder_4356
+	JAE  ladder_4371
 	CMPQ DX, $0x00000002
-	JAE  ladder_4357
+	JAE  ladder_4372
 	CMPQ DX, $0x00000001
-	JB   ladder_done_4353
-	JMP  ladder_4358
+	JB   ladder_done_4368
+	JMP  ladder_4373
 
-ladder_4354:
+ladder_4369:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(DX*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(DX*1)
-	JMP     ladder_done_4353
+	JMP     ladder_done_4368
 
-ladder_4355:
+ladder_4370:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(DX*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(DX*1)
-	JMP  ladder_done_4353
+	JMP  ladder_done_4368
 
-ladder_4356:
+ladder_4371:
 	MOVL (R10), R11
 	MOVL -4(R10)(DX*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(DX*1)
-	JMP  ladder_done_4353
+	JMP  ladder_done_4368
 
-ladder_4357:
+ladder_4372:
 	MOVW (R10), R11
 	MOVW -2(R10)(DX*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(DX*1)
-	JMP  ladder_done_4353
+	JMP  ladder_done_4368
 
-ladder_4358:
+ladder_4373:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4353:
-cx_done_4348:
-mid_done_4342:
+ladder_done_4368:
+cx_done_4363:
+mid_done_4357:
 	LEAQ (AX)(DX*1), R9
 	ADDQ BX, R9
 	LEAQ (CX)(R8*1), R10
 	CMPQ SI, $0x00000080
-	JB   mid_small_4359
+	JB   mid_small_4374
 	CMPQ SI, $0x00000080
-	JBE  copy_le2_4361
+	JBE  copy_le2_4376
 	CMPQ SI, $0x00000100
-	JBE  copy_le4_4362
+	JBE  copy_le4_4377
 	LEAQ -256(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4363:
+copy_loop_4378:
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 128(R12), Z2
@@ -40140,7 +40273,7 @@ copy_loop_4363:
 	ADDQ      $0x00000100, R9
 	ADDQ      $0x00000100, R12
 	CMPQ      R9, R11
-	JB        copy_loop_4363
+	JB        copy_loop_4378
 	LEAQ      -256(R10)(SI*1), R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
@@ -40150,9 +40283,9 @@ copy_loop_4363:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	JMP       copy_done_4364
+	JMP       copy_done_4379
 
-copy_le4_4362:
+copy_le4_4377:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 -128(R10)(SI*1), Z2
@@ -40161,28 +40294,28 @@ copy_le4_4362:
 	VMOVDQU64 Z1, 64(R9)
 	VMOVDQU64 Z2, -128(R9)(SI*1)
 	VMOVDQU64 Z3, -64(R9)(SI*1)
-	JMP       copy_done_4364
+	JMP       copy_done_4379
 
-copy_le2_4361:
+copy_le2_4376:
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 -64(R10)(SI*1), Z1
 	VMOVDQU64 Z0, (R9)
 	VMOVDQU64 Z1, -64(R9)(SI*1)
 
-copy_done_4364:
-	JMP mid_done_4360
+copy_done_4379:
+	JMP mid_done_4375
 
-mid_small_4359:
+mid_small_4374:
 	CMPQ SI, $0x00000020
-	JB   cx_short_4365
+	JB   cx_short_4380
 	CMPQ SI, $0x00000040
-	JBE  copy_le2_4367
+	JBE  copy_le2_4382
 	CMPQ SI, $0x00000080
-	JBE  copy_le4_4368
+	JBE  copy_le4_4383
 	LEAQ -128(R9)(SI*1), R11
 	MOVQ R10, R12
 
-copy_loop_4369:
+copy_loop_4384:
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
 	VMOVDQU 64(R12), Y2
@@ -40194,7 +40327,7 @@ copy_loop_4369:
 	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R12
 	CMPQ    R9, R11
-	JB      copy_loop_4369
+	JB      copy_loop_4384
 	LEAQ    -128(R10)(SI*1), R12
 	VMOVDQU (R12), Y0
 	VMOVDQU 32(R12), Y1
@@ -40204,9 +40337,9 @@ copy_loop_4369:
 	VMOVDQU Y1, 32(R11)
 	VMOVDQU Y2, 64(R11)
 	VMOVDQU Y3, 96(R11)
-	JMP     copy_done_4370
+	JMP     copy_done_4385
 
-copy_le4_4368:
+copy_le4_4383:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU -64(R10)(SI*1), Y2
@@ -40215,72 +40348,72 @@ copy_le4_4368:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, -64(R9)(SI*1)
 	VMOVDQU Y3, -32(R9)(SI*1)
-	JMP     copy_done_4370
+	JMP     copy_done_4385
 
-copy_le2_4367:
+copy_le2_4382:
 	VMOVDQU (R10), Y0
 	VMOVDQU -32(R10)(SI*1), Y1
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y1, -32(R9)(SI*1)
 
-copy_done_4370:
-	JMP cx_done_4366
+copy_done_4385:
+	JMP cx_done_4381
 
-cx_short_4365:
+cx_short_4380:
 	CMPQ SI, $0x00000010
-	JAE  ladder_4372
+	JAE  ladder_4387
 	CMPQ SI, $0x00000008
-	JAE  ladder_4373
+	JAE  ladder_4388
 	CMPQ SI, $0x00000004
-	JAE  ladder_4374
+	JAE  ladder_4389
 	CMPQ SI, $0x00000002
-	JAE  ladder_4375
+	JAE  ladder_4390
 	CMPQ SI, $0x00000001
-	JB   ladder_done_4371
-	JMP  ladder_4376
+	JB   ladder_done_4386
+	JMP  ladder_4391
 
-ladder_4372:
+ladder_4387:
 	VMOVDQU (R10), X0
 	VMOVDQU -16(R10)(SI*1), X1
 	VMOVDQU X0, (R9)
 	VMOVDQU X1, -16(R9)(SI*1)
-	JMP     ladder_done_4371
+	JMP     ladder_done_4386
 
-ladder_4373:
+ladder_4388:
 	MOVQ (R10), R11
 	MOVQ -8(R10)(SI*1), R10
 	MOVQ R11, (R9)
 	MOVQ R10, -8(R9)(SI*1)
-	JMP  ladder_done_4371
+	JMP  ladder_done_4386
 
-ladder_4374:
+ladder_4389:
 	MOVL (R10), R11
 	MOVL -4(R10)(SI*1), R10
 	MOVL R11, (R9)
 	MOVL R10, -4(R9)(SI*1)
-	JMP  ladder_done_4371
+	JMP  ladder_done_4386
 
-ladder_4375:
+ladder_4390:
 	MOVW (R10), R11
 	MOVW -2(R10)(SI*1), R10
 	MOVW R11, (R9)
 	MOVW R10, -2(R9)(SI*1)
-	JMP  ladder_done_4371
+	JMP  ladder_done_4386
 
-ladder_4376:
+ladder_4391:
 	MOVB (R10), R10
 	MOVB R10, (R9)
 
-ladder_done_4371:
-cx_done_4366:
-mid_done_4360:
+ladder_done_4386:
+cx_done_4381:
+mid_done_4375:
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  wrap_rows_4322
+	JNZ  wrap_rows_4337
 	VZEROUPPER
 
-wrap_ret_4321:
+wrap_ret_4336:
 	RET
 
 // func rowsPiecesAVX2(dst *byte, src *byte, rows int, dstStride int, srcStride int, tab *int32, pieces int)
@@ -40288,33 +40421,33 @@ wrap_ret_4321:
 TEXT ·rowsPiecesAVX2(SB), NOSPLIT, $0-56
 	MOVQ  rows+16(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4377
+	JZ    pieces_ret_4392
 	MOVQ  pieces+48(FP), AX
 	TESTQ AX, AX
-	JZ    pieces_ret_4377
+	JZ    pieces_ret_4392
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 
-pieces_rows_4378:
+pieces_rows_4393:
 	MOVQ tab+40(FP), DX
 	MOVQ pieces+48(FP), BX
 
-pieces_loop_4379:
+pieces_loop_4394:
 	MOVLQSX (DX), SI
 	ADDQ    AX, SI
 	MOVLQSX 4(DX), DI
 	ADDQ    CX, DI
 	MOVLQSX 8(DX), R8
 	CMPQ    R8, $0x00000020
-	JB      cx_short_4380
+	JB      cx_short_4395
 	CMPQ    R8, $0x00000040
-	JBE     copy_le2_4382
+	JBE     copy_le2_4397
 	CMPQ    R8, $0x00000080
-	JBE     copy_le4_4383
+	JBE     copy_le4_4398
 	LEAQ    -128(SI)(R8*1), R9
 	MOVQ    DI, R10
 
-copy_loop_4384:
+copy_loop_4399:
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
 	VMOVDQU 64(R10), Y2
@@ -40326,7 +40459,7 @@ copy_loop_4384:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, R10
 	CMPQ    SI, R9
-	JB      copy_loop_4384
+	JB      copy_loop_4399
 	LEAQ    -128(DI)(R8*1), R10
 	VMOVDQU (R10), Y0
 	VMOVDQU 32(R10), Y1
@@ -40336,9 +40469,9 @@ copy_loop_4384:
 	VMOVDQU Y1, 32(R9)
 	VMOVDQU Y2, 64(R9)
 	VMOVDQU Y3, 96(R9)
-	JMP     copy_done_4385
+	JMP     copy_done_4400
 
-copy_le4_4383:
+copy_le4_4398:
 	VMOVDQU (DI), Y0
 	VMOVDQU 32(DI), Y1
 	VMOVDQU -64(DI)(R8*1), Y2
@@ -40347,74 +40480,74 @@ copy_le4_4383:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, -64(SI)(R8*1)
 	VMOVDQU Y3, -32(SI)(R8*1)
-	JMP     copy_done_4385
+	JMP     copy_done_4400
 
-copy_le2_4382:
+copy_le2_4397:
 	VMOVDQU (DI), Y0
 	VMOVDQU -32(DI)(R8*1), Y1
 	VMOVDQU Y0, (SI)
 	VMOVDQU Y1, -32(SI)(R8*1)
 
-copy_done_4385:
-	JMP cx_done_4381
+copy_done_4400:
+	JMP cx_done_4396
 
-cx_short_4380:
+cx_short_4395:
 	CMPQ R8, $0x00000010
-	JAE  ladder_4387
+	JAE  ladder_4402
 	CMPQ R8, $0x00000008
-	JAE  ladder_4388
+	JAE  ladder_4403
 	CMPQ R8, $0x00000004
-	JAE  ladder_4389
+	JAE  ladder_4404
 	CMPQ R8, $0x00000002
-	JAE  ladder_4390
+	JAE  ladder_4405
 	CMPQ R8, $0x00000001
-	JB   ladder_done_4386
-	JMP  ladder_4391
+	JB   ladder_done_4401
+	JMP  ladder_4406
 
-ladder_4387:
+ladder_4402:
 	VMOVDQU (DI), X0
 	VMOVDQU -16(DI)(R8*1), X1
 	VMOVDQU X0, (SI)
 	VMOVDQU X1, -16(SI)(R8*1)
-	JMP     ladder_done_4386
+	JMP     ladder_done_4401
 
-ladder_4388:
+ladder_4403:
 	MOVQ (DI), R9
 	MOVQ -8(DI)(R8*1), DI
 	MOVQ R9, (SI)
 	MOVQ DI, -8(SI)(R8*1)
-	JMP  ladder_done_4386
+	JMP  ladder_done_4401
 
-ladder_4389:
+ladder_4404:
 	MOVL (DI), R9
 	MOVL -4(DI)(R8*1), DI
 	MOVL R9, (SI)
 	MOVL DI, -4(SI)(R8*1)
-	JMP  ladder_done_4386
+	JMP  ladder_done_4401
 
-ladder_4390:
+ladder_4405:
 	MOVW (DI), R9
 	MOVW -2(DI)(R8*1), DI
 	MOVW R9, (SI)
 	MOVW DI, -2(SI)(R8*1)
-	JMP  ladder_done_4386
+	JMP  ladder_done_4401
 
-ladder_4391:
+ladder_4406:
 	MOVB (DI), DI
 	MOVB DI, (SI)
 
-ladder_done_4386:
-cx_done_4381:
+ladder_done_4401:
+cx_done_4396:
 	ADDQ $0x0c, DX
 	DECQ BX
-	JNZ  pieces_loop_4379
+	JNZ  pieces_loop_4394
 	ADDQ dstStride+24(FP), AX
 	ADDQ srcStride+32(FP), CX
 	DECQ rows+16(FP)
-	JNZ  pieces_rows_4378
+	JNZ  pieces_rows_4393
 	VZEROUPPER
 
-pieces_ret_4377:
+pieces_ret_4392:
 	RET
 
 // func storeFence()
