@@ -5,6 +5,7 @@ package pad
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/tensorpad/pad/internal/suite"
 	"golang.org/x/sys/unix"
@@ -96,4 +97,90 @@ func pageEndBuffer(b *testing.B, n int, present bool) []byte {
 		mem[pages*page] = 1
 	}
 	return mem[pages*page-n : pages*page : pages*page]
+}
+
+// BenchmarkGridNeighborPages runs every kernel call of the guard tests'
+// grid (reduced) with its output and inputs ending at a page boundary, the
+// page after each never touched or written once, and reports how many
+// calls took over 100 ns longer with it absent (slow-calls): a masked
+// access whose masked-off bytes lie in such a page costs a microcode
+// assist on AMD's Zen 5 (about 190 ns), which no test can see. The first
+// run of this survey found every short fill, copy and reversal and the
+// general rows loop's calls (rowsConst, rowsEdgeK); -v lists the kernels
+// of the calls it counts.
+func BenchmarkGridNeighborPages(b *testing.B) {
+	var ks *asmKernels
+	for i := range asmKernelSets {
+		if asmKernelSets[i].level == active && asmKernelSets[i].supported {
+			ks = &asmKernelSets[i]
+		}
+	}
+	if ks == nil {
+		b.Skip("no assembly kernels in use")
+	}
+	const page, pages = 4096, 40
+	var ends [2][4][]byte // absent, present; dst and up to three inputs, each ending at a page
+	for p := range ends {
+		for i := range ends[p] {
+			mem, err := unix.Mmap(-1, 0, pages*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+			if err != nil {
+				b.Fatalf("mmap: %v", err)
+			}
+			b.Cleanup(func() { unix.Munmap(mem) })
+			for j := 0; j < (pages-1)*page; j += page {
+				mem[j] = 1
+			}
+			if p == 1 {
+				mem[(pages-1)*page] = 1
+			}
+			ends[p][i] = mem[:(pages-1)*page]
+		}
+	}
+	// at returns the n bytes that end buffer i's region, and a pointer to
+	// them (to the region's first byte when n is 0).
+	at := func(p, i, n int) ([]byte, *byte) {
+		r := ends[p][i]
+		if n == 0 {
+			return nil, &r[0]
+		}
+		return r[len(r)-n:], &r[len(r)-n]
+	}
+	slow := map[string]int{}
+	total := 0
+	for b.Loop() {
+		clear(slow)
+		total = 0
+		gridKernelCalls(*ks, gridDensity{reduced: true}, func(c *gridCall) {
+			if c.dstLen > (pages-1)*page {
+				return
+			}
+			var best [2]time.Duration
+			ptrs := make([]*byte, len(c.in))
+			for p := range best {
+				_, dp := at(p, 0, c.dstLen)
+				for i, in := range c.in {
+					b, ip := at(p, i+1, len(in))
+					copy(b, in)
+					ptrs[i] = ip
+				}
+				c.call(dp, ptrs)
+				best[p] = time.Hour
+				for range 5 {
+					t0 := time.Now()
+					for range 20 {
+						c.call(dp, ptrs)
+					}
+					best[p] = min(best[p], time.Since(t0)/20)
+				}
+			}
+			if best[0]-best[1] > 100*time.Nanosecond {
+				slow[c.kernel]++
+				total++
+			}
+		})
+	}
+	b.ReportMetric(float64(total), "slow-calls")
+	if total > 0 {
+		b.Logf("calls over 100 ns slower with the page after absent, by kernel: %v", slow)
+	}
 }
