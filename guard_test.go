@@ -333,3 +333,61 @@ func (a *guardArena) runPlan(t *testing.T, p *Plan, dst, src, in []byte, es int,
 		t.Fatalf("%s: %s", what, gridFirstDiff(dst, want))
 	}
 }
+
+// TestGuardGather runs plans small enough for the gather and run tables
+// (gather.go), whose element moves use unsafe loads and stores, at every
+// element size from 1 to 17 bytes, against guard pages on either side of
+// dst and src, and checks them against the executor.
+func TestGuardGather(t *testing.T) {
+	a := newGuardArena(t, 2, 4<<10)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	var what string
+	defer a.catchFault(t, func() string { return what })
+	for _, c := range []struct {
+		shape []int
+		s     Spec
+	}{
+		{[]int{3, 4}, Spec{Mode: Reflect, Before: []int{1, 2}, After: []int{2, 1}}},
+		{[]int{5}, Spec{Mode: Constant, Before: []int{3}, After: []int{1}}},
+		{[]int{2, 3, 2}, Spec{Mode: Edge, Before: []int{0, 1, 1}, After: []int{1, 0, 1}}},
+		{[]int{40}, Spec{Mode: Wrap, Before: []int{9}, After: []int{9}}},
+	} {
+		p, err := NewPlan(c.shape, c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pe, _ := newExecPlan(c.shape, c.s)
+		if p.gather == nil && p.runs == nil {
+			t.Fatalf("%v %v: no gather or run table", c.shape, c.s)
+		}
+		in, out := prod(c.shape), prod(p.OutShape())
+		for size := 1; size <= 17; size++ {
+			value := make([]byte, size)
+			for i := range value {
+				value[i] = byte(0xA0 + i)
+			}
+			data := make([]byte, in*size)
+			for i := range data {
+				data[i] = byte(i*7 + 1)
+			}
+			want := make([]byte, out*size)
+			if err := pe.RunBytes(want, data, size, value); err != nil {
+				t.Fatal(err)
+			}
+			for _, end := range [2]bool{true, false} {
+				for shift := range 3 {
+					what = fmt.Sprintf("%v %v, size %d, shift %d, %s", c.shape, c.s, size, shift, guardPass(end))
+					dst, _ := a.place(0, len(want), shift, end)
+					src, _ := a.place(1, len(data), shift, end)
+					copy(src, data)
+					if err := p.RunBytes(dst, src, size, value); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(dst, want) {
+						t.Fatalf("%s: %s", what, gridFirstDiff(dst, want))
+					}
+				}
+			}
+		}
+	}
+}
