@@ -2228,17 +2228,17 @@ short_142:
 	ORQ   $0x00000fff, DI
 	SUBQ  $0x3f, DI
 	CMPQ  AX, DI
-	JHI   rev_d_far_152
+	JHI   rev_d_far_153
 
-rev_d_decided_154:
+rev_d_decided_156:
 	LEAQ       -1(CX)(DX*1), DI
 	ORQ        $0x00000fff, DI
 	SUBQ       $0x3f, DI
 	CMPQ       CX, DI
-	JHI        rev_s_far_151
+	JHI        rev_s_far_152
 	VMOVDQU8.Z (CX), K1, Z1
 
-rev_s_loaded_153:
+rev_s_loaded_155:
 	VPBROADCASTW BX, Z2
 	VPSUBW       Z2, Z0, Z0
 	VPERMW       Z1, Z0, Z1
@@ -2246,17 +2246,17 @@ rev_s_loaded_153:
 	ORQ          $0x00000fff, CX
 	SUBQ         $0x3f, CX
 	CMPQ         AX, CX
-	JHI          rev_d_back_155
+	JHI          rev_d_back_154
 	VMOVDQU8     Z1, K1, (AX)
 
-rev_stored_156:
-	JMP rev_short_done_157
+rev_stored_157:
+	JMP rev_short_done_151
 
-rev_d_far_152:
+rev_d_far_153:
 	SUBQ SI, BX
-	JMP  rev_d_decided_154
+	JMP  rev_d_decided_156
 
-rev_s_far_151:
+rev_s_far_152:
 	SUBQ       SI, BX
 	MOVQ       $0x00000040, SI
 	SUBQ       DX, SI
@@ -2264,18 +2264,18 @@ rev_s_far_151:
 	KMOVQ      (DI)(SI*8), K2
 	KNOTQ      K2, K2
 	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
-	JMP        rev_s_loaded_153
+	JMP        rev_s_loaded_155
 
-rev_d_back_155:
+rev_d_back_154:
 	MOVQ     $0x00000040, CX
 	SUBQ     DX, CX
 	LEAQ     lowmask64<>+0(SB), BX
 	KMOVQ    (BX)(CX*8), K2
 	KNOTQ    K2, K2
 	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
-	JMP      rev_stored_156
+	JMP      rev_stored_157
 
-rev_short_done_157:
+rev_short_done_151:
 	VZEROUPPER
 
 ret_143:
@@ -2386,17 +2386,17 @@ short_158:
 	ORQ   $0x00000fff, DI
 	SUBQ  $0x3f, DI
 	CMPQ  AX, DI
-	JHI   rev_d_far_168
+	JHI   rev_d_far_169
 
-rev_d_decided_170:
+rev_d_decided_172:
 	LEAQ       -1(CX)(DX*1), DI
 	ORQ        $0x00000fff, DI
 	SUBQ       $0x3f, DI
 	CMPQ       CX, DI
-	JHI        rev_s_far_167
+	JHI        rev_s_far_168
 	VMOVDQU8.Z (CX), K1, Z1
 
-rev_s_loaded_169:
+rev_s_loaded_171:
 	VPBROADCASTD BX, Z2
 	VPSUBD       Z2, Z0, Z0
 	VPERMD       Z1, Z0, Z1
@@ -2404,17 +2404,17 @@ rev_s_loaded_169:
 	ORQ          $0x00000fff, CX
 	SUBQ         $0x3f, CX
 	CMPQ         AX, CX
-	JHI          rev_d_back_171
+	JHI          rev_d_back_170
 	VMOVDQU8     Z1, K1, (AX)
 
-rev_stored_172:
-	JMP rev_short_done_173
+rev_stored_173:
+	JMP rev_short_done_167
 
-rev_d_far_168:
+rev_d_far_169:
 	SUBQ SI, BX
-	JMP  rev_d_decided_170
+	JMP  rev_d_decided_172
 
-rev_s_far_167:
+rev_s_far_168:
 	SUBQ       SI, BX
 	MOVQ       $0x00000040, SI
 	SUBQ       DX, SI
@@ -2422,18 +2422,18 @@ rev_s_far_167:
 	KMOVQ      (DI)(SI*8), K2
 	KNOTQ      K2, K2
 	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
-	JMP        rev_s_loaded_169
+	JMP        rev_s_loaded_171
 
-rev_d_back_171:
+rev_d_back_170:
 	MOVQ     $0x00000040, CX
 	SUBQ     DX, CX
 	LEAQ     lowmask64<>+0(SB), BX
 	KMOVQ    (BX)(CX*8), K2
 	KNOTQ    K2, K2
 	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
-	JMP      rev_stored_172
+	JMP      rev_stored_173
 
-rev_short_done_173:
+rev_short_done_167:
 	VZEROUPPER
 
 ret_159:
@@ -2544,17 +2544,17 @@ short_174:
 	ORQ   $0x00000fff, DI
 	SUBQ  $0x3f, DI
 	CMPQ  AX, DI
-	JHI   rev_d_far_184
+	JHI   rev_d_far_185
 
-rev_d_decided_186:
+rev_d_decided_188:
 	LEAQ       -1(CX)(DX*1), DI
 	ORQ        $0x00000fff, DI
 	SUBQ       $0x3f, DI
 	CMPQ       CX, DI
-	JHI        rev_s_far_183
+	JHI        rev_s_far_184
 	VMOVDQU8.Z (CX), K1, Z1
 
-rev_s_loaded_185:
+rev_s_loaded_187:
 	VPBROADCASTQ BX, Z2
 	VPSUBQ       Z2, Z0, Z0
 	VPERMQ       Z1, Z0, Z1
@@ -2562,17 +2562,17 @@ rev_s_loaded_185:
 	ORQ          $0x00000fff, CX
 	SUBQ         $0x3f, CX
 	CMPQ         AX, CX
-	JHI          rev_d_back_187
+	JHI          rev_d_back_186
 	VMOVDQU8     Z1, K1, (AX)
 
-rev_stored_188:
-	JMP rev_short_done_189
+rev_stored_189:
+	JMP rev_short_done_183
 
-rev_d_far_184:
+rev_d_far_185:
 	SUBQ SI, BX
-	JMP  rev_d_decided_186
+	JMP  rev_d_decided_188
 
-rev_s_far_183:
+rev_s_far_184:
 	SUBQ       SI, BX
 	MOVQ       $0x00000040, SI
 	SUBQ       DX, SI
@@ -2580,18 +2580,18 @@ rev_s_far_183:
 	KMOVQ      (DI)(SI*8), K2
 	KNOTQ      K2, K2
 	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
-	JMP        rev_s_loaded_185
+	JMP        rev_s_loaded_187
 
-rev_d_back_187:
+rev_d_back_186:
 	MOVQ     $0x00000040, CX
 	SUBQ     DX, CX
 	LEAQ     lowmask64<>+0(SB), BX
 	KMOVQ    (BX)(CX*8), K2
 	KNOTQ    K2, K2
 	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
-	JMP      rev_stored_188
+	JMP      rev_stored_189
 
-rev_short_done_189:
+rev_short_done_183:
 	VZEROUPPER
 
 ret_175:
@@ -2702,17 +2702,17 @@ short_190:
 	ORQ   $0x00000fff, DI
 	SUBQ  $0x3f, DI
 	CMPQ  AX, DI
-	JHI   rev_d_far_200
+	JHI   rev_d_far_201
 
-rev_d_decided_202:
+rev_d_decided_204:
 	LEAQ       -1(CX)(DX*1), DI
 	ORQ        $0x00000fff, DI
 	SUBQ       $0x3f, DI
 	CMPQ       CX, DI
-	JHI        rev_s_far_199
+	JHI        rev_s_far_200
 	VMOVDQU8.Z (CX), K1, Z1
 
-rev_s_loaded_201:
+rev_s_loaded_203:
 	VPBROADCASTQ BX, Z2
 	VPSUBQ       Z2, Z0, Z0
 	VPERMQ       Z1, Z0, Z1
@@ -2720,17 +2720,17 @@ rev_s_loaded_201:
 	ORQ          $0x00000fff, CX
 	SUBQ         $0x3f, CX
 	CMPQ         AX, CX
-	JHI          rev_d_back_203
+	JHI          rev_d_back_202
 	VMOVDQU8     Z1, K1, (AX)
 
-rev_stored_204:
-	JMP rev_short_done_205
+rev_stored_205:
+	JMP rev_short_done_199
 
-rev_d_far_200:
+rev_d_far_201:
 	SUBQ SI, BX
-	JMP  rev_d_decided_202
+	JMP  rev_d_decided_204
 
-rev_s_far_199:
+rev_s_far_200:
 	SUBQ       SI, BX
 	MOVQ       $0x00000040, SI
 	SUBQ       DX, SI
@@ -2738,18 +2738,18 @@ rev_s_far_199:
 	KMOVQ      (DI)(SI*8), K2
 	KNOTQ      K2, K2
 	VMOVDQU8.Z -64(CX)(DX*1), K2, Z1
-	JMP        rev_s_loaded_201
+	JMP        rev_s_loaded_203
 
-rev_d_back_203:
+rev_d_back_202:
 	MOVQ     $0x00000040, CX
 	SUBQ     DX, CX
 	LEAQ     lowmask64<>+0(SB), BX
 	KMOVQ    (BX)(CX*8), K2
 	KNOTQ    K2, K2
 	VMOVDQU8 Z1, K2, -64(AX)(DX*1)
-	JMP      rev_stored_204
+	JMP      rev_stored_205
 
-rev_short_done_205:
+rev_short_done_199:
 	VZEROUPPER
 
 ret_191:

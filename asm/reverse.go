@@ -285,42 +285,20 @@ func reverseShortAVX512(d, s, n reg.Register, K int, index reg.VecVirtual) {
 		CMPQ(n, U32(16))
 		JAE(LabelRef(x16))
 		// The index is c-i, c = n-1 plus 16-n for each window that
-		// ends at its buffer's end (see windowPast).
+		// ends at its buffer's end.
 		c, b := gp(), gp()
 		LEAQ(at(n, -1), c)
 		x := XMM()
-		sFar, dFar, dBack := newLabel("rev_s_far"), newLabel("rev_d_far"), newLabel("rev_d_back")
-		sLoaded, dDecided, stored := newLabel("rev_s_loaded"), newLabel("rev_d_decided"), newLabel("rev_stored")
-		windowPast(d, n, 16, dFar)
-		Label(dDecided)
-		windowPast(s, n, 16, sFar)
-		VMOVDQU8_Z(at(s, 0), k, x)
-		Label(sLoaded)
-		idx := XMM()
-		VPBROADCASTB(c.As32(), idx)
-		LEAQ(iotaTable, b)
-		VPSUBB(at(b, 0), idx, idx)
-		VPSHUFB(idx, x, x)
-		windowPast(d, n, 16, dBack)
-		VMOVDQU8(x, k, at(d, 0))
-		Label(stored)
-		JMP(LabelRef(done))
-
-		kh := kreg()
-		Label(dFar)
-		ADDQ(U8(16), c)
-		SUBQ(n, c)
-		JMP(LabelRef(dDecided))
-		Label(sFar)
-		ADDQ(U8(16), c)
-		SUBQ(n, c)
-		highMask(n, 16, kh)
-		VMOVDQU8_Z(ati(s, n, -16), kh, x)
-		JMP(LabelRef(sLoaded))
-		Label(dBack)
-		highMask(n, 16, kh)
-		VMOVDQU8(x, kh, ati(d, n, -16))
-		JMP(LabelRef(stored))
+		windowedReversal(d, s, n, 16, k, x, done, func() {
+			ADDQ(U8(16), c)
+			SUBQ(n, c)
+		}, func() {
+			idx := XMM()
+			VPBROADCASTB(c.As32(), idx)
+			LEAQ(iotaTable, b)
+			VPSUBB(at(b, 0), idx, idx)
+			VPSHUFB(idx, x, x)
+		})
 
 		Label(x16)
 		b2, m := gp(), XMM()
@@ -355,59 +333,65 @@ func reverseShortAVX512(d, s, n reg.Register, K int, index reg.VecVirtual) {
 	SUBQ(n, t)
 	SHRQ(U8(shift), t)
 	// t, the index's shift down, drops by its own value for each window
-	// that ends at its buffer's end instead (see windowPast): a window
-	// ending there has the elements at its top.
+	// that ends at its buffer's end.
 	u := gp()
 	MOVQ(t, u)
 	z := ZMM()
-	sFar, dFar := newLabel("rev_s_far"), newLabel("rev_d_far")
-	sLoaded, dDecided := newLabel("rev_s_loaded"), newLabel("rev_d_decided")
-	windowPast(d, n, 64, dFar)
-	Label(dDecided)
-	windowPast(s, n, 64, sFar)
-	VMOVDQU8_Z(at(s, 0), k, z)
-	Label(sLoaded)
-	bc, idx := ZMM(), ZMM()
-	switch K {
-	case 2:
-		VPBROADCASTW(t.As32(), bc)
-		VPSUBW(bc, index, idx)
-	case 4:
-		VPBROADCASTD(t.As32(), bc)
-		VPSUBD(bc, index, idx)
-	default:
-		VPBROADCASTQ(t, bc)
-		VPSUBQ(bc, index, idx)
-	}
-	switch K {
-	case 2:
-		VPERMW(z, idx, z)
-	case 4:
-		VPERMD(z, idx, z)
-	default:
-		VPERMQ(z, idx, z)
-	}
-	dBack, stored := newLabel("rev_d_back"), newLabel("rev_stored")
-	windowPast(d, n, 64, dBack)
-	VMOVDQU8(z, k, at(d, 0))
-	Label(stored)
 	done := newLabel("rev_short_done")
+	windowedReversal(d, s, n, 64, k, z, done, func() { SUBQ(u, t) }, func() {
+		bc, idx := ZMM(), ZMM()
+		switch K {
+		case 2:
+			VPBROADCASTW(t.As32(), bc)
+			VPSUBW(bc, index, idx)
+			VPERMW(z, idx, z)
+		case 4:
+			VPBROADCASTD(t.As32(), bc)
+			VPSUBD(bc, index, idx)
+			VPERMD(z, idx, z)
+		default:
+			VPBROADCASTQ(t, bc)
+			VPSUBQ(bc, index, idx)
+			VPERMQ(z, idx, z)
+		}
+	})
+	Label(done)
+}
+
+// windowedReversal emits a short reversal's masked moves: the load of src's
+// W-byte window into v (XMM or ZMM), permute, the store of v to dst's
+// window under mask k (the first n bytes), then a jump to done. Each
+// window is the one that starts at its buffer or, where that one would pass
+// the page of the buffer's last byte (windowPast), the one that ends at its
+// end, whose data is at its top; back runs once for each such window,
+// before permute, to move permute's index up by the lanes below the data.
+func windowedReversal(d, s, n reg.Register, W int, k reg.Register, v reg.VecVirtual, done string, back, permute func()) {
+	sFar, dFar, dBack := newLabel("rev_s_far"), newLabel("rev_d_far"), newLabel("rev_d_back")
+	sLoaded, dDecided, stored := newLabel("rev_s_loaded"), newLabel("rev_d_decided"), newLabel("rev_stored")
+	windowPast(d, n, W, dFar)
+	Label(dDecided)
+	windowPast(s, n, W, sFar)
+	VMOVDQU8_Z(at(s, 0), k, v)
+	Label(sLoaded)
+	permute()
+	windowPast(d, n, W, dBack)
+	VMOVDQU8(v, k, at(d, 0))
+	Label(stored)
 	JMP(LabelRef(done))
 
 	kh := kreg()
 	Label(dFar)
-	SUBQ(u, t)
+	back()
 	JMP(LabelRef(dDecided))
 	Label(sFar)
-	SUBQ(u, t)
-	highMask(n, 64, kh)
-	VMOVDQU8_Z(ati(s, n, -64), kh, z)
+	back()
+	highMask(n, W, kh)
+	VMOVDQU8_Z(ati(s, n, -W), kh, v)
 	JMP(LabelRef(sLoaded))
 	Label(dBack)
-	highMask(n, 64, kh)
-	VMOVDQU8(z, kh, ati(d, n, -64))
+	highMask(n, W, kh)
+	VMOVDQU8(v, kh, ati(d, n, -W))
 	JMP(LabelRef(stored))
-	Label(done)
 }
 
 // windowPast jumps to far when the W-byte window at p would reach past the
