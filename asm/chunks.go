@@ -173,8 +173,8 @@ func chunksLastLoads(s, limit reg.Register, rot reg.VecVirtual, in [4]reg.VecVir
 
 // rotatedLoads loads the plane's input at s into in as whole vectors up to
 // the one that holds its last byte, which is the 64 bytes that end there
-// (in that page), rotated into place by rot, the index iota-inLen (mod 64), and
-// zeros after it: no byte past the plane's input is read, so no load
+// (in that page) rotated into place by rot (the index iota-inLen, mod 64),
+// and zeros after it: no byte past the plane's input is read, so no load
 // reaches past the page of the call's last input byte. A masked load
 // whose masked bytes lie in a page that is not present costs a microcode
 // assist of about 190 ns on a Zen 5 (KERNELS.md item 7), at each of the
@@ -182,9 +182,9 @@ func chunksLastLoads(s, limit reg.Register, rot reg.VecVirtual, in [4]reg.VecVir
 func rotatedLoads(s reg.Register, rot reg.VecVirtual, in [4]reg.VecVirtual, wideIn bool) {
 	n := gp()
 	Load(Param("inLen"), n)
-	w := gp()
-	LEAQ(Mem{Base: s, Index: n, Scale: 1, Disp: -64}, w) // the 64 bytes that end at the last
-	first := 0                                           // the vectors before the pair
+	w := gp() // the 64 bytes that end at the last
+	LEAQ(Mem{Base: s, Index: n, Scale: 1, Disp: -64}, w)
+	first := 0 // the vectors before the pair
 	if wideIn {
 		first = 2
 		VMOVDQU64(at(s, 0), in[0])

@@ -186,7 +186,7 @@ func copyShort(d, s, n reg.Register, minW int) {
 }
 
 // copyUpTo64 copies exactly n < 64 bytes from s to d (n >= minW, or 0):
-// two overlapping YMM moves from 32, copyShort below.
+// copyShort's ladder of overlapping pairs, with a YMM pair from 32.
 func copyUpTo64(d, s, n reg.Register, minW int) {
 	ladder(n, 64, minW, func(W int) { movePair(W, d, s, n) })
 }
