@@ -24,18 +24,24 @@ import (
 // 200 elements out (rank 1 to 3, every mode, elements of 1 to 8 bytes)
 // took 0.12-1.21x the time with it up to 128 elements (median 0.69x),
 // 0.47-1.03x from 129 to 160 and 0.71-2.0x above. Elements wider than 8
-// bytes, or that hold pointers, cost the loop more: 24 complex128 plans
-// of 65 to 160 elements took 0.27-2.2x the time by the table, geometric
-// mean 1.5x, against 1.0-3.2x faster up to 64 elements; so they keep the
-// table up to gatherAnyMaxOut elements, the bound before this one.
+// bytes, or that hold pointers, cost the loop more: they keep the table
+// up to gatherAnyMaxOut elements, the bound before this one, and those of
+// 9 to 16 bytes without pointers (one or two words: gatherWords) up to
+// gatherWideMaxOut. In process as above, 60 plans of 65 to 160 elements
+// took with the table, by geometric mean, 0.44x the time at 12 bytes and
+// 0.64x at 16 up to 112 elements (at most 0.90x and 1.10x), 0.58x and
+// 0.98x above (at most 1.42x and 1.36x).
 //
 // gatherMaxOut is a variable so that tests can send small outputs through
 // the executor too: 0 sends every output there.
 var gatherMaxOut = 160
 
-// gatherAnyMaxOut is the most elements a run gathers whatever their type
-// (gathers).
-const gatherAnyMaxOut = 64
+// gatherAnyMaxOut is the most elements a run gathers whatever their type,
+// gatherWideMaxOut of 9 to 16 bytes without pointers (gathers).
+const (
+	gatherAnyMaxOut  = 64
+	gatherWideMaxOut = 112
+)
 
 const gatherMaxIn = 4096
 
@@ -63,7 +69,8 @@ const (
 // gathers reports whether a run of elements of size bytes, which hold no
 // pointers if pointerFree, takes the plan's gather table.
 func (p *Plan) gathers(size int, pointerFree bool) bool {
-	return p.gather != nil && (p.outLen <= gatherAnyMaxOut || size <= 8 && pointerFree)
+	return p.gather != nil && (p.outLen <= gatherAnyMaxOut ||
+		pointerFree && (size <= 8 || size <= 16 && p.outLen <= gatherWideMaxOut))
 }
 
 // runsFit reports whether a run of elements of size bytes takes the plan's

@@ -196,13 +196,16 @@ func TestGathers(t *testing.T) {
 		free        bool
 		want        bool
 	}{
-		{8, 6, 16, true, true},   // 64 elements
-		{8, 6, 8, false, true},   // 64 elements
-		{6, 9, 16, true, false},  // 66 elements of 16 bytes: two moves each
-		{6, 9, 8, false, false},  // of pointers
-		{6, 9, 8, true, true},    //
-		{8, 18, 1, true, true},   // 160 elements
-		{8, 18, 12, true, false}, //
+		{8, 6, 16, true, true},    // 64 elements
+		{8, 6, 8, false, true},    // 64 elements
+		{6, 9, 16, true, true},    // 66 elements of 16 bytes: two words each
+		{10, 9, 16, true, true},   // 110
+		{10, 10, 12, true, false}, // 120
+		{6, 9, 8, false, false},   // of pointers
+		{6, 9, 8, true, true},     //
+		{6, 9, 17, true, false},   // wider than two words
+		{8, 18, 1, true, true},    // 160 elements
+		{8, 18, 12, true, false},  //
 	} {
 		shape, s := []int{c.rows, c.inner}, Spec{Mode: Edge, Before: []int{0, 1}, After: []int{0, 1}}
 		p, err := NewPlan(shape, s)
